@@ -1,0 +1,175 @@
+"""Examples of the five task kinds, held in an Arrow-backed ``datasets.Dataset``.
+
+One :class:`ExampleSet` is one split of one task. Its dataset has the columns
+of its kind (see :data:`COLUMNS`); a missing gold value (an unlabelled row)
+is ``None``. Label names are kept in order in ``labels``; that order defines
+the label ids used by the model and is saved with it.
+
+Columns per kind:
+
+===========  ==================================================================
+sentence     ``text: str``, ``label: str | None``
+pair         ``text: str``, ``text_pair: str``, ``label: str | None``
+regression   ``text: str``, ``text_pair: str`` (may be ""), ``label: float | None``
+tagging      ``tokens: list[str]``, ``tags: list[str] | None`` (BIO or plain tags, one per token)
+qa           ``id: str``, ``title: str``, ``context: str``, ``question: str``,
+             ``answers: {"text": list[str], "answer_start": list[int]} | None``
+             (``None`` = not yet labelled; empty lists = no answer, SQuAD v2)
+===========  ==================================================================
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Literal, Mapping
+
+import datasets
+import numpy as np
+import pyarrow.compute as pc
+
+TaskKind = Literal["sentence", "pair", "regression", "tagging", "qa"]
+KINDS: tuple[str, ...] = ("sentence", "pair", "regression", "tagging", "qa")
+
+COLUMNS: dict[str, tuple[str, ...]] = {
+    "sentence": ("text", "label"),
+    "pair": ("text", "text_pair", "label"),
+    "regression": ("text", "text_pair", "label"),
+    "tagging": ("tokens", "tags"),
+    "qa": ("id", "title", "context", "question", "answers"),
+}
+
+# The column that holds the gold value of each kind (None for unlabelled rows).
+GOLD_COLUMN: dict[str, str] = {
+    "sentence": "label",
+    "pair": "label",
+    "regression": "label",
+    "tagging": "tags",
+    "qa": "answers",
+}
+
+_ANSWERS = datasets.Features(
+    {"text": datasets.Sequence(datasets.Value("string")), "answer_start": datasets.Sequence(datasets.Value("int32"))}
+)
+
+FEATURES: dict[str, datasets.Features] = {
+    "sentence": datasets.Features({"text": datasets.Value("string"), "label": datasets.Value("string")}),
+    "pair": datasets.Features(
+        {"text": datasets.Value("string"), "text_pair": datasets.Value("string"), "label": datasets.Value("string")}
+    ),
+    "regression": datasets.Features(
+        {"text": datasets.Value("string"), "text_pair": datasets.Value("string"), "label": datasets.Value("float64")}
+    ),
+    "tagging": datasets.Features(
+        {"tokens": datasets.Sequence(datasets.Value("string")), "tags": datasets.Sequence(datasets.Value("string"))}
+    ),
+    "qa": datasets.Features(
+        {
+            "id": datasets.Value("string"),
+            "title": datasets.Value("string"),
+            "context": datasets.Value("string"),
+            "question": datasets.Value("string"),
+            "answers": {
+                "text": datasets.Sequence(datasets.Value("string")),
+                "answer_start": datasets.Sequence(datasets.Value("int32")),
+            },
+        }
+    ),
+}
+
+
+def check_kind(kind: str) -> str:
+    if kind not in KINDS:
+        from bertstudio.errors import ConfigError
+
+        raise ConfigError(f"unknown task kind {kind!r}", expected=" | ".join(KINDS))
+    return kind
+
+
+@dataclass
+class ExampleSet:
+    """One split of one task: its kind, its rows (Arrow-backed) and its label names."""
+
+    kind: str
+    dataset: datasets.Dataset
+    labels: list[str] = field(default_factory=list)
+    source: str | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        check_kind(self.kind)
+        missing = [c for c in COLUMNS[self.kind] if c not in self.dataset.column_names]
+        if missing:
+            raise ValueError(f"{self.kind} dataset lacks columns {missing}; has {self.dataset.column_names}")
+
+    def __len__(self) -> int:
+        return len(self.dataset)
+
+    @property
+    def gold_column(self) -> str:
+        return GOLD_COLUMN[self.kind]
+
+    def is_labelled(self) -> bool:
+        """True when every row has a gold value."""
+        return self.dataset.with_format("arrow")[self.gold_column].null_count == 0
+
+    def labelled(self) -> "ExampleSet":
+        """The rows that carry a gold value (what training and evaluation use)."""
+        gold = self.dataset.with_format("arrow")[self.gold_column]
+        keep = np.flatnonzero(pc.is_valid(gold).to_numpy(zero_copy_only=False))
+        if len(keep) == len(self.dataset):
+            return self
+        return self.with_dataset(self.dataset.select(keep))
+
+    def with_dataset(self, dataset: datasets.Dataset) -> "ExampleSet":
+        return ExampleSet(self.kind, dataset, list(self.labels), self.source, dict(self.meta))
+
+    def select(self, indices: Iterable[int]) -> "ExampleSet":
+        return self.with_dataset(self.dataset.select(list(indices)))
+
+    def head(self, n: int | None, seed: int | None = None) -> "ExampleSet":
+        """The first ``n`` rows, or ``n`` rows drawn with ``seed`` when a seed is given."""
+        if n is None or n >= len(self.dataset):
+            return self
+        ds = self.dataset.shuffle(seed=seed).select(range(n)) if seed is not None else self.dataset.select(range(n))
+        return self.with_dataset(ds.flatten_indices())
+
+
+def from_records(
+    kind: str,
+    records: Iterable[Mapping[str, Any]],
+    labels: list[str] | None = None,
+    source: str | None = None,
+    meta: dict[str, Any] | None = None,
+) -> ExampleSet:
+    """Build an :class:`ExampleSet` from plain dicts with the columns of ``kind``.
+
+    When ``labels`` is None the label set is inferred from the data in order of
+    first appearance (for tagging: every tag seen, "O" first).
+    """
+    check_kind(kind)
+    cols = COLUMNS[kind]
+    rows = {c: [] for c in cols}
+    for rec in records:
+        for c in cols:
+            rows[c].append(rec.get(c, "" if c in ("title", "text_pair") else None))
+    ds = datasets.Dataset.from_dict(rows, features=FEATURES[kind])
+    if labels is None:
+        labels = infer_labels(kind, ds)
+    return ExampleSet(kind, ds, list(labels), source, dict(meta or {}))
+
+
+def infer_labels(kind: str, dataset: datasets.Dataset) -> list[str]:
+    """Label names in order of first appearance; [] for regression and QA."""
+    if kind in ("sentence", "pair"):
+        seen: dict[str, None] = {}
+        for v in dataset["label"]:
+            if v is not None:
+                seen.setdefault(v, None)
+        return list(seen)
+    if kind == "tagging":
+        seen = {"O": None}
+        for tags in dataset["tags"]:
+            for t in tags or ():
+                seen.setdefault(t, None)
+        return list(seen)
+    return []

@@ -1,0 +1,65 @@
+"""What every task kind provides. A kind is data: one module implements this
+protocol and one line in :mod:`bertstudio.tasks` registers it.
+
+The engine only ever talks to a task through these methods, so adding a kind
+touches one new module and one registry line.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Protocol, Sequence
+
+import datasets
+import torch
+
+from bertstudio.data.examples import ExampleSet
+
+
+class PredictionAccumulator(Protocol):
+    """Collects model outputs batch by batch (never all logits at once) and
+    turns them into per-example predictions at the end."""
+
+    def add(self, batch: Mapping[str, torch.Tensor], outputs: Any) -> None: ...
+
+    def finish(self) -> list[dict[str, Any]]:
+        """One JSON-able dict per example of the evaluated ExampleSet, in order:
+        sentence/pair: ``{"label": str, "probs": {name: p}, "confidence": p, "loss": float}``
+        regression: ``{"score": float, "loss": float}``
+        tagging: ``{"tags": [str per word], "entities": [[type, start_word, end_word_exclusive]]}``
+        qa: ``{"answer": str, "start": int (char, -1 if none), "score": float}``"""
+        ...
+
+
+class Task(Protocol):
+    kind: str
+
+    def auto_model_class(self) -> type:
+        """The transformers Auto class whose ``from_pretrained`` reloads a saved model."""
+        ...
+
+    def encode(
+        self,
+        examples: ExampleSet,
+        tokenizer: Any,
+        *,
+        max_length: int,
+        label2id: Mapping[str, int],
+        doc_stride: int = 128,
+        training: bool = True,
+    ) -> datasets.Dataset:
+        """Tokenise once (batched map). Columns: ``input_ids``, ``token_type_ids``,
+        ``attention_mask``, ``length``, plus the targets (``labels`` or
+        ``start_positions``/``end_positions``) when the examples are labelled, and for
+        QA evaluation ``example_index`` and ``offset_mapping``. Rows may outnumber
+        examples (QA windows)."""
+        ...
+
+    def collate(self, features: Sequence[Mapping[str, Any]], pad_token_id: int) -> dict[str, torch.Tensor]:
+        """Dynamic padding to the longest row (rounded up to a multiple of 8)."""
+        ...
+
+    def accumulator(self, examples: ExampleSet, encoded: datasets.Dataset, labels: list[str], **options: Any) -> PredictionAccumulator: ...
+
+    def metrics(self, examples: ExampleSet, predictions: list[dict[str, Any]], **options: Any) -> dict[str, float]:
+        """The task's official metrics (keys as in bertstudio.metrics)."""
+        ...

@@ -1,0 +1,71 @@
+"""Shared fixtures. Tests never touch the network; unit tests use a tiny random BERT."""
+
+from __future__ import annotations
+
+import os
+import string
+from pathlib import Path
+
+os.environ["HF_HUB_OFFLINE"] = "1"
+os.environ["TRANSFORMERS_OFFLINE"] = "1"
+os.environ["HF_DATASETS_OFFLINE"] = "1"
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED_DATA = (REPO.parent / "shared" / "data").resolve()
+
+_WORDS = (
+    "the a an of to and in is was it that this for on with as by at from be are not no yes good bad great "
+    "terrible movie film story fun boring love hate best worst very really just like man woman dog cat "
+    "he she they we you i what who where when which how why paris france london city river book".split()
+)
+
+
+def _tiny_vocab() -> list[str]:
+    specials = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
+    chars = list(string.ascii_lowercase + string.digits + string.punctuation)
+    pieces = ["##" + c for c in string.ascii_lowercase + string.digits]
+    return specials + chars + pieces + _WORDS
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    if not SHARED_DATA.is_dir():
+        pytest.skip(f"benchmark data not found at {SHARED_DATA}")
+    return SHARED_DATA
+
+
+@pytest.fixture(scope="session")
+def tiny_model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A randomly initialised BERT (hidden 32, 2 layers) with a small WordPiece vocab, saved
+    like any Hugging Face model folder so every code path loads it with from_pretrained."""
+    import torch
+    from transformers import BertConfig, BertModel, BertTokenizer
+
+    out = tmp_path_factory.mktemp("tiny-bert")
+    vocab_file = out / "vocab.txt"
+    vocab_file.write_text("\n".join(_tiny_vocab()) + "\n", encoding="utf-8")
+    tokenizer = BertTokenizer(vocab_file=str(vocab_file), do_lower_case=True)
+    config = BertConfig(
+        vocab_size=len(_tiny_vocab()),
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=256,
+    )
+    torch.manual_seed(0)
+    BertModel(config).save_pretrained(out)
+    tokenizer.save_pretrained(out)
+    return out
+
+
+@pytest.fixture(scope="session")
+def bundled_model_dir() -> Path:
+    """The bundled all-MiniLM-L6-v2 (integration tests)."""
+    from bertstudio.tasks.model import default_model_path
+
+    return Path(default_model_path())
