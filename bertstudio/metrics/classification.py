@@ -1,0 +1,105 @@
+"""Classification metrics: accuracy, binary F1, macro F1, Matthews correlation, confusion.
+
+Values are fractions (0..1; MCC -1..1). Gold and predicted labels may be label
+names (as an ExampleSet stores them) or integer ids; ``labels`` gives the label
+order, which defines the ids (so "positive class = id 1" means ``labels[1]``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Hashable, Sequence
+
+import numpy as np
+from sklearn.metrics import accuracy_score, f1_score, matthews_corrcoef
+from sklearn.metrics import confusion_matrix as _sk_confusion
+
+from bertstudio.errors import DataError
+
+CLASSIFICATION_METRICS: tuple[str, ...] = ("accuracy", "f1", "macro_f1", "mcc")
+
+
+def _check_pair(golds: Sequence[Any], preds: Sequence[Any], what: str) -> None:
+    if len(golds) != len(preds):
+        raise DataError(
+            f"{len(golds)} gold values but {len(preds)} predictions",
+            where=what,
+            expected="one prediction per gold example",
+        )
+    if len(golds) == 0:
+        raise DataError("no examples to score", where=what, expected="at least one labelled example")
+
+
+def _label_order(golds: Sequence[Any], preds: Sequence[Any], labels: Sequence[Hashable] | None) -> list[Any]:
+    if labels is not None:
+        order = list(labels)
+        known = set(order)
+        unknown = sorted({str(v) for v in list(golds) + list(preds) if v not in known})
+        if unknown:
+            raise DataError(
+                f"labels {unknown[:5]} are not among the task's labels",
+                where="classification metrics",
+                expected=f"one of {order}",
+            )
+        return order
+    # Sorted distinct values: ids 0/1 or names "0"/"1" keep their natural order.
+    return sorted(set(golds) | set(preds), key=lambda v: (str(type(v)), v))
+
+
+def _positive_label(order: list[Any], golds: Sequence[Any]) -> Any:
+    """The class with id 1 (GLUE's MRPC/QQP convention: 1 = paraphrase/duplicate)."""
+    if len(order) >= 2:
+        if len(order) > 2:
+            raise DataError(
+                f"binary F1 asked for {len(order)} classes",
+                where="classification metrics",
+                expected="two classes (use macro_f1 for more)",
+            )
+        return order[1]
+    # Only one class seen and no label list: with integer ids the positive id is 1.
+    only = order[0]
+    if isinstance(only, (int, np.integer)):
+        return 1
+    if isinstance(only, str) and only in ("0", "1"):
+        return "1"
+    raise DataError(
+        "cannot tell which class is positive: only one class present and no label list",
+        where="classification metrics",
+        expected="labels=[negative, positive]",
+    )
+
+
+def classification_metrics(
+    golds: Sequence[Any],
+    preds: Sequence[Any],
+    names: Sequence[str] = ("accuracy",),
+    labels: Sequence[Hashable] | None = None,
+) -> dict[str, float]:
+    """The named metrics among accuracy, f1 (binary, positive class = id 1), macro_f1, mcc."""
+    _check_pair(golds, preds, "classification metrics")
+    bad = [n for n in names if n not in CLASSIFICATION_METRICS]
+    if bad:
+        raise DataError(f"unknown metric(s) {bad}", where="classification metrics", expected=f"some of {CLASSIFICATION_METRICS}")
+    golds, preds = list(golds), list(preds)
+    order = _label_order(golds, preds, labels)
+    out: dict[str, float] = {}
+    for name in names:
+        if name == "accuracy":
+            out[name] = float(accuracy_score(golds, preds))
+        elif name == "f1":
+            pos = _positive_label(order, golds)
+            # zero_division=0: no positive predicted and none gold scores 0, as GLUE's scorer does.
+            out[name] = float(f1_score(golds, preds, pos_label=pos, average="binary", labels=None, zero_division=0))
+        elif name == "macro_f1":
+            # Macro over the full label list, so a class never predicted counts as 0, not skipped.
+            out[name] = float(f1_score(golds, preds, labels=order, average="macro", zero_division=0))
+        elif name == "mcc":
+            # sklearn returns 0.0 (not NaN) when one side is constant: MCC is undefined there.
+            out[name] = float(matthews_corrcoef(golds, preds))
+    return out
+
+
+def confusion(golds: Sequence[Any], preds: Sequence[Any], labels: Sequence[Hashable]) -> np.ndarray:
+    """Counts with rows = gold label, columns = predicted label, in ``labels`` order."""
+    _check_pair(golds, preds, "confusion matrix")
+    order = _label_order(list(golds), list(preds), labels)
+    return _sk_confusion(list(golds), list(preds), labels=order)

@@ -1,0 +1,196 @@
+"""The GLUE score: one number over the benchmark's tasks, under a named convention.
+
+Conventions (each lists its entries and, per entry, the (task, metric) parts
+whose plain mean is the entry's score; the score is the mean over entries):
+
+``glue``
+    The GLUE leaderboard rule (Wang et al., 2019): a task reporting two metrics
+    counts their mean (MRPC and QQP: F1 and accuracy; STS-B: Pearson and
+    Spearman) and MNLI counts once, as the mean of matched and mismatched
+    accuracy. WNLI is left out unless ``include_wnli=True`` (the public
+    leaderboard includes it; most papers, BERT's among them, drop it because
+    every system scores at or below the majority class on it).
+``bert_paper``
+    BERT paper Table 1: F1 for MRPC and QQP, Spearman for STS-B, Matthews
+    correlation for CoLA (the caption says "accuracy for the other tasks", but
+    the GLUE server scores CoLA by MCC and that is the number printed),
+    accuracy elsewhere; MNLI-m and MNLI-mm are two entries; no WNLI.
+``one_metric_per_task``
+    Each of the eight tasks by its main metric alone, MNLI by the matched set
+    (the seed lecture's exercise).
+
+A task without results is *missing*: shown as missing, never counted as 0.
+The average is over present entries; ``missing`` names the absent ones and
+``partial`` says the average is not comparable with a full one.
+
+All values are fractions, like every metric here; :meth:`Scoreboard.format_table`
+prints percentages.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from numbers import Real
+from typing import Mapping
+
+from bertstudio.errors import ConfigError
+from bertstudio.metrics.glue import GLUE_METRICS, canonical_task, main_metric
+
+Part = tuple[str, str]  # (task, metric)
+
+_GLUE: list[tuple[str, tuple[Part, ...]]] = [
+    ("CoLA", (("CoLA", "mcc"),)),
+    ("SST-2", (("SST-2", "accuracy"),)),
+    ("MRPC", (("MRPC", "f1"), ("MRPC", "accuracy"))),
+    ("STS-B", (("STS-B", "pearson"), ("STS-B", "spearman"))),
+    ("QQP", (("QQP", "f1"), ("QQP", "accuracy"))),
+    ("MNLI", (("MNLI-m", "accuracy"), ("MNLI-mm", "accuracy"))),
+    ("QNLI", (("QNLI", "accuracy"),)),
+    ("RTE", (("RTE", "accuracy"),)),
+]
+_WNLI = ("WNLI", (("WNLI", "accuracy"),))
+
+_BERT_PAPER: list[tuple[str, tuple[Part, ...]]] = [
+    ("MNLI-m", (("MNLI-m", "accuracy"),)),
+    ("MNLI-mm", (("MNLI-mm", "accuracy"),)),
+    ("QQP", (("QQP", "f1"),)),
+    ("QNLI", (("QNLI", "accuracy"),)),
+    ("SST-2", (("SST-2", "accuracy"),)),
+    ("CoLA", (("CoLA", "mcc"),)),
+    ("STS-B", (("STS-B", "spearman"),)),
+    ("MRPC", (("MRPC", "f1"),)),
+    ("RTE", (("RTE", "accuracy"),)),
+]
+
+_ONE_METRIC: list[tuple[str, tuple[Part, ...]]] = [
+    (entry, ((parts[0][0], main_metric(parts[0][0])),)) for entry, parts in _GLUE
+]
+
+CONVENTIONS: dict[str, str] = {
+    "glue": "GLUE leaderboard: mean of each task's metrics, MNLI = mean of m/mm, WNLI left out",
+    "bert_paper": "BERT paper Table 1: F1 for MRPC/QQP, Spearman for STS-B, MCC for CoLA, accuracy elsewhere; MNLI-m and MNLI-mm apart; WNLI left out",
+    "one_metric_per_task": "main metric of each task, MNLI matched only, WNLI left out",
+}
+
+
+@dataclass(frozen=True)
+class ScoreRow:
+    """One entry of the board. ``score`` is None when the entry is missing."""
+
+    name: str
+    score: float | None
+    parts: dict[str, float | None]  # "MRPC f1" -> value (None = not reported)
+    counted: bool = True  # False for reported tasks the convention leaves out (e.g. WNLI)
+
+    @property
+    def missing(self) -> bool:
+        return self.score is None
+
+    @property
+    def partial(self) -> bool:
+        """Present, but some of its parts were not reported."""
+        return self.score is not None and any(v is None for v in self.parts.values())
+
+
+@dataclass(frozen=True)
+class Scoreboard:
+    convention: str
+    entries: list[ScoreRow]
+    extras: list[ScoreRow] = field(default_factory=list)
+
+    def rows(self) -> list[ScoreRow]:
+        """Counted entries in the convention's order, then reported tasks it leaves out."""
+        return list(self.entries) + list(self.extras)
+
+    @property
+    def present(self) -> list[ScoreRow]:
+        return [r for r in self.entries if not r.missing]
+
+    @property
+    def missing(self) -> list[str]:
+        return [r.name for r in self.entries if r.missing]
+
+    @property
+    def n_missing(self) -> int:
+        return len(self.missing)
+
+    @property
+    def partial(self) -> bool:
+        """True when the average leaves out an entry or part of one."""
+        return any(r.missing or r.partial for r in self.entries)
+
+    @property
+    def average(self) -> float | None:
+        """Mean over present entries (None when nothing is present)."""
+        scores = [r.score for r in self.present]
+        return sum(scores) / len(scores) if scores else None  # type: ignore[arg-type]
+
+    def format_table(self, digits: int = 1) -> str:
+        def pct(v: float | None) -> str:
+            return "—" if v is None else f"{100 * v:.{digits}f}"
+
+        width = max(len(r.name) for r in self.rows()) if self.rows() else 5
+        width = max(width, len("Average"))
+        lines = [f"GLUE score, convention {self.convention}: {CONVENTIONS[self.convention]}"]
+        lines.append(f"{'Task':<{width}}  {'Score':>6}  Metrics")
+        for r in self.rows():
+            detail = ", ".join(f"{k} {pct(v)}" for k, v in r.parts.items())
+            if r.missing:
+                detail = "missing"
+            elif not r.counted:
+                detail += "  (not in the average)"
+            elif r.partial:
+                detail += "  (partial)"
+            lines.append(f"{r.name:<{width}}  {pct(r.score):>6}  {detail}")
+        n = len(self.entries)
+        summary = f"over {len(self.present)} of {n} entries"
+        if self.partial:
+            what = f"{self.n_missing} missing: {', '.join(self.missing)}" if self.missing else "some parts missing"
+            summary += f" ({what}; partial average, not comparable with a full score)"
+        lines.append(f"{'Average':<{width}}  {pct(self.average):>6}  {summary}")
+        return "\n".join(lines)
+
+
+def _lookup(results: Mapping[str, float | Mapping[str, float]], task: str, metric: str) -> float | None:
+    value = results.get(task)
+    if value is None:
+        return None
+    if isinstance(value, Real):
+        return float(value)  # a bare number is the task's score already
+    got = value.get(metric)
+    return None if got is None else float(got)
+
+
+def glue_score(
+    results: Mapping[str, float | Mapping[str, float]],
+    convention: str = "glue",
+    *,
+    include_wnli: bool = False,
+) -> Scoreboard:
+    """Score GLUE results ``{task: {metric: value}}`` (fractions; task names as in
+    GLUE_METRICS or any spelling :func:`canonical_task` accepts; a bare number stands
+    for the task's score) under ``convention``."""
+    if convention not in CONVENTIONS:
+        raise ConfigError(f"unknown scoreboard convention {convention!r}", where="convention", expected=" | ".join(CONVENTIONS))
+    canon: dict[str, float | Mapping[str, float]] = {}
+    for task, value in results.items():
+        canon[canonical_task(task)] = value
+    layout = {"glue": _GLUE, "bert_paper": _BERT_PAPER, "one_metric_per_task": _ONE_METRIC}[convention]
+    if include_wnli:
+        layout = layout + [_WNLI]
+    entries: list[ScoreRow] = []
+    used: set[str] = set()
+    for name, parts in layout:
+        values = {f"{t} {m}": _lookup(canon, t, m) for t, m in parts}
+        used.update(t for t, _ in parts)
+        present = [v for v in values.values() if v is not None]
+        score = sum(present) / len(present) if present else None
+        entries.append(ScoreRow(name, score, values))
+    extras = []
+    for task in canon:
+        if task in used:
+            continue
+        metric = GLUE_METRICS[task][0]
+        v = _lookup(canon, task, metric)
+        extras.append(ScoreRow(task, v, {f"{task} {metric}": v}, counted=False))
+    return Scoreboard(convention, entries, extras)

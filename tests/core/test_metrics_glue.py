@@ -1,0 +1,73 @@
+"""Per-task GLUE metrics, task names, main metrics and kind defaults."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from bertstudio.errors import ConfigError, DataError
+from bertstudio.metrics import (
+    GLUE_METRICS,
+    canonical_task,
+    compute_metrics,
+    glue_task_metrics,
+    kind_metrics,
+    main_metric,
+)
+
+# TP 3, FN 1, FP 2, TN 4 (see test_metrics_classification)
+GOLD = ["1", "1", "1", "1", "0", "0", "0", "0", "0", "0"]
+PRED = ["1", "1", "1", "0", "1", "1", "0", "0", "0", "0"]
+
+
+def test_official_metric_per_task() -> None:
+    # GLUE paper Table 1: CoLA MCC; MRPC/QQP F1 and accuracy; STS-B Pearson/Spearman; accuracy elsewhere
+    assert GLUE_METRICS["CoLA"] == ("mcc",)
+    assert set(GLUE_METRICS["MRPC"]) == set(GLUE_METRICS["QQP"]) == {"f1", "accuracy"}
+    assert set(GLUE_METRICS["STS-B"]) == {"pearson", "spearman"}
+    for task in ("SST-2", "QNLI", "RTE", "WNLI", "MNLI-m", "MNLI-mm", "SNLI"):
+        assert GLUE_METRICS[task] == ("accuracy",)
+
+
+def test_glue_task_metrics_by_hand() -> None:
+    assert glue_task_metrics("MRPC", GOLD, PRED) == pytest.approx({"f1": 2 / 3, "accuracy": 0.7})
+    assert glue_task_metrics("CoLA", GOLD, PRED) == pytest.approx({"mcc": 10 / math.sqrt(600)})
+    assert glue_task_metrics("RTE", ["entailment", "not_entailment"], ["entailment", "entailment"]) == {"accuracy": 0.5}
+    sts = glue_task_metrics("STS-B", [1.0, 2.0, 3.0], [1.0, 3.0, 2.0])
+    assert sts == pytest.approx({"pearson": 0.5, "spearman": 0.5})  # no mse: not a GLUE metric
+
+
+def test_task_names() -> None:
+    assert canonical_task("sst2") == "SST-2"
+    assert canonical_task("sts-b") == "STS-B"
+    assert canonical_task("MNLI") == "MNLI-m"  # MNLI dev usually means matched
+    assert canonical_task("mnli_mismatched") == "MNLI-mm"
+    with pytest.raises(ConfigError, match="unknown GLUE task"):
+        canonical_task("SuperGLUE")
+
+
+def test_main_metric_and_kind_defaults() -> None:
+    assert main_metric("CoLA") == "mcc"
+    assert main_metric("MRPC") == "f1"
+    assert main_metric("sentence") == "accuracy"
+    assert main_metric("qa") == "exact_match"
+    assert kind_metrics("pair") == ("accuracy", "macro_f1")
+    assert kind_metrics("regression") == ("pearson", "spearman")
+    assert set(kind_metrics("tagging")) == {"f1", "precision", "recall", "accuracy"}
+    assert set(kind_metrics("qa")) == {"exact_match", "f1"}
+    # A POS tagger has no entity F1: the main metric falls back to what was computed.
+    assert main_metric("tagging") == "f1"
+    assert main_metric("tagging", {"accuracy": 0.9}) == "accuracy"
+    with pytest.raises(DataError):
+        main_metric("qa", {"loss": 1.0})
+    with pytest.raises(ConfigError):
+        kind_metrics("summarisation")
+
+
+def test_compute_metrics_dispatches_per_kind() -> None:
+    assert compute_metrics("sentence", GOLD, PRED) == pytest.approx({"accuracy": 0.7, "macro_f1": 23 / 33})
+    assert compute_metrics("pair", GOLD, PRED, glue_task="MRPC") == pytest.approx({"f1": 2 / 3, "accuracy": 0.7})
+    assert compute_metrics("tagging", [["B-X", "O"]], [["B-X", "O"]])["f1"] == 1.0
+    assert compute_metrics("qa", [["Paris"]], ["paris"]) == {"exact_match": 1.0, "f1": 1.0}
+    assert compute_metrics("regression", [1, 2, 3], [1, 3, 2])["mse"] == pytest.approx(2 / 3)
