@@ -1,0 +1,161 @@
+"""The append-only edit journal of a project (``labels.journal``).
+
+One edit is one line of JSON: ``{"seq": 12, "op": "gold", ..., "crc": "1a2b3c4d"}``.
+``seq`` grows by one per edit across the life of the project; ``crc`` is the
+CRC-32 of the line's other fields written canonically (sorted keys, no spaces), so
+a line damaged on disk is told apart from a good one. Each append is one
+``write`` followed by flush and ``fsync``: once :meth:`Journal.append` returns the
+edit survives a crash or a power cut.
+
+A crash in the middle of an append leaves a torn last line (no newline, or bytes
+that do not check). :func:`read_journal` drops it with a message and reports how
+many bytes are good so the caller can cut the tail off before appending again
+(otherwise the next edit would be glued to the garbage). A damaged line in the
+middle (disk corruption, a bad sync tool) is skipped with a message; the lines
+after it are still good and are kept.
+
+Written by hand because no library in the stack offers a durable, checksummed
+append log; SQLite would do it but the data lives in Arrow, not in tables.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bertstudio.data.atomic import fsync_dir
+
+
+def _canonical(body: dict[str, Any]) -> bytes:
+    return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode("utf-8")
+
+
+def checksum(body: dict[str, Any]) -> str:
+    return f"{zlib.crc32(_canonical(body)) & 0xFFFFFFFF:08x}"
+
+
+def encode_entry(body: dict[str, Any]) -> bytes:
+    """One journal line (with its newline) for ``body``, which must hold ``seq`` and ``op``."""
+    if "crc" in body:
+        raise ValueError("journal entries must not carry their own 'crc'")
+    line = dict(body)
+    line["crc"] = checksum(body)
+    return _canonical(line) + b"\n"
+
+
+@dataclass
+class JournalRead:
+    """What :func:`read_journal` found: the good entries in order, messages, and the good length."""
+
+    entries: list[dict[str, Any]] = field(default_factory=list)
+    messages: list[str] = field(default_factory=list)
+    good_size: int = 0  # bytes before a torn tail (the whole file when there is none)
+    file_size: int = 0
+    damaged: bool = False
+
+
+def _decode(line: bytes) -> dict[str, Any] | None:
+    try:
+        body = json.loads(line.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return None
+    if not isinstance(body, dict) or not isinstance(body.get("seq"), int) or not isinstance(body.get("op"), str):
+        return None
+    crc = body.pop("crc", None)
+    if crc != checksum(body):
+        return None
+    return body
+
+
+def read_journal(path: str | os.PathLike[str]) -> JournalRead:
+    """Read every good entry of the journal at ``path`` (a missing file is an empty journal)."""
+    path = Path(path)
+    out = JournalRead()
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return out
+    out.file_size = len(raw)
+    lines = raw.split(b"\n")
+    tail = lines.pop()  # bytes after the last newline: empty unless the last write was torn
+    complete = len(lines)
+    out.good_size = len(raw)
+    offset = 0
+    last_seq = -1
+    for number, line in enumerate(lines, start=1):
+        entry = _decode(line)
+        if entry is None:
+            out.damaged = True
+            if number == complete and not tail:
+                # a crash can leave a full-length line of zeros: the same as a torn write
+                out.messages.append(f"{path.name}, line {number}: the last edit was cut short by a crash and was dropped")
+                out.good_size = offset
+                break
+            out.messages.append(f"{path.name}, line {number}: damaged line (bad checksum) skipped")
+        elif entry["seq"] <= last_seq:
+            out.damaged = True
+            out.messages.append(f"{path.name}, line {number}: sequence number {entry['seq']} out of order, skipped")
+        else:
+            last_seq = entry["seq"]
+            out.entries.append(entry)
+        offset += len(line) + 1
+    else:
+        if tail:
+            out.damaged = True
+            out.messages.append(f"{path.name}, line {complete + 1}: the last edit was cut short by a crash and was dropped")
+            out.good_size = offset
+    return out
+
+
+class Journal:
+    """An open journal that appends durably. Not thread-safe by itself: the Project locks."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self._file: Any = None
+        self.entries_written = 0
+
+    def _handle(self) -> Any:
+        if self._file is None:
+            existed = self.path.exists()
+            self._file = open(self.path, "ab", buffering=0)
+            if not existed:
+                fsync_dir(self.path.parent)
+        return self._file
+
+    def append(self, body: dict[str, Any]) -> None:
+        """Append one entry and make it durable before returning."""
+        data = encode_entry(body)
+        f = self._handle()
+        # one write call per line: a crash tears at most this line, never an earlier one
+        written = f.write(data)
+        if written != len(data):  # unbuffered writes may be short (disk full): undo and fail
+            f.truncate(f.tell() - written)
+            raise OSError(f"could not write the whole edit to {self.path} (disk full?)")
+        os.fsync(f.fileno())
+        self.entries_written += 1
+
+    def truncate(self, size: int) -> None:
+        """Cut the file to ``size`` bytes (drops a torn tail) and make that durable."""
+        self.close()
+        with open(self.path, "r+b") as f:
+            f.truncate(size)
+            f.flush()
+            os.fsync(f.fileno())
+
+    def rotate(self, previous: str | os.PathLike[str]) -> None:
+        """Move the journal to ``previous`` (kept for recovery) and start an empty one."""
+        self.close()
+        if self.path.exists():
+            os.replace(self.path, previous)
+        fsync_dir(self.path.parent)
+        self.entries_written = 0
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None

@@ -1,0 +1,131 @@
+"""Files of a project folder: the Arrow data files of the splits and the run folders.
+
+A split is one Arrow IPC *stream* file, the format of ``datasets``' own cache
+files, so :func:`open_dataset` hands it to ``datasets.Dataset.from_file`` and
+:func:`read_table` memory-maps it with pyarrow: opening a 550,000-row split
+reads only the schema, and rows are paged in as they are looked at.
+Data files are named ``<split>-<seq>.arrow`` and never modified after writing.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pyarrow as pa
+
+from bertstudio.data.atomic import fsync_dir, fsync_file, temp_path
+from bertstudio.data.project_meta import BACKUP_FILE
+
+if TYPE_CHECKING:
+    import datasets
+
+    from bertstudio.data.examples import ExampleSet
+
+DATA_DIR = "data"
+RUNS_DIR = "runs"
+
+
+def split_file(folder: Path, meta: dict[str, Any], split: str) -> Path:
+    return folder / meta["splits"][split]["file"]
+
+
+def read_table(path: Path) -> pa.Table:
+    """The split's rows, memory-mapped (zero-copy: costs address space, not RAM)."""
+    with pa.memory_map(str(path), "r") as source:
+        return pa.ipc.open_stream(source).read_all()
+
+
+def open_dataset(path: Path) -> "datasets.Dataset":
+    import datasets
+
+    return datasets.Dataset.from_file(str(path))  # memory-mapped, like datasets' cache files
+
+
+def empty_table(kind: str) -> pa.Table:
+    from bertstudio.data.examples import FEATURES
+
+    return FEATURES[kind].arrow_schema.empty_table()
+
+
+def empty_dataset(kind: str) -> "datasets.Dataset":
+    import datasets
+
+    from bertstudio.data.examples import FEATURES
+
+    return datasets.Dataset.from_dict({c: [] for c in FEATURES[kind]}, features=FEATURES[kind])
+
+
+def table_of(examples: "ExampleSet") -> pa.Table:
+    """The rows of an ExampleSet as one Arrow table (a selection is materialised), with its features."""
+    dataset = examples.dataset
+    table = dataset.with_format("arrow")[:] if len(dataset) else dataset.data.table.slice(0, 0)
+    # keep the datasets feature metadata so Dataset.from_file restores the exact features
+    return table.replace_schema_metadata(dataset.features.arrow_schema.metadata)
+
+
+def write_split(folder: Path, split: str, seq: int, table: pa.Table) -> Path:
+    """Write ``table`` as a new data file of ``split`` (fsynced, never over an existing file)."""
+    data_dir = folder / DATA_DIR
+    data_dir.mkdir(exist_ok=True)
+    n = 0
+    while True:
+        path = data_dir / (f"{split}-{seq:08d}.arrow" if n == 0 else f"{split}-{seq:08d}-{n}.arrow")
+        if not path.exists():
+            break
+        n += 1
+    tmp = temp_path(path)
+    with pa.OSFile(str(tmp), "wb") as sink, pa.ipc.new_stream(sink, table.schema) as writer:
+        writer.write_table(table, max_chunksize=10_000)
+    fsync_file(tmp)
+    tmp.replace(path)
+    fsync_dir(data_dir)
+    return path
+
+
+def read_backup_meta(folder: Path) -> dict[str, Any] | None:
+    """project.json.bak as a dict (None when absent or unreadable): its data files must be kept."""
+    try:
+        meta = json.loads((folder / BACKUP_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return meta if isinstance(meta, dict) else None
+
+
+def remove_unused(folder: Path, meta: dict[str, Any], backup: dict[str, Any] | None) -> None:
+    """Delete data files that neither project.json nor its backup names (left by compaction or a crash)."""
+    keep: set[str] = set()
+    for m in (meta, backup):
+        splits = (m or {}).get("splits")
+        if isinstance(splits, dict):
+            keep.update(Path(str(v.get("file"))).name for v in splits.values() if isinstance(v, dict))
+    data_dir = folder / DATA_DIR
+    if not data_dir.is_dir():
+        return
+    for path in data_dir.iterdir():
+        if path.name not in keep and (path.suffix == ".arrow" or path.name.endswith(".tmp")):
+            try:
+                path.unlink()
+            except OSError:  # Windows keeps mapped files locked: they go at the next compaction
+                pass
+
+
+def new_run_dir(runs: Path, name: str) -> Path:
+    safe = re.sub(r"[^\w.-]+", "-", name).strip("-.") or "run"
+    runs.mkdir(exist_ok=True)
+    for n in range(1, 10_000):
+        path = runs / (safe if n == 1 else f"{safe}-{n}")
+        try:
+            path.mkdir()
+            return path
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"too many runs named {safe!r} in {runs}")
+
+
+def list_runs(runs: Path) -> list[Path]:
+    if not runs.is_dir():
+        return []
+    return sorted((p for p in runs.iterdir() if p.is_dir()), key=lambda p: (p.stat().st_mtime, p.name))
