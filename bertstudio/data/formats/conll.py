@@ -1,0 +1,199 @@
+"""CoNLL-2003-style column files and CoNLL-U, to and from tagging ExampleSets.
+
+Hand-written: no library in the stack reads these formats into Arrow with
+line-accurate errors (``datasets`` only has per-dataset loading scripts).
+
+CoNLL column files: one token per line, whitespace-separated columns (token
+first, tag last by default), blank lines and ``-DOCSTART-`` lines end a
+sentence. A file with a single column is unlabelled (tags None). Tags in IOB1
+(I- opens an entity) are converted to BIO; ``tag_scheme`` says which:
+"auto" (detect), "iob1" (convert), "bio" (keep as is; with ``strict_bio`` an
+I-X that continues nothing is an error), "none" (plain tags such as POS).
+
+CoNLL-U: 10 tab-separated columns; word = FORM (column 2), tag = UPOS
+(column 4); ``#`` comments, multiword ranges (``1-2``) and empty nodes
+(``8.1``) are skipped.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Any, Iterator, Sequence
+
+from bertstudio.data.examples import ExampleSet
+from bertstudio.data.formats.common import (
+    atomic_write,
+    check_labels,
+    check_tagging,
+    check_writable_field,
+    decode,
+    first_bio_error,
+    iob1_to_bio,
+    read_bytes,
+    to_example_set,
+)
+from bertstudio.errors import ConfigError, DataError
+
+TAG_SCHEMES = ("auto", "bio", "iob2", "iob1", "none")
+_CHUNK = 50_000
+
+
+_SPLIT = re.compile(r"[ \t]+")
+
+
+def _lines(text: str) -> Iterator[tuple[int, str]]:
+    for n, line in enumerate(text.split("\n"), 1):
+        yield n, line[:-1] if line.endswith("\r") else line
+
+
+def _sentences_conll(text: str, path: Any, token_col: int, tag_col: int | None) -> Iterator[tuple[int, list[str], list[str] | None]]:
+    tokens: list[str] = []
+    tags: list[str] = []
+    start = 0
+    ncols: int | None = None
+    for n, line in _lines(text):
+        fields = _SPLIT.split(line.strip(" \t")) if line.strip(" \t") else []
+        if not fields or fields[0] == "-DOCSTART-":
+            if tokens:
+                yield start, tokens, (tags if ncols and ncols > 1 else None)
+            tokens, tags = [], []
+            continue
+        if ncols is None:
+            ncols = len(fields)
+        elif len(fields) != ncols:
+            raise DataError(f"found {len(fields)} columns", path=path, where=f"line {n}",
+                            expected=f"{ncols} columns like the first token line (token ... tag)")
+        if not tokens:
+            start = n
+        t_i = token_col if token_col >= 0 else ncols + token_col
+        if not 0 <= t_i < ncols:
+            raise DataError(f"token column {token_col} does not exist", path=path, where=f"line {n}",
+                            expected=f"a column among the {ncols} present")
+        tokens.append(fields[t_i])
+        if ncols > 1:
+            g_i = (tag_col if tag_col is not None else -1)
+            g_i = g_i if g_i >= 0 else ncols + g_i
+            if not 0 <= g_i < ncols:
+                raise DataError(f"tag column {tag_col} does not exist", path=path, where=f"line {n}")
+            tags.append(fields[g_i])
+    if tokens:
+        yield start, tokens, (tags if ncols and ncols > 1 else None)
+
+
+def _sentences_conllu(text: str, path: Any, tag_col: int) -> Iterator[tuple[int, list[str], list[str] | None]]:
+    tokens: list[str] = []
+    tags: list[str] = []
+    start = 0
+    for n, line in _lines(text):
+        if not line.strip():
+            if tokens:
+                yield start, tokens, tags
+            tokens, tags = [], []
+            continue
+        if line.startswith("#"):
+            continue
+        fields = line.split("\t")
+        if len(fields) != 10:
+            raise DataError(f"found {len(fields)} tab-separated columns", path=path, where=f"line {n}",
+                            expected="10 columns (ID FORM LEMMA UPOS XPOS FEATS HEAD DEPREL DEPS MISC)")
+        tid = fields[0]
+        if "-" in tid or "." in tid:
+            continue
+        if not tid.isdigit():
+            raise DataError(f"token ID {tid!r} is not a number", path=path, where=f"line {n}",
+                            expected="an integer ID, a range 1-2 or an empty node 8.1")
+        if not tokens:
+            start = n
+        tokens.append(fields[1])
+        tags.append(fields[tag_col])
+    if tokens:
+        yield start, tokens, tags
+
+
+def _unlabelled_as_none(tags: list[str] | None) -> list[str] | None:
+    # CoNLL-U writes "_" for a missing UPOS: a sentence tagged only "_" is unlabelled.
+    return None if tags is not None and all(t == "_" for t in tags) else tags
+
+
+def read_conll(
+    path: str | os.PathLike[str],
+    *,
+    conllu: bool = False,
+    tag_scheme: str | None = None,
+    strict_bio: bool = False,
+    labels: Sequence[str] | None = None,
+    require_labels: bool = False,
+    columns: dict[str, int] | None = None,
+) -> ExampleSet:
+    scheme = (tag_scheme or "auto").lower()
+    if scheme not in TAG_SCHEMES:
+        raise ConfigError(f"unknown tag scheme {tag_scheme!r}", expected=" | ".join(TAG_SCHEMES))
+    strict_bio = strict_bio or (tag_scheme is not None and scheme in ("bio", "iob2"))
+    text = decode(read_bytes(path), path)
+    cols = columns or {}
+    if conllu:
+        sents = _sentences_conllu(text, path, int(cols.get("tags", 3)))
+    else:
+        sents = _sentences_conll(text, path, int(cols.get("tokens", 0)), cols.get("tags"))
+    all_tokens: list[list[str]] = []
+    all_tags: list[list[str] | None] = []
+    starts: list[int] = []
+    converted = False
+    for start, toks, tags in sents:
+        if conllu:
+            tags = _unlabelled_as_none(tags)
+        if tags is not None and scheme in ("auto", "iob1") and not conllu:
+            if scheme == "iob1" or first_bio_error(tags) is not None:
+                new = iob1_to_bio(tags)
+                converted = converted or new != tags
+                tags = new
+        check_tagging(toks, tags, path, f"line {start}", strict_bio=strict_bio and scheme != "none")
+        if require_labels and tags is None:
+            raise DataError("sentence has no tags", path=path, where=f"line {start}", expected="a tag column")
+        all_tokens.append(toks)
+        all_tags.append(tags)
+        starts.append(start)
+    if not all_tokens:
+        raise DataError("no sentences found", path=path, expected="token lines separated by blank lines")
+    seen = {"O": None} if any(t and "O" in t for t in all_tags) else {}
+    for tags in all_tags:
+        for t in tags or ():
+            seen.setdefault(t, None)
+    if labels is not None:
+        lab_set = set(labels)
+        for start, tags in zip(starts, all_tags):
+            bad = [t for t in tags or () if t not in lab_set]
+            if bad:
+                check_labels(bad[:1], list(labels), path, lambda _l, s=start: f"sentence at line {s}")
+    meta = {"format": "conllu" if conllu else "conll"}
+    if converted:
+        meta["converted_from"] = "iob1"
+    return to_example_set("tagging", {"tokens": all_tokens, "tags": all_tags},
+                          list(labels) if labels is not None else list(seen), str(path), meta)
+
+
+def write_conll(examples: ExampleSet, path: str | os.PathLike[str], *, conllu: bool = False) -> None:
+    """One token per line (``token<TAB>tag``, or 10 CoNLL-U columns), blank line between sentences."""
+    if examples.kind != "tagging":
+        raise ConfigError(f"cannot write {examples.kind} examples as CoNLL", path=path, expected="a tagging set")
+    out: list[str] = []
+    ds = examples.dataset.with_format("arrow")
+    row = 0
+    for batch in ds.iter(batch_size=_CHUNK):
+        for toks, tags in zip(batch["tokens"].to_pylist(), batch["tags"].to_pylist()):
+            row += 1
+            if conllu:
+                out.append(f"# sent_id = {row}")
+            for i, tok in enumerate(toks):
+                tag = tags[i] if tags is not None else None
+                forbidden = "\t\n\r" if conllu else " \t\n\r"
+                check_writable_field(tok, f"token {i + 1}", f"sentence {row}", path, forbidden)
+                if tag is not None:
+                    check_writable_field(tag, f"tag {i + 1}", f"sentence {row}", path, forbidden)
+                if conllu:
+                    out.append(f"{i + 1}\t{tok}\t_\t{tag if tag is not None else '_'}\t_\t_\t_\t_\t_\t_")
+                else:
+                    out.append(tok if tag is None else f"{tok}\t{tag}")
+            out.append("")
+    atomic_write(path, ("\n".join(out) + "\n").encode("utf-8"))

@@ -1,0 +1,277 @@
+"""GLUE (and a few more benchmark) presets: file layouts, label names, official metrics.
+
+Layouts follow the files as published in the GLUE data release (and its
+quirks: CoLA train/dev without header, MRPC's BOM, STS-B's 10 columns, MNLI's
+gold label in the last of 12/16 columns). Every GLUE file is read with CSV
+quoting off, because several hold unbalanced ``"`` that quoting would merge
+into neighbouring rows. SNLI's validation.tsv (Hugging Face export) is the
+exception: it uses standard quoting.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Mapping
+
+from bertstudio.data.examples import ExampleSet
+from bertstudio.data.formats.table import TableOptions, read_table, write_table
+from bertstudio.errors import ConfigError, DataError
+
+
+@dataclass(frozen=True)
+class SplitLayout:
+    """Where the columns are in one split's file (positions are 0-based; -1 = last)."""
+
+    header: bool
+    columns: Mapping[str, int | str]
+    ncols: int | None = None
+    bom: bool = False  # MRPC train/dev start with a UTF-8 BOM (written back the same way)
+
+
+@dataclass(frozen=True)
+class GlueTask:
+    name: str
+    kind: str
+    labels: tuple[str, ...]
+    metrics: tuple[str, ...]
+    main_metric: str
+    layouts: Mapping[str, SplitLayout]  # "train" | "dev" | "test"
+    files: Mapping[str, str] = field(default_factory=lambda: {"train": "train.tsv", "dev": "dev.tsv", "test": "test.tsv"})
+    folder: str = ""  # folder name in the GLUE release (defaults to name)
+    quoting: bool = False
+    delimiter: str = "\t"
+    label_map: Mapping[str, str] | None = None  # file value -> label name
+    score_range: tuple[float, float] | None = None
+    in_glue_average: bool = True
+
+    @property
+    def columns(self) -> Mapping[str, int | str]:
+        """The labelled (train) layout's column mapping."""
+        return self.layouts["train"].columns
+
+
+def _nli_index(labels: tuple[str, ...], n_test: int = 3) -> dict[str, SplitLayout]:
+    lab = SplitLayout(True, {"text": 1, "text_pair": 2, "label": 3}, 4)
+    return {"train": lab, "dev": lab, "test": SplitLayout(True, {"text": 1, "text_pair": 2}, n_test)}
+
+
+_ACC = ("accuracy",)
+_NLI3 = ("entailment", "neutral", "contradiction")
+_MNLI = {
+    "train": SplitLayout(True, {"text": 8, "text_pair": 9, "label": -1}, 12),
+    "dev": SplitLayout(True, {"text": 8, "text_pair": 9, "label": -1}, 16),
+    "test": SplitLayout(True, {"text": 8, "text_pair": 9}, 10),
+}
+
+GLUE_TASKS: dict[str, GlueTask] = {
+    "CoLA": GlueTask(
+        "CoLA", "sentence", ("0", "1"), ("mcc",), "mcc",
+        {
+            "train": SplitLayout(False, {"text": 3, "label": 1}, 4),
+            "dev": SplitLayout(False, {"text": 3, "label": 1}, 4),
+            "test": SplitLayout(True, {"text": 1}, 2),
+        },
+    ),
+    "SST-2": GlueTask(
+        "SST-2", "sentence", ("0", "1"), _ACC, "accuracy",
+        {
+            "train": SplitLayout(True, {"text": 0, "label": 1}, 2),
+            "dev": SplitLayout(True, {"text": 0, "label": 1}, 2),
+            "test": SplitLayout(True, {"text": 1}, 2),
+        },
+    ),
+    "MRPC": GlueTask(
+        "MRPC", "pair", ("0", "1"), ("f1", "accuracy"), "f1",
+        {
+            "train": SplitLayout(True, {"text": 3, "text_pair": 4, "label": 0}, 5, bom=True),
+            "dev": SplitLayout(True, {"text": 3, "text_pair": 4, "label": 0}, 5, bom=True),
+            "test": SplitLayout(True, {"text": 3, "text_pair": 4}, 5),
+        },
+    ),
+    "STS-B": GlueTask(
+        "STS-B", "regression", (), ("pearson", "spearman"), "pearson",
+        {
+            "train": SplitLayout(True, {"text": 7, "text_pair": 8, "label": 9}, 10),
+            "dev": SplitLayout(True, {"text": 7, "text_pair": 8, "label": 9}, 10),
+            "test": SplitLayout(True, {"text": 7, "text_pair": 8}, 9),
+        },
+        score_range=(0.0, 5.0),
+    ),
+    "QQP": GlueTask(
+        "QQP", "pair", ("0", "1"), ("f1", "accuracy"), "f1",
+        {
+            "train": SplitLayout(True, {"text": 3, "text_pair": 4, "label": 5}, 6),
+            "dev": SplitLayout(True, {"text": 3, "text_pair": 4, "label": 5}, 6),
+            "test": SplitLayout(True, {"text": 1, "text_pair": 2}, 3),
+        },
+    ),
+    "MNLI": GlueTask(
+        "MNLI", "pair", _NLI3, _ACC, "accuracy", _MNLI,
+        files={"train": "train.tsv", "dev": "dev_matched.tsv", "test": "test_matched.tsv"},
+    ),
+    "MNLI-mm": GlueTask(
+        "MNLI-mm", "pair", _NLI3, _ACC, "accuracy", _MNLI, folder="MNLI",
+        files={"train": "train.tsv", "dev": "dev_mismatched.tsv", "test": "test_mismatched.tsv"},
+    ),
+    "QNLI": GlueTask("QNLI", "pair", ("entailment", "not_entailment"), _ACC, "accuracy", _nli_index(())),
+    "RTE": GlueTask("RTE", "pair", ("entailment", "not_entailment"), _ACC, "accuracy", _nli_index(())),
+    "WNLI": GlueTask("WNLI", "pair", ("0", "1"), _ACC, "accuracy", _nli_index(()), in_glue_average=False),
+    "AX": GlueTask(
+        "AX", "pair", _NLI3, ("mcc",), "mcc",
+        {"test": SplitLayout(True, {"text": 1, "text_pair": 2}, 3)},
+        files={"test": "diagnostic.tsv"}, folder="diagnostic", in_glue_average=False,
+    ),
+}
+
+_PAIR3 = SplitLayout(True, {"text": "premise", "text_pair": "hypothesis", "label": "label"}, 3)
+
+# Non-GLUE sets that load the same way: the SNLI validation export and two Chinese sets (CLUE).
+EXTRA_PRESETS: dict[str, GlueTask] = {
+    "SNLI": GlueTask(
+        "SNLI", "pair", _NLI3, _ACC, "accuracy",
+        {"train": _PAIR3, "dev": _PAIR3, "test": _PAIR3},
+        files={"train": "train.tsv", "dev": "validation.tsv", "test": "test.tsv"},
+        quoting=True, label_map={"0": "entailment", "1": "neutral", "2": "contradiction"}, in_glue_average=False,
+    ),
+    "ChnSentiCorp": GlueTask(
+        "ChnSentiCorp", "sentence", ("0", "1"), _ACC, "accuracy",
+        {
+            "train": SplitLayout(True, {"text": "text_a", "label": "label"}),
+            "dev": SplitLayout(True, {"text": "text_a", "label": "label"}),
+            "test": SplitLayout(True, {"text": "text_a"}),
+        },
+        in_glue_average=False,
+    ),
+    "AFQMC": GlueTask(
+        "AFQMC", "pair", ("0", "1"), _ACC, "accuracy",
+        {
+            "train": SplitLayout(False, {"text": 0, "text_pair": 1, "label": 2}, 3),
+            "dev": SplitLayout(False, {"text": 0, "text_pair": 1, "label": 2}, 3),
+            "test": SplitLayout(False, {"text": 0, "text_pair": 1}, 2),
+        },
+        files={"train": "train.txt", "dev": "dev.txt", "test": "test.txt"}, in_glue_average=False,
+    ),
+}
+
+PRESETS: dict[str, GlueTask] = {**GLUE_TASKS, **EXTRA_PRESETS}
+_BY_LOWER = {k.lower().replace("-", ""): k for k in PRESETS} | {"sts": "STS-B", "sst": "SST-2", "mnlim": "MNLI"}
+
+
+def get_preset(name: str) -> GlueTask:
+    """A preset by name, forgiving case and dashes ("sst2", "sts-b", "mnli_mm")."""
+    key = name.lower().replace("-", "").replace("_", "")
+    if key in _BY_LOWER:
+        return PRESETS[_BY_LOWER[key]]
+    raise ConfigError(f"unknown GLUE task / preset {name!r}", expected="one of " + ", ".join(PRESETS))
+
+
+def preset_for_path(path: str | os.PathLike[str]) -> tuple[GlueTask, str] | None:
+    """(preset, split) when ``path`` sits where the GLUE release (or SNLI/CLUE) puts that file."""
+    p = Path(path)
+    key = p.parent.name.lower().replace("-", "").replace("_", "")
+    name = _BY_LOWER.get(key)
+    if name is None:
+        return None
+    for cand in (PRESETS[name], *(t for t in PRESETS.values() if t.folder == PRESETS[name].folder and t.folder)):
+        for split, fname in cand.files.items():
+            if fname == p.name:
+                return cand, split
+    return None
+
+
+def split_of(path: str | os.PathLike[str], task: GlueTask) -> str:
+    name = Path(path).name
+    for split, fname in task.files.items():
+        if fname == name:
+            return split
+    stem = Path(path).stem.lower()
+    for split in ("train", "dev", "test"):
+        if split in stem:
+            return split
+    return "validation" in stem and "dev" or "train"
+
+
+def resolve_file(task: GlueTask, data_dir_or_file: str | os.PathLike[str], split: str) -> Path:
+    p = Path(data_dir_or_file)
+    if p.is_file():
+        return p
+    if split not in task.files:
+        raise ConfigError(f"{task.name} has no {split!r} split", expected=" | ".join(task.files))
+    for cand in (p / task.files[split], p / (task.folder or task.name) / task.files[split]):
+        if cand.is_file():
+            return cand
+    raise DataError(f"no {split} file for {task.name}", path=p, expected=f"{task.files[split]} in this folder")
+
+
+def load_glue(
+    task: str | GlueTask,
+    data_dir_or_file: str | os.PathLike[str],
+    split: str | None = None,
+    *,
+    require_labels: bool = False,
+) -> ExampleSet:
+    """One split of a preset task; test splits are unlabelled (gold None). meta["glue_task"] is set."""
+    t = get_preset(task) if isinstance(task, str) else task
+    split = {"validation": "dev", "val": "dev"}.get(split or "", split)
+    path = resolve_file(t, data_dir_or_file, split or "train")
+    split = split or split_of(path, t)
+    layout = t.layouts.get(split) or t.layouts["train"]
+    opts = TableOptions(
+        delimiter=t.delimiter, quoting=t.quoting, header=layout.header, columns=layout.columns, ncols=layout.ncols,
+        label_map=t.label_map, score_range=t.score_range, meta={"glue_task": t.name, "split": split},
+    )
+    return read_table(path, t.kind, opts, labels=list(t.labels) if t.labels else None, require_labels=require_labels)
+
+
+def save_glue(examples: ExampleSet, path: str | os.PathLike[str], task: str | None = None) -> None:
+    """Write in the task's own file layout; columns bertstudio does not keep are written empty
+    (index columns get the row number) so the GLUE loader reads the file back unchanged."""
+    name = task or examples.meta.get("glue_task")
+    if not name:
+        raise ConfigError("no GLUE task given for a GLUE-format file", path=path, expected="glue_task=...")
+    t = get_preset(name)
+    labelled = examples.dataset.with_format("arrow")["label"].null_count < len(examples)
+    split = examples.meta.get("split") if examples.meta.get("glue_task") == t.name else None
+    if split not in t.layouts or ("label" in t.layouts[split].columns) != labelled:
+        split = "train" if labelled else "test"
+    layout = t.layouts.get(split) or t.layouts["train"]
+    if not all(isinstance(v, int) for v in layout.columns.values()):
+        write_table(examples, path, delimiter=t.delimiter, quoting=t.quoting, columns=dict(layout.columns),
+                    header=layout.header, label_map=t.label_map)
+        return
+    _write_positional(examples, path, t, layout)
+
+
+def _write_positional(examples: ExampleSet, path: str | os.PathLike[str], t: GlueTask, layout: SplitLayout) -> None:
+    import io
+
+    from bertstudio.data.formats.common import BOM, atomic_write, check_writable_field
+    from bertstudio.data.formats.table import format_score
+
+    n = layout.ncols or (max(v for v in layout.columns.values()) + 1)
+    pos = {c: (v + n if v < 0 else v) for c, v in layout.columns.items()}
+    buf = io.StringIO()
+    if layout.header:
+        head = ["index"] + [f"col{i}" for i in range(1, n)]
+        for c, i in pos.items():
+            head[i] = {"text": "sentence1", "text_pair": "sentence2", "label": "label"}[c]
+        buf.write("\t".join(head) + "\n")
+    ds = examples.dataset.with_format("arrow")
+    row = 0
+    for batch in ds.iter(batch_size=10_000):
+        cols = {c: batch[c].to_pylist() for c in pos}
+        for r in range(batch.num_rows):
+            cells = [""] * n
+            if 0 not in pos.values():
+                cells[0] = str(row)
+            for c, i in pos.items():
+                v = cols[c][r]
+                v = "" if v is None else (format_score(v) if c == "label" and t.kind == "regression" else v)
+                check_writable_field(v, c, f"row {row + 1}", path)
+                cells[i] = v
+            buf.write("\t".join(cells) + "\n")
+            row += 1
+    data = buf.getvalue().encode("utf-8")
+    atomic_write(path, BOM + data if layout.bom else data)

@@ -1,0 +1,225 @@
+"""One entry point to read and write examples in any supported format.
+
+``load_examples`` picks the reader from ``fmt`` (or detects it), applies a GLUE
+/ SNLI / CLUE preset when the file sits where that benchmark puts it (or when
+``glue_task`` is given), and returns a full ExampleSet or raises a DataError:
+never a half-loaded set, never a raw parser exception for bad input.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from bertstudio.data.examples import ExampleSet
+from bertstudio.data.formats.common import decode, read_bytes
+from bertstudio.data.formats.conll import read_conll, write_conll
+from bertstudio.data.formats.jsonl import _suggest as _suggest_jsonl
+from bertstudio.data.formats.jsonl import read_jsonl, write_jsonl
+from bertstudio.data.formats.squad import read_squad, write_squad
+from bertstudio.data.formats.table import TableOptions, read_table, scan_records, suggest_columns, write_table
+from bertstudio.data.glue import get_preset, load_glue, preset_for_path, save_glue
+from bertstudio.errors import ConfigError, DataError
+
+FORMATS = ("csv", "tsv", "jsonl", "glue", "conll", "conllu", "squad")
+_EXT = {
+    ".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".conllu": "conllu",
+    ".conll": "conll", ".iob": "conll", ".bio": "conll", ".json": "squad",
+}
+
+
+def detect_format(path: str | os.PathLike[str]) -> str:
+    """The format of ``path``: a benchmark preset location first, then the extension, then the content."""
+    if preset_for_path(path) is not None:
+        return "glue"
+    ext = Path(path).suffix.lower()
+    if ext in _EXT and ext != ".json":
+        return _EXT[ext]
+    head = read_bytes(path)[: 1 << 16]
+    text = head.decode("utf-8", errors="replace").lstrip("\ufeff")
+    stripped = text.lstrip()
+    if stripped.startswith("{") or stripped.startswith("["):
+        first = stripped.split("\n", 1)[0].strip()
+        try:
+            if isinstance(json.loads(first), dict) and '"data"' not in first[:200]:
+                return "jsonl"
+        except json.JSONDecodeError:
+            pass
+        return "squad" if ext == ".json" or '"data"' in text else "jsonl"
+    lines = [ln.rstrip("\r") for ln in text.split("\n")[:200]]
+    body = [ln for ln in lines if ln.strip() and not ln.startswith("#")]
+    if body and all(len(ln.split("\t")) == 10 and ln.split("\t")[0].replace("-", "").replace(".", "").isdigit() for ln in body[:50]):
+        return "conllu"
+    if any(ln.startswith("-DOCSTART-") for ln in lines) or (
+        "" in lines[:-1] and body and all(1 <= len(ln.split()) <= 6 and len(ln) < 200 for ln in body[:50])
+        and any(len(ln.split()) >= 2 for ln in body[:50])
+    ):
+        return "conll"
+    tabs = sum(ln.count("\t") for ln in body[:50])
+    commas = sum(ln.count(",") for ln in body[:50])
+    return "tsv" if tabs >= 1 and tabs * 3 >= commas or ext == ".txt" and tabs else ("csv" if commas else "tsv")
+
+
+def load_examples(
+    path: str | os.PathLike[str],
+    *,
+    kind: str | None = None,
+    fmt: str = "auto",
+    columns: Mapping[str, str | int] | None = None,
+    labels: Sequence[str] | None = None,
+    glue_task: str | None = None,
+    tag_scheme: str | None = None,
+    split: str | None = None,
+    header: bool | None = None,
+    require_labels: bool = False,
+    strict_bio: bool = False,
+) -> ExampleSet:
+    """Read ``path`` into an ExampleSet (see module doc). ``split`` picks a preset's layout (train/dev/test)."""
+    fmt = (fmt or "auto").lower()
+    if fmt not in FORMATS + ("auto",):
+        raise ConfigError(f"unknown format {fmt!r}", expected="auto | " + " | ".join(FORMATS))
+    if fmt == "auto":
+        fmt = "glue" if glue_task else detect_format(path)
+    if fmt == "glue":
+        if glue_task:
+            es = load_glue(get_preset(glue_task), path, split, require_labels=require_labels)
+        else:
+            found = preset_for_path(path)
+            if found is None:
+                raise ConfigError("cannot tell which GLUE task this file belongs to", path=path,
+                                  expected="glue_task=... or the file in its task folder (e.g. glue/RTE/dev.tsv)")
+            es = load_glue(found[0], path, split or found[1], require_labels=require_labels)
+    elif fmt in ("csv", "tsv"):
+        opts = TableOptions(delimiter="," if fmt == "csv" else "\t", quoting=fmt == "csv", header=header,
+                            columns=columns, meta={"format": fmt})
+        es = read_table(path, kind, opts, labels=labels, require_labels=require_labels)
+    elif fmt == "jsonl":
+        es = read_jsonl(path, kind, columns=columns, labels=labels, require_labels=require_labels,  # type: ignore[arg-type]
+                        strict_bio=strict_bio or (tag_scheme or "").lower() in ("bio", "iob2"))
+    elif fmt in ("conll", "conllu"):
+        es = read_conll(path, conllu=fmt == "conllu", tag_scheme=tag_scheme, strict_bio=strict_bio, labels=labels,
+                        require_labels=require_labels, columns=dict(columns) if columns else None)  # type: ignore[arg-type]
+    else:
+        es = read_squad(path, require_labels=require_labels)
+    if kind is not None and es.kind != kind:
+        raise ConfigError(f"this file holds {es.kind} examples, not {kind}", path=path, expected=kind)
+    if split:
+        es.meta.setdefault("split", split)
+    return es
+
+
+def save_examples(
+    examples: ExampleSet,
+    path: str | os.PathLike[str],
+    *,
+    fmt: str = "auto",
+    columns: Mapping[str, str] | None = None,
+    glue_task: str | None = None,
+) -> None:
+    """Write ``examples`` atomically so that :func:`load_examples` reads back the same rows."""
+    fmt = (fmt or "auto").lower()
+    if fmt == "auto":
+        ext = Path(path).suffix.lower()
+        fmt = {"tagging": "conll", "qa": "squad"}.get(examples.kind, "tsv") if ext not in _EXT else _EXT[ext]
+        if fmt == "squad" and examples.kind != "qa":
+            fmt = "jsonl"
+    if fmt == "glue":
+        save_glue(examples, path, glue_task)
+    elif fmt in ("csv", "tsv"):
+        write_table(examples, path, delimiter="," if fmt == "csv" else "\t", quoting=fmt == "csv", columns=columns)
+    elif fmt == "jsonl":
+        write_jsonl(examples, path, columns=columns)
+    elif fmt in ("conll", "conllu"):
+        write_conll(examples, path, conllu=fmt == "conllu")
+    elif fmt == "squad":
+        write_squad(examples, path)
+    else:
+        raise ConfigError(f"unknown format {fmt!r}", expected=" | ".join(FORMATS))
+
+
+@dataclass
+class Preview:
+    """What an import dialog shows before loading: the first rows and a suggested mapping."""
+
+    path: str
+    format: str
+    columns: list[str]  # header names, or "column 1".. for a file without header
+    rows: list[list[str]]
+    has_header: bool
+    suggested_kind: str | None
+    suggested_columns: dict[str, str | int] = field(default_factory=dict)
+    preset: str | None = None
+    labels: list[str] = field(default_factory=list)
+
+
+def preview(path: str | os.PathLike[str], *, fmt: str = "auto", n: int = 50) -> Preview:
+    """First ``n`` rows as strings plus a guess of kind and column mapping; raises DataError on unreadable files."""
+    fmt = detect_format(path) if fmt == "auto" else fmt.lower()
+    raw = read_bytes(path)
+    text = decode(raw[: 1 << 20], path) if len(raw) > 1 << 20 else decode(raw, path)
+    if len(raw) > 1 << 20:  # a cut may split a character or the last line: drop that line
+        text = text[: text.rfind("\n") + 1] or text
+    if fmt == "glue":
+        found = preset_for_path(path)
+        task, split = found if found else (None, "train")
+        if task is None:
+            raise ConfigError("cannot tell which GLUE task this file belongs to", path=path)
+        layout = task.layouts.get(split) or task.layouts["train"]
+        recs = [f for _l, f in _take(scan_records(text, task.delimiter, task.quoting), n + 1)]
+        names = recs[0] if layout.header and recs else [f"column {i + 1}" for i in range(len(recs[0]) if recs else 0)]
+        return Preview(str(path), fmt, names, recs[1:] if layout.header else recs, layout.header, task.kind,
+                       dict(layout.columns), task.name, list(task.labels))
+    if fmt in ("csv", "tsv"):
+        recs = [f for _l, f in _take(scan_records(text, "," if fmt == "csv" else "\t", fmt == "csv"), n + 1)]
+        if not recs:
+            raise DataError("file has no rows", path=path)
+        from bertstudio.data.formats.table import _looks_like_header
+
+        has_header = _looks_like_header(recs[0])
+        names = recs[0] if has_header else [f"column {i + 1}" for i in range(len(recs[0]))]
+        kind, mapping = suggest_columns(recs[0] if has_header else None, recs[0])
+        return Preview(str(path), fmt, names, recs[1:] if has_header else recs[:n], has_header, kind, mapping)
+    if fmt == "jsonl":
+        objs = []
+        for ln in text.split("\n"):
+            if ln.strip() and len(objs) < n:
+                try:
+                    obj = json.loads(ln)
+                except json.JSONDecodeError:
+                    break
+                if isinstance(obj, dict):
+                    objs.append(obj)
+        names = list(dict.fromkeys(k for o in objs for k in o))
+        kind, mapping = _suggest_jsonl(names) if names else (None, {})
+        rows = [[_cell(o.get(k)) for k in names] for o in objs]
+        return Preview(str(path), fmt, names, rows, True, kind, dict(mapping))
+    if fmt in ("conll", "conllu"):
+        es = load_examples(path, fmt=fmt)
+        rows = [[" ".join(t), " ".join(g or [])] for t, g in zip(es.dataset[:n]["tokens"], es.dataset[:n]["tags"])]
+        return Preview(str(path), fmt, ["tokens", "tags"], rows, False, "tagging",
+                       {"tokens": 1 if fmt == "conllu" else 0, "tags": 3 if fmt == "conllu" else -1}, labels=es.labels)
+    es = load_examples(path, fmt="squad")
+    part = es.dataset[:n]
+    rows = [[i, t, q, c[:200], " | ".join(a["text"]) if a else ""]
+            for i, t, q, c, a in zip(part["id"], part["title"], part["question"], part["context"], part["answers"])]
+    return Preview(str(path), fmt, ["id", "title", "question", "context", "answers"], rows, True, "qa",
+                   {c: c for c in ("id", "title", "context", "question", "answers")})
+
+
+def _take(it: Any, n: int) -> list[Any]:
+    out = []
+    try:
+        for x in it:
+            out.append(x)
+            if len(out) >= n:
+                break
+    except DataError:
+        pass  # a preview shows what it can; loading reports the problem
+    return out
+
+
+def _cell(v: Any) -> str:
+    return v if isinstance(v, str) else json.dumps(v, ensure_ascii=False)
