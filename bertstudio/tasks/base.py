@@ -63,3 +63,22 @@ class Task(Protocol):
     def metrics(self, examples: ExampleSet, predictions: list[dict[str, Any]], **options: Any) -> dict[str, float]:
         """The task's official metrics (keys as in bertstudio.metrics)."""
         ...
+
+
+# --- additive helpers shared by the task modules and the engine -----------------------
+
+# What a model's forward() accepts; every other collated key (``example_index``,
+# ``offset_mapping``, ``word_index``) is bookkeeping for the accumulators.
+MODEL_INPUT_NAMES: tuple[str, ...] = (
+    "input_ids",
+    "token_type_ids",
+    "attention_mask",
+    "labels",
+    "start_positions",
+    "end_positions",
+)
+
+
+def model_inputs(batch: Mapping[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+    """The part of a collated batch to pass as ``model(**model_inputs(batch))``."""
+    return {k: v for k, v in batch.items() if k in MODEL_INPUT_NAMES}

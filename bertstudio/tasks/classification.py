@@ -1,0 +1,166 @@
+"""Sequence classification: ``sentence``, ``pair`` and ``regression`` kinds.
+
+One class serves the three kinds; they differ only in whether a second segment
+is encoded and whether the target is a label id or a float. Inputs are
+``[CLS] A [SEP]`` or ``[CLS] A [SEP] B [SEP]`` with token_type_ids 0/1, the
+format BERT was pre-trained on; pairs are cut longest side first.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+import datasets
+import numpy as np
+import torch
+
+from bertstudio.data.examples import ExampleSet
+from bertstudio.tasks.collate import pad_batch
+from bertstudio.tasks.common import encoding_rows, label_ids
+
+
+def encode_texts(tokenizer: Any, texts: list[str], pairs: list[str] | None, max_length: int) -> dict[str, list]:
+    """Tokenise a batch; rows whose second text is empty are encoded as single sentences
+    (a regression file may mix both), so ``[CLS] A [SEP] [SEP]`` never appears."""
+    kw = dict(truncation="longest_first", max_length=max_length, return_token_type_ids=True, return_attention_mask=True)
+    if pairs is None or not any(pairs):
+        return dict(tokenizer(texts, **kw))
+    if all(pairs):
+        return dict(tokenizer(texts, pairs, **kw))
+    with_pair = [i for i, p in enumerate(pairs) if p]
+    single = [i for i, p in enumerate(pairs) if not p]
+    a = tokenizer([texts[i] for i in with_pair], [pairs[i] for i in with_pair], **kw)
+    b = tokenizer([texts[i] for i in single], **kw)
+    out: dict[str, list] = {k: [None] * len(texts) for k in a.keys()}
+    for enc, rows in ((a, with_pair), (b, single)):
+        for k in out:
+            for j, i in enumerate(rows):
+                out[k][i] = enc[k][j]
+    return out
+
+
+class SequenceClassificationTask:
+    """sentence | pair | regression: one prediction per example from the [CLS] position."""
+
+    peft_task_type = "SEQ_CLS"
+    head_modules: tuple[str, ...] = ("classifier",)
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self.regression = kind == "regression"
+        self.has_pair = kind in ("pair", "regression")
+
+    def auto_model_class(self) -> type:
+        from transformers import AutoModelForSequenceClassification
+
+        return AutoModelForSequenceClassification
+
+    def config_kwargs(self, labels: Sequence[str]) -> dict[str, Any]:
+        if self.regression:
+            # num_labels=1 + problem_type makes the HF head use MSE and pipeline() skip softmax.
+            return {"num_labels": 1, "problem_type": "regression", "id2label": {0: "score"}, "label2id": {"score": 0}}
+        return {
+            "num_labels": len(labels),
+            "problem_type": "single_label_classification",
+            "id2label": dict(enumerate(labels)),
+            "label2id": {name: i for i, name in enumerate(labels)},
+        }
+
+    # --- encoding -------------------------------------------------------------------
+    def encode(
+        self,
+        examples: ExampleSet,
+        tokenizer: Any,
+        *,
+        max_length: int,
+        label2id: Mapping[str, int],
+        doc_stride: int = 128,
+        training: bool = True,
+    ) -> datasets.Dataset:
+        """Rows = examples (in training, only the labelled ones). Targets are present when
+        every encoded row has gold; ``example_index`` ties each row to its example."""
+        ds, with_targets = encoding_rows(examples, training)
+
+        def tokenize(batch: dict[str, list]) -> dict[str, list]:
+            enc = encode_texts(tokenizer, batch["text"], batch["text_pair"] if self.has_pair else None, max_length)
+            enc["length"] = [len(x) for x in enc["input_ids"]]
+            enc["example_index"] = batch["example_index"]
+            if with_targets:
+                if self.regression:
+                    enc["labels"] = [float(v) for v in batch["label"]]
+                else:
+                    enc["labels"] = label_ids(batch["label"], label2id, examples, batch["example_index"])
+            return enc
+
+        return ds.map(tokenize, batched=True, remove_columns=ds.column_names, desc="Tokenising")
+
+    def collate(self, features: Sequence[Mapping[str, Any]], pad_token_id: int) -> dict[str, torch.Tensor]:
+        return pad_batch(features, pad_token_id, float_labels=self.regression)
+
+    # --- predictions ----------------------------------------------------------------
+    def accumulator(
+        self, examples: ExampleSet, encoded: datasets.Dataset, labels: list[str], **options: Any
+    ) -> "ClassificationAccumulator":
+        return ClassificationAccumulator(examples, labels, regression=self.regression)
+
+    def metrics(self, examples: ExampleSet, predictions: list[dict[str, Any]], **options: Any) -> dict[str, float]:
+        from bertstudio import metrics as M
+
+        glue_task = options.get("glue_task") or examples.meta.get("glue_task")
+        gold = examples.dataset["label"]
+        keep = [i for i, g in enumerate(gold) if g is not None]
+        if self.regression:
+            golds = [float(gold[i]) for i in keep]
+            preds = [float(predictions[i]["score"]) for i in keep]
+        else:
+            index = {name: i for i, name in enumerate(examples.labels)}
+            golds = [index[gold[i]] for i in keep]
+            preds = [index[predictions[i]["label"]] for i in keep]
+        if not keep:
+            return {}
+        if glue_task:
+            return dict(M.glue_task_metrics(glue_task, golds, preds))
+        if self.regression:
+            return dict(M.regression_metrics(golds, preds))
+        return dict(M.classification_metrics(golds, preds, names=M.kind_metrics(self.kind), labels=list(range(len(index)))))
+
+
+class ClassificationAccumulator:
+    """Keeps one row of probabilities (or one score) per example: O(examples x labels)."""
+
+    def __init__(self, examples: ExampleSet, labels: list[str], *, regression: bool) -> None:
+        self.labels = list(labels)
+        self.regression = regression
+        self.gold = examples.dataset["label"]
+        width = 1 if regression else len(labels)
+        self.values = np.full((len(examples), width), np.nan, dtype=np.float64)
+
+    def add(self, batch: Mapping[str, torch.Tensor], outputs: Any) -> None:
+        logits = outputs.logits if hasattr(outputs, "logits") else outputs["logits"]
+        logits = logits.detach().float().cpu()
+        rows = batch["example_index"].cpu().numpy()
+        if self.regression:
+            self.values[rows] = logits[:, :1].numpy()
+        else:
+            self.values[rows] = torch.softmax(logits, dim=-1).numpy()
+
+    def finish(self) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        for i, row in enumerate(self.values):
+            gold = self.gold[i]
+            if self.regression:
+                pred: dict[str, Any] = {"score": float(row[0])}
+                if gold is not None:
+                    pred["loss"] = float((row[0] - float(gold)) ** 2)
+            else:
+                best = int(np.argmax(row))
+                pred = {
+                    "label": self.labels[best],
+                    "probs": {name: float(p) for name, p in zip(self.labels, row)},
+                    "confidence": float(row[best]),
+                }
+                if gold is not None and gold in self.labels:
+                    # Cross-entropy from the stored probabilities; clipped so a 0.0 never gives inf.
+                    pred["loss"] = float(-np.log(max(row[self.labels.index(gold)], 1e-12)))
+            out.append(pred)
+        return out

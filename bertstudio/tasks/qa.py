@@ -1,0 +1,209 @@
+"""Extractive QA (SQuAD v1.1 / v2.0): sliding windows in, best character span out.
+
+Encoding follows BERT's SQuAD recipe (and Hugging Face's run_qa): the question
+is segment A, the context segment B cut into overlapping windows (``stride``
+tokens shared); each window learns the answer's start/end tokens, or the [CLS]
+position when the answer is not inside it. Decoding searches the n best starts
+and ends per window and keeps, per example, only its best span and its lowest
+null score, so memory never holds more than one batch of logits.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+import datasets
+import numpy as np
+import torch
+
+from bertstudio.data.examples import ExampleSet
+from bertstudio.errors import DataError
+from bertstudio.tasks.collate import pad_batch
+from bertstudio.tasks.common import encoding_rows
+
+MAX_QUERY_TOKENS = 64  # BERT's max_query_length
+
+
+def _cut_questions(tokenizer: Any, questions: list[str], max_tokens: int) -> list[str]:
+    """Questions left-stripped (leading spaces break offsets) and cut to ``max_tokens``
+    tokens at a character boundary, so the context always keeps room in each window."""
+    questions = [q.lstrip() for q in questions]
+    enc = tokenizer(questions, add_special_tokens=False, return_offsets_mapping=True)
+    out = []
+    for q, offsets in zip(questions, enc["offset_mapping"]):
+        out.append(q[: offsets[max_tokens - 1][1]] if len(offsets) > max_tokens else q)
+    return out
+
+
+class QuestionAnsweringTask:
+    kind = "qa"
+    peft_task_type = "QUESTION_ANS"
+    head_modules: tuple[str, ...] = ("qa_outputs",)
+
+    def auto_model_class(self) -> type:
+        from transformers import AutoModelForQuestionAnswering
+
+        return AutoModelForQuestionAnswering
+
+    def config_kwargs(self, labels: Sequence[str]) -> dict[str, Any]:
+        return {}
+
+    def encode(
+        self,
+        examples: ExampleSet,
+        tokenizer: Any,
+        *,
+        max_length: int,
+        label2id: Mapping[str, int],
+        doc_stride: int = 128,
+        training: bool = True,
+    ) -> datasets.Dataset:
+        """One row per window. Columns: model inputs, ``length``, ``example_index``,
+        ``offset_mapping`` (character span per token; [-1, -1] outside the context) and,
+        with gold, ``start_positions``/``end_positions`` (0 = [CLS] = no answer here)."""
+        if tokenizer.padding_side != "right":
+            raise DataError("QA needs a tokenizer that pads on the right", expected="question first, context second")
+        ds, with_targets = encoding_rows(examples, training)
+        max_query = min(MAX_QUERY_TOKENS, max(1, (max_length - 3) // 2))
+        room = max_length - max_query - 3  # context tokens a window always has
+        # The overlap must leave each window something new; otherwise the tokenizer refuses.
+        stride = max(0, min(doc_stride, room // 2))
+
+        def tokenize(batch: dict[str, list]) -> dict[str, list]:
+            questions = _cut_questions(tokenizer, batch["question"], max_query)
+            enc = tokenizer(
+                questions,
+                batch["context"],
+                truncation="only_second",
+                max_length=max_length,
+                stride=stride,
+                return_overflowing_tokens=True,
+                return_offsets_mapping=True,
+                return_token_type_ids=True,
+                return_attention_mask=True,
+            )
+            sample = enc["overflow_to_sample_mapping"]
+            out: dict[str, list] = {k: enc[k] for k in ("input_ids", "token_type_ids", "attention_mask")}
+            out["length"] = [len(x) for x in enc["input_ids"]]
+            out["example_index"] = [batch["example_index"][s] for s in sample]
+            offsets_out, starts, ends = [], [], []
+            for w, offsets in enumerate(enc["offset_mapping"]):
+                seq = enc.sequence_ids(w)
+                ctx = [i for i, s in enumerate(seq) if s == 1]
+                offsets_out.append([list(o) if s == 1 else [-1, -1] for o, s in zip(offsets, seq)])
+                if not with_targets:
+                    continue
+                answers = batch["answers"][sample[w]]
+                start_tok = end_tok = 0
+                if answers["text"]:
+                    a_start = int(answers["answer_start"][0])
+                    a_end = a_start + len(answers["text"][0])
+                    first, last = ctx[0], ctx[-1]
+                    if offsets[first][0] <= a_start and offsets[last][1] >= a_end:
+                        start_tok = next(i for i in ctx if offsets[i][1] > a_start)
+                        end_tok = next(i for i in reversed(ctx) if offsets[i][0] < a_end)
+                starts.append(start_tok)
+                ends.append(end_tok)
+            out["offset_mapping"] = offsets_out
+            if with_targets:
+                out["start_positions"], out["end_positions"] = starts, ends
+            return out
+
+        return ds.map(tokenize, batched=True, remove_columns=ds.column_names, desc="Tokenising")
+
+    def collate(self, features: Sequence[Mapping[str, Any]], pad_token_id: int) -> dict[str, torch.Tensor]:
+        return pad_batch(features, pad_token_id)
+
+    def accumulator(
+        self,
+        examples: ExampleSet,
+        encoded: datasets.Dataset,
+        labels: list[str],
+        *,
+        n_best: int = 20,
+        max_answer_length: int = 30,
+        null_answers: bool | None = None,
+        null_threshold: float = 0.0,
+        **options: Any,
+    ) -> "QAAccumulator":
+        """``null_answers`` (SQuAD v2 behaviour) defaults to on when any gold answer list is
+        empty or the examples' meta says ``squad_v2``."""
+        if null_answers is None:
+            answers = examples.dataset["answers"]
+            null_answers = bool(examples.meta.get("squad_v2")) or any(a is not None and not a["text"] for a in answers)
+        return QAAccumulator(
+            examples.dataset["context"],
+            n_best=n_best,
+            max_answer_length=max_answer_length,
+            null_answers=null_answers,
+            null_threshold=null_threshold,
+        )
+
+    def metrics(self, examples: ExampleSet, predictions: list[dict[str, Any]], **options: Any) -> dict[str, float]:
+        from bertstudio import metrics as M
+
+        gold = examples.dataset["answers"]
+        keep = [i for i, g in enumerate(gold) if g is not None]
+        if not keep:
+            return {}
+        return dict(M.squad_metrics([predictions[i]["answer"] for i in keep], [list(gold[i]["text"]) for i in keep]))
+
+
+class QAAccumulator:
+    """Per example: best span (score, char start, char end) and lowest null score so far."""
+
+    def __init__(
+        self, contexts: list[str], *, n_best: int, max_answer_length: int, null_answers: bool, null_threshold: float
+    ) -> None:
+        self.contexts = contexts
+        self.n_best = n_best
+        self.max_answer_length = max_answer_length
+        self.null_answers = null_answers
+        self.null_threshold = null_threshold
+        n = len(contexts)
+        self.best_score = np.full(n, -np.inf)
+        self.best_span = np.full((n, 2), -1, dtype=np.int64)
+        self.null_score = np.full(n, np.inf)
+
+    def add(self, batch: Mapping[str, torch.Tensor], outputs: Any) -> None:
+        start = outputs.start_logits if hasattr(outputs, "start_logits") else outputs["start_logits"]
+        end = outputs.end_logits if hasattr(outputs, "end_logits") else outputs["end_logits"]
+        start, end = start.detach().float().cpu(), end.detach().float().cpu()
+        offsets = batch["offset_mapping"].cpu()
+        in_context = offsets[..., 0] >= 0
+        null = (start[:, 0] + end[:, 0]).numpy()  # [CLS] scores "no answer in this window"
+        k = min(self.n_best, start.shape[1])
+        neg = torch.finfo(start.dtype).min
+        s_val, s_idx = start.masked_fill(~in_context, neg).topk(k, dim=1)
+        e_val, e_idx = end.masked_fill(~in_context, neg).topk(k, dim=1)
+        # All n_best x n_best pairs at once; invalid ones (end before start, too long,
+        # outside the context) are masked out before the argmax.
+        score = s_val[:, :, None] + e_val[:, None, :]
+        span = e_idx[:, None, :] - s_idx[:, :, None]
+        ok = (span >= 0) & (span < self.max_answer_length)
+        ok &= torch.gather(in_context, 1, s_idx)[:, :, None] & torch.gather(in_context, 1, e_idx)[:, None, :]
+        score = score.masked_fill(~ok, -np.inf).flatten(1)
+        best = score.argmax(dim=1)
+        best_score = score.gather(1, best[:, None])[:, 0].numpy()
+        bs = s_idx.gather(1, (best // k)[:, None])[:, 0]
+        be = e_idx.gather(1, (best % k)[:, None])[:, 0]
+        rows = torch.arange(start.shape[0])
+        char_start = offsets[rows, bs, 0].numpy()
+        char_end = offsets[rows, be, 1].numpy()
+        for r, ex in enumerate(batch["example_index"].tolist()):
+            self.null_score[ex] = min(self.null_score[ex], float(null[r]))
+            if best_score[r] > self.best_score[ex]:
+                self.best_score[ex] = best_score[r]
+                self.best_span[ex] = (char_start[r], char_end[r])
+
+    def finish(self) -> list[dict[str, Any]]:
+        out = []
+        for i, context in enumerate(self.contexts):
+            s, e = (int(x) for x in self.best_span[i])
+            has_span = np.isfinite(self.best_score[i])
+            if not has_span or (self.null_answers and self.null_score[i] - self.best_score[i] > self.null_threshold):
+                null = float(self.null_score[i]) if np.isfinite(self.null_score[i]) else 0.0
+                out.append({"answer": "", "start": -1, "score": null})
+            else:
+                out.append({"answer": context[s:e], "start": s, "score": float(self.best_score[i])})
+        return out

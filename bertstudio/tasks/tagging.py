@@ -1,0 +1,158 @@
+"""Token tagging (NER, POS, chunking): one tag per word, predicted on its first sub-token.
+
+As in the BERT paper's CoNLL-2003 setup, each word's tag sits on its FIRST
+WordPiece; the other pieces and the specials get -100 so the loss ignores them.
+Decoding reads the first piece of every word back into word-level tags.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any, Mapping, Sequence
+
+import datasets
+import numpy as np
+import torch
+
+from bertstudio.data.examples import ExampleSet
+from bertstudio.tasks.collate import pad_batch
+from bertstudio.tasks.common import encoding_rows, label_id
+
+log = logging.getLogger(__name__)
+
+IGNORE = -100
+_PREFIXED = re.compile(r"^([BIES])-(.+)$")
+
+
+def entity_spans(tags: Sequence[str]) -> list[list[Any]]:
+    """``[[type, start_word, end_word_exclusive], ...]`` from BIO/IOB1/BIOES tags.
+
+    Written by hand because seqeval's ``get_entities`` reads plain tags ("NN") as
+    entities of type "N"; here a tag without a B-/I-/E-/S- prefix is never an entity,
+    so POS tags give an empty list. An I- that does not continue an entity of its own
+    type starts one (the lenient reading seqeval's default mode uses too).
+    """
+    spans: list[list[Any]] = []
+    current: list[Any] | None = None
+    for i, tag in enumerate(tags):
+        m = _PREFIXED.match(tag)
+        if m is None:
+            current = None
+            continue
+        prefix, kind = m.groups()
+        if prefix in ("B", "S") or current is None or current[0] != kind:
+            current = [kind, i, i + 1]
+            spans.append(current)
+        else:
+            current[2] = i + 1
+        if prefix in ("E", "S"):
+            current = None
+    return spans
+
+
+class TokenTaggingTask:
+    kind = "tagging"
+    peft_task_type = "TOKEN_CLS"
+    head_modules: tuple[str, ...] = ("classifier",)
+
+    def auto_model_class(self) -> type:
+        from transformers import AutoModelForTokenClassification
+
+        return AutoModelForTokenClassification
+
+    def config_kwargs(self, labels: Sequence[str]) -> dict[str, Any]:
+        return {
+            "num_labels": len(labels),
+            "id2label": dict(enumerate(labels)),
+            "label2id": {name: i for i, name in enumerate(labels)},
+        }
+
+    def encode(
+        self,
+        examples: ExampleSet,
+        tokenizer: Any,
+        *,
+        max_length: int,
+        label2id: Mapping[str, int],
+        doc_stride: int = 128,
+        training: bool = True,
+    ) -> datasets.Dataset:
+        """Columns: the model inputs, ``length``, ``example_index``, ``word_index`` (the word a
+        token starts, else -1) and, with gold, ``labels`` (-100 off first sub-tokens)."""
+        ds, with_targets = encoding_rows(examples, training)
+
+        def tokenize(batch: dict[str, list]) -> dict[str, list]:
+            enc = tokenizer(
+                batch["tokens"],
+                is_split_into_words=True,
+                truncation=True,
+                max_length=max_length,
+                return_token_type_ids=True,
+                return_attention_mask=True,
+            )
+            out = {k: enc[k] for k in ("input_ids", "token_type_ids", "attention_mask")}
+            out["length"] = [len(x) for x in enc["input_ids"]]
+            out["example_index"] = batch["example_index"]
+            word_index, labels = [], []
+            for i in range(len(batch["tokens"])):
+                firsts, previous = [], None
+                for w in enc.word_ids(i):
+                    firsts.append(w if w is not None and w != previous else -1)
+                    previous = w
+                word_index.append(firsts)
+                if with_targets:
+                    tags, row = batch["tags"][i], batch["example_index"][i]
+                    ids = {w: label_id(t, label2id, examples, row, "tag") for w, t in enumerate(tags)}
+                    labels.append([ids[w] if w >= 0 else IGNORE for w in firsts])
+            out["word_index"] = word_index
+            if with_targets:
+                out["labels"] = labels
+            return out
+
+        return ds.map(tokenize, batched=True, remove_columns=ds.column_names, desc="Tokenising")
+
+    def collate(self, features: Sequence[Mapping[str, Any]], pad_token_id: int) -> dict[str, torch.Tensor]:
+        return pad_batch(features, pad_token_id)
+
+    def accumulator(
+        self, examples: ExampleSet, encoded: datasets.Dataset, labels: list[str], **options: Any
+    ) -> "TaggingAccumulator":
+        return TaggingAccumulator(examples, labels)
+
+    def metrics(self, examples: ExampleSet, predictions: list[dict[str, Any]], **options: Any) -> dict[str, float]:
+        from bertstudio import metrics as M
+
+        gold = examples.dataset["tags"]
+        keep = [i for i, g in enumerate(gold) if g is not None]
+        if not keep:
+            return {}
+        return dict(M.tagging_metrics([list(gold[i]) for i in keep], [predictions[i]["tags"] for i in keep]))
+
+
+class TaggingAccumulator:
+    """One small int array per example (its words' predicted tag ids, -1 = not reached)."""
+
+    def __init__(self, examples: ExampleSet, labels: list[str]) -> None:
+        self.labels = list(labels)
+        self.preds = [np.full(len(t), -1, dtype=np.int64) for t in examples.dataset["tokens"]]
+
+    def add(self, batch: Mapping[str, torch.Tensor], outputs: Any) -> None:
+        logits = outputs.logits if hasattr(outputs, "logits") else outputs["logits"]
+        best = logits.detach().argmax(dim=-1).cpu().numpy()
+        words = batch["word_index"].cpu().numpy()
+        for row, example in enumerate(batch["example_index"].tolist()):
+            at = words[row] >= 0
+            self.preds[example][words[row][at]] = best[row][at]
+
+    def finish(self) -> list[dict[str, Any]]:
+        out, cut = [], 0
+        for ids in self.preds:
+            missing = int((ids < 0).sum())
+            cut += missing
+            # Words past max_length (or that tokenise to nothing) get "O": no evidence of an entity.
+            tags = [self.labels[i] if i >= 0 else "O" for i in ids]
+            out.append({"tags": tags, "entities": entity_spans(tags), "unpredicted_words": missing})
+        if cut:
+            log.warning("%d word(s) had no sub-token within max_length and were tagged 'O'", cut)
+        return out
