@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import os
 import tempfile
+import uuid
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 import datasets
 import pyarrow as pa
+from datasets.table import InMemoryTable
 
 from bertstudio.data.examples import FEATURES, ExampleSet
 from bertstudio.errors import DataError
@@ -68,8 +70,23 @@ def decode(raw: bytes, path: str | os.PathLike[str]) -> str:
 
 
 def check_utf8(raw: bytes, path: str | os.PathLike[str]) -> None:
-    """Raise the DataError of :func:`decode` without keeping the decoded text."""
-    decode(raw, path)
+    """Raise the DataError of :func:`decode` without ever holding the whole decoded text."""
+    import codecs
+
+    dec = codecs.getincrementaldecoder("utf-8")()
+    step = 1 << 22
+    try:
+        for off in range(0, len(raw), step):
+            dec.decode(raw[off:off + step], final=off + step >= len(raw))
+    except UnicodeDecodeError:
+        decode(raw, path)  # slow path only for a bad file: names the offset and line
+        raise
+
+
+def head_text(raw: bytes, limit: int = 1 << 16) -> str:
+    """The first ``limit`` bytes as text (already validated), BOM dropped, cut at a character boundary."""
+    text = raw[:limit].decode("utf-8", errors="ignore")
+    return text[1:] if text.startswith("\ufeff") else text
 
 
 def label_order(values: Iterable[str]) -> list[str]:
@@ -160,7 +177,10 @@ def to_example_set(
         else:
             arrays.append(pa.array(col, type=fld.type))
     table = pa.Table.from_arrays(arrays, schema=schema)
-    return ExampleSet(kind, datasets.Dataset(table), labels, source, dict(meta or {}))
+    # A fresh fingerprint: by default datasets hashes the whole in-memory table (seconds and
+    # a full copy for a large file) only to name cache files an in-memory set never writes.
+    ds = datasets.Dataset(InMemoryTable(table), fingerprint=uuid.uuid4().hex)
+    return ExampleSet(kind, ds, labels, source, dict(meta or {}))
 
 
 def atomic_write(path: str | os.PathLike[str], data: bytes) -> None:

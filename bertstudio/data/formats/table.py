@@ -16,6 +16,7 @@ import csv
 import io
 import math
 import os
+import re
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Mapping, Sequence
 
@@ -28,8 +29,10 @@ from bertstudio.data.formats.common import (
     BOM,
     atomic_write,
     check_labels,
+    check_utf8,
     check_writable_field,
     decode,
+    head_text,
     label_order,
     read_bytes,
     to_example_set,
@@ -82,8 +85,7 @@ def scan_records(text: str, delimiter: str, quoting: bool, start_line: int = 1) 
 
 
 def _first_record(text: str, opts: TableOptions) -> tuple[int, list[str]]:
-    head = text[: 1 << 16] if len(text) > 1 << 16 and not opts.quoting else text
-    for line, fields in scan_records(head, opts.delimiter, opts.quoting):
+    for line, fields in scan_records(text, opts.delimiter, opts.quoting):
         return line, fields
     raise DataError("file has no rows", expected="at least one example")
 
@@ -146,7 +148,14 @@ def read_table(
     require_labels: bool = False,
 ) -> ExampleSet:
     raw = read_bytes(path)
-    text = decode(raw, path)
+    check_utf8(raw, path)
+    # Quoted fields may span lines, so a quoted table is sniffed from its whole text.
+    if opts.quoting:
+        text = decode(raw, path)
+    else:  # enough bytes to hold the whole first record, even a 1 MB line
+        m = re.search(rb"[^\r\n]", raw[len(BOM):] if raw.startswith(BOM) else raw)
+        end = raw.find(b"\n", m.start() + len(BOM)) if m else -1
+        text = head_text(raw, max(1 << 16, end + 1 if end >= 0 else len(raw)))
     try:
         first_line, first = _first_record(text, opts)
     except DataError as exc:
@@ -188,17 +197,17 @@ def read_table(
     idx = {c: _resolve(v, names, n, path, where_map) for c, v in mapping.items()}
 
     # Feed pyarrow everything from the first record on; skip the header row itself.
-    start_char = 0 if first_line == 1 else _offset_of_line(text, first_line)
-    data_bytes = text[start_char:].encode("utf-8") if start_char or raw.startswith(BOM) else raw
     del text
+    start = _offset_of_line(raw, first_line) if first_line > 1 else (len(BOM) if raw.startswith(BOM) else 0)
+    data_bytes = raw[start:] if start else raw
     table = _parse(data_bytes, n, header, opts, path, first_line)
     return _columns_to_set(table, idx, kind, n, opts, path, data_bytes, first_line, header, labels, require_labels)
 
 
-def _offset_of_line(text: str, line: int) -> int:
+def _offset_of_line(raw: bytes, line: int) -> int:
     off = 0
     for _ in range(line - 1):
-        off = text.index("\n", off) + 1
+        off = raw.index(b"\n", off) + 1
     return off
 
 
@@ -213,7 +222,7 @@ def _parse(data: bytes, n: int, header: bool, opts: TableOptions, path: Any, fir
     try:
         table = pacsv.read_csv(
             pa.BufferReader(data),
-            read_options=pacsv.ReadOptions(column_names=names, skip_rows=1 if header else 0, block_size=1 << 24),
+            read_options=pacsv.ReadOptions(column_names=names, skip_rows=1 if header else 0, block_size=1 << 22),
             parse_options=pacsv.ParseOptions(
                 delimiter=opts.delimiter,
                 quote_char='"' if opts.quoting else False,
@@ -282,7 +291,7 @@ def _columns_to_set(
             continue
         arr = table.column(idx[c])
         if c == "text" or kind == "pair":
-            bad = _first_true(pc.equal(pc.utf8_trim_whitespace(arr), ""))
+            bad = _first_true(pc.match_substring_regex(arr, r"^\s*$"))
             if bad is not None:
                 raise DataError(f"empty {c}", path=path, where=where(bad), expected="non-empty text")
         cols[c] = arr
