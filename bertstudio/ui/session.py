@@ -26,6 +26,11 @@ from PySide6.QtGui import QUndoStack
 
 SPLITS: tuple[str, ...] = ("train", "dev", "test")
 _MAX_RECENT = 10
+# Distinct, readable label colours (Okabe-Ito first, then Tableau), used when a project keeps none.
+PALETTE: tuple[str, ...] = (
+    "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#999999",
+    "#4E79A7", "#F28E2B", "#59A14F", "#B07AA1", "#76B7B2", "#EDC948", "#FF9DA7", "#9C755F",
+)
 
 
 class ProjectSession(QObject):
@@ -44,6 +49,7 @@ class ProjectSession(QObject):
         self.undo_stack = QUndoStack(self)
         self._project: Any | None = None
         self._unsubscribe: Callable[[], None] | None = None
+        self._core_emits = False  # True when the project reports its own changes (no double signals)
         self._split = "train"
         self._row = -1
         if project is not None:
@@ -61,6 +67,8 @@ class ProjectSession(QObject):
         """Make ``project`` the open one (None closes); the undo history starts afresh."""
         if self._project is not None:
             self._detach()
+            if self._project is not project and not self._project.closed:
+                self._project.close()  # folds the journal into the data files
             self._project = None
             self.undo_stack.clear()
             self._row = -1
@@ -92,6 +100,7 @@ class ProjectSession(QObject):
         subscribe = getattr(project, "subscribe", None) or getattr(project, "add_listener", None)
         if subscribe is None:
             return
+        self._core_emits = True
         result = subscribe(self._on_core_event)
         if callable(result):
             self._unsubscribe = result
@@ -104,6 +113,7 @@ class ProjectSession(QObject):
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
+        self._core_emits = False
 
     def _on_core_event(self, event: Any, *args: Any) -> None:
         """Map a core change event (a dataclass/dict with ``kind``, or a name plus values)."""
@@ -113,13 +123,18 @@ class ProjectSession(QObject):
             name, data = str(event.get("kind") or event.get("type") or ""), event
         else:
             name = str(getattr(event, "kind", None) or type(event).__name__)
-            data = {k: getattr(event, k) for k in ("split", "row", "index") if hasattr(event, k)}
+            data = {k: getattr(event, k) for k in ("split", "row", "index", "op") if hasattr(event, k)}
         name = name.lower()
         split = str(data.get("split") or "")
         row = data.get("row", data.get("index", -1))
+        if name in ("compacted", "ui_state_saved"):
+            return  # bookkeeping: nothing a view shows changed
         if "gold" in name:
             self.gold_changed.emit(split, int(row if row is not None else -1))
         elif "label" in name:
+            if data.get("op") in ("rename_label", "remove_label"):
+                # undo entries hold the old names, which the project would now refuse
+                self.undo_stack.clear()
             self.labels_changed.emit()
         elif "import" in name or "data" in name or "split" in name:
             self.data_imported.emit(split)
@@ -143,19 +158,60 @@ class ProjectSession(QObject):
 
     # -- small helpers every page needs --------------------------------------------------
     def examples(self, split: str | None = None) -> Any | None:
-        """The ExampleSet of ``split`` (default: the current one), or None when it is empty."""
+        """The ExampleSet of ``split`` (default: the current one), edits applied; None without a project.
+
+        Costs a copy of the gold column when edits are pending: views read single
+        rows with :meth:`row` / :meth:`gold` and call this only on demand (filters, export).
+        """
         if self._project is None:
             return None
-        split = split or self._split
-        getter = getattr(self._project, "split", None) or getattr(self._project, "examples", None)
-        if callable(getter):
-            return getter(split)
-        splits = getattr(self._project, "splits", {})
-        return splits.get(split)
+        return self._project.examples(split or self._split)
 
     def split_size(self, split: str) -> int:
-        ex = self.examples(split)
-        return 0 if ex is None else len(ex)
+        return 0 if self._project is None else int(self._project.num_rows(split))
+
+    @property
+    def kind(self) -> str:
+        return str(self._project.kind) if self._project is not None else "sentence"
+
+    def labels(self) -> list[str]:
+        return list(self._project.labels) if self._project is not None else []
+
+    def label_colours(self) -> dict[str, str]:
+        """A colour per label (the project keeps them; the palette fills any gap)."""
+        own = dict(self._project.label_colors) if self._project is not None else {}
+        return {name: own.get(name) or PALETTE[i % len(PALETTE)] for i, name in enumerate(self.labels())}
+
+    def row(self, split: str, row: int) -> dict[str, Any]:
+        """One example as a plain dict of its columns, edits applied ({} when out of range)."""
+        if self._project is None or not (0 <= row < self.split_size(split)):
+            return {}
+        return self._project.row(split, row)
+
+    def gold(self, split: str, row: int) -> Any:
+        if self._project is None or not (0 <= row < self.split_size(split)):
+            return None
+        return self._project.gold(split, row)
+
+    def progress(self, split: str | None = None) -> tuple[int, int]:
+        """(labelled rows, all rows) of ``split`` (default: the current split)."""
+        if self._project is None:
+            return 0, 0
+        done, total = self._project.progress(split or self._split)
+        return int(done), int(total)
+
+    def apply_gold(self, split: str, row: int, value: Any, text: str) -> None:
+        """Set a gold value as one undoable edit (what every editor calls)."""
+        from bertstudio.ui.undo import SetGoldCommand
+
+        self.undo_stack.push(SetGoldCommand(self, split, row, value, text))
+
+    def write_gold(self, split: str, row: int, value: Any) -> None:
+        """Write through to the project (journaled and fsynced there), then tell the views."""
+        assert self._project is not None
+        self._project.set_gold(split, row, value)
+        if not self._core_emits:
+            self.gold_changed.emit(split, row)
 
     def notify_runs_changed(self) -> None:
         """Pages that start or delete runs call this so the Runs/Results pages refresh."""

@@ -1,0 +1,278 @@
+"""A Qt table model over the Arrow table of one split, read on demand in small blocks.
+
+The model never materialises the rows: it keeps the split's ``pyarrow.Table``
+(zero-copy from the ``datasets.Dataset``) and an optional numpy index array of
+the rows that pass the current filter/search. ``data()`` converts one block of
+``BLOCK`` rows to Python values the first time a row of it is shown and keeps
+a few blocks, so scrolling through 550,000 rows costs what the viewport shows.
+Filtering and search are vectorised over whole Arrow columns
+(``pyarrow.compute``), never a Python loop over the rows on the GUI thread.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QAbstractTableModel, QCoreApplication, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QColor
+
+from bertstudio.data.examples import GOLD_COLUMN
+
+BLOCK = 256
+_MAX_BLOCKS = 16
+_CELL_CHARS = 300  # long contexts are cut in the table; the editor shows them whole
+
+# Which Arrow columns a kind shows, in order, with their header (translated at use).
+VIEW_COLUMNS: dict[str, tuple[tuple[str, str], ...]] = {
+    "sentence": (("text", QT_TRANSLATE_NOOP("ExampleTableModel", "Text")), ("label", QT_TRANSLATE_NOOP("ExampleTableModel", "Label"))),
+    "pair": (("text", QT_TRANSLATE_NOOP("ExampleTableModel", "Text")), ("text_pair", QT_TRANSLATE_NOOP("ExampleTableModel", "Second text")), ("label", QT_TRANSLATE_NOOP("ExampleTableModel", "Label"))),
+    "regression": (("text", QT_TRANSLATE_NOOP("ExampleTableModel", "Text")), ("text_pair", QT_TRANSLATE_NOOP("ExampleTableModel", "Second text")), ("label", QT_TRANSLATE_NOOP("ExampleTableModel", "Score"))),
+    "tagging": (("tokens", QT_TRANSLATE_NOOP("ExampleTableModel", "Tokens")), ("tags", QT_TRANSLATE_NOOP("ExampleTableModel", "Tags"))),
+    "qa": (("question", QT_TRANSLATE_NOOP("ExampleTableModel", "Question")), ("context", QT_TRANSLATE_NOOP("ExampleTableModel", "Context")), ("answers", QT_TRANSLATE_NOOP("ExampleTableModel", "Answers")), ("title", QT_TRANSLATE_NOOP("ExampleTableModel", "Title"))),
+}
+TEXT_COLUMNS: dict[str, tuple[str, ...]] = {
+    "sentence": ("text",),
+    "pair": ("text", "text_pair"),
+    "regression": ("text", "text_pair"),
+    "tagging": ("tokens",),
+    "qa": ("question", "context", "title"),
+}
+
+
+def arrow_table(examples: Any) -> pa.Table:
+    """The split's rows as one Arrow table (zero-copy unless the dataset has an indices mapping)."""
+    ds = examples.dataset
+    return ds.with_format("arrow")[0 : len(ds)] if len(ds) else ds.data.table.slice(0, 0)
+
+
+def _as_strings(column: pa.ChunkedArray) -> pa.ChunkedArray:
+    """A text column as strings: lists of tokens joined by spaces, anything else cast."""
+    if pa.types.is_list(column.type) or pa.types.is_large_list(column.type):
+        return pc.binary_join(column, " ")
+    if pa.types.is_struct(column.type):
+        return pc.binary_join(pc.struct_field(column, "text"), " ")
+    return column if pa.types.is_string(column.type) else pc.cast(column, pa.string())
+
+
+def search_rows(table: pa.Table, columns: tuple[str, ...], needle: str) -> np.ndarray:
+    """Row numbers whose text columns contain ``needle`` (case-insensitive), vectorised."""
+    hit = np.zeros(table.num_rows, dtype=bool)
+    for name in columns:
+        if name not in table.column_names:
+            continue
+        found = pc.match_substring(_as_strings(table[name]), needle, ignore_case=True)
+        hit |= pc.fill_null(found, False).to_numpy(zero_copy_only=False)
+    return np.flatnonzero(hit)
+
+
+def unlabelled_rows(table: pa.Table, gold: str) -> np.ndarray:
+    return np.flatnonzero(pc.is_null(table[gold]).to_numpy(zero_copy_only=False))
+
+
+def rows_with_label(table: pa.Table, gold: str, label: str) -> np.ndarray:
+    """Rows whose gold is ``label`` (for tagging: whose tags use entity/tag ``label``)."""
+    column = table[gold]
+    if pa.types.is_list(column.type) or pa.types.is_large_list(column.type):
+        flat = pc.list_flatten(column)
+        parents = pc.list_parent_indices(column).to_numpy(zero_copy_only=False)
+        base = pc.replace_substring_regex(flat, r"^[BIES]-", "")
+        match = pc.fill_null(pc.equal(base, label), False).to_numpy(zero_copy_only=False)
+        return np.unique(parents[match])
+    if pa.types.is_floating(column.type):
+        return np.array([], dtype=np.int64)
+    return np.flatnonzero(pc.fill_null(pc.equal(column, label), False).to_numpy(zero_copy_only=False))
+
+
+def label_counts(table: pa.Table, gold: str) -> dict[str, int]:
+    """How often each label (tagging: each entity type / tag) occurs as gold, vectorised."""
+    column = table[gold]
+    if pa.types.is_list(column.type) or pa.types.is_large_list(column.type):
+        flat = pc.list_flatten(column)
+        flat = pc.filter(flat, pc.invert(pc.starts_with(flat, "I-")))
+        column = pc.replace_substring_regex(flat, r"^[BIES]-", "")
+    elif pa.types.is_floating(column.type):
+        column = pc.cast(pc.round(column, 0), pa.int64()).cast(pa.string())
+    elif pa.types.is_struct(column.type):
+        return {}
+    counts = pc.value_counts(pc.drop_null(column))
+    return {str(v["values"]): int(v["counts"]) for v in counts.to_pylist()}
+
+
+def latest_predictions(runs_dir: str | Path | None) -> tuple[Path | None, dict[int, dict[str, Any]]]:
+    """``predictions.jsonl`` of the newest run folder under ``runs_dir`` keyed by ``index``."""
+    if runs_dir is None or not Path(runs_dir).is_dir():
+        return None, {}
+    files = sorted(Path(runs_dir).glob("*/predictions.jsonl"), key=lambda p: p.stat().st_mtime)
+    if not files:
+        return None, {}
+    out: dict[int, dict[str, Any]] = {}
+    with open(files[-1], encoding="utf-8") as fh:
+        for i, line in enumerate(fh):
+            if line.strip():
+                rec = json.loads(line)
+                out[int(rec.get("index", i))] = rec
+    return files[-1].parent, out
+
+
+def disagrees(kind: str, gold: Any, pred: dict[str, Any]) -> bool:
+    """True when the run's prediction differs from the gold value (unlabelled rows never do)."""
+    if gold is None:
+        return False
+    if kind in ("sentence", "pair"):
+        return pred.get("label") != gold
+    if kind == "regression":
+        return abs(float(pred.get("score", 0.0)) - float(gold)) > 0.5
+    if kind == "tagging":
+        return list(pred.get("tags") or []) != list(gold)
+    texts = gold.get("text") or []
+    answer = pred.get("answer", "")
+    return (answer not in texts) if texts else answer != ""
+
+
+def format_value(kind: str, column: str, value: Any) -> str:
+    if value is None:
+        return ""
+    if column == "answers":
+        texts = value.get("text") or []
+        return " | ".join(texts) if texts else "∅"
+    if isinstance(value, list):
+        return " ".join(str(v) for v in value)
+    if isinstance(value, float):
+        return f"{value:.2f}"
+    text = str(value)
+    return text if len(text) <= _CELL_CHARS else text[:_CELL_CHARS] + "…"
+
+
+class ExampleTableModel(QAbstractTableModel):
+    """Rows of one split (optionally only those in ``index``), fetched in blocks on demand."""
+
+    def __init__(self, kind: str = "sentence", table: pa.Table | None = None, parent: Any = None,
+                 colours: dict[str, str] | None = None, gold_of: Callable[[int], Any] | None = None) -> None:
+        super().__init__(parent)
+        # The Arrow table holds the gold values as imported/compacted; edits since then live in the
+        # project's overlay, so shown rows ask ``gold_of(row)`` (a dict lookup) for the current value.
+        self._gold_of = gold_of
+        self._kind = kind
+        self._table = table
+        self._index: np.ndarray | None = None
+        self._blocks: OrderedDict[int, list[dict[str, Any]]] = OrderedDict()
+        self._colours = dict(colours or {})
+
+    # -- contents ------------------------------------------------------------------------
+    @property
+    def kind(self) -> str:
+        return self._kind
+
+    @property
+    def table(self) -> pa.Table | None:
+        return self._table
+
+    def set_table(self, kind: str, table: pa.Table | None, index: np.ndarray | None = None,
+                  gold_of: Callable[[int], Any] | None = None) -> None:
+        self.beginResetModel()
+        self._kind, self._table, self._index = kind, table, index
+        self._gold_of = gold_of
+        self._blocks.clear()
+        self.endResetModel()
+
+    def set_index(self, index: np.ndarray | None) -> None:
+        """Show only the rows in ``index`` (None: all rows)."""
+        self.beginResetModel()
+        self._index = None if index is None else np.asarray(index, dtype=np.int64)
+        self._blocks.clear()
+        self.endResetModel()
+
+    def set_colours(self, colours: dict[str, str]) -> None:
+        self._colours = dict(colours)
+        if self.rowCount():
+            self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, self.columnCount() - 1))
+
+    def refresh_row(self, source_row: int) -> None:
+        """The project changed one gold value: drop that row's cached block, repaint the row."""
+        view_row = self.view_row(source_row)
+        if view_row < 0:
+            return
+        self._blocks.pop(view_row // BLOCK, None)
+        self.dataChanged.emit(self.index(view_row, 0), self.index(view_row, self.columnCount() - 1))
+
+    def source_row(self, view_row: int) -> int:
+        return int(self._index[view_row]) if self._index is not None else view_row
+
+    def view_row(self, source_row: int) -> int:
+        if self._index is None:
+            return source_row if self._table is not None and 0 <= source_row < self._table.num_rows else -1
+        pos = int(np.searchsorted(self._index, source_row))
+        return pos if pos < len(self._index) and self._index[pos] == source_row else -1
+
+    def row_values(self, view_row: int) -> dict[str, Any]:
+        block = view_row // BLOCK
+        rows = self._blocks.get(block)
+        if rows is None:
+            rows = self._load_block(block)
+        else:
+            self._blocks.move_to_end(block)
+        return rows[view_row - block * BLOCK]
+
+    def _load_block(self, block: int) -> list[dict[str, Any]]:
+        assert self._table is not None
+        start, stop = block * BLOCK, min((block + 1) * BLOCK, self.rowCount())
+        cols = [c for c, _ in VIEW_COLUMNS[self._kind] if c in self._table.column_names]
+        if self._index is None:
+            part = self._table.select(cols).slice(start, stop - start)
+        else:
+            part = self._table.select(cols).take(pa.array(self._index[start:stop]))
+        rows = part.to_pylist()
+        gold = GOLD_COLUMN[self._kind]
+        if self._gold_of is not None:
+            for i, values in enumerate(rows):
+                values[gold] = self._gold_of(self.source_row(start + i))
+        self._blocks[block] = rows
+        if len(self._blocks) > _MAX_BLOCKS:
+            self._blocks.popitem(last=False)
+        return rows
+
+    # -- QAbstractTableModel --------------------------------------------------------------
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
+        if parent.isValid() or self._table is None:
+            return 0
+        return len(self._index) if self._index is not None else self._table.num_rows
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(VIEW_COLUMNS[self._kind])
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not (0 <= index.row() < self.rowCount()):
+            return None
+        column, _ = VIEW_COLUMNS[self._kind][index.column()]
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+            value = self.row_values(index.row()).get(column)
+            text = format_value(self._kind, column, value)
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return text if len(text) > 60 else None
+            return text
+        if role == Qt.ItemDataRole.BackgroundRole and column == "label" and self._kind != "regression":
+            colour = self._colours.get(self.row_values(index.row()).get("label") or "")
+            return QColor(colour).lighter(160) if colour else None
+        if role == Qt.ItemDataRole.UserRole:
+            return self.source_row(index.row())
+        return None
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role != Qt.ItemDataRole.DisplayRole:
+            return None
+        if orientation == Qt.Orientation.Horizontal:
+            if 0 <= section < self.columnCount():
+                return QCoreApplication.translate("ExampleTableModel", VIEW_COLUMNS[self._kind][section][1])
+            return None
+        return str(self.source_row(section) + 1) if 0 <= section < self.rowCount() else None
+
+    def flags(self, index: QModelIndex | QPersistentModelIndex) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable

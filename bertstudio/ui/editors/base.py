@@ -1,0 +1,115 @@
+"""What every per-kind labelling editor shares: the session, the example shown, navigation.
+
+An editor shows one example (``split``, ``row``) and turns keys into gold edits
+through ``session.apply_gold`` (one undoable command each). It follows
+``session.current_example_changed`` and redraws on ``gold_changed`` for its row.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pyarrow.compute as pc
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import QWidget
+
+from bertstudio.ui.session import ProjectSession
+
+NUMBER_KEYS: dict[int, int] = {getattr(Qt.Key, f"Key_{i}"): i for i in range(10)}
+
+
+class KindEditor(QWidget):
+    """Base class; subclasses implement ``show_row`` and their own keys."""
+
+    kind: str = ""
+    message_shown = Signal(str)  # a short note for the user (refused edit, hint)
+
+    def __init__(self, session: ProjectSession, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.split = session.current_split
+        self.row = -1
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        session.current_example_changed.connect(self._on_current_example_changed)
+        session.gold_changed.connect(self._on_gold_changed)
+        session.labels_changed.connect(self.refresh)
+
+    # -- which example -------------------------------------------------------------------
+    def _on_current_example_changed(self, split: str, row: int) -> None:
+        self.split, self.row = split, row
+        if self.isActive():
+            self.refresh()
+
+    def _on_gold_changed(self, split: str, row: int) -> None:
+        if self.isActive() and split == self.split and (row == self.row or row < 0):
+            self.refresh()
+
+    def isActive(self) -> bool:
+        return self.session.has_project() and self.session.kind == self.kind
+
+    def refresh(self) -> None:
+        if not self.isActive():
+            return
+        self.split, self.row = self.session.current_split, self.session.current_row
+        self.show_row(self.session.row(self.split, self.row) if self.row >= 0 else {})
+
+    def show_row(self, values: dict[str, Any]) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    # -- moving ----------------------------------------------------------------------------
+    def size(self) -> int:  # type: ignore[override]
+        return self.session.split_size(self.split)
+
+    def go_to(self, row: int) -> None:
+        n = self.size()
+        if n:
+            self.session.set_current(self.split, max(0, min(n - 1, row)))
+
+    def step(self, delta: int) -> None:
+        self.go_to(self.row + delta)
+
+    def next_unlabelled(self) -> bool:
+        """Jump to the next row without gold (wrapping round); False when all are labelled.
+
+        Looks at the next few hundred rows one by one (edits live in the project's
+        overlay, so this is cheap); only past them does it build the whole gold
+        column once and search it vectorised.
+        """
+        n = self.size()
+        if not n:
+            return False
+        done, _ = self.session.progress(self.split)
+        if done >= n:
+            self.message_shown.emit(self.tr("Every example of this split is labelled."))
+            return False
+        for row in range(self.row + 1, min(n, self.row + 1 + 512)):
+            if self.session.gold(self.split, row) is None:
+                self.go_to(row)
+                return True
+        ex = self.session.examples(self.split)
+        gold = ex.dataset.with_format("arrow")[ex.gold_column]
+        missing = np.flatnonzero(pc.is_null(gold).to_numpy(zero_copy_only=False))
+        after = missing[missing > self.row]
+        self.go_to(int(after[0] if len(after) else missing[0]))
+        return True
+
+    def set_gold(self, value: Any, text: str) -> None:
+        if self.row >= 0:
+            self.session.apply_gold(self.split, self.row, value, text)
+
+    def handle_navigation(self, event: QKeyEvent, *, arrows: bool = True) -> bool:
+        """Keys every editor shares; returns True when the key was used."""
+        key = event.key()
+        if arrows and key in (Qt.Key.Key_Right, Qt.Key.Key_Down) or key == Qt.Key.Key_PageDown:
+            self.step(1)
+        elif arrows and key in (Qt.Key.Key_Left, Qt.Key.Key_Up) or key == Qt.Key.Key_PageUp:
+            self.step(-1)
+        elif key == Qt.Key.Key_Home and event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            self.go_to(0)
+        elif key in (Qt.Key.Key_S, Qt.Key.Key_Space) and not event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            self.next_unlabelled()
+        else:
+            return False
+        return True

@@ -1,0 +1,196 @@
+"""Editors for sentence, pair and regression examples.
+
+Sentence/pair: number keys 1-9 apply the label set's labels, 0 or Backspace
+clears, arrows move, S/Space jumps to the next unlabelled example. After a
+label is applied the editor moves on (the usual rhythm of labelling tools);
+the "advance" box turns that off. Regression: a 0-5 slider in steps of 0.1,
+and keys 0-5 set whole scores.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont, QKeyEvent
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDoubleSpinBox,
+    QHBoxLayout,
+    QLabel,
+    QSlider,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from bertstudio.ui.editors.base import NUMBER_KEYS, KindEditor
+from bertstudio.ui.editors.legend import LabelLegend, text_colour
+from bertstudio.ui.session import ProjectSession
+
+
+def _text_view(name: str, point_size: int) -> QTextBrowser:
+    view = QTextBrowser()
+    view.setObjectName(name)
+    view.setOpenLinks(False)
+    view.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # keys go to the editor, not the text
+    font = QFont(view.font())
+    font.setPointSize(point_size)
+    view.setFont(font)
+    return view
+
+
+class SentenceEditor(KindEditor):
+    kind = "sentence"
+    has_pair = False
+
+    def __init__(self, session: ProjectSession, parent: QWidget | None = None) -> None:
+        super().__init__(session, parent)
+        self.setObjectName(f"{self.kind}Editor")
+        self.text_view = _text_view("exampleText", 18)
+        self.pair_view = _text_view("examplePairText", 18)
+        texts = QHBoxLayout()
+        texts.addWidget(self.text_view)
+        texts.addWidget(self.pair_view)
+        self.pair_view.setVisible(self.has_pair)
+        self.gold_label = QLabel()
+        self.gold_label.setObjectName("goldLabel")
+        self.gold_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.legend = LabelLegend(self)
+        self.legend.label_clicked.connect(self.apply_label)
+        self.advance_box = QCheckBox(self.tr("Move to the next example after labelling"))
+        self.advance_box.setObjectName("advanceBox")
+        self.advance_box.setChecked(True)
+        self.advance_box.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        layout = QVBoxLayout(self)
+        self.headers = QHBoxLayout()
+        self._first_header = QLabel(self.tr("Premise / first text"))
+        self._second_header = QLabel(self.tr("Hypothesis / second text"))
+        for w in (self._first_header, self._second_header):
+            w.setVisible(self.has_pair)
+            self.headers.addWidget(w)
+        layout.addLayout(self.headers)
+        layout.addLayout(texts, 1)
+        layout.addWidget(self.gold_label)
+        self._add_controls(layout)
+        layout.addWidget(self.advance_box)
+
+    def _add_controls(self, layout: QVBoxLayout) -> None:
+        layout.addWidget(self.legend)
+
+    def refresh(self) -> None:
+        if self.isActive():
+            self.legend.set_labels(self.session.labels(), self.session.label_colours())
+        super().refresh()
+
+    def show_row(self, values: dict[str, Any]) -> None:
+        self.text_view.setPlainText(values.get("text") or "")
+        self.pair_view.setPlainText(values.get("text_pair") or "")
+        self._show_gold(values.get("label"))
+
+    def _show_gold(self, gold: Any) -> None:
+        if gold is None:
+            self.gold_label.setText(self.tr("(not labelled)") if self.row >= 0 else self.tr("(no example)"))
+            self.gold_label.setStyleSheet("font-size: 16pt; color: palette(mid);")
+            return
+        colour = self.session.label_colours().get(str(gold), "#999999")
+        self.gold_label.setText(str(gold))
+        self.gold_label.setStyleSheet(
+            f"font-size: 16pt; background: {colour}; color: {text_colour(colour)}; border-radius: 6px; padding: 4px;"
+        )
+
+    def apply_label(self, name: str) -> None:
+        if self.row < 0:
+            return
+        self.set_gold(name, self.tr("Label row %1 as '%2'").replace("%1", str(self.row + 1)).replace("%2", name))
+        if self.advance_box.isChecked():
+            self.step(1)
+
+    def clear_label(self) -> None:
+        if self.row >= 0 and self.session.gold(self.split, self.row) is not None:
+            self.set_gold(None, self.tr("Clear the label of row %1").replace("%1", str(self.row + 1)))
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        key = event.key()
+        number = NUMBER_KEYS.get(key)
+        labels = self.session.labels()
+        if number is not None and 1 <= number <= min(9, len(labels)):
+            self.apply_label(labels[number - 1])
+        elif key in (Qt.Key.Key_Backspace, Qt.Key.Key_Delete) or number == 0:
+            self.clear_label()
+        elif not self.handle_navigation(event):
+            super().keyPressEvent(event)
+
+
+class PairEditor(SentenceEditor):
+    kind = "pair"
+    has_pair = True
+
+
+class RegressionEditor(SentenceEditor):
+    """A score in [0, 5]: slider (0.1 steps), spin box, or keys 0-5 for whole scores."""
+
+    kind = "regression"
+    has_pair = True
+    SCALE = 10  # slider units per score point
+
+    def _add_controls(self, layout: QVBoxLayout) -> None:
+        row = QHBoxLayout()
+        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider.setObjectName("scoreSlider")
+        self.slider.setRange(0, 5 * self.SCALE)
+        self.slider.setSingleStep(1)
+        self.slider.setPageStep(self.SCALE)
+        self.slider.setTickInterval(self.SCALE)
+        self.slider.setTickPosition(QSlider.TickPosition.TicksBelow)
+        self.slider.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.spin = QDoubleSpinBox()
+        self.spin.setObjectName("scoreSpin")
+        self.spin.setRange(0.0, 5.0)
+        self.spin.setSingleStep(0.1)
+        self.spin.setDecimals(1)
+        self.slider.sliderReleased.connect(lambda: self.apply_score(self.slider.value() / self.SCALE))
+        self.spin.editingFinished.connect(lambda: self.apply_score(self.spin.value()))
+        row.addWidget(QLabel("0"))
+        row.addWidget(self.slider, 1)
+        row.addWidget(QLabel("5"))
+        row.addWidget(self.spin)
+        layout.addLayout(row)
+        hint = QLabel(self.tr("Keys 0-5 set a whole score; drag the slider for tenths."))
+        hint.setEnabled(False)
+        layout.addWidget(hint)
+        self.legend.hide()
+
+    def refresh(self) -> None:
+        KindEditor.refresh(self)
+
+    def _show_gold(self, gold: Any) -> None:
+        if gold is None:
+            self.gold_label.setText(self.tr("(not scored)") if self.row >= 0 else self.tr("(no example)"))
+            self.gold_label.setStyleSheet("font-size: 16pt; color: palette(mid);")
+            return
+        self.gold_label.setText(f"{float(gold):.1f}")
+        self.gold_label.setStyleSheet("font-size: 16pt;")
+        for w, v in ((self.slider, round(float(gold) * self.SCALE)), (self.spin, float(gold))):
+            w.blockSignals(True)
+            w.setValue(v)
+            w.blockSignals(False)
+
+    def apply_score(self, score: float) -> None:
+        if self.row < 0:
+            return
+        score = round(min(5.0, max(0.0, float(score))), 1)
+        if self.session.gold(self.split, self.row) == score:
+            return
+        self.set_gold(score, self.tr("Score row %1 as %2").replace("%1", str(self.row + 1)).replace("%2", f"{score:.1f}"))
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        number = NUMBER_KEYS.get(event.key())
+        if number is not None and number <= 5:
+            self.apply_score(float(number))
+            if self.advance_box.isChecked():
+                self.step(1)
+        elif event.key() in (Qt.Key.Key_Backspace, Qt.Key.Key_Delete):
+            self.clear_label()
+        elif not self.handle_navigation(event):
+            KindEditor.keyPressEvent(self, event)

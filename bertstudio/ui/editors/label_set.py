@@ -1,0 +1,127 @@
+"""A small dialog to edit the label set: add, rename, recolour (and remove an unused label).
+
+Each change goes straight to the project (journaled there) and the project
+tells every view through ``labels_changed``; errors from the core (a duplicate
+name, a label still in use) are shown in the dialog.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QIcon, QPixmap
+from PySide6.QtWidgets import (
+    QColorDialog,
+    QDialog,
+    QDialogButtonBox,
+    QHBoxLayout,
+    QInputDialog,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from bertstudio.errors import BertStudioError
+from bertstudio.ui.session import ProjectSession
+
+
+def swatch(colour: str) -> QIcon:
+    pixmap = QPixmap(14, 14)
+    pixmap.fill(QColor(colour))
+    return QIcon(pixmap)
+
+
+class LabelSetDialog(QDialog):
+    def __init__(self, session: ProjectSession, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("labelSetDialog")
+        self.setWindowTitle(self.tr("Label set"))
+        self.session = session
+        self.list = QListWidget()
+        self.list.setObjectName("labelList")
+        self.error = QLabel()
+        self.error.setObjectName("labelSetError")
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet("color: #c0392b;")
+        buttons = QHBoxLayout()
+        for name, text, slot in (
+            ("addLabelButton", self.tr("Add…"), self._on_add),
+            ("renameLabelButton", self.tr("Rename…"), self._on_rename),
+            ("colourLabelButton", self.tr("Colour…"), self._on_colour),
+            ("removeLabelButton", self.tr("Remove"), self._on_remove),
+        ):
+            button = QPushButton(text)
+            button.setObjectName(name)
+            button.clicked.connect(slot)
+            buttons.addWidget(button)
+        close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        close.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel(self.tr("Order = key order (1-9) and label ids of the model.")))
+        layout.addWidget(self.list)
+        layout.addLayout(buttons)
+        layout.addWidget(self.error)
+        layout.addWidget(close)
+        session.labels_changed.connect(self._fill)
+        self._fill()
+
+    def _fill(self) -> None:
+        current = self.list.currentRow()
+        self.list.clear()
+        colours = self.session.label_colours()
+        for name in self.session.labels():
+            item = QListWidgetItem(swatch(colours.get(name, "#999999")), name)
+            item.setData(Qt.ItemDataRole.UserRole, name)
+            self.list.addItem(item)
+        self.list.setCurrentRow(min(max(current, 0), self.list.count() - 1))
+
+    def _selected(self) -> str | None:
+        item = self.list.currentItem()
+        return None if item is None else str(item.data(Qt.ItemDataRole.UserRole))
+
+    def _run(self, action) -> bool:  # type: ignore[no-untyped-def]
+        try:
+            action()
+        except BertStudioError as exc:
+            self.error.setText(exc.message)
+            return False
+        self.error.clear()
+        return True
+
+    # The session's project does the work; these only ask for names/colours.
+    def add_label(self, name: str, colour: str | None = None) -> bool:
+        return self._run(lambda: self.session.project.add_label(name, colour))
+
+    def rename_label(self, old: str, new: str) -> bool:
+        return self._run(lambda: self.session.project.rename_label(old, new))
+
+    def set_colour(self, name: str, colour: str) -> bool:
+        return self._run(lambda: self.session.project.set_label_color(name, colour))
+
+    def _on_add(self) -> None:
+        name, ok = QInputDialog.getText(self, self.tr("Add label"), self.tr("Name of the new label:"))
+        if ok and name.strip():
+            self.add_label(name.strip())
+
+    def _on_rename(self) -> None:
+        old = self._selected()
+        if old is None:
+            return
+        new, ok = QInputDialog.getText(self, self.tr("Rename label"), self.tr("New name:"), text=old)
+        if ok and new.strip() and new.strip() != old:
+            self.rename_label(old, new.strip())
+
+    def _on_colour(self) -> None:
+        name = self._selected()
+        if name is None:
+            return
+        colour = QColorDialog.getColor(QColor(self.session.label_colours().get(name, "#999999")), self)
+        if colour.isValid():
+            self.set_colour(name, colour.name())
+
+    def _on_remove(self) -> None:
+        name = self._selected()
+        if name is not None:
+            self._run(lambda: self.session.project.remove_label(name))

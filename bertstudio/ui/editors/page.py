@@ -1,0 +1,142 @@
+"""The Label page: the editor of the project's kind, its progress, the shortcuts beside it.
+
+``labelEditor`` is a QStackedWidget holding one editor per kind; the project's
+kind picks the one shown. Progress (labelled / total of the current split)
+updates on every gold change.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from bertstudio.ui.editors.base import KindEditor
+from bertstudio.ui.editors.classify import PairEditor, RegressionEditor, SentenceEditor
+from bertstudio.ui.editors.label_set import LabelSetDialog
+from bertstudio.ui.editors.qa import QAEditor
+from bertstudio.ui.editors.tagging import TaggingEditor
+from bertstudio.ui.help_panel import HelpPanel
+from bertstudio.ui.session import SPLITS, ProjectSession
+
+EDITORS: dict[str, type[KindEditor]] = {
+    "sentence": SentenceEditor,
+    "pair": PairEditor,
+    "regression": RegressionEditor,
+    "tagging": TaggingEditor,
+    "qa": QAEditor,
+}
+
+
+class LabelPage(QWidget):
+    def __init__(self, session: ProjectSession, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("labelPage")
+        self.session = session
+        self.split_combo = QComboBox()
+        self.split_combo.setObjectName("labelSplitCombo")
+        self.split_combo.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        for split in SPLITS:
+            self.split_combo.addItem(split, split)
+        self.split_combo.activated.connect(self._on_split_chosen)
+        self.position = QLabel()
+        self.position.setObjectName("positionLabel")
+        self.progress = QProgressBar()
+        self.progress.setObjectName("labelProgress")
+        self.progress.setFormat(self.tr("%v / %m labelled"))
+        self.label_set_button = QPushButton(self.tr("Label set…"))
+        self.label_set_button.setObjectName("labelSetButton")
+        self.label_set_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.label_set_button.clicked.connect(self.edit_label_set)
+        top = QHBoxLayout()
+        top.addWidget(QLabel(self.tr("Split:")))
+        top.addWidget(self.split_combo)
+        top.addWidget(self.position)
+        top.addWidget(self.progress, 1)
+        top.addWidget(self.label_set_button)
+
+        self.stack = QStackedWidget()
+        self.stack.setObjectName("labelEditor")
+        self.editors: dict[str, KindEditor] = {}
+        for kind, cls in EDITORS.items():
+            editor = cls(session)
+            self.editors[kind] = editor
+            self.stack.addWidget(editor)
+        self.help = HelpPanel()
+        self.help.setMaximumWidth(360)
+        splitter = QSplitter()
+        splitter.addWidget(self.stack)
+        splitter.addWidget(self.help)
+        splitter.setStretchFactor(0, 1)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(splitter, 1)
+
+        session.project_opened.connect(self._on_project_opened)
+        session.project_closed.connect(self._on_project_closed)
+        session.gold_changed.connect(self._update_progress)
+        session.data_imported.connect(self._on_data_imported)
+        session.labels_changed.connect(self._update_progress)
+        session.current_example_changed.connect(self._on_current_example_changed)
+        if session.has_project():
+            self._on_project_opened(session.project)
+        else:
+            self.setEnabled(False)
+
+    def editor(self) -> KindEditor:
+        """The editor of the open project's kind."""
+        return self.editors[self.session.kind]
+
+    def _on_project_opened(self, _project: object) -> None:
+        self.setEnabled(True)
+        kind = self.session.kind
+        self.stack.setCurrentWidget(self.editors[kind])
+        self.help.set_kind(kind)
+        self.label_set_button.setEnabled(kind in ("sentence", "pair", "tagging"))
+        self.editors[kind].refresh()
+        self._on_current_example_changed(self.session.current_split, self.session.current_row)
+
+    def _on_project_closed(self) -> None:
+        self.setEnabled(False)
+        self.progress.reset()
+        self.position.clear()
+
+    def _on_data_imported(self, split: str) -> None:
+        if split == self.session.current_split:
+            self.editor().refresh()
+        self._update_progress()
+
+    def _on_split_chosen(self, index: int) -> None:
+        split = self.split_combo.itemData(index)
+        self.session.set_current(split, 0 if self.session.split_size(split) else -1)
+        self.editor().setFocus()
+
+    def _on_current_example_changed(self, split: str, row: int) -> None:
+        self.split_combo.setCurrentIndex(max(0, self.split_combo.findData(split)))
+        total = self.session.split_size(split)
+        self.position.setText(self.tr("example %1 of %2").replace("%1", str(row + 1)).replace("%2", str(total))
+                              if row >= 0 else self.tr("no examples"))
+        self._update_progress()
+
+    def _update_progress(self, *_args: object) -> None:
+        done, total = self.session.progress()
+        self.progress.setMaximum(max(total, 1))
+        self.progress.setValue(done)
+
+    def edit_label_set(self) -> None:
+        LabelSetDialog(self.session, self).exec()
+        self.editor().setFocus()
+
+    def showEvent(self, event) -> None:  # type: ignore[no-untyped-def]
+        super().showEvent(event)
+        if self.session.has_project():
+            self.editor().setFocus()

@@ -1,0 +1,234 @@
+"""Extractive QA: select the answer in the context with the mouse.
+
+The context is a read-only text view; releasing the mouse over a selection
+(or pressing Enter) records ``{"text": [selected], "answer_start": [start]}``
+with the start as a Python string index into the context, so
+``context[start:start + len(text)] == text`` exactly (Qt counts UTF-16 units;
+the conversion is below). The questions that share the context are listed and
+new ones can be added; "no answer" stores empty lists (SQuAD v2).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pyarrow.compute as pc
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor, QFont, QKeyEvent, QMouseEvent, QTextCharFormat, QTextCursor
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPlainTextEdit,
+    QPushButton,
+    QTextEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+from bertstudio.ui.editors.base import KindEditor
+from bertstudio.ui.session import ProjectSession
+
+
+def utf16_to_index(text: str, pos: int) -> int:
+    """A Qt (UTF-16) position in ``text`` as a Python string index."""
+    return len(text.encode("utf-16-le")[: 2 * pos].decode("utf-16-le", errors="ignore"))
+
+
+def index_to_utf16(text: str, index: int) -> int:
+    return len(text[:index].encode("utf-16-le")) // 2
+
+
+class ContextView(QPlainTextEdit):
+    """The read-only context; says when a mouse selection is finished (button released)."""
+
+    selection_finished = Signal()
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        super().mouseReleaseEvent(event)
+        if event.button() == Qt.MouseButton.LeftButton and self.textCursor().hasSelection():
+            self.selection_finished.emit()
+
+
+class QAEditor(KindEditor):
+    kind = "qa"
+
+    def __init__(self, session: ProjectSession, parent: QWidget | None = None) -> None:
+        super().__init__(session, parent)
+        self.setObjectName("qaEditor")
+        self.context = ""
+        self.question_list = QListWidget()
+        self.question_list.setObjectName("questionList")
+        self.question_list.setMaximumHeight(140)
+        self.question_list.itemActivated.connect(self._on_question_chosen)
+        self.question_list.itemClicked.connect(self._on_question_chosen)
+        self.new_question = QLineEdit()
+        self.new_question.setObjectName("newQuestionEdit")
+        self.new_question.setPlaceholderText(self.tr("Type a new question about this context"))
+        self.add_button = QPushButton(self.tr("Add question"))
+        self.add_button.setObjectName("addQuestionButton")
+        self.add_button.clicked.connect(self.add_question)
+        self.new_question.returnPressed.connect(self.add_question)
+        self.question_label = QLabel()
+        self.question_label.setObjectName("questionLabel")
+        self.question_label.setWordWrap(True)
+        font = QFont(self.question_label.font())
+        font.setPointSize(15)
+        font.setBold(True)
+        self.question_label.setFont(font)
+        self.context_view = ContextView()
+        self.context_view.setObjectName("contextView")
+        self.context_view.setReadOnly(True)
+        self.context_view.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
+                                                  | Qt.TextInteractionFlag.TextSelectableByKeyboard)
+        font = QFont(self.context_view.font())
+        font.setPointSize(13)
+        self.context_view.setFont(font)
+        self.context_view.selection_finished.connect(self._on_selection_finished)
+        self.answer_label = QLabel()
+        self.answer_label.setObjectName("answerLabel")
+        self.answer_label.setWordWrap(True)
+        self.no_answer_box = QCheckBox(self.tr("No answer in this context (SQuAD v2)"))
+        self.no_answer_box.setObjectName("noAnswerBox")
+        self.no_answer_box.clicked.connect(self._on_no_answer_clicked)
+        self.use_button = QPushButton(self.tr("Use selection as answer (Enter)"))
+        self.use_button.setObjectName("useSelectionButton")
+        self.use_button.clicked.connect(self.answer_from_selection)
+        adder = QHBoxLayout()
+        adder.addWidget(self.new_question, 1)
+        adder.addWidget(self.add_button)
+        answer_row = QHBoxLayout()
+        answer_row.addWidget(self.answer_label, 1)
+        answer_row.addWidget(self.no_answer_box)
+        answer_row.addWidget(self.use_button)
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel(self.tr("Questions about this context")))
+        layout.addWidget(self.question_list)
+        layout.addLayout(adder)
+        layout.addWidget(self.question_label)
+        layout.addWidget(self.context_view, 1)
+        layout.addLayout(answer_row)
+
+    # -- showing -------------------------------------------------------------------------
+    def show_row(self, values: dict[str, Any]) -> None:
+        context = values.get("context") or ""
+        if context != self.context:
+            self.context = context
+            self.context_view.setPlainText(context)
+        self._fill_questions()
+        self.question_label.setText(values.get("question") or "")
+        answers = values.get("answers")
+        self.no_answer_box.setChecked(answers is not None and not answers.get("text"))
+        if answers is None:
+            self.answer_label.setText(self.tr("(no answer chosen yet: select it in the context)"))
+        elif not answers.get("text"):
+            self.answer_label.setText(self.tr("Answer: none"))
+        else:
+            self.answer_label.setText(self.tr("Answer: %1 (character %2)")
+                                      .replace("%1", " | ".join(answers["text"]))
+                                      .replace("%2", str(answers["answer_start"][0])))
+        self._mark(answers)
+
+    def _mark(self, answers: dict[str, Any] | None) -> None:
+        marks = []
+        for text, start in zip((answers or {}).get("text") or [], (answers or {}).get("answer_start") or []):
+            cursor = QTextCursor(self.context_view.document())
+            cursor.setPosition(index_to_utf16(self.context, start))
+            cursor.setPosition(index_to_utf16(self.context, start + len(text)), QTextCursor.MoveMode.KeepAnchor)
+            mark = QTextEdit.ExtraSelection()
+            mark.cursor = cursor
+            fmt = QTextCharFormat()
+            fmt.setBackground(QColor("#59a14f").lighter(150))
+            mark.format = fmt
+            marks.append(mark)
+        self.context_view.setExtraSelections(marks)
+
+    def sibling_rows(self) -> list[int]:
+        """Rows of this split whose context is the current one (vectorised over the column)."""
+        ex = self.session.examples(self.split)
+        if ex is None or not self.context:
+            return []
+        column = ex.dataset.with_format("arrow")["context"]
+        return np.flatnonzero(pc.equal(column, self.context).to_numpy(zero_copy_only=False)).tolist()
+
+    def _fill_questions(self) -> None:
+        self.question_list.blockSignals(True)
+        self.question_list.clear()
+        for row in self.sibling_rows():
+            values = self.session.row(self.split, row)
+            mark = "✓ " if values.get("answers") is not None else "· "
+            item = QListWidgetItem(mark + (values.get("question") or ""))
+            item.setData(Qt.ItemDataRole.UserRole, row)
+            self.question_list.addItem(item)
+            if row == self.row:
+                self.question_list.setCurrentItem(item)
+        self.question_list.blockSignals(False)
+
+    def _on_question_chosen(self, item: QListWidgetItem) -> None:
+        self.go_to(int(item.data(Qt.ItemDataRole.UserRole)))
+        self.setFocus()
+
+    # -- edits -------------------------------------------------------------------------------
+    def set_answer(self, start: int, end: int) -> None:
+        """Record context[start:end] (Python indices) as the answer of the current question."""
+        if self.row < 0 or start >= end:
+            return
+        text = self.context[start:end]
+        self.set_gold({"text": [text], "answer_start": [start]},
+                      self.tr("Answer row %1 with '%2'").replace("%1", str(self.row + 1)).replace("%2", text[:40]))
+
+    def answer_from_selection(self) -> bool:
+        cursor = self.context_view.textCursor()
+        if not cursor.hasSelection():
+            return False
+        start = utf16_to_index(self.context, cursor.selectionStart())
+        end = utf16_to_index(self.context, cursor.selectionEnd())
+        self.set_answer(start, end)
+        return True
+
+    def _on_selection_finished(self) -> None:
+        self.answer_from_selection()
+        self.setFocus()  # keys (arrows, S, N) go back to the editor
+
+    def _on_no_answer_clicked(self, checked: bool) -> None:
+        if self.row < 0:
+            return
+        if checked:
+            self.set_gold({"text": [], "answer_start": []}, self.tr("Mark row %1 unanswerable").replace("%1", str(self.row + 1)))
+        else:
+            self.set_gold(None, self.tr("Clear the answer of row %1").replace("%1", str(self.row + 1)))
+
+    def add_question(self) -> None:
+        question = self.new_question.text().strip()
+        if not question or not self.context or self.row < 0:
+            return
+        from bertstudio.data.examples import from_records
+
+        values = self.session.row(self.split, self.row)
+        n = self.size()
+        record = {"id": f"{values.get('id') or 'q'}-added-{n}", "title": values.get("title") or "",
+                  "context": self.context, "question": question, "answers": None}
+        project = self.session.project
+        project.import_examples(from_records("qa", [record], labels=[]), self.split, replace=False)
+        self.new_question.clear()
+        self.go_to(n)
+
+    # -- keys and mouse ----------------------------------------------------------------------
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        key = event.key()
+        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self.answer_from_selection()
+        elif key in (Qt.Key.Key_Backspace, Qt.Key.Key_Delete):
+            if self.row >= 0 and self.session.gold(self.split, self.row) is not None:
+                self.set_gold(None, self.tr("Clear the answer of row %1").replace("%1", str(self.row + 1)))
+        elif key == Qt.Key.Key_N:
+            self.no_answer_box.click()
+        elif not self.handle_navigation(event, arrows=False):
+            if key in (Qt.Key.Key_Up, Qt.Key.Key_Down):
+                self.step(1 if key == Qt.Key.Key_Down else -1)
+            else:
+                super().keyPressEvent(event)

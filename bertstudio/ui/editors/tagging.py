@@ -1,0 +1,253 @@
+"""Token tagging: entity spans in BIO, or one plain tag per word (POS).
+
+The tokens are shown as words in a read-only text view; a span is chosen with
+the mouse (drag) or with Shift+Left/Right, and a number key (or a legend
+button) applies an entity type: B-X on the first word, I-X on the rest. A span
+that overlaps an existing entity is refused with a message: clear it first
+(Backspace clears the entity under the cursor). With plain tags (no B-/I- in
+the label set) the key sets the tag of each selected word.
+"""
+
+from __future__ import annotations
+
+import bisect
+from typing import Any
+
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QColor, QFont, QKeyEvent, QMouseEvent, QTextCharFormat, QTextCursor
+from PySide6.QtWidgets import QLabel, QTextBrowser, QTextEdit, QVBoxLayout, QWidget
+
+from bertstudio.ui.editors.base import NUMBER_KEYS, KindEditor
+from bertstudio.ui.editors.legend import LabelLegend
+from bertstudio.ui.session import ProjectSession
+
+
+def is_bio(labels: list[str]) -> bool:
+    return any(name[:2] in ("B-", "I-") for name in labels)
+
+
+def entity_types(labels: list[str]) -> list[str]:
+    """The types a key applies: PER/LOC/... from B-/I- labels, or the plain tags themselves."""
+    if not is_bio(labels):
+        return [name for name in labels]
+    seen: dict[str, None] = {}
+    for name in labels:
+        if name[:2] in ("B-", "I-"):
+            seen.setdefault(name[2:], None)
+    return list(seen)
+
+
+def entities(tags: list[str]) -> list[tuple[str, int, int]]:
+    """(type, first word, last word exclusive) of each BIO entity; a stray I- starts one."""
+    out: list[tuple[str, int, int]] = []
+    for i, tag in enumerate(tags):
+        if tag.startswith("B-") or (tag.startswith("I-") and (not out or out[-1][2] != i or out[-1][0] != tag[2:])):
+            out.append((tag[2:], i, i + 1))
+        elif tag.startswith("I-"):
+            out[-1] = (out[-1][0], out[-1][1], i + 1)
+    return out
+
+
+def apply_entity(tags: list[str], start: int, stop: int, etype: str) -> list[str] | None:
+    """Tags with words [start, stop) marked as one ``etype`` entity; None if it overlaps one."""
+    if any(t != "O" for t in tags[start:stop]):
+        return None
+    new = list(tags)
+    new[start] = f"B-{etype}"
+    for i in range(start + 1, stop):
+        new[i] = f"I-{etype}"
+    return new
+
+
+def clear_entity_at(tags: list[str], word: int) -> list[str]:
+    new = list(tags)
+    for _, start, stop in entities(tags):
+        if start <= word < stop:
+            new[start:stop] = ["O"] * (stop - start)
+    return new
+
+
+class TaggingEditor(KindEditor):
+    kind = "tagging"
+
+    def __init__(self, session: ProjectSession, parent: QWidget | None = None) -> None:
+        super().__init__(session, parent)
+        self.setObjectName("taggingEditor")
+        self.tokens: list[str] = []
+        self.tags: list[str] = []
+        self._starts: list[int] = []
+        self.cursor_word = 0
+        self.anchor_word = 0
+        self.view = QTextBrowser()
+        self.view.setObjectName("tokenView")
+        self.view.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.view.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
+        font = QFont(self.view.font())
+        font.setPointSize(18)
+        self.view.setFont(font)
+        self.view.viewport().installEventFilter(self)
+        self.entity_line = QLabel()
+        self.entity_line.setObjectName("entityLine")
+        self.entity_line.setWordWrap(True)
+        self.note = QLabel()
+        self.note.setObjectName("taggingNote")
+        self.legend = LabelLegend(self)
+        self.legend.label_clicked.connect(self.apply_type)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.view, 1)
+        layout.addWidget(self.entity_line)
+        layout.addWidget(self.note)
+        layout.addWidget(self.legend)
+        self.message_shown.connect(self.note.setText)
+
+    # -- state -------------------------------------------------------------------------------
+    @property
+    def bio(self) -> bool:
+        return is_bio(self.session.labels())
+
+    def types(self) -> list[str]:
+        return entity_types(self.session.labels())
+
+    def selection(self) -> tuple[int, int]:
+        """Selected words as [start, stop)."""
+        return min(self.anchor_word, self.cursor_word), max(self.anchor_word, self.cursor_word) + 1
+
+    def select_words(self, start: int, stop: int) -> None:
+        self.anchor_word, self.cursor_word = start, max(start, stop - 1)
+        self._paint()
+
+    def refresh(self) -> None:
+        if self.isActive():
+            colours = self.session.label_colours()
+            types = self.types()
+            self.legend.set_labels(types, {t: colours.get(f"B-{t}", colours.get(t, "#999999")) for t in types})
+        super().refresh()
+
+    def show_row(self, values: dict[str, Any]) -> None:
+        new_tokens = list(values.get("tokens") or [])
+        if new_tokens != self.tokens:
+            self.cursor_word = self.anchor_word = 0
+        self.tokens = new_tokens
+        gold = values.get("tags")
+        self.tags = list(gold) if gold is not None else ["O"] * len(self.tokens)
+        self._starts, pos = [], 0
+        for token in self.tokens:
+            self._starts.append(pos)
+            pos += len(token) + 1
+        self.view.setPlainText(" ".join(self.tokens))
+        self.note.setText("" if gold is not None else self.tr("(not labelled yet: every word starts as O)"))
+        self._paint()
+
+    # -- drawing: colours are extra selections over the plain text, so offsets stay simple ---
+    def _span(self, start: int, stop: int) -> QTextCursor:
+        cursor = QTextCursor(self.view.document())
+        cursor.setPosition(self._starts[start])
+        cursor.setPosition(self._starts[stop - 1] + len(self.tokens[stop - 1]), QTextCursor.MoveMode.KeepAnchor)
+        return cursor
+
+    def _paint(self) -> None:
+        if not self.tokens:
+            self.view.setExtraSelections([])
+            self.entity_line.setText("")
+            return
+        colours = self.session.label_colours()
+        marks: list[QTextEdit.ExtraSelection] = []
+        if self.bio:
+            spans = [(t, a, b) for t, a, b in entities(self.tags)]
+        else:
+            spans = [(tag, i, i + 1) for i, tag in enumerate(self.tags) if tag in colours]
+        for etype, start, stop in spans:
+            mark = QTextEdit.ExtraSelection()
+            mark.cursor = self._span(start, stop)
+            fmt = QTextCharFormat()
+            fmt.setBackground(QColor(colours.get(f"B-{etype}", colours.get(etype, "#999999"))).lighter(150))
+            fmt.setToolTip(etype)
+            mark.format = fmt
+            marks.append(mark)
+        start, stop = self.selection()
+        chosen = QTextEdit.ExtraSelection()
+        chosen.cursor = self._span(start, stop)
+        fmt = QTextCharFormat()
+        fmt.setFontUnderline(True)
+        fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.SingleUnderline)
+        fmt.setFontWeight(QFont.Weight.Bold)
+        fmt.setForeground(self.palette().highlight())
+        chosen.format = fmt
+        marks.append(chosen)
+        self.view.setExtraSelections(marks)
+        if self.bio:
+            parts = [f"[{t}] {' '.join(self.tokens[a:b])}" for t, a, b in entities(self.tags)]
+        else:
+            parts = [f"{w}/{t}" for w, t in zip(self.tokens, self.tags)]
+        self.entity_line.setText("  ·  ".join(parts))
+
+    # -- edits -------------------------------------------------------------------------------
+    def apply_type(self, etype: str) -> None:
+        if self.row < 0 or not self.tokens:
+            return
+        start, stop = self.selection()
+        words = " ".join(self.tokens[start:stop])
+        if self.bio:
+            new = apply_entity(self.tags, start, stop, etype)
+            if new is None:
+                self.message_shown.emit(
+                    self.tr("'%1' overlaps an entity already marked; clear that one first (Backspace).").replace("%1", words)
+                )
+                return
+        else:
+            new = list(self.tags)
+            new[start:stop] = [etype] * (stop - start)
+        self.message_shown.emit("")
+        self.set_gold(new, self.tr("Tag '%1' as %2").replace("%1", words).replace("%2", etype))
+        self.anchor_word = self.cursor_word = min(stop, len(self.tokens) - 1) if stop < len(self.tokens) else stop - 1
+
+    def clear_at_cursor(self) -> None:
+        if self.row < 0 or not self.tokens:
+            return
+        if self.bio:
+            new = clear_entity_at(self.tags, self.cursor_word)
+            if new != self.tags:
+                self.set_gold(new, self.tr("Clear the entity at word %1").replace("%1", str(self.cursor_word + 1)))
+        elif self.session.gold(self.split, self.row) is not None:
+            self.set_gold(None, self.tr("Clear the tags of row %1").replace("%1", str(self.row + 1)))
+
+    # -- keys and mouse ----------------------------------------------------------------------
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        key, shift = event.key(), bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
+        number = NUMBER_KEYS.get(key)
+        types = self.types()
+        if key in (Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Home, Qt.Key.Key_End) and self.tokens:
+            target = {
+                Qt.Key.Key_Left: self.cursor_word - 1,
+                Qt.Key.Key_Right: self.cursor_word + 1,
+                Qt.Key.Key_Home: 0,
+                Qt.Key.Key_End: len(self.tokens) - 1,
+            }[Qt.Key(key)]
+            self.cursor_word = max(0, min(len(self.tokens) - 1, target))
+            if not shift:
+                self.anchor_word = self.cursor_word
+            self._paint()
+        elif number is not None and 1 <= number <= min(9, len(types)):
+            self.apply_type(types[number - 1])
+        elif key in (Qt.Key.Key_Backspace, Qt.Key.Key_Delete) or number == 0:
+            self.clear_at_cursor()
+        elif not self.handle_navigation(event, arrows=False):
+            if key in (Qt.Key.Key_Up, Qt.Key.Key_Down):
+                self.step(1 if key == Qt.Key.Key_Down else -1)
+            else:
+                super().keyPressEvent(event)
+
+    def word_at(self, char_pos: int) -> int:
+        return max(0, bisect.bisect_right(self._starts, char_pos) - 1)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.view.viewport() and self.tokens and isinstance(event, QMouseEvent):
+            if event.type() in (QEvent.Type.MouseButtonPress, QEvent.Type.MouseMove) and event.buttons() & Qt.MouseButton.LeftButton:
+                word = self.word_at(self.view.cursorForPosition(event.position().toPoint()).position())
+                self.cursor_word = word
+                if event.type() == QEvent.Type.MouseButtonPress and not event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
+                    self.anchor_word = word
+                self.setFocus()
+                self._paint()
+                return True
+        return super().eventFilter(watched, event)
