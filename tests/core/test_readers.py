@@ -1,0 +1,161 @@
+"""Every benchmark file in ../shared/data loads with exactly the counts in SOURCES.md."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bertstudio.data.glue import GLUE_TASKS, PRESETS, get_preset, load_glue
+from bertstudio.data.io import detect_format, load_examples, preview
+
+# (preset, folder under shared data, split, count, labelled) -- counts from SOURCES.md
+GLUE_COUNTS = [
+    ("CoLA", "glue/CoLA", "train", 8551, True),
+    ("CoLA", "glue/CoLA", "dev", 1043, True),
+    ("CoLA", "glue/CoLA", "test", 1063, False),
+    ("SST-2", "glue/SST-2", "train", 67349, True),
+    ("SST-2", "glue/SST-2", "dev", 872, True),
+    ("SST-2", "glue/SST-2", "test", 1821, False),
+    ("MRPC", "glue/MRPC", "train", 3668, True),
+    ("MRPC", "glue/MRPC", "dev", 408, True),
+    ("MRPC", "glue/MRPC", "test", 1725, False),
+    ("STS-B", "glue/STS-B", "train", 5749, True),
+    ("STS-B", "glue/STS-B", "dev", 1500, True),
+    ("STS-B", "glue/STS-B", "test", 1379, False),
+    ("RTE", "glue/RTE", "train", 2490, True),
+    ("RTE", "glue/RTE", "dev", 277, True),
+    ("RTE", "glue/RTE", "test", 3000, False),
+    ("WNLI", "glue/WNLI", "train", 635, True),
+    ("WNLI", "glue/WNLI", "dev", 71, True),
+    ("WNLI", "glue/WNLI", "test", 146, False),
+    ("QNLI", "glue/QNLI", "dev", 5463, True),
+    ("QNLI", "glue/QNLI", "test", 5463, False),
+    ("SNLI", "snli", "dev", 9842, True),
+    ("ChnSentiCorp", "zh/ChnSentiCorp", "train", 9600, True),
+    ("ChnSentiCorp", "zh/ChnSentiCorp", "dev", 1200, True),
+    ("AFQMC", "zh/AFQMC", "train", 34334, True),
+    ("AFQMC", "zh/AFQMC", "dev", 4316, True),
+]
+
+
+@pytest.mark.parametrize(("task", "folder", "split", "count", "labelled"), GLUE_COUNTS)
+def test_preset_counts(shared_data: Path, task: str, folder: str, split: str, count: int, labelled: bool) -> None:
+    es = load_glue(task, shared_data / folder, split)
+    assert len(es) == count
+    assert es.kind == PRESETS[task].kind
+    assert es.meta["glue_task"] == task
+    null = es.dataset.with_format("arrow")["label"].null_count
+    assert null == (0 if labelled else count)
+    if labelled and es.kind != "regression":
+        assert set(es.dataset.unique("label")) == set(PRESETS[task].labels)
+
+
+@pytest.mark.parametrize(("task", "folder", "split", "count", "labelled"), GLUE_COUNTS[::4])
+def test_auto_detection_finds_the_preset(shared_data: Path, task: str, folder: str, split: str, count: int, labelled: bool) -> None:
+    path = shared_data / folder / PRESETS[task].files[split]
+    assert detect_format(path) == "glue"
+    es = load_examples(path)
+    assert (es.meta["glue_task"], es.meta["split"], len(es)) == (task, split, count)
+
+
+def test_glue_first_rows(shared_data: Path) -> None:
+    g = shared_data / "glue"
+    cola = load_glue("CoLA", g / "CoLA", "train")
+    assert cola.dataset[0] == {"text": "Our friends won't buy this analysis, let alone the next one we propose.", "label": "1"}
+    sst = load_glue("sst2", g / "SST-2", "dev")  # forgiving name; trailing space kept as published
+    assert sst.dataset[0] == {"text": "it 's a charming and often affecting journey . ", "label": "1"}
+    mrpc = load_glue("MRPC", g / "MRPC", "dev")  # BOM stripped, unbalanced quote kept verbatim
+    assert mrpc.dataset[0]["text_pair"] == '" The foodservice pie business does not fit our long-term growth strategy .'
+    assert mrpc.dataset[0]["label"] == "1"
+    sts = load_glue("STS-B", g / "STS-B", "train")
+    assert sts.kind == "regression"
+    assert sts.dataset[1] == {"text": "A man is playing a large flute.", "text_pair": "A man is playing a flute.", "label": 3.8}
+    scores = sts.dataset.with_format("numpy")["label"][:]
+    assert scores.min() >= 0.0 and scores.max() <= 5.0
+    rte = load_glue("RTE", g / "RTE", "train")
+    assert rte.labels == ["entailment", "not_entailment"] and rte.dataset[0]["label"] == "not_entailment"
+    qnli = load_glue("QNLI", g / "QNLI", "test")
+    assert qnli.dataset[0]["text"] == "What organization is devoted to Jihad against Israel?"
+
+
+def test_other_sets_first_rows(shared_data: Path) -> None:
+    snli = load_examples(shared_data / "snli" / "validation.tsv")
+    assert snli.labels == ["entailment", "neutral", "contradiction"]
+    assert snli.dataset[0]["label"] == "neutral"  # file value 1
+    assert snli.dataset[1]["label"] == "entailment"  # file value 0
+    senti = load_examples(shared_data / "zh" / "ChnSentiCorp" / "dev.tsv")  # header qid label text_a
+    assert senti.dataset[0]["text"].startswith("這間酒店環境和服務態度亦算不錯")
+    afqmc = load_examples(shared_data / "zh" / "AFQMC" / "train.txt")
+    assert afqmc.dataset[0] == {"text": "蚂蚁借呗等额还款可以换成先息后本吗", "text_pair": "借呗有先息到期还本吗", "label": "0"}
+
+
+def test_chinese_sets_load_through_the_generic_reader(shared_data: Path) -> None:
+    senti = load_examples(shared_data / "zh" / "ChnSentiCorp" / "train.tsv", fmt="tsv", columns={"text": "text_a", "label": "label"})
+    assert len(senti) == 9600 and senti.labels == ["0", "1"]
+    afqmc = load_examples(shared_data / "zh" / "AFQMC" / "dev.txt", fmt="tsv", kind="pair",
+                          columns={"text": 0, "text_pair": 1, "label": 2})
+    assert len(afqmc) == 4316
+
+
+def test_ud_ewt_counts(shared_data: Path) -> None:
+    d = shared_data / "pos" / "ud_english_ewt"
+    train = load_examples(d / "en_ewt-ud-train.conllu")
+    dev = load_examples(d / "en_ewt-ud-dev.conllu")
+    assert (len(train), len(dev)) == (12544, 2001)
+    assert train.kind == "tagging"
+    assert dev.dataset[0] == {"tokens": ["From", "the", "AP", "comes", "this", "story", ":"],
+                              "tags": ["ADP", "DET", "PROPN", "VERB", "DET", "NOUN", "PUNCT"]}
+    assert len(set(train.labels)) == 17  # the 17 UPOS tags of UD v2
+
+
+def test_squad_counts(shared_data: Path) -> None:
+    es = load_examples(shared_data / "squad" / "dev-v1.1-articles-00-35.json")
+    assert len(es) == 8123
+    assert len(set(es.dataset["title"])) == 36
+    row = es.dataset[0]
+    assert row["id"] == "56be4db0acb8001400a502ec" and row["title"] == "Super_Bowl_50"
+    assert row["answers"]["text"][0] == "Denver Broncos"
+    start = row["answers"]["answer_start"][0]
+    assert row["context"][start:start + len("Denver Broncos")] == "Denver Broncos"
+
+
+def test_glue_table_conventions() -> None:
+    assert GLUE_TASKS["RTE"].labels == ("entailment", "not_entailment")
+    assert GLUE_TASKS["MRPC"].labels == ("0", "1")
+    assert GLUE_TASKS["MNLI"].labels == ("entailment", "neutral", "contradiction")
+    assert GLUE_TASKS["CoLA"].metrics == ("mcc",)
+    assert GLUE_TASKS["MRPC"].metrics == ("f1", "accuracy") and GLUE_TASKS["QQP"].metrics == ("f1", "accuracy")
+    assert GLUE_TASKS["STS-B"].metrics == ("pearson", "spearman") and GLUE_TASKS["STS-B"].kind == "regression"
+    for t in ("SST-2", "QNLI", "RTE", "WNLI", "MNLI"):
+        assert GLUE_TASKS[t].metrics == ("accuracy",)
+    assert get_preset("mnli-mm").files["dev"] == "dev_mismatched.tsv"
+    assert not GLUE_TASKS["WNLI"].in_glue_average
+
+
+def test_mnli_and_qqp_layouts(tmp_path: Path) -> None:
+    # Header lines as in the GLUE release; MNLI's gold label is the last column.
+    mnli = tmp_path / "MNLI"
+    mnli.mkdir()
+    head = "index\tpromptID\tpairID\tgenre\ts1b\ts2b\ts1p\ts2p\tsentence1\tsentence2\tlabel1\tgold_label\n"
+    (mnli / "train.tsv").write_text(head + "0\t1\t1e\tgov\t(\t(\t(\t(\tA man.\tA person.\tentailment\tentailment\n")
+    es = load_examples(mnli / "train.tsv")
+    assert es.meta["glue_task"] == "MNLI" and es.dataset[0] == {"text": "A man.", "text_pair": "A person.", "label": "entailment"}
+    qqp = tmp_path / "QQP"
+    qqp.mkdir()
+    (qqp / "dev.tsv").write_text("id\tqid1\tqid2\tquestion1\tquestion2\tis_duplicate\n7\t1\t2\tWhy?\tHow?\t0\n")
+    es = load_glue("QQP", qqp, "dev")
+    assert es.dataset[0] == {"text": "Why?", "text_pair": "How?", "label": "0"}
+
+
+def test_preview_suggests_kind_and_mapping(shared_data: Path) -> None:
+    p = preview(shared_data / "glue" / "RTE" / "dev.tsv", n=5)
+    assert p.format == "glue" and p.preset == "RTE" and p.suggested_kind == "pair"
+    assert p.columns == ["index", "sentence1", "sentence2", "label"] and len(p.rows) == 5
+    p = preview(shared_data / "snli" / "validation.tsv", fmt="tsv", n=3)
+    assert p.has_header and p.suggested_kind == "pair"
+    assert p.suggested_columns == {"text": "premise", "text_pair": "hypothesis", "label": "label"}
+    p = preview(shared_data / "pos" / "ud_english_ewt" / "en_ewt-ud-dev.conllu", n=2)
+    assert p.suggested_kind == "tagging" and p.rows[0][0] == "From the AP comes this story :"
+    p = preview(shared_data / "squad" / "dev-v1.1-articles-00-35.json", n=2)
+    assert p.suggested_kind == "qa" and p.rows[0][4].startswith("Denver Broncos")
