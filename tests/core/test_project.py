@@ -1,0 +1,274 @@
+"""Project storage: operations, overlay semantics, label-set rules, schema upgrade, export, events."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bertstudio.data.examples import from_records
+from bertstudio.data.journal import read_journal
+from bertstudio.data.project import Project
+from bertstudio.data.project_meta import PALETTE, SCHEMA_VERSION
+from bertstudio.errors import BertStudioError, ConfigError, DataError
+
+SENTENCES = [
+    {"text": "good film", "label": "pos"},
+    {"text": "bad film", "label": "neg"},
+    {"text": "a film", "label": None},
+    {"text": "great", "label": "pos"},
+    {"text": "meh", "label": None},
+]
+
+
+@pytest.fixture()
+def project(tmp_path: Path) -> Project:
+    p = Project.create(tmp_path / "p", name="reviews", kind="sentence", labels=["neg", "pos"])
+    p.import_examples(from_records("sentence", SENTENCES, source="train.tsv"), "train")
+    return p
+
+
+def test_create_open_and_basic_facts(project: Project) -> None:
+    assert project.name == "reviews" and project.kind == "sentence"
+    assert project.labels == ["neg", "pos"]
+    assert project.label_colors == {"neg": PALETTE[0], "pos": PALETTE[1]}
+    assert project.split_names == ["train"]
+    assert project.num_rows("train") == 5 and project.num_rows("dev") == 0
+    assert project.row("train", 0) == {"text": "good film", "label": "pos"}
+    # 3 of the 5 rows carry a label: 2 pos, 1 neg
+    assert project.progress("train") == (3, 5)
+    assert project.label_counts("train") == {"neg": 1, "pos": 2}
+    project.close()
+    again = Project.open(project.folder)
+    assert again.recovery_messages == []
+    assert again.row("train", 1) == {"text": "bad film", "label": "neg"}
+    meta = json.loads((project.folder / "project.json").read_text())
+    assert meta["schema_version"] == SCHEMA_VERSION
+    assert meta["labels"] == [{"name": "neg", "color": PALETTE[0]}, {"name": "pos", "color": PALETTE[1]}]
+
+
+def test_create_refuses_existing_project_and_bad_labels(tmp_path: Path, project: Project) -> None:
+    with pytest.raises(DataError, match="already exists"):
+        Project.create(project.folder, name="x", kind="sentence", labels=["a"])
+    with pytest.raises(DataError, match="twice"):
+        Project.create(tmp_path / "q", name="x", kind="sentence", labels=["a", "a"])
+    with pytest.raises(ConfigError):
+        Project.create(tmp_path / "r", name="x", kind="poetry", labels=[])
+    with pytest.raises(DataError, match="not a bertstudio project"):
+        Project.open(tmp_path / "nowhere")
+
+
+def test_set_gold_returns_previous_and_overlays_reads(project: Project) -> None:
+    events: list[dict] = []
+    project.subscribe(events.append)
+    assert project.set_gold("train", 2, "neg") is None
+    assert project.set_gold("train", 0, "neg") == "pos"
+    assert project.set_gold("train", 0, None) == "neg"  # clear
+    assert project.gold("train", 0) is None and project.gold("train", 2) == "neg"
+    assert project.row("train", 2) == {"text": "a film", "label": "neg"}
+    # rows: None, neg, neg, pos, None
+    assert project.progress("train") == (3, 5)
+    assert project.label_counts("train") == {"neg": 2, "pos": 1}
+    assert project.examples("train").dataset["label"] == [None, "neg", "neg", "pos", None]
+    assert [e["kind"] for e in events] == ["gold_changed"] * 3
+    assert events[1] == {"kind": "gold_changed", "split": "train", "row": 0, "value": "neg", "previous": "pos"}
+    # 3 journal lines, one per edit, with increasing sequence numbers
+    seqs = [e["seq"] for e in read_journal(project.folder / "labels.journal").entries]
+    assert len(seqs) == 3 and seqs == sorted(seqs)
+
+
+def test_edits_survive_reopen_without_compaction(project: Project) -> None:
+    project.set_gold("train", 4, "pos")
+    project.close(compact=False)
+    again = Project.open(project.folder)
+    assert again.gold("train", 4) == "pos" and again.pending_edits == 1
+    assert again.recovery_messages == []
+
+
+def test_compact_folds_journal_into_new_data_file(project: Project) -> None:
+    before = project.split_info["train"]["file"]
+    project.set_gold("train", 4, "neg")
+    project.compact()
+    after = project.split_info["train"]["file"]
+    assert after != before and project.pending_edits == 0
+    journal = project.folder / "labels.journal"
+    assert not journal.exists() or journal.stat().st_size == 0
+    assert read_journal(project.folder / "labels.journal.prev").entries[0]["row"] == 4
+    project.close(compact=False)
+    again = Project.open(project.folder)
+    assert again.pending_edits == 0 and again.gold("train", 4) == "neg"
+    assert again.examples("train").dataset["label"] == ["pos", "neg", None, "pos", "neg"]
+
+
+def test_invalid_gold_values_are_refused(project: Project) -> None:
+    with pytest.raises(DataError, match="not a label"):
+        project.set_gold("train", 0, "maybe")
+    with pytest.raises(IndexError):
+        project.set_gold("train", 5, "pos")
+    with pytest.raises(DataError, match="unknown split"):
+        project.set_gold("validation", 0, "pos")
+    assert project.pending_edits == 0  # nothing was journaled
+
+
+def test_rename_label_renames_gold_values_in_data_and_overlay(project: Project) -> None:
+    project.set_gold("train", 2, "pos")  # overlay value
+    events: list[dict] = []
+    project.subscribe(events.append)
+    project.rename_label("pos", "positive")
+    assert project.labels == ["neg", "positive"]
+    assert project.label_colors["positive"] == PALETTE[1]  # keeps its colour
+    assert [project.gold("train", i) for i in range(5)] == ["positive", "neg", "positive", "positive", None]
+    assert project.label_counts("train") == {"neg": 1, "positive": 3}
+    assert events[-1] == {"kind": "labels_changed", "op": "rename_label", "old": "pos", "new": "positive"}
+    # chained renames and a swap through a third name
+    project.rename_label("neg", "tmp")
+    project.rename_label("positive", "neg")
+    project.rename_label("tmp", "positive")
+    expected = ["neg", "positive", "neg", "neg", None]
+    assert [project.gold("train", i) for i in range(5)] == expected
+    project.close(compact=False)
+    again = Project.open(project.folder)  # replayed from the journal
+    assert again.labels == ["positive", "neg"]
+    assert [again.gold("train", i) for i in range(5)] == expected
+    again.compact()
+    assert again.examples("train").dataset["label"] == expected
+
+
+def test_rename_refuses_existing_or_unknown_names(project: Project) -> None:
+    with pytest.raises(DataError, match="twice"):
+        project.rename_label("pos", "neg")
+    with pytest.raises(DataError, match="no label named"):
+        project.rename_label("neutral", "x")
+
+
+def test_remove_label_refused_while_used(project: Project) -> None:
+    with pytest.raises(DataError, match=r"'pos' is still used \(2 in train\)"):
+        project.remove_label("pos")
+    project.add_label("neutral", "#123ABC")
+    assert project.labels == ["neg", "pos", "neutral"]
+    assert project.label_colors["neutral"] == "#123abc"
+    project.set_gold("train", 2, "neutral")
+    with pytest.raises(DataError, match="still used"):
+        project.remove_label("neutral")
+    project.set_gold("train", 2, None)
+    project.remove_label("neutral")
+    assert project.labels == ["neg", "pos"]
+    with pytest.raises(DataError, match="#rrggbb"):
+        project.set_label_color("pos", "red")
+    project.set_label_color("pos", "#00ff00")
+    project.close(compact=False)
+    assert Project.open(project.folder).label_colors == {"neg": PALETTE[0], "pos": "#00ff00"}
+
+
+def test_import_append_and_new_labels(project: Project) -> None:
+    more = from_records("sentence", [{"text": "so so", "label": "neutral"}])
+    project.set_gold("train", 4, "neg")  # folded before the append, not lost
+    project.import_examples(more, "train", replace=False)
+    assert project.num_rows("train") == 6
+    assert project.labels == ["neg", "pos", "neutral"]
+    assert project.gold("train", 4) == "neg" and project.gold("train", 5) == "neutral"
+    project.import_examples(from_records("sentence", SENTENCES[:2]), "dev")
+    assert project.split_names == ["train", "dev"]
+    with pytest.raises(DataError, match="cannot import tagging"):
+        project.import_examples(from_records("tagging", [{"tokens": ["a"], "tags": ["O"]}]), "test")
+
+
+def test_ui_state_runs_and_events(project: Project) -> None:
+    events: list[dict] = []
+    unsubscribe = project.subscribe(events.append)
+    project.ui_state.update({"split": "train", "row": 3, "widths": [120, 80]})
+    project.recent_settings["learning_rate"] = 3e-5
+    project.save_ui_state()
+    unsubscribe()
+    project.set_gold("train", 0, "neg")
+    assert [e["kind"] for e in events] == ["ui_state_saved"]
+    first = project.new_run_dir("bert base/lr 3e-5")
+    second = project.new_run_dir("bert base/lr 3e-5")
+    assert first.name == "bert-base-lr-3e-5" and second.name == "bert-base-lr-3e-5-2"
+    assert project.list_runs() == [first, second]
+    project.close()
+    again = Project.open(project.folder)
+    assert again.ui_state == {"split": "train", "row": 3, "widths": [120, 80]}
+    assert again.recent_settings == {"learning_rate": 3e-5}
+    assert again.gold("train", 0) == "neg"
+    with pytest.raises(BertStudioError, match="closed"):
+        project.set_gold("train", 0, "pos")
+
+
+def test_regression_tagging_and_qa_values(tmp_path: Path) -> None:
+    reg = Project.create(tmp_path / "reg", name="sts", kind="regression")
+    reg.import_examples(from_records("regression", [{"text": "a", "text_pair": "b", "label": 4.2}] * 2))
+    assert reg.set_gold("train", 1, 1) == 4.2 and reg.gold("train", 1) == 1.0
+    with pytest.raises(DataError, match="not a score"):
+        reg.set_gold("train", 0, float("nan"))
+    with pytest.raises(ConfigError):
+        reg.add_label("x")
+    assert reg.progress("train") == (2, 2) and reg.label_counts("train") == {}
+
+    tag = Project.create(tmp_path / "tag", name="ner", kind="tagging", labels=["O", "B-PER", "I-PER"])
+    tag.import_examples(from_records("tagging", [{"tokens": ["Ann", "runs"], "tags": ["B-PER", "O"]},
+                                                 {"tokens": ["Bob"], "tags": None}]))
+    with pytest.raises(DataError, match="2 tags for 1 tokens"):
+        tag.set_gold("train", 1, ["O", "O"])
+    with pytest.raises(DataError, match="unknown tags"):
+        tag.set_gold("train", 1, ["B-LOC"])
+    assert tag.set_gold("train", 1, ["B-PER"]) is None
+    tag.rename_label("B-PER", "B-PERSON")
+    assert tag.gold("train", 0) == ["B-PERSON", "O"] and tag.gold("train", 1) == ["B-PERSON"]
+    assert tag.label_counts("train") == {"O": 1, "B-PERSON": 2, "I-PER": 0}
+    tag.close()
+    assert Project.open(tag.folder).examples("train").dataset["tags"] == [["B-PERSON", "O"], ["B-PERSON"]]
+
+    qa = Project.create(tmp_path / "qa", name="squad", kind="qa")
+    qa.import_examples(from_records("qa", [
+        {"id": "q1", "title": "", "context": "Paris is in France.", "question": "Where is Paris?",
+         "answers": {"text": ["France"], "answer_start": [12]}},
+        {"id": "q2", "title": "", "context": "Paris is in France.", "question": "Who?", "answers": None},
+    ]))
+    assert qa.progress("train") == (1, 2)
+    with pytest.raises(DataError, match="not at character 0"):
+        qa.set_gold("train", 1, {"text": ["France"], "answer_start": [0]})
+    no_answer = {"text": [], "answer_start": []}
+    assert qa.set_gold("train", 1, no_answer) is None
+    assert qa.label_counts("train") == {"answer": 1, "no_answer": 1}
+    assert qa.set_gold("train", 0, no_answer) == {"text": ["France"], "answer_start": [12]}
+    qa.close(compact=False)
+    again = Project.open(qa.folder)
+    assert again.gold("train", 0) == no_answer and again.progress("train") == (2, 2)
+    assert again.examples("train").dataset["answers"] == [no_answer, no_answer]
+
+
+def test_schema_v1_is_upgraded(tmp_path: Path, project: Project) -> None:
+    project.close()
+    meta = json.loads((project.folder / "project.json").read_text())
+    v1 = {"schema_version": 1, "name": meta["name"], "kind": "sentence", "labels": ["neg", "pos"],
+          "splits": meta["splits"]}
+    (project.folder / "project.json").write_text(json.dumps(v1))
+    again = Project.open(project.folder)
+    assert any("upgraded from schema version 1" in m for m in again.recovery_messages)
+    assert again.label_colors == {"neg": PALETTE[0], "pos": PALETTE[1]}
+    assert again.gold("train", 0) == "pos"
+    assert json.loads((project.folder / "project.json").read_text())["schema_version"] == 2
+
+
+def test_newer_schema_is_refused(project: Project) -> None:
+    project.close()
+    path = project.folder / "project.json"
+    meta = json.loads(path.read_text())
+    meta["schema_version"] = 99
+    path.write_text(json.dumps(meta))
+    with pytest.raises(DataError) as info:
+        Project.open(project.folder)
+    err = info.value
+    assert err.path == str(path) and "schema version 99" in err.problem and "schema version 2" in err.expected
+
+
+def test_export_round_trips(project: Project, tmp_path: Path) -> None:
+    io = pytest.importorskip("bertstudio.data.io")
+    project.set_gold("train", 2, "neg")
+    out = tmp_path / "train.jsonl"
+    project.export("train", out, "jsonl")
+    back = io.load_examples(out, kind="sentence", fmt="jsonl")
+    assert back.dataset["text"] == [r["text"] for r in SENTENCES]
+    assert back.dataset["label"] == ["pos", "neg", "neg", "pos", None]
