@@ -104,20 +104,35 @@ def label_counts(table: pa.Table, gold: str) -> dict[str, int]:
     return {str(v["values"]): int(v["counts"]) for v in counts.to_pylist()}
 
 
-def latest_predictions(runs_dir: str | Path | None) -> tuple[Path | None, dict[int, dict[str, Any]]]:
-    """``predictions.jsonl`` of the newest run folder under ``runs_dir`` keyed by ``index``."""
+def latest_predictions(runs_dir: str | Path | None) -> tuple[str | None, dict[int, dict[str, Any]]]:
+    """The newest run's predictions as (split, {row of that split: prediction}).
+
+    ``predictions.jsonl`` numbers the evaluated examples by ``index``; the run's
+    eval-rows file (written with the run, read by the Results page) maps them to
+    rows of a project split. Without it the index is taken as a row of "dev".
+    """
     if runs_dir is None or not Path(runs_dir).is_dir():
         return None, {}
     files = sorted(Path(runs_dir).glob("*/predictions.jsonl"), key=lambda p: p.stat().st_mtime)
     if not files:
         return None, {}
+    try:
+        from bertstudio.ui.predictions_model import load_eval_rows
+
+        mapping = load_eval_rows(files[-1].parent)
+    except ImportError:
+        mapping = None
+    split, rows = mapping if mapping else ("dev", None)
     out: dict[int, dict[str, Any]] = {}
     with open(files[-1], encoding="utf-8") as fh:
         for i, line in enumerate(fh):
             if line.strip():
                 rec = json.loads(line)
-                out[int(rec.get("index", i))] = rec
-    return files[-1].parent, out
+                index = int(rec.get("index", i))
+                row = rows[index] if rows is not None and index < len(rows) else (index if rows is None else -1)
+                if row >= 0:
+                    out[row] = rec
+    return split, out
 
 
 def disagrees(kind: str, gold: Any, pred: dict[str, Any]) -> bool:
@@ -185,6 +200,12 @@ class ExampleTableModel(QAbstractTableModel):
         """Show only the rows in ``index`` (None: all rows)."""
         self.beginResetModel()
         self._index = None if index is None else np.asarray(index, dtype=np.int64)
+        self._blocks.clear()
+        self.endResetModel()
+
+    def invalidate(self) -> None:
+        """Forget the cached rows (gold values renamed in bulk) and repaint."""
+        self.beginResetModel()
         self._blocks.clear()
         self.endResetModel()
 

@@ -1,0 +1,306 @@
+"""The Data page: the rows of one split in a table, with search, filters and the label distribution.
+
+The table is a QTableView over :class:`ExampleTableModel` (Arrow-backed, rows
+read in blocks on demand). Search and filters compute a numpy index array with
+vectorised ``pyarrow.compute`` calls over whole columns and hand it to the
+model, so 550,000 rows stay as fast as 500.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from PySide6.QtCore import QItemSelection, QModelIndex, QTimer, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from bertstudio.ui.data_model import (
+    TEXT_COLUMNS,
+    ExampleTableModel,
+    arrow_table,
+    disagrees,
+    latest_predictions,
+    rows_with_label,
+    search_rows,
+    unlabelled_rows,
+)
+from bertstudio.ui.session import SPLITS, ProjectSession
+
+FILTER_ALL, FILTER_UNLABELLED, FILTER_LABEL, FILTER_DISAGREE = "all", "unlabelled", "label", "disagree"
+
+
+class LabelDistribution(QWidget):
+    """One bar per label: how many gold values of the split use it."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("labelDistribution")
+        self._form = QFormLayout(self)
+        self._bars: dict[str, QProgressBar] = {}
+
+    def set_counts(self, counts: dict[str, int], colours: dict[str, str]) -> None:
+        while self._form.rowCount():
+            self._form.removeRow(0)
+        self._bars = {}
+        total = max(1, sum(counts.values()))
+        for name, n in counts.items():
+            bar = QProgressBar()
+            bar.setRange(0, total)
+            bar.setValue(n)
+            bar.setFormat(f"{n}")
+            bar.setMaximumHeight(16)
+            colour = colours.get(name) or colours.get(f"B-{name}")
+            if colour:
+                bar.setStyleSheet(f"QProgressBar::chunk {{ background: {colour}; }}")
+            self._form.addRow(name, bar)
+            self._bars[name] = bar
+
+    def counts(self) -> dict[str, int]:
+        return {name: bar.value() for name, bar in self._bars.items()}
+
+
+class DataPage(QWidget):
+    """Split selector, search, filters, the table, the label distribution."""
+
+    example_activated = Signal(str, int)  # a row was double-clicked: open it in the Label page
+
+    def __init__(self, session: ProjectSession, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("dataPage")
+        self.session = session
+        self.split = "train"
+        self._full: Any = None  # the split's Arrow table (with gold as of the last refresh)
+        self.split_combo = QComboBox()
+        self.split_combo.setObjectName("splitCombo")
+        self.split_combo.activated.connect(lambda i: self.show_split(self.split_combo.itemData(i)))
+        self.search_edit = QLineEdit()
+        self.search_edit.setObjectName("searchEdit")
+        self.search_edit.setPlaceholderText(self.tr("Search the text (Enter)"))
+        self.search_edit.setClearButtonEnabled(True)
+        self.search_edit.returnPressed.connect(self.apply_filters)
+        self.search_edit.textChanged.connect(lambda t: t or self.apply_filters())
+        self.filter_combo = QComboBox()
+        self.filter_combo.setObjectName("filterCombo")
+        self.filter_combo.activated.connect(lambda _i: self.apply_filters())
+        self.count_label = QLabel()
+        self.count_label.setObjectName("rowCountLabel")
+        search_button = QPushButton(self.tr("Search"))
+        search_button.clicked.connect(self.apply_filters)
+        bar = QHBoxLayout()
+        bar.addWidget(QLabel(self.tr("Split:")))
+        bar.addWidget(self.split_combo)
+        bar.addWidget(self.search_edit, 1)
+        bar.addWidget(search_button)
+        bar.addWidget(QLabel(self.tr("Show:")))
+        bar.addWidget(self.filter_combo)
+        bar.addWidget(self.count_label)
+
+        self.model = ExampleTableModel(parent=self)
+        self.table = QTableView()
+        self.table.setObjectName("dataTable")
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setWordWrap(False)
+        # Fixed row heights and no content-based sizing: the view never measures all rows.
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.table.verticalHeader().setDefaultSectionSize(24)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.selectionModel().selectionChanged.connect(self._on_selection_changed)
+        self.table.doubleClicked.connect(self._on_double_clicked)
+        self.distribution = LabelDistribution()
+        side = QWidget()
+        side_layout = QVBoxLayout(side)
+        side_layout.addWidget(QLabel(self.tr("<b>Label distribution</b>")))
+        side_layout.addWidget(self.distribution)
+        side_layout.addStretch(1)
+        splitter = QSplitter()
+        splitter.addWidget(self.table)
+        splitter.addWidget(side)
+        splitter.setStretchFactor(0, 4)
+        layout = QVBoxLayout(self)
+        layout.addLayout(bar)
+        layout.addWidget(splitter, 1)
+
+        # Counts follow edits, but at most a few times a second while someone labels quickly.
+        self._counts_timer = QTimer(self)
+        self._counts_timer.setSingleShot(True)
+        self._counts_timer.setInterval(150)
+        self._counts_timer.timeout.connect(self._update_counts)
+        session.project_opened.connect(self._on_project_opened)
+        session.project_closed.connect(self._on_project_closed)
+        session.data_imported.connect(self._on_data_imported)
+        session.gold_changed.connect(self._on_gold_changed)
+        session.labels_changed.connect(self._on_labels_changed)
+        session.current_example_changed.connect(self._on_current_example_changed)
+        if session.has_project():
+            self._on_project_opened(session.project)
+        else:
+            self.setEnabled(False)
+
+    # -- project and split ---------------------------------------------------------------
+    def _on_project_opened(self, _project: object) -> None:
+        self.setEnabled(True)
+        self._fill_splits()
+        self.show_split(self.session.current_split)
+
+    def _on_project_closed(self) -> None:
+        self._full = None
+        self.model.set_table("sentence", None)
+        self.distribution.set_counts({}, {})
+        self.count_label.clear()
+        self.setEnabled(False)
+
+    def _fill_splits(self) -> None:
+        self.split_combo.clear()
+        for split in SPLITS:
+            n = self.session.split_size(split)
+            self.split_combo.addItem(f"{split} ({n})", split)
+        self.split_combo.setCurrentIndex(max(0, self.split_combo.findData(self.split)))
+
+    def _fill_filters(self) -> None:
+        current = self.filter_combo.currentData()
+        self.filter_combo.clear()
+        self.filter_combo.addItem(self.tr("All rows"), (FILTER_ALL, None))
+        self.filter_combo.addItem(self.tr("Unlabelled"), (FILTER_UNLABELLED, None))
+        kind = self.session.kind
+        if kind in ("sentence", "pair", "tagging"):
+            from bertstudio.ui.editors.tagging import entity_types
+
+            names = entity_types(self.session.labels()) if kind == "tagging" else self.session.labels()
+            for name in names:
+                self.filter_combo.addItem(self.tr("Label = %1").replace("%1", name), (FILTER_LABEL, name))
+        self.filter_combo.addItem(self.tr("Disagrees with the latest run"), (FILTER_DISAGREE, None))
+        self.filter_combo.setCurrentIndex(max(0, self.filter_combo.findData(current)))
+
+    def show_split(self, split: str) -> None:
+        """Show all rows of ``split`` (search and filter are re-applied)."""
+        self.split = split or "train"
+        self.split_combo.setCurrentIndex(max(0, self.split_combo.findData(self.split)))
+        examples = self.session.examples(self.split) if self.session.split_size(self.split) else None
+        self._full = arrow_table(examples) if examples is not None else None
+        project = self.session.project
+        gold_of = (lambda row, s=self.split: project.gold(s, row)) if project is not None else None
+        self.model.set_table(self.session.kind, self._full, None, gold_of)
+        self.model.set_colours(self.session.label_colours())
+        self._fill_filters()
+        self.apply_filters()
+        self._update_counts()
+
+    def _on_data_imported(self, split: str) -> None:
+        self._fill_splits()
+        if split == self.split or self._full is None:
+            self.show_split(split)
+
+    def _on_gold_changed(self, split: str, row: int) -> None:
+        if split == self.split:
+            self.model.refresh_row(row)
+            self._counts_timer.start()
+
+    def _on_labels_changed(self) -> None:
+        self.model.set_colours(self.session.label_colours())
+        self.model.invalidate()  # renamed labels: drop the cached blocks
+        self._fill_filters()
+        self._update_counts()
+
+    # -- filters and search (vectorised; run on demand) ---------------------------------
+    def current_filter(self) -> tuple[str, str | None]:
+        data = self.filter_combo.currentData()
+        return tuple(data) if data else (FILTER_ALL, None)  # type: ignore[return-value]
+
+    def set_filter(self, mode: str, label: str | None = None) -> None:
+        index = self.filter_combo.findData((mode, label))
+        if index >= 0:
+            self.filter_combo.setCurrentIndex(index)
+        self.apply_filters()
+
+    def filtered_rows(self) -> np.ndarray | None:
+        """Rows that pass the search and the filter (None = every row)."""
+        if self._full is None:
+            return None
+        kind = self.session.kind
+        keep: np.ndarray | None = None
+        needle = self.search_edit.text().strip()
+        if needle:
+            keep = search_rows(self._full, TEXT_COLUMNS[kind], needle)
+        mode, label = self.current_filter()
+        if mode != FILTER_ALL:
+            current = self._current_table()
+            gold = self.session.examples(self.split).gold_column
+            if mode == FILTER_UNLABELLED:
+                rows = unlabelled_rows(current, gold)
+            elif mode == FILTER_LABEL and label is not None:
+                rows = rows_with_label(current, gold, label)
+            else:
+                rows = self._disagreeing_rows()
+            keep = rows if keep is None else np.intersect1d(keep, rows, assume_unique=True)
+        return keep
+
+    def _current_table(self) -> Any:
+        """The split with every edit applied (built on demand: filters need today's gold)."""
+        return arrow_table(self.session.examples(self.split))
+
+    def _disagreeing_rows(self) -> np.ndarray:
+        project = self.session.project
+        split, preds = latest_predictions(project.runs_dir if project is not None else None)
+        if split != self.split or not preds:
+            return np.array([], dtype=np.int64)
+        kind = self.session.kind
+        n = self.session.split_size(self.split)
+        rows = [r for r, p in preds.items() if r < n and disagrees(kind, self.session.gold(self.split, r), p)]
+        return np.array(sorted(rows), dtype=np.int64)
+
+    def apply_filters(self) -> None:
+        rows = self.filtered_rows()
+        self.model.set_index(rows)
+        total = self._full.num_rows if self._full is not None else 0
+        shown = self.model.rowCount()
+        self.count_label.setText(self.tr("%1 of %2 rows").replace("%1", f"{shown:,}").replace("%2", f"{total:,}"))
+
+    # -- counts and selection ----------------------------------------------------------
+    def _update_counts(self) -> None:
+        project = self.session.project
+        if project is None or not self.session.split_size(self.split):
+            self.distribution.set_counts({}, {})
+            return
+        counts = project.label_counts(self.split)
+        if self.session.kind == "tagging":
+            counts = {k: v for k, v in counts.items() if k != "O" and v}
+        self.distribution.set_counts(counts, self.session.label_colours())
+
+    def _on_selection_changed(self, selected: QItemSelection, _deselected: QItemSelection) -> None:
+        indexes = selected.indexes()
+        if indexes:
+            self.session.set_current(self.split, self.model.source_row(indexes[0].row()))
+
+    def _on_double_clicked(self, index: QModelIndex) -> None:
+        self.example_activated.emit(self.split, self.model.source_row(index.row()))
+
+    def _on_current_example_changed(self, split: str, row: int) -> None:
+        if split != self.split:
+            return
+        view_row = self.model.view_row(row)
+        if view_row >= 0 and self.table.currentIndex().row() != view_row:
+            self.table.selectionModel().blockSignals(True)
+            self.table.selectRow(view_row)
+            self.table.selectionModel().blockSignals(False)
+            self.table.scrollTo(self.model.index(view_row, 0))
+
+    def shown_rows(self) -> list[int]:
+        """Source rows currently listed (for tests and export of a filtered view)."""
+        return [self.model.source_row(i) for i in range(self.model.rowCount())]
+

@@ -1,0 +1,410 @@
+"""Import data into the open project (and export it back): file, format, preview, column mapping.
+
+The dialog asks the core for a preview (format detected, first rows, a
+suggested mapping or GLUE preset), lets the user fix the mapping for the
+columns the project's kind needs, then loads the whole file with
+``load_examples`` and hands it to ``project.import_examples``. A DataError from
+either is shown inside the dialog and nothing is imported (the core loads the
+whole file before anything is stored). Files over ``BIG_FILE`` bytes are read on
+a worker QThread so the dialog stays responsive and shows progress.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from typing import Any
+
+from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtGui import QStandardItem, QStandardItemModel
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from bertstudio.errors import BertStudioError
+from bertstudio.ui.session import SPLITS, ProjectSession
+
+log = logging.getLogger(__name__)
+BIG_FILE = 4 << 20  # bytes; bigger files load on a worker thread
+FORMATS = ("csv", "tsv", "jsonl", "glue", "conll", "conllu", "squad")
+# File columns the user maps, per kind (required first); formats with a fixed layout need none.
+MAPPED: dict[str, tuple[str, ...]] = {
+    "sentence": ("text", "label"),
+    "pair": ("text", "text_pair", "label"),
+    "regression": ("text", "text_pair", "label"),
+    "tagging": ("tokens", "tags"),
+    "qa": ("context", "question", "answers", "id", "title"),
+}
+OPTIONAL = {"label", "tags", "answers", "id", "title"}  # may be absent: rows come in unlabelled
+FIXED_LAYOUT = {"glue", "conll", "conllu", "squad"}
+_NONE = "—"
+_keep_alive: set[QThread] = set()  # threads of dialogs closed mid-load live until they finish
+
+
+class LoadWorker(QObject):
+    """Runs ``load_examples`` off the GUI thread; sends back the ExampleSet or the error message."""
+
+    loaded = Signal(object)
+    failed = Signal(str)
+
+    def __init__(self, path: str, options: dict[str, Any]) -> None:
+        super().__init__()
+        self.path, self.options = path, options
+
+    @Slot()
+    def run(self) -> None:
+        from bertstudio.data.io import load_examples
+
+        try:
+            self.loaded.emit(load_examples(self.path, **self.options))
+        except BertStudioError as exc:
+            self.failed.emit(exc.message)
+        except Exception as exc:  # noqa: BLE001 - a reader bug must not kill the thread silently
+            log.exception("loading %s failed", self.path)
+            self.failed.emit(f"{self.path}: {type(exc).__name__}: {exc}")
+
+
+class ImportDialog(QDialog):
+    imported = Signal(str, int)  # split, rows
+
+    def __init__(self, session: ProjectSession, parent: QWidget | None = None, path: str | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("importDialog")
+        self.setWindowTitle(self.tr("Import data"))
+        self.session = session
+        self.kind = session.kind
+        self.preview_info: Any = None
+        self._thread: QThread | None = None
+        self._build()
+        self.resize(860, 600)
+        if path:
+            self.set_path(path)
+
+    # -- layout --------------------------------------------------------------------------
+    def _build(self) -> None:
+        self.path_edit = QLineEdit()
+        self.path_edit.setObjectName("importPathEdit")
+        self.path_edit.editingFinished.connect(lambda: self.set_path(self.path_edit.text()))
+        browse = QPushButton(self.tr("Browse…"))
+        browse.setObjectName("browseButton")
+        browse.clicked.connect(self._on_browse)
+        file_row = QHBoxLayout()
+        file_row.addWidget(self.path_edit, 1)
+        file_row.addWidget(browse)
+        self.format_combo = QComboBox()
+        self.format_combo.setObjectName("formatCombo")
+        self.format_combo.addItem(self.tr("detect"), "auto")
+        for fmt in FORMATS:
+            self.format_combo.addItem(fmt, fmt)
+        self.format_combo.activated.connect(lambda _i: self.refresh_preview())
+        self.preset_combo = QComboBox()
+        self.preset_combo.setObjectName("presetCombo")
+        self.preset_combo.addItem(self.tr("none"), None)
+        from bertstudio.data.glue import PRESETS
+
+        for name, task in PRESETS.items():
+            if task.kind == self.kind:
+                self.preset_combo.addItem(name, name)
+        self.preset_combo.activated.connect(lambda _i: self._on_preset_chosen())
+        self.split_combo = QComboBox()
+        self.split_combo.setObjectName("targetSplitCombo")
+        for split in SPLITS:
+            self.split_combo.addItem(split, split)
+        self.append_box = QCheckBox(self.tr("Append to the rows already in this split"))
+        self.append_box.setObjectName("appendBox")
+        form = QFormLayout()
+        form.addRow(self.tr("File:"), file_row)
+        form.addRow(self.tr("Format:"), self.format_combo)
+        form.addRow(self.tr("GLUE preset:"), self.preset_combo)
+        form.addRow(self.tr("Into split:"), self.split_combo)
+        form.addRow("", self.append_box)
+
+        self.preview_model = QStandardItemModel(self)
+        self.preview_table = QTableView()
+        self.preview_table.setObjectName("previewTable")
+        self.preview_table.setModel(self.preview_model)
+        self.mapping_box = QGroupBox(self.tr("Columns (what each column of the file holds)"))
+        self.mapping_box.setObjectName("mappingBox")
+        mapping = QFormLayout(self.mapping_box)
+        self.mapping: dict[str, QComboBox] = {}
+        names = {"text": self.tr("Text"), "text_pair": self.tr("Second text"), "label": self.tr("Label / score"),
+                 "tokens": self.tr("Tokens"), "tags": self.tr("Tags"), "context": self.tr("Context"),
+                 "question": self.tr("Question"), "answers": self.tr("Answers"), "id": self.tr("Id"),
+                 "title": self.tr("Title")}
+        for column in MAPPED[self.kind]:
+            combo = QComboBox()
+            combo.setObjectName(f"map_{column}")
+            mapping.addRow(names[column] + ("" if column in OPTIONAL else " *"), combo)
+            self.mapping[column] = combo
+        self.error_label = QLabel()
+        self.error_label.setObjectName("importError")
+        self.error_label.setWordWrap(True)
+        self.error_label.setStyleSheet("color: #c0392b;")
+        self.status_label = QLabel()
+        self.status_label.setObjectName("importStatus")
+        self.progress = QProgressBar()
+        self.progress.setObjectName("importProgress")
+        self.progress.setRange(0, 0)  # busy: readers report no fraction
+        self.progress.hide()
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("Import"))
+        self.buttons.accepted.connect(self.start_import)
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(QLabel(self.tr("First rows:")))
+        layout.addWidget(self.preview_table, 1)
+        layout.addWidget(self.mapping_box)
+        layout.addWidget(self.status_label)
+        layout.addWidget(self.error_label)
+        layout.addWidget(self.progress)
+        layout.addWidget(self.buttons)
+        self._set_ok_enabled(False)
+
+    def _set_ok_enabled(self, on: bool) -> None:
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(on)
+
+    # -- file and preview ------------------------------------------------------------------
+    def _on_browse(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self, self.tr("Import data"), os.path.dirname(self.path_edit.text()),
+            self.tr("Data files (*.tsv *.csv *.txt *.jsonl *.json *.conll *.conllu *.iob *.bio);;All files (*)"))
+        if path:
+            self.set_path(path)
+
+    def set_path(self, path: str) -> None:
+        self.path_edit.setText(path)
+        self.format_combo.setCurrentIndex(0)
+        self.refresh_preview()
+
+    def refresh_preview(self) -> None:
+        """Ask the core for the first rows and a suggested mapping; errors show in the dialog."""
+        from bertstudio.data.io import preview
+
+        path = self.path_edit.text().strip()
+        self.error_label.clear()
+        self.preview_model.clear()
+        self.preview_info = None
+        if not path:
+            self._set_ok_enabled(False)
+            return
+        try:
+            info = preview(path, fmt=self.format_combo.currentData() or "auto", n=50)
+        except BertStudioError as exc:
+            self.show_error(exc.message)
+            return
+        except OSError as exc:
+            self.show_error(f"{path}: {exc.strerror or exc}")
+            return
+        self.preview_info = info
+        self.format_combo.setCurrentIndex(max(0, self.format_combo.findData(info.format)))
+        self.preview_model.setHorizontalHeaderLabels(list(info.columns))
+        for row in info.rows:
+            self.preview_model.appendRow([QStandardItem(str(cell)[:200]) for cell in row])
+        for column, combo in self.mapping.items():
+            combo.clear()
+            if column in OPTIONAL:
+                combo.addItem(_NONE, None)
+            for i, name in enumerate(info.columns):
+                combo.addItem(name, name if info.has_header else i)
+            wanted = info.suggested_columns.get(column)
+            if wanted is not None:
+                key = wanted if isinstance(wanted, str) else (len(info.columns) + wanted if wanted < 0 else wanted)
+                found = combo.findData(key) if isinstance(key, str) or not info.has_header else -1
+                if found < 0 and isinstance(key, int) and key < len(info.columns):
+                    found = combo.findText(info.columns[key])
+                combo.setCurrentIndex(max(0, found))
+        preset = info.preset if info.preset and self.preset_combo.findData(info.preset) >= 0 else None
+        self.preset_combo.setCurrentIndex(max(0, self.preset_combo.findData(preset)) if preset else 0)
+        from bertstudio.data.glue import preset_for_path
+
+        found_split = preset_for_path(path)
+        if found_split is not None:
+            self.split_combo.setCurrentIndex(max(0, self.split_combo.findData(found_split[1])))
+        self._update_mapping_enabled()
+        mismatch = info.suggested_kind and info.suggested_kind != self.kind and info.format in FIXED_LAYOUT
+        self.status_label.setText(
+            self.tr("Format: %1 · this file looks like %2 data").replace("%1", info.format).replace(
+                "%2", info.suggested_kind or "?"))
+        if mismatch:
+            self.show_error(self.tr("This file holds %1 examples but the project is a %2 project.")
+                            .replace("%1", str(info.suggested_kind)).replace("%2", self.kind))
+            return
+        self._set_ok_enabled(True)
+
+    def _on_preset_chosen(self) -> None:
+        if self.preset_combo.currentData():
+            self.format_combo.setCurrentIndex(self.format_combo.findData("glue"))
+        self._update_mapping_enabled()
+
+    def _update_mapping_enabled(self) -> None:
+        fixed = (self.format_combo.currentData() in FIXED_LAYOUT) or bool(self.preset_combo.currentData())
+        self.mapping_box.setEnabled(not fixed)
+        self.mapping_box.setTitle(self.tr("Columns (set by the format or preset)") if fixed
+                                  else self.tr("Columns (what each column of the file holds)"))
+
+    def show_error(self, message: str) -> None:
+        self.error_label.setText(message)
+        self._set_ok_enabled(False)
+
+    # -- loading ---------------------------------------------------------------------------
+    def load_options(self) -> dict[str, Any]:
+        fmt = self.format_combo.currentData() or "auto"
+        options: dict[str, Any] = {"fmt": fmt, "split": self.split_combo.currentData()}
+        preset = self.preset_combo.currentData()
+        if preset:
+            options.update(fmt="glue", glue_task=preset)
+        elif fmt not in FIXED_LAYOUT:
+            options["kind"] = self.kind
+            options["columns"] = {c: combo.currentData() for c, combo in self.mapping.items()
+                                  if combo.currentData() is not None}
+            if self.preview_info is not None and fmt in ("csv", "tsv"):
+                options["header"] = bool(self.preview_info.has_header)
+        return options
+
+    def start_import(self) -> None:
+        path = self.path_edit.text().strip()
+        if not path or self._thread is not None:
+            return
+        self.error_label.clear()
+        options = self.load_options()
+        missing = [c for c in MAPPED[self.kind] if c not in OPTIONAL and "columns" in options
+                   and c not in options["columns"]]
+        if missing:
+            self.show_error(self.tr("Choose the file column for: %1").replace("%1", ", ".join(missing)))
+            return
+        size = os.path.getsize(path) if os.path.exists(path) else 0
+        if size <= BIG_FILE:
+            from bertstudio.data.io import load_examples
+
+            try:
+                examples = load_examples(path, **options)
+            except BertStudioError as exc:
+                self.show_error(exc.message)
+                return
+            self._on_loaded(examples)
+            return
+        self._set_busy(True)
+        thread = QThread()
+        worker = LoadWorker(path, options)
+        worker.moveToThread(thread)
+        thread.started.connect(worker.run)
+        worker.loaded.connect(self._on_loaded)
+        worker.failed.connect(self._on_failed)
+        worker.loaded.connect(thread.quit)
+        worker.failed.connect(thread.quit)
+        thread.finished.connect(worker.deleteLater)
+        thread.finished.connect(lambda t=thread: (_keep_alive.discard(t), t.deleteLater()))
+        self._thread, self._worker = thread, worker
+        _keep_alive.add(thread)
+        thread.start()
+
+    def _set_busy(self, busy: bool) -> None:
+        self.progress.setVisible(busy)
+        self.status_label.setText(self.tr("Reading the file…") if busy else self.status_label.text())
+        self._set_ok_enabled(not busy)
+        for w in (self.path_edit, self.format_combo, self.preset_combo, self.mapping_box, self.split_combo):
+            w.setEnabled(not busy)
+
+    def is_loading(self) -> bool:
+        return self._thread is not None
+
+    def _on_failed(self, message: str) -> None:
+        self._thread = None
+        self._set_busy(False)
+        self.show_error(message)
+
+    def _on_loaded(self, examples: Any) -> None:
+        self._thread = None
+        self._set_busy(False)
+        split = self.split_combo.currentData()
+        project = self.session.project
+        try:
+            project.import_examples(examples, split, replace=not self.append_box.isChecked())
+        except BertStudioError as exc:
+            self.show_error(exc.message)
+            return
+        self.imported.emit(split, len(examples))
+        self.accept()
+
+    def reject(self) -> None:
+        if self._thread is not None:
+            # the read cannot be interrupted; its result is dropped when it arrives
+            self._worker.loaded.disconnect(self._on_loaded)
+            self._worker.failed.disconnect(self._on_failed)
+            self._thread = None
+        super().reject()
+
+
+class ExportDialog(QDialog):
+    """Write one split (edits applied) in any supported format."""
+
+    def __init__(self, session: ProjectSession, parent: QWidget | None = None, split: str | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("exportDialog")
+        self.setWindowTitle(self.tr("Export data"))
+        self.session = session
+        self.split_combo = QComboBox()
+        self.split_combo.setObjectName("exportSplitCombo")
+        for s in SPLITS:
+            if session.split_size(s):
+                self.split_combo.addItem(f"{s} ({session.split_size(s)})", s)
+        self.split_combo.setCurrentIndex(max(0, self.split_combo.findData(split or session.current_split)))
+        self.format_combo = QComboBox()
+        self.format_combo.setObjectName("exportFormatCombo")
+        self.format_combo.addItem(self.tr("from the file name"), "auto")
+        for fmt in FORMATS:
+            self.format_combo.addItem(fmt, fmt)
+        self.path_edit = QLineEdit()
+        self.path_edit.setObjectName("exportPathEdit")
+        browse = QPushButton(self.tr("Browse…"))
+        browse.clicked.connect(self._on_browse)
+        row = QHBoxLayout()
+        row.addWidget(self.path_edit, 1)
+        row.addWidget(browse)
+        self.error_label = QLabel()
+        self.error_label.setObjectName("exportError")
+        self.error_label.setWordWrap(True)
+        self.error_label.setStyleSheet("color: #c0392b;")
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("Export"))
+        buttons.accepted.connect(self.export)
+        buttons.rejected.connect(self.reject)
+        form = QFormLayout(self)
+        form.addRow(self.tr("Split:"), self.split_combo)
+        form.addRow(self.tr("Format:"), self.format_combo)
+        form.addRow(self.tr("File:"), row)
+        form.addRow(self.error_label)
+        form.addRow(buttons)
+
+    def _on_browse(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export data"), self.path_edit.text())
+        if path:
+            self.path_edit.setText(path)
+
+    def export(self) -> bool:
+        path = self.path_edit.text().strip()
+        if not path:
+            self.error_label.setText(self.tr("Choose a file to write."))
+            return False
+        try:
+            self.session.project.export(self.split_combo.currentData(), path, self.format_combo.currentData())
+        except BertStudioError as exc:
+            self.error_label.setText(exc.message)
+            return False
+        self.accept()
+        return True
