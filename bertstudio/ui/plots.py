@@ -1,0 +1,290 @@
+"""Live training curves: loss (raw + smoothed), learning rate, eval metrics.
+
+Each curve appends into preallocated numpy buffers (doubled when full) and
+calls ``setData`` once per batch of points, so a long run costs one redraw per
+GUI update, never one graphics item per point. The training page and the run
+follower feed the same widgets with plain dicts (the engine's event dicts).
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Mapping
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QWidget
+
+_PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2")
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("plots", text)
+
+
+class SeriesBuffer:
+    """x/y values in growable numpy arrays; ``view()`` gives the filled part."""
+
+    def __init__(self, capacity: int = 1024) -> None:
+        self._x = np.empty(capacity, dtype=np.float64)
+        self._y = np.empty(capacity, dtype=np.float64)
+        self._n = 0
+
+    def __len__(self) -> int:
+        return self._n
+
+    def append(self, x: float, y: float) -> None:
+        if self._n == len(self._x):
+            # Amortised O(1): double instead of growing by one.
+            self._x = np.resize(self._x, 2 * len(self._x))
+            self._y = np.resize(self._y, 2 * len(self._y))
+        self._x[self._n] = x
+        self._y[self._n] = y
+        self._n += 1
+
+    def view(self) -> tuple[np.ndarray, np.ndarray]:
+        return self._x[: self._n], self._y[: self._n]
+
+    def clear(self) -> None:
+        self._n = 0
+
+
+class EmaSmoother:
+    """Exponential moving average with start-up bias correction (as TensorBoard smooths),
+    so the first points are not dragged towards zero."""
+
+    def __init__(self, weight: float = 0.9) -> None:
+        self.weight = weight
+        self._value = 0.0
+        self._count = 0
+
+    def reset(self) -> None:
+        self._value, self._count = 0.0, 0
+
+    def update(self, x: float) -> float:
+        self._count += 1
+        self._value = self.weight * self._value + (1.0 - self.weight) * x
+        return self._value / (1.0 - self.weight**self._count)
+
+
+class _SeriesPlot(pg.PlotWidget):
+    """A plot of named series, each a buffer plus one PlotDataItem."""
+
+    def __init__(self, title: str, y_label: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent=parent, background="w")
+        self.setTitle(title)
+        self.setLabel("left", y_label)
+        self.setLabel("bottom", _tr("step"))
+        self.showGrid(x=True, y=True, alpha=0.3)
+        self._legend = self.addLegend(offset=(-10, 10))
+        self._series: dict[str, tuple[SeriesBuffer, pg.PlotDataItem]] = {}
+
+    def _curve(self, name: str, *, width: float = 2.0, alpha: int = 255, symbol: str | None = None) -> tuple[SeriesBuffer, pg.PlotDataItem]:
+        if name not in self._series:
+            color = pg.mkColor(_PALETTE[len(self._series) % len(_PALETTE)])
+            color.setAlpha(alpha)
+            item = self.plot(name=name, pen=pg.mkPen(color, width=width), symbol=symbol, symbolSize=6, symbolBrush=color)
+            self._series[name] = (SeriesBuffer(), item)
+        return self._series[name]
+
+    def _append(self, name: str, points: Iterable[tuple[float, float]], **style: object) -> None:
+        buf, item = self._curve(name, **style)  # type: ignore[arg-type]
+        for x, y in points:
+            buf.append(x, y)
+        item.setData(*buf.view())
+
+    def series_names(self) -> list[str]:
+        return list(self._series)
+
+    def series_data(self, name: str) -> tuple[np.ndarray, np.ndarray]:
+        """The points shown for ``name`` (what the curve item holds)."""
+        x, y = self._series[name][1].getData()
+        return (np.asarray([]), np.asarray([])) if x is None else (x, y)
+
+    def point_count(self, name: str | None = None) -> int:
+        names = [name] if name else list(self._series)
+        return sum(len(self._series[n][0]) for n in names if n in self._series)
+
+    def clear_series(self) -> None:
+        for buf, item in self._series.values():
+            buf.clear()
+            item.setData([], [])
+
+
+class LossPlot(_SeriesPlot):
+    """Training loss per logged step: raw (faint) and EMA-smoothed."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(_tr("Training loss"), _tr("loss"), parent)
+        self.setObjectName("lossPlot")
+        self.raw_name, self.smooth_name = _tr("loss"), _tr("loss (smoothed)")
+        self._ema = EmaSmoother(0.9)
+        self._curve(self.raw_name, width=1.0, alpha=90)
+        self._curve(self.smooth_name, width=2.5)
+
+    def add_steps(self, steps: Iterable[Mapping[str, float]]) -> None:
+        raw, smooth = [], []
+        for s in steps:
+            loss = float(s["loss"])
+            if not np.isfinite(loss):
+                continue
+            raw.append((s["step"], loss))
+            smooth.append((s["step"], self._ema.update(loss)))
+        if raw:
+            self._append(self.raw_name, raw)
+            self._append(self.smooth_name, smooth)
+
+    def reset(self) -> None:
+        self.clear_series()
+        self._ema.reset()
+
+
+class LrPlot(_SeriesPlot):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(_tr("Learning rate"), _tr("lr"), parent)
+        self.setObjectName("lrPlot")
+        self.name = _tr("learning rate")
+        self._curve(self.name)
+
+    def add_steps(self, steps: Iterable[Mapping[str, float]]) -> None:
+        pts = [(s["step"], float(s["lr"])) for s in steps]
+        if pts:
+            self._append(self.name, pts)
+
+    def reset(self) -> None:
+        self.clear_series()
+
+
+class MetricPlot(_SeriesPlot):
+    """One curve per eval metric, x100 as the papers report them."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(_tr("Evaluation"), _tr("score (x100)"), parent)
+        self.setObjectName("metricPlot")
+
+    def add_eval(self, event: Mapping[str, object]) -> None:
+        step = float(event["step"])  # type: ignore[arg-type]
+        metrics = event.get("metrics") or {}
+        for key, value in metrics.items():  # type: ignore[union-attr]
+            # Losses and MSE are not percentages; plot only the scores.
+            if key.endswith("loss") or key == "mse" or value is None:
+                continue
+            self._append(key, [(step, 100.0 * float(value))], symbol="o")
+
+    def reset(self) -> None:
+        self.clear_series()
+
+
+def format_eta(seconds: float) -> str:
+    if not np.isfinite(seconds) or seconds < 0:
+        return "?"
+    seconds = int(round(seconds))
+    h, rem = divmod(seconds, 3600)
+    m, s = divmod(rem, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
+
+
+class TrainingMonitor(QWidget):
+    """Plots, progress bar and log for one run, fed with the engine's event dicts by the
+    training worker or a run follower. ``names=False`` leaves the required object names
+    to the training page's own monitor (a second one lives on the Runs page)."""
+
+    def __init__(self, parent: QWidget | None = None, *, names: bool = True) -> None:
+        from PySide6.QtWidgets import QGridLayout, QPlainTextEdit, QProgressBar, QSplitter, QVBoxLayout
+        from PySide6.QtCore import Qt
+
+        super().__init__(parent)
+        self.loss_plot = LossPlot()
+        self.lr_plot = LrPlot()
+        self.metric_plot = MetricPlot()
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 1)
+        self.progress.setValue(0)
+        self.progress.setTextVisible(True)
+        self.progress.setFormat(self.tr("idle"))
+        self.log_view = QPlainTextEdit()
+        self.log_view.setReadOnly(True)
+        self.log_view.setMaximumBlockCount(5000)  # bounded: a long run must not grow memory
+        self.log_view.setObjectName("trainingLog" if names else "followLog")
+        if names:
+            self.progress.setObjectName("trainingProgress")
+        else:
+            for w, n in ((self.loss_plot, "followLossPlot"), (self.lr_plot, "followLrPlot"), (self.metric_plot, "followMetricPlot")):
+                w.setObjectName(n)
+            self.progress.setObjectName("followProgress")
+        plots = QWidget()
+        grid = QGridLayout(plots)
+        grid.setContentsMargins(0, 0, 0, 0)
+        grid.addWidget(self.loss_plot, 0, 0)
+        grid.addWidget(self.metric_plot, 0, 1)
+        grid.addWidget(self.lr_plot, 1, 0, 1, 2)
+        grid.setRowStretch(0, 3)
+        grid.setRowStretch(1, 1)
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(plots)
+        split.addWidget(self.log_view)
+        split.setStretchFactor(0, 4)
+        split.setStretchFactor(1, 1)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(self.progress)
+        lay.addWidget(split, 1)
+        self.last_step: dict | None = None
+        self.last_metrics: dict[str, float] = {}
+
+    def reset(self) -> None:
+        self.loss_plot.reset()
+        self.lr_plot.reset()
+        self.metric_plot.reset()
+        self.progress.setRange(0, 1)
+        self.progress.setValue(0)
+        self.progress.setFormat(self.tr("idle"))
+        self.log_view.clear()
+        self.last_step, self.last_metrics = None, {}
+
+    def log(self, text: str) -> None:
+        self.log_view.appendPlainText(text)
+
+    def on_started(self, ev: Mapping[str, object]) -> None:
+        total = int(ev.get("total_steps") or 0)  # type: ignore[arg-type]
+        self.progress.setRange(0, max(total, 1))
+        self.progress.setValue(0)
+        self.progress.setFormat(self.tr("step %v / %m"))
+        self.log(
+            self.tr("Started: {n} training / {m} evaluation examples, {s} steps, batch {b}, {t:,} of {p:,} parameters trainable, on {d} ({prec}).").format(
+                n=ev.get("num_train_examples"), m=ev.get("num_eval_examples"), s=total, b=ev.get("effective_batch_size"),
+                t=int(ev.get("trainable_params") or 0), p=int(ev.get("total_params") or 0),  # type: ignore[arg-type]
+                d=ev.get("device"), prec=ev.get("precision"),
+            )
+        )
+
+    def on_steps(self, steps: list) -> None:
+        if not steps:
+            return
+        self.loss_plot.add_steps(steps)
+        self.lr_plot.add_steps(steps)
+        last = steps[-1]
+        self.last_step = last
+        total = int(last.get("total_steps") or 0)
+        if total and self.progress.maximum() != total:
+            self.progress.setRange(0, total)
+        self.progress.setValue(int(last["step"]))
+        self.progress.setFormat(
+            self.tr("step %v / %m  ·  {rate:.1f} examples/s  ·  ETA {eta}  ·  loss {loss:.4f}").format(
+                rate=float(last.get("examples_per_s") or 0.0), eta=format_eta(float(last.get("eta_s") or 0.0)), loss=float(last["loss"])
+            )
+        )
+
+    def on_evaluated(self, ev: Mapping[str, object]) -> None:
+        self.metric_plot.add_eval(ev)
+        metrics = dict(ev.get("metrics") or {})  # type: ignore[call-overload]
+        self.last_metrics = metrics
+        shown = ", ".join(f"{k} {100 * float(v):.1f}" if not (k.endswith("loss") or k == "mse") else f"{k} {float(v):.4f}" for k, v in metrics.items())
+        self.log(self.tr("Evaluation at step {step} (epoch {epoch:.2f}): {m}").format(step=ev.get("step"), epoch=float(ev.get("epoch") or 0.0), m=shown))  # type: ignore[arg-type]
+
+    def on_finished(self, status: str, message: str = "") -> None:
+        if status == "finished":
+            self.progress.setValue(self.progress.maximum())
+        names = {"finished": self.tr("finished"), "cancelled": self.tr("cancelled"), "failed": self.tr("failed")}
+        self.progress.setFormat(names.get(status, status) + "  ·  " + self.tr("step %v / %m"))
+        self.log(self.tr("Run {status}.").format(status=names.get(status, status)) + (f" {message}" if message else ""))

@@ -1,0 +1,235 @@
+"""A run's predictions.jsonl joined with the project's evaluated rows, as a Qt table model.
+
+Each predictions.jsonl row carries ``index`` (its position in the evaluated
+set), ``gold`` and the prediction (see PredictionAccumulator.finish). When the
+GUI started the run it saved ``eval_rows.json`` (which project split and rows
+were evaluated) so a prediction maps back to the project row it came from and
+can be relabelled in place; a run from elsewhere is joined by ``index`` with
+the dev split. Rows are formatted on demand in ``data()``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
+
+from bertstudio.metrics import normalize_answer
+
+SORT_ROLE = Qt.ItemDataRole.UserRole + 1
+EVAL_ROWS_FILE = "eval_rows.json"
+_Index = QModelIndex | QPersistentModelIndex
+
+
+def save_eval_rows(run_dir: str | Path, split: str, rows: list[int]) -> None:
+    Path(run_dir).mkdir(parents=True, exist_ok=True)
+    (Path(run_dir) / EVAL_ROWS_FILE).write_text(json.dumps({"split": split, "rows": rows}), encoding="utf-8")
+
+
+def load_eval_rows(run_dir: str | Path) -> tuple[str, list[int]] | None:
+    try:
+        data = json.loads((Path(run_dir) / EVAL_ROWS_FILE).read_text(encoding="utf-8"))
+        return str(data["split"]), [int(r) for r in data["rows"]]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def predicted_value(kind: str, pred: dict[str, Any]) -> Any:
+    """The prediction in the shape of a gold value of ``kind`` (what relabelling would store)."""
+    if kind in ("sentence", "pair"):
+        return pred.get("label")
+    if kind == "regression":
+        return pred.get("score")
+    if kind == "tagging":
+        return pred.get("tags")
+    start = int(pred.get("start", -1))
+    answer = pred.get("answer") or ""
+    return {"text": [answer], "answer_start": [start]} if answer else {"text": [], "answer_start": []}
+
+
+def is_error(kind: str, gold: Any, pred: dict[str, Any]) -> bool:
+    if gold is None:
+        return False
+    if kind in ("sentence", "pair"):
+        return pred.get("label") != gold
+    if kind == "regression":
+        # STS-B's scale is 0-5: off by half a point or more reads as wrong to a person.
+        return abs(float(pred.get("score", 0.0)) - float(gold)) >= 0.5
+    if kind == "tagging":
+        return list(pred.get("tags") or []) != list(gold)
+    answers = [normalize_answer(t) for t in (gold.get("text") or [])]
+    got = normalize_answer(pred.get("answer") or "")
+    return got not in answers if answers else got != ""
+
+
+@dataclass
+class PredictionRow:
+    index: int  # position in the evaluated set
+    split: str | None  # project split it came from (None: not joinable)
+    row: int  # project row (-1: not joinable)
+    example: dict[str, Any]  # the example's columns ({} when not joinable)
+    gold: Any
+    pred: dict[str, Any]
+
+
+class PredictionsModel(QAbstractTableModel):
+    def __init__(self, kind: str, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.kind = kind
+        self.rows: list[PredictionRow] = []
+        self._columns = self._column_keys(kind)
+
+    @staticmethod
+    def _column_keys(kind: str) -> list[str]:
+        if kind in ("sentence", "pair"):
+            return ["text", "gold", "predicted", "confidence", "loss"]
+        if kind == "regression":
+            return ["text", "gold", "predicted", "loss"]
+        if kind == "tagging":
+            return ["text", "gold", "predicted"]
+        return ["text", "gold", "predicted", "confidence"]
+
+    def _header(self, key: str) -> str:
+        return {"text": self.tr("Text"), "gold": self.tr("Gold"), "predicted": self.tr("Predicted"),
+                "confidence": self.tr("Confidence"), "loss": self.tr("Loss")}[key]
+
+    def column_of(self, key: str) -> int:
+        return self._columns.index(key)
+
+    def set_rows(self, rows: list[PredictionRow]) -> None:
+        self.beginResetModel()
+        self.rows = rows
+        self.endResetModel()
+
+    def update_gold(self, split: str, row: int, gold: Any) -> None:
+        for i, r in enumerate(self.rows):
+            if r.split == split and r.row == row:
+                r.gold = gold
+                self.dataChanged.emit(self.index(i, 0), self.index(i, len(self._columns) - 1))
+
+    # --- Qt model -------------------------------------------------------------------
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self._columns)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role != Qt.ItemDataRole.DisplayRole:
+            return None
+        if orientation == Qt.Orientation.Horizontal and 0 <= section < len(self._columns):
+            return self._header(self._columns[section])
+        if orientation == Qt.Orientation.Vertical and 0 <= section < len(self.rows):
+            return str(self.rows[section].index + 1)
+        return None
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not (0 <= index.row() < len(self.rows)) or not (0 <= index.column() < len(self._columns)):
+            return None
+        r, key = self.rows[index.row()], self._columns[index.column()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._display(r, key)
+        if role == SORT_ROLE:
+            return self._sort_value(r, key)
+        if role == Qt.ItemDataRole.ToolTipRole and key == "text":
+            return self._display(r, key)
+        if role == Qt.ItemDataRole.ForegroundRole and key == "predicted" and is_error(self.kind, r.gold, r.pred):
+            from PySide6.QtGui import QColor
+
+            return QColor("#b00020")
+        if role == Qt.ItemDataRole.TextAlignmentRole and key in ("confidence", "loss"):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def _text(self, r: PredictionRow) -> str:
+        ex = r.example
+        if not ex:
+            return self.tr("(example {n} not in the project)").format(n=r.index + 1)
+        if self.kind == "tagging":
+            return " ".join(ex.get("tokens") or [])
+        if self.kind == "qa":
+            return ex.get("question") or ""
+        pair = ex.get("text_pair")
+        return f"{ex.get('text', '')}  ‖  {pair}" if pair else str(ex.get("text", ""))
+
+    def _display(self, r: PredictionRow, key: str) -> str:
+        if key == "text":
+            return self._text(r)
+        if key == "gold":
+            return _short(self.kind, r.gold)
+        if key == "predicted":
+            return _short(self.kind, predicted_value(self.kind, r.pred))
+        value = self._sort_value(r, key)
+        return "" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.4f}"
+
+    def _sort_value(self, r: PredictionRow, key: str) -> Any:
+        if key == "confidence":
+            v = r.pred.get("confidence", r.pred.get("score"))
+            return float(v) if v is not None else float("nan")
+        if key == "loss":
+            v = r.pred.get("loss")
+            return float(v) if v is not None else float("nan")
+        if key == "gold" and self.kind == "regression" and r.gold is not None:
+            return float(r.gold)
+        if key == "predicted" and self.kind == "regression":
+            return float(r.pred.get("score", float("nan")))
+        return self._display(r, key)
+
+
+def _short(kind: str, value: Any) -> str:
+    if value is None:
+        return "—"
+    if kind == "regression":
+        return f"{float(value):.3f}"
+    if kind == "tagging":
+        return " ".join(value)
+    if kind == "qa":
+        texts = value.get("text") or []
+        return " | ".join(texts) if texts else "∅"
+    return str(value)
+
+
+class PredictionsFilter(QSortFilterProxyModel):
+    """Sorts by the numeric SORT_ROLE and keeps errors only and/or one confusion cell."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.setSortRole(SORT_ROLE)
+        self._errors_only = False
+        self._cell: tuple[str, str] | None = None
+
+    def set_errors_only(self, on: bool) -> None:
+        self._errors_only = bool(on)
+        self.invalidateRowsFilter()
+
+    def set_cell(self, cell: tuple[str, str] | None) -> None:
+        self._cell = cell
+        self.invalidateRowsFilter()
+
+    @property
+    def cell(self) -> tuple[str, str] | None:
+        return self._cell
+
+    def filterAcceptsRow(self, source_row: int, source_parent: _Index) -> bool:
+        model = self.sourceModel()
+        if not isinstance(model, PredictionsModel) or source_row >= len(model.rows):
+            return True
+        r = model.rows[source_row]
+        if self._errors_only and not is_error(model.kind, r.gold, r.pred):
+            return False
+        if self._cell is not None and (r.gold, r.pred.get("label")) != self._cell:
+            return False
+        return True
+
+    def lessThan(self, left: _Index, right: _Index) -> bool:
+        a, b = left.data(SORT_ROLE), right.data(SORT_ROLE)
+        # A missing value (NaN) sorts as the smallest, so it never sits among real ones.
+        if isinstance(a, float) and isinstance(b, float):
+            a = -math.inf if math.isnan(a) else a
+            b = -math.inf if math.isnan(b) else b
+            return a < b
+        return str(a) < str(b)

@@ -1,0 +1,135 @@
+"""Training page + worker through the REAL engine on the tiny model (pytest-qt, offscreen)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pytestqt")
+
+from PySide6.QtCore import QSettings
+
+from bertstudio.data.examples import from_records
+from bertstudio.data.project import Project
+from bertstudio.ui.session import ProjectSession
+from bertstudio.ui.training_page import TrainingPage, estimate_parameters
+
+_POS = ["good movie", "great film", "i love it", "best story", "really fun", "very good film", "love this book", "great fun"]
+_NEG = ["bad movie", "terrible film", "i hate it", "worst story", "really boring", "very bad film", "hate this book", "boring film"]
+
+
+def make_project(tmp: Path, *, dev: bool = True, n_train: int = 32) -> Project:
+    project = Project.create(tmp / "proj", name="tiny", kind="sentence", labels=["neg", "pos"])
+    rows = [{"text": t, "label": "pos"} for t in _POS] + [{"text": t, "label": "neg"} for t in _NEG]
+    train = (rows * 4)[:n_train]
+    project.import_examples(from_records("sentence", train, labels=["neg", "pos"]), "train")
+    if dev:
+        project.import_examples(from_records("sentence", rows[::2], labels=["neg", "pos"]), "dev")
+    return project
+
+
+@pytest.fixture
+def session(tmp_path: Path, qtbot) -> ProjectSession:
+    s = ProjectSession(make_project(tmp_path), settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    yield s
+    if s.project is not None:
+        s.project.close(compact=False)
+
+
+def _tiny_settings(page: TrainingPage, model_dir: Path, epochs: float = 2) -> None:
+    page.set_model_source(str(model_dir))
+    page.batch_combo.setCurrentText("4")
+    page.lr_combo.setCurrentText("1e-3")
+    page.epochs_spin.setValue(epochs)
+    page.max_len_spin.setValue(16)
+    page.device_combo.setCurrentText("cpu")
+    page.precision_combo.setCurrentText("fp32")
+
+
+def test_trains_through_the_worker_and_plots_fill(qtbot, session, tiny_model_dir):
+    page = TrainingPage(session)
+    qtbot.addWidget(page)
+    _tiny_settings(page, tiny_model_dir)
+    assert page.start_button.isEnabled() and not page.cancel_button.isEnabled()
+    # Hidden 32, 2 layers, vocab from conftest: the estimate must equal the formula by hand.
+    trainable = page.params_label.text()
+    assert "100.0%" in trainable
+
+    with qtbot.waitSignal(page.run_ended, timeout=120_000) as ended:
+        qtbot.mouseClick(page.start_button, __import__("PySide6.QtCore").QtCore.Qt.MouseButton.LeftButton)
+        assert page.cancel_button.isEnabled() and not page.start_button.isEnabled()
+    run_dir, status = ended.args
+    assert status == "finished", page.error_label.text()
+    # 32 examples / batch 4 = 8 steps per epoch, 2 epochs; logging every 10 steps + the end.
+    loss = page.monitor.loss_plot
+    x, y = loss.series_data(loss.raw_name)
+    assert len(x) > 0 and all(v > 0 for v in y)
+    assert page.monitor.progress.value() == page.monitor.progress.maximum() == 16
+    assert page.monitor.metric_plot.point_count() >= 2  # one eval per epoch
+    assert page.start_button.isEnabled() and not page.cancel_button.isEnabled()
+    metrics = json.loads((Path(run_dir) / "metrics.json").read_text())
+    assert "accuracy" in metrics
+    rows = json.loads((Path(run_dir) / "eval_rows.json").read_text())
+    assert rows == {"split": "dev", "rows": list(range(8))}
+
+
+def test_cancel_stops_within_a_step_and_keeps_a_usable_model(qtbot, session, tiny_model_dir):
+    page = TrainingPage(session)
+    qtbot.addWidget(page)
+    _tiny_settings(page, tiny_model_dir, epochs=50)  # 400 steps: far more than the test waits for
+    page.start_training()
+    qtbot.waitUntil(lambda: page.monitor.progress.value() >= 1, timeout=60_000)
+    with qtbot.waitSignal(page.run_ended, timeout=60_000) as ended:
+        qtbot.mouseClick(page.cancel_button, __import__("PySide6.QtCore").QtCore.Qt.MouseButton.LeftButton)
+    run_dir, status = ended.args
+    assert status == "cancelled"
+    assert page.monitor.progress.value() < 400
+    assert page.start_button.isEnabled() and not page.is_running()
+    model_dir = Path(run_dir) / "model"
+    from transformers import AutoModelForSequenceClassification
+
+    model = AutoModelForSequenceClassification.from_pretrained(model_dir)
+    assert model.config.id2label == {0: "neg", 1: "pos"}
+
+
+def test_a_missing_model_folder_fails_readably_and_the_page_stays_usable(qtbot, session, tmp_path):
+    page = TrainingPage(session)
+    qtbot.addWidget(page)
+    missing = tmp_path / "no-such-model"
+    page.set_model_source(str(missing))
+    with qtbot.waitSignal(page.run_ended, timeout=60_000) as ended:
+        page.start_training()
+    assert ended.args[1] == "failed"
+    assert page.error_label.isVisibleTo(page)
+    assert "no-such-model" in page.error_label.text()
+    assert "Traceback" not in page.error_label.text()
+    assert page.start_button.isEnabled() and not page.is_running()
+    page.epochs_spin.setValue(2.5)  # still interactive
+    assert page.epochs_spin.value() == 2.5
+
+
+def test_no_dev_split_holds_out_ten_percent_and_says_so(qtbot, tmp_path, tiny_model_dir):
+    project = make_project(tmp_path, dev=False, n_train=30)
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    page = TrainingPage(session)
+    qtbot.addWidget(page)
+    _tiny_settings(page, tiny_model_dir, epochs=1)
+    with qtbot.waitSignal(page.run_ended, timeout=120_000) as ended:
+        page.start_training()
+    assert ended.args[1] == "finished", page.error_label.text()
+    assert "holding out 3 of 30" in page.monitor.log_view.toPlainText()
+    rows = json.loads((Path(ended.args[0]) / "eval_rows.json").read_text())
+    assert rows["split"] == "train" and len(rows["rows"]) == 3
+    preds = [json.loads(l) for l in (Path(ended.args[0]) / "predictions.jsonl").read_text().splitlines()]
+    assert len(preds) == 3
+    project.close(compact=False)
+
+
+def test_parameter_estimate_matches_the_built_model(tiny_model_dir):
+    from bertstudio.tasks.model import build_model, count_parameters
+
+    for mode in ("full", "frozen", "top-1"):
+        model, _tok = build_model("sentence", str(tiny_model_dir), labels=["neg", "pos"], mode=mode)
+        assert estimate_parameters(tiny_model_dir, num_labels=2, mode=mode) == count_parameters(model), mode
