@@ -113,16 +113,23 @@ class SequenceClassificationTask:
             golds = [float(gold[i]) for i in keep]
             preds = [float(predictions[i]["score"]) for i in keep]
         else:
+            # Ids in the examples' label order (GLUE presets put the positive class at 1);
+            # a predicted name the examples never list gets an id after theirs.
             index = {name: i for i, name in enumerate(examples.labels)}
+            for i in keep:
+                index.setdefault(gold[i], len(index))
+                index.setdefault(predictions[i]["label"], len(index))
             golds = [index[gold[i]] for i in keep]
             preds = [index[predictions[i]["label"]] for i in keep]
         if not keep:
             return {}
+        ids = None if self.regression else list(range(len(index)))
         if glue_task:
-            return dict(M.glue_task_metrics(glue_task, golds, preds))
+            # Label ids, so GLUE's binary F1 takes id 1 (paraphrase, duplicate) as positive.
+            return dict(M.glue_task_metrics(glue_task, golds, preds, labels=ids))
         if self.regression:
             return dict(M.regression_metrics(golds, preds))
-        return dict(M.classification_metrics(golds, preds, names=M.kind_metrics(self.kind), labels=list(range(len(index)))))
+        return dict(M.classification_metrics(golds, preds, names=M.kind_metrics(self.kind), labels=ids))
 
 
 class ClassificationAccumulator:

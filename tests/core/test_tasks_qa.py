@@ -1,0 +1,112 @@
+"""QA windows, start/end positions, offsets and n-best decoding (tiny BERT tokenizer)."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+import torch
+from transformers import AutoTokenizer, BertTokenizer
+from transformers.modeling_outputs import QuestionAnsweringModelOutput
+
+from bertstudio.data.examples import from_records
+from bertstudio.tasks import get_task
+
+
+@pytest.fixture(scope="module")
+def tok(tiny_model_dir, tmp_path_factory):
+    # tiny_model_dir's tokenizer rebuilt from vocab.txt (conftest's BertTokenizer(vocab_file=)
+    # is ignored by transformers 5, leaving 5 specials); see test_tasks_encoding.py.
+    out = tmp_path_factory.mktemp("tiny-qa")
+    shutil.copytree(tiny_model_dir, out, dirs_exist_ok=True)
+    (out / "tokenizer.json").unlink(missing_ok=True)
+    BertTokenizer(vocab=str(out / "vocab.txt"), do_lower_case=True).save_pretrained(out)
+    return AutoTokenizer.from_pretrained(out)
+
+
+FILLER = "the dog and the cat " * 10  # 50 one-token words
+CONTEXT = FILLER + "paris is by the londonx river"  # 57 tokens: london ##x is two
+ANSWER = "londonx river"
+
+
+def _examples(*extra):
+    records = [
+        {"id": "q1", "context": CONTEXT, "question": "where is paris",
+         "answers": {"text": [ANSWER], "answer_start": [CONTEXT.index(ANSWER)]}},
+        *extra,
+    ]
+    return from_records("qa", records)
+
+
+def test_answer_near_the_end_lands_in_the_last_window(tok):
+    enc = get_task("qa").encode(_examples(), tok, max_length=32, label2id={}, doc_stride=7)
+    # 26 context tokens per window (32 - 3 question - 3 specials), advancing 26 - 7 = 19:
+    # windows start at context token 0, 19, 38; only the last holds tokens 54..56.
+    assert len(enc) == 3 and enc["example_index"] == [0, 0, 0]
+    assert enc["start_positions"] == [0, 0, 21] and enc["end_positions"] == [0, 0, 23]
+    last = enc[2]
+    assert tok.convert_ids_to_tokens(last["input_ids"][21:24]) == ["london", "##x", "river"]
+    off = last["offset_mapping"]
+    assert CONTEXT[off[21][0] : off[23][1]] == ANSWER
+    assert off[0] == [-1, -1] and off[1] == [-1, -1]  # [CLS] and the question map to no character
+    assert last["token_type_ids"][:5] == [0] * 5 and set(last["token_type_ids"][5:]) == {1}
+    assert enc["length"] == [32, 32, 5 + 19 + 1]
+
+
+def _perfect(batch):
+    """One-hot logits at the gold start/end of each window ([CLS] when it has no answer)."""
+    n, width = batch["input_ids"].shape
+    start = torch.zeros(n, width)
+    end = torch.zeros(n, width)
+    rows = torch.arange(n)
+    start[rows, batch["start_positions"]] = 10.0
+    end[rows, batch["end_positions"]] = 10.0
+    return QuestionAnsweringModelOutput(start_logits=start, end_logits=end)
+
+
+def _decode(examples, tok, batch_size=2, **opts):
+    task = get_task("qa")
+    enc = task.encode(examples, tok, max_length=32, label2id={}, doc_stride=7, training=False)
+    acc = task.accumulator(examples, enc, [], max_answer_length=10, **opts)
+    rows = [enc[i] for i in range(len(enc))]
+    for i in range(0, len(rows), batch_size):  # windows of one example split across batches
+        batch = task.collate(rows[i : i + batch_size], tok.pad_token_id)
+        acc.add(batch, _perfect(batch))
+    return acc.finish()
+
+
+def test_perfect_logits_decode_to_the_gold_text_across_windows(tok):
+    short = {"id": "q2", "context": "the cat is in paris", "question": "where is the cat",
+             "answers": {"text": ["paris"], "answer_start": [14]}}
+    preds = _decode(_examples(short), tok)
+    assert preds[0]["answer"] == ANSWER and preds[0]["start"] == CONTEXT.index(ANSWER)
+    assert preds[0]["score"] == pytest.approx(20.0)
+    assert preds[1]["answer"] == "paris" and preds[1]["start"] == 14
+
+
+def test_max_answer_length_rules_out_long_spans(tok):
+    preds = _decode(_examples(), tok, batch_size=8)
+    assert preds[0]["answer"] == ANSWER
+    task = get_task("qa")
+    enc = task.encode(_examples(), tok, max_length=32, label2id={}, doc_stride=7, training=False)
+    acc = task.accumulator(_examples(), enc, [], max_answer_length=2)  # the answer is 3 tokens
+    batch = task.collate([enc[i] for i in range(len(enc))], tok.pad_token_id)
+    acc.add(batch, _perfect(batch))
+    assert acc.finish()[0]["answer"] != ANSWER
+
+
+def test_squad_v2_null_answer(tok):
+    none = {"id": "q3", "context": "the cat is in paris", "question": "where is the dog",
+            "answers": {"text": [], "answer_start": []}}
+    preds = _decode(_examples(none), tok)  # an empty gold list switches null answers on
+    assert preds[1] == {"answer": "", "start": -1, "score": pytest.approx(20.0)}
+    assert preds[0]["answer"] == ANSWER
+
+
+def test_long_question_is_cut_so_the_context_keeps_room(tok):
+    q = "what is the city by the river where the man and the woman and the dog live"  # 17 tokens
+    ex = from_records("qa", [{"id": "x", "context": CONTEXT, "question": q, "answers": None}])
+    enc = get_task("qa").encode(ex, tok, max_length=32, label2id={}, training=False)
+    first = enc[0]
+    assert first["token_type_ids"].count(0) == 14 + 2  # question cut to (32 - 3) // 2 tokens
+    assert "start_positions" not in enc.column_names
