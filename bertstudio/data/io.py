@@ -36,7 +36,7 @@ def detect_format(path: str | os.PathLike[str]) -> str:
     if preset_for_path(path) is not None:
         return "glue"
     ext = Path(path).suffix.lower()
-    if ext in _EXT and ext != ".json":
+    if ext in _EXT:  # .json is SQuAD: JSON Lines files carry .jsonl/.ndjson
         return _EXT[ext]
     head = read_bytes(path)[: 1 << 16]
     text = head.decode("utf-8", errors="replace").lstrip("\ufeff")

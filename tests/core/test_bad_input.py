@@ -1,0 +1,141 @@
+"""Broken files give one DataError naming the problem and the place; unusual-but-valid files load."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bertstudio.data.io import load_examples
+from bertstudio.errors import DataError
+
+BAD = Path(__file__).resolve().parents[1] / "data" / "bad"
+
+# file, load_examples kwargs, message fragment, where (None: no place to name)
+CASES: list[tuple[str, dict[str, Any], str, str | None]] = [
+    ("empty.csv", {}, "file is empty", None),
+    ("whitespace_only.csv", {}, "file is empty", None),
+    ("binary.csv", {}, "NUL byte at byte offset 8", "line 3"),
+    ("latin1.csv", {}, "byte 0xe9 at byte offset 23", "line 3"),
+    ("csv_wrong_columns.csv", {}, "found 3 columns (expected 2 columns)", "line 3"),
+    ("csv_missing_column.csv", {"columns": {"text": "text", "label": "label"}}, "missing column 'text'", None),
+    ("csv_unknown_label.csv", {"labels": ["pos", "neg"]}, "unknown label 'neutral' (expected one of 'pos', 'neg')", "line 4"),
+    ("csv_empty_text.csv", {}, "empty text", "line 3"),
+    ("csv_missing_label.csv", {"require_labels": True}, "row has no label", "line 3"),
+    ("csv_unterminated_quote.csv", {}, "quot", None),
+    ("csv_header_only.csv", {}, "header but no rows", None),
+    ("csv_duplicate_header.csv", {}, "duplicate column name 'text'", "line 1"),
+    ("tsv_wrong_columns.tsv", {}, "found 1 columns (expected 2 columns)", "line 3"),
+    ("tsv_no_text_column.tsv", {}, "cannot tell which column holds the text", "line 1"),
+    ("tsv_nul_line3.tsv", {}, "NUL byte at byte offset 24", "line 3"),
+    ("tsv_bad_utf8_line5.tsv", {}, "not UTF-8", "line 5"),
+    ("tsv_regression_not_number.tsv", {"kind": "regression"}, "score 'high' is not a number", "line 3"),
+    ("glue_cola_wrong_columns_train.tsv", {"glue_task": "CoLA"}, "found 3 columns (expected 4 columns)", "line 2"),
+    ("glue_stsb_score_not_number_train.tsv", {"glue_task": "STS-B"}, "score 'four' is not a number", "line 3"),
+    ("glue_stsb_score_out_of_range_train.tsv", {"glue_task": "STS-B"}, "score '5.500' is out of range (expected a number in [0, 5])", "line 2"),
+    ("glue_stsb_score_nan_train.tsv", {"glue_task": "STS-B"}, "score 'nan' is not a finite number", "line 2"),
+    ("glue_rte_unknown_label_dev.tsv", {"glue_task": "RTE"}, "unknown label 'entailed'", "line 3"),
+    ("glue_mrpc_bad_label_train.tsv", {"glue_task": "MRPC"}, "unknown label '2' (expected one of '0', '1')", "line 3"),
+    ("glue_sst2_empty_sentence_train.tsv", {"glue_task": "SST-2"}, "empty text", "line 3"),
+    ("glue_qnli_missing_label_dev.tsv", {"glue_task": "QNLI", "require_labels": True}, "row has no label", "line 3"),
+    ("glue_wnli_header_missing_train.tsv", {"glue_task": "WNLI"}, "header but no rows", None),
+    ("snli_bad_label_dev.tsv", {"glue_task": "SNLI"}, "unknown label '-' (expected one of '0', '1', '2')", "line 3"),
+    ("jsonl_truncated.jsonl", {}, "invalid JSON", "line 2, column"),
+    ("jsonl_not_object.jsonl", {}, "a JSON list, not an object", "line 2"),
+    ("jsonl_empty_text.jsonl", {}, "empty text", "line 2"),
+    ("jsonl_unknown_label.jsonl", {"labels": ["pos", "neg"]}, "unknown label 'maybe'", None),
+    ("jsonl_tag_count.jsonl", {}, "2 tags for 3 tokens (expected one tag per token)", "line 1"),
+    ("jsonl_label_type.jsonl", {}, "is not a string or integer", "line 1"),
+    ("jsonl_invalid_bio.jsonl", {"tag_scheme": "bio"}, "invalid BIO: tag 2 'I-LOC' follows 'O'", "line 2"),
+    ("jsonl_no_known_keys.jsonl", {}, "cannot tell which keys hold the text", "line 1"),
+    ("jsonl_qa_answer_not_at_start.jsonl", {}, "'France' is not at answer_start 3", "line 1, answer 1"),
+    ("conll_column_count.conll", {}, "found 3 columns", "line 2"),
+    ("conll_invalid_bio.conll", {"tag_scheme": "bio"}, "invalid BIO: tag 2 'I-LOC' follows 'O'", "line 4"),
+    ("conll_only_docstart.conll", {}, "no sentences found", None),
+    ("conll_unknown_tag.conll", {"labels": ["O", "B-ORG", "I-ORG"]}, "unknown label 'B-FOO'", "sentence at line 1"),
+    ("conllu_wrong_columns.conllu", {}, "found 9 tab-separated columns", "line 2"),
+    ("conllu_bad_id.conllu", {}, "token ID 'x' is not a number", "line 3"),
+    ("conllu_empty_form.conllu", {}, "token 1 is empty", "line 1"),
+    ("squad_truncated.json", {}, "invalid JSON: Unterminated string", "line 8, column"),
+    ("squad_no_data.json", {}, "missing 'data'", "top level"),
+    ("squad_answer_not_at_start.json", {}, "is not at answer_start 2", "article 0, question 'q1', answer 1"),
+    ("squad_answer_outside_context.json", {}, "answer outside the context", "article 0, question 'q1', answer 1"),
+    ("squad_duplicate_id.json", {}, "duplicate question id 'q1'", "article 0, question 'q1'"),
+    ("squad_context_not_string.json", {}, "'context' has the wrong type (int)", "article 0, paragraph 0"),
+    ("squad_empty_question.json", {}, "empty question", "article 0, question 'q1'"),
+    ("squad_answer_start_string.json", {}, "'answer_start' has the wrong type (str)", "article 0, question 'q1', answer 1"),
+    ("squad_binary.json", {}, "NUL byte", "line 1"),
+]
+
+
+def test_every_bad_file_is_in_the_table() -> None:
+    files = {p.name for p in BAD.iterdir() if p.is_file() and not p.name.startswith("ok_")}
+    assert files == {c[0] for c in CASES}
+    assert len(files) >= 40
+
+
+@pytest.mark.parametrize(("name", "kwargs", "fragment", "where"), CASES, ids=[c[0] for c in CASES])
+def test_bad_file_raises_data_error(name: str, kwargs: dict[str, Any], fragment: str, where: str | None) -> None:
+    with pytest.raises(DataError) as info:
+        load_examples(BAD / name, **kwargs)
+    err = info.value
+    assert fragment in str(err)
+    assert err.path is not None and Path(err.path).name == name
+    if where is not None:
+        assert err.where is not None and err.where.startswith(where), err.where
+
+
+def test_bom_csv_loads() -> None:
+    es = load_examples(BAD / "ok_bom.csv")
+    assert es.dataset.to_list() == [{"text": "Hello, world", "label": "pos"}]
+
+
+def test_crlf_tsv_loads_without_carriage_returns() -> None:
+    es = load_examples(BAD / "ok_crlf.tsv")
+    assert es.dataset.to_list() == [{"text": "first line ", "label": "1"}, {"text": "second", "label": "0"}]
+
+
+def test_quoted_newline_csv_loads() -> None:
+    es = load_examples(BAD / "ok_quoted_newline.csv")
+    assert es.dataset["text"] == ['two\nlines and "quotes"', "plain"]
+
+
+def test_cjk_and_emoji_jsonl_loads() -> None:
+    es = load_examples(BAD / "ok_cjk_emoji.jsonl")
+    assert es.dataset["text"] == ["这部电影太好看了😀👍", "ひどい映画 🙄"]
+    assert es.labels == ["正面", "负面"]
+
+
+def test_crlf_iob1_conll_loads_as_bio() -> None:
+    es = load_examples(BAD / "ok_crlf_iob1.conll")
+    assert es.dataset.to_list() == [{"tokens": ["EU", "rejects"], "tags": ["B-ORG", "O"]}]
+
+
+def test_conllu_skips_multiword_and_empty_nodes() -> None:
+    es = load_examples(BAD / "ok_bom_multiword.conllu")
+    assert es.dataset.to_list() == [{"tokens": ["Do", "n't", "go", "."], "tags": ["AUX", "PART", "VERB", "PUNCT"]}]
+
+
+def test_squad_v2_unanswerable_has_empty_answers() -> None:
+    es = load_examples(BAD / "ok_squad_v2.json")
+    assert es.dataset[0]["answers"] == {"text": ["北京"], "answer_start": [0]}
+    assert es.dataset[1]["answers"] == {"text": [], "answer_start": []}
+    assert es.dataset[1]["title"] == "城市"
+
+
+def test_one_megabyte_line(tmp_path: Path) -> None:
+    long = ("word " * 210_000).strip()  # ~1 MB in one field
+    path = tmp_path / "long.tsv"
+    path.write_text(f"sentence\tlabel\n{long}\t1\nshort\t0\n", encoding="utf-8")
+    es = load_examples(path)
+    assert len(es.dataset[0]["text"]) == len(long) > 1_000_000
+    assert es.dataset[1] == {"text": "short", "label": "0"}
+
+
+def test_ten_thousand_token_sentence(tmp_path: Path) -> None:
+    path = tmp_path / "long.conll"
+    path.write_text("".join(f"w{i} {'B-X' if i % 7 == 0 else 'I-X'}\n" for i in range(10_000)) + "\nend O\n")
+    es = load_examples(path, tag_scheme="bio")
+    assert len(es.dataset[0]["tokens"]) == 10_000 and es.dataset[0]["tags"][:2] == ["B-X", "I-X"]
+    assert es.dataset[1] == {"tokens": ["end"], "tags": ["O"]}
