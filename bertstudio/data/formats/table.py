@@ -198,17 +198,13 @@ def read_table(
 
     # Feed pyarrow everything from the first record on; skip the header row itself.
     del text
-    start = _offset_of_line(raw, first_line) if first_line > 1 else (len(BOM) if raw.startswith(BOM) else 0)
+    # The first record starts at the first byte that is not a line break (blank lines skipped).
+    bom = len(BOM) if raw.startswith(BOM) else 0
+    m = re.search(rb"[^\r\n]", raw[bom:])
+    start = bom + (m.start() if m else 0)
     data_bytes = raw[start:] if start else raw
     table = _parse(data_bytes, n, header, opts, path, first_line)
     return _columns_to_set(table, idx, kind, n, opts, path, data_bytes, first_line, header, labels, require_labels)
-
-
-def _offset_of_line(raw: bytes, line: int) -> int:
-    off = 0
-    for _ in range(line - 1):
-        off = raw.index(b"\n", off) + 1
-    return off
 
 
 def _parse(data: bytes, n: int, header: bool, opts: TableOptions, path: Any, first_line: int) -> pa.Table:
