@@ -1,0 +1,362 @@
+"""The main window: menus, toolbar, the page switcher, the status bar.
+
+Pages are views over the one :class:`ProjectSession`; each is built as
+``Page(session, parent=None)``. The training-side pages are imported by module
+and class name so the shell does not depend on their internals.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from typing import Any
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QByteArray, QCoreApplication, QSettings, Qt, QTimer
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QLabel,
+    QListWidget,
+    QMainWindow,
+    QMenu,
+    QMessageBox,
+    QSplitter,
+    QStackedWidget,
+    QWidget,
+)
+
+from bertstudio.errors import BertStudioError
+from bertstudio.ui.data_page import DataPage
+from bertstudio.ui.editors import LabelPage
+from bertstudio.ui.help_panel import ShortcutsDialog
+from bertstudio.ui.session import ProjectSession
+
+log = logging.getLogger(__name__)
+
+
+def _t(text: str) -> str:
+    return QCoreApplication.translate("MainWindow", text)
+
+
+# (key, title, module, class) in switcher order; Data and Label are built here.
+PAGES: tuple[tuple[str, str, str, str], ...] = (
+    ("data", QT_TRANSLATE_NOOP("MainWindow", "Data"), "bertstudio.ui.data_page", "DataPage"),
+    ("label", QT_TRANSLATE_NOOP("MainWindow", "Label"), "bertstudio.ui.editors.page", "LabelPage"),
+    ("train", QT_TRANSLATE_NOOP("MainWindow", "Train"), "bertstudio.ui.training_page", "TrainingPage"),
+    ("results", QT_TRANSLATE_NOOP("MainWindow", "Results"), "bertstudio.ui.results_page", "ResultsPage"),
+    ("playground", QT_TRANSLATE_NOOP("MainWindow", "Playground"), "bertstudio.ui.playground", "PlaygroundPage"),
+    ("runs", QT_TRANSLATE_NOOP("MainWindow", "Runs"), "bertstudio.ui.runs_page", "RunsPage"),
+    ("scoreboard", QT_TRANSLATE_NOOP("MainWindow", "GLUE scoreboard"), "bertstudio.ui.scoreboard_page", "ScoreboardPage"),
+)
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, session: ProjectSession | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("mainWindow")
+        self.session = session if session is not None else ProjectSession(parent=self)
+        self.settings: QSettings = self.session.settings
+        self.pages: dict[str, QWidget] = {}
+        self._build_pages()
+        self._build_actions()
+        self._build_status_bar()
+        self.session.project_opened.connect(self._on_project_opened)
+        self.session.project_closed.connect(self._on_project_closed)
+        self.session.gold_changed.connect(self._update_status)
+        self.session.data_imported.connect(self._update_status)
+        self.session.current_example_changed.connect(self._update_status)
+        self.session.undo_stack.cleanChanged.connect(lambda _c: self._update_title())
+        self.resize(1280, 820)
+        geometry = self.settings.value("mainWindow/geometry")
+        if isinstance(geometry, QByteArray):
+            self.restoreGeometry(geometry)
+        state = self.settings.value("mainWindow/state")
+        if isinstance(state, QByteArray):
+            self.restoreState(state)
+        if self.session.has_project():
+            self._on_project_opened(self.session.project)
+        else:
+            self._on_project_closed()
+        # Fold long journals into the data files while the user is idle (cheap check, rare work).
+        self._compact_timer = QTimer(self)
+        self._compact_timer.setInterval(60_000)
+        self._compact_timer.timeout.connect(self._compact_if_large)
+        self._compact_timer.start()
+
+    # -- pages -------------------------------------------------------------------------------
+    def _build_pages(self) -> None:
+        self.page_list = QListWidget()
+        self.page_list.setObjectName("pageList")
+        self.page_list.setMaximumWidth(180)
+        self.page_stack = QStackedWidget()
+        self.page_stack.setObjectName("pageStack")
+        for key, title, module, cls in PAGES:
+            page = self._make_page(key, module, cls)
+            page.setProperty("pageKey", key)
+            self.pages[key] = page
+            self.page_stack.addWidget(page)
+            self.page_list.addItem(_t(title))
+        self.page_list.currentRowChanged.connect(self.page_stack.setCurrentIndex)
+        self.page_list.setCurrentRow(0)
+        data_page = self.pages["data"]
+        if isinstance(data_page, DataPage):
+            data_page.example_activated.connect(self._on_example_activated)
+        splitter = QSplitter()
+        splitter.addWidget(self.page_list)
+        splitter.addWidget(self.page_stack)
+        splitter.setStretchFactor(1, 1)
+        self.setCentralWidget(splitter)
+
+    def _make_page(self, key: str, module: str, cls: str) -> QWidget:
+        if key == "data":
+            return DataPage(self.session)
+        if key == "label":
+            return LabelPage(self.session)
+        try:
+            page_class = getattr(importlib.import_module(module), cls)
+        except (ImportError, AttributeError) as exc:
+            # Only a missing page module is tolerated (development); a page that fails
+            # while building is a bug and raises.
+            log.warning("page %s not available: %s", cls, exc)
+            placeholder = QLabel(_t("This page is not available in this build."))
+            placeholder.setObjectName(f"{key}Placeholder")
+            placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            return placeholder
+        return page_class(self.session)
+
+    def page(self, key: str) -> QWidget:
+        return self.pages[key]
+
+    def show_page(self, key: str) -> None:
+        self.page_list.setCurrentRow([k for k, *_ in PAGES].index(key))
+
+    def current_page_key(self) -> str:
+        return PAGES[self.page_stack.currentIndex()][0]
+
+    def _on_example_activated(self, split: str, row: int) -> None:
+        self.session.set_current(split, row)
+        self.show_page("label")
+
+    # -- actions -----------------------------------------------------------------------------
+    def _action(self, name: str, text: str, slot: Any, shortcut: QKeySequence | str | None = None) -> QAction:
+        action = QAction(text, self)
+        action.setObjectName(name)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        action.triggered.connect(slot)
+        return action
+
+    def _build_actions(self) -> None:
+        SK = QKeySequence.StandardKey
+        self.new_action = self._action("newProjectAction", self.tr("&New project…"), self.new_project, SK.New)
+        self.open_action = self._action("openProjectAction", self.tr("&Open project…"), self.open_project, SK.Open)
+        self.save_action = self._action("saveAction", self.tr("&Save"), self.save, SK.Save)
+        self.import_action = self._action("importAction", self.tr("&Import data…"), self.import_data, "Ctrl+I")
+        self.export_action = self._action("exportAction", self.tr("&Export data…"), self.export_data, "Ctrl+E")
+        self.close_action = self._action("closeProjectAction", self.tr("&Close project"), self.session.close)
+        self.quit_action = self._action("quitAction", self.tr("&Quit"), self.close, SK.Quit)
+        self.undo_action = self.session.undo_stack.createUndoAction(self, self.tr("&Undo"))
+        self.undo_action.setObjectName("undoAction")
+        self.undo_action.setShortcut(SK.Undo)
+        self.redo_action = self.session.undo_stack.createRedoAction(self, self.tr("&Redo"))
+        self.redo_action.setObjectName("redoAction")
+        self.redo_action.setShortcuts([QKeySequence(SK.Redo), QKeySequence("Ctrl+Shift+Z")])
+        self.label_set_action = self._action("labelSetAction", self.tr("&Label set…"), self.edit_label_set)
+        self.shortcuts_action = self._action("shortcutsAction", self.tr("&Keyboard shortcuts"), self.show_shortcuts,
+                                             SK.HelpContents)
+        self.recent_menu = QMenu(self.tr("Open &recent"), self)
+        self.recent_menu.setObjectName("recentMenu")
+        self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
+        file_menu = self.menuBar().addMenu(self.tr("&File"))
+        for item in (self.new_action, self.open_action, self.recent_menu, self.save_action, None, self.import_action,
+                     self.export_action, None, self.close_action, self.quit_action):
+            if item is None:
+                file_menu.addSeparator()
+            elif isinstance(item, QMenu):
+                file_menu.addMenu(item)
+            else:
+                file_menu.addAction(item)
+        edit_menu = self.menuBar().addMenu(self.tr("&Edit"))
+        edit_menu.addActions([self.undo_action, self.redo_action])
+        edit_menu.addSeparator()
+        edit_menu.addAction(self.label_set_action)
+        view_menu = self.menuBar().addMenu(self.tr("&View"))
+        for i, (key, title, *_rest) in enumerate(PAGES):
+            action = self._action(f"show_{key}Action", _t(title), lambda _c=False, k=key: self.show_page(k),
+                                  f"Ctrl+{i + 1}")
+            view_menu.addAction(action)
+        help_menu = self.menuBar().addMenu(self.tr("&Help"))
+        help_menu.addAction(self.shortcuts_action)
+        toolbar = self.addToolBar(self.tr("Main"))
+        toolbar.setObjectName("mainToolBar")
+        toolbar.addActions([self.new_action, self.open_action, self.save_action])
+        toolbar.addSeparator()
+        toolbar.addActions([self.import_action, self.export_action])
+        toolbar.addSeparator()
+        toolbar.addActions([self.undo_action, self.redo_action])
+        toolbar.addSeparator()
+        toolbar.addAction(self.shortcuts_action)
+
+    def _fill_recent_menu(self) -> None:
+        self.recent_menu.clear()
+        for folder in self.session.recent_projects():
+            self.recent_menu.addAction(folder, lambda f=folder: self.open_project(f))
+        if self.recent_menu.isEmpty():
+            self.recent_menu.addAction(self.tr("(none)")).setEnabled(False)
+
+    def _build_status_bar(self) -> None:
+        self.project_label = QLabel()
+        self.project_label.setObjectName("statusProject")
+        self.split_label = QLabel()
+        self.split_label.setObjectName("statusSplit")
+        self.progress_label = QLabel()
+        self.progress_label.setObjectName("statusProgress")
+        for w in (self.project_label, self.split_label, self.progress_label):
+            self.statusBar().addPermanentWidget(w)
+
+    # -- project -----------------------------------------------------------------------------
+    def new_project(self) -> None:
+        from bertstudio.ui.new_project_dialog import NewProjectDialog
+
+        dialog = NewProjectDialog(self)
+        if dialog.exec() and dialog.project is not None:
+            self.session.set_project(dialog.project)
+
+    def open_project(self, folder: str | None = None) -> bool:
+        if not folder:
+            folder = QFileDialog.getExistingDirectory(self, self.tr("Open project"))
+            if not folder:
+                return False
+        try:
+            project = self.session.open_folder(folder)
+        except BertStudioError as exc:
+            QMessageBox.warning(self, self.tr("Cannot open the project"), exc.message)
+            return False
+        if project.recovery_messages:
+            QMessageBox.information(self, self.tr("Project recovered"), "\n".join(project.recovery_messages))
+        return True
+
+    def save(self) -> None:
+        """Edits are already on disk (journal); Save folds them into the data files and saves the UI state."""
+        project = self.session.project
+        if project is None:
+            return
+        self._store_ui_state()
+        project.compact()
+        self.session.undo_stack.setClean()
+        self.statusBar().showMessage(self.tr("Saved"), 3000)
+
+    def _compact_if_large(self) -> None:
+        project = self.session.project
+        if project is not None and not project.closed:
+            project.compact_if_large()
+
+    def import_data(self) -> bool:
+        if not self._require_project():
+            return False
+        from bertstudio.ui.import_dialog import ImportDialog
+
+        dialog = ImportDialog(self.session, self)
+        dialog.imported.connect(self._on_imported)
+        return bool(dialog.exec())
+
+    def _on_imported(self, split: str, rows: int) -> None:
+        self.session.set_current(split, 0 if rows else -1)
+        data_page = self.pages["data"]
+        if isinstance(data_page, DataPage):
+            data_page.show_split(split)
+        self.statusBar().showMessage(self.tr("Imported %1 rows into %2").replace("%1", str(rows)).replace("%2", split),
+                                     5000)
+
+    def export_data(self) -> None:
+        if not self._require_project():
+            return
+        from bertstudio.ui.import_dialog import ExportDialog
+
+        ExportDialog(self.session, self).exec()
+
+    def edit_label_set(self) -> None:
+        if self._require_project():
+            label_page = self.pages["label"]
+            if isinstance(label_page, LabelPage):
+                label_page.edit_label_set()
+
+    def show_shortcuts(self) -> None:
+        ShortcutsDialog(self.session.kind, self).exec()
+
+    def _require_project(self) -> bool:
+        if self.session.has_project():
+            return True
+        QMessageBox.information(self, self.tr("No project"), self.tr("Create or open a project first."))
+        return False
+
+    def _on_project_opened(self, project: Any) -> None:
+        for action in (self.save_action, self.import_action, self.export_action, self.close_action,
+                       self.label_set_action):
+            action.setEnabled(True)
+        state = dict(project.ui_state)
+        split, row = state.get("split"), state.get("row")
+        if split and isinstance(row, int) and 0 <= row < self.session.split_size(split):
+            self.session.set_current(split, row)
+        if state.get("page") in self.pages:
+            self.show_page(state["page"])
+        self._update_status()
+        self._update_title()
+
+    def _on_project_closed(self) -> None:
+        for action in (self.save_action, self.import_action, self.export_action, self.close_action,
+                       self.label_set_action):
+            action.setEnabled(False)
+        self._update_status()
+        self._update_title()
+
+    def _update_title(self) -> None:
+        project = self.session.project
+        name = f"{project.name} — " if project is not None else ""
+        self.setWindowTitle(name + "bertstudio")
+
+    def _update_status(self, *_args: Any) -> None:
+        project = self.session.project
+        if project is None:
+            self.project_label.setText(self.tr("No project open"))
+            self.split_label.clear()
+            self.progress_label.clear()
+            return
+        split = self.session.current_split
+        done, total = self.session.progress(split)
+        self.project_label.setText(self.tr("Project: %1 (%2)").replace("%1", project.name).replace("%2", project.kind))
+        self.split_label.setText(self.tr("Split: %1").replace("%1", split))
+        self.progress_label.setText(self.tr("%1 labelled / %2").replace("%1", f"{done:,}").replace("%2", f"{total:,}"))
+
+    # -- closing -----------------------------------------------------------------------------
+    def _store_ui_state(self) -> None:
+        project = self.session.project
+        if project is None or project.closed:
+            return
+        project.ui_state.update(page=self.current_page_key(), split=self.session.current_split,
+                                row=self.session.current_row)
+        project.save_ui_state()
+
+    def confirm_stop_training(self) -> bool:
+        """Ask whether to stop the running training (tests replace this to answer for the user)."""
+        answer = QMessageBox.question(
+            self, self.tr("Training is running"),
+            self.tr("A training run is in progress. Stop it and quit?"),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+        return answer == QMessageBox.StandardButton.Yes
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        training = self.pages.get("train")
+        running = getattr(training, "is_running", None)
+        if callable(running) and running():
+            if not self.confirm_stop_training():
+                event.ignore()
+                return
+            # the engine checks its cancel flag after every optimizer step; wait for the worker to end
+            training.cancel_and_wait(30_000)  # type: ignore[union-attr]
+        self.settings.setValue("mainWindow/geometry", self.saveGeometry())
+        self.settings.setValue("mainWindow/state", self.saveState())
+        self._store_ui_state()
+        self.session.close()
+        self._compact_timer.stop()
+        event.accept()

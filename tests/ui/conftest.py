@@ -1,0 +1,72 @@
+"""UI test fixtures: offscreen Qt, settings in a temp folder, small projects, the main window."""
+
+from __future__ import annotations
+
+import os
+
+os.environ["QT_QPA_PLATFORM"] = "offscreen"  # before any Qt import
+
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+pytest.importorskip("pytestqt")
+
+from PySide6.QtCore import QSettings  # noqa: E402
+
+from bertstudio.data.examples import from_records  # noqa: E402
+from bertstudio.data.project import Project  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _isolated_settings(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """QSettings (recent projects, window geometry) go to a temp folder, never the user's."""
+    folder = str(tmp_path_factory.mktemp("qsettings"))
+    for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
+        QSettings.setPath(fmt, QSettings.Scope.UserScope, folder)
+
+
+def make_project(folder: Path, kind: str, labels: list[str] | None = None,
+                 splits: dict[str, list[dict[str, Any]]] | None = None, name: str = "test") -> Project:
+    """A project in ``folder`` with the given rows per split (labels as given, in that order)."""
+    project = Project.create(folder, name=name, kind=kind, labels=labels or [])
+    for split, records in (splits or {}).items():
+        project.import_examples(from_records(kind, records, labels=list(labels or [])), split)
+    return project
+
+
+@pytest.fixture
+def session_factory(tmp_path: Path) -> Iterator[Any]:
+    """Build a ProjectSession over a fresh project; closes every project at the end."""
+    from bertstudio.ui.session import ProjectSession
+
+    made: list[ProjectSession] = []
+
+    def factory(kind: str, labels: list[str] | None = None,
+                splits: dict[str, list[dict[str, Any]]] | None = None) -> ProjectSession:
+        project = make_project(tmp_path / f"project-{len(made)}", kind, labels, splits)
+        session = ProjectSession(project, settings=QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
+        made.append(session)
+        return session
+
+    yield factory
+    for session in made:
+        session.close()
+
+
+@pytest.fixture
+def main_window(qtbot: Any, tmp_path: Path) -> Iterator[Any]:
+    """The real main window over an empty sentence project in a temp folder."""
+    from bertstudio.ui.main_window import MainWindow
+    from bertstudio.ui.session import ProjectSession
+
+    project = Project.create(tmp_path / "project", name="reviews", kind="sentence", labels=[])
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
+    window = MainWindow(session)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    yield window
+    window.close()
+    session.close()

@@ -1,0 +1,239 @@
+"""Labelling through the real editors with keys and the mouse; gold values checked in the project."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QTextCursor
+
+from bertstudio.ui.editors import LabelPage
+
+SENTENCES = [{"text": t, "label": None} for t in ("a fine film", "dull and long", "great fun", "so boring", "ok")]
+
+
+def _page(qtbot, session) -> LabelPage:
+    page = LabelPage(session)
+    qtbot.addWidget(page)
+    page.show()
+    return page
+
+
+def test_number_keys_label_undo_redo_and_progress(qtbot, session_factory):
+    session = session_factory("sentence", ["neg", "pos"], {"train": SENTENCES})
+    page = _page(qtbot, session)
+    editor = page.editor()
+    assert page.stack.objectName() == "labelEditor" and page.stack.currentWidget() is editor
+    assert editor.row == 0 and editor.text_view.toPlainText() == "a fine film"
+
+    qtbot.keyClick(editor, Qt.Key.Key_2)  # pos, then the editor moves on
+    qtbot.keyClick(editor, Qt.Key.Key_1)  # neg
+    project = session.project
+    assert [project.gold("train", r) for r in range(5)] == ["pos", "neg", None, None, None]
+    assert editor.row == 2
+    assert (page.progress.value(), page.progress.maximum()) == (2, 5)
+
+    session.undo_stack.undo()
+    assert project.gold("train", 1) is None and project.gold("train", 0) == "pos"
+    assert editor.row == 1  # undo shows the example it changed
+    assert page.progress.value() == 1
+    session.undo_stack.redo()
+    assert project.gold("train", 1) == "neg"
+    assert page.progress.value() == 2
+
+    # Keys out of the label set do nothing; Backspace clears; S skips to the next unlabelled.
+    editor.go_to(0)
+    qtbot.keyClick(editor, Qt.Key.Key_7)
+    assert project.gold("train", 0) == "pos"
+    qtbot.keyClick(editor, Qt.Key.Key_Backspace)
+    assert project.gold("train", 0) is None
+    qtbot.keyClick(editor, Qt.Key.Key_Right)
+    qtbot.keyClick(editor, Qt.Key.Key_S)
+    assert editor.row == 2
+    # The edits are in the journal: a reopened project sees them without any save (no compaction).
+    from bertstudio.data.project import Project
+
+    project.close(compact=False)
+    again = Project.open(project.folder)
+    assert [again.gold("train", r) for r in range(3)] == [None, "neg", None]
+    again.close(compact=False)
+
+
+def test_pair_side_by_side_and_regression_keys_and_slider(qtbot, session_factory):
+    pairs = [{"text": "A man sleeps.", "text_pair": "Someone rests.", "label": None}]
+    session = session_factory("pair", ["entailment", "neutral", "contradiction"], {"dev": pairs})
+    page = _page(qtbot, session)
+    editor = page.editor()
+    assert editor.pair_view.isVisible() and editor.pair_view.toPlainText() == "Someone rests."
+    qtbot.keyClick(editor, Qt.Key.Key_3)
+    assert session.project.gold("dev", 0) == "contradiction"
+
+    scored = [{"text": "a", "text_pair": "b", "label": None}, {"text": "c", "text_pair": "d", "label": None}]
+    session2 = session_factory("regression", None, {"train": scored})
+    page2 = _page(qtbot, session2)
+    reg = page2.editor()
+    reg.advance_box.setChecked(False)
+    qtbot.keyClick(reg, Qt.Key.Key_4)
+    assert session2.project.gold("train", 0) == 4.0
+    reg.slider.setValue(37)  # 3.7 in tenths
+    reg.slider.sliderReleased.emit()
+    assert session2.project.gold("train", 0) == 3.7
+    assert reg.spin.value() == 3.7
+    session2.undo_stack.undo()
+    assert session2.project.gold("train", 0) == 4.0
+
+
+TOKENS = "John Smith flew from New York to Paris".split()
+
+
+def test_tag_a_span_with_shift_arrows_gives_bio(qtbot, session_factory):
+    labels = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-ORG", "I-ORG"]
+    session = session_factory("tagging", labels, {"train": [{"tokens": TOKENS, "tags": None}]})
+    page = _page(qtbot, session)
+    editor = page.editor()
+    assert editor.types() == ["PER", "LOC", "ORG"]
+    assert editor.legend.names() == ["PER", "LOC", "ORG"]
+
+    qtbot.keyClick(editor, Qt.Key.Key_Right, Qt.KeyboardModifier.ShiftModifier)  # John Smith
+    qtbot.keyClick(editor, Qt.Key.Key_1)  # PER
+    assert session.project.gold("train", 0) == ["B-PER", "I-PER", "O", "O", "O", "O", "O", "O"]
+
+    qtbot.keyClick(editor, Qt.Key.Key_End)
+    qtbot.keyClick(editor, Qt.Key.Key_2)  # Paris: a one-word LOC
+    for _ in range(3):  # End is "Paris" (7); three left is "New" (4)
+        qtbot.keyClick(editor, Qt.Key.Key_Left)
+    qtbot.keyClick(editor, Qt.Key.Key_Right, Qt.KeyboardModifier.ShiftModifier)  # New York
+    qtbot.keyClick(editor, Qt.Key.Key_2)
+    expected = ["B-PER", "I-PER", "O", "O", "B-LOC", "I-LOC", "O", "B-LOC"]
+    assert session.project.gold("train", 0) == expected
+    assert "[LOC] New York" in editor.entity_line.text()
+
+    # A span overlapping "Smith" is refused with a message and nothing changes.
+    editor.select_words(1, 3)
+    qtbot.keyClick(editor, Qt.Key.Key_3)
+    assert session.project.gold("train", 0) == expected
+    assert "overlaps" in editor.note.text()
+
+    # Backspace clears the whole entity under the cursor; undo brings it back.
+    editor.select_words(5, 6)  # "York", inside New York
+    qtbot.keyClick(editor, Qt.Key.Key_Backspace)
+    assert session.project.gold("train", 0) == ["B-PER", "I-PER", "O", "O", "O", "O", "O", "B-LOC"]
+    session.undo_stack.undo()
+    assert session.project.gold("train", 0) == expected
+
+
+def test_tag_with_a_mouse_drag(qtbot, session_factory):
+    labels = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC"]
+    session = session_factory("tagging", labels, {"train": [{"tokens": TOKENS, "tags": None}]})
+    page = _page(qtbot, session)
+    editor = page.editor()
+    view = editor.view
+
+    def point(word: int):
+        cursor = QTextCursor(view.document())
+        cursor.setPosition(editor._starts[word] + 1)
+        return view.cursorRect(cursor).center()
+
+    qtbot.mousePress(view.viewport(), Qt.MouseButton.LeftButton, pos=point(4))
+    # QTest cannot move with a button held; a shift-press extends the drag the same way
+    qtbot.mousePress(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ShiftModifier, pos=point(5))
+    assert editor.selection() == (4, 6)
+    qtbot.keyClick(editor, Qt.Key.Key_2)
+    assert session.project.gold("train", 0)[4:6] == ["B-LOC", "I-LOC"]
+
+
+def test_plain_pos_tags_set_each_selected_word(qtbot, session_factory):
+    labels = ["NOUN", "VERB", "DET", "PROPN"]
+    words = ["the", "dog", "barks"]
+    session = session_factory("tagging", labels, {"train": [{"tokens": words, "tags": ["DET", "NOUN", "NOUN"]}]})
+    page = _page(qtbot, session)
+    editor = page.editor()
+    assert not editor.bio and editor.types() == labels
+    qtbot.keyClick(editor, Qt.Key.Key_End)
+    qtbot.keyClick(editor, Qt.Key.Key_2)  # VERB
+    assert session.project.gold("train", 0) == ["DET", "NOUN", "VERB"]
+    editor.select_words(0, 2)
+    qtbot.keyClick(editor, Qt.Key.Key_4)  # PROPN on both
+    assert session.project.gold("train", 0) == ["PROPN", "PROPN", "VERB"]
+
+
+CONTEXT = "Normandy is a région in France. The Normans — « Norsemen » — gave their name to it in the 10th century."
+
+
+def _qa_rows():
+    return [
+        {"id": "q1", "title": "Normans", "context": CONTEXT, "question": "In what country is Normandy?", "answers": None},
+        {"id": "q2", "title": "Normans", "context": CONTEXT, "question": "When?", "answers": None},
+        {"id": "q3", "title": "Other", "context": "Another context.", "question": "What?", "answers": None},
+    ]
+
+
+def test_select_an_answer_with_the_mouse_records_exact_offsets(qtbot, session_factory):
+    session = session_factory("qa", None, {"train": _qa_rows()})
+    page = _page(qtbot, session)
+    editor = page.editor()
+    assert editor.question_list.count() == 2  # the two questions on this context
+    view = editor.context_view
+    start = CONTEXT.index("France")
+    end = start + len("France")
+
+    def point(index: int):
+        cursor = QTextCursor(view.document())
+        cursor.setPosition(index)
+        return view.cursorRect(cursor).center()
+
+    qtbot.mousePress(view.viewport(), Qt.MouseButton.LeftButton, pos=point(start))
+    qtbot.mouseRelease(view.viewport(), Qt.MouseButton.LeftButton, pos=point(start))
+    qtbot.mousePress(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ShiftModifier, pos=point(end))
+    qtbot.mouseRelease(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ShiftModifier, pos=point(end))
+    gold = session.project.gold("train", 0)
+    assert gold == {"text": ["France"], "answer_start": [start]}
+    assert CONTEXT[gold["answer_start"][0]:][: len("France")] == "France"
+
+    # After non-ASCII text (é, «, —) Python and Qt positions still agree: select "10th century".
+    editor.go_to(1)
+    s2 = CONTEXT.index("10th century")
+    cursor = view.textCursor()
+    cursor.setPosition(s2)
+    cursor.setPosition(s2 + len("10th century"), QTextCursor.MoveMode.KeepAnchor)
+    view.setTextCursor(cursor)
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    assert session.project.gold("train", 1) == {"text": ["10th century"], "answer_start": [s2]}
+
+    # No answer (SQuAD v2) stores empty lists; unticking clears it.
+    editor.no_answer_box.click()
+    assert session.project.gold("train", 1) == {"text": [], "answer_start": []}
+    editor.no_answer_box.click()
+    assert session.project.gold("train", 1) is None
+
+
+def test_add_a_question_to_the_context(qtbot, session_factory):
+    session = session_factory("qa", None, {"train": _qa_rows()})
+    page = _page(qtbot, session)
+    editor = page.editor()
+    qtbot.keyClicks(editor.new_question, "Who named it?")
+    qtbot.mouseClick(editor.add_button, Qt.MouseButton.LeftButton)
+    assert session.split_size("train") == 4
+    assert editor.row == 3
+    added = session.row("train", 3)
+    assert added["question"] == "Who named it?" and added["context"] == CONTEXT and added["answers"] is None
+    assert editor.question_list.count() == 3
+
+
+def test_label_set_dialog_adds_and_renames_and_legend_follows(qtbot, session_factory):
+    from bertstudio.ui.editors.label_set import LabelSetDialog
+
+    session = session_factory("sentence", ["neg", "pos"], {"train": SENTENCES})
+    page = _page(qtbot, session)
+    editor = page.editor()
+    dialog = LabelSetDialog(session)
+    qtbot.addWidget(dialog)
+    assert dialog.add_label("neutral")
+    assert editor.legend.names() == ["neg", "pos", "neutral"]
+    qtbot.keyClick(editor, Qt.Key.Key_3)
+    assert session.project.gold("train", 0) == "neutral"
+    assert dialog.rename_label("neutral", "mixed")
+    assert session.project.gold("train", 0) == "mixed"
+    assert [dialog.list.item(i).text() for i in range(dialog.list.count())] == ["neg", "pos", "mixed"]
+    # The core refuses a duplicate; the dialog shows its message and the set is unchanged.
+    assert not dialog.add_label("pos")
+    assert "pos" in dialog.error.text()
+    assert session.labels() == ["neg", "pos", "mixed"]
