@@ -203,12 +203,19 @@ class PredictionsFilter(QSortFilterProxyModel):
         self._cell: tuple[str, str] | None = None
 
     def set_errors_only(self, on: bool) -> None:
+        self.beginFilterChange()
         self._errors_only = bool(on)
-        self.invalidateRowsFilter()
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
     def set_cell(self, cell: tuple[str, str] | None) -> None:
+        self.beginFilterChange()
         self._cell = cell
-        self.invalidateRowsFilter()
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+
+    def refilter(self) -> None:
+        """Apply the filters again after the source's values changed (a relabel)."""
+        self.beginFilterChange()
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
     @property
     def cell(self) -> tuple[str, str] | None:

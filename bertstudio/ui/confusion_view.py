@@ -1,0 +1,101 @@
+"""Confusion matrix of a classification run: rows gold, columns predicted.
+
+A small QAbstractTableModel (labels x labels counts from
+bertstudio.metrics.confusion) shown in a QTableView; cells are shaded by
+count, and clicking one emits ``cell_clicked(gold, predicted)`` so the
+predictions table can show exactly those examples (click it again to clear).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
+
+from bertstudio.metrics import confusion
+
+_Index = QModelIndex | QPersistentModelIndex
+
+
+class ConfusionModel(QAbstractTableModel):
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.labels: list[str] = []
+        self.counts = np.zeros((0, 0), dtype=np.int64)
+
+    def set_data(self, golds: Sequence[Any], preds: Sequence[Any], labels: Sequence[str]) -> None:
+        self.beginResetModel()
+        self.labels = list(labels)
+        self.counts = confusion(list(golds), list(preds), self.labels) if self.labels else np.zeros((0, 0), dtype=np.int64)
+        self.endResetModel()
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.labels)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.labels)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole and 0 <= section < len(self.labels):
+            return self.labels[section]  # user's label names: not translated
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self.tr("gold") if orientation == Qt.Orientation.Vertical else self.tr("predicted")
+        return None
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or index.row() >= len(self.labels) or index.column() >= len(self.labels):
+            return None
+        n = int(self.counts[index.row(), index.column()])
+        if role == Qt.ItemDataRole.DisplayRole:
+            return str(n)
+        if role == Qt.ItemDataRole.UserRole:
+            return n
+        if role == Qt.ItemDataRole.BackgroundRole:
+            top = int(self.counts.max()) if self.counts.size else 0
+            share = n / top if top else 0.0
+            # Blue on the diagonal (right), red off it (wrong); deeper = more examples.
+            base = (31, 119, 180) if index.row() == index.column() else (214, 39, 40)
+            mix = [round(255 - share * (255 - c) * 0.85) for c in base]
+            return QColor(*mix)
+        if role == Qt.ItemDataRole.ForegroundRole:
+            top = int(self.counts.max()) if self.counts.size else 0
+            return QColor("white") if top and n / top > 0.6 else QColor("black")
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return int(Qt.AlignmentFlag.AlignCenter)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self.tr("{n} examples: gold {g}, predicted {p}").format(n=n, g=self.labels[index.row()], p=self.labels[index.column()])
+        return None
+
+
+class ConfusionView(QTableView):
+    cell_clicked = Signal(object)  # (gold, predicted) or None when the filter is cleared
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("confusionMatrix")
+        self.confusion_model = ConfusionModel(self)
+        self.setModel(self.confusion_model)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.setToolTip(self.tr("Rows: gold label. Columns: predicted label. Click a cell to list its examples."))
+        self._selected: tuple[str, str] | None = None
+        self.clicked.connect(self._on_clicked)
+
+    def _on_clicked(self, index: QModelIndex) -> None:
+        labels = self.confusion_model.labels
+        cell = (labels[index.row()], labels[index.column()])
+        if cell == self._selected:
+            self._selected = None
+            self.clearSelection()
+        else:
+            self._selected = cell
+        self.cell_clicked.emit(self._selected)
+
+    def clear_filter(self) -> None:
+        self._selected = None
+        self.clearSelection()

@@ -1,0 +1,367 @@
+"""The Results page: a run's official metrics, confusion matrix and predictions.
+
+Pick a run; see its metrics (x100, one decimal, as papers print them), the
+confusion matrix for classification (click a cell to list those examples), and
+every evaluated example with gold, prediction, confidence and loss (sortable,
+"errors only"). Selecting a row shows the example with gold and predicted
+spans/answers marked, and relabels it in place through the session's undo stack.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView, QCheckBox, QComboBox, QHBoxLayout, QHeaderView, QLabel, QPushButton, QSplitter,
+    QTableView, QTableWidget, QTableWidgetItem, QTextBrowser, QVBoxLayout, QWidget,
+)
+
+from bertstudio.metrics import GLUE_METRICS, KIND_METRICS, canonical_task, is_glue_task
+from bertstudio.ui.confusion_view import ConfusionView
+from bertstudio.ui.predictions_model import (
+    PredictionRow, PredictionsFilter, PredictionsModel, load_eval_rows, predicted_value,
+)
+from bertstudio.ui.run_follower import read_predictions, read_run, run_folder_of
+
+log = logging.getLogger(__name__)
+
+GOLD_BG, PRED_BG = "#c8e6c9", "#ffe0b2"  # green = gold, orange = predicted; both = overlap
+
+
+def official_metric_order(kind: str, glue_task: str | None) -> tuple[str, ...]:
+    if glue_task and is_glue_task(glue_task):
+        return GLUE_METRICS[canonical_task(glue_task)]
+    return KIND_METRICS.get(kind, ())
+
+
+def format_metric(key: str, value: float) -> str:
+    """Scores x100 with one decimal (correlations too); MSE and losses as they are."""
+    return f"{value:.4f}" if key == "mse" or key.endswith("loss") else f"{100 * value:.1f}"
+
+
+def _spans(tags: list[str] | None) -> list[tuple[str, int, int]]:
+    """(type, start, end inclusive) entity spans; seqeval's reader of BIO/IOBES tags."""
+    if not tags:
+        return []
+    from seqeval.metrics.sequence_labeling import get_entities
+
+    return [(t, s, e) for t, s, e in get_entities(list(tags))]
+
+
+def _mark_runs(text: str, gold: list[tuple[int, int]], pred: list[tuple[int, int]]) -> str:
+    """HTML of ``text`` with char ranges [s, e) shaded: gold green, predicted orange, both underlined."""
+    flags = [0] * len(text)
+    for bit, ranges in ((1, gold), (2, pred)):
+        for s, e in ranges:
+            for i in range(max(s, 0), min(e, len(text))):
+                flags[i] |= bit
+    out, i = [], 0
+    while i < len(text):
+        j = i
+        while j < len(text) and flags[j] == flags[i]:
+            j += 1
+        chunk = html.escape(text[i:j])
+        f = flags[i]
+        if f == 1:
+            chunk = f'<span style="background:{GOLD_BG}">{chunk}</span>'
+        elif f == 2:
+            chunk = f'<span style="background:{PRED_BG}">{chunk}</span>'
+        elif f == 3:
+            chunk = f'<span style="background:{GOLD_BG}; text-decoration: underline; color:#e65100">{chunk}</span>'
+        out.append(chunk)
+        i = j
+    return "".join(out)
+
+
+class ResultsPage(QWidget):
+    def __init__(self, session: Any, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.run_dir: Path | None = None
+        self.kind = "sentence"
+        self._build()
+        session.runs_changed.connect(self.refresh_runs)
+        session.project_opened.connect(lambda _p: self.refresh_runs())
+        session.project_closed.connect(self.refresh_runs)
+        session.gold_changed.connect(self._on_gold_changed)
+        self.refresh_runs()
+
+    def _build(self) -> None:
+        self.run_combo = QComboBox(objectName="resultsRunCombo")
+        self.run_combo.currentIndexChanged.connect(self._on_run_chosen)
+        self.metrics_table = QTableWidget(0, 2, objectName="metricsTable")
+        self.metrics_table.setHorizontalHeaderLabels([self.tr("Metric"), self.tr("Score (x100)")])
+        self.metrics_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.metrics_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.metrics_table.verticalHeader().hide()
+        self.confusion_view = ConfusionView()
+        self.confusion_view.cell_clicked.connect(self._on_cell_clicked)
+        self.errors_only = QCheckBox(self.tr("Errors only"), objectName="errorsOnlyCheck")
+        self.errors_only.toggled.connect(self._on_errors_only)
+        self.filter_label = QLabel(objectName="predictionsFilterLabel")
+
+        self.model = PredictionsModel("sentence", self)
+        self.proxy = PredictionsFilter(self)
+        self.proxy.setSourceModel(self.model)
+        self.table = QTableView(objectName="predictionsTable")
+        self.table.setModel(self.proxy)
+        self.table.setSortingEnabled(True)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.horizontalHeader().setStretchLastSection(False)
+        self.table.selectionModel().currentRowChanged.connect(self._on_row_changed)
+
+        self.example_view = QTextBrowser(objectName="exampleView")
+        self.relabel_combo = QComboBox(objectName="relabelCombo")
+        self.set_gold_button = QPushButton(self.tr("Set as gold"), objectName="setGoldButton")
+        self.set_gold_button.clicked.connect(self._set_gold_from_combo)
+        self.accept_button = QPushButton(self.tr("Use prediction as gold"), objectName="acceptPredictionButton")
+        self.accept_button.clicked.connect(self._accept_prediction)
+
+        top = QHBoxLayout()
+        top.addWidget(QLabel(self.tr("Run")))
+        top.addWidget(self.run_combo, 1)
+        left = QWidget()
+        lv = QVBoxLayout(left)
+        lv.setContentsMargins(0, 0, 0, 0)
+        lv.addWidget(self.metrics_table, 1)
+        lv.addWidget(self.confusion_view, 2)
+        center = QWidget()
+        cv = QVBoxLayout(center)
+        cv.setContentsMargins(0, 0, 0, 0)
+        bar = QHBoxLayout()
+        bar.addWidget(self.errors_only)
+        bar.addWidget(self.filter_label, 1)
+        cv.addLayout(bar)
+        cv.addWidget(self.table, 3)
+        cv.addWidget(self.example_view, 1)
+        edit = QHBoxLayout()
+        edit.addWidget(self.relabel_combo, 1)
+        edit.addWidget(self.set_gold_button)
+        edit.addWidget(self.accept_button)
+        cv.addLayout(edit)
+        split = QSplitter()
+        split.addWidget(left)
+        split.addWidget(center)
+        split.setStretchFactor(1, 3)
+        lay = QVBoxLayout(self)
+        lay.addLayout(top)
+        lay.addWidget(split, 1)
+        self._update_edit_buttons()
+
+    # --- runs -----------------------------------------------------------------------
+    def refresh_runs(self) -> None:
+        project = self.session.project
+        runs = []
+        if project is not None:
+            try:
+                runs = [run_folder_of(r) for r in project.list_runs()]
+            except Exception as exc:  # noqa: BLE001 - a broken runs folder must not break the page
+                log.warning("cannot list runs: %s", exc)
+        runs = [r for r in runs if (r / "metrics.json").is_file() or (r / "predictions.jsonl").is_file()]
+        current = self.run_dir
+        self.run_combo.blockSignals(True)
+        self.run_combo.clear()
+        for r in reversed(runs):  # newest first
+            self.run_combo.addItem(r.name, str(r))
+        self.run_combo.blockSignals(False)
+        if not runs:
+            self.show_run(None)
+            return
+        # A new run appears on top: show it; otherwise stay on the one being looked at.
+        names = {str(r) for r in runs}
+        new = names - self._known
+        self._known = names
+        keep = str(current) if current is not None and str(current) in names else None
+        target = str(runs[-1]) if keep is None or new else keep
+        self.run_combo.setCurrentIndex(max(0, self.run_combo.findData(target)))
+        self.show_run(target)
+
+    _known: set[str] = set()
+
+    def _on_run_chosen(self, idx: int) -> None:
+        if idx >= 0:
+            self.show_run(self.run_combo.itemData(idx))
+
+    def show_run(self, folder: str | Path | None) -> None:
+        """Show one run folder (any, also one outside the project)."""
+        self.run_dir = Path(folder) if folder else None
+        self.confusion_view.clear_filter()
+        self.proxy.set_cell(None)
+        if self.run_dir is None:
+            self.metrics_table.setRowCount(0)
+            self.model.set_rows([])
+            self._update_filter_label()
+            self.confusion_view.confusion_model.set_data([], [], [])
+            self.example_view.clear()
+            return
+        info = read_run(self.run_dir)
+        self.kind = str(info.config.get("task") or self.session.kind)
+        self._fill_metrics(info.metrics, official_metric_order(self.kind, info.config.get("glue_task")))
+        self.labels = list(info.config.get("labels") or self.session.labels())
+        old, self.model = self.model, PredictionsModel(self.kind, self)
+        self.model.set_rows(self._joined_rows(self.run_dir))
+        self.proxy.setSourceModel(self.model)
+        old.deleteLater()
+        self._refresh_confusion()
+        self.relabel_combo.clear()
+        self.relabel_combo.addItems(self.session.labels() if self.kind in ("sentence", "pair") else [])
+        self.relabel_combo.setVisible(self.kind in ("sentence", "pair"))
+        self.set_gold_button.setVisible(self.kind in ("sentence", "pair"))
+        self.example_view.clear()
+        self._update_filter_label()
+        self._update_edit_buttons()
+
+    def _fill_metrics(self, metrics: dict[str, float], official: tuple[str, ...]) -> None:
+        keys = [k for k in official if k in metrics] + [k for k in metrics if k not in official]
+        self.metrics_table.setRowCount(len(keys))
+        for i, k in enumerate(keys):
+            name = QTableWidgetItem(k + (" *" if k in official else ""))
+            name.setToolTip(self.tr("official metric of this task") if k in official else "")
+            value = QTableWidgetItem(format_metric(k, metrics[k]))
+            value.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            self.metrics_table.setItem(i, 0, name)
+            self.metrics_table.setItem(i, 1, value)
+
+    def _joined_rows(self, run_dir: Path) -> list[PredictionRow]:
+        preds = read_predictions(run_dir)
+        mapping = load_eval_rows(run_dir)
+        split, rows = mapping if mapping else ("dev", None)
+        examples = self.session.examples(split) if self.session.has_project() and self.session.split_size(split) else None
+        n = len(examples) if examples is not None else 0
+        wanted = []
+        for p in preds:
+            i = int(p.get("index", len(wanted)))
+            row = rows[i] if rows is not None and i < len(rows) else (i if rows is None else -1)
+            wanted.append(row if 0 <= row < n else -1)
+        good = sorted({r for r in wanted if r >= 0})
+        fetched = dict(zip(good, examples.dataset.select(good).to_list())) if good else {}
+        out = []
+        for p, row in zip(preds, wanted):
+            ex = fetched.get(row, {})
+            # A run from elsewhere is joined by position only when the gold agrees (same data).
+            if ex and rows is None and ex.get(examples.gold_column) != p.get("gold"):
+                ex, row = {}, -1
+            gold = ex.get(examples.gold_column) if ex else p.get("gold")
+            pred = {k: v for k, v in p.items() if k not in ("index", "gold")}
+            out.append(PredictionRow(int(p.get("index", 0)), split if row >= 0 else None, row, ex, gold, pred))
+        return out
+
+    def _refresh_confusion(self) -> None:
+        classify = self.kind in ("sentence", "pair")
+        self.confusion_view.setVisible(classify)
+        if classify:
+            rows = [r for r in self.model.rows if r.gold is not None]
+            self.confusion_view.confusion_model.set_data([r.gold for r in rows], [r.pred.get("label") for r in rows], self.labels)
+
+    # --- filtering ------------------------------------------------------------------
+    def _on_cell_clicked(self, cell: tuple[str, str] | None) -> None:
+        self.proxy.set_cell(cell)
+        self._update_filter_label()
+
+    def _on_errors_only(self, on: bool) -> None:
+        self.proxy.set_errors_only(on)
+        self._update_filter_label()
+
+    def _update_filter_label(self) -> None:
+        shown, total = self.proxy.rowCount(), self.model.rowCount()
+        text = self.tr("{shown} of {total} examples").format(shown=shown, total=total)
+        if self.proxy.cell:
+            text += "  ·  " + self.tr("gold {g}, predicted {p}").format(g=self.proxy.cell[0], p=self.proxy.cell[1])
+        self.filter_label.setText(text)
+
+    # --- one example ----------------------------------------------------------------
+    def current_prediction(self) -> PredictionRow | None:
+        idx = self.table.currentIndex()
+        if not idx.isValid():
+            return None
+        return self.model.rows[self.proxy.mapToSource(idx).row()]
+
+    def _on_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        r = self.current_prediction()
+        self._update_edit_buttons()
+        if r is None:
+            self.example_view.clear()
+            return
+        self.example_view.setHtml(self.example_html(r))
+        if r.split is not None and isinstance(r.gold, str):
+            self.relabel_combo.setCurrentText(r.gold)
+            self.session.set_current(r.split, r.row)
+
+    def example_html(self, r: PredictionRow) -> str:
+        ex, kind, esc = r.example, self.kind, html.escape
+        legend = self.tr("green = gold, orange = predicted")
+        if kind == "tagging":
+            tokens = list(ex.get("tokens") or [])
+            return "<br>".join(
+                f"<b>{esc(title)}</b> " + self._tagged_html(tokens, tags) for title, tags in
+                ((self.tr("Gold:"), r.gold), (self.tr("Predicted:"), r.pred.get("tags")))) + f"<p><i>{esc(legend)}</i></p>"
+        if kind == "qa":
+            context = str(ex.get("context") or "")
+            gold = r.gold or {}
+            gold_ranges = [(s, s + len(t)) for t, s in zip(gold.get("text") or [], gold.get("answer_start") or [])]
+            start, answer = int(r.pred.get("start", -1)), r.pred.get("answer") or ""
+            pred_ranges = [(start, start + len(answer))] if start >= 0 and answer else []
+            return (f"<p><b>{esc(self.tr('Question:'))}</b> {esc(ex.get('question') or '')}</p>"
+                    f"<p>{_mark_runs(context, gold_ranges, pred_ranges)}</p><p><i>{esc(legend)}</i></p>")
+        parts = [f"<p>{esc(str(ex.get('text', '')))}</p>"]
+        if ex.get("text_pair"):
+            parts.append(f"<p>{esc(str(ex['text_pair']))}</p>")
+        parts.append(f"<p><b>{esc(self.tr('Gold:'))}</b> {esc(str(r.gold))} &nbsp; "
+                     f"<b>{esc(self.tr('Predicted:'))}</b> {esc(str(predicted_value(kind, r.pred)))}</p>")
+        probs = r.pred.get("probs") or {}
+        if probs:
+            parts.append("<br>".join(f"{esc(k)}: {100 * float(v):.1f}%" for k, v in sorted(probs.items(), key=lambda kv: -kv[1])))
+        return "".join(parts)
+
+    def _tagged_html(self, tokens: list[str], tags: list[str] | None) -> str:
+        spans = {s: (t, e) for t, s, e in _spans(tags)}
+        out, i = [], 0
+        while i < len(tokens):
+            if i in spans:
+                typ, end = spans[i]
+                words = html.escape(" ".join(tokens[i:end + 1]))
+                out.append(f'<span style="background:{GOLD_BG}">[{words}]<sub>{html.escape(typ)}</sub></span>')
+                i = end + 1
+            else:
+                out.append(html.escape(tokens[i]))
+                i += 1
+        return " ".join(out)
+
+    # --- relabelling ----------------------------------------------------------------
+    def _update_edit_buttons(self) -> None:
+        r = self.current_prediction() if self.table.model() is not None else None
+        ok = r is not None and r.split is not None
+        self.set_gold_button.setEnabled(ok)
+        self.accept_button.setEnabled(ok)
+        self.relabel_combo.setEnabled(ok)
+
+    def _set_gold_from_combo(self) -> None:
+        r = self.current_prediction()
+        if r is not None and r.split is not None and self.relabel_combo.currentText():
+            self._apply(r, self.relabel_combo.currentText())
+
+    def _accept_prediction(self) -> None:
+        r = self.current_prediction()
+        if r is not None and r.split is not None:
+            self._apply(r, predicted_value(self.kind, r.pred))
+
+    def _apply(self, r: PredictionRow, value: Any) -> None:
+        assert r.split is not None
+        self.session.apply_gold(r.split, r.row, value, self.tr("Relabel {split} row {row}").format(split=r.split, row=r.row + 1))
+
+    def _on_gold_changed(self, split: str, row: int) -> None:
+        if not any(r.split == split and r.row == row for r in self.model.rows):
+            return
+        self.model.update_gold(split, row, self.session.gold(split, row))
+        self._refresh_confusion()
+        self.proxy.refilter()
+        r = self.current_prediction()
+        if r is not None:
+            self.example_view.setHtml(self.example_html(r))
+        self._update_filter_label()

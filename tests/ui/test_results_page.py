@@ -1,0 +1,132 @@
+"""Results page over a real tiny run: metrics table, confusion filter, predictions sort/filter, relabel."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings, Qt
+
+from bertstudio.data.examples import from_records
+from bertstudio.data.project import Project
+from bertstudio.ui.predictions_model import PredictionsModel, save_eval_rows
+from bertstudio.ui.results_page import ResultsPage, format_metric
+from bertstudio.ui.session import ProjectSession
+
+LABELS = ["neg", "pos"]
+TRAIN = [("good movie", "pos"), ("great film", "pos"), ("i love it", "pos"), ("bad movie", "neg"),
+         ("terrible film", "neg"), ("i hate it", "neg"), ("best story", "pos"), ("worst story", "neg")] * 3
+DEV = [("very good film", "pos"), ("very bad film", "neg"), ("love this book", "pos"), ("hate this book", "neg"),
+       ("really fun", "pos"), ("really boring", "neg"), ("great fun", "pos"), (None, None), ("boring film", "neg")]
+
+
+def _records(rows):
+    return [{"text": t or "unlabelled row", "label": l} for t, l in rows]
+
+
+def make_project(folder: Path) -> Project:
+    project = Project.create(folder, name="r", kind="sentence", labels=LABELS)
+    project.import_examples(from_records("sentence", _records(TRAIN), labels=LABELS), "train")
+    project.import_examples(from_records("sentence", _records(DEV), labels=LABELS), "dev")
+    return project
+
+
+@pytest.fixture(scope="module")
+def trained_run(tmp_path_factory, tiny_model_dir) -> Path:
+    """One real run of the engine on the tiny model; dev row 7 is unlabelled, so the
+    evaluated rows are 0-6 and 8 (eval_rows.json maps predictions back to them)."""
+    from bertstudio.train.config import TrainConfig
+    from bertstudio.train.engine import train
+
+    root = tmp_path_factory.mktemp("results")
+    project = make_project(root / "proj")
+    out = root / "run"
+    dev_rows = [0, 1, 2, 3, 4, 5, 6, 8]
+    save_eval_rows(out, "dev", dev_rows)
+    config = TrainConfig(task="sentence", labels=LABELS, model=str(tiny_model_dir), epochs=2, batch_size=4, lr=1e-3,
+                         max_length=16, device="cpu", precision="fp32", output_dir=str(out))
+    result = train(config, project.examples("train"), project.examples("dev").select(dev_rows))
+    assert result.status == "finished", result.message
+    project.close(compact=False)
+    return out
+
+
+@pytest.fixture
+def page(qtbot, tmp_path, trained_run):
+    project = make_project(tmp_path / "proj")
+    shutil.copytree(trained_run, project.runs_dir / "tiny-full")
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    page = ResultsPage(session)
+    qtbot.addWidget(page)
+    yield page
+    project.close(compact=False)
+
+
+def _preds(run: Path) -> list[dict]:
+    return [json.loads(l) for l in (run / "predictions.jsonl").read_text().splitlines()]
+
+
+def test_metrics_table_shows_the_official_metric_x100(page, trained_run):
+    metrics = json.loads((trained_run / "metrics.json").read_text())
+    table = page.metrics_table
+    rows = {table.item(i, 0).text().rstrip(" *"): table.item(i, 1).text() for i in range(table.rowCount())}
+    assert table.item(0, 0).text() == "accuracy *"  # official metric of a sentence task first
+    assert rows["accuracy"] == f"{100 * metrics['accuracy']:.1f}"
+    assert format_metric("pearson", 0.8766) == "87.7" and format_metric("mse", 0.5) == "0.5000"
+
+
+def test_predictions_join_the_project_rows_and_sort_by_loss(page, trained_run, qtmodeltester):
+    qtmodeltester.check(page.model)
+    preds = _preds(trained_run)
+    assert page.model.rowCount() == len(preds) == 8
+    texts = [page.model.index(i, 0).data() for i in range(8)]
+    assert texts[7] == "boring film"  # prediction 7 is dev row 8, not the unlabelled row 7
+    loss_col = page.model.column_of("loss")
+    page.table.sortByColumn(loss_col, Qt.SortOrder.DescendingOrder)
+    shown = [float(page.proxy.index(i, loss_col).data()) for i in range(page.proxy.rowCount())]
+    assert shown == sorted(shown, reverse=True)
+    assert shown[0] == pytest.approx(max(p["loss"] for p in preds), abs=1e-4)
+
+
+def test_errors_only_keeps_exactly_the_wrong_predictions(page, trained_run, qtbot):
+    wrong = sum(p["label"] != p["gold"] for p in _preds(trained_run))
+    page.errors_only.setChecked(True)
+    assert page.proxy.rowCount() == wrong
+    gold_col, pred_col = page.model.column_of("gold"), page.model.column_of("predicted")
+    assert all(page.proxy.index(i, gold_col).data() != page.proxy.index(i, pred_col).data() for i in range(wrong))
+    page.errors_only.setChecked(False)
+    assert page.proxy.rowCount() == 8
+
+
+def test_clicking_a_confusion_cell_filters_the_predictions(page, trained_run, qtbot, qtmodeltester):
+    view = page.confusion_view
+    qtmodeltester.check(view.confusion_model)
+    preds = _preds(trained_run)
+    m = view.confusion_model
+    assert sum(int(m.index(r, c).data()) for r in range(2) for c in range(2)) == 8
+    for g, p in ((0, 0), (0, 1), (1, 0), (1, 1)):
+        expected = sum(x["gold"] == LABELS[g] and x["label"] == LABELS[p] for x in preds)
+        assert int(m.index(g, p).data()) == expected
+        view.show()
+        rect = view.visualRect(m.index(g, p))
+        qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+        assert page.proxy.rowCount() == expected
+        qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())  # again: cleared
+        assert page.proxy.rowCount() == 8
+
+
+def test_relabel_in_place_goes_through_the_undo_stack(page, qtbot):
+    session = page.session
+    page.table.selectRow(0)
+    r = page.current_prediction()
+    assert (r.split, r.row) == ("dev", 0) and r.gold == "pos"
+    assert "very good film" in page.example_view.toPlainText()
+    page.relabel_combo.setCurrentText("neg")
+    qtbot.mouseClick(page.set_gold_button, Qt.MouseButton.LeftButton)
+    assert session.project.gold("dev", 0) == "neg"
+    assert page.model.rows[0].gold == "neg"
+    session.undo_stack.undo()
+    assert session.project.gold("dev", 0) == "pos"
+    assert page.model.rows[0].gold == "pos"
