@@ -159,3 +159,19 @@ def test_preview_suggests_kind_and_mapping(shared_data: Path) -> None:
     assert p.suggested_kind == "tagging" and p.rows[0][0] == "From the AP comes this story :"
     p = preview(shared_data / "squad" / "dev-v1.1-articles-00-35.json", n=2)
     assert p.suggested_kind == "qa" and p.rows[0][4].startswith("Denver Broncos")
+
+
+def test_detect_format_by_content(tmp_path: Path) -> None:
+    samples = {
+        "conllu": "# sent_id = 1\n1\tHi\thi\tINTJ\tUH\t_\t0\troot\t_\t_\n\n",
+        "conll": "-DOCSTART- -X- O O\n\nEU NNP B-NP B-ORG\n",
+        "jsonl": '{"text": "a", "label": "x"}\n{"text": "b", "label": "y"}\n',
+        "squad": '{"version": "1.1", "data": []}',
+        "tsv": "sentence\tlabel\nhello, world\t1\n",
+        "csv": "text,label\nhello,1\n",
+    }
+    for fmt, content in samples.items():
+        path = tmp_path / f"{fmt}.dat"
+        path.write_text(content, encoding="utf-8")
+        assert detect_format(path) == fmt
+    assert detect_format(tmp_path / "x.conllu") == "conllu"  # extension first, file not even read

@@ -168,6 +168,9 @@ def _row(kind: str, get: dict[str, Any], rows: dict[str, list[Any]], path: Any, 
             raise DataError("missing or invalid 'id'", path=path, where=where, expected="a string id")
         title = get["title"] if get["title"] is not None else ""
         context = _text(get["context"], path, where, "context")
+        if str(qid) in found:
+            raise DataError(f"duplicate question id {str(qid)!r}", path=path, where=where, expected="unique ids")
+        found.setdefault(str(qid), None)  # QA has no labels: ``found`` tracks ids here
         rows["id"].append(str(qid))
         rows["title"].append(_text(title, path, where, "title", allow_empty=True))
         rows["context"].append(context)
