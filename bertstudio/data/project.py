@@ -39,6 +39,7 @@ rename), ``split_imported`` (split), ``compacted``, ``ui_state_saved``.
 
 from __future__ import annotations
 
+import logging
 import re
 import threading
 from collections import Counter
@@ -49,9 +50,11 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from bertstudio.data import project_store as store
-from bertstudio.data.examples import COLUMNS, FEATURES, GOLD_COLUMN, check_kind, infer_labels
+from bertstudio.data.project_lock import ProjectLock
+from bertstudio.data.examples import FEATURES, GOLD_COLUMN, check_kind
 from bertstudio.data.journal import Journal, read_journal
 from bertstudio.data.project_meta import (
+    BACKUP_FILE,
     PROJECT_FILE,
     SCHEMA_VERSION,
     default_color,
@@ -72,6 +75,8 @@ PREV_JOURNAL_FILE = "labels.journal.prev"
 # close() always compacts; compact_if_large() (GUI idle timer) folds once the journal holds this many edits
 COMPACT_AFTER = 20_000
 _COLOR = re.compile(r"^#[0-9a-fA-F]{6}$")
+
+log = logging.getLogger(__name__)
 
 Listener = Callable[[dict[str, Any]], None]
 
@@ -94,6 +99,7 @@ class Project:
         self._journal = Journal(folder / JOURNAL_FILE)
         self._pending = 0  # journal entries not yet folded into the data files
         self._closed = False
+        self._lock_file: ProjectLock | None = None
         self.recovery_messages: list[str] = []
 
     # ------------------------------------------------------------------ create / open
@@ -121,8 +127,11 @@ class Project:
             "glue_task": glue_task, "splits": {}, "ui_state": {}, "recent_settings": {},
             "seq": 0, "labels_seq": 0, "data_seq": 0,
         }
+        lock = ProjectLock.acquire(folder)
         data = write_meta(folder, meta, None)
-        return cls(folder, meta, data)
+        self = cls(folder, meta, data)
+        self._lock_file = lock
+        return self
 
     @classmethod
     def open(cls, folder: str | Path) -> "Project":
@@ -135,13 +144,22 @@ class Project:
         folder = Path(folder)
         if folder.is_file() and folder.name == PROJECT_FILE:
             folder = folder.parent
-        meta, raw, messages, from_backup = load_meta(folder)
-        check_kind(meta["kind"])
-        self = cls(folder, meta, raw)
-        self.recovery_messages.extend(messages)
-        self._replay(from_backup)
-        if raw is None or from_backup:  # upgraded or restored: write the good state back now
-            self._write_meta()
+        if not (folder / PROJECT_FILE).exists() and not (folder / BACKUP_FILE).exists():
+            raise DataError("this folder is not a bertstudio project", path=folder / PROJECT_FILE,
+                            expected=f"a folder with {PROJECT_FILE}")
+        lock = ProjectLock.acquire(folder)
+        try:
+            loaded = load_meta(folder)
+            check_kind(loaded.meta["kind"])
+            self = cls(folder, loaded.meta, loaded.raw)
+            self._lock_file = lock
+            self.recovery_messages.extend(loaded.messages)
+            self._replay(from_backup=loaded.from_backup)
+            if loaded.rewrite:  # upgraded or restored: write the good state back now
+                self._write_meta()
+        except BaseException:
+            lock.release()
+            raise
         return self
 
     def _replay(self, from_backup: bool) -> None:
@@ -170,7 +188,7 @@ class Project:
             self._journal.truncate(jr.good_size)  # cut the torn tail so the next edit starts a clean line
         self._meta["labels_seq"] = self._seq
         if jr.damaged:  # fold now so the damage is reported once, not at every open
-            self.compact()
+            self.compact(force=True)
 
     # ------------------------------------------------------------------ basic facts
     @property
@@ -237,7 +255,10 @@ class Project:
 
     def _emit(self, **event: Any) -> None:
         for callback in list(self._listeners):
-            callback(dict(event))
+            try:
+                callback(dict(event))
+            except Exception:  # a broken view must not make a saved edit look failed
+                log.exception("project listener %r failed on %s", callback, event.get("kind"))
 
     # ------------------------------------------------------------------ rows and gold values
     def _split(self, split: str) -> pa.Table:
@@ -426,7 +447,7 @@ class Project:
             table = store.table_of(examples)
             if not replace and split in self._meta["splits"]:
                 table = pa.concat_tables([self._split(split), table.cast(self._split(split).schema)])
-            new_labels = [n for n in list(examples.labels) + infer_labels(self.kind, examples.dataset)
+            new_labels = [n for n in list(examples.labels) + store.labels_in(self.kind, table)
                           if n not in self.labels and self.kind in ("sentence", "pair", "tagging")]
             for name in dict.fromkeys(new_labels):
                 self._meta["labels"].append({"name": name, "color": default_color(len(self._meta["labels"]))})
@@ -554,7 +575,7 @@ class Project:
             self._write_meta()
         self._emit(kind="ui_state_saved")
 
-    def compact(self) -> None:
+    def compact(self, *, force: bool = False) -> None:
         """Fold the journal into the data files (crash-safe at every step; a no-op when nothing is pending).
 
         1. write each changed split as a new Arrow file and fsync it;
@@ -565,7 +586,7 @@ class Project:
         """
         with self._lock:
             self._check_open()
-            if self._pending == 0 and not self._rename:
+            if self._pending == 0 and not self._rename and not force:
                 return
             changed = [s for s in self.split_names if self._overlay[s] or self._rename]
             for split in changed:
@@ -627,6 +648,9 @@ class Project:
             self._journal.close()
             self._tables.clear()
             self._closed = True
+            if self._lock_file is not None:
+                self._lock_file.release()
+                self._lock_file = None
 
     def __enter__(self) -> "Project":
         return self

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -135,12 +136,24 @@ def _complete(meta: dict[str, Any]) -> dict[str, Any]:
     return meta
 
 
-def load_meta(folder: Path) -> tuple[dict[str, Any], bytes | None, list[str], bool]:
+@dataclass
+class LoadedMeta:
+    meta: dict[str, Any]
+    raw: bytes  # the bytes of the copy used: they become the backup at the next write
+    messages: list[str]
+    from_backup: bool  # project.json was unusable and the backup was used
+    upgraded: bool  # an older schema was upgraded in memory
+
+    @property
+    def rewrite(self) -> bool:
+        """project.json must be written back now."""
+        return self.from_backup or self.upgraded
+
+
+def load_meta(folder: Path) -> LoadedMeta:
     """Read ``folder/project.json`` (falling back to the backup).
 
-    Returns ``(meta, good_bytes, messages, from_backup)``. ``meta`` is upgraded to
-    the current schema; ``good_bytes`` are the bytes of the good file as read (None
-    when it had to be upgraded, so the caller rewrites it). Raises DataError when
+    ``meta`` is upgraded to the current schema. Raises DataError when
     neither copy is usable or the schema is newer than this bertstudio knows.
     """
     main, backup = folder / PROJECT_FILE, folder / BACKUP_FILE
@@ -164,9 +177,9 @@ def load_meta(folder: Path) -> tuple[dict[str, Any], bytes | None, list[str], bo
     try:
         if version == 1:
             meta = upgrade_v1(meta)
-            messages.append(f"{main.name} was upgraded from schema version 1 to {SCHEMA_VERSION}.")
-            raw = None
+            messages.append(f"{main.name} was upgraded from schema version 1 to {SCHEMA_VERSION} "
+                            f"(the old file is kept as {backup.name}).")
         meta = _complete(meta)
     except _Damaged as exc:
         raise DataError(f"the project file is damaged ({exc})", path=main, where="labels") from None
-    return meta, raw, messages, from_backup
+    return LoadedMeta(meta, raw, messages, from_backup, version < SCHEMA_VERSION)

@@ -27,9 +27,11 @@ import threading
 import time
 from pathlib import Path
 
+import datasets
+import pyarrow as pa
 import pytest
 
-from bertstudio.data.examples import from_records
+from bertstudio.data.examples import FEATURES, ExampleSet
 from bertstudio.data.project import Project
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork and SIGKILL (POSIX)")
@@ -166,13 +168,24 @@ def _template(folder: Path, n_rows: int, seed: int) -> list:
     rng = random.Random(seed)
     base = [rng.choice(LABELS + [None]) for _ in range(n_rows)]
     p = Project.create(folder, name="crash", kind="sentence", labels=LABELS)
-    p.import_examples(from_records("sentence", [{"text": f"row {i}", "label": v} for i, v in enumerate(base)]))
+    table = pa.table({"text": [f"row {i}" for i in range(n_rows)], "label": base},
+                     schema=FEATURES["sentence"].arrow_schema)
+    p.import_examples(ExampleSet("sentence", datasets.Dataset(datasets.table.InMemoryTable(table)), LABELS))
     p.close()
     return base
 
 
 def _kill(pid: int) -> None:
+    """SIGKILL the worker and wait until it is gone (the zygote ignores SIGCHLD, so the kernel reaps it)."""
     os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.001)
+    raise AssertionError(f"worker {pid} survived SIGKILL")
 
 
 def test_sigkill_during_edits_loses_no_acknowledged_edit(zygote: Zygote, tmp_path: Path) -> None:
@@ -190,7 +203,6 @@ def test_sigkill_during_edits_loses_no_acknowledged_edit(zygote: Zygote, tmp_pat
         zygote.wait_for(round_no, f"ack {n_acked - 1}")
         time.sleep(rng.uniform(0, 0.004))  # a random moment while the worker goes on editing
         _kill(pid)
-        time.sleep(0.002)  # let the kernel finish the kill before the files are read
         project = Project.open(folder)
         got = [project.gold("train", i) for i in range(len(base))]
         matches = [m for m in range(n_acked, len(ops) + 1) if model_state(base, ops[:m]) == (got, project.labels)]
@@ -215,10 +227,10 @@ def test_sigkill_during_edits_loses_no_acknowledged_edit(zygote: Zygote, tmp_pat
 
 
 def test_sigkill_during_compact_keeps_every_edit(zygote: Zygote, tmp_path: Path) -> None:
-    n_rows = 40_000
+    n_rows = 30_000
     base = _template(tmp_path / "template", n_rows, seed=2)
     project = Project.open(tmp_path / "template")
-    ops = make_ops(7, 400, n_rows)
+    ops = make_ops(7, 250, n_rows)
     ops = [op for op in ops if op[0] != "compact"]  # the template keeps all edits pending
     for op in ops:
         if op[0] == "gold":
@@ -246,9 +258,8 @@ def test_sigkill_during_compact_keeps_every_edit(zygote: Zygote, tmp_path: Path)
         zygote.start(round=round_no, mode="compact", folder=str(folder))
         pid = int(zygote.wait_for(round_no, "opened").split()[1])
         zygote.wait_for(round_no, "compacting")
-        time.sleep(rng.uniform(0, duration))
+        time.sleep(rng.uniform(0, 1.3 * duration))  # before, during or just after the commit
         _kill(pid)
-        time.sleep(0.002)
         reopened = Project.open(folder)
         got = (reopened.examples("train").dataset["label"], reopened.labels)
         assert got == expected, f"round {round_no}: edits lost after a kill during compact()"

@@ -272,3 +272,12 @@ def test_export_round_trips(project: Project, tmp_path: Path) -> None:
     back = io.load_examples(out, kind="sentence", fmt="jsonl")
     assert back.dataset["text"] == [r["text"] for r in SENTENCES]
     assert back.dataset["label"] == ["pos", "neg", "neg", "pos", None]
+
+
+def test_second_open_is_refused_until_closed(project: Project) -> None:
+    with pytest.raises(DataError, match="already open"):
+        Project.open(project.folder)
+    project.close()
+    with Project.open(project.folder) as again:
+        assert again.num_rows("train") == 5
+    assert again.closed
