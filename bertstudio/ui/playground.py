@@ -1,0 +1,227 @@
+"""The Playground: type an input, see what a trained run's model predicts.
+
+Inputs follow the task kind (a sentence; a pair; whitespace-separated tokens;
+a question and its context). Inference runs on Qt's thread pool: the first
+call loads the model (seconds), later ones take milliseconds but still stay
+off the GUI thread. Answers come back with a request number so a slow answer
+to an older input never overwrites a newer one.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+import threading
+import traceback
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, QThreadPool, QTimer, Signal
+from PySide6.QtWidgets import (
+    QComboBox, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QTextBrowser, QVBoxLayout, QWidget,
+)
+
+from bertstudio.errors import BertStudioError
+from bertstudio.ui.run_follower import read_run, run_folder_of
+
+log = logging.getLogger(__name__)
+
+_PREDICTORS: dict[str, Any] = {}
+_LOCK = threading.Lock()  # one inference at a time: loads and forwards share the cache and CPU
+
+
+def predict_with(model_dir: str, inputs: dict[str, Any]) -> dict[str, Any]:
+    """Load (once per folder) and run bertstudio's Predictor; called on a pool thread."""
+    from bertstudio.train.predict import Predictor
+
+    with _LOCK:
+        predictor = _PREDICTORS.get(model_dir)
+        if predictor is None:
+            predictor = _PREDICTORS[model_dir] = Predictor.load(model_dir)
+        return predictor.predict(**inputs)
+
+
+class _Bridge(QObject):
+    """Lives in the GUI thread; the pool thread emits through it (queued to the GUI)."""
+
+    predicted = Signal(int, dict)
+    failed = Signal(int, str)
+
+
+def _bar_html(name: str, p: float, best: bool) -> str:
+    width = max(1, round(200 * p))
+    color = "#1f77b4" if best else "#9ecae1"
+    return (f"<tr><td>{html.escape(name)}&nbsp;</td>"
+            f"<td><table cellspacing=0 cellpadding=0><tr><td width={width} height=14 bgcolor='{color}'></td></tr></table></td>"
+            f"<td>&nbsp;{100 * p:.1f}%</td></tr>")
+
+
+class PlaygroundPage(QWidget):
+    prediction_shown = Signal(dict)
+
+    def __init__(self, session: Any, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.kind = session.kind
+        self._request = 0
+        self.last_result: dict[str, Any] | None = None
+        self._bridge = _Bridge(self)
+        self._bridge.predicted.connect(self._on_predicted)
+        self._bridge.failed.connect(self._on_failed)
+        self._build()
+        session.runs_changed.connect(self.refresh_runs)
+        session.project_opened.connect(lambda _p: self.refresh_runs())
+        session.project_closed.connect(self.refresh_runs)
+        self.refresh_runs()
+
+    def _build(self) -> None:
+        self.run_combo = QComboBox(objectName="playgroundRunCombo")
+        self.run_combo.currentIndexChanged.connect(self._on_run_changed)
+        self.input_label = QLabel()
+        self.input = QPlainTextEdit(objectName="playgroundInput")
+        self.input2_label = QLabel()
+        self.input2 = QPlainTextEdit(objectName="playgroundInput2")
+        for w in (self.input, self.input2):
+            w.setMaximumHeight(120)
+            w.textChanged.connect(self._schedule)
+        self.predict_button = QPushButton(self.tr("Predict"), objectName="playgroundPredictButton")
+        self.predict_button.clicked.connect(self.predict)
+        self.output = QTextBrowser(objectName="playgroundOutput")
+        self.status = QLabel(objectName="playgroundStatus", wordWrap=True)
+        # Predict as the user types, once they pause (a forward per key would queue up).
+        self._debounce = QTimer(self, singleShot=True, interval=400)
+        self._debounce.timeout.connect(self.predict)
+        top = QHBoxLayout()
+        top.addWidget(QLabel(self.tr("Model of run")))
+        top.addWidget(self.run_combo, 1)
+        lay = QVBoxLayout(self)
+        lay.addLayout(top)
+        for w in (self.input_label, self.input, self.input2_label, self.input2):
+            lay.addWidget(w)
+        lay.addWidget(self.predict_button)
+        lay.addWidget(self.output, 1)
+        lay.addWidget(self.status)
+
+    def _set_kind(self, kind: str) -> None:
+        self.kind = kind
+        first, second = {
+            "sentence": (self.tr("Sentence"), None),
+            "pair": (self.tr("First sentence"), self.tr("Second sentence")),
+            "regression": (self.tr("First sentence"), self.tr("Second sentence")),
+            "tagging": (self.tr("Tokens (separated by spaces)"), None),
+            "qa": (self.tr("Question"), self.tr("Context")),
+        }.get(kind, (self.tr("Input"), None))
+        self.input_label.setText(first)
+        self.input2_label.setText(second or "")
+        self.input2_label.setVisible(second is not None)
+        self.input2.setVisible(second is not None)
+        if kind == "qa":
+            self.input2.setMaximumHeight(16777215)
+
+    # --- runs -----------------------------------------------------------------------
+    def refresh_runs(self) -> None:
+        project = self.session.project
+        runs: list[Path] = []
+        if project is not None:
+            try:
+                runs = [run_folder_of(r) for r in project.list_runs()]
+            except Exception as exc:  # noqa: BLE001 - a broken runs folder must not break the page
+                log.warning("cannot list runs: %s", exc)
+        runs = [r for r in runs if (r / "model" / "config.json").is_file()]
+        self.run_combo.blockSignals(True)
+        self.run_combo.clear()
+        for i, r in enumerate(reversed(runs)):  # newest first, selected by default
+            self.run_combo.addItem(self.tr("{name} (latest)").format(name=r.name) if i == 0 else r.name, str(r))
+        self.run_combo.blockSignals(False)
+        self._on_run_changed(self.run_combo.currentIndex())
+
+    def add_run(self, folder: str | Path) -> None:
+        """Offer a run folder from outside the project (and select it)."""
+        self.run_combo.addItem(Path(folder).name, str(folder))
+        self.run_combo.setCurrentIndex(self.run_combo.count() - 1)
+
+    def model_dir(self) -> str | None:
+        data = self.run_combo.currentData()
+        return str(Path(data) / "model") if data else None
+
+    def _on_run_changed(self, _idx: int) -> None:
+        data = self.run_combo.currentData()
+        kind = str(read_run(data).config.get("task") or self.session.kind) if data else self.session.kind
+        self._set_kind(kind)
+        has = data is not None
+        self.predict_button.setEnabled(has)
+        self.status.setText("" if has else self.tr("Train a model first: the Playground uses a finished or cancelled run's model."))
+        self.output.clear()
+
+    # --- predicting -----------------------------------------------------------------
+    def inputs(self) -> dict[str, Any] | None:
+        a, b = self.input.toPlainText().strip(), self.input2.toPlainText().strip()
+        if not a or (self.kind in ("pair", "qa") and not b):
+            return None
+        if self.kind == "sentence":
+            return {"text": a}
+        if self.kind in ("pair", "regression"):
+            return {"text": a, "text_pair": b} if b else {"text": a}
+        if self.kind == "tagging":
+            return {"tokens": a.split()}
+        return {"question": a, "context": b}
+
+    def _schedule(self) -> None:
+        self._debounce.start()
+
+    def predict(self) -> None:
+        self._debounce.stop()
+        model_dir, inputs = self.model_dir(), self.inputs()
+        if model_dir is None or inputs is None:
+            return
+        self._request += 1
+        request, bridge = self._request, self._bridge
+        self.status.setText(self.tr("Predicting…"))
+
+        def job() -> None:
+            try:
+                result = predict_with(model_dir, inputs)
+                bridge.predicted.emit(request, {"inputs": inputs, **result})
+            except BertStudioError as exc:
+                bridge.failed.emit(request, str(exc))
+            except Exception as exc:  # noqa: BLE001 - shown to the user, traceback to the log
+                log.error("prediction failed:\n%s", traceback.format_exc())
+                bridge.failed.emit(request, f"{type(exc).__name__}: {exc}")
+
+        QThreadPool.globalInstance().start(job)
+
+    def _on_failed(self, request: int, message: str) -> None:
+        if request == self._request:
+            self.status.setText(self.tr("Could not predict: {m}").format(m=message))
+
+    def _on_predicted(self, request: int, result: dict) -> None:
+        if request != self._request:
+            return  # an answer to an input the user has since changed
+        self.last_result = result
+        self.status.setText("")
+        self.output.setHtml(self.result_html(result))
+        self.prediction_shown.emit(result)
+
+    def result_html(self, result: dict[str, Any]) -> str:
+        esc = html.escape
+        if self.kind in ("sentence", "pair"):
+            probs = sorted((result.get("probs") or {}).items(), key=lambda kv: -kv[1])
+            rows = "".join(_bar_html(k, float(v), i == 0) for i, (k, v) in enumerate(probs))
+            return f"<h3>{esc(str(result.get('label', '')))}</h3><table>{rows}</table>"
+        if self.kind == "regression":
+            return f"<h3>{esc(self.tr('Score'))}: {float(result.get('score', 0.0)):.3f}</h3>"
+        if self.kind == "tagging":
+            tokens = result["inputs"]["tokens"]
+            tags = list(result.get("tags") or [])
+            cells = "".join(f"<td align=center>{esc(t)}<br><small><b>{esc(tag)}</b></small></td>" for t, tag in zip(tokens, tags))
+            spans = "; ".join(f"{esc(' '.join(tokens[s:e]))} ({esc(typ)})" for typ, s, e in result.get("entities") or [])
+            return f"<table cellpadding=4><tr>{cells}</tr></table><p>{spans}</p>"
+        context = result["inputs"]["context"]
+        start, answer = int(result.get("start", -1)), str(result.get("answer") or "")
+        if start < 0 or not answer:
+            return f"<p><i>{esc(self.tr('No answer in the context.'))}</i></p><p>{esc(context)}</p>"
+        marked = (esc(context[:start]) + f"<span style='background:#ffe0b2'><b>{esc(context[start:start + len(answer)])}</b></span>"
+                  + esc(context[start + len(answer):]))
+        score = result.get("score")
+        head = f"<h3>{esc(answer)}</h3>" + (f"<p>{esc(self.tr('score'))} {float(score):.3f}</p>" if score is not None else "")
+        return head + f"<p>{marked}</p>"

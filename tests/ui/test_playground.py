@@ -1,0 +1,83 @@
+"""Playground: a typed sentence is predicted off the GUI thread by a real trained run."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings, Qt
+
+from bertstudio.data.examples import from_records
+from bertstudio.data.project import Project
+from bertstudio.ui.playground import PlaygroundPage
+from bertstudio.ui.session import ProjectSession
+
+LABELS = ["neg", "pos"]
+
+
+@pytest.fixture(scope="module")
+def trained_run(tmp_path_factory, tiny_model_dir) -> Path:
+    from bertstudio.train.config import TrainConfig
+    from bertstudio.train.engine import train
+
+    rows = [{"text": t, "label": l} for t, l in [("good movie", "pos"), ("bad movie", "neg"), ("great film", "pos"),
+                                                   ("terrible film", "neg")] * 4]
+    dev = from_records("sentence", [{"text": "very good film", "label": "pos"}, {"text": "very bad film", "label": "neg"}], labels=LABELS)
+    out = tmp_path_factory.mktemp("pg") / "run"
+    config = TrainConfig(task="sentence", labels=LABELS, model=str(tiny_model_dir), epochs=1, batch_size=4, lr=1e-3,
+                         max_length=16, device="cpu", precision="fp32", output_dir=str(out))
+    result = train(config, from_records("sentence", rows, labels=LABELS), dev)
+    assert result.status == "finished", result.message
+    return out
+
+
+@pytest.fixture
+def page(qtbot, tmp_path, trained_run):
+    project = Project.create(tmp_path / "proj", name="p", kind="sentence", labels=LABELS)
+    shutil.copytree(trained_run, project.runs_dir / "tiny")
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    page = PlaygroundPage(session)
+    qtbot.addWidget(page)
+    yield page
+    project.close(compact=False)
+
+
+def test_typed_sentence_is_predicted_with_probabilities(qtbot, page, trained_run):
+    assert page.run_combo.count() == 1 and "latest" in page.run_combo.currentText()
+    assert not page.input2.isVisibleTo(page)  # one sentence for a sentence task
+    with qtbot.waitSignal(page.prediction_shown, timeout=60_000) as shown:
+        qtbot.keyClicks(page.input, "very good film")
+        qtbot.mouseClick(page.predict_button, Qt.MouseButton.LeftButton)
+    result = shown.args[0]
+    assert result["label"] in LABELS
+    assert sum(result["probs"].values()) == pytest.approx(1.0, abs=1e-5)
+    # The engine's own evaluation of the same sentence (predictions.jsonl, another code path)
+    # must agree with what the Playground shows.
+    evaluated = json.loads((trained_run / "predictions.jsonl").read_text().splitlines()[0])
+    assert result["label"] == evaluated["label"]
+    assert result["probs"]["pos"] == pytest.approx(evaluated["probs"]["pos"], abs=1e-4)
+    text = page.output.toPlainText()
+    assert result["label"] in text and f"{100 * result['probs']['pos']:.1f}%" in text
+
+
+def test_stale_answers_never_overwrite_newer_input(qtbot, page):
+    page.input.setPlainText("good movie")
+    page.predict()
+    page.input.setPlainText("bad movie")
+    with qtbot.waitSignal(page.prediction_shown, timeout=60_000) as shown:
+        page.predict()
+    qtbot.waitUntil(lambda: page.status.text() == "", timeout=60_000)
+    assert shown.args[0]["inputs"] == {"text": "bad movie"}
+    assert page.last_result["inputs"] == {"text": "bad movie"}
+
+
+def test_without_a_trained_run_the_page_says_so(qtbot, tmp_path):
+    project = Project.create(tmp_path / "empty", name="e", kind="sentence", labels=LABELS)
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    page = PlaygroundPage(session)
+    qtbot.addWidget(page)
+    assert page.run_combo.count() == 0 and not page.predict_button.isEnabled()
+    assert "Train a model first" in page.status.text()
+    project.close(compact=False)
