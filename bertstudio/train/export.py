@@ -1,0 +1,179 @@
+"""Export a run as a self-contained folder that starts with one command anywhere.
+
+Layout::
+
+    OUT/
+      run.toml          the TrainConfig, data paths relative to OUT
+      data/train.jsonl  one file per split, in a format a person can read
+      data/dev.jsonl    (CoNLL columns for tagging, SQuAD JSON for QA)
+      README.md         what is inside and the line that starts it
+      model/            only with copy_model=True (else the config names the model)
+
+Paths in run.toml are relative to OUT, and bertstudio reads them relative to the
+working directory, so the README says to start from inside OUT.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Mapping
+
+from bertstudio.errors import ConfigError
+from bertstudio.train.config import TrainConfig
+
+DATA_DIR = "data"
+CONFIG_NAME = "run.toml"
+RUN_OUTPUT = "run"  # where the exported run writes its own results, inside OUT
+
+# Which split feeds which setting; other splits (test) are written but not trained on.
+_TRAIN_SPLITS = ("train",)
+_EVAL_SPLITS = ("dev", "eval", "validation", "valid")
+
+
+def _data_format(examples: Any) -> tuple[str, str]:
+    """(format, file extension) for a split: readable and lossless for its kind."""
+    if examples.kind == "qa":
+        return "squad", ".json"
+    if examples.kind == "tagging":
+        rows = examples.dataset["tokens"]
+        tags = examples.dataset["tags"]
+        # CoNLL columns cannot hold a token with whitespace or an unlabelled sentence.
+        if all(t is not None for t in tags) and not any(any(ch.isspace() for ch in tok) or not tok for toks in rows for tok in toks):
+            return "conll", ".conll"
+    return "jsonl", ".jsonl"
+
+
+def _check_out_dir(out: Path, overwrite: bool) -> None:
+    if out.exists() and not out.is_dir():
+        raise ConfigError("the export target is a file", path=out, expected="a new or empty folder")
+    if out.is_dir() and any(out.iterdir()) and not overwrite:
+        raise ConfigError("the export folder is not empty", path=out, expected="a new or empty folder (or overwrite=True)")
+
+
+def export_run(
+    config: TrainConfig,
+    examples_by_split: Mapping[str, Any],
+    out_dir: str | os.PathLike[str],
+    *,
+    copy_model: bool = False,
+    overwrite: bool = False,
+) -> Path:
+    """Write ``out_dir`` with the splits (``{"train": ExampleSet, "dev": ..., "test": ...}``),
+    ``run.toml`` and ``README.md``; returns the folder. ``train`` is required; ``dev`` (or
+    eval/validation) becomes the evaluation file. The label order is written into run.toml so
+    label ids stay the same when the data are read again."""
+    from bertstudio.data.io import save_examples
+
+    splits = dict(examples_by_split)
+    train_key = next((k for k in _TRAIN_SPLITS if k in splits), None)
+    if train_key is None:
+        raise ConfigError("no training split to export", where="examples_by_split", expected=f"a 'train' split among {sorted(splits)}")
+    train = splits[train_key]
+    if train.kind != config.task:
+        raise ConfigError(
+            f"the training data is {train.kind!r} data but the task is {config.task!r}",
+            where="task", expected=f"task = {train.kind!r}",
+        )
+    out = Path(out_dir)
+    _check_out_dir(out, overwrite)
+    (out / DATA_DIR).mkdir(parents=True, exist_ok=True)
+
+    written: dict[str, tuple[str, str, int]] = {}  # split -> (relative path, format, rows)
+    for name, examples in splits.items():
+        if examples is None:
+            continue
+        fmt, ext = _data_format(examples)
+        rel = f"{DATA_DIR}/{name}{ext}"
+        save_examples(examples, out / rel, fmt=fmt)
+        written[name] = (rel, fmt, len(examples))
+
+    eval_key = next((k for k in _EVAL_SPLITS if k in written), None)
+    if eval_key is not None and written[eval_key][1] != written[train_key][1]:
+        # one data_format setting covers both files; fall back to the lossless common one
+        for key in (train_key, eval_key):
+            rel = f"{DATA_DIR}/{key}.jsonl"
+            (out / written[key][0]).unlink()
+            save_examples(splits[key], out / rel, fmt="jsonl")
+            written[key] = (rel, "jsonl", len(splits[key]))
+
+    model = config.model
+    if model and Path(model).expanduser().is_dir():
+        src = Path(model).expanduser().resolve()
+        if copy_model:
+            shutil.copytree(src, out / "model", dirs_exist_ok=overwrite)
+            model = "model"
+        else:
+            model = str(src)  # a local folder outside the export: absolute, so it works from OUT
+
+    exported = replace(
+        config,
+        train_file=written[train_key][0],
+        eval_file=written[eval_key][0] if eval_key else None,
+        data_dir=None,  # the GLUE folder is replaced by the exported files
+        data_format=written[train_key][1],
+        columns={},  # the files use bertstudio's own column names
+        labels=list(config.labels or train.labels) or None,
+        model=model,
+        output_dir=RUN_OUTPUT,
+        resume_from=None,  # a checkpoint elsewhere is not part of the export
+    )
+    exported.save(out / CONFIG_NAME)
+    (out / "README.md").write_text(_readme(exported, written, train_key, eval_key), encoding="utf-8")
+    return out
+
+
+def export_config_run(config: TrainConfig, out_dir: str | os.PathLike[str], **kw: Any) -> Path:
+    """Export the data a config names (its files, or its GLUE task folder) with the config.
+
+    The full sets are exported and the ``max_*_examples`` caps stay in run.toml, so the
+    exported run draws the same subset as the original."""
+    from bertstudio.train.sources import load_sets
+
+    train, dev = load_sets(replace(config, max_train_examples=None, max_eval_examples=None))
+    splits = {"train": train}
+    if dev is not None:
+        splits["dev"] = dev
+    return export_run(config, splits, out_dir, **kw)
+
+
+def _readme(config: TrainConfig, written: Mapping[str, tuple[str, str, int]], train_key: str, eval_key: str | None) -> str:
+    title = config.glue_task or f"{config.task} task"
+    lines = [
+        f"# bertstudio run: {title}",
+        "",
+        "Start it from inside this folder:",
+        "",
+        "```",
+        "bertstudio train --config run.toml",
+        "```",
+        "",
+        "Data-parallel with Hugging Face Accelerate (N processes, same config, no code change):",
+        "",
+        "```",
+        "accelerate launch --num_processes 2 -m bertstudio train --config run.toml            # 2+ GPUs",
+        "accelerate launch --multi_gpu --num_processes 2 -m bertstudio train --config run.toml  # CPU only (gloo)",
+        "```",
+        "",
+        f"Results go to `{config.output_dir}/` (config, history.jsonl, metrics.json, predictions.jsonl, model/).",
+        "",
+        "## Contents",
+        "",
+        "| split | file | format | rows | used as |",
+        "|---|---|---|---|---|",
+    ]
+    for name, (rel, fmt, rows) in written.items():
+        use = "training" if name == train_key else "evaluation" if name == eval_key else "not used by run.toml"
+        lines.append(f"| {name} | `{rel}` | {fmt} | {rows} | {use} |")
+    lines += ["", f"- task kind: {config.task}" + (f" (GLUE {config.glue_task})" if config.glue_task else "")]
+    if config.labels:
+        lines.append(f"- labels in id order: {', '.join(config.labels)}")
+    lines.append(f"- model: {config.model or 'the bundled all-MiniLM-L6-v2'}")
+    lines.append(
+        f"- settings: {config.epochs} epochs, lr {config.lr}, batch {config.batch_size} x {config.grad_accum} accumulation, "
+        f"max length {config.max_length}, seed {config.seed}, mode {config.mode}"
+    )
+    lines.append("")
+    return "\n".join(lines)

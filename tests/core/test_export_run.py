@@ -1,0 +1,135 @@
+"""Export a run folder and read it back the way the exported run will."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from bertstudio.data.examples import COLUMNS, from_records
+from bertstudio.errors import ConfigError
+from bertstudio.train.config import TrainConfig
+from bertstudio.train.export import export_config_run, export_run
+from bertstudio.train.sources import load_sets
+
+
+def _rows(examples) -> list[dict]:
+    cols = COLUMNS[examples.kind]
+    return [{c: r[c] for c in cols} for r in examples.dataset.to_list()]
+
+
+SENTENCES = [
+    {"text": "a plain sentence", "label": "pos"},
+    {"text": 'quotes "inside", a comma, and a\ttab', "label": "neg"},
+    {"text": "中文评论，很好", "label": "pos"},
+    {"text": "line one\nline two", "label": "neg"},
+]
+
+
+def test_round_trip_sentence(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    train = from_records("sentence", SENTENCES, labels=["neg", "pos"])
+    dev = from_records("sentence", SENTENCES[:2], labels=["neg", "pos"])
+    test = from_records("sentence", [{"text": "unlabelled row", "label": None}], labels=["neg", "pos"])
+    config = TrainConfig(task="sentence", epochs=2, lr=3e-5, seed=7, max_train_examples=3, output_dir="/somewhere/else")
+    out = export_run(config, {"train": train, "dev": dev, "test": test}, tmp_path / "exp")
+
+    loaded = TrainConfig.load(out / "run.toml")
+    assert loaded.train_file == "data/train.jsonl" and loaded.eval_file == "data/dev.jsonl"
+    assert loaded.output_dir == "run" and not Path(loaded.train_file).is_absolute()
+    assert loaded.labels == ["neg", "pos"]  # id order pinned even though the config left it open
+    assert (loaded.epochs, loaded.lr, loaded.seed, loaded.max_train_examples) == (2, 3e-5, 7, 3)
+    # The exported run reads its files relative to the folder it starts in.
+    monkeypatch.chdir(out)
+    train_back, dev_back = load_sets(loaded.__class__(**{**loaded.to_dict(), "max_train_examples": None}))
+    assert _rows(train_back) == SENTENCES
+    assert _rows(dev_back) == SENTENCES[:2]
+    assert (out / "data" / "test.jsonl").is_file()
+    # the cap draws the same 3 rows from the export as from the original set
+    capped, _ = load_sets(loaded)
+    assert _rows(capped) == _rows(train.head(3, seed=7))
+
+
+def test_round_trip_tagging_and_qa(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tags = [
+        {"tokens": ["Paris", "is", "in", "France"], "tags": ["B-LOC", "O", "O", "B-LOC"]},
+        {"tokens": ["Ada", "Lovelace", "wrote"], "tags": ["B-PER", "I-PER", "O"]},
+    ]
+    out = export_run(TrainConfig(task="tagging"), {"train": from_records("tagging", tags), "dev": from_records("tagging", tags[:1])}, tmp_path / "tag")
+    cfg = TrainConfig.load(out / "run.toml")
+    assert cfg.data_format == "conll" and cfg.train_file == "data/train.conll"
+    monkeypatch.chdir(out)
+    back, dev = load_sets(cfg)
+    assert _rows(back) == tags and _rows(dev) == tags[:1]
+
+    qa = [
+        {"id": "q1", "title": "T", "context": "Paris is the capital of France.", "question": "Capital of France?",
+         "answers": {"text": ["Paris"], "answer_start": [0]}},
+        {"id": "q2", "title": "T", "context": "Paris is the capital of France.", "question": "Capital of Spain?",
+         "answers": {"text": [], "answer_start": []}},
+    ]
+    out = export_run(TrainConfig(task="qa"), {"train": from_records("qa", qa)}, tmp_path / "qa")
+    cfg = TrainConfig.load(out / "run.toml")
+    assert cfg.data_format == "squad" and cfg.eval_file is None
+    monkeypatch.chdir(out)
+    back, none = load_sets(cfg)
+    assert _rows(back) == qa and none is None
+
+
+def test_glue_task_folder_exports_with_exact_counts(shared_data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    config = TrainConfig(task="pair", glue_task="RTE", data_dir=str(shared_data / "glue" / "RTE"), max_train_examples=100)
+    original_train, original_dev = load_sets(TrainConfig(task="pair", glue_task="RTE", data_dir=config.data_dir))
+    out = export_config_run(config, tmp_path / "rte")
+    cfg = TrainConfig.load(out / "run.toml")
+    assert cfg.glue_task == "RTE" and cfg.data_dir is None and cfg.max_train_examples == 100
+    monkeypatch.chdir(out)
+    full_train, dev = load_sets(TrainConfig(**{**cfg.to_dict(), "max_train_examples": None}))
+    # SOURCES.md: RTE train 2490, dev 277
+    assert (len(full_train), len(dev)) == (2490, 277)
+    assert _rows(full_train) == _rows(original_train) and _rows(dev) == _rows(original_dev)
+    readme = (out / "README.md").read_text(encoding="utf-8")
+    assert "| train | `data/train.jsonl` | jsonl | 2490 | training |" in readme
+
+
+def test_readme_gives_the_start_commands(tmp_path: Path) -> None:
+    out = export_run(TrainConfig(task="sentence"), {"train": from_records("sentence", SENTENCES)}, tmp_path / "r")
+    readme = (out / "README.md").read_text(encoding="utf-8")
+    assert "bertstudio train --config run.toml" in readme
+    assert "accelerate launch --num_processes 2 -m bertstudio train --config run.toml" in readme
+    assert "accelerate launch --multi_gpu --num_processes 2 -m bertstudio train --config run.toml" in readme
+    data = tomllib.loads((out / "run.toml").read_text(encoding="utf-8"))
+    assert data["train_file"] == "data/train.jsonl" and "eval_file" not in data  # TOML has no null
+
+
+def test_local_model_folder_is_referenced_or_copied(tmp_path: Path) -> None:
+    model = tmp_path / "my-model"
+    model.mkdir()
+    (model / "config.json").write_text("{}", encoding="utf-8")
+    train = {"train": from_records("sentence", SENTENCES)}
+    out = export_run(TrainConfig(task="sentence", model=str(model)), train, tmp_path / "a")
+    assert TrainConfig.load(out / "run.toml").model == str(model.resolve())
+    out = export_run(TrainConfig(task="sentence", model=str(model)), train, tmp_path / "b", copy_model=True)
+    assert TrainConfig.load(out / "run.toml").model == "model" and (out / "model" / "config.json").is_file()
+
+
+def test_refuses_a_non_empty_folder_and_a_kind_mismatch(tmp_path: Path) -> None:
+    train = {"train": from_records("sentence", SENTENCES)}
+    (tmp_path / "busy").mkdir()
+    (tmp_path / "busy" / "keep.txt").write_text("mine", encoding="utf-8")
+    with pytest.raises(ConfigError, match="not empty"):
+        export_run(TrainConfig(task="sentence"), train, tmp_path / "busy")
+    with pytest.raises(ConfigError, match="not 'pair'|task is 'pair'"):
+        export_run(TrainConfig(task="pair"), train, tmp_path / "x")
+    with pytest.raises(ConfigError, match="no training split"):
+        export_run(TrainConfig(task="sentence"), {"dev": train["train"]}, tmp_path / "y")
+
+
+def test_exported_run_starts_with_the_readme_command(tiny_model_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from bertstudio.cli import main as cli_main
+
+    rows = [{"text": f"good movie {i}" if i % 2 else f"bad film {i}", "label": "pos" if i % 2 else "neg"} for i in range(12)]
+    config = TrainConfig(task="sentence", model=str(tiny_model_dir), epochs=1, batch_size=4, device="cpu", precision="fp32", max_length=16)
+    out = export_run(config, {"train": from_records("sentence", rows), "dev": from_records("sentence", rows[:4])}, tmp_path / "e2e")
+    monkeypatch.chdir(out)
+    assert cli_main(["--quiet", "train", "--config", "run.toml"]) == 0
+    assert (out / "run" / "metrics.json").is_file() and (out / "run" / "model" / "config.json").is_file()
