@@ -1,0 +1,95 @@
+"""Which rows go into which batch: pure functions of lengths, batch size and seed.
+
+Grouping training rows of similar length cuts padding (most BERT fine-tuning sets
+have a long tail of lengths); the grouping is randomised per epoch so it still
+behaves like a shuffle. Evaluation sorts all rows by length, as order does not
+matter there and it minimises padding.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator, Sequence
+
+import numpy as np
+
+
+def length_grouped_batches(
+    lengths: Sequence[int] | np.ndarray,
+    batch_size: int,
+    *,
+    seed: int,
+    epoch: int,
+    mega_batches: int = 50,
+    group_by_length: bool = True,
+) -> list[list[int]]:
+    """Row indices per batch for one training epoch.
+
+    Shuffle all rows with (seed, epoch); cut the permutation into mega-batches of
+    ``mega_batches * batch_size`` rows and sort each by length (longest first);
+    cut those into batches and shuffle the batch order. Without grouping it is a
+    plain seeded shuffle. Every row appears exactly once; only the last batch of
+    the last mega-batch may be short, so there are ceil(n / batch_size) batches.
+    """
+    n = len(lengths)
+    rng = np.random.default_rng([seed, epoch])
+    order = rng.permutation(n)
+    if not group_by_length:
+        return [order[i : i + batch_size].tolist() for i in range(0, n, batch_size)]
+    lengths = np.asarray(lengths)
+    span = batch_size * mega_batches
+    batches: list[list[int]] = []
+    for start in range(0, n, span):
+        chunk = order[start : start + span]
+        # stable sort so equal lengths keep their shuffled order (deterministic)
+        chunk = chunk[np.argsort(-lengths[chunk], kind="stable")]
+        batches.extend(chunk[i : i + batch_size].tolist() for i in range(0, len(chunk), batch_size))
+    return [batches[i] for i in rng.permutation(len(batches))]
+
+
+def sorted_batches(lengths: Sequence[int] | np.ndarray, batch_size: int) -> list[list[int]]:
+    """Evaluation batches: rows sorted by length (longest first), only the last batch short."""
+    order = np.argsort(-np.asarray(lengths), kind="stable")
+    return [order[i : i + batch_size].tolist() for i in range(0, len(order), batch_size)]
+
+
+class EpochBatchSampler:
+    """A DataLoader ``batch_sampler`` that yields :func:`length_grouped_batches` for the
+    current epoch. Accelerate calls ``set_epoch`` on it; ``skip`` drops the batches a
+    resumed run already trained on (counted over all processes)."""
+
+    def __init__(self, lengths: Sequence[int] | np.ndarray, batch_size: int, *, seed: int, group_by_length: bool = True) -> None:
+        self.lengths = np.asarray(lengths)
+        self.batch_size = batch_size
+        self.seed = seed
+        self.group_by_length = group_by_length
+        self.epoch = 0
+        self.skip = 0
+
+    def set_epoch(self, epoch: int) -> None:
+        self.epoch = epoch
+
+    def batches(self) -> list[list[int]]:
+        return length_grouped_batches(
+            self.lengths, self.batch_size, seed=self.seed, epoch=self.epoch, group_by_length=self.group_by_length
+        )
+
+    def __iter__(self) -> Iterator[list[int]]:
+        yield from self.batches()[self.skip :]
+
+    def __len__(self) -> int:
+        # mega-batches hold a whole number of batches, so only the very last batch is short
+        return max(0, -(-len(self.lengths) // self.batch_size) - self.skip)
+
+
+class FixedBatchSampler:
+    """A DataLoader ``batch_sampler`` over a fixed list of batches (evaluation)."""
+
+    def __init__(self, batches: list[list[int]]) -> None:
+        self._batches = batches
+        self.batch_size = max((len(b) for b in batches), default=1)
+
+    def __iter__(self) -> Iterator[list[int]]:
+        yield from self._batches
+
+    def __len__(self) -> int:
+        return len(self._batches)

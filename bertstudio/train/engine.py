@@ -1,0 +1,400 @@
+"""The training engine: one readable loop, run by Hugging Face Accelerate.
+
+``train(config)`` reads top to bottom like nanoGPT's train.py: set the learning
+rate, forward, backward, clip, step, log, evaluate. Helpers are small pure
+functions in their own modules (schedule, batching, optim, hardware, checkpoint).
+The same code runs single-process here and data-parallel under
+``accelerate launch --num_processes N``: Accelerate prepares the model,
+optimizer and data loaders, scales and syncs gradients, and gathers evaluation
+rows; only the main process writes files or calls callbacks.
+
+Contract: :func:`train` does not raise for a run that cannot go on. It emits
+``RunFinished(status="failed", message=...)`` and returns a :class:`RunResult`
+with ``status="failed"``, the one-line ``message`` and the
+:class:`~bertstudio.errors.TrainingError` (or Config/DataError) in ``error``.
+That covers bad settings or data, a model whose forward raises, a NaN/inf
+loss (stopped before that step's update), out of memory and a full disk. The
+best checkpoint on disk is never touched by a failing save.
+
+A cancelled run (``cancel`` set, checked after every optimizer step) saves
+``checkpoints/last`` (resumable) and exports ``model/`` with the best weights so
+far when an evaluation has happened, else with the last weights; it ends with
+``RunFinished(status="cancelled")``. A finished run exports the best weights too.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import threading
+import time
+from dataclasses import dataclass, field, replace
+from functools import partial
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+import torch
+from torch.utils.data import DataLoader
+
+from bertstudio.errors import BertStudioError, TrainingError
+from bertstudio.tasks.base import model_inputs
+from bertstudio.train import checkpoint as ckpt
+from bertstudio.train.batching import EpochBatchSampler
+from bertstudio.train.config import TrainConfig
+from bertstudio.train.evaluation import EVAL_BATCH_FACTOR, eval_loader, predict_batches
+from bertstudio.train.events import CheckpointSaved, Control, Evaluated, RunFinished, RunStarted, StepLogged
+from bertstudio.train.faults import describe_failure
+from bertstudio.train.hardware import resolve
+from bertstudio.train.notify import Notifier
+from bertstudio.train.optim import make_optimizer
+from bertstudio.train.progress import Progress, is_better
+from bertstudio.train.rundir import RunFolder, jsonl, prediction_rows
+from bertstudio.train.schedule import linear_schedule, steps_per_epoch, total_steps, warmup_steps
+from bertstudio.train.sources import load_sets
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class RunResult:
+    status: str  # "finished" | "cancelled" | "failed"
+    metrics: dict[str, float] = field(default_factory=dict)
+    output_dir: str | None = None
+    model_dir: str | None = None
+    message: str = ""
+    step: int = 0
+    error: BertStudioError | None = None
+    model: Any = field(default=None, repr=False)  # the trained model (best weights), in memory
+
+
+@dataclass
+class RunParts:
+    """What the loop trains: any model whose forward takes the task's collated batch
+    and returns ``.loss`` plus the task's outputs; ``save(model, tokenizer, folder)``
+    exports it (default: tasks.model.save_model)."""
+
+    model: torch.nn.Module
+    tokenizer: Any
+    task: Any
+    labels: list[str]
+    save: Callable[[Any, Any, Path], None] | None = None
+
+
+def build_parts(config: TrainConfig, labels: list[str]) -> RunParts:
+    from bertstudio.tasks import get_task
+    from bertstudio.tasks.model import build_model, resolve_model, save_model
+
+    model, tokenizer = build_model(
+        config.task,
+        resolve_model(config.model),
+        labels=labels,
+        head=config.head,
+        mode=config.mode,
+        lora=(config.lora_rank, config.lora_alpha, config.lora_dropout, list(config.lora_targets)),
+        glue_task=config.glue_task,
+    )
+    return RunParts(model, tokenizer, get_task(config.task), labels, save_model)
+
+
+def train(
+    config: TrainConfig,
+    train_set: Any = None,
+    eval_set: Any = None,
+    *,
+    callbacks: Iterable[Callable] = (),
+    cancel: threading.Event | None = None,
+) -> RunResult:
+    """Fine-tune the model ``config`` names on ``train_set`` (default: the files the config names)."""
+    from accelerate.utils import set_seed
+
+    notify = Notifier(callbacks)
+    try:
+        train_set, eval_set = load_sets(config, train_set, eval_set)
+        labels = list(config.labels or train_set.labels)
+        set_seed(config.seed)  # before the model: the new head's initial weights come from it
+        parts = build_parts(config, labels)
+    except Exception as exc:  # noqa: BLE001 - every setup failure becomes a failed run
+        error = describe_failure(exc, step=0, phase="preparing the run")
+        notify(RunFinished(status="failed", step=0, output_dir=config.output_dir, message=str(error)))
+        return RunResult("failed", output_dir=config.output_dir, message=str(error), error=error)
+    return fit(config, parts, train_set, eval_set, notify=notify, cancel=cancel)
+
+
+def fit(
+    config: TrainConfig,
+    parts: RunParts,
+    train_set: Any,
+    eval_set: Any = None,
+    *,
+    callbacks: Iterable[Callable] = (),
+    notify: Notifier | None = None,
+    cancel: threading.Event | None = None,
+) -> RunResult:
+    """The loop itself, for an already built model (tests pass a hand-made one)."""
+    from accelerate import Accelerator
+    from accelerate.utils import set_seed
+
+    notify = notify or Notifier(callbacks)
+    cancel = cancel or threading.Event()
+    control = Control()
+    folder: RunFolder | None = None
+    step = 0
+    try:
+        # ---- setup -------------------------------------------------------------------
+        device, precision = resolve(config.device, config.precision)
+        if device.startswith("cuda:"):
+            torch.cuda.set_device(int(device.split(":")[1]))
+        accelerator = Accelerator(
+            cpu=device == "cpu",
+            mixed_precision={"fp32": "no", "bf16": "bf16", "fp16": "fp16"}[precision],
+            gradient_accumulation_steps=config.grad_accum,
+        )
+        notify.main = accelerator.is_main_process
+        set_seed(config.seed)
+        task, tokenizer, labels = parts.task, parts.tokenizer, parts.labels
+        label2id = {name: i for i, name in enumerate(labels)}
+        if eval_set is not None and eval_set.kind in ("sentence", "pair"):
+            eval_set = replace(eval_set, labels=list(labels))  # predictions and golds share the model's labels
+        enc = dict(max_length=config.max_length, label2id=label2id, doc_stride=config.doc_stride)
+        train_enc = task.encode(train_set, tokenizer, training=True, **enc)
+        eval_enc = task.encode(eval_set, tokenizer, training=False, **enc) if eval_set is not None else None
+        if len(train_enc) == 0:
+            raise TrainingError("no labelled training examples", path=train_set.source, expected="at least one labelled row")
+        pad_id = tokenizer.pad_token_id if tokenizer is not None and tokenizer.pad_token_id is not None else 0
+        collate = partial(task.collate, pad_token_id=pad_id)
+        sampler = EpochBatchSampler(train_enc["length"], config.batch_size, seed=config.seed, group_by_length=config.group_by_length)
+        # Own generators: creating a loader iterator must not draw from the global RNG,
+        # or a resumed run's dropout masks would drift from an uninterrupted run's.
+        train_loader = DataLoader(train_enc, batch_sampler=sampler, collate_fn=collate, generator=torch.Generator().manual_seed(config.seed))
+        loaders = [train_loader]
+        if eval_enc is not None:
+            loaders.append(eval_loader(eval_enc, task, pad_id, config.batch_size * EVAL_BATCH_FACTOR))
+        model = parts.model
+        trainable, total_params = _count(model)
+        optimizer = make_optimizer(model, lr=config.lr, weight_decay=config.weight_decay, device=device)
+        model, optimizer, *loaders = accelerator.prepare(model, optimizer, *loaders)
+        train_loader, ev_loader = loaders[0], (loaders[1] if len(loaders) > 1 else None)
+
+        batches_per_epoch = len(train_loader)  # per process
+        n_steps = total_steps(batches_per_epoch, config.grad_accum, config.epochs)
+        epoch_steps = steps_per_epoch(batches_per_epoch, config.grad_accum)
+        n_warmup = warmup_steps(n_steps, config.warmup_ratio)
+        eval_every = config.eval_steps or epoch_steps
+        examples_per_step = config.batch_size * config.grad_accum * accelerator.num_processes
+
+        progress = Progress()
+        if config.resume_from:
+            progress = _resume(config.resume_from, accelerator.unwrap_model(model), optimizer)
+            step = progress.step
+        if accelerator.is_main_process and config.output_dir:
+            folder = RunFolder(config.output_dir, append=bool(config.resume_from))
+            folder.save_config(config)
+            notify.folder = folder
+        main_metric = _main_metric(config, eval_set)
+
+        notify(RunStarted(
+            total_steps=n_steps, num_train_examples=len(train_enc), num_eval_examples=len(eval_set) if eval_set is not None else 0,
+            epochs=math.ceil(n_steps / epoch_steps), effective_batch_size=examples_per_step,
+            trainable_params=trainable, total_params=total_params, device=str(accelerator.device), precision=precision,
+            output_dir=config.output_dir,
+        ), control)
+
+        def evaluate_now() -> dict[str, float]:
+            preds = predict_batches(model, ev_loader, task.accumulator(eval_set, eval_enc, labels, **_acc_options(config)), accelerator=accelerator)
+            metrics = task.metrics(eval_set, preds, glue_task=config.glue_task)
+            progress.record_eval(metrics, preds, _metric_key(main_metric, metrics))
+            notify(Evaluated(step=step, epoch=step / epoch_steps, metrics=metrics), control)
+            if progress.improved and config.save_best:
+                save(best=True)
+            return metrics
+
+        def save(best: bool) -> None:
+            """best: weights + metrics + predictions; last: everything a resume needs."""
+            state = progress.to_state()
+            unwrapped = accelerator.unwrap_model(model)
+            if best and not folder:
+                progress.keep_best_in_memory(unwrapped)
+            if folder and accelerator.is_main_process:
+                target = folder.best if best else folder.last
+                extra = {"predictions.jsonl": jsonl(prediction_rows(eval_set, progress.last_predictions)).encode()} if best else None
+                ckpt.save_checkpoint(target, model=unwrapped, state=state, optimizer=None if best else optimizer, extra_files=extra)
+                notify(CheckpointSaved(step=step, path=str(target), is_best=best), control)
+            accelerator.wait_for_everyone()
+
+        # ---- the loop ----------------------------------------------------------------
+        model.train()
+        status, message = "finished", ""
+        interval_loss, interval_steps, interval_examples = 0.0, 0, 0
+        t_interval = t_start = time.perf_counter()
+        start_step = step
+        stop = False
+        for epoch in range(progress.epoch, math.ceil(n_steps / epoch_steps)):
+            resumed_here = epoch == progress.epoch and progress.batches_done > 0
+            sampler.skip = progress.batches_done * accelerator.num_processes if resumed_here else 0
+            train_loader.set_epoch(epoch)
+            step_loss = torch.zeros((), device=accelerator.device)
+            for batch in train_loader:
+                with accelerator.accumulate(model):
+                    # forward, backward
+                    outputs = model(**model_inputs(batch))
+                    loss = outputs.loss
+                    step_loss += loss.detach() / config.grad_accum
+                    accelerator.backward(loss)
+                    interval_examples += batch["input_ids"].shape[0] * accelerator.num_processes
+                    if accelerator.sync_gradients:
+                        if not torch.isfinite(step_loss):
+                            raise TrainingError(
+                                f"the loss became {step_loss.item()} at step {step + 1}; the run stopped before applying that update",
+                                where=f"step {step + 1}", expected="a finite loss (try a lower learning rate, or fp32)")
+                        # set the learning rate for this step, clip, step
+                        lr = config.lr * linear_schedule(step, n_steps, n_warmup)
+                        for group in optimizer.param_groups:
+                            group["lr"] = lr
+                        grad_norm = accelerator.clip_grad_norm_(model.parameters(), config.max_grad_norm) if config.max_grad_norm > 0 else None
+                        optimizer.step()
+                        optimizer.zero_grad(set_to_none=True)
+                if not accelerator.sync_gradients:
+                    continue
+                step += 1
+                progress.advance(step, epoch_steps, config.grad_accum)
+                interval_loss += step_loss.item()
+                interval_steps += 1
+                step_loss.zero_()
+
+                # log
+                if step % config.logging_steps == 0 or step == n_steps:
+                    now = time.perf_counter()
+                    rate = interval_examples / max(now - t_interval, 1e-9)
+                    eta = (now - t_start) / max(step - start_step, 1) * (n_steps - step)
+                    notify(StepLogged(
+                        step=step, total_steps=n_steps, epoch=step / epoch_steps, loss=interval_loss / interval_steps, lr=lr,
+                        examples_per_s=rate, eta_s=eta, grad_norm=float(grad_norm) if grad_norm is not None else None,
+                    ), control)
+                    interval_loss, interval_steps, interval_examples = 0.0, 0, 0
+                    t_interval = time.perf_counter()
+
+                # evaluate, checkpoint, stop
+                flags = _agree(accelerator, [cancel.is_set(), control.should_stop, control.should_evaluate, control.should_save])
+                cancelled, asked_stop, asked_eval, asked_save = flags
+                control.should_evaluate = control.should_save = False
+                due_eval = ev_loader is not None and (step % eval_every == 0 or step == n_steps or asked_eval)
+                if due_eval and not cancelled:
+                    t_eval = time.perf_counter()
+                    evaluate_now()
+                    if progress.bad_evals and config.early_stopping_patience and progress.bad_evals >= config.early_stopping_patience:
+                        message = f"early stopping: {main_metric} did not improve for {progress.bad_evals} evaluations"
+                        stop = True
+                    t_interval += time.perf_counter() - t_eval  # evaluation time is not training speed
+                if (due_eval or asked_save) and not cancelled and step < n_steps and not stop:
+                    save(best=False)
+                if cancelled:
+                    status, message, stop = "cancelled", f"cancelled at step {step}", True
+                elif asked_stop:
+                    message, stop = f"stopped by a callback at step {step}", True
+                if stop or step >= n_steps:
+                    break
+            if stop or step >= n_steps:
+                break
+
+        # ---- wrap up -----------------------------------------------------------------
+        save(best=False)
+        unwrapped = accelerator.unwrap_model(model)
+        final = progress.restore_best(unwrapped, folder.best if folder else None)
+        result = RunResult(status, final, config.output_dir, None, message, step, model=unwrapped)
+        if folder and accelerator.is_main_process:
+            result.model_dir = str(folder.export_model(lambda out: (parts.save or _plain_save)(unwrapped, tokenizer, out)))
+            if final:
+                folder.write_metrics(final)
+            if progress.best_predictions is not None and eval_set is not None:
+                folder.write_predictions(jsonl(prediction_rows(eval_set, progress.best_predictions)))
+        accelerator.wait_for_everyone()
+        notify(RunFinished(status=status, step=step, metrics=final, output_dir=config.output_dir, message=message))
+        return result
+    except Exception as exc:  # noqa: BLE001 - a failed run ends cleanly, see the module docstring
+        error = describe_failure(exc, step=step + 1, phase="training")
+        if not isinstance(exc, BertStudioError):
+            log.error("run failed at step %d", step + 1, exc_info=exc)
+        notify(RunFinished(status="failed", step=step, output_dir=config.output_dir, message=str(error)))
+        return RunResult("failed", {}, config.output_dir, None, str(error), step, error=error)
+    finally:
+        notify.folder = None
+        if folder is not None:
+            folder.close()
+
+
+# --- small helpers ---------------------------------------------------------------------
+
+def _count(model: torch.nn.Module) -> tuple[int, int]:
+    trainable = sum(p.numel() for p in model.parameters() if p.requires_grad)
+    return trainable, sum(p.numel() for p in model.parameters())
+
+
+def _agree(accelerator: Any, flags: list[bool]) -> list[bool]:
+    """Every process takes the same decision: a flag set on any process counts for all."""
+    if accelerator.num_processes == 1:
+        return flags
+    t = torch.tensor([float(f) for f in flags], device=accelerator.device)
+    return [bool(v) for v in accelerator.reduce(t, reduction="sum").tolist()]
+
+
+def _main_metric(config: TrainConfig, eval_set: Any) -> str:
+    """What ranks evaluations: the GLUE task's main metric, else the task kind's."""
+    if eval_set is not None and eval_set.meta.get("glue_task"):
+        return config.glue_task or eval_set.meta["glue_task"]
+    return config.glue_task or config.task
+
+
+def _metric_key(source: str, metrics: dict[str, float]) -> str:
+    from bertstudio.metrics import main_metric
+
+    return main_metric(source, available=metrics)
+
+
+def _acc_options(config: TrainConfig) -> dict[str, Any]:
+    return {"max_answer_length": config.max_answer_length, "glue_task": config.glue_task}
+
+
+def _resume(path: str, model: torch.nn.Module, optimizer: Any) -> Progress:
+    found = ckpt.find_checkpoint(path)
+    if found is None or not (Path(found) / ckpt.OPTIMIZER).is_file():
+        raise TrainingError("no resumable checkpoint here", path=path, expected="a run's checkpoints/last folder")
+    ckpt.load_weights(found, model)
+    ckpt.load_training_state(found, optimizer)  # restores every RNG too: the last thing before the loop
+    return Progress.from_state(ckpt.read_state(found))
+
+
+def _plain_save(model: Any, tokenizer: Any, out: Path) -> None:
+    model.save_pretrained(out)
+    if tokenizer is not None:
+        tokenizer.save_pretrained(out)
+
+
+def evaluate(model_dir: str | Path, examples: Any, *, batch_size: int = 64, callbacks: Iterable[Callable] = (),
+             max_length: int = 128, glue_task: str | None = None) -> tuple[dict[str, float], list[dict[str, Any]]]:
+    """Score a saved model on ``examples``: (official metrics, one prediction row per example
+    with ``index`` and ``gold``, as in predictions.jsonl). Metrics are {} for unlabelled data.
+    ``max_length`` should match the run's (TrainConfig.max_length, default 128).
+    Raises ConfigError/DataError for a model or data that do not fit."""
+    from bertstudio.tasks import get_task
+    from bertstudio.tasks.model import load_model
+
+    model, tokenizer, kind, labels = load_model(model_dir)
+    compatible = {kind} | ({"sentence", "pair"} if kind in ("sentence", "pair") else set())
+    if examples.kind not in compatible:
+        raise ConfigError(f"the model predicts {kind!r} but the data is {examples.kind!r}", path=examples.source,
+                          expected=f"{kind} data")
+    meta = getattr(model.config, "bertstudio", None) or {}
+    glue_task = glue_task or examples.meta.get("glue_task") or meta.get("glue_task")
+    if kind in ("sentence", "pair"):
+        examples = replace(examples, labels=list(labels))
+    device, _ = resolve("auto", "fp32")
+    model.to(device)
+    task = get_task(kind)
+    limit = getattr(model.config, "max_position_embeddings", max_length) or max_length
+    enc = task.encode(examples, tokenizer, max_length=min(max_length, limit), label2id={n: i for i, n in enumerate(labels)},
+                      training=False)
+    loader = eval_loader(enc, task, tokenizer.pad_token_id or 0, batch_size)
+    preds = predict_batches(model, loader, task.accumulator(examples, enc, labels, glue_task=glue_task), device=device)
+    metrics = task.metrics(examples, preds, glue_task=glue_task) if len(examples.labelled()) else {}
+    Notifier(callbacks)(Evaluated(step=0, epoch=0.0, metrics=metrics))
+    return metrics, prediction_rows(examples, preds)

@@ -1,0 +1,79 @@
+"""One pass over an evaluation set: batches sorted by length, no gradients, streaming
+accumulation (the task's accumulator keeps only per-example results, never all logits)."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any, Mapping
+
+import torch
+from torch.utils.data import DataLoader
+
+from bertstudio.tasks.base import model_inputs
+from bertstudio.train.batching import FixedBatchSampler, sorted_batches
+
+# Evaluation holds no activations for backward, so it affords bigger batches.
+EVAL_BATCH_FACTOR = 2
+# Targets are not needed to predict; leaving them out skips the loss computation.
+_TARGETS = ("labels", "start_positions", "end_positions")
+
+
+def eval_loader(encoded: Any, task: Any, pad_token_id: int, batch_size: int) -> DataLoader:
+    """Rows sorted by length (longest first), so padding is minimal and the only short
+    batch is the last one (what Accelerate's gather_for_metrics expects)."""
+    batches = sorted_batches(encoded["length"], batch_size)
+    return DataLoader(
+        encoded, batch_sampler=FixedBatchSampler(batches), collate_fn=partial(task.collate, pad_token_id=pad_token_id)
+    )
+
+
+class _Outputs(dict):
+    """Gathered model outputs, readable as attributes like a transformers ModelOutput."""
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+def _gather(accelerator: Any, batch: Mapping[str, torch.Tensor], outputs: Any) -> tuple[dict, _Outputs]:
+    """Collect every process's rows (dropping the duplicates Accelerate adds to even out
+    the last batch). Token-level tensors differ in length between processes, so they
+    are padded to a common length first (labels with -100, offsets with -1)."""
+    outs = {k: v for k, v in outputs.items() if isinstance(v, torch.Tensor) and k != "loss"}
+    batch = dict(batch)
+    fills = {"labels": -100, "offset_mapping": -1, "word_index": -1}
+    for d in (batch, outs):
+        for k, v in d.items():
+            if v.ndim >= 2:  # a no-op where sizes already agree (class logits)
+                d[k] = accelerator.pad_across_processes(v, dim=1, pad_index=fills.get(k, 0))
+    batch, outs = accelerator.gather_for_metrics((batch, outs))
+    return batch, _Outputs(outs)
+
+
+def predict_batches(
+    model: torch.nn.Module,
+    loader: DataLoader,
+    accumulator: Any,
+    *,
+    accelerator: Any = None,
+    device: torch.device | str | None = None,
+) -> list[dict[str, Any]]:
+    """Run ``model`` over ``loader`` feeding ``accumulator``; returns its per-example predictions."""
+    was_training = model.training
+    model.eval()
+    multi = accelerator is not None and accelerator.num_processes > 1
+    try:
+        with torch.inference_mode():
+            for batch in loader:
+                if device is not None:
+                    batch = {k: v.to(device, non_blocking=True) for k, v in batch.items()}
+                inputs = {k: v for k, v in model_inputs(batch).items() if k not in _TARGETS}
+                outputs = model(**inputs)
+                if multi:
+                    batch, outputs = _gather(accelerator, batch, outputs)
+                accumulator.add(batch, outputs)
+    finally:
+        model.train(was_training)
+    return accumulator.finish()

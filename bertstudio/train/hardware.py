@@ -1,0 +1,89 @@
+"""Device and precision choice as pure functions of what the machine offers.
+
+``precision="auto"`` must never pick a slow path: bf16 on a CPU without native
+bf16 instructions (AVX2-only machines) runs matmuls roughly 100x slower than fp32,
+so on CPU bf16 is chosen only when the flags show avx512_bf16 or AMX.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bertstudio.errors import ConfigError
+
+_FAST_BF16_FLAGS = frozenset({"avx512_bf16", "amx_bf16", "amx_tile"})
+
+
+def pick_device(preference: str, *, cuda: bool, mps: bool) -> str:
+    """``auto`` means CUDA > MPS > CPU; an explicit device must be present."""
+    if preference == "auto":
+        return "cuda" if cuda else "mps" if mps else "cpu"
+    if preference.startswith("cuda") and not cuda:
+        raise ConfigError(f"device {preference!r} asked for, but no CUDA GPU is available", where="device", expected="auto or cpu")
+    if preference == "mps" and not mps:
+        raise ConfigError("device 'mps' asked for, but Apple MPS is not available", where="device", expected="auto or cpu")
+    if preference != "cpu" and not preference.startswith("cuda") and preference != "mps":
+        raise ConfigError(f"unknown device {preference!r}", where="device", expected="auto | cpu | cuda | cuda:N | mps")
+    return preference
+
+
+def cpu_has_fast_bf16(flags: set[str] | frozenset[str] | None = None, capability: str | None = None) -> bool:
+    """True when the CPU executes bf16 natively (avx512_bf16 or AMX).
+
+    ``flags`` are /proc/cpuinfo flags; ``capability`` is ``torch.backends.cpu.get_cpu_capability()``
+    (used only when no flags are known: "AVX512_BF16"/"AMX" style names count, plain AVX2/AVX512 do not).
+    """
+    if flags:
+        return bool(_FAST_BF16_FLAGS & set(flags))
+    if capability:
+        cap = capability.upper()
+        return "BF16" in cap or "AMX" in cap
+    return False
+
+
+def cpu_flags() -> set[str]:
+    """The CPU flags from /proc/cpuinfo (empty where there is none, e.g. macOS)."""
+    try:
+        text = Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return set()
+    for line in text.splitlines():
+        if line.startswith("flags"):
+            return set(line.split(":", 1)[1].split())
+    return set()
+
+
+def pick_precision(preference: str, device: str, *, cuda_bf16: bool = False, cpu_fast_bf16: bool = False) -> str:
+    """Resolve ``auto`` to fp32 | bf16 | fp16 for ``device``.
+
+    CUDA: bf16 when supported (Ampere and newer), else fp16 with a GradScaler.
+    CPU: bf16 only with native bf16 instructions, else fp32. MPS: fp32 (its
+    autocast coverage is partial and rarely faster for small encoders).
+    """
+    if preference != "auto":
+        if preference == "fp16" and not device.startswith("cuda"):
+            raise ConfigError("fp16 training needs a CUDA GPU", where="precision", expected="auto, fp32 or bf16")
+        return preference
+    if device.startswith("cuda"):
+        return "bf16" if cuda_bf16 else "fp16"
+    if device == "cpu":
+        return "bf16" if cpu_fast_bf16 else "fp32"
+    return "fp32"
+
+
+def detect() -> tuple[bool, bool, bool, bool]:
+    """(cuda, mps, cuda_bf16, cpu_fast_bf16) for this machine."""
+    import torch
+
+    cuda = torch.cuda.is_available()
+    mps = bool(getattr(torch.backends, "mps", None)) and torch.backends.mps.is_available()
+    cuda_bf16 = cuda and torch.cuda.is_bf16_supported()
+    fast = cpu_has_fast_bf16(cpu_flags(), torch.backends.cpu.get_cpu_capability())
+    return cuda, mps, cuda_bf16, fast
+
+
+def resolve(device: str, precision: str) -> tuple[str, str]:
+    """The device and precision a run will use on this machine."""
+    cuda, mps, cuda_bf16, fast = detect()
+    dev = pick_device(device, cuda=cuda, mps=mps)
+    return dev, pick_precision(precision, dev, cuda_bf16=cuda_bf16, cpu_fast_bf16=fast)

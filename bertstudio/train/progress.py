@@ -1,0 +1,87 @@
+"""Where a run stands: step, batch position, best metric so far. Saved with every
+checkpoint (``state.json``) so a resumed run picks up exactly where it stopped."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from bertstudio.train import checkpoint as ckpt
+
+
+def is_better(new: float, old: float | None, key: str) -> bool:
+    """Higher is better except for losses and errors (mse)."""
+    from bertstudio.metrics import LOWER_IS_BETTER
+
+    if new is None or (isinstance(new, float) and math.isnan(new)):
+        return False
+    if old is None:
+        return True
+    return new < old if key in LOWER_IS_BETTER else new > old
+
+
+@dataclass
+class Progress:
+    step: int = 0
+    epoch: int = 0
+    batches_done: int = 0  # micro-batches of ``epoch`` already trained on (per process)
+    best_score: float | None = None
+    best_step: int | None = None
+    best_metrics: dict[str, float] = field(default_factory=dict)
+    best_saved: bool = False
+    bad_evals: int = 0
+    last_metrics: dict[str, float] = field(default_factory=dict)
+    # in memory only
+    improved: bool = False
+    last_predictions: list[dict[str, Any]] | None = None
+    best_predictions: list[dict[str, Any]] | None = None
+    _best_weights: dict[str, torch.Tensor] | None = None
+
+    def advance(self, step: int, epoch_steps: int, grad_accum: int) -> None:
+        self.step = step
+        self.epoch, in_epoch = divmod(step, epoch_steps)
+        self.batches_done = in_epoch * grad_accum
+
+    def record_eval(self, metrics: dict[str, float], predictions: list[dict[str, Any]], key: str) -> None:
+        self.last_metrics = dict(metrics)
+        self.last_predictions = predictions
+        self.improved = is_better(metrics.get(key), self.best_score, key)
+        if self.improved:
+            self.best_score, self.best_step, self.best_metrics = metrics[key], self.step, dict(metrics)
+            self.best_predictions = predictions
+            self.bad_evals = 0
+        else:
+            self.bad_evals += 1
+
+    def keep_best_in_memory(self, model: torch.nn.Module) -> None:
+        self._best_weights = {k: v.detach().to("cpu", copy=True) for k, v in model.state_dict().items()}
+        self.best_saved = True
+
+    def restore_best(self, model: torch.nn.Module, best_folder: Path | None) -> dict[str, float]:
+        """Load the best weights into ``model`` (when a best was kept); return the metrics
+        of the weights the model now holds."""
+        if not self.best_saved:
+            return dict(self.last_metrics)
+        if self._best_weights is not None:
+            model.load_state_dict(self._best_weights)
+        elif best_folder is not None and (found := ckpt.find_checkpoint(best_folder)) is not None:
+            ckpt.load_weights(found, model)
+        else:
+            return dict(self.last_metrics)
+        return dict(self.best_metrics)
+
+    def to_state(self) -> dict[str, Any]:
+        return {
+            "step": self.step, "epoch": self.epoch, "batches_done": self.batches_done,
+            "best_score": self.best_score, "best_step": self.best_step, "best_metrics": self.best_metrics,
+            "best_saved": self.best_saved, "bad_evals": self.bad_evals, "last_metrics": self.last_metrics,
+        }
+
+    @classmethod
+    def from_state(cls, state: dict[str, Any]) -> "Progress":
+        names = ("step", "epoch", "batches_done", "best_score", "best_step", "best_metrics", "best_saved", "bad_evals", "last_metrics")
+        return cls(**{k: state[k] for k in names if k in state})
