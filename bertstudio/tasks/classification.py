@@ -16,7 +16,7 @@ import torch
 
 from bertstudio.data.examples import ExampleSet
 from bertstudio.tasks.collate import pad_batch
-from bertstudio.tasks.common import encoding_rows, label_ids
+from bertstudio.tasks.common import column, encoding_rows, label_ids, map_batched
 
 
 def encode_texts(tokenizer: Any, texts: list[str], pairs: list[str] | None, max_length: int) -> dict[str, list]:
@@ -92,7 +92,7 @@ class SequenceClassificationTask:
                     enc["labels"] = label_ids(batch["label"], label2id, examples, batch["example_index"])
             return enc
 
-        return ds.map(tokenize, batched=True, remove_columns=ds.column_names, desc="Tokenising")
+        return map_batched(ds, tokenize, self.kind)
 
     def collate(self, features: Sequence[Mapping[str, Any]], pad_token_id: int) -> dict[str, torch.Tensor]:
         return pad_batch(features, pad_token_id, float_labels=self.regression)
@@ -107,7 +107,7 @@ class SequenceClassificationTask:
         from bertstudio import metrics as M
 
         glue_task = options.get("glue_task") or examples.meta.get("glue_task")
-        gold = examples.dataset["label"]
+        gold = column(examples.dataset, "label")
         keep = [i for i, g in enumerate(gold) if g is not None]
         if self.regression:
             golds = [float(gold[i]) for i in keep]
@@ -138,7 +138,7 @@ class ClassificationAccumulator:
     def __init__(self, examples: ExampleSet, labels: list[str], *, regression: bool) -> None:
         self.labels = list(labels)
         self.regression = regression
-        self.gold = examples.dataset["label"]
+        self.gold = column(examples.dataset, "label")
         width = 1 if regression else len(labels)
         self.values = np.full((len(examples), width), np.nan, dtype=np.float64)
 

@@ -19,7 +19,7 @@ import torch
 from bertstudio.data.examples import ExampleSet
 from bertstudio.errors import DataError
 from bertstudio.tasks.collate import pad_batch
-from bertstudio.tasks.common import encoding_rows
+from bertstudio.tasks.common import column, encoding_rows, map_batched
 
 MAX_QUERY_TOKENS = 64  # BERT's max_query_length
 
@@ -88,9 +88,10 @@ class QuestionAnsweringTask:
             out["example_index"] = [batch["example_index"][s] for s in sample]
             offsets_out, starts, ends = [], [], []
             for w, offsets in enumerate(enc["offset_mapping"]):
-                seq = enc.sequence_ids(w)
-                ctx = [i for i, s in enumerate(seq) if s == 1]
-                offsets_out.append([list(o) if s == 1 else [-1, -1] for o, s in zip(offsets, seq)])
+                in_ctx = np.fromiter((s == 1 for s in enc.sequence_ids(w)), dtype=bool, count=len(offsets))
+                off = np.asarray(offsets, dtype=np.int64).reshape(-1, 2)
+                off[~in_ctx] = -1
+                offsets_out.append(off)
                 if not with_targets:
                     continue
                 answers = batch["answers"][sample[w]]
@@ -98,10 +99,11 @@ class QuestionAnsweringTask:
                 if answers["text"]:
                     a_start = int(answers["answer_start"][0])
                     a_end = a_start + len(answers["text"][0])
-                    first, last = ctx[0], ctx[-1]
-                    if offsets[first][0] <= a_start and offsets[last][1] >= a_end:
-                        start_tok = next(i for i in ctx if offsets[i][1] > a_start)
-                        end_tok = next(i for i in reversed(ctx) if offsets[i][0] < a_end)
+                    ctx = np.flatnonzero(in_ctx)
+                    if off[ctx[0], 0] <= a_start and off[ctx[-1], 1] >= a_end:
+                        # First context token ending after the answer starts, last starting before it ends.
+                        start_tok = int(ctx[np.argmax(off[ctx, 1] > a_start)])
+                        end_tok = int(ctx[len(ctx) - 1 - np.argmax(off[ctx[::-1], 0] < a_end)])
                 starts.append(start_tok)
                 ends.append(end_tok)
             out["offset_mapping"] = offsets_out
@@ -109,7 +111,7 @@ class QuestionAnsweringTask:
                 out["start_positions"], out["end_positions"] = starts, ends
             return out
 
-        return ds.map(tokenize, batched=True, remove_columns=ds.column_names, desc="Tokenising")
+        return map_batched(ds, tokenize, self.kind)
 
     def collate(self, features: Sequence[Mapping[str, Any]], pad_token_id: int) -> dict[str, torch.Tensor]:
         return pad_batch(features, pad_token_id)
@@ -129,10 +131,10 @@ class QuestionAnsweringTask:
         """``null_answers`` (SQuAD v2 behaviour) defaults to on when any gold answer list is
         empty or the examples' meta says ``squad_v2``."""
         if null_answers is None:
-            answers = examples.dataset["answers"]
+            answers = column(examples.dataset, "answers")
             null_answers = bool(examples.meta.get("squad_v2")) or any(a is not None and not a["text"] for a in answers)
         return QAAccumulator(
-            examples.dataset["context"],
+            column(examples.dataset, "context"),
             n_best=n_best,
             max_answer_length=max_answer_length,
             null_answers=null_answers,
@@ -142,7 +144,7 @@ class QuestionAnsweringTask:
     def metrics(self, examples: ExampleSet, predictions: list[dict[str, Any]], **options: Any) -> dict[str, float]:
         from bertstudio import metrics as M
 
-        gold = examples.dataset["answers"]
+        gold = column(examples.dataset, "answers")
         keep = [i for i, g in enumerate(gold) if g is not None]
         if not keep:
             return {}

@@ -17,7 +17,7 @@ import torch
 
 from bertstudio.data.examples import ExampleSet
 from bertstudio.tasks.collate import pad_batch
-from bertstudio.tasks.common import encoding_rows, label_id
+from bertstudio.tasks.common import column, encoding_rows, label_id, map_batched
 
 log = logging.getLogger(__name__)
 
@@ -110,7 +110,7 @@ class TokenTaggingTask:
                 out["labels"] = labels
             return out
 
-        return ds.map(tokenize, batched=True, remove_columns=ds.column_names, desc="Tokenising")
+        return map_batched(ds, tokenize, self.kind)
 
     def collate(self, features: Sequence[Mapping[str, Any]], pad_token_id: int) -> dict[str, torch.Tensor]:
         return pad_batch(features, pad_token_id)
@@ -123,7 +123,7 @@ class TokenTaggingTask:
     def metrics(self, examples: ExampleSet, predictions: list[dict[str, Any]], **options: Any) -> dict[str, float]:
         from bertstudio import metrics as M
 
-        gold = examples.dataset["tags"]
+        gold = column(examples.dataset, "tags")
         keep = [i for i, g in enumerate(gold) if g is not None]
         if not keep:
             return {}
@@ -135,7 +135,7 @@ class TaggingAccumulator:
 
     def __init__(self, examples: ExampleSet, labels: list[str]) -> None:
         self.labels = list(labels)
-        self.preds = [np.full(len(t), -1, dtype=np.int64) for t in examples.dataset["tokens"]]
+        self.preds = [np.full(len(t), -1, dtype=np.int64) for t in column(examples.dataset, "tokens")]
 
     def add(self, batch: Mapping[str, torch.Tensor], outputs: Any) -> None:
         logits = outputs.logits if hasattr(outputs, "logits") else outputs["logits"]
