@@ -1,0 +1,206 @@
+"""The Runs page: every run of the project (and run folders opened from elsewhere)
+with its settings, scores and status; follow one live as its history.jsonl grows.
+
+A run started by the CLI or on a GPU server (folder synced back) is opened with
+"Open run folder…"; its curves then fill the same plot widgets the Training
+page uses, from a :class:`~bertstudio.ui.run_follower.RunFollower`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSettings, Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView, QFileDialog, QHBoxLayout, QLabel, QPushButton, QSplitter, QTableView, QVBoxLayout, QWidget,
+)
+
+from bertstudio.metrics import main_metric
+from bertstudio.ui.plots import TrainingMonitor
+from bertstudio.ui.run_follower import RunFollower, RunInfo, read_run, run_folder_of
+
+log = logging.getLogger(__name__)
+_Index = QModelIndex | QPersistentModelIndex
+EXTERNAL_KEY = "externalRuns"
+
+
+def external_runs(settings: QSettings) -> list[Path]:
+    """Run folders opened from outside the project (kept across sessions)."""
+    value = settings.value(EXTERNAL_KEY, [])
+    if isinstance(value, str):
+        value = [value]
+    return [Path(v) for v in (value or []) if Path(v).is_dir()]
+
+
+def add_external_run(settings: QSettings, folder: str | Path) -> None:
+    folders = [str(p) for p in external_runs(settings)]
+    if str(folder) not in folders:
+        settings.setValue(EXTERNAL_KEY, folders + [str(folder)])
+
+
+def all_runs(session: Any) -> list[Path]:
+    """The project's runs (oldest first), then opened run folders."""
+    runs: list[Path] = []
+    project = session.project
+    if project is not None:
+        try:
+            runs = [run_folder_of(r) for r in project.list_runs()]
+        except Exception as exc:  # noqa: BLE001 - a broken runs folder must not break the page
+            log.warning("cannot list runs: %s", exc)
+    runs += [r for r in external_runs(session.settings) if r not in runs]
+    return runs
+
+
+def main_score(info: RunInfo) -> tuple[str, float] | None:
+    task = info.config.get("glue_task") or info.config.get("task")
+    if not info.metrics or not task:
+        return None
+    try:
+        key = main_metric(str(task), info.metrics)
+    except Exception:  # noqa: BLE001 - an unknown task or metric set: no score column
+        return None
+    return key, info.metrics[key]
+
+
+class RunsModel(QAbstractTableModel):
+    COLUMNS = ("run", "status", "task", "model", "mode", "epochs", "lr", "batch", "score", "started")
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.runs: list[RunInfo] = []
+
+    def set_runs(self, runs: list[RunInfo]) -> None:
+        self.beginResetModel()
+        self.runs = runs
+        self.endResetModel()
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.runs)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role != Qt.ItemDataRole.DisplayRole or orientation != Qt.Orientation.Horizontal or not 0 <= section < len(self.COLUMNS):
+            return None
+        return (self.tr("Run"), self.tr("Status"), self.tr("Task"), self.tr("Model"), self.tr("Mode"), self.tr("Epochs"),
+                self.tr("LR"), self.tr("Batch"), self.tr("Main score"), self.tr("Started"))[section]
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not (0 <= index.row() < len(self.runs)) or not (0 <= index.column() < len(self.COLUMNS)):
+            return None
+        info, key = self.runs[index.row()], self.COLUMNS[index.column()]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return str(info.folder) if key == "run" else (info.message or None)
+        if role != Qt.ItemDataRole.DisplayRole:
+            return None
+        c = info.config
+        if key == "run":
+            return info.name
+        if key == "status":
+            return {"finished": self.tr("finished"), "cancelled": self.tr("cancelled"), "failed": self.tr("failed"),
+                    "running": self.tr("running"), "unknown": self.tr("unknown")}.get(info.status, info.status)
+        if key == "task":
+            return str(c.get("glue_task") or c.get("task") or "")
+        if key == "model":
+            return Path(str(c.get("model"))).name if c.get("model") else self.tr("bundled MiniLM")
+        if key in ("mode", "epochs", "lr", "batch"):
+            value = c.get({"batch": "batch_size"}.get(key, key))
+            return "" if value is None else str(value)
+        if key == "score":
+            score = main_score(info)
+            return "" if score is None else f"{score[0]} {100 * score[1]:.1f}"
+        return dt.datetime.fromtimestamp(info.started_at).strftime("%Y-%m-%d %H:%M") if info.started_at else ""
+
+
+class RunsPage(QWidget):
+    run_activated = Signal(str)  # "show this run's results"
+
+    def __init__(self, session: Any, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.follower: RunFollower | None = None
+        self.model = RunsModel(self)
+        self.table = QTableView(objectName="runsTable")
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.doubleClicked.connect(lambda idx: self.run_activated.emit(str(self.model.runs[idx.row()].folder)))
+        refresh = QPushButton(self.tr("Refresh"), objectName="refreshRunsButton")
+        refresh.clicked.connect(self.refresh)
+        open_button = QPushButton(self.tr("Open run folder…"), objectName="openRunButton")
+        open_button.clicked.connect(self._browse_run)
+        self.follow_button = QPushButton(self.tr("Follow selected run live"), objectName="followRunButton")
+        self.follow_button.clicked.connect(self._follow_selected)
+        self.follow_label = QLabel(objectName="followLabel", wordWrap=True)
+        self.monitor = TrainingMonitor(names=False)
+        bar = QHBoxLayout()
+        for w in (refresh, open_button, self.follow_button):
+            bar.addWidget(w)
+        bar.addStretch(1)
+        top = QWidget()
+        tv = QVBoxLayout(top)
+        tv.setContentsMargins(0, 0, 0, 0)
+        tv.addLayout(bar)
+        tv.addWidget(self.table)
+        bottom = QWidget()
+        bv = QVBoxLayout(bottom)
+        bv.setContentsMargins(0, 0, 0, 0)
+        bv.addWidget(self.follow_label)
+        bv.addWidget(self.monitor, 1)
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(top)
+        split.addWidget(bottom)
+        QVBoxLayout(self).addWidget(split)
+        session.runs_changed.connect(self.refresh)
+        session.project_opened.connect(lambda _p: self.refresh())
+        session.project_closed.connect(self.refresh)
+        self.refresh()
+
+    def refresh(self) -> None:
+        self.model.set_runs([read_run(r) for r in all_runs(self.session)])
+
+    def _browse_run(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, self.tr("Open a run folder (with history.jsonl)"))
+        if folder:
+            self.open_run(folder)
+
+    def open_run(self, folder: str | Path) -> None:
+        """Add a run folder started elsewhere and follow it live."""
+        add_external_run(self.session.settings, folder)
+        self.refresh()
+        self.session.notify_runs_changed()
+        self.follow(folder)
+
+    def _follow_selected(self) -> None:
+        idx = self.table.currentIndex()
+        if idx.isValid():
+            self.follow(self.model.runs[idx.row()].folder)
+
+    def follow(self, folder: str | Path) -> RunFollower:
+        """Replay the run's history into the plots, then keep reading what is appended."""
+        self.stop_following()
+        self.monitor.reset()
+        follower = RunFollower(folder, parent=self)
+        follower.started.connect(self.monitor.on_started)
+        follower.step_logged.connect(self.monitor.on_steps)
+        follower.evaluated.connect(self.monitor.on_evaluated)
+        follower.run_finished.connect(self._on_run_finished)
+        self.follower = follower
+        self.follow_label.setText(self.tr("Following {folder}").format(folder=folder))
+        follower.start()
+        return follower
+
+    def stop_following(self) -> None:
+        if self.follower is not None:
+            self.follower.stop()
+            self.follower.deleteLater()
+            self.follower = None
+
+    def _on_run_finished(self, ev: dict) -> None:
+        self.monitor.on_finished(str(ev.get("status") or "finished"), str(ev.get("message") or ""))
+        self.refresh()

@@ -1,0 +1,113 @@
+"""The GLUE scoreboard: the best run's official score per GLUE task and the
+macro average by bertstudio.metrics.scoreboard's rules (WNLI left out; a task
+without a run is shown as missing, never as zero), under a chosen convention.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
+)
+
+from bertstudio.metrics import CONVENTIONS, GLUE_METRICS, canonical_task, glue_score, is_glue_task
+from bertstudio.ui.run_follower import RunInfo, read_run
+from bertstudio.ui.runs_page import all_runs
+
+log = logging.getLogger(__name__)
+
+
+def best_results(runs: list[RunInfo]) -> tuple[dict[str, dict[str, float]], dict[str, str]]:
+    """Per GLUE task, the metrics of its best run by the task's main metric, and that run's name."""
+    best: dict[str, tuple[float, RunInfo]] = {}
+    for info in runs:
+        task = info.config.get("glue_task")
+        if not task or not is_glue_task(str(task)) or not info.metrics:
+            continue
+        name = canonical_task(str(task))
+        key = GLUE_METRICS[name][0]
+        if key not in info.metrics:
+            continue
+        if name not in best or info.metrics[key] > best[name][0]:
+            best[name] = (info.metrics[key], info)
+    return {t: dict(i.metrics) for t, (_, i) in best.items()}, {t: i.name for t, (_, i) in best.items()}
+
+
+class ScoreboardPage(QWidget):
+    def __init__(self, session: Any, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.convention_combo = QComboBox(objectName="glueConventionCombo")
+        for key, help_text in CONVENTIONS.items():
+            title = {"glue": self.tr("GLUE leaderboard"), "bert_paper": self.tr("BERT paper (Table 1)"),
+                     "one_metric_per_task": self.tr("One metric per task")}.get(key, key)
+            self.convention_combo.addItem(title, key)
+            self.convention_combo.setItemData(self.convention_combo.count() - 1, help_text, Qt.ItemDataRole.ToolTipRole)
+        self.convention_combo.currentIndexChanged.connect(self.refresh)
+        self.table = QTableWidget(0, 4, objectName="glueScoreboard")
+        self.table.setHorizontalHeaderLabels([self.tr("Task"), self.tr("Score"), self.tr("Metrics"), self.tr("Best run")])
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().hide()
+        self.note = QLabel(objectName="glueScoreboardNote", wordWrap=True)
+        bar = QHBoxLayout()
+        bar.addWidget(QLabel(self.tr("Convention")))
+        bar.addWidget(self.convention_combo, 1)
+        lay = QVBoxLayout(self)
+        lay.addLayout(bar)
+        lay.addWidget(self.table, 1)
+        lay.addWidget(self.note)
+        session.runs_changed.connect(self.refresh)
+        session.project_opened.connect(lambda _p: self.refresh())
+        session.project_closed.connect(self.refresh)
+        self.refresh()
+
+    def convention(self) -> str:
+        return str(self.convention_combo.currentData())
+
+    def refresh(self) -> None:
+        results, names = best_results([read_run(r) for r in all_runs(self.session)])
+        board = glue_score(results, self.convention())
+        self.board = board
+        rows = board.rows()
+        self.table.setRowCount(len(rows) + 1)
+        grey = QColor("#888888")
+        for i, row in enumerate(rows):
+            task = row.name.split()[0]
+            if row.missing:
+                score, detail = self.tr("missing"), self.tr("no run yet")
+            else:
+                score = f"{100 * row.score:.1f}"  # type: ignore[operator]
+                detail = ", ".join(f"{k} {'—' if v is None else f'{100 * v:.1f}'}" for k, v in row.parts.items())
+                if not row.counted:
+                    detail += "  " + self.tr("(not in the average)")
+                elif row.partial:
+                    detail += "  " + self.tr("(partial)")
+            run = names.get(canonical_task(task), "") if is_glue_task(task) else ""
+            for col, text in enumerate((row.name, score, detail, run)):
+                item = QTableWidgetItem(text)
+                if row.missing or not row.counted:
+                    item.setForeground(grey)
+                if col == 1:
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                self.table.setItem(i, col, item)
+        avg = board.average
+        summary = self.tr("over {n} of {m} entries").format(n=len(board.present), m=len(board.entries))
+        if board.missing:
+            summary += "  " + self.tr("({k} missing: {names}; partial average, not comparable with a full score)").format(
+                k=board.n_missing, names=", ".join(board.missing))
+        last = len(rows)
+        for col, text in enumerate((self.tr("Average"), "—" if avg is None else f"{100 * avg:.1f}", summary, "")):
+            item = QTableWidgetItem(text)
+            font = item.font()
+            font.setBold(True)
+            item.setFont(font)
+            if col == 1:
+                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            self.table.setItem(last, col, item)
+        self.note.setText(CONVENTIONS[self.convention()])

@@ -1,0 +1,104 @@
+"""Following a run folder live: new history lines reach the plots; the runs table lists runs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings
+
+from bertstudio.data.project import Project
+from bertstudio.train.config import TrainConfig
+from bertstudio.train.events import Evaluated, RunFinished, RunStarted, StepLogged, event_to_dict
+from bertstudio.ui.run_follower import RunFollower, read_run
+from bertstudio.ui.runs_page import RunsPage
+from bertstudio.ui.session import ProjectSession
+
+
+def _line(event) -> str:
+    return json.dumps(event_to_dict(event)) + "\n"
+
+
+def _step(i: int, loss: float) -> StepLogged:
+    return StepLogged(step=i, total_steps=20, epoch=i / 10, loss=loss, lr=2e-5, examples_per_s=100.0, eta_s=20 - i)
+
+
+def test_follower_reads_only_complete_new_lines(qtbot, tmp_path):
+    run = tmp_path / "run"
+    run.mkdir()
+    history = run / "history.jsonl"
+    history.write_text(_line(RunStarted(20, 64, 16, 2, 32, 100, 1000, "cpu", "fp32")) + _line(_step(1, 0.9)))
+    follower = RunFollower(run, poll_ms=50)
+    got: list[dict] = []
+    follower.step_logged.connect(got.extend)
+    with qtbot.waitSignal(follower.started, timeout=5000):
+        follower.start()
+    assert [s["step"] for s in got] == [1]
+    # A half-written line is not parsed until its newline arrives.
+    partial = _line(_step(2, 0.8))
+    with history.open("a") as fh:
+        fh.write(partial[:10])
+    follower.poll()
+    assert [s["step"] for s in got] == [1]
+    with history.open("a") as fh:
+        fh.write(partial[10:] + _line(_step(3, 0.7)))
+    qtbot.waitUntil(lambda: len(got) == 3, timeout=5000)
+    assert [s["step"] for s in got] == [1, 2, 3] and got[2]["loss"] == 0.7
+    with qtbot.waitSignal(follower.run_finished, timeout=5000) as done:
+        with history.open("a") as fh:
+            fh.write(_line(RunFinished("finished", 3, {"accuracy": 0.75})))
+    assert done.args[0]["metrics"] == {"accuracy": 0.75}
+    assert follower.events_read == 5
+    follower.stop()
+
+
+@pytest.fixture
+def session(tmp_path):
+    project = Project.create(tmp_path / "proj", name="p", kind="sentence", labels=["neg", "pos"])
+    s = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    yield s
+    project.close(compact=False)
+
+
+def test_runs_page_lists_runs_and_follows_an_outside_run_live(qtbot, session, tmp_path):
+    done = session.project.new_run_dir("sst2-full")
+    TrainConfig(task="pair", glue_task="MRPC", epochs=3, lr=2e-5, batch_size=32, output_dir=str(done)).save(done / "config.toml")
+    (done / "metrics.json").write_text(json.dumps({"f1": 0.8812, "accuracy": 0.84}))
+    (done / "history.jsonl").write_text(_line(RunFinished("finished", 10, {"f1": 0.8812})))
+    page = RunsPage(session)
+    qtbot.addWidget(page)
+    assert page.model.rowCount() == 1
+    m = page.model
+    row = {m.COLUMNS[c]: m.index(0, c).data() for c in range(m.columnCount())}
+    assert row["status"] == "finished" and row["task"] == "MRPC" and row["score"] == "f1 88.1" and row["lr"] == "2e-05"
+
+    outside = tmp_path / "gpu-server" / "run-7"
+    outside.mkdir(parents=True)
+    history = outside / "history.jsonl"
+    history.write_text(_line(RunStarted(20, 64, 16, 2, 32, 100, 1000, "cuda", "bf16")))
+    page.open_run(outside)
+    assert page.model.rowCount() == 2 and m.index(1, 1).data() == "running"
+    loss = page.monitor.loss_plot
+    assert loss.point_count(loss.raw_name) == 0
+    with history.open("a") as fh:
+        fh.write(_line(_step(10, 0.6)) + _line(_step(20, 0.4)))
+    qtbot.waitUntil(lambda: loss.point_count(loss.raw_name) == 2, timeout=5000)
+    assert list(loss.series_data(loss.raw_name)[1]) == [0.6, 0.4]
+    assert page.monitor.progress.value() == 20
+    with history.open("a") as fh:
+        fh.write(_line(Evaluated(20, 2.0, {"accuracy": 0.5})) + _line(RunFinished("finished", 20, {"accuracy": 0.5})))
+    qtbot.waitUntil(lambda: page.monitor.metric_plot.point_count() == 1, timeout=5000)
+    qtbot.waitUntil(lambda: m.index(1, 1).data() == "finished", timeout=5000)
+    assert read_run(outside).metrics == {"accuracy": 0.5}
+    page.stop_following()
+
+
+def test_runs_model_passes_the_model_tester(qtbot, session, qtmodeltester):
+    for name in ("a", "b"):
+        d = session.project.new_run_dir(name)
+        (d / "metrics.json").write_text(json.dumps({"accuracy": 0.5}))
+    page = RunsPage(session)
+    qtbot.addWidget(page)
+    assert page.model.rowCount() == 2
+    qtmodeltester.check(page.model)

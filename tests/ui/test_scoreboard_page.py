@@ -1,0 +1,65 @@
+"""GLUE scoreboard page: best run per task, missing tasks shown as missing, both conventions."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from PySide6.QtCore import QSettings
+
+from bertstudio.data.project import Project
+from bertstudio.train.config import TrainConfig
+from bertstudio.ui.runs_page import add_external_run
+from bertstudio.ui.scoreboard_page import ScoreboardPage
+from bertstudio.ui.session import ProjectSession
+
+
+def _run(folder, glue_task: str, task: str, metrics: dict) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    TrainConfig(task=task, glue_task=glue_task, output_dir=str(folder)).save(folder / "config.toml")
+    (folder / "metrics.json").write_text(json.dumps(metrics))
+
+
+@pytest.fixture
+def page(qtbot, tmp_path):
+    project = Project.create(tmp_path / "proj", name="g", kind="pair", labels=["0", "1"])
+    _run(project.new_run_dir("mrpc-a"), "MRPC", "pair", {"f1": 0.80, "accuracy": 0.70})
+    _run(project.new_run_dir("mrpc-b"), "MRPC", "pair", {"f1": 0.90, "accuracy": 0.86})  # best by F1
+    _run(project.new_run_dir("rte"), "RTE", "pair", {"accuracy": 0.66})
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    _run(tmp_path / "server" / "stsb", "STS-B", "regression", {"pearson": 0.88, "spearman": 0.86})
+    add_external_run(settings, tmp_path / "server" / "stsb")  # a run folder opened from elsewhere
+    session = ProjectSession(project, settings=settings)
+    page = ScoreboardPage(session)
+    qtbot.addWidget(page)
+    yield page
+    project.close(compact=False)
+
+
+def _rows(page):
+    t = page.table
+    return {t.item(r, 0).text(): [t.item(r, c).text() for c in range(1, 4)] for r in range(t.rowCount())}
+
+
+def test_glue_convention_best_run_and_missing_tasks(page):
+    assert page.convention() == "glue"
+    rows = _rows(page)
+    # MRPC under the GLUE rule: mean of F1 and accuracy of the best run (mrpc-b): (90 + 86) / 2.
+    assert rows["MRPC"][0] == "88.0" and rows["MRPC"][2] == "mrpc-b"
+    assert rows["STS-B"][0] == "87.0" and rows["STS-B"][2] == "stsb"
+    assert rows["RTE"][0] == "66.0"
+    for task in ("CoLA", "SST-2", "QQP", "MNLI", "QNLI"):
+        assert rows[task][0] == "missing", task
+    assert "WNLI" not in rows
+    # Average over the three present entries only, never counting missing ones as 0.
+    assert rows["Average"][0] == f"{(88.0 + 87.0 + 66.0) / 3:.1f}"
+    assert "5 missing" in rows["Average"][1]
+
+
+def test_bert_paper_convention(page):
+    page.convention_combo.setCurrentIndex(page.convention_combo.findData("bert_paper"))
+    rows = _rows(page)
+    assert rows["MRPC"][0] == "90.0"  # F1 only
+    assert rows["STS-B"][0] == "86.0"  # Spearman only
+    assert rows["MNLI-m"][0] == rows["MNLI-mm"][0] == "missing"
+    assert rows["Average"][0] == f"{(90.0 + 86.0 + 66.0) / 3:.1f}"
