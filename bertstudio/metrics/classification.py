@@ -76,6 +76,14 @@ def classification_metrics(
 ) -> dict[str, float]:
     """The named metrics among accuracy, f1 (binary, positive class = id 1), macro_f1, mcc."""
     _check_pair(golds, preds, "classification metrics")
+    if isinstance(names, str):  # names="accuracy" means one metric, not five letters
+        names = (names,)
+    if any(v is None for v in golds) or any(v is None for v in preds):
+        raise DataError(
+            "a gold or predicted label is missing (None)",
+            where="classification metrics",
+            expected="labelled rows only (ExampleSet.labelled())",
+        )
     bad = [n for n in names if n not in CLASSIFICATION_METRICS]
     if bad:
         raise DataError(f"unknown metric(s) {bad}", where="classification metrics", expected=f"some of {CLASSIFICATION_METRICS}")

@@ -81,6 +81,9 @@ def test_bad_input_is_a_data_error() -> None:
         classification_metrics(["a", "b"], ["a", "z"], labels=["a", "b"])
     with pytest.raises(DataError, match="unknown metric"):
         classification_metrics([1], [1], names=("auc",))
+    with pytest.raises(DataError, match="missing"):
+        classification_metrics([1, None], [1, 0])
+    assert classification_metrics([1, 0], [1, 1], names="accuracy") == {"accuracy": 0.5}
     with pytest.raises(DataError, match="binary F1"):
         classification_metrics([0, 1, 2], [0, 1, 2], names=("f1",))
 
