@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bertstudio.data.examples import ExampleSet, from_records
 from bertstudio.data.glue import PRESETS, load_glue
@@ -127,3 +130,35 @@ def test_every_preset_has_a_layout_per_split() -> None:
     for name, task in PRESETS.items():
         for split in task.files:
             assert split in task.layouts, (name, split)
+
+
+_TEXT = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), min_size=1, max_size=20)
+_NONBLANK = _TEXT.filter(lambda s: s.strip() != "")
+_LABEL = st.one_of(st.none(), _NONBLANK.filter(lambda s: len(s) < 8))
+
+
+@settings(max_examples=100, deadline=None)
+@given(rows=st.lists(st.fixed_dictionaries({"text": _NONBLANK, "text_pair": _NONBLANK, "label": _LABEL}), min_size=1, max_size=4),
+       fmt=st.sampled_from(["csv", "jsonl"]))
+def test_any_text_round_trips_through_quoted_formats(rows: list[dict], fmt: str) -> None:
+    # Any text (quotes, lone CR, separators, emoji) survives CSV and JSONL.
+    es = from_records("pair", rows)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / f"x.{fmt}"
+        save_examples(es, path, fmt=fmt)
+        assert load_examples(path, fmt=fmt, kind="pair").dataset.to_list() == es.dataset.to_list()
+
+
+_TOKEN = st.text(st.characters(blacklist_categories=("Cs", "Zs", "Cc", "Zl", "Zp")), min_size=1, max_size=6)
+
+
+@settings(max_examples=60, deadline=None)
+@given(sents=st.lists(st.lists(st.tuples(_TOKEN, st.sampled_from(["O", "B-PER", "B-LOC"])), min_size=1, max_size=6),
+                      min_size=1, max_size=4),
+       fmt=st.sampled_from(["conll", "conllu", "jsonl"]))
+def test_any_tokens_round_trip_through_tagging_formats(sents: list[list[tuple[str, str]]], fmt: str) -> None:
+    es = from_records("tagging", [{"tokens": [t for t, _ in s], "tags": [g for _, g in s]} for s in sents])
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / f"x.{fmt}"
+        save_examples(es, path, fmt=fmt)
+        assert load_examples(path, fmt=fmt, kind="tagging").dataset.to_list() == es.dataset.to_list()

@@ -375,9 +375,8 @@ def write_table(
     names = [str((columns or {}).get(c, c)) for c in order]
     inverse = {v: k for k, v in label_map.items()} if label_map else None
     buf = io.StringIO()
-    writer = csv.writer(buf, delimiter=delimiter, quotechar='"', lineterminator="\n", quoting=csv.QUOTE_MINIMAL)
     if header:
-        _write_row(writer, buf, names, quoting, delimiter, path, "header")
+        _write_row(buf, names, quoting, delimiter, path, "header")
     row_no = 0
     for batch in examples.dataset.with_format("arrow").iter(batch_size=10_000):
         data = [batch[c].to_pylist() for c in order]
@@ -393,14 +392,17 @@ def write_table(
                     elif inverse is not None:
                         v = inverse[v]
                 cells.append(v)
-            _write_row(writer, buf, cells, quoting, delimiter, path, f"row {row_no}")
+            _write_row(buf, cells, quoting, delimiter, path, f"row {row_no}")
     data = buf.getvalue().encode("utf-8")
     atomic_write(path, (BOM + data) if bom else data)
 
 
-def _write_row(writer: Any, buf: io.StringIO, cells: list[str], quoting: bool, delimiter: str, path: Any, where: str) -> None:
+def _write_row(buf: io.StringIO, cells: list[str], quoting: bool, delimiter: str, path: Any, where: str) -> None:
     if quoting:
-        writer.writerow(cells)
+        # By hand: csv.writer leaves a lone "\r" unquoted when the line ending is "\n",
+        # and every CSV parser reads that "\r" as a line break.
+        special = delimiter + '"\r\n'
+        buf.write(delimiter.join('"' + c.replace('"', '""') + '"' if any(ch in c for ch in special) else c for c in cells) + "\n")
         return
     for cell in cells:
         check_writable_field(cell, "a value", where, path, forbidden=delimiter + "\n\r")
