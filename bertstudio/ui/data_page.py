@@ -43,6 +43,11 @@ from bertstudio.ui.session import SPLITS, ProjectSession
 FILTER_ALL, FILTER_UNLABELLED, FILTER_LABEL, FILTER_DISAGREE = "all", "unlabelled", "label", "disagree"
 
 
+def _key(mode: str, label: str | None = None) -> str:
+    """A filter as combo item data (a plain string: Qt stores it as is and findData matches it)."""
+    return f"{mode}:{label or ''}"
+
+
 class LabelDistribution(QWidget):
     """One bar per label: how many gold values of the split use it."""
 
@@ -175,16 +180,16 @@ class DataPage(QWidget):
     def _fill_filters(self) -> None:
         current = self.filter_combo.currentData()
         self.filter_combo.clear()
-        self.filter_combo.addItem(self.tr("All rows"), (FILTER_ALL, None))
-        self.filter_combo.addItem(self.tr("Unlabelled"), (FILTER_UNLABELLED, None))
+        self.filter_combo.addItem(self.tr("All rows"), _key(FILTER_ALL))
+        self.filter_combo.addItem(self.tr("Unlabelled"), _key(FILTER_UNLABELLED))
         kind = self.session.kind
         if kind in ("sentence", "pair", "tagging"):
             from bertstudio.ui.editors.tagging import entity_types
 
             names = entity_types(self.session.labels()) if kind == "tagging" else self.session.labels()
             for name in names:
-                self.filter_combo.addItem(self.tr("Label = %1").replace("%1", name), (FILTER_LABEL, name))
-        self.filter_combo.addItem(self.tr("Disagrees with the latest run"), (FILTER_DISAGREE, None))
+                self.filter_combo.addItem(self.tr("Label = %1").replace("%1", name), _key(FILTER_LABEL, name))
+        self.filter_combo.addItem(self.tr("Disagrees with the latest run"), _key(FILTER_DISAGREE))
         self.filter_combo.setCurrentIndex(max(0, self.filter_combo.findData(current)))
 
     def show_split(self, split: str) -> None:
@@ -219,11 +224,11 @@ class DataPage(QWidget):
 
     # -- filters and search (vectorised; run on demand) ---------------------------------
     def current_filter(self) -> tuple[str, str | None]:
-        data = self.filter_combo.currentData()
-        return tuple(data) if data else (FILTER_ALL, None)  # type: ignore[return-value]
+        mode, _, label = str(self.filter_combo.currentData() or FILTER_ALL).partition(":")
+        return mode, (label or None)
 
     def set_filter(self, mode: str, label: str | None = None) -> None:
-        index = self.filter_combo.findData((mode, label))
+        index = self.filter_combo.findData(_key(mode, label))
         if index >= 0:
             self.filter_combo.setCurrentIndex(index)
         self.apply_filters()
@@ -234,8 +239,8 @@ class DataPage(QWidget):
             return None
         kind = self.session.kind
         keep: np.ndarray | None = None
-        needle = self.search_edit.text().strip()
-        if needle:
+        needle = self.search_edit.text()  # spaces kept: "film " finds the word, not "films"
+        if needle.strip():
             keep = search_rows(self._full, TEXT_COLUMNS[kind], needle)
         mode, label = self.current_filter()
         if mode != FILTER_ALL:

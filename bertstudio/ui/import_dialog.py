@@ -406,5 +406,8 @@ class ExportDialog(QDialog):
         except BertStudioError as exc:
             self.error_label.setText(exc.message)
             return False
+        except OSError as exc:  # the writers let disk errors through (full disk, a folder, no permission)
+            self.error_label.setText(f"{path}: {exc.strerror or exc}")
+            return False
         self.accept()
         return True

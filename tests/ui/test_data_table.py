@@ -1,0 +1,130 @@
+"""The Arrow-backed table model and the Data page: big splits, search, filters, disagreement with a run."""
+
+from __future__ import annotations
+
+import json
+
+import datasets
+import numpy as np
+import pytest
+from PySide6.QtCore import QSettings, Qt
+
+from bertstudio.data.examples import FEATURES, ExampleSet
+from bertstudio.data.project import Project
+from bertstudio.ui.data_model import BLOCK, ExampleTableModel, arrow_table
+from bertstudio.ui.data_page import FILTER_DISAGREE, FILTER_LABEL, FILTER_UNLABELLED, DataPage
+from bertstudio.ui.session import ProjectSession
+
+WORDS = ["good", "bad", "fine", "awful", "great"]
+
+
+def _sentences(n: int) -> ExampleSet:
+    """Row i: "row i is <word i%5>", labelled pos/neg by parity, every third row unlabelled."""
+    text = [f"row {i} is {WORDS[i % 5]}" for i in range(n)]
+    label = [None if i % 3 == 0 else ("pos" if i % 2 else "neg") for i in range(n)]
+    ds = datasets.Dataset.from_dict({"text": text, "label": label}, features=FEATURES["sentence"])
+    return ExampleSet("sentence", ds, ["neg", "pos"])
+
+
+def test_model_passes_qtmodeltester_on_a_small_split(qtmodeltester):
+    model = ExampleTableModel("sentence", arrow_table(_sentences(40)))
+    qtmodeltester.check(model)
+    model.set_index(np.array([1, 5, 39]))
+    qtmodeltester.check(model)
+    assert model.rowCount() == 3 and model.data(model.index(2, 0)) == "row 39 is great"
+    assert model.headerData(2, Qt.Orientation.Vertical) == "40"  # row numbers are the split's, 1-based
+
+
+@pytest.fixture(scope="module")
+def big_project(tmp_path_factory):
+    project = Project.create(tmp_path_factory.mktemp("big") / "p", name="big", kind="sentence", labels=["neg", "pos"])
+    project.import_examples(_sentences(550_000), "train")
+    yield project
+    project.close(compact=False)
+
+
+def test_550k_rows_answer_on_demand(qtbot, big_project, tmp_path):
+    session = ProjectSession(big_project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    page = DataPage(session)
+    qtbot.addWidget(page)
+    page.show()
+    model = page.table.model()
+    assert page.table.objectName() == "dataTable" and isinstance(model, ExampleTableModel)
+    assert model.rowCount() == 550_000
+    last = model.index(549_999, 0)
+    assert model.data(last) == "row 549999 is great"  # 549999 % 5 == 4
+    assert model.data(model.index(549_999, 1)) == ""  # 549999 = 3 * 183333: unlabelled
+    assert model.data(model.index(549_998, 1)) == "neg"  # even, not a multiple of 3
+    assert len(model._blocks) <= 16  # only the blocks that were shown are converted
+    assert page.count_label.text() == "550,000 of 550,000 rows"
+
+    # Search is vectorised over the column: exactly the rows whose number contains "54999".
+    page.search_edit.setText("row 54999 ")
+    page.apply_filters()
+    assert page.shown_rows() == [54_999]
+    page.search_edit.clear()
+
+    # Unlabelled = every third row; label = pos = odd rows not divisible by 3.
+    page.set_filter(FILTER_UNLABELLED)
+    assert model.rowCount() == len(range(0, 550_000, 3))
+    assert model.source_row(model.rowCount() - 1) == 549_999 - 549_999 % 3
+    page.set_filter(FILTER_LABEL, "pos")
+    expected_pos = sum(1 for i in range(1, 550_000, 2) if i % 3)
+    assert model.rowCount() == expected_pos
+    # An edit shows at once in the filtered view and in the distribution.
+    row = model.source_row(0)
+    session.apply_gold("train", row, "neg", "relabel")
+    assert model.data(model.index(0, 1)) == "neg"
+    qtbot.waitUntil(lambda: page.distribution.counts()["neg"] == 550_000 - len(range(0, 550_000, 3)) - expected_pos + 1)
+    session.undo_stack.undo()
+    assert big_project.gold("train", row) == "pos"
+    session._detach()  # the fixture's project outlives this session
+
+
+def _write_run(runs_dir, name, preds, split="dev", rows=None):
+    folder = runs_dir / name
+    folder.mkdir(parents=True)
+    with open(folder / "predictions.jsonl", "w", encoding="utf-8") as fh:
+        for p in preds:
+            fh.write(json.dumps(p) + "\n")
+    if rows is not None:
+        (folder / "eval_rows.json").write_text(json.dumps({"split": split, "rows": rows}), encoding="utf-8")
+    return folder
+
+
+def test_filters_and_disagreement_with_the_latest_run(qtbot, session_factory):
+    rows = [{"text": f"t{i}", "label": lab} for i, lab in enumerate(["pos", "neg", "pos", None, "neg"])]
+    session = session_factory("sentence", ["neg", "pos"], {"dev": rows})
+    page = DataPage(session)
+    qtbot.addWidget(page)
+    page.show_split("dev")
+    assert page.distribution.counts() == {"neg": 2, "pos": 2}
+    # The run evaluated dev rows [0, 1, 2, 4] (labelled ones); it got rows 1 and 4 wrong.
+    preds = [{"index": 0, "label": "pos"}, {"index": 1, "label": "pos"}, {"index": 2, "label": "pos"},
+             {"index": 3, "label": "pos"}]
+    _write_run(session.project.runs_dir, "run-1", preds, "dev", [0, 1, 2, 4])
+    page.set_filter(FILTER_DISAGREE)
+    assert page.shown_rows() == [1, 4]
+    # Fixing the gold of row 4 to what the model said makes it agree.
+    session.apply_gold("dev", 4, "pos", "fix")
+    page.apply_filters()
+    assert page.shown_rows() == [1]
+    page.set_filter(FILTER_UNLABELLED)
+    assert page.shown_rows() == [3]
+
+
+def test_selecting_and_double_clicking_a_row_opens_it_for_labelling(qtbot, main_window, shared_data):
+    from bertstudio.data.io import load_examples
+
+    session = main_window.session
+    session.project.import_examples(load_examples(shared_data / "glue" / "SST-2" / "dev.tsv"), "dev")
+    data_page = main_window.pages["data"]
+    data_page.show_split("dev")
+    table = data_page.table
+    index = table.model().index(5, 0)
+    table.selectRow(5)
+    assert (session.current_split, session.current_row) == ("dev", 5)
+    table.doubleClicked.emit(index)
+    assert main_window.current_page_key() == "label"
+    editor = main_window.pages["label"].editor()
+    assert editor.text_view.toPlainText() == session.row("dev", 5)["text"]

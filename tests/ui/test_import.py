@@ -1,0 +1,124 @@
+"""Importing through the dialog: a GLUE file, a mapped CSV, a broken file, a big file on a thread, export."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QApplication, QDialogButtonBox
+
+from bertstudio.data.io import load_examples
+from bertstudio.ui import import_dialog
+from bertstudio.ui.import_dialog import ExportDialog, ImportDialog
+
+# SST-2 dev (SOURCES.md): 872 rows, header "sentence label"; 444 positive (1) / 428 negative (0)
+# as published with GLUE.
+SST2_DEV_ROWS, SST2_DEV_POS, SST2_DEV_NEG = 872, 444, 428
+
+
+def _ok(dialog: ImportDialog):
+    return dialog.buttons.button(QDialogButtonBox.StandardButton.Ok)
+
+
+def test_import_sst2_dev_through_the_menu_fills_the_table(qtbot, main_window, shared_data):
+    path = shared_data / "glue" / "SST-2" / "dev.tsv"
+    seen = {}
+
+    def drive_dialog() -> None:
+        dialog = QApplication.activeModalWidget()
+        seen["dialog"] = dialog.objectName()
+        dialog.set_path(str(path))
+        seen["preset"] = dialog.preset_combo.currentData()
+        seen["split"] = dialog.split_combo.currentData()
+        seen["preview"] = (dialog.preview_model.rowCount(), dialog.preview_model.columnCount())
+        qtbot.mouseClick(_ok(dialog), Qt.MouseButton.LeftButton)
+
+    QTimer.singleShot(0, drive_dialog)
+    main_window.findChild(type(main_window.import_action), "importAction").trigger()
+    assert seen == {"dialog": "importDialog", "preset": "SST-2", "split": "dev", "preview": (50, 2)}
+
+    table = main_window.findChild(object, "dataTable")
+    model = table.model()
+    assert model.rowCount() == SST2_DEV_ROWS and model.columnCount() == 2
+    assert model.headerData(0, Qt.Orientation.Horizontal) == "Text"
+    first = model.data(model.index(0, 0))
+    assert first.startswith("it 's a charming and often affecting journey")
+    assert model.data(model.index(0, 1)) == "1"
+    assert main_window.pages["data"].distribution.counts() == {"0": SST2_DEV_NEG, "1": SST2_DEV_POS}
+    project = main_window.session.project
+    assert project.num_rows("dev") == SST2_DEV_ROWS and project.num_rows("train") == 0
+    assert main_window.progress_label.text() == f"{SST2_DEV_ROWS} labelled / {SST2_DEV_ROWS}"
+
+
+def test_mapping_step_reads_renamed_columns(qtbot, main_window, tmp_path):
+    path = tmp_path / "reviews.csv"
+    path.write_text('id,verdict,review\n1,pos,"loved it, truly"\n2,neg,meh\n3,,"no label yet"\n', encoding="utf-8")
+    dialog = ImportDialog(main_window.session, main_window, str(path))
+    qtbot.addWidget(dialog)
+    assert dialog.format_combo.currentData() == "csv"
+    assert dialog.mapping_box.isEnabled()
+    dialog.mapping["text"].setCurrentIndex(dialog.mapping["text"].findText("review"))
+    dialog.mapping["label"].setCurrentIndex(dialog.mapping["label"].findText("verdict"))
+    dialog.split_combo.setCurrentIndex(dialog.split_combo.findData("train"))
+    with qtbot.waitSignal(dialog.imported) as imported:
+        qtbot.mouseClick(_ok(dialog), Qt.MouseButton.LeftButton)
+    assert imported.args == ["train", 3]
+    session = main_window.session
+    assert [session.row("train", r)["text"] for r in range(3)] == ["loved it, truly", "meh", "no label yet"]
+    assert [session.gold("train", r) for r in range(3)] == ["pos", "neg", None]
+    assert session.progress("train") == (2, 3)
+
+
+def test_broken_file_shows_the_error_and_imports_nothing(qtbot, main_window, tmp_path):
+    path = tmp_path / "broken.tsv"
+    path.write_text("sentence\tlabel\ngood film\t1\nthis line has no label column\nbad film\t0\n", encoding="utf-8")
+    dialog = ImportDialog(main_window.session, main_window, str(path))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.mouseClick(_ok(dialog), Qt.MouseButton.LeftButton)
+    message = dialog.error_label.text()
+    assert "broken.tsv" in message and "line 3" in message
+    assert dialog.isVisible() and not _ok(dialog).isEnabled()
+    project = main_window.session.project
+    assert all(project.num_rows(s) == 0 for s in ("train", "dev", "test"))
+    assert main_window.pages["data"].model.rowCount() == 0
+    assert main_window.isVisible()
+
+
+def test_wrong_kind_is_refused_inside_the_dialog(qtbot, main_window, shared_data):
+    # An RTE file is pair data; the window's project is a sentence project.
+    dialog = ImportDialog(main_window.session, main_window, str(shared_data / "glue" / "RTE" / "dev.tsv"))
+    qtbot.addWidget(dialog)
+    assert "pair" in dialog.error_label.text() and not _ok(dialog).isEnabled()
+
+
+def test_big_file_loads_on_a_worker_thread(qtbot, main_window, shared_data, monkeypatch):
+    monkeypatch.setattr(import_dialog, "BIG_FILE", 1024)  # SST-2 dev (~100 kB) counts as big
+    dialog = ImportDialog(main_window.session, main_window, str(shared_data / "glue" / "SST-2" / "dev.tsv"))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    with qtbot.waitSignal(dialog.imported, timeout=30_000):
+        qtbot.mouseClick(_ok(dialog), Qt.MouseButton.LeftButton)
+        assert dialog.is_loading() and dialog.progress.isVisible() and not _ok(dialog).isEnabled()
+    assert main_window.session.project.num_rows("dev") == SST2_DEV_ROWS
+    qtbot.waitUntil(lambda: not import_dialog._keep_alive)
+
+
+def test_export_round_trips(qtbot, main_window, shared_data, tmp_path):
+    session = main_window.session
+    session.project.import_examples(load_examples(shared_data / "glue" / "SST-2" / "dev.tsv"), "dev")
+    session.apply_gold("dev", 0, "0", "relabel")  # an edit still in the journal is exported too
+    dialog = ExportDialog(session, main_window, "dev")
+    qtbot.addWidget(dialog)
+    out = tmp_path / "out.jsonl"
+    dialog.path_edit.setText(str(out))
+    assert dialog.export()
+    back = load_examples(out, kind="sentence")
+    assert len(back) == SST2_DEV_ROWS
+    assert back.dataset[0]["label"] == "0" and back.dataset[1]["label"] == session.gold("dev", 1)
+    assert back.dataset[SST2_DEV_ROWS - 1]["text"] == session.row("dev", SST2_DEV_ROWS - 1)["text"]
+    # A target that cannot be written shows a message inside the dialog, and nothing crashes.
+    dialog2 = ExportDialog(session, main_window, "dev")
+    qtbot.addWidget(dialog2)
+    dialog2.path_edit.setText(str(tmp_path))  # a folder, not a file
+    dialog2.format_combo.setCurrentIndex(dialog2.format_combo.findData("tsv"))
+    assert not dialog2.export()
+    assert str(tmp_path) in dialog2.error_label.text()

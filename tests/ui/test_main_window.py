@@ -1,0 +1,163 @@
+"""The main window: actions, pages, new/open project, UI state kept, closing while training."""
+
+from __future__ import annotations
+
+import json
+
+from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QApplication, QDialogButtonBox, QLabel, QMessageBox
+
+from bertstudio.data.examples import from_records
+from bertstudio.data.project import Project
+from bertstudio.ui.main_window import PAGES, MainWindow
+from bertstudio.ui.session import ProjectSession
+
+
+def test_actions_pages_and_status(main_window):
+    for name in ("importAction", "newProjectAction", "openProjectAction", "saveAction", "exportAction",
+                 "undoAction", "redoAction", "shortcutsAction", "quitAction"):
+        assert isinstance(main_window.findChild(QAction, name), QAction), name
+    assert main_window.page_list.count() == len(PAGES) == 7
+    assert main_window.findChild(object, "dataTable") is not None
+    assert main_window.findChild(object, "labelEditor") is not None
+    assert main_window.project_label.text() == "Project: reviews (sentence)"
+    assert main_window.progress_label.text() == "0 labelled / 0"
+    main_window.show_page("label")
+    assert main_window.page_stack.currentWidget() is main_window.pages["label"]
+    assert main_window.windowTitle().startswith("reviews")
+
+
+def test_every_page_is_the_real_one(main_window):
+    """The training-side pages load by module/class name; no placeholder is left once they exist."""
+    import importlib
+
+    for key, _title, module, cls in PAGES:
+        page = main_window.pages[key]
+        try:
+            expected = getattr(importlib.import_module(module), cls)
+        except ImportError:
+            assert isinstance(page, QLabel)  # that page is not in this build yet
+            continue
+        assert isinstance(page, expected), key
+
+
+def test_new_project_dialog_tagging_with_bio_labels(qtbot, main_window, tmp_path):
+    folder = tmp_path / "ner"
+
+    def fill() -> None:
+        dialog = QApplication.activeModalWidget()
+        qtbot.keyClicks(dialog.name_edit, "ner")
+        dialog.folder_edit.setText(str(folder))
+        combo = dialog.findChild(object, "taskKindCombo")
+        combo.setCurrentIndex(combo.findData("tagging"))
+        qtbot.keyClicks(dialog.labels_edit, "PER, LOC, ORG")
+        qtbot.mouseClick(dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok),
+                         Qt.MouseButton.LeftButton)
+
+    QTimer.singleShot(0, fill)
+    main_window.findChild(QAction, "newProjectAction").trigger()
+    project = main_window.session.project
+    assert project.folder == folder and project.kind == "tagging"
+    assert project.labels == ["O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-ORG", "I-ORG"]
+    label_page = main_window.pages["label"]
+    assert label_page.stack.currentWidget() is label_page.editors["tagging"]
+    assert main_window.project_label.text() == "Project: ner (tagging)"
+
+
+def test_new_project_from_a_glue_preset(qtbot, tmp_path):
+    from bertstudio.ui.new_project_dialog import NewProjectDialog
+
+    dialog = NewProjectDialog(folder=str(tmp_path / "rte"))
+    qtbot.addWidget(dialog)
+    dialog.preset_combo.setCurrentIndex(dialog.preset_combo.findData("RTE"))
+    dialog.preset_combo.activated.emit(dialog.preset_combo.currentIndex())
+    assert dialog.findChild(object, "taskKindCombo").currentData() == "pair"
+    assert dialog.create()
+    assert dialog.project.labels == ["entailment", "not_entailment"] and dialog.project.glue_task == "RTE"
+    dialog.project.close()
+    # A folder that already holds a project is refused inside the dialog.
+    again = NewProjectDialog(folder=str(tmp_path / "rte"))
+    qtbot.addWidget(again)
+    again.name_edit.setText("x")
+    assert not again.create()
+    assert "project" in again.error_label.text()
+
+
+def test_ui_state_and_recent_projects_survive_a_restart(qtbot, tmp_path):
+    project = Project.create(tmp_path / "p", name="keep", kind="sentence", labels=["neg", "pos"])
+    project.import_examples(from_records("sentence", [{"text": f"s{i}", "label": None} for i in range(6)],
+                                         labels=["neg", "pos"]), "dev")
+    folder = project.folder
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(ProjectSession(project, settings=settings))
+    qtbot.addWidget(window)
+    window.session.set_current("dev", 4)
+    window.show_page("label")
+    window.close()
+    assert project.closed
+    saved = json.loads((folder / "project.json").read_text())["ui_state"]
+    assert saved == {"page": "label", "split": "dev", "row": 4}
+
+    session = ProjectSession(settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    assert session.recent_projects() == [str(folder)]
+    window2 = MainWindow(session)
+    qtbot.addWidget(window2)
+    assert window2.open_project(str(folder))
+    assert window2.current_page_key() == "label"
+    assert (session.current_split, session.current_row) == ("dev", 4)
+    assert window2.pages["label"].editor().text_view.toPlainText() == "s4"
+    window2.close()
+
+
+def test_opening_a_folder_that_is_no_project_warns_and_keeps_running(qtbot, main_window, tmp_path):
+    shown = {}
+
+    def answer() -> None:
+        box = QApplication.activeModalWidget()
+        shown["text"] = box.text()
+        box.button(QMessageBox.StandardButton.Ok).click()
+
+    QTimer.singleShot(0, answer)
+    assert not main_window.open_project(str(tmp_path / "nothing-here"))
+    assert "nothing-here" in shown["text"]
+    assert main_window.session.project.name == "reviews"  # the open project stays open
+
+
+def _train_project(tmp_path):
+    texts = ["good movie", "great film", "bad movie", "terrible film", "i love it", "i hate it"] * 4
+    rows = [{"text": t, "label": "pos" if i % 2 == 0 else "neg"} for i, t in enumerate(texts)]
+    project = Project.create(tmp_path / "train", name="t", kind="sentence", labels=["neg", "pos"])
+    project.import_examples(from_records("sentence", rows, labels=["neg", "pos"]), "train")
+    project.import_examples(from_records("sentence", rows[:6], labels=["neg", "pos"]), "dev")
+    return project
+
+
+def test_closing_while_training_asks_then_cancels_and_waits(qtbot, tmp_path, tiny_model_dir):
+    session = ProjectSession(_train_project(tmp_path),
+                             settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    window = MainWindow(session)
+    qtbot.addWidget(window)
+    window.show()
+    page = window.pages["train"]
+    page.set_model_source(str(tiny_model_dir))
+    page.batch_combo.setCurrentText("4")
+    page.epochs_spin.setValue(200)  # far longer than the test waits
+    page.max_len_spin.setValue(16)
+    page.device_combo.setCurrentText("cpu")
+    page.precision_combo.setCurrentText("fp32")
+    page.start_training()
+    qtbot.waitUntil(lambda: page.monitor.progress.value() >= 1, timeout=60_000)
+
+    asked = []
+    window.confirm_stop_training = lambda: asked.append("no") or False  # the user says No
+    window.close()
+    assert asked == ["no"] and window.isVisible() and page.is_running()
+
+    window.confirm_stop_training = lambda: asked.append("yes") or True  # now Yes
+    with qtbot.waitSignal(page.run_ended, timeout=60_000) as ended:
+        window.close()
+        # close() returned only after the worker ended: nothing is running any more
+        assert not page.is_running()
+    assert asked == ["no", "yes"] and ended.args[1] == "cancelled"
+    assert not window.isVisible() and session.project is None
