@@ -151,7 +151,25 @@ class TrainConfig:
             raise ConfigError(f"run config is not valid {'TOML' if path.suffix == '.toml' else 'JSON'}: {exc}", path=path) from None
         if not isinstance(data, dict):
             raise ConfigError("run config must be a table of settings", path=path)
-        return cls.from_dict(data, source=str(path))
+        return cls.from_dict(_resolve_paths(data, path.parent), source=str(path))
+
+
+_PATH_FIELDS = ("train_file", "eval_file", "data_dir", "output_dir", "resume_from")
+
+
+def _resolve_paths(data: dict[str, Any], base: Path) -> dict[str, Any]:
+    """Relative paths in a config file are relative to that file, not to the current
+    folder, so an exported run starts the same from wherever it is launched. ``model``
+    is resolved only when it names an existing local folder (otherwise it is a Hub id)."""
+    out = dict(data)
+    for name in _PATH_FIELDS:
+        value = out.get(name)
+        if isinstance(value, str) and value and not Path(value).expanduser().is_absolute():
+            out[name] = str((base / value).resolve())
+    model = out.get("model")
+    if isinstance(model, str) and model and not Path(model).is_absolute() and (base / model).is_dir():
+        out["model"] = str((base / model).resolve())
+    return out
 
 
 def config_help() -> dict[str, str]:
