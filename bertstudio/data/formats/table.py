@@ -150,8 +150,13 @@ def read_table(
     raw = read_bytes(path)
     check_utf8(raw, path)
     # Quoted fields may span lines, so a quoted table is sniffed from its whole text.
-    if opts.quoting:
-        text = decode(raw, path)
+    if opts.quoting:  # a quoted first record may span lines: sniff 1 MB, or all of a bigger header
+        text = head_text(raw, 1 << 20)
+        if len(raw) > 1 << 20:
+            try:
+                _first_record(text, opts)
+            except DataError:
+                text = decode(raw, path)
     else:  # enough bytes to hold the whole first record, even a 1 MB line
         m = re.search(rb"[^\r\n]", raw[len(BOM):] if raw.startswith(BOM) else raw)
         end = raw.find(b"\n", m.start() + len(BOM)) if m else -1
