@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import re
 from pathlib import Path
 from typing import Any
@@ -241,7 +242,7 @@ class TrainingPage(QWidget):
             t, n = est
             self.params_label.setText(self.tr("≈ {t:,} of {n:,} parameters ({p:.1f}%)").format(t=t, n=n, p=100.0 * t / n))
 
-    def build_config(self, output_dir: str) -> TrainConfig:
+    def build_config(self, output_dir: str, num_train: int | None = None) -> TrainConfig:
         project = self.session.project
         try:
             batch = int(self.batch_combo.currentText())
@@ -257,8 +258,15 @@ class TrainingPage(QWidget):
             epochs=self.epochs_spin.value(), lr=lr, batch_size=batch, warmup_ratio=self.warmup_spin.value(),
             max_length=self.max_len_spin.value(), seed=self.seed_spin.value(),
             device=self.device_combo.currentText().strip() or "auto", precision=self.precision_combo.currentText(),
-            output_dir=output_dir,
+            output_dir=output_dir, logging_steps=self._logging_steps(num_train, batch),
         )
+
+    def _logging_steps(self, num_train: int | None, batch: int) -> int:
+        """Log often enough for a curve on a small project (~100 points per run), at most every 10 steps."""
+        if not num_train:
+            return 10
+        total = math.ceil(num_train / batch) * self.epochs_spin.value()
+        return int(min(10, max(1, total // 100)))
 
     # --- running --------------------------------------------------------------------
     def is_running(self) -> bool:
@@ -319,7 +327,7 @@ class TrainingPage(QWidget):
         try:
             train, dev, note, eval_split, eval_rows = self._datasets(self.seed_spin.value())
             self.run_dir = self._new_run_dir()
-            config = self.build_config(self.run_dir)
+            config = self.build_config(self.run_dir, len(train))
             save_eval_rows(self.run_dir, eval_split, eval_rows)
         except BertStudioError as exc:
             self._show_error(str(exc))

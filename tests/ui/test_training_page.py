@@ -49,8 +49,13 @@ def _tiny_settings(page: TrainingPage, model_dir: Path, epochs: float = 2) -> No
 
 
 def test_trains_through_the_worker_and_plots_fill(qtbot, session, tiny_model_dir):
+    from bertstudio.ui.results_page import ResultsPage
+
     page = TrainingPage(session)
+    results = ResultsPage(session)
     qtbot.addWidget(page)
+    qtbot.addWidget(results)
+    assert results.metrics_table.rowCount() == 0
     _tiny_settings(page, tiny_model_dir)
     assert page.start_button.isEnabled() and not page.cancel_button.isEnabled()
     # Hidden 32, 2 layers, vocab from conftest: the estimate must equal the formula by hand.
@@ -62,15 +67,20 @@ def test_trains_through_the_worker_and_plots_fill(qtbot, session, tiny_model_dir
         assert page.cancel_button.isEnabled() and not page.start_button.isEnabled()
     run_dir, status = ended.args
     assert status == "finished", page.error_label.text()
-    # 32 examples / batch 4 = 8 steps per epoch, 2 epochs; logging every 10 steps + the end.
+    # 32 examples / batch 4 = 8 steps per epoch, 2 epochs = 16 steps, each logged (a small run).
     loss = page.monitor.loss_plot
     x, y = loss.series_data(loss.raw_name)
-    assert len(x) > 0 and all(v > 0 for v in y)
+    assert list(x) == list(range(1, 17)) and all(v > 0 for v in y)
+    assert len(loss.series_data(loss.smooth_name)[0]) == 16
     assert page.monitor.progress.value() == page.monitor.progress.maximum() == 16
     assert page.monitor.metric_plot.point_count() >= 2  # one eval per epoch
     assert page.start_button.isEnabled() and not page.cancel_button.isEnabled()
     metrics = json.loads((Path(run_dir) / "metrics.json").read_text())
     assert "accuracy" in metrics
+    # The Results page picked up the new run (runs_changed) and shows its official metric.
+    assert results.run_dir == Path(run_dir)
+    assert results.metrics_table.item(0, 0).text() == "accuracy *"
+    assert results.metrics_table.item(0, 1).text() == f"{100 * metrics['accuracy']:.1f}"
     rows = json.loads((Path(run_dir) / "eval_rows.json").read_text())
     assert rows == {"split": "dev", "rows": list(range(8))}
 
