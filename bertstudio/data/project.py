@@ -39,6 +39,7 @@ rename), ``split_imported`` (split), ``compacted``, ``ui_state_saved``.
 
 from __future__ import annotations
 
+import copy
 import logging
 import re
 import threading
@@ -95,6 +96,9 @@ class Project:
         self._overlay: dict[str, dict[int, Any]] = {s: {} for s in SPLITS}
         self._rename: dict[str, str] = {}  # base-file label -> current name, for renames not yet compacted
         self._base_counts: dict[str, tuple[Counter, int]] = {}
+        # bumped on every change of a split's rows or labels, so examples() can reuse what it built
+        self._versions: dict[str, int] = {s: 0 for s in SPLITS}
+        self._examples_cache: dict[str, tuple[int, Any]] = {}
         self._seq = int(meta.get("seq", 0))
         self._journal = Journal(folder / JOURNAL_FILE)
         self._pending = 0  # journal entries not yet folded into the data files
@@ -182,13 +186,29 @@ class Project:
             if seq > labels_seq:
                 self._apply_label_op(entry)
             if seq > data_seq:
+                problem = self._entry_problem(entry)
+                if problem:
+                    self.recovery_messages.append(f"{JOURNAL_FILE}: edit {seq} skipped ({problem})")
+                    continue
                 self._apply_data_op(entry)
                 self._pending += 1
         if jr.file_size > jr.good_size:
             self._journal.truncate(jr.good_size)  # cut the torn tail so the next edit starts a clean line
         self._meta["labels_seq"] = self._seq
-        if jr.damaged:  # fold now so the damage is reported once, not at every open
+        if jr.damaged or self._pending >= COMPACT_AFTER:
+            # fold now: damage is then reported once, not at every open, and replay stays short
             self.compact(force=True)
+
+    def _entry_problem(self, entry: dict[str, Any]) -> str | None:
+        """Why a (checksum-valid) journal entry cannot apply to this project, or None."""
+        if entry["op"] != "gold":
+            return None
+        split, row = entry.get("split"), entry.get("row")
+        if split not in SPLITS or split not in self._meta["splits"]:
+            return f"unknown split {split!r}"
+        if not isinstance(row, int) or not 0 <= row < self._split(split).num_rows:
+            return f"row {row!r} is out of range"
+        return None
 
     # ------------------------------------------------------------------ basic facts
     @property
@@ -290,8 +310,8 @@ class Project:
         with self._lock:
             table = self._check_row(split, row)
             overlay = self._overlay[split]
-            if row in overlay:
-                return overlay[row]
+            if row in overlay:  # a copy: a caller editing a tag list must not edit the overlay behind the journal
+                return copy.deepcopy(overlay[row])
             return self._base_gold(table, row)
 
     def row(self, split: str, row: int) -> dict[str, Any]:
@@ -315,8 +335,9 @@ class Project:
             value = check_gold(self.kind, value, self.labels, lambda: self.row(split, row), self.folder,
                                f"{split} row {row}")
             previous = self.gold(split, row)
-            self._append({"op": "gold", "split": split, "row": row, "value": value})
-            self._overlay[split][row] = value
+            entry = {"op": "gold", "split": split, "row": row, "value": value}
+            self._append(entry)
+            self._apply_data_op(entry)
             del table
         self._emit(kind="gold_changed", split=split, row=row, value=value, previous=previous)
         return previous
@@ -405,6 +426,9 @@ class Project:
 
         with self._lock:
             self._split(split)
+            cached = self._examples_cache.get(split)
+            if cached is not None and cached[0] == self._versions[split]:
+                return cached[1]
             if split in self._meta["splits"]:
                 dataset = store.open_dataset(store.split_file(self.folder, self._meta, split))
                 if self._overlay[split] or self._rename:
@@ -417,7 +441,9 @@ class Project:
             meta = {"split": split, "project": str(self.folder)}
             if self.glue_task:
                 meta["glue_task"] = self.glue_task
-            return ExampleSet(self.kind, dataset, self.labels, info.get("source"), meta)
+            examples = ExampleSet(self.kind, dataset, self.labels, info.get("source"), meta)
+            self._examples_cache[split] = (self._versions[split], examples)
+            return examples
 
     def _gold_column(self, split: str) -> pa.Array:
         """The split's whole gold column with renames and the overlay applied."""
@@ -446,7 +472,12 @@ class Project:
             self.compact()
             table = store.table_of(examples)
             if not replace and split in self._meta["splits"]:
-                table = pa.concat_tables([self._split(split), table.cast(self._split(split).schema)])
+                old = self._split(split)
+                if set(table.column_names) != set(old.column_names):
+                    raise DataError(f"the new rows have columns {table.column_names}, {split} has "
+                                    f"{old.column_names}", path=examples.source or self.folder,
+                                    expected="the same columns to append (or replace the split)")
+                table = pa.concat_tables([old, table.select(old.column_names).cast(old.schema)])
             new_labels = [n for n in list(examples.labels) + store.labels_in(self.kind, table)
                           if n not in self.labels and self.kind in ("sentence", "pair", "tagging")]
             for name in dict.fromkeys(new_labels):
@@ -459,6 +490,7 @@ class Project:
             self._meta["data_seq"] = self._seq
             self._tables.pop(split, None)
             self._base_counts.pop(split, None)
+            self._bump()  # this split's rows, and maybe every split's label list
             self._write_meta()
             store.remove_unused(self.folder, self._meta, self._backup_meta())
         self._emit(kind="split_imported", split=split)
@@ -541,7 +573,12 @@ class Project:
         elif kind == "remove_label" and op["name"] in names:
             del labels[names.index(op["name"])]
 
+    def _bump(self, *splits: str) -> None:
+        for split in splits or SPLITS:
+            self._versions[split] += 1
+
     def _apply_data_op(self, op: dict[str, Any]) -> None:
+        self._bump(*([op["split"]] if op["op"] == "gold" else []))
         if op["op"] == "gold":
             self._overlay[op["split"]][op["row"]] = op["value"]
         elif op["op"] == "rename_label" and self.kind in ("sentence", "pair", "tagging"):
@@ -604,6 +641,7 @@ class Project:
                 self._overlay[split] = {}
                 self._tables.pop(split, None)
                 self._base_counts.pop(split, None)
+                self._bump(split)
             self._rename = {}
             self._pending = 0
             store.remove_unused(self.folder, self._meta, self._backup_meta())

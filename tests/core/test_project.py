@@ -281,3 +281,48 @@ def test_second_open_is_refused_until_closed(project: Project) -> None:
     with Project.open(project.folder) as again:
         assert again.num_rows("train") == 5
     assert again.closed
+
+
+def test_examples_is_reused_until_something_changes(project: Project) -> None:
+    first = project.examples("train")
+    assert project.examples("train") is first
+    project.set_gold("train", 4, "neg")
+    second = project.examples("train")
+    assert second is not first and second.dataset["label"][4] == "neg"
+    project.add_label("neutral")
+    assert project.examples("train").labels == ["neg", "pos", "neutral"]
+    project.compact()
+    assert project.examples("train").dataset["label"] == ["pos", "neg", None, "pos", "neg"]
+
+
+def test_gold_returns_a_copy_of_mutable_values(tmp_path: Path) -> None:
+    tag = Project.create(tmp_path / "tag", name="ner", kind="tagging", labels=["O", "B-PER"])
+    tag.import_examples(from_records("tagging", [{"tokens": ["Ann", "runs"], "tags": None}]))
+    tag.set_gold("train", 0, ["B-PER", "O"])
+    tags = tag.gold("train", 0)
+    tags[1] = "B-PER"  # the caller edits its own list ...
+    assert tag.gold("train", 0) == ["B-PER", "O"]  # ... not the project's state behind the journal
+    tag.close(compact=False)
+
+
+def test_journal_entry_for_a_missing_row_is_skipped_with_a_message(project: Project) -> None:
+    from bertstudio.data.journal import encode_entry
+
+    project.set_gold("train", 1, "pos")
+    project.close(compact=False)
+    with open(project.folder / "labels.journal", "ab") as f:  # checksum-valid but impossible
+        f.write(encode_entry({"seq": 99, "op": "gold", "split": "train", "row": 500, "value": "pos"}))
+    again = Project.open(project.folder)
+    assert again.gold("train", 1) == "pos"
+    assert again.recovery_messages == ["labels.journal: edit 99 skipped (row 500 is out of range)"]
+    assert again.last_seq == 99  # the next edit still gets a fresh number
+
+
+def test_append_with_other_columns_is_refused(project: Project) -> None:
+    pair = from_records("pair", [{"text": "a", "text_pair": "b", "label": "pos"}])
+    odd = from_records("sentence", [{"text": "a", "label": "pos"}])
+    odd = odd.with_dataset(odd.dataset.add_column("extra", [1]))
+    with pytest.raises(DataError, match="same columns"):
+        project.import_examples(odd, "train", replace=False)
+    with pytest.raises(DataError, match="cannot import pair"):
+        project.import_examples(pair, "train")
