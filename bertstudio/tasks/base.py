@@ -32,6 +32,15 @@ class PredictionAccumulator(Protocol):
 
 class Task(Protocol):
     kind: str
+    # peft's LoraConfig task_type ("SEQ_CLS" | "TOKEN_CLS" | "QUESTION_ANS") and the new
+    # head modules that train in full and are saved whole under LoRA (modules_to_save).
+    peft_task_type: str
+    head_modules: tuple[str, ...]
+
+    def config_kwargs(self, labels: Sequence[str]) -> dict[str, Any]:
+        """Keyword arguments for ``AutoConfig.from_pretrained``: num_labels, id2label,
+        label2id and, for regression, problem_type."""
+        ...
 
     def auto_model_class(self) -> type:
         """The transformers Auto class whose ``from_pretrained`` reloads a saved model."""

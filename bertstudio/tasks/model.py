@@ -86,7 +86,10 @@ def build_model(
     if not getattr(tokenizer, "is_fast", False):
         raise ConfigError("the model's tokenizer has no fast (Rust) version", path=path, expected="a tokenizer.json or a WordPiece/BPE vocab")
     config.bertstudio = {"task": kind, "head": head, "glue_task": glue_task}
-    model = task.auto_model_class().from_pretrained(path, config=config)
+    # fp32 master weights whatever the checkpoint holds (transformers 5 defaults to the
+    # checkpoint's dtype): mixed precision is the engine's autocast, and bf16 weights would
+    # lose small updates and run ~100x slower on CPUs without bf16 units.
+    model = task.auto_model_class().from_pretrained(path, config=config, dtype=torch.float32)
     if head == "mlp":
         _fresh_hidden_layer(model, path)
 
@@ -234,7 +237,7 @@ def load_model(model_dir: str | Path) -> tuple[nn.Module, Any, str, list[str]]:
     except (OSError, ValueError) as exc:
         raise ConfigError(f"cannot load model: {exc}", path=model_dir, expected="a folder written by save_model") from None
     kind = model_kind(config)
-    model = get_task(kind).auto_model_class().from_pretrained(model_dir, config=config)
+    model = get_task(kind).auto_model_class().from_pretrained(model_dir, config=config, dtype=torch.float32)
     labels: list[str] = []
     if kind in ("sentence", "pair", "tagging"):
         labels = [config.id2label[i] for i in range(config.num_labels)]

@@ -16,6 +16,7 @@ import numpy as np
 import torch
 
 from bertstudio.data.examples import ExampleSet
+from bertstudio.errors import DataError
 from bertstudio.tasks.collate import pad_batch
 from bertstudio.tasks.common import column, encoding_rows, label_id, map_batched
 
@@ -103,6 +104,13 @@ class TokenTaggingTask:
                 word_index.append(firsts)
                 if with_targets:
                     tags, row = batch["tags"][i], batch["example_index"][i]
+                    if len(tags) != len(batch["tokens"][i]):
+                        raise DataError(
+                            f"{len(tags)} tags for {len(batch['tokens'][i])} words",
+                            path=examples.source,
+                            where=f"row {row + 1}",
+                            expected="one tag per word",
+                        )
                     ids = {w: label_id(t, label2id, examples, row, "tag") for w, t in enumerate(tags)}
                     labels.append([ids[w] if w >= 0 else IGNORE for w in firsts])
             out["word_index"] = word_index

@@ -169,3 +169,9 @@ def test_entity_spans_bio_and_plain_tags():
     ]
     assert entity_spans(["B-PER", "I-ORG"]) == [["PER", 0, 1], ["ORG", 1, 2]]
     assert entity_spans(["NN", "VBZ", "IN", "NNP"]) == []
+
+
+def test_tags_must_match_words(tok):
+    ex = from_records("tagging", [{"tokens": ["a", "b"], "tags": ["O"]}], labels=["O"])
+    with pytest.raises(DataError, match="1 tags for 2 words"):
+        get_task("tagging").encode(ex, tok, max_length=16, label2id={"O": 0})
