@@ -99,6 +99,7 @@ class Project:
         # bumped on every change of a split's rows or labels, so examples() can reuse what it built
         self._versions: dict[str, int] = {s: 0 for s in SPLITS}
         self._examples_cache: dict[str, tuple[int, Any]] = {}
+        self._handed_out: set[str] = set()  # data files behind ExampleSets given out: kept until close
         self._seq = int(meta.get("seq", 0))
         self._journal = Journal(folder / JOURNAL_FILE)
         self._pending = 0  # journal entries not yet folded into the data files
@@ -430,7 +431,9 @@ class Project:
             if cached is not None and cached[0] == self._versions[split]:
                 return cached[1]
             if split in self._meta["splits"]:
-                dataset = store.open_dataset(store.split_file(self.folder, self._meta, split))
+                path = store.split_file(self.folder, self._meta, split)
+                dataset = store.open_dataset(path)
+                self._handed_out.add(path.name)
                 if self._overlay[split] or self._rename:
                     gold = GOLD_COLUMN[self.kind]
                     dataset = dataset.remove_columns([gold]).add_column(
@@ -492,7 +495,7 @@ class Project:
             self._base_counts.pop(split, None)
             self._bump()  # this split's rows, and maybe every split's label list
             self._write_meta()
-            store.remove_unused(self.folder, self._meta, self._backup_meta())
+            self._remove_unused()
         self._emit(kind="split_imported", split=split)
         if new_labels:
             self._emit(kind="labels_changed", op="import", added=list(dict.fromkeys(new_labels)))
@@ -598,8 +601,9 @@ class Project:
         self._seq = seq
         self._pending += 1
 
-    def _backup_meta(self) -> dict[str, Any] | None:
-        return store.read_backup_meta(self.folder)
+    def _remove_unused(self, *, closing: bool = False) -> None:
+        in_use = set() if closing else self._handed_out
+        store.remove_unused(self.folder, self._meta, store.read_backup_meta(self.folder), in_use)
 
     def _write_meta(self) -> None:
         self._meta["seq"] = self._seq
@@ -644,7 +648,7 @@ class Project:
                 self._bump(split)
             self._rename = {}
             self._pending = 0
-            store.remove_unused(self.folder, self._meta, self._backup_meta())
+            self._remove_unused()
         self._emit(kind="compacted")
 
     def compact_if_large(self, threshold: int = COMPACT_AFTER) -> bool:
@@ -685,6 +689,9 @@ class Project:
         with self._lock:
             self._journal.close()
             self._tables.clear()
+            self._examples_cache.clear()
+            if self._handed_out:
+                self._remove_unused(closing=True)
             self._closed = True
             if self._lock_file is not None:
                 self._lock_file.release()

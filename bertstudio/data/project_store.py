@@ -111,9 +111,18 @@ def read_backup_meta(folder: Path) -> dict[str, Any] | None:
     return meta if isinstance(meta, dict) else None
 
 
-def remove_unused(folder: Path, meta: dict[str, Any], backup: dict[str, Any] | None) -> None:
-    """Delete data files that neither project.json nor its backup names (left by compaction or a crash)."""
-    keep: set[str] = set()
+# only files this module writes are ever deleted (datasets may put its own cache files here)
+_OURS = re.compile(r"^(?:(?:train|dev|test)-\d{8}(?:-\d+)?\.arrow|\..*\.\d+\.tmp)$")
+
+
+def remove_unused(folder: Path, meta: dict[str, Any], backup: dict[str, Any] | None,
+                  in_use: set[str] = frozenset()) -> None:  # type: ignore[assignment]
+    """Delete our data files that neither project.json, its backup nor ``in_use`` names.
+
+    ``in_use`` holds files behind datasets already handed out by ``examples()``:
+    a training run may still read them (or pickle them by path to a worker).
+    """
+    keep: set[str] = set(in_use)
     for m in (meta, backup):
         splits = (m or {}).get("splits")
         if isinstance(splits, dict):
@@ -122,7 +131,7 @@ def remove_unused(folder: Path, meta: dict[str, Any], backup: dict[str, Any] | N
     if not data_dir.is_dir():
         return
     for path in data_dir.iterdir():
-        if path.name not in keep and (path.suffix == ".arrow" or path.name.endswith(".tmp")):
+        if path.name not in keep and _OURS.match(path.name):
             try:
                 path.unlink()
             except OSError:  # Windows keeps mapped files locked: they go at the next compaction

@@ -326,3 +326,21 @@ def test_append_with_other_columns_is_refused(project: Project) -> None:
         project.import_examples(odd, "train", replace=False)
     with pytest.raises(DataError, match="cannot import pair"):
         project.import_examples(pair, "train")
+
+
+def test_files_behind_handed_out_datasets_outlive_compactions(project: Project) -> None:
+    handed_out = project.examples("train")  # e.g. a training run holding the split
+    first = project.folder / project.split_info["train"]["file"]
+    for value in ("neg", "pos", "neg"):  # three compactions: the backup no longer names `first`
+        project.set_gold("train", 4, value)
+        project.compact()
+    assert first.exists() and handed_out.dataset["label"][4] is None
+    foreign = project.folder / "data" / "cache-0123abcd.arrow"  # datasets' own cache file
+    foreign.write_bytes(b"x")
+    project.close()
+    assert not first.exists() and foreign.exists()
+    names = sorted(p.name for p in (project.folder / "data").iterdir())
+    meta = json.loads((project.folder / "project.json").read_text())
+    backup = json.loads((project.folder / "project.json.bak").read_text())
+    assert names == sorted({"cache-0123abcd.arrow", Path(meta["splits"]["train"]["file"]).name,
+                            Path(backup["splits"]["train"]["file"]).name})
