@@ -19,7 +19,14 @@ from typing import Any, Callable
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QAbstractTableModel, QCoreApplication, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
+    QAbstractTableModel,
+    QCoreApplication,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+)
 from PySide6.QtGui import QColor
 
 from bertstudio.data.examples import GOLD_COLUMN
@@ -29,12 +36,26 @@ _MAX_BLOCKS = 16
 _CELL_CHARS = 300  # long contexts are cut in the table; the editor shows them whole
 
 # Which Arrow columns a kind shows, in order, with their header (translated at use).
+_CONTEXT = "ExampleTableModel"
 VIEW_COLUMNS: dict[str, tuple[tuple[str, str], ...]] = {
-    "sentence": (("text", QT_TRANSLATE_NOOP("ExampleTableModel", "Text")), ("label", QT_TRANSLATE_NOOP("ExampleTableModel", "Label"))),
-    "pair": (("text", QT_TRANSLATE_NOOP("ExampleTableModel", "Text")), ("text_pair", QT_TRANSLATE_NOOP("ExampleTableModel", "Second text")), ("label", QT_TRANSLATE_NOOP("ExampleTableModel", "Label"))),
-    "regression": (("text", QT_TRANSLATE_NOOP("ExampleTableModel", "Text")), ("text_pair", QT_TRANSLATE_NOOP("ExampleTableModel", "Second text")), ("label", QT_TRANSLATE_NOOP("ExampleTableModel", "Score"))),
-    "tagging": (("tokens", QT_TRANSLATE_NOOP("ExampleTableModel", "Tokens")), ("tags", QT_TRANSLATE_NOOP("ExampleTableModel", "Tags"))),
-    "qa": (("question", QT_TRANSLATE_NOOP("ExampleTableModel", "Question")), ("context", QT_TRANSLATE_NOOP("ExampleTableModel", "Context")), ("answers", QT_TRANSLATE_NOOP("ExampleTableModel", "Answers")), ("title", QT_TRANSLATE_NOOP("ExampleTableModel", "Title"))),
+    "sentence": (("text", QT_TRANSLATE_NOOP(_CONTEXT, "Text")), ("label", QT_TRANSLATE_NOOP(_CONTEXT, "Label"))),
+    "pair": (
+        ("text", QT_TRANSLATE_NOOP(_CONTEXT, "Text")),
+        ("text_pair", QT_TRANSLATE_NOOP(_CONTEXT, "Second text")),
+        ("label", QT_TRANSLATE_NOOP(_CONTEXT, "Label")),
+    ),
+    "regression": (
+        ("text", QT_TRANSLATE_NOOP(_CONTEXT, "Text")),
+        ("text_pair", QT_TRANSLATE_NOOP(_CONTEXT, "Second text")),
+        ("label", QT_TRANSLATE_NOOP(_CONTEXT, "Score")),
+    ),
+    "tagging": (("tokens", QT_TRANSLATE_NOOP(_CONTEXT, "Tokens")), ("tags", QT_TRANSLATE_NOOP(_CONTEXT, "Tags"))),
+    "qa": (
+        ("question", QT_TRANSLATE_NOOP(_CONTEXT, "Question")),
+        ("context", QT_TRANSLATE_NOOP(_CONTEXT, "Context")),
+        ("answers", QT_TRANSLATE_NOOP(_CONTEXT, "Answers")),
+        ("title", QT_TRANSLATE_NOOP(_CONTEXT, "Title")),
+    ),
 }
 TEXT_COLUMNS: dict[str, tuple[str, ...]] = {
     "sentence": ("text",),
@@ -289,7 +310,7 @@ class ExampleTableModel(QAbstractTableModel):
             return None
         if orientation == Qt.Orientation.Horizontal:
             if 0 <= section < self.columnCount():
-                return QCoreApplication.translate("ExampleTableModel", VIEW_COLUMNS[self._kind][section][1])
+                return QCoreApplication.translate(_CONTEXT, VIEW_COLUMNS[self._kind][section][1])
             return None
         return str(self.source_row(section) + 1) if 0 <= section < self.rowCount() else None
 

@@ -8,19 +8,18 @@ and class name so the shell does not depend on their internals.
 from __future__ import annotations
 
 import importlib
-import logging
 from typing import Any
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QByteArray, QCoreApplication, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
+    QHBoxLayout,
     QLabel,
     QListWidget,
     QMainWindow,
     QMenu,
     QMessageBox,
-    QSplitter,
     QStackedWidget,
     QWidget,
 )
@@ -30,8 +29,6 @@ from bertstudio.ui.data_page import DataPage
 from bertstudio.ui.editors import LabelPage
 from bertstudio.ui.help_panel import ShortcutsDialog
 from bertstudio.ui.session import ProjectSession
-
-log = logging.getLogger(__name__)
 
 
 def _t(text: str) -> str:
@@ -87,7 +84,6 @@ class MainWindow(QMainWindow):
     def _build_pages(self) -> None:
         self.page_list = QListWidget()
         self.page_list.setObjectName("pageList")
-        self.page_list.setMaximumWidth(180)
         self.page_stack = QStackedWidget()
         self.page_stack.setObjectName("pageStack")
         for key, title, module, cls in PAGES:
@@ -101,27 +97,21 @@ class MainWindow(QMainWindow):
         data_page = self.pages["data"]
         if isinstance(data_page, DataPage):
             data_page.example_activated.connect(self._on_example_activated)
-        splitter = QSplitter()
-        splitter.addWidget(self.page_list)
-        splitter.addWidget(self.page_stack)
-        splitter.setStretchFactor(1, 1)
-        self.setCentralWidget(splitter)
+        self.page_list.setFixedWidth(150)
+        central = QWidget()
+        row = QHBoxLayout(central)
+        row.setContentsMargins(4, 4, 4, 4)
+        row.addWidget(self.page_list)
+        row.addWidget(self.page_stack, 1)
+        self.setCentralWidget(central)
 
     def _make_page(self, key: str, module: str, cls: str) -> QWidget:
         if key == "data":
             return DataPage(self.session)
         if key == "label":
             return LabelPage(self.session)
-        try:
-            page_class = getattr(importlib.import_module(module), cls)
-        except (ImportError, AttributeError) as exc:
-            # Only a missing page module is tolerated (development); a page that fails
-            # while building is a bug and raises.
-            log.warning("page %s not available: %s", cls, exc)
-            placeholder = QLabel(_t("This page is not available in this build."))
-            placeholder.setObjectName(f"{key}Placeholder")
-            placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
-            return placeholder
+        # Imported by name so the shell does not depend on the training side's internals.
+        page_class = getattr(importlib.import_module(module), cls)
         return page_class(self.session)
 
     def page(self, key: str) -> QWidget:

@@ -11,7 +11,7 @@ from PySide6.QtCore import QSettings, Qt
 
 from bertstudio.data.examples import FEATURES, ExampleSet
 from bertstudio.data.project import Project
-from bertstudio.ui.data_model import BLOCK, ExampleTableModel, arrow_table
+from bertstudio.ui.data_model import ExampleTableModel, arrow_table
 from bertstudio.ui.data_page import FILTER_DISAGREE, FILTER_LABEL, FILTER_UNLABELLED, DataPage
 from bertstudio.ui.session import ProjectSession
 

@@ -29,17 +29,14 @@ def test_actions_pages_and_status(main_window):
 
 
 def test_every_page_is_the_real_one(main_window):
-    """The training-side pages load by module/class name; no placeholder is left once they exist."""
+    """The training-side pages load by module/class name, each built as Page(session)."""
     import importlib
 
     for key, _title, module, cls in PAGES:
         page = main_window.pages[key]
-        try:
-            expected = getattr(importlib.import_module(module), cls)
-        except ImportError:
-            assert isinstance(page, QLabel)  # that page is not in this build yet
-            continue
-        assert isinstance(page, expected), key
+        assert isinstance(page, getattr(importlib.import_module(module), cls)), key
+        assert not isinstance(page, QLabel)
+        assert main_window.page_stack.indexOf(page) == [k for k, *_ in PAGES].index(key)
 
 
 def test_new_project_dialog_tagging_with_bio_labels(qtbot, main_window, tmp_path):

@@ -53,6 +53,7 @@ class LabelPage(QWidget):
         self.progress = QProgressBar()
         self.progress.setObjectName("labelProgress")
         self.progress.setFormat(self.tr("%v / %m labelled"))
+        self.progress.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.label_set_button = QPushButton(self.tr("Label set…"))
         self.label_set_button.setObjectName("labelSetButton")
         self.label_set_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)

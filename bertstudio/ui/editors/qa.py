@@ -129,7 +129,7 @@ class QAEditor(KindEditor):
             self.answer_label.setText(self.tr("Answer: none"))
         else:
             self.answer_label.setText(self.tr("Answer: %1 (character %2)")
-                                      .replace("%1", " | ".join(answers["text"]))
+                                      .replace("%1", " | ".join(dict.fromkeys(answers["text"])))
                                       .replace("%2", str(answers["answer_start"][0])))
         self._mark(answers)
 
