@@ -7,6 +7,8 @@ import shutil
 import numpy as np
 import pytest
 import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from transformers import AutoTokenizer, BertTokenizer
 from transformers.modeling_outputs import SequenceClassifierOutput, TokenClassifierOutput
 
@@ -175,3 +177,15 @@ def test_tags_must_match_words(tok):
     ex = from_records("tagging", [{"tokens": ["a", "b"], "tags": ["O"]}], labels=["O"])
     with pytest.raises(DataError, match="1 tags for 2 words"):
         get_task("tagging").encode(ex, tok, max_length=16, label2id={"O": 0})
+
+
+@given(st.lists(st.lists(st.integers(5, 99), min_size=1, max_size=40), min_size=1, max_size=6))
+@settings(max_examples=60, deadline=None)
+def test_collate_keeps_every_row_and_pads_to_8(rows):
+    feats = [{"input_ids": r, "attention_mask": [1] * len(r), "labels": [i % 3] * len(r)} for i, r in enumerate(rows)]
+    b = pad_batch(feats, pad_token_id=0)
+    width = b["input_ids"].shape[1]
+    assert width % 8 == 0 and width - 8 < max(map(len, rows)) <= width
+    for i, r in enumerate(rows):
+        assert b["input_ids"][i, : len(r)].tolist() == r and not b["input_ids"][i, len(r) :].any()
+        assert (b["labels"][i, len(r) :] == -100).all() and int(b["attention_mask"][i].sum()) == len(r)

@@ -110,3 +110,11 @@ def test_long_question_is_cut_so_the_context_keeps_room(tok):
     first = enc[0]
     assert first["token_type_ids"].count(0) == 14 + 2  # question cut to (32 - 3) // 2 tokens
     assert "start_positions" not in enc.column_names
+
+
+def test_unanswerable_question_trains_on_cls(tok):
+    none = {"id": "q3", "context": CONTEXT, "question": "where is the dog",
+            "answers": {"text": [], "answer_start": []}}
+    enc = get_task("qa").encode(_examples(none), tok, max_length=32, label2id={}, doc_stride=7)
+    assert enc["example_index"] == [0, 0, 0, 1, 1, 1]
+    assert enc["start_positions"][3:] == [0, 0, 0] and enc["end_positions"][3:] == [0, 0, 0]
