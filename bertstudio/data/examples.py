@@ -20,12 +20,15 @@ qa           ``id: str``, ``title: str``, ``context: str``, ``question: str``,
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Literal, Mapping
 
 import datasets
 import numpy as np
+import pyarrow as pa
 import pyarrow.compute as pc
+from datasets.table import InMemoryTable
 
 TaskKind = Literal["sentence", "pair", "regression", "tagging", "qa"]
 KINDS: tuple[str, ...] = ("sentence", "pair", "regression", "tagging", "qa")
@@ -152,7 +155,9 @@ def from_records(
     for rec in records:
         for c in cols:
             rows[c].append(rec.get(c, "" if c in ("title", "text_pair") else None))
-    ds = datasets.Dataset.from_dict(rows, features=FEATURES[kind])
+    # A fresh fingerprint: datasets would otherwise hash the whole table (slow, a full copy).
+    table = pa.Table.from_pydict(rows, schema=FEATURES[kind].arrow_schema)
+    ds = datasets.Dataset(InMemoryTable(table), fingerprint=uuid.uuid4().hex)
     if labels is None:
         labels = infer_labels(kind, ds)
     return ExampleSet(kind, ds, list(labels), source, dict(meta or {}))
