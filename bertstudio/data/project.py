@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import copy
 import logging
+import operator
 import re
 import threading
 from collections import Counter
@@ -94,6 +95,8 @@ class Project:
         self._listeners: list[Listener] = []
         self._tables: dict[str, pa.Table] = {}
         self._overlay: dict[str, dict[int, Any]] = {s: {} for s in SPLITS}
+        self._delta: dict[str, Counter] = {s: Counter() for s in SPLITS}  # label counts: overlay minus base
+        self._labelled_delta: dict[str, int] = {s: 0 for s in SPLITS}
         self._rename: dict[str, str] = {}  # base-file label -> current name, for renames not yet compacted
         self._base_counts: dict[str, tuple[Counter, int]] = {}
         # bumped on every change of a split's rows or labels, so examples() can reuse what it built
@@ -293,32 +296,37 @@ class Project:
             self._tables[split] = table
         return table
 
-    def _check_row(self, split: str, row: int) -> pa.Table:
-        table = self._split(split)
-        if not isinstance(row, int) or not 0 <= row < table.num_rows:
-            raise IndexError(f"row {row} out of range for split {split!r} with {table.num_rows} rows")
-        return table
+    def _check_row(self, split: str, row: int) -> int:
+        """``row`` as a plain int (numpy ints accepted) after checking it is a row of ``split``."""
+        n = self._split(split).num_rows
+        row = operator.index(row)
+        if not 0 <= row < n:
+            raise IndexError(f"row {row} out of range for split {split!r} with {n} rows")
+        return row
 
     def num_rows(self, split: str) -> int:
         return self._split(split).num_rows
 
-    def _base_gold(self, table: pa.Table, row: int) -> Any:
-        value = table.column(GOLD_COLUMN[self.kind])[row].as_py()
+    def _base_gold(self, split: str, row: int) -> Any:
+        value = self._split(split).column(GOLD_COLUMN[self.kind])[row].as_py()
         return rename_value(self.kind, value, self._rename) if self._rename else value
+
+    def _current_gold(self, split: str, row: int) -> Any:
+        overlay = self._overlay[split]
+        return overlay[row] if row in overlay else self._base_gold(split, row)
 
     def gold(self, split: str, row: int) -> Any:
         """The gold value of one row (None = unlabelled), edits applied."""
         with self._lock:
-            table = self._check_row(split, row)
-            overlay = self._overlay[split]
-            if row in overlay:  # a copy: a caller editing a tag list must not edit the overlay behind the journal
-                return copy.deepcopy(overlay[row])
-            return self._base_gold(table, row)
+            row = self._check_row(split, row)
+            # a copy: a caller editing a tag list must not edit the overlay behind the journal
+            return copy.deepcopy(self._current_gold(split, row))
 
     def row(self, split: str, row: int) -> dict[str, Any]:
         """All columns of one row as plain Python values, edits applied (microseconds, any size)."""
         with self._lock:
-            table = self._check_row(split, row)
+            row = self._check_row(split, row)
+            table = self._split(split)
             out = {name: table.column(name)[row].as_py() for name in table.column_names}
             out[GOLD_COLUMN[self.kind]] = self.gold(split, row)
             return out
@@ -332,14 +340,13 @@ class Project:
         """
         with self._lock:
             self._check_open()
-            table = self._check_row(split, row)
+            row = self._check_row(split, row)
             value = check_gold(self.kind, value, self.labels, lambda: self.row(split, row), self.folder,
                                f"{split} row {row}")
             previous = self.gold(split, row)
             entry = {"op": "gold", "split": split, "row": row, "value": value}
             self._append(entry)
             self._apply_data_op(entry)
-            del table
         self._emit(kind="gold_changed", split=split, row=row, value=value, previous=previous)
         return previous
 
@@ -358,12 +365,8 @@ class Project:
             base, _ = self._base_stats(split, table)
             counts: Counter = Counter()
             for raw, n in base.items():
-                counts[self._renamed(raw)] += n
-            gold = GOLD_COLUMN[self.kind]
-            for row, value in self._overlay[split].items():
-                counts.subtract(self._count_keys(rename_value(self.kind, table.column(gold)[row].as_py(),
-                                                              self._rename)))
-                counts.update(self._count_keys(value))
+                counts[self._rename.get(raw, raw)] += n
+            counts.update(self._delta[split])  # what the overlay changed, kept up to date per edit
             if self.kind == "regression":
                 return {}
             if self.kind == "qa":
@@ -377,13 +380,7 @@ class Project:
         with self._lock:
             table = self._split(split)
             _, labelled = self._base_stats(split, table)
-            column = table.column(GOLD_COLUMN[self.kind])
-            for row, value in self._overlay[split].items():
-                labelled += (value is not None) - column[row].is_valid
-            return labelled, table.num_rows
-
-    def _renamed(self, raw: str) -> str:
-        return self._rename.get(raw, raw)
+            return labelled + self._labelled_delta[split], table.num_rows
 
     def _count_keys(self, value: Any) -> list[str]:
         if value is None:
@@ -491,6 +488,7 @@ class Project:
                 "source": examples.source if replace else self._meta["splits"].get(split, {}).get("source"),
             }
             self._meta["data_seq"] = self._seq
+            self._reset_overlay(split)  # empty already: compact() folded it
             self._tables.pop(split, None)
             self._base_counts.pop(split, None)
             self._bump()  # this split's rows, and maybe every split's label list
@@ -576,6 +574,11 @@ class Project:
         elif kind == "remove_label" and op["name"] in names:
             del labels[names.index(op["name"])]
 
+    def _reset_overlay(self, split: str) -> None:
+        self._overlay[split] = {}
+        self._delta[split] = Counter()
+        self._labelled_delta[split] = 0
+
     def _bump(self, *splits: str) -> None:
         for split in splits or SPLITS:
             self._versions[split] += 1
@@ -583,13 +586,22 @@ class Project:
     def _apply_data_op(self, op: dict[str, Any]) -> None:
         self._bump(*([op["split"]] if op["op"] == "gold" else []))
         if op["op"] == "gold":
-            self._overlay[op["split"]][op["row"]] = op["value"]
+            split, row, value = op["split"], op["row"], op["value"]
+            previous = self._current_gold(split, row)
+            # keep label_counts()/progress() O(labels), not O(edits), however long the session
+            self._delta[split].subtract(self._count_keys(previous))
+            self._delta[split].update(self._count_keys(value))
+            self._labelled_delta[split] += (value is not None) - (previous is not None)
+            self._overlay[split][row] = value
         elif op["op"] == "rename_label" and self.kind in ("sentence", "pair", "tagging"):
             old, new = op["old"], op["new"]
             # compose with earlier renames: base values that currently read `old` now read `new`
             self._rename = {raw: (new if cur == old else cur) for raw, cur in self._rename.items()}
             self._rename.setdefault(old, new)
             single = {old: new}
+            for delta in self._delta.values():
+                if old in delta:
+                    delta[new] += delta.pop(old)
             for overlay in self._overlay.values():
                 for row, value in overlay.items():
                     overlay[row] = rename_value(self.kind, value, single)
@@ -642,7 +654,7 @@ class Project:
             self._write_meta()
             self._journal.rotate(self.folder / PREV_JOURNAL_FILE)
             for split in changed:
-                self._overlay[split] = {}
+                self._reset_overlay(split)
                 self._tables.pop(split, None)
                 self._base_counts.pop(split, None)
                 self._bump(split)

@@ -52,7 +52,7 @@ def test_project_reads_like_the_model(sequence: list[tuple]) -> None:
                 assert project.recovery_messages == []
             assert project.labels == labels
             assert [project.gold("train", i) for i in range(N_ROWS)] == golds
+            assert project.progress("train") == (sum(g is not None for g in golds), N_ROWS)
+            assert project.label_counts("train") == {name: golds.count(name) for name in labels}
         assert project.examples("train").dataset["label"] == golds
-        assert project.progress("train") == (sum(g is not None for g in golds), N_ROWS)
-        assert project.label_counts("train") == {name: golds.count(name) for name in labels}
         project.close()
