@@ -17,7 +17,7 @@ import numpy as np
 import torch
 
 from bertstudio.data.examples import ExampleSet
-from bertstudio.errors import DataError
+from bertstudio.errors import ConfigError
 from bertstudio.tasks.collate import pad_batch
 from bertstudio.tasks.common import column, encoding_rows, map_batched
 
@@ -62,7 +62,7 @@ class QuestionAnsweringTask:
         ``offset_mapping`` (character span per token; [-1, -1] outside the context) and,
         with gold, ``start_positions``/``end_positions`` (0 = [CLS] = no answer here)."""
         if tokenizer.padding_side != "right":
-            raise DataError("QA needs a tokenizer that pads on the right", expected="question first, context second")
+            raise ConfigError("QA needs a tokenizer that pads on the right", where="tokenizer", expected="padding_side = right")
         ds, with_targets = encoding_rows(examples, training)
         max_query = min(MAX_QUERY_TOKENS, max(1, (max_length - 3) // 2))
         room = max_length - max_query - 3  # context tokens a window always has

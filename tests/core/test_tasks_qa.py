@@ -118,3 +118,29 @@ def test_unanswerable_question_trains_on_cls(tok):
     enc = get_task("qa").encode(_examples(none), tok, max_length=32, label2id={}, doc_stride=7)
     assert enc["example_index"] == [0, 0, 0, 1, 1, 1]
     assert enc["start_positions"][3:] == [0, 0, 0] and enc["end_positions"][3:] == [0, 0, 0]
+
+
+def test_batched_span_search_equals_brute_force(tok):
+    """With n_best covering every token, the vectorised search must find the same span
+    as checking every (start, end) pair of every window by hand."""
+    task = get_task("qa")
+    ex = _examples()
+    enc = task.encode(ex, tok, max_length=32, label2id={}, doc_stride=7, training=False)
+    batch = task.collate([enc[i] for i in range(len(enc))], tok.pad_token_id)
+    g = torch.Generator().manual_seed(3)
+    start = torch.randn(batch["input_ids"].shape, generator=g)
+    end = torch.randn(batch["input_ids"].shape, generator=g)
+    acc = task.accumulator(ex, enc, [], n_best=64, max_answer_length=4, null_answers=False)
+    acc.add(batch, QuestionAnsweringModelOutput(start_logits=start, end_logits=end))
+    got = acc.finish()[0]
+
+    best = (-float("inf"), None)
+    for w in range(len(enc)):
+        off = enc[w]["offset_mapping"]
+        for i in range(len(off)):
+            for j in range(i, min(i + 4, len(off))):
+                if off[i][0] >= 0 and off[j][0] >= 0:
+                    score = float(start[w, i] + end[w, j])
+                    if score > best[0]:
+                        best = (score, CONTEXT[off[i][0] : off[j][1]])
+    assert got["answer"] == best[1] and got["score"] == pytest.approx(best[0])
