@@ -77,7 +77,6 @@ def main(argv: list[str] | None = None) -> int:
     session = ProjectSession(project, settings=settings)
     window = _window(session, app)
     window.pages["data"].show_split("train")
-    window.pages["data"].table.resizeColumnToContents(0)
     window.show_page("data")
     _save(window, args.out, "data", app)
     session.set_current("train", 21)

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 
 from bertstudio.ui.data_model import (
     TEXT_COLUMNS,
+    VIEW_COLUMNS,
     ExampleTableModel,
     arrow_table,
     disagrees,
@@ -124,7 +125,6 @@ class DataPage(QWidget):
         # Fixed row heights and no content-based sizing: the view never measures all rows.
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.table.verticalHeader().setDefaultSectionSize(24)
-        self.table.horizontalHeader().setStretchLastSection(True)
         self.table.selectionModel().selectionChanged.connect(self._on_selection_changed)
         self.table.doubleClicked.connect(self._on_double_clicked)
         self.distribution = LabelDistribution()
@@ -202,9 +202,21 @@ class DataPage(QWidget):
         gold_of = (lambda row, s=self.split: project.gold(s, row)) if project is not None else None
         self.model.set_table(self.session.kind, self._full, None, gold_of)
         self.model.set_colours(self.session.label_colours())
+        self._size_columns()
         self._fill_filters()
         self.apply_filters()
         self._update_counts()
+
+    def _size_columns(self) -> None:
+        """Text columns share the width; short columns get a fixed one (never measured over the rows)."""
+        header = self.table.horizontalHeader()
+        header.setStretchLastSection(False)
+        for i, (column, _title) in enumerate(VIEW_COLUMNS[self.model.kind]):
+            if column in ("label", "answers", "title"):
+                header.setSectionResizeMode(i, QHeaderView.ResizeMode.Interactive)
+                header.resizeSection(i, 140 if column != "answers" else 180)
+            else:
+                header.setSectionResizeMode(i, QHeaderView.ResizeMode.Stretch)
 
     def _on_data_imported(self, split: str) -> None:
         self._fill_splits()
