@@ -45,6 +45,7 @@ import operator
 import re
 import threading
 from collections import Counter
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -52,9 +53,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from bertstudio.data import project_store as store
-from bertstudio.data.project_lock import ProjectLock
 from bertstudio.data.examples import FEATURES, GOLD_COLUMN, check_kind
 from bertstudio.data.journal import Journal, read_journal
+from bertstudio.data.project_lock import ProjectLock
 from bertstudio.data.project_meta import (
     BACKUP_FILE,
     PROJECT_FILE,
@@ -486,6 +487,7 @@ class Project:
             self._meta["splits"][split] = {
                 "file": path.relative_to(self.folder).as_posix(), "rows": table.num_rows,
                 "source": examples.source if replace else self._meta["splits"].get(split, {}).get("source"),
+                "imported": datetime.now(timezone.utc).isoformat(timespec="seconds"),
             }
             self._meta["data_seq"] = self._seq
             self._reset_overlay(split)  # empty already: compact() folded it
@@ -622,7 +624,8 @@ class Project:
         self._meta_bytes = write_meta(self.folder, self._meta, self._meta_bytes)
 
     def save_ui_state(self) -> None:
-        """Write :attr:`ui_state` and :attr:`recent_settings` to project.json (atomic)."""
+        """Write :attr:`ui_state` and :attr:`recent_settings` to project.json (atomic, a few fsyncs:
+        call it on page changes or close, not on every cursor move)."""
         with self._lock:
             self._check_open()
             self._write_meta()
