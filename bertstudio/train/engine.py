@@ -212,18 +212,23 @@ def fit(
             """best: weights + metrics + predictions; last: everything a resume needs."""
             state = progress.to_state()
             unwrapped = accelerator.unwrap_model(model)
-            if best and not folder:
+            if best and not config.output_dir:
                 progress.keep_best_in_memory(unwrapped)
             if folder and accelerator.is_main_process:
                 target = folder.best if best else folder.last
                 extra = {"predictions.jsonl": jsonl(prediction_rows(eval_set, progress.last_predictions)).encode()} if best else None
                 ckpt.save_checkpoint(target, model=unwrapped, state=state, optimizer=None if best else optimizer, extra_files=extra)
                 notify(CheckpointSaved(step=step, path=str(target), is_best=best), control)
+            progress.best_saved |= best
             accelerator.wait_for_everyone()
 
         # ---- the loop ----------------------------------------------------------------
-        model.train()
         status, message = "finished", ""
+        if progress.eval_pending and ev_loader is not None:
+            # the interrupted run was cancelled just when this evaluation was due
+            progress.eval_pending = False
+            evaluate_now()
+        model.train()
         interval_loss, interval_steps, interval_examples = 0.0, 0, 0
         t_interval = t_start = time.perf_counter()
         start_step = step
@@ -282,13 +287,14 @@ def fit(
                     t_eval = time.perf_counter()
                     evaluate_now()
                     if progress.bad_evals and config.early_stopping_patience and progress.bad_evals >= config.early_stopping_patience:
-                        message = f"early stopping: {main_metric} did not improve for {progress.bad_evals} evaluations"
+                        message = f"early stopping: no improvement in {progress.bad_evals} evaluations"
                         stop = True
                     t_interval += time.perf_counter() - t_eval  # evaluation time is not training speed
                 if (due_eval or asked_save) and not cancelled and step < n_steps and not stop:
                     save(best=False)
                 if cancelled:
                     status, message, stop = "cancelled", f"cancelled at step {step}", True
+                    progress.eval_pending = due_eval  # skipped to stop fast; a resumed run does it first
                 elif asked_stop:
                     message, stop = f"stopped by a callback at step {step}", True
                 if stop or step >= n_steps:
@@ -305,8 +311,11 @@ def fit(
             result.model_dir = str(folder.export_model(lambda out: (parts.save or _plain_save)(unwrapped, tokenizer, out)))
             if final:
                 folder.write_metrics(final)
-            if progress.best_predictions is not None and eval_set is not None:
-                folder.write_predictions(jsonl(prediction_rows(eval_set, progress.best_predictions)))
+            best_preds = folder.best / "predictions.jsonl"
+            if progress.best_saved and best_preds.is_file():  # the exported weights are the best ones
+                folder.write_predictions(best_preds.read_text(encoding="utf-8"))
+            elif progress.last_predictions is not None:
+                folder.write_predictions(jsonl(prediction_rows(eval_set, progress.last_predictions)))
         accelerator.wait_for_everyone()
         notify(RunFinished(status=status, step=step, metrics=final, output_dir=config.output_dir, message=message))
         return result

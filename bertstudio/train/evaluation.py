@@ -22,8 +22,10 @@ def eval_loader(encoded: Any, task: Any, pad_token_id: int, batch_size: int) -> 
     """Rows sorted by length (longest first), so padding is minimal and the only short
     batch is the last one (what Accelerate's gather_for_metrics expects)."""
     batches = sorted_batches(encoded["length"], batch_size)
+    # own generator: starting an iterator must not draw from the global RNG (exact resume)
     return DataLoader(
-        encoded, batch_sampler=FixedBatchSampler(batches), collate_fn=partial(task.collate, pad_token_id=pad_token_id)
+        encoded, batch_sampler=FixedBatchSampler(batches), collate_fn=partial(task.collate, pad_token_id=pad_token_id),
+        generator=torch.Generator(),
     )
 
 

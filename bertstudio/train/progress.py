@@ -35,6 +35,7 @@ class Progress:
     best_saved: bool = False
     bad_evals: int = 0
     last_metrics: dict[str, float] = field(default_factory=dict)
+    eval_pending: bool = False  # cancelled when an evaluation was due: a resumed run does it first
     # in memory only
     improved: bool = False
     last_predictions: list[dict[str, Any]] | None = None
@@ -79,9 +80,10 @@ class Progress:
             "step": self.step, "epoch": self.epoch, "batches_done": self.batches_done,
             "best_score": self.best_score, "best_step": self.best_step, "best_metrics": self.best_metrics,
             "best_saved": self.best_saved, "bad_evals": self.bad_evals, "last_metrics": self.last_metrics,
+            "eval_pending": self.eval_pending,
         }
 
     @classmethod
     def from_state(cls, state: dict[str, Any]) -> "Progress":
-        names = ("step", "epoch", "batches_done", "best_score", "best_step", "best_metrics", "best_saved", "bad_evals", "last_metrics")
+        names = ("step", "epoch", "batches_done", "best_score", "best_step", "best_metrics", "best_saved", "bad_evals", "last_metrics", "eval_pending")
         return cls(**{k: state[k] for k in names if k in state})

@@ -1,0 +1,229 @@
+"""The engine's pure helpers: schedule, batching, device/precision choice, optimizer groups,
+checkpoint I/O."""
+
+from __future__ import annotations
+
+import errno
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from bertstudio.errors import ConfigError
+from bertstudio.train import checkpoint as ckpt
+from bertstudio.train.batching import EpochBatchSampler, length_grouped_batches, sorted_batches
+from bertstudio.train.hardware import cpu_flags, cpu_has_fast_bf16, pick_device, pick_precision, resolve
+from bertstudio.train.optim import make_optimizer, param_groups
+from bertstudio.train.schedule import linear_schedule, steps_per_epoch, total_steps, warmup_steps
+
+
+# --- schedule ---------------------------------------------------------------------------
+
+def test_linear_schedule_by_hand():
+    # 10 steps, 2 warm-up: 0, .5, then (10-s)/8 from step 2
+    got = [linear_schedule(s, 10, 2) for s in range(11)]
+    assert got == [0.0, 0.5, 1.0, 7 / 8, 6 / 8, 5 / 8, 4 / 8, 3 / 8, 2 / 8, 1 / 8, 0.0]
+    assert linear_schedule(0, 5, 0) == 1.0  # no warm-up starts at the peak
+
+
+def test_linear_schedule_matches_transformers():
+    from transformers import get_linear_schedule_with_warmup
+
+    opt = torch.optim.SGD([torch.nn.Parameter(torch.zeros(1))], lr=1.0)
+    sched = get_linear_schedule_with_warmup(opt, num_warmup_steps=7, num_training_steps=53)
+    for step in range(53):
+        assert math.isclose(opt.param_groups[0]["lr"], linear_schedule(step, 53, 7), rel_tol=1e-12, abs_tol=1e-15)
+        opt.step()
+        sched.step()
+
+
+def test_step_counts():
+    assert warmup_steps(125, 0.1) == 13  # rounded up
+    assert steps_per_epoch(10, 4) == 3  # 4 + 4 + a partial group of 2
+    assert total_steps(10, 4, 2.5) == 8  # ceil(3 * 2.5)
+    assert total_steps(1, 1, 0.1) == 1
+
+
+# --- batching ---------------------------------------------------------------------------
+
+def _padding(batches: list[list[int]], lengths: np.ndarray) -> int:
+    return sum(len(b) * int(lengths[b].max()) - int(lengths[b].sum()) for b in batches)
+
+
+def test_length_grouped_batches_cover_every_row_once_and_cut_padding():
+    rng = np.random.default_rng(0)
+    lengths = rng.integers(5, 120, size=1003)
+    grouped = length_grouped_batches(lengths, 16, seed=1, epoch=0, mega_batches=10)
+    flat = sorted(i for b in grouped for i in b)
+    assert flat == list(range(1003))
+    assert len(grouped) == math.ceil(1003 / 16)
+    assert sum(len(b) < 16 for b in grouped) == 1  # only the very last batch is short
+    plain = length_grouped_batches(lengths, 16, seed=1, epoch=0, group_by_length=False)
+    assert sorted(i for b in plain for i in b) == list(range(1003))
+    # sorting within mega-batches of 160 rows leaves far less padding than a plain shuffle
+    assert _padding(grouped, lengths) < 0.3 * _padding(plain, lengths)
+
+
+def test_length_grouped_batches_are_seeded_per_epoch():
+    lengths = np.arange(200) % 37
+    a = length_grouped_batches(lengths, 8, seed=3, epoch=0)
+    assert a == length_grouped_batches(lengths, 8, seed=3, epoch=0)
+    assert a != length_grouped_batches(lengths, 8, seed=3, epoch=1)
+    assert a != length_grouped_batches(lengths, 8, seed=4, epoch=0)
+
+
+def test_each_mega_batch_is_sorted_longest_first():
+    lengths = np.random.default_rng(5).integers(1, 50, size=64)
+    batches = length_grouped_batches(lengths, 4, seed=0, epoch=0, mega_batches=16)  # one mega-batch
+    # batch order is shuffled, but inside the mega-batch rows were sorted: batches never overlap in length
+    spans = sorted((int(lengths[b].min()), int(lengths[b].max())) for b in batches)
+    for (lo1, hi1), (lo2, hi2) in zip(spans, spans[1:]):
+        assert hi1 <= lo2
+
+
+def test_sorted_batches_for_evaluation():
+    lengths = [3, 9, 1, 7, 7, 2, 8]
+    batches = sorted_batches(lengths, 3)
+    assert [len(b) for b in batches] == [3, 3, 1]
+    assert [lengths[i] for b in batches for i in b] == [9, 8, 7, 7, 3, 2, 1]
+
+
+def test_epoch_sampler_skips_what_a_resumed_run_already_saw():
+    s = EpochBatchSampler(np.arange(50) % 11, 4, seed=0)
+    s.set_epoch(2)
+    full = list(s)
+    assert len(s) == len(full) == 13
+    s.skip = 5
+    assert list(s) == full[5:] and len(s) == 8
+
+
+# --- device and precision -----------------------------------------------------------------
+
+def test_device_preference():
+    assert pick_device("auto", cuda=True, mps=True) == "cuda"
+    assert pick_device("auto", cuda=False, mps=True) == "mps"
+    assert pick_device("auto", cuda=False, mps=False) == "cpu"
+    assert pick_device("cuda:1", cuda=True, mps=False) == "cuda:1"
+    with pytest.raises(ConfigError, match="no CUDA"):
+        pick_device("cuda", cuda=False, mps=False)
+    with pytest.raises(ConfigError):
+        pick_device("tpu", cuda=False, mps=False)
+
+
+@pytest.mark.parametrize(
+    "device, cuda_bf16, cpu_bf16, expected",
+    [
+        ("cuda", True, False, "bf16"),
+        ("cuda:0", False, False, "fp16"),  # pre-Ampere: fp16 with a GradScaler
+        ("cpu", False, False, "fp32"),  # AVX2-only: bf16 would be ~100x slower
+        ("cpu", False, True, "bf16"),  # AMX / avx512_bf16
+        ("mps", False, False, "fp32"),
+    ],
+)
+def test_auto_precision(device, cuda_bf16, cpu_bf16, expected):
+    assert pick_precision("auto", device, cuda_bf16=cuda_bf16, cpu_fast_bf16=cpu_bf16) == expected
+
+
+def test_explicit_precision_is_kept_but_fp16_needs_cuda():
+    assert pick_precision("bf16", "cpu") == "bf16"
+    with pytest.raises(ConfigError, match="fp16"):
+        pick_precision("fp16", "cpu")
+
+
+def test_fast_bf16_needs_native_instructions():
+    avx2 = {"fpu", "sse4_2", "avx", "avx2", "fma"}
+    assert not cpu_has_fast_bf16(avx2)
+    assert not cpu_has_fast_bf16(avx2 | {"avx512f", "avx512bw"})  # AVX-512 without bf16
+    assert cpu_has_fast_bf16(avx2 | {"avx512f", "avx512_bf16"})
+    assert cpu_has_fast_bf16(avx2 | {"amx_bf16", "amx_tile"})
+    assert not cpu_has_fast_bf16(None, "AVX2") and not cpu_has_fast_bf16(None, "AVX512")
+
+
+def test_this_machine_trains_in_fp32_unless_it_has_fast_bf16():
+    flags = cpu_flags()
+    if torch.cuda.is_available() or not flags:
+        pytest.skip("decides for a Linux CPU-only machine")
+    fast = bool({"avx512_bf16", "amx_bf16"} & flags)
+    assert resolve("auto", "auto") == ("cpu", "bf16" if fast else "fp32")
+
+
+# --- optimizer ------------------------------------------------------------------------------
+
+def test_no_weight_decay_on_biases_and_layernorm():
+    from transformers import BertConfig, BertForSequenceClassification
+
+    model = BertForSequenceClassification(BertConfig(vocab_size=50, hidden_size=16, num_hidden_layers=1,
+                                                     num_attention_heads=2, intermediate_size=32, num_labels=3))
+    groups = param_groups(model, 0.01)
+    decayed = {id(p) for p in groups[0]["params"]}
+    plain = {id(p) for p in groups[1]["params"]}
+    assert groups[0]["weight_decay"] == 0.01 and groups[1]["weight_decay"] == 0.0
+    for name, p in model.named_parameters():
+        expect_plain = name.endswith(".bias") or "LayerNorm" in name
+        assert (id(p) in plain) == expect_plain, name
+        assert (id(p) in decayed) != expect_plain, name
+    opt = make_optimizer(model, lr=1e-3, weight_decay=0.01, device="cpu")
+    assert opt.defaults["foreach"] is True
+
+
+def test_frozen_parameters_are_left_out():
+    model = torch.nn.Sequential(torch.nn.Linear(3, 3), torch.nn.LayerNorm(3))
+    model[0].weight.requires_grad_(False)
+    groups = param_groups(model, 0.1)
+    assert sum(len(g["params"]) for g in groups) == 3
+
+
+# --- checkpoints ----------------------------------------------------------------------------
+
+def _net(seed: int) -> torch.nn.Module:
+    torch.manual_seed(seed)
+    return torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.Linear(4, 2))
+
+
+def test_checkpoint_round_trip(tmp_path: Path):
+    net = _net(0)
+    opt = torch.optim.AdamW(net.parameters())
+    net(torch.ones(1, 4)).sum().backward()
+    opt.step()
+    ckpt.save_checkpoint(tmp_path / "last", model=net, state={"step": 7}, optimizer=opt)
+    draw_after_save = torch.rand(3)
+    other = _net(1)  # reseeds and draws: the RNG is elsewhere now
+    other_opt = torch.optim.AdamW(other.parameters())
+    ckpt.load_weights(tmp_path / "last", other)
+    ckpt.load_training_state(tmp_path / "last", other_opt)
+    for a, b in zip(net.parameters(), other.parameters()):
+        assert torch.equal(a, b)
+    assert torch.equal(other_opt.state_dict()["state"][0]["exp_avg"], opt.state_dict()["state"][0]["exp_avg"])
+    assert ckpt.read_state(tmp_path / "last") == {"step": 7}
+    # RNG restored to the moment of saving: the next draw repeats
+    assert torch.equal(torch.rand(3), draw_after_save)
+
+
+def test_failed_save_keeps_the_previous_checkpoint(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    ckpt.save_checkpoint(tmp_path / "best", model=_net(0), state={"step": 1})
+    real = ckpt.write_file
+    calls = {"n": 0}
+
+    def disk_full(path, data):
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+        real(path, data)
+
+    monkeypatch.setattr(ckpt, "write_file", disk_full)
+    with pytest.raises(OSError):
+        ckpt.save_checkpoint(tmp_path / "best", model=_net(1), state={"step": 2}, extra_files={"p.jsonl": b"x"})
+    assert ckpt.read_state(tmp_path / "best") == {"step": 1}
+    net = _net(5)
+    ckpt.load_weights(tmp_path / "best", net)
+    assert all(torch.equal(a, b) for a, b in zip(net.parameters(), _net(0).parameters()))
+    assert [p.name for p in tmp_path.iterdir()] == ["best"]  # no temporary folder left behind
+
+
+def test_crash_between_the_two_renames_is_recovered(tmp_path: Path):
+    ckpt.save_checkpoint(tmp_path / "best", model=_net(0), state={"step": 3})
+    (tmp_path / "best").rename(tmp_path / ".best.999.old")  # as if killed mid-swap
+    found = ckpt.find_checkpoint(tmp_path / "best")
+    assert found is not None and ckpt.read_state(found) == {"step": 3}
