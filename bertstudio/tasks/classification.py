@@ -16,7 +16,7 @@ import torch
 
 from bertstudio.data.examples import ExampleSet
 from bertstudio.tasks.collate import pad_batch
-from bertstudio.tasks.common import column, encoding_rows, label_ids, map_batched
+from bertstudio.tasks.common import check_labels, column, encoding_rows, label_ids, map_batched
 
 
 def encode_texts(tokenizer: Any, texts: list[str], pairs: list[str] | None, max_length: int) -> dict[str, list]:
@@ -59,6 +59,7 @@ class SequenceClassificationTask:
         if self.regression:
             # num_labels=1 + problem_type makes the HF head use MSE and pipeline() skip softmax.
             return {"num_labels": 1, "problem_type": "regression", "id2label": {0: "score"}, "label2id": {"score": 0}}
+        labels = check_labels(labels, self.kind, 2)
         return {
             "num_labels": len(labels),
             "problem_type": "single_label_classification",

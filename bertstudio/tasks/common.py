@@ -67,3 +67,16 @@ def map_batched(dataset: datasets.Dataset, fn: Any, kind: str) -> datasets.Datas
         new_fingerprint=f"bertstudio-{kind}-{uuid.uuid4().hex}",
         desc=f"Tokenising ({kind})",
     )
+
+
+def check_labels(labels: Sequence[str], kind: str, minimum: int) -> list[str]:
+    """Label names in id order: distinct, and enough of them for the head to mean anything."""
+    from bertstudio.errors import ConfigError
+
+    labels = [str(x) for x in labels]
+    if len(set(labels)) != len(labels):
+        dup = sorted({x for x in labels if labels.count(x) > 1})
+        raise ConfigError(f"label names repeat: {dup}", where="labels", expected="distinct names")
+    if len(labels) < minimum:
+        raise ConfigError(f"{kind} needs at least {minimum} labels, got {labels}", where="labels", expected="labels from the training data or the settings")
+    return labels

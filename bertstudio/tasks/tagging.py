@@ -18,7 +18,7 @@ import torch
 from bertstudio.data.examples import ExampleSet
 from bertstudio.errors import DataError
 from bertstudio.tasks.collate import pad_batch
-from bertstudio.tasks.common import column, encoding_rows, label_id, map_batched
+from bertstudio.tasks.common import check_labels, column, encoding_rows, label_id, map_batched
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +63,7 @@ class TokenTaggingTask:
         return AutoModelForTokenClassification
 
     def config_kwargs(self, labels: Sequence[str]) -> dict[str, Any]:
+        labels = check_labels(labels, self.kind, 1)
         return {
             "num_labels": len(labels),
             "id2label": dict(enumerate(labels)),

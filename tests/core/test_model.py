@@ -78,6 +78,10 @@ def test_bad_modes_are_config_errors(tiny):
         build_model("sentence", tiny, labels=LABELS, mode="top-3")
     with pytest.raises(ConfigError):
         build_model("sentence", tiny, labels=LABELS, mode="half")
+    with pytest.raises(ConfigError, match="at least 2 labels"):
+        build_model("sentence", tiny, labels=["only"])
+    with pytest.raises(ConfigError, match="repeat"):
+        build_model("tagging", tiny, labels=["O", "B-X", "O"])
     with pytest.raises(ConfigError, match="lora_targets"):
         build_model("sentence", tiny, labels=LABELS, mode="lora", lora_targets=["no_such_module"])
 
