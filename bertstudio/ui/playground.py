@@ -70,7 +70,7 @@ class PlaygroundPage(QWidget):
         self._bridge.failed.connect(self._on_failed)
         self._build()
         session.runs_changed.connect(self.refresh_runs)
-        session.project_opened.connect(lambda _p: self.refresh_runs())
+        session.project_opened.connect(self.refresh_runs)
         session.project_closed.connect(self.refresh_runs)
         self.refresh_runs()
 
@@ -119,7 +119,7 @@ class PlaygroundPage(QWidget):
             self.input2.setMaximumHeight(16777215)
 
     # --- runs -----------------------------------------------------------------------
-    def refresh_runs(self) -> None:
+    def refresh_runs(self, *_: object) -> None:
         project = self.session.project
         runs: list[Path] = []
         if project is not None:

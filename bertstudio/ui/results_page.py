@@ -85,7 +85,7 @@ class ResultsPage(QWidget):
         self.kind = "sentence"
         self._build()
         session.runs_changed.connect(self.refresh_runs)
-        session.project_opened.connect(lambda _p: self.refresh_runs())
+        session.project_opened.connect(self.refresh_runs)
         session.project_closed.connect(self.refresh_runs)
         session.gold_changed.connect(self._on_gold_changed)
         self.refresh_runs()
@@ -155,7 +155,7 @@ class ResultsPage(QWidget):
         self._update_edit_buttons()
 
     # --- runs -----------------------------------------------------------------------
-    def refresh_runs(self) -> None:
+    def refresh_runs(self, *_: object) -> None:
         project = self.session.project
         runs = []
         if project is not None:

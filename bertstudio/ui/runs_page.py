@@ -129,7 +129,7 @@ class RunsPage(QWidget):
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.doubleClicked.connect(lambda idx: self.run_activated.emit(str(self.model.runs[idx.row()].folder)))
+        self.table.doubleClicked.connect(self._on_double_clicked)
         refresh = QPushButton(self.tr("Refresh"), objectName="refreshRunsButton")
         refresh.clicked.connect(self.refresh)
         open_button = QPushButton(self.tr("Open run folder…"), objectName="openRunButton")
@@ -157,11 +157,14 @@ class RunsPage(QWidget):
         split.addWidget(bottom)
         QVBoxLayout(self).addWidget(split)
         session.runs_changed.connect(self.refresh)
-        session.project_opened.connect(lambda _p: self.refresh())
+        session.project_opened.connect(self.refresh)
         session.project_closed.connect(self.refresh)
         self.refresh()
 
-    def refresh(self) -> None:
+    def _on_double_clicked(self, idx: QModelIndex) -> None:
+        self.run_activated.emit(str(self.model.runs[idx.row()].folder))
+
+    def refresh(self, *_: object) -> None:
         self.model.set_runs([read_run(r) for r in all_runs(self.session)])
 
     def _browse_run(self) -> None:

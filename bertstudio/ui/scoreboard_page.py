@@ -63,14 +63,14 @@ class ScoreboardPage(QWidget):
         lay.addWidget(self.table, 1)
         lay.addWidget(self.note)
         session.runs_changed.connect(self.refresh)
-        session.project_opened.connect(lambda _p: self.refresh())
+        session.project_opened.connect(self.refresh)
         session.project_closed.connect(self.refresh)
         self.refresh()
 
     def convention(self) -> str:
         return str(self.convention_combo.currentData())
 
-    def refresh(self) -> None:
+    def refresh(self, *_: object) -> None:
         results, names = best_results([read_run(r) for r in all_runs(self.session)])
         board = glue_score(results, self.convention())
         self.board = board

@@ -88,10 +88,9 @@ class TrainingPage(QWidget):
         self.worker: TrainingWorker | None = None
         self.run_dir: str | None = None
         self._build()
-        session.project_opened.connect(lambda _p: self._refresh_state())
-        session.project_closed.connect(self._refresh_state)
-        for sig in ("data_imported", "labels_changed"):
-            getattr(session, sig).connect(lambda *_: self._refresh_state())
+        # Bound methods (not lambdas), so Qt drops the connections when the page goes.
+        for sig in ("project_opened", "project_closed", "data_imported", "labels_changed"):
+            getattr(session, sig).connect(self._refresh_state)
         self._refresh_state()
 
     # --- layout ---------------------------------------------------------------------
@@ -276,7 +275,7 @@ class TrainingPage(QWidget):
         """For the main window's close handler: stop the run and wait for its thread."""
         return True if self.worker is None else self.worker.cancel_and_wait(timeout_ms)
 
-    def _refresh_state(self) -> None:
+    def _refresh_state(self, *_: object) -> None:
         running = self.is_running()
         has_train = self.session.has_project() and self.session.split_size("train") > 0
         self.start_button.setEnabled(has_train and not running)
@@ -339,8 +338,10 @@ class TrainingPage(QWidget):
         worker.started.connect(self.monitor.on_started)
         worker.step_logged.connect(self.monitor.on_steps)
         worker.evaluated.connect(self.monitor.on_evaluated)
-        worker.finished.connect(lambda r: self._on_ended("finished", r))
-        worker.cancelled.connect(lambda r: self._on_ended("cancelled", r))
+        # Bound methods, not lambdas: Qt drops these connections if the page is deleted first.
+        worker.started.connect(self._on_started)
+        worker.finished.connect(self._on_finished)
+        worker.cancelled.connect(self._on_cancelled)
         worker.failed.connect(self._on_failed)
         self.worker = worker
         worker.start()
@@ -353,6 +354,17 @@ class TrainingPage(QWidget):
             self.worker.cancel()
             self.cancel_button.setEnabled(False)
             self.status_label.setText(self.tr("Cancelling after the current step…"))
+
+    def _on_started(self, ev: dict) -> None:
+        t, n = int(ev.get("trainable_params") or 0), int(ev.get("total_params") or 0)
+        if n:
+            self.params_label.setText(self.tr("{t:,} of {n:,} parameters ({p:.1f}%), as built").format(t=t, n=n, p=100.0 * t / n))
+
+    def _on_finished(self, result: dict) -> None:
+        self._on_ended("finished", result)
+
+    def _on_cancelled(self, result: dict) -> None:
+        self._on_ended("cancelled", result)
 
     def _on_ended(self, status: str, result: dict) -> None:
         self.monitor.on_finished(status, result.get("message") or "")

@@ -1,0 +1,55 @@
+"""In the real main window: the GUI keeps working while the worker trains, and closing
+the window mid-run cancels, waits for the thread and leaves a usable model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtWidgets import QPlainTextEdit
+
+from bertstudio.data.examples import from_records
+from bertstudio.data.project import Project
+from bertstudio.ui.session import ProjectSession
+
+LABELS = ["neg", "pos"]
+ROWS = [("good movie", "pos"), ("bad movie", "neg"), ("great film", "pos"), ("terrible film", "neg")] * 8
+
+
+def test_window_stays_usable_while_training_and_close_cancels(qtbot, tmp_path, tiny_model_dir):
+    from bertstudio.ui.main_window import MainWindow
+
+    project = Project.create(tmp_path / "proj", name="w", kind="sentence", labels=LABELS)
+    project.import_examples(from_records("sentence", [{"text": t, "label": l} for t, l in ROWS], labels=LABELS), "train")
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    window = MainWindow(session)
+    qtbot.addWidget(window)
+    window.show()
+    train = window.page("train")
+    train.set_model_source(str(tiny_model_dir))
+    train.batch_combo.setCurrentText("4")
+    train.epochs_spin.setValue(100)  # 800 steps: still running when the window closes
+    train.max_len_spin.setValue(16)
+    train.device_combo.setCurrentText("cpu")
+    window.show_page("train")
+    qtbot.mouseClick(window.findChild(type(train.start_button), "startTrainingButton"), Qt.MouseButton.LeftButton)
+    assert train.is_running()
+    qtbot.waitUntil(lambda: train.monitor.progress.value() >= 2, timeout=60_000)
+
+    # Switch pages and type while the loop runs: events are processed, the run goes on.
+    window.show_page("playground")
+    assert window.current_page_key() == "playground"
+    box = window.findChild(QPlainTextEdit, "playgroundInput")
+    qtbot.keyClicks(box, "typing while training")
+    assert box.toPlainText() == "typing while training"
+    window.show_page("runs")
+    window.show_page("train")
+    step_before = train.monitor.progress.value()
+    qtbot.waitUntil(lambda: train.monitor.progress.value() > step_before, timeout=60_000)
+    assert train.is_running()
+    run_dir = Path(train.run_dir)
+
+    window.confirm_stop_training = lambda: True  # the user answers "stop and quit"
+    assert window.close()
+    assert not train.is_running()
+    assert (run_dir / "model" / "config.json").is_file()  # the cancelled run kept a usable model
