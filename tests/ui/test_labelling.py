@@ -237,3 +237,17 @@ def test_label_set_dialog_adds_and_renames_and_legend_follows(qtbot, session_fac
     assert not dialog.add_label("pos")
     assert "pos" in dialog.error.text()
     assert session.labels() == ["neg", "pos", "mixed"]
+
+
+def test_clicking_the_legend_applies_a_label_and_keys_keep_working(qtbot, session_factory):
+    session = session_factory("sentence", ["neg", "pos"], {"train": SENTENCES})
+    page = _page(qtbot, session)
+    editor = page.editor()
+    button = editor.legend.findChild(type(page.label_set_button), "legend_neg")
+    assert button.text() == "1  neg"
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    assert session.project.gold("train", 0) == "neg" and editor.row == 1
+    qtbot.keyClick(editor, Qt.Key.Key_2)
+    assert session.project.gold("train", 1) == "pos"
+    # The help panel beside the editor lists this kind's keys.
+    assert "skip to the next unlabelled example" in page.help.toPlainText()

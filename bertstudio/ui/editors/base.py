@@ -59,11 +59,11 @@ class KindEditor(QWidget):
         raise NotImplementedError
 
     # -- moving ----------------------------------------------------------------------------
-    def size(self) -> int:  # type: ignore[override]
+    def split_length(self) -> int:
         return self.session.split_size(self.split)
 
     def go_to(self, row: int) -> None:
-        n = self.size()
+        n = self.split_length()
         if n:
             self.session.set_current(self.split, max(0, min(n - 1, row)))
 
@@ -77,7 +77,7 @@ class KindEditor(QWidget):
         overlay, so this is cheap); only past them does it build the whole gold
         column once and search it vectorised.
         """
-        n = self.size()
+        n = self.split_length()
         if not n:
             return False
         done, _ = self.session.progress(self.split)

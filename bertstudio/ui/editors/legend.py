@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QPushButton, QSizePolicy, QWidget
 
 from bertstudio.ui.editors.flow_layout import FlowLayout
@@ -37,6 +37,7 @@ class LabelLegend(QWidget):
             key = f"{i + 1}  " if keys and i < 9 else ""
             button = QPushButton(f"{key}{name}", self)
             button.setObjectName(f"legend_{name}")
+            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # number keys must keep reaching the editor
             colour = colours.get(name, "#999999")
             button.setStyleSheet(
                 f"QPushButton {{ background: {colour}; color: {text_colour(colour)}; border-radius: 4px;"

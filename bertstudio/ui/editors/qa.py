@@ -209,7 +209,7 @@ class QAEditor(KindEditor):
         from bertstudio.data.examples import from_records
 
         values = self.session.row(self.split, self.row)
-        n = self.size()
+        n = self.split_length()
         record = {"id": f"{values.get('id') or 'q'}-added-{n}", "title": values.get("title") or "",
                   "context": self.context, "question": question, "answers": None}
         project = self.session.project

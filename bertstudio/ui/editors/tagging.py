@@ -199,7 +199,8 @@ class TaggingEditor(KindEditor):
             new[start:stop] = [etype] * (stop - start)
         self.message_shown.emit("")
         self.set_gold(new, self.tr("Tag '%1' as %2").replace("%1", words).replace("%2", etype))
-        self.anchor_word = self.cursor_word = min(stop, len(self.tokens) - 1) if stop < len(self.tokens) else stop - 1
+        # the cursor moves past the span, ready for the next entity
+        self.anchor_word = self.cursor_word = min(stop, len(self.tokens) - 1)
 
     def clear_at_cursor(self) -> None:
         if self.row < 0 or not self.tokens:
