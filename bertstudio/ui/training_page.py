@@ -35,6 +35,7 @@ MODES = ("full", "frozen", "top", "lora")
 # BERT paper, appendix A.3: batch {16, 32}, lr {5e-5, 4e-5, 3e-5, 2e-5}, epochs {2, 3, 4}, warmup 10%.
 PAPER_BATCHES = (16, 32)
 PAPER_LRS = ("5e-5", "4e-5", "3e-5", "2e-5")
+PAPER_EPOCHS = (2, 3, 4)
 
 
 def _bert_sizes(cfg: dict) -> dict[str, int]:
@@ -121,6 +122,14 @@ class TrainingPage(QWidget):
         mode_row.addWidget(QLabel(self.tr("rank")))
         mode_row.addWidget(self.lora_spin)
 
+        self.preset_combo = QComboBox(objectName="presetCombo")
+        self.preset_combo.addItem(self.tr("Custom"), None)
+        for batch in PAPER_BATCHES:
+            for lr in PAPER_LRS:
+                for epochs in PAPER_EPOCHS:
+                    self.preset_combo.addItem(self.tr("BERT paper: batch {b}, lr {lr}, {e} epochs").format(b=batch, lr=lr, e=epochs),
+                                              f"{batch}|{lr}|{epochs}")
+        self.preset_combo.activated.connect(self._apply_preset)
         self.batch_combo = QComboBox(objectName="batchCombo", editable=True)
         self.batch_combo.addItems([str(b) for b in PAPER_BATCHES])
         self.batch_combo.setCurrentText("32")
@@ -148,6 +157,7 @@ class TrainingPage(QWidget):
         form.addRow(self.tr("Model"), model_row)
         form.addRow(self.tr("Head"), self.head_combo)
         form.addRow(self.tr("What learns"), mode_row)
+        form.addRow(self.tr("Preset"), self.preset_combo)
         form.addRow(self.tr("Batch size"), self.batch_combo)
         form.addRow(self.tr("Learning rate"), self.lr_combo)
         form.addRow(self.tr("Epochs"), self.epochs_spin)
@@ -198,6 +208,15 @@ class TrainingPage(QWidget):
 
     def set_model_source(self, source: str) -> None:
         self.model_picker.setEditText(source)
+
+    def _apply_preset(self, index: int) -> None:
+        preset = self.preset_combo.itemData(index)
+        if preset:  # "batch|lr|epochs" (a string survives QVariant round trips; a tuple may not)
+            batch, lr, epochs = str(preset).split("|")
+            self.batch_combo.setCurrentText(str(batch))
+            self.lr_combo.setCurrentText(lr)
+            self.epochs_spin.setValue(float(epochs))
+            self.warmup_spin.setValue(0.1)
 
     def _browse_model(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, self.tr("Choose a model folder"))

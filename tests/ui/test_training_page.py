@@ -137,6 +137,20 @@ def test_no_dev_split_holds_out_ten_percent_and_says_so(qtbot, tmp_path, tiny_mo
     project.close(compact=False)
 
 
+def test_bert_paper_presets_fill_the_settings(qtbot, session):
+    page = TrainingPage(session)
+    qtbot.addWidget(page)
+    assert page.preset_combo.count() == 1 + 2 * 4 * 3  # Custom + the paper's grid
+    idx = page.preset_combo.findData("16|3e-5|4")
+    assert idx > 0
+    page.warmup_spin.setValue(0.3)
+    page.preset_combo.setCurrentIndex(idx)
+    page.preset_combo.activated.emit(idx)
+    config = page.build_config(str(session.project.runs_dir / "x"), 40)
+    assert (config.batch_size, config.lr, config.epochs, config.warmup_ratio) == (16, 3e-5, 4, 0.1)
+    assert config.logging_steps == 1  # 3 steps x 4 epochs: every step is a curve point
+
+
 def test_parameter_estimate_matches_the_built_model(tiny_model_dir):
     from bertstudio.tasks.model import build_model, count_parameters
 
