@@ -54,7 +54,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.project and not window.open_project(args.project):
         return 2
     window.show()
-    return int(app.exec())
+    code = int(app.exec())
+    window.session.close()  # quit without closing the window (e.g. the session ending): fold the journal
+    return code
 
 
 if __name__ == "__main__":

@@ -122,3 +122,29 @@ def test_export_round_trips(qtbot, main_window, shared_data, tmp_path):
     dialog2.format_combo.setCurrentIndex(dialog2.format_combo.findData("tsv"))
     assert not dialog2.export()
     assert str(tmp_path) in dialog2.error_label.text()
+
+
+def test_conllu_and_squad_import_with_their_fixed_layouts(qtbot, session_factory, shared_data):
+    # UD EWT dev: 2001 sentences; SQuAD v1.1 dev articles 0-35: 8123 questions (SOURCES.md).
+    tagging = session_factory("tagging", None, None)
+    path = shared_data / "pos" / "ud_english_ewt" / "en_ewt-ud-dev.conllu"
+    dialog = ImportDialog(tagging, None, str(path))
+    qtbot.addWidget(dialog)
+    assert dialog.format_combo.currentData() == "conllu" and not dialog.mapping_box.isEnabled()
+    dialog.split_combo.setCurrentIndex(dialog.split_combo.findData("dev"))
+    with qtbot.waitSignal(dialog.imported):
+        dialog.start_import()
+    assert tagging.split_size("dev") == 2001
+    assert {"NOUN", "VERB", "PROPN", "PUNCT"} <= set(tagging.labels())
+    assert tagging.row("dev", 0)["tokens"][:3] == ["From", "the", "AP"]
+
+    qa = session_factory("qa", None, None)
+    dialog = ImportDialog(qa, None, str(shared_data / "squad" / "dev-v1.1-articles-00-35.json"))
+    qtbot.addWidget(dialog)
+    assert dialog.format_combo.currentData() == "squad"
+    with qtbot.waitSignal(dialog.imported):
+        dialog.start_import()
+    assert qa.split_size("train") == 8123
+    first = qa.row("train", 0)
+    start, text = first["answers"]["answer_start"][0], first["answers"]["text"][0]
+    assert first["context"][start:start + len(text)] == text == "Denver Broncos"

@@ -158,3 +158,25 @@ def test_closing_while_training_asks_then_cancels_and_waits(qtbot, tmp_path, tin
         assert not page.is_running()
     assert asked == ["no", "yes"] and ended.args[1] == "cancelled"
     assert not window.isVisible() and session.project is None
+
+
+def test_app_main_opens_the_project_given_on_the_command_line(qtbot, qapp, tmp_path):
+    from bertstudio import app as app_module
+
+    project = Project.create(tmp_path / "cli", name="from-cli", kind="pair", labels=["a", "b"])
+    project.close()
+    seen = {}
+
+    def look_and_quit() -> None:
+        window = next(w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible())
+        seen["title"] = window.windowTitle()
+        seen["kind"] = window.session.kind
+        qapp.quit()
+
+    QTimer.singleShot(0, look_and_quit)
+    assert app_module.main(["--project", str(tmp_path / "cli")]) == 0
+    assert seen == {"title": "from-cli — bertstudio", "kind": "pair"}
+    # The project was closed on the way out: it opens again (no stale lock) with nothing to recover.
+    again = Project.open(tmp_path / "cli")
+    assert again.recovery_messages == []
+    again.close()
