@@ -28,7 +28,7 @@ def _tiny_vocab() -> list[str]:
     specials = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
     chars = list(string.ascii_lowercase + string.digits + string.punctuation)
     pieces = ["##" + c for c in string.ascii_lowercase + string.digits]
-    return specials + chars + pieces + _WORDS
+    return list(dict.fromkeys(specials + chars + pieces + _WORDS))  # "a" and "i" are chars and words
 
 
 @pytest.fixture(scope="session")
@@ -48,7 +48,8 @@ def tiny_model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("tiny-bert")
     vocab_file = out / "vocab.txt"
     vocab_file.write_text("\n".join(_tiny_vocab()) + "\n", encoding="utf-8")
-    tokenizer = BertTokenizer(vocab_file=str(vocab_file), do_lower_case=True)
+    # transformers 5 ignores vocab_file= here (every word would become [UNK]): pass vocab=.
+    tokenizer = BertTokenizer(vocab=str(vocab_file), do_lower_case=True)
     config = BertConfig(
         vocab_size=len(_tiny_vocab()),
         hidden_size=32,
