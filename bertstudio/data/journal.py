@@ -128,15 +128,27 @@ class Journal:
         return self._file
 
     def append(self, body: dict[str, Any]) -> None:
-        """Append one entry and make it durable before returning."""
+        """Append one entry and make it durable before returning.
+
+        On failure (disk full, I/O error) the file is cut back to where it was, so
+        an edit the caller was told failed does not reappear at the next open.
+        """
         data = encode_entry(body)
         f = self._handle()
-        # one write call per line: a crash tears at most this line, never an earlier one
-        written = f.write(data)
-        if written != len(data):  # unbuffered writes may be short (disk full): undo and fail
-            f.truncate(f.tell() - written)
-            raise OSError(f"could not write the whole edit to {self.path} (disk full?)")
-        os.fsync(f.fileno())
+        start = os.fstat(f.fileno()).st_size
+        try:
+            # one write call per line: a crash tears at most this line, never an earlier one
+            written = f.write(data)
+            if written != len(data):  # unbuffered writes may be short (disk full)
+                raise OSError(f"only {written} of {len(data)} bytes written")
+            os.fsync(f.fileno())
+        except OSError:
+            try:
+                f.truncate(start)
+                os.fsync(f.fileno())
+            except OSError:
+                pass
+            raise
         self.entries_written += 1
 
     def truncate(self, size: int) -> None:

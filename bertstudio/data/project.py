@@ -180,10 +180,15 @@ class Project:
             prev = read_journal(self.folder / PREV_JOURNAL_FILE)
             seen = {e["seq"] for e in entries}
             entries = sorted([e for e in prev.entries if e["seq"] not in seen] + entries, key=lambda e: e["seq"])
-        for split in self._meta["splits"]:
-            if not store.split_file(self.folder, self._meta, split).exists():
-                raise DataError(f"the data file of split {split!r} is missing", path=store.split_file(
-                    self.folder, self._meta, split), expected="the file named in project.json")
+        for split, info in self._meta["splits"].items():
+            path = store.split_file(self.folder, self._meta, split)
+            if not path.exists():
+                raise DataError(f"the data file of split {split!r} is missing", path=path,
+                                expected="the file named in project.json")
+            rows = self._split(split).num_rows  # memory-mapping is cheap: check every split now, not mid-session
+            if rows != info.get("rows", rows):
+                raise DataError(f"the data file has {rows} rows, project.json says {info['rows']}", path=path,
+                                expected="the data file written with this project.json")
         labels_seq, data_seq = self._meta["labels_seq"], self._meta["data_seq"]
         for entry in entries:
             seq = entry["seq"]
@@ -611,7 +616,11 @@ class Project:
     # ------------------------------------------------------------------ journal, meta, compaction
     def _append(self, body: dict[str, Any]) -> None:
         seq = self._seq + 1
-        self._journal.append({"seq": seq, **body})
+        try:
+            self._journal.append({"seq": seq, **body})
+        except OSError as exc:
+            raise DataError(f"the edit could not be saved ({exc.strerror or exc})", path=self._journal.path,
+                            expected="free disk space and write access to the project folder") from exc
         self._seq = seq
         self._pending += 1
 

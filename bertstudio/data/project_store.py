@@ -35,8 +35,14 @@ def split_file(folder: Path, meta: dict[str, Any], split: str) -> Path:
 
 def read_table(path: Path) -> pa.Table:
     """The split's rows, memory-mapped (zero-copy: costs address space, not RAM)."""
-    with pa.memory_map(str(path), "r") as source:
-        return pa.ipc.open_stream(source).read_all()
+    try:
+        with pa.memory_map(str(path), "r") as source:
+            return pa.ipc.open_stream(source).read_all()
+    except (OSError, pa.ArrowInvalid) as exc:
+        from bertstudio.errors import DataError
+
+        raise DataError(f"the data file cannot be read ({exc})", path=path,
+                        expected="an Arrow stream file written by bertstudio") from exc
 
 
 def open_dataset(path: Path) -> "datasets.Dataset":

@@ -344,3 +344,26 @@ def test_files_behind_handed_out_datasets_outlive_compactions(project: Project) 
     backup = json.loads((project.folder / "project.json.bak").read_text())
     assert names == sorted({"cache-0123abcd.arrow", Path(meta["splits"]["train"]["file"]).name,
                             Path(backup["splits"]["train"]["file"]).name})
+
+
+def test_a_failed_write_is_reported_and_leaves_nothing_behind(project: Project, monkeypatch) -> None:
+    import bertstudio.data.journal as journal_module
+
+    project.set_gold("train", 2, "pos")
+    size = (project.folder / "labels.journal").stat().st_size
+    events: list[dict] = []
+    project.subscribe(events.append)
+
+    def full_disk(fd: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(journal_module.os, "fsync", full_disk)
+    with pytest.raises(DataError, match="No space left on device"):
+        project.set_gold("train", 4, "neg")
+    monkeypatch.undo()
+    assert project.gold("train", 4) is None and events == []
+    assert (project.folder / "labels.journal").stat().st_size == size  # the unsynced line was cut back
+    project.set_gold("train", 4, "pos")  # and the next edit works
+    project.close(compact=False)
+    again = Project.open(project.folder)
+    assert again.gold("train", 4) == "pos" and again.recovery_messages == []

@@ -102,6 +102,14 @@ def test_missing_data_file_is_an_error(tmp_path: Path) -> None:
     assert info.value.path.endswith("train-00000000.arrow")
 
 
+def test_truncated_data_file_is_an_error(tmp_path: Path) -> None:
+    folder = copy("truncated_data_file", tmp_path)
+    with pytest.raises(DataError, match="cannot be read") as info:
+        Project.open(folder)
+    assert info.value.path.endswith("train-00000000.arrow")
+    ProjectLock.acquire(folder).release()
+
+
 def test_damaged_after_compaction_recovers_folded_edits(tmp_path: Path) -> None:
     folder = copy("damaged_after_compaction", tmp_path)
     project = Project.open(folder)

@@ -85,6 +85,10 @@ def main() -> None:
     for path in (f / "data").iterdir():
         path.unlink()
 
+    f = base("truncated_data_file", EDITS)  # a disk or copy error inside the Arrow file
+    for path in (f / "data").iterdir():
+        path.write_bytes(path.read_bytes()[: path.stat().st_size * 2 // 3])
+
     # project.json damaged right after a compaction: the backup predates it, so the edits it folded
     # must come back from labels.journal.prev, and the later ones from labels.journal
     f = HERE / "damaged_after_compaction"
