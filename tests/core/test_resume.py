@@ -1,0 +1,104 @@
+"""A run cancelled at some step and resumed from checkpoints/last ends exactly where an
+uninterrupted run with the same seed ends (CPU, dropout on)."""
+
+from __future__ import annotations
+
+import random
+import shutil
+import threading
+
+import pytest
+import torch
+
+from bertstudio.data.examples import from_records
+from bertstudio.errors import TrainingError
+from bertstudio.train.config import TrainConfig
+from bertstudio.train.engine import train
+
+POS = ["good", "great", "love", "best", "fun"]
+NEG = ["bad", "terrible", "hate", "worst", "boring"]
+# Weights agree to float32 round-off at most (in practice bit for bit on one machine).
+ATOL = 1e-6
+
+
+@pytest.fixture(autouse=True)
+def one_thread():
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
+
+
+@pytest.fixture(scope="module")
+def tiny(tiny_model_dir, tmp_path_factory) -> str:
+    from transformers import BertTokenizer
+
+    out = tmp_path_factory.mktemp("tiny-resume")
+    shutil.copytree(tiny_model_dir, out, dirs_exist_ok=True)
+    (out / "tokenizer.json").unlink(missing_ok=True)
+    BertTokenizer(vocab=str(out / "vocab.txt"), do_lower_case=True).save_pretrained(out)
+    return str(out)
+
+
+def sentiment(n: int, seed: int):
+    rng = random.Random(seed)
+    rows = []
+    for i in range(n):
+        pos = rng.random() < 0.5
+        words = rng.sample(POS if pos else NEG, 2) + rng.sample(["the", "a", "movie", "film", "story", "was", "very"], 3)
+        rng.shuffle(words)
+        rows.append({"text": " ".join(words), "label": "pos" if pos else "neg"})
+    return from_records("sentence", rows, labels=["neg", "pos"])
+
+
+def run(tiny, out, *, grad_accum, cancel_at=None, resume=False):
+    cfg = TrainConfig(model=tiny, epochs=3, batch_size=4, grad_accum=grad_accum, lr=2e-3, logging_steps=1, seed=7,
+                      max_length=32, device="cpu", output_dir=str(out),
+                      resume_from=str(out / "checkpoints" / "last") if resume else None)
+    cancel = threading.Event()
+    events = []
+
+    def cb(event, control):
+        events.append(event)
+        if cancel_at is not None and event.kind == "step" and event.step == cancel_at:
+            cancel.set()
+
+    result = train(cfg, sentiment(38, seed=1), sentiment(12, seed=2), callbacks=[cb], cancel=cancel)
+    return result, events
+
+
+@pytest.mark.parametrize("grad_accum, where", [(1, "random"), (1, "epoch_end"), (2, "random")])
+def test_cancel_then_resume_matches_an_uninterrupted_run(tiny, tmp_path, grad_accum, where):
+    full, full_events = run(tiny, tmp_path / "full", grad_accum=grad_accum)
+    assert full.status == "finished"
+    total = full_events[0].total_steps
+    per_epoch = total // 3
+    # 38 rows / 4 = 10 batches: with accumulation 2 that is 5 steps an epoch, 15 in all
+    assert per_epoch == (10 if grad_accum == 1 else 5)
+    k = per_epoch if where == "epoch_end" else random.Random(grad_accum).randint(1, total - 2)
+
+    first, _ = run(tiny, tmp_path / "cut", grad_accum=grad_accum, cancel_at=k)
+    assert first.status == "cancelled" and first.step == k
+    second, events = run(tiny, tmp_path / "cut", grad_accum=grad_accum, resume=True)
+    assert second.status == "finished" and second.step == total
+
+    # the same steps with the same losses after the cut, the same evaluations, the same end
+    after = {e.step: e.loss for e in full_events if e.kind == "step" and e.step > k}
+    resumed = {e.step: e.loss for e in events if e.kind == "step"}
+    assert resumed.keys() == after.keys()
+    assert [resumed[s] for s in after] == pytest.approx([after[s] for s in after], abs=ATOL)
+    full_evals = {e.step: e.metrics for e in full_events if e.kind == "eval"}
+    for e in events:
+        if e.kind == "eval":
+            assert e.metrics == pytest.approx(full_evals[e.step], abs=1e-9)
+    assert second.metrics == pytest.approx(full.metrics, abs=1e-9)
+    for (name, a), b in zip(full.model.state_dict().items(), second.model.state_dict().values()):
+        assert torch.allclose(a, b, atol=ATOL), name
+
+
+def test_resume_from_a_folder_without_a_checkpoint_fails_clearly(tiny, tmp_path):
+    (tmp_path / "checkpoints" / "last").mkdir(parents=True)
+    result, events = run(tiny, tmp_path, grad_accum=1, resume=True)
+    assert result.status == "failed" and isinstance(result.error, TrainingError)
+    assert "no resumable checkpoint" in result.message
+    assert events[-1].kind == "finished" and events[-1].status == "failed"
