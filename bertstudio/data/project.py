@@ -32,6 +32,22 @@ Usage::
     project.examples("train")                       # ExampleSet, edits applied
     project.close()                                 # compacts
 
+Public API (all errors a user can act on are DataError/ConfigError naming the file):
+
+- ``Project.create(folder, *, name, kind, labels=None, glue_task=None, colors=None)``,
+  ``Project.open(folder)`` -> Project; ``recovery_messages: list[str]`` says what open repaired.
+- facts: ``folder, name, kind, glue_task, labels, label_colors, split_names, split_info,
+  ui_state`` (dict) + ``recent_settings`` (dict) saved by ``save_ui_state()``; ``pending_edits``.
+- rows: ``num_rows(split)``, ``row(split, i) -> dict``, ``gold(split, i)``,
+  ``set_gold(split, i, value) -> previous`` (None clears), ``clear_gold``,
+  ``label_counts(split)``, ``progress(split) -> (labelled, total)``, ``examples(split) -> ExampleSet``.
+- splits: ``import_examples(examples, split="train", *, replace=True)``, ``export(split, path, fmt)``.
+- labels: ``add_label(name, color=None)``, ``rename_label(old, new)``, ``set_label_color(name, color)``,
+  ``remove_label(name)`` (refused while used).
+- runs: ``runs_dir``, ``new_run_dir(name) -> Path``, ``list_runs() -> list[Path]``.
+- ``subscribe(callback) -> unsubscribe``, ``compact()``, ``compact_if_large()``, ``close(compact=True)``;
+  a Project is a context manager. One process at a time may hold a project open (OS lock).
+
 Change events (plain dicts, see :meth:`Project.subscribe`): ``gold_changed``
 (split, row, value, previous), ``labels_changed`` (op, and renamed/old/new for a
 rename), ``split_imported`` (split), ``compacted``, ``ui_state_saved``.
