@@ -1,0 +1,152 @@
+"""Real faults injected into a real run: each ends the run cleanly, says what happened,
+and leaves checkpoints/best loadable."""
+
+from __future__ import annotations
+
+import errno
+import json
+import random
+import shutil
+
+import pytest
+import torch
+
+from bertstudio.data.examples import from_records
+from bertstudio.errors import ConfigError, TrainingError
+from bertstudio.tasks import get_task
+from bertstudio.tasks.model import build_model
+from bertstudio.train import checkpoint as ckpt
+from bertstudio.train.config import TrainConfig
+from bertstudio.train.engine import RunParts, fit, train
+
+POS = ["good", "great", "love", "best", "fun"]
+NEG = ["bad", "terrible", "hate", "worst", "boring"]
+STEPS_PER_EPOCH = 4  # 32 rows, batch 8
+
+
+@pytest.fixture(autouse=True)
+def one_thread():
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
+
+
+@pytest.fixture(scope="module")
+def tiny(tiny_model_dir, tmp_path_factory) -> str:
+    from transformers import BertTokenizer
+
+    out = tmp_path_factory.mktemp("tiny-faults")
+    shutil.copytree(tiny_model_dir, out, dirs_exist_ok=True)
+    (out / "tokenizer.json").unlink(missing_ok=True)
+    BertTokenizer(vocab=str(out / "vocab.txt"), do_lower_case=True).save_pretrained(out)
+    return str(out)
+
+
+def sentiment(n: int, seed: int = 0):
+    rng = random.Random(seed)
+    rows = []
+    for i in range(n):
+        pos = i % 2 == 0
+        a, b = rng.sample(POS if pos else NEG, 2)
+        rows.append({"text": f"the movie was {a} and {b}", "label": "pos" if pos else "neg"})
+    return from_records("sentence", rows, labels=["neg", "pos"])
+
+
+def run_with_hook(tiny, out, hook, **kw):
+    """Train 3 epochs with ``hook(module, args, output)`` on the model's forward, counting
+    training forwards only (so the fault strikes at a known optimizer step)."""
+    torch.manual_seed(0)
+    model, tok = build_model("sentence", tiny, labels=["neg", "pos"])
+    calls = {"train": 0}
+
+    def counted(module, args, output):
+        if module.training:
+            calls["train"] += 1
+            return hook(calls["train"], output)
+        return None
+
+    model.register_forward_hook(counted)
+    events = []
+    cfg = TrainConfig(model=tiny, epochs=3, batch_size=8, lr=3e-3, logging_steps=1, seed=1, max_length=32,
+                      device="cpu", output_dir=str(out), **kw)
+    result = fit(cfg, RunParts(model, tok, get_task("sentence"), ["neg", "pos"]), sentiment(32), sentiment(8, 3),
+                 callbacks=[lambda e, c: events.append(e)])
+    return result, events, model
+
+
+def assert_failed_cleanly(result, events, out, text):
+    assert result.status == "failed"
+    assert isinstance(result.error, TrainingError)
+    assert text in result.message
+    assert events[-1].kind == "finished" and events[-1].status == "failed" and events[-1].message == result.message
+    last = json.loads((out / "history.jsonl").read_text().splitlines()[-1])
+    assert last["kind"] == "finished" and last["status"] == "failed"
+    best = out / "checkpoints" / "best"
+    assert ckpt.read_state(best)["step"] == STEPS_PER_EPOCH  # the evaluation at the end of epoch 1
+    weights = torch.load(best / "weights.pt", weights_only=True)
+    assert all(torch.isfinite(w).all() for w in weights.values() if w.is_floating_point())
+    assert not [p for p in (out / "checkpoints").iterdir() if p.name.startswith(".")]  # no half-written folder
+
+
+def test_model_forward_that_raises(tiny, tmp_path):
+    def hook(n, output):
+        if n == 6:
+            raise ValueError("my custom head cannot handle this batch")
+
+    result, events, _ = run_with_hook(tiny, tmp_path, hook)
+    assert_failed_cleanly(result, events, tmp_path, "my custom head cannot handle this batch")
+    assert "step 6" in result.message and "ValueError" in result.message
+    assert result.step == 5
+
+
+def test_nan_loss_stops_at_that_step_before_updating(tiny, tmp_path):
+    def hook(n, output):
+        if n == 7:
+            output.loss = output.loss * float("nan")
+        return output
+
+    result, events, model = run_with_hook(tiny, tmp_path, hook)
+    assert_failed_cleanly(result, events, tmp_path, "the loss became nan at step 7")
+    assert all(torch.isfinite(p).all() for p in model.parameters())  # the NaN update was never applied
+    assert max(e.step for e in events if e.kind == "step") == 6
+
+
+def test_out_of_memory(tiny, tmp_path):
+    def hook(n, output):
+        if n == 5:
+            raise torch.OutOfMemoryError("CUDA out of memory. Tried to allocate 2.00 GiB")
+
+    result, events, _ = run_with_hook(tiny, tmp_path, hook)
+    assert_failed_cleanly(result, events, tmp_path, "out of memory")
+    assert "step 5" in result.message and "smaller batch size" in result.message
+
+
+def test_disk_full_while_saving_keeps_the_previous_best(tiny, tmp_path, monkeypatch):
+    real = ckpt.write_file
+    written = []
+
+    def fill_up(path, data):
+        # the first checkpoint (best at step 4: weights, predictions, state) fits; then the disk is full
+        if len(written) >= 3:
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+        written.append(path)
+        real(path, data)
+
+    monkeypatch.setattr(ckpt, "write_file", fill_up)
+    result, events, _ = run_with_hook(tiny, tmp_path, lambda n, output: None)
+    assert_failed_cleanly(result, events, tmp_path, "disk is full")
+    assert "previous best checkpoint is intact" in result.message
+    assert [e.path for e in events if e.kind == "checkpoint"] == [str(tmp_path / "checkpoints" / "best")]
+    # and that best checkpoint loads into the model it came from
+    model, _ = build_model("sentence", tiny, labels=["neg", "pos"])
+    ckpt.load_weights(tmp_path / "checkpoints" / "best", model)
+
+
+def test_a_model_that_cannot_be_loaded_fails_before_starting(tmp_path):
+    events = []
+    cfg = TrainConfig(model=str(tmp_path / "no-such-model"), epochs=1, device="cpu")
+    result = train(cfg, sentiment(8), callbacks=[lambda e, c: events.append(e)])
+    assert result.status == "failed" and isinstance(result.error, ConfigError)
+    assert "no-such-model" in result.message
+    assert [e.kind for e in events] == ["finished"] and events[0].status == "failed"
