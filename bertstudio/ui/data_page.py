@@ -286,7 +286,15 @@ class DataPage(QWidget):
         self.model.set_index(rows)
         total = self._full.num_rows if self._full is not None else 0
         shown = self.model.rowCount()
-        self.count_label.setText(self.tr("%1 of %2 rows").replace("%1", f"{shown:,}").replace("%2", f"{total:,}"))
+        text = self.tr("%1 of %2 rows").replace("%1", f"{shown:,}").replace("%2", f"{total:,}")
+        if self.current_filter()[0] == FILTER_DISAGREE:
+            project = self.session.project
+            split, preds = latest_predictions(project.runs_dir if project is not None else None)
+            if not preds:
+                text += " · " + self.tr("no run with predictions yet")
+            elif split != self.split:
+                text += " · " + self.tr("the latest run evaluated the %1 split").replace("%1", str(split))
+        self.count_label.setText(text)
 
     # -- counts and selection ----------------------------------------------------------
     def _update_counts(self) -> None:

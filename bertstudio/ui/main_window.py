@@ -8,6 +8,7 @@ and class name so the shell does not depend on their internals.
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QByteArray, QCoreApplication, QSettings, Qt, QTimer
@@ -43,7 +44,8 @@ PAGES: tuple[tuple[str, str, str, str], ...] = (
     ("results", QT_TRANSLATE_NOOP("MainWindow", "Results"), "bertstudio.ui.results_page", "ResultsPage"),
     ("playground", QT_TRANSLATE_NOOP("MainWindow", "Playground"), "bertstudio.ui.playground", "PlaygroundPage"),
     ("runs", QT_TRANSLATE_NOOP("MainWindow", "Runs"), "bertstudio.ui.runs_page", "RunsPage"),
-    ("scoreboard", QT_TRANSLATE_NOOP("MainWindow", "GLUE scoreboard"), "bertstudio.ui.scoreboard_page", "ScoreboardPage"),
+    ("scoreboard", QT_TRANSLATE_NOOP("MainWindow", "GLUE scoreboard"), "bertstudio.ui.scoreboard_page",
+     "ScoreboardPage"),
 )
 
 
@@ -217,6 +219,9 @@ class MainWindow(QMainWindow):
             folder = QFileDialog.getExistingDirectory(self, self.tr("Open project"))
             if not folder:
                 return False
+        current = self.session.project
+        if current is not None and Path(folder).resolve() == Path(current.folder).resolve():
+            return True  # already open here (a second open would hit the project's own lock)
         try:
             project = self.session.open_folder(folder)
         except BertStudioError as exc:

@@ -46,7 +46,8 @@ def session_factory(tmp_path: Path) -> Iterator[Any]:
     def factory(kind: str, labels: list[str] | None = None,
                 splits: dict[str, list[dict[str, Any]]] | None = None) -> ProjectSession:
         project = make_project(tmp_path / f"project-{len(made)}", kind, labels, splits)
-        session = ProjectSession(project, settings=QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
+        settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+        session = ProjectSession(project, settings=settings)
         made.append(session)
         return session
 

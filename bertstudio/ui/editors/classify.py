@@ -182,7 +182,8 @@ class RegressionEditor(SentenceEditor):
         score = round(min(5.0, max(0.0, float(score))), 1)
         if self.session.gold(self.split, self.row) == score:
             return
-        self.set_gold(score, self.tr("Score row %1 as %2").replace("%1", str(self.row + 1)).replace("%2", f"{score:.1f}"))
+        text = self.tr("Score row %1 as %2").replace("%1", str(self.row + 1)).replace("%2", f"{score:.1f}")
+        self.set_gold(score, text)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         number = NUMBER_KEYS.get(event.key())

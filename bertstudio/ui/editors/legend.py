@@ -43,7 +43,8 @@ class LabelLegend(QWidget):
                 f"QPushButton {{ background: {colour}; color: {text_colour(colour)}; border-radius: 4px;"
                 " padding: 3px 8px; }"
             )
-            button.setToolTip(self.tr("Press %1 or click to apply '%2'").replace("%1", key.strip() or "-").replace("%2", name))
+            tip = self.tr("Press %1 or click to apply '%2'")
+            button.setToolTip(tip.replace("%1", key.strip() or "-").replace("%2", name))
             button.clicked.connect(lambda _=False, n=name: self.label_clicked.emit(n))
             self._layout.addWidget(button)
             self._buttons.append(button)

@@ -198,7 +198,8 @@ class QAEditor(KindEditor):
         if self.row < 0:
             return
         if checked:
-            self.set_gold({"text": [], "answer_start": []}, self.tr("Mark row %1 unanswerable").replace("%1", str(self.row + 1)))
+            text = self.tr("Mark row %1 unanswerable").replace("%1", str(self.row + 1))
+            self.set_gold({"text": [], "answer_start": []}, text)
         else:
             self.set_gold(None, self.tr("Clear the answer of row %1").replace("%1", str(self.row + 1)))
 

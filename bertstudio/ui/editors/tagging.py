@@ -190,9 +190,8 @@ class TaggingEditor(KindEditor):
         if self.bio:
             new = apply_entity(self.tags, start, stop, etype)
             if new is None:
-                self.message_shown.emit(
-                    self.tr("'%1' overlaps an entity already marked; clear that one first (Backspace).").replace("%1", words)
-                )
+                refused = self.tr("'%1' overlaps an entity already marked; clear that one first (Backspace).")
+                self.message_shown.emit(refused.replace("%1", words))
                 return
         else:
             new = list(self.tags)
@@ -243,10 +242,12 @@ class TaggingEditor(KindEditor):
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.view.viewport() and self.tokens and isinstance(event, QMouseEvent):
-            if event.type() in (QEvent.Type.MouseButtonPress, QEvent.Type.MouseMove) and event.buttons() & Qt.MouseButton.LeftButton:
+            pressed = event.type() == QEvent.Type.MouseButtonPress
+            dragging = pressed or event.type() == QEvent.Type.MouseMove
+            if dragging and event.buttons() & Qt.MouseButton.LeftButton:
                 word = self.word_at(self.view.cursorForPosition(event.position().toPoint()).position())
                 self.cursor_word = word
-                if event.type() == QEvent.Type.MouseButtonPress and not event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
+                if pressed and not event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
                     self.anchor_word = word
                 self.setFocus()
                 self._paint()
