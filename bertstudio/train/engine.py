@@ -250,7 +250,7 @@ def fit(
                         if not torch.isfinite(step_loss):
                             raise TrainingError(
                                 f"the loss became {step_loss.item()} at step {step + 1}; the run stopped before applying that update",
-                                where=f"step {step + 1}", expected="a finite loss (try a lower learning rate, or fp32)")
+                                expected="a finite loss (try a lower learning rate, or fp32)")
                         # set the learning rate for this step, clip, step
                         lr = config.lr * linear_schedule(step, n_steps, n_warmup)
                         for group in optimizer.param_groups:
