@@ -76,6 +76,8 @@ class _SeriesPlot(pg.PlotWidget):
         self.setLabel("left", y_label)
         self.setLabel("bottom", _tr("step"))
         self.showGrid(x=True, y=True, alpha=0.3)
+        # Plain numbers on the axis: "loss (x0.001)" over 690 reads worse than 0.69.
+        self.getAxis("left").enableAutoSIPrefix(False)
         self._legend = self.addLegend(offset=(-10, 10))
         self._series: dict[str, tuple[SeriesBuffer, pg.PlotDataItem]] = {}
 

@@ -208,6 +208,14 @@ class ResultsPage(QWidget):
         self.model.set_rows(self._joined_rows(self.run_dir))
         self.proxy.setSourceModel(self.model)
         old.deleteLater()
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)  # the text gets the room
+        if "loss" in self.model._columns:  # most wrong first: where relabelling pays off
+            self.table.sortByColumn(self.model.column_of("loss"), Qt.SortOrder.DescendingOrder)
+        else:
+            header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+            self.proxy.sort(-1)  # evaluation order
         self._refresh_confusion()
         self.relabel_combo.clear()
         self.relabel_combo.addItems(self.session.labels() if self.kind in ("sentence", "pair") else [])

@@ -130,6 +130,7 @@ class RunsPage(QWidget):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.doubleClicked.connect(self._on_double_clicked)
+        self.table.horizontalHeader().setStretchLastSection(True)
         refresh = QPushButton(self.tr("Refresh"), objectName="refreshRunsButton")
         refresh.clicked.connect(self.refresh)
         open_button = QPushButton(self.tr("Open run folder…"), objectName="openRunButton")

@@ -84,6 +84,9 @@ def test_predictions_join_the_project_rows_and_sort_by_loss(page, trained_run, q
     texts = [page.model.index(i, 0).data() for i in range(8)]
     assert texts[7] == "boring film"  # prediction 7 is dev row 8, not the unlabelled row 7
     loss_col = page.model.column_of("loss")
+    page.table.sortByColumn(loss_col, Qt.SortOrder.AscendingOrder)
+    shown = [float(page.proxy.index(i, loss_col).data()) for i in range(page.proxy.rowCount())]
+    assert shown == sorted(shown)
     page.table.sortByColumn(loss_col, Qt.SortOrder.DescendingOrder)
     shown = [float(page.proxy.index(i, loss_col).data()) for i in range(page.proxy.rowCount())]
     assert shown == sorted(shown, reverse=True)
@@ -119,7 +122,7 @@ def test_clicking_a_confusion_cell_filters_the_predictions(page, trained_run, qt
 
 def test_relabel_in_place_goes_through_the_undo_stack(page, qtbot):
     session = page.session
-    page.table.selectRow(0)
+    page.table.selectRow(page.proxy.mapFromSource(page.model.index(0, 0)).row())
     r = page.current_prediction()
     assert (r.split, r.row) == ("dev", 0) and r.gold == "pos"
     assert "very good film" in page.example_view.toPlainText()
