@@ -22,7 +22,8 @@ from PySide6.QtWidgets import (
 )
 
 from bertstudio.errors import BertStudioError
-from bertstudio.ui.run_follower import read_run, run_folder_of
+from bertstudio.ui.run_follower import read_run
+from bertstudio.ui.runs_page import all_runs
 
 log = logging.getLogger(__name__)
 
@@ -120,13 +121,7 @@ class PlaygroundPage(QWidget):
 
     # --- runs -----------------------------------------------------------------------
     def refresh_runs(self, *_: object) -> None:
-        project = self.session.project
-        runs: list[Path] = []
-        if project is not None:
-            try:
-                runs = [run_folder_of(r) for r in project.list_runs()]
-            except Exception as exc:  # noqa: BLE001 - a broken runs folder must not break the page
-                log.warning("cannot list runs: %s", exc)
+        runs = all_runs(self.session)  # the project's, then run folders opened from elsewhere
         runs = [r for r in runs if (r / "model" / "config.json").is_file()]
         self.run_combo.blockSignals(True)
         self.run_combo.clear()

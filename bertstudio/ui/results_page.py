@@ -25,7 +25,8 @@ from bertstudio.ui.confusion_view import ConfusionView
 from bertstudio.ui.predictions_model import (
     PredictionRow, PredictionsFilter, PredictionsModel, load_eval_rows, predicted_value,
 )
-from bertstudio.ui.run_follower import read_predictions, read_run, run_folder_of
+from bertstudio.ui.run_follower import read_predictions, read_run
+from bertstudio.ui.runs_page import all_runs
 
 log = logging.getLogger(__name__)
 
@@ -156,13 +157,7 @@ class ResultsPage(QWidget):
 
     # --- runs -----------------------------------------------------------------------
     def refresh_runs(self, *_: object) -> None:
-        project = self.session.project
-        runs = []
-        if project is not None:
-            try:
-                runs = [run_folder_of(r) for r in project.list_runs()]
-            except Exception as exc:  # noqa: BLE001 - a broken runs folder must not break the page
-                log.warning("cannot list runs: %s", exc)
+        runs = all_runs(self.session)  # the project's, then run folders opened from elsewhere
         runs = [r for r in runs if (r / "metrics.json").is_file() or (r / "predictions.jsonl").is_file()]
         current = self.run_dir
         self.run_combo.blockSignals(True)
@@ -242,6 +237,8 @@ class ResultsPage(QWidget):
         split, rows = mapping if mapping else ("dev", None)
         examples = self.session.examples(split) if self.session.has_project() and self.session.split_size(split) else None
         n = len(examples) if examples is not None else 0
+        runs_dir = getattr(self.session.project, "runs_dir", None)
+        verify = rows is None or runs_dir is None or run_dir.resolve().parent != Path(runs_dir).resolve()
         wanted = []
         for p in preds:
             i = int(p.get("index", len(wanted)))
@@ -252,8 +249,9 @@ class ResultsPage(QWidget):
         out = []
         for p, row in zip(preds, wanted):
             ex = fetched.get(row, {})
-            # A run from elsewhere is joined by position only when the gold agrees (same data).
-            if ex and rows is None and ex.get(examples.gold_column) != p.get("gold"):
+            # A run from outside the project is joined only where the gold agrees (same data);
+            # the project's own runs map by eval_rows.json even after a relabel.
+            if ex and verify and ex.get(examples.gold_column) != p.get("gold"):
                 ex, row = {}, -1
             gold = ex.get(examples.gold_column) if ex else p.get("gold")
             pred = {k: v for k, v in p.items() if k not in ("index", "gold")}

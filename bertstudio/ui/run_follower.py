@@ -92,10 +92,13 @@ def _parse_lines(lines: list[str]) -> list[dict[str, Any]]:
 def read_run(folder: str | os.PathLike[str]) -> RunInfo:
     folder = Path(folder)
     info = RunInfo(folder)
-    try:
-        info.started_at = folder.stat().st_mtime
-    except OSError:
-        pass
+    # config.toml is written once, when the run starts; the folder's mtime moves with every file.
+    for marker in (folder / "config.toml", folder):
+        try:
+            info.started_at = marker.stat().st_mtime
+            break
+        except OSError:
+            continue
     cfg = folder / "config.toml"
     if cfg.is_file():
         try:

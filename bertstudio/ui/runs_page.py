@@ -9,6 +9,7 @@ page uses, from a :class:`~bertstudio.ui.run_follower.RunFollower`.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import logging
 from pathlib import Path
 from typing import Any
@@ -27,18 +28,24 @@ _Index = QModelIndex | QPersistentModelIndex
 EXTERNAL_KEY = "externalRuns"
 
 
-def external_runs(settings: QSettings) -> list[Path]:
-    """Run folders opened from outside the project (kept across sessions)."""
-    value = settings.value(EXTERNAL_KEY, [])
+def _external_key(session: Any) -> str:
+    # Per project: a run folder opened for one project must not show up in another.
+    folder = str(getattr(session.project, "folder", "") or "")
+    return f"{EXTERNAL_KEY}/{hashlib.sha1(folder.encode('utf-8')).hexdigest()[:16]}"
+
+
+def external_runs(session: Any) -> list[Path]:
+    """Run folders opened from outside the project (kept across sessions, per project)."""
+    value = session.settings.value(_external_key(session), [])
     if isinstance(value, str):
         value = [value]
     return [Path(v) for v in (value or []) if Path(v).is_dir()]
 
 
-def add_external_run(settings: QSettings, folder: str | Path) -> None:
-    folders = [str(p) for p in external_runs(settings)]
+def add_external_run(session: Any, folder: str | Path) -> None:
+    folders = [str(p) for p in external_runs(session)]
     if str(folder) not in folders:
-        settings.setValue(EXTERNAL_KEY, folders + [str(folder)])
+        session.settings.setValue(_external_key(session), folders + [str(folder)])
 
 
 def all_runs(session: Any) -> list[Path]:
@@ -50,7 +57,7 @@ def all_runs(session: Any) -> list[Path]:
             runs = [run_folder_of(r) for r in project.list_runs()]
         except Exception as exc:  # noqa: BLE001 - a broken runs folder must not break the page
             log.warning("cannot list runs: %s", exc)
-    runs += [r for r in external_runs(session.settings) if r not in runs]
+    runs += [r for r in external_runs(session) if r not in runs]
     return runs
 
 
@@ -175,7 +182,7 @@ class RunsPage(QWidget):
 
     def open_run(self, folder: str | Path) -> None:
         """Add a run folder started elsewhere and follow it live."""
-        add_external_run(self.session.settings, folder)
+        add_external_run(self.session, folder)
         self.refresh()
         self.session.notify_runs_changed()
         self.follow(folder)

@@ -28,8 +28,8 @@ def page(qtbot, tmp_path):
     _run(project.new_run_dir("rte"), "RTE", "pair", {"accuracy": 0.66})
     settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
     _run(tmp_path / "server" / "stsb", "STS-B", "regression", {"pearson": 0.88, "spearman": 0.86})
-    add_external_run(settings, tmp_path / "server" / "stsb")  # a run folder opened from elsewhere
     session = ProjectSession(project, settings=settings)
+    add_external_run(session, tmp_path / "server" / "stsb")  # a run folder opened from elsewhere
     page = ScoreboardPage(session)
     qtbot.addWidget(page)
     yield page
@@ -63,3 +63,15 @@ def test_bert_paper_convention(page):
     assert rows["STS-B"][0] == "86.0"  # Spearman only
     assert rows["MNLI-m"][0] == rows["MNLI-mm"][0] == "missing"
     assert rows["Average"][0] == f"{(90.0 + 86.0 + 66.0) / 3:.1f}"
+
+
+def test_opened_run_folders_belong_to_their_project(page, tmp_path):
+    assert _rows(page)["STS-B"][0] == "87.0"
+    first = page.session.project
+    other = Project.create(tmp_path / "other", name="o", kind="pair", labels=["0", "1"])
+    page.session.set_project(other)
+    rows = _rows(page)
+    assert rows["STS-B"][0] == "missing" and rows["MRPC"][0] == "missing"
+    page.session.set_project(first)
+    assert _rows(page)["STS-B"][0] == "87.0"
+    other.close(compact=False)
