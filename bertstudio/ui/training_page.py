@@ -344,8 +344,8 @@ class TrainingPage(QWidget):
         self.monitor.reset()
         try:
             train, dev, note, eval_split, eval_rows = self._datasets(self.seed_spin.value())
-            self.run_dir = self._new_run_dir()
-            config = self.build_config(self.run_dir, len(train))
+            config = self.build_config("", len(train))  # validate before a run folder exists
+            self.run_dir = config.output_dir = self._new_run_dir()
             save_eval_rows(self.run_dir, eval_split, eval_rows)
         except BertStudioError as exc:
             self._show_error(str(exc))

@@ -157,3 +157,16 @@ def test_parameter_estimate_matches_the_built_model(tiny_model_dir):
     for mode in ("full", "frozen", "top-1"):
         model, _tok = build_model("sentence", str(tiny_model_dir), labels=["neg", "pos"], mode=mode)
         assert estimate_parameters(tiny_model_dir, num_labels=2, mode=mode) == count_parameters(model), mode
+
+
+def test_bad_settings_are_refused_before_any_run_folder_exists(qtbot, session):
+    page = TrainingPage(session)
+    qtbot.addWidget(page)
+    page.lr_combo.setCurrentText("fast")
+    page.start_training()
+    assert not page.is_running() and page.error_label.isVisibleTo(page)
+    assert "learning rate" in page.error_label.text()
+    page.lr_combo.setCurrentText("0.5e1")  # a number, but outside (0, 1): TrainConfig's own check
+    page.start_training()
+    assert "learning rate must be in (0, 1)" in page.error_label.text()
+    assert session.project.list_runs() == []
