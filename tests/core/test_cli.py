@@ -1,0 +1,157 @@
+"""The command line end to end on the tiny model: outputs, exit codes, one-line errors."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from bertstudio.cli import main
+from test_bad_input import BAD, CASES
+
+POS = ["good", "great", "love", "best", "fun"]
+NEG = ["bad", "terrible", "hate", "worst", "boring"]
+
+
+def run(argv: list[str], capsys) -> tuple[int, str, str]:
+    out = io.StringIO()
+    code = main(argv, out=out)
+    return code, out.getvalue(), capsys.readouterr().err
+
+
+@pytest.fixture(scope="module")
+def sentiment_files(tmp_path_factory) -> tuple[Path, Path]:
+    folder = tmp_path_factory.mktemp("cli-data")
+    rng = random.Random(0)
+    for name, n in (("train.tsv", 48), ("dev.tsv", 16)):
+        lines = ["sentence\tlabel"]
+        for i in range(n):
+            words = rng.sample(POS if i % 2 else NEG, 2)
+            lines.append(f"the film was {words[0]} and {words[1]}\t{i % 2}")
+        (folder / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return folder / "train.tsv", folder / "dev.tsv"
+
+
+@pytest.fixture(scope="module")
+def trained(sentiment_files, tiny_model_dir, tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("cli-run") / "run"
+    train, dev = sentiment_files
+    code = main(["--quiet", "train", "--train", str(train), "--eval", str(dev), "--model", str(tiny_model_dir),
+                 "--epochs", "6", "--lr", "3e-3", "--batch-size", "8", "--max-length", "32", "--out", str(out)],
+                out=io.StringIO())
+    assert code == 0
+    return out
+
+
+def test_train_writes_the_run_folder(trained: Path) -> None:
+    metrics = json.loads((trained / "metrics.json").read_text())
+    assert set(metrics) >= {"accuracy"}  # the kind's official metric names
+    assert metrics["accuracy"] > 0.75  # separable toy data; chance is 0.5
+    history = [json.loads(line) for line in (trained / "history.jsonl").read_text().splitlines()]
+    assert history[0]["kind"] == "started" and history[-1]["kind"] == "finished"
+    assert any(e["kind"] == "step" for e in history) and any(e["kind"] == "eval" for e in history)
+    predictions = (trained / "predictions.jsonl").read_text().splitlines()
+    assert len(predictions) == 16
+    assert (trained / "model" / "config.json").is_file() and (trained / "config.toml").is_file()
+
+
+def test_task_kind_is_inferred_from_the_file(trained: Path) -> None:
+    assert 'task = "sentence"' in (trained / "config.toml").read_text()
+
+
+def test_predict_and_evaluate(trained: Path, sentiment_files, capsys) -> None:
+    code, out, _ = run(["predict", "--model", str(trained / "model"), "--text", "the film was great and fun"], capsys)
+    assert code == 0
+    prediction = json.loads(out)
+    assert prediction["label"] == "1" and set(prediction["probs"]) == {"0", "1"}
+    code, out, _ = run(["evaluate", "--model", str(trained / "model"), "--eval", str(sentiment_files[1])], capsys)
+    assert code == 0
+    assert json.loads(out)["accuracy"] == pytest.approx(json.loads((trained / "metrics.json").read_text())["accuracy"])
+
+
+def test_rerun_from_saved_config(trained: Path, tmp_path: Path, capsys) -> None:
+    code, out, _ = run(["--quiet", "train", "--config", str(trained / "config.toml"), "--epochs", "1",
+                        "--out", str(tmp_path / "again")], capsys)
+    assert code == 0
+    assert (tmp_path / "again" / "metrics.json").is_file()
+
+
+@pytest.mark.parametrize(
+    "argv, fragment",
+    [
+        (["train", "--mode", "bogus"], "unknown mode 'bogus'"),
+        (["train", "--epochs", "many"], "invalid float value"),
+        (["train"], "no training data"),
+        (["train", "--glue-task", "NOPE", "--data-dir", "."], "unknown GLUE task"),
+        (["predict", "--model", "/nonexistent/model", "--text", "x"], "/nonexistent/model"),
+        (["train", "--columns", "text"], "is not NAME=COLUMN"),
+    ],
+)
+def test_bad_arguments_exit_2_with_one_line(argv, fragment, capsys) -> None:
+    try:
+        code, _, err = run(argv, capsys)
+    except SystemExit as exc:  # argparse's own errors
+        code, err = exc.code, capsys.readouterr().err
+    assert code == 2
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("bertstudio: error:") and fragment in last
+    assert "Traceback" not in err
+
+
+def _cli_flags(name: str, kwargs: dict) -> list[str] | None:
+    """The bad-input table's loader options as CLI flags (None: not expressible on the CLI)."""
+    if "tag_scheme" in kwargs or "require_labels" in kwargs:
+        return None
+    flags: list[str] = []
+    if "glue_task" in kwargs:
+        flags += ["--glue-task", kwargs["glue_task"]]
+    if "kind" in kwargs:
+        flags += ["--task", kwargs["kind"]]
+    if "labels" in kwargs:
+        flags += ["--labels", ",".join(kwargs["labels"])]
+    if "columns" in kwargs:
+        flags += ["--columns", ",".join(f"{k}={v}" for k, v in kwargs["columns"].items())]
+    return flags
+
+
+CLI_CASES = [c for c in CASES if _cli_flags(c[0], c[1]) is not None]
+
+
+@pytest.mark.parametrize(("name", "kwargs", "fragment", "where"), CLI_CASES, ids=[c[0] for c in CLI_CASES])
+def test_bad_file_exits_2_with_one_line(name, kwargs, fragment, where, tiny_model_dir, tmp_path, capsys) -> None:
+    argv = ["train", "--train", str(BAD / name), "--model", str(tiny_model_dir), "--out", str(tmp_path / "run")]
+    code, _, err = run(argv + _cli_flags(name, kwargs), capsys)
+    assert code == 2, err
+    lines = [line for line in err.splitlines() if line.startswith("bertstudio:")]
+    assert len(lines) == 1 and lines[0].startswith("bertstudio: error:"), err
+    assert name in lines[0] and "Traceback" not in err
+    assert not (tmp_path / "run" / "model").exists()  # nothing half-trained
+
+
+def test_enough_bad_files_reach_the_cli() -> None:
+    assert len(CLI_CASES) >= 40
+
+
+def test_glue_command_prints_the_scoreboard(shared_data, tiny_model_dir, tmp_path, capsys) -> None:
+    code, out, err = run(["--quiet", "glue", "--tasks", "RTE,WNLI,QNLI", "--data-dir", str(shared_data / "glue"),
+                          "--model", str(tiny_model_dir), "--max-train-examples", "32", "--max-eval-examples", "32",
+                          "--epochs", "1", "--max-length", "64", "--out", str(tmp_path)], capsys)
+    assert code == 0, err
+    assert "RTE" in out and "WNLI" in out
+    assert "QNLI: no train.tsv" in out  # this copy of GLUE has no QNLI training split
+    results = json.loads((tmp_path / "scoreboard.json").read_text())
+    assert set(results) == {"RTE", "WNLI"} and "accuracy" in results["RTE"]
+    assert (tmp_path / "RTE" / "model" / "config.json").is_file()
+
+
+def test_export_run_then_train_from_it(trained: Path, tmp_path: Path, capsys) -> None:
+    code, out, err = run(["export-run", "--config", str(trained / "config.toml"), "--out", str(tmp_path / "export")], capsys)
+    assert code == 0, err
+    assert (tmp_path / "export" / "run.toml").is_file()
+    code, _, err = run(["--quiet", "train", "--config", str(tmp_path / "export" / "run.toml"), "--epochs", "1",
+                        "--out", str(tmp_path / "export" / "out")], capsys)
+    assert code == 0, err
+    assert json.loads((tmp_path / "export" / "out" / "metrics.json").read_text())
