@@ -78,6 +78,9 @@ class _SeriesPlot(pg.PlotWidget):
         self.showGrid(x=True, y=True, alpha=0.3)
         # Plain numbers on the axis: "loss (x0.001)" over 690 reads worse than 0.69.
         self.getAxis("left").enableAutoSIPrefix(False)
+        # A long run has 10^5 points: draw only what is visible, decimated to the pixel width.
+        self.setDownsampling(auto=True, mode="peak")
+        self.setClipToView(True)
         self._legend = self.addLegend(offset=(-10, 10))
         self._series: dict[str, tuple[SeriesBuffer, pg.PlotDataItem]] = {}
 
@@ -99,8 +102,8 @@ class _SeriesPlot(pg.PlotWidget):
         return list(self._series)
 
     def series_data(self, name: str) -> tuple[np.ndarray, np.ndarray]:
-        """The points shown for ``name`` (what the curve item holds)."""
-        x, y = self._series[name][1].getData()
+        """The points the curve item holds for ``name`` (before view clipping and downsampling)."""
+        x, y = self._series[name][1].getOriginalDataset()
         return (np.asarray([]), np.asarray([])) if x is None else (x, y)
 
     def point_count(self, name: str | None = None) -> int:

@@ -81,3 +81,29 @@ def test_without_a_trained_run_the_page_says_so(qtbot, tmp_path):
     assert page.run_combo.count() == 0 and not page.predict_button.isEnabled()
     assert "Train a model first" in page.status.text()
     project.close(compact=False)
+
+
+def test_pair_task_asks_for_both_sentences(qtbot, tmp_path, tiny_model_dir):
+    from bertstudio.train.config import TrainConfig
+    from bertstudio.train.engine import train
+
+    labels = ["no", "yes"]
+    rows = [{"text": a, "text_pair": b, "label": l} for a, b, l in
+            [("a dog", "a dog", "yes"), ("a cat", "a dog", "no"), ("the city", "the city", "yes"), ("paris", "london", "no")] * 3]
+    project = Project.create(tmp_path / "pair", name="p", kind="pair", labels=labels)
+    out = project.new_run_dir("pair")
+    config = TrainConfig(task="pair", labels=labels, model=str(tiny_model_dir), epochs=1, batch_size=4, lr=1e-3,
+                         max_length=16, device="cpu", precision="fp32", output_dir=str(out))
+    examples = from_records("pair", rows, labels=labels)
+    assert train(config, examples, examples.select(range(4))).status == "finished"
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    page = PlaygroundPage(session)
+    qtbot.addWidget(page)
+    assert page.kind == "pair" and page.input2.isVisibleTo(page)
+    qtbot.keyClicks(page.input, "a dog")
+    assert page.inputs() is None  # the second sentence is still missing
+    with qtbot.waitSignal(page.prediction_shown, timeout=60_000) as shown:
+        qtbot.keyClicks(page.input2, "a cat")  # typing, then a pause, predicts by itself
+    assert shown.args[0]["inputs"] == {"text": "a dog", "text_pair": "a cat"}
+    assert shown.args[0]["label"] in labels
+    project.close(compact=False)
