@@ -133,8 +133,14 @@ class ExampleSet:
         """The first ``n`` rows, or ``n`` rows drawn with ``seed`` when a seed is given."""
         if n is None or n >= len(self.dataset):
             return self
-        ds = self.dataset.shuffle(seed=seed).select(range(n)) if seed is not None else self.dataset.select(range(n))
-        return self.with_dataset(ds.flatten_indices())
+        # In memory: on a disk-backed (project) dataset, shuffle and flatten_indices would
+        # otherwise write cache-*.arrow files beside the user's data.
+        if seed is not None:
+            order = np.random.default_rng(seed).permutation(len(self.dataset))[:n]
+            ds = self.dataset.select(order)
+        else:
+            ds = self.dataset.select(range(n))
+        return self.with_dataset(ds.flatten_indices(keep_in_memory=True))
 
 
 def from_records(

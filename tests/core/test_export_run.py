@@ -34,13 +34,16 @@ def test_round_trip_sentence(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     config = TrainConfig(task="sentence", epochs=2, lr=3e-5, seed=7, max_train_examples=3, output_dir="/somewhere/else")
     out = export_run(config, {"train": train, "dev": dev, "test": test}, tmp_path / "exp")
 
+    text = (out / "run.toml").read_text(encoding="utf-8")
+    # Written relative, so the folder can move; read back relative to the file, from anywhere.
+    assert 'train_file = "data/train.jsonl"' in text and 'eval_file = "data/dev.jsonl"' in text
+    assert 'output_dir = "run"' in text
     loaded = TrainConfig.load(out / "run.toml")
-    assert loaded.train_file == "data/train.jsonl" and loaded.eval_file == "data/dev.jsonl"
-    assert loaded.output_dir == "run" and not Path(loaded.train_file).is_absolute()
+    assert Path(loaded.train_file) == (out / "data" / "train.jsonl").resolve()
+    assert Path(loaded.output_dir) == (out / "run").resolve()
     assert loaded.labels == ["neg", "pos"]  # id order pinned even though the config left it open
     assert (loaded.epochs, loaded.lr, loaded.seed, loaded.max_train_examples) == (2, 3e-5, 7, 3)
-    # The exported run reads its files relative to the folder it starts in.
-    monkeypatch.chdir(out)
+    monkeypatch.chdir(tmp_path)  # not the export folder: paths still resolve
     train_back, dev_back = load_sets(loaded.__class__(**{**loaded.to_dict(), "max_train_examples": None}))
     assert _rows(train_back) == SENTENCES
     assert _rows(dev_back) == SENTENCES[:2]
@@ -57,7 +60,7 @@ def test_round_trip_tagging_and_qa(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     ]
     out = export_run(TrainConfig(task="tagging"), {"train": from_records("tagging", tags), "dev": from_records("tagging", tags[:1])}, tmp_path / "tag")
     cfg = TrainConfig.load(out / "run.toml")
-    assert cfg.data_format == "conll" and cfg.train_file == "data/train.conll"
+    assert cfg.data_format == "conll" and Path(cfg.train_file) == (out / "data" / "train.conll").resolve()
     monkeypatch.chdir(out)
     back, dev = load_sets(cfg)
     assert _rows(back) == tags and _rows(dev) == tags[:1]
@@ -109,7 +112,9 @@ def test_local_model_folder_is_referenced_or_copied(tmp_path: Path) -> None:
     out = export_run(TrainConfig(task="sentence", model=str(model)), train, tmp_path / "a")
     assert TrainConfig.load(out / "run.toml").model == str(model.resolve())
     out = export_run(TrainConfig(task="sentence", model=str(model)), train, tmp_path / "b", copy_model=True)
-    assert TrainConfig.load(out / "run.toml").model == "model" and (out / "model" / "config.json").is_file()
+    assert 'model = "model"' in (out / "run.toml").read_text(encoding="utf-8")
+    assert TrainConfig.load(out / "run.toml").model == str((out / "model").resolve())
+    assert (out / "model" / "config.json").is_file()
 
 
 def test_refuses_a_non_empty_folder_and_a_kind_mismatch(tmp_path: Path) -> None:
