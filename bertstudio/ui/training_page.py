@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QPushButton, QScrollArea, QSpinBox, QSplitter, QVBoxLayout, QWidget,
 )
 
-from bertstudio.errors import BertStudioError
+from bertstudio.errors import BertStudioError, ConfigError
 from bertstudio.train.config import TrainConfig
 from bertstudio.ui.plots import TrainingMonitor
 from bertstudio.ui.predictions_model import save_eval_rows
@@ -266,7 +266,7 @@ class TrainingPage(QWidget):
             batch = int(self.batch_combo.currentText())
             lr = float(self.lr_combo.currentText())
         except ValueError:
-            raise BertStudioError(self.tr("batch size and learning rate must be numbers"), where=self.tr("Training settings")) from None
+            raise ConfigError(self.tr("batch size and learning rate must be numbers"), where=self.tr("Training settings")) from None
         return TrainConfig(
             task=getattr(project, "kind", "sentence"),
             glue_task=getattr(project, "glue_task", None) or (getattr(project, "meta", None) or {}).get("glue_task"),
@@ -283,7 +283,7 @@ class TrainingPage(QWidget):
         """Log often enough for a curve on a small project (~100 points per run), at most every 10 steps."""
         if not num_train:
             return 10
-        total = math.ceil(num_train / batch) * self.epochs_spin.value()
+        total = math.ceil(num_train / max(batch, 1)) * self.epochs_spin.value()  # batch 0: TrainConfig refuses it
         return int(min(10, max(1, total // 100)))
 
     # --- running --------------------------------------------------------------------
