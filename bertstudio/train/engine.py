@@ -41,6 +41,7 @@ from bertstudio.tasks.base import model_inputs
 from bertstudio.train import checkpoint as ckpt
 from bertstudio.train.batching import EpochBatchSampler
 from bertstudio.train.config import TrainConfig
+from bertstudio.train.distributed import accelerator_for, any_process, precision_name
 from bertstudio.train.evaluation import EVAL_BATCH_FACTOR, eval_loader, predict_batches
 from bertstudio.train.events import CheckpointSaved, Control, Evaluated, RunFinished, RunStarted, StepLogged
 from bertstudio.train.faults import describe_failure
@@ -131,7 +132,6 @@ def fit(
     cancel: threading.Event | None = None,
 ) -> RunResult:
     """The loop itself, for an already built model (tests pass a hand-made one)."""
-    from accelerate import Accelerator
     from accelerate.utils import set_seed
 
     notify = notify or Notifier(callbacks)
@@ -141,14 +141,8 @@ def fit(
     step = 0
     try:
         # ---- setup -------------------------------------------------------------------
-        device, precision = resolve(config.device, config.precision)
-        if device.startswith("cuda:"):
-            torch.cuda.set_device(int(device.split(":")[1]))
-        accelerator = Accelerator(
-            cpu=device == "cpu",
-            mixed_precision={"fp32": "no", "bf16": "bf16", "fp16": "fp16"}[precision],
-            gradient_accumulation_steps=config.grad_accum,
-        )
+        accelerator = accelerator_for(config)  # device auto-pick, precision auto (never slow bf16 on CPU)
+        device, precision = str(accelerator.device), precision_name(accelerator)
         notify.main = accelerator.is_main_process
         set_seed(config.seed)
         task, tokenizer, labels = parts.task, parts.tokenizer, parts.labels
@@ -195,7 +189,7 @@ def fit(
         notify(RunStarted(
             total_steps=n_steps, num_train_examples=len(train_enc), num_eval_examples=len(eval_set) if eval_set is not None else 0,
             epochs=math.ceil(n_steps / epoch_steps), effective_batch_size=examples_per_step,
-            trainable_params=trainable, total_params=total_params, device=str(accelerator.device), precision=precision,
+            trainable_params=trainable, total_params=total_params, device=device, precision=precision,
             output_dir=config.output_dir,
         ), control)
 
@@ -279,7 +273,7 @@ def fit(
                     t_interval = time.perf_counter()
 
                 # evaluate, checkpoint, stop
-                flags = _agree(accelerator, [cancel.is_set(), control.should_stop, control.should_evaluate, control.should_save])
+                flags = any_process(accelerator, [cancel.is_set(), control.should_stop, control.should_evaluate, control.should_save])
                 cancelled, asked_stop, asked_eval, asked_save = flags
                 control.should_evaluate = control.should_save = False
                 due_eval = ev_loader is not None and (step % eval_every == 0 or step == n_steps or asked_eval)
@@ -336,14 +330,6 @@ def fit(
 def _count(model: torch.nn.Module) -> tuple[int, int]:
     trainable = sum(p.numel() for p in model.parameters() if p.requires_grad)
     return trainable, sum(p.numel() for p in model.parameters())
-
-
-def _agree(accelerator: Any, flags: list[bool]) -> list[bool]:
-    """Every process takes the same decision: a flag set on any process counts for all."""
-    if accelerator.num_processes == 1:
-        return flags
-    t = torch.tensor([float(f) for f in flags], device=accelerator.device)
-    return [bool(v) for v in accelerator.reduce(t, reduction="sum").tolist()]
 
 
 def _main_metric(config: TrainConfig, eval_set: Any) -> str:

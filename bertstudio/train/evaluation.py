@@ -40,17 +40,11 @@ class _Outputs(dict):
 
 
 def _gather(accelerator: Any, batch: Mapping[str, torch.Tensor], outputs: Any) -> tuple[dict, _Outputs]:
-    """Collect every process's rows (dropping the duplicates Accelerate adds to even out
-    the last batch). Token-level tensors differ in length between processes, so they
-    are padded to a common length first (labels with -100, offsets with -1)."""
+    """Every process's rows, without the repeats Accelerate adds to even out the last batch."""
+    from bertstudio.train.distributed import gather_for_eval
+
     outs = {k: v for k, v in outputs.items() if isinstance(v, torch.Tensor) and k != "loss"}
-    batch = dict(batch)
-    fills = {"labels": -100, "offset_mapping": -1, "word_index": -1}
-    for d in (batch, outs):
-        for k, v in d.items():
-            if v.ndim >= 2:  # a no-op where sizes already agree (class logits)
-                d[k] = accelerator.pad_across_processes(v, dim=1, pad_index=fills.get(k, 0))
-    batch, outs = accelerator.gather_for_metrics((batch, outs))
+    batch, outs = gather_for_eval(accelerator, dict(batch), outs)
     return batch, _Outputs(outs)
 
 
