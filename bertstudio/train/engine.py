@@ -36,7 +36,7 @@ from typing import Any, Callable, Iterable
 import torch
 from torch.utils.data import DataLoader
 
-from bertstudio.errors import BertStudioError, TrainingError
+from bertstudio.errors import BertStudioError, ConfigError, TrainingError
 from bertstudio.tasks.base import model_inputs
 from bertstudio.train import checkpoint as ckpt
 from bertstudio.train.batching import EpochBatchSampler
@@ -48,7 +48,7 @@ from bertstudio.train.faults import describe_failure
 from bertstudio.train.hardware import resolve
 from bertstudio.train.notify import Notifier
 from bertstudio.train.optim import make_optimizer
-from bertstudio.train.progress import Progress, is_better
+from bertstudio.train.progress import Progress
 from bertstudio.train.rundir import RunFolder, jsonl, prediction_rows
 from bertstudio.train.schedule import linear_schedule, steps_per_epoch, total_steps, warmup_steps
 from bertstudio.train.sources import load_sets
@@ -374,8 +374,7 @@ def evaluate(model_dir: str | Path, examples: Any, *, batch_size: int = 64, call
     from bertstudio.tasks.model import load_model
 
     model, tokenizer, kind, labels = load_model(model_dir)
-    compatible = {kind} | ({"sentence", "pair"} if kind in ("sentence", "pair") else set())
-    if examples.kind not in compatible:
+    if examples.kind != kind:
         raise ConfigError(f"the model predicts {kind!r} but the data is {examples.kind!r}", path=examples.source,
                           expected=f"{kind} data")
     meta = getattr(model.config, "bertstudio", None) or {}

@@ -250,3 +250,22 @@ def test_no_eval_set_still_saves_the_last_weights(tiny, tmp_path):
     result = train(config(tiny, epochs=1, output_dir=str(out)), sentiment(16))
     assert result.status == "finished" and result.metrics == {}
     assert (out / "model" / "config.json").is_file() and not (out / "checkpoints" / "best").exists()
+
+
+def test_data_from_the_config_glue_preset(tiny, shared_data):
+    events, cb = collect()
+    cfg = config(tiny, epochs=1, glue_task="SST-2", data_dir=str(shared_data / "glue" / "SST-2"),
+                 max_train_examples=24, max_eval_examples=10)
+    result = train(cfg, callbacks=[cb])
+    assert result.status == "finished", result.message
+    assert (events[0].num_train_examples, events[0].num_eval_examples) == (24, 10)
+    assert set(result.metrics) == {"accuracy"}  # SST-2's official metric, not the kind's defaults
+
+
+def test_wrong_data_for_the_model_is_refused(tiny, tmp_path):
+    from bertstudio.errors import ConfigError
+
+    result = train(config(tiny, epochs=1, output_dir=str(tmp_path / "run")), sentiment(8))
+    tagging = from_records("tagging", [{"tokens": ["the", "dog"], "tags": ["O", "O"]}])
+    with pytest.raises(ConfigError, match="tagging"):
+        evaluate(result.model_dir, tagging)

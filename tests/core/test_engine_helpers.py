@@ -165,7 +165,24 @@ def test_no_weight_decay_on_biases_and_layernorm():
         assert (id(p) in plain) == expect_plain, name
         assert (id(p) in decayed) != expect_plain, name
     opt = make_optimizer(model, lr=1e-3, weight_decay=0.01, device="cpu")
-    assert opt.defaults["foreach"] is True
+    assert opt.defaults["fused"] is True  # torch >= 2.4 has fused AdamW on CPU: ~8x faster than foreach
+
+
+def test_fused_adamw_takes_the_same_steps_as_the_reference():
+    torch.manual_seed(0)
+    a = torch.nn.Linear(8, 4)
+    b = torch.nn.Linear(8, 4)
+    b.load_state_dict(a.state_dict())
+    fast = make_optimizer(a, lr=1e-2, weight_decay=0.1, device="cpu")
+    ref = torch.optim.AdamW(param_groups(b, 0.1), lr=1e-2, foreach=False)
+    for _ in range(5):
+        x = torch.randn(3, 8)
+        for m, o in ((a, fast), (b, ref)):
+            o.zero_grad()
+            m(x).pow(2).sum().backward()
+            o.step()
+    for p, q in zip(a.parameters(), b.parameters()):
+        assert torch.allclose(p, q, atol=1e-6)
 
 
 def test_frozen_parameters_are_left_out():

@@ -1,0 +1,86 @@
+"""The same engine data-parallel: two CPU processes (gloo) under ``accelerate launch``."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+SCRIPT = textwrap.dedent(
+    """
+    import json, random, sys, torch
+    torch.set_num_threads(1)
+    from bertstudio.data.examples import from_records
+    from bertstudio.train.config import TrainConfig
+    from bertstudio.train.engine import train
+
+    def sentiment(n, seed):
+        rng = random.Random(seed)
+        rows = []
+        for i in range(n):
+            pos = rng.random() < 0.5
+            a, b = rng.sample(["good", "great", "love", "fun"] if pos else ["bad", "hate", "worst", "boring"], 2)
+            rows.append({"text": f"the {'very ' * rng.randrange(6)}movie was {a} and {b}", "label": "pos" if pos else "neg"})
+        return from_records("sentence", rows, labels=["neg", "pos"])
+
+    model, out = sys.argv[1], sys.argv[2]
+    cfg = TrainConfig(model=model, epochs=2, batch_size=4, lr=3e-3, seed=1, max_length=32, output_dir=out, device="cpu")
+    events = []
+    result = train(cfg, sentiment(40, 1), sentiment(13, 2), callbacks=[lambda e, c: events.append(e)])
+    from accelerate.state import PartialState
+    state = PartialState()
+    with open(f"{out}.rank{state.process_index}.json", "w") as f:
+        json.dump({"status": result.status, "metrics": result.metrics, "events": len(events),
+                   "started": [e.effective_batch_size for e in events if e.kind == "started"],
+                   "steps": result.step}, f)
+    """
+)
+
+
+def test_two_processes_train_and_gather_without_duplicates(tiny_model_dir, tmp_path):
+    from transformers import BertTokenizer
+
+    from bertstudio.data.examples import from_records
+    from bertstudio.train.engine import evaluate
+
+    model = tmp_path / "tiny"
+    shutil.copytree(tiny_model_dir, model)
+    (model / "tokenizer.json").unlink(missing_ok=True)
+    BertTokenizer(vocab=str(model / "vocab.txt"), do_lower_case=True).save_pretrained(model)
+    script = tmp_path / "run.py"
+    script.write_text(SCRIPT)
+    out = tmp_path / "run"
+    launcher = [sys.executable, "-m", "accelerate.commands.launch", "--multi_gpu", "--num_processes", "2",
+                "--main_process_port", "29517", str(script), str(model), str(out)]
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    proc = subprocess.run(launcher, env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    main = json.loads((tmp_path / "run.rank0.json").read_text())
+    other = json.loads((tmp_path / "run.rank1.json").read_text())
+    assert main["status"] == other["status"] == "finished"
+    assert main["started"] == [8]  # 4 per process x 2 processes
+    assert other["events"] == 0  # callbacks run on the main process only
+    assert main["steps"] == 10  # 40 rows / (4 x 2) per step x 2 epochs
+    assert main["metrics"] == other["metrics"]
+    rows = [json.loads(line) for line in (out / "predictions.jsonl").read_text().splitlines()]
+    assert sorted(r["index"] for r in rows) == list(range(13))  # 13 rows: the padded repeats were dropped
+    # the gathered evaluation equals a single-process evaluation of the saved model
+    import random
+
+    rng = random.Random(2)
+    dev = []
+    for i in range(13):
+        pos = rng.random() < 0.5
+        a, b = rng.sample(["good", "great", "love", "fun"] if pos else ["bad", "hate", "worst", "boring"], 2)
+        dev.append({"text": f"the {'very ' * rng.randrange(6)}movie was {a} and {b}", "label": "pos" if pos else "neg"})
+    metrics, preds = evaluate(out / "model", from_records("sentence", dev, labels=["neg", "pos"]), max_length=32)
+    assert metrics == pytest.approx(main["metrics"], abs=1e-9)
+    assert [p["label"] for p in preds] == [r["label"] for r in rows]
