@@ -8,7 +8,7 @@ matter there and it minimises padding.
 
 from __future__ import annotations
 
-from typing import Iterator, Sequence
+from typing import Any, Iterator, Sequence
 
 import numpy as np
 
@@ -93,3 +93,33 @@ class FixedBatchSampler:
 
     def __len__(self) -> int:
         return len(self._batches)
+
+
+def trim_padding(batch: dict) -> dict:
+    """Cut token-level tensors to the batch's longest real row.
+
+    Task collators round the padded length up to a multiple of 8, which aligns GPU
+    tensor-core tiles but on a CPU only adds work: on SST-2 (13 tokens on average)
+    it adds about a fifth more tokens per batch. Positions past every row's end
+    hold only padding (attention 0, labels -100, offsets -1), so dropping them
+    changes no result.
+    """
+    mask = batch.get("attention_mask")
+    if mask is None or mask.ndim != 2:
+        return batch
+    width = mask.shape[1]
+    longest = int(mask.sum(dim=1).max()) if mask.shape[0] else width
+    if longest >= width:
+        return batch
+    # contiguous: models flatten labels with .view()
+    return {k: (v[:, :longest].contiguous() if v.ndim >= 2 and v.shape[1] == width else v) for k, v in batch.items()}
+
+
+class TrimmedCollate:
+    """``collate`` followed by :func:`trim_padding` (picklable, for DataLoader workers)."""
+
+    def __init__(self, collate: Any) -> None:
+        self.collate = collate
+
+    def __call__(self, features: Any) -> dict:
+        return trim_padding(self.collate(features))

@@ -39,7 +39,7 @@ from torch.utils.data import DataLoader
 from bertstudio.errors import BertStudioError, ConfigError, TrainingError
 from bertstudio.tasks.base import model_inputs
 from bertstudio.train import checkpoint as ckpt
-from bertstudio.train.batching import EpochBatchSampler
+from bertstudio.train.batching import EpochBatchSampler, TrimmedCollate
 from bertstudio.train.config import TrainConfig
 from bertstudio.train.distributed import accelerator_for, any_process, precision_name
 from bertstudio.train.evaluation import EVAL_BATCH_FACTOR, eval_loader, predict_batches
@@ -156,13 +156,15 @@ def fit(
             raise TrainingError("no labelled training examples", path=train_set.source, expected="at least one labelled row")
         pad_id = tokenizer.pad_token_id if tokenizer is not None and tokenizer.pad_token_id is not None else 0
         collate = partial(task.collate, pad_token_id=pad_id)
+        if not device.startswith("cuda"):  # multiple-of-8 padding only pays on tensor cores
+            collate = TrimmedCollate(collate)
         sampler = EpochBatchSampler(train_enc["length"], config.batch_size, seed=config.seed, group_by_length=config.group_by_length)
         # Own generators: creating a loader iterator must not draw from the global RNG,
         # or a resumed run's dropout masks would drift from an uninterrupted run's.
         train_loader = DataLoader(train_enc, batch_sampler=sampler, collate_fn=collate, generator=torch.Generator().manual_seed(config.seed))
         loaders = [train_loader]
         if eval_enc is not None:
-            loaders.append(eval_loader(eval_enc, task, pad_id, config.batch_size * EVAL_BATCH_FACTOR))
+            loaders.append(eval_loader(eval_enc, task, pad_id, config.batch_size * EVAL_BATCH_FACTOR, trim=not device.startswith("cuda")))
         model = parts.model
         trainable, total_params = _count(model)
         optimizer = make_optimizer(model, lr=config.lr, weight_decay=config.weight_decay, device=device)
@@ -387,7 +389,7 @@ def evaluate(model_dir: str | Path, examples: Any, *, batch_size: int = 64, call
     limit = getattr(model.config, "max_position_embeddings", max_length) or max_length
     enc = task.encode(examples, tokenizer, max_length=min(max_length, limit), label2id={n: i for i, n in enumerate(labels)},
                       training=False)
-    loader = eval_loader(enc, task, tokenizer.pad_token_id or 0, batch_size)
+    loader = eval_loader(enc, task, tokenizer.pad_token_id or 0, batch_size, trim=not device.startswith("cuda"))
     preds = predict_batches(model, loader, task.accumulator(examples, enc, labels, glue_task=glue_task), device=device)
     metrics = task.metrics(examples, preds, glue_task=glue_task) if len(examples.labelled()) else {}
     Notifier(callbacks)(Evaluated(step=0, epoch=0.0, metrics=metrics))

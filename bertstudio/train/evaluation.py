@@ -10,7 +10,7 @@ import torch
 from torch.utils.data import DataLoader
 
 from bertstudio.tasks.base import model_inputs
-from bertstudio.train.batching import FixedBatchSampler, sorted_batches
+from bertstudio.train.batching import FixedBatchSampler, TrimmedCollate, sorted_batches
 
 # Evaluation holds no activations for backward, so it affords bigger batches.
 EVAL_BATCH_FACTOR = 2
@@ -18,13 +18,16 @@ EVAL_BATCH_FACTOR = 2
 _TARGETS = ("labels", "start_positions", "end_positions")
 
 
-def eval_loader(encoded: Any, task: Any, pad_token_id: int, batch_size: int) -> DataLoader:
+def eval_loader(encoded: Any, task: Any, pad_token_id: int, batch_size: int, *, trim: bool = False) -> DataLoader:
     """Rows sorted by length (longest first), so padding is minimal and the only short
     batch is the last one (what Accelerate's gather_for_metrics expects)."""
     batches = sorted_batches(encoded["length"], batch_size)
+    collate: Any = partial(task.collate, pad_token_id=pad_token_id)
+    if trim:  # CPU: no multiple-of-8 padding (see batching.trim_padding)
+        collate = TrimmedCollate(collate)
     # own generator: starting an iterator must not draw from the global RNG (exact resume)
     return DataLoader(
-        encoded, batch_sampler=FixedBatchSampler(batches), collate_fn=partial(task.collate, pad_token_id=pad_token_id),
+        encoded, batch_sampler=FixedBatchSampler(batches), collate_fn=collate,
         generator=torch.Generator(),
     )
 

@@ -13,7 +13,7 @@ import torch
 
 from bertstudio.errors import ConfigError
 from bertstudio.train import checkpoint as ckpt
-from bertstudio.train.batching import EpochBatchSampler, length_grouped_batches, sorted_batches
+from bertstudio.train.batching import EpochBatchSampler, length_grouped_batches, sorted_batches, trim_padding
 from bertstudio.train.hardware import cpu_flags, cpu_has_fast_bf16, pick_device, pick_precision, resolve
 from bertstudio.train.optim import make_optimizer, param_groups
 from bertstudio.train.schedule import linear_schedule, steps_per_epoch, total_steps, warmup_steps
@@ -244,3 +244,19 @@ def test_crash_between_the_two_renames_is_recovered(tmp_path: Path):
     (tmp_path / "best").rename(tmp_path / ".best.999.old")  # as if killed mid-swap
     found = ckpt.find_checkpoint(tmp_path / "best")
     assert found is not None and ckpt.read_state(found) == {"step": 3}
+
+
+def test_trim_padding_drops_only_columns_of_pure_padding():
+    batch = {
+        "input_ids": torch.tensor([[2, 7, 3, 0, 0, 0, 0, 0], [2, 5, 6, 8, 3, 0, 0, 0]]),
+        "attention_mask": torch.tensor([[1, 1, 1, 0, 0, 0, 0, 0], [1, 1, 1, 1, 1, 0, 0, 0]]),
+        "labels": torch.tensor([[-100, 1, -100, -100, -100, -100, -100, -100], [-100, 0, 1, 1, -100, -100, -100, -100]]),
+        "offset_mapping": torch.zeros(2, 8, 2, dtype=torch.long),
+        "example_index": torch.tensor([4, 9]),
+    }
+    out = trim_padding(batch)
+    assert out["input_ids"].tolist() == [[2, 7, 3, 0, 0], [2, 5, 6, 8, 3]]
+    assert out["labels"].shape == (2, 5) and out["offset_mapping"].shape == (2, 5, 2)
+    assert out["example_index"].tolist() == [4, 9]
+    full = {"input_ids": torch.ones(2, 8, dtype=torch.long), "attention_mask": torch.ones(2, 8, dtype=torch.long)}
+    assert trim_padding(full) is full
