@@ -15,7 +15,7 @@ import logging
 import os
 from typing import Any
 
-from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtCore import QEvent, QObject, Qt, QThread, Signal, Slot
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -100,6 +100,7 @@ class ImportDialog(QDialog):
         self.path_edit.setObjectName("importPathEdit")
         self.path_edit.editingFinished.connect(lambda: self.set_path(self.path_edit.text()))
         browse = QPushButton(self.tr("Browse…"))
+        browse.setAutoDefault(False)  # Enter in the path field must not open the file chooser
         browse.setObjectName("browseButton")
         browse.clicked.connect(self._on_browse)
         file_row = QHBoxLayout()
@@ -164,6 +165,8 @@ class ImportDialog(QDialog):
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("Import"))
         self.buttons.accepted.connect(self.start_import)
         self.buttons.rejected.connect(self.reject)
+        # Enter in the path field shows the preview; only a click on Import imports.
+        self.path_edit.installEventFilter(self)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(QLabel(self.tr("First rows:")))
@@ -174,6 +177,13 @@ class ImportDialog(QDialog):
         layout.addWidget(self.progress)
         layout.addWidget(self.buttons)
         self._set_ok_enabled(False)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (watched is self.path_edit and event.type() == QEvent.Type.KeyPress
+                and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)):  # type: ignore[attr-defined]
+            self.set_path(self.path_edit.text())
+            return True  # not passed on: the dialog's default button would import at once
+        return super().eventFilter(watched, event)
 
     def _set_ok_enabled(self, on: bool) -> None:
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(on)
