@@ -8,6 +8,7 @@ and class name so the shell does not depend on their internals.
 from __future__ import annotations
 
 import importlib
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,7 @@ from bertstudio.ui.editors import LabelPage
 from bertstudio.ui.help_panel import ShortcutsDialog
 from bertstudio.ui.session import ProjectSession
 
+log = logging.getLogger(__name__)
 
 def _t(text: str) -> str:
     return QCoreApplication.translate("MainWindow", text)
@@ -56,6 +58,7 @@ class MainWindow(QMainWindow):
         self.session = session if session is not None else ProjectSession(parent=self)
         self.settings: QSettings = self.session.settings
         self.pages: dict[str, QWidget] = {}
+        self.recovery_box: QMessageBox | None = None
         self._build_pages()
         self._build_actions()
         self._build_status_bar()
@@ -99,6 +102,9 @@ class MainWindow(QMainWindow):
         data_page = self.pages["data"]
         if isinstance(data_page, DataPage):
             data_page.example_activated.connect(self._on_example_activated)
+        activated = getattr(self.pages["runs"], "run_activated", None)
+        if activated is not None:  # double-clicking a run opens its results
+            activated.connect(self._on_run_activated)
         self.page_list.setFixedWidth(150)
         central = QWidget()
         row = QHBoxLayout(central)
@@ -124,6 +130,13 @@ class MainWindow(QMainWindow):
 
     def current_page_key(self) -> str:
         return PAGES[self.page_stack.currentIndex()][0]
+
+    def _on_run_activated(self, folder: str) -> None:
+        results = self.pages["results"]
+        show_run = getattr(results, "show_run", None)
+        if callable(show_run):
+            show_run(folder)
+        self.show_page("results")
 
     def _on_example_activated(self, split: str, row: int) -> None:
         self.session.set_current(split, row)
@@ -228,8 +241,22 @@ class MainWindow(QMainWindow):
             QMessageBox.warning(self, self.tr("Cannot open the project"), exc.message)
             return False
         if project.recovery_messages:
-            QMessageBox.information(self, self.tr("Project recovered"), "\n".join(project.recovery_messages))
+            self.show_recovery(list(project.recovery_messages))
         return True
+
+    def show_recovery(self, messages: list[str]) -> None:
+        """Say what opening repaired, without blocking: a status line, the log and a non-modal box."""
+        for message in messages:
+            log.warning("project recovered: %s", message)
+        self.statusBar().showMessage(self.tr("Project repaired on open: %1").replace("%1", messages[0]), 30_000)
+        box = QMessageBox(QMessageBox.Icon.Information, self.tr("Project recovered"),
+                          self.tr("Opening the project repaired it:"), QMessageBox.StandardButton.Ok, self)
+        box.setObjectName("recoveryMessage")
+        box.setInformativeText("\n".join(messages))  # the core's words: file, place, what was done
+        box.setWindowModality(Qt.WindowModality.NonModal)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.show()
+        self.recovery_box = box
 
     def save(self) -> None:
         """Edits are already on disk (journal); Save folds them into the data files and saves the UI state."""
@@ -330,6 +357,9 @@ class MainWindow(QMainWindow):
             return
         project.ui_state.update(page=self.current_page_key(), split=self.session.current_split,
                                 row=self.session.current_row)
+        remember = getattr(self.pages.get("train"), "remember_settings", None)
+        if callable(remember):
+            remember()  # the Train page's choices, kept per project in recent_settings
         project.save_ui_state()
 
     def confirm_stop_training(self) -> bool:

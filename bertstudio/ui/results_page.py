@@ -89,6 +89,7 @@ class ResultsPage(QWidget):
         session.project_opened.connect(self.refresh_runs)
         session.project_closed.connect(self.refresh_runs)
         session.gold_changed.connect(self._on_gold_changed)
+        session.labels_changed.connect(self._on_labels_changed)
         self.refresh_runs()
 
     def _build(self) -> None:
@@ -186,6 +187,12 @@ class ResultsPage(QWidget):
     def show_run(self, folder: str | Path | None) -> None:
         """Show one run folder (any, also one outside the project)."""
         self.run_dir = Path(folder) if folder else None
+        if self.run_dir is not None:  # keep the picker in step when another page asks for a run
+            found = self.run_combo.findData(str(self.run_dir))
+            if found >= 0 and found != self.run_combo.currentIndex():
+                self.run_combo.blockSignals(True)
+                self.run_combo.setCurrentIndex(found)
+                self.run_combo.blockSignals(False)
         self.confusion_view.clear_filter()
         self.proxy.set_cell(None)
         if self.run_dir is None:
@@ -263,7 +270,10 @@ class ResultsPage(QWidget):
         self.confusion_view.setVisible(classify)
         if classify:
             rows = [r for r in self.model.rows if r.gold is not None]
-            self.confusion_view.confusion_model.set_data([r.gold for r in rows], [r.pred.get("label") for r in rows], self.labels)
+            golds, preds = [r.gold for r in rows], [r.pred.get("label") for r in rows]
+            # A label renamed after the run: the new gold name gets its own row instead of vanishing.
+            labels = list(dict.fromkeys([*self.labels, *(str(v) for v in golds + preds if v is not None)]))
+            self.confusion_view.confusion_model.set_data(golds, preds, labels)
 
     # --- filtering ------------------------------------------------------------------
     def _on_cell_clicked(self, cell: tuple[str, str] | None) -> None:
@@ -360,6 +370,18 @@ class ResultsPage(QWidget):
     def _apply(self, r: PredictionRow, value: Any) -> None:
         assert r.split is not None
         self.session.apply_gold(r.split, r.row, value, self.tr("Relabel {split} row {row}").format(split=r.split, row=r.row + 1))
+
+    def _on_labels_changed(self) -> None:
+        """A rename rewrites gold values in bulk: join the run's rows to the project again."""
+        if self.run_dir is None:
+            return
+        current = self.current_prediction()
+        self.show_run(self.run_dir)
+        if current is not None:
+            for i, r in enumerate(self.model.rows):
+                if r.index == current.index:
+                    self.table.selectRow(self.proxy.mapFromSource(self.model.index(i, 0)).row())
+                    break
 
     def _on_gold_changed(self, split: str, row: int) -> None:
         if not any(r.split == split and r.row == row for r in self.model.rows):

@@ -92,6 +92,9 @@ class TrainingPage(QWidget):
         # Bound methods (not lambdas), so Qt drops the connections when the page goes.
         for sig in ("project_opened", "project_closed", "data_imported", "labels_changed"):
             getattr(session, sig).connect(self._refresh_state)
+        session.project_opened.connect(self._restore_settings)
+        if session.has_project():
+            self._restore_settings()
         self._refresh_state()
 
     # --- layout ---------------------------------------------------------------------
@@ -286,6 +289,60 @@ class TrainingPage(QWidget):
         total = math.ceil(num_train / max(batch, 1)) * self.epochs_spin.value()  # batch 0: TrainConfig refuses it
         return int(min(10, max(1, total // 100)))
 
+    # --- settings kept per project (project.recent_settings["train"]) ------------------
+    def settings(self) -> dict[str, Any]:
+        """The page's choices as plain values (what the project keeps between sessions)."""
+        return {
+            "model": self.model_source(), "head": self.head_combo.currentData(), "mode": self.mode_combo.currentData(),
+            "top_layers": self.top_spin.value(), "lora_rank": self.lora_spin.value(),
+            "batch_size": self.batch_combo.currentText(), "lr": self.lr_combo.currentText(),
+            "epochs": self.epochs_spin.value(), "warmup_ratio": self.warmup_spin.value(),
+            "max_length": self.max_len_spin.value(), "seed": self.seed_spin.value(),
+            "device": self.device_combo.currentText(), "precision": self.precision_combo.currentText(),
+        }
+
+    def apply_settings(self, values: dict[str, Any]) -> None:
+        """Restore :meth:`settings`; unknown or damaged values leave that widget as it is."""
+        def pick(combo: QComboBox, data: Any) -> None:
+            i = combo.findData(data)
+            if i >= 0:
+                combo.setCurrentIndex(i)
+
+        try:
+            model = str(values.get("model") or DEFAULT_MODEL)
+            if model == DEFAULT_MODEL:
+                self.model_picker.setCurrentIndex(0)
+            else:
+                self.set_model_source(model)
+            pick(self.head_combo, values.get("head"))
+            pick(self.mode_combo, values.get("mode"))
+            for spin, key in ((self.top_spin, "top_layers"), (self.lora_spin, "lora_rank"), (self.max_len_spin, "max_length"),
+                              (self.seed_spin, "seed")):
+                if isinstance(values.get(key), int):
+                    spin.setValue(values[key])
+            for dspin, key in ((self.epochs_spin, "epochs"), (self.warmup_spin, "warmup_ratio")):
+                if isinstance(values.get(key), (int, float)):
+                    dspin.setValue(float(values[key]))
+            for combo, key in ((self.batch_combo, "batch_size"), (self.lr_combo, "lr"), (self.device_combo, "device")):
+                if values.get(key):
+                    combo.setCurrentText(str(values[key]))
+            if self.precision_combo.findText(str(values.get("precision"))) >= 0:
+                self.precision_combo.setCurrentText(str(values["precision"]))
+        except (TypeError, ValueError, OverflowError) as exc:  # a hand-edited project.json
+            log.warning("training settings not restored: %s", exc)
+
+    def _restore_settings(self, *_: object) -> None:
+        project = self.session.project
+        saved = (getattr(project, "recent_settings", None) or {}).get("train")
+        if isinstance(saved, dict):
+            self.apply_settings(saved)
+
+    def remember_settings(self) -> None:
+        """Put the current choices into the project (written by its next save_ui_state())."""
+        project = self.session.project
+        if project is not None and not getattr(project, "closed", False) and hasattr(project, "recent_settings"):
+            project.recent_settings["train"] = self.settings()
+
     # --- running --------------------------------------------------------------------
     def is_running(self) -> bool:
         return self.worker is not None and self.worker.is_running()
@@ -350,6 +407,11 @@ class TrainingPage(QWidget):
         except BertStudioError as exc:
             self._show_error(str(exc))
             return
+        self.remember_settings()
+        try:
+            self.session.project.save_ui_state()  # a crash mid-run still keeps what was chosen
+        except (BertStudioError, OSError) as exc:
+            log.warning("training settings not saved: %s", exc)
         if note:
             self.monitor.log(note)
         self.monitor.log(self.tr("Run folder: {d}").format(d=self.run_dir))
