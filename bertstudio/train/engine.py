@@ -20,6 +20,13 @@ A cancelled run (``cancel`` set, checked after every optimizer step) saves
 ``checkpoints/last`` (resumable) and exports ``model/`` with the best weights so
 far when an evaluation has happened, else with the last weights; it ends with
 ``RunFinished(status="cancelled")``. A finished run exports the best weights too.
+
+Resume: ``resume_from = "<run>/checkpoints/last"`` with the same settings and
+``output_dir``. Weights, AdamW moments, every RNG, the step and the position
+inside the epoch are restored (the learning rate is a function of the step), so
+on CPU the resumed run ends with the weights and metrics of an uninterrupted one.
+
+A callback that raises is logged with its traceback and the run goes on.
 """
 
 from __future__ import annotations
@@ -38,6 +45,7 @@ from torch.utils.data import DataLoader
 
 from bertstudio.errors import BertStudioError, ConfigError, TrainingError
 from bertstudio.tasks.base import model_inputs
+from bertstudio.tasks.model import count_parameters
 from bertstudio.train import checkpoint as ckpt
 from bertstudio.train.batching import EpochBatchSampler, TrimmedCollate
 from bertstudio.train.config import TrainConfig
@@ -166,7 +174,7 @@ def fit(
         if eval_enc is not None:
             loaders.append(eval_loader(eval_enc, task, pad_id, config.batch_size * EVAL_BATCH_FACTOR, trim=not device.startswith("cuda")))
         model = parts.model
-        trainable, total_params = _count(model)
+        trainable, total_params = count_parameters(model)
         optimizer = make_optimizer(model, lr=config.lr, weight_decay=config.weight_decay, device=device)
         model, optimizer, *loaders = accelerator.prepare(model, optimizer, *loaders)
         train_loader, ev_loader = loaders[0], (loaders[1] if len(loaders) > 1 else None)
@@ -328,11 +336,6 @@ def fit(
 
 
 # --- small helpers ---------------------------------------------------------------------
-
-def _count(model: torch.nn.Module) -> tuple[int, int]:
-    trainable = sum(p.numel() for p in model.parameters() if p.requires_grad)
-    return trainable, sum(p.numel() for p in model.parameters())
-
 
 def _main_metric(config: TrainConfig, eval_set: Any) -> str:
     """What ranks evaluations: the GLUE task's main metric, else the task kind's."""
