@@ -70,6 +70,7 @@ class RunFolder:
             shutil.rmtree(tmp, ignore_errors=True)
             raise
         old = self.root / f".model.{os.getpid()}.old"
+        shutil.rmtree(old, ignore_errors=True)  # left over by a crash mid-swap
         if self.model_dir.exists():
             os.replace(self.model_dir, old)
         os.replace(tmp, self.model_dir)
