@@ -269,3 +269,17 @@ def test_wrong_data_for_the_model_is_refused(tiny, tmp_path):
     tagging = from_records("tagging", [{"tokens": ["the", "dog"], "tags": ["O", "O"]}])
     with pytest.raises(ConfigError, match="tagging"):
         evaluate(result.model_dir, tagging)
+
+
+def test_history_is_readable_while_the_run_goes(tiny, tmp_path):
+    out = tmp_path / "run"
+    seen = []
+
+    def follower(event, control):
+        # another reader opening the file now sees every event so far, this one included
+        lines = (out / "history.jsonl").read_text().splitlines()
+        seen.append((len(lines), json.loads(lines[-1])["kind"] == event.kind))
+
+    result = train(config(tiny, epochs=1, logging_steps=1, output_dir=str(out)), sentiment(16), callbacks=[follower])
+    assert result.status == "finished"
+    assert [n for n, _ in seen] == list(range(1, len(seen) + 1)) and all(same for _, same in seen)
