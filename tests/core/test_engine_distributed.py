@@ -32,7 +32,7 @@ SCRIPT = textwrap.dedent(
         return from_records("sentence", rows, labels=["neg", "pos"])
 
     model, out = sys.argv[1], sys.argv[2]
-    cfg = TrainConfig(model=model, epochs=2, batch_size=4, lr=3e-3, seed=1, max_length=32, output_dir=out, device="cpu")
+    cfg = TrainConfig(model=model, epochs=8, batch_size=4, lr=3e-3, seed=1, max_length=32, output_dir=out, device="cpu", logging_steps=2)
     events = []
     result = train(cfg, sentiment(40, 1), sentiment(13, 2), callbacks=[lambda e, c: events.append(e)])
     from accelerate.state import PartialState
@@ -68,8 +68,15 @@ def test_two_processes_train_and_gather_without_duplicates(tiny_model_dir, tmp_p
     assert main["status"] == other["status"] == "finished"
     assert main["started"] == [8]  # 4 per process x 2 processes
     assert other["events"] == 0  # callbacks run on the main process only
-    assert main["steps"] == 10  # 40 rows / (4 x 2) per step x 2 epochs
+    assert main["steps"] == 40  # 40 rows / (4 x 2) per step x 8 epochs
     assert main["metrics"] == other["metrics"]
+    history = [json.loads(line) for line in (out / "history.jsonl").read_text().splitlines()]
+    losses = [e["loss"] for e in history if e["kind"] == "step"]
+    assert len(losses) == 20 and sum(losses[-3:]) < sum(losses[:3])  # it learns
+    assert [e["kind"] for e in history].count("started") == 1  # rank 0 alone writes the history
+    saved = [p for p in (out / "checkpoints").iterdir() if p.is_dir()]
+    assert sorted(p.name for p in saved) == ["best", "last"]  # one best checkpoint (+ the resumable last), once
+    assert not list(tmp_path.glob("run.rank1*/**/checkpoints"))
     rows = [json.loads(line) for line in (out / "predictions.jsonl").read_text().splitlines()]
     assert sorted(r["index"] for r in rows) == list(range(13))  # 13 rows: the padded repeats were dropped
     # the gathered evaluation equals a single-process evaluation of the saved model
