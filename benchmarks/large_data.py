@@ -121,12 +121,13 @@ def one_size(n: int, workdir: Path) -> dict[str, Any]:
         page.table.rowAt(page.table.viewport().height() // 2) >= last - 40
 
     # 4. relabel the last row (journaled + fsynced = saved) and repaint
-    times = []
+    times, writes = [], []
     for i in range(20):
         value = LABELS[(i + 1) % 3]
         before = len(painted)
         t3 = time.perf_counter()
         session.apply_gold("train", last, value, "relabel")
+        writes.append(time.perf_counter() - t3)  # journaled + fsynced, the views told
         page.table.viewport().update()
         wait_paint(before)
         times.append(time.perf_counter() - t3)
@@ -134,6 +135,7 @@ def one_size(n: int, workdir: Path) -> dict[str, Any]:
     out["relabel_first_ms"] = times[0] * 1000
     out["relabel_median_ms"] = statistics.median(times) * 1000
     out["relabel_max_ms"] = max(times) * 1000
+    out["write_median_ms"] = statistics.median(writes) * 1000  # the edit itself, without the repaint
     out["pending_edits"] = project.pending_edits
 
     # 5. close (compaction) and reopen: the edit is on disk
@@ -177,11 +179,11 @@ def main() -> None:
     goals = (("import_s", 10.0, "s"), ("first_paint_s", 1.0, "s"), ("peak_rss_mb", 1536.0, "MB"),
              ("relabel_median_ms", 50.0, "ms"), ("relabel_first_ms", 50.0, "ms"))
     print(f"\n{'rows':>8s} {'file MB':>8s} {'import s':>9s} {'1st paint s':>11s} {'scroll s':>9s} "
-          f"{'relabel 1st/med/max ms':>23s} {'close s':>8s} {'peak RSS MB':>11s} saved")
+          f"{'relabel 1st/med/max ms':>23s} {'write med ms':>12s} {'close s':>8s} {'peak RSS MB':>11s} saved")
     for r in results:
         print(f"{r['rows']:8d} {r['file_mb']:8.1f} {r['import_s']:9.2f} {r['first_paint_s']:11.3f} {r['scroll_end_s']:9.3f} "
               f"{r['relabel_first_ms']:7.1f}/{r['relabel_median_ms']:5.1f}/{r['relabel_max_ms']:6.1f}   "
-              f"{r['close_compact_s']:8.2f} {r['peak_rss_mb']:11.0f} {r['saved_ok']}")
+              f"{r['write_median_ms']:12.1f} {r['close_compact_s']:8.2f} {r['peak_rss_mb']:11.0f} {r['saved_ok']}")
     for key, limit, unit in goals:
         worst = max(r[key] for r in results)
         print(f"goal {key} < {limit:g} {unit}: worst {worst:.3f} -> {'met' if worst < limit else 'NOT met'}")
