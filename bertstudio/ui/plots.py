@@ -78,10 +78,13 @@ class _SeriesPlot(pg.PlotWidget):
         self.showGrid(x=True, y=True, alpha=0.3)
         # Plain numbers on the axis: "loss (x0.001)" over 690 reads worse than 0.69.
         self.getAxis("left").enableAutoSIPrefix(False)
-        # A long run has 10^5 points: draw only what is visible, decimated to the pixel width.
+        # A long run has 10^5 points: draw them decimated to the pixel width. No clip-to-view: with
+        # auto-range it bounds the range by the clipped data, so the x axis trailed the newest steps
+        # (grew one point per repaint) and a finished run could show only its first steps.
         self.setDownsampling(auto=True, mode="peak")
-        self.setClipToView(True)
-        self._legend = self.addLegend(offset=(-10, 10))
+        # A light backing keeps the legend readable where it sits over a curve.
+        self._legend = self.addLegend(offset=(-10, 10), brush=pg.mkBrush(255, 255, 255, 210),
+                                      pen=pg.mkPen(200, 200, 200), labelTextSize="8pt")
         self._series: dict[str, tuple[SeriesBuffer, pg.PlotDataItem]] = {}
 
     def _curve(self, name: str, *, width: float = 2.0, alpha: int = 255, symbol: str | None = None) -> tuple[SeriesBuffer, pg.PlotDataItem]:

@@ -174,6 +174,7 @@ class RunsPage(QWidget):
 
     def refresh(self, *_: object) -> None:
         self.model.set_runs([read_run(r) for r in all_runs(self.session)])
+        self.table.resizeColumnsToContents()  # a handful of rows: the settings fit without "…"
 
     def _browse_run(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, self.tr("Open a run folder (with history.jsonl)"))

@@ -166,6 +166,12 @@ class TrainingPage(QWidget):
         for spin in (self.top_spin, self.lora_spin):
             spin.valueChanged.connect(self._update_params)
 
+        for combo in (self.model_picker, self.head_combo, self.mode_combo, self.preset_combo, self.batch_combo,
+                      self.lr_combo, self.device_combo, self.precision_combo):
+            # Long item texts (model paths, preset names) must not widen the form past the curves' room.
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(8)
+        self.model_picker.lineEdit().setCursorPosition(0)  # show the start of a long name, not its end
         form = QFormLayout()
         form.addRow(self.tr("Model"), model_row)
         form.addRow(self.tr("Head"), self.head_combo)
@@ -180,7 +186,9 @@ class TrainingPage(QWidget):
         form.addRow(self.tr("Device"), self.device_combo)
         form.addRow(self.tr("Precision"), self.precision_combo)
         form.addRow(self.tr("Trainable"), self.params_label)
-        settings = QGroupBox(self.tr("Settings (BERT paper grid: batch 16/32, lr 5e-5…2e-5, 2–4 epochs)"))
+        settings = QGroupBox(self.tr("Settings"))
+        settings.setToolTip(self.tr("BERT paper grid: batch 16/32, lr 5e-5…2e-5, 2–4 epochs"))
+        self.preset_combo.setToolTip(settings.toolTip())
         settings.setLayout(form)
 
         self.start_button = QPushButton(self.tr("Start training"), objectName="startTrainingButton")
@@ -208,6 +216,7 @@ class TrainingPage(QWidget):
         split.addWidget(scroll)
         split.addWidget(self.monitor)
         split.setStretchFactor(1, 3)
+        split.setSizes([420, 880])  # the curves get the room; the form needs about 420 px
         QVBoxLayout(self).addWidget(split)
         self._update_mode_widgets()
 
