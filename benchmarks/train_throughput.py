@@ -167,7 +167,6 @@ def run_bertstudio(seed: int, n: int, device: str) -> dict[str, Any]:
 
 def run_hf(seed: int, n: int, device: str, setting: str, max_steps: int | None) -> dict[str, Any]:
     import numpy as np
-    import torch
     from accelerate.utils import set_seed
     from transformers import DataCollatorWithPadding, Trainer, TrainerCallback, TrainingArguments
 
@@ -230,7 +229,6 @@ def run_hf(seed: int, n: int, device: str, setting: str, max_steps: int | None) 
         pred = trainer.predict(dev_ds)
         out["accuracy"] = float((np.argmax(pred.predictions, axis=-1) == pred.label_ids).mean())
     out["wall_s"] = time.perf_counter() - t_wall
-    del torch
     return out
 
 
@@ -285,6 +283,7 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--examples", type=int, default=4000)
     p.add_argument("--seeds", type=int, default=3)
+    p.add_argument("--first-seed", type=int, default=42, help="seeds are first-seed, first-seed + 1, ...")
     p.add_argument("--device", default="cpu", help="cpu | cuda")
     p.add_argument("--settings", default=",".join(SETTINGS))
     p.add_argument("--bf16-steps", type=int, default=10, help="CPU without bf16 units: optimizer steps timed for hf_best")
@@ -312,7 +311,7 @@ def main() -> None:
     print(f"matmul peak: fp32 {peaks['fp32'] / 1e9:.1f} GFLOP/s, bf16 {peaks['bf16'] / 1e9:.1f} GFLOP/s "
           f"(fast bf16: {fast_bf16})")
     settings = [s for s in ns.settings.split(",") if s]
-    seeds = [42 + i for i in range(ns.seeds)]
+    seeds = [ns.first_seed + i for i in range(ns.seeds)]
     results: dict[str, list[dict]] = {s: [] for s in settings}
     for seed in seeds:  # interleaved: each seed runs every setting before the next seed
         for s in settings:

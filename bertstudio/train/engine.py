@@ -49,7 +49,7 @@ from bertstudio.tasks.model import count_parameters
 from bertstudio.train import checkpoint as ckpt
 from bertstudio.train.batching import EpochBatchSampler, TrimmedCollate
 from bertstudio.train.config import TrainConfig
-from bertstudio.train.distributed import accelerator_for, any_process, precision_name
+from bertstudio.train.distributed import accelerator_for, any_process, loader_options, precision_name
 from bertstudio.train.evaluation import EVAL_BATCH_FACTOR, eval_loader, predict_batches
 from bertstudio.train.events import CheckpointSaved, Control, Evaluated, RunFinished, RunStarted, StepLogged
 from bertstudio.train.faults import describe_failure
@@ -169,10 +169,13 @@ def fit(
         sampler = EpochBatchSampler(train_enc["length"], config.batch_size, seed=config.seed, group_by_length=config.group_by_length)
         # Own generators: creating a loader iterator must not draw from the global RNG,
         # or a resumed run's dropout masks would drift from an uninterrupted run's.
-        train_loader = DataLoader(train_enc, batch_sampler=sampler, collate_fn=collate, generator=torch.Generator().manual_seed(config.seed))
+        pin = loader_options(device)["pin_memory"]
+        train_loader = DataLoader(train_enc, batch_sampler=sampler, collate_fn=collate, generator=torch.Generator().manual_seed(config.seed),
+                                  pin_memory=pin)
         loaders = [train_loader]
         if eval_enc is not None:
-            loaders.append(eval_loader(eval_enc, task, pad_id, config.batch_size * EVAL_BATCH_FACTOR, trim=not device.startswith("cuda")))
+            loaders.append(eval_loader(eval_enc, task, pad_id, config.batch_size * EVAL_BATCH_FACTOR, trim=not device.startswith("cuda"),
+                                       pin_memory=pin))
         model = parts.model
         trainable, total_params = count_parameters(model)
         optimizer = make_optimizer(model, lr=config.lr, weight_decay=config.weight_decay, device=device)
@@ -392,7 +395,8 @@ def evaluate(model_dir: str | Path, examples: Any, *, batch_size: int = 64, call
     limit = getattr(model.config, "max_position_embeddings", max_length) or max_length
     enc = task.encode(examples, tokenizer, max_length=min(max_length, limit), label2id={n: i for i, n in enumerate(labels)},
                       training=False)
-    loader = eval_loader(enc, task, tokenizer.pad_token_id or 0, batch_size, trim=not device.startswith("cuda"))
+    loader = eval_loader(enc, task, tokenizer.pad_token_id or 0, batch_size, trim=not device.startswith("cuda"),
+                         pin_memory=loader_options(device)["pin_memory"])
     preds = predict_batches(model, loader, task.accumulator(examples, enc, labels, glue_task=glue_task), device=device)
     metrics = task.metrics(examples, preds, glue_task=glue_task) if len(examples.labelled()) else {}
     Notifier(callbacks)(Evaluated(step=0, epoch=0.0, metrics=metrics))

@@ -18,7 +18,8 @@ EVAL_BATCH_FACTOR = 2
 _TARGETS = ("labels", "start_positions", "end_positions")
 
 
-def eval_loader(encoded: Any, task: Any, pad_token_id: int, batch_size: int, *, trim: bool = False) -> DataLoader:
+def eval_loader(encoded: Any, task: Any, pad_token_id: int, batch_size: int, *, trim: bool = False,
+                pin_memory: bool = False) -> DataLoader:
     """Rows sorted by length (longest first), so padding is minimal and the only short
     batch is the last one (what Accelerate's gather_for_metrics expects)."""
     batches = sorted_batches(encoded["length"], batch_size)
@@ -28,7 +29,7 @@ def eval_loader(encoded: Any, task: Any, pad_token_id: int, batch_size: int, *, 
     # own generator: starting an iterator must not draw from the global RNG (exact resume)
     return DataLoader(
         encoded, batch_sampler=FixedBatchSampler(batches), collate_fn=collate,
-        generator=torch.Generator(),
+        generator=torch.Generator(), pin_memory=pin_memory,
     )
 
 

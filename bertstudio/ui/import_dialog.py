@@ -225,6 +225,11 @@ class ImportDialog(QDialog):
         self.preview_model.setHorizontalHeaderLabels(list(info.columns))
         for row in info.rows:
             self.preview_model.appendRow([QStandardItem(str(cell)[:200]) for cell in row])
+        # One line per row, each column as wide as its text (capped), so sentences read in full.
+        self.preview_table.setWordWrap(False)
+        self.preview_table.resizeColumnsToContents()
+        for column in range(self.preview_model.columnCount()):
+            self.preview_table.setColumnWidth(column, min(self.preview_table.columnWidth(column), 520))
         for column, combo in self.mapping.items():
             combo.clear()
             if column in OPTIONAL:

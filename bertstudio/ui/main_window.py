@@ -169,6 +169,7 @@ class MainWindow(QMainWindow):
         self.save_action = self._action("saveAction", self.tr("&Save"), self.save, SK.Save)
         self.import_action = self._action("importAction", self.tr("&Import data…"), self.import_data, "Ctrl+I")
         self.export_action = self._action("exportAction", self.tr("&Export data…"), self.export_data, "Ctrl+E")
+        self.export_run_action = self._action("exportRunAction", self.tr("Export &run…"), self.export_run)
         self.close_action = self._action("closeProjectAction", self.tr("&Close project"), self.session.close)
         self.quit_action = self._action("quitAction", self.tr("&Quit"), self.close, SK.Quit)
         self.undo_action = self.session.undo_stack.createUndoAction(self, self.tr("&Undo"))
@@ -185,7 +186,7 @@ class MainWindow(QMainWindow):
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
         file_menu = self.menuBar().addMenu(self.tr("&File"))
         for item in (self.new_action, self.open_action, self.recent_menu, self.save_action, None, self.import_action,
-                     self.export_action, None, self.close_action, self.quit_action):
+                     self.export_action, self.export_run_action, None, self.close_action, self.quit_action):
             if item is None:
                 file_menu.addSeparator()
             elif isinstance(item, QMenu):
@@ -308,6 +309,15 @@ class MainWindow(QMainWindow):
 
         ExportDialog(self.session, self).exec()
 
+    def export_run(self) -> None:
+        """File > Export run…: the Training page's settings and data as a folder that trains headless."""
+        if not self._require_project():
+            return
+        page = self.page("train")
+        out = page.export_run()
+        if out is not None:
+            self.statusBar().showMessage(self.tr("Run exported to %1").replace("%1", str(out)), 8000)
+
     def edit_label_set(self) -> None:
         if self._require_project():
             label_page = self.pages["label"]
@@ -324,8 +334,8 @@ class MainWindow(QMainWindow):
         return False
 
     def _on_project_opened(self, project: Any) -> None:
-        for action in (self.save_action, self.import_action, self.export_action, self.close_action,
-                       self.label_set_action):
+        for action in (self.save_action, self.import_action, self.export_action, self.export_run_action,
+                       self.close_action, self.label_set_action):
             action.setEnabled(True)
         state = dict(project.ui_state)
         split, row = state.get("split"), state.get("row")
@@ -337,8 +347,8 @@ class MainWindow(QMainWindow):
         self._update_title()
 
     def _on_project_closed(self) -> None:
-        for action in (self.save_action, self.import_action, self.export_action, self.close_action,
-                       self.label_set_action):
+        for action in (self.save_action, self.import_action, self.export_action, self.export_run_action,
+                       self.close_action, self.label_set_action):
             action.setEnabled(False)
         self._update_status()
         self._update_title()

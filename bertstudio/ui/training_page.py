@@ -193,14 +193,20 @@ class TrainingPage(QWidget):
 
         self.start_button = QPushButton(self.tr("Start training"), objectName="startTrainingButton")
         self.cancel_button = QPushButton(self.tr("Cancel"), objectName="cancelTrainingButton", enabled=False)
+        self.export_button = QPushButton(self.tr("Export run…"), objectName="exportRunButton", enabled=False)
+        self.export_button.setToolTip(self.tr(
+            "Write these settings and the labelled data to a folder that trains headless anywhere: "
+            "bertstudio train --config run.toml (or under accelerate launch on several GPUs)"))
         self.start_button.clicked.connect(self.start_training)
         self.cancel_button.clicked.connect(self.cancel_training)
+        self.export_button.clicked.connect(self.export_run)
         self.status_label = QLabel(objectName="trainingStatus", wordWrap=True)
         self.error_label = QLabel(objectName="trainingError", wordWrap=True, visible=False)
         self.error_label.setStyleSheet("color: #b00020;")
         buttons = QHBoxLayout()
         buttons.addWidget(self.start_button)
         buttons.addWidget(self.cancel_button)
+        buttons.addWidget(self.export_button)
 
         left = QWidget()
         lv = QVBoxLayout(left)
@@ -369,6 +375,7 @@ class TrainingPage(QWidget):
         running = self.is_running()
         has_train = self.session.has_project() and self.session.split_size("train") > 0
         self.start_button.setEnabled(has_train and not running)
+        self.export_button.setEnabled(has_train)
         self.cancel_button.setEnabled(running)
         if not self.session.has_project():
             self.status_label.setText(self.tr("Open or create a project to train."))
@@ -443,6 +450,49 @@ class TrainingPage(QWidget):
         self.status_label.setText(self.tr("Training… the window stays usable; Cancel stops after the current step."))
         self._refresh_state()
         self.run_started.emit(self.run_dir)
+
+    # --- export -------------------------------------------------------------------
+    def export_run_to(self, folder: str | Path, *, overwrite: bool = False) -> Path:
+        """Write the run these settings would start (same labelled train rows, same evaluation
+        rows) as a self-contained folder: data files, run.toml and a README with the command.
+        A model from a local folder is copied in, so the folder runs on a machine without it."""
+        from bertstudio.train.export import export_run
+
+        train, dev, _note, _split, _rows = self._datasets(self.seed_spin.value())
+        config = self.build_config("run", len(train))
+        copy_model = bool(config.model) and Path(str(config.model)).expanduser().is_dir()
+        splits = {"train": train, "dev": dev}
+        return export_run(config, splits, folder, copy_model=copy_model, overwrite=overwrite)
+
+    def _default_export_folder(self, parent: Path) -> Path:
+        project = self.session.project
+        stem = re.sub(r"[^\w.-]+", "-", f"{getattr(project, 'name', '') or 'bertstudio'}-run").strip("-")
+        candidate, n = parent / stem, 2
+        while candidate.exists():
+            candidate, n = parent / f"{stem}-{n}", n + 1
+        return candidate
+
+    def export_run(self) -> Path | None:
+        """Ask for a folder, then :meth:`export_run_to`. A chosen folder that is not empty gets a
+        new sub-folder (``<project>-run``), so nothing already there is overwritten."""
+        if not self.session.has_project():
+            return None
+        start = str(Path(getattr(self.session.project, "folder", Path.home())).parent)
+        chosen = QFileDialog.getExistingDirectory(self, self.tr("Export run to folder"), start)
+        if not chosen:
+            return None
+        target = Path(chosen)
+        if target.exists() and any(target.iterdir()):
+            target = self._default_export_folder(target)
+        self.error_label.hide()
+        try:
+            out = self.export_run_to(target)
+        except (BertStudioError, OSError) as exc:
+            self.error_label.setText(self.tr("Export failed: {m}").format(m=exc))
+            self.error_label.show()
+            return None
+        self.status_label.setText(self.tr("Run exported to {d}. Start it there with: bertstudio train --config run.toml").format(d=out))
+        return out
 
     def cancel_training(self) -> None:
         if self.worker is not None:

@@ -22,6 +22,7 @@ from bertstudio.train.distributed import (
     effective_batch_size,
     gather_for_eval,
     gather_objects,
+    loader_options,
     make_accelerator,
     mean_over_processes,
     precision_name,
@@ -197,6 +198,14 @@ def test_single_process_helpers_pass_through() -> None:
     assert gather_for_eval(acc, batch) is batch
     assert gather_objects(acc, ("a", "b")) == ["a", "b"]
     assert mean_over_processes(acc, 6.0, 4) == 1.5
+
+
+def test_pinned_memory_only_for_cuda() -> None:
+    # CUDA: page-locked batches and non-blocking copies; the CPU gains nothing from pinning.
+    assert loader_options("cuda") == loader_options("cuda:1") == {"pin_memory": True}
+    assert loader_options("cpu") == loader_options("mps") == {"pin_memory": False}
+    acc = make_accelerator(device="cpu", precision="fp32")
+    assert acc.dataloader_config.non_blocking is False
 
 
 def test_a_second_run_in_the_same_process_may_change_precision() -> None:

@@ -15,6 +15,7 @@ import torch
 from bertstudio.data.examples import from_records
 from bertstudio.tasks.model import count_parameters, load_model
 from bertstudio.train.config import TrainConfig
+from bertstudio.train.hardware import resolve
 from bertstudio.train.engine import evaluate, train
 from bertstudio.train.events import event_from_dict
 from bertstudio.train.predict import Predictor
@@ -57,7 +58,8 @@ def sentiment(n: int, seed: int = 0):
 
 
 def config(tiny: str, **kw) -> TrainConfig:
-    base = dict(model=tiny, epochs=10, batch_size=8, lr=3e-3, logging_steps=2, seed=1, max_length=32, device="cpu")
+    # fp32: these tests compare numbers exactly; "auto" would pick bf16 on a CPU with AMX.
+    base = dict(model=tiny, epochs=10, batch_size=8, lr=3e-3, logging_steps=2, seed=1, max_length=32, device="cpu", precision="fp32")
     base.update(kw)
     return TrainConfig(**base)
 
@@ -104,14 +106,15 @@ def test_train_learns_and_writes_the_run_folder(tiny, tmp_path):
 
 def test_run_started_reports_the_setup(tiny):
     events, cb = collect()
-    result = train(config(tiny, epochs=1, batch_size=4, grad_accum=3), sentiment(24), callbacks=[cb])
+    result = train(config(tiny, epochs=1, batch_size=4, grad_accum=3, precision="auto"), sentiment(24), callbacks=[cb])
     started = events[0]
     assert started.kind == "started"
     trainable, total = count_parameters(result.model)
     assert (started.trainable_params, started.total_params) == (trainable, total)
     assert started.effective_batch_size == 12
     assert started.total_steps == 2  # 24 rows / 4 = 6 batches, 3 per step
-    assert (started.device, started.precision) == ("cpu", "fp32")
+    # "auto" precision: bf16 where this CPU runs it natively (AMX / avx512_bf16), else fp32.
+    assert (started.device, started.precision) == resolve("cpu", "auto")
     assert started.num_train_examples == 24 and started.num_eval_examples == 0
     assert events[-1].kind == "finished" and events[-1].step == 2
 

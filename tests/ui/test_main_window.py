@@ -15,7 +15,7 @@ from bertstudio.ui.session import ProjectSession
 
 
 def test_actions_pages_and_status(main_window):
-    for name in ("importAction", "newProjectAction", "openProjectAction", "saveAction", "exportAction",
+    for name in ("importAction", "newProjectAction", "openProjectAction", "saveAction", "exportAction", "exportRunAction",
                  "undoAction", "redoAction", "shortcutsAction", "quitAction"):
         assert isinstance(main_window.findChild(QAction, name), QAction), name
     assert main_window.page_list.count() == len(PAGES) == 7

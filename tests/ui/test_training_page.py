@@ -174,3 +174,62 @@ def test_bad_settings_are_refused_before_any_run_folder_exists(qtbot, session):
     page.start_training()
     assert "batch_size must be at least 1" in page.error_label.text()
     assert session.project.list_runs() == []
+
+
+def test_export_run_writes_a_folder_that_trains_headless(qtbot, session, tiny_model_dir, tmp_path, monkeypatch):
+    """Export run… (the button, with the folder dialog answered): the labelled rows and the page's
+    settings land in a folder; the CLI then trains it with the README's command, no GUI involved."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QFileDialog
+
+    from bertstudio.cli import main as cli_main
+    from bertstudio.data.io import load_examples
+    from bertstudio.train.config import TrainConfig
+
+    page = TrainingPage(session)
+    qtbot.addWidget(page)
+    _tiny_settings(page, tiny_model_dir, epochs=1)
+    page.seed_spin.setValue(7)
+    assert page.export_button.isEnabled()
+    target = tmp_path / "exports"
+    target.mkdir()
+    (target / "keep.txt").write_text("already here")  # a non-empty folder gets a new sub-folder
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", staticmethod(lambda *a, **k: str(target)))
+    qtbot.mouseClick(page.export_button, Qt.MouseButton.LeftButton)
+
+    out = target / "tiny-run"
+    assert (target / "keep.txt").read_text() == "already here"
+    assert str(out) in page.status_label.text(), page.error_label.text()
+    config = TrainConfig.load(out / "run.toml")
+    assert (config.task, config.batch_size, config.lr, config.epochs, config.seed) == ("sentence", 4, 1e-3, 1, 7)
+    assert config.labels == ["neg", "pos"] and Path(config.model) == out / "model"  # local model copied in
+    assert (out / "model" / "config.json").is_file()
+    train = load_examples(out / config.train_file, kind="sentence", fmt=config.data_format)
+    dev = load_examples(out / config.eval_file, kind="sentence", fmt=config.data_format)
+    assert len(train) == session.split_size("train") and len(dev) == session.split_size("dev")
+    assert train.dataset["text"] == session.examples("train").dataset["text"]
+
+    monkeypatch.chdir(out)
+    assert cli_main(["--quiet", "train", "--config", "run.toml"]) == 0
+    assert (out / "run" / "metrics.json").is_file()
+
+    # A second export to the same parent does not touch the first.
+    qtbot.mouseClick(page.export_button, Qt.MouseButton.LeftButton)
+    assert (target / "tiny-run-2" / "run.toml").is_file() and (out / "run" / "metrics.json").is_file()
+
+
+def test_export_run_reports_a_project_without_labels(qtbot, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QFileDialog
+
+    project = Project.create(tmp_path / "p", name="empty", kind="sentence", labels=["neg", "pos"])
+    project.import_examples(from_records("sentence", [{"text": "unlabelled", "label": None}]), "train")
+    s = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    try:
+        page = TrainingPage(s)
+        qtbot.addWidget(page)
+        monkeypatch.setattr(QFileDialog, "getExistingDirectory", staticmethod(lambda *a, **k: str(tmp_path / "out")))
+        assert page.export_run() is None
+        assert page.error_label.isVisibleTo(page) and "no labelled examples" in page.error_label.text()
+        assert not (tmp_path / "out").exists()
+    finally:
+        project.close(compact=False)
