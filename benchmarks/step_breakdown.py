@@ -32,6 +32,7 @@ def main() -> None:
     p.add_argument("--warmup", type=int, default=5)
     p.add_argument("--variant", default="default", choices=("default", "frozen_word_emb", "no_clip"))
     p.add_argument("--threads", type=int, default=0)
+    p.add_argument("--precision", default="fp32", choices=("fp32", "bf16"), help="bf16: CPU autocast, as the engine on AMX CPUs")
     ns = p.parse_args()
 
     import torch
@@ -64,7 +65,8 @@ def main() -> None:
         t0 = time.perf_counter()
         batch = collate(enc.__getitems__(idx))  # what DataLoader's fetcher does with a batch_sampler
         t1 = time.perf_counter()
-        loss = model(**model_inputs(batch)).loss
+        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=ns.precision == "bf16"):
+            loss = model(**model_inputs(batch)).loss
         t2 = time.perf_counter()
         loss.backward()
         t3 = time.perf_counter()
@@ -79,7 +81,7 @@ def main() -> None:
             for k, v in zip(phases, (t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4, t6 - t5, t6 - t0)):
                 phases[k].append(v)
     trainable = sum(q.numel() for q in params)
-    print(f"variant {ns.variant}, threads {torch.get_num_threads()}, trainable {trainable / 1e6:.1f}M, "
+    print(f"variant {ns.variant}, {ns.precision}, threads {torch.get_num_threads()}, trainable {trainable / 1e6:.1f}M, "
           f"{len(phases['step'])} steps timed, batch 32")
     total = statistics.median(phases["step"])
     for k, v in phases.items():

@@ -106,6 +106,9 @@ class DataPage(QWidget):
         self.count_label.setObjectName("rowCountLabel")
         search_button = QPushButton(self.tr("Search"))
         search_button.clicked.connect(self.apply_filters)
+        self.add_button = QPushButton(self.tr("Add examples…"), objectName="addExamplesButton")
+        self.add_button.setToolTip(self.tr("Type new examples into this split, then label them"))
+        self.add_button.clicked.connect(self.add_examples)
         bar = QHBoxLayout()
         bar.addWidget(QLabel(self.tr("Split:")))
         bar.addWidget(self.split_combo)
@@ -114,6 +117,7 @@ class DataPage(QWidget):
         bar.addWidget(QLabel(self.tr("Show:")))
         bar.addWidget(self.filter_combo)
         bar.addWidget(self.count_label)
+        bar.addWidget(self.add_button)
 
         self.model = ExampleTableModel(parent=self)
         self.table = QTableView()
@@ -156,6 +160,23 @@ class DataPage(QWidget):
             self._on_project_opened(session.project)
         else:
             self.setEnabled(False)
+
+    def add_examples(self) -> Any:
+        """Open the Add examples dialog on the shown split; the last added row becomes current."""
+        from bertstudio.ui.add_example_dialog import AddExampleDialog
+
+        if not self.session.has_project():
+            return None
+        dialog = AddExampleDialog(self.session, self.split, self)
+        last: list[tuple[str, int]] = []
+        dialog.added.connect(lambda split, row: last.append((split, row)))
+        dialog.finished.connect(lambda _r: last and self._show_added(*last[-1]))
+        dialog.open()
+        return dialog
+
+    def _show_added(self, split: str, row: int) -> None:
+        self.show_split(split)
+        self.session.set_current(split, row)
 
     # -- project and split ---------------------------------------------------------------
     def _on_project_opened(self, _project: object) -> None:

@@ -178,6 +178,8 @@ class MainWindow(QMainWindow):
         self.redo_action = self.session.undo_stack.createRedoAction(self, self.tr("&Redo"))
         self.redo_action.setObjectName("redoAction")
         self.redo_action.setShortcuts([QKeySequence(SK.Redo), QKeySequence("Ctrl+Shift+Z")])
+        self.add_examples_action = self._action("addExamplesAction", self.tr("&Add examples…"), self.add_examples,
+                                                "Ctrl+Shift+N")
         self.label_set_action = self._action("labelSetAction", self.tr("&Label set…"), self.edit_label_set)
         self.shortcuts_action = self._action("shortcutsAction", self.tr("&Keyboard shortcuts"), self.show_shortcuts,
                                              SK.HelpContents)
@@ -196,6 +198,7 @@ class MainWindow(QMainWindow):
         edit_menu = self.menuBar().addMenu(self.tr("&Edit"))
         edit_menu.addActions([self.undo_action, self.redo_action])
         edit_menu.addSeparator()
+        edit_menu.addAction(self.add_examples_action)
         edit_menu.addAction(self.label_set_action)
         view_menu = self.menuBar().addMenu(self.tr("&View"))
         for i, (key, title, *_rest) in enumerate(PAGES):
@@ -318,6 +321,15 @@ class MainWindow(QMainWindow):
         if out is not None:
             self.statusBar().showMessage(self.tr("Run exported to %1").replace("%1", str(out)), 8000)
 
+    def add_examples(self) -> None:
+        """Edit > Add examples…: type examples into the project (an empty project starts here)."""
+        if not self._require_project():
+            return
+        data_page = self.pages["data"]
+        if isinstance(data_page, DataPage):
+            self.show_page("data")
+            data_page.add_examples()
+
     def edit_label_set(self) -> None:
         if self._require_project():
             label_page = self.pages["label"]
@@ -335,7 +347,7 @@ class MainWindow(QMainWindow):
 
     def _on_project_opened(self, project: Any) -> None:
         for action in (self.save_action, self.import_action, self.export_action, self.export_run_action,
-                       self.close_action, self.label_set_action):
+                       self.close_action, self.label_set_action, self.add_examples_action):
             action.setEnabled(True)
         state = dict(project.ui_state)
         split, row = state.get("split"), state.get("row")
@@ -348,7 +360,7 @@ class MainWindow(QMainWindow):
 
     def _on_project_closed(self) -> None:
         for action in (self.save_action, self.import_action, self.export_action, self.export_run_action,
-                       self.close_action, self.label_set_action):
+                       self.close_action, self.label_set_action, self.add_examples_action):
             action.setEnabled(False)
         self._update_status()
         self._update_title()

@@ -1,0 +1,128 @@
+"""Type new examples into a project: the start of a data set labelled in the app.
+
+One form per task kind (a sentence; a pair; a sentence to tag, split into words at
+whitespace; a context and a question). "Add" stores the example unlabelled in the
+chosen split and clears the form for the next one; labelling happens on the Label
+page, as for imported rows. The rows go through the project's own import path
+(``Project.import_examples(..., replace=False)``), so they are saved at once.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QPlainTextEdit, QPushButton, QVBoxLayout,
+    QWidget,
+)
+
+from bertstudio.data.examples import from_records
+from bertstudio.errors import BertStudioError, DataError
+
+SPLITS = ("train", "dev", "test")
+
+# kind -> the fields a person types: (record key, multi-line)
+FIELDS: dict[str, tuple[tuple[str, bool], ...]] = {
+    "sentence": (("text", True),),
+    "pair": (("text", True), ("text_pair", True)),
+    "regression": (("text", True), ("text_pair", True)),
+    "tagging": (("sentence", False),),
+    "qa": (("context", True), ("question", False)),
+}
+
+
+def record_for(kind: str, values: dict[str, str]) -> dict[str, Any]:
+    """The unlabelled record of ``kind`` for the typed ``values``; DataError names an empty field."""
+    for key, _multi in FIELDS[kind]:
+        if not values.get(key, "").strip():
+            raise DataError(f"the {key.replace('_', ' ')} is empty", where=key, expected="some text")
+    if kind == "sentence":
+        return {"text": values["text"].strip(), "label": None}
+    if kind in ("pair", "regression"):
+        return {"text": values["text"].strip(), "text_pair": values["text_pair"].strip(), "label": None}
+    if kind == "tagging":
+        return {"tokens": values["sentence"].split(), "tags": None}
+    return {"id": f"user-{uuid.uuid4().hex[:12]}", "title": "", "context": values["context"].strip(),
+            "question": values["question"].strip(), "answers": None}
+
+
+def add_examples(project: Any, split: str, records: list[dict[str, Any]]) -> int:
+    """Append ``records`` (unlabelled) to ``split``; returns the row index of the first one."""
+    start = len(project.examples(split)) if split in project.split_names else 0
+    project.import_examples(from_records(project.kind, records, labels=list(project.labels)), split, replace=False)
+    return start
+
+
+class AddExampleDialog(QDialog):
+    """Add examples one after another; :attr:`added` (split, row) fires for each."""
+
+    added = Signal(str, int)
+
+    def __init__(self, session: Any, split: str = "train", parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("addExampleDialog")
+        self.setWindowTitle(self.tr("Add examples"))
+        self.session = session
+        self.kind = session.kind
+        self.count = 0
+        titles = {
+            "text": self.tr("Sentence") if self.kind == "sentence" else self.tr("Text A (premise)"),
+            "text_pair": self.tr("Text B (hypothesis)"),
+            "sentence": self.tr("Sentence (words are split at spaces)"),
+            "context": self.tr("Context"),
+            "question": self.tr("Question"),
+        }
+        self.split_combo = QComboBox(objectName="addSplitCombo")
+        for name in SPLITS:
+            self.split_combo.addItem(name, name)
+        self.split_combo.setCurrentIndex(max(0, self.split_combo.findData(split)))
+        form = QFormLayout()
+        form.addRow(self.tr("Into split"), self.split_combo)
+        self.editors: dict[str, QPlainTextEdit | QLineEdit] = {}
+        for key, multi in FIELDS[self.kind]:
+            editor: QPlainTextEdit | QLineEdit = QPlainTextEdit() if multi else QLineEdit()
+            editor.setObjectName(f"add_{key}Edit")
+            if isinstance(editor, QPlainTextEdit):
+                editor.setTabChangesFocus(True)
+                editor.setMinimumHeight(90 if key == "context" else 60)
+            self.editors[key] = editor
+            form.addRow(titles[key], editor)
+        self.status = QLabel(objectName="addExampleStatus", wordWrap=True)
+        self.add_button = QPushButton(self.tr("Add"), objectName="addExampleButton")
+        self.add_button.setDefault(True)
+        self.add_button.setToolTip(self.tr("Store this example (unlabelled) and clear the form for the next one"))
+        self.add_button.clicked.connect(self.add)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.addButton(self.add_button, QDialogButtonBox.ButtonRole.ActionRole)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.status)
+        layout.addWidget(buttons)
+        self.resize(560, 320)
+
+    def values(self) -> dict[str, str]:
+        return {key: (e.toPlainText() if isinstance(e, QPlainTextEdit) else e.text()) for key, e in self.editors.items()}
+
+    def add(self) -> bool:
+        """Store the typed example; on a problem say what is missing and keep the text."""
+        split = self.split_combo.currentData()
+        try:
+            row = add_examples(self.session.project, split, [record_for(self.kind, self.values())])
+        except (BertStudioError, OSError) as exc:
+            self.status.setStyleSheet("color: #b00020;")
+            self.status.setText(self.tr("Not added: {m}").format(m=exc))
+            return False
+        self.count += 1
+        self.status.setStyleSheet("")
+        self.status.setText(self.tr("Added to {s} as row {r} ({n} this time). Label it on the Label page.").format(
+            s=split, r=row + 1, n=self.count))
+        keep = "context" if self.kind == "qa" else None  # several questions per context
+        for key, editor in self.editors.items():
+            if key != keep:
+                editor.clear()
+        next(e for k, e in self.editors.items() if k != keep).setFocus()
+        self.added.emit(split, row)
+        return True

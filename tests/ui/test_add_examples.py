@@ -1,0 +1,97 @@
+"""Starting from an empty project: type examples in, label them, they are saved."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QAction
+
+from bertstudio.data.project import Project
+from bertstudio.errors import DataError
+from bertstudio.ui.add_example_dialog import FIELDS, AddExampleDialog, record_for
+from bertstudio.ui.session import ProjectSession
+
+
+def _type(dialog: AddExampleDialog, **values: str) -> None:
+    for key, text in values.items():
+        editor = dialog.editors[key]
+        editor.setPlainText(text) if hasattr(editor, "setPlainText") else editor.setText(text)
+
+
+def test_empty_project_add_label_and_reopen(main_window, qtbot, tmp_path):
+    """Edit > Add examples… on the empty project, two sentences, label one with a key press."""
+    session = main_window.session
+    assert session.split_size("train") == 0
+    main_window.findChild(QAction, "addExamplesAction").trigger()
+    dialog = main_window.findChild(AddExampleDialog, "addExampleDialog")
+    assert dialog is not None and dialog.isVisible()
+    _type(dialog, text="  a warm, funny film  ")
+    qtbot.mouseClick(dialog.add_button, Qt.MouseButton.LeftButton)
+    assert dialog.editors["text"].toPlainText() == ""  # cleared for the next one
+    _type(dialog, text="dull and far too long")
+    qtbot.mouseClick(dialog.add_button, Qt.MouseButton.LeftButton)
+    assert "row 2" in dialog.status.text()
+    dialog.close()
+    assert session.split_size("train") == 2
+    assert main_window.pages["data"].model.rowCount() == 2
+    assert (session.current_split, session.current_row) == ("train", 1)  # the last one added
+
+    session.project.add_label("pos")
+    session.project.add_label("neg")
+    session.apply_gold("train", 0, "pos", "pos")
+    folder = Path(session.project.folder)
+    session.close()
+    reopened = Project.open(folder)
+    try:
+        rows = reopened.examples("train").dataset.to_list()
+        assert rows == [{"text": "a warm, funny film", "label": "pos"}, {"text": "dull and far too long", "label": None}]
+    finally:
+        reopened.close()
+
+
+def test_empty_field_is_refused_and_the_text_kept(main_window, qtbot):
+    main_window.pages["data"].add_examples()
+    dialog = main_window.findChild(AddExampleDialog, "addExampleDialog")
+    _type(dialog, text="   ")
+    assert dialog.add() is False
+    assert "text is empty" in dialog.status.text()
+    assert main_window.session.split_size("train") == 0
+    dialog.close()
+
+
+@pytest.mark.parametrize("kind", ["pair", "regression", "tagging", "qa"])
+def test_every_kind_gets_its_form(kind, qtbot, tmp_path):
+    project = Project.create(tmp_path / kind, name=kind, kind=kind, labels=[])
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    try:
+        dialog = AddExampleDialog(session, "dev")
+        qtbot.addWidget(dialog)
+        assert set(dialog.editors) == {key for key, _ in FIELDS[kind]}
+        typed = {"pair": dict(text="A man sleeps.", text_pair="A person rests."),
+                 "regression": dict(text="A man sleeps.", text_pair="A person rests."),
+                 "tagging": dict(sentence="Ada Lovelace lived in London"),
+                 "qa": dict(context="Ada Lovelace lived in London.", question="Where did Ada live?")}[kind]
+        _type(dialog, **typed)
+        assert dialog.add()
+        if kind == "qa":  # several questions per context: the context stays
+            assert dialog.editors["context"].toPlainText() == typed["context"]
+            _type(dialog, question="Who lived in London?")
+            assert dialog.add()
+        rows = project.examples("dev").dataset.to_list()
+        if kind == "tagging":
+            assert rows == [{"tokens": ["Ada", "Lovelace", "lived", "in", "London"], "tags": None}]
+        elif kind == "qa":
+            assert [r["question"] for r in rows] == ["Where did Ada live?", "Who lived in London?"]
+            assert all(r["answers"] is None and r["context"] == typed["context"] for r in rows)
+            assert len({r["id"] for r in rows}) == 2
+        else:
+            assert rows == [{"text": "A man sleeps.", "text_pair": "A person rests.", "label": None}]
+    finally:
+        project.close(compact=False)
+
+
+def test_record_for_names_the_empty_field():
+    with pytest.raises(DataError, match="question is empty"):
+        record_for("qa", {"context": "some text", "question": ""})
