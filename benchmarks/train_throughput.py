@@ -8,6 +8,8 @@ Settings, interleaved seed by seed (each run in a fresh Python process, so no ru
 inherits another's allocator, thread pool or Accelerate state):
 
 * ``bertstudio``      - ``bertstudio.train.engine`` with its defaults (device/precision auto).
+* ``bertstudio_fp32`` - the same engine with ``precision="fp32"``: against ``hf_group_fp32``
+                        it compares the two training loops at equal precision and batching.
 * ``hf_default``      - ``transformers.Trainer`` with its defaults (random sampler, fp32).
 * ``hf_group_fp32``   - Trainer with ``train_sampling_strategy="group_by_length"`` in fp32:
                         the Trainer's best setting on a CPU without bf16 units.
@@ -49,7 +51,7 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO.parent / "shared" / "data" / "glue" / "SST-2"
-SETTINGS = ("bertstudio", "hf_default", "hf_group_fp32", "hf_best")
+SETTINGS = ("bertstudio", "bertstudio_fp32", "hf_default", "hf_group_fp32", "hf_best")
 HYPER = dict(batch_size=32, lr=1e-4, epochs=1, warmup_ratio=0.1, max_length=128, weight_decay=0.01, max_grad_norm=1.0)
 SUBSET_SEED = 0  # which training sentences are drawn: the same for every run
 
@@ -85,6 +87,7 @@ class ShapeRecorder:
 
     def __init__(self, model: Any) -> None:
         self.shapes: list[tuple[int, int]] = []
+        self.times: list[float] = []
         self.real = None
         self.handle = model.register_forward_pre_hook(self._hook, with_kwargs=True)
 
@@ -94,6 +97,7 @@ class ShapeRecorder:
         ids = kwargs.get("input_ids", args[0] if args else None)
         mask = kwargs.get("attention_mask")
         self.shapes.append(tuple(ids.shape))
+        self.times.append(time.perf_counter())
         real = mask.sum() if mask is not None else ids.numel()
         self.real = real if self.real is None else self.real + real
 
@@ -106,7 +110,7 @@ class ShapeRecorder:
         examples = sum(b for b, _ in self.shapes)
         padded = sum(b * t for b, t in self.shapes)
         real = int(self.real) if self.real is not None else 0
-        return dict(examples_seen=examples, padded_tokens=padded, real_tokens=real, train_flops=flops,
+        return dict(examples_seen=examples, padded_tokens=padded, real_tokens=real, train_flops=flops, step_starts=self.times, shapes=self.shapes,
                     encoder_params=n_params, steps=len(self.shapes))
 
 
@@ -126,7 +130,7 @@ def sync(device: str) -> None:
 
 
 # ---- one run (in a child process) -------------------------------------------------------
-def run_bertstudio(seed: int, n: int, device: str) -> dict[str, Any]:
+def run_bertstudio(seed: int, n: int, device: str, precision: str = "auto") -> dict[str, Any]:
     from accelerate.utils import set_seed
 
     from bertstudio.train.config import TrainConfig
@@ -139,7 +143,7 @@ def run_bertstudio(seed: int, n: int, device: str) -> dict[str, Any]:
     config = TrainConfig(task="sentence", glue_task="SST-2", seed=seed, batch_size=h["batch_size"], lr=h["lr"],
                          epochs=h["epochs"], warmup_ratio=h["warmup_ratio"], max_length=h["max_length"],
                          weight_decay=h["weight_decay"], max_grad_norm=h["max_grad_norm"],
-                         device="auto" if device == "auto" else device)
+                         device="auto" if device == "auto" else device, precision=precision)
     # what engine.train does before fit(): seed, then build (the head's init comes from the seed)
     set_seed(seed)
     parts = build_parts(config, list(train.labels))
@@ -238,8 +242,8 @@ def child(ns: argparse.Namespace) -> None:
 
         torch.set_num_threads(ns.threads)
     load0 = os.getloadavg()[0]
-    if ns.one == "bertstudio":
-        out = run_bertstudio(ns.seed, ns.examples, ns.device)
+    if ns.one in ("bertstudio", "bertstudio_fp32"):
+        out = run_bertstudio(ns.seed, ns.examples, ns.device, "fp32" if ns.one == "bertstudio_fp32" else "auto")
     else:
         out = run_hf(ns.seed, ns.examples, ns.device, ns.one, ns.max_steps)
     out["load_start"], out["load_end"] = load0, os.getloadavg()[0]
@@ -269,6 +273,21 @@ def spawn(setting: str, seed: int, ns: argparse.Namespace, max_steps: int | None
           f"acc {out.get('accuracy', float('nan')):.4f}  {out['device']}/{out['precision']}/{out['attn']}  "
           f"load {out['load_start']:.2f}->{out['load_end']:.2f}", flush=True)
     return out
+
+
+def step_costs(r: dict[str, Any]) -> tuple[float, float]:
+    """Least-squares split of step time into a fixed part (ms per optimizer step: optimizer,
+    clipping, per-op overhead) and a part per padded token (ms per 1000 tokens)."""
+    import numpy as np
+
+    t = np.diff(np.asarray(r["step_starts"][1:], dtype=float))  # without the first (warm-up) step
+    shapes = np.asarray(r["shapes"][1:-1], dtype=float)
+    if len(t) < 3:
+        return float("nan"), float("nan")
+    tokens = shapes[:, 0] * shapes[:, 1]
+    a = np.vstack([np.ones_like(tokens), tokens]).T
+    (fixed, per_token), *_ = np.linalg.lstsq(a, t, rcond=None)
+    return 1e3 * fixed, 1e6 * per_token
 
 
 def spread(values: list[float]) -> str:
@@ -323,10 +342,12 @@ def main() -> None:
                 results[s].append(spawn(s, seed, ns))
     peaks_end = {d: matmul_peak(d, ns.device) for d in ("fp32", "bf16")}
 
-    print(f"\nSST-2, {ns.examples} training sentences, batch 32, lr 1e-4, 1 epoch, warm-up 0.1, max length 128; "
+    print("\nms/step and ms/1k tok: step time fitted as fixed + per padded token (least squares over the steps)")
+    print(f"SST-2, {ns.examples} training sentences, batch 32, lr 1e-4, 1 epoch, warm-up 0.1, max length 128; "
           f"seeds {seeds}; medians over seeds")
     print(f"matmul peak at end: fp32 {peaks_end['fp32'] / 1e9:.1f}, bf16 {peaks_end['bf16'] / 1e9:.1f} GFLOP/s")
-    head = f"{'setting':16s} {'runs':>4s} {'ex/s':>8s} {'pad tok/ex':>10s} {'real tok/ex':>11s} {'GFLOP/s':>8s} {'% peak':>7s}  dev accuracy (mean +- sd)"
+    head = (f"{'setting':16s} {'runs':>4s} {'ex/s':>8s} {'pad tok/ex':>10s} {'real tok/ex':>11s} {'GFLOP/s':>8s} {'% peak':>7s} "
+            f"{'ms/step':>8s} {'ms/1k tok':>9s}  dev accuracy (mean +- sd)")
     print(head)
     print("-" * len(head))
     med: dict[str, float] = {}
@@ -344,17 +365,22 @@ def main() -> None:
         real = statistics.median(r["real_tokens"] / r["examples_seen"] for r in rs)
         acc = [r["accuracy"] for r in rs if "accuracy" in r]
         label = s + (f" [{rs[0]['steps']} steps]" if partial else "")
-        print(f"{label:16s} {len(rs):4d} {rate:8.1f} {pad:10.1f} {real:11.1f} {flops / 1e9:8.1f} {100 * flops / peak:6.1f}%  "
+        fixed = statistics.median(step_costs(r)[0] for r in rs)
+        per_k = statistics.median(step_costs(r)[1] for r in rs)
+        print(f"{label:16s} {len(rs):4d} {rate:8.1f} {pad:10.1f} {real:11.1f} {flops / 1e9:8.1f} {100 * flops / peak:6.1f}% "
+              f"{fixed:8.1f} {per_k:9.1f}  "
               f"{spread(acc) if acc else 'not evaluated (speed prefix)'}")
     if "bertstudio" in med:
         print()
         for s in settings:
-            if s != "bertstudio" and s in med:
+            if s.startswith("hf") and s in med:
                 print(f"bertstudio / {s}: {med['bertstudio'] / med[s]:.2f}x")
+        if "bertstudio_fp32" in med and "hf_group_fp32" in med:
+            print(f"bertstudio_fp32 / hf_group_fp32 (equal precision): {med['bertstudio_fp32'] / med['hf_group_fp32']:.2f}x")
         bs_acc = [r["accuracy"] for r in results["bertstudio"]]
-        for s in ("hf_default", "hf_group_fp32"):
-            acc = [r["accuracy"] for r in results.get(s, []) if "accuracy" in r]
-            if acc:
+        for s in settings:
+            acc = [r["accuracy"] for r in results.get(s, []) if "accuracy" in r and r["examples_seen"] >= ns.examples]
+            if s != "bertstudio" and acc:
                 print(f"dev accuracy, bertstudio - {s}: {100 * (statistics.fmean(bs_acc) - statistics.fmean(acc)):+.2f} points")
     if "hf_best" in med and not fast_bf16 and not ns.bf16_full:
         print(f"\nhf_best (bf16) is timed on its first {ns.bf16_steps} steps (steady rate from step 2): this CPU has no "

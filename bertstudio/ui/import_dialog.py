@@ -234,9 +234,12 @@ class ImportDialog(QDialog):
             combo.clear()
             if column in OPTIONAL:
                 combo.addItem(_NONE, None)
+            wanted = info.suggested_columns.get(column)
+            if wanted is None and column not in OPTIONAL:
+                # The reader could not tell which column this is: ask, never guess the first one.
+                combo.addItem(self.tr("— choose —"), None)
             for i, name in enumerate(info.columns):
                 combo.addItem(name, name if info.has_header else i)
-            wanted = info.suggested_columns.get(column)
             if wanted is not None:
                 key = wanted if isinstance(wanted, str) else (len(info.columns) + wanted if wanted < 0 else wanted)
                 found = combo.findData(key) if isinstance(key, str) or not info.has_header else -1
