@@ -83,12 +83,14 @@ def run_gui(project_dir: Path, epochs: float) -> dict[str, Any]:
     window.show_page("train")
 
     lateness: list[float] = []
+    when: list[float] = []  # seconds after the click, per tick
     last = [0.0]
 
     def tick() -> None:
         now = time.perf_counter()
         if last[0] and train.is_running():
             lateness.append(now - last[0] - 0.010)
+            when.append(now - t0)
         last[0] = now
 
     timer = QTimer()
@@ -115,8 +117,10 @@ def run_gui(project_dir: Path, epochs: float) -> dict[str, Any]:
     if status != "finished":
         raise SystemExit(f"GUI run ended {status}: {train.error_label.text()}")
     late_ms = sorted(x * 1000 for x in lateness)
+    worst = max(range(len(lateness)), key=lateness.__getitem__)
     out = dict(run_dir=run_dir, wall_s=wall, ticks=len(late_ms), p50_ms=statistics.median(late_ms),
-               p99_ms=late_ms[min(len(late_ms) - 1, int(0.99 * len(late_ms)))], max_ms=late_ms[-1])
+               p99_ms=late_ms[min(len(late_ms) - 1, int(0.99 * len(late_ms)))], max_ms=late_ms[-1],
+               max_at_s=when[worst], over_100ms_at_s=[round(w, 2) for w, x in zip(when, lateness) if x > 0.1])
     out.update(throughput(Path(run_dir)))
     window.close()
     session.set_project(None)

@@ -75,3 +75,34 @@ def test_an_exception_in_the_loop_becomes_a_readable_failed_signal(qtbot):
         worker.start()
     assert failed.args[0] == "RuntimeError: CUDA error: device-side assert triggered"
     qtbot.waitUntil(lambda: not worker.is_running())
+
+
+def test_curves_redraw_coalesced_and_not_while_hidden(qtbot):
+    """Many step events, few redraws: points are kept at once, drawn at most every REDRAW_MS,
+    on a fixed x range for a run of known length; a hidden monitor draws when shown."""
+    from bertstudio.ui.plots import TrainingMonitor
+
+    monitor = TrainingMonitor(names=False)
+    qtbot.addWidget(monitor)
+    monitor.show()
+    qtbot.waitExposed(monitor)
+    loss = monitor.loss_plot
+    monitor.on_started({"total_steps": 100, "num_train_examples": 3200, "num_eval_examples": 0})
+    for i in range(1, 6):
+        monitor.on_steps([{"step": i, "total_steps": 100, "loss": 1.0 / i, "lr": 1e-4, "examples_per_s": 50.0, "eta_s": 9.0}])
+    drawn = loss._series[loss.raw_name][1]
+    assert list(loss.series_data(loss.raw_name)[0]) == [1, 2, 3, 4, 5]  # kept at once
+    assert drawn.getOriginalDataset()[0] is None or len(drawn.getOriginalDataset()[0]) == 0  # not drawn yet
+    qtbot.waitUntil(lambda: drawn.getOriginalDataset()[0] is not None and len(drawn.getOriginalDataset()[0]) == 5, timeout=2000)
+    x_range = loss.getViewBox().viewRange()[0]
+    assert x_range[0] <= 0 and 100 <= x_range[1] <= 104  # the whole run, not rescaled per point
+
+    monitor.hide()
+    monitor.on_steps([{"step": 6, "total_steps": 100, "loss": 0.1, "lr": 1e-4, "examples_per_s": 50.0, "eta_s": 9.0}])
+    qtbot.wait(2 * loss.REDRAW_MS)
+    assert len(drawn.getOriginalDataset()[0]) == 5  # hidden: no repaint work
+    monitor.show()
+    qtbot.waitUntil(lambda: len(drawn.getOriginalDataset()[0]) == 6, timeout=2000)
+    monitor.on_steps([{"step": 7, "total_steps": 100, "loss": 0.1, "lr": 1e-4, "examples_per_s": 50.0, "eta_s": 9.0}])
+    monitor.on_finished("finished")
+    assert len(drawn.getOriginalDataset()[0]) == 7  # the end of a run is drawn at once
