@@ -1,8 +1,12 @@
 """``bertstudio`` (no arguments) or ``bertstudio --project DIR``: the desktop app.
 
-Creates the QApplication, installs the translators (the app's own from
-``bertstudio/resources/i18n/bertstudio_<locale>.qm`` when present, and Qt's own
-for its standard dialogs), opens the main window and, when asked, a project.
+Creates the QApplication, installs the translators (the app's own
+``bertstudio_<locale>.qm`` from the resources' ``i18n`` folder when present, and Qt's
+own for its standard dialogs), sets the window icon, opens the main window and, when
+asked, a project.
+
+Resources (translations, icon, desktop entry) live in the repository's top-level
+``resources/`` folder; a wheel installs them under ``<prefix>/share/bertstudio``.
 """
 
 from __future__ import annotations
@@ -12,7 +16,18 @@ import logging
 import sys
 from pathlib import Path
 
-I18N_DIR = Path(__file__).resolve().parent / "resources" / "i18n"
+
+
+def resources_dir() -> Path:
+    """The resources folder: the checkout's (source or editable install), else the installed copy."""
+    for candidate in (Path(__file__).resolve().parents[1] / "resources", Path(sys.prefix) / "share" / "bertstudio"):
+        if (candidate / "i18n").is_dir():
+            return candidate
+    return Path(__file__).resolve().parents[1] / "resources"
+
+
+I18N_DIR = resources_dir() / "i18n"
+ICON = resources_dir() / "icons" / "bertstudio.png"
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -48,6 +63,10 @@ def main(argv: list[str] | None = None) -> int:
     app.setApplicationName("bertstudio")
     app.setOrganizationName("bertstudio")
     install_translators(app, args.locale)
+    if ICON.is_file():
+        from PySide6.QtGui import QIcon
+
+        app.setWindowIcon(QIcon(str(ICON)))
     from bertstudio.ui.main_window import MainWindow
 
     window = MainWindow()
@@ -57,6 +76,11 @@ def main(argv: list[str] | None = None) -> int:
     window.start_preload()  # heavy imports while the user looks around, not when Start is clicked
     code = int(app.exec())
     window.session.close()  # quit without closing the window (e.g. the session ending): fold the journal
+    # Delete the window while the QApplication exists; interpreter shutdown would destroy them in
+    # an arbitrary order, which can crash Qt on the way out.
+    import shiboken6
+
+    shiboken6.delete(window)
     return code
 
 

@@ -6,47 +6,44 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout, QWidget
 
 
-def _t(text: str) -> str:
-    return QCoreApplication.translate("HelpPanel", text)
-
 
 def shortcuts(kind: str) -> list[tuple[str, str]]:
     """(keys, what they do) for one task kind, most used first."""
     move = [
-        (_t("← / → or ↑ / ↓"), _t("previous / next example")),
-        (_t("S or Space"), _t("skip to the next unlabelled example")),
-        (_t("Ctrl+Z / Ctrl+Shift+Z"), _t("undo / redo the last edit")),
+        (QCoreApplication.translate("HelpPanel", "← / → or ↑ / ↓"), QCoreApplication.translate("HelpPanel", "previous / next example")),
+        (QCoreApplication.translate("HelpPanel", "S or Space"), QCoreApplication.translate("HelpPanel", "skip to the next unlabelled example")),
+        (QCoreApplication.translate("HelpPanel", "Ctrl+Z / Ctrl+Shift+Z"), QCoreApplication.translate("HelpPanel", "undo / redo the last edit")),
     ]
     if kind in ("sentence", "pair"):
-        return [(_t("1 … 9"), _t("apply the label with that number (see the legend)")),
-                (_t("0 or Backspace"), _t("clear the label"))] + move
+        return [(QCoreApplication.translate("HelpPanel", "1 … 9"), QCoreApplication.translate("HelpPanel", "apply the label with that number (see the legend)")),
+                (QCoreApplication.translate("HelpPanel", "0 or Backspace"), QCoreApplication.translate("HelpPanel", "clear the label"))] + move
     if kind == "regression":
-        return [(_t("0 … 5"), _t("set a whole score")), (_t("slider / box"), _t("set a score in tenths")),
-                (_t("Backspace"), _t("clear the score"))] + move
+        return [(QCoreApplication.translate("HelpPanel", "0 … 5"), QCoreApplication.translate("HelpPanel", "set a whole score")), (QCoreApplication.translate("HelpPanel", "slider / box"), QCoreApplication.translate("HelpPanel", "set a score in tenths")),
+                (QCoreApplication.translate("HelpPanel", "Backspace"), QCoreApplication.translate("HelpPanel", "clear the score"))] + move
     if kind == "tagging":
         return [
-            (_t("← / →"), _t("move the word cursor")),
-            (_t("Shift+← / Shift+→, or drag"), _t("select several words")),
-            (_t("1 … 9"), _t("tag the selected words (B- on the first, I- on the rest)")),
-            (_t("0 or Backspace"), _t("clear the entity under the cursor")),
-            (_t("↑ / ↓, Page Up / Page Down"), _t("previous / next sentence")),
-            (_t("S or Space"), _t("skip to the next unlabelled sentence")),
-            (_t("Ctrl+Z / Ctrl+Shift+Z"), _t("undo / redo")),
+            (QCoreApplication.translate("HelpPanel", "← / →"), QCoreApplication.translate("HelpPanel", "move the word cursor")),
+            (QCoreApplication.translate("HelpPanel", "Shift+← / Shift+→, or drag"), QCoreApplication.translate("HelpPanel", "select several words")),
+            (QCoreApplication.translate("HelpPanel", "1 … 9"), QCoreApplication.translate("HelpPanel", "tag the selected words (B- on the first, I- on the rest)")),
+            (QCoreApplication.translate("HelpPanel", "0 or Backspace"), QCoreApplication.translate("HelpPanel", "clear the entity under the cursor")),
+            (QCoreApplication.translate("HelpPanel", "↑ / ↓, Page Up / Page Down"), QCoreApplication.translate("HelpPanel", "previous / next sentence")),
+            (QCoreApplication.translate("HelpPanel", "S or Space"), QCoreApplication.translate("HelpPanel", "skip to the next unlabelled sentence")),
+            (QCoreApplication.translate("HelpPanel", "Ctrl+Z / Ctrl+Shift+Z"), QCoreApplication.translate("HelpPanel", "undo / redo")),
         ]
     return [
-        (_t("select with the mouse"), _t("the selection becomes the answer")),
-        (_t("Enter"), _t("use the current selection as the answer")),
-        (_t("N"), _t("toggle 'no answer'")),
-        (_t("Backspace"), _t("clear the answer")),
-        (_t("↑ / ↓, Page Up / Page Down"), _t("previous / next question")),
-        (_t("S or Space"), _t("skip to the next unanswered question")),
-        (_t("Ctrl+Z / Ctrl+Shift+Z"), _t("undo / redo")),
+        (QCoreApplication.translate("HelpPanel", "select with the mouse"), QCoreApplication.translate("HelpPanel", "the selection becomes the answer")),
+        (QCoreApplication.translate("HelpPanel", "Enter"), QCoreApplication.translate("HelpPanel", "use the current selection as the answer")),
+        (QCoreApplication.translate("HelpPanel", "N"), QCoreApplication.translate("HelpPanel", "toggle 'no answer'")),
+        (QCoreApplication.translate("HelpPanel", "Backspace"), QCoreApplication.translate("HelpPanel", "clear the answer")),
+        (QCoreApplication.translate("HelpPanel", "↑ / ↓, Page Up / Page Down"), QCoreApplication.translate("HelpPanel", "previous / next question")),
+        (QCoreApplication.translate("HelpPanel", "S or Space"), QCoreApplication.translate("HelpPanel", "skip to the next unanswered question")),
+        (QCoreApplication.translate("HelpPanel", "Ctrl+Z / Ctrl+Shift+Z"), QCoreApplication.translate("HelpPanel", "undo / redo")),
     ]
 
 
 def shortcuts_html(kind: str) -> str:
     rows = "".join(f"<tr><td><b>{k}</b></td><td>{v}</td></tr>" for k, v in shortcuts(kind))
-    return f"<h3>{_t('Keyboard')}</h3><table cellspacing='4'>{rows}</table>"
+    return f"<h3>{QCoreApplication.translate('HelpPanel', 'Keyboard')}</h3><table cellspacing='4'>{rows}</table>"
 
 
 class HelpPanel(QTextBrowser):
