@@ -144,6 +144,13 @@ def one_size(n: int, workdir: Path) -> dict[str, Any]:
     session.set_project(None)
     project.close()
     out["close_compact_s"] = time.perf_counter() - t4
+    # Delete the widgets while the QApplication still exists: left to interpreter shutdown,
+    # the order is arbitrary and Qt can crash on the way out (seen as a flaky exit -11).
+    import shiboken6
+
+    page.table.viewport().removeEventFilter(clock)
+    shiboken6.delete(page)
+    shiboken6.delete(session)
     reopened = Project.open(workdir / f"project-{n}")
     out["saved_ok"] = reopened.gold("train", last) == LABELS[20 % 3]
     reopened.close(compact=False)
