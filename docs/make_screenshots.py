@@ -153,6 +153,13 @@ def main(argv: list[str] | None = None) -> int:
     new.show()
     _save(new, args.out, "new-project-dialog", app)
     new.close()
+    from bertstudio.ui.add_example_dialog import AddExampleDialog
+
+    adder = AddExampleDialog(session, "train", window)
+    adder.editors["text"].setPlainText("an unexpectedly tender film about two brothers and a boat")
+    adder.show()
+    _save(adder, args.out, "add-examples", app)
+    adder.close()
     runs.stop_following()
     window.close()
 
