@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QItemSelection, QModelIndex, QTimer, Signal
+from PySide6.QtCore import QItemSelection, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -168,6 +168,7 @@ class DataPage(QWidget):
         if not self.session.has_project():
             return None
         dialog = AddExampleDialog(self.session, self.split, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         last: list[tuple[str, int]] = []
         dialog.added.connect(lambda split, row: last.append((split, row)))
         dialog.finished.connect(lambda _r: last and self._show_added(*last[-1]))

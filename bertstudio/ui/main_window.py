@@ -345,9 +345,13 @@ class MainWindow(QMainWindow):
         QMessageBox.information(self, self.tr("No project"), self.tr("Create or open a project first."))
         return False
 
+    def _project_actions(self) -> tuple[QAction, ...]:
+        """The actions that need an open project."""
+        return (self.save_action, self.import_action, self.export_action, self.export_run_action,
+                self.close_action, self.label_set_action, self.add_examples_action)
+
     def _on_project_opened(self, project: Any) -> None:
-        for action in (self.save_action, self.import_action, self.export_action, self.export_run_action,
-                       self.close_action, self.label_set_action, self.add_examples_action):
+        for action in self._project_actions():
             action.setEnabled(True)
         state = dict(project.ui_state)
         split, row = state.get("split"), state.get("row")
@@ -359,8 +363,7 @@ class MainWindow(QMainWindow):
         self._update_title()
 
     def _on_project_closed(self) -> None:
-        for action in (self.save_action, self.import_action, self.export_action, self.export_run_action,
-                       self.close_action, self.label_set_action, self.add_examples_action):
+        for action in self._project_actions():
             action.setEnabled(False)
         self._update_status()
         self._update_title()

@@ -16,9 +16,9 @@ from typing import Any
 
 import numpy as np
 import pyarrow.compute as pc
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QComboBox, QDoubleSpinBox, QFileDialog, QFormLayout, QGroupBox, QHBoxLayout, QLabel,
+    QApplication, QComboBox, QDoubleSpinBox, QFileDialog, QFormLayout, QGroupBox, QHBoxLayout, QLabel,
     QPushButton, QScrollArea, QSpinBox, QSplitter, QVBoxLayout, QWidget,
 )
 
@@ -485,12 +485,17 @@ class TrainingPage(QWidget):
         if target.exists() and any(target.iterdir()):
             target = self._default_export_folder(target)
         self.error_label.hide()
+        self.status_label.setText(self.tr("Exporting the run to {d}…").format(d=target))
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)  # a big project takes seconds to write
         try:
             out = self.export_run_to(target)
         except (BertStudioError, OSError) as exc:
+            self.status_label.setText("")
             self.error_label.setText(self.tr("Export failed: {m}").format(m=exc))
             self.error_label.show()
             return None
+        finally:
+            QApplication.restoreOverrideCursor()
         self.status_label.setText(self.tr("Run exported to {d}. Start it there with: bertstudio train --config run.toml").format(d=out))
         return out
 

@@ -127,37 +127,37 @@
       <translation>&lt;b&gt;标签分布&lt;/b&gt;</translation>
     </message>
     <message>
-      <location filename="../../bertstudio/ui/data_page.py" line="204" />
+      <location filename="../../bertstudio/ui/data_page.py" line="205" />
       <source>All rows</source>
       <translation>全部行</translation>
     </message>
     <message>
-      <location filename="../../bertstudio/ui/data_page.py" line="205" />
+      <location filename="../../bertstudio/ui/data_page.py" line="206" />
       <source>Unlabelled</source>
       <translation>未标注</translation>
     </message>
     <message>
-      <location filename="../../bertstudio/ui/data_page.py" line="212" />
+      <location filename="../../bertstudio/ui/data_page.py" line="213" />
       <source>Label = %1</source>
       <translation>标签 = %1</translation>
     </message>
     <message>
-      <location filename="../../bertstudio/ui/data_page.py" line="213" />
+      <location filename="../../bertstudio/ui/data_page.py" line="214" />
       <source>Disagrees with the latest run</source>
       <translation>与最近一次运行的预测不一致</translation>
     </message>
     <message>
-      <location filename="../../bertstudio/ui/data_page.py" line="310" />
+      <location filename="../../bertstudio/ui/data_page.py" line="311" />
       <source>%1 of %2 rows</source>
       <translation>%2 行中的 %1 行</translation>
     </message>
     <message>
-      <location filename="../../bertstudio/ui/data_page.py" line="315" />
+      <location filename="../../bertstudio/ui/data_page.py" line="316" />
       <source>no run with predictions yet</source>
       <translation>还没有带预测的运行</translation>
     </message>
     <message>
-      <location filename="../../bertstudio/ui/data_page.py" line="317" />
+      <location filename="../../bertstudio/ui/data_page.py" line="318" />
       <source>the latest run evaluated the %1 split</source>
       <translation type="unfinished" />
     </message>
@@ -828,32 +828,32 @@
       <translation>请先新建或打开一个项目。</translation>
     </message>
     <message>
-      <location filename="../../bertstudio/ui/main_window.py" line="376" />
+      <location filename="../../bertstudio/ui/main_window.py" line="379" />
       <source>No project open</source>
       <translation>未打开项目</translation>
     </message>
     <message>
-      <location filename="../../bertstudio/ui/main_window.py" line="382" />
+      <location filename="../../bertstudio/ui/main_window.py" line="385" />
       <source>Project: %1 (%2)</source>
       <translation>项目:%1(%2)</translation>
     </message>
     <message>
-      <location filename="../../bertstudio/ui/main_window.py" line="383" />
+      <location filename="../../bertstudio/ui/main_window.py" line="386" />
       <source>Split: %1</source>
       <translation>数据划分:%1</translation>
     </message>
     <message>
-      <location filename="../../bertstudio/ui/main_window.py" line="384" />
+      <location filename="../../bertstudio/ui/main_window.py" line="387" />
       <source>%1 labelled / %2</source>
       <translation>已标注 %1 / %2</translation>
     </message>
     <message>
-      <location filename="../../bertstudio/ui/main_window.py" line="401" />
+      <location filename="../../bertstudio/ui/main_window.py" line="404" />
       <source>Training is running</source>
       <translation>正在训练</translation>
     </message>
     <message>
-      <location filename="../../bertstudio/ui/main_window.py" line="402" />
+      <location filename="../../bertstudio/ui/main_window.py" line="405" />
       <source>A training run is in progress. Stop it and quit?</source>
       <translation>训练正在进行。停止训练并退出吗?</translation>
     </message>
@@ -1476,49 +1476,49 @@
   <context>
     <name>TrainingMonitor</name>
     <message>
-      <location filename="../../bertstudio/ui/plots.py" line="209" />
       <location filename="../../bertstudio/ui/plots.py" line="246" />
+      <location filename="../../bertstudio/ui/plots.py" line="283" />
       <source>idle</source>
       <translation>空闲</translation>
     </message>
     <message>
-      <location filename="../../bertstudio/ui/plots.py" line="257" />
-      <location filename="../../bertstudio/ui/plots.py" line="294" />
+      <location filename="../../bertstudio/ui/plots.py" line="296" />
+      <location filename="../../bertstudio/ui/plots.py" line="341" />
       <source>step %v / %m</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../bertstudio/ui/plots.py" line="259" />
+      <location filename="../../bertstudio/ui/plots.py" line="298" />
       <source>Started: {n} training / {m} evaluation examples, {s} steps, batch {b}, {t:,} of {p:,} parameters trainable, on {d} ({prec}).</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../bertstudio/ui/plots.py" line="278" />
+      <location filename="../../bertstudio/ui/plots.py" line="317" />
       <source>step %v / %m  ·  {rate:.1f} examples/s  ·  ETA {eta}  ·  loss {loss:.4f}</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../bertstudio/ui/plots.py" line="288" />
+      <location filename="../../bertstudio/ui/plots.py" line="327" />
       <source>Evaluation at step {step} (epoch {epoch:.2f}): {m}</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../bertstudio/ui/plots.py" line="293" />
+      <location filename="../../bertstudio/ui/plots.py" line="340" />
       <source>finished</source>
       <translation>已完成</translation>
     </message>
     <message>
-      <location filename="../../bertstudio/ui/plots.py" line="293" />
+      <location filename="../../bertstudio/ui/plots.py" line="340" />
       <source>cancelled</source>
       <translation>已取消</translation>
     </message>
     <message>
-      <location filename="../../bertstudio/ui/plots.py" line="293" />
+      <location filename="../../bertstudio/ui/plots.py" line="340" />
       <source>failed</source>
       <translation>失败</translation>
     </message>
     <message>
-      <location filename="../../bertstudio/ui/plots.py" line="295" />
+      <location filename="../../bertstudio/ui/plots.py" line="342" />
       <source>Run {status}.</source>
       <translation type="unfinished" />
     </message>
@@ -1772,37 +1772,42 @@
       <translation>导出运行到文件夹</translation>
     </message>
     <message>
-      <location filename="../../bertstudio/ui/training_page.py" line="491" />
+      <location filename="../../bertstudio/ui/training_page.py" line="488" />
+      <source>Exporting the run to {d}…</source>
+      <translation>正在导出运行到 {d}…</translation>
+    </message>
+    <message>
+      <location filename="../../bertstudio/ui/training_page.py" line="494" />
       <source>Export failed: {m}</source>
       <translation>导出失败:{m}</translation>
     </message>
     <message>
-      <location filename="../../bertstudio/ui/training_page.py" line="494" />
+      <location filename="../../bertstudio/ui/training_page.py" line="499" />
       <source>Run exported to {d}. Start it there with: bertstudio train --config run.toml</source>
-      <translation type="unfinished" />
+      <translation>运行已导出到 {d}。在那里用以下命令启动:bertstudio train --config run.toml</translation>
     </message>
     <message>
-      <location filename="../../bertstudio/ui/training_page.py" line="501" />
+      <location filename="../../bertstudio/ui/training_page.py" line="506" />
       <source>Cancelling after the current step…</source>
       <translation>将在当前步结束后取消…</translation>
     </message>
     <message>
-      <location filename="../../bertstudio/ui/training_page.py" line="506" />
+      <location filename="../../bertstudio/ui/training_page.py" line="511" />
       <source>{t:,} of {n:,} parameters ({p:.1f}%), as built</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../bertstudio/ui/training_page.py" line="518" />
+      <location filename="../../bertstudio/ui/training_page.py" line="523" />
       <source>Run finished.</source>
       <translation>运行完成。</translation>
     </message>
     <message>
-      <location filename="../../bertstudio/ui/training_page.py" line="518" />
+      <location filename="../../bertstudio/ui/training_page.py" line="523" />
       <source>Run cancelled; the model saved so far is usable.</source>
       <translation>运行已取消;已保存的模型可以使用。</translation>
     </message>
     <message>
-      <location filename="../../bertstudio/ui/training_page.py" line="531" />
+      <location filename="../../bertstudio/ui/training_page.py" line="536" />
       <source>Training could not run: {m}</source>
       <translation>无法训练:{m}</translation>
     </message>
@@ -1815,43 +1820,43 @@
       <translation>步</translation>
     </message>
     <message>
-      <location filename="../../bertstudio/ui/plots.py" line="123" />
+      <location filename="../../bertstudio/ui/plots.py" line="160" />
       <source>Training loss</source>
       <translation>训练损失</translation>
     </message>
     <message>
-      <location filename="../../bertstudio/ui/plots.py" line="123" />
-      <location filename="../../bertstudio/ui/plots.py" line="125" />
+      <location filename="../../bertstudio/ui/plots.py" line="160" />
+      <location filename="../../bertstudio/ui/plots.py" line="162" />
       <source>loss</source>
       <translation>损失</translation>
     </message>
     <message>
-      <location filename="../../bertstudio/ui/plots.py" line="125" />
+      <location filename="../../bertstudio/ui/plots.py" line="162" />
       <source>loss (smoothed)</source>
       <translation>损失(平滑)</translation>
     </message>
     <message>
-      <location filename="../../bertstudio/ui/plots.py" line="149" />
+      <location filename="../../bertstudio/ui/plots.py" line="186" />
       <source>Learning rate</source>
       <translation>学习率</translation>
     </message>
     <message>
-      <location filename="../../bertstudio/ui/plots.py" line="149" />
+      <location filename="../../bertstudio/ui/plots.py" line="186" />
       <source>lr</source>
       <translation>学习率</translation>
     </message>
     <message>
-      <location filename="../../bertstudio/ui/plots.py" line="151" />
+      <location filename="../../bertstudio/ui/plots.py" line="188" />
       <source>learning rate</source>
       <translation>学习率</translation>
     </message>
     <message>
-      <location filename="../../bertstudio/ui/plots.py" line="167" />
+      <location filename="../../bertstudio/ui/plots.py" line="204" />
       <source>Evaluation</source>
       <translation>评估</translation>
     </message>
     <message>
-      <location filename="../../bertstudio/ui/plots.py" line="167" />
+      <location filename="../../bertstudio/ui/plots.py" line="204" />
       <source>score (x100)</source>
       <translation>分数(×100)</translation>
     </message>
