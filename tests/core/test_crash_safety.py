@@ -20,6 +20,7 @@ import os
 import queue
 import random
 import shutil
+import select
 import signal
 import subprocess
 import sys
@@ -183,15 +184,17 @@ def _template(folder: Path, n_rows: int, seed: int) -> list:
 
 def _kill(pid: int) -> None:
     """SIGKILL the worker and wait until it is gone (the zygote ignores SIGCHLD, so the kernel reaps it)."""
-    os.kill(pid, signal.SIGKILL)
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return
-        time.sleep(0.001)
-    raise AssertionError(f"worker {pid} survived SIGKILL")
+    try:
+        fd = os.pidfd_open(pid)  # readable once the process has exited: no polling
+    except ProcessLookupError:
+        return
+    try:
+        os.kill(pid, signal.SIGKILL)
+        readable, _, _ = select.select([fd], [], [], 10)
+    finally:
+        os.close(fd)
+    if not readable:
+        raise AssertionError(f"worker {pid} survived SIGKILL")
 
 
 def test_sigkill_during_edits_loses_no_acknowledged_edit(zygote: Zygote, tmp_path: Path) -> None:
