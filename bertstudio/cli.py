@@ -90,6 +90,10 @@ def _add_train_args(p: argparse.ArgumentParser) -> None:
     h.add_argument("--max-train-examples", type=int, metavar="N")
     h.add_argument("--device", help="auto | cpu | cuda | cuda:N | mps")
     h.add_argument("--precision", choices=("auto", "fp32", "bf16", "fp16"))
+    h.add_argument("--sparse-embeddings", action=argparse.BooleanOptionalAction, default=None,
+                   help="CPU: update only the word-embedding rows a batch uses (default on)")
+    h.add_argument("--bf16-weights", action=argparse.BooleanOptionalAction, default=None,
+                   help="CPU bf16: bf16 copy of the weights with fp32 masters instead of autocast (default on)")
     h.add_argument("--eval-steps", type=int, metavar="N", help="evaluate every N steps (default: every epoch)")
     h.add_argument("--logging-steps", type=int, metavar="N")
     h.add_argument("--early-stopping", type=int, metavar="PATIENCE")

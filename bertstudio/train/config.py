@@ -69,6 +69,8 @@ class TrainConfig:
     device: str = _f("auto", "auto (CUDA > MPS > CPU) | cpu | cuda | cuda:N | mps")
     precision: str = _f("auto", "auto (bf16 where the hardware runs it fast) | fp32 | bf16 | fp16")
     group_by_length: bool = _f(True, "Batch examples of similar length together (less padding)")
+    sparse_embeddings: bool = _f(True, "CPU, one process: update only the word-embedding rows a batch uses (lazy AdamW); false: dense AdamW on every row")
+    bf16_weights: bool = _f(True, "CPU bf16: train a bf16 copy of the weights with fp32 master weights (faster); false: autocast over fp32 weights")
     # Evaluation and checkpoints
     eval_steps: int | None = _f(None, "Evaluate every N optimizer steps (default: every epoch)")
     logging_steps: int = _f(10, "Log the loss every N optimizer steps")

@@ -49,16 +49,19 @@ from bertstudio.tasks.model import count_parameters
 from bertstudio.train import checkpoint as ckpt
 from bertstudio.train.batching import EpochBatchSampler, TrimmedCollate
 from bertstudio.train.config import TrainConfig
-from bertstudio.train.distributed import accelerator_for, any_process, loader_options, precision_name
+from bertstudio.train.distributed import any_process, launched_world_size, loader_options, make_accelerator, precision_name
+from bertstudio.train.dropout import use_fast_dropout
 from bertstudio.train.evaluation import EVAL_BATCH_FACTOR, eval_loader, predict_batches
 from bertstudio.train.events import CheckpointSaved, Control, Evaluated, RunFinished, RunStarted, StepLogged
 from bertstudio.train.faults import describe_failure
 from bertstudio.train.hardware import resolve
+from bertstudio.train.memory import keep_freed_memory
 from bertstudio.train.notify import Notifier
 from bertstudio.train.optim import make_optimizer
 from bertstudio.train.progress import Progress
 from bertstudio.train.rundir import RunFolder, jsonl, prediction_rows
 from bertstudio.train.schedule import linear_schedule, steps_per_epoch, total_steps, warmup_steps
+from bertstudio.train.shadow import Bf16Shadow, sparse_embedding, word_embedding
 from bertstudio.train.sources import load_sets
 
 log = logging.getLogger(__name__)
@@ -147,10 +150,19 @@ def fit(
     control = Control()
     folder: RunFolder | None = None
     step = 0
+    undo: list[Callable[[], None]] = []  # CPU speed-ups switched on for this run, undone before export
     try:
         # ---- setup -------------------------------------------------------------------
-        accelerator = accelerator_for(config)  # device auto-pick, precision auto (never slow bf16 on CPU)
-        device, precision = str(accelerator.device), precision_name(accelerator)
+        # Device auto-pick, precision auto (never slow bf16 on CPU). A single CPU process
+        # trains with the CPU path: fast dropout, sparse word-embedding gradients, AdamW
+        # that clips by itself and, for bf16, a bf16 copy of the model with fp32 master
+        # weights instead of autocast (see train/shadow.py). GPUs and DDP keep accelerate's.
+        dev, prec = resolve(config.device, config.precision)
+        cpu_path = dev == "cpu" and launched_world_size() <= 1
+        use_shadow = cpu_path and prec == "bf16" and config.bf16_weights
+        accelerator = make_accelerator(device=config.device, precision="fp32" if use_shadow else config.precision,
+                                       grad_accum=config.grad_accum)
+        device, precision = str(accelerator.device), prec if use_shadow else precision_name(accelerator)
         notify.main = accelerator.is_main_process
         set_seed(config.seed)
         task, tokenizer, labels = parts.task, parts.tokenizer, parts.labels
@@ -178,7 +190,15 @@ def fit(
                                        pin_memory=pin))
         model = parts.model
         trainable, total_params = count_parameters(model)
-        optimizer = make_optimizer(model, lr=config.lr, weight_decay=config.weight_decay, device=device)
+        if cpu_path:
+            undo.append(keep_freed_memory())
+            undo.append(use_fast_dropout(model))
+            emb = word_embedding(model) if config.sparse_embeddings else None
+            if emb is not None:
+                undo.append(sparse_embedding(emb))
+        optimizer = make_optimizer(model, lr=config.lr, weight_decay=config.weight_decay, device=device,
+                                   clip_norm=config.max_grad_norm if cpu_path else None)
+        base_optimizer = optimizer
         model, optimizer, *loaders = accelerator.prepare(model, optimizer, *loaders)
         train_loader, ev_loader = loaders[0], (loaders[1] if len(loaders) > 1 else None)
 
@@ -198,6 +218,10 @@ def fit(
             folder.save_config(config)
             notify.folder = folder
         main_metric = _main_metric(config, eval_set)
+        # what trains and evaluates: the model, or its bf16 copy (built after a resume loaded weights)
+        shadow = Bf16Shadow(accelerator.unwrap_model(model)) if use_shadow else None
+        run_model = shadow.module if shadow else model
+        autocast = partial(torch.autocast, "cpu", dtype=torch.bfloat16, enabled=shadow is not None)
 
         notify(RunStarted(
             total_steps=n_steps, num_train_examples=len(train_enc), num_eval_examples=len(eval_set) if eval_set is not None else 0,
@@ -207,7 +231,9 @@ def fit(
         ), control)
 
         def evaluate_now() -> dict[str, float]:
-            preds = predict_batches(model, ev_loader, task.accumulator(eval_set, eval_enc, labels, **_acc_options(config)), accelerator=accelerator)
+            with autocast():
+                preds = predict_batches(run_model, ev_loader, task.accumulator(eval_set, eval_enc, labels, **_acc_options(config)),
+                                        accelerator=accelerator)
             metrics = task.metrics(eval_set, preds, glue_task=config.glue_task)
             progress.record_eval(metrics, preds, _metric_key(main_metric, metrics))
             notify(Evaluated(step=step, epoch=step / epoch_steps, metrics=metrics), control)
@@ -236,6 +262,7 @@ def fit(
             progress.eval_pending = False
             evaluate_now()
         model.train()
+        run_model.train()
         interval_loss, interval_steps, interval_examples = 0.0, 0, 0
         t_interval = t_start = time.perf_counter()
         start_step = step
@@ -248,10 +275,13 @@ def fit(
             for batch in train_loader:
                 with accelerator.accumulate(model):
                     # forward, backward
-                    outputs = model(**model_inputs(batch))
+                    with autocast():
+                        outputs = run_model(**model_inputs(batch))
                     loss = outputs.loss
                     step_loss += loss.detach() / config.grad_accum
                     accelerator.backward(loss)
+                    if shadow is not None:
+                        shadow.collect()  # bf16 gradients -> fp32 .grad of the master weights
                     interval_examples += batch["input_ids"].shape[0] * accelerator.num_processes
                     if accelerator.sync_gradients:
                         if not torch.isfinite(step_loss):
@@ -262,8 +292,14 @@ def fit(
                         lr = config.lr * linear_schedule(step, n_steps, n_warmup)
                         for group in optimizer.param_groups:
                             group["lr"] = lr
-                        grad_norm = accelerator.clip_grad_norm_(model.parameters(), config.max_grad_norm) if config.max_grad_norm > 0 else None
-                        optimizer.step()
+                        if cpu_path:  # the optimizer clips (see ClippedLazyAdamW)
+                            optimizer.step()
+                            grad_norm = base_optimizer.last_grad_norm if config.max_grad_norm > 0 else None
+                        else:
+                            grad_norm = accelerator.clip_grad_norm_(model.parameters(), config.max_grad_norm) if config.max_grad_norm > 0 else None
+                            optimizer.step()
+                        if shadow is not None:
+                            shadow.push()  # updated fp32 weights -> the bf16 copy
                         optimizer.zero_grad(set_to_none=True)
                 if not accelerator.sync_gradients:
                     continue
@@ -310,6 +346,7 @@ def fit(
                 break
 
         # ---- wrap up -----------------------------------------------------------------
+        _undo_all(undo)  # plain dropout, SDPA attention and dense embeddings in what is saved and returned
         save(best=False)
         unwrapped = accelerator.unwrap_model(model)
         final = progress.restore_best(unwrapped, folder.best if folder else None)
@@ -333,12 +370,18 @@ def fit(
         notify(RunFinished(status="failed", step=step, output_dir=config.output_dir, message=str(error)))
         return RunResult("failed", {}, config.output_dir, None, str(error), step, error=error)
     finally:
+        _undo_all(undo)
         notify.folder = None
         if folder is not None:
             folder.close()
 
 
 # --- small helpers ---------------------------------------------------------------------
+
+def _undo_all(undo: list[Callable[[], None]]) -> None:
+    while undo:
+        undo.pop()()
+
 
 def _main_metric(config: TrainConfig, eval_set: Any) -> str:
     """What ranks evaluations: the GLUE task's main metric, else the task kind's."""

@@ -155,3 +155,14 @@ def test_export_run_then_train_from_it(trained: Path, tmp_path: Path, capsys) ->
                         "--out", str(tmp_path / "export" / "out")], capsys)
     assert code == 0, err
     assert json.loads((tmp_path / "export" / "out" / "metrics.json").read_text())
+
+
+def test_cpu_path_switches_reach_the_config() -> None:
+    from bertstudio.cli import build_parser, config_from_args
+
+    parser = build_parser()
+    args = parser.parse_args(["train", "--task", "sentence", "--train", "x.csv", "--no-sparse-embeddings", "--no-bf16-weights"])
+    cfg = config_from_args(args)
+    assert cfg.sparse_embeddings is False and cfg.bf16_weights is False
+    cfg = config_from_args(parser.parse_args(["train", "--task", "sentence", "--train", "x.csv"]))
+    assert cfg.sparse_embeddings is True and cfg.bf16_weights is True  # the defaults

@@ -51,9 +51,9 @@ def sentiment(n: int, seed: int):
     return from_records("sentence", rows, labels=["neg", "pos"])
 
 
-def run(tiny, out, *, grad_accum, cancel_at=None, resume=False):
+def run(tiny, out, *, grad_accum, cancel_at=None, resume=False, precision="fp32"):
     cfg = TrainConfig(model=tiny, epochs=3, batch_size=4, grad_accum=grad_accum, lr=2e-3, logging_steps=1, seed=7,
-                      max_length=32, device="cpu", output_dir=str(out),
+                      max_length=32, device="cpu", precision=precision, output_dir=str(out),
                       resume_from=str(out / "checkpoints" / "last") if resume else None)
     cancel = threading.Event()
     events = []
@@ -67,9 +67,11 @@ def run(tiny, out, *, grad_accum, cancel_at=None, resume=False):
     return result, events
 
 
-@pytest.mark.parametrize("grad_accum, where", [(1, "random"), (1, "epoch_end"), (2, "random")])
-def test_cancel_then_resume_matches_an_uninterrupted_run(tiny, tmp_path, grad_accum, where):
-    full, full_events = run(tiny, tmp_path / "full", grad_accum=grad_accum)
+# fp32, and bf16 (the CPU path's bf16 copy with fp32 master weights, lazy embedding AdamW)
+@pytest.mark.parametrize("grad_accum, where, precision", [
+    (1, "random", "fp32"), (1, "epoch_end", "fp32"), (2, "random", "fp32"), (1, "random", "bf16"), (2, "epoch_end", "bf16")])
+def test_cancel_then_resume_matches_an_uninterrupted_run(tiny, tmp_path, grad_accum, where, precision):
+    full, full_events = run(tiny, tmp_path / "full", grad_accum=grad_accum, precision=precision)
     assert full.status == "finished"
     total = full_events[0].total_steps
     per_epoch = total // 3
@@ -77,9 +79,9 @@ def test_cancel_then_resume_matches_an_uninterrupted_run(tiny, tmp_path, grad_ac
     assert per_epoch == (10 if grad_accum == 1 else 5)
     k = per_epoch if where == "epoch_end" else random.Random(grad_accum).randint(1, total - 2)
 
-    first, _ = run(tiny, tmp_path / "cut", grad_accum=grad_accum, cancel_at=k)
+    first, _ = run(tiny, tmp_path / "cut", grad_accum=grad_accum, cancel_at=k, precision=precision)
     assert first.status == "cancelled" and first.step == k
-    second, events = run(tiny, tmp_path / "cut", grad_accum=grad_accum, resume=True)
+    second, events = run(tiny, tmp_path / "cut", grad_accum=grad_accum, resume=True, precision=precision)
     assert second.status == "finished" and second.step == total
 
     # the same steps with the same losses after the cut, the same evaluations, the same end
