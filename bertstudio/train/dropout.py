@@ -38,14 +38,21 @@ ATTENTION_NAME = "bertstudio_sdpa"
 _INT16_LOW = -(2**15)
 
 
+def _lanes(n: int, device: torch.device | str, generator: torch.Generator | None = None) -> torch.Tensor:
+    """``n`` uniform int16 numbers: the four 16-bit lanes of ceil(n / 4) full-range int64 draws."""
+    draws = torch.empty((n + 3) // 4, dtype=torch.int64, device=device)
+    draws.random_(-(2**63), None, generator=generator)  # full 64-bit range: every bit uniform
+    return draws.view(torch.int16)[:n]
+
+
+def _threshold(p: float) -> int:
+    return _INT16_LOW + round(p * 65536)
+
+
 def keep_mask(shape: torch.Size | tuple[int, ...], p: float, device: torch.device | str = "cpu",
               generator: torch.Generator | None = None) -> torch.Tensor:
     """A bool tensor of ``shape``, each element True with probability ``1 - p`` (to 1/65536)."""
-    n = math.prod(shape)
-    draws = torch.empty((n + 3) // 4, dtype=torch.int64, device=device)
-    draws.random_(-(2**63), None, generator=generator)  # full 64-bit range: every bit uniform
-    threshold = _INT16_LOW + round(p * 65536)
-    return (draws.view(torch.int16)[:n] >= threshold).view(shape)
+    return (_lanes(math.prod(shape), device, generator) >= _threshold(p)).view(shape)
 
 
 def dropout(x: torch.Tensor, p: float, training: bool = True) -> torch.Tensor:
@@ -54,8 +61,10 @@ def dropout(x: torch.Tensor, p: float, training: bool = True) -> torch.Tensor:
         return x
     if p >= 1.0:
         return x * 0.0
-    scale = keep_mask(x.shape, p, x.device).to(x.dtype).mul_(1.0 / (1.0 - p))
-    return x * scale
+    scale = torch.empty(x.shape, dtype=x.dtype, device=x.device)
+    # the comparison writes 0/1 straight into x's dtype: one pass less than a bool mask .to()
+    torch.ge(_lanes(x.numel(), x.device).view(x.shape), _threshold(p), out=scale)
+    return x * scale.mul_(1.0 / (1.0 - p))
 
 
 _apply_dropout = dropout  # attention_forward's ``dropout`` argument (a float) shadows the function
