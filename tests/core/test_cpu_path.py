@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
 
 import pytest
 import torch
@@ -24,23 +23,7 @@ POS = ["good", "great", "love", "best", "fun"]
 NEG = ["bad", "terrible", "hate", "worst", "boring"]
 
 
-@pytest.fixture(autouse=True)
-def one_thread():
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
-
-
-@pytest.fixture(scope="module")
-def tiny(tiny_model_dir, tmp_path_factory) -> str:
-    from transformers import BertTokenizer
-
-    out = tmp_path_factory.mktemp("tiny-cpu-path")
-    shutil.copytree(tiny_model_dir, out, dirs_exist_ok=True)
-    (out / "tokenizer.json").unlink(missing_ok=True)
-    BertTokenizer(vocab=str(out / "vocab.txt"), do_lower_case=True).save_pretrained(out)
-    return str(out)
+pytestmark = pytest.mark.usefixtures("one_thread")  # fixtures: tests/core/conftest.py
 
 
 def sentiment(n: int, seed: int = 0):
