@@ -23,7 +23,7 @@ POS = ["good", "great", "love", "best", "fun"]
 NEG = ["bad", "terrible", "hate", "worst", "boring"]
 
 
-pytestmark = pytest.mark.usefixtures("one_thread")  # fixtures: tests/core/conftest.py
+pytestmark = pytest.mark.usefixtures("one_thread")  # fixtures: tests/conftest.py
 
 
 def sentiment(n: int, seed: int = 0):
