@@ -97,3 +97,23 @@ def tiny(tiny_model_dir, tmp_path_factory) -> str:
     (out / "tokenizer.json").unlink(missing_ok=True)
     BertTokenizer(vocab=str(out / "vocab.txt"), do_lower_case=True).save_pretrained(out)
     return str(out)
+
+
+POS = ["good", "great", "love", "best", "fun"]
+NEG = ["bad", "terrible", "hate", "worst", "boring"]
+
+
+def sentiment(n: int, seed: int = 0):
+    """Separable toy sentiment for the tiny model: two positive or two negative words per
+    sentence, alternating labels. Import it with ``from conftest import sentiment``."""
+    import random
+
+    from bertstudio.data.examples import from_records
+
+    rng = random.Random(seed)
+    rows = []
+    for i in range(n):
+        pos = i % 2 == 0
+        a, b = rng.sample(POS if pos else NEG, 2)
+        rows.append({"text": f"the movie was {a} and {b}", "label": "pos" if pos else "neg"})
+    return from_records("sentence", rows, labels=["neg", "pos"])

@@ -5,13 +5,11 @@ behaviour it replaces."""
 from __future__ import annotations
 
 import json
-import random
 
 import pytest
 import torch
 from torch import nn
 
-from bertstudio.data.examples import from_records
 from bertstudio.train import dropout as fast
 from bertstudio.train.config import TrainConfig
 from bertstudio.train.engine import train
@@ -19,21 +17,11 @@ from bertstudio.train.memory import keep_freed_memory
 from bertstudio.train.optim import ClippedLazyAdamW
 from bertstudio.train.shadow import Bf16Shadow, sparse_embedding, word_embedding
 
-POS = ["good", "great", "love", "best", "fun"]
-NEG = ["bad", "terrible", "hate", "worst", "boring"]
 
+
+from conftest import NEG, POS, sentiment  # tests/conftest.py
 
 pytestmark = pytest.mark.usefixtures("one_thread")  # fixtures: tests/conftest.py
-
-
-def sentiment(n: int, seed: int = 0):
-    rng = random.Random(seed)
-    rows = []
-    for i in range(n):
-        pos = i % 2 == 0
-        a, b = rng.sample(POS if pos else NEG, 2)
-        rows.append({"text": f"the movie was {a} and {b}", "label": "pos" if pos else "neg"})
-    return from_records("sentence", rows, labels=["neg", "pos"])
 
 
 def tiny_model(tiny):

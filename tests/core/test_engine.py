@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
-import random
-import shutil
 import threading
-from pathlib import Path
 
 import pytest
 import torch
@@ -20,41 +17,10 @@ from bertstudio.train.engine import evaluate, train
 from bertstudio.train.events import event_from_dict
 from bertstudio.train.predict import Predictor
 
-POS = ["good", "great", "love", "best", "fun"]
-NEG = ["bad", "terrible", "hate", "worst", "boring"]
+from conftest import sentiment  # tests/conftest.py
 
+pytestmark = pytest.mark.usefixtures("one_thread")  # shared fixtures (one_thread, tiny): tests/conftest.py
 
-@pytest.fixture(autouse=True)
-def one_thread():
-    # Tiny matrices on a shared 2-core box: a second OpenMP thread only adds spin-waiting.
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
-
-
-@pytest.fixture(scope="session")
-def tiny(tiny_model_dir, tmp_path_factory) -> str:
-    # conftest's tokenizer keeps only 5 specials under transformers 5 (vocab_file= is
-    # ignored); rebuild it from vocab.txt so words are not all [UNK].
-    from transformers import BertTokenizer
-
-    out = tmp_path_factory.mktemp("tiny-engine")
-    shutil.copytree(tiny_model_dir, out, dirs_exist_ok=True)
-    (out / "tokenizer.json").unlink(missing_ok=True)
-    BertTokenizer(vocab=str(out / "vocab.txt"), do_lower_case=True).save_pretrained(out)
-    return str(out)
-
-
-def sentiment(n: int, seed: int = 0):
-    """Separable toy sentiment: two positive or two negative words per sentence."""
-    rng = random.Random(seed)
-    rows = []
-    for i in range(n):
-        pos = i % 2 == 0
-        a, b = rng.sample(POS if pos else NEG, 2)
-        rows.append({"text": f"the movie was {a} and {b}", "label": "pos" if pos else "neg"})
-    return from_records("sentence", rows, labels=["neg", "pos"])
 
 
 def config(tiny: str, **kw) -> TrainConfig:

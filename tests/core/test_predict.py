@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import random
-import shutil
 
 import pytest
-import torch
 
 from bertstudio.data.examples import from_records
 from bertstudio.errors import ConfigError
@@ -15,24 +13,7 @@ from bertstudio.train.config import TrainConfig
 from bertstudio.train.engine import evaluate, train
 from bertstudio.train.predict import Predictor
 
-
-@pytest.fixture(autouse=True)
-def one_thread():
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
-
-
-@pytest.fixture(scope="module")
-def tiny(tiny_model_dir, tmp_path_factory) -> str:
-    from transformers import BertTokenizer
-
-    out = tmp_path_factory.mktemp("tiny-predict")
-    shutil.copytree(tiny_model_dir, out, dirs_exist_ok=True)
-    (out / "tokenizer.json").unlink(missing_ok=True)
-    BertTokenizer(vocab=str(out / "vocab.txt"), do_lower_case=True).save_pretrained(out)
-    return str(out)
+pytestmark = pytest.mark.usefixtures("one_thread")  # shared fixtures (one_thread, tiny): tests/conftest.py
 
 
 def tagging_rows(n: int, seed: int = 0):

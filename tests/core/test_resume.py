@@ -4,7 +4,6 @@ uninterrupted run with the same seed ends (CPU, dropout on)."""
 from __future__ import annotations
 
 import random
-import shutil
 import threading
 
 import pytest
@@ -15,29 +14,12 @@ from bertstudio.errors import TrainingError
 from bertstudio.train.config import TrainConfig
 from bertstudio.train.engine import train
 
-POS = ["good", "great", "love", "best", "fun"]
-NEG = ["bad", "terrible", "hate", "worst", "boring"]
+from conftest import NEG, POS  # tests/conftest.py
+
+pytestmark = pytest.mark.usefixtures("one_thread")  # shared fixtures (one_thread, tiny): tests/conftest.py
+
 # Weights agree to float32 round-off at most (in practice bit for bit on one machine).
 ATOL = 1e-6
-
-
-@pytest.fixture(autouse=True)
-def one_thread():
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
-
-
-@pytest.fixture(scope="module")
-def tiny(tiny_model_dir, tmp_path_factory) -> str:
-    from transformers import BertTokenizer
-
-    out = tmp_path_factory.mktemp("tiny-resume")
-    shutil.copytree(tiny_model_dir, out, dirs_exist_ok=True)
-    (out / "tokenizer.json").unlink(missing_ok=True)
-    BertTokenizer(vocab=str(out / "vocab.txt"), do_lower_case=True).save_pretrained(out)
-    return str(out)
 
 
 def sentiment(n: int, seed: int):

@@ -5,13 +5,10 @@ from __future__ import annotations
 
 import errno
 import json
-import random
-import shutil
 
 import pytest
 import torch
 
-from bertstudio.data.examples import from_records
 from bertstudio.errors import ConfigError, TrainingError
 from bertstudio.tasks import get_task
 from bertstudio.tasks.model import build_model
@@ -19,38 +16,11 @@ from bertstudio.train import checkpoint as ckpt
 from bertstudio.train.config import TrainConfig
 from bertstudio.train.engine import RunParts, fit, train
 
-POS = ["good", "great", "love", "best", "fun"]
-NEG = ["bad", "terrible", "hate", "worst", "boring"]
+from conftest import sentiment  # tests/conftest.py
+
+pytestmark = pytest.mark.usefixtures("one_thread")  # shared fixtures (one_thread, tiny): tests/conftest.py
+
 STEPS_PER_EPOCH = 4  # 32 rows, batch 8
-
-
-@pytest.fixture(autouse=True)
-def one_thread():
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
-
-
-@pytest.fixture(scope="module")
-def tiny(tiny_model_dir, tmp_path_factory) -> str:
-    from transformers import BertTokenizer
-
-    out = tmp_path_factory.mktemp("tiny-faults")
-    shutil.copytree(tiny_model_dir, out, dirs_exist_ok=True)
-    (out / "tokenizer.json").unlink(missing_ok=True)
-    BertTokenizer(vocab=str(out / "vocab.txt"), do_lower_case=True).save_pretrained(out)
-    return str(out)
-
-
-def sentiment(n: int, seed: int = 0):
-    rng = random.Random(seed)
-    rows = []
-    for i in range(n):
-        pos = i % 2 == 0
-        a, b = rng.sample(POS if pos else NEG, 2)
-        rows.append({"text": f"the movie was {a} and {b}", "label": "pos" if pos else "neg"})
-    return from_records("sentence", rows, labels=["neg", "pos"])
 
 
 def run_with_hook(tiny, out, hook, **kw):
