@@ -86,8 +86,10 @@ class Bf16Shadow:
         for name, p in model.named_parameters():
             if p.requires_grad:
                 pairs.append((p, *fused[name]) if name in fused else (p, copies[name], None))
-        self._dense = [(m, c, rows) for m, c, rows in pairs if not _sparse_grad_param(self.module, c)]
-        self._sparse = [(m, c) for m, c, _ in pairs if _sparse_grad_param(self.module, c)]
+        emb = word_embedding(self.module)
+        sparse = emb.weight if emb is not None and emb.sparse else None  # the copy's sparse-gradient weight
+        self._dense = [(m, c, rows) for m, c, rows in pairs if c is not sparse]
+        self._sparse = [(m, c) for m, c, _ in pairs if c is sparse]
         self._copies = list({id(c): c for _, c, _ in self._dense}.values())
         # torch >= 2.10: autograd accumulates the copy's gradients in fp32 itself (grad_dtype),
         # casting each one in the backward pass; the master weights then take views of them.
@@ -144,11 +146,6 @@ class Bf16Shadow:
             else:
                 c.copy_(m)
         self._fresh = True
-
-def _sparse_grad_param(module: nn.Module, param: torch.Tensor) -> bool:
-    emb = word_embedding(module)
-    return emb is not None and emb.sparse and emb.weight is param
-
 
 class _FusedProjection(nn.Module):
     """Stands in for an attention layer's ``query`` Linear and computes query, key and value
