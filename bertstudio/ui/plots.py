@@ -64,11 +64,35 @@ class EmaSmoother:
         return self._value / (1.0 - self.weight**self._count)
 
 
+class _GridAxis(pg.AxisItem):
+    """pyqtgraph's axis with its bounding rectangle kept between layout changes.
+
+    With grid lines on, an axis' bounding rectangle spans the whole plot, which pyqtgraph
+    maps between item coordinates in Python on every call: ~0.25 ms, and Qt asks ~10 times
+    per repaint (a quarter of the GUI thread's time while a run trains). It only changes
+    when the axis or its view moves or resizes, or the grid or tick style changes."""
+
+    def __init__(self, orientation: str) -> None:
+        self._rect_key: tuple | None = None
+        self._rect = None
+        super().__init__(orientation)
+
+    def boundingRect(self):  # noqa: N802 - Qt override
+        view = self.linkedView()
+        g = self.geometry()
+        v = view.geometry() if view is not None else None
+        key = (g.x(), g.y(), g.width(), g.height(), None if v is None else (v.x(), v.y(), v.width(), v.height()),
+               self.grid, self.style["tickLength"], self.style["hideOverlappingLabels"])
+        if key != self._rect_key:
+            self._rect, self._rect_key = super().boundingRect(), key
+        return self._rect
+
+
 class _SeriesPlot(pg.PlotWidget):
     """A plot of named series, each a buffer plus one PlotDataItem."""
 
     def __init__(self, title: str, y_label: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent=parent, background="w")
+        super().__init__(parent=parent, background="w", axisItems={"left": _GridAxis("left"), "bottom": _GridAxis("bottom")})
         self.setTitle(title)
         self.setLabel("left", y_label)
         self.setLabel("bottom", QCoreApplication.translate("plots", "step"))
@@ -88,15 +112,24 @@ class _SeriesPlot(pg.PlotWidget):
                                       pen=pg.mkPen(200, 200, 200), labelTextSize="8pt")
         self._series: dict[str, tuple[SeriesBuffer, pg.PlotDataItem]] = {}
         # Points land in the buffers at once; the curves redraw at most every REDRAW_MS and not
-        # while the plot is hidden. Each redraw repaints axes and curves on the GUI thread (~8 ms
+        # while the plot is hidden. Each redraw repaints axes and curves on the GUI thread (~4-8 ms
         # here), so redrawing per event cost the training thread ~15% of its speed.
         self._dirty: set[str] = set()
         self._redraw = QTimer(self)
         self._redraw.setSingleShot(True)
         self._redraw.setInterval(self.REDRAW_MS)
         self._redraw.timeout.connect(self.flush)
+        # The y range follows the data with slack (see _fit_y) instead of pyqtgraph's auto-range,
+        # which moves it at every redraw while a loss falls or a learning rate decays: each move
+        # regenerates the axis' ticks and labels (~7 ms of the GUI thread, most of a redraw).
+        self._fit = True  # off while the user's own zoom or pan holds; pyqtgraph's "A" button restores it
+        self._y_range: tuple[float, float] | None = None
+        self.enableAutoRange(axis="y", enable=False)
+        view = self.getViewBox()
+        view.sigRangeChangedManually.connect(self._on_manual_range)
+        view.sigStateChanged.connect(self._on_view_state)
 
-    REDRAW_MS = 250
+    REDRAW_MS = 500
 
     def _curve(self, name: str, *, width: float = 2.0, alpha: int = 255, symbol: str | None = None) -> tuple[SeriesBuffer, pg.PlotDataItem]:
         if name not in self._series:
@@ -118,10 +151,38 @@ class _SeriesPlot(pg.PlotWidget):
         """Hand the buffered points to the curves now (a hidden plot waits until it is shown)."""
         if not self.isVisible():
             return
+        if self._dirty:
+            self._fit_y()
         for name in self._dirty:
             buf, item = self._series[name]
             item.setData(*buf.view())
         self._dirty.clear()
+
+    def _fit_y(self) -> None:
+        """Move the y range only when the data leave it (a run's points only add up, so their
+        span never shrinks); the new range is their span with 10% headroom on each side."""
+        if not self._fit:
+            return
+        ys = [y[np.isfinite(y)] for y in (buf.view()[1] for buf, _ in self._series.values())]
+        bounds = [(float(y.min()), float(y.max())) for y in ys if len(y)]
+        if not bounds:
+            return
+        lo, hi = min(b[0] for b in bounds), max(b[1] for b in bounds)
+        now = self._y_range
+        if now is not None and now[0] <= lo and hi <= now[1]:
+            return
+        pad = 0.1 * (hi - lo) or 0.1 * abs(hi) or 1.0
+        self._y_range = (lo - pad, hi + pad)
+        self.setYRange(*self._y_range, padding=0)
+
+    def _on_manual_range(self, *_: object) -> None:
+        self._fit = False
+
+    def _on_view_state(self, *_: object) -> None:
+        if self.getViewBox().autoRangeEnabled()[1]:  # the "A" button: follow the data again, our way
+            self.enableAutoRange(axis="y", enable=False)
+            self._fit, self._y_range = True, None
+            self._fit_y()
 
     def showEvent(self, event: object) -> None:  # noqa: N802 - Qt override
         super().showEvent(event)  # type: ignore[arg-type]
@@ -154,6 +215,7 @@ class _SeriesPlot(pg.PlotWidget):
             buf.clear()
             item.setData([], [])
         self._dirty.clear()
+        self._fit, self._y_range = True, None
         self.release_step_range()
 
 
@@ -314,6 +376,10 @@ class TrainingMonitor(QWidget):
         last = steps[-1]
         self.last_step = last
         total = int(last.get("total_steps") or 0)
+        # QProgressBar.setValue repaints at once (synchronously, ~1.5 ms on the GUI thread) when
+        # its text changes, which "step %v" does every time; with updates off it only records the
+        # value, and turning them back on schedules one ordinary repaint, merged with the others.
+        self.progress.setUpdatesEnabled(False)
         if total and self.progress.maximum() != total:
             self.progress.setRange(0, total)
         self.progress.setValue(int(last["step"]))
@@ -322,6 +388,7 @@ class TrainingMonitor(QWidget):
                 rate=float(last.get("examples_per_s") or 0.0), eta=format_eta(float(last.get("eta_s") or 0.0)), loss=float(last["loss"])
             )
         )
+        self.progress.setUpdatesEnabled(True)
 
     def on_evaluated(self, ev: Mapping[str, object]) -> None:
         self.metric_plot.add_eval(ev)

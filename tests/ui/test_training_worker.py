@@ -106,3 +106,34 @@ def test_curves_redraw_coalesced_and_not_while_hidden(qtbot):
     monitor.on_steps([{"step": 7, "total_steps": 100, "loss": 0.1, "lr": 1e-4, "examples_per_s": 50.0, "eta_s": 9.0}])
     monitor.on_finished("finished")
     assert len(drawn.getOriginalDataset()[0]) == 7  # the end of a run is drawn at once
+
+
+def test_y_range_follows_the_data_with_slack(qtbot):
+    """The y range moves only when the curves leave it (each move re-renders the axis), always
+    shows every point, and leaves a user's own zoom alone until the "A" button."""
+    from bertstudio.ui.plots import LossPlot
+
+    plot = LossPlot()
+    qtbot.addWidget(plot)
+    plot.show()
+    qtbot.waitExposed(plot)
+    view = plot.getViewBox()
+    plot.add_steps([{"step": 1, "loss": 0.7}, {"step": 2, "loss": 0.6}])
+    plot.flush()
+    first = tuple(view.viewRange()[1])
+    assert first[0] < 0.6 and first[1] > 0.7  # every point in view
+    plot.add_steps([{"step": 3, "loss": 0.65}])
+    plot.flush()
+    assert tuple(view.viewRange()[1]) == first  # inside the range: no move
+    plot.add_steps([{"step": 4, "loss": 0.2}])
+    plot.flush()
+    low, high = view.viewRange()[1]
+    assert low < 0.2 < 0.7 < high  # left the range: refitted to show it all
+    view.setYRange(5.0, 6.0, padding=0)
+    view.sigRangeChangedManually.emit([True, True])  # as a wheel zoom or drag does
+    plot.add_steps([{"step": 43, "loss": 0.1}])
+    plot.flush()
+    assert tuple(view.viewRange()[1]) == (5.0, 6.0)  # the user's zoom holds
+    view.enableAutoRange()  # pyqtgraph's "A" button
+    low, high = view.viewRange()[1]
+    assert low < 0.1 and high < 1.0 and not view.autoRangeEnabled()[1]  # fitted again, by the slack rule
