@@ -55,7 +55,7 @@ from bertstudio.train.evaluation import EVAL_BATCH_FACTOR, eval_loader, predict_
 from bertstudio.train.events import CheckpointSaved, Control, Evaluated, RunFinished, RunStarted, StepLogged
 from bertstudio.train.faults import describe_failure
 from bertstudio.train.hardware import resolve
-from bertstudio.train.memory import keep_freed_memory
+from bertstudio.train.memory import keep_freed_memory, own_trainable_weights
 from bertstudio.train.notify import Notifier
 from bertstudio.train.optim import make_optimizer
 from bertstudio.train.progress import Progress
@@ -190,6 +190,8 @@ def fit(
                                        pin_memory=pin))
         model = parts.model
         trainable, total_params = count_parameters(model)
+        if device == "cpu":
+            own_trainable_weights(model)  # out of the checkpoint's mmap: no copy-on-write faults in step 1
         if cpu_path:
             undo.append(keep_freed_memory())
             undo.append(use_fast_dropout(model))

@@ -12,7 +12,8 @@ same point by recommending jemalloc or tcmalloc.
 
 :func:`keep_freed_memory` sets those three ``mallopt`` parameters and returns a function
 that puts glibc's defaults back (after which the next ``free`` returns the memory).
-Elsewhere (macOS, Windows, musl) it does nothing.
+Elsewhere (macOS, Windows, musl) it does nothing. :func:`own_trainable_weights` moves
+weights out of the checkpoint file's memory map before the first step writes them.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ import ctypes
 import ctypes.util
 import sys
 from typing import Callable
+
+import torch
 
 M_TRIM_THRESHOLD, M_TOP_PAD, M_MMAP_THRESHOLD = -1, -2, -3
 KEEP = {M_TRIM_THRESHOLD: 1 << 30, M_TOP_PAD: 64 << 20, M_MMAP_THRESHOLD: 32 << 20}
@@ -53,3 +56,22 @@ def keep_freed_memory() -> Callable[[], None]:
             mallopt(param, value)
 
     return undo
+
+
+def own_trainable_weights(model: torch.nn.Module) -> int:
+    """Give every trainable CPU parameter of ``model`` memory of its own; returns how many
+    values were copied.
+
+    transformers loads safetensors checkpoints through ``mmap``: the weights stay in a
+    private (copy-on-write) mapping of the file, so the first optimizer step that writes
+    them pays a page fault and a 4 kB copy per page. Measured on MiniLM (22.7M weights,
+    2 cores): 390 ms for the first in-place pass over all weights, 16 ms for the second;
+    copying them first costs 36 ms. Weights that do not train are left mapped (shared with
+    the page cache, never written)."""
+    copied = 0
+    with torch.no_grad():
+        for p in model.parameters():
+            if p.requires_grad and p.device.type == "cpu":
+                p.data = p.data.clone()
+                copied += p.numel()
+    return copied

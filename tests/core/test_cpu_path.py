@@ -5,6 +5,7 @@ behaviour it replaces."""
 from __future__ import annotations
 
 import json
+import sys
 
 import pytest
 import torch
@@ -13,7 +14,7 @@ from torch import nn
 from bertstudio.train import dropout as fast
 from bertstudio.train.config import TrainConfig
 from bertstudio.train.engine import train
-from bertstudio.train.memory import keep_freed_memory
+from bertstudio.train.memory import keep_freed_memory, own_trainable_weights
 from bertstudio.train.optim import ClippedLazyAdamW
 from bertstudio.train.shadow import Bf16Shadow, sparse_embedding, word_embedding
 
@@ -326,6 +327,34 @@ def test_keep_freed_memory_can_be_undone():
     del blocks
     undo()
     undo()  # twice is harmless
+
+
+def _file_mapped(ptr: int) -> bool:
+    for line in open("/proc/self/maps", encoding="utf-8"):
+        fields = line.split()
+        lo, hi = (int(x, 16) for x in fields[0].split("-"))
+        if lo <= ptr < hi:
+            return len(fields) > 5 and fields[5].endswith(".safetensors")
+    return False
+
+
+def test_own_trainable_weights_copies_them_out_of_the_checkpoint_map(tiny):
+    """Trainable weights get memory of their own (same values, same Parameter objects);
+    frozen ones stay where they are."""
+    model, _ = tiny_model(tiny)
+    frozen = model.bert.embeddings.position_embeddings.weight
+    frozen.requires_grad_(False)
+    before = {name: (p, p.data_ptr(), p.detach().clone()) for name, p in model.named_parameters()}
+    copied = own_trainable_weights(model)
+    assert copied == sum(p.numel() for p in model.parameters() if p.requires_grad)
+    for name, p in model.named_parameters():
+        param, ptr, values = before[name]
+        assert p is param and torch.equal(p, values)
+        assert (p.data_ptr() == ptr) == (p is frozen)
+        if sys.platform.startswith("linux") and p is not frozen:
+            assert not _file_mapped(p.data_ptr())
+    if sys.platform.startswith("linux"):  # the point of it: transformers maps safetensors files
+        assert _file_mapped(frozen.data_ptr()) or not any(_file_mapped(ptr) for _, ptr, _ in before.values())
 
 
 def test_causal_attention_is_left_to_sdpa():
