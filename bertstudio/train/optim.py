@@ -98,12 +98,14 @@ class ClippedLazyAdamW(torch.optim.AdamW):
             scale = 1.0 / coef
         fused = all(g.get("fused") for g in self.param_groups)
         try:
-            if scale is not None and dense:
-                if fused:
-                    self.grad_scale = scale  # read by the fused kernel: grad / grad_scale
-                else:
-                    torch._foreach_div_(dense, scale)
-            loss = super().step(closure)
+            loss = None
+            if not (fused and closure is None and self._fused_step(scale)):  # else done: the kernel, called directly
+                if scale is not None and dense:
+                    if fused:
+                        self.grad_scale = scale  # read by the fused kernel: grad / grad_scale
+                    else:
+                        torch._foreach_div_(dense, scale)
+                loss = super().step(closure)
         finally:
             self.grad_scale = None
             for _, p, g in sparse:
@@ -111,6 +113,36 @@ class ClippedLazyAdamW(torch.optim.AdamW):
         for group, p, g in sparse:
             self._lazy_update(group, p, g, scale)
         return loss
+
+    def _fused_step(self, scale: torch.Tensor | None) -> bool:
+        """AdamW's fused kernel called directly once every moment exists: what ``AdamW.step``
+        does for ``fused=True`` on one device and dtype, without its per-parameter Python
+        bookkeeping (~3 ms a step for MiniLM's 105 tensors, against ~8 ms in the kernel).
+        Returns False (nothing done) when ``AdamW.step`` must run: the first step creates the
+        moments, and amsgrad, maximize, capturable or mixed devices/dtypes take its path."""
+        work = []
+        for group in self.param_groups:
+            if group["amsgrad"] or group["maximize"] or group["capturable"] or group["differentiable"]:
+                return False
+            lists: tuple[list[torch.Tensor], ...] = ([], [], [], [], [])
+            for p in group["params"]:
+                if p.grad is None:
+                    continue
+                state = self.state.get(p)
+                if not state or p.grad.dtype != p.dtype or p.dtype != torch.float32 or p.device.type != "cpu":
+                    return False
+                for target, value in zip(lists, (p, p.grad, state["exp_avg"], state["exp_avg_sq"], state["step"])):
+                    target.append(value)
+            work.append((group, lists))
+        for group, (params, grads, avgs, squares, steps) in work:
+            if not params:
+                continue
+            beta1, beta2 = group["betas"]
+            torch._foreach_add_(steps, 1)
+            torch._fused_adamw_(params, grads, avgs, squares, [], steps, amsgrad=False, lr=float(group["lr"]),
+                                beta1=float(beta1), beta2=float(beta2), weight_decay=group["weight_decay"], eps=group["eps"],
+                                maximize=False, grad_scale=scale, found_inf=None)
+        return True
 
     def _lazy_update(self, group: dict, p: torch.Tensor, grad: torch.Tensor, scale: torch.Tensor | None) -> None:
         if group.get("amsgrad") or group.get("maximize"):

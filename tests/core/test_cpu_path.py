@@ -154,6 +154,39 @@ def test_lazy_adamw_equals_clip_then_adamw_when_every_row_is_used(clip):
         assert torch.allclose(a, b, atol=1e-6)
 
 
+def test_lazy_adamw_steps_the_fused_kernel_directly_after_the_first_step(monkeypatch):
+    """AdamW.step (per-parameter Python) runs once, to create the moments; later steps call
+    the fused kernel directly, with the same result as AdamW (fused) on the same gradients."""
+    torch.manual_seed(0)
+    pa = [nn.Parameter(torch.randn(4, 3)), nn.Parameter(torch.randn(3))]
+    pb = [nn.Parameter(p.detach().clone()) for p in pa]
+
+    def groups(ps):
+        return [{"params": ps[:1], "weight_decay": 0.1}, {"params": ps[1:], "weight_decay": 0.0}]
+
+    ours = ClippedLazyAdamW(groups(pa), max_grad_norm=0.05, lr=0.01, fused=True)
+    ref = torch.optim.AdamW(groups(pb), lr=0.01, fused=True)
+    calls = []
+    original = torch.optim.AdamW.step
+
+    def counted(self, *args, **kwargs):
+        calls.append(type(self))
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(torch.optim.AdamW, "step", counted)
+    for step in range(4):
+        for a, b, seed in zip(pa, pb, (step, 50 + step)):
+            a.grad = _grads(seed, tuple(a.shape))
+            b.grad = a.grad.clone()
+        torch.nn.utils.clip_grad_norm_(pb, 0.05)
+        ours.step()
+        ref.step()
+    assert calls.count(ClippedLazyAdamW) == 1
+    for a, b in zip(pa, pb):
+        assert torch.allclose(a, b, atol=1e-6)
+    assert ours.state[pa[0]]["step"].item() == 4
+
+
 def test_lazy_adamw_leaves_rows_without_gradient_alone():
     weight = nn.Parameter(torch.randn(5, 2))
     start = weight.detach().clone()
