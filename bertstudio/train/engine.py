@@ -176,9 +176,12 @@ def fit(
             raise TrainingError("no labelled training examples", path=train_set.source, expected="at least one labelled row")
         pad_id = tokenizer.pad_token_id if tokenizer is not None and tokenizer.pad_token_id is not None else 0
         collate = partial(task.collate, pad_token_id=pad_id)
+        # bf16 on CPU: oneDNN builds matmul kernels per batch shape, so rare lengths are padded
+        # up to a neighbour's where that is cheaper (see batching.plan_widths)
+        sampler = EpochBatchSampler(train_enc["length"], config.batch_size, seed=config.seed, group_by_length=config.group_by_length,
+                                    plan_widths=use_shadow and config.group_by_length)
         if not device.startswith("cuda"):  # multiple-of-8 padding only pays on tensor cores
-            collate = TrimmedCollate(collate)
-        sampler = EpochBatchSampler(train_enc["length"], config.batch_size, seed=config.seed, group_by_length=config.group_by_length)
+            collate = TrimmedCollate(collate, sampler.widths)
         # Own generators: creating a loader iterator must not draw from the global RNG,
         # or a resumed run's dropout masks would drift from an uninterrupted run's.
         pin = loader_options(device)["pin_memory"]

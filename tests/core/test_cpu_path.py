@@ -310,6 +310,40 @@ def config(tiny, **kw):
     return TrainConfig(**base)
 
 
+@pytest.mark.parametrize("precision", ["bf16", "fp32"])
+def test_bf16_runs_pad_rare_lengths_to_planned_widths(tiny, precision):
+    """bf16 on CPU: a batch whose longest row is rare is padded up to a width other batches
+    share (never past the multiple of 8 the collator pads to); fp32 trims to the longest."""
+    import random
+
+    from bertstudio.data.examples import from_records
+
+    rng = random.Random(0)
+    rows = [{"text": " ".join(["the movie was", rng.choice(POS if i % 2 else NEG)] + ["really"] * rng.randrange(6)),
+             "label": "pos" if i % 2 else "neg"} for i in range(48)]
+    data = from_records("sentence", rows, labels=["neg", "pos"])
+    model, tokenizer = tiny_model(tiny)
+    seen = []
+
+    def record(module, args, kwargs):
+        if module.training:
+            mask = kwargs["attention_mask"]
+            seen.append((mask.shape[1], int(mask.sum(dim=1).max())))
+
+    from bertstudio.tasks import get_task
+    from bertstudio.train.engine import RunParts, fit
+
+    model.register_forward_pre_hook(record, with_kwargs=True)
+    parts = RunParts(model=model, tokenizer=tokenizer, task=get_task("sentence"), labels=["neg", "pos"])
+    result = fit(config(tiny, epochs=1, batch_size=4, precision=precision), parts, data, None)
+    assert result.status == "finished" and len(seen) == 12
+    assert all(longest <= width <= -(-longest // 8) * 8 for width, longest in seen)
+    padded = [width > longest for width, longest in seen]
+    assert any(padded) if precision == "bf16" else not any(padded)
+    if precision == "bf16":
+        assert len({w for w, _ in seen}) < len({n for _, n in seen})
+
+
 def test_bf16_run_learns_and_returns_a_plain_fp32_model(tiny, tmp_path):
     events = []
     result = train(config(tiny, epochs=10, output_dir=str(tmp_path / "run")), sentiment(48), sentiment(16, seed=9),

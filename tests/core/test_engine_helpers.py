@@ -13,7 +13,7 @@ import torch
 
 from bertstudio.errors import ConfigError
 from bertstudio.train import checkpoint as ckpt
-from bertstudio.train.batching import EpochBatchSampler, length_grouped_batches, sorted_batches, trim_padding
+from bertstudio.train.batching import EpochBatchSampler, length_grouped_batches, plan_widths, sorted_batches, trim_padding
 from bertstudio.train.hardware import cpu_flags, cpu_has_fast_bf16, pick_device, pick_precision, resolve
 from bertstudio.train.optim import make_optimizer, param_groups
 from bertstudio.train.schedule import linear_schedule, steps_per_epoch, total_steps, warmup_steps
@@ -97,6 +97,56 @@ def test_epoch_sampler_skips_what_a_resumed_run_already_saw():
     assert len(s) == len(full) == 13
     s.skip = 5
     assert list(s) == full[5:] and len(s) == 8
+
+
+def _plan_cost(shapes, widths, shape_cost):
+    return len({(b, widths[(b, n)]) for b, n in shapes}) * shape_cost + sum(b * (widths[(b, n)] - n) for b, n in shapes)
+
+
+def test_plan_widths_pads_rare_lengths_to_a_neighbour_only_where_it_pays():
+    shapes = [(32, 10)] * 5 + [(32, 11), (32, 30), (32, 31), (32, 15), (32, 17), (7, 30)]
+    widths = plan_widths(shapes, shape_cost=160)
+    assert widths[(32, 30)] == 31  # one batch, 32 padded tokens < a new shape
+    assert widths[(32, 10)] == 10  # five batches x 32 tokens: not cheaper than a new shape
+    assert widths[(32, 15)] == 15 and widths[(32, 17)] == 17  # 17 > 15 rounded up to 8: never
+    assert widths[(7, 30)] == 30  # batch sizes are planned apart
+    assert all(n <= w <= -(-n // 8) * 8 for (_, n), w in widths.items())
+
+
+def test_plan_widths_is_optimal():
+    """Against every assignment of lengths to wider lengths present (small random cases)."""
+    import itertools
+
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        lengths = sorted(set(rng.integers(3, 40, size=int(rng.integers(1, 7))).tolist()))
+        shapes = [(4, int(n)) for n in rng.choice(lengths, size=12)]
+        used = sorted({n for _, n in shapes})
+        plan = plan_widths(shapes, shape_cost=25)
+        options = [[w for w in used if n <= w <= -(-n // 8) * 8] for n in used]
+        best = min(_plan_cost(shapes, {(4, n): w for n, w in zip(used, choice)}, 25) for choice in itertools.product(*options))
+        assert _plan_cost(shapes, plan, 25) == pytest.approx(best)
+
+
+def test_sampler_plans_widths_per_epoch_and_the_collator_pads_to_them():
+    lengths = np.array([3, 4, 5, 6, 20, 21, 22, 23] * 8)
+    s = EpochBatchSampler(lengths, 8, seed=0, plan_widths=True)
+    widths = s.widths
+    s.set_epoch(1)
+    batches = list(s)
+    assert s.widths is widths and widths  # filled in place for the collator
+    again = EpochBatchSampler(lengths, 8, seed=0, plan_widths=True)
+    again.set_epoch(1)
+    again.batches()
+    assert again.widths == widths  # a function of the epoch: a resumed run pads alike
+    for b in batches:
+        rows = [lengths[i] for i in b]
+        mask = torch.zeros(len(b), 24, dtype=torch.long)
+        for r, n in enumerate(rows):
+            mask[r, :n] = 1
+        out = trim_padding({"attention_mask": mask, "input_ids": mask.clone()}, widths)
+        assert out["attention_mask"].shape[1] == widths[(len(b), max(rows))] >= max(rows)
+    assert trim_padding({"attention_mask": torch.ones(2, 8)}, {(2, 8): 12})["attention_mask"].shape[1] == 8  # never wider
 
 
 # --- device and precision -----------------------------------------------------------------
