@@ -20,12 +20,14 @@ _PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#
 
 
 class SeriesBuffer:
-    """x/y values in growable numpy arrays; ``view()`` gives the filled part."""
+    """x/y values in growable numpy arrays; ``view()`` gives the filled part, ``y_bounds``
+    the smallest and largest finite y so far (None before the first)."""
 
     def __init__(self, capacity: int = 1024) -> None:
         self._x = np.empty(capacity, dtype=np.float64)
         self._y = np.empty(capacity, dtype=np.float64)
         self._n = 0
+        self.y_bounds: tuple[float, float] | None = None
 
     def __len__(self) -> int:
         return self._n
@@ -38,12 +40,16 @@ class SeriesBuffer:
         self._x[self._n] = x
         self._y[self._n] = y
         self._n += 1
+        if np.isfinite(y):
+            lo, hi = self.y_bounds or (y, y)
+            self.y_bounds = (min(lo, y), max(hi, y))
 
     def view(self) -> tuple[np.ndarray, np.ndarray]:
         return self._x[: self._n], self._y[: self._n]
 
     def clear(self) -> None:
         self._n = 0
+        self.y_bounds = None
 
 
 class EmaSmoother:
@@ -163,8 +169,7 @@ class _SeriesPlot(pg.PlotWidget):
         span never shrinks); the new range is their span with 10% headroom on each side."""
         if not self._fit:
             return
-        ys = [y[np.isfinite(y)] for y in (buf.view()[1] for buf, _ in self._series.values())]
-        bounds = [(float(y.min()), float(y.max())) for y in ys if len(y)]
+        bounds = [buf.y_bounds for buf, _ in self._series.values() if buf.y_bounds is not None]
         if not bounds:
             return
         lo, hi = min(b[0] for b in bounds), max(b[1] for b in bounds)

@@ -137,3 +137,15 @@ def test_y_range_follows_the_data_with_slack(qtbot):
     view.enableAutoRange()  # pyqtgraph's "A" button
     low, high = view.viewRange()[1]
     assert low < 0.1 and high < 1.0 and not view.autoRangeEnabled()[1]  # fitted again, by the slack rule
+
+
+def test_series_buffer_keeps_the_finite_y_bounds():
+    from bertstudio.ui.plots import SeriesBuffer
+
+    buf = SeriesBuffer(capacity=2)
+    assert buf.y_bounds is None
+    for x, y in enumerate([0.5, float("nan"), 0.9, float("inf"), 0.1]):
+        buf.append(x, y)
+    assert buf.y_bounds == (0.1, 0.9) and len(buf) == 5  # grew past its capacity too
+    buf.clear()
+    assert buf.y_bounds is None
