@@ -1,28 +1,16 @@
-"""Examples of the five task kinds, held in an Arrow-backed ``datasets.Dataset``.
+"""Examples of any task kind, held in an Arrow-backed ``datasets.Dataset``.
 
 One :class:`ExampleSet` is one split of one task. Its dataset has the columns
-of its kind (see :data:`COLUMNS`); a missing gold value (an unlabelled row)
-is ``None``. Label names are kept in order in ``labels``; that order defines
-the label ids used by the model and is saved with it.
-
-Columns per kind:
-
-===========  ==================================================================
-sentence     ``text: str``, ``label: str | None``
-pair         ``text: str``, ``text_pair: str``, ``label: str | None``
-regression   ``text: str``, ``text_pair: str`` (may be ""), ``label: float | None``
-tagging      ``tokens: list[str]``, ``tags: list[str] | None`` (BIO or plain tags, one per token)
-qa           ``id: str``, ``title: str``, ``context: str``, ``question: str``,
-             ``answers: {"text": list[str], "answer_start": list[int]} | None``
-             (``None`` = not yet labelled; empty lists = no answer, SQuAD v2)
-===========  ==================================================================
+of its kind (``spec.columns``, see :mod:`bertstudio.data.kinds`); a missing gold
+value (an unlabelled row) is ``None``. Label names are kept in order in
+``labels``; that order defines the label ids used by the model and is saved with it.
 """
 
 from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Literal, Mapping
+from typing import Any, Iterable, Mapping
 
 import datasets
 import numpy as np
@@ -30,61 +18,23 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from datasets.table import InMemoryTable
 
-TaskKind = Literal["sentence", "pair", "regression", "tagging", "qa"]
-KINDS: tuple[str, ...] = ("sentence", "pair", "regression", "tagging", "qa")
+from bertstudio.data.kinds import KindSpec, _SpecView, get_spec, kind_names
 
-COLUMNS: dict[str, tuple[str, ...]] = {
-    "sentence": ("text", "label"),
-    "pair": ("text", "text_pair", "label"),
-    "regression": ("text", "text_pair", "label"),
-    "tagging": ("tokens", "tags"),
-    "qa": ("id", "title", "context", "question", "answers"),
-}
+# Per-kind facts live in bertstudio.data.kinds; these read-only views keep the older
+# ``COLUMNS[kind]`` spelling working and follow kinds registered later.
+COLUMNS: Mapping[str, tuple[str, ...]] = _SpecView("columns")
+GOLD_COLUMN: Mapping[str, str] = _SpecView("gold_column")
+FEATURES: Mapping[str, datasets.Features] = _SpecView("features")
 
-# The column that holds the gold value of each kind (None for unlabelled rows).
-GOLD_COLUMN: dict[str, str] = {
-    "sentence": "label",
-    "pair": "label",
-    "regression": "label",
-    "tagging": "tags",
-    "qa": "answers",
-}
 
-_ANSWERS = datasets.Features(
-    {"text": datasets.Sequence(datasets.Value("string")), "answer_start": datasets.Sequence(datasets.Value("int32"))}
-)
-
-FEATURES: dict[str, datasets.Features] = {
-    "sentence": datasets.Features({"text": datasets.Value("string"), "label": datasets.Value("string")}),
-    "pair": datasets.Features(
-        {"text": datasets.Value("string"), "text_pair": datasets.Value("string"), "label": datasets.Value("string")}
-    ),
-    "regression": datasets.Features(
-        {"text": datasets.Value("string"), "text_pair": datasets.Value("string"), "label": datasets.Value("float64")}
-    ),
-    "tagging": datasets.Features(
-        {"tokens": datasets.Sequence(datasets.Value("string")), "tags": datasets.Sequence(datasets.Value("string"))}
-    ),
-    "qa": datasets.Features(
-        {
-            "id": datasets.Value("string"),
-            "title": datasets.Value("string"),
-            "context": datasets.Value("string"),
-            "question": datasets.Value("string"),
-            "answers": {
-                "text": datasets.Sequence(datasets.Value("string")),
-                "answer_start": datasets.Sequence(datasets.Value("int32")),
-            },
-        }
-    ),
-}
+def __getattr__(name: str) -> Any:
+    if name == "KINDS":  # the registered kinds, at the time of asking
+        return kind_names()
+    raise AttributeError(name)
 
 
 def check_kind(kind: str) -> str:
-    if kind not in KINDS:
-        from bertstudio.errors import ConfigError
-
-        raise ConfigError(f"unknown task kind {kind!r}", expected=" | ".join(KINDS))
+    get_spec(kind)
     return kind
 
 
@@ -99,8 +49,7 @@ class ExampleSet:
     meta: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        check_kind(self.kind)
-        missing = [c for c in COLUMNS[self.kind] if c not in self.dataset.column_names]
+        missing = [c for c in get_spec(self.kind).columns if c not in self.dataset.column_names]
         if missing:
             raise ValueError(f"{self.kind} dataset lacks columns {missing}; has {self.dataset.column_names}")
 
@@ -108,8 +57,12 @@ class ExampleSet:
         return len(self.dataset)
 
     @property
+    def spec(self) -> KindSpec:
+        return get_spec(self.kind)
+
+    @property
     def gold_column(self) -> str:
-        return GOLD_COLUMN[self.kind]
+        return self.spec.gold_column
 
     def is_labelled(self) -> bool:
         """True when every row has a gold value."""
@@ -155,14 +108,13 @@ def from_records(
     When ``labels`` is None the label set is inferred from the data in order of
     first appearance (for tagging: every tag seen, "O" first).
     """
-    check_kind(kind)
-    cols = COLUMNS[kind]
-    rows = {c: [] for c in cols}
+    spec = get_spec(kind)
+    rows: dict[str, list[Any]] = {c: [] for c in spec.columns}
     for rec in records:
-        for c in cols:
-            rows[c].append(rec.get(c, "" if c in ("title", "text_pair") else None))
+        for c, value in spec.record(rec).items():
+            rows[c].append(value)
     # A fresh fingerprint: datasets would otherwise hash the whole table (slow, a full copy).
-    table = pa.Table.from_pydict(rows, schema=FEATURES[kind].arrow_schema)
+    table = pa.Table.from_pydict(rows, schema=spec.arrow_schema)
     ds = datasets.Dataset(InMemoryTable(table), fingerprint=uuid.uuid4().hex)
     if labels is None:
         labels = infer_labels(kind, ds)
@@ -170,16 +122,13 @@ def from_records(
 
 
 def infer_labels(kind: str, dataset: datasets.Dataset) -> list[str]:
-    """Label names in order of first appearance; [] for regression and QA.
+    """Label names in order of first appearance; [] for kinds without a label set.
 
     Works on the Arrow columns (unique() keeps first-appearance order), not row by
-    row: a row-wise pass costs seconds on a few hundred thousand rows."""
-    if kind in ("sentence", "pair"):
-        column = dataset.with_format("arrow")["label"]
-        return [v for v in pc.unique(column).to_pylist() if v is not None]
-    if kind == "tagging":
-        column = dataset.with_format("arrow")["tags"]
-        tags = pc.list_flatten(column) if len(column) else pa.array([], pa.string())
-        seen = [t for t in pc.unique(tags).to_pylist() if t is not None]
-        return ["O"] + [t for t in seen if t != "O"]
-    return []
+    row: a row-wise pass costs seconds on a few hundred thousand rows. Per-token
+    label sets (tagging) put "O" first."""
+    spec = get_spec(kind)
+    names = spec.gold.labels_in(dataset.with_format("arrow")[spec.gold_column])
+    if spec.gold.per_token:
+        return ["O"] + [t for t in names if t != "O"]
+    return names

@@ -2,25 +2,35 @@
 
 ``get_task(kind)`` is the only way the engine, the predictor and the GUI reach a
 kind's encoder, collator, model class, decoder and metrics (compare the
-``task_to_keys`` table of Hugging Face's run_glue example).
+``task_to_keys`` table of Hugging Face's run_glue example); ``task.spec`` holds its
+data facts (:mod:`bertstudio.data.kinds`). A new kind is one module (its spec and
+its Task) plus one :func:`register_task` line here.
 """
 
 from __future__ import annotations
 
-from bertstudio.data.examples import KINDS
+from bertstudio.data.kinds import register_kind
 from bertstudio.errors import ConfigError
 from bertstudio.tasks.base import Task
 from bertstudio.tasks.classification import SequenceClassificationTask
 from bertstudio.tasks.qa import QuestionAnsweringTask
 from bertstudio.tasks.tagging import TokenTaggingTask
 
-TASKS: dict[str, Task] = {
-    "sentence": SequenceClassificationTask("sentence"),
-    "pair": SequenceClassificationTask("pair"),
-    "regression": SequenceClassificationTask("regression"),
-    "tagging": TokenTaggingTask(),
-    "qa": QuestionAnsweringTask(),
-}
+TASKS: dict[str, Task] = {}
+
+
+def register_task(task: Task) -> Task:
+    """Make ``task`` (and its spec) a kind every layer knows."""
+    register_kind(task.spec)
+    TASKS[task.kind] = task
+    return task
+
+
+register_task(SequenceClassificationTask("sentence"))
+register_task(SequenceClassificationTask("pair"))
+register_task(SequenceClassificationTask("regression"))
+register_task(TokenTaggingTask())
+register_task(QuestionAnsweringTask())
 
 
 def get_task(kind: str) -> Task:
@@ -30,4 +40,4 @@ def get_task(kind: str) -> Task:
         raise ConfigError(f"unknown task kind {kind!r}", where="task", expected=" | ".join(TASKS)) from None
 
 
-__all__ = ["TASKS", "KINDS", "Task", "get_task"]
+__all__ = ["TASKS", "Task", "get_task", "register_task"]

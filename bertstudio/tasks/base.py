@@ -1,18 +1,26 @@
 """What every task kind provides. A kind is data: one module implements this
-protocol and one line in :mod:`bertstudio.tasks` registers it.
+protocol (and describes its data in a :class:`~bertstudio.data.kinds.KindSpec`)
+and one line in :mod:`bertstudio.tasks` registers it.
 
-The engine only ever talks to a task through these methods, so adding a kind
-touches one new module and one registry line.
+The engine, the predictor, the CLI and the GUI only ever talk to a kind through
+its spec and these methods, so adding a kind touches one new module and one
+registry line. Besides encoding, collating, decoding and scoring, a Task answers
+the questions every view asks of a prediction (:meth:`Task.predicted_value`,
+:meth:`Task.is_error`, :meth:`Task.confidence`): one rule each, so the Data page's
+"disagrees" filter and the Results page's "errors only" can never drift apart.
 """
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Protocol, Sequence
 
 import datasets
-import torch
 
 from bertstudio.data.examples import ExampleSet
+from bertstudio.data.kinds import KindSpec
+
+if TYPE_CHECKING:  # torch is imported where tensors are made: the GUI reads predictions without it
+    import torch
 
 
 class PredictionAccumulator(Protocol):
@@ -32,6 +40,9 @@ class PredictionAccumulator(Protocol):
 
 class Task(Protocol):
     kind: str
+    spec: KindSpec
+    # The numeric fields a prediction carries, as views show them (e.g. ("confidence", "loss")).
+    prediction_columns: tuple[str, ...]
     # peft's LoraConfig task_type ("SEQ_CLS" | "TOKEN_CLS" | "QUESTION_ANS") and the new
     # head modules that train in full and are saved whole under LoRA (modules_to_save).
     peft_task_type: str
@@ -71,6 +82,18 @@ class Task(Protocol):
 
     def metrics(self, examples: ExampleSet, predictions: list[dict[str, Any]], **options: Any) -> dict[str, float]:
         """The task's official metrics (keys as in bertstudio.metrics)."""
+        ...
+
+    def predicted_value(self, prediction: Mapping[str, Any]) -> Any:
+        """The prediction in the shape of a gold value (what accepting it as a label would store)."""
+        ...
+
+    def is_error(self, prediction: Mapping[str, Any], gold: Any) -> bool:
+        """True when the prediction does not match the gold value; never for an unlabelled row."""
+        ...
+
+    def confidence(self, prediction: Mapping[str, Any]) -> float | None:
+        """How sure the model is of this prediction (None when the kind has no such number)."""
         ...
 
 

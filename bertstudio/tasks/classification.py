@@ -8,15 +8,19 @@ format BERT was pre-trained on; pairs are cut longest side first.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 import datasets
 import numpy as np
-import torch
+
 
 from bertstudio.data.examples import ExampleSet
+from bertstudio.data.kinds import get_spec
 from bertstudio.tasks.collate import pad_batch
 from bertstudio.tasks.common import check_labels, column, encoding_rows, label_ids, map_batched
+
+if TYPE_CHECKING:  # torch is imported where tensors are made: the GUI reads predictions without it
+    import torch
 
 
 def encode_texts(tokenizer: Any, texts: list[str], pairs: list[str] | None, max_length: int) -> dict[str, list]:
@@ -45,10 +49,15 @@ class SequenceClassificationTask:
     peft_task_type = "SEQ_CLS"
     head_modules: tuple[str, ...] = ("classifier",)
 
+    # A predicted score this far from the gold reads as wrong to a person (STS-B's scale is 0-5).
+    SCORE_TOLERANCE = 0.5
+
     def __init__(self, kind: str) -> None:
         self.kind = kind
-        self.regression = kind == "regression"
-        self.has_pair = kind in ("pair", "regression")
+        self.spec = get_spec(kind)
+        self.regression = self.spec.gold.numeric
+        self.has_pair = "text_pair" in self.spec.columns
+        self.prediction_columns = ("loss",) if self.regression else ("confidence", "loss")
 
     def auto_model_class(self) -> type:
         from transformers import AutoModelForSequenceClassification
@@ -133,6 +142,22 @@ class SequenceClassificationTask:
         return dict(M.classification_metrics(golds, preds, names=M.kind_metrics(self.kind), labels=ids))
 
 
+    # --- reading predictions -----------------------------------------------------------
+    def predicted_value(self, prediction: Mapping[str, Any]) -> Any:
+        return prediction.get("score") if self.regression else prediction.get("label")
+
+    def is_error(self, prediction: Mapping[str, Any], gold: Any) -> bool:
+        if gold is None:
+            return False
+        if self.regression:
+            return abs(float(prediction.get("score", 0.0)) - float(gold)) >= self.SCORE_TOLERANCE
+        return prediction.get("label") != gold
+
+    def confidence(self, prediction: Mapping[str, Any]) -> float | None:
+        value = None if self.regression else prediction.get("confidence")
+        return float(value) if value is not None else None
+
+
 class ClassificationAccumulator:
     """Keeps one row of probabilities (or one score) per example: O(examples x labels)."""
 
@@ -144,6 +169,8 @@ class ClassificationAccumulator:
         self.values = np.full((len(examples), width), np.nan, dtype=np.float64)
 
     def add(self, batch: Mapping[str, torch.Tensor], outputs: Any) -> None:
+        import torch
+
         logits = outputs.logits if hasattr(outputs, "logits") else outputs["logits"]
         logits = logits.detach().float().cpu()
         rows = batch["example_index"].cpu().numpy()

@@ -7,10 +7,12 @@ aligned shapes. One numpy slice assignment per row and key: no per-token Python.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 import numpy as np
-import torch
+
+if TYPE_CHECKING:  # imported where tensors are made, so reading tasks never loads torch
+    import torch
 
 PAD_MULTIPLE = 8
 
@@ -49,6 +51,8 @@ def pad_batch(
     ``offset_mapping`` (QA evaluation) becomes ``(batch, length, 2)`` padded with -1.
     The ``length`` column is for the sampler only and is dropped.
     """
+    import torch
+
     if not features:
         raise ValueError("cannot collate an empty batch")
     first = features[0]

@@ -10,16 +10,19 @@ null score, so memory never holds more than one batch of logits.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 import datasets
 import numpy as np
-import torch
 
 from bertstudio.data.examples import ExampleSet
+from bertstudio.data.kinds import get_spec
 from bertstudio.errors import ConfigError
 from bertstudio.tasks.collate import pad_batch
 from bertstudio.tasks.common import column, encoding_rows, map_batched
+
+if TYPE_CHECKING:
+    import torch
 
 MAX_QUERY_TOKENS = 64  # BERT's max_query_length
 
@@ -39,6 +42,10 @@ class QuestionAnsweringTask:
     kind = "qa"
     peft_task_type = "QUESTION_ANS"
     head_modules: tuple[str, ...] = ("qa_outputs",)
+    prediction_columns: tuple[str, ...] = ("confidence",)
+
+    def __init__(self) -> None:
+        self.spec = get_spec(self.kind)
 
     def auto_model_class(self) -> type:
         from transformers import AutoModelForQuestionAnswering
@@ -150,6 +157,27 @@ class QuestionAnsweringTask:
             return {}
         return dict(M.squad_metrics([predictions[i]["answer"] for i in keep], [list(gold[i]["text"]) for i in keep]))
 
+    def predicted_value(self, prediction: Mapping[str, Any]) -> Any:
+        answer = prediction.get("answer") or ""
+        start = int(prediction.get("start", -1))
+        return {"text": [answer], "answer_start": [start]} if answer else {"text": [], "answer_start": []}
+
+    def is_error(self, prediction: Mapping[str, Any], gold: Any) -> bool:
+        """SQuAD's exact-match rule: wrong unless the normalised answer equals a normalised gold
+        answer (for a question without an answer: unless the prediction is empty too)."""
+        if gold is None:
+            return False
+        from bertstudio.metrics import normalize_answer
+
+        answers = [normalize_answer(t) for t in (gold.get("text") or [])]
+        got = normalize_answer(prediction.get("answer") or "")
+        return got not in answers if answers else got != ""
+
+    def confidence(self, prediction: Mapping[str, Any]) -> float | None:
+        """The span's start + end logit (higher is surer; not a probability)."""
+        value = prediction.get("score")
+        return float(value) if value is not None else None
+
 
 class QAAccumulator:
     """Per example: best span (score, char start, char end) and lowest null score so far."""
@@ -168,6 +196,8 @@ class QAAccumulator:
         self.null_score = np.full(n, np.inf)
 
     def add(self, batch: Mapping[str, torch.Tensor], outputs: Any) -> None:
+        import torch
+
         start = outputs.start_logits if hasattr(outputs, "start_logits") else outputs["start_logits"]
         end = outputs.end_logits if hasattr(outputs, "end_logits") else outputs["end_logits"]
         start, end = start.detach().float().cpu(), end.detach().float().cpu()

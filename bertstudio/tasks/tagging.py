@@ -9,16 +9,19 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 import datasets
 import numpy as np
-import torch
 
 from bertstudio.data.examples import ExampleSet
+from bertstudio.data.kinds import get_spec
 from bertstudio.errors import DataError
 from bertstudio.tasks.collate import pad_batch
 from bertstudio.tasks.common import check_labels, column, encoding_rows, label_id, map_batched
+
+if TYPE_CHECKING:
+    import torch
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +59,10 @@ class TokenTaggingTask:
     kind = "tagging"
     peft_task_type = "TOKEN_CLS"
     head_modules: tuple[str, ...] = ("classifier",)
+    prediction_columns: tuple[str, ...] = ()
+
+    def __init__(self) -> None:
+        self.spec = get_spec(self.kind)
 
     def auto_model_class(self) -> type:
         from transformers import AutoModelForTokenClassification
@@ -137,6 +144,16 @@ class TokenTaggingTask:
         if not keep:
             return {}
         return dict(M.tagging_metrics([list(gold[i]) for i in keep], [predictions[i]["tags"] for i in keep]))
+
+    def predicted_value(self, prediction: Mapping[str, Any]) -> Any:
+        return prediction.get("tags")
+
+    def is_error(self, prediction: Mapping[str, Any], gold: Any) -> bool:
+        """Any word tagged differently (the sentence is wrong as a whole)."""
+        return gold is not None and list(prediction.get("tags") or []) != list(gold)
+
+    def confidence(self, prediction: Mapping[str, Any]) -> float | None:
+        return None
 
 
 class TaggingAccumulator:

@@ -1,7 +1,7 @@
 """Type new examples into a project: the start of a data set labelled in the app.
 
-One form per task kind (a sentence; a pair; a sentence to tag, split into words at
-whitespace; a context and a question). "Add" stores the example unlabelled in the
+The form holds what the kind's spec says a person types (a sentence; a pair; a sentence
+to tag, split into words at whitespace; a context and a question). "Add" stores the example unlabelled in the
 chosen split and clears the form for the next one; labelling happens on the Label
 page, as for imported rows. The rows go through the project's own import path
 (``Project.import_examples(..., replace=False)``), so they are saved at once.
@@ -19,33 +19,40 @@ from PySide6.QtWidgets import (
 )
 
 from bertstudio.data.examples import from_records
+from bertstudio.data.kinds import get_spec
 from bertstudio.errors import BertStudioError, DataError
 
 SPLITS = ("train", "dev", "test")
 
-# kind -> the fields a person types: (record key, multi-line)
-FIELDS: dict[str, tuple[tuple[str, bool], ...]] = {
-    "sentence": (("text", True),),
-    "pair": (("text", True), ("text_pair", True)),
-    "regression": (("text", True), ("text_pair", True)),
-    "tagging": (("sentence", False),),
-    "qa": (("context", True), ("question", False)),
-}
+# Columns kept between examples (several questions about one context) come first in the form.
+_SHARED = frozenset({"context"})
+_ONE_LINE = frozenset({"question"})
+
+
+def fields_for(kind: str) -> list[tuple[str, bool]]:
+    """(column, multi-line) of what a person types for a ``kind`` example: its spec's inputs."""
+    spec = get_spec(kind)
+    columns = sorted(spec.inputs + spec.optional_inputs, key=lambda c: c not in _SHARED)
+    return [(c, c not in _ONE_LINE and not spec.is_list_column(c)) for c in columns]
 
 
 def record_for(kind: str, values: dict[str, str]) -> dict[str, Any]:
-    """The unlabelled record of ``kind`` for the typed ``values``; DataError names an empty field."""
-    for key, _multi in FIELDS[kind]:
+    """The unlabelled record of ``kind`` for the typed ``values``; DataError names an empty field.
+
+    A list column (tokens) is typed as words split at whitespace; an ``id`` column gets a
+    fresh unique id."""
+    spec = get_spec(kind)
+    for key in spec.inputs:
         if not values.get(key, "").strip():
             raise DataError(f"the {key.replace('_', ' ')} is empty", where=key, expected="some text")
-    if kind == "sentence":
-        return {"text": values["text"].strip(), "label": None}
-    if kind in ("pair", "regression"):
-        return {"text": values["text"].strip(), "text_pair": values["text_pair"].strip(), "label": None}
-    if kind == "tagging":
-        return {"tokens": values["sentence"].split(), "tags": None}
-    return {"id": f"user-{uuid.uuid4().hex[:12]}", "title": "", "context": values["context"].strip(),
-            "question": values["question"].strip(), "answers": None}
+    record: dict[str, Any] = {}
+    for key, _multi in fields_for(kind):
+        text = values.get(key, "").strip()
+        record[key] = text.split() if spec.is_list_column(key) else text
+    if "id" in spec.columns:
+        record["id"] = f"user-{uuid.uuid4().hex[:12]}"
+    record[spec.gold_column] = None
+    return spec.record(record)
 
 
 def add_examples(project: Any, split: str, records: list[dict[str, Any]]) -> int:
@@ -67,10 +74,12 @@ class AddExampleDialog(QDialog):
         self.session = session
         self.kind = session.kind
         self.count = 0
+        fields = fields_for(self.kind)
+        alone = len(fields) == 1
         titles = {
-            "text": self.tr("Sentence") if self.kind == "sentence" else self.tr("Text A (premise)"),
+            "text": self.tr("Sentence") if alone else self.tr("Text A (premise)"),
             "text_pair": self.tr("Text B (hypothesis)"),
-            "sentence": self.tr("Sentence (words are split at spaces)"),
+            "tokens": self.tr("Sentence (words are split at spaces)"),
             "context": self.tr("Context"),
             "question": self.tr("Question"),
         }
@@ -81,14 +90,14 @@ class AddExampleDialog(QDialog):
         form = QFormLayout()
         form.addRow(self.tr("Into split"), self.split_combo)
         self.editors: dict[str, QPlainTextEdit | QLineEdit] = {}
-        for key, multi in FIELDS[self.kind]:
+        for key, multi in fields:
             editor: QPlainTextEdit | QLineEdit = QPlainTextEdit() if multi else QLineEdit()
             editor.setObjectName(f"add_{key}Edit")
             if isinstance(editor, QPlainTextEdit):
                 editor.setTabChangesFocus(True)
                 editor.setMinimumHeight(90 if key == "context" else 60)
             self.editors[key] = editor
-            form.addRow(titles[key], editor)
+            form.addRow(titles.get(key, key), editor)
         self.status = QLabel(objectName="addExampleStatus", wordWrap=True)
         self.add_button = QPushButton(self.tr("Add"), objectName="addExampleButton")
         self.add_button.setDefault(True)
@@ -119,10 +128,9 @@ class AddExampleDialog(QDialog):
         self.status.setStyleSheet("")
         self.status.setText(self.tr("Added to {s} as row {r} ({n} this time). Label it on the Label page.").format(
             s=split, r=row + 1, n=self.count))
-        keep = "context" if self.kind == "qa" else None  # several questions per context
         for key, editor in self.editors.items():
-            if key != keep:
+            if key not in _SHARED:  # several questions per context: the context stays
                 editor.clear()
-        next(e for k, e in self.editors.items() if k != keep).setFocus()
+        next(e for k, e in self.editors.items() if k not in _SHARED).setFocus()
         self.added.emit(split, row)
         return True

@@ -29,41 +29,37 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor
 
-from bertstudio.data.examples import GOLD_COLUMN
+from bertstudio.data.kinds import get_spec
 
 BLOCK = 256
 _MAX_BLOCKS = 16
 _CELL_CHARS = 300  # long contexts are cut in the table; the editor shows them whole
 
-# Which Arrow columns a kind shows, in order, with their header (translated at use).
+# Column headers (translated at use). Which columns a kind shows comes from its spec
+# (``spec.view_columns``); its gold column is titled by what the gold value is.
 _CONTEXT = "ExampleTableModel"
-VIEW_COLUMNS: dict[str, tuple[tuple[str, str], ...]] = {
-    "sentence": (("text", QT_TRANSLATE_NOOP(_CONTEXT, "Text")), ("label", QT_TRANSLATE_NOOP(_CONTEXT, "Label"))),
-    "pair": (
-        ("text", QT_TRANSLATE_NOOP(_CONTEXT, "Text")),
-        ("text_pair", QT_TRANSLATE_NOOP(_CONTEXT, "Second text")),
-        ("label", QT_TRANSLATE_NOOP(_CONTEXT, "Label")),
-    ),
-    "regression": (
-        ("text", QT_TRANSLATE_NOOP(_CONTEXT, "Text")),
-        ("text_pair", QT_TRANSLATE_NOOP(_CONTEXT, "Second text")),
-        ("label", QT_TRANSLATE_NOOP(_CONTEXT, "Score")),
-    ),
-    "tagging": (("tokens", QT_TRANSLATE_NOOP(_CONTEXT, "Tokens")), ("tags", QT_TRANSLATE_NOOP(_CONTEXT, "Tags"))),
-    "qa": (
-        ("question", QT_TRANSLATE_NOOP(_CONTEXT, "Question")),
-        ("context", QT_TRANSLATE_NOOP(_CONTEXT, "Context")),
-        ("answers", QT_TRANSLATE_NOOP(_CONTEXT, "Answers")),
-        ("title", QT_TRANSLATE_NOOP(_CONTEXT, "Title")),
-    ),
+COLUMN_TITLES: dict[str, str] = {
+    "text": QT_TRANSLATE_NOOP(_CONTEXT, "Text"),
+    "text_pair": QT_TRANSLATE_NOOP(_CONTEXT, "Second text"),
+    "tokens": QT_TRANSLATE_NOOP(_CONTEXT, "Tokens"),
+    "question": QT_TRANSLATE_NOOP(_CONTEXT, "Question"),
+    "context": QT_TRANSLATE_NOOP(_CONTEXT, "Context"),
+    "title": QT_TRANSLATE_NOOP(_CONTEXT, "Title"),
+    "id": QT_TRANSLATE_NOOP(_CONTEXT, "Id"),
 }
-TEXT_COLUMNS: dict[str, tuple[str, ...]] = {
-    "sentence": ("text",),
-    "pair": ("text", "text_pair"),
-    "regression": ("text", "text_pair"),
-    "tagging": ("tokens",),
-    "qa": ("question", "context", "title"),
+GOLD_TITLES: dict[str, str] = {
+    "label": QT_TRANSLATE_NOOP(_CONTEXT, "Label"),
+    "score": QT_TRANSLATE_NOOP(_CONTEXT, "Score"),
+    "tags": QT_TRANSLATE_NOOP(_CONTEXT, "Tags"),
+    "answers": QT_TRANSLATE_NOOP(_CONTEXT, "Answers"),
 }
+
+
+def column_title(kind: str, column: str) -> str:
+    """The translated header of ``column`` in a table of ``kind`` examples."""
+    spec = get_spec(kind)
+    source = GOLD_TITLES.get(spec.gold.name, column) if column == spec.gold_column else COLUMN_TITLES.get(column, column)
+    return QCoreApplication.translate(_CONTEXT, source)
 
 
 def arrow_table(examples: Any) -> pa.Table:
@@ -94,35 +90,6 @@ def search_rows(table: pa.Table, columns: tuple[str, ...], needle: str) -> np.nd
 
 def unlabelled_rows(table: pa.Table, gold: str) -> np.ndarray:
     return np.flatnonzero(pc.is_null(table[gold]).to_numpy(zero_copy_only=False))
-
-
-def rows_with_label(table: pa.Table, gold: str, label: str) -> np.ndarray:
-    """Rows whose gold is ``label`` (for tagging: whose tags use entity/tag ``label``)."""
-    column = table[gold]
-    if pa.types.is_list(column.type) or pa.types.is_large_list(column.type):
-        flat = pc.list_flatten(column)
-        parents = pc.list_parent_indices(column).to_numpy(zero_copy_only=False)
-        base = pc.replace_substring_regex(flat, r"^[BIES]-", "")
-        match = pc.fill_null(pc.equal(base, label), False).to_numpy(zero_copy_only=False)
-        return np.unique(parents[match])
-    if pa.types.is_floating(column.type):
-        return np.array([], dtype=np.int64)
-    return np.flatnonzero(pc.fill_null(pc.equal(column, label), False).to_numpy(zero_copy_only=False))
-
-
-def label_counts(table: pa.Table, gold: str) -> dict[str, int]:
-    """How often each label (tagging: each entity type / tag) occurs as gold, vectorised."""
-    column = table[gold]
-    if pa.types.is_list(column.type) or pa.types.is_large_list(column.type):
-        flat = pc.list_flatten(column)
-        flat = pc.filter(flat, pc.invert(pc.starts_with(flat, "I-")))
-        column = pc.replace_substring_regex(flat, r"^[BIES]-", "")
-    elif pa.types.is_floating(column.type):
-        column = pc.cast(pc.round(column, 0), pa.int64()).cast(pa.string())
-    elif pa.types.is_struct(column.type):
-        return {}
-    counts = pc.value_counts(pc.drop_null(column))
-    return {str(v["values"]): int(v["counts"]) for v in counts.to_pylist()}
 
 
 def latest_predictions(runs_dir: str | Path | None) -> tuple[str | None, dict[int, dict[str, Any]]]:
@@ -156,31 +123,15 @@ def latest_predictions(runs_dir: str | Path | None) -> tuple[str | None, dict[in
     return split, out
 
 
-def disagrees(kind: str, gold: Any, pred: dict[str, Any]) -> bool:
-    """True when the run's prediction differs from the gold value (unlabelled rows never do)."""
-    if gold is None:
-        return False
-    if kind in ("sentence", "pair"):
-        return pred.get("label") != gold
-    if kind == "regression":
-        return abs(float(pred.get("score", 0.0)) - float(gold)) > 0.5
-    if kind == "tagging":
-        return list(pred.get("tags") or []) != list(gold)
-    texts = gold.get("text") or []
-    answer = pred.get("answer", "")
-    return (answer not in texts) if texts else answer != ""
-
-
 def format_value(kind: str, column: str, value: Any) -> str:
+    """A cell's text: the gold column as its gold type shows it, long text cut."""
     if value is None:
         return ""
-    if column == "answers":
-        texts = value.get("text") or []
-        return " | ".join(texts) if texts else "∅"
+    spec = get_spec(kind)
+    if column == spec.gold_column:
+        return spec.gold.short_text(value)
     if isinstance(value, list):
         return " ".join(str(v) for v in value)
-    if isinstance(value, float):
-        return f"{value:.2f}"
     text = str(value)
     return text if len(text) <= _CELL_CHARS else text[:_CELL_CHARS] + "…"
 
@@ -264,13 +215,13 @@ class ExampleTableModel(QAbstractTableModel):
     def _load_block(self, block: int) -> list[dict[str, Any]]:
         assert self._table is not None
         start, stop = block * BLOCK, min((block + 1) * BLOCK, self.rowCount())
-        cols = [c for c, _ in VIEW_COLUMNS[self._kind] if c in self._table.column_names]
+        cols = [c for c in get_spec(self._kind).view_columns if c in self._table.column_names]
         if self._index is None:
             part = self._table.select(cols).slice(start, stop - start)
         else:
             part = self._table.select(cols).take(pa.array(self._index[start:stop]))
         rows = part.to_pylist()
-        gold = GOLD_COLUMN[self._kind]
+        gold = get_spec(self._kind).gold_column
         if self._gold_of is not None:
             for i, values in enumerate(rows):
                 values[gold] = self._gold_of(self.source_row(start + i))
@@ -286,20 +237,22 @@ class ExampleTableModel(QAbstractTableModel):
         return len(self._index) if self._index is not None else self._table.num_rows
 
     def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(VIEW_COLUMNS[self._kind])
+        return 0 if parent.isValid() else len(get_spec(self._kind).view_columns)
 
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or not (0 <= index.row() < self.rowCount()):
             return None
-        column, _ = VIEW_COLUMNS[self._kind][index.column()]
+        spec = get_spec(self._kind)
+        column = spec.view_columns[index.column()]
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
             value = self.row_values(index.row()).get(column)
             text = format_value(self._kind, column, value)
             if role == Qt.ItemDataRole.ToolTipRole:
                 return text if len(text) > 60 else None
             return text
-        if role == Qt.ItemDataRole.BackgroundRole and column == "label" and self._kind != "regression":
-            colour = self._colours.get(self.row_values(index.row()).get("label") or "")
+        if role == Qt.ItemDataRole.BackgroundRole and column == spec.gold_column and spec.has_label_set \
+                and not spec.gold.per_token:
+            colour = self._colours.get(self.row_values(index.row()).get(column) or "")
             return QColor(colour).lighter(160) if colour else None
         if role == Qt.ItemDataRole.UserRole:
             return self.source_row(index.row())
@@ -310,7 +263,7 @@ class ExampleTableModel(QAbstractTableModel):
             return None
         if orientation == Qt.Orientation.Horizontal:
             if 0 <= section < self.columnCount():
-                return QCoreApplication.translate(_CONTEXT, VIEW_COLUMNS[self._kind][section][1])
+                return column_title(self._kind, get_spec(self._kind).view_columns[section])
             return None
         return str(self.source_row(section) + 1) if 0 <= section < self.rowCount() else None
 

@@ -28,17 +28,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from bertstudio.ui.data_model import (
-    TEXT_COLUMNS,
-    VIEW_COLUMNS,
-    ExampleTableModel,
-    arrow_table,
-    disagrees,
-    latest_predictions,
-    rows_with_label,
-    search_rows,
-    unlabelled_rows,
-)
+from bertstudio.data.kinds import get_spec
+from bertstudio.ui.data_model import ExampleTableModel, arrow_table, latest_predictions, search_rows, unlabelled_rows
 from bertstudio.ui.session import SPLITS, ProjectSession
 
 FILTER_ALL, FILTER_UNLABELLED, FILTER_LABEL, FILTER_DISAGREE = "all", "unlabelled", "label", "disagree"
@@ -204,12 +195,7 @@ class DataPage(QWidget):
         self.filter_combo.clear()
         self.filter_combo.addItem(self.tr("All rows"), _key(FILTER_ALL))
         self.filter_combo.addItem(self.tr("Unlabelled"), _key(FILTER_UNLABELLED))
-        kind = self.session.kind
-        if kind in ("sentence", "pair", "tagging"):
-            from bertstudio.ui.editors.tagging import entity_types
-
-            names = entity_types(self.session.labels()) if kind == "tagging" else self.session.labels()
-            for name in names:
+        for name in get_spec(self.session.kind).gold.filter_labels(self.session.labels()):
                 self.filter_combo.addItem(self.tr("Label = %1").replace("%1", name), _key(FILTER_LABEL, name))
         self.filter_combo.addItem(self.tr("Disagrees with the latest run"), _key(FILTER_DISAGREE))
         self.filter_combo.setCurrentIndex(max(0, self.filter_combo.findData(current)))
@@ -233,10 +219,11 @@ class DataPage(QWidget):
         """Text columns share the width; short columns get a fixed one (never measured over the rows)."""
         header = self.table.horizontalHeader()
         header.setStretchLastSection(False)
-        for i, (column, _title) in enumerate(VIEW_COLUMNS[self.model.kind]):
-            if column in ("label", "answers", "title"):
+        spec = get_spec(self.model.kind)
+        for i, column in enumerate(spec.view_columns):
+            if column not in spec.inputs + spec.optional_inputs:  # gold, title: a fixed width
                 header.setSectionResizeMode(i, QHeaderView.ResizeMode.Interactive)
-                header.resizeSection(i, 140 if column != "answers" else 180)
+                header.resizeSection(i, 180 if spec.gold.name == "answers" and column == spec.gold_column else 140)
             else:
                 header.setSectionResizeMode(i, QHeaderView.ResizeMode.Stretch)
 
@@ -271,19 +258,18 @@ class DataPage(QWidget):
         """Rows that pass the search and the filter (None = every row)."""
         if self._full is None:
             return None
-        kind = self.session.kind
+        spec = get_spec(self.session.kind)
         keep: np.ndarray | None = None
         needle = self.search_edit.text()  # spaces kept: "film " finds the word, not "films"
         if needle.strip():
-            keep = search_rows(self._full, TEXT_COLUMNS[kind], needle)
+            keep = search_rows(self._full, spec.text_columns, needle)
         mode, label = self.current_filter()
         if mode != FILTER_ALL:
             current = self._current_table()
-            gold = self.session.examples(self.split).gold_column
             if mode == FILTER_UNLABELLED:
-                rows = unlabelled_rows(current, gold)
+                rows = unlabelled_rows(current, spec.gold_column)
             elif mode == FILTER_LABEL and label is not None:
-                rows = rows_with_label(current, gold, label)
+                rows = spec.gold.rows_with(current[spec.gold_column], label)
             else:
                 rows = self._disagreeing_rows()
             keep = rows if keep is None else np.intersect1d(keep, rows, assume_unique=True)
@@ -298,9 +284,11 @@ class DataPage(QWidget):
         split, preds = latest_predictions(project.runs_dir if project is not None else None)
         if split != self.split or not preds:
             return np.array([], dtype=np.int64)
-        kind = self.session.kind
+        from bertstudio.tasks import get_task
+
+        task = get_task(self.session.kind)  # the same rule as the Results page's "errors only"
         n = self.session.split_size(self.split)
-        rows = [r for r, p in preds.items() if r < n and disagrees(kind, self.session.gold(self.split, r), p)]
+        rows = [r for r, p in preds.items() if r < n and task.is_error(p, self.session.gold(self.split, r))]
         return np.array(sorted(rows), dtype=np.int64)
 
     def apply_filters(self) -> None:
@@ -325,7 +313,7 @@ class DataPage(QWidget):
             self.distribution.set_counts({}, {})
             return
         counts = project.label_counts(self.split)
-        if self.session.kind == "tagging":
+        if get_spec(self.session.kind).gold.per_token:  # tag counts: the outside tag says nothing
             counts = {k: v for k, v in counts.items() if k != "O" and v}
         self.distribution.set_counts(counts, self.session.label_colours())
 

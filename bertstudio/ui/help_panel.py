@@ -5,22 +5,23 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout, QWidget
 
-
+from bertstudio.data.kinds import get_spec
 
 def shortcuts(kind: str) -> list[tuple[str, str]]:
-    """(keys, what they do) for one task kind, most used first."""
+    """(keys, what they do) for one task kind (its editor is chosen by its gold type), most used first."""
+    gold = get_spec(kind).gold.name
     move = [
         (QCoreApplication.translate("HelpPanel", "← / → or ↑ / ↓"), QCoreApplication.translate("HelpPanel", "previous / next example")),
         (QCoreApplication.translate("HelpPanel", "S or Space"), QCoreApplication.translate("HelpPanel", "skip to the next unlabelled example")),
         (QCoreApplication.translate("HelpPanel", "Ctrl+Z / Ctrl+Shift+Z"), QCoreApplication.translate("HelpPanel", "undo / redo the last edit")),
     ]
-    if kind in ("sentence", "pair"):
+    if gold == "label":
         return [(QCoreApplication.translate("HelpPanel", "1 … 9"), QCoreApplication.translate("HelpPanel", "apply the label with that number (see the legend)")),
                 (QCoreApplication.translate("HelpPanel", "0 or Backspace"), QCoreApplication.translate("HelpPanel", "clear the label"))] + move
-    if kind == "regression":
+    if gold == "score":
         return [(QCoreApplication.translate("HelpPanel", "0 … 5"), QCoreApplication.translate("HelpPanel", "set a whole score")), (QCoreApplication.translate("HelpPanel", "slider / box"), QCoreApplication.translate("HelpPanel", "set a score in tenths")),
                 (QCoreApplication.translate("HelpPanel", "Backspace"), QCoreApplication.translate("HelpPanel", "clear the score"))] + move
-    if kind == "tagging":
+    if gold == "tags":
         return [
             (QCoreApplication.translate("HelpPanel", "← / →"), QCoreApplication.translate("HelpPanel", "move the word cursor")),
             (QCoreApplication.translate("HelpPanel", "Shift+← / Shift+→, or drag"), QCoreApplication.translate("HelpPanel", "select several words")),

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from bertstudio.data.kinds import get_spec
 from bertstudio.errors import BertStudioError
 
 KIND_NAMES = {
@@ -108,17 +109,18 @@ class NewProjectDialog(QDialog):
         return str(self.kind_combo.currentData())
 
     def labels(self) -> list[str]:
+        gold = get_spec(self.kind()).gold
         labels = parse_labels(self.labels_edit.text())
-        if self.kind() == "tagging" and self.bio_box.isChecked():
+        if gold.per_token and self.bio_box.isChecked():
             return bio_labels(labels)
-        return labels if self.kind() in ("sentence", "pair", "tagging") else []
+        return labels if gold.has_label_set else []
 
     def _on_kind_changed(self) -> None:
-        kind = self.kind()
-        self.labels_edit.setEnabled(kind in ("sentence", "pair", "tagging"))
-        self.bio_box.setVisible(kind == "tagging")
+        gold = get_spec(self.kind()).gold
+        self.labels_edit.setEnabled(gold.has_label_set)
+        self.bio_box.setVisible(gold.per_token)
         self.labels_edit.setPlaceholderText(
-            self.tr("entity types, e.g. PER, LOC, ORG") if kind == "tagging" else self.tr("e.g. negative, positive"))
+            self.tr("entity types, e.g. PER, LOC, ORG") if gold.per_token else self.tr("e.g. negative, positive"))
 
     def _on_preset_chosen(self) -> None:
         name = self.preset_combo.currentData()

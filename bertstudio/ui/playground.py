@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QComboBox, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QTextBrowser, QVBoxLayout, QWidget,
 )
 
+from bertstudio.data.kinds import get_spec
 from bertstudio.errors import BertStudioError
 from bertstudio.ui.run_follower import read_run
 from bertstudio.ui.runs_page import all_runs
@@ -47,6 +48,9 @@ class _Bridge(QObject):
 
     predicted = Signal(int, dict)
     failed = Signal(int, str)
+
+
+_LONG_INPUTS = frozenset({"context"})
 
 
 def _bar_html(name: str, p: float, best: bool) -> str:
@@ -103,21 +107,28 @@ class PlaygroundPage(QWidget):
         lay.addWidget(self.output, 1)
         lay.addWidget(self.status)
 
+    def _input_title(self, column: str, alone: bool) -> str:
+        titles = {
+            "text": self.tr("Sentence") if alone else self.tr("First sentence"),
+            "text_pair": self.tr("Second sentence"),
+            "tokens": self.tr("Tokens (separated by spaces)"),
+            "question": self.tr("Question"),
+            "context": self.tr("Context"),
+        }
+        return titles.get(column, column)
+
     def _set_kind(self, kind: str) -> None:
+        """Input boxes for what the kind's model reads (its spec's inputs, then optional ones)."""
         self.kind = kind
-        first, second = {
-            "sentence": (self.tr("Sentence"), None),
-            "pair": (self.tr("First sentence"), self.tr("Second sentence")),
-            "regression": (self.tr("First sentence"), self.tr("Second sentence")),
-            "tagging": (self.tr("Tokens (separated by spaces)"), None),
-            "qa": (self.tr("Question"), self.tr("Context")),
-        }.get(kind, (self.tr("Input"), None))
-        self.input_label.setText(first)
-        self.input2_label.setText(second or "")
+        self.spec = get_spec(kind)
+        self.fields = list(self.spec.inputs + self.spec.optional_inputs)[:2]
+        self.input_label.setText(self._input_title(self.fields[0], len(self.fields) == 1))
+        second = self.fields[1] if len(self.fields) > 1 else None
+        self.input2_label.setText(self._input_title(second, False) if second else "")
         self.input2_label.setVisible(second is not None)
         self.input2.setVisible(second is not None)
-        if kind == "qa":
-            self.input2.setMaximumHeight(16777215)
+        # a long input (a QA context) gets the room; a sentence keeps a small box
+        self.input2.setMaximumHeight(16777215 if second in _LONG_INPUTS else 120)
 
     # --- runs -----------------------------------------------------------------------
     def refresh_runs(self, *_: object) -> None:
@@ -150,16 +161,14 @@ class PlaygroundPage(QWidget):
 
     # --- predicting -----------------------------------------------------------------
     def inputs(self) -> dict[str, Any] | None:
-        a, b = self.input.toPlainText().strip(), self.input2.toPlainText().strip()
-        if not a or (self.kind in ("pair", "qa") and not b):
+        typed = dict(zip(self.fields, (self.input.toPlainText().strip(), self.input2.toPlainText().strip())))
+        if any(not typed.get(c) for c in self.spec.inputs):
             return None
-        if self.kind == "sentence":
-            return {"text": a}
-        if self.kind in ("pair", "regression"):
-            return {"text": a, "text_pair": b} if b else {"text": a}
-        if self.kind == "tagging":
-            return {"tokens": a.split()}
-        return {"question": a, "context": b}
+        out: dict[str, Any] = {}
+        for column, value in typed.items():
+            if value:  # a list column (tokens) is typed as words separated by spaces
+                out[column] = value.split() if self.spec.is_list_column(column) else value
+        return out
 
     def _schedule(self) -> None:
         self._debounce.start()
@@ -198,19 +207,28 @@ class PlaygroundPage(QWidget):
         self.prediction_shown.emit(result)
 
     def result_html(self, result: dict[str, Any]) -> str:
+        """The prediction drawn the way its gold type reads best."""
+        draw = {"label": self._label_html, "score": self._score_html, "tags": self._tags_html}.get(self.spec.gold.name)
+        return (draw or self._answer_html)(result)
+
+    def _label_html(self, result: dict[str, Any]) -> str:
+        probs = sorted((result.get("probs") or {}).items(), key=lambda kv: -kv[1])
+        rows = "".join(_bar_html(k, float(v), i == 0) for i, (k, v) in enumerate(probs))
+        return f"<h3>{html.escape(str(result.get('label', '')))}</h3><table>{rows}</table>"
+
+    def _score_html(self, result: dict[str, Any]) -> str:
+        return f"<h3>{html.escape(self.tr('Score'))}: {float(result.get('score', 0.0)):.3f}</h3>"
+
+    def _tags_html(self, result: dict[str, Any]) -> str:
         esc = html.escape
-        if self.kind in ("sentence", "pair"):
-            probs = sorted((result.get("probs") or {}).items(), key=lambda kv: -kv[1])
-            rows = "".join(_bar_html(k, float(v), i == 0) for i, (k, v) in enumerate(probs))
-            return f"<h3>{esc(str(result.get('label', '')))}</h3><table>{rows}</table>"
-        if self.kind == "regression":
-            return f"<h3>{esc(self.tr('Score'))}: {float(result.get('score', 0.0)):.3f}</h3>"
-        if self.kind == "tagging":
-            tokens = result["inputs"]["tokens"]
-            tags = list(result.get("tags") or [])
-            cells = "".join(f"<td align=center>{esc(t)}<br><small><b>{esc(tag)}</b></small></td>" for t, tag in zip(tokens, tags))
-            spans = "; ".join(f"{esc(' '.join(tokens[s:e]))} ({esc(typ)})" for typ, s, e in result.get("entities") or [])
-            return f"<table cellpadding=4><tr>{cells}</tr></table><p>{spans}</p>"
+        tokens = result["inputs"]["tokens"]
+        tags = list(result.get("tags") or [])
+        cells = "".join(f"<td align=center>{esc(t)}<br><small><b>{esc(tag)}</b></small></td>" for t, tag in zip(tokens, tags))
+        spans = "; ".join(f"{esc(' '.join(tokens[s:e]))} ({esc(typ)})" for typ, s, e in result.get("entities") or [])
+        return f"<table cellpadding=4><tr>{cells}</tr></table><p>{spans}</p>"
+
+    def _answer_html(self, result: dict[str, Any]) -> str:
+        esc = html.escape
         context = result["inputs"]["context"]
         start, answer = int(result.get("start", -1)), str(result.get("answer") or "")
         if start < 0 or not answer:

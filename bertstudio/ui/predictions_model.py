@@ -18,7 +18,7 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
 
-from bertstudio.metrics import normalize_answer
+from bertstudio.tasks import get_task
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 EVAL_ROWS_FILE = "eval_rows.json"
@@ -38,34 +38,6 @@ def load_eval_rows(run_dir: str | Path) -> tuple[str, list[int]] | None:
         return None
 
 
-def predicted_value(kind: str, pred: dict[str, Any]) -> Any:
-    """The prediction in the shape of a gold value of ``kind`` (what relabelling would store)."""
-    if kind in ("sentence", "pair"):
-        return pred.get("label")
-    if kind == "regression":
-        return pred.get("score")
-    if kind == "tagging":
-        return pred.get("tags")
-    start = int(pred.get("start", -1))
-    answer = pred.get("answer") or ""
-    return {"text": [answer], "answer_start": [start]} if answer else {"text": [], "answer_start": []}
-
-
-def is_error(kind: str, gold: Any, pred: dict[str, Any]) -> bool:
-    if gold is None:
-        return False
-    if kind in ("sentence", "pair"):
-        return pred.get("label") != gold
-    if kind == "regression":
-        # STS-B's scale is 0-5: off by half a point or more reads as wrong to a person.
-        return abs(float(pred.get("score", 0.0)) - float(gold)) >= 0.5
-    if kind == "tagging":
-        return list(pred.get("tags") or []) != list(gold)
-    answers = [normalize_answer(t) for t in (gold.get("text") or [])]
-    got = normalize_answer(pred.get("answer") or "")
-    return got not in answers if answers else got != ""
-
-
 @dataclass
 class PredictionRow:
     index: int  # position in the evaluated set
@@ -77,21 +49,21 @@ class PredictionRow:
 
 
 class PredictionsModel(QAbstractTableModel):
+    """One row per evaluated example; what is shown and what counts as an error is the kind's
+    Task's to say (``task.predicted_value`` / ``task.is_error``), as on the Data page."""
+
     def __init__(self, kind: str, parent: Any = None) -> None:
         super().__init__(parent)
         self.kind = kind
+        self.task = get_task(kind)
         self.rows: list[PredictionRow] = []
-        self._columns = self._column_keys(kind)
+        self._columns = ["text", "gold", "predicted", *self.task.prediction_columns]
 
-    @staticmethod
-    def _column_keys(kind: str) -> list[str]:
-        if kind in ("sentence", "pair"):
-            return ["text", "gold", "predicted", "confidence", "loss"]
-        if kind == "regression":
-            return ["text", "gold", "predicted", "loss"]
-        if kind == "tagging":
-            return ["text", "gold", "predicted"]
-        return ["text", "gold", "predicted", "confidence"]
+    def is_error(self, r: "PredictionRow") -> bool:
+        return self.task.is_error(r.pred, r.gold)
+
+    def predicted_value(self, r: "PredictionRow") -> Any:
+        return self.task.predicted_value(r.pred)
 
     def _header(self, key: str) -> str:
         return {"text": self.tr("Text"), "gold": self.tr("Gold"), "predicted": self.tr("Predicted"),
@@ -137,7 +109,7 @@ class PredictionsModel(QAbstractTableModel):
             return self._sort_value(r, key)
         if role == Qt.ItemDataRole.ToolTipRole and key == "text":
             return self._display(r, key)
-        if role == Qt.ItemDataRole.ForegroundRole and key == "predicted" and is_error(self.kind, r.gold, r.pred):
+        if role == Qt.ItemDataRole.ForegroundRole and key == "predicted" and self.is_error(r):
             from PySide6.QtGui import QColor
 
             return QColor("#b00020")
@@ -146,51 +118,31 @@ class PredictionsModel(QAbstractTableModel):
         return None
 
     def _text(self, r: PredictionRow) -> str:
-        ex = r.example
-        if not ex:
+        if not r.example:
             return self.tr("(example {n} not in the project)").format(n=r.index + 1)
-        if self.kind == "tagging":
-            return " ".join(ex.get("tokens") or [])
-        if self.kind == "qa":
-            return ex.get("question") or ""
-        pair = ex.get("text_pair")
-        return f"{ex.get('text', '')}  ‖  {pair}" if pair else str(ex.get("text", ""))
+        return self.task.spec.example_text(r.example)
 
     def _display(self, r: PredictionRow, key: str) -> str:
         if key == "text":
             return self._text(r)
         if key == "gold":
-            return _short(self.kind, r.gold)
+            return self.task.spec.gold.short_text(r.gold)
         if key == "predicted":
-            return _short(self.kind, predicted_value(self.kind, r.pred))
+            return self.task.spec.gold.short_text(self.predicted_value(r))
         value = self._sort_value(r, key)
         return "" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.4f}"
 
     def _sort_value(self, r: PredictionRow, key: str) -> Any:
         if key == "confidence":
-            v = r.pred.get("confidence", r.pred.get("score"))
+            v = self.task.confidence(r.pred)
             return float(v) if v is not None else float("nan")
         if key == "loss":
             v = r.pred.get("loss")
             return float(v) if v is not None else float("nan")
-        if key == "gold" and self.kind == "regression" and r.gold is not None:
-            return float(r.gold)
-        if key == "predicted" and self.kind == "regression":
-            return float(r.pred.get("score", float("nan")))
+        if key in ("gold", "predicted") and self.task.spec.gold.numeric:  # scores sort as numbers
+            value = r.gold if key == "gold" else self.predicted_value(r)
+            return float(value) if value is not None else float("nan")
         return self._display(r, key)
-
-
-def _short(kind: str, value: Any) -> str:
-    if value is None:
-        return "—"
-    if kind == "regression":
-        return f"{float(value):.3f}"
-    if kind == "tagging":
-        return " ".join(value)
-    if kind == "qa":
-        texts = value.get("text") or []
-        return " | ".join(texts) if texts else "∅"
-    return str(value)
 
 
 class PredictionsFilter(QSortFilterProxyModel):
@@ -226,7 +178,7 @@ class PredictionsFilter(QSortFilterProxyModel):
         if not isinstance(model, PredictionsModel) or source_row >= len(model.rows):
             return True
         r = model.rows[source_row]
-        if self._errors_only and not is_error(model.kind, r.gold, r.pred):
+        if self._errors_only and not model.is_error(r):
             return False
         if self._cell is not None and (r.gold, r.pred.get("label")) != self._cell:
             return False

@@ -22,9 +22,8 @@ from PySide6.QtWidgets import (
 
 from bertstudio.metrics import GLUE_METRICS, KIND_METRICS, canonical_task, is_glue_task
 from bertstudio.ui.confusion_view import ConfusionView
-from bertstudio.ui.predictions_model import (
-    PredictionRow, PredictionsFilter, PredictionsModel, load_eval_rows, predicted_value,
-)
+from bertstudio.data.kinds import get_spec
+from bertstudio.ui.predictions_model import PredictionRow, PredictionsFilter, PredictionsModel, load_eval_rows
 from bertstudio.ui.run_follower import read_predictions, read_run
 from bertstudio.ui.runs_page import all_runs
 
@@ -219,10 +218,11 @@ class ResultsPage(QWidget):
             header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
             self.proxy.sort(-1)  # evaluation order
         self._refresh_confusion()
+        classes = get_spec(self.kind).gold.classes
         self.relabel_combo.clear()
-        self.relabel_combo.addItems(self.session.labels() if self.kind in ("sentence", "pair") else [])
-        self.relabel_combo.setVisible(self.kind in ("sentence", "pair"))
-        self.set_gold_button.setVisible(self.kind in ("sentence", "pair"))
+        self.relabel_combo.addItems(self.session.labels() if classes else [])
+        self.relabel_combo.setVisible(classes)
+        self.set_gold_button.setVisible(classes)
         self.example_view.clear()
         self._update_filter_label()
         self._update_edit_buttons()
@@ -266,7 +266,7 @@ class ResultsPage(QWidget):
         return out
 
     def _refresh_confusion(self) -> None:
-        classify = self.kind in ("sentence", "pair")
+        classify = get_spec(self.kind).gold.classes
         self.confusion_view.setVisible(classify)
         if classify:
             rows = [r for r in self.model.rows if r.gold is not None]
@@ -310,26 +310,36 @@ class ResultsPage(QWidget):
             self.session.set_current(r.split, r.row)
 
     def example_html(self, r: PredictionRow) -> str:
-        ex, kind, esc = r.example, self.kind, html.escape
-        legend = self.tr("green = gold, orange = predicted")
-        if kind == "tagging":
-            tokens = list(ex.get("tokens") or [])
-            return "<br>".join(
-                f"<b>{esc(title)}</b> " + self._tagged_html(tokens, tags) for title, tags in
-                ((self.tr("Gold:"), r.gold), (self.tr("Predicted:"), r.pred.get("tags")))) + f"<p><i>{esc(legend)}</i></p>"
-        if kind == "qa":
-            context = str(ex.get("context") or "")
-            gold = r.gold or {}
-            gold_ranges = [(s, s + len(t)) for t, s in zip(gold.get("text") or [], gold.get("answer_start") or [])]
-            start, answer = int(r.pred.get("start", -1)), r.pred.get("answer") or ""
-            pred_ranges = [(start, start + len(answer))] if start >= 0 and answer else []
-            return (f"<p><b>{esc(self.tr('Question:'))}</b> {esc(ex.get('question') or '')}</p>"
-                    f"<p>{_mark_runs(context, gold_ranges, pred_ranges)}</p><p><i>{esc(legend)}</i></p>")
+        """The example with gold and prediction, drawn the way its gold type reads best."""
+        draw = {"tags": self._tags_html, "answers": self._answers_html}.get(get_spec(self.kind).gold.name)
+        return draw(r) if draw is not None else self._values_html(r)
+
+    def _legend(self) -> str:
+        return f"<p><i>{html.escape(self.tr('green = gold, orange = predicted'))}</i></p>"
+
+    def _tags_html(self, r: PredictionRow) -> str:
+        tokens = list(r.example.get("tokens") or [])
+        return "<br>".join(
+            f"<b>{html.escape(title)}</b> " + self._tagged_html(tokens, tags) for title, tags in
+            ((self.tr("Gold:"), r.gold), (self.tr("Predicted:"), r.pred.get("tags")))) + self._legend()
+
+    def _answers_html(self, r: PredictionRow) -> str:
+        esc, ex = html.escape, r.example
+        context = str(ex.get("context") or "")
+        gold = r.gold or {}
+        gold_ranges = [(s, s + len(t)) for t, s in zip(gold.get("text") or [], gold.get("answer_start") or [])]
+        start, answer = int(r.pred.get("start", -1)), r.pred.get("answer") or ""
+        pred_ranges = [(start, start + len(answer))] if start >= 0 and answer else []
+        return (f"<p><b>{esc(self.tr('Question:'))}</b> {esc(ex.get('question') or '')}</p>"
+                f"<p>{_mark_runs(context, gold_ranges, pred_ranges)}</p>" + self._legend())
+
+    def _values_html(self, r: PredictionRow) -> str:
+        esc, ex, gold = html.escape, r.example, get_spec(self.kind).gold
         parts = [f"<p>{esc(str(ex.get('text', '')))}</p>"]
         if ex.get("text_pair"):
             parts.append(f"<p>{esc(str(ex['text_pair']))}</p>")
-        parts.append(f"<p><b>{esc(self.tr('Gold:'))}</b> {esc(str(r.gold))} &nbsp; "
-                     f"<b>{esc(self.tr('Predicted:'))}</b> {esc(str(predicted_value(kind, r.pred)))}</p>")
+        parts.append(f"<p><b>{esc(self.tr('Gold:'))}</b> {esc(gold.short_text(r.gold))} &nbsp; "
+                     f"<b>{esc(self.tr('Predicted:'))}</b> {esc(gold.short_text(self.model.predicted_value(r)))}</p>")
         probs = r.pred.get("probs") or {}
         if probs:
             parts.append("<br>".join(f"{esc(k)}: {100 * float(v):.1f}%" for k, v in sorted(probs.items(), key=lambda kv: -kv[1])))
@@ -365,7 +375,7 @@ class ResultsPage(QWidget):
     def _accept_prediction(self) -> None:
         r = self.current_prediction()
         if r is not None and r.split is not None:
-            self._apply(r, predicted_value(self.kind, r.pred))
+            self._apply(r, self.model.predicted_value(r))
 
     def _apply(self, r: PredictionRow, value: Any) -> None:
         assert r.split is not None

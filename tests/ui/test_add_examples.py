@@ -10,7 +10,7 @@ from PySide6.QtGui import QAction
 
 from bertstudio.data.project import Project
 from bertstudio.errors import DataError
-from bertstudio.ui.add_example_dialog import FIELDS, AddExampleDialog, record_for
+from bertstudio.ui.add_example_dialog import AddExampleDialog, fields_for, record_for
 from bertstudio.ui.session import ProjectSession
 
 
@@ -68,10 +68,10 @@ def test_every_kind_gets_its_form(kind, qtbot, tmp_path):
     try:
         dialog = AddExampleDialog(session, "dev")
         qtbot.addWidget(dialog)
-        assert set(dialog.editors) == {key for key, _ in FIELDS[kind]}
+        assert set(dialog.editors) == {key for key, _ in fields_for(kind)}
         typed = {"pair": dict(text="A man sleeps.", text_pair="A person rests."),
                  "regression": dict(text="A man sleeps.", text_pair="A person rests."),
-                 "tagging": dict(sentence="Ada Lovelace lived in London"),
+                 "tagging": dict(tokens="Ada Lovelace lived in London"),
                  "qa": dict(context="Ada Lovelace lived in London.", question="Where did Ada live?")}[kind]
         _type(dialog, **typed)
         assert dialog.add()

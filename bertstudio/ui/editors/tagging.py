@@ -17,24 +17,10 @@ from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QColor, QFont, QKeyEvent, QMouseEvent, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QLabel, QTextBrowser, QTextEdit, QVBoxLayout, QWidget
 
+from bertstudio.data.kinds import entity_types, is_bio_tag_set
 from bertstudio.ui.editors.base import NUMBER_KEYS, KindEditor
 from bertstudio.ui.editors.legend import LabelLegend
 from bertstudio.ui.session import ProjectSession
-
-
-def is_bio(labels: list[str]) -> bool:
-    return any(name[:2] in ("B-", "I-") for name in labels)
-
-
-def entity_types(labels: list[str]) -> list[str]:
-    """The types a key applies: PER/LOC/... from B-/I- labels, or the plain tags themselves."""
-    if not is_bio(labels):
-        return [name for name in labels]
-    seen: dict[str, None] = {}
-    for name in labels:
-        if name[:2] in ("B-", "I-"):
-            seen.setdefault(name[2:], None)
-    return list(seen)
 
 
 def entities(tags: list[str]) -> list[tuple[str, int, int]]:
@@ -103,7 +89,7 @@ class TaggingEditor(KindEditor):
     # -- state -------------------------------------------------------------------------------
     @property
     def bio(self) -> bool:
-        return is_bio(self.session.labels())
+        return is_bio_tag_set(self.session.labels())
 
     def types(self) -> list[str]:
         return entity_types(self.session.labels())
