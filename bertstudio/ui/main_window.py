@@ -17,6 +17,7 @@ from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
+    QInputDialog,
     QLabel,
     QListWidget,
     QMainWindow,
@@ -69,6 +70,7 @@ class MainWindow(QMainWindow):
         self.session.data_imported.connect(self._update_status)
         self.session.current_example_changed.connect(self._update_status)
         self.session.undo_stack.cleanChanged.connect(lambda _c: self._update_title())
+        self.session.failed.connect(self.show_failure)
         self.resize(1280, 820)
         geometry = self.settings.value("mainWindow/geometry")
         if isinstance(geometry, QByteArray):
@@ -170,6 +172,8 @@ class MainWindow(QMainWindow):
         self.import_action = self._action("importAction", self.tr("&Import data…"), self.import_data, "Ctrl+I")
         self.export_action = self._action("exportAction", self.tr("&Export data…"), self.export_data, "Ctrl+E")
         self.export_run_action = self._action("exportRunAction", self.tr("Export &run…"), self.export_run)
+        self.restore_action = self._action("restoreRowsAction", self.tr("Restore &replaced rows…"),
+                                           lambda: self.restore_replaced_rows())
         self.close_action = self._action("closeProjectAction", self.tr("&Close project"), self.session.close)
         self.quit_action = self._action("quitAction", self.tr("&Quit"), self.close, SK.Quit)
         self.undo_action = self.session.undo_stack.createUndoAction(self, self.tr("&Undo"))
@@ -188,7 +192,8 @@ class MainWindow(QMainWindow):
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
         file_menu = self.menuBar().addMenu(self.tr("&File"))
         for item in (self.new_action, self.open_action, self.recent_menu, self.save_action, None, self.import_action,
-                     self.export_action, self.export_run_action, None, self.close_action, self.quit_action):
+                     self.restore_action, self.export_action, self.export_run_action, None, self.close_action,
+                     self.quit_action):
             if item is None:
                 file_menu.addSeparator()
             elif isinstance(item, QMenu):
@@ -278,8 +283,12 @@ class MainWindow(QMainWindow):
         project = self.session.project
         if project is None:
             return
-        self._store_ui_state()
-        project.compact()
+        try:
+            self._store_ui_state()
+            project.compact()
+        except BertStudioError as exc:  # a full disk or read-only folder: the journal still holds every edit
+            self.show_failure(exc.message)
+            return
         self.session.undo_stack.setClean()
         self.statusBar().showMessage(self.tr("Saved"), 3000)
 
@@ -308,9 +317,40 @@ class MainWindow(QMainWindow):
     def export_data(self) -> None:
         if not self._require_project():
             return
-        from bertstudio.ui.import_dialog import ExportDialog
+        from bertstudio.ui.export_dialog import ExportDialog
 
         ExportDialog(self.session, self).exec()
+
+    def restore_replaced_rows(self, backup_id: str | None = None) -> bool:
+        """File > Restore replaced rows…: bring back rows an import replaced (kept in the project folder)."""
+        if not self._require_project():
+            return False
+        backups = self.session.project.split_backups()
+        if backup_id is None:
+            if not backups:
+                QMessageBox.information(self, self.tr("Restore replaced rows"),
+                                        self.tr("No import has replaced rows in this project."))
+                return False
+            items = [self.tr("%1: %2 rows, %3 labelled (replaced %4)").replace("%1", b["split"])
+                     .replace("%2", str(b["rows"])).replace("%3", str(b.get("labelled", "?")))
+                     .replace("%4", str(b.get("replaced", ""))) for b in reversed(backups)]
+            item, ok = QInputDialog.getItem(self, self.tr("Restore replaced rows"),
+                                            self.tr("Rows to bring back (the current rows are kept as a backup):"),
+                                            items, 0, False)
+            if not ok:
+                return False
+            backup_id = list(reversed(backups))[items.index(item)]["id"]
+        try:
+            self.session.restore_split_backup(backup_id)
+        except BertStudioError as exc:
+            self.show_failure(exc.message)
+            return False
+        return True
+
+    def show_failure(self, message: str) -> None:
+        """A request that failed (save, close, undo of a replace): the core's message in a box, never a traceback."""
+        log.warning("%s", message)
+        QMessageBox.warning(self, self.tr("Could not save"), message)
 
     def export_run(self) -> None:
         """File > Export run…: the Training page's settings and data as a folder that trains headless."""
@@ -348,7 +388,7 @@ class MainWindow(QMainWindow):
     def _project_actions(self) -> tuple[QAction, ...]:
         """The actions that need an open project."""
         return (self.save_action, self.import_action, self.export_action, self.export_run_action,
-                self.close_action, self.label_set_action, self.add_examples_action)
+                self.close_action, self.label_set_action, self.add_examples_action, self.restore_action)
 
     def _on_project_opened(self, project: Any) -> None:
         for action in self._project_actions():
@@ -417,7 +457,10 @@ class MainWindow(QMainWindow):
             training.cancel_and_wait(30_000)  # type: ignore[union-attr]
         self.settings.setValue("mainWindow/geometry", self.saveGeometry())
         self.settings.setValue("mainWindow/state", self.saveState())
-        self._store_ui_state()
-        self.session.close()
+        try:
+            self._store_ui_state()
+        except BertStudioError as exc:  # only the UI state is lost; the close below says the rest
+            log.warning("UI state not saved: %s", exc)
+        self.session.close()  # a failure to fold the journal comes back through session.failed
         self._compact_timer.stop()
         event.accept()

@@ -4,8 +4,8 @@ A clear DataError (what failed, that the journal keeps every edit), the journal
 byte for byte as it was, no half-written file left behind, the project still
 usable, and a reopen that has every acknowledged edit. The full disk is a real
 one (a 4 MB tmpfs, where the test may mount); the read-only folder is simulated
-by making the write primitives fail with EROFS (tests run as root here, and
-root writes through chmod).
+by making the write primitives fail with EROFS (tests/disk_faults.py: tests run
+as root here, and root writes through chmod).
 """
 
 from __future__ import annotations
@@ -17,10 +17,9 @@ import subprocess
 from pathlib import Path
 from typing import Iterator
 
-import pyarrow as pa
 import pytest
+from disk_faults import deny_writes
 
-from bertstudio.data import atomic
 from bertstudio.data.examples import from_records
 from bertstudio.data.project import Project
 from bertstudio.errors import DataError
@@ -40,24 +39,6 @@ def _edit(p: Project, n: int) -> list[str]:
     for row, value in enumerate(values):
         p.set_gold("train", row, value)
     return values
-
-
-def deny_writes(monkeypatch: pytest.MonkeyPatch, code: int = errno.EROFS) -> None:
-    """Every new file the project writes fails as on a read-only (or full) file system."""
-    error = OSError(code, os.strerror(code))
-
-    def refuse(*_a: object, **_k: object) -> None:
-        raise error
-
-    real_open = open
-
-    def open_for_reading_only(file, mode="r", *args, **kwargs):  # type: ignore[no-untyped-def]
-        if any(c in mode for c in "wax+"):
-            raise error
-        return real_open(file, mode, *args, **kwargs)
-
-    monkeypatch.setattr(pa, "OSFile", refuse)  # the Arrow data files
-    monkeypatch.setattr(atomic, "open", open_for_reading_only, raising=False)  # project.json and its backup
 
 
 def test_compact_and_close_on_a_read_only_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
