@@ -4,16 +4,20 @@ When the chosen split holds rows the box says so ("train holds 300 rows, 300
 labelled") and offers Append (the default, chosen again whenever the split
 changes) or Replace. Replace is confirmed once more by :meth:`confirm_replace`
 before anything is written; the replaced rows are kept as a backup in the project
-folder and Edit > Undo brings them back.
+folder and Edit > Undo brings them back; :func:`choose_split_backup` lets Edit >
+Restore replaced rows pick one after a reopen.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, Signal
 from PySide6.QtWidgets import (
     QButtonGroup,
     QComboBox,
     QHBoxLayout,
+    QInputDialog,
     QLabel,
     QMessageBox,
     QRadioButton,
@@ -101,3 +105,20 @@ class SplitTargetBox(QWidget):
         box.setDefaultButton(QMessageBox.StandardButton.Cancel)
         box.exec()
         return box.clickedButton() is replace
+
+
+def choose_split_backup(parent: QWidget, backups: list[dict[str, Any]]) -> str | None:
+    """Ask which kept rows to bring back (newest first); the backup's id, or None."""
+
+    def tr(text: str) -> str:
+        return QCoreApplication.translate("SplitTargetBox", text)
+
+    if not backups:
+        QMessageBox.information(parent, tr("Restore replaced rows"), tr("No import has replaced rows in this project."))
+        return None
+    newest = list(reversed(backups))
+    items = [tr("%1: %2 rows, %3 labelled (replaced %4)").replace("%1", b["split"]).replace("%2", str(b["rows"]))
+             .replace("%3", str(b.get("labelled", "?"))).replace("%4", str(b.get("replaced", ""))) for b in newest]
+    item, ok = QInputDialog.getItem(parent, tr("Restore replaced rows"),
+                                    tr("Rows to bring back (the current rows are kept as a backup):"), items, 0, False)
+    return newest[items.index(item)]["id"] if ok else None

@@ -7,6 +7,7 @@ and class name so the shell does not depend on their internals.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import logging
 from pathlib import Path
@@ -17,7 +18,6 @@ from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
-    QInputDialog,
     QLabel,
     QListWidget,
     QMainWindow,
@@ -31,6 +31,7 @@ from bertstudio.errors import BertStudioError
 from bertstudio.ui.data_page import DataPage
 from bertstudio.ui.editors import LabelPage
 from bertstudio.ui.help_panel import ShortcutsDialog
+from bertstudio.ui.import_target import choose_split_backup
 from bertstudio.ui.session import ProjectSession
 
 log = logging.getLogger(__name__)
@@ -192,8 +193,7 @@ class MainWindow(QMainWindow):
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
         file_menu = self.menuBar().addMenu(self.tr("&File"))
         for item in (self.new_action, self.open_action, self.recent_menu, self.save_action, None, self.import_action,
-                     self.restore_action, self.export_action, self.export_run_action, None, self.close_action,
-                     self.quit_action):
+                     self.export_action, self.export_run_action, None, self.close_action, self.quit_action):
             if item is None:
                 file_menu.addSeparator()
             elif isinstance(item, QMenu):
@@ -201,7 +201,7 @@ class MainWindow(QMainWindow):
             else:
                 file_menu.addAction(item)
         edit_menu = self.menuBar().addMenu(self.tr("&Edit"))
-        edit_menu.addActions([self.undo_action, self.redo_action])
+        edit_menu.addActions([self.undo_action, self.redo_action, self.restore_action])
         edit_menu.addSeparator()
         edit_menu.addAction(self.add_examples_action)
         edit_menu.addAction(self.label_set_action)
@@ -283,11 +283,7 @@ class MainWindow(QMainWindow):
         project = self.session.project
         if project is None:
             return
-        try:
-            self._store_ui_state()
-            project.compact()
-        except BertStudioError as exc:  # a full disk or read-only folder: the journal still holds every edit
-            self.show_failure(exc.message)
+        if not self._reported(lambda: (self._store_ui_state(), project.compact())):
             return
         self.session.undo_stack.setClean()
         self.statusBar().showMessage(self.tr("Saved"), 3000)
@@ -322,26 +318,16 @@ class MainWindow(QMainWindow):
         ExportDialog(self.session, self).exec()
 
     def restore_replaced_rows(self, backup_id: str | None = None) -> bool:
-        """File > Restore replaced rows…: bring back rows an import replaced (kept in the project folder)."""
+        """Edit > Restore replaced rows…: bring back rows an import replaced (kept in the project folder)."""
         if not self._require_project():
             return False
-        backups = self.session.project.split_backups()
-        if backup_id is None:
-            if not backups:
-                QMessageBox.information(self, self.tr("Restore replaced rows"),
-                                        self.tr("No import has replaced rows in this project."))
-                return False
-            items = [self.tr("%1: %2 rows, %3 labelled (replaced %4)").replace("%1", b["split"])
-                     .replace("%2", str(b["rows"])).replace("%3", str(b.get("labelled", "?")))
-                     .replace("%4", str(b.get("replaced", ""))) for b in reversed(backups)]
-            item, ok = QInputDialog.getItem(self, self.tr("Restore replaced rows"),
-                                            self.tr("Rows to bring back (the current rows are kept as a backup):"),
-                                            items, 0, False)
-            if not ok:
-                return False
-            backup_id = list(reversed(backups))[items.index(item)]["id"]
+        backup_id = backup_id or choose_split_backup(self, self.session.project.split_backups())
+        return backup_id is not None and self._reported(lambda: self.session.restore_split_backup(backup_id))
+
+    def _reported(self, action: Any) -> bool:
+        """Run ``action``; a BertStudioError (a full disk...) goes to :meth:`show_failure`. True when it worked."""
         try:
-            self.session.restore_split_backup(backup_id)
+            action()
         except BertStudioError as exc:
             self.show_failure(exc.message)
             return False
@@ -457,10 +443,8 @@ class MainWindow(QMainWindow):
             training.cancel_and_wait(30_000)  # type: ignore[union-attr]
         self.settings.setValue("mainWindow/geometry", self.saveGeometry())
         self.settings.setValue("mainWindow/state", self.saveState())
-        try:
+        with contextlib.suppress(BertStudioError):  # a disk problem is reported once, by the close below
             self._store_ui_state()
-        except BertStudioError as exc:  # only the UI state is lost; the close below says the rest
-            log.warning("UI state not saved: %s", exc)
         self.session.close()  # a failure to fold the journal comes back through session.failed
         self._compact_timer.stop()
         event.accept()

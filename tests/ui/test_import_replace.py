@@ -2,7 +2,7 @@
 
 The dialog says what the split holds, Append is the default, Replace is asked
 once more, Edit > Undo / Redo swap the rows back and forth, the replaced rows
-survive a reopen as a backup that File > Restore replaced rows brings back, and
+survive a reopen as a backup that Edit > Restore replaced rows brings back, and
 the Label page counts the rows the split holds now.
 """
 
@@ -106,8 +106,17 @@ def test_replace_asks_then_undo_redo_and_a_reopen_bring_the_rows_back(qtbot, mai
     project = session.project
     backups = project.split_backups("train")
     assert [b["rows"] for b in backups] == [300, 100, 300, 100]
-    assert main_window.restore_replaced_rows(backups[1]["id"])  # the 100 imported rows, say
-    assert session.split_size("train") == 100
+    offered = []
+
+    def pick_newest() -> None:
+        chooser = QApplication.activeModalWidget()
+        offered.extend(chooser.comboBoxItems())
+        chooser.accept()  # the first item: the newest backup
+
+    QTimer.singleShot(0, pick_newest)
+    main_window.restore_action.trigger()  # Edit > Restore replaced rows…
+    assert len(offered) == 4 and offered[0].startswith("train: 100 rows, 100 labelled (replaced ")
+    assert session.split_size("train") == 100 and session.row("train", 0)["text"] == "new review 0"
     main_window.undo_action.trigger()
     assert session.split_size("train") == 300 and session.gold("train", 1) == "pos"
 
