@@ -61,14 +61,14 @@ def label_op_problem(op: dict[str, Any]) -> str | None:
 def apply_label_op(labels: list[dict[str, Any]], op: dict[str, Any]) -> None:
     """Apply one label-set entry to ``labels`` (the list of ``{"name", "color"}`` in project.json)."""
     names = [item["name"] for item in labels]
-    kind = op["op"]
-    if kind == "add_label" and op["name"] not in names:
+    what = op["op"]
+    if what == "add_label" and op["name"] not in names:
         labels.append({"name": op["name"], "color": op["color"]})
-    elif kind == "rename_label" and op["old"] in names and op["new"] not in names:
+    elif what == "rename_label" and op["old"] in names and op["new"] not in names:
         labels[names.index(op["old"])]["name"] = op["new"]
-    elif kind == "set_color" and op["name"] in names:
+    elif what == "set_color" and op["name"] in names:
         labels[names.index(op["name"])]["color"] = op["color"]
-    elif kind == "remove_label" and op["name"] in names:
+    elif what == "remove_label" and op["name"] in names:
         del labels[names.index(op["name"])]
 
 

@@ -120,9 +120,9 @@ def _parse(path: Path) -> tuple[dict[str, Any], bytes, int]:
     stored = meta.pop("checksum", None)
     if stored is not None and stored != meta_checksum(meta):
         raise _Damaged("the checksum does not match the contents (the file was damaged or half written)")
-    for key, kind in (("name", str), ("kind", str), ("labels", list), ("splits", dict)):
-        if not isinstance(meta.get(key), kind):
-            raise _Damaged(f"the field {key!r} is missing or not a {kind.__name__}")
+    for key, type_ in (("name", str), ("kind", str), ("labels", list), ("splits", dict)):
+        if not isinstance(meta.get(key), type_):
+            raise _Damaged(f"the field {key!r} is missing or not a {type_.__name__}")
     if version == 1:
         meta = upgrade_v1(meta)
     meta = _complete(meta)

@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from bertstudio.data.atomic import fsync_dir, fsync_file, temp_path
 from bertstudio.data.project_meta import BACKUP_FILE, DATA_DIR, SPLIT_BACKUP_DIR
@@ -87,22 +86,6 @@ def table_of(examples: "ExampleSet") -> pa.Table:
     table = dataset.with_format("arrow")[:] if len(dataset) else dataset.data.table.slice(0, 0)
     # keep the datasets feature metadata so Dataset.from_file restores the exact features
     return table.replace_schema_metadata(dataset.features.arrow_schema.metadata)
-
-
-def labels_in(kind: str, table: pa.Table) -> list[str]:
-    """Label names used in ``table`` in order of first appearance, computed in Arrow.
-
-    (``examples.infer_labels`` iterates rows through datasets' formatter, which
-    takes seconds on a few hundred thousand rows.)
-    """
-    from bertstudio.data.examples import GOLD_COLUMN
-
-    if kind not in ("sentence", "pair", "tagging") or table.num_rows == 0:
-        return []
-    column = table.column(GOLD_COLUMN[kind])
-    if kind == "tagging":
-        column = pc.list_flatten(column)
-    return [v for v in pc.unique(column).to_pylist() if v is not None]
 
 
 def write_split(folder: Path, split: str, seq: int, table: pa.Table) -> Path:
