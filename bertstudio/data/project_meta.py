@@ -177,9 +177,10 @@ def check_fields(meta: dict[str, Any]) -> None:
         raise _Damaged("the field 'backups' is not a list")
     for i, info in enumerate(meta.get("backups", [])):
         _check_file_entry(f"backup {i}", info, SPLIT_BACKUP_DIR)
-        if info.get("split") not in SPLITS or not isinstance(info.get("labels", []), list) \
+        if not isinstance(info.get("id"), str) or info.get("split") not in SPLITS \
+                or not isinstance(info.get("labels", []), list) \
                 or not all(isinstance(n, str) for n in info.get("labels", [])):
-            raise _Damaged(f"backup {i} names no split or has a bad label list")
+            raise _Damaged(f"backup {i} has no id, names no split or has a bad label list")
 
 
 def _check_file_entry(what: str, info: Any, folder: str) -> None:

@@ -64,6 +64,8 @@ HOSTILE: dict[str, tuple[Callable[[dict[str, Any], Path], None], str]] = {
     "glue_task a number": (_set("glue_task", 5), "glue_task is 5"),
     "backup outside": (_set("backups", [{"id": "b", "split": "train", "file": "data/../../x.arrow", "rows": 1}]),
                        "not a file in data/backup/"),
+    "backup without id": (_set("backups", [{"split": "train", "file": "data/backup/train-1.arrow", "rows": 1}]),
+                          "backup 0 has no id"),
 }
 
 
