@@ -398,6 +398,8 @@ class ImportDialog(QDialog):
 
     def _forget_loaded(self) -> None:
         """The file, format, preset or columns changed: the loaded rows and the label step are stale."""
+        if self._label_step():  # it may have held Import back until every value was chosen
+            self._set_ok_enabled(self.preview_info is not None)
         self._loaded = None
         self.label_box.hide()
 
