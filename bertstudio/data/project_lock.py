@@ -14,7 +14,8 @@ older bertstudio that only knows that file is kept out as well.
 
 On Windows a folder cannot be opened as a file; there the lock is the byte-range
 lock on ``project.lock``, and Windows refuses to delete a file that another
-process holds open, so the bypass does not exist there.
+process holds open, so the bypass does not exist there. A POSIX file system that
+cannot flock a folder (some network shares) falls back to ``project.lock`` alone.
 
 The locks are the operating system's, so they disappear with the process: a
 crash or SIGKILL never leaves a stale lock behind.
@@ -22,6 +23,7 @@ crash or SIGKILL never leaves a stale lock behind.
 
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
 from typing import IO
@@ -65,7 +67,7 @@ class ProjectLock:
         try:
             handle: IO[bytes] | None = open(path, "a+b")
         except OSError as exc:
-            if folder_fd is None:  # Windows: this file is the lock
+            if folder_fd is None:  # Windows (or no folder locks): this file is the lock
                 raise DataError(f"the project cannot be locked ({exc.strerror or exc})", path=path,
                                 expected="write access to the project folder") from None
             handle = None  # a read-only folder: the folder lock alone keeps other writers out
@@ -117,9 +119,11 @@ else:
         fd = os.open(folder, flags)  # O_CLOEXEC by default: a started program does not inherit it
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
+        except OSError as exc:
             os.close(fd)
-            return -1
+            if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                return -1
+            return None  # a file system without flock on folders (some network shares): project.lock alone
         return fd
 
     def _lock(handle: IO[bytes]) -> None:
