@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
-from bertstudio.data.atomic import fsync_dir, fsync_file, temp_path
+from bertstudio.data.atomic import atomic_write_with, fsync_dir, fsync_file, temp_path
 from bertstudio.data.project_meta import BACKUP_FILE, DATA_DIR, SPLIT_BACKUP_DIR
 
 if TYPE_CHECKING:
@@ -124,15 +124,9 @@ def keep_split_backup(folder: Path, split: str, source: Path) -> Path:
         n += 1
     try:
         os.link(source, path)  # data files are never modified after writing: sharing the inode is safe
-    except OSError:  # FAT, some network shares: no hard links
-        tmp = temp_path(path)
-        try:
-            shutil.copyfile(source, tmp)
-            fsync_file(tmp)
-            tmp.replace(path)
-        except BaseException:
-            tmp.unlink(missing_ok=True)
-            raise
+    except OSError:  # FAT, some network shares: no hard links, so a copy
+        with open(source, "rb") as src:
+            atomic_write_with(path, lambda f: shutil.copyfileobj(src, f, 1 << 20))
     fsync_dir(backup_dir)
     fsync_dir(folder / DATA_DIR)
     return path

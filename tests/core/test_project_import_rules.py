@@ -169,3 +169,18 @@ def test_apply_mapping_maps_a_selection_and_the_label_order() -> None:
     examples = from_records("sentence", _sentences(6, ["0", "1", None]), labels=["0", "1"]).select([1, 2, 4])
     mapped = apply_mapping(examples, {"0": "neg", "1": "pos"})
     assert mapped.dataset["label"] == ["pos", None, "pos"] and mapped.labels == ["neg", "pos"]
+
+
+def test_the_backup_is_a_copy_where_the_file_system_has_no_hard_links(labelled: Project,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_links(*_a, **_k):
+        raise OSError(1, "Operation not permitted")  # FAT, some network shares
+
+    monkeypatch.setattr(project_store.os, "link", no_links)
+    backup = labelled.import_examples(from_records("sentence", _sentences(10, [None])), "train", replace=True)
+    monkeypatch.undo()
+    kept = labelled.folder / backup["file"]
+    assert kept.stat().st_nlink == 1 and not list(kept.parent.glob(".*.tmp"))
+    labelled.restore_split_backup(backup["id"])
+    assert labelled.num_rows("train") == 300 and labelled.progress("train") == (300, 300)
+    labelled.close()
