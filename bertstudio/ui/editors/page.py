@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from bertstudio.data.project_values import has_label_set
 from bertstudio.ui.editors.base import KindEditor
 from bertstudio.ui.editors.classify import PairEditor, RegressionEditor, SentenceEditor
 from bertstudio.ui.editors.label_set import LabelSetDialog
@@ -104,7 +103,7 @@ class LabelPage(QWidget):
         kind = self.session.kind
         self.stack.setCurrentWidget(self.editors[kind])
         self.help.set_kind(kind)
-        self.label_set_button.setEnabled(has_label_set(kind))
+        self.label_set_button.setEnabled(kind in ("sentence", "pair", "tagging"))
         self.editors[kind].refresh()
         self._on_current_example_changed(self.session.current_split, self.session.current_row)
 
