@@ -58,15 +58,24 @@ class JournalRead:
     damaged: bool = False
 
 
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
 def _decode(line: bytes) -> dict[str, Any] | None:
+    """The entry on ``line``, or None when the line is not one this module wrote (damaged or hostile)."""
     try:
-        body = json.loads(line.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+        body = json.loads(line.decode("utf-8"), parse_constant=_refuse_constant)
+    except (UnicodeDecodeError, ValueError, RecursionError):  # NaN/Infinity, huge numbers, deep nesting
         return None
-    if not isinstance(body, dict) or not isinstance(body.get("seq"), int) or not isinstance(body.get("op"), str):
+    seq = body.get("seq") if isinstance(body, dict) else None
+    if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0 or not isinstance(body.get("op"), str):
         return None
     crc = body.pop("crc", None)
-    if crc != checksum(body):
+    try:
+        if crc != checksum(body):
+            return None
+    except (ValueError, RecursionError):
         return None
     return body
 

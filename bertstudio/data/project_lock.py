@@ -1,13 +1,29 @@
-"""One writer per project: an OS lock on ``project.lock`` while a Project is open.
+"""One writer per project: an OS lock held on the project folder itself while a Project is open.
 
-Two bertstudio windows appending to the same journal would interleave sequence
-numbers and lose edits, so the second one is refused with a message. The lock is
-the operating system's (``flock`` / ``msvcrt.locking``), so it disappears with
-the process: a crash or SIGKILL never leaves a stale lock behind.
+Two bertstudio processes appending to the same journal would interleave sequence
+numbers and lose edits, so the second one is refused with a message.
+
+What is locked matters. A lock on ``project.lock`` alone is bypassed by deleting
+that file: the next process creates a new file (a new inode) and locks it
+happily. ``project.json`` is no better, since every write replaces it by a rename.
+So on POSIX the lock is a ``flock`` on a descriptor of the project *folder*: the
+folder's inode stays the same for as long as the project exists, and nothing
+inside it can be deleted or replaced to get around the lock. ``project.lock`` is
+still written (with the holder's pid, for the message) and locked too, so an
+older bertstudio that only knows that file is kept out as well.
+
+On Windows a folder cannot be opened as a file; there the lock is the byte-range
+lock on ``project.lock``, and Windows refuses to delete a file that another
+process holds open, so the bypass does not exist there. A POSIX file system that
+cannot flock a folder (some network shares) falls back to ``project.lock`` alone.
+
+The locks are the operating system's, so they disappear with the process: a
+crash or SIGKILL never leaves a stale lock behind.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
 from typing import IO
@@ -17,10 +33,23 @@ from bertstudio.errors import DataError
 LOCK_FILE = "project.lock"
 
 
+def _refused(folder: Path, holder: str) -> DataError:
+    return DataError(f"the project is already open ({holder})", path=folder,
+                     expected="close it in the other bertstudio window first")
+
+
+def _holder(path: Path) -> str:
+    try:
+        return path.read_bytes()[:100].decode("ascii", "replace").strip() or "another process"
+    except OSError:
+        return "another process"
+
+
 class ProjectLock:
-    def __init__(self, path: Path, handle: IO[bytes]) -> None:
+    def __init__(self, path: Path, handle: IO[bytes] | None, folder_fd: int | None) -> None:
         self.path = path
-        self._handle: IO[bytes] | None = handle
+        self._handle = handle
+        self._folder_fd = folder_fd
 
     @classmethod
     def acquire(cls, folder: Path) -> "ProjectLock":
@@ -28,29 +57,54 @@ class ProjectLock:
         if not folder.is_dir():
             raise DataError("this folder is not a bertstudio project", path=folder / "project.json",
                             expected="a folder with project.json")
-        handle = open(path, "a+b")
         try:
-            _lock(handle)
-        except OSError:
-            handle.seek(0)
-            holder = handle.read().decode("ascii", "replace").strip() or "another process"
-            handle.close()
-            raise DataError(f"the project is already open ({holder})", path=folder,
-                            expected="close it in the other bertstudio window first") from None
-        handle.seek(0)
-        handle.truncate()
-        handle.write(f"pid {os.getpid()}".encode("ascii"))
-        handle.flush()
-        return cls(path, handle)
+            folder_fd = _lock_folder(folder)
+        except OSError as exc:
+            raise DataError(f"the project folder cannot be opened ({exc.strerror or exc})", path=folder,
+                            expected="a folder you may read") from None
+        if folder_fd == -1:
+            raise _refused(folder, _holder(path))
+        try:
+            handle: IO[bytes] | None = open(path, "a+b")
+        except OSError as exc:
+            if folder_fd is None:  # Windows (or no folder locks): this file is the lock
+                raise DataError(f"the project cannot be locked ({exc.strerror or exc})", path=path,
+                                expected="write access to the project folder") from None
+            handle = None  # a read-only folder: the folder lock alone keeps other writers out
+        if handle is not None:
+            try:
+                _lock(handle)
+            except OSError:
+                handle.close()
+                _close(folder_fd)
+                raise _refused(folder, _holder(path)) from None
+            try:
+                handle.seek(0)
+                handle.truncate()
+                handle.write(f"pid {os.getpid()}".encode("ascii"))
+                handle.flush()
+            except OSError:  # the pid is for the message only
+                pass
+        return cls(path, handle, folder_fd)
 
     def release(self) -> None:
         if self._handle is not None:
             self._handle.close()  # closing the file drops the OS lock
             self._handle = None
+        _close(self._folder_fd)
+        self._folder_fd = None
+
+
+def _close(fd: int | None) -> None:
+    if fd is not None and fd >= 0:
+        os.close(fd)  # the last descriptor of the folder closed: its flock is gone
 
 
 if os.name == "nt":  # pragma: no cover - exercised on Windows only
     import msvcrt
+
+    def _lock_folder(folder: Path) -> int | None:
+        return None  # folders cannot be opened as files; project.lock cannot be deleted while open
 
     def _lock(handle: IO[bytes]) -> None:
         handle.seek(0)
@@ -58,6 +112,19 @@ if os.name == "nt":  # pragma: no cover - exercised on Windows only
 
 else:
     import fcntl
+
+    def _lock_folder(folder: Path) -> int | None:
+        """A descriptor of ``folder`` holding an exclusive flock; -1 when another process holds it."""
+        flags = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0)
+        fd = os.open(folder, flags)  # O_CLOEXEC by default: a started program does not inherit it
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            os.close(fd)
+            if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                return -1
+            return None  # a file system without flock on folders (some network shares): project.lock alone
+        return fd
 
     def _lock(handle: IO[bytes]) -> None:
         fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -13,23 +13,40 @@ Schema versions:
 - 1: ``labels`` is a list of plain label names (no colours); no journal markers.
 - 2: ``labels`` is a list of ``{"name", "color"}``; ``seq`` / ``labels_seq`` /
   ``data_seq`` mark which journal entries the file and the data files already
-  contain; ``recent_settings`` holds the last training settings.
+  contain; ``recent_settings`` holds the last training settings; ``backups``
+  lists the split data kept when an import replaced a split's rows.
+
+Every field is checked on load (types, ranges, data file names that stay inside
+``data/``); NaN and Infinity are not JSON and are refused. A file that fails a
+check is treated like a damaged one: the backup is tried, and when both fail
+the open is refused with a DataError naming the field.
 """
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
+import logging
+import re
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from bertstudio.data.atomic import atomic_write_bytes
 from bertstudio.errors import DataError
 
+log = logging.getLogger(__name__)
+
 SCHEMA_VERSION = 2
 PROJECT_FILE = "project.json"
 BACKUP_FILE = "project.json.bak"
+SPLITS: tuple[str, ...] = ("train", "dev", "test")
+DATA_DIR = "data"
+SPLIT_BACKUP_DIR = "data/backup"
+COLOR = re.compile(r"^#[0-9a-fA-F]{6}$")
+# a data file name: letters, digits, '-', '_' and '.', never a path or '..'
+_FILE_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*\.arrow$")
 
 # Tableau 10: distinct on light and dark themes and for the common colour blindnesses.
 PALETTE: tuple[str, ...] = (
@@ -79,18 +96,20 @@ def _too_new(path: Path, version: int) -> DataError:
     )
 
 
-def _parse(path: Path) -> tuple[dict[str, Any], bytes]:
+def _parse(path: Path) -> tuple[dict[str, Any], bytes, int]:
     """Parse and check one copy of project.json; raise _Damaged or (for a newer schema) DataError."""
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
         raise _Damaged("the file is missing") from None
     try:
-        meta = json.loads(raw.decode("utf-8"))
+        meta = json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant)
     except UnicodeDecodeError:
         raise _Damaged("the file is not text (garbage bytes)") from None
-    except ValueError as exc:
+    except json.JSONDecodeError as exc:
         raise _Damaged(f"the file is not valid JSON ({exc.msg} at line {exc.lineno}), probably cut short") from None
+    except (ValueError, RecursionError) as exc:  # NaN/Infinity, a 5,000-digit number, 100,000-deep nesting
+        raise _Damaged(f"the file is not valid project JSON ({str(exc)[:200]})") from None
     if not isinstance(meta, dict):
         raise _Damaged("the file does not hold a JSON object")
     version = meta.get("schema_version")
@@ -101,10 +120,79 @@ def _parse(path: Path) -> tuple[dict[str, Any], bytes]:
     stored = meta.pop("checksum", None)
     if stored is not None and stored != meta_checksum(meta):
         raise _Damaged("the checksum does not match the contents (the file was damaged or half written)")
-    for key, kind in (("name", str), ("kind", str), ("labels", list), ("splits", dict)):
-        if not isinstance(meta.get(key), kind):
-            raise _Damaged(f"the field {key!r} is missing or not a {kind.__name__}")
-    return meta, raw
+    for key, type_ in (("name", str), ("kind", str), ("labels", list), ("splits", dict)):
+        if not isinstance(meta.get(key), type_):
+            raise _Damaged(f"the field {key!r} is missing or not a {type_.__name__}")
+    if version == 1:
+        meta = upgrade_v1(meta)
+    meta = _complete(meta)
+    check_fields(meta)
+    return meta, raw, version
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _is_count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def safe_data_file(value: Any, folder: str = DATA_DIR) -> bool:
+    """True when ``value`` names a file directly inside ``folder`` of the project (no '..', no absolute path)."""
+    if not isinstance(value, str) or "\\" in value or ":" in value:
+        return False
+    path = PurePosixPath(value)
+    return (not path.is_absolute() and path.parent == PurePosixPath(folder)
+            and _FILE_NAME.match(path.name) is not None)
+
+
+def check_fields(meta: dict[str, Any]) -> None:
+    """Raise _Damaged naming the first field whose type or value is wrong (a hostile or broken file)."""
+    from bertstudio.data.examples import KINDS
+
+    if meta["kind"] not in KINDS:
+        raise _Damaged(f"kind {meta['kind']!r} is not one of {', '.join(KINDS)}")
+    if meta.get("glue_task") is not None and not isinstance(meta["glue_task"], str):
+        raise _Damaged(f"glue_task is {meta['glue_task']!r}, not a name")
+    for key in ("ui_state", "recent_settings"):
+        if not isinstance(meta[key], dict):
+            raise _Damaged(f"the field {key!r} is not an object")
+    for key in ("seq", "labels_seq", "data_seq"):
+        if not _is_count(meta[key]):
+            raise _Damaged(f"{key} is {meta[key]!r}, not a whole number >= 0")
+    names: set[str] = set()
+    for i, item in enumerate(meta["labels"]):
+        name, color = item.get("name"), item.get("color")
+        if not name.strip() or name in names:
+            raise _Damaged(f"label {i} ({name!r}) is empty or appears twice")
+        if not isinstance(color, str) or not COLOR.match(color):
+            raise _Damaged(f"the colour of label {name!r} is {color!r}, not #rrggbb")
+        names.add(name)
+    for split, info in meta["splits"].items():
+        if split not in SPLITS:
+            raise _Damaged(f"unknown split {split!r} (expected {' | '.join(SPLITS)})")
+        _check_file_entry(f"split {split!r}", info, DATA_DIR)
+    if not isinstance(meta.get("backups", []), list):
+        raise _Damaged("the field 'backups' is not a list")
+    for i, info in enumerate(meta.get("backups", [])):
+        _check_file_entry(f"backup {i}", info, SPLIT_BACKUP_DIR)
+        if not isinstance(info.get("id"), str) or info.get("split") not in SPLITS \
+                or not isinstance(info.get("labels", []), list) \
+                or not all(isinstance(n, str) for n in info.get("labels", [])):
+            raise _Damaged(f"backup {i} has no id, names no split or has a bad label list")
+
+
+def _check_file_entry(what: str, info: Any, folder: str) -> None:
+    if not isinstance(info, dict):
+        raise _Damaged(f"{what} is {info!r}, not an object")
+    if not safe_data_file(info.get("file"), folder):
+        raise _Damaged(f"{what} names the data file {info.get('file')!r}, which is not a file in {folder}/")
+    if not _is_count(info.get("rows")):
+        raise _Damaged(f"{what} has {info.get('rows')!r} rows, not a whole number >= 0")
+    for key in ("source", "imported"):
+        if info.get(key) is not None and not isinstance(info[key], str):
+            raise _Damaged(f"{what}: {key} is {info[key]!r}, not text")
 
 
 def upgrade_v1(meta: dict[str, Any]) -> dict[str, Any]:
@@ -124,6 +212,7 @@ def upgrade_v1(meta: dict[str, Any]) -> dict[str, Any]:
 
 
 def _complete(meta: dict[str, Any]) -> dict[str, Any]:
+    meta.setdefault("backups", [])
     meta.setdefault("glue_task", None)
     meta.setdefault("ui_state", {})
     meta.setdefault("recent_settings", {})
@@ -160,26 +249,88 @@ def load_meta(folder: Path) -> LoadedMeta:
     messages: list[str] = []
     from_backup = False
     try:
-        meta, raw = _parse(main)
+        meta, raw, version = _parse(main)
     except _Damaged as exc:
         if not main.exists() and not backup.exists():
             raise DataError("this folder is not a bertstudio project", path=main,
                             expected=f"a folder with {PROJECT_FILE}") from None
         try:
-            meta, raw = _parse(backup)
+            meta, raw, version = _parse(backup)
         except _Damaged as exc2:
             raise DataError(f"the project file is damaged ({exc}) and so is its backup ({exc2})",
                             path=main, expected="a readable project.json or project.json.bak") from None
         from_backup = True
         messages.append(f"{main.name} could not be read: {exc}. The previous version was restored from "
                         f"{backup.name}; edits since then are recovered from the journal.")
-    version = meta["schema_version"]
-    try:
-        if version == 1:
-            meta = upgrade_v1(meta)
-            messages.append(f"{main.name} was upgraded from schema version 1 to {SCHEMA_VERSION} "
-                            f"(the old file is kept as {backup.name}).")
-        meta = _complete(meta)
-    except _Damaged as exc:
-        raise DataError(f"the project file is damaged ({exc})", path=main, where="labels") from None
+    if version == 1:
+        messages.append(f"{main.name} was upgraded from schema version 1 to {SCHEMA_VERSION} "
+                        f"(the old file is kept as {backup.name}).")
     return LoadedMeta(meta, raw, messages, from_backup, version < SCHEMA_VERSION)
+
+
+class MetaState:
+    """The facts a Project keeps in project.json, and the one way it changes them (mixed into Project).
+
+    Changes are made on a copy (:meth:`_meta_copy`) and become the project's state
+    only once written (:meth:`_commit_meta`), so a failed write leaves the state
+    and the files as they were.
+    """
+
+    folder: Path
+    _meta: dict[str, Any]
+    _meta_bytes: bytes | None
+    _seq: int
+
+    @property
+    def name(self) -> str:
+        return self._meta["name"]
+
+    @property
+    def kind(self) -> str:
+        return self._meta["kind"]
+
+    @property
+    def glue_task(self) -> str | None:
+        return self._meta.get("glue_task")
+
+    @property
+    def split_names(self) -> list[str]:
+        """Splits that hold rows, in train/dev/test order."""
+        return [s for s in SPLITS if s in self._meta["splits"]]
+
+    @property
+    def split_info(self) -> dict[str, dict[str, Any]]:
+        """Per split: rows, source file, when imported (a copy)."""
+        return {s: dict(v) for s, v in self._meta["splits"].items()}
+
+    @property
+    def ui_state(self) -> dict[str, Any]:
+        """A free dict the GUI fills (current split/row, column widths...); saved by :meth:`save_ui_state`."""
+        return self._meta["ui_state"]
+
+    @property
+    def recent_settings(self) -> dict[str, Any]:
+        """The last training settings used in this project (a free dict, saved with the UI state)."""
+        return self._meta["recent_settings"]
+
+    def _meta_copy(self) -> dict[str, Any]:
+        """A copy of project.json's contents to change and then commit (the UI's dicts stay shared)."""
+        return {k: v if k in ("ui_state", "recent_settings") else copy.deepcopy(v) for k, v in self._meta.items()}
+
+    def _commit_meta(self, meta: dict[str, Any], *, required: bool = True) -> None:
+        """Write ``meta`` as project.json and make it the project's state.
+
+        On a failed write the state is unchanged and a DataError says why, unless
+        ``required`` is False: then the change (already durable in the journal) is
+        kept in memory and written with the next successful write.
+        """
+        meta["seq"] = self._seq
+        try:
+            self._meta_bytes = write_meta(self.folder, meta, self._meta_bytes)
+        except OSError as exc:
+            if required:
+                from bertstudio.data.project_store import disk_error  # the store imports this module
+
+                raise disk_error(exc, self.folder / PROJECT_FILE, "project.json could not be written") from exc
+            log.warning("project.json not written (%s); the journal holds the change", exc)
+        self._meta = meta

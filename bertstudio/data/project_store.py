@@ -5,28 +5,43 @@ files, so :func:`open_dataset` hands it to ``datasets.Dataset.from_file`` and
 :func:`read_table` memory-maps it with pyarrow: opening a 550,000-row split
 reads only the schema, and rows are paged in as they are looked at.
 Data files are named ``<split>-<seq>.arrow`` and never modified after writing.
+The rows an import replaced are kept in ``data/backup/<split>-<time>.arrow``
+(a hard link to the old data file where the file system allows one, so keeping
+them costs no space until the old file would have been deleted).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
-import pyarrow.compute as pc
 
-from bertstudio.data.atomic import fsync_dir, fsync_file, temp_path
-from bertstudio.data.project_meta import BACKUP_FILE
+from bertstudio.data.atomic import atomic_write_with, fsync_dir, fsync_file, temp_path
+from bertstudio.data.project_meta import BACKUP_FILE, DATA_DIR, SPLIT_BACKUP_DIR
 
 if TYPE_CHECKING:
     import datasets
 
+    from bertstudio.errors import DataError
+
     from bertstudio.data.examples import ExampleSet
 
-DATA_DIR = "data"
 RUNS_DIR = "runs"
+
+
+def disk_error(exc: OSError, path: Path, what: str) -> "DataError":
+    """A failed write (full disk, read-only folder) as the one error type the GUI and CLI show."""
+    from bertstudio.errors import DataError
+
+    return DataError(f"{what} ({exc.strerror or exc}); every acknowledged edit is still in labels.journal "
+                     "and is applied when the project is opened again", path=path,
+                     expected="free disk space and write access to the project folder")
 
 
 def split_file(folder: Path, meta: dict[str, Any], split: str) -> Path:
@@ -73,22 +88,6 @@ def table_of(examples: "ExampleSet") -> pa.Table:
     return table.replace_schema_metadata(dataset.features.arrow_schema.metadata)
 
 
-def labels_in(kind: str, table: pa.Table) -> list[str]:
-    """Label names used in ``table`` in order of first appearance, computed in Arrow.
-
-    (``examples.infer_labels`` iterates rows through datasets' formatter, which
-    takes seconds on a few hundred thousand rows.)
-    """
-    from bertstudio.data.examples import GOLD_COLUMN
-
-    if kind not in ("sentence", "pair", "tagging") or table.num_rows == 0:
-        return []
-    column = table.column(GOLD_COLUMN[kind])
-    if kind == "tagging":
-        column = pc.list_flatten(column)
-    return [v for v in pc.unique(column).to_pylist() if v is not None]
-
-
 def write_split(folder: Path, split: str, seq: int, table: pa.Table) -> Path:
     """Write ``table`` as a new data file of ``split`` (fsynced, never over an existing file)."""
     data_dir = folder / DATA_DIR
@@ -100,11 +99,36 @@ def write_split(folder: Path, split: str, seq: int, table: pa.Table) -> Path:
             break
         n += 1
     tmp = temp_path(path)
-    with pa.OSFile(str(tmp), "wb") as sink, pa.ipc.new_stream(sink, table.schema) as writer:
-        writer.write_table(table, max_chunksize=10_000)
-    fsync_file(tmp)
-    tmp.replace(path)
+    try:
+        with pa.OSFile(str(tmp), "wb") as sink, pa.ipc.new_stream(sink, table.schema) as writer:
+            writer.write_table(table, max_chunksize=10_000)
+        fsync_file(tmp)
+        tmp.replace(path)
+    except BaseException:  # a full disk: leave no half-written file behind
+        tmp.unlink(missing_ok=True)
+        raise
     fsync_dir(data_dir)
+    return path
+
+
+def keep_split_backup(folder: Path, split: str, source: Path) -> Path:
+    """Keep the data file ``source`` as ``data/backup/<split>-<UTC time>.arrow`` (durable before returning)."""
+    backup_dir = folder / SPLIT_BACKUP_DIR
+    backup_dir.mkdir(parents=True, exist_ok=True)
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    n = 0
+    while True:
+        path = backup_dir / (f"{split}-{stamp}.arrow" if n == 0 else f"{split}-{stamp}-{n}.arrow")
+        if not path.exists():
+            break
+        n += 1
+    try:
+        os.link(source, path)  # data files are never modified after writing: sharing the inode is safe
+    except OSError:  # FAT, some network shares: no hard links, so a copy
+        with open(source, "rb") as src:
+            atomic_write_with(path, lambda f: shutil.copyfileobj(src, f, 1 << 20))
+    fsync_dir(backup_dir)
+    fsync_dir(folder / DATA_DIR)
     return path
 
 

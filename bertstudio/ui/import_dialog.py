@@ -1,12 +1,21 @@
-"""Import data into the open project (and export it back): file, format, preview, column mapping.
+"""Import data into the open project: file, format, preview, columns, target split, labels.
 
 The dialog asks the core for a preview (format detected, first rows, a
 suggested mapping or GLUE preset), lets the user fix the mapping for the
 columns the project's kind needs, then loads the whole file with
-``load_examples`` and hands it to ``project.import_examples``. A DataError from
-either is shown inside the dialog and nothing is imported (the core loads the
-whole file before anything is stored). Files over ``BIG_FILE`` bytes are read on
-a worker QThread so the dialog stays responsive and shows progress.
+``load_examples``. Files over ``BIG_FILE`` bytes are read on a worker QThread so
+the dialog stays responsive and shows progress.
+
+Nothing the user made changes without being shown first:
+
+- the target split's state and Append / Replace (:mod:`.import_target`); Append
+  is the default, Replace is confirmed once more and is one undoable step;
+- when the file's label values are not all the project's labels, the label
+  step (:mod:`.label_mapping_widget`) shows them beside the project's and the
+  import waits for the user's mapping (a project without labels takes the file's).
+
+The rows go in through ``ProjectSession.import_examples``. A DataError from the
+reader or the project is shown inside the dialog and nothing is imported.
 """
 
 from __future__ import annotations
@@ -18,7 +27,6 @@ from typing import Any
 from PySide6.QtCore import QEvent, QObject, Qt, QThread, Signal, Slot
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
-    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -35,8 +43,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from bertstudio.data.project_values import has_label_set
 from bertstudio.errors import BertStudioError
-from bertstudio.ui.session import SPLITS, ProjectSession
+from bertstudio.ui.import_target import SplitTargetBox
+from bertstudio.ui.label_mapping_widget import LabelMappingBox
+from bertstudio.ui.session import ProjectSession
 
 log = logging.getLogger(__name__)
 BIG_FILE = 4 << 20  # bytes; bigger files load on a worker thread
@@ -89,6 +100,7 @@ class ImportDialog(QDialog):
         self.kind = session.kind
         self.preview_info: Any = None
         self._thread: QThread | None = None
+        self._loaded: Any = None  # the whole file's ExampleSet, kept while the label step waits
         self._build()
         self.resize(860, 600)
         if path:
@@ -111,7 +123,7 @@ class ImportDialog(QDialog):
         self.format_combo.addItem(self.tr("detect"), "auto")
         for fmt in FORMATS:
             self.format_combo.addItem(fmt, fmt)
-        self.format_combo.activated.connect(lambda _i: self.refresh_preview())
+        self.format_combo.activated.connect(lambda _i: self.refresh_preview())  # which also forgets a load
         self.preset_combo = QComboBox()
         self.preset_combo.setObjectName("presetCombo")
         self.preset_combo.addItem(self.tr("none"), None)
@@ -121,18 +133,14 @@ class ImportDialog(QDialog):
             if task.kind == self.kind:
                 self.preset_combo.addItem(name, name)
         self.preset_combo.activated.connect(lambda _i: self._on_preset_chosen())
-        self.split_combo = QComboBox()
-        self.split_combo.setObjectName("targetSplitCombo")
-        for split in SPLITS:
-            self.split_combo.addItem(split, split)
-        self.append_box = QCheckBox(self.tr("Append to the rows already in this split"))
-        self.append_box.setObjectName("appendBox")
+        self.target = SplitTargetBox(self.session)
+        self.split_combo = self.target.split_combo
+        self.split_combo.activated.connect(lambda _i: self._forget_loaded())  # the reader may use the split
         form = QFormLayout()
         form.addRow(self.tr("File:"), file_row)
         form.addRow(self.tr("Format:"), self.format_combo)
         form.addRow(self.tr("GLUE preset:"), self.preset_combo)
-        form.addRow(self.tr("Into split:"), self.split_combo)
-        form.addRow("", self.append_box)
+        form.addRow(self.tr("Into split:"), self.target)
 
         self.preview_model = QStandardItemModel(self)
         self.preview_table = QTableView()
@@ -149,8 +157,12 @@ class ImportDialog(QDialog):
         for column in MAPPED[self.kind]:
             combo = QComboBox()
             combo.setObjectName(f"map_{column}")
+            combo.activated.connect(lambda _i: self._forget_loaded())
             mapping.addRow(names[column] + ("" if column in OPTIONAL else " *"), combo)
             self.mapping[column] = combo
+        self.label_box = LabelMappingBox()
+        self.label_box.hide()
+        self.label_box.changed.connect(self._on_label_choice_changed)
         self.error_label = QLabel()
         self.error_label.setObjectName("importError")
         self.error_label.setWordWrap(True)
@@ -172,6 +184,7 @@ class ImportDialog(QDialog):
         layout.addWidget(QLabel(self.tr("First rows:")))
         layout.addWidget(self.preview_table, 1)
         layout.addWidget(self.mapping_box)
+        layout.addWidget(self.label_box)
         layout.addWidget(self.status_label)
         layout.addWidget(self.error_label)
         layout.addWidget(self.progress)
@@ -206,6 +219,7 @@ class ImportDialog(QDialog):
         from bertstudio.data.io import preview
 
         path = self.path_edit.text().strip()
+        self._forget_loaded()
         self.error_label.clear()
         self.preview_model.clear()
         self.preview_info = None
@@ -252,7 +266,7 @@ class ImportDialog(QDialog):
 
         found_split = preset_for_path(path)
         if found_split is not None:
-            self.split_combo.setCurrentIndex(max(0, self.split_combo.findData(found_split[1])))
+            self.target.set_split(found_split[1])
         self._update_mapping_enabled()
         mismatch = info.suggested_kind and info.suggested_kind != self.kind and info.format in FIXED_LAYOUT
         self.status_label.setText(
@@ -265,6 +279,7 @@ class ImportDialog(QDialog):
         self._set_ok_enabled(True)
 
     def _on_preset_chosen(self) -> None:
+        self._forget_loaded()
         if self.preset_combo.currentData():
             self.format_combo.setCurrentIndex(self.format_combo.findData("glue"))
         self._update_mapping_enabled()
@@ -282,7 +297,7 @@ class ImportDialog(QDialog):
     # -- loading ---------------------------------------------------------------------------
     def load_options(self) -> dict[str, Any]:
         fmt = self.format_combo.currentData() or "auto"
-        options: dict[str, Any] = {"fmt": fmt, "split": self.split_combo.currentData()}
+        options: dict[str, Any] = {"fmt": fmt, "split": self.target.split()}
         preset = self.preset_combo.currentData()
         if preset:
             options.update(fmt="glue", glue_task=preset)
@@ -295,10 +310,14 @@ class ImportDialog(QDialog):
         return options
 
     def start_import(self) -> None:
+        """Import: read the whole file (unless the label step already holds it), then store the rows."""
         path = self.path_edit.text().strip()
         if not path or self._thread is not None:
             return
         self.error_label.clear()
+        if self._loaded is not None:  # the label step was shown: the user has chosen
+            self._store(self._loaded)
+            return
         options = self.load_options()
         missing = [c for c in MAPPED[self.kind] if c not in OPTIONAL and "columns" in options
                    and c not in options["columns"]]
@@ -335,7 +354,7 @@ class ImportDialog(QDialog):
         self.progress.setVisible(busy)
         self.status_label.setText(self.tr("Reading the file…") if busy else self.status_label.text())
         self._set_ok_enabled(not busy)
-        for w in (self.path_edit, self.format_combo, self.preset_combo, self.mapping_box, self.split_combo):
+        for w in (self.path_edit, self.format_combo, self.preset_combo, self.mapping_box, self.target):
             w.setEnabled(not busy)
 
     def is_loading(self) -> bool:
@@ -349,10 +368,54 @@ class ImportDialog(QDialog):
     def _on_loaded(self, examples: Any) -> None:
         self._thread = None
         self._set_busy(False)
-        split = self.split_combo.currentData()
-        project = self.session.project
+        self._loaded = examples
+        if self._needs_label_step(examples):
+            from bertstudio.data.labelmap import file_label_values
+
+            self.label_box.set_values(file_label_values(examples), self.session.labels(), self.kind)
+            self.label_box.show()
+            self.status_label.setText(self.tr("The file's labels differ from the project's: choose what each "
+                                              "becomes, then Import."))
+            self._on_label_choice_changed()
+            return
+        self._store(examples)
+
+    def _needs_label_step(self, examples: Any) -> bool:
+        """True when the file uses label values outside a (non-empty) project label set."""
+        from bertstudio.data.labelmap import file_label_values
+
+        labels = set(self.session.labels())
+        return has_label_set(self.kind) and bool(labels) and any(
+            value not in labels for value in file_label_values(examples))
+
+    def _label_step(self) -> bool:
+        """True while the label step is shown (isHidden, not isVisible: the dialog itself may be hidden)."""
+        return not self.label_box.isHidden()
+
+    def _on_label_choice_changed(self) -> None:
+        if self._label_step() and self._loaded is not None:
+            self._set_ok_enabled(not self.label_box.unresolved())
+
+    def _forget_loaded(self) -> None:
+        """The file, format, preset or columns changed: the loaded rows and the label step are stale."""
+        if self._label_step():  # it may have held Import back until every value was chosen
+            self._set_ok_enabled(self.preview_info is not None)
+        self._loaded = None
+        self.label_box.hide()
+
+    def _store(self, examples: Any) -> None:
+        """Hand the rows to the project: Replace is confirmed first; errors stay in the dialog."""
+        mapping = self.label_box.mapping() if self._label_step() else None
+        if self._label_step() and self.label_box.unresolved():
+            self.show_error(self.tr("Choose what these labels become: %1").replace(
+                "%1", ", ".join(self.label_box.unresolved())))
+            return
+        split, replace = self.target.split(), self.target.replace()
+        if replace and not self.target.confirm_replace(len(examples)):
+            return  # the dialog stays open, nothing changed
         try:
-            project.import_examples(examples, split, replace=not self.append_box.isChecked())
+            self.session.import_examples(examples, split, replace=replace, label_map=mapping,
+                                         add_labels=self._label_step() and self.label_box.add_labels())
         except BertStudioError as exc:
             self.show_error(exc.message)
             return
@@ -366,66 +429,3 @@ class ImportDialog(QDialog):
             self._worker.failed.disconnect(self._on_failed)
             self._thread = None
         super().reject()
-
-
-class ExportDialog(QDialog):
-    """Write one split (edits applied) in any supported format."""
-
-    def __init__(self, session: ProjectSession, parent: QWidget | None = None, split: str | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("exportDialog")
-        self.setWindowTitle(self.tr("Export data"))
-        self.session = session
-        self.split_combo = QComboBox()
-        self.split_combo.setObjectName("exportSplitCombo")
-        for s in SPLITS:
-            if session.split_size(s):
-                self.split_combo.addItem(f"{s} ({session.split_size(s)})", s)
-        self.split_combo.setCurrentIndex(max(0, self.split_combo.findData(split or session.current_split)))
-        self.format_combo = QComboBox()
-        self.format_combo.setObjectName("exportFormatCombo")
-        self.format_combo.addItem(self.tr("from the file name"), "auto")
-        for fmt in FORMATS:
-            self.format_combo.addItem(fmt, fmt)
-        self.path_edit = QLineEdit()
-        self.path_edit.setObjectName("exportPathEdit")
-        browse = QPushButton(self.tr("Browse…"))
-        browse.clicked.connect(self._on_browse)
-        row = QHBoxLayout()
-        row.addWidget(self.path_edit, 1)
-        row.addWidget(browse)
-        self.error_label = QLabel()
-        self.error_label.setObjectName("exportError")
-        self.error_label.setWordWrap(True)
-        self.error_label.setStyleSheet("color: #c0392b;")
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("Export"))
-        buttons.accepted.connect(self.export)
-        buttons.rejected.connect(self.reject)
-        form = QFormLayout(self)
-        form.addRow(self.tr("Split:"), self.split_combo)
-        form.addRow(self.tr("Format:"), self.format_combo)
-        form.addRow(self.tr("File:"), row)
-        form.addRow(self.error_label)
-        form.addRow(buttons)
-
-    def _on_browse(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export data"), self.path_edit.text())
-        if path:
-            self.path_edit.setText(path)
-
-    def export(self) -> bool:
-        path = self.path_edit.text().strip()
-        if not path:
-            self.error_label.setText(self.tr("Choose a file to write."))
-            return False
-        try:
-            self.session.project.export(self.split_combo.currentData(), path, self.format_combo.currentData())
-        except BertStudioError as exc:
-            self.error_label.setText(exc.message)
-            return False
-        except OSError as exc:  # the writers let disk errors through (full disk, a folder, no permission)
-            self.error_label.setText(f"{path}: {exc.strerror or exc}")
-            return False
-        self.accept()
-        return True

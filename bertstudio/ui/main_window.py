@@ -7,6 +7,7 @@ and class name so the shell does not depend on their internals.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import logging
 from pathlib import Path
@@ -30,6 +31,7 @@ from bertstudio.errors import BertStudioError
 from bertstudio.ui.data_page import DataPage
 from bertstudio.ui.editors import LabelPage
 from bertstudio.ui.help_panel import ShortcutsDialog
+from bertstudio.ui.import_target import choose_split_backup
 from bertstudio.ui.session import ProjectSession
 
 log = logging.getLogger(__name__)
@@ -69,6 +71,7 @@ class MainWindow(QMainWindow):
         self.session.data_imported.connect(self._update_status)
         self.session.current_example_changed.connect(self._update_status)
         self.session.undo_stack.cleanChanged.connect(lambda _c: self._update_title())
+        self.session.failed.connect(self.show_failure)
         self.resize(1280, 820)
         geometry = self.settings.value("mainWindow/geometry")
         if isinstance(geometry, QByteArray):
@@ -170,6 +173,8 @@ class MainWindow(QMainWindow):
         self.import_action = self._action("importAction", self.tr("&Import data…"), self.import_data, "Ctrl+I")
         self.export_action = self._action("exportAction", self.tr("&Export data…"), self.export_data, "Ctrl+E")
         self.export_run_action = self._action("exportRunAction", self.tr("Export &run…"), self.export_run)
+        self.restore_action = self._action("restoreRowsAction", self.tr("Restore &replaced rows…"),
+                                           lambda: self.restore_replaced_rows())
         self.close_action = self._action("closeProjectAction", self.tr("&Close project"), self.session.close)
         self.quit_action = self._action("quitAction", self.tr("&Quit"), self.close, SK.Quit)
         self.undo_action = self.session.undo_stack.createUndoAction(self, self.tr("&Undo"))
@@ -196,7 +201,7 @@ class MainWindow(QMainWindow):
             else:
                 file_menu.addAction(item)
         edit_menu = self.menuBar().addMenu(self.tr("&Edit"))
-        edit_menu.addActions([self.undo_action, self.redo_action])
+        edit_menu.addActions([self.undo_action, self.redo_action, self.restore_action])
         edit_menu.addSeparator()
         edit_menu.addAction(self.add_examples_action)
         edit_menu.addAction(self.label_set_action)
@@ -278,8 +283,8 @@ class MainWindow(QMainWindow):
         project = self.session.project
         if project is None:
             return
-        self._store_ui_state()
-        project.compact()
+        if not self._reported(lambda: (self._store_ui_state(), project.compact())):
+            return
         self.session.undo_stack.setClean()
         self.statusBar().showMessage(self.tr("Saved"), 3000)
 
@@ -308,9 +313,30 @@ class MainWindow(QMainWindow):
     def export_data(self) -> None:
         if not self._require_project():
             return
-        from bertstudio.ui.import_dialog import ExportDialog
+        from bertstudio.ui.export_dialog import ExportDialog
 
         ExportDialog(self.session, self).exec()
+
+    def restore_replaced_rows(self, backup_id: str | None = None) -> bool:
+        """Edit > Restore replaced rows…: bring back rows an import replaced (kept in the project folder)."""
+        if not self._require_project():
+            return False
+        backup_id = backup_id or choose_split_backup(self, self.session.project.split_backups())
+        return backup_id is not None and self._reported(lambda: self.session.restore_split_backup(backup_id))
+
+    def _reported(self, action: Any) -> bool:
+        """Run ``action``; a BertStudioError (a full disk...) goes to :meth:`show_failure`. True when it worked."""
+        try:
+            action()
+        except BertStudioError as exc:
+            self.show_failure(exc.message)
+            return False
+        return True
+
+    def show_failure(self, message: str) -> None:
+        """A request that failed (save, close, undo of a replace): the core's message in a box, never a traceback."""
+        log.warning("%s", message)
+        QMessageBox.warning(self, self.tr("Could not save"), message)
 
     def export_run(self) -> None:
         """File > Export run…: the Training page's settings and data as a folder that trains headless."""
@@ -348,7 +374,7 @@ class MainWindow(QMainWindow):
     def _project_actions(self) -> tuple[QAction, ...]:
         """The actions that need an open project."""
         return (self.save_action, self.import_action, self.export_action, self.export_run_action,
-                self.close_action, self.label_set_action, self.add_examples_action)
+                self.close_action, self.label_set_action, self.add_examples_action, self.restore_action)
 
     def _on_project_opened(self, project: Any) -> None:
         for action in self._project_actions():
@@ -417,7 +443,8 @@ class MainWindow(QMainWindow):
             training.cancel_and_wait(30_000)  # type: ignore[union-attr]
         self.settings.setValue("mainWindow/geometry", self.saveGeometry())
         self.settings.setValue("mainWindow/state", self.saveState())
-        self._store_ui_state()
-        self.session.close()
+        with contextlib.suppress(BertStudioError):  # a disk problem is reported once, by the close below
+            self._store_ui_state()
+        self.session.close()  # a failure to fold the journal comes back through session.failed
         self._compact_timer.stop()
         event.accept()

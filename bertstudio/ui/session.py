@@ -15,6 +15,8 @@ Signals:
 - ``data_imported(str split)``: rows were imported into ``split``
 - ``runs_changed()``: a training run was added, finished or removed
 - ``current_example_changed(str split, int row)``: the example being looked at moved
+- ``failed(str message)``: something the user asked for could not be done (an undo,
+  closing on a full disk); the core's one-line message, for the window to show
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QObject, QSettings, Signal
 from PySide6.QtGui import QUndoStack
+
+from bertstudio.errors import BertStudioError
 
 SPLITS: tuple[str, ...] = ("train", "dev", "test")
 _MAX_RECENT = 10
@@ -41,6 +45,7 @@ class ProjectSession(QObject):
     data_imported = Signal(str)
     runs_changed = Signal()
     current_example_changed = Signal(str, int)
+    failed = Signal(str)
 
     def __init__(self, project: Any | None = None, *, settings: QSettings | None = None,
                  parent: QObject | None = None) -> None:
@@ -67,11 +72,14 @@ class ProjectSession(QObject):
         """Make ``project`` the open one (None closes); the undo history starts afresh."""
         if self._project is not None:
             self._detach()
-            if self._project is not project and not self._project.closed:
-                self._project.close()  # folds the journal into the data files
-            self._project = None
+            old, self._project = self._project, None
             self.undo_stack.clear()
             self._row = -1
+            if old is not project and not old.closed:
+                try:
+                    old.close()  # folds the journal into the data files
+                except BertStudioError as exc:  # a full disk: closed anyway, the journal keeps every edit
+                    self.failed.emit(exc.message)
             self.project_closed.emit()
         if project is None:
             return
@@ -137,6 +145,7 @@ class ProjectSession(QObject):
                 self.undo_stack.clear()
             self.labels_changed.emit()
         elif "import" in name or "data" in name or "split" in name:
+            self._keep_current_in_range(split)
             self.data_imported.emit(split)
         elif "run" in name:
             self.runs_changed.emit()
@@ -149,6 +158,14 @@ class ProjectSession(QObject):
     @property
     def current_row(self) -> int:
         return self._row
+
+    def _keep_current_in_range(self, split: str) -> None:
+        """After a split's rows changed, the current row still points at a row (or at none)."""
+        if split != self._split:
+            return
+        size = self.split_size(split)
+        if self._row >= size or (self._row < 0 and size):
+            self.set_current(split, min(max(self._row, 0), size - 1))
 
     def set_current(self, split: str, row: int) -> None:
         if (split, row) == (self._split, self._row):
@@ -212,6 +229,39 @@ class ProjectSession(QObject):
         self._project.set_gold(split, row, value)
         if not self._core_emits:
             self.gold_changed.emit(split, row)
+
+    def import_examples(self, examples: Any, split: str, *, replace: bool = False,
+                        label_map: dict[str, str | None] | None = None, add_labels: bool = False) -> None:
+        """Store imported rows (see ``Project.import_examples``); replacing rows is one undoable step.
+
+        The replaced rows are kept as a backup in the project folder by the core;
+        Edit > Undo restores them (and redo replaces them again), also after the
+        journal was folded. Raises the core's BertStudioError before anything changed.
+        """
+        from bertstudio.ui.undo import ReplaceSplitCommand
+
+        assert self._project is not None
+        backup = self._project.import_examples(examples, split, replace=replace, label_map=label_map,
+                                               add_labels=add_labels)
+        if backup is not None:
+            text = self.tr("Replace the rows of %1").replace("%1", split)
+            self.undo_stack.push(ReplaceSplitCommand(self, split, backup["id"], text))
+
+    def restore_split_backup(self, backup_id: str) -> None:
+        """Bring back rows an import replaced (one undoable step; the rows they replace are kept too)."""
+        from bertstudio.ui.undo import ReplaceSplitCommand
+
+        assert self._project is not None
+        backups = {b["id"]: b for b in self._project.split_backups()}
+        kept = self._project.restore_split_backup(backup_id)  # a DataError for an unknown id
+        split = backups[backup_id]["split"]
+        if kept is not None:
+            self.undo_stack.push(ReplaceSplitCommand(self, split, kept["id"],
+                                                     self.tr("Restore the rows of %1").replace("%1", split)))
+
+    def report_failure(self, message: str) -> None:
+        """Tell the window that something the user asked for failed (the core's message)."""
+        self.failed.emit(message)
 
     def notify_runs_changed(self) -> None:
         """Pages that start or delete runs call this so the Runs/Results pages refresh."""

@@ -1,9 +1,15 @@
-"""Undoable edits: each gold change is one ``QUndoCommand`` on the session's stack.
+"""Undoable edits: each gold change, and each import that replaced rows, is one ``QUndoCommand``.
 
-The command stores the previous and the new gold value and writes either back
-through ``ProjectSession.write_gold`` (which calls ``project.set_gold``), so
+``SetGoldCommand`` stores the previous and the new gold value and writes either
+back through ``ProjectSession.write_gold`` (which calls ``project.set_gold``), so
 undo and redo are journaled by the project like any edit and are durable as
 soon as they return: the journal is the autosave.
+
+``ReplaceSplitCommand`` undoes an import that replaced a split's rows. It holds
+no rows itself: the project kept the replaced rows as a backup in its folder,
+and undo restores that backup (the core keeps the rows it replaces as another
+backup, which redo restores in turn). A failed undo (a full disk) is reported
+through ``session.failed`` and the command is dropped from the stack.
 """
 
 from __future__ import annotations
@@ -12,6 +18,8 @@ import copy
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtGui import QUndoCommand
+
+from bertstudio.errors import BertStudioError
 
 if TYPE_CHECKING:
     from bertstudio.ui.session import ProjectSession
@@ -41,3 +49,46 @@ class SetGoldCommand(QUndoCommand):
         self._session.write_gold(self._split, self._row, copy.deepcopy(self._old))
         # Bring the example back into view so the user sees what was undone.
         self._session.set_current(self._split, self._row)
+
+
+class ReplaceSplitCommand(QUndoCommand):
+    """An import that replaced ``split``'s rows; pushed after the import happened (the first redo does nothing)."""
+
+    def __init__(self, session: ProjectSession, split: str, replaced_backup: str, text: str) -> None:
+        super().__init__(text)
+        self._session, self._split = session, split
+        self._undo_restores: str | None = replaced_backup  # the rows the import replaced
+        self._redo_restores: str | None = None  # set by undo: the imported rows
+        self._pushed = True
+
+    @property
+    def split(self) -> str:
+        return self._split
+
+    def redo(self) -> None:
+        if self._pushed:  # QUndoStack.push calls redo(): the import is already done
+            self._pushed = False
+            return
+        self._undo_restores = self._swap(self._redo_restores)
+
+    def undo(self) -> None:
+        self._redo_restores = self._swap(self._undo_restores)
+
+    def _swap(self, backup_id: str | None) -> str | None:
+        """Restore ``backup_id`` (None: empty the split); returns the backup of the rows it replaced."""
+        project = self._session.project
+        try:
+            if backup_id is None:
+                from bertstudio.data.examples import ExampleSet
+                from bertstudio.data.project_store import empty_dataset
+
+                kept = project.import_examples(ExampleSet(project.kind, empty_dataset(project.kind)), self._split,
+                                               replace=True)
+            else:
+                kept = project.restore_split_backup(backup_id)
+        except BertStudioError as exc:
+            self.setObsolete(True)  # the stack drops it: its backups no longer match what is on screen
+            self._session.report_failure(exc.message)
+            return backup_id
+        self._session.set_current(self._split, 0 if self._session.split_size(self._split) else -1)
+        return kept["id"] if kept else None

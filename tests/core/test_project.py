@@ -164,7 +164,10 @@ def test_remove_label_refused_while_used(project: Project) -> None:
 def test_import_append_and_new_labels(project: Project) -> None:
     more = from_records("sentence", [{"text": "so so", "label": "neutral"}])
     project.set_gold("train", 4, "neg")  # folded before the append, not lost
-    project.import_examples(more, "train", replace=False)
+    with pytest.raises(DataError, match="'neutral'"):  # a new class only when asked for
+        project.import_examples(more, "train")
+    assert project.num_rows("train") == 5 and project.labels == ["neg", "pos"]
+    project.import_examples(more, "train", replace=False, add_labels=True)
     assert project.num_rows("train") == 6
     assert project.labels == ["neg", "pos", "neutral"]
     assert project.gold("train", 4) == "neg" and project.gold("train", 5) == "neutral"

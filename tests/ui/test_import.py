@@ -7,7 +7,8 @@ from PySide6.QtWidgets import QApplication, QDialogButtonBox
 
 from bertstudio.data.io import load_examples
 from bertstudio.ui import import_dialog
-from bertstudio.ui.import_dialog import ExportDialog, ImportDialog
+from bertstudio.ui.export_dialog import ExportDialog
+from bertstudio.ui.import_dialog import ImportDialog
 
 # SST-2 dev (SOURCES.md): 872 rows, header "sentence label"; 444 positive (1) / 428 negative (0)
 # as published with GLUE.

@@ -1,8 +1,9 @@
 """The Label page: the editor of the project's kind, its progress, the shortcuts beside it.
 
 ``labelEditor`` is a QStackedWidget holding one editor per kind; the project's
-kind picks the one shown. Progress (labelled / total of the current split)
-updates on every gold change.
+kind picks the one shown. The position ("example 3 of 300") and the progress
+(labelled / total of the current split) update on every gold change, every move
+and every import, so both always count the same rows.
 """
 
 from __future__ import annotations
@@ -115,6 +116,7 @@ class LabelPage(QWidget):
     def _on_data_imported(self, split: str) -> None:
         if split == self.session.current_split:
             self.editor().refresh()
+        self._show_position()
         self._update_progress()
 
     def _on_split_chosen(self, index: int) -> None:
@@ -124,10 +126,13 @@ class LabelPage(QWidget):
 
     def _on_current_example_changed(self, split: str, row: int) -> None:
         self.split_combo.setCurrentIndex(max(0, self.split_combo.findData(split)))
-        total = self.session.split_size(split)
+        self._show_position()
+        self._update_progress()
+
+    def _show_position(self) -> None:
+        row, total = self.session.current_row, self.session.split_size(self.session.current_split)
         self.position.setText(self.tr("example %1 of %2").replace("%1", str(row + 1)).replace("%2", str(total))
                               if row >= 0 else self.tr("no examples"))
-        self._update_progress()
 
     def _update_progress(self, *_args: object) -> None:
         done, total = self.session.progress()

@@ -1,0 +1,156 @@
+"""The label set of a project: add, rename, recolour and remove labels (all journaled).
+
+:class:`LabelSetOps` is mixed into :class:`bertstudio.data.project.Project`; it
+uses the project's journal (``_append``), its overlay and its ``project.json``
+writer, and adds the public label-set methods. A rename is one journal entry
+that renames every gold value using the label, in the data files (lazily, at
+the next compaction) and in the pending edits.
+
+:func:`apply_label_op` replays one label-set entry onto the list of labels
+kept in ``project.json``; it ignores entries that no longer apply (replaying
+twice is harmless), and :func:`label_op_problem` tells a malformed entry from a
+good one so that a hostile journal is skipped, not obeyed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from bertstudio.data.project_meta import COLOR, PROJECT_FILE, default_color
+from bertstudio.data.project_values import has_label_set
+from bertstudio.errors import ConfigError, DataError
+
+if TYPE_CHECKING:
+    from bertstudio.data.project_overlay import GoldOverlay
+
+LABEL_OPS = ("add_label", "rename_label", "set_color", "remove_label")
+
+
+def check_label_names(names: list[str], folder: Path) -> None:
+    seen: set[str] = set()
+    for name in names:
+        if not isinstance(name, str) or not name.strip():
+            raise DataError(f"label name {name!r} is empty", path=folder / PROJECT_FILE, where="labels",
+                            expected="a non-empty name")
+        if name in seen:
+            raise DataError(f"label {name!r} appears twice", path=folder / PROJECT_FILE, where="labels",
+                            expected="unique label names")
+        seen.add(name)
+
+
+def check_color(color: str, folder: Path) -> str:
+    if not isinstance(color, str) or not COLOR.match(color):
+        raise DataError(f"colour {color!r} is not #rrggbb", path=folder / PROJECT_FILE, where="labels",
+                        expected="a colour like '#4e79a7'")
+    return color.lower()
+
+
+def label_op_problem(op: dict[str, Any]) -> str | None:
+    """Why a (checksum-valid) label-set journal entry is malformed, or None."""
+    fields = ("old", "new") if op["op"] == "rename_label" else ("name",)
+    for key in fields:
+        value = op.get(key)
+        if not isinstance(value, str) or not value.strip():
+            return f"{key} is {value!r}, not a label name"
+    if op["op"] in ("add_label", "set_color") and not (isinstance(op.get("color"), str) and COLOR.match(op["color"])):
+        return f"colour {op.get('color')!r} is not #rrggbb"
+    return None
+
+
+def apply_label_op(labels: list[dict[str, Any]], op: dict[str, Any]) -> None:
+    """Apply one label-set entry to ``labels`` (the list of ``{"name", "color"}`` in project.json)."""
+    names = [item["name"] for item in labels]
+    what = op["op"]
+    if what == "add_label" and op["name"] not in names:
+        labels.append({"name": op["name"], "color": op["color"]})
+    elif what == "rename_label" and op["old"] in names and op["new"] not in names:
+        labels[names.index(op["old"])]["name"] = op["new"]
+    elif what == "set_color" and op["name"] in names:
+        labels[names.index(op["name"])]["color"] = op["color"]
+    elif what == "remove_label" and op["name"] in names:
+        del labels[names.index(op["name"])]
+
+
+class LabelSetOps:
+    """The label-set methods of a Project (see the module docstring)."""
+
+    folder: Path
+    kind: str
+    _meta: dict[str, Any]
+    _overlay: "GoldOverlay"
+
+    @property
+    def labels(self) -> list[str]:
+        """Label names in id order (the order the model's head uses)."""
+        return [item["name"] for item in self._meta["labels"]]
+
+    @property
+    def label_colors(self) -> dict[str, str]:
+        return {item["name"]: item["color"] for item in self._meta["labels"]}
+
+    def add_label(self, name: str, color: str | None = None) -> None:
+        """Append a label (its id is the next one); ``color`` is ``#rrggbb`` (default: the palette)."""
+        self._label_kind_check("add a label")
+        check_label_names(self.labels + [name], self.folder)
+        color = check_color(color or default_color(len(self.labels)), self.folder)
+        self._label_op({"op": "add_label", "name": name, "color": color})
+
+    def rename_label(self, old: str, new: str) -> None:
+        """Rename a label everywhere: the label set and every gold value that uses it (journaled)."""
+        self._label_kind_check("rename a label")
+        self._require_label(old)
+        if new == old:
+            return
+        check_label_names([n for n in self.labels if n != old] + [new], self.folder)
+        self._label_op({"op": "rename_label", "old": old, "new": new})
+
+    def set_label_color(self, name: str, color: str) -> None:
+        self._require_label(name)
+        self._label_op({"op": "set_color", "name": name, "color": check_color(color, self.folder)})
+
+    def remove_label(self, name: str) -> None:
+        """Remove a label no gold value uses (raises DataError naming where it is still used)."""
+        self._require_label(name)
+        used = {s: self.label_counts(s).get(name, 0) for s in self.split_names}  # type: ignore[attr-defined]
+        used = {s: n for s, n in used.items() if n}
+        if used:
+            where = ", ".join(f"{n} in {s}" for s, n in used.items())
+            raise DataError(f"label {name!r} is still used ({where})", path=self.folder / PROJECT_FILE,
+                            where="labels", expected="relabel or clear those rows first, or rename the label")
+        self._label_op({"op": "remove_label", "name": name})
+
+    def _label_kind_check(self, what: str) -> None:
+        if not has_label_set(self.kind):
+            raise ConfigError(f"cannot {what}: a {self.kind} project has no label set",
+                              path=self.folder / PROJECT_FILE, where="labels")
+
+    def _require_label(self, name: str) -> None:
+        if name not in self.labels:
+            raise DataError(f"no label named {name!r}", path=self.folder / PROJECT_FILE, where="labels",
+                            expected="one of " + ", ".join(map(repr, self.labels)))
+
+    def _label_op(self, op: dict[str, Any]) -> None:
+        with self._lock:  # type: ignore[attr-defined]
+            self._check_open()  # type: ignore[attr-defined]
+            meta = self._meta_copy()  # type: ignore[attr-defined]
+            self._append(op)  # type: ignore[attr-defined]
+            apply_label_op(meta["labels"], op)
+            meta["labels_seq"] = self._seq  # type: ignore[attr-defined]
+            # the journal entry is durable: a failed project.json write only delays the commit to the next one
+            self._commit_meta(meta, required=False)  # type: ignore[attr-defined]
+            self._apply_rename(op)
+        event = {"op": op["op"]}
+        if op["op"] == "rename_label":
+            event.update(old=op["old"], new=op["new"])
+        else:
+            event["name"] = op["name"]
+        self._emit(kind="labels_changed", **event)  # type: ignore[attr-defined]
+
+    def _apply_rename(self, op: dict[str, Any]) -> None:
+        """What a label-set entry does to the gold values (only a rename changes them)."""
+        if op["op"] == "rename_label":
+            self._overlay.rename_label(op["old"], op["new"])
+            self._bump()  # type: ignore[attr-defined]
+        elif op["op"] in ("add_label", "remove_label"):
+            self._bump()  # type: ignore[attr-defined]  # every split's ExampleSet lists the labels

@@ -1,0 +1,147 @@
+"""Replaying the journal when a project is opened: apply what the files lack, refuse what is wrong.
+
+``project.json`` records up to which journal entry its label set (``labels_seq``)
+and the data files (``data_seq``) are up to date; :class:`JournalReplay` (mixed
+into the Project) applies the newer entries on top, so a crash at any moment
+loses nothing that was acknowledged.
+
+Every entry is checked before it is applied, because the journal is a file
+like any other: an entry whose checksum is right but whose content is not (a
+row out of range, a value that is not a gold value of the project's kind, a
+label outside the label set *as it was when the edit was made*, a label-set
+entry without a name) is skipped with a recovery message, never applied and
+never a crash.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from bertstudio.data import project_store as store
+from bertstudio.data.journal import read_journal
+from bertstudio.data.project_labels import LABEL_OPS, apply_label_op, label_op_problem
+from bertstudio.data.project_meta import SPLITS
+from bertstudio.data.project_values import check_gold
+from bertstudio.errors import DataError
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+JOURNAL_FILE = "labels.journal"
+PREV_JOURNAL_FILE = "labels.journal.prev"
+# close() always compacts; compact_if_large() (GUI idle timer) folds once the journal holds this many edits
+COMPACT_AFTER = 20_000
+
+
+def _rename(names: set[str], old: str, new: str) -> None:
+    if old in names and new not in names:
+        names.discard(old)
+        names.add(new)
+
+
+def names_before(labels: list[str], entries: list[dict[str, Any]], after: int, upto: int) -> set[str]:
+    """The label names valid just after entry ``after``, given ``labels`` as of entry ``upto``.
+
+    project.json already holds the label-set entries in ``(after, upto]``; undoing
+    them in reverse gives the names that the gold edits after ``after`` were checked against.
+    """
+    names = set(labels)
+    for entry in reversed(entries):
+        if not after < entry["seq"] <= upto or entry["op"] not in LABEL_OPS or label_op_problem(entry):
+            continue
+        if entry["op"] == "add_label":
+            names.discard(entry["name"])
+        elif entry["op"] == "remove_label":
+            names.add(entry["name"])
+        elif entry["op"] == "rename_label":
+            _rename(names, entry["new"], entry["old"])
+    return names
+
+
+class JournalReplay:
+    """The open-time replay of a Project (see the module docstring)."""
+
+    folder: "Path"
+    kind: str
+    _meta: dict[str, Any]
+    recovery_messages: list[str]
+
+    def _replay(self, from_backup: bool) -> None:
+        """Apply the journal entries newer than what project.json and the data files hold."""
+        jr = read_journal(self.folder / JOURNAL_FILE)
+        entries = jr.entries
+        self.recovery_messages.extend(jr.messages)
+        if from_backup:  # the backup may predate the last compaction: its edits are in the rotated journal
+            prev = read_journal(self.folder / PREV_JOURNAL_FILE)
+            seen = {e["seq"] for e in entries}
+            entries = sorted([e for e in prev.entries if e["seq"] not in seen] + entries, key=lambda e: e["seq"])
+        self._check_data_files()
+        labels_seq, data_seq = self._meta["labels_seq"], self._meta["data_seq"]
+        names = names_before([item["name"] for item in self._meta["labels"]], entries, data_seq, labels_seq)
+        for entry in entries:
+            seq = entry["seq"]
+            self._seq = max(self._seq, seq)
+            if seq <= min(labels_seq, data_seq):
+                continue
+            problem = self._entry_problem(entry, names)
+            if problem:
+                self.recovery_messages.append(f"{JOURNAL_FILE}: edit {seq} skipped ({problem})")
+                continue
+            if entry["op"] in LABEL_OPS:
+                if seq > labels_seq:
+                    apply_label_op(self._meta["labels"], entry)
+                if seq > data_seq:
+                    self._apply_rename(entry)  # type: ignore[attr-defined]
+                    self._track_names(names, entry)
+            elif seq > data_seq:
+                self._overlay.set(entry["split"], self._split(entry["split"]), entry["row"],  # type: ignore[attr-defined]
+                                  entry["value"])
+                self._bump(entry["split"])  # type: ignore[attr-defined]
+                self._pending += 1
+        if jr.file_size > jr.good_size:
+            self._journal.truncate(jr.good_size)  # type: ignore[attr-defined]  # a clean line for the next edit
+        self._meta["labels_seq"] = self._seq
+        if jr.damaged or self._pending >= COMPACT_AFTER:
+            # fold now: damage is then reported once, not at every open, and replay stays short
+            self.compact(force=True)  # type: ignore[attr-defined]
+
+    @staticmethod
+    def _track_names(names: set[str], entry: dict[str, Any]) -> None:
+        if entry["op"] == "add_label":
+            names.add(entry["name"])
+        elif entry["op"] == "remove_label":
+            names.discard(entry["name"])
+        elif entry["op"] == "rename_label":
+            _rename(names, entry["old"], entry["new"])
+
+    def _check_data_files(self) -> None:
+        for split, info in self._meta["splits"].items():
+            path = store.split_file(self.folder, self._meta, split)
+            if not path.exists():
+                raise DataError(f"the data file of split {split!r} is missing", path=path,
+                                expected="the file named in project.json")
+            rows = self._split(split).num_rows  # type: ignore[attr-defined]  # memory-mapping is cheap: check now
+            if rows != info["rows"]:
+                raise DataError(f"the data file has {rows} rows, project.json says {info['rows']}", path=path,
+                                expected="the data file written with this project.json")
+
+    def _entry_problem(self, entry: dict[str, Any], names: set[str]) -> str | None:
+        """Why a (checksum-valid) journal entry cannot apply to this project, or None."""
+        op = entry["op"]
+        if op in LABEL_OPS:
+            return label_op_problem(entry)
+        if op != "gold":
+            return f"unknown kind of edit {op!r}"
+        split, row = entry.get("split"), entry.get("row")
+        if split not in SPLITS or split not in self._meta["splits"]:
+            return f"unknown split {split!r}"
+        if not isinstance(row, int) or isinstance(row, bool) or not 0 <= row < self._split(split).num_rows:  # type: ignore[attr-defined]
+            return f"row {row!r} is out of range"
+        if "value" not in entry:
+            return "no value"
+        try:
+            check_gold(self.kind, entry["value"], sorted(names), lambda: self.row(split, row),  # type: ignore[attr-defined]
+                       self.folder, f"{split} row {row}")
+        except DataError as exc:
+            return exc.problem
+        return None

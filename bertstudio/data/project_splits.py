@@ -1,0 +1,210 @@
+"""The rows of a project's splits as wholes: import, replace with a backup, restore, export, ExampleSets.
+
+:class:`SplitOps` is mixed into :class:`bertstudio.data.project.Project`.
+
+Two rules keep an import from losing or changing what the user made:
+
+- **Replacing rows keeps them.** ``import_examples(..., replace=True)`` into a
+  split that holds rows first keeps its current data file (pending edits folded
+  in) as ``data/backup/<split>-<time>.arrow`` and records it in project.json's
+  ``backups``; :meth:`SplitOps.restore_split_backup` brings it back (keeping the
+  rows it replaces the same way). Backups are never deleted by bertstudio.
+  Appending is the default.
+- **Labels are never invented.** A file whose label values are not all in the
+  project's label set is refused with a DataError, unless the caller maps them
+  (``label_map``, see :mod:`bertstudio.data.labelmap`) or asks to add them as new
+  classes (``add_labels=True``). A project without labels yet takes the file's.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Mapping
+
+import pyarrow as pa
+
+from bertstudio.data import project_store as store
+from bertstudio.data.examples import COLUMNS, FEATURES
+from bertstudio.data.labelmap import map_table, mapped_label_order, values_in
+from bertstudio.data.project_meta import PROJECT_FILE, default_color
+from bertstudio.data.project_values import has_label_set
+from bertstudio.errors import DataError
+
+if TYPE_CHECKING:
+    from bertstudio.data.examples import ExampleSet
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+class SplitOps:
+    """Whole-split operations of a Project (see the module docstring)."""
+
+    folder: Path
+    kind: str
+    _meta: dict[str, Any]
+
+    def examples(self, split: str) -> "ExampleSet":
+        """The split as an ExampleSet, edits applied (memory-mapped; a copy of one column when edited).
+
+        Building it reads the whole gold column when there are unfolded edits; the
+        GUI's table models should use :meth:`row` / :meth:`num_rows` instead.
+        """
+        from bertstudio.data.examples import ExampleSet
+
+        with self._lock:  # type: ignore[attr-defined]
+            table = self._split(split)  # type: ignore[attr-defined]
+            cached = self._examples_cache.get(split)  # type: ignore[attr-defined]
+            if cached is not None and cached[0] == self._versions[split]:  # type: ignore[attr-defined]
+                return cached[1]
+            overlay = self._overlay  # type: ignore[attr-defined]
+            if split in self._meta["splits"]:
+                path = store.split_file(self.folder, self._meta, split)
+                dataset = store.open_dataset(path)
+                self._handed_out.add(path.name)  # type: ignore[attr-defined]
+                if overlay.dirty(split):
+                    gold = overlay.gold
+                    dataset = dataset.remove_columns([gold]).add_column(
+                        gold, overlay.column(split, table), feature=FEATURES[self.kind][gold])
+            else:
+                dataset = store.empty_dataset(self.kind)
+            info = self._meta["splits"].get(split, {})
+            meta = {"split": split, "project": str(self.folder)}
+            if self._meta.get("glue_task"):
+                meta["glue_task"] = self._meta["glue_task"]
+            examples = ExampleSet(self.kind, dataset, self.labels, info.get("source"), meta)  # type: ignore[attr-defined]
+            self._examples_cache[split] = (self._versions[split], examples)  # type: ignore[attr-defined]
+            return examples
+
+    def import_examples(self, examples: "ExampleSet", split: str = "train", *, replace: bool = False,
+                        label_map: Mapping[str, str | None] | None = None,
+                        add_labels: bool = False) -> dict[str, Any] | None:
+        """Add ``examples`` to ``split`` (after its rows), or replace its rows with ``replace=True``.
+
+        ``label_map`` maps the file's label values first (None = leave the row
+        unlabelled); values still outside the label set are refused unless
+        ``add_labels`` is True (then they become new classes). Pending edits are
+        folded first, so nothing journaled is lost. Returns the backup entry of the
+        replaced rows (``{"id", "split", "rows", "labelled", ...}``), or None when
+        nothing was replaced.
+        """
+        if examples.kind != self.kind:
+            raise DataError(f"cannot import {examples.kind} examples into a {self.kind} project",
+                            path=examples.source or self.folder, expected=f"{self.kind} examples")
+        self._split(split)  # type: ignore[attr-defined]  # checks the name
+        with self._lock:  # type: ignore[attr-defined]
+            self._check_open()  # type: ignore[attr-defined]
+            table = store.table_of(examples)
+            declared = list(examples.labels)
+            if label_map:
+                if not has_label_set(self.kind):
+                    raise DataError(f"a {self.kind} project has no labels to map", path=examples.source,
+                                    where="label mapping", expected="no label mapping")
+                table = map_table(self.kind, table, label_map)
+                declared = mapped_label_order(declared, label_map)
+            new_labels = self._labels_to_add(table, declared, add_labels, examples.source)
+            self.compact()  # type: ignore[attr-defined]
+            if not replace and split in self._meta["splits"]:
+                old = self._split(split)  # type: ignore[attr-defined]
+                if set(table.column_names) != set(old.column_names):
+                    raise DataError(f"the new rows have columns {table.column_names}, {split} has "
+                                    f"{old.column_names}", path=examples.source or self.folder,
+                                    expected="the same columns to append (or replace the split)")
+                table = pa.concat_tables([old, table.select(old.column_names).cast(old.schema)])
+            source = examples.source if replace or split not in self._meta["splits"] \
+                else self._meta["splits"][split].get("source")
+            return self._store_split(split, table, source, new_labels, replace=replace)
+
+    def _labels_to_add(self, table: pa.Table, declared: list[str], add_labels: bool,
+                       source: str | None) -> list[str]:
+        """The labels an import adds to the label set, or a DataError for values outside it."""
+        if not has_label_set(self.kind):
+            return []
+        used = list(values_in(self.kind, table))
+        current = self.labels  # type: ignore[attr-defined]
+        if not current:  # a project without labels yet takes the file's, in the file's order
+            return list(dict.fromkeys(declared + used))
+        unknown = [v for v in used if v not in current]
+        if unknown and not add_labels:
+            shown = ", ".join(map(repr, unknown[:10])) + (f" and {len(unknown) - 10} more" if len(unknown) > 10 else "")
+            raise DataError(f"the file uses labels the project does not have: {shown}",
+                            path=source or self.folder, where="labels",
+                            expected="labels of the project (" + ", ".join(map(repr, current[:10]))
+                            + "); map the file's labels to them, or add them as new classes explicitly")
+        return [n for n in dict.fromkeys(declared + unknown) if n in set(unknown)]
+
+    def _store_split(self, split: str, table: pa.Table, source: str | None, new_labels: list[str], *,
+                     replace: bool) -> dict[str, Any] | None:
+        """Write ``table`` as the split's new data file and commit it (keeping replaced rows as a backup)."""
+        from bertstudio.data.project_store import disk_error
+
+        meta = self._meta_copy()  # type: ignore[attr-defined]
+        entry: dict[str, Any] | None = None
+        made: list[Path] = []
+        try:
+            if replace and meta["splits"].get(split, {}).get("rows"):
+                labelled, total = self.progress(split)  # type: ignore[attr-defined]
+                old_file = store.split_file(self.folder, meta, split)
+                made.append(store.keep_split_backup(self.folder, split, old_file))
+                entry = {"id": made[-1].stem, "split": split,
+                         "file": made[-1].relative_to(self.folder).as_posix(), "rows": total,
+                         "labelled": labelled, "labels": self.labels, "source": meta["splits"][split].get("source"),  # type: ignore[attr-defined]
+                         "replaced": _now()}
+                meta["backups"].append(entry)
+            for name in new_labels:
+                meta["labels"].append({"name": name, "color": default_color(len(meta["labels"]))})
+            made.append(store.write_split(self.folder, split, self._seq, table))  # type: ignore[attr-defined]
+            meta["splits"][split] = {"file": made[-1].relative_to(self.folder).as_posix(), "rows": table.num_rows,
+                                     "source": source, "imported": _now()}
+            meta["data_seq"] = self._seq  # type: ignore[attr-defined]
+            self._commit_meta(meta)  # type: ignore[attr-defined]
+        except (OSError, DataError) as exc:
+            for path in made:  # not committed: nothing names them, and the old rows are still the split's
+                path.unlink(missing_ok=True)
+            if isinstance(exc, DataError):
+                raise
+            raise disk_error(exc, self.folder, f"the rows could not be stored in {split}") from exc
+        self._overlay.reset(split)  # type: ignore[attr-defined]  # empty already: compact() folded it
+        self._tables.pop(split, None)  # type: ignore[attr-defined]
+        self._bump()  # type: ignore[attr-defined]  # this split's rows, and maybe every split's label list
+        self._remove_unused()  # type: ignore[attr-defined]
+        self._emit(kind="split_imported", split=split, backup=entry["id"] if entry else None)  # type: ignore[attr-defined]
+        if new_labels:
+            self._emit(kind="labels_changed", op="import", added=list(new_labels))  # type: ignore[attr-defined]
+        return dict(entry) if entry else None
+
+    # ------------------------------------------------------------------ backups of replaced rows
+    def split_backups(self, split: str | None = None) -> list[dict[str, Any]]:
+        """The kept rows of earlier replaces (oldest first): id, split, rows, labelled, labels, source, replaced."""
+        return [dict(b) for b in self._meta["backups"] if split is None or b["split"] == split]
+
+    def restore_split_backup(self, backup_id: str) -> dict[str, Any] | None:
+        """Make the backup ``backup_id`` the rows of its split again (with the gold values it held).
+
+        The rows it replaces are kept as a new backup (returned), so a restore can
+        be undone the same way. Labels the backup uses that the label set lacks are
+        added back. The backup itself stays.
+        """
+        with self._lock:  # type: ignore[attr-defined]
+            self._check_open()  # type: ignore[attr-defined]
+            entry = next((b for b in self._meta["backups"] if b["id"] == backup_id), None)
+            if entry is None:
+                raise DataError(f"no backup named {backup_id!r}", path=self.folder / PROJECT_FILE,
+                                where="backups", expected="one of " + ", ".join(b["id"] for b in self._meta["backups"]))
+            path = self.folder / entry["file"]
+            table = store.read_table(path)
+            if not set(COLUMNS[self.kind]) <= set(table.column_names) or table.num_rows != entry["rows"]:
+                raise DataError(f"the backup does not hold the {entry['rows']} {self.kind} rows it should",
+                                path=path, expected="the file bertstudio kept when the rows were replaced")
+            self.compact()  # type: ignore[attr-defined]
+            wanted = list(entry.get("labels", [])) + list(values_in(self.kind, table))
+            missing = [n for n in dict.fromkeys(wanted) if n not in self.labels] if has_label_set(self.kind) else []  # type: ignore[attr-defined]
+            return self._store_split(entry["split"], table, entry.get("source"), missing, replace=True)
+
+    def export(self, split: str, path: str | Path, fmt: str = "auto", **kwargs: Any) -> None:
+        """Write ``split`` (edits applied) with the format writers of :mod:`bertstudio.data.io`."""
+        from bertstudio.data.io import save_examples
+
+        save_examples(self.examples(split), path, fmt=fmt, **kwargs)

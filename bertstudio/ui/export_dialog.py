@@ -1,0 +1,83 @@
+"""Export one split of the open project (edits applied) in any supported format."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QWidget,
+)
+
+from bertstudio.errors import BertStudioError
+from bertstudio.ui.import_dialog import FORMATS
+from bertstudio.ui.session import SPLITS, ProjectSession
+
+
+class ExportDialog(QDialog):
+    """Write one split (edits applied) in any supported format."""
+
+    def __init__(self, session: ProjectSession, parent: QWidget | None = None, split: str | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("exportDialog")
+        self.setWindowTitle(self.tr("Export data"))
+        self.session = session
+        self.split_combo = QComboBox()
+        self.split_combo.setObjectName("exportSplitCombo")
+        for s in SPLITS:
+            if session.split_size(s):
+                self.split_combo.addItem(f"{s} ({session.split_size(s)})", s)
+        self.split_combo.setCurrentIndex(max(0, self.split_combo.findData(split or session.current_split)))
+        self.format_combo = QComboBox()
+        self.format_combo.setObjectName("exportFormatCombo")
+        self.format_combo.addItem(self.tr("from the file name"), "auto")
+        for fmt in FORMATS:
+            self.format_combo.addItem(fmt, fmt)
+        self.path_edit = QLineEdit()
+        self.path_edit.setObjectName("exportPathEdit")
+        browse = QPushButton(self.tr("Browse…"))
+        browse.clicked.connect(self._on_browse)
+        row = QHBoxLayout()
+        row.addWidget(self.path_edit, 1)
+        row.addWidget(browse)
+        self.error_label = QLabel()
+        self.error_label.setObjectName("exportError")
+        self.error_label.setWordWrap(True)
+        self.error_label.setStyleSheet("color: #c0392b;")
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("Export"))
+        buttons.accepted.connect(self.export)
+        buttons.rejected.connect(self.reject)
+        form = QFormLayout(self)
+        form.addRow(self.tr("Split:"), self.split_combo)
+        form.addRow(self.tr("Format:"), self.format_combo)
+        form.addRow(self.tr("File:"), row)
+        form.addRow(self.error_label)
+        form.addRow(buttons)
+
+    def _on_browse(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export data"), self.path_edit.text())
+        if path:
+            self.path_edit.setText(path)
+
+    def export(self) -> bool:
+        path = self.path_edit.text().strip()
+        if not path:
+            self.error_label.setText(self.tr("Choose a file to write."))
+            return False
+        try:
+            self.session.project.export(self.split_combo.currentData(), path, self.format_combo.currentData())
+        except BertStudioError as exc:
+            self.error_label.setText(exc.message)
+            return False
+        except OSError as exc:  # the writers let disk errors through (full disk, a folder, no permission)
+            self.error_label.setText(f"{path}: {exc.strerror or exc}")
+            return False
+        self.accept()
+        return True

@@ -1,0 +1,117 @@
+"""The Import dialog's label step: the file's label values beside the project's, one choice each.
+
+Shown when a file uses label values the project's label set does not have
+(``0/1/2`` against ``entailment/neutral/contradiction``). Each value gets a combo:
+a project label (preselected by name, else by position as GLUE/SNLI number their
+classes, see :func:`bertstudio.data.labelmap.propose_mapping`), "add as a new
+class", or "leave unlabelled"; a value nothing fits starts at "— choose —" and
+the import waits until the user chooses. A summary line says what will happen.
+The mapping itself is applied by the core (``Project.import_examples``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QLabel, QVBoxLayout, QWidget
+
+from bertstudio.data.labelmap import propose_mapping
+from bertstudio.data.project_values import holds_list
+
+_CHOOSE, _LABEL, _NEW, _NONE = "choose", "label", "new", "none"
+_TARGET = Qt.ItemDataRole.UserRole + 1  # the label name a choice maps to (UserRole holds what kind of choice)
+
+
+class LabelMappingBox(QGroupBox):
+    """One combo per file label value; :meth:`mapping` and :meth:`add_labels` feed ``import_examples``."""
+
+    changed = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("labelMappingBox")
+        self.setTitle(self.tr("Labels (what each label of the file becomes)"))
+        self.intro = QLabel()
+        self.intro.setObjectName("labelMappingIntro")
+        self.intro.setWordWrap(True)
+        self.form = QFormLayout()
+        self.summary = QLabel()
+        self.summary.setObjectName("labelMappingSummary")
+        self.summary.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.intro)
+        layout.addLayout(self.form)
+        layout.addWidget(self.summary)
+        self.combos: dict[str, QComboBox] = {}
+        self._counts: dict[str, int] = {}
+
+    def set_values(self, values: dict[str, int], labels: list[str], kind: str) -> None:
+        """Show ``values`` (file value -> rows or tokens) against the project's ``labels``, proposals selected."""
+        while self.form.rowCount():
+            self.form.removeRow(0)
+        self.combos = {}
+        self._counts = dict(values)
+        unit = self.tr("tokens") if holds_list(kind) else self.tr("rows")
+        self.intro.setText(self.tr("The file's labels are not all labels of this project (%1). Choose what each "
+                                   "one becomes:").replace("%1", ", ".join(labels)))
+        proposal = propose_mapping(list(values), labels)
+        for value, count in values.items():
+            combo = QComboBox()
+            combo.setObjectName(f"labelMap_{value}")
+            self._add(combo, self.tr("— choose —"), _CHOOSE, None)
+            for label in labels:
+                self._add(combo, label, _LABEL, label)
+            self._add(combo, self.tr("add “%1” as a new class").replace("%1", value), _NEW, value)
+            if not holds_list(kind):  # every token of a tagged sentence needs a tag
+                self._add(combo, self.tr("leave unlabelled"), _NONE, None)
+            target = proposal[value]
+            combo.setCurrentIndex(labels.index(target) + 1 if target is not None else 0)
+            combo.currentIndexChanged.connect(lambda _i: self._on_changed())
+            self.form.addRow(f"{value}  ({count} {unit})", combo)
+            self.combos[value] = combo
+        self._on_changed()
+
+    @staticmethod
+    def _add(combo: QComboBox, text: str, what: str, target: str | None) -> None:
+        combo.addItem(text, what)
+        combo.setItemData(combo.count() - 1, target, _TARGET)
+
+    def choice(self, value: str) -> tuple[str, str | None]:
+        """(what was chosen: choose | label | new | none, the target name)."""
+        combo = self.combos[value]
+        return str(combo.currentData()), combo.currentData(_TARGET)
+
+    def unresolved(self) -> list[str]:
+        """File values still at "— choose —"."""
+        return [v for v in self.combos if self.choice(v)[0] == _CHOOSE]
+
+    def mapping(self) -> dict[str, str | None]:
+        """``{file value: project label, new class name, or None (unlabelled)}`` for the chosen values."""
+        out: dict[str, str | None] = {}
+        for value in self.combos:
+            what, target = self.choice(value)
+            if what in (_LABEL, _NEW, _NONE):
+                out[value] = target
+        return out
+
+    def add_labels(self) -> bool:
+        """True when the user chose to add at least one value as a new class (the explicit choice)."""
+        return any(self.choice(v)[0] == _NEW for v in self.combos)
+
+    def _on_changed(self) -> None:
+        kinds = Counter(self.choice(v)[0] for v in self.combos)
+        rows: Counter = Counter()
+        for value, n in self._counts.items():
+            rows[self.choice(value)[0]] += n
+        parts = []
+        if kinds[_LABEL]:
+            parts.append(self.tr("%1 value(s) become project labels").replace("%1", str(kinds[_LABEL])))
+        if kinds[_NEW]:
+            parts.append(self.tr("%1 new class(es) will be added").replace("%1", str(kinds[_NEW])))
+        if kinds[_NONE]:
+            parts.append(self.tr("%1 row(s) stay unlabelled").replace("%1", str(rows[_NONE])))
+        if kinds[_CHOOSE]:
+            parts.append(self.tr("choose for: %1").replace("%1", ", ".join(self.unresolved())))
+        self.summary.setText("; ".join(parts) + ".")
+        self.changed.emit()

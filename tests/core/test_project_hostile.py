@@ -1,0 +1,161 @@
+"""A hostile project.json or journal is a clear project error, never obeyed, never a crash (issue 11, item 12).
+
+project.json files here carry a *valid* checksum (recomputed after the change),
+so only the field checks can catch them; journal lines carry a valid CRC for
+the same reason. A bad project.json without a good backup is refused with a
+DataError naming the field; with a good backup it is recovered from it. A bad
+journal entry is skipped with a recovery message and the good ones still apply.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+from bertstudio.data.examples import from_records
+from bertstudio.data.journal import checksum, encode_entry
+from bertstudio.data.project import Project
+from bertstudio.data.project_meta import encode_meta
+from bertstudio.errors import DataError
+
+ROWS = [{"text": t, "label": None} for t in ("good", "bad", "fine", "awful", "ok")]
+
+
+def _project(folder: Path) -> Project:
+    p = Project.create(folder, name="x", kind="sentence", labels=["neg", "pos"])
+    p.import_examples(from_records("sentence", ROWS), "train")
+    return p
+
+
+def _file_elsewhere(meta: dict[str, Any], folder: Path) -> None:
+    # a real Arrow file with the same 5 rows, outside the project: the old code read it happily
+    other = _project(folder.parent / "other")
+    other.close()
+    meta["splits"]["train"]["file"] = "../other/" + other.split_info["train"]["file"]
+
+
+def _set(path: str, value: Any) -> Callable[[dict[str, Any], Path], None]:
+    def change(meta: dict[str, Any], _folder: Path) -> None:
+        *parents, last = path.split(".")
+        target: Any = meta
+        for key in parents:
+            target = target[int(key)] if isinstance(target, list) else target[key]
+        target[int(last) if isinstance(target, list) else last] = value
+
+    return change
+
+
+HOSTILE: dict[str, tuple[Callable[[dict[str, Any], Path], None], str]] = {
+    "file outside data/": (_file_elsewhere, "not a file in data/"),
+    "etc passwd": (_set("splits.train.file", "../../etc/passwd"), "not a file in data/"),
+    "rows not an int": (_set("splits.train.rows", 5.0), "5.0 rows"),
+    "rows a bool": (_set("splits.train.rows", True), "True rows"),
+    "colour not #rrggbb": (_set("labels.0.color", "red; drop table"), "not #rrggbb"),
+    "label twice": (_set("labels.1.name", "neg"), "appears twice"),
+    "label empty": (_set("labels.0.name", " "), "empty"),
+    "ui_state a list": (_set("ui_state", ["page"]), "'ui_state' is not an object"),
+    "Infinity in settings": (_set("recent_settings", {"learning_rate": float("inf")}), "Infinity"),
+    "NaN seq": (_set("seq", float("nan")), "NaN"),
+    "seq text": (_set("seq", "7"), "seq is '7'"),
+    "unknown kind": (_set("kind", "poetry"), "kind 'poetry'"),
+    "glue_task a number": (_set("glue_task", 5), "glue_task is 5"),
+    "backup outside": (_set("backups", [{"id": "b", "split": "train", "file": "data/../../x.arrow", "rows": 1}]),
+                       "not a file in data/backup/"),
+    "backup without id": (_set("backups", [{"split": "train", "file": "data/backup/train-1.arrow", "rows": 1}]),
+                          "backup 0 has no id"),
+}
+
+
+@pytest.mark.parametrize("case", list(HOSTILE))
+def test_hostile_project_json_is_a_clear_error(case: str, tmp_path: Path) -> None:
+    change, reason = HOSTILE[case]
+    p = _project(tmp_path / "p")
+    p.close()
+    meta = json.loads((p.folder / "project.json").read_text())
+    change(meta, p.folder)
+    (p.folder / "project.json").write_bytes(encode_meta(meta))  # a valid checksum: only the checks catch it
+    (p.folder / "project.json.bak").unlink(missing_ok=True)
+    with pytest.raises(DataError) as info:
+        Project.open(p.folder)
+    assert "project.json" in info.value.message and reason in info.value.message
+    with pytest.raises(DataError) as again:  # the same answer again: the refused open released its lock
+        Project.open(p.folder)
+    assert "already open" not in again.value.message
+
+
+def test_hostile_project_json_falls_back_to_the_good_backup(tmp_path: Path) -> None:
+    p = _project(tmp_path / "p")
+    p.set_gold("train", 0, "pos")
+    p.save_ui_state()  # project.json.bak now holds a good copy
+    p.close(compact=False)
+    meta = json.loads((p.folder / "project.json").read_text())
+    meta["splits"]["train"]["file"] = "../../etc/passwd"
+    (p.folder / "project.json").write_bytes(encode_meta(meta))
+    with Project.open(p.folder) as again:
+        assert "not a file in data/" in again.recovery_messages[0]
+        assert again.num_rows("train") == 5 and again.gold("train", 0) == "pos"
+
+
+def _append_lines(folder: Path, *lines: bytes) -> None:
+    with open(folder / "labels.journal", "ab") as f:
+        for line in lines:
+            f.write(line)
+
+
+def test_hostile_journal_entries_are_skipped_with_a_message(tmp_path: Path) -> None:
+    p = _project(tmp_path / "p")
+    p.set_gold("train", 0, "pos")
+    seq = p.last_seq
+    p.close(compact=False)
+    infinity = {"seq": seq + 6, "op": "gold", "split": "train", "row": 2, "value": 1.0}
+    raw_inf = json.dumps({**infinity, "crc": checksum(infinity)}).replace("1.0", "Infinity").encode() + b"\n"
+    _append_lines(
+        p.folder,
+        encode_entry({"seq": seq + 1, "op": "gold", "split": "train", "row": 1, "value": "banana"}),
+        encode_entry({"seq": seq + 2, "op": "gold", "split": "train", "row": 1, "value": {"label": "pos"}}),
+        encode_entry({"seq": seq + 3, "op": "gold", "split": "train", "row": True, "value": "neg"}),
+        encode_entry({"seq": seq + 4, "op": "add_label", "name": "meh"}),  # no colour
+        encode_entry({"seq": seq + 5, "op": "rename_label", "old": "pos", "new": ["x"]}),
+        raw_inf,
+        encode_entry({"seq": seq + 7, "op": "drop_table"}),
+        encode_entry({"seq": seq + 8, "op": "gold", "split": "train", "row": 3, "value": "neg"}),  # a good one
+    )
+    again = Project.open(p.folder)
+    messages = "\n".join(again.recovery_messages)
+    assert f"edit {seq + 1} skipped ('banana' is not a label of this project)" in messages
+    assert f"edit {seq + 2} skipped" in messages and f"edit {seq + 3} skipped (row True" in messages
+    assert f"edit {seq + 4} skipped (colour None" in messages and f"edit {seq + 5} skipped (new is" in messages
+    assert "line 7: damaged line" in messages  # the Infinity line: not JSON, never applied
+    assert f"edit {seq + 7} skipped (unknown kind of edit 'drop_table')" in messages
+    assert again.labels == ["neg", "pos"]
+    assert [again.gold("train", r) for r in range(5)] == ["pos", None, None, "neg", None]
+    again.close()
+
+
+def test_label_edits_before_and_after_a_rename_replay_as_they_were_made(tmp_path: Path) -> None:
+    # gold values are checked against the label set as it was when each edit was made
+    p = _project(tmp_path / "p")
+    p.set_gold("train", 0, "pos")
+    p.rename_label("pos", "positive")  # project.json holds the new name; the journal the old edit
+    p.add_label("mixed")
+    p.set_gold("train", 1, "mixed")
+    p.set_gold("train", 2, "positive")
+    p.close(compact=False)
+    again = Project.open(p.folder)
+    assert again.recovery_messages == []
+    assert again.labels == ["neg", "positive", "mixed"]
+    assert [again.gold("train", r) for r in range(3)] == ["positive", "mixed", "positive"]
+    again.close()
+
+
+def test_tagging_entry_with_the_wrong_length_is_skipped(tmp_path: Path) -> None:
+    p = Project.create(tmp_path / "t", name="t", kind="tagging", labels=["O", "B-PER"])
+    p.import_examples(from_records("tagging", [{"tokens": ["Ann", "runs"], "tags": None}]), "train")
+    p.close()
+    _append_lines(p.folder, encode_entry({"seq": 1, "op": "gold", "split": "train", "row": 0, "value": ["O"]}))
+    with Project.open(p.folder) as again:
+        assert again.recovery_messages == ["labels.journal: edit 1 skipped (1 tags for 2 tokens)"]
+        assert again.gold("train", 0) is None

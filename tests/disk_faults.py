@@ -1,0 +1,36 @@
+"""Test helper: make the project's writes fail as on a read-only or full file system.
+
+Tests run as root here, and root writes through ``chmod``; mounting needs
+privileges CI may not have. So the write primitives the project uses for new
+files fail instead: pyarrow's ``OSFile`` (the Arrow data files) and ``open`` for
+writing inside :mod:`bertstudio.data.atomic` (project.json and its backup). The
+journal keeps its open handle, as it would on a folder remounted read-only.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+
+import pyarrow as pa
+import pytest
+
+from bertstudio.data import atomic
+
+
+def deny_writes(monkeypatch: pytest.MonkeyPatch, code: int = errno.EROFS) -> None:
+    """Every new file the project writes fails with ``OSError(code)`` until ``monkeypatch.undo()``."""
+    error = OSError(code, os.strerror(code))
+
+    def refuse(*_a: object, **_k: object) -> None:
+        raise error
+
+    real_open = open
+
+    def open_for_reading_only(file, mode="r", *args, **kwargs):  # type: ignore[no-untyped-def]
+        if any(c in mode for c in "wax+"):
+            raise error
+        return real_open(file, mode, *args, **kwargs)
+
+    monkeypatch.setattr(pa, "OSFile", refuse)
+    monkeypatch.setattr(atomic, "open", open_for_reading_only, raising=False)

@@ -1,0 +1,129 @@
+"""A second import into a split that holds rows, through the real dialog (issue 11, item 1).
+
+The dialog says what the split holds, Append is the default, Replace is asked
+once more, Edit > Undo / Redo swap the rows back and forth, the replaced rows
+survive a reopen as a backup that Edit > Restore replaced rows brings back, and
+the Label page counts the rows the split holds now.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QApplication, QDialogButtonBox, QMessageBox, QPushButton
+
+from bertstudio.data.examples import from_records
+from bertstudio.ui.import_dialog import ImportDialog
+
+OLD = [{"text": f"old review {i}", "label": ("neg", "pos")[i % 2]} for i in range(300)]
+
+
+def _ok(dialog: ImportDialog):
+    return dialog.buttons.button(QDialogButtonBox.StandardButton.Ok)
+
+
+def _csv(tmp_path: Path, rows: int) -> Path:
+    # a name and folder no GLUE layout knows: the dialog proposes the train split
+    path = tmp_path / "more_reviews.csv"
+    path.write_text("text,label\n" + "".join(f"new review {i},{('pos', 'neg')[i % 2]}\n" for i in range(rows)),
+                    encoding="utf-8")
+    return path
+
+
+def _window_with_300_labelled_rows(main_window):
+    main_window.session.project.import_examples(from_records("sentence", OLD), "train")
+    main_window.show_page("label")
+    return main_window.session, main_window.pages["label"]
+
+
+def _dialog(qtbot, main_window, path: Path) -> ImportDialog:
+    dialog = ImportDialog(main_window.session, main_window, str(path))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    return dialog
+
+
+def test_a_second_file_is_appended_by_default(qtbot, main_window, tmp_path):
+    session, label_page = _window_with_300_labelled_rows(main_window)
+    dialog = _dialog(qtbot, main_window, _csv(tmp_path, 100))
+    assert dialog.target.split() == "train"
+    assert dialog.target.state_label.text() == "train holds 300 rows, 300 labelled."
+    assert dialog.target.append_radio.isChecked() and not dialog.target.replace_radio.isChecked()
+    with qtbot.waitSignal(dialog.imported):
+        qtbot.mouseClick(_ok(dialog), Qt.MouseButton.LeftButton)  # no question: nothing is replaced
+    assert session.split_size("train") == 400 and session.project.labels == ["neg", "pos"]
+    assert session.row("train", 0)["text"] == "old review 0" and session.row("train", 300)["text"] == "new review 0"
+    assert label_page.position.text() == "example 1 of 400"
+    assert (label_page.progress.value(), label_page.progress.maximum()) == (400, 400)
+    assert session.project.split_backups() == []
+
+
+def test_replace_asks_then_undo_redo_and_a_reopen_bring_the_rows_back(qtbot, main_window, tmp_path):
+    session, label_page = _window_with_300_labelled_rows(main_window)
+    session.set_current("train", 250)
+    assert label_page.position.text() == "example 251 of 300"
+    dialog = _dialog(qtbot, main_window, _csv(tmp_path, 100))
+    qtbot.mouseClick(dialog.target.replace_radio, Qt.MouseButton.LeftButton)
+    assert dialog.target.replace()
+    answers, seen = iter(["Cancel", "Replace"]), []
+
+    def answer() -> None:
+        box = QApplication.activeModalWidget()
+        seen.append((box.objectName(), box.text()))
+        if next(answers) == "Replace":
+            box.findChild(QPushButton, "replaceConfirmButton").click()
+        else:
+            box.button(QMessageBox.StandardButton.Cancel).click()
+
+    QTimer.singleShot(0, answer)
+    qtbot.mouseClick(_ok(dialog), Qt.MouseButton.LeftButton)
+    assert seen == [("replaceConfirm", "Replace the 300 rows of train (300 labelled) by the 100 rows of the file?")]
+    assert session.split_size("train") == 300 and dialog.isVisible()  # Cancel: nothing changed
+
+    QTimer.singleShot(0, answer)
+    with qtbot.waitSignal(dialog.imported):
+        qtbot.mouseClick(_ok(dialog), Qt.MouseButton.LeftButton)
+    assert session.split_size("train") == 100 and session.row("train", 0)["text"] == "new review 0"
+    # the Label page counts the new rows at once: the row moved into range, both counters agree
+    assert label_page.position.text() == "example 100 of 100"
+    assert (label_page.progress.value(), label_page.progress.maximum()) == (100, 100)
+
+    main_window.undo_action.trigger()  # Edit > Undo
+    assert session.split_size("train") == 300
+    assert [session.gold("train", r) for r in (0, 1, 299)] == ["neg", "pos", "pos"]
+    assert session.row("train", 299)["text"] == "old review 299"
+    assert label_page.position.text() == "example 1 of 300" and label_page.progress.maximum() == 300
+    main_window.redo_action.trigger()
+    assert session.split_size("train") == 100 and session.row("train", 5)["text"] == "new review 5"
+    main_window.undo_action.trigger()
+    assert session.split_size("train") == 300
+
+    # after a reopen the undo history is gone, but the replaced rows are kept in the project folder
+    folder = session.project.folder
+    session.close()
+    assert main_window.open_project(str(folder))
+    project = session.project
+    backups = project.split_backups("train")
+    assert [b["rows"] for b in backups] == [300, 100, 300, 100]
+    offered = []
+
+    def pick_newest() -> None:
+        chooser = QApplication.activeModalWidget()
+        offered.extend(chooser.comboBoxItems())
+        chooser.accept()  # the first item: the newest backup
+
+    QTimer.singleShot(0, pick_newest)
+    main_window.restore_action.trigger()  # Edit > Restore replaced rows…
+    assert len(offered) == 4 and offered[0].startswith("train: 100 rows, 100 labelled (replaced ")
+    assert session.split_size("train") == 100 and session.row("train", 0)["text"] == "new review 0"
+    main_window.undo_action.trigger()
+    assert session.split_size("train") == 300 and session.gold("train", 1) == "pos"
+
+
+def test_the_label_page_follows_a_replace_made_in_the_core(qtbot, main_window):
+    session, label_page = _window_with_300_labelled_rows(main_window)
+    assert label_page.position.text() == "example 1 of 300"
+    session.project.import_examples(from_records("sentence", OLD[:100]), "train", replace=True)
+    assert label_page.position.text() == "example 1 of 100"
+    assert (label_page.progress.value(), label_page.progress.maximum()) == (100, 100)

@@ -1,0 +1,97 @@
+"""The window's side of issue 11 items 4 and 5: a held project is refused with a message even after
+``project.lock`` was deleted, and Save / closing on a read-only folder show the core's message (no
+traceback), close anyway, and leave the journal so a reopen has every edit."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from disk_faults import deny_writes
+from PySide6.QtCore import QSettings, QTimer
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from bertstudio.data.examples import from_records
+from bertstudio.data.project import Project
+from bertstudio.ui.main_window import MainWindow
+from bertstudio.ui.session import ProjectSession
+
+REPO = Path(__file__).resolve().parents[2]
+ROWS = [{"text": f"review {i}", "label": None} for i in range(6)]
+
+
+def _answer_boxes(seen: list[tuple[str, str]]) -> QTimer:
+    """Close every modal message box that appears, recording (title, text)."""
+
+    def close_box() -> None:
+        box = QApplication.activeModalWidget()
+        if isinstance(box, QMessageBox):
+            seen.append((box.windowTitle(), box.text()))
+            box.button(QMessageBox.StandardButton.Ok).click()
+
+    timer = QTimer()
+    timer.setInterval(20)
+    timer.timeout.connect(close_box)
+    timer.start()
+    return timer
+
+
+@pytest.mark.skipif(os.name == "nt", reason="POSIX processes")
+def test_a_project_open_elsewhere_is_refused_even_without_its_lock_file(qtbot, main_window, tmp_path):
+    folder = tmp_path / "held"
+    Project.create(folder, name="held", kind="sentence", labels=["neg", "pos"]).close()
+    script = textwrap.dedent("""
+        import sys
+        from bertstudio.data.project import Project
+        p = Project.open(sys.argv[1])
+        print("ready", flush=True)
+        sys.stdin.readline()
+    """)
+    env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    holder = subprocess.Popen([sys.executable, "-c", script, str(folder)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert holder.stdout.readline().strip() == "ready", holder.stderr.read()
+        (folder / "project.lock").unlink()
+        seen: list[tuple[str, str]] = []
+        timer = _answer_boxes(seen)
+        assert not main_window.open_project(str(folder))
+        timer.stop()
+        assert seen and seen[0][0] == "Cannot open the project" and "already open" in seen[0][1]
+        assert main_window.session.project.name == "reviews"  # the window's own project stays open
+    finally:
+        holder.kill()
+        holder.wait(timeout=60)
+
+
+def test_save_and_close_on_a_read_only_folder_show_the_message_and_lose_nothing(qtbot, tmp_path, monkeypatch):
+    project = Project.create(tmp_path / "p", name="reviews", kind="sentence", labels=["neg", "pos"])
+    project.import_examples(from_records("sentence", ROWS), "train")
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    window = MainWindow(session)
+    qtbot.addWidget(window)
+    window.show()
+    for row, value in enumerate(["pos", "neg", "pos"]):
+        session.apply_gold("train", row, value, "label")
+    journal = (project.folder / "labels.journal").read_bytes()
+
+    deny_writes(monkeypatch)
+    seen: list[tuple[str, str]] = []
+    timer = _answer_boxes(seen)
+    window.save_action.trigger()
+    assert len(seen) == 1 and seen[0][0] == "Could not save"
+    assert "Read-only file system" in seen[0][1] and "labels.journal" in seen[0][1]
+    assert window.isVisible() and session.project is project and not project.closed
+
+    window.close()  # the close path folds the journal: it fails the same way, says so, and closes
+    timer.stop()
+    assert len(seen) == 2 and "Read-only file system" in seen[1][1]
+    assert not window.isVisible() and project.closed and session.project is None
+    monkeypatch.undo()
+    assert (project.folder / "labels.journal").read_bytes() == journal
+    with Project.open(project.folder) as again:
+        assert [again.gold("train", r) for r in range(4)] == ["pos", "neg", "pos", None]
