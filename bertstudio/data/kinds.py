@@ -53,6 +53,7 @@ class GoldType:
     per_token: bool = False  # one label per token (tagging)
     min_labels: int = 0  # how many labels a model head needs at least
     numeric: bool = False  # a number (regression)
+    fixed_keys: tuple[str, ...] = ()  # the label-count keys of a gold type without a label set
 
     def check(self, value: Any, labels: list[str], row: Callable[[], dict[str, Any]], where: str,
               path: Any = None) -> Any:
@@ -208,6 +209,7 @@ class AnswersGold(GoldType):
     lists mean the question has no answer in its context (SQuAD v2)."""
 
     name = "answers"
+    fixed_keys = ("answer", "no_answer")
 
     def check(self, value: Any, labels: list[str], row: Callable[[], dict[str, Any]], where: str,
               path: Any = None) -> Any:
@@ -216,6 +218,8 @@ class AnswersGold(GoldType):
         if not isinstance(value, dict) or set(value) != {"text", "answer_start"}:
             raise self._bad(f"{value!r} is not a QA answer", "{'text': [...], 'answer_start': [...]} (empty = no answer)",
                             where, path)
+        if not isinstance(value["text"], (list, tuple)) or not isinstance(value["answer_start"], (list, tuple)):
+            raise self._bad(f"{value!r} is not a QA answer", "lists of answer texts and start offsets", where, path)
         texts, starts = list(value["text"]), list(value["answer_start"])
         if len(texts) != len(starts) or not all(isinstance(t, str) for t in texts) \
                 or not all(isinstance(s, int) and not isinstance(s, bool) for s in starts):
@@ -234,7 +238,7 @@ class AnswersGold(GoldType):
         return ["answer" if value["text"] else "no_answer"]
 
     def column_counts(self, column: pa.ChunkedArray | pa.Array) -> Counter:
-        counts: Counter = Counter({"answer": 0, "no_answer": 0})
+        counts: Counter = Counter()
         if len(column):
             valid = pc.drop_null(column)
             lengths = pc.list_value_length(pc.struct_field(valid, "text")).to_numpy(zero_copy_only=False)

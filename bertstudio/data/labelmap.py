@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Mapping
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from bertstudio.data.project_values import has_label_set, holds_list
+from bertstudio.data.kinds import get_spec
 from bertstudio.errors import DataError
 
 if TYPE_CHECKING:
@@ -41,18 +41,16 @@ LabelMap = Mapping[str, "str | None"]
 
 
 def _gold(kind: str) -> str:
-    from bertstudio.data.examples import GOLD_COLUMN
-
-    return GOLD_COLUMN[kind]
+    return get_spec(kind).gold_column
 
 
 def _flat(kind: str, column: pa.ChunkedArray | pa.Array) -> pa.Array | pa.ChunkedArray:
-    return pc.list_flatten(column) if holds_list(kind) else column
+    return pc.list_flatten(column) if get_spec(kind).gold.per_token else column
 
 
 def values_in(kind: str, table: pa.Table) -> dict[str, int]:
     """Label values used in ``table`` with how often (rows, or tokens for tagging), in order of first use."""
-    if not has_label_set(kind) or table.num_rows == 0:
+    if not get_spec(kind).has_label_set or table.num_rows == 0:
         return {}
     column = _flat(kind, table.column(_gold(kind)))
     counts = {item["values"]: item["counts"] for item in pc.value_counts(column).to_pylist()
@@ -105,14 +103,14 @@ def _check_mapping(kind: str, mapping: LabelMap) -> None:
         if not isinstance(value, str) or (target is not None and (not isinstance(target, str) or not target.strip())):
             raise DataError(f"label mapping {value!r} -> {target!r} is not a mapping of names",
                             where="label mapping", expected="file value -> label name (or None: unlabelled)")
-        if target is None and holds_list(kind):
+        if target is None and get_spec(kind).gold.per_token:
             raise DataError(f"tag {value!r} cannot be left out: every token of a tagged row needs a tag",
                             where="label mapping", expected="a tag of the project (or a new one) for each tag")
 
 
 def map_table(kind: str, table: pa.Table, mapping: LabelMap) -> pa.Table:
     """``table`` with its gold values mapped (values not in ``mapping`` unchanged; None -> unlabelled)."""
-    if not mapping or not has_label_set(kind) or table.num_rows == 0:
+    if not mapping or not get_spec(kind).has_label_set or table.num_rows == 0:
         return table
     _check_mapping(kind, mapping)
     gold = _gold(kind)
@@ -122,7 +120,7 @@ def map_table(kind: str, table: pa.Table, mapping: LabelMap) -> pa.Table:
     flat = _flat(kind, column)
     index = pc.index_in(flat, value_set=keys)
     mapped = pc.if_else(pc.is_null(index), flat, pc.take(targets, index))
-    if holds_list(kind):
+    if get_spec(kind).gold.per_token:
         # same offsets and row validity as before: only the tags inside the lists change
         offsets = pc.subtract(column.offsets, column.offsets[0])  # list_flatten starts at the slice
         mapped = pa.ListArray.from_arrays(offsets, mapped, mask=column.is_null())

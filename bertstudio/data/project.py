@@ -79,7 +79,7 @@ from bertstudio.data.project_overlay import GoldOverlay
 from bertstudio.data.project_replay import COMPACT_AFTER, JOURNAL_FILE, PREV_JOURNAL_FILE, JournalReplay
 from bertstudio.data.project_splits import SplitOps
 from bertstudio.data.project_store import disk_error
-from bertstudio.data.project_values import check_gold
+from bertstudio.data.kinds import get_spec
 from bertstudio.errors import DataError
 
 __all__ = ["Project", "SPLITS", "SCHEMA_VERSION", "COMPACT_AFTER"]
@@ -258,8 +258,8 @@ class Project(MetaState, LabelSetOps, SplitOps, JournalReplay):
         with self._lock:
             self._check_open()
             row = self._check_row(split, row)
-            value = check_gold(self.kind, value, self.labels, lambda: self.row(split, row), self.folder,
-                               f"{split} row {row}")
+            value = get_spec(self.kind).gold.check(value, self.labels, lambda: self.row(split, row),
+                                                   f"{split} row {row}", self.folder)
             previous = self.gold(split, row)
             self._append({"op": "gold", "split": split, "row": row, "value": value})
             self._overlay.set(split, self._split(split), row, value)

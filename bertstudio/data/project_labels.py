@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bertstudio.data.project_meta import COLOR, PROJECT_FILE, default_color
-from bertstudio.data.project_values import has_label_set
+from bertstudio.data.kinds import get_spec
 from bertstudio.errors import ConfigError, DataError
 
 if TYPE_CHECKING:
@@ -121,7 +121,7 @@ class LabelSetOps:
         self._label_op({"op": "remove_label", "name": name})
 
     def _label_kind_check(self, what: str) -> None:
-        if not has_label_set(self.kind):
+        if not get_spec(self.kind).has_label_set:
             raise ConfigError(f"cannot {what}: a {self.kind} project has no label set",
                               path=self.folder / PROJECT_FILE, where="labels")
 

@@ -19,8 +19,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from bertstudio.data.examples import GOLD_COLUMN
-from bertstudio.data.project_values import column_counts, count_keys, fixed_count_keys, has_label_set, rename_value
+from bertstudio.data.kinds import get_spec
 
 
 class GoldOverlay:
@@ -28,7 +27,8 @@ class GoldOverlay:
 
     def __init__(self, kind: str, splits: tuple[str, ...]) -> None:
         self.kind = kind
-        self.gold = GOLD_COLUMN[kind]
+        self.spec = get_spec(kind)
+        self.gold = self.spec.gold_column
         self.edits: dict[str, dict[int, Any]] = {s: {} for s in splits}
         self._delta: dict[str, Counter] = {s: Counter() for s in splits}  # label counts: overlay minus base
         self._labelled_delta: dict[str, int] = {s: 0 for s in splits}
@@ -38,7 +38,7 @@ class GoldOverlay:
     # -- reading ---------------------------------------------------------------------------------
     def base_value(self, table: pa.Table, row: int) -> Any:
         value = table.column(self.gold)[row].as_py()
-        return rename_value(self.kind, value, self.rename) if self.rename else value
+        return self.spec.gold.rename(value, self.rename) if self.rename else value
 
     def current(self, split: str, table: pa.Table, row: int) -> Any:
         edits = self.edits[split]
@@ -53,7 +53,7 @@ class GoldOverlay:
         column = table.column(self.gold)
         values = column.to_pylist()
         if self.rename:
-            values = [rename_value(self.kind, v, self.rename) for v in values]
+            values = [self.spec.gold.rename(v, self.rename) for v in values]
         for row, value in self.edits[split].items():
             values[row] = value
         return pa.array(values, type=column.type)
@@ -64,8 +64,8 @@ class GoldOverlay:
         for raw, n in base.items():
             counts[self.rename.get(raw, raw)] += n
         counts.update(self._delta[split])
-        if not has_label_set(self.kind):
-            return {k: counts[k] for k in fixed_count_keys(self.kind)}
+        if not self.spec.has_label_set:
+            return {k: counts[k] for k in self.spec.gold.fixed_keys}
         out = {name: counts.get(name, 0) for name in labels}
         out.update({k: v for k, v in counts.items() if k not in out and v})
         return out
@@ -78,19 +78,19 @@ class GoldOverlay:
         """Counts of the raw values in the data file and its labelled rows, computed in Arrow once."""
         if split not in self._base:
             column = table.column(self.gold)
-            self._base[split] = (column_counts(self.kind, column), len(column) - column.null_count)
+            self._base[split] = (self.spec.gold.column_counts(column), len(column) - column.null_count)
         return self._base[split]
 
     # -- changing --------------------------------------------------------------------------------
     def set(self, split: str, table: pa.Table, row: int, value: Any) -> None:
         previous = self.current(split, table, row)
-        self._delta[split].subtract(count_keys(self.kind, previous))
-        self._delta[split].update(count_keys(self.kind, value))
+        self._delta[split].subtract(self.spec.gold.count_keys(previous))
+        self._delta[split].update(self.spec.gold.count_keys(value))
         self._labelled_delta[split] += (value is not None) - (previous is not None)
         self.edits[split][row] = value
 
     def rename_label(self, old: str, new: str) -> None:
-        if not has_label_set(self.kind):
+        if not self.spec.has_label_set:
             return
         # compose with earlier renames: data-file values that currently read `old` now read `new`
         self.rename = {raw: (new if cur == old else cur) for raw, cur in self.rename.items()}
@@ -101,7 +101,7 @@ class GoldOverlay:
         single = {old: new}
         for edits in self.edits.values():
             for row, value in edits.items():
-                edits[row] = rename_value(self.kind, value, single)
+                edits[row] = self.spec.gold.rename(value, single)
 
     def reset(self, split: str) -> None:
         """The split got a new data file (folded or imported): its edits and counts start afresh."""

@@ -21,7 +21,7 @@ from bertstudio.data import project_store as store
 from bertstudio.data.journal import read_journal
 from bertstudio.data.project_labels import LABEL_OPS, apply_label_op, label_op_problem
 from bertstudio.data.project_meta import SPLITS
-from bertstudio.data.project_values import check_gold
+from bertstudio.data.kinds import get_spec
 from bertstudio.errors import DataError
 
 if TYPE_CHECKING:
@@ -140,8 +140,8 @@ class JournalReplay:
         if "value" not in entry:
             return "no value"
         try:
-            check_gold(self.kind, entry["value"], sorted(names), lambda: self.row(split, row),  # type: ignore[attr-defined]
-                       self.folder, f"{split} row {row}")
+            get_spec(self.kind).gold.check(entry["value"], sorted(names), lambda: self.row(split, row),  # type: ignore[attr-defined]
+                                           f"{split} row {row}", self.folder)
         except DataError as exc:
             return exc.problem
         return None

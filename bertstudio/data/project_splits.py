@@ -25,10 +25,9 @@ from typing import TYPE_CHECKING, Any, Mapping
 import pyarrow as pa
 
 from bertstudio.data import project_store as store
-from bertstudio.data.examples import COLUMNS, FEATURES
 from bertstudio.data.labelmap import map_table, mapped_label_order, values_in
 from bertstudio.data.project_meta import PROJECT_FILE, default_color
-from bertstudio.data.project_values import has_label_set
+from bertstudio.data.kinds import get_spec
 from bertstudio.errors import DataError
 
 if TYPE_CHECKING:
@@ -67,7 +66,7 @@ class SplitOps:
                 if overlay.dirty(split):
                     gold = overlay.gold
                     dataset = dataset.remove_columns([gold]).add_column(
-                        gold, overlay.column(split, table), feature=FEATURES[self.kind][gold])
+                        gold, overlay.column(split, table), feature=get_spec(self.kind).features[gold])
             else:
                 dataset = store.empty_dataset(self.kind)
             info = self._meta["splits"].get(split, {})
@@ -99,7 +98,7 @@ class SplitOps:
             table = store.table_of(examples)
             declared = list(examples.labels)
             if label_map:
-                if not has_label_set(self.kind):
+                if not get_spec(self.kind).has_label_set:
                     raise DataError(f"a {self.kind} project has no labels to map", path=examples.source,
                                     where="label mapping", expected="no label mapping")
                 table = map_table(self.kind, table, label_map)
@@ -120,7 +119,7 @@ class SplitOps:
     def _labels_to_add(self, table: pa.Table, declared: list[str], add_labels: bool,
                        source: str | None) -> list[str]:
         """The labels an import adds to the label set, or a DataError for values outside it."""
-        if not has_label_set(self.kind):
+        if not get_spec(self.kind).has_label_set:
             return []
         used = list(values_in(self.kind, table))
         current = self.labels  # type: ignore[attr-defined]
@@ -195,12 +194,12 @@ class SplitOps:
                                 where="backups", expected="one of " + ", ".join(b["id"] for b in self._meta["backups"]))
             path = self.folder / entry["file"]
             table = store.read_table(path)
-            if not set(COLUMNS[self.kind]) <= set(table.column_names) or table.num_rows != entry["rows"]:
+            if not set(get_spec(self.kind).columns) <= set(table.column_names) or table.num_rows != entry["rows"]:
                 raise DataError(f"the backup does not hold the {entry['rows']} {self.kind} rows it should",
                                 path=path, expected="the file bertstudio kept when the rows were replaced")
             self.compact()  # type: ignore[attr-defined]
             wanted = list(entry.get("labels", [])) + list(values_in(self.kind, table))
-            missing = [n for n in dict.fromkeys(wanted) if n not in self.labels] if has_label_set(self.kind) else []  # type: ignore[attr-defined]
+            missing = [n for n in dict.fromkeys(wanted) if n not in self.labels] if get_spec(self.kind).has_label_set else []  # type: ignore[attr-defined]
             return self._store_split(entry["split"], table, entry.get("source"), missing, replace=True)
 
     def export(self, split: str, path: str | Path, fmt: str = "auto", **kwargs: Any) -> None:

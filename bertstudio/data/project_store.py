@@ -67,17 +67,18 @@ def open_dataset(path: Path) -> "datasets.Dataset":
 
 
 def empty_table(kind: str) -> pa.Table:
-    from bertstudio.data.examples import FEATURES
+    from bertstudio.data.kinds import get_spec
 
-    return FEATURES[kind].arrow_schema.empty_table()
+    return get_spec(kind).arrow_schema.empty_table()
 
 
 def empty_dataset(kind: str) -> "datasets.Dataset":
     import datasets
 
-    from bertstudio.data.examples import FEATURES
+    from bertstudio.data.kinds import get_spec
 
-    return datasets.Dataset.from_dict({c: [] for c in FEATURES[kind]}, features=FEATURES[kind])
+    features = get_spec(kind).features
+    return datasets.Dataset.from_dict({c: [] for c in features}, features=features)
 
 
 def table_of(examples: "ExampleSet") -> pa.Table:

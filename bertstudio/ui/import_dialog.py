@@ -43,7 +43,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from bertstudio.data.project_values import has_label_set
+from bertstudio.data.kinds import get_spec
 from bertstudio.errors import BertStudioError
 from bertstudio.ui.import_target import SplitTargetBox
 from bertstudio.ui.label_mapping_widget import LabelMappingBox
@@ -385,7 +385,7 @@ class ImportDialog(QDialog):
         from bertstudio.data.labelmap import file_label_values
 
         labels = set(self.session.labels())
-        return has_label_set(self.kind) and bool(labels) and any(
+        return get_spec(self.kind).has_label_set and bool(labels) and any(
             value not in labels for value in file_label_values(examples))
 
     def _label_step(self) -> bool:

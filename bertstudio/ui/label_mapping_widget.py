@@ -17,7 +17,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QLabel, QVBoxLayout, QWidget
 
 from bertstudio.data.labelmap import propose_mapping
-from bertstudio.data.project_values import holds_list
+from bertstudio.data.kinds import get_spec
 
 _CHOOSE, _LABEL, _NEW, _NONE = "choose", "label", "new", "none"
 _TARGET = Qt.ItemDataRole.UserRole + 1  # the label name a choice maps to (UserRole holds what kind of choice)
@@ -52,7 +52,7 @@ class LabelMappingBox(QGroupBox):
             self.form.removeRow(0)
         self.combos = {}
         self._counts = dict(values)
-        unit = self.tr("tokens") if holds_list(kind) else self.tr("rows")
+        unit = self.tr("tokens") if get_spec(kind).gold.per_token else self.tr("rows")
         self.intro.setText(self.tr("The file's labels are not all labels of this project (%1). Choose what each "
                                    "one becomes:").replace("%1", ", ".join(labels)))
         proposal = propose_mapping(list(values), labels)
@@ -63,7 +63,7 @@ class LabelMappingBox(QGroupBox):
             for label in labels:
                 self._add(combo, label, _LABEL, label)
             self._add(combo, self.tr("add “%1” as a new class").replace("%1", value), _NEW, value)
-            if not holds_list(kind):  # every token of a tagged sentence needs a tag
+            if not get_spec(kind).gold.per_token:  # every token of a tagged sentence needs a tag
                 self._add(combo, self.tr("leave unlabelled"), _NONE, None)
             target = proposal[value]
             combo.setCurrentIndex(labels.index(target) + 1 if target is not None else 0)
