@@ -193,9 +193,16 @@ def split_of(path: str | os.PathLike[str], task: GlueTask) -> str:
     return "validation" in stem and "dev" or "train"
 
 
+def eval_split(task: GlueTask, path: str | os.PathLike[str]) -> str:
+    """The layout an evaluation file is read with: the split its exact file name is
+    (test.tsv is unlabelled), else dev, whatever else the name holds ("snli_test.tsv")."""
+    name = Path(path).name
+    return next((split for split, fname in task.files.items() if fname == name), "dev")
+
+
 def resolve_file(task: GlueTask, data_dir_or_file: str | os.PathLike[str], split: str) -> Path:
     p = Path(data_dir_or_file)
-    if p.is_file():
+    if p.exists() and not p.is_dir():  # a file, or a FIFO/device the reader refuses by name
         return p
     if split not in task.files:
         raise ConfigError(f"{task.name} has no {split!r} split", expected=" | ".join(task.files))

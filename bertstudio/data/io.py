@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from bertstudio.data.examples import ExampleSet
-from bertstudio.data.formats.common import decode, read_bytes
+from bertstudio.data.formats.common import decode, parse_json, read_bytes
 from bertstudio.data.formats.conll import read_conll, write_conll
 from bertstudio.data.formats.jsonl import _suggest as _suggest_jsonl
 from bertstudio.data.formats.jsonl import read_jsonl, write_jsonl
@@ -46,7 +46,7 @@ def detect_format(path: str | os.PathLike[str]) -> str:
         try:
             if isinstance(json.loads(first), dict) and '"data"' not in first[:200]:
                 return "jsonl"
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):  # bad JSON, a 5,000-digit integer, deep nesting
             pass
         return "squad" if ext == ".json" or '"data"' in text else "jsonl"
     lines = [ln.rstrip("\r") for ln in text.split("\n")[:200]]
@@ -159,9 +159,11 @@ def preview(path: str | os.PathLike[str], *, fmt: str = "auto", n: int = 50) -> 
     """First ``n`` rows as strings plus a guess of kind and column mapping; raises DataError on unreadable files."""
     fmt = detect_format(path) if fmt == "auto" else fmt.lower()
     raw = read_bytes(path)
-    text = decode(raw[: 1 << 20], path) if len(raw) > 1 << 20 else decode(raw, path)
-    if len(raw) > 1 << 20:  # a cut may split a character or the last line: drop that line
-        text = text[: text.rfind("\n") + 1] or text
+    head = raw[: 1 << 20]
+    if len(raw) > len(head):  # cut after the last whole line: never inside a character
+        cut = head.rfind(b"\n") + 1
+        head = head[:cut] if cut else raw
+    text = decode(head, path)
     if fmt == "glue":
         found = preset_for_path(path)
         task, split = found if found else (None, "train")
@@ -187,9 +189,9 @@ def preview(path: str | os.PathLike[str], *, fmt: str = "auto", n: int = 50) -> 
         for ln in text.split("\n"):
             if ln.strip() and len(objs) < n:
                 try:
-                    obj = json.loads(ln)
-                except json.JSONDecodeError:
-                    break
+                    obj = parse_json(ln, path)
+                except DataError:
+                    break  # a preview shows what it can; loading reports the problem
                 if isinstance(obj, dict):
                     objs.append(obj)
         names = list(dict.fromkeys(k for o in objs for k in o))

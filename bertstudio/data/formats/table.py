@@ -331,16 +331,16 @@ def _columns_to_set(
 
 
 def _scores(lab: Any, opts: TableOptions, path: Any, where: Any) -> pa.Array:
+    # " 3.5 " is 3.5, as float() and the JSONL reader read it; a blank score is no score.
+    trimmed = pc.utf8_trim_whitespace(lab)
+    trimmed = pc.if_else(pc.equal(trimmed, ""), pa.scalar(None, pa.string()), trimmed)
     try:
-        scores = pc.cast(lab, pa.float64())
+        scores = pc.cast(trimmed, pa.float64())
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        for i, v in enumerate(lab.to_pylist()):
-            if v is None:
-                continue
-            try:
-                float(v)
-            except ValueError:
-                raise DataError(f"score {v!r} is not a number", path=path, where=where(i),
+        # Slow pass on a bad file only: the first value Arrow's parser refuses, by its line.
+        for i, v in enumerate(trimmed.to_pylist()):
+            if v is not None and not _arrow_float(v):
+                raise DataError(f"score {lab[i].as_py()!r} is not a number", path=path, where=where(i),
                                 expected="a number" + (" in [%g, %g]" % opts.score_range if opts.score_range else "")) from None
         raise DataError("scores are not numbers", path=path, expected="numbers")
     finite = pc.is_finite(scores)
@@ -354,6 +354,14 @@ def _scores(lab: Any, opts: TableOptions, path: Any, where: Any) -> pa.Array:
             raise DataError(f"score {lab[bad].as_py()!r} is out of range", path=path, where=where(bad),
                             expected=f"a number in [{lo:g}, {hi:g}]")
     return scores
+
+
+def _arrow_float(v: str) -> bool:
+    try:
+        pc.cast(pa.scalar(v), pa.float64())
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return False
+    return True
 
 
 def format_score(x: float) -> str:
