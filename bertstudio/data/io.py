@@ -20,7 +20,14 @@ from bertstudio.data.formats.conll import read_conll, write_conll
 from bertstudio.data.formats.jsonl import _suggest as _suggest_jsonl
 from bertstudio.data.formats.jsonl import read_jsonl, write_jsonl
 from bertstudio.data.formats.squad import read_squad, write_squad
-from bertstudio.data.formats.table import TableOptions, read_table, scan_records, suggest_columns, write_table
+from bertstudio.data.formats.table import (
+    TableOptions,
+    read_table,
+    scan_records,
+    suggest_columns,
+    unescape_cell,
+    write_table,
+)
 from bertstudio.data.glue import GlueTask, eval_split, get_preset, load_glue, preset_for_path, save_glue
 from bertstudio.errors import ConfigError, DataError
 
@@ -124,7 +131,7 @@ def read_with(
         kind, labels, columns = spec.kind, list(spec.labels) if spec.labels is not None else None, spec.columns
         if fmt in ("csv", "tsv"):
             opts = TableOptions(delimiter="," if fmt == "csv" else "\t", quoting=fmt == "csv", header=spec.header,
-                                columns=columns, meta={"format": fmt})
+                                columns=columns, meta={"format": fmt}, formula_escaped=True)
             es = read_table(path, kind, opts, labels=labels, require_labels=require_labels)
         elif fmt == "jsonl":
             es = read_jsonl(path, kind, columns=columns, labels=labels, require_labels=require_labels,  # type: ignore[arg-type]
@@ -222,7 +229,8 @@ def save_examples(
     if fmt == "glue":
         save_glue(examples, path, glue_task)
     elif fmt in ("csv", "tsv"):
-        write_table(examples, path, delimiter="," if fmt == "csv" else "\t", quoting=fmt == "csv", columns=columns)
+        write_table(examples, path, delimiter="," if fmt == "csv" else "\t", quoting=fmt == "csv", columns=columns,
+                    escape_formulas=True)
     elif fmt == "jsonl":
         write_jsonl(examples, path, columns=columns)
     elif fmt in ("conll", "conllu"):
@@ -268,7 +276,8 @@ def preview(path: str | os.PathLike[str], *, fmt: str = "auto", n: int = 50) -> 
         return Preview(str(path), fmt, names, recs[1:] if layout.header else recs, layout.header, task.kind,
                        dict(layout.columns), task.name, list(task.labels))
     if fmt in ("csv", "tsv"):
-        recs = [f for _l, f in _take(scan_records(text, "," if fmt == "csv" else "\t", fmt == "csv"), n + 1)]
+        recs = [[unescape_cell(c) for c in f]
+                for _l, f in _take(scan_records(text, "," if fmt == "csv" else "\t", fmt == "csv"), n + 1)]
         if not recs:
             raise DataError("file has no rows", path=path)
         from bertstudio.data.formats.table import _looks_like_header

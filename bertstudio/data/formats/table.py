@@ -60,6 +60,35 @@ class TableOptions:
     label_map: Mapping[str, str] | None = None  # file value -> label name (SNLI 0/1/2)
     score_range: tuple[float, float] | None = None  # STS-B: 0..5
     meta: dict[str, Any] = field(default_factory=dict)
+    formula_escaped: bool = False  # cells may carry write_table's spreadsheet-formula escape
+
+
+# Spreadsheet formula injection (OWASP "CSV injection"): a cell that starts with = + - @,
+# a tab or a CR is run as a formula by Excel/LibreOffice/Sheets. Plain CSV/TSV exports
+# prefix such text cells with one ', and the readers take exactly one ' off again. The
+# rule is a bijection, so every string reads back exactly: text matching ^'*[=+-@\t\r]
+# is written with one more leading quote, and a cell matching ^'+[=+-@\t\r] is read with
+# one less; text that does not match the first pattern cannot match the second. Plain
+# numbers (-1, +2.5, -3e-05: labels and regression scores) are left alone: a spreadsheet
+# reads them as numbers and they never start with a quote, so the rule stays a bijection.
+# GLUE/CLUE preset files are written without it, byte-compatible with the official files.
+_NEEDS_ESCAPE = re.compile(r"^'*[=+\-@\t\r]")
+_NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
+_ESCAPED = r"^'('*[=+\-@\t\r])"
+
+
+def escape_cell(text: str) -> str:
+    """The cell to write for ``text`` in a spreadsheet-safe CSV/TSV (see above)."""
+    return "'" + text if _NEEDS_ESCAPE.match(text) and not _NUMBER.match(text) else text
+
+
+def unescape_cell(cell: str) -> str:
+    """The text a cell written by :func:`escape_cell` stands for."""
+    return re.sub(_ESCAPED, r"\1", cell, count=1)
+
+
+def _unescape_column(arr: Any) -> Any:
+    return pc.replace_substring_regex(arr, pattern=_ESCAPED, replacement=r"\1", max_replacements=1)
 
 
 def scan_records(text: str, delimiter: str, quoting: bool, start_line: int = 1) -> Iterator[tuple[int, list[str]]]:
@@ -171,7 +200,7 @@ def read_table(
             header = all(isinstance(v, str) for v in opts.columns.values())
         else:
             header = _looks_like_header(first)
-    names = [f.strip() for f in first] if header else None
+    names = [(unescape_cell(f) if opts.formula_escaped else f).strip() for f in first] if header else None
     if names is not None and len(set(names)) != len(names):
         dup = next(x for x in names if names.count(x) > 1)
         raise DataError(f"duplicate column name {dup!r} in the header", path=path, where=f"line {first_line}")
@@ -291,6 +320,8 @@ def _columns_to_set(
                 cols[c] = pa.array([""] * table.num_rows, pa.string())
             continue
         arr = table.column(idx[c])
+        if opts.formula_escaped:
+            arr = _unescape_column(arr)
         if c == "text" or kind == "pair":
             bad = _first_true(pc.match_substring_regex(arr, r"^\s*$"))
             if bad is not None:
@@ -298,6 +329,8 @@ def _columns_to_set(
         cols[c] = arr
     if "label" in idx:
         lab = table.column(idx["label"])
+        if opts.formula_escaped:
+            lab = _unescape_column(lab)
         lab = pc.if_else(pc.equal(lab, ""), pa.scalar(None, pa.string()), lab)
     else:
         lab = pa.nulls(table.num_rows, pa.string())
@@ -378,8 +411,11 @@ def write_table(
     header: bool = True,
     label_map: Mapping[str, str] | None = None,
     bom: bool = False,
+    escape_formulas: bool = False,
 ) -> None:
-    """Write a sentence/pair/regression set; with quoting off, refuse values a reader could not split back."""
+    """Write a sentence/pair/regression set; with quoting off, refuse values a reader could not split back.
+    ``escape_formulas``: spreadsheet-safe cells (see :func:`escape_cell`), for plain CSV/TSV
+    exports; preset files keep the official layout byte for byte and leave it off."""
     kind = examples.kind
     if kind not in ("sentence", "pair", "regression"):
         raise ConfigError(f"cannot write {kind} examples as a delimited table", path=path,
@@ -388,8 +424,9 @@ def write_table(
     names = [str((columns or {}).get(c, c)) for c in order]
     inverse = {v: k for k, v in label_map.items()} if label_map else None
     buf = io.StringIO()
+    esc = escape_cell if escape_formulas else (lambda text: text)
     if header:
-        _write_row(buf, names, quoting, delimiter, path, "header")
+        _write_row(buf, [esc(x) for x in names], quoting, delimiter, path, "header")
     row_no = 0
     for batch in examples.dataset.with_format("arrow").iter(batch_size=10_000):
         data = [batch[c].to_pylist() for c in order]
@@ -404,7 +441,7 @@ def write_table(
                         v = format_score(v)
                     elif inverse is not None:
                         v = inverse[v]
-                cells.append(v)
+                cells.append(esc(v))
             _write_row(buf, cells, quoting, delimiter, path, f"row {row_no}")
     data = buf.getvalue().encode("utf-8")
     atomic_write(path, (BOM + data) if bom else data)
