@@ -242,16 +242,10 @@ def read_table(
 
 
 def _parse(data: bytes, n: int, header: bool, opts: TableOptions, path: Any, first_line: int) -> pa.Table:
-    bad: list[Any] = []
-
-    def on_invalid(row: Any) -> str:
-        bad.append(row)
-        return "skip"
-
     names = [f"c{i}" for i in range(n)]
     try:
         table = pacsv.read_csv(
-            pa.BufferReader(data),
+            pa.BufferReader(_arrow_owned(data)),
             read_options=pacsv.ReadOptions(column_names=names, skip_rows=1 if header else 0, block_size=1 << 22),
             parse_options=pacsv.ParseOptions(
                 delimiter=opts.delimiter,
@@ -259,20 +253,32 @@ def _parse(data: bytes, n: int, header: bool, opts: TableOptions, path: Any, fir
                 double_quote=True,
                 newlines_in_values=opts.quoting,
                 ignore_empty_lines=True,
-                invalid_row_handler=on_invalid,
             ),
             convert_options=pacsv.ConvertOptions(
                 column_types={c: pa.string() for c in names}, strings_can_be_null=False, quoted_strings_can_be_null=False
             ),
         )
-    except pa.ArrowInvalid as exc:
+    except pa.ArrowInvalid as exc:  # a row with the wrong column count, bad quoting: name its line
         _diagnose(data, n, header, opts, path, first_line)
         raise DataError(f"cannot parse the table: {exc}", path=path) from None
-    if bad:
-        _diagnose(data, n, header, opts, path, first_line)
-        row = bad[0]
-        raise DataError(f"found {row.actual_columns} columns", path=path, expected=f"{row.expected_columns} columns")
     return table
+
+
+def _arrow_owned(data: bytes) -> pa.Buffer:
+    """A copy of ``data`` in Arrow's own memory (one memcpy).
+
+    pyarrow's threaded CSV reader can finish its last tasks on a pool thread after
+    ``read_csv`` has returned (apache/arrow#36389, #38676). If the input buffer is a
+    Python object, that thread must take the GIL to release it; when the interpreter is
+    already shutting down, CPython ends the thread with pthread_exit inside a C++
+    destructor and the process dies with SIGABRT ("terminate called without an active
+    exception"; fixed in Arrow itself by apache/arrow#49942, after the pyarrow pinned
+    here). An Arrow-owned buffer, and no Python ``invalid_row_handler`` (also released
+    under the GIL), leave the reader nothing that needs Python to free.
+    """
+    buf = pa.allocate_buffer(len(data))
+    memoryview(buf).cast("B")[:] = data
+    return buf
 
 
 def _diagnose(data: bytes, n: int, header: bool, opts: TableOptions, path: Any, first_line: int) -> None:
