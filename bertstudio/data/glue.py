@@ -18,6 +18,7 @@ from typing import Mapping
 from bertstudio.data.examples import ExampleSet
 from bertstudio.data.formats.table import TableOptions, read_table, write_table
 from bertstudio.errors import ConfigError, DataError
+from bertstudio.presets import PRESET_INFO, PresetInfo, find_preset
 
 
 @dataclass(frozen=True)
@@ -32,11 +33,12 @@ class SplitLayout:
 
 @dataclass(frozen=True)
 class GlueTask:
+    """How one preset's files are laid out. Its kind, metrics and place in the GLUE
+    average come from the shared table in :mod:`bertstudio.presets`, which the metrics
+    read too."""
+
     name: str
-    kind: str
     labels: tuple[str, ...]
-    metrics: tuple[str, ...]
-    main_metric: str
     layouts: Mapping[str, SplitLayout]  # "train" | "dev" | "test"
     files: Mapping[str, str] = field(default_factory=lambda: {"train": "train.tsv", "dev": "dev.tsv", "test": "test.tsv"})
     folder: str = ""  # folder name in the GLUE release (defaults to name)
@@ -44,7 +46,26 @@ class GlueTask:
     delimiter: str = "\t"
     label_map: Mapping[str, str] | None = None  # file value -> label name
     score_range: tuple[float, float] | None = None
-    in_glue_average: bool = True
+
+    @property
+    def info(self) -> PresetInfo:
+        return PRESET_INFO[self.name]
+
+    @property
+    def kind(self) -> str:
+        return self.info.kind
+
+    @property
+    def metrics(self) -> tuple[str, ...]:
+        return self.info.metrics
+
+    @property
+    def main_metric(self) -> str:
+        return self.info.main_metric
+
+    @property
+    def in_glue_average(self) -> bool:
+        return self.info.in_glue_average
 
     @property
     def columns(self) -> Mapping[str, int | str]:
@@ -57,7 +78,6 @@ def _nli_index(labels: tuple[str, ...], n_test: int = 3) -> dict[str, SplitLayou
     return {"train": lab, "dev": lab, "test": SplitLayout(True, {"text": 1, "text_pair": 2}, n_test)}
 
 
-_ACC = ("accuracy",)
 _NLI3 = ("entailment", "neutral", "contradiction")
 _MNLI = {
     "train": SplitLayout(True, {"text": 8, "text_pair": 9, "label": -1}, 12),
@@ -67,7 +87,7 @@ _MNLI = {
 
 GLUE_TASKS: dict[str, GlueTask] = {
     "CoLA": GlueTask(
-        "CoLA", "sentence", ("0", "1"), ("mcc",), "mcc",
+        "CoLA", ("0", "1"),
         {
             "train": SplitLayout(False, {"text": 3, "label": 1}, 4),
             "dev": SplitLayout(False, {"text": 3, "label": 1}, 4),
@@ -75,7 +95,7 @@ GLUE_TASKS: dict[str, GlueTask] = {
         },
     ),
     "SST-2": GlueTask(
-        "SST-2", "sentence", ("0", "1"), _ACC, "accuracy",
+        "SST-2", ("0", "1"),
         {
             "train": SplitLayout(True, {"text": 0, "label": 1}, 2),
             "dev": SplitLayout(True, {"text": 0, "label": 1}, 2),
@@ -83,7 +103,7 @@ GLUE_TASKS: dict[str, GlueTask] = {
         },
     ),
     "MRPC": GlueTask(
-        "MRPC", "pair", ("0", "1"), ("f1", "accuracy"), "f1",
+        "MRPC", ("0", "1"),
         {
             "train": SplitLayout(True, {"text": 3, "text_pair": 4, "label": 0}, 5, bom=True),
             "dev": SplitLayout(True, {"text": 3, "text_pair": 4, "label": 0}, 5, bom=True),
@@ -91,7 +111,7 @@ GLUE_TASKS: dict[str, GlueTask] = {
         },
     ),
     "STS-B": GlueTask(
-        "STS-B", "regression", (), ("pearson", "spearman"), "pearson",
+        "STS-B", (),
         {
             "train": SplitLayout(True, {"text": 7, "text_pair": 8, "label": 9}, 10),
             "dev": SplitLayout(True, {"text": 7, "text_pair": 8, "label": 9}, 10),
@@ -100,7 +120,7 @@ GLUE_TASKS: dict[str, GlueTask] = {
         score_range=(0.0, 5.0),
     ),
     "QQP": GlueTask(
-        "QQP", "pair", ("0", "1"), ("f1", "accuracy"), "f1",
+        "QQP", ("0", "1"),
         {
             "train": SplitLayout(True, {"text": 3, "text_pair": 4, "label": 5}, 6),
             "dev": SplitLayout(True, {"text": 3, "text_pair": 4, "label": 5}, 6),
@@ -108,20 +128,20 @@ GLUE_TASKS: dict[str, GlueTask] = {
         },
     ),
     "MNLI": GlueTask(
-        "MNLI", "pair", _NLI3, _ACC, "accuracy", _MNLI,
+        "MNLI", _NLI3, _MNLI,
         files={"train": "train.tsv", "dev": "dev_matched.tsv", "test": "test_matched.tsv"},
     ),
     "MNLI-mm": GlueTask(
-        "MNLI-mm", "pair", _NLI3, _ACC, "accuracy", _MNLI, folder="MNLI",
+        "MNLI-mm", _NLI3, _MNLI, folder="MNLI",
         files={"train": "train.tsv", "dev": "dev_mismatched.tsv", "test": "test_mismatched.tsv"},
     ),
-    "QNLI": GlueTask("QNLI", "pair", ("entailment", "not_entailment"), _ACC, "accuracy", _nli_index(())),
-    "RTE": GlueTask("RTE", "pair", ("entailment", "not_entailment"), _ACC, "accuracy", _nli_index(())),
-    "WNLI": GlueTask("WNLI", "pair", ("0", "1"), _ACC, "accuracy", _nli_index(()), in_glue_average=False),
+    "QNLI": GlueTask("QNLI", ("entailment", "not_entailment"), _nli_index(())),
+    "RTE": GlueTask("RTE", ("entailment", "not_entailment"), _nli_index(())),
+    "WNLI": GlueTask("WNLI", ("0", "1"), _nli_index(())),
     "AX": GlueTask(
-        "AX", "pair", _NLI3, ("mcc",), "mcc",
+        "AX", _NLI3,
         {"test": SplitLayout(True, {"text": 1, "text_pair": 2}, 3)},
-        files={"test": "diagnostic.tsv"}, folder="diagnostic", in_glue_average=False,
+        files={"test": "diagnostic.tsv"}, folder="diagnostic",
     ),
 }
 
@@ -130,50 +150,48 @@ _PAIR3 = SplitLayout(True, {"text": "premise", "text_pair": "hypothesis", "label
 # Non-GLUE sets that load the same way: the SNLI validation export and two Chinese sets (CLUE).
 EXTRA_PRESETS: dict[str, GlueTask] = {
     "SNLI": GlueTask(
-        "SNLI", "pair", _NLI3, _ACC, "accuracy",
+        "SNLI", _NLI3,
         {"train": _PAIR3, "dev": _PAIR3, "test": _PAIR3},
         files={"train": "train.tsv", "dev": "validation.tsv", "test": "test.tsv"},
-        quoting=True, label_map={"0": "entailment", "1": "neutral", "2": "contradiction"}, in_glue_average=False,
+        quoting=True, label_map={"0": "entailment", "1": "neutral", "2": "contradiction"},
     ),
     "ChnSentiCorp": GlueTask(
-        "ChnSentiCorp", "sentence", ("0", "1"), _ACC, "accuracy",
+        "ChnSentiCorp", ("0", "1"),
         {
             "train": SplitLayout(True, {"text": "text_a", "label": "label"}),
             "dev": SplitLayout(True, {"text": "text_a", "label": "label"}),
             "test": SplitLayout(True, {"text": "text_a"}),
         },
-        in_glue_average=False,
     ),
     "AFQMC": GlueTask(
-        "AFQMC", "pair", ("0", "1"), _ACC, "accuracy",
+        "AFQMC", ("0", "1"),
         {
             "train": SplitLayout(False, {"text": 0, "text_pair": 1, "label": 2}, 3),
             "dev": SplitLayout(False, {"text": 0, "text_pair": 1, "label": 2}, 3),
             "test": SplitLayout(False, {"text": 0, "text_pair": 1}, 2),
         },
-        files={"train": "train.txt", "dev": "dev.txt", "test": "test.txt"}, in_glue_average=False,
+        files={"train": "train.txt", "dev": "dev.txt", "test": "test.txt"},
     ),
 }
 
 PRESETS: dict[str, GlueTask] = {**GLUE_TASKS, **EXTRA_PRESETS}
-_BY_LOWER = {k.lower().replace("-", ""): k for k in PRESETS} | {"sts": "STS-B", "sst": "SST-2", "mnlim": "MNLI"}
 
 
 def get_preset(name: str) -> GlueTask:
     """A preset by name, forgiving case and dashes ("sst2", "sts-b", "mnli_mm")."""
-    key = name.lower().replace("-", "").replace("_", "")
-    if key in _BY_LOWER:
-        return PRESETS[_BY_LOWER[key]]
+    info = find_preset(name)
+    if info is not None:
+        return PRESETS[info.name]
     raise ConfigError(f"unknown GLUE task / preset {name!r}", expected="one of " + ", ".join(PRESETS))
 
 
 def preset_for_path(path: str | os.PathLike[str]) -> tuple[GlueTask, str] | None:
     """(preset, split) when ``path`` sits where the GLUE release (or SNLI/CLUE) puts that file."""
     p = Path(path)
-    key = p.parent.name.lower().replace("-", "").replace("_", "")
-    name = _BY_LOWER.get(key)
-    if name is None:
+    info = find_preset(p.parent.name)
+    if info is None:
         return None
+    name = info.name
     for cand in (PRESETS[name], *(t for t in PRESETS.values() if t.folder == PRESETS[name].folder and t.folder)):
         for split, fname in cand.files.items():
             if fname == p.name:
@@ -193,9 +211,16 @@ def split_of(path: str | os.PathLike[str], task: GlueTask) -> str:
     return "validation" in stem and "dev" or "train"
 
 
+def eval_split(task: GlueTask, path: str | os.PathLike[str]) -> str:
+    """The layout an evaluation file is read with: the split its exact file name is
+    (test.tsv is unlabelled), else dev, whatever else the name holds ("snli_test.tsv")."""
+    name = Path(path).name
+    return next((split for split, fname in task.files.items() if fname == name), "dev")
+
+
 def resolve_file(task: GlueTask, data_dir_or_file: str | os.PathLike[str], split: str) -> Path:
     p = Path(data_dir_or_file)
-    if p.is_file():
+    if p.exists() and not p.is_dir():  # a file, or a FIFO/device the reader refuses by name
         return p
     if split not in task.files:
         raise ConfigError(f"{task.name} has no {split!r} split", expected=" | ".join(task.files))

@@ -10,18 +10,25 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from bertstudio.data.examples import ExampleSet
-from bertstudio.data.formats.common import decode, read_bytes
+from bertstudio.data.formats.common import decode, parse_json, read_bytes
 from bertstudio.data.formats.conll import read_conll, write_conll
 from bertstudio.data.formats.jsonl import _suggest as _suggest_jsonl
 from bertstudio.data.formats.jsonl import read_jsonl, write_jsonl
 from bertstudio.data.formats.squad import read_squad, write_squad
-from bertstudio.data.formats.table import TableOptions, read_table, scan_records, suggest_columns, write_table
-from bertstudio.data.glue import get_preset, load_glue, preset_for_path, save_glue
+from bertstudio.data.formats.table import (
+    TableOptions,
+    read_table,
+    scan_records,
+    suggest_columns,
+    unescape_cell,
+    write_table,
+)
+from bertstudio.data.glue import GlueTask, eval_split, get_preset, load_glue, preset_for_path, save_glue
 from bertstudio.errors import ConfigError, DataError
 
 FORMATS = ("csv", "tsv", "jsonl", "glue", "conll", "conllu", "squad")
@@ -31,9 +38,10 @@ _EXT = {
 }
 
 
-def detect_format(path: str | os.PathLike[str]) -> str:
-    """The format of ``path``: a benchmark preset location first, then the extension, then the content."""
-    if preset_for_path(path) is not None:
+def detect_format(path: str | os.PathLike[str], *, presets: bool = True) -> str:
+    """The format of ``path``: a benchmark preset location first (unless ``presets`` is
+    False), then the extension, then the content."""
+    if presets and preset_for_path(path) is not None:
         return "glue"
     ext = Path(path).suffix.lower()
     if ext in _EXT:  # .json is SQuAD: JSON Lines files carry .jsonl/.ndjson
@@ -46,7 +54,7 @@ def detect_format(path: str | os.PathLike[str]) -> str:
         try:
             if isinstance(json.loads(first), dict) and '"data"' not in first[:200]:
                 return "jsonl"
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):  # bad JSON, a 5,000-digit integer, deep nesting
             pass
         return "squad" if ext == ".json" or '"data"' in text else "jsonl"
     lines = [ln.rstrip("\r") for ln in text.split("\n")[:200]]
@@ -61,6 +69,84 @@ def detect_format(path: str | os.PathLike[str]) -> str:
     tabs = sum(ln.count("\t") for ln in body[:50])
     commas = sum(ln.count(",") for ln in body[:50])
     return "tsv" if tabs >= 1 and tabs * 3 >= commas or ext == ".txt" and tabs else ("csv" if commas else "tsv")
+
+
+@dataclass(frozen=True)
+class ReadSpec:
+    """How the files of one run (or one import) are read: resolved once by
+    :func:`resolve_spec`, from the caller's settings or the first (training) file, then
+    applied to every file by :func:`read_with`. ``preset`` fixes layout, kind and label
+    names (SNLI's 0/1/2 -> entailment/...); without one, ``fmt`` "auto" lets each file's
+    own name or content say its syntax, never its location (that is what a preset is)."""
+
+    fmt: str = "auto"
+    preset: GlueTask | None = None
+    kind: str | None = None
+    columns: Mapping[str, str | int] | None = None
+    labels: tuple[str, ...] | None = None
+    tag_scheme: str | None = None
+    header: bool | None = None
+    strict_bio: bool = False
+
+
+def resolve_spec(
+    path: str | os.PathLike[str] | None,
+    *,
+    kind: str | None = None,
+    fmt: str = "auto",
+    columns: Mapping[str, str | int] | None = None,
+    labels: Sequence[str] | None = None,
+    glue_task: str | None = None,
+    tag_scheme: str | None = None,
+    header: bool | None = None,
+    strict_bio: bool = False,
+) -> ReadSpec:
+    """The ReadSpec for these settings; ``path`` (the training file) names the preset when
+    no ``glue_task`` does and the file sits where a benchmark keeps it."""
+    fmt = (fmt or "auto").lower()
+    if fmt not in FORMATS + ("auto",):
+        raise ConfigError(f"unknown format {fmt!r}", expected="auto | " + " | ".join(FORMATS))
+    preset = None
+    if glue_task and fmt in ("auto", "glue"):
+        preset, fmt = get_preset(glue_task), "glue"
+    elif fmt in ("auto", "glue") and path is not None:
+        found = preset_for_path(path)
+        if found is not None:
+            preset, fmt = found[0], "glue"
+        elif fmt == "glue":
+            raise ConfigError("cannot tell which GLUE task this file belongs to", path=path,
+                              expected="glue_task=... or the file in its task folder (e.g. glue/RTE/dev.tsv)")
+    return ReadSpec(fmt, preset, kind, dict(columns) if columns else None, tuple(labels) if labels is not None else None,
+                    tag_scheme, header, strict_bio)
+
+
+def read_with(
+    spec: ReadSpec, path: str | os.PathLike[str], *, split: str | None = None, require_labels: bool = False
+) -> ExampleSet:
+    """Read one file as ``spec`` says; ``split`` picks a preset's layout (default: by file name)."""
+    if spec.preset is not None:
+        es = load_glue(spec.preset, path, split, require_labels=require_labels)
+    else:
+        fmt = spec.fmt if spec.fmt != "auto" else detect_format(path, presets=False)
+        kind, labels, columns = spec.kind, list(spec.labels) if spec.labels is not None else None, spec.columns
+        if fmt in ("csv", "tsv"):
+            opts = TableOptions(delimiter="," if fmt == "csv" else "\t", quoting=fmt == "csv", header=spec.header,
+                                columns=columns, meta={"format": fmt}, formula_escaped=True)
+            es = read_table(path, kind, opts, labels=labels, require_labels=require_labels)
+        elif fmt == "jsonl":
+            es = read_jsonl(path, kind, columns=columns, labels=labels, require_labels=require_labels,  # type: ignore[arg-type]
+                            strict_bio=spec.strict_bio or (spec.tag_scheme or "").lower() in ("bio", "iob2"))
+        elif fmt in ("conll", "conllu"):
+            es = read_conll(path, conllu=fmt == "conllu", tag_scheme=spec.tag_scheme, strict_bio=spec.strict_bio,
+                            labels=labels, require_labels=require_labels,
+                            columns=dict(columns) if columns else None)  # type: ignore[arg-type]
+        else:
+            es = read_squad(path, require_labels=require_labels)
+    if spec.kind is not None and es.kind != spec.kind:
+        raise ConfigError(f"this file holds {es.kind} examples, not {spec.kind}", path=path, expected=spec.kind)
+    if split:
+        es.meta.setdefault("split", split)
+    return es
 
 
 def load_examples(
@@ -78,37 +164,51 @@ def load_examples(
     strict_bio: bool = False,
 ) -> ExampleSet:
     """Read ``path`` into an ExampleSet (see module doc). ``split`` picks a preset's layout (train/dev/test)."""
-    fmt = (fmt or "auto").lower()
-    if fmt not in FORMATS + ("auto",):
-        raise ConfigError(f"unknown format {fmt!r}", expected="auto | " + " | ".join(FORMATS))
-    if fmt == "auto":
-        fmt = "glue" if glue_task else detect_format(path)
-    if fmt == "glue":
-        if glue_task:
-            es = load_glue(get_preset(glue_task), path, split, require_labels=require_labels)
-        else:
-            found = preset_for_path(path)
-            if found is None:
-                raise ConfigError("cannot tell which GLUE task this file belongs to", path=path,
-                                  expected="glue_task=... or the file in its task folder (e.g. glue/RTE/dev.tsv)")
-            es = load_glue(found[0], path, split or found[1], require_labels=require_labels)
-    elif fmt in ("csv", "tsv"):
-        opts = TableOptions(delimiter="," if fmt == "csv" else "\t", quoting=fmt == "csv", header=header,
-                            columns=columns, meta={"format": fmt})
-        es = read_table(path, kind, opts, labels=labels, require_labels=require_labels)
-    elif fmt == "jsonl":
-        es = read_jsonl(path, kind, columns=columns, labels=labels, require_labels=require_labels,  # type: ignore[arg-type]
-                        strict_bio=strict_bio or (tag_scheme or "").lower() in ("bio", "iob2"))
-    elif fmt in ("conll", "conllu"):
-        es = read_conll(path, conllu=fmt == "conllu", tag_scheme=tag_scheme, strict_bio=strict_bio, labels=labels,
-                        require_labels=require_labels, columns=dict(columns) if columns else None)  # type: ignore[arg-type]
-    else:
-        es = read_squad(path, require_labels=require_labels)
-    if kind is not None and es.kind != kind:
-        raise ConfigError(f"this file holds {es.kind} examples, not {kind}", path=path, expected=kind)
-    if split:
-        es.meta.setdefault("split", split)
-    return es
+    spec = resolve_spec(path, kind=kind, fmt=fmt, columns=columns, labels=labels, glue_task=glue_task,
+                        tag_scheme=tag_scheme, header=header, strict_bio=strict_bio)
+    return read_with(spec, path, split=split, require_labels=require_labels)
+
+
+def load_alongside(reference: ExampleSet, spec: ReadSpec, path: str | os.PathLike[str]) -> ExampleSet:
+    """Another file of the run ``reference`` (the training set) belongs to, read with the
+    same spec: its preset and label mapping, and the training set's label names.
+
+    An evaluation file kept where another preset keeps its data is read with that preset's
+    layout when the two agree on kind and labels (MNLI-mm's dev file for an MNLI run);
+    otherwise, and for labels the training data does not have, one DataError names both
+    files: a label the model never saw cannot become a new class at evaluation.
+    """
+    train = reference.source or "the training data"
+    if spec.preset is not None:
+        own = preset_for_path(path)
+        task = spec.preset
+        if own is not None and own[0].name != task.name:
+            other = own[0]
+            if (other.kind, other.labels, other.label_map) != (task.kind, task.labels, task.label_map):
+                raise DataError(
+                    f"this file sits where {other.name} data is kept, but the training data ({train}) is {task.name}",
+                    path=path, expected=f"{task.name} evaluation data ({task.kind}, labels {', '.join(task.labels) or 'scores'})",
+                )
+            task = other
+        return read_with(replace(spec, preset=task), path, split=eval_split(task, path))
+    es = read_with(spec, path)
+    if spec.labels is not None:  # the reader already held the file to the given label set
+        return es
+    known = set(reference.labels)
+    unknown = [lab for lab in es.labels if lab not in known]
+    if not unknown:
+        return replace(es, labels=list(reference.labels))
+    where = None
+    try:  # read again against the training labels: the reader names the first line
+        read_with(replace(spec, labels=tuple(reference.labels)), path)
+    except DataError as exc:
+        where = exc.where
+    raise DataError(
+        f"label {unknown[0]!r} is not among the training data's labels ({train})"
+        + (f"; {len(unknown) - 1} more unknown" if len(unknown) > 1 else ""),
+        path=path, where=where,
+        expected="one of " + ", ".join(repr(x) for x in reference.labels) + " (or give the full label set with --labels)",
+    )
 
 
 def save_examples(
@@ -129,7 +229,8 @@ def save_examples(
     if fmt == "glue":
         save_glue(examples, path, glue_task)
     elif fmt in ("csv", "tsv"):
-        write_table(examples, path, delimiter="," if fmt == "csv" else "\t", quoting=fmt == "csv", columns=columns)
+        write_table(examples, path, delimiter="," if fmt == "csv" else "\t", quoting=fmt == "csv", columns=columns,
+                    escape_formulas=True)
     elif fmt == "jsonl":
         write_jsonl(examples, path, columns=columns)
     elif fmt in ("conll", "conllu"):
@@ -159,9 +260,11 @@ def preview(path: str | os.PathLike[str], *, fmt: str = "auto", n: int = 50) -> 
     """First ``n`` rows as strings plus a guess of kind and column mapping; raises DataError on unreadable files."""
     fmt = detect_format(path) if fmt == "auto" else fmt.lower()
     raw = read_bytes(path)
-    text = decode(raw[: 1 << 20], path) if len(raw) > 1 << 20 else decode(raw, path)
-    if len(raw) > 1 << 20:  # a cut may split a character or the last line: drop that line
-        text = text[: text.rfind("\n") + 1] or text
+    head = raw[: 1 << 20]
+    if len(raw) > len(head):  # cut after the last whole line: never inside a character
+        cut = head.rfind(b"\n") + 1
+        head = head[:cut] if cut else raw
+    text = decode(head, path)
     if fmt == "glue":
         found = preset_for_path(path)
         task, split = found if found else (None, "train")
@@ -173,7 +276,8 @@ def preview(path: str | os.PathLike[str], *, fmt: str = "auto", n: int = 50) -> 
         return Preview(str(path), fmt, names, recs[1:] if layout.header else recs, layout.header, task.kind,
                        dict(layout.columns), task.name, list(task.labels))
     if fmt in ("csv", "tsv"):
-        recs = [f for _l, f in _take(scan_records(text, "," if fmt == "csv" else "\t", fmt == "csv"), n + 1)]
+        recs = [[unescape_cell(c) for c in f]
+                for _l, f in _take(scan_records(text, "," if fmt == "csv" else "\t", fmt == "csv"), n + 1)]
         if not recs:
             raise DataError("file has no rows", path=path)
         from bertstudio.data.formats.table import _looks_like_header
@@ -187,9 +291,9 @@ def preview(path: str | os.PathLike[str], *, fmt: str = "auto", n: int = 50) -> 
         for ln in text.split("\n"):
             if ln.strip() and len(objs) < n:
                 try:
-                    obj = json.loads(ln)
-                except json.JSONDecodeError:
-                    break
+                    obj = parse_json(ln, path)
+                except DataError:
+                    break  # a preview shows what it can; loading reports the problem
                 if isinstance(obj, dict):
                     objs.append(obj)
         names = list(dict.fromkeys(k for o in objs for k in o))

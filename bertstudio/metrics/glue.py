@@ -1,4 +1,4 @@
-"""Which metrics each GLUE task reports, and the default metrics per task kind.
+"""Which metrics each benchmark preset reports, and the default metrics per task kind.
 
 Metric keys are the same everywhere (accuracy, f1, macro_f1, mcc, pearson,
 spearman, mse, precision, recall, exact_match). Task names follow the GLUE
@@ -16,26 +16,14 @@ from bertstudio.metrics.classification import classification_metrics
 from bertstudio.metrics.regression import regression_metrics
 from bertstudio.metrics.squad import squad_metrics
 from bertstudio.metrics.tagging import tagging_metrics
+from bertstudio.presets import PRESET_INFO, find_preset
 
-# The official metrics per task (GLUE paper, Table 1), main metric first.
-GLUE_METRICS: dict[str, tuple[str, ...]] = {
-    "CoLA": ("mcc",),
-    "SST-2": ("accuracy",),
-    "MRPC": ("f1", "accuracy"),
-    "STS-B": ("pearson", "spearman"),
-    "QQP": ("f1", "accuracy"),
-    "MNLI-m": ("accuracy",),
-    "MNLI-mm": ("accuracy",),
-    "QNLI": ("accuracy",),
-    "RTE": ("accuracy",),
-    "WNLI": ("accuracy",),
-    "SNLI": ("accuracy",),
-    # The diagnostic set is scored with R3, the multi-class Matthews correlation,
-    # which is what sklearn's matthews_corrcoef computes for three classes.
-    "AX": ("mcc",),
-}
+# The official metrics per task, main metric first, keyed by leaderboard name: read from
+# the one preset table (bertstudio.presets) that the readers use too, so every preset the
+# app can load can also be scored (SNLI and the CLUE sets included).
+GLUE_METRICS: dict[str, tuple[str, ...]] = {p.board: p.metrics for p in PRESET_INFO.values()}
 
-REGRESSION_TASKS = frozenset({"STS-B"})
+REGRESSION_TASKS = frozenset(p.board for p in PRESET_INFO.values() if p.kind == "regression")
 
 KIND_METRICS: dict[str, tuple[str, ...]] = {
     "sentence": ("accuracy", "macro_f1"),
@@ -49,36 +37,21 @@ KIND_METRICS: dict[str, tuple[str, ...]] = {
 LOWER_IS_BETTER = frozenset({"mse", "loss"})
 
 
-def _key(name: str) -> str:
-    return "".join(ch for ch in name.upper() if ch.isalnum())
-
-
-_ALIASES: dict[str, str] = {_key(t): t for t in GLUE_METRICS}
-_ALIASES.update(
-    {
-        "MNLI": "MNLI-m",
-        "MNLIMATCHED": "MNLI-m",
-        "MNLIMISMATCHED": "MNLI-mm",
-        "DIAGNOSTIC": "AX",
-        "STS": "STS-B",
-    }
-)
-
-
 def canonical_task(task: str) -> str:
-    """The leaderboard spelling of a GLUE task name ("sst2" -> "SST-2", "MNLI" -> "MNLI-m")."""
-    found = _ALIASES.get(_key(task))
+    """The leaderboard spelling of a preset's name ("sst2" -> "SST-2", "MNLI" -> "MNLI-m")."""
+    found = find_preset(task)
     if found is None:
         raise ConfigError(
             f"unknown GLUE task {task!r}",
             where="glue_task",
             expected="one of " + ", ".join(GLUE_METRICS),
         )
-    return found
+    return found.board
 
 
 def is_glue_task(name: str) -> bool:
-    return _key(name) in _ALIASES
+    """True for any preset bertstudio knows (GLUE tasks, SNLI, the CLUE sets)."""
+    return find_preset(name) is not None
 
 
 def kind_metrics(kind: str) -> tuple[str, ...]:

@@ -17,7 +17,7 @@ import numpy as np
 
 from bertstudio.data.examples import ExampleSet
 from bertstudio.data.kinds import get_spec
-from bertstudio.errors import ConfigError
+from bertstudio.errors import ConfigError, DataError
 from bertstudio.tasks.collate import pad_batch
 from bertstudio.tasks.common import column, encoding_rows, map_batched
 
@@ -103,10 +103,22 @@ class QuestionAnsweringTask:
                     continue
                 answers = batch["answers"][sample[w]]
                 start_tok = end_tok = 0
-                if answers["text"]:
+                ctx = np.flatnonzero(in_ctx)
+                if answers["text"] and not len(ctx):
+                    # The context tokenises to nothing (only control, zero-width or combining
+                    # characters the tokenizer drops): no span can be predicted. Training
+                    # teaches "no answer here", as for any window without the answer; an
+                    # evaluation would count a miss no model could avoid, so it is refused.
+                    if not training:
+                        raise DataError(
+                            "the context has no tokens for this model's tokenizer, so its answer cannot be found",
+                            path=examples.source,
+                            where=f"question {batch['id'][sample[w]]!r} (row {batch['example_index'][sample[w]] + 1})",
+                            expected="a context with words the tokenizer keeps",
+                        )
+                elif answers["text"]:
                     a_start = int(answers["answer_start"][0])
                     a_end = a_start + len(answers["text"][0])
-                    ctx = np.flatnonzero(in_ctx)
                     if off[ctx[0], 0] <= a_start and off[ctx[-1], 1] >= a_end:
                         # First context token ending after the answer starts, last starting before it ends.
                         start_tok = int(ctx[np.argmax(off[ctx, 1] > a_start)])

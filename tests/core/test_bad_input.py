@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bertstudio.data.io import load_examples
+from bertstudio.data.io import detect_format, load_examples, preview
 from bertstudio.errors import DataError
 
 BAD = Path(__file__).resolve().parents[1] / "data" / "bad"
@@ -66,13 +68,23 @@ CASES: list[tuple[str, dict[str, Any], str, str | None]] = [
     ("squad_empty_question.json", {}, "empty question", "article 0, question 'q1'"),
     ("squad_answer_start_string.json", {}, "'answer_start' has the wrong type (str)", "article 0, question 'q1', answer 1"),
     ("squad_binary.json", {}, "NUL byte", "line 1"),
+    # Hostile JSON: valid syntax that Python or Arrow cannot take.
+    ("jsonl_lone_surrogate.jsonl", {}, "lone UTF-16 surrogate \\ud800", "line 2"),
+    ("jsonl_deep_nesting.jsonl", {}, "JSON nested too deeply", "line 2"),
+    ("jsonl_big_integer.jsonl", {}, "integer too long: 5000 digits", "line 2"),
+    ("squad_lone_surrogate.json", {}, "lone UTF-16 surrogate \\udc00", "line 2"),
+    ("squad_deep_nesting.json", {}, "JSON nested too deeply", None),
+    ("squad_big_integer.json", {}, "integer too long: 4500 digits", "line 2"),
+    # UTF-16 is read by its byte-order mark (ok_utf16*); without one it is named, not called binary.
+    ("utf16_no_bom.csv", {}, "looks like UTF-16-LE text without a byte-order mark", None),
+    ("utf16_invalid.csv", {}, "not valid UTF-16: illegal UTF-16 surrogate", "line 1"),
 ]
 
 
 def test_every_bad_file_is_in_the_table() -> None:
     files = {p.name for p in BAD.iterdir() if p.is_file() and not p.name.startswith("ok_")}
     assert files == {c[0] for c in CASES}
-    assert len(files) >= 40
+    assert len(files) >= 60
 
 
 @pytest.mark.parametrize(("name", "kwargs", "fragment", "where"), CASES, ids=[c[0] for c in CASES])
@@ -139,3 +151,93 @@ def test_ten_thousand_token_sentence(tmp_path: Path) -> None:
     es = load_examples(path, tag_scheme="bio")
     assert len(es.dataset[0]["tokens"]) == 10_000 and es.dataset[0]["tags"][:2] == ["B-X", "I-X"]
     assert es.dataset[1] == {"tokens": ["end"], "tags": ["O"]}
+
+
+@pytest.mark.parametrize(("name", "rows"), [
+    ("ok_utf16le_bom.csv", [{"text": "ça va très bien 中文", "label": "pos"}, {"text": "boring 😴", "label": "neg"}]),
+    ("ok_utf16be_bom.tsv", [{"text": "ça va très bien 中文", "label": "pos"}, {"text": "boring 😴", "label": "neg"}]),
+    ("ok_utf32_bom.jsonl", [{"text": "ça va 😀", "label": "pos"}, {"text": "non", "label": "neg"}]),
+    ("ok_double_bom.csv", [{"text": "hello there", "label": "pos"}, {"text": "bye", "label": "neg"}]),
+])
+def test_utf16_utf32_and_double_bom_files_load(name: str, rows: list[dict]) -> None:
+    assert load_examples(BAD / name).dataset.to_list() == rows
+    assert preview(BAD / name).rows == [list(r.values()) for r in rows]
+
+
+@pytest.mark.parametrize("kind_cols", [("regression", "sentence1\tsentence2\tscore"), ("glue", None)])
+def test_score_with_spaces_is_read_as_the_number(tmp_path: Path, kind_cols: tuple[str, str | None]) -> None:
+    kind, header = kind_cols
+    if kind == "regression":
+        path = tmp_path / "scores.tsv"
+        path.write_text(f"{header}\na\tb\t 3.5 \nc\td\t4.25 \n", encoding="utf-8")
+        es = load_examples(path, kind="regression")
+        assert es.dataset["label"][1] == 4.25
+    else:
+        path = tmp_path / "STS-B" / "dev.tsv"
+        path.parent.mkdir()
+        cells = ["0", "main-captions", "MSRvid", "2012test", "0001", "none", "none", "a man", "a person", " 3.5 "]
+        path.write_text("\t".join(["index", "genre", "filename", "year", "old_index", "source1", "source2",
+                                   "sentence1", "sentence2", "score"]) + "\n" + "\t".join(cells) + "\n", encoding="utf-8")
+        es = load_examples(path)
+    assert es.dataset["label"][0] == 3.5
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("sentence1\tsentence2\tscore\na\tb\t1\nc\td\t 3.5x \n", encoding="utf-8")
+    with pytest.raises(DataError, match="score ' 3.5x ' is not a number") as info:
+        load_examples(bad, kind="regression")
+    assert info.value.where == "line 3"
+
+
+def test_200000_deep_json_is_a_data_error_for_every_json_reader(tmp_path: Path) -> None:
+    deep = b"[" * 200_000 + b"]" * 200_000
+    for name, data in (("deep.jsonl", b'{"text": ' + deep + b"}\n"), ("deep.json", b'{"data": ' + deep + b"}")):
+        path = tmp_path / name
+        path.write_bytes(data)
+        for read in (load_examples, preview):
+            try:
+                read(path)
+            except DataError as err:
+                assert "nested too deeply" in err.problem
+            else:
+                assert read is preview  # a preview may show the rows before the bad one (none here)
+
+
+def _hangs_or(fn: Any, timeout: float = 20.0) -> BaseException | None:
+    """Run ``fn`` in a daemon thread: the exception it raised, or fail the test if it blocks."""
+    box: list[BaseException | None] = []
+
+    def target() -> None:
+        try:
+            fn()
+            box.append(None)
+        except BaseException as exc:  # noqa: BLE001 - handed to the test
+            box.append(exc)
+
+    t = threading.Thread(target=target, daemon=True)
+    t.start()
+    t.join(timeout)
+    assert box, f"still blocked after {timeout:.0f} s: a FIFO/device was opened for reading"
+    return box[0]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
+@pytest.mark.parametrize("name", ["train.csv", "data.jsonl", "x.conll", "x.json", "x.dat"])
+def test_fifo_is_refused_at_once(tmp_path: Path, name: str) -> None:
+    fifo = tmp_path / name
+    os.mkfifo(fifo)
+    for call in (lambda: load_examples(fifo), lambda: preview(fifo), lambda: detect_format(fifo) == "x" or load_examples(fifo)):
+        err = _hangs_or(call)
+        assert isinstance(err, DataError) and "not a regular file (a FIFO" in err.problem, err
+    glue_dir = tmp_path / "RTE"
+    glue_dir.mkdir()
+    os.mkfifo(glue_dir / "train.tsv")
+    err = _hangs_or(lambda: load_examples(glue_dir / "train.tsv"))
+    assert isinstance(err, DataError) and "FIFO" in err.problem and err.path == str(glue_dir / "train.tsv")
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/null"])
+def test_device_is_refused(device: str) -> None:
+    if not os.path.exists(device):
+        pytest.skip(f"no {device}")
+    for call in (lambda: load_examples(device, fmt="csv"), lambda: preview(device), lambda: load_examples(device)):
+        err = _hangs_or(call)
+        assert isinstance(err, DataError) and "character device" in err.problem, err

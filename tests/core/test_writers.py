@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import csv
+import io
+import re
 import tempfile
 from pathlib import Path
 
@@ -133,20 +136,97 @@ def test_every_preset_has_a_layout_per_split() -> None:
 
 
 _TEXT = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), min_size=1, max_size=20)
-_NONBLANK = _TEXT.filter(lambda s: s.strip() != "")
+# Text a spreadsheet would run as a formula, behind any number of quotes, so the escape's
+# edge cases (text already starting with ' or '', or with '= written by another tool) come up.
+_FORMULA = st.builds(lambda quotes, lead, rest: "'" * quotes + lead + rest, st.integers(0, 3),
+                     st.sampled_from(list("=+-@\t\r")), st.one_of(st.just(""), _TEXT, st.sampled_from(
+                         ["1+2", "SUM(A1:A9)", "HYPERLINK(\"http://x\")", "cmd|' /C calc'!A0", "1", "3.5"])))
+_NONBLANK = st.one_of(_TEXT, _FORMULA).filter(lambda s: s.strip() != "")
 _LABEL = st.one_of(st.none(), _NONBLANK.filter(lambda s: len(s) < 8))
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(rows=st.lists(st.fixed_dictionaries({"text": _NONBLANK, "text_pair": _NONBLANK, "label": _LABEL}), min_size=1, max_size=4),
        fmt=st.sampled_from(["csv", "jsonl"]))
 def test_any_text_round_trips_through_quoted_formats(rows: list[dict], fmt: str) -> None:
-    # Any text (quotes, lone CR, separators, emoji) survives CSV and JSONL.
+    # Any text (quotes, lone CR, separators, emoji, formula-like cells) survives CSV and JSONL.
     es = from_records("pair", rows)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / f"x.{fmt}"
         save_examples(es, path, fmt=fmt)
         assert load_examples(path, fmt=fmt, kind="pair").dataset.to_list() == es.dataset.to_list()
+
+
+_TSV_TEXT = _NONBLANK.filter(lambda s: not any(ch in s for ch in "\t\n\r"))
+
+
+@settings(max_examples=150, deadline=None)
+@given(rows=st.lists(st.fixed_dictionaries({"text": _TSV_TEXT, "label": st.one_of(st.none(), _TSV_TEXT)}), min_size=1, max_size=4))
+def test_formula_like_text_round_trips_through_tsv(rows: list[dict]) -> None:
+    es = from_records("sentence", rows)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "x.tsv"
+        save_examples(es, path, fmt="tsv")
+        back = load_examples(path, fmt="tsv", kind="sentence", columns={"text": "text", "label": "label"})
+        assert back.dataset.to_list() == es.dataset.to_list()
+        for line in path.read_text(encoding="utf-8").split("\n")[1:]:
+            for cell in line.split("\t"):
+                assert not re.match(r"[=+\-@]", cell) or _PLAIN_NUMBER.match(cell), line
+
+
+@settings(max_examples=150, deadline=None)
+@given(rows=st.lists(st.fixed_dictionaries({
+    "text": _NONBLANK, "text_pair": st.one_of(st.just(""), _NONBLANK),
+    "label": st.floats(allow_nan=False, allow_infinity=False)}), min_size=1, max_size=4))
+def test_scores_and_formula_text_round_trip_through_csv(rows: list[dict]) -> None:
+    # Scores keep every bit (negative ones too, written as plain numbers a spreadsheet reads as numbers).
+    es = from_records("regression", rows)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "r.csv"
+        save_examples(es, path, fmt="csv")
+        assert load_examples(path, fmt="csv", kind="regression").dataset.to_list() == es.dataset.to_list()
+
+
+_PLAIN_NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
+
+
+def test_exported_cells_never_start_a_formula(tmp_path: Path) -> None:
+    # OWASP CSV injection: no cell of a CSV/TSV export starts with = + - @, tab or CR, except plain numbers.
+    texts = ["=HYPERLINK(\"http://evil\",\"x\")", "+1+2", "-2+3+cmd|' /C calc'!A0", "@SUM(A1)", "\tx", "\rx", "'=kept", "plain"]
+    rows = [{"text": t, "text_pair": "-neg", "label": "-1"} for t in texts]
+    es = from_records("pair", rows)
+    for fmt in ("csv", "tsv"):
+        ok = [r for r in rows if fmt == "csv" or not any(ch in r["text"] for ch in "\t\r")]
+        part = from_records("pair", ok)
+        path = tmp_path / f"export.{fmt}"
+        save_examples(part, path, fmt=fmt)
+        raw = path.read_text(encoding="utf-8")
+        cells = list(csv.reader(io.StringIO(raw, newline=""))) if fmt == "csv" else [ln.split("\t") for ln in raw.splitlines()]
+        for row in cells[1:]:
+            assert row[0] == "plain" or row[0].startswith("'"), row
+            assert row[1] == "'-neg" and row[2] == "-1"  # a number stays a number
+        assert load_examples(path, fmt=fmt, kind="pair", labels=["-1"]).dataset.to_list() == part.dataset.to_list()
+    reg = from_records("regression", [{"text": "=1+1", "text_pair": "x", "label": -3.5}, {"text": "b", "text_pair": "", "label": -1e-05}])
+    save_examples(reg, tmp_path / "scores.csv", fmt="csv")
+    lines = (tmp_path / "scores.csv").read_text(encoding="utf-8").splitlines()
+    assert lines[1:] == ["'=1+1,x,-3.5", "b,,-1e-05"]
+    assert load_examples(tmp_path / "scores.csv", kind="regression").dataset["label"] == [-3.5, -1e-05]
+
+
+def test_project_export_is_escaped_and_preset_files_are_not(tmp_path: Path) -> None:
+    from bertstudio.data.project import Project
+
+    es = from_records("sentence", [{"text": "=cmd()", "label": "pos"}, {"text": "@me", "label": "neg"}])
+    project = Project.create(tmp_path / "p", name="p", kind="sentence", labels=["pos", "neg"])
+    project.import_examples(es, "train")
+    project.export("train", tmp_path / "out.csv")
+    assert (tmp_path / "out.csv").read_text(encoding="utf-8").splitlines()[1:] == ["'=cmd(),pos", "'@me,neg"]
+    assert load_examples(tmp_path / "out.csv").dataset.to_list() == es.dataset.to_list()
+    project.close()
+    # GLUE layouts stay byte-compatible with the official files: no escape there.
+    sst = from_records("sentence", [{"text": "-lrb- fine -rrb-", "label": "1"}])
+    save_examples(sst, tmp_path / "SST-2.tsv", fmt="glue", glue_task="SST-2")
+    assert (tmp_path / "SST-2.tsv").read_text(encoding="utf-8").splitlines()[1] == "-lrb- fine -rrb-\t1"
 
 
 _TOKEN = st.text(st.characters(blacklist_categories=("Cs", "Zs", "Cc", "Zl", "Zp")), min_size=1, max_size=6)

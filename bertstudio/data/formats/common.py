@@ -8,7 +8,10 @@ one for the formats no library parses (CoNLL, CoNLL-U).
 
 from __future__ import annotations
 
+import json
 import os
+import re
+import stat
 import tempfile
 import uuid
 from pathlib import Path
@@ -30,21 +33,27 @@ def line_of_offset(raw: bytes, offset: int) -> int:
 
 
 def read_bytes(path: str | os.PathLike[str]) -> bytes:
-    """The file's bytes, refusing missing, empty and binary files with a DataError."""
+    """The file's text as UTF-8 bytes, refusing missing, empty, binary and non-regular files.
+
+    UTF-16 and UTF-32 files (Windows Notepad and Excel's "Unicode text" write them) are
+    decoded by their byte-order mark and handed on as UTF-8, so every reader sees one
+    encoding; a doubled UTF-8 BOM (a BOM-writing tool run over a BOM file) reads as one.
+    """
     p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except FileNotFoundError:
-        raise DataError("file not found", path=p) from None
-    except IsADirectoryError:
-        raise DataError("is a folder, not a file", path=p) from None
-    except OSError as exc:
-        raise DataError(f"cannot read file: {exc.strerror or exc}", path=p) from None
+    raw = _read_regular_file(p)
+    raw = _as_utf8(raw, p)
     body = raw[len(BOM):] if raw.startswith(BOM) else raw
     if not body.strip():
         raise DataError("file is empty", path=p, expected="at least one example")
     nul = body.find(b"\x00")
     if nul >= 0:
+        guess = _utf16_without_bom(body)
+        if guess is not None:
+            raise DataError(
+                f"looks like {guess} text without a byte-order mark",
+                path=p,
+                expected="UTF-8 text (or UTF-16 with its byte-order mark): save the file as UTF-8",
+            )
         off = nul + (len(raw) - len(body))
         raise DataError(
             f"binary file: NUL byte at byte offset {off}",
@@ -53,6 +62,89 @@ def read_bytes(path: str | os.PathLike[str]) -> bytes:
             expected="a UTF-8 text file",
         )
     return raw
+
+
+def _read_regular_file(p: Path) -> bytes:
+    """All bytes of a regular file. A FIFO, socket or device is refused before it is opened
+    for reading (opening a FIFO without a writer blocks forever; /dev/zero never ends), and
+    checked again on the opened descriptor in case the path was swapped in between."""
+    try:
+        st = os.stat(p)
+    except (FileNotFoundError, NotADirectoryError):
+        raise DataError("file not found", path=p) from None
+    except OSError as exc:
+        raise DataError(f"cannot read file: {exc.strerror or exc}", path=p) from None
+    if stat.S_ISDIR(st.st_mode):
+        raise DataError("is a folder, not a file", path=p)
+    if not stat.S_ISREG(st.st_mode):
+        raise DataError(f"not a regular file ({_file_type(st.st_mode)})", path=p,
+                        expected="a data file on disk (pipes and devices are not read)")
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(p, flags)
+    except OSError as exc:
+        raise DataError(f"cannot read file: {exc.strerror or exc}", path=p) from None
+    with os.fdopen(fd, "rb") as fh:
+        mode = os.fstat(fh.fileno()).st_mode
+        if not stat.S_ISREG(mode):
+            raise DataError(f"not a regular file ({_file_type(mode)})", path=p,
+                            expected="a data file on disk (pipes and devices are not read)")
+        try:
+            return fh.read()
+        except OSError as exc:
+            raise DataError(f"cannot read file: {exc.strerror or exc}", path=p) from None
+
+
+def _file_type(mode: int) -> str:
+    for test, name in ((stat.S_ISFIFO, "a FIFO / named pipe"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "not a plain file"
+
+
+# Longest first: the UTF-32-LE mark begins with the UTF-16-LE one.
+_WIDE_BOMS = (
+    (b"\xff\xfe\x00\x00", "utf-32-le", "UTF-32"),
+    (b"\x00\x00\xfe\xff", "utf-32-be", "UTF-32"),
+    (b"\xff\xfe", "utf-16-le", "UTF-16"),
+    (b"\xfe\xff", "utf-16-be", "UTF-16"),
+)
+
+
+def _as_utf8(raw: bytes, path: Path) -> bytes:
+    """UTF-16/32 (by BOM) re-encoded as UTF-8; a run of UTF-8 BOMs collapsed to one."""
+    for mark, codec, name in _WIDE_BOMS:
+        if raw.startswith(mark):
+            try:
+                text = raw[len(mark):].decode(codec)
+            except UnicodeDecodeError as exc:
+                line = raw[len(mark):len(mark) + exc.start].decode(codec, errors="replace").count("\n") + 1
+                raise DataError(
+                    f"not valid {name}: {exc.reason} at byte offset {exc.start + len(mark)}",
+                    path=path,
+                    where=f"line {line}",
+                    expected=f"a {name} file as its byte-order mark says (or save it as UTF-8)",
+                ) from None
+            return text.encode("utf-8")
+    while raw.startswith(BOM + BOM):
+        raw = raw[len(BOM):]
+    return raw
+
+
+def _utf16_without_bom(body: bytes) -> str | None:
+    """"UTF-16-LE"/"UTF-16-BE" when NUL bytes sit on every other byte, as in mostly-ASCII
+    UTF-16 text; None for other binary data."""
+    sample = body[:4096]
+    half = len(sample) // 2
+    if half < 2:
+        return None
+    even, odd = sample[0::2].count(0), sample[1::2].count(0)
+    if odd >= 0.5 * half and even <= 0.05 * half:
+        return "UTF-16-LE"
+    if even >= 0.5 * half and odd <= 0.05 * half:
+        return "UTF-16-BE"
+    return None
 
 
 def decode(raw: bytes, path: str | os.PathLike[str]) -> str:
@@ -87,6 +179,61 @@ def head_text(raw: bytes, limit: int = 1 << 16) -> str:
     """The first ``limit`` bytes as text (already validated), BOM dropped, cut at a character boundary."""
     text = raw[:limit].decode("utf-8", errors="ignore")
     return text[1:] if text.startswith("\ufeff") else text
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_LONG_INT = re.compile(r"-?\d{%d,}" % 4301)
+
+
+def parse_json(text: str, path: Any, line: int | None = None) -> Any:
+    """``json.loads`` that raises only DataError: bad syntax, nesting deeper than Python's
+    recursion limit, integers past the 4,300-digit conversion limit, and lone UTF-16
+    surrogates (valid JSON escapes, but not text: Arrow and every encoder refuse them).
+    ``line`` is the line number of a JSON Lines record (``text`` is then one line)."""
+    def where(lineno: int, col: int | None = None) -> str:
+        n = line if line is not None else lineno
+        return f"line {n}" + (f", column {col}" if col is not None else "")
+
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise DataError(f"invalid JSON: {exc.msg}", path=path, where=where(exc.lineno, exc.colno),
+                        expected="one complete JSON object per line" if line is not None else "complete, valid JSON") from None
+    except RecursionError:
+        raise DataError("JSON nested too deeply", path=path, where=where(1) if line is not None else None,
+                        expected="objects and lists nested at most a few hundred levels") from None
+    except ValueError:  # int(): "Exceeds the limit (4300 digits) for integer string conversion"
+        m = _LONG_INT.search(text)
+        at = text.count("\n", 0, m.start()) + 1 if m else 1
+        digits = len(m.group().lstrip("-")) if m else "over 4300"
+        raise DataError(f"integer too long: {digits} digits", path=path, where=where(at),
+                        expected="numbers of at most 4300 digits") from None
+    if _SURROGATE_ESCAPE.search(text):
+        bad = _first_surrogate(obj)
+        if bad is not None:
+            ch = _SURROGATE.search(bad).group()  # type: ignore[union-attr]
+            m = re.search(r"\\u%04x" % ord(ch), text, re.IGNORECASE)
+            at = text.count("\n", 0, m.start()) + 1 if m else 1
+            raise DataError(f"lone UTF-16 surrogate \\u{ord(ch):04x} in a JSON string", path=path, where=where(at),
+                            expected="valid Unicode (a high surrogate \\ud800-\\udbff followed by a low one)")
+    return obj
+
+
+def _first_surrogate(obj: Any) -> str | None:
+    """The first string (key or value) holding a lone surrogate; iterative, so any depth."""
+    stack = [obj]
+    while stack:
+        o = stack.pop()
+        if isinstance(o, str):
+            if _SURROGATE.search(o):
+                return o
+        elif isinstance(o, dict):
+            stack.extend(o.keys())
+            stack.extend(o.values())
+        elif isinstance(o, list):
+            stack.extend(o)
+    return None
 
 
 def label_order(values: Iterable[str]) -> list[str]:

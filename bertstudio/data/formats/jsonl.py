@@ -21,6 +21,7 @@ from bertstudio.data.formats.common import (
     check_tagging,
     decode,
     label_order,
+    parse_json,
     read_bytes,
     to_example_set,
 )
@@ -63,8 +64,9 @@ def _label(v: Any, kind: str, path: Any, where: str) -> Any:
             raise DataError(f"score {v!r} is not a number", path=path, where=where, expected="a number")
         try:
             x = float(v)
-        except ValueError:
-            raise DataError(f"score {v!r} is not a number", path=path, where=where, expected="a number") from None
+        except (ValueError, OverflowError):  # OverflowError: an integer beyond float's range
+            shown = v if not isinstance(v, int) else f"{str(v)[:20]}... ({len(str(v))} digits)"
+            raise DataError(f"score {shown!r} is not a number", path=path, where=where, expected="a number") from None
         if not math.isfinite(x):
             raise DataError(f"score {v!r} is not a finite number", path=path, where=where, expected="a finite number")
         return x
@@ -99,13 +101,7 @@ def read_jsonl(
         if not line.strip():
             continue
         where = f"line {n}"
-        try:
-            rec = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise DataError(f"invalid JSON: {exc.msg}", path=path, where=f"line {n}, column {exc.colno}",
-                            expected="one complete JSON object per line") from None
-        except RecursionError:
-            raise DataError("JSON nested too deeply", path=path, where=where) from None
+        rec = parse_json(line, path, line=n)
         if not isinstance(rec, dict):
             raise DataError(f"a JSON {type(rec).__name__}, not an object", path=path, where=where, expected="one {...} per line")
         if mapping is None:

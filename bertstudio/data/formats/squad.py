@@ -15,18 +15,8 @@ import os
 from typing import Any
 
 from bertstudio.data.examples import ExampleSet
-from bertstudio.data.formats.common import atomic_write, decode, read_bytes, to_example_set
+from bertstudio.data.formats.common import atomic_write, decode, parse_json, read_bytes, to_example_set
 from bertstudio.errors import ConfigError, DataError
-
-
-def parse_json(text: str, path: Any) -> Any:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DataError(f"invalid JSON: {exc.msg}", path=path, where=f"line {exc.lineno}, column {exc.colno}",
-                        expected="complete, valid JSON") from None
-    except RecursionError:
-        raise DataError("JSON nested too deeply", path=path) from None
 
 
 def _need(obj: Any, key: str, typ: type | tuple[type, ...], path: Any, where: str, what: str) -> Any:

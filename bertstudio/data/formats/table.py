@@ -60,6 +60,35 @@ class TableOptions:
     label_map: Mapping[str, str] | None = None  # file value -> label name (SNLI 0/1/2)
     score_range: tuple[float, float] | None = None  # STS-B: 0..5
     meta: dict[str, Any] = field(default_factory=dict)
+    formula_escaped: bool = False  # cells may carry write_table's spreadsheet-formula escape
+
+
+# Spreadsheet formula injection (OWASP "CSV injection"): a cell that starts with = + - @,
+# a tab or a CR is run as a formula by Excel/LibreOffice/Sheets. Plain CSV/TSV exports
+# prefix such text cells with one ', and the readers take exactly one ' off again. The
+# rule is a bijection, so every string reads back exactly: text matching ^'*[=+-@\t\r]
+# is written with one more leading quote, and a cell matching ^'+[=+-@\t\r] is read with
+# one less; text that does not match the first pattern cannot match the second. Plain
+# numbers (-1, +2.5, -3e-05: labels and regression scores) are left alone: a spreadsheet
+# reads them as numbers and they never start with a quote, so the rule stays a bijection.
+# GLUE/CLUE preset files are written without it, byte-compatible with the official files.
+_NEEDS_ESCAPE = re.compile(r"^'*[=+\-@\t\r]")
+_NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
+_ESCAPED = r"^'('*[=+\-@\t\r])"
+
+
+def escape_cell(text: str) -> str:
+    """The cell to write for ``text`` in a spreadsheet-safe CSV/TSV (see above)."""
+    return "'" + text if _NEEDS_ESCAPE.match(text) and not _NUMBER.match(text) else text
+
+
+def unescape_cell(cell: str) -> str:
+    """The text a cell written by :func:`escape_cell` stands for."""
+    return re.sub(_ESCAPED, r"\1", cell, count=1)
+
+
+def _unescape_column(arr: Any) -> Any:
+    return pc.replace_substring_regex(arr, pattern=_ESCAPED, replacement=r"\1", max_replacements=1)
 
 
 def scan_records(text: str, delimiter: str, quoting: bool, start_line: int = 1) -> Iterator[tuple[int, list[str]]]:
@@ -171,7 +200,7 @@ def read_table(
             header = all(isinstance(v, str) for v in opts.columns.values())
         else:
             header = _looks_like_header(first)
-    names = [f.strip() for f in first] if header else None
+    names = [(unescape_cell(f) if opts.formula_escaped else f).strip() for f in first] if header else None
     if names is not None and len(set(names)) != len(names):
         dup = next(x for x in names if names.count(x) > 1)
         raise DataError(f"duplicate column name {dup!r} in the header", path=path, where=f"line {first_line}")
@@ -213,16 +242,10 @@ def read_table(
 
 
 def _parse(data: bytes, n: int, header: bool, opts: TableOptions, path: Any, first_line: int) -> pa.Table:
-    bad: list[Any] = []
-
-    def on_invalid(row: Any) -> str:
-        bad.append(row)
-        return "skip"
-
     names = [f"c{i}" for i in range(n)]
     try:
         table = pacsv.read_csv(
-            pa.BufferReader(data),
+            pa.BufferReader(_arrow_owned(data)),
             read_options=pacsv.ReadOptions(column_names=names, skip_rows=1 if header else 0, block_size=1 << 22),
             parse_options=pacsv.ParseOptions(
                 delimiter=opts.delimiter,
@@ -230,20 +253,32 @@ def _parse(data: bytes, n: int, header: bool, opts: TableOptions, path: Any, fir
                 double_quote=True,
                 newlines_in_values=opts.quoting,
                 ignore_empty_lines=True,
-                invalid_row_handler=on_invalid,
             ),
             convert_options=pacsv.ConvertOptions(
                 column_types={c: pa.string() for c in names}, strings_can_be_null=False, quoted_strings_can_be_null=False
             ),
         )
-    except pa.ArrowInvalid as exc:
+    except pa.ArrowInvalid as exc:  # a row with the wrong column count, bad quoting: name its line
         _diagnose(data, n, header, opts, path, first_line)
         raise DataError(f"cannot parse the table: {exc}", path=path) from None
-    if bad:
-        _diagnose(data, n, header, opts, path, first_line)
-        row = bad[0]
-        raise DataError(f"found {row.actual_columns} columns", path=path, expected=f"{row.expected_columns} columns")
     return table
+
+
+def _arrow_owned(data: bytes) -> pa.Buffer:
+    """A copy of ``data`` in Arrow's own memory (one memcpy).
+
+    pyarrow's threaded CSV reader can finish its last tasks on a pool thread after
+    ``read_csv`` has returned (apache/arrow#36389, #38676). If the input buffer is a
+    Python object, that thread must take the GIL to release it; when the interpreter is
+    already shutting down, CPython ends the thread with pthread_exit inside a C++
+    destructor and the process dies with SIGABRT ("terminate called without an active
+    exception"; fixed in Arrow itself by apache/arrow#49942, after the pyarrow pinned
+    here). An Arrow-owned buffer, and no Python ``invalid_row_handler`` (also released
+    under the GIL), leave the reader nothing that needs Python to free.
+    """
+    buf = pa.allocate_buffer(len(data))
+    memoryview(buf).cast("B")[:] = data
+    return buf
 
 
 def _diagnose(data: bytes, n: int, header: bool, opts: TableOptions, path: Any, first_line: int) -> None:
@@ -291,6 +326,8 @@ def _columns_to_set(
                 cols[c] = pa.array([""] * table.num_rows, pa.string())
             continue
         arr = table.column(idx[c])
+        if opts.formula_escaped:
+            arr = _unescape_column(arr)
         if c == "text" or kind == "pair":
             bad = _first_true(pc.match_substring_regex(arr, r"^\s*$"))
             if bad is not None:
@@ -298,6 +335,8 @@ def _columns_to_set(
         cols[c] = arr
     if "label" in idx:
         lab = table.column(idx["label"])
+        if opts.formula_escaped:
+            lab = _unescape_column(lab)
         lab = pc.if_else(pc.equal(lab, ""), pa.scalar(None, pa.string()), lab)
     else:
         lab = pa.nulls(table.num_rows, pa.string())
@@ -331,16 +370,16 @@ def _columns_to_set(
 
 
 def _scores(lab: Any, opts: TableOptions, path: Any, where: Any) -> pa.Array:
+    # " 3.5 " is 3.5, as float() and the JSONL reader read it; a blank score is no score.
+    trimmed = pc.utf8_trim_whitespace(lab)
+    trimmed = pc.if_else(pc.equal(trimmed, ""), pa.scalar(None, pa.string()), trimmed)
     try:
-        scores = pc.cast(lab, pa.float64())
+        scores = pc.cast(trimmed, pa.float64())
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        for i, v in enumerate(lab.to_pylist()):
-            if v is None:
-                continue
-            try:
-                float(v)
-            except ValueError:
-                raise DataError(f"score {v!r} is not a number", path=path, where=where(i),
+        # Slow pass on a bad file only: the first value Arrow's parser refuses, by its line.
+        for i, v in enumerate(trimmed.to_pylist()):
+            if v is not None and not _arrow_float(v):
+                raise DataError(f"score {lab[i].as_py()!r} is not a number", path=path, where=where(i),
                                 expected="a number" + (" in [%g, %g]" % opts.score_range if opts.score_range else "")) from None
         raise DataError("scores are not numbers", path=path, expected="numbers")
     finite = pc.is_finite(scores)
@@ -354,6 +393,14 @@ def _scores(lab: Any, opts: TableOptions, path: Any, where: Any) -> pa.Array:
             raise DataError(f"score {lab[bad].as_py()!r} is out of range", path=path, where=where(bad),
                             expected=f"a number in [{lo:g}, {hi:g}]")
     return scores
+
+
+def _arrow_float(v: str) -> bool:
+    try:
+        pc.cast(pa.scalar(v), pa.float64())
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return False
+    return True
 
 
 def format_score(x: float) -> str:
@@ -370,8 +417,11 @@ def write_table(
     header: bool = True,
     label_map: Mapping[str, str] | None = None,
     bom: bool = False,
+    escape_formulas: bool = False,
 ) -> None:
-    """Write a sentence/pair/regression set; with quoting off, refuse values a reader could not split back."""
+    """Write a sentence/pair/regression set; with quoting off, refuse values a reader could not split back.
+    ``escape_formulas``: spreadsheet-safe cells (see :func:`escape_cell`), for plain CSV/TSV
+    exports; preset files keep the official layout byte for byte and leave it off."""
     kind = examples.kind
     if kind not in ("sentence", "pair", "regression"):
         raise ConfigError(f"cannot write {kind} examples as a delimited table", path=path,
@@ -380,8 +430,9 @@ def write_table(
     names = [str((columns or {}).get(c, c)) for c in order]
     inverse = {v: k for k, v in label_map.items()} if label_map else None
     buf = io.StringIO()
+    esc = escape_cell if escape_formulas else (lambda text: text)
     if header:
-        _write_row(buf, names, quoting, delimiter, path, "header")
+        _write_row(buf, [esc(x) for x in names], quoting, delimiter, path, "header")
     row_no = 0
     for batch in examples.dataset.with_format("arrow").iter(batch_size=10_000):
         data = [batch[c].to_pylist() for c in order]
@@ -396,7 +447,7 @@ def write_table(
                         v = format_score(v)
                     elif inverse is not None:
                         v = inverse[v]
-                cells.append(v)
+                cells.append(esc(v))
             _write_row(buf, cells, quoting, delimiter, path, f"row {row_no}")
     data = buf.getvalue().encode("utf-8")
     atomic_write(path, (BOM + data) if bom else data)
