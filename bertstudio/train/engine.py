@@ -180,7 +180,7 @@ def fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any = No
         path.module.train()
         meter = StepMeter(step, n_steps, epoch_steps)
         step_loss = torch.zeros((), device=acc.device)
-        for batch in _batches(train_loader, progress, epochs=math.ceil(n_steps / epoch_steps)):
+        for batch in _batches(train_loader, path.sampler, progress, epochs=math.ceil(n_steps / epoch_steps)):
             with acc.accumulate(model):
                 # forward, backward
                 with path.autocast():
@@ -256,7 +256,7 @@ def _encode(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any)
     return train_enc, eval_set, eval_enc
 
 
-def _batches(train_loader: Any, progress: Progress, *, epochs: int) -> Iterator[Any]:
+def _batches(train_loader: Any, sampler: Any, progress: Progress, *, epochs: int) -> Iterator[Any]:
     """Every training batch from where the run stands to the end of the last epoch; a run
     resumed inside an epoch skips the batches it already trained on (accelerate's
     ``skip_first_batches``: per process, so the last round of a multi-process run wraps
@@ -264,6 +264,10 @@ def _batches(train_loader: Any, progress: Progress, *, epochs: int) -> Iterator[
     from accelerate import skip_first_batches
 
     for epoch in range(progress.epoch, epochs):
+        # the loader's set_epoch reaches our batch sampler in one process only, not through
+        # the BatchSamplerShard that wraps it under DDP: set it here, or every epoch repeats
+        # the first one's order
+        sampler.set_epoch(epoch)
         train_loader.set_epoch(epoch)
         skip = progress.batches_done if epoch == progress.epoch else 0
         yield from skip_first_batches(train_loader, skip) if skip else train_loader

@@ -61,8 +61,9 @@ def choose_path(config: TrainConfig) -> PlainPath:
 
 
 class PlainPath:
-    """Accelerate's loop. After :meth:`prepare`: :attr:`model` (prepared), :attr:`module`
-    (what runs forward and evaluation), :attr:`optimizer` (prepared)."""
+    """Accelerate's loop. After :meth:`loaders`: :attr:`sampler`; after :meth:`prepare`:
+    :attr:`model` (prepared), :attr:`module` (what runs forward and evaluation),
+    :attr:`optimizer` (prepared)."""
 
     #: the batch sampler plans padded widths per batch shape (see batching.plan_widths)
     plan_widths = False
@@ -75,6 +76,7 @@ class PlainPath:
         self.device = str(self.accelerator.device)
         # multiples of 8 feed GPU tensor cores aligned tiles; elsewhere the extra columns only add work
         self.pad_to_multiple_of: int | None = PAD_MULTIPLE if self.device.startswith("cuda") else None
+        self.sampler: EpochBatchSampler | None = None  # the training batches' order, set by loaders()
         self.model: Any = None
         self.module: Any = None
         self.optimizer: Any = None
@@ -86,8 +88,8 @@ class PlainPath:
         padded as this path wants (:attr:`pad_to_multiple_of`, :attr:`plan_widths`)."""
         config, tokenizer = self.config, parts.tokenizer
         pad_id = tokenizer.pad_token_id if tokenizer is not None and tokenizer.pad_token_id is not None else 0
-        sampler = EpochBatchSampler(train_rows["length"], config.batch_size, seed=config.seed,
-                                    group_by_length=config.group_by_length, plan_widths=self.plan_widths)
+        self.sampler = sampler = EpochBatchSampler(train_rows["length"], config.batch_size, seed=config.seed,
+                                                   group_by_length=config.group_by_length, plan_widths=self.plan_widths)
         collate = partial(parts.task.collate, pad_token_id=pad_id, pad_to_multiple_of=self.pad_to_multiple_of, widths=sampler.widths)
         # Own generators: creating a loader iterator must not draw from the global RNG,
         # or a resumed run's dropout masks would drift from an uninterrupted run's.
