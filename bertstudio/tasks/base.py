@@ -74,8 +74,9 @@ class Task(Protocol):
         examples (QA windows)."""
         ...
 
-    def collate(self, features: Sequence[Mapping[str, Any]], pad_token_id: int) -> dict[str, torch.Tensor]:
-        """Dynamic padding to the longest row (rounded up to a multiple of 8)."""
+    def collate(self, features: Sequence[Mapping[str, Any]], pad_token_id: int, **padding: Any) -> dict[str, torch.Tensor]:
+        """Dynamic padding to the longest row, rounded up to a multiple of 8; ``padding`` passes
+        ``pad_to_multiple_of`` / ``widths`` on to :func:`bertstudio.tasks.collate.pad_batch`."""
         ...
 
     def accumulator(self, examples: ExampleSet, encoded: datasets.Dataset, labels: list[str], **options: Any) -> PredictionAccumulator: ...

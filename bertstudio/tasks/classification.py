@@ -104,8 +104,8 @@ class SequenceClassificationTask:
 
         return map_batched(ds, tokenize, self.kind)
 
-    def collate(self, features: Sequence[Mapping[str, Any]], pad_token_id: int) -> dict[str, torch.Tensor]:
-        return pad_batch(features, pad_token_id, float_labels=self.regression)
+    def collate(self, features: Sequence[Mapping[str, Any]], pad_token_id: int, **padding: Any) -> dict[str, torch.Tensor]:
+        return pad_batch(features, pad_token_id, float_labels=self.regression, **padding)
 
     # --- predictions ----------------------------------------------------------------
     def accumulator(

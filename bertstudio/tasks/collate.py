@@ -1,8 +1,10 @@
 """Dynamic padding shared by every task kind.
 
 Rows arrive as plain lists (what ``datasets.Dataset`` rows hold). Each batch is
-padded to its own longest row, rounded up to a multiple of 8 so tensor cores get
-aligned shapes. One numpy slice assignment per row and key: no per-token Python.
+padded to its own longest row, rounded up to ``pad_to_multiple_of`` (8 by default,
+so GPU tensor cores get aligned shapes; the CPU training paths pass None: there the
+extra columns only add work), or to a width planned for the batch's shape. One numpy
+slice assignment per row and key: no per-token Python.
 """
 
 from __future__ import annotations
@@ -27,7 +29,9 @@ TOKEN_KEYS: dict[str, int | None] = {
 SCALAR_KEYS: tuple[str, ...] = ("start_positions", "end_positions", "example_index")
 
 
-def padded_length(longest: int, multiple: int = PAD_MULTIPLE) -> int:
+def padded_length(longest: int, multiple: int | None = PAD_MULTIPLE) -> int:
+    """``longest`` rounded up to ``multiple`` (at least one multiple); ``longest`` itself for None."""
+    multiple = multiple or 1
     return max(multiple, -(-longest // multiple) * multiple)
 
 
@@ -44,8 +48,15 @@ def pad_batch(
     pad_token_id: int,
     *,
     float_labels: bool = False,
+    pad_to_multiple_of: int | None = PAD_MULTIPLE,
+    widths: Mapping[tuple[int, int], int] | None = None,
 ) -> dict[str, torch.Tensor]:
     """Pad a list of encoded rows into int64 tensors (float32 ``labels`` for regression).
+
+    The width is the longest row rounded up to ``pad_to_multiple_of`` (None: the longest
+    row), or ``widths[(rows, longest)]`` where ``widths`` plans one for this batch shape
+    (see :func:`bertstudio.train.batching.plan_widths`), kept between the longest row and
+    that row rounded up to :data:`PAD_MULTIPLE`.
 
     ``labels`` is per token (padded with -100) when rows hold lists, else one per row.
     ``offset_mapping`` (QA evaluation) becomes ``(batch, length, 2)`` padded with -1.
@@ -56,7 +67,12 @@ def pad_batch(
     if not features:
         raise ValueError("cannot collate an empty batch")
     first = features[0]
-    width = padded_length(max(len(f["input_ids"]) for f in features))
+    longest = max(len(f["input_ids"]) for f in features)
+    planned = widths.get((len(features), longest)) if widths else None
+    if planned is not None:
+        width = min(max(longest, planned), padded_length(longest))
+    else:
+        width = padded_length(longest, pad_to_multiple_of)
     batch: dict[str, torch.Tensor] = {}
     for key, fill in TOKEN_KEYS.items():
         if key in first:

@@ -132,8 +132,8 @@ class QuestionAnsweringTask:
 
         return map_batched(ds, tokenize, self.kind)
 
-    def collate(self, features: Sequence[Mapping[str, Any]], pad_token_id: int) -> dict[str, torch.Tensor]:
-        return pad_batch(features, pad_token_id)
+    def collate(self, features: Sequence[Mapping[str, Any]], pad_token_id: int, **padding: Any) -> dict[str, torch.Tensor]:
+        return pad_batch(features, pad_token_id, **padding)
 
     def accumulator(
         self,

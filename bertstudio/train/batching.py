@@ -3,13 +3,15 @@
 Grouping training rows of similar length cuts padding (most BERT fine-tuning sets
 have a long tail of lengths); the grouping is randomised per epoch so it still
 behaves like a shuffle. Evaluation sorts all rows by length, as order does not
-matter there and it minimises padding.
+matter there and it minimises padding. For bf16 on CPU, :func:`plan_widths` picks the
+padded width of each batch shape (the collator pads to it, see
+:func:`bertstudio.tasks.collate.pad_batch`).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -62,8 +64,8 @@ def plan_widths(shapes: Iterable[tuple[int, int]], *, shape_cost: float = NEW_SH
 
     Exact (dynamic programming over the sorted lengths of each batch size: pad a run of
     neighbouring lengths up to the run's longest). A width never goes past the row's length
-    rounded up to ``multiple``, which is what the task collators pad to anyway, so no
-    collator pads further than it does without a plan."""
+    rounded up to ``multiple`` (the collators' default ``pad_to_multiple_of``), so a planned
+    batch is never wider than it would be on a GPU."""
     counts = Counter(shapes)
     widths: dict[tuple[int, int], int] = {}
     for size in sorted({b for b, _ in counts}):
@@ -95,12 +97,12 @@ def sorted_batches(lengths: Sequence[int] | np.ndarray, batch_size: int) -> list
 
 class EpochBatchSampler:
     """A DataLoader ``batch_sampler`` that yields :func:`length_grouped_batches` for the
-    current epoch. Accelerate calls ``set_epoch`` on it; ``skip`` drops the batches a
-    resumed run already trained on (counted over all processes).
+    epoch last given to :meth:`set_epoch` (a resumed run skips what it already trained on
+    with accelerate's ``skip_first_batches``).
 
     With ``plan_widths=True`` it also fills :attr:`widths` with :func:`plan_widths` for
     the epoch's batches (a pure function of the epoch, so a resumed run pads as an
-    uninterrupted one); give the same dict to :class:`TrimmedCollate`."""
+    uninterrupted one); give the same dict to the collator (``widths=``)."""
 
     def __init__(self, lengths: Sequence[int] | np.ndarray, batch_size: int, *, seed: int, group_by_length: bool = True,
                  plan_widths: bool = False) -> None:
@@ -111,7 +113,6 @@ class EpochBatchSampler:
         self.plan_widths = plan_widths
         self.widths: dict[tuple[int, int], int] = {}
         self.epoch = 0
-        self.skip = 0
 
     def set_epoch(self, epoch: int) -> None:
         self.epoch = epoch
@@ -126,11 +127,11 @@ class EpochBatchSampler:
         return batches
 
     def __iter__(self) -> Iterator[list[int]]:
-        yield from self.batches()[self.skip :]
+        yield from self.batches()
 
     def __len__(self) -> int:
         # mega-batches hold a whole number of batches, so only the very last batch is short
-        return max(0, -(-len(self.lengths) // self.batch_size) - self.skip)
+        return -(-len(self.lengths) // self.batch_size)
 
 
 class FixedBatchSampler:
@@ -145,37 +146,3 @@ class FixedBatchSampler:
 
     def __len__(self) -> int:
         return len(self._batches)
-
-
-def trim_padding(batch: dict, widths: dict[tuple[int, int], int] | None = None) -> dict:
-    """Cut token-level tensors to the batch's longest real row (or to the width ``widths``
-    plans for this batch size and longest row, when that is no wider than the batch).
-
-    Task collators round the padded length up to a multiple of 8, which aligns GPU
-    tensor-core tiles but on a CPU only adds work: on SST-2 (13 tokens on average)
-    it adds about a fifth more tokens per batch. Positions past every row's end
-    hold only padding (attention 0, labels -100, offsets -1), so dropping them
-    changes no result.
-    """
-    mask = batch.get("attention_mask")
-    if mask is None or mask.ndim != 2:
-        return batch
-    width = mask.shape[1]
-    longest = int(mask.sum(dim=1).max()) if mask.shape[0] else width
-    keep = min(width, max(longest, widths.get((mask.shape[0], longest), longest))) if widths else longest
-    if keep >= width:
-        return batch
-    # contiguous: models flatten labels with .view()
-    return {k: (v[:, :keep].contiguous() if v.ndim >= 2 and v.shape[1] == width else v) for k, v in batch.items()}
-
-
-class TrimmedCollate:
-    """``collate`` followed by :func:`trim_padding` (picklable, for DataLoader workers),
-    with the sampler's planned ``widths`` if given."""
-
-    def __init__(self, collate: Any, widths: dict[tuple[int, int], int] | None = None) -> None:
-        self.collate = collate
-        self.widths = widths
-
-    def __call__(self, features: Any) -> dict:
-        return trim_padding(self.collate(features), self.widths)

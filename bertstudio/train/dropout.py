@@ -23,7 +23,7 @@ Two places use it:
 
 :func:`use_fast_dropout` switches a model over and returns a function that switches
 it back (saved models keep plain ``nn.Dropout`` and ``sdpa``). On CUDA PyTorch's
-fused dropout is already fast; the engine uses this on CPU only.
+fused dropout is already fast; only the CPU path (train/paths.py) uses this.
 """
 
 from __future__ import annotations
@@ -38,10 +38,10 @@ ATTENTION_NAME = "bertstudio_sdpa"
 _INT16_LOW = -(2**15)
 
 
-def _lanes(n: int, device: torch.device | str, generator: torch.Generator | None = None) -> torch.Tensor:
+def _lanes(n: int, device: torch.device | str) -> torch.Tensor:
     """``n`` uniform int16 numbers: the four 16-bit lanes of ceil(n / 4) full-range int64 draws."""
     draws = torch.empty((n + 3) // 4, dtype=torch.int64, device=device)
-    draws.random_(-(2**63), None, generator=generator)  # full 64-bit range: every bit uniform
+    draws.random_(-(2**63), None)  # full 64-bit range: every bit uniform
     return draws.view(torch.int16)[:n]
 
 
@@ -49,14 +49,9 @@ def _threshold(p: float) -> int:
     return _INT16_LOW + round(p * 65536)
 
 
-def keep_mask(shape: torch.Size | tuple[int, ...], p: float, device: torch.device | str = "cpu",
-              generator: torch.Generator | None = None) -> torch.Tensor:
-    """A bool tensor of ``shape``, each element True with probability ``1 - p`` (to 1/65536)."""
-    return (_lanes(math.prod(shape), device, generator) >= _threshold(p)).view(shape)
-
-
 def dropout(x: torch.Tensor, p: float, training: bool = True) -> torch.Tensor:
-    """``F.dropout(x, p, training)`` with the mask from :func:`keep_mask`."""
+    """``F.dropout(x, p, training)``; each element is kept when its 16-bit lane is at or above
+    ``p * 65536`` (probability ``1 - p`` to within 1/65536)."""
     if not training or p == 0.0:
         return x
     if p >= 1.0:

@@ -1,12 +1,14 @@
-"""The training engine: one readable loop, run by Hugging Face Accelerate.
+"""The training engine: ``train()``, ``fit()`` (the loop) and ``evaluate()``.
 
-``train(config)`` reads top to bottom like nanoGPT's train.py: set the learning
-rate, forward, backward, clip, step, log, evaluate. Helpers are small pure
-functions in their own modules (schedule, batching, optim, hardware, checkpoint).
-The same code runs single-process here and data-parallel under
-``accelerate launch --num_processes N``: Accelerate prepares the model,
-optimizer and data loaders, scales and syncs gradients, and gathers evaluation
-rows; only the main process writes files or calls callbacks.
+``fit()`` reads top to bottom like nanoGPT's train.py: set the learning rate,
+forward, backward, clip, step, log, evaluate. It does not branch on the device:
+what differs between one CPU process and Accelerate's GPU/multi-process loop is a
+path object chosen once (:mod:`bertstudio.train.paths`) whose hooks the loop calls.
+Helpers are small functions in their own modules (schedule, batching, evaluation,
+checkpoint). The same code runs single-process and data-parallel under
+``accelerate launch --num_processes N``: Accelerate prepares the model, optimizer
+and data loaders, scales and syncs gradients, and gathers evaluation rows; only
+the main process writes files or calls callbacks.
 
 Contract: :func:`train` does not raise for a run that cannot go on. It emits
 ``RunFinished(status="failed", message=...)`` and returns a :class:`RunResult`
@@ -34,34 +36,28 @@ from __future__ import annotations
 import logging
 import math
 import threading
-import time
 from dataclasses import dataclass, field, replace
-from functools import partial
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 import torch
-from torch.utils.data import DataLoader
 
 from bertstudio.errors import BertStudioError, ConfigError, TrainingError
 from bertstudio.tasks.base import model_inputs
+from bertstudio.tasks.collate import PAD_MULTIPLE
 from bertstudio.tasks.model import count_parameters
 from bertstudio.train import checkpoint as ckpt
-from bertstudio.train.batching import EpochBatchSampler, TrimmedCollate
 from bertstudio.train.config import TrainConfig
-from bertstudio.train.distributed import any_process, launched_world_size, loader_options, make_accelerator, precision_name
-from bertstudio.train.dropout import use_fast_dropout
-from bertstudio.train.evaluation import EVAL_BATCH_FACTOR, eval_loader, predict_batches
-from bertstudio.train.events import CheckpointSaved, Control, Evaluated, RunFinished, RunStarted, StepLogged
+from bertstudio.train.distributed import any_process, loader_options
+from bertstudio.train.evaluation import eval_loader, predict_batches
+from bertstudio.train.events import CheckpointSaved, Control, Evaluated, RunFinished, RunStarted, StepMeter
 from bertstudio.train.faults import describe_failure
 from bertstudio.train.hardware import resolve
-from bertstudio.train.memory import keep_freed_memory, own_trainable_weights
 from bertstudio.train.notify import Notifier
-from bertstudio.train.optim import make_optimizer
+from bertstudio.train.paths import PlainPath, choose_path
 from bertstudio.train.progress import Progress
 from bertstudio.train.rundir import RunFolder, jsonl, prediction_rows
 from bertstudio.train.schedule import linear_schedule, steps_per_epoch, total_steps, warmup_steps
-from bertstudio.train.shadow import Bf16Shadow, sparse_embedding, word_embedding
 from bertstudio.train.sources import load_sets
 
 log = logging.getLogger(__name__)
@@ -132,16 +128,8 @@ def train(
     return fit(config, parts, train_set, eval_set, notify=notify, cancel=cancel)
 
 
-def fit(
-    config: TrainConfig,
-    parts: RunParts,
-    train_set: Any,
-    eval_set: Any = None,
-    *,
-    callbacks: Iterable[Callable] = (),
-    notify: Notifier | None = None,
-    cancel: threading.Event | None = None,
-) -> RunResult:
+def fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any = None, *, callbacks: Iterable[Callable] = (),
+        notify: Notifier | None = None, cancel: threading.Event | None = None) -> RunResult:
     """The loop itself, for an already built model (tests pass a hand-made one)."""
     from accelerate.utils import set_seed
 
@@ -149,225 +137,96 @@ def fit(
     cancel = cancel or threading.Event()
     control = Control()
     folder: RunFolder | None = None
+    path: PlainPath | None = None
     step = 0
-    undo: list[Callable[[], None]] = []  # CPU speed-ups switched on for this run, undone before export
     try:
-        # ---- setup -------------------------------------------------------------------
-        # Device auto-pick, precision auto (never slow bf16 on CPU). A single CPU process
-        # trains with the CPU path: fast dropout, sparse word-embedding gradients, AdamW
-        # that clips by itself and, for bf16, a bf16 copy of the model with fp32 master
-        # weights instead of autocast (see train/shadow.py). GPUs and DDP keep accelerate's.
-        dev, prec = resolve(config.device, config.precision)
-        cpu_path = dev == "cpu" and launched_world_size() <= 1
-        use_shadow = cpu_path and prec == "bf16" and config.bf16_weights
-        accelerator = make_accelerator(device=config.device, precision="fp32" if use_shadow else config.precision,
-                                       grad_accum=config.grad_accum)
-        device, precision = str(accelerator.device), prec if use_shadow else precision_name(accelerator)
-        notify.main = accelerator.is_main_process
+        # ---- setup: the path for this machine, data, model, where to start --------------
+        path = choose_path(config)  # CpuFastPath for one CPU process, else Accelerate's PlainPath
+        acc = path.accelerator
+        notify.main = acc.is_main_process
         set_seed(config.seed)
-        task, tokenizer, labels = parts.task, parts.tokenizer, parts.labels
-        label2id = {name: i for i, name in enumerate(labels)}
-        if eval_set is not None and eval_set.kind in ("sentence", "pair"):
-            eval_set = replace(eval_set, labels=list(labels))  # predictions and golds share the model's labels
-        enc = dict(max_length=config.max_length, label2id=label2id, doc_stride=config.doc_stride)
-        train_enc = task.encode(train_set, tokenizer, training=True, **enc)
-        eval_enc = task.encode(eval_set, tokenizer, training=False, **enc) if eval_set is not None else None
-        if len(train_enc) == 0:
-            raise TrainingError("no labelled training examples", path=train_set.source, expected="at least one labelled row")
-        pad_id = tokenizer.pad_token_id if tokenizer is not None and tokenizer.pad_token_id is not None else 0
-        collate = partial(task.collate, pad_token_id=pad_id)
-        # bf16 on CPU: oneDNN builds matmul kernels per batch shape, so rare lengths are padded
-        # up to a neighbour's where that is cheaper (see batching.plan_widths)
-        sampler = EpochBatchSampler(train_enc["length"], config.batch_size, seed=config.seed, group_by_length=config.group_by_length,
-                                    plan_widths=use_shadow and config.group_by_length)
-        if not device.startswith("cuda"):  # multiple-of-8 padding only pays on tensor cores
-            collate = TrimmedCollate(collate, sampler.widths)
-        # Own generators: creating a loader iterator must not draw from the global RNG,
-        # or a resumed run's dropout masks would drift from an uninterrupted run's.
-        pin = loader_options(device)["pin_memory"]
-        train_loader = DataLoader(train_enc, batch_sampler=sampler, collate_fn=collate, generator=torch.Generator().manual_seed(config.seed),
-                                  pin_memory=pin)
-        loaders = [train_loader]
-        if eval_enc is not None:
-            loaders.append(eval_loader(eval_enc, task, pad_id, config.batch_size * EVAL_BATCH_FACTOR, trim=not device.startswith("cuda"),
-                                       pin_memory=pin))
-        model = parts.model
-        trainable, total_params = count_parameters(model)
-        if device == "cpu":
-            own_trainable_weights(model)  # out of the checkpoint's mmap: no copy-on-write faults in step 1
-        if cpu_path:
-            undo.append(keep_freed_memory())
-            undo.append(use_fast_dropout(model))
-            emb = word_embedding(model) if config.sparse_embeddings else None
-            if emb is not None:
-                undo.append(sparse_embedding(emb))
-        optimizer = make_optimizer(model, lr=config.lr, weight_decay=config.weight_decay, device=device,
-                                   clip_norm=config.max_grad_norm if cpu_path else None)
-        base_optimizer = optimizer
-        model, optimizer, *loaders = accelerator.prepare(model, optimizer, *loaders)
-        train_loader, ev_loader = loaders[0], (loaders[1] if len(loaders) > 1 else None)
-
-        batches_per_epoch = len(train_loader)  # per process
-        n_steps = total_steps(batches_per_epoch, config.grad_accum, config.epochs)
-        epoch_steps = steps_per_epoch(batches_per_epoch, config.grad_accum)
+        train_enc, eval_set, eval_enc = _encode(config, parts, train_set, eval_set)
+        train_loader, ev_loader = path.loaders(parts, train_enc, eval_enc)
+        trainable, total_params = _parameter_counts(parts.model)
+        progress, found = _resume_point(config.resume_from)
+        if found is not None:
+            ckpt.load_weights(found, parts.model)  # before prepare: a bf16 copy is made from these
+        model, train_loader, ev_loader = path.prepare(parts.model, train_loader, ev_loader)
+        if found is not None:
+            ckpt.load_training_state(found, path.optimizer)  # restores every RNG too: the last thing before the loop
+        step = progress.step
+        epoch_steps = steps_per_epoch(len(train_loader), config.grad_accum)  # len: batches per process
+        n_steps = total_steps(len(train_loader), config.grad_accum, config.epochs)
         n_warmup = warmup_steps(n_steps, config.warmup_ratio)
         eval_every = config.eval_steps or epoch_steps
-        examples_per_step = config.batch_size * config.grad_accum * accelerator.num_processes
-
-        progress = Progress()
-        if config.resume_from:
-            progress = _resume(config.resume_from, accelerator.unwrap_model(model), optimizer)
-            step = progress.step
-        if accelerator.is_main_process and config.output_dir:
+        if acc.is_main_process and config.output_dir:
             folder = RunFolder(config.output_dir, append=bool(config.resume_from))
             folder.save_config(config)
             notify.folder = folder
-        main_metric = _main_metric(config, eval_set)
-        # what trains and evaluates: the model, or its bf16 copy (built after a resume loaded weights)
-        shadow = Bf16Shadow(accelerator.unwrap_model(model)) if use_shadow else None
-        run_model = shadow.module if shadow else model
-        autocast = partial(torch.autocast, "cpu", dtype=torch.bfloat16, enabled=shadow is not None)
-
+        run = _Run(config, parts, path, notify, control, progress, folder, eval_set, eval_enc, ev_loader, epoch_steps)
         notify(RunStarted(
             total_steps=n_steps, num_train_examples=len(train_enc), num_eval_examples=len(eval_set) if eval_set is not None else 0,
-            epochs=math.ceil(n_steps / epoch_steps), effective_batch_size=examples_per_step,
-            trainable_params=trainable, total_params=total_params, device=device, precision=precision,
+            epochs=math.ceil(n_steps / epoch_steps), effective_batch_size=config.batch_size * config.grad_accum * acc.num_processes,
+            trainable_params=trainable, total_params=total_params, device=path.device, precision=path.precision,
             output_dir=config.output_dir,
         ), control)
 
-        def evaluate_now() -> dict[str, float]:
-            with autocast():
-                preds = predict_batches(run_model, ev_loader, task.accumulator(eval_set, eval_enc, labels, **_acc_options(config)),
-                                        accelerator=accelerator)
-            metrics = task.metrics(eval_set, preds, glue_task=config.glue_task)
-            progress.record_eval(metrics, preds, _metric_key(main_metric, metrics))
-            notify(Evaluated(step=step, epoch=step / epoch_steps, metrics=metrics), control)
-            if progress.improved and config.save_best:
-                save(best=True)
-            return metrics
-
-        def save(best: bool) -> None:
-            """best: weights + metrics + predictions; last: everything a resume needs."""
-            state = progress.to_state()
-            unwrapped = accelerator.unwrap_model(model)
-            if best and not config.output_dir:
-                progress.keep_best_in_memory(unwrapped)
-            if folder and accelerator.is_main_process:
-                target = folder.best if best else folder.last
-                extra = {"predictions.jsonl": jsonl(prediction_rows(eval_set, progress.last_predictions)).encode()} if best else None
-                ckpt.save_checkpoint(target, model=unwrapped, state=state, optimizer=None if best else optimizer, extra_files=extra)
-                notify(CheckpointSaved(step=step, path=str(target), is_best=best), control)
-            progress.best_saved |= best
-            accelerator.wait_for_everyone()
-
         # ---- the loop ----------------------------------------------------------------
-        status, message = "finished", ""
+        status, message, stop = "finished", "", False
         if progress.eval_pending and ev_loader is not None:
-            # the interrupted run was cancelled just when this evaluation was due
-            progress.eval_pending = False
-            evaluate_now()
+            progress.eval_pending = False  # the interrupted run was cancelled just when this evaluation was due
+            run.evaluate(step)
         model.train()
-        run_model.train()
-        interval_loss, interval_steps, interval_examples = 0.0, 0, 0
-        t_interval = t_start = time.perf_counter()
-        start_step = step
-        stop = False
-        for epoch in range(progress.epoch, math.ceil(n_steps / epoch_steps)):
-            resumed_here = epoch == progress.epoch and progress.batches_done > 0
-            sampler.skip = progress.batches_done * accelerator.num_processes if resumed_here else 0
-            train_loader.set_epoch(epoch)
-            step_loss = torch.zeros((), device=accelerator.device)
-            for batch in train_loader:
-                with accelerator.accumulate(model):
-                    # forward, backward
-                    with autocast():
-                        outputs = run_model(**model_inputs(batch))
-                    loss = outputs.loss
-                    step_loss += loss.detach() / config.grad_accum
-                    accelerator.backward(loss)
-                    if shadow is not None:
-                        shadow.collect()  # bf16 gradients -> fp32 .grad of the master weights
-                    interval_examples += batch["input_ids"].shape[0] * accelerator.num_processes
-                    if accelerator.sync_gradients:
-                        if not torch.isfinite(step_loss):
-                            raise TrainingError(
-                                f"the loss became {step_loss.item()} at step {step + 1}; the run stopped before applying that update",
-                                expected="a finite loss (try a lower learning rate, or fp32)")
-                        # set the learning rate for this step, clip, step
-                        lr = config.lr * linear_schedule(step, n_steps, n_warmup)
-                        for group in optimizer.param_groups:
-                            group["lr"] = lr
-                        if cpu_path:  # the optimizer clips (see ClippedLazyAdamW)
-                            optimizer.step()
-                            grad_norm = base_optimizer.last_grad_norm if config.max_grad_norm > 0 else None
-                        else:
-                            grad_norm = accelerator.clip_grad_norm_(model.parameters(), config.max_grad_norm) if config.max_grad_norm > 0 else None
-                            optimizer.step()
-                        if shadow is not None:
-                            shadow.push()  # updated fp32 weights -> the bf16 copy
-                        optimizer.zero_grad(set_to_none=True)
-                if not accelerator.sync_gradients:
-                    continue
-                step += 1
-                progress.advance(step, epoch_steps, config.grad_accum)
-                interval_loss += step_loss.item()
-                interval_steps += 1
-                step_loss.zero_()
+        path.module.train()
+        meter = StepMeter(step, n_steps, epoch_steps)
+        step_loss = torch.zeros((), device=acc.device)
+        for batch in _batches(train_loader, path.sampler, progress, epochs=math.ceil(n_steps / epoch_steps)):
+            with acc.accumulate(model):
+                # forward, backward
+                with path.autocast():
+                    loss = path.module(**model_inputs(batch)).loss
+                step_loss += loss.detach() / config.grad_accum
+                acc.backward(loss)
+                path.after_backward()
+                meter.examples += batch["input_ids"].shape[0] * acc.num_processes
+                if acc.sync_gradients:
+                    _check_finite(step_loss, step + 1)  # before the update: the weights stay usable
+                    # set the learning rate for this step, clip, step
+                    lr = config.lr * linear_schedule(step, n_steps, n_warmup)
+                    grad_norm = path.step(lr)
+                    path.after_step()
+            if not acc.sync_gradients:
+                continue
+            step += 1
+            progress.advance(step, epoch_steps, config.grad_accum)
+            meter.add_step(step_loss.item())
+            step_loss.zero_()
 
-                # log
-                if step % config.logging_steps == 0 or step == n_steps:
-                    now = time.perf_counter()
-                    rate = interval_examples / max(now - t_interval, 1e-9)
-                    eta = (now - t_start) / max(step - start_step, 1) * (n_steps - step)
-                    notify(StepLogged(
-                        step=step, total_steps=n_steps, epoch=step / epoch_steps, loss=interval_loss / interval_steps, lr=lr,
-                        examples_per_s=rate, eta_s=eta, grad_norm=float(grad_norm) if grad_norm is not None else None,
-                    ), control)
-                    interval_loss, interval_steps, interval_examples = 0.0, 0, 0
-                    t_interval = time.perf_counter()
+            # log
+            if step % config.logging_steps == 0 or step == n_steps:
+                notify(meter.event(step, lr, grad_norm), control)
+                meter.restart()  # after the callbacks: their time is not training speed
 
-                # evaluate, checkpoint, stop
-                flags = any_process(accelerator, [cancel.is_set(), control.should_stop, control.should_evaluate, control.should_save])
-                cancelled, asked_stop, asked_eval, asked_save = flags
-                control.should_evaluate = control.should_save = False
-                due_eval = ev_loader is not None and (step % eval_every == 0 or step == n_steps or asked_eval)
-                if due_eval and not cancelled:
-                    t_eval = time.perf_counter()
-                    evaluate_now()
-                    if progress.bad_evals and config.early_stopping_patience and progress.bad_evals >= config.early_stopping_patience:
-                        message = f"early stopping: no improvement in {progress.bad_evals} evaluations"
-                        stop = True
-                    t_interval += time.perf_counter() - t_eval  # evaluation time is not training speed
-                if (due_eval or asked_save) and not cancelled and step < n_steps and not stop:
-                    save(best=False)
-                if cancelled:
-                    status, message, stop = "cancelled", f"cancelled at step {step}", True
-                    progress.eval_pending = due_eval  # skipped to stop fast; a resumed run does it first
-                elif asked_stop:
-                    message, stop = f"stopped by a callback at step {step}", True
-                if stop or step >= n_steps:
-                    break
+            # evaluate, checkpoint, stop
+            flags = any_process(acc, [cancel.is_set(), control.should_stop, control.should_evaluate, control.should_save])
+            cancelled, asked_stop, asked_eval, asked_save = flags
+            control.should_evaluate = control.should_save = False
+            due_eval = ev_loader is not None and (step % eval_every == 0 or step == n_steps or asked_eval)
+            if due_eval and not cancelled:
+                with meter.paused():  # evaluation time is not training speed
+                    run.evaluate(step)
+                if config.early_stopping_patience and progress.bad_evals >= config.early_stopping_patience:
+                    message, stop = f"early stopping: no improvement in {progress.bad_evals} evaluations", True
+            if (due_eval or asked_save) and not cancelled and step < n_steps and not stop:
+                run.save(step, best=False)
+            if cancelled:
+                status, message, stop = "cancelled", f"cancelled at step {step}", True
+                progress.eval_pending = due_eval  # skipped to stop fast; a resumed run does it first
+            elif asked_stop:
+                message, stop = f"stopped by a callback at step {step}", True
             if stop or step >= n_steps:
                 break
-
-        # ---- wrap up -----------------------------------------------------------------
-        _undo_all(undo)  # plain dropout, SDPA attention and dense embeddings in what is saved and returned
-        save(best=False)
-        unwrapped = accelerator.unwrap_model(model)
-        final = progress.restore_best(unwrapped, folder.best if folder else None)
-        result = RunResult(status, final, config.output_dir, None, message, step, model=unwrapped)
-        if folder and accelerator.is_main_process:
-            result.model_dir = str(folder.export_model(lambda out: (parts.save or _plain_save)(unwrapped, tokenizer, out)))
-            if final:
-                folder.write_metrics(final)
-            best_preds = folder.best / "predictions.jsonl"
-            if progress.best_saved and best_preds.is_file():  # the exported weights are the best ones
-                folder.write_predictions(best_preds.read_text(encoding="utf-8"))
-            elif progress.last_predictions is not None:
-                folder.write_predictions(jsonl(prediction_rows(eval_set, progress.last_predictions)))
-        accelerator.wait_for_everyone()
-        notify(RunFinished(status=status, step=step, metrics=final, output_dir=config.output_dir, message=message))
-        return result
+        return run.finish(step, status, message)
     except Exception as exc:  # noqa: BLE001 - a failed run ends cleanly, see the module docstring
         error = describe_failure(exc, step=step + 1, phase="training")
         if not isinstance(exc, BertStudioError):
@@ -375,17 +234,137 @@ def fit(
         notify(RunFinished(status="failed", step=step, output_dir=config.output_dir, message=str(error)))
         return RunResult("failed", {}, config.output_dir, None, str(error), step, error=error)
     finally:
-        _undo_all(undo)
+        if path is not None:
+            path.undo()
         notify.folder = None
         if folder is not None:
             folder.close()
 
 
-# --- small helpers ---------------------------------------------------------------------
+# --- what the loop calls ----------------------------------------------------------------
 
-def _undo_all(undo: list[Callable[[], None]]) -> None:
-    while undo:
-        undo.pop()()
+def _encode(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any) -> tuple[Any, Any, Any]:
+    """(encoded training rows, the evaluation set as scored, its encoded rows or None)."""
+    label2id = {name: i for i, name in enumerate(parts.labels)}
+    if eval_set is not None and eval_set.kind in ("sentence", "pair"):
+        eval_set = replace(eval_set, labels=list(parts.labels))  # predictions and golds share the model's labels
+    enc = dict(max_length=config.max_length, label2id=label2id, doc_stride=config.doc_stride)
+    train_enc = parts.task.encode(train_set, parts.tokenizer, training=True, **enc)
+    eval_enc = parts.task.encode(eval_set, parts.tokenizer, training=False, **enc) if eval_set is not None else None
+    if len(train_enc) == 0:
+        raise TrainingError("no labelled training examples", path=train_set.source, expected="at least one labelled row")
+    return train_enc, eval_set, eval_enc
+
+
+def _batches(train_loader: Any, sampler: Any, progress: Progress, *, epochs: int) -> Iterator[Any]:
+    """Every training batch from where the run stands to the end of the last epoch; a run
+    resumed inside an epoch skips the batches it already trained on (accelerate's
+    ``skip_first_batches``: per process, so the last round of a multi-process run wraps
+    around to the epoch's first batches as it does uninterrupted)."""
+    from accelerate import skip_first_batches
+
+    for epoch in range(progress.epoch, epochs):
+        # the loader's set_epoch reaches our batch sampler in one process only, not through
+        # the BatchSamplerShard that wraps it under DDP: set it here, or every epoch repeats
+        # the first one's order
+        sampler.set_epoch(epoch)
+        train_loader.set_epoch(epoch)
+        skip = progress.batches_done if epoch == progress.epoch else 0
+        yield from skip_first_batches(train_loader, skip) if skip else train_loader
+
+
+def _check_finite(step_loss: torch.Tensor, step: int) -> None:
+    if not torch.isfinite(step_loss):
+        raise TrainingError(f"the loss became {step_loss.item()} at step {step}; the run stopped before applying that update",
+                            expected="a finite loss (try a lower learning rate, or fp32)")
+
+
+def _parameter_counts(model: torch.nn.Module) -> tuple[int, int]:
+    """(trainable, total): transformers' ``num_parameters`` where the model has it (a hand-made
+    model may not)."""
+    count = getattr(model, "num_parameters", None)
+    if callable(count):
+        return count(only_trainable=True), count()
+    return count_parameters(model)
+
+
+def _resume_point(resume_from: str | None) -> tuple[Progress, Path | None]:
+    """Where the run starts: (progress, the checkpoint folder to load) for a resumed run,
+    (a fresh Progress, None) otherwise."""
+    if not resume_from:
+        return Progress(), None
+    found = ckpt.find_checkpoint(resume_from)
+    if found is None or not (Path(found) / ckpt.OPTIMIZER).is_file():
+        raise TrainingError("no resumable checkpoint here", path=resume_from, expected="a run's checkpoints/last folder")
+    return Progress.from_state(ckpt.read_state(found)), found
+
+
+@dataclass
+class _Run:
+    """What evaluating, saving and wrapping up share; the loop owns the step count."""
+
+    config: TrainConfig
+    parts: RunParts
+    path: PlainPath
+    notify: Notifier
+    control: Control
+    progress: Progress
+    folder: RunFolder | None
+    eval_set: Any
+    eval_enc: Any
+    ev_loader: Any
+    epoch_steps: int
+
+    def evaluate(self, step: int) -> dict[str, float]:
+        config, task = self.config, self.parts.task
+        with self.path.autocast():
+            preds = predict_batches(self.path.module, self.ev_loader,
+                                    task.accumulator(self.eval_set, self.eval_enc, self.parts.labels, **_acc_options(config)),
+                                    accelerator=self.path.accelerator)
+        metrics = task.metrics(self.eval_set, preds, glue_task=config.glue_task)
+        self.progress.record_eval(metrics, preds, _metric_key(_main_metric(config, self.eval_set), metrics))
+        self.notify(Evaluated(step=step, epoch=step / self.epoch_steps, metrics=metrics), self.control)
+        if self.progress.improved and config.save_best:
+            self.save(step, best=True)
+        return metrics
+
+    def save(self, step: int, best: bool) -> None:
+        """best: weights + metrics + predictions; last: everything a resume needs."""
+        acc, progress, folder = self.path.accelerator, self.progress, self.folder
+        state = progress.to_state()
+        unwrapped = acc.unwrap_model(self.path.model)
+        if best and not self.config.output_dir:
+            progress.keep_best_in_memory(unwrapped)
+        if folder and acc.is_main_process:
+            target = folder.best if best else folder.last
+            extra = {"predictions.jsonl": jsonl(prediction_rows(self.eval_set, progress.last_predictions)).encode()} if best else None
+            ckpt.save_checkpoint(target, model=unwrapped, state=state, optimizer=None if best else self.path.optimizer,
+                                 extra_files=extra)
+            self.notify(CheckpointSaved(step=step, path=str(target), is_best=best), self.control)
+        progress.best_saved |= best
+        acc.wait_for_everyone()
+
+    def finish(self, step: int, status: str, message: str) -> RunResult:
+        """Save the resumable last checkpoint, export the best weights (else the last) and end the run."""
+        acc, progress, folder = self.path.accelerator, self.progress, self.folder
+        self.path.undo()  # plain dropout, SDPA attention and dense embeddings in what is saved and returned
+        self.save(step, best=False)
+        unwrapped = acc.unwrap_model(self.path.model)
+        final = progress.restore_best(unwrapped, folder.best if folder else None)
+        result = RunResult(status, final, self.config.output_dir, None, message, step, model=unwrapped)
+        if folder and acc.is_main_process:
+            save = self.parts.save or _plain_save
+            result.model_dir = str(folder.export_model(lambda out: save(unwrapped, self.parts.tokenizer, out)))
+            if final:
+                folder.write_metrics(final)
+            best_preds = folder.best / "predictions.jsonl"
+            if progress.best_saved and best_preds.is_file():  # the exported weights are the best ones
+                folder.write_predictions(best_preds.read_text(encoding="utf-8"))
+            elif progress.last_predictions is not None:
+                folder.write_predictions(jsonl(prediction_rows(self.eval_set, progress.last_predictions)))
+        acc.wait_for_everyone()
+        self.notify(RunFinished(status=status, step=step, metrics=final, output_dir=self.config.output_dir, message=message))
+        return result
 
 
 def _main_metric(config: TrainConfig, eval_set: Any) -> str:
@@ -403,15 +382,6 @@ def _metric_key(source: str, metrics: dict[str, float]) -> str:
 
 def _acc_options(config: TrainConfig) -> dict[str, Any]:
     return {"max_answer_length": config.max_answer_length, "glue_task": config.glue_task}
-
-
-def _resume(path: str, model: torch.nn.Module, optimizer: Any) -> Progress:
-    found = ckpt.find_checkpoint(path)
-    if found is None or not (Path(found) / ckpt.OPTIMIZER).is_file():
-        raise TrainingError("no resumable checkpoint here", path=path, expected="a run's checkpoints/last folder")
-    ckpt.load_weights(found, model)
-    ckpt.load_training_state(found, optimizer)  # restores every RNG too: the last thing before the loop
-    return Progress.from_state(ckpt.read_state(found))
 
 
 def _plain_save(model: Any, tokenizer: Any, out: Path) -> None:
@@ -443,7 +413,8 @@ def evaluate(model_dir: str | Path, examples: Any, *, batch_size: int = 64, call
     limit = getattr(model.config, "max_position_embeddings", max_length) or max_length
     enc = task.encode(examples, tokenizer, max_length=min(max_length, limit), label2id={n: i for i, n in enumerate(labels)},
                       training=False)
-    loader = eval_loader(enc, task, tokenizer.pad_token_id or 0, batch_size, trim=not device.startswith("cuda"),
+    loader = eval_loader(enc, task, tokenizer.pad_token_id or 0, batch_size,
+                         pad_to_multiple_of=PAD_MULTIPLE if device.startswith("cuda") else None,
                          pin_memory=loader_options(device)["pin_memory"])
     preds = predict_batches(model, loader, task.accumulator(examples, enc, labels, glue_task=glue_task), device=device)
     metrics = task.metrics(examples, preds, glue_task=glue_task) if len(examples.labelled()) else {}

@@ -10,7 +10,8 @@ import torch
 from torch.utils.data import DataLoader
 
 from bertstudio.tasks.base import model_inputs
-from bertstudio.train.batching import FixedBatchSampler, TrimmedCollate, sorted_batches
+from bertstudio.tasks.collate import PAD_MULTIPLE
+from bertstudio.train.batching import FixedBatchSampler, sorted_batches
 
 # Evaluation holds no activations for backward, so it affords bigger batches.
 EVAL_BATCH_FACTOR = 2
@@ -18,14 +19,12 @@ EVAL_BATCH_FACTOR = 2
 _TARGETS = ("labels", "start_positions", "end_positions")
 
 
-def eval_loader(encoded: Any, task: Any, pad_token_id: int, batch_size: int, *, trim: bool = False,
-                pin_memory: bool = False) -> DataLoader:
+def eval_loader(encoded: Any, task: Any, pad_token_id: int, batch_size: int, *,
+                pad_to_multiple_of: int | None = PAD_MULTIPLE, pin_memory: bool = False) -> DataLoader:
     """Rows sorted by length (longest first), so padding is minimal and the only short
     batch is the last one (what Accelerate's gather_for_metrics expects)."""
     batches = sorted_batches(encoded["length"], batch_size)
-    collate: Any = partial(task.collate, pad_token_id=pad_token_id)
-    if trim:  # CPU: no multiple-of-8 padding (see batching.trim_padding)
-        collate = TrimmedCollate(collate)
+    collate = partial(task.collate, pad_token_id=pad_token_id, pad_to_multiple_of=pad_to_multiple_of)
     # own generator: starting an iterator must not draw from the global RNG (exact resume)
     return DataLoader(
         encoded, batch_sampler=FixedBatchSampler(batches), collate_fn=collate,

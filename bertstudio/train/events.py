@@ -1,4 +1,5 @@
-"""Plain events out of the engine and the Control a callback uses to steer it.
+"""Plain events out of the engine, the Control a callback uses to steer it, and the
+meter that fills each StepLogged.
 
 The engine calls each callback as ``callback(event, control)``. Events are small
 frozen dataclasses of plain Python values (no tensors), so the GUI can pass
@@ -10,8 +11,10 @@ is a ``threading.Event`` passed to the engine, checked after every optimizer ste
 
 from __future__ import annotations
 
+import contextlib
+import time
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable, Union
+from typing import Any, Callable, Iterator, Union
 
 
 @dataclass(frozen=True)
@@ -69,6 +72,41 @@ class RunFinished:
 
 
 Event = Union[RunStarted, StepLogged, Evaluated, CheckpointSaved, RunFinished]
+
+
+class StepMeter:
+    """Mean loss and examples/s over the current logging interval, and the time left. The
+    loop adds to :attr:`examples` per micro-batch and calls :meth:`add_step` per optimizer
+    step; time spent in :meth:`paused` (evaluation) is not training time."""
+
+    def __init__(self, start_step: int, total_steps: int, epoch_steps: int) -> None:
+        self.start_step, self.total_steps, self.epoch_steps = start_step, total_steps, epoch_steps
+        self.t_start = time.perf_counter()
+        self.restart()
+
+    def restart(self) -> None:
+        """Begin a new logging interval."""
+        self.loss, self.steps, self.examples = 0.0, 0, 0
+        self.t_interval = time.perf_counter()
+
+    def add_step(self, loss: float) -> None:
+        self.loss += loss
+        self.steps += 1
+
+    def event(self, step: int, lr: float, grad_norm: Any) -> StepLogged:
+        now = time.perf_counter()
+        return StepLogged(
+            step=step, total_steps=self.total_steps, epoch=step / self.epoch_steps, loss=self.loss / self.steps, lr=lr,
+            examples_per_s=self.examples / max(now - self.t_interval, 1e-9),
+            eta_s=(now - self.t_start) / max(step - self.start_step, 1) * (self.total_steps - step),
+            grad_norm=float(grad_norm) if grad_norm is not None else None,
+        )
+
+    @contextlib.contextmanager
+    def paused(self) -> Iterator[None]:
+        t = time.perf_counter()
+        yield
+        self.t_interval += time.perf_counter() - t
 
 
 @dataclass

@@ -34,7 +34,7 @@ def make_optimizer(model: nn.Module, *, lr: float, weight_decay: float, device: 
     14 ms per step against 110 ms for foreach, about a fifth of a whole training step.
 
     ``clip_norm`` (a number, 0 for none) asks for a :class:`ClippedLazyAdamW`, which clips
-    the gradient norm itself and takes sparse embedding gradients; the engine uses it for
+    the gradient norm itself and takes sparse embedding gradients; CpuFastPath uses it for
     single-process CPU runs (under DDP or an fp16 GradScaler accelerate clips and steps)."""
     groups = param_groups(model, weight_decay)
     if clip_norm is not None:
@@ -60,7 +60,7 @@ class ClippedLazyAdamW(torch.optim.AdamW):
       (``clip_grad_norm_`` followed by AdamW reads and writes them once more, ~2 ms a step
       on 2 cores). Same result as ``torch.nn.utils.clip_grad_norm_(params, max_grad_norm)``
       (coefficient ``max_norm / (norm + 1e-6)``, capped at 1) then AdamW.
-    * Sparse gradients (``nn.Embedding(sparse=True)``, see the engine): only the rows a
+    * Sparse gradients (``nn.Embedding(sparse=True)``, see CpuFastPath): only the rows a
       batch used are updated - their moments, weight decay and step - as TensorFlow's
       LazyAdam and PyTorch's SparseAdam do. Dense AdamW would also move every row not in
       the batch (momentum and decay) and pays a read and write of the whole matrix: for

@@ -16,8 +16,8 @@ Since the copy is private to the training loop, it is also rearranged for speed:
 attention layer's query, key and value projections run as one stacked matmul
 (:class:`_FusedProjection`; 5% less time in forward + backward on MiniLM, same outputs).
 
-:func:`word_embedding` finds the input embedding that the engine switches to sparse
-gradients (see :class:`bertstudio.train.optim.ClippedLazyAdamW`), and
+:func:`word_embedding` finds the input embedding that the CPU path (train/paths.py)
+switches to sparse gradients (see :class:`bertstudio.train.optim.ClippedLazyAdamW`), and
 :func:`sparse_embedding` makes the switch and returns how to undo it.
 """
 
@@ -99,10 +99,6 @@ class Bf16Shadow:
             for c in self._copies:
                 c.grad_dtype = torch.float32
         self._fresh = True  # the next collect() starts a new optimizer step
-
-    def pairs(self) -> list[tuple[torch.Tensor, torch.Tensor]]:
-        """(fp32 master, its bf16 counterpart in the copy) for each trainable dense weight."""
-        return [(m, c if rows is None else c[rows]) for m, c, rows in self._dense]
 
     def collect(self) -> None:
         """Hand the copy's gradients to the fp32 master weights (as fp32, accumulated in fp32

@@ -34,18 +34,19 @@ def tiny_model(tiny):
 
 # --- dropout ---------------------------------------------------------------------------
 
-def test_keep_mask_keeps_one_minus_p_and_follows_the_seed():
+def test_dropout_keeps_one_minus_p_and_follows_the_seed():
+    ones = torch.ones(1000, 1000)
     torch.manual_seed(3)
-    a = fast.keep_mask((1000, 1000), 0.1)
-    assert a.dtype == torch.bool and a.shape == (1000, 1000)
+    a = fast.dropout(ones, 0.1) != 0  # the keep mask
+    assert a.shape == (1000, 1000)
     assert abs(a.float().mean().item() - 0.9) < 0.002  # 1M draws: sd 0.0003
     torch.manual_seed(3)
-    assert torch.equal(a, fast.keep_mask((1000, 1000), 0.1))
-    assert not torch.equal(a, fast.keep_mask((1000, 1000), 0.1))
+    assert torch.equal(a, fast.dropout(ones, 0.1) != 0)
+    assert not torch.equal(a, fast.dropout(ones, 0.1) != 0)
     # every 16-bit lane of the 64-bit draws is used, none biased (e.g. a zero sign bit)
     lanes = a.reshape(-1, 4).float().mean(0)
     assert torch.all((lanes - 0.9).abs() < 0.004), lanes
-    assert fast.keep_mask((7,), 0.5).shape == (7,)  # sizes that are not a multiple of 4
+    assert fast.dropout(torch.ones(7), 0.5).shape == (7,)  # sizes that are not a multiple of 4
 
 
 def test_dropout_scales_kept_values_and_is_identity_in_eval():
@@ -257,10 +258,13 @@ def test_bf16_shadow_trains_the_copy_and_updates_the_master(tiny):
     opt.step()
     shadow.push()
     opt.zero_grad(set_to_none=True)
-    pairs = shadow.pairs()
-    assert len(pairs) == sum(1 for p in model.parameters() if p.requires_grad) - 1  # all but the sparse embedding
-    for master, bf16 in pairs:
-        assert bf16.dtype == torch.bfloat16 and torch.equal(bf16, master.detach().to(torch.bfloat16))
+    # after push the copy holds the updated weights: what a fresh bf16 copy of the master holds
+    # (the sparse embedding too: only the rows a lazy update moved needed copying)
+    fresh = Bf16Shadow(model).module.state_dict()
+    copied = shadow.module.state_dict()
+    assert copied.keys() == fresh.keys()
+    for name, value in copied.items():
+        assert value.dtype == torch.bfloat16 and torch.equal(value, fresh[name]), name
     # query, key and value run as one stacked projection in the copy
     attention = shadow.module.bert.encoder.layer[0].attention.self
     assert attention.query.weight.shape == (3 * 32, 32)
@@ -277,7 +281,7 @@ def test_fused_projection_computes_what_the_three_linears_do(tiny):
     model, tok = tiny_model(tiny)
     plain, fused = Bf16Shadow(model, fuse_qkv=False), Bf16Shadow(model)
     enc = tok(["the movie was good", "bad"], padding=True, return_tensors="pt")
-    outs = []
+    outs, grads = [], []
     for shadow in (plain, fused):
         shadow.module.eval()
         with torch.no_grad():
@@ -285,12 +289,13 @@ def test_fused_projection_computes_what_the_three_linears_do(tiny):
         shadow.module.train()
         torch.manual_seed(5)
         shadow.module(**enc, labels=torch.tensor([1, 0])).loss.backward()
-        shadow.collect()
+        shadow.collect()  # into the master's .grad, which both copies share
+        grads.append({name: p.grad.clone() for name, p in model.named_parameters() if p.grad is not None})
+        model.zero_grad(set_to_none=True)
     assert torch.equal(outs[0], outs[1])
-    grads = [{id(m): m.grad.clone() for m, _ in s.pairs()} for s in (plain, fused)]
-    model.zero_grad()
-    for m, _ in fused.pairs():
-        assert torch.allclose(grads[0][id(m)], grads[1][id(m)], atol=1e-2, rtol=1e-2)
+    assert grads[0].keys() == grads[1].keys() and any(".query." in name for name in grads[0])
+    for name, grad in grads[0].items():  # bf16 round-off apart (the key bias's gradient is ~0: softmax ignores it)
+        assert (grad - grads[1][name]).norm() <= 0.02 * grad.norm() + 1e-6, name
 
 
 def test_forward_hooks_on_the_model_see_the_copy(tiny):

@@ -13,20 +13,9 @@ from pathlib import Path
 
 import pytest
 import torch
-from torch.utils.data import DataLoader
 
-from bertstudio.errors import TrainingError
-from bertstudio.train.batching import FixedBatchSampler, sorted_batches
-from bertstudio.train.distributed import (
-    check_eval_loader,
-    effective_batch_size,
-    gather_for_eval,
-    gather_objects,
-    loader_options,
-    make_accelerator,
-    mean_over_processes,
-    precision_name,
-)
+from bertstudio.train.batching import sorted_batches
+from bertstudio.train.distributed import any_process, gather_for_eval, loader_options, make_accelerator
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -41,8 +30,7 @@ WORKER = textwrap.dedent(
     import torch
     from torch.utils.data import DataLoader
     from bertstudio.train.batching import FixedBatchSampler, sorted_batches
-    from bertstudio.train.distributed import (
-        gather_for_eval, gather_objects, is_main_process, make_accelerator, prepare, process_info)
+    from bertstudio.train.distributed import any_process, gather_for_eval, make_accelerator
 
     out_dir = sys.argv[1]
     rows = lambda n: [{{"index": i, "x": torch.tensor([i / 4]), "y": torch.tensor([2 * (i / 4) + 1])}} for i in range(n)]
@@ -54,8 +42,7 @@ WORKER = textwrap.dedent(
     train = DataLoader(rows({N_TRAIN}), batch_size={BATCH}, shuffle=False)
     plain_eval = DataLoader(rows({N_EVAL}), batch_size={BATCH}, shuffle=False)
     sorted_eval = DataLoader(rows({N_EVAL}), batch_sampler=FixedBatchSampler(sorted_batches({EVAL_LENGTHS}, {BATCH})))
-    model, opt, train, plain_eval = prepare(acc, model, opt, train, plain_eval)
-    sorted_eval = acc.prepare(sorted_eval)
+    model, opt, train, plain_eval, sorted_eval = acc.prepare(model, opt, train, plain_eval, sorted_eval)
 
     seen_train = []
     for batch in train:
@@ -64,10 +51,13 @@ WORKER = textwrap.dedent(
         acc.backward(loss)
         opt.step(); opt.zero_grad()
 
-    result = {{"info": process_info(acc), "train": seen_train}}
+    info = {{"num_processes": acc.num_processes, "backend": acc.state.backend,
+             "distributed_type": str(acc.state.distributed_type).split(".")[-1]}}
+    # a flag raised on one process only counts for every process
+    result = {{"info": info, "train": seen_train, "any": any_process(acc, [acc.process_index == 1, False])}}
     model.eval()
     for name, loader in (("plain", plain_eval), ("sorted", sorted_eval)):
-        seen, index, preds, objects = [], [], [], []
+        seen, index, preds = [], [], []
         with torch.inference_mode():
             for batch in loader:
                 seen += batch["index"].tolist()
@@ -75,13 +65,12 @@ WORKER = textwrap.dedent(
                 out = {{"pred": model(batch["x"]).squeeze(-1), "pair": model(batch["x"]).repeat(1, 2)}}
                 b, o = gather_for_eval(acc, {{"index": batch["index"]}}, out)
                 index += b["index"].tolist(); preds += o["pred"].tolist()
-                objects += gather_objects(acc, [{{"index": i, "rank": acc.process_index}} for i in batch["index"].tolist()])
-        result[name] = {{"seen": seen, "index": index, "pred": preds, "objects": [o["index"] for o in objects]}}
+        result[name] = {{"seen": seen, "index": index, "pred": preds}}
     unwrapped = acc.unwrap_model(model)
     result["weights"] = [unwrapped.weight.item(), unwrapped.bias.item()]
     with open(os.path.join(out_dir, f"rank{{acc.process_index}}.json"), "w") as f:
         json.dump(result, f)
-    if is_main_process():
+    if acc.is_main_process:
         with open(os.path.join(out_dir, "main_only.txt"), "x") as f:  # "x": a second writer would fail
             f.write("written once")
     acc.wait_for_everyone()
@@ -146,6 +135,7 @@ def test_each_rank_trains_on_its_own_shard(two_process_run: tuple[dict, dict, Pa
     # 8 rows in batches of 2: global batches [0,1] [2,3] [4,5] [6,7], rank r takes batches r, r+2
     assert r0["train"] == [0, 1, 4, 5]
     assert r1["train"] == [2, 3, 6, 7]
+    assert r0["any"] == r1["any"] == [True, False]  # raised on rank 1 only, seen by both
 
 
 def test_ddp_training_equals_one_process_with_the_global_batch(two_process_run: tuple[dict, dict, Path]) -> None:
@@ -166,7 +156,6 @@ def test_gathered_eval_equals_single_process_eval(two_process_run: tuple[dict, d
     for r in (r0, r1):
         assert r["plain"]["index"] == list(range(N_EVAL))
         assert r["plain"]["pred"] == pytest.approx(preds, abs=1e-6)
-        assert r["plain"]["objects"] == list(range(N_EVAL))
 
 
 def test_length_sorted_eval_batches_gather_without_duplicates(two_process_run: tuple[dict, dict, Path]) -> None:
@@ -174,7 +163,6 @@ def test_length_sorted_eval_batches_gather_without_duplicates(two_process_run: t
     _, preds = _reference()
     order = [i for b in sorted_batches(EVAL_LENGTHS, BATCH) for i in b]  # the engine's eval order
     assert r0["sorted"]["index"] == order
-    assert r0["sorted"]["objects"] == order
     assert r0["sorted"]["pred"] == pytest.approx([preds[i] for i in order], abs=1e-6)
 
 
@@ -186,18 +174,12 @@ def test_only_the_main_process_writes(two_process_run: tuple[dict, dict, Path]) 
 # ---- single-process checks ---------------------------------------------------------------
 
 
-def test_effective_batch_size() -> None:
-    assert effective_batch_size(32) == 32
-    assert effective_batch_size(16, grad_accum=2, num_processes=4) == 128  # 16 x 2 x 4
-
-
 def test_single_process_helpers_pass_through() -> None:
     acc = make_accelerator(device="cpu", precision="fp32")
-    assert acc.num_processes == 1 and str(acc.device) == "cpu" and precision_name(acc) == "fp32"
+    assert acc.num_processes == 1 and str(acc.device) == "cpu" and acc.mixed_precision == "no"
     batch = {"index": torch.arange(3)}
     assert gather_for_eval(acc, batch) is batch
-    assert gather_objects(acc, ("a", "b")) == ["a", "b"]
-    assert mean_over_processes(acc, 6.0, 4) == 1.5
+    assert any_process(acc, [True, 0, False]) == [True, False, False]
 
 
 def test_pinned_memory_only_for_cuda() -> None:
@@ -212,16 +194,6 @@ def test_a_second_run_in_the_same_process_may_change_precision() -> None:
     # Plain Accelerator() refuses a new mixed_precision once its singleton state exists;
     # make_accelerator resets that state for single-process runs (GUI: run after run).
     first = make_accelerator(device="cpu", precision="bf16")
-    assert precision_name(first) == "bf16"
+    assert first.mixed_precision == "bf16"
     second = make_accelerator(device="cpu", precision="fp32")
-    assert precision_name(second) == "fp32"
-
-
-def test_eval_loader_must_have_full_batches() -> None:
-    rows = list(range(7))
-    check_eval_loader(DataLoader(rows, batch_size=3))
-    check_eval_loader(DataLoader(rows, batch_sampler=FixedBatchSampler([[0, 1, 2], [3, 4, 5], [6]])))
-    with pytest.raises(TrainingError, match="batch 1"):
-        check_eval_loader(DataLoader(rows, batch_sampler=FixedBatchSampler([[0, 1, 2], [3], [4, 5, 6]])))
-    with pytest.raises(TrainingError, match="drops its last batch"):
-        check_eval_loader(DataLoader(rows, batch_size=3, drop_last=True))
+    assert second.mixed_precision == "no"

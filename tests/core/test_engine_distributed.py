@@ -18,9 +18,10 @@ SCRIPT = textwrap.dedent(
     """
     import json, random, sys, torch
     torch.set_num_threads(1)
+    from accelerate.utils import set_seed
     from bertstudio.data.examples import from_records
     from bertstudio.train.config import TrainConfig
-    from bertstudio.train.engine import train
+    from bertstudio.train.engine import build_parts, fit
 
     def sentiment(n, seed):
         rng = random.Random(seed)
@@ -33,14 +34,24 @@ SCRIPT = textwrap.dedent(
 
     model, out = sys.argv[1], sys.argv[2]
     cfg = TrainConfig(model=model, epochs=8, batch_size=4, lr=3e-3, seed=1, max_length=32, output_dir=out, device="cpu", logging_steps=2)
-    events = []
-    result = train(cfg, sentiment(40, 1), sentiment(13, 2), callbacks=[lambda e, c: events.append(e)])
+    events, seen = [], []
+
+    def record(module, args, kwargs):  # the rows of every training batch this process runs
+        if module.training:
+            ids, mask = kwargs["input_ids"], kwargs["attention_mask"]
+            seen.append(sorted(row[: int(m.sum())].tolist() for row, m in zip(ids, mask)))
+
+    train_set = sentiment(40, 1)
+    set_seed(cfg.seed)  # as train() does, before the model
+    parts = build_parts(cfg, list(train_set.labels))
+    parts.model.register_forward_pre_hook(record, with_kwargs=True)
+    result = fit(cfg, parts, train_set, sentiment(13, 2), callbacks=[lambda e, c: events.append(e)])
     from accelerate.state import PartialState
     state = PartialState()
     with open(f"{out}.rank{state.process_index}.json", "w") as f:
         json.dump({"status": result.status, "metrics": result.metrics, "events": len(events),
                    "started": [e.effective_batch_size for e in events if e.kind == "started"],
-                   "steps": result.step}, f)
+                   "steps": result.step, "batches": seen}, f)
     """
 )
 
@@ -70,6 +81,11 @@ def test_two_processes_train_and_gather_without_duplicates(tiny_model_dir, tmp_p
     assert other["events"] == 0  # callbacks run on the main process only
     assert main["steps"] == 40  # 40 rows / (4 x 2) per step x 8 epochs
     assert main["metrics"] == other["metrics"]
+    # each epoch the two processes share all 40 rows between them, in a new order every epoch
+    epochs = [[b for rank in (main, other) for b in rank["batches"][5 * e: 5 * (e + 1)]] for e in range(8)]
+    assert len(main["batches"]) == len(other["batches"]) == 40  # 5 batches a process and epoch
+    assert all(sorted(r for b in epoch for r in b) == sorted(r for b in epochs[0] for r in b) for epoch in epochs)
+    assert len({json.dumps(epoch) for epoch in epochs}) == 8
     history = [json.loads(line) for line in (out / "history.jsonl").read_text().splitlines()]
     losses = [e["loss"] for e in history if e["kind"] == "step"]
     assert len(losses) == 20 and sum(losses[-3:]) < sum(losses[:3])  # it learns

@@ -13,7 +13,8 @@ import torch
 
 from bertstudio.errors import ConfigError
 from bertstudio.train import checkpoint as ckpt
-from bertstudio.train.batching import EpochBatchSampler, length_grouped_batches, plan_widths, sorted_batches, trim_padding
+from bertstudio.tasks.collate import pad_batch
+from bertstudio.train.batching import EpochBatchSampler, length_grouped_batches, plan_widths, sorted_batches
 from bertstudio.train.hardware import cpu_flags, cpu_has_fast_bf16, pick_device, pick_precision, resolve
 from bertstudio.train.optim import make_optimizer, param_groups
 from bertstudio.train.schedule import linear_schedule, steps_per_epoch, total_steps, warmup_steps
@@ -90,13 +91,27 @@ def test_sorted_batches_for_evaluation():
     assert [lengths[i] for b in batches for i in b] == [9, 8, 7, 7, 3, 2, 1]
 
 
-def test_epoch_sampler_skips_what_a_resumed_run_already_saw():
-    s = EpochBatchSampler(np.arange(50) % 11, 4, seed=0)
-    s.set_epoch(2)
-    full = list(s)
-    assert len(s) == len(full) == 13
-    s.skip = 5
-    assert list(s) == full[5:] and len(s) == 8
+def test_a_resumed_epoch_skips_what_the_run_already_saw():
+    """What fit() does on resume: the prepared loader's set_epoch reaches the sampler, and
+    accelerate's skip_first_batches then yields the rest of that epoch."""
+    from accelerate import skip_first_batches
+    from torch.utils.data import DataLoader
+
+    from bertstudio.train.distributed import make_accelerator
+
+    def loader():
+        s = EpochBatchSampler(np.arange(50) % 11, 4, seed=0)
+        return s, make_accelerator(device="cpu", precision="fp32").prepare(DataLoader(np.arange(50), batch_sampler=s))
+
+    s, first = loader()
+    first.set_epoch(2)
+    full = [b.tolist() for b in first]
+    assert len(s) == len(full) == 13 and s.epoch == 2
+    assert full != [b.tolist() for b in first]  # the next epoch shuffles anew
+    _, resumed = loader()  # a new process: the sampler starts at epoch 0
+    resumed.set_epoch(2)
+    rest = skip_first_batches(resumed, 5)
+    assert [b.tolist() for b in rest] == full[5:] and len(rest) == 8
 
 
 def _plan_cost(shapes, widths, shape_cost):
@@ -140,13 +155,12 @@ def test_sampler_plans_widths_per_epoch_and_the_collator_pads_to_them():
     again.batches()
     assert again.widths == widths  # a function of the epoch: a resumed run pads alike
     for b in batches:
-        rows = [lengths[i] for i in b]
-        mask = torch.zeros(len(b), 24, dtype=torch.long)
-        for r, n in enumerate(rows):
-            mask[r, :n] = 1
-        out = trim_padding({"attention_mask": mask, "input_ids": mask.clone()}, widths)
+        rows = [int(lengths[i]) for i in b]
+        out = pad_batch([{"input_ids": [5] * n, "attention_mask": [1] * n} for n in rows], 0, pad_to_multiple_of=None, widths=widths)
         assert out["attention_mask"].shape[1] == widths[(len(b), max(rows))] >= max(rows)
-    assert trim_padding({"attention_mask": torch.ones(2, 8)}, {(2, 8): 12})["attention_mask"].shape[1] == 8  # never wider
+    rows = [{"input_ids": [5] * 8, "attention_mask": [1] * 8}] * 2
+    assert pad_batch(rows, 0, widths={(2, 8): 12})["input_ids"].shape[1] == 8  # never wider than a multiple of 8
+    assert pad_batch(rows[:1] + [{"input_ids": [5], "attention_mask": [1]}], 0, widths={(2, 8): 3})["input_ids"].shape[1] == 8
 
 
 # --- device and precision -----------------------------------------------------------------
@@ -296,17 +310,20 @@ def test_crash_between_the_two_renames_is_recovered(tmp_path: Path):
     assert found is not None and ckpt.read_state(found) == {"step": 3}
 
 
-def test_trim_padding_drops_only_columns_of_pure_padding():
-    batch = {
-        "input_ids": torch.tensor([[2, 7, 3, 0, 0, 0, 0, 0], [2, 5, 6, 8, 3, 0, 0, 0]]),
-        "attention_mask": torch.tensor([[1, 1, 1, 0, 0, 0, 0, 0], [1, 1, 1, 1, 1, 0, 0, 0]]),
-        "labels": torch.tensor([[-100, 1, -100, -100, -100, -100, -100, -100], [-100, 0, 1, 1, -100, -100, -100, -100]]),
-        "offset_mapping": torch.zeros(2, 8, 2, dtype=torch.long),
-        "example_index": torch.tensor([4, 9]),
-    }
-    out = trim_padding(batch)
-    assert out["input_ids"].tolist() == [[2, 7, 3, 0, 0], [2, 5, 6, 8, 3]]
-    assert out["labels"].shape == (2, 5) and out["offset_mapping"].shape == (2, 5, 2)
-    assert out["example_index"].tolist() == [4, 9]
-    full = {"input_ids": torch.ones(2, 8, dtype=torch.long), "attention_mask": torch.ones(2, 8, dtype=torch.long)}
-    assert trim_padding(full) is full
+def test_cpu_batches_are_padded_to_the_longest_row_only():
+    """pad_to_multiple_of=None (the CPU paths) leaves out exactly the columns of pure padding
+    that the default multiple of 8 adds (attention 0, labels -100, offsets -1)."""
+    rows = [
+        {"input_ids": [2, 7, 3], "attention_mask": [1, 1, 1], "labels": [-100, 1, -100], "offset_mapping": [[0, 0], [0, 3], [0, 0]],
+         "example_index": 4},
+        {"input_ids": [2, 5, 6, 8, 3], "attention_mask": [1] * 5, "labels": [-100, 0, 1, 1, -100],
+         "offset_mapping": [[0, 0], [0, 1], [2, 3], [4, 5], [0, 0]], "example_index": 9},
+    ]
+    tight, padded = pad_batch(rows, 0, pad_to_multiple_of=None), pad_batch(rows, 0)
+    assert tight["input_ids"].tolist() == [[2, 7, 3, 0, 0], [2, 5, 6, 8, 3]]
+    assert tight["labels"].shape == (2, 5) and tight["offset_mapping"].shape == (2, 5, 2)
+    assert padded["input_ids"].shape == (2, 8)
+    for key in ("input_ids", "attention_mask", "labels", "offset_mapping"):
+        assert torch.equal(tight[key], padded[key][:, :5]), key
+        assert tight[key].is_contiguous()  # models flatten labels with .view()
+    assert torch.equal(tight["example_index"], torch.tensor([4, 9]))
