@@ -58,6 +58,7 @@ from bertstudio.train.hardware import resolve
 from bertstudio.train.memory import keep_freed_memory, own_trainable_weights
 from bertstudio.train.notify import Notifier
 from bertstudio.train.optim import make_optimizer
+from bertstudio.train.preflight import check_before_start
 from bertstudio.train.progress import Progress
 from bertstudio.train.rundir import RunFolder, jsonl, prediction_rows
 from bertstudio.train.schedule import linear_schedule, steps_per_epoch, total_steps, warmup_steps
@@ -121,6 +122,7 @@ def train(
 
     notify = Notifier(callbacks)
     try:
+        check_before_start(config)  # the run folder, a resume checkpoint, the model folder: before anything is built
         train_set, eval_set = load_sets(config, train_set, eval_set)
         labels = list(config.labels or train_set.labels)
         set_seed(config.seed)  # before the model: the new head's initial weights come from it
@@ -219,8 +221,7 @@ def fit(
             progress = _resume(config.resume_from, accelerator.unwrap_model(model), optimizer)
             step = progress.step
         if accelerator.is_main_process and config.output_dir:
-            folder = RunFolder(config.output_dir, append=bool(config.resume_from))
-            folder.save_config(config)
+            folder = RunFolder.start(config)
             notify.folder = folder
         main_metric = _main_metric(config, eval_set)
         # what trains and evaluates: the model, or its bf16 copy (built after a resume loaded weights)
@@ -369,7 +370,7 @@ def fit(
         notify(RunFinished(status=status, step=step, metrics=final, output_dir=config.output_dir, message=message))
         return result
     except Exception as exc:  # noqa: BLE001 - a failed run ends cleanly, see the module docstring
-        error = describe_failure(exc, step=step + 1, phase="training")
+        error = describe_failure(exc, step=step + 1, phase="training", folder=folder)
         if not isinstance(exc, BertStudioError):
             log.error("run failed at step %d", step + 1, exc_info=exc)
         notify(RunFinished(status="failed", step=step, output_dir=config.output_dir, message=str(error)))
