@@ -69,9 +69,9 @@ class Hostile:
         return (exec, (f"open({self.marker!r}, 'w').write('ran')",))
 
 
-def resume(tiny, out: Path, **kw):
+def resume(tiny, out: Path, data=None, **kw):
     cfg = TrainConfig(**settings(tiny, out, resume_from=str(out / "checkpoints" / "last"), **kw))
-    return train(cfg, sentiment(32))
+    return train(cfg, data if data is not None else sentiment(32))
 
 
 def test_rng_state_is_stored_without_pickled_objects(run_copy):
@@ -134,7 +134,11 @@ def test_a_wrong_typed_state_is_refused(state, tiny, run_copy):
 
 
 def test_resuming_a_run_of_another_task_kind_is_refused(tiny, run_copy):
-    result = resume(tiny, run_copy, task="pair")  # same shapes (2 labels), another meaning
+    from bertstudio.data.examples import from_records
+
+    pairs = from_records("pair", [{"text": r["text"], "text_pair": "a film", "label": r["label"]} for r in sentiment(32).dataset.to_list()],
+                         labels=["neg", "pos"])
+    result = resume(tiny, run_copy, pairs, task="pair")  # the same shapes (2 labels), another meaning
     assert result.status == "failed" and isinstance(result.error, ConfigError)
     assert "from a 'sentence' run, not 'pair'" in result.message
 

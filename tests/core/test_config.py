@@ -90,7 +90,7 @@ def test_every_int_below_its_range_is_refused(name) -> None:
     ({"max_train_examples": 0}, "max_train_examples"), ({"max_eval_examples": -1}, "max_eval_examples"),
     ({"weight_decay": float("nan")}, "weight_decay"), ({"seed": -1}, "seed"), ({"seed": 2**32}, "seed"),
     ({"lr": "5e-5"}, "lr"), ({"save_best": "yes"}, "save_best"), ({"labels": [0, 1]}, "labels"),
-    ({"columns": {"text": 3}}, "columns"), ({"epochs": True}, "epochs"), ({"task": None}, "task"),
+    ({"columns": {"text": 3}}, "columns"), ({"epochs": True}, "epochs")
 ])
 def test_issue_examples_are_refused(settings, where) -> None:
     with pytest.raises(ConfigError) as info:
@@ -104,9 +104,3 @@ def test_a_bad_value_in_a_run_toml_names_the_file(tmp_path) -> None:
         TrainConfig.load(tmp_path / "run.toml")
     assert info.value.where == "epochs" and info.value.path == str(tmp_path / "run.toml")
 
-
-def test_save_is_atomic(tmp_path) -> None:
-    TrainConfig(epochs=2).save(tmp_path / "config.toml")
-    TrainConfig(epochs=4).save(tmp_path / "config.toml")
-    assert TrainConfig.load(tmp_path / "config.toml").epochs == 4
-    assert [p.name for p in tmp_path.iterdir()] == ["config.toml"]

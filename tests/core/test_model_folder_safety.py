@@ -144,7 +144,8 @@ def test_truncated_weights_are_one_line_and_exit_2(saved_model, tmp_path, capsys
     weights.write_bytes(weights.read_bytes()[: weights.stat().st_size // 2])
     with pytest.raises(ConfigError, match="cannot load the model's weights"):
         load_model(folder)
-    for argv in (["predict", "--model", str(folder), "--text", "good"], ["evaluate", "--model", str(folder), "--eval", str(_tsv(tmp_path))]):
+    for argv in (["predict", "--model", str(folder), "--text", "good"],
+                 ["evaluate", "--model", str(folder), "--eval", str(_tsv(tmp_path, labels=("neg", "pos")))]):
         assert main(argv, out=io.StringIO()) == 2
         assert "cannot load the model's weights" in one_line(capsys.readouterr().err)
 
@@ -157,9 +158,10 @@ def test_max_length_above_the_models_positions_is_refused(tiny, tmp_path, capsys
     assert not (tmp_path / "run").exists()  # refused before the folder was made
 
 
-def _tsv(tmp_path: Path) -> Path:
+def _tsv(tmp_path: Path, labels: tuple[str, str] = ("0", "1")) -> Path:
     path = tmp_path / "data.tsv"
-    path.write_text("sentence\tlabel\n" + "".join(f"good fun {i}\t1\nbad boring {i}\t0\n" for i in range(4)), encoding="utf-8")
+    rows = "".join(f"good fun {i}\t{labels[1]}\nbad boring {i}\t{labels[0]}\n" for i in range(4))
+    path.write_text("sentence\tlabel\n" + rows, encoding="utf-8")
     return path
 
 

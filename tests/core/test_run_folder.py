@@ -97,7 +97,7 @@ def test_an_earlier_run_is_refused_then_overwrite_replaces_only_its_files(data, 
     assert (out / "model" / "model.safetensors").read_bytes() != first_model  # the new run's weights
     history = [json.loads(line) for line in (out / "history.jsonl").read_text().splitlines()]
     assert [e["kind"] for e in history].count("started") == 1  # the old history went with the old run
-    assert "overwrite" not in (out / "config.toml").read_text()  # a re-run from config.toml never overwrites
+    assert TrainConfig.load(out / "config.toml").overwrite is False  # a re-run from config.toml never overwrites
 
 
 def test_out_that_is_a_file_is_refused(data, tiny_model_dir, tmp_path, capsys):
