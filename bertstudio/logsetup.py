@@ -15,6 +15,7 @@ import logging.handlers
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 ENV = "BERTSTUDIO_LOG"
 MAX_BYTES = 5 * 2**20  # a few runs' worth; three old files are kept
@@ -38,6 +39,24 @@ class _FileHandler(logging.handlers.RotatingFileHandler):
         if record.exc_info:
             _FileHandler.tracebacks += 1
         super().emit(record)
+
+    def handleError(self, record: logging.LogRecord) -> None:  # noqa: N802 - logging's API
+        # The log's own disk is full or gone: losing a log line is better than logging's
+        # default, a traceback on stderr in the middle of the one-line failure report.
+        pass
+
+
+class _Stderr(logging.StreamHandler):
+    """Writes to whatever sys.stderr is at the time (as logging's last-resort handler does),
+    so a handler installed once keeps working when stderr is replaced (tests, the app)."""
+
+    @property  # type: ignore[override]
+    def stream(self) -> Any:
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, value: Any) -> None:
+        pass
 
 
 class _OneLine(logging.Formatter):
@@ -71,14 +90,14 @@ def setup_logging(*, debug: bool = False) -> Path | None:
     _current = log_path()
     try:
         _current.parent.mkdir(parents=True, exist_ok=True)
-        to_file: logging.Handler = _FileHandler(_current, maxBytes=MAX_BYTES, backupCount=BACKUPS, encoding="utf-8", delay=True)
+        to_file: logging.Handler = _FileHandler(_current, maxBytes=MAX_BYTES, backupCount=BACKUPS, encoding="utf-8")
     except OSError:
         _current = None
     else:
         to_file.setFormatter(logging.Formatter(_FORMAT))
         _installed.append(to_file)
 
-    to_terminal = logging.StreamHandler(sys.stderr)
+    to_terminal = _Stderr()
     if debug:
         to_terminal.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
     else:

@@ -280,6 +280,8 @@ def inspect_model_folder(path: str | Path) -> dict[str, Any] | None:
     transformers resolves with ``trust_remote_code=False``."""
     folder = Path(path).expanduser()
     if not folder.exists():
+        if folder.is_absolute() or str(path).startswith((".", "~")):  # a path, not a Hub id such as bert-base-uncased
+            raise ConfigError("no such model folder", path=folder, expected="a model folder or Hub id")
         return None
     if not folder.is_dir():
         raise ConfigError("not a model folder", path=folder, expected="a folder with config.json and the model's files")
