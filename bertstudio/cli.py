@@ -3,9 +3,8 @@
 Exit codes: 0 success; 2 bad arguments or bad data (one line on stderr, no
 traceback); 1 a run that failed while training (``glue``: any task that did);
 130 interrupted (Ctrl-C stops the run cooperatively after the current optimizer
-step and keeps the model). Tracebacks go to the log file only (see
-bertstudio/logsetup.py; ``--debug`` also prints them), and the one-line message
-names that file.
+step and keeps the model). Tracebacks go to the log file only (logsetup.py;
+``--debug`` also prints them); the one-line message names that file.
 """
 
 from __future__ import annotations
@@ -21,21 +20,15 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any, Sequence, TextIO
 
-from bertstudio.errors import BertStudioError, ConfigError
+from bertstudio.errors import BertStudioError, ConfigError, DataError
 
 log = logging.getLogger("bertstudio")
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 # CLI flag -> TrainConfig field, for the flags whose names differ.
-_FIELD_FOR_FLAG = {
-    "train": "train_file",
-    "eval": "eval_file",
-    "out": "output_dir",
-    "format": "data_format",
-    "early_stopping": "early_stopping_patience",
-    "resume": "resume_from",
-}
+_FIELD_FOR_FLAG = {"train": "train_file", "eval": "eval_file", "out": "output_dir", "format": "data_format",
+                   "early_stopping": "early_stopping_patience", "resume": "resume_from"}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -103,8 +96,10 @@ def _add_train_args(p: argparse.ArgumentParser) -> None:
     _add_out_args(p)
 
 
-def _add_out_args(p: argparse.ArgumentParser, *, help: str = "run folder (new or empty): config.toml, history.jsonl, "
-                  "metrics.json, predictions.jsonl, model/", required: bool = False) -> None:
+_RUN_FOLDER_HELP = "run folder (new or empty): config.toml, history.jsonl, metrics.json, predictions.jsonl, model/"
+
+
+def _add_out_args(p: argparse.ArgumentParser, *, help: str = _RUN_FOLDER_HELP, required: bool = False) -> None:
     p.add_argument("--out", metavar="DIR", required=required, help=help)
     p.add_argument("--overwrite", action="store_true", default=None,
                    help="replace bertstudio's own files in a non-empty --out folder (other files there are kept)")
@@ -284,11 +279,12 @@ def _report_result(result: Any, out: TextIO) -> int:
 
 
 def _exit_code(result: Any) -> int:
-    from bertstudio.errors import DataError
-
     if result.status == "failed":
         return EXIT_USAGE if isinstance(result.error, (DataError, ConfigError)) else EXIT_FAILED
     return EXIT_INTERRUPTED if result.status == "cancelled" else EXIT_OK
+
+
+_tracebacks_before = 0  # the log file's traceback count when this command started
 
 
 def _details() -> str:
@@ -298,17 +294,15 @@ def _details() -> str:
     return where_to_look() if tracebacks_logged() > _tracebacks_before else ""
 
 
-_tracebacks_before = 0
-
-
 def cmd_evaluate(args: argparse.Namespace, out: TextIO) -> int:
+    from bertstudio.tasks.model import saved_model_info
     from bertstudio.train.config import check_setting
     from bertstudio.train.engine import evaluate
 
     batch_size = check_setting("batch_size", args.batch_size)
     max_examples = check_setting("max_eval_examples", args.max_eval_examples)
     folder = _evaluation_folder(args) if args.out else None
-    kind, labels, glue_task = _model_info(args.model)
+    kind, labels, glue_task = saved_model_info(args.model)
     examples = _load_eval_examples(args, kind=args.task or kind, labels=labels, glue_task=args.glue_task or glue_task,
                                    max_examples=max_examples)
     metrics, predictions = evaluate(args.model, examples, batch_size=batch_size)
@@ -332,30 +326,6 @@ def _evaluation_folder(args: argparse.Namespace) -> Path:
         raise ConfigError(f"the folder already holds {' and '.join(taken)}", path=folder, where="--out",
                           expected="another folder, or --overwrite to replace them")
     return folder
-
-
-def _model_info(model_dir: str) -> tuple[str, list[str], str | None]:
-    """Task kind, label names and GLUE task saved with a bertstudio model (config.json)."""
-    from bertstudio.tasks.model import inspect_model_folder
-
-    config = inspect_model_folder(model_dir)
-    if config is None:
-        raise ConfigError("not a model folder", path=model_dir, expected="a run's model/ folder")
-    meta = config.get("bertstudio") if isinstance(config.get("bertstudio"), dict) else {}
-    kind = meta.get("task")
-    if not isinstance(kind, str) or not kind:
-        raise ConfigError("this model was not fine-tuned by bertstudio (no task kind in config.json)", path=Path(model_dir) / "config.json",
-                          expected="a run's model/ folder")
-    labels: list[str] = []
-    id2label = config.get("id2label")
-    if kind in ("sentence", "pair", "tagging") and isinstance(id2label, dict):
-        try:
-            labels = [str(id2label[k]) for k in sorted(id2label, key=int)]
-        except ValueError:
-            raise ConfigError("config.json's id2label has keys that are not label ids", path=Path(model_dir) / "config.json",
-                              where="id2label") from None
-    glue_task = meta.get("glue_task")
-    return kind, labels, glue_task if isinstance(glue_task, str) else None
 
 
 def _load_eval_examples(args: argparse.Namespace, *, kind: str, labels: list[str], glue_task: str | None,
@@ -396,42 +366,34 @@ def cmd_glue(args: argparse.Namespace, out: TextIO) -> int:
     from bertstudio.metrics.scoreboard import glue_score
     from bertstudio.train.config import TrainConfig
     from bertstudio.train.engine import train
+    from bertstudio.train.rundir import atomic_write_text
 
     data_dir, root = Path(args.data_dir), Path(args.out)
     if root.exists() and not root.is_dir():
         raise ConfigError("the output folder is a file", path=root, where="--out", expected="a folder")
     results: dict[str, dict[str, float]] = {}
-    notes: list[str] = []
-    code = EXIT_OK
-    settings = {k: v for k, v in vars(args).items()
-                if v is not None and k in ("model", "epochs", "lr", "batch_size", "max_length", "seed", "max_train_examples",
-                                           "max_eval_examples", "device", "precision", "mode", "head", "overwrite")}
+    notes, failed, code = [], [], EXIT_OK
+    settings = {k: v for k, v in _given_settings(args).items() if k not in ("data_dir", "output_dir")}
     presets = [get_preset(t.strip()) for t in args.tasks.split(",") if t.strip()]
     configs = [TrainConfig(task=preset.kind, glue_task=preset.name, data_dir=str(data_dir / preset.name),
                            output_dir=str(root / preset.name), **settings) for preset in presets]  # every setting checked first
     for preset, config in zip(presets, configs):
-        task_dir = data_dir / preset.name
-        if not (task_dir / "train.tsv").is_file():
-            notes.append(f"{preset.name}: no train.tsv in {task_dir}; left out")
+        if not (data_dir / preset.name / "train.tsv").is_file():
+            notes.append(f"{preset.name}: no train.tsv in {data_dir / preset.name}; left out")
             continue
         if not args.quiet:
             sys.stderr.write(f"== {preset.name}\n")
         result = train(config, callbacks=[ProgressPrinter(quiet=args.quiet)])
-        if result.status != "finished":
-            notes.append(f"{preset.name}: run {result.status}: {result.message}")
-            code = max(code, _exit_code(result))  # 130 (interrupted) > 2 (bad input) > 1 (failed)
+        if result.status == "finished":
+            results[preset.name] = result.metrics
             continue
-        results[preset.name] = result.metrics
-    board = glue_score(results, convention=args.convention)
-    out.write(board.format_table() + "\n")
-    for note in notes:
-        out.write(note + "\n")
+        notes.append(f"{preset.name}: run {result.status}: {result.message}")
+        failed.append(preset.name)
+        code = max(code, _exit_code(result))  # 130 (interrupted) > 2 (bad input) > 1 (failed)
+    out.write(glue_score(results, convention=args.convention).format_table() + "\n" + "".join(n + "\n" for n in notes))
     root.mkdir(parents=True, exist_ok=True)
-    from bertstudio.train.rundir import atomic_write_text
-
     atomic_write_text(root / "scoreboard.json", json.dumps(results, indent=2, sort_keys=True))
-    if code != EXIT_OK:
-        failed = [n.split(":")[0] for n in notes if ": run " in n]
+    if failed:
         sys.stderr.write(f"bertstudio: {len(failed)} GLUE task(s) did not finish: {', '.join(failed)}{_details()}\n")
     return code
 
@@ -440,14 +402,12 @@ def cmd_export_run(args: argparse.Namespace, out: TextIO) -> int:
     from bertstudio.train.config import TrainConfig, read_settings
     from bertstudio.train.export import export_config_run
 
-    given = {name: value for name, value in (("train_file", args.train), ("eval_file", args.eval), ("data_dir", args.data_dir))
-             if value is not None}
+    given = _given_settings(args)  # --train/--eval/--data-dir (--out is the export's folder, not a setting here)
+    given.pop("output_dir", None)
     config = TrainConfig.from_dict({**read_settings(args.config, given=given), **given})
     folder, bundled = export_config_run(config, args.out, config_dir=Path(args.config).parent, given=given)
-    out.write(f"exported to {folder}\n")
-    for item in bundled:
-        out.write(f"  {item.split}: {item.source} -> {item.file} ({item.rows} rows, {item.format})\n")
-    out.write(f"start it with: cd {folder} && bertstudio train --config run.toml\n")
+    out.write(f"exported to {folder}\n" + "".join(f"  {b.split}: {b.source} -> {b.file} ({b.rows} rows, {b.format})\n" for b in bundled)
+              + f"start it with: cd {folder} && bertstudio train --config run.toml\n")
     return EXIT_OK
 
 

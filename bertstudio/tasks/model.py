@@ -299,6 +299,27 @@ def inspect_model_folder(path: str | Path) -> dict[str, Any] | None:
     return raw
 
 
+def saved_model_info(path: str | Path) -> tuple[str, list[str], str | None]:
+    """(task kind, label names, GLUE task) of a model bertstudio saved, read from its
+    config.json after :func:`inspect_model_folder` (no weights are loaded)."""
+    raw = inspect_model_folder(path)
+    config_path = Path(path) / "config.json"
+    meta = raw.get("bertstudio") if raw is not None else None
+    kind = meta.get("task") if isinstance(meta, dict) else None
+    if not isinstance(kind, str) or not kind:
+        raise ConfigError("this model was not fine-tuned by bertstudio (no task kind in config.json)", path=config_path,
+                          expected="a run's model/ folder")
+    labels: list[str] = []
+    id2label = raw.get("id2label")
+    if kind in ("sentence", "pair", "tagging") and isinstance(id2label, dict):
+        try:
+            labels = [str(id2label[k]) for k in sorted(id2label, key=int)]
+        except ValueError:
+            raise ConfigError("id2label has keys that are not label ids", path=config_path, where="id2label") from None
+    glue_task = meta.get("glue_task")
+    return kind, labels, glue_task if isinstance(glue_task, str) else None
+
+
 def max_input_length(path: str | Path) -> int | None:
     """The most tokens the model at ``path`` takes (its position embeddings, or the
     tokenizer's own smaller limit); None when the folder does not say (or is a Hub id)."""
