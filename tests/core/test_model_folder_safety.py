@@ -214,3 +214,16 @@ def test_a_huge_qa_context_is_refused_with_its_numbers(tiny):
     assert f"more than {MAX_WINDOWS_PER_EXAMPLE:,}" in message and "windows of 128 tokens" in message
     # a normal context is untouched by the check
     assert len(get_task("qa").encode(examples.head(1), tokenizer, max_length=128, label2id={}, training=True)) == 1
+
+
+def test_many_windows_per_example_are_announced_with_the_numbers(tiny, caplog):
+    from transformers import AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained(tiny)
+    context = "the city of paris is in france and the river is in the city . " * 6  # ~90 tokens
+    examples = from_records("qa", [{"id": str(i), "title": "", "question": "where is paris", "context": context,
+                                    "answers": {"text": ["france"], "answer_start": [24]}} for i in range(2)])
+    with caplog.at_level("WARNING", logger="bertstudio.tasks.limits"):
+        encoded = get_task("qa").encode(examples, tokenizer, max_length=32, label2id={}, training=True)
+    assert len(encoded) > 8  # 15 context tokens a window
+    assert f"2 QA examples become {len(encoded):,} windows of 32 tokens" in caplog.text
