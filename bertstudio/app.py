@@ -12,9 +12,10 @@ Resources (translations, icon, desktop entry) live in the repository's top-level
 from __future__ import annotations
 
 import argparse
-import logging
 import sys
 from pathlib import Path
+
+from bertstudio.logsetup import setup_logging
 
 
 
@@ -56,7 +57,7 @@ def install_translators(app: object, locale_name: str | None = None) -> list[obj
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    setup_logging()  # the same log file as the CLI (bertstudio/logsetup.py)
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance() or QApplication(sys.argv[:1])

@@ -1,9 +1,10 @@
 """The headless command line over the core: train, evaluate, predict, glue, export-run.
 
 Exit codes: 0 success; 2 bad arguments or bad data (one line on stderr, no
-traceback); 1 a run that failed while training; 130 interrupted (Ctrl-C stops
-the run cooperatively after the current optimizer step and keeps the model).
-Tracebacks of unexpected errors go to the log (``--debug`` shows them).
+traceback); 1 a run that failed while training (``glue``: any task that did);
+130 interrupted (Ctrl-C stops the run cooperatively after the current optimizer
+step and keeps the model). Tracebacks go to the log file only (logsetup.py;
+``--debug`` also prints them); the one-line message names that file.
 """
 
 from __future__ import annotations
@@ -19,21 +20,15 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any, Sequence, TextIO
 
-from bertstudio.errors import BertStudioError, ConfigError
+from bertstudio.errors import BertStudioError, ConfigError, DataError
 
 log = logging.getLogger("bertstudio")
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 # CLI flag -> TrainConfig field, for the flags whose names differ.
-_FIELD_FOR_FLAG = {
-    "train": "train_file",
-    "eval": "eval_file",
-    "out": "output_dir",
-    "format": "data_format",
-    "early_stopping": "early_stopping_patience",
-    "resume": "resume_from",
-}
+_FIELD_FOR_FLAG = {"train": "train_file", "eval": "eval_file", "out": "output_dir", "format": "data_format",
+                   "early_stopping": "early_stopping_patience", "resume": "resume_from"}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -97,8 +92,17 @@ def _add_train_args(p: argparse.ArgumentParser) -> None:
     h.add_argument("--eval-steps", type=int, metavar="N", help="evaluate every N steps (default: every epoch)")
     h.add_argument("--logging-steps", type=int, metavar="N")
     h.add_argument("--early-stopping", type=int, metavar="PATIENCE")
-    h.add_argument("--resume", metavar="CHECKPOINT")
-    p.add_argument("--out", metavar="DIR", help="run folder: config.toml, history.jsonl, metrics.json, predictions.jsonl, model/")
+    h.add_argument("--resume", metavar="CHECKPOINT", help="a run's checkpoints/last; the run continues in its own folder")
+    _add_out_args(p)
+
+
+_RUN_FOLDER_HELP = "run folder (new or empty): config.toml, history.jsonl, metrics.json, predictions.jsonl, model/"
+
+
+def _add_out_args(p: argparse.ArgumentParser, *, help: str = _RUN_FOLDER_HELP, required: bool = False) -> None:
+    p.add_argument("--out", metavar="DIR", required=required, help=help)
+    p.add_argument("--overwrite", action="store_true", default=None,
+                   help="replace bertstudio's own files in a non-empty --out folder (other files there are kept)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -114,7 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--model", required=True, help="a model folder written by bertstudio (run/model)")
     _add_data_args(p, train=False)
     p.add_argument("--batch-size", type=int, default=64)
-    p.add_argument("--out", metavar="DIR", help="write metrics.json and predictions.jsonl here")
+    _add_out_args(p, help="write metrics.json and predictions.jsonl here")
 
     p = sub.add_parser("predict", help="predict for typed text, a pair, tokens, or a question + context")
     p.add_argument("--model", required=True, help="a model folder written by bertstudio (run/model)")
@@ -132,26 +136,43 @@ def build_parser() -> argparse.ArgumentParser:
                        ("--seed", int), ("--max-train-examples", int), ("--max-eval-examples", int), ("--device", str),
                        ("--precision", str), ("--mode", str), ("--head", str)):
         p.add_argument(flag, type=kind)
-    p.add_argument("--out", required=True, metavar="DIR", help="one run folder per task is written under DIR")
+    _add_out_args(p, help="one run folder per task is written under DIR", required=True)
 
     p = sub.add_parser("export-run", help="write a self-contained run folder to start elsewhere")
     p.add_argument("--config", required=True, metavar="TOML")
+    g = p.add_argument_group("data (files a run config names outside its own folder must be given here)")
+    g.add_argument("--train", metavar="FILE")
+    g.add_argument("--eval", metavar="FILE")
+    g.add_argument("--data-dir", metavar="DIR")
     p.add_argument("--out", required=True, metavar="DIR")
     return parser
 
 
-def config_from_args(args: argparse.Namespace) -> "Any":
-    """TrainConfig from ``--config`` (if any) overridden by every flag that was given."""
+_NOT_SETTINGS = ("command", "config", "debug", "quiet", "convention", "tasks")
+
+
+def _given_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """TrainConfig settings from the flags that were given."""
     from bertstudio.train.config import TrainConfig
 
-    base: dict[str, Any] = TrainConfig.load(args.config).to_dict() if getattr(args, "config", None) else {}
     names = {f.name for f in fields(TrainConfig)}
+    given: dict[str, Any] = {}
     for flag, value in vars(args).items():
-        if value is None or flag in ("command", "config", "debug", "quiet", "convention", "tasks"):
+        if value is None or flag in _NOT_SETTINGS:
             continue
         name = _FIELD_FOR_FLAG.get(flag, flag)
         if name in names:
-            base[name] = value
+            given[name] = value
+    return given
+
+
+def config_from_args(args: argparse.Namespace) -> "Any":
+    """TrainConfig from ``--config`` (if any) overridden by every flag that was given."""
+    from bertstudio.train.config import TrainConfig, read_settings
+
+    given = _given_settings(args)
+    base: dict[str, Any] = read_settings(args.config, given=given) if getattr(args, "config", None) else {}
+    base.update(given)
     if base.get("glue_task") and "task" not in base:
         from bertstudio.data.glue import get_preset
 
@@ -249,55 +270,66 @@ def _report_result(result: Any, out: TextIO) -> int:
         out.write(json.dumps(result.metrics, indent=2, sort_keys=True) + "\n")
     if result.output_dir:
         out.write(f"run folder: {result.output_dir}\n")
-    if result.status == "failed":
-        from bertstudio.errors import DataError
+    code = _exit_code(result)
+    if code == EXIT_USAGE:  # the user's input, not the run, is at fault
+        sys.stderr.write(f"bertstudio: error: {result.error}\n")
+    elif code == EXIT_FAILED:
+        sys.stderr.write(f"bertstudio: run failed: {result.message}{_details()}\n")
+    return code
 
-        if isinstance(result.error, (DataError, ConfigError)):  # the user's input, not the run, is at fault
-            sys.stderr.write(f"bertstudio: error: {result.error}\n")
-            return EXIT_USAGE
-        sys.stderr.write(f"bertstudio: run failed: {result.message}\n")
-        return EXIT_FAILED
-    if result.status == "cancelled":
-        return EXIT_INTERRUPTED
-    return EXIT_OK
+
+def _exit_code(result: Any) -> int:
+    if result.status == "failed":
+        return EXIT_USAGE if isinstance(result.error, (DataError, ConfigError)) else EXIT_FAILED
+    return EXIT_INTERRUPTED if result.status == "cancelled" else EXIT_OK
+
+
+_tracebacks_before = 0  # the log file's traceback count when this command started
+
+
+def _details() -> str:
+    """' (details in LOG)' when a traceback was written to the log file during this command."""
+    from bertstudio.logsetup import tracebacks_logged, where_to_look
+
+    return where_to_look() if tracebacks_logged() > _tracebacks_before else ""
 
 
 def cmd_evaluate(args: argparse.Namespace, out: TextIO) -> int:
+    from bertstudio.tasks.model import saved_model_info
+    from bertstudio.train.config import check_setting
     from bertstudio.train.engine import evaluate
 
-    kind, labels, glue_task = _model_info(args.model)
-    examples = _load_eval_examples(args, kind=args.task or kind, labels=labels, glue_task=args.glue_task or glue_task)
-    metrics, predictions = evaluate(args.model, examples, batch_size=args.batch_size)
-    if args.out:
-        folder = Path(args.out)
+    batch_size = check_setting("batch_size", args.batch_size)
+    max_examples = check_setting("max_eval_examples", args.max_eval_examples)
+    folder = _evaluation_folder(args) if args.out else None
+    kind, labels, glue_task = saved_model_info(args.model)
+    examples = _load_eval_examples(args, kind=args.task or kind, labels=labels, glue_task=args.glue_task or glue_task,
+                                   max_examples=max_examples)
+    metrics, predictions = evaluate(args.model, examples, batch_size=batch_size)
+    if folder is not None:
+        from bertstudio.train.rundir import atomic_write_text, jsonl
+
         folder.mkdir(parents=True, exist_ok=True)
-        (folder / "metrics.json").write_text(json.dumps(metrics, indent=2, sort_keys=True), encoding="utf-8")
-        with open(folder / "predictions.jsonl", "w", encoding="utf-8") as fh:
-            for p in predictions:
-                fh.write(json.dumps(p, ensure_ascii=False) + "\n")
+        atomic_write_text(folder / "metrics.json", json.dumps(metrics, indent=2, sort_keys=True))
+        atomic_write_text(folder / "predictions.jsonl", jsonl(predictions))
     out.write(json.dumps(metrics, indent=2, sort_keys=True) + "\n")
     return EXIT_OK
 
 
-def _model_info(model_dir: str) -> tuple[str, list[str], str | None]:
-    """Task kind, label names and GLUE task saved with a bertstudio model (config.json)."""
-    path = Path(model_dir) / "config.json"
-    try:
-        config = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError("not a model folder: config.json is missing", path=model_dir) from None
-    except (OSError, ValueError) as exc:
-        raise ConfigError(f"cannot read the model's config: {exc}", path=path) from None
-    meta = config.get("bertstudio") or {}
-    if not meta.get("task"):
-        raise ConfigError("this model was not fine-tuned by bertstudio (no task kind in config.json)", path=path,
-                          expected="a run's model/ folder")
-    id2label = config.get("id2label") or {}
-    labels = [id2label[k] for k in sorted(id2label, key=int)] if meta["task"] in ("sentence", "pair", "tagging") else []
-    return meta["task"], labels, meta.get("glue_task")
+def _evaluation_folder(args: argparse.Namespace) -> Path:
+    """``--out`` for evaluate: files of the same names there are replaced only with --overwrite."""
+    folder = Path(args.out)
+    if folder.exists() and not folder.is_dir():
+        raise ConfigError("the output folder is a file", path=folder, where="--out", expected="a folder")
+    taken = [n for n in ("metrics.json", "predictions.jsonl") if (folder / n).exists()]
+    if taken and not args.overwrite:
+        raise ConfigError(f"the folder already holds {' and '.join(taken)}", path=folder, where="--out",
+                          expected="another folder, or --overwrite to replace them")
+    return folder
 
 
-def _load_eval_examples(args: argparse.Namespace, *, kind: str, labels: list[str], glue_task: str | None) -> Any:
+def _load_eval_examples(args: argparse.Namespace, *, kind: str, labels: list[str], glue_task: str | None,
+                        max_examples: int | None) -> Any:
     from bertstudio.data.glue import load_glue
     from bertstudio.data.io import load_examples
 
@@ -311,8 +343,8 @@ def _load_eval_examples(args: argparse.Namespace, *, kind: str, labels: list[str
         examples = load_glue(glue_task, args.data_dir, split="dev")
     else:
         raise ConfigError("nothing to evaluate on", where="arguments", expected="--eval FILE, or --glue-task with --data-dir")
-    if args.max_eval_examples:
-        examples = examples.head(args.max_eval_examples)
+    if max_examples is not None:
+        examples = examples.head(max_examples)
     return examples
 
 
@@ -334,42 +366,48 @@ def cmd_glue(args: argparse.Namespace, out: TextIO) -> int:
     from bertstudio.metrics.scoreboard import glue_score
     from bertstudio.train.config import TrainConfig
     from bertstudio.train.engine import train
+    from bertstudio.train.rundir import atomic_write_text
 
     data_dir, root = Path(args.data_dir), Path(args.out)
+    if root.exists() and not root.is_dir():
+        raise ConfigError("the output folder is a file", path=root, where="--out", expected="a folder")
     results: dict[str, dict[str, float]] = {}
-    notes: list[str] = []
-    for name in [t.strip() for t in args.tasks.split(",") if t.strip()]:
-        preset = get_preset(name)
-        task_dir = data_dir / preset.name
-        if not (task_dir / "train.tsv").is_file():
-            notes.append(f"{preset.name}: no train.tsv in {task_dir}; left out")
+    notes, failed, code = [], [], EXIT_OK
+    settings = {k: v for k, v in _given_settings(args).items() if k not in ("data_dir", "output_dir")}
+    presets = [get_preset(t.strip()) for t in args.tasks.split(",") if t.strip()]
+    configs = [TrainConfig(task=preset.kind, glue_task=preset.name, data_dir=str(data_dir / preset.name),
+                           output_dir=str(root / preset.name), **settings) for preset in presets]  # every setting checked first
+    for preset, config in zip(presets, configs):
+        if not (data_dir / preset.name / "train.tsv").is_file():
+            notes.append(f"{preset.name}: no train.tsv in {data_dir / preset.name}; left out")
             continue
-        settings = {k: v for k, v in vars(args).items()
-                    if v is not None and k in ("model", "epochs", "lr", "batch_size", "max_length", "seed",
-                                               "max_train_examples", "max_eval_examples", "device", "precision", "mode", "head")}
-        config = TrainConfig(task=preset.kind, glue_task=preset.name, data_dir=str(task_dir),
-                             output_dir=str(root / preset.name), **settings)
         if not args.quiet:
             sys.stderr.write(f"== {preset.name}\n")
         result = train(config, callbacks=[ProgressPrinter(quiet=args.quiet)])
-        if result.status != "finished":
-            notes.append(f"{preset.name}: run {result.status}: {result.message}")
+        if result.status == "finished":
+            results[preset.name] = result.metrics
             continue
-        results[preset.name] = result.metrics
-    board = glue_score(results, convention=args.convention)
-    out.write(board.format_table() + "\n")
-    for note in notes:
-        out.write(note + "\n")
-    (root / "scoreboard.json").write_text(json.dumps(results, indent=2, sort_keys=True), encoding="utf-8")
-    return EXIT_OK
+        notes.append(f"{preset.name}: run {result.status}: {result.message}")
+        failed.append(preset.name)
+        code = max(code, _exit_code(result))  # 130 (interrupted) > 2 (bad input) > 1 (failed)
+    out.write(glue_score(results, convention=args.convention).format_table() + "\n" + "".join(n + "\n" for n in notes))
+    root.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(root / "scoreboard.json", json.dumps(results, indent=2, sort_keys=True))
+    if failed:
+        sys.stderr.write(f"bertstudio: {len(failed)} GLUE task(s) did not finish: {', '.join(failed)}{_details()}\n")
+    return code
 
 
 def cmd_export_run(args: argparse.Namespace, out: TextIO) -> int:
-    from bertstudio.train.config import TrainConfig
+    from bertstudio.train.config import TrainConfig, read_settings
     from bertstudio.train.export import export_config_run
 
-    folder = export_config_run(TrainConfig.load(args.config), args.out)
-    out.write(f"exported to {folder}\nstart it with: cd {folder} && bertstudio train --config run.toml\n")
+    given = _given_settings(args)  # --train/--eval/--data-dir (--out is the export's folder, not a setting here)
+    given.pop("output_dir", None)
+    config = TrainConfig.from_dict({**read_settings(args.config, given=given), **given})
+    folder, bundled = export_config_run(config, args.out, config_dir=Path(args.config).parent, given=given)
+    out.write(f"exported to {folder}\n" + "".join(f"  {b.split}: {b.source} -> {b.file} ({b.rows} rows, {b.format})\n" for b in bundled)
+              + f"start it with: cd {folder} && bertstudio train --config run.toml\n")
     return EXIT_OK
 
 
@@ -387,9 +425,13 @@ COMMANDS = {"train": cmd_train, "evaluate": cmd_evaluate, "predict": cmd_predict
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    global _tracebacks_before
+    from bertstudio.logsetup import setup_logging, tracebacks_logged
+
     out = out or sys.stdout
     args = build_parser().parse_args(argv)
-    logging.basicConfig(level=logging.DEBUG if args.debug else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    setup_logging(debug=args.debug)
+    _tracebacks_before = tracebacks_logged()
     if not args.debug:
         _quiet_libraries()
     try:
@@ -402,6 +444,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         sys.stderr.write("bertstudio: interrupted\n")
         return EXIT_INTERRUPTED
     except Exception as exc:  # a bug: one line for the user, the traceback in the log
-        log.error("unexpected error", exc_info=args.debug)
-        sys.stderr.write(f"bertstudio: internal error: {type(exc).__name__}: {exc} (run with --debug for the traceback)\n")
+        log.error("unexpected error", exc_info=True)
+        text = str(exc).replace("\n", " ")
+        sys.stderr.write(f"bertstudio: internal error: {type(exc).__name__}: {text}{_details()}\n")
         return EXIT_FAILED

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import string
+import tempfile
 from pathlib import Path
 
 os.environ["HF_HUB_OFFLINE"] = "1"
@@ -11,11 +12,12 @@ os.environ["TRANSFORMERS_OFFLINE"] = "1"
 os.environ["HF_DATASETS_OFFLINE"] = "1"
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+# the CLI's and the app's log file: never the user's ~/.local/state during tests
+os.environ.setdefault("BERTSTUDIO_LOG", os.path.join(tempfile.mkdtemp(prefix="bertstudio-test-log-"), "bertstudio.log"))
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
-SHARED_DATA = (REPO.parent / "shared" / "data").resolve()
+from helpers import SHARED_DATA  # noqa: E402 - tests import what they share from helpers.py
 
 _WORDS = (
     "the a an of to and in is was it that this for on with as by at from be are not no yes good bad great "
@@ -97,23 +99,3 @@ def tiny(tiny_model_dir, tmp_path_factory) -> str:
     (out / "tokenizer.json").unlink(missing_ok=True)
     BertTokenizer(vocab=str(out / "vocab.txt"), do_lower_case=True).save_pretrained(out)
     return str(out)
-
-
-POS = ["good", "great", "love", "best", "fun"]
-NEG = ["bad", "terrible", "hate", "worst", "boring"]
-
-
-def sentiment(n: int, seed: int = 0):
-    """Separable toy sentiment for the tiny model: two positive or two negative words per
-    sentence, alternating labels. Import it with ``from conftest import sentiment``."""
-    import random
-
-    from bertstudio.data.examples import from_records
-
-    rng = random.Random(seed)
-    rows = []
-    for i in range(n):
-        pos = i % 2 == 0
-        a, b = rng.sample(POS if pos else NEG, 2)
-        rows.append({"text": f"the movie was {a} and {b}", "label": "pos" if pos else "neg"})
-    return from_records("sentence", rows, labels=["neg", "pos"])

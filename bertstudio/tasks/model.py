@@ -4,11 +4,18 @@ Every model is a stock transformers Auto class (sequence / token classification,
 question answering), so a saved folder reloads with plain ``from_pretrained`` and
 ``pipeline()`` elsewhere. What bertstudio adds lives in ``config.bertstudio``
 (``{"task", "head", "glue_task"}``), saved in config.json.
+
+A model folder never runs its own code: every ``from_pretrained`` passes
+``trust_remote_code=False``, and :func:`inspect_model_folder` refuses a folder
+whose config names its own Python classes (``auto_map``), one without tokenizer
+files, and one whose sizes no real model has, before transformers reads it.
+Whatever a folder holds, loading it raises ConfigError, never a library error.
 """
 
 from __future__ import annotations
 
 import copy
+import json
 import re
 import shutil
 from pathlib import Path
@@ -18,6 +25,7 @@ import torch
 from torch import nn
 
 from bertstudio.errors import ConfigError
+from bertstudio.tasks.limits import MAX_CONFIG_BYTES, check_label_count, check_model_config
 
 _MODE = re.compile(r"^(full|frozen|lora|top-(\d+))$")
 HEADS = ("linear", "mlp")
@@ -63,7 +71,7 @@ def build_model(
     QA always use their per-token linear layer. ``mode``: full | frozen | top-N | lora.
     ``lora=(rank, alpha, dropout, targets)`` is accepted as a shorthand for the lora_* keywords.
     """
-    from transformers import AutoConfig, AutoTokenizer
+    from transformers import AutoConfig
 
     from bertstudio.tasks import get_task
 
@@ -78,18 +86,18 @@ def build_model(
     sequence_head = task.peft_task_type == "SEQ_CLS"
     head = head if sequence_head else "linear"
     path = resolve_model(model_source)
+    check_label_count(len(labels))
+    inspect_model_folder(path)
+    tokenizer = _load_tokenizer(path)
     try:
-        tokenizer = AutoTokenizer.from_pretrained(path)
-        config = AutoConfig.from_pretrained(path, **task.config_kwargs(labels))
+        config = AutoConfig.from_pretrained(path, trust_remote_code=False, **task.config_kwargs(labels))
     except (OSError, ValueError) as exc:
-        raise ConfigError(f"cannot load model: {exc}", path=path, expected="a model folder or Hub id") from None
-    if not getattr(tokenizer, "is_fast", False):
-        raise ConfigError("the model's tokenizer has no fast (Rust) version", path=path, expected="a tokenizer.json or a WordPiece/BPE vocab")
+        raise ConfigError(f"cannot load model: {_first_line(exc)}", path=path, expected="a model folder or Hub id") from None
     config.bertstudio = {"task": kind, "head": head, "glue_task": glue_task}
     # fp32 master weights whatever the checkpoint holds (transformers 5 defaults to the
     # checkpoint's dtype): mixed precision is the engine's autocast, and bf16 weights would
     # lose small updates and run ~100x slower on CPUs without bf16 units.
-    model = task.auto_model_class().from_pretrained(path, config=config, dtype=torch.float32)
+    model = _load_weights(task.auto_model_class(), path, config)
     if head == "mlp":
         _fresh_hidden_layer(model, path)
 
@@ -196,8 +204,12 @@ def save_model(model: nn.Module, tokenizer: Any, out_dir: str | Path) -> Path:
         model = copy.deepcopy(model).merge_and_unload()
     tmp = out.with_name(out.name + ".tmp")
     shutil.rmtree(tmp, ignore_errors=True)
-    model.save_pretrained(tmp)
-    tokenizer.save_pretrained(tmp)
+    try:
+        model.save_pretrained(tmp)
+        tokenizer.save_pretrained(tmp)
+    except BaseException:  # a full disk: no half-written folder stays behind
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
     if out.exists():
         old = out.with_name(out.name + ".old")
         shutil.rmtree(old, ignore_errors=True)
@@ -227,18 +239,143 @@ def model_kind(config: Any) -> str:
 
 def load_model(model_dir: str | Path) -> tuple[nn.Module, Any, str, list[str]]:
     """``(model, tokenizer, kind, labels)`` of a saved model folder."""
-    from transformers import AutoConfig, AutoTokenizer
+    from transformers import AutoConfig
 
     from bertstudio.tasks import get_task
 
+    inspect_model_folder(model_dir)
     try:
-        config = AutoConfig.from_pretrained(model_dir)
-        tokenizer = AutoTokenizer.from_pretrained(model_dir)
+        config = AutoConfig.from_pretrained(model_dir, trust_remote_code=False)
     except (OSError, ValueError) as exc:
-        raise ConfigError(f"cannot load model: {exc}", path=model_dir, expected="a folder written by save_model") from None
+        raise ConfigError(f"cannot load model: {_first_line(exc)}", path=model_dir, expected="a folder written by save_model") from None
+    tokenizer = _load_tokenizer(model_dir)
     kind = model_kind(config)
-    model = get_task(kind).auto_model_class().from_pretrained(model_dir, config=config, dtype=torch.float32)
     labels: list[str] = []
     if kind in ("sentence", "pair", "tagging"):
-        labels = [config.id2label[i] for i in range(config.num_labels)]
+        try:
+            labels = [str(config.id2label[i]) for i in range(config.num_labels)]
+        except (KeyError, TypeError, AttributeError):
+            raise ConfigError("config.json's id2label does not list the labels 0 .. num_labels-1", path=Path(model_dir) / "config.json",
+                              where="id2label", expected="one name per label id") from None
+    model = _load_weights(get_task(kind).auto_model_class(), str(model_dir), config)
     return model, tokenizer, kind, labels
+
+
+# --- what a model folder may hold ----------------------------------------------------------
+
+# Files a transformers tokenizer is built from (fast tokenizer.json, WordPiece vocab.txt,
+# byte-level BPE vocab.json, SentencePiece models). Without one, transformers 5 builds a
+# tokenizer of the special tokens alone and every word becomes [UNK].
+TOKENIZER_FILES = ("tokenizer.json", "vocab.txt", "vocab.json", "spiece.model", "sentencepiece.bpe.model",
+                   "tokenizer.model", "sentencepiece.model")
+
+
+def inspect_model_folder(path: str | Path) -> dict[str, Any] | None:
+    """Check a local model folder before transformers reads it; return its config.json.
+
+    Refused: a folder whose config.json or tokenizer_config.json names its own Python
+    classes (``auto_map``: transformers would import the folder's .py files, and asks
+    "[y/N]" on a terminal), config.json sizes no real model has (see tasks/limits.py),
+    and a folder without tokenizer files. None for a Hub id (not a local folder), which
+    transformers resolves with ``trust_remote_code=False``."""
+    folder = Path(path).expanduser()
+    if not folder.exists():
+        if folder.is_absolute() or str(path).startswith((".", "~")):  # a path, not a Hub id such as bert-base-uncased
+            raise ConfigError("no such model folder", path=folder, expected="a model folder or Hub id")
+        return None
+    if not folder.is_dir():
+        raise ConfigError("not a model folder", path=folder, expected="a folder with config.json and the model's files")
+    raw = _read_json(folder / "config.json", required=True)
+    tokenizer_config = _read_json(folder / "tokenizer_config.json", required=False) or {}
+    for name, data in (("config.json", raw), ("tokenizer_config.json", tokenizer_config)):
+        if data.get("auto_map"):
+            raise ConfigError("this model folder brings its own Python code (auto_map), which bertstudio never runs",
+                              path=folder / name, where="auto_map",
+                              expected="a model of a standard transformers architecture (BERT, RoBERTa, DistilBERT, ...)")
+    check_model_config(raw, folder / "config.json")
+    if not any((folder / f).is_file() for f in TOKENIZER_FILES):
+        raise ConfigError("the model folder has no tokenizer files", path=folder,
+                          expected="one of " + ", ".join(TOKENIZER_FILES))
+    return raw
+
+
+def saved_model_info(path: str | Path) -> tuple[str, list[str], str | None]:
+    """(task kind, label names, GLUE task) of a model bertstudio saved, read from its
+    config.json after :func:`inspect_model_folder` (no weights are loaded)."""
+    raw = inspect_model_folder(path)
+    config_path = Path(path) / "config.json"
+    meta = raw.get("bertstudio") if raw is not None else None
+    kind = meta.get("task") if isinstance(meta, dict) else None
+    if not isinstance(kind, str) or not kind:
+        raise ConfigError("this model was not fine-tuned by bertstudio (no task kind in config.json)", path=config_path,
+                          expected="a run's model/ folder")
+    labels: list[str] = []
+    id2label = raw.get("id2label")
+    if kind in ("sentence", "pair", "tagging") and isinstance(id2label, dict):
+        try:
+            labels = [str(id2label[k]) for k in sorted(id2label, key=int)]
+        except ValueError:
+            raise ConfigError("id2label has keys that are not label ids", path=config_path, where="id2label") from None
+    glue_task = meta.get("glue_task")
+    return kind, labels, glue_task if isinstance(glue_task, str) else None
+
+
+def max_input_length(path: str | Path) -> int | None:
+    """The most tokens the model at ``path`` takes (its position embeddings, or the
+    tokenizer's own smaller limit); None when the folder does not say (or is a Hub id)."""
+    raw = inspect_model_folder(path)
+    if raw is None:
+        return None
+    limits = [raw.get("max_position_embeddings")]
+    tok = _read_json(Path(path).expanduser() / "tokenizer_config.json", required=False) or {}
+    limits.append(tok.get("model_max_length"))
+    found = [v for v in limits if isinstance(v, int) and not isinstance(v, bool) and 0 < v < 10**7]  # 1e30 = "no limit"
+    return min(found) if found else None
+
+
+def _read_json(path: Path, *, required: bool) -> dict[str, Any] | None:
+    try:
+        if path.stat().st_size > MAX_CONFIG_BYTES:
+            raise ConfigError(f"{path.name} is {path.stat().st_size:,} bytes", path=path, expected=f"at most {MAX_CONFIG_BYTES:,}")
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        if not required:
+            return None
+        raise ConfigError("not a model folder: config.json is missing", path=path.parent) from None
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise ConfigError(f"cannot read {path.name}: {_first_line(exc)}", path=path) from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path.name} is not a JSON object", path=path)
+    return data
+
+
+def _load_tokenizer(path: str | Path) -> Any:
+    from transformers import AutoTokenizer
+
+    try:
+        tokenizer = AutoTokenizer.from_pretrained(str(path), trust_remote_code=False)
+    except (OSError, ValueError, TypeError, KeyError, RecursionError) as exc:
+        raise ConfigError(f"cannot load the model's tokenizer: {_first_line(exc)}", path=path, expected="a model folder or Hub id") from None
+    if not getattr(tokenizer, "is_fast", False):
+        raise ConfigError("the model's tokenizer has no fast (Rust) version", path=path, expected="a tokenizer.json or a WordPiece/BPE vocab")
+    if len(tokenizer) <= len(set(tokenizer.all_special_tokens)):
+        raise ConfigError(f"the model's tokenizer knows only its {len(tokenizer)} special tokens: every word would be [UNK]",
+                          path=path, expected="the tokenizer files the model was trained with")
+    return tokenizer
+
+
+def _load_weights(auto_class: Any, path: str, config: Any) -> nn.Module:
+    from safetensors import SafetensorError
+
+    try:
+        return auto_class.from_pretrained(path, config=config, dtype=torch.float32, trust_remote_code=False)
+    except torch.OutOfMemoryError:
+        raise
+    except (OSError, ValueError, RuntimeError, KeyError, EOFError, SafetensorError) as exc:
+        raise ConfigError(f"cannot load the model's weights: {_first_line(exc)}", path=path,
+                          expected="complete weights (model.safetensors) for this architecture") from None
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return (text.splitlines()[0][:300] if text else type(exc).__name__)

@@ -20,6 +20,7 @@ from bertstudio.data.kinds import get_spec
 from bertstudio.errors import ConfigError, DataError
 from bertstudio.tasks.collate import pad_batch
 from bertstudio.tasks.common import column, encoding_rows, map_batched
+from bertstudio.tasks.limits import check_qa_windows, note_windows
 
 if TYPE_CHECKING:
     import torch
@@ -75,6 +76,7 @@ class QuestionAnsweringTask:
         room = max_length - max_query - 3  # context tokens a window always has
         # The overlap must leave each window something new; otherwise the tokenizer refuses.
         stride = max(0, min(doc_stride, room // 2))
+        check_qa_windows(ds, tokenizer, max_length=max_length, room=room, stride=stride, source=examples.source)
 
         def tokenize(batch: dict[str, list]) -> dict[str, list]:
             questions = _cut_questions(tokenizer, batch["question"], max_query)
@@ -130,7 +132,9 @@ class QuestionAnsweringTask:
                 out["start_positions"], out["end_positions"] = starts, ends
             return out
 
-        return map_batched(ds, tokenize, self.kind)
+        encoded = map_batched(ds, tokenize, self.kind)
+        note_windows(len(encoded), len(ds), max_length=max_length, source=examples.source)
+        return encoded
 
     def collate(self, features: Sequence[Mapping[str, Any]], pad_token_id: int, **padding: Any) -> dict[str, torch.Tensor]:
         return pad_batch(features, pad_token_id, **padding)

@@ -6,6 +6,12 @@ position, metrics), and for ``last`` also ``optimizer.pt`` and ``rng.pt``.
 It is written into a temporary sibling folder and swapped in with renames, so
 the previous checkpoint stays whole until the new one is complete. Every file
 goes through :func:`write_file`, the one place a disk error can surface.
+
+Nothing here unpickles code: every ``.pt`` holds tensors and plain values only
+(the RNG states are converted to tensors) and is read with
+``torch.load(weights_only=True)``, so a checkpoint folder from someone else, or
+one named by ``resume_from`` in a shared run.toml, cannot run anything. A file
+that is not such a checkpoint is refused with a ConfigError.
 """
 
 from __future__ import annotations
@@ -20,6 +26,8 @@ from typing import Any
 
 import numpy as np
 import torch
+
+from bertstudio.errors import ConfigError
 
 WEIGHTS = "weights.pt"
 OPTIMIZER = "optimizer.pt"
@@ -42,15 +50,27 @@ def _torch_bytes(obj: Any) -> bytes:
 
 
 def rng_state() -> dict[str, Any]:
-    state = {"python": random.getstate(), "numpy": np.random.get_state(), "torch": torch.get_rng_state()}
+    """Every RNG's state as tensors and plain values (loadable with ``weights_only=True``)."""
+    version, internal, gauss = random.getstate()
+    name, keys, pos, has_gauss, cached = np.random.get_state()
+    state: dict[str, Any] = {
+        "python": {"version": version, "state": torch.tensor(internal, dtype=torch.int64), "gauss": gauss},
+        "numpy": {"name": name, "keys": torch.from_numpy(keys.astype(np.int64)), "pos": int(pos),
+                  "has_gauss": int(has_gauss), "cached_gaussian": float(cached)},
+        "torch": torch.get_rng_state(),
+    }
     if torch.cuda.is_available():
         state["cuda"] = torch.cuda.get_rng_state_all()
     return state
 
 
-def set_rng_state(state: dict[str, Any]) -> None:
-    random.setstate(state["python"])
-    np.random.set_state(state["numpy"])
+def set_rng_state(state: Any) -> None:
+    """Restore :func:`rng_state`'s output; a value of another shape raises ValueError/TypeError/KeyError."""
+    py, npy = state["python"], state["numpy"]
+    random.setstate((int(py["version"]), tuple(int(x) for x in py["state"].tolist()),
+                     None if py["gauss"] is None else float(py["gauss"])))
+    np.random.set_state((str(npy["name"]), npy["keys"].numpy().astype(np.uint32), int(npy["pos"]),
+                         int(npy["has_gauss"]), float(npy["cached_gaussian"])))
     torch.set_rng_state(state["torch"])
     if "cuda" in state and torch.cuda.is_available():
         torch.cuda.set_rng_state_all(state["cuda"])
@@ -73,6 +93,9 @@ def save_checkpoint(
     try:
         tmp.mkdir()
         write_file(tmp / WEIGHTS, _torch_bytes({k: v.detach().cpu() for k, v in model.state_dict().items()}))
+        meta = getattr(getattr(model, "config", None), "bertstudio", None)
+        if isinstance(meta, dict) and meta.get("task"):
+            state = {**state, "task": meta["task"]}  # so a resume can refuse a run of another task kind
         if optimizer is not None:
             write_file(tmp / OPTIMIZER, _torch_bytes(optimizer.state_dict()))
             write_file(tmp / RNG, _torch_bytes(rng_state()))
@@ -105,17 +128,70 @@ def find_checkpoint(folder: str | Path) -> Path | None:
 
 
 def read_state(folder: str | Path) -> dict[str, Any]:
-    return json.loads((Path(folder) / STATE).read_text(encoding="utf-8"))
+    path = Path(folder) / STATE
+    try:
+        state = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"cannot read the checkpoint: {exc.strerror or exc}", path=path) from None
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise ConfigError("the checkpoint's state is not valid JSON", path=path, expected="a checkpoint written by bertstudio") from None
+    if not isinstance(state, dict):
+        raise ConfigError("the checkpoint's state is not a JSON object", path=path, expected="a checkpoint written by bertstudio")
+    return state
+
+
+def _load(path: Path) -> Any:
+    """``torch.load`` that runs no code; anything but a plain tensor file is a ConfigError."""
+    try:
+        return torch.load(path, map_location="cpu", weights_only=True)
+    except FileNotFoundError:
+        raise ConfigError(f"the checkpoint has no {path.name}", path=path.parent, expected="a run's checkpoints/last folder") from None
+    except Exception as exc:  # noqa: BLE001 - UnpicklingError (code in a pickle), RuntimeError (truncated), EOFError, ...
+        reason = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else type(exc).__name__
+        raise ConfigError(f"not a checkpoint file bertstudio can load safely: {reason}", path=path,
+                          expected="tensors and plain values written by this version of bertstudio") from None
 
 
 def load_weights(folder: str | Path, model: torch.nn.Module) -> None:
-    sd = torch.load(Path(folder) / WEIGHTS, map_location="cpu", weights_only=True)
-    model.load_state_dict(sd)
+    path = Path(folder) / WEIGHTS
+    sd = _load(path)
+    if not isinstance(sd, dict) or not all(isinstance(k, str) and isinstance(v, torch.Tensor) for k, v in sd.items()):
+        raise ConfigError("the checkpoint's weights are not a table of tensors", path=path)
+    try:
+        model.load_state_dict(sd)
+    except (RuntimeError, ValueError, KeyError) as exc:
+        first = str(exc).strip().splitlines()[0][:200]
+        raise ConfigError(f"the checkpoint's weights do not fit this model: {first}", path=path,
+                          expected="a checkpoint of a run with the same model, task kind and labels") from None
 
 
 def load_training_state(folder: str | Path, optimizer: torch.optim.Optimizer) -> None:
     """Optimizer moments and every RNG, so a resumed run continues bit for bit on CPU."""
     folder = Path(folder)
-    optimizer.load_state_dict(torch.load(folder / OPTIMIZER, map_location="cpu", weights_only=True))
-    # our own file: RNG states hold numpy arrays and tuples, which weights_only refuses
-    set_rng_state(torch.load(folder / RNG, map_location="cpu", weights_only=False))
+    try:
+        optimizer.load_state_dict(_load(folder / OPTIMIZER))
+    except (RuntimeError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise ConfigError(f"the checkpoint's optimizer state does not fit this run: {type(exc).__name__}: {exc}",
+                          path=folder / OPTIMIZER, expected="a checkpoint of a run with the same settings") from None
+    state = _load(folder / RNG)
+    try:
+        set_rng_state(state)
+    except (RuntimeError, ValueError, KeyError, TypeError, AttributeError, IndexError) as exc:
+        raise ConfigError(f"the checkpoint's random-number state is not readable: {type(exc).__name__}: {exc}",
+                          path=folder / RNG, expected="a checkpoint written by this version of bertstudio") from None
+
+
+def check_resumable(path: str | Path, *, task: str | None = None) -> Path:
+    """The complete, resumable checkpoint at ``path`` (checked before a run spends time
+    building its model): state.json readable, optimizer and RNG files present, the RNG
+    file loadable without code, and of the same task kind when ``task`` is given."""
+    found = find_checkpoint(path)
+    if found is None or not (found / OPTIMIZER).is_file() or not (found / RNG).is_file():
+        raise ConfigError("no resumable checkpoint here", path=path, expected="a run's checkpoints/last folder")
+    state = read_state(found)
+    kind = state.get("task")
+    if task is not None and kind is not None and kind != task:
+        raise ConfigError(f"this checkpoint is from a {kind!r} run, not {task!r}", path=path, where="resume_from",
+                          expected=f"a checkpoint of a {task} run")
+    _load(found / RNG)  # small: a file that is not ours is refused before anything is built
+    return found

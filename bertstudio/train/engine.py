@@ -55,6 +55,7 @@ from bertstudio.train.faults import describe_failure
 from bertstudio.train.hardware import resolve
 from bertstudio.train.notify import Notifier
 from bertstudio.train.paths import PlainPath, choose_path
+from bertstudio.train.preflight import check_before_start
 from bertstudio.train.progress import Progress
 from bertstudio.train.rundir import RunFolder, jsonl, prediction_rows
 from bertstudio.train.schedule import linear_schedule, steps_per_epoch, total_steps, warmup_steps
@@ -117,6 +118,7 @@ def train(
 
     notify = Notifier(callbacks)
     try:
+        check_before_start(config)  # the run folder, a resume checkpoint, the model folder: before anything is built
         train_set, eval_set = load_sets(config, train_set, eval_set)
         labels = list(config.labels or train_set.labels)
         set_seed(config.seed)  # before the model: the new head's initial weights come from it
@@ -160,8 +162,7 @@ def fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any = No
         n_warmup = warmup_steps(n_steps, config.warmup_ratio)
         eval_every = config.eval_steps or epoch_steps
         if acc.is_main_process and config.output_dir:
-            folder = RunFolder(config.output_dir, append=bool(config.resume_from))
-            folder.save_config(config)
+            folder = RunFolder.start(config)
             notify.folder = folder
         run = _Run(config, parts, path, notify, control, progress, folder, eval_set, eval_enc, ev_loader, epoch_steps)
         notify(RunStarted(
@@ -228,7 +229,7 @@ def fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any = No
                 break
         return run.finish(step, status, message)
     except Exception as exc:  # noqa: BLE001 - a failed run ends cleanly, see the module docstring
-        error = describe_failure(exc, step=step + 1, phase="training")
+        error = describe_failure(exc, step=step + 1, phase="training", folder=folder)
         if not isinstance(exc, BertStudioError):
             log.error("run failed at step %d", step + 1, exc_info=exc)
         notify(RunFinished(status="failed", step=step, output_dir=config.output_dir, message=str(error)))

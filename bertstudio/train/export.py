@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import os
 import shutil
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 from bertstudio.errors import ConfigError
 from bertstudio.train.config import TrainConfig
@@ -119,24 +119,65 @@ def export_run(
         model=model,
         output_dir=RUN_OUTPUT,
         resume_from=None,  # a checkpoint elsewhere is not part of the export
+        overwrite=False,
     )
     exported.save(out / CONFIG_NAME)
     (out / "README.md").write_text(_readme(exported, written, train_key, eval_key), encoding="utf-8")
     return out
 
 
-def export_config_run(config: TrainConfig, out_dir: str | os.PathLike[str], **kw: Any) -> Path:
-    """Export the data a config names (its files, or its GLUE task folder) with the config.
+@dataclass(frozen=True)
+class Bundled:
+    """One data file an export copies: where it was read, where it went, how many rows."""
+
+    split: str
+    source: str
+    file: str
+    rows: int
+    format: str
+
+
+def export_config_run(config: TrainConfig, out_dir: str | os.PathLike[str], *, config_dir: str | os.PathLike[str] | None = None,
+                      given: Iterable[str] = (), **kw: Any) -> tuple[Path, list[Bundled]]:
+    """Export the data a config names (its files, or its GLUE task folder) with the config;
+    returns the folder and what was bundled from where.
+
+    ``config_dir``: the folder of the run config file the settings came from. The data paths
+    it names must lie inside that folder, unless they are in ``given`` (typed on the command
+    line): an export copies files into a folder meant to be shared, so a run.toml from
+    someone else must not be able to name ``~/.ssh/id_rsa`` as its training file.
 
     The full sets are exported and the ``max_*_examples`` caps stay in run.toml, so the
     exported run draws the same subset as the original."""
     from bertstudio.train.sources import load_sets
 
+    if config_dir is not None:
+        _check_inside(config, Path(config_dir), set(given))
     train, dev = load_sets(replace(config, max_train_examples=None, max_eval_examples=None))
     splits = {"train": train}
     if dev is not None:
         splits["dev"] = dev
-    return export_run(config, splits, out_dir, **kw)
+    folder = export_run(config, splits, out_dir, **kw)
+    bundled = []
+    for split, examples in splits.items():
+        fmt, ext = _data_format(examples)
+        file = next((f for f in (f"{DATA_DIR}/{split}{ext}", f"{DATA_DIR}/{split}.jsonl") if (folder / f).is_file()), "")
+        bundled.append(Bundled(split, str(examples.source or "(in memory)"), file, len(examples), Path(file).suffix.lstrip(".")))
+    return folder, bundled
+
+
+_DATA_SETTINGS = {"train_file": "--train", "eval_file": "--eval", "data_dir": "--data-dir"}
+
+
+def _check_inside(config: TrainConfig, base: Path, given: set[str]) -> None:
+    base = base.resolve()
+    for name, flag in _DATA_SETTINGS.items():
+        value = getattr(config, name)
+        if not value or name in given:
+            continue
+        if not Path(value).expanduser().resolve().is_relative_to(base):
+            raise ConfigError(f"{value} is outside the run config's folder {base}, so it is not bundled unasked",
+                              where=name, expected=f"a file inside that folder, or the path given on the command line ({flag} {value})")
 
 
 def _readme(config: TrainConfig, written: Mapping[str, tuple[str, str, int]], train_key: str, eval_key: str | None) -> str:

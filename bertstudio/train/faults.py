@@ -1,16 +1,24 @@
-"""Turn whatever stopped a run into one clear, user-facing TrainingError."""
+"""Turn whatever stopped a run into one clear, user-facing error.
+
+The message says only what is true on disk at that moment: which checkpoint is
+still whole, and where to resume from, are read from the run folder, not
+assumed. Building the message never raises (it runs on the failure path, where
+the disk may be full or gone).
+"""
 
 from __future__ import annotations
 
 import errno
+from typing import Any
 
 import torch
 
 from bertstudio.errors import BertStudioError, TrainingError
 
 
-def describe_failure(exc: BaseException, *, step: int, phase: str) -> BertStudioError:
-    """The error to show for ``exc`` raised at optimizer step ``step`` while ``phase``."""
+def describe_failure(exc: BaseException, *, step: int, phase: str, folder: Any = None) -> BertStudioError:
+    """The error to show for ``exc`` raised at optimizer step ``step`` while ``phase``;
+    ``folder`` is the run's RunFolder when one was created."""
     if isinstance(exc, BertStudioError):
         return exc
     at = f" at step {step}" if phase == "training" else ""
@@ -20,10 +28,27 @@ def describe_failure(exc: BaseException, *, step: int, phase: str) -> BertStudio
             expected="a smaller batch size or maximum length (gradient accumulation keeps the effective batch)",
         )
     if isinstance(exc, OSError):
-        if exc.errno == errno.ENOSPC:
-            return TrainingError(
-                f"the disk is full{at}; the checkpoint being written was discarded and the previous best checkpoint is intact",
-                path=exc.filename, expected="free disk space, then resume from checkpoints/last",
-            )
-        return TrainingError(f"could not write run files{at}: {exc.strerror or exc}", path=exc.filename)
+        kept, resume = _on_disk(folder)
+        # the run folder, not the file that failed: that was a temporary one, removed by now
+        path = folder.root if folder is not None else exc.filename
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            return TrainingError(f"the disk is full{at}{kept}", path=path,
+                                 expected=f"free disk space, then {resume or 'start the run again'}")
+        return TrainingError(f"could not write run files{at}: {exc.strerror or exc}{kept}", path=path,
+                             expected=resume or None)
     return TrainingError(f"{phase} failed{at}: {type(exc).__name__}: {exc}")
+
+
+def _on_disk(folder: Any) -> tuple[str, str]:
+    """('; checkpoints/best (step N) is intact' or '', 'resume from <path>' or '') as the folder stands."""
+    if folder is None:
+        return "", ""
+    try:
+        best = folder.best_on_disk()
+        last = folder.resumable()
+    except Exception:  # noqa: BLE001 - an unreadable folder just means nothing can be promised
+        return "", ""
+    kept = ""
+    if best is not None:
+        kept = f"; the best checkpoint so far ({best[0]}, step {best[1]}) is intact" if best[1] >= 0 else f"; {best[0]} is intact"
+    return kept, f"resume from {last}" if last is not None else ""

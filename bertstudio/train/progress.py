@@ -10,6 +10,7 @@ from typing import Any
 
 import torch
 
+from bertstudio.errors import ConfigError
 from bertstudio.train import checkpoint as ckpt
 
 
@@ -84,6 +85,29 @@ class Progress:
         }
 
     @classmethod
-    def from_state(cls, state: dict[str, Any]) -> "Progress":
-        names = ("step", "epoch", "batches_done", "best_score", "best_step", "best_metrics", "best_saved", "bad_evals", "last_metrics", "eval_pending")
-        return cls(**{k: state[k] for k in names if k in state})
+    def from_state(cls, state: dict[str, Any], *, source: str | None = None) -> "Progress":
+        """The progress a checkpoint's state.json records; a value of the wrong type is a
+        ConfigError (the file may come from elsewhere), not a crash later in the loop."""
+        values = {k: state[k] for k in _STATE_TYPES if k in state}
+        for name, value in values.items():
+            if not _fits(value, _STATE_TYPES[name]):
+                raise ConfigError(f"{name} has the wrong type ({type(value).__name__})", path=source, where="state.json",
+                                  expected="a checkpoint written by bertstudio")
+        return cls(**values)
+
+
+_COUNT, _MAYBE_COUNT, _SCORE, _TABLE = "count", "count or null", "score", "table"
+_STATE_TYPES = {"step": _COUNT, "epoch": _COUNT, "batches_done": _COUNT, "best_score": _SCORE, "best_step": _MAYBE_COUNT,
+                "best_metrics": _TABLE, "best_saved": bool, "bad_evals": _COUNT, "last_metrics": _TABLE, "eval_pending": bool}
+
+
+def _fits(value: Any, kind: Any) -> bool:
+    if kind is bool:
+        return isinstance(value, bool)
+    if kind in (_COUNT, _MAYBE_COUNT):
+        if value is None:
+            return kind == _MAYBE_COUNT
+        return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+    if kind == _SCORE:
+        return value is None or (isinstance(value, (int, float)) and not isinstance(value, bool))
+    return isinstance(value, dict) and all(isinstance(k, str) for k in value)

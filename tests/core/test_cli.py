@@ -88,6 +88,15 @@ def test_rerun_from_saved_config(trained: Path, tmp_path: Path, capsys) -> None:
         (["train", "--glue-task", "NOPE", "--data-dir", "."], "unknown GLUE task"),
         (["predict", "--model", "/nonexistent/model", "--text", "x"], "/nonexistent/model"),
         (["train", "--columns", "text"], "is not NAME=COLUMN"),
+        # issue 11, item 12: numbers are refused up front, whatever the command
+        (["train", "--epochs", "inf"], "epochs: must be a finite number above 0, got inf"),
+        (["train", "--max-train-examples", "-5"], "max_train_examples: must be a whole number at least 1, got -5"),
+        (["train", "--max-eval-examples", "-1"], "max_eval_examples: must be a whole number at least 1, got -1"),
+        (["train", "--weight-decay", "nan"], "weight_decay: must be a finite number at least 0, got nan"),
+        (["train", "--seed", "-1"], "seed: must be a whole number at least 0"),
+        (["evaluate", "--model", "m", "--eval", "e.tsv", "--max-eval-examples", "-1"], "max_eval_examples: must be"),
+        (["evaluate", "--model", "m", "--eval", "e.tsv", "--batch-size", "0"], "batch_size: must be a whole number at least 1"),
+        (["glue", "--data-dir", ".", "--out", "o", "--lr", "nan"], "lr: must be a finite number"),
     ],
 )
 def test_bad_arguments_exit_2_with_one_line(argv, fragment, capsys) -> None:
@@ -147,9 +156,13 @@ def test_glue_command_prints_the_scoreboard(shared_data, tiny_model_dir, tmp_pat
     assert (tmp_path / "RTE" / "model" / "config.json").is_file()
 
 
-def test_export_run_then_train_from_it(trained: Path, tmp_path: Path, capsys) -> None:
-    code, out, err = run(["export-run", "--config", str(trained / "config.toml"), "--out", str(tmp_path / "export")], capsys)
+def test_export_run_then_train_from_it(trained: Path, sentiment_files, tmp_path: Path, capsys) -> None:
+    train, dev = sentiment_files  # outside the run folder, so given on the command line
+    code, out, err = run(["export-run", "--config", str(trained / "config.toml"), "--train", str(train), "--eval", str(dev),
+                          "--out", str(tmp_path / "export")], capsys)
     assert code == 0, err
+    # it says what it bundled, from where
+    assert f"train: {train} -> data/train.jsonl (48 rows, jsonl)" in out and f"dev: {dev} -> data/dev.jsonl (16 rows, jsonl)" in out
     assert (tmp_path / "export" / "run.toml").is_file()
     code, _, err = run(["--quiet", "train", "--config", str(tmp_path / "export" / "run.toml"), "--epochs", "1",
                         "--out", str(tmp_path / "export" / "out")], capsys)

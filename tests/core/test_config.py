@@ -50,3 +50,57 @@ def test_unknown_setting_and_bad_toml_are_clear(tmp_path) -> None:
     with pytest.raises(ConfigError, match="not valid TOML") as info:
         TrainConfig.load(tmp_path / "b.toml")
     assert str(tmp_path / "b.toml") in str(info.value)
+
+
+# --- issue 11, item 12: every number checked once, on the dataclass -------------------------
+
+from dataclasses import fields  # noqa: E402
+
+from bertstudio.train.config import RANGES  # noqa: E402
+
+FLOAT_FIELDS = [f.name for f in fields(TrainConfig) if f.type in ("float", "float | None")]
+INT_FIELDS = [f.name for f in fields(TrainConfig) if f.type in ("int", "int | None")]
+
+
+def test_every_numeric_setting_has_a_range() -> None:
+    assert set(RANGES) == set(FLOAT_FIELDS) | set(INT_FIELDS)
+    assert {"epochs", "lr", "weight_decay", "warmup_ratio", "max_grad_norm", "lora_dropout"} <= set(FLOAT_FIELDS)
+
+
+@pytest.mark.parametrize("name", FLOAT_FIELDS)
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), float("-inf")])
+def test_nan_and_inf_are_refused_for_every_float(name, value) -> None:
+    with pytest.raises(ConfigError, match="finite number") as info:
+        TrainConfig(**{name: value})
+    assert info.value.where == name
+
+
+@pytest.mark.parametrize("name", INT_FIELDS)
+def test_every_int_below_its_range_is_refused(name) -> None:
+    low = RANGES[name].low
+    with pytest.raises(ConfigError, match="whole number") as info:
+        TrainConfig(**{name: int(low) - 1})
+    assert info.value.where == name
+    with pytest.raises(ConfigError, match="whole number"):
+        TrainConfig(**{name: 2.5})
+
+
+@pytest.mark.parametrize("settings, where", [
+    ({"epochs": float("inf")}, "epochs"), ({"max_train_examples": -5}, "max_train_examples"),
+    ({"max_train_examples": 0}, "max_train_examples"), ({"max_eval_examples": -1}, "max_eval_examples"),
+    ({"weight_decay": float("nan")}, "weight_decay"), ({"seed": -1}, "seed"), ({"seed": 2**32}, "seed"),
+    ({"lr": "5e-5"}, "lr"), ({"save_best": "yes"}, "save_best"), ({"labels": [0, 1]}, "labels"),
+    ({"columns": {"text": 3}}, "columns"), ({"epochs": True}, "epochs")
+])
+def test_issue_examples_are_refused(settings, where) -> None:
+    with pytest.raises(ConfigError) as info:
+        TrainConfig(**settings)
+    assert info.value.where == where
+
+
+def test_a_bad_value_in_a_run_toml_names_the_file(tmp_path) -> None:
+    (tmp_path / "run.toml").write_text('task = "sentence"\nepochs = nan\n', encoding="utf-8")
+    with pytest.raises(ConfigError) as info:
+        TrainConfig.load(tmp_path / "run.toml")
+    assert info.value.where == "epochs" and info.value.path == str(tmp_path / "run.toml")
+

@@ -20,7 +20,7 @@ from bertstudio.train.shadow import Bf16Shadow, sparse_embedding, word_embedding
 
 
 
-from conftest import NEG, POS, sentiment  # tests/conftest.py
+from helpers import NEG, POS, sentiment
 
 pytestmark = pytest.mark.usefixtures("one_thread")  # fixtures: tests/conftest.py
 

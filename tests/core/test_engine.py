@@ -17,7 +17,7 @@ from bertstudio.train.engine import evaluate, train
 from bertstudio.train.events import event_from_dict
 from bertstudio.train.predict import Predictor
 
-from conftest import sentiment  # tests/conftest.py
+from helpers import sentiment
 
 pytestmark = pytest.mark.usefixtures("one_thread")  # shared fixtures (one_thread, tiny): tests/conftest.py
 

@@ -82,7 +82,9 @@ def test_round_trip_tagging_and_qa(tmp_path: Path, monkeypatch: pytest.MonkeyPat
 def test_glue_task_folder_exports_with_exact_counts(shared_data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     config = TrainConfig(task="pair", glue_task="RTE", data_dir=str(shared_data / "glue" / "RTE"), max_train_examples=100)
     original_train, original_dev = load_sets(TrainConfig(task="pair", glue_task="RTE", data_dir=config.data_dir))
-    out = export_config_run(config, tmp_path / "rte")
+    out, bundled = export_config_run(config, tmp_path / "rte")
+    assert [(b.split, b.file, b.rows) for b in bundled] == [("train", "data/train.jsonl", 2490), ("dev", "data/dev.jsonl", 277)]
+    assert Path(bundled[0].source).name == "train.tsv" and Path(bundled[0].source).parent.name == "RTE"
     cfg = TrainConfig.load(out / "run.toml")
     assert cfg.glue_task == "RTE" and cfg.data_dir is None and cfg.max_train_examples == 100
     monkeypatch.chdir(out)
@@ -138,3 +140,52 @@ def test_exported_run_starts_with_the_readme_command(tiny_model_dir: Path, tmp_p
     monkeypatch.chdir(out)
     assert cli_main(["--quiet", "train", "--config", "run.toml"]) == 0
     assert (out / "run" / "metrics.json").is_file() and (out / "run" / "model" / "config.json").is_file()
+
+
+# --- issue 11, item 8: export-run bundles only what it was asked to ----------------------
+
+
+def _sentence_file(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("sentence\tlabel\n" + "".join(f"{text} {i}\t{i % 2}\n" for i in range(6)), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("setting", ["train_file", "eval_file"])
+def test_export_run_refuses_data_outside_the_configs_folder(setting: str, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    import io
+
+    from bertstudio.cli import main as cli_main
+
+    inside = _sentence_file(tmp_path / "shared" / "train.tsv", "good movie")
+    secret = _sentence_file(tmp_path / "private" / "secret.tsv", "my private diary line")
+    paths = {"train_file": "train.tsv", "eval_file": "train.tsv", setting: "../private/secret.tsv"}
+    config = tmp_path / "shared" / "run.toml"
+    config.write_text('task = "sentence"\n' + "".join(f'{k} = "{v}"\n' for k, v in paths.items()), encoding="utf-8")
+    out = tmp_path / "export"
+    assert cli_main(["export-run", "--config", str(config), "--out", str(out)], out=io.StringIO()) == 2
+    err = capsys.readouterr().err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "outside the run config's folder" in lines[0] and str(secret) in lines[0]
+    assert "--train" in lines[0] or "--eval" in lines[0]  # says how to include it on purpose
+    assert not out.exists()
+    # named on the command line, it is the user's choice, and the output says what was bundled from where
+    flag = "--train" if setting == "train_file" else "--eval"
+    stdout = io.StringIO()
+    assert cli_main(["export-run", "--config", str(config), flag, str(secret), "--out", str(out)], out=stdout) == 0
+    split = "train" if setting == "train_file" else "dev"
+    assert f"{split}: {secret} -> data/{split}.jsonl (6 rows, jsonl)" in stdout.getvalue()
+    assert str(inside) in stdout.getvalue()
+
+
+def test_export_run_inside_the_folder_needs_no_flags(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    import io
+
+    from bertstudio.cli import main as cli_main
+
+    _sentence_file(tmp_path / "shared" / "data" / "train.tsv", "good movie")
+    config = tmp_path / "shared" / "run.toml"
+    config.write_text('task = "sentence"\ntrain_file = "data/train.tsv"\n', encoding="utf-8")
+    stdout = io.StringIO()
+    assert cli_main(["export-run", "--config", str(config), "--out", str(tmp_path / "export")], out=stdout) == 0
+    assert f"train: {tmp_path / 'shared' / 'data' / 'train.tsv'} -> data/train.jsonl (6 rows, jsonl)" in stdout.getvalue()

@@ -10,11 +10,11 @@ import pytest
 import torch
 
 from bertstudio.data.examples import from_records
-from bertstudio.errors import TrainingError
+from bertstudio.errors import ConfigError
 from bertstudio.train.config import TrainConfig
 from bertstudio.train.engine import train
 
-from conftest import NEG, POS  # tests/conftest.py
+from helpers import NEG, POS
 
 pytestmark = pytest.mark.usefixtures("one_thread")  # shared fixtures (one_thread, tiny): tests/conftest.py
 
@@ -83,6 +83,7 @@ def test_cancel_then_resume_matches_an_uninterrupted_run(tiny, tmp_path, grad_ac
 def test_resume_from_a_folder_without_a_checkpoint_fails_clearly(tiny, tmp_path):
     (tmp_path / "checkpoints" / "last").mkdir(parents=True)
     result, events = run(tiny, tmp_path, grad_accum=1, resume=True)
-    assert result.status == "failed" and isinstance(result.error, TrainingError)
+    # a setting that names the wrong folder: ConfigError (the CLI exits 2), found before the model is built
+    assert result.status == "failed" and isinstance(result.error, ConfigError)
     assert "no resumable checkpoint" in result.message
     assert events[-1].kind == "finished" and events[-1].status == "failed"

@@ -16,7 +16,7 @@ from bertstudio.train import checkpoint as ckpt
 from bertstudio.train.config import TrainConfig
 from bertstudio.train.engine import RunParts, fit, train
 
-from conftest import sentiment  # tests/conftest.py
+from helpers import sentiment
 
 pytestmark = pytest.mark.usefixtures("one_thread")  # shared fixtures (one_thread, tiny): tests/conftest.py
 
@@ -106,7 +106,9 @@ def test_disk_full_while_saving_keeps_the_previous_best(tiny, tmp_path, monkeypa
     monkeypatch.setattr(ckpt, "write_file", fill_up)
     result, events, _ = run_with_hook(tiny, tmp_path, lambda n, output: None)
     assert_failed_cleanly(result, events, tmp_path, "disk is full")
-    assert "previous best checkpoint is intact" in result.message
+    # what is true on disk: the best checkpoint of step 4 is whole; no checkpoints/last was completed
+    assert f"best checkpoint so far ({tmp_path / 'checkpoints' / 'best'}, step 4) is intact" in result.message
+    assert "resume" not in result.message and "start the run again" in result.message
     assert [e.path for e in events if e.kind == "checkpoint"] == [str(tmp_path / "checkpoints" / "best")]
     # and that best checkpoint loads into the model it came from
     model, _ = build_model("sentence", tiny, labels=["neg", "pos"])

@@ -168,11 +168,11 @@ def test_bad_settings_are_refused_before_any_run_folder_exists(qtbot, session):
     assert "learning rate" in page.error_label.text()
     page.lr_combo.setCurrentText("0.5e1")  # a number, but outside (0, 1): TrainConfig's own check
     page.start_training()
-    assert "learning rate must be in (0, 1)" in page.error_label.text()
+    assert "lr: must be a finite number above 0 and below 1, got 5.0" in page.error_label.text()
     page.lr_combo.setCurrentText("2e-5")
     page.batch_combo.setCurrentText("0")
     page.start_training()
-    assert "batch_size must be at least 1" in page.error_label.text()
+    assert "batch_size: must be a whole number at least 1" in page.error_label.text()
     assert session.project.list_runs() == []
 
 

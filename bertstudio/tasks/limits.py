@@ -1,0 +1,134 @@
+"""Sizes checked before memory or hours are spent on them: a model's config.json,
+the number of labels, and how many windows a QA context becomes.
+
+Each limit is far above anything a real model or data set needs (the reason is
+next to each number), so it only ever stops a hostile or mistaken input: a
+config.json saying ``num_labels = 1e9`` (transformers builds a billion-entry
+label table and the process is killed for memory), or one 5-million-character
+QA context that becomes 240,000 training windows.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+from pathlib import Path
+from typing import Any
+
+from bertstudio.errors import ConfigError, DataError
+
+log = logging.getLogger(__name__)
+
+# Classes of one single-label task. Real label sets stay in the thousands (ICD-10 coding,
+# the largest common one, has ~70,000 codes); 100,000 outputs on a 1,024-wide encoder is
+# still only a 400 MB head, while a billion would never fit.
+MAX_LABELS = 100_000
+
+# config.json sizes. The largest public encoders are far below these: XLM-R XXL has hidden
+# 4,096, 48 layers and a 250k vocabulary; XLM-V's vocabulary is 0.9M; long-context encoders
+# use 8,192 positions.
+_CONFIG_LIMITS = {
+    "hidden_size": 65_536, "dim": 65_536, "d_model": 65_536, "embedding_size": 65_536,
+    "intermediate_size": 262_144, "hidden_dim": 262_144,
+    "num_hidden_layers": 1_024, "n_layers": 1_024, "num_attention_heads": 1_024, "n_heads": 1_024,
+    "vocab_size": 4_000_000, "max_position_embeddings": 1_048_576, "type_vocab_size": 1_024,
+    "num_labels": MAX_LABELS,
+}
+# A real config.json is a few kB (one with a 100,000-label table a few MB).
+MAX_CONFIG_BYTES = 32 * 2**20
+
+# Windows of one QA example. SQuAD contexts need 1-3 windows of 384 tokens; a whole long
+# Wikipedia article (~100,000 words) about 600. More means a book or a data dump in one
+# context, which trains as thousands of copies of its question.
+MAX_WINDOWS_PER_EXAMPLE = 1_000
+# Above this many windows per example on average, a warning says the set trains as more rows than it has.
+WINDOWS_WARN_RATIO = 4
+
+
+def check_model_config(raw: dict[str, Any], path: str | os.PathLike[str]) -> None:
+    """Refuse a config.json whose sizes no real model has, before transformers reads it."""
+    for key, limit in _CONFIG_LIMITS.items():
+        if key not in raw or raw[key] is None:
+            continue
+        value = raw[key]
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= limit:
+            raise ConfigError(f"{key} = {value!r} is not a size a real model has", path=path, where=key,
+                              expected=f"a whole number from 0 to {limit:,}")
+    for key in ("id2label", "label2id"):
+        table = raw.get(key)
+        if table is not None and (not isinstance(table, dict) or len(table) > MAX_LABELS):
+            size = f"{len(table):,} entries" if isinstance(table, dict) else type(table).__name__
+            raise ConfigError(f"{key} has {size}", path=path, where=key, expected=f"a table of at most {MAX_LABELS:,} labels")
+    params = estimate_parameters(raw)
+    memory = physical_memory()
+    if params and memory and params * 4 > memory:
+        raise ConfigError(
+            f"config.json describes a model of about {params / 1e9:.1f} billion parameters: {params * 4 / 2**30:,.0f} GiB "
+            f"as fp32 weights, more than this machine's {memory / 2**30:,.0f} GiB of memory", path=path,
+            expected="an encoder that fits in memory")
+
+
+def estimate_parameters(raw: dict[str, Any]) -> int:
+    """Parameters of a BERT-style encoder with these sizes (0 when the sizes are not given)."""
+    def size(*keys: str) -> int:
+        return next((raw[k] for k in keys if isinstance(raw.get(k), int) and not isinstance(raw.get(k), bool)), 0)
+
+    hidden, layers = size("hidden_size", "dim", "d_model"), size("num_hidden_layers", "n_layers")
+    inner = size("intermediate_size", "hidden_dim") or 4 * hidden
+    embeddings = (size("vocab_size") + size("max_position_embeddings") + size("type_vocab_size")) * hidden
+    return embeddings + layers * (4 * hidden * hidden + 2 * hidden * inner)
+
+
+def physical_memory() -> int | None:
+    try:
+        import psutil  # accelerate's dependency
+
+        return int(psutil.virtual_memory().total)
+    except Exception:  # noqa: BLE001 - no psutil, or a platform it cannot read: no memory check
+        try:
+            return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+        except (ValueError, OSError, AttributeError):
+            return None
+
+
+def check_label_count(n: int, source: str | os.PathLike[str] | None = None) -> None:
+    if n > MAX_LABELS:
+        raise DataError(f"{n:,} different labels", path=source, where="labels",
+                        expected=f"at most {MAX_LABELS:,} (is a text or score column being read as the label? scores are regression)")
+
+
+def check_qa_windows(rows: Any, tokenizer: Any, *, max_length: int, room: int, stride: int,
+                     source: str | os.PathLike[str] | None = None) -> None:
+    """Refuse an example whose context would become more than MAX_WINDOWS_PER_EXAMPLE windows,
+    before the windows exist. ``rows``: the dataset about to be encoded (``context`` and
+    ``example_index`` columns); ``room``: context tokens per window, ``stride``: their overlap.
+
+    Only contexts long enough to possibly exceed the limit are tokenised: a token covers at
+    least one character, or a quarter of one for byte-level BPE (UTF-8 has at most 4 bytes a
+    character), so shorter ones cannot reach it and the check costs nothing on normal data."""
+    import pyarrow.compute as pc
+
+    step = max(1, room - stride)
+    min_chars = (room + (MAX_WINDOWS_PER_EXAMPLE - 1) * step) // 4
+    table = rows.with_format("arrow")
+    column = table["context"]
+    lengths = pc.fill_null(pc.utf8_length(column), 0)
+    for i in pc.indices_nonzero(pc.greater(lengths, min_chars)).to_pylist():
+        text = column[i].as_py()
+        row = table["example_index"][i].as_py()
+        tokens = len(tokenizer(text, add_special_tokens=False, truncation=False)["input_ids"])
+        windows = 1 if tokens <= room else 1 + math.ceil((tokens - room) / step)
+        if windows > MAX_WINDOWS_PER_EXAMPLE:
+            raise DataError(
+                f"a context of {len(text):,} characters ({tokens:,} tokens) would become about {windows:,} windows of "
+                f"{max_length} tokens, more than {MAX_WINDOWS_PER_EXAMPLE:,}", path=source, where=f"example {row + 1}",
+                expected="contexts split into passages (or a larger max_length)")
+
+
+def note_windows(windows: int, examples: int, *, max_length: int, source: Any = None) -> None:
+    """Say so when the windows far outnumber the examples: each window trains as one example."""
+    if examples and windows > WINDOWS_WARN_RATIO * examples:
+        where = f" of {Path(str(source)).name}" if source else ""
+        log.warning("%s QA examples%s become %s windows of %d tokens (%.1f per example); each window trains as one example",
+                    f"{examples:,}", where, f"{windows:,}", max_length, windows / examples)

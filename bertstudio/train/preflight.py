@@ -1,0 +1,23 @@
+"""What is checked before a run reads its data or builds its model, so a mistake costs
+a second instead of a model load: the run folder may be written, the checkpoint to
+resume from is one of ours and of this task kind, the model folder is safe to read
+and takes ``max_length`` tokens. Each failure is a ConfigError (the CLI exits 2)."""
+
+from __future__ import annotations
+
+from bertstudio.errors import ConfigError
+from bertstudio.tasks.model import max_input_length, resolve_model
+from bertstudio.train import checkpoint as ckpt
+from bertstudio.train.config import TrainConfig
+from bertstudio.train.rundir import check_output_dir
+
+
+def check_before_start(config: TrainConfig) -> None:
+    if config.resume_from:
+        ckpt.check_resumable(config.resume_from, task=config.task)
+    check_output_dir(config)
+    source = resolve_model(config.model)
+    limit = max_input_length(source)  # also refuses an unsafe or broken model folder
+    if limit is not None and config.max_length > limit:
+        raise ConfigError(f"max_length {config.max_length} is more than this model takes ({limit} tokens)", path=source,
+                          where="max_length", expected=f"at most {limit}")

@@ -1,0 +1,151 @@
+"""Checkpoints load without pickle (issue 11, item 6) and a bad one given to resume is one
+clear error (item 12): a hostile pickle in any .pt file never runs, a truncated or
+wrong-typed checkpoint and one of another task kind are refused with exit 2."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+import torch
+
+from bertstudio.cli import main
+from bertstudio.errors import ConfigError
+from bertstudio.train import checkpoint as ckpt
+from bertstudio.train.config import TrainConfig
+from bertstudio.train.engine import train
+
+from helpers import sentiment
+
+pytestmark = pytest.mark.usefixtures("one_thread")
+
+
+@pytest.fixture(autouse=True)
+def _log_file(tmp_path, monkeypatch):
+    monkeypatch.setenv("BERTSTUDIO_LOG", str(tmp_path / "bertstudio.log"))
+
+
+def settings(tiny, out: Path, **kw) -> dict:
+    return dict(model=tiny, epochs=1, batch_size=8, lr=1e-3, max_length=16, device="cpu", precision="fp32",
+                output_dir=str(out), logging_steps=1, **kw)
+
+
+@pytest.fixture(scope="module")
+def cut_run(tiny, tmp_path_factory) -> Path:
+    """A run of 4 steps cancelled after step 2: its checkpoints/last is resumable."""
+    out = tmp_path_factory.mktemp("cut") / "run"
+    cancel = threading.Event()
+
+    def stop(event, control):
+        if event.kind == "step" and event.step == 2:
+            cancel.set()
+
+    result = train(TrainConfig(**settings(tiny, out)), sentiment(32), callbacks=[stop], cancel=cancel)
+    assert result.status == "cancelled"
+    return out
+
+
+@pytest.fixture
+def run_copy(cut_run, tmp_path) -> Path:
+    out = tmp_path / "run"
+    shutil.copytree(cut_run, out)
+    return out
+
+
+class Hostile:
+    """Unpickling this runs code: it writes the marker file."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = str(marker)
+
+    def __reduce__(self):
+        return (exec, (f"open({self.marker!r}, 'w').write('ran')",))
+
+
+def resume(tiny, out: Path, data=None, **kw):
+    cfg = TrainConfig(**settings(tiny, out, resume_from=str(out / "checkpoints" / "last"), **kw))
+    return train(cfg, data if data is not None else sentiment(32))
+
+
+def test_rng_state_is_stored_without_pickled_objects(run_copy):
+    state = torch.load(run_copy / "checkpoints" / "last" / ckpt.RNG, weights_only=True)  # refused if it held numpy or tuples
+    assert isinstance(state["torch"], torch.Tensor) and isinstance(state["numpy"]["keys"], torch.Tensor)
+
+
+@pytest.mark.parametrize("name", [ckpt.RNG, ckpt.OPTIMIZER, ckpt.WEIGHTS])
+def test_a_hostile_pickle_in_a_checkpoint_never_runs(name, tiny, run_copy, tmp_path):
+    marker = tmp_path / "pwned"
+    torch.save(Hostile(marker), run_copy / "checkpoints" / "last" / name)  # a genuine torch file around the pickle
+    result = resume(tiny, run_copy)
+    assert result.status == "failed" and isinstance(result.error, ConfigError)
+    assert "not a checkpoint file bertstudio can load safely" in result.message and name in result.message
+    assert not marker.exists()
+
+
+def test_a_hostile_rng_file_through_the_cli(tiny, run_copy, tmp_path):
+    marker = tmp_path / "pwned"
+    torch.save(Hostile(marker), run_copy / "checkpoints" / "last" / ckpt.RNG)
+    data = tmp_path / "train.tsv"
+    data.write_text("sentence\tlabel\n" + "".join(f"good fun {i}\t1\nbad boring {i}\t0\n" for i in range(8)), encoding="utf-8")
+    repo = Path(__file__).resolve().parents[2]
+    proc = subprocess.run(
+        [sys.executable, "-m", "bertstudio", "--quiet", "train", "--train", str(data), "--model", tiny,
+         "--resume", str(run_copy / "checkpoints" / "last"), "--out", str(tmp_path / "elsewhere")],
+        capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=300,
+        env={**os.environ, "PYTHONPATH": str(repo), "BERTSTUDIO_LOG": str(tmp_path / "log")})
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in proc.stderr and "rng.pt" in lines[0]
+    assert not marker.exists()
+
+
+def _cli(argv, capsys) -> tuple[int, str]:
+    code = main(argv, out=io.StringIO())
+    return code, capsys.readouterr().err
+
+
+def test_a_truncated_checkpoint_is_one_line_and_exit_2(tiny, run_copy, tmp_path, capsys):
+    weights = run_copy / "checkpoints" / "last" / ckpt.WEIGHTS
+    weights.write_bytes(weights.read_bytes()[:1000])
+    data = tmp_path / "train.tsv"
+    data.write_text("sentence\tlabel\n" + "".join(f"good fun {i}\t1\nbad boring {i}\t0\n" for i in range(8)), encoding="utf-8")
+    code, err = _cli(["--quiet", "train", "--train", str(data), "--model", tiny, "--resume", str(run_copy / "checkpoints" / "last"),
+                      "--out", str(tmp_path / "elsewhere"), "--max-length", "16"], capsys)
+    assert code == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "weights.pt" in lines[0] and "Traceback" not in err
+
+
+@pytest.mark.parametrize("state", [{"step": "two"}, {"step": -1}, {"best_metrics": [1, 2]}, ["not", "an", "object"]])
+def test_a_wrong_typed_state_is_refused(state, tiny, run_copy):
+    path = run_copy / "checkpoints" / "last" / ckpt.STATE
+    data = json.loads(path.read_text())
+    path.write_text(json.dumps({**data, **state} if isinstance(state, dict) else state))
+    result = resume(tiny, run_copy)
+    assert result.status == "failed" and isinstance(result.error, ConfigError)
+    assert "state" in result.message
+
+
+def test_resuming_a_run_of_another_task_kind_is_refused(tiny, run_copy):
+    from bertstudio.data.examples import from_records
+
+    pairs = from_records("pair", [{"text": r["text"], "text_pair": "a film", "label": r["label"]} for r in sentiment(32).dataset.to_list()],
+                         labels=["neg", "pos"])
+    result = resume(tiny, run_copy, pairs, task="pair")  # the same shapes (2 labels), another meaning
+    assert result.status == "failed" and isinstance(result.error, ConfigError)
+    assert "from a 'sentence' run, not 'pair'" in result.message
+
+
+def test_weights_of_another_shape_are_refused(tiny, run_copy):
+    state = torch.load(run_copy / "checkpoints" / "last" / ckpt.WEIGHTS, weights_only=True)
+    state["classifier.weight"] = torch.zeros(5, state["classifier.weight"].shape[1])
+    torch.save(state, run_copy / "checkpoints" / "last" / ckpt.WEIGHTS)
+    result = resume(tiny, run_copy)
+    assert isinstance(result.error, ConfigError) and "do not fit this model" in result.message

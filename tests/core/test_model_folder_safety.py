@@ -1,0 +1,229 @@
+"""Model folders never run their own code (issue 11, item 7), absurd sizes are refused before
+memory is spent (item 9), and a broken model folder is one clear error (item 12)."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bertstudio.cli import main
+from bertstudio.data.examples import from_records
+from bertstudio.errors import ConfigError, DataError
+from bertstudio.tasks import get_task
+from bertstudio.tasks.limits import MAX_LABELS, MAX_WINDOWS_PER_EXAMPLE
+from bertstudio.tasks.model import build_model, load_model, save_model
+from bertstudio.train.engine import evaluate
+from bertstudio.train.predict import Predictor
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def _log_file(tmp_path, monkeypatch):
+    monkeypatch.setenv("BERTSTUDIO_LOG", str(tmp_path / "bertstudio.log"))
+
+
+@pytest.fixture(scope="module")
+def saved_model(tiny, tmp_path_factory) -> Path:
+    """A model folder as bertstudio writes it (untrained head: only loading is tested here)."""
+    model, tokenizer = build_model("sentence", tiny, labels=["neg", "pos"])
+    return save_model(model, tokenizer, tmp_path_factory.mktemp("saved") / "model")
+
+
+def copy_of(src: Path, dst: Path) -> Path:
+    shutil.copytree(src, dst)
+    return dst
+
+
+def edit_config(folder: Path, **changes) -> None:
+    path = folder / "config.json"
+    data = json.loads(path.read_text())
+    data.update(changes)
+    path.write_text(json.dumps(data))
+
+
+def with_own_code(src: Path, dst: Path, marker: Path, *, model_type: str = "bert") -> Path:
+    """A copy whose config.json sends transformers to the folder's own evil.py (which writes ``marker``)."""
+    folder = copy_of(src, dst)
+    (folder / "evil.py").write_text(
+        f"open({str(marker)!r}, 'w').write('ran')\n"
+        "from transformers import BertConfig, BertForSequenceClassification\n"
+        "class EvilConfig(BertConfig):\n    model_type = 'evil-bert'\n"
+        "class EvilModel(BertForSequenceClassification):\n    config_class = EvilConfig\n", encoding="utf-8")
+    edit_config(folder, model_type=model_type, auto_map={"AutoConfig": "evil.EvilConfig",
+                                                        "AutoModelForSequenceClassification": "evil.EvilModel"})
+    return folder
+
+
+def sentences():
+    return from_records("sentence", [{"text": "good fun", "label": "pos"}, {"text": "bad boring", "label": "neg"}],
+                        labels=["neg", "pos"])
+
+
+def one_line(err: str) -> str:
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1 and "Traceback" not in err, err
+    return lines[0]
+
+
+# --- item 7: auto_map ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("model_type", ["bert", "evil-bert"])
+def test_a_folder_with_its_own_code_is_refused_everywhere(model_type, saved_model, tmp_path):
+    marker = tmp_path / "pwned"
+    folder = with_own_code(saved_model, tmp_path / "evil", marker, model_type=model_type)
+    loaders = {
+        "build_model": lambda: build_model("sentence", str(folder), labels=["neg", "pos"]),
+        "load_model": lambda: load_model(folder),
+        "Predictor": lambda: Predictor.load(folder, device="cpu"),
+        "evaluate": lambda: evaluate(folder, sentences()),
+    }
+    for name, load in loaders.items():
+        with pytest.raises(ConfigError, match="its own Python code") as info:
+            load()
+        assert info.value.where == "auto_map", name
+    assert not marker.exists()
+
+
+def test_auto_map_in_the_tokenizer_config_is_refused_too(saved_model, tmp_path):
+    folder = copy_of(saved_model, tmp_path / "tok")
+    path = folder / "tokenizer_config.json"
+    path.write_text(json.dumps({**json.loads(path.read_text()), "auto_map": {"AutoTokenizer": ["evil.Tok", None]}}))
+    with pytest.raises(ConfigError, match="its own Python code"):
+        load_model(folder)
+
+
+def test_the_cli_refuses_without_asking_or_reading_stdin(saved_model, tmp_path):
+    marker = tmp_path / "pwned"
+    folder = with_own_code(saved_model, tmp_path / "evil", marker, model_type="evil-bert")
+    proc = subprocess.run([sys.executable, "-m", "bertstudio", "predict", "--model", str(folder), "--text", "good"],
+                          capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=300,
+                          env={**os.environ, "PYTHONPATH": str(REPO), "BERTSTUDIO_LOG": str(tmp_path / "log")})
+    assert proc.returncode == 2
+    assert "its own Python code" in one_line(proc.stderr) and "[y/N]" not in proc.stdout + proc.stderr
+    assert not marker.exists()
+
+
+# --- item 12: broken model folders ---------------------------------------------------------
+
+
+def test_a_folder_without_tokenizer_files_is_refused(saved_model, tmp_path, capsys):
+    folder = tmp_path / "no-tokenizer"
+    folder.mkdir()
+    for name in ("config.json", "model.safetensors"):
+        shutil.copy(saved_model / name, folder / name)
+    with pytest.raises(ConfigError, match="no tokenizer files"):
+        build_model("sentence", str(folder), labels=["a", "b"])
+    for argv in (["predict", "--model", str(folder), "--text", "good"],
+                 ["train", "--train", str(_tsv(tmp_path)), "--model", str(folder), "--out", str(tmp_path / "run")]):
+        assert main(argv, out=io.StringIO()) == 2
+        assert "no tokenizer files" in one_line(capsys.readouterr().err)
+
+
+def test_a_tokenizer_of_special_tokens_only_is_refused(saved_model, tmp_path):
+    folder = copy_of(saved_model, tmp_path / "specials")
+    data = json.loads((folder / "tokenizer.json").read_text())
+    data["model"]["vocab"] = {t: i for i, t in enumerate(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"])}
+    (folder / "tokenizer.json").write_text(json.dumps(data))
+    (folder / "vocab.txt").write_text("[PAD]\n[UNK]\n[CLS]\n[SEP]\n[MASK]\n")
+    with pytest.raises(ConfigError, match="only its 5 special tokens"):
+        load_model(folder)
+
+
+def test_truncated_weights_are_one_line_and_exit_2(saved_model, tmp_path, capsys):
+    folder = copy_of(saved_model, tmp_path / "truncated")
+    weights = folder / "model.safetensors"
+    weights.write_bytes(weights.read_bytes()[: weights.stat().st_size // 2])
+    with pytest.raises(ConfigError, match="cannot load the model's weights"):
+        load_model(folder)
+    for argv in (["predict", "--model", str(folder), "--text", "good"],
+                 ["evaluate", "--model", str(folder), "--eval", str(_tsv(tmp_path, labels=("neg", "pos")))]):
+        assert main(argv, out=io.StringIO()) == 2
+        assert "cannot load the model's weights" in one_line(capsys.readouterr().err)
+
+
+def test_max_length_above_the_models_positions_is_refused(tiny, tmp_path, capsys):
+    code = main(["train", "--train", str(_tsv(tmp_path)), "--model", tiny, "--max-length", "512", "--out", str(tmp_path / "run")],
+                out=io.StringIO())
+    assert code == 2
+    assert "max_length 512 is more than this model takes (256 tokens)" in one_line(capsys.readouterr().err)
+    assert not (tmp_path / "run").exists()  # refused before the folder was made
+
+
+def _tsv(tmp_path: Path, labels: tuple[str, str] = ("0", "1")) -> Path:
+    path = tmp_path / "data.tsv"
+    rows = "".join(f"good fun {i}\t{labels[1]}\nbad boring {i}\t{labels[0]}\n" for i in range(4))
+    path.write_text("sentence\tlabel\n" + rows, encoding="utf-8")
+    return path
+
+
+# --- item 9: sizes ------------------------------------------------------------------------
+
+# In a child process with its address space capped: if a check were missing, the load
+# would end in MemoryError there instead of taking the shared machine's memory.
+_LOAD = """
+import resource, sys
+resource.setrlimit(resource.RLIMIT_AS, (8 * 2**30, 8 * 2**30))
+from bertstudio.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize("changes, fragment", [
+    ({"num_labels": 1e9}, "num_labels = 1000000000.0 is not a size"),
+    ({"num_labels": 10**9}, "num_labels = 1000000000 is not a size"),
+    ({"hidden_size": 10**6}, "hidden_size = 1000000 is not a size"),
+    ({"vocab_size": 3_000_000, "hidden_size": 60_000}, "billion parameters"),
+])
+def test_absurd_sizes_in_config_json_are_refused_before_loading(changes, fragment, saved_model, tmp_path):
+    folder = copy_of(saved_model, tmp_path / "huge")
+    edit_config(folder, **changes)
+    proc = subprocess.run([sys.executable, "-c", _LOAD, "predict", "--model", str(folder), "--text", "good"],
+                          capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=300,
+                          env={**os.environ, "PYTHONPATH": str(REPO), "BERTSTUDIO_LOG": str(tmp_path / "log")})
+    assert proc.returncode == 2, proc.stderr[-2000:]
+    assert fragment in one_line(proc.stderr)
+
+
+def test_too_many_labels_are_refused_before_the_model_loads(tiny):
+    with pytest.raises(DataError, match=f"{MAX_LABELS + 1:,} different labels"):
+        build_model("sentence", tiny, labels=[str(i) for i in range(MAX_LABELS + 1)])
+
+
+def test_a_huge_qa_context_is_refused_with_its_numbers(tiny):
+    from transformers import AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained(tiny)
+    context = "the city of paris is in france . " * 60_000  # 2 million characters
+    examples = from_records("qa", [
+        {"id": "a", "title": "", "question": "where is paris", "context": "paris is in france", "answers": {"text": ["france"], "answer_start": [12]}},
+        {"id": "b", "title": "", "question": "where is paris", "context": context, "answers": {"text": ["france"], "answer_start": [22]}},
+    ])
+    with pytest.raises(DataError) as info:
+        get_task("qa").encode(examples, tokenizer, max_length=128, label2id={}, training=True)
+    message = str(info.value)
+    assert info.value.where == "example 2" and "1,980,000 characters" in message
+    assert f"more than {MAX_WINDOWS_PER_EXAMPLE:,}" in message and "windows of 128 tokens" in message
+    # a normal context is untouched by the check
+    assert len(get_task("qa").encode(examples.head(1), tokenizer, max_length=128, label2id={}, training=True)) == 1
+
+
+def test_many_windows_per_example_are_announced_with_the_numbers(tiny, caplog):
+    from transformers import AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained(tiny)
+    context = "the city of paris is in france and the river is in the city . " * 6  # ~90 tokens
+    examples = from_records("qa", [{"id": str(i), "title": "", "question": "where is paris", "context": context,
+                                    "answers": {"text": ["france"], "answer_start": [24]}} for i in range(2)])
+    with caplog.at_level("WARNING", logger="bertstudio.tasks.limits"):
+        encoded = get_task("qa").encode(examples, tokenizer, max_length=32, label2id={}, training=True)
+    assert len(encoded) > 8  # 15 context tokens a window
+    assert f"2 QA examples become {len(encoded):,} windows of 32 tokens" in caplog.text

@@ -1,0 +1,188 @@
+"""A run never deletes what it did not write (issue 11, item 3): a non-empty --out is
+refused unless it is the unfinished run being resumed, --overwrite replaces only
+bertstudio's own files, and a run.toml cannot send the output outside its folder."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from bertstudio.cli import main
+from bertstudio.errors import ConfigError
+from bertstudio.train.config import TrainConfig, read_settings
+from bertstudio.train.engine import train
+from bertstudio.train.rundir import check_output_dir
+
+from helpers import sentiment
+
+pytestmark = pytest.mark.usefixtures("one_thread")
+
+
+@pytest.fixture(autouse=True)
+def _log_file(tmp_path, monkeypatch):
+    monkeypatch.setenv("BERTSTUDIO_LOG", str(tmp_path / "bertstudio.log"))
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("data")
+    lines = ["sentence\tlabel"] + [f"the film was {'good and fun' if i % 2 else 'bad and boring'}\t{i % 2}" for i in range(16)]
+    (folder / "train.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return folder / "train.tsv"
+
+
+def cli(argv, capsys) -> tuple[int, str, str]:
+    out = io.StringIO()
+    code = main(argv, out=out)
+    return code, out.getvalue(), capsys.readouterr().err
+
+
+def train_argv(data: Path, model: Path, out: Path, *extra: str) -> list[str]:
+    return ["--quiet", "train", "--train", str(data), "--model", str(model), "--epochs", "1", "--batch-size", "8",
+            "--max-length", "16", "--device", "cpu", "--out", str(out), *extra]
+
+
+def one_error_line(err: str) -> str:
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1 and "Traceback" not in err, err
+    return lines[0]
+
+
+def user_folder(root: Path) -> Path:
+    """A folder of the user's own: a marker file and a model/ folder that bertstudio did not write."""
+    root.mkdir(parents=True)
+    (root / "notes.txt").write_text("my notes", encoding="utf-8")
+    (root / "model").mkdir()
+    (root / "model" / "mine.bin").write_bytes(b"precious")
+    return root
+
+
+def test_a_users_folder_is_refused_and_kept(data, tiny_model_dir, tmp_path, capsys):
+    out = user_folder(tmp_path / "mine")
+    code, _, err = cli(train_argv(data, tiny_model_dir, out), capsys)
+    assert code == 2
+    line = one_error_line(err)
+    assert "not empty" in line and "--overwrite" in line and str(out) in line
+    assert sorted(p.name for p in out.iterdir()) == ["model", "notes.txt"]  # nothing written, nothing deleted
+    assert (out / "notes.txt").read_text(encoding="utf-8") == "my notes"
+    assert (out / "model" / "mine.bin").read_bytes() == b"precious"
+
+
+def test_overwrite_never_replaces_what_bertstudio_did_not_write(data, tiny_model_dir, tmp_path, capsys):
+    # the folder holds model/, a name a run writes, but no bertstudio run: even --overwrite keeps it
+    out = user_folder(tmp_path / "mine")
+    code, _, err = cli(train_argv(data, tiny_model_dir, out, "--overwrite"), capsys)
+    assert code == 2
+    assert "not a bertstudio run" in one_error_line(err) and "model" in err
+    assert (out / "model" / "mine.bin").read_bytes() == b"precious" and (out / "notes.txt").is_file()
+
+
+def test_an_earlier_run_is_refused_then_overwrite_replaces_only_its_files(data, tiny_model_dir, tmp_path, capsys):
+    out = tmp_path / "run"
+    assert cli(train_argv(data, tiny_model_dir, out), capsys)[0] == 0
+    (out / "notes.txt").write_text("my notes on this run", encoding="utf-8")
+    first_model = (out / "model" / "model.safetensors").read_bytes()
+    code, _, err = cli(train_argv(data, tiny_model_dir, out, "--seed", "3"), capsys)
+    assert code == 2 and "not empty" in one_error_line(err)
+    assert (out / "model" / "model.safetensors").read_bytes() == first_model  # untouched
+    code, _, err = cli(train_argv(data, tiny_model_dir, out, "--seed", "3", "--overwrite"), capsys)
+    assert code == 0, err
+    assert (out / "notes.txt").read_text(encoding="utf-8") == "my notes on this run"  # not bertstudio's: kept
+    assert (out / "model" / "model.safetensors").read_bytes() != first_model  # the new run's weights
+    history = [json.loads(line) for line in (out / "history.jsonl").read_text().splitlines()]
+    assert [e["kind"] for e in history].count("started") == 1  # the old history went with the old run
+    assert TrainConfig.load(out / "config.toml").overwrite is False  # a re-run from config.toml never overwrites
+
+
+def test_out_that_is_a_file_is_refused(data, tiny_model_dir, tmp_path, capsys):
+    target = tmp_path / "a-file"
+    target.write_text("keep", encoding="utf-8")
+    code, _, err = cli(train_argv(data, tiny_model_dir, target), capsys)
+    assert code == 2 and "is a file" in one_error_line(err)
+    assert target.read_text(encoding="utf-8") == "keep"
+
+
+def test_the_apps_fresh_folder_with_its_eval_rows_is_accepted(tmp_path):
+    # the app picks a new folder and writes eval_rows.json there before the engine starts
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "eval_rows.json").write_text('{"split": "dev", "rows": [0]}', encoding="utf-8")
+    check_output_dir(TrainConfig(output_dir=str(tmp_path / "run")))  # no error
+    (tmp_path / "run" / "other.txt").write_text("x", encoding="utf-8")
+    with pytest.raises(ConfigError, match="not empty"):
+        check_output_dir(TrainConfig(output_dir=str(tmp_path / "run")))
+
+
+def _cut_run(tiny, out: Path, **kw):
+    """Train 1 epoch of 32 rows (4 steps), cancelled after step 2: checkpoints/last is resumable."""
+    cancel = threading.Event()
+
+    def stop(event, control):
+        if event.kind == "step" and event.step == 2:
+            cancel.set()
+
+    cfg = TrainConfig(model=tiny, epochs=1, batch_size=8, lr=1e-3, max_length=16, device="cpu", precision="fp32",
+                      output_dir=str(out), logging_steps=1, **kw)
+    return train(cfg, sentiment(32), callbacks=[stop], cancel=cancel), cfg
+
+
+def test_resume_continues_its_own_run_but_not_one_with_other_settings(tiny, tmp_path):
+    first, cfg = _cut_run(tiny, tmp_path / "run")
+    assert first.status == "cancelled"
+    last = str(tmp_path / "run" / "checkpoints" / "last")
+    other = TrainConfig(**{**cfg.to_dict(), "lr": 5e-3, "resume_from": last})
+    refused = train(other, sentiment(32))
+    assert refused.status == "failed" and isinstance(refused.error, ConfigError)
+    assert "other settings (lr)" in refused.message
+    same = TrainConfig(**{**cfg.to_dict(), "resume_from": last})
+    resumed = train(same, sentiment(32))
+    assert resumed.status == "finished" and resumed.step == 4
+    # a finished run has nothing to resume, and a plain restart there is refused with the way forward
+    again = train(same, sentiment(32))
+    assert again.status == "failed" and "has finished" in again.message
+
+
+def test_an_unfinished_run_suggests_resuming_it(tiny, tmp_path):
+    _cut_run(tiny, tmp_path / "run")
+    with pytest.raises(ConfigError, match=r"unfinished run \(continue it with --resume .*checkpoints/last\)"):
+        check_output_dir(TrainConfig(model=tiny, output_dir=str(tmp_path / "run")))
+
+
+def test_output_dir_from_a_run_toml_stays_inside_its_folder(tmp_path, capsys):
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    victim = user_folder(tmp_path / "victim")
+    for target in ("../victim", str(victim), "~/bertstudio-test-out"):
+        (shared / "run.toml").write_text(f'task = "sentence"\ntrain_file = "t.tsv"\noutput_dir = "{target}"\n', encoding="utf-8")
+        with pytest.raises(ConfigError, match="outside the config's folder") as info:
+            TrainConfig.load(shared / "run.toml")
+        assert info.value.where == "output_dir" and str(shared / "run.toml") in str(info.value)
+    code, _, err = cli(["train", "--config", str(shared / "run.toml")], capsys)
+    assert code == 2 and "outside the config's folder" in one_error_line(err)
+    assert sorted(p.name for p in victim.iterdir()) == ["model", "notes.txt"]
+    # --out replaces the file's value without judging it; a folder inside is fine
+    assert "output_dir" not in read_settings(shared / "run.toml", given={"output_dir"})
+    (shared / "run.toml").write_text('task = "sentence"\noutput_dir = "runs/a"\n', encoding="utf-8")
+    assert TrainConfig.load(shared / "run.toml").output_dir == str(shared / "runs" / "a")
+
+
+def test_the_refusal_through_a_real_process(data, tiny_model_dir, tmp_path):
+    out = user_folder(tmp_path / "mine")
+    proc = subprocess.run([sys.executable, "-m", "bertstudio", *train_argv(data, tiny_model_dir, out)], capture_output=True,
+                          text=True, stdin=subprocess.DEVNULL, timeout=300,
+                          env={**_env(), "BERTSTUDIO_LOG": str(tmp_path / "log")})
+    assert proc.returncode == 2
+    assert one_error_line(proc.stderr).startswith("bertstudio: error:") and "not empty" in proc.stderr
+    assert (out / "model" / "mine.bin").read_bytes() == b"precious"
+
+
+def _env() -> dict[str, str]:
+    import os
+
+    repo = Path(__file__).resolve().parents[2]
+    return {**os.environ, "PYTHONPATH": str(repo) + os.pathsep + os.environ.get("PYTHONPATH", "")}

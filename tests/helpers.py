@@ -1,0 +1,32 @@
+"""What tests share besides fixtures: paths and small data builders.
+
+Imported as ``from helpers import ...`` (tests/ is on the path); conftest.py keeps only
+fixtures, so a test never depends on which of the two conftest modules pytest loaded
+under the name ``conftest``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED_DATA = (REPO.parent / "shared" / "data").resolve()
+
+POS = ["good", "great", "love", "best", "fun"]
+NEG = ["bad", "terrible", "hate", "worst", "boring"]
+
+
+def sentiment(n: int, seed: int = 0):
+    """Separable toy sentiment for the tiny model: two positive or two negative words per
+    sentence, alternating labels."""
+    import random
+
+    from bertstudio.data.examples import from_records
+
+    rng = random.Random(seed)
+    rows = []
+    for i in range(n):
+        pos = i % 2 == 0
+        a, b = rng.sample(POS if pos else NEG, 2)
+        rows.append({"text": f"the movie was {a} and {b}", "label": "pos" if pos else "neg"})
+    return from_records("sentence", rows, labels=["neg", "pos"])
