@@ -285,6 +285,7 @@ def _write_positional(examples: ExampleSet, path: str | os.PathLike[str], t: Glu
         buf.write("\t".join(head) + "\n")
     ds = examples.dataset.with_format("arrow")
     row = 0
+    spec = examples.spec
     for batch in ds.iter(batch_size=10_000):
         cols = {c: batch[c].to_pylist() for c in pos}
         for r in range(batch.num_rows):
@@ -293,7 +294,7 @@ def _write_positional(examples: ExampleSet, path: str | os.PathLike[str], t: Glu
                 cells[0] = str(row)
             for c, i in pos.items():
                 v = cols[c][r]
-                v = "" if v is None else (format_score(v) if c == "label" and t.kind == "regression" else v)
+                v = "" if v is None else (format_score(v) if c == spec.gold_column and spec.gold.numeric else v)
                 check_writable_field(v, c, f"row {row + 1}", path)
                 cells[i] = v
             buf.write("\t".join(cells) + "\n")

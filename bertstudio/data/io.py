@@ -223,8 +223,8 @@ def save_examples(
     fmt = (fmt or "auto").lower()
     if fmt == "auto":
         ext = Path(path).suffix.lower()
-        fmt = {"tagging": "conll", "qa": "squad"}.get(examples.kind, "tsv") if ext not in _EXT else _EXT[ext]
-        if fmt == "squad" and examples.kind != "qa":
+        fmt = examples.spec.save_format if ext not in _EXT else _EXT[ext]
+        if fmt == "squad" and examples.spec.save_format != "squad":  # a .json file of another kind: JSON Lines
             fmt = "jsonl"
     if fmt == "glue":
         save_glue(examples, path, glue_task)

@@ -60,6 +60,16 @@ class GoldType:
         """``value`` in its stored form, or a DataError saying what a value of this kind is."""
         raise NotImplementedError
 
+    def parse(self, value: Any, row: Mapping[str, Any], where: str, path: Any = None, *,
+              strict_bio: bool = False) -> Any:
+        """A gold value as a file holds it (a JSON value; ``None`` or "" = unlabelled) in stored
+        form, checked against the rest of its row; a DataError naming the place otherwise."""
+        raise NotImplementedError
+
+    def order_labels(self, found: list[str]) -> list[str]:
+        """The label set a file's values make, in a stable order ([] without a label set)."""
+        return []
+
     def rename(self, value: Any, mapping: Mapping[str, str]) -> Any:
         """``value`` with label names replaced by ``mapping`` (unchanged where there are none)."""
         return value
@@ -110,6 +120,22 @@ class LabelGold(GoldType):
                             where, path)
         return value
 
+    def parse(self, value: Any, row: Mapping[str, Any], where: str, path: Any = None, *,
+              strict_bio: bool = False) -> Any:
+        if value is None or value == "":
+            return None
+        if isinstance(value, bool) or not isinstance(value, (str, int)):
+            raise self._bad(f"label {value!r} is not a string or integer", "a label name", where, path)
+        return str(value)
+
+    def order_labels(self, found: list[str]) -> list[str]:
+        """Numeric names sorted by value (GLUE's 0/1/2), others by first appearance."""
+        seen = list(dict.fromkeys(v for v in found if v is not None))
+        try:
+            return sorted(seen, key=float)
+        except ValueError:
+            return seen
+
     def rename(self, value: Any, mapping: Mapping[str, str]) -> Any:
         return mapping.get(value, value) if value is not None and mapping else value
 
@@ -144,6 +170,21 @@ class ScoreGold(GoldType):
             raise self._bad(f"{value!r} is not a score", "a finite number", where, path)
         return float(value)
 
+    def parse(self, value: Any, row: Mapping[str, Any], where: str, path: Any = None, *,
+              strict_bio: bool = False) -> Any:
+        if value is None or value == "":
+            return None
+        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+            raise self._bad(f"score {value!r} is not a number", "a number", where, path)
+        try:
+            x = float(value)  # also " 3.5 ": float() strips the spaces a spreadsheet leaves
+        except (ValueError, OverflowError):  # OverflowError: an integer beyond float's range
+            shown = value if not isinstance(value, int) else f"{str(value)[:20]}... ({len(str(value))} digits)"
+            raise self._bad(f"score {shown!r} is not a number", "a number", where, path) from None
+        if not math.isfinite(x):
+            raise self._bad(f"score {value!r} is not a finite number", "a finite number", where, path)
+        return x
+
     def short_text(self, value: Any) -> str:
         return "—" if value is None else f"{float(value):.3f}"
 
@@ -170,6 +211,19 @@ class TagsGold(GoldType):
         if len(value) != n:
             raise self._bad(f"{len(value)} tags for {n} tokens", "one tag per token", where, path)
         return list(value)
+
+    def parse(self, value: Any, row: Mapping[str, Any], where: str, path: Any = None, *,
+              strict_bio: bool = False) -> Any:
+        from bertstudio.data.formats.common import check_tagging
+
+        tags = None if value is None else _str_list(value, "tags", where, path)
+        check_tagging(row["tokens"], tags, path, where, strict_bio=strict_bio)
+        return tags
+
+    def order_labels(self, found: list[str]) -> list[str]:
+        """First appearance, the outside tag "O" first."""
+        seen = list(dict.fromkeys(found))
+        return (["O"] if "O" in seen else []) + [t for t in seen if t != "O"]
 
     def rename(self, value: Any, mapping: Mapping[str, str]) -> Any:
         return [mapping.get(t, t) for t in value] if value is not None and mapping else value
@@ -232,6 +286,15 @@ class AnswersGold(GoldType):
                                 "an answer copied from the context at its start offset", where, path)
         return {"text": texts, "answer_start": starts}
 
+    def parse(self, value: Any, row: Mapping[str, Any], where: str, path: Any = None, *,
+              strict_bio: bool = False) -> Any:
+        from bertstudio.data.formats.squad import check_answers
+
+        if value is None:
+            return None
+        texts, starts = check_answers(value, row["context"], path, where)
+        return {"text": texts, "answer_start": starts}
+
     def count_keys(self, value: Any) -> list[str]:
         if value is None:
             return []
@@ -251,6 +314,12 @@ class AnswersGold(GoldType):
             return "—"
         texts = value.get("text") or []
         return " | ".join(texts) if texts else "∅"
+
+
+def _str_list(value: Any, what: str, where: str, path: Any) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
+        raise DataError(f"{what} is not a list of strings", path=path, where=where, expected=f'{what} as ["...", ...]')
+    return value
 
 
 def is_bio_tag_set(tags: list[str]) -> bool:
@@ -289,6 +358,7 @@ class KindSpec:
     table_format: bool = False  # fits a delimited table (CSV, TSV, the GLUE layouts)
     save_format: str = "jsonl"  # the lossless default file format when writing
     headline: tuple[str, ...] = ()  # the columns one line about the example shows
+    key_column: str | None = None  # a column whose values identify rows (unique per file)
     fill: Mapping[str, Any] | None = None  # value of a column a record leaves out (None: missing)
 
     @property
@@ -354,7 +424,7 @@ _BUILTIN = (
         datasets.Features({"id": _STR, "title": _STR, "context": _STR, "question": _STR, "answers": _ANSWERS}),
         "answers", ANSWERS, inputs=("question", "context"), text_columns=("question", "context", "title"),
         view_columns=("question", "context", "answers", "title"), headline=("question",), save_format="squad",
-        fill={"title": ""},
+        key_column="id", fill={"title": ""},
     ),
 )
 

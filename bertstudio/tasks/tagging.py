@@ -60,6 +60,8 @@ class TokenTaggingTask:
     peft_task_type = "TOKEN_CLS"
     head_modules: tuple[str, ...] = ("classifier",)
     prediction_columns: tuple[str, ...] = ()
+    # entity F1 first (seqeval); plain tag sets (POS) have token accuracy only
+    metric_names: tuple[str, ...] = ("f1", "precision", "recall", "accuracy")
 
     def __init__(self) -> None:
         self.spec = get_spec(self.kind)

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QTableView, QTableWidget, QTableWidgetItem, QTextBrowser, QVBoxLayout, QWidget,
 )
 
-from bertstudio.metrics import GLUE_METRICS, KIND_METRICS, canonical_task, is_glue_task
+from bertstudio.errors import BertStudioError
 from bertstudio.ui.confusion_view import ConfusionView
 from bertstudio.data.kinds import get_spec
 from bertstudio.ui.predictions_model import PredictionRow, PredictionsFilter, PredictionsModel, load_eval_rows
@@ -33,9 +33,12 @@ GOLD_BG, PRED_BG = "#c8e6c9", "#ffe0b2"  # green = gold, orange = predicted; bot
 
 
 def official_metric_order(kind: str, glue_task: str | None) -> tuple[str, ...]:
-    if glue_task and is_glue_task(glue_task):
-        return GLUE_METRICS[canonical_task(glue_task)]
-    return KIND_METRICS.get(kind, ())
+    from bertstudio.tasks import official_metrics
+
+    try:
+        return official_metrics(kind, glue_task)
+    except BertStudioError:  # a run of a kind this version does not know
+        return ()
 
 
 def format_metric(key: str, value: float) -> str:

@@ -62,11 +62,13 @@ def all_runs(session: Any) -> list[Path]:
 
 
 def main_score(info: RunInfo) -> tuple[str, float] | None:
-    task = info.config.get("glue_task") or info.config.get("task")
-    if not info.metrics or not task:
+    from bertstudio.tasks import official_metrics
+
+    kind = info.config.get("task")
+    if not info.metrics or not kind:
         return None
     try:
-        key = main_metric(str(task), info.metrics)
+        key = main_metric(official_metrics(str(kind), info.config.get("glue_task")), info.metrics)
     except Exception:  # noqa: BLE001 - an unknown task or metric set: no score column
         return None
     return key, info.metrics[key]

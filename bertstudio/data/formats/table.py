@@ -24,7 +24,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
-from bertstudio.data.examples import COLUMNS, ExampleSet, check_kind
+from bertstudio.data.examples import ExampleSet
 from bertstudio.data.formats.common import (
     BOM,
     atomic_write,
@@ -33,10 +33,10 @@ from bertstudio.data.formats.common import (
     check_writable_field,
     decode,
     head_text,
-    label_order,
     read_bytes,
     to_example_set,
 )
+from bertstudio.data.kinds import KIND_SPECS, get_spec
 from bertstudio.errors import ConfigError, DataError
 
 # Header names that say which column is which (lower-cased), for sniffing and suggestions.
@@ -144,10 +144,19 @@ def suggest_columns(names: Sequence[str] | None, first: Sequence[str]) -> tuple[
             mapping = {"label": 0, "text": 1} if labelish(first[0]) and not labelish(first[1]) else {"text": 0, "label": 1}
         elif n >= 3:
             mapping = {"text": n - 3, "text_pair": n - 2, "label": n - 1} if labelish(first[-1]) else {"text": n - 2, "text_pair": n - 1}
-    kind = "pair" if "text_pair" in mapping else "sentence"
-    if kind == "pair" and names is not None and "label" in mapping and str(mapping["label"]).lower() == "score":
-        kind = "regression"
-    return kind, mapping
+    return _kind_of(mapping, names), mapping
+
+
+def _kind_of(mapping: Mapping[str, str | int], names: Sequence[str] | None) -> str:
+    """The table kind a mapping reads: a second text makes a pair; a second text with a header
+    naming its gold column "score" (STS-B's word) makes it a regression set."""
+    has_pair = "text_pair" in mapping
+    scored = names is not None and str(mapping.get("label", "")).lower() == "score"
+    return "regression" if has_pair and scored else "pair" if has_pair else "sentence"
+
+
+def _table_kinds() -> list[str]:
+    return [name for name, spec in KIND_SPECS.items() if spec.table_format]
 
 
 def _resolve(col: str | int, names: Sequence[str] | None, n: int, path: Any, where: str) -> int:
@@ -216,16 +225,18 @@ def read_table(
                 expected="a header naming a text column (text, sentence, ...) or an explicit column mapping",
             )
         kind = kind or guessed_kind
-    kind = check_kind(kind or ("pair" if "text_pair" in mapping else "sentence"))
-    if kind not in ("sentence", "pair", "regression"):
+    spec = get_spec(kind or _kind_of(mapping, names))
+    kind = spec.name
+    if not spec.table_format:
         raise ConfigError(f"a {opts.delimiter!r}-delimited table cannot hold {kind} examples", path=path,
-                          expected="sentence, pair or regression (use CoNLL/JSONL for tagging, SQuAD JSON for QA)")
-    unknown = set(mapping) - set(COLUMNS[kind])
+                          expected=" or ".join(_table_kinds()) + " (use CoNLL/JSONL for tagging, SQuAD JSON for QA)")
+    unknown = set(mapping) - set(spec.columns)
     if unknown:
         raise ConfigError(f"column mapping names {sorted(unknown)}, not columns of a {kind} set",
-                          expected=", ".join(COLUMNS[kind]))
-    if "text" not in mapping or (kind == "pair" and "text_pair" not in mapping):
-        need = "text and text_pair" if kind == "pair" else "text"
+                          expected=", ".join(spec.columns))
+    missing = [c for c in spec.inputs if c not in mapping]
+    if missing:
+        need = " and ".join(missing)
         raise ConfigError(f"column mapping lacks {need}", path=path, expected=f"a file column for {need}")
     where_map = "column mapping"
     idx = {c: _resolve(v, names, n, path, where_map) for c, v in mapping.items()}
@@ -319,16 +330,18 @@ def _columns_to_set(
 
     if table.num_rows == 0:
         raise DataError("file has a header but no rows", path=path, expected="at least one example")
+    spec = get_spec(kind)
     cols: dict[str, Any] = {}
-    for c in ("text", "text_pair"):
-        if c not in idx:
-            if c in COLUMNS[kind]:
-                cols[c] = pa.array([""] * table.num_rows, pa.string())
+    for c in spec.columns:
+        if c == spec.gold_column:
+            continue
+        if c not in idx:  # an optional column the file does not have
+            cols[c] = pa.array([(spec.fill or {}).get(c, "")] * table.num_rows, pa.string())
             continue
         arr = table.column(idx[c])
         if opts.formula_escaped:
             arr = _unescape_column(arr)
-        if c == "text" or kind == "pair":
+        if c in spec.inputs:  # what a person typed must be there
             bad = _first_true(pc.match_substring_regex(arr, r"^\s*$"))
             if bad is not None:
                 raise DataError(f"empty {c}", path=path, where=where(bad), expected="non-empty text")
@@ -343,7 +356,7 @@ def _columns_to_set(
     if require_labels and lab.null_count:
         bad = _first_true(pc.is_null(lab))
         raise DataError("row has no label", path=path, where=where(bad), expected="a label on every row")
-    if kind == "regression":
+    if spec.gold.numeric:
         cols["label"] = _scores(lab, opts, path, where)
         out_labels: list[str] = []
     else:
@@ -363,7 +376,7 @@ def _columns_to_set(
                 check_labels([lab[bad].as_py()], list(labels), path, lambda _l: where(bad))
             out_labels = list(labels)
         else:
-            out_labels = label_order(found)
+            out_labels = spec.gold.order_labels(found)
         cols["label"] = lab
     meta = dict(opts.meta)
     return to_example_set(kind, cols, out_labels, str(path), meta)
@@ -422,11 +435,11 @@ def write_table(
     """Write a sentence/pair/regression set; with quoting off, refuse values a reader could not split back.
     ``escape_formulas``: spreadsheet-safe cells (see :func:`escape_cell`), for plain CSV/TSV
     exports; preset files keep the official layout byte for byte and leave it off."""
-    kind = examples.kind
-    if kind not in ("sentence", "pair", "regression"):
-        raise ConfigError(f"cannot write {kind} examples as a delimited table", path=path,
+    spec = examples.spec
+    if not spec.table_format:
+        raise ConfigError(f"cannot write {spec.name} examples as a delimited table", path=path,
                           expected="CoNLL/JSONL for tagging, SQuAD JSON for QA")
-    order = list(COLUMNS[kind])
+    order = list(spec.columns)
     names = [str((columns or {}).get(c, c)) for c in order]
     inverse = {v: k for k, v in label_map.items()} if label_map else None
     buf = io.StringIO()
@@ -440,10 +453,10 @@ def write_table(
             row_no += 1
             cells = []
             for c, v in zip(order, values):
-                if c == "label":
+                if c == spec.gold_column:
                     if v is None:
                         v = ""
-                    elif kind == "regression":
+                    elif spec.gold.numeric:
                         v = format_score(v)
                     elif inverse is not None:
                         v = inverse[v]
