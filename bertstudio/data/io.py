@@ -29,6 +29,7 @@ from bertstudio.data.formats.table import (
     write_table,
 )
 from bertstudio.data.glue import GlueTask, eval_split, get_preset, load_glue, preset_for_path, save_glue
+from bertstudio.data.kinds import require_kind
 from bertstudio.errors import ConfigError, DataError
 
 FORMATS = ("csv", "tsv", "jsonl", "glue", "conll", "conllu", "squad")
@@ -142,8 +143,7 @@ def read_with(
                             columns=dict(columns) if columns else None)  # type: ignore[arg-type]
         else:
             es = read_squad(path, require_labels=require_labels)
-    if spec.kind is not None and es.kind != spec.kind:
-        raise ConfigError(f"this file holds {es.kind} examples, not {spec.kind}", path=path, expected=spec.kind)
+    require_kind(es.kind, spec.kind, path=path, what="this file")
     if split:
         es.meta.setdefault("split", split)
     return es

@@ -8,7 +8,7 @@ token, or a set of answer spans. Everything that differs between kinds at the da
 level (checking an edit, renaming labels inside a value, counting labels, showing a
 value in a table cell) is a method of the gold type, so code outside this module and
 ``bertstudio.tasks`` asks ``spec.gold.has_label_set`` or ``spec.gold.check(...)``
-instead of testing ``kind == "qa"``.
+instead of testing the kind's name.
 
 What a kind does with a *model* (encoding, heads, decoding, metrics, "is this
 prediction wrong?") lives on its :class:`bertstudio.tasks.base.Task`.
@@ -32,7 +32,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from bertstudio.errors import ConfigError, DataError
+from bertstudio.errors import BertStudioError, ConfigError, DataError
 
 _PREFIX = re.compile(r"^[BIES]-")
 
@@ -439,6 +439,14 @@ def register_kind(spec: KindSpec) -> KindSpec:
     return spec
 
 
+def require_kind(found: str, wanted: str | None, *, path: Any = None, where: str | None = None,
+                 what: str = "the data", error: type[BertStudioError] = ConfigError) -> None:
+    """Raise ``error`` when ``found`` (what a file, set or checkpoint holds) is not the kind
+    ``wanted`` (None: anything goes); one wording for every place that checks it."""
+    if wanted is not None and found != wanted:
+        raise error(f"{what} holds {found} examples, not {wanted}", path=path, where=where, expected=f"{wanted} data")
+
+
 def kind_names() -> tuple[str, ...]:
     """The registered kinds, built-in ones first."""
     return tuple(KIND_SPECS)
@@ -468,5 +476,5 @@ class _SpecView(Mapping):
     def __len__(self) -> int:
         return len(KIND_SPECS)
 
-    def __contains__(self, kind: object) -> bool:
-        return kind in KIND_SPECS
+    def __contains__(self, name: object) -> bool:
+        return name in KIND_SPECS

@@ -21,7 +21,8 @@ from bertstudio.presets import PRESET_INFO, find_preset
 # app can load can also be scored (SNLI and the CLUE sets included).
 GLUE_METRICS: dict[str, tuple[str, ...]] = {p.board: p.metrics for p in PRESET_INFO.values()}
 
-REGRESSION_TASKS = frozenset(p.board for p in PRESET_INFO.values() if p.kind == "regression")
+# A preset scored by correlations predicts a score, not a class.
+_CORRELATIONS = frozenset({"pearson", "spearman"})
 
 # Metrics where lower is better (the engine's best-checkpoint choice needs to know).
 LOWER_IS_BETTER = frozenset({"mse", "loss"})
@@ -71,7 +72,7 @@ def glue_task_metrics(
     """The official metrics of one GLUE task, keyed as in :data:`GLUE_METRICS`."""
     name = canonical_task(task)
     names = GLUE_METRICS[name]
-    if name in REGRESSION_TASKS:
+    if set(names) <= _CORRELATIONS:
         values = regression_metrics(golds, preds)
         return {k: values[k] for k in names}
     return classification_metrics(golds, preds, names=names, labels=labels)
