@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Mapping
 
 from bertstudio.data.examples import ExampleSet
-from bertstudio.data.formats.table import TableOptions, read_table, write_table
+from bertstudio.data.formats.table import TableOptions, read_table
+from bertstudio.data.formats.table_write import write_table
 from bertstudio.errors import ConfigError, DataError
 from bertstudio.presets import PRESET_INFO, PresetInfo, find_preset
 
@@ -273,7 +274,7 @@ def _write_positional(examples: ExampleSet, path: str | os.PathLike[str], t: Glu
     import io
 
     from bertstudio.data.formats.common import BOM, atomic_write, check_writable_field
-    from bertstudio.data.formats.table import format_score
+    from bertstudio.data.formats.cells import format_score
 
     n = layout.ncols or (max(v for v in layout.columns.values()) + 1)
     pos = {c: (v + n if v < 0 else v) for c, v in layout.columns.items()}

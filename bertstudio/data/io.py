@@ -20,14 +20,9 @@ from bertstudio.data.formats.conll import read_conll, write_conll
 from bertstudio.data.formats.jsonl import _suggest as _suggest_jsonl
 from bertstudio.data.formats.jsonl import read_jsonl, write_jsonl
 from bertstudio.data.formats.squad import read_squad, write_squad
-from bertstudio.data.formats.table import (
-    TableOptions,
-    read_table,
-    scan_records,
-    suggest_columns,
-    unescape_cell,
-    write_table,
-)
+from bertstudio.data.formats.cells import unescape_cell
+from bertstudio.data.formats.table import TableOptions, read_table, scan_records, suggest_columns
+from bertstudio.data.formats.table_write import write_table
 from bertstudio.data.glue import GlueTask, eval_split, get_preset, load_glue, preset_for_path, save_glue
 from bertstudio.data.kinds import require_kind
 from bertstudio.errors import ConfigError, DataError

@@ -18,7 +18,7 @@ import pyarrow as pa
 from bertstudio.data.examples import ExampleSet
 from bertstudio.data.formats.common import atomic_write, check_labels, decode, parse_json, read_bytes, to_example_set
 from bertstudio.data.formats.table import ALIASES
-from bertstudio.data.kinds import KIND_SPECS, KindSpec, _str_list, get_spec
+from bertstudio.data.kinds import KIND_SPECS, KindSpec, get_spec, str_list
 from bertstudio.errors import ConfigError, DataError
 
 _CHUNK = 50_000
@@ -121,7 +121,7 @@ def _row(spec: KindSpec, get: dict[str, Any], rows: dict[str, list[Any]], path: 
             keys.add(str(v))
             values[col] = str(v)
         elif spec.is_list_column(col):
-            values[col] = _str_list(v, col, where, path)
+            values[col] = str_list(v, col, where, path)
         elif col in spec.inputs:
             values[col] = _text(v, path, where, col)
         else:  # optional text: regression's second sentence, a QA title

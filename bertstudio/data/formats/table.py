@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import csv
 import io
-import math
 import os
 import re
 from dataclasses import dataclass, field
@@ -25,12 +24,11 @@ import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
 from bertstudio.data.examples import ExampleSet
+from bertstudio.data.formats.cells import unescape_cell, unescape_column
 from bertstudio.data.formats.common import (
     BOM,
-    atomic_write,
     check_labels,
     check_utf8,
-    check_writable_field,
     decode,
     head_text,
     read_bytes,
@@ -61,34 +59,6 @@ class TableOptions:
     score_range: tuple[float, float] | None = None  # STS-B: 0..5
     meta: dict[str, Any] = field(default_factory=dict)
     formula_escaped: bool = False  # cells may carry write_table's spreadsheet-formula escape
-
-
-# Spreadsheet formula injection (OWASP "CSV injection"): a cell that starts with = + - @,
-# a tab or a CR is run as a formula by Excel/LibreOffice/Sheets. Plain CSV/TSV exports
-# prefix such text cells with one ', and the readers take exactly one ' off again. The
-# rule is a bijection, so every string reads back exactly: text matching ^'*[=+-@\t\r]
-# is written with one more leading quote, and a cell matching ^'+[=+-@\t\r] is read with
-# one less; text that does not match the first pattern cannot match the second. Plain
-# numbers (-1, +2.5, -3e-05: labels and regression scores) are left alone: a spreadsheet
-# reads them as numbers and they never start with a quote, so the rule stays a bijection.
-# GLUE/CLUE preset files are written without it, byte-compatible with the official files.
-_NEEDS_ESCAPE = re.compile(r"^'*[=+\-@\t\r]")
-_NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
-_ESCAPED = r"^'('*[=+\-@\t\r])"
-
-
-def escape_cell(text: str) -> str:
-    """The cell to write for ``text`` in a spreadsheet-safe CSV/TSV (see above)."""
-    return "'" + text if _NEEDS_ESCAPE.match(text) and not _NUMBER.match(text) else text
-
-
-def unescape_cell(cell: str) -> str:
-    """The text a cell written by :func:`escape_cell` stands for."""
-    return re.sub(_ESCAPED, r"\1", cell, count=1)
-
-
-def _unescape_column(arr: Any) -> Any:
-    return pc.replace_substring_regex(arr, pattern=_ESCAPED, replacement=r"\1", max_replacements=1)
 
 
 def scan_records(text: str, delimiter: str, quoting: bool, start_line: int = 1) -> Iterator[tuple[int, list[str]]]:
@@ -340,7 +310,7 @@ def _columns_to_set(
             continue
         arr = table.column(idx[c])
         if opts.formula_escaped:
-            arr = _unescape_column(arr)
+            arr = unescape_column(arr)
         if c in spec.inputs:  # what a person typed must be there
             bad = _first_true(pc.match_substring_regex(arr, r"^\s*$"))
             if bad is not None:
@@ -349,7 +319,7 @@ def _columns_to_set(
     if "label" in idx:
         lab = table.column(idx["label"])
         if opts.formula_escaped:
-            lab = _unescape_column(lab)
+            lab = unescape_column(lab)
         lab = pc.if_else(pc.equal(lab, ""), pa.scalar(None, pa.string()), lab)
     else:
         lab = pa.nulls(table.num_rows, pa.string())
@@ -414,65 +384,3 @@ def _arrow_float(v: str) -> bool:
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         return False
     return True
-
-
-def format_score(x: float) -> str:
-    return repr(float(x)) if math.isfinite(x) else str(x)
-
-
-def write_table(
-    examples: ExampleSet,
-    path: str | os.PathLike[str],
-    *,
-    delimiter: str = "\t",
-    quoting: bool = False,
-    columns: Mapping[str, str] | None = None,
-    header: bool = True,
-    label_map: Mapping[str, str] | None = None,
-    bom: bool = False,
-    escape_formulas: bool = False,
-) -> None:
-    """Write a sentence/pair/regression set; with quoting off, refuse values a reader could not split back.
-    ``escape_formulas``: spreadsheet-safe cells (see :func:`escape_cell`), for plain CSV/TSV
-    exports; preset files keep the official layout byte for byte and leave it off."""
-    spec = examples.spec
-    if not spec.table_format:
-        raise ConfigError(f"cannot write {spec.name} examples as a delimited table", path=path,
-                          expected="CoNLL/JSONL for tagging, SQuAD JSON for QA")
-    order = list(spec.columns)
-    names = [str((columns or {}).get(c, c)) for c in order]
-    inverse = {v: k for k, v in label_map.items()} if label_map else None
-    buf = io.StringIO()
-    esc = escape_cell if escape_formulas else (lambda text: text)
-    if header:
-        _write_row(buf, [esc(x) for x in names], quoting, delimiter, path, "header")
-    row_no = 0
-    for batch in examples.dataset.with_format("arrow").iter(batch_size=10_000):
-        data = [batch[c].to_pylist() for c in order]
-        for values in zip(*data):
-            row_no += 1
-            cells = []
-            for c, v in zip(order, values):
-                if c == spec.gold_column:
-                    if v is None:
-                        v = ""
-                    elif spec.gold.numeric:
-                        v = format_score(v)
-                    elif inverse is not None:
-                        v = inverse[v]
-                cells.append(esc(v))
-            _write_row(buf, cells, quoting, delimiter, path, f"row {row_no}")
-    data = buf.getvalue().encode("utf-8")
-    atomic_write(path, (BOM + data) if bom else data)
-
-
-def _write_row(buf: io.StringIO, cells: list[str], quoting: bool, delimiter: str, path: Any, where: str) -> None:
-    if quoting:
-        # By hand: csv.writer leaves a lone "\r" unquoted when the line ending is "\n",
-        # and every CSV parser reads that "\r" as a line break.
-        special = delimiter + '"\r\n'
-        buf.write(delimiter.join('"' + c.replace('"', '""') + '"' if any(ch in c for ch in special) else c for c in cells) + "\n")
-        return
-    for cell in cells:
-        check_writable_field(cell, "a value", where, path, forbidden=delimiter + "\n\r")
-    buf.write(delimiter.join(cells) + "\n")
