@@ -251,3 +251,60 @@ def test_clicking_the_legend_applies_a_label_and_keys_keep_working(qtbot, sessio
     assert session.project.gold("train", 1) == "pos"
     # The help panel beside the editor lists this kind's keys.
     assert "skip to the next unlabelled example" in page.help.toPlainText()
+
+
+def _squad_rows(shared_data, n: int = 3):
+    from bertstudio.data.io import load_examples
+
+    rows = [dict(r) for r in load_examples(shared_data / "squad" / "dev-v1.1-articles-00-35.json").head(n).dataset]
+    for row in rows:
+        row["answers"] = None
+    return rows
+
+
+def _select(view, start: int, end: int, qtbot) -> None:
+    """Drag over context[start:end] as a mouse does (press, shift-press to extend, release)."""
+
+    def point(index: int):
+        cursor = QTextCursor(view.document())
+        cursor.setPosition(index)
+        return view.cursorRect(cursor).center()
+
+    qtbot.mousePress(view.viewport(), Qt.MouseButton.LeftButton, pos=point(start))
+    qtbot.mouseRelease(view.viewport(), Qt.MouseButton.LeftButton, pos=point(start))
+    qtbot.mousePress(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ShiftModifier, pos=point(end))
+    qtbot.mouseRelease(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ShiftModifier, pos=point(end))
+
+
+def test_adding_a_question_with_enter_leaves_it_unanswered(qtbot, session_factory, shared_data):
+    """Issue #14 item 1: Enter in the new-question box adds the question and nothing else; the
+    selection made for question 1 does not become the new question's answer."""
+    rows = _squad_rows(shared_data)
+    session = session_factory("qa", None, {"train": rows})
+    page = _page(qtbot, session)
+    editor = page.editor()
+    context = rows[0]["context"]
+    start = context.index("Denver Broncos")
+    _select(editor.context_view, start, start + len("Denver Broncos"), qtbot)
+    answered = {"text": ["Denver Broncos"], "answer_start": [start]}
+    assert session.project.gold("train", 0) == answered
+
+    qtbot.keyClicks(editor.new_question, "Who won Super Bowl 50?")
+    qtbot.keyClick(editor.new_question, Qt.Key.Key_Return)
+    assert session.split_size("train") == 4 and editor.row == 3
+    added = session.row("train", 3)
+    assert added["question"] == "Who won Super Bowl 50?" and added["answers"] is None
+    assert editor.answer_label.text().startswith("(no answer chosen yet")
+    assert session.project.gold("train", 0) == answered  # question 1 keeps its answer
+    assert editor.new_question.text() == ""
+    # The old selection is gone: Enter in the editor has nothing to use for the new question.
+    assert not editor.context_view.textCursor().hasSelection()
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    assert session.project.gold("train", 3) is None
+    # Moving to another question clears a selection too.
+    editor.go_to(0)
+    _select(editor.context_view, start, start + len("Denver"), qtbot)
+    editor.go_to(1)
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    assert session.project.gold("train", 1) is None
+
