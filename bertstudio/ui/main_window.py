@@ -363,7 +363,7 @@ class MainWindow(QMainWindow):
                 label_page.edit_label_set()
 
     def show_shortcuts(self) -> None:
-        ShortcutsDialog(self.session.kind, self).exec()
+        ShortcutsDialog(self.session.kind, self, self.session.labels()).exec()
 
     def _require_project(self) -> bool:
         if self.session.has_project():

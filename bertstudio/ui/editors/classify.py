@@ -1,6 +1,7 @@
 """Editors for sentence, pair and regression examples.
 
-Sentence/pair: number keys 1-9 apply the label set's labels, 0 or Backspace
+Sentence/pair: number keys 1-9 apply the label set's first nine labels, a letter
+(or /) opens the type-to-filter label picker for any of them, 0 or Backspace
 clears, arrows move, S/Space jumps to the next unlabelled example. After a
 label is applied the editor moves on (the usual rhythm of labelling tools);
 the "advance" box turns that off. Regression: a 0-5 slider in steps of 0.1,
@@ -80,8 +81,19 @@ class SentenceEditor(KindEditor):
 
     def refresh(self) -> None:
         if self.isActive():
-            self.legend.set_labels(self.session.labels(), self.session.label_colours())
+            self.legend.set_labels(self.choices(), self.session.label_colours(), self.choice_keys(),
+                                   self.tr("Press %1 or click to label this example '%2'"))
         super().refresh()
+
+    def choices(self) -> list[str]:
+        return self.session.labels()
+
+    def apply_choice(self, name: str) -> None:
+        self.apply_label(name)
+
+    def current_choice(self) -> str | None:
+        gold = self.session.gold(self.split, self.row)
+        return None if gold is None else str(gold)
 
     def show_row(self, values: dict[str, Any]) -> None:
         self.text_view.setPlainText(values.get("text") or "")
@@ -112,11 +124,9 @@ class SentenceEditor(KindEditor):
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         key = event.key()
-        number = NUMBER_KEYS.get(key)
-        labels = self.session.labels()
-        if number is not None and 1 <= number <= min(9, len(labels)):
-            self.apply_label(labels[number - 1])
-        elif key in (Qt.Key.Key_Backspace, Qt.Key.Key_Delete) or number == 0:
+        if self.handle_label_keys(event):
+            return
+        if key in (Qt.Key.Key_Backspace, Qt.Key.Key_Delete) or NUMBER_KEYS.get(key) == 0:
             self.clear_label()
         elif not self.handle_navigation(event):
             super().keyPressEvent(event)
@@ -133,6 +143,9 @@ class RegressionEditor(SentenceEditor):
     kind = "regression"
     has_pair = True
     SCALE = 10  # slider units per score point
+
+    def choices(self) -> list[str]:
+        return []
 
     def _add_controls(self, layout: QVBoxLayout) -> None:
         row = QHBoxLayout()

@@ -89,6 +89,7 @@ class LabelPage(QWidget):
         session.gold_changed.connect(self._update_progress)
         session.data_imported.connect(self._on_data_imported)
         session.labels_changed.connect(self._update_progress)
+        session.labels_changed.connect(self._update_help)
         session.current_example_changed.connect(self._on_current_example_changed)
         if session.has_project():
             self._on_project_opened(session.project)
@@ -103,10 +104,14 @@ class LabelPage(QWidget):
         self.setEnabled(True)
         kind = self.session.kind
         self.stack.setCurrentWidget(self.editors[kind])
-        self.help.set_kind(kind)
+        self._update_help()
         self.label_set_button.setEnabled(get_spec(kind).has_label_set)
         self.editors[kind].refresh()
         self._on_current_example_changed(self.session.current_split, self.session.current_row)
+
+    def _update_help(self) -> None:
+        if self.session.has_project():
+            self.help.set_kind(self.session.kind, self.session.labels())
 
     def _on_project_closed(self) -> None:
         self.setEnabled(False)
