@@ -308,3 +308,29 @@ def test_adding_a_question_with_enter_leaves_it_unanswered(qtbot, session_factor
     qtbot.keyClick(editor, Qt.Key.Key_Return)
     assert session.project.gold("train", 1) is None
 
+
+def test_sts_b_score_box_typed_score_then_arrow_moves_on(qtbot, session_factory, shared_data):
+    """Issue #14 item 2 (STS-B): a score typed in the box is stored by an arrow key, which then moves
+    to the next example with the keys back in the editor; Enter stores without moving."""
+    from bertstudio.data.io import load_examples
+
+    pairs = [dict(r, label=None) for r in load_examples(shared_data / "glue" / "STS-B" / "dev.tsv").head(3).dataset]
+    session = session_factory("regression", None, {"dev": pairs})
+    page = _page(qtbot, session)
+    editor = page.editor()
+    spin = editor.spin
+    assert spin.text() == "none"  # an unscored pair shows no score, so leaving the box stores nothing
+    qtbot.mouseClick(spin.lineEdit(), Qt.MouseButton.LeftButton)
+    spin.lineEdit().selectAll()
+    qtbot.keyClicks(spin, "3.7")
+    qtbot.keyClick(spin, Qt.Key.Key_Down)
+    assert session.project.gold("dev", 0) == 3.7
+    assert editor.row == 1 and spin.text() == "none"
+    qtbot.keyClick(editor, Qt.Key.Key_4)  # the editor's own keys work again
+    assert session.project.gold("dev", 1) == 4.0 and editor.row == 2
+    spin.lineEdit().selectAll()
+    qtbot.keyClicks(spin, "1.2")
+    qtbot.keyClick(spin, Qt.Key.Key_Return)
+    assert session.project.gold("dev", 2) == 1.2 and editor.row == 2
+    qtbot.keyClick(spin, Qt.Key.Key_Up)  # an arrow without a new score only moves
+    assert editor.row == 1 and session.project.gold("dev", 1) == 4.0
