@@ -225,3 +225,21 @@ def test_keys_reach_the_editor_after_reopening_onto_the_label_page_and_clicking_
     assert session.gold("train", 0) == "neg"
     window.close()
 
+
+def test_enter_on_a_data_row_opens_it_in_the_label_page(qtbot, main_window):
+    """Issue #14 item 5: Enter on a row of the Data table does what a double-click does."""
+    session = main_window.session
+    session.project.add_label("neg")
+    session.project.import_examples(from_records("sentence", [{"text": f"s{i}", "label": None} for i in range(5)],
+                                                 labels=["neg"]), "train")
+    main_window.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is main_window)
+    main_window.show_page("data")
+    table = main_window.pages["data"].table
+    rect = table.visualRect(table.model().index(3, 0))
+    qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert main_window.current_page_key() == "data" and session.current_row == 3
+    qtbot.keyClick(table, Qt.Key.Key_Return)
+    assert main_window.current_page_key() == "label"
+    assert main_window.pages["label"].editor().text_view.toPlainText() == "s3"
+    assert main_window.focusWidget() is main_window.pages["label"].editor()
