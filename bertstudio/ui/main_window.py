@@ -40,7 +40,7 @@ def _t(text: str) -> str:
     return QCoreApplication.translate("MainWindow", text)
 
 
-# (key, title, module, class) in switcher order; Data and Label are built here.
+# (key, title, module, class) in switcher order; each page is built as Page(session).
 PAGES: tuple[tuple[str, str, str, str], ...] = (
     ("data", QT_TRANSLATE_NOOP("MainWindow", "Data"), "bertstudio.ui.data_page", "DataPage"),
     ("label", QT_TRANSLATE_NOOP("MainWindow", "Label"), "bertstudio.ui.editors.page", "LabelPage"),
@@ -95,13 +95,14 @@ class MainWindow(QMainWindow):
         self.page_list.setObjectName("pageList")
         self.page_stack = QStackedWidget()
         self.page_stack.setObjectName("pageStack")
-        for key, title, module, cls in PAGES:
-            page = self._make_page(key, module, cls)
+        for key, title, module, cls in PAGES:  # imported by name: the shell does not depend on page internals
+            page = getattr(importlib.import_module(module), cls)(self.session)
             page.setProperty("pageKey", key)
             self.pages[key] = page
             self.page_stack.addWidget(page)
             self.page_list.addItem(_t(title))
         self.page_list.currentRowChanged.connect(self.page_stack.setCurrentIndex)
+        self.page_list.itemClicked.connect(lambda _item: self._focus_page())  # also the page already shown
         self.page_list.setCurrentRow(0)
         data_page = self.pages["data"]
         if isinstance(data_page, DataPage):
@@ -116,15 +117,6 @@ class MainWindow(QMainWindow):
         row.addWidget(self.page_list)
         row.addWidget(self.page_stack, 1)
         self.setCentralWidget(central)
-
-    def _make_page(self, key: str, module: str, cls: str) -> QWidget:
-        if key == "data":
-            return DataPage(self.session)
-        if key == "label":
-            return LabelPage(self.session)
-        # Imported by name so the shell does not depend on the training side's internals.
-        page_class = getattr(importlib.import_module(module), cls)
-        return page_class(self.session)
 
     def start_preload(self, delay_ms: int = 1000) -> None:
         """Import torch/transformers/the engine on a background thread ``delay_ms`` after now, so the
@@ -141,6 +133,13 @@ class MainWindow(QMainWindow):
 
     def show_page(self, key: str) -> None:
         self.page_list.setCurrentRow([k for k, *_ in PAGES].index(key))
+        self._focus_page()
+
+    def _focus_page(self) -> None:
+        """A page that names a focus proxy (the Label page: its editor) takes the keys when shown."""
+        page = self.page_stack.currentWidget()
+        if page is not None and page.focusProxy() is not None and page.isEnabled():
+            page.setFocus()
 
     def current_page_key(self) -> str:
         return PAGES[self.page_stack.currentIndex()][0]
@@ -363,7 +362,7 @@ class MainWindow(QMainWindow):
                 label_page.edit_label_set()
 
     def show_shortcuts(self) -> None:
-        ShortcutsDialog(self.session.kind, self).exec()
+        ShortcutsDialog(self.session.kind, self, self.session.labels()).exec()
 
     def _require_project(self) -> bool:
         if self.session.has_project():
