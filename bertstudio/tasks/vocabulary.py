@@ -76,14 +76,18 @@ class VocabularyCheck:
 
 def unk_share(tokenizer: Any, texts: Iterable[str]) -> tuple[int, int]:
     """``(unk, pieces)``: how many of the pieces ``tokenizer`` makes of ``texts`` are its unknown
-    token (no specials added, nothing truncated). A tokenizer without one (byte-level BPE) never
-    gives [UNK]: ``(0, pieces)``."""
+    token (no specials added, nothing truncated). ``tokenizer`` is a transformers tokenizer or a
+    :class:`TokenizerPieces` (see :func:`load_tokenizer`). A tokenizer without an unknown token
+    (byte-level BPE) never gives one: ``(0, pieces)``."""
     texts = [t for t in texts if t]
     if not texts:
         return 0, 0
-    # verbose=False: texts longer than the model's 512 positions are counted, not warned about.
-    ids = tokenizer(texts, add_special_tokens=False, verbose=False)["input_ids"]
-    unk_id = getattr(tokenizer, "unk_token_id", None)
+    if isinstance(tokenizer, TokenizerPieces):
+        ids, unk_id = tokenizer.encode(texts), tokenizer.unk_id
+    else:
+        # verbose=False: texts longer than the model's 512 positions are counted, not warned about.
+        ids = tokenizer(texts, add_special_tokens=False, verbose=False)["input_ids"]
+        unk_id = getattr(tokenizer, "unk_token_id", None)
     pieces = sum(len(row) for row in ids)
     unk = 0 if unk_id is None else sum(1 for row in ids for i in row if i == unk_id)
     return unk, pieces
@@ -134,15 +138,88 @@ def sample_texts(examples: Any, n: int = SAMPLE_SIZE, seed: int = 0) -> list[str
     return out
 
 
-def load_tokenizer(model_source: str | None) -> tuple[Any, str]:
-    """Only the tokenizer of a model folder or Hub id (None / "default": the bundled MiniLM),
-    offline unless the Hub is reachable and allowed; a ConfigError says what went wrong."""
-    from transformers import AutoTokenizer
+@dataclass(frozen=True)
+class TokenizerPieces:
+    """A model's tokenizer as the ``tokenizers`` library (the Rust core of transformers' fast
+    tokenizers) reads it from the model's files: the same pieces, without importing
+    transformers and torch (seconds, and transformers' lazy module is not safe to import on a
+    worker while the GUI thread hashes a dataset, which looks it up in sys.modules)."""
 
+    tokenizer: Any  # tokenizers.Tokenizer
+    unk_id: int | None
+
+    def encode(self, texts: list[str]) -> list[list[int]]:
+        return [e.ids for e in self.tokenizer.encode_batch(texts, add_special_tokens=False)]
+
+
+def _tokenizer_files(source: str) -> dict[str, Path]:
+    """tokenizer.json / vocab.txt / tokenizer_config.json of a local folder, or of a Hub id
+    already in the local Hugging Face cache (nothing is downloaded here)."""
+    folder = Path(source).expanduser()
+    names = ("tokenizer.json", "vocab.txt", "tokenizer_config.json")
+    if folder.is_dir():
+        return {n: folder / n for n in names if (folder / n).is_file()}
+    from huggingface_hub import try_to_load_from_cache
+
+    found = {}
+    for name in names:
+        try:
+            path = try_to_load_from_cache(source, name)
+        except ValueError:  # not a valid Hub id either
+            return {}
+        if isinstance(path, str):
+            found[name] = Path(path)
+    return found
+
+
+def _pieces_tokenizer(files: dict[str, Path]) -> TokenizerPieces | None:
+    import json
+
+    from tokenizers import Tokenizer
+    from tokenizers.implementations import BertWordPieceTokenizer
+    from tokenizers.models import WordPiece
+
+    config: dict[str, Any] = {}
+    if "tokenizer_config.json" in files:
+        try:
+            config = json.loads(files["tokenizer_config.json"].read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            config = {}
+    unk = config.get("unk_token")
+    unk = unk.get("content") if isinstance(unk, dict) else unk
+    if "tokenizer.json" in files:
+        tokenizer = Tokenizer.from_file(str(files["tokenizer.json"]))
+        tokenizer.no_truncation()  # a saved tokenizer.json may cut at 128 pieces: count them all
+        tokenizer.no_padding()
+        unk = unk or getattr(tokenizer.model, "unk_token", None)
+    elif "vocab.txt" in files and config.get("tokenizer_class", "BertTokenizer").startswith("Bert"):
+        # A WordPiece vocabulary alone (hfl/chinese-roberta-wwm-ext): BERT's normaliser and
+        # pre-tokeniser with the config's casing, as transformers' BertTokenizerFast builds it.
+        unk = unk or "[UNK]"
+        tokenizer = BertWordPieceTokenizer(WordPiece.read_file(str(files["vocab.txt"])), unk_token=unk,
+                                           lowercase=bool(config.get("do_lower_case", True)),
+                                           strip_accents=config.get("strip_accents"),
+                                           handle_chinese_chars=bool(config.get("tokenize_chinese_chars", True)))
+    else:
+        return None
+    return TokenizerPieces(tokenizer, tokenizer.token_to_id(unk) if unk else None)
+
+
+def load_tokenizer(model_source: str | None) -> tuple[Any, str]:
+    """Only the tokenizer of a model folder or Hub id (None / "default": the bundled MiniLM):
+    read by ``tokenizers`` from the model's files where they are on disk, else through
+    transformers' AutoTokenizer (``trust_remote_code=False``; offline unless the Hub is
+    reachable and allowed). A ConfigError says what went wrong."""
     source = _resolve(model_source)
     try:
+        files = _tokenizer_files(source)
+        pieces = _pieces_tokenizer(files) if files else None
+        if pieces is not None:
+            return pieces, source
+        from transformers import AutoTokenizer
+
         return AutoTokenizer.from_pretrained(source, trust_remote_code=False), source
-    except (OSError, ValueError) as exc:
+    except Exception as exc:  # noqa: BLE001 - tokenizers and transformers raise types of their own
         raise ConfigError(f"cannot load the model's tokenizer: {exc}", path=source,
                           expected="a model folder or a Hub id already downloaded (offline)") from None
 
@@ -150,8 +227,9 @@ def load_tokenizer(model_source: str | None) -> tuple[Any, str]:
 def check_model_vocabulary(model_source: str | None, texts: Sequence[str], *,
                            threshold: float = UNK_WARN_SHARE) -> VocabularyCheck:
     """The Train page's check before a run: :func:`check_vocabulary` with the tokenizer of
-    ``model_source`` (as its model picker gives it). Takes seconds the first time (transformers
-    is imported): call it on a worker thread."""
+    ``model_source`` (as its model picker gives it: None or "default" for the bundled model, a
+    folder, a Hub id). A tenth of a second for a model on disk; a model known only by a Hub id
+    not yet downloaded may go to the network or fail with a ConfigError: call it on a worker."""
     tokenizer, source = load_tokenizer(model_source)
     return check_vocabulary(tokenizer, texts, model=source, threshold=threshold)
 

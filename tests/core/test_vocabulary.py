@@ -3,6 +3,8 @@ ChnSentiCorp and SST-2 rows with the bundled MiniLM tokenizer."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bertstudio.errors import ConfigError
@@ -40,6 +42,33 @@ def test_chnsenticorp_under_the_bundled_minilm_is_mostly_unk(shared_data) -> Non
     assert 0.60 < check.share < 0.68 and check.warn
     assert check.script == "Han" and check.suggestions[:2] == ("bert-base-chinese", "hfl/chinese-roberta-wwm-ext")
     assert "bert-base-chinese" in check.describe() and f"{100 * check.share:.0f}%" in check.describe()
+    # Read from the model's files by the tokenizers library: the same pieces transformers' tokenizer makes.
+    from transformers import AutoTokenizer
+
+    from bertstudio.tasks.model import default_model_path
+
+    reference = AutoTokenizer.from_pretrained(default_model_path(), trust_remote_code=False)
+    assert unk_share(reference, texts) == (check.unk, check.pieces)
+
+
+def test_a_bare_wordpiece_vocabulary_reads_as_bert_does(tmp_path, shared_data) -> None:
+    """A model folder with vocab.txt only (as hfl/chinese-roberta-wwm-ext ships): BERT's own
+    normaliser, so the counts match transformers' BertTokenizerFast over the same vocab."""
+    import shutil
+
+    from transformers import BertTokenizerFast
+
+    from bertstudio.data.io import load_examples
+    from bertstudio.tasks.model import default_model_path
+
+    folder = tmp_path / "vocab-only"
+    folder.mkdir()
+    shutil.copy(Path(default_model_path()) / "vocab.txt", folder / "vocab.txt")
+    texts = sample_texts(load_examples(shared_data / "zh" / "ChnSentiCorp" / "dev.tsv"), 100, seed=1)
+    check = check_model_vocabulary(str(folder), texts)
+    # transformers 5 ignores vocab_file= (every word would be [UNK]): vocab= as in tests/conftest.py
+    reference = BertTokenizerFast(vocab=str(folder / "vocab.txt"), do_lower_case=True)
+    assert unk_share(reference, texts) == (check.unk, check.pieces) and check.warn
 
 
 def test_english_sst2_reads_fine(shared_data) -> None:
