@@ -82,8 +82,11 @@ class ConfusionView(QTableView):
         self.setModel(self.confusion_model)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        # The cells share the panel's room: a matrix, not a small table in a corner.
+        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.horizontalHeader().setMinimumSectionSize(36)
+        self.verticalHeader().setMinimumSectionSize(24)
         self.setToolTip(self.tr("Rows: gold label. Columns: predicted label. Click a cell to list its examples."))
         self._selected: tuple[str, str] | None = None
         self.clicked.connect(self._on_clicked)

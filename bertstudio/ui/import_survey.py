@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pyarrow.compute as pc
-from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal, Slot
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QSpinBox, QVBoxLayout, QWidget
 
 from bertstudio.errors import BertStudioError
@@ -63,6 +63,19 @@ def summarize(examples: Any) -> FileSummary:
     counts = spec.gold.column_counts(column)
     ordered = tuple(sorted(((str(k), int(v)) for k, v in counts.items()), key=lambda kv: (-kv[1], kv[0])))
     return FileSummary(len(column), labelled, ordered, sum(counts.values()), scores)
+
+
+def vocabulary_warning(check: Any) -> str:
+    """The warning for a :class:`~bertstudio.tasks.vocabulary.VocabularyCheck` that warns, translated
+    (the Train page says the same before a run)."""
+    from pathlib import Path
+
+    return QCoreApplication.translate("FileSurveyBox",
+        "{share}% of the word pieces of {n} sampled examples are [UNK] for the model {model}: it cannot read "
+        "most of this text, and training on it learns little. Use a model made for this language, e.g. "
+        "{models}, on the Train page (a Hub id, or a local model folder to work offline)."
+    ).format(share=f"{100 * check.share:.0f}", n=f"{check.texts:,}", model=Path(check.model).name or check.model,
+             models=", ".join(check.suggestions))
 
 
 def _key(path: str, options: dict[str, Any]) -> str:
@@ -251,17 +264,7 @@ class FileSurveyBox(QWidget):
             return
         self.vocabulary_label.setVisible(bool(check.warn))
         if check.warn:
-            self.vocabulary_label.setText(self.vocabulary_warning(check))
-
-    def vocabulary_warning(self, check: Any) -> str:
-        from pathlib import Path
-
-        return self.tr(
-            "{share}% of the word pieces of {n} sampled examples are [UNK] for the model {model}: it cannot read "
-            "most of this text, and training on it learns little. Use a model made for this language, e.g. "
-            "{models}, on the Train page (a Hub id, or a local model folder to work offline)."
-        ).format(share=f"{100 * check.share:.0f}", n=f"{check.texts:,}", model=Path(check.model).name or check.model,
-                 models=", ".join(check.suggestions))
+            self.vocabulary_label.setText(vocabulary_warning(check))
 
     # -- the counts ------------------------------------------------------------------------------
     def _show_counts(self) -> None:

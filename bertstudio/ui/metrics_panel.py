@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QAbstractItemView, QHeaderView, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
+    QAbstractItemView, QAbstractScrollArea, QHeaderView, QLabel, QSizePolicy, QTableWidget, QTableWidgetItem,
+    QVBoxLayout, QWidget,
 )
 
 from bertstudio.metrics import GLUE_METRICS, KIND_METRICS, canonical_task, is_glue_task
@@ -46,14 +47,19 @@ class MetricsPanel(QWidget):
         self.per_class_title = QLabel(objectName="perClassTitle")
         self.per_class_table = _table("perClassTable", [self.tr("Class"), self.tr("Precision"), self.tr("Recall"),
                                                         self.tr("F1"), self.tr("Support")])
-        self.per_class_table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        header = self.per_class_table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)  # numbers and titles read in full
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for table in (self.metrics_table, self.per_class_table):  # as tall as their rows, no taller
+            table.setSizeAdjustPolicy(QAbstractScrollArea.SizeAdjustPolicy.AdjustToContents)
+            table.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
         self.per_class_table.setToolTip(self.tr("scikit-learn's classification report, x100; support counts gold "
                                                 "examples, tokens or entities"))
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
-        lay.addWidget(self.metrics_table, 1)
+        lay.addWidget(self.metrics_table)
         lay.addWidget(self.per_class_title)
-        lay.addWidget(self.per_class_table, 2)
+        lay.addWidget(self.per_class_table)
         self.show_report(None)
 
     def show_metrics(self, metrics: dict[str, float], official: tuple[str, ...]) -> None:
@@ -73,9 +79,12 @@ class MetricsPanel(QWidget):
         if report is None:
             self.per_class_table.setRowCount(0)
             return
-        units = {"examples": self.tr("Per class (support: examples)"), "tokens": self.tr("Per tag (support: tokens)"),
-                 "entities": self.tr("Per entity type (support: entities)")}
-        self.per_class_title.setText(units.get(report.unit, ""))
+        units = {"examples": (self.tr("Per class (support: examples)"), self.tr("Class")),
+                 "tokens": (self.tr("Per tag (support: tokens)"), self.tr("Tag")),
+                 "entities": (self.tr("Per entity type (support: entities)"), self.tr("Entity type"))}
+        title, column = units.get(report.unit, ("", self.tr("Class")))
+        self.per_class_title.setText(title)
+        self.per_class_table.horizontalHeaderItem(0).setText(column)
         averages = {"macro avg": self.tr("macro avg"), "weighted avg": self.tr("weighted avg")}
         rows = [(c, c.name) for c in report.classes] + [(a, averages.get(a.name, a.name)) for a in report.averages]
         table = self.per_class_table

@@ -107,9 +107,9 @@ class ResultsPage(QWidget):
         left = QWidget()
         lv = QVBoxLayout(left)
         lv.setContentsMargins(0, 0, 0, 0)
-        lv.addWidget(self.metrics_panel, 2)
-        lv.addWidget(self.confusion_panel, 2)
-        lv.addWidget(self.scatter, 3)
+        lv.addWidget(self.metrics_panel)
+        lv.addWidget(self.confusion_panel, 1)
+        lv.addWidget(self.scatter, 1)
         center = QWidget()
         cv = QVBoxLayout(center)
         cv.setContentsMargins(0, 0, 0, 0)
@@ -128,6 +128,7 @@ class ResultsPage(QWidget):
         split.addWidget(left)
         split.addWidget(center)
         split.setStretchFactor(1, 3)
+        split.setSizes([380, 720])  # room for the per-class numbers beside the predictions
         lay = QVBoxLayout(self)
         lay.addLayout(top)
         lay.addWidget(self.foreign_label)
@@ -171,9 +172,10 @@ class ResultsPage(QWidget):
 
     def _select_in_combo(self, folder: Path) -> None:
         found = self.run_combo.findData(str(folder))
-        if found < 0:  # a run from elsewhere, opened for viewing: listed while it is shown
+        if found < 0:  # a run not listed (from elsewhere, or one without results yet): listed while shown
+            name = self.tr("{name} (not in this project)").format(name=folder.name) if self.foreign else folder.name
             self.run_combo.blockSignals(True)
-            self.run_combo.insertItem(0, self.tr("{name} (not in this project)").format(name=folder.name), str(folder))
+            self.run_combo.insertItem(0, name, str(folder))
             self.run_combo.blockSignals(False)
             found = 0
         if found != self.run_combo.currentIndex():
@@ -184,10 +186,11 @@ class ResultsPage(QWidget):
     def show_run(self, folder: str | Path | None) -> None:
         """Show one run folder: one of the project's, or one from elsewhere (said so above the page)."""
         self.run_dir = Path(folder) if folder else None
-        self.foreign = self.run_dir is not None and str(self.run_dir) not in {str(r) for r in self.project_runs()}
+        runs_dir = getattr(self.session.project, "runs_dir", None)
+        self.foreign = self.run_dir is not None and (runs_dir is None or not _inside(self.run_dir, Path(runs_dir)))
         if self.run_dir is not None:  # keep the picker in step when another page asks for a run
             self._select_in_combo(self.run_dir)
-        for i in range(self.run_combo.count() - 1, -1, -1):  # a foreign run leaves the list with the view
+        for i in range(self.run_combo.count() - 1, -1, -1):  # a run not listed leaves the list with the view
             data = self.run_combo.itemData(i)
             if data not in self._known and data != (str(self.run_dir) if self.run_dir else None):
                 self.run_combo.removeItem(i)
@@ -216,7 +219,10 @@ class ResultsPage(QWidget):
         self._show_foreign_note()
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)  # the text gets the room
+        for column in range(1, self.model.columnCount()):  # values as wide as they read, the text the rest
+            self.table.resizeColumnToContents(column)
+            self.table.setColumnWidth(column, min(self.table.columnWidth(column), 240))
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         if "loss" in self.model._columns:  # most wrong first: where relabelling pays off
             self.table.sortByColumn(self.model.column_of("loss"), Qt.SortOrder.DescendingOrder)
         else:

@@ -247,10 +247,11 @@ def test_a_run_from_another_project_is_only_viewed_and_says_so(qtbot, tmp_path, 
     window.show()
     results, runs = window.pages["results"], window.pages["runs"]
     own = project.runs_dir / "ner-run"
-    assert results.run_dir == own and not results.foreign_label.isVisible()
+    assert results.run_dir == own
     runs.open_run(str(stsb_run))  # Runs > Open run folder…: an STS-B run, not this project's
     runs.stop_following()
     assert results.run_dir == own  # still the project's run
+    assert not results.foreign_label.isVisible()
     assert [results.run_combo.itemData(i) for i in range(results.run_combo.count())] == [str(own)]
     # Double-clicking it on the Runs page opens it for viewing, and the page says whose it is.
     window.show_page("runs")
