@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 from bertstudio.errors import BertStudioError
 from bertstudio.ui.data_page import DataPage
 from bertstudio.ui.editors import LabelPage
+from bertstudio.ui.file_drop import FileDropFilter
 from bertstudio.ui.help_panel import ShortcutsDialog
 from bertstudio.ui.import_target import choose_split_backup
 from bertstudio.ui.session import ProjectSession
@@ -72,6 +73,8 @@ class MainWindow(QMainWindow):
         self.session.current_example_changed.connect(self._update_status)
         self.session.undo_stack.cleanChanged.connect(lambda _c: self._update_title())
         self.session.failed.connect(self.show_failure)
+        self.file_drop = FileDropFilter(self)  # a data file dropped on the window opens Import with it
+        self.file_drop.file_dropped.connect(self.import_data)
         self.resize(1280, 820)
         geometry = self.settings.value("mainWindow/geometry")
         if isinstance(geometry, QByteArray):
@@ -91,10 +94,8 @@ class MainWindow(QMainWindow):
 
     # -- pages -------------------------------------------------------------------------------
     def _build_pages(self) -> None:
-        self.page_list = QListWidget()
-        self.page_list.setObjectName("pageList")
-        self.page_stack = QStackedWidget()
-        self.page_stack.setObjectName("pageStack")
+        self.page_list = QListWidget(objectName="pageList")
+        self.page_stack = QStackedWidget(objectName="pageStack")
         for key, title, module, cls in PAGES:  # imported by name: the shell does not depend on page internals
             page = getattr(importlib.import_module(module), cls)(self.session)
             page.setProperty("pageKey", key)
@@ -229,12 +230,9 @@ class MainWindow(QMainWindow):
             self.recent_menu.addAction(self.tr("(none)")).setEnabled(False)
 
     def _build_status_bar(self) -> None:
-        self.project_label = QLabel()
-        self.project_label.setObjectName("statusProject")
-        self.split_label = QLabel()
-        self.split_label.setObjectName("statusSplit")
-        self.progress_label = QLabel()
-        self.progress_label.setObjectName("statusProgress")
+        self.project_label = QLabel(objectName="statusProject")
+        self.split_label = QLabel(objectName="statusSplit")
+        self.progress_label = QLabel(objectName="statusProgress")
         for w in (self.project_label, self.split_label, self.progress_label):
             self.statusBar().addPermanentWidget(w)
 
@@ -292,12 +290,12 @@ class MainWindow(QMainWindow):
         if project is not None and not project.closed:
             project.compact_if_large()
 
-    def import_data(self) -> bool:
+    def import_data(self, path: str | None = None) -> bool:
         if not self._require_project():
             return False
         from bertstudio.ui.import_dialog import ImportDialog
 
-        dialog = ImportDialog(self.session, self)
+        dialog = ImportDialog(self.session, self, path if isinstance(path, str) else None)  # triggered(bool)
         dialog.imported.connect(self._on_imported)
         return bool(dialog.exec())
 

@@ -243,3 +243,48 @@ def test_enter_on_a_data_row_opens_it_in_the_label_page(qtbot, main_window):
     assert main_window.current_page_key() == "label"
     assert main_window.pages["label"].editor().text_view.toPlainText() == "s3"
     assert main_window.focusWidget() is main_window.pages["label"].editor()
+
+
+def _drag_events(widget, path):
+    """A drag from a file manager carrying ``path`` entering, then dropped on, ``widget``."""
+    from PySide6.QtCore import QMimeData, QPointF, QUrl
+    from PySide6.QtGui import QDragEnterEvent, QDropEvent
+
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(path))])
+    at = QPointF(widget.rect().center())
+    enter = QDragEnterEvent(at, Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    drop = QDropEvent(at, Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                      Qt.KeyboardModifier.NoModifier)
+    return mime, enter, drop
+
+
+def test_dropping_a_file_on_the_window_opens_import_with_it(qtbot, main_window, shared_data, tmp_path):
+    """Issue 14 item 16: a file dragged onto the window (here onto the data table) opens the
+    Import dialog on it, whose preview counts the whole file."""
+    path = shared_data / "glue" / "SST-2" / "dev.tsv"
+    target = main_window.findChild(object, "dataTable").viewport()
+    _mime, enter, drop = _drag_events(target, tmp_path)  # a folder is not a data file: refused
+    QApplication.sendEvent(target, enter)
+    assert not enter.isAccepted()
+    mime, enter, drop = _drag_events(target, path)
+    QApplication.sendEvent(target, enter)
+    assert enter.isAccepted()
+    seen = {}
+
+    def drive() -> None:
+        dialog = QApplication.activeModalWidget()
+        if dialog is None or dialog.objectName() != "importDialog":
+            QTimer.singleShot(20, drive)
+            return
+        seen["path"] = dialog.path_edit.text()
+        qtbot.waitUntil(lambda: dialog.survey.counts_label.text().startswith("872 rows"), timeout=30_000)
+        seen["counts"] = dialog.survey.counts_label.text()
+        qtbot.mouseClick(dialog.buttons.button(QDialogButtonBox.StandardButton.Ok), Qt.MouseButton.LeftButton)
+
+    QTimer.singleShot(0, drive)
+    QApplication.sendEvent(target, drop)
+    assert drop.isAccepted()
+    qtbot.waitUntil(lambda: "counts" in seen and main_window.session.split_size("dev") == 872, timeout=60_000)
+    assert seen["path"] == str(path)
+    assert seen["counts"] == "872 rows, 872 labelled\nLabels: 1: 444 (50.9%) · 0: 428 (49.1%)"
