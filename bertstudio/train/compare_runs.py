@@ -256,23 +256,24 @@ def _main_metric_key(record: RunRecord) -> str | None:
 
 
 def _metric(task: Any, key: str, rows: list[SharedRow], side: str) -> C.Metric | None:
-    """The main metric of one run on the shared rows as a function of row weights: the one
-    place that maps a kind's gold type to its metric family."""
-    gold_type = task.spec.gold
+    """The main metric of one run on the shared rows as a function of row weights."""
+    from bertstudio.train import families as F
+
+    kind_family = F.family(task.spec)
     preds = [r.pred_a if side == "a" else r.pred_b for r in rows]
     golds = [r.gold for r in rows]
     try:
-        if gold_type.classes:
+        if kind_family == F.CLASSES:
             order = list((rows[0].pred_b.get("probs") or {}).keys())  # the model's label order (ids)
             index = {name: i for i, name in enumerate(order)}
             for value in golds + [p.get("label") for p in preds]:
                 index.setdefault(value, len(index))
             return C.confusion_metric(key, [index[g] for g in golds], [index[p.get("label")] for p in preds], len(index))
-        if gold_type.numeric:
+        if kind_family == F.SCORE:
             return C.regression_metric(key, [float(g) for g in golds], [float(p.get("score", 0.0)) for p in preds])
-        if gold_type.per_token:
+        if kind_family == F.TAGS:
             return C.tagging_metric(key, golds, [p.get("tags") or [] for p in preds])
-        if gold_type.name == "answers":
+        if kind_family == F.SPAN:
             return C.squad_metric(key, [p.get("answer") or "" for p in preds], [list(g.get("text") or []) for g in golds])
     except DataError:
         return None
