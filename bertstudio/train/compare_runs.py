@@ -235,7 +235,7 @@ def compare_records(a: RunRecord, b: RunRecord, *, resamples: int = C.RESAMPLES,
     right_b = [not task.is_error(r.pred_b, r.gold) for r in rows]
     outcomes = C.paired_outcomes(right_a, right_b)
     change, note = None, ""
-    key = _main_metric_key(b)
+    key = main_metric_key(b)
     if key is not None:
         metric_a, metric_b = _metric(task, key, rows, "a"), _metric(task, key, rows, "b")
         if metric_a is not None and metric_b is not None:
@@ -245,7 +245,7 @@ def compare_records(a: RunRecord, b: RunRecord, *, resamples: int = C.RESAMPLES,
     return RunComparison(a, b, rows, outcomes, change, paired_by, relabelled, settings_diff(a, b), curves(a), curves(b), note)
 
 
-def _main_metric_key(record: RunRecord) -> str | None:
+def main_metric_key(record: RunRecord) -> str | None:
     from bertstudio.metrics import main_metric
 
     source = str(record.config.get("glue_task") or record.kind)
