@@ -199,3 +199,23 @@ def learning_curve(config: TrainConfig, train_set: Any, eval_set: Any, *, fracti
     if progress and not curve.cancelled:
         progress(1.0, "done")
     return curve
+
+
+def curve_sets(train_all: Any, dev_all: Any = None, *, seed: int = 0) -> tuple[Any, Any, str]:
+    """(training rows, evaluation rows, a note) for a project: the labelled dev rows when there
+    are any, else 10% of the labelled training rows held out with ``seed`` (the Train page's
+    rule), so no evaluated row is ever trained on."""
+    train = train_all.labelled() if train_all is not None else None
+    if train is None or len(train) == 0:
+        raise ConfigError("the training split has no labelled rows", where="learning curve",
+                          expected="labelled training examples")
+    dev = dev_all.labelled() if dev_all is not None and len(dev_all) else None
+    if dev is not None and len(dev):
+        return train, dev, ""
+    if len(train) < 20:
+        raise ConfigError(f"too few labelled rows to hold some out for evaluation ({len(train)})", where="learning curve",
+                          expected="a dev split, or at least 20 labelled training rows")
+    order = np.random.default_rng(seed).permutation(len(train))
+    n_eval = max(1, round(0.1 * len(train)))
+    note = f"no dev split: {n_eval} of {len(train)} labelled training rows held out for evaluation"
+    return train.select(np.sort(order[n_eval:])), train.select(np.sort(order[:n_eval])), note
