@@ -1,4 +1,5 @@
-"""The headless command line over the core: train, evaluate, predict, glue, export-run.
+"""The headless command line over the core: train, evaluate, predict, glue, export-run
+(and export-onnx, push-to-hub from :mod:`bertstudio.cli_export`).
 
 Exit codes: 0 success; 2 bad arguments or bad data (one line on stderr, no
 traceback); 1 a run that failed while training (``glue``: any task that did);
@@ -20,6 +21,7 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any, Sequence, TextIO
 
+from bertstudio import cli_export
 from bertstudio.errors import BertStudioError, ConfigError, DataError
 
 log = logging.getLogger("bertstudio")
@@ -121,7 +123,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_out_args(p, help="write metrics.json and predictions.jsonl here")
 
     p = sub.add_parser("predict", help="predict for typed text, a pair, tokens, or a question + context")
-    p.add_argument("--model", required=True, help="a model folder written by bertstudio (run/model)")
+    p.add_argument("--model", required=True, help="a model folder written by bertstudio (run/model), or an export's model.onnx")
     p.add_argument("--text")
     p.add_argument("--text-pair")
     p.add_argument("--tokens", help="space-separated words (tagging)")
@@ -145,6 +147,7 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--eval", metavar="FILE")
     g.add_argument("--data-dir", metavar="DIR")
     p.add_argument("--out", required=True, metavar="DIR")
+    cli_export.add_commands(sub)  # export-onnx, push-to-hub
     return parser
 
 
@@ -349,14 +352,12 @@ def _load_eval_examples(args: argparse.Namespace, *, kind: str, labels: list[str
 
 
 def cmd_predict(args: argparse.Namespace, out: TextIO) -> int:
-    from bertstudio.train.predict import Predictor
-
     given = {k: getattr(args, k) for k in ("text", "text_pair", "question", "context") if getattr(args, k) is not None}
     if args.tokens is not None:
         given["tokens"] = args.tokens.split()
     if not given:
         raise ConfigError("nothing to predict", where="arguments", expected="--text [--text-pair], --tokens, or --question with --context")
-    prediction = Predictor.load(args.model).predict(**given)
+    prediction = cli_export.predictor_for(args.model).predict(**given)
     out.write(json.dumps(prediction, ensure_ascii=False, indent=2) + "\n")
     return EXIT_OK
 
@@ -421,7 +422,8 @@ def _quiet_libraries() -> None:
     transformers.utils.logging.disable_progress_bar()
 
 
-COMMANDS = {"train": cmd_train, "evaluate": cmd_evaluate, "predict": cmd_predict, "glue": cmd_glue, "export-run": cmd_export_run}
+COMMANDS = {"train": cmd_train, "evaluate": cmd_evaluate, "predict": cmd_predict, "glue": cmd_glue, "export-run": cmd_export_run,
+            **cli_export.COMMANDS}
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:

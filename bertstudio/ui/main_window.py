@@ -14,20 +14,20 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QByteArray, QCoreApplication, QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
     QLabel,
     QListWidget,
     QMainWindow,
-    QMenu,
     QMessageBox,
     QStackedWidget,
     QWidget,
 )
 
 from bertstudio.errors import BertStudioError
+from bertstudio.ui.actions import build_actions
 from bertstudio.ui.data_page import DataPage
 from bertstudio.ui.editors import LabelPage
 from bertstudio.ui.file_drop import FileDropFilter
@@ -64,7 +64,7 @@ class MainWindow(QMainWindow):
         self.recovery_box: QMessageBox | None = None
         self.preload_thread: Any = None  # set by start_preload()
         self._build_pages()
-        self._build_actions()
+        build_actions(self, PAGES)  # menus, toolbar and every QAction as an attribute (ui/actions.py)
         self._build_status_bar()
         self.session.project_opened.connect(self._on_project_opened)
         self.session.project_closed.connect(self._on_project_closed)
@@ -155,79 +155,6 @@ class MainWindow(QMainWindow):
     def _on_example_activated(self, split: str, row: int) -> None:
         self.session.set_current(split, row)
         self.show_page("label")
-
-    # -- actions -----------------------------------------------------------------------------
-    def _action(self, name: str, text: str, slot: Any, shortcut: QKeySequence | str | None = None) -> QAction:
-        action = QAction(text, self)
-        action.setObjectName(name)
-        if shortcut is not None:
-            action.setShortcut(QKeySequence(shortcut))
-        action.triggered.connect(slot)
-        return action
-
-    def _build_actions(self) -> None:
-        SK = QKeySequence.StandardKey
-        self.new_action = self._action("newProjectAction", self.tr("&New project…"), self.new_project, SK.New)
-        self.open_action = self._action("openProjectAction", self.tr("&Open project…"), self.open_project, SK.Open)
-        self.save_action = self._action("saveAction", self.tr("&Save"), self.save, SK.Save)
-        self.import_action = self._action("importAction", self.tr("&Import data…"), self.import_data, "Ctrl+I")
-        self.export_action = self._action("exportAction", self.tr("&Export data…"), self.export_data, "Ctrl+E")
-        self.export_run_action = self._action("exportRunAction", self.tr("Export &run…"), self.export_run)
-        self.restore_action = self._action("restoreRowsAction", self.tr("Restore &replaced rows…"),
-                                           lambda: self.restore_replaced_rows())
-        self.close_action = self._action("closeProjectAction", self.tr("&Close project"), self.session.close)
-        self.quit_action = self._action("quitAction", self.tr("&Quit"), self.close, SK.Quit)
-        self.undo_action = self.session.undo_stack.createUndoAction(self, self.tr("&Undo"))
-        self.undo_action.setObjectName("undoAction")
-        self.undo_action.setShortcut(SK.Undo)
-        self.redo_action = self.session.undo_stack.createRedoAction(self, self.tr("&Redo"))
-        self.redo_action.setObjectName("redoAction")
-        self.redo_action.setShortcuts([QKeySequence(SK.Redo), QKeySequence("Ctrl+Shift+Z")])
-        self.add_examples_action = self._action("addExamplesAction", self.tr("&Add examples…"), self.add_examples,
-                                                "Ctrl+Shift+N")
-        self.label_set_action = self._action("labelSetAction", self.tr("&Label set…"), self.edit_label_set)
-        self.shortcuts_action = self._action("shortcutsAction", self.tr("&Keyboard shortcuts"), self.show_shortcuts,
-                                             SK.HelpContents)
-        self.recent_menu = QMenu(self.tr("Open &recent"), self)
-        self.recent_menu.setObjectName("recentMenu")
-        self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
-        file_menu = self.menuBar().addMenu(self.tr("&File"))
-        for item in (self.new_action, self.open_action, self.recent_menu, self.save_action, None, self.import_action,
-                     self.export_action, self.export_run_action, None, self.close_action, self.quit_action):
-            if item is None:
-                file_menu.addSeparator()
-            elif isinstance(item, QMenu):
-                file_menu.addMenu(item)
-            else:
-                file_menu.addAction(item)
-        edit_menu = self.menuBar().addMenu(self.tr("&Edit"))
-        edit_menu.addActions([self.undo_action, self.redo_action, self.restore_action])
-        edit_menu.addSeparator()
-        edit_menu.addAction(self.add_examples_action)
-        edit_menu.addAction(self.label_set_action)
-        view_menu = self.menuBar().addMenu(self.tr("&View"))
-        for i, (key, title, *_rest) in enumerate(PAGES):
-            action = self._action(f"show_{key}Action", _t(title), lambda _c=False, k=key: self.show_page(k),
-                                  f"Ctrl+{i + 1}")
-            view_menu.addAction(action)
-        help_menu = self.menuBar().addMenu(self.tr("&Help"))
-        help_menu.addAction(self.shortcuts_action)
-        toolbar = self.addToolBar(self.tr("Main"))
-        toolbar.setObjectName("mainToolBar")
-        toolbar.addActions([self.new_action, self.open_action, self.save_action])
-        toolbar.addSeparator()
-        toolbar.addActions([self.import_action, self.export_action])
-        toolbar.addSeparator()
-        toolbar.addActions([self.undo_action, self.redo_action])
-        toolbar.addSeparator()
-        toolbar.addAction(self.shortcuts_action)
-
-    def _fill_recent_menu(self) -> None:
-        self.recent_menu.clear()
-        for folder in self.session.recent_projects():
-            self.recent_menu.addAction(folder, lambda f=folder: self.open_project(f))
-        if self.recent_menu.isEmpty():
-            self.recent_menu.addAction(self.tr("(none)")).setEnabled(False)
 
     def _build_status_bar(self) -> None:
         self.project_label = QLabel(objectName="statusProject")
