@@ -1,0 +1,534 @@
+"""The assistant's threads, jobs and saved state (the public API is in assistant.py).
+
+Jobs of the *worker* thread, in priority order: ``prepare`` (encoder, pool vectors,
+zero-shot, self-trained prior, k-means spread), ``refit`` (fast head + pool scores +
+audit), ``refresh`` (the self-trained prior again, with the labels so far). The
+*trainer* thread runs the strong model. See assistant.py for the contract.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from bertstudio.assist import fast as F
+from bertstudio.assist.audit import AuditStats, audit_stats, random_order_curve
+from bertstudio.assist.cache import CACHE_DIR, EmbeddingCache, WordEmbeddingCache
+from bertstudio.assist.encoder import Cancelled, SentenceEncoder
+from bertstudio.assist.fast import Scores
+from bertstudio.assist.pool import PoolData, embed_pool, head_outputs, read_pool, strong_features, token_model_probs
+from bertstudio.assist.strategies import Queue, kmeans_spread
+from bertstudio.data.atomic import atomic_write_bytes
+
+log = logging.getLogger(__name__)
+
+STATE_VERSION = 1
+_JOBS = ("prepare", "refit", "refresh")
+RANDOM_CURVE_SIZES = (5, 10, 20, 40, 80, 160, 320)
+
+
+class AssistantState:
+    """Threads, jobs and persistence of :class:`~bertstudio.assist.assistant.LabellingAssistant`."""
+
+    # set by the subclass before __init__: project, split, settings, kind, spec, _lock, _on_event
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition(self._lock)
+        self._want = {job: False for job in _JOBS}
+        self._want_strong = False
+        self._busy = {"worker": False, "trainer": False}
+        self._closed = False
+        self._cancel = threading.Event()  # set by cancel()/close(): stops embedding and training
+        self._ready = threading.Event()
+        self._threads: list[threading.Thread] = []
+        self.messages: list[str] = []
+        self._phase = "starting"
+        self._progress: dict[str, Any] = {}
+        self._training: dict[str, Any] = {}
+        self._history: list[dict] = []
+        self._random_curve: list[tuple[int, float]] = []
+        self._audit_shown = audit_stats(np.zeros(0))
+        self._audit_all: dict[str, AuditStats] = {}
+        self._fast: Scores | None = None
+        self._strong: Scores | None = None
+        self._strong_model: Any = None
+        self._shown = "fast"
+        self._fast_head: Any = None
+        self._prior: Any = None
+        self._zero_shot: Any = None
+        self._pool: PoolData | None = None
+        self._encoder: SentenceEncoder | None = None
+        self._cache: EmbeddingCache | None = None
+        self._words: WordEmbeddingCache | None = None
+        self._label_version = 0
+        self._refreshed_at = 0  # training labels when the prior was last refreshed
+        self._scored_version = -1
+
+    # ------------------------------------------------------------------ rows and saved state
+    @property
+    def cache_dir(self) -> Path:
+        return Path(self.project.folder) / CACHE_DIR
+
+    @property
+    def state_path(self) -> Path:
+        return self.cache_dir / f"assist-{self.split}.json"
+
+    def _init_rows(self) -> None:
+        examples = self.project.examples(self.split) if self.split in self.project.split_names else None
+        self._n = len(examples) if examples is not None else 0
+        self._labels = list(self.project.labels)
+        gold = examples.dataset.with_format("arrow")[self.spec.gold_column].to_pylist() if self._n else []
+        self._gold: dict[int, Any] = {i: v for i, v in enumerate(gold) if v is not None}
+        self._queue = Queue(self._n, seed=self.settings.seed)
+        labelled = np.zeros(self._n, dtype=bool)
+        labelled[list(self._gold)] = True
+        self._queue.labelled = labelled
+        self._data_id = self._split_identity()
+        saved = self._read_state()
+        if saved is not None:
+            self._queue.load_state(saved.get("queue", {}), labelled)
+            self._history = [h for h in saved.get("history", []) if isinstance(h, dict)]
+        every = self.settings.strong_every
+        self._next_strong_at = (self._training_count() // every + 1) * every if every > 0 else 0
+
+    def _split_identity(self) -> dict[str, Any]:
+        info = self.project.split_info.get(self.split, {})
+        return {"rows": info.get("rows"), "imported": info.get("imported")}
+
+    def _read_state(self) -> dict | None:
+        try:
+            data = json.loads(self.state_path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError) as exc:
+            self.messages.append(f"{self.state_path.name}: unreadable, starting afresh ({exc})")
+            return None
+        if not isinstance(data, dict) or data.get("version") != STATE_VERSION or data.get("data") != self._data_id:
+            self.messages.append(f"{self.state_path.name}: written for other data, starting afresh")
+            return None
+        return data
+
+    def save_state(self) -> None:
+        """Write the audit set, skips and history (atomic). Called by the worker and by close()."""
+        with self._lock:
+            data = {"version": STATE_VERSION, "data": self._data_id, "queue": self._queue.to_state(),
+                    "history": self._history}
+        try:
+            self.cache_dir.mkdir(parents=True, exist_ok=True)
+            atomic_write_bytes(self.state_path, json.dumps(data).encode("utf-8"))
+        except OSError as exc:
+            log.warning("assistant state not saved: %s", exc)
+
+    def _training_count(self) -> int:
+        return len(self._gold) - len(self._queue.audit_rows & set(self._gold))
+
+    def _training_rows(self) -> tuple[list[int], list[Any]]:
+        with self._lock:
+            audit = self._queue.audit_rows
+            rows = sorted(r for r in self._gold if r not in audit)
+            return rows, [self._gold[r] for r in rows]
+
+    # ------------------------------------------------------------------ threads
+    def start(self) -> None:
+        if self._threads:
+            return
+        for name, target in (("worker", self._worker_loop), ("trainer", self._trainer_loop)):
+            t = threading.Thread(target=target, name=f"bertstudio-assist-{name}", daemon=True)
+            t.start()
+            self._threads.append(t)
+        self._request("prepare")
+
+    def _request(self, job: str) -> None:
+        with self._cond:
+            self._want[job] = True
+            self._cond.notify_all()
+
+    def _emit(self, kind: str, **data: Any) -> None:
+        if self._on_event is None:
+            return
+        try:
+            self._on_event({"kind": kind, **data})
+        except Exception:  # noqa: BLE001 - a listener's bug must not kill the worker
+            log.exception("assistant event listener failed")
+
+    def _worker_loop(self) -> None:
+        while True:
+            with self._cond:
+                while not self._closed and not (any(self._want.values()) and
+                                                (self._ready.is_set() or self._want["prepare"])):
+                    self._cond.wait()
+                if self._closed:
+                    return
+                job = next(j for j in _JOBS if self._want[j])
+                self._want[job] = False
+                self._busy["worker"] = True
+            try:
+                if job == "prepare":
+                    self._start_work()
+                getattr(self, f"_job_{job}")()
+            except Cancelled:
+                pass
+            except Exception as exc:  # noqa: BLE001 - reported, and the loop goes on
+                log.exception("assistant %s failed", job)
+                self._phase = "failed" if job == "prepare" else self._phase
+                self._emit("error", job=job, message=str(exc))
+            finally:
+                with self._cond:
+                    self._busy["worker"] = False
+                    self._cond.notify_all()
+
+    def _trainer_loop(self) -> None:
+        while True:
+            with self._cond:
+                while not self._closed and not (self._want_strong and self._ready.is_set()):
+                    self._cond.wait()
+                if self._closed:
+                    return
+                self._want_strong = False
+                self._busy["trainer"] = True
+            try:
+                self._start_work()
+                self._job_strong()
+            except Cancelled:
+                self._training = {"status": "cancelled"}
+                self._emit("trained", status="cancelled")
+            except Exception as exc:  # noqa: BLE001
+                log.exception("assistant training failed")
+                self._training = {"status": "failed", "message": str(exc)}
+                self._emit("error", job="strong", message=str(exc))
+            finally:
+                with self._cond:
+                    self._busy["trainer"] = False
+                    self._cond.notify_all()
+
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        """Block until no job is pending or running (benchmarks and tests; never the GUI)."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        with self._cond:
+            while (any(self._want.values()) or self._want_strong or any(self._busy.values())) and not self._closed:
+                if self._phase == "failed" and not any(self._busy.values()):
+                    break
+                left = None if deadline is None else deadline - time.monotonic()
+                if left is not None and left <= 0:
+                    return False
+                self._cond.wait(left)
+        return True
+
+    def _start_work(self) -> None:
+        """A new long job starts: forget an earlier cancel() (never after close())."""
+        with self._cond:
+            if self._closed:
+                raise Cancelled()
+            self._cancel.clear()
+
+    def cancel(self) -> None:
+        """Stop the embedding and a running training after their current batch or step."""
+        self._cancel.set()
+
+    def close(self, timeout: float | None = 60.0) -> None:
+        """Cancel work, wait for the threads, save the state. Never touches labels. Idempotent."""
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+        with self._cond:
+            already = self._closed
+            self._closed = True
+            self._cancel.set()
+            self._cond.notify_all()
+        for t in self._threads:
+            t.join(timeout)
+        self._threads = []
+        if not already:
+            self.save_state()
+            for cache in (self._cache, self._words):
+                if cache is not None:
+                    cache.save()
+
+    def __enter__(self) -> "AssistantState":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ project events (owner thread)
+    def _on_project_event(self, event: dict) -> None:
+        kind = event.get("kind")
+        if kind == "gold_changed" and event.get("split") == self.split:
+            self.on_labelled(self.split, int(event["row"]), event.get("value"))
+        elif kind == "labels_changed":
+            with self._lock:
+                self._labels = list(self.project.labels)
+                self._gold = {r: self.project.gold(self.split, r) for r in self._gold}
+                self._strong = self._strong_model = None  # it predicts the old label names
+            self._request("prepare")
+        elif kind == "split_imported" and event.get("split") == self.split:
+            with self._lock:
+                self._fast = self._strong = None
+                self._ready.clear()
+                self._init_rows()
+                self._pool = None
+            self._emit("reset", reason="the split was imported again")
+            self._request("prepare")
+
+    # ------------------------------------------------------------------ jobs
+    def _progress_cb(self, task: str):
+        last = [0.0]
+
+        def report(done: int, total: int) -> None:
+            self._progress = {"task": task, "done": done, "total": total}
+            now = time.monotonic()
+            if now - last[0] > 0.1 or done >= total:  # at most ten events a second
+                last[0] = now
+                self._emit("progress", task=task, done=done, total=total)
+        return report
+
+    def _job_prepare(self) -> None:
+        from bertstudio.assist.zeroshot import build_zero_shot
+        from bertstudio.tasks.model import resolve_model
+
+        self._phase = "embedding"
+        if self.spec.features is None or self._n == 0:
+            self._phase = "ready"
+            self._ready.set()
+            self._emit("ready", suggestions=False, reason=self.spec.waiting)
+            return
+        if self._encoder is None:
+            self._encoder = SentenceEncoder.from_path(resolve_model(self.settings.model))
+            self._cache = EmbeddingCache(self.cache_dir, self._encoder)
+            self._words = WordEmbeddingCache(self.cache_dir, self._encoder)
+            self.messages.extend(self._cache.messages + self._words.messages)
+        if self._pool is None:
+            pool = read_pool(self.spec, self.project.examples(self.split))
+            self._pool = embed_pool(pool, self._cache, self._words, progress=self._progress_cb("embedding"),
+                                    cancel=self._cancel)
+        pool = self._pool
+        self._zero_shot = None
+        self._prior = None
+        if self.spec.zero_shot and len(self._labels) >= 2 and pool.vectors is not None:
+            self._phase = "zero-shot"
+            self._zero_shot = build_zero_shot(
+                self._labels, lambda texts: self._cache.embed(texts), pool.vectors,
+                descriptions=self.settings.descriptions, templates=self.settings.templates,
+                temperature=self.settings.temperature)
+            self._prior = self._zero_shot.head()
+            if self.settings.self_train:
+                self._refresh_prior()
+        if pool.vectors is not None and not self._queue.spread:
+            with self._lock:
+                free = np.flatnonzero(~self._queue.labelled)
+            spread = kmeans_spread(pool.vectors, free, seed=self.settings.seed)
+            with self._lock:
+                self._queue.spread = spread
+        self._phase = "ready"
+        self._ready.set()
+        with self._cond:
+            self._cond.notify_all()  # the trainer may be waiting for the pool
+        self._job_refit()
+        self._emit("ready", suggestions=self._shown_scores() is not None, reason=self.spec.waiting)
+
+    def _refresh_prior(self) -> None:
+        """Self-train the prior from the current head, with the training labels (layer 2 of fast.py)."""
+        pool, zs = self._pool, self._zero_shot
+        if pool is None or zs is None or pool.features is None:
+            return
+        rows, values = self._training_rows()
+        index = {n: i for i, n in enumerate(self._labels)}
+        keep = [i for i, v in enumerate(values) if v in index]
+        rows = [rows[i] for i in keep]
+        y = np.array([index[values[i]] for i in keep], dtype=np.int64)
+        with self._lock:
+            exclude = np.array(sorted(set(self._gold)), dtype=np.int64)
+        start = F.fit_classifier(pool.features[rows], y, len(self._labels), zs.head()) if rows else zs.head()
+        self._prior = F.self_train(pool.features, start, X_labelled=pool.features[rows], y_labelled=y, exclude=exclude)
+        self._refreshed_at = len(rows)
+
+    def _job_refresh(self) -> None:
+        self._refresh_prior()
+        self._job_refit()
+
+    def _job_refit(self) -> None:
+        pool = self._pool
+        if pool is None:
+            return
+        version = self._label_version
+        rows, values = self._training_rows()
+        scores = self._fit_fast(pool, rows, values, version)
+        with self._lock:
+            self._fast = scores
+        self._update_audit()
+        self._emit("scores", source=scores.source if scores else None, labels=len(rows), version=version)
+        self.save_state()
+        if self.settings.self_train and self._zero_shot is not None and len(rows) - self._refreshed_at >= F.REFRESH_EVERY:
+            self._request("refresh")
+
+    def _fit_fast(self, pool: PoolData, rows: list[int], values: list[Any], version: int) -> Scores | None:
+        spec, labels = self.spec, self._labels
+        if spec.head == "ridge":
+            return F.regression_scores(pool.features, [float(v) for v in values], rows, version) if rows else None
+        index = {n: i for i, n in enumerate(labels)}
+        if spec.head == "token":
+            keep = [(r, v) for r, v in zip(rows, values) if all(t in index for t in v)]
+            if not keep:
+                return None
+            return F.token_scores(pool.words, [r for r, _ in keep], [[index[t] for t in v] for _, v in keep],
+                                  len(labels), version)
+        keep = [(r, index[v]) for r, v in zip(rows, values) if v in index]
+        y = np.array([k for _, k in keep], dtype=np.int64)
+        rows = [r for r, _ in keep]
+        head = F.fit_classifier(pool.features[rows], y, len(labels), self._prior) if len(labels) >= 2 else None
+        self._fast_head = head
+        if head is None:
+            return None
+        source = "fast" if rows else "zero-shot"
+        return F.classification_scores(source, head.predict_proba(pool.features), rows, version, head=head,
+                                       labels=tuple(labels))
+
+    # ------------------------------------------------------------------ the strong model (trainer thread)
+    def _job_strong(self) -> None:
+        from bertstudio.assist.strong import StrongRequest, choose_method
+        from bertstudio.tasks.model import resolve_model
+
+        pool = self._pool
+        rows, values = self._training_rows()
+        counts = self._counts_of(values)
+        if pool is None or not rows or (self.spec.head == "logistic" and sum(1 for c in counts.values() if c) < 2):
+            return
+        method, reason = choose_method(self.kind, counts, self.settings.strong_method)
+        self._training = {"status": "training", "method": method, "reason": reason, "labels": len(rows),
+                          "step": 0, "total": 0}
+        self._emit("training", method=method, reason=reason, labels=len(rows))
+        request = StrongRequest(
+            kind=self.kind, labels=list(self._labels), rows=rows, values=values,
+            texts=[pool.texts[r] for r in rows] if pool.texts is not None else [],
+            pairs=[pool.pairs[r] for r in rows] if pool.pairs is not None else None,
+            tokens=[pool.tokens[r] for r in rows] if pool.tokens is not None else None,
+            model_path=resolve_model(self.settings.model), seed=self.settings.seed, method=self.settings.strong_method,
+            init_head=self._fast_head if self.spec.head == "logistic" else None)
+
+        def progress(step: int, total: int) -> None:
+            self._training.update(step=step, total=total)
+            self._emit("training_progress", step=step, total=total)
+
+        model = self.strong_runner(request, counts=counts, progress=progress, cancel=self._cancel)
+        self._training.update(status="scoring")
+        scores = self._score_strong(model, pool)
+        with self._lock:
+            self._strong, self._strong_model = scores, model
+        self._training = {"status": "finished", "method": model.method, "reason": model.reason, "labels": len(rows)}
+        self._update_audit()
+        self._emit("trained", status="finished", method=model.method, reason=model.reason, labels=len(rows))
+
+    @staticmethod
+    def strong_runner(request: Any, **kwargs: Any) -> Any:
+        """The function that trains a strong model (``strong.train_strong``)."""
+        from bertstudio.assist.strong import train_strong
+
+        return train_strong(request, **kwargs)
+
+    def _score_strong(self, model: Any, pool: PoolData) -> Scores:
+        progress = self._progress_cb("scoring")
+        if model.kind == "tagging":
+            word_probs = token_model_probs(model.model, model.tokenizer, pool.tokens or [], progress=progress,
+                                           cancel=self._cancel)
+            margin = np.array([np.log(np.clip(p.max(1), 1e-12, 1)).mean() if len(p) else 0.0 for p in word_probs],
+                              dtype=np.float32)
+            return Scores(model.method, None, margin, tuple(model.rows), word_probs=word_probs)
+        feats = strong_features(model.model, model.tokenizer, pool, progress=progress, cancel=self._cancel)
+        out = head_outputs(model.model, feats)
+        if getattr(model.model, "regression", False):
+            return Scores(model.method, out, np.ones(len(out), np.float32), tuple(model.rows), meta={"regression": True})
+        return F.classification_scores(model.method, out, model.rows, labels=tuple(model.labels))
+
+    def _counts_of(self, values: list[Any]) -> dict[str, int]:
+        counts = {n: 0 for n in self._labels}
+        for v in values:
+            if isinstance(v, str) and v in counts:
+                counts[v] += 1
+        return counts
+
+    # ------------------------------------------------------------------ audit and the shown model
+    def _shown_scores(self) -> Scores | None:
+        fast, strong = self._fast, self._strong
+        if self._shown == "strong" and strong is not None:
+            return strong
+        return fast if fast is not None else strong
+
+    def _audit_of(self, scores: Scores | None) -> tuple[AuditStats, float]:
+        """Accuracy on the audit rows (tagging: per word; regression: within 10% of the range is
+        not defined - mean absolute error is left to the Results page, so regression reports n only)."""
+        with self._lock:
+            rows = sorted(r for r in self._queue.audit_rows if r in self._gold)
+            gold = [self._gold[r] for r in rows]
+        if scores is None or not rows:
+            return audit_stats(np.zeros(0), source=scores.source if scores else "", labels=0), 0.0
+        labels = self._labels
+        if scores.word_probs is not None:
+            right, loglik = [], []
+            for r, g in zip(rows, gold):
+                p = scores.word_probs[r]
+                for w, tag in enumerate(g):
+                    right.append(tag in labels and int(p[w].argmax()) == labels.index(tag))
+                    loglik.append(np.log(max(float(p[w][labels.index(tag)]), 1e-12)) if tag in labels else -30.0)
+            return audit_stats(np.array(right), source=scores.source, labels=scores.n_labels), float(np.mean(loglik))
+        if scores.meta.get("regression"):
+            err = np.abs(np.array([float(scores.probs[r, 0]) - float(g) for r, g in zip(rows, gold)]))
+            return AuditStats(len(rows), 0, None, None, None, scores.source, scores.n_labels), -float(err.mean())
+        idx = [labels.index(g) if g in labels else -1 for g in gold]
+        pred = scores.probs[rows].argmax(1)
+        right = np.array([p == i for p, i in zip(pred, idx)])
+        loglik = float(np.mean([np.log(max(float(scores.probs[r, i]), 1e-12)) if i >= 0 else -30.0
+                                for r, i in zip(rows, idx)]))
+        return audit_stats(right, source=scores.source, labels=scores.n_labels), loglik
+
+    def _update_audit(self) -> None:
+        """Score both models on the audit set; show the strong one while it is at least as good."""
+        fast_stats, fast_ll = self._audit_of(self._fast)
+        strong_stats, strong_ll = self._audit_of(self._strong)
+        all_stats = {}
+        if self._fast is not None:
+            all_stats["fast"] = fast_stats
+        if self._strong is not None:
+            all_stats["strong"] = strong_stats
+            key_f = (fast_stats.accuracy if fast_stats.accuracy is not None else -1, fast_ll)
+            key_s = (strong_stats.accuracy if strong_stats.accuracy is not None else -1, strong_ll)
+            self._shown = "strong" if self._fast is None or key_s >= key_f else "fast"
+        shown = strong_stats if self._shown == "strong" and self._strong is not None else fast_stats
+        self._audit_all, self._audit_shown = all_stats, shown
+        scores = self._shown_scores()
+        entry = {"labels": scores.n_labels if scores else 0, "audit_n": shown.n, "accuracy": shown.accuracy,
+                 "low": shown.low, "high": shown.high, "source": scores.source if scores else None}
+        with self._lock:
+            last = self._history[-1] if self._history else None
+            if last is None or any(last.get(k) != entry[k] for k in ("labels", "audit_n", "source", "accuracy")):
+                self._history.append(entry)
+        if shown.n and shown.n != getattr(self, "_curve_n", 0):
+            self._curve_n = shown.n
+            self._random_curve = self._estimate_random_curve()
+        self._emit("audit", **shown.to_dict())
+
+    def _estimate_random_curve(self) -> list[tuple[int, float]]:
+        pool = self._pool
+        if pool is None or pool.features is None or self.spec.head != "logistic":
+            return []
+        with self._lock:
+            rows = np.array(sorted(r for r in self._queue.audit_rows if r in self._gold))
+            gold = [self._gold[r] for r in rows]
+        index = {n: i for i, n in enumerate(self._labels)}
+        ok = [i for i, g in enumerate(gold) if g in index]
+        rows, y = rows[ok], np.array([index[gold[i]] for i in ok])
+        X = pool.features[rows]
+        prior = self._zero_shot.head() if self._zero_shot is not None else None
+
+        def fit_predict(tr: np.ndarray, te: np.ndarray) -> np.ndarray:
+            head = F.fit_classifier(X[tr], y[tr], len(self._labels), prior)
+            if head is None:
+                return np.full(len(te), np.bincount(y[tr]).argmax())
+            return head.predict_proba(X[te]).argmax(1)
+
+        return random_order_curve(fit_predict, y, list(RANDOM_CURVE_SIZES), seed=self.settings.seed)
