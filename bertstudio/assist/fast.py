@@ -37,7 +37,7 @@ SELF_TRAIN_C = 0.3
 SELF_TRAIN_ROUNDS = 2
 LABEL_WEIGHT = 3.0
 REFRESH_EVERY = 10
-PRIOR_L2 = 3.0  # strength of the pull towards the prior (per unit of squared weight)
+PRIOR_L2 = 10.0  # strength of the pull towards the prior (per unit of squared weight)
 TOKEN_C = 1.0
 
 
@@ -123,11 +123,11 @@ def self_train(X: np.ndarray, start: LinearHead, *, X_labelled: np.ndarray | Non
 
 
 def fit_classifier(X: np.ndarray, y: np.ndarray, num_classes: int, prior: LinearHead | None,
-                   *, l2: float = PRIOR_L2) -> LinearHead | None:
-    """The fast head for classification: MAP towards ``prior`` when there is one, else
-    scikit-learn's logistic regression (None until two classes have labels)."""
+                   *, l2: float = PRIOR_L2, start: LinearHead | None = None) -> LinearHead | None:
+    """The fast head for classification: MAP towards ``prior`` when there is one (warm-started
+    from ``start``), else scikit-learn's logistic regression (None until two classes have labels)."""
     if prior is not None:
-        return fit_with_prior(X, y, prior, l2=l2)
+        return fit_with_prior(X, y, prior, l2=l2, start=start)
     return fit_logistic(X, y, num_classes)
 
 

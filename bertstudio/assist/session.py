@@ -24,13 +24,19 @@ from bertstudio.assist.encoder import Cancelled, SentenceEncoder
 from bertstudio.assist.fast import Scores
 from bertstudio.assist.pool import PoolData, embed_pool, head_outputs, read_pool, strong_features, token_model_probs
 from bertstudio.assist.strategies import Queue, kmeans_spread
+from bertstudio.assist.strong import save_strong
 from bertstudio.data.atomic import atomic_write_bytes
 
 log = logging.getLogger(__name__)
 
 STATE_VERSION = 1
+STATE_SAVE_EVERY_S = 5.0  # a crash loses at most this much of the queue's bookkeeping (never a label)
 _JOBS = ("prepare", "refit", "refresh")
 RANDOM_CURVE_SIZES = (5, 10, 20, 40, 80, 160, 320)
+# Pseudo-labels for fine-tuning: the surest 40% of the pool (the self-training fraction of fast.py),
+# at most 2,000 rows so a training stays minutes long on 2 cores whatever the pool's size.
+PSEUDO_FRACTION = 0.4
+PSEUDO_MAX = 2000
 
 
 class AssistantState:
@@ -42,6 +48,7 @@ class AssistantState:
         self._cond = threading.Condition(self._lock)
         self._want = {job: False for job in _JOBS}
         self._want_strong = False
+        self._restore_pending = True  # the trainer first looks for the last session's model
         self._busy = {"worker": False, "trainer": False}
         self._closed = False
         self._cancel = threading.Event()  # set by cancel()/close(): stops embedding and training
@@ -60,7 +67,10 @@ class AssistantState:
         self._strong_model: Any = None
         self._shown = "fast"
         self._fast_head: Any = None
+        self._fast_prior: Any = None  # the prior the fast head was fitted with (warm starts)
+        self._saved_at = 0.0
         self._prior: Any = None
+        self._prior0: Any = None  # the prior before any label (zero-shot, self-trained on the pool)
         self._zero_shot: Any = None
         self._pool: PoolData | None = None
         self._encoder: SentenceEncoder | None = None
@@ -115,7 +125,9 @@ class AssistantState:
         return data
 
     def save_state(self) -> None:
-        """Write the audit set, skips and history (atomic). Called by the worker and by close()."""
+        """Write the audit set, skips and history (atomic). Called by the worker (at most every
+        :data:`STATE_SAVE_EVERY_S` seconds) and by close()."""
+        self._saved_at = time.monotonic()
         with self._lock:
             data = {"version": STATE_VERSION, "data": self._data_id, "queue": self._queue.to_state(),
                     "history": self._history}
@@ -126,7 +138,7 @@ class AssistantState:
             log.warning("assistant state not saved: %s", exc)
 
     def _training_count(self) -> int:
-        return len(self._gold) - len(self._queue.audit_rows & set(self._gold))
+        return len(self._gold) - sum(1 for r in self._queue.audit_rows if r in self._gold)
 
     def _training_rows(self) -> tuple[list[int], list[Any]]:
         with self._lock:
@@ -186,15 +198,17 @@ class AssistantState:
     def _trainer_loop(self) -> None:
         while True:
             with self._cond:
-                while not self._closed and not (self._want_strong and self._ready.is_set()):
+                while not self._closed and not ((self._want_strong or self._restore_pending) and self._ready.is_set()):
                     self._cond.wait()
                 if self._closed:
                     return
-                self._want_strong = False
+                self._restore_pending = False
                 self._busy["trainer"] = True
             try:
                 self._start_work()
-                self._job_strong()
+                self._restore_strong()
+                if self._want_strong_now():
+                    self._job_strong()
             except Cancelled:
                 self._training = {"status": "cancelled"}
                 self._emit("trained", status="cancelled")
@@ -207,11 +221,23 @@ class AssistantState:
                     self._busy["trainer"] = False
                     self._cond.notify_all()
 
-    def wait_idle(self, timeout: float | None = None) -> bool:
-        """Block until no job is pending or running (benchmarks and tests; never the GUI)."""
-        deadline = None if timeout is None else time.monotonic() + timeout
+    def _want_strong_now(self) -> bool:
         with self._cond:
-            while (any(self._want.values()) or self._want_strong or any(self._busy.values())) and not self._closed:
+            want, self._want_strong = self._want_strong, False
+            return want
+
+    def wait_idle(self, timeout: float | None = None, *, training: bool = True) -> bool:
+        """Block until no job is pending or running (benchmarks and tests; never the GUI);
+        ``training=False`` waits for the worker only (a strong model may go on training).
+        False when ``timeout`` seconds passed first."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+
+        def busy() -> bool:
+            worker = any(self._want.values()) or self._busy["worker"]
+            return worker or (training and (self._want_strong or self._restore_pending or self._busy["trainer"]))
+
+        with self._cond:
+            while busy() and not self._closed:
                 if self._phase == "failed" and not any(self._busy.values()):
                     break
                 left = None if deadline is None else deadline - time.monotonic()
@@ -316,8 +342,9 @@ class AssistantState:
                 self._labels, lambda texts: self._cache.embed(texts), pool.vectors,
                 descriptions=self.settings.descriptions, templates=self.settings.templates,
                 temperature=self.settings.temperature)
-            self._prior = self._zero_shot.head()
+            self._prior = self._prior0 = self._zero_shot.head()
             if self.settings.self_train:
+                self._prior0 = F.self_train(pool.features, self._prior, exclude=np.zeros(0, np.int64))
                 self._refresh_prior()
         if pool.vectors is not None and not self._queue.spread:
             with self._lock:
@@ -344,6 +371,9 @@ class AssistantState:
         y = np.array([index[values[i]] for i in keep], dtype=np.int64)
         with self._lock:
             exclude = np.array(sorted(set(self._gold)), dtype=np.int64)
+        if not rows and self._prior0 is not None:
+            self._prior, self._refreshed_at = self._prior0, 0
+            return
         start = F.fit_classifier(pool.features[rows], y, len(self._labels), zs.head()) if rows else zs.head()
         self._prior = F.self_train(pool.features, start, X_labelled=pool.features[rows], y_labelled=y, exclude=exclude)
         self._refreshed_at = len(rows)
@@ -363,7 +393,8 @@ class AssistantState:
             self._fast = scores
         self._update_audit()
         self._emit("scores", source=scores.source if scores else None, labels=len(rows), version=version)
-        self.save_state()
+        if time.monotonic() - self._saved_at > STATE_SAVE_EVERY_S:  # fsyncs cost tens of ms: not every label
+            self.save_state()
         if self.settings.self_train and self._zero_shot is not None and len(rows) - self._refreshed_at >= F.REFRESH_EVERY:
             self._request("refresh")
 
@@ -381,7 +412,10 @@ class AssistantState:
         keep = [(r, index[v]) for r, v in zip(rows, values) if v in index]
         y = np.array([k for _, k in keep], dtype=np.int64)
         rows = [r for r, _ in keep]
-        head = F.fit_classifier(pool.features[rows], y, len(labels), self._prior) if len(labels) >= 2 else None
+        start = self._fast_head if self._fast_prior is self._prior else None  # same problem, a few more labels
+        head = F.fit_classifier(pool.features[rows], y, len(labels), self._prior, start=start) \
+            if len(labels) >= 2 else None
+        self._fast_prior = self._prior
         self._fast_head = head
         if head is None:
             return None
@@ -397,9 +431,12 @@ class AssistantState:
         pool = self._pool
         rows, values = self._training_rows()
         counts = self._counts_of(values)
-        if pool is None or not rows or (self.spec.head == "logistic" and sum(1 for c in counts.values() if c) < 2):
+        if pool is None or len(rows) < 2 or (self.spec.head == "logistic" and sum(1 for c in counts.values() if c) < 2):
             return
-        method, reason = choose_method(self.kind, counts, self.settings.strong_method)
+        pseudo_rows, pseudo_values = [], []
+        if self.spec.zero_shot and self.settings.self_train and self.settings.strong_method != "setfit":
+            pseudo_rows, pseudo_values = self._pseudo_labels()
+        method, reason = choose_method(self.kind, counts, self.settings.strong_method, pseudo=len(pseudo_rows))
         self._training = {"status": "training", "method": method, "reason": reason, "labels": len(rows),
                           "step": 0, "total": 0}
         self._emit("training", method=method, reason=reason, labels=len(rows))
@@ -410,6 +447,9 @@ class AssistantState:
             tokens=[pool.tokens[r] for r in rows] if pool.tokens is not None else None,
             model_path=resolve_model(self.settings.model), seed=self.settings.seed, method=self.settings.strong_method,
             init_head=self._fast_head if self.spec.head == "logistic" else None)
+        if method == "finetune" and pseudo_rows and pool.texts is not None:
+            request.pseudo_rows, request.pseudo_values = pseudo_rows, pseudo_values
+            request.pseudo_texts = [pool.texts[r] for r in pseudo_rows]
 
         def progress(step: int, total: int) -> None:
             self._training.update(step=step, total=total)
@@ -417,12 +457,71 @@ class AssistantState:
 
         model = self.strong_runner(request, counts=counts, progress=progress, cancel=self._cancel)
         self._training.update(status="scoring")
+        self._publish_strong(model, pool)
+        self._training = {"status": "finished", "method": model.method, "reason": model.reason, "labels": len(rows)}
+        self._emit("trained", status="finished", method=model.method, reason=model.reason, labels=len(rows))
+        try:
+            save_strong(model, self.model_dir, {"data": self._data_id})
+        except OSError as exc:  # a full disk must not lose the model in memory
+            log.warning("assistant model not saved: %s", exc)
+
+    @property
+    def model_dir(self):
+        """Where the latest strong model is kept (replaced by each new one)."""
+        return self.cache_dir / f"assist-model-{self.split}"
+
+    def _publish_strong(self, model: Any, pool: PoolData) -> None:
         scores = self._score_strong(model, pool)
         with self._lock:
             self._strong, self._strong_model = scores, model
-        self._training = {"status": "finished", "method": model.method, "reason": model.reason, "labels": len(rows)}
         self._update_audit()
-        self._emit("trained", status="finished", method=model.method, reason=model.reason, labels=len(rows))
+
+    def _restore_strong(self) -> None:
+        """The model saved by the last session, if it predicts this project's labels."""
+        from bertstudio.assist.strong import load_strong
+        from bertstudio.errors import BertStudioError
+
+        if self._strong is not None or not (self.model_dir / "assist.json").is_file() or self._pool is None:
+            return
+        try:
+            model = load_strong(self.model_dir)
+        except (BertStudioError, OSError) as exc:
+            self.messages.append(f"{self.model_dir.name}: not restored ({exc})")
+            return
+        if model.kind != self.kind or (model.labels != self._labels and self.spec.head != "ridge") \
+                or model.saved_meta.get("data") != self._data_id:
+            return
+        with self._lock:  # a row that has become an audit row since must not count as trained on
+            audit = set(self._queue.audit_rows)
+        if audit & set(model.rows):
+            return
+        self._training = {"status": "scoring", "method": model.method, "restored": True}
+        self._publish_strong(model, self._pool)
+        self._training = {"status": "finished", "method": model.method, "reason": model.reason,
+                          "labels": len(model.rows), "restored": True}
+        self._emit("trained", status="restored", method=model.method, reason=model.reason, labels=len(model.rows))
+
+    def _pseudo_labels(self) -> tuple[list[int], list[str]]:
+        """The rows the shown model is surest of, balanced over its predicted classes
+        (:data:`PSEUDO_FRACTION` of the pool, at most :data:`PSEUDO_MAX`); labelled and audit
+        rows are never among them."""
+        scores = self._shown_scores()
+        if scores is None or scores.probs is None or scores.meta.get("regression"):
+            return [], []
+        labels = list(scores.meta.get("labels", self._labels))
+        with self._lock:
+            excluded = np.array(sorted(set(self._gold) | self._queue.audit_rows), dtype=np.int64)
+        probs = scores.probs
+        confidence, predicted = probs.max(1).copy(), probs.argmax(1)
+        confidence[excluded] = -1.0
+        K = probs.shape[1]
+        per_class = int(min(PSEUDO_MAX, PSEUDO_FRACTION * len(probs)) // K)
+        rows: list[int] = []
+        for k in range(K):
+            idx = np.flatnonzero((predicted == k) & (confidence >= 0))
+            rows.extend(int(r) for r in idx[np.argsort(-confidence[idx], kind="stable")][:per_class])
+        rows.sort()
+        return rows, [labels[int(predicted[r])] for r in rows]
 
     @staticmethod
     def strong_runner(request: Any, **kwargs: Any) -> Any:
@@ -523,7 +622,8 @@ class AssistantState:
         ok = [i for i, g in enumerate(gold) if g in index]
         rows, y = rows[ok], np.array([index[gold[i]] for i in ok])
         X = pool.features[rows]
-        prior = self._zero_shot.head() if self._zero_shot is not None else None
+        # the self-trained prior of no labels: the loop's own labels must not leak into this estimate
+        prior = self._prior0 if self._zero_shot is not None else None
 
         def fit_predict(tr: np.ndarray, te: np.ndarray) -> np.ndarray:
             head = F.fit_classifier(X[tr], y[tr], len(self._labels), prior)

@@ -2,15 +2,19 @@
 
 Two methods, chosen by :func:`choose_method` with a one-line reason:
 
-``setfit``     sentence classification with few labels per class: SetFit's contrastive
-               fine-tuning of the sentence-transformer (setfit 1.2.0's Trainer, embedding
-               phase only), then a logistic-regression head on the tuned embeddings.
-``finetune``   everything else, and sentences beyond :data:`SETFIT_MAX_PER_CLASS` labels
-               per class: the :class:`~bertstudio.tasks.embedding.EmbeddingClassifier`
+``setfit``     sentence classification with few labels per class and no pool to learn
+               from besides (self-training off, or a pool too small for pseudo-labels):
+               SetFit's contrastive fine-tuning of the sentence-transformer (setfit 1.2.0's
+               Trainer, embedding phase only), then a logistic-regression head.
+``finetune``   everything else - sentences with a pool of pseudo-labels (measured: on SST-2
+               train sentences it beat SetFit at 50 labels, benchmarks/README.md), beyond
+               :data:`SETFIT_MAX_PER_CLASS` labels per class, pairs, regression: the :class:`~bertstudio.tasks.embedding.EmbeddingClassifier`
                (siamese head for pairs) trained end to end by the engine
                (:func:`bertstudio.train.engine.fit`), its head first set to the fast
                head's weights (linear probe, then fine-tune: Kumar et al., 2022), with
-               small-data settings: at least :data:`MIN_STEPS` optimizer steps.
+               small-data settings: at least :data:`MIN_STEPS` optimizer steps. For sentence
+               classification it also learns from pseudo-labels: the pool rows the shown model
+               is surest of (self-training; chosen by the caller, never labelled or audit rows).
 
 Both return a :class:`~bertstudio.tasks.embedding.EmbeddingClassifier`: an encoder plus a
 linear head, saved as safetensors + JSON (SetFit's own save would pickle its scikit-learn
@@ -44,6 +48,9 @@ log = logging.getLogger(__name__)
 # SetFit wins with few labels per class; beyond this many, end-to-end fine-tuning is the
 # stronger learner and cheaper than SetFit's pair sampling (pairs grow with the labels).
 SETFIT_MAX_PER_CLASS = 64
+# With this many pseudo-labelled pool rows per label, fine-tuning on labels + pseudo-labels is
+# chosen over SetFit (measured on SST-2 train sentences: benchmarks/README.md, "strong model").
+PSEUDO_BEATS_SETFIT = 2
 SETFIT_ITERATIONS = 20  # pairs per labelled text and sign (SetFit's num_iterations)
 SETFIT_MAX_STEPS = 300  # caps SetFit's pairs at 300 x 16 on a 2-core machine
 MIN_STEPS = 150  # small sets: enough optimizer steps to move the encoder (epochs follow)
@@ -68,6 +75,10 @@ class StrongRequest:
     seed: int = 0
     method: str = "auto"
     init_head: LinearHead | None = None  # the fast head, for the linear-probe start
+    # fine-tuning also learns from pool rows the shown model is surest of (never labelled or audit rows)
+    pseudo_rows: list[int] = field(default_factory=list)
+    pseudo_texts: list[str] = field(default_factory=list)
+    pseudo_values: list[Any] = field(default_factory=list)
 
 
 @dataclass
@@ -83,10 +94,12 @@ class StrongModel:
     kind: str
     steps: int = 0
     status: str = "finished"
+    saved_meta: dict = field(default_factory=dict)  # what assist.json held, for a restored model
 
 
-def choose_method(kind: str, counts: dict[str, int], requested: str = "auto") -> tuple[str, str]:
-    """``(method, reason)`` for ``kind`` with ``counts`` training labels per class."""
+def choose_method(kind: str, counts: dict[str, int], requested: str = "auto", *, pseudo: int = 0) -> tuple[str, str]:
+    """``(method, reason)`` for ``kind`` with ``counts`` training labels per class and ``pseudo``
+    pseudo-labelled pool rows on offer (see :data:`PSEUDO_BEATS_SETFIT`)."""
     if kind == "qa":
         return "none", "question answering has no model in the labelling loop: train one on the Train page"
     if kind == "tagging":
@@ -98,6 +111,10 @@ def choose_method(kind: str, counts: dict[str, int], requested: str = "auto") ->
         return requested, f"{requested}: chosen in the settings"
     per_class = min(counts.values()) if counts else 0
     most = max(counts.values()) if counts else 0
+    total = sum(counts.values())
+    if pseudo >= PSEUDO_BEATS_SETFIT * total:
+        return "finetune", (f"{total} labels and {pseudo} pool rows the model is surest of: fine-tuning on both "
+                            f"(with a pool to self-train on it beats SetFit, which learns from the labels alone)")
     if most <= SETFIT_MAX_PER_CLASS and not setfit_available():
         return "finetune", "SetFit is not installed (pip install bertstudio[assist]): fine-tuning instead"
     if most <= SETFIT_MAX_PER_CLASS:
@@ -213,6 +230,7 @@ def train_finetune(request: StrongRequest, *, progress: StepProgress | None = No
         _set_head(model, request.init_head)
     records = [{"text": t, "text_pair": (request.pairs[i] if request.pairs is not None else ""), "label": v}
                for i, (t, v) in enumerate(zip(request.texts, request.values))]
+    records += [{"text": t, "text_pair": "", "label": v} for t, v in zip(request.pseudo_texts, request.pseudo_values)]
     train_set = from_records(kind, records, labels=request.labels if kind != "regression" else None)
     config = finetune_config(len(records), request.seed, kind)
     parts = RunParts(model, tokenizer, task, request.labels, save_embedding_classifier)
@@ -263,7 +281,7 @@ def _set_head(model: Any, head: LinearHead) -> None:
 def train_strong(request: StrongRequest, *, counts: dict[str, int], progress: StepProgress | None = None,
                  cancel: threading.Event | None = None) -> StrongModel:
     """Choose the method for ``request`` and train it (see :func:`choose_method`)."""
-    method, reason = choose_method(request.kind, counts, request.method)
+    method, reason = choose_method(request.kind, counts, request.method, pseudo=len(request.pseudo_rows))
     if method == "none":
         raise ValueError(reason)
     train = train_setfit if method == "setfit" else train_finetune
@@ -276,3 +294,61 @@ def train_strong(request: StrongRequest, *, counts: dict[str, int], progress: St
 
 def regression_head(X: np.ndarray, y: Sequence[float]) -> LinearHead | None:
     return fit_ridge(X, np.asarray(y, dtype=np.float64))
+
+
+# --- saving and restoring the latest strong model ----------------------------------------------
+
+def save_strong(model: StrongModel, folder: str | Path, extra: dict | None = None) -> Path:
+    """Write ``model`` to ``folder`` (replaced atomically: a new folder is renamed over it).
+    An EmbeddingClassifier folder (safetensors + JSON), or for tagging a plain transformers
+    folder, plus ``assist.json`` with how it was made."""
+    import json
+    import os
+    import shutil
+
+    from bertstudio.tasks.embedding import save_embedding_classifier
+    from bertstudio.tasks.model import save_model
+
+    folder = Path(folder)
+    tmp = folder.with_name(f".{folder.name}.{os.getpid()}.tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    if model.kind == "tagging":
+        save_model(model.model, model.tokenizer, tmp)
+    else:
+        save_embedding_classifier(model.model, model.tokenizer, tmp, kind=model.kind)
+    meta = {"method": model.method, "reason": model.reason, "rows": list(model.rows), "labels": list(model.labels),
+            "kind": model.kind, "steps": model.steps, **(extra or {})}
+    (tmp / "assist.json").write_text(json.dumps(meta), encoding="utf-8")
+    old = folder.with_name(f".{folder.name}.{os.getpid()}.old")
+    shutil.rmtree(old, ignore_errors=True)
+    if folder.exists():
+        os.replace(folder, old)
+    os.replace(tmp, folder)
+    shutil.rmtree(old, ignore_errors=True)
+    return folder
+
+
+def load_strong(folder: str | Path) -> StrongModel:
+    """Inverse of :func:`save_strong` (no pickle anywhere); raises ConfigError when damaged."""
+    import json
+
+    from bertstudio.errors import ConfigError
+    from bertstudio.tasks.embedding import load_embedding_classifier
+    from bertstudio.tasks.model import load_model
+
+    folder = Path(folder)
+    try:
+        meta = json.loads((folder / "assist.json").read_text(encoding="utf-8"))
+        rows = [int(r) for r in meta["rows"]]
+        labels = [str(x) for x in meta["labels"]]
+        kind = str(meta["kind"])
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ConfigError(f"cannot read the saved assistant model: {exc}", path=folder) from None
+    if kind == "tagging":
+        model, tokenizer, _, _ = load_model(folder)
+    else:
+        model, tokenizer, _ = load_embedding_classifier(folder)
+    out = StrongModel(str(meta.get("method", "finetune")), str(meta.get("reason", "")), model.eval(), tokenizer,
+                      rows, labels, kind, int(meta.get("steps", 0)))
+    out.saved_meta = meta
+    return out

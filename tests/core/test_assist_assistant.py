@@ -118,24 +118,37 @@ def annotate(a: LabellingAssistant, project: Project, gold: list, n: int, strate
     return items
 
 
-def test_the_audit_set_is_never_in_the_data_a_model_trains_on(tiny, tmp_path):
-    """SetFit runs on the tiny model here, on the training labels only."""
+@pytest.mark.parametrize("method", ["setfit", "finetune"])
+def test_the_audit_set_is_never_in_the_data_a_model_trains_on(tiny, tmp_path, method):
+    """SetFit runs on the tiny model here, on the training labels only; fine-tuning also
+    takes pseudo-labelled pool rows, never a labelled or audit row."""
     project, gold = make_project(tmp_path / "p", "sentence", sentiment_rows(80), ["neg", "pos"])
     RecordingAssistant.requests = []
-    a = RecordingAssistant(project, settings=settings(tiny, strong_every=20, strong_method="setfit"))
+    a = RecordingAssistant(project, settings=settings(tiny, strong_every=0, strong_method=method))
     try:
         assert a.wait_idle(300)
         items = annotate(a, project, gold, 25)
+        a.train_now()
         assert a.wait_idle(600)
         audit = {i.row for i in items if i.audit}
         assert len(audit) == 2 and a.counts()["audit"] == 2
         assert len(RecordingAssistant.requests) == 1
         request = RecordingAssistant.requests[0]
-        assert not audit & set(request.rows) and len(request.rows) == 20
+        assert not audit & set(request.rows) and len(request.rows) == 23
         assert request.texts == [project.row("train", r)["text"] for r in request.rows]
         assert request.values == [gold[r] for r in request.rows]
+        labelled = {i.row for i in items}
+        if method == "finetune":
+            # at most 40% of the pool, at most half of it per predicted class (the tiny random model
+            # may predict one class everywhere)
+            assert 0 < len(request.pseudo_rows) <= 32
+            assert all(request.pseudo_values.count(v) <= 16 for v in ("neg", "pos"))
+            assert not labelled & set(request.pseudo_rows)
+            assert request.pseudo_texts == [project.row("train", r)["text"] for r in request.pseudo_rows]
+        else:
+            assert request.pseudo_rows == []
         assert not audit & set(a._fast.trained_rows)
-        assert a._strong is not None and a._strong.source == "setfit"
+        assert a._strong is not None and a._strong.source == method
         assert not audit & set(a._strong.trained_rows)
         assert set(a.audit_by_model()) == {"fast", "strong"}
         assert all(s.n == 2 for s in a.audit_by_model().values())
@@ -284,3 +297,21 @@ def test_predict_scores_another_set_with_the_shown_model(tiny, tmp_path):
     finally:
         a.close()
         project.close()
+
+
+def test_a_strong_model_is_asked_for_every_n_training_labels(tiny, tmp_path):
+    project, gold = make_project(tmp_path / "p", "sentence", sentiment_rows(60), ["neg", "pos"])
+    a = LabellingAssistant(project, settings=settings(tiny, strong_every=20), start=False)  # no threads: flags only
+    asked = []
+    for row in range(45):
+        project.set_gold("train", row, gold[row])
+        asked.append(a._want_strong)
+        a._want_strong = False
+    assert [i + 1 for i, x in enumerate(asked) if x] == [20, 40]
+    off = LabellingAssistant(project, settings=settings(tiny, strong_every=20, strong_method="off"), start=False)
+    off.on_labelled("train", 50, gold[50])
+    off.train_now()
+    assert not off._want_strong
+    a.close()
+    off.close()
+    project.close()
