@@ -52,7 +52,7 @@ from bertstudio.assist import session as S
 from bertstudio.assist.audit import AuditStats
 from bertstudio.assist.fast import Scores
 from bertstudio.assist.kinds import spec_for, value_of
-from bertstudio.assist.strategies import NextItem, Queue
+from bertstudio.assist.strategies import NextItem
 from bertstudio.assist.zeroshot import DEFAULT_TEMPLATES, TEMPERATURE
 
 log = logging.getLogger(__name__)

@@ -3,7 +3,8 @@
 Jobs of the *worker* thread, in priority order: ``prepare`` (encoder, pool vectors,
 zero-shot, self-trained prior, k-means spread), ``refit`` (fast head + pool scores +
 audit), ``refresh`` (the self-trained prior again, with the labels so far). The
-*trainer* thread runs the strong model. See assistant.py for the contract.
+*trainer* thread runs the strong model (trainer.py); which model is shown is shown.py's.
+See assistant.py for the contract.
 """
 
 from __future__ import annotations
@@ -18,13 +19,14 @@ from typing import Any
 import numpy as np
 
 from bertstudio.assist import fast as F
-from bertstudio.assist.audit import AuditStats, audit_stats, random_order_curve
+from bertstudio.assist.audit import AuditStats, audit_stats
 from bertstudio.assist.cache import CACHE_DIR, EmbeddingCache, WordEmbeddingCache
 from bertstudio.assist.encoder import Cancelled, SentenceEncoder
 from bertstudio.assist.fast import Scores
-from bertstudio.assist.pool import PoolData, embed_pool, head_outputs, read_pool, strong_features, token_model_probs
+from bertstudio.assist.pool import PoolData, embed_pool, read_pool
+from bertstudio.assist.shown import ShownModel
 from bertstudio.assist.strategies import Queue, kmeans_spread
-from bertstudio.assist.strong import save_strong
+from bertstudio.assist.trainer import TrainerJobs
 from bertstudio.data.atomic import atomic_write_bytes
 
 log = logging.getLogger(__name__)
@@ -32,14 +34,9 @@ log = logging.getLogger(__name__)
 STATE_VERSION = 1
 STATE_SAVE_EVERY_S = 5.0  # a crash loses at most this much of the queue's bookkeeping (never a label)
 _JOBS = ("prepare", "refit", "refresh")
-RANDOM_CURVE_SIZES = (5, 10, 20, 40, 80, 160, 320)
-# Pseudo-labels for fine-tuning: the surest 40% of the pool (the self-training fraction of fast.py),
-# at most 2,000 rows so a training stays minutes long on 2 cores whatever the pool's size.
-PSEUDO_FRACTION = 0.4
-PSEUDO_MAX = 2000
 
 
-class AssistantState:
+class AssistantState(TrainerJobs, ShownModel):
     """Threads, jobs and persistence of :class:`~bertstudio.assist.assistant.LabellingAssistant`."""
 
     # set by the subclass before __init__: project, split, settings, kind, spec, _lock, _on_event
@@ -422,213 +419,3 @@ class AssistantState:
         source = "fast" if rows else "zero-shot"
         return F.classification_scores(source, head.predict_proba(pool.features), rows, version, head=head,
                                        labels=tuple(labels))
-
-    # ------------------------------------------------------------------ the strong model (trainer thread)
-    def _job_strong(self) -> None:
-        from bertstudio.assist.strong import StrongRequest, choose_method
-        from bertstudio.tasks.model import resolve_model
-
-        pool = self._pool
-        rows, values = self._training_rows()
-        counts = self._counts_of(values)
-        if pool is None or len(rows) < 2 or (self.spec.head == "logistic" and sum(1 for c in counts.values() if c) < 2):
-            return
-        pseudo_rows, pseudo_values = [], []
-        if self.spec.zero_shot and self.settings.self_train and self.settings.strong_method != "setfit":
-            pseudo_rows, pseudo_values = self._pseudo_labels()
-        method, reason = choose_method(self.kind, counts, self.settings.strong_method, pseudo=len(pseudo_rows))
-        self._training = {"status": "training", "method": method, "reason": reason, "labels": len(rows),
-                          "step": 0, "total": 0}
-        self._emit("training", method=method, reason=reason, labels=len(rows))
-        request = StrongRequest(
-            kind=self.kind, labels=list(self._labels), rows=rows, values=values,
-            texts=[pool.texts[r] for r in rows] if pool.texts is not None else [],
-            pairs=[pool.pairs[r] for r in rows] if pool.pairs is not None else None,
-            tokens=[pool.tokens[r] for r in rows] if pool.tokens is not None else None,
-            model_path=resolve_model(self.settings.model), seed=self.settings.seed, method=self.settings.strong_method,
-            init_head=self._fast_head if self.spec.head == "logistic" else None)
-        if method == "finetune" and pseudo_rows and pool.texts is not None:
-            request.pseudo_rows, request.pseudo_values = pseudo_rows, pseudo_values
-            request.pseudo_texts = [pool.texts[r] for r in pseudo_rows]
-
-        def progress(step: int, total: int) -> None:
-            self._training.update(step=step, total=total)
-            self._emit("training_progress", step=step, total=total)
-
-        model = self.strong_runner(request, counts=counts, progress=progress, cancel=self._cancel)
-        self._training.update(status="scoring")
-        self._publish_strong(model, pool)
-        self._training = {"status": "finished", "method": model.method, "reason": model.reason, "labels": len(rows)}
-        self._emit("trained", status="finished", method=model.method, reason=model.reason, labels=len(rows))
-        try:
-            save_strong(model, self.model_dir, {"data": self._data_id})
-        except OSError as exc:  # a full disk must not lose the model in memory
-            log.warning("assistant model not saved: %s", exc)
-
-    @property
-    def model_dir(self):
-        """Where the latest strong model is kept (replaced by each new one)."""
-        return self.cache_dir / f"assist-model-{self.split}"
-
-    def _publish_strong(self, model: Any, pool: PoolData) -> None:
-        scores = self._score_strong(model, pool)
-        with self._lock:
-            self._strong, self._strong_model = scores, model
-        self._update_audit()
-
-    def _restore_strong(self) -> None:
-        """The model saved by the last session, if it predicts this project's labels."""
-        from bertstudio.assist.strong import load_strong
-        from bertstudio.errors import BertStudioError
-
-        if self._strong is not None or not (self.model_dir / "assist.json").is_file() or self._pool is None:
-            return
-        try:
-            model = load_strong(self.model_dir)
-        except (BertStudioError, OSError) as exc:
-            self.messages.append(f"{self.model_dir.name}: not restored ({exc})")
-            return
-        if model.kind != self.kind or (model.labels != self._labels and self.spec.head != "ridge") \
-                or model.saved_meta.get("data") != self._data_id:
-            return
-        with self._lock:  # a row that has become an audit row since must not count as trained on
-            audit = set(self._queue.audit_rows)
-        if audit & set(model.rows):
-            return
-        self._training = {"status": "scoring", "method": model.method, "restored": True}
-        self._publish_strong(model, self._pool)
-        self._training = {"status": "finished", "method": model.method, "reason": model.reason,
-                          "labels": len(model.rows), "restored": True}
-        self._emit("trained", status="restored", method=model.method, reason=model.reason, labels=len(model.rows))
-
-    def _pseudo_labels(self) -> tuple[list[int], list[str]]:
-        """The rows the shown model is surest of, balanced over its predicted classes
-        (:data:`PSEUDO_FRACTION` of the pool, at most :data:`PSEUDO_MAX`); labelled and audit
-        rows are never among them."""
-        scores = self._shown_scores()
-        if scores is None or scores.probs is None or scores.meta.get("regression"):
-            return [], []
-        labels = list(scores.meta.get("labels", self._labels))
-        with self._lock:
-            excluded = np.array(sorted(set(self._gold) | self._queue.audit_rows), dtype=np.int64)
-        probs = scores.probs
-        confidence, predicted = probs.max(1).copy(), probs.argmax(1)
-        confidence[excluded] = -1.0
-        K = probs.shape[1]
-        per_class = int(min(PSEUDO_MAX, PSEUDO_FRACTION * len(probs)) // K)
-        rows: list[int] = []
-        for k in range(K):
-            idx = np.flatnonzero((predicted == k) & (confidence >= 0))
-            rows.extend(int(r) for r in idx[np.argsort(-confidence[idx], kind="stable")][:per_class])
-        rows.sort()
-        return rows, [labels[int(predicted[r])] for r in rows]
-
-    @staticmethod
-    def strong_runner(request: Any, **kwargs: Any) -> Any:
-        """The function that trains a strong model (``strong.train_strong``)."""
-        from bertstudio.assist.strong import train_strong
-
-        return train_strong(request, **kwargs)
-
-    def _score_strong(self, model: Any, pool: PoolData) -> Scores:
-        progress = self._progress_cb("scoring")
-        if model.kind == "tagging":
-            word_probs = token_model_probs(model.model, model.tokenizer, pool.tokens or [], progress=progress,
-                                           cancel=self._cancel)
-            margin = np.array([np.log(np.clip(p.max(1), 1e-12, 1)).mean() if len(p) else 0.0 for p in word_probs],
-                              dtype=np.float32)
-            return Scores(model.method, None, margin, tuple(model.rows), word_probs=word_probs)
-        feats = strong_features(model.model, model.tokenizer, pool, progress=progress, cancel=self._cancel)
-        out = head_outputs(model.model, feats)
-        if getattr(model.model, "regression", False):
-            return Scores(model.method, out, np.ones(len(out), np.float32), tuple(model.rows), meta={"regression": True})
-        return F.classification_scores(model.method, out, model.rows, labels=tuple(model.labels))
-
-    def _counts_of(self, values: list[Any]) -> dict[str, int]:
-        counts = {n: 0 for n in self._labels}
-        for v in values:
-            if isinstance(v, str) and v in counts:
-                counts[v] += 1
-        return counts
-
-    # ------------------------------------------------------------------ audit and the shown model
-    def _shown_scores(self) -> Scores | None:
-        fast, strong = self._fast, self._strong
-        if self._shown == "strong" and strong is not None:
-            return strong
-        return fast if fast is not None else strong
-
-    def _audit_of(self, scores: Scores | None) -> tuple[AuditStats, float]:
-        """Accuracy on the audit rows (tagging: per word; regression: within 10% of the range is
-        not defined - mean absolute error is left to the Results page, so regression reports n only)."""
-        with self._lock:
-            rows = sorted(r for r in self._queue.audit_rows if r in self._gold)
-            gold = [self._gold[r] for r in rows]
-        if scores is None or not rows:
-            return audit_stats(np.zeros(0), source=scores.source if scores else "", labels=0), 0.0
-        labels = self._labels
-        if scores.word_probs is not None:
-            right, loglik = [], []
-            for r, g in zip(rows, gold):
-                p = scores.word_probs[r]
-                for w, tag in enumerate(g):
-                    right.append(tag in labels and int(p[w].argmax()) == labels.index(tag))
-                    loglik.append(np.log(max(float(p[w][labels.index(tag)]), 1e-12)) if tag in labels else -30.0)
-            return audit_stats(np.array(right), source=scores.source, labels=scores.n_labels), float(np.mean(loglik))
-        if scores.meta.get("regression"):
-            err = np.abs(np.array([float(scores.probs[r, 0]) - float(g) for r, g in zip(rows, gold)]))
-            return AuditStats(len(rows), 0, None, None, None, scores.source, scores.n_labels), -float(err.mean())
-        idx = [labels.index(g) if g in labels else -1 for g in gold]
-        pred = scores.probs[rows].argmax(1)
-        right = np.array([p == i for p, i in zip(pred, idx)])
-        loglik = float(np.mean([np.log(max(float(scores.probs[r, i]), 1e-12)) if i >= 0 else -30.0
-                                for r, i in zip(rows, idx)]))
-        return audit_stats(right, source=scores.source, labels=scores.n_labels), loglik
-
-    def _update_audit(self) -> None:
-        """Score both models on the audit set; show the strong one while it is at least as good."""
-        fast_stats, fast_ll = self._audit_of(self._fast)
-        strong_stats, strong_ll = self._audit_of(self._strong)
-        all_stats = {}
-        if self._fast is not None:
-            all_stats["fast"] = fast_stats
-        if self._strong is not None:
-            all_stats["strong"] = strong_stats
-            key_f = (fast_stats.accuracy if fast_stats.accuracy is not None else -1, fast_ll)
-            key_s = (strong_stats.accuracy if strong_stats.accuracy is not None else -1, strong_ll)
-            self._shown = "strong" if self._fast is None or key_s >= key_f else "fast"
-        shown = strong_stats if self._shown == "strong" and self._strong is not None else fast_stats
-        self._audit_all, self._audit_shown = all_stats, shown
-        scores = self._shown_scores()
-        entry = {"labels": scores.n_labels if scores else 0, "audit_n": shown.n, "accuracy": shown.accuracy,
-                 "low": shown.low, "high": shown.high, "source": scores.source if scores else None}
-        with self._lock:
-            last = self._history[-1] if self._history else None
-            if last is None or any(last.get(k) != entry[k] for k in ("labels", "audit_n", "source", "accuracy")):
-                self._history.append(entry)
-        if shown.n and shown.n != getattr(self, "_curve_n", 0):
-            self._curve_n = shown.n
-            self._random_curve = self._estimate_random_curve()
-        self._emit("audit", **shown.to_dict())
-
-    def _estimate_random_curve(self) -> list[tuple[int, float]]:
-        pool = self._pool
-        if pool is None or pool.features is None or self.spec.head != "logistic":
-            return []
-        with self._lock:
-            rows = np.array(sorted(r for r in self._queue.audit_rows if r in self._gold))
-            gold = [self._gold[r] for r in rows]
-        index = {n: i for i, n in enumerate(self._labels)}
-        ok = [i for i, g in enumerate(gold) if g in index]
-        rows, y = rows[ok], np.array([index[gold[i]] for i in ok])
-        X = pool.features[rows]
-        # the self-trained prior of no labels: the loop's own labels must not leak into this estimate
-        prior = self._prior0 if self._zero_shot is not None else None
-
-        def fit_predict(tr: np.ndarray, te: np.ndarray) -> np.ndarray:
-            head = F.fit_classifier(X[tr], y[tr], len(self._labels), prior)
-            if head is None:
-                return np.full(len(te), np.bincount(y[tr]).argmax())
-            return head.predict_proba(X[te]).argmax(1)
-
-        return random_order_curve(fit_predict, y, list(RANDOM_CURVE_SIZES), seed=self.settings.seed)
