@@ -13,6 +13,9 @@ with ``k`` labels, from the audit set alone (it is a random sample): the fast
 head is trained on random subsets of ``k`` audit rows and scored on the other
 audit rows, averaged over draws. It exists for ``k`` up to the audit size minus a
 few, so the chart shows both curves where the audit set allows it.
+
+:func:`strong_is_worse` decides which model is shown: the strong model replaces the
+fast one unless the audit set shows it to be worse (a paired exact test).
 """
 
 from __future__ import annotations
@@ -61,6 +64,23 @@ def audit_stats(correct: np.ndarray, *, source: str = "", labels: int = 0) -> Au
         return AuditStats(0, 0, None, None, None, source, labels)
     low, high = wilson_interval(k, n)
     return AuditStats(n, k, k / n, low, high, source, labels)
+
+
+def strong_is_worse(fast_right: np.ndarray, strong_right: np.ndarray, alpha: float = 0.05) -> bool:
+    """True when the audit set shows the strong model to be worse than the fast one.
+
+    Paired, on the same audit rows: among the rows where exactly one model is right, the
+    fast one must be right significantly more often (McNemar's exact test, one-sided, at
+    ``alpha``). A tie or a difference of a row or two on a dozen audit labels is noise,
+    and the strong model - the one that learnt more from the same labels - stays shown."""
+    from scipy.stats import binomtest
+
+    fast_right, strong_right = np.asarray(fast_right, bool), np.asarray(strong_right, bool)
+    b = int(np.sum(fast_right & ~strong_right))
+    c = int(np.sum(strong_right & ~fast_right))
+    if b <= c:
+        return False
+    return bool(binomtest(b, b + c, 0.5, alternative="greater").pvalue < alpha)
 
 
 def random_order_curve(fit_predict: Callable[[np.ndarray, np.ndarray], np.ndarray], gold: np.ndarray,

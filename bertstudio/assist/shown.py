@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from bertstudio.assist import fast as F
-from bertstudio.assist.audit import AuditStats, audit_stats, random_order_curve
+from bertstudio.assist.audit import AuditStats, audit_stats, random_order_curve, strong_is_worse
 from bertstudio.assist.fast import Scores
 
 RANDOM_CURVE_SIZES = (5, 10, 20, 40, 80, 160, 320)
@@ -22,45 +22,41 @@ class ShownModel:
             return strong
         return fast if fast is not None else strong
 
-    def _audit_of(self, scores: Scores | None) -> tuple[AuditStats, float]:
-        """Accuracy on the audit rows (tagging: per word; regression: within 10% of the range is
-        not defined - mean absolute error is left to the Results page, so regression reports n only)."""
+    def _audit_of(self, scores: Scores | None) -> tuple[AuditStats, np.ndarray]:
+        """Accuracy on the audit rows and, per audit row (tagging: per word), whether the model
+        was right (regression: its absolute error, negated, so larger is better)."""
         with self._lock:
             rows = sorted(r for r in self._queue.audit_rows if r in self._gold)
             gold = [self._gold[r] for r in rows]
         if scores is None or not rows:
-            return audit_stats(np.zeros(0), source=scores.source if scores else "", labels=0), 0.0
-        labels = self._labels
+            return audit_stats(np.zeros(0), source=scores.source if scores else "", labels=0), np.zeros(0, bool)
+        labels = list(scores.meta.get("labels", self._labels))
         if scores.word_probs is not None:
-            right, loglik = [], []
-            for r, g in zip(rows, gold):
-                p = scores.word_probs[r]
-                for w, tag in enumerate(g):
-                    right.append(tag in labels and int(p[w].argmax()) == labels.index(tag))
-                    loglik.append(np.log(max(float(p[w][labels.index(tag)]), 1e-12)) if tag in labels else -30.0)
-            return audit_stats(np.array(right), source=scores.source, labels=scores.n_labels), float(np.mean(loglik))
+            right = np.array([tag in labels and int(scores.word_probs[r][w].argmax()) == labels.index(tag)
+                              for r, g in zip(rows, gold) for w, tag in enumerate(g)], dtype=bool)
+            return audit_stats(right, source=scores.source, labels=scores.n_labels), right
         if scores.meta.get("regression"):
             err = np.abs(np.array([float(scores.probs[r, 0]) - float(g) for r, g in zip(rows, gold)]))
-            return AuditStats(len(rows), 0, None, None, None, scores.source, scores.n_labels), -float(err.mean())
-        idx = [labels.index(g) if g in labels else -1 for g in gold]
-        pred = scores.probs[rows].argmax(1)
-        right = np.array([p == i for p, i in zip(pred, idx)])
-        loglik = float(np.mean([np.log(max(float(scores.probs[r, i]), 1e-12)) if i >= 0 else -30.0
-                                for r, i in zip(rows, idx)]))
-        return audit_stats(right, source=scores.source, labels=scores.n_labels), loglik
+            return AuditStats(len(rows), 0, None, None, None, scores.source, scores.n_labels), -err
+        idx = np.array([labels.index(g) if g in labels else -1 for g in gold])
+        right = scores.probs[rows].argmax(1) == idx
+        return audit_stats(right, source=scores.source, labels=scores.n_labels), right
 
     def _update_audit(self) -> None:
-        """Score both models on the audit set; show the strong one while it is at least as good."""
-        fast_stats, fast_ll = self._audit_of(self._fast)
-        strong_stats, strong_ll = self._audit_of(self._strong)
+        """Score both models on the audit set; the strong one is shown unless the audit set
+        shows it to be worse (:func:`~bertstudio.assist.audit.strong_is_worse`)."""
+        fast_stats, fast_right = self._audit_of(self._fast)
+        strong_stats, strong_right = self._audit_of(self._strong)
         all_stats = {}
         if self._fast is not None:
             all_stats["fast"] = fast_stats
         if self._strong is not None:
             all_stats["strong"] = strong_stats
-            key_f = (fast_stats.accuracy if fast_stats.accuracy is not None else -1, fast_ll)
-            key_s = (strong_stats.accuracy if strong_stats.accuracy is not None else -1, strong_ll)
-            self._shown = "strong" if self._fast is None or key_s >= key_f else "fast"
+            if fast_right.dtype != bool:  # regression: which model is closer, row by row
+                fast_right, strong_right = fast_right > strong_right, strong_right > fast_right
+            worse = self._fast is not None and len(fast_right) == len(strong_right) \
+                and strong_is_worse(fast_right, strong_right)
+            self._shown = "fast" if worse else "strong"
         shown = strong_stats if self._shown == "strong" and self._strong is not None else fast_stats
         self._audit_all, self._audit_shown = all_stats, shown
         scores = self._shown_scores()

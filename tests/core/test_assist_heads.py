@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy.special import softmax
 
-from bertstudio.assist.audit import audit_stats, random_order_curve, wilson_interval
+from bertstudio.assist.audit import audit_stats, random_order_curve, strong_is_worse, wilson_interval
 from bertstudio.assist.fast import self_train
 from bertstudio.assist.heads import LinearHead, fit_logistic, fit_with_prior
 from bertstudio.assist.zeroshot import ZeroShot, build_zero_shot, label_prompts
@@ -121,3 +121,17 @@ def test_random_order_curve_trains_on_k_audit_rows_and_scores_the_rest():
     curve = random_order_curve(fit_predict, gold, [5, 10, 16, 18], draws=3)
     assert curve == [(5, 0.0), (10, 1.0)]  # 16 and 18 would leave fewer than 5 rows to score
     assert seen[0] == (5, 15)
+
+
+def test_the_strong_model_is_shown_unless_the_audit_set_shows_it_worse():
+    def pairs(b: int, c: int, both: int = 3):
+        fast = np.array([True] * b + [False] * c + [True] * both)
+        strong = np.array([False] * b + [True] * c + [True] * both)
+        return fast, strong
+
+    # one-sided exact test on the discordant rows: P(X >= b | b + c, 1/2)
+    assert strong_is_worse(*pairs(5, 0))  # 1/32 = 0.031
+    assert not strong_is_worse(*pairs(4, 0))  # 1/16 = 0.0625
+    assert not strong_is_worse(*pairs(6, 1))  # 8/128 = 0.0625
+    assert strong_is_worse(*pairs(7, 1))  # 9/256 = 0.035
+    assert not strong_is_worse(*pairs(3, 3)) and not strong_is_worse(*pairs(0, 5))
