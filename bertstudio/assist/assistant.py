@@ -162,7 +162,7 @@ class LabellingAssistant(S.AssistantState):
             if due:
                 every = self.settings.strong_every
                 self._next_strong_at = (training // every + 1) * every
-        self._request("refit")
+        self._job_refit()
         if due:
             self.train_now()
 
