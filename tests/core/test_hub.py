@@ -11,7 +11,7 @@ import pytest
 
 pytest.importorskip("huggingface_hub", reason="the export extra is not installed")
 
-from conftest import sentiment  # noqa: E402
+from helpers import sentiment  # noqa: E402
 
 from bertstudio.cli import main  # noqa: E402
 from bertstudio.errors import ConfigError  # noqa: E402

@@ -8,7 +8,7 @@ import threading
 import numpy as np
 import pytest
 
-from conftest import sentiment
+from helpers import sentiment
 
 from bertstudio.errors import ConfigError
 from bertstudio.train.config import TrainConfig

@@ -28,7 +28,7 @@ def _records(n: int, seed: int) -> list[dict]:
 @pytest.fixture
 def window(qtbot, tmp_path, tiny):
     """The main window over a project with one finished run (tiny model)."""
-    from conftest import make_project
+    from helpers import make_project
 
     from bertstudio.train.config import TrainConfig
     from bertstudio.train.engine import train
