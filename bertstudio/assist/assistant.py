@@ -162,7 +162,7 @@ class LabellingAssistant(S.AssistantState):
             if due:
                 every = self.settings.strong_every
                 self._next_strong_at = (training // every + 1) * every
-        self._job_refit()
+        self._request("refit")  # on the worker thread: the caller (the GUI) never waits for a fit
         if due:
             self.train_now()
 
