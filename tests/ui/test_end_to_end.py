@@ -97,14 +97,14 @@ def test_new_project_import_train_results_playground_by_clicking(qtbot, tmp_path
         qtbot.keyClicks(dialog.findChild(QWidget, "projectFolderEdit"), str(tmp_path / "sst2"))
         kind = dialog.findChild(QWidget, "taskKindCombo")
         kind.setCurrentIndex(kind.findData("sentence"))
-        qtbot.keyClicks(dialog.findChild(QWidget, "labelsEdit"), "0, 1")
+        qtbot.keyClicks(dialog.findChild(QWidget, "labelsEdit"), "negative, positive")
         qtbot.mouseClick(_ok_button(dialog), Qt.MouseButton.LeftButton)
 
     seen = _in_modal(qtbot, new_project)
     window.findChild(QAction, "newProjectAction").trigger()
     assert seen == ["newProjectDialog"]
     project = session.project
-    assert project is not None and project.kind == "sentence" and project.labels == ["0", "1"]
+    assert project is not None and project.kind == "sentence" and project.labels == ["negative", "positive"]
 
     # 2. Import both slices through the dialog.
     _import(qtbot, window, data / "train.tsv", "train")
@@ -155,8 +155,8 @@ def test_new_project_import_train_results_playground_by_clicking(qtbot, tmp_path
         qtbot.mouseClick(box, Qt.MouseButton.LeftButton)
         qtbot.keyClicks(box, "a gripping , beautifully acted film")
     result = shown.args[0]
-    assert result["label"] in ("0", "1")
-    assert set(result["probs"]) == {"0", "1"} and sum(result["probs"].values()) == pytest.approx(1.0, abs=1e-4)
+    assert result["label"] in ("negative", "positive")
+    assert set(result["probs"]) == {"negative", "positive"} and sum(result["probs"].values()) == pytest.approx(1.0, abs=1e-4)
     html = window.findChild(QWidget, "playgroundOutput").toPlainText()
     assert result["label"] in html and "%" in html
     window.close()

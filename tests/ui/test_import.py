@@ -42,8 +42,8 @@ def test_import_sst2_dev_through_the_menu_fills_the_table(qtbot, main_window, sh
     assert model.headerData(0, Qt.Orientation.Horizontal) == "Text"
     first = model.data(model.index(0, 0))
     assert first.startswith("it 's a charming and often affecting journey")
-    assert model.data(model.index(0, 1)) == "1"
-    assert main_window.pages["data"].distribution.counts() == {"0": SST2_DEV_NEG, "1": SST2_DEV_POS}
+    assert model.data(model.index(0, 1)) == "positive"  # GLUE's names for SST-2's 0/1 (issue #14 item 14)
+    assert main_window.pages["data"].distribution.counts() == {"negative": SST2_DEV_NEG, "positive": SST2_DEV_POS}
     project = main_window.session.project
     assert project.num_rows("dev") == SST2_DEV_ROWS and project.num_rows("train") == 0
     assert main_window.progress_label.text() == f"{SST2_DEV_ROWS} labelled / {SST2_DEV_ROWS}"
@@ -106,7 +106,7 @@ def test_big_file_loads_on_a_worker_thread(qtbot, main_window, shared_data, monk
 def test_export_round_trips(qtbot, main_window, shared_data, tmp_path):
     session = main_window.session
     session.project.import_examples(load_examples(shared_data / "glue" / "SST-2" / "dev.tsv"), "dev")
-    session.apply_gold("dev", 0, "0", "relabel")  # an edit still in the journal is exported too
+    session.apply_gold("dev", 0, "negative", "relabel")  # an edit still in the journal is exported too
     dialog = ExportDialog(session, main_window, "dev")
     qtbot.addWidget(dialog)
     out = tmp_path / "out.jsonl"
@@ -114,7 +114,7 @@ def test_export_round_trips(qtbot, main_window, shared_data, tmp_path):
     assert dialog.export()
     back = load_examples(out, kind="sentence")
     assert len(back) == SST2_DEV_ROWS
-    assert back.dataset[0]["label"] == "0" and back.dataset[1]["label"] == session.gold("dev", 1)
+    assert back.dataset[0]["label"] == "negative" and back.dataset[1]["label"] == session.gold("dev", 1)
     assert back.dataset[SST2_DEV_ROWS - 1]["text"] == session.row("dev", SST2_DEV_ROWS - 1)["text"]
     # A target that cannot be written shows a message inside the dialog, and nothing crashes.
     dialog2 = ExportDialog(session, main_window, "dev")

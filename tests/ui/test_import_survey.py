@@ -54,7 +54,7 @@ def test_a_big_file_is_counted_off_the_gui_thread_and_sampled(qtbot, session_fac
     pos, neg = sum(r[1] == "1" for r in rows), sum(r[1] == "0" for r in rows)
     assert len(rows) == SST2_TRAIN_ROWS
     text = _counted(qtbot, dialog, "67,349 rows")
-    big, small = ("1", pos), ("0", neg)
+    big, small = ("positive", pos), ("negative", neg)  # the file's 1/0 read as GLUE's names
     assert text == (f"67,349 rows, 67,349 labelled\nLabels: {big[0]}: {big[1]:,} ({100 * big[1] / len(rows):.1f}%)"
                     f" · {small[0]}: {small[1]:,} ({100 * small[1] / len(rows):.1f}%)")
     # Import only 100 rows drawn with seed 7: the counts line says so, and those rows come in.
