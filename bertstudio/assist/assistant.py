@@ -225,7 +225,7 @@ class LabellingAssistant(S.AssistantState):
         head = scores.meta.get("head")
         if scores is self._strong and self._strong_model is not None:
             model = self._strong_model
-            if model.kind == "tagging":
+            if self.spec.per_word:
                 word_probs = token_model_probs(model.model, model.tokenizer, pool.tokens or [], progress=progress)
                 return [self._word_suggestion(p, labels, scores.source) for p in word_probs]
             out = head_outputs(model.model, strong_features(model.model, model.tokenizer, pool, progress=progress))

@@ -22,22 +22,38 @@ class AssistSpec:
     zero_shot: bool  # suggestions before any label, from the label names
     waiting: str  # what the user is told while there is nothing to suggest
     gold_column: str = "label"
+    # The strong model: "auto" (SetFit or fine-tuning, chosen by label counts), "siamese" (the
+    # (u, v, |u-v|, u*v) classifier fine-tuned end to end), "token" (a token classifier), None.
+    strong: str | None = "auto"
+    strong_reason: str = ""  # why, when the choice is fixed by the kind
 
+    @property
+    def per_word(self) -> bool:
+        """Predictions are one distribution per word (tagging), not one per row."""
+        return self.features == "words"
+
+
+_SIAMESE = ("{}: fine-tuning the siamese (u, v, |u-v|, u*v) classifier end to end (SetFit 1.2.0 reads single "
+            "texts only)")
 
 SPECS: dict[str, AssistSpec] = {
     "sentence": AssistSpec("sentence", "text", "logistic", True,
                            "suggestions appear once the label set has names and the texts are embedded"),
     "pair": AssistSpec("pair", "pair", "logistic", False,
                        "pairs: suggestions start once two labels have an example each (label names say nothing a "
-                       "bi-encoder can compare a pair with)"),
+                       "bi-encoder can compare a pair with)", strong="siamese", strong_reason=_SIAMESE.format("pair")),
     "regression": AssistSpec("regression", "pair", "ridge", False,
-                             "regression: suggestions start after two labelled rows"),
+                             "regression: suggestions start after two labelled rows",
+                             strong="siamese", strong_reason=_SIAMESE.format("regression")),
     "tagging": AssistSpec("tagging", "words", "token", False,
                           "tagging: suggestions start once a labelled sentence holds two different tags",
-                          gold_column="tags"),
+                          gold_column="tags", strong="token",
+                          strong_reason="tagging: fine-tuning the token classifier (SetFit classifies whole texts)"),
     "qa": AssistSpec("qa", None, None, False,
                      "question answering: no suggestions in the labelling loop until a first model is trained "
-                     "(Train page)", gold_column="answers"),
+                     "(Train page)", gold_column="answers", strong=None,
+                     strong_reason="question answering has no model in the labelling loop: train one on the Train "
+                                   "page"),
 }
 
 

@@ -42,6 +42,7 @@ import torch
 
 from bertstudio.assist.encoder import Cancelled, SentenceEncoder, check_cancel
 from bertstudio.assist.heads import LinearHead, fit_logistic, fit_ridge
+from bertstudio.assist.kinds import spec_for
 
 log = logging.getLogger(__name__)
 
@@ -100,13 +101,11 @@ class StrongModel:
 def choose_method(kind: str, counts: dict[str, int], requested: str = "auto", *, pseudo: int = 0) -> tuple[str, str]:
     """``(method, reason)`` for ``kind`` with ``counts`` training labels per class and ``pseudo``
     pseudo-labelled pool rows on offer (see :data:`PSEUDO_BEATS_SETFIT`)."""
-    if kind == "qa":
-        return "none", "question answering has no model in the labelling loop: train one on the Train page"
-    if kind == "tagging":
-        return "finetune", "tagging: fine-tuning the token classifier (SetFit classifies whole texts)"
-    if kind in ("pair", "regression"):
-        return "finetune", (f"{kind}: fine-tuning the siamese (u, v, |u-v|, u*v) classifier end to end "
-                            "(SetFit 1.2.0 reads single texts only)")
+    spec = spec_for(kind)
+    if spec.strong is None:
+        return "none", spec.strong_reason
+    if spec.strong != "auto":  # fixed by the kind: tagging's token classifier, the pairs' siamese one
+        return "finetune", spec.strong_reason
     if requested in ("setfit", "finetune"):
         return requested, f"{requested}: chosen in the settings"
     per_class = min(counts.values()) if counts else 0
@@ -220,10 +219,11 @@ def train_finetune(request: StrongRequest, *, progress: StepProgress | None = No
     from bertstudio.tasks.embedding import build_embedding_classifier, save_embedding_classifier
     from bertstudio.train.engine import RunParts, fit
 
-    if request.kind == "tagging":
-        return _finetune_tagging(request, progress=progress, cancel=cancel)
     kind = request.kind
-    head = "siamese" if request.pairs is not None and kind in ("pair", "regression") else "embedding"
+    spec = spec_for(kind)
+    if spec.per_word:
+        return _finetune_tagging(request, progress=progress, cancel=cancel)
+    head = "siamese" if request.pairs is not None and spec.features == "pair" else "embedding"
     model, tokenizer, task = build_embedding_classifier(kind, request.model_path, labels=request.labels or ["score"],
                                                         head=head)
     if request.init_head is not None and request.init_head.W.shape == model.classifier.weight.shape:
@@ -231,7 +231,7 @@ def train_finetune(request: StrongRequest, *, progress: StepProgress | None = No
     records = [{"text": t, "text_pair": (request.pairs[i] if request.pairs is not None else ""), "label": v}
                for i, (t, v) in enumerate(zip(request.texts, request.values))]
     records += [{"text": t, "text_pair": "", "label": v} for t, v in zip(request.pseudo_texts, request.pseudo_values)]
-    train_set = from_records(kind, records, labels=request.labels if kind != "regression" else None)
+    train_set = from_records(kind, records, labels=None if spec.head == "ridge" else request.labels)
     config = finetune_config(len(records), request.seed, kind)
     parts = RunParts(model, tokenizer, task, request.labels, save_embedding_classifier)
     result = _run_engine(fit, config, parts, train_set, progress, cancel)
@@ -312,7 +312,7 @@ def save_strong(model: StrongModel, folder: str | Path, extra: dict | None = Non
     folder = Path(folder)
     tmp = folder.with_name(f".{folder.name}.{os.getpid()}.tmp")
     shutil.rmtree(tmp, ignore_errors=True)
-    if model.kind == "tagging":
+    if spec_for(model.kind).per_word:
         save_model(model.model, model.tokenizer, tmp)
     else:
         save_embedding_classifier(model.model, model.tokenizer, tmp, kind=model.kind)
@@ -344,7 +344,7 @@ def load_strong(folder: str | Path) -> StrongModel:
         kind = str(meta["kind"])
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise ConfigError(f"cannot read the saved assistant model: {exc}", path=folder) from None
-    if kind == "tagging":
+    if spec_for(kind).per_word:
         model, tokenizer, _, _ = load_model(folder)
     else:
         model, tokenizer, _ = load_embedding_classifier(folder)

@@ -134,7 +134,7 @@ class TrainerJobs:
 
     def _score_strong(self, model: Any, pool: PoolData) -> Scores:
         progress = self._progress_cb("scoring")
-        if model.kind == "tagging":
+        if self.spec.per_word:
             word_probs = token_model_probs(model.model, model.tokenizer, pool.tokens or [], progress=progress,
                                            cancel=self._cancel)
             margin = np.array([np.log(np.clip(p.max(1), 1e-12, 1)).mean() if len(p) else 0.0 for p in word_probs],

@@ -35,7 +35,7 @@ from transformers.modeling_outputs import SequenceClassifierOutput
 from bertstudio.data.examples import ExampleSet
 from bertstudio.errors import ConfigError
 from bertstudio.tasks.classification import SequenceClassificationTask
-from bertstudio.tasks.collate import padded_length
+from bertstudio.tasks.collate import PAD_MULTIPLE, padded_length
 from bertstudio.tasks.common import encoding_rows, label_ids, map_batched
 
 SETTINGS_FILE = "embedding_classifier.json"
@@ -177,10 +177,14 @@ class SiamesePairTask(SequenceClassificationTask):
 
         return map_batched(ds, tokenize, f"{self.kind}-siamese")
 
-    def collate(self, features: Sequence[Mapping[str, Any]], pad_token_id: int) -> dict[str, torch.Tensor]:
+    def collate(self, features: Sequence[Mapping[str, Any]], pad_token_id: int, *,
+                pad_to_multiple_of: int | None = PAD_MULTIPLE, widths: Any = None) -> dict[str, torch.Tensor]:
+        """Both sides padded to one width (the longer side, rounded up as the engine asks).
+        ``widths`` (the CPU path's per-shape widths for single sequences) does not apply to
+        two-sided rows and is ignored."""
         if not features:
             raise ValueError("cannot collate an empty batch")
-        width = padded_length(max(len(side) for f in features for side in f["input_ids"]))
+        width = padded_length(max(len(side) for f in features for side in f["input_ids"]), pad_to_multiple_of)
         ids = np.full((len(features), 2, width), pad_token_id, dtype=np.int64)
         mask = np.zeros((len(features), 2, width), dtype=np.int64)
         for i, f in enumerate(features):
