@@ -15,8 +15,8 @@ from typing import Any, Mapping, Sequence
 import pyarrow as pa
 
 from bertstudio.data.examples import COLUMNS, FEATURES, ExampleSet, check_kind
+from bertstudio.data.atomic import atomic_write_bytes
 from bertstudio.data.formats.common import (
-    atomic_write,
     check_labels,
     check_tagging,
     decode,
@@ -186,4 +186,4 @@ def write_jsonl(examples: ExampleSet, path: str | os.PathLike[str], *, columns: 
     for batch in examples.dataset.with_format("arrow").iter(batch_size=_CHUNK):
         for row in batch.to_pylist():
             out.append(json.dumps({names[c]: row[c] for c in names}, ensure_ascii=False))
-    atomic_write(path, ("\n".join(out) + "\n").encode("utf-8"))
+    atomic_write_bytes(path, ("\n".join(out) + "\n").encode("utf-8"), parents=True)

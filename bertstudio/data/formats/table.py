@@ -24,10 +24,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
+from bertstudio.data.atomic import atomic_write_bytes
 from bertstudio.data.examples import COLUMNS, ExampleSet, check_kind
 from bertstudio.data.formats.common import (
     BOM,
-    atomic_write,
     check_labels,
     check_utf8,
     check_writable_field,
@@ -450,7 +450,7 @@ def write_table(
                 cells.append(esc(v))
             _write_row(buf, cells, quoting, delimiter, path, f"row {row_no}")
     data = buf.getvalue().encode("utf-8")
-    atomic_write(path, (BOM + data) if bom else data)
+    atomic_write_bytes(path, (BOM + data) if bom else data, parents=True)
 
 
 def _write_row(buf: io.StringIO, cells: list[str], quoting: bool, delimiter: str, path: Any, where: str) -> None:
