@@ -101,13 +101,13 @@ _STATE_TYPES = {"step": _COUNT, "epoch": _COUNT, "batches_done": _COUNT, "best_s
                 "best_metrics": _TABLE, "best_saved": bool, "bad_evals": _COUNT, "last_metrics": _TABLE, "eval_pending": bool}
 
 
-def _fits(value: Any, kind: Any) -> bool:
-    if kind is bool:
+def _fits(value: Any, rule: Any) -> bool:
+    if rule is bool:
         return isinstance(value, bool)
-    if kind in (_COUNT, _MAYBE_COUNT):
+    if rule in (_COUNT, _MAYBE_COUNT):
         if value is None:
-            return kind == _MAYBE_COUNT
+            return rule == _MAYBE_COUNT
         return isinstance(value, int) and not isinstance(value, bool) and value >= 0
-    if kind == _SCORE:
+    if rule == _SCORE:
         return value is None or (isinstance(value, (int, float)) and not isinstance(value, bool))
     return isinstance(value, dict) and all(isinstance(k, str) for k in value)
