@@ -20,11 +20,12 @@ from PySide6.QtWidgets import (
     QTableView, QTableWidget, QTableWidgetItem, QTextBrowser, QVBoxLayout, QWidget,
 )
 
-from bertstudio.metrics import GLUE_METRICS, KIND_METRICS, canonical_task, is_glue_task
-from bertstudio.ui.confusion_view import ConfusionView
 from bertstudio.data.kinds import get_spec
-from bertstudio.ui.predictions_model import PredictionRow, PredictionsFilter, PredictionsModel, load_eval_rows
-from bertstudio.ui.run_follower import read_predictions, read_run
+from bertstudio.metrics import GLUE_METRICS, KIND_METRICS, canonical_task, is_glue_task
+from bertstudio.metrics.display import format_metric
+from bertstudio.train.rundir import read_predictions, read_run
+from bertstudio.ui.confusion_view import ConfusionView
+from bertstudio.ui.predictions_model import PredictionRow, PredictionsFilter, PredictionsModel
 from bertstudio.ui.runs_page import all_runs
 
 log = logging.getLogger(__name__)
@@ -36,11 +37,6 @@ def official_metric_order(kind: str, glue_task: str | None) -> tuple[str, ...]:
     if glue_task and is_glue_task(glue_task):
         return GLUE_METRICS[canonical_task(glue_task)]
     return KIND_METRICS.get(kind, ())
-
-
-def format_metric(key: str, value: float) -> str:
-    """Scores x100 with one decimal (correlations too); MSE and losses as they are."""
-    return f"{value:.4f}" if key == "mse" or key.endswith("loss") else f"{100 * value:.1f}"
 
 
 def _spans(tags: list[str] | None) -> list[tuple[str, int, int]]:
@@ -202,9 +198,9 @@ class ResultsPage(QWidget):
             self.example_view.clear()
             return
         info = read_run(self.run_dir)
-        self.kind = str(info.config.get("task") or self.session.kind)
-        self._fill_metrics(info.metrics, official_metric_order(self.kind, info.config.get("glue_task")))
-        self.labels = list(info.config.get("labels") or self.session.labels())
+        self.kind = info.kind or self.session.kind
+        self._fill_metrics(info.metrics, official_metric_order(self.kind, info.glue_task))
+        self.labels = list((info.config.labels if info.config else None) or self.session.labels())
         old, self.model = self.model, PredictionsModel(self.kind, self)
         self.model.set_rows(self._joined_rows(self.run_dir))
         self.proxy.setSourceModel(self.model)
@@ -239,30 +235,28 @@ class ResultsPage(QWidget):
             self.metrics_table.setItem(i, 1, value)
 
     def _joined_rows(self, run_dir: Path) -> list[PredictionRow]:
+        """The run's predictions with the project rows they were made for (train/rundir.read_predictions).
+        A guessed row, or any row of a run from outside the project, is joined only where the
+        gold agrees (same data); the project's own runs keep their rows even after a relabel."""
         preds = read_predictions(run_dir)
-        mapping = load_eval_rows(run_dir)
-        split, rows = mapping if mapping else ("dev", None)
-        examples = self.session.examples(split) if self.session.has_project() and self.session.split_size(split) else None
-        n = len(examples) if examples is not None else 0
         runs_dir = getattr(self.session.project, "runs_dir", None)
-        verify = rows is None or runs_dir is None or run_dir.resolve().parent != Path(runs_dir).resolve()
-        wanted = []
+        outside = runs_dir is None or run_dir.resolve().parent != Path(runs_dir).resolve()
+        wanted: dict[str, list[int]] = {}
         for p in preds:
-            i = int(p.get("index", len(wanted)))
-            row = rows[i] if rows is not None and i < len(rows) else (i if rows is None else -1)
-            wanted.append(row if 0 <= row < n else -1)
-        good = sorted({r for r in wanted if r >= 0})
-        fetched = dict(zip(good, examples.dataset.select(good).to_list())) if good else {}
+            if p.split is not None and 0 <= p.row < self.session.split_size(p.split):
+                wanted.setdefault(p.split, []).append(p.row)
+        fetched: dict[tuple[str, int], dict[str, Any]] = {}
+        for split, rows in wanted.items():
+            good = sorted(set(rows))
+            fetched.update(((split, r), ex) for r, ex in zip(good, self.session.examples(split).dataset.select(good).to_list()))
+        gold_column = get_spec(self.kind).gold_column
         out = []
-        for p, row in zip(preds, wanted):
-            ex = fetched.get(row, {})
-            # A run from outside the project is joined only where the gold agrees (same data);
-            # the project's own runs map by eval_rows.json even after a relabel.
-            if ex and verify and ex.get(examples.gold_column) != p.get("gold"):
-                ex, row = {}, -1
-            gold = ex.get(examples.gold_column) if ex else p.get("gold")
-            pred = {k: v for k, v in p.items() if k not in ("index", "gold")}
-            out.append(PredictionRow(int(p.get("index", 0)), split if row >= 0 else None, row, ex, gold, pred))
+        for p in preds:
+            ex = fetched.get((p.split, p.row), {}) if p.split is not None else {}
+            if ex and (outside or not p.exact) and ex.get(gold_column) != p.gold:
+                ex = {}
+            gold = ex.get(gold_column) if ex else p.gold
+            out.append(PredictionRow(p.index, p.split if ex else None, p.row if ex else -1, ex, gold, p.pred))
         return out
 
     def _refresh_confusion(self) -> None:

@@ -14,14 +14,18 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSettings, Qt, Signal
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView, QFileDialog, QHBoxLayout, QLabel, QPushButton, QSplitter, QTableView, QVBoxLayout, QWidget,
 )
 
+from bertstudio.errors import BertStudioError
 from bertstudio.metrics import main_metric
-from bertstudio.ui.plots import TrainingMonitor
-from bertstudio.ui.run_follower import RunFollower, RunInfo, read_run, run_folder_of
+from bertstudio.metrics.display import format_metric
+from bertstudio.train.events import RunFinished
+from bertstudio.train.rundir import RunInfo, read_run
+from bertstudio.ui.run_follower import RunFollower
+from bertstudio.ui.training_monitor import TrainingMonitor
 
 log = logging.getLogger(__name__)
 _Index = QModelIndex | QPersistentModelIndex
@@ -54,20 +58,20 @@ def all_runs(session: Any) -> list[Path]:
     project = session.project
     if project is not None:
         try:
-            runs = [run_folder_of(r) for r in project.list_runs()]
-        except Exception as exc:  # noqa: BLE001 - a broken runs folder must not break the page
+            runs = project.list_runs()
+        except OSError as exc:  # an unreadable runs folder must not break the page
             log.warning("cannot list runs: %s", exc)
     runs += [r for r in external_runs(session) if r not in runs]
     return runs
 
 
 def main_score(info: RunInfo) -> tuple[str, float] | None:
-    task = info.config.get("glue_task") or info.config.get("task")
+    task = info.glue_task or info.kind
     if not info.metrics or not task:
         return None
     try:
-        key = main_metric(str(task), info.metrics)
-    except Exception:  # noqa: BLE001 - an unknown task or metric set: no score column
+        key = main_metric(task, info.metrics)
+    except BertStudioError:  # none of the task's metrics was computed: no score column
         return None
     return key, info.metrics[key]
 
@@ -111,15 +115,20 @@ class RunsModel(QAbstractTableModel):
             return {"finished": self.tr("finished"), "cancelled": self.tr("cancelled"), "failed": self.tr("failed"),
                     "running": self.tr("running"), "unknown": self.tr("unknown")}.get(info.status, info.status)
         if key == "task":
-            return str(c.get("glue_task") or c.get("task") or "")
+            return info.glue_task or info.kind or ""
+        if c is None:  # no readable config.toml: no settings to show
+            return "" if key != "started" else self._started(info)
         if key == "model":
-            return Path(str(c.get("model"))).name if c.get("model") else self.tr("bundled MiniLM")
+            return Path(c.model).name if c.model else self.tr("bundled MiniLM")
         if key in ("mode", "epochs", "lr", "batch"):
-            value = c.get({"batch": "batch_size"}.get(key, key))
-            return "" if value is None else str(value)
+            return str(getattr(c, {"batch": "batch_size"}.get(key, key)))
         if key == "score":
             score = main_score(info)
-            return "" if score is None else f"{score[0]} {100 * score[1]:.1f}"
+            return "" if score is None else f"{score[0]} {format_metric(*score)}"
+        return self._started(info)
+
+    @staticmethod
+    def _started(info: RunInfo) -> str:
         return dt.datetime.fromtimestamp(info.started_at).strftime("%Y-%m-%d %H:%M") if info.started_at else ""
 
 
@@ -201,7 +210,7 @@ class RunsPage(QWidget):
         follower.started.connect(self.monitor.on_started)
         follower.step_logged.connect(self.monitor.on_steps)
         follower.evaluated.connect(self.monitor.on_evaluated)
-        follower.run_finished.connect(self._on_run_finished)
+        follower.ended.connect(self._on_run_ended)
         self.follower = follower
         self.follow_label.setText(self.tr("Following {folder}").format(folder=folder))
         follower.start()
@@ -213,6 +222,6 @@ class RunsPage(QWidget):
             self.follower.deleteLater()
             self.follower = None
 
-    def _on_run_finished(self, ev: dict) -> None:
-        self.monitor.on_finished(str(ev.get("status") or "finished"), str(ev.get("message") or ""))
+    def _on_run_ended(self, ev: RunFinished) -> None:
+        self.monitor.on_ended(ev)
         self.refresh()
