@@ -3,7 +3,7 @@
 The dialog asks the core for a preview (format detected, first rows, a
 suggested mapping or GLUE preset), lets the user fix the mapping for the
 columns the project's kind needs, then loads the whole file with
-``load_examples``. Files over ``BIG_FILE`` bytes are read on a worker QThread so
+``load_examples``. Files over ``BIG_FILE`` bytes are read on a :class:`~bertstudio.ui.worker.ThreadJob` so
 the dialog stays responsive and shows progress.
 
 Nothing the user made changes without being shown first:
@@ -24,7 +24,7 @@ import logging
 import os
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, Qt, QThread, Signal, Slot
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QComboBox,
@@ -48,6 +48,7 @@ from bertstudio.errors import BertStudioError
 from bertstudio.ui.import_target import SplitTargetBox
 from bertstudio.ui.label_mapping_widget import LabelMappingBox
 from bertstudio.ui.session import ProjectSession
+from bertstudio.ui.worker import ThreadJob
 
 log = logging.getLogger(__name__)
 BIG_FILE = 4 << 20  # bytes; bigger files load on a worker thread
@@ -63,30 +64,6 @@ MAPPED: dict[str, tuple[str, ...]] = {
 OPTIONAL = {"label", "tags", "answers", "id", "title"}  # may be absent: rows come in unlabelled
 FIXED_LAYOUT = {"glue", "conll", "conllu", "squad"}
 _NONE = "—"
-_keep_alive: set[QThread] = set()  # threads of dialogs closed mid-load live until they finish
-
-
-class LoadWorker(QObject):
-    """Runs ``load_examples`` off the GUI thread; sends back the ExampleSet or the error message."""
-
-    loaded = Signal(object)
-    failed = Signal(str)
-
-    def __init__(self, path: str, options: dict[str, Any]) -> None:
-        super().__init__()
-        self.path, self.options = path, options
-
-    @Slot()
-    def run(self) -> None:
-        from bertstudio.data.io import load_examples
-
-        try:
-            self.loaded.emit(load_examples(self.path, **self.options))
-        except BertStudioError as exc:
-            self.failed.emit(exc.message)
-        except Exception as exc:  # noqa: BLE001 - a reader bug must not kill the thread silently
-            log.exception("loading %s failed", self.path)
-            self.failed.emit(f"{self.path}: {type(exc).__name__}: {exc}")
 
 
 class ImportDialog(QDialog):
@@ -99,7 +76,7 @@ class ImportDialog(QDialog):
         self.session = session
         self.kind = session.kind
         self.preview_info: Any = None
-        self._thread: QThread | None = None
+        self._thread: ThreadJob | None = None  # the file being read off the GUI thread
         self._loaded: Any = None  # the whole file's ExampleSet, kept while the label step waits
         self._build()
         self.resize(860, 600)
@@ -336,19 +313,14 @@ class ImportDialog(QDialog):
             self._on_loaded(examples)
             return
         self._set_busy(True)
-        thread = QThread()
-        worker = LoadWorker(path, options)
-        worker.moveToThread(thread)
-        thread.started.connect(worker.run)
-        worker.loaded.connect(self._on_loaded)
-        worker.failed.connect(self._on_failed)
-        worker.loaded.connect(thread.quit)
-        worker.failed.connect(thread.quit)
-        thread.finished.connect(worker.deleteLater)
-        thread.finished.connect(lambda t=thread: (_keep_alive.discard(t), t.deleteLater()))
-        self._thread, self._worker = thread, worker
-        _keep_alive.add(thread)
-        thread.start()
+        from bertstudio.data.io import load_examples
+
+        # the job outlives a dialog closed mid-load (ThreadJob keeps itself until its thread ends)
+        self._loading = path
+        self._thread = ThreadJob(lambda: load_examples(path, **options), name="bertstudio-import")
+        self._thread.succeeded.connect(self._on_loaded)
+        self._thread.failed.connect(self._on_load_error)
+        self._thread.start()
 
     def _set_busy(self, busy: bool) -> None:
         self.progress.setVisible(busy)
@@ -359,6 +331,10 @@ class ImportDialog(QDialog):
 
     def is_loading(self) -> bool:
         return self._thread is not None
+
+    def _on_load_error(self, exc: BaseException) -> None:
+        # a reader bug is logged with its traceback by the job; the user gets one line
+        self._on_failed(exc.message if isinstance(exc, BertStudioError) else f"{self._loading}: {type(exc).__name__}: {exc}")
 
     def _on_failed(self, message: str) -> None:
         self._thread = None
@@ -425,7 +401,7 @@ class ImportDialog(QDialog):
     def reject(self) -> None:
         if self._thread is not None:
             # the read cannot be interrupted; its result is dropped when it arrives
-            self._worker.loaded.disconnect(self._on_loaded)
-            self._worker.failed.disconnect(self._on_failed)
+            self._thread.succeeded.disconnect(self._on_loaded)
+            self._thread.failed.disconnect(self._on_load_error)
             self._thread = None
         super().reject()
