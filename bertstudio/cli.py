@@ -1,4 +1,5 @@
-"""The headless command line over the core: train, evaluate, predict, glue, export-run.
+"""The headless command line over the core: train, evaluate, predict, glue, export-run
+(and export-onnx, push-to-hub from :mod:`bertstudio.cli_export`).
 
 Exit codes: 0 success; 2 bad arguments or bad data (one line on stderr, no
 traceback); 1 a run that failed while training (``glue``: any task that did);
@@ -19,6 +20,7 @@ import time
 from pathlib import Path
 from typing import Any, Sequence, TextIO
 
+from bertstudio import cli_export
 from bertstudio.errors import BertStudioError, ConfigError, DataError
 from bertstudio.metrics.display import format_metrics
 from bertstudio.train.events import Evaluated, RunFinished, RunStarted, StepLogged
@@ -64,7 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "batch_size": "examples per forward pass (default: 64)"})
 
     p = sub.add_parser("predict", help="predict for typed text, a pair, tokens, or a question + context")
-    add_arguments(p, ("model",), required=("model",), help={"model": _MODEL_FOLDER})
+    add_arguments(p, ("model",), required=("model",), help={"model": _MODEL_FOLDER + ", or an export's model.onnx"})
     p.add_argument("--text")
     p.add_argument("--text-pair")
     p.add_argument("--tokens", help="space-separated words (tagging)")
@@ -82,6 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--config", required=True, metavar="TOML")
     add_arguments(p, ("train_file", "eval_file", "data_dir"))  # files the config names outside its own folder
     p.add_argument("--out", required=True, metavar="DIR", dest="export_dir", help="the folder to write")
+    cli_export.add_commands(sub)  # export-onnx, push-to-hub
     return parser
 
 
@@ -261,14 +264,12 @@ def _load_eval_examples(args: argparse.Namespace, *, kind: str, labels: list[str
 
 
 def cmd_predict(args: argparse.Namespace, out: TextIO) -> int:
-    from bertstudio.train.predict import Predictor
-
     given = {k: getattr(args, k) for k in ("text", "text_pair", "question", "context") if getattr(args, k) is not None}
     if args.tokens is not None:
         given["tokens"] = args.tokens.split()
     if not given:
         raise ConfigError("nothing to predict", where="arguments", expected="--text [--text-pair], --tokens, or --question with --context")
-    prediction = Predictor.load(args.model).predict(**given)
+    prediction = cli_export.predictor_for(args.model).predict(**given)
     out.write(json.dumps(prediction, ensure_ascii=False, indent=2) + "\n")
     return EXIT_OK
 
@@ -332,7 +333,8 @@ def _quiet_libraries() -> None:
     transformers.utils.logging.disable_progress_bar()
 
 
-COMMANDS = {"train": cmd_train, "evaluate": cmd_evaluate, "predict": cmd_predict, "glue": cmd_glue, "export-run": cmd_export_run}
+COMMANDS = {"train": cmd_train, "evaluate": cmd_evaluate, "predict": cmd_predict, "glue": cmd_glue, "export-run": cmd_export_run,
+            **cli_export.COMMANDS}
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:

@@ -5,8 +5,9 @@
 Data: 620 rows of SST-2 train (the last 20 left unlabelled to show the
 labelling flow) and 120 rows of SST-2 dev; a real 3-epoch run of the bundled
 MiniLM on them (a minute or two on a laptop CPU) fills the Train, Results,
-Playground, Runs and scoreboard views. Then one NER sentence and two SQuAD v1.1
-dev questions for the tagging and QA editors.
+Playground, Runs and scoreboard views. Then 40 UD English EWT POS sentences (all 17
+UPOS tags, so the legend shows keys past 9) and two SQuAD v1.1 dev questions for the
+tagging and QA editors.
 """
 
 from __future__ import annotations
@@ -157,21 +158,23 @@ def main(argv: list[str] | None = None) -> int:
 
     adder = AddExampleDialog(session, "train", window)
     adder.editors["text"].setPlainText("an unexpectedly tender film about two brothers and a boat")
+    adder.label_combo.setCurrentIndex(2)  # the second label, as Alt+2 sets it while typing
     adder.show()
     _save(adder, args.out, "add-examples", app)
     adder.close()
     runs.stop_following()
     window.close()
 
-    # -- tagging: one NER sentence, one entity already marked, a span selected -------------------
-    labels = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-ORG", "I-ORG"]
-    tokens = "Ada Lovelace worked with Charles Babbage in London".split()
-    tags = ["B-PER", "I-PER", "O", "O", "O", "O", "O", "B-LOC"]
-    ner = Project.create(tmp / "ner", name="NER sample", kind="tagging", labels=labels)
-    ner.import_examples(from_records("tagging", [{"tokens": tokens, "tags": tags}], labels=labels), "train")
-    window = _window(ProjectSession(ner, settings=settings), app)
+    # -- tagging: UD EWT POS sentences (17 UPOS tags), one word selected ------------------------
+    ewt = load_examples(args.data / "pos" / "ud_english_ewt" / "en_ewt-ud-dev.conllu")
+    labels = list(ewt.labels)
+    pos = Project.create(tmp / "pos", name="UD EWT POS sample", kind="tagging", labels=labels)
+    pos.import_examples(from_records("tagging", [dict(r) for r in ewt.head(40).dataset], labels=labels), "train")
+    session = ProjectSession(pos, settings=settings)
+    window = _window(session, app)
+    session.set_current("train", 7)
     window.show_page("label")
-    window.pages["label"].editor().select_words(4, 6)
+    window.pages["label"].editor().select_words(3, 4)
     _save(window, args.out, "label-tagging", app)
     window.close()
 

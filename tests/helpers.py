@@ -8,6 +8,10 @@ under the name ``conftest``.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from bertstudio.data.project import Project
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = (REPO.parent / "shared" / "data").resolve()
@@ -30,3 +34,15 @@ def sentiment(n: int, seed: int = 0):
         a, b = rng.sample(POS if pos else NEG, 2)
         rows.append({"text": f"the movie was {a} and {b}", "label": "pos" if pos else "neg"})
     return from_records("sentence", rows, labels=["neg", "pos"])
+
+
+def make_project(folder: Path, kind: str, labels: list[str] | None = None,
+                 splits: dict[str, list[dict[str, Any]]] | None = None, name: str = "test") -> Project:
+    """A project in ``folder`` with the given rows per split (labels as given, in that order)."""
+    from bertstudio.data.examples import from_records
+    from bertstudio.data.project import Project
+
+    project = Project.create(folder, name=name, kind=kind, labels=labels or [])
+    for split, records in (splits or {}).items():
+        project.import_examples(from_records(kind, records, labels=list(labels or [])), split)
+    return project

@@ -13,10 +13,11 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping
+from typing import Any, Mapping
 
 from bertstudio.data.examples import ExampleSet
-from bertstudio.data.formats.table import TableOptions, read_table, write_table
+from bertstudio.data.formats.table import TableOptions, read_table
+from bertstudio.data.formats.table_write import write_table
 from bertstudio.errors import ConfigError, DataError
 from bertstudio.presets import PRESET_INFO, PresetInfo, find_preset
 
@@ -79,6 +80,13 @@ def _nli_index(labels: tuple[str, ...], n_test: int = 3) -> dict[str, SplitLayou
 
 
 _NLI3 = ("entailment", "neutral", "contradiction")
+
+
+def _names(*names: str) -> dict[str, Any]:
+    """Label names for a preset whose files hold ids 0, 1, ...: the names the GLUE paper and
+    Hugging Face's glue datasets give them, in id order (so "positive class = id 1" holds), and
+    the map that reads ids as names and writes names back as ids."""
+    return {"labels": names, "label_map": {str(i): name for i, name in enumerate(names)}}
 _MNLI = {
     "train": SplitLayout(True, {"text": 8, "text_pair": 9, "label": -1}, 12),
     "dev": SplitLayout(True, {"text": 8, "text_pair": 9, "label": -1}, 16),
@@ -87,24 +95,24 @@ _MNLI = {
 
 GLUE_TASKS: dict[str, GlueTask] = {
     "CoLA": GlueTask(
-        "CoLA", ("0", "1"),
-        {
+        "CoLA", **_names("unacceptable", "acceptable"),
+        layouts={
             "train": SplitLayout(False, {"text": 3, "label": 1}, 4),
             "dev": SplitLayout(False, {"text": 3, "label": 1}, 4),
             "test": SplitLayout(True, {"text": 1}, 2),
         },
     ),
     "SST-2": GlueTask(
-        "SST-2", ("0", "1"),
-        {
+        "SST-2", **_names("negative", "positive"),
+        layouts={
             "train": SplitLayout(True, {"text": 0, "label": 1}, 2),
             "dev": SplitLayout(True, {"text": 0, "label": 1}, 2),
             "test": SplitLayout(True, {"text": 1}, 2),
         },
     ),
     "MRPC": GlueTask(
-        "MRPC", ("0", "1"),
-        {
+        "MRPC", **_names("not_equivalent", "equivalent"),
+        layouts={
             "train": SplitLayout(True, {"text": 3, "text_pair": 4, "label": 0}, 5, bom=True),
             "dev": SplitLayout(True, {"text": 3, "text_pair": 4, "label": 0}, 5, bom=True),
             "test": SplitLayout(True, {"text": 3, "text_pair": 4}, 5),
@@ -120,8 +128,8 @@ GLUE_TASKS: dict[str, GlueTask] = {
         score_range=(0.0, 5.0),
     ),
     "QQP": GlueTask(
-        "QQP", ("0", "1"),
-        {
+        "QQP", **_names("not_duplicate", "duplicate"),
+        layouts={
             "train": SplitLayout(True, {"text": 3, "text_pair": 4, "label": 5}, 6),
             "dev": SplitLayout(True, {"text": 3, "text_pair": 4, "label": 5}, 6),
             "test": SplitLayout(True, {"text": 1, "text_pair": 2}, 3),
@@ -137,7 +145,7 @@ GLUE_TASKS: dict[str, GlueTask] = {
     ),
     "QNLI": GlueTask("QNLI", ("entailment", "not_entailment"), _nli_index(())),
     "RTE": GlueTask("RTE", ("entailment", "not_entailment"), _nli_index(())),
-    "WNLI": GlueTask("WNLI", ("0", "1"), _nli_index(())),
+    "WNLI": GlueTask("WNLI", **_names("not_entailment", "entailment"), layouts=_nli_index(())),
     "AX": GlueTask(
         "AX", _NLI3,
         {"test": SplitLayout(True, {"text": 1, "text_pair": 2}, 3)},
@@ -153,11 +161,11 @@ EXTRA_PRESETS: dict[str, GlueTask] = {
         "SNLI", _NLI3,
         {"train": _PAIR3, "dev": _PAIR3, "test": _PAIR3},
         files={"train": "train.tsv", "dev": "validation.tsv", "test": "test.tsv"},
-        quoting=True, label_map={"0": "entailment", "1": "neutral", "2": "contradiction"},
+        quoting=True, label_map=_names(*_NLI3)["label_map"],
     ),
     "ChnSentiCorp": GlueTask(
-        "ChnSentiCorp", ("0", "1"),
-        {
+        "ChnSentiCorp", **_names("negative", "positive"),
+        layouts={
             "train": SplitLayout(True, {"text": "text_a", "label": "label"}),
             "dev": SplitLayout(True, {"text": "text_a", "label": "label"}),
             "test": SplitLayout(True, {"text": "text_a"}),
@@ -274,7 +282,7 @@ def _write_positional(examples: ExampleSet, path: str | os.PathLike[str], t: Glu
 
     from bertstudio.data.atomic import atomic_write_bytes
     from bertstudio.data.formats.common import BOM, check_writable_field
-    from bertstudio.data.formats.table import format_score
+    from bertstudio.data.formats.cells import format_score
 
     n = layout.ncols or (max(v for v in layout.columns.values()) + 1)
     pos = {c: (v + n if v < 0 else v) for c, v in layout.columns.items()}
@@ -286,6 +294,8 @@ def _write_positional(examples: ExampleSet, path: str | os.PathLike[str], t: Glu
         buf.write("\t".join(head) + "\n")
     ds = examples.dataset.with_format("arrow")
     row = 0
+    spec = examples.spec
+    as_ids = {name: value for value, name in (t.label_map or {}).items()}  # names back to the file's ids
     for batch in ds.iter(batch_size=10_000):
         cols = {c: batch[c].to_pylist() for c in pos}
         for r in range(batch.num_rows):
@@ -294,7 +304,10 @@ def _write_positional(examples: ExampleSet, path: str | os.PathLike[str], t: Glu
                 cells[0] = str(row)
             for c, i in pos.items():
                 v = cols[c][r]
-                v = "" if v is None else (format_score(v) if c == "label" and t.kind == "regression" else v)
+                if v is None:
+                    v = ""
+                elif c == spec.gold_column:
+                    v = format_score(v) if spec.gold.numeric else as_ids.get(v, v)
                 check_writable_field(v, c, f"row {row + 1}", path)
                 cells[i] = v
             buf.write("\t".join(cells) + "\n")

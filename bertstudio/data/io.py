@@ -20,15 +20,11 @@ from bertstudio.data.formats.conll import read_conll, write_conll
 from bertstudio.data.formats.jsonl import _suggest as _suggest_jsonl
 from bertstudio.data.formats.jsonl import read_jsonl, write_jsonl
 from bertstudio.data.formats.squad import read_squad, write_squad
-from bertstudio.data.formats.table import (
-    TableOptions,
-    read_table,
-    scan_records,
-    suggest_columns,
-    unescape_cell,
-    write_table,
-)
+from bertstudio.data.formats.cells import unescape_cell
+from bertstudio.data.formats.table import TableOptions, read_table, scan_records, suggest_columns
+from bertstudio.data.formats.table_write import write_table
 from bertstudio.data.glue import GlueTask, eval_split, get_preset, load_glue, preset_for_path, save_glue
+from bertstudio.data.kinds import require_kind
 from bertstudio.errors import ConfigError, DataError
 
 FORMATS = ("csv", "tsv", "jsonl", "glue", "conll", "conllu", "squad")
@@ -142,8 +138,7 @@ def read_with(
                             columns=dict(columns) if columns else None)  # type: ignore[arg-type]
         else:
             es = read_squad(path, require_labels=require_labels)
-    if spec.kind is not None and es.kind != spec.kind:
-        raise ConfigError(f"this file holds {es.kind} examples, not {spec.kind}", path=path, expected=spec.kind)
+    require_kind(es.kind, spec.kind, path=path, what="this file")
     if split:
         es.meta.setdefault("split", split)
     return es
@@ -223,8 +218,8 @@ def save_examples(
     fmt = (fmt or "auto").lower()
     if fmt == "auto":
         ext = Path(path).suffix.lower()
-        fmt = {"tagging": "conll", "qa": "squad"}.get(examples.kind, "tsv") if ext not in _EXT else _EXT[ext]
-        if fmt == "squad" and examples.kind != "qa":
+        fmt = examples.spec.save_format if ext not in _EXT else _EXT[ext]
+        if fmt == "squad" and examples.spec.save_format != "squad":  # a .json file of another kind: JSON Lines
             fmt = "jsonl"
     if fmt == "glue":
         save_glue(examples, path, glue_task)

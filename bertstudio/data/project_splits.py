@@ -27,7 +27,7 @@ import pyarrow as pa
 from bertstudio.data import project_store as store
 from bertstudio.data.labelmap import map_table, mapped_label_order, values_in
 from bertstudio.data.project_meta import PROJECT_FILE, default_color
-from bertstudio.data.kinds import get_spec
+from bertstudio.data.kinds import get_spec, require_kind
 from bertstudio.errors import DataError
 
 if TYPE_CHECKING:
@@ -89,9 +89,8 @@ class SplitOps:
         replaced rows (``{"id", "split", "rows", "labelled", ...}``), or None when
         nothing was replaced.
         """
-        if examples.kind != self.kind:
-            raise DataError(f"cannot import {examples.kind} examples into a {self.kind} project",
-                            path=examples.source or self.folder, expected=f"{self.kind} examples")
+        require_kind(examples.kind, self.kind, path=examples.source or self.folder,
+                     what=f"the data for this {self.kind} project", error=DataError)
         self._split(split)  # type: ignore[attr-defined]  # checks the name
         with self._lock:  # type: ignore[attr-defined]
             self._check_open()  # type: ignore[attr-defined]

@@ -8,13 +8,10 @@ from __future__ import annotations
 from bertstudio.metrics.classification import CLASSIFICATION_METRICS, classification_metrics, confusion
 from bertstudio.metrics.glue import (
     GLUE_METRICS,
-    KIND_METRICS,
     LOWER_IS_BETTER,
     canonical_task,
-    compute_metrics,
     glue_task_metrics,
     is_glue_task,
-    kind_metrics,
     main_metric,
 )
 from bertstudio.metrics.regression import regression_metrics
@@ -26,18 +23,15 @@ __all__ = [
     "CLASSIFICATION_METRICS",
     "CONVENTIONS",
     "GLUE_METRICS",
-    "KIND_METRICS",
     "LOWER_IS_BETTER",
     "ScoreRow",
     "Scoreboard",
     "canonical_task",
     "classification_metrics",
-    "compute_metrics",
     "confusion",
     "glue_score",
     "glue_task_metrics",
     "is_glue_task",
-    "kind_metrics",
     "main_metric",
     "normalize_answer",
     "regression_metrics",

@@ -1,11 +1,17 @@
-"""Token tagging metrics: seqeval entity-level P/R/F1 and token accuracy.
+"""Token tagging metrics: seqeval entity-level P/R/F1 and token accuracy, and per-class reports.
 
 Entity scores follow CoNLL practice in seqeval's *strict* mode: an entity counts
 only if its type and its exact span agree, and a span must be well formed under
 the scheme, so under IOB2 an ``I-X`` that does not follow ``B-X``/``I-X`` starts
 no entity (the lenient conlleval mode would accept it). Entity scores exist only
 when tags carry ``B-``/``I-`` prefixes (NER, chunking); plain tag sets such as
-UPOS get token accuracy alone, which is the POS tagging measure.
+UPOS get token accuracy alone, which is the POS tagging measure, and never reach
+seqeval (which would read "PRON" as an entity of type "RON"). Whether a tag set is
+BIO is the label set's to say when one is given (``kinds.is_bio_tag_set``'s rule):
+an evaluation set without a single entity is still scored as entities.
+
+:func:`tagging_report` gives the per-class view: per entity type (seqeval) for BIO
+sets, per tag over tokens (scikit-learn) for plain sets.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from seqeval.metrics import f1_score, precision_score, recall_score
 from seqeval.scheme import IOB2, IOBES
 
 from bertstudio.errors import DataError
+from bertstudio.metrics.per_class import PerClassReport, classification_report_of, report_from_dict
 
 TAGGING_METRICS: tuple[str, ...] = ("precision", "recall", "f1", "accuracy")
 
@@ -55,18 +62,30 @@ def _check(golds: Sequence[Sequence[str]], preds: Sequence[Sequence[str]]) -> No
             )
 
 
-def tagging_metrics(golds: Sequence[Sequence[str]], preds: Sequence[Sequence[str]]) -> dict[str, float]:
+def _scheme_of(golds: list[list[str]], preds: list[list[str]], labels: Sequence[str] | None) -> str | None:
+    """The label set decides when there is one (a dev set may hold no entity at all); else the tags seen."""
+    return tag_scheme([list(labels)] if labels else golds + preds)
+
+
+def tagging_metrics(golds: Sequence[Sequence[str]], preds: Sequence[Sequence[str]],
+                    labels: Sequence[str] | None = None) -> dict[str, float]:
     """``accuracy`` (token level) always; ``precision``/``recall``/``f1`` (strict entity
-    level) when the tags are IOB2 (or IOBES) tags."""
+    level) when the tags are IOB2 (or IOBES) tags: those of ``labels`` (the run's tag set)
+    when given, else those seen in ``golds`` and ``preds``."""
     _check(golds, preds)
     golds = [list(s) for s in golds]
     preds = [list(s) for s in preds]
     total = sum(len(s) for s in golds)
     correct = sum(g == p for gs, ps in zip(golds, preds) for g, p in zip(gs, ps))
     out: dict[str, float] = {"accuracy": correct / total if total else 0.0}
-    scheme_name = tag_scheme(golds + preds)
+    scheme_name = _scheme_of(golds, preds, labels)
     if scheme_name is None:
         return out
+    _check_scheme(golds, preds, scheme_name)
+    return _entity_scores(golds, preds, scheme_name, out)
+
+
+def _check_scheme(golds: list[list[str]], preds: list[list[str]], scheme_name: str) -> None:
     valid = _BIOES_TAG if scheme_name == "IOBES" else _BIO_TAG
     for side, seqs in (("gold", golds), ("predicted", preds)):
         for i, seq in enumerate(seqs):
@@ -77,6 +96,10 @@ def tagging_metrics(golds: Sequence[Sequence[str]], preds: Sequence[Sequence[str
                         where=f"sentence {i}, word {j}",
                         expected=f"'O' or a {scheme_name} tag such as 'B-PER'",
                     )
+
+
+def _entity_scores(golds: list[list[str]], preds: list[list[str]], scheme_name: str,
+                   out: dict[str, float]) -> dict[str, float]:
     scheme = IOBES if scheme_name == "IOBES" else IOB2
     with warnings.catch_warnings():
         # seqeval warns when no entity is predicted; zero_division=0 already says what we do.
@@ -86,3 +109,29 @@ def tagging_metrics(golds: Sequence[Sequence[str]], preds: Sequence[Sequence[str
         out["recall"] = float(recall_score(golds, preds, **kw))
         out["f1"] = float(f1_score(golds, preds, **kw))
     return out
+
+
+def tagging_report(golds: Sequence[Sequence[str]], preds: Sequence[Sequence[str]],
+                   labels: Sequence[str] | None = None) -> PerClassReport:
+    """Per-class precision/recall/F1/support. BIO (or IOBES) tag sets: per entity type, strict
+    spans, by seqeval (support = gold entities). Plain tag sets (POS): per tag over tokens, by
+    scikit-learn (support = gold tokens), in ``labels`` order."""
+    _check(golds, preds)
+    golds = [list(s) for s in golds]
+    preds = [list(s) for s in preds]
+    scheme_name = _scheme_of(golds, preds, labels)
+    if scheme_name is None:
+        flat_gold = [t for s in golds for t in s]
+        flat_pred = [t for s in preds for t in s]
+        names = list(labels) if labels else list(dict.fromkeys(flat_gold + flat_pred))
+        return classification_report_of(flat_gold, flat_pred, names, unit="tokens")
+    _check_scheme(golds, preds, scheme_name)
+    from seqeval.metrics import classification_report
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # as above: zero_division=0 says what an empty class scores
+        report = classification_report(golds, preds, mode="strict", scheme=IOBES if scheme_name == "IOBES" else IOB2,
+                                       output_dict=True, zero_division=0)
+    types = [t[2:] for t in (labels or []) if _PREFIXED.match(t)]
+    names = list(dict.fromkeys(types + sorted(k for k in report if k not in ("micro avg", "macro avg", "weighted avg"))))
+    return report_from_dict(report, names, unit="entities")

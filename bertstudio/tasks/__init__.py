@@ -40,4 +40,14 @@ def get_task(kind: str) -> Task:
         raise ConfigError(f"unknown task kind {kind!r}", where="task", expected=" | ".join(TASKS)) from None
 
 
-__all__ = ["TASKS", "Task", "get_task", "register_task"]
+def official_metrics(kind: str, glue_task: str | None = None) -> tuple[str, ...]:
+    """The metrics a run of ``kind`` reports, main metric first: the benchmark preset's official
+    ones when the run names a preset bertstudio knows, else the kind's own."""
+    from bertstudio.metrics import GLUE_METRICS, canonical_task, is_glue_task
+
+    if glue_task and is_glue_task(glue_task):
+        return GLUE_METRICS[canonical_task(glue_task)]
+    return get_task(kind).metric_names
+
+
+__all__ = ["TASKS", "Task", "get_task", "official_metrics", "register_task"]

@@ -43,6 +43,8 @@ class Task(Protocol):
     spec: KindSpec
     # The numeric fields a prediction carries, as views show them (e.g. ("confidence", "loss")).
     prediction_columns: tuple[str, ...]
+    # The metrics a run reports when no benchmark preset names official ones, main metric first.
+    metric_names: tuple[str, ...]
     # peft's LoraConfig task_type ("SEQ_CLS" | "TOKEN_CLS" | "QUESTION_ANS") and the new
     # head modules that train in full and are saved whole under LoRA (modules_to_save).
     peft_task_type: str

@@ -58,6 +58,8 @@ class SequenceClassificationTask:
         self.regression = self.spec.gold.numeric
         self.has_pair = "text_pair" in self.spec.columns
         self.prediction_columns = ("loss",) if self.regression else ("confidence", "loss")
+        # what a run reports when no benchmark preset names its official metrics, main metric first
+        self.metric_names = ("pearson", "spearman") if self.regression else ("accuracy", "macro_f1")
 
     def auto_model_class(self) -> type:
         from transformers import AutoModelForSequenceClassification
@@ -139,7 +141,7 @@ class SequenceClassificationTask:
             return dict(M.glue_task_metrics(glue_task, golds, preds, labels=ids))
         if self.regression:
             return dict(M.regression_metrics(golds, preds))
-        return dict(M.classification_metrics(golds, preds, names=M.kind_metrics(self.kind), labels=ids))
+        return dict(M.classification_metrics(golds, preds, names=self.metric_names, labels=ids))
 
 
     # --- reading predictions -----------------------------------------------------------

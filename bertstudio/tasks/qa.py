@@ -44,6 +44,7 @@ class QuestionAnsweringTask:
     peft_task_type = "QUESTION_ANS"
     head_modules: tuple[str, ...] = ("qa_outputs",)
     prediction_columns: tuple[str, ...] = ("confidence",)
+    metric_names: tuple[str, ...] = ("exact_match", "f1")  # SQuAD's official pair
 
     def __init__(self) -> None:
         self.spec = get_spec(self.kind)

@@ -60,6 +60,8 @@ class TokenTaggingTask:
     peft_task_type = "TOKEN_CLS"
     head_modules: tuple[str, ...] = ("classifier",)
     prediction_columns: tuple[str, ...] = ()
+    # entity F1 first (seqeval); plain tag sets (POS) have token accuracy only
+    metric_names: tuple[str, ...] = ("f1", "precision", "recall", "accuracy")
 
     def __init__(self) -> None:
         self.spec = get_spec(self.kind)
@@ -137,13 +139,16 @@ class TokenTaggingTask:
         return TaggingAccumulator(examples, labels)
 
     def metrics(self, examples: ExampleSet, predictions: list[dict[str, Any]], **options: Any) -> dict[str, float]:
+        """Token accuracy, plus strict entity P/R/F1 when the examples' tag set is a BIO set;
+        a plain set (POS) never reaches seqeval."""
         from bertstudio import metrics as M
 
         gold = column(examples.dataset, "tags")
         keep = [i for i, g in enumerate(gold) if g is not None]
         if not keep:
             return {}
-        return dict(M.tagging_metrics([list(gold[i]) for i in keep], [predictions[i]["tags"] for i in keep]))
+        return dict(M.tagging_metrics([list(gold[i]) for i in keep], [predictions[i]["tags"] for i in keep],
+                                      labels=examples.labels or None))
 
     def predicted_value(self, prediction: Mapping[str, Any]) -> Any:
         return prediction.get("tags")

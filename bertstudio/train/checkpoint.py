@@ -27,6 +27,7 @@ import numpy as np
 import torch
 
 from bertstudio.data.atomic import replace_folder
+from bertstudio.data.kinds import require_kind
 from bertstudio.errors import ConfigError
 
 WEIGHTS = "weights.pt"
@@ -177,9 +178,7 @@ def check_resumable(path: str | Path, *, task: str | None = None) -> Path:
     if found is None or not (found / OPTIMIZER).is_file() or not (found / RNG).is_file():
         raise ConfigError("no resumable checkpoint here", path=path, expected="a run's checkpoints/last folder")
     state = read_state(found)
-    kind = state.get("task")
-    if task is not None and kind is not None and kind != task:
-        raise ConfigError(f"this checkpoint is from a {kind!r} run, not {task!r}", path=path, where="resume_from",
-                          expected=f"a checkpoint of a {task} run")
+    if state.get("task") is not None:  # checkpoints before the kind was recorded pass
+        require_kind(state["task"], task, path=path, where="resume_from", what="this checkpoint's run")
     _load(found / RNG)  # small: a file that is not ours is refused before anything is built
     return found

@@ -361,14 +361,15 @@ class _Run:
         return result
 
 
-def _main_metric(config: TrainConfig, eval_set: Any) -> str:
-    """What ranks evaluations: the GLUE task's main metric, else the task kind's."""
-    if eval_set is not None and eval_set.meta.get("glue_task"):
-        return config.glue_task or eval_set.meta["glue_task"]
-    return config.glue_task or config.task
+def _main_metric(config: TrainConfig, eval_set: Any) -> tuple[str, ...]:
+    """What ranks evaluations: the preset's official metrics, else the task kind's."""
+    from bertstudio.tasks import official_metrics
+
+    preset = config.glue_task or (eval_set.meta.get("glue_task") if eval_set is not None else None)
+    return official_metrics(config.task, preset)
 
 
-def _metric_key(source: str, metrics: dict[str, float]) -> str:
+def _metric_key(source: tuple[str, ...], metrics: dict[str, float]) -> str:
     from bertstudio.metrics import main_metric
 
     return main_metric(source, available=metrics)

@@ -1,9 +1,12 @@
 """Type new examples into a project: the start of a data set labelled in the app.
 
 The form holds what the kind's spec says a person types (a sentence; a pair; a sentence
-to tag, split into words at whitespace; a context and a question). "Add" stores the example unlabelled in the
-chosen split and clears the form for the next one; labelling happens on the Label
-page, as for imported rows. The rows go through the project's own import path
+to tag, split into words at whitespace; a context and a question). A kind with one label
+per example also gets a label box, set while typing with Alt+1 … Alt+9 (bare digits are
+text here) or by choosing in the box; a score kind gets a score box. "Add" stores the
+example in the split the user picks (train unless they choose another) and clears the
+form for the next one; what is left unlabelled is labelled on the Label page, as for
+imported rows. The rows go through the project's own import path
 (``Project.import_examples(..., replace=False)``), so they are saved at once.
 """
 
@@ -12,15 +15,17 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QPlainTextEdit, QPushButton, QVBoxLayout,
-    QWidget,
+    QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QLabel, QLineEdit, QPlainTextEdit, QPushButton,
+    QVBoxLayout, QWidget,
 )
 
 from bertstudio.data.examples import from_records
 from bertstudio.data.kinds import get_spec
 from bertstudio.errors import BertStudioError, DataError
+from bertstudio.ui.editors.label_set import swatch
 
 SPLITS = ("train", "dev", "test")
 
@@ -36,8 +41,9 @@ def fields_for(kind: str) -> list[tuple[str, bool]]:
     return [(c, c not in _ONE_LINE and not spec.is_list_column(c)) for c in columns]
 
 
-def record_for(kind: str, values: dict[str, str]) -> dict[str, Any]:
-    """The unlabelled record of ``kind`` for the typed ``values``; DataError names an empty field.
+def record_for(kind: str, values: dict[str, str], gold: Any = None) -> dict[str, Any]:
+    """The record of ``kind`` for the typed ``values`` and ``gold`` (None: unlabelled); DataError
+    names an empty field.
 
     A list column (tokens) is typed as words split at whitespace; an ``id`` column gets a
     fresh unique id."""
@@ -51,7 +57,7 @@ def record_for(kind: str, values: dict[str, str]) -> dict[str, Any]:
         record[key] = text.split() if spec.is_list_column(key) else text
     if "id" in spec.columns:
         record["id"] = f"user-{uuid.uuid4().hex[:12]}"
-    record[spec.gold_column] = None
+    record[spec.gold_column] = gold
     return spec.record(record)
 
 
@@ -68,6 +74,7 @@ class AddExampleDialog(QDialog):
     added = Signal(str, int)
 
     def __init__(self, session: Any, split: str = "train", parent: QWidget | None = None) -> None:
+        """``split`` is the one pre-chosen in the split box (train unless the caller knows better)."""
         super().__init__(parent)
         self.setObjectName("addExampleDialog")
         self.setWindowTitle(self.tr("Add examples"))
@@ -98,10 +105,23 @@ class AddExampleDialog(QDialog):
                 editor.setMinimumHeight(90 if key == "context" else 60)
             self.editors[key] = editor
             form.addRow(titles.get(key, key), editor)
+        self.label_combo: QComboBox | None = None
+        self.score_spin: QDoubleSpinBox | None = None
+        gold = get_spec(self.kind).gold
+        if gold.classes and self.session.labels():
+            self._add_label_box(form)
+        elif gold.numeric:
+            self.score_spin = QDoubleSpinBox(objectName="addScoreSpin")
+            self.score_spin.setRange(-0.1, 5.0)  # -0.1 is "no score" (its special text)
+            self.score_spin.setSingleStep(0.1)
+            self.score_spin.setDecimals(1)
+            self.score_spin.setSpecialValueText(self.tr("none (score it later)"))
+            self.score_spin.setValue(-0.1)
+            form.addRow(self.tr("Score"), self.score_spin)
         self.status = QLabel(objectName="addExampleStatus", wordWrap=True)
         self.add_button = QPushButton(self.tr("Add"), objectName="addExampleButton")
         self.add_button.setDefault(True)
-        self.add_button.setToolTip(self.tr("Store this example (unlabelled) and clear the form for the next one"))
+        self.add_button.setToolTip(self.tr("Store this example (with the label chosen, if any) and clear the form for the next one"))
         self.add_button.clicked.connect(self.add)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.addButton(self.add_button, QDialogButtonBox.ButtonRole.ActionRole)
@@ -112,6 +132,33 @@ class AddExampleDialog(QDialog):
         layout.addWidget(buttons)
         self.resize(560, 320)
 
+    def _add_label_box(self, form: QFormLayout) -> None:
+        """The label box and its Alt+digit keys (bare digits must stay text in the fields)."""
+        combo = self.label_combo = QComboBox(objectName="addLabelCombo")
+        combo.addItem(self.tr("none (label it later)"), None)
+        colours = self.session.label_colours()
+        for i, name in enumerate(self.session.labels()):
+            text = f"{name}   (Alt+{i + 1})" if i < 9 else name
+            combo.addItem(swatch(colours.get(name, "#999999")), text, name)
+        form.addRow(self.tr("Label"), combo)
+        hint = QLabel(self.tr("While typing, Alt+1 … Alt+9 set the label (Alt+0: none); any label can be chosen "
+                              "in the box, where typing its first letters finds it."),
+                      objectName="addLabelHint", wordWrap=True)
+        hint.setEnabled(False)
+        form.addRow("", hint)
+        for number in range(10):
+            shortcut = QShortcut(QKeySequence(Qt.Modifier.ALT | Qt.Key(Qt.Key.Key_0 + number)), self,
+                                 context=Qt.ShortcutContext.WindowShortcut)
+            shortcut.activated.connect(lambda n=number: n < combo.count() and combo.setCurrentIndex(n))
+
+    def gold(self) -> Any:
+        """The label or score chosen in the form (None: unlabelled)."""
+        if self.label_combo is not None:
+            return self.label_combo.currentData()
+        if self.score_spin is not None and self.score_spin.value() >= 0:
+            return round(self.score_spin.value(), 1)
+        return None
+
     def values(self) -> dict[str, str]:
         return {key: (e.toPlainText() if isinstance(e, QPlainTextEdit) else e.text()) for key, e in self.editors.items()}
 
@@ -119,18 +166,26 @@ class AddExampleDialog(QDialog):
         """Store the typed example; on a problem say what is missing and keep the text."""
         split = self.split_combo.currentData()
         try:
-            row = add_examples(self.session.project, split, [record_for(self.kind, self.values())])
+            gold = self.gold()
+            row = add_examples(self.session.project, split, [record_for(self.kind, self.values(), gold)])
         except (BertStudioError, OSError) as exc:
             self.status.setStyleSheet("color: #b00020;")
             self.status.setText(self.tr("Not added: {m}").format(m=exc))
             return False
         self.count += 1
         self.status.setStyleSheet("")
-        self.status.setText(self.tr("Added to {s} as row {r} ({n} this time). Label it on the Label page.").format(
-            s=split, r=row + 1, n=self.count))
+        if gold is None:
+            done = self.tr("Added to {s} as row {r} ({n} this time). Label it on the Label page.")
+        else:
+            done = self.tr("Added to {s} as row {r} ({n} this time), labelled {g}.")
+        self.status.setText(done.format(s=split, r=row + 1, n=self.count, g=gold))
         for key, editor in self.editors.items():
             if key not in _SHARED:  # several questions per context: the context stays
                 editor.clear()
+        if self.label_combo is not None:  # each example's label is chosen afresh
+            self.label_combo.setCurrentIndex(0)
+        if self.score_spin is not None:
+            self.score_spin.setValue(self.score_spin.minimum())
         next(e for k, e in self.editors.items() if k not in _SHARED).setFocus()
         self.added.emit(split, row)
         return True

@@ -4,6 +4,8 @@ A small QAbstractTableModel (labels x labels counts from
 bertstudio.metrics.confusion) shown in a QTableView; cells are shaded by
 count, and clicking one emits ``cell_clicked(gold, predicted)`` so the
 predictions table can show exactly those examples (click it again to clear).
+:class:`ConfusionPanel` puts the view under its axis titles ("Predicted" over the
+columns, "Gold" up the rows), the label names being the header sections.
 """
 
 from __future__ import annotations
@@ -11,9 +13,9 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 import numpy as np
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
-from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QPainter, QPaintEvent
+from PySide6.QtWidgets import QAbstractItemView, QGridLayout, QHeaderView, QLabel, QTableView, QWidget
 
 from bertstudio.metrics import confusion
 
@@ -80,8 +82,11 @@ class ConfusionView(QTableView):
         self.setModel(self.confusion_model)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        # The cells share the panel's room: a matrix, not a small table in a corner.
+        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.horizontalHeader().setMinimumSectionSize(36)
+        self.verticalHeader().setMinimumSectionSize(24)
         self.setToolTip(self.tr("Rows: gold label. Columns: predicted label. Click a cell to list its examples."))
         self._selected: tuple[str, str] | None = None
         self.clicked.connect(self._on_clicked)
@@ -99,3 +104,49 @@ class ConfusionView(QTableView):
     def clear_filter(self) -> None:
         self._selected = None
         self.clearSelection()
+
+
+class VerticalTitle(QLabel):
+    """A label drawn bottom-to-top, as a y-axis title is."""
+
+    def sizeHint(self) -> QSize:
+        size = super().sizeHint()
+        return QSize(size.height(), size.width())
+
+    def minimumSizeHint(self) -> QSize:
+        return self.sizeHint()
+
+    def paintEvent(self, _event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        painter.setFont(self.font())
+        painter.setPen(self.palette().color(self.foregroundRole()))
+        painter.translate(0, self.height())
+        painter.rotate(-90)
+        painter.drawText(0, 0, self.height(), self.width(), int(Qt.AlignmentFlag.AlignCenter), self.text())
+        painter.end()
+
+
+class ConfusionPanel(QWidget):
+    """The matrix with its axis titles: "Predicted" above the columns, "Gold" beside the rows."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("confusionPanel")
+        self.view = ConfusionView()
+        self.predicted_title = QLabel(self.tr("Predicted"), objectName="confusionPredictedTitle")
+        self.predicted_title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.gold_title = VerticalTitle(self.tr("Gold"), objectName="confusionGoldTitle")
+        for title in (self.predicted_title, self.gold_title):
+            font = title.font()
+            font.setBold(True)
+            title.setFont(font)
+        self.predicted_title.setToolTip(self.tr("Columns: the label the model predicted"))
+        self.gold_title.setToolTip(self.tr("Rows: the gold label"))
+        grid = QGridLayout(self)
+        grid.setContentsMargins(0, 0, 0, 0)
+        grid.setSpacing(2)
+        grid.addWidget(self.predicted_title, 0, 1)
+        grid.addWidget(self.gold_title, 1, 0)
+        grid.addWidget(self.view, 1, 1)
+        grid.setColumnStretch(1, 1)
+        grid.setRowStretch(1, 1)

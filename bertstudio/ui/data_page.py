@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 from PySide6.QtCore import QItemSelection, QModelIndex, Qt, QTimer, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -73,7 +74,7 @@ class LabelDistribution(QWidget):
 class DataPage(QWidget):
     """Split selector, search, filters, the table, the label distribution."""
 
-    example_activated = Signal(str, int)  # a row was double-clicked: open it in the Label page
+    example_activated = Signal(str, int)  # a row was double-clicked or Enter pressed: open it in the Label page
 
     def __init__(self, session: ProjectSession, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -122,6 +123,9 @@ class DataPage(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(24)
         self.table.selectionModel().selectionChanged.connect(self._on_selection_changed)
         self.table.doubleClicked.connect(self._on_double_clicked)
+        for key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):  # Enter opens the current row, as a double-click does
+            QShortcut(QKeySequence(key), self.table, lambda: self._on_double_clicked(self.table.currentIndex()),
+                      context=Qt.ShortcutContext.WidgetShortcut)
         self.distribution = LabelDistribution()
         side = QWidget()
         side_layout = QVBoxLayout(side)
@@ -153,12 +157,13 @@ class DataPage(QWidget):
             self.setEnabled(False)
 
     def add_examples(self) -> Any:
-        """Open the Add examples dialog on the shown split; the last added row becomes current."""
+        """Open the Add examples dialog (into train unless the user picks another split, whichever split is
+        shown here); the last added row becomes current."""
         from bertstudio.ui.add_example_dialog import AddExampleDialog
 
         if not self.session.has_project():
             return None
-        dialog = AddExampleDialog(self.session, self.split, self)
+        dialog = AddExampleDialog(self.session, parent=self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         last: list[tuple[str, int]] = []
         dialog.added.connect(lambda split, row: last.append((split, row)))
@@ -323,7 +328,8 @@ class DataPage(QWidget):
             self.session.set_current(self.split, self.model.source_row(indexes[0].row()))
 
     def _on_double_clicked(self, index: QModelIndex) -> None:
-        self.example_activated.emit(self.split, self.model.source_row(index.row()))
+        if index.isValid():
+            self.example_activated.emit(self.split, self.model.source_row(index.row()))
 
     def _on_current_example_changed(self, split: str, row: int) -> None:
         if split != self.split:

@@ -5,10 +5,19 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout, QWidget
 
-from bertstudio.data.kinds import get_spec
+from bertstudio.data.kinds import get_spec, is_bio_tag_set
 
-def shortcuts(kind: str) -> list[tuple[str, str]]:
-    """(keys, what they do) for one task kind (its editor is chosen by its gold type), most used first."""
+
+def _picker(what: str) -> tuple[str, str]:
+    """The label picker's row; ``what`` is already translated (labels, entity types or tags)."""
+    return QCoreApplication.translate("HelpPanel", "a letter (not S), or /"), what
+
+
+def shortcuts(kind: str, labels: list[str] | None = None) -> list[tuple[str, str]]:
+    """(keys, what they do) for one task kind (its editor is chosen by its gold type), most used first.
+
+    ``labels`` is the project's label set: a tagging project with B-/I- tags is told about
+    entities, one with plain tags (POS) about tags."""
     gold = get_spec(kind).gold.name
     move = [
         (QCoreApplication.translate("HelpPanel", "← / → or ↑ / ↓"), QCoreApplication.translate("HelpPanel", "previous / next example")),
@@ -17,16 +26,25 @@ def shortcuts(kind: str) -> list[tuple[str, str]]:
     ]
     if gold == "label":
         return [(QCoreApplication.translate("HelpPanel", "1 … 9"), QCoreApplication.translate("HelpPanel", "apply the label with that number (see the legend)")),
+                _picker(QCoreApplication.translate("HelpPanel", "pick any label by typing part of its name; Enter applies it (the legend shows each label's key)")),
                 (QCoreApplication.translate("HelpPanel", "0 or Backspace"), QCoreApplication.translate("HelpPanel", "clear the label"))] + move
     if gold == "score":
         return [(QCoreApplication.translate("HelpPanel", "0 … 5"), QCoreApplication.translate("HelpPanel", "set a whole score")), (QCoreApplication.translate("HelpPanel", "slider / box"), QCoreApplication.translate("HelpPanel", "set a score in tenths")),
+                (QCoreApplication.translate("HelpPanel", "Enter or an arrow in the box"), QCoreApplication.translate("HelpPanel", "store the typed score (an arrow then moves on)")),
                 (QCoreApplication.translate("HelpPanel", "Backspace"), QCoreApplication.translate("HelpPanel", "clear the score"))] + move
     if gold == "tags":
+        if is_bio_tag_set(list(labels or [])):
+            apply = [(QCoreApplication.translate("HelpPanel", "1 … 9"), QCoreApplication.translate("HelpPanel", "mark the selected words as that entity type (B- on the first, I- on the rest)")),
+                     _picker(QCoreApplication.translate("HelpPanel", "pick any entity type by typing part of its name; Enter applies it (the legend shows each type's key)")),
+                     (QCoreApplication.translate("HelpPanel", "0 or Backspace"), QCoreApplication.translate("HelpPanel", "clear the entity under the cursor"))]
+        else:
+            apply = [(QCoreApplication.translate("HelpPanel", "1 … 9"), QCoreApplication.translate("HelpPanel", "give each selected word the tag with that number; a sentence is stored once every word has a tag")),
+                     _picker(QCoreApplication.translate("HelpPanel", "pick any tag by typing part of its name; Enter applies it (the legend shows each tag's key)")),
+                     (QCoreApplication.translate("HelpPanel", "0 or Backspace"), QCoreApplication.translate("HelpPanel", "clear the tag of the selected words"))]
         return [
             (QCoreApplication.translate("HelpPanel", "← / →"), QCoreApplication.translate("HelpPanel", "move the word cursor")),
             (QCoreApplication.translate("HelpPanel", "Shift+← / Shift+→, or drag"), QCoreApplication.translate("HelpPanel", "select several words")),
-            (QCoreApplication.translate("HelpPanel", "1 … 9"), QCoreApplication.translate("HelpPanel", "tag the selected words (B- on the first, I- on the rest)")),
-            (QCoreApplication.translate("HelpPanel", "0 or Backspace"), QCoreApplication.translate("HelpPanel", "clear the entity under the cursor")),
+            *apply,
             (QCoreApplication.translate("HelpPanel", "↑ / ↓, Page Up / Page Down"), QCoreApplication.translate("HelpPanel", "previous / next sentence")),
             (QCoreApplication.translate("HelpPanel", "S or Space"), QCoreApplication.translate("HelpPanel", "skip to the next unlabelled sentence")),
             (QCoreApplication.translate("HelpPanel", "Ctrl+Z / Ctrl+Shift+Z"), QCoreApplication.translate("HelpPanel", "undo / redo")),
@@ -42,8 +60,8 @@ def shortcuts(kind: str) -> list[tuple[str, str]]:
     ]
 
 
-def shortcuts_html(kind: str) -> str:
-    rows = "".join(f"<tr><td><b>{k}</b></td><td>{v}</td></tr>" for k, v in shortcuts(kind))
+def shortcuts_html(kind: str, labels: list[str] | None = None) -> str:
+    rows = "".join(f"<tr><td><b>{k}</b></td><td>{v}</td></tr>" for k, v in shortcuts(kind, labels))
     return f"<h3>{QCoreApplication.translate('HelpPanel', 'Keyboard')}</h3><table cellspacing='4'>{rows}</table>"
 
 
@@ -56,17 +74,17 @@ class HelpPanel(QTextBrowser):
         self.setOpenExternalLinks(False)
         self.set_kind("sentence")
 
-    def set_kind(self, kind: str) -> None:
-        self.setHtml(shortcuts_html(kind))
+    def set_kind(self, kind: str, labels: list[str] | None = None) -> None:
+        self.setHtml(shortcuts_html(kind, labels))
 
 
 class ShortcutsDialog(QDialog):
-    def __init__(self, kind: str, parent: QWidget | None = None) -> None:
+    def __init__(self, kind: str, parent: QWidget | None = None, labels: list[str] | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("shortcutsDialog")
         self.setWindowTitle(self.tr("Keyboard shortcuts"))
         panel = HelpPanel(self)
-        panel.set_kind(kind)
+        panel.set_kind(kind, labels)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)

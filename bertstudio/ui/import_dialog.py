@@ -3,8 +3,11 @@
 The dialog asks the core for a preview (format detected, first rows, a
 suggested mapping or GLUE preset), lets the user fix the mapping for the
 columns the project's kind needs, then loads the whole file with
-``load_examples``. Files over ``BIG_FILE`` bytes are read on a :class:`~bertstudio.ui.worker.ThreadJob` so
-the dialog stays responsive and shows progress.
+``load_examples``. After the preview the whole file is read and counted on a
+worker thread (:mod:`.import_survey`: rows, labelled rows, the label spread, and a
+warning when the project's model cannot read the text); Import then uses the rows
+already read. Files over ``BIG_FILE`` bytes are never read on the GUI thread: Import
+waits for the worker, showing progress, while the dialog stays responsive.
 
 Nothing the user made changes without being shown first:
 
@@ -24,7 +27,7 @@ import logging
 import os
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QComboBox,
@@ -45,10 +48,10 @@ from PySide6.QtWidgets import (
 
 from bertstudio.data.kinds import get_spec
 from bertstudio.errors import BertStudioError
+from bertstudio.ui.import_survey import FileSurveyBox
 from bertstudio.ui.import_target import SplitTargetBox
 from bertstudio.ui.label_mapping_widget import LabelMappingBox
 from bertstudio.ui.session import ProjectSession
-from bertstudio.ui.worker import ThreadJob
 
 log = logging.getLogger(__name__)
 BIG_FILE = 4 << 20  # bytes; bigger files load on a worker thread
@@ -76,7 +79,7 @@ class ImportDialog(QDialog):
         self.session = session
         self.kind = session.kind
         self.preview_info: Any = None
-        self._thread: ThreadJob | None = None  # the file being read off the GUI thread
+        self._waiting = False  # Import waits for the worker reading a big file
         self._loaded: Any = None  # the whole file's ExampleSet, kept while the label step waits
         self._build()
         self.resize(860, 600)
@@ -87,7 +90,9 @@ class ImportDialog(QDialog):
     def _build(self) -> None:
         self.path_edit = QLineEdit()
         self.path_edit.setObjectName("importPathEdit")
-        self.path_edit.editingFinished.connect(lambda: self.set_path(self.path_edit.text()))
+        # Leaving the field (a click elsewhere) re-reads only a path that changed: not the counts made.
+        self.path_edit.editingFinished.connect(
+            lambda: self.set_path(self.path_edit.text()) if self.path_edit.isModified() else None)
         browse = QPushButton(self.tr("Browse…"))
         browse.setAutoDefault(False)  # Enter in the path field must not open the file chooser
         browse.setObjectName("browseButton")
@@ -137,6 +142,11 @@ class ImportDialog(QDialog):
             combo.activated.connect(lambda _i: self._forget_loaded())
             mapping.addRow(names[column] + ("" if column in OPTIONAL else " *"), combo)
             self.mapping[column] = combo
+        self.survey = FileSurveyBox(self.session)
+        self.survey.surveyed.connect(self._on_surveyed)
+        self.survey.survey_failed.connect(self._on_failed)
+        self._survey_timer = QTimer(self, singleShot=True, interval=150)  # coalesce quick changes of the options
+        self._survey_timer.timeout.connect(self._start_survey)
         self.label_box = LabelMappingBox()
         self.label_box.hide()
         self.label_box.changed.connect(self._on_label_choice_changed)
@@ -160,6 +170,7 @@ class ImportDialog(QDialog):
         layout.addLayout(form)
         layout.addWidget(QLabel(self.tr("First rows:")))
         layout.addWidget(self.preview_table, 1)
+        layout.addWidget(self.survey)
         layout.addWidget(self.mapping_box)
         layout.addWidget(self.label_box)
         layout.addWidget(self.status_label)
@@ -188,6 +199,7 @@ class ImportDialog(QDialog):
 
     def set_path(self, path: str) -> None:
         self.path_edit.setText(path)
+        self.path_edit.setModified(False)
         self.format_combo.setCurrentIndex(0)
         self.refresh_preview()
 
@@ -245,6 +257,7 @@ class ImportDialog(QDialog):
         if found_split is not None:
             self.target.set_split(found_split[1])
         self._update_mapping_enabled()
+        self._survey_timer.start()
         mismatch = info.suggested_kind and info.suggested_kind != self.kind and info.format in FIXED_LAYOUT
         self.status_label.setText(
             self.tr("Format: %1 · this file looks like %2 data").replace("%1", info.format).replace(
@@ -286,20 +299,35 @@ class ImportDialog(QDialog):
                 options["header"] = bool(self.preview_info.has_header)
         return options
 
-    def start_import(self) -> None:
-        """Import: read the whole file (unless the label step already holds it), then store the rows."""
+    def _missing_columns(self, options: dict[str, Any]) -> list[str]:
+        return [c for c in MAPPED[self.kind] if c not in OPTIONAL and "columns" in options
+                and c not in options["columns"]]
+
+    def _start_survey(self) -> None:
+        """Read and count the whole file with the current options, on the worker."""
         path = self.path_edit.text().strip()
-        if not path or self._thread is not None:
+        if path and self.preview_info is not None and not self.error_label.text() and not self._waiting:
+            options = self.load_options()
+            if not self._missing_columns(options):
+                self.survey.start(path, options)
+
+    def start_import(self) -> None:
+        """Import: the rows the worker read (waiting for it on a big file), else read now; then store them."""
+        path = self.path_edit.text().strip()
+        if not path or self._waiting:
             return
         self.error_label.clear()
         if self._loaded is not None:  # the label step was shown: the user has chosen
             self._store(self._loaded)
             return
         options = self.load_options()
-        missing = [c for c in MAPPED[self.kind] if c not in OPTIONAL and "columns" in options
-                   and c not in options["columns"]]
+        missing = self._missing_columns(options)
         if missing:
             self.show_error(self.tr("Choose the file column for: %1").replace("%1", ", ".join(missing)))
+            return
+        ready = self.survey.result_for(path, options)
+        if ready is not None:
+            self._on_loaded(ready)
             return
         size = os.path.getsize(path) if os.path.exists(path) else 0
         if size <= BIG_FILE:
@@ -312,15 +340,9 @@ class ImportDialog(QDialog):
                 return
             self._on_loaded(examples)
             return
+        self._waiting = True
         self._set_busy(True)
-        from bertstudio.data.io import load_examples
-
-        # the job outlives a dialog closed mid-load (ThreadJob keeps itself until its thread ends)
-        self._loading = path
-        self._thread = ThreadJob(lambda: load_examples(path, **options), name="bertstudio-import")
-        self._thread.succeeded.connect(self._on_loaded)
-        self._thread.failed.connect(self._on_load_error)
-        self._thread.start()
+        self.survey.start(path, options)  # nothing new when it is already reading with these options
 
     def _set_busy(self, busy: bool) -> None:
         self.progress.setVisible(busy)
@@ -330,20 +352,23 @@ class ImportDialog(QDialog):
             w.setEnabled(not busy)
 
     def is_loading(self) -> bool:
-        return self._thread is not None
+        """True while Import waits for the worker to finish reading."""
+        return self._waiting
 
-    def _on_load_error(self, exc: BaseException) -> None:
-        # a reader bug is logged with its traceback by the job; the user gets one line
-        self._on_failed(exc.message if isinstance(exc, BertStudioError) else f"{self._loading}: {type(exc).__name__}: {exc}")
+    def _on_surveyed(self, examples: Any) -> None:
+        if self._waiting:
+            self._on_loaded(examples)
 
     def _on_failed(self, message: str) -> None:
-        self._thread = None
-        self._set_busy(False)
+        if self._waiting:
+            self._waiting = False
+            self._set_busy(False)
         self.show_error(message)
 
     def _on_loaded(self, examples: Any) -> None:
-        self._thread = None
-        self._set_busy(False)
+        if self._waiting:
+            self._waiting = False
+            self._set_busy(False)
         self._loaded = examples
         if self._needs_label_step(examples):
             from bertstudio.data.labelmap import file_label_values
@@ -378,6 +403,8 @@ class ImportDialog(QDialog):
             self._set_ok_enabled(self.preview_info is not None)
         self._loaded = None
         self.label_box.hide()
+        self.survey.stop()
+        self._survey_timer.start()  # count again with the new options
 
     def _store(self, examples: Any) -> None:
         """Hand the rows to the project: Replace is confirmed first; errors stay in the dialog."""
@@ -386,6 +413,7 @@ class ImportDialog(QDialog):
             self.show_error(self.tr("Choose what these labels become: %1").replace(
                 "%1", ", ".join(self.label_box.unresolved())))
             return
+        examples = self.survey.sample(examples)  # "import only N first / random rows"
         split, replace = self.target.split(), self.target.replace()
         if replace and not self.target.confirm_replace(len(examples)):
             return  # the dialog stays open, nothing changed
@@ -398,10 +426,9 @@ class ImportDialog(QDialog):
         self.imported.emit(split, len(examples))
         self.accept()
 
-    def reject(self) -> None:
-        if self._thread is not None:
-            # the read cannot be interrupted; its result is dropped when it arrives
-            self._thread.succeeded.disconnect(self._on_loaded)
-            self._thread.failed.disconnect(self._on_load_error)
-            self._thread = None
-        super().reject()
+    def done(self, result: int) -> None:
+        """Closing (Import or Cancel) drops a read under way; it ends on its own, unused."""
+        self._survey_timer.stop()
+        self.survey.stop()
+        self._waiting = False
+        super().done(result)

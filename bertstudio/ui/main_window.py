@@ -14,22 +14,23 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QByteArray, QCoreApplication, QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
     QLabel,
     QListWidget,
     QMainWindow,
-    QMenu,
     QMessageBox,
     QStackedWidget,
     QWidget,
 )
 
 from bertstudio.errors import BertStudioError
+from bertstudio.ui.actions import build_actions
 from bertstudio.ui.data_page import DataPage
 from bertstudio.ui.editors import LabelPage
+from bertstudio.ui.file_drop import FileDropFilter
 from bertstudio.ui.help_panel import ShortcutsDialog
 from bertstudio.ui.import_target import choose_split_backup
 from bertstudio.ui.session import ProjectSession
@@ -40,7 +41,7 @@ def _t(text: str) -> str:
     return QCoreApplication.translate("MainWindow", text)
 
 
-# (key, title, module, class) in switcher order; Data and Label are built here.
+# (key, title, module, class) in switcher order; each page is built as Page(session).
 PAGES: tuple[tuple[str, str, str, str], ...] = (
     ("data", QT_TRANSLATE_NOOP("MainWindow", "Data"), "bertstudio.ui.data_page", "DataPage"),
     ("label", QT_TRANSLATE_NOOP("MainWindow", "Label"), "bertstudio.ui.editors.page", "LabelPage"),
@@ -63,7 +64,7 @@ class MainWindow(QMainWindow):
         self.recovery_box: QMessageBox | None = None
         self.preload_thread: Any = None  # set by start_preload()
         self._build_pages()
-        self._build_actions()
+        build_actions(self, PAGES)  # menus, toolbar and every QAction as an attribute (ui/actions.py)
         self._build_status_bar()
         self.session.project_opened.connect(self._on_project_opened)
         self.session.project_closed.connect(self._on_project_closed)
@@ -72,6 +73,8 @@ class MainWindow(QMainWindow):
         self.session.current_example_changed.connect(self._update_status)
         self.session.undo_stack.cleanChanged.connect(lambda _c: self._update_title())
         self.session.failed.connect(self.show_failure)
+        self.file_drop = FileDropFilter(self)  # a data file dropped on the window opens Import with it
+        self.file_drop.file_dropped.connect(self.import_data)
         self.resize(1280, 820)
         geometry = self.settings.value("mainWindow/geometry")
         if isinstance(geometry, QByteArray):
@@ -91,17 +94,16 @@ class MainWindow(QMainWindow):
 
     # -- pages -------------------------------------------------------------------------------
     def _build_pages(self) -> None:
-        self.page_list = QListWidget()
-        self.page_list.setObjectName("pageList")
-        self.page_stack = QStackedWidget()
-        self.page_stack.setObjectName("pageStack")
-        for key, title, module, cls in PAGES:
-            page = self._make_page(key, module, cls)
+        self.page_list = QListWidget(objectName="pageList")
+        self.page_stack = QStackedWidget(objectName="pageStack")
+        for key, title, module, cls in PAGES:  # imported by name: the shell does not depend on page internals
+            page = getattr(importlib.import_module(module), cls)(self.session)
             page.setProperty("pageKey", key)
             self.pages[key] = page
             self.page_stack.addWidget(page)
             self.page_list.addItem(_t(title))
         self.page_list.currentRowChanged.connect(self.page_stack.setCurrentIndex)
+        self.page_list.itemClicked.connect(lambda _item: self._focus_page())  # also the page already shown
         self.page_list.setCurrentRow(0)
         data_page = self.pages["data"]
         if isinstance(data_page, DataPage):
@@ -116,15 +118,6 @@ class MainWindow(QMainWindow):
         row.addWidget(self.page_list)
         row.addWidget(self.page_stack, 1)
         self.setCentralWidget(central)
-
-    def _make_page(self, key: str, module: str, cls: str) -> QWidget:
-        if key == "data":
-            return DataPage(self.session)
-        if key == "label":
-            return LabelPage(self.session)
-        # Imported by name so the shell does not depend on the training side's internals.
-        page_class = getattr(importlib.import_module(module), cls)
-        return page_class(self.session)
 
     def start_preload(self, delay_ms: int = 1000) -> None:
         """Import torch/transformers/the engine on a background thread ``delay_ms`` after now, so the
@@ -141,6 +134,13 @@ class MainWindow(QMainWindow):
 
     def show_page(self, key: str) -> None:
         self.page_list.setCurrentRow([k for k, *_ in PAGES].index(key))
+        self._focus_page()
+
+    def _focus_page(self) -> None:
+        """A page that names a focus proxy (the Label page: its editor) takes the keys when shown."""
+        page = self.page_stack.currentWidget()
+        if page is not None and page.focusProxy() is not None and page.isEnabled():
+            page.setFocus()
 
     def current_page_key(self) -> str:
         return PAGES[self.page_stack.currentIndex()][0]
@@ -156,86 +156,10 @@ class MainWindow(QMainWindow):
         self.session.set_current(split, row)
         self.show_page("label")
 
-    # -- actions -----------------------------------------------------------------------------
-    def _action(self, name: str, text: str, slot: Any, shortcut: QKeySequence | str | None = None) -> QAction:
-        action = QAction(text, self)
-        action.setObjectName(name)
-        if shortcut is not None:
-            action.setShortcut(QKeySequence(shortcut))
-        action.triggered.connect(slot)
-        return action
-
-    def _build_actions(self) -> None:
-        SK = QKeySequence.StandardKey
-        self.new_action = self._action("newProjectAction", self.tr("&New project…"), self.new_project, SK.New)
-        self.open_action = self._action("openProjectAction", self.tr("&Open project…"), self.open_project, SK.Open)
-        self.save_action = self._action("saveAction", self.tr("&Save"), self.save, SK.Save)
-        self.import_action = self._action("importAction", self.tr("&Import data…"), self.import_data, "Ctrl+I")
-        self.export_action = self._action("exportAction", self.tr("&Export data…"), self.export_data, "Ctrl+E")
-        self.export_run_action = self._action("exportRunAction", self.tr("Export &run…"), self.export_run)
-        self.restore_action = self._action("restoreRowsAction", self.tr("Restore &replaced rows…"),
-                                           lambda: self.restore_replaced_rows())
-        self.close_action = self._action("closeProjectAction", self.tr("&Close project"), self.session.close)
-        self.quit_action = self._action("quitAction", self.tr("&Quit"), self.close, SK.Quit)
-        self.undo_action = self.session.undo_stack.createUndoAction(self, self.tr("&Undo"))
-        self.undo_action.setObjectName("undoAction")
-        self.undo_action.setShortcut(SK.Undo)
-        self.redo_action = self.session.undo_stack.createRedoAction(self, self.tr("&Redo"))
-        self.redo_action.setObjectName("redoAction")
-        self.redo_action.setShortcuts([QKeySequence(SK.Redo), QKeySequence("Ctrl+Shift+Z")])
-        self.add_examples_action = self._action("addExamplesAction", self.tr("&Add examples…"), self.add_examples,
-                                                "Ctrl+Shift+N")
-        self.label_set_action = self._action("labelSetAction", self.tr("&Label set…"), self.edit_label_set)
-        self.shortcuts_action = self._action("shortcutsAction", self.tr("&Keyboard shortcuts"), self.show_shortcuts,
-                                             SK.HelpContents)
-        self.recent_menu = QMenu(self.tr("Open &recent"), self)
-        self.recent_menu.setObjectName("recentMenu")
-        self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
-        file_menu = self.menuBar().addMenu(self.tr("&File"))
-        for item in (self.new_action, self.open_action, self.recent_menu, self.save_action, None, self.import_action,
-                     self.export_action, self.export_run_action, None, self.close_action, self.quit_action):
-            if item is None:
-                file_menu.addSeparator()
-            elif isinstance(item, QMenu):
-                file_menu.addMenu(item)
-            else:
-                file_menu.addAction(item)
-        edit_menu = self.menuBar().addMenu(self.tr("&Edit"))
-        edit_menu.addActions([self.undo_action, self.redo_action, self.restore_action])
-        edit_menu.addSeparator()
-        edit_menu.addAction(self.add_examples_action)
-        edit_menu.addAction(self.label_set_action)
-        view_menu = self.menuBar().addMenu(self.tr("&View"))
-        for i, (key, title, *_rest) in enumerate(PAGES):
-            action = self._action(f"show_{key}Action", _t(title), lambda _c=False, k=key: self.show_page(k),
-                                  f"Ctrl+{i + 1}")
-            view_menu.addAction(action)
-        help_menu = self.menuBar().addMenu(self.tr("&Help"))
-        help_menu.addAction(self.shortcuts_action)
-        toolbar = self.addToolBar(self.tr("Main"))
-        toolbar.setObjectName("mainToolBar")
-        toolbar.addActions([self.new_action, self.open_action, self.save_action])
-        toolbar.addSeparator()
-        toolbar.addActions([self.import_action, self.export_action])
-        toolbar.addSeparator()
-        toolbar.addActions([self.undo_action, self.redo_action])
-        toolbar.addSeparator()
-        toolbar.addAction(self.shortcuts_action)
-
-    def _fill_recent_menu(self) -> None:
-        self.recent_menu.clear()
-        for folder in self.session.recent_projects():
-            self.recent_menu.addAction(folder, lambda f=folder: self.open_project(f))
-        if self.recent_menu.isEmpty():
-            self.recent_menu.addAction(self.tr("(none)")).setEnabled(False)
-
     def _build_status_bar(self) -> None:
-        self.project_label = QLabel()
-        self.project_label.setObjectName("statusProject")
-        self.split_label = QLabel()
-        self.split_label.setObjectName("statusSplit")
-        self.progress_label = QLabel()
-        self.progress_label.setObjectName("statusProgress")
+        self.project_label = QLabel(objectName="statusProject")
+        self.split_label = QLabel(objectName="statusSplit")
+        self.progress_label = QLabel(objectName="statusProgress")
         for w in (self.project_label, self.split_label, self.progress_label):
             self.statusBar().addPermanentWidget(w)
 
@@ -293,12 +217,12 @@ class MainWindow(QMainWindow):
         if project is not None and not project.closed:
             project.compact_if_large()
 
-    def import_data(self) -> bool:
+    def import_data(self, path: str | None = None) -> bool:
         if not self._require_project():
             return False
         from bertstudio.ui.import_dialog import ImportDialog
 
-        dialog = ImportDialog(self.session, self)
+        dialog = ImportDialog(self.session, self, path if isinstance(path, str) else None)  # triggered(bool)
         dialog.imported.connect(self._on_imported)
         return bool(dialog.exec())
 
@@ -363,7 +287,7 @@ class MainWindow(QMainWindow):
                 label_page.edit_label_set()
 
     def show_shortcuts(self) -> None:
-        ShortcutsDialog(self.session.kind, self).exec()
+        ShortcutsDialog(self.session.kind, self, self.session.labels()).exec()
 
     def _require_project(self) -> bool:
         if self.session.has_project():

@@ -1,9 +1,19 @@
-"""The "new project" dialog: name, folder, task kind and the initial label set (or a GLUE preset)."""
+"""The "new project" dialog: name, folder, task kind and the initial label set (or a GLUE preset).
+
+Where a project cannot be made (a path through a regular file, a folder without write
+permission, a read-only or full disk) the reason shows in the dialog, and whatever the
+attempt had already made (the new folder, its first sub-folders) is taken away again, so
+a failed Create leaves the disk as it found it. Folders that were there before are never
+removed.
+"""
 
 from __future__ import annotations
 
+import errno
+import logging
 import os
 import re
+import shutil
 from pathlib import Path
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP
@@ -23,6 +33,8 @@ from PySide6.QtWidgets import (
 
 from bertstudio.data.kinds import get_spec
 from bertstudio.errors import BertStudioError
+
+log = logging.getLogger(__name__)
 
 KIND_NAMES = {
     "sentence": QT_TRANSLATE_NOOP("NewProjectDialog", "Single sentence classification"),
@@ -140,22 +152,80 @@ class NewProjectDialog(QDialog):
             self.folder_edit.setText(folder)
 
     def create(self) -> bool:
-        """Create the project (kept in ``self.project``); a core error is shown in the dialog."""
+        """Create the project (kept in ``self.project``); why it cannot be made is shown in the dialog."""
         from bertstudio.data.project import Project
 
+        self.error_label.clear()  # never a message left from an earlier try
         name = self.name_edit.text().strip()
         folder = self.folder_edit.text().strip()
         if not name or not folder:
             self.error_label.setText(self.tr("Give the project a name and a folder."))
             return False
-        path = Path(folder)
-        if path.exists() and any(path.iterdir()) and not (path / "project.json").exists():
+        path = Path(folder).expanduser()
+        blocked = self._blocked(path)
+        if blocked:
+            self.error_label.setText(blocked)
+            return False
+        if path.is_dir() and any(path.iterdir()) and not (path / "project.json").exists():
             path = path / re.sub(r"[^\w.-]+", "-", name)  # a parent folder was chosen: make one inside
+        made = _first_missing(path)  # what this attempt creates, and so may take away again
+        was_empty_folder = made is None and path.is_dir() and not any(path.iterdir())
         try:
             self.project = Project.create(os.fspath(path), name=name, kind=self.kind(), labels=self.labels(),
                                           glue_task=self.preset_combo.currentData())
         except BertStudioError as exc:
+            self._undo_partial(path, made, was_empty_folder)
             self.error_label.setText(exc.message)
+            return False
+        except OSError as exc:
+            log.warning("cannot create a project in %s: %s", path, exc)
+            self._undo_partial(path, made, was_empty_folder)
+            self.error_label.setText(self.tr("Cannot create the project in {folder}: {reason}").format(
+                folder=exc.filename or path, reason=self._reason(exc)))
             return False
         self.accept()
         return True
+
+    def _blocked(self, path: Path) -> str:
+        """Why no project folder can be made at ``path`` before anything is tried ("" when none is known)."""
+        for part in (path, *path.parents):
+            if part.exists():
+                if part.is_dir():
+                    return ""
+                if part == path:
+                    return self.tr("{path} is a file, not a folder: choose a folder for the project.").format(path=part)
+                return self.tr("{path} is a file, so no folder can be made inside it: choose another place.").format(
+                    path=part)
+        return ""
+
+    def _reason(self, exc: OSError) -> str:
+        reasons = {errno.EACCES: self.tr("no permission to write there"),
+                   errno.EPERM: self.tr("no permission to write there"),
+                   errno.EROFS: self.tr("the disk is read-only"),
+                   errno.ENOSPC: self.tr("the disk is full"),
+                   errno.ENOTDIR: self.tr("a part of the path is a file, not a folder"),
+                   errno.ENAMETOOLONG: self.tr("the path is too long")}
+        return reasons.get(exc.errno or 0, exc.strerror or str(exc))
+
+    @staticmethod
+    def _undo_partial(path: Path, made: Path | None, was_empty_folder: bool) -> None:
+        """Take away what a failed create made: the folders it created, or what it put in the
+        empty folder the user chose (Project.create writes only into an empty or new folder)."""
+        try:
+            if made is not None and made.exists():
+                shutil.rmtree(made)
+            elif was_empty_folder and path.is_dir():
+                for child in path.iterdir():
+                    shutil.rmtree(child) if child.is_dir() and not child.is_symlink() else child.unlink()
+        except OSError as exc:  # the disk refused the clean-up too: say so in the log, keep the dialog's reason
+            log.warning("could not remove what a failed project create left in %s: %s", path, exc)
+
+
+def _first_missing(path: Path) -> Path | None:
+    """The top-most folder of ``path`` that does not exist yet (None when ``path`` exists)."""
+    missing = None
+    for part in (path, *path.parents):
+        if part.exists():
+            break
+        missing = part
+    return missing

@@ -1,76 +1,51 @@
-"""The Results page: a run's official metrics, confusion matrix and predictions.
+"""The Results page: a run's metrics, per-class scores, confusion matrix or scatter, and predictions.
 
-Pick a run; see its metrics (x100, one decimal, as papers print them), the
-confusion matrix for classification (click a cell to list those examples), and
-every evaluated example with gold, prediction, confidence and loss (sortable,
-"errors only"). Selecting a row shows the example with gold and predicted
-spans/answers marked, and relabels it in place through the session's undo stack.
+Pick one of the project's runs; see its official metrics (x100, one decimal, as papers
+print them) with precision / recall / F1 / support per class beside them, the confusion
+matrix for classification (titled axes; click a cell to list those examples) or the
+gold-against-predicted scatter for regression (click a point to show its example), and
+every evaluated example with gold, prediction, confidence and loss (sortable, "errors
+only"). Selecting a row shows the example as its kind reads best (:mod:`.example_html`)
+and relabels it in place through the session's undo stack.
+
+A run belongs to its project: the picker lists the runs in the project's runs folder. A
+run folder opened from elsewhere (the Runs page) is shown only when asked for, with a
+line saying it is not this project's run; its rows are matched to the project's examples
+only when it is of the project's kind and only where the gold values agree.
 """
 
 from __future__ import annotations
 
-import html
 import logging
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt
 from PySide6.QtWidgets import (
-    QAbstractItemView, QCheckBox, QComboBox, QHBoxLayout, QHeaderView, QLabel, QPushButton, QSplitter,
-    QTableView, QTableWidget, QTableWidgetItem, QTextBrowser, QVBoxLayout, QWidget,
+    QAbstractItemView, QCheckBox, QComboBox, QHBoxLayout, QHeaderView, QLabel, QPushButton, QSplitter, QTableView,
+    QTextBrowser, QVBoxLayout, QWidget,
 )
 
 from bertstudio.data.kinds import get_spec
-from bertstudio.metrics import GLUE_METRICS, KIND_METRICS, canonical_task, is_glue_task
-from bertstudio.metrics.display import format_metric
+from bertstudio.metrics.per_class import per_class_from_predictions
 from bertstudio.train.rundir import read_predictions, read_run
-from bertstudio.ui.confusion_view import ConfusionView
-from bertstudio.ui.predictions_model import PredictionRow, PredictionsFilter, PredictionsModel
+from bertstudio.ui import example_html
+from bertstudio.ui.confusion_view import ConfusionPanel
+from bertstudio.ui.example_html import GOLD_BG, PRED_BG  # noqa: F401 - the page's colours, as tests read them
+from bertstudio.ui.metrics_panel import MetricsPanel, format_metric, official_metric_order  # noqa: F401
+from bertstudio.ui.predictions_model import PredictionRow, PredictionsModel
+from bertstudio.ui.regression_scatter import RegressionScatter
+from bertstudio.ui.results_filter import ResultsFilter
 from bertstudio.ui.runs_page import all_runs
 
 log = logging.getLogger(__name__)
 
-GOLD_BG, PRED_BG = "#c8e6c9", "#ffe0b2"  # green = gold, orange = predicted; both = overlap
 
-
-def official_metric_order(kind: str, glue_task: str | None) -> tuple[str, ...]:
-    if glue_task and is_glue_task(glue_task):
-        return GLUE_METRICS[canonical_task(glue_task)]
-    return KIND_METRICS.get(kind, ())
-
-
-def _spans(tags: list[str] | None) -> list[tuple[str, int, int]]:
-    """(type, start, end inclusive) entity spans; seqeval's reader of BIO/IOBES tags."""
-    if not tags:
-        return []
-    from seqeval.metrics.sequence_labeling import get_entities
-
-    return [(t, s, e) for t, s, e in get_entities(list(tags))]
-
-
-def _mark_runs(text: str, gold: list[tuple[int, int]], pred: list[tuple[int, int]]) -> str:
-    """HTML of ``text`` with char ranges [s, e) shaded: gold green, predicted orange, both underlined."""
-    flags = [0] * len(text)
-    for bit, ranges in ((1, gold), (2, pred)):
-        for s, e in ranges:
-            for i in range(max(s, 0), min(e, len(text))):
-                flags[i] |= bit
-    out, i = [], 0
-    while i < len(text):
-        j = i
-        while j < len(text) and flags[j] == flags[i]:
-            j += 1
-        chunk = html.escape(text[i:j])
-        f = flags[i]
-        if f == 1:
-            chunk = f'<span style="background:{GOLD_BG}">{chunk}</span>'
-        elif f == 2:
-            chunk = f'<span style="background:{PRED_BG}">{chunk}</span>'
-        elif f == 3:
-            chunk = f'<span style="background:{GOLD_BG}; text-decoration: underline; color:#e65100">{chunk}</span>'
-        out.append(chunk)
-        i = j
-    return "".join(out)
+def _inside(folder: Path, parent: Path) -> bool:
+    try:
+        return folder.resolve().parent == parent.resolve()
+    except OSError:
+        return False
 
 
 class ResultsPage(QWidget):
@@ -79,10 +54,13 @@ class ResultsPage(QWidget):
         self.session = session
         self.run_dir: Path | None = None
         self.kind = "sentence"
+        self.labels: list[str] = []
+        self.foreign = False  # the run shown is not one of the project's runs
+        self._known: set[str] = set()
         self._build()
         session.runs_changed.connect(self.refresh_runs)
-        session.project_opened.connect(self.refresh_runs)
-        session.project_closed.connect(self.refresh_runs)
+        session.project_opened.connect(self._on_project_changed)
+        session.project_closed.connect(self._on_project_changed)
         session.gold_changed.connect(self._on_gold_changed)
         session.labels_changed.connect(self._on_labels_changed)
         self.refresh_runs()
@@ -90,19 +68,22 @@ class ResultsPage(QWidget):
     def _build(self) -> None:
         self.run_combo = QComboBox(objectName="resultsRunCombo")
         self.run_combo.currentIndexChanged.connect(self._on_run_chosen)
-        self.metrics_table = QTableWidget(0, 2, objectName="metricsTable")
-        self.metrics_table.setHorizontalHeaderLabels([self.tr("Metric"), self.tr("Score (x100)")])
-        self.metrics_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
-        self.metrics_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.metrics_table.verticalHeader().hide()
-        self.confusion_view = ConfusionView()
+        self.foreign_label = QLabel(objectName="foreignRunLabel", wordWrap=True)
+        self.foreign_label.setStyleSheet("background: #fff3cd; color: #5c4400; padding: 4px;")
+        self.foreign_label.hide()
+        self.metrics_panel = MetricsPanel()
+        self.metrics_table = self.metrics_panel.metrics_table
+        self.confusion_panel = ConfusionPanel()
+        self.confusion_view = self.confusion_panel.view
         self.confusion_view.cell_clicked.connect(self._on_cell_clicked)
+        self.scatter = RegressionScatter()
+        self.scatter.point_clicked.connect(self.select_prediction)
         self.errors_only = QCheckBox(self.tr("Errors only"), objectName="errorsOnlyCheck")
         self.errors_only.toggled.connect(self._on_errors_only)
         self.filter_label = QLabel(objectName="predictionsFilterLabel")
 
         self.model = PredictionsModel("sentence", self)
-        self.proxy = PredictionsFilter(self)
+        self.proxy = ResultsFilter(self)
         self.proxy.setSourceModel(self.model)
         self.table = QTableView(objectName="predictionsTable")
         self.table.setModel(self.proxy)
@@ -126,8 +107,9 @@ class ResultsPage(QWidget):
         left = QWidget()
         lv = QVBoxLayout(left)
         lv.setContentsMargins(0, 0, 0, 0)
-        lv.addWidget(self.metrics_table, 1)
-        lv.addWidget(self.confusion_view, 2)
+        lv.addWidget(self.metrics_panel)
+        lv.addWidget(self.confusion_panel, 1)
+        lv.addWidget(self.scatter, 1)
         center = QWidget()
         cv = QVBoxLayout(center)
         cv.setContentsMargins(0, 0, 0, 0)
@@ -146,103 +128,152 @@ class ResultsPage(QWidget):
         split.addWidget(left)
         split.addWidget(center)
         split.setStretchFactor(1, 3)
+        split.setSizes([380, 720])  # room for the per-class numbers beside the predictions
         lay = QVBoxLayout(self)
         lay.addLayout(top)
+        lay.addWidget(self.foreign_label)
         lay.addWidget(split, 1)
         self._update_edit_buttons()
 
     # --- runs -----------------------------------------------------------------------
+    def project_runs(self) -> list[Path]:
+        """The runs in the project's runs folder, oldest first, with results to show."""
+        runs_dir = getattr(self.session.project, "runs_dir", None)
+        if runs_dir is None:
+            return []
+        runs = [r for r in all_runs(self.session) if _inside(r, Path(runs_dir))]
+        return [r for r in runs if (r / "metrics.json").is_file() or (r / "predictions.jsonl").is_file()]
+
+    def _on_project_changed(self, *_: object) -> None:
+        self.run_dir, self._known = None, set()  # nothing of the last project stays on show
+        self.refresh_runs()
+
     def refresh_runs(self, *_: object) -> None:
-        runs = all_runs(self.session)  # the project's, then run folders opened from elsewhere
-        runs = [r for r in runs if (r / "metrics.json").is_file() or (r / "predictions.jsonl").is_file()]
+        runs = self.project_runs()
         current = self.run_dir
         self.run_combo.blockSignals(True)
         self.run_combo.clear()
         for r in reversed(runs):  # newest first
             self.run_combo.addItem(r.name, str(r))
         self.run_combo.blockSignals(False)
-        if not runs:
-            self.show_run(None)
-            return
-        # A new run appears on top: show it; otherwise stay on the one being looked at.
+        # A new run of the project appears on top: show it; otherwise stay on the one being looked
+        # at (also a foreign one the user opened); never switch to a run from elsewhere.
         names = {str(r) for r in runs}
         new = names - self._known
         self._known = names
-        keep = str(current) if current is not None and str(current) in names else None
-        target = str(runs[-1]) if keep is None or new else keep
-        self.run_combo.setCurrentIndex(max(0, self.run_combo.findData(target)))
-        self.show_run(target)
-
-    _known: set[str] = set()
+        if current is not None and not new and (str(current) in names or self.foreign):
+            self.show_run(current)
+        else:
+            self.show_run(str(runs[-1]) if runs else None)
 
     def _on_run_chosen(self, idx: int) -> None:
         if idx >= 0:
             self.show_run(self.run_combo.itemData(idx))
 
+    def _select_in_combo(self, folder: Path) -> None:
+        found = self.run_combo.findData(str(folder))
+        if found < 0:  # a run not listed (from elsewhere, or one without results yet): listed while shown
+            name = self.tr("{name} (not in this project)").format(name=folder.name) if self.foreign else folder.name
+            self.run_combo.blockSignals(True)
+            self.run_combo.insertItem(0, name, str(folder))
+            self.run_combo.blockSignals(False)
+            found = 0
+        if found != self.run_combo.currentIndex():
+            self.run_combo.blockSignals(True)
+            self.run_combo.setCurrentIndex(found)
+            self.run_combo.blockSignals(False)
+
     def show_run(self, folder: str | Path | None) -> None:
-        """Show one run folder (any, also one outside the project)."""
+        """Show one run folder: one of the project's, or one from elsewhere (said so above the page)."""
         self.run_dir = Path(folder) if folder else None
+        runs_dir = getattr(self.session.project, "runs_dir", None)
+        self.foreign = self.run_dir is not None and (runs_dir is None or not _inside(self.run_dir, Path(runs_dir)))
         if self.run_dir is not None:  # keep the picker in step when another page asks for a run
-            found = self.run_combo.findData(str(self.run_dir))
-            if found >= 0 and found != self.run_combo.currentIndex():
-                self.run_combo.blockSignals(True)
-                self.run_combo.setCurrentIndex(found)
-                self.run_combo.blockSignals(False)
+            self._select_in_combo(self.run_dir)
+        for i in range(self.run_combo.count() - 1, -1, -1):  # a run not listed leaves the list with the view
+            data = self.run_combo.itemData(i)
+            if data not in self._known and data != (str(self.run_dir) if self.run_dir else None):
+                self.run_combo.removeItem(i)
         self.confusion_view.clear_filter()
         self.proxy.set_cell(None)
         if self.run_dir is None:
-            self.metrics_table.setRowCount(0)
-            self.model.set_rows([])
-            self._update_filter_label()
-            self.confusion_view.confusion_model.set_data([], [], [])
-            self.example_view.clear()
+            self._show_nothing()
             return
         info = read_run(self.run_dir)
         self.kind = info.kind or self.session.kind
-        self._fill_metrics(info.metrics, official_metric_order(self.kind, info.glue_task))
+        gold = get_spec(self.kind).gold
         self.labels = list((info.config.labels if info.config else None) or self.session.labels())
+        self.metrics_panel.show_metrics(info.metrics, official_metric_order(self.kind, info.glue_task))
+        preds = read_predictions(self.run_dir)
+        report = None
+        if gold.classes or gold.per_token:
+            try:
+                report = per_class_from_predictions([{"gold": p.gold, **p.pred} for p in preds], self.labels,
+                                                    per_token=gold.per_token)
+            except Exception as exc:  # noqa: BLE001 - a damaged predictions file must not break the page
+                log.warning("no per-class report for %s: %s", self.run_dir, exc)
+        self.metrics_panel.show_report(report)
         old, self.model = self.model, PredictionsModel(self.kind, self)
-        self.model.set_rows(self._joined_rows(self.run_dir))
+        self.model.set_rows(self._joined_rows(self.run_dir, preds))
         self.proxy.setSourceModel(self.model)
         old.deleteLater()
+        self._show_foreign_note()
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)  # the text gets the room
+        for column in range(1, self.model.columnCount()):  # values as wide as they read, the text the rest
+            self.table.resizeColumnToContents(column)
+            self.table.setColumnWidth(column, min(self.table.columnWidth(column), 240))
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         if "loss" in self.model._columns:  # most wrong first: where relabelling pays off
             self.table.sortByColumn(self.model.column_of("loss"), Qt.SortOrder.DescendingOrder)
         else:
             header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
             self.proxy.sort(-1)  # evaluation order
-        self._refresh_confusion()
-        classes = get_spec(self.kind).gold.classes
+        self._refresh_plots()
         self.relabel_combo.clear()
-        self.relabel_combo.addItems(self.session.labels() if classes else [])
-        self.relabel_combo.setVisible(classes)
-        self.set_gold_button.setVisible(classes)
+        self.relabel_combo.addItems(self.session.labels() if gold.classes else [])
+        self.relabel_combo.setVisible(gold.classes)
+        self.set_gold_button.setVisible(gold.classes)
         self.example_view.clear()
         self._update_filter_label()
         self._update_edit_buttons()
 
-    def _fill_metrics(self, metrics: dict[str, float], official: tuple[str, ...]) -> None:
-        keys = [k for k in official if k in metrics] + [k for k in metrics if k not in official]
-        self.metrics_table.setRowCount(len(keys))
-        for i, k in enumerate(keys):
-            name = QTableWidgetItem(k + (" *" if k in official else ""))
-            name.setToolTip(self.tr("official metric of this task") if k in official else "")
-            value = QTableWidgetItem(format_metric(k, metrics[k]))
-            value.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            self.metrics_table.setItem(i, 0, name)
-            self.metrics_table.setItem(i, 1, value)
+    def _show_nothing(self) -> None:
+        self.metrics_panel.show_metrics({}, ())
+        self.metrics_panel.show_report(None)
+        self.model.set_rows([])
+        self._update_filter_label()
+        self.confusion_view.confusion_model.set_data([], [], [])
+        self.scatter.set_points([], [], [])
+        self.scatter.hide()
+        self.example_view.clear()
+        self._show_foreign_note()
 
-    def _joined_rows(self, run_dir: Path) -> list[PredictionRow]:
+    def _show_foreign_note(self) -> None:
+        self.foreign_label.setVisible(self.foreign)
+        if not self.foreign or self.run_dir is None:
+            return
+        text = self.tr("This run is not one of this project's runs ({folder}); it is shown for viewing only.").format(
+            folder=self.run_dir)
+        if not self._same_kind():
+            text += " " + self.tr("It is a {run} run and this project holds {project} examples, so its rows are not "
+                                  "matched to the project's.").format(run=self.kind, project=self.session.kind)
+        else:
+            joined = sum(r.split is not None for r in self.model.rows)
+            text += " " + self.tr("{joined} of {total} of its rows match this project's examples (same gold value)."
+                                  ).format(joined=joined, total=len(self.model.rows))
+        self.foreign_label.setText(text)
+
+    def _same_kind(self) -> bool:
+        return self.session.has_project() and self.kind == self.session.kind
+
+    def _joined_rows(self, run_dir: Path, preds: list[Any]) -> list[PredictionRow]:
         """The run's predictions with the project rows they were made for (train/rundir.read_predictions).
         A guessed row, or any row of a run from outside the project, is joined only where the
         gold agrees (same data); the project's own runs keep their rows even after a relabel."""
-        preds = read_predictions(run_dir)
-        runs_dir = getattr(self.session.project, "runs_dir", None)
-        outside = runs_dir is None or run_dir.resolve().parent != Path(runs_dir).resolve()
         wanted: dict[str, list[int]] = {}
-        for p in preds:
+        joinable = preds if self._same_kind() else []  # a run of another kind matches no project row
+        for p in joinable:
             if p.split is not None and 0 <= p.row < self.session.split_size(p.split):
                 wanted.setdefault(p.split, []).append(p.row)
         fetched: dict[tuple[str, int], dict[str, Any]] = {}
@@ -253,21 +284,26 @@ class ResultsPage(QWidget):
         out = []
         for p in preds:
             ex = fetched.get((p.split, p.row), {}) if p.split is not None else {}
-            if ex and (outside or not p.exact) and ex.get(gold_column) != p.gold:
+            if ex and (self.foreign or not p.exact) and ex.get(gold_column) != p.gold:
                 ex = {}
             gold = ex.get(gold_column) if ex else p.gold
             out.append(PredictionRow(p.index, p.split if ex else None, p.row if ex else -1, ex, gold, p.pred))
         return out
 
-    def _refresh_confusion(self) -> None:
-        classify = get_spec(self.kind).gold.classes
-        self.confusion_view.setVisible(classify)
-        if classify:
+    def _refresh_plots(self) -> None:
+        gold = get_spec(self.kind).gold
+        self.confusion_panel.setVisible(gold.classes)
+        self.scatter.setVisible(gold.numeric)
+        if gold.classes:
             rows = [r for r in self.model.rows if r.gold is not None]
             golds, preds = [r.gold for r in rows], [r.pred.get("label") for r in rows]
             # A label renamed after the run: the new gold name gets its own row instead of vanishing.
             labels = list(dict.fromkeys([*self.labels, *(str(v) for v in golds + preds if v is not None)]))
             self.confusion_view.confusion_model.set_data(golds, preds, labels)
+        if gold.numeric:
+            points = [(float(r.gold), float(v), i) for i, r in enumerate(self.model.rows)
+                      if r.gold is not None and (v := self.model.predicted_value(r)) is not None]
+            self.scatter.set_points(*([list(c) for c in zip(*points)] if points else ([], [], [])))
 
     # --- filtering ------------------------------------------------------------------
     def _on_cell_clicked(self, cell: tuple[str, str] | None) -> None:
@@ -286,6 +322,20 @@ class ResultsPage(QWidget):
         self.filter_label.setText(text)
 
     # --- one example ----------------------------------------------------------------
+    def select_prediction(self, row: int) -> None:
+        """Select the predictions model's ``row`` in the table (clearing filters that hide it)."""
+        if not 0 <= row < len(self.model.rows):
+            return
+        index = self.proxy.mapFromSource(self.model.index(row, 0))
+        if not index.isValid():
+            self.confusion_view.clear_filter()
+            self.proxy.set_cell(None)
+            self.errors_only.setChecked(False)
+            index = self.proxy.mapFromSource(self.model.index(row, 0))
+        flags = QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
+        self.table.selectionModel().setCurrentIndex(index, flags)
+        self.table.scrollTo(index)
+
     def current_prediction(self) -> PredictionRow | None:
         idx = self.table.currentIndex()
         if not idx.isValid():
@@ -305,53 +355,12 @@ class ResultsPage(QWidget):
 
     def example_html(self, r: PredictionRow) -> str:
         """The example with gold and prediction, drawn the way its gold type reads best."""
-        draw = {"tags": self._tags_html, "answers": self._answers_html}.get(get_spec(self.kind).gold.name)
-        return draw(r) if draw is not None else self._values_html(r)
-
-    def _legend(self) -> str:
-        return f"<p><i>{html.escape(self.tr('green = gold, orange = predicted'))}</i></p>"
-
-    def _tags_html(self, r: PredictionRow) -> str:
-        tokens = list(r.example.get("tokens") or [])
-        return "<br>".join(
-            f"<b>{html.escape(title)}</b> " + self._tagged_html(tokens, tags) for title, tags in
-            ((self.tr("Gold:"), r.gold), (self.tr("Predicted:"), r.pred.get("tags")))) + self._legend()
-
-    def _answers_html(self, r: PredictionRow) -> str:
-        esc, ex = html.escape, r.example
-        context = str(ex.get("context") or "")
-        gold = r.gold or {}
-        gold_ranges = [(s, s + len(t)) for t, s in zip(gold.get("text") or [], gold.get("answer_start") or [])]
-        start, answer = int(r.pred.get("start", -1)), r.pred.get("answer") or ""
-        pred_ranges = [(start, start + len(answer))] if start >= 0 and answer else []
-        return (f"<p><b>{esc(self.tr('Question:'))}</b> {esc(ex.get('question') or '')}</p>"
-                f"<p>{_mark_runs(context, gold_ranges, pred_ranges)}</p>" + self._legend())
-
-    def _values_html(self, r: PredictionRow) -> str:
-        esc, ex, gold = html.escape, r.example, get_spec(self.kind).gold
-        parts = [f"<p>{esc(str(ex.get('text', '')))}</p>"]
-        if ex.get("text_pair"):
-            parts.append(f"<p>{esc(str(ex['text_pair']))}</p>")
-        parts.append(f"<p><b>{esc(self.tr('Gold:'))}</b> {esc(gold.short_text(r.gold))} &nbsp; "
-                     f"<b>{esc(self.tr('Predicted:'))}</b> {esc(gold.short_text(self.model.predicted_value(r)))}</p>")
-        probs = r.pred.get("probs") or {}
-        if probs:
-            parts.append("<br>".join(f"{esc(k)}: {100 * float(v):.1f}%" for k, v in sorted(probs.items(), key=lambda kv: -kv[1])))
-        return "".join(parts)
-
-    def _tagged_html(self, tokens: list[str], tags: list[str] | None) -> str:
-        spans = {s: (t, e) for t, s, e in _spans(tags)}
-        out, i = [], 0
-        while i < len(tokens):
-            if i in spans:
-                typ, end = spans[i]
-                words = html.escape(" ".join(tokens[i:end + 1]))
-                out.append(f'<span style="background:{GOLD_BG}">[{words}]<sub>{html.escape(typ)}</sub></span>')
-                i = end + 1
-            else:
-                out.append(html.escape(tokens[i]))
-                i += 1
-        return " ".join(out)
+        gold = get_spec(self.kind).gold
+        if gold.per_token:
+            return example_html.tags_html(list(r.example.get("tokens") or []), r.gold, r.pred.get("tags"), self.labels)
+        if gold.name == "answers":
+            return example_html.answers_html(r.example, r.gold, r.pred)
+        return example_html.values_html(self.kind, r.example, r.gold, self.model.predicted_value(r), r.pred)
 
     # --- relabelling ----------------------------------------------------------------
     def _update_edit_buttons(self) -> None:
@@ -391,7 +400,7 @@ class ResultsPage(QWidget):
         if not any(r.split == split and r.row == row for r in self.model.rows):
             return
         self.model.update_gold(split, row, self.session.gold(split, row))
-        self._refresh_confusion()
+        self._refresh_plots()
         self.proxy.refilter()
         r = self.current_prediction()
         if r is not None:

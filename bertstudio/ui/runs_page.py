@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView, QFileDialog, QHBoxLayout, QLabel, QPushButton, QSplitter, QTableView, QVBoxLayout, QWidget,
 )
 
-from bertstudio.errors import BertStudioError
 from bertstudio.metrics import main_metric
 from bertstudio.metrics.display import format_metric
 from bertstudio.train.events import RunFinished
@@ -66,12 +65,13 @@ def all_runs(session: Any) -> list[Path]:
 
 
 def main_score(info: RunInfo) -> tuple[str, float] | None:
-    task = info.glue_task or info.kind
-    if not info.metrics or not task:
+    from bertstudio.tasks import official_metrics
+
+    if not info.metrics or not info.kind:
         return None
     try:
-        key = main_metric(task, info.metrics)
-    except BertStudioError:  # none of the task's metrics was computed: no score column
+        key = main_metric(official_metrics(info.kind, info.glue_task), info.metrics)
+    except Exception:  # noqa: BLE001 - an unknown task or metric set: no score column
         return None
     return key, info.metrics[key]
 
@@ -143,7 +143,7 @@ class RunsPage(QWidget):
         self.table = QTableView(objectName="runsTable")
         self.table.setModel(self.model)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)  # two runs: Compare
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.doubleClicked.connect(self._on_double_clicked)
         self.table.horizontalHeader().setStretchLastSection(True)
@@ -153,10 +153,14 @@ class RunsPage(QWidget):
         open_button.clicked.connect(self._browse_run)
         self.follow_button = QPushButton(self.tr("Follow selected run live"), objectName="followRunButton")
         self.follow_button.clicked.connect(self._follow_selected)
+        self.compare_button = QPushButton(self.tr("Compare"), objectName="compareRunsButton", enabled=False)
+        self.compare_button.setToolTip(self.tr("Select two runs to compare their curves, settings and predictions"))
+        self.compare_button.clicked.connect(self.compare_selected)
+        self.table.selectionModel().selectionChanged.connect(self._on_selection_changed)
         self.follow_label = QLabel(objectName="followLabel", wordWrap=True)
         self.monitor = TrainingMonitor(names=False)
         bar = QHBoxLayout()
-        for w in (refresh, open_button, self.follow_button):
+        for w in (refresh, open_button, self.follow_button, self.compare_button):
             bar.addWidget(w)
         bar.addStretch(1)
         top = QWidget()
@@ -184,6 +188,23 @@ class RunsPage(QWidget):
     def refresh(self, *_: object) -> None:
         self.model.set_runs([read_run(r) for r in all_runs(self.session)])
         self.table.resizeColumnsToContents()  # a handful of rows: the settings fit without "…"
+        self._on_selection_changed()  # a model reset drops the selection without saying so
+
+    def selected_runs(self) -> list[RunInfo]:
+        return [self.model.runs[i.row()] for i in self.table.selectionModel().selectedRows()]
+
+    def _on_selection_changed(self, *_: object) -> None:
+        self.compare_button.setEnabled(len(self.selected_runs()) == 2)
+
+    def compare_selected(self) -> Any:
+        """Open the comparison of the two selected runs, the older one as A."""
+        runs = self.selected_runs()
+        if len(runs) != 2:
+            return None
+        from bertstudio.ui.run_compare import open_compare
+
+        a, b = sorted(runs, key=lambda r: (r.started_at, r.name))
+        return open_compare(self.session, a.folder, b.folder, self)
 
     def _browse_run(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, self.tr("Open a run folder (with history.jsonl)"))

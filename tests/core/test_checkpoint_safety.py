@@ -140,7 +140,7 @@ def test_resuming_a_run_of_another_task_kind_is_refused(tiny, run_copy):
                          labels=["neg", "pos"])
     result = resume(tiny, run_copy, pairs, task="pair")  # the same shapes (2 labels), another meaning
     assert result.status == "failed" and isinstance(result.error, ConfigError)
-    assert "from a 'sentence' run, not 'pair'" in result.message
+    assert "this checkpoint's run holds sentence examples, not pair" in result.message
 
 
 def test_weights_of_another_shape_are_refused(tiny, run_copy):

@@ -10,9 +10,7 @@ from bertstudio.errors import ConfigError, DataError
 from bertstudio.metrics import (
     GLUE_METRICS,
     canonical_task,
-    compute_metrics,
     glue_task_metrics,
-    kind_metrics,
     main_metric,
 )
 
@@ -47,27 +45,25 @@ def test_task_names() -> None:
         canonical_task("SuperGLUE")
 
 
-def test_main_metric_and_kind_defaults() -> None:
+def test_main_metric_of_presets_and_kinds() -> None:
+    from bertstudio.tasks import get_task, official_metrics
+
     assert main_metric("CoLA") == "mcc"
     assert main_metric("MRPC") == "f1"
-    assert main_metric("sentence") == "accuracy"
-    assert main_metric("qa") == "exact_match"
-    assert kind_metrics("pair") == ("accuracy", "macro_f1")
-    assert kind_metrics("regression") == ("pearson", "spearman")
-    assert set(kind_metrics("tagging")) == {"f1", "precision", "recall", "accuracy"}
-    assert set(kind_metrics("qa")) == {"exact_match", "f1"}
+    assert main_metric(official_metrics("sentence")) == "accuracy"
+    assert main_metric(official_metrics("qa")) == "exact_match"
+    assert official_metrics("pair", "RTE") == ("accuracy",)  # a preset's official metrics win
+    assert get_task("pair").metric_names == ("accuracy", "macro_f1")
+    assert get_task("regression").metric_names == ("pearson", "spearman")
+    assert set(get_task("tagging").metric_names) == {"f1", "precision", "recall", "accuracy"}
+    assert set(get_task("qa").metric_names) == {"exact_match", "f1"}
     # A POS tagger has no entity F1: the main metric falls back to what was computed.
-    assert main_metric("tagging") == "f1"
-    assert main_metric("tagging", {"accuracy": 0.9}) == "accuracy"
+    tagging = official_metrics("tagging")
+    assert main_metric(tagging) == "f1"
+    assert main_metric(tagging, {"accuracy": 0.9}) == "accuracy"
     with pytest.raises(DataError):
-        main_metric("qa", {"loss": 1.0})
+        main_metric(official_metrics("qa"), {"loss": 1.0})
     with pytest.raises(ConfigError):
-        kind_metrics("summarisation")
+        official_metrics("summarisation")
 
 
-def test_compute_metrics_dispatches_per_kind() -> None:
-    assert compute_metrics("sentence", GOLD, PRED) == pytest.approx({"accuracy": 0.7, "macro_f1": 23 / 33})
-    assert compute_metrics("pair", GOLD, PRED, glue_task="MRPC") == pytest.approx({"f1": 2 / 3, "accuracy": 0.7})
-    assert compute_metrics("tagging", [["B-X", "O"]], [["B-X", "O"]])["f1"] == 1.0
-    assert compute_metrics("qa", [["Paris"]], ["paris"]) == {"exact_match": 1.0, "f1": 1.0}
-    assert compute_metrics("regression", [1, 2, 3], [1, 3, 2])["mse"] == pytest.approx(2 / 3)

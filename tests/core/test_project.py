@@ -173,7 +173,7 @@ def test_import_append_and_new_labels(project: Project) -> None:
     assert project.gold("train", 4) == "neg" and project.gold("train", 5) == "neutral"
     project.import_examples(from_records("sentence", SENTENCES[:2]), "dev")
     assert project.split_names == ["train", "dev"]
-    with pytest.raises(DataError, match="cannot import tagging"):
+    with pytest.raises(DataError, match="holds tagging examples, not sentence"):
         project.import_examples(from_records("tagging", [{"tokens": ["a"], "tags": ["O"]}]), "test")
 
 
@@ -327,7 +327,7 @@ def test_append_with_other_columns_is_refused(project: Project) -> None:
     odd = odd.with_dataset(odd.dataset.add_column("extra", [1]))
     with pytest.raises(DataError, match="same columns"):
         project.import_examples(odd, "train", replace=False)
-    with pytest.raises(DataError, match="cannot import pair"):
+    with pytest.raises(DataError, match="holds pair examples, not sentence"):
         project.import_examples(pair, "train")
 
 

@@ -134,11 +134,11 @@ def test_adding_new_classes_and_leaving_rows_unlabelled_are_explicit_choices(nli
 def test_unlabelled_file_with_declared_labels_adds_no_class(tmp_path: Path, shared_data: Path) -> None:
     from bertstudio.data.io import load_examples
 
-    test = load_examples(shared_data / "glue" / "SST-2" / "test.tsv")  # 1,821 unlabelled rows, labels 0/1 declared
-    assert test.labels == ["0", "1"]
-    p = Project.create(tmp_path / "sst", name="sst", kind="sentence", labels=["negative", "positive"])
+    test = load_examples(shared_data / "glue" / "SST-2" / "test.tsv")  # 1,821 unlabelled rows, labels declared
+    assert test.labels == ["negative", "positive"]
+    p = Project.create(tmp_path / "sst", name="sst", kind="sentence", labels=["bad", "good"])
     p.import_examples(test, "test")
-    assert p.labels == ["negative", "positive"]
+    assert p.labels == ["bad", "good"]
     assert p.progress("test") == (0, 1821)
     p.close()
 

@@ -62,12 +62,12 @@ def test_auto_detection_finds_the_preset(shared_data: Path, task: str, folder: s
 def test_glue_first_rows(shared_data: Path) -> None:
     g = shared_data / "glue"
     cola = load_glue("CoLA", g / "CoLA", "train")
-    assert cola.dataset[0] == {"text": "Our friends won't buy this analysis, let alone the next one we propose.", "label": "1"}
+    assert cola.dataset[0] == {"text": "Our friends won't buy this analysis, let alone the next one we propose.", "label": "acceptable"}
     sst = load_glue("sst2", g / "SST-2", "dev")  # forgiving name; trailing space kept as published
-    assert sst.dataset[0] == {"text": "it 's a charming and often affecting journey . ", "label": "1"}
+    assert sst.dataset[0] == {"text": "it 's a charming and often affecting journey . ", "label": "positive"}
     mrpc = load_glue("MRPC", g / "MRPC", "dev")  # BOM stripped, unbalanced quote kept verbatim
     assert mrpc.dataset[0]["text_pair"] == '" The foodservice pie business does not fit our long-term growth strategy .'
-    assert mrpc.dataset[0]["label"] == "1"
+    assert mrpc.dataset[0]["label"] == "equivalent"
     sts = load_glue("STS-B", g / "STS-B", "train")
     assert sts.kind == "regression"
     assert sts.dataset[1] == {"text": "A man is playing a large flute.", "text_pair": "A man is playing a flute.", "label": 3.8}
@@ -92,7 +92,7 @@ def test_other_sets_first_rows(shared_data: Path) -> None:
 
 def test_chinese_sets_load_through_the_generic_reader(shared_data: Path) -> None:
     senti = load_examples(shared_data / "zh" / "ChnSentiCorp" / "train.tsv", fmt="tsv", columns={"text": "text_a", "label": "label"})
-    assert len(senti) == 9600 and senti.labels == ["0", "1"]
+    assert len(senti) == 9600 and senti.labels == ["0", "1"]  # the generic reader: no preset, no names
     afqmc = load_examples(shared_data / "zh" / "AFQMC" / "dev.txt", fmt="tsv", kind="pair",
                           columns={"text": 0, "text_pair": 1, "label": 2})
     assert len(afqmc) == 4316
@@ -122,7 +122,7 @@ def test_squad_counts(shared_data: Path) -> None:
 
 def test_glue_table_conventions() -> None:
     assert GLUE_TASKS["RTE"].labels == ("entailment", "not_entailment")
-    assert GLUE_TASKS["MRPC"].labels == ("0", "1")
+    assert GLUE_TASKS["MRPC"].labels == ("not_equivalent", "equivalent")
     assert GLUE_TASKS["MNLI"].labels == ("entailment", "neutral", "contradiction")
     assert GLUE_TASKS["CoLA"].metrics == ("mcc",)
     assert GLUE_TASKS["MRPC"].metrics == ("f1", "accuracy") and GLUE_TASKS["QQP"].metrics == ("f1", "accuracy")
@@ -145,7 +145,7 @@ def test_mnli_and_qqp_layouts(tmp_path: Path) -> None:
     qqp.mkdir()
     (qqp / "dev.tsv").write_text("id\tqid1\tqid2\tquestion1\tquestion2\tis_duplicate\n7\t1\t2\tWhy?\tHow?\t0\n")
     es = load_glue("QQP", qqp, "dev")
-    assert es.dataset[0] == {"text": "Why?", "text_pair": "How?", "label": "0"}
+    assert es.dataset[0] == {"text": "Why?", "text_pair": "How?", "label": "not_duplicate"}
 
 
 def test_preview_suggests_kind_and_mapping(shared_data: Path) -> None:
@@ -175,3 +175,26 @@ def test_detect_format_by_content(tmp_path: Path) -> None:
         path.write_text(content, encoding="utf-8")
         assert detect_format(path) == fmt
     assert detect_format(tmp_path / "x.conllu") == "conllu"  # extension first, file not even read
+
+
+@pytest.mark.parametrize("task, names", [
+    ("SST-2", ["negative", "positive"]), ("CoLA", ["unacceptable", "acceptable"]),
+    ("MRPC", ["not_equivalent", "equivalent"]), ("WNLI", ["not_entailment", "entailment"]),
+])
+def test_glue_ids_read_as_names_and_write_back_as_ids(tmp_path: Path, shared_data: Path, task: str, names) -> None:
+    """Issue #14 item 14: the binary GLUE sets show the GLUE/HF label names, and a saved file
+    holds the ids it was read with (so the official scripts and other tools read it)."""
+    from bertstudio.data.glue import load_glue, save_glue
+
+    src = shared_data / "glue" / task / "dev.tsv"
+    es = load_glue(task, src)
+    assert es.labels == names and set(es.dataset["label"]) <= set(names)
+    out = tmp_path / "dev.tsv"
+    save_glue(es, out)
+    ids = {"0": names[0], "1": names[1]}
+    back = load_glue(task, out)
+    assert back.dataset["label"] == es.dataset["label"]
+    lines = out.read_text(encoding="utf-8-sig").splitlines()
+    written = [line.split("\t") for line in (lines if task == "CoLA" else lines[1:])]  # CoLA has no header
+    label_col = {"SST-2": 1, "CoLA": 1, "MRPC": 0, "WNLI": -1}[task]
+    assert [ids[row[label_col]] for row in written] == es.dataset["label"]

@@ -15,8 +15,7 @@ pytest.importorskip("pytestqt")
 
 from PySide6.QtCore import QSettings  # noqa: E402
 
-from bertstudio.data.examples import from_records  # noqa: E402
-from bertstudio.data.project import Project  # noqa: E402
+from helpers import make_project  # noqa: E402,F401 - re-exported for the UI tests
 
 
 @pytest.fixture(autouse=True)
@@ -25,15 +24,6 @@ def _isolated_settings(tmp_path_factory: pytest.TempPathFactory) -> None:
     folder = str(tmp_path_factory.mktemp("qsettings"))
     for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
         QSettings.setPath(fmt, QSettings.Scope.UserScope, folder)
-
-
-def make_project(folder: Path, kind: str, labels: list[str] | None = None,
-                 splits: dict[str, list[dict[str, Any]]] | None = None, name: str = "test") -> Project:
-    """A project in ``folder`` with the given rows per split (labels as given, in that order)."""
-    project = Project.create(folder, name=name, kind=kind, labels=labels or [])
-    for split, records in (splits or {}).items():
-        project.import_examples(from_records(kind, records, labels=list(labels or [])), split)
-    return project
 
 
 @pytest.fixture
@@ -61,6 +51,8 @@ def main_window(qtbot: Any, tmp_path: Path) -> Iterator[Any]:
     """The real main window over an empty sentence project in a temp folder."""
     from bertstudio.ui.main_window import MainWindow
     from bertstudio.ui.session import ProjectSession
+
+    from bertstudio.data.project import Project
 
     project = Project.create(tmp_path / "project", name="reviews", kind="sentence", labels=[])
     session = ProjectSession(project, settings=QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QApplication
 
 from bertstudio.data.project import Project
 from bertstudio.errors import DataError
@@ -95,3 +96,56 @@ def test_every_kind_gets_its_form(kind, qtbot, tmp_path):
 def test_record_for_names_the_empty_field():
     with pytest.raises(DataError, match="question is empty"):
         record_for("qa", {"context": "some text", "question": ""})
+
+
+def test_label_keys_while_typing_and_the_split_the_user_picks(main_window, qtbot):
+    """Issue #14 item 5: Alt+digit sets the label in the form while typing (bare digits stay text),
+    and rows go to the split picked in the dialog, train by default, whichever split the Data page shows."""
+    session = main_window.session
+    session.project.add_label("neg")
+    session.project.add_label("pos")
+    data_page = main_window.pages["data"]
+    data_page.show_split("dev")  # the last split shown is dev ...
+    main_window.findChild(QAction, "addExamplesAction").trigger()
+    dialog = main_window.findChild(AddExampleDialog, "addExampleDialog")
+    assert dialog.split_combo.currentData() == "train"  # ... but new examples go to train unless picked
+    dialog.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is dialog)
+    text = dialog.editors["text"]
+    text.setFocus()
+    qtbot.keyClicks(text, "10 out of 10, loved it")
+    qtbot.keyClick(text, Qt.Key.Key_2, Qt.KeyboardModifier.AltModifier)
+    assert dialog.label_combo.currentData() == "pos" and text.toPlainText() == "10 out of 10, loved it"
+    qtbot.mouseClick(dialog.add_button, Qt.MouseButton.LeftButton)
+    assert "labelled pos" in dialog.status.text()
+    assert dialog.label_combo.currentData() is None  # each example's label is chosen afresh
+    qtbot.keyClicks(text, "no idea yet")
+    qtbot.keyClick(text, Qt.Key.Key_1, Qt.KeyboardModifier.AltModifier)
+    qtbot.keyClick(text, Qt.Key.Key_0, Qt.KeyboardModifier.AltModifier)  # Alt+0: back to no label
+    qtbot.mouseClick(dialog.add_button, Qt.MouseButton.LeftButton)
+    dialog.split_combo.setCurrentIndex(dialog.split_combo.findData("dev"))
+    qtbot.keyClicks(text, "dull")
+    qtbot.keyClick(text, Qt.Key.Key_1, Qt.KeyboardModifier.AltModifier)
+    qtbot.mouseClick(dialog.add_button, Qt.MouseButton.LeftButton)
+    assert "Alt+1" in dialog.findChild(type(dialog.status), "addLabelHint").text()  # the dialog says which keys
+    dialog.close()
+    assert [session.gold("train", r) for r in range(session.split_size("train"))] == ["pos", None]
+    assert session.row("train", 0)["text"] == "10 out of 10, loved it"
+    assert session.split_size("dev") == 1 and session.row("dev", 0) == {"text": "dull", "label": "neg"}
+
+
+def test_score_box_for_regression(qtbot, tmp_path):
+    project = Project.create(tmp_path / "sts", name="sts", kind="regression", labels=[])
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    try:
+        dialog = AddExampleDialog(session)
+        qtbot.addWidget(dialog)
+        _type(dialog, text="A man sleeps.", text_pair="A person rests.")
+        dialog.score_spin.setValue(4.2)
+        assert dialog.add()
+        _type(dialog, text="A cat.", text_pair="A car.")
+        assert dialog.score_spin.text() == "none (score it later)"
+        assert dialog.add()
+        assert [r["label"] for r in project.examples("train").dataset] == [4.2, None]
+    finally:
+        project.close(compact=False)

@@ -251,3 +251,86 @@ def test_clicking_the_legend_applies_a_label_and_keys_keep_working(qtbot, sessio
     assert session.project.gold("train", 1) == "pos"
     # The help panel beside the editor lists this kind's keys.
     assert "skip to the next unlabelled example" in page.help.toPlainText()
+
+
+def _squad_rows(shared_data, n: int = 3):
+    from bertstudio.data.io import load_examples
+
+    rows = [dict(r) for r in load_examples(shared_data / "squad" / "dev-v1.1-articles-00-35.json").head(n).dataset]
+    for row in rows:
+        row["answers"] = None
+    return rows
+
+
+def _select(view, start: int, end: int, qtbot) -> None:
+    """Drag over context[start:end] as a mouse does (press, shift-press to extend, release)."""
+
+    def point(index: int):
+        cursor = QTextCursor(view.document())
+        cursor.setPosition(index)
+        return view.cursorRect(cursor).center()
+
+    qtbot.mousePress(view.viewport(), Qt.MouseButton.LeftButton, pos=point(start))
+    qtbot.mouseRelease(view.viewport(), Qt.MouseButton.LeftButton, pos=point(start))
+    qtbot.mousePress(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ShiftModifier, pos=point(end))
+    qtbot.mouseRelease(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ShiftModifier, pos=point(end))
+
+
+def test_adding_a_question_with_enter_leaves_it_unanswered(qtbot, session_factory, shared_data):
+    """Issue #14 item 1: Enter in the new-question box adds the question and nothing else; the
+    selection made for question 1 does not become the new question's answer."""
+    rows = _squad_rows(shared_data)
+    session = session_factory("qa", None, {"train": rows})
+    page = _page(qtbot, session)
+    editor = page.editor()
+    context = rows[0]["context"]
+    start = context.index("Denver Broncos")
+    _select(editor.context_view, start, start + len("Denver Broncos"), qtbot)
+    answered = {"text": ["Denver Broncos"], "answer_start": [start]}
+    assert session.project.gold("train", 0) == answered
+
+    qtbot.keyClicks(editor.new_question, "Who won Super Bowl 50?")
+    qtbot.keyClick(editor.new_question, Qt.Key.Key_Return)
+    assert session.split_size("train") == 4 and editor.row == 3
+    added = session.row("train", 3)
+    assert added["question"] == "Who won Super Bowl 50?" and added["answers"] is None
+    assert editor.answer_label.text().startswith("(no answer chosen yet")
+    assert session.project.gold("train", 0) == answered  # question 1 keeps its answer
+    assert editor.new_question.text() == ""
+    # The old selection is gone: Enter in the editor has nothing to use for the new question.
+    assert not editor.context_view.textCursor().hasSelection()
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    assert session.project.gold("train", 3) is None
+    # Moving to another question clears a selection too.
+    editor.go_to(0)
+    _select(editor.context_view, start, start + len("Denver"), qtbot)
+    editor.go_to(1)
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    assert session.project.gold("train", 1) is None
+
+
+def test_sts_b_score_box_typed_score_then_arrow_moves_on(qtbot, session_factory, shared_data):
+    """Issue #14 item 2 (STS-B): a score typed in the box is stored by an arrow key, which then moves
+    to the next example with the keys back in the editor; Enter stores without moving."""
+    from bertstudio.data.io import load_examples
+
+    pairs = [dict(r, label=None) for r in load_examples(shared_data / "glue" / "STS-B" / "dev.tsv").head(3).dataset]
+    session = session_factory("regression", None, {"dev": pairs})
+    page = _page(qtbot, session)
+    editor = page.editor()
+    spin = editor.spin
+    assert spin.text() == "none"  # an unscored pair shows no score, so leaving the box stores nothing
+    qtbot.mouseClick(spin.lineEdit(), Qt.MouseButton.LeftButton)
+    spin.lineEdit().selectAll()
+    qtbot.keyClicks(spin, "3.7")
+    qtbot.keyClick(spin, Qt.Key.Key_Down)
+    assert session.project.gold("dev", 0) == 3.7
+    assert editor.row == 1 and spin.text() == "none"
+    qtbot.keyClick(editor, Qt.Key.Key_4)  # the editor's own keys work again
+    assert session.project.gold("dev", 1) == 4.0 and editor.row == 2
+    spin.lineEdit().selectAll()
+    qtbot.keyClicks(spin, "1.2")
+    qtbot.keyClick(spin, Qt.Key.Key_Return)
+    assert session.project.gold("dev", 2) == 1.2 and editor.row == 2
+    qtbot.keyClick(spin, Qt.Key.Key_Up)  # an arrow without a new score only moves
+    assert editor.row == 1 and session.project.gold("dev", 1) == 4.0

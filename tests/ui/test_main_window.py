@@ -180,3 +180,111 @@ def test_app_main_opens_the_project_given_on_the_command_line(qtbot, qapp, tmp_p
     again = Project.open(tmp_path / "cli")
     assert again.recovery_messages == []
     again.close()
+
+
+def _press(qtbot, window, key, modifier=Qt.KeyboardModifier.NoModifier) -> None:
+    """A key as the user types it: it goes to whichever widget of the window has the focus."""
+    qtbot.keyClick(window.focusWidget() or window, key, modifier)
+
+
+def test_keys_reach_the_editor_after_reopening_onto_the_label_page_and_clicking_label(qtbot, tmp_path):
+    """Issue #14 item 2: after a project reopens onto the Label page, and after clicking "Label"
+    while on it, number keys, S and Ctrl+Z act on the example (the editor has the focus)."""
+    project = Project.create(tmp_path / "p", name="keys", kind="sentence", labels=["neg", "pos"])
+    project.import_examples(from_records("sentence", [{"text": f"s{i}", "label": None} for i in range(6)],
+                                         labels=["neg", "pos"]), "train")
+    project.ui_state.update(page="label", split="train", row=0)
+    project.save_ui_state()
+    folder = project.folder
+    project.close()
+    session = ProjectSession(settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    window = MainWindow(session)
+    qtbot.addWidget(window)
+    window.show()
+    window.activateWindow()  # Ctrl+Z is a window shortcut: it acts in the active window, as on a desktop
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
+    assert window.open_project(str(folder))
+    window.findChild(QAction, "closeProjectAction").trigger()  # File > Close, then open it again
+    assert window.open_project(str(folder))
+    assert window.current_page_key() == "label"
+    editor = window.pages["label"].editor()
+
+    _press(qtbot, window, Qt.Key.Key_2)  # pos; the editor moves on
+    assert session.gold("train", 0) == "pos" and editor.row == 1
+    _press(qtbot, window, Qt.Key.Key_S)  # skip to the next unlabelled example after this one
+    assert editor.row == 2
+    _press(qtbot, window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert session.gold("train", 0) is None and editor.row == 0  # undo shows the example it changed
+
+    # Clicking "Label" in the page list while on the Label page gives the keys back to the editor.
+    item = window.page_list.item([k for k, *_ in PAGES].index("label"))
+    qtbot.mouseClick(window.page_list.viewport(), Qt.MouseButton.LeftButton,
+                     pos=window.page_list.visualItemRect(item).center())
+    assert window.current_page_key() == "label"
+    _press(qtbot, window, Qt.Key.Key_1)
+    assert session.gold("train", 0) == "neg"
+    window.close()
+
+
+def test_enter_on_a_data_row_opens_it_in_the_label_page(qtbot, main_window):
+    """Issue #14 item 5: Enter on a row of the Data table does what a double-click does."""
+    session = main_window.session
+    session.project.add_label("neg")
+    session.project.import_examples(from_records("sentence", [{"text": f"s{i}", "label": None} for i in range(5)],
+                                                 labels=["neg"]), "train")
+    main_window.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is main_window)
+    main_window.show_page("data")
+    table = main_window.pages["data"].table
+    rect = table.visualRect(table.model().index(3, 0))
+    qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert main_window.current_page_key() == "data" and session.current_row == 3
+    qtbot.keyClick(table, Qt.Key.Key_Return)
+    assert main_window.current_page_key() == "label"
+    assert main_window.pages["label"].editor().text_view.toPlainText() == "s3"
+    assert main_window.focusWidget() is main_window.pages["label"].editor()
+
+
+def _drag_events(widget, path):
+    """A drag from a file manager carrying ``path`` entering, then dropped on, ``widget``."""
+    from PySide6.QtCore import QMimeData, QPointF, QUrl
+    from PySide6.QtGui import QDragEnterEvent, QDropEvent
+
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(path))])
+    at = QPointF(widget.rect().center())
+    enter = QDragEnterEvent(at, Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    drop = QDropEvent(at, Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                      Qt.KeyboardModifier.NoModifier)
+    return mime, enter, drop
+
+
+def test_dropping_a_file_on_the_window_opens_import_with_it(qtbot, main_window, shared_data, tmp_path):
+    """Issue 14 item 16: a file dragged onto the window (here onto the data table) opens the
+    Import dialog on it, whose preview counts the whole file."""
+    path = shared_data / "glue" / "SST-2" / "dev.tsv"
+    target = main_window.findChild(object, "dataTable").viewport()
+    _mime, enter, drop = _drag_events(target, tmp_path)  # a folder is not a data file: refused
+    QApplication.sendEvent(target, enter)
+    assert not enter.isAccepted()
+    mime, enter, drop = _drag_events(target, path)
+    QApplication.sendEvent(target, enter)
+    assert enter.isAccepted()
+    seen = {}
+
+    def drive() -> None:
+        dialog = QApplication.activeModalWidget()
+        if dialog is None or dialog.objectName() != "importDialog":
+            QTimer.singleShot(20, drive)
+            return
+        seen["path"] = dialog.path_edit.text()
+        qtbot.waitUntil(lambda: dialog.survey.counts_label.text().startswith("872 rows"), timeout=30_000)
+        seen["counts"] = dialog.survey.counts_label.text()
+        qtbot.mouseClick(dialog.buttons.button(QDialogButtonBox.StandardButton.Ok), Qt.MouseButton.LeftButton)
+
+    QTimer.singleShot(0, drive)
+    QApplication.sendEvent(target, drop)
+    assert drop.isAccepted()
+    qtbot.waitUntil(lambda: "counts" in seen and main_window.session.split_size("dev") == 872, timeout=60_000)
+    assert seen["path"] == str(path)
+    assert seen["counts"] == "872 rows, 872 labelled\nLabels: 1: 444 (50.9%) · 0: 428 (49.1%)"

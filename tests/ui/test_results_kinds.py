@@ -1,9 +1,12 @@
-"""Results page and Playground for tagging (a real tiny run) and QA (the example view)."""
+"""Results page and Playground for tagging (BIO and POS, real tiny runs), regression (a real tiny
+STS-B run: the scatter), QA (the example view), and a run folder from another project."""
 
 from __future__ import annotations
 
 import json
 import shutil
+import warnings
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -13,6 +16,7 @@ from bertstudio.data.examples import from_records
 from bertstudio.data.project import Project
 from bertstudio.ui.playground import PlaygroundPage
 from bertstudio.train.sources import project_rows
+from bertstudio.ui.example_html import WRONG_BG
 from bertstudio.ui.predictions_model import PredictionRow
 from bertstudio.ui.results_page import GOLD_BG, PRED_BG, ResultsPage
 from bertstudio.ui.session import ProjectSession
@@ -106,3 +110,164 @@ def test_qa_example_marks_gold_and_predicted_answers(qtbot, tmp_path):
     assert f'<span style="background:{PRED_BG}">the capital of France</span>' in html
     assert "Which city?" in html
     project.close(compact=False)
+
+
+# --- POS (plain tags): issue 14, item 6 -------------------------------------------------------
+
+
+def _run(tmp_path_factory, name, kind, labels, train_set, dev_set, model, epochs=2):
+    from bertstudio.train.config import TrainConfig
+    from bertstudio.train.engine import train
+
+    out = tmp_path_factory.mktemp(name) / "run"
+    config = TrainConfig(task=kind, labels=labels, model=str(model), epochs=epochs, batch_size=8, lr=1e-3,
+                         max_length=48, device="cpu", precision="fp32", output_dir=str(out))
+    result = train(config, train_set, project_rows(dev_set, range(len(dev_set))))
+    assert result.status == "finished", result.message
+    return out
+
+
+@pytest.fixture(scope="module")
+def ewt(shared_data):
+    from bertstudio.data.io import load_examples
+
+    return load_examples(shared_data / "pos" / "ud_english_ewt" / "en_ewt-ud-dev.conllu")
+
+
+@pytest.fixture(scope="module")
+def pos_run(tmp_path_factory, tiny_model_dir, ewt) -> Path:
+    return _run(tmp_path_factory, "pos", "tagging", ewt.labels, ewt.select(range(48)), ewt.select(range(48, 64)),
+                tiny_model_dir)
+
+
+def _session_with(tmp_path, kind, labels, train_set, dev_set, run, name="own-run"):
+    project = Project.create(tmp_path / f"proj-{kind}", name=kind, kind=kind, labels=labels)
+    project.import_examples(train_set, "train")
+    project.import_examples(dev_set, "dev")
+    shutil.copytree(run, project.runs_dir / name)
+    return ProjectSession(project, settings=QSettings(str(tmp_path / f"{kind}.ini"), QSettings.Format.IniFormat))
+
+
+def test_pos_results_show_every_word_with_its_tag(qtbot, tmp_path, ewt, pos_run):
+    session = _session_with(tmp_path, "tagging", ewt.labels, ewt.select(range(48)), ewt.select(range(48, 64)), pos_run)
+    page = ResultsPage(session)
+    qtbot.addWidget(page)
+    page.resize(1300, 800)
+    page.show()
+    qtbot.waitExposed(page)
+    preds = [json.loads(line) for line in (pos_run / "predictions.jsonl").read_text().splitlines()]
+    wrong = [sum(g != p for g, p in zip(row["gold"], row["tags"])) for row in preds]
+    # The table's gold/predicted columns: word counts and wrong-tag counts, not cut-off tag lists.
+    gold_col, pred_col = page.model.column_of("gold"), page.model.column_of("predicted")
+    assert page.proxy.headerData(gold_col, Qt.Orientation.Horizontal) == "Words"
+    assert page.proxy.headerData(pred_col, Qt.Orientation.Horizontal) == "Wrong tags"
+    page.table.sortByColumn(pred_col, Qt.SortOrder.DescendingOrder)  # most wrong words first
+    first = page.proxy.mapToSource(page.proxy.index(0, 0)).row()
+    assert wrong[first] == max(wrong) > 0
+    assert page.proxy.index(0, pred_col).data().startswith(f"{max(wrong)} of {len(preds[first]['gold'])}: ")
+    assert page.proxy.index(0, gold_col).data() == str(len(preds[first]["gold"]))
+    # Clicking the row shows each word with its tag; wrong words carry "predicted / gold".
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # seqeval's "PRON seems not to be NE tag" would fail here
+        qtbot.mouseClick(page.table.viewport(), Qt.MouseButton.LeftButton,
+                         pos=page.table.visualRect(page.proxy.index(0, 0)).center())
+    assert page.current_prediction().index == preds[first]["index"]
+    html, text = page.example_html(page.current_prediction()), page.example_view.toPlainText()
+    tokens = ewt.dataset[48 + first]["tokens"]
+    for word, g, p in zip(tokens, preds[first]["gold"], preds[first]["tags"]):
+        assert (f"{word}{g}" if g == p else f"{word}{p} / {g}") in text
+    assert html.count(f"background:{WRONG_BG}") == wrong[first] and "[" not in text
+    # Per-tag precision / recall / F1 with token support, in the tag set's order.
+    table = page.metrics_panel.per_class_table
+    names = [table.item(i, 0).text() for i in range(table.rowCount())]
+    assert names == ewt.labels + ["macro avg", "weighted avg"] and "PRON" in names
+    supports = Counter(t for row in preds for t in row["gold"])
+    assert {names[i]: table.item(i, 4).text() for i in range(len(ewt.labels))} == \
+        {t: str(supports.get(t, 0)) for t in ewt.labels}
+    assert page.metrics_panel.per_class_title.text() == "Per tag (support: tokens)"
+    assert [page.metrics_table.item(i, 0).text() for i in range(page.metrics_table.rowCount())] == ["accuracy *"]
+    session.close()
+
+
+# --- regression: issue 14, item 7 --------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def stsb(shared_data):
+    from bertstudio.data.io import load_examples
+
+    return load_examples(shared_data / "glue" / "STS-B" / "dev.tsv")
+
+
+@pytest.fixture(scope="module")
+def stsb_run(tmp_path_factory, tiny_model_dir, stsb) -> Path:
+    return _run(tmp_path_factory, "stsb", "regression", [], stsb.select(range(48)), stsb.select(range(48, 72)),
+                tiny_model_dir)
+
+
+def test_regression_scatter_points_open_their_example(qtbot, tmp_path, stsb, stsb_run):
+    session = _session_with(tmp_path, "regression", [], stsb.select(range(48)), stsb.select(range(48, 72)), stsb_run)
+    page = ResultsPage(session)
+    qtbot.addWidget(page)
+    page.resize(1300, 900)
+    page.show()
+    qtbot.waitExposed(page)
+    preds = [json.loads(line) for line in (stsb_run / "predictions.jsonl").read_text().splitlines()]
+    scatter = page.scatter
+    assert scatter.isVisible() and not page.confusion_panel.isVisible() and not page.metrics_panel.per_class_table.isVisible()
+    xs, ys = scatter.points.getData()
+    shown, wanted = sorted(zip(xs.tolist(), ys.tolist())), sorted((p["gold"], p["score"]) for p in preds)
+    assert len(shown) == len(wanted) == 24
+    assert all(a == pytest.approx(b) for a, b in zip(shown, wanted))
+    line_x, line_y = scatter.diagonal.getData()
+    assert list(line_x) == list(line_y) and line_x[0] <= min(xs.min(), ys.min()) and line_x[-1] >= max(xs.max(), ys.max())
+    golds = Counter(p["gold"] for p in preds)  # a point of its own, not one under another
+    far = max((i for i in range(len(preds)) if golds[preds[i]["gold"]] == 1),
+              key=lambda i: abs(preds[i]["gold"] - preds[i]["score"]))
+    target = preds[far]
+    pos = scatter.widget_pos(target["gold"], target["score"]).toPoint()
+    qtbot.mouseClick(scatter.viewport(), Qt.MouseButton.LeftButton, pos=pos)
+    current = page.current_prediction()
+    assert current is not None and current.index == target["index"]
+    assert stsb.dataset[48 + far]["text"] in page.example_view.toPlainText()
+    session.close()
+
+
+# --- a run from another project: issue 14, item 9 ----------------------------------------------
+
+
+def test_a_run_from_another_project_is_only_viewed_and_says_so(qtbot, tmp_path, stsb_run, tagging_run):
+    from bertstudio.ui.main_window import MainWindow
+
+    project = _project(tmp_path / "ner")
+    shutil.copytree(tagging_run, project.runs_dir / "ner-run")
+    window = MainWindow(ProjectSession(project, settings=QSettings(str(tmp_path / "w.ini"), QSettings.Format.IniFormat)))
+    qtbot.addWidget(window)
+    window.show()
+    results, runs = window.pages["results"], window.pages["runs"]
+    own = project.runs_dir / "ner-run"
+    assert results.run_dir == own
+    runs.open_run(str(stsb_run))  # Runs > Open run folder…: an STS-B run, not this project's
+    runs.stop_following()
+    assert results.run_dir == own  # still the project's run
+    assert not results.foreign_label.isVisible()
+    assert [results.run_combo.itemData(i) for i in range(results.run_combo.count())] == [str(own)]
+    # Double-clicking it on the Runs page opens it for viewing, and the page says whose it is.
+    window.show_page("runs")
+    row = [r.folder for r in runs.model.runs].index(Path(str(stsb_run)))
+    rect = runs.table.visualRect(runs.model.index(row, 0))
+    qtbot.mouseClick(runs.table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())  # a real double
+    qtbot.mouseDClick(runs.table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())  # click presses first
+    assert window.current_page_key() == "results" and results.run_dir == Path(str(stsb_run))
+    assert results.foreign_label.isVisible()
+    note = results.foreign_label.text()
+    assert "not one of this project's runs" in note and "regression run" in note and "tagging examples" in note
+    assert results.run_combo.currentText() == "run (not in this project)"
+    assert results.model.rowCount() == 24 and all(r.split is None for r in results.model.rows)
+    results.table.selectRow(0)
+    assert not results.accept_button.isEnabled()  # nothing of this project to relabel
+    # Picking the project's run again: the note and the foreign entry go.
+    results.run_combo.setCurrentIndex(results.run_combo.findData(str(own)))
+    assert results.run_dir == own and not results.foreign_label.isVisible()
+    assert results.run_combo.count() == 1
+    window.close()

@@ -155,3 +155,40 @@ def test_a_run_written_before_predictions_named_their_rows_still_joins(qtbot, tm
         assert page.model.index(7, 0).data() == "boring film"
     finally:
         project.close(compact=False)
+
+
+def test_per_class_table_sits_beside_the_official_metric(page, trained_run):
+    """Issue 14 item 7: precision / recall / F1 / support per label, counted here by hand."""
+    preds = [p for p in _preds(trained_run) if p["gold"] is not None]
+    table = page.metrics_panel.per_class_table
+    assert table.isVisibleTo(page) and page.metrics_panel.per_class_title.text() == "Per class (support: examples)"
+    shown = {table.item(i, 0).text(): [table.item(i, c).text() for c in range(1, 5)] for i in range(table.rowCount())}
+    assert [table.item(i, 0).text() for i in range(table.rowCount())] == LABELS + ["macro avg", "weighted avg"]
+    f1s = []
+    for label in LABELS:
+        tp = sum(p["gold"] == label and p["label"] == label for p in preds)
+        predicted = sum(p["label"] == label for p in preds)
+        support = sum(p["gold"] == label for p in preds)
+        precision = tp / predicted if predicted else 0.0
+        recall = tp / support if support else 0.0
+        f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+        f1s.append(f1)
+        assert shown[label] == [f"{100 * precision:.1f}", f"{100 * recall:.1f}", f"{100 * f1:.1f}", str(support)]
+    assert shown["macro avg"][2] == f"{100 * sum(f1s) / 2:.1f}" and shown["macro avg"][3] == str(len(preds))
+
+
+def test_confusion_matrix_axes_are_titled(page, qtbot):
+    """Issue 14 item 8: "Predicted" over the columns, "Gold" beside the rows, label names as sections."""
+    page.resize(1200, 800)
+    page.show()
+    qtbot.waitExposed(page)
+    panel, view = page.confusion_panel, page.confusion_view
+    assert panel.isVisible() and panel.predicted_title.isVisible() and panel.gold_title.isVisible()
+    assert (panel.predicted_title.text(), panel.gold_title.text()) == ("Predicted", "Gold")
+    model = view.confusion_model
+    assert [model.headerData(i, Qt.Orientation.Horizontal) for i in range(2)] == LABELS
+    assert [model.headerData(i, Qt.Orientation.Vertical) for i in range(2)] == LABELS
+    predicted, gold, table = panel.predicted_title.geometry(), panel.gold_title.geometry(), view.geometry()
+    assert predicted.bottom() < table.top() and predicted.left() < table.center().x() < predicted.right()
+    assert gold.right() < table.left() and gold.top() <= table.center().y() <= gold.bottom()
+    assert gold.height() > gold.width()  # drawn up the side, as a y-axis title

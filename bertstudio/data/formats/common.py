@@ -15,7 +15,7 @@ import re
 import stat
 import uuid
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Sequence
 
 import datasets
 import pyarrow as pa
@@ -234,15 +234,6 @@ def _first_surrogate(obj: Any) -> str | None:
         elif isinstance(o, list):
             stack.extend(o)
     return None
-
-
-def label_order(values: Iterable[str]) -> list[str]:
-    """Label names in a stable order: numeric names sorted by value, others by first appearance."""
-    seen = list(dict.fromkeys(v for v in values if v is not None))
-    try:
-        return sorted(seen, key=float)
-    except ValueError:
-        return seen
 
 
 def check_labels(

@@ -175,7 +175,7 @@ def read_conll(
 
 def write_conll(examples: ExampleSet, path: str | os.PathLike[str], *, conllu: bool = False) -> None:
     """One token per line (``token<TAB>tag``, or 10 CoNLL-U columns), blank line between sentences."""
-    if examples.kind != "tagging":
+    if examples.spec.save_format != "conll":  # token and tag columns, one tag per token
         raise ConfigError(f"cannot write {examples.kind} examples as CoNLL", path=path, expected="a tagging set")
     out: list[str] = []
     ds = examples.dataset.with_format("arrow")

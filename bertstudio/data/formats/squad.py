@@ -137,6 +137,6 @@ def squad_document(examples: ExampleSet) -> dict[str, Any]:
 
 
 def write_squad(examples: ExampleSet, path: str | os.PathLike[str]) -> None:
-    if examples.kind != "qa":
+    if examples.spec.save_format != "squad":  # the SQuAD layout holds the qa columns only
         raise ConfigError(f"cannot write {examples.kind} examples as SQuAD JSON", path=path, expected="a qa set")
     atomic_write_bytes(path, json.dumps(squad_document(examples), ensure_ascii=False).encode("utf-8"), parents=True)

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import csv
 import io
-import math
 import os
 import re
 from dataclasses import dataclass, field
@@ -24,19 +23,18 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
-from bertstudio.data.atomic import atomic_write_bytes
-from bertstudio.data.examples import COLUMNS, ExampleSet, check_kind
+from bertstudio.data.examples import ExampleSet
+from bertstudio.data.formats.cells import unescape_cell, unescape_column
 from bertstudio.data.formats.common import (
     BOM,
     check_labels,
     check_utf8,
-    check_writable_field,
     decode,
     head_text,
-    label_order,
     read_bytes,
     to_example_set,
 )
+from bertstudio.data.kinds import KIND_SPECS, get_spec
 from bertstudio.errors import ConfigError, DataError
 
 # Header names that say which column is which (lower-cased), for sniffing and suggestions.
@@ -61,34 +59,6 @@ class TableOptions:
     score_range: tuple[float, float] | None = None  # STS-B: 0..5
     meta: dict[str, Any] = field(default_factory=dict)
     formula_escaped: bool = False  # cells may carry write_table's spreadsheet-formula escape
-
-
-# Spreadsheet formula injection (OWASP "CSV injection"): a cell that starts with = + - @,
-# a tab or a CR is run as a formula by Excel/LibreOffice/Sheets. Plain CSV/TSV exports
-# prefix such text cells with one ', and the readers take exactly one ' off again. The
-# rule is a bijection, so every string reads back exactly: text matching ^'*[=+-@\t\r]
-# is written with one more leading quote, and a cell matching ^'+[=+-@\t\r] is read with
-# one less; text that does not match the first pattern cannot match the second. Plain
-# numbers (-1, +2.5, -3e-05: labels and regression scores) are left alone: a spreadsheet
-# reads them as numbers and they never start with a quote, so the rule stays a bijection.
-# GLUE/CLUE preset files are written without it, byte-compatible with the official files.
-_NEEDS_ESCAPE = re.compile(r"^'*[=+\-@\t\r]")
-_NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
-_ESCAPED = r"^'('*[=+\-@\t\r])"
-
-
-def escape_cell(text: str) -> str:
-    """The cell to write for ``text`` in a spreadsheet-safe CSV/TSV (see above)."""
-    return "'" + text if _NEEDS_ESCAPE.match(text) and not _NUMBER.match(text) else text
-
-
-def unescape_cell(cell: str) -> str:
-    """The text a cell written by :func:`escape_cell` stands for."""
-    return re.sub(_ESCAPED, r"\1", cell, count=1)
-
-
-def _unescape_column(arr: Any) -> Any:
-    return pc.replace_substring_regex(arr, pattern=_ESCAPED, replacement=r"\1", max_replacements=1)
 
 
 def scan_records(text: str, delimiter: str, quoting: bool, start_line: int = 1) -> Iterator[tuple[int, list[str]]]:
@@ -144,10 +114,19 @@ def suggest_columns(names: Sequence[str] | None, first: Sequence[str]) -> tuple[
             mapping = {"label": 0, "text": 1} if labelish(first[0]) and not labelish(first[1]) else {"text": 0, "label": 1}
         elif n >= 3:
             mapping = {"text": n - 3, "text_pair": n - 2, "label": n - 1} if labelish(first[-1]) else {"text": n - 2, "text_pair": n - 1}
-    kind = "pair" if "text_pair" in mapping else "sentence"
-    if kind == "pair" and names is not None and "label" in mapping and str(mapping["label"]).lower() == "score":
-        kind = "regression"
-    return kind, mapping
+    return _kind_of(mapping, names), mapping
+
+
+def _kind_of(mapping: Mapping[str, str | int], names: Sequence[str] | None) -> str:
+    """The table kind a mapping reads: a second text makes a pair; a second text with a header
+    naming its gold column "score" (STS-B's word) makes it a regression set."""
+    has_pair = "text_pair" in mapping
+    scored = names is not None and str(mapping.get("label", "")).lower() == "score"
+    return "regression" if has_pair and scored else "pair" if has_pair else "sentence"
+
+
+def _table_kinds() -> list[str]:
+    return [name for name, spec in KIND_SPECS.items() if spec.table_format]
 
 
 def _resolve(col: str | int, names: Sequence[str] | None, n: int, path: Any, where: str) -> int:
@@ -216,16 +195,18 @@ def read_table(
                 expected="a header naming a text column (text, sentence, ...) or an explicit column mapping",
             )
         kind = kind or guessed_kind
-    kind = check_kind(kind or ("pair" if "text_pair" in mapping else "sentence"))
-    if kind not in ("sentence", "pair", "regression"):
+    spec = get_spec(kind or _kind_of(mapping, names))
+    kind = spec.name
+    if not spec.table_format:
         raise ConfigError(f"a {opts.delimiter!r}-delimited table cannot hold {kind} examples", path=path,
-                          expected="sentence, pair or regression (use CoNLL/JSONL for tagging, SQuAD JSON for QA)")
-    unknown = set(mapping) - set(COLUMNS[kind])
+                          expected=" or ".join(_table_kinds()) + " (use CoNLL/JSONL for tagging, SQuAD JSON for QA)")
+    unknown = set(mapping) - set(spec.columns)
     if unknown:
         raise ConfigError(f"column mapping names {sorted(unknown)}, not columns of a {kind} set",
-                          expected=", ".join(COLUMNS[kind]))
-    if "text" not in mapping or (kind == "pair" and "text_pair" not in mapping):
-        need = "text and text_pair" if kind == "pair" else "text"
+                          expected=", ".join(spec.columns))
+    missing = [c for c in spec.inputs if c not in mapping]
+    if missing:
+        need = " and ".join(missing)
         raise ConfigError(f"column mapping lacks {need}", path=path, expected=f"a file column for {need}")
     where_map = "column mapping"
     idx = {c: _resolve(v, names, n, path, where_map) for c, v in mapping.items()}
@@ -319,16 +300,18 @@ def _columns_to_set(
 
     if table.num_rows == 0:
         raise DataError("file has a header but no rows", path=path, expected="at least one example")
+    spec = get_spec(kind)
     cols: dict[str, Any] = {}
-    for c in ("text", "text_pair"):
-        if c not in idx:
-            if c in COLUMNS[kind]:
-                cols[c] = pa.array([""] * table.num_rows, pa.string())
+    for c in spec.columns:
+        if c == spec.gold_column:
+            continue
+        if c not in idx:  # an optional column the file does not have
+            cols[c] = pa.array([(spec.fill or {}).get(c, "")] * table.num_rows, pa.string())
             continue
         arr = table.column(idx[c])
         if opts.formula_escaped:
-            arr = _unescape_column(arr)
-        if c == "text" or kind == "pair":
+            arr = unescape_column(arr)
+        if c in spec.inputs:  # what a person typed must be there
             bad = _first_true(pc.match_substring_regex(arr, r"^\s*$"))
             if bad is not None:
                 raise DataError(f"empty {c}", path=path, where=where(bad), expected="non-empty text")
@@ -336,14 +319,14 @@ def _columns_to_set(
     if "label" in idx:
         lab = table.column(idx["label"])
         if opts.formula_escaped:
-            lab = _unescape_column(lab)
+            lab = unescape_column(lab)
         lab = pc.if_else(pc.equal(lab, ""), pa.scalar(None, pa.string()), lab)
     else:
         lab = pa.nulls(table.num_rows, pa.string())
     if require_labels and lab.null_count:
         bad = _first_true(pc.is_null(lab))
         raise DataError("row has no label", path=path, where=where(bad), expected="a label on every row")
-    if kind == "regression":
+    if spec.gold.numeric:
         cols["label"] = _scores(lab, opts, path, where)
         out_labels: list[str] = []
     else:
@@ -363,7 +346,7 @@ def _columns_to_set(
                 check_labels([lab[bad].as_py()], list(labels), path, lambda _l: where(bad))
             out_labels = list(labels)
         else:
-            out_labels = label_order(found)
+            out_labels = spec.gold.order_labels(found)
         cols["label"] = lab
     meta = dict(opts.meta)
     return to_example_set(kind, cols, out_labels, str(path), meta)
@@ -401,65 +384,3 @@ def _arrow_float(v: str) -> bool:
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         return False
     return True
-
-
-def format_score(x: float) -> str:
-    return repr(float(x)) if math.isfinite(x) else str(x)
-
-
-def write_table(
-    examples: ExampleSet,
-    path: str | os.PathLike[str],
-    *,
-    delimiter: str = "\t",
-    quoting: bool = False,
-    columns: Mapping[str, str] | None = None,
-    header: bool = True,
-    label_map: Mapping[str, str] | None = None,
-    bom: bool = False,
-    escape_formulas: bool = False,
-) -> None:
-    """Write a sentence/pair/regression set; with quoting off, refuse values a reader could not split back.
-    ``escape_formulas``: spreadsheet-safe cells (see :func:`escape_cell`), for plain CSV/TSV
-    exports; preset files keep the official layout byte for byte and leave it off."""
-    kind = examples.kind
-    if kind not in ("sentence", "pair", "regression"):
-        raise ConfigError(f"cannot write {kind} examples as a delimited table", path=path,
-                          expected="CoNLL/JSONL for tagging, SQuAD JSON for QA")
-    order = list(COLUMNS[kind])
-    names = [str((columns or {}).get(c, c)) for c in order]
-    inverse = {v: k for k, v in label_map.items()} if label_map else None
-    buf = io.StringIO()
-    esc = escape_cell if escape_formulas else (lambda text: text)
-    if header:
-        _write_row(buf, [esc(x) for x in names], quoting, delimiter, path, "header")
-    row_no = 0
-    for batch in examples.dataset.with_format("arrow").iter(batch_size=10_000):
-        data = [batch[c].to_pylist() for c in order]
-        for values in zip(*data):
-            row_no += 1
-            cells = []
-            for c, v in zip(order, values):
-                if c == "label":
-                    if v is None:
-                        v = ""
-                    elif kind == "regression":
-                        v = format_score(v)
-                    elif inverse is not None:
-                        v = inverse[v]
-                cells.append(esc(v))
-            _write_row(buf, cells, quoting, delimiter, path, f"row {row_no}")
-    data = buf.getvalue().encode("utf-8")
-    atomic_write_bytes(path, (BOM + data) if bom else data, parents=True)
-
-
-def _write_row(buf: io.StringIO, cells: list[str], quoting: bool, delimiter: str, path: Any, where: str) -> None:
-    if quoting:
-        # By hand: csv.writer leaves a lone "\r" unquoted when the line ending is "\n",
-        # and every CSV parser reads that "\r" as a line break.
-        special = delimiter + '"\r\n'
-        buf.write(delimiter.join('"' + c.replace('"', '""') + '"' if any(ch in c for ch in special) else c for c in cells) + "\n")
-        return
-    for cell in cells:
-        check_writable_field(cell, "a value", where, path, forbidden=delimiter + "\n\r")
-    buf.write(delimiter.join(cells) + "\n")

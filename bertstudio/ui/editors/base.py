@@ -3,6 +3,11 @@
 An editor shows one example (``split``, ``row``) and turns keys into gold edits
 through ``session.apply_gold`` (one undoable command each). It follows
 ``session.current_example_changed`` and redraws on ``gold_changed`` for its row.
+
+An editor whose keys apply names from a list (labels, tag types) returns them from
+:meth:`KindEditor.choices` and applies one in :meth:`KindEditor.apply_choice`; the base
+class then gives it keys 1-9, the type-to-filter :class:`LabelPicker` for every
+choice, and :meth:`KindEditor.choice_keys` for its legend.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QWidget
 
+from bertstudio.ui.editors.label_picker import OPEN_KEY, LabelPicker, key_texts, opens_picker
 from bertstudio.ui.session import ProjectSession
 
 NUMBER_KEYS: dict[int, int] = {getattr(Qt.Key, f"Key_{i}"): i for i in range(10)}
@@ -24,6 +30,7 @@ class KindEditor(QWidget):
     """Base class; subclasses implement ``show_row`` and their own keys."""
 
     kind: str = ""
+    command_letters: frozenset[str] = frozenset("s")  # S skips; these letters never open the picker
     message_shown = Signal(str)  # a short note for the user (refused edit, hint)
 
     def __init__(self, session: ProjectSession, parent: QWidget | None = None) -> None:
@@ -32,6 +39,9 @@ class KindEditor(QWidget):
         self.split = session.current_split
         self.row = -1
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.picker = LabelPicker(self)
+        self.picker.chosen.connect(self.apply_choice)
+        self.picker.closed.connect(lambda refocus: refocus and self.setFocus())
         session.current_example_changed.connect(self._on_current_example_changed)
         session.gold_changed.connect(self._on_gold_changed)
         session.labels_changed.connect(self.refresh)
@@ -57,6 +67,44 @@ class KindEditor(QWidget):
 
     def show_row(self, values: dict[str, Any]) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
+
+    # -- label keys ------------------------------------------------------------------------
+    def choices(self) -> list[str]:
+        """The names the label keys apply, in key order ([] for an editor without labels)."""
+        return []
+
+    def apply_choice(self, name: str) -> None:
+        """Apply one of :meth:`choices` to the example (or the selected words)."""
+
+    def current_choice(self) -> str | None:
+        """The choice the example has now (pre-selected when the picker opens), if any."""
+        return None
+
+    def choice_keys(self) -> list[str]:
+        """The key of each choice as the legend shows it ("1" … "9", then a picker code)."""
+        return key_texts(self.choices(), self.command_letters)
+
+    def open_picker(self, text: str = "") -> None:
+        choices = self.choices()
+        if choices:
+            self.picker.popup(choices, self.session.label_colours(), self.choice_keys(), text,
+                              preselect=self.current_choice(), anchor=getattr(self, "legend", None))
+
+    def handle_label_keys(self, event: QKeyEvent) -> bool:
+        """Keys 1-9 and the picker keys; returns True when the key was used."""
+        if event.modifiers() & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier
+                                | Qt.KeyboardModifier.MetaModifier):
+            return False
+        choices = self.choices()
+        number = NUMBER_KEYS.get(event.key())
+        if number is not None and 1 <= number <= min(9, len(choices)):
+            self.apply_choice(choices[number - 1])
+            return True
+        text = event.text()
+        if choices and (text == OPEN_KEY or opens_picker(text, self.command_letters)):
+            self.open_picker("" if text == OPEN_KEY else text)
+            return True
+        return False
 
     # -- moving ----------------------------------------------------------------------------
     def split_length(self) -> int:

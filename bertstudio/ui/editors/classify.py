@@ -1,17 +1,19 @@
 """Editors for sentence, pair and regression examples.
 
-Sentence/pair: number keys 1-9 apply the label set's labels, 0 or Backspace
+Sentence/pair: number keys 1-9 apply the label set's first nine labels, a letter
+(or /) opens the type-to-filter label picker for any of them, 0 or Backspace
 clears, arrows move, S/Space jumps to the next unlabelled example. After a
 label is applied the editor moves on (the usual rhythm of labelling tools);
 the "advance" box turns that off. Regression: a 0-5 slider in steps of 0.1,
-and keys 0-5 set whole scores.
+keys 0-5 set whole scores, and the score box takes a typed score: Enter or an
+arrow key stores it and gives the keys back to the editor (the arrows move on).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QFont, QKeyEvent
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -80,8 +82,19 @@ class SentenceEditor(KindEditor):
 
     def refresh(self) -> None:
         if self.isActive():
-            self.legend.set_labels(self.session.labels(), self.session.label_colours())
+            self.legend.set_labels(self.choices(), self.session.label_colours(), self.choice_keys(),
+                                   self.tr("Press %1 or click to label this example '%2'"))
         super().refresh()
+
+    def choices(self) -> list[str]:
+        return self.session.labels()
+
+    def apply_choice(self, name: str) -> None:
+        self.apply_label(name)
+
+    def current_choice(self) -> str | None:
+        gold = self.session.gold(self.split, self.row)
+        return None if gold is None else str(gold)
 
     def show_row(self, values: dict[str, Any]) -> None:
         self.text_view.setPlainText(values.get("text") or "")
@@ -112,11 +125,9 @@ class SentenceEditor(KindEditor):
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         key = event.key()
-        number = NUMBER_KEYS.get(key)
-        labels = self.session.labels()
-        if number is not None and 1 <= number <= min(9, len(labels)):
-            self.apply_label(labels[number - 1])
-        elif key in (Qt.Key.Key_Backspace, Qt.Key.Key_Delete) or number == 0:
+        if self.handle_label_keys(event):
+            return
+        if key in (Qt.Key.Key_Backspace, Qt.Key.Key_Delete) or NUMBER_KEYS.get(key) == 0:
             self.clear_label()
         elif not self.handle_navigation(event):
             super().keyPressEvent(event)
@@ -133,6 +144,12 @@ class RegressionEditor(SentenceEditor):
     kind = "regression"
     has_pair = True
     SCALE = 10  # slider units per score point
+    UNSCORED = -0.1  # the spin box's "no score" value (shown as its special text, never stored)
+    _MOVE_KEYS = (Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_PageUp,
+                  Qt.Key.Key_PageDown)
+
+    def choices(self) -> list[str]:
+        return []
 
     def _add_controls(self, layout: QVBoxLayout) -> None:
         row = QHBoxLayout()
@@ -146,17 +163,23 @@ class RegressionEditor(SentenceEditor):
         self.slider.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.spin = QDoubleSpinBox()
         self.spin.setObjectName("scoreSpin")
-        self.spin.setRange(0.0, 5.0)
+        self.spin.setRange(self.UNSCORED, 5.0)
+        self.spin.setSpecialValueText(self.tr("none"))
         self.spin.setSingleStep(0.1)
         self.spin.setDecimals(1)
+        self.spin.setToolTip(self.tr("Type a score such as 3.7: Enter stores it, an arrow key stores it and "
+                                     "moves to the previous or next example"))
+        self.spin.installEventFilter(self)
         self.slider.sliderReleased.connect(lambda: self.apply_score(self.slider.value() / self.SCALE))
-        self.spin.editingFinished.connect(lambda: self.apply_score(self.spin.value()))
+        self.spin.editingFinished.connect(self._on_spin_finished)
         row.addWidget(QLabel("0"))
         row.addWidget(self.slider, 1)
         row.addWidget(QLabel("5"))
         row.addWidget(self.spin)
         layout.addLayout(row)
-        hint = QLabel(self.tr("Keys 0-5 set a whole score; drag the slider for tenths."))
+        hint = QLabel(self.tr("Keys 0-5 set a whole score; for tenths drag the slider or type the score in the "
+                              "box (Enter or an arrow key stores it)."))
+        hint.setWordWrap(True)
         hint.setEnabled(False)
         layout.addWidget(hint)
         self.legend.hide()
@@ -168,13 +191,32 @@ class RegressionEditor(SentenceEditor):
         if gold is None:
             self.gold_label.setText(self.tr("(not scored)") if self.row >= 0 else self.tr("(no example)"))
             self.gold_label.setStyleSheet("font-size: 16pt; color: palette(mid);")
-            return
-        self.gold_label.setText(f"{float(gold):.1f}")
-        self.gold_label.setStyleSheet("font-size: 16pt;")
-        for w, v in ((self.slider, round(float(gold) * self.SCALE)), (self.spin, float(gold))):
+        else:
+            self.gold_label.setText(f"{float(gold):.1f}")
+            self.gold_label.setStyleSheet("font-size: 16pt;")
+        # an unscored example shows "none" in the box, so leaving the box never stores a stale score
+        score = self.UNSCORED if gold is None else float(gold)
+        for w, v in ((self.slider, round(max(score, 0.0) * self.SCALE)), (self.spin, score)):
             w.blockSignals(True)
             w.setValue(v)
             w.blockSignals(False)
+
+    def _on_spin_finished(self) -> None:
+        if self.spin.value() > self.UNSCORED / 2:
+            self.apply_score(self.spin.value())
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Enter or an arrow in the score box: store the typed score, then the keys are the editor's."""
+        if watched is self.spin and event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):
+            key = event.key()
+            if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) or key in self._MOVE_KEYS:
+                self.spin.interpretText()
+                self._on_spin_finished()
+                self.setFocus()
+                if key in self._MOVE_KEYS:
+                    self.handle_navigation(event)
+                return True
+        return super().eventFilter(watched, event)
 
     def apply_score(self, score: float) -> None:
         if self.row < 0:

@@ -1,4 +1,9 @@
-"""The label legend: one coloured button per label with its key; clicking applies it."""
+"""The label legend: one coloured button per label with its key; clicking applies it.
+
+Every label shows the key that applies it: 1-9 for the first nine, then the code typed
+into the label picker ("au↵"). The editor supplies the keys and the tooltip's wording
+(a label, an entity type, a tag), so the legend speaks the data's scheme.
+"""
 
 from __future__ import annotations
 
@@ -17,7 +22,7 @@ def text_colour(background: str) -> str:
 
 
 class LabelLegend(QWidget):
-    """Shows ``[key] name`` per label in its colour; ``label_clicked(name)`` on click."""
+    """Shows ``key  name`` per label in its colour; ``label_clicked(name)`` on click."""
 
     label_clicked = Signal(str)
 
@@ -28,23 +33,29 @@ class LabelLegend(QWidget):
         self._buttons: list[QPushButton] = []
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
 
-    def set_labels(self, names: list[str], colours: dict[str, str], *, keys: bool = True) -> None:
+    def set_labels(self, names: list[str], colours: dict[str, str], keys: list[str] | None = None,
+                   tip: str | None = None) -> None:
+        """One button per name; ``keys[i]`` is shown before ``names[i]``; ``tip`` is the tooltip
+        with %1 for the key and %2 for the name (default: "Press %1 or click to apply '%2'")."""
         for button in self._buttons:
             self._layout.removeWidget(button)
+            button.hide()  # deleted later, when control is back in the event loop; gone from view now
             button.deleteLater()
         self._buttons = []
+        keys = list(keys or [])
+        tip = tip or self.tr("Press %1 or click to apply '%2'")
         for i, name in enumerate(names):
-            key = f"{i + 1}  " if keys and i < 9 else ""
-            button = QPushButton(f"{key}{name}", self)
+            key = keys[i] if i < len(keys) else ""
+            button = QPushButton(f"{key}  {name}" if key else name, self)
             button.setObjectName(f"legend_{name}")
+            button.setProperty("labelKey", key)
             button.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # number keys must keep reaching the editor
             colour = colours.get(name, "#999999")
             button.setStyleSheet(
                 f"QPushButton {{ background: {colour}; color: {text_colour(colour)}; border-radius: 4px;"
                 " padding: 3px 8px; }"
             )
-            tip = self.tr("Press %1 or click to apply '%2'")
-            button.setToolTip(tip.replace("%1", key.strip() or "-").replace("%2", name))
+            button.setToolTip(tip.replace("%1", key or "-").replace("%2", name))
             button.clicked.connect(lambda _=False, n=name: self.label_clicked.emit(n))
             self._layout.addWidget(button)
             self._buttons.append(button)
@@ -52,4 +63,6 @@ class LabelLegend(QWidget):
     def names(self) -> list[str]:
         return [b.objectName().removeprefix("legend_") for b in self._buttons]
 
-
+    def keys(self) -> list[str]:
+        """The key shown for each label, in legend order."""
+        return [str(b.property("labelKey") or "") for b in self._buttons]

@@ -4,6 +4,10 @@
 kind picks the one shown. The position ("example 3 of 300") and the progress
 (labelled / total of the current split) update on every gold change, every move
 and every import, so both always count the same rows.
+
+The keys belong to the editor whenever the page is shown: the page's focus proxy is
+the current editor, it takes the focus when shown and when a project opens while it
+is shown, and the main window focuses it when its page button is clicked again.
 """
 
 from __future__ import annotations
@@ -76,6 +80,7 @@ class LabelPage(QWidget):
             self.stack.addWidget(editor)
         self.help = HelpPanel()
         self.help.setMaximumWidth(360)
+        self.help.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # a click on the help must not take the editor's keys
         splitter = QSplitter()
         splitter.addWidget(self.stack)
         splitter.addWidget(self.help)
@@ -89,6 +94,7 @@ class LabelPage(QWidget):
         session.gold_changed.connect(self._update_progress)
         session.data_imported.connect(self._on_data_imported)
         session.labels_changed.connect(self._update_progress)
+        session.labels_changed.connect(self._update_help)
         session.current_example_changed.connect(self._on_current_example_changed)
         if session.has_project():
             self._on_project_opened(session.project)
@@ -103,10 +109,17 @@ class LabelPage(QWidget):
         self.setEnabled(True)
         kind = self.session.kind
         self.stack.setCurrentWidget(self.editors[kind])
-        self.help.set_kind(kind)
+        self.setFocusProxy(self.editors[kind])
+        self._update_help()
         self.label_set_button.setEnabled(get_spec(kind).has_label_set)
         self.editors[kind].refresh()
         self._on_current_example_changed(self.session.current_split, self.session.current_row)
+        if self.isVisible():  # reopened onto this page: no show event comes, the keys must still work
+            self.editor().setFocus()
+
+    def _update_help(self) -> None:
+        if self.session.has_project():
+            self.help.set_kind(self.session.kind, self.session.labels())
 
     def _on_project_closed(self) -> None:
         self.setEnabled(False)

@@ -5,7 +5,9 @@ The context is a read-only text view; releasing the mouse over a selection
 with the start as a Python string index into the context, so
 ``context[start:start + len(text)] == text`` exactly (Qt counts UTF-16 units;
 the conversion is below). The questions that share the context are listed and
-new ones can be added; "no answer" stores empty lists (SQuAD v2).
+new ones can be added; "no answer" stores empty lists (SQuAD v2). A selection
+belongs to the question it was made for: moving to another question (or adding
+one) clears it, and Enter in the new-question box only adds the question.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Any
 
 import numpy as np
 import pyarrow.compute as pc
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QKeyEvent, QMouseEvent, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -61,6 +63,7 @@ class QAEditor(KindEditor):
         super().__init__(session, parent)
         self.setObjectName("qaEditor")
         self.context = ""
+        self._shown: tuple[str, int] | None = None  # the (split, row) the context selection was made on
         self.question_list = QListWidget()
         self.question_list.setObjectName("questionList")
         self.question_list.setMaximumHeight(140)
@@ -72,7 +75,9 @@ class QAEditor(KindEditor):
         self.add_button = QPushButton(self.tr("Add question"))
         self.add_button.setObjectName("addQuestionButton")
         self.add_button.clicked.connect(self.add_question)
-        self.new_question.returnPressed.connect(self.add_question)
+        # Enter adds the question and stops there: QLineEdit passes Return on to its parent,
+        # where it would mean "use the selection as the answer" for the question just added.
+        self.new_question.installEventFilter(self)
         self.question_label = QLabel()
         self.question_label.setObjectName("questionLabel")
         self.question_label.setWordWrap(True)
@@ -119,6 +124,11 @@ class QAEditor(KindEditor):
         if context != self.context:
             self.context = context
             self.context_view.setPlainText(context)
+        if self._shown != (self.split, self.row):
+            self._shown = (self.split, self.row)
+            cursor = self.context_view.textCursor()
+            cursor.clearSelection()
+            self.context_view.setTextCursor(cursor)
         self._fill_questions()
         self.question_label.setText(values.get("question") or "")
         answers = values.get("answers")
@@ -219,6 +229,13 @@ class QAEditor(KindEditor):
         self.go_to(n)
 
     # -- keys and mouse ----------------------------------------------------------------------
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.new_question and event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent) \
+                and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self.add_question()
+            return True
+        return super().eventFilter(watched, event)
+
     def keyPressEvent(self, event: QKeyEvent) -> None:
         key = event.key()
         if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):

@@ -1,11 +1,14 @@
 """Token tagging: entity spans in BIO, or one plain tag per word (POS).
 
 The tokens are shown as words in a read-only text view; a span is chosen with
-the mouse (drag) or with Shift+Left/Right, and a number key (or a legend
-button) applies an entity type: B-X on the first word, I-X on the rest. A span
-that overlaps an existing entity is refused with a message: clear it first
-(Backspace clears the entity under the cursor). With plain tags (no B-/I- in
-the label set) the key sets the tag of each selected word.
+the mouse (drag) or with Shift+Left/Right, and a number key, the label picker
+(type a letter) or a legend button applies an entity type: B-X on the first
+word, I-X on the rest. A span that overlaps an existing entity is refused with
+a message: clear it first (Backspace clears the entity under the cursor). With
+plain tags (no B-/I- in the label set) the key sets the tag of each selected
+word, Backspace clears them, and the sentence is stored once every word has a
+tag (until then it is a draft: see :mod:`bertstudio.ui.editors.tag_edits`).
+The help, legend and notes use the scheme's words: entities for BIO, tags for POS.
 """
 
 from __future__ import annotations
@@ -20,37 +23,12 @@ from PySide6.QtWidgets import QLabel, QTextBrowser, QTextEdit, QVBoxLayout, QWid
 from bertstudio.data.kinds import entity_types, is_bio_tag_set
 from bertstudio.ui.editors.base import NUMBER_KEYS, KindEditor
 from bertstudio.ui.editors.legend import LabelLegend
+from bertstudio.ui.editors.tag_edits import (
+    Drafts, TagEditCommand, Tags, apply_entity, clear_entity_at, entities, set_plain, split_draft,
+)
 from bertstudio.ui.session import ProjectSession
 
-
-def entities(tags: list[str]) -> list[tuple[str, int, int]]:
-    """(type, first word, last word exclusive) of each BIO entity; a stray I- starts one."""
-    out: list[tuple[str, int, int]] = []
-    for i, tag in enumerate(tags):
-        if tag.startswith("B-") or (tag.startswith("I-") and (not out or out[-1][2] != i or out[-1][0] != tag[2:])):
-            out.append((tag[2:], i, i + 1))
-        elif tag.startswith("I-"):
-            out[-1] = (out[-1][0], out[-1][1], i + 1)
-    return out
-
-
-def apply_entity(tags: list[str], start: int, stop: int, etype: str) -> list[str] | None:
-    """Tags with words [start, stop) marked as one ``etype`` entity; None if it overlaps one."""
-    if any(t != "O" for t in tags[start:stop]):
-        return None
-    new = list(tags)
-    new[start] = f"B-{etype}"
-    for i in range(start + 1, stop):
-        new[i] = f"I-{etype}"
-    return new
-
-
-def clear_entity_at(tags: list[str], word: int) -> list[str]:
-    new = list(tags)
-    for _, start, stop in entities(tags):
-        if start <= word < stop:
-            new[start:stop] = ["O"] * (stop - start)
-    return new
+UNTAGGED = "?"  # how a word without a tag yet is written in the tag line
 
 
 class TaggingEditor(KindEditor):
@@ -60,7 +38,8 @@ class TaggingEditor(KindEditor):
         super().__init__(session, parent)
         self.setObjectName("taggingEditor")
         self.tokens: list[str] = []
-        self.tags: list[str] = []
+        self.tags: Tags = []
+        self.drafts: Drafts = {}  # plain-tag sentences not fully tagged yet, by (split, row)
         self._starts: list[int] = []
         self.cursor_word = 0
         self.anchor_word = 0
@@ -77,14 +56,24 @@ class TaggingEditor(KindEditor):
         self.entity_line.setWordWrap(True)
         self.note = QLabel()
         self.note.setObjectName("taggingNote")
+        self.note.setWordWrap(True)
+        self.legend_title = QLabel(objectName="legendTitle")
         self.legend = LabelLegend(self)
         self.legend.label_clicked.connect(self.apply_type)
         layout = QVBoxLayout(self)
         layout.addWidget(self.view, 1)
         layout.addWidget(self.entity_line)
         layout.addWidget(self.note)
+        layout.addWidget(self.legend_title)
         layout.addWidget(self.legend)
         self.message_shown.connect(self.note.setText)
+        session.project_opened.connect(lambda _p: self.drafts.clear())
+        session.data_imported.connect(self._forget_drafts)
+
+    def _forget_drafts(self, split: str) -> None:
+        """Rows of ``split`` were imported or replaced: a draft may no longer match its row."""
+        for key in [k for k in self.drafts if k[0] == split]:
+            del self.drafts[key]
 
     # -- state -------------------------------------------------------------------------------
     @property
@@ -93,6 +82,20 @@ class TaggingEditor(KindEditor):
 
     def types(self) -> list[str]:
         return entity_types(self.session.labels())
+
+    def choices(self) -> list[str]:
+        return self.types()
+
+    def apply_choice(self, name: str) -> None:
+        self.apply_type(name)
+
+    def current_choice(self) -> str | None:
+        if not self.tokens:
+            return None
+        tag = self.tags[self.cursor_word]
+        if self.bio:
+            return tag[2:] if tag and tag[:2] in ("B-", "I-") else None
+        return tag
 
     def selection(self) -> tuple[int, int]:
         """Selected words as [start, stop)."""
@@ -106,7 +109,14 @@ class TaggingEditor(KindEditor):
         if self.isActive():
             colours = self.session.label_colours()
             types = self.types()
-            self.legend.set_labels(types, {t: colours.get(f"B-{t}", colours.get(t, "#999999")) for t in types})
+            if self.bio:
+                self.legend_title.setText(self.tr("Entity types (select words, then press a key):"))
+                tip = self.tr("Press %1 or click to mark the selected words as a %2 entity")
+            else:
+                self.legend_title.setText(self.tr("Tags (select words, then press a key):"))
+                tip = self.tr("Press %1 or click to tag the selected words %2")
+            self.legend.set_labels(types, {t: colours.get(f"B-{t}", colours.get(t, "#999999")) for t in types},
+                                   self.choice_keys(), tip)
         super().refresh()
 
     def show_row(self, values: dict[str, Any]) -> None:
@@ -115,14 +125,28 @@ class TaggingEditor(KindEditor):
             self.cursor_word = self.anchor_word = 0
         self.tokens = new_tokens
         gold = values.get("tags")
-        self.tags = list(gold) if gold is not None else ["O"] * len(self.tokens)
+        if gold is not None:
+            self.tags = list(gold)
+        elif self.bio:
+            self.tags = ["O"] * len(self.tokens)
+        else:
+            self.tags = list(self.drafts.get((self.split, self.row)) or [None] * len(self.tokens))
         self._starts, pos = [], 0
         for token in self.tokens:
             self._starts.append(pos)
             pos += len(token) + 1
         self.view.setPlainText(" ".join(self.tokens))
-        self.note.setText("" if gold is not None else self.tr("(not labelled yet: every word starts as O)"))
+        self.note.setText(self._status_note(gold is not None))
         self._paint()
+
+    def _status_note(self, stored: bool) -> str:
+        if stored or not self.tokens:
+            return ""
+        if self.bio:
+            return self.tr("(not labelled yet: every word starts outside any entity, O)")
+        done = sum(t is not None for t in self.tags)
+        return (self.tr("(not tagged yet: %1 of %2 words have a tag; the sentence is stored once every word "
+                        "has one)").replace("%1", str(done)).replace("%2", str(len(self.tokens))))
 
     # -- drawing: colours are extra selections over the plain text, so offsets stay simple ---
     def _span(self, start: int, stop: int) -> QTextCursor:
@@ -139,9 +163,9 @@ class TaggingEditor(KindEditor):
         colours = self.session.label_colours()
         marks: list[QTextEdit.ExtraSelection] = []
         if self.bio:
-            spans = [(t, a, b) for t, a, b in entities(self.tags)]
+            spans = entities([str(t) for t in self.tags])
         else:
-            spans = [(tag, i, i + 1) for i, tag in enumerate(self.tags) if tag in colours]
+            spans = [(str(tag), i, i + 1) for i, tag in enumerate(self.tags) if tag in colours]
         for etype, start, stop in spans:
             mark = QTextEdit.ExtraSelection()
             mark.cursor = self._span(start, stop)
@@ -162,46 +186,53 @@ class TaggingEditor(KindEditor):
         marks.append(chosen)
         self.view.setExtraSelections(marks)
         if self.bio:
-            parts = [f"[{t}] {' '.join(self.tokens[a:b])}" for t, a, b in entities(self.tags)]
+            parts = [f"[{t}] {' '.join(self.tokens[a:b])}" for t, a, b in spans]
         else:
-            parts = [f"{w}/{t}" for w, t in zip(self.tokens, self.tags)]
+            parts = [f"{w}/{t or UNTAGGED}" for w, t in zip(self.tokens, self.tags)]
         self.entity_line.setText("  ·  ".join(parts))
 
     # -- edits -------------------------------------------------------------------------------
+    def _push(self, tags: Tags, text: str) -> None:
+        """Record new tags for the shown row: stored when complete (always for BIO), else a draft."""
+        after = (tags, None) if self.bio else split_draft(tags)
+        self.session.undo_stack.push(TagEditCommand(self.session, self.drafts, self.refresh, self.split, self.row,
+                                                    after, text))
+
     def apply_type(self, etype: str) -> None:
         if self.row < 0 or not self.tokens:
             return
         start, stop = self.selection()
         words = " ".join(self.tokens[start:stop])
         if self.bio:
-            new = apply_entity(self.tags, start, stop, etype)
+            new = apply_entity([str(t) for t in self.tags], start, stop, etype)
             if new is None:
                 refused = self.tr("'%1' overlaps an entity already marked; clear that one first (Backspace).")
                 self.message_shown.emit(refused.replace("%1", words))
                 return
         else:
-            new = list(self.tags)
-            new[start:stop] = [etype] * (stop - start)
+            new = set_plain(self.tags, start, stop, etype)
         self.message_shown.emit("")
-        self.set_gold(new, self.tr("Tag '%1' as %2").replace("%1", words).replace("%2", etype))
-        # the cursor moves past the span, ready for the next entity
+        # the cursor moves past the span, ready for the next word or entity
         self.anchor_word = self.cursor_word = min(stop, len(self.tokens) - 1)
+        self._push(list(new), self.tr("Tag '%1' as %2").replace("%1", words).replace("%2", etype))
 
     def clear_at_cursor(self) -> None:
         if self.row < 0 or not self.tokens:
             return
         if self.bio:
-            new = clear_entity_at(self.tags, self.cursor_word)
+            new = clear_entity_at([str(t) for t in self.tags], self.cursor_word)
             if new != self.tags:
-                self.set_gold(new, self.tr("Clear the entity at word %1").replace("%1", str(self.cursor_word + 1)))
-        elif self.session.gold(self.split, self.row) is not None:
-            self.set_gold(None, self.tr("Clear the tags of row %1").replace("%1", str(self.row + 1)))
+                self._push(list(new), self.tr("Clear the entity at word %1").replace("%1", str(self.cursor_word + 1)))
+            return
+        start, stop = self.selection()
+        new_plain = set_plain(self.tags, start, stop, None)
+        if new_plain != self.tags:
+            words = " ".join(self.tokens[start:stop])
+            self._push(new_plain, self.tr("Clear the tag of '%1'").replace("%1", words))
 
     # -- keys and mouse ----------------------------------------------------------------------
     def keyPressEvent(self, event: QKeyEvent) -> None:
         key, shift = event.key(), bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
-        number = NUMBER_KEYS.get(key)
-        types = self.types()
         if key in (Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Home, Qt.Key.Key_End) and self.tokens:
             target = {
                 Qt.Key.Key_Left: self.cursor_word - 1,
@@ -213,9 +244,9 @@ class TaggingEditor(KindEditor):
             if not shift:
                 self.anchor_word = self.cursor_word
             self._paint()
-        elif number is not None and 1 <= number <= min(9, len(types)):
-            self.apply_type(types[number - 1])
-        elif key in (Qt.Key.Key_Backspace, Qt.Key.Key_Delete) or number == 0:
+        elif self.handle_label_keys(event):
+            return
+        elif key in (Qt.Key.Key_Backspace, Qt.Key.Key_Delete) or NUMBER_KEYS.get(key) == 0:
             self.clear_at_cursor()
         elif not self.handle_navigation(event, arrows=False):
             if key in (Qt.Key.Key_Up, Qt.Key.Key_Down):

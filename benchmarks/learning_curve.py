@@ -1,0 +1,96 @@
+"""Learning curve: does a power law fitted on 250 / 500 / 1,000 SST-2 labels predict 2,000?
+
+The bundled all-MiniLM-L6-v2 trained with the same settings (``--epochs``, batch 16,
+lr 1e-4, max length 128; the app's defaults otherwise, evaluation each epoch keeping the
+best) by ``bertstudio.train.learning_curve.learning_curve`` on nested subsets of SST-2's
+training sentences (per seed one permutation, cut at each size), 3 seeds, scored on the
+872 dev sentences. The fit on 250 / 500 / 1,000 predicts the accuracy at 2,000 labels;
+then 2,000 labels are trained with the same seeds (their subsets hold the 1,000 ones) and
+the prediction is compared with the mean measured accuracy. The check: within 2 points.
+
+    python benchmarks/learning_curve.py --json benchmarks/results/learning_curve.json   # full (15 runs)
+    python benchmarks/learning_curve.py --quick      # 64 / 128 / 256 -> 512, 1 seed, 1 epoch, 200 dev rows
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+DATA = REPO.parent / "shared" / "data" / "glue" / "SST-2"
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--sizes", default="250,500,1000", help="label counts the power law is fitted on")
+    p.add_argument("--target", type=int, default=2000, help="the label count it predicts (then trained for real)")
+    p.add_argument("--seeds", default="0,1,2")
+    p.add_argument("--epochs", type=float, default=3.0)
+    p.add_argument("--batch-size", type=int, default=16)
+    p.add_argument("--lr", type=float, default=1e-4)
+    p.add_argument("--dev-examples", type=int, default=None, help="score on the first N dev sentences (default: all 872)")
+    p.add_argument("--quick", action="store_true", help="64/128/256 -> 512, one seed, one epoch, 200 dev sentences")
+    p.add_argument("--json", help="write the results here")
+    ns = p.parse_args()
+    if ns.quick:
+        ns.sizes, ns.target, ns.seeds, ns.epochs, ns.dev_examples = "64,128,256", 512, "0", 1.0, 200
+
+    from bertstudio.data.glue import load_glue
+    from bertstudio.train.config import TrainConfig
+    from bertstudio.train.learning_curve import fit_power_law, learning_curve
+
+    sizes = [int(s) for s in ns.sizes.split(",")]
+    seeds = [int(s) for s in ns.seeds.split(",")]
+    train = load_glue("SST-2", DATA, split="train")
+    dev = load_glue("SST-2", DATA, split="dev").head(ns.dev_examples)
+    config = TrainConfig(task="sentence", glue_task="SST-2", epochs=ns.epochs, batch_size=ns.batch_size, lr=ns.lr,
+                         max_length=128, logging_steps=50)
+    last = [0.0]
+
+    def progress(fraction: float, message: str) -> None:
+        if time.monotonic() - last[0] > 30:
+            last[0] = time.monotonic()
+            print(f"  [{100 * fraction:5.1f}%] {message}", flush=True)
+
+    t0 = time.perf_counter()
+    fitted = learning_curve(config, train, dev, sizes=sizes, seeds=seeds, progress=progress,
+                            on_point=lambda pt: print(f"{pt.labels:>6} labels, seed {pt.seed}: {pt.value:.4f}", flush=True))
+    t_fit = time.perf_counter() - t0
+    fit = fitted.fit
+    predicted = fit.predict(ns.target)
+    low, high = fit.predict_range(ns.target)
+    print(f"fit on {sizes}: gap = {fit.a:.3f} * n^-{fit.b:.3f}; predicted {fitted.metric} at {ns.target}: "
+          f"{100 * predicted:.2f} (95% range {100 * low:.2f}-{100 * high:.2f})", flush=True)
+    t1 = time.perf_counter()
+    actual = learning_curve(config, train, dev, sizes=[ns.target], seeds=seeds, progress=progress,
+                            on_point=lambda pt: print(f"{pt.labels:>6} labels, seed {pt.seed}: {pt.value:.4f}", flush=True))
+    t_target = time.perf_counter() - t1
+    measured = actual.summary()[0][1]
+    error = predicted - measured
+    # the curve on every size, for the record
+    every = fit_power_law([p.labels for p in fitted.points + actual.points], [p.value for p in fitted.points + actual.points])
+
+    print(f"\n| labels | {fitted.metric} mean | sd | min | max |\n|---:|---:|---:|---:|---:|")
+    for n, mean, sd, lo, hi in fitted.summary() + actual.summary():
+        print(f"| {n} | {100 * mean:.2f} | {100 * sd:.2f} | {100 * lo:.2f} | {100 * hi:.2f} |")
+    print(f"\npredicted at {ns.target} from {sizes}: {100 * predicted:.2f} (95% range {100 * low:.2f}-{100 * high:.2f}); "
+          f"measured {100 * measured:.2f} (mean of {len(seeds)} seeds); error {100 * error:+.2f} points "
+          f"({'within' if abs(error) <= 0.02 else 'NOT within'} 2 points)")
+    print(f"doubling from {ns.target}: fit on all sizes predicts {100 * every.predict(2 * ns.target):.2f}")
+    print(f"time: fitted sizes {t_fit:.0f} s, target size {t_target:.0f} s")
+    if ns.json:
+        Path(ns.json).write_text(json.dumps({
+            "sizes": sizes, "target": ns.target, "seeds": seeds, "epochs": ns.epochs, "batch_size": ns.batch_size,
+            "lr": ns.lr, "dev_examples": len(dev), "curve": fitted.to_dict(), "target_runs": actual.to_dict(),
+            "predicted": predicted, "predicted_range": [low, high], "measured": measured, "error": error,
+            "seconds": {"fitted_sizes": t_fit, "target": t_target},
+        }, indent=2), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,127 @@
+"""The rows being labelled as model inputs: texts, cached vectors and features.
+
+:class:`PoolData` is built once per session on the worker thread from the
+project's split (the same code builds it for any other ExampleSet, e.g. the
+benchmark's dev set): the texts (pairs: both sides; tagging: the token lists),
+their cached vectors and the features the fast head reads - the sentence vector,
+or for pairs the siamese ``(u, v, |u-v|, u*v)`` features.
+
+:func:`strong_probs` scores rows with a trained strong model (its own encoder, so
+the texts are encoded again; the vectors are kept in memory only).
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import torch
+
+from bertstudio.assist.cache import EmbeddingCache, WordEmbeddingCache
+from bertstudio.assist.encoder import Progress, SentenceEncoder, check_cancel
+from bertstudio.assist.kinds import AssistSpec
+from bertstudio.tasks.embedding import pair_features
+
+
+@dataclass
+class PoolData:
+    texts: list[str] | None = None
+    pairs: list[str] | None = None  # second texts, when the kind has them and any is non-empty
+    tokens: list[list[str]] | None = None
+    vectors: np.ndarray | None = None  # (rows, dim): the first (or only) text's vector
+    features: np.ndarray | None = None  # what the fast head reads
+    words: list[np.ndarray] | None = None  # tagging: per row, (words, dim)
+
+    def __len__(self) -> int:
+        for part in (self.texts, self.tokens):
+            if part is not None:
+                return len(part)
+        return 0
+
+
+def columns(examples: Any) -> dict[str, list]:
+    """The example set's columns as lists, through Arrow (fast on memory-mapped data)."""
+    table = examples.dataset.with_format("arrow")
+    return {name: table[name].to_pylist() for name in examples.dataset.column_names}
+
+
+def read_pool(spec: AssistSpec, examples: Any) -> PoolData:
+    """Texts (or token lists) of ``examples``, without vectors yet."""
+    cols = columns(examples)
+    if spec.features == "words":
+        return PoolData(tokens=[list(t or []) for t in cols["tokens"]])
+    if spec.features in ("text", "pair"):
+        texts = [t or "" for t in cols["text"]]
+        pairs = None
+        if spec.features == "pair" and "text_pair" in cols and any(cols["text_pair"]):
+            pairs = [t or "" for t in cols["text_pair"]]
+        return PoolData(texts=texts, pairs=pairs)
+    return PoolData()
+
+
+def embed_pool(pool: PoolData, cache: EmbeddingCache | None, words: WordEmbeddingCache | None, *,
+               progress: Progress | None = None, cancel: threading.Event | None = None) -> PoolData:
+    """Fill ``vectors``/``features`` (or ``words``) from the caches, encoding what is missing."""
+    if pool.tokens is not None and words is not None:
+        pool.words = words.embed(pool.tokens, progress=progress, cancel=cancel)
+        return pool
+    if pool.texts is None or cache is None:
+        return pool
+    texts = list(pool.texts) + (list(pool.pairs) if pool.pairs is not None else [])
+    vectors = cache.embed(texts, progress=progress, cancel=cancel)
+    n = len(pool.texts)
+    pool.vectors = vectors[:n]
+    pool.features = pair_features(vectors[:n], vectors[n:]) if pool.pairs is not None else vectors[:n]
+    return pool
+
+
+# --- strong models ---------------------------------------------------------------------------
+
+def strong_features(model: Any, tokenizer: Any, pool: PoolData, *, progress: Progress | None = None,
+                    cancel: threading.Event | None = None) -> np.ndarray:
+    """The features a trained EmbeddingClassifier's head reads, for every row of ``pool``."""
+    encoder = SentenceEncoder.from_classifier(model, tokenizer, fingerprint="")
+    texts = list(pool.texts or []) + list(pool.pairs or [])
+    vectors = encoder.encode(texts, progress=progress, cancel=cancel)
+    n = len(pool.texts or [])
+    return pair_features(vectors[:n], vectors[n:]) if pool.pairs is not None else vectors[:n]
+
+
+def head_outputs(model: Any, features: np.ndarray) -> np.ndarray:
+    """Probabilities (or regression scores, one column) from the classifier's head."""
+    with torch.inference_mode():
+        logits = model.classifier(torch.from_numpy(np.ascontiguousarray(features, dtype=np.float32))).float()
+        if getattr(model, "regression", False):
+            return logits.numpy()
+        return torch.softmax(logits, dim=-1).numpy()
+
+
+def token_model_probs(model: Any, tokenizer: Any, tokens: list[list[str]], *, batch_size: int = 32,
+                      max_length: int = 128, progress: Progress | None = None,
+                      cancel: threading.Event | None = None) -> list[np.ndarray]:
+    """Per row, (words, tags) probabilities of a token-classification model (first sub-token;
+    words past ``max_length`` get a uniform row)."""
+    num = int(model.config.num_labels)
+    out = [np.full((len(t), num), 1.0 / num, dtype=np.float32) for t in tokens]
+    order = np.argsort([-len(t) for t in tokens], kind="stable")
+    model.eval()
+    for start in range(0, len(tokens), batch_size):
+        check_cancel(cancel)
+        idx = [int(i) for i in order[start:start + batch_size]]
+        batch = [tokens[i] or [""] for i in idx]
+        enc = tokenizer(batch, is_split_into_words=True, truncation=True, max_length=max_length, padding=True,
+                        return_tensors="pt")
+        with torch.inference_mode():
+            logits = model(input_ids=enc["input_ids"], attention_mask=enc["attention_mask"]).logits.float()
+        probs = torch.softmax(logits, dim=-1).numpy()
+        for j, i in enumerate(idx):
+            previous = None
+            for t, w in enumerate(enc.word_ids(j)):
+                if w is not None and w != previous and w < len(out[i]):
+                    out[i][w] = probs[j, t]
+                previous = w
+        if progress is not None:
+            progress(min(start + batch_size, len(tokens)), len(tokens))
+    return out

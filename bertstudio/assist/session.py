@@ -1,0 +1,421 @@
+"""The assistant's threads, jobs and saved state (the public API is in assistant.py).
+
+Jobs of the *worker* thread, in priority order: ``prepare`` (encoder, pool vectors,
+zero-shot, self-trained prior, k-means spread), ``refit`` (fast head + pool scores +
+audit), ``refresh`` (the self-trained prior again, with the labels so far). The
+*trainer* thread runs the strong model (trainer.py); which model is shown is shown.py's.
+See assistant.py for the contract.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from bertstudio.assist import fast as F
+from bertstudio.assist.audit import AuditStats, audit_stats
+from bertstudio.assist.cache import CACHE_DIR, EmbeddingCache, WordEmbeddingCache
+from bertstudio.assist.encoder import Cancelled, SentenceEncoder
+from bertstudio.assist.fast import Scores
+from bertstudio.assist.pool import PoolData, embed_pool, read_pool
+from bertstudio.assist.shown import ShownModel
+from bertstudio.assist.strategies import Queue, kmeans_spread
+from bertstudio.assist.trainer import TrainerJobs
+from bertstudio.data.atomic import atomic_write_bytes
+
+log = logging.getLogger(__name__)
+
+STATE_VERSION = 1
+STATE_SAVE_EVERY_S = 5.0  # a crash loses at most this much of the queue's bookkeeping (never a label)
+_JOBS = ("prepare", "refit", "refresh")
+
+
+class AssistantState(TrainerJobs, ShownModel):
+    """Threads, jobs and persistence of :class:`~bertstudio.assist.assistant.LabellingAssistant`."""
+
+    # set by the subclass before __init__: project, split, settings, kind, spec, _lock, _on_event
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition(self._lock)
+        self._want = {job: False for job in _JOBS}
+        self._want_strong = False
+        self._restore_pending = True  # the trainer first looks for the last session's model
+        self._busy = {"worker": False, "trainer": False}
+        self._closed = False
+        self._cancel = threading.Event()  # set by cancel()/close(): stops embedding and training
+        self._ready = threading.Event()
+        self._threads: list[threading.Thread] = []
+        self.messages: list[str] = []
+        self._phase = "starting"
+        self._progress: dict[str, Any] = {}
+        self._training: dict[str, Any] = {}
+        self._history: list[dict] = []
+        self._random_curve: list[tuple[int, float]] = []
+        self._audit_shown = audit_stats(np.zeros(0))
+        self._audit_all: dict[str, AuditStats] = {}
+        self._fast: Scores | None = None
+        self._strong: Scores | None = None
+        self._strong_model: Any = None
+        self._shown = "fast"
+        self._fast_head: Any = None
+        self._fast_prior: Any = None  # the prior the fast head was fitted with (warm starts)
+        self._saved_at = 0.0
+        self._prior: Any = None
+        self._prior0: Any = None  # the prior before any label (zero-shot, self-trained on the pool)
+        self._zero_shot: Any = None
+        self._pool: PoolData | None = None
+        self._encoder: SentenceEncoder | None = None
+        self._cache: EmbeddingCache | None = None
+        self._words: WordEmbeddingCache | None = None
+        self._label_version = 0
+        self._refreshed_at = 0  # training labels when the prior was last refreshed
+        self._scored_version = -1
+
+    # ------------------------------------------------------------------ rows and saved state
+    @property
+    def cache_dir(self) -> Path:
+        return Path(self.project.folder) / CACHE_DIR
+
+    @property
+    def state_path(self) -> Path:
+        return self.cache_dir / f"assist-{self.split}.json"
+
+    def _init_rows(self) -> None:
+        examples = self.project.examples(self.split) if self.split in self.project.split_names else None
+        self._n = len(examples) if examples is not None else 0
+        self._labels = list(self.project.labels)
+        gold = examples.dataset.with_format("arrow")[self.spec.gold_column].to_pylist() if self._n else []
+        self._gold: dict[int, Any] = {i: v for i, v in enumerate(gold) if v is not None}
+        self._queue = Queue(self._n, seed=self.settings.seed)
+        labelled = np.zeros(self._n, dtype=bool)
+        labelled[list(self._gold)] = True
+        self._queue.labelled = labelled
+        self._data_id = self._split_identity()
+        saved = self._read_state()
+        if saved is not None:
+            self._queue.load_state(saved.get("queue", {}), labelled)
+            self._history = [h for h in saved.get("history", []) if isinstance(h, dict)]
+        every = self.settings.strong_every
+        self._next_strong_at = (self._training_count() // every + 1) * every if every > 0 else 0
+
+    def _split_identity(self) -> dict[str, Any]:
+        info = self.project.split_info.get(self.split, {})
+        return {"rows": info.get("rows"), "imported": info.get("imported")}
+
+    def _read_state(self) -> dict | None:
+        try:
+            data = json.loads(self.state_path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError) as exc:
+            self.messages.append(f"{self.state_path.name}: unreadable, starting afresh ({exc})")
+            return None
+        if not isinstance(data, dict) or data.get("version") != STATE_VERSION or data.get("data") != self._data_id:
+            self.messages.append(f"{self.state_path.name}: written for other data, starting afresh")
+            return None
+        return data
+
+    def save_state(self) -> None:
+        """Write the audit set, skips and history (atomic). Called by the worker (at most every
+        :data:`STATE_SAVE_EVERY_S` seconds) and by close()."""
+        self._saved_at = time.monotonic()
+        with self._lock:
+            data = {"version": STATE_VERSION, "data": self._data_id, "queue": self._queue.to_state(),
+                    "history": self._history}
+        try:
+            self.cache_dir.mkdir(parents=True, exist_ok=True)
+            atomic_write_bytes(self.state_path, json.dumps(data).encode("utf-8"))
+        except OSError as exc:
+            log.warning("assistant state not saved: %s", exc)
+
+    def _training_count(self) -> int:
+        return len(self._gold) - sum(1 for r in self._queue.audit_rows if r in self._gold)
+
+    def _training_rows(self) -> tuple[list[int], list[Any]]:
+        with self._lock:
+            audit = self._queue.audit_rows
+            rows = sorted(r for r in self._gold if r not in audit)
+            return rows, [self._gold[r] for r in rows]
+
+    # ------------------------------------------------------------------ threads
+    def start(self) -> None:
+        if self._threads:
+            return
+        for name, target in (("worker", self._worker_loop), ("trainer", self._trainer_loop)):
+            t = threading.Thread(target=target, name=f"bertstudio-assist-{name}", daemon=True)
+            t.start()
+            self._threads.append(t)
+        self._request("prepare")
+
+    def _request(self, job: str) -> None:
+        with self._cond:
+            self._want[job] = True
+            self._cond.notify_all()
+
+    def _emit(self, kind: str, **data: Any) -> None:
+        if self._on_event is None:
+            return
+        try:
+            self._on_event({"kind": kind, **data})
+        except Exception:  # noqa: BLE001 - a listener's bug must not kill the worker
+            log.exception("assistant event listener failed")
+
+    def _worker_loop(self) -> None:
+        while True:
+            with self._cond:
+                while not self._closed and not (any(self._want.values()) and
+                                                (self._ready.is_set() or self._want["prepare"])):
+                    self._cond.wait()
+                if self._closed:
+                    return
+                job = next(j for j in _JOBS if self._want[j])
+                self._want[job] = False
+                self._busy["worker"] = True
+            try:
+                if job == "prepare":
+                    self._start_work()
+                getattr(self, f"_job_{job}")()
+            except Cancelled:
+                pass
+            except Exception as exc:  # noqa: BLE001 - reported, and the loop goes on
+                log.exception("assistant %s failed", job)
+                self._phase = "failed" if job == "prepare" else self._phase
+                self._emit("error", job=job, message=str(exc))
+            finally:
+                with self._cond:
+                    self._busy["worker"] = False
+                    self._cond.notify_all()
+
+    def _trainer_loop(self) -> None:
+        while True:
+            with self._cond:
+                while not self._closed and not ((self._want_strong or self._restore_pending) and self._ready.is_set()):
+                    self._cond.wait()
+                if self._closed:
+                    return
+                self._restore_pending = False
+                self._busy["trainer"] = True
+            try:
+                self._start_work()
+                self._restore_strong()
+                if self._want_strong_now():
+                    self._job_strong()
+            except Cancelled:
+                self._training = {"status": "cancelled"}
+                self._emit("trained", status="cancelled")
+            except Exception as exc:  # noqa: BLE001
+                log.exception("assistant training failed")
+                self._training = {"status": "failed", "message": str(exc)}
+                self._emit("error", job="strong", message=str(exc))
+            finally:
+                with self._cond:
+                    self._busy["trainer"] = False
+                    self._cond.notify_all()
+
+    def _want_strong_now(self) -> bool:
+        with self._cond:
+            want, self._want_strong = self._want_strong, False
+            return want
+
+    def wait_idle(self, timeout: float | None = None, *, training: bool = True) -> bool:
+        """Block until no job is pending or running (benchmarks and tests; never the GUI);
+        ``training=False`` waits for the worker only (a strong model may go on training).
+        False when ``timeout`` seconds passed first."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+
+        def busy() -> bool:
+            worker = any(self._want.values()) or self._busy["worker"]
+            return worker or (training and (self._want_strong or self._restore_pending or self._busy["trainer"]))
+
+        with self._cond:
+            while busy() and not self._closed:
+                if self._phase == "failed" and not any(self._busy.values()):
+                    break
+                left = None if deadline is None else deadline - time.monotonic()
+                if left is not None and left <= 0:
+                    return False
+                self._cond.wait(left)
+        return True
+
+    def _start_work(self) -> None:
+        """A new long job starts: forget an earlier cancel() (never after close())."""
+        with self._cond:
+            if self._closed:
+                raise Cancelled()
+            self._cancel.clear()
+
+    def cancel(self) -> None:
+        """Stop the embedding and a running training after their current batch or step."""
+        self._cancel.set()
+
+    def close(self, timeout: float | None = 60.0) -> None:
+        """Cancel work, wait for the threads, save the state. Never touches labels. Idempotent."""
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+        with self._cond:
+            already = self._closed
+            self._closed = True
+            self._cancel.set()
+            self._cond.notify_all()
+        for t in self._threads:
+            t.join(timeout)
+        self._threads = []
+        if not already:
+            self.save_state()
+            for cache in (self._cache, self._words):
+                if cache is not None:
+                    cache.save()
+
+    def __enter__(self) -> "AssistantState":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ project events (owner thread)
+    def _on_project_event(self, event: dict) -> None:
+        kind = event.get("kind")
+        if kind == "gold_changed" and event.get("split") == self.split:
+            self.on_labelled(self.split, int(event["row"]), event.get("value"))
+        elif kind == "labels_changed":
+            with self._lock:
+                self._labels = list(self.project.labels)
+                self._gold = {r: self.project.gold(self.split, r) for r in self._gold}
+                self._strong = self._strong_model = None  # it predicts the old label names
+            self._request("prepare")
+        elif kind == "split_imported" and event.get("split") == self.split:
+            with self._lock:
+                self._fast = self._strong = None
+                self._ready.clear()
+                self._init_rows()
+                self._pool = None
+            self._emit("reset", reason="the split was imported again")
+            self._request("prepare")
+
+    # ------------------------------------------------------------------ jobs
+    def _progress_cb(self, task: str):
+        last = [0.0]
+
+        def report(done: int, total: int) -> None:
+            self._progress = {"task": task, "done": done, "total": total}
+            now = time.monotonic()
+            if now - last[0] > 0.1 or done >= total:  # at most ten events a second
+                last[0] = now
+                self._emit("progress", task=task, done=done, total=total)
+        return report
+
+    def _job_prepare(self) -> None:
+        from bertstudio.assist.zeroshot import build_zero_shot
+        from bertstudio.tasks.model import resolve_model
+
+        self._phase = "embedding"
+        if self.spec.features is None or self._n == 0:
+            self._phase = "ready"
+            self._ready.set()
+            self._emit("ready", suggestions=False, reason=self.spec.waiting)
+            return
+        if self._encoder is None:
+            self._encoder = SentenceEncoder.from_path(resolve_model(self.settings.model))
+            self._cache = EmbeddingCache(self.cache_dir, self._encoder)
+            self._words = WordEmbeddingCache(self.cache_dir, self._encoder)
+            self.messages.extend(self._cache.messages + self._words.messages)
+        if self._pool is None:
+            pool = read_pool(self.spec, self.project.examples(self.split))
+            self._pool = embed_pool(pool, self._cache, self._words, progress=self._progress_cb("embedding"),
+                                    cancel=self._cancel)
+        pool = self._pool
+        self._zero_shot = None
+        self._prior = None
+        if self.spec.zero_shot and len(self._labels) >= 2 and pool.vectors is not None:
+            self._phase = "zero-shot"
+            self._zero_shot = build_zero_shot(
+                self._labels, lambda texts: self._cache.embed(texts), pool.vectors,
+                descriptions=self.settings.descriptions, templates=self.settings.templates,
+                temperature=self.settings.temperature)
+            self._prior = self._prior0 = self._zero_shot.head()
+            if self.settings.self_train:
+                self._prior0 = F.self_train(pool.features, self._prior, exclude=np.zeros(0, np.int64))
+                self._refresh_prior()
+        if pool.vectors is not None and not self._queue.spread:
+            with self._lock:
+                free = np.flatnonzero(~self._queue.labelled)
+            spread = kmeans_spread(pool.vectors, free, seed=self.settings.seed)
+            with self._lock:
+                self._queue.spread = spread
+        self._phase = "ready"
+        self._ready.set()
+        with self._cond:
+            self._cond.notify_all()  # the trainer may be waiting for the pool
+        self._job_refit()
+        self._emit("ready", suggestions=self._shown_scores() is not None, reason=self.spec.waiting)
+
+    def _refresh_prior(self) -> None:
+        """Self-train the prior from the current head, with the training labels (layer 2 of fast.py)."""
+        pool, zs = self._pool, self._zero_shot
+        if pool is None or zs is None or pool.features is None:
+            return
+        rows, values = self._training_rows()
+        index = {n: i for i, n in enumerate(self._labels)}
+        keep = [i for i, v in enumerate(values) if v in index]
+        rows = [rows[i] for i in keep]
+        y = np.array([index[values[i]] for i in keep], dtype=np.int64)
+        with self._lock:
+            exclude = np.array(sorted(set(self._gold)), dtype=np.int64)
+        if not rows and self._prior0 is not None:
+            self._prior, self._refreshed_at = self._prior0, 0
+            return
+        start = F.fit_classifier(pool.features[rows], y, len(self._labels), zs.head()) if rows else zs.head()
+        self._prior = F.self_train(pool.features, start, X_labelled=pool.features[rows], y_labelled=y, exclude=exclude)
+        self._refreshed_at = len(rows)
+
+    def _job_refresh(self) -> None:
+        self._refresh_prior()
+        self._job_refit()
+
+    def _job_refit(self) -> None:
+        pool = self._pool
+        if pool is None:
+            return
+        version = self._label_version
+        rows, values = self._training_rows()
+        scores = self._fit_fast(pool, rows, values, version)
+        with self._lock:
+            self._fast = scores
+        self._update_audit()
+        self._emit("scores", source=scores.source if scores else None, labels=len(rows), version=version)
+        if time.monotonic() - self._saved_at > STATE_SAVE_EVERY_S:  # fsyncs cost tens of ms: not every label
+            self.save_state()
+        if self.settings.self_train and self._zero_shot is not None and len(rows) - self._refreshed_at >= F.REFRESH_EVERY:
+            self._request("refresh")
+
+    def _fit_fast(self, pool: PoolData, rows: list[int], values: list[Any], version: int) -> Scores | None:
+        spec, labels = self.spec, self._labels
+        if spec.head == "ridge":
+            return F.regression_scores(pool.features, [float(v) for v in values], rows, version) if rows else None
+        index = {n: i for i, n in enumerate(labels)}
+        if spec.head == "token":
+            keep = [(r, v) for r, v in zip(rows, values) if all(t in index for t in v)]
+            if not keep:
+                return None
+            return F.token_scores(pool.words, [r for r, _ in keep], [[index[t] for t in v] for _, v in keep],
+                                  len(labels), version)
+        keep = [(r, index[v]) for r, v in zip(rows, values) if v in index]
+        y = np.array([k for _, k in keep], dtype=np.int64)
+        rows = [r for r, _ in keep]
+        start = self._fast_head if self._fast_prior is self._prior else None  # same problem, a few more labels
+        head = F.fit_classifier(pool.features[rows], y, len(labels), self._prior, start=start) \
+            if len(labels) >= 2 else None
+        self._fast_prior = self._prior
+        self._fast_head = head
+        if head is None:
+            return None
+        source = "fast" if rows else "zero-shot"
+        return F.classification_scores(source, head.predict_proba(pool.features), rows, version, head=head,
+                                       labels=tuple(labels))

@@ -1,0 +1,218 @@
+"""What to label next: the orders the user picks from, and the audit draws.
+
+Orders (:data:`STRATEGIES`), over the rows not yet labelled:
+
+``in_order``   row 0, 1, 2, ...
+``random``     a fixed random permutation of the split (seeded, so it survives a restart)
+``uncertain``  the row whose top two class probabilities are closest (tagging: the
+               lowest mean log-probability of the predicted tags, the length-normalised
+               least confidence of Shen et al., 2017); the first :data:`SPREAD_PICKS`
+               picks are instead the rows nearest the centres of a k-means on the
+               cached embeddings, largest cluster first, so a cold start does not pick
+               twenty near-duplicates
+``by_label``   the rows most likely to carry one label first (default: the label with the
+               fewest gold values), to fill a rare class
+
+Every :data:`AUDIT_EVERY`-th item labelled through the queue is an *audit* pick:
+drawn uniformly at random from the unlabelled rows, and once labelled it joins the
+held-out audit set no model trains on (see :mod:`bertstudio.assist.audit`).
+
+Nothing is silently skipped: each order ranks *every* unlabelled row; a row the
+user passed over ("skipped") moves behind all the others but stays in every
+order and in :meth:`Queue.counts`.
+
+All functions here are pure and fast (numpy over the pool): :meth:`Queue.next_row`
+runs on the GUI thread.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+STRATEGIES: tuple[str, ...] = ("in_order", "random", "uncertain", "by_label")
+AUDIT_EVERY = 10
+SPREAD_PICKS = 20
+
+
+@dataclass(frozen=True)
+class NextItem:
+    """The row to show next. ``audit``: this pick is a random audit draw; ``reason``: one
+    line for the status bar (why this row, or why the order fell back)."""
+
+    row: int
+    audit: bool
+    strategy: str
+    reason: str = ""
+
+
+def uncertainty_order(margin: np.ndarray, candidates: np.ndarray) -> np.ndarray:
+    """``candidates`` sorted by top-2 margin, smallest first (ties: lower row first)."""
+    return candidates[np.lexsort((candidates, margin[candidates]))]
+
+
+def kmeans_spread(vectors: np.ndarray, rows: np.ndarray, k: int = SPREAD_PICKS, seed: int = 0,
+                  max_points: int = 20000) -> list[int]:
+    """One row per k-means cluster of ``vectors[rows]``: the row nearest each centre,
+    largest cluster first. Large pools are clustered on a random sample of
+    ``max_points`` rows (the centres of a sample are as spread as the pool's)."""
+    from sklearn.cluster import KMeans
+
+    rows = np.asarray(rows)
+    if len(rows) == 0:
+        return []
+    k = min(k, len(rows))
+    rng = np.random.default_rng(seed)
+    sample = rows if len(rows) <= max_points else np.sort(rng.choice(rows, max_points, replace=False))
+    X = vectors[sample]
+    km = KMeans(n_clusters=k, n_init=3, random_state=seed).fit(X)
+    sizes = np.bincount(km.labels_, minlength=k)
+    out: list[int] = []
+    for c in np.argsort(-sizes, kind="stable"):
+        members = np.flatnonzero(km.labels_ == c)
+        if len(members) == 0:
+            continue
+        d = ((X[members] - km.cluster_centers_[c]) ** 2).sum(1)
+        out.append(int(sample[members[np.argmin(d)]]))
+    return out
+
+
+class Queue:
+    """Which rows are labelled, skipped or audit, and the next row for each order.
+
+    ``n`` rows; ``labelled`` is kept up to date by the assistant; ``seed`` fixes the
+    random permutation and the audit draws. State is plain lists (saved as JSON).
+    """
+
+    def __init__(self, n: int, *, seed: int = 0) -> None:
+        self.n = n
+        self.seed = seed
+        self.labelled = np.zeros(n, dtype=bool)
+        self.skipped: dict[int, int] = {}  # row -> order of skipping (oldest first comes back first)
+        self.audit_rows: set[int] = set()  # labelled audit picks: the audit set
+        self.queue_labels = 0  # items labelled through next_row picks (counts towards the audit rhythm)
+        self.spread: list[int] = []  # k-means picks for the first uncertain picks
+        self.uncertain_labels = 0  # items labelled through uncertain-order (non-audit) picks
+        self._skip_seq = 0
+        self.pending: NextItem | None = None  # the last item handed out, not yet labelled
+        self._permutation = np.random.default_rng(seed).permutation(n)
+        self._audit_draws = 0
+
+    # ------------------------------------------------------------------ bookkeeping
+    def mark_labelled(self, row: int, labelled: bool) -> bool:
+        """Record a gold change; returns True when this labels an audit pick (joins the audit set)."""
+        was = bool(self.labelled[row])
+        self.labelled[row] = labelled
+        if not labelled:
+            self.audit_rows.discard(row)  # a cleared audit row is just unlabelled again
+            return False
+        self.skipped.pop(row, None)
+        joined = False
+        if not was and self.pending is not None and self.pending.row == row:
+            self.queue_labels += 1
+            if self.pending.audit:
+                self.audit_rows.add(row)
+                joined = True
+            elif self.pending.strategy == "uncertain":
+                self.uncertain_labels += 1
+            self.pending = None
+        return joined
+
+    def skip(self, row: int) -> None:
+        """The user moved on without labelling ``row``: it goes behind every other row."""
+        if not self.labelled[row]:
+            self._skip_seq += 1
+            self.skipped[row] = self._skip_seq
+        if self.pending is not None and self.pending.row == row:
+            self.pending = None
+
+    def counts(self) -> dict[str, int]:
+        labelled = int(self.labelled.sum())
+        return {"total": self.n, "labelled": labelled, "unlabelled": self.n - labelled,
+                "audit": len(self.audit_rows), "training": labelled - len(self.audit_rows),
+                "skipped": sum(1 for r in self.skipped if not self.labelled[r])}
+
+    def _candidates(self) -> tuple[np.ndarray, np.ndarray]:
+        """(unlabelled rows never skipped, skipped rows oldest first)."""
+        free = ~self.labelled
+        skipped = np.array(sorted((r for r in self.skipped if free[r]), key=self.skipped.get), dtype=np.int64)
+        if len(skipped):
+            free = free.copy()
+            free[skipped] = False
+        return np.flatnonzero(free), skipped
+
+    # ------------------------------------------------------------------ the next row
+    def audit_due(self) -> bool:
+        return self.queue_labels % AUDIT_EVERY == AUDIT_EVERY - 1
+
+    def next_row(self, strategy: str, *, margin: np.ndarray | None = None, scores: np.ndarray | None = None,
+                 label_index: int | None = None) -> NextItem | None:
+        """The next row in ``strategy``, or None when every row is labelled.
+
+        ``margin``: per row, small = uncertain (None: no model yet); ``scores``: per row and
+        label, the probabilities ``by_label`` sorts by; ``label_index``: the label to fill.
+        """
+        if strategy not in STRATEGIES:
+            raise ValueError(f"unknown strategy {strategy!r}; expected one of {STRATEGIES}")
+        fresh, skipped = self._candidates()
+        if len(fresh) == 0 and len(skipped) == 0:
+            return None
+        if len(fresh) == 0:  # only skipped rows are left: they come back, oldest first
+            item = NextItem(int(skipped[0]), False, strategy, "every other row is labelled; back to the skipped rows")
+        elif self.audit_due():
+            rng = np.random.default_rng([self.seed, 1, self._audit_draws])
+            self._audit_draws += 1
+            item = NextItem(int(rng.choice(fresh)), True, strategy, "audit pick: drawn at random, kept out of training")
+        else:
+            item = self._ordered(strategy, fresh, margin, scores, label_index)
+        self.pending = item
+        return item
+
+    def _ordered(self, strategy: str, fresh: np.ndarray, margin: np.ndarray | None, scores: np.ndarray | None,
+                 label_index: int | None) -> NextItem:
+        if strategy == "in_order":
+            return NextItem(int(fresh[0]), False, strategy)
+        if strategy == "uncertain":
+            spread_left = [r for r in self.spread if not self.labelled[r] and r not in self.skipped]
+            if self.uncertain_labels < SPREAD_PICKS and spread_left:
+                return NextItem(spread_left[0], False, strategy, "spread pick: nearest a k-means centre")
+            if margin is not None:
+                return NextItem(int(uncertainty_order(margin, fresh)[0]), False, strategy,
+                                f"most uncertain (top-2 gap {float(margin[fresh].min()):.2f})")
+            return self._random(fresh, strategy, "no model yet: random order until suggestions exist")
+        if strategy == "by_label":
+            if scores is not None and label_index is not None and 0 <= label_index < scores.shape[1]:
+                p = scores[fresh, label_index]
+                best = fresh[np.lexsort((fresh, -p))][0]
+                return NextItem(int(best), False, strategy, f"likeliest for label {label_index}")
+            return self._random(fresh, strategy, "no suggestions yet: random order")
+        return self._random(fresh, strategy)
+
+    def _random(self, fresh: np.ndarray, strategy: str, reason: str = "") -> NextItem:
+        free = np.zeros(self.n, dtype=bool)
+        free[fresh] = True
+        for r in self._permutation:  # the first free row of the fixed permutation
+            if free[r]:
+                return NextItem(int(r), False, strategy, reason)
+        raise AssertionError("fresh rows exist")  # pragma: no cover
+
+    # ------------------------------------------------------------------ state
+    def to_state(self) -> dict:
+        return {"seed": self.seed, "n": self.n, "skipped": sorted(self.skipped.items()),
+                "audit_rows": sorted(self.audit_rows), "queue_labels": self.queue_labels,
+                "audit_draws": self._audit_draws, "spread": list(self.spread), "uncertain_labels": self.uncertain_labels,
+                "skip_seq": self._skip_seq}
+
+    def load_state(self, state: dict, labelled: Sequence[bool]) -> None:
+        """Restore from :meth:`to_state` (rows beyond ``n`` or no longer labelled are dropped)."""
+        self.labelled = np.asarray(labelled, dtype=bool).copy()
+        ok = lambda r: isinstance(r, int) and 0 <= r < self.n  # noqa: E731
+        self.skipped = {int(r): int(o) for r, o in state.get("skipped", []) if ok(r)}
+        self.audit_rows = {int(r) for r in state.get("audit_rows", []) if ok(r) and self.labelled[r]}
+        self.queue_labels = int(state.get("queue_labels", 0))
+        self._audit_draws = int(state.get("audit_draws", 0))
+        self.spread = [int(r) for r in state.get("spread", []) if ok(r)]
+        self.uncertain_labels = int(state.get("uncertain_labels", 0))
+        self._skip_seq = int(state.get("skip_seq", max(self.skipped.values(), default=0)))

@@ -1,0 +1,354 @@
+"""The stronger model that trains in the background every N labels.
+
+Two methods, chosen by :func:`choose_method` with a one-line reason:
+
+``setfit``     sentence classification with few labels per class and no pool to learn
+               from besides (self-training off, or a pool too small for pseudo-labels):
+               SetFit's contrastive fine-tuning of the sentence-transformer (setfit 1.2.0's
+               Trainer, embedding phase only), then a logistic-regression head.
+``finetune``   everything else - sentences with a pool of pseudo-labels (measured: on SST-2
+               train sentences it beat SetFit at 50 labels, benchmarks/README.md), beyond
+               :data:`SETFIT_MAX_PER_CLASS` labels per class, pairs, regression: the :class:`~bertstudio.tasks.embedding.EmbeddingClassifier`
+               (siamese head for pairs) trained end to end by the engine
+               (:func:`bertstudio.train.engine.fit`), its head first set to the fast
+               head's weights (linear probe, then fine-tune: Kumar et al., 2022), with
+               small-data settings: at least :data:`MIN_STEPS` optimizer steps. For sentence
+               classification it also learns from pseudo-labels: the pool rows the shown model
+               is surest of (self-training; chosen by the caller, never labelled or audit rows).
+
+Both return a :class:`~bertstudio.tasks.embedding.EmbeddingClassifier`: an encoder plus a
+linear head, saved as safetensors + JSON (SetFit's own save would pickle its scikit-learn
+head with joblib; here the head's ``coef_``/``intercept_`` become the linear layer).
+Tagging fine-tunes the stock token-classification model with the engine. QA has no
+strong model in the loop.
+
+Cancellation: ``cancel`` (a ``threading.Event``) is checked after every optimizer step
+(the engine's rule; a transformers callback does it for SetFit); progress is reported
+as ``progress(step, total_steps)``.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import tempfile
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import numpy as np
+import torch
+
+from bertstudio.assist.encoder import Cancelled, SentenceEncoder, check_cancel
+from bertstudio.assist.heads import LinearHead, fit_logistic, fit_ridge
+
+log = logging.getLogger(__name__)
+
+# SetFit wins with few labels per class; beyond this many, end-to-end fine-tuning is the
+# stronger learner and cheaper than SetFit's pair sampling (pairs grow with the labels).
+SETFIT_MAX_PER_CLASS = 64
+# With this many pseudo-labelled pool rows per label, fine-tuning on labels + pseudo-labels is
+# chosen over SetFit (measured on SST-2 train sentences: benchmarks/README.md, "strong model").
+PSEUDO_BEATS_SETFIT = 2
+SETFIT_ITERATIONS = 20  # pairs per labelled text and sign (SetFit's num_iterations)
+SETFIT_MAX_STEPS = 300  # caps SetFit's pairs at 300 x 16 on a 2-core machine
+MIN_STEPS = 150  # small sets: enough optimizer steps to move the encoder (epochs follow)
+FINETUNE_LR = 3e-5
+BATCH_SIZE = 16
+
+StepProgress = Callable[[int, int], None]
+
+
+@dataclass
+class StrongRequest:
+    """What a strong model trains on: only training rows (never audit rows)."""
+
+    kind: str
+    labels: list[str]
+    rows: list[int]  # pool rows, for the record (tests assert on these)
+    texts: list[str] = field(default_factory=list)
+    pairs: list[str] | None = None
+    values: list[Any] = field(default_factory=list)  # label names, floats, or tag lists
+    tokens: list[list[str]] | None = None
+    model_path: str = ""
+    seed: int = 0
+    method: str = "auto"
+    init_head: LinearHead | None = None  # the fast head, for the linear-probe start
+    # fine-tuning also learns from pool rows the shown model is surest of (never labelled or audit rows)
+    pseudo_rows: list[int] = field(default_factory=list)
+    pseudo_texts: list[str] = field(default_factory=list)
+    pseudo_values: list[Any] = field(default_factory=list)
+
+
+@dataclass
+class StrongModel:
+    """A trained strong model and how it was made."""
+
+    method: str
+    reason: str
+    model: Any  # EmbeddingClassifier, or a token-classification model for tagging
+    tokenizer: Any
+    rows: list[int]
+    labels: list[str]
+    kind: str
+    steps: int = 0
+    status: str = "finished"
+    saved_meta: dict = field(default_factory=dict)  # what assist.json held, for a restored model
+
+
+def choose_method(kind: str, counts: dict[str, int], requested: str = "auto", *, pseudo: int = 0) -> tuple[str, str]:
+    """``(method, reason)`` for ``kind`` with ``counts`` training labels per class and ``pseudo``
+    pseudo-labelled pool rows on offer (see :data:`PSEUDO_BEATS_SETFIT`)."""
+    if kind == "qa":
+        return "none", "question answering has no model in the labelling loop: train one on the Train page"
+    if kind == "tagging":
+        return "finetune", "tagging: fine-tuning the token classifier (SetFit classifies whole texts)"
+    if kind in ("pair", "regression"):
+        return "finetune", (f"{kind}: fine-tuning the siamese (u, v, |u-v|, u*v) classifier end to end "
+                            "(SetFit 1.2.0 reads single texts only)")
+    if requested in ("setfit", "finetune"):
+        return requested, f"{requested}: chosen in the settings"
+    per_class = min(counts.values()) if counts else 0
+    most = max(counts.values()) if counts else 0
+    total = sum(counts.values())
+    if pseudo >= PSEUDO_BEATS_SETFIT * total:
+        return "finetune", (f"{total} labels and {pseudo} pool rows the model is surest of: fine-tuning on both "
+                            f"(with a pool to self-train on it beats SetFit, which learns from the labels alone)")
+    if most <= SETFIT_MAX_PER_CLASS and not setfit_available():
+        return "finetune", "SetFit is not installed (pip install bertstudio[assist]): fine-tuning instead"
+    if most <= SETFIT_MAX_PER_CLASS:
+        return "setfit", (f"{sum(counts.values())} labels (at most {most} per class): SetFit, which learns most "
+                          f"from few labels per class")
+    return "finetune", (f"{sum(counts.values())} labels (at least {per_class} per class, more than "
+                        f"{SETFIT_MAX_PER_CLASS} in some): full fine-tuning, which overtakes SetFit there")
+
+
+# --- SetFit -------------------------------------------------------------------------------
+
+def setfit_available() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("setfit") is not None
+
+
+def _setfit_callback(progress: StepProgress | None, cancel: threading.Event | None) -> Any:
+    from transformers import TrainerCallback
+
+    class _Steps(TrainerCallback):
+        def on_step_end(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
+            if progress is not None:
+                progress(int(state.global_step), int(state.max_steps or 0))
+            if cancel is not None and cancel.is_set():
+                control.should_training_stop = True
+
+    return _Steps()
+
+
+def train_setfit(request: StrongRequest, *, progress: StepProgress | None = None,
+                 cancel: threading.Event | None = None) -> StrongModel:
+    """SetFit's embedding phase on the request's texts, then a logistic-regression head."""
+    from datasets import Dataset
+    from sentence_transformers import SentenceTransformer
+    from setfit import SetFitModel, Trainer, TrainingArguments
+    from setfit import logging as setfit_logging
+    from sklearn.linear_model import LogisticRegression
+    from transformers.trainer_callback import PrinterCallback, ProgressCallback
+
+    from bertstudio.tasks.embedding import EmbeddingClassifier, pooling_settings
+
+    ids = _label_ids(request)
+    # Built by hand, not SetFitModel.from_pretrained: that would joblib-load (unpickle) a
+    # model_head.pkl found in the model folder, and the folder may come from anywhere.
+    body = SentenceTransformer(str(request.model_path), device="cpu", trust_remote_code=False)
+    setfit_model = SetFitModel(model_body=body, model_head=LogisticRegression())
+    steps = min(SETFIT_MAX_STEPS, math.ceil(SETFIT_ITERATIONS * 2 * len(ids) / BATCH_SIZE))
+    verbosity = setfit_logging.get_verbosity()
+    setfit_logging.set_verbosity_error()
+    try:
+        with tempfile.TemporaryDirectory(prefix="bertstudio-setfit-") as tmp:
+            args = TrainingArguments(output_dir=tmp, batch_size=BATCH_SIZE, num_epochs=1,
+                                     num_iterations=SETFIT_ITERATIONS, max_steps=steps, seed=request.seed,
+                                     report_to="none", save_strategy="no", logging_strategy="no",
+                                     logging_first_step=False, show_progress_bar=False)
+            trainer = Trainer(model=setfit_model, args=args,
+                              train_dataset=Dataset.from_dict({"text": request.texts, "label": ids}),
+                              callbacks=[_setfit_callback(progress, cancel)])
+            for quiet in (PrinterCallback, ProgressCallback):  # no console output from a GUI's thread
+                trainer.st_trainer.remove_callback(quiet)
+            trainer.st_trainer.args.dataloader_pin_memory = torch.cuda.is_available()
+            trainer.train_embeddings(list(request.texts), ids, args=args)
+    finally:
+        setfit_logging.set_verbosity(verbosity)
+    check_cancel(cancel)
+    settings = pooling_settings(request.model_path)
+    model = EmbeddingClassifier(body[0].auto_model, len(request.labels), pooling=settings["pooling"],
+                                normalize=settings["normalize"], labels=request.labels)
+    encoder = SentenceEncoder.from_classifier(model, body.tokenizer, fingerprint="")
+    X = encoder.encode(request.texts, cancel=cancel)
+    head = fit_logistic(X, np.asarray(ids), len(request.labels))
+    if head is None:
+        raise Cancelled()  # one class only: nothing a head can separate (the caller waits for more labels)
+    _set_head(model, head)
+    return StrongModel("setfit", "", model.eval(), body.tokenizer, list(request.rows), list(request.labels),
+                       request.kind, steps)
+
+
+# --- fine-tuning with the engine --------------------------------------------------------------
+
+def finetune_config(n_examples: int, seed: int, kind: str) -> Any:
+    """Small-data settings: batch 16, lr 3e-5, warm-up 10%, enough epochs for MIN_STEPS steps."""
+    from bertstudio.train.config import TrainConfig
+
+    per_epoch = max(1, math.ceil(n_examples / BATCH_SIZE))
+    epochs = max(3, math.ceil(MIN_STEPS / per_epoch))
+    return TrainConfig(task=kind, epochs=epochs, lr=FINETUNE_LR, batch_size=BATCH_SIZE, warmup_ratio=0.1,
+                       seed=seed, max_length=128, logging_steps=5, save_best=False, output_dir=None)
+
+
+def _engine_callback(progress: StepProgress | None) -> Callable:
+    def on_event(event: Any, control: Any = None) -> None:
+        if progress is not None and getattr(event, "kind", "") == "step":
+            progress(int(event.step), int(event.total_steps))
+    return on_event
+
+
+def train_finetune(request: StrongRequest, *, progress: StepProgress | None = None,
+                   cancel: threading.Event | None = None) -> StrongModel:
+    """End-to-end fine-tuning by the engine (see the module docstring)."""
+    from bertstudio.data.examples import from_records
+    from bertstudio.tasks.embedding import build_embedding_classifier, save_embedding_classifier
+    from bertstudio.train.engine import RunParts, fit
+
+    if request.kind == "tagging":
+        return _finetune_tagging(request, progress=progress, cancel=cancel)
+    kind = request.kind
+    head = "siamese" if request.pairs is not None and kind in ("pair", "regression") else "embedding"
+    model, tokenizer, task = build_embedding_classifier(kind, request.model_path, labels=request.labels or ["score"],
+                                                        head=head)
+    if request.init_head is not None and request.init_head.W.shape == model.classifier.weight.shape:
+        _set_head(model, request.init_head)
+    records = [{"text": t, "text_pair": (request.pairs[i] if request.pairs is not None else ""), "label": v}
+               for i, (t, v) in enumerate(zip(request.texts, request.values))]
+    records += [{"text": t, "text_pair": "", "label": v} for t, v in zip(request.pseudo_texts, request.pseudo_values)]
+    train_set = from_records(kind, records, labels=request.labels if kind != "regression" else None)
+    config = finetune_config(len(records), request.seed, kind)
+    parts = RunParts(model, tokenizer, task, request.labels, save_embedding_classifier)
+    result = _run_engine(fit, config, parts, train_set, progress, cancel)
+    return StrongModel("finetune", "", result.model.eval(), tokenizer, list(request.rows), list(request.labels),
+                       kind, result.step, result.status)
+
+
+def _finetune_tagging(request: StrongRequest, *, progress: StepProgress | None,
+                      cancel: threading.Event | None) -> StrongModel:
+    from bertstudio.data.examples import from_records
+    from bertstudio.train.engine import build_parts, fit
+
+    records = [{"tokens": list(t), "tags": list(v)} for t, v in zip(request.tokens or [], request.values)]
+    train_set = from_records("tagging", records, labels=request.labels)
+    config = finetune_config(len(records), request.seed, "tagging")
+    config.model = request.model_path
+    config.lr = 5e-5  # a fresh per-token head on a small set (the BERT paper's NER range)
+    parts = build_parts(config, request.labels)
+    result = _run_engine(fit, config, parts, train_set, progress, cancel)
+    return StrongModel("finetune", "", result.model.eval(), parts.tokenizer, list(request.rows),
+                       list(request.labels), "tagging", result.step, result.status)
+
+
+def _run_engine(fit: Callable, config: Any, parts: Any, train_set: Any, progress: StepProgress | None,
+                cancel: threading.Event | None) -> Any:
+    result = fit(config, parts, train_set, None, callbacks=[_engine_callback(progress)], cancel=cancel)
+    if result.status == "failed":
+        raise RuntimeError(result.message)
+    if result.status == "cancelled":
+        raise Cancelled()
+    return result
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+def _label_ids(request: StrongRequest) -> list[int]:
+    index = {name: i for i, name in enumerate(request.labels)}
+    return [index[v] for v in request.values]
+
+
+def _set_head(model: Any, head: LinearHead) -> None:
+    with torch.no_grad():
+        model.classifier.weight.copy_(torch.from_numpy(np.asarray(head.W, dtype=np.float32)))
+        model.classifier.bias.copy_(torch.from_numpy(np.asarray(head.b, dtype=np.float32)))
+
+
+def train_strong(request: StrongRequest, *, counts: dict[str, int], progress: StepProgress | None = None,
+                 cancel: threading.Event | None = None) -> StrongModel:
+    """Choose the method for ``request`` and train it (see :func:`choose_method`)."""
+    method, reason = choose_method(request.kind, counts, request.method, pseudo=len(request.pseudo_rows))
+    if method == "none":
+        raise ValueError(reason)
+    train = train_setfit if method == "setfit" else train_finetune
+    with torch.random.fork_rng():  # the session's global RNG is not the training's business
+        torch.manual_seed(request.seed)
+        model = train(request, progress=progress, cancel=cancel)
+    model.reason = reason
+    return model
+
+
+def regression_head(X: np.ndarray, y: Sequence[float]) -> LinearHead | None:
+    return fit_ridge(X, np.asarray(y, dtype=np.float64))
+
+
+# --- saving and restoring the latest strong model ----------------------------------------------
+
+def save_strong(model: StrongModel, folder: str | Path, extra: dict | None = None) -> Path:
+    """Write ``model`` to ``folder`` (replaced atomically: a new folder is renamed over it).
+    An EmbeddingClassifier folder (safetensors + JSON), or for tagging a plain transformers
+    folder, plus ``assist.json`` with how it was made."""
+    import json
+    import os
+    import shutil
+
+    from bertstudio.tasks.embedding import save_embedding_classifier
+    from bertstudio.tasks.model import save_model
+
+    folder = Path(folder)
+    tmp = folder.with_name(f".{folder.name}.{os.getpid()}.tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    if model.kind == "tagging":
+        save_model(model.model, model.tokenizer, tmp)
+    else:
+        save_embedding_classifier(model.model, model.tokenizer, tmp, kind=model.kind)
+    meta = {"method": model.method, "reason": model.reason, "rows": list(model.rows), "labels": list(model.labels),
+            "kind": model.kind, "steps": model.steps, **(extra or {})}
+    (tmp / "assist.json").write_text(json.dumps(meta), encoding="utf-8")
+    old = folder.with_name(f".{folder.name}.{os.getpid()}.old")
+    shutil.rmtree(old, ignore_errors=True)
+    if folder.exists():
+        os.replace(folder, old)
+    os.replace(tmp, folder)
+    shutil.rmtree(old, ignore_errors=True)
+    return folder
+
+
+def load_strong(folder: str | Path) -> StrongModel:
+    """Inverse of :func:`save_strong` (no pickle anywhere); raises ConfigError when damaged."""
+    import json
+
+    from bertstudio.errors import ConfigError
+    from bertstudio.tasks.embedding import load_embedding_classifier
+    from bertstudio.tasks.model import load_model
+
+    folder = Path(folder)
+    try:
+        meta = json.loads((folder / "assist.json").read_text(encoding="utf-8"))
+        rows = [int(r) for r in meta["rows"]]
+        labels = [str(x) for x in meta["labels"]]
+        kind = str(meta["kind"])
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ConfigError(f"cannot read the saved assistant model: {exc}", path=folder) from None
+    if kind == "tagging":
+        model, tokenizer, _, _ = load_model(folder)
+    else:
+        model, tokenizer, _ = load_embedding_classifier(folder)
+    out = StrongModel(str(meta.get("method", "finetune")), str(meta.get("reason", "")), model.eval(), tokenizer,
+                      rows, labels, kind, int(meta.get("steps", 0)))
+    out.saved_meta = meta
+    return out

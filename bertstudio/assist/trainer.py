@@ -1,0 +1,155 @@
+"""The strong model's jobs on the assistant's *trainer* thread (see assistant.py): train it
+with the training labels (and, for sentence classification, pseudo-labels of the pool),
+score the pool with it, save it, and restore the last session's model."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import numpy as np
+
+from bertstudio.assist import fast as F
+from bertstudio.assist.fast import Scores
+from bertstudio.assist.pool import PoolData, head_outputs, strong_features, token_model_probs
+from bertstudio.assist.strong import save_strong
+
+log = logging.getLogger(__name__)
+
+# Pseudo-labels for fine-tuning: the surest 40% of the pool (the self-training fraction of fast.py),
+# at most 2,000 rows so a training stays minutes long on 2 cores whatever the pool's size.
+PSEUDO_FRACTION = 0.4
+PSEUDO_MAX = 2000
+
+
+class TrainerJobs:
+    """Mixed into :class:`~bertstudio.assist.session.AssistantState` (shares its attributes)."""
+
+    # ------------------------------------------------------------------ the strong model (trainer thread)
+    def _job_strong(self) -> None:
+        from bertstudio.assist.strong import StrongRequest, choose_method
+        from bertstudio.tasks.model import resolve_model
+
+        pool = self._pool
+        rows, values = self._training_rows()
+        counts = self._counts_of(values)
+        if pool is None or len(rows) < 2 or (self.spec.head == "logistic" and sum(1 for c in counts.values() if c) < 2):
+            return
+        pseudo_rows, pseudo_values = [], []
+        if self.spec.zero_shot and self.settings.self_train and self.settings.strong_method != "setfit":
+            pseudo_rows, pseudo_values = self._pseudo_labels()
+        method, reason = choose_method(self.kind, counts, self.settings.strong_method, pseudo=len(pseudo_rows))
+        self._training = {"status": "training", "method": method, "reason": reason, "labels": len(rows),
+                          "step": 0, "total": 0}
+        self._emit("training", method=method, reason=reason, labels=len(rows))
+        request = StrongRequest(
+            kind=self.kind, labels=list(self._labels), rows=rows, values=values,
+            texts=[pool.texts[r] for r in rows] if pool.texts is not None else [],
+            pairs=[pool.pairs[r] for r in rows] if pool.pairs is not None else None,
+            tokens=[pool.tokens[r] for r in rows] if pool.tokens is not None else None,
+            model_path=resolve_model(self.settings.model), seed=self.settings.seed, method=self.settings.strong_method,
+            init_head=self._fast_head if self.spec.head == "logistic" else None)
+        if method == "finetune" and pseudo_rows and pool.texts is not None:
+            request.pseudo_rows, request.pseudo_values = pseudo_rows, pseudo_values
+            request.pseudo_texts = [pool.texts[r] for r in pseudo_rows]
+
+        def progress(step: int, total: int) -> None:
+            self._training.update(step=step, total=total)
+            self._emit("training_progress", step=step, total=total)
+
+        model = self.strong_runner(request, counts=counts, progress=progress, cancel=self._cancel)
+        self._training.update(status="scoring")
+        self._publish_strong(model, pool)
+        self._training = {"status": "finished", "method": model.method, "reason": model.reason, "labels": len(rows)}
+        self._emit("trained", status="finished", method=model.method, reason=model.reason, labels=len(rows))
+        try:
+            save_strong(model, self.model_dir, {"data": self._data_id})
+        except OSError as exc:  # a full disk must not lose the model in memory
+            log.warning("assistant model not saved: %s", exc)
+
+    @property
+    def model_dir(self):
+        """Where the latest strong model is kept (replaced by each new one)."""
+        return self.cache_dir / f"assist-model-{self.split}"
+
+    def _publish_strong(self, model: Any, pool: PoolData) -> None:
+        scores = self._score_strong(model, pool)
+        with self._lock:
+            self._strong, self._strong_model = scores, model
+        self._update_audit()
+
+    def _restore_strong(self) -> None:
+        """The model saved by the last session, if it predicts this project's labels."""
+        from bertstudio.assist.strong import load_strong
+        from bertstudio.errors import BertStudioError
+
+        if self._strong is not None or not (self.model_dir / "assist.json").is_file() or self._pool is None:
+            return
+        try:
+            model = load_strong(self.model_dir)
+        except (BertStudioError, OSError) as exc:
+            self.messages.append(f"{self.model_dir.name}: not restored ({exc})")
+            return
+        if model.kind != self.kind or (model.labels != self._labels and self.spec.head != "ridge") \
+                or model.saved_meta.get("data") != self._data_id:
+            return
+        with self._lock:  # a row that has become an audit row since must not count as trained on
+            audit = set(self._queue.audit_rows)
+        if audit & set(model.rows):
+            return
+        self._training = {"status": "scoring", "method": model.method, "restored": True}
+        self._publish_strong(model, self._pool)
+        self._training = {"status": "finished", "method": model.method, "reason": model.reason,
+                          "labels": len(model.rows), "restored": True}
+        self._emit("trained", status="restored", method=model.method, reason=model.reason, labels=len(model.rows))
+
+    def _pseudo_labels(self) -> tuple[list[int], list[str]]:
+        """The rows the shown model is surest of, balanced over its predicted classes
+        (:data:`PSEUDO_FRACTION` of the pool, at most :data:`PSEUDO_MAX`); labelled and audit
+        rows are never among them."""
+        scores = self._shown_scores()
+        if scores is None or scores.probs is None or scores.meta.get("regression"):
+            return [], []
+        labels = list(scores.meta.get("labels", self._labels))
+        with self._lock:
+            excluded = np.array(sorted(set(self._gold) | self._queue.audit_rows), dtype=np.int64)
+        probs = scores.probs
+        confidence, predicted = probs.max(1).copy(), probs.argmax(1)
+        confidence[excluded] = -1.0
+        K = probs.shape[1]
+        per_class = int(min(PSEUDO_MAX, PSEUDO_FRACTION * len(probs)) // K)
+        rows: list[int] = []
+        for k in range(K):
+            idx = np.flatnonzero((predicted == k) & (confidence >= 0))
+            rows.extend(int(r) for r in idx[np.argsort(-confidence[idx], kind="stable")][:per_class])
+        rows.sort()
+        return rows, [labels[int(predicted[r])] for r in rows]
+
+    @staticmethod
+    def strong_runner(request: Any, **kwargs: Any) -> Any:
+        """The function that trains a strong model (``strong.train_strong``)."""
+        from bertstudio.assist.strong import train_strong
+
+        return train_strong(request, **kwargs)
+
+    def _score_strong(self, model: Any, pool: PoolData) -> Scores:
+        progress = self._progress_cb("scoring")
+        if model.kind == "tagging":
+            word_probs = token_model_probs(model.model, model.tokenizer, pool.tokens or [], progress=progress,
+                                           cancel=self._cancel)
+            margin = np.array([np.log(np.clip(p.max(1), 1e-12, 1)).mean() if len(p) else 0.0 for p in word_probs],
+                              dtype=np.float32)
+            return Scores(model.method, None, margin, tuple(model.rows), word_probs=word_probs)
+        feats = strong_features(model.model, model.tokenizer, pool, progress=progress, cancel=self._cancel)
+        out = head_outputs(model.model, feats)
+        if getattr(model.model, "regression", False):
+            return Scores(model.method, out, np.ones(len(out), np.float32), tuple(model.rows), meta={"regression": True})
+        return F.classification_scores(model.method, out, model.rows, labels=tuple(model.labels))
+
+    def _counts_of(self, values: list[Any]) -> dict[str, int]:
+        counts = {n: 0 for n in self._labels}
+        for v in values:
+            if isinstance(v, str) and v in counts:
+                counts[v] += 1
+        return counts
+

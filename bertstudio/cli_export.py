@@ -1,0 +1,64 @@
+"""The ``export-onnx`` and ``push-to-hub`` subcommands (one function each), kept beside cli.py.
+
+``bertstudio export-onnx --model RUN/model --out DIR`` writes an ONNX export (see
+:mod:`bertstudio.train.onnx_export`); ``bertstudio predict --model DIR/model.onnx`` runs
+it (cli.py's predict). ``bertstudio push-to-hub --model RUN/model --repo-id NAME``
+uploads a model folder with a generated model card, private unless ``--public``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any, TextIO
+
+
+def add_commands(sub: Any) -> None:
+    p = sub.add_parser("export-onnx", help="export a fine-tuned model to ONNX (fp32 + int8) with a standalone predict.py")
+    p.add_argument("--model", required=True, help="a model folder written by bertstudio (run/model)")
+    p.add_argument("--out", required=True, metavar="DIR", help="a new or empty folder for the export")
+    p.add_argument("--no-int8", dest="int8", action="store_false", help="skip the int8 quantized copy")
+
+    p = sub.add_parser("push-to-hub", help="upload a model folder to the Hugging Face Hub (private by default)")
+    p.add_argument("--model", required=True, help="a run's model/ folder, a run folder, or an ONNX export folder")
+    p.add_argument("--repo-id", required=True, metavar="NAME", help="user/name or org/name on the Hub")
+    p.add_argument("--public", action="store_true", help="make a new repository public (default: private)")
+    p.add_argument("--token", help="a Hub access token with write rights (default: the cached `hf auth login`)")
+    p.add_argument("--message", default="Upload model from bertstudio", help="commit message")
+
+
+def cmd_export_onnx(args: argparse.Namespace, out: TextIO) -> int:
+    from bertstudio.train.onnx_export import export_onnx
+
+    def progress(fraction: float, message: str) -> None:
+        if not args.quiet:
+            sys.stderr.write(f"[{fraction * 100:3.0f}%] {message}\n")
+
+    result = export_onnx(args.model, args.out, quantize=args.int8, progress=progress)
+    sizes = ", ".join(f"{name} {size / 1e6:.1f} MB" for name, size in result.sizes.items())
+    out.write(f"exported to {result.folder} ({sizes}; largest difference from PyTorch {result.max_abs_diff:.2g})\n"
+              f"predict with: bertstudio predict --model {result.fp32} --text ...\n"
+              f"or without bertstudio: python {result.folder / 'predict.py'} --text ...\n")
+    return 0
+
+
+def cmd_push_to_hub(args: argparse.Namespace, out: TextIO) -> int:
+    from bertstudio.train.hub import push_to_hub
+
+    url = push_to_hub(args.model, args.repo_id, token=args.token, private=not args.public, commit_message=args.message)
+    out.write(f"uploaded to {url} ({'public' if args.public else 'private'})\n")
+    return 0
+
+
+def predictor_for(model: str) -> Any:
+    """The predictor ``bertstudio predict --model`` uses: an ONNX export's for a .onnx file."""
+    if model.endswith(".onnx"):
+        from bertstudio.train.onnx_export import onnx_predictor
+
+        return onnx_predictor(model)
+    from bertstudio.train.predict import Predictor
+
+    return Predictor.load(model)
+
+
+COMMANDS = {"export-onnx": cmd_export_onnx, "push-to-hub": cmd_push_to_hub}

@@ -1,0 +1,43 @@
+"""What one cell of a delimited file holds: the spreadsheet-safe escape and score text.
+
+Shared by the table reader (which undoes the escape) and the table writer (which applies it).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+import pyarrow.compute as pc
+
+# Spreadsheet formula injection (OWASP "CSV injection"): a cell that starts with = + - @,
+# a tab or a CR is run as a formula by Excel/LibreOffice/Sheets. Plain CSV/TSV exports
+# prefix such text cells with one ', and the readers take exactly one ' off again. The
+# rule is a bijection, so every string reads back exactly: text matching ^'*[=+-@\t\r]
+# is written with one more leading quote, and a cell matching ^'+[=+-@\t\r] is read with
+# one less; text that does not match the first pattern cannot match the second. Plain
+# numbers (-1, +2.5, -3e-05: labels and regression scores) are left alone: a spreadsheet
+# reads them as numbers and they never start with a quote, so the rule stays a bijection.
+# GLUE/CLUE preset files are written without it, byte-compatible with the official files.
+_NEEDS_ESCAPE = re.compile(r"^'*[=+\-@\t\r]")
+_NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
+_ESCAPED = r"^'('*[=+\-@\t\r])"
+
+
+def escape_cell(text: str) -> str:
+    """The cell to write for ``text`` in a spreadsheet-safe CSV/TSV (see above)."""
+    return "'" + text if _NEEDS_ESCAPE.match(text) and not _NUMBER.match(text) else text
+
+
+def unescape_cell(cell: str) -> str:
+    """The text a cell written by :func:`escape_cell` stands for."""
+    return re.sub(_ESCAPED, r"\1", cell, count=1)
+
+
+def unescape_column(arr: Any) -> Any:
+    return pc.replace_substring_regex(arr, pattern=_ESCAPED, replacement=r"\1", max_replacements=1)
+
+
+def format_score(x: float) -> str:
+    return repr(float(x)) if math.isfinite(x) else str(x)

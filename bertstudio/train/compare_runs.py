@@ -1,0 +1,283 @@
+"""Compare two finished runs: their curves, their settings and their predictions row by row.
+
+This module reads two run folders (``config.toml``, ``history.jsonl``,
+``predictions.jsonl`` and, for runs the app started, ``eval_rows.json``), pairs their
+predictions by evaluated example, and asks the kind's Task whether each prediction
+is right (``Task.is_error``, the one rule the Results and Data pages use too). The
+statistics (counts, McNemar's exact test, the paired bootstrap) are
+:mod:`bertstudio.metrics.compare`'s; this is the layer that knows tasks.
+
+Pairing. Runs the app started record which project rows they evaluated
+(each prediction's ``split`` and ``row``; older runs: ``eval_rows.json``), so two runs pair by project row even when
+their held-out sets differ. Otherwise (CLI runs, runs from a server) predictions pair
+by their position in the evaluation set. Either way a row pairs only when both runs
+scored it against the same gold value: a row relabelled between the runs is left out
+and counted (``relabelled``), so a fixed row is never just a changed gold.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bertstudio.errors import DataError
+from bertstudio.metrics import compare as C
+from bertstudio.train.config import TrainConfig
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+EVAL_ROWS_FILE = "eval_rows.json"  # written by the app before predictions carried their rows
+_NOT_SETTINGS = ("output_dir", "resume_from")
+
+
+# --- reading a run folder ---------------------------------------------------------------
+
+
+@dataclass
+class RunRecord:
+    """What a comparison needs from one run folder."""
+
+    folder: Path
+    config: dict[str, Any]
+    metrics: dict[str, float]
+    history: list[dict[str, Any]]
+    predictions: list[dict[str, Any]]
+    eval_rows: tuple[str, list[int]] | None = None
+
+    @property
+    def name(self) -> str:
+        return self.folder.name
+
+    @property
+    def kind(self) -> str:
+        return str(self.config.get("task") or "sentence")
+
+    def keys(self) -> list[tuple[str, int]]:
+        """One pairing key per prediction: (split, project row), else ("#", position)."""
+        if self.predictions and all(isinstance(p.get("split"), str) and isinstance(p.get("row"), int)
+                                    for p in self.predictions):  # runs that record each prediction's row
+            return [(p["split"], p["row"]) for p in self.predictions]
+        if self.eval_rows is not None and len(self.eval_rows[1]) == len(self.predictions):
+            split, rows = self.eval_rows
+            return [(split, int(rows[int(p.get("index", i))])) for i, p in enumerate(self.predictions)]
+        return [("#", int(p.get("index", i))) for i, p in enumerate(self.predictions)]
+
+
+def _read_json_lines(path: Path) -> list[dict[str, Any]]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return []
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DataError(f"cannot read the file: {exc}", path=path) from None
+    out = []
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError:
+            raise DataError("a line is not JSON", path=path, where=f"line {n}", expected="one JSON object per line") from None
+        if not isinstance(row, dict):
+            raise DataError("a line is not a JSON object", path=path, where=f"line {n}", expected="one JSON object per line")
+        out.append(row)
+    return out
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise DataError(f"cannot read the file: {exc}", path=path) from None
+
+
+def read_run_record(folder: str | Path) -> RunRecord:
+    """A run folder's config, metrics, history and predictions (DataError for a damaged file)."""
+    folder = Path(folder)
+    config: dict[str, Any] = {}
+    cfg = folder / "config.toml"
+    if cfg.is_file():
+        try:
+            config = tomllib.loads(cfg.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            raise DataError(f"cannot read the run's settings: {exc}", path=cfg) from None
+    metrics = _read_json(folder / "metrics.json") or {}
+    rows = _read_json(folder / EVAL_ROWS_FILE)
+    eval_rows = None
+    if isinstance(rows, dict) and isinstance(rows.get("rows"), list) and isinstance(rows.get("split"), str):
+        eval_rows = (rows["split"], [int(r) for r in rows["rows"]])
+    return RunRecord(folder, config, {k: float(v) for k, v in metrics.items() if isinstance(v, (int, float))},
+                     _read_json_lines(folder / "history.jsonl"), _read_json_lines(folder / "predictions.jsonl"), eval_rows)
+
+
+# --- curves and settings --------------------------------------------------------------------
+
+
+@dataclass
+class Curves:
+    """One run's logged points: loss against step and examples seen, and each evaluation."""
+
+    steps: list[int] = field(default_factory=list)
+    examples: list[int] = field(default_factory=list)
+    loss: list[float] = field(default_factory=list)
+    eval_steps: list[int] = field(default_factory=list)
+    eval_metrics: dict[str, list[float]] = field(default_factory=dict)  # key -> value per evaluation
+
+
+def curves(record: RunRecord) -> Curves:
+    out, batch = Curves(), 0
+    for ev in record.history:
+        kind = ev.get("kind")
+        if kind == "started":
+            batch = int(ev.get("effective_batch_size") or 0)
+        elif kind == "step" and isinstance(ev.get("loss"), (int, float)):
+            out.steps.append(int(ev["step"]))
+            out.examples.append(int(ev["step"]) * batch)  # optimizer steps x effective batch
+            out.loss.append(float(ev["loss"]))
+        elif kind == "eval":
+            out.eval_steps.append(int(ev.get("step", 0)))
+            for key, v in (ev.get("metrics") or {}).items():
+                if isinstance(v, (int, float)):
+                    out.eval_metrics.setdefault(key, []).append(float(v))
+    return out
+
+
+def settings_diff(a: RunRecord, b: RunRecord) -> list[tuple[str, Any, Any]]:
+    """(setting, A's value, B's value) for every setting that differs; an unset setting reads as
+    its TrainConfig default, and the training-set size (from the run's start) is one more row."""
+    defaults = {k: v for k, v in TrainConfig().to_dict().items() if k not in _NOT_SETTINGS}
+    sa, sb = {**defaults, **a.config}, {**defaults, **b.config}
+    out = [(k, sa.get(k), sb.get(k)) for k in sorted(set(sa) | set(sb))
+           if k not in _NOT_SETTINGS and sa.get(k) != sb.get(k)]
+    na, nb = _trained_on(a), _trained_on(b)
+    if na != nb:
+        out.append(("training examples", na, nb))
+    return out
+
+
+def _trained_on(record: RunRecord) -> int | None:
+    for ev in record.history:
+        if ev.get("kind") == "started":
+            return int(ev.get("num_train_examples") or 0)
+    return None
+
+
+# --- the row-by-row comparison -------------------------------------------------------------------
+
+
+@dataclass
+class SharedRow:
+    key: tuple[str, int]  # (split, project row) or ("#", position in the evaluation set)
+    gold: Any
+    pred_a: dict[str, Any]
+    pred_b: dict[str, Any]
+
+
+@dataclass
+class RunComparison:
+    a: RunRecord
+    b: RunRecord
+    rows: list[SharedRow]  # the shared rows, in B's order
+    outcomes: C.PairedOutcomes  # positions into ``rows``
+    change: C.MetricChange | None  # None when the main metric has no per-row form
+    paired_by: str  # "project row" | "position"
+    relabelled: int  # rows both runs scored, left out because their gold differs
+    settings: list[tuple[str, Any, Any]]
+    curves_a: Curves
+    curves_b: Curves
+    note: str = ""
+
+    def summary(self) -> dict[str, Any]:
+        return {"shared_rows": len(self.rows), "paired_by": self.paired_by, "relabelled": self.relabelled,
+                **C.summary(self.outcomes, self.change)}
+
+
+def compare_runs(folder_a: str | Path, folder_b: str | Path, *, resamples: int = C.RESAMPLES, seed: int = 0) -> RunComparison:
+    """A against B (B is "the new run": fixed means wrong in A and right in B)."""
+    return compare_records(read_run_record(folder_a), read_run_record(folder_b), resamples=resamples, seed=seed)
+
+
+def compare_records(a: RunRecord, b: RunRecord, *, resamples: int = C.RESAMPLES, seed: int = 0) -> RunComparison:
+    from bertstudio.tasks import get_task
+
+    if a.kind != b.kind:
+        raise DataError(f"run {a.name} is a {a.kind} run but {b.name} is a {b.kind} run", path=b.folder,
+                        where="run comparison", expected="two runs of the same task kind")
+    for record in (a, b):
+        if not record.predictions:
+            raise DataError("the run has no predictions (it never evaluated)", path=record.folder / "predictions.jsonl",
+                            where="run comparison", expected="a run that evaluated at least once")
+    task = get_task(b.kind)
+    keys_a, keys_b = a.keys(), b.keys()
+    paired_by = "project row" if keys_a[0][0] != "#" and keys_b[0][0] != "#" else "position"
+    if paired_by == "position":
+        keys_a = [("#", int(p.get("index", i))) for i, p in enumerate(a.predictions)]
+        keys_b = [("#", int(p.get("index", i))) for i, p in enumerate(b.predictions)]
+    by_key = dict(zip(keys_a, a.predictions))
+    rows, relabelled = [], 0
+    for key, pb in zip(keys_b, b.predictions):
+        pa = by_key.get(key)
+        if pa is None or pb.get("gold") is None:
+            continue
+        if pa.get("gold") != pb.get("gold"):
+            relabelled += 1
+            continue
+        rows.append(SharedRow(key, pb["gold"], pa, pb))
+    if not rows:
+        raise DataError("the two runs share no evaluated rows", path=b.folder, where="run comparison",
+                        expected="two runs evaluated on the same rows (the same dev split)")
+    right_a = [not task.is_error(r.pred_a, r.gold) for r in rows]
+    right_b = [not task.is_error(r.pred_b, r.gold) for r in rows]
+    outcomes = C.paired_outcomes(right_a, right_b)
+    change, note = None, ""
+    key = main_metric_key(b)
+    if key is not None:
+        metric_a, metric_b = _metric(task, key, rows, "a"), _metric(task, key, rows, "b")
+        if metric_a is not None and metric_b is not None:
+            change = C.paired_bootstrap(key, metric_a, metric_b, resamples=resamples, seed=seed)
+        else:
+            note = f"no interval: {key} has no per-row form for {b.kind} runs"
+    return RunComparison(a, b, rows, outcomes, change, paired_by, relabelled, settings_diff(a, b), curves(a), curves(b), note)
+
+
+def main_metric_key(record: RunRecord) -> str | None:
+    from bertstudio.metrics import main_metric
+    from bertstudio.tasks import official_metrics
+
+    try:  # a kind's name is no preset name: its metrics come from its Task
+        return main_metric(official_metrics(record.kind, record.config.get("glue_task")), record.metrics or None)
+    except Exception:  # noqa: BLE001 - an unknown preset or no metric: counts only
+        return None
+
+
+def _metric(task: Any, key: str, rows: list[SharedRow], side: str) -> C.Metric | None:
+    """The main metric of one run on the shared rows as a function of row weights."""
+    from bertstudio.train import families as F
+
+    kind_family = F.family(task.spec)
+    preds = [r.pred_a if side == "a" else r.pred_b for r in rows]
+    golds = [r.gold for r in rows]
+    try:
+        if kind_family == F.CLASSES:
+            order = list((rows[0].pred_b.get("probs") or {}).keys())  # the model's label order (ids)
+            index = {name: i for i, name in enumerate(order)}
+            for value in golds + [p.get("label") for p in preds]:
+                index.setdefault(value, len(index))
+            return C.confusion_metric(key, [index[g] for g in golds], [index[p.get("label")] for p in preds], len(index))
+        if kind_family == F.SCORE:
+            return C.regression_metric(key, [float(g) for g in golds], [float(p.get("score", 0.0)) for p in preds])
+        if kind_family == F.TAGS:
+            return C.tagging_metric(key, golds, [p.get("tags") or [] for p in preds])
+        if kind_family == F.SPAN:
+            return C.squad_metric(key, [p.get("answer") or "" for p in preds], [list(g.get("text") or []) for g in golds])
+    except DataError:
+        return None
+    return None

@@ -1,0 +1,221 @@
+"""Would more labels help? Train the same settings on growing shares of the labelled rows.
+
+One job trains ``config`` on 12.5 / 25 / 50 / 100 % of the labelled training rows with
+3 seeds each (12 runs), scores every run on the same evaluation set, and fits a power
+law to the main metric's gap to perfect (``gap(n) = a * n ** -b``, the shape learning
+curves follow over a range of data sizes; Hestness et al. 2017) with
+``scipy.optimize.curve_fit``. The fit says what doubling the labelled rows is expected
+to give, with a 95% range from the fit's covariance.
+
+Subsets are nested per seed: the seed's permutation of the rows is cut at each size, so
+12.5% is inside 25% is inside 50%, and a point differs from the next only by the rows
+added (and the training seed). Runs go from the smallest share up, so the first points
+come fast; the progress reported is over all runs, weighted by their size. Runs write
+no folders (``output_dir=None``). Cancelling (the same ``threading.Event`` the engine
+checks after every optimizer step) stops the running run and returns the points so far.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import warnings
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from bertstudio.errors import ConfigError, TrainingError
+from bertstudio.train.config import TrainConfig
+
+FRACTIONS = (0.125, 0.25, 0.5, 1.0)
+SEEDS = (0, 1, 2)
+Progress = Callable[[float, str], None]
+
+
+@dataclass(frozen=True)
+class CurvePoint:
+    labels: int  # training rows used
+    seed: int
+    value: float  # the main metric
+    metrics: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class PowerLaw:
+    """``gap(n) = a * n ** -b``; the metric is ``ceiling - gap`` (or ``gap`` when lower is better)."""
+
+    a: float
+    b: float
+    higher_is_better: bool
+    ceiling: float
+    cov: np.ndarray  # covariance of (log a, b)
+
+    def gap(self, n: float) -> float:
+        return self.a * n ** -self.b
+
+    def predict(self, n: float) -> float:
+        return self.ceiling - self.gap(n) if self.higher_is_better else self.gap(n)
+
+    def predict_range(self, n: float, z: float = 1.96) -> tuple[float, float]:
+        """A 95% range for the prediction at ``n`` (delta method on log gap)."""
+        grad = np.array([1.0, -math.log(n)])
+        sd = float(math.sqrt(max(grad @ self.cov @ grad, 0.0)))
+        gaps = (self.gap(n) * math.exp(-z * sd), self.gap(n) * math.exp(z * sd))
+        values = [self.ceiling - g if self.higher_is_better else g for g in gaps]
+        return min(values), max(values)
+
+
+@dataclass
+class LearningCurve:
+    metric: str
+    points: list[CurvePoint]
+    fit: PowerLaw | None = None
+    cancelled: bool = False
+
+    def sizes(self) -> list[int]:
+        return sorted({p.labels for p in self.points})
+
+    def summary(self) -> list[tuple[int, float, float, float, float]]:
+        """(labels, mean, std, min, max) of the metric per size, smallest first."""
+        out = []
+        for n in self.sizes():
+            v = np.array([p.value for p in self.points if p.labels == n])
+            out.append((n, float(v.mean()), float(v.std()), float(v.min()), float(v.max())))
+        return out
+
+    def doubling(self) -> tuple[int, float, float, float, float] | None:
+        """(largest size, its mean, the fit's prediction at twice that, range low, range high)."""
+        if self.fit is None or not self.points:
+            return None
+        n, mean = self.summary()[-1][:2]
+        low, high = self.fit.predict_range(2 * n)
+        return n, mean, self.fit.predict(2 * n), low, high
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"metric": self.metric, "cancelled": self.cancelled,
+                               "points": [{"labels": p.labels, "seed": p.seed, "value": p.value, "metrics": p.metrics}
+                                          for p in self.points]}
+        if self.fit is not None:
+            out["fit"] = {"a": self.fit.a, "b": self.fit.b, "ceiling": self.fit.ceiling,
+                          "higher_is_better": self.fit.higher_is_better}
+        return out
+
+
+def fit_power_law(sizes: Sequence[float], values: Sequence[float], *, higher_is_better: bool = True,
+                  ceiling: float = 1.0) -> PowerLaw:
+    """Least squares of ``log gap = log a - b log n`` over every point (each seed counts), with
+    ``scipy.optimize.curve_fit``; fitting in logs weighs relative errors alike at every size."""
+    from scipy.optimize import OptimizeWarning, curve_fit
+
+    n = np.asarray(sizes, dtype=np.float64)
+    v = np.asarray(values, dtype=np.float64)
+    if len(np.unique(n)) < 2:
+        raise ConfigError("a power law needs points at two or more sizes", where="learning curve",
+                          expected="runs on at least two shares of the data")
+    gap = (ceiling - v) if higher_is_better else v
+    gap = np.clip(gap, 1e-6, None)  # a perfect score has no gap left to shrink: keep it finite in logs
+    x, y = np.log(n), np.log(gap)
+    slope, intercept = np.polyfit(x, y, 1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", OptimizeWarning)  # a perfect line: handled just below
+        params, cov = curve_fit(lambda t, log_a, b: log_a - b * t, x, y, p0=(intercept, -slope))
+    if not np.all(np.isfinite(cov)):
+        cov = np.zeros((2, 2))  # exactly on a line (two sizes, one seed; every score perfect): no spread
+    return PowerLaw(float(math.exp(params[0])), float(params[1]), higher_is_better, ceiling, np.asarray(cov))
+
+
+def nested_subsets(rows: int, sizes: Sequence[int], seed: int) -> list[np.ndarray]:
+    """Row indices per size: the first ``size`` rows of one permutation (so each holds the last)."""
+    order = np.random.default_rng(seed).permutation(rows)
+    return [np.sort(order[:size]) for size in sizes]
+
+
+def curve_sizes(rows: int, fractions: Sequence[float] = FRACTIONS) -> list[int]:
+    sizes = sorted({max(1, math.ceil(f * rows)) for f in fractions if 0 < f <= 1})
+    if not sizes:
+        raise ConfigError(f"no usable shares in {list(fractions)}", where="learning curve", expected="fractions in (0, 1]")
+    return sizes
+
+
+def learning_curve(config: TrainConfig, train_set: Any, eval_set: Any, *, fractions: Sequence[float] = FRACTIONS,
+                   sizes: Sequence[int] | None = None, seeds: Sequence[int] = SEEDS, progress: Progress | None = None,
+                   on_point: Callable[[CurvePoint], None] | None = None, cancel: threading.Event | None = None,
+                   train_fn: Callable[..., Any] | None = None) -> LearningCurve:
+    """Train ``config`` on nested shares of ``train_set``'s labelled rows (or on ``sizes`` rows)
+    for each seed, score on ``eval_set``, and fit the curve. Raises the run's error when a
+    run fails; returns the points so far with ``cancelled`` set when cancelled."""
+    from bertstudio.metrics import LOWER_IS_BETTER, main_metric
+    from bertstudio.train.engine import train as engine_train
+
+    train_fn = train_fn or engine_train
+    if eval_set is None or len(eval_set) == 0:
+        raise ConfigError("a learning curve needs evaluation rows", where="learning curve", expected="a dev split")
+    labelled = train_set.labelled()
+    total = len(labelled)
+    sizes = sorted({int(s) for s in sizes}) if sizes else curve_sizes(total, fractions)
+    if sizes[-1] > total:
+        raise ConfigError(f"{sizes[-1]} training rows asked for, {total} labelled", where="learning curve",
+                          expected=f"sizes up to {total}")
+    cancel = cancel or threading.Event()
+    plan = [(size, seed) for size in sizes for seed in seeds]  # small first: early points come fast
+    weights = np.array([size for size, _ in plan], dtype=np.float64)
+    done = 0.0
+    subsets = {seed: dict(zip(sizes, nested_subsets(total, sizes, seed))) for seed in seeds}
+    curve = LearningCurve(metric="", points=[])
+    for i, (size, seed) in enumerate(plan):
+        if cancel.is_set():
+            curve.cancelled = True
+            break
+        run_config = replace(config, seed=seed, max_train_examples=None, output_dir=None, resume_from=None,
+                             labels=config.labels or list(labelled.labels) or None)
+        message = f"run {i + 1} of {len(plan)}: {size} labels, seed {seed}"
+        if progress:
+            progress(done / weights.sum(), message)
+
+        def on_event(event: Any, control: Any, weight: float = weights[i], message: str = message) -> None:
+            if progress and getattr(event, "kind", "") == "step":
+                share = event.step / max(event.total_steps, 1)
+                progress((done + weight * share) / weights.sum(), message)
+
+        result = train_fn(run_config, labelled.select(subsets[seed][size]), eval_set, callbacks=[on_event], cancel=cancel)
+        if result.status == "cancelled":
+            curve.cancelled = True
+            break
+        if result.status != "finished":
+            raise result.error or TrainingError(result.message or "a run of the learning curve failed",
+                                                where=f"learning curve, {message}")
+        if not curve.metric:
+            curve.metric = main_metric(str(config.glue_task or config.task), result.metrics)
+        point = CurvePoint(size, seed, float(result.metrics[curve.metric]), dict(result.metrics))
+        curve.points.append(point)
+        done += weights[i]
+        if on_point:
+            on_point(point)
+    if len({p.labels for p in curve.points}) >= 2:
+        higher = curve.metric not in LOWER_IS_BETTER
+        curve.fit = fit_power_law([p.labels for p in curve.points], [p.value for p in curve.points],
+                                  higher_is_better=higher, ceiling=1.0 if higher else 0.0)
+    if progress and not curve.cancelled:
+        progress(1.0, "done")
+    return curve
+
+
+def curve_sets(train_all: Any, dev_all: Any = None, *, seed: int = 0) -> tuple[Any, Any, str]:
+    """(training rows, evaluation rows, a note) for a project: the labelled dev rows when there
+    are any, else 10% of the labelled training rows held out with ``seed`` (the Train page's
+    rule), so no evaluated row is ever trained on."""
+    train = train_all.labelled() if train_all is not None else None
+    if train is None or len(train) == 0:
+        raise ConfigError("the training split has no labelled rows", where="learning curve",
+                          expected="labelled training examples")
+    dev = dev_all.labelled() if dev_all is not None and len(dev_all) else None
+    if dev is not None and len(dev):
+        return train, dev, ""
+    if len(train) < 20:
+        raise ConfigError(f"too few labelled rows to hold some out for evaluation ({len(train)})", where="learning curve",
+                          expected="a dev split, or at least 20 labelled training rows")
+    order = np.random.default_rng(seed).permutation(len(train))
+    n_eval = max(1, round(0.1 * len(train)))
+    note = f"no dev split: {n_eval} of {len(train)} labelled training rows held out for evaluation"
+    return train.select(np.sort(order[n_eval:])), train.select(np.sort(order[:n_eval])), note

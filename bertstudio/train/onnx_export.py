@@ -1,0 +1,383 @@
+"""Export a fine-tuned model to ONNX, and predict or evaluate with the export.
+
+An export folder holds ``model.onnx`` (fp32, traced with ``torch.onnx.export(dynamo=True)``,
+dynamic batch and sequence axes; optimum's exporter does not support transformers 5),
+``model.int8.onnx`` (ONNX Runtime dynamic quantization, per-channel int8 weights), the
+tokenizer, ``labels.json`` (kind, label names and the encoding settings), the model's
+``config.json`` and ``predict.py``: a standalone script that needs only onnxruntime,
+tokenizers and numpy (:mod:`bertstudio.train.standalone_predict`, copied as it is).
+
+Inside bertstudio an export is run through the same Task code as a PyTorch model:
+:class:`OnnxModel` looks like the transformers model to :class:`~bertstudio.train.predict.Predictor`
+and to ``predict_batches``, so ``bertstudio predict --model DIR/model.onnx`` encodes and
+decodes exactly as ``bertstudio predict`` does.
+
+The export never overwrites: a non-empty target folder is refused, and the files are
+written into a temporary folder beside it that is renamed into place at the end.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import shutil
+import threading
+import uuid
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+from bertstudio.errors import BertStudioError, ConfigError
+
+log = logging.getLogger(__name__)
+
+FP32_FILE, INT8_FILE, META_FILE, SCRIPT_FILE = "model.onnx", "model.int8.onnx", "labels.json", "predict.py"
+INPUT_ORDER = ("input_ids", "attention_mask", "token_type_ids")
+TOLERANCE = 1e-3  # the exported graph must give the PyTorch model's outputs within this
+Progress = Callable[[float, str], None]
+
+
+@dataclass
+class OnnxExport:
+    folder: Path
+    fp32: Path
+    int8: Path | None
+    max_abs_diff: float  # fp32 ONNX against PyTorch on a check batch
+
+    @property
+    def sizes(self) -> dict[str, int]:
+        return {p.name: p.stat().st_size for p in (self.fp32, self.int8) if p is not None}
+
+
+class Cancelled(BertStudioError):
+    """The user stopped an export; nothing was left behind."""
+
+
+def check_target(out_dir: str | Path) -> Path:
+    """``out_dir`` as a Path when it may be written: absent, or an empty folder."""
+    out = Path(out_dir).expanduser()
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise ConfigError("the export folder is not empty", path=out, where="export",
+                          expected="a new or empty folder (an export never overwrites files)")
+    return out
+
+
+def export_onnx(model_dir: str | Path, out_dir: str | Path, *, quantize: bool = True,
+                progress: Progress | None = None, cancel: threading.Event | None = None) -> OnnxExport:
+    """Export the transformers folder ``model_dir`` (a run's ``model/``) into ``out_dir``."""
+    from bertstudio.tasks import get_task
+    from bertstudio.tasks.model import load_model
+    from bertstudio.train.families import family
+
+    out = check_target(out_dir)
+    report = _reporter(progress, cancel)
+    report(0.02, "loading the model")
+    model, tokenizer, kind, labels = load_model(model_dir)
+    task = get_task(kind)
+    decode = family(task.spec)
+    if decode is None:
+        raise ConfigError(f"{kind} models cannot be exported to ONNX yet", path=model_dir, where="export",
+                          expected="a sentence, pair, regression, tagging or QA model")
+    model.eval()
+    # input_ids and attention_mask always (in that order: the traced forward's positions); token
+    # types where the tokenizer makes them (BERT yes, RoBERTa/DistilBERT no)
+    inputs = [n for n in INPUT_ORDER if n in tokenizer.model_input_names or n != "token_type_ids"]
+    tmp = out.parent / f".{out.name}.{uuid.uuid4().hex[:8]}.tmp"
+    tmp.mkdir(parents=True)
+    try:
+        report(0.05, "tracing the model (torch.onnx, dynamo)")
+        outputs = _export(model, inputs, tmp / FP32_FILE)
+        report(0.55, "checking the export against PyTorch")
+        diff = _check(model, inputs, tmp / FP32_FILE)
+        int8 = None
+        if quantize:
+            report(0.6, "quantizing to int8")
+            int8 = _quantize(tmp / FP32_FILE, tmp / INT8_FILE)
+        report(0.9, "writing the tokenizer, labels and predict.py")
+        tokenizer.save_pretrained(tmp)
+        model.config.to_json_file(tmp / "config.json")
+        limit = getattr(model.config, "max_position_embeddings", 512) or 512
+        from bertstudio.train.predict import run_lengths
+
+        lengths = run_lengths(model, model_dir)  # how the run cut its inputs, as bertstudio's Predictor does
+        meta = {
+            "format": 1, "kind": kind, "decode": decode, "labels": list(labels),
+            "inputs": list(task.spec.inputs), "optional_inputs": list(task.spec.optional_inputs),
+            "model_inputs": inputs, "model_outputs": outputs, "max_length": lengths["max_length"],
+            "doc_stride": lengths["doc_stride"], "n_best": 20, "max_answer_length": lengths["max_answer_length"],
+            "pad_token_id": int(tokenizer.pad_token_id or 0), "max_position_embeddings": int(limit),
+            "glue_task": (getattr(model.config, "bertstudio", None) or {}).get("glue_task"),
+        }
+        (tmp / META_FILE).write_text(json.dumps(meta, indent=2, ensure_ascii=False), encoding="utf-8")
+        shutil.copyfile(Path(__file__).with_name("standalone_predict.py"), tmp / SCRIPT_FILE)
+        report(0.98, "moving the export into place")
+        if out.exists():
+            out.rmdir()  # empty (checked above); a file that appeared since makes this fail, not vanish
+        os.replace(tmp, out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    report(1.0, "done")
+    return OnnxExport(out, out / FP32_FILE, out / INT8_FILE if int8 else None, diff)
+
+
+def _reporter(progress: Progress | None, cancel: threading.Event | None) -> Progress:
+    def report(fraction: float, message: str) -> None:
+        if cancel is not None and cancel.is_set():
+            raise Cancelled("export cancelled", where="export")
+        if progress is not None:
+            progress(fraction, message)
+
+    return report
+
+
+@contextlib.contextmanager
+def _quiet_exporter(*loggers: str) -> Iterator[None]:
+    """The exporter and the quantizer log and warn about things that say nothing about this
+    model (missing torchvision ops, axis renames, "consider pre-processing"); failures still raise."""
+    saved = [(logging.getLogger(name), logging.getLogger(name).level) for name in loggers]
+    for logger, _ in saved:
+        logger.setLevel(logging.ERROR)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", (UserWarning, FutureWarning, DeprecationWarning))
+            yield
+    finally:
+        for logger, level in saved:
+            logger.setLevel(level)
+
+
+def _example(model: Any, inputs: list[str], batch: int, length: int, pad_last: int = 0) -> dict[str, Any]:
+    import torch
+
+    generator = torch.Generator().manual_seed(0)
+    ids = torch.randint(5, model.config.vocab_size, (batch, length), generator=generator)
+    mask = torch.ones_like(ids)
+    if pad_last:
+        mask[-1, -pad_last:] = 0
+    values = {"input_ids": ids, "attention_mask": mask, "token_type_ids": torch.zeros_like(ids)}
+    return {n: values[n] for n in inputs}
+
+
+class _Traced:
+    """The model as a function of positional tensors, returning the task's logits only."""
+
+    @staticmethod
+    def wrap(model: Any, inputs: list[str], outputs: list[str]) -> Any:
+        import torch
+
+        class Wrapped(torch.nn.Module):
+            def __init__(self) -> None:
+                super().__init__()
+                self.model = model
+
+            def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor,
+                        token_type_ids: torch.Tensor | None = None) -> tuple[torch.Tensor, ...]:
+                given = {"input_ids": input_ids, "attention_mask": attention_mask, "token_type_ids": token_type_ids}
+                result = self.model(**{k: given[k] for k in inputs})
+                return tuple(result[k] for k in outputs)
+
+        return Wrapped().eval()
+
+
+def _output_names(model: Any, example: dict[str, Any]) -> list[str]:
+    import torch
+
+    with torch.inference_mode():
+        result = model(**example)
+    return [k for k, v in result.items() if isinstance(v, torch.Tensor) and k != "loss"]
+
+
+def _export(model: Any, inputs: list[str], path: Path) -> list[str]:
+    import torch
+    from torch.export import Dim
+
+    example = _example(model, inputs, batch=2, length=16)
+    outputs = _output_names(model, example)
+    limit = int(getattr(model.config, "max_position_embeddings", 512) or 512)
+    batch, sequence = Dim("batch"), Dim("sequence", max=limit)
+    size = sum(p.numel() * p.element_size() for p in model.parameters())
+    try:
+        with _quiet_exporter("torch.onnx", "torch.export"), torch.inference_mode(False):
+            torch.onnx.export(
+                _Traced.wrap(model, inputs, outputs), tuple(example.values()), str(path), dynamo=True, verbose=False,
+                input_names=inputs, output_names=outputs,
+                dynamic_shapes={n: {0: batch, 1: sequence} for n in inputs},
+                external_data=size > 1_800_000_000,  # one file below protobuf's 2 GB limit
+            )
+    except BertStudioError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the exporter's many failure types mean "this model"
+        log.error("ONNX export failed", exc_info=exc)
+        raise ConfigError(f"the model could not be exported to ONNX: {type(exc).__name__}: {exc}", where="export",
+                          expected="a BERT-style encoder torch.export can trace") from None
+    return outputs
+
+
+def _check(model: Any, inputs: list[str], path: Path) -> float:
+    """Largest difference between ONNX Runtime and PyTorch on a batch of another shape (with
+    padding), so a graph that froze a shape or ignored the mask is caught here, not by a user."""
+    import numpy as np
+    import torch
+
+    example = _example(model, inputs, batch=3, length=23, pad_last=5)
+    session = _session(path)
+    got = session.run(None, {k: v.numpy() for k, v in example.items()})
+    with torch.inference_mode():
+        result = model(**example)
+    names = [o.name for o in session.get_outputs()]
+    diff = max(float(np.abs(g - result[n].numpy()).max()) for g, n in zip(got, names))
+    if not diff <= TOLERANCE:
+        raise ConfigError(f"the ONNX model's outputs differ from PyTorch's by {diff:.2g}", where="export",
+                          expected=f"at most {TOLERANCE}")
+    return diff
+
+
+class _DropFrom(logging.Filter):
+    def __init__(self, package: str) -> None:
+        super().__init__()
+        self.marker = f"{os.sep}{package}{os.sep}"
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return self.marker not in record.pathname or record.levelno >= logging.ERROR
+
+
+def _quantize(fp32: Path, int8: Path) -> Path:
+    """Dynamic quantization: int8 weights per output channel (MatMul, Gather), activations
+    quantized on the fly; no calibration data needed."""
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    root = logging.getLogger()
+    advice = _DropFrom("onnxruntime")  # its quantizer logs "consider pre-processing" on the root logger
+    root.addFilter(advice)
+    try:
+        with _quiet_exporter():
+            quantize_dynamic(str(fp32), str(int8), per_channel=True, weight_type=QuantType.QInt8)
+    finally:
+        root.removeFilter(advice)
+    return int8
+
+
+def _session(path: str | Path, threads: int = 0) -> Any:
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.log_severity_level = 3
+    return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+
+
+# --- using an export inside bertstudio --------------------------------------------------------
+
+
+class _Outputs(dict):
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+class _Config:
+    def __init__(self, meta: dict[str, Any]) -> None:
+        self.max_position_embeddings = int(meta.get("max_position_embeddings") or 512)
+        self.bertstudio = {"task": meta["kind"], "glue_task": meta.get("glue_task")}
+
+
+class OnnxModel:
+    """An ONNX Runtime session that answers like the transformers model: ``model(**batch)`` with
+    torch tensors in, an object with ``.logits`` (or ``.start_logits``/``.end_logits``) out."""
+
+    training = False
+
+    def __init__(self, path: str | Path, *, threads: int = 0) -> None:
+        self.path = Path(path)
+        self.meta = read_meta(self.path.parent)
+        self.session = _session(self.path, threads)
+        self.input_names = [i.name for i in self.session.get_inputs()]
+        self.output_names = [o.name for o in self.session.get_outputs()]
+        self.config = _Config(self.meta)
+
+    def to(self, device: Any) -> "OnnxModel":
+        return self  # ONNX Runtime's CPU provider: tensors are copied to numpy in __call__
+
+    def eval(self) -> "OnnxModel":
+        return self
+
+    def train(self, mode: bool = True) -> "OnnxModel":
+        return self
+
+    def __call__(self, **batch: Any) -> _Outputs:
+        import torch
+
+        feed = {n: batch[n].detach().cpu().numpy() for n in self.input_names}
+        values = self.session.run(self.output_names, feed)
+        return _Outputs({n: torch.from_numpy(v) for n, v in zip(self.output_names, values)})
+
+
+def read_meta(folder: str | Path) -> dict[str, Any]:
+    path = Path(folder) / META_FILE
+    try:
+        meta = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError("not an ONNX export: labels.json is missing", path=folder,
+                          expected="a folder written by bertstudio export-onnx") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ConfigError(f"cannot read the export's labels: {exc}", path=path) from None
+    if not isinstance(meta, dict) or "kind" not in meta or not isinstance(meta.get("labels"), list):
+        raise ConfigError("labels.json lacks the task kind or labels", path=path, expected="a file written by bertstudio")
+    return meta
+
+
+def load_onnx(path: str | Path, *, threads: int = 0) -> tuple[OnnxModel, Any, str, list[str]]:
+    """``(model, tokenizer, kind, labels)`` of an exported ``.onnx`` file, like ``load_model``."""
+    from transformers import AutoTokenizer
+
+    path = Path(path)
+    if not path.is_file():
+        raise ConfigError("no such ONNX file", path=path, expected="model.onnx or model.int8.onnx of an export")
+    model = OnnxModel(path, threads=threads)
+    try:
+        tokenizer = AutoTokenizer.from_pretrained(path.parent)
+    except (OSError, ValueError) as exc:
+        raise ConfigError(f"cannot load the export's tokenizer: {exc}", path=path.parent) from None
+    return model, tokenizer, str(model.meta["kind"]), [str(x) for x in model.meta["labels"]]
+
+
+def onnx_predictor(path: str | Path, *, threads: int = 0) -> Any:
+    """A :class:`~bertstudio.train.predict.Predictor` over an exported model."""
+    from bertstudio.train.predict import Predictor
+
+    model, tokenizer, kind, labels = load_onnx(path, threads=threads)
+    return Predictor(model, tokenizer, kind, labels, device="cpu")
+
+
+def evaluate_onnx(path: str | Path, examples: Any, *, batch_size: int = 64, max_length: int | None = None,
+                  threads: int = 0) -> tuple[dict[str, float], list[dict[str, Any]]]:
+    """Score an exported model on ``examples`` as ``engine.evaluate`` scores a folder: (metrics,
+    one prediction per example), through the task's encode/accumulator and ``predict_batches``."""
+    from dataclasses import replace
+
+    from bertstudio.tasks import get_task
+    from bertstudio.train.evaluation import eval_loader, predict_batches
+    from bertstudio.train.families import CLASSES, family
+
+    model, tokenizer, kind, labels = load_onnx(path, threads=threads)
+    if examples.kind != kind:
+        raise ConfigError(f"the model predicts {kind!r} but the data is {examples.kind!r}", path=examples.source,
+                          expected=f"{kind} data")
+    task = get_task(kind)
+    if family(task.spec) == CLASSES:
+        examples = replace(examples, labels=list(labels))  # predictions and golds share the model's labels
+    glue_task = examples.meta.get("glue_task") or model.meta.get("glue_task")
+    if max_length is None:  # as the run cut its inputs (the export's meta keeps it)
+        max_length = int(model.meta.get("max_length") or 128)
+    enc = task.encode(examples, tokenizer, max_length=min(max_length, model.config.max_position_embeddings),
+                      label2id={n: i for i, n in enumerate(labels)}, training=False)
+    loader = eval_loader(enc, task, tokenizer.pad_token_id or 0, batch_size, pad_to_multiple_of=None)
+    preds = predict_batches(model, loader, task.accumulator(examples, enc, labels, glue_task=glue_task))
+    metrics = task.metrics(examples, preds, glue_task=glue_task) if len(examples.labelled()) else {}
+    return metrics, preds

@@ -1,0 +1,137 @@
+"""The main window's actions, menus and toolbar (moved out of main_window.py to keep it small).
+
+:func:`build_actions` creates every QAction as an attribute of the window (``window.import_action``…)
+with its object name, shortcut and slot, fills the menu bar and the toolbar. The slots
+are the window's methods, except the model actions, which live with their dialogs:
+File > Export model as ONNX… and Push to Hugging Face Hub… (:mod:`bertstudio.ui.model_export`)
+and Tools > Learning curve… (:mod:`bertstudio.ui.learning_curve`). Texts are translated
+in the "MainWindow" context, where the shipped translation has them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QMenu, QMessageBox
+
+
+def _t(text: str) -> str:
+    return QCoreApplication.translate("MainWindow", text)
+
+
+def make_action(window: Any, name: str, text: str, slot: Any, shortcut: QKeySequence | str | None = None) -> QAction:
+    action = QAction(text, window)
+    action.setObjectName(name)
+    if shortcut is not None:
+        action.setShortcut(QKeySequence(shortcut))
+    action.triggered.connect(slot)
+    return action
+
+
+def build_actions(window: Any, pages: Any) -> None:
+    """Every action, the menus and the toolbar of ``window``; ``pages``: the (key, title, ...) table."""
+    w, SK, act = window, QKeySequence.StandardKey, make_action
+    w.new_action = act(w, "newProjectAction", _t("&New project…"), w.new_project, SK.New)
+    w.open_action = act(w, "openProjectAction", _t("&Open project…"), w.open_project, SK.Open)
+    w.save_action = act(w, "saveAction", _t("&Save"), w.save, SK.Save)
+    w.import_action = act(w, "importAction", _t("&Import data…"), w.import_data, "Ctrl+I")
+    w.export_action = act(w, "exportAction", _t("&Export data…"), w.export_data, "Ctrl+E")
+    w.export_run_action = act(w, "exportRunAction", _t("Export &run…"), w.export_run)
+    w.export_onnx_action = act(w, "exportOnnxAction", _t("Export model as &ONNX…"), lambda: export_onnx(w))
+    w.push_hub_action = act(w, "pushHubAction", _t("Push to Hugging Face &Hub…"), lambda: push_to_hub(w))
+    w.restore_action = act(w, "restoreRowsAction", _t("Restore &replaced rows…"), lambda: w.restore_replaced_rows())
+    w.close_action = act(w, "closeProjectAction", _t("&Close project"), w.session.close)
+    w.quit_action = act(w, "quitAction", _t("&Quit"), w.close, SK.Quit)
+    w.undo_action = w.session.undo_stack.createUndoAction(w, _t("&Undo"))
+    w.undo_action.setObjectName("undoAction")
+    w.undo_action.setShortcut(SK.Undo)
+    w.redo_action = w.session.undo_stack.createRedoAction(w, _t("&Redo"))
+    w.redo_action.setObjectName("redoAction")
+    w.redo_action.setShortcuts([QKeySequence(SK.Redo), QKeySequence("Ctrl+Shift+Z")])
+    w.add_examples_action = act(w, "addExamplesAction", _t("&Add examples…"), w.add_examples, "Ctrl+Shift+N")
+    w.label_set_action = act(w, "labelSetAction", _t("&Label set…"), w.edit_label_set)
+    w.learning_curve_action = act(w, "learningCurveAction", _t("&Learning curve…"), lambda: learning_curve(w))
+    w.shortcuts_action = act(w, "shortcutsAction", _t("&Keyboard shortcuts"), w.show_shortcuts, SK.HelpContents)
+    w.recent_menu = QMenu(_t("Open &recent"), w)
+    w.recent_menu.setObjectName("recentMenu")
+    w.recent_menu.aboutToShow.connect(lambda: fill_recent_menu(w))
+    file_menu = w.menuBar().addMenu(_t("&File"))
+    for item in (w.new_action, w.open_action, w.recent_menu, w.save_action, None, w.import_action, w.export_action,
+                 w.export_run_action, None, w.export_onnx_action, w.push_hub_action, None, w.close_action, w.quit_action):
+        if item is None:
+            file_menu.addSeparator()
+        elif isinstance(item, QMenu):
+            file_menu.addMenu(item)
+        else:
+            file_menu.addAction(item)
+    edit_menu = w.menuBar().addMenu(_t("&Edit"))
+    edit_menu.addActions([w.undo_action, w.redo_action, w.restore_action])
+    edit_menu.addSeparator()
+    edit_menu.addAction(w.add_examples_action)
+    edit_menu.addAction(w.label_set_action)
+    view_menu = w.menuBar().addMenu(_t("&View"))
+    for i, (key, title, *_rest) in enumerate(pages):
+        view_menu.addAction(act(w, f"show_{key}Action", _t(title), lambda _c=False, k=key: w.show_page(k), f"Ctrl+{i + 1}"))
+    tools_menu = w.menuBar().addMenu(_t("&Tools"))
+    tools_menu.addAction(w.learning_curve_action)
+    help_menu = w.menuBar().addMenu(_t("&Help"))
+    help_menu.addAction(w.shortcuts_action)
+    toolbar = w.addToolBar(_t("Main"))
+    toolbar.setObjectName("mainToolBar")
+    toolbar.addActions([w.new_action, w.open_action, w.save_action])
+    toolbar.addSeparator()
+    toolbar.addActions([w.import_action, w.export_action])
+    toolbar.addSeparator()
+    toolbar.addActions([w.undo_action, w.redo_action])
+    toolbar.addSeparator()
+    toolbar.addAction(w.shortcuts_action)
+
+
+def fill_recent_menu(window: Any) -> None:
+    window.recent_menu.clear()
+    for folder in window.session.recent_projects():
+        window.recent_menu.addAction(folder, lambda f=folder: window.open_project(f))
+    if window.recent_menu.isEmpty():
+        window.recent_menu.addAction(_t("(none)")).setEnabled(False)
+
+
+# --- the model actions ------------------------------------------------------------------------
+
+
+def export_onnx(window: Any) -> Any:
+    from bertstudio.ui.model_export import export_onnx_action
+
+    return export_onnx_action(window)
+
+
+def push_to_hub(window: Any) -> Any:
+    from bertstudio.ui.model_export import push_to_hub_action
+
+    return push_to_hub_action(window)
+
+
+def current_config(window: Any) -> Any:
+    """The Train page's current settings as a TrainConfig (its build_config), else the defaults."""
+    from bertstudio.train.config import TrainConfig
+
+    build = getattr(window.pages.get("train"), "build_config", None)
+    if callable(build):
+        return build("")
+    return TrainConfig(task=window.session.kind, labels=window.session.labels() or None)
+
+
+def learning_curve(window: Any) -> Any:
+    """Tools > Learning curve…: the panel over the Train page's settings, in its own window."""
+    from bertstudio.ui.learning_curve import open_learning_curve
+
+    if not window.session.has_project():
+        QMessageBox.information(window, _t("No project"), _t("Create or open a project first."))
+        return None
+    dialog = open_learning_curve(window.session, lambda: current_config(window), window)
+    app = QCoreApplication.instance()
+    if app is not None:  # quitting while it runs: stop the job and let its thread end first
+        app.aboutToQuit.connect(dialog.panel.cancel_and_wait)
+    window.learning_curve_dialog = dialog
+    return dialog

@@ -1,0 +1,121 @@
+"""How the Results page draws one evaluated example with its gold and predicted values.
+
+- plain tag sets (POS): every word with its tag; a word tagged wrongly is shaded red
+  and shows the predicted tag beside the gold one (neighbouring words with one tag stay
+  separate words: they are not a span);
+- BIO tag sets (NER, chunks): the entity spans, gold on one line and predicted on the next;
+- QA: the context with the gold and predicted answers shaded;
+- labels and scores: the texts, gold and predicted value, and the class probabilities.
+
+Whether a tag set is BIO is ``kinds.is_bio_tag_set``'s rule; spans are read by
+``tasks.tagging.entity_spans`` (seqeval's reader would cut "PRON" into an entity "RON").
+Strings are translated in the "ResultsPage" context, where they have always been.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any, Sequence
+
+from PySide6.QtCore import QCoreApplication
+
+from bertstudio.data.kinds import get_spec, is_bio_tag_set
+from bertstudio.tasks.tagging import entity_spans
+
+GOLD_BG, PRED_BG, WRONG_BG = "#c8e6c9", "#ffe0b2", "#ffcdd2"  # green = gold, orange = predicted, red = wrong
+_esc = html.escape
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("ResultsPage", text)
+
+
+def mark_runs(text: str, gold: list[tuple[int, int]], pred: list[tuple[int, int]]) -> str:
+    """HTML of ``text`` with char ranges [s, e) shaded: gold green, predicted orange, both underlined."""
+    flags = [0] * len(text)
+    for bit, ranges in ((1, gold), (2, pred)):
+        for s, e in ranges:
+            for i in range(max(s, 0), min(e, len(text))):
+                flags[i] |= bit
+    out, i = [], 0
+    while i < len(text):
+        j = i
+        while j < len(text) and flags[j] == flags[i]:
+            j += 1
+        chunk = _esc(text[i:j])
+        f = flags[i]
+        if f == 1:
+            chunk = f'<span style="background:{GOLD_BG}">{chunk}</span>'
+        elif f == 2:
+            chunk = f'<span style="background:{PRED_BG}">{chunk}</span>'
+        elif f == 3:
+            chunk = f'<span style="background:{GOLD_BG}; text-decoration: underline; color:#e65100">{chunk}</span>'
+        out.append(chunk)
+        i = j
+    return "".join(out)
+
+
+def _legend(text: str) -> str:
+    return f"<p><i>{_esc(text)}</i></p>"
+
+
+def spans_html(tokens: Sequence[str], tags: Sequence[str] | None, background: str) -> str:
+    """The words with each entity span bracketed and typed: ``[New York]<sub>LOC</sub>``."""
+    starts = {s: (t, e) for t, s, e in entity_spans(list(tags or []))}
+    out, i = [], 0
+    while i < len(tokens):
+        if i in starts:
+            typ, end = starts[i]
+            words = _esc(" ".join(tokens[i:end]))
+            out.append(f'<span style="background:{background}">[{words}]<sub>{_esc(typ)}</sub></span>')
+            i = max(end, i + 1)
+        else:
+            out.append(_esc(tokens[i]))
+            i += 1
+    return " ".join(out)
+
+
+def tokens_html(tokens: Sequence[str], gold: Sequence[str] | None, pred: Sequence[str] | None) -> str:
+    """Every word with its tag; a wrong word shaded red with ``predicted / gold`` under it."""
+    out = []
+    for i, word in enumerate(tokens):
+        g = gold[i] if gold is not None and i < len(gold) else None
+        p = pred[i] if pred is not None and i < len(pred) else None
+        if g is not None and p is not None and g != p:
+            out.append(f'<span style="background:{WRONG_BG}">{_esc(word)}<sub><b>{_esc(p)}</b> / {_esc(g)}</sub></span>')
+        else:
+            tag = g if g is not None else p
+            out.append(_esc(word) + (f'<sub style="color:#2e7d32">{_esc(tag)}</sub>' if tag is not None else ""))
+    return " ".join(out)
+
+
+def tags_html(tokens: Sequence[str], gold: Sequence[str] | None, pred: Sequence[str] | None,
+              labels: Sequence[str]) -> str:
+    if not is_bio_tag_set(list(labels) or list(gold or []) + list(pred or [])):  # the run's tag set decides
+        return (f"<p>{tokens_html(tokens, gold, pred)}</p>"
+                + _legend(_tr("each word with its tag; red = predicted wrong, shown as predicted / gold")))
+    lines = ((_tr("Gold:"), gold, GOLD_BG), (_tr("Predicted:"), pred, PRED_BG))
+    return "<br>".join(f"<b>{_esc(title)}</b> " + spans_html(tokens, tags, bg) for title, tags, bg in lines) \
+        + _legend(_tr("green = gold, orange = predicted"))
+
+
+def answers_html(example: dict[str, Any], gold: Any, pred: dict[str, Any]) -> str:
+    context = str(example.get("context") or "")
+    gold = gold or {}
+    gold_ranges = [(s, s + len(t)) for t, s in zip(gold.get("text") or [], gold.get("answer_start") or [])]
+    start, answer = int(pred.get("start", -1)), pred.get("answer") or ""
+    pred_ranges = [(start, start + len(answer))] if start >= 0 and answer else []
+    return (f"<p><b>{_esc(_tr('Question:'))}</b> {_esc(example.get('question') or '')}</p>"
+            f"<p>{mark_runs(context, gold_ranges, pred_ranges)}</p>" + _legend(_tr("green = gold, orange = predicted")))
+
+
+def values_html(kind: str, example: dict[str, Any], gold: Any, predicted: Any, pred: dict[str, Any]) -> str:
+    spec = get_spec(kind)
+    parts = [f"<p>{_esc(str(example.get(c) or ''))}</p>" for c in spec.text_columns if example.get(c)]
+    parts.append(f"<p><b>{_esc(_tr('Gold:'))}</b> {_esc(spec.gold.short_text(gold))} &nbsp; "
+                 f"<b>{_esc(_tr('Predicted:'))}</b> {_esc(spec.gold.short_text(predicted))}</p>")
+    probs = pred.get("probs") or {}
+    if probs:
+        parts.append("<br>".join(f"{_esc(k)}: {100 * float(v):.1f}%"
+                                 for k, v in sorted(probs.items(), key=lambda kv: -kv[1])))
+    return "".join(parts)

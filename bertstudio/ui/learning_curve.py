@@ -1,0 +1,211 @@
+"""Would more labels help? The learning-curve panel: one background job, one progress bar.
+
+``Start`` trains the current settings (whatever ``config_factory()`` returns: the Train
+page's choices) on growing shares of the labelled rows with several seeds
+(:func:`bertstudio.train.learning_curve.learning_curve`) on a
+:class:`~bertstudio.ui.jobs.JobWorker`; points are plotted as each run ends, the seed
+band and the power-law fit when the job ends, with a sentence saying what doubling the
+labelled rows is expected to give. ``Cancel`` stops the running run after its current
+step. :func:`open_learning_curve` shows the panel in a dialog (the main window's
+Tools > Learning curve…).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
+
+from bertstudio.errors import BertStudioError
+from bertstudio.train.learning_curve import FRACTIONS, SEEDS
+from bertstudio.ui.jobs import JobWorker
+
+ConfigFactory = Callable[[], Any]  # -> TrainConfig of the current settings
+
+
+class _PointBridge(QObject):
+    """Carries points from the job's thread to the GUI thread (a queued signal)."""
+
+    point = Signal(object)
+
+
+class LearningCurvePanel(QWidget):
+    finished = Signal(object)  # the LearningCurve (also when cancelled: the points so far)
+    failed = Signal(str)
+
+    def __init__(self, session: Any, config_factory: ConfigFactory, parent: QWidget | None = None, *,
+                 fractions: Sequence[float] = FRACTIONS, seeds: Sequence[int] = SEEDS) -> None:
+        super().__init__(parent)
+        self.setObjectName("learningCurvePanel")
+        self.session = session
+        self.config_factory = config_factory
+        self.fractions, self.seeds = tuple(fractions), tuple(seeds)
+        self.worker: JobWorker | None = None
+        self.curve: Any = None
+        self._points: list[Any] = []
+        self._bridge = _PointBridge(self)
+        self._bridge.point.connect(self._on_point)
+        self.start_button = QPushButton(self.tr("Start"), objectName="learningCurveStart")
+        self.start_button.clicked.connect(self.start)
+        self.cancel_button = QPushButton(self.tr("Cancel"), objectName="learningCurveCancel", enabled=False)
+        self.cancel_button.clicked.connect(self.cancel)
+        self.progress = QProgressBar(objectName="learningCurveProgress")
+        self.progress.setRange(0, 1000)
+        self.status = QLabel(objectName="learningCurveStatus", wordWrap=True)
+        self.result = QLabel(objectName="learningCurveResult", wordWrap=True)
+        self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.plot = pg.PlotWidget(background="w")
+        self.plot.setLogMode(x=True, y=False)
+        self.plot.showGrid(x=True, y=True, alpha=0.2)
+        self.plot.setLabel("bottom", self.tr("labelled training rows"))
+        self.plot.addLegend(offset=(-10, -10))
+        self.scatter = pg.ScatterPlotItem(size=7, brush=pg.mkBrush("#1f77b4"), pen=None, name=self.tr("one run"))
+        self.plot.addItem(self.scatter)
+        intro = QLabel(self.tr("Trains the current settings on {f} of the labelled rows, {n} seeds each, and fits a "
+                               "power law to say what more labels would give.").format(
+            f=" / ".join(f"{100 * f:g}%" for f in self.fractions), n=len(self.seeds)), wordWrap=True)
+        bar = QHBoxLayout()
+        bar.addWidget(self.start_button)
+        bar.addWidget(self.cancel_button)
+        bar.addWidget(self.progress, 1)
+        layout = QVBoxLayout(self)
+        layout.addWidget(intro)
+        layout.addLayout(bar)
+        layout.addWidget(self.status)
+        layout.addWidget(self.plot, 1)
+        layout.addWidget(self.result)
+
+    # --- the job -------------------------------------------------------------------------
+    def is_running(self) -> bool:
+        return self.worker is not None and self.worker.is_running()
+
+    def start(self) -> JobWorker | None:
+        from bertstudio.train.learning_curve import curve_sets, learning_curve
+
+        if self.is_running():
+            return None
+        try:
+            config = self.config_factory()
+            train, dev, note = curve_sets(self.session.examples("train"),
+                                          self.session.examples("dev") if self.session.split_size("dev") else None,
+                                          seed=config.seed)
+        except BertStudioError as exc:
+            self.status.setText(str(exc))
+            return None
+        self._reset()
+        self.status.setText(note)
+        self.plot.setLabel("left", self.tr("metric"))
+        fractions, seeds, bridge = self.fractions, self.seeds, self._bridge
+
+        def job(progress: Callable[[float, str], None], cancel: Any) -> Any:
+            return learning_curve(config, train, dev, fractions=fractions, seeds=seeds, progress=progress,
+                                  on_point=bridge.point.emit, cancel=cancel)
+
+        worker = JobWorker(job, name="bertstudio-learning-curve")
+        worker.progressed.connect(self._on_progress)
+        worker.finished.connect(self._on_finished)
+        worker.failed.connect(self._on_failed)
+        self.worker = worker
+        worker.start()
+        self.start_button.setEnabled(False)
+        self.cancel_button.setEnabled(True)
+        return worker
+
+    def cancel(self) -> None:
+        if self.worker is not None:
+            self.worker.cancel()
+            self.status.setText(self.tr("Stopping after the current step…"))
+
+    def cancel_and_wait(self, timeout_ms: int = 30_000) -> bool:
+        if self.worker is None:
+            return True
+        self.worker.cancel()
+        return self.worker.wait(timeout_ms)
+
+    def _reset(self) -> None:
+        self.curve, self._points = None, []
+        self.plot.clear()
+        self.plot.addItem(self.scatter)
+        self.scatter.setData([], [])
+        self.progress.setValue(0)
+        self.result.clear()
+
+    def _on_progress(self, fraction: float, message: str) -> None:
+        self.progress.setValue(int(round(1000 * fraction)))
+        self.status.setText(message)
+
+    def _on_point(self, point: Any) -> None:
+        self._points.append(point)
+        self.scatter.setData([p.labels for p in self._points], [p.value for p in self._points])
+
+    def _on_failed(self, message: str) -> None:
+        self._end()
+        self.status.setText(self.tr("The learning curve stopped: {m}").format(m=message))
+        self.failed.emit(message)
+
+    def _on_finished(self, curve: Any) -> None:
+        self._end()
+        self.curve = curve
+        self.plot.setLabel("left", curve.metric)
+        self._draw(curve)
+        if curve.cancelled:
+            self.status.setText(self.tr("Cancelled after {n} runs.").format(n=len(curve.points)))
+        else:
+            self.progress.setValue(self.progress.maximum())
+            self.status.setText(self.tr("{n} runs done.").format(n=len(curve.points)))
+        self.result.setText(self.describe(curve))
+        self.finished.emit(curve)
+
+    def _end(self) -> None:
+        self.start_button.setEnabled(True)
+        self.cancel_button.setEnabled(False)
+
+    # --- drawing and words -------------------------------------------------------------------
+    def _draw(self, curve: Any) -> None:
+        rows = curve.summary()
+        if not rows:
+            return
+        n = np.array([r[0] for r in rows], dtype=float)
+        mean, low, high = (np.array([r[i] for r in rows]) for i in (1, 3, 4))
+        self.plot.plot(n, mean, pen=pg.mkPen("#1f77b4", width=2), name=self.tr("mean over seeds"))
+        lo = self.plot.plot(n, low, pen=None)
+        hi = self.plot.plot(n, high, pen=None)
+        self.plot.addItem(pg.FillBetweenItem(lo, hi, brush=pg.mkBrush(31, 119, 180, 50)))
+        if curve.fit is not None:
+            xs = np.geomspace(n.min(), 2 * n.max(), 60)
+            self.plot.plot(xs, [curve.fit.predict(x) for x in xs], pen=pg.mkPen("#d62728", width=2, style=Qt.PenStyle.DashLine),
+                           name=self.tr("power-law fit"))
+            _, _, predicted, p_low, p_high = curve.doubling()
+            self.plot.addItem(pg.ErrorBarItem(x=np.log10([2 * n.max()]), y=np.array([predicted]),
+                                              top=np.array([p_high - predicted]), bottom=np.array([predicted - p_low]),
+                                              beam=0.05, pen=pg.mkPen("#d62728")))
+
+    def describe(self, curve: Any) -> str:
+        """One or two sentences a person can act on."""
+        doubling = curve.doubling()
+        if doubling is None:
+            return self.tr("Too few points for a fit: runs at two or more sizes are needed.")
+        n, mean, predicted, low, high = doubling
+        pct = (lambda v: f"{100 * v:.1f}") if abs(predicted) <= 1 else (lambda v: f"{v:.3g}")
+        return self.tr("With {n:,} labelled rows the {m} is {now} (mean of {k} seeds). Doubling to {n2:,} rows is "
+                       "expected to give {pred} ({d:+.1f} points; 95% range {lo} to {hi}).").format(
+            n=n, m=curve.metric, now=pct(mean), k=len(self.seeds), n2=2 * n, pred=pct(predicted),
+            d=100 * (predicted - mean), lo=pct(low), hi=pct(high))
+
+
+def open_learning_curve(session: Any, config_factory: ConfigFactory, parent: QWidget | None = None,
+                        **options: Any) -> QDialog:
+    """Show the learning-curve panel in its own (non-modal) window."""
+    dialog = QDialog(parent)
+    dialog.setObjectName("learningCurveDialog")
+    dialog.setWindowTitle(dialog.tr("Learning curve"))
+    dialog.resize(820, 620)
+    panel = LearningCurvePanel(session, config_factory, dialog, **options)
+    QVBoxLayout(dialog).addWidget(panel)
+    dialog.panel = panel  # type: ignore[attr-defined]
+    dialog.finished.connect(lambda _result: panel.cancel())  # closing the window stops the job
+    dialog.show()
+    return dialog

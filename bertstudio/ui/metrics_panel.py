@@ -1,0 +1,100 @@
+"""A run's scores: the official metrics (x100, one decimal, as papers print them) and,
+beside them, precision / recall / F1 / support per class (per label, POS tag or entity
+type) with their macro and weighted averages, from :mod:`bertstudio.metrics.per_class`."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView, QAbstractScrollArea, QHeaderView, QLabel, QSizePolicy, QTableWidget, QTableWidgetItem,
+    QVBoxLayout, QWidget,
+)
+
+from bertstudio.errors import BertStudioError
+from bertstudio.metrics.display import format_metric  # the one formatter (the Results page imports it from here)
+from bertstudio.metrics.per_class import PerClassReport
+
+
+def official_metric_order(kind: str, glue_task: str | None) -> tuple[str, ...]:
+    from bertstudio.tasks import official_metrics
+
+    try:
+        return official_metrics(kind, glue_task)
+    except BertStudioError:  # a run of a kind this version does not know
+        return ()
+
+
+def _table(name: str, headers: list[str]) -> QTableWidget:
+    table = QTableWidget(0, len(headers), objectName=name)
+    table.setHorizontalHeaderLabels(headers)
+    table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    table.verticalHeader().hide()
+    return table
+
+
+def _number(text: str) -> QTableWidgetItem:
+    item = QTableWidgetItem(text)
+    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+    return item
+
+
+class MetricsPanel(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.metrics_table = _table("metricsTable", [self.tr("Metric"), self.tr("Score (x100)")])
+        self.per_class_title = QLabel(objectName="perClassTitle")
+        self.per_class_table = _table("perClassTable", [self.tr("Class"), self.tr("Precision"), self.tr("Recall"),
+                                                        self.tr("F1"), self.tr("Support")])
+        header = self.per_class_table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)  # numbers and titles read in full
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for table in (self.metrics_table, self.per_class_table):  # as tall as their rows, no taller
+            table.setSizeAdjustPolicy(QAbstractScrollArea.SizeAdjustPolicy.AdjustToContents)
+            table.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
+        self.per_class_table.setToolTip(self.tr("scikit-learn's classification report, x100; support counts gold "
+                                                "examples, tokens or entities"))
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(self.metrics_table)
+        lay.addWidget(self.per_class_title)
+        lay.addWidget(self.per_class_table)
+        self.show_report(None)
+
+    def show_metrics(self, metrics: dict[str, float], official: tuple[str, ...]) -> None:
+        keys = [k for k in official if k in metrics] + [k for k in metrics if k not in official]
+        table = self.metrics_table
+        table.setRowCount(len(keys))
+        for i, k in enumerate(keys):
+            name = QTableWidgetItem(k + (" *" if k in official else ""))
+            name.setToolTip(self.tr("official metric of this task") if k in official else "")
+            table.setItem(i, 0, name)
+            table.setItem(i, 1, _number(format_metric(k, metrics[k])))
+
+    def show_report(self, report: PerClassReport | None) -> None:
+        """One row per class, then the averages; hidden when the run has none (regression, QA)."""
+        self.per_class_title.setVisible(report is not None)
+        self.per_class_table.setVisible(report is not None)
+        if report is None:
+            self.per_class_table.setRowCount(0)
+            return
+        units = {"examples": (self.tr("Per class (support: examples)"), self.tr("Class")),
+                 "tokens": (self.tr("Per tag (support: tokens)"), self.tr("Tag")),
+                 "entities": (self.tr("Per entity type (support: entities)"), self.tr("Entity type"))}
+        title, column = units.get(report.unit, ("", self.tr("Class")))
+        self.per_class_title.setText(title)
+        self.per_class_table.horizontalHeaderItem(0).setText(column)
+        averages = {"macro avg": self.tr("macro avg"), "weighted avg": self.tr("weighted avg")}
+        rows = [(c, c.name) for c in report.classes] + [(a, averages.get(a.name, a.name)) for a in report.averages]
+        table = self.per_class_table
+        table.setRowCount(len(rows))
+        for i, (scores, title) in enumerate(rows):
+            name = QTableWidgetItem(title)  # a class name is the user's label: not translated
+            if i >= len(report.classes):
+                font = name.font()
+                font.setItalic(True)
+                name.setFont(font)
+            table.setItem(i, 0, name)
+            for j, value in enumerate((scores.precision, scores.recall, scores.f1), start=1):
+                table.setItem(i, j, _number(f"{100 * value:.1f}"))
+            table.setItem(i, 4, _number(f"{scores.support:,}"))

@@ -1,0 +1,198 @@
+"""File > Export model as ONNX… and File > Push to Hugging Face Hub…, for one run.
+
+The run is the one chosen on the Runs page (the first selected) or shown on the Results
+page, else the project's newest run with a model. Both jobs run on a
+:class:`~bertstudio.ui.jobs.JobWorker` with a progress bar; the core does the work
+(:mod:`bertstudio.train.onnx_export`, :mod:`bertstudio.train.hub`). The export never
+writes into a folder that holds files: a chosen non-empty folder gets a new
+``<run>-onnx`` folder inside it. A push is private unless the box is unchecked, and
+without a typed token it uses the cached ``hf auth login``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QCheckBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QLabel, QLineEdit, QMessageBox, QProgressDialog,
+    QProgressBar, QVBoxLayout, QWidget,
+)
+
+from bertstudio.ui.jobs import JobWorker
+
+
+def chosen_run(window: Any) -> Path | None:
+    """The run the user is looking at: selected on Runs, shown on Results, else the newest with a model."""
+    runs_page, results = window.pages.get("runs"), window.pages.get("results")
+    selected = getattr(runs_page, "selected_runs", lambda: [])()
+    if window.current_page_key() == "runs" and selected:
+        return Path(selected[0].folder)
+    shown = getattr(results, "run_dir", None)
+    if shown is not None and (Path(shown) / "model" / "config.json").is_file():
+        return Path(shown)
+    if selected:
+        return Path(selected[0].folder)
+    project = window.session.project
+    runs = [Path(r) for r in (project.list_runs() if project is not None else [])]
+    with_model = [r for r in runs if (r / "model" / "config.json").is_file()]
+    return max(with_model, key=lambda r: r.stat().st_mtime) if with_model else None
+
+
+def _run_or_say(window: Any) -> Path | None:
+    run = chosen_run(window)
+    if run is None or not (run / "model" / "config.json").is_file():
+        QMessageBox.information(window, window.tr("No model"),
+                                window.tr("Choose a finished run on the Runs or Results page first."))
+        return None
+    return run
+
+
+def free_folder(chosen: Path, name: str) -> Path:
+    """``chosen`` when it is empty or new, else a new ``name``, ``name-2``… inside it."""
+    if not chosen.exists() or (chosen.is_dir() and not any(chosen.iterdir())):
+        return chosen
+    target, n = chosen / name, 2
+    while target.exists():
+        target, n = chosen / f"{name}-{n}", n + 1
+    return target
+
+
+def export_onnx_action(window: Any, target: str | Path | None = None) -> JobWorker | None:
+    """Export the chosen run's model; ``target`` skips the folder question (tests, scripts)."""
+    from bertstudio.train.onnx_export import export_onnx
+
+    run = _run_or_say(window)
+    if run is None:
+        return None
+    if target is None:
+        picked = QFileDialog.getExistingDirectory(window, window.tr("Export the model as ONNX into folder"), str(run))
+        if not picked:
+            return None
+        target = picked
+    out = free_folder(Path(target), f"{run.name}-onnx")
+    progress = _ExportProgress(window, window.tr("Exporting {run} to ONNX…").format(run=run.name))
+    worker = JobWorker(lambda report, cancel: export_onnx(run / "model", out, progress=report, cancel=cancel),
+                       name="bertstudio-onnx-export")
+    # bound methods of GUI-thread objects: Qt queues the calls to the GUI thread (a lambda would run
+    # on the worker's thread and touch widgets there)
+    worker.progressed.connect(progress.on_progress)
+    worker.finished.connect(progress.on_done)
+    worker.failed.connect(progress.on_failed)
+    worker.cancelled.connect(progress.close)
+    progress.canceled.connect(worker.cancel)
+    worker.start()
+    progress.show()
+    window.export_worker = worker
+    return worker
+
+
+class _ExportProgress(QProgressDialog):
+    def __init__(self, window: Any, text: str) -> None:
+        super().__init__(text, window.tr("Cancel"), 0, 1000, window)
+        self.setObjectName("onnxExportProgress")
+        self.setWindowModality(Qt.WindowModality.NonModal)
+        self.setMinimumDuration(0)
+        self.window_ = window
+
+    def on_progress(self, fraction: float, message: str) -> None:
+        self.setValue(int(1000 * fraction))
+        self.setLabelText(message)
+
+    def on_done(self, result: Any) -> None:
+        self.close()
+        self.window_.statusBar().showMessage(self.tr("Exported to %1").replace("%1", str(result.folder)), 10_000)
+        self.window_.last_export = result  # for scripts and tests: where it went
+
+    def on_failed(self, message: str) -> None:
+        self.close()
+        QMessageBox.warning(self.window_, self.tr("Export failed"), message)
+
+
+class PushToHubDialog(QDialog):
+    pushed = Signal(str)  # the repository's URL
+    failed = Signal(str)
+
+    def __init__(self, run: Path, parent: QWidget | None = None, *, api: Any = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("pushToHubDialog")
+        self.setWindowTitle(self.tr("Push to Hugging Face Hub"))
+        self.run, self.api = Path(run), api
+        self.worker: JobWorker | None = None
+        self.repo = QLineEdit(objectName="hubRepoId", placeholderText=self.tr("user/model-name"))
+        self.private = QCheckBox(self.tr("Private repository"), objectName="hubPrivate", checked=True)
+        self.token = QLineEdit(objectName="hubToken", echoMode=QLineEdit.EchoMode.Password)
+        self.token.setPlaceholderText(self._cached_login_text())
+        self.progress = QProgressBar(objectName="hubProgress", maximum=1000, visible=False)
+        self.status = QLabel(objectName="hubStatus", wordWrap=True)
+        self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
+        self.status.setOpenExternalLinks(True)
+        form = QFormLayout()
+        form.addRow(self.tr("Run"), QLabel(self.run.name))
+        form.addRow(self.tr("Repository"), self.repo)
+        form.addRow("", self.private)
+        form.addRow(self.tr("Token"), self.token)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        self.push_button = self.buttons.addButton(self.tr("Push"), QDialogButtonBox.ButtonRole.ActionRole)  # stays open to show the result
+        self.push_button.setObjectName("hubPushButton")
+        self.push_button.clicked.connect(self.push)
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel(self.tr("Uploads the run's model with a model card (its data, settings and metrics)."),
+                                wordWrap=True))
+        layout.addLayout(form)
+        layout.addWidget(self.progress)
+        layout.addWidget(self.status)
+        layout.addWidget(self.buttons)
+
+    def _cached_login_text(self) -> str:
+        from huggingface_hub import get_token
+
+        if get_token():
+            return self.tr("empty: use the cached Hugging Face login")
+        return self.tr("a write token (no cached login found: `hf auth login`)")
+
+    def push(self) -> JobWorker | None:
+        from bertstudio.train.hub import push_to_hub
+
+        if self.worker is not None and self.worker.is_running():
+            return None
+        repo, token, private, api = self.repo.text().strip(), self.token.text().strip() or None, self.private.isChecked(), self.api
+        run = self.run
+        worker = JobWorker(lambda report, _cancel: push_to_hub(run, repo, token=token, private=private, api=api,
+                                                                progress=report), name="bertstudio-hub-push")
+        worker.progressed.connect(self._on_progress)  # bound methods: queued to the GUI thread
+        worker.finished.connect(self._on_pushed)
+        worker.failed.connect(self._on_failed)
+        self.worker = worker
+        self.push_button.setEnabled(False)
+        self.progress.setVisible(True)
+        worker.start()
+        return worker
+
+    def _on_progress(self, fraction: float, message: str) -> None:
+        self.progress.setValue(int(1000 * fraction))
+        self.status.setText(message)
+
+    def _on_pushed(self, url: str) -> None:
+        self.push_button.setEnabled(True)
+        self.progress.setValue(self.progress.maximum())
+        self.status.setText(self.tr("Uploaded to <a href=\"{u}\">{u}</a>.").format(u=url))
+        self.pushed.emit(url)
+
+    def _on_failed(self, message: str) -> None:
+        self.push_button.setEnabled(True)
+        self.progress.setVisible(False)
+        self.status.setText(self.tr("Not pushed: {m}").format(m=message))
+        self.failed.emit(message)
+
+
+def push_to_hub_action(window: Any, *, api: Any = None) -> PushToHubDialog | None:
+    run = _run_or_say(window)
+    if run is None:
+        return None
+    dialog = PushToHubDialog(run, window, api=api)
+    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    dialog.show()
+    return dialog

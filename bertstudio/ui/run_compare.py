@@ -1,0 +1,230 @@
+"""Two runs side by side: overlaid curves, the settings that differ, and what changed row by row.
+
+Opened from the Runs page with two runs selected; the older run is A, the newer B. The
+comparison (:func:`bertstudio.train.compare_runs.compare_runs`: pairing, Task.is_error,
+McNemar's exact test, the paired bootstrap) runs on a :class:`~bertstudio.ui.jobs.JobWorker`;
+this view only shows its result. Each of the fixed / broken / both-wrong lists is
+clickable: a click shows the example with the gold value and both predictions, a
+double click makes it the session's current example (the Label and Data pages follow).
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+from typing import Any
+
+import pyqtgraph as pg
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QDialog, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QSplitter, QTableWidget, QTableWidgetItem, QTabWidget,
+    QTextBrowser, QVBoxLayout, QWidget,
+)
+
+from bertstudio.ui.jobs import JobWorker
+
+_COLOURS = {"A": "#1f77b4", "B": "#d62728"}
+_ROW_ROLE = Qt.ItemDataRole.UserRole
+
+
+def _plot(title: str, x_label: str, y_label: str) -> pg.PlotWidget:
+    plot = pg.PlotWidget(background="w")
+    plot.setTitle(title, color="k")
+    plot.setLabel("bottom", x_label)
+    plot.setLabel("left", y_label)
+    plot.showGrid(x=True, y=True, alpha=0.2)
+    plot.addLegend(offset=(-10, 10))
+    return plot
+
+
+class RunCompareDialog(QDialog):
+    example_activated = Signal(str, int)  # project split and row of a double-clicked example
+    compared = Signal()  # the comparison is on show
+    failed = Signal(str)
+
+    def __init__(self, session: Any, folder_a: str | Path, folder_b: str | Path, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("runCompareDialog")
+        self.session = session
+        self.folders = (Path(folder_a), Path(folder_b))
+        self.result: Any = None
+        self.setWindowTitle(self.tr("Compare runs: {a} → {b}").format(a=self.folders[0].name, b=self.folders[1].name))
+        self.resize(1100, 760)
+        self.summary = QLabel(self.tr("Comparing…"), objectName="compareSummary", wordWrap=True)
+        self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.tabs = QTabWidget(objectName="compareTabs")
+        self._build_curves()
+        self._build_settings()
+        self._build_examples()
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.tabs, 1)
+        self.worker: JobWorker | None = None
+
+    # --- layout ------------------------------------------------------------------------
+    def _build_curves(self) -> None:
+        page = QWidget()
+        grid = QHBoxLayout(page)
+        self.loss_by_step = _plot(self.tr("Training loss"), self.tr("step"), self.tr("loss"))
+        self.loss_by_examples = _plot(self.tr("Training loss"), self.tr("examples seen"), self.tr("loss"))
+        self.metric_plot = _plot(self.tr("Evaluation"), self.tr("step"), self.tr("metric"))
+        for plot in (self.loss_by_step, self.loss_by_examples, self.metric_plot):
+            grid.addWidget(plot)
+        self.tabs.addTab(page, self.tr("Curves"))
+
+    def _build_settings(self) -> None:
+        self.settings_table = QTableWidget(0, 3, objectName="settingsDiff")
+        self.settings_table.setHorizontalHeaderLabels([self.tr("Setting"), self.tr("Run A"), self.tr("Run B")])
+        self.settings_table.horizontalHeader().setStretchLastSection(True)
+        self.settings_table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.tabs.addTab(self.settings_table, self.tr("Settings"))
+
+    def _build_examples(self) -> None:
+        self.lists: dict[str, QListWidget] = {}
+        self.example_tabs = QTabWidget(objectName="exampleTabs")
+        for key, name in (("fixed", "fixedList"), ("broken", "brokenList"), ("both_wrong", "bothWrongList")):
+            widget = QListWidget(objectName=name)
+            widget.currentItemChanged.connect(self._on_current_item)
+            widget.itemDoubleClicked.connect(self._on_item_activated)
+            self.lists[key] = widget
+            self.example_tabs.addTab(widget, "")
+        self._name_example_tabs()
+        self.detail = QTextBrowser(objectName="compareDetail")
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.example_tabs)
+        split.addWidget(self.detail)
+        self.tabs.addTab(split, self.tr("Examples"))
+
+    def _name_example_tabs(self) -> None:
+        titles = (self.tr("Fixed (wrong → right): {n}"), self.tr("Broken (right → wrong): {n}"),
+                  self.tr("Both wrong: {n}"))
+        for i, (key, title) in enumerate(zip(self.lists, titles)):
+            self.example_tabs.setTabText(i, title.format(n=self.lists[key].count()))
+
+    # --- the comparison ----------------------------------------------------------------------
+    def start(self) -> JobWorker:
+        from bertstudio.train.compare_runs import compare_runs
+
+        a, b = self.folders
+        worker = JobWorker(lambda _progress, _cancel: compare_runs(a, b), name="bertstudio-compare")
+        worker.finished.connect(self.show_result)
+        worker.failed.connect(self._on_failed)
+        self.worker = worker
+        worker.start()
+        return worker
+
+    def _on_failed(self, message: str) -> None:
+        self.summary.setText(self.tr("Cannot compare these runs: {m}").format(m=message))
+        self.failed.emit(message)
+
+    def counts(self) -> dict[str, int]:
+        """The three lists' sizes, as shown."""
+        return {key: widget.count() for key, widget in self.lists.items()}
+
+    def show_result(self, result: Any) -> None:
+        self.result = result
+        self._fill_summary(result)
+        self._fill_curves(result)
+        self._fill_settings(result)
+        for key, widget in self.lists.items():
+            widget.clear()
+            for position in getattr(result.outcomes, key):
+                row = result.rows[position]
+                item = QListWidgetItem(self._row_text(row))
+                item.setData(_ROW_ROLE, position)
+                widget.addItem(item)
+        self._name_example_tabs()
+        self.compared.emit()
+
+    def _fill_summary(self, r: Any) -> None:
+        o = r.outcomes
+        text = self.tr("A = {a}, B = {b}. {n} shared evaluation rows (paired by {how}).").format(
+            a=r.a.name, b=r.b.name, n=len(r.rows),
+            how=self.tr("project row") if r.paired_by == "project row" else self.tr("position in the evaluation set"))
+        if r.relabelled:
+            text += " " + self.tr("{n} rows relabelled between the runs are left out.").format(n=r.relabelled)
+        text += "<br>" + self.tr("Fixed {f} · broken {b} · both wrong {w} · both right {r}; McNemar's exact p = {p}.").format(
+            f=len(o.fixed), b=len(o.broken), w=len(o.both_wrong), r=o.both_right, p=f"{o.p_value:.3g}")
+        c = r.change
+        if c is not None:
+            text += "<br>" + self.tr("{m}: {a} → {b} ({d:+.1f} points; 95% paired bootstrap interval {lo:+.1f} to "
+                                     "{hi:+.1f}, {k:,} resamples).").format(
+                m=html.escape(c.metric), a=f"{100 * c.a:.1f}", b=f"{100 * c.b:.1f}", d=100 * c.delta, lo=100 * c.low,
+                hi=100 * c.high, k=c.resamples)
+        elif r.note:
+            text += "<br>" + html.escape(r.note)
+        self.summary.setText(text)
+
+    def _fill_curves(self, r: Any) -> None:
+        from bertstudio.train.compare_runs import main_metric_key
+
+        key = main_metric_key(r.b) or next(iter(r.curves_b.eval_metrics), None)
+        for plot in (self.loss_by_step, self.loss_by_examples, self.metric_plot):
+            plot.clear()
+        for name, curves in (("A", r.curves_a), ("B", r.curves_b)):
+            pen = pg.mkPen(_COLOURS[name], width=2)
+            label = f"{name}: {(r.a if name == 'A' else r.b).name}"
+            self.loss_by_step.plot(curves.steps, curves.loss, pen=pen, name=label)
+            self.loss_by_examples.plot(curves.examples, curves.loss, pen=pen, name=label)
+            values = curves.eval_metrics.get(key or "", [])
+            if values:
+                self.metric_plot.plot(curves.eval_steps[: len(values)], values, pen=pen, symbol="o", symbolSize=6,
+                                      symbolBrush=_COLOURS[name], name=label)
+        self.metric_plot.setLabel("left", key or self.tr("metric"))
+
+    def _fill_settings(self, r: Any) -> None:
+        self.settings_table.setRowCount(len(r.settings))
+        for i, (name, a, b) in enumerate(r.settings):
+            for j, value in enumerate((name, a, b)):
+                self.settings_table.setItem(i, j, QTableWidgetItem("—" if value is None else str(value)))
+        self.settings_table.resizeColumnsToContents()
+
+    # --- the examples ------------------------------------------------------------------------
+    def _example(self, row: Any) -> dict[str, Any]:
+        split, index = row.key
+        return self.session.row(split, index) if split != "#" and self.session is not None else {}
+
+    def _row_text(self, row: Any) -> str:
+        from bertstudio.data.kinds import get_spec
+
+        example = self._example(row)
+        text = get_spec(self.result.b.kind).example_text(example) if example else ""
+        where = self.tr("eval row {n}").format(n=row.key[1] + 1) if row.key[0] == "#" else f"{row.key[0]} {row.key[1] + 1}"
+        return f"{where}: {text}" if text else where
+
+    def _on_current_item(self, item: QListWidgetItem | None, _previous: Any = None) -> None:
+        if item is None or self.result is None:
+            self.detail.clear()
+            return
+        from bertstudio.data.kinds import get_spec
+        from bertstudio.tasks import get_task
+
+        row = self.result.rows[int(item.data(_ROW_ROLE))]
+        spec, task = get_spec(self.result.b.kind), get_task(self.result.b.kind)
+        show = spec.gold.short_text
+        parts = [f"<p><b>{html.escape(self._row_text(row))}</b></p>"]
+        for column in spec.text_columns:
+            value = self._example(row).get(column)
+            if value:
+                value = " ".join(value) if isinstance(value, list) else str(value)
+                parts.append(f"<p><i>{html.escape(column)}</i>: {html.escape(value)}</p>")
+        parts.append(f"<p>{self.tr('Gold')}: {html.escape(show(row.gold))}<br>"
+                     f"A: {html.escape(show(task.predicted_value(row.pred_a)))}<br>"
+                     f"B: {html.escape(show(task.predicted_value(row.pred_b)))}</p>")
+        self.detail.setHtml("".join(parts))
+
+    def _on_item_activated(self, item: QListWidgetItem) -> None:
+        row = self.result.rows[int(item.data(_ROW_ROLE))]
+        split, index = row.key
+        if split != "#" and self.session is not None:
+            self.session.set_current(split, index)
+            self.example_activated.emit(split, index)
+
+
+def open_compare(session: Any, folder_a: str | Path, folder_b: str | Path, parent: QWidget | None = None) -> RunCompareDialog:
+    """Show the comparison of two run folders (non-modal) and start computing it."""
+    dialog = RunCompareDialog(session, folder_a, folder_b, parent)
+    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    dialog.show()
+    dialog.start()
+    return dialog

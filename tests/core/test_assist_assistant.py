@@ -1,0 +1,317 @@
+"""The LabellingAssistant controller: threads, coalescing, audit isolation, closing, kinds.
+
+No sleeps and no time assertions: the tests hold the worker inside a refit with a
+threading.Event (the event callback runs on the worker thread) and wait with
+``wait_idle``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+
+import numpy as np
+import pytest
+
+from bertstudio.assist import AssistSettings, LabellingAssistant
+from bertstudio.assist.fast import Scores
+from bertstudio.assist.heads import top2_margin
+from bertstudio.data.examples import from_records
+from bertstudio.data.project import Project
+
+POS = ["good", "great", "love", "best", "fun"]
+NEG = ["bad", "terrible", "hate", "worst", "boring"]
+
+
+def sentiment_rows(n: int, seed: int = 0) -> list[dict]:
+    rng = random.Random(seed)
+    rows = []
+    for i in range(n):
+        pos = i % 2 == 0
+        a, b = rng.sample(POS if pos else NEG, 2)
+        rows.append({"text": f"the movie {i} was {a} and {b}", "label": "pos" if pos else "neg"})
+    return rows
+
+
+def make_project(folder, kind: str, rows: list[dict], labels: list[str] | None):
+    """A project whose train split holds ``rows`` unlabelled; returns it and the hidden gold values."""
+    gold_col = {"tagging": "tags", "qa": "answers"}.get(kind, "label")
+    gold = [r[gold_col] for r in rows]
+    bare = [{**r, gold_col: None} for r in rows]
+    project = Project.create(folder, name="t", kind=kind, labels=labels)
+    project.import_examples(from_records(kind, bare, labels=labels or []), "train")
+    return project, gold
+
+
+def settings(tiny: str, **kw) -> AssistSettings:
+    return AssistSettings(model=tiny, **kw)
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.events: list[dict] = []
+        self.lock = threading.Lock()
+
+    def __call__(self, event: dict) -> None:
+        with self.lock:
+            self.events.append(event)
+
+    def kinds(self) -> list[str]:
+        with self.lock:
+            return [e["kind"] for e in self.events]
+
+
+def test_on_labelled_returns_while_a_refit_runs_and_refits_coalesce(tiny, tmp_path):
+    project, gold = make_project(tmp_path / "p", "sentence", sentiment_rows(60), ["neg", "pos"])
+    inside, release = threading.Event(), threading.Event()
+    armed = threading.Event()
+    refits: list[int] = []
+
+    def on_event(event: dict) -> None:
+        if event["kind"] == "scores" and armed.is_set():
+            refits.append(event["labels"])
+            inside.set()
+            release.wait(120)  # the worker is held inside this refit until the test lets it go
+
+    # self_train off: its refresh every ten labels would add a refit of its own
+    a = LabellingAssistant(project, settings=settings(tiny, strong_every=0, self_train=False), on_event=on_event)
+    try:
+        assert a.wait_idle(300)
+        armed.set()
+        project.set_gold("train", 0, gold[0])  # the project's event reaches on_labelled
+        assert inside.wait(120)
+        for row in range(1, 31):  # thirty labels while the worker is busy: each call returns
+            project.set_gold("train", row, gold[row])
+            a.on_labelled("train", row, gold[row])  # the GUI's own call too: harmless
+        assert a._busy["worker"] and not release.is_set()
+        assert a.counts()["labelled"] == 31
+        release.set()
+        assert a.wait_idle(300)
+        assert refits == [1, 31]  # the thirty labels made one more refit, with all of them
+        assert sorted(a.shown_scores.trained_rows) == list(range(31))
+    finally:
+        release.set()
+        a.close()
+        project.close()
+
+
+class RecordingAssistant(LabellingAssistant):
+    """Records what each strong model is asked to train on, then trains it for real."""
+
+    requests: list = []
+
+    @staticmethod
+    def strong_runner(request, **kwargs):
+        from bertstudio.assist.strong import train_strong
+
+        RecordingAssistant.requests.append(request)
+        return train_strong(request, **kwargs)
+
+
+def annotate(a: LabellingAssistant, project: Project, gold: list, n: int, strategy: str = "uncertain") -> list:
+    items = []
+    for _ in range(n):
+        item = a.next_row(strategy)
+        items.append(item)
+        project.set_gold("train", item.row, gold[item.row])
+    return items
+
+
+@pytest.mark.parametrize("method", ["setfit", "finetune"])
+def test_the_audit_set_is_never_in_the_data_a_model_trains_on(tiny, tmp_path, method):
+    """SetFit runs on the tiny model here, on the training labels only; fine-tuning also
+    takes pseudo-labelled pool rows, never a labelled or audit row."""
+    project, gold = make_project(tmp_path / "p", "sentence", sentiment_rows(80), ["neg", "pos"])
+    RecordingAssistant.requests = []
+    a = RecordingAssistant(project, settings=settings(tiny, strong_every=0, strong_method=method))
+    try:
+        assert a.wait_idle(300)
+        items = annotate(a, project, gold, 25)
+        a.train_now()
+        assert a.wait_idle(600)
+        audit = {i.row for i in items if i.audit}
+        assert len(audit) == 2 and a.counts()["audit"] == 2
+        assert len(RecordingAssistant.requests) == 1
+        request = RecordingAssistant.requests[0]
+        assert not audit & set(request.rows) and len(request.rows) == 23
+        assert request.texts == [project.row("train", r)["text"] for r in request.rows]
+        assert request.values == [gold[r] for r in request.rows]
+        labelled = {i.row for i in items}
+        if method == "finetune":
+            # at most 40% of the pool, at most half of it per predicted class (the tiny random model
+            # may predict one class everywhere)
+            assert 0 < len(request.pseudo_rows) <= 32
+            assert all(request.pseudo_values.count(v) <= 16 for v in ("neg", "pos"))
+            assert not labelled & set(request.pseudo_rows)
+            assert request.pseudo_texts == [project.row("train", r)["text"] for r in request.pseudo_rows]
+        else:
+            assert request.pseudo_rows == []
+        assert not audit & set(a._fast.trained_rows)
+        assert a._strong is not None and a._strong.source == method
+        assert not audit & set(a._strong.trained_rows)
+        assert set(a.audit_by_model()) == {"fast", "strong"}
+        assert all(s.n == 2 for s in a.audit_by_model().values())
+    finally:
+        a.close()
+        project.close()
+
+
+def test_closing_mid_training_loses_no_label_and_keeps_the_audit_set(tiny, tmp_path):
+    folder = tmp_path / "p"
+    project, gold = make_project(folder, "sentence", sentiment_rows(80), ["neg", "pos"])
+    training = threading.Event()
+
+    def on_event(event: dict) -> None:
+        if event["kind"] == "training_progress":
+            training.set()
+
+    a = LabellingAssistant(project, settings=settings(tiny, strong_every=0, strong_method="finetune"),
+                           on_event=on_event)
+    assert a.wait_idle(300)
+    annotate(a, project, gold, 12)
+    a.train_now()
+    assert training.wait(300)
+    extra = [r for r in range(80) if project.gold("train", r) is None][:5]
+    for r in extra:  # labels made while the model trains
+        project.set_gold("train", r, gold[r])
+    audit = set(a._queue.audit_rows)
+    a.close()  # cancels the training after its current step
+    assert a._training.get("status") == "cancelled"
+    project.close()
+
+    reopened = Project.open(folder)
+    try:
+        assert reopened.progress("train") == (17, 80)
+        assert all(reopened.gold("train", r) == gold[r] for r in extra)
+        state = json.loads((folder / "cache" / "assist-train.json").read_text())
+        assert set(state["queue"]["audit_rows"]) == audit and len(audit) == 1
+        b = LabellingAssistant(reopened, settings=settings(tiny, strong_every=0), start=False)
+        assert b.counts() == {"total": 80, "labelled": 17, "unlabelled": 63, "audit": 1, "training": 16,
+                              "skipped": 0}
+        b.close()
+    finally:
+        reopened.close()
+
+
+def test_zero_shot_suggestions_before_any_label(tiny, tmp_path):
+    project, _ = make_project(tmp_path / "p", "sentence", sentiment_rows(30), ["neg", "pos"])
+    a = LabellingAssistant(project, settings=settings(tiny, strong_every=0))
+    try:
+        assert a.suggestion("train", 0) is None or a.wait_idle(300)
+        assert a.wait_idle(300)
+        s = a.suggestion("train", 3)
+        assert s.source == "zero-shot" and s.value in ("neg", "pos")
+        assert sum(s.probs.values()) == pytest.approx(1.0, abs=1e-5) and s.confidence == max(s.probs.values())
+        assert a.suggestion("dev", 3) is None
+        assert a.status()["ready"] and a.status()["shown"] == "zero-shot"
+        assert (tmp_path / "p" / "cache").is_dir()
+    finally:
+        a.close()
+        project.close()
+
+
+def test_next_in_uncertain_mode_takes_the_smallest_gap_of_the_shown_model(tiny, tmp_path):
+    project, _ = make_project(tmp_path / "p", "sentence", sentiment_rows(6), ["neg", "pos"])
+    a = LabellingAssistant(project, settings=settings(tiny, strong_every=0), start=False)
+    probs = np.array([[0.9, 0.1], [0.6, 0.4], [0.52, 0.48], [0.3, 0.7], [0.55, 0.45], [0.2, 0.8]], np.float32)
+    a._fast = Scores("fast", probs, top2_margin(probs), ())  # a model with known outputs
+    item = a.next_row("uncertain")
+    assert item.row == 2
+    project.set_gold("train", 2, "pos")
+    assert a.next_row("uncertain").row == 4
+    assert a.next_row("by_label", label="pos").row == 5
+    a.close()
+    project.close()
+
+
+def test_pairs_wait_for_labels_then_use_siamese_features(tiny, tmp_path):
+    rows = [{"text": f"the movie {i} was good", "text_pair": f"the film {i} was {'great' if i % 2 else 'bad'}",
+             "label": "same" if i % 2 else "different"} for i in range(20)]
+    project, gold = make_project(tmp_path / "p", "pair", rows, ["same", "different"])
+    a = LabellingAssistant(project, settings=settings(tiny, strong_every=0))
+    try:
+        assert a.wait_idle(300)
+        assert a.suggestion("train", 0) is None and "pairs" in a.status()["waiting"]
+        assert a._pool.features.shape == (20, 4 * 32)
+        project.set_gold("train", 0, gold[0])
+        assert a.wait_idle(300) and a.suggestion("train", 5) is None  # one class only so far
+        project.set_gold("train", 1, gold[1])
+        assert a.wait_idle(300)
+        s = a.suggestion("train", 5)
+        assert s.source == "fast" and s.value in ("same", "different")
+    finally:
+        a.close()
+        project.close()
+
+
+def test_tagging_gets_a_per_word_head_after_labels(tiny, tmp_path):
+    rows = [{"tokens": ["the", "dog", "was", "in", "paris"], "tags": ["O", "O", "O", "O", "B-LOC"]},
+            {"tokens": ["london", "is", "a", "city"], "tags": ["B-LOC", "O", "O", "O"]},
+            {"tokens": ["the", "cat", "in", "london"], "tags": ["O", "O", "O", "B-LOC"]}]
+    project, gold = make_project(tmp_path / "p", "tagging", rows, ["O", "B-LOC"])
+    a = LabellingAssistant(project, settings=settings(tiny, strong_every=0))
+    try:
+        assert a.wait_idle(300)
+        assert a.suggestion("train", 2) is None and "tagging" in a.status()["waiting"]
+        project.set_gold("train", 0, gold[0])
+        project.set_gold("train", 1, gold[1])
+        assert a.wait_idle(300)
+        s = a.suggestion("train", 2)
+        assert len(s.value) == 4 and set(s.value) <= {"O", "B-LOC"} and len(s.word_confidence) == 4
+        assert a.next_row("uncertain").row == 2
+    finally:
+        a.close()
+        project.close()
+
+
+def test_question_answering_says_why_there_are_no_suggestions(tmp_path, tiny):
+    rows = [{"id": str(i), "title": "t", "context": "paris is a city in france", "question": "where is paris?",
+             "answers": {"text": ["france"], "answer_start": [19]}} for i in range(3)]
+    project, _ = make_project(tmp_path / "p", "qa", rows, None)
+    a = LabellingAssistant(project, settings=settings(tiny))
+    try:
+        assert a.wait_idle(60)
+        assert a.suggestion("train", 0) is None
+        assert "question answering" in a.status()["waiting"]
+        assert a.next_row("in_order").row == 0
+    finally:
+        a.close()
+        project.close()
+
+
+def test_predict_scores_another_set_with_the_shown_model(tiny, tmp_path):
+    project, gold = make_project(tmp_path / "p", "sentence", sentiment_rows(40), ["neg", "pos"])
+    a = LabellingAssistant(project, settings=settings(tiny, strong_every=0))
+    try:
+        assert a.wait_idle(300)
+        annotate(a, project, gold, 12, "random")
+        assert a.wait_idle(300)
+        dev = from_records("sentence", sentiment_rows(10, seed=3), labels=["neg", "pos"])
+        preds = a.predict(dev)
+        head = a.shown_scores.meta["head"]
+        vectors = a._cache.embed([r["text"] for r in sentiment_rows(10, seed=3)])
+        expected = head.predict_proba(vectors)
+        assert [p.value for p in preds] == [["neg", "pos"][i] for i in expected.argmax(1)]
+        assert a.history() and a.history()[-1]["labels"] == a.counts()["training"]
+    finally:
+        a.close()
+        project.close()
+
+
+def test_a_strong_model_is_asked_for_every_n_training_labels(tiny, tmp_path):
+    project, gold = make_project(tmp_path / "p", "sentence", sentiment_rows(60), ["neg", "pos"])
+    a = LabellingAssistant(project, settings=settings(tiny, strong_every=20), start=False)  # no threads: flags only
+    asked = []
+    for row in range(45):
+        project.set_gold("train", row, gold[row])
+        asked.append(a._want_strong)
+        a._want_strong = False
+    assert [i + 1 for i, x in enumerate(asked) if x] == [20, 40]
+    off = LabellingAssistant(project, settings=settings(tiny, strong_every=20, strong_method="off"), start=False)
+    off.on_labelled("train", 50, gold[50])
+    off.train_now()
+    assert not off._want_strong
+    a.close()
+    off.close()
+    project.close()

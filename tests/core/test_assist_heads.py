@@ -1,0 +1,137 @@
+"""The fast heads, the zero-shot classifier, pair features and the audit statistics."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy.special import softmax
+
+from bertstudio.assist.audit import audit_stats, random_order_curve, strong_is_worse, wilson_interval
+from bertstudio.assist.fast import self_train
+from bertstudio.assist.heads import LinearHead, fit_logistic, fit_with_prior
+from bertstudio.assist.zeroshot import ZeroShot, build_zero_shot, label_prompts
+from bertstudio.tasks.embedding import pair_features
+
+
+def unit(a: np.ndarray) -> np.ndarray:
+    return a / np.linalg.norm(a, axis=-1, keepdims=True)
+
+
+def toy(n: int = 400, seed: int = 0):
+    """Two classes on the unit circle of a 2-D plane (embedded in 8-D), split by angle 0:
+    class 1 above the x axis, class 0 below. The zero-shot prototypes are rotated by 40
+    degrees, so label names alone get part of it wrong."""
+    rng = np.random.default_rng(seed)
+    angle = rng.uniform(-np.pi / 2, np.pi / 2, n)
+    y = (angle > 0).astype(int)
+    X = np.zeros((n, 8))
+    X[:, 0], X[:, 1] = np.cos(angle), np.sin(angle)
+    X[:, 2:] = rng.normal(0, 0.05, (n, 6))
+    X = unit(X)
+    tilt = np.deg2rad(40)
+    protos = np.zeros((2, 8))
+    protos[1, :2] = [np.sin(tilt), np.cos(tilt)]
+    protos[0, :2] = [-np.sin(tilt), -np.cos(tilt)]
+    zs = ZeroShot(unit(protos).astype(np.float32), np.zeros(2, np.float32), 0.05)
+    return X, y, zs
+
+
+def accuracy(head: LinearHead, X: np.ndarray, y: np.ndarray) -> float:
+    return float((head.predict_proba(X).argmax(1) == y).mean())
+
+
+def test_pair_features_are_u_v_absdiff_product():
+    u, v = np.array([[1.0, -2.0]]), np.array([[3.0, 0.5]])
+    np.testing.assert_array_equal(pair_features(u, v), [[1.0, -2.0, 3.0, 0.5, 2.0, 2.5, 3.0, -1.0]])
+
+
+def test_with_no_labels_the_head_is_the_zero_shot_classifier():
+    X, y, zs = toy()
+    head = fit_with_prior(X[:0], y[:0], zs.head())
+    np.testing.assert_allclose(head.predict_proba(X), softmax((X @ zs.prototypes.T - zs.centre) / 0.05, axis=1),
+                               rtol=1e-5)
+
+
+def test_the_fast_head_beats_or_matches_zero_shot_on_a_separable_set():
+    X, y, zs = toy()
+    zero_shot = accuracy(zs.head(), X[200:], y[200:])
+    assert zero_shot < 0.9  # the tilted prototypes get some rows wrong
+    for n in (2, 8, 32, 128):
+        head = fit_with_prior(X[:n], y[:n], zs.head(), l2=3.0)
+        assert accuracy(head, X[200:], y[200:]) >= zero_shot, n
+    assert accuracy(fit_with_prior(X[:128], y[:128], zs.head(), l2=3.0), X[200:], y[200:]) > zero_shot + 0.05
+
+
+def test_self_training_on_the_pool_improves_on_zero_shot():
+    X, y, zs = toy()
+    start = accuracy(zs.head(), X, y)
+    prior = self_train(X, zs.head())
+    assert accuracy(prior, X, y) >= start
+
+
+def test_fit_logistic_matches_scikit_learn_for_two_and_more_classes():
+    from sklearn.linear_model import LogisticRegression
+
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(60, 5))
+    for k in (2, 3):
+        y = rng.integers(0, k, 60)
+        ours = fit_logistic(X, y, k).predict_proba(X)
+        theirs = LogisticRegression(C=1.0, max_iter=500).fit(X, y).predict_proba(X)
+        np.testing.assert_allclose(ours, theirs, atol=1e-5)
+    one_class = fit_logistic(X, np.zeros(60, int), 2)
+    assert one_class is None
+    absent = fit_logistic(X, rng.integers(0, 2, 60) * 2, 3)  # class 1 has no label yet: never predicted
+    assert (absent.predict_proba(X).argmax(1) != 1).all()
+
+
+def test_label_prompts_use_descriptions_and_tolerate_templates_without_a_slot():
+    prompts = label_prompts(["0", "1"], {"1": "positive"}, ("a {} review", "about"))
+    assert prompts == [["a 0 review", "about 0"], ["a positive review", "about positive"]]
+
+
+def test_build_zero_shot_centres_on_the_pool():
+    vectors = {"a": [1.0, 0.0], "b": [0.0, 1.0]}
+    pool = unit(np.array([[1.0, 0.2], [0.9, 0.1], [0.2, 1.0]]))
+    zs = build_zero_shot(["a", "b"], lambda texts: np.array([vectors[t] for t in texts]), pool, templates=("{}",))
+    np.testing.assert_allclose(zs.prototypes, [[1, 0], [0, 1]])
+    np.testing.assert_allclose(zs.centre, (pool @ zs.prototypes.T).mean(0), rtol=1e-6)
+
+
+def test_wilson_interval_hand_computed():
+    # 8 of 10: centre (0.8 + z^2/20) / (1 + z^2/10), half-width z sqrt(0.016 + z^2/400) / (1 + z^2/10)
+    low, high = wilson_interval(8, 10)
+    assert (low, high) == pytest.approx((0.4902, 0.9433), abs=1e-4)
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+    stats = audit_stats(np.array([1, 1, 0, 1]), source="fast", labels=36)
+    assert (stats.n, stats.correct, stats.accuracy) == (4, 3, 0.75)
+    assert stats.text() == f"audit 75% ({stats.low:.0%}-{stats.high:.0%}, n=4)"
+    assert audit_stats(np.zeros(0)).text() == "audit: no audit labels yet"
+
+
+def test_random_order_curve_trains_on_k_audit_rows_and_scores_the_rest():
+    gold = np.array([0, 1] * 10)
+    seen = []
+
+    def fit_predict(train_idx, test_idx):
+        seen.append((len(train_idx), len(test_idx)))
+        assert not set(train_idx) & set(test_idx)
+        return gold[test_idx] if len(train_idx) >= 10 else 1 - gold[test_idx]
+
+    curve = random_order_curve(fit_predict, gold, [5, 10, 16, 18], draws=3)
+    assert curve == [(5, 0.0), (10, 1.0)]  # 16 and 18 would leave fewer than 5 rows to score
+    assert seen[0] == (5, 15)
+
+
+def test_the_strong_model_is_shown_unless_the_audit_set_shows_it_worse():
+    def pairs(b: int, c: int, both: int = 3):
+        fast = np.array([True] * b + [False] * c + [True] * both)
+        strong = np.array([False] * b + [True] * c + [True] * both)
+        return fast, strong
+
+    # one-sided exact test on the discordant rows: P(X >= b | b + c, 1/2)
+    assert strong_is_worse(*pairs(5, 0))  # 1/32 = 0.031
+    assert not strong_is_worse(*pairs(4, 0))  # 1/16 = 0.0625
+    assert not strong_is_worse(*pairs(6, 1))  # 8/128 = 0.0625
+    assert strong_is_worse(*pairs(7, 1))  # 9/256 = 0.035
+    assert not strong_is_worse(*pairs(3, 3)) and not strong_is_worse(*pairs(0, 5))

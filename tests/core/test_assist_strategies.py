@@ -1,0 +1,173 @@
+"""What to label next: each order against hand-computed cases, the audit rhythm, nothing skipped."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from bertstudio.assist.fast import token_scores
+from bertstudio.assist.heads import top2_margin
+from bertstudio.assist.strategies import AUDIT_EVERY, SPREAD_PICKS, Queue, kmeans_spread
+
+
+def label(q: Queue, row: int) -> bool:
+    return q.mark_labelled(row, True)
+
+
+def test_uncertain_picks_the_smallest_top2_gap():
+    probs = np.array([[0.90, 0.10], [0.55, 0.45], [0.70, 0.30], [0.51, 0.49], [0.20, 0.80]])
+    q = Queue(5)
+    label(q, 3)  # the most uncertain row is already labelled
+    item = q.next_row("uncertain", margin=top2_margin(probs))
+    assert item.row == 1 and not item.audit  # gaps: .8 .1 .4 (.02 labelled) .6
+
+
+def test_top2_gap_uses_the_two_largest_of_many_classes():
+    probs = np.array([[0.50, 0.40, 0.10], [0.45, 0.10, 0.45], [0.34, 0.33, 0.33]])
+    np.testing.assert_allclose(top2_margin(probs), [0.10, 0.0, 0.01], atol=1e-12)
+    assert Queue(3).next_row("uncertain", margin=top2_margin(probs)).row == 1
+
+
+def test_uncertain_without_a_model_falls_back_to_random_and_says_so():
+    item = Queue(4, seed=3).next_row("uncertain", margin=None)
+    assert item.row == int(np.random.default_rng(3).permutation(4)[0])
+    assert "no model yet" in item.reason
+
+
+def test_kmeans_spread_takes_one_row_per_cluster_largest_first():
+    # three far-apart blobs of 5, 3 and 1 points, symmetric around their first point (the mean)
+    a = 0.3
+    blobs = [
+        (np.array([0.0, 0.0]), [(a, 0), (-a, 0), (0, a), (0, -a)]),
+        (np.array([0.0, 10.0]), [(a, 0), (-a, 0)]),
+        (np.array([10.0, 0.0]), []),
+    ]
+    points, centre_rows = [], []
+    for centre, offsets in reversed(blobs):  # rows in the opposite order of the sizes
+        centre_rows.append(len(points))
+        points.append(centre)
+        points.extend(centre + np.array(o) for o in offsets)
+    picks = kmeans_spread(np.array(points), np.arange(len(points)), k=3)
+    assert picks == list(reversed(centre_rows))  # the 5-point blob, then 3, then 1
+
+
+def test_first_uncertain_picks_are_the_spread_then_the_smallest_gap():
+    q = Queue(30)
+    q.spread = [7, 3, 11]
+    margin = np.linspace(1, 0, 30)  # row 29 is the most uncertain
+    picks = []
+    for _ in range(4):
+        item = q.next_row("uncertain", margin=margin)
+        picks.append(item.row)
+        label(q, item.row)
+    assert picks == [7, 3, 11, 29]  # the spread list is shorter than SPREAD_PICKS here
+    assert SPREAD_PICKS == 20
+
+
+def test_every_tenth_labelled_pick_is_an_audit_draw_and_joins_the_audit_set():
+    q = Queue(100, seed=1)
+    audit = []
+    for i in range(1, 31):
+        item = q.next_row("in_order")
+        if item.audit:
+            audit.append(i)
+        joined = label(q, item.row)
+        assert joined == item.audit
+    assert audit == [AUDIT_EVERY, 2 * AUDIT_EVERY, 3 * AUDIT_EVERY]
+    assert len(q.audit_rows) == 3
+    assert q.counts()["training"] == 27 and q.counts()["audit"] == 3
+
+
+def test_an_audit_pick_skipped_is_not_audit_and_the_next_pick_is_drawn_again():
+    q = Queue(50, seed=2)
+    for _ in range(9):
+        label(q, q.next_row("in_order").row)
+    first = q.next_row("in_order")
+    assert first.audit
+    q.skip(first.row)
+    second = q.next_row("in_order")
+    assert second.audit and second.row != first.row
+    label(q, second.row)
+    assert q.audit_rows == {second.row} and first.row not in q.audit_rows
+
+
+def test_audit_draws_are_uniform_over_unlabelled_rows_not_the_order():
+    # in uncertain order with a model the audit draw ignores the margin
+    q = Queue(1000, seed=5)
+    margin = np.arange(1000, dtype=float)  # row 0 most uncertain
+    audit_rows = []
+    for _ in range(200):
+        item = q.next_row("uncertain", margin=margin)
+        if item.audit:
+            audit_rows.append(item.row)
+        label(q, item.row)
+    assert len(audit_rows) == 20
+    assert np.mean(audit_rows) > 200  # the ordered picks are rows 0..179; the audit rows spread over 0..999
+
+
+@pytest.mark.parametrize("strategy", ["in_order", "random", "uncertain", "by_label"])
+def test_nothing_is_skipped_every_row_comes_once_and_skipped_rows_come_back_last(strategy):
+    n = 37
+    rng = np.random.default_rng(0)
+    probs = rng.dirichlet([1, 1, 1], size=n)
+    q = Queue(n, seed=4)
+    q.spread = [5, 9]
+    seen, skipped = [], []
+    while True:
+        item = q.next_row(strategy, margin=top2_margin(probs), scores=probs, label_index=2)
+        if item is None:
+            break
+        if len(seen) % 5 == 2 and item.row not in skipped:  # the user passes over some rows
+            skipped.append(item.row)
+            q.skip(item.row)
+            counts = q.counts()
+            assert counts["labelled"] + counts["unlabelled"] == n and counts["skipped"] >= 1
+            continue
+        seen.append(item.row)
+        label(q, item.row)
+    assert sorted(seen) == list(range(n))
+    assert skipped and seen[-len(skipped):] == skipped  # oldest skip first, after every other row
+    assert q.counts()["unlabelled"] == 0
+
+
+def test_skipped_rows_wait_behind_all_others():
+    q = Queue(4)
+    q.skip(0)
+    assert [q.next_row("in_order").row for _ in range(1)] == [1]
+    for r in (1, 2, 3):
+        label(q, r)
+    item = q.next_row("in_order")
+    assert item.row == 0 and "skipped" in item.reason
+
+
+def test_by_label_orders_by_that_labels_probability():
+    probs = np.array([[0.8, 0.2], [0.3, 0.7], [0.1, 0.9], [0.6, 0.4]])
+    q = Queue(4)
+    assert q.next_row("by_label", scores=probs, label_index=1).row == 2
+    label(q, 2)
+    assert q.next_row("by_label", scores=probs, label_index=1).row == 1
+    assert q.next_row("by_label", scores=probs, label_index=0).row == 0
+
+
+def test_tagging_uncertainty_is_the_mean_log_probability_of_the_predicted_tags():
+    # two sentences; the per-word head is fitted on sentence 0 and scores both
+    words = [np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([[0.5, 0.5], [1.0, 0.0], [0.0, 1.0]])]
+    scores = token_scores(words, [0], [[0, 1]], num_tags=2)
+    for row, w in enumerate(words):
+        p = scores.meta["head"].predict_proba(w)
+        assert scores.margin[row] == pytest.approx(np.log(p.max(1)).mean(), rel=1e-5)
+    # the word [0.5, 0.5] sits between the two tags: sentence 1 is the less confident one
+    assert scores.margin[1] < scores.margin[0]
+    assert Queue(2).next_row("uncertain", margin=scores.margin).row == 1
+
+
+def test_queue_state_round_trips():
+    q = Queue(20, seed=9)
+    for _ in range(12):
+        label(q, q.next_row("random").row)
+    q.skip(q.next_row("random").row)
+    labelled = q.labelled.copy()
+    r = Queue(20, seed=9)
+    r.load_state(q.to_state(), labelled)
+    assert r.audit_rows == q.audit_rows and r.skipped == q.skipped and r.queue_labels == q.queue_labels
+    assert r.next_row("random").row == q.next_row("random").row

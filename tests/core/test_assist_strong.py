@@ -1,0 +1,106 @@
+"""The strong model: the method choice, SetFit on the tiny model, fine-tuning, saving without pickle."""
+
+from __future__ import annotations
+
+import pickle
+import threading
+
+import numpy as np
+import pytest
+import torch
+
+from bertstudio.assist.encoder import Cancelled
+from bertstudio.assist.heads import LinearHead
+from bertstudio.assist.pool import PoolData, head_outputs, strong_features
+from bertstudio.assist.strong import (
+    SETFIT_MAX_PER_CLASS,
+    StrongRequest,
+    choose_method,
+    load_strong,
+    save_strong,
+    train_strong,
+)
+
+POS = ["good", "great", "love", "best", "fun"]
+NEG = ["bad", "terrible", "hate", "worst", "boring"]
+
+
+def request(tiny: str, n: int = 16, **kw) -> StrongRequest:
+    texts = [f"the movie was {POS[i % 5] if i % 2 == 0 else NEG[i % 5]}" for i in range(n)]
+    values = ["pos" if i % 2 == 0 else "neg" for i in range(n)]
+    return StrongRequest("sentence", ["neg", "pos"], list(range(n)), texts, None, values, model_path=tiny, seed=0, **kw)
+
+
+def test_choose_method_says_why():
+    method, reason = choose_method("sentence", {"neg": 20, "pos": 30})
+    assert method == "setfit" and "SetFit" in reason and "50 labels" in reason
+    method, reason = choose_method("sentence", {"neg": 80, "pos": SETFIT_MAX_PER_CLASS + 1})
+    assert method == "finetune" and "fine-tuning" in reason
+    assert choose_method("pair", {"a": 3, "b": 4})[0] == "finetune"
+    assert "siamese" in choose_method("pair", {"a": 3, "b": 4})[1]
+    assert choose_method("tagging", {})[0] == "finetune"
+    assert choose_method("qa", {})[0] == "none"
+    assert choose_method("sentence", {"neg": 5, "pos": 5}, "finetune") == ("finetune", "finetune: chosen in the settings")
+    method, reason = choose_method("sentence", {"neg": 20, "pos": 30}, pseudo=100)
+    assert method == "finetune" and "100 pool rows" in reason
+    assert choose_method("sentence", {"neg": 20, "pos": 30}, pseudo=99)[0] == "setfit"  # fewer than 2 per label
+
+
+def test_setfit_trains_the_tiny_model_and_its_head_is_saved_without_pickle(tiny, tmp_path, monkeypatch, one_thread):
+    steps = []
+    model = train_strong(request(tiny), counts={"neg": 8, "pos": 8}, progress=lambda s, t: steps.append((s, t)))
+    assert model.method == "setfit" and "SetFit" in model.reason
+    assert steps and steps[-1][0] == steps[-1][1] == model.steps
+    pool = PoolData(texts=["the movie was great", "the movie was terrible"])
+    before = head_outputs(model.model, strong_features(model.model, model.tokenizer, pool))
+    folder = save_strong(model, tmp_path / "m")
+    names = {p.name for p in folder.rglob("*") if p.is_file()}
+    assert {"head.safetensors", "model.safetensors", "assist.json"} <= names
+    assert not any(n.endswith((".pkl", ".joblib", ".bin")) for n in names)
+
+    def refuse(*a, **k):
+        raise AssertionError("pickle used")
+
+    monkeypatch.setattr(pickle, "load", refuse)
+    monkeypatch.setattr(pickle, "loads", refuse)
+    monkeypatch.setattr(pickle, "Unpickler", refuse)
+    restored = load_strong(folder)
+    after = head_outputs(restored.model, strong_features(restored.model, restored.tokenizer, pool))
+    np.testing.assert_allclose(after, before, atol=1e-5)
+    assert restored.rows == list(range(16)) and restored.method == "setfit"
+
+
+def test_a_cancelled_setfit_run_stops_and_returns_nothing(tiny):
+    cancel = threading.Event()
+    seen = []
+
+    def progress(step: int, total: int) -> None:
+        seen.append(step)
+        cancel.set()  # after the first optimizer step
+
+    with pytest.raises(Cancelled):
+        train_strong(request(tiny), counts={"neg": 8, "pos": 8}, progress=progress, cancel=cancel)
+    assert seen == [1]
+
+
+def test_finetune_starts_from_the_fast_head_and_trains_the_encoder(tiny, one_thread, monkeypatch):
+    rng = np.random.default_rng(0)
+    init = LinearHead(rng.normal(size=(2, 32)).astype(np.float32), np.array([0.5, -0.5], np.float32))
+    req = request(tiny, method="finetune", init_head=init)
+    seen_head = {}
+
+    import bertstudio.train.engine as engine
+
+    real_fit = engine.fit
+
+    def spy_fit(config, parts, train_set, *args, **kwargs):
+        seen_head["weight"] = parts.model.classifier.weight.detach().clone()
+        seen_head["rows"] = len(train_set)
+        seen_head["steps"] = config.epochs * -(-len(train_set) // config.batch_size)
+        return real_fit(config, parts, train_set, *args, **kwargs)
+
+    monkeypatch.setattr(engine, "fit", spy_fit)  # records what fit() is given, then runs the real one
+    model = train_strong(req, counts={"neg": 8, "pos": 8})
+    torch.testing.assert_close(seen_head["weight"], torch.from_numpy(init.W))
+    assert seen_head["rows"] == 16 and seen_head["steps"] >= 150  # small sets get enough steps
+    assert model.method == "finetune" and model.steps >= 150

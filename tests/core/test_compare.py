@@ -1,0 +1,182 @@
+"""Run comparison: counts, McNemar's exact p and the paired bootstrap on hand-made run folders."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy.stats import binomtest
+
+from bertstudio.errors import DataError
+from bertstudio.metrics import classification_metrics, regression_metrics, squad_metrics, tagging_metrics
+from bertstudio.metrics import compare as C
+from bertstudio.train.compare_runs import compare_runs, curves, read_run_record, settings_diff
+
+
+def write_run(folder: Path, *, kind: str = "sentence", preds: list[dict], config: dict | None = None,
+              eval_rows: tuple[str, list[int]] | None = None, history: list[dict] | None = None,
+              metrics: dict | None = None) -> Path:
+    import tomli_w
+
+    folder.mkdir(parents=True)
+    (folder / "config.toml").write_text(tomli_w.dumps({"task": kind, **(config or {})}), encoding="utf-8")
+    (folder / "predictions.jsonl").write_text("".join(json.dumps(p) + "\n" for p in preds), encoding="utf-8")
+    (folder / "history.jsonl").write_text("".join(json.dumps(e) + "\n" for e in history or []), encoding="utf-8")
+    (folder / "metrics.json").write_text(json.dumps(metrics or {}), encoding="utf-8")
+    if eval_rows is not None:
+        (folder / "eval_rows.json").write_text(json.dumps({"split": eval_rows[0], "rows": eval_rows[1]}), encoding="utf-8")
+    return folder
+
+
+def label_pred(index: int, gold: str, label: str) -> dict:
+    probs = {"neg": 0.8 if label == "neg" else 0.2, "pos": 0.8 if label == "pos" else 0.2}
+    return {"index": index, "gold": gold, "label": label, "probs": probs, "confidence": 0.8}
+
+
+# A: right on rows 0-1 (broken by B) and 9-16 (both right); B fixes 2-8; both wrong on 17-19.
+PATTERN = ["broken"] * 2 + ["fixed"] * 7 + ["both_right"] * 8 + ["both_wrong"] * 3
+
+
+def pattern_runs(tmp_path: Path) -> tuple[Path, Path]:
+    golds = ["pos" if i % 2 else "neg" for i in range(len(PATTERN))]
+    flip = {"pos": "neg", "neg": "pos"}
+    right_a = {"broken": True, "fixed": False, "both_right": True, "both_wrong": False}
+    right_b = {"broken": False, "fixed": True, "both_right": True, "both_wrong": False}
+    a = [label_pred(i, g, g if right_a[k] else flip[g]) for i, (g, k) in enumerate(zip(golds, PATTERN))]
+    b = [label_pred(i, g, g if right_b[k] else flip[g]) for i, (g, k) in enumerate(zip(golds, PATTERN))]
+    return write_run(tmp_path / "a", preds=a), write_run(tmp_path / "b", preds=b)
+
+
+def test_mcnemar_exact_matches_hand_value_and_binomtest():
+    # 1 broken, 6 fixed: p = 2 * (C(7,0) + C(7,1)) / 2**7 = 16 / 128
+    assert C.mcnemar_exact(6, 1) == pytest.approx(0.125)
+    assert C.mcnemar_exact(1, 6) == pytest.approx(0.125)
+    assert C.mcnemar_exact(13, 4) == pytest.approx(binomtest(4, 17, 0.5).pvalue)
+    assert C.mcnemar_exact(0, 0) == 1.0
+
+
+def test_hand_made_runs_give_known_counts_and_p(tmp_path):
+    a, b = pattern_runs(tmp_path)
+    result = compare_runs(a, b)
+    assert len(result.outcomes.fixed) == 7
+    assert len(result.outcomes.broken) == 2
+    assert len(result.outcomes.both_wrong) == 3
+    assert result.outcomes.both_right == 8
+    # 2 of 9 discordant rows: p = 2 * (1 + 9 + 36) / 512
+    assert result.outcomes.p_value == pytest.approx(92 / 512)
+    assert result.outcomes.p_value == pytest.approx(binomtest(2, 9, 0.5).pvalue)
+    assert [result.rows[i].key for i in result.outcomes.broken] == [("#", 0), ("#", 1)]
+    assert result.paired_by == "position"
+    # accuracy 10/20 -> 15/20 on the shared rows, interval around +0.25
+    assert result.change is not None and result.change.metric == "accuracy"
+    assert (result.change.a, result.change.b) == (pytest.approx(0.5), pytest.approx(0.75))
+    assert result.change.low < 0.25 < result.change.high
+    assert result.change.low < 0.0  # 7 fixed against 2 broken is no clear gain (p = 0.18): 0 is inside
+
+
+def test_project_rows_pair_across_different_held_out_sets(tmp_path):
+    # A evaluated project rows 10..14, B rows 12..16: rows 12, 13, 14 are shared; row 13 was relabelled.
+    a = [label_pred(i, g, "pos") for i, g in enumerate(["pos", "pos", "pos", "neg", "neg"])]
+    b = [label_pred(i, g, "neg") for i, g in enumerate(["pos", "pos", "neg", "neg", "neg"])]
+    ra = write_run(tmp_path / "a", preds=a, eval_rows=("train", [10, 11, 12, 13, 14]))
+    rb = write_run(tmp_path / "b", preds=b, eval_rows=("train", [12, 13, 14, 15, 16]))
+    result = compare_runs(ra, rb)
+    assert result.paired_by == "project row"
+    assert [r.key for r in result.rows] == [("train", 12), ("train", 14)]
+    assert result.relabelled == 1  # row 13: "neg" for A, "pos" for B
+    # row 12: gold pos, A pos (right), B neg (wrong) -> broken; row 14: gold neg, A wrong, B right -> fixed
+    assert [result.rows[i].key for i in result.outcomes.broken] == [("train", 12)]
+    assert [result.rows[i].key for i in result.outcomes.fixed] == [("train", 14)]
+
+
+def test_runs_of_different_kinds_or_without_predictions_are_refused(tmp_path):
+    a = write_run(tmp_path / "a", preds=[label_pred(0, "pos", "pos")])
+    b = write_run(tmp_path / "b", kind="regression", preds=[{"index": 0, "gold": 1.0, "score": 1.0}])
+    with pytest.raises(DataError, match="regression"):
+        compare_runs(a, b)
+    c = write_run(tmp_path / "c", preds=[])
+    with pytest.raises(DataError, match="no predictions"):
+        compare_runs(a, c)
+    (tmp_path / "a" / "predictions.jsonl").write_text("{not json\n", encoding="utf-8")
+    with pytest.raises(DataError, match="line 1"):
+        read_run_record(a)
+
+
+# --- the metric forms reproduce bertstudio.metrics ---------------------------------------------
+
+
+@pytest.mark.parametrize("key", ["accuracy", "f1", "macro_f1", "mcc"])
+def test_confusion_metrics_equal_classification_metrics(key):
+    rng = np.random.default_rng(1)
+    k = 2 if key == "f1" else 3
+    gold, pred = rng.integers(0, k, 200), rng.integers(0, k, 200)
+    pred[:80] = gold[:80]
+    expected = classification_metrics(gold.tolist(), pred.tolist(), names=(key,), labels=list(range(k)))[key]
+    assert C.value(C.confusion_metric(key, gold, pred, k)) == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("key", ["pearson", "spearman", "mse"])
+def test_regression_forms_equal_regression_metrics(key):
+    rng = np.random.default_rng(2)
+    gold = rng.uniform(0, 5, 150).round(1)
+    pred = gold + rng.normal(0, 1, 150)
+    assert C.value(C.regression_metric(key, gold, pred)) == pytest.approx(regression_metrics(gold, pred)[key])
+
+
+@pytest.mark.parametrize("key", ["f1", "precision", "recall", "accuracy"])
+def test_tagging_forms_equal_seqeval(key):
+    rnd = random.Random(3)
+    tags = ["O", "O", "B-PER", "I-PER", "B-LOC", "I-LOC"]
+    gold = [[rnd.choice(tags) for _ in range(rnd.randint(1, 9))] for _ in range(120)]
+    pred = [[t if rnd.random() < 0.7 else rnd.choice(tags) for t in s] for s in gold]
+    assert C.value(C.tagging_metric(key, gold, pred)) == pytest.approx(tagging_metrics(gold, pred)[key])
+
+
+@pytest.mark.parametrize("key", ["exact_match", "f1"])
+def test_squad_forms_equal_squad_metrics(key):
+    golds = [["the Eiffel Tower"], ["Paris", "paris france"], [], ["1889"], ["a river"]]
+    preds = ["Eiffel Tower", "France", "", "in 1889", "the river Seine"]
+    assert C.value(C.squad_metric(key, preds, golds)) == pytest.approx(squad_metrics(preds, golds)[key])
+
+
+def test_bootstrap_deltas_are_the_metric_on_each_resample():
+    """The weighted form must give, per resample, what scikit-learn gives on that resample's rows."""
+    rng = np.random.default_rng(4)
+    gold = rng.integers(0, 2, 60)
+    pred_a = np.where(rng.random(60) < 0.7, gold, 1 - gold)
+    pred_b = np.where(rng.random(60) < 0.8, gold, 1 - gold)
+    change = C.paired_bootstrap("mcc", C.confusion_metric("mcc", gold, pred_a, 2), C.confusion_metric("mcc", gold, pred_b, 2),
+                                resamples=50, seed=7)
+    weights = C.bootstrap_weights(60, 50, np.random.default_rng(7))
+    for w, delta in zip(weights, change.deltas):
+        idx = np.repeat(np.arange(60), w.astype(int))
+        mcc = [classification_metrics(gold[idx].tolist(), p[idx].tolist(), names=("mcc",), labels=[0, 1])["mcc"]
+               for p in (pred_a, pred_b)]
+        assert delta == pytest.approx(mcc[1] - mcc[0])
+    assert len(change.deltas) == 50 and change.low <= change.delta <= change.high
+
+
+def test_identical_runs_have_a_zero_interval():
+    correct = C.mean_metric(np.array([1, 0, 1, 1, 0, 1], dtype=float))
+    change = C.paired_bootstrap("accuracy", correct, correct)
+    assert (change.low, change.high, change.delta) == (0.0, 0.0, 0.0)
+    assert change.resamples == 1000 and len(change.deltas) == 1000
+
+
+def test_settings_diff_and_curves(tmp_path):
+    history = [{"kind": "started", "effective_batch_size": 16, "num_train_examples": 100},
+               {"kind": "step", "step": 10, "loss": 0.9}, {"kind": "step", "step": 20, "loss": 0.5},
+               {"kind": "eval", "step": 20, "metrics": {"accuracy": 0.7}}]
+    a = write_run(tmp_path / "a", preds=[label_pred(0, "pos", "pos")], config={"lr": 5e-5, "output_dir": "/x/a"},
+                  history=history)
+    b = write_run(tmp_path / "b", preds=[label_pred(0, "pos", "pos")], config={"lr": 1e-4, "epochs": 3, "output_dir": "/x/b"},
+                  history=history[:1])
+    diff = settings_diff(read_run_record(a), read_run_record(b))
+    # epochs 3 is the default, output_dir always differs: only the learning rate is a difference
+    assert diff == [("lr", 5e-5, 1e-4)]
+    c = curves(read_run_record(a))
+    assert c.steps == [10, 20] and c.examples == [160, 320] and c.loss == [0.9, 0.5]
+    assert c.eval_steps == [20] and c.eval_metrics == {"accuracy": [0.7]}

@@ -1,0 +1,153 @@
+"""Pushing to the Hub: everything up to the network call is real (a trained run folder, the card,
+the staging folder); only HfApi's calls are recorded instead of sent (there is no network here)."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("huggingface_hub", reason="the export extra is not installed")
+
+from helpers import sentiment  # noqa: E402
+
+from bertstudio.cli import main  # noqa: E402
+from bertstudio.errors import ConfigError  # noqa: E402
+from bertstudio.train.hub import model_card, push_to_hub, resolve_source  # noqa: E402
+
+
+class RecordingApi:
+    """Stands in for huggingface_hub.HfApi at the network boundary: records each call and, for
+    upload_folder, what the staged folder holds at that moment (it is deleted afterwards)."""
+
+    def __init__(self, existing_public: bool = False) -> None:
+        self.calls: list[tuple[str, dict[str, Any]]] = []
+        self.uploaded: dict[str, bytes] = {}
+        self.existing_public = existing_public
+
+    def create_repo(self, repo_id: str, **kw: Any) -> str:
+        self.calls.append(("create_repo", {"repo_id": repo_id, **kw}))
+        return f"https://huggingface.co/{repo_id}"
+
+    def repo_info(self, repo_id: str, **kw: Any) -> Any:
+        self.calls.append(("repo_info", {"repo_id": repo_id, **kw}))
+        private = not self.existing_public and next(c for n, c in self.calls if n == "create_repo")["private"]
+        return type("Info", (), {"private": private})()
+
+    def upload_folder(self, **kw: Any) -> str:
+        self.calls.append(("upload_folder", kw))
+        root = Path(kw["folder_path"])
+        self.uploaded = {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+        return "commit"
+
+
+@pytest.fixture(scope="module")
+def run_dir(tiny, tmp_path_factory) -> Path:
+    from bertstudio.train.config import TrainConfig
+    from bertstudio.train.engine import train
+
+    out = tmp_path_factory.mktemp("hub") / "run"
+    config = TrainConfig(task="sentence", model=tiny, epochs=1, lr=1e-3, batch_size=8, max_length=32,
+                         labels=["neg", "pos"], output_dir=str(out), logging_steps=1)
+    result = train(config, sentiment(32), sentiment(16, seed=1))
+    assert result.status == "finished"
+    return out
+
+
+@pytest.fixture
+def token(monkeypatch):
+    monkeypatch.delenv("HF_TOKEN", raising=False)
+    monkeypatch.setattr("huggingface_hub.get_token", lambda: None)
+    return "hf_test_token"
+
+
+def test_push_uploads_the_model_and_a_card_privately(run_dir, token):
+    api = RecordingApi()
+    url = push_to_hub(run_dir, "me/sentiment", token=token, api=api)
+    assert url == "https://huggingface.co/me/sentiment"
+    names = [n for n, _ in api.calls]
+    assert names == ["create_repo", "repo_info", "upload_folder"]
+    create = api.calls[0][1]
+    assert create["private"] is True and create["token"] == token
+    assert api.calls[2][1]["token"] == token and api.calls[2][1]["repo_id"] == "me/sentiment"
+    model_files = {p.name for p in (run_dir / "model").iterdir()}
+    assert set(api.uploaded) == model_files | {"README.md"}
+    assert api.uploaded["config.json"] == (run_dir / "model" / "config.json").read_bytes()
+    assert not (run_dir / "model" / "README.md").exists()  # the card never lands in the user's folder
+
+
+def test_the_card_is_written_from_the_run(run_dir):
+    import json
+
+    from huggingface_hub import ModelCard
+
+    text = model_card(resolve_source(run_dir), "me/sentiment")
+    card = ModelCard(text)
+    assert card.data.pipeline_tag == "text-classification" and card.data.library_name == "transformers"
+    assert "bertstudio" in card.data.tags and "sentence" in card.data.tags
+    metrics = json.loads((run_dir / "metrics.json").read_text())
+    assert f"| accuracy | {metrics['accuracy'] * 100:.2f} |" in text
+    assert "| lr | 0.001 |" in text and "| batch_size | 8 |" in text
+    assert "32 training examples, 16 evaluation examples" in text
+    assert "`neg`, `pos`" in text
+    assert str(run_dir) not in text  # local paths stay private (the model is a local folder)
+    assert card.data.base_model is None
+
+
+def test_no_token_no_push(run_dir, token):
+    api = RecordingApi()
+    with pytest.raises(ConfigError, match="no Hugging Face token"):
+        push_to_hub(run_dir, "me/sentiment", api=api)
+    assert api.calls == []
+
+
+def test_public_only_when_asked(run_dir, token):
+    api = RecordingApi()
+    push_to_hub(run_dir / "model", "me/sentiment", token=token, private=False, api=api)
+    assert api.calls[0][1]["private"] is False
+    # an existing public repository would publish a "private" push: refused before any upload
+    api = RecordingApi(existing_public=True)
+    with pytest.raises(ConfigError, match="public"):
+        push_to_hub(run_dir, "me/sentiment", token=token, api=api)
+    assert "upload_folder" not in [n for n, _ in api.calls]
+
+
+def test_bad_repo_ids_and_folders_are_refused(run_dir, tmp_path, token):
+    api = RecordingApi()
+    with pytest.raises(ConfigError, match="repository id"):
+        push_to_hub(run_dir, "me/../secret", token=token, api=api)
+    with pytest.raises(ConfigError, match="nothing to push"):
+        push_to_hub(tmp_path, "me/x", token=token, api=api)
+    assert api.calls == []
+
+
+def test_cli_push_uses_the_cached_login(run_dir, monkeypatch, capsys):
+    api = RecordingApi()
+    monkeypatch.setattr("huggingface_hub.HfApi", lambda: api)
+    monkeypatch.setattr("huggingface_hub.get_token", lambda: "hf_cached")
+    out = io.StringIO()
+    assert main(["push-to-hub", "--model", str(run_dir), "--repo-id", "me/cli"], out=out) == 0
+    assert api.calls[0][1]["token"] == "hf_cached" and api.calls[0][1]["private"] is True
+    assert "private" in out.getvalue()
+    monkeypatch.setattr("huggingface_hub.get_token", lambda: None)
+    monkeypatch.delenv("HF_TOKEN", raising=False)
+    assert main(["push-to-hub", "--model", str(run_dir), "--repo-id", "me/cli"], out=io.StringIO()) == 2
+    assert "no Hugging Face token" in capsys.readouterr().err
+
+
+def test_an_onnx_export_goes_up_with_its_predict_script(run_dir, token):
+    pytest.importorskip("onnxscript", reason="the export extra is not installed")
+    from huggingface_hub import ModelCard
+
+    from bertstudio.train.onnx_export import export_onnx
+
+    export = export_onnx(run_dir / "model", run_dir / "onnx", quantize=False)
+    api = RecordingApi()
+    push_to_hub(export.folder, "me/sentiment-onnx", token=token, api=api)
+    assert {"model.onnx", "predict.py", "labels.json", "tokenizer.json", "README.md"} <= set(api.uploaded)
+    card = ModelCard(api.uploaded["README.md"].decode("utf-8"))
+    assert card.data.library_name == "onnx" and "onnx" in card.data.tags
+    assert "| accuracy |" in card.text  # the run's metrics: the export sits in its run folder
+    assert "predict.py" in card.text

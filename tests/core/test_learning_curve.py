@@ -1,0 +1,85 @@
+"""Learning curve: nested subsets, the power-law fit, and a real (tiny) job with progress and cancel."""
+
+from __future__ import annotations
+
+import math
+import threading
+
+import numpy as np
+import pytest
+
+from helpers import sentiment
+
+from bertstudio.errors import ConfigError
+from bertstudio.train.config import TrainConfig
+from bertstudio.train.learning_curve import curve_sizes, fit_power_law, learning_curve, nested_subsets
+
+
+def test_subsets_are_nested_per_seed_and_differ_between_seeds():
+    sizes = curve_sizes(1000)
+    assert sizes == [125, 250, 500, 1000]
+    subsets = nested_subsets(1000, sizes, seed=0)
+    assert [len(s) for s in subsets] == sizes
+    for small, big in zip(subsets, subsets[1:]):
+        assert set(small) <= set(big)
+    assert set(nested_subsets(1000, sizes, seed=1)[0]) != set(subsets[0])
+    assert curve_sizes(10) == [2, 3, 5, 10]  # shares of a small set round up, never to 0
+
+
+def test_power_law_recovers_known_parameters():
+    sizes = [250, 500, 1000, 2000]
+    values = [1 - 0.8 * n ** -0.35 for n in sizes]
+    fit = fit_power_law(sizes, values)
+    assert fit.a == pytest.approx(0.8, rel=1e-6) and fit.b == pytest.approx(0.35, rel=1e-6)
+    assert fit.predict(4000) == pytest.approx(1 - 0.8 * 4000 ** -0.35)
+    # lower-is-better metrics (mse) are fitted as they are, falling towards 0
+    fit = fit_power_law(sizes, [2.0 * n ** -0.5 for n in sizes], higher_is_better=False, ceiling=0.0)
+    assert fit.predict(8000) == pytest.approx(2.0 * 8000 ** -0.5)
+
+
+def test_power_law_range_covers_the_truth_under_seed_noise():
+    rng = np.random.default_rng(0)
+    sizes = [n for n in (250, 500, 1000) for _ in range(3)]
+    values = [1 - 0.9 * n ** -0.3 + rng.normal(0, 0.004) for n in sizes]
+    fit = fit_power_law(sizes, values)
+    low, high = fit.predict_range(2000)
+    assert low < 1 - 0.9 * 2000 ** -0.3 < high
+    assert high - low < 0.05
+
+
+@pytest.fixture
+def config(tiny) -> TrainConfig:
+    return TrainConfig(task="sentence", model=tiny, epochs=1, lr=2e-3, batch_size=8, max_length=32,
+                       labels=["neg", "pos"], logging_steps=1)
+
+
+def test_a_learning_curve_job_trains_every_share_and_seed(config, one_thread):
+    train, dev = sentiment(64), sentiment(24, seed=1)
+    progress: list[float] = []
+    points = []
+    curve = learning_curve(config, train, dev, fractions=(0.25, 0.5, 1.0), seeds=(0, 1),
+                           progress=lambda f, _m: progress.append(f), on_point=points.append)
+    assert curve.metric == "accuracy" and not curve.cancelled
+    assert [(p.labels, p.seed) for p in curve.points] == [(16, 0), (16, 1), (32, 0), (32, 1), (64, 0), (64, 1)]
+    assert points == curve.points
+    assert progress == sorted(progress) and progress[-1] == 1.0 and progress[0] == 0.0
+    assert len(progress) > 12  # moved within runs too, not only between them
+    assert [n for n, *_ in curve.summary()] == [16, 32, 64]
+    assert curve.fit is not None
+    n, mean, predicted, low, high = curve.doubling()
+    assert n == 64 and low <= predicted <= high and not math.isnan(predicted)
+
+
+def test_cancel_returns_the_points_so_far(config, one_thread):
+    cancel = threading.Event()
+    curve = learning_curve(config, sentiment(32), sentiment(16, seed=1), fractions=(0.5, 1.0), seeds=(0, 1),
+                           on_point=lambda _p: cancel.set(), cancel=cancel)
+    assert curve.cancelled and len(curve.points) == 1 and curve.fit is None
+
+
+def test_a_failing_run_stops_the_job_with_its_error(config, tmp_path):
+    bad = TrainConfig(**{**config.to_dict(), "model": str(tmp_path / "no-such-model")})
+    with pytest.raises(ConfigError):
+        learning_curve(bad, sentiment(16), sentiment(8, seed=1), fractions=(0.5, 1.0), seeds=(0,))
+    with pytest.raises(ConfigError, match="labelled"):
+        learning_curve(config, sentiment(16), sentiment(8, seed=1), sizes=(8, 32), seeds=(0,))

@@ -1,0 +1,243 @@
+"""ONNX export of every kind (tiny random BERT): outputs against PyTorch on real examples, the
+predictor and evaluation through the Task code, the standalone predict.py without bertstudio."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+pytest.importorskip("onnxruntime", reason="the export extra is not installed")
+pytest.importorskip("onnxscript", reason="the export extra is not installed")
+
+from bertstudio.cli import main  # noqa: E402
+from bertstudio.errors import ConfigError  # noqa: E402
+from bertstudio.tasks import get_task  # noqa: E402
+from bertstudio.train.families import family  # noqa: E402
+from bertstudio.train.onnx_export import (  # noqa: E402
+    Cancelled, OnnxModel, evaluate_onnx, export_onnx, onnx_predictor, read_meta,
+)
+
+KINDS = ("sentence", "pair", "regression", "tagging", "qa")
+
+
+@pytest.fixture(scope="module")
+def real(shared_data):
+    """100 real examples per kind (SST-2, RTE, STS-B dev; UD English EWT dev; SQuAD dev)."""
+    from bertstudio.data.glue import load_glue
+    from bertstudio.data.io import load_examples
+
+    return {
+        "sentence": load_glue("SST-2", shared_data / "glue/SST-2", split="dev").head(100),
+        "pair": load_glue("RTE", shared_data / "glue/RTE", split="dev").head(100),
+        "regression": load_glue("STS-B", shared_data / "glue/STS-B", split="dev").head(100),
+        "tagging": load_examples(shared_data / "pos/ud_english_ewt/en_ewt-ud-dev.conllu").head(100),
+        "qa": load_examples(shared_data / "squad/dev-v1.1-articles-00-35.json").head(100),
+    }
+
+
+@pytest.fixture(scope="module")
+def make_export(tiny, real, tmp_path_factory):
+    """kind -> (kind, model folder, export folder) of a tiny model with a fresh head, made once per
+    module. The pair model is exported through ``bertstudio export-onnx``; only the sentence one
+    gets an int8 copy (quantizing costs seconds the other kinds would not test anything new with)."""
+    from bertstudio.tasks.model import build_model, save_model
+
+    made: dict[str, tuple[str, Path, Path]] = {}
+
+    def make(kind: str) -> tuple[str, Path, Path]:
+        if kind not in made:
+            root = tmp_path_factory.mktemp(f"onnx-{kind}")
+            torch.manual_seed(0)
+            model, tokenizer = build_model(kind, tiny, labels=real[kind].labels)
+            model_dir = save_model(model, tokenizer, root / "model")
+            out = root / "export"
+            if kind == "pair":
+                code = main(["--quiet", "export-onnx", "--model", str(model_dir), "--out", str(out), "--no-int8"],
+                            out=io.StringIO())
+                assert code == 0
+            else:
+                export_onnx(model_dir, out, quantize=kind == "sentence")
+            made[kind] = (kind, model_dir, out)
+        return made[kind]
+
+    return make
+
+
+@pytest.fixture(scope="module", params=KINDS)
+def exported(request, make_export):
+    return make_export(request.param)
+
+
+def test_export_folder_holds_what_a_user_needs(exported):
+    kind, _, out = exported
+    names = {p.name for p in out.iterdir()}
+    assert {"model.onnx", "tokenizer.json", "labels.json", "predict.py", "config.json"} <= names
+    assert ("model.int8.onnx" in names) == (kind == "sentence")
+    assert not (out / "model.onnx.data").exists()  # one self-contained file
+    meta = read_meta(out)
+    assert meta["kind"] == kind and meta["decode"] == family(get_task(kind).spec)
+    if kind == "sentence":
+        assert os.path.getsize(out / "model.int8.onnx") < os.path.getsize(out / "model.onnx")
+
+
+def test_onnx_outputs_match_pytorch_on_100_real_examples(exported, real):
+    """Every output within 1e-3 of PyTorch, batch by batch, over batches of varying width and size
+    (the last one smaller): the batch and sequence axes are really dynamic."""
+    from bertstudio.tasks.model import load_model
+    from bertstudio.train.evaluation import eval_loader
+
+    kind, model_dir, out = exported
+    model, tokenizer, _, labels = load_model(model_dir)
+    model.eval()
+    onnx = OnnxModel(out / "model.onnx")
+    task = get_task(kind)
+    examples = real[kind]
+    enc = task.encode(examples, tokenizer, max_length=128, doc_stride=32, label2id={n: i for i, n in enumerate(labels)},
+                      training=False)
+    assert len(examples) == 100 and len(enc) >= 100
+    shapes, worst = set(), 0.0
+    for batch in eval_loader(enc, task, tokenizer.pad_token_id, 16, pad_to_multiple_of=None):
+        inputs = {k: batch[k] for k in ("input_ids", "attention_mask", "token_type_ids")}
+        with torch.inference_mode():
+            want = model(**inputs)
+        got = onnx(**inputs)
+        for name in onnx.output_names:
+            worst = max(worst, float((got[name] - want[name]).abs().max()))
+        shapes.add(tuple(inputs["input_ids"].shape))
+    assert worst <= 1e-3
+    assert len({s[0] for s in shapes}) >= 2 and len({s[1] for s in shapes}) >= 2
+
+
+def test_evaluate_onnx_predicts_what_evaluate_predicts(exported, real):
+    from bertstudio.train.engine import evaluate
+
+    kind, model_dir, out = exported
+    examples = real[kind].head(40)
+    metrics, rows = evaluate(model_dir, examples)
+    onnx_metrics, preds = evaluate_onnx(out / "model.onnx", examples)
+    task = get_task(kind)
+    got, want = [task.predicted_value(p) for p in preds], [task.predicted_value(r) for r in rows]
+    assert got == (pytest.approx(want, abs=1e-5) if family(task.spec) == "score" else want)
+    assert onnx_metrics.keys() == metrics.keys()
+    for key in metrics:
+        assert onnx_metrics[key] == pytest.approx(metrics[key], abs=1e-3)  # ranks of near-equal scores may swap
+
+
+def _inputs(kind: str, examples, n: int) -> list[dict]:
+    spec = get_task(kind).spec
+    rows = examples.dataset.select(range(n)).to_list()
+    return [{k: r[k] for k in spec.inputs + spec.optional_inputs if r.get(k)} for r in rows]
+
+
+def _same(kind: str, got: dict, want: dict) -> None:
+    decode = family(get_task(kind).spec)
+    if decode == "classes":
+        assert got["label"] == want["label"]
+        assert got["probs"] == pytest.approx(want["probs"], abs=1e-4)
+    elif decode == "score":
+        assert got["score"] == pytest.approx(want["score"], abs=1e-4)
+    elif decode == "tags":
+        assert (got["tags"], got["entities"], got["unpredicted_words"]) == (want["tags"], want["entities"], want["unpredicted_words"])
+        assert len(got["probs"]) == len(want["probs"])
+        for g, w in zip(got["probs"], want["probs"]):
+            assert g == pytest.approx(w, abs=1e-4)
+    else:
+        assert (got["answer"], got["start"]) == (want["answer"], want["start"])
+        assert got["score"] == pytest.approx(want["score"], abs=1e-3)
+
+
+# Imports of these fail inside the standalone run: predict.py must need none of them.
+_BLOCKER = """
+import importlib.abc, runpy, sys
+BLOCKED = ("bertstudio", "torch", "transformers", "datasets", "accelerate", "peft")
+class Block(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in BLOCKED:
+            raise ImportError("predict.py imported " + name)
+sys.meta_path.insert(0, Block())
+sys.argv = ["predict.py"] + sys.argv[1:]
+runpy.run_path(PREDICT, run_name="__main__")
+"""
+
+
+def run_standalone(out: Path, args: list[str], tmp_path: Path) -> subprocess.CompletedProcess:
+    code = _BLOCKER.replace("PREDICT", repr(str(out / "predict.py")))
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # bertstudio is not on the path
+    return subprocess.run([sys.executable, "-c", code, *args], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=300)
+
+
+def test_standalone_predict_matches_bertstudio_without_importing_it(exported, real, tmp_path):
+    kind, model_dir, out = exported
+    inputs = _inputs(kind, real[kind], 20)
+    if kind == "qa":  # long contexts: several windows per question at the predictor's max_length
+        from transformers import AutoTokenizer
+
+        tok = AutoTokenizer.from_pretrained(out)
+        windows = get_task(kind).encode(real[kind].head(20), tok, max_length=read_meta(out)["max_length"],
+                                        doc_stride=read_meta(out)["doc_stride"], label2id={}, training=False)
+        assert len(windows) > 20
+    (tmp_path / "inputs.jsonl").write_text("".join(json.dumps(x) + "\n" for x in inputs), encoding="utf-8")
+    done = run_standalone(out, ["--jsonl", str(tmp_path / "inputs.jsonl")], tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    standalone = [json.loads(line) for line in done.stdout.splitlines()]
+    onnx, torch_predictor = onnx_predictor(out / "model.onnx"), None
+    from bertstudio.train.predict import Predictor
+
+    torch_predictor = Predictor.load(model_dir)
+    assert len(standalone) == len(inputs) == 20
+    for given, got in zip(inputs, standalone):
+        _same(kind, got, onnx.predict(**given))
+        _same(kind, got, torch_predictor.predict(**given))
+
+
+def test_cli_predicts_with_an_onnx_file(make_export, real, capsys):
+    kind, _, out = make_export("pair")
+    given = _inputs(kind, real[kind], 1)[0]
+    buffer = io.StringIO()
+    code = main(["predict", "--model", str(out / "model.onnx"), "--text", given["text"], "--text-pair", given["text_pair"]],
+                out=buffer)
+    assert code == 0
+    _same(kind, json.loads(buffer.getvalue()), onnx_predictor(out / "model.onnx").predict(**given))
+
+
+def test_export_never_writes_into_a_non_empty_folder(make_export, tmp_path, capsys):
+    _, model_dir, _ = make_export("sentence")
+    target = tmp_path / "mine"
+    target.mkdir()
+    (target / "notes.txt").write_text("keep me", encoding="utf-8")
+    with pytest.raises(ConfigError, match="not empty"):
+        export_onnx(model_dir, target)
+    assert [p.name for p in target.iterdir()] == ["notes.txt"]
+    assert (target / "notes.txt").read_text(encoding="utf-8") == "keep me"
+    code = main(["export-onnx", "--model", str(model_dir), "--out", str(target)], out=io.StringIO())
+    assert code == 2 and "not empty" in capsys.readouterr().err
+
+
+def test_a_cancelled_export_leaves_nothing(make_export, tmp_path):
+    _, model_dir, _ = make_export("sentence")
+    cancel = threading.Event()
+
+    def progress(fraction: float, message: str) -> None:
+        cancel.set()  # asked during the first step: the next one stops, after the temporary folder exists
+
+    with pytest.raises(Cancelled):
+        export_onnx(model_dir, tmp_path / "out", progress=progress, cancel=cancel)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_int8_predictions_run_through_the_task_code(make_export, real):
+    kind, _, out = make_export("sentence")
+    metrics, preds = evaluate_onnx(out / "model.int8.onnx", real[kind])
+    assert set(metrics) >= {"accuracy"} and len(preds) == 100
+    probs = np.array([[p["probs"][n] for n in real[kind].labels] for p in preds])
+    assert np.allclose(probs.sum(axis=1), 1.0, atol=1e-5)

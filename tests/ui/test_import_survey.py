@@ -1,0 +1,111 @@
+"""Issue 14 items 16 and 18 through the real Import dialog: the whole file counted on a worker
+(rows, labelled rows, the label spread), "import only N first / random rows (seed)", and a
+warning with the figure when the project's model cannot read the file's text."""
+
+from __future__ import annotations
+
+import csv
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDialogButtonBox
+
+from bertstudio.data.io import load_examples
+from bertstudio.ui import import_survey
+from bertstudio.ui.import_dialog import ImportDialog
+
+# SOURCES.md: SST-2 train 67,349 rows; ChnSentiCorp dev 1,200 reviews; UD EWT dev 2,001 sentences.
+SST2_TRAIN_ROWS = 67349
+
+
+def _ok(dialog: ImportDialog):
+    return dialog.buttons.button(QDialogButtonBox.StandardButton.Ok)
+
+
+def _open(qtbot, session, path, split="train") -> ImportDialog:
+    dialog = ImportDialog(session, None, str(path))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.target.set_split(split)
+    dialog.target.split_combo.activated.emit(dialog.target.split_combo.currentIndex())
+    return dialog
+
+
+def _counted(qtbot, dialog, start: str) -> str:
+    qtbot.waitUntil(lambda: dialog.survey.counts_label.text().startswith(start), timeout=60_000)
+    return dialog.survey.counts_label.text()
+
+
+@pytest.fixture(autouse=True)
+def _threads_end(qtbot):
+    yield
+    qtbot.waitUntil(lambda: not import_survey._running, timeout=60_000)
+
+
+def test_a_big_file_is_counted_off_the_gui_thread_and_sampled(qtbot, session_factory, shared_data):
+    session = session_factory("sentence")
+    path = shared_data / "glue" / "SST-2" / "train.tsv"
+    dialog = _open(qtbot, session, path)
+    qtbot.waitUntil(dialog.survey.is_running, timeout=5_000)  # counting runs on the worker...
+    assert dialog.survey.counts_label.text() == "Counting the rows of the whole file…"
+    assert dialog.isVisible() and _ok(dialog).isEnabled()  # ...while the dialog stays usable
+    with open(path, encoding="utf-8", newline="") as f:  # the labels, counted here independently
+        rows = list(csv.reader(f, delimiter="\t", quoting=csv.QUOTE_NONE))[1:]
+    pos, neg = sum(r[1] == "1" for r in rows), sum(r[1] == "0" for r in rows)
+    assert len(rows) == SST2_TRAIN_ROWS
+    text = _counted(qtbot, dialog, "67,349 rows")
+    big, small = ("1", pos), ("0", neg)
+    assert text == (f"67,349 rows, 67,349 labelled\nLabels: {big[0]}: {big[1]:,} ({100 * big[1] / len(rows):.1f}%)"
+                    f" · {small[0]}: {small[1]:,} ({100 * small[1] / len(rows):.1f}%)")
+    # Import only 100 rows drawn with seed 7: the counts line says so, and those rows come in.
+    qtbot.mouseClick(dialog.survey.sample_check, Qt.MouseButton.LeftButton)
+    dialog.survey.sample_size.setValue(100)
+    dialog.survey.sample_mode.setCurrentIndex(dialog.survey.sample_mode.findData("random"))
+    dialog.survey.sample_seed.setValue(7)
+    assert "importing 100 of them" in dialog.survey.counts_label.text()
+    with qtbot.waitSignal(dialog.imported, timeout=30_000) as imported:
+        qtbot.mouseClick(_ok(dialog), Qt.MouseButton.LeftButton)
+    assert imported.args == ["train", 100]
+    drawn = load_examples(path).head(100, seed=7)
+    assert [session.row("train", i)["text"] for i in range(100)] == list(drawn.dataset["text"])
+    assert [session.row("train", i)["text"] for i in range(3)] != [r[0] for r in rows[:3]]
+
+
+def test_first_rows_of_a_tagging_file_and_the_tag_spread(qtbot, session_factory, shared_data):
+    session = session_factory("tagging")
+    path = shared_data / "pos" / "ud_english_ewt" / "en_ewt-ud-dev.conllu"
+    dialog = _open(qtbot, session, path, split="dev")
+    text = _counted(qtbot, dialog, "2,001 rows")
+    ewt = load_examples(path)
+    tags = [t for seq in ewt.dataset["tags"] for t in seq]
+    noun = sum(t == "NOUN" for t in tags)
+    assert text.startswith("2,001 rows, 2,001 labelled\nTags (" + f"{len(tags):,} tokens): ")
+    assert f"NOUN: {noun:,} ({100 * noun / len(tags):.1f}%)" in text and "and 5 more" in text  # 17 UPOS tags
+    qtbot.mouseClick(dialog.survey.sample_check, Qt.MouseButton.LeftButton)
+    dialog.survey.sample_size.setValue(25)  # "first rows" is the default
+    with qtbot.waitSignal(dialog.imported, timeout=30_000):
+        qtbot.mouseClick(_ok(dialog), Qt.MouseButton.LeftButton)
+    assert session.split_size("dev") == 25
+    assert session.row("dev", 24)["tokens"] == ewt.dataset[24]["tokens"]
+
+
+def test_chinese_text_under_the_bundled_model_is_flagged_with_the_figure(qtbot, session_factory, shared_data):
+    session = session_factory("sentence", ["0", "1"])
+    dialog = _open(qtbot, session, shared_data / "zh" / "ChnSentiCorp" / "dev.tsv", split="dev")
+    assert _counted(qtbot, dialog, "1,200 rows").startswith("1,200 rows, 1,200 labelled")
+    label = dialog.survey.vocabulary_label
+    qtbot.waitUntil(label.isVisible, timeout=60_000)
+    text = label.text()
+    share = int(text.split("%", 1)[0])
+    assert 55 <= share <= 70  # the issue measured 64% of MiniLM's pieces of such reviews as [UNK]
+    assert "of 500 sampled examples are [UNK] for the model model" in text
+    assert "bert-base-chinese, hfl/chinese-roberta-wwm-ext" in text and "Train page" in text
+    assert _ok(dialog).isEnabled()  # advice: the import is still the user's choice
+
+
+def test_english_text_gets_no_warning(qtbot, session_factory, shared_data):
+    session = session_factory("sentence", ["0", "1"])
+    dialog = _open(qtbot, session, shared_data / "glue" / "SST-2" / "dev.tsv", split="dev")
+    _counted(qtbot, dialog, "872 rows")
+    qtbot.waitUntil(lambda: not import_survey._running, timeout=60_000)  # the check has run
+    assert not dialog.survey.vocabulary_label.isVisible()

@@ -1,0 +1,75 @@
+"""The learning-curve panel: Start runs every share and seed as one job with one progress bar;
+Cancel stops it; the result sentence comes from the fit."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from PySide6.QtCore import Qt
+
+from bertstudio.ui.learning_curve import LearningCurvePanel, open_learning_curve
+
+POS = ["good", "great", "love", "best", "fun"]
+NEG = ["bad", "terrible", "hate", "worst", "boring"]
+
+
+def _records(n: int, seed: int) -> list[dict]:
+    rng = random.Random(seed)
+    return [{"text": "the movie was {} and {}".format(*rng.sample(POS if i % 2 == 0 else NEG, 2)),
+             "label": "pos" if i % 2 == 0 else "neg"} for i in range(n)]
+
+
+@pytest.fixture
+def session(session_factory):
+    return session_factory("sentence", ["neg", "pos"], {"train": _records(48, 0), "dev": _records(16, 1)})
+
+
+@pytest.fixture
+def config_factory(tiny):
+    from bertstudio.train.config import TrainConfig
+
+    return lambda: TrainConfig(task="sentence", model=tiny, epochs=1, lr=3e-3, batch_size=8, max_length=32,
+                               labels=["neg", "pos"], logging_steps=1)
+
+
+def test_start_runs_every_share_and_seed_with_one_progress_bar(qtbot, session, config_factory, one_thread):
+    panel = LearningCurvePanel(session, config_factory, fractions=(0.25, 0.5, 1.0), seeds=(0, 1))
+    qtbot.addWidget(panel)
+    panel.show()
+    seen: list[int] = []
+    panel.progress.valueChanged.connect(seen.append)
+    with qtbot.waitSignal(panel.finished, timeout=180_000) as done:
+        qtbot.mouseClick(panel.start_button, Qt.MouseButton.LeftButton)
+        assert not panel.start_button.isEnabled() and panel.cancel_button.isEnabled()
+    curve = done.args[0]
+    assert [(p.labels, p.seed) for p in curve.points] == [(12, 0), (12, 1), (24, 0), (24, 1), (48, 0), (48, 1)]
+    assert panel.progress.value() == panel.progress.maximum()
+    assert seen == sorted(seen) and len(set(seen)) > 6  # one bar, moving forward through all runs
+    xs, ys = panel.scatter.getData()
+    assert list(xs) == [12, 12, 24, 24, 48, 48] and list(ys) == [p.value for p in curve.points]
+    assert curve.fit is not None
+    assert "Doubling to 96 rows" in panel.result.text() and curve.metric in panel.result.text()
+    assert panel.start_button.isEnabled() and not panel.cancel_button.isEnabled()
+
+
+def test_cancel_stops_the_job_and_keeps_the_points(qtbot, session, config_factory, one_thread):
+    dialog = open_learning_curve(session, config_factory, fractions=(0.5, 1.0), seeds=(0, 1, 2))
+    qtbot.addWidget(dialog)
+    panel = dialog.panel
+    with qtbot.waitSignal(panel.finished, timeout=180_000) as done:
+        qtbot.mouseClick(panel.start_button, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: len(panel._points) >= 1, timeout=120_000)
+        qtbot.mouseClick(panel.cancel_button, Qt.MouseButton.LeftButton)
+    curve = done.args[0]
+    assert curve.cancelled and 1 <= len(curve.points) < 6
+    assert "Cancelled" in panel.status.text()
+    assert panel.start_button.isEnabled()
+
+
+def test_a_project_without_labels_says_so(qtbot, session_factory, config_factory):
+    empty = session_factory("sentence", ["neg", "pos"], {"train": [{"text": "a film", "label": None}]})
+    panel = LearningCurvePanel(empty, config_factory)
+    qtbot.addWidget(panel)
+    qtbot.mouseClick(panel.start_button, Qt.MouseButton.LeftButton)
+    assert panel.worker is None and "no labelled rows" in panel.status.text()

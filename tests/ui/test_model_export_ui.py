@@ -1,0 +1,120 @@
+"""File > Export model as ONNX… and Push to Hugging Face Hub…, Tools > Learning curve…, on a real run
+chosen on the Runs page (the Hub's network calls are recorded, not sent: there is no network here)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QAction
+
+pytest.importorskip("onnxscript", reason="the export extra is not installed")
+
+from bertstudio.ui.model_export import chosen_run, export_onnx_action, push_to_hub_action  # noqa: E402
+
+POS = ["good", "great", "love", "best", "fun"]
+NEG = ["bad", "terrible", "hate", "worst", "boring"]
+
+
+def _records(n: int, seed: int) -> list[dict]:
+    rng = random.Random(seed)
+    return [{"text": "the movie was {} and {}".format(*rng.sample(POS if i % 2 == 0 else NEG, 2)),
+             "label": "pos" if i % 2 == 0 else "neg"} for i in range(n)]
+
+
+@pytest.fixture
+def window(qtbot, tmp_path, tiny):
+    """The main window over a project with one finished run (tiny model)."""
+    from helpers import make_project
+
+    from bertstudio.train.config import TrainConfig
+    from bertstudio.train.engine import train
+    from bertstudio.ui.main_window import MainWindow
+    from bertstudio.ui.session import ProjectSession
+
+    project = make_project(tmp_path / "project", "sentence", ["neg", "pos"], {"train": _records(32, 0), "dev": _records(8, 1)})
+    run_dir = project.new_run_dir("tiny-full")
+    config = TrainConfig(task="sentence", model=tiny, epochs=1, lr=1e-3, batch_size=8, max_length=32,
+                         labels=["neg", "pos"], output_dir=str(run_dir))
+    assert train(config, project.examples("train"), project.examples("dev")).status == "finished"
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
+    w = MainWindow(session)
+    qtbot.addWidget(w)
+    w.show()
+    w.pages["runs"].refresh()
+    w.show_page("runs")
+    w.pages["runs"].table.selectRow(0)
+    yield w
+    w.close()
+    session.close()
+
+
+class RecordingApi:
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, dict[str, Any]]] = []
+
+    def create_repo(self, repo_id: str, **kw: Any) -> str:
+        self.calls.append(("create_repo", {"repo_id": repo_id, **kw}))
+        return f"https://huggingface.co/{repo_id}"
+
+    def repo_info(self, repo_id: str, **kw: Any) -> Any:
+        return type("Info", (), {"private": True})()
+
+    def upload_folder(self, **kw: Any) -> str:
+        self.calls.append(("upload_folder", {**kw, "files": sorted(p.name for p in Path(kw["folder_path"]).iterdir())}))
+        return "commit"
+
+
+def test_the_menus_offer_the_model_actions(window):
+    for name in ("exportOnnxAction", "pushHubAction", "learningCurveAction"):
+        assert isinstance(window.findChild(QAction, name), QAction), name
+    assert chosen_run(window).name == "tiny-full"
+
+
+def test_export_runs_on_a_worker_into_a_new_folder(qtbot, window, tmp_path):
+    target = tmp_path / "exports"
+    target.mkdir()
+    (target / "mine.txt").write_text("keep", encoding="utf-8")
+    values: list[int] = []
+    worker = export_onnx_action(window, target=target)
+    worker.progressed.connect(lambda f, _m: values.append(int(1000 * f)))
+    qtbot.waitUntil(lambda: getattr(window, "last_export", None) is not None, timeout=180_000)
+    out = window.last_export.folder
+    assert out == target / "tiny-full-onnx"  # the chosen folder held a file: a new folder inside it
+    assert (out / "model.onnx").is_file() and (out / "model.int8.onnx").is_file() and (out / "predict.py").is_file()
+    assert (target / "mine.txt").read_text(encoding="utf-8") == "keep"
+    assert values and values == sorted(values)
+    assert "tiny-full-onnx" in window.statusBar().currentMessage()
+
+
+def test_push_dialog_is_private_by_default_and_uses_the_typed_token(qtbot, window, monkeypatch):
+    monkeypatch.setattr("huggingface_hub.get_token", lambda: None)
+    monkeypatch.delenv("HF_TOKEN", raising=False)
+    api = RecordingApi()
+    dialog = push_to_hub_action(window, api=api)
+    qtbot.addWidget(dialog)
+    assert dialog.private.isChecked()
+    assert "no cached login" in dialog.token.placeholderText()
+    qtbot.keyClicks(dialog.repo, "me/reviews")
+    with qtbot.waitSignal(dialog.failed, timeout=60_000):  # no token typed, none cached: refused
+        qtbot.mouseClick(dialog.push_button, Qt.MouseButton.LeftButton)
+    assert api.calls == [] and "token" in dialog.status.text()
+    qtbot.keyClicks(dialog.token, "hf_typed")
+    with qtbot.waitSignal(dialog.pushed, timeout=60_000):
+        qtbot.mouseClick(dialog.push_button, Qt.MouseButton.LeftButton)
+    create = dict(api.calls)["create_repo"]
+    assert create["private"] is True and create["token"] == "hf_typed" and create["repo_id"] == "me/reviews"
+    assert "README.md" in dict(api.calls)["upload_folder"]["files"]
+    assert "huggingface.co/me/reviews" in dialog.status.text()
+
+
+def test_learning_curve_opens_over_the_train_page_settings(qtbot, window):
+    window.findChild(QAction, "learningCurveAction").trigger()
+    dialog = window.learning_curve_dialog
+    assert dialog.isVisible() and dialog.panel.start_button.isEnabled()
+    config = dialog.panel.config_factory()
+    assert config.task == "sentence"
+    dialog.close()

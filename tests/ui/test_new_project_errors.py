@@ -1,0 +1,101 @@
+"""Issue 14, item 15: where a project cannot be created, the New project dialog says why and
+the disk is left as it was (no traceback, no stale message, no half-made folder)."""
+
+from __future__ import annotations
+
+import errno
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDialogButtonBox
+
+from bertstudio.ui.new_project_dialog import NewProjectDialog
+
+
+def _tree(root: Path) -> list[str]:
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*"))
+
+
+def _dialog(qtbot, folder: Path, name: str = "reviews") -> NewProjectDialog:
+    dialog = NewProjectDialog(folder=str(folder))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.keyClicks(dialog.name_edit, name)
+    return dialog
+
+
+def _click_create(qtbot, dialog: NewProjectDialog) -> None:
+    button = dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok)
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+
+
+def test_a_path_through_a_file_is_refused_with_the_reason(qtbot, tmp_path):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n", encoding="utf-8")
+    before = _tree(tmp_path)
+    dialog = _dialog(qtbot, notes / "project")
+    _click_create(qtbot, dialog)
+    assert dialog.isVisible() and dialog.project is None
+    assert dialog.error_label.text() == f"{notes} is a file, so no folder can be made inside it: choose another place."
+    # The file itself chosen as the folder: its own reason, not the last one.
+    dialog.folder_edit.setText(str(notes))
+    _click_create(qtbot, dialog)
+    assert dialog.error_label.text() == f"{notes} is a file, not a folder: choose a folder for the project."
+    assert _tree(tmp_path) == before and notes.read_text(encoding="utf-8") == "my notes\n"
+    # A good folder afterwards: created, and no stale message left behind.
+    dialog.folder_edit.setText(str(tmp_path / "fine"))
+    _click_create(qtbot, dialog)
+    assert dialog.project is not None and dialog.error_label.text() == ""
+    dialog.project.close()
+
+
+def test_no_permission_to_write_is_said_and_nothing_is_left(qtbot, tmp_path, monkeypatch):
+    """Tests run as root here, where permissions stop nothing: the core's mkdir refuses as a
+    folder without write permission would, first for the project folder, then for its data folder."""
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    real_mkdir = Path.mkdir
+
+    def refusing_mkdir(self: Path, *args, **kwargs):
+        if self == locked / "new" / "sub" or self.name == "data":
+            raise PermissionError(errno.EACCES, "Permission denied", str(self))
+        return real_mkdir(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "mkdir", refusing_mkdir)
+    dialog = _dialog(qtbot, locked / "new" / "sub")
+    _click_create(qtbot, dialog)
+    assert dialog.isVisible() and dialog.project is None
+    assert dialog.error_label.text() == (f"Cannot create the project in {locked / 'new' / 'sub'}: "
+                                         "no permission to write there")
+    assert _tree(tmp_path) == ["locked"]  # "new", made on the way, was taken away again
+    # The project folder is made, then its data folder is refused: the half-made folder goes too.
+    dialog.folder_edit.setText(str(locked / "proj"))
+    _click_create(qtbot, dialog)
+    assert "no permission to write there" in dialog.error_label.text()
+    assert _tree(tmp_path) == ["locked"]
+    # An empty folder the user made keeps existing; only what the attempt put in it goes.
+    (tmp_path / "mine").mkdir()
+    dialog.folder_edit.setText(str(tmp_path / "mine"))
+    _click_create(qtbot, dialog)
+    assert "no permission to write there" in dialog.error_label.text()
+    assert _tree(tmp_path) == ["locked", "mine"]
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() != 0, reason="mounting a read-only tmpfs needs root")
+def test_a_read_only_disk_is_said(qtbot, tmp_path):
+    mount = tmp_path / "ro"
+    mount.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "ro,size=1m", "tmpfs", str(mount)],
+                      capture_output=True).returncode != 0:
+        pytest.skip("cannot mount a tmpfs here")
+    try:
+        dialog = _dialog(qtbot, mount / "project")
+        _click_create(qtbot, dialog)
+        assert dialog.project is None
+        assert dialog.error_label.text() == f"Cannot create the project in {mount / 'project'}: the disk is read-only"
+        assert list(mount.iterdir()) == []
+    finally:
+        subprocess.run(["umount", str(mount)], check=True)

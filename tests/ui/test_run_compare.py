@@ -1,0 +1,115 @@
+"""Runs page > Compare: two real runs of a project, selected with the mouse, their three counts read off."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+
+from bertstudio.train.sources import project_rows
+from bertstudio.ui.run_compare import RunCompareDialog
+from bertstudio.ui.runs_page import RunsPage
+
+
+POS = ["good", "great", "love", "best", "fun"]
+NEG = ["bad", "terrible", "hate", "worst", "boring"]
+
+
+def _records(n: int, seed: int) -> list[dict]:
+    """Separable toy sentiment for the tiny model (two positive or two negative words)."""
+    import random
+
+    rng = random.Random(seed)
+    rows = []
+    for i in range(n):
+        a, b = rng.sample(POS if i % 2 == 0 else NEG, 2)
+        rows.append({"text": f"the movie was {a} and {b}", "label": "pos" if i % 2 == 0 else "neg"})
+    return rows
+
+
+def _train(session, name: str, epochs: float, lr: float, tiny: str) -> Path:
+    from bertstudio.train.config import TrainConfig
+    from bertstudio.train.engine import train
+
+    project = session.project
+    run_dir = project.new_run_dir(name)
+    dev = session.examples("dev")
+    config = TrainConfig(task="sentence", model=tiny, epochs=epochs, lr=lr, batch_size=8, max_length=32,
+                         labels=["neg", "pos"], output_dir=str(run_dir), logging_steps=1, seed=3)
+    # what the Train page does: each prediction names its project row
+    assert train(config, session.examples("train"), project_rows(dev, range(len(dev)))).status == "finished"
+    return run_dir
+
+
+def _expected_counts(a: Path, b: Path) -> dict[str, int]:
+    """Counted straight from the two predictions.jsonl files (label == gold), paired by project row."""
+    def rows(folder: Path) -> dict[int, dict]:
+        preds = [json.loads(line) for line in (folder / "predictions.jsonl").read_text().splitlines()]
+        return {p["row"]: p for p in preds}
+
+    ra, rb = rows(a), rows(b)
+    counts = {"fixed": 0, "broken": 0, "both_wrong": 0}
+    for row in ra.keys() & rb.keys():
+        right_a, right_b = ra[row]["label"] == ra[row]["gold"], rb[row]["label"] == rb[row]["gold"]
+        key = {(False, True): "fixed", (True, False): "broken", (False, False): "both_wrong"}.get((right_a, right_b))
+        if key:
+            counts[key] += 1
+    return counts
+
+
+@pytest.fixture
+def two_runs(session_factory, tiny):
+    train, dev = _records(48, 0), _records(24, 1)
+    for i in (1, 4, 7):  # a few hard rows both runs get wrong: gold flipped against the words
+        dev[i]["label"] = "neg" if dev[i]["label"] == "pos" else "pos"
+    session = session_factory("sentence", ["neg", "pos"], {"train": train, "dev": dev})
+    barely = _train(session, "barely-trained", 1, 1e-5, tiny)
+    trained = _train(session, "trained", 4, 3e-3, tiny)
+    return session, barely, trained
+
+
+def _click_row(qtbot, table, row: int, modifier=Qt.KeyboardModifier.NoModifier) -> None:
+    rect = table.visualRect(table.model().index(row, 0))
+    qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, modifier, rect.center())
+
+
+def test_compare_two_runs_shows_their_three_counts(qtbot, two_runs, one_thread):
+    session, barely, trained = two_runs
+    page = RunsPage(session)
+    qtbot.addWidget(page)
+    page.show()
+    names = [r.name for r in page.model.runs]
+    assert sorted(names) == ["barely-trained", "trained"]
+    assert not page.compare_button.isEnabled()
+    _click_row(qtbot, page.table, 0)
+    assert not page.compare_button.isEnabled()  # one run is not a comparison
+    _click_row(qtbot, page.table, 1, Qt.KeyboardModifier.ControlModifier)
+    assert page.compare_button.isEnabled()
+    qtbot.mouseClick(page.compare_button, Qt.MouseButton.LeftButton)
+    dialog = page.findChild(RunCompareDialog)
+    assert dialog is not None
+    qtbot.waitUntil(lambda: dialog.result is not None, timeout=60_000)
+
+    expected = _expected_counts(barely, trained)
+    assert dialog.counts() == expected
+    assert expected["fixed"] > 0  # the runs really differ
+    assert expected["broken"] + expected["both_wrong"] >= 1  # the flipped rows: the trained run gets them wrong
+    tabs = [dialog.example_tabs.tabText(i) for i in range(3)]
+    assert tabs[0].endswith(f": {expected['fixed']}") and tabs[1].endswith(f": {expected['broken']}")
+    assert tabs[2].endswith(f": {expected['both_wrong']}")
+    assert dialog.result.a.folder == barely  # the older run is A
+    assert "McNemar" in dialog.summary.text() and "accuracy" in dialog.summary.text()
+    assert ("lr", 1e-05, 0.003) in dialog.result.settings
+
+    bar = dialog.tabs.tabBar()
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(2).center())  # Examples
+    fixed = dialog.lists["fixed"]
+    qtbot.waitUntil(fixed.isVisible)
+    qtbot.mouseClick(fixed.viewport(), Qt.MouseButton.LeftButton, pos=fixed.visualItemRect(fixed.item(0)).center())
+    row = dialog.result.rows[dialog.result.outcomes.fixed[0]]
+    assert session.row("dev", row.key[1])["text"] in dialog.detail.toPlainText()
+    qtbot.mouseDClick(fixed.viewport(), Qt.MouseButton.LeftButton, pos=fixed.visualItemRect(fixed.item(0)).center())
+    assert (session.current_split, session.current_row) == ("dev", row.key[1])
+    dialog.close()

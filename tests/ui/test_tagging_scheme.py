@@ -1,0 +1,92 @@
+"""Tagging speaks the data's scheme (issue #14 item 4): a POS project (plain tags, no B-/I-) is
+told about tags in the help, the legend and the notes, and is tagged word by word from an
+unlabelled sentence; a BIO project keeps talking about entities."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QPushButton
+
+from bertstudio.ui.editors import LabelPage
+
+
+def _page(qtbot, session) -> LabelPage:
+    page = LabelPage(session)
+    qtbot.addWidget(page)
+    page.show()
+    return page
+
+
+def _press_tag(qtbot, editor, tag: str) -> None:
+    """Apply ``tag`` to the selected words with the key the legend shows for it (digit or picker code)."""
+    key = editor.legend.keys()[editor.legend.names().index(tag)]
+    if key.isdigit():
+        qtbot.keyClick(editor, Qt.Key(ord(key)))
+        return
+    code = key.removesuffix("↵")
+    qtbot.keyClick(editor, Qt.Key.Key_Slash if code[0] == "/" else Qt.Key(ord(code[0].upper())))
+    for char in code[1:]:
+        qtbot.keyClick(editor.picker.filter_edit, Qt.Key(ord(char.upper())))
+    qtbot.keyClick(editor.picker.filter_edit, Qt.Key.Key_Return)
+
+
+def _ewt(shared_data, n: int = 60):
+    from bertstudio.data.io import load_examples
+
+    examples = load_examples(shared_data / "pos" / "ud_english_ewt" / "en_ewt-ud-dev.conllu")
+    return list(examples.labels), [dict(r) for r in examples.head(n).dataset]
+
+
+def test_pos_help_legend_and_notes_speak_of_tags_and_a_sentence_is_tagged_word_by_word(
+        qtbot, session_factory, shared_data):
+    labels, rows = _ewt(shared_data)
+    # a real sentence of a few words using two tags past the ninth (reached through the picker), left unlabelled
+    short = next(r for r in rows if 4 <= len(r["tokens"]) <= 12
+                 and len({t for t in r["tags"] if labels.index(t) >= 9}) >= 2)
+    truth = list(short["tags"])
+    session = session_factory("tagging", labels, {"train": [dict(short, tags=None)]})
+    page = _page(qtbot, session)
+    editor = page.editor()
+    help_text = page.help.toPlainText()
+    assert "entity" not in help_text and "B-" not in help_text
+    assert "give each selected word the tag" in help_text and "clear the tag of the selected words" in help_text
+    assert editor.legend_title.text().startswith("Tags")
+    tips = [b.toolTip() for b in editor.legend.findChildren(QPushButton)]
+    assert tips and all("tag the selected words" in t and "entity" not in t for t in tips)
+    assert "every word" in editor.note.text() and " O" not in editor.note.text()
+    assert editor.entity_line.text().split("  ·  ")[0] == f"{short['tokens'][0]}/?"
+
+    # Word by word with the legend's keys (the cursor moves on after each); stored with the last word.
+    for i, tag in enumerate(truth):
+        assert session.gold("train", 0) is None
+        assert editor.cursor_word == i
+        _press_tag(qtbot, editor, tag)
+    assert session.gold("train", 0) == truth
+    assert editor.note.text() == ""
+
+    # Undo steps back one word: the sentence is a draft again, with the other tags kept.
+    session.undo_stack.undo()
+    assert session.gold("train", 0) is None
+    assert editor.tags == truth[:-1] + [None]
+    session.undo_stack.redo()
+    assert session.gold("train", 0) == truth
+    # Backspace clears the selected word's tag: the stored sentence becomes a draft again.
+    editor.select_words(0, 1)
+    qtbot.keyClick(editor, Qt.Key.Key_Backspace)
+    assert session.gold("train", 0) is None and editor.tags == [None] + truth[1:]
+    _press_tag(qtbot, editor, truth[0])
+    assert session.gold("train", 0) == truth
+
+
+def test_bio_help_and_legend_still_speak_of_entities(qtbot, session_factory):
+    labels = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC"]
+    session = session_factory("tagging", labels, {"train": [{"tokens": ["Ada", "met", "Bob"], "tags": None}]})
+    page = _page(qtbot, session)
+    editor = page.editor()
+    help_text = page.help.toPlainText()
+    assert "entity" in help_text and "B- on the first, I- on the rest" in help_text
+    assert editor.legend_title.text().startswith("Entity types")
+    assert all("entity" in b.toolTip() for b in editor.legend.findChildren(QPushButton))
+    assert "O" in editor.note.text()
+    qtbot.keyClick(editor, Qt.Key.Key_1)  # an unlabelled BIO sentence starts as O: one entity is stored at once
+    assert session.gold("train", 0) == ["B-PER", "O", "O"]
