@@ -107,9 +107,13 @@ def build_model(
         # lose small updates and run ~100x slower on CPUs without bf16 units.
         model = _load_weights(task.auto_model_class(), path, config)
     else:
-        from accelerate import init_empty_weights
+        # torch's meta device context, not accelerate's init_empty_weights: that one patches
+        # nn.Module for every thread, so a count on the Train page's worker made a run starting
+        # on another thread build meta weights ("Cannot copy out of meta tensor"); torch's
+        # device context is a thread-local function mode.
+        import torch
 
-        with init_empty_weights():
+        with torch.device("meta"):
             model = task.auto_model_class().from_config(config)
     if head == "mlp":
         _fresh_hidden_layer(model, path)
@@ -210,7 +214,7 @@ def count_parameters(model: nn.Module) -> tuple[int, int]:
 def parameter_counts(kind: str, model_source: str | None, *, labels: Sequence[str], **build: Any) -> tuple[int, int]:
     """``(trainable, total)`` of the model :func:`build_model` would make with these
     arguments, for any architecture, without reading its weights: the model is built on
-    accelerate's meta device (``init_empty_weights`` + ``from_config``), then frozen or
+    the meta device (``torch.device("meta")`` + ``from_config``), then frozen or
     given LoRA adapters as a run would."""
     model, _ = build_model(kind, model_source, labels=labels, weights=False, **build)
     return count_parameters(model)
