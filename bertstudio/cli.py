@@ -23,7 +23,7 @@ from typing import Any, Sequence, TextIO
 from bertstudio import cli_export
 from bertstudio.errors import BertStudioError, ConfigError, DataError
 from bertstudio.metrics.display import format_metrics
-from bertstudio.train.events import Evaluated, RunFinished, RunStarted, StepLogged
+from bertstudio.train.events import Evaluated, PhaseChanged, RunFinished, RunStarted, StepLogged
 
 log = logging.getLogger("bertstudio")
 
@@ -112,6 +112,10 @@ def config_from_args(args: argparse.Namespace) -> "Any":
     return TrainConfig.from_dict(base)
 
 
+_PHASES = {"loading_model": "loading the model…", "tokenising": "tokenising {n} examples…",
+           "evaluating": "evaluating {n} batches…", "saving": "saving…"}
+
+
 class ProgressPrinter:
     """Prints engine events: a one-line bar on a terminal, a line per log event otherwise."""
 
@@ -142,6 +146,9 @@ class ProgressPrinter:
                 self._line(text)
         elif isinstance(event, Evaluated):
             self._line(f"eval at step {event.step}: " + format_metrics(event.metrics, digits=2))
+        elif isinstance(event, PhaseChanged):
+            if event.done == 0:  # one line as each phase begins (per batch would flood a log file)
+                self._line(_PHASES.get(event.phase, event.phase).format(n=event.total))
         elif isinstance(event, RunFinished):
             self._line(f"run {event.status} at step {event.step}" + (f": {event.message}" if event.message else ""))
 

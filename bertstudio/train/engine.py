@@ -50,7 +50,9 @@ from bertstudio.train import checkpoint as ckpt
 from bertstudio.train.config import TrainConfig
 from bertstudio.train.distributed import any_process, loader_options
 from bertstudio.train.evaluation import eval_loader, predict_batches
-from bertstudio.train.events import CheckpointSaved, Control, Evaluated, RunFinished, RunStarted, StepMeter
+from bertstudio.train.events import (
+    CheckpointSaved, Control, CountedBatches, Evaluated, PhaseChanged, RunFinished, RunStarted, StepMeter,
+)
 from bertstudio.train.faults import describe_failure
 from bertstudio.train.hardware import resolve
 from bertstudio.train.notify import Notifier
@@ -124,6 +126,7 @@ def train(
         train_set, eval_set = load_sets(config, train_set, eval_set)
         labels = list(config.labels or train_set.labels)
         set_seed(config.seed)  # before the model: the new head's initial weights come from it
+        notify(PhaseChanged("loading_model"))
         parts = build_parts(config, labels)
     except Exception as exc:  # noqa: BLE001 - every setup failure becomes a failed run
         error = describe_failure(exc, step=0, phase="preparing the run")
@@ -149,6 +152,7 @@ def fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any = No
         acc = path.accelerator
         notify.main = acc.is_main_process
         set_seed(config.seed)
+        notify(PhaseChanged("tokenising", 0, len(train_set) + (len(eval_set) if eval_set is not None else 0)))
         train_enc, eval_set, eval_enc = _encode(config, parts, train_set, eval_set)
         train_loader, ev_loader = path.loaders(parts, train_enc, eval_enc)
         trainable, total_params = count_parameters(parts.model)
@@ -312,7 +316,8 @@ class _Run:
     def evaluate(self, step: int) -> dict[str, float]:
         config, task = self.config, self.parts.task
         with self.path.autocast():
-            preds = predict_batches(self.path.module, self.ev_loader,
+            batches = CountedBatches(self.ev_loader, "evaluating", lambda ev: self.notify(ev, self.control))
+            preds = predict_batches(self.path.module, batches,
                                     task.accumulator(self.eval_set, self.eval_enc, self.parts.labels, **_acc_options(config)),
                                     accelerator=self.path.accelerator)
         metrics = task.metrics(self.eval_set, preds, glue_task=config.glue_task)
@@ -341,6 +346,7 @@ class _Run:
     def finish(self, step: int, status: str, message: str) -> RunResult:
         """Save the resumable last checkpoint, export the best weights (else the last) and end the run."""
         acc, progress, folder = self.path.accelerator, self.progress, self.folder
+        self.notify(PhaseChanged("saving"), self.control)
         self.path.undo()  # plain dropout, SDPA attention and dense embeddings in what is saved and returned
         self.save(step, best=False)
         unwrapped = acc.unwrap_model(self.path.model)

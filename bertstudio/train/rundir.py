@@ -20,9 +20,11 @@ the folder.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import logging
 import os
+import re
 import shutil
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -31,7 +33,7 @@ from typing import Any, Iterable
 from bertstudio.data.atomic import atomic_write_text, replace_folder
 from bertstudio.errors import ConfigError
 from bertstudio.train.config import TrainConfig, read_settings
-from bertstudio.train.events import Event, RunFinished, event_from_dict, event_to_dict
+from bertstudio.train.events import Event, PhaseChanged, RunFinished, event_from_dict, event_to_dict
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +44,38 @@ OWN_NAMES = frozenset({CONFIG, HISTORY, METRICS, PREDICTIONS, MODEL, CHECKPOINTS
 # Settings that say how to start a run, not what it computes: a resume may change them.
 _LAUNCH_SETTINGS = frozenset({"resume_from", "overwrite", "output_dir"})
 _PATH_SETTINGS = ("train_file", "eval_file", "data_dir", "resume_from")
+
+
+def run_name(project: str, config: TrainConfig, when: dt.datetime | None = None) -> str:
+    """A name that says what the run is: project, mode, the key setting and when it started,
+    e.g. ``sst2-full-lr2e-5-1201-0412`` (month-day, hour-minute). Folders are never reused:
+    the project adds ``-2``, ``-3`` to a name that is taken."""
+    slug = re.sub(r"[^0-9a-z]+", "", project.lower())[:24] or "run"
+    lr = f"{config.lr:g}".replace("e-0", "e-")
+    mode = config.mode + (f"-r{config.lora_rank}" if config.mode == "lora" else "")
+    return f"{slug}-{mode}-lr{lr}-{(when or dt.datetime.now()).strftime('%m%d-%H%M')}"
+
+
+def rename_run(folder: str | Path, name: str) -> Path:
+    """Rename a run folder in place (same parent); ConfigError for a name that is no plain
+    folder name or is taken. Nothing inside changes: a run folder names no path to itself."""
+    folder, name = Path(folder), name.strip()
+    if not re.fullmatch(r"[\w][\w.-]*", name) or len(name) > 120:
+        raise ConfigError(f"{name!r} is not a usable run name", path=folder, where="run name",
+                          expected="letters, digits, '.', '-' and '_' only")
+    target = folder.with_name(name)
+    if target == folder:
+        return folder
+    try:
+        target.mkdir()  # claims the name: a folder made meanwhile is never replaced
+    except FileExistsError:
+        raise ConfigError("a run of that name exists", path=target, where="run name", expected="another name") from None
+    try:
+        os.replace(folder, target)  # onto the empty folder just made: one rename, nothing copied
+    except OSError:
+        target.rmdir()
+        raise
+    return target
 
 
 def jsonl(rows: Iterable[dict[str, Any]]) -> str:
@@ -184,7 +218,7 @@ class RunFolder:
         """Append to history.jsonl. The first write error (a full disk) is raised, so the run
         fails with it; after that the history is closed and later events (the failure
         itself) only reach the callbacks. A failed write of the final event is only logged."""
-        if self._history is None:
+        if self._history is None or isinstance(event, PhaseChanged):  # what happens now, not a record
             return
         try:
             self._history.write(json.dumps(event_to_dict(event), ensure_ascii=False) + "\n")

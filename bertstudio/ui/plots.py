@@ -13,14 +13,14 @@ from typing import Any, Iterable
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QCoreApplication, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, QTimer
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QGraphicsItem, QWidget
 
 from bertstudio.metrics.display import is_score
 from bertstudio.train.events import Evaluated, StepLogged
 
 _PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2")
-
 
 
 class SeriesBuffer:
@@ -102,7 +102,8 @@ class SeriesPlot(pg.PlotWidget):
     """A plot of named series, each a buffer plus one PlotDataItem."""
 
     def __init__(self, title: str, y_label: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent=parent, background="w", axisItems={"left": _GridAxis("left"), "bottom": _GridAxis("bottom")})
+        super().__init__(parent=parent, axisItems={"left": _GridAxis("left"), "bottom": _GridAxis("bottom")})
+        self._title = title
         self.setTitle(title)
         self.setLabel("left", y_label)
         self.setLabel("bottom", QCoreApplication.translate("plots", "step"))
@@ -118,8 +119,8 @@ class SeriesPlot(pg.PlotWidget):
         # (grew one point per repaint) and a finished run could show only its first steps.
         self.setDownsampling(auto=True, mode="peak")
         # A light backing keeps the legend readable where it sits over a curve.
-        self._legend = self.addLegend(offset=(-10, 10), brush=pg.mkBrush(255, 255, 255, 210),
-                                      pen=pg.mkPen(200, 200, 200), labelTextSize="8pt")
+        self._legend = self.addLegend(offset=(-10, 10), labelTextSize="8pt")
+        self._apply_palette()
         self._series: dict[str, tuple[SeriesBuffer, pg.PlotDataItem]] = {}
         # Points land in the buffers at once; the curves redraw at most every REDRAW_MS and not
         # while the plot is hidden. Each redraw repaints axes and curves on the GUI thread (~4-8 ms
@@ -140,6 +141,27 @@ class SeriesPlot(pg.PlotWidget):
         view.sigStateChanged.connect(self._on_view_state)
 
     REDRAW_MS = 500
+
+    def _apply_palette(self) -> None:
+        """Background, axes, title and legend in the palette's colours (a dark theme gets dark plots)."""
+        pal = self.palette()
+        base, text = pal.color(QPalette.ColorRole.Base), pal.color(QPalette.ColorRole.Text)
+        self.setBackground(base)
+        for name in ("left", "bottom"):
+            axis = self.getAxis(name)
+            axis.setPen(pg.mkPen(text))
+            axis.setTextPen(pg.mkPen(text))
+        self.setTitle(self._title, color=text.name())
+        backing = pg.mkColor(base)
+        backing.setAlpha(210)  # a light (or dark) backing keeps the legend readable over a curve
+        self._legend.setBrush(pg.mkBrush(backing))
+        self._legend.setPen(pg.mkPen(pal.color(QPalette.ColorRole.Mid)))
+        self._legend.setLabelTextColor(text)
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange and "_legend" in self.__dict__:  # not while being built
+            self._apply_palette()
 
     def _curve(self, name: str, *, width: float = 2.0, alpha: int = 255, symbol: str | None = None) -> tuple[SeriesBuffer, pg.PlotDataItem]:
         if name not in self._series:
@@ -178,7 +200,9 @@ class SeriesPlot(pg.PlotWidget):
             return
         lo, hi = min(b[0] for b in bounds), max(b[1] for b in bounds)
         now = self._y_range
-        if now is not None and now[0] <= lo and hi <= now[1]:
+        # Kept while the data fit and fill at least a quarter of it: a range set around one
+        # point (a learning rate of 0 at the first warm-up step) is refitted once the data spread.
+        if now is not None and now[0] <= lo and hi <= now[1] and (hi - lo) >= 0.25 * (now[1] - now[0]):
             return
         pad = 0.1 * (hi - lo) or 0.1 * abs(hi) or 1.0
         self._y_range = (lo - pad, hi + pad)
@@ -201,7 +225,9 @@ class SeriesPlot(pg.PlotWidget):
         """A run of known length: the x axis spans it from the start, so it does not rescale
         (and repaint its ticks) at every redraw, and the curve's progress reads at a glance."""
         if total_steps > 0:
-            self.setXRange(0, total_steps, padding=0.02)
+            # at least half a step of margin: a marker at the last step is drawn whole
+            margin = max(0.03 * total_steps, 0.5)
+            self.setXRange(-margin, total_steps + margin, padding=0)
             self.enableAutoRange(axis="x", enable=False)
 
     def release_step_range(self) -> None:

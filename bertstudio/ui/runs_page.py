@@ -16,13 +16,15 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView, QFileDialog, QHBoxLayout, QLabel, QPushButton, QSplitter, QTableView, QVBoxLayout, QWidget,
+    QAbstractItemView, QFileDialog, QHBoxLayout, QInputDialog, QLabel, QMessageBox, QPushButton, QSplitter, QTableView,
+    QVBoxLayout, QWidget,
 )
 
 from bertstudio.metrics import main_metric
 from bertstudio.metrics.display import format_metric
 from bertstudio.train.events import RunFinished
-from bertstudio.train.rundir import RunInfo, read_run
+from bertstudio.errors import BertStudioError
+from bertstudio.train.rundir import RunInfo, read_run, rename_run
 from bertstudio.ui.run_follower import RunFollower
 from bertstudio.ui.training_monitor import TrainingMonitor
 
@@ -156,11 +158,14 @@ class RunsPage(QWidget):
         self.compare_button = QPushButton(self.tr("Compare"), objectName="compareRunsButton", enabled=False)
         self.compare_button.setToolTip(self.tr("Select two runs to compare their curves, settings and predictions"))
         self.compare_button.clicked.connect(self.compare_selected)
+        self.rename_button = QPushButton(self.tr("Rename…"), objectName="renameRunButton", enabled=False)
+        self.rename_button.setToolTip(self.tr("Give the selected run of this project a name of your own"))
+        self.rename_button.clicked.connect(self._ask_rename)
         self.table.selectionModel().selectionChanged.connect(self._on_selection_changed)
         self.follow_label = QLabel(objectName="followLabel", wordWrap=True)
         self.monitor = TrainingMonitor(names=False)
         bar = QHBoxLayout()
-        for w in (refresh, open_button, self.follow_button, self.compare_button):
+        for w in (refresh, open_button, self.follow_button, self.compare_button, self.rename_button):
             bar.addWidget(w)
         bar.addStretch(1)
         top = QWidget()
@@ -194,7 +199,34 @@ class RunsPage(QWidget):
         return [self.model.runs[i.row()] for i in self.table.selectionModel().selectedRows()]
 
     def _on_selection_changed(self, *_: object) -> None:
-        self.compare_button.setEnabled(len(self.selected_runs()) == 2)
+        runs = self.selected_runs()
+        self.compare_button.setEnabled(len(runs) == 2)
+        self.rename_button.setEnabled(len(runs) == 1 and self._renamable(runs[0]))
+
+    def _renamable(self, info: RunInfo) -> bool:
+        """Only the project's own runs, and none still being written."""
+        runs_dir = getattr(self.session.project, "runs_dir", None)
+        return runs_dir is not None and info.folder.parent == Path(runs_dir) and info.status != "running"
+
+    def _ask_rename(self) -> None:
+        runs = self.selected_runs()
+        if len(runs) != 1:
+            return
+        name, ok = QInputDialog.getText(self, self.tr("Rename run"), self.tr("New name:"), text=runs[0].name)
+        if ok and name.strip() and name.strip() != runs[0].name:
+            try:
+                self.rename(runs[0].folder, name)
+            except (BertStudioError, OSError) as exc:
+                QMessageBox.warning(self, self.tr("Rename run"), str(exc))
+
+    def rename(self, folder: Path, name: str) -> Path:
+        """Rename one of the project's runs; the pages showing runs refresh."""
+        if self.follower is not None and Path(self.follower.folder) == Path(folder):
+            self.stop_following()
+        target = rename_run(folder, name)
+        self.refresh()
+        self.session.notify_runs_changed()
+        return target
 
     def compare_selected(self) -> Any:
         """Open the comparison of the two selected runs, the older one as A."""

@@ -43,6 +43,11 @@ class TrainSettingsForm(QGroupBox):
         self.model_picker.addItem(self.tr("Bundled all-MiniLM-L6-v2 (default)"), DEFAULT_MODEL)
         self.model_picker.setToolTip(self.tr("The bundled model, a local model folder, or a Hugging Face Hub id typed in"))
         self.model_picker.lineEdit().setPlaceholderText(self.tr("folder or Hub id, e.g. bert-base-uncased"))
+        self.model_help = QLabel(self.tr(
+            "A Hugging Face Hub id (downloaded once, then read from the local cache) or a model folder on this "
+            "computer. To work offline, pick a folder, or a Hub id already downloaded."), objectName="modelHelp",
+            wordWrap=True)
+        self.model_help.setStyleSheet("color: palette(placeholder-text);")
         browse = QPushButton(self.tr("Folder…"), objectName="browseModelButton")
         browse.clicked.connect(self._browse_model)
         model_row = QHBoxLayout()
@@ -93,7 +98,7 @@ class TrainSettingsForm(QGroupBox):
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
             combo.setMinimumContentsLength(8)
         form = QFormLayout(self)
-        for text, widget in ((self.tr("Model"), model_row), (self.tr("Head"), self.head_combo),
+        for text, widget in ((self.tr("Model"), model_row), ("", self.model_help), (self.tr("Head"), self.head_combo),
                              (self.tr("What learns"), mode_row), (self.tr("Preset"), self.preset_combo),
                              (self.tr("Batch size"), self.batch_combo), (self.tr("Learning rate"), self.lr_combo),
                              (self.tr("Epochs"), self.epochs_spin), (self.tr("Warm-up ratio"), self.warmup_spin),
@@ -115,6 +120,8 @@ class TrainSettingsForm(QGroupBox):
             spin.valueChanged.connect(self.edited)
         self.mode_combo.currentIndexChanged.connect(self._update_mode_widgets)
         self._update_mode_widgets()
+        self._applying = False
+        self.edited.connect(self._sync_preset)
 
     def _help_texts(self) -> None:
         """Each widget's tooltip is its setting's help text (train/config.py), where it has none."""
@@ -159,10 +166,28 @@ class TrainSettingsForm(QGroupBox):
         preset = self.preset_combo.itemData(index)
         if preset:  # "batch|lr|epochs" (a string survives QVariant round trips; a tuple may not)
             batch, lr, epochs = str(preset).split("|")
-            self.batch_combo.setCurrentText(batch)
-            self.lr_combo.setCurrentText(lr)
-            self.epochs_spin.setValue(float(epochs))
-            self.warmup_spin.setValue(PAPER_WARMUP)
+            self._applying = True  # its four fields change one by one: not a departure from it
+            try:
+                self.batch_combo.setCurrentText(batch)
+                self.lr_combo.setCurrentText(lr)
+                self.epochs_spin.setValue(float(epochs))
+                self.warmup_spin.setValue(PAPER_WARMUP)
+            finally:
+                self._applying = False
+
+    def _sync_preset(self) -> None:
+        """The combo says "Custom" as soon as a field departs from the chosen preset."""
+        preset = self.preset_combo.currentData()
+        if self._applying or not preset:
+            return
+        batch, lr, epochs = str(preset).split("|")
+        try:
+            same = (int(self.batch_combo.currentText()) == int(batch) and float(self.lr_combo.currentText()) == float(lr)
+                    and self.epochs_spin.value() == float(epochs) and self.warmup_spin.value() == PAPER_WARMUP)
+        except ValueError:  # text that is no number departs from any preset
+            same = False
+        if not same:
+            self.preset_combo.setCurrentIndex(0)
 
     # --- values ----------------------------------------------------------------------
     def settings(self) -> dict[str, Any]:

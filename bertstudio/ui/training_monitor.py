@@ -1,19 +1,20 @@
 """One run's live view: the curves (:mod:`bertstudio.ui.plots`), a progress bar and a log.
 
 Fed with the engine's event objects, by the training worker on the Train page or by
-a run follower on the Runs page; both call the same four slots (``on_started``,
-``on_steps``, ``on_evaluated``, ``on_ended``).
+a run follower on the Runs page; both call the same slots (``on_started``,
+``on_steps``, ``on_evaluated``, ``on_ended``; ``on_phase`` for the stages between the
+training steps, so the bar never sits at "idle" while a model loads or a run evaluates).
 """
 
 from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QGridLayout, QPlainTextEdit, QProgressBar, QSplitter, QVBoxLayout, QWidget
 
 from bertstudio.metrics.display import format_metrics
-from bertstudio.train.events import Evaluated, RunFinished, RunStarted, StepLogged
+from bertstudio.train.events import Evaluated, PhaseChanged, RunFinished, RunStarted, StepLogged
 from bertstudio.ui.plots import LossPlot, LrPlot, MetricPlot, SeriesPlot
 
 
@@ -29,6 +30,8 @@ def format_eta(seconds: float) -> str:
 class TrainingMonitor(QWidget):
     """Plots, progress bar and log for one run. ``names=False`` leaves the required object
     names to the training page's own monitor (a second one lives on the Runs page)."""
+
+    phase_shown = Signal(str)  # the progress text of each phase as it is shown
 
     def __init__(self, parent: QWidget | None = None, *, names: bool = True) -> None:
         super().__init__(parent)
@@ -88,7 +91,8 @@ class TrainingMonitor(QWidget):
             plot.set_step_range(ev.total_steps)
         self.progress.setRange(0, max(ev.total_steps, 1))
         self.progress.setValue(0)
-        self.progress.setFormat(self.tr("step %v / %m"))
+        self.progress.setFormat(self.tr("training step %v / %m"))
+        self.phase_shown.emit(self.progress.text())
         self.log(self.tr("Started: {n} training / {m} evaluation examples, {s} steps, batch {b}, {t:,} of {p:,} parameters "
                          "trainable, on {d} ({prec}).").format(
             n=ev.num_train_examples, m=ev.num_eval_examples, s=ev.total_steps, b=ev.effective_batch_size,
@@ -107,9 +111,25 @@ class TrainingMonitor(QWidget):
         if last.total_steps and self.progress.maximum() != last.total_steps:
             self.progress.setRange(0, last.total_steps)
         self.progress.setValue(last.step)
-        self.progress.setFormat(self.tr("step %v / %m  ·  {rate:.1f} examples/s  ·  ETA {eta}  ·  loss {loss:.4f}").format(
+        self.progress.setFormat(self.tr("training step %v / %m  ·  ETA {eta}  ·  {rate:.1f} examples/s  ·  loss {loss:.4f}").format(
             rate=last.examples_per_s, eta=format_eta(last.eta_s), loss=last.loss))
         self.progress.setUpdatesEnabled(True)
+
+    def on_phase(self, ev: PhaseChanged) -> None:
+        """Show what the run is doing between training steps, with its own count where it has one."""
+        texts = {"loading_model": self.tr("loading model…"), "tokenising": self.tr("tokenising {n} examples…"),
+                 "evaluating": self.tr("evaluating %v / %m batches…"), "saving": self.tr("saving…")}
+        text = texts.get(ev.phase, ev.phase).format(n=f"{ev.total:,}")
+        if ev.phase == "evaluating" and ev.total:
+            self.progress.setRange(0, ev.total)
+            self.progress.setValue(ev.done)
+        else:
+            self.progress.setRange(0, 0)  # busy: the stage has no count
+        self.progress.setFormat(text)
+        shown = self.progress.text() or text  # a busy bar draws no text of its own
+        if ev.done == 0 and ev.phase != "evaluating":  # each evaluation gets its own log line when scored
+            self.log(text[:1].upper() + text[1:])
+        self.phase_shown.emit(shown)
 
     def on_evaluated(self, ev: Evaluated) -> None:
         self.metric_plot.add_eval(ev)
@@ -126,9 +146,16 @@ class TrainingMonitor(QWidget):
 
     def on_ended(self, ev: RunFinished) -> None:
         self.flush()
+        if self.last_step is not None and self.last_step.total_steps:
+            self.progress.setRange(0, self.last_step.total_steps)  # out of a phase's own count
+            self.progress.setValue(self.last_step.step)
         if ev.status == "finished":
             self.progress.setValue(self.progress.maximum())
         names = {"finished": self.tr("finished"), "cancelled": self.tr("cancelled"), "failed": self.tr("failed")}
         status = names.get(ev.status, ev.status)
-        self.progress.setFormat(status + "  ·  " + self.tr("step %v / %m"))
+        if self.progress.maximum() == 0:  # ended in a phase without a count (a failed load)
+            self.progress.setRange(0, 1)
+            self.progress.setFormat(status)
+        else:
+            self.progress.setFormat(status + "  ·  " + self.tr("step %v / %m"))
         self.log(self.tr("Run {status}.").format(status=status) + (f" {ev.message}" if ev.message else ""))

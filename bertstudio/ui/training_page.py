@@ -29,6 +29,8 @@ from PySide6.QtWidgets import (
 from bertstudio.errors import BertStudioError, ConfigError
 from bertstudio.train.config import HOLD_OUT, TrainConfig
 from bertstudio.train.events import RunFinished, RunStarted
+from bertstudio.train.rundir import run_name
+from bertstudio.ui.train_checks import VocabularyWarning, missing_for_training
 from bertstudio.ui.train_settings import FORM_FIELDS, TrainSettingsForm, legacy_settings
 from bertstudio.ui.training_monitor import TrainingMonitor
 from bertstudio.ui.worker import ThreadJob, TrainingWorker
@@ -70,10 +72,14 @@ class TrainingPage(QWidget):
         self._counted: TrainConfig | None = None
         self._count_timer = QTimer(self, singleShot=True, interval=250)  # count once typing pauses
         self._count_timer.timeout.connect(self._count_parameters)
+        self._state_timer = QTimer(self, singleShot=True, interval=150)  # labels arrive a key press at a time
+        self._state_timer.timeout.connect(self._refresh_state)
         self._build()
         # Bound methods (not lambdas), so Qt drops the connections when the page goes.
         for sig in ("project_opened", "project_closed", "data_imported", "labels_changed"):
             getattr(session, sig).connect(self._refresh_state)
+        session.gold_changed.connect(self._state_timer.start)
+        session.data_imported.connect(self._check_vocabulary)
         session.project_opened.connect(self._restore_settings)
         if session.has_project():
             self._restore_settings()
@@ -99,6 +105,7 @@ class TrainingPage(QWidget):
         self.status_label = QLabel(objectName="trainingStatus", wordWrap=True)
         self.error_label = QLabel(objectName="trainingError", wordWrap=True, visible=False)
         self.error_label.setStyleSheet("color: #b00020;")
+        self.vocabulary_warning = VocabularyWarning()
         buttons = QHBoxLayout()
         for button in (self.start_button, self.cancel_button, self.export_button):
             buttons.addWidget(button)
@@ -106,6 +113,7 @@ class TrainingPage(QWidget):
         left = QWidget()
         lv = QVBoxLayout(left)
         lv.addWidget(self.form)
+        lv.addWidget(self.vocabulary_warning)
         lv.addLayout(buttons)
         lv.addWidget(self.status_label)
         lv.addWidget(self.error_label)
@@ -146,6 +154,15 @@ class TrainingPage(QWidget):
         except ConfigError as exc:
             self.settings_error = exc
         self._schedule_count()
+        self._refresh_state()
+        self._check_vocabulary()
+
+    def _check_vocabulary(self, *_: object) -> None:
+        """Can the chosen model read this project's text? Measured once the page is seen."""
+        if self.isVisible() and self.session.has_project() and self.session.split_size("train"):
+            model = self.config.model
+            self.vocabulary_warning.request(model, self.session.examples("train"),
+                                            (model, self.session.project.folder, self.session.split_size("train")))
 
     # --- settings kept per project (project.recent_settings["train"]) ------------------
     def settings(self) -> dict[str, Any]:
@@ -178,6 +195,7 @@ class TrainingPage(QWidget):
     def showEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
         super().showEvent(event)
         self._schedule_count()  # counted when first seen: opening a project imports no torch
+        self._check_vocabulary()
 
     def _count_parameters(self) -> None:
         if self._count_job is not None:  # one count at a time; the newest settings are counted next
@@ -210,17 +228,19 @@ class TrainingPage(QWidget):
         return True if self.worker is None else self.worker.cancel_and_wait(timeout_ms)
 
     def _refresh_state(self, *_: object) -> None:
+        """Start only when a run could start: labelled rows enough to train on and settings
+        TrainConfig accepts; its tooltip and the status line say what is missing."""
         running = self.is_running()
+        missing = missing_for_training(self.session)
+        if missing is None and self.settings_error is not None:
+            missing = self.tr("Fix the setting first: {m}").format(m=self.settings_error)
+        self.start_button.setEnabled(missing is None and not running)
+        self.start_button.setToolTip(missing or self.tr("Train a model on the labelled training rows"))
         has_train = self.session.has_project() and self.session.split_size("train") > 0
-        self.start_button.setEnabled(has_train and not running)
         self.export_button.setEnabled(has_train)
         self.cancel_button.setEnabled(running)
-        if not self.session.has_project():
-            self.status_label.setText(self.tr("Open or create a project to train."))
-        elif not has_train:
-            self.status_label.setText(self.tr("Import or label training examples first."))
-        elif not running:
-            self.status_label.setText("")
+        if not running:
+            self.status_label.setText(missing or "")
 
     def run_inputs(self, output_dir: str | None) -> tuple[TrainConfig, Any, Any, str | None]:
         """(config, labelled train rows, labelled dev rows or None, a note for the log). Without
@@ -252,8 +272,9 @@ class TrainingPage(QWidget):
         return int(min(10, max(1, total // 100)))
 
     def _new_run_dir(self) -> str:
-        name = f"{self.model_source().rstrip('/').split('/')[-1] or 'model'}-{self.mode()}"
-        return str(self.session.project.new_run_dir(name))
+        project = self.session.project
+        # the project folder is named after the project; a GLUE project by its task (sst2-full-lr2e-5-…)
+        return str(project.new_run_dir(run_name(project.glue_task or project.folder.name, self.config)))
 
     def start_training(self) -> None:
         if self.is_running() or not self.session.has_project():
@@ -280,6 +301,7 @@ class TrainingPage(QWidget):
         worker.started.connect(self.monitor.on_started)
         worker.step_logged.connect(self.monitor.on_steps)
         worker.evaluated.connect(self.monitor.on_evaluated)
+        worker.phase_changed.connect(self.monitor.on_phase)
         worker.started.connect(self._on_started)
         worker.ended.connect(self._on_ended)
         self.worker = worker

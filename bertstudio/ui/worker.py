@@ -31,7 +31,7 @@ from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 
 from bertstudio.errors import BertStudioError
 from bertstudio.train.config import TrainConfig
-from bertstudio.train.events import Control, Evaluated, RunFinished, RunStarted, StepLogged
+from bertstudio.train.events import Control, Evaluated, PhaseChanged, RunFinished, RunStarted, StepLogged
 
 log = logging.getLogger(__name__)
 
@@ -124,6 +124,7 @@ class TrainingWorker(QObject):
     started = Signal(object)  # RunStarted
     step_logged = Signal(list)  # the StepLogged events since the last emission
     evaluated = Signal(object)  # Evaluated
+    phase_changed = Signal(object)  # PhaseChanged: loading the model, tokenising, evaluating i/n, saving
     ended = Signal(object)  # RunFinished: status finished | cancelled | failed, metrics, message, output_dir
 
     def __init__(
@@ -144,6 +145,7 @@ class TrainingWorker(QObject):
         self._job: ThreadJob | None = None
         self._pending: list[StepLogged] = []
         self._last_emit = 0.0
+        self._last_phase = 0.0
         self._finished: RunFinished | None = None
 
     # --- GUI-thread API -------------------------------------------------------------
@@ -187,6 +189,12 @@ class TrainingWorker(QObject):
             self.evaluated.emit(event)
         elif isinstance(event, RunStarted):
             self.started.emit(event)
+        elif isinstance(event, PhaseChanged):
+            now = time.monotonic()  # a phase's start and end always; its counts at most every throttle_s
+            if event.done in (0, event.total) or now - self._last_phase >= self.throttle_s:
+                self._flush()
+                self._last_phase = now
+                self.phase_changed.emit(event)
         elif isinstance(event, RunFinished):
             self._finished = event  # emitted as ``ended`` once train() has returned
 
