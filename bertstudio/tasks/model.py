@@ -19,6 +19,7 @@ from __future__ import annotations
 import copy
 import json
 import re
+import threading
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -30,6 +31,16 @@ from bertstudio.errors import ConfigError
 from bertstudio.tasks.limits import MAX_CONFIG_BYTES, check_label_count, check_model_config
 
 _MODE = re.compile(r"^(full|frozen|lora|top-(\d+))$")
+# One model built at a time: transformers' lazy module is not safe to import from two threads
+# at once (a parameter count on the Train page's worker and a run starting on its own thread
+# failed with "cannot import name 'AutoConfig' from 'transformers'").
+_BUILDING = threading.RLock()
+
+
+def build_model(kind: str, model_source: str | None, **options: Any) -> tuple[nn.Module, Any]:
+    """See :func:`_build_model`; serialised with :data:`_BUILDING`."""
+    with _BUILDING:
+        return _build_model(kind, model_source, **options)
 HEADS = ("linear", "mlp")
 
 
@@ -51,7 +62,7 @@ def resolve_model(name: str | None) -> str:
 # --- building -------------------------------------------------------------------------
 
 
-def build_model(
+def _build_model(
     kind: str,
     model_source: str | None,
     *,

@@ -117,7 +117,7 @@ class TrainingMonitor(QWidget):
 
     def on_phase(self, ev: PhaseChanged) -> None:
         """Show what the run is doing between training steps, with its own count where it has one."""
-        texts = {"loading_model": self.tr("loading model…"), "tokenising": self.tr("tokenising {n} examples…"),
+        texts = {"starting": self.tr("starting…"), "loading_model": self.tr("loading model…"), "tokenising": self.tr("tokenising {n} examples…"),
                  "evaluating": self.tr("evaluating %v / %m batches…"), "saving": self.tr("saving…")}
         text = texts.get(ev.phase, ev.phase).format(n=f"{ev.total:,}")
         if ev.phase == "evaluating" and ev.total:
@@ -127,7 +127,7 @@ class TrainingMonitor(QWidget):
             self.progress.setRange(0, 0)  # busy: the stage has no count
         self.progress.setFormat(text)
         shown = self.progress.text() or text  # a busy bar draws no text of its own
-        if ev.done == 0 and ev.phase != "evaluating":  # each evaluation gets its own log line when scored
+        if ev.done == 0 and ev.phase not in ("evaluating", "starting"):  # an evaluation is logged when scored
             self.log(text[:1].upper() + text[1:])
         self.phase_shown.emit(shown)
 

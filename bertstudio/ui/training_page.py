@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 
 from bertstudio.errors import BertStudioError, ConfigError
 from bertstudio.train.config import HOLD_OUT, TrainConfig
-from bertstudio.train.events import RunFinished, RunStarted
+from bertstudio.train.events import PhaseChanged, RunFinished, RunStarted
 from bertstudio.train.rundir import run_name
 from bertstudio.ui.train_checks import VocabularyWarning, missing_for_training
 from bertstudio.ui.train_settings import FORM_FIELDS, TrainSettingsForm, legacy_settings
@@ -296,6 +296,8 @@ class TrainingPage(QWidget):
         if note:
             self.monitor.log(note)
         self.monitor.log(self.tr("Run folder: {d}").format(d=self.run_dir))
+        # the worker first imports torch and reads the rows (seconds): the bar says so at once
+        self.monitor.on_phase(PhaseChanged("starting"))
         worker = TrainingWorker(config, train, dev)
         # Bound methods, not lambdas: Qt drops these connections if the page is deleted first.
         worker.started.connect(self.monitor.on_started)

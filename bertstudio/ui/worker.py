@@ -27,7 +27,7 @@ import time
 import traceback
 from typing import Any, Callable, ClassVar
 
-from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, Qt, QThread, Signal, Slot
 
 from bertstudio.errors import BertStudioError
 from bertstudio.train.config import TrainConfig
@@ -90,8 +90,19 @@ class ThreadJob(QObject):
         thread.finished.connect(thread.deleteLater)
         self._thread, self._body = thread, body
         ThreadJob._running.add(self)
+        app = QCoreApplication.instance()
+        if app is not None and not app.property("bertstudioJobsJoined"):
+            # a QThread destroyed while running aborts the process: quitting waits for the jobs
+            app.setProperty("bertstudioJobsJoined", True)
+            app.aboutToQuit.connect(ThreadJob.wait_all)
         thread.start()
         return self
+
+    @staticmethod
+    def wait_all(timeout_ms: int = 30_000) -> None:
+        """Block until every running job's thread has ended (each up to ``timeout_ms``)."""
+        for job in list(ThreadJob._running):
+            job.wait(timeout_ms)
 
     def is_running(self) -> bool:
         """True until the thread has ended (also before ``ended`` is delivered)."""

@@ -74,7 +74,7 @@ def test_every_phase_of_a_run_shows_its_progress(qtbot, session, tiny_model_dir)
     page.monitor.phase_shown.connect(shown.append)
     _run(qtbot, page)
     # the run's stages in order, each in the bar's own words (32 train + 8 dev examples tokenised)
-    order = ["loading model…", "tokenising 40 examples…", "training step 0 / 16", "evaluating 1 / 1 batches…", "saving…"]
+    order = ["starting…", "loading model…", "tokenising 40 examples…", "training step 0 / 16", "evaluating 1 / 1 batches…", "saving…"]
     assert all(text in shown for text in order), shown
     assert [shown.index(text) for text in order] == sorted(shown.index(text) for text in order)
     assert "evaluating 0 / 1 batches…" in shown  # its own count, from the first batch on
