@@ -135,14 +135,14 @@ class Curves:
 def curves(record: RunRecord) -> Curves:
     out, batch = Curves(), 0
     for ev in record.history:
-        kind = ev.get("kind")
-        if kind == "started":
+        event_type = ev.get("kind")  # history.jsonl's event type (started / step / eval), not a task kind
+        if event_type == "started":
             batch = int(ev.get("effective_batch_size") or 0)
-        elif kind == "step" and isinstance(ev.get("loss"), (int, float)):
+        elif event_type == "step" and isinstance(ev.get("loss"), (int, float)):
             out.steps.append(int(ev["step"]))
             out.examples.append(int(ev["step"]) * batch)  # optimizer steps x effective batch
             out.loss.append(float(ev["loss"]))
-        elif kind == "eval":
+        elif event_type == "eval":
             out.eval_steps.append(int(ev.get("step", 0)))
             for key, v in (ev.get("metrics") or {}).items():
                 if isinstance(v, (int, float)):

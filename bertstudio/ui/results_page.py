@@ -265,6 +265,7 @@ class ResultsPage(QWidget):
         self.foreign_label.setText(text)
 
     def _same_kind(self) -> bool:
+        # no branch on a kind: a run's rows match the project's only when both hold the same kind
         return self.session.has_project() and self.kind == self.session.kind
 
     def _joined_rows(self, run_dir: Path, preds: list[Any]) -> list[PredictionRow]:
