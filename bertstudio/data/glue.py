@@ -280,7 +280,8 @@ def save_glue(examples: ExampleSet, path: str | os.PathLike[str], task: str | No
 def _write_positional(examples: ExampleSet, path: str | os.PathLike[str], t: GlueTask, layout: SplitLayout) -> None:
     import io
 
-    from bertstudio.data.formats.common import BOM, atomic_write, check_writable_field
+    from bertstudio.data.atomic import atomic_write_bytes
+    from bertstudio.data.formats.common import BOM, check_writable_field
     from bertstudio.data.formats.cells import format_score
 
     n = layout.ncols or (max(v for v in layout.columns.values()) + 1)
@@ -312,4 +313,4 @@ def _write_positional(examples: ExampleSet, path: str | os.PathLike[str], t: Glu
             buf.write("\t".join(cells) + "\n")
             row += 1
     data = buf.getvalue().encode("utf-8")
-    atomic_write(path, BOM + data if layout.bom else data)
+    atomic_write_bytes(path, BOM + data if layout.bom else data, parents=True)

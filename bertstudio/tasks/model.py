@@ -3,7 +3,9 @@
 Every model is a stock transformers Auto class (sequence / token classification,
 question answering), so a saved folder reloads with plain ``from_pretrained`` and
 ``pipeline()`` elsewhere. What bertstudio adds lives in ``config.bertstudio``
-(``{"task", "head", "glue_task"}``), saved in config.json.
+(``{"task", "head", "glue_task", "max_length", "doc_stride", "max_answer_length"}``),
+saved in config.json, so evaluation and prediction cut and window inputs exactly as
+training did.
 
 A model folder never runs its own code: every ``from_pretrained`` passes
 ``trust_remote_code=False``, and :func:`inspect_model_folder` refuses a folder
@@ -17,17 +19,28 @@ from __future__ import annotations
 import copy
 import json
 import re
-import shutil
+import threading
 from pathlib import Path
 from typing import Any, Sequence
 
 import torch
 from torch import nn
 
+from bertstudio.data.atomic import replace_folder
 from bertstudio.errors import ConfigError
 from bertstudio.tasks.limits import MAX_CONFIG_BYTES, check_label_count, check_model_config
 
 _MODE = re.compile(r"^(full|frozen|lora|top-(\d+))$")
+# One model built at a time: transformers' lazy module is not safe to import from two threads
+# at once (a parameter count on the Train page's worker and a run starting on its own thread
+# failed with "cannot import name 'AutoConfig' from 'transformers'").
+_BUILDING = threading.RLock()
+
+
+def build_model(kind: str, model_source: str | None, **options: Any) -> tuple[nn.Module, Any]:
+    """See :func:`_build_model`; serialised with :data:`_BUILDING`."""
+    with _BUILDING:
+        return _build_model(kind, model_source, **options)
 HEADS = ("linear", "mlp")
 
 
@@ -49,7 +62,7 @@ def resolve_model(name: str | None) -> str:
 # --- building -------------------------------------------------------------------------
 
 
-def build_model(
+def _build_model(
     kind: str,
     model_source: str | None,
     *,
@@ -62,6 +75,8 @@ def build_model(
     lora_targets: Sequence[str] = ("query", "value"),
     glue_task: str | None = None,
     lora: tuple[int, int, float, Sequence[str]] | None = None,
+    lengths: dict[str, int] | None = None,
+    weights: bool = True,
 ) -> tuple[nn.Module, Any]:
     """A pre-trained encoder with a fresh head for ``kind``, and its (fast) tokenizer.
 
@@ -70,6 +85,9 @@ def build_model(
     the pooler's dense layer so the architecture (and reloading) stays standard. Tagging and
     QA always use their per-token linear layer. ``mode``: full | frozen | top-N | lora.
     ``lora=(rank, alpha, dropout, targets)`` is accepted as a shorthand for the lora_* keywords.
+    ``lengths``: the run's max_length / doc_stride / max_answer_length, kept in the model's
+    config. ``weights=False`` builds on the meta device (no weights read, no memory, no
+    tokenizer: None), to count parameters (:func:`parameter_counts`).
     """
     from transformers import AutoConfig
 
@@ -88,16 +106,26 @@ def build_model(
     path = resolve_model(model_source)
     check_label_count(len(labels))
     inspect_model_folder(path)
-    tokenizer = _load_tokenizer(path)
+    tokenizer = _load_tokenizer(path) if weights else None
     try:
         config = AutoConfig.from_pretrained(path, trust_remote_code=False, **task.config_kwargs(labels))
     except (OSError, ValueError) as exc:
         raise ConfigError(f"cannot load model: {_first_line(exc)}", path=path, expected="a model folder or Hub id") from None
-    config.bertstudio = {"task": kind, "head": head, "glue_task": glue_task}
-    # fp32 master weights whatever the checkpoint holds (transformers 5 defaults to the
-    # checkpoint's dtype): mixed precision is the engine's autocast, and bf16 weights would
-    # lose small updates and run ~100x slower on CPUs without bf16 units.
-    model = _load_weights(task.auto_model_class(), path, config)
+    config.bertstudio = {"task": kind, "head": head, "glue_task": glue_task, **(lengths or {})}
+    if weights:
+        # fp32 master weights whatever the checkpoint holds (transformers 5 defaults to the
+        # checkpoint's dtype): mixed precision is the engine's autocast, and bf16 weights would
+        # lose small updates and run ~100x slower on CPUs without bf16 units.
+        model = _load_weights(task.auto_model_class(), path, config)
+    else:
+        # torch's meta device context, not accelerate's init_empty_weights: that one patches
+        # nn.Module for every thread, so a count on the Train page's worker made a run starting
+        # on another thread build meta weights ("Cannot copy out of meta tensor"); torch's
+        # device context is a thread-local function mode.
+        import torch
+
+        with torch.device("meta"):
+            model = task.auto_model_class().from_config(config)
     if head == "mlp":
         _fresh_hidden_layer(model, path)
 
@@ -180,7 +208,12 @@ def _with_lora(model: nn.Module, task: Any, head: str, rank: int, alpha: int, dr
 
 
 def count_parameters(model: nn.Module) -> tuple[int, int]:
-    """``(trainable, total)`` parameter counts (a LoRA model's total includes its adapters)."""
+    """``(trainable, total)`` parameter counts (a LoRA model's total includes its adapters):
+    transformers' ``num_parameters`` where the model has it, else counted here (a hand-made
+    model in a test)."""
+    count = getattr(model, "num_parameters", None)
+    if callable(count):
+        return count(only_trainable=True), count()
     trainable = total = 0
     for p in model.parameters():
         total += p.numel()
@@ -189,36 +222,43 @@ def count_parameters(model: nn.Module) -> tuple[int, int]:
     return trainable, total
 
 
+def parameter_counts(kind: str, model_source: str | None, *, labels: Sequence[str], **build: Any) -> tuple[int, int]:
+    """``(trainable, total)`` of the model :func:`build_model` would make with these
+    arguments, for any architecture, without reading its weights: the model is built on
+    the meta device (``torch.device("meta")`` + ``from_config``), then frozen or
+    given LoRA adapters as a run would."""
+    model, _ = build_model(kind, model_source, labels=labels, weights=False, **build)
+    return count_parameters(model)
+
+
 # --- saving and loading -----------------------------------------------------------------
 
 
-def save_model(model: nn.Module, tokenizer: Any, out_dir: str | Path) -> Path:
+def write_model(model: nn.Module, tokenizer: Any, out_dir: str | Path) -> Path:
     """Write a plain transformers folder (config with labels + ``bertstudio`` meta, weights,
-    tokenizer). A LoRA model is merged into a copy first, so the live model keeps training
-    and the folder needs no peft. Written next to ``out_dir`` and swapped in at the end, so
-    a crash never leaves half a model."""
+    tokenizer) into ``out_dir`` as it is. A LoRA model is merged into a copy first, so the
+    live model keeps training and the folder needs no peft."""
     from peft import PeftModel
 
-    out = Path(out_dir)
     if isinstance(model, PeftModel):
         model = copy.deepcopy(model).merge_and_unload()
-    tmp = out.with_name(out.name + ".tmp")
-    shutil.rmtree(tmp, ignore_errors=True)
-    try:
-        model.save_pretrained(tmp)
-        tokenizer.save_pretrained(tmp)
-    except BaseException:  # a full disk: no half-written folder stays behind
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    if out.exists():
-        old = out.with_name(out.name + ".old")
-        shutil.rmtree(old, ignore_errors=True)
-        out.rename(old)
-        tmp.rename(out)
-        shutil.rmtree(old, ignore_errors=True)
-    else:
-        tmp.rename(out)
-    return out
+    model.save_pretrained(out_dir)
+    tokenizer.save_pretrained(out_dir)
+    return Path(out_dir)
+
+
+def save_model(model: nn.Module, tokenizer: Any, out_dir: str | Path) -> Path:
+    """:func:`write_model`, swapped in whole at the end (data/atomic.replace_folder), so a
+    crash or a full disk never leaves half a model and keeps the one that was there."""
+    return replace_folder(out_dir, lambda tmp: write_model(model, tokenizer, tmp))
+
+
+def saved_lengths(config: Any) -> dict[str, int]:
+    """The max_length / doc_stride / max_answer_length the model was trained with, as its
+    config.json keeps them ({} for a model saved before bertstudio kept them)."""
+    meta = getattr(config, "bertstudio", None) or {}
+    return {k: v for k in ("max_length", "doc_stride", "max_answer_length")
+            if isinstance(v := meta.get(k), int) and not isinstance(v, bool) and v >= 0}
 
 
 _ARCH_KIND = (("ForQuestionAnswering", "qa"), ("ForTokenClassification", "tagging"), ("ForSequenceClassification", "sentence"))

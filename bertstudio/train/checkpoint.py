@@ -20,13 +20,13 @@ import io
 import json
 import os
 import random
-import shutil
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import torch
 
+from bertstudio.data.atomic import replace_folder
 from bertstudio.data.kinds import require_kind
 from bertstudio.errors import ConfigError
 
@@ -85,18 +85,15 @@ def save_checkpoint(
     optimizer: torch.optim.Optimizer | None = None,
     extra_files: dict[str, bytes] | None = None,
 ) -> Path:
-    """Write a checkpoint to ``folder`` atomically; on any error the old one is untouched."""
-    folder = Path(folder)
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    tmp = folder.with_name(f".{folder.name}.{os.getpid()}.tmp")
-    old = folder.with_name(f".{folder.name}.{os.getpid()}.old")
-    shutil.rmtree(tmp, ignore_errors=True)
-    try:
-        tmp.mkdir()
+    """Write a checkpoint to ``folder`` atomically; on any error the old one is untouched.
+    Between the swap's two renames only the ``.old`` twin exists; find_checkpoint() falls
+    back to it, so a crash there loses nothing."""
+    meta = getattr(getattr(model, "config", None), "bertstudio", None)
+    if isinstance(meta, dict) and meta.get("task"):
+        state = {**state, "task": meta["task"]}  # so a resume can refuse a run of another task kind
+
+    def fill(tmp: Path) -> None:
         write_file(tmp / WEIGHTS, _torch_bytes({k: v.detach().cpu() for k, v in model.state_dict().items()}))
-        meta = getattr(getattr(model, "config", None), "bertstudio", None)
-        if isinstance(meta, dict) and meta.get("task"):
-            state = {**state, "task": meta["task"]}  # so a resume can refuse a run of another task kind
         if optimizer is not None:
             write_file(tmp / OPTIMIZER, _torch_bytes(optimizer.state_dict()))
             write_file(tmp / RNG, _torch_bytes(rng_state()))
@@ -104,17 +101,8 @@ def save_checkpoint(
             write_file(tmp / name, data)
         # state.json last: its presence marks a complete checkpoint
         write_file(tmp / STATE, json.dumps(state, indent=1).encode("utf-8"))
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    # Swap: folder -> old, tmp -> folder. Between the two renames only ``old`` exists;
-    # find_checkpoint() falls back to it, so a crash there loses nothing.
-    if folder.exists():
-        shutil.rmtree(old, ignore_errors=True)
-        os.replace(folder, old)
-    os.replace(tmp, folder)
-    shutil.rmtree(old, ignore_errors=True)
-    return folder
+
+    return replace_folder(folder, fill)
 
 
 def find_checkpoint(folder: str | Path) -> Path | None:

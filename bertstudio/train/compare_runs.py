@@ -8,7 +8,7 @@ statistics (counts, McNemar's exact test, the paired bootstrap) are
 :mod:`bertstudio.metrics.compare`'s; this is the layer that knows tasks.
 
 Pairing. Runs the app started record which project rows they evaluated
-(``eval_rows.json``: split and row numbers), so two runs pair by project row even when
+(each prediction's ``split`` and ``row``; older runs: ``eval_rows.json``), so two runs pair by project row even when
 their held-out sets differ. Otherwise (CLI runs, runs from a server) predictions pair
 by their position in the evaluation set. Either way a row pairs only when both runs
 scored it against the same gold value: a row relabelled between the runs is left out
@@ -32,7 +32,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-EVAL_ROWS_FILE = "eval_rows.json"  # written by the app (ui/predictions_model.save_eval_rows)
+EVAL_ROWS_FILE = "eval_rows.json"  # written by the app before predictions carried their rows
 _NOT_SETTINGS = ("output_dir", "resume_from")
 
 
@@ -60,6 +60,9 @@ class RunRecord:
 
     def keys(self) -> list[tuple[str, int]]:
         """One pairing key per prediction: (split, project row), else ("#", position)."""
+        if self.predictions and all(isinstance(p.get("split"), str) and isinstance(p.get("row"), int)
+                                    for p in self.predictions):  # runs that record each prediction's row
+            return [(p["split"], p["row"]) for p in self.predictions]
         if self.eval_rows is not None and len(self.eval_rows[1]) == len(self.predictions):
             split, rows = self.eval_rows
             return [(split, int(rows[int(p.get("index", i))])) for i, p in enumerate(self.predictions)]
@@ -132,14 +135,14 @@ class Curves:
 def curves(record: RunRecord) -> Curves:
     out, batch = Curves(), 0
     for ev in record.history:
-        kind = ev.get("kind")
-        if kind == "started":
+        event_type = ev.get("kind")  # history.jsonl's event type (started / step / eval), not a task kind
+        if event_type == "started":
             batch = int(ev.get("effective_batch_size") or 0)
-        elif kind == "step" and isinstance(ev.get("loss"), (int, float)):
+        elif event_type == "step" and isinstance(ev.get("loss"), (int, float)):
             out.steps.append(int(ev["step"]))
             out.examples.append(int(ev["step"]) * batch)  # optimizer steps x effective batch
             out.loss.append(float(ev["loss"]))
-        elif kind == "eval":
+        elif event_type == "eval":
             out.eval_steps.append(int(ev.get("step", 0)))
             for key, v in (ev.get("metrics") or {}).items():
                 if isinstance(v, (int, float)):
@@ -247,10 +250,10 @@ def compare_records(a: RunRecord, b: RunRecord, *, resamples: int = C.RESAMPLES,
 
 def main_metric_key(record: RunRecord) -> str | None:
     from bertstudio.metrics import main_metric
+    from bertstudio.tasks import official_metrics
 
-    source = str(record.config.get("glue_task") or record.kind)
-    try:
-        return main_metric(source, record.metrics or None)
+    try:  # a kind's name is no preset name: its metrics come from its Task
+        return main_metric(official_metrics(record.kind, record.config.get("glue_task")), record.metrics or None)
     except Exception:  # noqa: BLE001 - an unknown preset or no metric: counts only
         return None
 

@@ -1,11 +1,17 @@
-"""Run settings as a dataclass: defaults, help text, validation, TOML/JSON round trip.
+"""Run settings as a dataclass: defaults, help text, validation, TOML/JSON round trip,
+and the command-line flags generated from them.
 
-Every run saves its TrainConfig next to its outputs (``config.toml``), so any
-run can be re-run with ``bertstudio train --config run.toml``.
+TrainConfig is the one source of every setting: its fields carry the one default and
+help text, ``__post_init__`` refuses what no run can use (types, ranges, kind, head,
+mode, device spelling, GLUE preset, format), :func:`add_arguments` turns the fields
+into the CLI's flags, and the Train page edits one. Every run saves its TrainConfig
+next to its outputs (``config.toml``), so any run can be re-run with
+``bertstudio train --config run.toml``.
 """
 
 from __future__ import annotations
 
+import argparse
 import functools
 import json
 import math
@@ -25,12 +31,19 @@ else:  # pragma: no cover
 import tomli_w
 
 from bertstudio.data.atomic import atomic_write_bytes
-from bertstudio.data.examples import KINDS
+from bertstudio.data.kinds import kind_names
+from bertstudio.data.io import FORMATS
 from bertstudio.errors import ConfigError
+from bertstudio.presets import PRESET_INFO, find_preset
 
 HEADS = ("linear", "mlp")
 PRECISIONS = ("auto", "fp32", "bf16", "fp16")
 _MODE_RE = re.compile(r"^(full|frozen|lora|top-(\d+))$")
+_DEVICE_RE = re.compile(r"^(auto|cpu|mps|cuda(:\d+)?)$")
+# The hold-out rule (see train/sources.hold_out): the app's fraction, and the fewest labelled
+# rows worth splitting (fewer leave too little to train on and a meaningless score).
+HOLD_OUT = 0.1
+HOLD_OUT_MIN_ROWS = 10
 
 
 @dataclass(frozen=True)
@@ -75,6 +88,7 @@ RANGES: dict[str, Range] = {
     "seed": Range(0, 2**32 - 1),  # what numpy accepts (accelerate's set_seed seeds numpy too)
     "max_train_examples": Range(1), "max_eval_examples": Range(1),
     "eval_steps": Range(1), "logging_steps": Range(1), "early_stopping_patience": Range(1),
+    "hold_out": Range(0, 1, low_open=True, high_open=True),
 }
 
 
@@ -82,9 +96,7 @@ def check_setting(name: str, value: Any) -> Any:
     """``value`` checked against the type and range of TrainConfig's ``name`` (an int is a
     valid float); raises ConfigError naming the setting. Used by
     ``TrainConfig.__post_init__`` and by the commands whose options are not a TrainConfig."""
-    hint = _hints()[name]
-    optional = typing.get_origin(hint) in (typing.Union, types.UnionType)
-    base = next(a for a in typing.get_args(hint) if a is not type(None)) if optional else hint
+    optional, base = _type_of(name)
     if value is None:
         if optional:
             return None
@@ -118,62 +130,96 @@ def check_setting(name: str, value: Any) -> Any:
 
 
 @functools.lru_cache(maxsize=None)
-def _hints() -> dict[str, Any]:
-    return typing.get_type_hints(TrainConfig)
+def _type_of(name: str) -> tuple[bool, Any]:
+    """(whether None is allowed, the type otherwise) of TrainConfig's ``name``."""
+    hint = typing.get_type_hints(TrainConfig)[name]
+    optional = typing.get_origin(hint) in (typing.Union, types.UnionType)
+    return optional, next(a for a in typing.get_args(hint) if a is not type(None)) if optional else hint
 
 
-def _f(default: Any, help: str, **kw: Any) -> Any:
-    return field(default=default, metadata={"help": help}, **kw)
+def _one_of(value: str, allowed: Iterable[str], what: str, where: str) -> None:
+    allowed = tuple(allowed)
+    if value not in allowed:
+        raise ConfigError(f"unknown {what} {value!r}", where=where, expected=" | ".join(allowed))
+
+
+def _f(default: Any, help: str, group: str, *, flags: tuple[str, ...] = (), metavar: str | None = None,
+       choices: Any = None) -> Any:
+    """A setting: its one default and help text, and how the command line spells it
+    (``--field-name`` plus ``flags``, the older short spellings the README uses)."""
+    meta = {"help": help, "group": group, "flags": flags, "metavar": metavar, "choices": choices}
+    return field(default=default, metadata=meta)
+
+
+_DATA, _MODEL, _OPTIM, _SPEED, _EVAL, _OUT = "data", "model", "hyperparameters", "speed", "evaluation", "output"
 
 
 @dataclass
 class TrainConfig:
+    """Every setting of a run, the single source for the CLI (flags generated from these
+    fields, see :func:`add_arguments`), the Train page and run.toml files."""
+
     # What to learn
-    task: str = _f("sentence", "Task kind: sentence | pair | regression | tagging | qa")
-    glue_task: str | None = _f(None, "GLUE task preset (CoLA, SST-2, MRPC, STS-B, QNLI, RTE, WNLI, ...); fills task, columns, labels, metric")
-    train_file: str | None = _f(None, "Training data file")
-    eval_file: str | None = _f(None, "Evaluation data file")
-    data_dir: str | None = _f(None, "Folder holding a GLUE task's train.tsv / dev.tsv")
-    data_format: str = _f("auto", "Input format: auto | csv | tsv | jsonl | glue | conll | conllu | squad")
-    columns: dict[str, str] = _f(None, "Column mapping for CSV/TSV/JSONL, e.g. {text = 'sentence', label = 'label'}", )
-    labels: list[str] | None = _f(None, "Label names in id order (default: as found in the training data)")
+    task: str = _f("sentence", "Task kind: sentence | pair | regression | tagging | qa", _DATA, choices=kind_names)
+    glue_task: str | None = _f(None, "GLUE task preset (CoLA, SST-2, MRPC, STS-B, QNLI, RTE, WNLI, SNLI, ChnSentiCorp, "
+                                     "AFQMC, ...); fills task, columns, labels, metric", _DATA, metavar="NAME")
+    train_file: str | None = _f(None, "Training data file", _DATA, flags=("--train",), metavar="FILE")
+    eval_file: str | None = _f(None, "Evaluation data file", _DATA, flags=("--eval",), metavar="FILE")
+    data_dir: str | None = _f(None, "Folder holding a GLUE task's train.tsv / dev.tsv", _DATA, metavar="DIR")
+    data_format: str = _f("auto", "Input format: auto | " + " | ".join(FORMATS), _DATA, flags=("--format",), metavar="FMT")
+    columns: dict[str, str] = _f(None, "Column mapping for CSV/TSV/JSONL (CLI: text=sentence,label=label)", _DATA,
+                                 metavar="MAP")
+    labels: list[str] | None = _f(None, "Label names in id order (default: as found in the training data)", _DATA,
+                                  metavar="A,B,..")
+    hold_out: float | None = _f(None, "Without evaluation data: evaluate on this fraction of the labelled training rows, "
+                                      f"drawn with the seed (at least {HOLD_OUT_MIN_ROWS} rows; the app uses 0.1)", _DATA)
     # Model
-    model: str | None = _f(None, "Local model folder or Hub id (default: the bundled all-MiniLM-L6-v2)")
-    head: str = _f("linear", "Head: linear (BERT paper, on [CLS]) | mlp (hidden layer + output, as d2l)")
-    mode: str = _f("full", "What learns: full | frozen (feature extraction) | top-N (top N layers + head) | lora")
-    lora_rank: int = _f(8, "LoRA rank r")
-    lora_alpha: int = _f(16, "LoRA alpha")
-    lora_dropout: float = _f(0.1, "LoRA dropout")
-    lora_targets: list[str] = _f(None, "Module names LoRA adapts (default: query, value)")
+    model: str | None = _f(None, "Local model folder or Hub id (default: the bundled all-MiniLM-L6-v2)", _MODEL)
+    head: str = _f("linear", "Head: linear (BERT paper, on [CLS]) | mlp (hidden layer + output, as d2l)", _MODEL,
+                   choices=HEADS)
+    mode: str = _f("full", "What learns: full | frozen (feature extraction) | top-N (top N layers + head) | lora", _MODEL,
+                   metavar="MODE")
+    lora_rank: int = _f(8, "LoRA rank r", _MODEL, metavar="R")
+    lora_alpha: int = _f(16, "LoRA alpha", _MODEL, metavar="A")
+    lora_dropout: float = _f(0.1, "LoRA dropout", _MODEL)
+    lora_targets: list[str] = _f(None, "Module names LoRA adapts (default: query, value)", _MODEL, metavar="A,B,..")
     # Optimisation (BERT paper grid: batch 16/32, lr 5e-5..2e-5, 2-4 epochs, warmup 0.1)
-    epochs: float = _f(3, "Passes over the training data")
-    lr: float = _f(5e-5, "Peak learning rate")
-    batch_size: int = _f(32, "Examples per optimizer step (before accumulation)")
-    grad_accum: int = _f(1, "Gradient accumulation steps")
-    warmup_ratio: float = _f(0.1, "Fraction of steps with linear warm-up")
-    weight_decay: float = _f(0.01, "AdamW weight decay (not on biases and LayerNorm)")
-    max_grad_norm: float = _f(1.0, "Gradient clipping norm (0 = off)")
-    max_length: int = _f(128, "Maximum tokens per input")
-    doc_stride: int = _f(128, "QA: overlap between windows of a long context")
-    max_answer_length: int = _f(30, "QA: longest answer in tokens")
-    seed: int = _f(42, "Random seed (CPU runs repeat exactly)")
-    max_train_examples: int | None = _f(None, "Use at most this many training examples (drawn with the seed)")
-    max_eval_examples: int | None = _f(None, "Use at most this many evaluation examples")
+    epochs: float = _f(3, "Passes over the training data", _OPTIM)
+    lr: float = _f(5e-5, "Peak learning rate", _OPTIM)
+    batch_size: int = _f(32, "Examples per optimizer step (before accumulation)", _OPTIM)
+    grad_accum: int = _f(1, "Gradient accumulation steps", _OPTIM)
+    warmup_ratio: float = _f(0.1, "Fraction of steps with linear warm-up", _OPTIM)
+    weight_decay: float = _f(0.01, "AdamW weight decay (not on biases and LayerNorm)", _OPTIM)
+    max_grad_norm: float = _f(1.0, "Gradient clipping norm (0 = off)", _OPTIM)
+    max_length: int = _f(128, "Maximum tokens per input (kept with the model: evaluate and predict cut inputs the same)",
+                         _OPTIM)
+    doc_stride: int = _f(128, "QA: overlap between windows of a long context", _OPTIM)
+    max_answer_length: int = _f(30, "QA: longest answer in tokens", _OPTIM)
+    seed: int = _f(42, "Random seed (CPU runs repeat exactly)", _OPTIM)
+    max_train_examples: int | None = _f(None, "Use at most this many training examples (drawn with the seed)", _DATA,
+                                        metavar="N")
+    max_eval_examples: int | None = _f(None, "Use at most this many evaluation examples", _DATA, metavar="N")
     # Speed
-    device: str = _f("auto", "auto (CUDA > MPS > CPU) | cpu | cuda | cuda:N | mps")
-    precision: str = _f("auto", "auto (bf16 where the hardware runs it fast) | fp32 | bf16 | fp16")
-    group_by_length: bool = _f(True, "Batch examples of similar length together (less padding)")
-    sparse_embeddings: bool = _f(True, "CPU, one process: update only the word-embedding rows a batch uses (lazy AdamW); false: dense AdamW on every row")
-    bf16_weights: bool = _f(True, "CPU bf16: train a bf16 copy of the weights with fp32 master weights (faster); false: autocast over fp32 weights")
+    device: str = _f("auto", "auto (CUDA > MPS > CPU) | cpu | cuda | cuda:N | mps", _SPEED)
+    precision: str = _f("auto", "auto (bf16 where the hardware runs it fast) | fp32 | bf16 | fp16", _SPEED,
+                        choices=PRECISIONS)
+    group_by_length: bool = _f(True, "Batch examples of similar length together (less padding)", _SPEED)
+    sparse_embeddings: bool = _f(True, "CPU, one process: update only the word-embedding rows a batch uses (lazy AdamW); "
+                                       "off: dense AdamW on every row", _SPEED)
+    bf16_weights: bool = _f(True, "CPU bf16: train a bf16 copy of the weights with fp32 master weights (faster); "
+                                  "off: autocast over fp32 weights", _SPEED)
     # Evaluation and checkpoints
-    eval_steps: int | None = _f(None, "Evaluate every N optimizer steps (default: every epoch)")
-    logging_steps: int = _f(10, "Log the loss every N optimizer steps")
-    early_stopping_patience: int | None = _f(None, "Stop after this many evaluations without improvement")
-    save_best: bool = _f(True, "Keep the best checkpoint by the task's main metric")
-    resume_from: str | None = _f(None, "Checkpoint folder to resume from")
-    output_dir: str | None = _f(None, "Where the run writes config, history, metrics, predictions and the model (a new or empty folder)")
+    eval_steps: int | None = _f(None, "Evaluate every N optimizer steps (default: every epoch)", _EVAL, metavar="N")
+    logging_steps: int = _f(10, "Log the loss every N optimizer steps", _EVAL, metavar="N")
+    early_stopping_patience: int | None = _f(None, "Stop after this many evaluations without improvement", _EVAL,
+                                             flags=("--early-stopping",), metavar="PATIENCE")
+    save_best: bool = _f(True, "Keep the best checkpoint by the task's main metric", _EVAL)
+    resume_from: str | None = _f(None, "Checkpoint folder to resume from (a run's checkpoints/last; the run continues "
+                                       "in its own folder)", _EVAL, flags=("--resume",), metavar="CHECKPOINT")
+    output_dir: str | None = _f(None, "Run folder (new or empty): config.toml, history.jsonl, metrics.json, "
+                                      "predictions.jsonl, model/", _OUT, flags=("--out",), metavar="DIR")
     overwrite: bool = _f(False, "Replace bertstudio's own files in a non-empty output_dir (config, history, metrics, "
-                                "predictions, model/, checkpoints/); other files there are kept")
+                                "predictions, model/, checkpoints/); other files there are kept", _OUT)
 
     def __post_init__(self) -> None:
         if self.columns is None:
@@ -182,14 +228,23 @@ class TrainConfig:
             self.lora_targets = ["query", "value"]
         for f in fields(self):
             setattr(self, f.name, check_setting(f.name, getattr(self, f.name)))
-        if self.task not in KINDS:
-            raise ConfigError(f"unknown task kind {self.task!r}", where="task", expected=" | ".join(KINDS))
-        if self.head not in HEADS:
-            raise ConfigError(f"unknown head {self.head!r}", where="head", expected=" | ".join(HEADS))
+        _one_of(self.task, kind_names(), "task kind", "task")
+        _one_of(self.head, HEADS, "head", "head")
+        _one_of(self.precision, PRECISIONS, "precision", "precision")
+        _one_of(self.data_format, ("auto",) + FORMATS, "format", "data_format")
         if not _MODE_RE.match(self.mode):
             raise ConfigError(f"unknown mode {self.mode!r}", where="mode", expected="full | frozen | top-N | lora")
-        if self.precision not in PRECISIONS:
-            raise ConfigError(f"unknown precision {self.precision!r}", where="precision", expected=" | ".join(PRECISIONS))
+        if not _DEVICE_RE.match(self.device):
+            raise ConfigError(f"unknown device {self.device!r}", where="device", expected="auto | cpu | cuda | cuda:N | mps")
+        if self.glue_task is not None:
+            preset = find_preset(self.glue_task)
+            if preset is None:
+                raise ConfigError(f"unknown GLUE task {self.glue_task!r}", where="glue_task",
+                                  expected="one of " + ", ".join(PRESET_INFO))
+            if preset.kind != self.task:
+                raise ConfigError(f"{preset.name} is a {preset.kind} task, not {self.task}", where="task",
+                                  expected=f"task = {preset.kind!r} (or no task: the preset says it)")
+            self.glue_task = preset.name
 
     @property
     def top_layers(self) -> int | None:
@@ -291,6 +346,60 @@ def _resolve_paths(data: dict[str, Any], base: Path, *, source: Path) -> dict[st
     return out
 
 
-def config_help() -> dict[str, str]:
-    """Help text per setting, for the CLI and the GUI's tooltips."""
-    return {f.name: f.metadata.get("help", "") for f in fields(TrainConfig)}
+# --- the command line, generated from the fields -----------------------------------------
+
+
+def parse_columns(text: str) -> dict[str, str]:
+    """``text=sentence,label=label`` -> {"text": "sentence", "label": "label"}."""
+    out: dict[str, str] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        key, sep, value = part.partition("=")
+        if not sep or not key.strip() or not value.strip():
+            raise argparse.ArgumentTypeError(f"column mapping {part!r} is not NAME=COLUMN")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def parse_names(text: str) -> list[str]:
+    """``a,b,c`` -> ["a", "b", "c"]."""
+    return [x.strip() for x in text.split(",") if x.strip()]
+
+
+_PARSERS: dict[Any, Any] = {list: parse_names, dict: parse_columns}
+
+
+def add_arguments(parser: argparse.ArgumentParser, names: Iterable[str] | None = None, *,
+                  required: Iterable[str] = (), help: dict[str, str] | None = None) -> None:
+    """A flag per setting in ``names`` (default: every one), in the dataclass' groups:
+    ``--field-name`` plus the field's older spellings (``--train``, ``--out``, ...), its type,
+    choices and help; booleans as ``--x/--no-x``. Every flag defaults to None ("not given"),
+    so :func:`given_settings` can tell typed flags from defaults: a ``--config`` file is
+    overridden only by what the user typed, and the defaults stay on the dataclass.
+    Written here rather than with transformers' HfArgumentParser, which fills every default
+    in and parses neither ``a,b`` lists nor ``k=v`` maps (the README's ``--columns``)."""
+    by_name = {f.name: f for f in fields(TrainConfig)}
+    required = set(required)
+    groups: dict[str, Any] = {}
+    for name in by_name if names is None else names:
+        f = by_name[name]
+        meta = f.metadata
+        group = groups.get(meta["group"]) or groups.setdefault(meta["group"], parser.add_argument_group(meta["group"]))
+        text = (help or {}).get(name, meta["help"])
+        if f.default is not None and not isinstance(f.default, bool):
+            text += f" (default: {f.default})"
+        kw: dict[str, Any] = {"dest": name, "default": None, "help": text, "required": name in required}
+        _optional, base = _type_of(name)
+        if base is bool:
+            kw["action"] = argparse.BooleanOptionalAction
+        else:
+            kw["type"] = _PARSERS.get(typing.get_origin(base), base)
+            if meta["metavar"]:
+                kw["metavar"] = meta["metavar"]
+            if meta["choices"] is not None:
+                kw["choices"] = tuple(meta["choices"]() if callable(meta["choices"]) else meta["choices"])
+        group.add_argument(*meta["flags"], "--" + name.replace("_", "-"), **kw)
+
+
+def given_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The settings whose flags were given (see :func:`add_arguments`)."""
+    return {f.name: value for f in fields(TrainConfig) if (value := getattr(args, f.name, None)) is not None}

@@ -50,7 +50,9 @@ from bertstudio.train import checkpoint as ckpt
 from bertstudio.train.config import TrainConfig
 from bertstudio.train.distributed import any_process, loader_options
 from bertstudio.train.evaluation import eval_loader, predict_batches
-from bertstudio.train.events import CheckpointSaved, Control, Evaluated, RunFinished, RunStarted, StepMeter
+from bertstudio.train.events import (
+    CheckpointSaved, Control, CountedBatches, Evaluated, PhaseChanged, RunFinished, RunStarted, StepMeter,
+)
 from bertstudio.train.faults import describe_failure
 from bertstudio.train.hardware import resolve
 from bertstudio.train.notify import Notifier
@@ -80,7 +82,7 @@ class RunResult:
 class RunParts:
     """What the loop trains: any model whose forward takes the task's collated batch
     and returns ``.loss`` plus the task's outputs; ``save(model, tokenizer, folder)``
-    exports it (default: tasks.model.save_model)."""
+    writes it into a folder the run folder then swaps in (default: tasks.model.write_model)."""
 
     model: torch.nn.Module
     tokenizer: Any
@@ -91,7 +93,7 @@ class RunParts:
 
 def build_parts(config: TrainConfig, labels: list[str]) -> RunParts:
     from bertstudio.tasks import get_task
-    from bertstudio.tasks.model import build_model, resolve_model, save_model
+    from bertstudio.tasks.model import build_model, resolve_model, write_model
 
     model, tokenizer = build_model(
         config.task,
@@ -101,8 +103,10 @@ def build_parts(config: TrainConfig, labels: list[str]) -> RunParts:
         mode=config.mode,
         lora=(config.lora_rank, config.lora_alpha, config.lora_dropout, list(config.lora_targets)),
         glue_task=config.glue_task,
+        lengths={"max_length": config.max_length, "doc_stride": config.doc_stride,
+                 "max_answer_length": config.max_answer_length},  # evaluate and predict cut inputs the same
     )
-    return RunParts(model, tokenizer, get_task(config.task), labels, save_model)
+    return RunParts(model, tokenizer, get_task(config.task), labels, write_model)
 
 
 def train(
@@ -122,6 +126,7 @@ def train(
         train_set, eval_set = load_sets(config, train_set, eval_set)
         labels = list(config.labels or train_set.labels)
         set_seed(config.seed)  # before the model: the new head's initial weights come from it
+        notify(PhaseChanged("loading_model"))
         parts = build_parts(config, labels)
     except Exception as exc:  # noqa: BLE001 - every setup failure becomes a failed run
         error = describe_failure(exc, step=0, phase="preparing the run")
@@ -147,9 +152,10 @@ def fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any = No
         acc = path.accelerator
         notify.main = acc.is_main_process
         set_seed(config.seed)
+        notify(PhaseChanged("tokenising", 0, len(train_set) + (len(eval_set) if eval_set is not None else 0)))
         train_enc, eval_set, eval_enc = _encode(config, parts, train_set, eval_set)
         train_loader, ev_loader = path.loaders(parts, train_enc, eval_enc)
-        trainable, total_params = _parameter_counts(parts.model)
+        trainable, total_params = count_parameters(parts.model)
         progress, found = _resume_point(config.resume_from)
         if found is not None:
             ckpt.load_weights(found, parts.model)  # before prepare: a bf16 copy is made from these
@@ -247,7 +253,7 @@ def fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any = No
 def _encode(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any) -> tuple[Any, Any, Any]:
     """(encoded training rows, the evaluation set as scored, its encoded rows or None)."""
     label2id = {name: i for i, name in enumerate(parts.labels)}
-    if eval_set is not None and eval_set.kind in ("sentence", "pair"):
+    if eval_set is not None and eval_set.spec.gold.classes:
         eval_set = replace(eval_set, labels=list(parts.labels))  # predictions and golds share the model's labels
     enc = dict(max_length=config.max_length, label2id=label2id, doc_stride=config.doc_stride)
     train_enc = parts.task.encode(train_set, parts.tokenizer, training=True, **enc)
@@ -280,15 +286,6 @@ def _check_finite(step_loss: torch.Tensor, step: int) -> None:
                             expected="a finite loss (try a lower learning rate, or fp32)")
 
 
-def _parameter_counts(model: torch.nn.Module) -> tuple[int, int]:
-    """(trainable, total): transformers' ``num_parameters`` where the model has it (a hand-made
-    model may not)."""
-    count = getattr(model, "num_parameters", None)
-    if callable(count):
-        return count(only_trainable=True), count()
-    return count_parameters(model)
-
-
 def _resume_point(resume_from: str | None) -> tuple[Progress, Path | None]:
     """Where the run starts: (progress, the checkpoint folder to load) for a resumed run,
     (a fresh Progress, None) otherwise."""
@@ -319,7 +316,8 @@ class _Run:
     def evaluate(self, step: int) -> dict[str, float]:
         config, task = self.config, self.parts.task
         with self.path.autocast():
-            preds = predict_batches(self.path.module, self.ev_loader,
+            batches = CountedBatches(self.ev_loader, "evaluating", lambda ev: self.notify(ev, self.control))
+            preds = predict_batches(self.path.module, batches,
                                     task.accumulator(self.eval_set, self.eval_enc, self.parts.labels, **_acc_options(config)),
                                     accelerator=self.path.accelerator)
         metrics = task.metrics(self.eval_set, preds, glue_task=config.glue_task)
@@ -348,6 +346,7 @@ class _Run:
     def finish(self, step: int, status: str, message: str) -> RunResult:
         """Save the resumable last checkpoint, export the best weights (else the last) and end the run."""
         acc, progress, folder = self.path.accelerator, self.progress, self.folder
+        self.notify(PhaseChanged("saving"), self.control)
         self.path.undo()  # plain dropout, SDPA attention and dense embeddings in what is saved and returned
         self.save(step, best=False)
         unwrapped = acc.unwrap_model(self.path.model)
@@ -392,14 +391,20 @@ def _plain_save(model: Any, tokenizer: Any, out: Path) -> None:
         tokenizer.save_pretrained(out)
 
 
-def evaluate(model_dir: str | Path, examples: Any, *, batch_size: int = 64, callbacks: Iterable[Callable] = (),
-             max_length: int = 128, glue_task: str | None = None) -> tuple[dict[str, float], list[dict[str, Any]]]:
+EVAL_BATCH_SIZE = 64  # evaluate()'s default: no gradients, so twice the training default fits
+
+
+def evaluate(model_dir: str | Path, examples: Any, *, batch_size: int = EVAL_BATCH_SIZE, callbacks: Iterable[Callable] = (),
+             max_length: int | None = None, glue_task: str | None = None) -> tuple[dict[str, float], list[dict[str, Any]]]:
     """Score a saved model on ``examples``: (official metrics, one prediction row per example
     with ``index`` and ``gold``, as in predictions.jsonl). Metrics are {} for unlabelled data.
-    ``max_length`` should match the run's (TrainConfig.max_length, default 128).
-    Raises ConfigError/DataError for a model or data that do not fit."""
+    Inputs are cut and windowed as the run trained (the max_length / doc_stride /
+    max_answer_length the model keeps, see train/predict.run_lengths), so the scores and
+    predictions are those of the run's own evaluation and of ``Predictor``; ``max_length``
+    overrides the saved one. Raises ConfigError/DataError for a model or data that do not fit."""
     from bertstudio.tasks import get_task
     from bertstudio.tasks.model import load_model
+    from bertstudio.train.predict import run_lengths
 
     model, tokenizer, kind, labels = load_model(model_dir)
     if examples.kind != kind:
@@ -407,18 +412,19 @@ def evaluate(model_dir: str | Path, examples: Any, *, batch_size: int = 64, call
                           expected=f"{kind} data")
     meta = getattr(model.config, "bertstudio", None) or {}
     glue_task = glue_task or examples.meta.get("glue_task") or meta.get("glue_task")
-    if kind in ("sentence", "pair"):
+    if examples.spec.gold.classes:  # predictions and golds share the model's label order
         examples = replace(examples, labels=list(labels))
+    lengths = run_lengths(model, model_dir, max_length=max_length)
     device, _ = resolve("auto", "fp32")
     model.to(device)
     task = get_task(kind)
-    limit = getattr(model.config, "max_position_embeddings", max_length) or max_length
-    enc = task.encode(examples, tokenizer, max_length=min(max_length, limit), label2id={n: i for i, n in enumerate(labels)},
-                      training=False)
+    enc = task.encode(examples, tokenizer, max_length=lengths["max_length"], doc_stride=lengths["doc_stride"],
+                      label2id={n: i for i, n in enumerate(labels)}, training=False)
     loader = eval_loader(enc, task, tokenizer.pad_token_id or 0, batch_size,
                          pad_to_multiple_of=PAD_MULTIPLE if device.startswith("cuda") else None,
                          pin_memory=loader_options(device)["pin_memory"])
-    preds = predict_batches(model, loader, task.accumulator(examples, enc, labels, glue_task=glue_task), device=device)
+    accumulator = task.accumulator(examples, enc, labels, glue_task=glue_task, max_answer_length=lengths["max_answer_length"])
+    preds = predict_batches(model, loader, accumulator, device=device)
     metrics = task.metrics(examples, preds, glue_task=glue_task) if len(examples.labelled()) else {}
     Notifier(callbacks)(Evaluated(step=0, epoch=0.0, metrics=metrics))
     return metrics, prediction_rows(examples, preds)

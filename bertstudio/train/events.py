@@ -62,6 +62,19 @@ class CheckpointSaved:
 
 
 @dataclass(frozen=True)
+class PhaseChanged:
+    """A stage of the run outside the training steps, so a person never watches a frozen bar:
+    ``phase`` is "loading_model" | "tokenising" | "evaluating" | "saving"; ``done`` of
+    ``total`` where the stage can count (examples to tokenise, evaluation batches; total 0:
+    no count). Not written to history.jsonl: it says what is happening now, not what happened."""
+
+    phase: str
+    done: int = 0
+    total: int = 0
+    kind: str = "phase"
+
+
+@dataclass(frozen=True)
 class RunFinished:
     status: str  # "finished" | "cancelled" | "failed"
     step: int
@@ -71,7 +84,7 @@ class RunFinished:
     kind: str = "finished"
 
 
-Event = Union[RunStarted, StepLogged, Evaluated, CheckpointSaved, RunFinished]
+Event = Union[RunStarted, StepLogged, Evaluated, CheckpointSaved, PhaseChanged, RunFinished]
 
 
 class StepMeter:
@@ -128,7 +141,26 @@ def event_to_dict(event: Event) -> dict[str, Any]:
 
 def event_from_dict(data: dict[str, Any]) -> Event:
     """Inverse of :func:`event_to_dict` (used to follow a run from its history.jsonl)."""
-    types = {"started": RunStarted, "step": StepLogged, "eval": Evaluated, "checkpoint": CheckpointSaved, "finished": RunFinished}
+    types = {"started": RunStarted, "step": StepLogged, "eval": Evaluated, "checkpoint": CheckpointSaved, "phase": PhaseChanged,
+             "finished": RunFinished}
     cls = types[data["kind"]]
     names = cls.__dataclass_fields__.keys()
     return cls(**{k: v for k, v in data.items() if k in names})
+
+
+class CountedBatches:
+    """``loader`` as an iterable that reports ``PhaseChanged(phase, i, n)`` after each batch
+    (the evaluation's own progress, without a branch in the code that consumes the batches)."""
+
+    def __init__(self, loader: Any, phase: str, report: Callable[[PhaseChanged], None]) -> None:
+        self.loader, self.phase, self.report = loader, phase, report
+
+    def __len__(self) -> int:
+        return len(self.loader)
+
+    def __iter__(self) -> Iterator[Any]:
+        total = len(self.loader)
+        self.report(PhaseChanged(self.phase, 0, total))
+        for i, batch in enumerate(self.loader, 1):
+            yield batch
+            self.report(PhaseChanged(self.phase, i, total))

@@ -34,16 +34,20 @@ _EVAL_SPLITS = ("dev", "eval", "validation", "valid")
 
 
 def _data_format(examples: Any) -> tuple[str, str]:
-    """(format, file extension) for a split: readable and lossless for its kind."""
-    if examples.kind == "qa":
-        return "squad", ".json"
-    if examples.kind == "tagging":
-        rows = examples.dataset["tokens"]
-        tags = examples.dataset["tags"]
-        # CoNLL columns cannot hold a token with whitespace or an unlabelled sentence.
-        if all(t is not None for t in tags) and not any(any(ch.isspace() for ch in tok) or not tok for toks in rows for tok in toks):
-            return "conll", ".conll"
-    return "jsonl", ".jsonl"
+    """(format, file extension) for a split: readable and lossless for its kind. Kinds that
+    fit a table go to JSON Lines (a TSV cannot hold every text); the others to their own
+    format (CoNLL columns, SQuAD JSON) where it can hold the data."""
+    spec = examples.spec
+    fmt = "jsonl" if spec.table_format else spec.save_format
+    if fmt == "conll" and not _fits_conll(examples):
+        fmt = "jsonl"
+    return fmt, {"squad": ".json"}.get(fmt, "." + fmt)
+
+
+def _fits_conll(examples: Any) -> bool:
+    """CoNLL columns cannot hold a token with whitespace, an empty token or an unlabelled sentence."""
+    rows, tags = examples.dataset[examples.spec.inputs[0]], examples.dataset[examples.gold_column]
+    return all(t is not None for t in tags) and not any(any(ch.isspace() for ch in tok) or not tok for toks in rows for tok in toks)
 
 
 def _check_out_dir(out: Path, overwrite: bool) -> None:
@@ -63,14 +67,18 @@ def export_run(
 ) -> Path:
     """Write ``out_dir`` with the splits (``{"train": ExampleSet, "dev": ..., "test": ...}``),
     ``run.toml`` and ``README.md``; returns the folder. ``train`` is required; ``dev`` (or
-    eval/validation) becomes the evaluation file. The label order is written into run.toml so
-    label ids stay the same when the data are read again."""
+    eval/validation) becomes the evaluation file; without one, a config with ``hold_out``
+    has its held-out rows written as ``dev`` (the rows the run itself would evaluate on). The
+    label order is written into run.toml so label ids stay the same when the data are read again."""
     from bertstudio.data.io import save_examples
+    from bertstudio.train.sources import hold_out
 
-    splits = dict(examples_by_split)
+    splits = {k: v for k, v in examples_by_split.items() if v is not None}
     train_key = next((k for k in _TRAIN_SPLITS if k in splits), None)
     if train_key is None:
         raise ConfigError("no training split to export", where="examples_by_split", expected=f"a 'train' split among {sorted(splits)}")
+    if config.hold_out and not any(k in splits for k in _EVAL_SPLITS):
+        splits[train_key], splits["dev"] = hold_out(splits[train_key], config.hold_out, config.seed)
     train = splits[train_key]
     if train.kind != config.task:
         raise ConfigError(
@@ -83,8 +91,6 @@ def export_run(
 
     written: dict[str, tuple[str, str, int]] = {}  # split -> (relative path, format, rows)
     for name, examples in splits.items():
-        if examples is None:
-            continue
         fmt, ext = _data_format(examples)
         rel = f"{DATA_DIR}/{name}{ext}"
         save_examples(examples, out / rel, fmt=fmt)
@@ -115,6 +121,7 @@ def export_run(
         data_dir=None,  # the GLUE folder is replaced by the exported files
         data_format=written[train_key][1],
         columns={},  # the files use bertstudio's own column names
+        hold_out=None if eval_key else config.hold_out,  # the held-out rows are the dev file now
         labels=list(config.labels or train.labels) or None,
         model=model,
         output_dir=RUN_OUTPUT,
@@ -153,7 +160,7 @@ def export_config_run(config: TrainConfig, out_dir: str | os.PathLike[str], *, c
 
     if config_dir is not None:
         _check_inside(config, Path(config_dir), set(given))
-    train, dev = load_sets(replace(config, max_train_examples=None, max_eval_examples=None))
+    train, dev = load_sets(replace(config, max_train_examples=None, max_eval_examples=None))  # hold_out applied
     splits = {"train": train}
     if dev is not None:
         splits["dev"] = dev

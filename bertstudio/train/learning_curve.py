@@ -186,7 +186,9 @@ def learning_curve(config: TrainConfig, train_set: Any, eval_set: Any, *, fracti
             raise result.error or TrainingError(result.message or "a run of the learning curve failed",
                                                 where=f"learning curve, {message}")
         if not curve.metric:
-            curve.metric = main_metric(str(config.glue_task or config.task), result.metrics)
+            from bertstudio.tasks import official_metrics  # a kind's name is no preset name
+
+            curve.metric = main_metric(official_metrics(config.task, config.glue_task), result.metrics)
         point = CurvePoint(size, seed, float(result.metrics[curve.metric]), dict(result.metrics))
         curve.points.append(point)
         done += weights[i]

@@ -100,12 +100,14 @@ def export_onnx(model_dir: str | Path, out_dir: str | Path, *, quantize: bool = 
         tokenizer.save_pretrained(tmp)
         model.config.to_json_file(tmp / "config.json")
         limit = getattr(model.config, "max_position_embeddings", 512) or 512
-        max_length = min(512, int(limit))  # what bertstudio's Predictor uses
+        from bertstudio.train.predict import run_lengths
+
+        lengths = run_lengths(model, model_dir)  # how the run cut its inputs, as bertstudio's Predictor does
         meta = {
             "format": 1, "kind": kind, "decode": decode, "labels": list(labels),
             "inputs": list(task.spec.inputs), "optional_inputs": list(task.spec.optional_inputs),
-            "model_inputs": inputs, "model_outputs": outputs, "max_length": max_length,
-            "doc_stride": min(128, max_length // 2), "n_best": 20, "max_answer_length": 30,
+            "model_inputs": inputs, "model_outputs": outputs, "max_length": lengths["max_length"],
+            "doc_stride": lengths["doc_stride"], "n_best": 20, "max_answer_length": lengths["max_answer_length"],
             "pad_token_id": int(tokenizer.pad_token_id or 0), "max_position_embeddings": int(limit),
             "glue_task": (getattr(model.config, "bertstudio", None) or {}).get("glue_task"),
         }
@@ -353,7 +355,7 @@ def onnx_predictor(path: str | Path, *, threads: int = 0) -> Any:
     return Predictor(model, tokenizer, kind, labels, device="cpu")
 
 
-def evaluate_onnx(path: str | Path, examples: Any, *, batch_size: int = 64, max_length: int = 128,
+def evaluate_onnx(path: str | Path, examples: Any, *, batch_size: int = 64, max_length: int | None = None,
                   threads: int = 0) -> tuple[dict[str, float], list[dict[str, Any]]]:
     """Score an exported model on ``examples`` as ``engine.evaluate`` scores a folder: (metrics,
     one prediction per example), through the task's encode/accumulator and ``predict_batches``."""
@@ -371,6 +373,8 @@ def evaluate_onnx(path: str | Path, examples: Any, *, batch_size: int = 64, max_
     if family(task.spec) == CLASSES:
         examples = replace(examples, labels=list(labels))  # predictions and golds share the model's labels
     glue_task = examples.meta.get("glue_task") or model.meta.get("glue_task")
+    if max_length is None:  # as the run cut its inputs (the export's meta keeps it)
+        max_length = int(model.meta.get("max_length") or 128)
     enc = task.encode(examples, tokenizer, max_length=min(max_length, model.config.max_position_embeddings),
                       label2id={n: i for i, n in enumerate(labels)}, training=False)
     loader = eval_loader(enc, task, tokenizer.pad_token_id or 0, batch_size, pad_to_multiple_of=None)

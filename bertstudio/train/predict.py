@@ -1,8 +1,10 @@
 """Predictions from a saved model, one input at a time (the playground, ``bertstudio predict``).
 
 The predictor goes through the same task code as training and evaluation
-(encode -> collate -> model -> accumulator), so a prediction here is exactly
-what evaluation would have produced for that example.
+(encode -> collate -> model -> accumulator) with the same input lengths (the
+max_length, doc_stride and max_answer_length the run trained with, which the model
+folder keeps: :func:`run_lengths`), so a prediction here is exactly what
+evaluation produced for that example, long inputs included.
 """
 
 from __future__ import annotations
@@ -16,19 +18,35 @@ from bertstudio.data.examples import from_records
 from bertstudio.errors import ConfigError
 from bertstudio.tasks.base import model_inputs
 
-# what each kind needs from predict()'s keyword arguments
-_FIELDS = {
-    "sentence": ("text",),
-    "pair": ("text", "text_pair"),
-    "regression": ("text",),
-    "tagging": ("tokens",),
-    "qa": ("question", "context"),
-}
+_LENGTHS = ("max_length", "doc_stride", "max_answer_length")
+
+
+def run_lengths(model: torch.nn.Module, model_dir: str | Path | None = None, *, max_length: int | None = None) -> dict[str, int]:
+    """How the run that trained ``model`` cut its inputs: from the model's config.json; for a
+    model saved before bertstudio kept them there, from the run's config.toml beside
+    ``model/``, else TrainConfig's defaults. ``max_length`` overrides; never more than the
+    model's position embeddings."""
+    from bertstudio.tasks.model import saved_lengths
+    from bertstudio.train.config import TrainConfig
+
+    found = saved_lengths(getattr(model, "config", None))
+    if len(found) < len(_LENGTHS):
+        from bertstudio.train.rundir import saved_config
+
+        run = saved_config(Path(model_dir).parent) if model_dir is not None else None
+        base = run or TrainConfig()
+        found = {**{k: getattr(base, k) for k in _LENGTHS}, **found}
+    if max_length is not None:
+        found["max_length"] = max_length
+    limit = getattr(getattr(model, "config", None), "max_position_embeddings", None)
+    if isinstance(limit, int) and limit > 0:
+        found["max_length"] = min(found["max_length"], limit)
+    return found
 
 
 class Predictor:
     def __init__(self, model: torch.nn.Module, tokenizer: Any, kind: str, labels: list[str], *, device: str = "cpu",
-                 max_length: int = 512, doc_stride: int = 128) -> None:
+                 lengths: dict[str, int] | None = None) -> None:
         from bertstudio.tasks import get_task
 
         self.model = model.to(device).eval()
@@ -36,10 +54,9 @@ class Predictor:
         self.kind = kind
         self.labels = list(labels)
         self.task = get_task(kind)
+        self.spec = self.task.spec
         self.device = device
-        limit = getattr(getattr(model, "config", None), "max_position_embeddings", max_length) or max_length
-        self.max_length = min(max_length, limit)
-        self.doc_stride = min(doc_stride, self.max_length // 2)
+        self.lengths = lengths or run_lengths(model)
 
     @classmethod
     def load(cls, model_dir: str | Path, *, device: str = "auto") -> "Predictor":
@@ -48,24 +65,27 @@ class Predictor:
 
         model, tokenizer, kind, labels = load_model(model_dir)
         dev, _ = resolve(device, "fp32")
-        return cls(model, tokenizer, kind, labels, device=dev)
+        return cls(model, tokenizer, kind, labels, device=dev, lengths=run_lengths(model, model_dir))
 
     def predict(self, text: str | None = None, text_pair: str | None = None, tokens: list[str] | None = None,
                 question: str | None = None, context: str | None = None) -> dict[str, Any]:
         """The prediction for one input, as a dict shaped like the task accumulator's
-        (label/probs/confidence, score, tags/entities, answer/start/score); tagging adds
-        ``probs``: one {tag: probability} per word."""
+        (label/probs/confidence, score, tags/entities, answer/start/score); a per-token
+        kind (tagging) adds ``probs``: one {tag: probability} per word."""
         given = {"text": text, "text_pair": text_pair, "tokens": tokens, "question": question, "context": context}
-        missing = [f for f in _FIELDS[self.kind] if not given[f]]
+        needed = self.spec.inputs
+        missing = [f for f in needed if not given.get(f)]
         if missing:
             raise ConfigError(f"a {self.kind} model needs {' and '.join(missing)} to predict", where="input",
-                              expected=", ".join(_FIELDS[self.kind]))
-        record = {k: v for k, v in given.items() if v is not None}
-        if self.kind == "qa":
-            record.update(id="0", title="")
+                              expected=", ".join(needed))
+        record: dict[str, Any] = {k: v for k, v in given.items() if v is not None and k in self.spec.columns}
+        for column, feature in self.spec.features.items():  # other text columns (a QA id) are left empty
+            if column not in record and column != self.spec.gold_column and getattr(feature, "dtype", None) == "string":
+                record[column] = ""
         examples = from_records(self.kind, [record], labels=self.labels)
-        enc = self.task.encode(examples, self.tokenizer, max_length=self.max_length, label2id={}, doc_stride=self.doc_stride, training=False)
-        acc = self.task.accumulator(examples, enc, self.labels)
+        enc = self.task.encode(examples, self.tokenizer, max_length=self.lengths["max_length"], label2id={},
+                               doc_stride=self.lengths["doc_stride"], training=False)
+        acc = self.task.accumulator(examples, enc, self.labels, max_answer_length=self.lengths["max_answer_length"])
         batch = self.task.collate([enc[i] for i in range(len(enc))], self.tokenizer.pad_token_id or 0)
         batch = {k: v.to(self.device) for k, v in batch.items()}
         with torch.inference_mode():
@@ -73,7 +93,7 @@ class Predictor:
         acc.add(batch, outputs)
         result = acc.finish()[0]
         result.pop("loss", None)
-        if self.kind == "tagging":
+        if self.spec.gold.per_token:
             result["probs"] = _word_probs(outputs.logits[0], batch["word_index"][0], self.labels, len(tokens or []))
         return result
 

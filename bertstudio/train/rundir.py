@@ -1,8 +1,14 @@
-"""The run folder: what a run leaves behind for the GUI, the CLI and a re-run.
+"""The run folder, written and read here only: what a run leaves behind for the GUI,
+the CLI and a re-run.
 
 ``config.toml``, ``history.jsonl`` (one event per line, flushed as written so
-another process can follow the run live), ``metrics.json``, ``predictions.jsonl``,
-``model/`` and ``checkpoints/{best,last}``. Whole-file writes are atomic.
+another process can follow the run live), ``metrics.json``, ``predictions.jsonl``
+(one row per evaluated example: ``index``, ``gold``, the prediction, and ``split`` /
+``row`` when the examples came from a project, so a prediction maps back to the row
+it was made for), ``model/`` and ``checkpoints/{best,last}``. Whole-file writes are
+atomic (:mod:`bertstudio.data.atomic`). Runs written before predictions carried
+their rows kept the mapping in ``eval_rows.json``, which :func:`read_predictions`
+still reads.
 
 A run never deletes what it did not write. It starts in a new or empty folder;
 a non-empty one is accepted only to resume an unfinished run of the same
@@ -14,34 +20,62 @@ the folder.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import logging
 import os
+import re
 import shutil
-from dataclasses import fields, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Iterable
 
-from bertstudio.data.atomic import atomic_write_bytes
+from bertstudio.data.atomic import atomic_write_text, replace_folder
 from bertstudio.errors import ConfigError
-from bertstudio.train import checkpoint as ckpt
 from bertstudio.train.config import TrainConfig, read_settings
-from bertstudio.train.events import Event, event_to_dict
+from bertstudio.train.events import Event, PhaseChanged, RunFinished, event_from_dict, event_to_dict
 
 log = logging.getLogger(__name__)
 
 CONFIG, HISTORY, METRICS, PREDICTIONS, MODEL, CHECKPOINTS = (
     "config.toml", "history.jsonl", "metrics.json", "predictions.jsonl", "model", "checkpoints")
-# Written by the app into the fresh folder it picks, just before the engine starts.
-PRE_RUN_FILES = frozenset({"eval_rows.json"})
-OWN_NAMES = frozenset({CONFIG, HISTORY, METRICS, PREDICTIONS, MODEL, CHECKPOINTS}) | PRE_RUN_FILES
+EVAL_ROWS = "eval_rows.json"  # older runs: which project split and rows were evaluated
+OWN_NAMES = frozenset({CONFIG, HISTORY, METRICS, PREDICTIONS, MODEL, CHECKPOINTS, EVAL_ROWS})
 # Settings that say how to start a run, not what it computes: a resume may change them.
 _LAUNCH_SETTINGS = frozenset({"resume_from", "overwrite", "output_dir"})
 _PATH_SETTINGS = ("train_file", "eval_file", "data_dir", "resume_from")
 
 
-def atomic_write_text(path: Path, text: str) -> None:
-    atomic_write_bytes(path, text.encode("utf-8"))
+def run_name(project: str, config: TrainConfig, when: dt.datetime | None = None) -> str:
+    """A name that says what the run is: project, mode, the key setting and when it started,
+    e.g. ``sst2-full-lr2e-5-1201-0412`` (month-day, hour-minute). Folders are never reused:
+    the project adds ``-2``, ``-3`` to a name that is taken."""
+    slug = re.sub(r"[^0-9a-z]+", "", project.lower())[:24] or "run"
+    lr = f"{config.lr:g}".replace("e-0", "e-")
+    mode = config.mode + (f"-r{config.lora_rank}" if config.mode == "lora" else "")
+    return f"{slug}-{mode}-lr{lr}-{(when or dt.datetime.now()).strftime('%m%d-%H%M')}"
+
+
+def rename_run(folder: str | Path, name: str) -> Path:
+    """Rename a run folder in place (same parent); ConfigError for a name that is no plain
+    folder name or is taken. Nothing inside changes: a run folder names no path to itself."""
+    folder, name = Path(folder), name.strip()
+    if not re.fullmatch(r"[\w][\w.-]*", name) or len(name) > 120:
+        raise ConfigError(f"{name!r} is not a usable run name", path=folder, where="run name",
+                          expected="letters, digits, '.', '-' and '_' only")
+    target = folder.with_name(name)
+    if target == folder:
+        return folder
+    try:
+        target.mkdir()  # claims the name: a folder made meanwhile is never replaced
+    except FileExistsError:
+        raise ConfigError("a run of that name exists", path=target, where="run name", expected="another name") from None
+    try:
+        os.replace(folder, target)  # onto the empty folder just made: one rename, nothing copied
+    except OSError:
+        target.rmdir()
+        raise
+    return target
 
 
 def jsonl(rows: Iterable[dict[str, Any]]) -> str:
@@ -64,7 +98,7 @@ def check_output_dir(config: TrainConfig) -> None:
         names = {p.name for p in root.iterdir()}
     except OSError as exc:
         raise ConfigError(f"cannot read the run folder: {exc.strerror or exc}", path=root, where="output_dir") from None
-    if names <= PRE_RUN_FILES:
+    if not names:
         return
     saved = saved_config(root)
     if config.resume_from:
@@ -85,6 +119,8 @@ def check_output_dir(config: TrainConfig) -> None:
             raise ConfigError(f"this folder is not a bertstudio run, but holds {', '.join(clash)}, which a run would replace",
                               path=root, where="output_dir", expected="a new or empty folder")
         return
+    from bertstudio.train import checkpoint as ckpt  # here: it imports torch, which the GUI loads late
+
     hint = ""
     if saved is not None and not run_finished(root) and ckpt.find_checkpoint(root / CHECKPOINTS / "last") is not None:
         hint = f"; it holds an unfinished run (continue it with --resume {root / CHECKPOINTS / 'last'})"
@@ -94,30 +130,23 @@ def check_output_dir(config: TrainConfig) -> None:
 
 
 def saved_config(root: Path) -> TrainConfig | None:
-    """The settings of the run in ``root`` (None: no readable config.toml, so not a bertstudio run)."""
-    if not (root / CONFIG).is_file():
+    """The settings of the run in ``root`` (None: no readable config.toml, so not a bertstudio
+    run). How it was launched (output folder, resume, overwrite) is not read: a run folder
+    copied or synced elsewhere still names its old place there."""
+    if not (Path(root) / CONFIG).is_file():
         return None
     try:
-        return TrainConfig.from_dict(read_settings(root / CONFIG), source=str(root / CONFIG))
-    except ConfigError:
+        return TrainConfig.from_dict(read_settings(Path(root) / CONFIG, given=_LAUNCH_SETTINGS), source=str(Path(root) / CONFIG))
+    except ConfigError as exc:
+        log.warning("unreadable run config in %s: %s", root, exc)
         return None
 
 
 def run_finished(root: Path) -> bool:
     """Whether the run's history ends with a successful finish (a cancelled, failed or
     crashed run is unfinished)."""
-    try:
-        lines = (root / HISTORY).read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError:
-        return False
-    for line in reversed(lines):
-        try:
-            event = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(event, dict) and event.get("kind") == "finished":
-            return event.get("status") == "finished"
-    return False
+    ended = [e for e in read_history(root) if isinstance(e, RunFinished)]
+    return bool(ended) and ended[-1].status == "finished"
 
 
 def differences(saved: TrainConfig, config: TrainConfig) -> list[str]:
@@ -189,7 +218,7 @@ class RunFolder:
         """Append to history.jsonl. The first write error (a full disk) is raised, so the run
         fails with it; after that the history is closed and later events (the failure
         itself) only reach the callbacks. A failed write of the final event is only logged."""
-        if self._history is None:
+        if self._history is None or isinstance(event, PhaseChanged):  # what happens now, not a record
             return
         try:
             self._history.write(json.dumps(event_to_dict(event), ensure_ascii=False) + "\n")
@@ -208,28 +237,19 @@ class RunFolder:
 
     def export_model(self, save: Any) -> Path:
         """Write ``model/`` through ``save(folder)`` into a temporary folder, then swap it in."""
-        tmp = self.root / f".model.{os.getpid()}.tmp"
-        shutil.rmtree(tmp, ignore_errors=True)
-        try:
-            save(tmp)
-        except BaseException:
-            shutil.rmtree(tmp, ignore_errors=True)
-            raise
-        old = self.root / f".model.{os.getpid()}.old"
-        shutil.rmtree(old, ignore_errors=True)  # left over by a crash mid-swap
-        if self.model_dir.exists():
-            os.replace(self.model_dir, old)
-        os.replace(tmp, self.model_dir)
-        shutil.rmtree(old, ignore_errors=True)
-        return self.model_dir
+        return replace_folder(self.model_dir, save)
 
     def resumable(self) -> Path | None:
         """checkpoints/last when it is complete on disk (what a resume would start from)."""
+        from bertstudio.train import checkpoint as ckpt
+
         found = ckpt.find_checkpoint(self.last)  # (it also finds the copy a crash mid-swap leaves)
         return self.last if found is not None and (found / ckpt.OPTIMIZER).is_file() else None
 
     def best_on_disk(self) -> tuple[Path, int] | None:
         """(checkpoints/best, its step) when a complete best checkpoint is on disk."""
+        from bertstudio.train import checkpoint as ckpt
+
         found = ckpt.find_checkpoint(self.best)
         if found is None:
             return None
@@ -255,6 +275,161 @@ class RunFolder:
 
 
 def prediction_rows(examples: Any, predictions: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """predictions.jsonl rows: the prediction plus ``index`` and the example's ``gold``."""
+    """predictions.jsonl rows: ``index`` and the example's ``gold``, ``split`` and ``row``
+    when the examples carry their project rows (see train/sources.rows_of), then the prediction."""
+    from bertstudio.train.sources import rows_of
+
     gold = examples.dataset[examples.gold_column]
-    return [{"index": i, "gold": gold[i], **p} for i, p in enumerate(predictions)]
+    split, rows = rows_of(examples)
+    where = (lambda i: {"split": split, "row": rows[i]}) if rows is not None else (lambda i: {})
+    return [{"index": i, **where(i), "gold": gold[i], **p} for i, p in enumerate(predictions)]
+
+
+def write_results(folder: str | Path, metrics: dict[str, float], predictions: list[dict[str, Any]]) -> None:
+    """metrics.json and predictions.jsonl of an evaluation (``bertstudio evaluate --out``)."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(folder / METRICS, json.dumps(metrics, indent=2, sort_keys=True))
+    atomic_write_text(folder / PREDICTIONS, jsonl(predictions))
+
+
+# --- reading -----------------------------------------------------------------------------
+
+
+@dataclass
+class RunInfo:
+    """What the GUI shows about one run folder (read once; cheap: no predictions)."""
+
+    folder: Path
+    config: TrainConfig | None = None  # None: no readable config.toml
+    metrics: dict[str, float] = field(default_factory=dict)
+    status: str = "unknown"  # finished | cancelled | failed | running | unknown
+    message: str = ""
+    started_at: float = 0.0
+
+    @property
+    def name(self) -> str:
+        return self.folder.name
+
+    @property
+    def model_dir(self) -> Path:
+        return self.folder / MODEL
+
+    def has_model(self) -> bool:
+        return (self.model_dir / "config.json").is_file()
+
+    @property
+    def kind(self) -> str | None:
+        return self.config.task if self.config else None
+
+    @property
+    def glue_task(self) -> str | None:
+        return self.config.glue_task if self.config else None
+
+
+def read_run(folder: str | os.PathLike[str]) -> RunInfo:
+    folder = Path(folder)
+    info = RunInfo(folder, saved_config(folder))
+    # config.toml is written once, when the run starts; the folder's mtime moves with every file.
+    for marker in (folder / CONFIG, folder):
+        try:
+            info.started_at = marker.stat().st_mtime
+            break
+        except OSError:
+            continue
+    if (folder / METRICS).is_file():
+        try:
+            data = json.loads((folder / METRICS).read_text(encoding="utf-8"))
+            info.metrics = {k: float(v) for k, v in data.items() if _is_number(v)}
+        except (OSError, UnicodeDecodeError, ValueError, AttributeError) as exc:
+            log.warning("unreadable run metrics in %s: %s", folder, exc)
+    history = read_history(folder)
+    ended = [e for e in history if isinstance(e, RunFinished)]
+    if ended:
+        info.status, info.message = ended[-1].status, ended[-1].message
+        info.metrics = info.metrics or {k: float(v) for k, v in ended[-1].metrics.items() if _is_number(v)}
+    elif history:
+        info.status = "running"
+    elif info.metrics:
+        info.status = "finished"
+    return info
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def read_history(folder: str | os.PathLike[str]) -> list[Event]:
+    """The events in history.jsonl (a last line still being written is left out)."""
+    try:
+        text = (Path(folder) / HISTORY).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    return parse_history(text.split("\n")[:-1])
+
+
+def parse_history(lines: Iterable[str]) -> list[Event]:
+    """Events from complete history.jsonl lines; a damaged or unknown line is skipped."""
+    events: list[Event] = []
+    for line in lines:
+        if not line.strip():
+            continue
+        try:
+            events.append(event_from_dict(json.loads(line)))
+        except (ValueError, TypeError, KeyError, AttributeError):
+            log.warning("skipping a history line that is not an event: %.80s", line)
+    return events
+
+
+@dataclass
+class SavedPrediction:
+    """One row of predictions.jsonl and the project row it was made for (``split`` None:
+    unknown). ``exact``: the run recorded the row; otherwise it is a guess (dev row
+    ``index``) that a reader should check against the row's gold value."""
+
+    index: int
+    split: str | None
+    row: int
+    exact: bool
+    gold: Any
+    pred: dict[str, Any]
+
+
+def read_predictions(folder: str | os.PathLike[str]) -> list[SavedPrediction]:
+    """A run's predictions, each with the project row it belongs to: the row recorded in the
+    prediction, else the one in an older run's eval_rows.json, else a guess at dev row ``index``."""
+    folder = Path(folder)
+    try:
+        lines = (folder / PREDICTIONS).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return []
+    legacy = _eval_rows(folder)
+    out = []
+    for line in lines:
+        try:
+            rec = json.loads(line) if line.strip() else None
+        except ValueError:
+            continue
+        if not isinstance(rec, dict):
+            continue
+        index = rec.pop("index", len(out))
+        index = index if isinstance(index, int) else len(out)
+        split, row = rec.pop("split", None), rec.pop("row", None)
+        gold = rec.pop("gold", None)
+        if isinstance(split, str) and isinstance(row, int):
+            out.append(SavedPrediction(index, split, row, True, gold, rec))
+        elif legacy is not None:
+            rows = legacy[1]
+            found = rows[index] if 0 <= index < len(rows) else -1
+            out.append(SavedPrediction(index, legacy[0] if found >= 0 else None, found, True, gold, rec))
+        else:
+            out.append(SavedPrediction(index, "dev", index, False, gold, rec))
+    return out
+
+
+def _eval_rows(folder: Path) -> tuple[str, list[int]] | None:
+    try:
+        data = json.loads((folder / EVAL_ROWS).read_text(encoding="utf-8"))
+        return str(data["split"]), [int(r) for r in data["rows"]]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None

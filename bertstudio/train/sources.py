@@ -5,14 +5,25 @@ the config names no preset, from where the training file sits): an evaluation fi
 read with the training file's preset, layout and label names, so SNLI's 0/1/2 in a file
 outside its ``snli/`` folder still means entailment/neutral/contradiction, and a label
 the training data lacks is an error naming both files instead of a new class.
+
+Without evaluation data, ``hold_out`` evaluates on a fraction of the labelled training
+rows drawn with the seed (:func:`hold_out`): the app's rule for a project without a dev
+split, here so that a run.toml and ``export-run`` reproduce it. Examples taken from a
+project carry their project rows (:func:`pick_rows`), so predictions map back to them.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import replace
+from typing import Any, Sequence
+
+import numpy as np
+import pyarrow.compute as pc
 
 from bertstudio.errors import ConfigError
-from bertstudio.train.config import TrainConfig
+from bertstudio.train.config import HOLD_OUT_MIN_ROWS, TrainConfig
+
+_ROWS = "rows"  # ExampleSet.meta key: the project row of each example, in order (with meta["split"])
 
 
 def load_sets(config: TrainConfig, train_set: Any = None, eval_set: Any = None) -> tuple[Any, Any]:
@@ -40,10 +51,65 @@ def load_sets(config: TrainConfig, train_set: Any = None, eval_set: Any = None) 
             f"the training data is {train_set.kind!r} data but the task is {config.task!r}",
             path=train_set.source, where="task", expected=f"task = {train_set.kind!r}",
         )
-    train_set = train_set.head(config.max_train_examples, seed=config.seed)
-    if eval_set is not None:
-        eval_set = eval_set.head(config.max_eval_examples)
+    if eval_set is None and config.hold_out:
+        train_set, eval_set = hold_out(train_set, config.hold_out, config.seed)
+    if config.max_train_examples is not None and config.max_train_examples < len(train_set):
+        train_set = _without_rows(train_set).head(config.max_train_examples, seed=config.seed)
+    if eval_set is not None and config.max_eval_examples is not None:
+        eval_set = pick_rows(eval_set, range(min(config.max_eval_examples, len(eval_set))))
     return train_set, eval_set
+
+
+def held_out_count(n_rows: int, fraction: float) -> int:
+    """How many of ``n_rows`` labelled rows :func:`hold_out` evaluates on; ConfigError when
+    there are too few to split (the app asks this before it starts a run)."""
+    if n_rows < HOLD_OUT_MIN_ROWS:
+        raise ConfigError(f"too few labelled examples to hold out an evaluation set ({n_rows})", where="hold_out",
+                          expected=f"evaluation data, or at least {HOLD_OUT_MIN_ROWS} labelled training rows")
+    return max(1, round(fraction * n_rows))
+
+
+def hold_out(train_set: Any, fraction: float, seed: int) -> tuple[Any, Any]:
+    """(the rows to train on, the rows to evaluate on): ``fraction`` of the labelled rows
+    (at least one) drawn with ``seed``, each part in its original order."""
+    gold = train_set.dataset.with_format("arrow")[train_set.gold_column]
+    labelled = np.flatnonzero(pc.is_valid(gold).to_numpy(zero_copy_only=False))
+    order = np.random.default_rng(seed).permutation(labelled)
+    n_eval = held_out_count(len(labelled), fraction)
+    return pick_rows(train_set, np.sort(order[n_eval:])), pick_rows(train_set, np.sort(order[:n_eval]))
+
+
+def project_rows(split_set: Any, rows: Sequence[int] | Any) -> Any:
+    """Rows ``rows`` of a whole project split (``Project.examples(split)``), remembering which
+    project rows they are, so a run's predictions name them (predictions.jsonl ``split``/``row``)."""
+    rows = [int(r) for r in rows]
+    picked = split_set.select(rows)
+    return replace(picked, meta={**picked.meta, _ROWS: rows})
+
+
+def pick_rows(examples: Any, positions: Sequence[int] | Any) -> Any:
+    """``examples.select(positions)``; project rows the set remembers stay with their examples."""
+    positions = [int(p) for p in positions]
+    picked = examples.select(positions)
+    _split, rows = rows_of(examples)
+    meta = {k: v for k, v in picked.meta.items() if k != _ROWS}
+    if rows is not None:
+        meta[_ROWS] = [rows[p] for p in positions]
+    return replace(picked, meta=meta)
+
+
+def rows_of(examples: Any) -> tuple[str | None, list[int] | None]:
+    """(project split, project row per example) of a set made by :func:`project_rows`; (split,
+    None) when the rows are not known (a set changed after it was picked, or not from a project)."""
+    rows = examples.meta.get(_ROWS)
+    if not isinstance(rows, list) or len(rows) != len(examples):
+        return examples.meta.get("split"), None
+    return examples.meta.get("split"), rows
+
+
+def _without_rows(examples: Any) -> Any:
+    """The set without its project rows (before a reshuffle that would void them)."""
+    return replace(examples, meta={k: v for k, v in examples.meta.items() if k != _ROWS})
 
 
 def run_spec(config: TrainConfig, train_set: Any = None) -> Any:

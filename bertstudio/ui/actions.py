@@ -74,6 +74,9 @@ def build_actions(window: Any, pages: Any) -> None:
     view_menu = w.menuBar().addMenu(_t("&View"))
     for i, (key, title, *_rest) in enumerate(pages):
         view_menu.addAction(act(w, f"show_{key}Action", _t(title), lambda _c=False, k=key: w.show_page(k), f"Ctrl+{i + 1}"))
+    from bertstudio.ui.theme import add_theme_menu
+
+    add_theme_menu(w, view_menu)  # View > Theme: system / light / dark, kept in QSettings
     tools_menu = w.menuBar().addMenu(_t("&Tools"))
     tools_menu.addAction(w.learning_curve_action)
     help_menu = w.menuBar().addMenu(_t("&Help"))
@@ -113,12 +116,12 @@ def push_to_hub(window: Any) -> Any:
 
 
 def current_config(window: Any) -> Any:
-    """The Train page's current settings as a TrainConfig (its build_config), else the defaults."""
+    """The Train page's TrainConfig (its last valid settings), else the defaults."""
     from bertstudio.train.config import TrainConfig
 
-    build = getattr(window.pages.get("train"), "build_config", None)
-    if callable(build):
-        return build("")
+    config = getattr(window.pages.get("train"), "config", None)
+    if isinstance(config, TrainConfig):
+        return config
     return TrainConfig(task=window.session.kind, labels=window.session.labels() or None)
 
 

@@ -11,7 +11,6 @@ Filtering and search are vectorised over whole Arrow columns
 
 from __future__ import annotations
 
-import json
 from collections import OrderedDict
 from pathlib import Path
 from typing import Any, Callable
@@ -93,34 +92,19 @@ def unlabelled_rows(table: pa.Table, gold: str) -> np.ndarray:
 
 
 def latest_predictions(runs_dir: str | Path | None) -> tuple[str | None, dict[int, dict[str, Any]]]:
-    """The newest run's predictions as (split, {row of that split: prediction}).
-
-    ``predictions.jsonl`` numbers the evaluated examples by ``index``; the run's
-    eval-rows file (written with the run, read by the Results page) maps them to
-    rows of a project split. Without it the index is taken as a row of "dev".
-    """
+    """The newest run's predictions as (split, {row of that split: prediction}), each at the
+    project row the run recorded for it (bertstudio.train.rundir.read_predictions; a run
+    that recorded none is taken as dev row ``index``)."""
     if runs_dir is None or not Path(runs_dir).is_dir():
         return None, {}
     files = sorted(Path(runs_dir).glob("*/predictions.jsonl"), key=lambda p: p.stat().st_mtime)
     if not files:
         return None, {}
-    try:
-        from bertstudio.ui.predictions_model import load_eval_rows
+    from bertstudio.train.rundir import read_predictions
 
-        mapping = load_eval_rows(files[-1].parent)
-    except ImportError:
-        mapping = None
-    split, rows = mapping if mapping else ("dev", None)
-    out: dict[int, dict[str, Any]] = {}
-    with open(files[-1], encoding="utf-8") as fh:
-        for i, line in enumerate(fh):
-            if line.strip():
-                rec = json.loads(line)
-                index = int(rec.get("index", i))
-                row = rows[index] if rows is not None and index < len(rows) else (index if rows is None else -1)
-                if row >= 0:
-                    out[row] = rec
-    return split, out
+    found = [p for p in read_predictions(files[-1].parent) if p.split is not None and p.row >= 0]
+    split = found[0].split if found else "dev"
+    return split, {p.row: {"index": p.index, "gold": p.gold, **p.pred} for p in found if p.split == split}
 
 
 def format_value(kind: str, column: str, value: Any) -> str:

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
 )
 
 from bertstudio.errors import BertStudioError
+from bertstudio.metrics.display import format_metric  # the one formatter (the Results page imports it from here)
 from bertstudio.metrics.per_class import PerClassReport
 
 
@@ -21,11 +22,6 @@ def official_metric_order(kind: str, glue_task: str | None) -> tuple[str, ...]:
         return official_metrics(kind, glue_task)
     except BertStudioError:  # a run of a kind this version does not know
         return ()
-
-
-def format_metric(key: str, value: float) -> str:
-    """Scores x100 with one decimal (correlations too); MSE and losses as they are."""
-    return f"{value:.4f}" if key == "mse" or key.endswith("loss") else f"{100 * value:.1f}"
 
 
 def _table(name: str, headers: list[str]) -> QTableWidget:

@@ -1,53 +1,49 @@
 """The Playground: type an input, see what a trained run's model predicts.
 
 Inputs follow the task kind (a sentence; a pair; whitespace-separated tokens;
-a question and its context). Inference runs on Qt's thread pool: the first
-call loads the model (seconds), later ones take milliseconds but still stay
-off the GUI thread. Answers come back with a request number so a slow answer
-to an older input never overwrites a newer one.
+a question and its context). Inference runs on a :class:`~bertstudio.ui.worker.ThreadJob`:
+the first call loads the model (seconds), later ones take milliseconds but still
+stay off the GUI thread. Only the answer of the latest job is shown, so a slow
+answer to an older input never overwrites a newer one. The prediction is the one the run's
+evaluation made (bertstudio.train.predict: same input lengths, same task code).
 """
 
 from __future__ import annotations
 
+import functools
 import html
 import logging
 import threading
-import traceback
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, QThreadPool, QTimer, Signal
+from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QTextBrowser, QVBoxLayout, QWidget,
 )
 
 from bertstudio.data.kinds import get_spec
 from bertstudio.errors import BertStudioError
-from bertstudio.ui.run_follower import read_run
+from bertstudio.train.rundir import read_run
 from bertstudio.ui.runs_page import all_runs
+from bertstudio.ui.worker import ThreadJob
 
 log = logging.getLogger(__name__)
 
-_PREDICTORS: dict[str, Any] = {}
-_LOCK = threading.Lock()  # one inference at a time: loads and forwards share the cache and CPU
+
+@functools.lru_cache(maxsize=2)  # a model or two in memory; the page empties it when the project closes
+def load_predictor(model_dir: str, stamp: float) -> Any:
+    """bertstudio's Predictor for ``model_dir``; ``stamp`` (its config.json's mtime) makes a
+    model re-exported into the same folder (a resumed run) load afresh."""
+    from bertstudio.train.predict import Predictor
+
+    return Predictor.load(model_dir)
 
 
 def predict_with(model_dir: str, inputs: dict[str, Any]) -> dict[str, Any]:
-    """Load (once per folder) and run bertstudio's Predictor; called on a pool thread."""
-    from bertstudio.train.predict import Predictor
-
-    with _LOCK:
-        predictor = _PREDICTORS.get(model_dir)
-        if predictor is None:
-            predictor = _PREDICTORS[model_dir] = Predictor.load(model_dir)
-        return predictor.predict(**inputs)
-
-
-class _Bridge(QObject):
-    """Lives in the GUI thread; the pool thread emits through it (queued to the GUI)."""
-
-    predicted = Signal(int, dict)
-    failed = Signal(int, str)
+    """Load (once per folder) and run the Predictor; called on a worker thread."""
+    stamp = (Path(model_dir) / "config.json").stat().st_mtime
+    return load_predictor(model_dir, stamp).predict(**inputs)
 
 
 _LONG_INPUTS = frozenset({"context"})
@@ -68,15 +64,14 @@ class PlaygroundPage(QWidget):
         super().__init__(parent)
         self.session = session
         self.kind = session.kind
-        self._request = 0
+        self._lock = threading.Lock()  # one inference at a time: loads and forwards share the cache and CPU
+        self._job: ThreadJob | None = None
         self.last_result: dict[str, Any] | None = None
-        self._bridge = _Bridge(self)
-        self._bridge.predicted.connect(self._on_predicted)
-        self._bridge.failed.connect(self._on_failed)
         self._build()
         session.runs_changed.connect(self.refresh_runs)
         session.project_opened.connect(self.refresh_runs)
         session.project_closed.connect(self.refresh_runs)
+        session.project_closed.connect(self._forget_models)
         self.refresh_runs()
 
     def _build(self) -> None:
@@ -150,9 +145,12 @@ class PlaygroundPage(QWidget):
         data = self.run_combo.currentData()
         return str(Path(data) / "model") if data else None
 
+    def _forget_models(self) -> None:
+        load_predictor.cache_clear()
+
     def _on_run_changed(self, _idx: int) -> None:
         data = self.run_combo.currentData()
-        kind = str(read_run(data).config.get("task") or self.session.kind) if data else self.session.kind
+        kind = (read_run(data).kind or self.session.kind) if data else self.session.kind
         self._set_kind(kind)
         has = data is not None
         self.predict_button.setEnabled(has)
@@ -178,33 +176,30 @@ class PlaygroundPage(QWidget):
         model_dir, inputs = self.model_dir(), self.inputs()
         if model_dir is None or inputs is None:
             return
-        self._request += 1
-        request, bridge = self._request, self._bridge
+        lock = self._lock
         self.status.setText(self.tr("Predicting…"))
 
-        def job() -> None:
-            try:
-                result = predict_with(model_dir, inputs)
-                bridge.predicted.emit(request, {"inputs": inputs, **result})
-            except BertStudioError as exc:
-                bridge.failed.emit(request, str(exc))
-            except Exception as exc:  # noqa: BLE001 - shown to the user, traceback to the log
-                log.error("prediction failed:\n%s", traceback.format_exc())
-                bridge.failed.emit(request, f"{type(exc).__name__}: {exc}")
+        def job() -> dict[str, Any]:
+            with lock:
+                return {"inputs": inputs, **predict_with(model_dir, inputs)}
 
-        QThreadPool.globalInstance().start(job)
+        self._job = ThreadJob(job, name="bertstudio-predict")
+        self._job.succeeded.connect(self._on_job_succeeded)  # bound methods: dropped if the page goes first
+        self._job.failed.connect(self._on_job_failed)
+        self._job.start()
 
-    def _on_failed(self, request: int, message: str) -> None:
-        if request == self._request:
-            self.status.setText(self.tr("Could not predict: {m}").format(m=message))
-
-    def _on_predicted(self, request: int, result: dict) -> None:
-        if request != self._request:
+    def _on_job_succeeded(self, result: dict[str, Any]) -> None:
+        if self.sender() is not self._job:
             return  # an answer to an input the user has since changed
         self.last_result = result
         self.status.setText("")
         self.output.setHtml(self.result_html(result))
         self.prediction_shown.emit(result)
+
+    def _on_job_failed(self, exc: BaseException) -> None:
+        if self.sender() is self._job:
+            message = str(exc) if isinstance(exc, BertStudioError) else f"{type(exc).__name__}: {exc}"
+            self.status.setText(self.tr("Could not predict: {m}").format(m=message))
 
     def result_html(self, result: dict[str, Any]) -> str:
         """The prediction drawn the way its gold type reads best."""

@@ -2,21 +2,25 @@
 
 Each curve appends into preallocated numpy buffers (doubled when full) and
 calls ``setData`` once per batch of points, so a long run costs one redraw per
-GUI update, never one graphics item per point. The training page and the run
-follower feed the same widgets with plain dicts (the engine's event dicts).
+GUI update, never one graphics item per point. The curves take the engine's
+event objects (:mod:`bertstudio.train.events`), from the training worker or a
+run follower alike; :mod:`bertstudio.ui.training_monitor` puts them together.
 """
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping
+from typing import Any, Iterable
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QCoreApplication, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, QTimer
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QGraphicsItem, QWidget
 
-_PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2")
+from bertstudio.metrics.display import is_score
+from bertstudio.train.events import Evaluated, StepLogged
 
+_PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2")
 
 
 class SeriesBuffer:
@@ -94,11 +98,12 @@ class _GridAxis(pg.AxisItem):
         return self._rect
 
 
-class _SeriesPlot(pg.PlotWidget):
+class SeriesPlot(pg.PlotWidget):
     """A plot of named series, each a buffer plus one PlotDataItem."""
 
     def __init__(self, title: str, y_label: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent=parent, background="w", axisItems={"left": _GridAxis("left"), "bottom": _GridAxis("bottom")})
+        super().__init__(parent=parent, axisItems={"left": _GridAxis("left"), "bottom": _GridAxis("bottom")})
+        self._title = title
         self.setTitle(title)
         self.setLabel("left", y_label)
         self.setLabel("bottom", QCoreApplication.translate("plots", "step"))
@@ -114,8 +119,8 @@ class _SeriesPlot(pg.PlotWidget):
         # (grew one point per repaint) and a finished run could show only its first steps.
         self.setDownsampling(auto=True, mode="peak")
         # A light backing keeps the legend readable where it sits over a curve.
-        self._legend = self.addLegend(offset=(-10, 10), brush=pg.mkBrush(255, 255, 255, 210),
-                                      pen=pg.mkPen(200, 200, 200), labelTextSize="8pt")
+        self._legend = self.addLegend(offset=(-10, 10), labelTextSize="8pt")
+        self._apply_palette()
         self._series: dict[str, tuple[SeriesBuffer, pg.PlotDataItem]] = {}
         # Points land in the buffers at once; the curves redraw at most every REDRAW_MS and not
         # while the plot is hidden. Each redraw repaints axes and curves on the GUI thread (~4-8 ms
@@ -137,6 +142,27 @@ class _SeriesPlot(pg.PlotWidget):
 
     REDRAW_MS = 500
 
+    def _apply_palette(self) -> None:
+        """Background, axes, title and legend in the palette's colours (a dark theme gets dark plots)."""
+        pal = self.palette()
+        base, text = pal.color(QPalette.ColorRole.Base), pal.color(QPalette.ColorRole.Text)
+        self.setBackground(base)
+        for name in ("left", "bottom"):
+            axis = self.getAxis(name)
+            axis.setPen(pg.mkPen(text))
+            axis.setTextPen(pg.mkPen(text))
+        self.setTitle(self._title, color=text.name())
+        backing = pg.mkColor(base)
+        backing.setAlpha(210)  # a light (or dark) backing keeps the legend readable over a curve
+        self._legend.setBrush(pg.mkBrush(backing))
+        self._legend.setPen(pg.mkPen(pal.color(QPalette.ColorRole.Mid)))
+        self._legend.setLabelTextColor(text)
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange and "_legend" in self.__dict__:  # not while being built
+            self._apply_palette()
+
     def _curve(self, name: str, *, width: float = 2.0, alpha: int = 255, symbol: str | None = None) -> tuple[SeriesBuffer, pg.PlotDataItem]:
         if name not in self._series:
             color = pg.mkColor(_PALETTE[len(self._series) % len(_PALETTE)])
@@ -145,8 +171,8 @@ class _SeriesPlot(pg.PlotWidget):
             self._series[name] = (SeriesBuffer(), item)
         return self._series[name]
 
-    def _append(self, name: str, points: Iterable[tuple[float, float]], **style: object) -> None:
-        buf, _item = self._curve(name, **style)  # type: ignore[arg-type]
+    def _append(self, name: str, points: Iterable[tuple[float, float]], **style: Any) -> None:
+        buf, _item = self._curve(name, **style)
         for x, y in points:
             buf.append(x, y)
         self._dirty.add(name)
@@ -174,7 +200,9 @@ class _SeriesPlot(pg.PlotWidget):
             return
         lo, hi = min(b[0] for b in bounds), max(b[1] for b in bounds)
         now = self._y_range
-        if now is not None and now[0] <= lo and hi <= now[1]:
+        # Kept while the data fit and fill at least a quarter of it: a range set around one
+        # point (a learning rate of 0 at the first warm-up step) is refitted once the data spread.
+        if now is not None and now[0] <= lo and hi <= now[1] and (hi - lo) >= 0.25 * (now[1] - now[0]):
             return
         pad = 0.1 * (hi - lo) or 0.1 * abs(hi) or 1.0
         self._y_range = (lo - pad, hi + pad)
@@ -189,15 +217,17 @@ class _SeriesPlot(pg.PlotWidget):
             self._fit, self._y_range = True, None
             self._fit_y()
 
-    def showEvent(self, event: object) -> None:  # noqa: N802 - Qt override
-        super().showEvent(event)  # type: ignore[arg-type]
+    def showEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        super().showEvent(event)
         self.flush()
 
     def set_step_range(self, total_steps: int) -> None:
         """A run of known length: the x axis spans it from the start, so it does not rescale
         (and repaint its ticks) at every redraw, and the curve's progress reads at a glance."""
         if total_steps > 0:
-            self.setXRange(0, total_steps, padding=0.02)
+            # at least half a step of margin: a marker at the last step is drawn whole
+            margin = max(0.03 * total_steps, 0.5)
+            self.setXRange(-margin, total_steps + margin, padding=0)
             self.enableAutoRange(axis="x", enable=False)
 
     def release_step_range(self) -> None:
@@ -224,7 +254,7 @@ class _SeriesPlot(pg.PlotWidget):
         self.release_step_range()
 
 
-class LossPlot(_SeriesPlot):
+class LossPlot(SeriesPlot):
     """Training loss per logged step: raw (faint) and EMA-smoothed."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -235,14 +265,13 @@ class LossPlot(_SeriesPlot):
         self._curve(self.raw_name, width=1.0, alpha=90)
         self._curve(self.smooth_name, width=2.5)
 
-    def add_steps(self, steps: Iterable[Mapping[str, float]]) -> None:
+    def add_steps(self, steps: Iterable[StepLogged]) -> None:
         raw, smooth = [], []
         for s in steps:
-            loss = float(s["loss"])
-            if not np.isfinite(loss):
+            if not np.isfinite(s.loss):
                 continue
-            raw.append((s["step"], loss))
-            smooth.append((s["step"], self._ema.update(loss)))
+            raw.append((s.step, s.loss))
+            smooth.append((s.step, self._ema.update(s.loss)))
         if raw:
             self._append(self.raw_name, raw)
             self._append(self.smooth_name, smooth)
@@ -252,15 +281,15 @@ class LossPlot(_SeriesPlot):
         self._ema.reset()
 
 
-class LrPlot(_SeriesPlot):
+class LrPlot(SeriesPlot):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(QCoreApplication.translate("plots", "Learning rate"), QCoreApplication.translate("plots", "lr"), parent)
         self.setObjectName("lrPlot")
         self.name = QCoreApplication.translate("plots", "learning rate")
         self._curve(self.name)
 
-    def add_steps(self, steps: Iterable[Mapping[str, float]]) -> None:
-        pts = [(s["step"], float(s["lr"])) for s in steps]
+    def add_steps(self, steps: Iterable[StepLogged]) -> None:
+        pts = [(s.step, s.lr) for s in steps]
         if pts:
             self._append(self.name, pts)
 
@@ -268,151 +297,17 @@ class LrPlot(_SeriesPlot):
         self.clear_series()
 
 
-class MetricPlot(_SeriesPlot):
+class MetricPlot(SeriesPlot):
     """One curve per eval metric, x100 as the papers report them."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(QCoreApplication.translate("plots", "Evaluation"), QCoreApplication.translate("plots", "score (x100)"), parent)
         self.setObjectName("metricPlot")
 
-    def add_eval(self, event: Mapping[str, object]) -> None:
-        step = float(event["step"])  # type: ignore[arg-type]
-        metrics = event.get("metrics") or {}
-        for key, value in metrics.items():  # type: ignore[union-attr]
-            # Losses and MSE are not percentages; plot only the scores.
-            if key.endswith("loss") or key == "mse" or value is None:
-                continue
-            self._append(key, [(step, 100.0 * float(value))], symbol="o")
+    def add_eval(self, event: Evaluated) -> None:
+        for key, value in event.metrics.items():
+            if is_score(key) and value is not None:  # losses and MSE are not percentages: scores only
+                self._append(key, [(event.step, 100.0 * float(value))], symbol="o")
 
     def reset(self) -> None:
         self.clear_series()
-
-
-def format_eta(seconds: float) -> str:
-    if not np.isfinite(seconds) or seconds < 0:
-        return "?"
-    seconds = int(round(seconds))
-    h, rem = divmod(seconds, 3600)
-    m, s = divmod(rem, 60)
-    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
-
-
-class TrainingMonitor(QWidget):
-    """Plots, progress bar and log for one run, fed with the engine's event dicts by the
-    training worker or a run follower. ``names=False`` leaves the required object names
-    to the training page's own monitor (a second one lives on the Runs page)."""
-
-    def __init__(self, parent: QWidget | None = None, *, names: bool = True) -> None:
-        from PySide6.QtWidgets import QGridLayout, QPlainTextEdit, QProgressBar, QSplitter, QVBoxLayout
-        from PySide6.QtCore import Qt
-
-        super().__init__(parent)
-        self.loss_plot = LossPlot()
-        self.lr_plot = LrPlot()
-        self.metric_plot = MetricPlot()
-        self.progress = QProgressBar()
-        self.progress.setRange(0, 1)
-        self.progress.setValue(0)
-        self.progress.setTextVisible(True)
-        self.progress.setFormat(self.tr("idle"))
-        self.log_view = QPlainTextEdit()
-        self.log_view.setReadOnly(True)
-        self.log_view.setMaximumBlockCount(5000)  # bounded: a long run must not grow memory
-        self.log_view.setObjectName("trainingLog" if names else "followLog")
-        if names:
-            self.progress.setObjectName("trainingProgress")
-        else:
-            for w, n in ((self.loss_plot, "followLossPlot"), (self.lr_plot, "followLrPlot"), (self.metric_plot, "followMetricPlot")):
-                w.setObjectName(n)
-            self.progress.setObjectName("followProgress")
-        plots = QWidget()
-        grid = QGridLayout(plots)
-        grid.setContentsMargins(0, 0, 0, 0)
-        grid.addWidget(self.loss_plot, 0, 0)
-        grid.addWidget(self.metric_plot, 0, 1)
-        grid.addWidget(self.lr_plot, 1, 0, 1, 2)
-        grid.setRowStretch(0, 3)
-        grid.setRowStretch(1, 1)
-        split = QSplitter(Qt.Orientation.Vertical)
-        split.addWidget(plots)
-        split.addWidget(self.log_view)
-        split.setStretchFactor(0, 4)
-        split.setStretchFactor(1, 1)
-        lay = QVBoxLayout(self)
-        lay.setContentsMargins(0, 0, 0, 0)
-        lay.addWidget(self.progress)
-        lay.addWidget(split, 1)
-        self.last_step: dict | None = None
-        self.last_metrics: dict[str, float] = {}
-
-    def reset(self) -> None:
-        self.loss_plot.reset()
-        self.lr_plot.reset()
-        self.metric_plot.reset()
-        self.progress.setRange(0, 1)
-        self.progress.setValue(0)
-        self.progress.setFormat(self.tr("idle"))
-        self.log_view.clear()
-        self.last_step, self.last_metrics = None, {}
-
-    def log(self, text: str) -> None:
-        self.log_view.appendPlainText(text)
-
-    def on_started(self, ev: Mapping[str, object]) -> None:
-        total = int(ev.get("total_steps") or 0)  # type: ignore[arg-type]
-        for plot in self.plots():
-            plot.set_step_range(total)
-        self.progress.setRange(0, max(total, 1))
-        self.progress.setValue(0)
-        self.progress.setFormat(self.tr("step %v / %m"))
-        self.log(
-            self.tr("Started: {n} training / {m} evaluation examples, {s} steps, batch {b}, {t:,} of {p:,} parameters trainable, on {d} ({prec}).").format(
-                n=ev.get("num_train_examples"), m=ev.get("num_eval_examples"), s=total, b=ev.get("effective_batch_size"),
-                t=int(ev.get("trainable_params") or 0), p=int(ev.get("total_params") or 0),  # type: ignore[arg-type]
-                d=ev.get("device"), prec=ev.get("precision"),
-            )
-        )
-
-    def on_steps(self, steps: list) -> None:
-        if not steps:
-            return
-        self.loss_plot.add_steps(steps)
-        self.lr_plot.add_steps(steps)
-        last = steps[-1]
-        self.last_step = last
-        total = int(last.get("total_steps") or 0)
-        # QProgressBar.setValue repaints at once (synchronously, ~1.5 ms on the GUI thread) when
-        # its text changes, which "step %v" does every time; with updates off it only records the
-        # value, and turning them back on schedules one ordinary repaint, merged with the others.
-        self.progress.setUpdatesEnabled(False)
-        if total and self.progress.maximum() != total:
-            self.progress.setRange(0, total)
-        self.progress.setValue(int(last["step"]))
-        self.progress.setFormat(
-            self.tr("step %v / %m  ·  {rate:.1f} examples/s  ·  ETA {eta}  ·  loss {loss:.4f}").format(
-                rate=float(last.get("examples_per_s") or 0.0), eta=format_eta(float(last.get("eta_s") or 0.0)), loss=float(last["loss"])
-            )
-        )
-        self.progress.setUpdatesEnabled(True)
-
-    def on_evaluated(self, ev: Mapping[str, object]) -> None:
-        self.metric_plot.add_eval(ev)
-        metrics = dict(ev.get("metrics") or {})  # type: ignore[call-overload]
-        self.last_metrics = metrics
-        shown = ", ".join(f"{k} {100 * float(v):.1f}" if not (k.endswith("loss") or k == "mse") else f"{k} {float(v):.4f}" for k, v in metrics.items())
-        self.log(self.tr("Evaluation at step {step} (epoch {epoch:.2f}): {m}").format(step=ev.get("step"), epoch=float(ev.get("epoch") or 0.0), m=shown))  # type: ignore[arg-type]
-
-    def plots(self) -> tuple[_SeriesPlot, ...]:
-        return (self.loss_plot, self.lr_plot, self.metric_plot)
-
-    def flush(self) -> None:
-        for plot in self.plots():
-            plot.flush()
-
-    def on_finished(self, status: str, message: str = "") -> None:
-        self.flush()
-        if status == "finished":
-            self.progress.setValue(self.progress.maximum())
-        names = {"finished": self.tr("finished"), "cancelled": self.tr("cancelled"), "failed": self.tr("failed")}
-        self.progress.setFormat(names.get(status, status) + "  ·  " + self.tr("step %v / %m"))
-        self.log(self.tr("Run {status}.").format(status=names.get(status, status)) + (f" {message}" if message else ""))

@@ -1,19 +1,14 @@
-"""A run's predictions.jsonl joined with the project's evaluated rows, as a Qt table model.
+"""A run's predictions joined with the project's evaluated rows, as a Qt table model.
 
-Each predictions.jsonl row carries ``index`` (its position in the evaluated
-set), ``gold`` and the prediction (see PredictionAccumulator.finish). When the
-GUI started the run it saved ``eval_rows.json`` (which project split and rows
-were evaluated) so a prediction maps back to the project row it came from and
-can be relabelled in place; a run from elsewhere is joined by ``index`` with
-the dev split. Rows are formatted on demand in ``data()``.
+The Results page reads the run's predictions with the project row each was made
+for (:func:`bertstudio.train.rundir.read_predictions`), so a prediction can be
+relabelled in place; this model shows them. Rows are formatted on demand in ``data()``.
 """
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
@@ -21,21 +16,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from bertstudio.tasks import get_task
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
-EVAL_ROWS_FILE = "eval_rows.json"
 _Index = QModelIndex | QPersistentModelIndex
-
-
-def save_eval_rows(run_dir: str | Path, split: str, rows: list[int]) -> None:
-    Path(run_dir).mkdir(parents=True, exist_ok=True)
-    (Path(run_dir) / EVAL_ROWS_FILE).write_text(json.dumps({"split": split, "rows": rows}), encoding="utf-8")
-
-
-def load_eval_rows(run_dir: str | Path) -> tuple[str, list[int]] | None:
-    try:
-        data = json.loads((Path(run_dir) / EVAL_ROWS_FILE).read_text(encoding="utf-8"))
-        return str(data["split"]), [int(r) for r in data["rows"]]
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
 
 
 @dataclass

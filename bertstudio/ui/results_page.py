@@ -28,14 +28,14 @@ from PySide6.QtWidgets import (
 
 from bertstudio.data.kinds import get_spec
 from bertstudio.metrics.per_class import per_class_from_predictions
+from bertstudio.train.rundir import read_predictions, read_run
 from bertstudio.ui import example_html
 from bertstudio.ui.confusion_view import ConfusionPanel
 from bertstudio.ui.example_html import GOLD_BG, PRED_BG  # noqa: F401 - the page's colours, as tests read them
 from bertstudio.ui.metrics_panel import MetricsPanel, format_metric, official_metric_order  # noqa: F401
-from bertstudio.ui.predictions_model import PredictionRow, PredictionsModel, load_eval_rows
+from bertstudio.ui.predictions_model import PredictionRow, PredictionsModel
 from bertstudio.ui.regression_scatter import RegressionScatter
 from bertstudio.ui.results_filter import ResultsFilter
-from bertstudio.ui.run_follower import read_predictions, read_run
 from bertstudio.ui.runs_page import all_runs
 
 log = logging.getLogger(__name__)
@@ -200,15 +200,16 @@ class ResultsPage(QWidget):
             self._show_nothing()
             return
         info = read_run(self.run_dir)
-        self.kind = str(info.config.get("task") or self.session.kind)
+        self.kind = info.kind or self.session.kind
         gold = get_spec(self.kind).gold
-        self.labels = list(info.config.get("labels") or self.session.labels())
-        self.metrics_panel.show_metrics(info.metrics, official_metric_order(self.kind, info.config.get("glue_task")))
+        self.labels = list((info.config.labels if info.config else None) or self.session.labels())
+        self.metrics_panel.show_metrics(info.metrics, official_metric_order(self.kind, info.glue_task))
         preds = read_predictions(self.run_dir)
         report = None
         if gold.classes or gold.per_token:
             try:
-                report = per_class_from_predictions(preds, self.labels, per_token=gold.per_token)
+                report = per_class_from_predictions([{"gold": p.gold, **p.pred} for p in preds], self.labels,
+                                                    per_token=gold.per_token)
             except Exception as exc:  # noqa: BLE001 - a damaged predictions file must not break the page
                 log.warning("no per-class report for %s: %s", self.run_dir, exc)
         self.metrics_panel.show_report(report)
@@ -264,31 +265,30 @@ class ResultsPage(QWidget):
         self.foreign_label.setText(text)
 
     def _same_kind(self) -> bool:
+        # no branch on a kind: a run's rows match the project's only when both hold the same kind
         return self.session.has_project() and self.kind == self.session.kind
 
-    def _joined_rows(self, run_dir: Path, preds: list[dict[str, Any]]) -> list[PredictionRow]:
-        mapping = load_eval_rows(run_dir)
-        split, rows = mapping if mapping else ("dev", None)
-        examples = self.session.examples(split) if self._same_kind() and self.session.split_size(split) else None
-        n = len(examples) if examples is not None else 0
-        # The project's own runs map by eval_rows.json even after a relabel; any other run is
-        # joined only where the gold agrees (the same data).
-        verify = rows is None or self.foreign
-        wanted = []
-        for p in preds:
-            i = int(p.get("index", len(wanted)))
-            row = rows[i] if rows is not None and i < len(rows) else (i if rows is None else -1)
-            wanted.append(row if 0 <= row < n else -1)
-        good = sorted({r for r in wanted if r >= 0})
-        fetched = dict(zip(good, examples.dataset.select(good).to_list())) if good else {}
+    def _joined_rows(self, run_dir: Path, preds: list[Any]) -> list[PredictionRow]:
+        """The run's predictions with the project rows they were made for (train/rundir.read_predictions).
+        A guessed row, or any row of a run from outside the project, is joined only where the
+        gold agrees (same data); the project's own runs keep their rows even after a relabel."""
+        wanted: dict[str, list[int]] = {}
+        joinable = preds if self._same_kind() else []  # a run of another kind matches no project row
+        for p in joinable:
+            if p.split is not None and 0 <= p.row < self.session.split_size(p.split):
+                wanted.setdefault(p.split, []).append(p.row)
+        fetched: dict[tuple[str, int], dict[str, Any]] = {}
+        for split, rows in wanted.items():
+            good = sorted(set(rows))
+            fetched.update(((split, r), ex) for r, ex in zip(good, self.session.examples(split).dataset.select(good).to_list()))
+        gold_column = get_spec(self.kind).gold_column
         out = []
-        for p, row in zip(preds, wanted):
-            ex = fetched.get(row, {})
-            if ex and verify and ex.get(examples.gold_column) != p.get("gold"):
-                ex, row = {}, -1
-            gold = ex.get(examples.gold_column) if ex else p.get("gold")
-            pred = {k: v for k, v in p.items() if k not in ("index", "gold")}
-            out.append(PredictionRow(int(p.get("index", 0)), split if row >= 0 else None, row, ex, gold, pred))
+        for p in preds:
+            ex = fetched.get((p.split, p.row), {}) if p.split is not None else {}
+            if ex and (self.foreign or not p.exact) and ex.get(gold_column) != p.gold:
+                ex = {}
+            gold = ex.get(gold_column) if ex else p.gold
+            out.append(PredictionRow(p.index, p.split if ex else None, p.row if ex else -1, ex, gold, p.pred))
         return out
 
     def _refresh_plots(self) -> None:

@@ -1,154 +1,36 @@
-"""Read a run folder, and follow one live as its history.jsonl grows.
+"""Follow a run folder live as its history.jsonl grows.
 
 A run started elsewhere (the CLI, a GPU server with a synced folder) writes
 ``history.jsonl`` one event per line. :class:`RunFollower` watches the file
 with a QFileSystemWatcher (plus a slow QTimer, since watchers miss changes on
 network drives and some editors replace files), reads only the bytes after
-the last complete line it saw, and emits the same signals the training worker
-does, so the same plots show it.
+the last complete line it saw, and emits the same event objects and signals the
+training worker does, so the same monitor shows it. Reading the run folder
+itself is :mod:`bertstudio.train.rundir`'s.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import os
-import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
+from bertstudio.train.events import Evaluated, RunFinished, RunStarted, StepLogged
+from bertstudio.train.rundir import HISTORY, parse_history
 
 log = logging.getLogger(__name__)
 
-HISTORY = "history.jsonl"
-
-
-@dataclass
-class RunInfo:
-    """What the GUI shows about one run folder (read once; cheap: no predictions)."""
-
-    folder: Path
-    config: dict[str, Any] = field(default_factory=dict)
-    metrics: dict[str, float] = field(default_factory=dict)
-    status: str = "unknown"  # finished | cancelled | failed | running | unknown
-    message: str = ""
-    started_at: float = 0.0
-
-    @property
-    def name(self) -> str:
-        return self.folder.name
-
-    @property
-    def model_dir(self) -> Path:
-        return self.folder / "model"
-
-    def has_model(self) -> bool:
-        return (self.model_dir / "config.json").is_file()
-
-
-def run_folder_of(item: Any) -> Path:
-    """A run as Project.list_runs() may give it: a path, or an object/dict naming its folder."""
-    if isinstance(item, (str, os.PathLike)):
-        return Path(item)
-    for key in ("folder", "path", "output_dir", "run_dir", "dir"):
-        value = item.get(key) if isinstance(item, dict) else getattr(item, key, None)
-        if value:
-            return Path(value)
-    raise TypeError(f"cannot tell the folder of run {item!r}")
-
-
-def read_history(folder: Path) -> list[dict[str, Any]]:
-    path = Path(folder) / HISTORY
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return []
-    return _parse_lines(text.split("\n")[:-1] if not text.endswith("\n") else text.splitlines())
-
-
-def _parse_lines(lines: list[str]) -> list[dict[str, Any]]:
-    events = []
-    for line in lines:
-        line = line.strip()
-        if not line:
-            continue
-        try:
-            data = json.loads(line)
-        except json.JSONDecodeError:
-            log.warning("skipping a history line that is not JSON: %.80s", line)
-            continue
-        if isinstance(data, dict) and "kind" in data:
-            events.append(data)
-    return events
-
-
-def read_run(folder: str | os.PathLike[str]) -> RunInfo:
-    folder = Path(folder)
-    info = RunInfo(folder)
-    # config.toml is written once, when the run starts; the folder's mtime moves with every file.
-    for marker in (folder / "config.toml", folder):
-        try:
-            info.started_at = marker.stat().st_mtime
-            break
-        except OSError:
-            continue
-    cfg = folder / "config.toml"
-    if cfg.is_file():
-        try:
-            info.config = tomllib.loads(cfg.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-            log.warning("unreadable run config %s: %s", cfg, exc)
-    metrics = folder / "metrics.json"
-    if metrics.is_file():
-        try:
-            data = json.loads(metrics.read_text(encoding="utf-8"))
-            info.metrics = {k: float(v) for k, v in data.items() if isinstance(v, (int, float))}
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            log.warning("unreadable run metrics %s: %s", metrics, exc)
-    history = read_history(folder)
-    done = [e for e in history if e.get("kind") == "finished"]
-    if done:
-        info.status = str(done[-1].get("status") or "finished")
-        info.message = str(done[-1].get("message") or "")
-        if not info.metrics:
-            info.metrics = {k: float(v) for k, v in (done[-1].get("metrics") or {}).items()}
-    elif history:
-        info.status = "running"
-    elif info.metrics:
-        info.status = "finished"
-    return info
-
-
-def read_predictions(folder: str | os.PathLike[str]) -> list[dict[str, Any]]:
-    path = Path(folder) / "predictions.jsonl"
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return []
-    out = []
-    for line in text.splitlines():
-        if line.strip():
-            try:
-                out.append(json.loads(line))
-            except json.JSONDecodeError:
-                continue
-    return out
-
 
 class RunFollower(QObject):
-    """Emits a run's history events as history.jsonl grows (the worker's signal shapes)."""
+    """Emits a run's history events as history.jsonl grows (the training worker's signals)."""
 
-    started = Signal(dict)
-    step_logged = Signal(list)
-    evaluated = Signal(dict)
-    run_finished = Signal(dict)  # the RunFinished event dict (status, metrics, message)
+    started = Signal(object)  # RunStarted
+    step_logged = Signal(list)  # StepLogged events
+    evaluated = Signal(object)  # Evaluated
+    ended = Signal(object)  # RunFinished
 
     def __init__(self, folder: str | os.PathLike[str], *, poll_ms: int = 1000, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -213,25 +95,20 @@ class RunFollower(QObject):
             self._partial = data
             return
         self._partial = data[cut + 1 :]
-        lines = data[:cut].decode("utf-8", errors="replace").split("\n")
-        self._emit(_parse_lines(lines))
+        self._emit(parse_history(data[:cut].decode("utf-8", errors="replace").split("\n")))
 
-    def _emit(self, events: list[dict[str, Any]]) -> None:
-        steps: list[dict[str, Any]] = []
+    def _emit(self, events: list[Any]) -> None:
+        steps: list[StepLogged] = []
         for ev in events:
             self.events_read += 1
-            kind = ev.get("kind")
-            if kind == "step":
+            if isinstance(ev, StepLogged):
                 steps.append(ev)
                 continue
             if steps:  # keep the order: steps before the eval that follows them
                 self.step_logged.emit(steps)
                 steps = []
-            if kind == "started":
-                self.started.emit(ev)
-            elif kind == "eval":
-                self.evaluated.emit(ev)
-            elif kind == "finished":
-                self.run_finished.emit(ev)
+            signal = {RunStarted: self.started, Evaluated: self.evaluated, RunFinished: self.ended}.get(type(ev))
+            if signal is not None:
+                signal.emit(ev)
         if steps:
             self.step_logged.emit(steps)

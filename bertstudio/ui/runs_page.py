@@ -14,14 +14,19 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSettings, Qt, Signal
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView, QFileDialog, QHBoxLayout, QLabel, QPushButton, QSplitter, QTableView, QVBoxLayout, QWidget,
+    QAbstractItemView, QFileDialog, QHBoxLayout, QInputDialog, QLabel, QMessageBox, QPushButton, QSplitter, QTableView,
+    QVBoxLayout, QWidget,
 )
 
 from bertstudio.metrics import main_metric
-from bertstudio.ui.plots import TrainingMonitor
-from bertstudio.ui.run_follower import RunFollower, RunInfo, read_run, run_folder_of
+from bertstudio.metrics.display import format_metric
+from bertstudio.train.events import RunFinished
+from bertstudio.errors import BertStudioError
+from bertstudio.train.rundir import RunInfo, read_run, rename_run
+from bertstudio.ui.run_follower import RunFollower
+from bertstudio.ui.training_monitor import TrainingMonitor
 
 log = logging.getLogger(__name__)
 _Index = QModelIndex | QPersistentModelIndex
@@ -54,8 +59,8 @@ def all_runs(session: Any) -> list[Path]:
     project = session.project
     if project is not None:
         try:
-            runs = [run_folder_of(r) for r in project.list_runs()]
-        except Exception as exc:  # noqa: BLE001 - a broken runs folder must not break the page
+            runs = project.list_runs()
+        except OSError as exc:  # an unreadable runs folder must not break the page
             log.warning("cannot list runs: %s", exc)
     runs += [r for r in external_runs(session) if r not in runs]
     return runs
@@ -64,11 +69,10 @@ def all_runs(session: Any) -> list[Path]:
 def main_score(info: RunInfo) -> tuple[str, float] | None:
     from bertstudio.tasks import official_metrics
 
-    kind = info.config.get("task")
-    if not info.metrics or not kind:
+    if not info.metrics or not info.kind:
         return None
     try:
-        key = main_metric(official_metrics(str(kind), info.config.get("glue_task")), info.metrics)
+        key = main_metric(official_metrics(info.kind, info.glue_task), info.metrics)
     except Exception:  # noqa: BLE001 - an unknown task or metric set: no score column
         return None
     return key, info.metrics[key]
@@ -113,15 +117,20 @@ class RunsModel(QAbstractTableModel):
             return {"finished": self.tr("finished"), "cancelled": self.tr("cancelled"), "failed": self.tr("failed"),
                     "running": self.tr("running"), "unknown": self.tr("unknown")}.get(info.status, info.status)
         if key == "task":
-            return str(c.get("glue_task") or c.get("task") or "")
+            return info.glue_task or info.kind or ""
+        if c is None:  # no readable config.toml: no settings to show
+            return "" if key != "started" else self._started(info)
         if key == "model":
-            return Path(str(c.get("model"))).name if c.get("model") else self.tr("bundled MiniLM")
+            return Path(c.model).name if c.model else self.tr("bundled MiniLM")
         if key in ("mode", "epochs", "lr", "batch"):
-            value = c.get({"batch": "batch_size"}.get(key, key))
-            return "" if value is None else str(value)
+            return str(getattr(c, {"batch": "batch_size"}.get(key, key)))
         if key == "score":
             score = main_score(info)
-            return "" if score is None else f"{score[0]} {100 * score[1]:.1f}"
+            return "" if score is None else f"{score[0]} {format_metric(*score)}"
+        return self._started(info)
+
+    @staticmethod
+    def _started(info: RunInfo) -> str:
         return dt.datetime.fromtimestamp(info.started_at).strftime("%Y-%m-%d %H:%M") if info.started_at else ""
 
 
@@ -149,11 +158,14 @@ class RunsPage(QWidget):
         self.compare_button = QPushButton(self.tr("Compare"), objectName="compareRunsButton", enabled=False)
         self.compare_button.setToolTip(self.tr("Select two runs to compare their curves, settings and predictions"))
         self.compare_button.clicked.connect(self.compare_selected)
+        self.rename_button = QPushButton(self.tr("Rename…"), objectName="renameRunButton", enabled=False)
+        self.rename_button.setToolTip(self.tr("Give the selected run of this project a name of your own"))
+        self.rename_button.clicked.connect(self._ask_rename)
         self.table.selectionModel().selectionChanged.connect(self._on_selection_changed)
         self.follow_label = QLabel(objectName="followLabel", wordWrap=True)
         self.monitor = TrainingMonitor(names=False)
         bar = QHBoxLayout()
-        for w in (refresh, open_button, self.follow_button, self.compare_button):
+        for w in (refresh, open_button, self.follow_button, self.compare_button, self.rename_button):
             bar.addWidget(w)
         bar.addStretch(1)
         top = QWidget()
@@ -187,7 +199,34 @@ class RunsPage(QWidget):
         return [self.model.runs[i.row()] for i in self.table.selectionModel().selectedRows()]
 
     def _on_selection_changed(self, *_: object) -> None:
-        self.compare_button.setEnabled(len(self.selected_runs()) == 2)
+        runs = self.selected_runs()
+        self.compare_button.setEnabled(len(runs) == 2)
+        self.rename_button.setEnabled(len(runs) == 1 and self._renamable(runs[0]))
+
+    def _renamable(self, info: RunInfo) -> bool:
+        """Only the project's own runs, and none still being written."""
+        runs_dir = getattr(self.session.project, "runs_dir", None)
+        return runs_dir is not None and info.folder.parent == Path(runs_dir) and info.status != "running"
+
+    def _ask_rename(self) -> None:
+        runs = self.selected_runs()
+        if len(runs) != 1:
+            return
+        name, ok = QInputDialog.getText(self, self.tr("Rename run"), self.tr("New name:"), text=runs[0].name)
+        if ok and name.strip() and name.strip() != runs[0].name:
+            try:
+                self.rename(runs[0].folder, name)
+            except (BertStudioError, OSError) as exc:
+                QMessageBox.warning(self, self.tr("Rename run"), str(exc))
+
+    def rename(self, folder: Path, name: str) -> Path:
+        """Rename one of the project's runs; the pages showing runs refresh."""
+        if self.follower is not None and Path(self.follower.folder) == Path(folder):
+            self.stop_following()
+        target = rename_run(folder, name)
+        self.refresh()
+        self.session.notify_runs_changed()
+        return target
 
     def compare_selected(self) -> Any:
         """Open the comparison of the two selected runs, the older one as A."""
@@ -224,7 +263,7 @@ class RunsPage(QWidget):
         follower.started.connect(self.monitor.on_started)
         follower.step_logged.connect(self.monitor.on_steps)
         follower.evaluated.connect(self.monitor.on_evaluated)
-        follower.run_finished.connect(self._on_run_finished)
+        follower.ended.connect(self._on_run_ended)
         self.follower = follower
         self.follow_label.setText(self.tr("Following {folder}").format(folder=folder))
         follower.start()
@@ -236,6 +275,6 @@ class RunsPage(QWidget):
             self.follower.deleteLater()
             self.follower = None
 
-    def _on_run_finished(self, ev: dict) -> None:
-        self.monitor.on_finished(str(ev.get("status") or "finished"), str(ev.get("message") or ""))
+    def _on_run_ended(self, ev: RunFinished) -> None:
+        self.monitor.on_ended(ev)
         self.refresh()

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
 )
 
 from bertstudio.metrics import CONVENTIONS, GLUE_METRICS, canonical_task, glue_score, is_glue_task
-from bertstudio.ui.run_follower import RunInfo, read_run
+from bertstudio.train.rundir import RunInfo, read_run
 from bertstudio.ui.runs_page import all_runs
 
 log = logging.getLogger(__name__)
@@ -25,7 +25,7 @@ def best_results(runs: list[RunInfo]) -> tuple[dict[str, dict[str, float]], dict
     """Per GLUE task, the metrics of its best run by the task's main metric, and that run's name."""
     best: dict[str, tuple[float, RunInfo]] = {}
     for info in runs:
-        task = info.config.get("glue_task")
+        task = info.glue_task
         if not task or not is_glue_task(str(task)) or not info.metrics:
             continue
         name = canonical_task(str(task))

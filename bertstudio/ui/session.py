@@ -54,7 +54,6 @@ class ProjectSession(QObject):
         self.undo_stack = QUndoStack(self)
         self._project: Any | None = None
         self._unsubscribe: Callable[[], None] | None = None
-        self._core_emits = False  # True when the project reports its own changes (no double signals)
         self._split = "train"
         self._row = -1
         if project is not None:
@@ -105,50 +104,32 @@ class ProjectSession(QObject):
 
     # -- the core's plain events -> Qt signals -----------------------------------------
     def _attach(self, project: Any) -> None:
-        subscribe = getattr(project, "subscribe", None) or getattr(project, "add_listener", None)
-        if subscribe is None:
-            return
-        self._core_emits = True
-        result = subscribe(self._on_core_event)
-        if callable(result):
-            self._unsubscribe = result
-        else:
-            unsubscribe = getattr(project, "unsubscribe", None) or getattr(project, "remove_listener", None)
-            if unsubscribe is not None:
-                self._unsubscribe = lambda: unsubscribe(self._on_core_event)
+        self._unsubscribe = project.subscribe(self._on_core_event)
 
     def _detach(self) -> None:
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
-        self._core_emits = False
 
-    def _on_core_event(self, event: Any, *args: Any) -> None:
-        """Map a core change event (a dataclass/dict with ``kind``, or a name plus values)."""
-        if isinstance(event, str):
-            name, data = event, dict(zip(("split", "row"), args))
-        elif isinstance(event, dict):
-            name, data = str(event.get("kind") or event.get("type") or ""), event
-        else:
-            name = str(getattr(event, "kind", None) or type(event).__name__)
-            data = {k: getattr(event, k) for k in ("split", "row", "index", "op") if hasattr(event, k)}
-        name = name.lower()
-        split = str(data.get("split") or "")
-        row = data.get("row", data.get("index", -1))
-        if name in ("compacted", "ui_state_saved"):
-            return  # bookkeeping: nothing a view shows changed
-        if "gold" in name:
-            self.gold_changed.emit(split, int(row if row is not None else -1))
-        elif "label" in name:
-            if data.get("op") in ("rename_label", "remove_label"):
-                # undo entries hold the old names, which the project would now refuse
-                self.undo_stack.clear()
-            self.labels_changed.emit()
-        elif "import" in name or "data" in name or "split" in name:
-            self._keep_current_in_range(split)
-            self.data_imported.emit(split)
-        elif "run" in name:
-            self.runs_changed.emit()
+    def _on_core_event(self, event: dict[str, Any]) -> None:
+        """Route one of the project's change events (see ``Project.subscribe``) by its kind."""
+        route = {"gold_changed": self._on_gold_event, "labels_changed": self._on_labels_event,
+                 "split_imported": self._on_import_event}.get(event.get("kind"))
+        if route is not None:  # compacted, ui_state_saved: bookkeeping, nothing a view shows changed
+            route(event)
+
+    def _on_gold_event(self, event: dict[str, Any]) -> None:
+        self.gold_changed.emit(str(event["split"]), int(event["row"]))
+
+    def _on_labels_event(self, event: dict[str, Any]) -> None:
+        if event.get("op") in ("rename_label", "remove_label"):
+            self.undo_stack.clear()  # undo entries hold the old names, which the project would now refuse
+        self.labels_changed.emit()
+
+    def _on_import_event(self, event: dict[str, Any]) -> None:
+        split = str(event["split"])
+        self._keep_current_in_range(split)
+        self.data_imported.emit(split)
 
     # -- the example being looked at ----------------------------------------------------
     @property
@@ -224,11 +205,9 @@ class ProjectSession(QObject):
         self.undo_stack.push(SetGoldCommand(self, split, row, value, text))
 
     def write_gold(self, split: str, row: int, value: Any) -> None:
-        """Write through to the project (journaled and fsynced there), then tell the views."""
+        """Write through to the project (journaled and fsynced there); its change event tells the views."""
         assert self._project is not None
         self._project.set_gold(split, row, value)
-        if not self._core_emits:
-            self.gold_changed.emit(split, row)
 
     def import_examples(self, examples: Any, split: str, *, replace: bool = False,
                         label_map: dict[str, str | None] | None = None, add_labels: bool = False) -> None:

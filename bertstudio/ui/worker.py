@@ -1,12 +1,22 @@
-"""Runs the training engine on a QThread and adapts its events to Qt signals.
+"""Work off the GUI thread: :class:`ThreadJob`, the app's one thread runner, and
+:class:`TrainingWorker`, which runs the training engine on one and adapts its events
+to Qt signals.
 
-Wiring as GUIDE.md asks: ``worker.moveToThread(thread)``, ``thread.started ->
-worker.run``, ``finished/failed/cancelled -> thread.quit`` and ``deleteLater``
-on both. Only plain Python values cross the thread boundary (the engine's
-event dicts). Step events are coalesced: every point is buffered, and the
-buffer goes out as one ``step_logged(list)`` at most every ``throttle_s``, so
-a fast loop cannot flood the GUI's event queue. Cancellation is a
-``threading.Event`` the GUI sets; the engine checks it after each optimizer step.
+Wiring as GUIDE.md asks: the job's body is a QObject moved to a fresh QThread,
+``thread.started -> body.run``, the body's end -> ``thread.quit``, ``deleteLater``
+on both once the thread has finished. A QThread per job rather than Qt's global pool
+(superqt's workers use that): a training run holds its thread for minutes, and the
+pool has as many threads as cores (two on a small laptop), so a run would starve the
+Playground and the import dialog. Running jobs are kept alive by the class, so a page
+dropping its reference never destroys a running QThread.
+
+The engine's events cross to the GUI thread as the event objects themselves (frozen
+dataclasses of plain values). Step events are coalesced: every point is buffered and
+the buffer goes out as one ``step_logged(list)`` at most every ``throttle_s``, so a
+fast loop cannot flood the GUI's event queue. The run's end is one ``ended`` signal
+carrying the engine's own :class:`~bertstudio.train.events.RunFinished`.
+Cancellation is a ``threading.Event`` the GUI sets; the engine checks it after each
+optimizer step.
 """
 
 from __future__ import annotations
@@ -15,62 +25,118 @@ import logging
 import threading
 import time
 import traceback
-from typing import Any, Callable
+from typing import Any, Callable, ClassVar
 
-from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, Qt, QThread, Signal, Slot
 
 from bertstudio.errors import BertStudioError
 from bertstudio.train.config import TrainConfig
-from bertstudio.train.events import Control, Evaluated, RunStarted, StepLogged, event_to_dict
+from bertstudio.train.events import Control, Evaluated, PhaseChanged, RunFinished, RunStarted, StepLogged
 
 log = logging.getLogger(__name__)
 
 TrainFn = Callable[..., Any]
 
 
-def _default_train() -> TrainFn:
-    # Imported lazily: torch/transformers take seconds to import and the page
-    # should open before they are needed.
-    from bertstudio.train.engine import train
+class _Body(QObject):
+    """Lives on the job's thread and calls the function there."""
 
-    return train
+    returned = Signal(object)
+    raised = Signal(object)
 
-
-def _result_dict(result: Any) -> dict[str, Any]:
-    keys = ("status", "metrics", "output_dir", "model_dir", "message")
-    if isinstance(result, dict):
-        return {k: result.get(k) for k in keys}
-    return {k: getattr(result, k, None) for k in keys}
-
-
-_LIVE: set["_Keeper"] = set()
-
-
-class _Keeper(QObject):
-    """Lives in the GUI thread; releases a finished worker and its thread there."""
-
-    def __init__(self, worker: "TrainingWorker", thread: QThread) -> None:
+    def __init__(self, fn: Callable[[], Any]) -> None:
         super().__init__()
-        self._worker, self._thread = worker, thread
-        _LIVE.add(self)
+        self._fn = fn
 
     @Slot()
-    def release(self) -> None:
+    def run(self) -> None:
         try:
+            self.returned.emit(self._fn())
+        except BaseException as exc:  # noqa: BLE001 - any error reaches the GUI as a signal
+            if not isinstance(exc, BertStudioError):
+                log.error("background job failed:\n%s", traceback.format_exc())
+            self.raised.emit(exc)
+
+
+class ThreadJob(QObject):
+    """Calls ``fn()`` on its own QThread; ``succeeded(result)`` or ``failed(exception)``
+    arrive on the GUI thread, then ``ended`` once the thread has finished."""
+
+    succeeded = Signal(object)
+    failed = Signal(object)
+    ended = Signal()
+
+    _running: ClassVar[set["ThreadJob"]] = set()
+
+    def __init__(self, fn: Callable[[], Any], *, name: str = "bertstudio-job") -> None:
+        super().__init__()
+        self._fn, self._name = fn, name
+        self._thread: QThread | None = None
+
+    def start(self) -> "ThreadJob":
+        thread = QThread()
+        thread.setObjectName(self._name)
+        body = _Body(self._fn)
+        body.moveToThread(thread)
+        thread.started.connect(body.run)
+        body.returned.connect(self.succeeded)  # queued: re-emitted on the GUI thread
+        body.raised.connect(self.failed)
+        # Direct: QThread.quit is thread-safe, and a queued call would never arrive while
+        # the GUI thread blocks in wait().
+        body.returned.connect(thread.quit, Qt.ConnectionType.DirectConnection)
+        body.raised.connect(thread.quit, Qt.ConnectionType.DirectConnection)
+        thread.finished.connect(self._release)  # connected first: runs before the deleteLater calls
+        thread.finished.connect(body.deleteLater)
+        thread.finished.connect(thread.deleteLater)
+        self._thread, self._body = thread, body
+        ThreadJob._running.add(self)
+        app = QCoreApplication.instance()
+        if app is not None and not app.property("bertstudioJobsJoined"):
+            # a QThread destroyed while running aborts the process: quitting waits for the jobs
+            app.setProperty("bertstudioJobsJoined", True)
+            app.aboutToQuit.connect(ThreadJob.wait_all)
+        thread.start()
+        return self
+
+    @staticmethod
+    def wait_all(timeout_ms: int = 30_000) -> None:
+        """Block until every running job's thread has ended (each up to ``timeout_ms``)."""
+        for job in list(ThreadJob._running):
+            job.wait(timeout_ms)
+
+    def is_running(self) -> bool:
+        """True until the thread has ended (also before ``ended`` is delivered)."""
+        thread = self._thread
+        try:
+            return thread is not None and not thread.isFinished()
+        except RuntimeError:  # the C++ thread is already deleted: it has ended
+            return False
+
+    def wait(self, timeout_ms: int) -> bool:
+        """Block until the thread ends (True) or ``timeout_ms`` passes (False)."""
+        thread = self._thread
+        if thread is None:
+            return True
+        try:
+            return bool(thread.wait(timeout_ms))
+        except RuntimeError:  # the C++ thread is already deleted: it has ended
+            return True
+
+    @Slot()
+    def _release(self) -> None:
+        if self._thread is not None:
             self._thread.wait()  # returns at once: the thread is at its very end
-        except RuntimeError:
-            pass
-        self._worker._thread = None
-        _LIVE.discard(self)
+        self._thread = None
+        ThreadJob._running.discard(self)
+        self.ended.emit()
 
 
 class TrainingWorker(QObject):
-    started = Signal(dict)  # RunStarted as a dict
-    step_logged = Signal(list)  # list of StepLogged dicts since the last emission
-    evaluated = Signal(dict)  # Evaluated as a dict
-    finished = Signal(dict)  # RunResult fields: status, metrics, output_dir, model_dir, message
-    failed = Signal(str)  # a readable one-line message
-    cancelled = Signal(dict)  # RunResult fields of the cancelled (still usable) run
+    started = Signal(object)  # RunStarted
+    step_logged = Signal(list)  # the StepLogged events since the last emission
+    evaluated = Signal(object)  # Evaluated
+    phase_changed = Signal(object)  # PhaseChanged: loading the model, tokenising, evaluating i/n, saving
+    ended = Signal(object)  # RunFinished: status finished | cancelled | failed, metrics, message, output_dir
 
     def __init__(
         self,
@@ -83,41 +149,26 @@ class TrainingWorker(QObject):
     ) -> None:
         super().__init__()
         self.config = config
-        self._train_set = train_set
-        self._eval_set = eval_set
+        self._train_set, self._eval_set = train_set, eval_set
         self._train_fn = train_fn
         self.throttle_s = throttle_s
         self._cancel = threading.Event()
-        self._running = threading.Event()
-        self._thread: QThread | None = None
-        self._pending: list[dict[str, Any]] = []
+        self._job: ThreadJob | None = None
+        self._pending: list[StepLogged] = []
         self._last_emit = 0.0
+        self._last_phase = 0.0
+        self._finished: RunFinished | None = None
 
     # --- GUI-thread API -------------------------------------------------------------
-    def start(self) -> QThread:
-        """Move to a fresh thread and run there; both objects delete themselves when done."""
-        thread = QThread()
-        thread.setObjectName("bertstudio-training")
-        self.moveToThread(thread)
-        thread.started.connect(self.run)
-        # Direct: QThread.quit is thread-safe, and a queued call would never arrive
-        # while the GUI thread blocks in cancel_and_wait().
-        for sig in (self.finished, self.failed, self.cancelled):
-            sig.connect(thread.quit, Qt.ConnectionType.DirectConnection)
-        # The keeper holds both Python wrappers until the thread has ended, so a page
-        # dropping its reference early cannot destroy a running QThread; connected
-        # first so it runs before the deleteLater calls it queues behind.
-        keeper = _Keeper(self, thread)
-        thread.finished.connect(keeper.release)
-        thread.finished.connect(self.deleteLater)
-        thread.finished.connect(thread.deleteLater)
-        self._thread = thread
-        self._running.set()
-        thread.start()
-        return thread
+    def start(self) -> ThreadJob:
+        job = ThreadJob(self._run, name="bertstudio-training")  # holds this worker until the run ends
+        job.succeeded.connect(self._on_returned)
+        job.failed.connect(self._on_raised)
+        self._job = job
+        return job.start()
 
     def is_running(self) -> bool:
-        return self._running.is_set()
+        return self._job is not None and self._job.is_running()
 
     def cancel(self) -> None:
         self._cancel.set()
@@ -125,57 +176,57 @@ class TrainingWorker(QObject):
     def cancel_and_wait(self, timeout_ms: int = 30000) -> bool:
         """Ask the loop to stop and block until the thread ends; True if it did in time."""
         self._cancel.set()
-        thread = self._thread
-        if thread is None:
-            return not self.is_running()
-        try:
-            return bool(thread.wait(timeout_ms))
-        except RuntimeError:  # the C++ thread is already deleted: it has ended
-            return True
+        return self._job is None or self._job.wait(timeout_ms)
 
     # --- worker thread --------------------------------------------------------------
-    @Slot()
-    def run(self) -> None:
-        try:
-            train = self._train_fn or _default_train()
-            result = train(self.config, self._train_set, self._eval_set, callbacks=[self._on_event], cancel=self._cancel)
-            self._flush()
-            info = _result_dict(result)
-            status = info.get("status")
-            if status == "cancelled":
-                self._running.clear()
-                self.cancelled.emit(info)
-            elif status == "failed":
-                self._running.clear()
-                self.failed.emit(info.get("message") or QObject.tr(self, "Training failed."))
-            else:
-                self._running.clear()
-                self.finished.emit(info)
-        except BertStudioError as exc:
-            log.info("training stopped: %s", exc)
-            self._flush()
-            self._running.clear()
-            self.failed.emit(str(exc))
-        except BaseException as exc:  # noqa: BLE001 - the app must survive any worker error
-            log.error("training crashed:\n%s", traceback.format_exc())
-            self._flush()
-            self._running.clear()
-            self.failed.emit(f"{type(exc).__name__}: {exc}")
+    def _run(self) -> Any:
+        if self._train_fn is None:
+            # Imported here: torch/transformers take seconds to import, and the page should
+            # open before they are needed.
+            from bertstudio.train.engine import train
+        result = (self._train_fn or train)(self.config, self._train_set, self._eval_set, callbacks=[self._on_event],
+                                           cancel=self._cancel)
+        self._flush()
+        return result
 
     def _on_event(self, event: Any, control: Control) -> None:
         if isinstance(event, StepLogged):
-            self._pending.append(event_to_dict(event))
+            self._pending.append(event)
             now = time.monotonic()
             if now - self._last_emit >= self.throttle_s:
                 self._flush(now)
         elif isinstance(event, Evaluated):
             self._flush()
-            self.evaluated.emit(event_to_dict(event))
+            self.evaluated.emit(event)
         elif isinstance(event, RunStarted):
-            self.started.emit(event_to_dict(event))
+            self.started.emit(event)
+        elif isinstance(event, PhaseChanged):
+            now = time.monotonic()  # a phase's start and end always; its counts at most every throttle_s
+            if event.done in (0, event.total) or now - self._last_phase >= self.throttle_s:
+                self._flush()
+                self._last_phase = now
+                self.phase_changed.emit(event)
+        elif isinstance(event, RunFinished):
+            self._finished = event  # emitted as ``ended`` once train() has returned
 
     def _flush(self, now: float | None = None) -> None:
         if self._pending:
             batch, self._pending = self._pending, []
             self.step_logged.emit(batch)
         self._last_emit = time.monotonic() if now is None else now
+
+    # --- back on the GUI thread -------------------------------------------------------
+    @Slot(object)
+    def _on_returned(self, result: Any) -> None:
+        finished = self._finished
+        if finished is None:  # a train function that reports no RunFinished event (a test's)
+            finished = RunFinished(status=getattr(result, "status", "finished"), step=getattr(result, "step", 0),
+                                   metrics=dict(getattr(result, "metrics", None) or {}),
+                                   output_dir=getattr(result, "output_dir", None), message=getattr(result, "message", ""))
+        self.ended.emit(finished)
+
+    @Slot(object)
+    def _on_raised(self, exc: BaseException) -> None:
+        self._flush()
+        message = str(exc) if isinstance(exc, BertStudioError) else f"{type(exc).__name__}: {exc}"
+        self.ended.emit(RunFinished(status="failed", step=0, output_dir=self.config.output_dir, message=message))

@@ -108,10 +108,10 @@ def test_out_that_is_a_file_is_refused(data, tiny_model_dir, tmp_path, capsys):
     assert target.read_text(encoding="utf-8") == "keep"
 
 
-def test_the_apps_fresh_folder_with_its_eval_rows_is_accepted(tmp_path):
-    # the app picks a new folder and writes eval_rows.json there before the engine starts
+def test_the_apps_fresh_folder_is_accepted(tmp_path):
+    # the app picks a new, empty folder (the predictions name their project rows: no file
+    # is written there before the engine starts)
     (tmp_path / "run").mkdir()
-    (tmp_path / "run" / "eval_rows.json").write_text('{"split": "dev", "rows": [0]}', encoding="utf-8")
     check_output_dir(TrainConfig(output_dir=str(tmp_path / "run")))  # no error
     (tmp_path / "run" / "other.txt").write_text("x", encoding="utf-8")
     with pytest.raises(ConfigError, match="not empty"):

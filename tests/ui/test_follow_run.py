@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSettings
@@ -11,7 +10,8 @@ from PySide6.QtCore import QSettings
 from bertstudio.data.project import Project
 from bertstudio.train.config import TrainConfig
 from bertstudio.train.events import Evaluated, RunFinished, RunStarted, StepLogged, event_to_dict
-from bertstudio.ui.run_follower import RunFollower, read_run
+from bertstudio.train.rundir import read_run
+from bertstudio.ui.run_follower import RunFollower
 from bertstudio.ui.runs_page import RunsPage
 from bertstudio.ui.session import ProjectSession
 
@@ -30,25 +30,26 @@ def test_follower_reads_only_complete_new_lines(qtbot, tmp_path):
     history = run / "history.jsonl"
     history.write_text(_line(RunStarted(20, 64, 16, 2, 32, 100, 1000, "cpu", "fp32")) + _line(_step(1, 0.9)))
     follower = RunFollower(run, poll_ms=50)
-    got: list[dict] = []
+    got: list[StepLogged] = []
     follower.step_logged.connect(got.extend)
-    with qtbot.waitSignal(follower.started, timeout=5000):
+    with qtbot.waitSignal(follower.started, timeout=5000) as started:
         follower.start()
-    assert [s["step"] for s in got] == [1]
+    assert started.args[0] == RunStarted(20, 64, 16, 2, 32, 100, 1000, "cpu", "fp32")  # the event object itself
+    assert [s.step for s in got] == [1]
     # A half-written line is not parsed until its newline arrives.
     partial = _line(_step(2, 0.8))
     with history.open("a") as fh:
         fh.write(partial[:10])
     follower.poll()
-    assert [s["step"] for s in got] == [1]
+    assert [s.step for s in got] == [1]
     with history.open("a") as fh:
         fh.write(partial[10:] + _line(_step(3, 0.7)))
     qtbot.waitUntil(lambda: len(got) == 3, timeout=5000)
-    assert [s["step"] for s in got] == [1, 2, 3] and got[2]["loss"] == 0.7
-    with qtbot.waitSignal(follower.run_finished, timeout=5000) as done:
+    assert [s.step for s in got] == [1, 2, 3] and got[2].loss == 0.7
+    with qtbot.waitSignal(follower.ended, timeout=5000) as done:
         with history.open("a") as fh:
             fh.write(_line(RunFinished("finished", 3, {"accuracy": 0.75})))
-    assert done.args[0]["metrics"] == {"accuracy": 0.75}
+    assert done.args[0].metrics == {"accuracy": 0.75}
     assert follower.events_read == 5
     follower.stop()
 
@@ -102,3 +103,21 @@ def test_runs_model_passes_the_model_tester(qtbot, session, qtmodeltester):
     qtbot.addWidget(page)
     assert page.model.rowCount() == 2
     qtmodeltester.check(page.model)
+
+
+def test_a_run_folder_written_before_this_version_still_lists(qtbot, session, tmp_path):
+    """A run folder copied from elsewhere names its old place (an absolute output_dir outside it)
+    and has no model lengths: the Runs page still shows its settings and score."""
+    old = session.project.new_run_dir("old")
+    (old / "config.toml").write_text('task = "sentence"\nlr = 2e-5\nbatch_size = 16\nepochs = 2\n'
+                                     'output_dir = "/somewhere/else/run"\n', encoding="utf-8")
+    (old / "metrics.json").write_text(json.dumps({"accuracy": 0.91}))
+    (old / "eval_rows.json").write_text(json.dumps({"split": "dev", "rows": [0]}))
+    (old / "history.jsonl").write_text(json.dumps({"kind": "finished", "status": "finished", "step": 4, "metrics": {}})
+                                       + "\n")
+    page = RunsPage(session)
+    qtbot.addWidget(page)
+    m = page.model
+    row = {m.COLUMNS[c]: m.index(0, c).data() for c in range(m.columnCount())}
+    assert (row["status"], row["task"], row["lr"], row["batch"], row["score"]) == ("finished", "sentence", "2e-05", "16",
+                                                                                  "accuracy 91.0")

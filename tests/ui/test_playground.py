@@ -107,3 +107,29 @@ def test_pair_task_asks_for_both_sentences(qtbot, tmp_path, tiny_model_dir):
     assert shown.args[0]["inputs"] == {"text": "a dog", "text_pair": "a cat"}
     assert shown.args[0]["label"] in labels
     project.close(compact=False)
+
+
+def test_a_long_input_is_predicted_as_the_runs_evaluation_reads_it(qtbot, page, trained_run):
+    """More than 128 tokens typed in: the Playground cuts it where the run did (max_length 16
+    here), so it shows what evaluate() gives for the same text."""
+    from bertstudio.data.examples import from_records
+    from bertstudio.train.engine import evaluate
+
+    text = " ".join(["very good film"] * 3 + ["terrible bad movie"] * 45)  # > 128 tokens
+    with qtbot.waitSignal(page.prediction_shown, timeout=60_000) as shown:
+        page.input.setPlainText(text)
+        qtbot.mouseClick(page.predict_button, Qt.MouseButton.LeftButton)
+    _, rows = evaluate(trained_run / "model", from_records("sentence", [{"text": text}], labels=LABELS))
+    assert shown.args[0]["probs"]["pos"] == pytest.approx(rows[0]["probs"]["pos"], abs=1e-5)
+
+
+def test_closing_the_project_empties_the_model_cache(qtbot, page):
+    from bertstudio.ui.playground import load_predictor
+
+    load_predictor.cache_clear()  # models other tests of this module loaded
+    with qtbot.waitSignal(page.prediction_shown, timeout=60_000):
+        page.input.setPlainText("good movie")
+        page.predict()
+    assert load_predictor.cache_info().currsize == 1
+    page.session.close()
+    assert load_predictor.cache_info().currsize == 0

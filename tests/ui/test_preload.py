@@ -29,12 +29,13 @@ def test_window_with_a_project_does_not_import_torch_on_the_gui_thread(tmp_path)
         w.show()
         app.processEvents()
         label = w.pages["train"].params_label.text()
-        print("torch" in sys.modules, "transformers" in sys.modules, label.startswith("≈"))
+        print("torch" in sys.modules, "transformers" in sys.modules, label == "")
         w.session.close()
     """)
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr[-2000:]
-    # no torch/transformers, yet the parameter estimate for the bundled model is shown
+    # no torch/transformers: the Train page counts parameters (with torch, on a worker thread)
+    # only once it is seen
     assert out.stdout.split()[-3:] == ["False", "False", "True"]
 
 

@@ -15,8 +15,9 @@ from PySide6.QtCore import QSettings, Qt
 from bertstudio.data.examples import from_records
 from bertstudio.data.project import Project
 from bertstudio.ui.playground import PlaygroundPage
-from bertstudio.ui.predictions_model import PredictionRow, save_eval_rows
+from bertstudio.train.sources import project_rows
 from bertstudio.ui.example_html import WRONG_BG
+from bertstudio.ui.predictions_model import PredictionRow
 from bertstudio.ui.results_page import GOLD_BG, PRED_BG, ResultsPage
 from bertstudio.ui.session import ProjectSession
 
@@ -45,10 +46,9 @@ def tagging_run(tmp_path_factory, tiny_model_dir) -> Path:
     root = tmp_path_factory.mktemp("tag")
     project = _project(root / "proj")
     out = root / "run"
-    save_eval_rows(out, "dev", [0, 1, 2, 3])
     config = TrainConfig(task="tagging", labels=TAGS, model=str(tiny_model_dir), epochs=2, batch_size=4, lr=1e-3,
                          max_length=16, device="cpu", precision="fp32", output_dir=str(out))
-    result = train(config, project.examples("train"), project.examples("dev"))
+    result = train(config, project.examples("train"), project_rows(project.examples("dev"), [0, 1, 2, 3]))
     assert result.status == "finished", result.message
     project.close(compact=False)
     return out
@@ -120,10 +120,9 @@ def _run(tmp_path_factory, name, kind, labels, train_set, dev_set, model, epochs
     from bertstudio.train.engine import train
 
     out = tmp_path_factory.mktemp(name) / "run"
-    save_eval_rows(out, "dev", list(range(len(dev_set))))
     config = TrainConfig(task=kind, labels=labels, model=str(model), epochs=epochs, batch_size=8, lr=1e-3,
                          max_length=48, device="cpu", precision="fp32", output_dir=str(out))
-    result = train(config, train_set, dev_set)
+    result = train(config, train_set, project_rows(dev_set, range(len(dev_set))))
     assert result.status == "finished", result.message
     return out
 

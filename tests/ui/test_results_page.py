@@ -11,8 +11,10 @@ from PySide6.QtCore import QSettings, Qt
 
 from bertstudio.data.examples import from_records
 from bertstudio.data.project import Project
-from bertstudio.ui.predictions_model import PredictionsModel, save_eval_rows
-from bertstudio.ui.results_page import ResultsPage, format_metric
+from bertstudio.train.sources import project_rows
+from bertstudio.ui.predictions_model import PredictionsModel
+from bertstudio.metrics.display import format_metric
+from bertstudio.ui.results_page import ResultsPage
 from bertstudio.ui.session import ProjectSession
 
 LABELS = ["neg", "pos"]
@@ -36,7 +38,7 @@ def make_project(folder: Path) -> Project:
 @pytest.fixture(scope="module")
 def trained_run(tmp_path_factory, tiny_model_dir) -> Path:
     """One real run of the engine on the tiny model; dev row 7 is unlabelled, so the
-    evaluated rows are 0-6 and 8 (eval_rows.json maps predictions back to them)."""
+    evaluated rows are 0-6 and 8 (each prediction names its project row)."""
     from bertstudio.train.config import TrainConfig
     from bertstudio.train.engine import train
 
@@ -44,10 +46,9 @@ def trained_run(tmp_path_factory, tiny_model_dir) -> Path:
     project = make_project(root / "proj")
     out = root / "run"
     dev_rows = [0, 1, 2, 3, 4, 5, 6, 8]
-    save_eval_rows(out, "dev", dev_rows)
     config = TrainConfig(task="sentence", labels=LABELS, model=str(tiny_model_dir), epochs=2, batch_size=4, lr=1e-3,
                          max_length=16, device="cpu", precision="fp32", output_dir=str(out))
-    result = train(config, project.examples("train"), project.examples("dev").select(dev_rows))
+    result = train(config, project.examples("train"), project_rows(project.examples("dev"), dev_rows))
     assert result.status == "finished", result.message
     project.close(compact=False)
     return out
@@ -133,6 +134,27 @@ def test_relabel_in_place_goes_through_the_undo_stack(page, qtbot):
     session.undo_stack.undo()
     assert session.project.gold("dev", 0) == "pos"
     assert page.model.rows[0].gold == "pos"
+
+
+def test_a_run_written_before_predictions_named_their_rows_still_joins(qtbot, tmp_path, trained_run):
+    """Older runs kept the evaluated rows in eval_rows.json beside predictions without row ids."""
+    project = make_project(tmp_path / "proj")
+    old = project.runs_dir / "old-run"
+    shutil.copytree(trained_run, old)
+    rows = []
+    for p in _preds(old):
+        rows.append({k: v for k, v in p.items() if k not in ("split", "row")})
+    (old / "predictions.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    (old / "eval_rows.json").write_text(json.dumps({"split": "dev", "rows": [0, 1, 2, 3, 4, 5, 6, 8]}))
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    page = ResultsPage(session)
+    qtbot.addWidget(page)
+    try:
+        assert page.run_dir == old
+        assert [(r.split, r.row) for r in page.model.rows] == [("dev", r) for r in (0, 1, 2, 3, 4, 5, 6, 8)]
+        assert page.model.index(7, 0).data() == "boring film"
+    finally:
+        project.close(compact=False)
 
 
 def test_per_class_table_sits_beside_the_official_metric(page, trained_run):

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
-from bertstudio.ui.predictions_model import save_eval_rows
+from bertstudio.train.sources import project_rows
 from bertstudio.ui.run_compare import RunCompareDialog
 from bertstudio.ui.runs_page import RunsPage
 
@@ -36,19 +36,18 @@ def _train(session, name: str, epochs: float, lr: float, tiny: str) -> Path:
     project = session.project
     run_dir = project.new_run_dir(name)
     dev = session.examples("dev")
-    save_eval_rows(run_dir, "dev", list(range(len(dev))))  # what the Train page writes
     config = TrainConfig(task="sentence", model=tiny, epochs=epochs, lr=lr, batch_size=8, max_length=32,
                          labels=["neg", "pos"], output_dir=str(run_dir), logging_steps=1, seed=3)
-    assert train(config, session.examples("train"), dev).status == "finished"
+    # what the Train page does: each prediction names its project row
+    assert train(config, session.examples("train"), project_rows(dev, range(len(dev)))).status == "finished"
     return run_dir
 
 
 def _expected_counts(a: Path, b: Path) -> dict[str, int]:
     """Counted straight from the two predictions.jsonl files (label == gold), paired by project row."""
     def rows(folder: Path) -> dict[int, dict]:
-        order = json.loads((folder / "eval_rows.json").read_text())["rows"]
         preds = [json.loads(line) for line in (folder / "predictions.jsonl").read_text().splitlines()]
-        return {order[p["index"]]: p for p in preds}
+        return {p["row"]: p for p in preds}
 
     ra, rb = rows(a), rows(b)
     counts = {"fixed": 0, "broken": 0, "both_wrong": 0}

@@ -11,10 +11,13 @@ pytest.importorskip("pytestqt")
 
 from PySide6.QtCore import QSettings
 
+import numpy as np
+
 from bertstudio.data.examples import from_records
 from bertstudio.data.project import Project
+from bertstudio.train.config import TrainConfig
 from bertstudio.ui.session import ProjectSession
-from bertstudio.ui.training_page import TrainingPage, estimate_parameters
+from bertstudio.ui.training_page import TrainingPage
 
 _POS = ["good movie", "great film", "i love it", "best story", "really fun", "very good film", "love this book", "great fun"]
 _NEG = ["bad movie", "terrible film", "i hate it", "worst story", "really boring", "very bad film", "hate this book", "boring film"]
@@ -58,9 +61,8 @@ def test_trains_through_the_worker_and_plots_fill(qtbot, session, tiny_model_dir
     assert results.metrics_table.rowCount() == 0
     _tiny_settings(page, tiny_model_dir)
     assert page.start_button.isEnabled() and not page.cancel_button.isEnabled()
-    # Hidden 32, 2 layers, vocab from conftest: the estimate must equal the formula by hand.
-    trainable = page.params_label.text()
-    assert "100.0%" in trainable
+    page.show()  # the parameters are counted (on a worker thread) once the page is seen
+    qtbot.waitUntil(lambda: "100.0%" in page.params_label.text(), timeout=60_000)  # full fine-tuning
 
     with qtbot.waitSignal(page.run_ended, timeout=120_000) as ended:
         qtbot.mouseClick(page.start_button, __import__("PySide6.QtCore").QtCore.Qt.MouseButton.LeftButton)
@@ -81,8 +83,10 @@ def test_trains_through_the_worker_and_plots_fill(qtbot, session, tiny_model_dir
     assert results.run_dir == Path(run_dir)
     assert results.metrics_table.item(0, 0).text() == "accuracy *"
     assert results.metrics_table.item(0, 1).text() == f"{100 * metrics['accuracy']:.1f}"
-    rows = json.loads((Path(run_dir) / "eval_rows.json").read_text())
-    assert rows == {"split": "dev", "rows": list(range(8))}
+    # each prediction names the project row it was made for; no eval_rows.json any more
+    preds = [json.loads(line) for line in (Path(run_dir) / "predictions.jsonl").read_text().splitlines()]
+    assert [(p["split"], p["row"]) for p in preds] == [("dev", r) for r in range(8)]
+    assert not (Path(run_dir) / "eval_rows.json").exists()
 
 
 def test_cancel_stops_within_a_step_and_keeps_a_usable_model(qtbot, session, tiny_model_dir):
@@ -130,10 +134,13 @@ def test_no_dev_split_holds_out_ten_percent_and_says_so(qtbot, tmp_path, tiny_mo
         page.start_training()
     assert ended.args[1] == "finished", page.error_label.text()
     assert "holding out 3 of 30" in page.monitor.log_view.toPlainText()
-    rows = json.loads((Path(ended.args[0]) / "eval_rows.json").read_text())
-    assert rows["split"] == "train" and len(rows["rows"]) == 3
     preds = [json.loads(l) for l in (Path(ended.args[0]) / "predictions.jsonl").read_text().splitlines()]
-    assert len(preds) == 3
+    # the core's rule (numpy's generator with the run's seed) picked these training rows
+    order = np.random.default_rng(page.config.seed).permutation(30)
+    assert [(p["split"], p["row"]) for p in preds] == [("train", int(r)) for r in sorted(order[:3])]
+    assert [p["gold"] for p in preds] == [session.gold("train", p["row"]) for p in preds]
+    config = TrainConfig.load(Path(ended.args[0]) / "config.toml")
+    assert config.hold_out == 0.1 and config.eval_file is None  # the rule is in the run's own config
     project.close(compact=False)
 
 
@@ -146,17 +153,10 @@ def test_bert_paper_presets_fill_the_settings(qtbot, session):
     page.warmup_spin.setValue(0.3)
     page.preset_combo.setCurrentIndex(idx)
     page.preset_combo.activated.emit(idx)
-    config = page.build_config(str(session.project.runs_dir / "x"), 40)
+    assert (page.config.batch_size, page.config.lr, page.config.epochs, page.config.warmup_ratio) == (16, 3e-5, 4, 0.1)
+    config, _train, _dev, _note = page.run_inputs(str(session.project.runs_dir / "x"))
     assert (config.batch_size, config.lr, config.epochs, config.warmup_ratio) == (16, 3e-5, 4, 0.1)
-    assert config.logging_steps == 1  # 3 steps x 4 epochs: every step is a curve point
-
-
-def test_parameter_estimate_matches_the_built_model(tiny_model_dir):
-    from bertstudio.tasks.model import build_model, count_parameters
-
-    for mode in ("full", "frozen", "top-1"):
-        model, _tok = build_model("sentence", str(tiny_model_dir), labels=["neg", "pos"], mode=mode)
-        assert estimate_parameters(tiny_model_dir, num_labels=2, mode=mode) == count_parameters(model), mode
+    assert config.logging_steps == 1  # 32 rows / 16 = 2 steps x 4 epochs: every step is a curve point
 
 
 def test_bad_settings_are_refused_before_any_run_folder_exists(qtbot, session):
@@ -233,3 +233,71 @@ def test_export_run_reports_a_project_without_labels(qtbot, tmp_path, monkeypatc
         assert not (tmp_path / "out").exists()
     finally:
         project.close(compact=False)
+
+
+# --- issue 12: the page keeps one TrainConfig ------------------------------------------------
+
+
+def test_a_fresh_page_shows_the_dataclass_defaults(qtbot, session):
+    """One default per setting: the page has none of its own (it used to start at lr 2e-5
+    while TrainConfig said 5e-5)."""
+    page = TrainingPage(session)
+    qtbot.addWidget(page)
+    defaults = TrainConfig()
+    assert page.config.lr == defaults.lr and float(page.lr_combo.currentText()) == defaults.lr
+    for name in ("model", "head", "mode", "lora_rank", "batch_size", "epochs", "warmup_ratio", "max_length", "seed",
+                 "device", "precision"):
+        assert getattr(page.config, name) == getattr(defaults, name), name
+    assert (page.config.task, page.config.labels) == ("sentence", ["neg", "pos"])  # from the project
+
+
+def test_settings_are_kept_as_trainconfig_values_and_old_ones_still_load(qtbot, session):
+    page = TrainingPage(session)
+    qtbot.addWidget(page)
+    page.mode_combo.setCurrentIndex(page.mode_combo.findData("top"))
+    page.top_spin.setValue(3)
+    page.lr_combo.setCurrentText("4e-5")
+    kept = page.settings()
+    assert (kept["mode"], kept["lr"], kept["model"]) == ("top-3", 4e-5, None)
+    TrainConfig(**kept)  # every kept value is a valid setting
+    # what a project saved before the page kept TrainConfig values
+    page.apply_settings({"model": "default", "mode": "top", "top_layers": 4, "batch_size": "16", "lr": "3e-5",
+                         "epochs": 2.0, "precision": "fp32"})
+    assert (page.config.model, page.config.mode, page.config.batch_size, page.config.lr) == (None, "top-4", 16, 3e-5)
+    assert page.config.precision == "fp32" and page.mode() == "top-4"
+
+
+@pytest.fixture(scope="module")
+def tiny_distilbert(tiny, tmp_path_factory) -> Path:
+    """A randomly initialised DistilBERT (hidden 32, 2 layers): not BERT's config.json keys."""
+    import shutil
+
+    from transformers import DistilBertConfig, DistilBertModel
+
+    out = tmp_path_factory.mktemp("tiny-distilbert")
+    for name in ("vocab.txt", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"):
+        if (Path(tiny) / name).is_file():
+            shutil.copy(Path(tiny) / name, out / name)
+    vocab = len((out / "vocab.txt").read_text(encoding="utf-8").split("\n")) - 1
+    config = DistilBertConfig(vocab_size=vocab, dim=32, n_layers=2, n_heads=2, hidden_dim=64, max_position_embeddings=256)
+    DistilBertModel(config).save_pretrained(out)
+    return out
+
+
+@pytest.mark.parametrize("mode", ["frozen", "top-1", "full"])
+def test_trainable_parameters_are_counted_for_any_architecture(qtbot, session, tiny_distilbert, mode):
+    """The page counts what a run would train for any model (accelerate's empty weights +
+    from_config, not a formula for BERT's modules): equal to the model the engine builds."""
+    from bertstudio.tasks.model import build_model, count_parameters
+
+    page = TrainingPage(session)
+    qtbot.addWidget(page)
+    page.show()
+    page.set_model_source(str(tiny_distilbert))
+    page.head_combo.setCurrentIndex(page.head_combo.findData("mlp"))
+    page.mode_combo.setCurrentIndex(page.mode_combo.findData(mode.split("-")[0]))
+    page.top_spin.setValue(1)
+    model, _ = build_model("sentence", str(tiny_distilbert), labels=["neg", "pos"], head="mlp", mode=mode)
+    built, total = (sum(p.numel() for p in model.parameters() if p.requires_grad), sum(p.numel() for p in model.parameters()))
+    assert (built, total) == count_parameters(model)
+    qtbot.waitUntil(lambda: f"{built:,} of {total:,} parameters" in page.params_label.text(), timeout=60_000)

@@ -1,14 +1,24 @@
 """TrainingWorker's own duties, driven by small loops that call it the way the engine does:
-coalescing step events, cancel_and_wait without deadlock, surviving an exception.
-(The real engine through the worker is in test_training_page.py.)"""
+coalescing step events, cancel_and_wait without deadlock, surviving an exception; and the
+monitor's curves. (The real engine through the worker is in test_training_page.py.)"""
 
 from __future__ import annotations
 
 import threading
+from dataclasses import dataclass
 
 from bertstudio.train.config import TrainConfig
-from bertstudio.train.events import Control, Evaluated, StepLogged
-from bertstudio.ui.worker import TrainingWorker
+from bertstudio.train.events import Control, Evaluated, RunFinished, RunStarted, StepLogged
+from bertstudio.ui.worker import ThreadJob, TrainingWorker
+
+
+@dataclass
+class _Result:  # what train() returns, as far as the worker reads it
+    status: str
+    step: int = 0
+    metrics: dict | None = None
+    output_dir: str | None = None
+    message: str = ""
 
 
 def _steps_then_finish(n: int):
@@ -18,7 +28,9 @@ def _steps_then_finish(n: int):
                 cb(StepLogged(i, n, i / n, 1.0 / i, 1e-5, 10.0, 0.0), Control())
         for cb in callbacks:
             cb(Evaluated(n, 1.0, {"accuracy": 0.5}), Control())
-        return {"status": "finished", "metrics": {"accuracy": 0.5}, "output_dir": None, "model_dir": None, "message": ""}
+        for cb in callbacks:
+            cb(RunFinished("finished", n, {"accuracy": 0.5}, output_dir="run-folder"), Control())
+        return _Result("finished", n, {"accuracy": 0.5}, "run-folder")
 
     return train
 
@@ -26,15 +38,16 @@ def _steps_then_finish(n: int):
 def test_step_events_are_coalesced_but_every_point_arrives_in_order(qtbot):
     n = 5000  # far faster than 10 per second: without coalescing, 5000 queued signals
     worker = TrainingWorker(TrainConfig(), train_fn=_steps_then_finish(n))
-    batches: list[list[dict]] = []
+    batches: list[list[StepLogged]] = []
     order: list[str] = []
     worker.step_logged.connect(lambda b: (batches.append(b), order.append("steps")))
     worker.evaluated.connect(lambda e: order.append("eval"))
-    with qtbot.waitSignal(worker.finished, timeout=30_000) as done:
+    with qtbot.waitSignal(worker.ended, timeout=30_000) as done:
         worker.start()
-    assert done.args[0]["status"] == "finished"
-    steps = [s["step"] for b in batches for s in b]
-    assert steps == list(range(1, n + 1))
+    # the engine's own RunFinished, as it was emitted (not rebuilt from the result)
+    assert done.args[0] == RunFinished("finished", n, {"accuracy": 0.5}, output_dir="run-folder")
+    steps = [s.step for b in batches for s in b]
+    assert steps == list(range(1, n + 1)) and all(isinstance(s, StepLogged) for b in batches for s in b)
     assert len(batches) < n / 10
     assert order[-1] == "eval"  # pending steps are flushed before the evaluation
     qtbot.waitUntil(lambda: not worker.is_running())
@@ -51,19 +64,19 @@ def test_cancel_and_wait_returns_once_the_loop_sees_the_flag(qtbot):
             entered.set()
             cancel.wait(0.01)  # one "optimizer step"
         seen.append(step)
-        return {"status": "cancelled", "metrics": {}, "output_dir": "x", "model_dir": None, "message": f"cancelled at step {step}"}
+        return _Result("cancelled", step, {}, "x", f"cancelled at step {step}")
 
     worker = TrainingWorker(TrainConfig(), train_fn=train)
-    cancelled: list[dict] = []
-    worker.cancelled.connect(cancelled.append)
+    ended: list[RunFinished] = []
+    worker.ended.connect(ended.append)
     worker.start()
     qtbot.waitUntil(entered.is_set, timeout=10_000)
     assert worker.is_running()
     # Blocks the GUI thread: the thread must quit through a direct connection, not a queued one.
     assert worker.cancel_and_wait(10_000) is True
-    assert seen and not worker.is_running()
-    qtbot.waitUntil(lambda: len(cancelled) == 1, timeout=5000)
-    assert cancelled[0]["status"] == "cancelled"
+    assert seen
+    qtbot.waitUntil(lambda: len(ended) == 1 and not worker.is_running(), timeout=5000)
+    assert ended[0].status == "cancelled" and ended[0].message == f"cancelled at step {seen[0]}"
 
 
 def test_an_exception_in_the_loop_becomes_a_readable_failed_signal(qtbot):
@@ -71,25 +84,47 @@ def test_an_exception_in_the_loop_becomes_a_readable_failed_signal(qtbot):
         raise RuntimeError("CUDA error: device-side assert triggered")
 
     worker = TrainingWorker(TrainConfig(), train_fn=train)
-    with qtbot.waitSignal(worker.failed, timeout=10_000) as failed:
+    with qtbot.waitSignal(worker.ended, timeout=10_000) as ended:
         worker.start()
-    assert failed.args[0] == "RuntimeError: CUDA error: device-side assert triggered"
+    assert ended.args[0].status == "failed"
+    assert ended.args[0].message == "RuntimeError: CUDA error: device-side assert triggered"
     qtbot.waitUntil(lambda: not worker.is_running())
+
+
+def test_a_thread_job_outlives_its_callers_reference(qtbot):
+    """ThreadJob keeps itself (and its QThread) alive until the thread ends, so a dialog or page
+    dropping the job mid-run neither destroys a running thread nor loses the result."""
+    import gc
+
+    release = threading.Event()
+    got: list[object] = []
+    job = ThreadJob(lambda: release.wait(10) and "done")
+    job.succeeded.connect(got.append)
+    job.start()
+    del job
+    gc.collect()
+    release.set()
+    qtbot.waitUntil(lambda: got == ["done"], timeout=10_000)
+    qtbot.waitUntil(lambda: not ThreadJob._running, timeout=10_000)
+
+
+def _step(i: int, loss: float) -> StepLogged:
+    return StepLogged(step=i, total_steps=100, epoch=i / 100, loss=loss, lr=1e-4, examples_per_s=50.0, eta_s=9.0)
 
 
 def test_curves_redraw_coalesced_and_not_while_hidden(qtbot):
     """Many step events, few redraws: points are kept at once, drawn at most every REDRAW_MS,
     on a fixed x range for a run of known length; a hidden monitor draws when shown."""
-    from bertstudio.ui.plots import TrainingMonitor
+    from bertstudio.ui.training_monitor import TrainingMonitor
 
     monitor = TrainingMonitor(names=False)
     qtbot.addWidget(monitor)
     monitor.show()
     qtbot.waitExposed(monitor)
     loss = monitor.loss_plot
-    monitor.on_started({"total_steps": 100, "num_train_examples": 3200, "num_eval_examples": 0})
+    monitor.on_started(RunStarted(100, 3200, 0, 1, 32, 10, 100, "cpu", "fp32"))
     for i in range(1, 6):
-        monitor.on_steps([{"step": i, "total_steps": 100, "loss": 1.0 / i, "lr": 1e-4, "examples_per_s": 50.0, "eta_s": 9.0}])
+        monitor.on_steps([_step(i, 1.0 / i)])
     drawn = loss._series[loss.raw_name][1]
     assert list(loss.series_data(loss.raw_name)[0]) == [1, 2, 3, 4, 5]  # kept at once
     assert drawn.getOriginalDataset()[0] is None or len(drawn.getOriginalDataset()[0]) == 0  # not drawn yet
@@ -98,13 +133,13 @@ def test_curves_redraw_coalesced_and_not_while_hidden(qtbot):
     assert x_range[0] <= 0 and 100 <= x_range[1] <= 104  # the whole run, not rescaled per point
 
     monitor.hide()
-    monitor.on_steps([{"step": 6, "total_steps": 100, "loss": 0.1, "lr": 1e-4, "examples_per_s": 50.0, "eta_s": 9.0}])
+    monitor.on_steps([_step(6, 0.1)])
     qtbot.wait(2 * loss.REDRAW_MS)
     assert len(drawn.getOriginalDataset()[0]) == 5  # hidden: no repaint work
     monitor.show()
     qtbot.waitUntil(lambda: len(drawn.getOriginalDataset()[0]) == 6, timeout=2000)
-    monitor.on_steps([{"step": 7, "total_steps": 100, "loss": 0.1, "lr": 1e-4, "examples_per_s": 50.0, "eta_s": 9.0}])
-    monitor.on_finished("finished")
+    monitor.on_steps([_step(7, 0.1)])
+    monitor.on_ended(RunFinished("finished", 7))
     assert len(drawn.getOriginalDataset()[0]) == 7  # the end of a run is drawn at once
 
 
@@ -118,20 +153,20 @@ def test_y_range_follows_the_data_with_slack(qtbot):
     plot.show()
     qtbot.waitExposed(plot)
     view = plot.getViewBox()
-    plot.add_steps([{"step": 1, "loss": 0.7}, {"step": 2, "loss": 0.6}])
+    plot.add_steps([_step(1, 0.7), _step(2, 0.6)])
     plot.flush()
     first = tuple(view.viewRange()[1])
     assert first[0] < 0.6 and first[1] > 0.7  # every point in view
-    plot.add_steps([{"step": 3, "loss": 0.65}])
+    plot.add_steps([_step(3, 0.65)])
     plot.flush()
     assert tuple(view.viewRange()[1]) == first  # inside the range: no move
-    plot.add_steps([{"step": 4, "loss": 0.2}])
+    plot.add_steps([_step(4, 0.2)])
     plot.flush()
     low, high = view.viewRange()[1]
     assert low < 0.2 < 0.7 < high  # left the range: refitted to show it all
     view.setYRange(5.0, 6.0, padding=0)
     view.sigRangeChangedManually.emit([True, True])  # as a wheel zoom or drag does
-    plot.add_steps([{"step": 43, "loss": 0.1}])
+    plot.add_steps([_step(43, 0.1)])
     plot.flush()
     assert tuple(view.viewRange()[1]) == (5.0, 6.0)  # the user's zoom holds
     view.enableAutoRange()  # pyqtgraph's "A" button

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from bertstudio.data.examples import from_records
 from bertstudio.data.project import Project
 from bertstudio.ui.main_window import MainWindow
-from bertstudio.ui.predictions_model import save_eval_rows
+from bertstudio.train.sources import project_rows
 from bertstudio.ui.session import ProjectSession
 
 LABELS = ["neg", "pos"]
@@ -43,10 +43,9 @@ def tiny_run(tmp_path_factory, tiny_model_dir) -> Path:
     root = tmp_path_factory.mktemp("wiring-run")
     project = _project(root / "proj")
     out = root / "run"
-    save_eval_rows(out, "dev", [0, 1, 2, 3])
     config = TrainConfig(task="sentence", labels=LABELS, model=str(tiny_model_dir), epochs=1, batch_size=4, lr=1e-3,
                          max_length=16, device="cpu", precision="fp32", output_dir=str(out))
-    result = train(config, project.examples("train"), project.examples("dev"))
+    result = train(config, project.examples("train"), project_rows(project.examples("dev"), [0, 1, 2, 3]))
     assert result.status == "finished", result.message
     project.close(compact=False)
     return out
@@ -164,3 +163,27 @@ def test_split_size_reads_the_row_count_not_the_examples(tmp_path):
     project.examples = no_copies  # type: ignore[method-assign]
     assert (session.split_size("train"), session.split_size("dev"), session.split_size("test")) == (16, 4, 0)
     session.close()
+
+
+def test_each_project_event_reaches_its_one_signal(qtbot, tmp_path):
+    """The session routes the project's change events by their kind: a gold edit is one
+    gold_changed (the session no longer emits a second one itself), an import one
+    data_imported, bookkeeping (ui state, compaction) nothing."""
+    project = _project(tmp_path / "p")
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    seen: list[tuple] = []
+    session.gold_changed.connect(lambda split, row: seen.append(("gold", split, row)))
+    session.labels_changed.connect(lambda: seen.append(("labels",)))
+    session.data_imported.connect(lambda split: seen.append(("imported", split)))
+    session.runs_changed.connect(lambda: seen.append(("runs",)))
+    try:
+        session.write_gold("train", 3, "pos")
+        assert seen == [("gold", "train", 3)]
+        project.add_label("meh")
+        project.save_ui_state()
+        project.compact(force=True)
+        assert seen[1:] == [("labels",)]
+        project.import_examples(from_records("sentence", _records(DEV), labels=LABELS), "test")
+        assert seen[2:] == [("imported", "test")]
+    finally:
+        session.close()

@@ -1,4 +1,5 @@
-"""Shared pieces of every reader and writer: byte checks, decoding, label checks, atomic writes.
+"""Shared pieces of every reader and writer: byte checks, decoding, label checks
+(atomic writes: :mod:`bertstudio.data.atomic`).
 
 Readers first read the whole file as bytes (benchmark files are tens of MB at
 most) so that every problem can be reported with a byte offset and a line
@@ -12,7 +13,6 @@ import json
 import os
 import re
 import stat
-import tempfile
 import uuid
 from pathlib import Path
 from typing import Any, Sequence
@@ -319,21 +319,6 @@ def to_example_set(
     # a full copy for a large file) only to name cache files an in-memory set never writes.
     ds = datasets.Dataset(InMemoryTable(table), fingerprint=uuid.uuid4().hex)
     return ExampleSet(kind, ds, labels, source, dict(meta or {}))
-
-
-def atomic_write(path: str | os.PathLike[str], data: bytes) -> None:
-    """Write next to the target, then rename: a crash never leaves a half-written file."""
-    p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, p)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 def check_writable_field(value: str, what: str, where: str, path: Any, forbidden: str = "\t\n\r") -> None:

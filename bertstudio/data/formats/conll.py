@@ -22,8 +22,8 @@ import re
 from typing import Any, Iterator, Sequence
 
 from bertstudio.data.examples import ExampleSet
+from bertstudio.data.atomic import atomic_write_bytes
 from bertstudio.data.formats.common import (
-    atomic_write,
     check_labels,
     check_tagging,
     check_writable_field,
@@ -196,4 +196,4 @@ def write_conll(examples: ExampleSet, path: str | os.PathLike[str], *, conllu: b
                 else:
                     out.append(tok if tag is None else f"{tok}\t{tag}")
             out.append("")
-    atomic_write(path, ("\n".join(out) + "\n").encode("utf-8"))
+    atomic_write_bytes(path, ("\n".join(out) + "\n").encode("utf-8"), parents=True)

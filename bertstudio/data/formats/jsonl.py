@@ -15,8 +15,9 @@ from typing import Any, Mapping, Sequence
 
 import pyarrow as pa
 
+from bertstudio.data.atomic import atomic_write_bytes
 from bertstudio.data.examples import ExampleSet
-from bertstudio.data.formats.common import atomic_write, check_labels, decode, parse_json, read_bytes, to_example_set
+from bertstudio.data.formats.common import check_labels, decode, parse_json, read_bytes, to_example_set
 from bertstudio.data.formats.table import ALIASES
 from bertstudio.data.kinds import KIND_SPECS, KindSpec, get_spec, str_list
 from bertstudio.errors import ConfigError, DataError
@@ -143,4 +144,4 @@ def write_jsonl(examples: ExampleSet, path: str | os.PathLike[str], *, columns: 
     for batch in examples.dataset.with_format("arrow").iter(batch_size=_CHUNK):
         for row in batch.to_pylist():
             out.append(json.dumps({names[c]: row[c] for c in names}, ensure_ascii=False))
-    atomic_write(path, ("\n".join(out) + "\n").encode("utf-8"))
+    atomic_write_bytes(path, ("\n".join(out) + "\n").encode("utf-8"), parents=True)

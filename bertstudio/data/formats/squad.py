@@ -15,7 +15,8 @@ import os
 from typing import Any
 
 from bertstudio.data.examples import ExampleSet
-from bertstudio.data.formats.common import atomic_write, decode, parse_json, read_bytes, to_example_set
+from bertstudio.data.atomic import atomic_write_bytes
+from bertstudio.data.formats.common import decode, parse_json, read_bytes, to_example_set
 from bertstudio.errors import ConfigError, DataError
 
 
@@ -138,4 +139,4 @@ def squad_document(examples: ExampleSet) -> dict[str, Any]:
 def write_squad(examples: ExampleSet, path: str | os.PathLike[str]) -> None:
     if examples.spec.save_format != "squad":  # the SQuAD layout holds the qa columns only
         raise ConfigError(f"cannot write {examples.kind} examples as SQuAD JSON", path=path, expected="a qa set")
-    atomic_write(path, json.dumps(squad_document(examples), ensure_ascii=False).encode("utf-8"))
+    atomic_write_bytes(path, json.dumps(squad_document(examples), ensure_ascii=False).encode("utf-8"), parents=True)

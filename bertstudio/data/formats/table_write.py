@@ -8,7 +8,8 @@ from typing import Any, Mapping
 
 from bertstudio.data.examples import ExampleSet
 from bertstudio.data.formats.cells import escape_cell, format_score
-from bertstudio.data.formats.common import BOM, atomic_write, check_writable_field
+from bertstudio.data.atomic import atomic_write_bytes
+from bertstudio.data.formats.common import BOM, check_writable_field
 from bertstudio.errors import ConfigError
 
 
@@ -55,7 +56,7 @@ def write_table(
                 cells.append(esc(v))
             _write_row(buf, cells, quoting, delimiter, path, f"row {row_no}")
     data = buf.getvalue().encode("utf-8")
-    atomic_write(path, (BOM + data) if bom else data)
+    atomic_write_bytes(path, (BOM + data) if bom else data, parents=True)
 
 
 def _write_row(buf: io.StringIO, cells: list[str], quoting: bool, delimiter: str, path: Any, where: str) -> None:

@@ -1,0 +1,264 @@
+"""The Train page's settings form: the widgets for the TrainConfig fields a person picks.
+
+The form shows and edits TrainConfig values; it keeps no defaults of its own (a
+fresh form shows ``TrainConfig()``'s) and no validation of its own (the dataclass
+checks). :meth:`TrainSettingsForm.settings` reads the widgets as TrainConfig field
+values; :meth:`TrainSettingsForm.show_settings` puts such values back. ``edited``
+fires on any change a person (or a preset) makes.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import fields
+from typing import Any
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QComboBox, QDoubleSpinBox, QFileDialog, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QPushButton, QSpinBox, QWidget,
+)
+
+from bertstudio.errors import ConfigError
+from bertstudio.train.config import HEADS, PRECISIONS, TrainConfig, check_setting
+
+log = logging.getLogger(__name__)
+
+DEFAULT_MODEL = "default"
+# The TrainConfig fields the form shows (the rest come from the project or keep their defaults).
+FORM_FIELDS = ("model", "head", "mode", "lora_rank", "batch_size", "lr", "epochs", "warmup_ratio", "max_length", "seed",
+               "device", "precision")
+# BERT paper, appendix A.3: batch {16, 32}, lr {5e-5, 4e-5, 3e-5, 2e-5}, epochs {2, 3, 4}, warmup 10%.
+PAPER_BATCHES = (16, 32)
+PAPER_LRS = ("5e-5", "4e-5", "3e-5", "2e-5")
+PAPER_EPOCHS = (2, 3, 4)
+PAPER_WARMUP = 0.1
+
+
+class TrainSettingsForm(QGroupBox):
+    edited = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(self.tr("Settings"), parent)
+        self.model_picker = QComboBox(objectName="modelPicker", editable=True)
+        self.model_picker.addItem(self.tr("Bundled all-MiniLM-L6-v2 (default)"), DEFAULT_MODEL)
+        self.model_picker.setToolTip(self.tr("The bundled model, a local model folder, or a Hugging Face Hub id typed in"))
+        self.model_picker.lineEdit().setPlaceholderText(self.tr("folder or Hub id, e.g. bert-base-uncased"))
+        self.model_help = QLabel(self.tr(
+            "A Hugging Face Hub id (downloaded once, then read from the local cache) or a model folder on this "
+            "computer. To work offline, pick a folder, or a Hub id already downloaded."), objectName="modelHelp",
+            wordWrap=True)
+        self.model_help.setStyleSheet("color: palette(placeholder-text);")
+        browse = QPushButton(self.tr("Folder…"), objectName="browseModelButton")
+        browse.clicked.connect(self._browse_model)
+        model_row = QHBoxLayout()
+        model_row.addWidget(self.model_picker, 1)
+        model_row.addWidget(browse)
+
+        self.head_combo = QComboBox(objectName="headCombo")
+        for text, key in zip((self.tr("Linear on [CLS] (BERT paper)"), self.tr("MLP (hidden layer + output)")), HEADS):
+            self.head_combo.addItem(text, key)
+        self.mode_combo = QComboBox(objectName="modeCombo")
+        for text, key in ((self.tr("Full fine-tuning"), "full"), (self.tr("Frozen encoder (features)"), "frozen"),
+                          (self.tr("Top N layers"), "top"), (self.tr("LoRA"), "lora")):
+            self.mode_combo.addItem(text, key)
+        self.top_spin = QSpinBox(objectName="topLayersSpin", minimum=1, maximum=48, value=2)
+        self.lora_spin = QSpinBox(objectName="loraRankSpin", minimum=1, maximum=256)
+        mode_row = QHBoxLayout()
+        mode_row.addWidget(self.mode_combo, 1)
+        mode_row.addWidget(QLabel(self.tr("N")))
+        mode_row.addWidget(self.top_spin)
+        mode_row.addWidget(QLabel(self.tr("rank")))
+        mode_row.addWidget(self.lora_spin)
+
+        self.preset_combo = QComboBox(objectName="presetCombo")
+        self.preset_combo.addItem(self.tr("Custom"), None)
+        for batch in PAPER_BATCHES:
+            for lr in PAPER_LRS:
+                for epochs in PAPER_EPOCHS:
+                    self.preset_combo.addItem(self.tr("BERT paper: batch {b}, lr {lr}, {e} epochs").format(b=batch, lr=lr, e=epochs),
+                                              f"{batch}|{lr}|{epochs}")
+        self.preset_combo.activated.connect(self._apply_preset)
+        self.batch_combo = QComboBox(objectName="batchCombo", editable=True)
+        self.batch_combo.addItems([str(b) for b in PAPER_BATCHES])
+        self.lr_combo = QComboBox(objectName="lrCombo", editable=True)
+        self.lr_combo.addItems(PAPER_LRS)
+        self.epochs_spin = QDoubleSpinBox(objectName="epochsSpin", minimum=0.01, maximum=100, decimals=2)
+        self.warmup_spin = QDoubleSpinBox(objectName="warmupSpin", minimum=0, maximum=0.99, singleStep=0.05, decimals=2)
+        self.max_len_spin = QSpinBox(objectName="maxLengthSpin", minimum=8, maximum=4096)
+        self.seed_spin = QSpinBox(objectName="seedSpin", minimum=0, maximum=2**31 - 1)
+        self.device_combo = QComboBox(objectName="deviceCombo", editable=True)
+        self.device_combo.addItems(["auto", "cpu", "cuda", "mps"])
+        self.precision_combo = QComboBox(objectName="precisionCombo")
+        self.precision_combo.addItems(list(PRECISIONS))
+        self.params_label = QLabel(objectName="trainableParamsLabel", wordWrap=True)
+
+        for combo in (self.model_picker, self.head_combo, self.mode_combo, self.preset_combo, self.batch_combo,
+                      self.lr_combo, self.device_combo, self.precision_combo):
+            # Long item texts (model paths, preset names) must not widen the form past the curves' room.
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(8)
+        form = QFormLayout(self)
+        for text, widget in ((self.tr("Model"), model_row), ("", self.model_help), (self.tr("Head"), self.head_combo),
+                             (self.tr("What learns"), mode_row), (self.tr("Preset"), self.preset_combo),
+                             (self.tr("Batch size"), self.batch_combo), (self.tr("Learning rate"), self.lr_combo),
+                             (self.tr("Epochs"), self.epochs_spin), (self.tr("Warm-up ratio"), self.warmup_spin),
+                             (self.tr("Max length"), self.max_len_spin), (self.tr("Seed"), self.seed_spin),
+                             (self.tr("Device"), self.device_combo), (self.tr("Precision"), self.precision_combo),
+                             (self.tr("Trainable"), self.params_label)):
+            form.addRow(text, widget)
+        self.setToolTip(self.tr("BERT paper grid: batch 16/32, lr 5e-5…2e-5, 2–4 epochs"))
+        self.preset_combo.setToolTip(self.toolTip())
+        self._help_texts()
+        self.show_settings({name: getattr(TrainConfig(), name) for name in FORM_FIELDS})  # the one set of defaults
+        self.model_picker.lineEdit().setCursorPosition(0)  # show the start of a long name, not its end
+
+        for combo in (self.model_picker, self.batch_combo, self.lr_combo, self.device_combo):
+            combo.editTextChanged.connect(self.edited)
+        for combo in (self.head_combo, self.mode_combo, self.precision_combo):
+            combo.currentIndexChanged.connect(self.edited)
+        for spin in (self.top_spin, self.lora_spin, self.epochs_spin, self.warmup_spin, self.max_len_spin, self.seed_spin):
+            spin.valueChanged.connect(self.edited)
+        self.mode_combo.currentIndexChanged.connect(self._update_mode_widgets)
+        self._update_mode_widgets()
+        self._applying = False
+        self.edited.connect(self._sync_preset)
+
+    def _help_texts(self) -> None:
+        """Each widget's tooltip is its setting's help text (train/config.py), where it has none."""
+        helps = {f.name: f.metadata.get("help", "") for f in fields(TrainConfig)}
+        for name, widget in (("head", self.head_combo), ("mode", self.mode_combo), ("batch_size", self.batch_combo),
+                             ("lr", self.lr_combo), ("epochs", self.epochs_spin), ("warmup_ratio", self.warmup_spin),
+                             ("max_length", self.max_len_spin), ("seed", self.seed_spin), ("device", self.device_combo),
+                             ("precision", self.precision_combo), ("lora_rank", self.lora_spin)):
+            if not widget.toolTip():
+                widget.setToolTip(helps[name])
+
+    # --- the model ----------------------------------------------------------------
+    def model_source(self) -> str:
+        idx = self.model_picker.currentIndex()
+        text = self.model_picker.currentText().strip()
+        if idx >= 0 and text == self.model_picker.itemText(idx) and self.model_picker.itemData(idx):
+            return str(self.model_picker.itemData(idx))
+        return text or DEFAULT_MODEL
+
+    def set_model_source(self, source: str) -> None:
+        if source == DEFAULT_MODEL:
+            self.model_picker.setCurrentIndex(0)
+        else:
+            self.model_picker.setEditText(source)
+
+    def _browse_model(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, self.tr("Choose a model folder"))
+        if folder:
+            self.set_model_source(folder)
+
+    def mode(self) -> str:
+        key = self.mode_combo.currentData()
+        return f"top-{self.top_spin.value()}" if key == "top" else str(key)
+
+    def _update_mode_widgets(self) -> None:
+        key = self.mode_combo.currentData()
+        self.top_spin.setEnabled(key == "top")
+        self.lora_spin.setEnabled(key == "lora")
+
+    # --- presets --------------------------------------------------------------------
+    def _apply_preset(self, index: int) -> None:
+        preset = self.preset_combo.itemData(index)
+        if preset:  # "batch|lr|epochs" (a string survives QVariant round trips; a tuple may not)
+            batch, lr, epochs = str(preset).split("|")
+            self._applying = True  # its four fields change one by one: not a departure from it
+            try:
+                self.batch_combo.setCurrentText(batch)
+                self.lr_combo.setCurrentText(lr)
+                self.epochs_spin.setValue(float(epochs))
+                self.warmup_spin.setValue(PAPER_WARMUP)
+            finally:
+                self._applying = False
+
+    def _sync_preset(self) -> None:
+        """The combo says "Custom" as soon as a field departs from the chosen preset."""
+        preset = self.preset_combo.currentData()
+        if self._applying or not preset:
+            return
+        batch, lr, epochs = str(preset).split("|")
+        try:
+            same = (int(self.batch_combo.currentText()) == int(batch) and float(self.lr_combo.currentText()) == float(lr)
+                    and self.epochs_spin.value() == float(epochs) and self.warmup_spin.value() == PAPER_WARMUP)
+        except ValueError:  # text that is no number departs from any preset
+            same = False
+        if not same:
+            self.preset_combo.setCurrentIndex(0)
+
+    # --- values ----------------------------------------------------------------------
+    def settings(self) -> dict[str, Any]:
+        """The form as TrainConfig field values; ConfigError (naming the setting) for text that
+        is no number. Ranges and spellings are the dataclass' to check."""
+        return {
+            "model": None if self.model_source() == DEFAULT_MODEL else self.model_source(),
+            "head": self.head_combo.currentData(), "mode": self.mode(), "lora_rank": self.lora_spin.value(),
+            "batch_size": _number(self.batch_combo.currentText(), int, "batch_size", self.tr("batch size")),
+            "lr": _number(self.lr_combo.currentText(), float, "lr", self.tr("learning rate")),
+            "epochs": self.epochs_spin.value(), "warmup_ratio": self.warmup_spin.value(),
+            "max_length": self.max_len_spin.value(), "seed": self.seed_spin.value(),
+            "device": self.device_combo.currentText().strip() or "auto", "precision": self.precision_combo.currentText(),
+        }
+
+    def show_settings(self, values: dict[str, Any]) -> None:
+        """Put TrainConfig field values into the widgets; a value TrainConfig would refuse (a
+        hand-edited project.json) leaves its widget as it is."""
+        ok = {}
+        for name in FORM_FIELDS:
+            if name in values:
+                try:
+                    ok[name] = check_setting(name, values[name])
+                except ConfigError as exc:
+                    log.warning("training setting not restored: %s", exc)
+        if "model" in ok:
+            self.set_model_source(ok["model"] or DEFAULT_MODEL)
+        if ok.get("head") in HEADS:
+            self.head_combo.setCurrentIndex(self.head_combo.findData(ok["head"]))
+        if isinstance(ok.get("mode"), str):
+            mode, _, n = ok["mode"].partition("-")
+            if self.mode_combo.findData(mode) >= 0 and (not n or n.isdigit()):
+                self.mode_combo.setCurrentIndex(self.mode_combo.findData(mode))
+                if n:
+                    self.top_spin.setValue(int(n))
+        for spin, name in ((self.lora_spin, "lora_rank"), (self.max_len_spin, "max_length"), (self.seed_spin, "seed"),
+                           (self.epochs_spin, "epochs"), (self.warmup_spin, "warmup_ratio")):
+            if name in ok:
+                spin.setValue(ok[name])
+        for combo, name in ((self.batch_combo, "batch_size"), (self.lr_combo, "lr"), (self.device_combo, "device")):
+            if name in ok:
+                combo.setCurrentText(_text(ok[name]))
+        if ok.get("precision") in PRECISIONS:
+            self.precision_combo.setCurrentText(ok["precision"])
+
+
+def _text(value: Any) -> str:
+    """A number as a person writes it: 5e-5, not 5e-05."""
+    return f"{value:g}".replace("e-0", "e-").replace("e+0", "e+") if isinstance(value, float) else str(value)
+
+
+def _number(text: str, convert: type, name: str, what: str) -> Any:
+    try:
+        return convert(text.strip())
+    except ValueError:
+        raise ConfigError(f"the {what} {text.strip()!r} is not a number", where=name) from None
+
+
+def legacy_settings(values: dict[str, Any]) -> dict[str, Any]:
+    """Train settings a project kept before the page kept TrainConfig values: mode "top" plus
+    ``top_layers``, the bundled model as "default", batch size and learning rate as typed text."""
+    out = dict(values)
+    if out.get("mode") == "top":
+        out["mode"] = f"top-{out.pop('top_layers', 2)}"
+    out.pop("top_layers", None)
+    if out.get("model") == DEFAULT_MODEL:
+        out["model"] = None
+    for name, convert in (("batch_size", int), ("lr", float)):
+        if isinstance(out.get(name), str):
+            try:
+                out[name] = convert(out[name])
+            except ValueError:
+                out.pop(name)
+    return out
