@@ -3,7 +3,7 @@
 Two curves over the number of training labels (x):
 
 - *this loop*: the shown model's accuracy on the audit set after each change
-  (``assistant.history()``), with its 95% Wilson interval as error bars;
+  (``assistant.history()``), with its 95% Wilson interval as a shaded band;
 - *random order (estimate)*: what labelling in random order would have reached with k
   labels, estimated from the audit set alone (``assistant.random_order_estimate()``).
 
@@ -62,12 +62,16 @@ class AuditChart(QWidget):
         self.plot.setMouseEnabled(x=False, y=False)
         self.plot.setMinimumHeight(160)
         self.plot.addLegend(offset=(-5, -5), brush=pg.mkBrush(255, 255, 255, 210), labelTextSize="8pt")
-        self.loop_curve = self.plot.plot(name=self.tr("this loop"), pen=pg.mkPen(LOOP_COLOUR, width=2), symbol="o",
-                                         symbolSize=5, symbolBrush=LOOP_COLOUR)
-        self.random_curve = self.plot.plot(name=self.tr("random order (estimate)"),
+        self.loop_curve = self.plot.plot(name=self.tr("this loop"), pen=pg.mkPen(LOOP_COLOUR, width=2))
+        self.random_curve = self.plot.plot(name=self.tr("random order (estimate)"), symbol="o", symbolSize=6,
+                                           symbolBrush=RANDOM_COLOUR, symbolPen=None,
                                            pen=pg.mkPen(RANDOM_COLOUR, width=2, style=pg.QtCore.Qt.PenStyle.DashLine))
-        self.error_bars = pg.ErrorBarItem(x=np.zeros(0), y=np.zeros(0), pen=pg.mkPen(LOOP_COLOUR, width=1), beam=0.0)
-        self.plot.addItem(self.error_bars)
+        self.low_curve = pg.PlotCurveItem(pen=pg.mkPen(0, 0, 0, 0))  # invisible edges of the band
+        self.high_curve = pg.PlotCurveItem(pen=pg.mkPen(0, 0, 0, 0))
+        band = pg.mkColor(LOOP_COLOUR)
+        band.setAlpha(45)
+        self.band = pg.FillBetweenItem(self.low_curve, self.high_curve, brush=pg.mkBrush(band))  # the 95% interval
+        self.plot.addItem(self.band)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.title)
@@ -95,7 +99,8 @@ class AuditChart(QWidget):
         self.title.setText(audit_line(self.controller))
         xs, acc, low, high = self.points()
         self.loop_curve.setData(xs, acc)
-        self.error_bars.setData(x=xs, y=acc, top=high - acc, bottom=acc - low)
+        self.low_curve.setData(xs, low)
+        self.high_curve.setData(xs, high)
         estimate = self.controller.random_order_estimate()
         if estimate:
             self.random_curve.setData([float(k) for k, _ in estimate], [100 * float(a) for _, a in estimate])

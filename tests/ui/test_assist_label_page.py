@@ -6,72 +6,15 @@ tests/conftest.py) with the ``tiny`` model, and drives the page with keys.
 
 from __future__ import annotations
 
-import random
 import threading
-from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pytest
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import Qt
 
+from assist_helpers import WAIT_MS, assisted, sentiment_rows  # noqa: F401 - the fixture
 from bertstudio.assist import AssistSettings, LabellingAssistant
 from bertstudio.data.project import Project
-from bertstudio.ui.editors import LabelPage
-from bertstudio.ui.session import ProjectSession
-from helpers import NEG, POS, make_project
-
-WAIT_MS = 300_000  # the shared 2-core box can be slow; nothing here depends on time
-
-
-def sentiment_rows(n: int, seed: int = 0) -> tuple[list[dict], list[str]]:
-    """``n`` unlabelled sentences and their hidden gold labels (alternating, separable)."""
-    rng = random.Random(seed)
-    rows, gold = [], []
-    for i in range(n):
-        pos = i % 2 == 0
-        a, b = rng.sample(POS if pos else NEG, 2)
-        rows.append({"text": f"the movie {i} was {a} and {b}", "label": None})
-        gold.append("pos" if pos else "neg")
-    return rows, gold
-
-
-class Assisted:
-    """A session over a fresh project with the assistant on, and its Label page."""
-
-    def __init__(self, qtbot: Any, folder: Path, tiny: str, rows: list[dict], *, kind: str = "sentence",
-                 labels: list[str] | None = None, factory: Any = None, **settings: Any) -> None:
-        self.project = make_project(folder / "project", kind, labels or ["neg", "pos"], {"train": rows})
-        self.session = ProjectSession(settings=QSettings(str(folder / "settings.ini"), QSettings.Format.IniFormat))
-        assist = self.session.assist
-        assist.enabled = True
-        assist.settings = AssistSettings(model=tiny, **settings)
-        assist.factory = factory
-        self.session.set_project(self.project)
-        self.page = LabelPage(self.session)
-        qtbot.addWidget(self.page)
-        self.page.resize(1100, 700)
-        self.page.show()
-        qtbot.waitUntil(lambda: assist.assistant is not None, timeout=WAIT_MS)
-        self.assist = assist
-        self.editor = self.page.editor()
-
-    def key_for(self, label: str) -> Qt.Key:
-        return Qt.Key.Key_1 if label == "neg" else Qt.Key.Key_2
-
-
-@pytest.fixture
-def assisted(qtbot, tmp_path, tiny):
-    made: list[Assisted] = []
-
-    def make(rows, **kw) -> Assisted:
-        a = Assisted(qtbot, tmp_path / f"s{len(made)}", tiny, rows, **kw)
-        made.append(a)
-        return a
-
-    yield make
-    for a in made:
-        a.session.close()
 
 
 def test_suggestions_appear_apart_from_gold_and_enter_accepts_one(qtbot, assisted):
@@ -244,6 +187,10 @@ def test_the_audit_set_is_never_trained_on(qtbot, assisted, tiny):
     assert not audit & set(assistant._fast.trained_rows) and not audit & set(assistant._strong.trained_rows)
     stats = a.assist.audit()
     assert stats.n == 2 and a.page.chart.title.text().endswith("2 audit labels")
+    a.page.chart.redraw()
+    xs, ys = a.page.chart.loop_curve.getData()
+    last = a.assist.history()[-1]  # the chart's last point is the shown model's audit accuracy now
+    assert xs[-1] == last["labels"] and ys[-1] == 100 * stats.accuracy == 100 * last["accuracy"]
 
 
 def test_next_in_uncertain_order_picks_the_smallest_top2_gap(qtbot, assisted, tiny):

@@ -96,7 +96,8 @@ class LabelPage(QWidget):
         side.setObjectName("labelSidePanel")
         side.addWidget(self.help)
         side.addWidget(self.chart)
-        side.setMaximumWidth(380)
+        side.setMaximumWidth(420)
+        side.setSizes([340, 280])  # the shortcuts whole on a laptop screen, the chart below
         splitter = QSplitter()
         splitter.addWidget(self.stack)
         splitter.addWidget(side)
