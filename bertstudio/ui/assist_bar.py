@@ -53,7 +53,8 @@ class AssistBar(QWidget):
         self.tools = QHBoxLayout()  # other Label page tools (a review queue button...) go here
         row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(QLabel(self.tr("Next:")))
+        self.next_title = QLabel(self.tr("Next:"))
+        row.addWidget(self.next_title)
         row.addWidget(self.order_combo)
         row.addWidget(self.label_combo)
         row.addWidget(self.counts_label, 1)
@@ -65,8 +66,17 @@ class AssistBar(QWidget):
         layout.addLayout(row)
         layout.addWidget(self.note)
         self.label_combo.setVisible(False)
+        self.set_note("")
         controller.status_changed.connect(self.update_counts)
         self.update_counts()
+
+    def set_assistant_shown(self, shown: bool) -> None:
+        """Show or hide the assistant's own parts (the tools added with :meth:`add_tool` stay)."""
+        for w in (self.next_title, self.order_combo, self.counts_label, self.train_button):
+            w.setVisible(shown)
+        self.label_combo.setVisible(shown and self.strategy() == "by_label")
+        if not shown:
+            self.set_note("")
 
     def add_tool(self, widget: QWidget) -> None:
         """Put another Label page tool (a button) on the bar, before "Train now"."""
@@ -115,8 +125,7 @@ class AssistBar(QWidget):
                                      not in ("training", "scoring"))
         counts = self.controller.counts()
         if not counts:
-            self.counts_label.setText(self.tr("(the labelling assistant starts with a project's train split)")
-                                      if not active else "")
+            self.counts_label.setText("")
             return
         self.counts_label.setText(
             self.tr("%1 labelled (%2 for the audit) · %3 skipped · %4 to go").replace("%1", f"{counts['labelled']:,}")

@@ -31,21 +31,33 @@ def sentiment_rows(n: int, seed: int = 0) -> tuple[list[dict], list[str]]:
 
 
 class Assisted:
-    """A session over a fresh project with the assistant on, and its Label page."""
+    """A session over a fresh project with the assistant on, and its Label page (in the real main
+    window with ``window=True``)."""
 
     def __init__(self, qtbot: Any, folder: Path, tiny: str, rows: list[dict], *, kind: str = "sentence",
-                 labels: list[str] | None = None, factory: Any = None, **settings: Any) -> None:
-        self.project = make_project(folder / "project", kind, labels or ["neg", "pos"], {"train": rows})
+                 labels: list[str] | None = None, factory: Any = None, window: bool = False, **settings: Any) -> None:
+        labels = ["neg", "pos"] if labels is None else labels
+        self.project = make_project(folder / "project", kind, labels, {"train": rows})
         self.session = ProjectSession(settings=QSettings(str(folder / "settings.ini"), QSettings.Format.IniFormat))
         assist = self.session.assist
         assist.enabled = True
         assist.settings = AssistSettings(model=tiny, **settings)
         assist.factory = factory
         self.session.set_project(self.project)
-        self.page = LabelPage(self.session)
-        qtbot.addWidget(self.page)
-        self.page.resize(1100, 700)
-        self.page.show()
+        self.window = None
+        if window:
+            from bertstudio.ui.main_window import MainWindow
+
+            self.window = MainWindow(self.session)
+            qtbot.addWidget(self.window)
+            self.window.show()
+            self.window.show_page("label")
+            self.page = self.window.pages["label"]
+        else:
+            self.page = LabelPage(self.session)
+            qtbot.addWidget(self.page)
+            self.page.resize(1100, 700)
+            self.page.show()
         qtbot.waitUntil(lambda: assist.assistant is not None, timeout=WAIT_MS)
         self.assist = assist
         self.editor = self.page.editor()

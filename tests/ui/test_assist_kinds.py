@@ -66,7 +66,8 @@ def test_tagging_suggests_tags_per_word_and_enter_stores_them(qtbot, assisted):
     assert len(suggestion.value) == 3 and all(t in ("DET", "NOUN", "VERB") for t in suggestion.value)
     assert "/".join(["the", suggestion.value[0]]) in editor.suggestion_label.text()
     qtbot.keyClick(editor, Qt.Key.Key_Return)
-    assert project.gold("train", 5) == suggestion.value
+    assert project.gold("train", 5) == suggestion.value and editor.row != 5
+    assert project.gold("train", editor.row) is None  # the next sentence to tag
 
 
 def test_qa_says_there_are_no_suggestions_until_a_first_model(qtbot, assisted):

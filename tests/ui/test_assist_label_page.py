@@ -50,6 +50,8 @@ def test_suggestions_appear_apart_from_gold_and_enter_accepts_one(qtbot, assiste
     delegate.initStyleOption(option, data.model.index(0, column))
     assert option.font.italic()
     assert data.distribution.counts() == {"neg": 0, "pos": 0}  # never counted as gold
+    help_text = a.page.help.toPlainText()
+    assert "Enter" in help_text and "accept the suggested label" in help_text  # the help names the key
 
     row = editor.row
     qtbot.keyClick(editor, Qt.Key.Key_Return)  # one key accepts the suggestion
@@ -221,26 +223,33 @@ def test_next_in_uncertain_order_picks_the_smallest_top2_gap(qtbot, assisted, ti
     assert counts == {"total": 12, "labelled": 1, "unlabelled": 11, "audit": 0, "training": 1, "skipped": 1}
 
 
-def test_closing_mid_training_loses_no_label(qtbot, assisted, tiny):
-    """Labels made by key while the strong model trains are on disk after the session closes
-    mid-training (the training is cancelled, the audit set is saved)."""
+def test_closing_the_window_mid_training_loses_no_label(qtbot, assisted, tiny):
+    """In the main window: Tools > Train assistant now, the status bar follows the training, labels
+    made by key meanwhile are on disk after the window closes mid-training (the training is
+    cancelled, the audit set is kept)."""
     rows, gold = sentiment_rows(60)
-    a = assisted(rows, factory=held_factory(tiny, strong_every=0, strong_method="finetune"))
-    assistant, editor = a.assist.assistant, a.editor
+    a = assisted(rows, window=True, factory=held_factory(tiny, strong_every=0, strong_method="finetune"))
+    assistant, editor, window = a.assist.assistant, a.editor, a.window
     qtbot.waitUntil(lambda: a.assist.scores() is not None, timeout=WAIT_MS)
+    assert "Assistant:" in window.assist_status.label.text()
     for _ in range(12):
         qtbot.keyClick(editor, a.key_for(gold[editor.row]))
-    a.assist.train_now()
+    qtbot.waitUntil(window.train_assistant_action.isEnabled, timeout=WAIT_MS)
+    window.train_assistant_action.trigger()
     qtbot.waitUntil(assistant.training.is_set, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: "training a fine-tuned model on 11 labels" in window.assist_status.label.text(),
+                    timeout=WAIT_MS)
+    assert window.assist_status.bar.isVisible()
     for _ in range(5):
         qtbot.keyClick(editor, a.key_for(gold[editor.row]))
     labelled = {r: a.project.gold("train", r) for r in range(60) if a.project.gold("train", r) is not None}
     audit = set(assistant._queue.audit_rows)
     assert len(labelled) == 17 and len(audit) == 1
     folder = a.project.folder
-    assistant.train_gate.set()  # the training goes on; close() cancels it after its current step
-    a.session.close()
-    assert a.assist.assistant is None and assistant._training.get("status") in ("cancelled", "finished")
+    assistant.train_gate.set()  # the training goes on; closing cancels it after its current step
+    window.close()
+    assert a.assist.assistant is None and a.project.closed
+    assert assistant._training.get("status") in ("cancelled", "finished") and not assistant._threads
     reopened = Project.open(folder)
     try:
         assert reopened.progress("train") == (17, 60)

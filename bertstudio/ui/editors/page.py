@@ -122,7 +122,12 @@ class LabelPage(QWidget):
         if session.has_project():
             self._on_project_opened(session.project)
         else:
+            self._show_assist()
             self.setEnabled(False)
+
+    def add_tool(self, widget: QWidget) -> None:
+        """Another Label page tool (a button, e.g. a review queue) on the assistant's bar."""
+        self.assist_bar.add_tool(widget)
 
     def editor(self) -> KindEditor:
         """The editor of the open project's kind."""
@@ -149,7 +154,7 @@ class LabelPage(QWidget):
     # -- the labelling assistant -------------------------------------------------------------
     def _show_assist(self) -> None:
         on = self.session.assist.enabled and self.session.has_project()
-        self.assist_bar.setVisible(on)
+        self.assist_bar.set_assistant_shown(on)  # the bar stays: other tools can sit on it
         self.chart.setVisible(on)
 
     def _next_item(self, skipping: bool) -> bool:

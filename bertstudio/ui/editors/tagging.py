@@ -10,7 +10,8 @@ word, Backspace clears them, and the sentence is stored once every word has a
 tag (until then it is a draft: see :mod:`bertstudio.ui.editors.tag_edits`).
 The help, legend and notes use the scheme's words: entities for BIO, tags for POS.
 An unlabelled sentence the labelling assistant has tags for shows them under the
-words (grey, italic: a suggestion, not a label); Enter stores them as the sentence's tags.
+words (grey, italic: a suggestion, not a label); Enter stores them as the sentence's tags
+and moves on to the next sentence.
 """
 
 from __future__ import annotations
@@ -173,6 +174,7 @@ class TaggingEditor(KindEditor):
         if not all(t in labels for t in tags):
             return False
         self._push(tags, self.tr("Accept the suggested tags of row %1").replace("%1", str(self.row + 1)))
+        self.advance()
         return True
 
     def _status_note(self, stored: bool) -> str:
