@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from bertstudio.data.kinds import get_spec
+from bertstudio.ui.assist_delegate import SuggestionDelegate
 from bertstudio.ui.data_model import ExampleTableModel, arrow_table, latest_predictions, search_rows, unlabelled_rows
 from bertstudio.ui.session import SPLITS, ProjectSession
 
@@ -154,8 +155,6 @@ class DataPage(QWidget):
         session.gold_changed.connect(self._on_gold_changed)
         session.labels_changed.connect(self._on_labels_changed)
         session.current_example_changed.connect(self._on_current_example_changed)
-        from bertstudio.ui.assist_delegate import SuggestionDelegate
-
         self.suggestion_delegate = SuggestionDelegate(self.table)
         session.assist.scores_changed.connect(self._on_suggestions_changed)
         if session.has_project():
