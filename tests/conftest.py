@@ -12,6 +12,9 @@ os.environ["TRANSFORMERS_OFFLINE"] = "1"
 os.environ["HF_DATASETS_OFFLINE"] = "1"
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+# the labelling assistant (an encoder embedding every opened project in the background) runs only in
+# the tests that turn it on (tests/ui/test_assist_*.py): the suite shares two cores
+os.environ["BERTSTUDIO_ASSIST"] = "0"
 # the CLI's and the app's log file: never the user's ~/.local/state during tests
 os.environ.setdefault("BERTSTUDIO_LOG", os.path.join(tempfile.mkdtemp(prefix="bertstudio-test-log-"), "bertstudio.log"))
 

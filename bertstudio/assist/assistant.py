@@ -139,6 +139,11 @@ class LabellingAssistant(S.AssistantState):
                 index = self._labels.index(label) if label in self._labels else None
             return self._queue.next_row(strategy, margin=margin, scores=probs, label_index=index)
 
+    def pending(self) -> NextItem | None:
+        """The item :meth:`next_row` last handed out, while it is neither labelled nor skipped."""
+        with self._lock:
+            return self._queue.pending
+
     def skip(self, row: int) -> None:
         """The user moved on without labelling ``row``: it comes back after every other row."""
         with self._lock:

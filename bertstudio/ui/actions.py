@@ -53,6 +53,9 @@ def build_actions(window: Any, pages: Any) -> None:
     w.add_examples_action = act(w, "addExamplesAction", _t("&Add examples…"), w.add_examples, "Ctrl+Shift+N")
     w.label_set_action = act(w, "labelSetAction", _t("&Label set…"), w.edit_label_set)
     w.learning_curve_action = act(w, "learningCurveAction", _t("&Learning curve…"), lambda: learning_curve(w))
+    w.train_assistant_action = act(w, "trainAssistantAction", _t("&Train assistant now"), w.session.assist.train_now)
+    w.train_assistant_action.setEnabled(False)  # while the labelling assistant of a project runs
+    w.session.assist.status_changed.connect(lambda: w.train_assistant_action.setEnabled(w.session.assist.can_train()))
     w.shortcuts_action = act(w, "shortcutsAction", _t("&Keyboard shortcuts"), w.show_shortcuts, SK.HelpContents)
     w.recent_menu = QMenu(_t("Open &recent"), w)
     w.recent_menu.setObjectName("recentMenu")
@@ -79,6 +82,7 @@ def build_actions(window: Any, pages: Any) -> None:
     add_theme_menu(w, view_menu)  # View > Theme: system / light / dark, kept in QSettings
     tools_menu = w.menuBar().addMenu(_t("&Tools"))
     tools_menu.addAction(w.learning_curve_action)
+    tools_menu.addAction(w.train_assistant_action)
     help_menu = w.menuBar().addMenu(_t("&Help"))
     help_menu.addAction(w.shortcuts_action)
     toolbar = w.addToolBar(_t("Main"))

@@ -31,6 +31,7 @@ from PySide6.QtGui import QColor
 from bertstudio.data.kinds import get_spec
 
 BLOCK = 256
+SUGGESTION_CONFIDENCE_ROLE = Qt.ItemDataRole.UserRole + 1  # the Suggested column's confidence (0-1, nan: none)
 _MAX_BLOCKS = 16
 _CELL_CHARS = 300  # long contexts are cut in the table; the editor shows them whole
 
@@ -134,6 +135,8 @@ class ExampleTableModel(QAbstractTableModel):
         self._index: np.ndarray | None = None
         self._blocks: OrderedDict[int, list[dict[str, Any]]] = OrderedDict()
         self._colours = dict(colours or {})
+        # The labelling assistant's "Suggested" column, last (None: no column): a model's guess, never gold.
+        self._suggest: Callable[[int], Any] | None = None
 
     # -- contents ------------------------------------------------------------------------
     @property
@@ -164,6 +167,17 @@ class ExampleTableModel(QAbstractTableModel):
         self.beginResetModel()
         self._blocks.clear()
         self.endResetModel()
+
+    def set_suggestions(self, suggest: Callable[[int], Any] | None) -> None:
+        """Show ``suggest(source_row)`` (a Suggestion or None) in a last "Suggested" column."""
+        self.beginResetModel()
+        self._suggest = suggest
+        self.endResetModel()
+
+    def suggestions_changed(self) -> None:
+        if self._suggest is not None and self.rowCount():
+            column = self.columnCount() - 1
+            self.dataChanged.emit(self.index(0, column), self.index(self.rowCount() - 1, column))
 
     def set_colours(self, colours: dict[str, str]) -> None:
         self._colours = dict(colours)
@@ -221,12 +235,14 @@ class ExampleTableModel(QAbstractTableModel):
         return len(self._index) if self._index is not None else self._table.num_rows
 
     def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(get_spec(self._kind).view_columns)
+        return 0 if parent.isValid() else len(get_spec(self._kind).view_columns) + (self._suggest is not None)
 
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or not (0 <= index.row() < self.rowCount()):
             return None
         spec = get_spec(self._kind)
+        if index.column() == len(spec.view_columns):
+            return self._suggestion_data(index, role)
         column = spec.view_columns[index.column()]
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
             value = self.row_values(index.row()).get(column)
@@ -242,9 +258,27 @@ class ExampleTableModel(QAbstractTableModel):
             return self.source_row(index.row())
         return None
 
+    def _suggestion_data(self, index: QModelIndex | QPersistentModelIndex, role: int) -> Any:
+        from bertstudio.ui.assist_controller import source_text, suggestion_text
+
+        if role == Qt.ItemDataRole.UserRole:
+            return self.source_row(index.row())
+        if role not in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole, SUGGESTION_CONFIDENCE_ROLE):
+            return None
+        suggestion = self._suggest(self.source_row(index.row())) if self._suggest is not None else None
+        if suggestion is None:
+            return None
+        if role == SUGGESTION_CONFIDENCE_ROLE:
+            return suggestion.confidence
+        text = suggestion_text(suggestion)
+        return text if role == Qt.ItemDataRole.DisplayRole else f"{text} ({source_text(suggestion.source)})"
+
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if role != Qt.ItemDataRole.DisplayRole:
             return None
+        if orientation == Qt.Orientation.Horizontal and self._suggest is not None \
+                and section == len(get_spec(self._kind).view_columns):
+            return QCoreApplication.translate(_CONTEXT, "Suggested")
         if orientation == Qt.Orientation.Horizontal:
             if 0 <= section < self.columnCount():
                 return column_title(self._kind, get_spec(self._kind).view_columns[section])

@@ -3,7 +3,10 @@
 The table is a QTableView over :class:`ExampleTableModel` (Arrow-backed, rows
 read in blocks on demand). Search and filters compute a numpy index array with
 vectorised ``pyarrow.compute`` calls over whole columns and hand it to the
-model, so 550,000 rows stay as fast as 500.
+model, so 550,000 rows stay as fast as 500. While the labelling assistant runs on the
+split shown, a last "Suggested" column shows its guess per row (drawn by
+:class:`~bertstudio.ui.assist_delegate.SuggestionDelegate`: italic, grey; never gold, never
+counted, filtered or exported as a label).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from bertstudio.data.kinds import get_spec
+from bertstudio.ui.assist_delegate import SuggestionDelegate
 from bertstudio.ui.data_model import ExampleTableModel, arrow_table, latest_predictions, search_rows, unlabelled_rows
 from bertstudio.ui.session import SPLITS, ProjectSession
 
@@ -151,6 +155,8 @@ class DataPage(QWidget):
         session.gold_changed.connect(self._on_gold_changed)
         session.labels_changed.connect(self._on_labels_changed)
         session.current_example_changed.connect(self._on_current_example_changed)
+        self.suggestion_delegate = SuggestionDelegate(self.table)
+        session.assist.scores_changed.connect(self._on_suggestions_changed)
         if session.has_project():
             self._on_project_opened(session.project)
         else:
@@ -215,6 +221,7 @@ class DataPage(QWidget):
         gold_of = (lambda row, s=self.split: project.gold(s, row)) if project is not None else None
         self.model.set_table(self.session.kind, self._full, None, gold_of)
         self.model.set_colours(self.session.label_colours())
+        self._show_suggestions()
         self._size_columns()
         self._fill_filters()
         self.apply_filters()
@@ -231,6 +238,27 @@ class DataPage(QWidget):
                 header.resizeSection(i, 180 if spec.gold.name == "answers" and column == spec.gold_column else 140)
             else:
                 header.setSectionResizeMode(i, QHeaderView.ResizeMode.Stretch)
+        if self.model.columnCount() > len(spec.view_columns):  # the Suggested column
+            header.setSectionResizeMode(len(spec.view_columns), QHeaderView.ResizeMode.Interactive)
+            header.resizeSection(len(spec.view_columns), 180 if spec.gold.per_token else 120)
+
+    # -- the assistant's suggestions ------------------------------------------------------
+    def _show_suggestions(self) -> None:
+        """The Suggested column while the assistant runs on this split (and has suggested something)."""
+        assist = self.session.assist
+        wanted = assist.is_active(self.split) and self._full is not None and assist.scores() is not None
+        if wanted != (self.model.columnCount() > len(get_spec(self.model.kind).view_columns)):
+            self.model.set_suggestions((lambda row, s=self.split: assist.suggestion(s, row)) if wanted else None)
+            column = len(get_spec(self.model.kind).view_columns)
+            for i in range(column + 1):
+                self.table.setItemDelegateForColumn(i, None)
+            if wanted:
+                self.table.setItemDelegateForColumn(column, self.suggestion_delegate)
+            self._size_columns()
+
+    def _on_suggestions_changed(self) -> None:
+        self._show_suggestions()
+        self.model.suggestions_changed()
 
     def _on_data_imported(self, split: str) -> None:
         self._fill_splits()

@@ -13,15 +13,33 @@ def _picker(what: str) -> tuple[str, str]:
     return QCoreApplication.translate("HelpPanel", "a letter (not S), or /"), what
 
 
-def shortcuts(kind: str, labels: list[str] | None = None) -> list[tuple[str, str]]:
+def _accept(gold: str) -> list[tuple[str, str]]:
+    """The labelling assistant's key: Enter accepts its suggestion (QA has none)."""
+    what = {
+        "label": QCoreApplication.translate("HelpPanel", "accept the suggested label (grey, under the text); any label key overrides it"),
+        "score": QCoreApplication.translate("HelpPanel", "accept the suggested score (grey, under the text)"),
+        "tags": QCoreApplication.translate("HelpPanel", "store the suggested tags (grey, under the words)"),
+    }.get(gold)
+    return [(QCoreApplication.translate("HelpPanel", "Enter"), what)] if what else []
+
+
+def shortcuts(kind: str, labels: list[str] | None = None, assistant: bool = False) -> list[tuple[str, str]]:
     """(keys, what they do) for one task kind (its editor is chosen by its gold type), most used first.
 
     ``labels`` is the project's label set: a tagging project with B-/I- tags is told about
-    entities, one with plain tags (POS) about tags."""
+    entities, one with plain tags (POS) about tags. ``assistant``: the labelling assistant
+    is on (Enter accepts its suggestion; S / Space go to the next example of the Next order)."""
     gold = get_spec(kind).gold.name
+    return (_accept(gold) if assistant else []) + _kind_shortcuts(kind, gold, labels, assistant)
+
+
+def _kind_shortcuts(kind: str, gold: str, labels: list[str] | None, assistant: bool) -> list[tuple[str, str]]:
+    skip = (QCoreApplication.translate("HelpPanel", "skip: the next example in the Next order (this one comes back last)")
+            if assistant else
+            QCoreApplication.translate("HelpPanel", "skip to the next unlabelled example"))
     move = [
         (QCoreApplication.translate("HelpPanel", "← / → or ↑ / ↓"), QCoreApplication.translate("HelpPanel", "previous / next example")),
-        (QCoreApplication.translate("HelpPanel", "S or Space"), QCoreApplication.translate("HelpPanel", "skip to the next unlabelled example")),
+        (QCoreApplication.translate("HelpPanel", "S or Space"), skip),
         (QCoreApplication.translate("HelpPanel", "Ctrl+Z / Ctrl+Shift+Z"), QCoreApplication.translate("HelpPanel", "undo / redo the last edit")),
     ]
     if gold == "label":
@@ -46,7 +64,7 @@ def shortcuts(kind: str, labels: list[str] | None = None) -> list[tuple[str, str
             (QCoreApplication.translate("HelpPanel", "Shift+← / Shift+→, or drag"), QCoreApplication.translate("HelpPanel", "select several words")),
             *apply,
             (QCoreApplication.translate("HelpPanel", "↑ / ↓, Page Up / Page Down"), QCoreApplication.translate("HelpPanel", "previous / next sentence")),
-            (QCoreApplication.translate("HelpPanel", "S or Space"), QCoreApplication.translate("HelpPanel", "skip to the next unlabelled sentence")),
+            (QCoreApplication.translate("HelpPanel", "S or Space"), skip if assistant else QCoreApplication.translate("HelpPanel", "skip to the next unlabelled sentence")),
             (QCoreApplication.translate("HelpPanel", "Ctrl+Z / Ctrl+Shift+Z"), QCoreApplication.translate("HelpPanel", "undo / redo")),
         ]
     return [
@@ -55,13 +73,13 @@ def shortcuts(kind: str, labels: list[str] | None = None) -> list[tuple[str, str
         (QCoreApplication.translate("HelpPanel", "N"), QCoreApplication.translate("HelpPanel", "toggle 'no answer'")),
         (QCoreApplication.translate("HelpPanel", "Backspace"), QCoreApplication.translate("HelpPanel", "clear the answer")),
         (QCoreApplication.translate("HelpPanel", "↑ / ↓, Page Up / Page Down"), QCoreApplication.translate("HelpPanel", "previous / next question")),
-        (QCoreApplication.translate("HelpPanel", "S or Space"), QCoreApplication.translate("HelpPanel", "skip to the next unanswered question")),
+        (QCoreApplication.translate("HelpPanel", "S or Space"), skip if assistant else QCoreApplication.translate("HelpPanel", "skip to the next unanswered question")),
         (QCoreApplication.translate("HelpPanel", "Ctrl+Z / Ctrl+Shift+Z"), QCoreApplication.translate("HelpPanel", "undo / redo")),
     ]
 
 
-def shortcuts_html(kind: str, labels: list[str] | None = None) -> str:
-    rows = "".join(f"<tr><td><b>{k}</b></td><td>{v}</td></tr>" for k, v in shortcuts(kind, labels))
+def shortcuts_html(kind: str, labels: list[str] | None = None, assistant: bool = False) -> str:
+    rows = "".join(f"<tr><td><b>{k}</b></td><td>{v}</td></tr>" for k, v in shortcuts(kind, labels, assistant))
     return f"<h3>{QCoreApplication.translate('HelpPanel', 'Keyboard')}</h3><table cellspacing='4'>{rows}</table>"
 
 
@@ -74,17 +92,18 @@ class HelpPanel(QTextBrowser):
         self.setOpenExternalLinks(False)
         self.set_kind("sentence")
 
-    def set_kind(self, kind: str, labels: list[str] | None = None) -> None:
-        self.setHtml(shortcuts_html(kind, labels))
+    def set_kind(self, kind: str, labels: list[str] | None = None, assistant: bool = False) -> None:
+        self.setHtml(shortcuts_html(kind, labels, assistant))
 
 
 class ShortcutsDialog(QDialog):
-    def __init__(self, kind: str, parent: QWidget | None = None, labels: list[str] | None = None) -> None:
+    def __init__(self, kind: str, parent: QWidget | None = None, labels: list[str] | None = None,
+                 assistant: bool = False) -> None:
         super().__init__(parent)
         self.setObjectName("shortcutsDialog")
         self.setWindowTitle(self.tr("Keyboard shortcuts"))
         panel = HelpPanel(self)
-        panel.set_kind(kind, labels)
+        panel.set_kind(kind, labels, assistant)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)

@@ -162,6 +162,10 @@ class MainWindow(QMainWindow):
         self.progress_label = QLabel(objectName="statusProgress")
         for w in (self.project_label, self.split_label, self.progress_label):
             self.statusBar().addPermanentWidget(w)
+        from bertstudio.ui.assist_status import AssistStatus
+
+        self.assist_status = AssistStatus(self.session.assist)  # the labelling assistant: model, audit, training
+        self.statusBar().addPermanentWidget(self.assist_status)
 
     # -- project -----------------------------------------------------------------------------
     def new_project(self) -> None:
@@ -287,7 +291,7 @@ class MainWindow(QMainWindow):
                 label_page.edit_label_set()
 
     def show_shortcuts(self) -> None:
-        ShortcutsDialog(self.session.kind, self, self.session.labels()).exec()
+        ShortcutsDialog(self.session.kind, self, self.session.labels(), self.session.assist.enabled).exec()
 
     def _require_project(self) -> bool:
         if self.session.has_project():

@@ -6,6 +6,10 @@ and turns the core's plain change events into Qt signals (past tense, as the
 house style asks). Views listen to these signals; the project never knows its
 views.
 
+``session.assist`` is the open project's labelling assistant
+(:class:`~bertstudio.ui.assist_controller.AssistController`), started with the project
+and closed before it.
+
 Signals:
 
 - ``project_opened(object)``: a project was opened or created (the Project)
@@ -27,6 +31,7 @@ from PySide6.QtCore import QObject, QSettings, Signal
 from PySide6.QtGui import QUndoStack
 
 from bertstudio.errors import BertStudioError
+from bertstudio.ui.assist_controller import AssistController
 
 SPLITS: tuple[str, ...] = ("train", "dev", "test")
 _MAX_RECENT = 10
@@ -56,6 +61,7 @@ class ProjectSession(QObject):
         self._unsubscribe: Callable[[], None] | None = None
         self._split = "train"
         self._row = -1
+        self.assist = AssistController(self)  # the labelling assistant of the open project
         if project is not None:
             self.set_project(project)
 
@@ -71,6 +77,7 @@ class ProjectSession(QObject):
         """Make ``project`` the open one (None closes); the undo history starts afresh."""
         if self._project is not None:
             self._detach()
+            self.assist.close_project()  # before the project closes: it reads the project's rows
             old, self._project = self._project, None
             self.undo_stack.clear()
             self._row = -1
@@ -86,6 +93,7 @@ class ProjectSession(QObject):
         self._attach(project)
         self._split = next((s for s in SPLITS if self.split_size(s) > 0), "train")
         self._row = 0 if self.split_size(self._split) > 0 else -1
+        self.assist.open_project(project)
         folder = getattr(project, "folder", None)
         if folder is not None:
             self.add_recent(str(folder))

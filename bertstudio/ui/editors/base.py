@@ -12,7 +12,7 @@ choice, and :meth:`KindEditor.choice_keys` for its legend.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 import pyarrow.compute as pc
@@ -27,7 +27,13 @@ NUMBER_KEYS: dict[int, int] = {getattr(Qt.Key, f"Key_{i}"): i for i in range(10)
 
 
 class KindEditor(QWidget):
-    """Base class; subclasses implement ``show_row`` and their own keys."""
+    """Base class; subclasses implement ``show_row`` and their own keys.
+
+    ``next_hook(skipping)``, set by the Label page while the labelling assistant picks the
+    Next order, moves to the next item and returns True (False: the editor's own rule, the
+    next row or the next unlabelled one). Editors with suggestions implement
+    :meth:`show_suggestion` and :meth:`accept_suggestion` (Enter).
+    """
 
     kind: str = ""
     command_letters: frozenset[str] = frozenset("s")  # S skips; these letters never open the picker
@@ -38,6 +44,7 @@ class KindEditor(QWidget):
         self.session = session
         self.split = session.current_split
         self.row = -1
+        self.next_hook: Callable[[bool], bool] | None = None
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.picker = LabelPicker(self)
         self.picker.chosen.connect(self.apply_choice)
@@ -106,6 +113,28 @@ class KindEditor(QWidget):
             return True
         return False
 
+    # -- the assistant's suggestion ----------------------------------------------------------
+    def suggestion(self) -> Any:
+        """The assistant's Suggestion for the example shown, or None (none yet, another split,
+        or an audit pick: its label checks the model, so the model's guess is not shown)."""
+        assist = getattr(self.session, "assist", None)
+        if assist is None or self.row < 0 or assist.is_audit_pick(self.split, self.row):
+            return None
+        return assist.suggestion(self.split, self.row)
+
+    def unlabelled_suggestion(self) -> Any:
+        """The suggestion while the example has no gold value (what Enter accepts)."""
+        if self.row < 0 or self.session.gold(self.split, self.row) is not None:
+            return None
+        return self.suggestion()
+
+    def show_suggestion(self) -> None:
+        """Redraw the suggestion of the example shown (new scores arrived)."""
+
+    def accept_suggestion(self) -> bool:
+        """Apply the suggestion as the gold value (Enter); False when there is none."""
+        return False
+
     # -- moving ----------------------------------------------------------------------------
     def split_length(self) -> int:
         return self.session.split_size(self.split)
@@ -143,6 +172,16 @@ class KindEditor(QWidget):
         self.go_to(int(after[0] if len(after) else missing[0]))
         return True
 
+    def advance(self) -> None:
+        """After a label: the next item of the Label page's Next order, else the next row."""
+        if self.next_hook is None or not self.next_hook(False):
+            self.step(1)
+
+    def skip_ahead(self) -> None:
+        """S / Space: pass over this example (it comes back after every other one)."""
+        if self.next_hook is None or not self.next_hook(True):
+            self.next_unlabelled()
+
     def set_gold(self, value: Any, text: str) -> None:
         if self.row >= 0:
             self.session.apply_gold(self.split, self.row, value, text)
@@ -157,7 +196,7 @@ class KindEditor(QWidget):
         elif key == Qt.Key.Key_Home and event.modifiers() & Qt.KeyboardModifier.ControlModifier:
             self.go_to(0)
         elif key in (Qt.Key.Key_S, Qt.Key.Key_Space) and not event.modifiers() & Qt.KeyboardModifier.ControlModifier:
-            self.next_unlabelled()
+            self.skip_ahead()
         else:
             return False
         return True

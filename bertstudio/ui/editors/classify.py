@@ -4,7 +4,9 @@ Sentence/pair: number keys 1-9 apply the label set's first nine labels, a letter
 (or /) opens the type-to-filter label picker for any of them, 0 or Backspace
 clears, arrows move, S/Space jumps to the next unlabelled example. After a
 label is applied the editor moves on (the usual rhythm of labelling tools);
-the "advance" box turns that off. Regression: a 0-5 slider in steps of 0.1,
+the "advance" box turns that off. While the labelling assistant has a suggestion for an
+unlabelled example it is shown under the text (grey, italic: a suggestion, never a
+label), its legend button is framed and the picker opens on it; Enter accepts it. Regression: a 0-5 slider in steps of 0.1,
 keys 0-5 set whole scores, and the score box takes a typed score: Enter or an
 arrow key stores it and gives the keys back to the editor (the arrows move on).
 """
@@ -58,6 +60,11 @@ class SentenceEditor(KindEditor):
         self.gold_label = QLabel()
         self.gold_label.setObjectName("goldLabel")
         self.gold_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.suggestion_label = QLabel()
+        self.suggestion_label.setObjectName("suggestionLabel")
+        self.suggestion_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.suggestion_label.setWordWrap(True)
+        self.suggestion_label.setStyleSheet("font-style: italic; color: palette(mid);")
         self.legend = LabelLegend(self)
         self.legend.label_clicked.connect(self.apply_label)
         self.advance_box = QCheckBox(self.tr("Move to the next example after labelling"))
@@ -74,6 +81,7 @@ class SentenceEditor(KindEditor):
         layout.addLayout(self.headers)
         layout.addLayout(texts, 1)
         layout.addWidget(self.gold_label)
+        layout.addWidget(self.suggestion_label)
         self._add_controls(layout)
         layout.addWidget(self.advance_box)
 
@@ -94,12 +102,43 @@ class SentenceEditor(KindEditor):
 
     def current_choice(self) -> str | None:
         gold = self.session.gold(self.split, self.row)
-        return None if gold is None else str(gold)
+        if gold is None:
+            suggestion = self.suggestion()
+            return None if suggestion is None else str(suggestion.value)
+        return str(gold)
 
     def show_row(self, values: dict[str, Any]) -> None:
         self.text_view.setPlainText(values.get("text") or "")
         self.pair_view.setPlainText(values.get("text_pair") or "")
         self._show_gold(values.get("label"))
+        self.show_suggestion()
+
+    def show_suggestion(self) -> None:
+        from bertstudio.ui.assist_controller import source_text, suggestion_text
+
+        assist = self.session.assist
+        suggestion = self.suggestion() if self.row >= 0 else None
+        if suggestion is not None:
+            text = self.tr("Suggested: %1 (%2)").replace("%1", suggestion_text(suggestion)).replace(
+                "%2", source_text(suggestion.source))
+            if self.session.gold(self.split, self.row) is None:
+                text += " · " + self.tr("Enter accepts it, any label key overrides it")
+        elif self.row >= 0 and assist.is_audit_pick(self.split, self.row):
+            text = self.tr("Audit example: drawn at random to check the model, so its suggestion is hidden")
+        elif self.row >= 0 and assist.is_active(self.split):
+            text = assist.waiting_text()
+        else:
+            text = ""
+        self.suggestion_label.setText(text)
+        self.suggestion_label.setVisible(bool(text))
+        self.legend.set_suggested(str(suggestion.value) if suggestion is not None else None)
+
+    def accept_suggestion(self) -> bool:
+        suggestion = self.unlabelled_suggestion()
+        if suggestion is None or str(suggestion.value) not in self.choices():
+            return False
+        self.apply_label(str(suggestion.value))
+        return True
 
     def _show_gold(self, gold: Any) -> None:
         if gold is None:
@@ -117,7 +156,7 @@ class SentenceEditor(KindEditor):
             return
         self.set_gold(name, self.tr("Label row %1 as '%2'").replace("%1", str(self.row + 1)).replace("%2", name))
         if self.advance_box.isChecked():
-            self.step(1)
+            self.advance()
 
     def clear_label(self) -> None:
         if self.row >= 0 and self.session.gold(self.split, self.row) is not None:
@@ -129,6 +168,8 @@ class SentenceEditor(KindEditor):
             return
         if key in (Qt.Key.Key_Backspace, Qt.Key.Key_Delete) or NUMBER_KEYS.get(key) == 0:
             self.clear_label()
+        elif key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not event.modifiers():
+            self.accept_suggestion()
         elif not self.handle_navigation(event):
             super().keyPressEvent(event)
 
@@ -187,6 +228,15 @@ class RegressionEditor(SentenceEditor):
     def refresh(self) -> None:
         KindEditor.refresh(self)
 
+    def accept_suggestion(self) -> bool:
+        suggestion = self.unlabelled_suggestion()
+        if suggestion is None:
+            return False
+        self.apply_score(float(suggestion.value))
+        if self.advance_box.isChecked():
+            self.advance()
+        return True
+
     def _show_gold(self, gold: Any) -> None:
         if gold is None:
             self.gold_label.setText(self.tr("(not scored)") if self.row >= 0 else self.tr("(no example)"))
@@ -232,8 +282,10 @@ class RegressionEditor(SentenceEditor):
         if number is not None and number <= 5:
             self.apply_score(float(number))
             if self.advance_box.isChecked():
-                self.step(1)
+                self.advance()
         elif event.key() in (Qt.Key.Key_Backspace, Qt.Key.Key_Delete):
             self.clear_label()
+        elif event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not event.modifiers():
+            self.accept_suggestion()
         elif not self.handle_navigation(event):
             KindEditor.keyPressEvent(self, event)

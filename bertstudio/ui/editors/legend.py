@@ -51,14 +51,23 @@ class LabelLegend(QWidget):
             button.setProperty("labelKey", key)
             button.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # number keys must keep reaching the editor
             colour = colours.get(name, "#999999")
-            button.setStyleSheet(
-                f"QPushButton {{ background: {colour}; color: {text_colour(colour)}; border-radius: 4px;"
-                " padding: 3px 8px; }"
-            )
+            button.setProperty("baseStyle", f"background: {colour}; color: {text_colour(colour)}; border-radius: 4px;"
+                                            " padding: 3px 8px;")
+            button.setStyleSheet(f"QPushButton {{ {button.property('baseStyle')} }}")
             button.setToolTip(tip.replace("%1", key or "-").replace("%2", name))
             button.clicked.connect(lambda _=False, n=name: self.label_clicked.emit(n))
             self._layout.addWidget(button)
             self._buttons.append(button)
+
+    def set_suggested(self, name: str | None) -> None:
+        """Mark the button of the model's suggested label (a dashed frame: a suggestion, not a label)."""
+        for button in self._buttons:
+            frame = " border: 2px dashed palette(text);" if button.objectName() == f"legend_{name}" else ""
+            button.setProperty("suggested", bool(frame))
+            button.setStyleSheet(f"QPushButton {{ {button.property('baseStyle')}{frame} }}")
+
+    def suggested(self) -> str | None:
+        return next((b.objectName().removeprefix("legend_") for b in self._buttons if b.property("suggested")), None)
 
     def names(self) -> list[str]:
         return [b.objectName().removeprefix("legend_") for b in self._buttons]

@@ -8,6 +8,12 @@ and every import, so both always count the same rows.
 The keys belong to the editor whenever the page is shown: the page's focus proxy is
 the current editor, it takes the focus when shown and when a project opens while it
 is shown, and the main window focuses it when its page button is clicked again.
+
+The labelling assistant (``session.assist``) adds the bar above the editor (the Next order,
+the counts, "Train now": :mod:`bertstudio.ui.assist_bar`), the suggestion in the editor
+(Enter accepts it) and the audit-accuracy chart under the shortcuts
+(:mod:`bertstudio.ui.assist_chart`). While it runs on the split shown, a label or a skip
+asks it for the next example in the chosen order; the arrows still move row by row.
 """
 
 from __future__ import annotations
@@ -26,6 +32,8 @@ from PySide6.QtWidgets import (
 )
 
 from bertstudio.data.kinds import get_spec
+from bertstudio.ui.assist_bar import AssistBar
+from bertstudio.ui.assist_chart import AuditChart
 from bertstudio.ui.editors.base import KindEditor
 from bertstudio.ui.editors.classify import PairEditor, RegressionEditor, SentenceEditor
 from bertstudio.ui.editors.label_set import LabelSetDialog
@@ -79,15 +87,30 @@ class LabelPage(QWidget):
             self.editors[kind] = editor
             self.stack.addWidget(editor)
         self.help = HelpPanel()
-        self.help.setMaximumWidth(360)
         self.help.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # a click on the help must not take the editor's keys
+        self.assist_bar = AssistBar(session.assist)
+        self.assist_bar.order_changed.connect(self._on_order_changed)
+        self.chart = AuditChart(session.assist)
+        self.chart.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        side = QSplitter(Qt.Orientation.Vertical)
+        side.setObjectName("labelSidePanel")
+        side.addWidget(self.help)
+        side.addWidget(self.chart)
+        side.setMaximumWidth(420)
+        side.setSizes([340, 280])  # the shortcuts whole on a laptop screen, the chart below
         splitter = QSplitter()
         splitter.addWidget(self.stack)
-        splitter.addWidget(self.help)
+        splitter.addWidget(side)
         splitter.setStretchFactor(0, 1)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
+        layout.addWidget(self.assist_bar)
         layout.addWidget(splitter, 1)
+        self._pick_reason, self._pick_row = "", -1  # why the assistant picked the example shown
+        for editor in self.editors.values():
+            editor.next_hook = self._next_item
+        session.assist.scores_changed.connect(self._on_scores_changed)
+        session.assist.status_changed.connect(self._update_assist_note)
 
         session.project_opened.connect(self._on_project_opened)
         session.project_closed.connect(self._on_project_closed)
@@ -99,7 +122,12 @@ class LabelPage(QWidget):
         if session.has_project():
             self._on_project_opened(session.project)
         else:
+            self._show_assist()
             self.setEnabled(False)
+
+    def add_tool(self, widget: QWidget) -> None:
+        """Another Label page tool (a button, e.g. a review queue) on the assistant's bar."""
+        self.assist_bar.add_tool(widget)
 
     def editor(self) -> KindEditor:
         """The editor of the open project's kind."""
@@ -119,9 +147,62 @@ class LabelPage(QWidget):
 
     def _update_help(self) -> None:
         if self.session.has_project():
-            self.help.set_kind(self.session.kind, self.session.labels())
+            self.help.set_kind(self.session.kind, self.session.labels(), assistant=self.session.assist.enabled)
+            self.assist_bar.set_labels(self.session.labels(), self.session.assist.suggests_labels(self.session.kind))
+        self._show_assist()
+
+    # -- the labelling assistant -------------------------------------------------------------
+    def _show_assist(self) -> None:
+        on = self.session.assist.enabled and self.session.has_project()
+        self.assist_bar.set_assistant_shown(on)  # the bar stays: other tools can sit on it
+        self.chart.setVisible(on)
+
+    def _next_item(self, skipping: bool) -> bool:
+        """The editors' next_hook: go to the assistant's next example in the chosen order."""
+        editor, assist = self.editor(), self.session.assist
+        if not assist.is_active(editor.split):
+            return False
+        item = assist.next_item(self.assist_bar.strategy(), label=self.assist_bar.label(),
+                                skip_row=editor.row if skipping else None)
+        if item is None:
+            self._pick_reason = ""
+            editor.message_shown.emit(self.tr("Every example of this split is labelled."))
+            self._update_assist_note()
+            return True
+        self._pick_reason, self._pick_row = item.reason, item.row
+        if item.row == editor.row:
+            editor.refresh()  # the same row again (the last one left): redraw its suggestion
+        self.session.set_current(editor.split, item.row)
+        self._update_assist_note()
+        return True
+
+    def _on_order_changed(self, _strategy: str) -> None:
+        """A new order: its first example is shown at once (unless the one shown is labelled and the order
+        has nothing left)."""
+        if self.session.has_project() and self.session.assist.is_active(self.editor().split):
+            self._next_item(False)
+        self.editor().setFocus()
+
+    def _on_scores_changed(self) -> None:
+        if self.session.has_project():
+            self.editor().show_suggestion()
+        self._update_assist_note()
+
+    def _update_assist_note(self) -> None:
+        assist = self.session.assist
+        editor = self.editor() if self.session.has_project() else None
+        if editor is None or not assist.is_active():
+            self.assist_bar.set_note("")
+            return
+        if not assist.is_active(editor.split):
+            self.assist_bar.set_note(self.tr("The labelling assistant works on the train split."))
+            return
+        parts = [self._pick_reason] if self._pick_row == editor.row else []
+        waiting = assist.waiting_text() if assist.scores() is None else ""
+        self.assist_bar.set_note(" · ".join(p for p in parts + [waiting] if p))
 
     def _on_project_closed(self) -> None:
+        self._show_assist()
         self.setEnabled(False)
         self.progress.reset()
         self.position.clear()

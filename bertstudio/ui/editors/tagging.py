@@ -9,6 +9,9 @@ plain tags (no B-/I- in the label set) the key sets the tag of each selected
 word, Backspace clears them, and the sentence is stored once every word has a
 tag (until then it is a draft: see :mod:`bertstudio.ui.editors.tag_edits`).
 The help, legend and notes use the scheme's words: entities for BIO, tags for POS.
+An unlabelled sentence the labelling assistant has tags for shows them under the
+words (grey, italic: a suggestion, not a label); Enter stores them as the sentence's tags
+and moves on to the next sentence.
 """
 
 from __future__ import annotations
@@ -57,6 +60,9 @@ class TaggingEditor(KindEditor):
         self.note = QLabel()
         self.note.setObjectName("taggingNote")
         self.note.setWordWrap(True)
+        self.suggestion_label = QLabel(objectName="suggestionLabel")
+        self.suggestion_label.setWordWrap(True)
+        self.suggestion_label.setStyleSheet("font-style: italic; color: palette(mid);")
         self.legend_title = QLabel(objectName="legendTitle")
         self.legend = LabelLegend(self)
         self.legend.label_clicked.connect(self.apply_type)
@@ -64,6 +70,7 @@ class TaggingEditor(KindEditor):
         layout.addWidget(self.view, 1)
         layout.addWidget(self.entity_line)
         layout.addWidget(self.note)
+        layout.addWidget(self.suggestion_label)
         layout.addWidget(self.legend_title)
         layout.addWidget(self.legend)
         self.message_shown.connect(self.note.setText)
@@ -138,6 +145,37 @@ class TaggingEditor(KindEditor):
         self.view.setPlainText(" ".join(self.tokens))
         self.note.setText(self._status_note(gold is not None))
         self._paint()
+        self.show_suggestion()
+
+    def show_suggestion(self) -> None:
+        from bertstudio.ui.assist_controller import source_text
+
+        suggestion = self.unlabelled_suggestion() if self.tokens else None
+        if suggestion is None or len(suggestion.value) != len(self.tokens):
+            self.suggestion_label.setVisible(False)
+            return
+        tags = [str(t) for t in suggestion.value]
+        if self.bio:
+            parts = [f"[{t}] {' '.join(self.tokens[a:b])}" for t, a, b in entities(tags)] or [self.tr("no entity")]
+        else:
+            parts = [f"{w}/{t}" for w, t in zip(self.tokens, tags)]
+        text = self.tr("Suggested (%1, %2 sure): %3 · Enter stores these tags").replace(
+            "%1", source_text(suggestion.source)).replace("%2", f"{suggestion.confidence:.0%}").replace(
+            "%3", "  ·  ".join(parts))
+        self.suggestion_label.setText(text)
+        self.suggestion_label.setVisible(True)
+
+    def accept_suggestion(self) -> bool:
+        suggestion = self.unlabelled_suggestion() if self.tokens else None
+        if suggestion is None or len(suggestion.value) != len(self.tokens):
+            return False
+        labels = set(self.session.labels())
+        tags = [str(t) for t in suggestion.value]
+        if not all(t in labels for t in tags):
+            return False
+        self._push(tags, self.tr("Accept the suggested tags of row %1").replace("%1", str(self.row + 1)))
+        self.advance()
+        return True
 
     def _status_note(self, stored: bool) -> str:
         if stored or not self.tokens:
@@ -248,6 +286,8 @@ class TaggingEditor(KindEditor):
             return
         elif key in (Qt.Key.Key_Backspace, Qt.Key.Key_Delete) or NUMBER_KEYS.get(key) == 0:
             self.clear_at_cursor()
+        elif key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not event.modifiers():
+            self.accept_suggestion()
         elif not self.handle_navigation(event, arrows=False):
             if key in (Qt.Key.Key_Up, Qt.Key.Key_Down):
                 self.step(1 if key == Qt.Key.Key_Down else -1)

@@ -1,0 +1,108 @@
+"""The honest-accuracy chart of the Label page: audit accuracy against labels so far.
+
+Two curves over the number of training labels (x):
+
+- *this loop*: the shown model's accuracy on the audit set after each change
+  (``assistant.history()``), with its 95% Wilson interval as a shaded band;
+- *random order (estimate)*: what labelling in random order would have reached with k
+  labels, estimated from the audit set alone (``assistant.random_order_estimate()``).
+
+The audit rows are random draws kept out of training (see bertstudio/assist/audit.py),
+so both are estimates of accuracy on the whole pool, not on the hard items the loop
+picked. The title repeats the status bar's line. Redraws are cheap (tens of points) and
+coalesced to one per ``REDRAW_MS`` while events stream in.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+from bertstudio.ui.assist_controller import AssistController
+
+LOOP_COLOUR = "#0072B2"
+RANDOM_COLOUR = "#999999"
+
+
+def audit_line(controller: AssistController) -> str:
+    """``Audit accuracy 81% (68-90%), 42 audit labels`` or why there is none yet (translated)."""
+    from PySide6.QtCore import QCoreApplication
+
+    def tr(text: str) -> str:
+        return QCoreApplication.translate("AuditChart", text)
+
+    stats = controller.audit()
+    if stats is None:
+        return tr("Labelling assistant off")
+    if stats.n == 0:
+        return tr("No audit labels yet: every 10th example is a random check")
+    if stats.accuracy is None:  # regression: no accuracy, only the count
+        return tr("%1 audit labels").replace("%1", str(stats.n))
+    return (tr("Audit accuracy %1 (%2-%3), %4 audit labels").replace("%1", f"{stats.accuracy:.0%}")
+            .replace("%2", f"{stats.low:.0%}").replace("%3", f"{stats.high:.0%}").replace("%4", str(stats.n)))
+
+
+class AuditChart(QWidget):
+    REDRAW_MS = 300
+
+    def __init__(self, controller: AssistController, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("auditChart")
+        self.controller = controller
+        self.title = QLabel(objectName="auditChartTitle")
+        self.title.setWordWrap(True)
+        self.plot = pg.PlotWidget(background="w")
+        self.plot.setObjectName("auditPlot")
+        self.plot.setLabel("left", self.tr("audit accuracy (%)"))
+        self.plot.setLabel("bottom", self.tr("labels so far"))
+        self.plot.showGrid(x=True, y=True, alpha=0.3)
+        self.plot.setYRange(0, 100, padding=0.02)
+        self.plot.setMouseEnabled(x=False, y=False)
+        self.plot.setMinimumHeight(160)
+        self.plot.addLegend(offset=(-5, -5), brush=pg.mkBrush(255, 255, 255, 210), labelTextSize="8pt")
+        self.loop_curve = self.plot.plot(name=self.tr("this loop"), pen=pg.mkPen(LOOP_COLOUR, width=2))
+        self.random_curve = self.plot.plot(name=self.tr("random order (estimate)"), symbol="o", symbolSize=6,
+                                           symbolBrush=RANDOM_COLOUR, symbolPen=None,
+                                           pen=pg.mkPen(RANDOM_COLOUR, width=2, style=pg.QtCore.Qt.PenStyle.DashLine))
+        self.low_curve = pg.PlotCurveItem(pen=pg.mkPen(0, 0, 0, 0))  # invisible edges of the band
+        self.high_curve = pg.PlotCurveItem(pen=pg.mkPen(0, 0, 0, 0))
+        band = pg.mkColor(LOOP_COLOUR)
+        band.setAlpha(45)
+        self.band = pg.FillBetweenItem(self.low_curve, self.high_curve, brush=pg.mkBrush(band))  # the 95% interval
+        self.plot.addItem(self.band)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.title)
+        layout.addWidget(self.plot, 1)
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(self.REDRAW_MS)
+        self._timer.timeout.connect(self.redraw)
+        controller.status_changed.connect(self._timer.start)
+        self.redraw()
+
+    def points(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(labels, accuracy %, low %, high %) of the loop, one point per number of labels (the latest)."""
+        latest: dict[int, dict] = {}
+        for entry in self.controller.history():
+            if entry.get("accuracy") is not None and entry.get("audit_n"):
+                latest[int(entry.get("labels") or 0)] = entry
+        xs = np.array(sorted(latest), dtype=float)
+        acc = np.array([100 * latest[int(x)]["accuracy"] for x in xs], dtype=float)
+        low = np.array([100 * (latest[int(x)].get("low") or 0) for x in xs], dtype=float)
+        high = np.array([100 * (latest[int(x)].get("high") or 0) for x in xs], dtype=float)
+        return xs, acc, low, high
+
+    def redraw(self) -> None:
+        self.title.setText(audit_line(self.controller))
+        xs, acc, low, high = self.points()
+        self.loop_curve.setData(xs, acc)
+        self.low_curve.setData(xs, low)
+        self.high_curve.setData(xs, high)
+        estimate = self.controller.random_order_estimate()
+        if estimate:
+            self.random_curve.setData([float(k) for k, _ in estimate], [100 * float(a) for _, a in estimate])
+        else:
+            self.random_curve.setData([], [])

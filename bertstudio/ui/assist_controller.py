@@ -1,0 +1,232 @@
+"""The labelling assistant of the open project, seen from the GUI thread.
+
+:class:`AssistController` is one QObject per :class:`~bertstudio.ui.session.ProjectSession`.
+It owns the Qt-free :class:`~bertstudio.assist.assistant.LabellingAssistant` of the
+project's ``train`` split (created when a project opens, closed before the project
+closes) and turns the assistant's plain events, which arrive on the assistant's own
+threads, into Qt signals delivered on the GUI thread (a queued connection):
+
+- ``scores_changed()``: new suggestions (first zero-shot scores, a refit, a trained model)
+- ``status_changed()``: phase, progress, training or audit changed (the status bar, the chart)
+- ``failed(str)``: a job of the assistant failed (the core's one line)
+
+Every method here returns at once: it reads the assistant's published snapshots or
+records a fact and wakes one of its threads. Nothing on the GUI thread waits on a model.
+
+The heavy imports (torch, transformers) happen on a short-lived thread first, so opening
+a project never freezes the window while they load. ``BERTSTUDIO_ASSIST=0`` in the
+environment turns the assistant off (the test suite does, except in the tests of it).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from typing import Any, Callable
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Signal, Slot
+
+from bertstudio.data.kinds import get_spec
+
+log = logging.getLogger(__name__)
+
+ENV = "BERTSTUDIO_ASSIST"
+SPLIT = "train"  # the pool the assistant learns from and suggests for
+
+AssistantFactory = Callable[[Any, Callable[[dict], None]], Any]
+
+
+def enabled_by_default() -> bool:
+    return os.environ.get(ENV, "1").strip().lower() not in ("0", "off", "no", "false")
+
+
+class AssistController(QObject):
+    scores_changed = Signal()
+    status_changed = Signal()
+    failed = Signal(str)
+    _event = Signal(object)  # from the assistant's threads; queued to the GUI thread
+    _imported = Signal(int)  # the heavy imports are done (the generation they were made for)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.enabled = enabled_by_default()
+        self.settings: Any = None  # an AssistSettings (None: the app's defaults, the bundled model)
+        self.factory: AssistantFactory | None = None  # tests build their own assistant (start=False...)
+        self.assistant: Any = None
+        self._project: Any = None
+        self._generation = 0
+        self.last_event: dict = {}
+        self.last_error = ""
+        self._event.connect(self._on_event)
+        self._imported.connect(self._create)
+
+    # ------------------------------------------------------------------ the project's life
+    def open_project(self, project: Any) -> None:
+        """Start the assistant for ``project`` (in the background: the heavy imports come first)."""
+        self.close_project()
+        self._project = project
+        if not self.enabled or project is None:
+            return
+        self._generation += 1
+        generation = self._generation
+
+        def load() -> None:
+            try:
+                import bertstudio.assist.assistant  # noqa: F401 - torch & co, off the GUI thread
+            except Exception:  # noqa: BLE001 - reported when the GUI thread imports it again
+                log.exception("the labelling assistant could not be loaded")
+            self._imported.emit(generation)
+
+        threading.Thread(target=load, name="bertstudio-assist-import", daemon=True).start()
+
+    @Slot(int)
+    def _create(self, generation: int) -> None:
+        project = self._project
+        if generation != self._generation or project is None or project.closed or self.assistant is not None:
+            return
+        try:
+            if self.factory is not None:
+                self.assistant = self.factory(project, self._forward)
+            else:
+                from bertstudio.assist.assistant import LabellingAssistant
+
+                self.assistant = LabellingAssistant(project, SPLIT, settings=self.settings, on_event=self._forward)
+        except Exception as exc:  # noqa: BLE001 - the app works without its assistant
+            log.exception("the labelling assistant did not start")
+            self.last_error = str(exc)
+            self.failed.emit(self.last_error)
+            return
+        self.status_changed.emit()
+        self.scores_changed.emit()
+
+    def close_project(self) -> None:
+        """Stop the assistant (a training is cancelled after its current step) and save its state.
+        Called before the project closes: labels are already in the project's journal."""
+        self._generation += 1
+        self._project = None
+        assistant, self.assistant = self.assistant, None
+        if assistant is not None:
+            try:
+                assistant.close()
+            except Exception:  # noqa: BLE001 - closing the project must go on
+                log.exception("the labelling assistant did not close cleanly")
+            self.status_changed.emit()
+            self.scores_changed.emit()
+
+    def restart(self) -> None:
+        """Start afresh with the current ``settings`` / ``factory`` / ``enabled`` (same project)."""
+        project = self._project
+        self.close_project()
+        if project is not None and not project.closed:
+            self.open_project(project)
+
+    # ------------------------------------------------------------------ events (assistant threads -> GUI)
+    def _forward(self, event: dict) -> None:
+        self._event.emit(dict(event))
+
+    @Slot(object)
+    def _on_event(self, event: dict) -> None:
+        if self.assistant is None:
+            return  # from an assistant closed since
+        self.last_event = event
+        kind = event.get("kind")
+        if kind == "error":
+            self.last_error = str(event.get("message", ""))
+            self.failed.emit(self.last_error)
+        if kind in ("scores", "ready", "trained", "reset"):
+            self.scores_changed.emit()
+        self.status_changed.emit()
+
+    # ------------------------------------------------------------------ what the views ask
+    def is_active(self, split: str | None = None) -> bool:
+        return self.assistant is not None and (split is None or split == SPLIT)
+
+    def suggestion(self, split: str, row: int) -> Any:
+        """The shown model's Suggestion for ``row`` of ``split`` (None: none yet, or another split)."""
+        if not self.is_active(split):
+            return None
+        return self.assistant.suggestion(split, row)
+
+    def scores(self) -> Any:
+        return self.assistant.shown_scores if self.assistant is not None else None
+
+    def next_item(self, strategy: str, *, label: str | None = None, skip_row: int | None = None) -> Any:
+        """The next row in ``strategy`` (a NextItem), after passing over ``skip_row`` if given."""
+        if self.assistant is None:
+            return None
+        if skip_row is not None and skip_row >= 0:
+            self.assistant.skip(skip_row)
+        return self.assistant.next_row(strategy, label=label)
+
+    def is_audit_pick(self, split: str, row: int) -> bool:
+        """True while ``row`` is an audit draw not yet labelled: its suggestion is not shown,
+        so the user's label (the audit's ground truth) is not nudged by the model it checks."""
+        if not self.is_active(split):
+            return False
+        pending = self.assistant.pending()
+        return pending is not None and pending.audit and pending.row == row
+
+    def train_now(self) -> bool:
+        if self.assistant is None or not self.can_train():
+            return False
+        self.assistant.train_now()
+        return True
+
+    def can_train(self) -> bool:
+        return self.assistant is not None and self.assistant.spec.head is not None \
+            and self.assistant.settings.strong_method != "off"
+
+    def status(self) -> dict:
+        return self.assistant.status() if self.assistant is not None else {}
+
+    def counts(self) -> dict[str, int]:
+        return self.assistant.counts() if self.assistant is not None else {}
+
+    def audit(self) -> Any:
+        return self.assistant.audit() if self.assistant is not None else None
+
+    def history(self) -> list[dict]:
+        return self.assistant.history() if self.assistant is not None else []
+
+    def random_order_estimate(self) -> list[tuple[int, float]]:
+        return self.assistant.random_order_estimate() if self.assistant is not None else []
+
+    def labels(self) -> list[str]:
+        return self.assistant.labels if self.assistant is not None else []
+
+    def suggests_labels(self, kind: str) -> bool:
+        """Whether suggestions of ``kind`` are label names (the Next order "by suggested label")."""
+        spec = get_spec(kind)
+        return spec.has_label_set and not spec.gold.per_token
+
+    def waiting_text(self) -> str:
+        """Why there is no suggestion yet (the core's words for the kind), or ""."""
+        if self.assistant is None:
+            return ""
+        status = self.assistant.status()
+        return status.get("waiting") or ""
+
+
+_SOURCES = {
+    "zero-shot": QT_TRANSLATE_NOOP("AssistController", "from the label names"),
+    "fast": QT_TRANSLATE_NOOP("AssistController", "fast model"),
+    "setfit": QT_TRANSLATE_NOOP("AssistController", "SetFit model"),
+    "finetune": QT_TRANSLATE_NOOP("AssistController", "fine-tuned model"),
+}
+
+
+def source_text(source: str | None) -> str:
+    """Which model a suggestion comes from, in the user's words."""
+    return QCoreApplication.translate("AssistController", _SOURCES[source]) if source in _SOURCES else str(source or "")
+
+
+def suggestion_text(suggestion: Any) -> str:
+    """A suggestion as one short line: ``pos 87%``, ``3.2`` (regression) or the tags (tagging)."""
+    value = suggestion.value
+    if isinstance(value, list):
+        return " ".join(str(v) for v in value)
+    if isinstance(value, float):
+        return f"{value:.1f}"
+    confidence = suggestion.confidence
+    return f"{value} {confidence:.0%}" if confidence == confidence else str(value)  # nan: no confidence

@@ -1,0 +1,80 @@
+"""The labelling assistant's suggestions for pairs, regression and tagging, and what QA is told:
+each kind through its real editor, on the tiny random BERT (suggestions start after a few labels:
+only sentence classification has zero-shot)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from assist_helpers import WAIT_MS, assisted  # noqa: F401 - the fixture
+
+WORDS = ["the", "dog", "cat", "man", "woman", "city", "book"]
+VERBS = ["was", "is", "are", "like", "love", "hate"]
+
+
+def pairs(n: int) -> list[dict]:
+    return [{"text": f"the {WORDS[i % 7]} was good", "text_pair": f"the {WORDS[(i * 3) % 7]} was bad", "label": None}
+            for i in range(n)]
+
+
+def tagged(n: int) -> list[dict]:
+    return [{"tokens": ["the", WORDS[1 + i % 6], VERBS[i % 6]], "tags": None} for i in range(n)]
+
+
+def test_pair_suggestions_start_after_one_label_per_class_and_enter_accepts(qtbot, assisted):
+    a = assisted(pairs(30), kind="pair", labels=["entailment", "contradiction"], strong_every=0)
+    editor, project = a.editor, a.project
+    qtbot.waitUntil(lambda: a.assist.status().get("ready"), timeout=WAIT_MS)
+    assert editor.suggestion() is None and "two labels" in a.page.assist_bar.note.text()  # the core's words
+    qtbot.keyClick(editor, Qt.Key.Key_1)
+    qtbot.keyClick(editor, Qt.Key.Key_2)
+    qtbot.waitUntil(lambda: editor.suggestion() is not None, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: editor.suggestion_label.text().startswith("Suggested"), timeout=WAIT_MS)
+    row, value = editor.row, editor.suggestion().value
+    assert value in ("entailment", "contradiction") and editor.legend.suggested() == value
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    assert project.gold("train", row) == value and editor.row != row
+
+
+def test_regression_suggests_a_score_and_enter_accepts_it(qtbot, assisted):
+    a = assisted(pairs(30), kind="regression", labels=[], strong_every=0)
+    editor, project = a.editor, a.project
+    qtbot.waitUntil(lambda: a.assist.status().get("ready"), timeout=WAIT_MS)
+    qtbot.keyClick(editor, Qt.Key.Key_1)
+    qtbot.keyClick(editor, Qt.Key.Key_4)
+    qtbot.waitUntil(lambda: editor.suggestion() is not None, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: editor.suggestion_label.text().startswith("Suggested"), timeout=WAIT_MS)
+    row, score = editor.row, editor.suggestion().value
+    assert isinstance(score, float) and f"{score:.1f}" in editor.suggestion_label.text()
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    assert project.gold("train", row) == round(min(5.0, max(0.0, score)), 1) and editor.row != row
+
+
+def test_tagging_suggests_tags_per_word_and_enter_stores_them(qtbot, assisted):
+    a = assisted(tagged(20), kind="tagging", labels=["DET", "NOUN", "VERB"], strong_every=0)
+    editor, project = a.editor, a.project
+    qtbot.waitUntil(lambda: a.assist.status().get("ready"), timeout=WAIT_MS)
+    assert "tagging" in a.page.assist_bar.note.text()  # no suggestions until a sentence holds two tags
+    for row in (0, 1):  # two sentences tagged word by word with the keys
+        editor.go_to(row)
+        for key in (Qt.Key.Key_1, Qt.Key.Key_2, Qt.Key.Key_3):
+            qtbot.keyClick(editor, key)
+    assert project.gold("train", 0) == ["DET", "NOUN", "VERB"]
+    editor.go_to(5)
+    qtbot.waitUntil(lambda: editor.suggestion_label.isVisible(), timeout=WAIT_MS)
+    suggestion = editor.suggestion()
+    assert len(suggestion.value) == 3 and all(t in ("DET", "NOUN", "VERB") for t in suggestion.value)
+    assert "/".join(["the", suggestion.value[0]]) in editor.suggestion_label.text()
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    assert project.gold("train", 5) == suggestion.value and editor.row != 5
+    assert project.gold("train", editor.row) is None  # the next sentence to tag
+
+
+def test_qa_says_there_are_no_suggestions_until_a_first_model(qtbot, assisted):
+    rows = [{"id": f"q{i}", "title": "t", "context": "The cat sat on the mat.", "question": "Where?", "answers": None}
+            for i in range(5)]
+    a = assisted(rows, kind="qa", labels=[])
+    qtbot.waitUntil(lambda: a.assist.status().get("ready"), timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: "until a first model" in a.page.assist_bar.note.text(), timeout=WAIT_MS)
+    assert a.assist.suggestion("train", 0) is None and not a.assist.can_train()
+    assert not a.page.assist_bar.train_button.isEnabled()

@@ -1,0 +1,261 @@
+"""The labelling assistant in the real Label page and Data table, on the tiny random BERT.
+
+Each test turns the assistant on for its own session (the suite runs with it off:
+tests/conftest.py) with the ``tiny`` model, and drives the page with keys.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import numpy as np
+from PySide6.QtCore import Qt
+
+from assist_helpers import WAIT_MS, assisted, sentiment_rows  # noqa: F401 - the fixture
+from bertstudio.assist import AssistSettings, LabellingAssistant
+from bertstudio.data.project import Project
+
+
+def test_suggestions_appear_apart_from_gold_and_enter_accepts_one(qtbot, assisted):
+    from bertstudio.ui.assist_delegate import SuggestionDelegate
+    from bertstudio.ui.data_page import DataPage
+
+    rows, _ = sentiment_rows(40)
+    a = assisted(rows, strong_every=0)
+    editor, project = a.editor, a.project
+    qtbot.waitUntil(lambda: a.assist.scores() is not None, timeout=WAIT_MS)  # zero-shot: no label yet
+    qtbot.waitUntil(lambda: editor.suggestion_label.text().startswith("Suggested"), timeout=WAIT_MS)
+    first = a.assist.suggestion("train", editor.row)
+    assert first is not None and first.source == "zero-shot" and first.value in ("neg", "pos")
+    assert f"{first.value} {first.confidence:.0%}" in editor.suggestion_label.text()
+    assert editor.legend.suggested() == first.value  # the label's button is framed: pre-selected
+    assert editor.current_choice() == first.value  # the picker opens on it
+    assert editor.gold_label.text() == "(not labelled)"  # a suggestion is not a label
+    assert project.progress("train") == (0, 40) and set(project.label_counts("train").values()) == {0}
+
+    data = DataPage(a.session)
+    qtbot.addWidget(data)
+    column = data.model.columnCount() - 1
+    assert data.model.headerData(column, Qt.Orientation.Horizontal) == "Suggested"
+    for row in (0, 17):
+        s = a.assist.suggestion("train", row)
+        assert data.model.index(row, column).data() == f"{s.value} {s.confidence:.0%}"
+        assert data.model.index(row, column - 1).data() == ""  # the gold column stays empty
+    delegate = data.table.itemDelegateForColumn(column)
+    assert isinstance(delegate, SuggestionDelegate)
+    from PySide6.QtWidgets import QStyleOptionViewItem
+
+    option = QStyleOptionViewItem()
+    delegate.initStyleOption(option, data.model.index(0, column))
+    assert option.font.italic()
+    assert data.distribution.counts() == {"neg": 0, "pos": 0}  # never counted as gold
+    help_text = a.page.help.toPlainText()
+    assert "Enter" in help_text and "accept the suggested label" in help_text  # the help names the key
+
+    row = editor.row
+    qtbot.keyClick(editor, Qt.Key.Key_Return)  # one key accepts the suggestion
+    assert project.gold("train", row) == first.value
+    assert editor.row != row and project.gold("train", editor.row) is None  # the next example at once
+    assert sum(project.gold("train", r) is not None for r in range(40)) == 1  # only the accepted row is gold
+
+    # any label key overrides the suggestion of the next example
+    qtbot.waitUntil(lambda: a.assist.suggestion("train", editor.row) is not None, timeout=WAIT_MS)
+    row, suggested = editor.row, a.assist.suggestion("train", editor.row).value
+    other = "neg" if suggested == "pos" else "pos"
+    qtbot.keyClick(editor, a.key_for(other))
+    assert project.gold("train", row) == other
+    assert data.model.index(row, column - 1).data() == other
+
+
+class HeldAssistant(LabellingAssistant):
+    """The real assistant with two gates: a refit holds the worker (its "scores" event waits) and a
+    training holds the trainer after its first real optimizer step, until the test opens them. It
+    records the thread every fit ran on and what each strong model was asked to train on."""
+
+    def __init__(self, *args: Any, **kw: Any) -> None:
+        self.refit_gate = threading.Event()
+        self.train_gate = threading.Event()
+        self.training = threading.Event()
+        self.hold_refits = threading.Event()
+        self.refit_held = threading.Event()
+        self.fit_threads: list[str] = []
+        self.requests: list[Any] = []
+        forward = kw.pop("on_event")
+        super().__init__(*args, on_event=self._hold(forward), **kw)
+
+    def _hold(self, forward):
+        def on_event(event: dict) -> None:
+            if event["kind"] == "scores":
+                self.fit_threads.append(threading.current_thread().name)
+                if self.hold_refits.is_set() and threading.current_thread() is not threading.main_thread():
+                    self.refit_held.set()
+                    self.refit_gate.wait(WAIT_MS / 1000)
+            forward(event)
+        return on_event
+
+    def strong_runner(self, request: Any, **kwargs: Any) -> Any:
+        from bertstudio.assist.strong import train_strong
+
+        self.requests.append(request)
+        progress = kwargs.pop("progress")
+
+        def held(step: int, total: int) -> None:
+            progress(step, total)
+            if step >= 1 and not self.train_gate.is_set():
+                self.training.set()
+                self.train_gate.wait(WAIT_MS / 1000)
+        return train_strong(request, progress=held, **kwargs)
+
+
+def held_factory(tiny: str, **settings: Any):
+    def factory(project, forward):
+        return HeldAssistant(project, "train", settings=AssistSettings(model=tiny, **settings), on_event=forward)
+    return factory
+
+
+def test_labelling_never_waits_for_a_refit_or_a_training(qtbot, assisted, tiny):
+    """Thirty labels by key while the worker is held inside a refit and the strong model is held
+    mid-training: every key press stores its label and shows the next example at once, no fit
+    runs on the GUI thread, and the held jobs finish afterwards with all thirty labels."""
+    from bertstudio.ui.assist_status import AssistStatus
+
+    rows, gold = sentiment_rows(80)
+    a = assisted(rows, factory=held_factory(tiny, strong_every=0, strong_method="finetune", self_train=False))
+    assistant, editor, project = a.assist.assistant, a.editor, a.project
+    status = AssistStatus(a.assist)
+    qtbot.addWidget(status)
+    qtbot.waitUntil(lambda: a.assist.scores() is not None, timeout=WAIT_MS)
+    for _ in range(4):  # a strong model needs labels of both classes
+        qtbot.keyClick(editor, a.key_for(gold[editor.row]))
+    qtbot.waitUntil(lambda: not any(assistant._want.values()) and not assistant._busy["worker"], timeout=WAIT_MS)
+    qtbot.mouseClick(a.page.assist_bar.train_button, Qt.MouseButton.LeftButton)  # "Train now"
+    qtbot.waitUntil(assistant.training.is_set, timeout=WAIT_MS)  # a real step done; the trainer is held
+    qtbot.waitUntil(lambda: "training a fine-tuned model" in status.label.text(), timeout=WAIT_MS)
+    assistant.hold_refits.set()
+    qtbot.keyClick(editor, a.key_for(gold[editor.row]))
+    qtbot.waitUntil(lambda: assistant.refit_held.is_set() or "MainThread" in assistant.fit_threads, timeout=WAIT_MS)
+    assert "MainThread" not in assistant.fit_threads  # the key press did not fit a model itself
+    assert assistant.refit_held.is_set()  # the worker is inside a refit now
+
+    labelled = []
+    for _ in range(29):
+        row = editor.row
+        qtbot.keyClick(editor, a.key_for(gold[row]))
+        assert project.gold("train", row) == gold[row]
+        assert editor.row != row and project.gold("train", editor.row) is None  # the next one is shown
+        assert editor.text_view.toPlainText() == rows[editor.row]["text"]
+        labelled.append(row)
+    assert not assistant.train_gate.is_set() and not assistant.refit_gate.is_set()  # both jobs still held
+    assert assistant._busy["trainer"] and assistant._busy["worker"]
+    assert a.assist.counts()["labelled"] == 34
+    assert project.progress("train") == (34, 80)
+
+    assistant.refit_gate.set()
+    assistant.train_gate.set()
+    qtbot.waitUntil(lambda: assistant.wait_idle(0), timeout=WAIT_MS)
+    assert "MainThread" not in assistant.fit_threads  # every fit ran on the assistant's worker
+    assert assistant._fast.n_labels == a.assist.counts()["training"] == 34 - a.assist.counts()["audit"]
+    assert len(assistant.requests) == 1 and len(assistant.requests[0].rows) == 4
+    assert assistant._training["status"] == "finished"
+
+
+def test_the_audit_set_is_never_trained_on(qtbot, assisted, tiny):
+    """25 labels through the page (most uncertain order), then Train now: the two audit draws are
+    shown without a suggestion and are in neither the strong model's nor the fast head's data."""
+    rows, gold = sentiment_rows(80)
+    a = assisted(rows, factory=held_factory(tiny, strong_every=0, strong_method="setfit"))
+    assistant, editor = a.assist.assistant, a.editor
+    assistant.train_gate.set()  # no holding here
+    qtbot.waitUntil(lambda: a.assist.scores() is not None, timeout=WAIT_MS)
+    a.page.assist_bar.set_strategy("uncertain")
+    audit_shown = []
+    for _ in range(25):
+        row = editor.row
+        if a.assist.is_audit_pick("train", row):
+            audit_shown.append(row)
+            assert editor.suggestion() is None and "Audit example" in editor.suggestion_label.text()
+            assert "audit pick" in a.page.assist_bar.note.text()
+        qtbot.keyClick(editor, a.key_for(gold[row]))
+    audit = set(assistant._queue.audit_rows)
+    assert len(audit) == 2 and set(audit_shown) == audit and a.assist.counts()["audit"] == 2
+    qtbot.mouseClick(a.page.assist_bar.train_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: assistant._training.get("status") == "finished", timeout=WAIT_MS)
+    (request,) = assistant.requests
+    assert len(request.rows) == 23 and not audit & set(request.rows)
+    assert request.values == [gold[r] for r in request.rows]
+    assert request.texts == [rows[r]["text"] for r in request.rows]
+    qtbot.waitUntil(lambda: assistant.wait_idle(0), timeout=WAIT_MS)
+    assert not audit & set(assistant._fast.trained_rows) and not audit & set(assistant._strong.trained_rows)
+    stats = a.assist.audit()
+    assert stats.n == 2 and a.page.chart.title.text().endswith("2 audit labels")
+    a.page.chart.redraw()
+    xs, ys = a.page.chart.loop_curve.getData()
+    last = a.assist.history()[-1]  # the chart's last point is the shown model's audit accuracy now
+    assert xs[-1] == last["labels"] and ys[-1] == 100 * stats.accuracy == 100 * last["accuracy"]
+
+
+def test_next_in_uncertain_order_picks_the_smallest_top2_gap(qtbot, assisted, tiny):
+    """A model with known outputs (published as the fast model's scores, no threads running): the
+    most uncertain order shows the row whose two best classes are closest, then the next closest."""
+    from bertstudio.assist.fast import classification_scores
+
+    rows, _ = sentiment_rows(12)
+
+    def factory(project, forward):
+        return LabellingAssistant(project, "train", settings=AssistSettings(model=tiny), on_event=forward, start=False)
+
+    a = assisted(rows, factory=factory)
+    p_pos = np.array([0.9, 0.2, 0.7, 0.48, 0.1, 0.8, 0.35, 0.505, 0.95, 0.3, 0.75, 0.15])
+    probs = np.stack([1 - p_pos, p_pos], axis=1)  # top-2 gaps: row 7 (0.01), row 3 (0.04), row 6 (0.30)...
+    assistant = a.assist.assistant
+    assistant._fast = classification_scores("fast", probs, [], labels=("neg", "pos"))
+    a.assist._forward({"kind": "scores"})
+    qtbot.waitUntil(lambda: a.editor.suggestion() is not None)
+    assert a.editor.row == 0
+    a.page.assist_bar.order_combo.setCurrentIndex(a.page.assist_bar.order_combo.findData("uncertain"))
+    assert a.editor.row == 7 and "top-2 gap 0.01" in a.page.assist_bar.note.text()
+    qtbot.keyClick(a.editor, Qt.Key.Key_2)
+    assert a.project.gold("train", 7) == "pos" and a.editor.row == 3
+    qtbot.keyClick(a.editor, Qt.Key.Key_S)  # skipped: it comes back after every other row
+    assert a.editor.row == 6
+    counts = a.assist.counts()
+    assert counts == {"total": 12, "labelled": 1, "unlabelled": 11, "audit": 0, "training": 1, "skipped": 1}
+
+
+def test_closing_the_window_mid_training_loses_no_label(qtbot, assisted, tiny):
+    """In the main window: Tools > Train assistant now, the status bar follows the training, labels
+    made by key meanwhile are on disk after the window closes mid-training (the training is
+    cancelled, the audit set is kept)."""
+    rows, gold = sentiment_rows(60)
+    a = assisted(rows, window=True, factory=held_factory(tiny, strong_every=0, strong_method="finetune"))
+    assistant, editor, window = a.assist.assistant, a.editor, a.window
+    qtbot.waitUntil(lambda: a.assist.scores() is not None, timeout=WAIT_MS)
+    assert "Assistant:" in window.assist_status.label.text()
+    for _ in range(12):
+        qtbot.keyClick(editor, a.key_for(gold[editor.row]))
+    qtbot.waitUntil(window.train_assistant_action.isEnabled, timeout=WAIT_MS)
+    window.train_assistant_action.trigger()
+    qtbot.waitUntil(assistant.training.is_set, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: "training a fine-tuned model on 11 labels" in window.assist_status.label.text(),
+                    timeout=WAIT_MS)
+    assert window.assist_status.bar.isVisible()
+    for _ in range(5):
+        qtbot.keyClick(editor, a.key_for(gold[editor.row]))
+    labelled = {r: a.project.gold("train", r) for r in range(60) if a.project.gold("train", r) is not None}
+    audit = set(assistant._queue.audit_rows)
+    assert len(labelled) == 17 and len(audit) == 1
+    folder = a.project.folder
+    assistant.train_gate.set()  # the training goes on; closing cancels it after its current step
+    window.close()
+    assert a.assist.assistant is None and a.project.closed
+    assert assistant._training.get("status") in ("cancelled", "finished") and not assistant._threads
+    reopened = Project.open(folder)
+    try:
+        assert reopened.progress("train") == (17, 60)
+        assert all(reopened.gold("train", r) == v == gold[r] for r, v in labelled.items())
+        b = LabellingAssistant(reopened, settings=AssistSettings(model=tiny, strong_every=0), start=False)
+        assert set(b._queue.audit_rows) == audit and b.counts()["training"] == 16
+        b.close()
+    finally:
+        reopened.close()
