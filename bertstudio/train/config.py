@@ -170,6 +170,8 @@ class TrainConfig:
     logging_steps: int = _f(10, "Log the loss every N optimizer steps")
     early_stopping_patience: int | None = _f(None, "Stop after this many evaluations without improvement")
     save_best: bool = _f(True, "Keep the best checkpoint by the task's main metric")
+    cartography: bool = _f(False, "After each epoch, score the training rows again (an extra pass) and write "
+                                  "cartography.jsonl: per-example gold-label probabilities for the data map")
     resume_from: str | None = _f(None, "Checkpoint folder to resume from")
     output_dir: str | None = _f(None, "Where the run writes config, history, metrics, predictions and the model (a new or empty folder)")
     overwrite: bool = _f(False, "Replace bertstudio's own files in a non-empty output_dir (config, history, metrics, "

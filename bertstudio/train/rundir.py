@@ -34,7 +34,7 @@ CONFIG, HISTORY, METRICS, PREDICTIONS, MODEL, CHECKPOINTS = (
     "config.toml", "history.jsonl", "metrics.json", "predictions.jsonl", "model", "checkpoints")
 # Written by the app into the fresh folder it picks, just before the engine starts.
 PRE_RUN_FILES = frozenset({"eval_rows.json"})
-OWN_NAMES = frozenset({CONFIG, HISTORY, METRICS, PREDICTIONS, MODEL, CHECKPOINTS}) | PRE_RUN_FILES
+OWN_NAMES = frozenset({CONFIG, HISTORY, METRICS, PREDICTIONS, MODEL, CHECKPOINTS, "cartography.jsonl"}) | PRE_RUN_FILES
 # Settings that say how to start a run, not what it computes: a resume may change them.
 _LAUNCH_SETTINGS = frozenset({"resume_from", "overwrite", "output_dir"})
 _PATH_SETTINGS = ("train_file", "eval_file", "data_dir", "resume_from")
