@@ -53,6 +53,7 @@ def build_actions(window: Any, pages: Any) -> None:
     w.add_examples_action = act(w, "addExamplesAction", _t("&Add examples…"), w.add_examples, "Ctrl+Shift+N")
     w.label_set_action = act(w, "labelSetAction", _t("&Label set…"), w.edit_label_set)
     w.learning_curve_action = act(w, "learningCurveAction", _t("&Learning curve…"), lambda: learning_curve(w))
+    w.data_map_action = act(w, "dataMapAction", _t("&Data map of the shown run…"), lambda: data_map(w))
     w.shortcuts_action = act(w, "shortcutsAction", _t("&Keyboard shortcuts"), w.show_shortcuts, SK.HelpContents)
     w.recent_menu = QMenu(_t("Open &recent"), w)
     w.recent_menu.setObjectName("recentMenu")
@@ -76,6 +77,7 @@ def build_actions(window: Any, pages: Any) -> None:
         view_menu.addAction(act(w, f"show_{key}Action", _t(title), lambda _c=False, k=key: w.show_page(k), f"Ctrl+{i + 1}"))
     tools_menu = w.menuBar().addMenu(_t("&Tools"))
     tools_menu.addAction(w.learning_curve_action)
+    tools_menu.addAction(w.data_map_action)
     help_menu = w.menuBar().addMenu(_t("&Help"))
     help_menu.addAction(w.shortcuts_action)
     toolbar = w.addToolBar(_t("Main"))
@@ -135,3 +137,19 @@ def learning_curve(window: Any) -> Any:
         app.aboutToQuit.connect(dialog.panel.cancel_and_wait)
     window.learning_curve_dialog = dialog
     return dialog
+
+
+def data_map(window: Any) -> Any:
+    """Tools > Data map of the shown run…: dataset cartography of the Results page's run."""
+    from bertstudio.ui.cartography_view import open_cartography
+
+    run_dir = getattr(window.pages.get("results"), "run_dir", None)
+    if run_dir is None:
+        QMessageBox.information(window, _t("No run shown"), _t("Show a run on the Results page first."))
+        return None
+    view = open_cartography(run_dir, window)
+    if view is None:
+        QMessageBox.information(window, _t("No data map"), _t("This run recorded no data map. Train with the "
+                                                              "cartography setting on (--cartography) to get one."))
+    window.data_map_view = view
+    return view
