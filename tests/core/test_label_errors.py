@@ -219,3 +219,37 @@ def test_a_pair_project_reads_the_siamese_features(tiny, tmp_path):
             assert "‖" in f.text and all("‖" in n.text for n in f.neighbours)
     finally:
         project.close()
+
+
+def tagged_rows(n: int = 30, slip: int = 7) -> list[dict]:
+    """Sentences of two tags: ADJ on the sentiment words, O elsewhere; row ``slip`` tags its
+    first sentiment word O."""
+    import random
+
+    rng = random.Random(0)
+    adjectives = ["good", "bad", "great", "terrible", "boring", "fun"]
+    rows = []
+    for i in range(n):
+        a, b = rng.sample(adjectives, 2)
+        tokens = ["the", "movie", "was", a, "and", b]
+        tags = ["O", "O", "O", "ADJ", "O", "ADJ"]
+        if i == slip:
+            tags[3] = "O"
+        rows.append({"tokens": tokens, "tags": tags})
+    return rows
+
+
+def test_a_tagging_project_end_to_end_ranks_the_slipped_sentence_first(tiny, tmp_path):
+    project = make_project(tmp_path / "p", "tagging", ["O", "ADJ"], {"train": tagged_rows()})
+    try:
+        report = find_label_errors(project, "train", model=tiny)
+        assert list((tmp_path / "p" / "cache").glob("words-*.safetensors"))
+        assert report.checked == 30 and report.ranking()[0] == 7
+        # the sentence's score is its worst word's probability of the given tag: the slipped
+        # word is one the model calls ADJ
+        assert report.quality[7] < 0.5 < np.delete(report.quality, 7).min()
+        assert 0.8 < report.accuracy <= 1.0  # word accuracy against the given tags
+        # cleanlab's per-tag thresholds are strict on 180 words: anything it flags is the slip
+        assert all((f.row, f.word, f.given, f.suggested) == (7, 3, "O", "ADJ") for f in report.flags)
+    finally:
+        project.close()

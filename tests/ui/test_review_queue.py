@@ -110,3 +110,28 @@ def test_the_label_page_button_opens_the_queue(qtbot, session_factory, tiny, mon
     qtbot.waitUntil(lambda: opened[0].report is not None, timeout=120_000)
     assert opened[0].split == "train" and opened[0].isVisible()
     opened[0].close()
+
+
+def test_tagging_relabels_only_the_flagged_word_and_undo_restores_the_sentence(qtbot, session_factory, tiny):
+    import random
+
+    rng = random.Random(0)
+    rows = []
+    for i in range(60):
+        a, b = rng.sample(["good", "bad", "great", "terrible", "boring", "fun"], 2)
+        tags = ["O", "O", "O", "ADJ", "O", "ADJ"]
+        if i in (7, 20, 33):
+            tags[3] = "O"  # three slips: the adjective tagged O
+        rows.append({"tokens": ["the", "movie", "was", a, "and", b], "tags": tags})
+    session = session_factory("tagging", ["O", "ADJ"], {"train": rows})
+    queue = _run(qtbot, session, tiny)
+    flag = queue.current_flag()
+    assert flag is not None and flag.row in (7, 20, 33) and flag.word == 3
+    assert (flag.given, flag.suggested) == ("O", "ADJ")
+    assert "Word 4" in queue.detail.toPlainText()
+    before = session.gold("train", flag.row)
+    qtbot.keyClick(queue.flags, Qt.Key.Key_R)
+    after = session.gold("train", flag.row)
+    assert after == before[:3] + ["ADJ"] + before[4:]
+    qtbot.keyClick(queue.flags, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert session.gold("train", flag.row) == before
