@@ -214,6 +214,8 @@ class TrainConfig:
     early_stopping_patience: int | None = _f(None, "Stop after this many evaluations without improvement", _EVAL,
                                              flags=("--early-stopping",), metavar="PATIENCE")
     save_best: bool = _f(True, "Keep the best checkpoint by the task's main metric", _EVAL)
+    cartography: bool = _f(False, "After each epoch, score the training rows again (an extra pass) and write "
+                                  "cartography.jsonl: per-example gold-label probabilities for the data map", _EVAL)
     resume_from: str | None = _f(None, "Checkpoint folder to resume from (a run's checkpoints/last; the run continues "
                                        "in its own folder)", _EVAL, flags=("--resume",), metavar="CHECKPOINT")
     output_dir: str | None = _f(None, "Run folder (new or empty): config.toml, history.jsonl, metrics.json, "

@@ -46,6 +46,7 @@ from bertstudio.errors import BertStudioError, ConfigError, TrainingError
 from bertstudio.tasks.base import model_inputs
 from bertstudio.tasks.collate import PAD_MULTIPLE
 from bertstudio.tasks.model import count_parameters
+from bertstudio.train import cartography
 from bertstudio.train import checkpoint as ckpt
 from bertstudio.train.config import TrainConfig
 from bertstudio.train.distributed import any_process, loader_options
@@ -213,6 +214,10 @@ def fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any = No
             if step % config.logging_steps == 0 or step == n_steps:
                 notify(meter.event(step, lr, grad_norm), control)
                 meter.restart()  # after the callbacks: their time is not training speed
+            if config.cartography and folder is not None and step % epoch_steps == 0:
+                with meter.paused():  # an extra pass over the training rows (train/cartography.py)
+                    cartography.record_epoch(folder.root, step // epoch_steps, step, path, parts, train_set, train_enc,
+                                             config)
 
             # evaluate, checkpoint, stop
             flags = any_process(acc, [cancel.is_set(), control.should_stop, control.should_evaluate, control.should_save])

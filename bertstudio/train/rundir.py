@@ -40,7 +40,7 @@ log = logging.getLogger(__name__)
 CONFIG, HISTORY, METRICS, PREDICTIONS, MODEL, CHECKPOINTS = (
     "config.toml", "history.jsonl", "metrics.json", "predictions.jsonl", "model", "checkpoints")
 EVAL_ROWS = "eval_rows.json"  # older runs: which project split and rows were evaluated
-OWN_NAMES = frozenset({CONFIG, HISTORY, METRICS, PREDICTIONS, MODEL, CHECKPOINTS, EVAL_ROWS})
+OWN_NAMES = frozenset({CONFIG, HISTORY, METRICS, PREDICTIONS, MODEL, CHECKPOINTS, EVAL_ROWS, "cartography.jsonl"})
 # Settings that say how to start a run, not what it computes: a resume may change them.
 _LAUNCH_SETTINGS = frozenset({"resume_from", "overwrite", "output_dir"})
 _PATH_SETTINGS = ("train_file", "eval_file", "data_dir", "resume_from")

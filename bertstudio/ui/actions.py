@@ -56,6 +56,7 @@ def build_actions(window: Any, pages: Any) -> None:
     w.train_assistant_action = act(w, "trainAssistantAction", _t("&Train assistant now"), w.session.assist.train_now)
     w.train_assistant_action.setEnabled(False)  # while the labelling assistant of a project runs
     w.session.assist.status_changed.connect(lambda: w.train_assistant_action.setEnabled(w.session.assist.can_train()))
+    w.data_map_action = act(w, "dataMapAction", _t("&Data map of the shown run…"), lambda: data_map(w))
     w.shortcuts_action = act(w, "shortcutsAction", _t("&Keyboard shortcuts"), w.show_shortcuts, SK.HelpContents)
     w.recent_menu = QMenu(_t("Open &recent"), w)
     w.recent_menu.setObjectName("recentMenu")
@@ -83,6 +84,7 @@ def build_actions(window: Any, pages: Any) -> None:
     tools_menu = w.menuBar().addMenu(_t("&Tools"))
     tools_menu.addAction(w.learning_curve_action)
     tools_menu.addAction(w.train_assistant_action)
+    tools_menu.addAction(w.data_map_action)
     help_menu = w.menuBar().addMenu(_t("&Help"))
     help_menu.addAction(w.shortcuts_action)
     toolbar = w.addToolBar(_t("Main"))
@@ -142,3 +144,19 @@ def learning_curve(window: Any) -> Any:
         app.aboutToQuit.connect(dialog.panel.cancel_and_wait)
     window.learning_curve_dialog = dialog
     return dialog
+
+
+def data_map(window: Any) -> Any:
+    """Tools > Data map of the shown run…: dataset cartography of the Results page's run."""
+    from bertstudio.ui.cartography_view import open_cartography
+
+    run_dir = getattr(window.pages.get("results"), "run_dir", None)
+    if run_dir is None:
+        QMessageBox.information(window, _t("No run shown"), _t("Show a run on the Results page first."))
+        return None
+    view = open_cartography(run_dir, window)
+    if view is None:
+        QMessageBox.information(window, _t("No data map"), _t("This run recorded no data map. Train with the "
+                                                              "cartography setting on (--cartography) to get one."))
+    window.data_map_view = view
+    return view

@@ -78,6 +78,11 @@ class LabelPage(QWidget):
         top.addWidget(self.position)
         top.addWidget(self.progress, 1)
         top.addWidget(self.label_set_button)
+        self.review_button = QPushButton(self.tr("Review suspected errors…"))  # label-error finder (#15)
+        self.review_button.setObjectName("reviewErrorsButton")
+        self.review_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.review_button.clicked.connect(self.review_suspected_errors)
+        top.addWidget(self.review_button)
 
         self.stack = QStackedWidget()
         self.stack.setObjectName("labelEditor")
@@ -140,6 +145,7 @@ class LabelPage(QWidget):
         self.setFocusProxy(self.editors[kind])
         self._update_help()
         self.label_set_button.setEnabled(get_spec(kind).has_label_set)
+        self.review_button.setEnabled(get_spec(kind).has_label_set)
         self.editors[kind].refresh()
         self._on_current_example_changed(self.session.current_split, self.session.current_row)
         if self.isVisible():  # reopened onto this page: no show event comes, the keys must still work
@@ -236,6 +242,11 @@ class LabelPage(QWidget):
     def edit_label_set(self) -> None:
         LabelSetDialog(self.session, self).exec()
         self.editor().setFocus()
+
+    def review_suspected_errors(self) -> None:
+        from bertstudio.ui import review_queue
+
+        review_queue.open_review_queue(self.session, self)
 
     def showEvent(self, event) -> None:  # type: ignore[no-untyped-def]
         super().showEvent(event)

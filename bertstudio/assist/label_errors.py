@@ -1,0 +1,417 @@
+"""The label-error finder (Qt-free): which given labels are probably wrong, and why.
+
+Confident learning (Northcutt, Jiang and Chuang, 2021) needs *out-of-sample*
+predicted probabilities for every labelled row: a model must not judge a label it
+learnt. They come from k-fold cross-validation over the labelled rows with the
+assistant's fast head (a logistic regression on the frozen, cached embeddings of
+the bundled sentence-transformer: the sentence vector, or a pair's siamese
+``(u, v, |u-v|, u*v)`` features, or per-word vectors for tagging), or, for the
+rows a fine-tuning run evaluated (it never trained on them), from that run's
+``predictions.jsonl``. cleanlab does the rest: ``filter.find_label_issues`` with
+``return_indices_ranked_by="self_confidence"`` picks and orders the flags;
+``token_classification`` scores a tagged sentence by its worst word.
+
+Each :class:`Flag` carries the row, the given label, the suggested one with its
+probability, and the three most similar labelled examples (cosine on the same
+cached embeddings) that carry the suggested label, so the user can compare before
+deciding. The report states the cross-validated accuracy against the given labels:
+a weak model's flags deserve less trust. Nothing here writes a label.
+
+Long work reports ``progress(fraction, message)`` and checks ``cancel`` (a
+``threading.Event``) between batches and folds; a cancelled call raises
+:class:`~bertstudio.assist.encoder.Cancelled`.
+"""
+
+from __future__ import annotations
+
+import threading
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from bertstudio.assist.encoder import Cancelled, check_cancel
+from bertstudio.assist.heads import fit_logistic
+from bertstudio.assist.kinds import AssistSpec, spec_for
+from bertstudio.assist.pool import PoolData
+from bertstudio.errors import ConfigError
+
+Progress = Callable[[float, str], None]
+
+FOLDS = 5
+NEIGHBOURS = 3
+# Inverse L2 strength of the per-fold logistic regression, checked on 2,000 SST-2 train
+# sentences outside the benchmark's sample (5-fold accuracy, bundled MiniLM): C = 0.3 / 1 /
+# 3 / 10 / 100 gave 78.2 / 79.2 / 78.3 / 76.8 / 75.3%.
+LOGISTIC_C = 1.0
+TOKEN_C = 1.0
+
+__all__ = ["Cancelled", "Flag", "LabelErrorReport", "Neighbour", "find_label_errors", "find_in_pool",
+           "out_of_fold_probs", "out_of_fold_word_probs", "classification_issues", "token_issues", "run_probs"]
+
+
+@dataclass(frozen=True)
+class Neighbour:
+    """A labelled example close to a flagged one that carries the suggested label."""
+
+    row: int
+    text: str
+    label: str
+    similarity: float
+    word: int | None = None  # tagging: the word that carries ``label``
+
+
+@dataclass(frozen=True)
+class Flag:
+    row: int
+    given: str
+    suggested: str
+    suggested_prob: float
+    quality: float  # the model's probability of the given label (tagging: of the worst word's tag)
+    word: int | None = None  # tagging: the worst word
+    text: str = ""
+    neighbours: tuple[Neighbour, ...] = ()
+
+
+@dataclass(frozen=True)
+class LabelErrorReport:
+    """What the finder found in one split; ``rows``/``quality`` cover every checked row."""
+
+    split: str
+    flags: tuple[Flag, ...]
+    rows: np.ndarray  # checked (labelled) rows, in row order
+    quality: np.ndarray  # per checked row: self-confidence of the given label (lower = more suspect)
+    accuracy: float | None  # the model's out-of-sample accuracy against the given labels
+    folds: int  # 0 when the probabilities came from a run
+    source: str  # "fast" (k-fold fast head) or "run"
+    skipped: int = 0  # labelled rows that could not be checked (a class with fewer than 2 rows)
+    messages: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def checked(self) -> int:
+        return int(len(self.rows))
+
+    def ranking(self) -> np.ndarray:
+        """Every checked row, most suspect first (self-confidence ascending, ties by row)."""
+        order = np.lexsort((self.rows, self.quality))
+        return self.rows[order]
+
+
+# --- out-of-fold probabilities ---------------------------------------------------------------
+
+
+def _fold_ids(y: np.ndarray, folds: int, seed: int) -> tuple[np.ndarray, int]:
+    """A fold number per row: stratified, so every fold's training part sees every class."""
+    from sklearn.model_selection import StratifiedKFold
+
+    counts = np.bincount(y)
+    k = int(max(2, min(folds, counts[counts > 0].min() if len(counts) else 2, len(y))))
+    out = np.zeros(len(y), dtype=np.int64)
+    with warnings.catch_warnings():  # singleton classes: sklearn warns, the rows still get a fold
+        warnings.simplefilter("ignore", UserWarning)
+        splitter = StratifiedKFold(n_splits=k, shuffle=True, random_state=seed)
+        for i, (_, test) in enumerate(splitter.split(np.zeros(len(y)), y)):
+            out[test] = i
+    return out, k
+
+
+def out_of_fold_probs(X: np.ndarray, y: np.ndarray, num_classes: int, *, folds: int = FOLDS, seed: int = 0,
+                      C: float = LOGISTIC_C, progress: Progress | None = None,
+                      cancel: threading.Event | None = None) -> tuple[np.ndarray, int]:
+    """``(rows, classes)`` probabilities, each row predicted by a head that never saw it, and the
+    number of folds used (fewer than asked when a class has fewer rows)."""
+    y = np.asarray(y, dtype=np.int64)
+    fold, k = _fold_ids(y, folds, seed)
+    probs = np.zeros((len(y), num_classes), dtype=np.float64)
+    for i in range(k):
+        check_cancel(cancel)
+        test, train = fold == i, fold != i
+        head = fit_logistic(X[train], y[train], num_classes, C=C, max_iter=1000)
+        if head is None:  # one class in the training part: it is all the model knows
+            probs[test, np.unique(y[train])[0]] = 1.0
+        else:
+            probs[test] = head.predict_proba(X[test])
+        if progress is not None:
+            progress((i + 1) / k, f"fold {i + 1} of {k}")
+    return probs, k
+
+
+def out_of_fold_word_probs(words: Sequence[np.ndarray], tags: Sequence[np.ndarray], num_tags: int, *,
+                           folds: int = FOLDS, seed: int = 0, C: float = TOKEN_C,
+                           progress: Progress | None = None,
+                           cancel: threading.Event | None = None) -> tuple[list[np.ndarray], int]:
+    """Per sentence, ``(words, tags)`` probabilities from a per-word head trained on the other
+    folds' sentences (folds split sentences, never the words of one sentence)."""
+    from sklearn.model_selection import KFold
+
+    n = len(words)
+    k = int(max(2, min(folds, n)))
+    out: list[np.ndarray] = [np.zeros((len(w), num_tags)) for w in words]
+    splitter = KFold(n_splits=k, shuffle=True, random_state=seed)
+    for i, (train, test) in enumerate(splitter.split(np.zeros(n))):
+        check_cancel(cancel)
+        X = np.concatenate([words[j] for j in train])
+        y = np.concatenate([np.asarray(tags[j], dtype=np.int64) for j in train])
+        head = fit_logistic(X, y, num_tags, C=C, max_iter=300)
+        for j in test:
+            if head is None:
+                out[j][:, int(y[0]) if len(y) else 0] = 1.0
+            elif len(words[j]):
+                out[j] = head.predict_proba(words[j])
+        if progress is not None:
+            progress((i + 1) / k, f"fold {i + 1} of {k}")
+    return out, k
+
+
+# --- cleanlab --------------------------------------------------------------------------------
+
+
+def classification_issues(labels: np.ndarray, probs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(flagged positions ranked most suspect first, self-confidence of every row)``.
+
+    Columns of classes no row carries are dropped (and rows renormalised) first:
+    cleanlab estimates per-class thresholds and needs every column to be a given label."""
+    from cleanlab.filter import find_label_issues
+    from cleanlab.rank import get_label_quality_scores
+
+    labels = np.asarray(labels, dtype=np.int64)
+    present = np.unique(labels)
+    sub = np.asarray(probs, dtype=np.float64)[:, present]
+    sub = np.clip(sub, 1e-12, None)
+    sub /= sub.sum(1, keepdims=True)
+    remap = np.searchsorted(present, labels)
+    quality = get_label_quality_scores(remap, sub, method="self_confidence")
+    if len(present) < 2:
+        return np.zeros(0, dtype=np.int64), quality
+    ranked = find_label_issues(remap, sub, return_indices_ranked_by="self_confidence", n_jobs=1)
+    return np.asarray(ranked, dtype=np.int64), quality
+
+
+def token_issues(tags: Sequence[Sequence[int]], word_probs: Sequence[np.ndarray]
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(flagged sentence positions ranked worst first, sentence score, worst word per sentence)``.
+
+    A sentence's score is its worst word's self-confidence (cleanlab's "min"); flagged
+    sentences are those holding a word cleanlab's token-level filter flags."""
+    from cleanlab.token_classification.filter import find_label_issues
+    from cleanlab.token_classification.rank import get_label_quality_scores
+
+    keep = [i for i, t in enumerate(tags) if len(t)]
+    labels = [[int(x) for x in tags[i]] for i in keep]
+    probs = [np.asarray(word_probs[i], dtype=np.float64) for i in keep]
+    probs = [np.clip(p, 1e-12, None) / np.clip(p, 1e-12, None).sum(1, keepdims=True) for p in probs]
+    score = np.ones(len(tags))
+    worst = np.zeros(len(tags), dtype=np.int64)
+    if not keep:
+        return np.zeros(0, dtype=np.int64), score, worst
+    sentence, per_word = get_label_quality_scores(labels, probs)
+    for j, i in enumerate(keep):
+        score[i] = float(sentence[j])
+        worst[i] = int(np.argmin(np.asarray(per_word[j])))
+    flagged: set[int] = set()
+    if len({x for t in labels for x in t}) >= 2:
+        flagged = {keep[s] for s, _ in find_label_issues(labels, probs, n_jobs=1)}
+    ranked = sorted(flagged, key=lambda i: (score[i], i))
+    return np.asarray(ranked, dtype=np.int64), score, worst
+
+
+# --- nearest examples with the other label ----------------------------------------------------
+
+
+def _unit(a: np.ndarray) -> np.ndarray:
+    a = np.asarray(a, dtype=np.float32)
+    return a / np.maximum(np.linalg.norm(a, axis=-1, keepdims=True), 1e-12)
+
+
+def nearest(query: np.ndarray, candidates: np.ndarray, k: int = NEIGHBOURS) -> list[tuple[int, float]]:
+    """``[(position in candidates, cosine)]``, the ``k`` most similar first."""
+    if len(candidates) == 0:
+        return []
+    sims = _unit(candidates) @ _unit(query)
+    top = np.argsort(-sims, kind="stable")[:k]
+    return [(int(i), float(sims[i])) for i in top]
+
+
+# --- the finder -------------------------------------------------------------------------------
+
+
+def _display(pool: PoolData, row: int) -> str:
+    if pool.tokens is not None:
+        return " ".join(pool.tokens[row])
+    text = (pool.texts or [""])[row]
+    return f"{text} ‖ {pool.pairs[row]}" if pool.pairs is not None else text
+
+
+def find_in_pool(spec: AssistSpec, labels: Sequence[str], pool: PoolData, rows: Sequence[int],
+                 values: Sequence[Any], *, split: str = "train", folds: int = FOLDS, seed: int = 0,
+                 probs: dict[int, np.ndarray] | None = None, progress: Progress | None = None,
+                 cancel: threading.Event | None = None) -> LabelErrorReport:
+    """The finder over an embedded pool: ``rows`` are the labelled rows, ``values`` their gold
+    values (label names; tagging: tag lists). ``probs``: out-of-sample probabilities per row
+    (from a run) to use instead of the k-fold fast head; only those rows are then checked."""
+    labels = list(labels)
+    index = {name: i for i, name in enumerate(labels)}
+    report = progress or (lambda _f, _m: None)
+    if spec.head == "token":
+        return _find_tokens(labels, index, pool, rows, values, split, folds, seed, report, cancel)
+    if spec.head != "logistic":
+        raise ConfigError(f"the label-error finder needs a label set; {spec.kind} has none",
+                          expected="a sentence, pair or tagging project")
+    known = [(int(r), index[v]) for r, v in zip(rows, values) if v in index]
+    skipped = len(rows) - len(known)
+    source, k = "fast", 0
+    if probs is not None:
+        known = [(r, y) for r, y in known if r in probs]
+        if not known:
+            raise ConfigError("the run evaluated none of the labelled rows of this split",
+                              expected="a run evaluated on this split")
+        p = np.stack([np.asarray(probs[r], dtype=np.float64) for r, _ in known])
+        y = np.array([y for _, y in known], dtype=np.int64)
+        source = "run"
+    else:
+        y = np.array([y for _, y in known], dtype=np.int64)
+        counts = np.bincount(y, minlength=len(labels)) if len(y) else np.zeros(len(labels), np.int64)
+        ok = [i for i, (_, c) in enumerate(known) if counts[c] >= 2]  # one example of a class cannot be checked
+        skipped += len(known) - len(ok)
+        known = [known[i] for i in ok]
+        y = y[ok]
+        if len(known) < 4 or len(np.unique(y)) < 2:
+            raise ConfigError("too few labelled rows to cross-validate",
+                              expected="at least two labelled rows in each of two labels")
+        X = pool.features[[r for r, _ in known]]
+        p, k = out_of_fold_probs(X, y, len(labels), folds=folds, seed=seed, cancel=cancel,
+                                 progress=lambda f, m: report(0.6 + 0.35 * f, m))
+    check_cancel(cancel)
+    report(0.96, "ranking")
+    row_arr = np.array([r for r, _ in known], dtype=np.int64)
+    flagged, quality = classification_issues(y, p)
+    accuracy = float((p.argmax(1) == y).mean())
+    vectors = pool.features if pool.pairs is not None else pool.vectors
+    flags = []
+    for pos in flagged:
+        check_cancel(cancel)
+        given = int(y[pos])
+        order = np.argsort(-p[pos], kind="stable")
+        other = int(order[0] if order[0] != given else order[1])
+        same = np.flatnonzero((y == other) & (row_arr != row_arr[pos]))
+        near = nearest(vectors[row_arr[pos]], vectors[row_arr[same]])
+        flags.append(Flag(int(row_arr[pos]), labels[given], labels[other], float(p[pos, other]),
+                          float(quality[pos]), text=_display(pool, int(row_arr[pos])),
+                          neighbours=tuple(Neighbour(int(row_arr[same[i]]), _display(pool, int(row_arr[same[i]])),
+                                                     labels[other], s) for i, s in near)))
+    report(1.0, "done")
+    return LabelErrorReport(split, tuple(flags), row_arr, np.asarray(quality, dtype=np.float64), accuracy, k, source,
+                            skipped)
+
+
+def _find_tokens(labels: list[str], index: dict[str, int], pool: PoolData, rows: Sequence[int],
+                 values: Sequence[Any], split: str, folds: int, seed: int, report: Progress,
+                 cancel: threading.Event | None) -> LabelErrorReport:
+    words = pool.words or []
+    known = [(int(r), np.array([index[t] for t in v], dtype=np.int64)) for r, v in zip(rows, values)
+             if v is not None and len(v) == len(words[int(r)]) and all(t in index for t in v)]
+    skipped = len(rows) - len(known)
+    if len(known) < 2 or len({int(t) for _, tags in known for t in tags}) < 2:
+        raise ConfigError("too few tagged sentences to cross-validate",
+                          expected="at least two tagged sentences holding two different tags")
+    row_arr = np.array([r for r, _ in known], dtype=np.int64)
+    tags = [t for _, t in known]
+    W = [words[r] for r in row_arr]
+    probs, k = out_of_fold_word_probs(W, tags, len(labels), folds=folds, seed=seed, cancel=cancel,
+                                      progress=lambda f, m: report(0.6 + 0.35 * f, m))
+    report(0.96, "ranking")
+    flagged, score, worst = token_issues(tags, probs)
+    correct = np.concatenate([p.argmax(1) == t for p, t in zip(probs, tags)]) if tags else np.zeros(0)
+    accuracy = float(correct.mean()) if len(correct) else None
+    # candidates for neighbours: every labelled word, with its sentence and position
+    flat_vec = np.concatenate(W)
+    flat_tag = np.concatenate(tags)
+    flat_sent = np.concatenate([np.full(len(t), j) for j, t in enumerate(tags)])
+    flat_word = np.concatenate([np.arange(len(t)) for t in tags])
+    flags = []
+    for pos in flagged:
+        check_cancel(cancel)
+        w = int(worst[pos])
+        given = int(tags[pos][w])
+        order = np.argsort(-probs[pos][w], kind="stable")
+        other = int(order[0] if order[0] != given else order[1])
+        cand = np.flatnonzero((flat_tag == other) & (flat_sent != pos))
+        near, seen = [], set()
+        for i, s in nearest(W[pos][w], flat_vec[cand], k=len(cand)):
+            j = int(flat_sent[cand[i]])
+            if j in seen:
+                continue  # three different sentences, not one sentence three times
+            seen.add(j)
+            near.append(Neighbour(int(row_arr[j]), _display(pool, int(row_arr[j])), labels[other], s,
+                                  int(flat_word[cand[i]])))
+            if len(near) == NEIGHBOURS:
+                break
+        flags.append(Flag(int(row_arr[pos]), labels[given], labels[other], float(probs[pos][w, other]),
+                          float(score[pos]), word=w, text=_display(pool, int(row_arr[pos])), neighbours=tuple(near)))
+    report(1.0, "done")
+    return LabelErrorReport(split, tuple(flags), row_arr, score, accuracy, k, "fast", skipped)
+
+
+def run_probs(run_dir: str | Path, split: str, labels: Sequence[str]) -> dict[int, np.ndarray] | None:
+    """Out-of-sample probabilities per project row of ``split`` from a run the app started,
+    read through the run folder's own reader (:func:`bertstudio.train.rundir.read_predictions`:
+    each prediction carries its project row; older runs map rows through eval_rows.json).
+    Only predictions whose row the run recorded count. None when the run evaluated another
+    split, has no predictions, or predicted other labels (tagging runs store no probabilities)."""
+    from bertstudio.train.rundir import read_predictions
+
+    out: dict[int, np.ndarray] = {}
+    for saved in read_predictions(run_dir):
+        if not saved.exact or saved.split != split:
+            continue
+        try:
+            probs = saved.pred["probs"]
+            vec = np.array([float(probs[name]) for name in labels])
+        except (KeyError, TypeError, ValueError):
+            return None
+        if not np.isfinite(vec).all():
+            return None
+        out[saved.row] = vec
+    return out or None
+
+
+def find_label_errors(project: Any, split: str = "train", *, model: str | None = None, folds: int = FOLDS,
+                      seed: int = 0, run_dir: str | Path | None = None, progress: Progress | None = None,
+                      cancel: threading.Event | None = None) -> LabelErrorReport:
+    """The finder over a project's split: embeds its rows (through the project's embedding
+    cache, so the labelling assistant's vectors are reused), then :func:`find_in_pool`.
+    ``run_dir``: use that run's probabilities for the rows it evaluated (see :func:`run_probs`)."""
+    from bertstudio.assist.cache import CACHE_DIR, EmbeddingCache, WordEmbeddingCache
+    from bertstudio.assist.encoder import SentenceEncoder
+    from bertstudio.assist.pool import embed_pool, read_pool
+    from bertstudio.tasks.model import resolve_model
+
+    spec = spec_for(project.kind)
+    if spec.features is None or spec.head not in ("logistic", "token"):
+        raise ConfigError(f"the label-error finder needs a label set; {project.kind} has none",
+                          expected="a sentence, pair or tagging project")
+    report = progress or (lambda _f, _m: None)
+    labels = list(project.labels)
+    examples = project.examples(split)
+    gold = examples.dataset.with_format("arrow")[spec.gold_column].to_pylist()
+    rows = [i for i, v in enumerate(gold) if v is not None]
+    values = [gold[i] for i in rows]
+    probs = None
+    if run_dir is not None:
+        probs = run_probs(run_dir, split, labels)
+        if probs is None:
+            raise ConfigError("the run holds no probabilities for this split", path=run_dir,
+                              expected="a classification run the app started, evaluated on this split")
+    report(0.0, "embedding")
+    encoder = SentenceEncoder.from_path(resolve_model(model))
+    cache_dir = Path(project.folder) / CACHE_DIR
+    cache = EmbeddingCache(cache_dir, encoder)
+    words = WordEmbeddingCache(cache_dir, encoder)
+    pool = embed_pool(read_pool(spec, examples), cache, words, cancel=cancel,
+                      progress=lambda d, t: report(0.6 * d / max(t, 1), "embedding"))
+    result = find_in_pool(spec, labels, pool, rows, values, split=split, folds=folds, seed=seed, probs=probs,
+                          progress=report, cancel=cancel)
+    return LabelErrorReport(result.split, result.flags, result.rows, result.quality, result.accuracy, result.folds,
+                            result.source, result.skipped, tuple(cache.messages + words.messages))

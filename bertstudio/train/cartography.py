@@ -1,0 +1,94 @@
+"""Dataset cartography (Swayamdipta et al., 2020): how the model saw each training example,
+epoch by epoch.
+
+When ``TrainConfig.cartography`` is on, the engine calls :func:`record_epoch` at the end of
+every epoch: the training rows are scored once more (eval mode, no gradients: an extra
+pass, hence off by default) and one line is appended to ``cartography.jsonl`` in the run
+folder with each row's probability of its gold label and its predicted label. The first
+line holds the rows' texts and gold labels, so the file is read without the data.
+
+:func:`read_cartography` turns the file into per-example *confidence* (mean gold
+probability over epochs), *variability* (its standard deviation) and *correctness*
+(the fraction of epochs predicted right). Easy examples sit at high confidence and low
+variability; the hard-to-learn corner (low confidence, low variability) is where
+mislabelled examples gather. Classification kinds only (the probabilities of a tag or a
+span per example are not one number); other kinds write nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+FILE = "cartography.jsonl"
+_TEXT_CHARS = 300  # enough to recognise an example in a tooltip; the file stays small
+
+
+def record_epoch(folder: str | Path, epoch: int, step: int, path: Any, parts: Any, train_set: Any,
+                 train_enc: Any, config: Any) -> bool:
+    """Score the training rows with the model as it is now and append the epoch's line.
+    False (nothing written) for a kind whose predictions carry no class probabilities."""
+    from bertstudio.train.evaluation import EVAL_BATCH_FACTOR, eval_loader, predict_batches
+
+    tokenizer = parts.tokenizer
+    pad_id = tokenizer.pad_token_id if tokenizer is not None and tokenizer.pad_token_id is not None else 0
+    loader = eval_loader(train_enc, parts.task, pad_id, config.batch_size * EVAL_BATCH_FACTOR,
+                         pad_to_multiple_of=path.pad_to_multiple_of)
+    accumulator = parts.task.accumulator(train_set, train_enc, parts.labels)
+    model = path.accelerator.unwrap_model(path.module)  # this process only: no DDP collectives
+    with path.autocast():
+        preds = predict_batches(model, loader, accumulator, device=path.accelerator.device)
+    if not preds or "probs" not in preds[0]:
+        return False
+    gold = list(train_set.dataset[train_set.gold_column])
+    file = Path(folder) / FILE
+    lines = []
+    if not file.exists():
+        texts = [str(t)[:_TEXT_CHARS] for t in list(train_set.dataset["text"])]
+        lines.append({"kind": "header", "labels": list(parts.labels), "gold": gold, "text": texts})
+    lines.append({"kind": "epoch", "epoch": int(epoch), "step": int(step),
+                  "gold_prob": [float(p["probs"].get(g, 0.0)) if g is not None else None for p, g in zip(preds, gold)],
+                  "pred": [p["label"] for p in preds]})
+    with open(file, "a", encoding="utf-8") as f:
+        f.write("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines))
+    return True
+
+
+@dataclass(frozen=True)
+class Cartography:
+    """Per training example (rows of the run's training set, in order)."""
+
+    text: list[str]
+    gold: list[Any]
+    confidence: np.ndarray
+    variability: np.ndarray
+    correctness: np.ndarray
+    epochs: int
+
+
+def read_cartography(run_dir: str | Path) -> Cartography | None:
+    """The run's cartography, or None when it has none (or the file is unreadable). A resumed
+    run may have written an epoch twice: the last line of each epoch counts."""
+    try:
+        lines = [json.loads(line) for line in (Path(run_dir) / FILE).read_text(encoding="utf-8").splitlines()
+                 if line.strip()]
+        header = next(line for line in lines if line.get("kind") == "header")
+        epochs = {int(line["epoch"]): line for line in lines if line.get("kind") == "epoch"}
+        gold, text = list(header["gold"]), list(header["text"])
+        if not epochs or len(text) != len(gold):
+            return None
+        probs = np.array([[np.nan if p is None else float(p) for p in epochs[e]["gold_prob"]] for e in sorted(epochs)])
+        right = np.array([[p == g for p, g in zip(epochs[e]["pred"], gold)] for e in sorted(epochs)], dtype=float)
+    except (OSError, ValueError, KeyError, TypeError, StopIteration) as exc:
+        log.info("no cartography in %s: %s", run_dir, exc)
+        return None
+    if probs.shape[1] != len(gold) or right.shape != probs.shape:
+        return None
+    return Cartography(text, gold, probs.mean(0), probs.std(0), right.mean(0), len(epochs))

@@ -1,0 +1,334 @@
+"""Review suspected label errors: the label-error finder's flags, one at a time, the user decides.
+
+Opened from the Label page ("Review suspected errors…") for the current split. The finder
+(:func:`bertstudio.assist.label_errors.find_label_errors`) runs on a
+:class:`~bertstudio.ui.jobs.JobWorker` with a progress bar and a Cancel button. Each flag
+shows the text, the given label, the suggested one with the model's probability, and the
+three most similar labelled examples that carry the suggested label. The panel states the
+model's cross-validated accuracy, so the user knows how far to trust it.
+
+Nothing changes by itself. **K** keeps the given label: the flag is marked reviewed and
+remembered in ``<project>/label-review-<split>.json`` (keyed by the row's text and the
+kept label, so a later run does not ask again unless the row or its label changed).
+**R** relabels to the suggestion through the session's undo stack (journaled like every
+edit; Ctrl+Z here or in the main window undoes it).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QProgressBar, QPushButton, QSplitter, QTextBrowser,
+    QVBoxLayout, QWidget,
+)
+
+from bertstudio.assist.cache import text_key
+from bertstudio.data.atomic import atomic_write_bytes
+from bertstudio.ui.jobs import JobWorker
+from bertstudio.ui.session import ProjectSession
+
+log = logging.getLogger(__name__)
+
+_FLAG_ROLE = Qt.ItemDataRole.UserRole
+REVIEW_FILE = "label-review-{split}.json"
+
+
+def _identity(flag: Any) -> str:
+    """What a "keep" is about: this text with this label (a re-import or an edit asks again)."""
+    return text_key(f"{flag.text}\x1f{flag.given}\x1f{flag.word}").hex()
+
+
+class ReviewStore:
+    """The kept flags of one split, in the project folder (atomic writes; unreadable = empty)."""
+
+    def __init__(self, folder: str | Path, split: str) -> None:
+        self.path = Path(folder) / REVIEW_FILE.format(split=split)
+        self.kept: set[str] = set()
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            self.kept = {str(k) for k in data.get("kept", [])} if isinstance(data, dict) else set()
+        except FileNotFoundError:
+            pass
+        except (OSError, ValueError, TypeError) as exc:
+            log.warning("%s unreadable, starting afresh: %s", self.path, exc)
+
+    def keep(self, flag: Any) -> None:
+        self.kept.add(_identity(flag))
+        atomic_write_bytes(self.path, json.dumps({"version": 1, "kept": sorted(self.kept)}).encode("utf-8"))
+
+    def is_kept(self, flag: Any) -> bool:
+        return _identity(flag) in self.kept
+
+
+class ReviewQueue(QWidget):
+    """See the module docstring. ``model``: the frozen encoder (None: the bundled one)."""
+
+    finished = Signal()  # the finder's report is shown (or it failed / was cancelled)
+
+    def __init__(self, session: ProjectSession, split: str | None = None, *, model: str | None = None,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("reviewQueue")
+        self.setWindowTitle(self.tr("Review suspected errors"))
+        self.session = session
+        self.split = split or session.current_split
+        self.model = model
+        self.report: Any = None
+        self.hidden_kept = 0
+        self._worker: JobWorker | None = None
+        self.store = ReviewStore(session.project.folder, self.split)
+
+        self.summary = QLabel(self.tr("Looking for labels the model disagrees with…"))
+        self.summary.setObjectName("reviewSummary")
+        self.summary.setWordWrap(True)
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 100)
+        self.cancel_button = QPushButton(self.tr("Cancel"))
+        self.cancel_button.clicked.connect(self.cancel)
+        self.flags = QListWidget()
+        self.flags.setObjectName("reviewFlags")
+        self.flags.currentRowChanged.connect(self._show_flag)
+        self.flags.itemDoubleClicked.connect(self._go_to_row)
+        self.detail = QTextBrowser()
+        self.detail.setObjectName("reviewDetail")
+        self.keep_button = QPushButton(self.tr("Keep the label (K)"))
+        self.relabel_button = QPushButton(self.tr("Relabel (R)"))
+        self.keep_button.clicked.connect(self.keep_current)
+        self.relabel_button.clicked.connect(self.relabel_current)
+
+        busy = QHBoxLayout()
+        busy.addWidget(self.progress, 1)
+        busy.addWidget(self.cancel_button)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.keep_button)
+        buttons.addWidget(self.relabel_button)
+        buttons.addStretch(1)
+        right = QWidget()
+        right_layout = QVBoxLayout(right)
+        right_layout.setContentsMargins(0, 0, 0, 0)
+        right_layout.addWidget(self.detail, 1)
+        right_layout.addLayout(buttons)
+        splitter = QSplitter()
+        splitter.addWidget(self.flags)
+        splitter.addWidget(right)
+        splitter.setStretchFactor(1, 2)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.summary)
+        layout.addLayout(busy)
+        layout.addWidget(splitter, 1)
+
+        context = Qt.ShortcutContext.WidgetWithChildrenShortcut
+        for key, slot in (("K", self.keep_current), ("R", self.relabel_current)):
+            shortcut = QShortcut(QKeySequence(key), self)
+            shortcut.setContext(context)
+            shortcut.activated.connect(slot)
+        # Ctrl+Z here as in the main window: this panel may be its own window
+        self.undo_action = session.undo_stack.createUndoAction(self, self.tr("Undo"))
+        self.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
+        self.undo_action.setShortcutContext(context)
+        self.addAction(self.undo_action)
+        session.gold_changed.connect(self._on_gold_changed)
+        self._set_busy(False)
+        self._enable_buttons()
+
+    # -- the finder on a worker --------------------------------------------------------------
+    def start(self) -> None:
+        from bertstudio.assist.encoder import Cancelled
+        from bertstudio.assist.label_errors import find_label_errors
+
+        project, split, model = self.session.project, self.split, self.model
+
+        def job(progress, cancel):  # type: ignore[no-untyped-def]
+            try:
+                return find_label_errors(project, split, model=model, cancel=cancel,
+                                         progress=lambda f, m: progress(f, m))
+            except Cancelled:
+                return None
+
+        self._worker = JobWorker(job, name="bertstudio-label-errors")
+        self._worker.progressed.connect(self._on_progress)
+        self._worker.finished.connect(self._on_finished)
+        self._worker.failed.connect(self._on_failed)
+        self._worker.cancelled.connect(self._on_cancelled)
+        self._set_busy(True)
+        self._worker.start()
+
+    def cancel(self) -> None:
+        if self._worker is not None:
+            self._worker.cancel()
+
+    def is_running(self) -> bool:
+        return self._worker is not None and self._worker.is_running()
+
+    def _set_busy(self, busy: bool) -> None:
+        self.progress.setVisible(busy)
+        self.cancel_button.setVisible(busy)
+
+    def _on_progress(self, fraction: float, message: str) -> None:
+        self.progress.setValue(int(round(100 * fraction)))
+        self.progress.setFormat(f"{message} %p%")
+
+    def _on_failed(self, message: str) -> None:
+        self._worker = None
+        self._set_busy(False)
+        self.summary.setText(self.tr("The check could not run: %1").replace("%1", message))
+        self.finished.emit()
+
+    def _on_cancelled(self) -> None:
+        self._worker = None
+        self._set_busy(False)
+        self.summary.setText(self.tr("Cancelled. Nothing was changed."))
+        self.finished.emit()
+
+    def _on_finished(self, report: Any) -> None:
+        self._worker = None
+        self._set_busy(False)
+        if report is None:
+            self._on_cancelled()
+            return
+        self.report = report
+        self.flags.clear()
+        self.hidden_kept = 0
+        for flag in report.flags:
+            if self.store.is_kept(flag):
+                self.hidden_kept += 1
+                continue
+            item = QListWidgetItem()
+            item.setData(_FLAG_ROLE, flag)
+            self.flags.addItem(item)
+            self._paint(item)
+        self.summary.setText(self._summary_text())
+        if self.flags.count():
+            self.flags.setCurrentRow(0)
+        else:
+            self.detail.setHtml(html.escape(self.tr("No suspected errors to review.")))
+        self._enable_buttons()
+        self.flags.setFocus()
+        self.finished.emit()
+
+    def _summary_text(self) -> str:
+        r = self.report
+        how = self.tr("%1-fold cross-validation of the fast model").replace("%1", str(r.folds)) \
+            if r.source == "fast" else self.tr("a training run's predictions")
+        text = self.tr("The model agrees with %1% of the given labels (%2 rows checked, %3). "
+                       "Treat its flags as questions, not answers: %4 suspected errors.")
+        text = text.replace("%1", f"{100 * (r.accuracy or 0):.0f}").replace("%2", str(r.checked)) \
+            .replace("%3", how).replace("%4", str(len(r.flags)))
+        if self.hidden_kept:
+            text += " " + self.tr("%1 kept earlier are not shown.").replace("%1", str(self.hidden_kept))
+        if r.skipped:
+            text += " " + self.tr("%1 labelled rows could not be checked (a label with a single example)."
+                                  ).replace("%1", str(r.skipped))
+        return text
+
+    # -- one flag ------------------------------------------------------------------------------
+    def current_flag(self) -> Any:
+        item = self.flags.currentItem()
+        return item.data(_FLAG_ROLE) if item is not None else None
+
+    def state(self, flag: Any) -> str:
+        """``"kept"``, ``"relabelled"`` (the gold is now the suggestion) or ``"open"``."""
+        if self.store.is_kept(flag):
+            return "kept"
+        gold = self.session.gold(self.split, flag.row)
+        value = gold[flag.word] if flag.word is not None and isinstance(gold, list) and flag.word < len(gold) else gold
+        return "relabelled" if value == flag.suggested else "open"
+
+    def _paint(self, item: QListWidgetItem) -> None:
+        flag = item.data(_FLAG_ROLE)
+        state = self.state(flag)
+        mark = {"kept": "✓ ", "relabelled": "→ ", "open": ""}[state]
+        text = self.tr("%1row %2: %3 → %4 (%5%)").replace("%1", mark).replace("%2", str(flag.row + 1)) \
+            .replace("%3", flag.given).replace("%4", flag.suggested).replace("%5", f"{100 * flag.suggested_prob:.0f}")
+        item.setText(text)
+        item.setForeground(QBrush(QColor("#777777" if state != "open" else "#000000")))
+
+    def _show_flag(self, index: int) -> None:
+        flag = self.current_flag()
+        if flag is None:
+            return
+        tr = self.tr
+        word = ""
+        if flag.word is not None:
+            words = flag.text.split(" ")
+            word = tr("Word %1: <b>%2</b>. ").replace("%1", str(flag.word + 1)).replace(
+                "%2", html.escape(words[flag.word] if flag.word < len(words) else ""))
+        parts = [f"<p>{html.escape(flag.text)}</p>",
+                 "<p>" + word + tr("Given: <b>%1</b>. Suggested: <b>%2</b> (probability %3%).")
+                 .replace("%1", html.escape(flag.given)).replace("%2", html.escape(flag.suggested))
+                 .replace("%3", f"{100 * flag.suggested_prob:.0f}") + "</p>",
+                 "<p>" + tr("Most similar examples labelled <b>%1</b>:").replace("%1", html.escape(flag.suggested))
+                 + "</p><ol>"]
+        for n in flag.neighbours:
+            parts.append(f"<li>{html.escape(n.text)} <i>({tr('row')} {n.row + 1}, {n.similarity:.2f})</i></li>")
+        parts.append("</ol>")
+        self.detail.setHtml("".join(parts))
+        self._enable_buttons()
+
+    def _enable_buttons(self) -> None:
+        flag = self.current_flag()
+        self.keep_button.setEnabled(flag is not None)
+        self.relabel_button.setEnabled(flag is not None)
+        if flag is not None:
+            self.relabel_button.setText(self.tr("Relabel as %1 (R)").replace("%1", flag.suggested))
+
+    def keep_current(self) -> None:
+        item = self.flags.currentItem()
+        if item is None:
+            return
+        self.store.keep(item.data(_FLAG_ROLE))
+        self._paint(item)
+        self._next()
+
+    def relabel_current(self) -> None:
+        item = self.flags.currentItem()
+        if item is None:
+            return
+        flag = item.data(_FLAG_ROLE)
+        value: Any = flag.suggested
+        if flag.word is not None:  # tagging: the one word, the other tags as they are now
+            value = list(self.session.gold(self.split, flag.row))
+            value[flag.word] = flag.suggested
+        text = self.tr("Relabel row %1 as %2").replace("%1", str(flag.row + 1)).replace("%2", flag.suggested)
+        self.session.apply_gold(self.split, flag.row, value, text)
+        self._paint(item)
+        self._next()
+
+    def _next(self) -> None:
+        for i in list(range(self.flags.currentRow() + 1, self.flags.count())) + list(range(self.flags.count())):
+            if self.state(self.flags.item(i).data(_FLAG_ROLE)) == "open":
+                self.flags.setCurrentRow(i)
+                return
+
+    def _go_to_row(self, item: QListWidgetItem) -> None:
+        self.session.set_current(self.split, item.data(_FLAG_ROLE).row)
+
+    def _on_gold_changed(self, split: str, row: int) -> None:
+        if split != self.split:
+            return
+        for i in range(self.flags.count()):
+            item = self.flags.item(i)
+            if item.data(_FLAG_ROLE).row == row:
+                self._paint(item)
+
+    def closeEvent(self, event) -> None:  # type: ignore[no-untyped-def]
+        self.cancel()
+        super().closeEvent(event)
+
+
+def open_review_queue(session: ProjectSession, parent: QWidget | None = None) -> ReviewQueue:
+    """The Label page's entry point: the queue as its own window over ``parent``, started."""
+    queue = ReviewQueue(session, parent=parent)
+    queue.setWindowFlag(Qt.WindowType.Window, True)
+    queue.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
+    queue.resize(900, 560)
+    queue.show()
+    queue.start()
+    return queue

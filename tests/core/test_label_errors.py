@@ -1,0 +1,255 @@
+"""The label-error finder: out-of-fold probabilities, cleanlab's flags, the neighbours shown
+with each flag, run probabilities, tagging, cancellation, and a project end to end (tiny model).
+
+Planted cases: the hand-made vectors put each class in its own direction, so the true label
+of every row is known and a flipped label is the only error there is.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import numpy as np
+import pytest
+
+from bertstudio.assist.encoder import Cancelled
+from bertstudio.assist.kinds import spec_for
+from bertstudio.assist.label_errors import (
+    find_in_pool,
+    find_label_errors,
+    out_of_fold_probs,
+    run_probs,
+    token_issues,
+)
+from bertstudio.assist.pool import PoolData
+from bertstudio.errors import ConfigError
+from helpers import make_project, sentiment
+
+LABELS = ["neg", "pos", "neutral"]
+
+
+def planted(n: int = 90, seed: int = 0, flips: tuple[int, ...] = (4, 31, 62)):
+    """Three classes, each a noisy cloud around its own axis of 16-D space; ``flips`` get the
+    next class's label."""
+    rng = np.random.default_rng(seed)
+    truth = np.arange(n) % 3
+    X = rng.normal(0, 0.2, (n, 16))
+    X[np.arange(n), truth] += 1.0
+    X /= np.linalg.norm(X, axis=1, keepdims=True) / 3  # a confident model: logits of a few units
+    given = truth.copy()
+    for r in flips:
+        given[r] = (truth[r] + 1) % 3
+    pool = PoolData(texts=[f"row {i}" for i in range(n)], vectors=X.astype(np.float32),
+                    features=X.astype(np.float32))
+    return pool, truth, given
+
+
+def test_planted_flips_rank_first_and_only_they_are_flagged_with_the_true_label_suggested():
+    pool, truth, given = planted()
+    report = find_in_pool(spec_for("sentence"), LABELS, pool, list(range(90)), [LABELS[g] for g in given])
+    flagged = [f.row for f in report.flags]
+    # cleanlab flags only what clears its per-class confidence thresholds (here two of the three);
+    # the whole ranking puts all three first
+    assert len(flagged) >= 2 and set(flagged) <= {4, 31, 62}
+    assert sorted(report.ranking()[:3].tolist()) == [4, 31, 62]
+    assert flagged == sorted(flagged, key=lambda r: report.quality[r])  # most suspect first
+    for f in report.flags:
+        assert f.given == LABELS[given[f.row]]
+        assert f.suggested == LABELS[truth[f.row]]
+        assert f.suggested_prob > 0.5 and f.quality < 0.5
+    # the accuracy is measured against the given labels: the three flips count as misses
+    assert report.accuracy == pytest.approx(87 / 90)
+    assert report.source == "fast" and report.folds == 5 and report.checked == 90
+
+
+def test_each_flag_shows_the_three_most_similar_examples_that_carry_the_suggested_label():
+    pool, truth, given = planted()
+    report = find_in_pool(spec_for("sentence"), LABELS, pool, list(range(90)), [LABELS[g] for g in given])
+    X = pool.vectors
+    for f in report.flags:
+        assert len(f.neighbours) == 3
+        candidates = [r for r in range(90) if given[r] == LABELS.index(f.suggested) and r != f.row]
+        sims = {r: float(X[r] @ X[f.row] / np.linalg.norm(X[r]) / np.linalg.norm(X[f.row])) for r in candidates}
+        best = sorted(candidates, key=lambda r: -sims[r])[:3]
+        assert [n.row for n in f.neighbours] == best
+        assert all(n.label == f.suggested for n in f.neighbours)
+        assert [n.similarity for n in f.neighbours] == pytest.approx([sims[r] for r in best], abs=1e-5)
+        assert f.neighbours[0].text == f"row {best[0]}"
+
+
+def test_out_of_fold_means_no_row_is_judged_by_a_head_that_learnt_it():
+    # 40 rows in 64-D with random labels: a head trained on all rows fits them (in-sample accuracy
+    # near 1), a head that never saw the row is at chance
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(40, 64))
+    y = np.arange(40) % 2
+    probs, k = out_of_fold_probs(X, y, 2, C=100.0)
+    assert k == 5
+    assert (probs.argmax(1) == y).mean() < 0.75
+    from bertstudio.assist.heads import fit_logistic
+
+    assert (fit_logistic(X, y, 2, C=100.0).predict_proba(X).argmax(1) == y).mean() == 1.0
+
+
+def test_a_class_with_one_labelled_row_is_not_judged_and_too_few_rows_is_a_config_error():
+    pool, truth, given = planted()
+    values = [LABELS[g] for g in given]
+    rows = list(range(60)) + [60]
+    values = values[:60] + ["rare"]
+    report = find_in_pool(spec_for("sentence"), LABELS + ["rare"], pool, rows, values)
+    assert 60 not in report.rows.tolist() and report.skipped == 1
+    with pytest.raises(ConfigError):
+        find_in_pool(spec_for("sentence"), LABELS, pool, [0, 1, 2], ["neg", "pos", "neutral"])
+    with pytest.raises(ConfigError):
+        find_in_pool(spec_for("regression"), [], pool, [0, 1], [0.5, 1.0])
+
+
+def test_progress_rises_and_cancel_stops_between_folds():
+    pool, truth, given = planted()
+    values = [LABELS[g] for g in given]
+    seen: list[float] = []
+    find_in_pool(spec_for("sentence"), LABELS, pool, list(range(90)), values,
+                 progress=lambda f, _m: seen.append(f))
+    assert seen == sorted(seen) and seen[-1] == 1.0 and len(seen) >= 6
+    cancel = threading.Event()
+
+    def stop_after_two(fraction: float, _message: str) -> None:
+        if len([f for f in seen2 if f > 0.6]) >= 2:
+            cancel.set()
+        seen2.append(fraction)
+
+    seen2: list[float] = []
+    with pytest.raises(Cancelled):
+        find_in_pool(spec_for("sentence"), LABELS, pool, list(range(90)), values, progress=stop_after_two,
+                     cancel=cancel)
+    assert 1.0 not in seen2
+
+
+def test_tagging_flags_the_sentence_of_a_wrong_tag_at_its_worst_word():
+    rng = np.random.default_rng(2)
+    tags = ["O", "NOUN", "VERB"]
+    words, gold, truth = [], [], []
+    for s in range(30):
+        t = rng.integers(0, 3, 6)
+        v = rng.normal(0, 0.3, (6, 8))
+        v[np.arange(6), t] += 1.0
+        words.append(v.astype(np.float32))
+        truth.append(t)
+        g = [tags[i] for i in t]
+        if s == 7:
+            g[3] = tags[(t[3] + 1) % 3]  # the planted slip
+        gold.append(g)
+    pool = PoolData(tokens=[[f"w{s}_{i}" for i in range(6)] for s in range(30)], words=words)
+    report = find_in_pool(spec_for("tagging"), tags, pool, list(range(30)), gold)
+    first = report.flags[0]
+    assert first.row == 7 and first.word == 3
+    assert first.given == gold[7][3] and first.suggested == tags[truth[7][3]]
+    assert report.ranking()[0] == 7
+    assert all(n.label == first.suggested and n.row != 7 for n in first.neighbours)
+    assert len({n.row for n in first.neighbours}) == len(first.neighbours) == 3
+    for n in first.neighbours:
+        assert gold[n.row][n.word] == first.suggested
+
+
+def test_token_issues_scores_a_sentence_by_its_worst_word():
+    tags = [[0, 0, 1], [0, 1]]
+    probs = [np.array([[0.9, 0.1], [0.7, 0.3], [0.05, 0.95]]), np.array([[0.8, 0.2], [0.8, 0.2]])]
+    _, score, worst = token_issues(tags, probs)
+    np.testing.assert_allclose(score, [0.7, 0.2])  # cleanlab's documented example
+    assert worst.tolist() == [1, 1]
+
+
+def test_run_probabilities_are_used_for_the_rows_the_run_evaluated(tmp_path):
+    pool, truth, given = planted()
+    run = tmp_path / "run"
+    run.mkdir()
+    eval_rows = list(range(30, 60))
+    (run / "eval_rows.json").write_text(json.dumps({"split": "dev", "rows": eval_rows}))
+    lines = []
+    for i, r in enumerate(eval_rows):
+        p = np.full(3, 0.05)
+        p[truth[r]] = 0.9
+        lines.append(json.dumps({"index": i, "gold": LABELS[given[r]], "label": LABELS[truth[r]],
+                                 "probs": dict(zip(LABELS, p.tolist()))}))
+    (run / "predictions.jsonl").write_text("\n".join(lines) + "\n")
+    assert run_probs(run, "train", LABELS) is None  # the run evaluated dev
+    probs = run_probs(run, "dev", LABELS)
+    assert sorted(probs) == eval_rows
+    report = find_in_pool(spec_for("sentence"), LABELS, pool, list(range(90)), [LABELS[g] for g in given],
+                          split="dev", probs=probs)
+    assert report.source == "run" and report.folds == 0
+    assert report.rows.tolist() == eval_rows
+    assert [f.row for f in report.flags] == [31]
+    assert report.flags[0].suggested_prob == pytest.approx(0.9)
+
+
+def test_a_project_end_to_end_with_the_tiny_model_uses_the_project_cache(tiny, tmp_path):
+    rows = [{"text": e["text"] + f" number {i}", "label": e["label"]}
+            for i, e in enumerate(sentiment(40).dataset.to_list())]
+    truth = [r["label"] for r in rows]
+    for r in (5, 22):
+        rows[r]["label"] = "neg" if rows[r]["label"] == "pos" else "pos"
+    project = make_project(tmp_path / "p", "sentence", ["neg", "pos"], {"train": rows})
+    try:
+        fractions: list[float] = []
+        report = find_label_errors(project, "train", model=tiny, progress=lambda f, _m: fractions.append(f))
+        assert list((tmp_path / "p" / "cache").glob("embeddings-*.safetensors"))
+        assert report.checked == 40 and 0.0 <= report.accuracy <= 1.0
+        assert fractions[-1] == 1.0
+        assert set(report.ranking()[:2].tolist()) == {5, 22}
+        for f in report.flags:
+            assert f.suggested != f.given == project.gold("train", f.row)
+            assert all(project.gold("train", n.row) == f.suggested for n in f.neighbours)
+        assert {f.row for f in report.flags} >= {5, 22}
+        assert all(truth[f.row] == f.suggested for f in report.flags if f.row in (5, 22))
+    finally:
+        project.close()
+
+
+def test_a_pair_project_reads_the_siamese_features(tiny, tmp_path):
+    rows = [{"text": f"the movie was {a}", "text_pair": f"it was {b}", "label": "same" if (a in "good great") ==
+             (b in "good great") else "differ"}
+            for a in ("good", "great", "bad", "boring") for b in ("fun", "best", "hate", "worst")] * 2
+    project = make_project(tmp_path / "p", "pair", ["same", "differ"], {"train": rows})
+    try:
+        report = find_label_errors(project, "train", model=tiny)
+        assert report.checked == 32
+        for f in report.flags:
+            assert "‖" in f.text and all("‖" in n.text for n in f.neighbours)
+    finally:
+        project.close()
+
+
+def tagged_rows(n: int = 30, slip: int = 7) -> list[dict]:
+    """Sentences of two tags: ADJ on the sentiment words, O elsewhere; row ``slip`` tags its
+    first sentiment word O."""
+    import random
+
+    rng = random.Random(0)
+    adjectives = ["good", "bad", "great", "terrible", "boring", "fun"]
+    rows = []
+    for i in range(n):
+        a, b = rng.sample(adjectives, 2)
+        tokens = ["the", "movie", "was", a, "and", b]
+        tags = ["O", "O", "O", "ADJ", "O", "ADJ"]
+        if i == slip:
+            tags[3] = "O"
+        rows.append({"tokens": tokens, "tags": tags})
+    return rows
+
+
+def test_a_tagging_project_end_to_end_ranks_the_slipped_sentence_first(tiny, tmp_path):
+    project = make_project(tmp_path / "p", "tagging", ["O", "ADJ"], {"train": tagged_rows()})
+    try:
+        report = find_label_errors(project, "train", model=tiny)
+        assert list((tmp_path / "p" / "cache").glob("words-*.safetensors"))
+        assert report.checked == 30 and report.ranking()[0] == 7
+        # the sentence's score is its worst word's probability of the given tag: the slipped
+        # word is one the model calls ADJ
+        assert report.quality[7] < 0.5 < np.delete(report.quality, 7).min()
+        assert 0.8 < report.accuracy <= 1.0  # word accuracy against the given tags
+        # cleanlab's per-tag thresholds are strict on 180 words: anything it flags is the slip
+        assert all((f.row, f.word, f.given, f.suggested) == (7, 3, "O", "ADJ") for f in report.flags)
+    finally:
+        project.close()

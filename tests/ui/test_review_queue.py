@@ -1,0 +1,137 @@
+"""The review queue on a real project with two planted slips (tiny model): the finder runs on a
+worker, nothing changes by itself, K keeps (remembered in the project folder), R relabels
+through the undo stack and Ctrl+Z undoes it; the Label page's button opens it."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from PySide6.QtCore import Qt
+
+from bertstudio.ui.review_queue import ReviewQueue
+from helpers import sentiment
+
+SLIPS = (5, 22)
+
+
+def _rows() -> list[dict[str, Any]]:
+    rows = [{"text": e["text"] + f" number {i}", "label": e["label"]} for i, e in enumerate(sentiment(40).dataset.to_list())]
+    for r in SLIPS:
+        rows[r]["label"] = "neg" if rows[r]["label"] == "pos" else "pos"
+    return rows
+
+
+def _run(qtbot, session, tiny) -> ReviewQueue:
+    queue = ReviewQueue(session, "train", model=tiny)
+    qtbot.addWidget(queue)
+    queue.show()
+    with qtbot.waitSignal(queue.finished, timeout=120_000):
+        queue.start()
+    return queue
+
+
+def _golds(session) -> list[Any]:
+    return [session.gold("train", r) for r in range(40)]
+
+
+def test_flags_are_shown_with_the_accuracy_and_nothing_changes_by_itself(qtbot, session_factory, tiny):
+    session = session_factory("sentence", ["neg", "pos"], {"train": _rows()})
+    before = _golds(session)
+    queue = _run(qtbot, session, tiny)
+    report = queue.report
+    assert report is not None and queue.flags.count() == len(report.flags) >= 2
+    assert f"{100 * report.accuracy:.0f}%" in queue.summary.text()
+    assert {queue.flags.item(i).data(Qt.ItemDataRole.UserRole).row for i in range(2)} == set(SLIPS)
+    flag = queue.current_flag()
+    detail = queue.detail.toPlainText()
+    assert flag.text in detail and flag.suggested in detail and f"{100 * flag.suggested_prob:.0f}%" in detail
+    for n in flag.neighbours:
+        assert n.text in detail
+    assert _golds(session) == before and session.undo_stack.count() == 0
+
+
+def test_k_keeps_and_is_remembered_r_relabels_and_ctrl_z_undoes(qtbot, session_factory, tiny):
+    session = session_factory("sentence", ["neg", "pos"], {"train": _rows()})
+    queue = _run(qtbot, session, tiny)
+    first = queue.current_flag()
+    qtbot.keyClick(queue.flags, Qt.Key.Key_K)
+    assert queue.state(first) == "kept"
+    assert session.gold("train", first.row) == first.given
+    kept_file = session.project.folder / "label-review-train.json"
+    assert len(json.loads(kept_file.read_text())["kept"]) == 1
+
+    second = queue.current_flag()
+    assert second.row != first.row
+    qtbot.keyClick(queue.flags, Qt.Key.Key_R)
+    assert session.gold("train", second.row) == second.suggested
+    assert session.undo_stack.count() == 1 and queue.state(second) == "relabelled"
+    qtbot.keyClick(queue.flags, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert session.gold("train", second.row) == second.given
+    assert queue.state(second) == "open"
+
+    # a second look at the same split does not ask about the kept row again
+    again = _run(qtbot, session, tiny)
+    rows = [again.flags.item(i).data(Qt.ItemDataRole.UserRole).row for i in range(again.flags.count())]
+    assert first.row not in rows and second.row in rows and again.hidden_kept == 1
+    assert "1" in again.summary.text()
+
+
+def test_cancel_leaves_no_report_and_changes_nothing(qtbot, session_factory, tiny):
+    session = session_factory("sentence", ["neg", "pos"], {"train": _rows()})
+    before = _golds(session)
+    queue = ReviewQueue(session, "train", model=tiny)
+    qtbot.addWidget(queue)
+    with qtbot.waitSignal(queue.finished, timeout=120_000):
+        queue.start()
+        queue.cancel()
+    assert queue.report is None and queue.flags.count() == 0
+    assert _golds(session) == before
+
+
+def test_the_label_page_button_opens_the_queue(qtbot, session_factory, tiny, monkeypatch):
+    from bertstudio.ui.editors.page import LabelPage
+    from bertstudio.ui import review_queue
+
+    session = session_factory("sentence", ["neg", "pos"], {"train": _rows()})
+    page = LabelPage(session)
+    qtbot.addWidget(page)
+    opened: list[ReviewQueue] = []
+    real = review_queue.ReviewQueue
+
+    class WithTiny(real):  # the real widget, pointed at the tiny model instead of the bundled one
+        def __init__(self, *a: Any, **kw: Any) -> None:
+            super().__init__(*a, model=tiny, **kw)
+            opened.append(self)
+
+    monkeypatch.setattr(review_queue, "ReviewQueue", WithTiny)
+    qtbot.mouseClick(page.review_button, Qt.MouseButton.LeftButton)
+    assert len(opened) == 1
+    qtbot.waitUntil(lambda: opened[0].report is not None, timeout=120_000)
+    assert opened[0].split == "train" and opened[0].isVisible()
+    opened[0].close()
+
+
+def test_tagging_relabels_only_the_flagged_word_and_undo_restores_the_sentence(qtbot, session_factory, tiny):
+    import random
+
+    rng = random.Random(0)
+    rows = []
+    for i in range(60):
+        a, b = rng.sample(["good", "bad", "great", "terrible", "boring", "fun"], 2)
+        tags = ["O", "O", "O", "ADJ", "O", "ADJ"]
+        if i in (7, 20, 33):
+            tags[3] = "O"  # three slips: the adjective tagged O
+        rows.append({"tokens": ["the", "movie", "was", a, "and", b], "tags": tags})
+    session = session_factory("tagging", ["O", "ADJ"], {"train": rows})
+    queue = _run(qtbot, session, tiny)
+    flag = queue.current_flag()
+    assert flag is not None and flag.row in (7, 20, 33) and flag.word == 3
+    assert (flag.given, flag.suggested) == ("O", "ADJ")
+    assert "Word 4" in queue.detail.toPlainText()
+    before = session.gold("train", flag.row)
+    qtbot.keyClick(queue.flags, Qt.Key.Key_R)
+    after = session.gold("train", flag.row)
+    assert after == before[:3] + ["ADJ"] + before[4:]
+    qtbot.keyClick(queue.flags, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert session.gold("train", flag.row) == before
