@@ -147,7 +147,7 @@ class TrainingWorker(QObject):
                 self.cancelled.emit(info)
             elif status == "failed":
                 self._running.clear()
-                self.failed.emit(info.get("message") or QObject.tr(self, "Training failed."))
+                self.failed.emit(info.get("message") or self.tr("Training failed."))
             else:
                 self._running.clear()
                 self.finished.emit(info)
