@@ -422,6 +422,64 @@
     </message>
 </context>
 <context>
+    <name>ExampleTableModel</name>
+    <message>
+        <location filename="../../bertstudio/ui/data_model.py" line="42"/>
+        <source>Text</source>
+        <translation>文本</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/data_model.py" line="43"/>
+        <source>Second text</source>
+        <translation>第二段文本</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/data_model.py" line="44"/>
+        <source>Tokens</source>
+        <translation>词元</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/data_model.py" line="45"/>
+        <source>Question</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/data_model.py" line="46"/>
+        <source>Context</source>
+        <translation>上下文</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/data_model.py" line="47"/>
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/data_model.py" line="48"/>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/data_model.py" line="51"/>
+        <source>Label</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/data_model.py" line="52"/>
+        <source>Score</source>
+        <translation>分数</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/data_model.py" line="53"/>
+        <source>Tags</source>
+        <translation>标记</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/data_model.py" line="54"/>
+        <source>Answers</source>
+        <translation>答案</translation>
+    </message>
+</context>
+<context>
     <name>ExportDialog</name>
     <message>
         <location filename="../../bertstudio/ui/export_dialog.py" line="29"/>
@@ -775,154 +833,154 @@
 <context>
     <name>ImportDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="78"/>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="195"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="79"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="196"/>
         <source>Import data</source>
         <translation>导入数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="96"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="97"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="105"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="106"/>
         <source>detect</source>
         <translation>自动识别</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="111"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="112"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="122"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="123"/>
         <source>File:</source>
         <translation>文件:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="123"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="124"/>
         <source>Format:</source>
         <translation>格式:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="124"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="125"/>
         <source>GLUE preset:</source>
         <translation>GLUE 预设:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="125"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="126"/>
         <source>Into split:</source>
         <translation>加入数据划分:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="131"/>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="281"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="132"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="282"/>
         <source>Columns (what each column of the file holds)</source>
         <translation>列(文件每一列的内容)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="135"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="136"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="135"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="136"/>
         <source>Second text</source>
         <translation>第二段文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="135"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="136"/>
         <source>Label / score</source>
         <translation>标签 / 分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="136"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="137"/>
         <source>Tokens</source>
         <translation>词元</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="136"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="137"/>
         <source>Tags</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="136"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="137"/>
         <source>Context</source>
         <translation>上下文</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="137"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="138"/>
         <source>Question</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="137"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="138"/>
         <source>Answers</source>
         <translation>答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="137"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="138"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="138"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="139"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="164"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="165"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="171"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="172"/>
         <source>First rows:</source>
         <translation>前几行:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="196"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="197"/>
         <source>Data files (*.tsv *.csv *.txt *.jsonl *.json *.conll *.conllu *.iob *.bio);;All files (*)</source>
         <translation>数据文件 (*.tsv *.csv *.txt *.jsonl *.json *.conll *.conllu *.iob *.bio);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="243"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="244"/>
         <source>— choose —</source>
         <translation>— 请选择 —</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="263"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="264"/>
         <source>Format: %1 · this file looks like %2 data</source>
-        <translation>格式:%1 · 此文件看起来是 %2 类型的数据</translation>
+        <translation>格式:%1 · 此文件看起来是“%2”数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="266"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="267"/>
         <source>This file holds %1 examples but the project is a %2 project.</source>
-        <translation>此文件包含 %1 类型的样例，但项目是 %2 类型。</translation>
+        <translation>此文件包含“%1”样例，但项目是“%2”项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="280"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="281"/>
         <source>Columns (set by the format or preset)</source>
         <translation>列(由格式或预设决定)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="326"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="327"/>
         <source>Choose the file column for: %1</source>
         <translation>请选择对应的文件列:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="349"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="350"/>
         <source>Reading the file…</source>
         <translation>正在读取文件…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="378"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="379"/>
         <source>The file&apos;s labels differ from the project&apos;s: choose what each becomes, then Import.</source>
         <translation>文件中的标签与项目的不同:请为每个标签选择对应的项目标签，然后点击“导入”。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="413"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="414"/>
         <source>Choose what these labels become: %1</source>
         <translation>请为这些标签选择对应的项目标签:%1</translation>
     </message>
@@ -1271,7 +1329,7 @@
         <translation>未打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="338"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="337"/>
         <source>Project: %1 (%2)</source>
         <translation>项目:%1(%2)</translation>
     </message>
@@ -1409,114 +1467,114 @@
         <translation>抽取式问答</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="70"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="75"/>
         <source>New project</source>
         <translation>新建项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="76"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="81"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="88"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="93"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="96"/>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="135"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="101"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="140"/>
         <source>e.g. negative, positive</source>
         <translation>例如 negative, positive</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="97"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="102"/>
         <source>Entity spans (BIO tags: O, B-X, I-X)</source>
         <translation>实体片段(BIO 标记:O、B-X、I-X)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="105"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="110"/>
         <source>Create</source>
         <translation>创建</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="109"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="114"/>
         <source>Name:</source>
         <translation>名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="110"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="115"/>
         <source>Folder:</source>
         <translation>文件夹:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="111"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="116"/>
         <source>From a GLUE preset:</source>
         <translation>使用 GLUE 预设:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="112"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="117"/>
         <source>Task:</source>
         <translation>任务:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="113"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="118"/>
         <source>Labels:</source>
         <translation>标签:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="135"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="140"/>
         <source>entity types, e.g. PER, LOC, ORG</source>
         <translation>实体类型，例如 PER, LOC, ORG</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="150"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="155"/>
         <source>Folder for the new project</source>
         <translation>新项目的文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="162"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="167"/>
         <source>Give the project a name and a folder.</source>
         <translation>请为项目指定名称和文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="183"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="188"/>
         <source>Cannot create the project in {folder}: {reason}</source>
         <translation>无法在 {folder} 中创建项目:{reason}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="196"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="201"/>
         <source>{path} is a file, not a folder: choose a folder for the project.</source>
         <translation>{path} 是文件而不是文件夹:请为项目选择一个文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="197"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="202"/>
         <source>{path} is a file, so no folder can be made inside it: choose another place.</source>
         <translation>{path} 是文件，无法在其中创建文件夹:请选择其他位置。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="202"/>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="203"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="207"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="208"/>
         <source>no permission to write there</source>
         <translation>没有在此处写入的权限</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="204"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="209"/>
         <source>the disk is read-only</source>
         <translation>磁盘是只读的</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="205"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="210"/>
         <source>the disk is full</source>
         <translation>磁盘已满</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="206"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="211"/>
         <source>a part of the path is a file, not a folder</source>
         <translation>路径中的某一部分是文件而不是文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="207"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="212"/>
         <source>the path is too long</source>
         <translation>路径太长</translation>
     </message>
@@ -2175,77 +2233,92 @@
 <context>
     <name>ScoreboardPage</name>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="46"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="24"/>
+        <source>GLUE leaderboard: mean of each task&apos;s metrics, MNLI = mean of m/mm, WNLI left out</source>
+        <translation>GLUE 排行榜:每个任务取其各指标的平均值，MNLI = m/mm 的平均值，不计 WNLI</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="25"/>
+        <source>BERT paper Table 1: F1 for MRPC/QQP, Spearman for STS-B, MCC for CoLA, accuracy elsewhere; MNLI-m and MNLI-mm apart; WNLI left out</source>
+        <translation>BERT 论文表 1:MRPC/QQP 用 F1，STS-B 用 Spearman，CoLA 用 MCC，其余用准确率；MNLI-m 与 MNLI-mm 分开计；不计 WNLI</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="27"/>
+        <source>main metric of each task, MNLI matched only, WNLI left out</source>
+        <translation>每个任务的主要指标，MNLI 只计 matched，不计 WNLI</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="53"/>
         <source>GLUE leaderboard</source>
         <translation>GLUE 排行榜</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="46"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="53"/>
         <source>BERT paper (Table 1)</source>
         <translation>BERT 论文(表 1)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="47"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="54"/>
         <source>One metric per task</source>
         <translation>每个任务一个指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="52"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="60"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="52"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="60"/>
         <source>Score</source>
         <translation>分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="52"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="60"/>
         <source>Metrics</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="52"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="60"/>
         <source>Best run</source>
         <translation>最佳运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="59"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="67"/>
         <source>Convention</source>
         <translation>计分规则</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="83"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="91"/>
         <source>missing</source>
         <translation>缺失</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="83"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="91"/>
         <source>no run yet</source>
         <translation>尚无运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="88"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="96"/>
         <source>(not in the average)</source>
         <translation>(不计入平均)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="90"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="98"/>
         <source>(partial)</source>
         <translation>(部分)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="100"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="108"/>
         <source>over {n} of {m} entries</source>
         <translation>基于 {m} 项中的 {n} 项</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="102"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="110"/>
         <source>({k} missing: {names}; partial average, not comparable with a full score)</source>
         <translation>(缺少 {k} 项:{names}；部分平均值，不能与完整分数相比)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="105"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="113"/>
         <source>Average</source>
         <translation>平均</translation>
     </message>

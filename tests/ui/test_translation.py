@@ -100,7 +100,13 @@ def _translated_literals(source: str) -> set[tuple[str, str]]:
     helper translates in no context (see scripts/update_translations.py)."""
     found: set[tuple[str, str]] = set()
 
+    tree = ast.parse(source)
+    constants = {t.id: n.value.value for n in tree.body if isinstance(n, ast.Assign) and isinstance(n.value, ast.Constant)
+                 and isinstance(n.value.value, str) for t in n.targets if isinstance(t, ast.Name)}
+
     def text(node: ast.AST) -> str | None:
+        if isinstance(node, ast.Name) and node.id in constants:  # lupdate reads only literals, the app any str
+            return f"<{node.id}: a name lupdate cannot read>"
         return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
 
     def visit(node: ast.AST, cls: str | None) -> None:
@@ -118,15 +124,16 @@ def _translated_literals(source: str) -> set[tuple[str, str]]:
                     found.add(("", first))
             visit(child, child.name if isinstance(child, ast.ClassDef) else cls)
 
-    visit(ast.parse(source), None)
+    visit(tree, None)
     return found
 
 
 def test_the_literal_scan_reads_contexts_like_the_app():
     source = ('class Page:\n    def f(self):\n        return self.tr("A"), f"{self.tr(\'B\')}", window.tr("C")\n'
-              'def g():\n    return _t("D"), QCoreApplication.translate("Ctx", "E"), QT_TRANSLATE_NOOP("Ctx", "F")\n')
+              'def g():\n    return _t("D"), QCoreApplication.translate("Ctx", "E"), QT_TRANSLATE_NOOP("Ctx", "F")\n'
+              'CTX = "Model"\nTITLES = {"x": QT_TRANSLATE_NOOP(CTX, "G")}\n')
     assert _translated_literals(source) == {("Page", "A"), ("Page", "B"), ("<window.tr: context unknown to lupdate>", "C"),
-                                            ("", "D"), ("Ctx", "E"), ("Ctx", "F")}
+                                            ("", "D"), ("Ctx", "E"), ("Ctx", "F"), ("<CTX: a name lupdate cannot read>", "G")}
 
 
 def test_every_translated_literal_is_in_the_ts_under_the_context_the_app_uses():
@@ -203,3 +210,11 @@ def test_no_widget_text_bypasses_translation():
     offenders = [f"{path.relative_to(UI.parent)}:{line}: {text!r}" for path in sorted(UI.rglob("*.py"))
                  for line, text in untranslated_literals(path.read_text(encoding="utf-8"))]
     assert offenders == []
+
+
+def test_the_scoreboard_notes_of_the_core_are_marked_for_translation():
+    """metrics.CONVENTIONS is Qt-free English; the page marks the same notes for lupdate."""
+    from bertstudio.metrics import CONVENTIONS
+    from bertstudio.ui.scoreboard_page import NOTES
+
+    assert set(CONVENTIONS.values()) == set(NOTES)
