@@ -1,6 +1,9 @@
 """Drive the real app offscreen on small data and save a PNG of each main view into docs/screenshots/.
 
-    python docs/make_screenshots.py [--data ../shared/data] [--out docs/screenshots]
+    python docs/make_screenshots.py [--data ../shared/data] [--out docs/screenshots] [--lang zh_CN]
+
+With --lang the app's translation for that locale is installed and each file is named with
+the language as a prefix (zh_data.png, ...); Chinese needs a CJK font (Debian: fonts-noto-cjk).
 
 Data: 620 rows of SST-2 train (the last 20 left unlabelled to show the
 labelling flow) and 120 rows of SST-2 dev; a real 3-epoch run of the bundled
@@ -26,6 +29,8 @@ sys.path.insert(0, str(REPO))
 SIZE = (1100, 720)
 TRAIN_ROWS, UNLABELLED, DEV_ROWS = 620, 20, 120
 MAX_BYTES = 140_000
+PREFIX = ""  # "zh_" with --lang zh_CN
+SST2_LABELS = ["negative", "positive"]  # the names the GLUE reader gives 0 and 1
 
 
 def _settle(app) -> None:  # type: ignore[no-untyped-def]
@@ -37,7 +42,7 @@ def _save(widget, out: Path, name: str, app) -> Path:  # type: ignore[no-untyped
     _settle(app)
     from PySide6.QtGui import QImage
 
-    path = out / f"{name}.png"
+    path = out / f"{PREFIX}{name}.png"
     image = widget.grab().toImage()
     image.save(str(path), "PNG", 0)  # 0: smallest file (PNG is lossless either way)
     if path.stat().st_size > MAX_BYTES:  # text-heavy views: a 256-colour palette keeps them small
@@ -88,13 +93,21 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data")
     parser.add_argument("--out", type=Path, default=REPO / "docs" / "screenshots")
+    parser.add_argument("--lang", help="locale whose translation to show, e.g. zh_CN")
     args = parser.parse_args(argv)
+    global PREFIX
     args.out.mkdir(parents=True, exist_ok=True)
 
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
+    if args.lang:
+        from bertstudio.app import install_translators
+
+        if not install_translators(app, args.lang):
+            raise SystemExit(f"no translation for {args.lang}")
+        PREFIX = args.lang.split("_")[0] + "_"
     from bertstudio.data.examples import from_records
     from bertstudio.data.io import load_examples
     from bertstudio.data.project import Project
@@ -110,9 +123,9 @@ def main(argv: list[str] | None = None) -> int:
     train = load_examples(glue / "train.tsv").head(TRAIN_ROWS)
     records = [{"text": r["text"], "label": r["label"] if i < TRAIN_ROWS - UNLABELLED else None}
                for i, r in enumerate(train.dataset)]
-    project = Project.create(tmp / "sst2", name="SST-2 sample", kind="sentence", labels=["0", "1"],
+    project = Project.create(tmp / "sst2", name="SST-2 sample", kind="sentence", labels=SST2_LABELS,
                              glue_task="SST-2")
-    project.import_examples(from_records("sentence", records, labels=["0", "1"]), "train")
+    project.import_examples(from_records("sentence", records, labels=SST2_LABELS), "train")
     project.import_examples(load_examples(glue / "dev.tsv").head(DEV_ROWS), "dev")
     session = ProjectSession(project, settings=settings)
     window = _window(session, app)

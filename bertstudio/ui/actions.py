@@ -18,7 +18,8 @@ from PySide6.QtWidgets import QMenu, QMessageBox
 
 
 def _t(text: str) -> str:
-    return QCoreApplication.translate("MainWindow", text)
+    # no context: lupdate files a module-level _t("...") there (scripts/update_translations.py)
+    return QCoreApplication.translate("", text)
 
 
 def make_action(window: Any, name: str, text: str, slot: Any, shortcut: QKeySequence | str | None = None) -> QAction:
@@ -77,7 +78,8 @@ def build_actions(window: Any, pages: Any) -> None:
     edit_menu.addAction(w.label_set_action)
     view_menu = w.menuBar().addMenu(_t("&View"))
     for i, (key, title, *_rest) in enumerate(pages):
-        view_menu.addAction(act(w, f"show_{key}Action", _t(title), lambda _c=False, k=key: w.show_page(k), f"Ctrl+{i + 1}"))
+        view_menu.addAction(act(w, f"show_{key}Action", QCoreApplication.translate("MainWindow", title),
+                                lambda _c=False, k=key: w.show_page(k), f"Ctrl+{i + 1}"))
     from bertstudio.ui.theme import add_theme_menu
 
     add_theme_menu(w, view_menu)  # View > Theme: system / light / dark, kept in QSettings

@@ -37,21 +37,21 @@ _CELL_CHARS = 300  # long contexts are cut in the table; the editor shows them w
 
 # Column headers (translated at use). Which columns a kind shows comes from its spec
 # (``spec.view_columns``); its gold column is titled by what the gold value is.
-_CONTEXT = "ExampleTableModel"
+_CONTEXT = "ExampleTableModel"  # spelled out in each QT_TRANSLATE_NOOP below: lupdate reads literals only
 COLUMN_TITLES: dict[str, str] = {
-    "text": QT_TRANSLATE_NOOP(_CONTEXT, "Text"),
-    "text_pair": QT_TRANSLATE_NOOP(_CONTEXT, "Second text"),
-    "tokens": QT_TRANSLATE_NOOP(_CONTEXT, "Tokens"),
-    "question": QT_TRANSLATE_NOOP(_CONTEXT, "Question"),
-    "context": QT_TRANSLATE_NOOP(_CONTEXT, "Context"),
-    "title": QT_TRANSLATE_NOOP(_CONTEXT, "Title"),
-    "id": QT_TRANSLATE_NOOP(_CONTEXT, "Id"),
+    "text": QT_TRANSLATE_NOOP("ExampleTableModel", "Text"),
+    "text_pair": QT_TRANSLATE_NOOP("ExampleTableModel", "Second text"),
+    "tokens": QT_TRANSLATE_NOOP("ExampleTableModel", "Tokens"),
+    "question": QT_TRANSLATE_NOOP("ExampleTableModel", "Question"),
+    "context": QT_TRANSLATE_NOOP("ExampleTableModel", "Context"),
+    "title": QT_TRANSLATE_NOOP("ExampleTableModel", "Title"),
+    "id": QT_TRANSLATE_NOOP("ExampleTableModel", "Id"),
 }
 GOLD_TITLES: dict[str, str] = {
-    "label": QT_TRANSLATE_NOOP(_CONTEXT, "Label"),
-    "score": QT_TRANSLATE_NOOP(_CONTEXT, "Score"),
-    "tags": QT_TRANSLATE_NOOP(_CONTEXT, "Tags"),
-    "answers": QT_TRANSLATE_NOOP(_CONTEXT, "Answers"),
+    "label": QT_TRANSLATE_NOOP("ExampleTableModel", "Label"),
+    "score": QT_TRANSLATE_NOOP("ExampleTableModel", "Score"),
+    "tags": QT_TRANSLATE_NOOP("ExampleTableModel", "Tags"),
+    "answers": QT_TRANSLATE_NOOP("ExampleTableModel", "Answers"),
 }
 
 

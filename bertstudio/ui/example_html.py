@@ -27,7 +27,8 @@ _esc = html.escape
 
 
 def _tr(text: str) -> str:
-    return QCoreApplication.translate("ResultsPage", text)
+    # no context: lupdate files a module-level _tr("...") there (scripts/update_translations.py)
+    return QCoreApplication.translate("", text)
 
 
 def mark_runs(text: str, gold: list[tuple[int, int]], pred: list[tuple[int, int]]) -> str:
@@ -105,7 +106,8 @@ def answers_html(example: dict[str, Any], gold: Any, pred: dict[str, Any]) -> st
     gold_ranges = [(s, s + len(t)) for t, s in zip(gold.get("text") or [], gold.get("answer_start") or [])]
     start, answer = int(pred.get("start", -1)), pred.get("answer") or ""
     pred_ranges = [(start, start + len(answer))] if start >= 0 and answer else []
-    return (f"<p><b>{_esc(_tr('Question:'))}</b> {_esc(example.get('question') or '')}</p>"
+    question = _tr("Question:")  # outside the f-string, where lupdate can see it
+    return (f"<p><b>{_esc(question)}</b> {_esc(example.get('question') or '')}</p>"
             f"<p>{mark_runs(context, gold_ranges, pred_ranges)}</p>" + _legend(_tr("green = gold, orange = predicted")))
 
 

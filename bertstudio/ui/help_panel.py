@@ -80,7 +80,8 @@ def _kind_shortcuts(kind: str, gold: str, labels: list[str] | None, assistant: b
 
 def shortcuts_html(kind: str, labels: list[str] | None = None, assistant: bool = False) -> str:
     rows = "".join(f"<tr><td><b>{k}</b></td><td>{v}</td></tr>" for k, v in shortcuts(kind, labels, assistant))
-    return f"<h3>{QCoreApplication.translate('HelpPanel', 'Keyboard')}</h3><table cellspacing='4'>{rows}</table>"
+    title = QCoreApplication.translate("HelpPanel", "Keyboard")  # outside the f-string, where lupdate sees it
+    return f"<h3>{title}</h3><table cellspacing='4'>{rows}</table>"
 
 
 class HelpPanel(QTextBrowser):

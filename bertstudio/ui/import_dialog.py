@@ -51,6 +51,7 @@ from bertstudio.errors import BertStudioError
 from bertstudio.ui.import_survey import FileSurveyBox
 from bertstudio.ui.import_target import SplitTargetBox
 from bertstudio.ui.label_mapping_widget import LabelMappingBox
+from bertstudio.ui.new_project_dialog import kind_name
 from bertstudio.ui.session import ProjectSession
 
 log = logging.getLogger(__name__)
@@ -261,10 +262,10 @@ class ImportDialog(QDialog):
         mismatch = info.suggested_kind and info.suggested_kind != self.kind and info.format in FIXED_LAYOUT
         self.status_label.setText(
             self.tr("Format: %1 · this file looks like %2 data").replace("%1", info.format).replace(
-                "%2", info.suggested_kind or "?"))
+                "%2", kind_name(info.suggested_kind) if info.suggested_kind else "?"))
         if mismatch:
             self.show_error(self.tr("This file holds %1 examples but the project is a %2 project.")
-                            .replace("%1", str(info.suggested_kind)).replace("%2", self.kind))
+                            .replace("%1", kind_name(str(info.suggested_kind))).replace("%2", kind_name(self.kind)))
             return
         self._set_ok_enabled(True)
 

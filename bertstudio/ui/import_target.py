@@ -111,7 +111,7 @@ def choose_split_backup(parent: QWidget, backups: list[dict[str, Any]]) -> str |
     """Ask which kept rows to bring back (newest first); the backup's id, or None."""
 
     def tr(text: str) -> str:
-        return QCoreApplication.translate("SplitTargetBox", text)
+        return QCoreApplication.translate("", text)  # the context lupdate gives a bare tr("...")
 
     if not backups:
         QMessageBox.information(parent, tr("Restore replaced rows"), tr("No import has replaced rows in this project."))

@@ -16,7 +16,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
 from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
 from bertstudio.errors import BertStudioError
@@ -201,7 +201,7 @@ def open_learning_curve(session: Any, config_factory: ConfigFactory, parent: QWi
     """Show the learning-curve panel in its own (non-modal) window."""
     dialog = QDialog(parent)
     dialog.setObjectName("learningCurveDialog")
-    dialog.setWindowTitle(dialog.tr("Learning curve"))
+    dialog.setWindowTitle(QCoreApplication.translate("LearningCurvePanel", "Learning curve"))
     dialog.resize(820, 620)
     panel = LearningCurvePanel(session, config_factory, dialog, **options)
     QVBoxLayout(dialog).addWidget(panel)

@@ -336,7 +336,10 @@ class MainWindow(QMainWindow):
             return
         split = self.session.current_split
         done, total = self.session.progress(split)
-        self.project_label.setText(self.tr("Project: %1 (%2)").replace("%1", project.name).replace("%2", project.kind))
+        from bertstudio.ui.new_project_dialog import kind_name
+
+        self.project_label.setText(self.tr("Project: %1 (%2)").replace("%1", project.name)
+                                   .replace("%2", kind_name(project.kind)))
         self.split_label.setText(self.tr("Split: %1").replace("%1", split))
         self.progress_label.setText(self.tr("%1 labelled / %2").replace("%1", f"{done:,}").replace("%2", f"{total:,}"))
 

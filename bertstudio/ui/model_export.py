@@ -14,13 +14,18 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QLabel, QLineEdit, QMessageBox, QProgressDialog,
     QProgressBar, QVBoxLayout, QWidget,
 )
 
 from bertstudio.ui.jobs import JobWorker
+
+
+def _t(text: str) -> str:
+    # no context: lupdate files a module-level _t("...") there (scripts/update_translations.py)
+    return QCoreApplication.translate("", text)
 
 
 def chosen_run(window: Any) -> Path | None:
@@ -43,8 +48,8 @@ def chosen_run(window: Any) -> Path | None:
 def _run_or_say(window: Any) -> Path | None:
     run = chosen_run(window)
     if run is None or not (run / "model" / "config.json").is_file():
-        QMessageBox.information(window, window.tr("No model"),
-                                window.tr("Choose a finished run on the Runs or Results page first."))
+        QMessageBox.information(window, _t("No model"),
+                                _t("Choose a finished run on the Runs or Results page first."))
         return None
     return run
 
@@ -67,12 +72,12 @@ def export_onnx_action(window: Any, target: str | Path | None = None) -> JobWork
     if run is None:
         return None
     if target is None:
-        picked = QFileDialog.getExistingDirectory(window, window.tr("Export the model as ONNX into folder"), str(run))
+        picked = QFileDialog.getExistingDirectory(window, _t("Export the model as ONNX into folder"), str(run))
         if not picked:
             return None
         target = picked
     out = free_folder(Path(target), f"{run.name}-onnx")
-    progress = _ExportProgress(window, window.tr("Exporting {run} to ONNX…").format(run=run.name))
+    progress = _ExportProgress(window, _t("Exporting {run} to ONNX…").format(run=run.name))
     worker = JobWorker(lambda report, cancel: export_onnx(run / "model", out, progress=report, cancel=cancel),
                        name="bertstudio-onnx-export")
     # bound methods of GUI-thread objects: Qt queues the calls to the GUI thread (a lambda would run
@@ -90,7 +95,7 @@ def export_onnx_action(window: Any, target: str | Path | None = None) -> JobWork
 
 class _ExportProgress(QProgressDialog):
     def __init__(self, window: Any, text: str) -> None:
-        super().__init__(text, window.tr("Cancel"), 0, 1000, window)
+        super().__init__(text, QCoreApplication.translate("_ExportProgress", "Cancel"), 0, 1000, window)
         self.setObjectName("onnxExportProgress")
         self.setWindowModality(Qt.WindowModality.NonModal)
         self.setMinimumDuration(0)

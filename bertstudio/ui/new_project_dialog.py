@@ -16,7 +16,7 @@ import re
 import shutil
 from pathlib import Path
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -43,6 +43,11 @@ KIND_NAMES = {
     "tagging": QT_TRANSLATE_NOOP("NewProjectDialog", "Token tagging (entities, POS)"),
     "qa": QT_TRANSLATE_NOOP("NewProjectDialog", "Extractive question answering"),
 }
+
+
+def kind_name(kind: str) -> str:
+    """The translated name of a task kind (the kind itself for one without a name)."""
+    return QCoreApplication.translate("NewProjectDialog", KIND_NAMES.get(kind, kind))
 
 
 def parse_labels(text: str) -> list[str]:

@@ -212,7 +212,8 @@ class PlaygroundPage(QWidget):
         return f"<h3>{html.escape(str(result.get('label', '')))}</h3><table>{rows}</table>"
 
     def _score_html(self, result: dict[str, Any]) -> str:
-        return f"<h3>{html.escape(self.tr('Score'))}: {float(result.get('score', 0.0)):.3f}</h3>"
+        title = self.tr("Score")  # outside the f-string, where lupdate sees it
+        return f"<h3>{html.escape(title)}: {float(result.get('score', 0.0)):.3f}</h3>"
 
     def _tags_html(self, result: dict[str, Any]) -> str:
         esc = html.escape
@@ -227,9 +228,11 @@ class PlaygroundPage(QWidget):
         context = result["inputs"]["context"]
         start, answer = int(result.get("start", -1)), str(result.get("answer") or "")
         if start < 0 or not answer:
-            return f"<p><i>{esc(self.tr('No answer in the context.'))}</i></p><p>{esc(context)}</p>"
+            none = self.tr("No answer in the context.")  # outside the f-string, where lupdate sees it
+            return f"<p><i>{esc(none)}</i></p><p>{esc(context)}</p>"
         marked = (esc(context[:start]) + f"<span style='background:#ffe0b2'><b>{esc(context[start:start + len(answer)])}</b></span>"
                   + esc(context[start + len(answer):]))
         score = result.get("score")
-        head = f"<h3>{esc(answer)}</h3>" + (f"<p>{esc(self.tr('score'))} {float(score):.3f}</p>" if score is not None else "")
+        word = self.tr("score")  # outside the f-string, where lupdate sees it
+        head = f"<h3>{esc(answer)}</h3>" + (f"<p>{esc(word)} {float(score):.3f}</p>" if score is not None else "")
         return head + f"<p>{marked}</p>"

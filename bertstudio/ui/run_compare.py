@@ -208,7 +208,8 @@ class RunCompareDialog(QDialog):
             if value:
                 value = " ".join(value) if isinstance(value, list) else str(value)
                 parts.append(f"<p><i>{html.escape(column)}</i>: {html.escape(value)}</p>")
-        parts.append(f"<p>{self.tr('Gold')}: {html.escape(show(row.gold))}<br>"
+        gold = self.tr("Gold")  # outside the f-string, where lupdate sees it
+        parts.append(f"<p>{gold}: {html.escape(show(row.gold))}<br>"
                      f"A: {html.escape(show(task.predicted_value(row.pred_a)))}<br>"
                      f"B: {html.escape(show(task.predicted_value(row.pred_b)))}</p>")
         self.detail.setHtml("".join(parts))

@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
@@ -19,6 +19,13 @@ from bertstudio.train.rundir import RunInfo, read_run
 from bertstudio.ui.runs_page import all_runs
 
 log = logging.getLogger(__name__)
+# metrics.CONVENTIONS' notes, marked for lupdate; tests/ui/test_translation.py checks they match
+NOTES = (
+    QT_TRANSLATE_NOOP("ScoreboardPage", "GLUE leaderboard: mean of each task's metrics, MNLI = mean of m/mm, WNLI left out"),
+    QT_TRANSLATE_NOOP("ScoreboardPage", "BERT paper Table 1: F1 for MRPC/QQP, Spearman for STS-B, MCC for CoLA, accuracy "
+                                        "elsewhere; MNLI-m and MNLI-mm apart; WNLI left out"),
+    QT_TRANSLATE_NOOP("ScoreboardPage", "main metric of each task, MNLI matched only, WNLI left out"),
+)
 
 
 def best_results(runs: list[RunInfo]) -> tuple[dict[str, dict[str, float]], dict[str, str]]:
@@ -46,7 +53,8 @@ class ScoreboardPage(QWidget):
             title = {"glue": self.tr("GLUE leaderboard"), "bert_paper": self.tr("BERT paper (Table 1)"),
                      "one_metric_per_task": self.tr("One metric per task")}.get(key, key)
             self.convention_combo.addItem(title, key)
-            self.convention_combo.setItemData(self.convention_combo.count() - 1, help_text, Qt.ItemDataRole.ToolTipRole)
+            self.convention_combo.setItemData(self.convention_combo.count() - 1, QCoreApplication.translate(
+                "ScoreboardPage", help_text), Qt.ItemDataRole.ToolTipRole)
         self.convention_combo.currentIndexChanged.connect(self.refresh)
         self.table = QTableWidget(0, 4, objectName="glueScoreboard")
         self.table.setHorizontalHeaderLabels([self.tr("Task"), self.tr("Score"), self.tr("Metrics"), self.tr("Best run")])
@@ -110,4 +118,4 @@ class ScoreboardPage(QWidget):
             if col == 1:
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             self.table.setItem(last, col, item)
-        self.note.setText(CONVENTIONS[self.convention()])
+        self.note.setText(QCoreApplication.translate("ScoreboardPage", CONVENTIONS[self.convention()]))

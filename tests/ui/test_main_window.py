@@ -21,7 +21,7 @@ def test_actions_pages_and_status(main_window):
     assert main_window.page_list.count() == len(PAGES) == 7
     assert main_window.findChild(object, "dataTable") is not None
     assert main_window.findChild(object, "labelEditor") is not None
-    assert main_window.project_label.text() == "Project: reviews (sentence)"
+    assert main_window.project_label.text() == "Project: reviews (Single sentence classification)"
     assert main_window.progress_label.text() == "0 labelled / 0"
     main_window.show_page("label")
     assert main_window.page_stack.currentWidget() is main_window.pages["label"]
@@ -59,7 +59,7 @@ def test_new_project_dialog_tagging_with_bio_labels(qtbot, main_window, tmp_path
     assert project.labels == ["O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-ORG", "I-ORG"]
     label_page = main_window.pages["label"]
     assert label_page.stack.currentWidget() is label_page.editors["tagging"]
-    assert main_window.project_label.text() == "Project: ner (tagging)"
+    assert main_window.project_label.text() == "Project: ner (Token tagging (entities, POS))"
 
 
 def test_new_project_from_a_glue_preset(qtbot, tmp_path):

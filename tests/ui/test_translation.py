@@ -1,26 +1,42 @@
 """User-visible strings go through Qt's translation: the shipped Chinese translation
 (resources/i18n, compiled from its .ts with lrelease) installed by ``app.install_translators``
-changes the window's texts; no literal text is set on a widget without tr()."""
+changes the window's texts; no literal text is set on a widget without tr(); the .ts is complete
+(nothing unfinished, empty, obsolete or with broken placeholders) and up to date with the source
+(scripts/update_translations.py keeps it so)."""
 
 from __future__ import annotations
 
 import ast
-import shutil
+import importlib.util
 import subprocess
-import xml.etree.ElementTree as ET
+import sys
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QCoreApplication, QSettings
 from PySide6.QtGui import QAction
 
 ROOT = Path(__file__).resolve().parents[2]
 UI = ROOT / "bertstudio" / "ui"
 I18N = ROOT / "resources" / "i18n"
+TS = I18N / "bertstudio_zh_CN.ts"
+
+
+def _load_tool():  # type: ignore[no-untyped-def]
+    """scripts/update_translations.py (not a package): the one owner of what "complete" means."""
+    spec = importlib.util.spec_from_file_location("update_translations", ROOT / "scripts" / "update_translations.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    return module
+
+
+tool = _load_tool()
 
 
 def _lrelease() -> str | None:
-    return shutil.which("pyside6-lrelease") or shutil.which("lrelease")
+    return tool.find_tool("lrelease")
 
 
 def test_app_finds_the_shipped_translation_and_icon():
@@ -36,9 +52,99 @@ def test_shipped_qm_is_compiled_from_the_ts(tmp_path):
     out = tmp_path / "zh.qm"
     subprocess.run([_lrelease(), str(I18N / "bertstudio_zh_CN.ts"), "-qm", str(out)], check=True, capture_output=True, timeout=60)
     assert out.read_bytes() == (I18N / "bertstudio_zh_CN.qm").read_bytes()
-    messages = list(ET.parse(I18N / "bertstudio_zh_CN.ts").getroot().iter("message"))
-    done = [m for m in messages if (m.find("translation").text or "") and m.find("translation").get("type") is None]
-    assert len(done) >= 0.7 * len(messages)  # the main menus, pages, forms and plots at least
+
+
+def test_every_entry_of_the_shipped_ts_is_translated():
+    """No entry is unfinished, empty, obsolete or vanished, or loses a placeholder, tag or accelerator."""
+    entries = tool.read_entries(TS)
+    assert len(entries) > 400
+    assert tool.problems(entries) == []
+
+
+def test_the_completeness_check_finds_each_kind_of_problem(tmp_path):
+    ts = tmp_path / "x.ts"
+    ts.write_text("""<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>Page</name>
+    <message><source>Done</source><translation>完成</translation></message>
+    <message><source>New</source><translation type="unfinished"></translation></message>
+    <message><source>Blank</source><translation></translation></message>
+    <message><source>Gone</source><translation type="vanished">走了</translation></message>
+    <message><source>Old</source><translation type="obsolete">旧</translation></message>
+    <message><source>Row %1 of {n}</source><translation>第 %1 行</translation></message>
+    <message><source>&amp;Save</source><translation>保存</translation></message>
+    <message><source>&lt;b&gt;Bold&lt;/b&gt;</source><translation>粗体</translation></message>
+    <message><source>%1 / %2 {n:,}</source><translation>%2 中的 %1 {n:,}</translation></message>
+</context>
+</TS>
+""", encoding="utf-8")
+    found = tool.problems(tool.read_entries(ts))
+    assert [line.split(":")[0] for line in found] == ["unfinished", "empty", "vanished", "obsolete"] + [
+        "placeholders, tags or accelerator differ"] * 3
+    assert [e.source for e in tool.read_entries(ts) if any(repr(e.source) in line for line in found)] == [
+        "New", "Blank", "Gone", "Old", "Row %1 of {n}", "&Save", "<b>Bold</b>"]
+
+
+@pytest.mark.skipif(tool.find_tool("lupdate") is None, reason="needs lupdate (PySide6's pyside6-lupdate)")
+def test_shipped_ts_is_up_to_date_with_the_source():
+    """lupdate on today's source finds exactly the (context, source) pairs the .ts holds."""
+    assert tool.out_of_date(TS, tool.find_tool("lupdate")) == []
+
+
+def _translated_literals(source: str) -> set[tuple[str, str]]:
+    """(context the app looks it up in, text) of each literal handed to a translation call.
+
+    Unlike lupdate, this sees calls inside f-strings too; a bare ``_t("...")`` / ``tr("...")``
+    helper translates in no context (see scripts/update_translations.py)."""
+    found: set[tuple[str, str]] = set()
+
+    tree = ast.parse(source)
+    constants = {t.id: n.value.value for n in tree.body if isinstance(n, ast.Assign) and isinstance(n.value, ast.Constant)
+                 and isinstance(n.value.value, str) for t in n.targets if isinstance(t, ast.Name)}
+
+    def text(node: ast.AST) -> str | None:
+        if isinstance(node, ast.Name) and node.id in constants:  # lupdate reads only literals, the app any str
+            return f"<{node.id}: a name lupdate cannot read>"
+        return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+    def visit(node: ast.AST, cls: str | None) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.Call):
+                func, args = child.func, child.args
+                name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+                first = text(args[0]) if args else None
+                if name == "tr" and isinstance(func, ast.Attribute) and first is not None:
+                    owner = getattr(func.value, "id", "")
+                    found.add((cls if owner == "self" and cls else f"<{owner}.tr: context unknown to lupdate>", first))
+                elif name in ("translate", "QT_TRANSLATE_NOOP") and len(args) > 1 and None not in (first, text(args[1])):
+                    found.add((str(first), str(text(args[1]))))
+                elif isinstance(func, ast.Name) and name in ("tr", *tool.TR_ALIASES) and first is not None:
+                    found.add(("", first))
+            visit(child, child.name if isinstance(child, ast.ClassDef) else cls)
+
+    visit(tree, None)
+    return found
+
+
+def test_the_literal_scan_reads_contexts_like_the_app():
+    source = ('class Page:\n    def f(self):\n        return self.tr("A"), f"{self.tr(\'B\')}", window.tr("C")\n'
+              'def g():\n    return _t("D"), QCoreApplication.translate("Ctx", "E"), QT_TRANSLATE_NOOP("Ctx", "F")\n'
+              'CTX = "Model"\nTITLES = {"x": QT_TRANSLATE_NOOP(CTX, "G")}\n')
+    assert _translated_literals(source) == {("Page", "A"), ("Page", "B"), ("<window.tr: context unknown to lupdate>", "C"),
+                                            ("", "D"), ("Ctx", "E"), ("Ctx", "F"), ("<CTX: a name lupdate cannot read>", "G")}
+
+
+def test_every_translated_literal_is_in_the_ts_under_the_context_the_app_uses():
+    """Catches what lupdate cannot see: a tr() inside an f-string, a wrapper with a fixed context,
+    ``window.tr(...)`` in a free function (lupdate files it under "window", the app asks its class)."""
+    shipped = {(e.context, e.source) for e in tool.read_entries(TS)}
+    missing = sorted(f"{path.relative_to(ROOT)}: {context or '(no context)'}: {text!r}"
+                     for path in tool.source_files()
+                     for context, text in _translated_literals(path.read_text(encoding="utf-8"))
+                     if (context, text) not in shipped)
+    assert missing == []
 
 
 def test_installed_translation_changes_the_window_texts(qtbot, qapp, tmp_path):
@@ -56,8 +162,10 @@ def test_installed_translation_changes_the_window_texts(qtbot, qapp, tmp_path):
         assert window.page_list.item(2).text() == "训练"  # page titles marked with QT_TRANSLATE_NOOP
         assert window.pages["train"].start_button.text() == "开始训练"
         assert window.pages["train"].monitor.loss_plot.plotItem.titleLabel.text == "训练损失"
-        # a string the table does not translate falls back to the English source
-        assert window.pages["train"].model_picker.toolTip().startswith("The bundled model, a local model folder")
+        assert window.pages["train"].model_picker.toolTip().startswith("内置模型、本地模型文件夹")
+        assert window.findChild(QAction, "pushHubAction").text() == "推送到 Hugging Face Hub(&H)…"  # no context
+        # a string the table does not hold falls back to the English source
+        assert QCoreApplication.translate("TrainingPage", "Not a string of the app") == "Not a string of the app"
         window.close()
     finally:
         for translator in installed:
@@ -102,3 +210,11 @@ def test_no_widget_text_bypasses_translation():
     offenders = [f"{path.relative_to(UI.parent)}:{line}: {text!r}" for path in sorted(UI.rglob("*.py"))
                  for line, text in untranslated_literals(path.read_text(encoding="utf-8"))]
     assert offenders == []
+
+
+def test_the_scoreboard_notes_of_the_core_are_marked_for_translation():
+    """metrics.CONVENTIONS is Qt-free English; the page marks the same notes for lupdate."""
+    from bertstudio.metrics import CONVENTIONS
+    from bertstudio.ui.scoreboard_page import NOTES
+
+    assert set(CONVENTIONS.values()) == set(NOTES)

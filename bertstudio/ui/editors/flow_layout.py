@@ -44,7 +44,14 @@ class FlowLayout(QLayout):
         self._place(rect, move=True)
 
     def sizeHint(self) -> QSize:
-        return self.minimumSize()
+        # all items on one line: QLayout.totalSizeHint() asks heightForWidth() of this width, and the
+        # narrowest width would stack every item (17 UPOS tags: ~440 px the window could not shrink below)
+        if not self._items:
+            return self.minimumSize()
+        hints = [item.sizeHint() for item in self._items]
+        m = self.contentsMargins()
+        width = sum(h.width() for h in hints) + self.spacing() * (len(hints) - 1) + m.left() + m.right()
+        return QSize(width, max(h.height() for h in hints) + m.top() + m.bottom())
 
     def minimumSize(self) -> QSize:
         size = QSize()
