@@ -287,4 +287,4 @@ def test_dropping_a_file_on_the_window_opens_import_with_it(qtbot, main_window, 
     assert drop.isAccepted()
     qtbot.waitUntil(lambda: "counts" in seen and main_window.session.split_size("dev") == 872, timeout=60_000)
     assert seen["path"] == str(path)
-    assert seen["counts"] == "872 rows, 872 labelled\nLabels: 1: 444 (50.9%) · 0: 428 (49.1%)"
+    assert seen["counts"] == "872 rows, 872 labelled\nLabels: positive: 444 (50.9%) · negative: 428 (49.1%)"
