@@ -36,7 +36,7 @@ def test_every_setting_has_a_train_flag_and_reaches_the_config() -> None:
               "warmup_ratio": 0.2, "weight_decay": 0.1, "max_grad_norm": 0.5, "max_length": 96, "doc_stride": 32,
               "max_answer_length": 20, "seed": 7, "max_train_examples": 100, "max_eval_examples": 50, "device": "cpu",
               "precision": "fp32", "group_by_length": False, "sparse_embeddings": False, "bf16_weights": False,
-              "eval_steps": 5, "logging_steps": 2, "early_stopping_patience": 3, "save_best": False,
+              "eval_steps": 5, "logging_steps": 2, "early_stopping_patience": 3, "save_best": False, "cartography": True,
               "resume_from": "/r/checkpoints/last", "output_dir": "/o", "overwrite": True}
     assert set(values) == {f.name for f in fields(TrainConfig)}  # a new setting must be added here too
     argv = ["train"]
