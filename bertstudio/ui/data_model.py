@@ -278,7 +278,7 @@ class ExampleTableModel(QAbstractTableModel):
             return None
         if orientation == Qt.Orientation.Horizontal and self._suggest is not None \
                 and section == len(get_spec(self._kind).view_columns):
-            return QCoreApplication.translate(_CONTEXT, "Suggested")
+            return QCoreApplication.translate("ExampleTableModel", "Suggested")
         if orientation == Qt.Orientation.Horizontal:
             if 0 <= section < self.columnCount():
                 return column_title(self._kind, get_spec(self._kind).view_columns[section])

@@ -254,20 +254,20 @@ class ReviewQueue(QWidget):
         flag = self.current_flag()
         if flag is None:
             return
-        tr = self.tr
         word = ""
         if flag.word is not None:
             words = flag.text.split(" ")
-            word = tr("Word %1: <b>%2</b>. ").replace("%1", str(flag.word + 1)).replace(
+            word = self.tr("Word %1: <b>%2</b>. ").replace("%1", str(flag.word + 1)).replace(
                 "%2", html.escape(words[flag.word] if flag.word < len(words) else ""))
         parts = [f"<p>{html.escape(flag.text)}</p>",
-                 "<p>" + word + tr("Given: <b>%1</b>. Suggested: <b>%2</b> (probability %3%).")
+                 "<p>" + word + self.tr("Given: <b>%1</b>. Suggested: <b>%2</b> (probability %3%).")
                  .replace("%1", html.escape(flag.given)).replace("%2", html.escape(flag.suggested))
                  .replace("%3", f"{100 * flag.suggested_prob:.0f}") + "</p>",
-                 "<p>" + tr("Most similar examples labelled <b>%1</b>:").replace("%1", html.escape(flag.suggested))
+                 "<p>" + self.tr("Most similar examples labelled <b>%1</b>:").replace("%1", html.escape(flag.suggested))
                  + "</p><ol>"]
+        row = self.tr("row")  # outside the f-string, where lupdate sees it
         for n in flag.neighbours:
-            parts.append(f"<li>{html.escape(n.text)} <i>({tr('row')} {n.row + 1}, {n.similarity:.2f})</i></li>")
+            parts.append(f"<li>{html.escape(n.text)} <i>({row} {n.row + 1}, {n.similarity:.2f})</i></li>")
         parts.append("</ol>")
         self.detail.setHtml("".join(parts))
         self._enable_buttons()

@@ -106,58 +106,88 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/actions.py" line="57"/>
+        <source>&amp;Train assistant now</source>
+        <translation>立即训练助手(&amp;T)</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/actions.py" line="60"/>
+        <source>&amp;Data map of the shown run…</source>
+        <translation>当前运行的数据地图(&amp;D)…</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/actions.py" line="61"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="58"/>
+        <location filename="../../bertstudio/ui/actions.py" line="62"/>
         <source>Open &amp;recent</source>
         <translation>最近的项目(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="61"/>
+        <location filename="../../bertstudio/ui/actions.py" line="65"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="70"/>
+        <location filename="../../bertstudio/ui/actions.py" line="74"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="75"/>
+        <location filename="../../bertstudio/ui/actions.py" line="79"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="79"/>
+        <location filename="../../bertstudio/ui/actions.py" line="86"/>
         <source>&amp;Tools</source>
         <translation>工具(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="81"/>
+        <location filename="../../bertstudio/ui/actions.py" line="90"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="83"/>
+        <location filename="../../bertstudio/ui/actions.py" line="92"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="99"/>
+        <location filename="../../bertstudio/ui/actions.py" line="108"/>
         <source>(none)</source>
         <translation>(无)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="132"/>
+        <location filename="../../bertstudio/ui/actions.py" line="141"/>
         <source>No project</source>
         <translation>没有项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="132"/>
+        <location filename="../../bertstudio/ui/actions.py" line="141"/>
         <source>Create or open a project first.</source>
         <translation>请先新建或打开一个项目。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/actions.py" line="157"/>
+        <source>No run shown</source>
+        <translation>未显示任何运行</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/actions.py" line="157"/>
+        <source>Show a run on the Results page first.</source>
+        <translation>请先在“结果”页面显示一个运行。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/actions.py" line="161"/>
+        <source>No data map</source>
+        <translation>没有数据地图</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/actions.py" line="161"/>
+        <source>This run recorded no data map. Train with the cartography setting on (--cartography) to get one.</source>
+        <translation>此运行没有记录数据地图。请打开数据地图设置(--cartography)后再训练。</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/example_html.py" line="97"/>
@@ -204,6 +234,66 @@
         <location filename="../../bertstudio/ui/model_export.py" line="80"/>
         <source>Exporting {run} to ONNX…</source>
         <translation>正在将 {run} 导出为 ONNX…</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="38"/>
+        <source>Labelling assistant off</source>
+        <translation>标注助手已关闭</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="40"/>
+        <source>No audit labels yet: every 10th example is a random check</source>
+        <translation>尚无核查标签:每 10 个样例中有一个是随机抽查</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="42"/>
+        <source>%1 audit labels</source>
+        <translation>%1 个核查标签</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="43"/>
+        <source>Audit accuracy %1 (%2-%3), %4 audit labels</source>
+        <translation>核查准确率 %1(%2-%3)，%4 个核查标签</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/theme.py" line="63"/>
+        <source>&amp;Theme</source>
+        <translation>主题(&amp;T)</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/theme.py" line="69"/>
+        <source>&amp;System</source>
+        <translation>跟随系统(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/theme.py" line="69"/>
+        <source>&amp;Light</source>
+        <translation>浅色(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/theme.py" line="69"/>
+        <source>&amp;Dark</source>
+        <translation>深色(&amp;D)</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_checks.py" line="30"/>
+        <source>Open or create a project to train.</source>
+        <translation>请打开或新建项目以开始训练。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_checks.py" line="33"/>
+        <source>Import or label training examples first.</source>
+        <translation>请先导入或标注训练样例。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_checks.py" line="37"/>
+        <source>Label at least {k} training examples first ({n} labelled so far).</source>
+        <translation>请先标注至少 {k} 个训练样例(目前已标注 {n} 个)。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_checks.py" line="43"/>
+        <source>Label at least {k} training examples of each label first; too few so far: {which}.</source>
+        <translation>请先为每个标签标注至少 {k} 个训练样例；目前不足的标签:{which}。</translation>
     </message>
 </context>
 <context>
@@ -300,6 +390,186 @@
     </message>
 </context>
 <context>
+    <name>AssistBar</name>
+    <message>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="19"/>
+        <source>in order</source>
+        <translation>按顺序</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="20"/>
+        <source>random</source>
+        <translation>随机</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="21"/>
+        <source>most uncertain first</source>
+        <translation>最不确定的优先</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="22"/>
+        <source>by suggested label</source>
+        <translation>按建议标签</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="37"/>
+        <source>Which example comes next after a label or a skip (S / Space). Every 10th is a random audit example in every order.</source>
+        <translation>标注或跳过(S / 空格)之后接下来显示哪个样例。无论哪种顺序，每 10 个中有一个是随机核查样例。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="42"/>
+        <source>The label whose likeliest examples come first</source>
+        <translation>优先显示最可能属于该标签的样例</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="45"/>
+        <source>Train now</source>
+        <translation>立即训练</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="47"/>
+        <source>Train the stronger model on the labels so far, in the background (it also trains by itself every 50 labels)</source>
+        <translation>在后台用目前的标签训练更强的模型(每标注 50 个也会自动训练)</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="56"/>
+        <source>Next:</source>
+        <translation>下一个:</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="103"/>
+        <source>the rarest label</source>
+        <translation>最少的标签</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="131"/>
+        <source>%1 labelled (%2 for the audit) · %3 skipped · %4 to go</source>
+        <translation>已标注 %1 个(其中 %2 个用于核查)· 已跳过 %3 个 · 剩余 %4 个</translation>
+    </message>
+</context>
+<context>
+    <name>AssistController</name>
+    <message>
+        <location filename="../../bertstudio/ui/assist_controller.py" line="212"/>
+        <source>from the label names</source>
+        <translation>来自标签名称</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/assist_controller.py" line="213"/>
+        <source>fast model</source>
+        <translation>快速模型</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/assist_controller.py" line="214"/>
+        <source>SetFit model</source>
+        <translation>SetFit 模型</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/assist_controller.py" line="215"/>
+        <source>fine-tuned model</source>
+        <translation>微调模型</translation>
+    </message>
+</context>
+<context>
+    <name>AssistStatus</name>
+    <message>
+        <location filename="../../bertstudio/ui/assist_status.py" line="47"/>
+        <source>stopped: %1</source>
+        <translation>已停止:%1</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/assist_status.py" line="51"/>
+        <source>reading the texts %1/%2</source>
+        <translation>正在读取文本 %1/%2</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/assist_status.py" line="54"/>
+        <source>starting</source>
+        <translation>正在启动</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/assist_status.py" line="59"/>
+        <source>no suggestions yet</source>
+        <translation>暂无建议</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/assist_status.py" line="64"/>
+        <source>scoring with the new %1</source>
+        <translation>正在用新的%1打分</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/assist_status.py" line="66"/>
+        <source>training a %1 on %2 labels</source>
+        <translation>正在用 %2 个标签训练%1</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/assist_status.py" line="69"/>
+        <source>Assistant: %1</source>
+        <translation>助手:%1</translation>
+    </message>
+</context>
+<context>
+    <name>AuditChart</name>
+    <message>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="58"/>
+        <source>audit accuracy (%)</source>
+        <translation>核查准确率(%)</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="59"/>
+        <source>labels so far</source>
+        <translation>已有标签数</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="65"/>
+        <source>this loop</source>
+        <translation>当前标注流程</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="66"/>
+        <source>random order (estimate)</source>
+        <translation>随机顺序(估计)</translation>
+    </message>
+</context>
+<context>
+    <name>CartographyView</name>
+    <message>
+        <location filename="../../bertstudio/ui/cartography_view.py" line="44"/>
+        <source>Data map</source>
+        <translation>数据地图</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/cartography_view.py" line="48"/>
+        <source>variability (std of the gold label&apos;s probability over epochs)</source>
+        <translation>变异度(各轮中标准答案概率的标准差)</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/cartography_view.py" line="49"/>
+        <source>confidence (mean probability of the gold label)</source>
+        <translation>置信度(标准答案的平均概率)</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/cartography_view.py" line="60"/>
+        <source>Click a point to see its example.</source>
+        <translation>点击一个点查看对应样例。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/cartography_view.py" line="80"/>
+        <source>%1 training examples over %2 epochs. Colour: how often the model was right (red never, blue always). The bottom-left corner (%3 examples) is hard to learn: check these labels first.</source>
+        <translation>%1 个训练样例，共 %2 轮。颜色表示模型预测正确的频率(红色从未正确，蓝色始终正确)。左下角(%3 个样例)难以学习:请优先检查这些标签。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/cartography_view.py" line="85"/>
+        <source>confidence {c:.2f}, variability {v:.2f}</source>
+        <translation>置信度 {c:.2f}，变异度 {v:.2f}</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/cartography_view.py" line="97"/>
+        <source>Gold: &lt;b&gt;%1&lt;/b&gt;. Confidence %2, variability %3, right in %4% of epochs.</source>
+        <translation>标准答案:&lt;b&gt;%1&lt;/b&gt;。置信度 %2，变异度 %3，%4% 的轮次预测正确。</translation>
+    </message>
+</context>
+<context>
     <name>ConfusionModel</name>
     <message>
         <location filename="../../bertstudio/ui/confusion_view.py" line="47"/>
@@ -351,72 +621,72 @@
 <context>
     <name>DataPage</name>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="90"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="94"/>
         <source>Search the text (Enter)</source>
         <translation>搜索文本(回车)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="99"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="103"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="101"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="105"/>
         <source>Add examples…</source>
         <translation>添加样例…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="102"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="106"/>
         <source>Type new examples into this split, then label them</source>
         <translation>在此数据划分中输入新样例，然后标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="105"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="109"/>
         <source>Split:</source>
         <translation>数据划分:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="109"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="113"/>
         <source>Show:</source>
         <translation>显示:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="132"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="136"/>
         <source>&lt;b&gt;Label distribution&lt;/b&gt;</source>
         <translation>&lt;b&gt;标签分布&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="201"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="207"/>
         <source>All rows</source>
         <translation>全部行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="202"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="208"/>
         <source>Unlabelled</source>
         <translation>未标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="204"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="210"/>
         <source>Label = %1</source>
         <translation>标签 = %1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="205"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="211"/>
         <source>Disagrees with the latest run</source>
         <translation>与最近一次运行的预测不一致</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="304"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="332"/>
         <source>%1 of %2 rows</source>
         <translation>%1 / %2 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="309"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="337"/>
         <source>no run with predictions yet</source>
         <translation>还没有带预测的运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="311"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="339"/>
         <source>the latest run evaluated the %1 split</source>
         <translation>最近一次运行评估的是 %1 数据划分</translation>
     </message>
@@ -477,6 +747,11 @@
         <location filename="../../bertstudio/ui/data_model.py" line="54"/>
         <source>Answers</source>
         <translation>答案</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/data_model.py" line="281"/>
+        <source>Suggested</source>
+        <translation>建议</translation>
     </message>
 </context>
 <context>
@@ -604,228 +879,249 @@
         <translation>字母键(S 除外)或 /</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="23"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="41"/>
         <source>← / → or ↑ / ↓</source>
         <translation>← / → 或 ↑ / ↓</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="23"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="41"/>
         <source>previous / next example</source>
         <translation>上一个 / 下一个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="24"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="49"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="58"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="42"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="67"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="76"/>
         <source>S or Space</source>
         <translation>S 或 Space</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="24"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="39"/>
         <source>skip to the next unlabelled example</source>
         <translation>跳到下一个未标注的样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="25"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="50"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="59"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="19"/>
+        <source>accept the suggested label (grey, under the text); any label key overrides it</source>
+        <translation>接受建议标签(灰色，显示在文本下方)；按任一标签键即可改为该标签</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/help_panel.py" line="20"/>
+        <source>accept the suggested score (grey, under the text)</source>
+        <translation>接受建议分数(灰色，显示在文本下方)</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/help_panel.py" line="21"/>
+        <source>store the suggested tags (grey, under the words)</source>
+        <translation>保存建议标记(灰色，显示在词语下方)</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/help_panel.py" line="37"/>
+        <source>skip: the next example in the Next order (this one comes back last)</source>
+        <translation>跳过:按“下一个”顺序显示下一个样例(此样例最后再出现)</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/help_panel.py" line="43"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="68"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="77"/>
         <source>Ctrl+Z / Ctrl+Shift+Z</source>
         <translation>Ctrl+Z / Ctrl+Shift+Z</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="25"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="43"/>
         <source>undo / redo the last edit</source>
         <translation>撤销 / 重做上一次编辑</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="28"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="37"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="41"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="46"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="55"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="59"/>
         <source>1 … 9</source>
         <translation>1 … 9</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="28"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="46"/>
         <source>apply the label with that number (see the legend)</source>
         <translation>应用对应编号的标签(见图例)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="29"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="47"/>
         <source>pick any label by typing part of its name; Enter applies it (the legend shows each label&apos;s key)</source>
         <translation>输入标签名的一部分即可选择任意标签；按 Enter 应用(图例中列出了每个标签的按键)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="30"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="39"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="43"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="48"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="57"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="61"/>
         <source>0 or Backspace</source>
         <translation>0 或 Backspace</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="30"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="48"/>
         <source>clear the label</source>
         <translation>清除标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="32"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="50"/>
         <source>0 … 5</source>
         <translation>0 … 5</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="32"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="50"/>
         <source>set a whole score</source>
         <translation>设置整数分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="32"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="50"/>
         <source>slider / box</source>
         <translation>滑块 / 输入框</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="32"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="50"/>
         <source>set a score in tenths</source>
         <translation>设置精确到十分位的分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="33"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="51"/>
         <source>Enter or an arrow in the box</source>
         <translation>在输入框中按 Enter 或方向键</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="33"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="51"/>
         <source>store the typed score (an arrow then moves on)</source>
         <translation>保存输入的分数(方向键随后转到相邻样例)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="34"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="56"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="52"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="74"/>
         <source>Backspace</source>
         <translation>Backspace</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="34"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="52"/>
         <source>clear the score</source>
         <translation>清除分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="37"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="55"/>
         <source>mark the selected words as that entity type (B- on the first, I- on the rest)</source>
         <translation>将选中的词标为该实体类型(第一个词为 B-，其余为 I-)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="38"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="56"/>
         <source>pick any entity type by typing part of its name; Enter applies it (the legend shows each type&apos;s key)</source>
         <translation>输入实体类型名的一部分即可选择任意实体类型；按 Enter 应用(图例中列出了每个类型的按键)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="41"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="59"/>
         <source>give each selected word the tag with that number; a sentence is stored once every word has a tag</source>
         <translation>为每个选中的词设置该编号的标记；句子中每个词都有标记后才会保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="42"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="60"/>
         <source>pick any tag by typing part of its name; Enter applies it (the legend shows each tag&apos;s key)</source>
         <translation>输入标记名的一部分即可选择任意标记；按 Enter 应用(图例中列出了每个标记的按键)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="43"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="61"/>
         <source>clear the tag of the selected words</source>
         <translation>清除选中词的标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="45"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="63"/>
         <source>← / →</source>
         <translation>← / →</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="45"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="63"/>
         <source>move the word cursor</source>
         <translation>移动词光标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="46"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="64"/>
         <source>Shift+← / Shift+→, or drag</source>
         <translation>Shift+← / Shift+→ 或拖动</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="46"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="64"/>
         <source>select several words</source>
         <translation>选择多个词</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="65"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="83"/>
         <source>Keyboard</source>
         <translation>键盘</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="39"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="57"/>
         <source>clear the entity under the cursor</source>
         <translation>清除光标处的实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="48"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="57"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="66"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="75"/>
         <source>↑ / ↓, Page Up / Page Down</source>
         <translation>↑ / ↓、Page Up / Page Down</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="48"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="66"/>
         <source>previous / next sentence</source>
         <translation>上一句 / 下一句</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="49"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="67"/>
         <source>skip to the next unlabelled sentence</source>
         <translation>跳到下一个未标注的句子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="50"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="59"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="68"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="77"/>
         <source>undo / redo</source>
         <translation>撤销 / 重做</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="53"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="71"/>
         <source>select with the mouse</source>
         <translation>用鼠标选择</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="53"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="71"/>
         <source>the selection becomes the answer</source>
         <translation>选中的文本即成为答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="54"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="23"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="72"/>
         <source>Enter</source>
         <translation>Enter</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="54"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="72"/>
         <source>use the current selection as the answer</source>
         <translation>将当前选中的文本作为答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="55"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="73"/>
         <source>N</source>
         <translation>N</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="55"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="73"/>
         <source>toggle &apos;no answer&apos;</source>
         <translation>切换“无答案”</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="56"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="74"/>
         <source>clear the answer</source>
         <translation>清除答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="57"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="75"/>
         <source>previous / next question</source>
         <translation>上一个 / 下一个问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="58"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="76"/>
         <source>skip to the next unanswered question</source>
         <translation>跳到下一个未回答的问题</translation>
     </message>
@@ -988,7 +1284,7 @@
 <context>
     <name>KindEditor</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/base.py" line="133"/>
+        <location filename="../../bertstudio/ui/editors/base.py" line="162"/>
         <source>Every example of this split is labelled.</source>
         <translation>此数据划分中的样例已全部标注。</translation>
     </message>
@@ -1062,27 +1358,42 @@
 <context>
     <name>LabelPage</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="61"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="69"/>
         <source>%v / %m labelled</source>
         <translation>已标注 %v / %m</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="63"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="71"/>
         <source>Label set…</source>
         <translation>标签集…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="68"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="76"/>
         <source>Split:</source>
         <translation>数据划分:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="147"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="81"/>
+        <source>Review suspected errors…</source>
+        <translation>复查疑似错误…</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/page.py" line="175"/>
+        <source>Every example of this split is labelled.</source>
+        <translation>此数据划分中的样例已全部标注。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/page.py" line="204"/>
+        <source>The labelling assistant works on the train split.</source>
+        <translation>标注助手作用于训练集划分。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/page.py" line="234"/>
         <source>example %1 of %2</source>
         <translation>第 %1 个样例，共 %2 个</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="148"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="235"/>
         <source>no examples</source>
         <translation>没有样例</translation>
     </message>
@@ -1269,87 +1580,87 @@
         <translation>GLUE 计分板</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="176"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="180"/>
         <source>Open project</source>
         <translation>打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="185"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="189"/>
         <source>Cannot open the project</source>
         <translation>无法打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="195"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="199"/>
         <source>Project repaired on open: %1</source>
         <translation>打开时已修复项目:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="196"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="200"/>
         <source>Project recovered</source>
         <translation>项目已恢复</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="197"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="201"/>
         <source>Opening the project repaired it:</source>
         <translation>打开项目时已修复:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="213"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="217"/>
         <source>Saved</source>
         <translation>已保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="234"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="238"/>
         <source>Imported %1 rows into %2</source>
         <translation>已导入 %1 行到 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="263"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="267"/>
         <source>Could not save</source>
         <translation>无法保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="272"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="276"/>
         <source>Run exported to %1</source>
         <translation>运行已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="295"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="299"/>
         <source>No project</source>
         <translation>没有项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="295"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="299"/>
         <source>Create or open a project first.</source>
         <translation>请先新建或打开一个项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="329"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="333"/>
         <source>No project open</source>
         <translation>未打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="337"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="341"/>
         <source>Project: %1 (%2)</source>
         <translation>项目:%1(%2)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="339"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="343"/>
         <source>Split: %1</source>
         <translation>数据划分:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="340"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="344"/>
         <source>%1 labelled / %2</source>
         <translation>已标注 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="357"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="361"/>
         <source>Training is running</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="358"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="362"/>
         <source>A training run is in progress. Stop it and quit?</source>
         <translation>训练正在进行。停止训练并退出吗？</translation>
     </message>
@@ -1357,84 +1668,84 @@
 <context>
     <name>MetricsPanel</name>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="49"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="45"/>
         <source>Metric</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="49"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="45"/>
         <source>Score (x100)</source>
         <translation>分数(×100)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="51"/>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="85"/>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="88"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="47"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="81"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="84"/>
         <source>Class</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="51"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="47"/>
         <source>Precision</source>
         <translation>精确率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="51"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="47"/>
         <source>Recall</source>
         <translation>召回率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="52"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="48"/>
         <source>F1</source>
         <translation>F1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="52"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="48"/>
         <source>Support</source>
         <translation>支持数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="59"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="55"/>
         <source>scikit-learn&apos;s classification report, x100; support counts gold examples, tokens or entities</source>
         <translation>scikit-learn 的分类报告，×100；支持数统计的是标准答案中的样例、词元或实体数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="74"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="70"/>
         <source>official metric of this task</source>
         <translation>此任务的官方指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="85"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="81"/>
         <source>Per class (support: examples)</source>
         <translation>按类别(支持数:样例)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="86"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="82"/>
         <source>Per tag (support: tokens)</source>
         <translation>按标记(支持数:词元)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="86"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="82"/>
         <source>Tag</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="87"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="83"/>
         <source>Per entity type (support: entities)</source>
         <translation>按实体类型(支持数:实体)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="87"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="83"/>
         <source>Entity type</source>
         <translation>实体类型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="91"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="87"/>
         <source>macro avg</source>
         <translation>宏平均</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="91"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="87"/>
         <source>weighted avg</source>
         <translation>加权平均</translation>
     </message>
@@ -1582,77 +1893,77 @@
 <context>
     <name>PlaygroundPage</name>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="92"/>
+        <location filename="../../bertstudio/ui/playground.py" line="87"/>
         <source>Predict</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="100"/>
+        <location filename="../../bertstudio/ui/playground.py" line="95"/>
         <source>Model of run</source>
         <translation>所用运行的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="112"/>
+        <location filename="../../bertstudio/ui/playground.py" line="107"/>
         <source>Sentence</source>
         <translation>句子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="112"/>
+        <location filename="../../bertstudio/ui/playground.py" line="107"/>
         <source>First sentence</source>
         <translation>第一句</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="113"/>
+        <location filename="../../bertstudio/ui/playground.py" line="108"/>
         <source>Second sentence</source>
         <translation>第二句</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="114"/>
+        <location filename="../../bertstudio/ui/playground.py" line="109"/>
         <source>Tokens (separated by spaces)</source>
         <translation>词元(以空格分隔)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="115"/>
+        <location filename="../../bertstudio/ui/playground.py" line="110"/>
         <source>Question</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="116"/>
+        <location filename="../../bertstudio/ui/playground.py" line="111"/>
         <source>Context</source>
         <translation>上下文</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="140"/>
+        <location filename="../../bertstudio/ui/playground.py" line="135"/>
         <source>{name} (latest)</source>
         <translation>{name}(最新)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="159"/>
+        <location filename="../../bertstudio/ui/playground.py" line="157"/>
         <source>Train a model first: the Playground uses a finished or cancelled run&apos;s model.</source>
         <translation>请先训练模型:“试用”页使用已完成或已取消的运行所保存的模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="183"/>
+        <location filename="../../bertstudio/ui/playground.py" line="180"/>
         <source>Predicting…</source>
         <translation>预测中…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="199"/>
+        <location filename="../../bertstudio/ui/playground.py" line="202"/>
         <source>Could not predict: {m}</source>
         <translation>无法预测:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="220"/>
+        <location filename="../../bertstudio/ui/playground.py" line="215"/>
         <source>Score</source>
         <translation>分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="236"/>
+        <location filename="../../bertstudio/ui/playground.py" line="231"/>
         <source>No answer in the context.</source>
         <translation>上下文中没有答案。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="241"/>
+        <location filename="../../bertstudio/ui/playground.py" line="236"/>
         <source>score</source>
         <translation>得分</translation>
     </message>
@@ -1660,32 +1971,32 @@
 <context>
     <name>PredictionsModel</name>
     <message>
-        <location filename="../../bertstudio/ui/predictions_model.py" line="69"/>
+        <location filename="../../bertstudio/ui/predictions_model.py" line="50"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/predictions_model.py" line="69"/>
+        <location filename="../../bertstudio/ui/predictions_model.py" line="50"/>
         <source>Gold</source>
         <translation>标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/predictions_model.py" line="69"/>
+        <location filename="../../bertstudio/ui/predictions_model.py" line="50"/>
         <source>Predicted</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/predictions_model.py" line="70"/>
+        <location filename="../../bertstudio/ui/predictions_model.py" line="51"/>
         <source>Confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/predictions_model.py" line="70"/>
+        <location filename="../../bertstudio/ui/predictions_model.py" line="51"/>
         <source>Loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/predictions_model.py" line="122"/>
+        <location filename="../../bertstudio/ui/predictions_model.py" line="103"/>
         <source>(example {n} not in the project)</source>
         <translation>(样例 {n} 不在此项目中)</translation>
     </message>
@@ -1693,12 +2004,12 @@
 <context>
     <name>ProjectSession</name>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="247"/>
+        <location filename="../../bertstudio/ui/session.py" line="234"/>
         <source>Replace the rows of %1</source>
         <translation>替换 %1 的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="260"/>
+        <location filename="../../bertstudio/ui/session.py" line="247"/>
         <source>Restore the rows of %1</source>
         <translation>恢复 %1 的行</translation>
     </message>
@@ -1828,32 +2139,32 @@
 <context>
     <name>RegressionEditor</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="167"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="208"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="170"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="211"/>
         <source>Type a score such as 3.7: Enter stores it, an arrow key stores it and moves to the previous or next example</source>
         <translation>输入分数，例如 3.7:按 Enter 保存，按方向键保存并转到上一个或下一个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="180"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="221"/>
         <source>Keys 0-5 set a whole score; for tenths drag the slider or type the score in the box (Enter or an arrow key stores it).</source>
         <translation>按键 0-5 设置整数分数；如需十分位，请拖动滑块或在输入框中输入分数(按 Enter 或方向键保存)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="192"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="242"/>
         <source>(not scored)</source>
         <translation>(未打分)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="192"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="242"/>
         <source>(no example)</source>
         <translation>(无样例)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="227"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="277"/>
         <source>Score row %1 as %2</source>
         <translation>将第 %1 行打分为 %2</translation>
     </message>
@@ -1942,17 +2253,17 @@
         <translation>{name}(不属于此项目)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="255"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="256"/>
         <source>This run is not one of this project&apos;s runs ({folder}); it is shown for viewing only.</source>
         <translation>此运行不属于此项目({folder})；仅供查看。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="258"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="259"/>
         <source>It is a {run} run and this project holds {project} examples, so its rows are not matched to the project&apos;s.</source>
         <translation>这是一次 {run} 运行，而此项目包含 {project} 样例，因此其中的行不会与项目的行对应。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="262"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="263"/>
         <source>{joined} of {total} of its rows match this project&apos;s examples (same gold value).</source>
         <translation>它的 {total} 行中有 {joined} 行与此项目的样例对应(标准答案相同)。</translation>
     </message>
@@ -1970,6 +2281,114 @@
         <location filename="../../bertstudio/ui/results_page.py" line="386"/>
         <source>Relabel {split} row {row}</source>
         <translation>重新标注 {split} 的第 {row} 行</translation>
+    </message>
+</context>
+<context>
+    <name>ReviewQueue</name>
+    <message>
+        <location filename="../../bertstudio/ui/review_queue.py" line="79"/>
+        <source>Review suspected errors</source>
+        <translation>复查疑似错误</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/review_queue.py" line="88"/>
+        <source>Looking for labels the model disagrees with…</source>
+        <translation>正在查找模型不认同的标签…</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/review_queue.py" line="93"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/review_queue.py" line="101"/>
+        <source>Keep the label (K)</source>
+        <translation>保留标签(K)</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/review_queue.py" line="102"/>
+        <source>Relabel (R)</source>
+        <translation>重新标注(R)</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/review_queue.py" line="133"/>
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/review_queue.py" line="181"/>
+        <source>The check could not run: %1</source>
+        <translation>检查无法运行:%1</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/review_queue.py" line="187"/>
+        <source>Cancelled. Nothing was changed.</source>
+        <translation>已取消。没有任何更改。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/review_queue.py" line="211"/>
+        <source>No suspected errors to review.</source>
+        <translation>没有需要复查的疑似错误。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/review_queue.py" line="218"/>
+        <source>%1-fold cross-validation of the fast model</source>
+        <translation>快速模型的 %1 折交叉验证</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/review_queue.py" line="219"/>
+        <source>a training run&apos;s predictions</source>
+        <translation>一次训练运行的预测</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/review_queue.py" line="220"/>
+        <source>The model agrees with %1% of the given labels (%2 rows checked, %3). Treat its flags as questions, not answers: %4 suspected errors.</source>
+        <translation>模型与 %1% 的现有标签一致(检查了 %2 行，%3)。请把它的标记当作疑问而非答案:共 %4 个疑似错误。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/review_queue.py" line="225"/>
+        <source>%1 kept earlier are not shown.</source>
+        <translation>之前保留的 %1 个不再显示。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/review_queue.py" line="227"/>
+        <source>%1 labelled rows could not be checked (a label with a single example).</source>
+        <translation>%1 个已标注的行无法检查(该标签只有一个样例)。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/review_queue.py" line="248"/>
+        <source>%1row %2: %3 → %4 (%5%)</source>
+        <translation>%1第 %2 行:%3 → %4(%5%)</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/review_queue.py" line="260"/>
+        <source>Word %1: &lt;b&gt;%2&lt;/b&gt;. </source>
+        <translation>第 %1 个词:&lt;b&gt;%2&lt;/b&gt;。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/review_queue.py" line="263"/>
+        <source>Given: &lt;b&gt;%1&lt;/b&gt;. Suggested: &lt;b&gt;%2&lt;/b&gt; (probability %3%).</source>
+        <translation>现有标签:&lt;b&gt;%1&lt;/b&gt;。建议:&lt;b&gt;%2&lt;/b&gt;(概率 %3%)。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/review_queue.py" line="266"/>
+        <source>Most similar examples labelled &lt;b&gt;%1&lt;/b&gt;:</source>
+        <translation>标注为 &lt;b&gt;%1&lt;/b&gt; 的最相似样例:</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/review_queue.py" line="268"/>
+        <source>row</source>
+        <translation>行</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/review_queue.py" line="280"/>
+        <source>Relabel as %1 (R)</source>
+        <translation>重新标注为 %1(R)</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/review_queue.py" line="299"/>
+        <source>Relabel row %1 as %2</source>
+        <translation>将第 %1 行重新标注为 %2</translation>
     </message>
 </context>
 <context>
@@ -2112,82 +2531,82 @@
 <context>
     <name>RunsModel</name>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="98"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="102"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="98"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="102"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="98"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="102"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="98"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="102"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="98"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="102"/>
         <source>Mode</source>
         <translation>模式</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="98"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="102"/>
         <source>Epochs</source>
         <translation>轮数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="99"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="103"/>
         <source>LR</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="99"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="103"/>
         <source>Batch</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="99"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="103"/>
         <source>Main score</source>
         <translation>主要分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="99"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="103"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="113"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="117"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="113"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="117"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="113"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="117"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="114"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="118"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="114"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="118"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="118"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="124"/>
         <source>bundled MiniLM</source>
         <translation>内置 MiniLM</translation>
     </message>
@@ -2195,37 +2614,58 @@
 <context>
     <name>RunsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="143"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="152"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="145"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="154"/>
         <source>Open run folder…</source>
         <translation>打开运行文件夹…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="147"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="156"/>
         <source>Follow selected run live</source>
         <translation>实时跟踪所选运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="149"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="158"/>
         <source>Compare</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="150"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="159"/>
         <source>Select two runs to compare their curves, settings and predictions</source>
         <translation>选择两次运行，比较它们的曲线、设置和预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="203"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="161"/>
+        <source>Rename…</source>
+        <translation>重命名…</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/runs_page.py" line="162"/>
+        <source>Give the selected run of this project a name of your own</source>
+        <translation>为本项目中选中的运行起一个自己的名字</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/runs_page.py" line="215"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="220"/>
+        <source>Rename run</source>
+        <translation>重命名运行</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/runs_page.py" line="215"/>
+        <source>New name:</source>
+        <translation>新名称:</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/runs_page.py" line="242"/>
         <source>Open a run folder (with history.jsonl)</source>
         <translation>打开运行文件夹(含 history.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="229"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="268"/>
         <source>Following {folder}</source>
         <translation>正在跟踪 {folder}</translation>
     </message>
@@ -2326,42 +2766,57 @@
 <context>
     <name>SentenceEditor</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="63"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="70"/>
         <source>Move to the next example after labelling</source>
         <translation>标注后转到下一个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="69"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="76"/>
         <source>Premise / first text</source>
         <translation>前提 / 第一段文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="70"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="77"/>
         <source>Hypothesis / second text</source>
         <translation>假设 / 第二段文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="86"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="94"/>
         <source>Press %1 or click to label this example &apos;%2&apos;</source>
         <translation>按 %1 或单击，将此样例标为“%2”</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="106"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="122"/>
+        <source>Suggested: %1 (%2)</source>
+        <translation>建议:%1(%2)</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="125"/>
+        <source>Enter accepts it, any label key overrides it</source>
+        <translation>按 Enter 接受，按任一标签键可改为该标签</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="127"/>
+        <source>Audit example: drawn at random to check the model, so its suggestion is hidden</source>
+        <translation>核查样例:为检验模型而随机抽取，因此不显示建议</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="145"/>
         <source>(not labelled)</source>
         <translation>(未标注)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="106"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="145"/>
         <source>(no example)</source>
         <translation>(无样例)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="118"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="157"/>
         <source>Label row %1 as &apos;%2&apos;</source>
         <translation>将第 %1 行标为“%2”</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="124"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="163"/>
         <source>Clear the label of row %1</source>
         <translation>清除第 %1 行的标签</translation>
     </message>
@@ -2369,7 +2824,7 @@
 <context>
     <name>ShortcutsDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="86"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="105"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
@@ -2420,102 +2875,313 @@
 <context>
     <name>TaggingEditor</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="113"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="120"/>
         <source>Entity types (select words, then press a key):</source>
         <translation>实体类型(先选择词，再按键):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="114"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="121"/>
         <source>Press %1 or click to mark the selected words as a %2 entity</source>
         <translation>按 %1 或单击，将选中的词标为 %2 实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="116"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="123"/>
         <source>Tags (select words, then press a key):</source>
         <translation>标记(先选择词，再按键):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="117"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="124"/>
         <source>Press %1 or click to tag the selected words %2</source>
         <translation>按 %1 或单击，将选中的词标记为 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="146"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="159"/>
+        <source>no entity</source>
+        <translation>无实体</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="162"/>
+        <source>Suggested (%1, %2 sure): %3 · Enter stores these tags</source>
+        <translation>建议(%1，把握 %2):%3 · 按 Enter 保存这些标记</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="176"/>
+        <source>Accept the suggested tags of row %1</source>
+        <translation>接受第 %1 行的建议标记</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="184"/>
         <source>(not labelled yet: every word starts outside any entity, O)</source>
         <translation>(尚未标注:每个词都从任何实体之外(O)开始)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="148"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="186"/>
         <source>(not tagged yet: %1 of %2 words have a tag; the sentence is stored once every word has one)</source>
         <translation>(尚未标注完:%2 个词中有 %1 个已有标记；每个词都有标记后才会保存此句)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="209"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="247"/>
         <source>&apos;%1&apos; overlaps an entity already marked; clear that one first (Backspace).</source>
         <translation>“%1”与已标注的实体重叠；请先清除那个实体(Backspace)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="217"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="255"/>
         <source>Tag &apos;%1&apos; as %2</source>
         <translation>将“%1”标记为 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="225"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="263"/>
         <source>Clear the entity at word %1</source>
         <translation>清除第 %1 个词处的实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="231"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="269"/>
         <source>Clear the tag of &apos;%1&apos;</source>
         <translation>清除“%1”的标记</translation>
     </message>
 </context>
 <context>
+    <name>TrainSettingsForm</name>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="41"/>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="43"/>
+        <source>Bundled all-MiniLM-L6-v2 (default)</source>
+        <translation>内置 all-MiniLM-L6-v2(默认)</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="44"/>
+        <source>The bundled model, a local model folder, or a Hugging Face Hub id typed in</source>
+        <translation>内置模型、本地模型文件夹，或输入 Hugging Face Hub id</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="45"/>
+        <source>folder or Hub id, e.g. bert-base-uncased</source>
+        <translation>文件夹或 Hub id，例如 bert-base-uncased</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="47"/>
+        <source>A Hugging Face Hub id (downloaded once, then read from the local cache) or a model folder on this computer. To work offline, pick a folder, or a Hub id already downloaded.</source>
+        <translation>Hugging Face Hub id(下载一次后从本地缓存读取)或本机上的模型文件夹。离线使用时，请选择一个文件夹或已下载过的 Hub id。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="51"/>
+        <source>Folder…</source>
+        <translation>文件夹…</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="58"/>
+        <source>Linear on [CLS] (BERT paper)</source>
+        <translation>[CLS] 上的线性层(BERT 论文)</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="58"/>
+        <source>MLP (hidden layer + output)</source>
+        <translation>MLP(隐藏层 + 输出层)</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="61"/>
+        <source>Full fine-tuning</source>
+        <translation>全量微调</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="61"/>
+        <source>Frozen encoder (features)</source>
+        <translation>冻结编码器(特征提取)</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="62"/>
+        <source>Top N layers</source>
+        <translation>顶部 N 层</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="62"/>
+        <source>LoRA</source>
+        <translation>LoRA</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="68"/>
+        <source>N</source>
+        <translation>N</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="70"/>
+        <source>rank</source>
+        <translation>秩</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="74"/>
+        <source>Custom</source>
+        <translation>自定义</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="78"/>
+        <source>BERT paper: batch {b}, lr {lr}, {e} epochs</source>
+        <translation>BERT 论文:批大小 {b}，学习率 {lr}，{e} 轮</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="101"/>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="101"/>
+        <source>Head</source>
+        <translation>输出头</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="102"/>
+        <source>What learns</source>
+        <translation>训练哪些部分</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="102"/>
+        <source>Preset</source>
+        <translation>预设</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="103"/>
+        <source>Batch size</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="103"/>
+        <source>Learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="104"/>
+        <source>Epochs</source>
+        <translation>轮数</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="104"/>
+        <source>Warm-up ratio</source>
+        <translation>预热比例</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="105"/>
+        <source>Max length</source>
+        <translation>最大长度</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="105"/>
+        <source>Seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="106"/>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="106"/>
+        <source>Precision</source>
+        <translation>精度</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="107"/>
+        <source>Trainable</source>
+        <translation>可训练参数</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="109"/>
+        <source>BERT paper grid: batch 16/32, lr 5e-5…2e-5, 2–4 epochs</source>
+        <translation>BERT 论文网格:批大小 16/32，学习率 5e-5…2e-5，2–4 轮</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="151"/>
+        <source>Choose a model folder</source>
+        <translation>选择模型文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="199"/>
+        <source>batch size</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="200"/>
+        <source>learning rate</source>
+        <translation>学习率</translation>
+    </message>
+</context>
+<context>
     <name>TrainingMonitor</name>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="317"/>
-        <location filename="../../bertstudio/ui/plots.py" line="354"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="77"/>
         <source>idle</source>
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="367"/>
-        <location filename="../../bertstudio/ui/plots.py" line="417"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="94"/>
+        <source>training step %v / %m</source>
+        <translation>训练步 %v / %m</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="114"/>
+        <source>training step %v / %m  ·  ETA {eta}  ·  {rate:.1f} examples/s  ·  loss {loss:.4f}</source>
+        <translation>训练步 %v / %m  ·  预计剩余 {eta}  ·  {rate:.1f} 样例/秒  ·  损失 {loss:.4f}</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="120"/>
+        <source>starting…</source>
+        <translation>正在启动…</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="120"/>
+        <source>loading model…</source>
+        <translation>正在加载模型…</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="120"/>
+        <source>tokenising {n} examples…</source>
+        <translation>正在对 {n} 个样例分词…</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="121"/>
+        <source>evaluating %v / %m batches…</source>
+        <translation>正在评估 %v / %m 批…</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="121"/>
+        <source>saving…</source>
+        <translation>正在保存…</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="160"/>
         <source>step %v / %m</source>
         <translation>第 %v / %m 步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="369"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="96"/>
         <source>Started: {n} training / {m} evaluation examples, {s} steps, batch {b}, {t:,} of {p:,} parameters trainable, on {d} ({prec}).</source>
         <translation>已开始:{n} 个训练样例 / {m} 个评估样例，{s} 步，批大小 {b}，{p:,} 个参数中有 {t:,} 个可训练，设备 {d}({prec})。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="392"/>
-        <source>step %v / %m  ·  {rate:.1f} examples/s  ·  ETA {eta}  ·  loss {loss:.4f}</source>
-        <translation>第 %v / %m 步  ·  {rate:.1f} 样例/秒  ·  预计剩余 {eta}  ·  损失 {loss:.4f}</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/plots.py" line="403"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="137"/>
         <source>Evaluation at step {step} (epoch {epoch:.2f}): {m}</source>
         <translation>第 {step} 步(第 {epoch:.2f} 轮)的评估:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="416"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="154"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="416"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="154"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="416"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="154"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="418"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="161"/>
         <source>Run {status}.</source>
         <translation>运行{status}。</translation>
     </message>
@@ -2523,298 +3189,129 @@
 <context>
     <name>TrainingPage</name>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="113"/>
-        <source>Bundled all-MiniLM-L6-v2 (default)</source>
-        <translation>内置 all-MiniLM-L6-v2(默认)</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="114"/>
-        <source>The bundled model, a local model folder, or a Hugging Face Hub id typed in</source>
-        <translation>内置模型、本地模型文件夹，或输入 Hugging Face Hub id</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="115"/>
-        <source>folder or Hub id, e.g. bert-base-uncased</source>
-        <translation>文件夹或 Hub id，例如 bert-base-uncased</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="116"/>
-        <source>Folder…</source>
-        <translation>文件夹…</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="123"/>
-        <source>Linear on [CLS] (BERT paper)</source>
-        <translation>[CLS] 上的线性层(BERT 论文)</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="124"/>
-        <source>MLP (hidden layer + output)</source>
-        <translation>MLP(隐藏层 + 输出层)</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="126"/>
-        <source>Full fine-tuning</source>
-        <translation>全量微调</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="126"/>
-        <source>Frozen encoder (features)</source>
-        <translation>冻结编码器(特征提取)</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="127"/>
-        <source>Top N layers</source>
-        <translation>顶部 N 层</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="127"/>
-        <source>LoRA</source>
-        <translation>LoRA</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="133"/>
-        <source>N</source>
-        <translation>N</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="135"/>
-        <source>rank</source>
-        <translation>秩</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="139"/>
-        <source>Custom</source>
-        <translation>自定义</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="143"/>
-        <source>BERT paper: batch {b}, lr {lr}, {e} epochs</source>
-        <translation>BERT 论文:批大小 {b}，学习率 {lr}，{e} 轮</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="176"/>
-        <source>Model</source>
-        <translation>模型</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="177"/>
-        <source>Head</source>
-        <translation>输出头</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="178"/>
-        <source>What learns</source>
-        <translation>训练哪些部分</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="179"/>
-        <source>Preset</source>
-        <translation>预设</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="180"/>
-        <source>Batch size</source>
-        <translation>批大小</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="181"/>
-        <source>Learning rate</source>
-        <translation>学习率</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="182"/>
-        <source>Epochs</source>
-        <translation>轮数</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="183"/>
-        <source>Warm-up ratio</source>
-        <translation>预热比例</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="184"/>
-        <source>Max length</source>
-        <translation>最大长度</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="185"/>
-        <source>Seed</source>
-        <translation>随机种子</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="186"/>
-        <source>Device</source>
-        <translation>设备</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="187"/>
-        <source>Precision</source>
-        <translation>精度</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="188"/>
-        <source>Trainable</source>
-        <translation>可训练参数</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="189"/>
-        <source>Settings</source>
-        <translation>设置</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="190"/>
-        <source>BERT paper grid: batch 16/32, lr 5e-5…2e-5, 2–4 epochs</source>
-        <translation>BERT 论文网格:批大小 16/32，学习率 5e-5…2e-5，2–4 轮</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="194"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="96"/>
         <source>Start training</source>
         <translation>开始训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="195"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="97"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="196"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="98"/>
         <source>Export run…</source>
         <translation>导出运行…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="198"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="100"/>
         <source>Write these settings and the labelled data to a folder that trains headless anywhere: bertstudio train --config run.toml (or under accelerate launch on several GPUs)</source>
         <translation>将这些设置和已标注的数据写入一个文件夹，可在任何地方无界面训练:bertstudio train --config run.toml(多 GPU 上可用 accelerate launch 启动)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="250"/>
-        <source>Choose a model folder</source>
-        <translation>选择模型文件夹</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="281"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="218"/>
         <source>counted when the model loads</source>
         <translation>加载模型时统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="284"/>
-        <source>≈ {t:,} of {n:,} parameters ({p:.1f}%)</source>
-        <translation>≈ {n:,} 个参数中的 {t:,} 个({p:.1f}%)</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="292"/>
-        <source>batch size and learning rate must be numbers</source>
-        <translation>批大小和学习率必须是数字</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="292"/>
-        <source>Training settings</source>
-        <translation>训练设置</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="381"/>
-        <source>Open or create a project to train.</source>
-        <translation>请打开或新建项目以开始训练。</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="383"/>
-        <source>Import or label training examples first.</source>
-        <translation>请先导入或标注训练样例。</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="394"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="254"/>
         <source>the training split has no labelled examples</source>
         <translation>训练数据划分中没有已标注的样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="394"/>
-        <location filename="../../bertstudio/ui/training_page.py" line="402"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="254"/>
         <source>train split</source>
         <translation>train 数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="395"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="255"/>
         <source>at least a few labelled rows</source>
         <translation>至少几行已标注的数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="401"/>
-        <source>too few labelled examples to hold out an evaluation set ({n})</source>
-        <translation>已标注的样例太少，无法留出评估集({n})</translation>
+        <location filename="../../bertstudio/ui/training_page.py" line="204"/>
+        <source>counting…</source>
+        <translation>正在计数…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="402"/>
-        <source>a dev split or at least 10 labelled training rows</source>
-        <translation>一个 dev 数据划分，或至少 10 行已标注的训练数据</translation>
+        <location filename="../../bertstudio/ui/training_page.py" line="213"/>
+        <source>{t:,} of {n:,} parameters ({p:.1f}%)</source>
+        <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="406"/>
-        <source>No dev split: holding out {n} of {m} labelled training examples (10%, seed {s}) for evaluation.</source>
-        <translation>没有 dev 数据划分:从 {m} 个已标注的训练样例中留出 {n} 个(10%，种子 {s})用于评估。</translation>
+        <location filename="../../bertstudio/ui/training_page.py" line="236"/>
+        <source>Fix the setting first: {m}</source>
+        <translation>请先修正设置:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="438"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="238"/>
+        <source>Train a model on the labelled training rows</source>
+        <translation>用已标注的训练行训练模型</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="264"/>
+        <source>No dev split: holding out {n} of {m} labelled training examples ({p:.0%}, seed {s}) for evaluation.</source>
+        <translation>没有验证集:从 {m} 个已标注训练样例中留出 {n} 个({p:.0%}，种子 {s})用于评估。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="298"/>
         <source>Run folder: {d}</source>
         <translation>运行文件夹:{d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="450"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="311"/>
         <source>Training… the window stays usable; Cancel stops after the current step.</source>
         <translation>训练中……窗口仍可使用；“取消”会在当前步结束后停止。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="481"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="339"/>
         <source>Export run to folder</source>
         <translation>导出运行到文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="488"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="346"/>
         <source>Exporting the run to {d}…</source>
         <translation>正在导出运行到 {d}…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="494"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="352"/>
         <source>Export failed: {m}</source>
         <translation>导出失败:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="499"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="357"/>
         <source>Run exported to {d}. Start it there with: bertstudio train --config run.toml</source>
         <translation>运行已导出到 {d}。在那里用以下命令启动:bertstudio train --config run.toml</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="506"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="364"/>
         <source>Cancelling after the current step…</source>
         <translation>将在当前步结束后取消…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="511"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="369"/>
         <source>{t:,} of {n:,} parameters ({p:.1f}%), as built</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)，按构建后的模型统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="523"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="376"/>
+        <source>Training failed.</source>
+        <translation>训练失败。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="378"/>
         <source>Run finished.</source>
         <translation>运行完成。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="523"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="379"/>
         <source>Run cancelled; the model saved so far is usable.</source>
         <translation>运行已取消；已保存的模型可以使用。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="536"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="384"/>
         <source>Training could not run: {m}</source>
         <translation>无法训练:{m}</translation>
-    </message>
-</context>
-<context>
-    <name>TrainingWorker</name>
-    <message>
-        <location filename="../../bertstudio/ui/worker.py" line="150"/>
-        <source>Training failed.</source>
-        <translation>训练失败。</translation>
     </message>
 </context>
 <context>
@@ -2838,48 +3335,48 @@
 <context>
     <name>plots</name>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="104"/>
+        <location filename="../../bertstudio/ui/plots.py" line="109"/>
         <source>step</source>
         <translation>步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="231"/>
+        <location filename="../../bertstudio/ui/plots.py" line="261"/>
         <source>Training loss</source>
         <translation>训练损失</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="231"/>
-        <location filename="../../bertstudio/ui/plots.py" line="233"/>
+        <location filename="../../bertstudio/ui/plots.py" line="261"/>
+        <location filename="../../bertstudio/ui/plots.py" line="263"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="233"/>
+        <location filename="../../bertstudio/ui/plots.py" line="263"/>
         <source>loss (smoothed)</source>
         <translation>损失(平滑)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="257"/>
+        <location filename="../../bertstudio/ui/plots.py" line="286"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="257"/>
+        <location filename="../../bertstudio/ui/plots.py" line="286"/>
         <source>lr</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="259"/>
+        <location filename="../../bertstudio/ui/plots.py" line="288"/>
         <source>learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="275"/>
+        <location filename="../../bertstudio/ui/plots.py" line="304"/>
         <source>Evaluation</source>
         <translation>评估</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="275"/>
+        <location filename="../../bertstudio/ui/plots.py" line="304"/>
         <source>score (x100)</source>
         <translation>分数(×100)</translation>
     </message>
