@@ -26,6 +26,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import torch
 
+from bertstudio.tasks.hf import hf
 from bertstudio.errors import ConfigError
 from bertstudio.tasks.embedding import pool, pooling_settings
 
@@ -92,7 +93,7 @@ class SentenceEncoder:
 
     @classmethod
     def from_path(cls, path: str | Path) -> "SentenceEncoder":
-        from transformers import AutoModel, AutoTokenizer
+        AutoModel, AutoTokenizer = hf("AutoModel"), hf("AutoTokenizer")
 
         settings = pooling_settings(path)
         try:

@@ -40,6 +40,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import torch
 
+from bertstudio.tasks.hf import hf
 from bertstudio.assist.encoder import Cancelled, SentenceEncoder, check_cancel
 from bertstudio.assist.heads import LinearHead, fit_logistic, fit_ridge
 from bertstudio.assist.kinds import spec_for
@@ -132,7 +133,7 @@ def setfit_available() -> bool:
 
 
 def _setfit_callback(progress: StepProgress | None, cancel: threading.Event | None) -> Any:
-    from transformers import TrainerCallback
+    TrainerCallback = hf("TrainerCallback")
 
     class _Steps(TrainerCallback):
         def on_step_end(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:

@@ -12,6 +12,8 @@ them costs no space until the old file would have been deleted).
 
 from __future__ import annotations
 
+import hashlib
+
 import json
 import os
 import re
@@ -61,9 +63,20 @@ def read_table(path: Path) -> pa.Table:
 
 
 def open_dataset(path: Path) -> "datasets.Dataset":
-    import datasets
+    """The split's data file, memory-mapped like datasets' cache files.
 
-    return datasets.Dataset.from_file(str(path))  # memory-mapped, like datasets' cache files
+    The fingerprint is given (the file's path, size and modification time) instead of
+    letting datasets hash the dataset's state with dill: that hash is slow on a large
+    table, and it looks up ``transformers.PreTrainedTokenizerBase`` whenever transformers
+    is in ``sys.modules``, which raised AttributeError on the GUI thread while the preload
+    thread was still importing transformers (pressing Start seconds after opening a project).
+    """
+    import datasets
+    from datasets.table import MemoryMappedTable
+
+    stat = path.stat()
+    fingerprint = hashlib.sha256(f"{path.resolve()}|{stat.st_size}|{stat.st_mtime_ns}".encode()).hexdigest()[:16]
+    return datasets.Dataset(MemoryMappedTable.from_file(str(path)), fingerprint=fingerprint)
 
 
 def empty_table(kind: str) -> pa.Table:

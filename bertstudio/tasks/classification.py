@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 import datasets
 import numpy as np
 
-
 from bertstudio.data.examples import ExampleSet
 from bertstudio.data.kinds import get_spec
 from bertstudio.tasks.collate import pad_batch
 from bertstudio.tasks.common import check_labels, column, encoding_rows, label_ids, map_batched
+from bertstudio.tasks.hf import hf
 
 if TYPE_CHECKING:  # torch is imported where tensors are made: the GUI reads predictions without it
     import torch
@@ -62,7 +62,7 @@ class SequenceClassificationTask:
         self.metric_names = ("pearson", "spearman") if self.regression else ("accuracy", "macro_f1")
 
     def auto_model_class(self) -> type:
-        from transformers import AutoModelForSequenceClassification
+        AutoModelForSequenceClassification = hf("AutoModelForSequenceClassification")
 
         return AutoModelForSequenceClassification
 

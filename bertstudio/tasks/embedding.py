@@ -32,6 +32,7 @@ import torch
 from torch import nn
 from transformers.modeling_outputs import SequenceClassifierOutput
 
+from bertstudio.tasks.hf import hf
 from bertstudio.data.examples import ExampleSet
 from bertstudio.errors import ConfigError
 from bertstudio.tasks.classification import SequenceClassificationTask
@@ -222,7 +223,7 @@ def build_embedding_classifier(kind: str, model_source: str | None, *, labels: S
                                head: str | None = None) -> tuple[EmbeddingClassifier, Any, Any]:
     """``(model, tokenizer, task)``: a pre-trained encoder with a fresh head. ``head`` is
     "siamese" (default for pairs) or "embedding" (one text)."""
-    from transformers import AutoModel, AutoTokenizer
+    AutoModel, AutoTokenizer = hf("AutoModel"), hf("AutoTokenizer")
 
     from bertstudio.tasks.model import resolve_model
 
@@ -290,7 +291,7 @@ def is_embedding_classifier(folder: str | Path) -> bool:
 def load_embedding_classifier(folder: str | Path) -> tuple[EmbeddingClassifier, Any, dict[str, Any]]:
     """``(model, tokenizer, settings)`` of a folder written by :func:`save_embedding_classifier`."""
     from safetensors.torch import load_file
-    from transformers import AutoModel, AutoTokenizer
+    AutoModel, AutoTokenizer = hf("AutoModel"), hf("AutoTokenizer")
 
     folder = Path(folder)
     try:

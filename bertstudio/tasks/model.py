@@ -26,6 +26,7 @@ from typing import Any, Sequence
 import torch
 from torch import nn
 
+from bertstudio.tasks.hf import hf
 from bertstudio.data.atomic import replace_folder
 from bertstudio.errors import ConfigError
 from bertstudio.tasks.limits import MAX_CONFIG_BYTES, check_label_count, check_model_config
@@ -89,7 +90,7 @@ def _build_model(
     config. ``weights=False`` builds on the meta device (no weights read, no memory, no
     tokenizer: None), to count parameters (:func:`parameter_counts`).
     """
-    from transformers import AutoConfig
+    AutoConfig = hf("AutoConfig")
 
     from bertstudio.tasks import get_task
 
@@ -279,7 +280,7 @@ def model_kind(config: Any) -> str:
 
 def load_model(model_dir: str | Path) -> tuple[nn.Module, Any, str, list[str]]:
     """``(model, tokenizer, kind, labels)`` of a saved model folder."""
-    from transformers import AutoConfig
+    AutoConfig = hf("AutoConfig")
 
     from bertstudio.tasks import get_task
 
@@ -390,7 +391,7 @@ def _read_json(path: Path, *, required: bool) -> dict[str, Any] | None:
 
 
 def _load_tokenizer(path: str | Path) -> Any:
-    from transformers import AutoTokenizer
+    AutoTokenizer = hf("AutoTokenizer")
 
     try:
         tokenizer = AutoTokenizer.from_pretrained(str(path), trust_remote_code=False)

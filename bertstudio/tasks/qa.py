@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 import datasets
 import numpy as np
 
+from bertstudio.tasks.hf import hf
 from bertstudio.data.examples import ExampleSet
 from bertstudio.data.kinds import get_spec
 from bertstudio.errors import ConfigError, DataError
@@ -50,7 +51,7 @@ class QuestionAnsweringTask:
         self.spec = get_spec(self.kind)
 
     def auto_model_class(self) -> type:
-        from transformers import AutoModelForQuestionAnswering
+        AutoModelForQuestionAnswering = hf("AutoModelForQuestionAnswering")
 
         return AutoModelForQuestionAnswering
 

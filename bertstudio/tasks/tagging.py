@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 import datasets
 import numpy as np
 
+from bertstudio.tasks.hf import hf
 from bertstudio.data.examples import ExampleSet
 from bertstudio.data.kinds import get_spec
 from bertstudio.errors import DataError
@@ -67,7 +68,7 @@ class TokenTaggingTask:
         self.spec = get_spec(self.kind)
 
     def auto_model_class(self) -> type:
-        from transformers import AutoModelForTokenClassification
+        AutoModelForTokenClassification = hf("AutoModelForTokenClassification")
 
         return AutoModelForTokenClassification
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
+from bertstudio.tasks.hf import hf
 from bertstudio.errors import ConfigError
 
 # "A few percent": English text under the bundled model stays at 0.0% (SST-2 dev), emoji and
@@ -216,7 +217,7 @@ def load_tokenizer(model_source: str | None) -> tuple[Any, str]:
         pieces = _pieces_tokenizer(files) if files else None
         if pieces is not None:
             return pieces, source
-        from transformers import AutoTokenizer
+        AutoTokenizer = hf("AutoTokenizer")
 
         return AutoTokenizer.from_pretrained(source, trust_remote_code=False), source
     except Exception as exc:  # noqa: BLE001 - tokenizers and transformers raise types of their own

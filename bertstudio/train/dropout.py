@@ -34,6 +34,8 @@ from typing import Any, Callable
 import torch
 from torch import nn
 
+from bertstudio.tasks.hf import hf
+
 ATTENTION_NAME = "bertstudio_sdpa"
 _INT16_LOW = -(2**15)
 
@@ -103,7 +105,7 @@ def attention_forward(module: nn.Module, query: torch.Tensor, key: torch.Tensor,
 
 
 def _register() -> None:
-    from transformers import AttentionInterface
+    AttentionInterface = hf("AttentionInterface")
     from transformers.masking_utils import AttentionMaskInterface, sdpa_mask
 
     AttentionInterface.register(ATTENTION_NAME, attention_forward)

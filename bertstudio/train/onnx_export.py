@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
+from bertstudio.tasks.hf import hf
 from bertstudio.errors import BertStudioError, ConfigError
 
 log = logging.getLogger(__name__)
@@ -334,7 +335,7 @@ def read_meta(folder: str | Path) -> dict[str, Any]:
 
 def load_onnx(path: str | Path, *, threads: int = 0) -> tuple[OnnxModel, Any, str, list[str]]:
     """``(model, tokenizer, kind, labels)`` of an exported ``.onnx`` file, like ``load_model``."""
-    from transformers import AutoTokenizer
+    AutoTokenizer = hf("AutoTokenizer")
 
     path = Path(path)
     if not path.is_file():

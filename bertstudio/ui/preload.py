@@ -31,7 +31,18 @@ HEAVY_MODULES: tuple[str, ...] = (
 
 def preload(modules: tuple[str, ...] = HEAVY_MODULES) -> dict[str, float]:
     """Import ``modules`` in order; seconds per module (a failed one is logged, not raised)."""
+    from bertstudio.tasks.hf import LOCK, hf
+
     took: dict[str, float] = {}
+    with LOCK:  # no other bertstudio thread imports transformers meanwhile (see tasks/hf.py)
+        _import_all(modules, took)
+        if "transformers" in modules:
+            hf("AutoConfig")  # and resolve the lazy names every thread takes from it
+    log.debug("preloaded %s", took)
+    return took
+
+
+def _import_all(modules: tuple[str, ...], took: dict[str, float]) -> None:
     for name in modules:
         start = time.perf_counter()
         try:
@@ -40,8 +51,6 @@ def preload(modules: tuple[str, ...] = HEAVY_MODULES) -> dict[str, float]:
             log.warning("preloading %s failed: %s", name, exc)
             continue
         took[name] = time.perf_counter() - start
-    log.debug("preloaded %s", took)
-    return took
 
 
 def preload_in_background(modules: tuple[str, ...] = HEAVY_MODULES) -> threading.Thread:
