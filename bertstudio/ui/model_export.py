@@ -86,7 +86,10 @@ def export_onnx_action(window: Any, target: str | Path | None = None) -> JobWork
     worker.finished.connect(progress.on_done)
     worker.failed.connect(progress.on_failed)
     worker.cancelled.connect(progress.close)
-    progress.canceled.connect(worker.cancel)
+    # Not worker.cancel: a slot of an object living on the job thread, destroyed there as the thread ends.
+    # close() emits canceled and locks that object's signal mutex while holding the GIL, while its destructor
+    # holds the mutex and waits for the GIL: the GUI froze (seen in the full suite). Event.set is thread-safe.
+    progress.canceled.connect(worker.cancel_event.set)
     worker.start()
     progress.show()
     window.export_worker = worker
