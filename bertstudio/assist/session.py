@@ -281,16 +281,16 @@ class AssistantState(TrainerJobs, ShownModel):
 
     # ------------------------------------------------------------------ project events (owner thread)
     def _on_project_event(self, event: dict) -> None:
-        kind = event.get("kind")
-        if kind == "gold_changed" and event.get("split") == self.split:
+        what = event.get("kind")  # the project's event type (not a task kind)
+        if what == "gold_changed" and event.get("split") == self.split:
             self.on_labelled(self.split, int(event["row"]), event.get("value"))
-        elif kind == "labels_changed":
+        elif what == "labels_changed":
             with self._lock:
                 self._labels = list(self.project.labels)
                 self._gold = {r: self.project.gold(self.split, r) for r in self._gold}
                 self._strong = self._strong_model = None  # it predicts the old label names
             self._request("prepare")
-        elif kind == "split_imported" and event.get("split") == self.split:
+        elif what == "split_imported" and event.get("split") == self.split:
             with self._lock:
                 self._fast = self._strong = None
                 self._ready.clear()

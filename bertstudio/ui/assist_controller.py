@@ -130,11 +130,11 @@ class AssistController(QObject):
         if self.assistant is None:
             return  # from an assistant closed since
         self.last_event = event
-        kind = event.get("kind")
-        if kind == "error":
+        what = event.get("kind")  # the assistant's event type (not a task kind)
+        if what == "error":
             self.last_error = str(event.get("message", ""))
             self.failed.emit(self.last_error)
-        if kind in ("scores", "ready", "trained", "reset"):
+        if what in ("scores", "ready", "trained", "reset"):
             self.scores_changed.emit()
         self.status_changed.emit()
 

@@ -35,8 +35,8 @@ class FileDropFilter(QObject):
         window.installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        kind = event.type()
-        if kind not in (QEvent.Type.DragEnter, QEvent.Type.DragMove, QEvent.Type.Drop):
+        what = event.type()  # a Qt event type (not a task kind)
+        if what not in (QEvent.Type.DragEnter, QEvent.Type.DragMove, QEvent.Type.Drop):
             return False
         assert isinstance(event, QDropEvent)  # QDragEnterEvent and QDragMoveEvent are QDropEvents
         path = dropped_file(event.mimeData())
@@ -44,6 +44,6 @@ class FileDropFilter(QObject):
             event.ignore()
             return True
         event.acceptProposedAction()
-        if kind == QEvent.Type.Drop:
+        if what == QEvent.Type.Drop:
             QTimer.singleShot(0, self, lambda: self.file_dropped.emit(path))
         return True

@@ -113,7 +113,7 @@ class ImportDialog(QDialog):
         from bertstudio.data.glue import PRESETS
 
         for name, task in PRESETS.items():
-            if task.kind == self.kind:
+            if task.kind == self.kind:  # only the presets of the project's kind (no per-kind branch)
                 self.preset_combo.addItem(name, name)
         self.preset_combo.activated.connect(lambda _i: self._on_preset_chosen())
         self.target = SplitTargetBox(self.session)

@@ -64,6 +64,7 @@ class KindEditor(QWidget):
             self.refresh()
 
     def isActive(self) -> bool:
+        # no branch on a kind: an editor serves the project only when it was built for its kind
         return self.session.has_project() and self.session.kind == self.kind
 
     def refresh(self) -> None:
