@@ -8,7 +8,7 @@ the language as a prefix (zh_data.png, ...); Chinese needs a CJK font (Debian: f
 Data: 620 rows of SST-2 train (the last 20 left unlabelled to show the
 labelling flow) and 120 rows of SST-2 dev; a real 3-epoch run of the bundled
 MiniLM on them (a minute or two on a laptop CPU) fills the Train, Results,
-Playground, Runs and scoreboard views. Then 40 UD English EWT POS sentences (all 17
+Playground, Runs and scoreboard views. Then 300 + 60 UD English EWT POS sentences (all 17
 UPOS tags, so the legend shows keys past 9) and two SQuAD v1.1 dev questions for the
 tagging and QA editors.
 """
@@ -28,6 +28,7 @@ sys.path.insert(0, str(REPO))
 
 SIZE = (1100, 720)
 TRAIN_ROWS, UNLABELLED, DEV_ROWS = 620, 20, 120
+POS_TRAIN, POS_DEV = 300, 60  # UD EWT dev sentences: the POS project's train and dev slices
 MAX_BYTES = 140_000
 PREFIX = ""  # "zh_" with --lang zh_CN
 SST2_LABELS = ["negative", "positive"]  # the names the GLUE reader gives 0 and 1
@@ -64,12 +65,12 @@ def _wait(signal, app, timeout_ms: int = 600_000) -> list:  # type: ignore[no-un
     return list(got[0])
 
 
-def _train(window, app) -> None:  # type: ignore[no-untyped-def]
+def _train(window, app, epochs: int = 3, lr: str = "5e-5") -> None:  # type: ignore[no-untyped-def]
     """A short real run of the bundled MiniLM with BERT-paper settings (lr 5e-5, warm-up 10%)."""
     page = window.pages["train"]
     page.batch_combo.setCurrentText("16")
-    page.lr_combo.setCurrentText("5e-5")
-    page.epochs_spin.setValue(3)
+    page.lr_combo.setCurrentText(lr)
+    page.epochs_spin.setValue(epochs)
     page.max_len_spin.setValue(64)
     page.device_combo.setCurrentText("cpu")
     window.show_page("train")
@@ -182,13 +183,20 @@ def main(argv: list[str] | None = None) -> int:
     ewt = load_examples(args.data / "pos" / "ud_english_ewt" / "en_ewt-ud-dev.conllu")
     labels = list(ewt.labels)
     pos = Project.create(tmp / "pos", name="UD EWT POS sample", kind="tagging", labels=labels)
-    pos.import_examples(from_records("tagging", [dict(r) for r in ewt.head(40).dataset], labels=labels), "train")
+    pos.import_examples(from_records("tagging", [dict(r) for r in ewt.head(POS_TRAIN).dataset], labels=labels), "train")
+    pos.import_examples(from_records("tagging", [dict(r) for r in ewt.select(range(POS_TRAIN, POS_TRAIN + POS_DEV))
+                                                 .dataset], labels=labels), "dev")
     session = ProjectSession(pos, settings=settings)
     window = _window(session, app)
     session.set_current("train", 7)
     window.show_page("label")
     window.pages["label"].editor().select_words(3, 4)
     _save(window, args.out, "label-tagging", app)
+    # A POS result: each word with its tag, wrong ones marked; token accuracy and per-tag scores.
+    _train(window, app, epochs=2, lr="1e-4")
+    window.show_page("results")
+    window.pages["results"].table.selectRow(0)
+    _save(window, args.out, "page-results-pos", app)
     window.close()
 
     # -- QA: two questions of the first SQuAD v1.1 dev paragraph, one answered -------------------
