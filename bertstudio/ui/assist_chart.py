@@ -31,7 +31,7 @@ def audit_line(controller: AssistController) -> str:
     from PySide6.QtCore import QCoreApplication
 
     def tr(text: str) -> str:
-        return QCoreApplication.translate("AuditChart", text)
+        return QCoreApplication.translate("", text)  # where lupdate files tr("...") calls (no context)
 
     stats = controller.audit()
     if stats is None:

@@ -19,7 +19,7 @@ _system_palette: QPalette | None = None  # the palette the app started with: "sy
 
 
 def _t(text: str) -> str:
-    return QCoreApplication.translate("Theme", text)
+    return QCoreApplication.translate("", text)  # where lupdate files _t("...") calls (no context)
 
 
 def dark_palette() -> QPalette:

@@ -20,7 +20,7 @@ MIN_PER_CLASS = 2  # a class with fewer labelled rows cannot be both learned fro
 
 
 def _t(text: str) -> str:
-    return QCoreApplication.translate("TrainChecks", text)
+    return QCoreApplication.translate("", text)  # where lupdate files _t("...") calls (no context)
 
 
 def missing_for_training(session: Any) -> str | None:
