@@ -226,7 +226,7 @@ class SeriesPlot(pg.PlotWidget):
         (and repaint its ticks) at every redraw, and the curve's progress reads at a glance."""
         if total_steps > 0:
             # at least half a step of margin: a marker at the last step is drawn whole
-            margin = max(0.05 * total_steps, 0.5)  # 5%: a marker of a few pixels at any width
+            margin = max(0.03 * total_steps, 0.5)
             self.setXRange(-margin, total_steps + margin, padding=0)
             self.enableAutoRange(axis="x", enable=False)
 

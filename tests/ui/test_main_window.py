@@ -253,7 +253,7 @@ def _drag_events(widget, path):
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(path))])
     at = QPointF(widget.rect().center())
-    enter = QDragEnterEvent(at, Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    enter = QDragEnterEvent(at.toPoint(), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
     drop = QDropEvent(at, Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
                       Qt.KeyboardModifier.NoModifier)
     return mime, enter, drop
