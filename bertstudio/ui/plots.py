@@ -101,6 +101,8 @@ class _GridAxis(pg.AxisItem):
 class SeriesPlot(pg.PlotWidget):
     """A plot of named series, each a buffer plus one PlotDataItem."""
 
+    STEP_MARGIN = 0.03  # share of the run's steps left free on each side of the x axis
+
     def __init__(self, title: str, y_label: str, parent: QWidget | None = None) -> None:
         super().__init__(parent=parent, axisItems={"left": _GridAxis("left"), "bottom": _GridAxis("bottom")})
         self._title = title
@@ -226,7 +228,7 @@ class SeriesPlot(pg.PlotWidget):
         (and repaint its ticks) at every redraw, and the curve's progress reads at a glance."""
         if total_steps > 0:
             # at least half a step of margin: a marker at the last step is drawn whole
-            margin = max(0.03 * total_steps, 0.5)
+            margin = max(self.STEP_MARGIN * total_steps, 0.5)
             self.setXRange(-margin, total_steps + margin, padding=0)
             self.enableAutoRange(axis="x", enable=False)
 
@@ -299,6 +301,8 @@ class LrPlot(SeriesPlot):
 
 class MetricPlot(SeriesPlot):
     """One curve per eval metric, x100 as the papers report them."""
+
+    STEP_MARGIN = 0.06  # its points carry 6 px markers, and the last one sits on the last step
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(QCoreApplication.translate("plots", "Evaluation"), QCoreApplication.translate("plots", "score (x100)"), parent)
