@@ -61,7 +61,7 @@ def predict_batches(
 ) -> list[dict[str, Any]]:
     """Run ``model`` over ``loader`` feeding ``accumulator``; returns its per-example predictions."""
     was_training = model.training
-    model.eval()
+    model.train(False)  # = eval(); the one mode switch an OnnxModel stand-in also offers
     multi = accelerator is not None and accelerator.num_processes > 1
     try:
         with torch.inference_mode():

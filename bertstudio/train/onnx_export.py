@@ -305,10 +305,8 @@ class OnnxModel:
     def to(self, device: Any) -> "OnnxModel":
         return self  # ONNX Runtime's CPU provider: tensors are copied to numpy in __call__
 
-    def eval(self) -> "OnnxModel":
-        return self
-
     def train(self, mode: bool = True) -> "OnnxModel":
+        """Inference only; the evaluation loop and the Predictor switch modes with train(False)."""
         return self
 
     def __call__(self, **batch: Any) -> _Outputs:

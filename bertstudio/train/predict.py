@@ -49,7 +49,7 @@ class Predictor:
                  lengths: dict[str, int] | None = None) -> None:
         from bertstudio.tasks import get_task
 
-        self.model = model.to(device).eval()
+        self.model = model.to(device).train(False)  # = eval(); an OnnxModel offers only train()
         self.tokenizer = tokenizer
         self.kind = kind
         self.labels = list(labels)
