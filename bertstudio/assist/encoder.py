@@ -26,8 +26,8 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import torch
 
-from bertstudio.tasks.hf import hf
 from bertstudio.errors import ConfigError
+from bertstudio.tasks.hf import hf
 from bertstudio.tasks.embedding import pool, pooling_settings
 
 Progress = Callable[[int, int], None]
@@ -39,6 +39,17 @@ BATCH_SIZE = 32
 
 class Cancelled(Exception):
     """Raised inside a worker when its cancel event was set; never reaches the user."""
+
+
+def per_word(enc: Any, row: int, values: np.ndarray, out: list) -> None:
+    """Fill ``out[w]`` with ``values[t]`` of the first sub-word token ``t`` of each word ``w``
+    of batch row ``row`` (``enc``: a fast tokenizer's output of words; truncated words keep
+    what ``out`` held)."""
+    previous = None
+    for t, w in enumerate(enc.word_ids(row)):
+        if w is not None and w != previous and w < len(out):
+            out[w] = values[t]
+        previous = w
 
 
 def check_cancel(cancel: threading.Event | None) -> None:
@@ -146,11 +157,7 @@ class SentenceEncoder:
                 hidden = self.model(input_ids=enc["input_ids"], attention_mask=enc["attention_mask"]).last_hidden_state
             hidden = hidden.float().numpy()
             for j, i in enumerate(idx):
-                previous = None
-                for t, w in enumerate(enc.word_ids(j)):
-                    if w is not None and w != previous and w < len(out[i]):
-                        out[i][w] = hidden[j, t]
-                    previous = w
+                per_word(enc, j, hidden[j], out[i])
             if progress is not None:
                 progress(min(start + batch_size, len(sentences)), len(sentences))
         return out

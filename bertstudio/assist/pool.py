@@ -20,7 +20,7 @@ import numpy as np
 import torch
 
 from bertstudio.assist.cache import EmbeddingCache, WordEmbeddingCache
-from bertstudio.assist.encoder import Progress, SentenceEncoder, check_cancel
+from bertstudio.assist.encoder import Progress, SentenceEncoder, check_cancel, per_word
 from bertstudio.assist.kinds import AssistSpec
 from bertstudio.tasks.embedding import pair_features
 
@@ -117,11 +117,7 @@ def token_model_probs(model: Any, tokenizer: Any, tokens: list[list[str]], *, ba
             logits = model(input_ids=enc["input_ids"], attention_mask=enc["attention_mask"]).logits.float()
         probs = torch.softmax(logits, dim=-1).numpy()
         for j, i in enumerate(idx):
-            previous = None
-            for t, w in enumerate(enc.word_ids(j)):
-                if w is not None and w != previous and w < len(out[i]):
-                    out[i][w] = probs[j, t]
-                previous = w
+            per_word(enc, j, probs[j], out[i])
         if progress is not None:
             progress(min(start + batch_size, len(tokens)), len(tokens))
     return out
