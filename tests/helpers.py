@@ -20,12 +20,10 @@ POS = ["good", "great", "love", "best", "fun"]
 NEG = ["bad", "terrible", "hate", "worst", "boring"]
 
 
-def sentiment(n: int, seed: int = 0):
-    """Separable toy sentiment for the tiny model: two positive or two negative words per
-    sentence, alternating labels."""
+def sentiment_records(n: int, seed: int = 0) -> list[dict[str, Any]]:
+    """Separable toy sentiment rows for the tiny model: two positive or two negative words
+    per sentence, alternating labels (pos first)."""
     import random
-
-    from bertstudio.data.examples import from_records
 
     rng = random.Random(seed)
     rows = []
@@ -33,7 +31,14 @@ def sentiment(n: int, seed: int = 0):
         pos = i % 2 == 0
         a, b = rng.sample(POS if pos else NEG, 2)
         rows.append({"text": f"the movie was {a} and {b}", "label": "pos" if pos else "neg"})
-    return from_records("sentence", rows, labels=["neg", "pos"])
+    return rows
+
+
+def sentiment(n: int, seed: int = 0):
+    """:func:`sentiment_records` as a sentence ExampleSet labelled neg/pos."""
+    from bertstudio.data.examples import from_records
+
+    return from_records("sentence", sentiment_records(n, seed), labels=["neg", "pos"])
 
 
 def make_project(folder: Path, kind: str, labels: list[str] | None = None,

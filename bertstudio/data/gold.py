@@ -174,7 +174,6 @@ class ScoreGold(GoldType):
         return "—" if value is None else f"{float(value):.3f}"
 
 
-
 class TagsGold(GoldType):
     """One tag per token (tagging: BIO entity tags, or plain tags such as POS)."""
 

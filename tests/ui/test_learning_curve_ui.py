@@ -3,26 +3,18 @@ Cancel stops it; the result sentence comes from the fit."""
 
 from __future__ import annotations
 
-import random
 
 import pytest
+from helpers import sentiment_records
 from PySide6.QtCore import Qt
 
 from bertstudio.ui.learning_curve import LearningCurvePanel, open_learning_curve
 
-POS = ["good", "great", "love", "best", "fun"]
-NEG = ["bad", "terrible", "hate", "worst", "boring"]
-
-
-def _records(n: int, seed: int) -> list[dict]:
-    rng = random.Random(seed)
-    return [{"text": "the movie was {} and {}".format(*rng.sample(POS if i % 2 == 0 else NEG, 2)),
-             "label": "pos" if i % 2 == 0 else "neg"} for i in range(n)]
 
 
 @pytest.fixture
 def session(session_factory):
-    return session_factory("sentence", ["neg", "pos"], {"train": _records(48, 0), "dev": _records(16, 1)})
+    return session_factory("sentence", ["neg", "pos"], {"train": sentiment_records(48, 0), "dev": sentiment_records(16, 1)})
 
 
 @pytest.fixture

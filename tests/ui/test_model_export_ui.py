@@ -3,11 +3,11 @@ chosen on the Runs page (the Hub's network calls are recorded, not sent: there i
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import sentiment_records
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction
 
@@ -15,14 +15,6 @@ pytest.importorskip("onnxscript", reason="the export extra is not installed")
 
 from bertstudio.ui.model_export import chosen_run, export_onnx_action, push_to_hub_action  # noqa: E402
 
-POS = ["good", "great", "love", "best", "fun"]
-NEG = ["bad", "terrible", "hate", "worst", "boring"]
-
-
-def _records(n: int, seed: int) -> list[dict]:
-    rng = random.Random(seed)
-    return [{"text": "the movie was {} and {}".format(*rng.sample(POS if i % 2 == 0 else NEG, 2)),
-             "label": "pos" if i % 2 == 0 else "neg"} for i in range(n)]
 
 
 @pytest.fixture
@@ -35,7 +27,7 @@ def window(qtbot, tmp_path, tiny):
     from bertstudio.ui.main_window import MainWindow
     from bertstudio.ui.session import ProjectSession
 
-    project = make_project(tmp_path / "project", "sentence", ["neg", "pos"], {"train": _records(32, 0), "dev": _records(8, 1)})
+    project = make_project(tmp_path / "project", "sentence", ["neg", "pos"], {"train": sentiment_records(32, 0), "dev": sentiment_records(8, 1)})
     run_dir = project.new_run_dir("tiny-full")
     config = TrainConfig(task="sentence", model=tiny, epochs=1, lr=1e-3, batch_size=8, max_length=32,
                          labels=["neg", "pos"], output_dir=str(run_dir))
