@@ -31,8 +31,7 @@ from bertstudio.metrics.per_class import per_class_from_predictions
 from bertstudio.train.rundir import read_predictions, read_run
 from bertstudio.ui import example_html
 from bertstudio.ui.confusion_view import ConfusionPanel
-from bertstudio.ui.example_html import GOLD_BG, PRED_BG  # noqa: F401 - the page's colours, as tests read them
-from bertstudio.ui.metrics_panel import MetricsPanel, format_metric, official_metric_order  # noqa: F401
+from bertstudio.ui.metrics_panel import MetricsPanel, official_metric_order
 from bertstudio.ui.predictions_model import PredictionRow, PredictionsModel
 from bertstudio.ui.regression_scatter import RegressionScatter
 from bertstudio.ui.results_filter import ResultsFilter

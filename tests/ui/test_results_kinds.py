@@ -18,7 +18,8 @@ from bertstudio.ui.playground import PlaygroundPage
 from bertstudio.train.sources import project_rows
 from bertstudio.ui.example_html import WRONG_BG
 from bertstudio.ui.predictions_model import PredictionRow
-from bertstudio.ui.results_page import GOLD_BG, PRED_BG, ResultsPage
+from bertstudio.ui.example_html import GOLD_BG, PRED_BG
+from bertstudio.ui.results_page import ResultsPage
 from bertstudio.ui.session import ProjectSession
 
 TAGS = ["O", "B-PER", "I-PER", "B-LOC"]
