@@ -27,7 +27,7 @@ import numpy as np
 import torch
 
 from bertstudio.errors import ConfigError
-from bertstudio.tasks.hf import hf
+from bertstudio.hf import hf
 from bertstudio.tasks.embedding import pool, pooling_settings
 
 Progress = Callable[[int, int], None]

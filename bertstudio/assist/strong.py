@@ -40,7 +40,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import torch
 
-from bertstudio.tasks.hf import hf
+from bertstudio.hf import hf
 from bertstudio.assist.encoder import Cancelled, SentenceEncoder, check_cancel
 from bertstudio.assist.heads import LinearHead, fit_logistic, fit_ridge
 from bertstudio.assist.kinds import spec_for

@@ -17,7 +17,7 @@ from bertstudio.data.examples import ExampleSet
 from bertstudio.data.kinds import get_spec
 from bertstudio.tasks.collate import pad_batch
 from bertstudio.tasks.common import check_labels, column, encoding_rows, label_ids, map_batched
-from bertstudio.tasks.hf import hf
+from bertstudio.hf import hf
 
 if TYPE_CHECKING:  # torch is imported where tensors are made: the GUI reads predictions without it
     import torch

@@ -32,7 +32,7 @@ import torch
 from torch import nn
 from transformers.modeling_outputs import SequenceClassifierOutput
 
-from bertstudio.tasks.hf import hf
+from bertstudio.hf import hf
 from bertstudio.data.examples import ExampleSet
 from bertstudio.errors import ConfigError
 from bertstudio.tasks.classification import SequenceClassificationTask

@@ -26,7 +26,7 @@ from typing import Any, Sequence
 import torch
 from torch import nn
 
-from bertstudio.tasks.hf import hf
+from bertstudio.hf import hf
 from bertstudio.data.atomic import replace_folder
 from bertstudio.errors import ConfigError
 from bertstudio.tasks.limits import MAX_CONFIG_BYTES, check_label_count, check_model_config

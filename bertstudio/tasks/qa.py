@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 import datasets
 import numpy as np
 
-from bertstudio.tasks.hf import hf
+from bertstudio.hf import hf
 from bertstudio.data.examples import ExampleSet
 from bertstudio.data.kinds import get_spec
 from bertstudio.errors import ConfigError, DataError

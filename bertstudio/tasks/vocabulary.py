@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-from bertstudio.tasks.hf import hf
+from bertstudio.hf import hf
 from bertstudio.errors import ConfigError
 
 # "A few percent": English text under the bundled model stays at 0.0% (SST-2 dev), emoji and

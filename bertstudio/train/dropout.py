@@ -34,7 +34,7 @@ from typing import Any, Callable
 import torch
 from torch import nn
 
-from bertstudio.tasks.hf import hf
+from bertstudio.hf import hf
 
 ATTENTION_NAME = "bertstudio_sdpa"
 _INT16_LOW = -(2**15)

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from bertstudio.tasks.hf import hf
+from bertstudio.hf import hf
 from bertstudio.errors import BertStudioError, ConfigError
 
 log = logging.getLogger(__name__)

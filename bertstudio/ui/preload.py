@@ -16,6 +16,8 @@ import logging
 import threading
 import time
 
+from bertstudio.hf import LOCK, hf  # imported with this module on the GUI thread, never first on the preload thread
+
 log = logging.getLogger(__name__)
 
 # What a first run imports lazily, measured by diffing sys.modules around a run: transformers
@@ -31,10 +33,8 @@ HEAVY_MODULES: tuple[str, ...] = (
 
 def preload(modules: tuple[str, ...] = HEAVY_MODULES) -> dict[str, float]:
     """Import ``modules`` in order; seconds per module (a failed one is logged, not raised)."""
-    from bertstudio.tasks.hf import LOCK, hf
-
     took: dict[str, float] = {}
-    with LOCK:  # no other bertstudio thread imports transformers meanwhile (see tasks/hf.py)
+    with LOCK:  # no other bertstudio thread imports transformers meanwhile (see bertstudio/hf.py)
         _import_all(modules, took)
         if "transformers" in modules:
             hf("AutoConfig")  # and resolve the lazy names every thread takes from it

@@ -1,4 +1,4 @@
-"""Threads that first touch transformers at the same time do not break each other (tasks/hf.py).
+"""Threads that first touch transformers at the same time do not break each other (bertstudio/hf.py).
 
 The app's preload thread, the Train page's parameter count and a run starting (or the
 labelling assistant) all reach for transformers' lazily imported classes in the first

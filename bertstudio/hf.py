@@ -8,6 +8,11 @@ an AttributeError inside datasets, which looks transformers' classes up whenever
 module is loaded. Python's per-module import locks do not cover the lazy module's
 attribute lookups, so every bertstudio thread takes these names here, and the preload
 thread imports transformers while holding the same lock.
+
+It sits at the package top, beside ``bertstudio.errors``, not in ``bertstudio.tasks``:
+importing ``bertstudio.tasks.hf`` takes that module's import lock before it runs the
+package's ``__init__``, and a second thread already inside that ``__init__`` (importing
+the task modules, which import this one) then waits for it: Python's import deadlock.
 """
 
 from __future__ import annotations
