@@ -19,6 +19,16 @@ SHARED_DATA = (REPO.parent / "shared" / "data").resolve()
 POS = ["good", "great", "love", "best", "fun"]
 NEG = ["bad", "terrible", "hate", "worst", "boring"]
 
+# Every preset the shared data can train: (preset, its folder in SHARED_DATA, the split to train
+# on, the split to evaluate on). QNLI and SNLI ship without their train file, so their first rows
+# train and the next ones evaluate (train split == eval split).
+PRESET_SAMPLES = [
+    ("CoLA", "glue/CoLA", "train", "dev"), ("SST-2", "glue/SST-2", "train", "dev"), ("MRPC", "glue/MRPC", "train", "dev"),
+    ("STS-B", "glue/STS-B", "train", "dev"), ("RTE", "glue/RTE", "train", "dev"), ("WNLI", "glue/WNLI", "train", "dev"),
+    ("QNLI", "glue/QNLI", "dev", "dev"), ("SNLI", "snli", "dev", "dev"),
+    ("ChnSentiCorp", "zh/ChnSentiCorp", "train", "dev"), ("AFQMC", "zh/AFQMC", "train", "dev"),
+]
+
 
 def sentiment_records(n: int, seed: int = 0) -> list[dict[str, Any]]:
     """Separable toy sentiment rows for the tiny model: two positive or two negative words

@@ -15,6 +15,7 @@ import json
 from pathlib import Path
 
 import pytest
+from helpers import PRESET_SAMPLES
 
 from bertstudio.cli import main
 from bertstudio.data.glue import PRESETS, load_glue, save_glue
@@ -97,17 +98,7 @@ def test_every_preset_has_its_row_in_the_shared_table():
         assert task.kind == PRESET_INFO[name].kind and task.main_metric == PRESET_INFO[name].metrics[0]
 
 
-# (preset, folder in shared data, train split there, eval split there): QNLI and SNLI ship
-# without their train file, so their first rows train and the next ones evaluate.
-TRAINABLE = [
-    ("CoLA", "glue/CoLA", "train", "dev"), ("SST-2", "glue/SST-2", "train", "dev"), ("MRPC", "glue/MRPC", "train", "dev"),
-    ("STS-B", "glue/STS-B", "train", "dev"), ("RTE", "glue/RTE", "train", "dev"), ("WNLI", "glue/WNLI", "train", "dev"),
-    ("QNLI", "glue/QNLI", "dev", "dev"), ("SNLI", "snli", "dev", "dev"),
-    ("ChnSentiCorp", "zh/ChnSentiCorp", "train", "dev"), ("AFQMC", "zh/AFQMC", "train", "dev"),
-]
-
-
-@pytest.mark.parametrize(("name", "folder", "train_split", "eval_split"), TRAINABLE, ids=[t[0] for t in TRAINABLE])
+@pytest.mark.parametrize(("name", "folder", "train_split", "eval_split"), PRESET_SAMPLES, ids=[t[0] for t in PRESET_SAMPLES])
 def test_every_preset_trains_and_reports_its_main_metric(shared_data, tiny, tmp_path, capsys, name, folder, train_split,
                                                          eval_split):
     task = PRESETS[name]
