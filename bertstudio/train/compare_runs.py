@@ -1,7 +1,8 @@
 """Compare two finished runs: their curves, their settings and their predictions row by row.
 
 This module reads two run folders (``config.toml``, ``history.jsonl``,
-``predictions.jsonl`` and, for runs the app started, ``eval_rows.json``), pairs their
+``predictions.jsonl`` and, for runs the app started, ``eval_rows.json``; the history as
+events, through the run folder's owner :func:`bertstudio.train.rundir.read_history`), pairs their
 predictions by evaluated example, and asks the kind's Task whether each prediction
 is right (``Task.is_error``, the one rule the Results and Data pages use too). The
 statistics (counts, McNemar's exact test, the paired bootstrap) are
@@ -26,6 +27,8 @@ from typing import Any
 from bertstudio.errors import DataError
 from bertstudio.metrics import compare as C
 from bertstudio.train.config import TrainConfig
+from bertstudio.train.events import Event, Evaluated, RunStarted, StepLogged
+from bertstudio.train.rundir import read_history
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -46,7 +49,7 @@ class RunRecord:
     folder: Path
     config: dict[str, Any]
     metrics: dict[str, float]
-    history: list[dict[str, Any]]
+    history: list[Event]  # history.jsonl as rundir reads it
     predictions: list[dict[str, Any]]
     eval_rows: tuple[str, list[int]] | None = None
 
@@ -115,7 +118,7 @@ def read_run_record(folder: str | Path) -> RunRecord:
     if isinstance(rows, dict) and isinstance(rows.get("rows"), list) and isinstance(rows.get("split"), str):
         eval_rows = (rows["split"], [int(r) for r in rows["rows"]])
     return RunRecord(folder, config, {k: float(v) for k, v in metrics.items() if isinstance(v, (int, float))},
-                     _read_json_lines(folder / "history.jsonl"), _read_json_lines(folder / "predictions.jsonl"), eval_rows)
+                     read_history(folder), _read_json_lines(folder / "predictions.jsonl"), eval_rows)
 
 
 # --- curves and settings --------------------------------------------------------------------
@@ -135,16 +138,15 @@ class Curves:
 def curves(record: RunRecord) -> Curves:
     out, batch = Curves(), 0
     for ev in record.history:
-        event_type = ev.get("kind")  # history.jsonl's event type (started / step / eval), not a task kind
-        if event_type == "started":
-            batch = int(ev.get("effective_batch_size") or 0)
-        elif event_type == "step" and isinstance(ev.get("loss"), (int, float)):
-            out.steps.append(int(ev["step"]))
-            out.examples.append(int(ev["step"]) * batch)  # optimizer steps x effective batch
-            out.loss.append(float(ev["loss"]))
-        elif event_type == "eval":
-            out.eval_steps.append(int(ev.get("step", 0)))
-            for key, v in (ev.get("metrics") or {}).items():
+        if isinstance(ev, RunStarted):
+            batch = int(ev.effective_batch_size or 0)
+        elif isinstance(ev, StepLogged) and isinstance(ev.loss, (int, float)):
+            out.steps.append(int(ev.step))
+            out.examples.append(int(ev.step) * batch)  # optimizer steps x effective batch
+            out.loss.append(float(ev.loss))
+        elif isinstance(ev, Evaluated):
+            out.eval_steps.append(int(ev.step))
+            for key, v in (ev.metrics or {}).items():
                 if isinstance(v, (int, float)):
                     out.eval_metrics.setdefault(key, []).append(float(v))
     return out
@@ -165,8 +167,8 @@ def settings_diff(a: RunRecord, b: RunRecord) -> list[tuple[str, Any, Any]]:
 
 def _trained_on(record: RunRecord) -> int | None:
     for ev in record.history:
-        if ev.get("kind") == "started":
-            return int(ev.get("num_train_examples") or 0)
+        if isinstance(ev, RunStarted):
+            return int(ev.num_train_examples or 0)
     return None
 
 

@@ -167,9 +167,15 @@ def test_identical_runs_have_a_zero_interval():
 
 
 def test_settings_diff_and_curves(tmp_path):
-    history = [{"kind": "started", "effective_batch_size": 16, "num_train_examples": 100},
-               {"kind": "step", "step": 10, "loss": 0.9}, {"kind": "step", "step": 20, "loss": 0.5},
-               {"kind": "eval", "step": 20, "metrics": {"accuracy": 0.7}}]
+    from bertstudio.train.events import Evaluated, RunStarted, StepLogged, event_to_dict
+
+    # history.jsonl as a run writes it: one event per line
+    started = RunStarted(total_steps=20, num_train_examples=100, num_eval_examples=10, epochs=3, effective_batch_size=16,
+                         trainable_params=1, total_params=1, device="cpu", precision="fp32")
+    history = [event_to_dict(e) for e in (
+        started, StepLogged(step=10, total_steps=20, epoch=1.5, loss=0.9, lr=5e-5, examples_per_s=1.0, eta_s=1.0),
+        StepLogged(step=20, total_steps=20, epoch=3.0, loss=0.5, lr=0.0, examples_per_s=1.0, eta_s=0.0),
+        Evaluated(step=20, epoch=3.0, metrics={"accuracy": 0.7}))]
     a = write_run(tmp_path / "a", preds=[label_pred(0, "pos", "pos")], config={"lr": 5e-5, "output_dir": "/x/a"},
                   history=history)
     b = write_run(tmp_path / "b", preds=[label_pred(0, "pos", "pos")], config={"lr": 1e-4, "epochs": 3, "output_dir": "/x/b"},
