@@ -112,7 +112,8 @@ def config_from_args(args: argparse.Namespace) -> "Any":
     return TrainConfig.from_dict(base)
 
 
-_PHASES = {"loading_model": "loading the model…", "tokenising": "tokenising {n} examples…",
+_PHASES = {"loading_model": "loading the model…", "setfit": "SetFit: contrastive fine-tuning, {n} steps…",
+           "probing": "fitting the head on the frozen encoder's vectors…", "tokenising": "tokenising {n} examples…",
            "evaluating": "evaluating {n} batches…", "saving": "saving…"}
 
 
@@ -174,14 +175,33 @@ def _with_interrupt(cancel: threading.Event) -> Any:
         return None
 
 
+def _settings_given(args: argparse.Namespace) -> set[str]:
+    """The settings the user chose: flags typed and what a --config file holds."""
+    from bertstudio.train.config import given_settings, read_settings
+
+    given = set(given_settings(args))
+    if getattr(args, "config", None):
+        given |= set(read_settings(args.config, given=given))
+    return given
+
+
 def cmd_train(args: argparse.Namespace, out: TextIO) -> int:
     from bertstudio.train.engine import train
+    from bertstudio.train.small_data import adapt, label_counts
+    from bertstudio.train.sources import load_sets
 
     config = config_from_args(args)
+    train_set = eval_set = None
+    if not config.resume_from:  # a resumed run keeps its own settings
+        # Settings that fit the data (train/small_data.py), for what the flags and --config leave open
+        train_set, eval_set = load_sets(config)
+        config = adapt(config, label_counts(train_set), given=_settings_given(args))
+        if config.auto_reason and not args.quiet:
+            print(f"settings chosen for this data: {config.auto_reason}", file=sys.stderr)
     cancel = threading.Event()
     previous = _with_interrupt(cancel)
     try:
-        result = train(config, callbacks=[ProgressPrinter(quiet=args.quiet)], cancel=cancel)
+        result = train(config, train_set, eval_set, callbacks=[ProgressPrinter(quiet=args.quiet)], cancel=cancel)
     finally:
         if previous is not None:
             signal.signal(signal.SIGINT, previous)

@@ -19,32 +19,14 @@ Heads are plain arrays (saved as safetensors by the caller, never pickled).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 from scipy.optimize import minimize
-from scipy.special import log_softmax, softmax
+from scipy.special import log_softmax
 
+# The plain heads live with the engine, which starts an embedding classifier's head from one
+from bertstudio.train.probe import LinearHead, fit_logistic, fit_ridge
 
-@dataclass(frozen=True)
-class LinearHead:
-    """``W`` (classes x dim) and ``b`` (classes); a regression head has one row."""
-
-    W: np.ndarray
-    b: np.ndarray
-    regression: bool = False
-
-    def logits(self, X: np.ndarray) -> np.ndarray:
-        return X @ self.W.T + self.b
-
-    def predict_proba(self, X: np.ndarray) -> np.ndarray:
-        """Class probabilities, ``(n, classes)`` (regression: the score as one column)."""
-        z = self.logits(X)
-        return z if self.regression else softmax(z, axis=1)
-
-    def to_arrays(self) -> dict[str, np.ndarray]:
-        return {"weight": np.ascontiguousarray(self.W, dtype=np.float32),
-                "bias": np.ascontiguousarray(self.b, dtype=np.float32)}
+__all__ = ["LinearHead", "fit_logistic", "fit_ridge", "fit_with_prior", "top2_margin"]
 
 
 def fit_with_prior(X: np.ndarray, y: np.ndarray, prior: LinearHead, *, l2: float = 1.0,
@@ -72,38 +54,6 @@ def fit_with_prior(X: np.ndarray, y: np.ndarray, prior: LinearHead, *, l2: float
     res = minimize(loss_grad, x0, jac=True, method="L-BFGS-B", options={"maxiter": max_iter})
     d, c = res.x[:K * D].reshape(K, D), res.x[K * D:]
     return LinearHead((prior.W + d).astype(np.float32), (prior.b + c).astype(np.float32))
-
-
-def fit_logistic(X: np.ndarray, y: np.ndarray, num_classes: int, *, C: float = 1.0,
-                 max_iter: int = 500) -> LinearHead | None:
-    """scikit-learn's L2 logistic regression over ``num_classes`` (classes without labels
-    get a very negative bias: never predicted until labelled); None with fewer than 2
-    labelled classes."""
-    from sklearn.linear_model import LogisticRegression
-
-    present = np.unique(y)
-    if len(present) < 2:
-        return None
-    lr = LogisticRegression(C=C, max_iter=max_iter)
-    lr.fit(X, y)
-    W = np.zeros((num_classes, X.shape[1]), dtype=np.float32)
-    b = np.full(num_classes, -1e4, dtype=np.float32)
-    if len(present) == 2:  # sklearn keeps one row for two classes: logit of the second
-        W[present[1]], b[present[1]] = lr.coef_[0] / 2, lr.intercept_[0] / 2
-        W[present[0]], b[present[0]] = -lr.coef_[0] / 2, -lr.intercept_[0] / 2
-    else:
-        W[present], b[present] = lr.coef_, lr.intercept_
-    return LinearHead(W, b)
-
-
-def fit_ridge(X: np.ndarray, y: np.ndarray, *, alpha: float = 1.0) -> LinearHead | None:
-    """scikit-learn's Ridge regression; None with fewer than 2 labels."""
-    from sklearn.linear_model import Ridge
-
-    if len(y) < 2:
-        return None
-    r = Ridge(alpha=alpha).fit(X, np.asarray(y, dtype=np.float64))
-    return LinearHead(r.coef_.reshape(1, -1).astype(np.float32), np.array([r.intercept_], np.float32), regression=True)
 
 
 def top2_margin(probs: np.ndarray) -> np.ndarray:

@@ -30,8 +30,6 @@ as ``progress(step, total_steps)``.
 from __future__ import annotations
 
 import logging
-import math
-import tempfile
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,24 +38,21 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import torch
 
-from bertstudio.hf import hf
 from bertstudio.assist.encoder import Cancelled, SentenceEncoder, check_cancel
 from bertstudio.assist.heads import LinearHead, fit_logistic, fit_ridge
 from bertstudio.assist.kinds import spec_for
+from bertstudio.train import small_data
+from bertstudio.train.setfit_phase import contrastive_body, setfit_available, setfit_steps
+from bertstudio.train.small_data import epochs_for
 
 log = logging.getLogger(__name__)
 
-# SetFit wins with few labels per class; beyond this many, end-to-end fine-tuning is the
-# stronger learner and cheaper than SetFit's pair sampling (pairs grow with the labels).
-SETFIT_MAX_PER_CLASS = 64
 # With this many pseudo-labelled pool rows per label, fine-tuning on labels + pseudo-labels is
 # chosen over SetFit (measured on SST-2 train sentences: benchmarks/README.md, "strong model").
 PSEUDO_BEATS_SETFIT = 2
-SETFIT_ITERATIONS = 20  # pairs per labelled text and sign (SetFit's num_iterations)
-SETFIT_MAX_STEPS = 300  # caps SetFit's pairs at 300 x 16 on a 2-core machine
-MIN_STEPS = 150  # small sets: enough optimizer steps to move the encoder (epochs follow)
-FINETUNE_LR = 3e-5
-BATCH_SIZE = 16
+# small-data settings have one home, train/small_data.py (SetFit up to SETFIT_MAX_PER_CLASS labels per class)
+SETFIT_MAX_PER_CLASS = small_data.SETFIT_MAX_PER_CLASS
+MIN_STEPS, FINETUNE_LR, BATCH_SIZE = small_data.MIN_STEPS, small_data.SMALL_LR, small_data.SMALL_BATCH
 
 StepProgress = Callable[[int, int], None]
 
@@ -124,62 +119,16 @@ def choose_method(kind: str, counts: dict[str, int], requested: str = "auto", *,
                         f"{SETFIT_MAX_PER_CLASS} in some): full fine-tuning, which overtakes SetFit there")
 
 
-# --- SetFit -------------------------------------------------------------------------------
-
-def setfit_available() -> bool:
-    import importlib.util
-
-    return importlib.util.find_spec("setfit") is not None
-
-
-def _setfit_callback(progress: StepProgress | None, cancel: threading.Event | None) -> Any:
-    TrainerCallback = hf("TrainerCallback")
-
-    class _Steps(TrainerCallback):
-        def on_step_end(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
-            if progress is not None:
-                progress(int(state.global_step), int(state.max_steps or 0))
-            if cancel is not None and cancel.is_set():
-                control.should_training_stop = True
-
-    return _Steps()
-
+# --- SetFit ---------------------------------------------------------------------------------
 
 def train_setfit(request: StrongRequest, *, progress: StepProgress | None = None,
                  cancel: threading.Event | None = None) -> StrongModel:
     """SetFit's embedding phase on the request's texts, then a logistic-regression head."""
-    from datasets import Dataset
-    from sentence_transformers import SentenceTransformer
-    from setfit import SetFitModel, Trainer, TrainingArguments
-    from setfit import logging as setfit_logging
-    from sklearn.linear_model import LogisticRegression
-    from transformers.trainer_callback import PrinterCallback, ProgressCallback
-
     from bertstudio.tasks.embedding import EmbeddingClassifier, pooling_settings
 
     ids = _label_ids(request)
-    # Built by hand, not SetFitModel.from_pretrained: that would joblib-load (unpickle) a
-    # model_head.pkl found in the model folder, and the folder may come from anywhere.
-    body = SentenceTransformer(str(request.model_path), device="cpu", trust_remote_code=False)
-    setfit_model = SetFitModel(model_body=body, model_head=LogisticRegression())
-    steps = min(SETFIT_MAX_STEPS, math.ceil(SETFIT_ITERATIONS * 2 * len(ids) / BATCH_SIZE))
-    verbosity = setfit_logging.get_verbosity()
-    setfit_logging.set_verbosity_error()
-    try:
-        with tempfile.TemporaryDirectory(prefix="bertstudio-setfit-") as tmp:
-            args = TrainingArguments(output_dir=tmp, batch_size=BATCH_SIZE, num_epochs=1,
-                                     num_iterations=SETFIT_ITERATIONS, max_steps=steps, seed=request.seed,
-                                     report_to="none", save_strategy="no", logging_strategy="no",
-                                     logging_first_step=False, show_progress_bar=False)
-            trainer = Trainer(model=setfit_model, args=args,
-                              train_dataset=Dataset.from_dict({"text": request.texts, "label": ids}),
-                              callbacks=[_setfit_callback(progress, cancel)])
-            for quiet in (PrinterCallback, ProgressCallback):  # no console output from a GUI's thread
-                trainer.st_trainer.remove_callback(quiet)
-            trainer.st_trainer.args.dataloader_pin_memory = torch.cuda.is_available()
-            trainer.train_embeddings(list(request.texts), ids, args=args)
-    finally:
-        setfit_logging.set_verbosity(verbosity)
+    body = contrastive_body(request.model_path, request.texts, ids, seed=request.seed, progress=progress,
+                            cancel=cancel)
     check_cancel(cancel)
     settings = pooling_settings(request.model_path)
     model = EmbeddingClassifier(body[0].auto_model, len(request.labels), pooling=settings["pooling"],
@@ -191,17 +140,17 @@ def train_setfit(request: StrongRequest, *, progress: StepProgress | None = None
         raise Cancelled()  # one class only: nothing a head can separate (the caller waits for more labels)
     _set_head(model, head)
     return StrongModel("setfit", "", model.eval(), body.tokenizer, list(request.rows), list(request.labels),
-                       request.kind, steps)
+                       request.kind, setfit_steps(len(ids)))
 
 
 # --- fine-tuning with the engine --------------------------------------------------------------
 
 def finetune_config(n_examples: int, seed: int, kind: str) -> Any:
-    """Small-data settings: batch 16, lr 3e-5, warm-up 10%, enough epochs for MIN_STEPS steps."""
+    """Small-data settings (train/small_data.py): batch 16, lr 3e-5, warm-up 10%, enough epochs
+    for MIN_STEPS steps."""
     from bertstudio.train.config import TrainConfig
 
-    per_epoch = max(1, math.ceil(n_examples / BATCH_SIZE))
-    epochs = max(3, math.ceil(MIN_STEPS / per_epoch))
+    epochs = epochs_for(n_examples, BATCH_SIZE)
     return TrainConfig(task=kind, epochs=epochs, lr=FINETUNE_LR, batch_size=BATCH_SIZE, warmup_ratio=0.1,
                        seed=seed, max_length=128, logging_steps=5, save_best=False, output_dir=None)
 
@@ -300,33 +249,27 @@ def regression_head(X: np.ndarray, y: Sequence[float]) -> LinearHead | None:
 # --- saving and restoring the latest strong model ----------------------------------------------
 
 def save_strong(model: StrongModel, folder: str | Path, extra: dict | None = None) -> Path:
-    """Write ``model`` to ``folder`` (replaced atomically: a new folder is renamed over it).
+    """Write ``model`` to ``folder``, replaced whole (data/atomic.replace_folder: a new folder is
+    filled beside it and renamed over it, so a crash keeps the model that was there).
     An EmbeddingClassifier folder (safetensors + JSON), or for tagging a plain transformers
     folder, plus ``assist.json`` with how it was made."""
     import json
-    import os
-    import shutil
 
+    from bertstudio.data.atomic import replace_folder
     from bertstudio.tasks.embedding import save_embedding_classifier
-    from bertstudio.tasks.model import save_model
+    from bertstudio.tasks.model import write_model
 
-    folder = Path(folder)
-    tmp = folder.with_name(f".{folder.name}.{os.getpid()}.tmp")
-    shutil.rmtree(tmp, ignore_errors=True)
-    if spec_for(model.kind).per_word:
-        save_model(model.model, model.tokenizer, tmp)
-    else:
-        save_embedding_classifier(model.model, model.tokenizer, tmp, kind=model.kind)
     meta = {"method": model.method, "reason": model.reason, "rows": list(model.rows), "labels": list(model.labels),
             "kind": model.kind, "steps": model.steps, **(extra or {})}
-    (tmp / "assist.json").write_text(json.dumps(meta), encoding="utf-8")
-    old = folder.with_name(f".{folder.name}.{os.getpid()}.old")
-    shutil.rmtree(old, ignore_errors=True)
-    if folder.exists():
-        os.replace(folder, old)
-    os.replace(tmp, folder)
-    shutil.rmtree(old, ignore_errors=True)
-    return folder
+
+    def fill(tmp: Path) -> None:
+        if spec_for(model.kind).per_word:
+            write_model(model.model, model.tokenizer, tmp)
+        else:
+            save_embedding_classifier(model.model, model.tokenizer, tmp, kind=model.kind)
+        (tmp / "assist.json").write_text(json.dumps(meta), encoding="utf-8")
+
+    return replace_folder(folder, fill)
 
 
 def load_strong(folder: str | Path) -> StrongModel:

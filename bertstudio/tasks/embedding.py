@@ -102,10 +102,15 @@ def pair_features(u: Any, v: Any) -> Any:
 class EmbeddingClassifier(nn.Module):
     """``encoder`` (a transformers base model) + pooling + one linear layer.
 
+    ``config`` is the encoder's: a run keeps its kind, labels and input lengths there
+    (``config.bertstudio``, ``id2label``) as for every model bertstudio saves.
+
     ``siamese=True`` reads pairs (input of shape ``(batch, 2, length)``) through the
     ``(u, v, |u-v|, u*v)`` features. ``num_labels=1`` with ``regression=True`` is a
     regression head (MSE), else cross-entropy over the labels.
     """
+
+    base_model_prefix = "encoder"  # where the pre-trained part lives (freezing, the head's learning rate)
 
     def __init__(self, encoder: nn.Module, num_labels: int, *, siamese: bool = False, regression: bool = False,
                  pooling: str = "mean", normalize: bool = True, labels: Sequence[str] = ()) -> None:
@@ -223,25 +228,54 @@ def build_embedding_classifier(kind: str, model_source: str | None, *, labels: S
                                head: str | None = None) -> tuple[EmbeddingClassifier, Any, Any]:
     """``(model, tokenizer, task)``: a pre-trained encoder with a fresh head. ``head`` is
     "siamese" (default for pairs) or "embedding" (one text)."""
-    AutoModel, AutoTokenizer = hf("AutoModel"), hf("AutoTokenizer")
-
     from bertstudio.tasks.model import resolve_model
 
     head = head or ("siamese" if kind == "pair" else "embedding")
+    model, tokenizer = build_embedding_model(kind, resolve_model(model_source), labels=labels, head=head)
+    return model, tokenizer, embedding_task(kind, head)
+
+
+def build_embedding_model(kind: str, path: str, *, labels: Sequence[str], head: str, mode: str = "full",
+                          glue_task: str | None = None, lengths: Mapping[str, int] | None = None,
+                          weights: bool = True) -> tuple[EmbeddingClassifier, Any]:
+    """``(model, tokenizer)`` for a run (tasks/model.build_model's embedding / siamese heads):
+    the encoder at ``path`` with a fresh linear head, frozen as ``mode`` says (full | frozen |
+    top-N; LoRA is refused by TrainConfig), the run's kind, labels and lengths kept in the
+    encoder's config. ``weights=False`` builds on the meta device (parameter counts)."""
+    AutoConfig, AutoModel, AutoTokenizer = hf("AutoConfig"), hf("AutoModel"), hf("AutoTokenizer")
+
+    from bertstudio.tasks.model import _freeze, _MODE
+
     if head not in HEAD_NAMES:
         raise ConfigError(f"unknown head {head!r}", where="head", expected=" | ".join(HEAD_NAMES))
-    task = embedding_task(kind, head)
-    path = resolve_model(model_source)
+    embedding_task(kind, head)  # refuses a head that does not fit the kind
+    m = _MODE.match(mode)
+    if m is None or m.group(1) == "lora":
+        raise ConfigError(f"the {head} head trains with mode full, frozen or top-N, not {mode!r}", where="mode",
+                          expected="full | frozen | top-N")
     settings = pooling_settings(path)
+    regression = kind == "regression"
     try:
-        tokenizer = AutoTokenizer.from_pretrained(path)
-        encoder = AutoModel.from_pretrained(path, dtype=torch.float32, trust_remote_code=False)
+        config = AutoConfig.from_pretrained(path, trust_remote_code=False)
+        tokenizer = AutoTokenizer.from_pretrained(path) if weights else None
+        if weights:
+            encoder = AutoModel.from_pretrained(path, config=config, dtype=torch.float32, trust_remote_code=False)
+        else:
+            with torch.device("meta"):  # thread-local, see tasks/model._build_model
+                encoder = AutoModel.from_config(config)
     except (OSError, ValueError) as exc:
         raise ConfigError(f"cannot load model: {exc}", path=path, expected="a model folder or Hub id") from None
-    regression = kind == "regression"
+    if not regression:
+        encoder.config.id2label = dict(enumerate(labels))
+        encoder.config.label2id = {name: i for i, name in enumerate(labels)}
+    encoder.config.bertstudio = {"task": kind, "head": head, "glue_task": glue_task, **dict(lengths or {})}
     model = EmbeddingClassifier(encoder, len(labels), siamese=head == "siamese", regression=regression,
                                 pooling=settings["pooling"], normalize=settings["normalize"], labels=labels)
-    return model, tokenizer, task
+    if m.group(1) == "frozen":
+        _freeze(model, top_layers=0, train_pooler=False)
+    elif m.group(2) is not None:
+        _freeze(model, top_layers=int(m.group(2)), train_pooler=False, path=path)
+    return model, tokenizer
 
 
 def _sentence_transformers_files(folder: Path, model: EmbeddingClassifier, max_length: int) -> None:

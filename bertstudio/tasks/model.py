@@ -42,7 +42,8 @@ def build_model(kind: str, model_source: str | None, **options: Any) -> tuple[nn
     """See :func:`_build_model`; serialised with :data:`_BUILDING`."""
     with _BUILDING:
         return _build_model(kind, model_source, **options)
-HEADS = ("linear", "mlp")
+HEADS = ("linear", "mlp", "embedding", "siamese")
+EMBEDDING_HEADS = ("embedding", "siamese")  # tasks/embedding.py's EmbeddingClassifier
 
 
 def default_model_path() -> str:
@@ -103,10 +104,15 @@ def _build_model(
     if lora is not None:
         lora_rank, lora_alpha, lora_dropout, lora_targets = lora
     sequence_head = task.peft_task_type == "SEQ_CLS"
-    head = head if sequence_head else "linear"
+    head = head if sequence_head or head in EMBEDDING_HEADS else "linear"
     path = resolve_model(model_source)
     check_label_count(len(labels))
     inspect_model_folder(path)
+    if head in EMBEDDING_HEADS:
+        from bertstudio.tasks.embedding import build_embedding_model
+
+        return build_embedding_model(kind, path, labels=labels, head=head, mode=mode, glue_task=glue_task,
+                                     lengths=lengths, weights=weights)
     tokenizer = _load_tokenizer(path) if weights else None
     try:
         config = AutoConfig.from_pretrained(path, trust_remote_code=False, **task.config_kwargs(labels))
@@ -235,6 +241,18 @@ def parameter_counts(kind: str, model_source: str | None, *, labels: Sequence[st
 # --- saving and loading -----------------------------------------------------------------
 
 
+def task_for(model: nn.Module, kind: str) -> Any:
+    """The task object that encodes data for ``model``: a siamese embedding classifier reads
+    each side of a pair on its own; every other model reads ``kind``'s stock encoding."""
+    from bertstudio.tasks import get_task
+
+    if getattr(model, "siamese", False):
+        from bertstudio.tasks.embedding import SiamesePairTask
+
+        return SiamesePairTask(kind)
+    return get_task(kind)
+
+
 def write_model(model: nn.Module, tokenizer: Any, out_dir: str | Path) -> Path:
     """Write a plain transformers folder (config with labels + ``bertstudio`` meta, weights,
     tokenizer) into ``out_dir`` as it is. A LoRA model is merged into a copy first, so the
@@ -285,6 +303,12 @@ def load_model(model_dir: str | Path) -> tuple[nn.Module, Any, str, list[str]]:
     from bertstudio.tasks import get_task
 
     inspect_model_folder(model_dir)
+    from bertstudio.tasks.embedding import is_embedding_classifier, load_embedding_classifier
+
+    if is_embedding_classifier(model_dir):
+        model, tokenizer, settings = load_embedding_classifier(model_dir)
+        kind = str(settings.get("kind", "sentence"))
+        return model, tokenizer, kind, ([] if model.regression else list(model.labels))
     try:
         config = AutoConfig.from_pretrained(model_dir, trust_remote_code=False)
     except (OSError, ValueError) as exc:

@@ -36,7 +36,15 @@ from bertstudio.data.io import FORMATS
 from bertstudio.errors import ConfigError
 from bertstudio.presets import PRESET_INFO, find_preset
 
-HEADS = ("linear", "mlp")
+# linear / mlp: on [CLS] (BERT paper / d2l); embedding: a linear layer on the mean-pooled sentence
+# vector, as a sentence-transformer is trained to be read; siamese: pairs as (u, v, |u-v|, u*v) of
+# each side encoded on its own (tasks/embedding.py)
+HEADS = ("linear", "mlp", "embedding", "siamese")
+EMBEDDING_HEADS = ("embedding", "siamese")
+METHODS = ("finetune", "setfit")
+# With the encoder frozen (or only its top layers learning) the new head learns at this rate
+# unless head_lr says otherwise: a linear probe needs a far larger step than the encoder.
+PROBE_HEAD_LR = 1e-3
 PRECISIONS = ("auto", "fp32", "bf16", "fp16")
 _MODE_RE = re.compile(r"^(full|frozen|lora|top-(\d+))$")
 _DEVICE_RE = re.compile(r"^(auto|cpu|mps|cuda(:\d+)?)$")
@@ -81,6 +89,7 @@ def _number(x: float) -> str:
 RANGES: dict[str, Range] = {
     "lora_rank": Range(1), "lora_alpha": Range(1), "lora_dropout": Range(0, 1, high_open=True),
     "epochs": Range(0, low_open=True), "lr": Range(0, 1, low_open=True, high_open=True),
+    "head_lr": Range(0, 1, low_open=True, high_open=True),
     "batch_size": Range(1), "grad_accum": Range(1), "warmup_ratio": Range(0, 1, high_open=True),
     "weight_decay": Range(0), "max_grad_norm": Range(0),
     "max_length": Range(8),  # the model's own limit (max_position_embeddings) is checked when the run starts
@@ -175,8 +184,12 @@ class TrainConfig:
                                       f"drawn with the seed (at least {HOLD_OUT_MIN_ROWS} rows; the app uses 0.1)", _DATA)
     # Model
     model: str | None = _f(None, "Local model folder or Hub id (default: the bundled all-MiniLM-L6-v2)", _MODEL)
-    head: str = _f("linear", "Head: linear (BERT paper, on [CLS]) | mlp (hidden layer + output, as d2l)", _MODEL,
-                   choices=HEADS)
+    head: str = _f("linear", "Head: linear (BERT paper, on [CLS]) | mlp (hidden layer + output, as d2l) | embedding "
+                             "(linear on the mean-pooled sentence vector, as sentence-transformers read it) | siamese "
+                             "(pairs: each side encoded alone, (u, v, |u-v|, u*v), as SBERT)", _MODEL, choices=HEADS)
+    method: str = _f("finetune", "How the encoder learns before and with the head: finetune (the loop alone) | setfit "
+                                 "(SetFit's contrastive fine-tuning of a sentence-transformer first; sentence kind, "
+                                 "embedding head)", _MODEL, choices=METHODS)
     mode: str = _f("full", "What learns: full | frozen (feature extraction) | top-N (top N layers + head) | lora", _MODEL,
                    metavar="MODE")
     lora_rank: int = _f(8, "LoRA rank r", _MODEL, metavar="R")
@@ -186,6 +199,8 @@ class TrainConfig:
     # Optimisation (BERT paper grid: batch 16/32, lr 5e-5..2e-5, 2-4 epochs, warmup 0.1)
     epochs: float = _f(3, "Passes over the training data", _OPTIM)
     lr: float = _f(5e-5, "Peak learning rate", _OPTIM)
+    head_lr: float | None = _f(None, f"Peak learning rate of the new head (default: lr; with mode frozen or top-N at "
+                                     f"least {PROBE_HEAD_LR:g}, as linear probes learn)", _OPTIM)
     batch_size: int = _f(32, "Examples per optimizer step (before accumulation)", _OPTIM)
     grad_accum: int = _f(1, "Gradient accumulation steps", _OPTIM)
     warmup_ratio: float = _f(0.1, "Fraction of steps with linear warm-up", _OPTIM)
@@ -220,6 +235,8 @@ class TrainConfig:
                                        "in its own folder)", _EVAL, flags=("--resume",), metavar="CHECKPOINT")
     output_dir: str | None = _f(None, "Run folder (new or empty): config.toml, history.jsonl, metrics.json, "
                                       "predictions.jsonl, model/", _OUT, flags=("--out",), metavar="DIR")
+    auto_reason: str | None = _f(None, "Why bertstudio chose this run's settings, when it did (the small-data "
+                                       "defaults write it; a record, not an input)", _OUT, metavar="TEXT")
     overwrite: bool = _f(False, "Replace bertstudio's own files in a non-empty output_dir (config, history, metrics, "
                                 "predictions, model/, checkpoints/); other files there are kept", _OUT)
 
@@ -232,6 +249,7 @@ class TrainConfig:
             setattr(self, f.name, check_setting(f.name, getattr(self, f.name)))
         _one_of(self.task, kind_names(), "task kind", "task")
         _one_of(self.head, HEADS, "head", "head")
+        _one_of(self.method, METHODS, "method", "method")
         _one_of(self.precision, PRECISIONS, "precision", "precision")
         _one_of(self.data_format, ("auto",) + FORMATS, "format", "data_format")
         if not _MODE_RE.match(self.mode):
@@ -247,6 +265,32 @@ class TrainConfig:
                 raise ConfigError(f"{preset.name} is a {preset.kind} task, not {self.task}", where="task",
                                   expected=f"task = {preset.kind!r} (or no task: the preset says it)")
             self.glue_task = preset.name
+        self._check_head()
+
+    def _check_head(self) -> None:
+        """The embedding heads and SetFit read sentence vectors: which kinds and modes they fit."""
+        if self.head == "siamese" and self.task not in ("pair", "regression"):
+            raise ConfigError(f"the siamese head reads text pairs; a {self.task} task has none", where="head",
+                              expected="linear | mlp | embedding")
+        if self.head == "embedding" and self.task not in ("sentence", "pair", "regression"):
+            raise ConfigError(f"the embedding head predicts one value per example, not per {self.task} token/span",
+                              where="head", expected="linear")
+        if self.head in EMBEDDING_HEADS and self.mode == "lora":
+            raise ConfigError(f"LoRA adapts the [CLS] heads' models; the {self.head} head trains with full, frozen or "
+                              "top-N", where="mode", expected="full | frozen | top-N (or head linear | mlp)")
+        if self.method == "setfit" and (self.task != "sentence" or self.head != "embedding"):
+            raise ConfigError("SetFit learns from single sentences through the embedding head", where="method",
+                              expected="task sentence with head embedding (or method finetune)")
+
+    @property
+    def head_learning_rate(self) -> float:
+        """The head's peak learning rate: ``head_lr``, else ``lr``, raised to PROBE_HEAD_LR when
+        the encoder is frozen or only its top layers learn (a linear probe's step)."""
+        if self.head_lr is not None:
+            return self.head_lr
+        if self.mode == "frozen" or self.top_layers is not None:
+            return max(self.lr, PROBE_HEAD_LR)
+        return self.lr
 
     @property
     def top_layers(self) -> int | None:

@@ -48,7 +48,7 @@ from bertstudio.tasks.collate import PAD_MULTIPLE
 from bertstudio.tasks.model import count_parameters
 from bertstudio.train import cartography
 from bertstudio.train import checkpoint as ckpt
-from bertstudio.train.config import TrainConfig
+from bertstudio.train.config import EMBEDDING_HEADS, TrainConfig
 from bertstudio.train.distributed import any_process, loader_options
 from bertstudio.train.evaluation import eval_loader, predict_batches
 from bertstudio.train.events import (
@@ -59,8 +59,10 @@ from bertstudio.train.hardware import resolve
 from bertstudio.train.notify import Notifier
 from bertstudio.train.paths import PlainPath, choose_path
 from bertstudio.train.preflight import check_before_start
+from bertstudio.train.probe import probe_head
 from bertstudio.train.progress import Progress
 from bertstudio.train.rundir import RunFolder, jsonl, prediction_rows
+from bertstudio.train.setfit_phase import setfit_encoder
 from bertstudio.train.schedule import linear_schedule, steps_per_epoch, total_steps, warmup_steps
 from bertstudio.train.sources import load_sets
 
@@ -93,8 +95,8 @@ class RunParts:
 
 
 def build_parts(config: TrainConfig, labels: list[str]) -> RunParts:
-    from bertstudio.tasks import get_task
-    from bertstudio.tasks.model import build_model, resolve_model, write_model
+    from bertstudio.tasks.embedding import save_embedding_classifier
+    from bertstudio.tasks.model import build_model, resolve_model, task_for, write_model
 
     model, tokenizer = build_model(
         config.task,
@@ -107,7 +109,8 @@ def build_parts(config: TrainConfig, labels: list[str]) -> RunParts:
         lengths={"max_length": config.max_length, "doc_stride": config.doc_stride,
                  "max_answer_length": config.max_answer_length},  # evaluate and predict cut inputs the same
     )
-    return RunParts(model, tokenizer, get_task(config.task), labels, write_model)
+    save = save_embedding_classifier if config.head in EMBEDDING_HEADS else write_model
+    return RunParts(model, tokenizer, task_for(model, config.task), labels, save)
 
 
 def train(
@@ -129,6 +132,14 @@ def train(
         set_seed(config.seed)  # before the model: the new head's initial weights come from it
         notify(PhaseChanged("loading_model"))
         parts = build_parts(config, labels)
+        if not config.resume_from:  # a resumed run loads its trained weights instead
+            if config.method == "setfit":  # SetFit's contrastive phase, then its head (train/setfit_phase.py)
+                setfit_encoder(parts, train_set, config, notify=notify, cancel=cancel)
+            if config.head in EMBEDDING_HEADS:  # linear probe, then fine-tune (train/probe.py)
+                probe_head(parts, train_set, config, notify=notify, cancel=cancel)
+        if cancel is not None and cancel.is_set():  # during SetFit or the probe: nothing trained yet
+            notify(RunFinished(status="cancelled", step=0, output_dir=config.output_dir, message="cancelled before step 1"))
+            return RunResult("cancelled", output_dir=config.output_dir, message="cancelled before step 1")
     except Exception as exc:  # noqa: BLE001 - every setup failure becomes a failed run
         error = describe_failure(exc, step=0, phase="preparing the run")
         notify(RunFinished(status="failed", step=0, output_dir=config.output_dir, message=str(error)))
@@ -407,8 +418,7 @@ def evaluate(model_dir: str | Path, examples: Any, *, batch_size: int = EVAL_BAT
     max_answer_length the model keeps, see train/predict.run_lengths), so the scores and
     predictions are those of the run's own evaluation and of ``Predictor``; ``max_length``
     overrides the saved one. Raises ConfigError/DataError for a model or data that do not fit."""
-    from bertstudio.tasks import get_task
-    from bertstudio.tasks.model import load_model
+    from bertstudio.tasks.model import load_model, task_for
     from bertstudio.train.predict import run_lengths
 
     model, tokenizer, kind, labels = load_model(model_dir)
@@ -422,7 +432,7 @@ def evaluate(model_dir: str | Path, examples: Any, *, batch_size: int = EVAL_BAT
     lengths = run_lengths(model, model_dir, max_length=max_length)
     device, _ = resolve("auto", "fp32")
     model.to(device)
-    task = get_task(kind)
+    task = task_for(model, kind)
     enc = task.encode(examples, tokenizer, max_length=lengths["max_length"], doc_stride=lengths["doc_stride"],
                       label2id={n: i for i, n in enumerate(labels)}, training=False)
     loader = eval_loader(enc, task, tokenizer.pad_token_id or 0, batch_size,

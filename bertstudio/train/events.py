@@ -64,7 +64,7 @@ class CheckpointSaved:
 @dataclass(frozen=True)
 class PhaseChanged:
     """A stage of the run outside the training steps, so a person never watches a frozen bar:
-    ``phase`` is "loading_model" | "tokenising" | "evaluating" | "saving"; ``done`` of
+    ``phase`` is "loading_model" | "setfit" | "probing" | "tokenising" | "evaluating" | "saving"; ``done`` of
     ``total`` where the stage can count (examples to tokenise, evaluation batches; total 0:
     no count). Not written to history.jsonl: it says what is happening now, not what happened."""
 

@@ -17,26 +17,46 @@ def no_decay(name: str, param: torch.Tensor) -> bool:
     return param.ndim < 2 or name.endswith(".bias")
 
 
-def param_groups(model: nn.Module, weight_decay: float) -> list[dict]:
-    """Trainable parameters split into a decayed and an undecayed group (empty groups dropped)."""
-    decay, plain = [], []
+def encoder_prefix(model: nn.Module) -> str:
+    """The attribute holding the pre-trained encoder (``bert``, ``distilbert``, ``encoder`` for
+    an embedding classifier), looked up through a peft wrapper; "" when the model names none."""
+    inner = model.get_base_model() if hasattr(model, "get_base_model") else model
+    return str(getattr(inner, "base_model_prefix", "") or "")
+
+
+def is_head(name: str, prefix: str) -> bool:
+    """Whether parameter ``name`` belongs to the new head: everything outside the encoder, and
+    the pooler (re-initialised as the mlp head's hidden layer; trained with the head when frozen)."""
+    parts = name.split(".")
+    return not prefix or prefix not in parts or "pooler" in parts
+
+
+def param_groups(model: nn.Module, weight_decay: float, *, head_scale: float = 1.0) -> list[dict]:
+    """Trainable parameters split into decayed and undecayed groups (empty groups dropped);
+    with ``head_scale`` != 1 the head's parameters get groups of their own whose ``lr_scale``
+    the path multiplies each step's learning rate by (see TrainConfig.head_learning_rate)."""
+    prefix = encoder_prefix(model) if head_scale != 1.0 else ""
+    buckets: dict[tuple[bool, bool], list] = {(d, h): [] for d in (True, False) for h in (False, True)}
     for name, p in model.named_parameters():
         if p.requires_grad:
-            (plain if no_decay(name, p) else decay).append(p)
-    groups = [{"params": decay, "weight_decay": weight_decay}, {"params": plain, "weight_decay": 0.0}]
+            head = head_scale != 1.0 and is_head(name, prefix)
+            buckets[(not no_decay(name, p), head)].append(p)
+    groups = [{"params": params, "weight_decay": weight_decay if decay else 0.0, "lr_scale": head_scale if head else 1.0}
+              for (decay, head), params in buckets.items()]
     return [g for g in groups if g["params"]]
 
 
 def make_optimizer(model: nn.Module, *, lr: float, weight_decay: float, device: str,
-                   clip_norm: float | None = None) -> torch.optim.AdamW:
+                   clip_norm: float | None = None, head_lr: float | None = None) -> torch.optim.AdamW:
     """AdamW with fused kernels where torch has them (CUDA, and CPU since torch 2.4), else
     multi-tensor (foreach). Measured on MiniLM (22.7M parameters, 2 AVX2 cores): fused
     14 ms per step against 110 ms for foreach, about a fifth of a whole training step.
 
     ``clip_norm`` (a number, 0 for none) asks for a :class:`ClippedLazyAdamW`, which clips
     the gradient norm itself and takes sparse embedding gradients; CpuFastPath uses it for
-    single-process CPU runs (under DDP or an fp16 GradScaler accelerate clips and steps)."""
-    groups = param_groups(model, weight_decay)
+    single-process CPU runs (under DDP or an fp16 GradScaler accelerate clips and steps).
+    ``head_lr``: the head's own learning rate (its groups carry ``lr_scale``)."""
+    groups = param_groups(model, weight_decay, head_scale=(head_lr / lr) if head_lr else 1.0)
     if clip_norm is not None:
         fused = device.startswith(("cuda", "cpu"))
         return ClippedLazyAdamW(groups, max_grad_norm=clip_norm, lr=lr, betas=(0.9, 0.999), eps=1e-8,

@@ -113,7 +113,8 @@ class PlainPath:
         return self.model, loaders[0], (loaders[1] if eval_loader is not None else None)
 
     def _make_optimizer(self, model: torch.nn.Module) -> torch.optim.Optimizer:
-        return make_optimizer(model, lr=self.config.lr, weight_decay=self.config.weight_decay, device=self.device)
+        return make_optimizer(model, lr=self.config.lr, weight_decay=self.config.weight_decay, device=self.device,
+                              head_lr=self.config.head_learning_rate)
 
     def autocast(self) -> ContextManager[Any]:
         """Around forward passes; Accelerate's prepared model runs its own autocast."""
@@ -126,7 +127,7 @@ class PlainPath:
         """Set the learning rate, clip, step; returns the gradient norm before clipping
         (None when clipping is off)."""
         for group in self.optimizer.param_groups:
-            group["lr"] = lr
+            group["lr"] = lr * group.get("lr_scale", 1.0)
         norm = None
         if self.config.max_grad_norm > 0:
             norm = self.accelerator.clip_grad_norm_(self.model.parameters(), self.config.max_grad_norm)
@@ -173,7 +174,7 @@ class CpuFastPath(PlainPath):
 
     def _make_optimizer(self, model: torch.nn.Module) -> torch.optim.Optimizer:
         self._clipping = make_optimizer(model, lr=self.config.lr, weight_decay=self.config.weight_decay, device="cpu",
-                                        clip_norm=self.config.max_grad_norm)
+                                        clip_norm=self.config.max_grad_norm, head_lr=self.config.head_learning_rate)
         return self._clipping
 
     def autocast(self) -> ContextManager[Any]:
@@ -186,7 +187,7 @@ class CpuFastPath(PlainPath):
 
     def step(self, lr: float) -> torch.Tensor | None:
         for group in self.optimizer.param_groups:
-            group["lr"] = lr
+            group["lr"] = lr * group.get("lr_scale", 1.0)
         self.optimizer.step()  # clips as it steps (ClippedLazyAdamW)
         return self._clipping.last_grad_norm if self.config.max_grad_norm > 0 else None
 

@@ -47,13 +47,13 @@ def run_lengths(model: torch.nn.Module, model_dir: str | Path | None = None, *, 
 class Predictor:
     def __init__(self, model: torch.nn.Module, tokenizer: Any, kind: str, labels: list[str], *, device: str = "cpu",
                  lengths: dict[str, int] | None = None) -> None:
-        from bertstudio.tasks import get_task
+        from bertstudio.tasks.model import task_for
 
         self.model = model.to(device).train(False)  # = eval(); an OnnxModel offers only train()
         self.tokenizer = tokenizer
         self.kind = kind
         self.labels = list(labels)
-        self.task = get_task(kind)
+        self.task = task_for(model, kind)  # a siamese classifier encodes each side of a pair alone
         self.spec = self.task.spec
         self.device = device
         self.lengths = lengths or run_lengths(model)

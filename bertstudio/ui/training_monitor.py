@@ -118,9 +118,12 @@ class TrainingMonitor(QWidget):
     def on_phase(self, ev: PhaseChanged) -> None:
         """Show what the run is doing between training steps, with its own count where it has one."""
         texts = {"starting": self.tr("starting…"), "loading_model": self.tr("loading model…"), "tokenising": self.tr("tokenising {n} examples…"),
-                 "evaluating": self.tr("evaluating %v / %m batches…"), "saving": self.tr("saving…")}
+                 "evaluating": self.tr("evaluating %v / %m batches…"), "saving": self.tr("saving…"),
+                 "setfit": self.tr("SetFit: contrastive step %v / %m…"),
+                 "probing": self.tr("fitting the head on the frozen encoder: batch %v / %m…")}
         text = texts.get(ev.phase, ev.phase).format(n=f"{ev.total:,}")
-        if ev.phase == "evaluating" and ev.total:
+        counted = ev.phase in ("evaluating", "setfit", "probing")
+        if counted and ev.total:
             self.progress.setRange(0, ev.total)
             self.progress.setValue(ev.done)
         else:
@@ -128,7 +131,8 @@ class TrainingMonitor(QWidget):
         self.progress.setFormat(text)
         shown = self.progress.text() or text  # a busy bar draws no text of its own
         if ev.done == 0 and ev.phase not in ("evaluating", "starting"):  # an evaluation is logged when scored
-            self.log(text[:1].upper() + text[1:])
+            line = shown if counted else text
+            self.log(line[:1].upper() + line[1:])
         self.phase_shown.emit(shown)
 
     def on_evaluated(self, ev: Evaluated) -> None:

@@ -31,13 +31,13 @@ def test_every_setting_has_a_train_flag_and_reaches_the_config() -> None:
     """A value for each field, typed on the command line, arrives in the TrainConfig unchanged."""
     values = {"task": "pair", "glue_task": "RTE", "train_file": "/d/t.tsv", "eval_file": "/d/e.tsv", "data_dir": "/d",
               "data_format": "tsv", "columns": {"text": "s1", "text_pair": "s2"}, "labels": ["a", "b"], "hold_out": 0.2,
-              "model": "/m", "head": "mlp", "mode": "top-2", "lora_rank": 4, "lora_alpha": 8, "lora_dropout": 0.05,
-              "lora_targets": ["query", "key"], "epochs": 2.5, "lr": 3e-5, "batch_size": 16, "grad_accum": 2,
+              "model": "/m", "head": "mlp", "method": "finetune", "mode": "top-2", "lora_rank": 4, "lora_alpha": 8, "lora_dropout": 0.05,
+              "lora_targets": ["query", "key"], "epochs": 2.5, "lr": 3e-5, "head_lr": 1e-3, "batch_size": 16, "grad_accum": 2,
               "warmup_ratio": 0.2, "weight_decay": 0.1, "max_grad_norm": 0.5, "max_length": 96, "doc_stride": 32,
               "max_answer_length": 20, "seed": 7, "max_train_examples": 100, "max_eval_examples": 50, "device": "cpu",
               "precision": "fp32", "group_by_length": False, "sparse_embeddings": False, "bf16_weights": False,
               "eval_steps": 5, "logging_steps": 2, "early_stopping_patience": 3, "save_best": False, "cartography": True,
-              "resume_from": "/r/checkpoints/last", "output_dir": "/o", "overwrite": True}
+              "resume_from": "/r/checkpoints/last", "output_dir": "/o", "auto_reason": "why", "overwrite": True}
     assert set(values) == {f.name for f in fields(TrainConfig)}  # a new setting must be added here too
     argv = ["train"]
     for name, value in values.items():

@@ -1,0 +1,127 @@
+"""Linear heads fitted in closed form on frozen sentence vectors, and the run's head started from one.
+
+:class:`LinearHead` is ``softmax(X @ W.T + b)`` (classification) or ``X @ w + b``
+(regression); :func:`fit_logistic` / :func:`fit_ridge` fit it with scikit-learn. The
+labelling assistant's fast model refits these after every label (assist/heads.py adds
+the zero-shot prior); a run with an embedding or siamese head starts its linear layer
+from one (:func:`probe_head`): linear probe, then fine-tune (Kumar et al., 2022,
+"Fine-Tuning can Distort Pretrained Features"), so a few hundred labels start from the
+frozen encoder's logistic regression instead of a random layer, and full fine-tuning
+no longer has to find it with a learning rate made for the encoder.
+
+Heads are plain arrays (never pickled).
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+import torch
+from scipy.special import softmax
+
+PROBE_MAX_ROWS = 4096  # the head is fitted on at most this many training rows (drawn with the seed)
+PROBE_BATCH = 64
+
+
+@dataclass(frozen=True)
+class LinearHead:
+    """``W`` (classes x dim) and ``b`` (classes); a regression head has one row."""
+
+    W: np.ndarray
+    b: np.ndarray
+    regression: bool = False
+
+    def logits(self, X: np.ndarray) -> np.ndarray:
+        return X @ self.W.T + self.b
+
+    def predict_proba(self, X: np.ndarray) -> np.ndarray:
+        """Class probabilities, ``(n, classes)`` (regression: the score as one column)."""
+        z = self.logits(X)
+        return z if self.regression else softmax(z, axis=1)
+
+    def to_arrays(self) -> dict[str, np.ndarray]:
+        return {"weight": np.ascontiguousarray(self.W, dtype=np.float32),
+                "bias": np.ascontiguousarray(self.b, dtype=np.float32)}
+
+
+def fit_logistic(X: np.ndarray, y: np.ndarray, num_classes: int, *, C: float = 1.0,
+                 max_iter: int = 500) -> LinearHead | None:
+    """scikit-learn's L2 logistic regression over ``num_classes`` (classes without labels
+    get a very negative bias: never predicted until labelled); None with fewer than 2
+    labelled classes."""
+    from sklearn.linear_model import LogisticRegression
+
+    present = np.unique(y)
+    if len(present) < 2:
+        return None
+    lr = LogisticRegression(C=C, max_iter=max_iter)
+    lr.fit(X, y)
+    W = np.zeros((num_classes, X.shape[1]), dtype=np.float32)
+    b = np.full(num_classes, -1e4, dtype=np.float32)
+    if len(present) == 2:  # sklearn keeps one row for two classes: logit of the second
+        W[present[1]], b[present[1]] = lr.coef_[0] / 2, lr.intercept_[0] / 2
+        W[present[0]], b[present[0]] = -lr.coef_[0] / 2, -lr.intercept_[0] / 2
+    else:
+        W[present], b[present] = lr.coef_, lr.intercept_
+    return LinearHead(W, b)
+
+
+def fit_ridge(X: np.ndarray, y: np.ndarray, *, alpha: float = 1.0) -> LinearHead | None:
+    """scikit-learn's Ridge regression; None with fewer than 2 labels."""
+    from sklearn.linear_model import Ridge
+
+    if len(y) < 2:
+        return None
+    r = Ridge(alpha=alpha).fit(X, np.asarray(y, dtype=np.float64))
+    return LinearHead(r.coef_.reshape(1, -1).astype(np.float32), np.array([r.intercept_], np.float32), regression=True)
+
+
+def probe_head(parts: Any, train_set: Any, config: Any, *, notify: Callable[[Any], None] | None = None,
+               cancel: threading.Event | None = None) -> bool:
+    """Set ``parts.model``'s linear layer (an EmbeddingClassifier) to the logistic regression
+    (ridge for scores) of the frozen encoder's vectors of up to PROBE_MAX_ROWS training rows.
+    Progress as ``PhaseChanged("probing", batches done, batches)``. False (the fresh layer
+    kept) when fewer than two classes are there to separate or ``cancel`` is set."""
+    from bertstudio.tasks.base import model_inputs
+    from bertstudio.train.events import PhaseChanged
+
+    model = parts.model
+    rows = train_set.labelled()
+    if len(rows) > PROBE_MAX_ROWS:
+        rows = rows.head(PROBE_MAX_ROWS, seed=config.seed)
+    label2id = {name: i for i, name in enumerate(parts.labels)}
+    enc = parts.task.encode(rows, parts.tokenizer, max_length=config.max_length, label2id=label2id,
+                            doc_stride=config.doc_stride, training=True)
+    order = np.argsort(np.asarray(enc["length"]))  # similar lengths together: less padding
+    batches = [order[i:i + PROBE_BATCH] for i in range(0, len(order), PROBE_BATCH)]
+    vectors, targets = [], []
+    was_training = model.training
+    model.train(False)
+    try:
+        with torch.inference_mode():
+            for done, idx in enumerate(batches):
+                if cancel is not None and cancel.is_set():
+                    return False
+                if notify is not None:
+                    notify(PhaseChanged("probing", done, len(batches)))
+                batch = parts.task.collate([enc[int(i)] for i in idx], parts.tokenizer.pad_token_id or 0)
+                inputs = model_inputs(batch)
+                vectors.append(model.features(inputs["input_ids"], inputs["attention_mask"]).float().numpy())
+                targets.append(batch["labels"].numpy())
+    finally:
+        model.train(was_training)
+    X, y = np.concatenate(vectors), np.concatenate(targets)
+    head = fit_ridge(X, y) if model.regression else fit_logistic(X, y.astype(np.int64), len(parts.labels))
+    if head is None:
+        return False
+    bias = np.asarray(head.b, dtype=np.float32)
+    seen = bias > -1e3
+    if not seen.all():  # a class with no row in the sample: low, but within reach of training
+        bias = np.where(seen, bias, bias[seen].min() - 5.0)
+    with torch.no_grad():
+        model.classifier.weight.copy_(torch.from_numpy(np.asarray(head.W, dtype=np.float32)))
+        model.classifier.bias.copy_(torch.from_numpy(bias))
+    return True

@@ -1,0 +1,115 @@
+"""SetFit's first phase: contrastive fine-tuning of a sentence-transformer on labelled sentences.
+
+SetFit (Tunstall et al., 2022) learns from few labels per class in two phases: the
+sentence-transformer is fine-tuned on pairs of labelled sentences (same label: pull
+together; different: push apart), then a logistic regression reads its embeddings.
+:func:`contrastive_body` runs the first phase with setfit 1.2.0's own Trainer
+(``train_embeddings``); a run with ``method = "setfit"`` calls :func:`setfit_encoder`
+before the loop, then starts its embedding head from the logistic regression
+(train/probe.py) and trains it as ``mode`` says. The labelling assistant's strong
+model uses the same phase (assist/strong.py).
+
+The body is built with ``SentenceTransformer(path, trust_remote_code=False)``, not
+``SetFitModel.from_pretrained``, which would unpickle a ``model_head.pkl`` found in the
+folder. Cancellation is checked after every step; progress is ``progress(step, steps)``.
+"""
+
+from __future__ import annotations
+
+import math
+import tempfile
+import threading
+from typing import Any, Callable, Sequence
+
+import torch
+
+from bertstudio.hf import hf
+
+SETFIT_ITERATIONS = 20  # pairs per labelled text and sign (SetFit's num_iterations)
+SETFIT_MAX_STEPS = 300  # caps SetFit's pairs at 300 x 16 on a 2-core machine
+SETFIT_BATCH = 16
+
+StepProgress = Callable[[int, int], None]
+
+
+def setfit_available() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("setfit") is not None
+
+
+def setfit_steps(n_labelled: int) -> int:
+    """Contrastive steps for ``n_labelled`` sentences: SetFit's pair count, capped."""
+    return max(1, min(SETFIT_MAX_STEPS, math.ceil(SETFIT_ITERATIONS * 2 * n_labelled / SETFIT_BATCH)))
+
+
+def _callback(progress: StepProgress | None, cancel: threading.Event | None) -> Any:
+    TrainerCallback = hf("TrainerCallback")
+
+    class _Steps(TrainerCallback):
+        def on_step_end(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
+            if progress is not None:
+                progress(int(state.global_step), int(state.max_steps or 0))
+            if cancel is not None and cancel.is_set():
+                control.should_training_stop = True
+
+    return _Steps()
+
+
+def contrastive_body(model_path: str, texts: Sequence[str], label_ids: Sequence[int], *, seed: int,
+                     max_length: int | None = None, progress: StepProgress | None = None,
+                     cancel: threading.Event | None = None) -> Any:
+    """The sentence-transformer at ``model_path`` after SetFit's contrastive phase on
+    ``texts`` / ``label_ids`` (a ``SentenceTransformer``; its ``[0].auto_model`` is the encoder)."""
+    from datasets import Dataset
+    from sentence_transformers import SentenceTransformer
+    from setfit import SetFitModel, Trainer, TrainingArguments
+    from setfit import logging as setfit_logging
+    from sklearn.linear_model import LogisticRegression
+    from transformers.trainer_callback import PrinterCallback, ProgressCallback
+
+    body = SentenceTransformer(str(model_path), device="cpu", trust_remote_code=False)
+    if max_length is not None:
+        body.max_seq_length = min(int(max_length), int(body.max_seq_length or max_length))
+    setfit_model = SetFitModel(model_body=body, model_head=LogisticRegression())
+    steps = setfit_steps(len(label_ids))
+    verbosity = setfit_logging.get_verbosity()
+    setfit_logging.set_verbosity_error()
+    try:
+        with tempfile.TemporaryDirectory(prefix="bertstudio-setfit-") as tmp:
+            args = TrainingArguments(output_dir=tmp, batch_size=SETFIT_BATCH, num_epochs=1,
+                                     num_iterations=SETFIT_ITERATIONS, max_steps=steps, seed=seed,
+                                     report_to="none", save_strategy="no", logging_strategy="no",
+                                     logging_first_step=False, show_progress_bar=False)
+            trainer = Trainer(model=setfit_model, args=args,
+                              train_dataset=Dataset.from_dict({"text": list(texts), "label": list(label_ids)}),
+                              callbacks=[_callback(progress, cancel)])
+            for quiet in (PrinterCallback, ProgressCallback):  # no console output from a GUI's thread
+                trainer.st_trainer.remove_callback(quiet)
+            trainer.st_trainer.args.dataloader_pin_memory = torch.cuda.is_available()
+            trainer.train_embeddings(list(texts), list(label_ids), args=args)
+    finally:
+        setfit_logging.set_verbosity(verbosity)
+    return body
+
+
+def setfit_encoder(parts: Any, train_set: Any, config: Any, *, notify: Callable[[Any], None] | None = None,
+                   cancel: threading.Event | None = None) -> None:
+    """Run SetFit's contrastive phase on the run's labelled training sentences and put the
+    result into ``parts.model``'s encoder (an EmbeddingClassifier built from the same
+    model). Progress as ``PhaseChanged("setfit", step, steps)``."""
+    from bertstudio.tasks.model import resolve_model
+    from bertstudio.train.events import PhaseChanged
+
+    rows = train_set.labelled().dataset
+    index = {name: i for i, name in enumerate(parts.labels)}
+    texts, ids = list(rows["text"]), [index[v] for v in rows["label"]]
+
+    def progress(step: int, total: int) -> None:
+        if notify is not None:
+            notify(PhaseChanged("setfit", step, total))
+
+    progress(0, setfit_steps(len(ids)))
+    body = contrastive_body(resolve_model(config.model), texts, ids, seed=config.seed, max_length=config.max_length,
+                            progress=progress, cancel=cancel)
+    parts.model.encoder.load_state_dict(body[0].auto_model.state_dict())

@@ -1,0 +1,196 @@
+"""Small data trains well (issue #13 item 5): the embedding and siamese heads as run models,
+the linear-probe start, SetFit as a run method, the head's own learning rate, the modes'
+defaults and the automatic small-data choice (train/small_data.py)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import numpy as np
+import pytest
+import torch
+
+from bertstudio.cli import main
+from bertstudio.data.examples import from_records
+from bertstudio.errors import ConfigError
+from bertstudio.tasks.model import load_model, saved_model_info
+from bertstudio.train import small_data
+from bertstudio.train.config import PROBE_HEAD_LR, TrainConfig
+from bertstudio.train.engine import build_parts, evaluate, train
+from bertstudio.train.optim import make_optimizer
+from bertstudio.train.predict import Predictor
+from bertstudio.train.rundir import saved_config
+from tests.helpers import sentiment_records
+
+
+def pair_records(n: int) -> list[dict]:
+    rows = []
+    for i in range(n):
+        same = i % 2 == 0
+        a = ["good", "great", "fun", "best"][i % 4]
+        b = a if same else ["bad", "worst", "boring", "terrible"][i % 4]
+        rows.append({"text": f"the movie was {a}", "text_pair": f"the film was {b}", "label": "same" if same else "diff"})
+    return rows
+
+
+def small_config(tiny: str, tmp_path, **kw) -> TrainConfig:
+    base = dict(model=tiny, epochs=2, batch_size=8, lr=1e-3, max_length=32, logging_steps=1, device="cpu",
+                precision="fp32", output_dir=str(tmp_path / "run"), seed=0)
+    base.update(kw)
+    return TrainConfig(**base)
+
+
+@pytest.mark.parametrize("kind,head,records", [("sentence", "embedding", sentiment_records(24)),
+                                               ("pair", "siamese", pair_records(24))])
+def test_an_embedding_head_run_saves_a_model_that_evaluate_and_predict_read_back(tiny, tmp_path, one_thread, kind, head,
+                                                                                  records):
+    train_set = from_records(kind, records)
+    result = train(small_config(tiny, tmp_path, task=kind, head=head), train_set, from_records(kind, records[:8]))
+    assert result.status == "finished", result.message
+    model_dir = tmp_path / "run" / "model"
+    assert saved_model_info(model_dir)[:2] == (kind, train_set.labels)
+    model, _tok, loaded_kind, labels = load_model(model_dir)
+    assert loaded_kind == kind and model.siamese == (head == "siamese")
+    metrics, rows = evaluate(model_dir, from_records(kind, records[:8]))
+    assert metrics["accuracy"] == pytest.approx(result.metrics["accuracy"])  # the run's own evaluation, read back
+    predictor = Predictor.load(model_dir, device="cpu")
+    first = records[0]
+    got = predictor.predict(text=first["text"], text_pair=first.get("text_pair"))
+    assert got["label"] == rows[0]["label"]  # one example predicted as the whole set's evaluation did
+    assert not any(p.suffix in (".pkl", ".bin") for p in model_dir.rglob("*"))
+
+
+def test_the_embedding_head_starts_from_the_frozen_encoders_logistic_regression(tiny, tmp_path, one_thread):
+    """Linear probe, then fine-tune: before step 1 the head already separates what the frozen
+    vectors separate (a fresh random layer would sit near chance)."""
+    from bertstudio.train.probe import probe_head
+
+    records = sentiment_records(40)
+    train_set = from_records("sentence", records)
+    config = small_config(tiny, tmp_path, head="embedding")
+    parts = build_parts(config, train_set.labels)
+    fresh = parts.model.classifier.weight.detach().clone()
+    assert probe_head(parts, train_set, config)
+    assert not torch.equal(fresh, parts.model.classifier.weight)
+    enc = parts.task.encode(train_set, parts.tokenizer, max_length=32,
+                            label2id={name: i for i, name in enumerate(parts.labels)})
+    batch = parts.task.collate([enc[i] for i in range(len(enc))], 0)
+    with torch.no_grad():
+        logits = parts.model(input_ids=batch["input_ids"], attention_mask=batch["attention_mask"]).logits
+    accuracy = float((logits.argmax(-1) == batch["labels"]).float().mean())
+    assert accuracy >= 0.9
+
+
+def test_setfit_is_a_run_method_its_phase_shows_progress(tiny, tmp_path, one_thread):
+    events = []
+    records = sentiment_records(16)
+    config = small_config(tiny, tmp_path, head="embedding", method="setfit", mode="frozen")
+    result = train(config, from_records("sentence", records), from_records("sentence", records[:8]),
+                   callbacks=[lambda ev, control=None: events.append(ev)])
+    assert result.status == "finished", result.message
+    setfit = [e for e in events if getattr(e, "phase", "") == "setfit"]
+    assert setfit and setfit[-1].done == setfit[-1].total > 0
+    assert any(getattr(e, "phase", "") == "probing" for e in events)
+    assert saved_config(tmp_path / "run").method == "setfit"
+    # the loop trained only the head (mode frozen), SetFit's phase changed the encoder before it
+    from transformers import AutoModel
+
+    trained = load_model(tmp_path / "run" / "model")[0].encoder.embeddings.word_embeddings.weight
+    assert not torch.equal(trained, AutoModel.from_pretrained(tiny).embeddings.word_embeddings.weight)
+
+
+def test_a_frozen_encoders_head_learns_at_its_own_rate():
+    from transformers import BertConfig, BertForSequenceClassification
+
+    model = BertForSequenceClassification(BertConfig(vocab_size=50, hidden_size=16, num_hidden_layers=1,
+                                                     num_attention_heads=2, intermediate_size=32))
+    config = TrainConfig(mode="frozen")
+    assert config.head_learning_rate == PROBE_HEAD_LR and TrainConfig().head_learning_rate == TrainConfig().lr
+    assert TrainConfig(mode="top-2", lr=2e-5).head_learning_rate == PROBE_HEAD_LR
+    assert TrainConfig(mode="frozen", head_lr=0.01).head_learning_rate == 0.01
+    opt = make_optimizer(model, lr=5e-5, weight_decay=0.01, device="cpu", head_lr=1e-3)
+    scales = {}
+    names = {id(p): n for n, p in model.named_parameters()}
+    for group in opt.param_groups:
+        for p in group["params"]:
+            scales[names[id(p)]] = group["lr_scale"]
+    assert scales["classifier.weight"] == scales["bert.pooler.dense.weight"] == pytest.approx(20.0)
+    assert scales["bert.encoder.layer.0.attention.self.query.weight"] == 1.0
+
+
+@pytest.mark.parametrize("kw,message", [
+    (dict(task="sentence", head="siamese"), "siamese"),
+    (dict(task="tagging", head="embedding"), "embedding"),
+    (dict(task="sentence", head="embedding", mode="lora"), "LoRA"),
+    (dict(task="pair", head="siamese", method="setfit"), "SetFit"),
+])
+def test_heads_and_methods_that_do_not_fit_are_refused(kw, message):
+    with pytest.raises(ConfigError, match=message):
+        TrainConfig(**kw)
+
+
+def test_small_sentence_sets_get_setfit_and_say_why():
+    config = small_data.adapt(TrainConfig(), Counter(neg=48, pos=48), sentence_transformer=True)
+    assert (config.method, config.head, config.mode) == ("setfit", "embedding", "frozen")
+    assert config.auto_reason.startswith("96 labels (at most 48 per class): SetFit")
+
+
+def test_beyond_setfit_and_for_pairs_the_probe_started_embedding_head():
+    sentence = small_data.adapt(TrainConfig(), Counter(a=300, b=100), sentence_transformer=True)
+    assert (sentence.head, sentence.method, sentence.lr, sentence.batch_size) == ("embedding", "finetune", 3e-5, 16)
+    assert sentence.epochs * np.ceil(400 / 16) >= small_data.MIN_STEPS
+    pair = small_data.adapt(TrainConfig(task="pair"), Counter(a=10, b=10), sentence_transformer=True)
+    assert pair.head == "siamese" and "siamese" in pair.auto_reason
+
+
+def test_other_small_sets_get_enough_steps_and_large_sets_keep_the_recipe():
+    tagging = small_data.adapt(TrainConfig(task="tagging"), Counter(rows=40), sentence_transformer=True)
+    assert tagging.head == "linear" and tagging.batch_size == 16 and tagging.epochs * 3 >= small_data.MIN_STEPS
+    plain = small_data.adapt(TrainConfig(), Counter(a=20, b=20), sentence_transformer=False)
+    assert plain.head == "linear" and plain.method == "finetune" and plain.epochs == 50  # 3 batches per epoch
+    big = TrainConfig()
+    assert small_data.adapt(big, Counter(a=5000, b=5000), sentence_transformer=True) is big
+
+
+def test_the_users_settings_win_and_the_modes_get_their_defaults():
+    given = small_data.adapt(TrainConfig(epochs=4), Counter(a=10, b=10), given={"epochs"}, sentence_transformer=True)
+    assert (given.method, given.head, given.epochs, given.auto_reason) == ("finetune", "linear", 4, None)
+    lora = small_data.adapt(TrainConfig(mode="lora"), Counter(a=5000, b=5000), given={"mode"}, sentence_transformer=True)
+    assert lora.lr == small_data.LORA_LR and "LoRA" in lora.auto_reason
+    kept = small_data.adapt(TrainConfig(mode="lora", lr=1e-4), Counter(a=5000, b=5000), given={"mode", "lr"})
+    assert kept.lr == 1e-4
+    frozen = small_data.adapt(TrainConfig(task="pair", mode="frozen"), Counter(a=5000, b=5000), given={"mode"},
+                              sentence_transformer=True)
+    assert frozen.head == "siamese" and "siamese" in frozen.auto_reason
+    assert small_data.adapt(TrainConfig(task="pair", mode="frozen"), Counter(a=5000, b=5000), given={"mode"},
+                            sentence_transformer=False).head == "linear"
+
+
+def test_the_cli_chooses_when_no_hyperparameter_is_given_and_records_why(tiny, tmp_path, monkeypatch, one_thread):
+    """A tiny sentence-transformer (modules.json names its Pooling) and 24 labels: SetFit is
+    chosen, the run's config.toml says so; one hyperparameter flag keeps the recipe."""
+    import shutil
+
+    st = tmp_path / "st"
+    shutil.copytree(tiny, st)
+    (st / "modules.json").write_text(json.dumps([
+        {"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"},
+        {"idx": 1, "name": "1", "path": "1_Pooling", "type": "sentence_transformers.models.Pooling"}]))
+    (st / "1_Pooling").mkdir()
+    (st / "1_Pooling" / "config.json").write_text(json.dumps({"word_embedding_dimension": 32,
+                                                               "pooling_mode_mean_tokens": True}))
+    data = tmp_path / "train.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in sentiment_records(24)))
+    monkeypatch.setattr(small_data, "HEAD_STEPS", 3)
+    monkeypatch.setattr("bertstudio.train.setfit_phase.SETFIT_MAX_STEPS", 4)
+    rc = main(["--quiet", "train", "--task", "sentence", "--train", str(data), "--hold-out", "0.25", "--model", str(st),
+               "--out", str(tmp_path / "auto"), "--max-length", "32", "--device", "cpu"])
+    assert rc == 0
+    auto = saved_config(tmp_path / "auto")
+    assert auto.method == "setfit" and auto.head == "embedding" and "SetFit" in auto.auto_reason
+    rc = main(["--quiet", "train", "--task", "sentence", "--train", str(data), "--hold-out", "0.25", "--model", str(st),
+               "--out", str(tmp_path / "recipe"), "--max-length", "32", "--epochs", "1", "--device", "cpu"])
+    assert rc == 0
+    recipe = saved_config(tmp_path / "recipe")
+    assert (recipe.method, recipe.head, recipe.auto_reason) == ("finetune", "linear", None)
