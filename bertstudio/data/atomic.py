@@ -6,13 +6,17 @@ same folder (so the rename cannot cross file systems), flush and ``fsync`` it,
 ``os.replace`` it over the target (atomic on POSIX and Windows), then ``fsync``
 the folder so the rename itself survives a power cut. A folder (a saved model, a
 checkpoint) is filled under a temporary name and swapped in with two renames
-(:func:`replace_folder`).
+(:func:`replace_folder`), or moved into a place that must hold nothing yet
+(:func:`create_folder`: an export never overwrites). An append-only file (the
+project's edit journal) grows one ``write`` at a time, each fsynced before it counts
+and cut back when it fails (:func:`append_durably`).
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import uuid
 from pathlib import Path
 from typing import BinaryIO, Callable
 
@@ -101,3 +105,74 @@ def replace_folder(folder: str | os.PathLike[str], fill: Callable[[Path], None])
     shutil.rmtree(old, ignore_errors=True)
     fsync_dir(folder.parent)
     return folder
+
+
+def create_folder(folder: str | os.PathLike[str], fill: Callable[[Path], None]) -> Path:
+    """Create ``folder`` (absent, or an empty folder) whole: ``fill(tmp)`` writes into a new
+    temporary folder beside it, which is then renamed into place. Nothing is ever replaced:
+    an empty ``folder`` is removed just before the rename, and a file that appeared in it
+    since makes that fail (OSError) instead of vanishing. On any error the temporary folder
+    is removed and ``folder`` is as it was."""
+    folder = Path(folder)
+    # a fresh name per call (not the pid's, as in replace_folder): nothing to clean up first, and
+    # two writers in one process never share it
+    tmp = folder.parent / f".{folder.name}.{uuid.uuid4().hex[:8]}.tmp"
+    tmp.mkdir(parents=True)
+    try:
+        fill(tmp)
+        if folder.exists():
+            folder.rmdir()
+        os.replace(tmp, folder)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    fsync_dir(folder.parent)
+    return folder
+
+
+def open_append(path: str | os.PathLike[str]) -> BinaryIO:
+    """``path`` opened for :func:`append_durably` (unbuffered, so one write is one system call);
+    a file this creates has its name made durable too."""
+    path = Path(path)
+    existed = path.exists()
+    f = open(path, "ab", buffering=0)
+    if not existed:
+        fsync_dir(path.parent)
+    return f
+
+
+def append_durably(f: BinaryIO, data: bytes) -> None:
+    """Append ``data`` to ``f`` (from :func:`open_append`) in one write and fsync it: once this
+    returns, the bytes survive a crash or a power cut, and a crash during it tears at most
+    this record, never an earlier one. On failure (disk full, I/O error) the file is cut
+    back to where it was, so a record the caller was told failed does not reappear later."""
+    start = os.fstat(f.fileno()).st_size
+    try:
+        written = f.write(data)
+        if written != len(data):  # unbuffered writes may be short (disk full)
+            raise OSError(f"only {written} of {len(data)} bytes written")
+        os.fsync(f.fileno())
+    except OSError:
+        try:
+            f.truncate(start)
+            os.fsync(f.fileno())
+        except OSError:
+            pass
+        raise
+
+
+def truncate_durably(path: str | os.PathLike[str], size: int) -> None:
+    """Cut the file at ``path`` to ``size`` bytes (a torn tail) and make that durable."""
+    with open(path, "r+b") as f:
+        f.truncate(size)
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def move_durably(src: str | os.PathLike[str], dst: str | os.PathLike[str]) -> None:
+    """Rename ``src`` to ``dst`` (replacing a file there, atomically) and make the rename durable."""
+    src, dst = Path(src), Path(dst)
+    os.replace(src, dst)
+    fsync_dir(dst.parent)
+    if src.parent.resolve() != dst.parent.resolve():
+        fsync_dir(src.parent)

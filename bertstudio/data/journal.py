@@ -5,7 +5,7 @@ One edit is one line of JSON: ``{"seq": 12, "op": "gold", ..., "crc": "1a2b3c4d"
 CRC-32 of the line's other fields written canonically (sorted keys, no spaces), so
 a line damaged on disk is told apart from a good one. Each append is one
 ``write`` followed by flush and ``fsync``: once :meth:`Journal.append` returns the
-edit survives a crash or a power cut.
+edit survives a crash or a power cut (:func:`bertstudio.data.atomic.append_durably`).
 
 A crash in the middle of an append leaves a torn last line (no newline, or bytes
 that do not check). :func:`read_journal` drops it with a message and reports how
@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bertstudio.data.atomic import fsync_dir
+from bertstudio.data.atomic import append_durably, move_durably, open_append, truncate_durably
 
 
 def _canonical(body: dict[str, Any]) -> bytes:
@@ -130,50 +130,27 @@ class Journal:
 
     def _handle(self) -> Any:
         if self._file is None:
-            existed = self.path.exists()
-            self._file = open(self.path, "ab", buffering=0)
-            if not existed:
-                fsync_dir(self.path.parent)
+            self._file = open_append(self.path)
         return self._file
 
     def append(self, body: dict[str, Any]) -> None:
-        """Append one entry and make it durable before returning.
-
-        On failure (disk full, I/O error) the file is cut back to where it was, so
-        an edit the caller was told failed does not reappear at the next open.
+        """Append one entry and make it durable before returning (one write per line: a crash
+        tears at most this line). On failure (disk full, I/O error) the file is cut back to
+        where it was, so an edit the caller was told failed does not reappear at the next open.
         """
-        data = encode_entry(body)
-        f = self._handle()
-        start = os.fstat(f.fileno()).st_size
-        try:
-            # one write call per line: a crash tears at most this line, never an earlier one
-            written = f.write(data)
-            if written != len(data):  # unbuffered writes may be short (disk full)
-                raise OSError(f"only {written} of {len(data)} bytes written")
-            os.fsync(f.fileno())
-        except OSError:
-            try:
-                f.truncate(start)
-                os.fsync(f.fileno())
-            except OSError:
-                pass
-            raise
+        append_durably(self._handle(), encode_entry(body))
         self.entries_written += 1
 
     def truncate(self, size: int) -> None:
         """Cut the file to ``size`` bytes (drops a torn tail) and make that durable."""
         self.close()
-        with open(self.path, "r+b") as f:
-            f.truncate(size)
-            f.flush()
-            os.fsync(f.fileno())
+        truncate_durably(self.path, size)
 
     def rotate(self, previous: str | os.PathLike[str]) -> None:
         """Move the journal to ``previous`` (kept for recovery) and start an empty one."""
         self.close()
         if self.path.exists():
-            os.replace(self.path, previous)
-        fsync_dir(self.path.parent)
+            move_durably(self.path, previous)
         self.entries_written = 0
 
     def close(self) -> None:

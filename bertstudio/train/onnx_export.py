@@ -13,7 +13,8 @@ and to ``predict_batches``, so ``bertstudio predict --model DIR/model.onnx`` enc
 decodes exactly as ``bertstudio predict`` does.
 
 The export never overwrites: a non-empty target folder is refused, and the files are
-written into a temporary folder beside it that is renamed into place at the end.
+written into a temporary folder beside it that is renamed into place at the end
+(:func:`bertstudio.data.atomic.create_folder`).
 """
 
 from __future__ import annotations
@@ -24,14 +25,14 @@ import logging
 import os
 import shutil
 import threading
-import uuid
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from bertstudio.hf import hf
+from bertstudio.data.atomic import create_folder
 from bertstudio.errors import BertStudioError, ConfigError
+from bertstudio.hf import hf
 
 log = logging.getLogger(__name__)
 
@@ -86,14 +87,15 @@ def export_onnx(model_dir: str | Path, out_dir: str | Path, *, quantize: bool = 
     # input_ids and attention_mask always (in that order: the traced forward's positions); token
     # types where the tokenizer makes them (BERT yes, RoBERTa/DistilBERT no)
     inputs = [n for n in INPUT_ORDER if n in tokenizer.model_input_names or n != "token_type_ids"]
-    tmp = out.parent / f".{out.name}.{uuid.uuid4().hex[:8]}.tmp"
-    tmp.mkdir(parents=True)
-    try:
+    int8: Path | None = None
+    diff = 0.0
+
+    def fill(tmp: Path) -> None:
+        nonlocal int8, diff
         report(0.05, "tracing the model (torch.onnx, dynamo)")
         outputs = _export(model, inputs, tmp / FP32_FILE)
         report(0.55, "checking the export against PyTorch")
         diff = _check(model, inputs, tmp / FP32_FILE)
-        int8 = None
         if quantize:
             report(0.6, "quantizing to int8")
             int8 = _quantize(tmp / FP32_FILE, tmp / INT8_FILE)
@@ -115,14 +117,12 @@ def export_onnx(model_dir: str | Path, out_dir: str | Path, *, quantize: bool = 
         (tmp / META_FILE).write_text(json.dumps(meta, indent=2, ensure_ascii=False), encoding="utf-8")
         shutil.copyfile(Path(__file__).with_name("standalone_predict.py"), tmp / SCRIPT_FILE)
         report(0.98, "moving the export into place")
-        if out.exists():
-            out.rmdir()  # empty (checked above); a file that appeared since makes this fail, not vanish
-        os.replace(tmp, out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+
+    # written beside the target, moved in whole; an empty target is replaced, a file that
+    # appeared in it since makes the move fail rather than vanish (data/atomic.create_folder)
+    create_folder(out, fill)
     report(1.0, "done")
-    return OnnxExport(out, out / FP32_FILE, out / INT8_FILE if int8 else None, diff)
+    return OnnxExport(out, out / FP32_FILE, out / INT8_FILE if int8 is not None else None, diff)
 
 
 def _reporter(progress: Progress | None, cancel: threading.Event | None) -> Progress:

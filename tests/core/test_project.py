@@ -350,7 +350,7 @@ def test_files_behind_handed_out_datasets_outlive_compactions(project: Project) 
 
 
 def test_a_failed_write_is_reported_and_leaves_nothing_behind(project: Project, monkeypatch) -> None:
-    import bertstudio.data.journal as journal_module
+    import bertstudio.data.atomic as atomic  # the journal appends through it
 
     project.set_gold("train", 2, "pos")
     size = (project.folder / "labels.journal").stat().st_size
@@ -360,7 +360,7 @@ def test_a_failed_write_is_reported_and_leaves_nothing_behind(project: Project, 
     def full_disk(fd: int) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(journal_module.os, "fsync", full_disk)
+    monkeypatch.setattr(atomic.os, "fsync", full_disk)
     with pytest.raises(DataError, match="No space left on device"):
         project.set_gold("train", 4, "neg")
     monkeypatch.undo()

@@ -1,0 +1,125 @@
+"""data/atomic.py, the one home of crash-safe writes, and the writers that go through it:
+a folder made whole or not at all (an ONNX export, the assistant's saved strong model) and
+the journal's durable append."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from bertstudio.data import atomic
+
+
+def _leftovers(parent: Path, name: str) -> list[str]:
+    return sorted(p.name for p in parent.iterdir() if p.name.startswith(f".{name}."))
+
+
+def test_create_folder_moves_a_filled_folder_into_an_empty_one(tmp_path):
+    target = tmp_path / "out"
+    target.mkdir()
+    seen: list[Path] = []
+
+    def fill(tmp: Path) -> None:
+        seen.append(tmp)
+        (tmp / "model.onnx").write_bytes(b"weights")
+
+    assert atomic.create_folder(target, fill) == target
+    assert seen[0].parent == tmp_path and seen[0] != target
+    assert [p.name for p in target.iterdir()] == ["model.onnx"] and _leftovers(tmp_path, "out") == []
+    made = atomic.create_folder(tmp_path / "new" / "deep", lambda tmp: (tmp / "a").write_text("a"))
+    assert (made / "a").read_text() == "a"  # missing parents are created
+
+
+def test_create_folder_never_replaces_a_file_that_appeared_in_the_target(tmp_path):
+    target = tmp_path / "out"
+    target.mkdir()
+
+    def fill(tmp: Path) -> None:
+        (tmp / "model.onnx").write_bytes(b"weights")
+        (target / "notes.txt").write_text("keep me")  # the user saved something there meanwhile
+
+    with pytest.raises(OSError):
+        atomic.create_folder(target, fill)
+    assert [p.name for p in target.iterdir()] == ["notes.txt"] and (target / "notes.txt").read_text() == "keep me"
+    assert _leftovers(tmp_path, "out") == []
+
+
+def test_create_folder_leaves_nothing_when_fill_fails(tmp_path):
+    def fill(tmp: Path) -> None:
+        (tmp / "half.onnx").write_bytes(b"half")
+        raise KeyboardInterrupt  # any exception, a cancel included
+
+    with pytest.raises(KeyboardInterrupt):
+        atomic.create_folder(tmp_path / "out", fill)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_append_durably_fsyncs_each_record_and_cuts_back_a_failed_one(tmp_path, monkeypatch):
+    path = tmp_path / "log"
+    synced: list[int] = []
+    real_fsync = os.fsync
+    monkeypatch.setattr(atomic.os, "fsync", lambda fd: (synced.append(fd), real_fsync(fd)))
+    f = atomic.open_append(path)
+    try:
+        atomic.append_durably(f, b"one\n")
+        assert path.read_bytes() == b"one\n" and synced  # on disk before the call returned
+        short = type("Short", (), {"fileno": f.fileno, "truncate": f.truncate, "write": lambda self, d: f.write(d[:2])})()
+        with pytest.raises(OSError, match="only 2 of 4 bytes"):
+            atomic.append_durably(short, b"two\n")  # a short write (disk full) is an error, and undone
+        assert path.read_bytes() == b"one\n"
+
+        def full(fd: int) -> None:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        monkeypatch.setattr(atomic.os, "fsync", full)
+        with pytest.raises(OSError, match="No space"):
+            atomic.append_durably(f, b"three\n")
+        assert path.read_bytes() == b"one\n"  # the unsynced record was cut back
+    finally:
+        f.close()
+
+
+def test_truncate_and_move_durably(tmp_path):
+    path = tmp_path / "labels.journal"
+    path.write_bytes(b"good\ntor")
+    atomic.truncate_durably(path, 5)
+    assert path.read_bytes() == b"good\n"
+    (tmp_path / "labels.journal.prev").write_bytes(b"older")
+    atomic.move_durably(path, tmp_path / "labels.journal.prev")  # replaces the older one
+    assert not path.exists() and (tmp_path / "labels.journal.prev").read_bytes() == b"good\n"
+
+
+def test_the_strong_model_folder_is_swapped_whole(tmp_path, monkeypatch):
+    """save_strong replaces the saved assistant model whole: a failed save keeps the one there,
+    a good one leaves only the new files (nothing of the old, no temporary folder)."""
+    import bertstudio.tasks.embedding as embedding
+    from bertstudio.assist.strong import StrongModel, save_strong
+
+    folder = tmp_path / "strong"
+    folder.mkdir()
+    (folder / "old.safetensors").write_bytes(b"old")
+    model = StrongModel("setfit", "why", object(), object(), [1, 2], ["neg", "pos"], "sentence", steps=3)
+
+    def failing(model_, tokenizer, out, *, kind=None):
+        (Path(out) / "model.safetensors").write_bytes(b"half")
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(embedding, "save_embedding_classifier", failing)
+    with pytest.raises(OSError):
+        save_strong(model, folder)
+    assert [p.name for p in folder.iterdir()] == ["old.safetensors"] and _leftovers(tmp_path, "strong") == []
+
+    def writes(model_, tokenizer, out, *, kind=None):
+        assert Path(out) != folder and kind == "sentence"
+        (Path(out) / "model.safetensors").write_bytes(b"new")
+
+    monkeypatch.setattr(embedding, "save_embedding_classifier", writes)
+    assert save_strong(model, folder, {"data": "abc"}) == folder
+    assert sorted(p.name for p in folder.iterdir()) == ["assist.json", "model.safetensors"]
+    meta = json.loads((folder / "assist.json").read_text(encoding="utf-8"))
+    assert meta["rows"] == [1, 2] and meta["method"] == "setfit" and meta["data"] == "abc"
+    assert _leftovers(tmp_path, "strong") == []
