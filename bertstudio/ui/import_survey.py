@@ -11,12 +11,13 @@ read that script. "Import only N first / random rows (seed)" keeps a big file's 
 small (``ExampleSet.head``).
 
 Nothing here blocks the GUI thread: a file of a million rows is counted while the
-dialog stays responsive, and a result for options that have changed since is dropped.
+dialog stays responsive (on a :class:`~bertstudio.ui.worker.ThreadJob`, which keeps a
+closed dialog's survey alive until it ends), and a result for options that have changed
+since is dropped.
 """
 
 from __future__ import annotations
 
-import atexit
 import json
 import logging
 import threading
@@ -24,20 +25,14 @@ from dataclasses import dataclass
 from typing import Any
 
 import pyarrow.compute as pc
-from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, Signal
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QSpinBox, QVBoxLayout, QWidget
 
 from bertstudio.errors import BertStudioError
+from bertstudio.ui.worker import ThreadJob
 
 log = logging.getLogger(__name__)
 SHOWN_LABELS = 12  # the most used labels named; the rest counted as "and N more"
-_running: set[QThread] = set()  # threads of closed dialogs live until they finish
-
-
-@atexit.register
-def _wait_for_threads() -> None:  # a QThread destroyed while running aborts the process at exit
-    for thread in list(_running):
-        thread.wait(60_000)
 
 
 @dataclass(frozen=True)
@@ -83,26 +78,20 @@ def _key(path: str, options: dict[str, Any]) -> str:
 
 
 class SurveyWorker(QObject):
-    """Reads the file, counts it, then measures the model's [UNK] share on a sample."""
+    """Reads the file, counts it, then measures the model's [UNK] share on a sample. Lives on
+    the GUI thread; :meth:`run` runs on the job's thread, so its signals reach GUI-thread
+    receivers queued, in the order emitted."""
 
     counted = Signal(str, object, object)  # key, ExampleSet, FileSummary
     checked = Signal(str, object)  # key, VocabularyCheck
     failed = Signal(str, str)  # key, message
-    done = Signal()  # always last: the thread may end
 
     def __init__(self, key: str, path: str, options: dict[str, Any], model: str | None,
                  cancel: threading.Event) -> None:
         super().__init__()
         self.key, self.path, self.options, self.model, self.cancel = key, path, options, model, cancel
 
-    @Slot()
     def run(self) -> None:
-        try:
-            self._survey()
-        finally:
-            self.done.emit()
-
-    def _survey(self) -> None:
         from bertstudio.data.io import load_examples
 
         try:
@@ -143,7 +132,7 @@ class FileSurveyBox(QWidget):
         self._result: Any = None
         self._summary: FileSummary | None = None
         self._cancel: threading.Event | None = None
-        self._thread: QThread | None = None
+        self._job: ThreadJob | None = None
         self.counts_label = QLabel(objectName="importCounts", wordWrap=True)
         self.vocabulary_label = QLabel(objectName="importVocabulary", wordWrap=True)
         self.vocabulary_label.setStyleSheet("background: #fff3cd; color: #5c4400; padding: 4px;")
@@ -194,36 +183,31 @@ class FileSurveyBox(QWidget):
     def start(self, path: str, options: dict[str, Any]) -> None:
         """Read and count ``path`` with ``options`` on a worker (nothing when that is already done or under way)."""
         key = _key(path, options)
-        if key == self._key and (self._result is not None or self._thread is not None):
+        if key == self._key and (self._result is not None or self._job is not None):
             return
         self.stop()
         self._key, self._result, self._summary = key, None, None
         self.counts_label.setText(self.tr("Counting the rows of the whole file…"))
         self.vocabulary_label.hide()
         cancel = threading.Event()
-        thread, worker = QThread(), SurveyWorker(key, path, dict(options), self._model_source(), cancel)
-        worker.moveToThread(thread)
-        thread.started.connect(worker.run)
+        worker = SurveyWorker(key, path, dict(options), self._model_source(), cancel)
         worker.counted.connect(self._on_counted)
         worker.checked.connect(self._on_checked)
         worker.failed.connect(self._on_failed)
-        worker.done.connect(thread.quit)
-        thread.finished.connect(worker.deleteLater)
-        thread.finished.connect(lambda t=thread: (_running.discard(t), t.deleteLater()))
-        self._thread, self._worker, self._cancel = thread, worker, cancel
-        _running.add(thread)
-        thread.finished.connect(lambda t=thread: self._thread_done(t))
-        thread.start()
+        job = ThreadJob(worker.run, name="bertstudio-import-survey")
+        job.ended.connect(lambda j=job: self._job_done(j))
+        self._job, self._worker, self._cancel = job, worker, cancel
+        job.start()
 
-    def _thread_done(self, thread: QThread) -> None:
-        if thread is self._thread:
-            self._thread = None
+    def _job_done(self, job: ThreadJob) -> None:
+        if job is self._job:
+            self._job = None
 
     def stop(self) -> None:
         """Forget the survey under way: its results are dropped and the [UNK] check is skipped."""
         if self._cancel is not None:
             self._cancel.set()
-        self._key, self._result, self._summary, self._thread = None, None, None, None
+        self._key, self._result, self._summary, self._job = None, None, None, None
         self.counts_label.clear()
         self.vocabulary_label.hide()
 
@@ -232,10 +216,10 @@ class FileSurveyBox(QWidget):
         return self._result if self._key == _key(path, options) else None
 
     def running_for(self, path: str, options: dict[str, Any]) -> bool:
-        return self._thread is not None and self._key == _key(path, options) and self._result is None
+        return self._job is not None and self._key == _key(path, options) and self._result is None
 
     def is_running(self) -> bool:
-        return self._thread is not None
+        return self._job is not None
 
     def _model_source(self) -> str | None:
         """The model the project trains with (the Train page's last choice), None for the bundled one."""
@@ -253,7 +237,7 @@ class FileSurveyBox(QWidget):
     def _on_failed(self, key: str, message: str) -> None:
         if key != self._key:
             return
-        self._key, self._thread = None, None
+        self._key, self._job = None, None
         self.counts_label.clear()
         self.survey_failed.emit(message)
 

@@ -1,13 +1,16 @@
-"""Run one Qt-free job (an export, a push, a learning curve, a comparison) on a QThread.
+"""Run one Qt-free job (an export, a push, a learning curve, a comparison) off the GUI thread.
 
 The job is a plain function ``fn(progress, cancel) -> result``: ``progress(fraction,
 message)`` may be called from the job's thread as often as it likes (emissions are
 throttled to one every ``throttle_s``, the last one always goes out), and ``cancel`` is
-the ``threading.Event`` the job checks. Wiring as GUIDE.md asks: the worker moves to its
-thread, ``thread.started -> worker.run``, ``finished/failed/cancelled -> thread.quit``,
-``deleteLater`` on both once the thread has ended; only plain Python values cross.
-A :class:`~bertstudio.errors.BertStudioError` ends as ``failed(message)``; anything else
-is logged with its traceback and ends as ``failed`` with one line.
+the ``threading.Event`` the job checks. The thread is the app's one runner,
+:class:`~bertstudio.ui.worker.ThreadJob` (it keeps a job alive until its thread has ended,
+so a dialog closed mid-job cannot destroy a running QThread); this class adds the
+progress, the cancel flag and the outcome as signals: ``finished(result)``,
+``failed(message)`` or ``cancelled``. Only plain Python values cross.
+A :class:`~bertstudio.errors.BertStudioError` ends as ``failed(message)`` (``cancelled``
+when the job was asked to stop); anything else is logged with its traceback and ends as
+``failed`` with one line.
 """
 
 from __future__ import annotations
@@ -17,36 +20,20 @@ import threading
 import time
 from typing import Any, Callable
 
-from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
+from PySide6.QtCore import QObject, Signal, Slot
 
 from bertstudio.errors import BertStudioError
+from bertstudio.ui.worker import ThreadJob
 
 log = logging.getLogger(__name__)
 
 Job = Callable[[Callable[[float, str], None], threading.Event], Any]
-_LIVE: set["_Keeper"] = set()
-
-
-class _Keeper(QObject):
-    """Lives in the GUI thread and holds the worker and its thread until the thread has ended,
-    so a dialog closed mid-job cannot destroy a running QThread (as ui/worker.py does)."""
-
-    def __init__(self, worker: "JobWorker", thread: QThread) -> None:
-        super().__init__()
-        self._worker, self._thread = worker, thread
-        _LIVE.add(self)
-
-    @Slot()
-    def release(self) -> None:
-        try:
-            self._thread.wait()  # returns at once: the thread is at its very end
-        except RuntimeError:
-            pass
-        self._worker._thread = None
-        _LIVE.discard(self)
 
 
 class JobWorker(QObject):
+    """Lives on the GUI thread; ``progressed`` is emitted from the job's thread (queued to
+    GUI-thread receivers), the outcome signals on the GUI thread once the job has returned."""
+
     progressed = Signal(float, str)
     finished = Signal(object)  # the job's result
     failed = Signal(str)
@@ -59,37 +46,27 @@ class JobWorker(QObject):
         self.throttle_s = throttle_s
         self.cancel_event = threading.Event()
         self._running = threading.Event()
+        self._stopped = False  # the cancel flag as the job returned or raised
         self._last = 0.0
-        self._thread: QThread | None = None
+        self._job: ThreadJob | None = None
 
-    def start(self) -> QThread:
-        thread = QThread()
-        thread.setObjectName(self._name)
-        self.moveToThread(thread)
-        thread.started.connect(self.run)
-        for signal in (self.finished, self.failed, self.cancelled):
-            signal.connect(thread.quit, Qt.ConnectionType.DirectConnection)
-        keeper = _Keeper(self, thread)  # connected first: it runs before the deleteLater calls
-        thread.finished.connect(keeper.release)
-        thread.finished.connect(self.deleteLater)
-        thread.finished.connect(thread.deleteLater)
-        self._thread = thread
+    def start(self) -> ThreadJob:
+        job = ThreadJob(self._call, name=self._name)
+        job.succeeded.connect(self._on_returned)
+        job.failed.connect(self._on_raised)
+        self._job = job
         self._running.set()
-        thread.start()
-        return thread
+        return job.start()
 
     def is_running(self) -> bool:
+        """True until the job's function has returned or raised."""
         return self._running.is_set()
 
     def cancel(self) -> None:
         self.cancel_event.set()
 
     def wait(self, timeout_ms: int = 30_000) -> bool:
-        thread = self._thread
-        try:
-            return thread is None or bool(thread.wait(timeout_ms))
-        except RuntimeError:  # already deleted: it has ended
-            return True
+        return self._job is None or self._job.wait(timeout_ms)
 
     def _progress(self, fraction: float, message: str) -> None:
         now = time.monotonic()
@@ -97,25 +74,26 @@ class JobWorker(QObject):
             self._last = now
             self.progressed.emit(float(fraction), str(message))
 
-    @Slot()
-    def run(self) -> None:
+    def _call(self) -> Any:  # on the job's thread
         try:
-            result = self._fn(self._progress, self.cancel_event)
-        except BertStudioError as exc:
+            return self._fn(self._progress, self.cancel_event)
+        finally:
+            self._stopped = self.cancel_event.is_set()
             self._running.clear()
-            if self.cancel_event.is_set():
-                self.cancelled.emit()
-            else:
-                log.info("%s stopped: %s", self._name, exc)
-                self.failed.emit(str(exc))
-            return
-        except BaseException as exc:  # noqa: BLE001 - the app must survive any job's bug
-            log.error("%s crashed", self._name, exc_info=exc)
-            self._running.clear()
-            self.failed.emit(f"{type(exc).__name__}: {exc}")
-            return
-        self._running.clear()
-        if self.cancel_event.is_set() and result is None:
+
+    @Slot(object)
+    def _on_returned(self, result: Any) -> None:
+        if self._stopped and result is None:
             self.cancelled.emit()
         else:
             self.finished.emit(result)
+
+    @Slot(object)
+    def _on_raised(self, exc: BaseException) -> None:
+        if not isinstance(exc, BertStudioError):  # ThreadJob has logged its traceback
+            self.failed.emit(f"{type(exc).__name__}: {exc}")
+        elif self._stopped:
+            self.cancelled.emit()
+        else:
+            log.info("%s stopped: %s", self._name, exc)
+            self.failed.emit(str(exc))

@@ -80,15 +80,13 @@ def export_onnx_action(window: Any, target: str | Path | None = None) -> JobWork
     progress = _ExportProgress(window, _t("Exporting {run} to ONNX…").format(run=run.name))
     worker = JobWorker(lambda report, cancel: export_onnx(run / "model", out, progress=report, cancel=cancel),
                        name="bertstudio-onnx-export")
-    # bound methods of GUI-thread objects: Qt queues the calls to the GUI thread (a lambda would run
-    # on the worker's thread and touch widgets there)
+    # bound methods of GUI-thread objects: Qt queues progress (emitted on the job's thread) to the GUI thread
     worker.progressed.connect(progress.on_progress)
     worker.finished.connect(progress.on_done)
     worker.failed.connect(progress.on_failed)
     worker.cancelled.connect(progress.close)
-    # Not worker.cancel: a slot of an object living on the job thread, destroyed there as the thread ends.
-    # close() emits canceled and locks that object's signal mutex while holding the GIL, while its destructor
-    # holds the mutex and waits for the GIL: the GUI froze (seen in the full suite). Event.set is thread-safe.
+    # the flag itself, thread-safe and no Qt slot (a slot of an object that lived on the job thread once
+    # froze the GUI while that object was destroyed there)
     progress.canceled.connect(worker.cancel_event.set)
     worker.start()
     progress.show()

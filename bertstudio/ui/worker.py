@@ -8,7 +8,9 @@ on both once the thread has finished. A QThread per job rather than Qt's global 
 (superqt's workers use that): a training run holds its thread for minutes, and the
 pool has as many threads as cores (two on a small laptop), so a run would starve the
 Playground and the import dialog. Running jobs are kept alive by the class, so a page
-dropping its reference never destroys a running QThread.
+dropping its reference never destroys a running QThread, and the app's quit (or, without
+an event loop, the interpreter's exit) waits for them: a QThread destroyed while running
+aborts the process.
 
 The engine's events cross to the GUI thread as the event objects themselves (frozen
 dataclasses of plain values). Step events are coalesced: every point is buffered and
@@ -21,6 +23,7 @@ optimizer step.
 
 from __future__ import annotations
 
+import atexit
 import logging
 import threading
 import time
@@ -129,6 +132,11 @@ class ThreadJob(QObject):
         self._thread = None
         ThreadJob._running.discard(self)
         self.ended.emit()
+
+
+# A script or a test that never runs the event loop never sees aboutToQuit: the interpreter's
+# exit waits instead (a long file survey may still be counting).
+atexit.register(ThreadJob.wait_all, 60_000)
 
 
 class TrainingWorker(QObject):

@@ -6,9 +6,10 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QDialogButtonBox
 
 from bertstudio.data.io import load_examples
-from bertstudio.ui import import_dialog, import_survey
+from bertstudio.ui import import_dialog
 from bertstudio.ui.export_dialog import ExportDialog
 from bertstudio.ui.import_dialog import ImportDialog
+from bertstudio.ui.worker import ThreadJob
 
 # SST-2 dev (SOURCES.md): 872 rows, header "sentence label"; 444 positive (1) / 428 negative (0)
 # as published with GLUE.
@@ -100,7 +101,7 @@ def test_big_file_loads_on_a_worker_thread(qtbot, main_window, shared_data, monk
         qtbot.mouseClick(_ok(dialog), Qt.MouseButton.LeftButton)
         assert dialog.is_loading() and dialog.progress.isVisible() and not _ok(dialog).isEnabled()
     assert main_window.session.project.num_rows("dev") == SST2_DEV_ROWS
-    qtbot.waitUntil(lambda: not import_survey._running, timeout=60_000)
+    qtbot.waitUntil(lambda: not ThreadJob._running, timeout=60_000)
 
 
 def test_export_round_trips(qtbot, main_window, shared_data, tmp_path):

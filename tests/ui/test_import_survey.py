@@ -11,8 +11,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialogButtonBox
 
 from bertstudio.data.io import load_examples
-from bertstudio.ui import import_survey
 from bertstudio.ui.import_dialog import ImportDialog
+from bertstudio.ui.worker import ThreadJob
 
 # SOURCES.md: SST-2 train 67,349 rows; ChnSentiCorp dev 1,200 reviews; UD EWT dev 2,001 sentences.
 SST2_TRAIN_ROWS = 67349
@@ -39,7 +39,7 @@ def _counted(qtbot, dialog, start: str) -> str:
 @pytest.fixture(autouse=True)
 def _threads_end(qtbot):
     yield
-    qtbot.waitUntil(lambda: not import_survey._running, timeout=60_000)
+    qtbot.waitUntil(lambda: not ThreadJob._running, timeout=60_000)
 
 
 def test_a_big_file_is_counted_off_the_gui_thread_and_sampled(qtbot, session_factory, shared_data):
@@ -107,5 +107,5 @@ def test_english_text_gets_no_warning(qtbot, session_factory, shared_data):
     session = session_factory("sentence", ["0", "1"])
     dialog = _open(qtbot, session, shared_data / "glue" / "SST-2" / "dev.tsv", split="dev")
     _counted(qtbot, dialog, "872 rows")
-    qtbot.waitUntil(lambda: not import_survey._running, timeout=60_000)  # the check has run
+    qtbot.waitUntil(lambda: not ThreadJob._running, timeout=60_000)  # the check has run
     assert not dialog.survey.vocabulary_label.isVisible()

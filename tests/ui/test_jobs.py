@@ -1,0 +1,80 @@
+"""JobWorker (ui/jobs.py): a Qt-free job on the app's one thread runner, ThreadJob, with its
+progress, cancel flag and outcome as signals on the GUI thread."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from bertstudio.errors import DataError
+from bertstudio.ui.jobs import JobWorker
+from bertstudio.ui.worker import ThreadJob
+
+
+def _outcomes(worker: JobWorker) -> list[tuple]:
+    seen: list[tuple] = []
+    on_gui = threading.current_thread
+    worker.progressed.connect(lambda f, m: seen.append(("progressed", f, m, on_gui() is threading.main_thread())))
+    worker.finished.connect(lambda r: seen.append(("finished", r)))
+    worker.failed.connect(lambda m: seen.append(("failed", m)))
+    worker.cancelled.connect(lambda: seen.append(("cancelled",)))
+    return seen
+
+
+def _run(qtbot, fn, *, cancel: bool = False) -> list[tuple]:
+    worker = JobWorker(fn, name="test-job", throttle_s=60.0)
+    seen = _outcomes(worker)
+    if cancel:
+        worker.cancel()
+    job = worker.start()
+    assert isinstance(job, ThreadJob)
+    qtbot.waitUntil(lambda: not job.is_running() and any(s[0] != "progressed" for s in seen), timeout=10_000)
+    assert not worker.is_running() and worker.wait(1000)
+    return seen
+
+
+def test_the_result_and_throttled_progress_arrive_on_the_gui_thread(qtbot):
+    threads: list[str] = []
+
+    def job(progress, cancel):
+        threads.append(threading.current_thread().name)
+        for i in range(5):
+            progress(i / 10, f"step {i}")  # throttled: only the first goes out
+        progress(1.0, "done")  # the last always goes out
+        return {"answer": 42}
+
+    seen = _run(qtbot, job)
+    assert seen == [("progressed", 0.0, "step 0", True), ("progressed", 1.0, "done", True), ("finished", {"answer": 42})]
+    assert threads != [threading.main_thread().name]
+
+
+@pytest.mark.parametrize(("error", "message"), [(DataError("the file is empty", path="x.csv"), None),
+                                                 (ValueError("boom"), "ValueError: boom")])
+def test_an_error_ends_as_failed_with_one_line(qtbot, error, message):
+    def job(progress, cancel):
+        raise error
+
+    assert _run(qtbot, job) == [("failed", message or str(error))]
+
+
+def test_a_cancelled_job_ends_as_cancelled_unless_it_returned_a_result(qtbot):
+    def stops(progress, cancel):
+        assert cancel.is_set()
+        raise DataError("stopped")
+
+    assert _run(qtbot, stops, cancel=True) == [("cancelled",)]
+    assert _run(qtbot, lambda progress, cancel: None, cancel=True) == [("cancelled",)]
+    assert _run(qtbot, lambda progress, cancel: "partial", cancel=True) == [("finished", "partial")]
+
+
+def test_a_dropped_worker_still_reports(qtbot):
+    """The page may drop its reference while the job runs: ThreadJob keeps the job (and so the worker) alive."""
+    release = threading.Event()
+    seen: list = []
+    worker = JobWorker(lambda progress, cancel: release.wait(10) and "done")
+    worker.finished.connect(seen.append)
+    worker.start()
+    del worker
+    release.set()
+    qtbot.waitUntil(lambda: seen == ["done"] and not ThreadJob._running, timeout=10_000)
