@@ -19,14 +19,17 @@ from PySide6.QtWidgets import (
 )
 
 from bertstudio.errors import ConfigError
-from bertstudio.train.config import HEADS, PRECISIONS, TrainConfig, check_setting
+from bertstudio.train.config import HEADS, METHODS, PRECISIONS, TrainConfig, check_setting
 
 log = logging.getLogger(__name__)
 
 DEFAULT_MODEL = "default"
 # The TrainConfig fields the form shows (the rest come from the project or keep their defaults).
-FORM_FIELDS = ("model", "head", "mode", "lora_rank", "batch_size", "lr", "epochs", "warmup_ratio", "max_length", "seed",
-               "device", "precision")
+FORM_FIELDS = ("model", "head", "method", "mode", "lora_rank", "batch_size", "lr", "epochs", "warmup_ratio", "max_length",
+               "seed", "device", "precision")
+# What the "Automatic" preset sets (train/small_data.adapt); editing one of these makes the preset Custom.
+AUTO_FIELDS = ("head", "method", "batch_size", "lr", "epochs", "warmup_ratio")
+AUTO = "auto"
 # BERT paper, appendix A.3: batch {16, 32}, lr {5e-5, 4e-5, 3e-5, 2e-5}, epochs {2, 3, 4}, warmup 10%.
 PAPER_BATCHES = (16, 32)
 PAPER_LRS = ("5e-5", "4e-5", "3e-5", "2e-5")
@@ -55,8 +58,13 @@ class TrainSettingsForm(QGroupBox):
         model_row.addWidget(browse)
 
         self.head_combo = QComboBox(objectName="headCombo")
-        for text, key in zip((self.tr("Linear on [CLS] (BERT paper)"), self.tr("MLP (hidden layer + output)")), HEADS):
+        for text, key in zip((self.tr("Linear on [CLS] (BERT paper)"), self.tr("MLP (hidden layer + output)"),
+                              self.tr("Linear on the sentence embedding (mean-pooled)"),
+                              self.tr("Siamese pair: (u, v, |u−v|, u·v)")), HEADS):
             self.head_combo.addItem(text, key)
+        self.method_combo = QComboBox(objectName="methodCombo")
+        for text, key in zip((self.tr("Fine-tune"), self.tr("SetFit first, then the head")), METHODS):
+            self.method_combo.addItem(text, key)
         self.mode_combo = QComboBox(objectName="modeCombo")
         for text, key in ((self.tr("Full fine-tuning"), "full"), (self.tr("Frozen encoder (features)"), "frozen"),
                           (self.tr("Top N layers"), "top"), (self.tr("LoRA"), "lora")):
@@ -71,6 +79,7 @@ class TrainSettingsForm(QGroupBox):
         mode_row.addWidget(self.lora_spin)
 
         self.preset_combo = QComboBox(objectName="presetCombo")
+        self.preset_combo.addItem(self.tr("Automatic: fits the labelled data"), AUTO)
         self.preset_combo.addItem(self.tr("Custom"), None)
         for batch in PAPER_BATCHES:
             for lr in PAPER_LRS:
@@ -91,15 +100,21 @@ class TrainSettingsForm(QGroupBox):
         self.precision_combo = QComboBox(objectName="precisionCombo")
         self.precision_combo.addItems(list(PRECISIONS))
         self.params_label = QLabel(objectName="trainableParamsLabel", wordWrap=True)
+        self.auto_label = QLabel(objectName="autoReasonLabel", wordWrap=True)
+        self.auto_label.setStyleSheet("color: palette(placeholder-text);")
+        self._auto_values: dict[str, Any] = {}
+        self._auto_reason: str | None = None
+        self.mode_chosen = False  # the person picked the mode while Automatic: the choice keeps it
 
-        for combo in (self.model_picker, self.head_combo, self.mode_combo, self.preset_combo, self.batch_combo,
-                      self.lr_combo, self.device_combo, self.precision_combo):
+        for combo in (self.model_picker, self.head_combo, self.method_combo, self.mode_combo, self.preset_combo,
+                      self.batch_combo, self.lr_combo, self.device_combo, self.precision_combo):
             # Long item texts (model paths, preset names) must not widen the form past the curves' room.
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
             combo.setMinimumContentsLength(8)
         form = QFormLayout(self)
-        for text, widget in ((self.tr("Model"), model_row), ("", self.model_help), (self.tr("Head"), self.head_combo),
-                             (self.tr("What learns"), mode_row), (self.tr("Preset"), self.preset_combo),
+        for text, widget in ((self.tr("Model"), model_row), ("", self.model_help), (self.tr("Preset"), self.preset_combo),
+                             ("", self.auto_label), (self.tr("Head"), self.head_combo),
+                             (self.tr("Method"), self.method_combo), (self.tr("What learns"), mode_row),
                              (self.tr("Batch size"), self.batch_combo), (self.tr("Learning rate"), self.lr_combo),
                              (self.tr("Epochs"), self.epochs_spin), (self.tr("Warm-up ratio"), self.warmup_spin),
                              (self.tr("Max length"), self.max_len_spin), (self.tr("Seed"), self.seed_spin),
@@ -112,10 +127,14 @@ class TrainSettingsForm(QGroupBox):
         self.show_settings({name: getattr(TrainConfig(), name) for name in FORM_FIELDS})  # the one set of defaults
         self.model_picker.lineEdit().setCursorPosition(0)  # show the start of a long name, not its end
 
+        # first: the Automatic choice must know the mode is the person's before edited asks it
+        self.mode_combo.currentIndexChanged.connect(self._mode_picked)
+        self.top_spin.valueChanged.connect(self._mode_picked)
         for combo in (self.model_picker, self.batch_combo, self.lr_combo, self.device_combo):
             combo.editTextChanged.connect(self.edited)
-        for combo in (self.head_combo, self.mode_combo, self.precision_combo):
+        for combo in (self.head_combo, self.method_combo, self.mode_combo, self.precision_combo):
             combo.currentIndexChanged.connect(self.edited)
+
         for spin in (self.top_spin, self.lora_spin, self.epochs_spin, self.warmup_spin, self.max_len_spin, self.seed_spin):
             spin.valueChanged.connect(self.edited)
         self.mode_combo.currentIndexChanged.connect(self._update_mode_widgets)
@@ -126,7 +145,8 @@ class TrainSettingsForm(QGroupBox):
     def _help_texts(self) -> None:
         """Each widget's tooltip is its setting's help text (train/config.py), where it has none."""
         helps = {f.name: f.metadata.get("help", "") for f in fields(TrainConfig)}
-        for name, widget in (("head", self.head_combo), ("mode", self.mode_combo), ("batch_size", self.batch_combo),
+        for name, widget in (("head", self.head_combo), ("method", self.method_combo), ("mode", self.mode_combo),
+                             ("batch_size", self.batch_combo),
                              ("lr", self.lr_combo), ("epochs", self.epochs_spin), ("warmup_ratio", self.warmup_spin),
                              ("max_length", self.max_len_spin), ("seed", self.seed_spin), ("device", self.device_combo),
                              ("precision", self.precision_combo), ("lora_rank", self.lora_spin)):
@@ -162,9 +182,37 @@ class TrainSettingsForm(QGroupBox):
         self.lora_spin.setEnabled(key == "lora")
 
     # --- presets --------------------------------------------------------------------
+    def is_auto(self) -> bool:
+        """The Automatic preset: the page fills the recipe from the data (train/small_data.py)."""
+        return self.preset_combo.currentData() == AUTO
+
+    def set_auto(self, on: bool) -> None:
+        self.preset_combo.setCurrentIndex(self.preset_combo.findData(AUTO) if on else self.preset_combo.findData(None))
+        self.auto_label.setVisible(on)
+
+    def show_auto(self, values: dict[str, Any], reason: str | None) -> None:
+        """Put the Automatic choice into the widgets and say why (the page computes it)."""
+        self._applying = True
+        try:
+            self.show_settings({k: values[k] for k in (*AUTO_FIELDS, "mode") if k in values})
+        finally:
+            self._applying = False
+        self._auto_values = {k: values[k] for k in AUTO_FIELDS if k in values}
+        self._auto_reason = reason
+        self.auto_label.setText(reason or self.tr("The BERT paper's recipe: the labelled set is large enough for it."))
+        self.auto_label.setVisible(True)
+
+    def _mode_picked(self, *_: object) -> None:
+        if not self._applying:  # a person (or a restored setting), not the Automatic choice
+            self.mode_chosen = True
+
     def _apply_preset(self, index: int) -> None:
         preset = self.preset_combo.itemData(index)
-        if preset:  # "batch|lr|epochs" (a string survives QVariant round trips; a tuple may not)
+        self.auto_label.setVisible(preset == AUTO)
+        if preset == AUTO:
+            self.mode_chosen = False
+            self.edited.emit()  # the page fills it in
+        elif preset:  # "batch|lr|epochs" (a string survives QVariant round trips; a tuple may not)
             batch, lr, epochs = str(preset).split("|")
             self._applying = True  # its four fields change one by one: not a departure from it
             try:
@@ -180,6 +228,14 @@ class TrainSettingsForm(QGroupBox):
         preset = self.preset_combo.currentData()
         if self._applying or not preset:
             return
+        if preset == AUTO:
+            try:
+                now = self.settings()
+            except ConfigError:  # text that is no number departs from the choice
+                now = {}
+            if any(now.get(k) != v for k, v in self._auto_values.items()):
+                self.set_auto(False)
+            return
         batch, lr, epochs = str(preset).split("|")
         try:
             same = (int(self.batch_combo.currentText()) == int(batch) and float(self.lr_combo.currentText()) == float(lr)
@@ -187,7 +243,7 @@ class TrainSettingsForm(QGroupBox):
         except ValueError:  # text that is no number departs from any preset
             same = False
         if not same:
-            self.preset_combo.setCurrentIndex(0)
+            self.set_auto(False)  # Custom
 
     # --- values ----------------------------------------------------------------------
     def settings(self) -> dict[str, Any]:
@@ -195,12 +251,14 @@ class TrainSettingsForm(QGroupBox):
         is no number. Ranges and spellings are the dataclass' to check."""
         return {
             "model": None if self.model_source() == DEFAULT_MODEL else self.model_source(),
-            "head": self.head_combo.currentData(), "mode": self.mode(), "lora_rank": self.lora_spin.value(),
+            "head": self.head_combo.currentData(), "method": self.method_combo.currentData(), "mode": self.mode(),
+            "lora_rank": self.lora_spin.value(),
             "batch_size": _number(self.batch_combo.currentText(), int, "batch_size", self.tr("batch size")),
             "lr": _number(self.lr_combo.currentText(), float, "lr", self.tr("learning rate")),
             "epochs": self.epochs_spin.value(), "warmup_ratio": self.warmup_spin.value(),
             "max_length": self.max_len_spin.value(), "seed": self.seed_spin.value(),
             "device": self.device_combo.currentText().strip() or "auto", "precision": self.precision_combo.currentText(),
+            "auto_reason": self._auto_reason if self.is_auto() else None,
         }
 
     def show_settings(self, values: dict[str, Any]) -> None:
@@ -217,6 +275,8 @@ class TrainSettingsForm(QGroupBox):
             self.set_model_source(ok["model"] or DEFAULT_MODEL)
         if ok.get("head") in HEADS:
             self.head_combo.setCurrentIndex(self.head_combo.findData(ok["head"]))
+        if ok.get("method") in METHODS:
+            self.method_combo.setCurrentIndex(self.method_combo.findData(ok["method"]))
         if isinstance(ok.get("mode"), str):
             mode, _, n = ok["mode"].partition("-")
             if self.mode_combo.findData(mode) >= 0 and (not n or n.isdigit()):

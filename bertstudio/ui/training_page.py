@@ -68,6 +68,7 @@ class TrainingPage(QWidget):
         self.run_dir: str | None = None
         self.config = TrainConfig()  # the last valid settings; settings_error says why the form is not
         self.settings_error: ConfigError | None = None
+        self._adapting = False  # the Automatic preset is filling the form in
         self._count_job: ThreadJob | None = None
         self._counted: TrainConfig | None = None
         self._count_timer = QTimer(self, singleShot=True, interval=250)  # count once typing pauses
@@ -79,6 +80,9 @@ class TrainingPage(QWidget):
         for sig in ("project_opened", "project_closed", "data_imported", "labels_changed"):
             getattr(session, sig).connect(self._refresh_state)
         session.gold_changed.connect(self._state_timer.start)
+        for sig in ("data_imported", "labels_changed"):
+            getattr(session, sig).connect(self._on_data_changed)
+        self._state_timer.timeout.connect(self._on_data_changed)
         session.data_imported.connect(self._check_vocabulary)
         session.project_opened.connect(self._restore_settings)
         if session.has_project():
@@ -138,17 +142,46 @@ class TrainingPage(QWidget):
     def mode(self) -> str:
         return self.form.mode()
 
-    def page_config(self) -> TrainConfig:
-        """The form's settings completed from the project, as TrainConfig checks them (raises
-        ConfigError naming the setting)."""
+    def page_config(self, **overrides: Any) -> TrainConfig:
+        """The form's settings (with ``overrides``) completed from the project, as TrainConfig
+        checks them (raises ConfigError naming the setting)."""
         project = self.session.project
-        values = self.form.settings()
+        values = {**self.form.settings(), **overrides}
         if project is None:
             return TrainConfig(**values)
         return TrainConfig(task=project.kind, glue_task=project.glue_task, labels=list(project.labels) or None, **values)
 
-    def _on_edited(self) -> None:
+    def _adapt_to_data(self) -> None:
+        """The Automatic preset: the recipe that fits the labelled training rows
+        (train/small_data.adapt, the same choice ``bertstudio train`` makes without flags)."""
+        from bertstudio.train.small_data import RECIPE, adapt, label_counts
+
+        if not self.form.is_auto() or self._adapting:
+            return
+        defaults = TrainConfig()
+        fresh = {k: getattr(defaults, k) for k in RECIPE} | {"auto_reason": None}
+        if not self.form.mode_chosen:
+            fresh["mode"] = defaults.mode
+        base = self.page_config(**fresh)
+        examples = self.session.examples("train") if self.session.has_project() and self.session.split_size("train") else None
+        counts = label_counts(examples) if examples is not None else {}
+        chosen = adapt(base, counts, given={"mode"} if self.form.mode_chosen else set())
+        self._adapting = True
         try:
+            self.form.show_auto({k: getattr(chosen, k) for k in (*RECIPE, "mode")}, chosen.auto_reason)
+        finally:
+            self._adapting = False
+
+    def _on_data_changed(self, *_: object) -> None:
+        """New labels or rows: the Automatic preset chooses again (nothing else depends on them)."""
+        if self.form.is_auto() and not self.is_running():
+            self._on_edited()
+
+    def _on_edited(self) -> None:
+        if self._adapting:
+            return
+        try:
+            self._adapt_to_data()
             self.config = self.page_config()
             self.settings_error = None
         except ConfigError as exc:
@@ -166,11 +199,14 @@ class TrainingPage(QWidget):
 
     # --- settings kept per project (project.recent_settings["train"]) ------------------
     def settings(self) -> dict[str, Any]:
-        """The form's choices as TrainConfig values (what the project keeps between sessions)."""
-        return {name: getattr(self.config, name) for name in FORM_FIELDS}
+        """The form's choices as TrainConfig values (what the project keeps between sessions),
+        plus whether the Automatic preset was on."""
+        return {**{name: getattr(self.config, name) for name in FORM_FIELDS}, "automatic": self.form.is_auto()}
 
     def apply_settings(self, values: dict[str, Any]) -> None:
-        """Restore :meth:`settings` (also in the older shape a project may hold)."""
+        """Restore :meth:`settings` (also in the older shape a project may hold: those kept
+        their own recipe, so they come back as Custom)."""
+        self.form.set_auto(values.get("automatic") is True)
         self.form.show_settings(legacy_settings(values))
         self._on_edited()
 

@@ -801,72 +801,72 @@
 <context>
     <name>FileSurveyBox</name>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="73"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="68"/>
         <source>{share}% of the word pieces of {n} sampled examples are [UNK] for the model {model}: it cannot read most of this text, and training on it learns little. Use a model made for this language, e.g. {models}, on the Train page (a Hub id, or a local model folder to work offline).</source>
         <translation>抽样的 {n} 个样例中，有 {share}% 的词片段对模型 {model} 来说是 [UNK]:它读不懂这些文本的大部分内容，在上面训练几乎学不到东西。请在“训练”页改用针对这种语言的模型，例如 {models}(填写 Hub id；或使用本地模型文件夹，以便离线工作)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="151"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="140"/>
         <source>Import only</source>
         <translation>只导入</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="155"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="144"/>
         <source>first rows</source>
         <translation>前若干行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="156"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="145"/>
         <source>random rows, seed</source>
         <translation>随机行，种子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="158"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="147"/>
         <source>Keep a big file&apos;s sample small: the first N rows, or N rows drawn at random with a seed (the same seed draws the same rows)</source>
         <translation>让大文件的样本保持小巧:取前 N 行，或用随机种子随机抽取 N 行(相同的种子抽到相同的行)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="201"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="190"/>
         <source>Counting the rows of the whole file…</source>
         <translation>正在统计整个文件的行数…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="274"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="258"/>
         <source>{rows} rows, {labelled} labelled</source>
         <translation>{rows} 行，已标注 {labelled} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="278"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="262"/>
         <source>importing {n} of them</source>
         <translation>导入其中 {n} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="285"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="269"/>
         <source>Scores from {lo} to {hi}, mean {mean}</source>
         <translation>分数从 {lo} 到 {hi}，平均 {mean}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="289"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="273"/>
         <source>with an answer</source>
         <translation>有答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="289"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="273"/>
         <source>without an answer</source>
         <translation>无答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="294"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="278"/>
         <source>and {n} more</source>
         <translation>以及另外 {n} 个</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="296"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="280"/>
         <source>Tags ({n} tokens):</source>
         <translation>标记({n} 个词元):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="297"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="281"/>
         <source>Labels:</source>
         <translation>标签:</translation>
     </message>
@@ -1284,7 +1284,7 @@
 <context>
     <name>KindEditor</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/base.py" line="162"/>
+        <location filename="../../bertstudio/ui/editors/base.py" line="163"/>
         <source>Every example of this split is labelled.</source>
         <translation>此数据划分中的样例已全部标注。</translation>
     </message>
@@ -2017,62 +2017,62 @@
 <context>
     <name>PushToHubDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="125"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="126"/>
         <source>Push to Hugging Face Hub</source>
         <translation>推送到 Hugging Face Hub</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="128"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="129"/>
         <source>user/model-name</source>
         <translation>用户名/模型名</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="129"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="130"/>
         <source>Private repository</source>
         <translation>私有仓库</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="137"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="138"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="138"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="139"/>
         <source>Repository</source>
         <translation>仓库</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="140"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="141"/>
         <source>Token</source>
         <translation>令牌</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="142"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="143"/>
         <source>Push</source>
         <translation>推送</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="147"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="148"/>
         <source>Uploads the run&apos;s model with a model card (its data, settings and metrics).</source>
         <translation>上传此运行的模型及模型卡片(包括其数据、设置和指标)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="158"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="159"/>
         <source>empty: use the cached Hugging Face login</source>
         <translation>留空:使用已缓存的 Hugging Face 登录信息</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="159"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="160"/>
         <source>a write token (no cached login found: `hf auth login`)</source>
         <translation>具有写权限的令牌(未找到已缓存的登录信息:`hf auth login`)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="186"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="187"/>
         <source>Uploaded to &lt;a href=&quot;{u}&quot;&gt;{u}&lt;/a&gt;.</source>
         <translation>已上传到 &lt;a href=&quot;{u}&quot;&gt;{u}&lt;/a&gt;。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="192"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="193"/>
         <source>Not pushed: {m}</source>
         <translation>未推送:{m}</translation>
     </message>
@@ -2228,57 +2228,57 @@
 <context>
     <name>ResultsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="81"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="80"/>
         <source>Errors only</source>
         <translation>只看错误</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="99"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="98"/>
         <source>Set as gold</source>
         <translation>设为标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="101"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="100"/>
         <source>Use prediction as gold</source>
         <translation>采用预测作为标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="105"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="104"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="176"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="175"/>
         <source>{name} (not in this project)</source>
         <translation>{name}(不属于此项目)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="256"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="255"/>
         <source>This run is not one of this project&apos;s runs ({folder}); it is shown for viewing only.</source>
         <translation>此运行不属于此项目({folder})；仅供查看。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="259"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="258"/>
         <source>It is a {run} run and this project holds {project} examples, so its rows are not matched to the project&apos;s.</source>
         <translation>这是一次 {run} 运行，而此项目包含 {project} 样例，因此其中的行不会与项目的行对应。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="263"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="262"/>
         <source>{joined} of {total} of its rows match this project&apos;s examples (same gold value).</source>
         <translation>它的 {total} 行中有 {joined} 行与此项目的样例对应(标准答案相同)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="320"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="319"/>
         <source>{shown} of {total} examples</source>
         <translation>{shown} / {total} 个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="322"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="321"/>
         <source>gold {g}, predicted {p}</source>
         <translation>标准答案 {g}，预测 {p}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="386"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="385"/>
         <source>Relabel {split} row {row}</source>
         <translation>重新标注 {split} 的第 {row} 行</translation>
     </message>
@@ -2943,167 +2943,202 @@
 <context>
     <name>TrainSettingsForm</name>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="41"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="44"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="43"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="46"/>
         <source>Bundled all-MiniLM-L6-v2 (default)</source>
         <translation>内置 all-MiniLM-L6-v2(默认)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="44"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="47"/>
         <source>The bundled model, a local model folder, or a Hugging Face Hub id typed in</source>
         <translation>内置模型、本地模型文件夹，或输入 Hugging Face Hub id</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="45"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="48"/>
         <source>folder or Hub id, e.g. bert-base-uncased</source>
         <translation>文件夹或 Hub id，例如 bert-base-uncased</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="47"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="50"/>
         <source>A Hugging Face Hub id (downloaded once, then read from the local cache) or a model folder on this computer. To work offline, pick a folder, or a Hub id already downloaded.</source>
         <translation>Hugging Face Hub id(下载一次后从本地缓存读取)或本机上的模型文件夹。离线使用时，请选择一个文件夹或已下载过的 Hub id。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="51"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="54"/>
         <source>Folder…</source>
         <translation>文件夹…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="58"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="61"/>
         <source>Linear on [CLS] (BERT paper)</source>
         <translation>[CLS] 上的线性层(BERT 论文)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="58"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="61"/>
         <source>MLP (hidden layer + output)</source>
         <translation>MLP(隐藏层 + 输出层)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="61"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="62"/>
+        <source>Linear on the sentence embedding (mean-pooled)</source>
+        <translation>句向量上的线性层（均值池化）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="63"/>
+        <source>Siamese pair: (u, v, |u−v|, u·v)</source>
+        <translation>孪生句对：(u, v, |u−v|, u·v)</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="66"/>
+        <source>Fine-tune</source>
+        <translation>微调</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="66"/>
+        <source>SetFit first, then the head</source>
+        <translation>先 SetFit，再训练分类头</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="69"/>
         <source>Full fine-tuning</source>
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="61"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="69"/>
         <source>Frozen encoder (features)</source>
         <translation>冻结编码器(特征提取)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="62"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="70"/>
         <source>Top N layers</source>
         <translation>顶部 N 层</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="62"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="70"/>
         <source>LoRA</source>
         <translation>LoRA</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="68"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="76"/>
         <source>N</source>
         <translation>N</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="70"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="78"/>
         <source>rank</source>
         <translation>秩</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="74"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="82"/>
+        <source>Automatic: fits the labelled data</source>
+        <translation>自动：按已标注数据选择</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="83"/>
         <source>Custom</source>
         <translation>自定义</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="78"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="87"/>
         <source>BERT paper: batch {b}, lr {lr}, {e} epochs</source>
         <translation>BERT 论文:批大小 {b}，学习率 {lr}，{e} 轮</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="101"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="115"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="101"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="116"/>
         <source>Head</source>
         <translation>输出头</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="102"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="117"/>
         <source>What learns</source>
         <translation>训练哪些部分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="102"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="115"/>
         <source>Preset</source>
         <translation>预设</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="103"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="117"/>
+        <source>Method</source>
+        <translation>方法</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="118"/>
         <source>Batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="103"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="118"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="104"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="119"/>
         <source>Epochs</source>
         <translation>轮数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="104"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="119"/>
         <source>Warm-up ratio</source>
         <translation>预热比例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="105"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="120"/>
         <source>Max length</source>
         <translation>最大长度</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="105"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="120"/>
         <source>Seed</source>
         <translation>随机种子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="106"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="121"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="106"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="121"/>
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="107"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="122"/>
         <source>Trainable</source>
         <translation>可训练参数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="109"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="124"/>
         <source>BERT paper grid: batch 16/32, lr 5e-5…2e-5, 2–4 epochs</source>
         <translation>BERT 论文网格:批大小 16/32，学习率 5e-5…2e-5，2–4 轮</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="151"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="171"/>
         <source>Choose a model folder</source>
         <translation>选择模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="199"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="202"/>
+        <source>The BERT paper&apos;s recipe: the labelled set is large enough for it.</source>
+        <translation>BERT 论文的配方：已标注的数据足够多。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="256"/>
         <source>batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="200"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="257"/>
         <source>learning rate</source>
         <translation>学习率</translation>
     </message>
@@ -3151,7 +3186,17 @@
         <translation>正在保存…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="160"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="122"/>
+        <source>SetFit: contrastive step %v / %m…</source>
+        <translation>SetFit：对比学习第 %v / %m 步…</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="123"/>
+        <source>fitting the head on the frozen encoder: batch %v / %m…</source>
+        <translation>在冻结的编码器上拟合分类头：第 %v / %m 批…</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="164"/>
         <source>step %v / %m</source>
         <translation>第 %v / %m 步</translation>
     </message>
@@ -3161,27 +3206,27 @@
         <translation>已开始:{n} 个训练样例 / {m} 个评估样例，{s} 步，批大小 {b}，{p:,} 个参数中有 {t:,} 个可训练，设备 {d}({prec})。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="137"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="141"/>
         <source>Evaluation at step {step} (epoch {epoch:.2f}): {m}</source>
         <translation>第 {step} 步(第 {epoch:.2f} 轮)的评估:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="154"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="158"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="154"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="158"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="154"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="158"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="161"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="165"/>
         <source>Run {status}.</source>
         <translation>运行{status}。</translation>
     </message>
@@ -3189,127 +3234,127 @@
 <context>
     <name>TrainingPage</name>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="96"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="100"/>
         <source>Start training</source>
         <translation>开始训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="97"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="101"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="98"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="102"/>
         <source>Export run…</source>
         <translation>导出运行…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="100"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="104"/>
         <source>Write these settings and the labelled data to a folder that trains headless anywhere: bertstudio train --config run.toml (or under accelerate launch on several GPUs)</source>
         <translation>将这些设置和已标注的数据写入一个文件夹，可在任何地方无界面训练:bertstudio train --config run.toml(多 GPU 上可用 accelerate launch 启动)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="218"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="254"/>
         <source>counted when the model loads</source>
         <translation>加载模型时统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="254"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="290"/>
         <source>the training split has no labelled examples</source>
         <translation>训练数据划分中没有已标注的样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="254"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="290"/>
         <source>train split</source>
         <translation>train 数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="255"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="291"/>
         <source>at least a few labelled rows</source>
         <translation>至少几行已标注的数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="204"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="240"/>
         <source>counting…</source>
         <translation>正在计数…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="213"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="249"/>
         <source>{t:,} of {n:,} parameters ({p:.1f}%)</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="236"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="272"/>
         <source>Fix the setting first: {m}</source>
         <translation>请先修正设置:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="238"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="274"/>
         <source>Train a model on the labelled training rows</source>
         <translation>用已标注的训练行训练模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="264"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="300"/>
         <source>No dev split: holding out {n} of {m} labelled training examples ({p:.0%}, seed {s}) for evaluation.</source>
         <translation>没有验证集:从 {m} 个已标注训练样例中留出 {n} 个({p:.0%}，种子 {s})用于评估。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="298"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="334"/>
         <source>Run folder: {d}</source>
         <translation>运行文件夹:{d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="311"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="347"/>
         <source>Training… the window stays usable; Cancel stops after the current step.</source>
         <translation>训练中……窗口仍可使用；“取消”会在当前步结束后停止。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="339"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="375"/>
         <source>Export run to folder</source>
         <translation>导出运行到文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="346"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="382"/>
         <source>Exporting the run to {d}…</source>
         <translation>正在导出运行到 {d}…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="352"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="388"/>
         <source>Export failed: {m}</source>
         <translation>导出失败:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="357"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="393"/>
         <source>Run exported to {d}. Start it there with: bertstudio train --config run.toml</source>
         <translation>运行已导出到 {d}。在那里用以下命令启动:bertstudio train --config run.toml</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="364"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="400"/>
         <source>Cancelling after the current step…</source>
         <translation>将在当前步结束后取消…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="369"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="405"/>
         <source>{t:,} of {n:,} parameters ({p:.1f}%), as built</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)，按构建后的模型统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="376"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="412"/>
         <source>Training failed.</source>
         <translation>训练失败。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="378"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="414"/>
         <source>Run finished.</source>
         <translation>运行完成。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="379"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="415"/>
         <source>Run cancelled; the model saved so far is usable.</source>
         <translation>运行已取消；已保存的模型可以使用。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="384"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="420"/>
         <source>Training could not run: {m}</source>
         <translation>无法训练:{m}</translation>
     </message>
@@ -3317,17 +3362,17 @@
 <context>
     <name>_ExportProgress</name>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="98"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="99"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="110"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="111"/>
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="115"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="116"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
@@ -3335,48 +3380,48 @@
 <context>
     <name>plots</name>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="109"/>
+        <location filename="../../bertstudio/ui/plots.py" line="111"/>
         <source>step</source>
         <translation>步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="261"/>
+        <location filename="../../bertstudio/ui/plots.py" line="263"/>
         <source>Training loss</source>
         <translation>训练损失</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="261"/>
         <location filename="../../bertstudio/ui/plots.py" line="263"/>
+        <location filename="../../bertstudio/ui/plots.py" line="265"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="263"/>
+        <location filename="../../bertstudio/ui/plots.py" line="265"/>
         <source>loss (smoothed)</source>
         <translation>损失(平滑)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="286"/>
+        <location filename="../../bertstudio/ui/plots.py" line="288"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="286"/>
+        <location filename="../../bertstudio/ui/plots.py" line="288"/>
         <source>lr</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="288"/>
+        <location filename="../../bertstudio/ui/plots.py" line="290"/>
         <source>learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="304"/>
+        <location filename="../../bertstudio/ui/plots.py" line="308"/>
         <source>Evaluation</source>
         <translation>评估</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="304"/>
+        <location filename="../../bertstudio/ui/plots.py" line="308"/>
         <source>score (x100)</source>
         <translation>分数(×100)</translation>
     </message>

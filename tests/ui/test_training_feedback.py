@@ -136,6 +136,7 @@ def test_runs_are_named_after_what_they_are_and_can_be_renamed(qtbot, session):
 
     page = TrainingPage(session)
     qtbot.addWidget(page)
+    page.mode_combo.setCurrentIndex(page.mode_combo.findData("full"))
     page.lr_combo.setCurrentText("2e-5")
     first, second = Path(page._new_run_dir()), Path(page._new_run_dir())
     assert re.fullmatch(r"proj-full-lr2e-5-\d{4}-\d{4}", first.name), first.name
@@ -205,7 +206,7 @@ def test_the_preset_combo_says_custom_once_a_field_departs(qtbot, session):
     page.seed_spin.setValue(7)  # not one of the preset's fields
     assert page.preset_combo.currentIndex() == idx
     page.epochs_spin.setValue(5)
-    assert page.preset_combo.currentIndex() == 0 and page.preset_combo.currentText() == "Custom"
+    assert page.preset_combo.currentData() is None and page.preset_combo.currentText() == "Custom"
 
 
 # --- item 18: the model picker and the [UNK] check on the Train page ---------------------------------

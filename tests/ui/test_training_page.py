@@ -147,7 +147,7 @@ def test_no_dev_split_holds_out_ten_percent_and_says_so(qtbot, tmp_path, tiny_mo
 def test_bert_paper_presets_fill_the_settings(qtbot, session):
     page = TrainingPage(session)
     qtbot.addWidget(page)
-    assert page.preset_combo.count() == 1 + 2 * 4 * 3  # Custom + the paper's grid
+    assert page.preset_combo.count() == 2 + 2 * 4 * 3  # Automatic, Custom + the paper's grid
     idx = page.preset_combo.findData("16|3e-5|4")
     assert idx > 0
     page.warmup_spin.setValue(0.3)
@@ -240,14 +240,20 @@ def test_export_run_reports_a_project_without_labels(qtbot, tmp_path, monkeypatc
 
 def test_a_fresh_page_shows_the_dataclass_defaults(qtbot, session):
     """One default per setting: the page has none of its own (it used to start at lr 2e-5
-    while TrainConfig said 5e-5)."""
+    while TrainConfig said 5e-5). A fresh page is on the Automatic preset, whose recipe is
+    train/small_data.adapt's for the project's labels (the same as ``bertstudio train``'s)."""
+    from bertstudio.train.small_data import adapt, label_counts
+
     page = TrainingPage(session)
     qtbot.addWidget(page)
     defaults = TrainConfig()
-    assert page.config.lr == defaults.lr and float(page.lr_combo.currentText()) == defaults.lr
-    for name in ("model", "head", "mode", "lora_rank", "batch_size", "epochs", "warmup_ratio", "max_length", "seed",
-                 "device", "precision"):
+    assert page.preset_combo.currentData() == "auto" and page.form.auto_label.text()
+    for name in ("model", "lora_rank", "max_length", "seed", "device", "precision"):
         assert getattr(page.config, name) == getattr(defaults, name), name
+    chosen = adapt(TrainConfig(task="sentence", labels=["neg", "pos"]), label_counts(session.examples("train")))
+    for name in ("head", "method", "mode", "batch_size", "lr", "epochs", "warmup_ratio", "auto_reason"):
+        assert getattr(page.config, name) == getattr(chosen, name), name
+    assert float(page.lr_combo.currentText()) == chosen.lr
     assert (page.config.task, page.config.labels) == ("sentence", ["neg", "pos"])  # from the project
 
 
@@ -258,6 +264,7 @@ def test_settings_are_kept_as_trainconfig_values_and_old_ones_still_load(qtbot, 
     page.top_spin.setValue(3)
     page.lr_combo.setCurrentText("4e-5")
     kept = page.settings()
+    assert kept.pop("automatic") is False  # a typed learning rate: the person's recipe (Custom)
     assert (kept["mode"], kept["lr"], kept["model"]) == ("top-3", 4e-5, None)
     TrainConfig(**kept)  # every kept value is a valid setting
     # what a project saved before the page kept TrainConfig values
@@ -301,3 +308,28 @@ def test_trainable_parameters_are_counted_for_any_architecture(qtbot, session, t
     built, total = (sum(p.numel() for p in model.parameters() if p.requires_grad), sum(p.numel() for p in model.parameters()))
     assert (built, total) == count_parameters(model)
     qtbot.waitUntil(lambda: f"{built:,} of {total:,} parameters" in page.params_label.text(), timeout=60_000)
+
+
+def test_the_automatic_preset_follows_the_labels_and_a_typed_setting_wins(qtbot, session):
+    """#13 item 5 on the Train page: Automatic says what it chose for the labelled rows and
+    chooses again as labels arrive; the mode a person picks is kept (LoRA gets its own rate);
+    a recipe field typed in makes it Custom; the choice and the reason reach the run's config."""
+    from bertstudio.train.small_data import LORA_LR
+
+    page = TrainingPage(session)
+    qtbot.addWidget(page)
+    assert page.form.is_auto()
+    before = page.form.auto_label.text()
+    assert before.startswith(f"{sum(1 for _ in range(session.split_size('train')))} labels") or "labels" in before
+    assert page.config.auto_reason == before
+    page.mode_combo.setCurrentIndex(page.mode_combo.findData("lora"))
+    assert page.form.is_auto() and page.config.mode == "lora" and page.config.lr == LORA_LR
+    assert "LoRA" in page.form.auto_label.text()
+    session.write_gold("train", 0, None)  # one label fewer: the choice is made again
+    qtbot.waitUntil(lambda: page.form.auto_label.text() != before and page.config.auto_reason.startswith(
+        f"{page.config.auto_reason.split()[0]} labelled rows"), timeout=3000)
+    config, *_ = page.run_inputs(str(session.project.runs_dir / "x"))
+    assert config.auto_reason == page.form.auto_label.text()
+    page.epochs_spin.setValue(page.epochs_spin.value() + 1)
+    assert not page.form.is_auto() and page.config.auto_reason is None
+    assert page.settings()["automatic"] is False
