@@ -78,6 +78,10 @@ def export_onnx(model_dir: str | Path, out_dir: str | Path, *, quantize: bool = 
     report = _reporter(progress, cancel)
     report(0.02, "loading the model")
     model, tokenizer, kind, labels = load_model(model_dir)
+    if getattr(model, "siamese", False):
+        raise ConfigError("a siamese pair model encodes each side of a pair on its own; the ONNX export and its "
+                          "predict.py read one joined input", path=model_dir, where="export",
+                          expected="a model with a linear, mlp or embedding head (or predict it with bertstudio)")
     task = get_task(kind)
     decode = family(task.spec)
     if decode is None:

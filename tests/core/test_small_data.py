@@ -194,3 +194,23 @@ def test_the_cli_chooses_when_no_hyperparameter_is_given_and_records_why(tiny, t
     assert rc == 0
     recipe = saved_config(tmp_path / "recipe")
     assert (recipe.method, recipe.head, recipe.auto_reason) == ("finetune", "linear", None)
+
+
+def test_an_embedding_head_model_exports_to_onnx_and_a_siamese_one_is_refused_in_one_line(tiny, tmp_path, one_thread):
+    from bertstudio.train.onnx_export import evaluate_onnx, export_onnx
+
+    records = sentiment_records(24)
+    result = train(small_config(tiny, tmp_path, head="embedding"), from_records("sentence", records))
+    assert result.status == "finished", result.message
+    exported = export_onnx(tmp_path / "run" / "model", tmp_path / "onnx", quantize=False)
+    assert exported.max_abs_diff < 1e-3
+    dev = from_records("sentence", records[:8])
+    onnx_metrics, onnx_rows = evaluate_onnx(exported.fp32, dev)
+    metrics, rows = evaluate(tmp_path / "run" / "model", dev)
+    assert [r["label"] for r in onnx_rows] == [r["label"] for r in rows] and onnx_metrics == metrics
+
+    pair = train(small_config(tiny, tmp_path, task="pair", head="siamese", output_dir=str(tmp_path / "pair")),
+                 from_records("pair", pair_records(16)))
+    assert pair.status == "finished", pair.message
+    rc = main(["export-onnx", "--model", str(tmp_path / "pair" / "model"), "--out", str(tmp_path / "pair-onnx")])
+    assert rc == 2 and not (tmp_path / "pair-onnx").exists()
