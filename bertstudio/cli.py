@@ -201,11 +201,27 @@ def cmd_train(args: argparse.Namespace, out: TextIO) -> int:
     cancel = threading.Event()
     previous = _with_interrupt(cancel)
     try:
+        if config.seeds > 1:
+            return _train_seeds(config, train_set, eval_set, args, cancel, out)
         result = train(config, train_set, eval_set, callbacks=[ProgressPrinter(quiet=args.quiet)], cancel=cancel)
     finally:
         if previous is not None:
             signal.signal(signal.SIGINT, previous)
     return _report_result(result, out)
+
+
+def _train_seeds(config: Any, train_set: Any, eval_set: Any, args: argparse.Namespace, cancel: threading.Event,
+                 out: TextIO) -> int:
+    """``--seeds N``: the runs one after another, then the main metric's mean and spread."""
+    from bertstudio.train.seeds import train_seeds
+
+    result = train_seeds(config, train_set, eval_set, callbacks=[ProgressPrinter(quiet=args.quiet)], cancel=cancel)
+    for seed, value in result.values.items():
+        print(f"seed {seed}: {result.metric} {value:.4f}  {result.folders.get(seed, '')}", file=out)
+    print(result.summary(), file=out)
+    if result.status == "failed":
+        print(f"error: {result.message}", file=sys.stderr)
+    return _exit_code(result.results[-1])
 
 
 def _report_result(result: Any, out: TextIO) -> int:

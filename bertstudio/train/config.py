@@ -94,7 +94,7 @@ RANGES: dict[str, Range] = {
     "weight_decay": Range(0), "max_grad_norm": Range(0),
     "max_length": Range(8),  # the model's own limit (max_position_embeddings) is checked when the run starts
     "doc_stride": Range(0), "max_answer_length": Range(1),
-    "seed": Range(0, 2**32 - 1),  # what numpy accepts (accelerate's set_seed seeds numpy too)
+    "seed": Range(0, 2**32 - 1), "seeds": Range(1, 100),  # what numpy accepts (accelerate's set_seed seeds numpy too)
     "max_train_examples": Range(1), "max_eval_examples": Range(1),
     "eval_steps": Range(1), "logging_steps": Range(1), "early_stopping_patience": Range(1),
     "hold_out": Range(0, 1, low_open=True, high_open=True),
@@ -211,6 +211,9 @@ class TrainConfig:
     doc_stride: int = _f(128, "QA: overlap between windows of a long context", _OPTIM)
     max_answer_length: int = _f(30, "QA: longest answer in tokens", _OPTIM)
     seed: int = _f(42, "Random seed (CPU runs repeat exactly)", _OPTIM)
+    seeds: int = _f(1, "Train with seeds seed, seed+1, ... as one job (one run folder each, seed-N under output_dir) "
+                       "and report the main metric's mean and spread: how much a few-label score moves", _OPTIM,
+                    metavar="N")
     max_train_examples: int | None = _f(None, "Use at most this many training examples (drawn with the seed)", _DATA,
                                         metavar="N")
     max_eval_examples: int | None = _f(None, "Use at most this many evaluation examples", _DATA, metavar="N")

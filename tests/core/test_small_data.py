@@ -214,3 +214,32 @@ def test_an_embedding_head_model_exports_to_onnx_and_a_siamese_one_is_refused_in
     assert pair.status == "finished", pair.message
     rc = main(["export-onnx", "--model", str(tmp_path / "pair" / "model"), "--out", str(tmp_path / "pair-onnx")])
     assert rc == 2 and not (tmp_path / "pair-onnx").exists()
+
+
+def test_several_seeds_run_as_one_job_with_mean_and_spread(tiny, tmp_path, one_thread, capsys):
+    data = tmp_path / "train.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in sentiment_records(24)))
+    out = tmp_path / "job"
+    rc = main(["--quiet", "train", "--task", "sentence", "--train", str(data), "--hold-out", "0.25", "--model", tiny,
+               "--out", str(out), "--epochs", "1", "--batch-size", "8", "--max-length", "32", "--device", "cpu",
+               "--seed", "5", "--seeds", "3"])
+    assert rc == 0
+    summary = json.loads((out / "seeds.json").read_text())
+    assert sorted(summary["values"]) == ["5", "6", "7"] and summary["metric"] == "accuracy"
+    values = [summary["values"][k] for k in ("5", "6", "7")]
+    for seed, value in zip((5, 6, 7), values):
+        run = json.loads((out / f"seed-{seed}" / "metrics.json").read_text())
+        assert run["accuracy"] == value and saved_config(out / f"seed-{seed}").seed == seed
+    assert summary["mean"] == pytest.approx(np.mean(values)) and summary["sd"] == pytest.approx(np.std(values, ddof=1))
+    printed = capsys.readouterr().out
+    assert "3 seeds: accuracy" in printed and "±" in printed
+    # a folder holding the user's files is refused before anything trains; a second job needs --overwrite
+    rc = main(["--quiet", "train", "--task", "sentence", "--train", str(data), "--hold-out", "0.25", "--model", tiny,
+               "--out", str(out), "--epochs", "1", "--seeds", "2", "--device", "cpu"])
+    assert rc == 2 and "overwrite" in capsys.readouterr().err
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "notes.txt").write_text("keep")
+    rc = main(["--quiet", "train", "--task", "sentence", "--train", str(data), "--hold-out", "0.25", "--model", tiny,
+               "--out", str(tmp_path / "mine"), "--epochs", "1", "--seeds", "2", "--overwrite", "--device", "cpu"])
+    assert rc == 2 and (tmp_path / "mine" / "notes.txt").read_text() == "keep"
+    assert sorted(p.name for p in (tmp_path / "mine").iterdir()) == ["notes.txt"]
