@@ -26,7 +26,7 @@ log = logging.getLogger(__name__)
 DEFAULT_MODEL = "default"
 # The TrainConfig fields the form shows (the rest come from the project or keep their defaults).
 FORM_FIELDS = ("model", "head", "method", "mode", "lora_rank", "batch_size", "lr", "epochs", "warmup_ratio", "max_length",
-               "seed", "device", "precision")
+               "seed", "seeds", "device", "precision")
 # What the "Automatic" preset sets (train/small_data.adapt); editing one of these makes the preset Custom.
 AUTO_FIELDS = ("head", "method", "batch_size", "lr", "epochs", "warmup_ratio")
 AUTO = "auto"
@@ -95,6 +95,12 @@ class TrainSettingsForm(QGroupBox):
         self.warmup_spin = QDoubleSpinBox(objectName="warmupSpin", minimum=0, maximum=0.99, singleStep=0.05, decimals=2)
         self.max_len_spin = QSpinBox(objectName="maxLengthSpin", minimum=8, maximum=4096)
         self.seed_spin = QSpinBox(objectName="seedSpin", minimum=0, maximum=2**31 - 1)
+        self.seeds_spin = QSpinBox(objectName="seedsSpin", minimum=1, maximum=20)
+        self.seeds_spin.setSuffix(self.tr(" run(s)"))
+        seed_row = QHBoxLayout()
+        seed_row.addWidget(self.seed_spin, 1)
+        seed_row.addWidget(QLabel(self.tr("seeds")))
+        seed_row.addWidget(self.seeds_spin)
         self.device_combo = QComboBox(objectName="deviceCombo", editable=True)
         self.device_combo.addItems(["auto", "cpu", "cuda", "mps"])
         self.precision_combo = QComboBox(objectName="precisionCombo")
@@ -117,7 +123,7 @@ class TrainSettingsForm(QGroupBox):
                              (self.tr("Method"), self.method_combo), (self.tr("What learns"), mode_row),
                              (self.tr("Batch size"), self.batch_combo), (self.tr("Learning rate"), self.lr_combo),
                              (self.tr("Epochs"), self.epochs_spin), (self.tr("Warm-up ratio"), self.warmup_spin),
-                             (self.tr("Max length"), self.max_len_spin), (self.tr("Seed"), self.seed_spin),
+                             (self.tr("Max length"), self.max_len_spin), (self.tr("Seed"), seed_row),
                              (self.tr("Device"), self.device_combo), (self.tr("Precision"), self.precision_combo),
                              (self.tr("Trainable"), self.params_label)):
             form.addRow(text, widget)
@@ -135,7 +141,8 @@ class TrainSettingsForm(QGroupBox):
         for combo in (self.head_combo, self.method_combo, self.mode_combo, self.precision_combo):
             combo.currentIndexChanged.connect(self.edited)
 
-        for spin in (self.top_spin, self.lora_spin, self.epochs_spin, self.warmup_spin, self.max_len_spin, self.seed_spin):
+        for spin in (self.top_spin, self.lora_spin, self.epochs_spin, self.warmup_spin, self.max_len_spin, self.seed_spin,
+                     self.seeds_spin):
             spin.valueChanged.connect(self.edited)
         self.mode_combo.currentIndexChanged.connect(self._update_mode_widgets)
         self._update_mode_widgets()
@@ -148,7 +155,8 @@ class TrainSettingsForm(QGroupBox):
         for name, widget in (("head", self.head_combo), ("method", self.method_combo), ("mode", self.mode_combo),
                              ("batch_size", self.batch_combo),
                              ("lr", self.lr_combo), ("epochs", self.epochs_spin), ("warmup_ratio", self.warmup_spin),
-                             ("max_length", self.max_len_spin), ("seed", self.seed_spin), ("device", self.device_combo),
+                             ("max_length", self.max_len_spin), ("seed", self.seed_spin), ("seeds", self.seeds_spin),
+                             ("device", self.device_combo),
                              ("precision", self.precision_combo), ("lora_rank", self.lora_spin)):
             if not widget.toolTip():
                 widget.setToolTip(helps[name])
@@ -256,7 +264,7 @@ class TrainSettingsForm(QGroupBox):
             "batch_size": _number(self.batch_combo.currentText(), int, "batch_size", self.tr("batch size")),
             "lr": _number(self.lr_combo.currentText(), float, "lr", self.tr("learning rate")),
             "epochs": self.epochs_spin.value(), "warmup_ratio": self.warmup_spin.value(),
-            "max_length": self.max_len_spin.value(), "seed": self.seed_spin.value(),
+            "max_length": self.max_len_spin.value(), "seed": self.seed_spin.value(), "seeds": self.seeds_spin.value(),
             "device": self.device_combo.currentText().strip() or "auto", "precision": self.precision_combo.currentText(),
             "auto_reason": self._auto_reason if self.is_auto() else None,
         }
@@ -284,6 +292,7 @@ class TrainSettingsForm(QGroupBox):
                 if n:
                     self.top_spin.setValue(int(n))
         for spin, name in ((self.lora_spin, "lora_rank"), (self.max_len_spin, "max_length"), (self.seed_spin, "seed"),
+                           (self.seeds_spin, "seeds"),
                            (self.epochs_spin, "epochs"), (self.warmup_spin, "warmup_ratio")):
             if name in ok:
                 spin.setValue(ok[name])

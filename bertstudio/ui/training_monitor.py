@@ -88,6 +88,7 @@ class TrainingMonitor(QWidget):
 
     def on_started(self, ev: RunStarted) -> None:
         for plot in self.plots():
+            plot.reset()  # a job's next run (several seeds) draws its own curves
             plot.set_step_range(ev.total_steps)
         self.progress.setRange(0, max(ev.total_steps, 1))
         self.progress.setValue(0)

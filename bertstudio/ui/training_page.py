@@ -69,6 +69,7 @@ class TrainingPage(QWidget):
         self.config = TrainConfig()  # the last valid settings; settings_error says why the form is not
         self.settings_error: ConfigError | None = None
         self._adapting = False  # the Automatic preset is filling the form in
+        self._seeds_result: Any = None  # the last several-seeds job's summary (train/seeds.SeedsResult)
         self._count_job: ThreadJob | None = None
         self._counted: TrainConfig | None = None
         self._count_timer = QTimer(self, singleShot=True, interval=250)  # count once typing pauses
@@ -334,7 +335,16 @@ class TrainingPage(QWidget):
         self.monitor.log(self.tr("Run folder: {d}").format(d=self.run_dir))
         # the worker first imports torch and reads the rows (seconds): the bar says so at once
         self.monitor.on_phase(PhaseChanged("starting"))
-        worker = TrainingWorker(config, train, dev)
+        self._seeds_result = None
+        if config.seeds > 1:  # one job, a run folder per seed beside each other on the Runs page
+            folders = {seed: str(self.session.project.new_run_dir(f"{Path(self.run_dir).name}-seed{seed}"))
+                       for seed in range(config.seed + 1, config.seed + config.seeds)}
+            folders[config.seed] = self.run_dir
+            self.monitor.log(self.tr("{n} seeds ({a} to {b}), one run each, one after another.").format(
+                n=config.seeds, a=config.seed, b=config.seed + config.seeds - 1))
+            worker = TrainingWorker(config, train, dev, train_fn=self._seeds_job(folders))
+        else:
+            worker = TrainingWorker(config, train, dev)
         # Bound methods, not lambdas: Qt drops these connections if the page is deleted first.
         worker.started.connect(self.monitor.on_started)
         worker.step_logged.connect(self.monitor.on_steps)
@@ -393,6 +403,17 @@ class TrainingPage(QWidget):
         self.status_label.setText(self.tr("Run exported to {d}. Start it there with: bertstudio train --config run.toml").format(d=out))
         return out
 
+    def _seeds_job(self, folders: dict[int, str]) -> Any:
+        """The worker's train function for several seeds (train/seeds.train_seeds); its summary
+        is kept for :meth:`_on_ended` (read on the GUI thread after the job has returned)."""
+        def run(config: TrainConfig, train_set: Any, eval_set: Any, *, callbacks: Any, cancel: Any) -> Any:
+            from bertstudio.train.seeds import train_seeds
+
+            result = train_seeds(config, train_set, eval_set, callbacks=callbacks, cancel=cancel, folder_for=folders.get)
+            self._seeds_result = result
+            return result.results[-1] if result.results else result
+        return run
+
     def cancel_training(self) -> None:
         if self.worker is not None:
             self.worker.cancel()
@@ -413,6 +434,10 @@ class TrainingPage(QWidget):
         else:
             self.status_label.setText(self.tr("Run finished.") if ev.status == "finished"
                                       else self.tr("Run cancelled; the model saved so far is usable."))
+        if self._seeds_result is not None:  # several seeds: how much the score moved
+            summary = self._seeds_result.summary()
+            self.monitor.log(summary)
+            self.status_label.setText(summary)
         self.session.notify_runs_changed()
         self.run_ended.emit(ev.output_dir or self.run_dir or "", ev.status)
 

@@ -3048,97 +3048,107 @@
         <translation>BERT 论文:批大小 {b}，学习率 {lr}，{e} 轮</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="115"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="99"/>
+        <source> run(s)</source>
+        <translation> 次运行</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="102"/>
+        <source>seeds</source>
+        <translation>种子数</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="121"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="116"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="122"/>
         <source>Head</source>
         <translation>输出头</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="117"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="123"/>
         <source>What learns</source>
         <translation>训练哪些部分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="115"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="121"/>
         <source>Preset</source>
         <translation>预设</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="117"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="123"/>
         <source>Method</source>
         <translation>方法</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="118"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="124"/>
         <source>Batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="118"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="124"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="119"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="125"/>
         <source>Epochs</source>
         <translation>轮数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="119"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="125"/>
         <source>Warm-up ratio</source>
         <translation>预热比例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="120"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="126"/>
         <source>Max length</source>
         <translation>最大长度</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="120"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="126"/>
         <source>Seed</source>
         <translation>随机种子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="121"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="127"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="121"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="127"/>
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="122"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="128"/>
         <source>Trainable</source>
         <translation>可训练参数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="124"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="130"/>
         <source>BERT paper grid: batch 16/32, lr 5e-5…2e-5, 2–4 epochs</source>
         <translation>BERT 论文网格:批大小 16/32，学习率 5e-5…2e-5，2–4 轮</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="171"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="179"/>
         <source>Choose a model folder</source>
         <translation>选择模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="202"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="210"/>
         <source>The BERT paper&apos;s recipe: the labelled set is large enough for it.</source>
         <translation>BERT 论文的配方：已标注的数据足够多。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="256"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="264"/>
         <source>batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="257"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="265"/>
         <source>learning rate</source>
         <translation>学习率</translation>
     </message>
@@ -3151,82 +3161,82 @@
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="94"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="95"/>
         <source>training step %v / %m</source>
         <translation>训练步 %v / %m</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="114"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="115"/>
         <source>training step %v / %m  ·  ETA {eta}  ·  {rate:.1f} examples/s  ·  loss {loss:.4f}</source>
         <translation>训练步 %v / %m  ·  预计剩余 {eta}  ·  {rate:.1f} 样例/秒  ·  损失 {loss:.4f}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="120"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="121"/>
         <source>starting…</source>
         <translation>正在启动…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="120"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="121"/>
         <source>loading model…</source>
         <translation>正在加载模型…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="120"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="121"/>
         <source>tokenising {n} examples…</source>
         <translation>正在对 {n} 个样例分词…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="121"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="122"/>
         <source>evaluating %v / %m batches…</source>
         <translation>正在评估 %v / %m 批…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="121"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="122"/>
         <source>saving…</source>
         <translation>正在保存…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="122"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="123"/>
         <source>SetFit: contrastive step %v / %m…</source>
         <translation>SetFit：对比学习第 %v / %m 步…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="123"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="124"/>
         <source>fitting the head on the frozen encoder: batch %v / %m…</source>
         <translation>在冻结的编码器上拟合分类头：第 %v / %m 批…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="164"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="165"/>
         <source>step %v / %m</source>
         <translation>第 %v / %m 步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="96"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="97"/>
         <source>Started: {n} training / {m} evaluation examples, {s} steps, batch {b}, {t:,} of {p:,} parameters trainable, on {d} ({prec}).</source>
         <translation>已开始:{n} 个训练样例 / {m} 个评估样例，{s} 步，批大小 {b}，{p:,} 个参数中有 {t:,} 个可训练，设备 {d}({prec})。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="141"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="142"/>
         <source>Evaluation at step {step} (epoch {epoch:.2f}): {m}</source>
         <translation>第 {step} 步(第 {epoch:.2f} 轮)的评估:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="158"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="159"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="158"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="159"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="158"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="159"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="165"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="166"/>
         <source>Run {status}.</source>
         <translation>运行{status}。</translation>
     </message>
@@ -3234,127 +3244,132 @@
 <context>
     <name>TrainingPage</name>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="100"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="101"/>
         <source>Start training</source>
         <translation>开始训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="101"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="102"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="102"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="103"/>
         <source>Export run…</source>
         <translation>导出运行…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="104"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="105"/>
         <source>Write these settings and the labelled data to a folder that trains headless anywhere: bertstudio train --config run.toml (or under accelerate launch on several GPUs)</source>
         <translation>将这些设置和已标注的数据写入一个文件夹，可在任何地方无界面训练:bertstudio train --config run.toml(多 GPU 上可用 accelerate launch 启动)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="254"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="255"/>
         <source>counted when the model loads</source>
         <translation>加载模型时统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="290"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="291"/>
         <source>the training split has no labelled examples</source>
         <translation>训练数据划分中没有已标注的样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="290"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="291"/>
         <source>train split</source>
         <translation>train 数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="291"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="292"/>
         <source>at least a few labelled rows</source>
         <translation>至少几行已标注的数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="240"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="241"/>
         <source>counting…</source>
         <translation>正在计数…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="249"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="250"/>
         <source>{t:,} of {n:,} parameters ({p:.1f}%)</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="272"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="273"/>
         <source>Fix the setting first: {m}</source>
         <translation>请先修正设置:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="274"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="275"/>
         <source>Train a model on the labelled training rows</source>
         <translation>用已标注的训练行训练模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="300"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="301"/>
         <source>No dev split: holding out {n} of {m} labelled training examples ({p:.0%}, seed {s}) for evaluation.</source>
         <translation>没有验证集:从 {m} 个已标注训练样例中留出 {n} 个({p:.0%}，种子 {s})用于评估。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="334"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="335"/>
         <source>Run folder: {d}</source>
         <translation>运行文件夹:{d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="347"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="343"/>
+        <source>{n} seeds ({a} to {b}), one run each, one after another.</source>
+        <translation>{n} 个种子（{a} 到 {b}），每个一次运行，依次进行。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="357"/>
         <source>Training… the window stays usable; Cancel stops after the current step.</source>
         <translation>训练中……窗口仍可使用；“取消”会在当前步结束后停止。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="375"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="385"/>
         <source>Export run to folder</source>
         <translation>导出运行到文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="382"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="392"/>
         <source>Exporting the run to {d}…</source>
         <translation>正在导出运行到 {d}…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="388"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="398"/>
         <source>Export failed: {m}</source>
         <translation>导出失败:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="393"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="403"/>
         <source>Run exported to {d}. Start it there with: bertstudio train --config run.toml</source>
         <translation>运行已导出到 {d}。在那里用以下命令启动:bertstudio train --config run.toml</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="400"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="421"/>
         <source>Cancelling after the current step…</source>
         <translation>将在当前步结束后取消…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="405"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="426"/>
         <source>{t:,} of {n:,} parameters ({p:.1f}%), as built</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)，按构建后的模型统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="412"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="433"/>
         <source>Training failed.</source>
         <translation>训练失败。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="414"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="435"/>
         <source>Run finished.</source>
         <translation>运行完成。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="415"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="436"/>
         <source>Run cancelled; the model saved so far is usable.</source>
         <translation>运行已取消；已保存的模型可以使用。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="420"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="445"/>
         <source>Training could not run: {m}</source>
         <translation>无法训练:{m}</translation>
     </message>

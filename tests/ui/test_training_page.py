@@ -333,3 +333,26 @@ def test_the_automatic_preset_follows_the_labels_and_a_typed_setting_wins(qtbot,
     page.epochs_spin.setValue(page.epochs_spin.value() + 1)
     assert not page.form.is_auto() and page.config.auto_reason is None
     assert page.settings()["automatic"] is False
+
+
+def test_several_seeds_train_as_one_job_and_say_how_much_the_score_moved(qtbot, tmp_path, tiny_model_dir):
+    """#13 item 5: Seeds = 3 trains three runs one after another (each its own folder on the
+    Runs page, seeds 42, 43, 44) and the page ends with the main metric's mean and spread."""
+    from bertstudio.train.rundir import saved_config
+
+    project = make_project(tmp_path, n_train=24)
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    page = TrainingPage(session)
+    qtbot.addWidget(page)
+    _tiny_settings(page, tiny_model_dir, epochs=1)
+    page.form.seeds_spin.setValue(3)
+    assert page.config.seeds == 3
+    with qtbot.waitSignal(page.run_ended, timeout=180_000) as ended:
+        page.start_training()
+    assert ended.args[1] == "finished", page.error_label.text()
+    runs = sorted(p for p in project.list_runs() if (p / "metrics.json").is_file())
+    assert len(runs) == 3
+    assert sorted(saved_config(p).seed for p in runs) == [42, 43, 44]
+    text = page.status_label.text()
+    assert text.startswith("3 seeds: accuracy") and "±" in text and text in page.monitor.log_view.toPlainText()
+    project.close(compact=False)
