@@ -281,6 +281,9 @@ class TrainConfig:
         if self.head in EMBEDDING_HEADS and self.mode == "lora":
             raise ConfigError(f"LoRA adapts the [CLS] heads' models; the {self.head} head trains with full, frozen or "
                               "top-N", where="mode", expected="full | frozen | top-N (or head linear | mlp)")
+        if self.seeds > 1 and self.resume_from:
+            raise ConfigError("a resumed run continues one seed", where="seeds",
+                              expected="seeds = 1 with resume_from (resume each seed's run on its own)")
         if self.method == "setfit" and (self.task != "sentence" or self.head != "embedding"):
             raise ConfigError("SetFit learns from single sentences through the embedding head", where="method",
                               expected="task sentence with head embedding (or method finetune)")

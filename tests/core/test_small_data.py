@@ -124,6 +124,7 @@ def test_a_frozen_encoders_head_learns_at_its_own_rate():
     (dict(task="tagging", head="embedding"), "embedding"),
     (dict(task="sentence", head="embedding", mode="lora"), "LoRA"),
     (dict(task="pair", head="siamese", method="setfit"), "SetFit"),
+    (dict(seeds=3, resume_from="/r/checkpoints/last"), "resumed run continues one seed"),
 ])
 def test_heads_and_methods_that_do_not_fit_are_refused(kw, message):
     with pytest.raises(ConfigError, match=message):
