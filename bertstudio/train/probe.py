@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
-import torch
 from scipy.special import softmax
 
 PROBE_MAX_ROWS = 4096  # the head is fitted on at most this many training rows (drawn with the seed)
@@ -85,6 +84,8 @@ def probe_head(parts: Any, train_set: Any, config: Any, *, notify: Callable[[Any
     (ridge for scores) of the frozen encoder's vectors of up to PROBE_MAX_ROWS training rows.
     Progress as ``PhaseChanged("probing", batches done, batches)``. False (the fresh layer
     kept) when fewer than two classes are there to separate or ``cancel`` is set."""
+    import torch  # here, not at the top: the assistant's heads import this module on the GUI thread
+
     from bertstudio.tasks.base import model_inputs
     from bertstudio.train.events import PhaseChanged
 

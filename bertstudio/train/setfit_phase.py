@@ -21,8 +21,6 @@ import tempfile
 import threading
 from typing import Any, Callable, Sequence
 
-import torch
-
 from bertstudio.hf import hf
 
 SETFIT_ITERATIONS = 20  # pairs per labelled text and sign (SetFit's num_iterations)
@@ -61,6 +59,7 @@ def contrastive_body(model_path: str, texts: Sequence[str], label_ids: Sequence[
                      cancel: threading.Event | None = None) -> Any:
     """The sentence-transformer at ``model_path`` after SetFit's contrastive phase on
     ``texts`` / ``label_ids`` (a ``SentenceTransformer``; its ``[0].auto_model`` is the encoder)."""
+    import torch  # here: the Train page imports this module (setfit_available) on the GUI thread
     from datasets import Dataset
     from sentence_transformers import SentenceTransformer
     from setfit import SetFitModel, Trainer, TrainingArguments

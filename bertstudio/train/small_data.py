@@ -59,7 +59,7 @@ HYPERPARAMETERS = RECIPE + ("mode",)
 def is_sentence_transformer(model: str | None) -> bool:
     """Whether ``model`` (a folder; None: the bundled one) is a sentence-transformer: its
     modules.json names a Pooling module (how it was trained to be read)."""
-    from bertstudio.tasks.model import resolve_model
+    from bertstudio.bundled import resolve_model  # not tasks.model: the Train page asks on the GUI thread
 
     try:
         folder = Path(resolve_model(model))

