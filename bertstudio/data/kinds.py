@@ -66,6 +66,9 @@ class KindSpec:
     headline: tuple[str, ...] = ()  # the columns one line about the example shows
     key_column: str | None = None  # a column whose values identify rows (unique per file)
     fill: Mapping[str, Any] | None = None  # value of a column a record leaves out (None: missing)
+    # The head that reads this kind through a sentence-transformer's pooled embeddings:
+    # "embedding" (one text), "siamese" (two texts, each encoded alone), None (per word, spans)
+    sentence_head: str | None = None
 
     @property
     def has_label_set(self) -> bool:
@@ -104,20 +107,21 @@ _BUILTIN = (
     KindSpec(
         "sentence", ("text", "label"), datasets.Features({"text": _STR, "label": _STR}), "label", LABEL,
         inputs=("text",), text_columns=("text",), view_columns=("text", "label"), headline=("text",),
-        table_format=True, save_format="tsv",
+        table_format=True, save_format="tsv", sentence_head="embedding",
     ),
     KindSpec(
         "pair", ("text", "text_pair", "label"),
         datasets.Features({"text": _STR, "text_pair": _STR, "label": _STR}), "label", LABEL,
         inputs=("text", "text_pair"), text_columns=("text", "text_pair"), view_columns=("text", "text_pair", "label"),
         headline=("text", "text_pair"), table_format=True, save_format="tsv", fill={"text_pair": ""},
+        sentence_head="siamese",
     ),
     KindSpec(
         "regression", ("text", "text_pair", "label"),
         datasets.Features({"text": _STR, "text_pair": _STR, "label": datasets.Value("float64")}), "label", SCORE,
         inputs=("text",), optional_inputs=("text_pair",), text_columns=("text", "text_pair"),
         view_columns=("text", "text_pair", "label"), headline=("text", "text_pair"), table_format=True,
-        save_format="tsv", fill={"text_pair": ""},
+        save_format="tsv", fill={"text_pair": ""}, sentence_head="siamese",
     ),
     KindSpec(
         "tagging", ("tokens", "tags"),

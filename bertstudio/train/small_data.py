@@ -38,6 +38,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Iterable
 
+from bertstudio.data.kinds import get_spec
 from bertstudio.train.config import TrainConfig
 from bertstudio.train.setfit_phase import setfit_available
 
@@ -88,19 +89,21 @@ def adapt(config: TrainConfig, counts: Counter | dict[str, int], *, given: Itera
     most = max(counts.values()) if counts else 0
     chosen: dict[str, Any] = {}
     reasons: list[str] = []
-    kind = config.task
+    spec = get_spec(config.task)
+    reads_embeddings = sentence_transformer and spec.sentence_head is not None  # the embedding/siamese heads fit
     mode = config.mode  # the user's when given, else what the choice below sets
     free = not (given & set(RECIPE))  # any recipe setting given: the user's recipe, not ours
     small = 0 < rows <= SMALL_ROWS
     mode_free = "mode" not in given
-    if free and small and kind == "sentence" and sentence_transformer and most <= SETFIT_MAX_PER_CLASS \
-            and setfit_available() and len(counts) >= 2 and (mode_free or mode == "frozen"):
+    if free and small and reads_embeddings and spec.sentence_head == "embedding" and spec.gold.classes \
+            and most <= SETFIT_MAX_PER_CLASS and setfit_available() and len(counts) >= 2 \
+            and (mode_free or mode == "frozen"):  # SetFit classifies one text
         chosen.update(method="setfit", head="embedding", mode="frozen", batch_size=SMALL_BATCH, warmup_ratio=0.1,
                       epochs=epochs_for(rows, SMALL_BATCH, HEAD_STEPS))
         reasons.append(f"{rows} labels (at most {most} per class): SetFit, which learns most from few labels per "
                        f"class (contrastive fine-tuning of the sentence-transformer, then its linear head)")
-    elif free and small and kind in ("sentence", "pair", "regression") and sentence_transformer and mode != "lora":
-        head = "embedding" if kind == "sentence" else "siamese"
+    elif free and small and reads_embeddings and mode != "lora":
+        head = spec.sentence_head
         chosen.update(head=head, method="finetune", lr=SMALL_LR, batch_size=SMALL_BATCH, warmup_ratio=0.1,
                       epochs=epochs_for(rows, SMALL_BATCH), **({"mode": "full"} if mode_free else {}))
         what = "the sentence embedding" if head == "embedding" else "the siamese (u, v, |u-v|, u*v) features"
@@ -116,7 +119,7 @@ def adapt(config: TrainConfig, counts: Counter | dict[str, int], *, given: Itera
     if mode == "lora" and "lr" not in given and "lr" not in chosen:
         chosen["lr"] = LORA_LR
         reasons.append(f"LoRA: learning rate {LORA_LR:g} (about 10x full fine-tuning's, as peft's examples use)")
-    if (mode == "frozen" and kind in ("pair", "regression") and sentence_transformer and head in ("linear", "mlp")
+    if (mode == "frozen" and reads_embeddings and spec.sentence_head == "siamese" and head in ("linear", "mlp")
             and "head" not in given):
         chosen["head"] = "siamese"
         reasons.append("frozen encoder on pairs: the siamese head, each side encoded alone (a frozen "
