@@ -120,15 +120,20 @@ _PHASES = {"loading_model": "loading the model…", "setfit": "SetFit: contrasti
 class ProgressPrinter:
     """Prints engine events: a one-line bar on a terminal, a line per log event otherwise."""
 
-    def __init__(self, stream: TextIO = sys.stderr, quiet: bool = False) -> None:
+    def __init__(self, stream: TextIO = sys.stderr, quiet: bool = False, chosen: str = "") -> None:
         self.stream = stream
         self.quiet = quiet
         self.tty = stream.isatty()
+        self.chosen = chosen  # what train/small_data chose and why: said once the run has started
+
 
     def __call__(self, event: Any, control: Any) -> None:
         if self.quiet:
             return
         if isinstance(event, RunStarted):
+            if self.chosen:  # not before: a model or data the run refuses is then the only line
+                self._line(f"settings chosen for this data: {self.chosen}")
+                self.chosen = ""
             self._line(
                 f"training {event.num_train_examples} examples for {event.epochs} epoch(s), {event.total_steps} steps, "
                 f"batch {event.effective_batch_size}, on {event.device} ({event.precision}); "
@@ -196,18 +201,20 @@ def cmd_train(args: argparse.Namespace, out: TextIO) -> int:
         # Settings that fit the data (train/small_data.py), for what the flags and --config leave open
         train_set, eval_set = load_sets(config)
         config = adapt(config, label_counts(train_set), given=_settings_given(args))
-        if config.auto_reason and not args.quiet:
-            print(f"settings chosen for this data: {config.auto_reason}", file=sys.stderr)
     cancel = threading.Event()
     previous = _with_interrupt(cancel)
     try:
         if config.seeds > 1:
             return _train_seeds(config, train_set, eval_set, args, cancel, out)
-        result = train(config, train_set, eval_set, callbacks=[ProgressPrinter(quiet=args.quiet)], cancel=cancel)
+        result = train(config, train_set, eval_set, callbacks=[_printer(config, args)], cancel=cancel)
     finally:
         if previous is not None:
             signal.signal(signal.SIGINT, previous)
     return _report_result(result, out)
+
+
+def _printer(config: Any, args: argparse.Namespace) -> ProgressPrinter:
+    return ProgressPrinter(quiet=args.quiet, chosen=config.auto_reason or "")
 
 
 def _train_seeds(config: Any, train_set: Any, eval_set: Any, args: argparse.Namespace, cancel: threading.Event,
@@ -215,7 +222,7 @@ def _train_seeds(config: Any, train_set: Any, eval_set: Any, args: argparse.Name
     """``--seeds N``: the runs one after another, then the main metric's mean and spread."""
     from bertstudio.train.seeds import train_seeds
 
-    result = train_seeds(config, train_set, eval_set, callbacks=[ProgressPrinter(quiet=args.quiet)], cancel=cancel)
+    result = train_seeds(config, train_set, eval_set, callbacks=[_printer(config, args)], cancel=cancel)
     for seed, value in result.values.items():
         print(f"seed {seed}: {result.metric} {value:.4f}  {result.folders.get(seed, '')}", file=out)
     print(result.summary(), file=out)
