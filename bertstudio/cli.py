@@ -61,9 +61,11 @@ def build_parser() -> argparse.ArgumentParser:
     add_arguments(p, settings)
 
     p = sub.add_parser("evaluate", help="score a fine-tuned model on labelled data")
-    add_arguments(p, ("model", *_DATA, "batch_size", "output_dir", "overwrite"), required=("model",),
+    add_arguments(p, ("model", *_DATA, "batch_size", "precision", "output_dir", "overwrite"), required=("model",),
                   help={"model": _MODEL_FOLDER, "output_dir": "write metrics.json and predictions.jsonl here",
-                        "batch_size": "examples per forward pass (default: 64)"})
+                        "batch_size": "examples per forward pass (default: 64)",
+                        "precision": "auto (as training runs on this machine: bf16 where the hardware is fast at it) | "
+                                     "fp32 (exact) | bf16 | fp16"})
 
     p = sub.add_parser("predict", help="predict for typed text, a pair, tokens, or a question + context")
     add_arguments(p, ("model",), required=("model",), help={"model": _MODEL_FOLDER + ", or an export's model.onnx"})
@@ -272,7 +274,8 @@ def cmd_evaluate(args: argparse.Namespace, out: TextIO) -> int:
     kind, labels, glue_task = saved_model_info(args.model)
     examples = _load_eval_examples(args, kind=args.task or kind, labels=labels, glue_task=args.glue_task or glue_task,
                                    max_examples=max_examples)
-    metrics, predictions = evaluate(args.model, examples, batch_size=batch_size)  # cut as the model was trained
+    metrics, predictions = evaluate(args.model, examples, batch_size=batch_size,  # cut as the model was trained
+                                    precision=args.precision or "auto")
     if folder is not None:
         write_results(folder, metrics, predictions)
     out.write(json.dumps(metrics, indent=2, sort_keys=True) + "\n")

@@ -50,7 +50,7 @@ from bertstudio.train import cartography
 from bertstudio.train import checkpoint as ckpt
 from bertstudio.train.config import EMBEDDING_HEADS, TrainConfig
 from bertstudio.train.distributed import any_process, loader_options
-from bertstudio.train.evaluation import eval_loader, predict_batches
+from bertstudio.train.evaluation import eval_loader, for_inference, predict_batches
 from bertstudio.train.events import (
     CheckpointSaved, Control, CountedBatches, Evaluated, PhaseChanged, RunFinished, RunStarted, StepMeter,
 )
@@ -109,6 +109,8 @@ def build_parts(config: TrainConfig, labels: list[str]) -> RunParts:
         lengths={"max_length": config.max_length, "doc_stride": config.doc_stride,
                  "max_answer_length": config.max_answer_length},  # evaluate and predict cut inputs the same
     )
+    # evaluate() and Predictor predict in half precision only for a run that trained in it
+    model.config.bertstudio = {**(model.config.bertstudio or {}), "precision": resolve(config.device, config.precision)[1]}
     save = save_embedding_classifier if config.head in EMBEDDING_HEADS else write_model
     return RunParts(model, tokenizer, task_for(model, config.task), labels, save)
 
@@ -411,13 +413,16 @@ EVAL_BATCH_SIZE = 64  # evaluate()'s default: no gradients, so twice the trainin
 
 
 def evaluate(model_dir: str | Path, examples: Any, *, batch_size: int = EVAL_BATCH_SIZE, callbacks: Iterable[Callable] = (),
-             max_length: int | None = None, glue_task: str | None = None) -> tuple[dict[str, float], list[dict[str, Any]]]:
+             max_length: int | None = None, glue_task: str | None = None,
+             precision: str = "auto") -> tuple[dict[str, float], list[dict[str, Any]]]:
     """Score a saved model on ``examples``: (official metrics, one prediction row per example
     with ``index`` and ``gold``, as in predictions.jsonl). Metrics are {} for unlabelled data.
     Inputs are cut and windowed as the run trained (the max_length / doc_stride /
     max_answer_length the model keeps, see train/predict.run_lengths), so the scores and
     predictions are those of the run's own evaluation and of ``Predictor``; ``max_length``
-    overrides the saved one. Raises ConfigError/DataError for a model or data that do not fit."""
+    overrides the saved one. ``precision``: "auto" predicts in the precision training uses on
+    this machine (bf16 on CPUs with native bf16, see evaluation.for_inference), "fp32" exactly.
+    Raises ConfigError/DataError for a model or data that do not fit."""
     from bertstudio.tasks.model import load_model, task_for
     from bertstudio.train.predict import run_lengths
 
@@ -430,8 +435,7 @@ def evaluate(model_dir: str | Path, examples: Any, *, batch_size: int = EVAL_BAT
     if examples.spec.gold.classes:  # predictions and golds share the model's label order
         examples = replace(examples, labels=list(labels))
     lengths = run_lengths(model, model_dir, max_length=max_length)
-    device, _ = resolve("auto", "fp32")
-    model.to(device)
+    model, device, _ = for_inference(model, "auto", precision)  # as the run's own evaluation ran (fp32: exact)
     task = task_for(model, kind)
     enc = task.encode(examples, tokenizer, max_length=lengths["max_length"], doc_stride=lengths["doc_stride"],
                       label2id={n: i for i, n in enumerate(labels)}, training=False)

@@ -1,5 +1,6 @@
 """One pass over an evaluation set: batches sorted by length, no gradients, streaming
-accumulation (the task's accumulator keeps only per-example results, never all logits)."""
+accumulation (the task's accumulator keeps only per-example results, never all logits),
+in the precision the machine trains in (:func:`for_inference`)."""
 
 from __future__ import annotations
 
@@ -30,6 +31,26 @@ def eval_loader(encoded: Any, task: Any, pad_token_id: int, batch_size: int, *,
         encoded, batch_sampler=FixedBatchSampler(batches), collate_fn=collate,
         generator=torch.Generator(), pin_memory=pin_memory,
     )
+
+
+def for_inference(model: Any, device: str = "auto", precision: str = "auto") -> tuple[Any, str, str]:
+    """``(model, device, precision)``: ``model`` on the device it will predict on, in the
+    precision training uses there (train/hardware.resolve: bf16 on CPUs with native bf16
+    and on recent GPUs, fp16 on older GPUs, else fp32). Half-precision weights, not
+    autocast: with no backward pass there is nothing to keep in fp32, and the accumulators
+    read the logits as fp32. ``precision="fp32"`` keeps the exact path, and "auto" keeps it
+    for a model whose run trained in fp32 (``config.bertstudio["precision"]``). A stand-in
+    without dtypes (an ONNX model) only moves."""
+    from bertstudio.train.hardware import resolve
+
+    meta = getattr(getattr(model, "config", None), "bertstudio", None) or {}
+    if precision == "auto" and meta.get("precision") == "fp32":
+        precision = "fp32"  # a run that trained exactly predicts exactly, as its own evaluation did
+    device, precision = resolve(device, precision)
+    model = model.to(device)
+    if isinstance(model, torch.nn.Module) and precision in ("bf16", "fp16"):
+        model = model.to(torch.bfloat16 if precision == "bf16" else torch.float16)
+    return model, device, precision
 
 
 class _Outputs(dict):

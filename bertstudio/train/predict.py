@@ -59,13 +59,16 @@ class Predictor:
         self.lengths = lengths or run_lengths(model)
 
     @classmethod
-    def load(cls, model_dir: str | Path, *, device: str = "auto") -> "Predictor":
+    def load(cls, model_dir: str | Path, *, device: str = "auto", precision: str = "auto") -> "Predictor":
+        """The model at ``model_dir`` on ``device``, predicting in the precision training uses
+        there (``precision="fp32"``: exactly; see train/evaluation.for_inference)."""
         from bertstudio.tasks.model import load_model
-        from bertstudio.train.hardware import resolve
+        from bertstudio.train.evaluation import for_inference
 
         model, tokenizer, kind, labels = load_model(model_dir)
-        dev, _ = resolve(device, "fp32")
-        return cls(model, tokenizer, kind, labels, device=dev, lengths=run_lengths(model, model_dir))
+        lengths = run_lengths(model, model_dir)
+        model, dev, _ = for_inference(model, device, precision)
+        return cls(model, tokenizer, kind, labels, device=dev, lengths=lengths)
 
     def predict(self, text: str | None = None, text_pair: str | None = None, tokens: list[str] | None = None,
                 question: str | None = None, context: str | None = None) -> dict[str, Any]:

@@ -122,7 +122,7 @@ def test_evaluate_onnx_predicts_what_evaluate_predicts(exported, real):
 
     kind, model_dir, out = exported
     examples = real[kind].head(40)
-    metrics, rows = evaluate(model_dir, examples)
+    metrics, rows = evaluate(model_dir, examples, precision="fp32")  # the export is fp32: the exact path
     onnx_metrics, preds = evaluate_onnx(out / "model.onnx", examples)
     task = get_task(kind)
     got, want = [task.predicted_value(p) for p in preds], [task.predicted_value(r) for r in rows]
@@ -193,7 +193,7 @@ def test_standalone_predict_matches_bertstudio_without_importing_it(exported, re
     onnx, torch_predictor = onnx_predictor(out / "model.onnx"), None
     from bertstudio.train.predict import Predictor
 
-    torch_predictor = Predictor.load(model_dir)
+    torch_predictor = Predictor.load(model_dir, precision="fp32")  # the export is fp32: the exact path
     assert len(standalone) == len(inputs) == 20
     for given, got in zip(inputs, standalone):
         _same(kind, got, onnx.predict(**given))
