@@ -362,11 +362,15 @@ class _Run:
         acc.wait_for_everyone()
 
     def finish(self, step: int, status: str, message: str) -> RunResult:
-        """Save the resumable last checkpoint, export the best weights (else the last) and end the run."""
+        """Export the best weights (else the last) and end the run; a run that stopped early
+        (cancelled) first saves the resumable last checkpoint. A finished run cannot be
+        resumed (rundir refuses it), so it writes no optimizer state: 2x the weights, the
+        biggest write of a run, read by nothing."""
         acc, progress, folder = self.path.accelerator, self.progress, self.folder
         self.notify(PhaseChanged("saving"), self.control)
         self.path.undo()  # plain dropout, SDPA attention and dense embeddings in what is saved and returned
-        self.save(step, best=False)
+        if status != "finished":
+            self.save(step, best=False)
         unwrapped = acc.unwrap_model(self.path.model)
         final = progress.restore_best(unwrapped, folder.best if folder else None)
         result = RunResult(status, final, self.config.output_dir, None, message, step, model=unwrapped)
@@ -380,6 +384,8 @@ class _Run:
                 folder.write_predictions(best_preds.read_text(encoding="utf-8"))
             elif progress.last_predictions is not None:
                 folder.write_predictions(jsonl(prediction_rows(self.eval_set, progress.last_predictions)))
+            if status == "finished":
+                folder.drop_last()  # an earlier evaluation's resumable checkpoint: stale once the run has finished
         acc.wait_for_everyone()
         self.notify(RunFinished(status=status, step=step, metrics=final, output_dir=self.config.output_dir, message=message))
         return result

@@ -9,11 +9,12 @@ from bertstudio.errors import ConfigError
 from bertstudio.tasks.model import max_input_length, resolve_model
 from bertstudio.train import checkpoint as ckpt
 from bertstudio.train.config import TrainConfig
-from bertstudio.train.rundir import check_output_dir
+from bertstudio.train.rundir import check_output_dir, refuse_finished
 
 
 def check_before_start(config: TrainConfig) -> None:
     if config.resume_from:
+        refuse_finished(config)  # before the checkpoint: a finished run keeps no resumable one
         ckpt.check_resumable(config.resume_from, task=config.task)
     check_output_dir(config)
     source = resolve_model(config.model)

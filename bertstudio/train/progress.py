@@ -68,6 +68,8 @@ class Progress:
         of the weights the model now holds."""
         if not self.best_saved:
             return dict(self.last_metrics)
+        if self.best_step == self.step and self.best_metrics:
+            return dict(self.best_metrics)  # the best is the model in hand: nothing to load
         if self._best_weights is not None:
             model.load_state_dict(self._best_weights)
         elif best_folder is not None and (found := ckpt.find_checkpoint(best_folder)) is not None:

@@ -105,9 +105,7 @@ def check_output_dir(config: TrainConfig) -> None:
         if saved is None:
             raise ConfigError("this folder holds no bertstudio run to resume", path=root, where="output_dir",
                               expected="the folder of the run being resumed, or a new folder")
-        if run_finished(root):
-            raise ConfigError("the run in this folder has finished; there is nothing to resume", path=root, where="output_dir",
-                              expected="a new folder for a new run")
+        refuse_finished(config)
         changed = differences(saved, config)
         if changed:
             raise ConfigError(f"the run in this folder has other settings ({', '.join(changed)})", path=root, where="output_dir",
@@ -140,6 +138,14 @@ def saved_config(root: Path) -> TrainConfig | None:
     except ConfigError as exc:
         log.warning("unreadable run config in %s: %s", root, exc)
         return None
+
+
+def refuse_finished(config: TrainConfig) -> None:
+    """ConfigError when ``config`` resumes a run whose folder holds a finished run."""
+    root = Path(config.output_dir).expanduser() if config.output_dir else None
+    if root is not None and root.is_dir() and run_finished(root):
+        raise ConfigError("the run in this folder has finished; there is nothing to resume", path=root, where="output_dir",
+                          expected="a new folder for a new run")
 
 
 def run_finished(root: Path) -> bool:
@@ -238,6 +244,17 @@ class RunFolder:
     def export_model(self, save: Any) -> Path:
         """Write ``model/`` through ``save(folder)`` into a temporary folder, then swap it in."""
         return replace_folder(self.model_dir, save)
+
+    def drop_last(self) -> None:
+        """Remove checkpoints/last (and a twin a crash mid-swap left): bertstudio's own
+        file, which a finished run no longer needs; a failure to remove it is only logged."""
+        for folder in (self.last, *self.checkpoints.glob(".last.*.old")):
+            try:
+                shutil.rmtree(folder)
+            except FileNotFoundError:
+                pass
+            except OSError as exc:
+                log.warning("could not remove %s: %s", folder, exc)
 
     def resumable(self) -> Path | None:
         """checkpoints/last when it is complete on disk (what a resume would start from)."""
