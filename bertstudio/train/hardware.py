@@ -2,7 +2,11 @@
 
 ``precision="auto"`` must never pick a slow path: bf16 on a CPU without native
 bf16 instructions (AVX2-only machines) runs matmuls roughly 100x slower than fp32,
-so on CPU bf16 is chosen only when the flags show avx512_bf16 or AMX.
+so on CPU bf16 is chosen only when the flags show avx512_bf16 or AMX, and the flags
+are not enough either: on a Xeon with avx512_bf16 but no AMX (seen here, 2026-12-02)
+oneDNN's bf16 linear ran at 150 GFLOP/s against fp32's 260, and training in bf16 at
+0.55x fp32's speed. So bf16 must also measure faster, once per process
+(:func:`bf16_matmul_speedup`, a few tens of milliseconds).
 """
 
 from __future__ import annotations
@@ -41,6 +45,43 @@ def cpu_has_fast_bf16(flags: set[str] | frozenset[str] | None = None, capability
     return False
 
 
+BF16_MIN_SPEEDUP = 1.2  # bf16 must beat fp32 by this much on the probe to be chosen: its rounding costs accuracy
+
+
+def bf16_matmul_speedup(reps: int = 5) -> float:
+    """fp32 time / bf16 time of one linear layer of a small encoder (512 tokens, 384 -> 1536,
+    MiniLM's feed-forward), measured on this CPU with torch's threads: the best of ``reps``
+    interleaved tries each, after a warm-up that builds the kernels."""
+    import time
+
+    import torch
+    from torch.nn.functional import linear
+
+    gen = torch.Generator().manual_seed(0)  # not the global RNG: a run's draws stay the same
+    x32, w32 = torch.randn(512, 384, generator=gen), torch.randn(1536, 384, generator=gen)
+    x16, w16 = x32.bfloat16(), w32.bfloat16()
+    best = {torch.float32: float("inf"), torch.bfloat16: float("inf")}
+    with torch.no_grad():
+        for x, w in ((x32, w32), (x16, w16)):
+            linear(x, w)
+        for _ in range(reps):
+            for x, w in ((x32, w32), (x16, w16)):
+                t0 = time.perf_counter()
+                linear(x, w)
+                best[x.dtype] = min(best[x.dtype], time.perf_counter() - t0)
+    return best[torch.float32] / max(best[torch.bfloat16], 1e-9)
+
+
+_measured: dict[str, bool] = {}
+
+
+def cpu_bf16_pays_off() -> bool:
+    """Whether bf16 measured at least BF16_MIN_SPEEDUP x fp32 here (measured once per process)."""
+    if "cpu" not in _measured:
+        _measured["cpu"] = bf16_matmul_speedup() >= BF16_MIN_SPEEDUP
+    return _measured["cpu"]
+
+
 def cpu_flags() -> set[str]:
     """The CPU flags from /proc/cpuinfo (empty where there is none, e.g. macOS)."""
     try:
@@ -72,13 +113,15 @@ def pick_precision(preference: str, device: str, *, cuda_bf16: bool = False, cpu
 
 
 def detect() -> tuple[bool, bool, bool, bool]:
-    """(cuda, mps, cuda_bf16, cpu_fast_bf16) for this machine."""
+    """(cuda, mps, cuda_bf16, cpu_fast_bf16) for this machine; cpu_fast_bf16: native bf16
+    instructions that also measure faster than fp32 (:func:`cpu_bf16_pays_off`)."""
     import torch
 
     cuda = torch.cuda.is_available()
     mps = bool(getattr(torch.backends, "mps", None)) and torch.backends.mps.is_available()
     cuda_bf16 = cuda and torch.cuda.is_bf16_supported()
-    fast = cpu_has_fast_bf16(cpu_flags(), torch.backends.cpu.get_cpu_capability())
+    # the flags first (no probe where bf16 is emulated), then a measurement (native is not always faster)
+    fast = cpu_has_fast_bf16(cpu_flags(), torch.backends.cpu.get_cpu_capability()) and cpu_bf16_pays_off()
     return cuda, mps, cuda_bf16, fast
 
 

@@ -15,6 +15,7 @@ from bertstudio.errors import ConfigError
 from bertstudio.train import checkpoint as ckpt
 from bertstudio.tasks.collate import pad_batch
 from bertstudio.train.batching import EpochBatchSampler, length_grouped_batches, plan_widths, sorted_batches
+from bertstudio.train import hardware
 from bertstudio.train.hardware import cpu_flags, cpu_has_fast_bf16, pick_device, pick_precision, resolve
 from bertstudio.train.optim import make_optimizer, param_groups
 from bertstudio.train.schedule import linear_schedule, steps_per_epoch, total_steps, warmup_steps
@@ -209,8 +210,31 @@ def test_this_machine_trains_in_fp32_unless_it_has_fast_bf16():
     flags = cpu_flags()
     if torch.cuda.is_available() or not flags:
         pytest.skip("decides for a Linux CPU-only machine")
-    fast = bool({"avx512_bf16", "amx_bf16"} & flags)
+    fast = bool({"avx512_bf16", "amx_bf16"} & flags) and hardware.bf16_matmul_speedup() >= hardware.BF16_MIN_SPEEDUP
     assert resolve("auto", "auto") == ("cpu", "bf16" if fast else "fp32")
+
+
+@pytest.mark.parametrize("speedup, chosen", [(0.6, "fp32"), (1.1, "fp32"), (3.0, "bf16")])
+def test_native_bf16_is_chosen_only_where_it_measures_faster(monkeypatch, speedup, chosen):
+    # a Xeon with avx512_bf16 but no AMX ran bf16 matmuls at 0.6x fp32 (and trained at 0.55x)
+    calls = []
+    monkeypatch.setattr(hardware, "cpu_flags", lambda: {"avx2", "avx512f", "avx512_bf16"})
+    monkeypatch.setattr(hardware, "bf16_matmul_speedup", lambda: calls.append(1) or speedup)
+    monkeypatch.setattr(hardware, "_measured", {})
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    assert resolve("auto", "auto") == ("cpu", chosen)
+    assert resolve("cpu", "auto") == ("cpu", chosen) and len(calls) == 1  # measured once per process
+    monkeypatch.setattr(hardware, "cpu_flags", lambda: {"avx2"})
+    monkeypatch.setattr(hardware, "_measured", {})
+    assert resolve("auto", "auto") == ("cpu", "fp32") and len(calls) == 1  # no native bf16: nothing to measure
+
+
+def test_the_bf16_probe_measures_a_ratio_and_leaves_the_global_rng_alone():
+    torch.manual_seed(5)
+    want = torch.rand(3)
+    torch.manual_seed(5)
+    ratio = hardware.bf16_matmul_speedup(reps=2)
+    assert ratio > 0 and torch.equal(torch.rand(3), want)
 
 
 # --- optimizer ------------------------------------------------------------------------------
