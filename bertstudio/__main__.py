@@ -13,7 +13,31 @@ def main(argv: list[str] | None = None) -> int:
         return app_main(argv[1:] if argv and argv[0] in ("gui", "app") else argv)
     from bertstudio.cli import main as cli_main
 
-    return cli_main(argv)
+    code = cli_main(argv)
+    if "torch" in sys.modules and sys.getprofile() is None and sys.gettrace() is None:  # not under a profiler
+        exit_now(code)
+    return code
+
+
+def exit_now(code: int) -> None:
+    """End the process without the interpreter's teardown, which with torch, transformers and
+    datasets loaded took 1.8 s after a run had written everything (freeing every module and
+    object in C; measured with a 32-sentence run): the exit handlers run (temporary folders
+    are removed, weakref finalizers called), logging and the standard streams are flushed,
+    then ``os._exit``. Only for the command line, once its command has returned: every file
+    bertstudio writes is written and closed by then (the writes are atomic and synchronous)."""
+    import atexit
+    import logging
+    import os
+
+    try:
+        atexit._run_exitfuncs()
+        logging.shutdown()
+        for stream in (sys.stdout, sys.stderr):
+            stream.flush()
+    except BaseException:  # noqa: BLE001 - a failing handler or a closed pipe: then exit the usual way
+        return
+    os._exit(code)
 
 
 if __name__ == "__main__":
