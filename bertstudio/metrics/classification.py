@@ -10,9 +10,6 @@ from __future__ import annotations
 from typing import Any, Hashable, Sequence
 
 import numpy as np
-from sklearn.metrics import accuracy_score, f1_score, matthews_corrcoef
-from sklearn.metrics import confusion_matrix as _sk_confusion
-
 from bertstudio.errors import DataError
 
 CLASSIFICATION_METRICS: tuple[str, ...] = ("accuracy", "f1", "macro_f1", "mcc")
@@ -75,6 +72,9 @@ def classification_metrics(
     labels: Sequence[Hashable] | None = None,
 ) -> dict[str, float]:
     """The named metrics among accuracy, f1 (binary, positive class = id 1), macro_f1, mcc."""
+    from sklearn.metrics import accuracy_score, f1_score, matthews_corrcoef  # here, not at the top: scikit-learn and scipy take ~1.7 s to import, which a command
+    # that computes no metric (predict, a GUI start) should not pay
+
     _check_pair(golds, preds, "classification metrics")
     if isinstance(names, str):  # names="accuracy" means one metric, not five letters
         names = (names,)
@@ -110,4 +110,6 @@ def confusion(golds: Sequence[Any], preds: Sequence[Any], labels: Sequence[Hasha
     """Counts with rows = gold label, columns = predicted label, in ``labels`` order."""
     _check_pair(golds, preds, "confusion matrix")
     order = _label_order(list(golds), list(preds), labels)
-    return _sk_confusion(list(golds), list(preds), labels=order)
+    from sklearn.metrics import confusion_matrix
+
+    return confusion_matrix(list(golds), list(preds), labels=order)

@@ -14,7 +14,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from sklearn.metrics import classification_report
 
 AVERAGES: tuple[str, ...] = ("macro avg", "weighted avg")
 
@@ -64,6 +63,8 @@ def classification_report_of(golds: Sequence[Any], preds: Sequence[Any], labels:
     """
     golds, preds = [str(g) for g in golds], [str(p) for p in preds]
     names = [str(n) for n in labels] or sorted(set(golds) | set(preds))
+    from sklearn.metrics import classification_report  # here: scikit-learn takes ~1.7 s to import
+
     report = classification_report(golds, preds, labels=names, output_dict=True, zero_division=0)
     return report_from_dict(report, names, unit)
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Sequence
 
 import numpy as np
-from scipy.stats import pearsonr, spearmanr
 
 from bertstudio.errors import DataError
 
@@ -34,6 +33,8 @@ def regression_metrics(golds: Sequence[float], preds: Sequence[float]) -> dict[s
     # working; MSE still tells how far off the constant is. Fewer than 2 points: same.
     if g.size < 2 or np.ptp(g) == 0.0 or np.ptp(p) == 0.0:
         return {"pearson": 0.0, "spearman": 0.0, "mse": mse}
+    from scipy.stats import pearsonr, spearmanr  # here: scipy.stats takes seconds to import
+
     pearson = float(pearsonr(g, p).statistic)
     spearman = float(spearmanr(g, p).statistic)
     return {"pearson": pearson, "spearman": spearman, "mse": mse}

@@ -20,8 +20,6 @@ import re
 import warnings
 from typing import Sequence
 
-from seqeval.metrics import f1_score, precision_score, recall_score
-from seqeval.scheme import IOB2, IOBES
 
 from bertstudio.errors import DataError
 from bertstudio.metrics.per_class import PerClassReport, classification_report_of, report_from_dict
@@ -100,6 +98,9 @@ def _check_scheme(golds: list[list[str]], preds: list[list[str]], scheme_name: s
 
 def _entity_scores(golds: list[list[str]], preds: list[list[str]], scheme_name: str,
                    out: dict[str, float]) -> dict[str, float]:
+    from seqeval.metrics import f1_score, precision_score, recall_score  # here: seqeval imports scikit-learn
+    from seqeval.scheme import IOB2, IOBES
+
     scheme = IOBES if scheme_name == "IOBES" else IOB2
     with warnings.catch_warnings():
         # seqeval warns when no entity is predicted; zero_division=0 already says what we do.
@@ -127,6 +128,7 @@ def tagging_report(golds: Sequence[Sequence[str]], preds: Sequence[Sequence[str]
         return classification_report_of(flat_gold, flat_pred, names, unit="tokens")
     _check_scheme(golds, preds, scheme_name)
     from seqeval.metrics import classification_report
+    from seqeval.scheme import IOB2, IOBES
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # as above: zero_division=0 says what an empty class scores

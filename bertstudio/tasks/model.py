@@ -19,6 +19,7 @@ from __future__ import annotations
 import copy
 import json
 import re
+import sys
 import threading
 from pathlib import Path
 from typing import Any, Sequence
@@ -243,9 +244,8 @@ def write_model(model: nn.Module, tokenizer: Any, out_dir: str | Path) -> Path:
     """Write a plain transformers folder (config with labels + ``bertstudio`` meta, weights,
     tokenizer) into ``out_dir`` as it is. A LoRA model is merged into a copy first, so the
     live model keeps training and the folder needs no peft."""
-    from peft import PeftModel
-
-    if isinstance(model, PeftModel):
+    peft = sys.modules.get("peft")  # a LoRA model means peft is loaded; importing it costs 0.4 s
+    if peft is not None and isinstance(model, peft.PeftModel):
         model = copy.deepcopy(model).merge_and_unload()
     model.save_pretrained(out_dir)
     tokenizer.save_pretrained(out_dir)
