@@ -72,9 +72,6 @@ def classification_metrics(
     labels: Sequence[Hashable] | None = None,
 ) -> dict[str, float]:
     """The named metrics among accuracy, f1 (binary, positive class = id 1), macro_f1, mcc."""
-    from sklearn.metrics import accuracy_score, f1_score, matthews_corrcoef  # here, not at the top: scikit-learn and scipy take ~1.7 s to import, which a command
-    # that computes no metric (predict, a GUI start) should not pay
-
     _check_pair(golds, preds, "classification metrics")
     if isinstance(names, str):  # names="accuracy" means one metric, not five letters
         names = (names,)
@@ -89,27 +86,55 @@ def classification_metrics(
         raise DataError(f"unknown metric(s) {bad}", where="classification metrics", expected=f"some of {CLASSIFICATION_METRICS}")
     golds, preds = list(golds), list(preds)
     order = _label_order(golds, preds, labels)
+    counts = _counts(golds, preds, order)
     out: dict[str, float] = {}
     for name in names:
         if name == "accuracy":
-            out[name] = float(accuracy_score(golds, preds))
+            out[name] = float(np.trace(counts) / counts.sum())
         elif name == "f1":
             pos = _positive_label(order, golds)
             # zero_division=0: no positive predicted and none gold scores 0, as GLUE's scorer does.
-            out[name] = float(f1_score(golds, preds, pos_label=pos, average="binary", labels=None, zero_division=0))
+            out[name] = _f1(counts, order.index(pos)) if pos in order else 0.0
         elif name == "macro_f1":
             # Macro over the full label list, so a class never predicted counts as 0, not skipped.
-            out[name] = float(f1_score(golds, preds, labels=order, average="macro", zero_division=0))
+            out[name] = float(np.mean([_f1(counts, k) for k in range(len(order))]))
         elif name == "mcc":
-            # sklearn returns 0.0 (not NaN) when one side is constant: MCC is undefined there.
-            out[name] = float(matthews_corrcoef(golds, preds))
+            out[name] = _mcc(counts)
     return out
+
+
+# The four scores come from the confusion counts, written here rather than taken from
+# scikit-learn (accuracy_score, f1_score, matthews_corrcoef: the same formulas, and
+# tests/core/test_metrics_classification checks them against it): importing scikit-learn
+# costs ~1.7 s, paid by every run and every `bertstudio evaluate` for a few sums.
+
+def _counts(golds: list[Any], preds: list[Any], order: list[Any]) -> np.ndarray:
+    """The confusion counts (rows gold, columns predicted) in ``order``."""
+    index = {label: i for i, label in enumerate(order)}
+    counts = np.zeros((len(order), len(order)), dtype=np.int64)
+    np.add.at(counts, (np.array([index[g] for g in golds]), np.array([index[p] for p in preds])), 1)
+    return counts
+
+
+def _f1(counts: np.ndarray, k: int) -> float:
+    """F1 of class ``k``: 2tp / (2tp + fp + fn), 0 where nothing is predicted or gold."""
+    tp = counts[k, k]
+    denominator = counts[:, k].sum() + counts[k, :].sum()  # (tp + fp) + (tp + fn)
+    return float(2 * tp / denominator) if denominator else 0.0
+
+
+def _mcc(counts: np.ndarray) -> float:
+    """Matthews correlation of any number of classes (Gorodkin's R_K, as scikit-learn); 0.0
+    when one side is constant, where it is undefined."""
+    c = counts.astype(np.float64)
+    true, pred, right, n = c.sum(axis=1), c.sum(axis=0), np.trace(c), c.sum()
+    cov_tp = right * n - true @ pred
+    cov_pp, cov_tt = n * n - pred @ pred, n * n - true @ true
+    return float(cov_tp / np.sqrt(cov_tt * cov_pp)) if cov_tt * cov_pp else 0.0
 
 
 def confusion(golds: Sequence[Any], preds: Sequence[Any], labels: Sequence[Hashable]) -> np.ndarray:
     """Counts with rows = gold label, columns = predicted label, in ``labels`` order."""
     _check_pair(golds, preds, "confusion matrix")
     order = _label_order(list(golds), list(preds), labels)
-    from sklearn.metrics import confusion_matrix
-
-    return confusion_matrix(list(golds), list(preds), labels=order)
+    return _counts(list(golds), list(preds), order)

@@ -44,6 +44,30 @@ def test_mcc_formula_matches_sklearn_multiclass() -> None:
     assert matthews_corrcoef(gold, pred) == pytest.approx(by_hand)
 
 
+@pytest.mark.parametrize("n_classes", [1, 2, 3, 5])
+@pytest.mark.parametrize("seed", range(8))
+def test_the_counts_give_what_scikit_learn_gives(n_classes: int, seed: int) -> None:
+    # bertstudio computes the four scores from confusion counts (importing scikit-learn costs
+    # ~1.7 s per run); they must be scikit-learn's, names or ids, classes missing or not
+    from sklearn.metrics import accuracy_score, confusion_matrix, f1_score
+
+    rng = np.random.default_rng(seed)
+    labels = [f"c{i}" for i in range(max(n_classes, 2))]
+    n = int(rng.integers(1, 40))
+    gold = list(rng.choice(labels[:n_classes], n))
+    pred = [g if rng.random() < 0.6 else str(rng.choice(labels)) for g in gold]
+    names = ("accuracy", "f1", "macro_f1", "mcc") if len(labels) == 2 else ("accuracy", "macro_f1", "mcc")
+    got = classification_metrics(gold, pred, names=names, labels=labels)
+    assert got["accuracy"] == pytest.approx(accuracy_score(gold, pred))
+    assert got["macro_f1"] == pytest.approx(f1_score(gold, pred, labels=labels, average="macro", zero_division=0))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # scikit-learn warns where MCC is undefined (0.0 both)
+        assert got["mcc"] == pytest.approx(matthews_corrcoef(gold, pred))
+    if "f1" in got:
+        assert got["f1"] == pytest.approx(f1_score(gold, pred, pos_label=labels[1], average="binary", zero_division=0))
+    assert (confusion(gold, pred, labels) == confusion_matrix(gold, pred, labels=labels)).all()
+
+
 def test_positive_class_is_label_id_1() -> None:
     names = ["neg", "pos"]
     gold = [names[g] for g in GOLD]
