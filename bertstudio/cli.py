@@ -38,7 +38,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 # Which TrainConfig settings each command takes as flags; every flag is generated from the
-# dataclass (train/config.add_arguments), so a new setting reaches the CLI by itself.
+# dataclass (train/config_flags.add_arguments), so a new setting reaches the CLI by itself.
 _DATA = ("task", "glue_task", "data_dir", "eval_file", "data_format", "columns", "labels", "max_eval_examples")
 _NOT_FOR_GLUE = frozenset({"task", "glue_task", "train_file", "eval_file", "data_dir", "data_format", "columns", "labels",
                            "hold_out", "resume_from"})
@@ -48,7 +48,8 @@ _MODEL_FOLDER = "a model folder written by bertstudio (run/model)"
 def build_parser() -> argparse.ArgumentParser:
     from dataclasses import fields
 
-    from bertstudio.train.config import TrainConfig, add_arguments
+    from bertstudio.train.config import TrainConfig
+    from bertstudio.train.config_flags import add_arguments
 
     settings = [f.name for f in fields(TrainConfig)]
     parser = _Parser(prog="bertstudio", description="Fine-tune BERT-style encoders. Without a command, opens the app.")
@@ -92,7 +93,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def config_from_args(args: argparse.Namespace) -> "Any":
     """TrainConfig from ``--config`` (if any) overridden by every flag that was given."""
-    from bertstudio.train.config import TrainConfig, given_settings, read_settings
+    from bertstudio.train.config import TrainConfig, read_settings
+    from bertstudio.train.config_flags import given_settings
 
     given = given_settings(args)
     base: dict[str, Any] = read_settings(args.config, given=given) if getattr(args, "config", None) else {}
@@ -184,7 +186,8 @@ def _with_interrupt(cancel: threading.Event) -> Any:
 
 def _settings_given(args: argparse.Namespace) -> set[str]:
     """The settings the user chose: flags typed and what a --config file holds."""
-    from bertstudio.train.config import given_settings, read_settings
+    from bertstudio.train.config import read_settings
+    from bertstudio.train.config_flags import given_settings
 
     given = set(given_settings(args))
     if getattr(args, "config", None):
@@ -331,7 +334,8 @@ def cmd_glue(args: argparse.Namespace, out: TextIO) -> int:
     from bertstudio.data.glue import get_preset
     from bertstudio.metrics.scoreboard import glue_score
     from bertstudio.data.atomic import atomic_write_text
-    from bertstudio.train.config import TrainConfig, given_settings
+    from bertstudio.train.config import TrainConfig
+    from bertstudio.train.config_flags import given_settings
     from bertstudio.train.engine import train
 
     data_dir, root = Path(args.data_dir), Path(args.output_dir)
@@ -365,7 +369,8 @@ def cmd_glue(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_export_run(args: argparse.Namespace, out: TextIO) -> int:
-    from bertstudio.train.config import TrainConfig, given_settings, read_settings
+    from bertstudio.train.config import TrainConfig, read_settings
+    from bertstudio.train.config_flags import given_settings
     from bertstudio.train.export import export_config_run
 
     given = given_settings(args)  # --train/--eval/--data-dir (--out is the export's folder, not a setting here)

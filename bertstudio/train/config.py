@@ -11,7 +11,6 @@ next to its outputs (``config.toml``), so any run can be re-run with
 
 from __future__ import annotations
 
-import argparse
 import functools
 import json
 import math
@@ -31,7 +30,7 @@ else:  # pragma: no cover
 import tomli_w
 
 from bertstudio.data.atomic import atomic_write_bytes
-from bertstudio.data.kinds import kind_names
+from bertstudio.data.kinds import get_spec, kind_names
 from bertstudio.data.io import FORMATS
 from bertstudio.errors import ConfigError
 from bertstudio.presets import PRESET_INFO, find_preset
@@ -271,11 +270,13 @@ class TrainConfig:
         self._check_head()
 
     def _check_head(self) -> None:
-        """The embedding heads and SetFit read sentence vectors: which kinds and modes they fit."""
-        if self.head == "siamese" and self.task not in ("pair", "regression"):
+        """The embedding heads and SetFit read sentence vectors: which kinds (their spec's
+        ``sentence_head``) and modes they fit."""
+        reads = get_spec(self.task).sentence_head  # "embedding" (one text), "siamese" (two), None
+        if self.head == "siamese" and reads != "siamese":
             raise ConfigError(f"the siamese head reads text pairs; a {self.task} task has none", where="head",
                               expected="linear | mlp | embedding")
-        if self.head == "embedding" and self.task not in ("sentence", "pair", "regression"):
+        if self.head == "embedding" and reads is None:
             raise ConfigError(f"the embedding head predicts one value per example, not per {self.task} token/span",
                               where="head", expected="linear")
         if self.head in EMBEDDING_HEADS and self.mode == "lora":
@@ -284,7 +285,8 @@ class TrainConfig:
         if self.seeds > 1 and self.resume_from:
             raise ConfigError("a resumed run continues one seed", where="seeds",
                               expected="seeds = 1 with resume_from (resume each seed's run on its own)")
-        if self.method == "setfit" and (self.task != "sentence" or self.head != "embedding"):
+        if self.method == "setfit" and (reads != "embedding" or not get_spec(self.task).gold.classes
+                                        or self.head != "embedding"):
             raise ConfigError("SetFit learns from single sentences through the embedding head", where="method",
                               expected="task sentence with head embedding (or method finetune)")
 
@@ -396,62 +398,3 @@ def _resolve_paths(data: dict[str, Any], base: Path, *, source: Path) -> dict[st
     if isinstance(model, str) and model and not Path(model).is_absolute() and (base / model).is_dir():
         out["model"] = str((base / model).resolve())
     return out
-
-
-# --- the command line, generated from the fields -----------------------------------------
-
-
-def parse_columns(text: str) -> dict[str, str]:
-    """``text=sentence,label=label`` -> {"text": "sentence", "label": "label"}."""
-    out: dict[str, str] = {}
-    for part in filter(None, (p.strip() for p in text.split(","))):
-        key, sep, value = part.partition("=")
-        if not sep or not key.strip() or not value.strip():
-            raise argparse.ArgumentTypeError(f"column mapping {part!r} is not NAME=COLUMN")
-        out[key.strip()] = value.strip()
-    return out
-
-
-def parse_names(text: str) -> list[str]:
-    """``a,b,c`` -> ["a", "b", "c"]."""
-    return [x.strip() for x in text.split(",") if x.strip()]
-
-
-_PARSERS: dict[Any, Any] = {list: parse_names, dict: parse_columns}
-
-
-def add_arguments(parser: argparse.ArgumentParser, names: Iterable[str] | None = None, *,
-                  required: Iterable[str] = (), help: dict[str, str] | None = None) -> None:
-    """A flag per setting in ``names`` (default: every one), in the dataclass' groups:
-    ``--field-name`` plus the field's older spellings (``--train``, ``--out``, ...), its type,
-    choices and help; booleans as ``--x/--no-x``. Every flag defaults to None ("not given"),
-    so :func:`given_settings` can tell typed flags from defaults: a ``--config`` file is
-    overridden only by what the user typed, and the defaults stay on the dataclass.
-    Written here rather than with transformers' HfArgumentParser, which fills every default
-    in and parses neither ``a,b`` lists nor ``k=v`` maps (the README's ``--columns``)."""
-    by_name = {f.name: f for f in fields(TrainConfig)}
-    required = set(required)
-    groups: dict[str, Any] = {}
-    for name in by_name if names is None else names:
-        f = by_name[name]
-        meta = f.metadata
-        group = groups.get(meta["group"]) or groups.setdefault(meta["group"], parser.add_argument_group(meta["group"]))
-        text = (help or {}).get(name, meta["help"])
-        if f.default is not None and not isinstance(f.default, bool):
-            text += f" (default: {f.default})"
-        kw: dict[str, Any] = {"dest": name, "default": None, "help": text, "required": name in required}
-        _optional, base = _type_of(name)
-        if base is bool:
-            kw["action"] = argparse.BooleanOptionalAction
-        else:
-            kw["type"] = _PARSERS.get(typing.get_origin(base), base)
-            if meta["metavar"]:
-                kw["metavar"] = meta["metavar"]
-            if meta["choices"] is not None:
-                kw["choices"] = tuple(meta["choices"]() if callable(meta["choices"]) else meta["choices"])
-        group.add_argument(*meta["flags"], "--" + name.replace("_", "-"), **kw)
-
-
-def given_settings(args: argparse.Namespace) -> dict[str, Any]:
-    """The settings whose flags were given (see :func:`add_arguments`)."""
-    return {f.name: value for f in fields(TrainConfig) if (value := getattr(args, f.name, None)) is not None}
