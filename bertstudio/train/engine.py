@@ -21,7 +21,8 @@ best checkpoint on disk is never touched by a failing save.
 A cancelled run (``cancel`` set, checked after every optimizer step) saves
 ``checkpoints/last`` (resumable) and exports ``model/`` with the best weights so
 far when an evaluation has happened, else with the last weights; it ends with
-``RunFinished(status="cancelled")``. A finished run exports the best weights too.
+``RunFinished(status="cancelled")``. A finished run exports the best weights too, and
+keeps no resumable checkpoint (it cannot be resumed).
 
 Resume: ``resume_from = "<run>/checkpoints/last"`` with the same settings and
 ``output_dir``. Weights, AdamW moments, every RNG, the step and the position
@@ -335,9 +336,9 @@ class _Run:
         config, task = self.config, self.parts.task
         with self.path.autocast():
             batches = CountedBatches(self.ev_loader, "evaluating", lambda ev: self.notify(ev, self.control))
-            preds = predict_batches(self.path.module, batches,
-                                    task.accumulator(self.eval_set, self.eval_enc, self.parts.labels, **_acc_options(config)),
-                                    accelerator=self.path.accelerator)
+            accumulator = task.accumulator(self.eval_set, self.eval_enc, self.parts.labels,
+                                           max_answer_length=config.max_answer_length, glue_task=config.glue_task)
+            preds = predict_batches(self.path.module, batches, accumulator, accelerator=self.path.accelerator)
         metrics = task.metrics(self.eval_set, preds, glue_task=config.glue_task)
         self.progress.record_eval(metrics, preds, _metric_key(_main_metric(config, self.eval_set), metrics))
         self.notify(Evaluated(step=step, epoch=step / self.epoch_steps, metrics=metrics), self.control)
@@ -362,10 +363,9 @@ class _Run:
         acc.wait_for_everyone()
 
     def finish(self, step: int, status: str, message: str) -> RunResult:
-        """Export the best weights (else the last) and end the run; a run that stopped early
-        (cancelled) first saves the resumable last checkpoint. A finished run cannot be
-        resumed (rundir refuses it), so it writes no optimizer state: 2x the weights, the
-        biggest write of a run, read by nothing."""
+        """Export the best weights (else the last) and end the run. Only a cancelled run saves
+        the resumable last checkpoint: a finished one cannot be resumed (rundir refuses it),
+        and its optimizer state, twice the weights, would be written for nothing."""
         acc, progress, folder = self.path.accelerator, self.progress, self.folder
         self.notify(PhaseChanged("saving"), self.control)
         self.path.undo()  # plain dropout, SDPA attention and dense embeddings in what is saved and returned
@@ -384,8 +384,8 @@ class _Run:
                 folder.write_predictions(best_preds.read_text(encoding="utf-8"))
             elif progress.last_predictions is not None:
                 folder.write_predictions(jsonl(prediction_rows(self.eval_set, progress.last_predictions)))
-            if status == "finished":
-                folder.drop_last()  # an earlier evaluation's resumable checkpoint: stale once the run has finished
+            if status == "finished":  # an earlier evaluation's resumable checkpoint is stale now
+                folder.drop_last()
         acc.wait_for_everyone()
         self.notify(RunFinished(status=status, step=step, metrics=final, output_dir=self.config.output_dir, message=message))
         return result
@@ -405,10 +405,6 @@ def _metric_key(source: tuple[str, ...], metrics: dict[str, float]) -> str:
     return main_metric(source, available=metrics)
 
 
-def _acc_options(config: TrainConfig) -> dict[str, Any]:
-    return {"max_answer_length": config.max_answer_length, "glue_task": config.glue_task}
-
-
 def _plain_save(model: Any, tokenizer: Any, out: Path) -> None:
     model.save_pretrained(out)
     if tokenizer is not None:
@@ -422,13 +418,11 @@ def evaluate(model_dir: str | Path, examples: Any, *, batch_size: int = EVAL_BAT
              max_length: int | None = None, glue_task: str | None = None,
              precision: str = "auto") -> tuple[dict[str, float], list[dict[str, Any]]]:
     """Score a saved model on ``examples``: (official metrics, one prediction row per example
-    with ``index`` and ``gold``, as in predictions.jsonl). Metrics are {} for unlabelled data.
-    Inputs are cut and windowed as the run trained (the max_length / doc_stride /
-    max_answer_length the model keeps, see train/predict.run_lengths), so the scores and
-    predictions are those of the run's own evaluation and of ``Predictor``; ``max_length``
-    overrides the saved one. ``precision``: "auto" predicts in the precision training uses on
-    this machine (bf16 on CPUs with native bf16, see evaluation.for_inference), "fp32" exactly.
-    Raises ConfigError/DataError for a model or data that do not fit."""
+    with ``index`` and ``gold``, as in predictions.jsonl; metrics {} for unlabelled data).
+    Inputs are cut and windowed as the run trained (train/predict.run_lengths; ``max_length``
+    overrides), in the precision training uses here (``precision="auto"``, see
+    evaluation.for_inference; "fp32": exact), so the scores and predictions are the run's
+    own evaluation's and ``Predictor``'s. ConfigError/DataError for a model or data that do not fit."""
     from bertstudio.tasks.model import load_model, task_for
     from bertstudio.train.predict import run_lengths
 

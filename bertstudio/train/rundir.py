@@ -246,15 +246,9 @@ class RunFolder:
         return replace_folder(self.model_dir, save)
 
     def drop_last(self) -> None:
-        """Remove checkpoints/last (and a twin a crash mid-swap left): bertstudio's own
-        file, which a finished run no longer needs; a failure to remove it is only logged."""
-        for folder in (self.last, *self.checkpoints.glob(".last.*.old")):
-            try:
-                shutil.rmtree(folder)
-            except FileNotFoundError:
-                pass
-            except OSError as exc:
-                log.warning("could not remove %s: %s", folder, exc)
+        """Remove checkpoints/last (and a twin a crash mid-swap left), which a finished run no longer needs."""
+        for folder in (f for f in (self.last, *self.checkpoints.glob(".last.*.old")) if f.exists()):
+            shutil.rmtree(folder, onerror=lambda _f, path, exc: log.warning("could not remove %s: %s", path, exc[1]))
 
     def resumable(self) -> Path | None:
         """checkpoints/last when it is complete on disk (what a resume would start from)."""
