@@ -1,0 +1,119 @@
+"""Small labelled sets through `bertstudio train` with no hyperparameter flags (the automatic
+small-data choice, train/small_data.py) against the BERT-paper recipe the command used
+before (batch 32, lr 5e-5, 3 epochs, linear head on [CLS]) and the simple baseline the
+defaults must not fall below: the bundled encoder frozen, mean-pooled, with a logistic
+regression (scikit-learn).
+
+    python benchmarks/small_data_defaults.py --per-class 16 --seeds 3 --json benchmarks/results/small_data_defaults.json
+
+Data: ../shared/data/agnews (4 topics; pool for labels, test for scoring) and SST-2
+(train for labels, dev for scoring). Each seed draws ``per-class`` labels per class;
+every method sees the same rows. Only accuracy is compared (times are noise here).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "data"
+
+
+def read_tsv(path: Path, text: str, label: str) -> list[tuple[str, str]]:
+    with open(path, encoding="utf-8", newline="") as f:
+        quoting = csv.QUOTE_NONE if "glue" in str(path) else csv.QUOTE_MINIMAL
+        return [(r[text], r[label]) for r in csv.DictReader(f, delimiter="\t", quoting=quoting)]
+
+
+def datasets() -> dict[str, tuple[list, list]]:
+    ag = (read_tsv(DATA / "agnews" / "pool.tsv", "text", "label"), read_tsv(DATA / "agnews" / "test.tsv", "text", "label"))
+    sst = (read_tsv(DATA / "glue" / "SST-2" / "train.tsv", "sentence", "label"),
+           read_tsv(DATA / "glue" / "SST-2" / "dev.tsv", "sentence", "label"))
+    return {"agnews": ag, "sst2": sst}
+
+
+def draw(rows: list, per_class: int, seed: int) -> list:
+    rng = random.Random(seed)
+    by: dict[str, list] = {}
+    for r in rows:
+        by.setdefault(r[1], []).append(r)
+    out = [r for label in sorted(by) for r in rng.sample(by[label], per_class)]
+    rng.shuffle(out)
+    return out
+
+
+def write_jsonl(path: Path, rows: list) -> None:
+    path.write_text("".join(json.dumps({"text": t, "label": y}) + "\n" for t, y in rows), encoding="utf-8")
+
+
+def run_cli(train: Path, test: Path, out: Path, seed: int, extra: list[str]) -> dict:
+    cmd = [sys.executable, "-m", "bertstudio", "--quiet", "train", "--task", "sentence", "--train", str(train),
+           "--eval", str(test), "--out", str(out), "--seed", str(seed), *extra]
+    proc = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "HF_HUB_OFFLINE": "1"})
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed:\n{proc.stderr[-2000:]}")
+    metrics = json.loads((out / "metrics.json").read_text())
+    config = (out / "config.toml").read_text()
+    reason = next((line for line in config.splitlines() if line.startswith("auto_reason")), "")
+    return {"accuracy": metrics.get("accuracy", metrics.get("eval_accuracy")), "reason": reason}
+
+
+def probe_baseline(train: list, test: list) -> float:
+    from sentence_transformers import SentenceTransformer
+    from sklearn.linear_model import LogisticRegression
+
+    from bertstudio.tasks.model import default_model_path
+
+    st = SentenceTransformer(default_model_path(), device="cpu")
+    X = st.encode([t for t, _ in train], normalize_embeddings=True)
+    Z = st.encode([t for t, _ in test], normalize_embeddings=True)
+    clf = LogisticRegression(max_iter=1000).fit(X, [y for _, y in train])
+    return float((clf.predict(Z) == [y for _, y in test]).mean())
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--per-class", type=int, default=16)
+    p.add_argument("--seeds", type=int, default=3)
+    p.add_argument("--test-rows", type=int, default=800, help="scored rows per data set (first N)")
+    p.add_argument("--sets", default="agnews,sst2")
+    p.add_argument("--json")
+    ns = p.parse_args()
+    results = []
+    sets = datasets()
+    for name in ns.sets.split(","):
+        pool, test = sets[name]
+        test = test[:ns.test_rows]
+        for seed in range(ns.seeds):
+            rows = draw(pool, ns.per_class, seed)
+            with tempfile.TemporaryDirectory() as tmp:
+                tmp = Path(tmp)
+                write_jsonl(tmp / "train.jsonl", rows)
+                write_jsonl(tmp / "test.jsonl", test)
+                auto = run_cli(tmp / "train.jsonl", tmp / "test.jsonl", tmp / "auto", seed, [])
+                recipe = run_cli(tmp / "train.jsonl", tmp / "test.jsonl", tmp / "recipe", seed,
+                                 ["--epochs", "3", "--lr", "5e-5", "--batch-size", "32"])
+            base = probe_baseline(rows, test)
+            row = {"set": name, "seed": seed, "labels": len(rows), "auto": auto["accuracy"], "recipe": recipe["accuracy"],
+                   "frozen_lr": base, "auto_reason": auto["reason"]}
+            results.append(row)
+            print(json.dumps(row), flush=True)
+    for name in ns.sets.split(","):
+        rs = [r for r in results if r["set"] == name]
+        mean = {k: sum(r[k] for r in rs) / len(rs) for k in ("auto", "recipe", "frozen_lr")}
+        print(f"{name}, {ns.per_class} labels per class, {len(rs)} seeds: automatic {mean['auto']:.3f}, "
+              f"BERT recipe {mean['recipe']:.3f}, frozen + logistic regression {mean['frozen_lr']:.3f}")
+    if ns.json:
+        Path(ns.json).write_text(json.dumps(results, indent=2))
+
+
+if __name__ == "__main__":
+    main()
