@@ -73,7 +73,7 @@ def load_task(name: str) -> dict[str, Any]:
 
         train = load_glue("SST-2", DATA / "glue" / "SST-2", "train")
         dev = load_glue("SST-2", DATA / "glue" / "SST-2", "dev")
-        names = {"0": "negative", "1": "positive"}  # what a user would call the labels
+        names = {"0": "negative", "1": "positive", "negative": "negative", "positive": "positive"}  # ids or GLUE's names
         texts = train.dataset.with_format("arrow")["text"].to_pylist()
         gold = train.dataset.with_format("arrow")["label"].to_pylist()
         ok = [i for i, t in enumerate(texts) if len(t.split()) >= 10]

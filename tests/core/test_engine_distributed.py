@@ -91,7 +91,7 @@ def test_two_processes_train_and_gather_without_duplicates(tiny_model_dir, tmp_p
     assert len(losses) == 20 and sum(losses[-3:]) < sum(losses[:3])  # it learns
     assert [e["kind"] for e in history].count("started") == 1  # rank 0 alone writes the history
     saved = [p for p in (out / "checkpoints").iterdir() if p.is_dir()]
-    assert sorted(p.name for p in saved) == ["best", "last"]  # one best checkpoint (+ the resumable last), once
+    assert sorted(p.name for p in saved) == ["best"]  # one best checkpoint, once (a finished run keeps no resumable one)
     assert not list(tmp_path.glob("run.rank1*/**/checkpoints"))
     rows = [json.loads(line) for line in (out / "predictions.jsonl").read_text().splitlines()]
     assert sorted(r["index"] for r in rows) == list(range(13))  # 13 rows: the padded repeats were dropped
