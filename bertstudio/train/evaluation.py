@@ -53,8 +53,9 @@ def for_inference(model: Any, device: str = "auto", precision: str = "auto") -> 
     return model, device, precision
 
 
-class _Outputs(dict):
-    """Gathered model outputs, readable as attributes like a transformers ModelOutput."""
+class Outputs(dict):
+    """Model outputs by name (gathered ones, an ONNX session's), readable as attributes like
+    a transformers ModelOutput."""
 
     def __getattr__(self, name: str) -> Any:
         try:
@@ -63,13 +64,13 @@ class _Outputs(dict):
             raise AttributeError(name) from None
 
 
-def _gather(accelerator: Any, batch: Mapping[str, torch.Tensor], outputs: Any) -> tuple[dict, _Outputs]:
+def _gather(accelerator: Any, batch: Mapping[str, torch.Tensor], outputs: Any) -> tuple[dict, Outputs]:
     """Every process's rows, without the repeats Accelerate adds to even out the last batch."""
     from bertstudio.train.distributed import gather_for_eval
 
     outs = {k: v for k, v in outputs.items() if isinstance(v, torch.Tensor) and k != "loss"}
     batch, outs = gather_for_eval(accelerator, dict(batch), outs)
-    return batch, _Outputs(outs)
+    return batch, Outputs(outs)
 
 
 def predict_batches(

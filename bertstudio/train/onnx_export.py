@@ -278,14 +278,6 @@ def _session(path: str | Path, threads: int = 0) -> Any:
 # --- using an export inside bertstudio --------------------------------------------------------
 
 
-class _Outputs(dict):
-    def __getattr__(self, name: str) -> Any:
-        try:
-            return self[name]
-        except KeyError:
-            raise AttributeError(name) from None
-
-
 class _Config:
     def __init__(self, meta: dict[str, Any]) -> None:
         self.max_position_embeddings = int(meta.get("max_position_embeddings") or 512)
@@ -313,12 +305,14 @@ class OnnxModel:
         """Inference only; the evaluation loop and the Predictor switch modes with train(False)."""
         return self
 
-    def __call__(self, **batch: Any) -> _Outputs:
+    def __call__(self, **batch: Any) -> Any:
         import torch
+
+        from bertstudio.train.evaluation import Outputs  # readable as attributes, as a ModelOutput
 
         feed = {n: batch[n].detach().cpu().numpy() for n in self.input_names}
         values = self.session.run(self.output_names, feed)
-        return _Outputs({n: torch.from_numpy(v) for n, v in zip(self.output_names, values)})
+        return Outputs({n: torch.from_numpy(v) for n, v in zip(self.output_names, values)})
 
 
 def read_meta(folder: str | Path) -> dict[str, Any]:
