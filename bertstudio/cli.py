@@ -239,7 +239,7 @@ def _train_seeds(config: Any, train_set: Any, eval_set: Any, args: argparse.Name
 def _report_result(result: Any, out: TextIO) -> int:
     if result.metrics:
         out.write(json.dumps(result.metrics, indent=2, sort_keys=True) + "\n")
-    if result.output_dir:
+    if result.output_dir and (Path(result.output_dir) / "config.toml").is_file():  # a refused run made none
         out.write(f"run folder: {result.output_dir}\n")
     code = _exit_code(result)
     if code == EXIT_USAGE:  # the user's input, not the run, is at fault

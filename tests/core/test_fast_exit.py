@@ -56,4 +56,5 @@ def test_a_refused_command_keeps_its_exit_code(tiny, tmp_path):
     done = _run(["train", "--train", str(tmp_path / "missing.tsv"), "--model", tiny, "--out", str(tmp_path / "run")],
                 tmp_path / "log" / "bertstudio.log", tmp_path)
     assert done.returncode == 2
+    assert "run folder" not in done.stdout  # none was made
     assert [line for line in done.stderr.splitlines() if line.startswith("bertstudio: error:") and "missing.tsv" in line]
