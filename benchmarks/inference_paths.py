@@ -73,7 +73,7 @@ def main() -> None:
 
     from bertstudio.assist.encoder import SentenceEncoder
     from bertstudio.data.glue import load_glue
-    from bertstudio.tasks.model import default_model_path
+    from bertstudio.bundled import default_model_path
     from bertstudio.train.engine import evaluate
     from bertstudio.train.evaluation import for_inference
     from bertstudio.train.predict import Predictor

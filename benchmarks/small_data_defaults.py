@@ -70,7 +70,7 @@ def probe_baseline(train: list, test: list) -> float:
     from sentence_transformers import SentenceTransformer
     from sklearn.linear_model import LogisticRegression
 
-    from bertstudio.tasks.model import default_model_path
+    from bertstudio.bundled import default_model_path
 
     st = SentenceTransformer(default_model_path(), device="cpu")
     X = st.encode([t for t, _ in train], normalize_embeddings=True)

@@ -72,7 +72,7 @@ def tiny_model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def bundled_model_dir() -> Path:
     """The bundled all-MiniLM-L6-v2 (integration tests)."""
-    from bertstudio.tasks.model import default_model_path
+    from bertstudio.bundled import default_model_path
 
     return Path(default_model_path())
 

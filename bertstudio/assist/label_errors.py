@@ -386,7 +386,7 @@ def find_label_errors(project: Any, split: str = "train", *, model: str | None =
     from bertstudio.assist.cache import CACHE_DIR, EmbeddingCache, WordEmbeddingCache
     from bertstudio.assist.encoder import SentenceEncoder
     from bertstudio.assist.pool import embed_pool, read_pool
-    from bertstudio.tasks.model import resolve_model
+    from bertstudio.bundled import resolve_model
 
     spec = spec_for(project.kind)
     if spec.features is None or spec.head not in ("logistic", "token"):

@@ -313,7 +313,7 @@ class AssistantState(TrainerJobs, ShownModel):
 
     def _job_prepare(self) -> None:
         from bertstudio.assist.zeroshot import build_zero_shot
-        from bertstudio.tasks.model import resolve_model
+        from bertstudio.bundled import resolve_model
 
         self._phase = "embedding"
         if self.spec.features is None or self._n == 0:

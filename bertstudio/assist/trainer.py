@@ -28,7 +28,7 @@ class TrainerJobs:
     # ------------------------------------------------------------------ the strong model (trainer thread)
     def _job_strong(self) -> None:
         from bertstudio.assist.strong import StrongRequest, choose_method
-        from bertstudio.tasks.model import resolve_model
+        from bertstudio.bundled import resolve_model
 
         pool = self._pool
         rows, values = self._training_rows()

@@ -228,7 +228,7 @@ def build_embedding_classifier(kind: str, model_source: str | None, *, labels: S
                                head: str | None = None) -> tuple[EmbeddingClassifier, Any, Any]:
     """``(model, tokenizer, task)``: a pre-trained encoder with a fresh head. ``head`` is
     "siamese" (default for pairs) or "embedding" (one text)."""
-    from bertstudio.tasks.model import resolve_model
+    from bertstudio.bundled import resolve_model
 
     head = head or ("siamese" if kind == "pair" else "embedding")
     model, tokenizer = build_embedding_model(kind, resolve_model(model_source), labels=labels, head=head)

@@ -27,7 +27,7 @@ from typing import Any, Sequence
 import torch
 from torch import nn
 
-from bertstudio.bundled import default_model_path, resolve_model  # noqa: F401 - re-exported
+from bertstudio.bundled import resolve_model
 from bertstudio.hf import hf
 from bertstudio.data.atomic import replace_folder
 from bertstudio.errors import ConfigError

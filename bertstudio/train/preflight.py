@@ -6,7 +6,8 @@ and takes ``max_length`` tokens. Each failure is a ConfigError (the CLI exits 2)
 from __future__ import annotations
 
 from bertstudio.errors import ConfigError
-from bertstudio.tasks.model import max_input_length, resolve_model
+from bertstudio.bundled import resolve_model
+from bertstudio.tasks.model import max_input_length
 from bertstudio.train import checkpoint as ckpt
 from bertstudio.train.config import TrainConfig
 from bertstudio.train.rundir import check_output_dir, refuse_finished

@@ -97,7 +97,7 @@ def setfit_encoder(parts: Any, train_set: Any, config: Any, *, notify: Callable[
     """Run SetFit's contrastive phase on the run's labelled training sentences and put the
     result into ``parts.model``'s encoder (an EmbeddingClassifier built from the same
     model). Progress as ``PhaseChanged("setfit", step, steps)``."""
-    from bertstudio.tasks.model import resolve_model
+    from bertstudio.bundled import resolve_model
     from bertstudio.train.events import PhaseChanged
 
     rows = train_set.labelled().dataset

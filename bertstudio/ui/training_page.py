@@ -49,7 +49,8 @@ def _labelled_rows(examples: Any) -> np.ndarray:
 def _count_parameters(config: TrainConfig) -> tuple[int, int]:
     """(trainable, total) of the model ``config`` would train; on a worker thread (imports torch)."""
     from bertstudio.data.kinds import get_spec
-    from bertstudio.tasks.model import parameter_counts, resolve_model
+    from bertstudio.bundled import resolve_model
+    from bertstudio.tasks.model import parameter_counts
 
     labels = config.labels or [str(i) for i in range(get_spec(config.task).gold.min_labels)]
     return parameter_counts(config.task, resolve_model(config.model), labels=labels, head=config.head, mode=config.mode,

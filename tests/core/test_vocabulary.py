@@ -45,7 +45,7 @@ def test_chnsenticorp_under_the_bundled_minilm_is_mostly_unk(shared_data) -> Non
     # Read from the model's files by the tokenizers library: the same pieces transformers' tokenizer makes.
     from transformers import AutoTokenizer
 
-    from bertstudio.tasks.model import default_model_path
+    from bertstudio.bundled import default_model_path
 
     reference = AutoTokenizer.from_pretrained(default_model_path(), trust_remote_code=False)
     assert unk_share(reference, texts) == (check.unk, check.pieces)
@@ -59,7 +59,7 @@ def test_a_bare_wordpiece_vocabulary_reads_as_bert_does(tmp_path, shared_data) -
     from transformers import BertTokenizerFast
 
     from bertstudio.data.io import load_examples
-    from bertstudio.tasks.model import default_model_path
+    from bertstudio.bundled import default_model_path
 
     folder = tmp_path / "vocab-only"
     folder.mkdir()
