@@ -51,12 +51,11 @@ from bertstudio.train import cartography
 from bertstudio.train import checkpoint as ckpt
 from bertstudio.train.config import EMBEDDING_HEADS, TrainConfig
 from bertstudio.train.distributed import any_process, loader_options
-from bertstudio.train.evaluation import eval_loader, for_inference, predict_batches
+from bertstudio.train.evaluation import eval_loader, for_inference, predict_batches, record_precision
 from bertstudio.train.events import (
     CheckpointSaved, Control, CountedBatches, Evaluated, PhaseChanged, RunFinished, RunStarted, StepMeter,
 )
 from bertstudio.train.faults import describe_failure
-from bertstudio.train.hardware import resolve
 from bertstudio.train.notify import Notifier
 from bertstudio.train.paths import PlainPath, choose_path
 from bertstudio.train.preflight import check_before_start
@@ -97,7 +96,8 @@ class RunParts:
 
 def build_parts(config: TrainConfig, labels: list[str]) -> RunParts:
     from bertstudio.tasks.embedding import save_embedding_classifier
-    from bertstudio.tasks.model import build_model, resolve_model, task_for, write_model
+    from bertstudio.bundled import resolve_model
+    from bertstudio.tasks.model import build_model, task_for, write_model
 
     model, tokenizer = build_model(
         config.task,
@@ -110,8 +110,6 @@ def build_parts(config: TrainConfig, labels: list[str]) -> RunParts:
         lengths={"max_length": config.max_length, "doc_stride": config.doc_stride,
                  "max_answer_length": config.max_answer_length},  # evaluate and predict cut inputs the same
     )
-    # evaluate() and Predictor predict in half precision only for a run that trained in it
-    model.config.bertstudio = {**(model.config.bertstudio or {}), "precision": resolve(config.device, config.precision)[1]}
     save = save_embedding_classifier if config.head in EMBEDDING_HEADS else write_model
     return RunParts(model, tokenizer, task_for(model, config.task), labels, save)
 
@@ -164,6 +162,7 @@ def fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any = No
     try:
         # ---- setup: the path for this machine, data, model, where to start --------------
         path = choose_path(config)  # CpuFastPath for one CPU process, else Accelerate's PlainPath
+        record_precision(parts.model, path.precision)  # evaluate() and Predictor read it
         acc = path.accelerator
         notify.main = acc.is_main_process
         set_seed(config.seed)

@@ -33,10 +33,19 @@ def eval_loader(encoded: Any, task: Any, pad_token_id: int, batch_size: int, *,
     )
 
 
+def record_precision(model: Any, precision: str) -> None:
+    """Keep the precision a run trains in with the model's settings (saved in config.json),
+    for :func:`for_inference` to read back."""
+    settings = getattr(model, "config", None)
+    if settings is not None:
+        settings.bertstudio = {**(getattr(settings, "bertstudio", None) or {}), "precision": precision}
+
+
 def for_inference(model: Any, device: str = "auto", precision: str = "auto") -> tuple[Any, str, str]:
     """``(model, device, precision)``: ``model`` on the device it will predict on, in the
-    precision training uses there (train/hardware.resolve: bf16 on CPUs with native bf16
-    and on recent GPUs, fp16 on older GPUs, else fp32). Half-precision weights, not
+    precision training uses there (train/hardware.resolve: bf16 where the CPU has native bf16
+    that also measures faster than fp32, and on recent GPUs; fp16 on older GPUs; else
+    fp32). Half-precision weights, not
     autocast: with no backward pass there is nothing to keep in fp32, and the accumulators
     read the logits as fp32. ``precision="fp32"`` keeps the exact path, and "auto" keeps it
     for a model whose run trained in fp32 (``config.bertstudio["precision"]``). A stand-in
