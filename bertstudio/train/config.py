@@ -53,6 +53,12 @@ HOLD_OUT = 0.1
 HOLD_OUT_MIN_ROWS = 10
 
 
+def setfit_fits(kind: str) -> bool:
+    """SetFit classifies one text: a kind read by the one-text embedding head, with a label set."""
+    spec = get_spec(kind)
+    return spec.sentence_head == "embedding" and bool(spec.gold.classes)
+
+
 @dataclass(frozen=True)
 class Range:
     """The numbers a setting accepts: ``low``/``high`` (None: unbounded), each end open or closed.
@@ -285,8 +291,7 @@ class TrainConfig:
         if self.seeds > 1 and self.resume_from:
             raise ConfigError("a resumed run continues one seed", where="seeds",
                               expected="seeds = 1 with resume_from (resume each seed's run on its own)")
-        if self.method == "setfit" and (reads != "embedding" or not get_spec(self.task).gold.classes
-                                        or self.head != "embedding"):
+        if self.method == "setfit" and (not setfit_fits(self.task) or self.head != "embedding"):
             raise ConfigError("SetFit learns from single sentences through the embedding head", where="method",
                               expected="task sentence with head embedding (or method finetune)")
 

@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from bertstudio.data.kinds import get_spec
-from bertstudio.train.config import TrainConfig
+from bertstudio.train.config import TrainConfig, setfit_fits
 from bertstudio.train.setfit_phase import setfit_available
 
 SMALL_ROWS = 2000  # up to this many labelled training rows the small-data defaults apply
@@ -95,9 +95,8 @@ def adapt(config: TrainConfig, counts: Counter | dict[str, int], *, given: Itera
     free = not (given & set(RECIPE))  # any recipe setting given: the user's recipe, not ours
     small = 0 < rows <= SMALL_ROWS
     mode_free = "mode" not in given
-    if free and small and reads_embeddings and spec.sentence_head == "embedding" and spec.gold.classes \
-            and most <= SETFIT_MAX_PER_CLASS and setfit_available() and len(counts) >= 2 \
-            and (mode_free or mode == "frozen"):  # SetFit classifies one text
+    if free and small and sentence_transformer and setfit_fits(config.task) and most <= SETFIT_MAX_PER_CLASS \
+            and setfit_available() and len(counts) >= 2 and (mode_free or mode == "frozen"):
         chosen.update(method="setfit", head="embedding", mode="frozen", batch_size=SMALL_BATCH, warmup_ratio=0.1,
                       epochs=epochs_for(rows, SMALL_BATCH, HEAD_STEPS))
         reasons.append(f"{rows} labels (at most {most} per class): SetFit, which learns most from few labels per "
