@@ -11,6 +11,7 @@ oneDNN's bf16 linear ran at 150 GFLOP/s against fp32's 260, and training in bf16
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 from bertstudio.errors import ConfigError
@@ -72,14 +73,10 @@ def bf16_matmul_speedup(reps: int = 5) -> float:
     return best[torch.float32] / max(best[torch.bfloat16], 1e-9)
 
 
-_measured: dict[str, bool] = {}
-
-
+@functools.cache
 def cpu_bf16_pays_off() -> bool:
     """Whether bf16 measured at least BF16_MIN_SPEEDUP x fp32 here (measured once per process)."""
-    if "cpu" not in _measured:
-        _measured["cpu"] = bf16_matmul_speedup() >= BF16_MIN_SPEEDUP
-    return _measured["cpu"]
+    return bf16_matmul_speedup() >= BF16_MIN_SPEEDUP
 
 
 def cpu_flags() -> set[str]:

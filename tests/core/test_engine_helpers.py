@@ -220,13 +220,16 @@ def test_native_bf16_is_chosen_only_where_it_measures_faster(monkeypatch, speedu
     calls = []
     monkeypatch.setattr(hardware, "cpu_flags", lambda: {"avx2", "avx512f", "avx512_bf16"})
     monkeypatch.setattr(hardware, "bf16_matmul_speedup", lambda: calls.append(1) or speedup)
-    monkeypatch.setattr(hardware, "_measured", {})
     monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
-    assert resolve("auto", "auto") == ("cpu", chosen)
-    assert resolve("cpu", "auto") == ("cpu", chosen) and len(calls) == 1  # measured once per process
-    monkeypatch.setattr(hardware, "cpu_flags", lambda: {"avx2"})
-    monkeypatch.setattr(hardware, "_measured", {})
-    assert resolve("auto", "auto") == ("cpu", "fp32") and len(calls) == 1  # no native bf16: nothing to measure
+    hardware.cpu_bf16_pays_off.cache_clear()
+    try:
+        assert resolve("auto", "auto") == ("cpu", chosen)
+        assert resolve("cpu", "auto") == ("cpu", chosen) and len(calls) == 1  # measured once per process
+        monkeypatch.setattr(hardware, "cpu_flags", lambda: {"avx2"})
+        hardware.cpu_bf16_pays_off.cache_clear()
+        assert resolve("auto", "auto") == ("cpu", "fp32") and len(calls) == 1  # no native bf16: nothing to measure
+    finally:
+        hardware.cpu_bf16_pays_off.cache_clear()  # later tests measure this machine again
 
 
 def test_the_bf16_probe_measures_a_ratio_and_leaves_the_global_rng_alone():
