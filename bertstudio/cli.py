@@ -130,7 +130,6 @@ class ProgressPrinter:
         self.tty = stream.isatty()
         self.chosen = chosen  # what train/small_data chose and why: said once the run has started
 
-
     def __call__(self, event: Any, control: Any) -> None:
         if self.quiet:
             return

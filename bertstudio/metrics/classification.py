@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Hashable, Sequence
 
 import numpy as np
+
 from bertstudio.errors import DataError
 
 CLASSIFICATION_METRICS: tuple[str, ...] = ("accuracy", "f1", "macro_f1", "mcc")

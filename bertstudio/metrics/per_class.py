@@ -14,7 +14,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-
 AVERAGES: tuple[str, ...] = ("macro avg", "weighted avg")
 
 

@@ -20,7 +20,6 @@ import re
 import warnings
 from typing import Sequence
 
-
 from bertstudio.errors import DataError
 from bertstudio.metrics.per_class import PerClassReport, classification_report_of, report_from_dict
 
