@@ -19,9 +19,14 @@ seeds reuse the cache, as the app does. Targets (issue #15): PR-AUC >= 0.50, pre
 Then the finder runs over SST-2 dev's own labels (872) and its top 20 flags are written
 to ``results/label_errors_sst2_dev_top20.txt`` for reading by eye.
 
+``--task agnews`` runs the same on the first 1,000 rows of ../shared/data/agnews/pool.tsv
+(4 news topics): a flipped row gets one of the three other topics at random, as a slip
+between any two keys would. No dev pass there.
+
 Usage::
 
     python benchmarks/label_errors.py --json benchmarks/results/label_errors.json
+    python benchmarks/label_errors.py --task agnews --json benchmarks/results/label_errors_agnews.json
 """
 
 from __future__ import annotations
@@ -43,9 +48,10 @@ from bertstudio.data.glue import load_glue  # noqa: E402
 from bertstudio.data.project import Project  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "glue" / "SST-2"
+AGNEWS = Path(__file__).resolve().parents[2] / "shared" / "data" / "agnews" / "pool.tsv"
+TOPICS = ["World", "Sports", "Business", "Sci/Tech"]
 RESULTS = Path(__file__).resolve().parent / "results"
 NAMES = {"0": "negative", "1": "positive"}
-OTHER = {"negative": "positive", "positive": "negative"}
 
 
 def records(split: str, n: int | None, seed: int = 0) -> list[dict]:
@@ -57,6 +63,20 @@ def records(split: str, n: int | None, seed: int = 0) -> list[dict]:
         ok = [i for i in rows if len(texts[i].split()) >= 10]
         rows = [int(i) for i in np.random.default_rng(seed).permutation(ok)[:n]]
     return [{"text": texts[i], "label": NAMES.get(str(gold[i]), str(gold[i]))} for i in rows]
+
+
+def agnews_records(n: int) -> list[dict]:
+    import csv
+
+    with open(AGNEWS, newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f, delimiter="\t"))[:n]
+    return [{"text": r["text"], "label": r["label"]} for r in rows]
+
+
+def slip(given: str, labels: list[str], rng: np.random.Generator) -> str:
+    """Another label than ``given``, at random (with two labels: the other one)."""
+    others = [name for name in labels if name != given]
+    return others[int(rng.integers(len(others)))]
 
 
 def score(report, flipped: set[int]) -> dict:
@@ -79,6 +99,7 @@ def score(report, flipped: set[int]) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--task", choices=("sst2", "agnews"), default="sst2")
     ap.add_argument("--rows", type=int, default=1000)
     ap.add_argument("--rate", type=float, default=0.05)
     ap.add_argument("--seeds", type=int, default=5)
@@ -88,23 +109,26 @@ def main() -> None:
     import torch
 
     torch.set_num_threads(2)
-    out: dict = {"rows": args.rows, "rate": args.rate, "seeds": []}
+    out: dict = {"task": args.task, "rows": args.rows, "rate": args.rate, "seeds": []}
+    labels = ["negative", "positive"] if args.task == "sst2" else TOPICS
+    train = records("train", args.rows) if args.task == "sst2" else agnews_records(args.rows)
     with tempfile.TemporaryDirectory() as tmp:
-        project = Project.create(Path(tmp) / "sst2", name="sst2", kind="sentence", labels=["negative", "positive"])
-        project.import_examples(from_records("sentence", records("train", args.rows),
-                                             labels=["negative", "positive"]), "train")
-        project.import_examples(from_records("sentence", records("dev", None),
-                                             labels=["negative", "positive"]), "dev")
-        n_flip = int(round(args.rate * args.rows))
+        project = Project.create(Path(tmp) / args.task, name=args.task, kind="sentence", labels=labels)
+        project.import_examples(from_records("sentence", train, labels=labels), "train")
+        if args.task == "sst2":
+            project.import_examples(from_records("sentence", records("dev", None), labels=labels), "dev")
+        n_flip = int(round(args.rate * len(train)))
         for seed in range(args.seeds):
-            flipped = sorted(int(r) for r in np.random.default_rng(1000 + seed).choice(args.rows, n_flip, replace=False))
+            rng = np.random.default_rng(1000 + seed)
+            flipped = sorted(int(r) for r in rng.choice(len(train), n_flip, replace=False))
+            original = {r: project.gold("train", r) for r in flipped}
             for r in flipped:
-                project.set_gold("train", r, OTHER[project.gold("train", r)])
+                project.set_gold("train", r, slip(original[r], labels, rng))
             start = time.perf_counter()
             report = find_label_errors(project, "train", seed=seed)
             seconds = time.perf_counter() - start
             for r in flipped:
-                project.set_gold("train", r, OTHER[project.gold("train", r)])
+                project.set_gold("train", r, original[r])
             result = {"seed": seed, "seconds": round(seconds, 1), **score(report, set(flipped))}
             out["seeds"].append(result)
             print(json.dumps(result), flush=True)
@@ -112,12 +136,17 @@ def main() -> None:
         out["mean"] = {k: float(np.mean([s[k] for s in out["seeds"]])) for k in keys}
         print("mean", json.dumps({k: round(v, 3) for k, v in out["mean"].items()}), flush=True)
 
+        if args.task != "sst2":
+            project.close(compact=False)
+            if args.json:
+                args.json.write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
+            return
         start = time.perf_counter()
         dev = find_label_errors(project, "dev")
         out["dev"] = {"rows": dev.checked, "flags": len(dev.flags), "cv_accuracy": dev.accuracy,
                       "seconds": round(time.perf_counter() - start, 1)}
         lines = [f"SST-2 dev ({dev.checked} rows): {len(dev.flags)} flags; cross-validated accuracy "
-                 f"{dev.accuracy:.3f} (5-fold fast head on the bundled MiniLM). Top 20 by self-confidence:", ""]
+                 f"{dev.accuracy:.3f} ({dev.folds}-fold fast head on the bundled MiniLM). Top 20 by self-confidence:", ""]
         for i, f in enumerate(dev.flags[:20], 1):
             lines.append(f"{i:2d}. dev row {f.row}: given {f.given}, suggested {f.suggested} "
                          f"(p={f.suggested_prob:.2f})\n    {f.text}")
