@@ -2956,6 +2956,79 @@
     </message>
 </context>
 <context>
+    <name>TimeEstimateLabel</name>
+    <message>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="100"/>
+        <source>SetFit</source>
+        <translation>SetFit</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="101"/>
+        <source>a head on the frozen encoder</source>
+        <translation>冻结编码器上的分类头</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="101"/>
+        <source>LoRA</source>
+        <translation>LoRA</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="102"/>
+        <source>fine-tuning</source>
+        <translation>微调</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="102"/>
+        <source>fine-tuning the top layers</source>
+        <translation>微调顶部几层</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="104"/>
+        <source>{rows} labels: {method}, {seeds} seeds would take {time}</source>
+        <translation>{rows} 个标签：{method}，{seeds} 个种子需要 {time}</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="106"/>
+        <source>{rows} labels: {method} would take {time}</source>
+        <translation>{rows} 个标签：{method} 需要 {time}</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="108"/>
+        <source>~{n} s</source>
+        <translation>约 {n} 秒</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="108"/>
+        <source>~{n} min</source>
+        <translation>约 {n} 分钟</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="108"/>
+        <source>~{n} h</source>
+        <translation>约 {n} 小时</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="114"/>
+        <source>(timed by this project&apos;s earlier runs: {rate} examples/s)</source>
+        <translation>（按本项目之前的运行计时：每秒 {rate} 个样本）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="116"/>
+        <source>(from a short timing of this model on this computer: {rate} examples/s)</source>
+        <translation>（在本机对该模型的简短计时：每秒 {rate} 个样本）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="118"/>
+        <source>(rough, while this computer is timed)</source>
+        <translation>（粗略估计，正在为本机计时）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="119"/>
+        <source>(rough: nothing timed on this computer yet)</source>
+        <translation>（粗略估计：本机尚未计时）</translation>
+    </message>
+</context>
+<context>
     <name>TrainSettingsForm</name>
     <message>
         <location filename="../../bertstudio/ui/train_settings.py" line="44"/>
@@ -3153,17 +3226,17 @@
         <translation>选择模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="210"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="216"/>
         <source>The BERT paper&apos;s recipe: the labelled set is large enough for it.</source>
         <translation>BERT 论文的配方：已标注的数据足够多。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="264"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="270"/>
         <source>batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="265"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="271"/>
         <source>learning rate</source>
         <translation>学习率</translation>
     </message>
@@ -3259,132 +3332,132 @@
 <context>
     <name>TrainingPage</name>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="102"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="103"/>
         <source>Start training</source>
         <translation>开始训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="103"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="104"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="104"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="105"/>
         <source>Export run…</source>
         <translation>导出运行…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="106"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="107"/>
         <source>Write these settings and the labelled data to a folder that trains headless anywhere: bertstudio train --config run.toml (or under accelerate launch on several GPUs)</source>
         <translation>将这些设置和已标注的数据写入一个文件夹，可在任何地方无界面训练:bertstudio train --config run.toml(多 GPU 上可用 accelerate launch 启动)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="256"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="259"/>
         <source>counted when the model loads</source>
         <translation>加载模型时统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="292"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="296"/>
         <source>the training split has no labelled examples</source>
         <translation>训练数据划分中没有已标注的样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="292"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="296"/>
         <source>train split</source>
         <translation>train 数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="293"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="297"/>
         <source>at least a few labelled rows</source>
         <translation>至少几行已标注的数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="242"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="245"/>
         <source>counting…</source>
         <translation>正在计数…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="251"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="254"/>
         <source>{t:,} of {n:,} parameters ({p:.1f}%)</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="274"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="277"/>
         <source>Fix the setting first: {m}</source>
         <translation>请先修正设置:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="276"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="279"/>
         <source>Train a model on the labelled training rows</source>
         <translation>用已标注的训练行训练模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="302"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="306"/>
         <source>No dev split: holding out {n} of {m} labelled training examples ({p:.0%}, seed {s}) for evaluation.</source>
         <translation>没有验证集:从 {m} 个已标注训练样例中留出 {n} 个({p:.0%}，种子 {s})用于评估。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="336"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="340"/>
         <source>Run folder: {d}</source>
         <translation>运行文件夹:{d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="344"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="348"/>
         <source>{n} seeds ({a} to {b}), one run each, one after another.</source>
         <translation>{n} 个种子（{a} 到 {b}），每个一次运行，依次进行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="358"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="362"/>
         <source>Training… the window stays usable; Cancel stops after the current step.</source>
         <translation>训练中……窗口仍可使用；“取消”会在当前步结束后停止。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="386"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="390"/>
         <source>Export run to folder</source>
         <translation>导出运行到文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="393"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="397"/>
         <source>Exporting the run to {d}…</source>
         <translation>正在导出运行到 {d}…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="399"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="403"/>
         <source>Export failed: {m}</source>
         <translation>导出失败:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="404"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="408"/>
         <source>Run exported to {d}. Start it there with: bertstudio train --config run.toml</source>
         <translation>运行已导出到 {d}。在那里用以下命令启动:bertstudio train --config run.toml</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="422"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="426"/>
         <source>Cancelling after the current step…</source>
         <translation>将在当前步结束后取消…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="427"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="431"/>
         <source>{t:,} of {n:,} parameters ({p:.1f}%), as built</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)，按构建后的模型统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="434"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="438"/>
         <source>Training failed.</source>
         <translation>训练失败。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="436"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="440"/>
         <source>Run finished.</source>
         <translation>运行完成。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="437"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="441"/>
         <source>Run cancelled; the model saved so far is usable.</source>
         <translation>运行已取消；已保存的模型可以使用。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="446"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="450"/>
         <source>Training could not run: {m}</source>
         <translation>无法训练:{m}</translation>
     </message>
