@@ -16,20 +16,19 @@ made up for it:
   from, in order: the ``examples_per_s`` this project's earlier runs of the same model wrote
   to their history.jsonl (:func:`history_throughput`, converted by the cost of the mode they
   ran in); else a short calibration on this machine (:func:`calibrate`, a few training steps
-  of the model on a worker thread); else :data:`ROUGH_EXAMPLES_PER_S`, marked ``rough``.
+  of the model through the engine, on a worker thread); else :data:`ROUGH_EXAMPLES_PER_S`,
+  marked ``rough``.
 
-What it leaves out, so the figure reads as "about": loading the model and tokenising
-(seconds), attention's quadratic cost on long texts, and other programs sharing the CPU
-(a throughput measured on a busy machine says so in its figure). The calibration times
-plain PyTorch steps, slower than the engine's CPU path (fp32 trained at 143 against the
-default's 223 examples/s in benchmarks/README.md), so it errs long.
+What it leaves out, so the figure reads as "about": attention's quadratic cost on long
+texts, and other programs sharing the CPU (a throughput measured on a busy machine carries
+that load into the figure, which shows the examples/s it used). Start-up, loading and saving
+are the fixed :data:`SETUP_S` per seed.
 """
 
 from __future__ import annotations
 
 import math
 import statistics
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
@@ -49,7 +48,10 @@ SETFIT_COST = 222.7 / 47.9
 ROUGH_EXAMPLES_PER_S = 100.0
 ROUGH_PARAMS = 22_700_000  # all-MiniLM-L6-v2
 ROUGH_TOKENS = 14.3
-CALIBRATION_TOKENS = 32.0
+# What a run pays whatever its size (start-up, loading the model, tokenising, saving): a whole
+# `bertstudio train` process on 32 SST-2 sentences took 10.9 s on the build machine
+# (benchmarks/README.md, end_to_end.py); per seed, since each seed loads and saves its model.
+SETUP_S = 10.9
 CALIBRATION_TEXT = "a short sentence of ordinary length, as people label them, to time a training step"
 
 
@@ -68,7 +70,7 @@ class Estimate:
     seconds: float  # all seeds
     seeds: int
     throughput: Throughput
-    phases: dict[str, float]  # seconds per seed: setfit, probe, train, evaluate
+    phases: dict[str, float]  # seconds per seed: setup, setfit, probe, train, evaluate
 
     @property
     def rough(self) -> bool:
@@ -97,6 +99,7 @@ def estimate(config: TrainConfig, rows: int, throughput: Throughput, *, eval_row
     examples = full_epochs * rows + min(rows, rest * per_step)
     evaluations = math.ceil(steps / config.eval_steps) if config.eval_steps else math.ceil(config.epochs)
     phases = {
+        "setup": SETUP_S,
         "setfit": setfit_steps(rows) * SETFIT_BATCH * 2 * SETFIT_COST / rate if config.method == "setfit" and rows
         else 0.0,
         "probe": rows * sides * FORWARD_COST / rate if config.head in EMBEDDING_HEADS else 0.0,
@@ -155,37 +158,30 @@ def history_throughput(runs: Iterable[Path], model: str | None, *, device: str =
     return Throughput(statistics.median(rates), "history") if rates else None
 
 
-def calibrate(model: str | None, *, device: str = "auto", tokens: int = int(CALIBRATION_TOKENS), batch_size: int = 8,
-              steps: int = 3, cancel: Any = None) -> Throughput:
-    """Time ``steps`` training steps (after one warm-up step) of the encoder ``model`` on
-    ``batch_size`` texts of ``tokens`` tokens on ``device`` (auto: CUDA when there is one, else
-    the CPU): a few seconds. Imports torch (a worker thread's job). ``cancel``: a
-    threading.Event checked between steps."""
-    import torch
+def calibrate(model: str | None, *, device: str = "auto", batch_size: int = 8, steps: int = 6,
+              cancel: Any = None) -> Throughput:
+    """Train ``model`` for ``steps`` steps of ``batch_size`` short made-up sentences through the
+    engine itself (its CPU path, precision and padding, as a real run would), with nothing
+    saved, and return the median examples/s of the steps after the first (which pays for lazy
+    set-up). Seconds on an idle machine; imports torch (a worker thread's job). ``cancel``: a
+    threading.Event, checked after every step."""
+    from bertstudio.data.examples import from_records
+    from bertstudio.train.engine import train
+    from bertstudio.train.events import StepLogged
 
-    from bertstudio.bundled import resolve_model
-    from bertstudio.hf import hf
-
-    path = str(resolve_model(model))
-    tokenizer = hf("AutoTokenizer").from_pretrained(path, trust_remote_code=False)
-    encoder = hf("AutoModel").from_pretrained(path, trust_remote_code=False)
-    where = ("cuda" if torch.cuda.is_available() else "cpu") if device == "auto" else device
-    encoder.to(where).train()
-    batch = tokenizer([CALIBRATION_TEXT] * batch_size, padding="max_length", truncation=True, max_length=tokens,
-                      return_tensors="pt").to(where)
-    optimizer = torch.optim.AdamW(encoder.parameters(), lr=1e-5)
-    started = 0.0
-    for step in range(steps + 1):
-        if cancel is not None and cancel.is_set():
-            raise InterruptedError("calibration cancelled")
-        if step == 1:
-            started = time.perf_counter()  # the first step pays for allocation and lazy init
-        encoder(**batch).last_hidden_state.mean().backward()
-        optimizer.step()
-        optimizer.zero_grad()
-    if where.startswith("cuda"):
-        torch.cuda.synchronize()
-    return Throughput(batch_size * steps / max(time.perf_counter() - started, 1e-9), "calibration", float(tokens))
+    words = CALIBRATION_TEXT.split()
+    texts = [" ".join(words[: 8 + i % (len(words) - 8)]) for i in range(batch_size * steps)]
+    labels = ["a", "b"]
+    rates: list[float] = []
+    config = TrainConfig(task="sentence", model=model, labels=labels, batch_size=batch_size, epochs=1,
+                         logging_steps=1, device=device, seed=0)
+    result = train(config, from_records("sentence", [{"text": t, "label": labels[i % 2]} for i, t in enumerate(texts)],
+                                        labels=labels),
+                   callbacks=[lambda event, _control: rates.append(event.examples_per_s)
+                              if isinstance(event, StepLogged) else None], cancel=cancel)
+    if result.status != "finished" or not rates:
+        raise RuntimeError(f"the calibration run did not finish ({result.status}: {result.message})")
+    return Throughput(statistics.median(rates[1:] or rates), "calibration", mean_tokens(texts))
 
 
 def rounded(seconds: float) -> tuple[str, str]:

@@ -1,4 +1,4 @@
-"""The Train page's time estimate: "96 labels: SetFit, 3 seeds would take ~6 min".
+"""The Train page's time estimate: "96 labels: SetFit, 3 seeds would take ~16 min".
 
 :class:`TimeEstimateLabel` shows :func:`bertstudio.train.estimate.estimate` for the page's
 settings and the labelled rows, and says where its throughput came from. The arithmetic is

@@ -8,7 +8,7 @@ import pytest
 
 from bertstudio.train.config import TrainConfig
 from bertstudio.train.estimate import (
-    FORWARD_COST, SETFIT_COST, Throughput, calibrate, estimate, history_throughput, mean_tokens, rough_throughput, rounded,
+    FORWARD_COST, SETFIT_COST, SETUP_S, Throughput, calibrate, estimate, history_throughput, mean_tokens, rough_throughput, rounded,
 )
 from bertstudio.train.events import StepLogged
 from bertstudio.train.rundir import RunFolder
@@ -21,9 +21,10 @@ def config(**kw) -> TrainConfig:
 
 
 def test_fine_tuning_is_examples_over_throughput():
-    # 100 rows x 2 epochs = 200 training examples at 10 examples/s: 20 s; nothing else runs
+    # 100 rows x 2 epochs = 200 training examples at 10 examples/s: 20 s, plus the fixed set-up
     e = estimate(config(batch_size=10, epochs=2), 100, Throughput(10.0, "history"))
-    assert e.seconds == pytest.approx(20.0) and e.phases["setfit"] == e.phases["probe"] == e.phases["evaluate"] == 0
+    assert e.phases["train"] == pytest.approx(20.0) and e.seconds == pytest.approx(20.0 + SETUP_S)
+    assert e.phases["setfit"] == e.phases["probe"] == e.phases["evaluate"] == 0 and SETUP_S == 10.9
 
 
 def test_setfit_three_seeds_by_hand():
@@ -34,8 +35,9 @@ def test_setfit_three_seeds_by_hand():
     assert SETFIT_COST == pytest.approx(4.649, abs=1e-3)  # HF Trainer's defaults vs the engine, measured
     c = config(method="setfit", head="embedding", mode="frozen", batch_size=16, epochs=9, seeds=3)
     e = estimate(c, 96, Throughput(20.0, "history"), eval_rows=60)
-    assert e.phases == pytest.approx({"setfit": 384.0 * SETFIT_COST, "probe": 1.6, "train": 14.4, "evaluate": 9.0})
-    assert e.seconds == pytest.approx(3 * (384.0 * SETFIT_COST + 25.0)) and e.seeds == 3 and not e.rough
+    assert e.phases == pytest.approx({"setup": SETUP_S, "setfit": 384.0 * SETFIT_COST, "probe": 1.6, "train": 14.4,
+                                      "evaluate": 9.0})
+    assert e.seconds == pytest.approx(3 * (SETUP_S + 384.0 * SETFIT_COST + 25.0)) and e.seeds == 3 and not e.rough
 
 
 def test_a_partial_last_batch_and_fractional_epochs_count_what_runs():
@@ -50,15 +52,15 @@ def test_pairs_through_the_siamese_head_encode_both_sides():
     c = config(task="pair", head="siamese", mode="full", batch_size=10, epochs=1)
     e = estimate(c, 30, Throughput(10.0, "history"), eval_rows=30)
     # probe 30 x 2 / 3 / 10 = 2 s; train 30 x 2 / 10 = 6 s; one evaluation 30 x 2 / 3 / 10 = 2 s
-    assert e.phases == pytest.approx({"setfit": 0.0, "probe": 2.0, "train": 6.0, "evaluate": 2.0})
+    assert e.phases == pytest.approx({"setup": SETUP_S, "setfit": 0.0, "probe": 2.0, "train": 6.0, "evaluate": 2.0})
 
 
 def test_a_throughput_measured_on_other_texts_scales_with_their_length():
     c = config(batch_size=10, epochs=1, max_length=64)
-    base = estimate(c, 100, Throughput(10.0, "calibration", 32.0), tokens=32.0).seconds
-    assert estimate(c, 100, Throughput(10.0, "calibration", 32.0), tokens=64.0).seconds == pytest.approx(2 * base)
-    assert estimate(c, 100, Throughput(10.0, "calibration", 32.0), tokens=500.0).seconds == pytest.approx(2 * base)
-    assert estimate(c, 100, Throughput(10.0, "history"), tokens=500.0).seconds == pytest.approx(base)  # own texts
+    base = estimate(c, 100, Throughput(10.0, "calibration", 32.0), tokens=32.0).phases["train"]
+    assert estimate(c, 100, Throughput(10.0, "calibration", 32.0), tokens=64.0).phases["train"] == pytest.approx(2 * base)
+    assert estimate(c, 100, Throughput(10.0, "calibration", 32.0), tokens=500.0).phases["train"] == pytest.approx(2 * base)
+    assert estimate(c, 100, Throughput(10.0, "history"), tokens=500.0).phases["train"] == pytest.approx(base)  # own texts
 
 
 def test_rough_is_marked_and_scales_with_model_size():
@@ -110,7 +112,9 @@ def test_history_throughput_reads_a_several_seeds_job(tmp_path):
     assert history_throughput([job], "m").examples_per_s == pytest.approx(13.0)
 
 
-def test_calibration_times_real_training_steps(tiny):
-    got = calibrate(tiny, tokens=16, batch_size=4, steps=2)
-    assert got.source == "calibration" and got.tokens == 16.0
+def test_calibration_times_real_training_steps_through_the_engine(tiny, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    got = calibrate(tiny, batch_size=4, steps=3)
+    assert got.source == "calibration" and 8 * 1.3 + 2 <= got.tokens <= 15 * 1.3 + 2  # 8-15 words each
     assert math.isfinite(got.examples_per_s) and got.examples_per_s > 0
+    assert list(tmp_path.iterdir()) == []  # nothing saved
