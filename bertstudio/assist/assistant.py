@@ -35,7 +35,8 @@ Threading contract
   is ``<project>/cache/assist-<split>.json`` (atomic writes), the latest strong model
   ``<project>/cache/assist-model-<split>/`` (safetensors + JSON).
 * :meth:`cancel` stops the embedding and a training after their current batch/step;
-  :meth:`close` does that, waits for both threads and saves the state. Closing
+  :meth:`stop` also ends both threads and stops following the project, and returns at
+  once; :meth:`close` does that, waits for both threads and saves the state. Closing
   mid-training loses no label: there is nothing of the user's in flight.
 """
 

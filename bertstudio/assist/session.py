@@ -48,6 +48,7 @@ class AssistantState(TrainerJobs, ShownModel):
         self._restore_pending = True  # the trainer first looks for the last session's model
         self._busy = {"worker": False, "trainer": False}
         self._closed = False
+        self._saved = False  # close() saved the state (once)
         self._cancel = threading.Event()  # set by cancel()/close(): stops embedding and training
         self._ready = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -254,19 +255,26 @@ class AssistantState(TrainerJobs, ShownModel):
         """Stop the embedding and a running training after their current batch or step."""
         self._cancel.set()
 
-    def close(self, timeout: float | None = 60.0) -> None:
-        """Cancel work, wait for the threads, save the state. Never touches labels. Idempotent."""
+    def stop(self) -> None:
+        """Stop following the project and tell both threads to end (a running embedding or
+        training stops after its current batch or step); returns at once. :meth:`close`
+        then waits for them and saves; the GUI calls it from another thread."""
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
         with self._cond:
-            already = self._closed
             self._closed = True
             self._cancel.set()
             self._cond.notify_all()
+
+    def close(self, timeout: float | None = 60.0) -> None:
+        """Cancel work, wait for the threads, save the state. Never touches labels. Idempotent."""
+        self.stop()
         for t in self._threads:
             t.join(timeout)
         self._threads = []
+        with self._cond:
+            already, self._saved = self._saved, True
         if not already:
             self.save_state()
             for cache in (self._cache, self._words):

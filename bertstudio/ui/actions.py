@@ -54,6 +54,11 @@ def build_actions(window: Any, pages: Any) -> None:
     w.add_examples_action = act(w, "addExamplesAction", _t("&Add examples…"), w.add_examples, "Ctrl+Shift+N")
     w.label_set_action = act(w, "labelSetAction", _t("&Label set…"), w.edit_label_set)
     w.learning_curve_action = act(w, "learningCurveAction", _t("&Learning curve…"), lambda: learning_curve(w))
+    w.assistant_action = act(w, "assistantAction", _t("Labelling &assistant"), w.session.assist.set_on)
+    w.assistant_action.setCheckable(True)  # triggered(checked) -> set_on: on/off for the open project
+    for signal in (w.session.project_opened, w.session.project_closed, w.session.assist.switched):
+        signal.connect(lambda *_: sync_assistant_action(w))
+    sync_assistant_action(w)
     w.train_assistant_action = act(w, "trainAssistantAction", _t("&Train assistant now"), w.session.assist.train_now)
     w.train_assistant_action.setEnabled(False)  # while the labelling assistant of a project runs
     w.session.assist.status_changed.connect(lambda: w.train_assistant_action.setEnabled(w.session.assist.can_train()))
@@ -84,7 +89,9 @@ def build_actions(window: Any, pages: Any) -> None:
 
     add_theme_menu(w, view_menu)  # View > Theme: system / light / dark, kept in QSettings
     tools_menu = w.menuBar().addMenu(_t("&Tools"))
+    tools_menu.setToolTipsVisible(True)  # the assistant switch explains itself
     tools_menu.addAction(w.learning_curve_action)
+    tools_menu.addAction(w.assistant_action)
     tools_menu.addAction(w.train_assistant_action)
     tools_menu.addAction(w.data_map_action)
     help_menu = w.menuBar().addMenu(_t("&Help"))
@@ -98,6 +105,19 @@ def build_actions(window: Any, pages: Any) -> None:
     toolbar.addActions([w.undo_action, w.redo_action])
     toolbar.addSeparator()
     toolbar.addAction(w.shortcuts_action)
+
+
+def sync_assistant_action(window: Any) -> None:
+    """Tools > Labelling assistant shows the open project's choice; greyed out without a project
+    or while the environment turns the assistant off (BERTSTUDIO_ASSIST=0)."""
+    assist, action = window.session.assist, window.assistant_action
+    action.setChecked(assist.enabled and assist.wanted and window.session.has_project())
+    action.setEnabled(assist.enabled and window.session.has_project())
+    if not assist.enabled:
+        action.setToolTip(_t("Turned off for every project by BERTSTUDIO_ASSIST=0 in the environment"))
+    else:
+        action.setToolTip(_t("Suggested labels, a model refitted as you label and background training, for this "
+                             "project (kept with it). Off: no model runs; your labels are not touched."))
 
 
 def fill_recent_menu(window: Any) -> None:

@@ -9,13 +9,24 @@ threads, into Qt signals delivered on the GUI thread (a queued connection):
 - ``scores_changed()``: new suggestions (first zero-shot scores, a refit, a trained model)
 - ``status_changed()``: phase, progress, training or audit changed (the status bar, the chart)
 - ``failed(str)``: a job of the assistant failed (the core's one line)
+- ``switched(bool)``: the assistant was turned on or off for the open project (:meth:`set_on`)
 
 Every method here returns at once: it reads the assistant's published snapshots or
 records a fact and wakes one of its threads. Nothing on the GUI thread waits on a model.
 
 The heavy imports (torch, transformers) happen on a short-lived thread first, so opening
-a project never freezes the window while they load. ``BERTSTUDIO_ASSIST=0`` in the
-environment turns the assistant off (the test suite does, except in the tests of it).
+a project never freezes the window while they load.
+
+On and off: ``BERTSTUDIO_ASSIST=0`` in the environment turns the assistant off for every
+project (``enabled`` is False; the test suite does this, except in the tests of it). Within
+that, each project keeps the user's choice (Tools > Labelling assistant, :meth:`set_on`) in
+its ``ui_state`` under :data:`PROJECT_KEY`: it is a property of the project (a huge pool, or a
+labelling pass that must not be nudged by a model), not of the computer, so it travels with
+the folder rather than living in QSettings. Turning it off stops the assistant at once
+(:meth:`LabellingAssistant.stop` sets its cancel flag; the threads are joined and its state
+saved on a short-lived thread, so the GUI never waits for a training step); every view then
+finds no suggestion. Turning it on starts a new assistant, which reads the embeddings the
+last one cached in the project folder.
 """
 
 from __future__ import annotations
@@ -28,10 +39,12 @@ from typing import Any, Callable
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Signal, Slot
 
 from bertstudio.data.kinds import get_spec
+from bertstudio.errors import BertStudioError
 
 log = logging.getLogger(__name__)
 
 ENV = "BERTSTUDIO_ASSIST"
+PROJECT_KEY = "assistant"  # project.ui_state[PROJECT_KEY]: False when the user turned it off
 SPLIT = "train"  # the pool the assistant learns from and suggests for
 
 AssistantFactory = Callable[[Any, Callable[[dict], None]], Any]
@@ -41,21 +54,30 @@ def enabled_by_default() -> bool:
     return os.environ.get(ENV, "1").strip().lower() not in ("0", "off", "no", "false")
 
 
+def wanted_by(project: Any) -> bool:
+    """The project's own choice (on unless its user turned the assistant off)."""
+    state = getattr(project, "ui_state", None)
+    return not isinstance(state, dict) or state.get(PROJECT_KEY) is not False
+
+
 class AssistController(QObject):
     scores_changed = Signal()
     status_changed = Signal()
     failed = Signal(str)
+    switched = Signal(bool)
     _event = Signal(object)  # from the assistant's threads; queued to the GUI thread
     _imported = Signal(int)  # the heavy imports are done (the generation they were made for)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.enabled = enabled_by_default()
+        self.enabled = enabled_by_default()  # the environment allows it (see the module docstring)
+        self.wanted = True  # the open project's choice
         self.settings: Any = None  # an AssistSettings (None: the app's defaults, the bundled model)
         self.factory: AssistantFactory | None = None  # tests build their own assistant (start=False...)
         self.assistant: Any = None
         self._project: Any = None
         self._generation = 0
+        self._stopping: threading.Thread | None = None  # joining an assistant turned off
         self.last_event: dict = {}
         self.last_error = ""
         self._event.connect(self._on_event)
@@ -66,12 +88,19 @@ class AssistController(QObject):
         """Start the assistant for ``project`` (in the background: the heavy imports come first)."""
         self.close_project()
         self._project = project
-        if not self.enabled or project is None:
+        self.wanted = wanted_by(project)
+        if not self.enabled or project is None or not self.wanted:
             return
+        self._start()
+
+    def _start(self) -> None:
         self._generation += 1
         generation = self._generation
+        stopping = self._stopping
 
         def load() -> None:
+            if stopping is not None:
+                stopping.join()  # the last assistant saves its state and cache before the next reads them
             try:
                 import bertstudio.assist.assistant  # noqa: F401 - torch & co, off the GUI thread
             except Exception:  # noqa: BLE001 - reported when the GUI thread imports it again
@@ -85,13 +114,16 @@ class AssistController(QObject):
         project = self._project
         if generation != self._generation or project is None or project.closed or self.assistant is not None:
             return
+        def forward(event: dict) -> None:  # an assistant's events, marked as its own
+            self._event.emit((generation, dict(event)))
+
         try:
             if self.factory is not None:
-                self.assistant = self.factory(project, self._forward)
+                self.assistant = self.factory(project, forward)
             else:
                 from bertstudio.assist.assistant import LabellingAssistant
 
-                self.assistant = LabellingAssistant(project, SPLIT, settings=self.settings, on_event=self._forward)
+                self.assistant = LabellingAssistant(project, SPLIT, settings=self.settings, on_event=forward)
         except Exception as exc:  # noqa: BLE001 - the app works without its assistant
             log.exception("the labelling assistant did not start")
             self.last_error = str(exc)
@@ -106,13 +138,56 @@ class AssistController(QObject):
         self._generation += 1
         self._project = None
         assistant, self.assistant = self.assistant, None
+        if self._stopping is not None:
+            self._stopping.join()  # one turned off just before: its files are saved before the project closes
+            self._stopping = None
         if assistant is not None:
-            try:
-                assistant.close()
-            except Exception:  # noqa: BLE001 - closing the project must go on
-                log.exception("the labelling assistant did not close cleanly")
+            _close(assistant)
             self.status_changed.emit()
             self.scores_changed.emit()
+
+    def set_on(self, on: bool) -> None:
+        """Turn the assistant on or off for the open project and keep the choice in it. Off:
+        suggestions, refits and trainings stop at once (gold labels are the project's and stay);
+        on: it starts again from the cached embeddings. Nothing happens without a project or
+        while the environment turns it off."""
+        project = self._project
+        if project is None or project.closed or not self.enabled or on == self.wanted:
+            return
+        self.wanted = on
+        project.ui_state[PROJECT_KEY] = on
+        try:
+            project.save_ui_state()
+        except BertStudioError as exc:  # a full disk: the switch still works for this session
+            self.failed.emit(exc.message)
+        if on:
+            self._start()
+        else:
+            self._stop()
+        self.switched.emit(on)
+        self.status_changed.emit()
+        self.scores_changed.emit()
+
+    def _stop(self) -> None:
+        """Detach the assistant, stop it now, and join its threads off the GUI thread."""
+        self._generation += 1
+        assistant, self.assistant = self.assistant, None
+        if assistant is None:
+            return
+        assistant.stop()
+        previous = self._stopping
+
+        def join() -> None:
+            if previous is not None:
+                previous.join()
+            _close(assistant)
+
+        self._stopping = threading.Thread(target=join, name="bertstudio-assist-close", daemon=True)
+        self._stopping.start()
+
+    def is_on(self) -> bool:
+        """The assistant is on for the open project (it may still be starting)."""
+        return self.enabled and self.wanted and self._project is not None
 
     def restart(self) -> None:
         """Start afresh with the current ``settings`` / ``factory`` / ``enabled`` (same project)."""
@@ -123,12 +198,14 @@ class AssistController(QObject):
 
     # ------------------------------------------------------------------ events (assistant threads -> GUI)
     def _forward(self, event: dict) -> None:
-        self._event.emit(dict(event))
+        """An event of the current assistant (tests send their own)."""
+        self._event.emit((self._generation, dict(event)))
 
     @Slot(object)
-    def _on_event(self, event: dict) -> None:
-        if self.assistant is None:
-            return  # from an assistant closed since
+    def _on_event(self, marked: tuple[int, dict]) -> None:
+        generation, event = marked
+        if self.assistant is None or generation != self._generation:
+            return  # from an assistant closed or turned off since
         self.last_event = event
         what = event.get("kind")  # the assistant's event type (not a task kind)
         if what == "error":
@@ -206,6 +283,13 @@ class AssistController(QObject):
             return ""
         status = self.assistant.status()
         return status.get("waiting") or ""
+
+
+def _close(assistant: Any) -> None:
+    try:
+        assistant.close()
+    except Exception:  # noqa: BLE001 - closing the project (or turning the assistant off) must go on
+        log.exception("the labelling assistant did not close cleanly")
 
 
 _SOURCES = {

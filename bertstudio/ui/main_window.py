@@ -291,7 +291,7 @@ class MainWindow(QMainWindow):
                 label_page.edit_label_set()
 
     def show_shortcuts(self) -> None:
-        ShortcutsDialog(self.session.kind, self, self.session.labels(), self.session.assist.enabled).exec()
+        ShortcutsDialog(self.session.kind, self, self.session.labels(), self.session.assist.is_on()).exec()
 
     def _require_project(self) -> bool:
         if self.session.has_project():

@@ -198,6 +198,12 @@ class TrainSettingsForm(QGroupBox):
         self.preset_combo.setCurrentIndex(self.preset_combo.findData(AUTO) if on else self.preset_combo.findData(None))
         self.auto_label.setVisible(on)
 
+    def add_note(self, widget: QWidget) -> None:
+        """A note under the Automatic preset's reason (the page's time estimate), for every preset."""
+        layout = self.layout()
+        row, _role = layout.getWidgetPosition(self.auto_label)
+        layout.insertRow(row + 1, "", widget)
+
     def show_auto(self, values: dict[str, Any], reason: str | None) -> None:
         """Put the Automatic choice into the widgets and say why (the page computes it)."""
         self._applying = True

@@ -31,6 +31,7 @@ from bertstudio.train.config import HOLD_OUT, TrainConfig
 from bertstudio.train.events import PhaseChanged, RunFinished, RunStarted
 from bertstudio.train.rundir import run_name
 from bertstudio.ui.train_checks import VocabularyWarning, missing_for_training
+from bertstudio.ui.train_estimate import TimeEstimateLabel
 from bertstudio.ui.train_settings import FORM_FIELDS, TrainSettingsForm, legacy_settings
 from bertstudio.ui.training_monitor import TrainingMonitor
 from bertstudio.ui.worker import ThreadJob, TrainingWorker
@@ -112,6 +113,8 @@ class TrainingPage(QWidget):
         self.error_label = QLabel(objectName="trainingError", wordWrap=True, visible=False)
         self.error_label.setStyleSheet("color: #b00020;")
         self.vocabulary_warning = VocabularyWarning()
+        self.estimate_label = TimeEstimateLabel(self.session)  # "96 labels: SetFit would take ~3 min"
+        self.form.add_note(self.estimate_label)
         buttons = QHBoxLayout()
         for button in (self.start_button, self.cancel_button, self.export_button):
             buttons.addWidget(button)
@@ -279,6 +282,7 @@ class TrainingPage(QWidget):
         self.cancel_button.setEnabled(running)
         if not running:
             self.status_label.setText(missing or "")
+            self.estimate_label.show_for(self.config if self.settings_error is None else None)
 
     def run_inputs(self, output_dir: str | None) -> tuple[TrainConfig, Any, Any, str | None]:
         """(config, labelled train rows, labelled dev rows or None, a note for the log). Without

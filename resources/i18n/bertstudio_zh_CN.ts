@@ -106,86 +106,101 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/actions.py" line="57"/>
+        <source>Labelling &amp;assistant</source>
+        <translation>标注助手(&amp;A)</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/actions.py" line="62"/>
         <source>&amp;Train assistant now</source>
         <translation>立即训练助手(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="60"/>
+        <location filename="../../bertstudio/ui/actions.py" line="65"/>
         <source>&amp;Data map of the shown run…</source>
         <translation>当前运行的数据地图(&amp;D)…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="61"/>
+        <location filename="../../bertstudio/ui/actions.py" line="66"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="62"/>
+        <location filename="../../bertstudio/ui/actions.py" line="67"/>
         <source>Open &amp;recent</source>
         <translation>最近的项目(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="65"/>
+        <location filename="../../bertstudio/ui/actions.py" line="70"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="74"/>
+        <location filename="../../bertstudio/ui/actions.py" line="79"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="79"/>
+        <location filename="../../bertstudio/ui/actions.py" line="84"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="86"/>
+        <location filename="../../bertstudio/ui/actions.py" line="91"/>
         <source>&amp;Tools</source>
         <translation>工具(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="90"/>
+        <location filename="../../bertstudio/ui/actions.py" line="97"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="92"/>
+        <location filename="../../bertstudio/ui/actions.py" line="99"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="108"/>
+        <location filename="../../bertstudio/ui/actions.py" line="117"/>
+        <source>Turned off for every project by BERTSTUDIO_ASSIST=0 in the environment</source>
+        <translation>环境变量 BERTSTUDIO_ASSIST=0 已为所有项目关闭</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/actions.py" line="119"/>
+        <source>Suggested labels, a model refitted as you label and background training, for this project (kept with it). Off: no model runs; your labels are not touched.</source>
+        <translation>为本项目提供建议标签、随标注重新拟合的模型和后台训练（设置随项目保存）。关闭后不运行任何模型；你的标签不受影响。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/actions.py" line="128"/>
         <source>(none)</source>
         <translation>(无)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="141"/>
+        <location filename="../../bertstudio/ui/actions.py" line="161"/>
         <source>No project</source>
         <translation>没有项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="141"/>
+        <location filename="../../bertstudio/ui/actions.py" line="161"/>
         <source>Create or open a project first.</source>
         <translation>请先新建或打开一个项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="157"/>
+        <location filename="../../bertstudio/ui/actions.py" line="177"/>
         <source>No run shown</source>
         <translation>未显示任何运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="157"/>
+        <location filename="../../bertstudio/ui/actions.py" line="177"/>
         <source>Show a run on the Results page first.</source>
         <translation>请先在“结果”页面显示一个运行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="161"/>
+        <location filename="../../bertstudio/ui/actions.py" line="181"/>
         <source>No data map</source>
         <translation>没有数据地图</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="161"/>
+        <location filename="../../bertstudio/ui/actions.py" line="181"/>
         <source>This run recorded no data map. Train with the cartography setting on (--cartography) to get one.</source>
         <translation>此运行没有记录数据地图。请打开数据地图设置(--cartography)后再训练。</translation>
     </message>
@@ -450,22 +465,22 @@
 <context>
     <name>AssistController</name>
     <message>
-        <location filename="../../bertstudio/ui/assist_controller.py" line="212"/>
+        <location filename="../../bertstudio/ui/assist_controller.py" line="296"/>
         <source>from the label names</source>
         <translation>来自标签名称</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_controller.py" line="213"/>
+        <location filename="../../bertstudio/ui/assist_controller.py" line="297"/>
         <source>fast model</source>
         <translation>快速模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_controller.py" line="214"/>
+        <location filename="../../bertstudio/ui/assist_controller.py" line="298"/>
         <source>SetFit model</source>
         <translation>SetFit 模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_controller.py" line="215"/>
+        <location filename="../../bertstudio/ui/assist_controller.py" line="299"/>
         <source>fine-tuned model</source>
         <translation>微调模型</translation>
     </message>
@@ -1378,22 +1393,22 @@
         <translation>复查疑似错误…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="175"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="176"/>
         <source>Every example of this split is labelled.</source>
         <translation>此数据划分中的样例已全部标注。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="204"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="205"/>
         <source>The labelling assistant works on the train split.</source>
         <translation>标注助手作用于训练集划分。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="234"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="235"/>
         <source>example %1 of %2</source>
         <translation>第 %1 个样例，共 %2 个</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="235"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="236"/>
         <source>no examples</source>
         <translation>没有样例</translation>
     </message>
@@ -2941,6 +2956,79 @@
     </message>
 </context>
 <context>
+    <name>TimeEstimateLabel</name>
+    <message>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="100"/>
+        <source>SetFit</source>
+        <translation>SetFit</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="101"/>
+        <source>a head on the frozen encoder</source>
+        <translation>冻结编码器上的分类头</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="101"/>
+        <source>LoRA</source>
+        <translation>LoRA</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="102"/>
+        <source>fine-tuning</source>
+        <translation>微调</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="102"/>
+        <source>fine-tuning the top layers</source>
+        <translation>微调顶部几层</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="104"/>
+        <source>{rows} labels: {method}, {seeds} seeds would take {time}</source>
+        <translation>{rows} 个标签：{method}，{seeds} 个种子需要 {time}</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="106"/>
+        <source>{rows} labels: {method} would take {time}</source>
+        <translation>{rows} 个标签：{method} 需要 {time}</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="108"/>
+        <source>~{n} s</source>
+        <translation>约 {n} 秒</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="108"/>
+        <source>~{n} min</source>
+        <translation>约 {n} 分钟</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="108"/>
+        <source>~{n} h</source>
+        <translation>约 {n} 小时</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="114"/>
+        <source>(timed by this project&apos;s earlier runs: {rate} examples/s)</source>
+        <translation>（按本项目之前的运行计时：每秒 {rate} 个样本）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="116"/>
+        <source>(from a short timing of this model on this computer: {rate} examples/s)</source>
+        <translation>（在本机对该模型的简短计时：每秒 {rate} 个样本）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="118"/>
+        <source>(rough, while this computer is timed)</source>
+        <translation>（粗略估计，正在为本机计时）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="119"/>
+        <source>(rough: nothing timed on this computer yet)</source>
+        <translation>（粗略估计：本机尚未计时）</translation>
+    </message>
+</context>
+<context>
     <name>TrainSettingsForm</name>
     <message>
         <location filename="../../bertstudio/ui/train_settings.py" line="44"/>
@@ -3138,17 +3226,17 @@
         <translation>选择模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="210"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="216"/>
         <source>The BERT paper&apos;s recipe: the labelled set is large enough for it.</source>
         <translation>BERT 论文的配方：已标注的数据足够多。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="264"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="270"/>
         <source>batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="265"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="271"/>
         <source>learning rate</source>
         <translation>学习率</translation>
     </message>
@@ -3244,132 +3332,132 @@
 <context>
     <name>TrainingPage</name>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="101"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="103"/>
         <source>Start training</source>
         <translation>开始训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="102"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="104"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="103"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="105"/>
         <source>Export run…</source>
         <translation>导出运行…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="105"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="107"/>
         <source>Write these settings and the labelled data to a folder that trains headless anywhere: bertstudio train --config run.toml (or under accelerate launch on several GPUs)</source>
         <translation>将这些设置和已标注的数据写入一个文件夹，可在任何地方无界面训练:bertstudio train --config run.toml(多 GPU 上可用 accelerate launch 启动)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="255"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="259"/>
         <source>counted when the model loads</source>
         <translation>加载模型时统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="291"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="296"/>
         <source>the training split has no labelled examples</source>
         <translation>训练数据划分中没有已标注的样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="291"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="296"/>
         <source>train split</source>
         <translation>train 数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="292"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="297"/>
         <source>at least a few labelled rows</source>
         <translation>至少几行已标注的数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="241"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="245"/>
         <source>counting…</source>
         <translation>正在计数…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="250"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="254"/>
         <source>{t:,} of {n:,} parameters ({p:.1f}%)</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="273"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="277"/>
         <source>Fix the setting first: {m}</source>
         <translation>请先修正设置:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="275"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="279"/>
         <source>Train a model on the labelled training rows</source>
         <translation>用已标注的训练行训练模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="301"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="306"/>
         <source>No dev split: holding out {n} of {m} labelled training examples ({p:.0%}, seed {s}) for evaluation.</source>
         <translation>没有验证集:从 {m} 个已标注训练样例中留出 {n} 个({p:.0%}，种子 {s})用于评估。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="335"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="340"/>
         <source>Run folder: {d}</source>
         <translation>运行文件夹:{d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="343"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="348"/>
         <source>{n} seeds ({a} to {b}), one run each, one after another.</source>
         <translation>{n} 个种子（{a} 到 {b}），每个一次运行，依次进行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="357"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="362"/>
         <source>Training… the window stays usable; Cancel stops after the current step.</source>
         <translation>训练中……窗口仍可使用；“取消”会在当前步结束后停止。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="385"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="390"/>
         <source>Export run to folder</source>
         <translation>导出运行到文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="392"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="397"/>
         <source>Exporting the run to {d}…</source>
         <translation>正在导出运行到 {d}…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="398"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="403"/>
         <source>Export failed: {m}</source>
         <translation>导出失败:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="403"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="408"/>
         <source>Run exported to {d}. Start it there with: bertstudio train --config run.toml</source>
         <translation>运行已导出到 {d}。在那里用以下命令启动:bertstudio train --config run.toml</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="421"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="426"/>
         <source>Cancelling after the current step…</source>
         <translation>将在当前步结束后取消…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="426"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="431"/>
         <source>{t:,} of {n:,} parameters ({p:.1f}%), as built</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)，按构建后的模型统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="433"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="438"/>
         <source>Training failed.</source>
         <translation>训练失败。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="435"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="440"/>
         <source>Run finished.</source>
         <translation>运行完成。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="436"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="441"/>
         <source>Run cancelled; the model saved so far is usable.</source>
         <translation>运行已取消；已保存的模型可以使用。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="445"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="450"/>
         <source>Training could not run: {m}</source>
         <translation>无法训练:{m}</translation>
     </message>

@@ -116,6 +116,7 @@ class LabelPage(QWidget):
             editor.next_hook = self._next_item
         session.assist.scores_changed.connect(self._on_scores_changed)
         session.assist.status_changed.connect(self._update_assist_note)
+        session.assist.switched.connect(self._update_help)  # the bar, chart and help follow the switch
 
         session.project_opened.connect(self._on_project_opened)
         session.project_closed.connect(self._on_project_closed)
@@ -153,13 +154,13 @@ class LabelPage(QWidget):
 
     def _update_help(self) -> None:
         if self.session.has_project():
-            self.help.set_kind(self.session.kind, self.session.labels(), assistant=self.session.assist.enabled)
+            self.help.set_kind(self.session.kind, self.session.labels(), assistant=self.session.assist.is_on())
             self.assist_bar.set_labels(self.session.labels(), self.session.assist.suggests_labels(self.session.kind))
         self._show_assist()
 
     # -- the labelling assistant -------------------------------------------------------------
     def _show_assist(self) -> None:
-        on = self.session.assist.enabled and self.session.has_project()
+        on = self.session.assist.is_on()
         self.assist_bar.set_assistant_shown(on)  # the bar stays: other tools can sit on it
         self.chart.setVisible(on)
 

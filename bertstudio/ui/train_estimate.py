@@ -1,0 +1,158 @@
+"""The Train page's time estimate: "96 labels: SetFit, 3 seeds would take ~16 min".
+
+:class:`TimeEstimateLabel` shows :func:`bertstudio.train.estimate.estimate` for the page's
+settings and the labelled rows, and says where its throughput came from. The arithmetic is
+instant and runs on the GUI thread each time the settings or the labels change; finding the
+throughput (reading this project's run histories, else timing a few training steps of the
+model) runs once per model and device on a :class:`~bertstudio.ui.worker.ThreadJob`, once the
+page is seen (opening a project on another page times nothing). Until it answers, the rough
+figure shows, marked rough. A calibration is kept for the process only (a busy minute
+should not stand for the machine for good; the first run's history replaces it); history is
+read again after each run.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtWidgets import QLabel, QWidget
+
+from bertstudio.train.config import HOLD_OUT, TrainConfig
+from bertstudio.train.estimate import (
+    Throughput, calibrate, estimate, history_throughput, mean_tokens, rough_throughput, rounded,
+)
+from bertstudio.ui.worker import ThreadJob
+
+log = logging.getLogger(__name__)
+
+SAMPLE_ROWS = 200  # texts read to guess their length (cheap: one Arrow slice)
+_calibrated: dict[tuple[str, str], Throughput] = {}  # (model, device) -> this process's calibration
+
+
+def find_throughput(runs: list[Any], model: str | None, device: str) -> Throughput:
+    """On a worker thread: this project's run history, else a calibration (once per process), else rough."""
+    found = history_throughput(runs, model, device=device)
+    if found is not None:
+        return found
+    key = (model or "default", device)
+    if key not in _calibrated:
+        try:
+            _calibrated[key] = calibrate(model, device=device)
+        except Exception:  # noqa: BLE001 - a model that cannot load: the run will say why; the estimate stays rough
+            log.info("no calibration for %s", key, exc_info=True)
+            return rough_throughput()
+    return _calibrated[key]
+
+
+class TimeEstimateLabel(QLabel):
+    def __init__(self, session: Any, parent: QWidget | None = None) -> None:
+        super().__init__(parent, objectName="timeEstimateLabel", wordWrap=True)
+        self.setStyleSheet("color: palette(placeholder-text);")
+        self.session = session
+        self.throughput: Throughput | None = None
+        self._key: tuple | None = None  # what the throughput was found for
+        self._job: ThreadJob | None = None
+        self._config: TrainConfig | None = None
+        self._tokens: tuple[Any, float] | None = None  # (project, mean tokens of its training texts)
+        self._job_key: tuple | None = None
+        self._watched: QObject | None = None  # the form this note sits in: shown -> look the throughput up
+        session.runs_changed.connect(self._forget)
+        session.data_imported.connect(self._on_imported)
+
+    def _on_imported(self, *_: object) -> None:
+        self._tokens = None  # new texts: their length is guessed again
+
+    def _forget(self) -> None:
+        self._key = None  # a new run: its history is the best measure
+        if self._config is not None:
+            self.show_for(self._config)
+
+    def show_for(self, config: TrainConfig | None) -> None:
+        """The estimate of ``config`` on the labelled rows now (None: settings not valid)."""
+        self._config = config
+        rows = self.session.progress("train")[0] if self.session.has_project() else 0
+        if config is None or rows == 0:
+            self.setText("")
+            self.setVisible(False)
+            return
+        key = (self.session.project.folder, config.model, config.device)
+        if key != self._key:
+            self._key, self.throughput = key, None
+        self._watch()
+        if self.throughput is None and self.parentWidget() is not None and self.parentWidget().isVisible():
+            self._find(key)
+        dev = self.session.progress("dev")[0] if self.session.split_size("dev") else 0
+        evaluated = dev or max(1, round(HOLD_OUT * rows))
+        train_rows = rows if dev else rows - evaluated
+        throughput = self.throughput or rough_throughput()
+        e = estimate(config, train_rows, throughput, eval_rows=evaluated, tokens=self._mean_tokens())
+        self.setText(self._sentence(config, rows, e.seconds) + " " + self._source(throughput))
+        self.setVisible(True)
+
+    def _sentence(self, config: TrainConfig, rows: int, seconds: float) -> str:
+        method = {"setfit": self.tr("SetFit")}.get(config.method) or {
+            "frozen": self.tr("a head on the frozen encoder"), "lora": self.tr("LoRA"),
+            "full": self.tr("fine-tuning")}.get(config.mode, self.tr("fine-tuning the top layers"))
+        if config.seeds > 1:
+            text = self.tr("{rows} labels: {method}, {seeds} seeds would take {time}")
+        else:
+            text = self.tr("{rows} labels: {method} would take {time}")
+        figure, unit = rounded(seconds)
+        time = {"s": self.tr("~{n} s"), "min": self.tr("~{n} min")}.get(unit) or self.tr("~{n} h")
+        return text.format(rows=rows, method=method, seeds=config.seeds, time=time.format(n=figure))
+
+    def _source(self, throughput: Throughput) -> str:
+        rate = f"{throughput.examples_per_s:.0f}"
+        if throughput.source == "history":
+            return self.tr("(timed by this project's earlier runs: {rate} examples/s)").format(rate=rate)
+        if throughput.source == "calibration":
+            return self.tr("(from a short timing of this model on this computer: {rate} examples/s)").format(rate=rate)
+        if self._job is not None:
+            return self.tr("(rough, while this computer is timed)")
+        return self.tr("(rough: nothing timed on this computer yet)")
+
+    def _mean_tokens(self) -> float | None:
+        project = self.session.project
+        if self._tokens is None or self._tokens[0] is not project:
+            examples = self.session.examples("train")
+            sample = examples.dataset[:SAMPLE_ROWS] if examples is not None else {}
+            texts = [" ".join(str(v) for v in parts if v) for parts in zip(*(sample.get(c, []) for c in
+                                                                             ("text", "text_pair")))] \
+                if "text_pair" in sample else [str(t) for t in sample.get("text", []) if t]
+            self._tokens = (project, mean_tokens(texts))
+        return self._tokens[1] or None
+
+    def _watch(self) -> None:
+        parent = self.parentWidget()
+        if parent is not None and parent is not self._watched:
+            parent.installEventFilter(self)
+            self._watched = parent
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+        if event.type() == QEvent.Type.Show and self._config is not None and self.session.has_project():
+            self.show_for(self._config)  # seen now: worth a lookup
+        return False
+
+    def _find(self, key: tuple) -> None:
+        if self._job is not None:
+            return  # the newest key is looked up when this job ends
+        runs = self.session.project.list_runs()
+        _folder, model, device = key
+        self._job_key = key
+        self._job = ThreadJob(lambda: find_throughput(runs, model, device), name="bertstudio-estimate")
+        self._job.succeeded.connect(self._on_found)  # bound methods: dropped if the page goes first
+        self._job.failed.connect(self._on_failed)
+        self._job.start()
+
+    def _on_failed(self, exc: BaseException) -> None:
+        log.info("no throughput found: %s", exc)
+        self._on_found(rough_throughput())
+
+    def _on_found(self, found: Throughput) -> None:
+        key, self._job = self._job_key, None
+        if key == self._key:
+            self.throughput = found
+        if self._config is not None and self.session.has_project():
+            self.show_for(self._config)  # looks the newest settings up if they moved on meanwhile

@@ -1,0 +1,95 @@
+"""The Train page's time estimate: the figure train/estimate.py gives for the page's settings
+and the labelled rows, from this project's run history when there is one, updated as labels
+arrive; rough (and said to be) until something was timed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QSettings
+
+from bertstudio.data.examples import from_records
+from bertstudio.data.project import Project
+from bertstudio.train.config import TrainConfig
+from bertstudio.train.estimate import Throughput, estimate, mean_tokens, rounded
+from bertstudio.train.events import StepLogged
+from bertstudio.train.rundir import RunFolder
+from bertstudio.ui.session import ProjectSession
+from bertstudio.ui.training_page import TrainingPage
+
+LABELS = ["neg", "pos"]
+
+
+def texts(n: int) -> list[str]:
+    return [f"the film number {i} was {'good' if i % 2 else 'bad'}" for i in range(n)]
+
+
+def said(seconds: float) -> str:
+    figure, unit = rounded(seconds)
+    return f"~{figure} {unit}"
+
+
+def make(tmp_path: Path, qtbot, labelled: int, *, run_rate: float | None = None):
+    project = Project.create(tmp_path / "proj", name="p", kind="sentence", labels=LABELS)
+    rows = [{"text": t, "label": (LABELS[i % 2] if i < labelled else None)} for i, t in enumerate(texts(80))]
+    project.import_examples(from_records("sentence", rows, labels=LABELS), "train")
+    if run_rate is not None:  # an earlier run of the bundled model logged its speed
+        run = RunFolder.start(TrainConfig(task="sentence", labels=LABELS, output_dir=str(project.new_run_dir("r"))))
+        for step in (1, 2, 3):
+            run.log_event(StepLogged(step=step, total_steps=3, epoch=1.0, loss=0.5, lr=1e-5,
+                                     examples_per_s=run_rate, eta_s=0.0))
+        run.close()
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    page = TrainingPage(session)
+    qtbot.addWidget(page)
+    return session, page
+
+
+def test_the_automatic_choice_says_how_long_it_would_take_from_this_projects_runs(qtbot, tmp_path):
+    session, page = make(tmp_path, qtbot, 40, run_rate=40.0)
+    try:
+        assert page.form.is_auto() and page.config.method == "setfit"
+        page.show()
+        label = page.estimate_label
+        qtbot.waitUntil(lambda: "earlier runs" in label.text(), timeout=60_000)
+        # 40 labels without a dev split: 4 held out to evaluate on, 36 to train on
+        first = estimate(page.config, 36, Throughput(40.0, "history"), eval_rows=4)
+        assert label.text() == (f"40 labels: SetFit would take {said(first.seconds)} "
+                                f"(timed by this project's earlier runs: 40 examples/s)")
+        assert label.isVisible() and page.form.auto_label.isVisible()
+
+        for row in range(40, 60):  # labels arrive: the estimate follows
+            session.project.set_gold("train", row, LABELS[row % 2])
+        page.form.seeds_spin.setValue(3)
+        qtbot.waitUntil(lambda: label.text().startswith("60 labels: "), timeout=60_000)
+        config = page.config
+        expected = estimate(config, 54, Throughput(40.0, "history"), eval_rows=6)
+        assert config.seeds == 3 and f"3 seeds would take {said(expected.seconds)}" in label.text()
+        assert expected.seconds > 3 * first.seconds  # three seeds, each on more rows
+    finally:
+        session.close()
+
+
+def test_without_a_run_the_estimate_is_rough_until_this_computer_is_timed(qtbot, tmp_path, monkeypatch):
+    from bertstudio.ui import train_estimate
+
+    timed = []
+
+    def fake_calibrate(model, **kw):  # the real one trains MiniLM for a few steps: tested in tests/core
+        timed.append(model)
+        return Throughput(10.0, "calibration", 32.0)
+
+    monkeypatch.setattr(train_estimate, "calibrate", fake_calibrate)
+    monkeypatch.setattr(train_estimate, "_calibrated", {})
+    session, page = make(tmp_path, qtbot, 20)
+    try:
+        label = page.estimate_label
+        assert timed == [] and "rough" in label.text()  # not seen yet: nothing is timed
+        page.show()
+        qtbot.waitUntil(lambda: "short timing" in label.text(), timeout=60_000)
+        assert timed == [None]  # the bundled model, once
+        tokens = mean_tokens(texts(80))
+        expected = estimate(page.config, 18, Throughput(10.0, "calibration", 32.0), eval_rows=2, tokens=tokens)
+        assert label.text().startswith(f"20 labels: SetFit would take {said(expected.seconds)}")
+    finally:
+        session.close()
