@@ -8,7 +8,8 @@ import pytest
 
 from bertstudio.train.config import TrainConfig
 from bertstudio.train.estimate import (
-    FORWARD_COST, SETFIT_COST, SETUP_S, Throughput, calibrate, estimate, history_throughput, mean_tokens, rough_throughput, rounded,
+    FORWARD_COST, SETFIT_COST, SETUP_S, Throughput, calibrate, estimate, history_throughput, machine_rate, mean_tokens,
+    rough_throughput, rounded,
 )
 from bertstudio.train.events import StepLogged
 from bertstudio.train.rundir import RunFolder
@@ -118,3 +119,10 @@ def test_calibration_times_real_training_steps_through_the_engine(tiny, tmp_path
     assert got.source == "calibration" and 8 * 1.3 + 2 <= got.tokens <= 15 * 1.3 + 2  # 8-15 words each
     assert math.isfinite(got.examples_per_s) and got.examples_per_s > 0
     assert list(tmp_path.iterdir()) == []  # nothing saved
+
+
+def test_a_calibration_reads_the_fastest_step_after_the_first():
+    # the first step pays for lazy set-up; a slow step was shared with other work
+    assert machine_rate([5.0, 150.0, 2.0, 180.0, 3.0]) == 180.0
+    assert machine_rate([900.0, 10.0]) == 10.0
+    assert machine_rate([42.0]) == 42.0  # one step: all there is
