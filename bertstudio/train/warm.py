@@ -31,10 +31,12 @@ import random
 import threading
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
-import torch
+
+if TYPE_CHECKING:
+    import torch
 
 log = logging.getLogger(__name__)
 
@@ -155,11 +157,15 @@ def _hash_array(h: Any, array: Any) -> None:
 
 
 def _get_rng() -> tuple:
+    import torch  # here: the app makes a WarmCache at start-up, before torch is imported
+
     cuda = torch.cuda.get_rng_state_all() if torch.cuda.is_available() else None
     return random.getstate(), np.random.get_state(), torch.get_rng_state(), cuda
 
 
 def _set_rng(state: tuple) -> None:
+    import torch
+
     py, npy, cpu, cuda = state
     random.setstate(py)
     np.random.set_state(npy)
