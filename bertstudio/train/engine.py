@@ -140,7 +140,7 @@ def train(
             if config.method == "setfit":  # SetFit's contrastive phase, then its head (train/setfit_phase.py)
                 setfit_encoder(parts, train_set, config, notify=notify, cancel=cancel)
             if config.head in EMBEDDING_HEADS:  # linear probe, then fine-tune (train/probe.py)
-                probe_head(parts, train_set, config, notify=notify, cancel=cancel)
+                (warm.probe if warm is not None else probe_head)(parts, train_set, config, notify=notify, cancel=cancel)
         if cancel is not None and cancel.is_set():  # during SetFit or the probe: nothing trained yet
             notify(RunFinished(status="cancelled", step=0, output_dir=config.output_dir, message="cancelled before step 1"))
             return RunResult("cancelled", output_dir=config.output_dir, message="cancelled before step 1")

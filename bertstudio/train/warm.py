@@ -7,7 +7,9 @@ built it (pre-trained weights and the new head, before any training step), the R
 states right after that build, and the last tokenised rows built with it. A run that
 asks for the same parts gets a deep copy of the pristine model - never the weights a
 previous run fine-tuned - and the RNG states restored, so it is bit-identical to a cold
-run with the same seed (tests/core/test_warm_start.py).
+run with the same seed (tests/core/test_warm_start.py). An embedding head's linear probe
+(train/probe.py: the frozen encoder over the training rows, then a logistic regression)
+is kept with the entry too, for the same rows.
 
 What a build depends on is its key: the model folder (name, size and modification time
 of each file), the task kind, the labels, head, mode, LoRA settings, GLUE preset, the
@@ -49,6 +51,7 @@ class _Entry:
     parts: Any  # RunParts holding the pristine model; handed out only as copies
     rng: tuple
     encoded: tuple[tuple, Any] | None = field(default=None)  # (key, (train_enc, eval_set, eval_enc))
+    probed: tuple[tuple, Any] | None = field(default=None)  # (key, the probed head's (weight, bias) or None)
 
 
 class WarmCache:
@@ -116,6 +119,38 @@ class WarmCache:
             if self._entry is entry:
                 entry.encoded = (key, result)
         return result, False
+
+
+    # --- the linear probe of an embedding head ---------------------------------------
+    def probe(self, parts: Any, train_set: Any, config: Any, **kw: Any) -> bool:
+        """train/probe.probe_head, or the head it fitted for the same rows on the kept model:
+        the probe runs the frozen encoder over up to 4,096 training rows (seconds), and its
+        result depends only on the pristine encoder, the rows and the lengths and seed."""
+        from bertstudio.train.probe import probe_head
+
+        with self._lock:
+            entry = self._entry
+        if entry is None or config.method == "setfit" or entry.key != parts_key(config, parts.labels):
+            return probe_head(parts, train_set, config, **kw)  # after SetFit the encoder is not the kept one
+        key = (config.max_length, config.doc_stride, config.seed, rows_fingerprint(train_set))
+        if entry.probed is not None and entry.probed[0] == key:
+            if entry.probed[1] is None:
+                return False
+            import torch
+
+            with torch.no_grad():
+                for target, value in zip((parts.model.classifier.weight, parts.model.classifier.bias), entry.probed[1]):
+                    target.copy_(value)
+            return True
+        fitted = probe_head(parts, train_set, config, **kw)
+        cancel = kw.get("cancel")
+        if cancel is None or not cancel.is_set():  # a cancelled probe fitted nothing worth keeping
+            head = parts.model.classifier
+            kept = (head.weight.detach().clone(), head.bias.detach().clone()) if fitted else None
+            with self._lock:
+                if self._entry is entry:
+                    entry.probed = (key, kept)
+        return fitted
 
 
 def parts_key(config: Any, labels: list[str]) -> tuple:

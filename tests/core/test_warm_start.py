@@ -36,12 +36,13 @@ def same_weights(a, b):
     return a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
 
 
-def test_a_warm_run_trains_from_the_pristine_weights_and_matches_a_cold_run(tiny):
-    cold = run(config(tiny))
+@pytest.mark.parametrize("head", ["linear", "embedding"])  # embedding: a linear probe first (train/probe.py)
+def test_a_warm_run_trains_from_the_pristine_weights_and_matches_a_cold_run(tiny, head):
+    cold = run(config(tiny, head=head))
     cache = WarmCache(enabled=True)
-    first = run(config(tiny), cache)  # fills the cache
-    second = run(config(tiny), cache)  # reuses the model and the rows
-    third = run(config(tiny), cache)  # and again: the kept copy was not trained by the second run
+    first = run(config(tiny, head=head), cache)  # fills the cache
+    second = run(config(tiny, head=head), cache)  # reuses the model, the probe and the rows
+    third = run(config(tiny, head=head), cache)  # and again: the kept copy was not trained by the second run
     assert "reusing_model" not in first[3] and "loading_model" in first[3]
     assert "reusing_model" in second[3] and "reusing_model" in third[3]
     for other in (first, second, third):
@@ -49,6 +50,9 @@ def test_a_warm_run_trains_from_the_pristine_weights_and_matches_a_cold_run(tiny
         assert other[1] == cold[1]  # the same metrics
         assert same_weights(other[2], cold[2])  # the same trained weights
     assert len(cold[0]) == 12  # 24 rows / 4, 2 epochs: the run did train
+    if head == "embedding":
+        assert cold[3].count("probing") >= 1 and first[3].count("probing") >= 1
+        assert "probing" not in second[3] and "probing" not in third[3]  # the kept probe was used
 
 
 def test_the_kept_model_is_never_the_trained_one(tiny):
