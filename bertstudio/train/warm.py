@@ -85,10 +85,13 @@ class WarmCache:
         key = parts_key(config, labels)
         with self._lock:
             entry, generation = self._entry, self._generation
-        if self.enabled and entry is not None and entry.key == key:
+        if entry is not None and entry.key == key:
             parts = replace(entry.parts, model=copy.deepcopy(entry.parts.model), warm=self)
             _set_rng(entry.rng)  # as if this run had just built the model itself
             return parts, True
+        with self._lock:
+            if self._generation == generation:
+                self._entry = None  # another model: the old one goes before the new one is loaded
         parts = build(config, labels)
         rng = _get_rng()
         if _fits_in_memory(parts.model):
@@ -119,7 +122,6 @@ class WarmCache:
             if self._entry is entry:
                 entry.encoded = (key, result)
         return result, False
-
 
     # --- the linear probe of an embedding head ---------------------------------------
     def probe(self, parts: Any, train_set: Any, config: Any, **kw: Any) -> bool:

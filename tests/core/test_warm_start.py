@@ -95,6 +95,8 @@ def test_rows_are_reused_only_when_equal_and_the_model_only_for_the_same_setting
     assert builds == [7] and encodes == [False, True, False]
     run(config(tiny, seed=8), cache)  # another seed: another head, built cold
     assert builds == [7, 8]
+    assert cache.would_reuse(config(tiny, seed=8), ["neg", "pos"])  # one entry: the newest
+    assert not cache.would_reuse(config(tiny), ["neg", "pos"])
 
 
 def test_clear_and_the_switch_turn_reuse_off(tiny, monkeypatch):
@@ -108,6 +110,14 @@ def test_clear_and_the_switch_turn_reuse_off(tiny, monkeypatch):
     off = WarmCache()
     run(config(tiny), off)
     assert not off.enabled and not off.holds_model()
+
+
+def test_a_model_too_large_to_copy_is_not_kept_and_the_old_entry_goes(tiny, monkeypatch):
+    cache = WarmCache(enabled=True)
+    run(config(tiny), cache)
+    monkeypatch.setattr(warm_module, "_available_memory", lambda: 1000)  # bytes: nothing fits
+    run(config(tiny, seed=8), cache)
+    assert not cache.holds_model()
 
 
 def test_a_clear_during_a_build_keeps_nothing(tiny):
