@@ -16,12 +16,12 @@ that is not such a checkpoint is refused with a ConfigError.
 
 from __future__ import annotations
 
-import io
+import functools
 import json
 import os
 import random
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO, Callable
 
 import numpy as np
 import torch
@@ -36,18 +36,23 @@ RNG = "rng.pt"
 STATE = "state.json"
 
 
-def write_file(path: Path, data: bytes) -> None:
-    """Write ``data`` and flush it to the disk (raises OSError, e.g. ENOSPC)."""
+def write_file(path: Path, data: bytes | Callable[[BinaryIO], None]) -> None:
+    """Write ``data`` (bytes, or a function that writes into the open file) and flush it to
+    the disk (raises OSError, e.g. ENOSPC)."""
     with open(path, "wb") as f:
-        f.write(data)
+        if callable(data):
+            data(f)
+        else:
+            f.write(data)
         f.flush()
         os.fsync(f.fileno())
 
 
-def _torch_bytes(obj: Any) -> bytes:
-    buf = io.BytesIO()
-    torch.save(obj, buf)
-    return buf.getvalue()
+def _torch_save(obj: Any) -> Callable[[BinaryIO], None]:
+    """``torch.save(obj)`` straight into the file, not into a BytesIO first: growing a 90 MB
+    buffer copies it in C with the GIL held, and a checkpoint saved mid-run froze the app's
+    window for 90-540 ms at a time; into the file the longest hold measured 10-30 ms."""
+    return functools.partial(torch.save, obj)
 
 
 def rng_state() -> dict[str, Any]:
@@ -93,10 +98,10 @@ def save_checkpoint(
         state = {**state, "task": meta["task"]}  # so a resume can refuse a run of another task kind
 
     def fill(tmp: Path) -> None:
-        write_file(tmp / WEIGHTS, _torch_bytes({k: v.detach().cpu() for k, v in model.state_dict().items()}))
+        write_file(tmp / WEIGHTS, _torch_save({k: v.detach().cpu() for k, v in model.state_dict().items()}))
         if optimizer is not None:
-            write_file(tmp / OPTIMIZER, _torch_bytes(optimizer.state_dict()))
-            write_file(tmp / RNG, _torch_bytes(rng_state()))
+            write_file(tmp / OPTIMIZER, _torch_save(optimizer.state_dict()))
+            write_file(tmp / RNG, _torch_save(rng_state()))
         for name, data in (extra_files or {}).items():
             write_file(tmp / name, data)
         # state.json last: its presence marks a complete checkpoint

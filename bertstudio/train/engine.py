@@ -92,6 +92,7 @@ class RunParts:
     task: Any
     labels: list[str]
     save: Callable[[Any, Any, Path], None] | None = None
+    warm: Any = None  # the train/warm.WarmCache that built these: it keeps their tokenised rows too
 
 
 def build_parts(config: TrainConfig, labels: list[str]) -> RunParts:
@@ -121,8 +122,10 @@ def train(
     *,
     callbacks: Iterable[Callable] = (),
     cancel: threading.Event | None = None,
+    warm: Any = None,
 ) -> RunResult:
-    """Fine-tune the model ``config`` names on ``train_set`` (default: the files the config names)."""
+    """Fine-tune the model ``config`` names on ``train_set`` (default: the files the config names);
+    ``warm`` (train/warm.WarmCache) hands out an earlier run's pristine model and tokenised rows."""
     from accelerate.utils import set_seed
 
     notify = Notifier(callbacks)
@@ -131,13 +134,13 @@ def train(
         train_set, eval_set = load_sets(config, train_set, eval_set)
         labels = list(config.labels or train_set.labels)
         set_seed(config.seed)  # before the model: the new head's initial weights come from it
-        notify(PhaseChanged("loading_model"))
-        parts = build_parts(config, labels)
+        notify(PhaseChanged("reusing_model" if warm is not None and warm.would_reuse(config, labels) else "loading_model"))
+        parts = warm.parts(config, labels, build_parts)[0] if warm is not None else build_parts(config, labels)
         if not config.resume_from:  # a resumed run loads its trained weights instead
             if config.method == "setfit":  # SetFit's contrastive phase, then its head (train/setfit_phase.py)
                 setfit_encoder(parts, train_set, config, notify=notify, cancel=cancel)
             if config.head in EMBEDDING_HEADS:  # linear probe, then fine-tune (train/probe.py)
-                probe_head(parts, train_set, config, notify=notify, cancel=cancel)
+                (warm.probe if warm is not None else probe_head)(parts, train_set, config, notify=notify, cancel=cancel)
         if cancel is not None and cancel.is_set():  # during SetFit or the probe: nothing trained yet
             notify(RunFinished(status="cancelled", step=0, output_dir=config.output_dir, message="cancelled before step 1"))
             return RunResult("cancelled", output_dir=config.output_dir, message="cancelled before step 1")
@@ -167,7 +170,8 @@ def fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any = No
         notify.main = acc.is_main_process
         set_seed(config.seed)
         notify(PhaseChanged("tokenising", 0, len(train_set) + (len(eval_set) if eval_set is not None else 0)))
-        train_enc, eval_set, eval_enc = _encode(config, parts, train_set, eval_set)
+        train_enc, eval_set, eval_enc = (parts.warm.encoded(config, parts, train_set, eval_set, _encode)[0]
+                                         if parts.warm is not None else _encode(config, parts, train_set, eval_set))
         train_loader, ev_loader = path.loaders(parts, train_enc, eval_enc)
         trainable, total_params = count_parameters(parts.model)
         progress, found = _resume_point(config.resume_from)

@@ -108,6 +108,9 @@ class MainWindow(QMainWindow):
         data_page = self.pages["data"]
         if isinstance(data_page, DataPage):
             data_page.example_activated.connect(self._on_example_activated)
+        message = getattr(self.pages["train"], "status_message", None)
+        if message is not None:  # e.g. a warm start's note
+            message.connect(self._show_status)
         activated = getattr(self.pages["runs"], "run_activated", None)
         if activated is not None:  # double-clicking a run opens its results
             activated.connect(self._on_run_activated)
@@ -128,6 +131,9 @@ class MainWindow(QMainWindow):
             self.preload_thread = preload_in_background()
 
         QTimer.singleShot(delay_ms, self, begin)
+
+    def _show_status(self, text: str) -> None:
+        self.statusBar().showMessage(text, 15_000)
 
     def page(self, key: str) -> QWidget:
         return self.pages[key]

@@ -6,6 +6,10 @@ and turns the core's plain change events into Qt signals (past tense, as the
 house style asks). Views listen to these signals; the project never knows its
 views.
 
+``session.warm`` keeps the last training run's pristine model and tokenised rows for the
+next run of this project (:class:`~bertstudio.train.warm.WarmCache`, one entry, dropped
+when the project closes; ``BERTSTUDIO_WARM=0`` turns it off).
+
 ``session.assist`` is the open project's labelling assistant
 (:class:`~bertstudio.ui.assist_controller.AssistController`), started with the project
 and closed before it.
@@ -31,6 +35,7 @@ from PySide6.QtCore import QObject, QSettings, Signal
 from PySide6.QtGui import QUndoStack
 
 from bertstudio.errors import BertStudioError
+from bertstudio.train.warm import WarmCache
 from bertstudio.ui.assist_controller import AssistController
 
 SPLITS: tuple[str, ...] = ("train", "dev", "test")
@@ -62,6 +67,7 @@ class ProjectSession(QObject):
         self._split = "train"
         self._row = -1
         self.assist = AssistController(self)  # the labelling assistant of the open project
+        self.warm = WarmCache()  # the Train page's runs hand their built model to the next one
         if project is not None:
             self.set_project(project)
 
@@ -78,6 +84,7 @@ class ProjectSession(QObject):
         if self._project is not None:
             self._detach()
             self.assist.close_project()  # before the project closes: it reads the project's rows
+            self.warm.clear()  # another project's model and rows are not kept in memory
             old, self._project = self._project, None
             self.undo_stack.clear()
             self._row = -1

@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+import numpy as np
 import pyarrow.compute as pc
 from PySide6.QtCore import QCoreApplication, QTimer
 from PySide6.QtWidgets import QLabel, QWidget
@@ -21,6 +22,14 @@ MIN_PER_CLASS = 2  # a class with fewer labelled rows cannot be both learned fro
 
 def _t(text: str) -> str:
     return QCoreApplication.translate("", text)  # where lupdate files _t("...") calls (no context)
+
+
+def labelled_rows(examples: Any) -> np.ndarray:
+    """Project row numbers of the labelled rows (ExampleSet.labelled() drops the numbering)."""
+    if examples is None or len(examples) == 0:
+        return np.zeros(0, dtype=np.int64)
+    gold = examples.dataset.with_format("arrow")[examples.gold_column]
+    return np.flatnonzero(pc.is_valid(gold).to_numpy(zero_copy_only=False))
 
 
 def missing_for_training(session: Any) -> str | None:

@@ -19,8 +19,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-import pyarrow.compute as pc
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QApplication, QFileDialog, QHBoxLayout, QLabel, QPushButton, QScrollArea, QSplitter, QVBoxLayout, QWidget,
@@ -30,21 +28,13 @@ from bertstudio.errors import BertStudioError, ConfigError
 from bertstudio.train.config import HOLD_OUT, TrainConfig
 from bertstudio.train.events import PhaseChanged, RunFinished, RunStarted
 from bertstudio.train.rundir import run_name
-from bertstudio.ui.train_checks import VocabularyWarning, missing_for_training
+from bertstudio.ui.train_checks import VocabularyWarning, labelled_rows, missing_for_training
 from bertstudio.ui.train_estimate import TimeEstimateLabel
 from bertstudio.ui.train_settings import FORM_FIELDS, TrainSettingsForm, legacy_settings
 from bertstudio.ui.training_monitor import TrainingMonitor
 from bertstudio.ui.worker import ThreadJob, TrainingWorker
 
 log = logging.getLogger(__name__)
-
-
-def _labelled_rows(examples: Any) -> np.ndarray:
-    """Project row numbers of the labelled rows (ExampleSet.labelled() drops the numbering)."""
-    if examples is None or len(examples) == 0:
-        return np.zeros(0, dtype=np.int64)
-    gold = examples.dataset.with_format("arrow")[examples.gold_column]
-    return np.flatnonzero(pc.is_valid(gold).to_numpy(zero_copy_only=False))
 
 
 def _count_parameters(config: TrainConfig) -> tuple[int, int]:
@@ -62,6 +52,7 @@ def _count_parameters(config: TrainConfig) -> tuple[int, int]:
 class TrainingPage(QWidget):
     run_started = Signal(str)  # the run folder
     run_ended = Signal(str, str)  # run folder, status (finished | cancelled | failed)
+    status_message = Signal(str)  # for the window's status bar
 
     def __init__(self, session: Any, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -291,12 +282,12 @@ class TrainingPage(QWidget):
 
         config = self.page_config()
         train_all = self.session.examples("train")
-        train_rows = _labelled_rows(train_all)
+        train_rows = labelled_rows(train_all)
         if len(train_rows) == 0:
             raise ConfigError(self.tr("the training split has no labelled examples"), where=self.tr("train split"),
                               expected=self.tr("at least a few labelled rows"))
         dev_all = self.session.examples("dev") if self.session.split_size("dev") else None
-        dev_rows = _labelled_rows(dev_all)
+        dev_rows = labelled_rows(dev_all)
         train = project_rows(train_all, train_rows)
         config = replace(config, output_dir=output_dir, logging_steps=self._logging_steps(config, len(train)),
                          hold_out=None if len(dev_rows) else HOLD_OUT)
@@ -349,12 +340,13 @@ class TrainingPage(QWidget):
                 n=config.seeds, a=config.seed, b=config.seed + config.seeds - 1))
             worker = TrainingWorker(config, train, dev, train_fn=self._seeds_job(folders))
         else:
-            worker = TrainingWorker(config, train, dev)
+            worker = TrainingWorker(config, train, dev, warm=getattr(self.session, "warm", None))  # kept between runs
         # Bound methods, not lambdas: Qt drops these connections if the page is deleted first.
         worker.started.connect(self.monitor.on_started)
         worker.step_logged.connect(self.monitor.on_steps)
         worker.evaluated.connect(self.monitor.on_evaluated)
         worker.phase_changed.connect(self.monitor.on_phase)
+        worker.phase_changed.connect(self._on_phase)
         worker.started.connect(self._on_started)
         worker.ended.connect(self._on_ended)
         self.worker = worker
@@ -424,6 +416,10 @@ class TrainingPage(QWidget):
             self.worker.cancel()
             self.cancel_button.setEnabled(False)
             self.status_label.setText(self.tr("Cancelling after the current step…"))
+
+    def _on_phase(self, ev: PhaseChanged) -> None:
+        if ev.phase == "reusing_model":  # why this start is quick (session.warm, train/warm.py)
+            self.status_message.emit(self.tr("Warm start: reusing the model loaded by an earlier run in this session"))
 
     def _on_started(self, ev: RunStarted) -> None:
         t, n = ev.trainable_params, ev.total_params

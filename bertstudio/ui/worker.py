@@ -154,9 +154,11 @@ class TrainingWorker(QObject):
         *,
         throttle_s: float = 0.1,
         train_fn: TrainFn | None = None,
+        warm: Any = None,
     ) -> None:
         super().__init__()
         self.config = config
+        self._warm = warm  # a train/warm.WarmCache for the engine's train() (a given train_fn gets none)
         self._train_set, self._eval_set = train_set, eval_set
         self._train_fn = train_fn
         self.throttle_s = throttle_s
@@ -192,8 +194,9 @@ class TrainingWorker(QObject):
             # Imported here: torch/transformers take seconds to import, and the page should
             # open before they are needed.
             from bertstudio.train.engine import train
+        extra = {"warm": self._warm} if self._train_fn is None and self._warm is not None else {}
         result = (self._train_fn or train)(self.config, self._train_set, self._eval_set, callbacks=[self._on_event],
-                                           cancel=self._cancel)
+                                           cancel=self._cancel, **extra)
         self._flush()
         return result
 

@@ -291,22 +291,22 @@
         <translation>深色(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_checks.py" line="30"/>
+        <location filename="../../bertstudio/ui/train_checks.py" line="39"/>
         <source>Open or create a project to train.</source>
         <translation>请打开或新建项目以开始训练。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_checks.py" line="33"/>
+        <location filename="../../bertstudio/ui/train_checks.py" line="42"/>
         <source>Import or label training examples first.</source>
         <translation>请先导入或标注训练样例。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_checks.py" line="37"/>
+        <location filename="../../bertstudio/ui/train_checks.py" line="46"/>
         <source>Label at least {k} training examples first ({n} labelled so far).</source>
         <translation>请先标注至少 {k} 个训练样例(目前已标注 {n} 个)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_checks.py" line="43"/>
+        <location filename="../../bertstudio/ui/train_checks.py" line="52"/>
         <source>Label at least {k} training examples of each label first; too few so far: {which}.</source>
         <translation>请先为每个标签标注至少 {k} 个训练样例；目前不足的标签:{which}。</translation>
     </message>
@@ -1595,87 +1595,87 @@
         <translation>GLUE 计分板</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="180"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="186"/>
         <source>Open project</source>
         <translation>打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="189"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="195"/>
         <source>Cannot open the project</source>
         <translation>无法打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="199"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="205"/>
         <source>Project repaired on open: %1</source>
         <translation>打开时已修复项目:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="200"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="206"/>
         <source>Project recovered</source>
         <translation>项目已恢复</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="201"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="207"/>
         <source>Opening the project repaired it:</source>
         <translation>打开项目时已修复:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="217"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="223"/>
         <source>Saved</source>
         <translation>已保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="238"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="244"/>
         <source>Imported %1 rows into %2</source>
         <translation>已导入 %1 行到 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="267"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="273"/>
         <source>Could not save</source>
         <translation>无法保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="276"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="282"/>
         <source>Run exported to %1</source>
         <translation>运行已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="299"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="305"/>
         <source>No project</source>
         <translation>没有项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="299"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="305"/>
         <source>Create or open a project first.</source>
         <translation>请先新建或打开一个项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="333"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="339"/>
         <source>No project open</source>
         <translation>未打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="341"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="347"/>
         <source>Project: %1 (%2)</source>
         <translation>项目:%1(%2)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="343"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="349"/>
         <source>Split: %1</source>
         <translation>数据划分:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="344"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="350"/>
         <source>%1 labelled / %2</source>
         <translation>已标注 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="361"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="367"/>
         <source>Training is running</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="362"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="368"/>
         <source>A training run is in progress. Stop it and quit?</source>
         <translation>训练正在进行。停止训练并退出吗？</translation>
     </message>
@@ -2019,12 +2019,12 @@
 <context>
     <name>ProjectSession</name>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="234"/>
+        <location filename="../../bertstudio/ui/session.py" line="241"/>
         <source>Replace the rows of %1</source>
         <translation>替换 %1 的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="247"/>
+        <location filename="../../bertstudio/ui/session.py" line="254"/>
         <source>Restore the rows of %1</source>
         <translation>恢复 %1 的行</translation>
     </message>
@@ -2958,72 +2958,72 @@
 <context>
     <name>TimeEstimateLabel</name>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="100"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="95"/>
         <source>SetFit</source>
         <translation>SetFit</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="101"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="96"/>
         <source>a head on the frozen encoder</source>
         <translation>冻结编码器上的分类头</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="101"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="96"/>
         <source>LoRA</source>
         <translation>LoRA</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="102"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="97"/>
         <source>fine-tuning</source>
         <translation>微调</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="102"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="97"/>
         <source>fine-tuning the top layers</source>
         <translation>微调顶部几层</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="104"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="99"/>
         <source>{rows} labels: {method}, {seeds} seeds would take {time}</source>
         <translation>{rows} 个标签：{method}，{seeds} 个种子需要 {time}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="106"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="101"/>
         <source>{rows} labels: {method} would take {time}</source>
         <translation>{rows} 个标签：{method} 需要 {time}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="108"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="103"/>
         <source>~{n} s</source>
         <translation>约 {n} 秒</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="108"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="103"/>
         <source>~{n} min</source>
         <translation>约 {n} 分钟</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="108"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="103"/>
         <source>~{n} h</source>
         <translation>约 {n} 小时</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="114"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="109"/>
         <source>(timed by this project&apos;s earlier runs: {rate} examples/s)</source>
         <translation>（按本项目之前的运行计时：每秒 {rate} 个样本）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="116"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="111"/>
         <source>(from a short timing of this model on this computer: {rate} examples/s)</source>
         <translation>（在本机对该模型的简短计时：每秒 {rate} 个样本）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="118"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="113"/>
         <source>(rough, while this computer is timed)</source>
         <translation>（粗略估计，正在为本机计时）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="119"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="114"/>
         <source>(rough: nothing timed on this computer yet)</source>
         <translation>（粗略估计：本机尚未计时）</translation>
     </message>
@@ -3269,32 +3269,37 @@
         <translation>正在加载模型…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="121"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="122"/>
         <source>tokenising {n} examples…</source>
         <translation>正在对 {n} 个样例分词…</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/training_monitor.py" line="122"/>
+        <source>reusing the model loaded earlier…</source>
+        <translation>正在复用之前加载的模型…</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="123"/>
         <source>evaluating %v / %m batches…</source>
         <translation>正在评估 %v / %m 批…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="122"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="123"/>
         <source>saving…</source>
         <translation>正在保存…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="123"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="124"/>
         <source>SetFit: contrastive step %v / %m…</source>
         <translation>SetFit：对比学习第 %v / %m 步…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="124"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="125"/>
         <source>fitting the head on the frozen encoder: batch %v / %m…</source>
         <translation>在冻结的编码器上拟合分类头：第 %v / %m 批…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="165"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="166"/>
         <source>step %v / %m</source>
         <translation>第 %v / %m 步</translation>
     </message>
@@ -3304,27 +3309,27 @@
         <translation>已开始:{n} 个训练样例 / {m} 个评估样例，{s} 步，批大小 {b}，{p:,} 个参数中有 {t:,} 个可训练，设备 {d}({prec})。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="142"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="143"/>
         <source>Evaluation at step {step} (epoch {epoch:.2f}): {m}</source>
         <translation>第 {step} 步(第 {epoch:.2f} 轮)的评估:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="159"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="160"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="159"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="160"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="159"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="160"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="166"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="167"/>
         <source>Run {status}.</source>
         <translation>运行{status}。</translation>
     </message>
@@ -3332,109 +3337,114 @@
 <context>
     <name>TrainingPage</name>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="103"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="98"/>
         <source>Start training</source>
         <translation>开始训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="104"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="99"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="105"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="100"/>
         <source>Export run…</source>
         <translation>导出运行…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="107"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="102"/>
         <source>Write these settings and the labelled data to a folder that trains headless anywhere: bertstudio train --config run.toml (or under accelerate launch on several GPUs)</source>
         <translation>将这些设置和已标注的数据写入一个文件夹，可在任何地方无界面训练:bertstudio train --config run.toml(多 GPU 上可用 accelerate launch 启动)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="259"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="254"/>
         <source>counted when the model loads</source>
         <translation>加载模型时统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="296"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="291"/>
         <source>the training split has no labelled examples</source>
         <translation>训练数据划分中没有已标注的样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="296"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="291"/>
         <source>train split</source>
         <translation>train 数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="297"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="292"/>
         <source>at least a few labelled rows</source>
         <translation>至少几行已标注的数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="245"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="240"/>
         <source>counting…</source>
         <translation>正在计数…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="254"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="249"/>
         <source>{t:,} of {n:,} parameters ({p:.1f}%)</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="277"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="272"/>
         <source>Fix the setting first: {m}</source>
         <translation>请先修正设置:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="279"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="274"/>
         <source>Train a model on the labelled training rows</source>
         <translation>用已标注的训练行训练模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="306"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="301"/>
         <source>No dev split: holding out {n} of {m} labelled training examples ({p:.0%}, seed {s}) for evaluation.</source>
         <translation>没有验证集:从 {m} 个已标注训练样例中留出 {n} 个({p:.0%}，种子 {s})用于评估。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="340"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="335"/>
         <source>Run folder: {d}</source>
         <translation>运行文件夹:{d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="348"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="343"/>
         <source>{n} seeds ({a} to {b}), one run each, one after another.</source>
         <translation>{n} 个种子（{a} 到 {b}），每个一次运行，依次进行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="362"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="358"/>
         <source>Training… the window stays usable; Cancel stops after the current step.</source>
         <translation>训练中……窗口仍可使用；“取消”会在当前步结束后停止。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="390"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="386"/>
         <source>Export run to folder</source>
         <translation>导出运行到文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="397"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="393"/>
         <source>Exporting the run to {d}…</source>
         <translation>正在导出运行到 {d}…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="403"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="399"/>
         <source>Export failed: {m}</source>
         <translation>导出失败:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="408"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="404"/>
         <source>Run exported to {d}. Start it there with: bertstudio train --config run.toml</source>
         <translation>运行已导出到 {d}。在那里用以下命令启动:bertstudio train --config run.toml</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="426"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="422"/>
         <source>Cancelling after the current step…</source>
         <translation>将在当前步结束后取消…</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="426"/>
+        <source>Warm start: reusing the model loaded by an earlier run in this session</source>
+        <translation>热启动：复用本次会话中先前运行已加载的模型</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/training_page.py" line="431"/>
