@@ -3,12 +3,12 @@
 ``fit()`` reads top to bottom like nanoGPT's train.py: set the learning rate,
 forward, backward, clip, step, log, evaluate. It does not branch on the device:
 what differs between one CPU process and Accelerate's GPU/multi-process loop is a
-path object chosen once (:mod:`bertstudio.train.paths`) whose hooks the loop calls.
-Helpers are small functions in their own modules (schedule, batching, evaluation,
-checkpoint). The same code runs single-process and data-parallel under
-``accelerate launch --num_processes N``: Accelerate prepares the model, optimizer
-and data loaders, scales and syncs gradients, and gathers evaluation rows; only
-the main process writes files or calls callbacks.
+path object chosen once (:mod:`bertstudio.train.paths`) whose hooks the loop calls;
+likewise a warm cache (:mod:`bertstudio.train.warm`, off unless the caller gives one)
+builds the model, probe and tokenised rows. Helpers are small functions in their own
+modules. The same code runs single-process and data-parallel under ``accelerate launch
+--num_processes N``: Accelerate prepares the model, optimizer and data loaders, syncs
+gradients and gathers evaluation rows; only the main process writes files or calls callbacks.
 
 Contract: :func:`train` does not raise for a run that cannot go on. It emits
 ``RunFinished(status="failed", message=...)`` and returns a :class:`RunResult`
@@ -29,8 +29,7 @@ Resume: ``resume_from = "<run>/checkpoints/last"`` with the same settings and
 inside the epoch are restored (the learning rate is a function of the step), so
 on CPU the resumed run ends with the weights and metrics of an uninterrupted one.
 
-A callback that raises is logged with its traceback and the run goes on.
-"""
+A callback that raises is logged with its traceback and the run goes on."""
 
 from __future__ import annotations
 
@@ -59,12 +58,12 @@ from bertstudio.train.faults import describe_failure
 from bertstudio.train.notify import Notifier
 from bertstudio.train.paths import PlainPath, choose_path
 from bertstudio.train.preflight import check_before_start
-from bertstudio.train.probe import probe_head
 from bertstudio.train.progress import Progress
 from bertstudio.train.rundir import RunFolder, jsonl, prediction_rows
 from bertstudio.train.setfit_phase import setfit_encoder
 from bertstudio.train.schedule import linear_schedule, steps_per_epoch, total_steps, warmup_steps
 from bertstudio.train.sources import load_sets
+from bertstudio.train.warm import WarmCache
 
 log = logging.getLogger(__name__)
 
@@ -92,7 +91,7 @@ class RunParts:
     task: Any
     labels: list[str]
     save: Callable[[Any, Any, Path], None] | None = None
-    warm: Any = None  # the train/warm.WarmCache that built these: it keeps their tokenised rows too
+    warm: WarmCache = field(default_factory=lambda: WarmCache(enabled=False))  # built these; keeps their rows too
 
 
 def build_parts(config: TrainConfig, labels: list[str]) -> RunParts:
@@ -122,10 +121,9 @@ def train(
     *,
     callbacks: Iterable[Callable] = (),
     cancel: threading.Event | None = None,
-    warm: Any = None,
+    warm: WarmCache | None = None,
 ) -> RunResult:
-    """Fine-tune the model ``config`` names on ``train_set`` (default: the files the config names);
-    ``warm`` (train/warm.WarmCache) hands out an earlier run's pristine model and tokenised rows."""
+    """Fine-tune ``config``'s model on ``train_set`` (default: the config's files); ``warm``: see train/warm.py."""
     from accelerate.utils import set_seed
 
     notify = Notifier(callbacks)
@@ -134,13 +132,14 @@ def train(
         train_set, eval_set = load_sets(config, train_set, eval_set)
         labels = list(config.labels or train_set.labels)
         set_seed(config.seed)  # before the model: the new head's initial weights come from it
-        notify(PhaseChanged("reusing_model" if warm is not None and warm.would_reuse(config, labels) else "loading_model"))
-        parts = warm.parts(config, labels, build_parts)[0] if warm is not None else build_parts(config, labels)
+        warm = warm or WarmCache(enabled=False)  # off: every run builds its model and rows itself
+        notify(PhaseChanged("reusing_model" if warm.would_reuse(config, labels) else "loading_model"))
+        parts = warm.parts(config, labels, build_parts)[0]
         if not config.resume_from:  # a resumed run loads its trained weights instead
             if config.method == "setfit":  # SetFit's contrastive phase, then its head (train/setfit_phase.py)
                 setfit_encoder(parts, train_set, config, notify=notify, cancel=cancel)
             if config.head in EMBEDDING_HEADS:  # linear probe, then fine-tune (train/probe.py)
-                (warm.probe if warm is not None else probe_head)(parts, train_set, config, notify=notify, cancel=cancel)
+                warm.probe(parts, train_set, config, notify=notify, cancel=cancel)
         if cancel is not None and cancel.is_set():  # during SetFit or the probe: nothing trained yet
             notify(RunFinished(status="cancelled", step=0, output_dir=config.output_dir, message="cancelled before step 1"))
             return RunResult("cancelled", output_dir=config.output_dir, message="cancelled before step 1")
@@ -170,8 +169,7 @@ def fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any = No
         notify.main = acc.is_main_process
         set_seed(config.seed)
         notify(PhaseChanged("tokenising", 0, len(train_set) + (len(eval_set) if eval_set is not None else 0)))
-        train_enc, eval_set, eval_enc = (parts.warm.encoded(config, parts, train_set, eval_set, _encode)[0]
-                                         if parts.warm is not None else _encode(config, parts, train_set, eval_set))
+        train_enc, eval_set, eval_enc = parts.warm.encoded(config, parts, train_set, eval_set, _encode)[0]
         train_loader, ev_loader = path.loaders(parts, train_enc, eval_enc)
         trainable, total_params = count_parameters(parts.model)
         progress, found = _resume_point(config.resume_from)

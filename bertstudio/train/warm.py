@@ -81,7 +81,7 @@ class WarmCache:
         """(RunParts for ``config``, whether they came from the cache). ``build(config, labels)``
         makes them cold; call right after seeding, as the engine builds."""
         if not self.enabled:
-            return build(config, labels), False
+            return replace(build(config, labels), warm=self), False
         key = parts_key(config, labels)
         with self._lock:
             entry, generation = self._entry, self._generation
