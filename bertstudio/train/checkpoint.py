@@ -36,12 +36,38 @@ RNG = "rng.pt"
 STATE = "state.json"
 
 
+class _Writes:
+    """The file as a writer sees it, keeping the OSError a write raised: torch.save's C++ zip
+    writer turns a failed write into a RuntimeError ("unexpected pos ..."), which would hide
+    that the disk is full."""
+
+    def __init__(self, file: BinaryIO) -> None:
+        self.file = file
+        self.error: OSError | None = None
+
+    def write(self, data: Any) -> int:
+        try:
+            return self.file.write(data)
+        except OSError as exc:
+            self.error = exc
+            raise
+
+    def flush(self) -> None:
+        self.file.flush()
+
+
 def write_file(path: Path, data: bytes | Callable[[BinaryIO], None]) -> None:
     """Write ``data`` (bytes, or a function that writes into the open file) and flush it to
-    the disk (raises OSError, e.g. ENOSPC)."""
+    the disk (raises OSError, e.g. ENOSPC, also when the function's writer wrapped it)."""
     with open(path, "wb") as f:
         if callable(data):
-            data(f)
+            writes = _Writes(f)
+            try:
+                data(writes)  # type: ignore[arg-type]
+            except Exception:
+                if writes.error is not None:
+                    raise writes.error from None
+                raise
         else:
             f.write(data)
         f.flush()
