@@ -6,7 +6,7 @@ out next (``uncertain`` order: "the loop"; or ``random`` order), through
 ``Project.set_gold`` as the Label page does, the assistant following the project's
 events. After each label the annotator waits for the fast refit (a person takes
 seconds per label; the refit takes tens of milliseconds) but not for the strong
-model, which trains in the background every 50 training labels. At each reporting
+model, which trains in the background every 50 labels. At each reporting
 point the annotator pauses until the background work is done, and the model the
 app would show (the fast head or the strong model, whichever is better on the
 audit set) is scored on the task's held-out set.

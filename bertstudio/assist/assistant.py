@@ -22,7 +22,8 @@ Threading contract
   the fast head after labels and refreshes the self-trained prior. Its requests are
   coalesced: asking for a refit while one is pending does nothing more, and a refit
   reads the labels of the moment it starts (latest wins). The *trainer* trains the
-  strong model every ``strong_every`` training labels or on :meth:`train_now`, one at a
+  strong model every ``strong_every`` labels (audit labels count, though it never trains
+  on them: the 100th label the page counts is the 100th the person made) or on :meth:`train_now`, one at a
   time; a request made during a training runs once it ends, with the labels of then.
 * ``on_event(event)`` is called from those two threads with a small dict of plain
   values (``{"kind": "progress", "task": "embedding", "done": 120, "total": 4000}``,
@@ -69,7 +70,7 @@ class AssistSettings:
     templates: tuple[str, ...] = DEFAULT_TEMPLATES
     descriptions: dict[str, str] = field(default_factory=dict)  # label -> what it means, for zero-shot
     temperature: float = TEMPERATURE
-    strong_every: int = 50  # train the strong model every this many training labels (0: only on demand)
+    strong_every: int = 50  # train the strong model every this many labels, audit ones included (0: only on demand)
     strong_method: str = "auto"  # auto | setfit | finetune | off
     self_train: bool = True
     seed: int = 0
@@ -163,11 +164,11 @@ class LabellingAssistant(S.AssistantState):
                 self._gold[row] = value
             self._queue.mark_labelled(row, value is not None)
             self._label_version += 1
-            training = self._training_count()
-            due = self.settings.strong_every > 0 and training >= self._next_strong_at
+            labelled = len(self._gold)  # the audit labels count: the page shows the person every label made
+            due = self.settings.strong_every > 0 and labelled >= self._next_strong_at
             if due:
                 every = self.settings.strong_every
-                self._next_strong_at = (training // every + 1) * every
+                self._next_strong_at = (labelled // every + 1) * every
         self._request("refit")  # on the worker thread: the caller (the GUI) never waits for a fit
         if due:
             self.train_now()

@@ -103,7 +103,7 @@ class AssistantState(TrainerJobs, ShownModel):
             self._queue.load_state(saved.get("queue", {}), labelled)
             self._history = [h for h in saved.get("history", []) if isinstance(h, dict)]
         every = self.settings.strong_every
-        self._next_strong_at = (self._training_count() // every + 1) * every if every > 0 else 0
+        self._next_strong_at = (len(self._gold) // every + 1) * every if every > 0 else 0
 
     def _split_identity(self) -> dict[str, Any]:
         info = self.project.split_info.get(self.split, {})

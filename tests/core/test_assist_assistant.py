@@ -299,7 +299,7 @@ def test_predict_scores_another_set_with_the_shown_model(tiny, tmp_path):
         project.close()
 
 
-def test_a_strong_model_is_asked_for_every_n_training_labels(tiny, tmp_path):
+def test_a_strong_model_is_asked_for_every_n_labels_the_person_made(tiny, tmp_path):
     project, gold = make_project(tmp_path / "p", "sentence", sentiment_rows(60), ["neg", "pos"])
     a = LabellingAssistant(project, settings=settings(tiny, strong_every=20), start=False)  # no threads: flags only
     asked = []
@@ -308,6 +308,21 @@ def test_a_strong_model_is_asked_for_every_n_training_labels(tiny, tmp_path):
         asked.append(a._want_strong)
         a._want_strong = False
     assert [i + 1 for i, x in enumerate(asked) if x] == [20, 40]
+    # labelled as the Label page hands rows out, every 10th is an audit row: it never trains,
+    # but it is a label the person made, so the 20th label asks all the same
+    project2, gold2 = make_project(tmp_path / "q", "sentence", sentiment_rows(60), ["neg", "pos"])
+    b = LabellingAssistant(project2, settings=settings(tiny, strong_every=20), start=False)
+    asked_at = []
+    for n in range(1, 46):
+        item = b.next_row("random")
+        project2.set_gold("train", item.row, gold2[item.row])
+        if b._want_strong:
+            asked_at.append((n, b.counts()["training"]))
+            b._want_strong = False
+    assert [n for n, _ in asked_at] == [20, 40]
+    assert all(training < n for n, training in asked_at)  # audit labels were among them
+    b.close()
+    project2.close()
     off = LabellingAssistant(project, settings=settings(tiny, strong_every=20, strong_method="off"), start=False)
     off.on_labelled("train", 50, gold[50])
     off.train_now()
