@@ -72,10 +72,14 @@ class AuditChart(QWidget):
         band.setAlpha(45)
         self.band = pg.FillBetweenItem(self.low_curve, self.high_curve, brush=pg.mkBrush(band))  # the 95% interval
         self.plot.addItem(self.band)
+        self.caption = QLabel(objectName="auditChartCaption")  # why the random-order curve stops where it does
+        self.caption.setWordWrap(True)
+        self.caption.setStyleSheet("color: #666; font-size: 8pt;")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.title)
         layout.addWidget(self.plot, 1)
+        layout.addWidget(self.caption)
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(self.REDRAW_MS)
@@ -106,3 +110,18 @@ class AuditChart(QWidget):
             self.random_curve.setData([float(k) for k, _ in estimate], [100 * float(a) for _, a in estimate])
         else:
             self.random_curve.setData([], [])
+        self.caption.setText(self.caption_text(estimate, xs))
+
+    def caption_text(self, estimate: list, xs: np.ndarray) -> str:
+        """Why the random-order curve ends before the loop's: it is trained on audit labels only."""
+        stats = self.controller.audit()
+        if stats is None or stats.n == 0:
+            return ""
+        if not estimate:
+            return self.tr("Random order is estimated from the audit labels alone; its curve starts once "
+                           "there are enough of them.")
+        last = int(estimate[-1][0])
+        if len(xs) and last >= int(xs[-1]):
+            return ""
+        return (self.tr("Random order is estimated from the %1 audit labels alone, so it reaches %2 labels "
+                        "now and grows as audit labels come in.").replace("%1", str(stats.n)).replace("%2", str(last)))

@@ -195,6 +195,13 @@ def test_the_audit_set_is_never_trained_on(qtbot, assisted, tiny):
     xs, ys = a.page.chart.loop_curve.getData()
     last = a.assist.history()[-1]  # the chart's last point is the shown model's audit accuracy now
     assert xs[-1] == last["labels"] and ys[-1] == 100 * stats.accuracy == 100 * last["accuracy"]
+    # too few audit labels for a random-order estimate: the caption says why its curve is missing,
+    # and once there is one that stops short of the loop's labels, where it stops and why
+    assert a.page.chart.random_curve.getData()[0] is None or not len(a.page.chart.random_curve.getData()[0])
+    assert "audit labels alone" in a.page.chart.caption.text() and a.page.chart.caption.isVisible()
+    shorter = a.page.chart.caption_text([(1, 0.5), (3, 0.75)], xs)
+    assert "from the 2 audit labels alone, so it reaches 3 labels" in shorter
+    assert a.page.chart.caption_text([(1, 0.5), (int(xs[-1]), 0.75)], xs) == ""  # as long as the loop's: nothing to say
 
 
 def test_next_in_uncertain_order_picks_the_smallest_top2_gap(qtbot, assisted, tiny):
