@@ -34,6 +34,7 @@ from bertstudio.ui.file_drop import FileDropFilter
 from bertstudio.ui.help_panel import ShortcutsDialog
 from bertstudio.ui.import_target import choose_split_backup
 from bertstudio.ui.session import ProjectSession
+from bertstudio.ui.welcome import WelcomePanel
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +53,8 @@ PAGES: tuple[tuple[str, str, str, str], ...] = (
     ("scoreboard", QT_TRANSLATE_NOOP("MainWindow", "GLUE scoreboard"), "bertstudio.ui.scoreboard_page",
      "ScoreboardPage"),
 )
+# Pages with nothing to show without a project: the welcome panel stands in for them (ui/welcome.py).
+WELCOME_PAGES = ("data", "label")
 
 
 class MainWindow(QMainWindow):
@@ -102,7 +105,12 @@ class MainWindow(QMainWindow):
             self.pages[key] = page
             self.page_stack.addWidget(page)
             self.page_list.addItem(_t(title))
-        self.page_list.currentRowChanged.connect(self.page_stack.setCurrentIndex)
+        self.welcome = WelcomePanel()
+        self.welcome.new_requested.connect(self.new_project)
+        self.welcome.open_requested.connect(lambda: self.open_project())
+        self.welcome.recent_requested.connect(self.open_project)
+        self.page_stack.addWidget(self.welcome)
+        self.page_list.currentRowChanged.connect(self._show_row)
         self.page_list.itemClicked.connect(lambda _item: self._focus_page())  # also the page already shown
         self.page_list.setCurrentRow(0)
         data_page = self.pages["data"]
@@ -142,6 +150,16 @@ class MainWindow(QMainWindow):
         self.page_list.setCurrentRow([k for k, *_ in PAGES].index(key))
         self._focus_page()
 
+    def _show_row(self, row: int) -> None:
+        """Show the switcher's page ``row``, or the welcome panel for it while no project is open."""
+        if row < 0:
+            return
+        if PAGES[row][0] in WELCOME_PAGES and not self.session.has_project():
+            self.welcome.set_recent(self.session.recent_projects())
+            self.page_stack.setCurrentWidget(self.welcome)
+        else:
+            self.page_stack.setCurrentIndex(row)
+
     def _focus_page(self) -> None:
         """A page that names a focus proxy (the Label page: its editor) takes the keys when shown."""
         page = self.page_stack.currentWidget()
@@ -149,7 +167,7 @@ class MainWindow(QMainWindow):
             page.setFocus()
 
     def current_page_key(self) -> str:
-        return PAGES[self.page_stack.currentIndex()][0]
+        return PAGES[max(0, self.page_list.currentRow())][0]
 
     def _on_run_activated(self, folder: str) -> None:
         results = self.pages["results"]
@@ -174,12 +192,18 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.assist_status)
 
     # -- project -----------------------------------------------------------------------------
-    def new_project(self) -> None:
+    def new_project(self, for_file: str | None = None) -> bool:
+        """File > New project…; with ``for_file`` (a data file dropped with no project open) the dialog
+        starts from the file's name, folder and format. True when a project was made and opened."""
         from bertstudio.ui.new_project_dialog import NewProjectDialog
 
         dialog = NewProjectDialog(self)
+        if isinstance(for_file, str):  # triggered(bool) passes a bool
+            dialog.suggest_for_file(for_file)
         if dialog.exec() and dialog.project is not None:
             self.session.set_project(dialog.project)
+            return True
+        return False
 
     def open_project(self, folder: str | None = None) -> bool:
         if not folder:
@@ -228,6 +252,9 @@ class MainWindow(QMainWindow):
             project.compact_if_large()
 
     def import_data(self, path: str | None = None) -> bool:
+        if isinstance(path, str) and not self.session.has_project():  # a file dropped on the welcome
+            if not self.new_project(for_file=path):
+                return False
         if not self._require_project():
             return False
         from bertstudio.ui.import_dialog import ImportDialog
@@ -313,6 +340,7 @@ class MainWindow(QMainWindow):
     def _on_project_opened(self, project: Any) -> None:
         for action in self._project_actions():
             action.setEnabled(True)
+        self._show_row(self.page_list.currentRow())  # the page itself instead of the welcome
         state = dict(project.ui_state)
         split, row = state.get("split"), state.get("row")
         if split and isinstance(row, int) and 0 <= row < self.session.split_size(split):
@@ -325,6 +353,7 @@ class MainWindow(QMainWindow):
     def _on_project_closed(self) -> None:
         for action in self._project_actions():
             action.setEnabled(False)
+        self._show_row(self.page_list.currentRow())
         self._update_status()
         self._update_title()
 

@@ -102,6 +102,9 @@ class NewProjectDialog(QDialog):
         self.bio_box = QCheckBox(self.tr("Entity spans (BIO tags: O, B-X, I-X)"))
         self.bio_box.setObjectName("bioBox")
         self.bio_box.setChecked(True)
+        self.note_label = QLabel(objectName="newProjectNote")  # what happens after Create (a dropped file)
+        self.note_label.setWordWrap(True)
+        self.note_label.setVisible(False)
         self.error_label = QLabel()
         self.error_label.setObjectName("newProjectError")
         self.error_label.setWordWrap(True)
@@ -117,10 +120,24 @@ class NewProjectDialog(QDialog):
         form.addRow(self.tr("Task:"), self.kind_combo)
         form.addRow(self.tr("Labels:"), self.labels_edit)
         form.addRow("", self.bio_box)
+        form.addRow(self.note_label)
         form.addRow(self.error_label)
         form.addRow(buttons)
         self._on_kind_changed()
         self.resize(560, 0)
+
+    def suggest_for_file(self, path: str) -> None:
+        """Start from a data file that is to be imported next: its name, its folder (the project is made
+        in a new folder inside it) and the task kind its format implies (CoNLL: tagging, SQuAD JSON: QA)."""
+        file = Path(path)
+        self.name_edit.setText(file.stem)
+        self.folder_edit.setText(str(file.parent))
+        kind = {".conll": "tagging", ".conllu": "tagging", ".json": "qa"}.get(file.suffix.lower())
+        if kind is not None:
+            self.kind_combo.setCurrentIndex(self.kind_combo.findData(kind))
+        self.note_label.setVisible(True)
+        self.note_label.setText(self.tr("%1 is imported once the project is made; labels found in it can be "
+                                         "added then.").replace("%1", file.name))
 
     def kind(self) -> str:
         return str(self.kind_combo.currentData())

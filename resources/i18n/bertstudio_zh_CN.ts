@@ -1570,122 +1570,122 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="46"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="47"/>
         <source>Data</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="47"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="48"/>
         <source>Label</source>
         <translation>标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="48"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="49"/>
         <source>Train</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="49"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="50"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="50"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="51"/>
         <source>Playground</source>
         <translation>试用</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="51"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="52"/>
         <source>Runs</source>
         <translation>运行记录</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="52"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="53"/>
         <source>GLUE scoreboard</source>
         <translation>GLUE 计分板</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="186"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="210"/>
         <source>Open project</source>
         <translation>打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="195"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="219"/>
         <source>Cannot open the project</source>
         <translation>无法打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="205"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="229"/>
         <source>Project repaired on open: %1</source>
         <translation>打开时已修复项目:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="206"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="230"/>
         <source>Project recovered</source>
         <translation>项目已恢复</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="207"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="231"/>
         <source>Opening the project repaired it:</source>
         <translation>打开项目时已修复:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="223"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="247"/>
         <source>Saved</source>
         <translation>已保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="244"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="271"/>
         <source>Imported %1 rows into %2</source>
         <translation>已导入 %1 行到 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="273"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="300"/>
         <source>Could not save</source>
         <translation>无法保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="282"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="309"/>
         <source>Run exported to %1</source>
         <translation>运行已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="305"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="332"/>
         <source>No project</source>
         <translation>没有项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="305"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="332"/>
         <source>Create or open a project first.</source>
         <translation>请先新建或打开一个项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="339"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="368"/>
         <source>No project open</source>
         <translation>未打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="347"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="376"/>
         <source>Project: %1 (%2)</source>
         <translation>项目:%1(%2)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="349"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="378"/>
         <source>Split: %1</source>
         <translation>数据划分:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="350"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="379"/>
         <source>%1 labelled / %2</source>
         <translation>已标注 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="367"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="396"/>
         <source>Training is running</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="368"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="397"/>
         <source>A training run is in progress. Stop it and quit?</source>
         <translation>训练正在进行。停止训练并退出吗？</translation>
     </message>
@@ -1819,7 +1819,7 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/new_project_dialog.py" line="101"/>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="140"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="157"/>
         <source>e.g. negative, positive</source>
         <translation>例如 negative, positive</translation>
     </message>
@@ -1829,88 +1829,93 @@
         <translation>实体片段(BIO 标记:O、B-X、I-X)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="110"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="113"/>
         <source>Create</source>
         <translation>创建</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="114"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="117"/>
         <source>Name:</source>
         <translation>名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="115"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="118"/>
         <source>Folder:</source>
         <translation>文件夹:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="116"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="119"/>
         <source>From a GLUE preset:</source>
         <translation>使用 GLUE 预设:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="117"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="120"/>
         <source>Task:</source>
         <translation>任务:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="118"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="121"/>
         <source>Labels:</source>
         <translation>标签:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="140"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="139"/>
+        <source>%1 is imported once the project is made; labels found in it can be added then.</source>
+        <translation>项目创建后即导入 %1；文件中的标签届时可以加入。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="157"/>
         <source>entity types, e.g. PER, LOC, ORG</source>
         <translation>实体类型，例如 PER, LOC, ORG</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="155"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="172"/>
         <source>Folder for the new project</source>
         <translation>新项目的文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="167"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="184"/>
         <source>Give the project a name and a folder.</source>
         <translation>请为项目指定名称和文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="188"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="205"/>
         <source>Cannot create the project in {folder}: {reason}</source>
         <translation>无法在 {folder} 中创建项目:{reason}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="201"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="218"/>
         <source>{path} is a file, not a folder: choose a folder for the project.</source>
         <translation>{path} 是文件而不是文件夹:请为项目选择一个文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="202"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="219"/>
         <source>{path} is a file, so no folder can be made inside it: choose another place.</source>
         <translation>{path} 是文件，无法在其中创建文件夹:请选择其他位置。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="207"/>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="208"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="224"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="225"/>
         <source>no permission to write there</source>
         <translation>没有在此处写入的权限</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="209"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="226"/>
         <source>the disk is read-only</source>
         <translation>磁盘是只读的</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="210"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="227"/>
         <source>the disk is full</source>
         <translation>磁盘已满</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="211"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="228"/>
         <source>a part of the path is a file, not a folder</source>
         <translation>路径中的某一部分是文件而不是文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="212"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="229"/>
         <source>the path is too long</source>
         <translation>路径太长</translation>
     </message>
@@ -3480,6 +3485,49 @@
         <location filename="../../bertstudio/ui/training_page.py" line="446"/>
         <source>Training could not run: {m}</source>
         <translation>无法训练:{m}</translation>
+    </message>
+</context>
+<context>
+    <name>WelcomePanel</name>
+    <message>
+        <location filename="../../bertstudio/ui/welcome.py" line="33"/>
+        <source>&lt;h2&gt;Welcome to bertstudio&lt;/h2&gt;</source>
+        <translation>&lt;h2&gt;欢迎使用 bertstudio&lt;/h2&gt;</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/welcome.py" line="34"/>
+        <source>Label text and fine-tune BERT-style models on it: sentence and sentence-pair classification, pair scores, token tagging (entities, parts of speech) and question answering. A project keeps your data, labels and runs in one folder.</source>
+        <translation>标注文本并在其上微调 BERT 类模型：单句与句对分类、句对评分、词元标注（实体、词性）和问答。一个项目把数据、标签和训练运行保存在同一个文件夹里。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/welcome.py" line="38"/>
+        <source>New project…</source>
+        <translation>新建项目…</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/welcome.py" line="41"/>
+        <source>Open project…</source>
+        <translation>打开项目…</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/welcome.py" line="47"/>
+        <source>&lt;b&gt;Recent projects&lt;/b&gt; (click to open)</source>
+        <translation>&lt;b&gt;最近的项目&lt;/b&gt;（单击打开）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/welcome.py" line="51"/>
+        <source>Or drop a data file on this window (%1): a new project is made for it, then the file is imported.</source>
+        <translation>也可以把数据文件拖到本窗口（%1）：先为它新建项目，再导入该文件。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/welcome.py" line="54"/>
+        <source>The Runs page works without a project: open a run folder there to see its curves and results.</source>
+        <translation>“运行记录”页无需项目：在那里打开一个运行文件夹即可查看其曲线和结果。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/welcome.py" line="86"/>
+        <source>%1 (not found)</source>
+        <translation>%1（未找到）</translation>
     </message>
 </context>
 <context>
