@@ -106,10 +106,12 @@ class SentenceEncoder:
     def from_path(cls, path: str | Path) -> "SentenceEncoder":
         AutoModel, AutoTokenizer = hf("AutoModel"), hf("AutoTokenizer")
 
+        from bertstudio.tasks.model import load_weights
+
         settings = pooling_settings(path)
         try:
             tokenizer = AutoTokenizer.from_pretrained(str(path))
-            model = AutoModel.from_pretrained(str(path), dtype=torch.float32, trust_remote_code=False)
+            model = load_weights(AutoModel, str(path))
         except (OSError, ValueError) as exc:
             raise ConfigError(f"cannot load the encoder: {exc}", path=path, expected="a model folder") from None
         max_length = settings["max_length"] or 256

@@ -244,7 +244,7 @@ def build_embedding_model(kind: str, path: str, *, labels: Sequence[str], head: 
     encoder's config. ``weights=False`` builds on the meta device (parameter counts)."""
     AutoConfig, AutoModel, AutoTokenizer = hf("AutoConfig"), hf("AutoModel"), hf("AutoTokenizer")
 
-    from bertstudio.tasks.model import _freeze, _MODE
+    from bertstudio.tasks.model import _freeze, _MODE, load_weights
 
     if head not in HEAD_NAMES:
         raise ConfigError(f"unknown head {head!r}", where="head", expected=" | ".join(HEAD_NAMES))
@@ -259,7 +259,7 @@ def build_embedding_model(kind: str, path: str, *, labels: Sequence[str], head: 
         config = AutoConfig.from_pretrained(path, trust_remote_code=False)
         tokenizer = AutoTokenizer.from_pretrained(path) if weights else None
         if weights:
-            encoder = AutoModel.from_pretrained(path, config=config, dtype=torch.float32, trust_remote_code=False)
+            encoder = load_weights(AutoModel, path, config)
         else:
             with torch.device("meta"):  # thread-local, see tasks/model._build_model
                 encoder = AutoModel.from_config(config)
@@ -325,15 +325,17 @@ def is_embedding_classifier(folder: str | Path) -> bool:
 def load_embedding_classifier(folder: str | Path) -> tuple[EmbeddingClassifier, Any, dict[str, Any]]:
     """``(model, tokenizer, settings)`` of a folder written by :func:`save_embedding_classifier`."""
     from safetensors.torch import load_file
-    AutoModel, AutoTokenizer = hf("AutoModel"), hf("AutoTokenizer")
 
+    from bertstudio.tasks.model import load_weights
+
+    AutoModel, AutoTokenizer = hf("AutoModel"), hf("AutoTokenizer")
     folder = Path(folder)
     try:
         settings = json.loads((folder / SETTINGS_FILE).read_text(encoding="utf-8"))
         if not isinstance(settings, dict) or settings.get("format") != FORMAT:
             raise ValueError(f"not a {FORMAT} folder")
         tokenizer = AutoTokenizer.from_pretrained(str(folder))
-        encoder = AutoModel.from_pretrained(str(folder), dtype=torch.float32, trust_remote_code=False)
+        encoder = load_weights(AutoModel, str(folder))
         head = load_file(str(folder / HEAD_FILE))
     except (OSError, ValueError, KeyError) as exc:
         raise ConfigError(f"cannot load the embedding classifier: {exc}", path=folder,

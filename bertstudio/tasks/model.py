@@ -110,7 +110,7 @@ def _build_model(
         # fp32 master weights whatever the checkpoint holds (transformers 5 defaults to the
         # checkpoint's dtype): mixed precision is the engine's autocast, and bf16 weights would
         # lose small updates and run ~100x slower on CPUs without bf16 units.
-        model = _load_weights(task.auto_model_class(), path, config)
+        model = load_weights(task.auto_model_class(), path, config)
     else:
         # torch's meta device context, not accelerate's init_empty_weights: that one patches
         # nn.Module for every thread, so a count on the Train page's worker made a run starting
@@ -308,7 +308,7 @@ def load_model(model_dir: str | Path) -> tuple[nn.Module, Any, str, list[str]]:
         except (KeyError, TypeError, AttributeError):
             raise ConfigError("config.json's id2label does not list the labels 0 .. num_labels-1", path=Path(model_dir) / "config.json",
                               where="id2label", expected="one name per label id") from None
-    model = _load_weights(get_task(kind).auto_model_class(), str(model_dir), config)
+    model = load_weights(get_task(kind).auto_model_class(), str(model_dir), config)
     return model, tokenizer, kind, labels
 
 
@@ -415,14 +415,27 @@ def _load_tokenizer(path: str | Path) -> Any:
     return tokenizer
 
 
-def _load_weights(auto_class: Any, path: str, config: Any) -> nn.Module:
+def load_weights(auto_class: Any, path: str, config: Any = None) -> nn.Module:
+    """``auto_class.from_pretrained(path)`` in fp32, never running the folder's code, every failure one
+    ConfigError. Weights come from model.safetensors, or from a pytorch_model.bin read by torch's
+    weights-only unpickler (plain tensors only): a .bin that holds anything else is refused, and
+    torch's advice to retry with weights_only=False is never shown."""
+    import pickle
+    import warnings
+
     from safetensors import SafetensorError
 
+    kwargs = {"config": config} if config is not None else {}
     try:
-        return auto_class.from_pretrained(path, config=config, dtype=torch.float32, trust_remote_code=False)
+        with warnings.catch_warnings():  # torch warns with a source line before the error below
+            warnings.simplefilter("ignore", UserWarning)
+            return auto_class.from_pretrained(path, dtype=torch.float32, trust_remote_code=False, **kwargs)
     except torch.OutOfMemoryError:
         raise
-    except (OSError, ValueError, RuntimeError, KeyError, EOFError, SafetensorError) as exc:
+    except pickle.UnpicklingError:
+        raise ConfigError("the weights file holds more than plain tensors (it could run code), so it is not loaded",
+                          path=path, expected="model.safetensors, or a pytorch_model.bin of tensors only") from None
+    except (OSError, ValueError, RuntimeError, KeyError, EOFError, TypeError, AttributeError, SafetensorError) as exc:
         raise ConfigError(f"cannot load the model's weights: {_first_line(exc)}", path=path,
                           expected="complete weights (model.safetensors) for this architecture") from None
 

@@ -67,7 +67,7 @@ def contrastive_body(model_path: str, texts: Sequence[str], label_ids: Sequence[
     from sklearn.linear_model import LogisticRegression
     from transformers.trainer_callback import PrinterCallback, ProgressCallback
 
-    body = SentenceTransformer(str(model_path), device="cpu", trust_remote_code=False)
+    body = _load_body(SentenceTransformer, str(model_path))
     if max_length is not None:
         body.max_seq_length = min(int(max_length), int(body.max_seq_length or max_length))
     setfit_model = SetFitModel(model_body=body, model_head=LogisticRegression())
@@ -112,3 +112,24 @@ def setfit_encoder(parts: Any, train_set: Any, config: Any, *, notify: Callable[
     body = contrastive_body(resolve_model(config.model), texts, ids, seed=config.seed, max_length=config.max_length,
                             progress=progress, cancel=cancel)
     parts.model.encoder.load_state_dict(body[0].auto_model.state_dict())
+
+
+def _load_body(SentenceTransformer: Any, path: str) -> Any:
+    """``SentenceTransformer(path)``, every failure one ConfigError (a weights file that is more than
+    tensors included: transformers reads a .bin with torch's weights-only unpickler, which refuses it)."""
+    import pickle
+    import warnings
+
+    from bertstudio.errors import ConfigError
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            return SentenceTransformer(path, device="cpu", trust_remote_code=False)
+    except pickle.UnpicklingError:
+        raise ConfigError("the weights file holds more than plain tensors (it could run code), so it is not loaded",
+                          path=path, expected="model.safetensors, or a pytorch_model.bin of tensors only") from None
+    except (OSError, ValueError, RuntimeError, KeyError, EOFError, TypeError) as exc:
+        text = str(exc).strip().splitlines()
+        raise ConfigError(f"cannot load the sentence-transformer: {text[0][:300] if text else type(exc).__name__}",
+                          path=path, expected="a model folder or Hub id") from None

@@ -1,0 +1,117 @@
+"""A model folder whose weights file is a hostile pickle: every loader refuses it in one line (the
+CLI with exit 2), nothing in it runs, and torch's advice to retry with weights_only=False is never
+shown. A pytorch_model.bin of plain tensors still loads (torch's weights-only unpickler)."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bertstudio.errors import ConfigError
+
+MARK = "bertstudio-hostile-weights-ran"
+
+
+class Hostile:
+    def __init__(self, mark: Path) -> None:
+        self.mark = str(mark)
+
+    def __reduce__(self):
+        return (os.system, (f"touch {self.mark}",))
+
+
+def hostile_copy(source: str | Path, dest: Path, mark: Path) -> Path:
+    shutil.copytree(source, dest)
+    for name in ("model.safetensors",):
+        (dest / name).unlink(missing_ok=True)
+    with open(dest / "pytorch_model.bin", "wb") as f:
+        pickle.dump({"embeddings.word_embeddings.weight": Hostile(mark)}, f)
+    return dest
+
+
+@pytest.fixture
+def hostile(tiny, tmp_path) -> tuple[Path, Path]:
+    mark = tmp_path / MARK
+    return hostile_copy(tiny, tmp_path / "hostile", mark), mark
+
+
+@pytest.fixture
+def hostile_run_model(tiny, tmp_path) -> tuple[Path, Path]:
+    """A model folder as a run saves it (task kind and labels in config.json), weights made hostile."""
+    from bertstudio.tasks.model import build_model, write_model
+
+    model, tokenizer = build_model("sentence", tiny, labels=["neg", "pos"])
+    write_model(model, tokenizer, tmp_path / "run-model")
+    mark = tmp_path / MARK
+    return hostile_copy(tmp_path / "run-model", tmp_path / "hostile-run-model", mark), mark
+
+
+def test_every_loader_refuses_a_pickle_that_is_more_than_tensors(hostile, hostile_run_model):
+    from bertstudio.assist.encoder import SentenceEncoder
+    from bertstudio.tasks.embedding import build_embedding_classifier
+    from bertstudio.tasks.model import build_model, load_model
+
+    folder, mark = hostile
+    loaders = [
+        lambda: load_model(hostile_run_model[0]),
+        lambda: build_model("sentence", str(folder), labels=["neg", "pos"]),
+        lambda: build_embedding_classifier("sentence", str(folder), labels=["neg", "pos"], head="embedding"),
+        lambda: SentenceEncoder.from_path(folder),
+    ]
+    for load in loaders:
+        with pytest.raises(ConfigError) as caught:
+            load()
+        message = caught.value.message
+        assert "more than plain tensors" in message and "weights_only" not in message
+        assert len(str(caught.value).splitlines()) == 1
+    assert not mark.exists() and not hostile_run_model[1].exists()
+
+
+def test_the_sentence_transformer_body_refuses_it_too(hostile):
+    pytest.importorskip("sentence_transformers")
+    from bertstudio.train.setfit_phase import _load_body
+    from sentence_transformers import SentenceTransformer
+
+    folder, mark = hostile
+    with pytest.raises(ConfigError, match="more than plain tensors"):
+        _load_body(SentenceTransformer, str(folder))
+    assert not mark.exists()
+
+
+def test_a_bin_of_plain_tensors_still_loads(tiny, tmp_path):
+    import torch
+    from safetensors.torch import load_file
+
+    from bertstudio.tasks.model import build_model
+
+    folder = tmp_path / "bin"
+    shutil.copytree(tiny, folder)
+    torch.save(load_file(str(folder / "model.safetensors")), folder / "pytorch_model.bin")
+    (folder / "model.safetensors").unlink()
+    model, _tokenizer = build_model("sentence", str(folder), labels=["neg", "pos"])
+    assert model.config.hidden_size == 32
+
+
+@pytest.mark.parametrize("command", [
+    ["evaluate", "--model", "{m}", "--eval", "{d}"],
+    ["predict", "--model", "{m}", "--text", "a fine film"],
+    ["train", "--model", "{m}", "--train", "{d}", "--out", "{o}", "--epochs", "1", "--max-length", "16"],
+])
+def test_the_cli_says_so_in_one_line_with_exit_2(command, hostile, hostile_run_model, tmp_path):
+    folder, mark = hostile if command[0] == "train" else hostile_run_model
+    data = tmp_path / "d.jsonl"
+    data.write_text('{"text": "good film", "label": "pos"}\n{"text": "bad film", "label": "neg"}\n' * 4,
+                    encoding="utf-8")
+    argv = [a.format(m=folder, d=data, o=tmp_path / "out") for a in command]
+    proc = subprocess.run([sys.executable, "-m", "bertstudio", "--quiet", *argv], capture_output=True, text=True,
+                          env={**os.environ, "HF_HUB_OFFLINE": "1"}, timeout=300)
+    assert proc.returncode == 2, proc.stderr
+    lines = [ln for ln in proc.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and "more than plain tensors" in lines[0] and str(folder) in lines[0], proc.stderr
+    assert "weights_only" not in proc.stderr and not mark.exists()
