@@ -113,7 +113,7 @@ def check_output_dir(config: TrainConfig) -> None:
         return
     if config.overwrite:
         clash = sorted(names & OWN_NAMES)
-        if saved is None and clash:
+        if not is_run_folder(root, saved) and clash:
             raise ConfigError(f"this folder is not a bertstudio run, but holds {', '.join(clash)}, which a run would replace",
                               path=root, where="output_dir", expected="a new or empty folder")
         return
@@ -138,6 +138,14 @@ def saved_config(root: Path) -> TrainConfig | None:
     except ConfigError as exc:
         log.warning("unreadable run config in %s: %s", root, exc)
         return None
+
+
+def is_run_folder(root: Path, saved: TrainConfig | None = None) -> bool:
+    """Whether ``root`` holds a run bertstudio started: a readable config.toml AND a history.jsonl with
+    at least one event. A config.toml alone proves nothing (an empty file, or one with a few known
+    keys, reads as a TrainConfig of defaults), and --overwrite deletes what a run wrote."""
+    saved = saved if saved is not None else saved_config(root)
+    return saved is not None and bool(read_history(root))
 
 
 def refuse_finished(config: TrainConfig) -> None:

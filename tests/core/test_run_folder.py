@@ -83,6 +83,20 @@ def test_overwrite_never_replaces_what_bertstudio_did_not_write(data, tiny_model
     assert (out / "model" / "mine.bin").read_bytes() == b"precious" and (out / "notes.txt").is_file()
 
 
+@pytest.mark.parametrize("config_text", ["", 'epochs = 3\nmodel = "my-model"\n'])
+def test_a_config_toml_alone_does_not_make_a_users_folder_a_run(config_text, data, tiny_model_dir, tmp_path, capsys):
+    # an empty config.toml (or one of a few known keys) reads as a TrainConfig of defaults: without a
+    # run's history beside it, --overwrite still refuses to replace model/ and metrics.json
+    out = user_folder(tmp_path / "mine")
+    (out / "config.toml").write_text(config_text, encoding="utf-8")
+    (out / "metrics.json").write_text('{"accuracy": 1.0}', encoding="utf-8")
+    code, _, err = cli(train_argv(data, tiny_model_dir, out, "--overwrite"), capsys)
+    assert code == 2 and "not a bertstudio run" in one_error_line(err)
+    assert (out / "model" / "mine.bin").read_bytes() == b"precious"
+    assert (out / "metrics.json").read_text(encoding="utf-8") == '{"accuracy": 1.0}'
+    assert (out / "config.toml").read_text(encoding="utf-8") == config_text
+
+
 def test_an_earlier_run_is_refused_then_overwrite_replaces_only_its_files(data, tiny_model_dir, tmp_path, capsys):
     out = tmp_path / "run"
     assert cli(train_argv(data, tiny_model_dir, out), capsys)[0] == 0
