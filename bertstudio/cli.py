@@ -346,6 +346,7 @@ def cmd_glue(args: argparse.Namespace, out: TextIO) -> int:
     presets = [get_preset(t.strip()) for t in args.tasks.split(",") if t.strip()]
     configs = [TrainConfig(task=preset.kind, glue_task=preset.name, data_dir=str(data_dir / preset.name),
                            output_dir=str(root / preset.name), **settings) for preset in presets]  # every setting checked first
+    _check_glue_places(data_dir, root, presets, overwrite=bool(settings.get("overwrite")))
     for preset, config in zip(presets, configs):
         if not (data_dir / preset.name / "train.tsv").is_file():
             notes.append(f"{preset.name}: no train.tsv in {data_dir / preset.name}; left out")
@@ -365,6 +366,21 @@ def cmd_glue(args: argparse.Namespace, out: TextIO) -> int:
     if failed:
         sys.stderr.write(f"bertstudio: {len(failed)} GLUE task(s) did not finish: {', '.join(failed)}{_details()}\n")
     return code
+
+
+def _check_glue_places(data_dir: Path, root: Path, presets: list, *, overwrite: bool) -> None:
+    """Before any task trains: the data folder holds at least one of the tasks, and an earlier
+    scoreboard.json in --out is replaced only with --overwrite (as each task's run folder is)."""
+    layout = "a folder holding one sub-folder per task (GLUE layout: RTE/train.tsv, ...)"
+    if not data_dir.is_dir():
+        raise ConfigError("the GLUE data folder does not exist", path=data_dir, where="--data-dir", expected=layout)
+    if not any((data_dir / p.name / "train.tsv").is_file() for p in presets):
+        names = ", ".join(p.name for p in presets)
+        raise ConfigError(f"no train.tsv for any of the tasks asked for ({names})", path=data_dir, where="--data-dir",
+                          expected=layout)
+    if (root / "scoreboard.json").exists() and not overwrite:
+        raise ConfigError("a scoreboard of an earlier glue run is here", path=root / "scoreboard.json", where="--out",
+                          expected="another --out, or --overwrite to replace it and the tasks' earlier runs")
 
 
 def cmd_export_run(args: argparse.Namespace, out: TextIO) -> int:

@@ -156,6 +156,25 @@ def test_glue_command_prints_the_scoreboard(shared_data, tiny_model_dir, tmp_pat
     assert (tmp_path / "RTE" / "model" / "config.json").is_file()
 
 
+def test_glue_refuses_a_missing_data_folder_and_keeps_an_earlier_scoreboard(shared_data, tiny_model_dir, tmp_path,
+                                                                            capsys) -> None:
+    base = ["--quiet", "glue", "--tasks", "RTE", "--model", str(tiny_model_dir), "--epochs", "1"]
+    out = tmp_path / "out"
+    code, _, err = run([*base, "--data-dir", str(tmp_path / "nowhere"), "--out", str(out)], capsys)
+    assert code == 2 and "GLUE data folder does not exist" in err and len(err.strip().splitlines()) == 1
+    assert not out.exists()  # nothing written for a command that could not start
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    code, _, err = run([*base, "--data-dir", str(empty), "--out", str(out)], capsys)
+    assert code == 2 and "no train.tsv for any of the tasks asked for (RTE)" in err and not out.exists()
+    out.mkdir()
+    (out / "scoreboard.json").write_text('{"mine": 1}', encoding="utf-8")
+    code, _, err = run([*base, "--data-dir", str(shared_data / "glue"), "--out", str(out)], capsys)
+    assert code == 2 and "scoreboard of an earlier glue run" in err and "--overwrite" in err
+    assert (out / "scoreboard.json").read_text(encoding="utf-8") == '{"mine": 1}'
+    assert sorted(p.name for p in out.iterdir()) == ["scoreboard.json"]
+
+
 def test_export_run_then_train_from_it(trained: Path, sentiment_files, tmp_path: Path, capsys) -> None:
     train, dev = sentiment_files  # outside the run folder, so given on the command line
     code, out, err = run(["export-run", "--config", str(trained / "config.toml"), "--train", str(train), "--eval", str(dev),
