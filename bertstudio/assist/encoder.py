@@ -104,13 +104,13 @@ class SentenceEncoder:
 
     @classmethod
     def from_path(cls, path: str | Path) -> "SentenceEncoder":
-        AutoModel, AutoTokenizer = hf("AutoModel"), hf("AutoTokenizer")
+        AutoModel = hf("AutoModel")
 
-        from bertstudio.tasks.model import load_weights
+        from bertstudio.tasks.model import load_tokenizer, load_weights
 
         settings = pooling_settings(path)
         try:
-            tokenizer = AutoTokenizer.from_pretrained(str(path))
+            tokenizer = load_tokenizer(path)
             model = load_weights(AutoModel, str(path))
         except (OSError, ValueError) as exc:
             raise ConfigError(f"cannot load the encoder: {exc}", path=path, expected="a model folder") from None

@@ -242,9 +242,9 @@ def build_embedding_model(kind: str, path: str, *, labels: Sequence[str], head: 
     the encoder at ``path`` with a fresh linear head, frozen as ``mode`` says (full | frozen |
     top-N; LoRA is refused by TrainConfig), the run's kind, labels and lengths kept in the
     encoder's config. ``weights=False`` builds on the meta device (parameter counts)."""
-    AutoConfig, AutoModel, AutoTokenizer = hf("AutoConfig"), hf("AutoModel"), hf("AutoTokenizer")
+    AutoConfig, AutoModel = hf("AutoConfig"), hf("AutoModel")
 
-    from bertstudio.tasks.model import _freeze, _MODE, load_weights
+    from bertstudio.tasks.model import _freeze, _MODE, load_tokenizer, load_weights
 
     if head not in HEAD_NAMES:
         raise ConfigError(f"unknown head {head!r}", where="head", expected=" | ".join(HEAD_NAMES))
@@ -257,7 +257,7 @@ def build_embedding_model(kind: str, path: str, *, labels: Sequence[str], head: 
     regression = kind == "regression"
     try:
         config = AutoConfig.from_pretrained(path, trust_remote_code=False)
-        tokenizer = AutoTokenizer.from_pretrained(path) if weights else None
+        tokenizer = load_tokenizer(path) if weights else None
         if weights:
             encoder = load_weights(AutoModel, path, config)
         else:
@@ -326,15 +326,15 @@ def load_embedding_classifier(folder: str | Path) -> tuple[EmbeddingClassifier, 
     """``(model, tokenizer, settings)`` of a folder written by :func:`save_embedding_classifier`."""
     from safetensors.torch import load_file
 
-    from bertstudio.tasks.model import load_weights
+    from bertstudio.tasks.model import load_tokenizer, load_weights
 
-    AutoModel, AutoTokenizer = hf("AutoModel"), hf("AutoTokenizer")
+    AutoModel = hf("AutoModel")
     folder = Path(folder)
     try:
         settings = json.loads((folder / SETTINGS_FILE).read_text(encoding="utf-8"))
         if not isinstance(settings, dict) or settings.get("format") != FORMAT:
             raise ValueError(f"not a {FORMAT} folder")
-        tokenizer = AutoTokenizer.from_pretrained(str(folder))
+        tokenizer = load_tokenizer(folder)
         encoder = load_weights(AutoModel, str(folder))
         head = load_file(str(folder / HEAD_FILE))
     except (OSError, ValueError, KeyError) as exc:

@@ -100,7 +100,7 @@ def _build_model(
 
         return build_embedding_model(kind, path, labels=labels, head=head, mode=mode, glue_task=glue_task,
                                      lengths=lengths, weights=weights)
-    tokenizer = _load_tokenizer(path) if weights else None
+    tokenizer = load_tokenizer(path) if weights else None
     try:
         config = AutoConfig.from_pretrained(path, trust_remote_code=False, **task.config_kwargs(labels))
     except (OSError, ValueError) as exc:
@@ -299,7 +299,7 @@ def load_model(model_dir: str | Path) -> tuple[nn.Module, Any, str, list[str]]:
         config = AutoConfig.from_pretrained(model_dir, trust_remote_code=False)
     except (OSError, ValueError) as exc:
         raise ConfigError(f"cannot load model: {_first_line(exc)}", path=model_dir, expected="a folder written by save_model") from None
-    tokenizer = _load_tokenizer(model_dir)
+    tokenizer = load_tokenizer(model_dir)
     kind = model_kind(config)
     labels: list[str] = []
     if kind in ("sentence", "pair", "tagging"):
@@ -400,12 +400,23 @@ def _read_json(path: Path, *, required: bool) -> dict[str, Any] | None:
     return data
 
 
-def _load_tokenizer(path: str | Path) -> Any:
+def load_tokenizer(path: str | Path) -> Any:
+    """The fast tokenizer of a model folder (or Hub id), for every place that loads one: never the
+    folder's own code (``auto_map`` in config.json or tokenizer_config.json is refused before
+    transformers reads them; it would import the folder's .py files, asking "[y/N]" on a terminal),
+    and never a tokenizer that knows only its special tokens (every word [UNK])."""
     AutoTokenizer = hf("AutoTokenizer")
 
+    folder = Path(path).expanduser()
+    if folder.is_dir():
+        for name in ("config.json", "tokenizer_config.json"):
+            if (_read_json(folder / name, required=False) or {}).get("auto_map"):
+                raise ConfigError("this model folder brings its own Python code (auto_map), which bertstudio never runs",
+                                  path=folder / name, where="auto_map",
+                                  expected="a model of a standard transformers architecture (BERT, RoBERTa, ...)")
     try:
         tokenizer = AutoTokenizer.from_pretrained(str(path), trust_remote_code=False)
-    except (OSError, ValueError, TypeError, KeyError, RecursionError) as exc:
+    except (OSError, ValueError, TypeError, KeyError, RecursionError, AttributeError) as exc:
         raise ConfigError(f"cannot load the model's tokenizer: {_first_line(exc)}", path=path, expected="a model folder or Hub id") from None
     if not getattr(tokenizer, "is_fast", False):
         raise ConfigError("the model's tokenizer has no fast (Rust) version", path=path, expected="a tokenizer.json or a WordPiece/BPE vocab")

@@ -32,7 +32,6 @@ from typing import Any, Callable, Iterator
 
 from bertstudio.data.atomic import create_folder
 from bertstudio.errors import BertStudioError, ConfigError
-from bertstudio.hf import hf
 
 log = logging.getLogger(__name__)
 
@@ -272,7 +271,12 @@ def _session(path: str | Path, threads: int = 0) -> Any:
     options = ort.SessionOptions()
     options.intra_op_num_threads = threads
     options.log_severity_level = 3
-    return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    try:
+        return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    except Exception as exc:  # noqa: BLE001 - onnxruntime's errors (InvalidProtobuf, Fail, ...) share no base but Exception
+        text = str(exc).strip().splitlines()
+        raise ConfigError(f"not a valid ONNX model: {text[0][:300] if text else type(exc).__name__}", path=path,
+                          expected="model.onnx or model.int8.onnx written by bertstudio export-onnx") from None
 
 
 # --- using an export inside bertstudio --------------------------------------------------------
@@ -331,16 +335,14 @@ def read_meta(folder: str | Path) -> dict[str, Any]:
 
 def load_onnx(path: str | Path, *, threads: int = 0) -> tuple[OnnxModel, Any, str, list[str]]:
     """``(model, tokenizer, kind, labels)`` of an exported ``.onnx`` file, like ``load_model``."""
-    AutoTokenizer = hf("AutoTokenizer")
+    from bertstudio.tasks.model import load_tokenizer
 
     path = Path(path)
     if not path.is_file():
-        raise ConfigError("no such ONNX file", path=path, expected="model.onnx or model.int8.onnx of an export")
+        problem = "not a regular file" if path.exists() else "no such ONNX file"
+        raise ConfigError(problem, path=path, expected="model.onnx or model.int8.onnx of an export")
+    tokenizer = load_tokenizer(path.parent)  # first: it refuses an export that brings its own code
     model = OnnxModel(path, threads=threads)
-    try:
-        tokenizer = AutoTokenizer.from_pretrained(path.parent)
-    except (OSError, ValueError) as exc:
-        raise ConfigError(f"cannot load the export's tokenizer: {exc}", path=path.parent) from None
     return model, tokenizer, str(model.meta["kind"]), [str(x) for x in model.meta["labels"]]
 
 

@@ -241,3 +241,41 @@ def test_int8_predictions_run_through_the_task_code(make_export, real):
     assert set(metrics) >= {"accuracy"} and len(preds) == 100
     probs = np.array([[p["probs"][n] for n in real[kind].labels] for p in preds])
     assert np.allclose(probs.sum(axis=1), 1.0, atol=1e-5)
+
+
+def _damaged_copy(out: Path, dest: Path) -> Path:
+    import shutil
+
+    shutil.copytree(out, dest)
+    return dest
+
+
+def test_a_hostile_or_damaged_export_is_one_line_and_exit_2(make_export, tmp_path, capsys):
+    """An export that brings its own tokenizer code (auto_map: transformers would import the folder's
+    .py, asking "[y/N]" on a terminal), one without its tokenizer (every word [UNK]) and a model.onnx
+    that is garbage, empty or cut short: each is refused in one line, and no code from it runs."""
+    _, _, out = make_export("sentence")
+    mark = tmp_path / "ran"
+    code_export = _damaged_copy(out, tmp_path / "automap")
+    config = json.loads((code_export / "tokenizer_config.json").read_text(encoding="utf-8"))
+    config["auto_map"] = {"AutoTokenizer": ["evil.EvilTokenizer", "evil.EvilTokenizer"]}
+    (code_export / "tokenizer_config.json").write_text(json.dumps(config), encoding="utf-8")
+    (code_export / "evil.py").write_text(f"open({str(mark)!r}, 'w').write('x')\n", encoding="utf-8")
+    no_tokenizer = _damaged_copy(out, tmp_path / "no-tokenizer")
+    for name in ("tokenizer.json", "vocab.txt"):
+        (no_tokenizer / name).unlink(missing_ok=True)
+    whole = (out / "model.onnx").read_bytes()
+    broken = {}
+    for name, content in (("garbage", os.urandom(5000)), ("empty", b""), ("cut", whole[: len(whole) // 2])):
+        broken[name] = _damaged_copy(out, tmp_path / name)
+        (broken[name] / "model.onnx").write_bytes(content)
+    cases = {"auto_map": (code_export, "own Python code"), "no tokenizer": (no_tokenizer, "tokenizer"),
+             **{name: (folder, "not a valid ONNX model") for name, folder in broken.items()}}
+    for case, (folder, words) in cases.items():
+        with pytest.raises(ConfigError, match=words):
+            onnx_predictor(folder / "model.onnx")
+        code = main(["predict", "--model", str(folder / "model.onnx"), "--text", "a fine film"], out=io.StringIO())
+        err = capsys.readouterr().err
+        lines = [line for line in err.splitlines() if line.strip()]
+        assert code == 2 and len(lines) == 1 and words in lines[0] and "[y/N]" not in err, (case, err)
+    assert not mark.exists()
