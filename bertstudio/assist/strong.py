@@ -286,13 +286,19 @@ def load_strong(folder: str | Path) -> StrongModel:
         rows = [int(r) for r in meta["rows"]]
         labels = [str(x) for x in meta["labels"]]
         kind = str(meta["kind"])
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise ConfigError(f"cannot read the saved assistant model: {exc}", path=folder) from None
-    if spec_for(kind).per_word:
+        steps = int(meta.get("steps", 0))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
+        raise ConfigError(f"cannot read the saved assistant model: {type(exc).__name__}: {str(exc)[:200]}",
+                          path=folder / "assist.json") from None
+    try:
+        per_word = spec_for(kind).per_word
+    except ConfigError as exc:
+        raise ConfigError(exc.message, path=folder / "assist.json", where="kind") from None
+    if per_word:
         model, tokenizer, _, _ = load_model(folder)
     else:
         model, tokenizer, _ = load_embedding_classifier(folder)
     out = StrongModel(str(meta.get("method", "finetune")), str(meta.get("reason", "")), model.eval(), tokenizer,
-                      rows, labels, kind, int(meta.get("steps", 0)))
+                      rows, labels, kind, steps)
     out.saved_meta = meta
     return out

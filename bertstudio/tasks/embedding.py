@@ -55,7 +55,7 @@ def pooling_settings(path: str | Path) -> dict[str, Any]:
     out: dict[str, Any] = {"pooling": "mean", "normalize": True, "max_length": None}
     try:
         modules = json.loads((folder / "modules.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return out
     if not isinstance(modules, list):
         return out
@@ -63,16 +63,20 @@ def pooling_settings(path: str | Path) -> dict[str, Any]:
     out["normalize"] = any(t.endswith("Normalize") for t in types)
     for m in modules:
         if isinstance(m, dict) and str(m.get("type", "")).endswith("Pooling"):
+            module = (folder / str(m.get("path", ""))).resolve()
+            if not module.is_relative_to(folder.resolve()):  # a path in modules.json stays inside the folder
+                continue
             try:
-                cfg = json.loads((folder / str(m.get("path", "")) / "config.json").read_text(encoding="utf-8"))
-            except (OSError, ValueError):
+                cfg = json.loads((module / "config.json").read_text(encoding="utf-8"))
+            except (OSError, ValueError, RecursionError):
                 cfg = {}
             if isinstance(cfg, dict) and cfg.get("pooling_mode_cls_token") and not cfg.get("pooling_mode_mean_tokens"):
                 out["pooling"] = "cls"
     try:
         sbert = json.loads((folder / "sentence_bert_config.json").read_text(encoding="utf-8"))
-        out["max_length"] = int(sbert["max_seq_length"])
-    except (OSError, ValueError, KeyError, TypeError):
+        length = int(sbert["max_seq_length"])
+        out["max_length"] = length if 0 < length <= 8192 else None  # a damaged value falls back to the model's own
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
         pass
     return out
 
@@ -323,30 +327,50 @@ def is_embedding_classifier(folder: str | Path) -> bool:
 
 
 def load_embedding_classifier(folder: str | Path) -> tuple[EmbeddingClassifier, Any, dict[str, Any]]:
-    """``(model, tokenizer, settings)`` of a folder written by :func:`save_embedding_classifier`."""
+    """``(model, tokenizer, settings)`` of a folder written by :func:`save_embedding_classifier`;
+    any damage (settings, head, weights, tokenizer) is one ConfigError naming the file."""
+    from safetensors import SafetensorError
     from safetensors.torch import load_file
 
     from bertstudio.tasks.model import load_tokenizer, load_weights
 
-    AutoModel = hf("AutoModel")
     folder = Path(folder)
+    settings = read_embedding_settings(folder)
+    tokenizer = load_tokenizer(folder)
+    encoder = load_weights(hf("AutoModel"), str(folder))
+    labels = settings["labels"]
+    model = EmbeddingClassifier(encoder, max(len(labels), 1), siamese=settings["head"] == "siamese",
+                                regression=settings["regression"], pooling=settings["pooling"],
+                                normalize=settings["normalize"], labels=labels)
     try:
-        settings = json.loads((folder / SETTINGS_FILE).read_text(encoding="utf-8"))
-        if not isinstance(settings, dict) or settings.get("format") != FORMAT:
-            raise ValueError(f"not a {FORMAT} folder")
-        tokenizer = load_tokenizer(folder)
-        encoder = load_weights(AutoModel, str(folder))
-        head = load_file(str(folder / HEAD_FILE))
-    except (OSError, ValueError, KeyError) as exc:
-        raise ConfigError(f"cannot load the embedding classifier: {exc}", path=folder,
-                          expected="a folder written by save_embedding_classifier") from None
-    labels = [str(x) for x in settings.get("labels", [])]
-    regression = bool(settings.get("regression"))
-    model = EmbeddingClassifier(encoder, max(len(labels), 1), siamese=settings.get("head") == "siamese",
-                                regression=regression, pooling=str(settings.get("pooling", "mean")),
-                                normalize=bool(settings.get("normalize", True)), labels=labels)
-    try:
-        model.classifier.load_state_dict(head)
-    except RuntimeError as exc:
-        raise ConfigError(f"the head does not fit the encoder: {exc}", path=folder / HEAD_FILE) from None
+        model.classifier.load_state_dict(load_file(str(folder / HEAD_FILE)))
+    except (OSError, SafetensorError, RuntimeError, KeyError, ValueError) as exc:
+        text = str(exc).strip().splitlines()
+        raise ConfigError(f"the head cannot be loaded: {text[0][:300] if text else type(exc).__name__}",
+                          path=folder / HEAD_FILE, expected=f"the linear head written with this folder's {SETTINGS_FILE}") from None
     return model.eval(), tokenizer, settings
+
+
+def read_embedding_settings(folder: str | Path) -> dict[str, Any]:
+    """The checked settings of an embedding-classifier folder (format, head, labels, pooling...)."""
+    path = Path(folder) / SETTINGS_FILE
+    expected = "a folder written by bertstudio (an embedding or siamese head)"
+    try:
+        settings = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise ConfigError(f"cannot read {SETTINGS_FILE}: {type(exc).__name__}", path=path, expected=expected) from None
+    if not isinstance(settings, dict) or settings.get("format") != FORMAT:
+        raise ConfigError(f"not a {FORMAT} settings file", path=path, expected=expected)
+    labels = settings.get("labels", [])
+    checks = {"labels": isinstance(labels, list) and all(isinstance(x, (str, int)) and not isinstance(x, bool)
+                                                         for x in labels),
+              "head": settings.get("head", "embedding") in ("embedding", "siamese"),
+              "pooling": settings.get("pooling", "mean") in ("mean", "cls"),
+              "normalize": isinstance(settings.get("normalize", True), bool),
+              "regression": isinstance(settings.get("regression", False), bool)}
+    bad = [key for key, ok in checks.items() if not ok]
+    if bad:
+        raise ConfigError(f"{bad[0]} has an impossible value", path=path, where=bad[0], expected=expected)
+    return {**settings, "labels": [str(x) for x in labels], "head": settings.get("head", "embedding"),
+            "pooling": settings.get("pooling", "mean"), "normalize": settings.get("normalize", True),
+            "regression": settings.get("regression", False)}

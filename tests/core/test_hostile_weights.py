@@ -115,3 +115,73 @@ def test_the_cli_says_so_in_one_line_with_exit_2(command, hostile, hostile_run_m
     lines = [ln for ln in proc.stderr.splitlines() if ln.strip()]
     assert len(lines) == 1 and "more than plain tensors" in lines[0] and str(folder) in lines[0], proc.stderr
     assert "weights_only" not in proc.stderr and not mark.exists()
+
+
+# --- an embedding-head folder (and the assistant's saved model) damaged in each of its files ---
+
+@pytest.fixture(scope="module")
+def embedding_folder(tiny, tmp_path_factory) -> Path:
+    from bertstudio.assist.strong import StrongModel, save_strong
+    from bertstudio.tasks.embedding import build_embedding_classifier
+
+    model, tokenizer, _task = build_embedding_classifier("sentence", tiny, labels=["neg", "pos"], head="embedding")
+    folder = tmp_path_factory.mktemp("embedding") / "model"
+    save_strong(StrongModel("finetune", "test", model, tokenizer, [0, 1], ["neg", "pos"], "sentence", 3), folder)
+    return folder
+
+
+DEEP = "[" * 100_000 + "]" * 100_000
+EMBEDDING_DAMAGE = {
+    "head garbage": ("head.safetensors", b"\x00garbage" * 100, "head cannot be loaded"),
+    "head empty": ("head.safetensors", b"", "head cannot be loaded"),
+    "labels not a list": ("embedding_classifier.json", b'{"format": "bertstudio-embedding-classifier", "labels": 5}',
+                          "labels has an impossible value"),
+    "settings deep": ("embedding_classifier.json", DEEP.encode(), "cannot read embedding_classifier.json"),
+    "settings not utf-8": ("embedding_classifier.json", b"\xff\xfe\x00{", "cannot read embedding_classifier.json"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(EMBEDDING_DAMAGE))
+def test_a_damaged_embedding_head_folder_is_one_config_error(case, embedding_folder, tmp_path):
+    from bertstudio.tasks.embedding import FORMAT, load_embedding_classifier
+
+    name, content, words = EMBEDDING_DAMAGE[case]
+    folder = tmp_path / "damaged"
+    shutil.copytree(embedding_folder, folder)
+    if name == "embedding_classifier.json" and b"bertstudio-embedding-classifier" in content:
+        content = content.replace(b"bertstudio-embedding-classifier", FORMAT.encode())
+    (folder / name).write_bytes(content)
+    with pytest.raises(ConfigError, match=words) as caught:
+        load_embedding_classifier(folder)
+    assert str(folder / name) in str(caught.value) and len(str(caught.value).splitlines()) == 1
+
+
+@pytest.mark.parametrize("content", [DEEP, '{"rows": [0], "labels": ["neg", "pos"], "kind": "sentence", "steps": "x"}',
+                                     '{"rows": [0], "labels": ["neg"], "kind": "poetry"}', "[1, 2]"])
+def test_a_damaged_assistant_model_is_one_config_error(content, embedding_folder, tmp_path):
+    from bertstudio.assist.strong import load_strong
+
+    folder = tmp_path / "damaged"
+    shutil.copytree(embedding_folder, folder)
+    (folder / "assist.json").write_text(content, encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        load_strong(folder)
+    assert str(folder / "assist.json") in str(caught.value) and len(str(caught.value).splitlines()) == 1
+
+
+def test_a_pooling_config_outside_the_folder_or_too_deep_is_not_followed(embedding_folder, tmp_path):
+    import json
+
+    from bertstudio.tasks.embedding import pooling_settings
+
+    folder = tmp_path / "st"
+    shutil.copytree(embedding_folder, folder)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "config.json").write_text('{"pooling_mode_cls_token": true}', encoding="utf-8")
+    (folder / "modules.json").write_text(json.dumps([{"type": "sentence_transformers.models.Pooling",
+                                                      "path": "../outside"}]), encoding="utf-8")
+    assert pooling_settings(folder)["pooling"] == "mean"  # the config outside the folder is not read
+    (folder / "modules.json").write_text(DEEP, encoding="utf-8")
+    (folder / "sentence_bert_config.json").write_text('{"max_seq_length": 1000000000}', encoding="utf-8")
+    assert pooling_settings(folder) == {"pooling": "mean", "normalize": True, "max_length": None}
