@@ -137,11 +137,11 @@ def test_squad_v2_unanswerable_has_empty_answers() -> None:
 
 
 def test_one_megabyte_line(tmp_path: Path) -> None:
-    long = ("word " * 210_000).strip()  # ~1 MB in one field
+    long = ("word " * 200_000).strip()  # ~1 MB in one field (under MAX_TEXT_CHARS, 1,048,576)
     path = tmp_path / "long.tsv"
     path.write_text(f"sentence\tlabel\n{long}\t1\nshort\t0\n", encoding="utf-8")
     es = load_examples(path)
-    assert len(es.dataset[0]["text"]) == len(long) > 1_000_000
+    assert len(es.dataset[0]["text"]) == len(long) > 999_000
     assert es.dataset[1] == {"text": "short", "label": "0"}
 
 
@@ -241,3 +241,45 @@ def test_device_is_refused(device: str) -> None:
     for call in (lambda: load_examples(device, fmt="csv"), lambda: preview(device), lambda: load_examples(device)):
         err = _hangs_or(call)
         assert isinstance(err, DataError) and "character device" in err.problem, err
+
+
+LONG = "a " * 530_000 + "b"  # 1,060,001 characters: over the one limit every format shares
+
+
+@pytest.mark.parametrize(("name", "content", "kwargs", "where"), [
+    ("long.jsonl", '{"text": "ok", "label": "x"}\n{"text": "%s", "label": "y"}\n' % LONG, {}, "line 2"),
+    ("long.tsv", "sentence\tlabel\nok\t1\n%s\t0\n" % LONG, {}, "line 3"),
+    ("long.csv", 'text,label\nok,x\n"%s",y\n' % LONG, {}, "row 2"),
+    ("long_pair.jsonl", '{"premise": "ok", "hypothesis": "%s", "label": "x"}\n' % LONG, {"kind": "pair"}, "line 1"),
+], ids=["jsonl", "tsv", "csv", "pair-jsonl"])
+def test_a_field_longer_than_any_model_reads_is_refused_before_tokenising(name, content, kwargs, where, tmp_path):
+    """A 50 MB JSONL field was read and tokenised whole (117 s, 14 GB) where CSV refused it; every
+    format now refuses a field over MAX_TEXT_CHARS, naming the row, before anything is tokenised."""
+    from bertstudio.data.formats.common import MAX_TEXT_CHARS
+
+    path = tmp_path / name
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(DataError) as info:
+        load_examples(path, **kwargs)
+    message = str(info.value)
+    assert f"of {len(LONG):,} characters" in message and f"at most {MAX_TEXT_CHARS:,}" in message
+    assert str(path) in message and info.value.where == where
+
+
+def test_a_squad_context_or_question_too_long_is_refused(tmp_path):
+    import json
+
+    from bertstudio.data.formats.common import MAX_TEXT_CHARS
+
+    context = "paris is in france . " * (MAX_TEXT_CHARS // 20)
+    for field, value in (("context", context), ("question", LONG)):
+        para = {"context": "paris is in france", "qas": [{"id": "1", "question": "where?",
+                                                        "answers": [{"text": "france", "answer_start": 12}]}]}
+        if field == "context":
+            para["context"] = value
+        else:
+            para["qas"][0]["question"] = value
+        path = tmp_path / f"{field}.json"
+        path.write_text(json.dumps({"data": [{"title": "t", "paragraphs": [para]}]}), encoding="utf-8")
+        with pytest.raises(DataError, match=f"{field} of {len(value):,} characters"):
+            load_examples(path)

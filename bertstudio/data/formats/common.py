@@ -25,6 +25,18 @@ from bertstudio.data.examples import FEATURES, ExampleSet
 from bertstudio.errors import DataError
 
 BOM = b"\xef\xbb\xbf"
+# The longest text one field may hold, the same in every format (the CSV reader raises csv's own
+# limit to it). A model reads at most a few thousand characters of a text (max_length tokens);
+# a 50 MB JSONL field was tokenised whole first (117 s, 14 GB). A megabyte still loads.
+MAX_TEXT_CHARS = 1 << 20
+
+
+def check_length(value: str, what: str, path: Any, where: str) -> str:
+    """``value``, or a DataError when it is longer than one field may be."""
+    if len(value) > MAX_TEXT_CHARS:
+        raise DataError(f"{what} of {len(value):,} characters", path=path, where=where,
+                        expected=f"at most {MAX_TEXT_CHARS:,} characters in one field (split or shorten it)")
+    return value
 
 
 def line_of_offset(raw: bytes, offset: int) -> int:

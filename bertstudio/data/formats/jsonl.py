@@ -17,7 +17,7 @@ import pyarrow as pa
 
 from bertstudio.data.atomic import atomic_write_bytes
 from bertstudio.data.examples import ExampleSet
-from bertstudio.data.formats.common import check_labels, decode, parse_json, read_bytes, to_example_set
+from bertstudio.data.formats.common import check_labels, check_length, decode, parse_json, read_bytes, to_example_set
 from bertstudio.data.formats.table import ALIASES
 from bertstudio.data.kinds import KIND_SPECS, KindSpec, get_spec, str_list
 from bertstudio.errors import ConfigError, DataError
@@ -46,7 +46,7 @@ def _text(v: Any, path: Any, where: str, what: str, allow_empty: bool = False) -
         raise DataError(f"{what} is {type(v).__name__}, not text", path=path, where=where, expected="a string")
     if not allow_empty and not v.strip():
         raise DataError(f"empty {what}", path=path, where=where, expected="non-empty text")
-    return v
+    return check_length(v, what, path, where)
 
 
 def read_jsonl(

@@ -16,7 +16,7 @@ from typing import Any
 
 from bertstudio.data.examples import ExampleSet
 from bertstudio.data.atomic import atomic_write_bytes
-from bertstudio.data.formats.common import decode, parse_json, read_bytes, to_example_set
+from bertstudio.data.formats.common import check_length, decode, parse_json, read_bytes, to_example_set
 from bertstudio.errors import ConfigError, DataError
 
 
@@ -74,6 +74,7 @@ def read_squad(path: str | os.PathLike[str], *, require_labels: bool = False) ->
             context = _need(para, "context", str, path, pw, "a 'context' string")
             if not context.strip():
                 raise DataError("empty context", path=path, where=pw, expected="a non-empty context")
+            check_length(context, "context", path, pw)
             for q, qa in enumerate(_need(para, "qas", list, path, pw, "a 'qas' list")):
                 qid = _need(qa, "id", (str, int), path, f"{pw}, question {q}", "a question 'id'")
                 qid = str(qid)
@@ -85,6 +86,7 @@ def read_squad(path: str | os.PathLike[str], *, require_labels: bool = False) ->
                 question = _need(qa, "question", str, path, qw, "a 'question' string")
                 if not question.strip():
                     raise DataError("empty question", path=path, where=qw, expected="a non-empty question")
+                check_length(question, "question", path, qw)
                 is_imp = qa.get("is_impossible", False)
                 if not isinstance(is_imp, bool):
                     raise DataError("'is_impossible' is not true/false", path=path, where=qw)

@@ -27,7 +27,9 @@ from bertstudio.data.examples import ExampleSet
 from bertstudio.data.formats.cells import unescape_cell, unescape_column
 from bertstudio.data.formats.common import (
     BOM,
+    MAX_TEXT_CHARS,
     check_labels,
+    check_length,
     check_utf8,
     decode,
     head_text,
@@ -69,6 +71,8 @@ def scan_records(text: str, delimiter: str, quoting: bool, start_line: int = 1) 
             if line:
                 yield n, line.split(delimiter)
         return
+    if csv.field_size_limit() < MAX_TEXT_CHARS:  # csv's default (131,072) would refuse what the other formats load
+        csv.field_size_limit(MAX_TEXT_CHARS)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, quotechar='"', doublequote=True, strict=True)
     line = start_line
     while True:
@@ -77,7 +81,11 @@ def scan_records(text: str, delimiter: str, quoting: bool, start_line: int = 1) 
         except StopIteration:
             return
         except csv.Error as exc:
-            raise DataError(f"bad CSV quoting: {exc}", where=f"line {reader.line_num + start_line - 1}") from None
+            where = f"line {reader.line_num + start_line - 1}"
+            if "field limit" in str(exc):  # csv's limit is MAX_TEXT_CHARS: the same words as the other formats
+                raise DataError(f"a field of more than {MAX_TEXT_CHARS:,} characters", where=where,
+                                expected="shorter fields (split or shorten the text)") from None
+            raise DataError(f"bad CSV quoting: {exc}", where=where) from None
         if fields:
             yield line, fields
         line = reader.line_num + start_line
@@ -278,9 +286,12 @@ def _line_of_row(data: bytes, row: int, header: bool, opts: TableOptions, first_
     text = data.decode("utf-8")
     text = text[1:] if text.startswith("\ufeff") else text
     want = row + (1 if header else 0)
-    for i, (line, _fields) in enumerate(scan_records(text, opts.delimiter, opts.quoting, first_line)):
-        if i == want:
-            return f"line {line}"
+    try:
+        for i, (line, _fields) in enumerate(scan_records(text, opts.delimiter, opts.quoting, first_line)):
+            if i == want:
+                return f"line {line}"
+    except DataError:  # csv's own limits (a field too long) stop the scan: the row number is still right
+        pass
     return f"row {row + 1}"
 
 
@@ -315,6 +326,9 @@ def _columns_to_set(
             bad = _first_true(pc.match_substring_regex(arr, r"^\s*$"))
             if bad is not None:
                 raise DataError(f"empty {c}", path=path, where=where(bad), expected="non-empty text")
+            long = _first_true(pc.greater(pc.utf8_length(arr), MAX_TEXT_CHARS))  # TSVs are split without csv's limit
+            if long is not None:
+                check_length(arr[long].as_py(), c, path, where(long))
         cols[c] = arr
     if "label" in idx:
         lab = table.column(idx["label"])
