@@ -187,6 +187,10 @@ def _with_lora(model: nn.Module, task: Any, head: str, rank: int, alpha: int, dr
     # The head is new, so it trains in full and is saved whole (modules_to_save); with
     # the mlp head the re-initialised pooler is part of the head.
     to_save = list(task.head_modules) + (["pooler"] if head == "mlp" else [])
+    width = getattr(model.config, "hidden_size", None)
+    if isinstance(width, int) and int(rank) > width:  # rank 100,000 on MiniLM took 17 GB before it failed
+        raise ConfigError(f"LoRA rank {int(rank):,} is more than the model's hidden size ({width})", path=path,
+                          where="lora_rank", expected=f"1 .. {width} (LoRA's rank is small: 4-64)")
     config = LoraConfig(
         task_type=task.peft_task_type,
         r=int(rank),

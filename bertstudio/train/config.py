@@ -92,8 +92,9 @@ def _number(x: float) -> str:
 
 # One table for every numeric setting, so the CLI, a run.toml and the app refuse the same values.
 RANGES: dict[str, Range] = {
-    "lora_rank": Range(1), "lora_alpha": Range(1), "lora_dropout": Range(0, 1, high_open=True),
-    "epochs": Range(0, low_open=True), "lr": Range(0, 1, low_open=True, high_open=True),
+    "lora_rank": Range(1, 4096), "lora_alpha": Range(1), "lora_dropout": Range(0, 1, high_open=True),
+    "epochs": Range(0, 10_000, low_open=True),  # 1e9 epochs started a 2,000,000,000-step run
+    "lr": Range(0, 1, low_open=True, high_open=True),
     "head_lr": Range(0, 1, low_open=True, high_open=True),
     "batch_size": Range(1), "grad_accum": Range(1), "warmup_ratio": Range(0, 1, high_open=True),
     "weight_decay": Range(0), "max_grad_norm": Range(0),

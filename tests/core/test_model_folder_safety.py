@@ -227,3 +227,12 @@ def test_many_windows_per_example_are_announced_with_the_numbers(tiny, caplog):
         encoded = get_task("qa").encode(examples, tokenizer, max_length=32, label2id={}, training=True)
     assert len(encoded) > 8  # 15 context tokens a window
     assert f"2 QA examples become {len(encoded):,} windows of 32 tokens" in caplog.text
+
+
+def test_a_lora_rank_above_the_hidden_size_is_refused_before_the_adapters_are_made(tiny):
+    # rank 100,000 on MiniLM allocated 17 GB of adapters before anything said no
+    with pytest.raises(ConfigError, match=r"LoRA rank 33 is more than the model's hidden size \(32\)") as info:
+        build_model("sentence", tiny, labels=["neg", "pos"], mode="lora", lora_rank=33)
+    assert info.value.where == "lora_rank"
+    model, _ = build_model("sentence", tiny, labels=["neg", "pos"], mode="lora", lora_rank=32)
+    assert model is not None
