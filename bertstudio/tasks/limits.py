@@ -69,6 +69,40 @@ def check_model_config(raw: dict[str, Any], path: str | os.PathLike[str]) -> Non
             expected="an encoder that fits in memory")
 
 
+def check_weights_match(raw: dict[str, Any], folder: str | os.PathLike[str]) -> None:
+    """Refuse a config.json whose width or depth the weights file does not have, before the model is
+    built: transformers allocates every tensor the config describes first (2.7 GB for a 90 MB
+    file whose config said hidden 2,048 and 10 layers) and then only says "look at the above report".
+    Reads the safetensors header (names and shapes), never the weights; a folder without a single
+    model.safetensors, or one whose header cannot be read, is left to the loader."""
+    import re
+
+    weights = Path(folder) / "model.safetensors"
+    if not weights.is_file():
+        return
+    try:
+        from safetensors import safe_open
+
+        with safe_open(str(weights), framework="np") as f:
+            shapes = {k: list(f.get_slice(k).get_shape()) for k in f.keys()}
+    except Exception:  # noqa: BLE001 - a damaged header is the loader's to report, with its own words
+        return
+    config = Path(folder) / "config.json"
+    embedding = next((shape for name, shape in shapes.items() if name.endswith("word_embeddings.weight")), None)
+    hidden = next((raw[k] for k in ("hidden_size", "dim", "d_model", "embedding_size") if isinstance(raw.get(k), int)), None)
+    width = raw.get("embedding_size") if isinstance(raw.get("embedding_size"), int) else hidden
+    if embedding is not None and len(embedding) == 2 and width is not None and embedding[1] != width:
+        raise ConfigError(f"config.json says the model is {width:,} wide, but its word embeddings in model.safetensors "
+                          f"are {embedding[1]:,} wide", path=config, where="hidden_size",
+                          expected="the config.json saved with these weights")
+    layers = {int(m.group(1)) for name in shapes if (m := re.search(r"\.layers?\.(\d+)\.", name))}
+    depth = next((raw[k] for k in ("num_hidden_layers", "n_layers") if isinstance(raw.get(k), int)), None)
+    if layers and depth is not None and depth > max(layers) + 1:
+        raise ConfigError(f"config.json says the model has {depth} layers, but model.safetensors holds "
+                          f"{max(layers) + 1}", path=config, where="num_hidden_layers",
+                          expected="the config.json saved with these weights")
+
+
 def estimate_parameters(raw: dict[str, Any]) -> int:
     """Parameters of a BERT-style encoder with these sizes (0 when the sizes are not given)."""
     def size(*keys: str) -> int:

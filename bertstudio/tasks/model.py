@@ -31,7 +31,7 @@ from bertstudio.bundled import resolve_model
 from bertstudio.hf import hf
 from bertstudio.data.atomic import replace_folder
 from bertstudio.errors import ConfigError
-from bertstudio.tasks.limits import MAX_CONFIG_BYTES, check_label_count, check_model_config
+from bertstudio.tasks.limits import MAX_CONFIG_BYTES, check_label_count, check_model_config, check_weights_match
 
 _MODE = re.compile(r"^(full|frozen|lora|top-(\d+))$")
 # One model built at a time: transformers' lazy module is not safe to import from two threads
@@ -348,6 +348,7 @@ def inspect_model_folder(path: str | Path) -> dict[str, Any] | None:
                               path=folder / name, where="auto_map",
                               expected="a model of a standard transformers architecture (BERT, RoBERTa, DistilBERT, ...)")
     check_model_config(raw, folder / "config.json")
+    check_weights_match(raw, folder)
     if not any((folder / f).is_file() for f in TOKENIZER_FILES):
         raise ConfigError("the model folder has no tokenizer files", path=folder,
                           expected="one of " + ", ".join(TOKENIZER_FILES))

@@ -236,3 +236,23 @@ def test_a_lora_rank_above_the_hidden_size_is_refused_before_the_adapters_are_ma
     assert info.value.where == "lora_rank"
     model, _ = build_model("sentence", tiny, labels=["neg", "pos"], mode="lora", lora_rank=32)
     assert model is not None
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    ({"hidden_size": 2048, "intermediate_size": 8192, "num_attention_heads": 16}, "is 2,048 wide, but its word embeddings"),
+    ({"num_hidden_layers": 10}, "has 10 layers, but model.safetensors holds 2"),
+])
+def test_a_config_larger_than_its_weights_is_refused_before_the_model_is_built(change, words, tiny, tmp_path):
+    """transformers builds every tensor config.json describes before it finds the weights do not fit
+    (2.7 GB for a 90 MB MiniLM whose config said 2,048 wide): the safetensors header is read first."""
+    folder = tmp_path / "model"
+    shutil.copytree(tiny, folder)
+    config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+    (folder / "config.json").write_text(json.dumps({**config, **change}), encoding="utf-8")
+    with pytest.raises(ConfigError, match=words) as info:
+        build_model("sentence", str(folder), labels=["neg", "pos"])
+    assert info.value.path == str(folder / "config.json")
+    fewer = tmp_path / "fewer"  # fewer layers than the weights hold is a model cut short on purpose: it loads
+    shutil.copytree(tiny, fewer)
+    (fewer / "config.json").write_text(json.dumps({**config, "num_hidden_layers": 1}), encoding="utf-8")
+    assert build_model("sentence", str(fewer), labels=["neg", "pos"])[0].config.num_hidden_layers == 1
