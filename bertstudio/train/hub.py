@@ -52,7 +52,7 @@ class PushSource:
 def _read_json(path: Path) -> dict[str, Any]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+    except (OSError, ValueError, RecursionError):  # the card leaves out what it cannot read
         return {}
     return data if isinstance(data, dict) else {}
 
@@ -72,6 +72,27 @@ def resolve_source(folder: str | Path) -> PushSource:
                       expected="a run folder, its model/ folder, or an ONNX export folder")
 
 
+def check_pushable(source: PushSource) -> None:
+    """What goes up must load for whoever downloads it, and run no code: a model folder passes the
+    checks every load makes (no auto_map, sane sizes that match the weights, tokenizer files) and
+    holds its weights as model.safetensors, never only a pickled pytorch_model.bin; an export's
+    .onnx files open in ONNX Runtime. Nothing is uploaded before this passes."""
+    from bertstudio.tasks.model import inspect_model_folder, load_tokenizer
+
+    if source.onnx:
+        from bertstudio.train.onnx_export import _session, read_meta
+
+        read_meta(source.files)
+        load_tokenizer(source.files)
+        for model in sorted(source.files.glob("*.onnx")):
+            _session(model)
+        return
+    inspect_model_folder(source.files)
+    if not (source.files / "model.safetensors").is_file() and not (source.files / "model.safetensors.index.json").is_file():
+        raise ConfigError("the model folder has no model.safetensors", path=source.files,
+                          expected="weights saved as safetensors (a pickled pytorch_model.bin is not pushed)")
+
+
 # --- the model card ------------------------------------------------------------------------------
 
 
@@ -82,7 +103,7 @@ def _run_files(run: Path | None) -> tuple[dict[str, Any], dict[str, float], dict
     settings: dict[str, Any] = {}
     try:
         settings = tomllib.loads((run / "config.toml").read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+    except (OSError, ValueError, RecursionError):  # TOMLDecodeError and UnicodeDecodeError are ValueErrors
         pass
     metrics = {k: float(v) for k, v in _read_json(run / "metrics.json").items() if isinstance(v, (int, float))}
     started: dict[str, Any] = {}
@@ -92,7 +113,7 @@ def _run_files(run: Path | None) -> tuple[dict[str, Any], dict[str, float], dict
             if isinstance(event, dict) and event.get("kind") == "started":
                 started = event
                 break
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+    except (OSError, ValueError, RecursionError):
         pass
     return settings, metrics, started
 
@@ -211,6 +232,8 @@ def push_to_hub(folder: str | Path, repo_id: str, *, token: str | None = None, p
     except HFValidationError as exc:
         raise ConfigError(str(exc), where="repository id", expected="user/name or org/name") from None
     source = resolve_source(folder)
+    report(0.02, "checking the model")
+    check_pushable(source)
     token = resolve_token(token)
     report(0.05, "writing the model card")
     card = model_card(source, repo_id)

@@ -123,6 +123,36 @@ def test_bad_repo_ids_and_folders_are_refused(run_dir, tmp_path, token):
     assert api.calls == []
 
 
+def test_a_folder_that_would_not_load_or_runs_code_is_never_uploaded(run_dir, tmp_path, token):
+    """Checked before any call to the Hub: a model folder whose config.json is damaged or brings its own
+    code, one holding only a pickled pytorch_model.bin, and an export whose model.onnx is garbage."""
+    import json
+    import shutil
+
+    cases = {}
+    damaged = shutil.copytree(run_dir / "model", tmp_path / "damaged")
+    (damaged / "config.json").write_text("{not json", encoding="utf-8")
+    cases["damaged"] = (damaged, "config.json")
+    code = shutil.copytree(run_dir / "model", tmp_path / "code")
+    config = json.loads((code / "config.json").read_text(encoding="utf-8"))
+    (code / "config.json").write_text(json.dumps({**config, "auto_map": {"AutoModel": "evil.Model"}}), encoding="utf-8")
+    cases["auto_map"] = (code, "own Python code")
+    pickled = shutil.copytree(run_dir / "model", tmp_path / "pickled")
+    (pickled / "model.safetensors").rename(pickled / "pytorch_model.bin")
+    cases["pickle only"] = (pickled, "no model.safetensors")
+    pytest.importorskip("onnxruntime")
+    from bertstudio.train.onnx_export import export_onnx
+
+    export = export_onnx(run_dir / "model", tmp_path / "export", quantize=False)
+    export.fp32.write_bytes(b"garbage" * 100)
+    cases["onnx garbage"] = (export.folder, "not a valid ONNX model")
+    for case, (folder, words) in cases.items():
+        api = RecordingApi()
+        with pytest.raises(ConfigError, match=words):
+            push_to_hub(folder, "me/x", token=token, api=api)
+        assert api.calls == [], case
+
+
 def test_cli_push_uses_the_cached_login(run_dir, monkeypatch, capsys):
     api = RecordingApi()
     monkeypatch.setattr("huggingface_hub.HfApi", lambda: api)
