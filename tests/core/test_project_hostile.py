@@ -5,11 +5,17 @@ so only the field checks can catch them; journal lines carry a valid CRC for
 the same reason. A bad project.json without a good backup is refused with a
 DataError naming the field; with a good backup it is recovered from it. A bad
 journal entry is skipped with a recovery message and the good ones still apply.
+A project file that is a FIFO or a device is refused before it is opened (opening
+a FIFO without a writer blocks forever), and a data file that does not hold the
+kind's columns is a DataError naming the file and the column.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import threading
 from pathlib import Path
 from typing import Any, Callable
 
@@ -159,3 +165,114 @@ def test_tagging_entry_with_the_wrong_length_is_skipped(tmp_path: Path) -> None:
     with Project.open(p.folder) as again:
         assert again.recovery_messages == ["labels.journal: edit 1 skipped (1 tags for 2 tokens)"]
         assert again.gold("train", 0) is None
+
+
+# ---------------------------------------------------------------- files that are not plain files
+
+def _finishes(fn: Callable[[], Any], fifos: list[Path], timeout: float = 20.0) -> BaseException | None:
+    """Run ``fn`` in a thread: the exception it raised, or fail the test if it blocks.
+
+    On a block, each FIFO is opened for writing once so the blocked reader wakes up
+    (at end of file) and the thread ends with the test instead of lingering.
+    """
+    box: list[BaseException | None] = []
+
+    def target() -> None:
+        try:
+            fn()
+            box.append(None)
+        except BaseException as exc:  # noqa: BLE001 - handed to the test
+            box.append(exc)
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    thread.join(timeout)
+    blocked = not box
+    if blocked:
+        for fifo in fifos:
+            try:
+                os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+            except OSError:
+                pass
+        thread.join(5)
+    assert not blocked, f"still blocked after {timeout:.0f} s: a FIFO was opened for reading"
+    return box[0]
+
+
+def _labelled_project(folder: Path) -> Project:
+    """A project with folded labels, a pending (journaled) label and project.json.bak."""
+    p = _project(folder)
+    p.set_gold("train", 0, "pos")
+    p.compact()
+    p.set_gold("train", 1, "neg")  # only in the journal
+    p.close(compact=False)
+    return p
+
+
+def _snapshot(folder: Path) -> dict[str, bytes]:
+    return {str(f.relative_to(folder)): f.read_bytes() for f in sorted(folder.rglob("*"))
+            if f.is_file() and not f.is_symlink() and f.name != "project.lock"}
+
+
+def _data_file(folder: Path) -> str:
+    return json.loads((folder / "project.json").read_text())["splits"]["train"]["file"]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
+@pytest.mark.parametrize("name", ["project.json", "labels.journal", "data file",
+                                  "project.json.bak", "labels.journal.prev"])
+def test_a_fifo_in_the_project_is_refused_without_blocking(name: str, tmp_path: Path) -> None:
+    p = _labelled_project(tmp_path / "p")
+    folder = p.folder
+    if name in ("project.json.bak", "labels.journal.prev"):
+        # read only when project.json is damaged; kept aside to put back below
+        shutil.copy(folder / "project.json", tmp_path / "good.json")
+        (folder / "project.json").write_text("{")
+    rel = _data_file(folder) if name == "data file" else name
+    target = folder / rel
+    saved = target.read_bytes() if target.exists() else None
+    before = _snapshot(folder)
+    target.unlink(missing_ok=True)
+    os.mkfifo(target)
+
+    for _ in range(2):  # the same answer again: the refused open released its lock
+        err = _finishes(lambda: Project.open(folder), [target])
+        assert isinstance(err, DataError), err
+        assert "not a regular file (a FIFO" in err.problem and err.path == str(target)
+    # nothing the user made was removed or rewritten
+    after = _snapshot(folder)
+    assert {k: v for k, v in after.items()} == {k: v for k, v in before.items() if k != rel}
+    assert target.exists() and not target.is_file()
+
+    target.unlink()
+    if saved is not None:
+        target.write_bytes(saved)
+    if (tmp_path / "good.json").exists():
+        shutil.copy(tmp_path / "good.json", folder / "project.json")
+    with Project.open(folder) as again:
+        assert [again.gold("train", r) for r in range(3)] == ["pos", "neg", None]
+
+
+def test_a_device_as_data_file_is_refused(tmp_path: Path) -> None:
+    if not os.path.exists("/dev/zero"):
+        pytest.skip("no /dev/zero")
+    p = _labelled_project(tmp_path / "p")
+    target = p.folder / _data_file(p.folder)
+    target.unlink()
+    target.symlink_to("/dev/zero")
+    err = _finishes(lambda: Project.open(p.folder), [])
+    assert isinstance(err, DataError) and "character device" in err.problem and err.path == str(target)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
+def test_a_fifo_lock_file_of_an_open_project_does_not_block_the_second_open(tmp_path: Path) -> None:
+    p = _labelled_project(tmp_path / "p")
+    first = Project.open(p.folder)
+    try:
+        lock = p.folder / "project.lock"
+        lock.unlink()
+        os.mkfifo(lock)  # the second open reads it for the holder's pid
+        err = _finishes(lambda: Project.open(p.folder), [lock])
+        assert isinstance(err, DataError) and "already open" in err.problem
+    finally:
+        first.close(compact=False)
