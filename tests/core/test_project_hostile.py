@@ -19,6 +19,7 @@ import threading
 from pathlib import Path
 from typing import Any, Callable
 
+import pyarrow as pa
 import pytest
 
 from bertstudio.data.examples import from_records
@@ -276,3 +277,67 @@ def test_a_fifo_lock_file_of_an_open_project_does_not_block_the_second_open(tmp_
         assert isinstance(err, DataError) and "already open" in err.problem
     finally:
         first.close(compact=False)
+
+
+# ---------------------------------------------------------------- data files of the wrong shape
+
+def _write_stream(path: Path, table: pa.Table) -> None:
+    with pa.OSFile(str(path), "wb") as sink, pa.ipc.new_stream(sink, table.schema) as writer:
+        writer.write_table(table)
+
+
+FOREIGN: dict[str, tuple[pa.Table, str]] = {
+    "text is a number": (pa.table({"text": [1] * 5, "label": [[1.0]] * 5}),
+                         "column 'text' has type int64 where string is expected"),
+    "no label column": (pa.table({"text": ["a"] * 5}), "column 'label' is missing (it has 'text')"),
+    "label is a list": (pa.table({"text": ["a"] * 5, "label": [["pos"]] * 5}),
+                        "column 'label' has type list<item: string> where string is expected"),
+    "label twice": (pa.Table.from_arrays([pa.array(["a"] * 5), pa.array(["pos"] * 5), pa.array(["neg"] * 5)],
+                                         names=["text", "label", "label"]), "column 'label' appears 2 times"),
+}
+
+
+@pytest.mark.parametrize("case", list(FOREIGN))
+def test_a_data_file_with_foreign_columns_is_a_clear_error(case: str, tmp_path: Path) -> None:
+    table, reason = FOREIGN[case]
+    p = _labelled_project(tmp_path / "p")
+    target = p.folder / _data_file(p.folder)
+    good = target.read_bytes()
+    _write_stream(target, table)  # same row count: only the schema is wrong
+    before = _snapshot(p.folder)
+    for _ in range(2):  # the refused open released its lock
+        with pytest.raises(DataError) as info:
+            Project.open(p.folder)
+        assert info.value.path == str(target) and reason in info.value.problem
+    assert _snapshot(p.folder) == before  # the journal's pending label and the file are kept
+    target.write_bytes(good)
+    with Project.open(p.folder) as again:
+        assert [again.gold("train", r) for r in range(3)] == ["pos", "neg", None]
+
+
+def test_a_sentence_data_file_in_a_tagging_project_is_a_clear_error(tmp_path: Path) -> None:
+    t = Project.create(tmp_path / "t", name="t", kind="tagging", labels=["O", "B-PER"])
+    t.import_examples(from_records("tagging", [{"tokens": ["Ann", "runs"], "tags": ["B-PER", "O"]}]), "train")
+    t.close()
+    s = _labelled_project(tmp_path / "s")
+    target = t.folder / _data_file(t.folder)
+    table = pa.ipc.open_stream(pa.BufferReader((s.folder / _data_file(s.folder)).read_bytes())).read_all()
+    _write_stream(target, table.slice(0, 1))
+    with pytest.raises(DataError) as info:
+        Project.open(t.folder)
+    assert info.value.path == str(target) and "column 'tokens' is missing" in info.value.problem
+
+
+def test_a_backup_with_foreign_columns_is_not_restored(tmp_path: Path) -> None:
+    p = _project(tmp_path / "p")
+    p.set_gold("train", 0, "pos")
+    backup = p.import_examples(from_records("sentence", ROWS[:2]), "train", replace=True)
+    assert backup is not None
+    path = p.folder / next(b["file"] for b in p.split_backups() if b["id"] == backup["id"])
+    path.unlink()  # a hard link to the old data file: replace it, do not write through it
+    _write_stream(path, pa.table({"text": [1] * 5, "label": ["pos"] * 5}))
+    with pytest.raises(DataError) as info:
+        p.restore_split_backup(backup["id"])
+    assert info.value.path == str(path) and "column 'text' has type int64" in info.value.problem
+    assert p.num_rows("train") == 2  # the current rows stay
+    p.close()
