@@ -158,6 +158,76 @@ def test_label_edits_before_and_after_a_rename_replay_as_they_were_made(tmp_path
     again.close()
 
 
+def test_impossible_label_set_entries_are_skipped_and_gold_values_kept(tmp_path: Path) -> None:
+    # valid CRCs, well-formed, but impossible on the label set they apply to; a rename
+    # onto an existing label used to merge its gold values into the other label silently
+    p = _project(tmp_path / "p")
+    p.set_gold("train", 0, "pos")
+    p.set_gold("train", 1, "neg")
+    p.compact()
+    p.set_gold("train", 2, "pos")  # pending in the journal
+    seq = p.last_seq
+    p.close(compact=False)
+    _append_lines(
+        p.folder,
+        encode_entry({"seq": seq + 1, "op": "rename_label", "old": "pos", "new": "neg"}),
+        encode_entry({"seq": seq + 2, "op": "rename_label", "old": "nope", "new": "x"}),
+        encode_entry({"seq": seq + 3, "op": "rename_label", "old": "pos", "new": "pos"}),
+        encode_entry({"seq": seq + 4, "op": "remove_label", "name": "nope"}),
+        encode_entry({"seq": seq + 5, "op": "remove_label", "name": "neg"}),  # still used by row 1
+        encode_entry({"seq": seq + 6, "op": "add_label", "name": "pos", "color": "#ffffff"}),
+        encode_entry({"seq": seq + 7, "op": "set_color", "name": "nope", "color": "#ffffff"}),
+        encode_entry({"seq": seq + 8, "op": "gold", "split": "train", "row": 3, "value": "neg"}),  # a good one
+    )
+    colors = p.label_colors
+    with Project.open(p.folder) as again:
+        messages = again.recovery_messages
+        assert messages[0] == (f"labels.journal: edit {seq + 1} skipped (label 'neg' already exists: renaming "
+                               "'pos' to it would merge the two labels' gold values)")
+        assert messages[1:] == [
+            f"labels.journal: edit {seq + 2} skipped (there is no label 'nope' to rename)",
+            f"labels.journal: edit {seq + 3} skipped (renames 'pos' to itself)",
+            f"labels.journal: edit {seq + 4} skipped (there is no label 'nope')",
+            f"labels.journal: edit {seq + 5} skipped (label 'neg' is still used (1 in train))",
+            f"labels.journal: edit {seq + 6} skipped (label 'pos' already exists)",
+            f"labels.journal: edit {seq + 7} skipped (there is no label 'nope')",
+        ]
+        assert again.labels == ["neg", "pos"] and again.label_colors == colors
+        assert [again.gold("train", r) for r in range(5)] == ["pos", "neg", "pos", "neg", None]
+        assert again.label_counts("train") == {"neg": 2, "pos": 2}
+    with Project.open(p.folder) as third:  # folded at the first open: reported once, values the same
+        assert third.recovery_messages == []
+        assert [third.gold("train", r) for r in range(5)] == ["pos", "neg", "pos", "neg", None]
+
+
+def test_possible_label_set_edits_replay_in_order(tmp_path: Path) -> None:
+    # each entry is checked against the label set as the entries before it left it
+    p = _project(tmp_path / "p")
+    p.set_gold("train", 0, "pos")
+    p.rename_label("pos", "tmp")
+    p.rename_label("neg", "pos")  # onto the name 'pos' had before: allowed, nothing merges
+    p.rename_label("tmp", "neg")
+    p.add_label("meh")
+    p.remove_label("meh")
+    p.add_label("meh", "#123456")
+    p.set_gold("train", 1, "meh")
+    p.close(compact=False)
+    with Project.open(p.folder) as again:
+        assert again.recovery_messages == []
+        assert again.labels == ["pos", "neg", "meh"] and again.label_colors["meh"] == "#123456"
+        assert [again.gold("train", r) for r in range(3)] == ["neg", "meh", None]
+
+
+def test_a_label_set_entry_in_a_project_without_labels_is_skipped(tmp_path: Path) -> None:
+    p = Project.create(tmp_path / "r", name="r", kind="regression")
+    p.import_examples(from_records("regression", [{"text": "a", "label": 0.5}]), "train")
+    p.close()
+    _append_lines(p.folder, encode_entry({"seq": 1, "op": "add_label", "name": "x", "color": "#ffffff"}))
+    with Project.open(p.folder) as again:
+        assert again.recovery_messages == ["labels.journal: edit 1 skipped (a regression project has no label set)"]
+        assert again.labels == [] and again.gold("train", 0) == 0.5
+
+
 def test_tagging_entry_with_the_wrong_length_is_skipped(tmp_path: Path) -> None:
     p = Project.create(tmp_path / "t", name="t", kind="tagging", labels=["O", "B-PER"])
     p.import_examples(from_records("tagging", [{"tokens": ["Ann", "runs"], "tags": None}]), "train")
