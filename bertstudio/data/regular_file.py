@@ -17,7 +17,7 @@ from typing import Literal, overload
 
 from bertstudio.errors import DataError
 
-_EXPECTED = "a data file on disk (pipes and devices are not read)"
+_EXPECTED = "a plain file on disk (pipes and devices are not read)"
 
 
 def file_type(mode: int) -> str:
