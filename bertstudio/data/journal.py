@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from bertstudio.data.atomic import append_durably, move_durably, open_append, truncate_durably
+from bertstudio.data.regular_file import read_regular_file
 
 
 def _canonical(body: dict[str, Any]) -> bytes:
@@ -81,12 +82,14 @@ def _decode(line: bytes) -> dict[str, Any] | None:
 
 
 def read_journal(path: str | os.PathLike[str]) -> JournalRead:
-    """Read every good entry of the journal at ``path`` (a missing file is an empty journal)."""
+    """Read every good entry of the journal at ``path`` (a missing file is an empty journal).
+
+    Raises DataError when ``path`` is not a plain file (a folder, a FIFO, a device).
+    """
     path = Path(path)
     out = JournalRead()
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
+    raw = read_regular_file(path, missing_ok=True)  # a FIFO or device is a DataError, never opened
+    if raw is None:
         return out
     out.file_size = len(raw)
     lines = raw.split(b"\n")

@@ -217,7 +217,7 @@ class Project(MetaState, LabelSetOps, SplitOps, JournalReplay):
         if table is None:
             if split not in self._meta["splits"]:
                 return store.empty_table(self.kind)
-            table = store.read_table(store.split_file(self.folder, self._meta, split))
+            table = store.read_table(store.split_file(self.folder, self._meta, split), self.kind)
             self._tables[split] = table
         return table
 

@@ -8,14 +8,16 @@ the next compaction) and in the pending edits.
 
 :func:`apply_label_op` replays one label-set entry onto the list of labels
 kept in ``project.json``; it ignores entries that no longer apply (replaying
-twice is harmless), and :func:`label_op_problem` tells a malformed entry from a
-good one so that a hostile journal is skipped, not obeyed.
+twice is harmless), :func:`label_op_problem` tells a malformed entry from a
+good one and :func:`label_op_conflict` an entry that cannot apply to the label
+set it was made on (a rename onto an existing label would merge two classes'
+gold values), so that a hostile or damaged journal is skipped, not obeyed.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Collection
 
 from bertstudio.data.project_meta import COLOR, PROJECT_FILE, default_color
 from bertstudio.data.kinds import get_spec
@@ -55,6 +57,29 @@ def label_op_problem(op: dict[str, Any]) -> str | None:
             return f"{key} is {value!r}, not a label name"
     if op["op"] in ("add_label", "set_color") and not (isinstance(op.get("color"), str) and COLOR.match(op["color"])):
         return f"colour {op.get('color')!r} is not #rrggbb"
+    return None
+
+
+def label_op_conflict(op: dict[str, Any], names: Collection[str]) -> str | None:
+    """Why a well-formed label-set entry is impossible on the label set ``names``, or None.
+
+    The same rules the public methods check before journaling an edit, so a
+    journal written by bertstudio never trips them; one that does was damaged or
+    forged, and obeying it would change gold values silently.
+    """
+    what = op["op"]
+    if what == "add_label" and op["name"] in names:
+        return f"label {op['name']!r} already exists"
+    if what == "rename_label":
+        if op["old"] not in names:
+            return f"there is no label {op['old']!r} to rename"
+        if op["new"] == op["old"]:
+            return f"renames {op['old']!r} to itself"
+        if op["new"] in names:
+            return (f"label {op['new']!r} already exists: renaming {op['old']!r} to it "
+                    "would merge the two labels' gold values")
+    if what in ("set_color", "remove_label") and op["name"] not in names:
+        return f"there is no label {op['name']!r}"
     return None
 
 

@@ -28,6 +28,7 @@ import os
 from pathlib import Path
 from typing import IO
 
+from bertstudio.data.regular_file import read_regular_file
 from bertstudio.errors import DataError
 
 LOCK_FILE = "project.lock"
@@ -39,10 +40,11 @@ def _refused(folder: Path, holder: str) -> DataError:
 
 
 def _holder(path: Path) -> str:
-    try:
-        return path.read_bytes()[:100].decode("ascii", "replace").strip() or "another process"
-    except OSError:
-        return "another process"
+    try:  # through the one reader of plain files: a project.lock that is a FIFO blocked this forever
+        raw = read_regular_file(path, missing_ok=True) or b""
+    except DataError:
+        raw = b""
+    return raw[:100].decode("ascii", "replace").strip() or "another process"
 
 
 class ProjectLock:

@@ -34,6 +34,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from bertstudio.data.atomic import atomic_write_bytes
+from bertstudio.data.regular_file import read_regular_file
 from bertstudio.errors import DataError
 
 log = logging.getLogger(__name__)
@@ -98,10 +99,9 @@ def _too_new(path: Path, version: int) -> DataError:
 
 def _parse(path: Path) -> tuple[dict[str, Any], bytes, int]:
     """Parse and check one copy of project.json; raise _Damaged or (for a newer schema) DataError."""
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise _Damaged("the file is missing") from None
+    raw = read_regular_file(path, missing_ok=True)  # a FIFO or device is a DataError, never opened
+    if raw is None:
+        raise _Damaged("the file is missing")
     try:
         meta = json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant)
     except UnicodeDecodeError:

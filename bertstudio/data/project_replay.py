@@ -9,8 +9,11 @@ Every entry is checked before it is applied, because the journal is a file
 like any other: an entry whose checksum is right but whose content is not (a
 row out of range, a value that is not a gold value of the project's kind, a
 label outside the label set *as it was when the edit was made*, a label-set
-entry without a name) is skipped with a recovery message, never applied and
-never a crash.
+entry without a name, or one impossible on the label set it applies to: a
+rename onto a label that exists, which would merge two labels' gold values, a
+rename, recolouring or removal of a label that does not exist, an add of one
+that does, the removal of a label gold values still use) is skipped with a
+recovery message, never applied and never a crash.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from bertstudio.data import project_store as store
 from bertstudio.data.journal import read_journal
-from bertstudio.data.project_labels import LABEL_OPS, apply_label_op, label_op_problem
+from bertstudio.data.project_labels import LABEL_OPS, apply_label_op, label_op_conflict, label_op_problem
 from bertstudio.data.project_meta import SPLITS
 from bertstudio.data.kinds import get_spec
 from bertstudio.errors import DataError
@@ -92,7 +95,7 @@ class JournalReplay:
                     apply_label_op(self._meta["labels"], entry)
                 if seq > data_seq:
                     self._apply_rename(entry)  # type: ignore[attr-defined]
-                    self._track_names(names, entry)
+                self._track_names(names, entry)  # the label set the next entries were made on
             elif seq > data_seq:
                 self._overlay.set(entry["split"], self._split(entry["split"]), entry["row"],  # type: ignore[attr-defined]
                                   entry["value"])
@@ -125,11 +128,22 @@ class JournalReplay:
                 raise DataError(f"the data file has {rows} rows, project.json says {info['rows']}", path=path,
                                 expected="the data file written with this project.json")
 
+    def _still_used(self, entry: dict[str, Any]) -> str | None:
+        """For a label removal: where gold values still use the label (remove_label refuses that too)."""
+        if entry["op"] != "remove_label":
+            return None
+        name = entry["name"]
+        used = {s: self.label_counts(s).get(name, 0) for s in self._meta["splits"]}  # type: ignore[attr-defined]
+        where = ", ".join(f"{n} in {s}" for s, n in used.items() if n)
+        return f"label {name!r} is still used ({where})" if where else None
+
     def _entry_problem(self, entry: dict[str, Any], names: set[str]) -> str | None:
         """Why a (checksum-valid) journal entry cannot apply to this project, or None."""
         op = entry["op"]
         if op in LABEL_OPS:
-            return label_op_problem(entry)
+            if not get_spec(self.kind).has_label_set:
+                return f"a {self.kind} project has no label set"
+            return label_op_problem(entry) or label_op_conflict(entry, names) or self._still_used(entry)
         if op != "gold":
             return f"unknown kind of edit {op!r}"
         split, row = entry.get("split"), entry.get("row")

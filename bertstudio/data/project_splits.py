@@ -192,8 +192,8 @@ class SplitOps:
                 raise DataError(f"no backup named {backup_id!r}", path=self.folder / PROJECT_FILE,
                                 where="backups", expected="one of " + ", ".join(b["id"] for b in self._meta["backups"]))
             path = self.folder / entry["file"]
-            table = store.read_table(path)
-            if not set(get_spec(self.kind).columns) <= set(table.column_names) or table.num_rows != entry["rows"]:
+            table = store.read_table(path, self.kind)  # checks the columns of the kind
+            if table.num_rows != entry["rows"]:
                 raise DataError(f"the backup does not hold the {entry['rows']} {self.kind} rows it should",
                                 path=path, expected="the file bertstudio kept when the rows were replaced")
             self.compact()  # type: ignore[attr-defined]

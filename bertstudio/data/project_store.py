@@ -26,6 +26,7 @@ import pyarrow as pa
 
 from bertstudio.data.atomic import atomic_write_with, fsync_dir, fsync_file, temp_path
 from bertstudio.data.project_meta import BACKUP_FILE, DATA_DIR, SPLIT_BACKUP_DIR
+from bertstudio.data.regular_file import check_regular_file, read_regular_file
 
 if TYPE_CHECKING:
     import datasets
@@ -50,16 +51,49 @@ def split_file(folder: Path, meta: dict[str, Any], split: str) -> Path:
     return folder / meta["splits"][split]["file"]
 
 
-def read_table(path: Path) -> pa.Table:
-    """The split's rows, memory-mapped (zero-copy: costs address space, not RAM)."""
+def read_table(path: Path, kind: str) -> pa.Table:
+    """The split's rows, memory-mapped (zero-copy: costs address space, not RAM).
+
+    Raises DataError naming the file when it is not a plain file (checked before
+    pyarrow opens it: a FIFO would block forever), is not an Arrow stream, or lacks
+    a column of the project's kind or holds it with another type.
+    """
+    from bertstudio.errors import DataError
+
+    check_regular_file(path)
     try:
         with pa.memory_map(str(path), "r") as source:
-            return pa.ipc.open_stream(source).read_all()
+            table = pa.ipc.open_stream(source).read_all()
     except (OSError, pa.ArrowInvalid) as exc:
-        from bertstudio.errors import DataError
-
         raise DataError(f"the data file cannot be read ({exc})", path=path,
                         expected="an Arrow stream file written by bertstudio") from exc
+    problem = schema_problem(table.schema, kind)
+    if problem:
+        raise DataError(f"the data file does not hold {kind} rows: {problem}", path=path,
+                        expected="an Arrow stream file written by bertstudio for this project")
+    return table
+
+
+def schema_problem(schema: pa.Schema, kind: str) -> str | None:
+    """What keeps ``schema`` from being the rows of a ``kind`` project (a missing or mistyped column), or None.
+
+    Every column of the kind is needed with its exact type: a data file is written by
+    bertstudio from the kind's features, so anything else is a foreign or damaged file,
+    and reading it would fail later with a bare TypeError/KeyError deep in the overlay.
+    """
+    from bertstudio.data.kinds import get_spec
+
+    expected = get_spec(kind).arrow_schema
+    for field in expected:
+        indices = schema.get_all_field_indices(field.name)
+        if not indices:
+            return f"column {field.name!r} is missing (it has {', '.join(map(repr, schema.names)) or 'no columns'})"
+        if len(indices) > 1:
+            return f"column {field.name!r} appears {len(indices)} times"
+        found = schema.field(indices[0]).type
+        if found != field.type:
+            return f"column {field.name!r} has type {found} where {field.type} is expected"
+    return None
 
 
 def open_dataset(path: Path) -> "datasets.Dataset":
@@ -74,7 +108,7 @@ def open_dataset(path: Path) -> "datasets.Dataset":
     import datasets
     from datasets.table import MemoryMappedTable
 
-    stat = path.stat()
+    stat = check_regular_file(path)  # before datasets opens it: a FIFO would block forever
     fingerprint = hashlib.sha256(f"{path.resolve()}|{stat.st_size}|{stat.st_mtime_ns}".encode()).hexdigest()[:16]
     return datasets.Dataset(MemoryMappedTable.from_file(str(path)), fingerprint=fingerprint)
 
@@ -148,9 +182,12 @@ def keep_split_backup(folder: Path, split: str, source: Path) -> Path:
 
 def read_backup_meta(folder: Path) -> dict[str, Any] | None:
     """project.json.bak as a dict (None when absent or unreadable): its data files must be kept."""
+    from bertstudio.errors import DataError
+
     try:
-        meta = json.loads((folder / BACKUP_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        raw = read_regular_file(folder / BACKUP_FILE, missing_ok=True)  # never opens a FIFO
+        meta = json.loads(raw.decode("utf-8")) if raw is not None else None
+    except (DataError, ValueError, RecursionError):
         return None
     return meta if isinstance(meta, dict) else None
 

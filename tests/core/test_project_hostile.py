@@ -5,14 +5,21 @@ so only the field checks can catch them; journal lines carry a valid CRC for
 the same reason. A bad project.json without a good backup is refused with a
 DataError naming the field; with a good backup it is recovered from it. A bad
 journal entry is skipped with a recovery message and the good ones still apply.
+A project file that is a FIFO or a device is refused before it is opened (opening
+a FIFO without a writer blocks forever), and a data file that does not hold the
+kind's columns is a DataError naming the file and the column.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import threading
 from pathlib import Path
 from typing import Any, Callable
 
+import pyarrow as pa
 import pytest
 
 from bertstudio.data.examples import from_records
@@ -151,6 +158,76 @@ def test_label_edits_before_and_after_a_rename_replay_as_they_were_made(tmp_path
     again.close()
 
 
+def test_impossible_label_set_entries_are_skipped_and_gold_values_kept(tmp_path: Path) -> None:
+    # valid CRCs, well-formed, but impossible on the label set they apply to; a rename
+    # onto an existing label used to merge its gold values into the other label silently
+    p = _project(tmp_path / "p")
+    p.set_gold("train", 0, "pos")
+    p.set_gold("train", 1, "neg")
+    p.compact()
+    p.set_gold("train", 2, "pos")  # pending in the journal
+    seq = p.last_seq
+    p.close(compact=False)
+    _append_lines(
+        p.folder,
+        encode_entry({"seq": seq + 1, "op": "rename_label", "old": "pos", "new": "neg"}),
+        encode_entry({"seq": seq + 2, "op": "rename_label", "old": "nope", "new": "x"}),
+        encode_entry({"seq": seq + 3, "op": "rename_label", "old": "pos", "new": "pos"}),
+        encode_entry({"seq": seq + 4, "op": "remove_label", "name": "nope"}),
+        encode_entry({"seq": seq + 5, "op": "remove_label", "name": "neg"}),  # still used by row 1
+        encode_entry({"seq": seq + 6, "op": "add_label", "name": "pos", "color": "#ffffff"}),
+        encode_entry({"seq": seq + 7, "op": "set_color", "name": "nope", "color": "#ffffff"}),
+        encode_entry({"seq": seq + 8, "op": "gold", "split": "train", "row": 3, "value": "neg"}),  # a good one
+    )
+    colors = p.label_colors
+    with Project.open(p.folder) as again:
+        messages = again.recovery_messages
+        assert messages[0] == (f"labels.journal: edit {seq + 1} skipped (label 'neg' already exists: renaming "
+                               "'pos' to it would merge the two labels' gold values)")
+        assert messages[1:] == [
+            f"labels.journal: edit {seq + 2} skipped (there is no label 'nope' to rename)",
+            f"labels.journal: edit {seq + 3} skipped (renames 'pos' to itself)",
+            f"labels.journal: edit {seq + 4} skipped (there is no label 'nope')",
+            f"labels.journal: edit {seq + 5} skipped (label 'neg' is still used (1 in train))",
+            f"labels.journal: edit {seq + 6} skipped (label 'pos' already exists)",
+            f"labels.journal: edit {seq + 7} skipped (there is no label 'nope')",
+        ]
+        assert again.labels == ["neg", "pos"] and again.label_colors == colors
+        assert [again.gold("train", r) for r in range(5)] == ["pos", "neg", "pos", "neg", None]
+        assert again.label_counts("train") == {"neg": 2, "pos": 2}
+    with Project.open(p.folder) as third:  # folded at the first open: reported once, values the same
+        assert third.recovery_messages == []
+        assert [third.gold("train", r) for r in range(5)] == ["pos", "neg", "pos", "neg", None]
+
+
+def test_possible_label_set_edits_replay_in_order(tmp_path: Path) -> None:
+    # each entry is checked against the label set as the entries before it left it
+    p = _project(tmp_path / "p")
+    p.set_gold("train", 0, "pos")
+    p.rename_label("pos", "tmp")
+    p.rename_label("neg", "pos")  # onto the name 'pos' had before: allowed, nothing merges
+    p.rename_label("tmp", "neg")
+    p.add_label("meh")
+    p.remove_label("meh")
+    p.add_label("meh", "#123456")
+    p.set_gold("train", 1, "meh")
+    p.close(compact=False)
+    with Project.open(p.folder) as again:
+        assert again.recovery_messages == []
+        assert again.labels == ["pos", "neg", "meh"] and again.label_colors["meh"] == "#123456"
+        assert [again.gold("train", r) for r in range(3)] == ["neg", "meh", None]
+
+
+def test_a_label_set_entry_in_a_project_without_labels_is_skipped(tmp_path: Path) -> None:
+    p = Project.create(tmp_path / "r", name="r", kind="regression")
+    p.import_examples(from_records("regression", [{"text": "a", "label": 0.5}]), "train")
+    p.close()
+    _append_lines(p.folder, encode_entry({"seq": 1, "op": "add_label", "name": "x", "color": "#ffffff"}))
+    with Project.open(p.folder) as again:
+        assert again.recovery_messages == ["labels.journal: edit 1 skipped (a regression project has no label set)"]
+        assert again.labels == [] and again.gold("train", 0) == 0.5
+
+
 def test_tagging_entry_with_the_wrong_length_is_skipped(tmp_path: Path) -> None:
     p = Project.create(tmp_path / "t", name="t", kind="tagging", labels=["O", "B-PER"])
     p.import_examples(from_records("tagging", [{"tokens": ["Ann", "runs"], "tags": None}]), "train")
@@ -159,3 +236,178 @@ def test_tagging_entry_with_the_wrong_length_is_skipped(tmp_path: Path) -> None:
     with Project.open(p.folder) as again:
         assert again.recovery_messages == ["labels.journal: edit 1 skipped (1 tags for 2 tokens)"]
         assert again.gold("train", 0) is None
+
+
+# ---------------------------------------------------------------- files that are not plain files
+
+def _finishes(fn: Callable[[], Any], fifos: list[Path], timeout: float = 20.0) -> BaseException | None:
+    """Run ``fn`` in a thread: the exception it raised, or fail the test if it blocks.
+
+    On a block, each FIFO is opened for writing once so the blocked reader wakes up
+    (at end of file) and the thread ends with the test instead of lingering.
+    """
+    box: list[BaseException | None] = []
+
+    def target() -> None:
+        try:
+            fn()
+            box.append(None)
+        except BaseException as exc:  # noqa: BLE001 - handed to the test
+            box.append(exc)
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    thread.join(timeout)
+    blocked = not box
+    if blocked:
+        for fifo in fifos:
+            try:
+                os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+            except OSError:
+                pass
+        thread.join(5)
+    assert not blocked, f"still blocked after {timeout:.0f} s: a FIFO was opened for reading"
+    return box[0]
+
+
+def _labelled_project(folder: Path) -> Project:
+    """A project with folded labels, a pending (journaled) label and project.json.bak."""
+    p = _project(folder)
+    p.set_gold("train", 0, "pos")
+    p.compact()
+    p.set_gold("train", 1, "neg")  # only in the journal
+    p.close(compact=False)
+    return p
+
+
+def _snapshot(folder: Path) -> dict[str, bytes]:
+    return {str(f.relative_to(folder)): f.read_bytes() for f in sorted(folder.rglob("*"))
+            if f.is_file() and not f.is_symlink() and f.name != "project.lock"}
+
+
+def _data_file(folder: Path) -> str:
+    return json.loads((folder / "project.json").read_text())["splits"]["train"]["file"]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
+@pytest.mark.parametrize("name", ["project.json", "labels.journal", "data file",
+                                  "project.json.bak", "labels.journal.prev"])
+def test_a_fifo_in_the_project_is_refused_without_blocking(name: str, tmp_path: Path) -> None:
+    p = _labelled_project(tmp_path / "p")
+    folder = p.folder
+    if name in ("project.json.bak", "labels.journal.prev"):
+        # read only when project.json is damaged; kept aside to put back below
+        shutil.copy(folder / "project.json", tmp_path / "good.json")
+        (folder / "project.json").write_text("{")
+    rel = _data_file(folder) if name == "data file" else name
+    target = folder / rel
+    saved = target.read_bytes() if target.exists() else None
+    before = _snapshot(folder)
+    target.unlink(missing_ok=True)
+    os.mkfifo(target)
+
+    for _ in range(2):  # the same answer again: the refused open released its lock
+        err = _finishes(lambda: Project.open(folder), [target])
+        assert isinstance(err, DataError), err
+        assert "not a regular file (a FIFO" in err.problem and err.path == str(target)
+    # nothing the user made was removed or rewritten
+    after = _snapshot(folder)
+    assert {k: v for k, v in after.items()} == {k: v for k, v in before.items() if k != rel}
+    assert target.exists() and not target.is_file()
+
+    target.unlink()
+    if saved is not None:
+        target.write_bytes(saved)
+    if (tmp_path / "good.json").exists():
+        shutil.copy(tmp_path / "good.json", folder / "project.json")
+    with Project.open(folder) as again:
+        assert [again.gold("train", r) for r in range(3)] == ["pos", "neg", None]
+
+
+def test_a_device_as_data_file_is_refused(tmp_path: Path) -> None:
+    if not os.path.exists("/dev/zero"):
+        pytest.skip("no /dev/zero")
+    p = _labelled_project(tmp_path / "p")
+    target = p.folder / _data_file(p.folder)
+    target.unlink()
+    target.symlink_to("/dev/zero")
+    err = _finishes(lambda: Project.open(p.folder), [])
+    assert isinstance(err, DataError) and "character device" in err.problem and err.path == str(target)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
+def test_a_fifo_lock_file_of_an_open_project_does_not_block_the_second_open(tmp_path: Path) -> None:
+    p = _labelled_project(tmp_path / "p")
+    first = Project.open(p.folder)
+    try:
+        lock = p.folder / "project.lock"
+        lock.unlink()
+        os.mkfifo(lock)  # the second open reads it for the holder's pid
+        err = _finishes(lambda: Project.open(p.folder), [lock])
+        assert isinstance(err, DataError) and "already open" in err.problem
+    finally:
+        first.close(compact=False)
+
+
+# ---------------------------------------------------------------- data files of the wrong shape
+
+def _write_stream(path: Path, table: pa.Table) -> None:
+    with pa.OSFile(str(path), "wb") as sink, pa.ipc.new_stream(sink, table.schema) as writer:
+        writer.write_table(table)
+
+
+FOREIGN: dict[str, tuple[pa.Table, str]] = {
+    "text is a number": (pa.table({"text": [1] * 5, "label": [[1.0]] * 5}),
+                         "column 'text' has type int64 where string is expected"),
+    "no label column": (pa.table({"text": ["a"] * 5}), "column 'label' is missing (it has 'text')"),
+    "label is a list": (pa.table({"text": ["a"] * 5, "label": [["pos"]] * 5}),
+                        "column 'label' has type list<item: string> where string is expected"),
+    "label twice": (pa.Table.from_arrays([pa.array(["a"] * 5), pa.array(["pos"] * 5), pa.array(["neg"] * 5)],
+                                         names=["text", "label", "label"]), "column 'label' appears 2 times"),
+}
+
+
+@pytest.mark.parametrize("case", list(FOREIGN))
+def test_a_data_file_with_foreign_columns_is_a_clear_error(case: str, tmp_path: Path) -> None:
+    table, reason = FOREIGN[case]
+    p = _labelled_project(tmp_path / "p")
+    target = p.folder / _data_file(p.folder)
+    good = target.read_bytes()
+    _write_stream(target, table)  # same row count: only the schema is wrong
+    before = _snapshot(p.folder)
+    for _ in range(2):  # the refused open released its lock
+        with pytest.raises(DataError) as info:
+            Project.open(p.folder)
+        assert info.value.path == str(target) and reason in info.value.problem
+    assert _snapshot(p.folder) == before  # the journal's pending label and the file are kept
+    target.write_bytes(good)
+    with Project.open(p.folder) as again:
+        assert [again.gold("train", r) for r in range(3)] == ["pos", "neg", None]
+
+
+def test_a_sentence_data_file_in_a_tagging_project_is_a_clear_error(tmp_path: Path) -> None:
+    t = Project.create(tmp_path / "t", name="t", kind="tagging", labels=["O", "B-PER"])
+    t.import_examples(from_records("tagging", [{"tokens": ["Ann", "runs"], "tags": ["B-PER", "O"]}]), "train")
+    t.close()
+    s = _labelled_project(tmp_path / "s")
+    target = t.folder / _data_file(t.folder)
+    table = pa.ipc.open_stream(pa.BufferReader((s.folder / _data_file(s.folder)).read_bytes())).read_all()
+    _write_stream(target, table.slice(0, 1))
+    with pytest.raises(DataError) as info:
+        Project.open(t.folder)
+    assert info.value.path == str(target) and "column 'tokens' is missing" in info.value.problem
+
+
+def test_a_backup_with_foreign_columns_is_not_restored(tmp_path: Path) -> None:
+    p = _project(tmp_path / "p")
+    p.set_gold("train", 0, "pos")
+    backup = p.import_examples(from_records("sentence", ROWS[:2]), "train", replace=True)
+    assert backup is not None
+    path = p.folder / next(b["file"] for b in p.split_backups() if b["id"] == backup["id"])
+    path.unlink()  # a hard link to the old data file: replace it, do not write through it
+    _write_stream(path, pa.table({"text": [1] * 5, "label": ["pos"] * 5}))
+    with pytest.raises(DataError) as info:
+        p.restore_split_backup(backup["id"])
+    assert info.value.path == str(path) and "column 'text' has type int64" in info.value.problem
+    assert p.num_rows("train") == 2  # the current rows stay
+    p.close()

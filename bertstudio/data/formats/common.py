@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import stat
 import uuid
 from pathlib import Path
 from typing import Any, Sequence
@@ -22,6 +21,7 @@ import pyarrow as pa
 from datasets.table import InMemoryTable
 
 from bertstudio.data.examples import FEATURES, ExampleSet
+from bertstudio.data.regular_file import read_regular_file
 from bertstudio.errors import DataError
 
 BOM = b"\xef\xbb\xbf"
@@ -52,7 +52,7 @@ def read_bytes(path: str | os.PathLike[str]) -> bytes:
     encoding; a doubled UTF-8 BOM (a BOM-writing tool run over a BOM file) reads as one.
     """
     p = Path(path)
-    raw = _read_regular_file(p)
+    raw = read_regular_file(p)
     raw = _as_utf8(raw, p)
     body = raw[len(BOM):] if raw.startswith(BOM) else raw
     if not body.strip():
@@ -74,45 +74,6 @@ def read_bytes(path: str | os.PathLike[str]) -> bytes:
             expected="a UTF-8 text file",
         )
     return raw
-
-
-def _read_regular_file(p: Path) -> bytes:
-    """All bytes of a regular file. A FIFO, socket or device is refused before it is opened
-    for reading (opening a FIFO without a writer blocks forever; /dev/zero never ends), and
-    checked again on the opened descriptor in case the path was swapped in between."""
-    try:
-        st = os.stat(p)
-    except (FileNotFoundError, NotADirectoryError):
-        raise DataError("file not found", path=p) from None
-    except OSError as exc:
-        raise DataError(f"cannot read file: {exc.strerror or exc}", path=p) from None
-    if stat.S_ISDIR(st.st_mode):
-        raise DataError("is a folder, not a file", path=p)
-    if not stat.S_ISREG(st.st_mode):
-        raise DataError(f"not a regular file ({_file_type(st.st_mode)})", path=p,
-                        expected="a data file on disk (pipes and devices are not read)")
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
-    try:
-        fd = os.open(p, flags)
-    except OSError as exc:
-        raise DataError(f"cannot read file: {exc.strerror or exc}", path=p) from None
-    with os.fdopen(fd, "rb") as fh:
-        mode = os.fstat(fh.fileno()).st_mode
-        if not stat.S_ISREG(mode):
-            raise DataError(f"not a regular file ({_file_type(mode)})", path=p,
-                            expected="a data file on disk (pipes and devices are not read)")
-        try:
-            return fh.read()
-        except OSError as exc:
-            raise DataError(f"cannot read file: {exc.strerror or exc}", path=p) from None
-
-
-def _file_type(mode: int) -> str:
-    for test, name in ((stat.S_ISFIFO, "a FIFO / named pipe"), (stat.S_ISCHR, "a character device"),
-                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
-        if test(mode):
-            return name
-    return "not a plain file"
 
 
 # Longest first: the UTF-32-LE mark begins with the UTF-16-LE one.

@@ -1,0 +1,92 @@
+"""Reading files that must be plain files on disk, the one helper for it.
+
+A FIFO, socket or device is refused *before* it is opened for reading: opening a
+FIFO without a writer blocks forever (the GUI froze on a project.json that was a
+named pipe), and ``/dev/zero`` never ends. Readers of user data (the import
+formats) and of project files (``project.json``, the journal, the Arrow data files)
+all go through here, so the refusal reads the same everywhere: a DataError naming
+the file.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+from typing import Literal, overload
+
+from bertstudio.errors import DataError
+
+_EXPECTED = "a plain file on disk (pipes and devices are not read)"
+
+
+def file_type(mode: int) -> str:
+    """What a non-regular ``st_mode`` is, in words."""
+    for test, name in ((stat.S_ISFIFO, "a FIFO / named pipe"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "not a plain file"
+
+
+def check_regular_file(path: str | os.PathLike[str]) -> os.stat_result:
+    """The ``stat`` of ``path`` (links followed) after checking it is a regular file.
+
+    For readers that hand the path to a library (pyarrow's memory map): call it
+    right before, since nothing can be checked once the library has opened it.
+    """
+    st = _stat_regular(Path(path))
+    if st is None:
+        raise DataError("file not found", path=path)
+    return st
+
+
+def _stat_regular(p: Path) -> os.stat_result | None:
+    """The ``stat`` of a regular file, None when there is none (a dangling link counts as none)."""
+    try:
+        st = os.stat(p)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as exc:
+        raise DataError(f"cannot read file: {exc.strerror or exc}", path=p) from None
+    if stat.S_ISDIR(st.st_mode):
+        raise DataError("is a folder, not a file", path=p)
+    if not stat.S_ISREG(st.st_mode):
+        raise DataError(f"not a regular file ({file_type(st.st_mode)})", path=p, expected=_EXPECTED)
+    return st
+
+
+@overload
+def read_regular_file(path: str | os.PathLike[str], *, missing_ok: Literal[False] = False) -> bytes: ...
+@overload
+def read_regular_file(path: str | os.PathLike[str], *, missing_ok: bool) -> bytes | None: ...
+
+
+def read_regular_file(path: str | os.PathLike[str], *, missing_ok: bool = False) -> bytes | None:
+    """All bytes of a regular file (None for a missing one when ``missing_ok``).
+
+    Checked before opening, then again on the opened descriptor (opened without
+    blocking) in case the path was swapped in between.
+    """
+    p = Path(path)
+    if _stat_regular(p) is None:
+        if missing_ok:
+            return None
+        raise DataError("file not found", path=p)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(p, flags)
+    except FileNotFoundError:
+        if missing_ok:
+            return None
+        raise DataError("file not found", path=p) from None
+    except OSError as exc:
+        raise DataError(f"cannot read file: {exc.strerror or exc}", path=p) from None
+    with os.fdopen(fd, "rb") as fh:
+        mode = os.fstat(fh.fileno()).st_mode
+        if not stat.S_ISREG(mode):
+            raise DataError(f"not a regular file ({file_type(mode)})", path=p, expected=_EXPECTED)
+        try:
+            return fh.read()
+        except OSError as exc:
+            raise DataError(f"cannot read file: {exc.strerror or exc}", path=p) from None
