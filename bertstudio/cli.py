@@ -158,7 +158,7 @@ class ProgressPrinter:
         elif isinstance(event, PhaseChanged):
             if event.done == 0:  # one line as each phase begins (per batch would flood a log file)
                 self._line(_PHASES.get(event.phase, event.phase).format(n=event.total))
-        elif isinstance(event, RunFinished):
+        elif isinstance(event, RunFinished) and event.status != "failed":  # a failure: the command's one error line
             self._line(f"run {event.status} at step {event.step}" + (f": {event.message}" if event.message else ""))
 
     def _line(self, text: str) -> None:

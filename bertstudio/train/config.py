@@ -261,6 +261,12 @@ class TrainConfig:
         _one_of(self.method, METHODS, "method", "method")
         _one_of(self.precision, PRECISIONS, "precision", "precision")
         _one_of(self.data_format, ("auto",) + FORMATS, "format", "data_format")
+        if self.labels == []:  # an older config.toml's empty list: as found in the data
+            self.labels = None
+        if self.labels is not None and (any(not str(x).strip() for x in self.labels)
+                                        or len(set(self.labels)) != len(self.labels)):
+            raise ConfigError(f"labels {self.labels!r} are not a list of distinct names", where="labels",
+                              expected="names such as neg,pos (or no labels: as found in the training data)")
         if not _MODE_RE.match(self.mode):
             raise ConfigError(f"unknown mode {self.mode!r}", where="mode", expected="full | frozen | top-N | lora")
         if not _DEVICE_RE.match(self.device):

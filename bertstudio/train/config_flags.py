@@ -24,8 +24,11 @@ def parse_columns(text: str) -> dict[str, str]:
 
 
 def parse_names(text: str) -> list[str]:
-    """``a,b,c`` -> ["a", "b", "c"]."""
-    return [x.strip() for x in text.split(",") if x.strip()]
+    """``a,b,c`` -> ["a", "b", "c"]; a list with no name in it (``,,``) is refused, not read as no list."""
+    names = [x.strip() for x in text.split(",") if x.strip()]
+    if not names:
+        raise argparse.ArgumentTypeError(f"{text!r} holds no names (expected a,b,c)")
+    return names
 
 
 _PARSERS: dict[Any, Any] = {list: parse_names, dict: parse_columns}
@@ -48,7 +51,7 @@ def add_arguments(parser: argparse.ArgumentParser, names: Iterable[str] | None =
         meta = f.metadata
         group = groups.get(meta["group"]) or groups.setdefault(meta["group"], parser.add_argument_group(meta["group"]))
         text = (help or {}).get(name, meta["help"])
-        if f.default is not None and not isinstance(f.default, bool):
+        if f.default is not None and not isinstance(f.default, bool) and "(default:" not in text:  # a command's own
             text += f" (default: {f.default})"
         kw: dict[str, Any] = {"dest": name, "default": None, "help": text, "required": name in required}
         _optional, base = _type_of(name)

@@ -60,7 +60,10 @@ class Cancelled(BertStudioError):
 def check_target(out_dir: str | Path) -> Path:
     """``out_dir`` as a Path when it may be written: absent, or an empty folder."""
     out = Path(out_dir).expanduser()
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+    if out.exists() and not out.is_dir():
+        raise ConfigError("the export target is a file", path=out, where="export",
+                          expected="a new or empty folder (an export never overwrites files)")
+    if out.exists() and any(out.iterdir()):
         raise ConfigError("the export folder is not empty", path=out, where="export",
                           expected="a new or empty folder (an export never overwrites files)")
     return out

@@ -1,7 +1,7 @@
 """What is checked before a run reads its data or builds its model, so a mistake costs
 a second instead of a model load: the run folder may be written, the checkpoint to
-resume from is one of ours and of this task kind, the model folder is safe to read
-and takes ``max_length`` tokens. Each failure is a ConfigError (the CLI exits 2)."""
+resume from is one of ours and of this task kind, the device asked for exists, the model
+folder is safe to read and takes ``max_length`` tokens. Each failure is a ConfigError (the CLI exits 2)."""
 
 from __future__ import annotations
 
@@ -18,6 +18,13 @@ def check_before_start(config: TrainConfig) -> None:
         refuse_finished(config)  # before the checkpoint: a finished run keeps no resumable one
         ckpt.check_resumable(config.resume_from, task=config.task)
     check_output_dir(config)
+    if config.device != "auto":  # cuda:99 on a machine without CUDA: refused before SetFit or a model load
+        import torch
+
+        from bertstudio.train.hardware import pick_device
+
+        mps = bool(getattr(torch.backends, "mps", None)) and torch.backends.mps.is_available()
+        pick_device(config.device, cuda=torch.cuda.is_available(), mps=mps)
     source = resolve_model(config.model)
     limit = max_input_length(source)  # also refuses an unsafe or broken model folder
     if limit is not None and config.max_length > limit:

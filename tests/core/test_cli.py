@@ -89,7 +89,7 @@ def test_rerun_from_saved_config(trained: Path, tmp_path: Path, capsys) -> None:
         (["predict", "--model", "/nonexistent/model", "--text", "x"], "/nonexistent/model"),
         (["train", "--columns", "text"], "is not NAME=COLUMN"),
         # issue 11, item 12: numbers are refused up front, whatever the command
-        (["train", "--epochs", "inf"], "epochs: must be a finite number above 0, got inf"),
+        (["train", "--epochs", "inf"], "epochs: must be a finite number above 0 and at most 10000, got inf"),
         (["train", "--max-train-examples", "-5"], "max_train_examples: must be a whole number at least 1, got -5"),
         (["train", "--max-eval-examples", "-1"], "max_eval_examples: must be a whole number at least 1, got -1"),
         (["train", "--weight-decay", "nan"], "weight_decay: must be a finite number at least 0, got nan"),
@@ -97,6 +97,9 @@ def test_rerun_from_saved_config(trained: Path, tmp_path: Path, capsys) -> None:
         (["evaluate", "--model", "m", "--eval", "e.tsv", "--max-eval-examples", "-1"], "max_eval_examples: must be"),
         (["evaluate", "--model", "m", "--eval", "e.tsv", "--batch-size", "0"], "batch_size: must be a whole number at least 1"),
         (["glue", "--data-dir", ".", "--out", "o", "--lr", "nan"], "lr: must be a finite number"),
+        (["train", "--labels", ",,"], "',,' holds no names"),
+        (["train", "--labels", "neg,neg"], "are not a list of distinct names"),
+        (["train", "--lora-rank", "100000"], "lora_rank: must be a whole number at least 1 and at most 4096"),
     ],
 )
 def test_bad_arguments_exit_2_with_one_line(argv, fragment, capsys) -> None:
@@ -108,6 +111,26 @@ def test_bad_arguments_exit_2_with_one_line(argv, fragment, capsys) -> None:
     last = err.strip().splitlines()[-1]
     assert last.startswith("bertstudio: error:") and fragment in last
     assert "Traceback" not in err
+
+
+def test_a_device_that_is_not_there_is_refused_before_any_work_in_one_line(sentiment_files, tmp_path, capsys) -> None:
+    import torch
+
+    if torch.cuda.is_available():
+        pytest.skip("this machine has CUDA")
+    train, _dev = sentiment_files
+    code, out, err = run(["train", "--train", str(train), "--device", "cuda:99", "--out", str(tmp_path / "o")], capsys)
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert code == 2 and lines == ["bertstudio: error: device: device 'cuda:99' asked for, but no CUDA GPU is available "
+                                   "(expected auto or cpu)"], err  # no SetFit, no model load, no "run failed" twice
+    assert not (tmp_path / "o").exists()
+
+
+def test_evaluate_help_gives_its_own_default_batch_size(capsys) -> None:
+    with pytest.raises(SystemExit):
+        main(["evaluate", "--help"], out=io.StringIO())
+    text = " ".join(capsys.readouterr().out.split())
+    assert "examples per forward pass (default: 64)" in text and "(default: 64) (default: 32)" not in text
 
 
 def _cli_flags(name: str, kwargs: dict) -> list[str] | None:
