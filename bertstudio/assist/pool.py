@@ -77,6 +77,17 @@ def embed_pool(pool: PoolData, cache: EmbeddingCache | None, words: WordEmbeddin
     return pool
 
 
+def sentence_vectors(words: list[np.ndarray] | None) -> np.ndarray | None:
+    """One vector per row from its words' vectors (their mean; zeros for a row without words), so
+    the k-means spread of the first picks works for tagging too (it has no sentence vectors)."""
+    if not words:
+        return None
+    dim = next((w.shape[1] for w in words if len(w)), None)
+    if dim is None:
+        return None
+    return np.stack([w.mean(0) if len(w) else np.zeros(dim, np.float32) for w in words]).astype(np.float32)
+
+
 # --- strong models ---------------------------------------------------------------------------
 
 def strong_features(model: Any, tokenizer: Any, pool: PoolData, *, progress: Progress | None = None,

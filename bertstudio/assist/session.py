@@ -23,7 +23,7 @@ from bertstudio.assist.audit import AuditStats, audit_stats
 from bertstudio.assist.cache import CACHE_DIR, EmbeddingCache, WordEmbeddingCache
 from bertstudio.assist.encoder import Cancelled, SentenceEncoder
 from bertstudio.assist.fast import Scores
-from bertstudio.assist.pool import PoolData, embed_pool, read_pool
+from bertstudio.assist.pool import PoolData, embed_pool, read_pool, sentence_vectors
 from bertstudio.assist.shown import ShownModel
 from bertstudio.assist.strategies import Queue, kmeans_spread
 from bertstudio.assist.trainer import TrainerJobs
@@ -351,10 +351,12 @@ class AssistantState(TrainerJobs, ShownModel):
             if self.settings.self_train:
                 self._prior0 = F.self_train(pool.features, self._prior, exclude=np.zeros(0, np.int64))
                 self._refresh_prior()
-        if pool.vectors is not None and not self._queue.spread:
+        vectors = pool.vectors if pool.vectors is not None else sentence_vectors(pool.words)
+        if vectors is not None and not self._queue.spread:
             with self._lock:
                 free = np.flatnonzero(~self._queue.labelled)
-            spread = kmeans_spread(pool.vectors, free, seed=self.settings.seed)
+            lengths = np.array([len(t) for t in pool.tokens]) if self.spec.per_word and pool.tokens else None
+            spread = kmeans_spread(vectors, free, seed=self.settings.seed, lengths=lengths)
             with self._lock:
                 self._queue.spread = spread
         self._phase = "ready"

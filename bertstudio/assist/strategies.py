@@ -54,10 +54,16 @@ def uncertainty_order(margin: np.ndarray, candidates: np.ndarray) -> np.ndarray:
 
 
 def kmeans_spread(vectors: np.ndarray, rows: np.ndarray, k: int = SPREAD_PICKS, seed: int = 0,
-                  max_points: int = 20000) -> list[int]:
+                  max_points: int = 20000, lengths: np.ndarray | None = None) -> list[int]:
     """One row per k-means cluster of ``vectors[rows]``: the row nearest each centre,
     largest cluster first. Large pools are clustered on a random sample of
-    ``max_points`` rows (the centres of a sample are as spread as the pool's)."""
+    ``max_points`` rows (the centres of a sample are as spread as the pool's).
+
+    ``lengths`` (per pool row; tagging, where each labelled word teaches the model): the
+    pick is the row nearest the centre among the cluster's rows at least as long as its
+    median, not a two-word fragment (the nearest rows to a centre of mean-pooled vectors
+    are often the shortest; on UD EWT the first ten picks taught a per-token head 18% where
+    ten random sentences taught it 53%)."""
     from sklearn.cluster import KMeans
 
     rows = np.asarray(rows)
@@ -74,6 +80,9 @@ def kmeans_spread(vectors: np.ndarray, rows: np.ndarray, k: int = SPREAD_PICKS, 
         members = np.flatnonzero(km.labels_ == c)
         if len(members) == 0:
             continue
+        if lengths is not None:
+            size = np.asarray(lengths)[sample[members]]
+            members = members[size >= np.median(size)]
         d = ((X[members] - km.cluster_centers_[c]) ** 2).sum(1)
         out.append(int(sample[members[np.argmin(d)]]))
     return out

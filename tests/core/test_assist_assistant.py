@@ -265,6 +265,25 @@ def test_tagging_gets_a_per_word_head_after_labels(tiny, tmp_path):
         project.close()
 
 
+def test_tagging_spreads_its_first_picks_over_the_data(tiny, tmp_path):
+    """Tagging has no sentence vectors; its first uncertain picks are spread by k-means over the mean of
+    each row's word vectors, not random (on UD EWT the first ten loop picks taught 18% token accuracy
+    where ten random rows taught 53%)."""
+    words = ["the", "dog", "was", "in", "paris", "london", "is", "a", "city", "cat", "good", "film"]
+    rows = [{"tokens": words[i % 5: i % 5 + 2 + i % 7], "tags": None} for i in range(30)]
+    project, _gold = make_project(tmp_path / "p", "tagging", rows, ["O", "B-LOC"])
+    a = LabellingAssistant(project, settings=settings(tiny, strong_every=0))
+    try:
+        assert a.wait_idle(300)
+        spread = list(a._queue.spread)
+        assert len(spread) == 20 and len(set(spread)) == 20
+        item = a.next_row("uncertain")
+        assert item.row == spread[0] and "spread pick" in item.reason
+    finally:
+        a.close()
+        project.close()
+
+
 def test_question_answering_says_why_there_are_no_suggestions(tmp_path, tiny):
     rows = [{"id": str(i), "title": "t", "context": "paris is a city in france", "question": "where is paris?",
              "answers": {"text": ["france"], "answer_start": [19]}} for i in range(3)]

@@ -51,6 +51,16 @@ def test_kmeans_spread_takes_one_row_per_cluster_largest_first():
     assert picks == list(reversed(centre_rows))  # the 5-point blob, then 3, then 1
 
 
+def test_kmeans_spread_with_lengths_picks_a_long_row_near_each_centre():
+    # two blobs; in each, the row nearest the centre is a two-word fragment: with lengths (tagging,
+    # where every labelled word teaches) the nearest of the rows at least as long as the median wins
+    points = np.array([[0.0, 0.0], [0.15, 0.0], [-0.3, 0.0], [0.2, 0.0], [10.0, 0.0], [10.2, 0.0], [9.7, 0.0]])
+    lengths = np.array([2, 12, 20, 15, 3, 25, 30])  # medians 13.5 and 25
+    rows = np.arange(len(points))
+    assert sorted(kmeans_spread(points, rows, k=2)) == [0, 4]  # without lengths: the nearest, however short
+    assert sorted(kmeans_spread(points, rows, k=2, lengths=lengths)) == [3, 5]
+
+
 def test_first_uncertain_picks_are_the_spread_then_the_smallest_gap():
     q = Queue(30)
     q.spread = [7, 3, 11]
