@@ -40,7 +40,7 @@ def read_bytes(path: str | os.PathLike[str]) -> bytes:
     encoding; a doubled UTF-8 BOM (a BOM-writing tool run over a BOM file) reads as one.
     """
     p = Path(path)
-    raw = _read_regular_file(p)
+    raw = read_regular_file(p)
     raw = _as_utf8(raw, p)
     body = raw[len(BOM):] if raw.startswith(BOM) else raw
     if not body.strip():
@@ -64,8 +64,8 @@ def read_bytes(path: str | os.PathLike[str]) -> bytes:
     return raw
 
 
-def _read_regular_file(p: Path) -> bytes:
-    """All bytes of a regular file. A FIFO, socket or device is refused before it is opened
+def read_regular_file(p: Path) -> bytes:
+    """All bytes of a regular file (DataError otherwise). A FIFO, socket or device is refused before it is opened
     for reading (opening a FIFO without a writer blocks forever; /dev/zero never ends), and
     checked again on the opened descriptor in case the path was swapped in between."""
     try:
