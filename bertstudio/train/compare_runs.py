@@ -19,6 +19,7 @@ and counted (``relabelled``), so a fixed row is never just a changed gold.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,7 @@ from bertstudio.train import rundir
 from bertstudio.train.config import TrainConfig
 from bertstudio.train.events import Event, Evaluated, RunStarted, StepLogged
 
+log = logging.getLogger(__name__)
 _NOT_SETTINGS = ("output_dir", "resume_from")
 
 
@@ -205,18 +207,47 @@ def compare_records(a: RunRecord, b: RunRecord, *, resamples: int = C.RESAMPLES,
     if not rows:
         raise DataError("the two runs share no evaluated rows", path=b.folder, where="run comparison",
                         expected="two runs evaluated on the same rows (the same dev split)")
-    right_a = [not task.is_error(r.pred_a, r.gold) for r in rows]
-    right_b = [not task.is_error(r.pred_b, r.gold) for r in rows]
+    right_a, right_b = _right(task, a, rows, "a"), _right(task, b, rows, "b")
     outcomes = C.paired_outcomes(right_a, right_b)
     change, note = None, ""
     key = main_metric_key(b)
     if key is not None:
-        metric_a, metric_b = _metric(task, key, rows, "a"), _metric(task, key, rows, "b")
+        metric_a, metric_b = _checked_metric(task, key, rows, a, "a"), _checked_metric(task, key, rows, b, "b")
         if metric_a is not None and metric_b is not None:
             change = C.paired_bootstrap(key, metric_a, metric_b, resamples=resamples, seed=seed)
         else:
             note = f"no interval: {key} has no per-row form for {b.kind} runs"
     return RunComparison(a, b, rows, outcomes, change, paired_by, relabelled, settings_diff(a, b), curves(a), curves(b), note)
+
+
+# A prediction field of the wrong type (a label that is a list, a score "x", probs that are no
+# table) surfaces as one of these from the Task's rule or the metric; they come from the file.
+_MISFIT = (TypeError, ValueError, AttributeError, KeyError)
+
+
+def _right(task: Any, record: RunRecord, rows: list[SharedRow], side: str) -> list[bool]:
+    out = []
+    for r in rows:
+        try:
+            out.append(not task.is_error(r.pred_a if side == "a" else r.pred_b, r.gold))
+        except _MISFIT as exc:
+            raise _misfit(record, r.key, exc) from None
+    return out
+
+
+def _checked_metric(task: Any, key: str, rows: list[SharedRow], record: RunRecord, side: str) -> C.Metric | None:
+    try:
+        return _metric(task, key, rows, side)
+    except _MISFIT as exc:
+        raise _misfit(record, None, exc) from None
+
+
+def _misfit(record: RunRecord, key: tuple[str, int] | None, exc: Exception) -> DataError:
+    log.info("a prediction of %s does not fit its kind", record.folder, exc_info=exc)
+    where = None if key is None else f"the prediction for eval row {key[1]}" if key[0] == "#" else \
+        f"the prediction for {key[0]} row {key[1]}"
+    return DataError(f"a prediction does not fit a {record.kind} run ({exc})", path=record.folder / rundir.PREDICTIONS,
+                     where=where, expected=f"the fields a {record.kind} run writes")
 
 
 def main_metric_key(record: RunRecord) -> str | None:
@@ -238,7 +269,8 @@ def _metric(task: Any, key: str, rows: list[SharedRow], side: str) -> C.Metric |
     golds = [r.gold for r in rows]
     try:
         if kind_family == F.CLASSES:
-            order = list((rows[0].pred_b.get("probs") or {}).keys())  # the model's label order (ids)
+            probs = rows[0].pred_b.get("probs")
+            order = list(probs) if isinstance(probs, dict) else []  # the model's label order (ids)
             index = {name: i for i, name in enumerate(order)}
             for value in golds + [p.get("label") for p in preds]:
                 index.setdefault(value, len(index))

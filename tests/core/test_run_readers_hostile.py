@@ -255,3 +255,28 @@ def test_the_recursion_limit_is_not_what_saves_us():
     depth = min(500, sys.getrecursionlimit() // 2)
     with pytest.raises(BertStudioError, match="nested more than"):
         rundir.decode_json("[" * depth + "]" * depth, path=Path("x.json"))
+
+
+MISFITS = {  # kind, a good prediction of that kind, the same prediction with one field of the wrong type
+    "label_a_list": ("sentence", {"gold": "pos", "label": "pos"}, {"gold": "pos", "label": ["pos"]}),
+    "label_an_object": ("sentence", {"gold": "pos", "label": "pos"}, {"gold": "pos", "label": {"x": 1}}),
+    "score_text": ("regression", {"gold": 1.0, "score": 1.0}, {"gold": 1.0, "score": "x"}),
+    "tags_a_number": ("tagging", {"gold": ["O"], "tags": ["O"]}, {"gold": ["O"], "tags": 5}),
+    "qa_gold_text": ("qa", {"gold": "x", "answer": "x"}, {"gold": "x", "answer": "x"}),
+}
+
+
+@pytest.mark.parametrize("case", sorted(MISFITS))
+def test_a_prediction_that_does_not_fit_its_kind_is_named(case, tmp_path):
+    """Fields of the wrong type reached the Task's rule or the metric (unhashable list, float('x'))."""
+    kind, fine, wrong = MISFITS[case]
+    runs = []
+    for name, pred in (("a", fine), ("b", wrong)):
+        folder = write_run(tmp_path / name, predictions_jsonl=json.dumps({"index": 0, **pred}) + "\n")
+        TrainConfig(task=kind, output_dir=str(folder)).save(folder / rundir.CONFIG)
+        runs.append(folder)
+    bad = runs[1] if fine != wrong else runs[0]  # qa: both hold the text gold; A is read first
+    with pytest.raises(BertStudioError) as caught:
+        compare_runs(*runs, resamples=10)
+    _one_line_naming(caught.value, bad / rundir.PREDICTIONS, None)
+    assert f"does not fit a {kind} run" in str(caught.value)
