@@ -1,8 +1,9 @@
 """Compare two finished runs: their curves, their settings and their predictions row by row.
 
 This module reads two run folders (``config.toml``, ``history.jsonl``,
-``predictions.jsonl`` and, for runs the app started, ``eval_rows.json``; the history as
-events, through the run folder's owner :func:`bertstudio.train.rundir.read_history`), pairs their
+``predictions.jsonl`` and, for older runs the app started, ``eval_rows.json``) through the
+run folder's owner, :mod:`bertstudio.train.rundir`, so a damaged file is one error naming the
+file of the run and the place in it (settings checked as TrainConfig checks them), pairs their
 predictions by evaluated example, and asks the kind's Task whether each prediction
 is right (``Task.is_error``, the one rule the Results and Data pages use too). The
 statistics (counts, McNemar's exact test, the paired bootstrap) are
@@ -18,24 +19,18 @@ and counted (``relabelled``), so a fixed row is never just a changed gold.
 
 from __future__ import annotations
 
-import json
-import sys
+import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from bertstudio.errors import DataError
 from bertstudio.metrics import compare as C
+from bertstudio.train import rundir
 from bertstudio.train.config import TrainConfig
 from bertstudio.train.events import Event, Evaluated, RunStarted, StepLogged
-from bertstudio.train.rundir import read_history
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
-
-EVAL_ROWS_FILE = "eval_rows.json"  # written by the app before predictions carried their rows
+log = logging.getLogger(__name__)
 _NOT_SETTINGS = ("output_dir", "resume_from")
 
 
@@ -72,53 +67,29 @@ class RunRecord:
         return [("#", int(p.get("index", i))) for i, p in enumerate(self.predictions)]
 
 
-def _read_json_lines(path: Path) -> list[dict[str, Any]]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return []
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataError(f"cannot read the file: {exc}", path=path) from None
-    out = []
-    for n, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError:
-            raise DataError("a line is not JSON", path=path, where=f"line {n}", expected="one JSON object per line") from None
-        if not isinstance(row, dict):
-            raise DataError("a line is not a JSON object", path=path, where=f"line {n}", expected="one JSON object per line")
-        out.append(row)
-    return out
-
-
-def _read_json(path: Path) -> Any:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise DataError(f"cannot read the file: {exc}", path=path) from None
-
-
 def read_run_record(folder: str | Path) -> RunRecord:
-    """A run folder's config, metrics, history and predictions (DataError for a damaged file)."""
+    """A run folder's settings, metrics, history and predictions, read by the run folder's owner
+    (:mod:`bertstudio.train.rundir`): a damaged config.toml, metrics.json, predictions.jsonl or
+    eval_rows.json is a ConfigError/DataError naming the file and place (a comparison must not
+    guess); a damaged history line is skipped there, as for every reader of the history."""
     folder = Path(folder)
-    config: dict[str, Any] = {}
-    cfg = folder / "config.toml"
-    if cfg.is_file():
-        try:
-            config = tomllib.loads(cfg.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-            raise DataError(f"cannot read the run's settings: {exc}", path=cfg) from None
-    metrics = _read_json(folder / "metrics.json") or {}
-    rows = _read_json(folder / EVAL_ROWS_FILE)
-    eval_rows = None
-    if isinstance(rows, dict) and isinstance(rows.get("rows"), list) and isinstance(rows.get("split"), str):
-        eval_rows = (rows["split"], [int(r) for r in rows["rows"]])
-    return RunRecord(folder, config, {k: float(v) for k, v in metrics.items() if isinstance(v, (int, float))},
-                     read_history(folder), _read_json_lines(folder / "predictions.jsonl"), eval_rows)
+    config = rundir.read_config(folder)
+    settings = {k: v for k, v in config.to_dict().items() if k not in _NOT_SETTINGS} if config is not None else {}
+    metrics = rundir.read_json(folder / rundir.METRICS) or {}
+    eval_rows = rundir.read_eval_rows(folder)
+    lines = rundir.read_prediction_rows(folder)
+    if eval_rows is not None and len(eval_rows[1]) == len(lines):  # keys() maps each index through these rows
+        for n, row in lines:
+            if row.get("index", 0) >= len(eval_rows[1]):
+                raise DataError(f"index {row['index']} is past the {len(eval_rows[1])} rows of {rundir.EVAL_ROWS}",
+                                path=folder / rundir.PREDICTIONS, where=f"line {n}",
+                                expected=f"an index below {len(eval_rows[1])}")
+    return RunRecord(folder, settings, {k: float(v) for k, v in metrics.items() if _is_number(v)},
+                     rundir.read_history(folder), [row for _n, row in lines], eval_rows)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 # --- curves and settings --------------------------------------------------------------------
@@ -236,18 +207,47 @@ def compare_records(a: RunRecord, b: RunRecord, *, resamples: int = C.RESAMPLES,
     if not rows:
         raise DataError("the two runs share no evaluated rows", path=b.folder, where="run comparison",
                         expected="two runs evaluated on the same rows (the same dev split)")
-    right_a = [not task.is_error(r.pred_a, r.gold) for r in rows]
-    right_b = [not task.is_error(r.pred_b, r.gold) for r in rows]
+    right_a, right_b = _right(task, a, rows, "a"), _right(task, b, rows, "b")
     outcomes = C.paired_outcomes(right_a, right_b)
     change, note = None, ""
     key = main_metric_key(b)
     if key is not None:
-        metric_a, metric_b = _metric(task, key, rows, "a"), _metric(task, key, rows, "b")
+        metric_a, metric_b = _checked_metric(task, key, rows, a, "a"), _checked_metric(task, key, rows, b, "b")
         if metric_a is not None and metric_b is not None:
             change = C.paired_bootstrap(key, metric_a, metric_b, resamples=resamples, seed=seed)
         else:
             note = f"no interval: {key} has no per-row form for {b.kind} runs"
     return RunComparison(a, b, rows, outcomes, change, paired_by, relabelled, settings_diff(a, b), curves(a), curves(b), note)
+
+
+# A prediction field of the wrong type (a label that is a list, a score "x", probs that are no
+# table) surfaces as one of these from the Task's rule or the metric; they come from the file.
+_MISFIT = (TypeError, ValueError, AttributeError, KeyError)
+
+
+def _right(task: Any, record: RunRecord, rows: list[SharedRow], side: str) -> list[bool]:
+    out = []
+    for r in rows:
+        try:
+            out.append(not task.is_error(r.pred_a if side == "a" else r.pred_b, r.gold))
+        except _MISFIT as exc:
+            raise _misfit(record, r.key, exc) from None
+    return out
+
+
+def _checked_metric(task: Any, key: str, rows: list[SharedRow], record: RunRecord, side: str) -> C.Metric | None:
+    try:
+        return _metric(task, key, rows, side)
+    except _MISFIT as exc:
+        raise _misfit(record, None, exc) from None
+
+
+def _misfit(record: RunRecord, key: tuple[str, int] | None, exc: Exception) -> DataError:
+    log.info("a prediction of %s does not fit its kind", record.folder, exc_info=exc)
+    where = None if key is None else f"the prediction for eval row {key[1]}" if key[0] == "#" else \
+        f"the prediction for {key[0]} row {key[1]}"
+    return DataError(f"a prediction does not fit a {record.kind} run ({exc})", path=record.folder / rundir.PREDICTIONS,
+                     where=where, expected=f"the fields a {record.kind} run writes")
 
 
 def main_metric_key(record: RunRecord) -> str | None:
@@ -269,7 +269,8 @@ def _metric(task: Any, key: str, rows: list[SharedRow], side: str) -> C.Metric |
     golds = [r.gold for r in rows]
     try:
         if kind_family == F.CLASSES:
-            order = list((rows[0].pred_b.get("probs") or {}).keys())  # the model's label order (ids)
+            probs = rows[0].pred_b.get("probs")
+            order = list(probs) if isinstance(probs, dict) else []  # the model's label order (ids)
             index = {name: i for i, name in enumerate(order)}
             for value in golds + [p.get("label") for p in preds]:
                 index.setdefault(value, len(index))

@@ -366,8 +366,11 @@ def read_settings(path: str | Path, *, given: Iterable[str] = ()) -> dict[str, A
         raise ConfigError("run config is not UTF-8 text", path=path) from None
     try:
         data = tomllib.loads(text) if path.suffix == ".toml" else json.loads(text)
-    except (tomllib.TOMLDecodeError, json.JSONDecodeError, RecursionError) as exc:
-        raise ConfigError(f"run config is not valid {'TOML' if path.suffix == '.toml' else 'JSON'}: {exc}", path=path) from None
+    except (ValueError, RecursionError) as exc:  # the decode errors, too deep, a number past 4300 digits
+        problem = ("nested too deeply" if isinstance(exc, RecursionError)
+                   else "a number too long to read" if type(exc) is ValueError else exc)
+        fmt = "TOML" if path.suffix == ".toml" else "JSON"
+        raise ConfigError(f"run config is not valid {fmt}: {problem}", path=path) from None
     if not isinstance(data, dict):
         raise ConfigError("run config must be a table of settings", path=path)
     known = {f.name for f in fields(TrainConfig)}

@@ -144,8 +144,27 @@ def event_from_dict(data: dict[str, Any]) -> Event:
     types = {"started": RunStarted, "step": StepLogged, "eval": Evaluated, "checkpoint": CheckpointSaved, "phase": PhaseChanged,
              "finished": RunFinished}
     cls = types[data["kind"]]
-    names = cls.__dataclass_fields__.keys()
-    return cls(**{k: v for k, v in data.items() if k in names})
+    fields = cls.__dataclass_fields__
+    for name, value in data.items():
+        if name in fields and not _fits(str(fields[name].type), value):
+            raise TypeError(f"{name} {value!r:.40} is not {fields[name].type}")
+    return cls(**{k: v for k, v in data.items() if k in fields})
+
+
+# A history line comes from a file, so each value is checked against its field's type: a
+# RunFinished with metrics [1] or a step "x" would otherwise fail later, in whatever reads it.
+_TYPE_CHECKS: dict[str, Callable[[Any], bool]] = {
+    "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "float": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+    "str": lambda v: isinstance(v, str),
+    "bool": lambda v: isinstance(v, bool),
+    "dict[str, float]": lambda v: isinstance(v, dict),  # readers take the numbers from it
+    "None": lambda v: v is None,
+}
+
+
+def _fits(annotation: str, value: Any) -> bool:
+    return any(_TYPE_CHECKS[t](value) for t in annotation.split(" | "))
 
 
 class CountedBatches:

@@ -31,7 +31,8 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from bertstudio.data.atomic import atomic_write_text, replace_folder
-from bertstudio.errors import ConfigError
+from bertstudio.data.regular_file import read_regular_file
+from bertstudio.errors import ConfigError, DataError
 from bertstudio.train.config import TrainConfig, read_settings
 from bertstudio.train.events import Event, PhaseChanged, RunFinished, event_from_dict, event_to_dict
 
@@ -129,15 +130,25 @@ def check_output_dir(config: TrainConfig) -> None:
 
 def saved_config(root: Path) -> TrainConfig | None:
     """The settings of the run in ``root`` (None: no readable config.toml, so not a bertstudio
-    run). How it was launched (output folder, resume, overwrite) is not read: a run folder
-    copied or synced elsewhere still names its old place there."""
-    if not (Path(root) / CONFIG).is_file():
-        return None
+    run; a damaged one is logged). See :func:`read_config`."""
     try:
-        return TrainConfig.from_dict(read_settings(Path(root) / CONFIG, given=_LAUNCH_SETTINGS), source=str(Path(root) / CONFIG))
+        return read_config(root)
     except ConfigError as exc:
         log.warning("unreadable run config in %s: %s", root, exc)
         return None
+
+
+def read_config(root: str | os.PathLike[str]) -> TrainConfig | None:
+    """The settings of the run in ``root``, checked as TrainConfig checks any settings file
+    (None: the folder has no config.toml; ConfigError naming the file for a damaged one). How it
+    was launched (output folder, resume, overwrite) is not read: a run folder copied or synced
+    elsewhere still names its old place there."""
+    path = Path(root) / CONFIG
+    if not os.path.lexists(path):
+        return None
+    if not path.is_file():  # a folder, or a FIFO that would block the read
+        raise ConfigError("not a regular file", path=path, expected="the run's settings as TOML")
+    return TrainConfig.from_dict(read_settings(path, given=_LAUNCH_SETTINGS), source=str(path))
 
 
 def is_run_folder(root: Path, saved: TrainConfig | None = None) -> bool:
@@ -312,7 +323,91 @@ def write_results(folder: str | Path, metrics: dict[str, float], predictions: li
     atomic_write_text(folder / PREDICTIONS, jsonl(predictions))
 
 
-# --- reading -----------------------------------------------------------------------------
+# --- reading run files: whatever the bytes, the project's DataError naming file and line -----
+
+# A run file nests three deep at most (a QA gold's answer lists); far deeper is damage or
+# malice, and a value that deep overflows the stack of whatever walks it later.
+_MAX_DEPTH = 32
+
+
+def _text(path: Path, *, errors: str = "strict") -> str | None:
+    """A run file's text; None when it is absent. DataError for a folder, a FIFO or device
+    (refused before it is opened), an unreadable file or bytes that are not UTF-8."""
+    if not os.path.lexists(path):
+        return None
+    raw = read_regular_file(path)
+    try:
+        return raw.decode("utf-8", errors=errors)
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise DataError(f"not UTF-8 text (byte {exc.start})", path=path, where=f"line {line}",
+                        expected="the file as bertstudio wrote it") from None
+
+
+def decode_json(text: str, *, path: Path, where: str | None = None) -> Any:
+    """One JSON value of a run file; DataError naming ``path`` and the line for anything
+    json cannot read or that nests deeper than any run file does."""
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise DataError(f"not valid JSON: {exc.msg} (column {exc.colno})", path=path,
+                        where=where or f"line {exc.lineno}", expected="the file as bertstudio wrote it") from None
+    except (ValueError, RecursionError) as exc:  # a number past Python's 4300 digits; nesting past the stack
+        problem = "JSON nested too deeply" if isinstance(exc, RecursionError) else "a number too long to read"
+        raise DataError(problem, path=path, where=where, expected="the file as bertstudio wrote it") from None
+    if not _shallow(value):
+        raise DataError(f"JSON nested more than {_MAX_DEPTH} deep", path=path, where=where,
+                        expected="the file as bertstudio wrote it")
+    return value
+
+
+def _shallow(value: Any) -> bool:
+    stack = [(value, 1)]  # iterative: the point is not to recurse
+    while stack:
+        item, depth = stack.pop()
+        if depth > _MAX_DEPTH:
+            return False
+        children = item.values() if isinstance(item, dict) else item
+        stack.extend((c, depth + 1) for c in children if isinstance(c, (dict, list)))
+    return True
+
+
+def read_json(path: Path) -> dict[str, Any] | None:
+    """A run file holding one JSON object (metrics.json, eval_rows.json); None when absent."""
+    text = _text(path)
+    if text is None:
+        return None
+    value = decode_json(text, path=path)
+    if not isinstance(value, dict):
+        raise DataError(f"holds {_json_type(value)}, not a JSON object", path=path, expected="one JSON object")
+    return value
+
+
+def _json_type(value: Any) -> str:
+    names = {dict: "an object", list: "an array", str: "a string", bool: "true/false", type(None): "null"}
+    return names.get(type(value), "a number")
+
+
+def json_lines(text: str, path: Path, *, skip_bad: bool = False) -> list[tuple[int, dict[str, Any]]]:
+    """(line number, object) per non-blank line of a JSONL run file. A bad line is a DataError,
+    or with ``skip_bad`` a logged warning. Lines end at a newline only: ensure_ascii=False writes
+    U+2028 and friends raw, and str.splitlines would cut a JSON string there."""
+    out = []
+    for n, line in enumerate(text.split("\n"), 1):
+        if not line.strip():
+            continue
+        try:
+            value = decode_json(line, path=path, where=f"line {n}")
+            if not isinstance(value, dict):
+                raise DataError(f"holds {_json_type(value)}, not a JSON object", path=path, where=f"line {n}",
+                                expected="one JSON object per line")
+        except DataError as exc:
+            if not skip_bad:
+                raise
+            log.warning("skipping a line: %s", exc)
+            continue
+        out.append((n, value))
+    return out
 
 
 @dataclass
@@ -322,8 +417,8 @@ class RunInfo:
     folder: Path
     config: TrainConfig | None = None  # None: no readable config.toml
     metrics: dict[str, float] = field(default_factory=dict)
-    status: str = "unknown"  # finished | cancelled | failed | running | unknown
-    message: str = ""
+    status: str = "unknown"  # finished | cancelled | failed | running | damaged | unknown
+    message: str = ""  # how it ended, or for a damaged run what is wrong (file, place, problem)
     started_at: float = 0.0
 
     @property
@@ -347,8 +442,15 @@ class RunInfo:
 
 
 def read_run(folder: str | os.PathLike[str]) -> RunInfo:
+    """One run as a list of runs shows it. Never raises for what is in the folder: a damaged
+    config.toml or metrics.json makes the run "damaged" with the problem as its message, so one
+    bad folder cannot hide the others."""
     folder = Path(folder)
-    info = RunInfo(folder, saved_config(folder))
+    info, problems = RunInfo(folder), []
+    try:
+        info.config = read_config(folder)
+    except ConfigError as exc:
+        problems.append(exc)
     # config.toml is written once, when the run starts; the folder's mtime moves with every file.
     for marker in (folder / CONFIG, folder):
         try:
@@ -356,12 +458,10 @@ def read_run(folder: str | os.PathLike[str]) -> RunInfo:
             break
         except OSError:
             continue
-    if (folder / METRICS).is_file():
-        try:
-            data = json.loads((folder / METRICS).read_text(encoding="utf-8"))
-            info.metrics = {k: float(v) for k, v in data.items() if _is_number(v)}
-        except (OSError, UnicodeDecodeError, ValueError, AttributeError) as exc:
-            log.warning("unreadable run metrics in %s: %s", folder, exc)
+    try:
+        info.metrics = {k: float(v) for k, v in (read_json(folder / METRICS) or {}).items() if _is_number(v)}
+    except DataError as exc:
+        problems.append(exc)
     history = read_history(folder)
     ended = [e for e in history if isinstance(e, RunFinished)]
     if ended:
@@ -371,6 +471,9 @@ def read_run(folder: str | os.PathLike[str]) -> RunInfo:
         info.status = "running"
     elif info.metrics:
         info.status = "finished"
+    if problems:
+        log.warning("damaged run %s: %s", folder, problems[0])
+        info.status, info.message = "damaged", str(problems[0])
     return info
 
 
@@ -379,24 +482,32 @@ def _is_number(value: Any) -> bool:
 
 
 def read_history(folder: str | os.PathLike[str]) -> list[Event]:
-    """The events in history.jsonl (a last line still being written is left out)."""
+    """The events in history.jsonl (a last line still being written is left out; a damaged
+    line, or a file that cannot be read, is logged and skipped: the history is a record that
+    others may follow live, and the rest of the run stays readable)."""
+    path = Path(folder) / HISTORY
     try:
-        text = (Path(folder) / HISTORY).read_text(encoding="utf-8", errors="replace")
-    except OSError:
+        text = _text(path, errors="replace")
+    except DataError as exc:
+        log.warning("unreadable history: %s", exc)
         return []
-    return parse_history(text.split("\n")[:-1])
+    return parse_history((text or "").split("\n")[:-1], path=path)
 
 
-def parse_history(lines: Iterable[str]) -> list[Event]:
-    """Events from complete history.jsonl lines; a damaged or unknown line is skipped."""
+def parse_history(lines: Iterable[str], *, path: Path | None = None) -> list[Event]:
+    """Events from complete history.jsonl lines; a damaged or unknown line is logged and skipped."""
     events: list[Event] = []
-    for line in lines:
+    where = Path(path) if path is not None else Path(HISTORY)
+    for n, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
-            events.append(event_from_dict(json.loads(line)))
-        except (ValueError, TypeError, KeyError, AttributeError):
-            log.warning("skipping a history line that is not an event: %.80s", line)
+            data = decode_json(line, path=where, where=f"line {n}")
+            if not isinstance(data, dict):
+                raise DataError("not a JSON object", path=where, where=f"line {n}")
+            events.append(event_from_dict(data))
+        except (DataError, TypeError, KeyError) as exc:
+            log.warning("skipping a history line that is not an event (%s, line %d): %s", where, n, exc)
     return events
 
 
@@ -414,41 +525,73 @@ class SavedPrediction:
     pred: dict[str, Any]
 
 
+def read_prediction_rows(folder: str | os.PathLike[str], *, skip_bad: bool = False) -> list[tuple[int, dict[str, Any]]]:
+    """(line number, row) per line of predictions.jsonl ([] without one): each a JSON object whose
+    ``index``, when present, is a row position (an int >= 0). DataError naming the file and
+    line, or with ``skip_bad`` the line is logged and left out (an unreadable file: [])."""
+    path = Path(folder) / PREDICTIONS
+    try:
+        text = _text(path)
+    except DataError as exc:
+        if not skip_bad:
+            raise
+        log.warning("unreadable predictions: %s", exc)
+        return []
+    out = []
+    for n, row in json_lines(text or "", path, skip_bad=skip_bad):
+        index = row.get("index", 0)
+        if isinstance(index, bool) or not isinstance(index, int) or index < 0:
+            bad = DataError(f"index {index!r:.40} is not a row position", path=path, where=f"line {n}",
+                            expected="an integer >= 0")
+            if not skip_bad:
+                raise bad
+            log.warning("skipping a line: %s", bad)
+            continue
+        out.append((n, row))
+    return out
+
+
+def read_eval_rows(folder: str | os.PathLike[str]) -> tuple[str, list[int]] | None:
+    """An older run's eval_rows.json as (split, project row per evaluated example); None when
+    the run has none; DataError naming the file and place for a damaged one."""
+    path = Path(folder) / EVAL_ROWS
+    data = read_json(path)
+    if data is None:
+        return None
+    split, rows = data.get("split"), data.get("rows")
+    if not isinstance(split, str):
+        raise DataError(f"split {split!r:.40} is not a split name", path=path, where="key 'split'", expected="e.g. \"dev\"")
+    if not isinstance(rows, list):
+        raise DataError(f"rows {rows!r:.40} is not a list", path=path, where="key 'rows'", expected="a list of row numbers")
+    for i, r in enumerate(rows):
+        if isinstance(r, bool) or not isinstance(r, int) or r < 0:
+            raise DataError(f"{r!r:.40} is not a row number", path=path, where=f"rows[{i}]", expected="an integer >= 0")
+    return split, rows
+
+
 def read_predictions(folder: str | os.PathLike[str]) -> list[SavedPrediction]:
     """A run's predictions, each with the project row it belongs to: the row recorded in the
-    prediction, else the one in an older run's eval_rows.json, else a guess at dev row ``index``."""
+    prediction, else the one in an older run's eval_rows.json, else a guess at dev row ``index``.
+    For the pages that show a run: a damaged line or eval_rows.json is logged and left out,
+    never raised (a comparison, which must not guess, reads with :func:`read_prediction_rows`)."""
     folder = Path(folder)
     try:
-        lines = (folder / PREDICTIONS).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
-        return []
-    legacy = _eval_rows(folder)
+        legacy = read_eval_rows(folder)
+    except DataError as exc:
+        log.warning("ignoring damaged eval rows: %s", exc)
+        legacy = None
     out = []
-    for line in lines:
-        try:
-            rec = json.loads(line) if line.strip() else None
-        except ValueError:
-            continue
-        if not isinstance(rec, dict):
-            continue
+    for _n, rec in read_prediction_rows(folder, skip_bad=True):
+        rec = dict(rec)
         index = rec.pop("index", len(out))
-        index = index if isinstance(index, int) else len(out)
         split, row = rec.pop("split", None), rec.pop("row", None)
         gold = rec.pop("gold", None)
-        if isinstance(split, str) and isinstance(row, int):
+        if isinstance(split, str) and isinstance(row, int) and not isinstance(row, bool):
             out.append(SavedPrediction(index, split, row, True, gold, rec))
         elif legacy is not None:
             rows = legacy[1]
-            found = rows[index] if 0 <= index < len(rows) else -1
+            found = rows[index] if index < len(rows) else -1
             out.append(SavedPrediction(index, legacy[0] if found >= 0 else None, found, True, gold, rec))
         else:
             out.append(SavedPrediction(index, "dev", index, False, gold, rec))
     return out
-
-
-def _eval_rows(folder: Path) -> tuple[str, list[int]] | None:
-    try:
-        data = json.loads((folder / EVAL_ROWS).read_text(encoding="utf-8"))
-        return str(data["split"]), [int(r) for r in data["rows"]]
-    except (OSError, ValueError, KeyError, TypeError):
-        return None

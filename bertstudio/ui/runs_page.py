@@ -115,7 +115,8 @@ class RunsModel(QAbstractTableModel):
             return info.name
         if key == "status":
             return {"finished": self.tr("finished"), "cancelled": self.tr("cancelled"), "failed": self.tr("failed"),
-                    "running": self.tr("running"), "unknown": self.tr("unknown")}.get(info.status, info.status)
+                    "running": self.tr("running"), "damaged": self.tr("damaged"),  # the tooltip says which file and why
+                    "unknown": self.tr("unknown")}.get(info.status, info.status)
         if key == "task":
             return info.glue_task or info.kind or ""
         if c is None:  # no readable config.toml: no settings to show

@@ -1,0 +1,282 @@
+"""Damaged and hostile run files: every reader of a run folder answers with the project's error,
+one line naming the file and the place, or (the pages that list and show runs) marks the run
+damaged and goes on; never a bare AttributeError/RecursionError/ValueError/TypeError/IndexError.
+
+The run folders are written by hand (no training): config.toml from a TrainConfig, history.jsonl
+from real events, metrics.json and predictions.jsonl as the engine writes them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from bertstudio.errors import BertStudioError
+from bertstudio.train import rundir
+from bertstudio.train.compare_runs import compare_runs, curves, read_run_record
+from bertstudio.train.config import TrainConfig
+from bertstudio.train.events import Evaluated, RunFinished, RunStarted, StepLogged, event_to_dict
+
+DEEP = "[" * 100_000 + "]" * 100_000
+BIG = "9" * 5000  # past Python's 4300-digit limit for int()
+GOLDS = ["pos", "neg", "pos", "neg"]
+
+
+def _history() -> str:
+    events = [
+        RunStarted(total_steps=2, num_train_examples=8, num_eval_examples=4, epochs=1, effective_batch_size=4,
+                   trainable_params=1, total_params=1, device="cpu", precision="fp32"),
+        StepLogged(step=2, total_steps=2, epoch=1.0, loss=0.5, lr=1e-5, examples_per_s=10.0, eta_s=0.0),
+        Evaluated(step=2, epoch=1.0, metrics={"accuracy": 0.75}),
+        RunFinished(status="finished", step=2, metrics={"accuracy": 0.75}),
+    ]
+    return rundir.jsonl(event_to_dict(e) for e in events)
+
+
+def write_run(folder: Path, **damage: str | bytes | None) -> Path:
+    """A finished sentence run; ``damage`` replaces files (name with '.' as '_'; None: a folder there)."""
+    folder.mkdir(parents=True)
+    TrainConfig(task="sentence", labels=["neg", "pos"], output_dir=str(folder)).save(folder / rundir.CONFIG)
+    (folder / rundir.HISTORY).write_text(_history(), encoding="utf-8")
+    (folder / rundir.METRICS).write_text(json.dumps({"accuracy": 0.75}), encoding="utf-8")
+    preds = [{"index": i, "gold": g, "label": "pos", "probs": {"neg": 0.4, "pos": 0.6}} for i, g in enumerate(GOLDS)]
+    (folder / rundir.PREDICTIONS).write_text(rundir.jsonl(preds), encoding="utf-8")
+    for key, content in damage.items():
+        path = folder / key.replace("_", ".", 1) if key != "eval_rows_json" else folder / rundir.EVAL_ROWS
+        path.unlink(missing_ok=True)
+        if content is None:
+            path.mkdir()
+        else:
+            path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+    return folder
+
+
+def _good_pred(i: int = 0) -> str:
+    return json.dumps({"index": i, "gold": GOLDS[i], "label": "pos"}) + "\n"
+
+
+# (damaged file, place the message names or None, the files' new content)
+STRICT_CASES = {
+    "metrics_array": ("metrics.json", None, {"metrics_json": "[1, 2]"}),
+    "metrics_string": ("metrics.json", None, {"metrics_json": '"x"'}),
+    "metrics_deep": ("metrics.json", None, {"metrics_json": '{"a": ' + DEEP + "}"}),
+    "metrics_nested_past_limit": ("metrics.json", None, {"metrics_json": '{"a": ' + "[" * 200 + "]" * 200 + "}"}),
+    "metrics_big_int": ("metrics.json", None, {"metrics_json": '{"a": ' + BIG + "}"}),
+    "metrics_latin1": ("metrics.json", "line 1", {"metrics_json": b'{"acc\xe9": 1}'}),
+    "metrics_cut_short": ("metrics.json", "line 1", {"metrics_json": '{"accuracy": 0.'}),
+    "metrics_folder": ("metrics.json", None, {"metrics_json": None}),
+    "predictions_deep": ("predictions.jsonl", "line 2", {"predictions_jsonl": _good_pred() + DEEP + "\n"}),
+    "predictions_big_int": ("predictions.jsonl", "line 1", {"predictions_jsonl": '{"index": ' + BIG + "}\n"}),
+    "predictions_index_text": ("predictions.jsonl", "line 1",
+                               {"predictions_jsonl": '{"index": "abc", "gold": "pos", "label": "pos"}\n'}),
+    "predictions_index_list": ("predictions.jsonl", "line 1",
+                               {"predictions_jsonl": '{"index": [1], "gold": "pos", "label": "pos"}\n'}),
+    "predictions_index_negative": ("predictions.jsonl", "line 2",
+                                   {"predictions_jsonl": _good_pred() + '{"index": -1, "gold": "pos", "label": "pos"}\n'}),
+    "predictions_index_bool": ("predictions.jsonl", "line 1",
+                               {"predictions_jsonl": '{"index": true, "gold": "pos", "label": "pos"}\n'}),
+    "predictions_line_array": ("predictions.jsonl", "line 2", {"predictions_jsonl": _good_pred() + "[1, 2]\n"}),
+    "predictions_latin1": ("predictions.jsonl", "line 1", {"predictions_jsonl": b'{"gold": "caf\xe9"}\n'}),
+    "predictions_folder": ("predictions.jsonl", None, {"predictions_jsonl": None}),
+    "eval_rows_text_row": ("eval_rows.json", "rows[0]", {"eval_rows_json": '{"split": "dev", "rows": ["x"]}'}),
+    "eval_rows_null_row": ("eval_rows.json", "rows[0]", {"eval_rows_json": '{"split": "dev", "rows": [null]}'}),
+    "eval_rows_no_split": ("eval_rows.json", "split", {"eval_rows_json": '{"rows": [0, 1, 2, 3]}'}),
+    "eval_rows_array": ("eval_rows.json", None, {"eval_rows_json": "[0, 1, 2, 3]"}),
+    "eval_rows_deep": ("eval_rows.json", None, {"eval_rows_json": DEEP}),
+    "eval_rows_index_past_rows": ("predictions.jsonl", "line 1",
+                                  {"eval_rows_json": '{"split": "dev", "rows": [999]}',
+                                   "predictions_jsonl": '{"index": 5, "gold": "pos", "label": "pos"}\n'}),
+    "config_deep": ("config.toml", None, {"config_toml": "a = " + "[" * 100_000 + "]" * 100_000 + "\n"}),
+    "config_big_int": ("config.toml", None, {"config_toml": "epochs = " + BIG + "\n"}),
+    "config_task_number": ("config.toml", "task", {"config_toml": "task = 5\n"}),
+    "config_binary": ("config.toml", None, {"config_toml": b"\x93\xff\x00garbage"}),
+    "config_folder": ("config.toml", None, {"config_toml": None}),
+}
+
+
+@pytest.fixture
+def good(tmp_path) -> Path:
+    return write_run(tmp_path / "good")
+
+
+def test_the_undamaged_runs_compare(good, tmp_path):
+    """The baseline the cases damage: without the damage the comparison goes through."""
+    result = compare_runs(good, write_run(tmp_path / "other"), resamples=10)
+    assert len(result.rows) == 4 and result.paired_by == "position"
+    assert [rundir.read_run(f).status for f in (good, tmp_path / "other")] == ["finished", "finished"]
+
+
+def _one_line_naming(exc: BertStudioError, path: Path, where: str | None) -> None:
+    text = str(exc)
+    assert "\n" not in text
+    assert exc.path == str(path), text
+    assert text.startswith(str(path)), text
+    if where is not None:
+        assert where in (exc.where or ""), text
+
+
+@pytest.mark.parametrize("case", sorted(STRICT_CASES))
+def test_a_comparison_names_the_damaged_file_of_the_damaged_run(case, good, tmp_path):
+    name, where, damage = STRICT_CASES[case]
+    bad = write_run(tmp_path / "bad", **damage)
+    for call in (lambda: read_run_record(bad), lambda: compare_runs(good, bad, resamples=10),
+                 lambda: compare_runs(bad, good, resamples=10)):
+        with pytest.raises(BertStudioError) as caught:
+            call()
+        _one_line_naming(caught.value, bad / name, where)
+
+
+@pytest.mark.parametrize("case", sorted(STRICT_CASES))
+def test_the_run_list_shows_a_damaged_run_and_keeps_the_others(case, tmp_path):
+    name, _where, damage = STRICT_CASES[case]
+    runs = [write_run(tmp_path / "runs" / "a"), write_run(tmp_path / "runs" / "b", **damage),
+            write_run(tmp_path / "runs" / "c")]
+    infos = [rundir.read_run(r) for r in runs]
+    assert [i.name for i in infos] == ["a", "b", "c"]
+    for info in (infos[0], infos[2]):
+        assert info.status == "finished" and info.metrics == {"accuracy": 0.75} and info.kind == "sentence"
+    if name in (rundir.CONFIG, rundir.METRICS):  # what the list reads
+        assert infos[1].status == "damaged"
+        assert str(runs[1] / name) in infos[1].message and "\n" not in infos[1].message
+    else:  # the list does not read predictions
+        assert infos[1].status == "finished"
+
+
+@pytest.mark.parametrize("case", sorted(k for k in STRICT_CASES if STRICT_CASES[k][0] != rundir.CONFIG))
+def test_the_results_page_reader_keeps_the_good_predictions(case, tmp_path):
+    """read_predictions (Results page, label-error finder) never raises: a damaged line is left
+    out, a damaged eval_rows.json is ignored (rows then are guesses, marked not exact)."""
+    name, _where, damage = STRICT_CASES[case]
+    saved = rundir.read_predictions(write_run(tmp_path / "bad", **damage))
+    assert all(isinstance(p.index, int) and p.index >= 0 for p in saved)
+    if name == rundir.METRICS:
+        assert [p.gold for p in saved] == GOLDS
+    elif case.startswith("eval_rows") and name == rundir.EVAL_ROWS:
+        assert [p.gold for p in saved] == GOLDS and not any(p.exact for p in saved)
+    elif case in ("predictions_deep", "predictions_index_negative", "predictions_line_array"):
+        assert [p.gold for p in saved] == GOLDS[:1]  # the good first line
+    else:
+        assert len(saved) <= 1
+
+
+HISTORY_CASES = {
+    "deep_line": DEEP,
+    "big_int": '{"kind": "started", "a": ' + BIG + "}",
+    "finished_with_wrong_types": '{"kind": "finished", "status": 5, "step": 2, "metrics": [1]}',
+    "step_not_a_number": '{"kind": "step", "step": "x", "total_steps": 2, "epoch": 1.0, "loss": 0.5, "lr": 0.1, '
+                         '"examples_per_s": 1.0, "eta_s": 0.0}',
+    "eval_metrics_array": '{"kind": "eval", "step": 2, "epoch": 1.0, "metrics": [1]}',
+    "unknown_kind": '{"kind": "nonsense"}',
+    "array": "[1, 2]",
+    "latin1": '{"kind": "caf\udce9"}',
+}
+
+
+@pytest.mark.parametrize("case", sorted(HISTORY_CASES))
+def test_a_damaged_history_line_is_skipped_and_the_rest_read(case, good, tmp_path):
+    """The history is followed live and may end mid-line: a bad line is logged and left out
+    everywhere (run list, curves, comparison), the good events still count."""
+    lines = _history().split("\n")[:-1]
+    text = "\n".join(lines[:2] + [HISTORY_CASES[case]] + lines[2:]) + "\n"
+    bad = write_run(tmp_path / "bad", history_jsonl=text.encode("utf-8", errors="surrogateescape"))
+    kinds = [e.kind for e in rundir.read_history(bad)]
+    assert kinds == ["started", "step", "eval", "finished"]
+    info = rundir.read_run(bad)
+    assert info.status == "finished" and info.metrics == {"accuracy": 0.75}
+    c = curves(read_run_record(bad))
+    assert c.steps == [2] and c.eval_metrics == {"accuracy": [0.75]}
+    assert len(compare_runs(good, bad, resamples=10).rows) == 4
+
+
+def test_a_history_of_only_wrong_typed_events_leaves_no_metrics_to_crash_on(tmp_path):
+    """A RunFinished with metrics [1] once reached read_run's metrics.items()."""
+    bad = write_run(tmp_path / "bad", history_jsonl=HISTORY_CASES["finished_with_wrong_types"] + "\n")
+    (bad / rundir.METRICS).unlink()
+    assert rundir.read_history(bad) == []
+    assert rundir.read_run(bad).metrics == {}
+
+
+def test_a_line_separator_inside_a_prediction_is_not_a_line_break(tmp_path):
+    """predictions.jsonl is written with ensure_ascii=False, so U+2028 stays raw; str.splitlines
+    cut the row in two, which the comparison took for damage and the Results page dropped."""
+    folder = write_run(tmp_path / "run")
+    preds = [{"index": i, "gold": g, "label": "pos", "text": "one\u2028two\x85three"} for i, g in enumerate(GOLDS)]
+    (folder / rundir.PREDICTIONS).write_text(rundir.jsonl(preds), encoding="utf-8")
+    assert [p.pred["text"] for p in rundir.read_predictions(folder)] == ["one\u2028two\x85three"] * 4
+    assert len(read_run_record(folder).predictions) == 4
+
+
+def test_the_comparison_reads_settings_as_a_run_does(good, tmp_path):
+    """config.toml goes through TrainConfig's checks: a bad task is named as the bad setting it is,
+    not reported as 'a 5 run'."""
+    bad = write_run(tmp_path / "bad", config_toml="task = 5\n")
+    with pytest.raises(BertStudioError) as caught:
+        compare_runs(good, bad, resamples=10)
+    assert caught.value.where == "task" and " 5 run" not in str(caught.value)
+    assert read_run_record(good).kind == "sentence"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+@pytest.mark.parametrize("name", [rundir.METRICS, rundir.PREDICTIONS, rundir.HISTORY, rundir.CONFIG, rundir.EVAL_ROWS])
+def test_a_fifo_in_place_of_a_run_file_is_refused_not_waited_on(name, good, tmp_path):
+    """Opening a FIFO without a writer blocks for ever: the readers refuse it unopened."""
+    bad = write_run(tmp_path / "bad")
+    (bad / name).unlink(missing_ok=True)
+    os.mkfifo(bad / name)
+    info = rundir.read_run(bad)
+    rundir.read_predictions(bad)
+    if name == rundir.HISTORY:
+        assert rundir.read_history(bad) == [] and info.status == "finished"  # from metrics.json
+        return
+    if name in (rundir.METRICS, rundir.CONFIG):
+        assert info.status == "damaged" and str(bad / name) in info.message
+    with pytest.raises(BertStudioError) as caught:
+        compare_runs(good, bad, resamples=10)
+    assert caught.value.path == str(bad / name)
+
+
+def test_events_from_history_are_checked_against_their_types():
+    from bertstudio.train.events import event_from_dict
+
+    assert event_from_dict({"kind": "finished", "status": "finished", "step": 3}).step == 3
+    with pytest.raises(TypeError):
+        event_from_dict({"kind": "finished", "status": "finished", "step": True})
+    with pytest.raises(TypeError):
+        event_from_dict({"kind": "eval", "step": 1, "epoch": 1.0, "metrics": "x"})
+
+
+def test_the_recursion_limit_is_not_what_saves_us():
+    """A value json decodes (well under the interpreter's limit) but deeper than any run file is
+    refused before anything recurses into it (comparing two such golds would overflow the stack)."""
+    depth = min(500, sys.getrecursionlimit() // 2)
+    with pytest.raises(BertStudioError, match="nested more than"):
+        rundir.decode_json("[" * depth + "]" * depth, path=Path("x.json"))
+
+
+MISFITS = {  # kind, a good prediction of that kind, the same prediction with one field of the wrong type
+    "label_a_list": ("sentence", {"gold": "pos", "label": "pos"}, {"gold": "pos", "label": ["pos"]}),
+    "label_an_object": ("sentence", {"gold": "pos", "label": "pos"}, {"gold": "pos", "label": {"x": 1}}),
+    "score_text": ("regression", {"gold": 1.0, "score": 1.0}, {"gold": 1.0, "score": "x"}),
+    "tags_a_number": ("tagging", {"gold": ["O"], "tags": ["O"]}, {"gold": ["O"], "tags": 5}),
+    "qa_gold_text": ("qa", {"gold": "x", "answer": "x"}, {"gold": "x", "answer": "x"}),
+}
+
+
+@pytest.mark.parametrize("case", sorted(MISFITS))
+def test_a_prediction_that_does_not_fit_its_kind_is_named(case, tmp_path):
+    """Fields of the wrong type reached the Task's rule or the metric (unhashable list, float('x'))."""
+    kind, fine, wrong = MISFITS[case]
+    runs = []
+    for name, pred in (("a", fine), ("b", wrong)):
+        folder = write_run(tmp_path / name, predictions_jsonl=json.dumps({"index": 0, **pred}) + "\n")
+        TrainConfig(task=kind, output_dir=str(folder)).save(folder / rundir.CONFIG)
+        runs.append(folder)
+    bad = runs[1] if fine != wrong else runs[0]  # qa: both hold the text gold; A is read first
+    with pytest.raises(BertStudioError) as caught:
+        compare_runs(*runs, resamples=10)
+    _one_line_naming(caught.value, bad / rundir.PREDICTIONS, None)
+    assert f"does not fit a {kind} run" in str(caught.value)

@@ -1,0 +1,63 @@
+"""Runs page with one damaged run folder: it is listed as damaged (the tooltip says which file and
+why), the other runs still list, and comparing it says which file of which run is damaged."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+
+from bertstudio.train.config import TrainConfig
+from bertstudio.train.events import RunFinished, event_to_dict
+from bertstudio.ui.run_compare import RunCompareDialog
+from bertstudio.ui.runs_page import RunsPage
+
+DEEP = "[" * 100_000 + "]" * 100_000
+
+
+def _run(folder: Path, metrics: str = '{"accuracy": 0.75}') -> Path:
+    """A finished run's files, written as the engine writes them (no training)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    TrainConfig(task="sentence", labels=["neg", "pos"], output_dir=str(folder)).save(folder / "config.toml")
+    ended = RunFinished(status="finished", step=2, metrics={"accuracy": 0.75})
+    (folder / "history.jsonl").write_text(json.dumps(event_to_dict(ended)) + "\n", encoding="utf-8")
+    (folder / "metrics.json").write_text(metrics, encoding="utf-8")
+    preds = [{"index": i, "gold": g, "label": "pos"} for i, g in enumerate(["pos", "neg", "pos"])]
+    (folder / "predictions.jsonl").write_text("".join(json.dumps(p) + "\n" for p in preds), encoding="utf-8")
+    return folder
+
+
+def _click_row(qtbot, table, row: int, modifier=Qt.KeyboardModifier.NoModifier) -> None:
+    rect = table.visualRect(table.model().index(row, 0))
+    qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, modifier, rect.center())
+
+
+def test_a_damaged_run_is_listed_as_damaged_and_cannot_hide_the_others(qtbot, qtmodeltester, session_factory):
+    session = session_factory("sentence", ["neg", "pos"])
+    project = session.project
+    _run(project.new_run_dir("good-a"))
+    bad = _run(project.new_run_dir("bad"), metrics='{"accuracy": ' + DEEP + "}")
+    _run(project.new_run_dir("good-b"))
+    page = RunsPage(session)
+    qtbot.addWidget(page)
+    page.show()
+    model = page.model
+    qtmodeltester.check(model)
+    rows = {model.data(model.index(r, 0)): r for r in range(model.rowCount())}
+    assert set(rows) == {"good-a", "bad", "good-b"}
+    status = {name: model.data(model.index(r, 1)) for name, r in rows.items()}
+    assert status == {"good-a": "finished", "bad": "damaged", "good-b": "finished"}
+    tip = model.data(model.index(rows["bad"], 1), Qt.ItemDataRole.ToolTipRole)
+    assert tip.startswith(str(bad / "metrics.json")) and "\n" not in tip
+    assert model.data(model.index(rows["good-a"], 8)) == "accuracy 75.0"  # the good runs keep their score
+
+    _click_row(qtbot, page.table, rows["good-a"])
+    _click_row(qtbot, page.table, rows["bad"], Qt.KeyboardModifier.ControlModifier)
+    assert page.compare_button.isEnabled()
+    qtbot.mouseClick(page.compare_button, Qt.MouseButton.LeftButton)
+    dialog = page.findChild(RunCompareDialog)
+    assert dialog is not None
+    qtbot.waitUntil(lambda: dialog.summary.text().startswith("Cannot compare"), timeout=30_000)
+    text = dialog.summary.text()
+    assert f": {bad / 'metrics.json'}: JSON nested too deeply" in text and "Error" not in text
