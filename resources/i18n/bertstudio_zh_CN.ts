@@ -2632,11 +2632,16 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/runs_page.py" line="118"/>
+        <source>damaged</source>
+        <translation>已损坏</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/runs_page.py" line="119"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="124"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="125"/>
         <source>bundled MiniLM</source>
         <translation>内置 MiniLM</translation>
     </message>
@@ -2644,58 +2649,58 @@
 <context>
     <name>RunsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="152"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="153"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="154"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="155"/>
         <source>Open run folder…</source>
         <translation>打开运行文件夹…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="156"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="157"/>
         <source>Follow selected run live</source>
         <translation>实时跟踪所选运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="158"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="159"/>
         <source>Compare</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="159"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="160"/>
         <source>Select two runs to compare their curves, settings and predictions</source>
         <translation>选择两次运行，比较它们的曲线、设置和预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="161"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="162"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="162"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="163"/>
         <source>Give the selected run of this project a name of your own</source>
         <translation>为本项目中选中的运行起一个自己的名字</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="215"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="220"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="216"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="221"/>
         <source>Rename run</source>
         <translation>重命名运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="215"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="216"/>
         <source>New name:</source>
         <translation>新名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="242"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="243"/>
         <source>Open a run folder (with history.jsonl)</source>
         <translation>打开运行文件夹(含 history.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="268"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="269"/>
         <source>Following {folder}</source>
         <translation>正在跟踪 {folder}</translation>
     </message>
