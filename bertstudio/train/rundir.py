@@ -388,10 +388,12 @@ def _json_type(value: Any) -> str:
     return names.get(type(value), "a number")
 
 
-def json_lines(text: str, path: Path, *, skip_bad: bool = False) -> list[tuple[int, dict[str, Any]]]:
+def json_lines(text: str, path: Path, *, skip_bad: bool = False,
+               skipped: list[DataError] | None = None) -> list[tuple[int, dict[str, Any]]]:
     """(line number, object) per non-blank line of a JSONL run file. A bad line is a DataError,
-    or with ``skip_bad`` a logged warning. Lines end at a newline only: ensure_ascii=False writes
-    U+2028 and friends raw, and str.splitlines would cut a JSON string there."""
+    or with ``skip_bad`` a logged warning (and appended to ``skipped``, for a page to say so).
+    Lines end at a newline only: ensure_ascii=False writes U+2028 and friends raw, and
+    str.splitlines would cut a JSON string there."""
     out = []
     for n, line in enumerate(text.split("\n"), 1):
         if not line.strip():
@@ -405,6 +407,8 @@ def json_lines(text: str, path: Path, *, skip_bad: bool = False) -> list[tuple[i
             if not skip_bad:
                 raise
             log.warning("skipping a line: %s", exc)
+            if skipped is not None:
+                skipped.append(exc)
             continue
         out.append((n, value))
     return out
@@ -525,7 +529,8 @@ class SavedPrediction:
     pred: dict[str, Any]
 
 
-def read_prediction_rows(folder: str | os.PathLike[str], *, skip_bad: bool = False) -> list[tuple[int, dict[str, Any]]]:
+def read_prediction_rows(folder: str | os.PathLike[str], *, skip_bad: bool = False,
+                         skipped: list[DataError] | None = None) -> list[tuple[int, dict[str, Any]]]:
     """(line number, row) per line of predictions.jsonl ([] without one): each a JSON object whose
     ``index``, when present, is a row position (an int >= 0). DataError naming the file and
     line, or with ``skip_bad`` the line is logged and left out (an unreadable file: [])."""
@@ -536,9 +541,11 @@ def read_prediction_rows(folder: str | os.PathLike[str], *, skip_bad: bool = Fal
         if not skip_bad:
             raise
         log.warning("unreadable predictions: %s", exc)
+        if skipped is not None:
+            skipped.append(exc)
         return []
     out = []
-    for n, row in json_lines(text or "", path, skip_bad=skip_bad):
+    for n, row in json_lines(text or "", path, skip_bad=skip_bad, skipped=skipped):
         index = row.get("index", 0)
         if isinstance(index, bool) or not isinstance(index, int) or index < 0:
             bad = DataError(f"index {index!r:.40} is not a row position", path=path, where=f"line {n}",
@@ -546,6 +553,8 @@ def read_prediction_rows(folder: str | os.PathLike[str], *, skip_bad: bool = Fal
             if not skip_bad:
                 raise bad
             log.warning("skipping a line: %s", bad)
+            if skipped is not None:
+                skipped.append(bad)
             continue
         out.append((n, row))
     return out
@@ -569,19 +578,22 @@ def read_eval_rows(folder: str | os.PathLike[str]) -> tuple[str, list[int]] | No
     return split, rows
 
 
-def read_predictions(folder: str | os.PathLike[str]) -> list[SavedPrediction]:
+def read_predictions(folder: str | os.PathLike[str], *, skipped: list[DataError] | None = None) -> list[SavedPrediction]:
     """A run's predictions, each with the project row it belongs to: the row recorded in the
     prediction, else the one in an older run's eval_rows.json, else a guess at dev row ``index``.
     For the pages that show a run: a damaged line or eval_rows.json is logged and left out,
-    never raised (a comparison, which must not guess, reads with :func:`read_prediction_rows`)."""
+    never raised, and appended to ``skipped`` so the page can say so (a comparison, which
+    must not guess, reads with :func:`read_prediction_rows`)."""
     folder = Path(folder)
     try:
         legacy = read_eval_rows(folder)
     except DataError as exc:
         log.warning("ignoring damaged eval rows: %s", exc)
+        if skipped is not None:
+            skipped.append(exc)
         legacy = None
     out = []
-    for _n, rec in read_prediction_rows(folder, skip_bad=True):
+    for _n, rec in read_prediction_rows(folder, skip_bad=True, skipped=skipped):
         rec = dict(rec)
         index = rec.pop("index", len(out))
         split, row = rec.pop("split", None), rec.pop("row", None)

@@ -70,6 +70,9 @@ class ResultsPage(QWidget):
         self.foreign_label = QLabel(objectName="foreignRunLabel", wordWrap=True)
         self.foreign_label.setStyleSheet("background: #fff3cd; color: #5c4400; padding: 4px;")
         self.foreign_label.hide()
+        self.damage_label = QLabel(objectName="damagedPredictionsLabel", wordWrap=True)  # lines left out, and why
+        self.damage_label.setStyleSheet("background: #f8d7da; color: #58151c; padding: 4px;")
+        self.damage_label.hide()
         self.metrics_panel = MetricsPanel()
         self.metrics_table = self.metrics_panel.metrics_table
         self.confusion_panel = ConfusionPanel()
@@ -131,6 +134,7 @@ class ResultsPage(QWidget):
         lay = QVBoxLayout(self)
         lay.addLayout(top)
         lay.addWidget(self.foreign_label)
+        lay.addWidget(self.damage_label)
         lay.addWidget(split, 1)
         self._update_edit_buttons()
 
@@ -203,7 +207,9 @@ class ResultsPage(QWidget):
         gold = get_spec(self.kind).gold
         self.labels = list((info.config.labels if info.config else None) or self.session.labels())
         self.metrics_panel.show_metrics(info.metrics, official_metric_order(self.kind, info.glue_task))
-        preds = read_predictions(self.run_dir)
+        skipped: list = []
+        preds = read_predictions(self.run_dir, skipped=skipped)
+        self._show_damage(skipped)
         report = None
         if gold.classes or gold.per_token:
             try:
@@ -237,7 +243,15 @@ class ResultsPage(QWidget):
         self._update_filter_label()
         self._update_edit_buttons()
 
+    def _show_damage(self, skipped: list) -> None:
+        """Say that lines of the run's files could not be read and are not shown (the first reason)."""
+        self.damage_label.setVisible(bool(skipped))
+        if skipped:
+            self.damage_label.setText(self.tr("%1 damaged line(s) of this run's predictions are not shown: %2")
+                                      .replace("%1", str(len(skipped))).replace("%2", str(skipped[0])))
+
     def _show_nothing(self) -> None:
+        self._show_damage([])
         self.metrics_panel.show_metrics({}, ())
         self.metrics_panel.show_report(None)
         self.model.set_rows([])

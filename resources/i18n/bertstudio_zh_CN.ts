@@ -2258,57 +2258,62 @@
 <context>
     <name>ResultsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="80"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="83"/>
         <source>Errors only</source>
         <translation>只看错误</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="98"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="101"/>
         <source>Set as gold</source>
         <translation>设为标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="100"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="103"/>
         <source>Use prediction as gold</source>
         <translation>采用预测作为标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="104"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="107"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="175"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="179"/>
         <source>{name} (not in this project)</source>
         <translation>{name}(不属于此项目)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="255"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="250"/>
+        <source>%1 damaged line(s) of this run&apos;s predictions are not shown: %2</source>
+        <translation>本次运行的预测中有 %1 行已损坏，未显示：%2</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/results_page.py" line="269"/>
         <source>This run is not one of this project&apos;s runs ({folder}); it is shown for viewing only.</source>
         <translation>此运行不属于此项目({folder})；仅供查看。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="258"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="272"/>
         <source>It is a {run} run and this project holds {project} examples, so its rows are not matched to the project&apos;s.</source>
         <translation>这是一次 {run} 运行，而此项目包含 {project} 样例，因此其中的行不会与项目的行对应。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="262"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="276"/>
         <source>{joined} of {total} of its rows match this project&apos;s examples (same gold value).</source>
         <translation>它的 {total} 行中有 {joined} 行与此项目的样例对应(标准答案相同)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="319"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="333"/>
         <source>{shown} of {total} examples</source>
         <translation>{shown} / {total} 个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="321"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="335"/>
         <source>gold {g}, predicted {p}</source>
         <translation>标准答案 {g}，预测 {p}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="385"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="399"/>
         <source>Relabel {split} row {row}</source>
         <translation>重新标注 {split} 的第 {row} 行</translation>
     </message>

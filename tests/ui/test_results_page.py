@@ -157,6 +157,33 @@ def test_a_run_written_before_predictions_named_their_rows_still_joins(qtbot, tm
         project.close(compact=False)
 
 
+def test_damaged_prediction_lines_are_left_out_and_the_page_says_so(qtbot, tmp_path, trained_run):
+    """A damaged line of predictions.jsonl is not shown, and a note above the table says how many and why
+    (the rows that still read are shown as usual; before, they just went missing)."""
+    project = make_project(tmp_path / "proj")
+    run = project.runs_dir / "damaged-run"
+    shutil.copytree(trained_run, run)
+    lines = (run / "predictions.jsonl").read_text(encoding="utf-8").splitlines()
+    lines[2] = "{not json"
+    lines[5] = '{"index": "abc", "label": "pos"}'
+    (run / "predictions.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    page = ResultsPage(session)
+    qtbot.addWidget(page)
+    page.show()
+    try:
+        assert page.run_dir == run and page.model.rowCount() == 6
+        note = page.damage_label.text()
+        assert page.damage_label.isVisible() and note.startswith("2 damaged line(s)")
+        assert str(run / "predictions.jsonl") in note and "line 3" in note
+        clean = project.runs_dir / "clean-run"
+        shutil.copytree(trained_run, clean)
+        page.show_run(str(clean))
+        assert page.model.rowCount() == 8 and not page.damage_label.isVisible()
+    finally:
+        project.close(compact=False)
+
+
 def test_per_class_table_sits_beside_the_official_metric(page, trained_run):
     """Issue 14 item 7: precision / recall / F1 / support per label, counted here by hand."""
     preds = [p for p in _preds(trained_run) if p["gold"] is not None]
