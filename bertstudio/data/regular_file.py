@@ -90,3 +90,23 @@ def read_regular_file(path: str | os.PathLike[str], *, missing_ok: bool = False)
             return fh.read()
         except OSError as exc:
             raise DataError(f"cannot read file: {exc.strerror or exc}", path=p) from None
+
+
+def check_folder_files(folder: str | os.PathLike[str], *, limit: int = 10_000) -> None:
+    """Refuse a folder holding a FIFO, device or socket anywhere inside (links followed for files,
+    not for folders), before a library that opens its files by name reads any of them: a model
+    folder whose config.json was a FIFO blocked ``predict`` for ever. Checks at most ``limit``
+    entries (a model folder holds a few dozen)."""
+    seen = 0
+    for root, dirs, files in os.walk(folder, followlinks=False):
+        for name in files + [d for d in dirs if os.path.islink(os.path.join(root, d))]:
+            seen += 1
+            if seen > limit:
+                return
+            path = os.path.join(root, name)
+            try:
+                mode = os.stat(path).st_mode
+            except OSError:
+                continue  # a dangling link: the loader says what is missing
+            if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+                raise DataError(f"not a regular file ({file_type(mode)})", path=path, expected=_EXPECTED)

@@ -53,6 +53,10 @@ def pooling_settings(path: str | Path) -> dict[str, Any]:
     mean pooling and normalisation for a plain transformers folder."""
     folder = Path(path)
     out: dict[str, Any] = {"pooling": "mean", "normalize": True, "max_length": None}
+    if folder.is_dir():
+        from bertstudio.data.regular_file import check_folder_files
+
+        check_folder_files(folder)  # a FIFO modules.json would block the read below
     try:
         modules = json.loads((folder / "modules.json").read_text(encoding="utf-8"))
     except (OSError, ValueError, RecursionError):

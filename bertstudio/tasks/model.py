@@ -31,6 +31,7 @@ from bertstudio.bundled import resolve_model
 from bertstudio.hf import hf
 from bertstudio.data.atomic import replace_folder
 from bertstudio.errors import ConfigError
+from bertstudio.data.regular_file import check_folder_files
 from bertstudio.tasks.limits import MAX_CONFIG_BYTES, check_label_count, check_model_config, check_weights_match
 
 _MODE = re.compile(r"^(full|frozen|lora|top-(\d+))$")
@@ -340,6 +341,7 @@ def inspect_model_folder(path: str | Path) -> dict[str, Any] | None:
         return None
     if not folder.is_dir():
         raise ConfigError("not a model folder", path=folder, expected="a folder with config.json and the model's files")
+    check_folder_files(folder)  # a FIFO or device inside would block whichever reader opens it
     raw = _read_json(folder / "config.json", required=True)
     tokenizer_config = _read_json(folder / "tokenizer_config.json", required=False) or {}
     for name, data in (("config.json", raw), ("tokenizer_config.json", tokenizer_config)):
@@ -414,6 +416,7 @@ def load_tokenizer(path: str | Path) -> Any:
 
     folder = Path(path).expanduser()
     if folder.is_dir():
+        check_folder_files(folder)  # an export's folder too: a FIFO would block the reads below
         for name in ("config.json", "tokenizer_config.json"):
             if (_read_json(folder / name, required=False) or {}).get("auto_map"):
                 raise ConfigError("this model folder brings its own Python code (auto_map), which bertstudio never runs",

@@ -357,11 +357,14 @@ def read_settings(path: str | Path, *, given: Iterable[str] = ()) -> dict[str, A
     the file) and paths resolved against the file's folder (see :func:`_resolve_paths`).
     ``given``: settings the caller overrides (CLI flags); the file's values for them are
     ignored, so a file's output_dir outside its folder is fine when ``--out`` replaces it."""
+    from bertstudio.data.regular_file import read_regular_file
+    from bertstudio.errors import DataError
+
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"cannot read run config: {exc.strerror or exc}", path=path) from None
+        text = read_regular_file(path).decode("utf-8")  # a FIFO or /dev/zero is refused, not read for ever
+    except DataError as exc:
+        raise ConfigError(f"cannot read run config: {exc.problem}", path=path, expected=exc.expected) from None
     except UnicodeDecodeError:
         raise ConfigError("run config is not UTF-8 text", path=path) from None
     try:

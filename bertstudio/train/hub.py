@@ -59,7 +59,11 @@ def _read_json(path: Path) -> dict[str, Any]:
 
 def resolve_source(folder: str | Path) -> PushSource:
     """A run folder (its ``model/`` goes up), a model folder, or an ONNX export folder."""
+    from bertstudio.data.regular_file import check_folder_files
+
     folder = Path(folder).expanduser()
+    if folder.is_dir():
+        check_folder_files(folder)  # the card reads its files before anything else
     if (folder / "model" / "config.json").is_file():
         return PushSource(folder / "model", folder, config=_read_json(folder / "model" / "config.json"))
     if (folder / "labels.json").is_file() and any(folder.glob("*.onnx")):

@@ -256,3 +256,30 @@ def test_a_config_larger_than_its_weights_is_refused_before_the_model_is_built(c
     shutil.copytree(tiny, fewer)
     (fewer / "config.json").write_text(json.dumps({**config, "num_hidden_layers": 1}), encoding="utf-8")
     assert build_model("sentence", str(fewer), labels=["neg", "pos"])[0].config.num_hidden_layers == 1
+
+
+@pytest.mark.parametrize("name", ["config.json", "tokenizer_config.json", "special_tokens_map.json"])
+def test_a_fifo_in_a_model_folder_is_refused_before_anything_reads_it(name, tiny, tmp_path):
+    """A FIFO config.json blocked 'predict' for ever (opening a FIFO without a writer waits); every
+    file of a model folder is checked before transformers opens any of them by name."""
+    from bertstudio.tasks.model import inspect_model_folder, load_tokenizer
+
+    folder = tmp_path / "model"
+    shutil.copytree(tiny, folder)
+    (folder / name).unlink(missing_ok=True)
+    os.mkfifo(folder / name)
+    for load in (inspect_model_folder, load_tokenizer):
+        with pytest.raises(DataError, match="a FIFO") as info:
+            load(folder)
+        assert info.value.path == str(folder / name)
+    proc = subprocess.run([sys.executable, "-m", "bertstudio", "--quiet", "predict", "--model", str(folder), "--text", "hi"],
+                          capture_output=True, text=True, timeout=120, env={**os.environ, "HF_HUB_OFFLINE": "1"})
+    assert proc.returncode == 2 and "FIFO" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_a_fifo_run_config_is_refused(tmp_path):
+    from bertstudio.train.config import read_settings
+
+    os.mkfifo(tmp_path / "run.toml")
+    with pytest.raises(ConfigError, match="not a regular file"):
+        read_settings(tmp_path / "run.toml")
