@@ -52,7 +52,7 @@ from bertstudio.ui.import_survey import FileSurveyBox
 from bertstudio.ui.import_target import SplitTargetBox
 from bertstudio.ui.label_mapping_widget import LabelMappingBox
 from bertstudio.ui.new_project_dialog import kind_name
-from bertstudio.ui.session import ProjectSession
+from bertstudio.ui.session import SPLITS, ProjectSession
 
 log = logging.getLogger(__name__)
 BIG_FILE = 4 << 20  # bytes; bigger files load on a worker thread
@@ -374,7 +374,10 @@ class ImportDialog(QDialog):
         if self._needs_label_step(examples):
             from bertstudio.data.labelmap import file_label_values
 
-            self.label_box.set_values(file_label_values(examples), self.session.labels(), self.kind)
+            # a new project's first file, its label set not typed (a tag set starts as "O"): labels come from the file
+            untyped = self.session.labels() in ([], ["O"] if get_spec(self.kind).gold.per_token else [])
+            fresh = untyped and not any(self.session.split_size(split) for split in SPLITS)
+            self.label_box.set_values(file_label_values(examples), self.session.labels(), self.kind, fresh=fresh)
             self.label_box.show()
             self.status_label.setText(self.tr("The file's labels differ from the project's: choose what each "
                                               "becomes, then Import."))

@@ -46,8 +46,11 @@ class LabelMappingBox(QGroupBox):
         self.combos: dict[str, QComboBox] = {}
         self._counts: dict[str, int] = {}
 
-    def set_values(self, values: dict[str, int], labels: list[str], kind: str) -> None:
-        """Show ``values`` (file value -> rows or tokens) against the project's ``labels``, proposals selected."""
+    def set_values(self, values: dict[str, int], labels: list[str], kind: str, *, fresh: bool = False) -> None:
+        """Show ``values`` (file value -> rows or tokens) against the project's ``labels``, proposals selected.
+        ``fresh``: the project holds no rows and no label typed yet, so its label set comes from this first file: a value no
+        project label fits starts at "add as a new class" (a POS file into a new project was 17
+        "— choose —" combos), not at "— choose —"; every choice stays the user's to change."""
         while self.form.rowCount():
             self.form.removeRow(0)
         self.combos = {}
@@ -66,7 +69,8 @@ class LabelMappingBox(QGroupBox):
             if not get_spec(kind).gold.per_token:  # every token of a tagged sentence needs a tag
                 self._add(combo, self.tr("leave unlabelled"), _NONE, None)
             target = proposal[value]
-            combo.setCurrentIndex(labels.index(target) + 1 if target is not None else 0)
+            new_class = combo.findData(_NEW)
+            combo.setCurrentIndex(labels.index(target) + 1 if target is not None else new_class if fresh else 0)
             combo.currentIndexChanged.connect(lambda _i: self._on_changed())
             self.form.addRow(f"{value}  ({count} {unit})", combo)
             self.combos[value] = combo

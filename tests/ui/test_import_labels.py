@@ -100,6 +100,24 @@ def test_a_value_nothing_fits_waits_for_a_choice(qtbot, session_factory, tmp_pat
     assert session.labels() == ["negative", "positive"]
 
 
+def test_a_new_tagging_projects_first_file_brings_its_tags(qtbot, session_factory, tmp_path):
+    """A tagging project with no rows and no typed tags (its label set is "O"; a .conllu dropped on the
+    welcome window makes one): each file tag starts at "add as a new class" (a POS file was 17
+    "— choose —" combos). With typed labels, a value nothing fits still waits for a choice (above)."""
+    session = session_factory("tagging", ["O"], None)
+    path = tmp_path / "pos.conll"
+    path.write_text("She PRON\nruns VERB\nfast ADV\n\n", encoding="utf-8")
+    dialog = _open(qtbot, session, path, "train")
+    qtbot.mouseClick(_ok(dialog), Qt.MouseButton.LeftButton)
+    box = dialog.label_box
+    assert {v: c.currentText() for v, c in box.combos.items()} == {v: f"add “{v}” as a new class"
+                                                                    for v in ("PRON", "VERB", "ADV")}
+    assert _ok(dialog).isEnabled()
+    with qtbot.waitSignal(dialog.imported):
+        qtbot.mouseClick(_ok(dialog), Qt.MouseButton.LeftButton)
+    assert session.labels() == ["O", "PRON", "VERB", "ADV"] and session.gold("train", 0) == ["PRON", "VERB", "ADV"]
+
+
 def test_an_unlabelled_glue_test_file_adds_no_class(qtbot, session_factory, shared_data):
     session = session_factory("sentence", ["negative", "positive"], None)
     dialog = _open(qtbot, session, shared_data / "glue" / "SST-2" / "test.tsv", "test")
