@@ -388,12 +388,20 @@ def _json_type(value: Any) -> str:
     return names.get(type(value), "a number")
 
 
-def json_lines(text: str, path: Path, *, skip_bad: bool = False,
-               skipped: list[DataError] | None = None) -> list[tuple[int, dict[str, Any]]]:
+def _left_out(problem: DataError, skipped: list[DataError] | None, what: str) -> None:
+    """A damaged part of a run file: raised when ``skipped`` is None, else logged and appended to
+    ``skipped`` (the page that shows the run says so)."""
+    if skipped is None:
+        raise problem
+    log.warning("%s: %s", what, problem)
+    skipped.append(problem)
+
+
+def json_lines(text: str, path: Path, *, skipped: list[DataError] | None = None) -> list[tuple[int, dict[str, Any]]]:
     """(line number, object) per non-blank line of a JSONL run file. A bad line is a DataError,
-    or with ``skip_bad`` a logged warning (and appended to ``skipped``, for a page to say so).
-    Lines end at a newline only: ensure_ascii=False writes U+2028 and friends raw, and
-    str.splitlines would cut a JSON string there."""
+    or, given a ``skipped`` list, left out and added to it. Lines end at a newline only:
+    ensure_ascii=False writes U+2028 and friends raw, and str.splitlines would cut a JSON
+    string there."""
     out = []
     for n, line in enumerate(text.split("\n"), 1):
         if not line.strip():
@@ -404,11 +412,7 @@ def json_lines(text: str, path: Path, *, skip_bad: bool = False,
                 raise DataError(f"holds {_json_type(value)}, not a JSON object", path=path, where=f"line {n}",
                                 expected="one JSON object per line")
         except DataError as exc:
-            if not skip_bad:
-                raise
-            log.warning("skipping a line: %s", exc)
-            if skipped is not None:
-                skipped.append(exc)
+            _left_out(exc, skipped, "skipping a line")
             continue
         out.append((n, value))
     return out
@@ -529,32 +533,24 @@ class SavedPrediction:
     pred: dict[str, Any]
 
 
-def read_prediction_rows(folder: str | os.PathLike[str], *, skip_bad: bool = False,
+def read_prediction_rows(folder: str | os.PathLike[str], *,
                          skipped: list[DataError] | None = None) -> list[tuple[int, dict[str, Any]]]:
     """(line number, row) per line of predictions.jsonl ([] without one): each a JSON object whose
     ``index``, when present, is a row position (an int >= 0). DataError naming the file and
-    line, or with ``skip_bad`` the line is logged and left out (an unreadable file: [])."""
+    line, or, given a ``skipped`` list, the line is left out and added to it (an unreadable
+    file: [])."""
     path = Path(folder) / PREDICTIONS
     try:
         text = _text(path)
     except DataError as exc:
-        if not skip_bad:
-            raise
-        log.warning("unreadable predictions: %s", exc)
-        if skipped is not None:
-            skipped.append(exc)
+        _left_out(exc, skipped, "unreadable predictions")
         return []
     out = []
-    for n, row in json_lines(text or "", path, skip_bad=skip_bad, skipped=skipped):
+    for n, row in json_lines(text or "", path, skipped=skipped):
         index = row.get("index", 0)
         if isinstance(index, bool) or not isinstance(index, int) or index < 0:
-            bad = DataError(f"index {index!r:.40} is not a row position", path=path, where=f"line {n}",
-                            expected="an integer >= 0")
-            if not skip_bad:
-                raise bad
-            log.warning("skipping a line: %s", bad)
-            if skipped is not None:
-                skipped.append(bad)
+            _left_out(DataError(f"index {index!r:.40} is not a row position", path=path, where=f"line {n}",
+                                expected="an integer >= 0"), skipped, "skipping a line")
             continue
         out.append((n, row))
     return out
@@ -585,15 +581,14 @@ def read_predictions(folder: str | os.PathLike[str], *, skipped: list[DataError]
     never raised, and appended to ``skipped`` so the page can say so (a comparison, which
     must not guess, reads with :func:`read_prediction_rows`)."""
     folder = Path(folder)
+    skipped = [] if skipped is None else skipped  # never raised here: left out, and said by the page
     try:
         legacy = read_eval_rows(folder)
     except DataError as exc:
-        log.warning("ignoring damaged eval rows: %s", exc)
-        if skipped is not None:
-            skipped.append(exc)
+        _left_out(exc, skipped, "ignoring damaged eval rows")
         legacy = None
     out = []
-    for _n, rec in read_prediction_rows(folder, skip_bad=True, skipped=skipped):
+    for _n, rec in read_prediction_rows(folder, skipped=skipped):
         rec = dict(rec)
         index = rec.pop("index", len(out))
         split, row = rec.pop("split", None), rec.pop("row", None)
