@@ -61,3 +61,35 @@ def make_project(folder: Path, kind: str, labels: list[str] | None = None,
     for split, records in (splits or {}).items():
         project.import_examples(from_records(kind, records, labels=list(labels or [])), split)
     return project
+
+
+def finishes(fn: Any, fifos: Any = (), timeout: float = 20.0) -> BaseException | None:
+    """Run ``fn`` in a daemon thread: the exception it raised (None if none), or fail the test if it
+    is still blocked after ``timeout`` s (a FIFO or device opened for reading). On a block, each of
+    ``fifos`` is opened for writing once so the blocked reader wakes (at end of file) and the thread
+    ends with the test instead of lingering."""
+    import os
+    import threading
+
+    box: list[BaseException | None] = []
+
+    def target() -> None:
+        try:
+            fn()
+            box.append(None)
+        except BaseException as exc:  # noqa: BLE001 - handed to the test
+            box.append(exc)
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    thread.join(timeout)
+    blocked = not box
+    if blocked:
+        for fifo in fifos:
+            try:
+                os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+            except OSError:
+                pass
+        thread.join(5)
+    assert not blocked, f"still blocked after {timeout:.0f} s: a FIFO/device was opened for reading"
+    return box[0]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +10,7 @@ import pytest
 
 from bertstudio.data.io import detect_format, load_examples, preview
 from bertstudio.errors import DataError
+from helpers import finishes
 
 BAD = Path(__file__).resolve().parents[1] / "data" / "bad"
 
@@ -201,36 +201,18 @@ def test_200000_deep_json_is_a_data_error_for_every_json_reader(tmp_path: Path) 
                 assert read is preview  # a preview may show the rows before the bad one (none here)
 
 
-def _hangs_or(fn: Any, timeout: float = 20.0) -> BaseException | None:
-    """Run ``fn`` in a daemon thread: the exception it raised, or fail the test if it blocks."""
-    box: list[BaseException | None] = []
-
-    def target() -> None:
-        try:
-            fn()
-            box.append(None)
-        except BaseException as exc:  # noqa: BLE001 - handed to the test
-            box.append(exc)
-
-    t = threading.Thread(target=target, daemon=True)
-    t.start()
-    t.join(timeout)
-    assert box, f"still blocked after {timeout:.0f} s: a FIFO/device was opened for reading"
-    return box[0]
-
-
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
 @pytest.mark.parametrize("name", ["train.csv", "data.jsonl", "x.conll", "x.json", "x.dat"])
 def test_fifo_is_refused_at_once(tmp_path: Path, name: str) -> None:
     fifo = tmp_path / name
     os.mkfifo(fifo)
     for call in (lambda: load_examples(fifo), lambda: preview(fifo), lambda: detect_format(fifo) == "x" or load_examples(fifo)):
-        err = _hangs_or(call)
+        err = finishes(call)
         assert isinstance(err, DataError) and "not a regular file (a FIFO" in err.problem, err
     glue_dir = tmp_path / "RTE"
     glue_dir.mkdir()
     os.mkfifo(glue_dir / "train.tsv")
-    err = _hangs_or(lambda: load_examples(glue_dir / "train.tsv"))
+    err = finishes(lambda: load_examples(glue_dir / "train.tsv"))
     assert isinstance(err, DataError) and "FIFO" in err.problem and err.path == str(glue_dir / "train.tsv")
 
 
@@ -239,7 +221,7 @@ def test_device_is_refused(device: str) -> None:
     if not os.path.exists(device):
         pytest.skip(f"no {device}")
     for call in (lambda: load_examples(device, fmt="csv"), lambda: preview(device), lambda: load_examples(device)):
-        err = _hangs_or(call)
+        err = finishes(call)
         assert isinstance(err, DataError) and "character device" in err.problem, err
 
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import threading
 from pathlib import Path
 from typing import Any, Callable
 
@@ -27,6 +26,7 @@ from bertstudio.data.journal import checksum, encode_entry
 from bertstudio.data.project import Project
 from bertstudio.data.project_meta import encode_meta
 from bertstudio.errors import DataError
+from helpers import finishes
 
 ROWS = [{"text": t, "label": None} for t in ("good", "bad", "fine", "awful", "ok")]
 
@@ -240,36 +240,6 @@ def test_tagging_entry_with_the_wrong_length_is_skipped(tmp_path: Path) -> None:
 
 # ---------------------------------------------------------------- files that are not plain files
 
-def _finishes(fn: Callable[[], Any], fifos: list[Path], timeout: float = 20.0) -> BaseException | None:
-    """Run ``fn`` in a thread: the exception it raised, or fail the test if it blocks.
-
-    On a block, each FIFO is opened for writing once so the blocked reader wakes up
-    (at end of file) and the thread ends with the test instead of lingering.
-    """
-    box: list[BaseException | None] = []
-
-    def target() -> None:
-        try:
-            fn()
-            box.append(None)
-        except BaseException as exc:  # noqa: BLE001 - handed to the test
-            box.append(exc)
-
-    thread = threading.Thread(target=target, daemon=True)
-    thread.start()
-    thread.join(timeout)
-    blocked = not box
-    if blocked:
-        for fifo in fifos:
-            try:
-                os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
-            except OSError:
-                pass
-        thread.join(5)
-    assert not blocked, f"still blocked after {timeout:.0f} s: a FIFO was opened for reading"
-    return box[0]
-
-
 def _labelled_project(folder: Path) -> Project:
     """A project with folded labels, a pending (journaled) label and project.json.bak."""
     p = _project(folder)
@@ -307,7 +277,7 @@ def test_a_fifo_in_the_project_is_refused_without_blocking(name: str, tmp_path: 
     os.mkfifo(target)
 
     for _ in range(2):  # the same answer again: the refused open released its lock
-        err = _finishes(lambda: Project.open(folder), [target])
+        err = finishes(lambda: Project.open(folder), [target])
         assert isinstance(err, DataError), err
         assert "not a regular file (a FIFO" in err.problem and err.path == str(target)
     # nothing the user made was removed or rewritten
@@ -331,7 +301,7 @@ def test_a_device_as_data_file_is_refused(tmp_path: Path) -> None:
     target = p.folder / _data_file(p.folder)
     target.unlink()
     target.symlink_to("/dev/zero")
-    err = _finishes(lambda: Project.open(p.folder), [])
+    err = finishes(lambda: Project.open(p.folder), [])
     assert isinstance(err, DataError) and "character device" in err.problem and err.path == str(target)
 
 
@@ -343,7 +313,7 @@ def test_a_fifo_lock_file_of_an_open_project_does_not_block_the_second_open(tmp_
         lock = p.folder / "project.lock"
         lock.unlink()
         os.mkfifo(lock)  # the second open reads it for the holder's pid
-        err = _finishes(lambda: Project.open(p.folder), [lock])
+        err = finishes(lambda: Project.open(p.folder), [lock])
         assert isinstance(err, DataError) and "already open" in err.problem
     finally:
         first.close(compact=False)
