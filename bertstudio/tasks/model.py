@@ -22,7 +22,7 @@ import re
 import sys
 import threading
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import torch
 from torch import nn
@@ -435,27 +435,34 @@ def load_tokenizer(path: str | Path) -> Any:
 
 
 def load_weights(auto_class: Any, path: str, config: Any = None) -> nn.Module:
-    """``auto_class.from_pretrained(path)`` in fp32, never running the folder's code, every failure one
-    ConfigError. Weights come from model.safetensors, or from a pytorch_model.bin read by torch's
-    weights-only unpickler (plain tensors only): a .bin that holds anything else is refused, and
-    torch's advice to retry with weights_only=False is never shown."""
+    """``auto_class.from_pretrained(path)`` in fp32, never running the folder's code; see :func:`guarded_load`."""
+    kwargs = {"config": config} if config is not None else {}
+    return guarded_load(lambda: auto_class.from_pretrained(path, dtype=torch.float32, trust_remote_code=False, **kwargs),
+                        path)
+
+
+def guarded_load(load: Callable[[], Any], path: str, what: str = "the model's weights") -> Any:
+    """``load()`` of the weights in ``path``, every failure one ConfigError. Weights come from
+    model.safetensors, or from a pytorch_model.bin read by torch's weights-only unpickler (plain
+    tensors only): a .bin that holds anything else is refused in our words, and torch's warning
+    and its advice to load the file unsafely are never shown. The loaders of transformers models
+    and of SetFit's sentence-transformer body both come through here."""
     import pickle
     import warnings
 
     from safetensors import SafetensorError
 
-    kwargs = {"config": config} if config is not None else {}
     try:
         with warnings.catch_warnings():  # torch warns with a source line before the error below
             warnings.simplefilter("ignore", UserWarning)
-            return auto_class.from_pretrained(path, dtype=torch.float32, trust_remote_code=False, **kwargs)
+            return load()
     except torch.OutOfMemoryError:
         raise
     except pickle.UnpicklingError:
         raise ConfigError("the weights file holds more than plain tensors (it could run code), so it is not loaded",
                           path=path, expected="model.safetensors, or a pytorch_model.bin of tensors only") from None
     except (OSError, ValueError, RuntimeError, KeyError, EOFError, TypeError, AttributeError, SafetensorError) as exc:
-        raise ConfigError(f"cannot load the model's weights: {_first_line(exc)}", path=path,
+        raise ConfigError(f"cannot load {what}: {_first_line(exc)}", path=path,
                           expected="complete weights (model.safetensors) for this architecture") from None
 
 

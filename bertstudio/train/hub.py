@@ -84,12 +84,12 @@ def check_pushable(source: PushSource) -> None:
     from bertstudio.tasks.model import inspect_model_folder, load_tokenizer
 
     if source.onnx:
-        from bertstudio.train.onnx_export import _session, read_meta
+        from bertstudio.train.onnx_export import onnx_session, read_meta
 
         read_meta(source.files)
         load_tokenizer(source.files)
         for model in sorted(source.files.glob("*.onnx")):
-            _session(model)
+            onnx_session(model)
         return
     inspect_model_folder(source.files)
     if not (source.files / "model.safetensors").is_file() and not (source.files / "model.safetensors.index.json").is_file():

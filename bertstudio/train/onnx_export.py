@@ -231,7 +231,7 @@ def _check(model: Any, inputs: list[str], path: Path) -> float:
     import torch
 
     example = _example(model, inputs, batch=3, length=23, pad_last=5)
-    session = _session(path)
+    session = onnx_session(path)
     got = session.run(None, {k: v.numpy() for k, v in example.items()})
     with torch.inference_mode():
         result = model(**example)
@@ -268,7 +268,7 @@ def _quantize(fp32: Path, int8: Path) -> Path:
     return int8
 
 
-def _session(path: str | Path, threads: int = 0) -> Any:
+def onnx_session(path: str | Path, threads: int = 0) -> Any:
     import onnxruntime as ort
 
     options = ort.SessionOptions()
@@ -300,7 +300,7 @@ class OnnxModel:
     def __init__(self, path: str | Path, *, threads: int = 0) -> None:
         self.path = Path(path)
         self.meta = read_meta(self.path.parent)
-        self.session = _session(self.path, threads)
+        self.session = onnx_session(self.path, threads)
         self.input_names = [i.name for i in self.session.get_inputs()]
         self.output_names = [o.name for o in self.session.get_outputs()]
         self.config = _Config(self.meta)

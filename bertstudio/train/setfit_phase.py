@@ -115,21 +115,8 @@ def setfit_encoder(parts: Any, train_set: Any, config: Any, *, notify: Callable[
 
 
 def _load_body(SentenceTransformer: Any, path: str) -> Any:
-    """``SentenceTransformer(path)``, every failure one ConfigError (a weights file that is more than
-    tensors included: transformers reads a .bin with torch's weights-only unpickler, which refuses it)."""
-    import pickle
-    import warnings
+    """``SentenceTransformer(path)``, every failure one ConfigError (tasks/model.guarded_load)."""
+    from bertstudio.tasks.model import guarded_load
 
-    from bertstudio.errors import ConfigError
-
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", UserWarning)
-            return SentenceTransformer(path, device="cpu", trust_remote_code=False)
-    except pickle.UnpicklingError:
-        raise ConfigError("the weights file holds more than plain tensors (it could run code), so it is not loaded",
-                          path=path, expected="model.safetensors, or a pytorch_model.bin of tensors only") from None
-    except (OSError, ValueError, RuntimeError, KeyError, EOFError, TypeError) as exc:
-        text = str(exc).strip().splitlines()
-        raise ConfigError(f"cannot load the sentence-transformer: {text[0][:300] if text else type(exc).__name__}",
-                          path=path, expected="a model folder or Hub id") from None
+    return guarded_load(lambda: SentenceTransformer(path, device="cpu", trust_remote_code=False), path,
+                        "the sentence-transformer")
