@@ -31,6 +31,7 @@ import logging
 import os
 import random
 import threading
+import weakref
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
@@ -63,10 +64,14 @@ class WarmCache:
         self._lock = threading.Lock()
         self._entry: _Entry | None = None
         self._generation = 0  # bumped by clear(): a run that began before it stores nothing
+        # the key each handed-out model was built for, so the rows and the probe need not derive it again
+        self._keys: weakref.WeakKeyDictionary[Any, tuple] = weakref.WeakKeyDictionary()
+        self._fingerprint: tuple[Any, str] | None = None  # (the ExampleSet, its rows_fingerprint): the last one
 
     def clear(self) -> None:
         with self._lock:
             self._entry, self._generation = None, self._generation + 1
+            self._fingerprint = None  # nor the rows it last hashed
 
     def holds_model(self) -> bool:
         return self._entry is not None
@@ -88,6 +93,7 @@ class WarmCache:
         if entry is not None and entry.key == key:
             parts = replace(entry.parts, model=copy.deepcopy(entry.parts.model), warm=self)
             _set_rng(entry.rng)  # as if this run had just built the model itself
+            self._keys[parts.model] = key
             return parts, True
         with self._lock:
             if self._generation == generation:
@@ -101,6 +107,7 @@ class WarmCache:
                     self._entry = _Entry(key, pristine, rng)
         else:
             log.info("warm start: the model is too large to keep a second copy in memory")
+        self._keys[parts.model] = key
         return replace(parts, warm=self), False
 
     # --- tokenised rows ---------------------------------------------------------------
@@ -110,11 +117,10 @@ class WarmCache:
         cache). Reused only with the entry's model (same tokenizer and task) and equal rows."""
         with self._lock:
             entry = self._entry
-        key_now = parts_key(config, parts.labels) if entry is not None else None
-        if entry is None or entry.key != key_now:
+        if entry is None or entry.key != self._key_of(config, parts):
             return encode(config, parts, train_set, eval_set), False
-        key = (config.max_length, config.doc_stride, rows_fingerprint(train_set),
-               rows_fingerprint(eval_set) if eval_set is not None else None)
+        key = (config.max_length, config.doc_stride, self._rows(train_set),
+               self._rows(eval_set) if eval_set is not None else None)
         if entry.encoded is not None and entry.encoded[0] == key:
             return entry.encoded[1], True
         result = encode(config, parts, train_set, eval_set)
@@ -132,9 +138,9 @@ class WarmCache:
 
         with self._lock:
             entry = self._entry
-        if entry is None or config.method == "setfit" or entry.key != parts_key(config, parts.labels):
+        if entry is None or config.method == "setfit" or entry.key != self._key_of(config, parts):
             return probe_head(parts, train_set, config, **kw)  # after SetFit the encoder is not the kept one
-        key = (config.max_length, config.doc_stride, config.seed, rows_fingerprint(train_set))
+        key = (config.max_length, config.doc_stride, config.seed, self._rows(train_set))
         if entry.probed is not None and entry.probed[0] == key:
             if entry.probed[1] is None:
                 return False
@@ -153,6 +159,21 @@ class WarmCache:
                 if self._entry is entry:
                     entry.probed = (key, kept)
         return fitted
+
+
+    def _key_of(self, config: Any, parts: Any) -> tuple:
+        """The key ``parts`` were built (or copied) for by :meth:`parts`; derived for parts built elsewhere."""
+        key = self._keys.get(parts.model)
+        return key if key is not None else parts_key(config, parts.labels)
+
+    def _rows(self, examples: Any) -> str:
+        """:func:`rows_fingerprint`, once per ExampleSet: the probe and the encoding ask for the same rows."""
+        last = self._fingerprint
+        if last is not None and last[0] is examples:
+            return last[1]
+        fingerprint = rows_fingerprint(examples)
+        self._fingerprint = (examples, fingerprint)
+        return fingerprint
 
 
 def parts_key(config: Any, labels: list[str]) -> tuple:
