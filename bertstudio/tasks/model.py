@@ -343,18 +343,27 @@ def inspect_model_folder(path: str | Path) -> dict[str, Any] | None:
         raise ConfigError("not a model folder", path=folder, expected="a folder with config.json and the model's files")
     check_folder_files(folder)  # a FIFO or device inside would block whichever reader opens it
     raw = _read_json(folder / "config.json", required=True)
-    tokenizer_config = _read_json(folder / "tokenizer_config.json", required=False) or {}
-    for name, data in (("config.json", raw), ("tokenizer_config.json", tokenizer_config)):
-        if data.get("auto_map"):
-            raise ConfigError("this model folder brings its own Python code (auto_map), which bertstudio never runs",
-                              path=folder / name, where="auto_map",
-                              expected="a model of a standard transformers architecture (BERT, RoBERTa, DistilBERT, ...)")
+    refuse_own_code(folder, raw)
     check_model_config(raw, folder / "config.json")
     check_weights_match(raw, folder)
     if not any((folder / f).is_file() for f in TOKENIZER_FILES):
         raise ConfigError("the model folder has no tokenizer files", path=folder,
                           expected="one of " + ", ".join(TOKENIZER_FILES))
     return raw
+
+
+def refuse_own_code(folder: Path, config: dict[str, Any] | None = None) -> None:
+    """ConfigError when config.json (``config``, if already read) or tokenizer_config.json names the
+    folder's own Python classes (``auto_map``): transformers would import the folder's .py files,
+    asking "[y/N]" on a terminal. Model folders and ONNX exports alike."""
+    if config is None:
+        config = _read_json(folder / "config.json", required=False) or {}
+    tokenizer_config = _read_json(folder / "tokenizer_config.json", required=False) or {}
+    for name, data in (("config.json", config), ("tokenizer_config.json", tokenizer_config)):
+        if data.get("auto_map"):
+            raise ConfigError("this model folder brings its own Python code (auto_map), which bertstudio never runs",
+                              path=folder / name, where="auto_map",
+                              expected="a model of a standard transformers architecture (BERT, RoBERTa, DistilBERT, ...)")
 
 
 def saved_model_info(path: str | Path) -> tuple[str, list[str], str | None]:
@@ -417,11 +426,7 @@ def load_tokenizer(path: str | Path) -> Any:
     folder = Path(path).expanduser()
     if folder.is_dir():
         check_folder_files(folder)  # an export's folder too: a FIFO would block the reads below
-        for name in ("config.json", "tokenizer_config.json"):
-            if (_read_json(folder / name, required=False) or {}).get("auto_map"):
-                raise ConfigError("this model folder brings its own Python code (auto_map), which bertstudio never runs",
-                                  path=folder / name, where="auto_map",
-                                  expected="a model of a standard transformers architecture (BERT, RoBERTa, ...)")
+        refuse_own_code(folder)
     try:
         tokenizer = AutoTokenizer.from_pretrained(str(path), trust_remote_code=False)
     except (OSError, ValueError, TypeError, KeyError, RecursionError, AttributeError) as exc:
