@@ -251,8 +251,9 @@ class Preview:
     labels: list[str] = field(default_factory=list)
 
 
-def preview(path: str | os.PathLike[str], *, fmt: str = "auto", n: int = 50) -> Preview:
-    """First ``n`` rows as strings plus a guess of kind and column mapping; raises DataError on unreadable files."""
+def preview(path: str | os.PathLike[str], *, fmt: str = "auto", n: int = 50, header: bool | None = None) -> Preview:
+    """First ``n`` rows as strings plus a guess of kind and column mapping; raises DataError on unreadable files.
+    ``header``: whether a CSV/TSV's first row names the columns (None: guess, table.sniff_header)."""
     fmt = detect_format(path) if fmt == "auto" else fmt.lower()
     raw = read_bytes(path)
     head = raw[: 1 << 20]
@@ -271,15 +272,20 @@ def preview(path: str | os.PathLike[str], *, fmt: str = "auto", n: int = 50) -> 
         return Preview(str(path), fmt, names, recs[1:] if layout.header else recs, layout.header, task.kind,
                        dict(layout.columns), task.name, list(task.labels))
     if fmt in ("csv", "tsv"):
-        recs = [[unescape_cell(c) for c in f]
-                for _l, f in _take(scan_records(text, "," if fmt == "csv" else "\t", fmt == "csv"), n + 1)]
-        if not recs:
-            raise DataError("file has no rows", path=path)
-        from bertstudio.data.formats.table import _looks_like_header
+        from bertstudio.data.formats.table import SNIFF_ROWS, sniff_header
 
-        has_header = _looks_like_header(recs[0])
+        found = [[unescape_cell(c) for c in f]
+                 for _l, f in _take(scan_records(text, "," if fmt == "csv" else "\t", fmt == "csv"),
+                                    max(n, SNIFF_ROWS) + 1)]
+        if not found:
+            raise DataError("file has no rows", path=path)
+        has_header = sniff_header(found) if header is None else header
+        recs = found[: n + 1]
         names = recs[0] if has_header else [f"column {i + 1}" for i in range(len(recs[0]))]
         kind, mapping = suggest_columns(recs[0] if has_header else None, recs[0])
+        if has_header and not mapping and len(recs) > 1:  # only names it does not know: guess from a row
+            kind, by_position = suggest_columns(None, recs[1])
+            mapping = {column: recs[0][i] for column, i in by_position.items()}
         return Preview(str(path), fmt, names, recs[1:] if has_header else recs[:n], has_header, kind, mapping)
     if fmt == "jsonl":
         objs = []

@@ -30,6 +30,7 @@ from typing import Any
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -80,6 +81,7 @@ class ImportDialog(QDialog):
         self.session = session
         self.kind = session.kind
         self.preview_info: Any = None
+        self._header: bool | None = None  # the user's word on a CSV/TSV's first row (None: the reader's guess)
         self._waiting = False  # Import waits for the worker reading a big file
         self._loaded: Any = None  # the whole file's ExampleSet, kept while the label step waits
         self._build()
@@ -106,7 +108,13 @@ class ImportDialog(QDialog):
         self.format_combo.addItem(self.tr("detect"), "auto")
         for fmt in FORMATS:
             self.format_combo.addItem(fmt, fmt)
-        self.format_combo.activated.connect(lambda _i: self.refresh_preview())  # which also forgets a load
+        self.format_combo.activated.connect(lambda _i: self._on_format_chosen())  # which also forgets a load
+        # Whether a CSV/TSV's first row names the columns: guessed by the reader, shown, and the
+        # user's to change (a header read as data would become an example and a class).
+        self.header_check = QCheckBox(self.tr("First row holds the column names"))
+        self.header_check.setObjectName("headerCheck")
+        self.header_check.setEnabled(False)
+        self.header_check.clicked.connect(self._on_header_clicked)
         self.preset_combo = QComboBox()
         self.preset_combo.setObjectName("presetCombo")
         self.preset_combo.addItem(self.tr("none"), None)
@@ -122,6 +130,7 @@ class ImportDialog(QDialog):
         form = QFormLayout()
         form.addRow(self.tr("File:"), file_row)
         form.addRow(self.tr("Format:"), self.format_combo)
+        form.addRow("", self.header_check)
         form.addRow(self.tr("GLUE preset:"), self.preset_combo)
         form.addRow(self.tr("Into split:"), self.target)
 
@@ -202,6 +211,15 @@ class ImportDialog(QDialog):
         self.path_edit.setText(path)
         self.path_edit.setModified(False)
         self.format_combo.setCurrentIndex(0)
+        self._header = None
+        self.refresh_preview()
+
+    def _on_format_chosen(self) -> None:
+        self._header = None
+        self.refresh_preview()
+
+    def _on_header_clicked(self, checked: bool) -> None:
+        self._header = checked
         self.refresh_preview()
 
     def refresh_preview(self) -> None:
@@ -213,11 +231,12 @@ class ImportDialog(QDialog):
         self.error_label.clear()
         self.preview_model.clear()
         self.preview_info = None
+        self.header_check.setEnabled(False)
         if not path:
             self._set_ok_enabled(False)
             return
         try:
-            info = preview(path, fmt=self.format_combo.currentData() or "auto", n=50)
+            info = preview(path, fmt=self.format_combo.currentData() or "auto", n=50, header=self._header)
         except BertStudioError as exc:
             self.show_error(exc.message)
             return
@@ -226,6 +245,8 @@ class ImportDialog(QDialog):
             return
         self.preview_info = info
         self.format_combo.setCurrentIndex(max(0, self.format_combo.findData(info.format)))
+        self.header_check.setEnabled(info.format in ("csv", "tsv"))
+        self.header_check.setChecked(bool(info.has_header))
         self.preview_model.setHorizontalHeaderLabels(list(info.columns))
         for row in info.rows:
             self.preview_model.appendRow([QStandardItem(str(cell)[:200]) for cell in row])

@@ -1154,154 +1154,159 @@
 <context>
     <name>ImportDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="79"/>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="196"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="80"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="205"/>
         <source>Import data</source>
         <translation>导入数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="97"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="99"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="106"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="108"/>
         <source>detect</source>
         <translation>自动识别</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="112"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="114"/>
+        <source>First row holds the column names</source>
+        <translation>第一行是列名</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="120"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="123"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="131"/>
         <source>File:</source>
         <translation>文件:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="124"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="132"/>
         <source>Format:</source>
         <translation>格式:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="125"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="134"/>
         <source>GLUE preset:</source>
         <translation>GLUE 预设:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="126"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="135"/>
         <source>Into split:</source>
         <translation>加入数据划分:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="132"/>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="282"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="141"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="303"/>
         <source>Columns (what each column of the file holds)</source>
         <translation>列(文件每一列的内容)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="136"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="145"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="136"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="145"/>
         <source>Second text</source>
         <translation>第二段文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="136"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="145"/>
         <source>Label / score</source>
         <translation>标签 / 分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="137"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="146"/>
         <source>Tokens</source>
         <translation>词元</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="137"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="146"/>
         <source>Tags</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="137"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="146"/>
         <source>Context</source>
         <translation>上下文</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="138"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="147"/>
         <source>Question</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="138"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="147"/>
         <source>Answers</source>
         <translation>答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="138"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="147"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="139"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="148"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="165"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="174"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="172"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="181"/>
         <source>First rows:</source>
         <translation>前几行:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="197"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="206"/>
         <source>Data files (*.tsv *.csv *.txt *.jsonl *.json *.conll *.conllu *.iob *.bio);;All files (*)</source>
         <translation>数据文件 (*.tsv *.csv *.txt *.jsonl *.json *.conll *.conllu *.iob *.bio);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="244"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="265"/>
         <source>— choose —</source>
         <translation>— 请选择 —</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="264"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="285"/>
         <source>Format: %1 · this file looks like %2 data</source>
         <translation>格式:%1 · 此文件看起来是“%2”数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="267"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="288"/>
         <source>This file holds %1 examples but the project is a %2 project.</source>
         <translation>此文件包含“%1”样例，但项目是“%2”项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="281"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="302"/>
         <source>Columns (set by the format or preset)</source>
         <translation>列(由格式或预设决定)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="327"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="348"/>
         <source>Choose the file column for: %1</source>
         <translation>请选择对应的文件列:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="350"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="371"/>
         <source>Reading the file…</source>
         <translation>正在读取文件…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="379"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="403"/>
         <source>The file&apos;s labels differ from the project&apos;s: choose what each becomes, then Import.</source>
         <translation>文件中的标签与项目的不同:请为每个标签选择对应的项目标签，然后点击“导入”。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="414"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="438"/>
         <source>Choose what these labels become: %1</source>
         <translation>请为这些标签选择对应的项目标签:%1</translation>
     </message>
@@ -1330,52 +1335,52 @@
         <translation>标签(文件中的每个标签对应到什么)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="55"/>
+        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="58"/>
         <source>tokens</source>
         <translation>个词元</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="55"/>
+        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="58"/>
         <source>rows</source>
         <translation>行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="56"/>
+        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="59"/>
         <source>The file&apos;s labels are not all labels of this project (%1). Choose what each one becomes:</source>
         <translation>文件中的标签并不都是此项目的标签(%1)。请为每个标签选择对应项:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="62"/>
+        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="65"/>
         <source>— choose —</source>
         <translation>— 请选择 —</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="65"/>
+        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="68"/>
         <source>add “%1” as a new class</source>
         <translation>将“%1”添加为新类别</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="67"/>
+        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="70"/>
         <source>leave unlabelled</source>
         <translation>保持未标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="109"/>
+        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="113"/>
         <source>%1 value(s) become project labels</source>
         <translation>%1 个值对应到项目标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="111"/>
+        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="115"/>
         <source>%1 new class(es) will be added</source>
         <translation>将添加 %1 个新类别</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="113"/>
+        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="117"/>
         <source>%1 row(s) stay unlabelled</source>
         <translation>%1 行保持未标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="115"/>
+        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="119"/>
         <source>choose for: %1</source>
         <translation>请选择对应项:%1</translation>
     </message>

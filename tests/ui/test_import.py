@@ -69,6 +69,36 @@ def test_mapping_step_reads_renamed_columns(qtbot, main_window, tmp_path):
     assert session.progress("train") == (2, 3)
 
 
+def test_header_checkbox_shows_the_guess_and_the_user_decides(qtbot, main_window, tmp_path):
+    """A header of names bertstudio does not know is guessed from the rows below and shown
+    ticked; unticking reads the first row as data (and back), and the import follows the box."""
+    path = tmp_path / "votes.csv"
+    rows = [f"the film was {'good' if i % 2 else 'bad'} in part {i},{'yes' if i % 2 else 'no'}" for i in range(8)]
+    path.write_text("opinion,verdict\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    dialog = ImportDialog(main_window.session, main_window, str(path))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    check = dialog.header_check
+    assert check.isEnabled() and check.isChecked()
+    assert [dialog.preview_model.horizontalHeaderItem(c).text() for c in range(2)] == ["opinion", "verdict"]
+    assert dialog.preview_model.rowCount() == 8
+    check.click()
+    assert not check.isChecked() and dialog.preview_model.rowCount() == 9
+    assert dialog.preview_model.item(0, 0).text() == "opinion"
+    check.click()
+    assert check.isChecked() and dialog.preview_model.rowCount() == 8
+    assert dialog.mapping["text"].currentText() == "opinion" and dialog.mapping["label"].currentText() == "verdict"
+    dialog.split_combo.setCurrentIndex(dialog.split_combo.findData("train"))
+    with qtbot.waitSignal(dialog.imported) as imported:
+        qtbot.mouseClick(_ok(dialog), Qt.MouseButton.LeftButton)
+    assert imported.args == ["train", 8]
+    assert main_window.session.row("train", 0)["text"] == "the film was bad in part 0"
+    jsonl = tmp_path / "rows.jsonl"
+    jsonl.write_text('{"text": "a", "label": "yes"}\n', encoding="utf-8")
+    dialog.set_path(str(jsonl))
+    assert not check.isEnabled()
+
+
 def test_broken_file_shows_the_error_and_imports_nothing(qtbot, main_window, tmp_path):
     path = tmp_path / "broken.tsv"
     path.write_text("sentence\tlabel\ngood film\t1\nthis line has no label column\nbad film\t0\n", encoding="utf-8")

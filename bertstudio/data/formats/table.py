@@ -41,9 +41,11 @@ from bertstudio.errors import ConfigError, DataError
 
 # Header names that say which column is which (lower-cased), for sniffing and suggestions.
 ALIASES: dict[str, tuple[str, ...]] = {
-    "text": ("text", "sentence", "sentence1", "text_a", "premise", "question1", "question", "s1", "#1 string"),
+    "text": ("text", "sentence", "sentence1", "text_a", "premise", "question1", "question", "s1", "#1 string",
+             "review", "content", "body", "tweet", "comment", "utterance", "document", "message"),
     "text_pair": ("text_pair", "sentence2", "text_b", "hypothesis", "question2", "s2", "#2 string"),
-    "label": ("label", "labels", "gold_label", "score", "quality", "is_duplicate", "class", "target"),
+    "label": ("label", "labels", "gold_label", "score", "quality", "is_duplicate", "class", "target",
+              "sentiment", "category", "intent", "topic", "polarity", "emotion"),
 }
 _KNOWN = {a for names in ALIASES.values() for a in names} | {"index", "id", "idx", "qid"}
 
@@ -91,6 +93,28 @@ def scan_records(text: str, delimiter: str, quoting: bool, start_line: int = 1) 
         line = reader.line_num + start_line
 
 
+def _positions(columns: Mapping[str, str | int] | None) -> dict[str, str | int] | None:
+    """A column mapping with each whole number written as text ("0", "-1": the CLI's and a
+    run config's spelling) read as the position it is."""
+    if not columns:
+        return None
+    return {k: int(v) if isinstance(v, str) and re.fullmatch(r"-?\d+", v.strip()) else v for k, v in columns.items()}
+
+
+def _take_records(text: str, opts: TableOptions, n: int) -> list[tuple[int, list[str]]]:
+    """Up to ``n`` records from the start of ``text``, stopping quietly at a damaged or cut
+    one (the head of a big file may end inside a record; reading reports real damage)."""
+    out: list[tuple[int, list[str]]] = []
+    try:
+        for rec in scan_records(text, opts.delimiter, opts.quoting):
+            out.append(rec)
+            if len(out) >= n:
+                break
+    except DataError:
+        pass
+    return out
+
+
 def _first_record(text: str, opts: TableOptions) -> tuple[int, list[str]]:
     for line, fields in scan_records(text, opts.delimiter, opts.quoting):
         return line, fields
@@ -99,6 +123,41 @@ def _first_record(text: str, opts: TableOptions) -> tuple[int, list[str]]:
 
 def _looks_like_header(fields: Sequence[str]) -> bool:
     return any(f.strip().lower() in _KNOWN for f in fields)
+
+
+_NUMBER = re.compile(r"\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*")
+SNIFF_ROWS = 200  # records after the first that the header guess reads
+
+
+def sniff_header(records: Sequence[Sequence[str]]) -> bool:
+    """Whether the first of ``records`` (a file's first ones) names the columns.
+
+    It does when it holds a column name bertstudio knows (text, sentence, label, ...).
+    Otherwise the rows below decide, as csv.Sniffer does: a column whose other cells are
+    all numbers under a first cell that is not one (a score, an id, a 0/1 label), or a
+    label column whose values repeat (a class set) while the first row's value occurs
+    nowhere below it ("sentiment" over pos/neg). Without such evidence the first row is
+    data, as in GLUE's headerless files.
+    """
+    if not records:
+        return False
+    first = [f.strip() for f in records[0]]
+    if _looks_like_header(first):
+        return True
+    rest = [[f.strip() for f in r] for r in records[1:SNIFF_ROWS + 1] if len(r) == len(first)]
+    if len(rest) < 2:
+        return False
+    for c, top in enumerate(first):
+        below = [r[c] for r in rest if r[c]]
+        if len(below) >= 2 and all(_NUMBER.fullmatch(v) for v in below) and top and not _NUMBER.fullmatch(top):
+            return True
+    mapping = suggest_columns(None, records[0])[1]
+    if "label" in mapping and len(rest) >= 4:
+        c = mapping["label"]
+        below = [r[c] for r in rest]
+        if len(set(below)) * 2 <= len(below) and first[c] not in set(below):
+            return True
+    return False
 
 
 def suggest_columns(names: Sequence[str] | None, first: Sequence[str]) -> tuple[str, dict[str, str | int]]:
@@ -181,12 +240,14 @@ def read_table(
         first_line, first = _first_record(text, opts)
     except DataError as exc:
         raise DataError(exc.problem, path=path, where=exc.where, expected=exc.expected) from None
+    columns = _positions(opts.columns)
     header = opts.header
     if header is None:
-        if opts.columns:
-            header = all(isinstance(v, str) for v in opts.columns.values())
+        if columns:  # a mapping by name needs a header; one by positions reads every row
+            header = any(isinstance(v, str) for v in columns.values())
         else:
-            header = _looks_like_header(first)
+            records = [f for _l, f in _take_records(text, opts, SNIFF_ROWS + 1)]
+            header = sniff_header(records or [first])
     names = [(unescape_cell(f) if opts.formula_escaped else f).strip() for f in first] if header else None
     if names is not None and len(set(names)) != len(names):
         dup = next(x for x in names if names.count(x) > 1)
@@ -194,13 +255,23 @@ def read_table(
     n = opts.ncols or len(first)
     if len(first) != n:
         raise DataError(f"found {len(first)} columns", path=path, where=f"line {first_line}", expected=f"{n} columns")
-    mapping = dict(opts.columns) if opts.columns else None
+    mapping = dict(columns) if columns else None
     if mapping is None:
         guessed_kind, mapping = suggest_columns(names, first)
         if "text" not in mapping:
+            if names:
+                shown = ", ".join(repr(x) for x in names[:6])
+                raise DataError(
+                    f"cannot tell which column holds the text: the first row, read as a header ({shown}), "
+                    "names none",
+                    path=path, where=f"line {first_line}",
+                    expected="a column mapping by those names (columns text=NAME,label=NAME), or by 0-based "
+                             "position if the first row is data (columns text=0,label=1)",
+                )
             raise DataError(
                 "cannot tell which column holds the text", path=path, where=f"line {first_line}",
-                expected="a header naming a text column (text, sentence, ...) or an explicit column mapping",
+                expected="a header naming a text column (text, sentence, ...) or a column mapping "
+                         "(columns text=0,label=1 by 0-based position)",
             )
         kind = kind or guessed_kind
     spec = get_spec(kind or _kind_of(mapping, names))
