@@ -263,12 +263,13 @@ def save_model(model: nn.Module, tokenizer: Any, out_dir: str | Path) -> Path:
     return replace_folder(out_dir, lambda tmp: write_model(model, tokenizer, tmp))
 
 
-def saved_lengths(config: Any) -> dict[str, int]:
+def saved_lengths(config: Any) -> dict[str, Any]:
     """The max_length / doc_stride / max_answer_length the model was trained with, as its
-    config.json keeps them ({} for a model saved before bertstudio kept them)."""
-    meta = getattr(config, "bertstudio", None) or {}
-    return {k: v for k in ("max_length", "doc_stride", "max_answer_length")
-            if isinstance(v := meta.get(k), int) and not isinstance(v, bool) and v >= 0}
+    config.json keeps them ({} for a model saved before bertstudio kept them), unchecked:
+    train/predict.run_lengths checks them as the run's settings."""
+    meta = getattr(config, "bertstudio", None)
+    meta = meta if isinstance(meta, dict) else {}
+    return {k: meta[k] for k in ("max_length", "doc_stride", "max_answer_length") if k in meta}
 
 
 _ARCH_KIND = (("ForQuestionAnswering", "qa"), ("ForTokenClassification", "tagging"), ("ForSequenceClassification", "sentence"))

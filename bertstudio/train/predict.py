@@ -25,11 +25,24 @@ def run_lengths(model: torch.nn.Module, model_dir: str | Path | None = None, *, 
     """How the run that trained ``model`` cut its inputs: from the model's config.json; for a
     model saved before bertstudio kept them there, from the run's config.toml beside
     ``model/``, else TrainConfig's defaults. ``max_length`` overrides; never more than the
-    model's position embeddings."""
+    model's position embeddings. A saved value no run could have used (a string, -5, more
+    than the model's positions) is a ConfigError naming config.json and the key: evaluating
+    with another cut than training's would give other scores without a word."""
     from bertstudio.tasks.model import saved_lengths
-    from bertstudio.train.config import TrainConfig
+    from bertstudio.train.config import TrainConfig, check_setting
 
     found = saved_lengths(getattr(model, "config", None))
+    limit = getattr(getattr(model, "config", None), "max_position_embeddings", None)
+    source = Path(model_dir) / "config.json" if model_dir is not None else None
+    for key, value in found.items():
+        try:
+            check_setting(key, value)
+        except ConfigError as exc:
+            raise ConfigError(exc.problem, path=source, where=f"bertstudio.{key}",
+                              expected="the value the run was trained with") from None
+    if isinstance(limit, int) and limit > 0 and found.get("max_length", 0) > limit:
+        raise ConfigError(f"max_length {found['max_length']} is more than the model's {limit} positions",
+                          path=source, where="bertstudio.max_length", expected=f"at most {limit}")
     if len(found) < len(_LENGTHS):
         from bertstudio.train.rundir import saved_config
 
@@ -38,7 +51,6 @@ def run_lengths(model: torch.nn.Module, model_dir: str | Path | None = None, *, 
         found = {**{k: getattr(base, k) for k in _LENGTHS}, **found}
     if max_length is not None:
         found["max_length"] = max_length
-    limit = getattr(getattr(model, "config", None), "max_position_embeddings", None)
     if isinstance(limit, int) and limit > 0:
         found["max_length"] = min(found["max_length"], limit)
     return found

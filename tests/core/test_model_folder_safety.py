@@ -283,3 +283,31 @@ def test_a_fifo_run_config_is_refused(tmp_path):
     os.mkfifo(tmp_path / "run.toml")
     with pytest.raises(ConfigError, match="not a regular file"):
         read_settings(tmp_path / "run.toml")
+
+
+@pytest.mark.parametrize(("value", "fragment"), [
+    ("abc", "must be a whole number"), (-5, "at least 8"), (True, "must be a whole number"),
+    (10**12, "more than the model's"), (4.5, "must be a whole number"),
+])
+def test_a_damaged_saved_max_length_is_refused_not_ignored(value, fragment, saved_model, tmp_path, capsys):
+    """evaluate and predict cut inputs as training did (config.json's bertstudio.max_length); a
+    value no run could have saved used to be dropped for the default, giving other scores."""
+    folder = copy_of(saved_model, tmp_path / "lengths")
+    data = json.loads((folder / "config.json").read_text())
+    data["bertstudio"] = {**data.get("bertstudio", {}), "max_length": value}
+    (folder / "config.json").write_text(json.dumps(data))
+    with pytest.raises(ConfigError, match=fragment) as info:
+        Predictor.load(folder)
+    assert info.value.where == "bertstudio.max_length" and Path(info.value.path).name == "config.json"
+    capsys.readouterr()  # transformers' own loading lines, outside the CLI
+    assert main(["predict", "--model", str(folder), "--text", "good"], out=io.StringIO()) == 2
+    line = one_line(capsys.readouterr().err)
+    assert "config.json, bertstudio.max_length" in line and fragment in line
+
+
+def test_saved_lengths_that_a_run_writes_load(saved_model, tmp_path):
+    folder = copy_of(saved_model, tmp_path / "ok-lengths")
+    data = json.loads((folder / "config.json").read_text())
+    data["bertstudio"] = {**data.get("bertstudio", {}), "max_length": 16, "doc_stride": 0, "max_answer_length": 30}
+    (folder / "config.json").write_text(json.dumps(data))
+    assert Predictor.load(folder).lengths["max_length"] == 16
