@@ -169,6 +169,7 @@ class Project(MetaState, LabelSetOps, SplitOps, JournalReplay):
             self._lock_file = lock
             self.recovery_messages.extend(loaded.messages)
             self._replay(from_backup=loaded.from_backup)
+            self.recovery_messages.extend(self._restore_used_labels())
             if loaded.rewrite:  # upgraded or restored: write the good state back now
                 self._commit_meta(self._meta_copy())
         except OSError as exc:

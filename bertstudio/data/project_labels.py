@@ -29,12 +29,18 @@ if TYPE_CHECKING:
 LABEL_OPS = ("add_label", "rename_label", "set_color", "remove_label")
 
 
+MAX_LABEL_CHARS = 200  # a class name, shown on buttons, charts and in the model's config
+
+
 def check_label_names(names: list[str], folder: Path) -> None:
     seen: set[str] = set()
     for name in names:
         if not isinstance(name, str) or not name.strip():
             raise DataError(f"label name {name!r} is empty", path=folder / PROJECT_FILE, where="labels",
                             expected="a non-empty name")
+        if len(name) > MAX_LABEL_CHARS:
+            raise DataError(f"label name {name[:40]!r}... is {len(name):,} characters long", path=folder / PROJECT_FILE,
+                            where="labels", expected=f"at most {MAX_LABEL_CHARS} characters")
         if name in seen:
             raise DataError(f"label {name!r} appears twice", path=folder / PROJECT_FILE, where="labels",
                             expected="unique label names")
@@ -144,6 +150,31 @@ class LabelSetOps:
             raise DataError(f"label {name!r} is still used ({where})", path=self.folder / PROJECT_FILE,
                             where="labels", expected="relabel or clear those rows first, or rename the label")
         self._label_op({"op": "remove_label", "name": name})
+
+    def _restore_used_labels(self) -> list[str]:
+        """Gold values outside the label set (a project.json edited by hand or restored from an
+        older copy lost a label the rows still use) are added back to the set, journaled like
+        any added label, so that no labelled row is hidden from counts, training and export;
+        returns one recovery message per label restored or, when a value cannot be a label
+        name, left as it is."""
+        if not get_spec(self.kind).has_label_set:
+            return []
+        messages: list[str] = []
+        used: dict[str, list[str]] = {}
+        for split in self.split_names:  # type: ignore[attr-defined]
+            for name, n in self.label_counts(split).items():  # type: ignore[attr-defined]
+                if n and name not in self.labels:
+                    used.setdefault(name, []).append(f"{n:,} in {split}")
+        for name, where in used.items():
+            try:
+                self.add_label(name)
+            except (ConfigError, DataError) as exc:
+                messages.append(f"gold label {str(name)[:40]!r} ({', '.join(where)}) is not in the label set and "
+                                f"cannot be added ({exc.problem}); relabel those rows")
+                continue
+            messages.append(f"label {name!r} ({', '.join(where)}) was missing from the label set in "
+                            f"{PROJECT_FILE}: added back")
+        return messages
 
     def _label_kind_check(self, what: str) -> None:
         if not get_spec(self.kind).has_label_set:

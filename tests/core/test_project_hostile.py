@@ -381,3 +381,42 @@ def test_a_backup_with_foreign_columns_is_not_restored(tmp_path: Path) -> None:
     assert info.value.path == str(path) and "column 'text' has type int64" in info.value.problem
     assert p.num_rows("train") == 2  # the current rows stay
     p.close()
+
+
+@pytest.mark.parametrize("kept", [[], ["pos"], ["other"]])
+def test_gold_labels_missing_from_the_label_set_are_added_back_with_a_message(kept: list[str], tmp_path: Path) -> None:
+    """A project.json whose label set lost labels the rows still use (edited by hand, an old
+    copy): the rows keep their labels, the set gets them back, and the user is told."""
+    p = _project(tmp_path / "p")
+    p.set_gold("train", 0, "pos")
+    p.set_gold("train", 1, "neg")
+    p.close()  # folded into the data file (a journaled edit of a label the set lacks is skipped, as made)
+    meta = json.loads((p.folder / "project.json").read_text())
+    meta["labels"] = [{"name": n, "color": "#4e79a7"} for n in kept]
+    (p.folder / "project.json").write_bytes(encode_meta(meta))
+    q = Project.open(p.folder)
+    try:
+        assert [q.gold("train", r) for r in range(2)] == ["pos", "neg"]
+        assert set(q.labels) == set(kept) | {"pos", "neg"} and q.labels[: len(kept)] == kept
+        restored = [m for m in q.recovery_messages if "was missing from the label set" in m]
+        assert len(restored) == len({"pos", "neg"} - set(kept)) and all("1 in train" in m for m in restored)
+        assert q.examples("train").labels == q.labels
+    finally:
+        q.close()
+    again = Project.open(p.folder)  # the repair is kept: nothing to say the second time
+    try:
+        assert set(again.labels) == set(kept) | {"pos", "neg"} and again.recovery_messages == []
+    finally:
+        again.close()
+
+
+def test_a_label_name_of_a_megabyte_is_refused(tmp_path: Path) -> None:
+    p = _project(tmp_path / "p")
+    try:
+        with pytest.raises(DataError, match="at most 200 characters"):
+            p.add_label("x" * 1_000_000)
+        with pytest.raises(DataError, match="at most 200 characters"):
+            p.rename_label("pos", "y" * 201)
+        p.add_label("z" * 200)
+    finally:
+        p.close()
