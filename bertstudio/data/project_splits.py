@@ -26,6 +26,7 @@ import pyarrow as pa
 
 from bertstudio.data import project_store as store
 from bertstudio.data.labelmap import map_table, mapped_label_order, values_in
+from bertstudio.data.project_labels import check_label_names
 from bertstudio.data.project_meta import PROJECT_FILE, default_color
 from bertstudio.data.kinds import get_spec, require_kind
 from bertstudio.errors import DataError
@@ -103,6 +104,12 @@ class SplitOps:
                 table = map_table(self.kind, table, label_map)
                 declared = mapped_label_order(declared, label_map)
             new_labels = self._labels_to_add(table, declared, add_labels, examples.source)
+            if new_labels:  # the file's label names, held to the rules of the project's
+                try:
+                    check_label_names(self.labels + new_labels, self.folder)  # type: ignore[attr-defined]
+                except DataError as exc:
+                    raise DataError(exc.problem, path=examples.source or self.folder, where="labels",
+                                    expected=exc.expected) from None
             self.compact()  # type: ignore[attr-defined]
             if not replace and split in self._meta["splits"]:
                 old = self._split(split)  # type: ignore[attr-defined]

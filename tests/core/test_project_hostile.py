@@ -420,3 +420,14 @@ def test_a_label_name_of_a_megabyte_is_refused(tmp_path: Path) -> None:
         p.add_label("z" * 200)
     finally:
         p.close()
+
+
+def test_an_import_bringing_a_label_name_of_300_characters_is_refused_whole(tmp_path: Path) -> None:
+    p = Project.create(tmp_path / "p", name="x", kind="sentence", labels=[])
+    try:
+        rows = [{"text": "a", "label": "L" * 300}, {"text": "b", "label": "x"}]
+        with pytest.raises(DataError, match="at most 200 characters"):
+            p.import_examples(from_records("sentence", rows), "train")
+        assert p.labels == [] and "train" not in p.split_names
+    finally:
+        p.close()
