@@ -46,7 +46,7 @@ CASES: list[tuple[str, dict[str, Any], str, str | None]] = [
     ("jsonl_truncated.jsonl", {}, "invalid JSON", "line 2, column"),
     ("jsonl_not_object.jsonl", {}, "a JSON list, not an object", "line 2"),
     ("jsonl_empty_text.jsonl", {}, "empty text", "line 2"),
-    ("jsonl_unknown_label.jsonl", {"labels": ["pos", "neg"]}, "unknown label 'maybe'", None),
+    ("jsonl_unknown_label.jsonl", {"labels": ["pos", "neg"]}, "unknown label 'maybe'", "line 2"),
     ("jsonl_tag_count.jsonl", {}, "2 tags for 3 tokens (expected one tag per token)", "line 1"),
     ("jsonl_label_type.jsonl", {}, "is not a string or integer", "line 1"),
     ("jsonl_invalid_bio.jsonl", {"tag_scheme": "bio"}, "invalid BIO: tag 2 'I-LOC' follows 'O'", "line 2"),
@@ -265,3 +265,22 @@ def test_a_squad_context_or_question_too_long_is_refused(tmp_path):
         path.write_text(json.dumps({"data": [{"title": "t", "paragraphs": [para]}]}), encoding="utf-8")
         with pytest.raises(DataError, match=f"{field} of {len(value):,} characters"):
             load_examples(path)
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".csv"])
+def test_an_evaluation_label_the_training_data_lacks_is_named_with_its_line(suffix: str, tmp_path: Path) -> None:
+    from bertstudio.data.io import load_alongside, resolve_spec
+
+    train = tmp_path / "train.csv"
+    train.write_text("text,label\ngood film,pos\nbad film,neg\n", encoding="utf-8")
+    dev = tmp_path / f"dev{suffix}"
+    if suffix == ".jsonl":
+        dev.write_text('{"text": "fine", "label": "pos"}\n{"text": "odd", "label": "meh"}\n', encoding="utf-8")
+    else:
+        dev.write_text("text,label\nfine,pos\nodd,meh\n", encoding="utf-8")
+    spec = resolve_spec(train)
+    reference = load_examples(train)
+    with pytest.raises(DataError) as info:
+        load_alongside(reference, spec, dev)
+    assert info.value.where == ("line 2" if suffix == ".jsonl" else "line 3")
+    assert "label 'meh' is not among the training data's labels" in str(info.value)

@@ -63,7 +63,7 @@ def read_jsonl(
     chunks: list[pa.Table] = []
     rows: dict[str, list[Any]] = {}
     schema = None
-    found_labels: dict[str, None] = {}
+    found_labels: dict[str, str] = {}  # label -> the line it first appears on
     keys: set[str] = set()  # the key column's values seen (unique ids)
     n_rows = 0
     for n, line in enumerate(text.split("\n"), 1):
@@ -96,7 +96,7 @@ def read_jsonl(
     table = pa.concat_tables(chunks)
     spec = get_spec(kind)
     if labels is not None and spec.has_label_set:
-        check_labels(list(found_labels), list(labels), path, lambda lab: f"label {lab!r}")
+        check_labels(list(found_labels), list(labels), path, found_labels.__getitem__)
         out_labels = list(labels)
     else:
         out_labels = spec.gold.order_labels(list(found_labels))
@@ -104,7 +104,7 @@ def read_jsonl(
 
 
 def _row(spec: KindSpec, get: dict[str, Any], rows: dict[str, list[Any]], path: Any, where: str,
-         require_labels: bool, strict_bio: bool, found: dict[str, None], keys: set[str]) -> None:
+         require_labels: bool, strict_bio: bool, found: dict[str, str], keys: set[str]) -> None:
     """Check one record by what its spec says each column is, and append it to ``rows``."""
     gold_col = spec.gold_column
     if require_labels and get[gold_col] is None:
@@ -130,7 +130,7 @@ def _row(spec: KindSpec, get: dict[str, Any], rows: dict[str, list[Any]], path: 
     gold = spec.gold.parse(get[gold_col], values, where, path, strict_bio=strict_bio)
     if spec.has_label_set:
         for name in spec.gold.count_keys(gold):
-            found.setdefault(name, None)
+            found.setdefault(name, where)
     values[gold_col] = gold
     for col in spec.columns:
         rows[col].append(values[col])
