@@ -168,6 +168,8 @@ class Project(MetaState, LabelSetOps, SplitOps, JournalReplay):
             self = cls(folder, loaded.meta, loaded.raw)
             self._lock_file = lock
             self.recovery_messages.extend(loaded.messages)
+            if loaded.from_backup:  # rows written after the backup: kept, never deleted as unused
+                self.recovery_messages.extend(self._keep_unnamed_data())
             self._replay(from_backup=loaded.from_backup)
             self.recovery_messages.extend(self._restore_used_labels())
             if loaded.rewrite:  # upgraded or restored: write the good state back now

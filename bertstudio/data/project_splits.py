@@ -18,6 +18,7 @@ Two rules keep an import from losing or changing what the user made:
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
@@ -30,6 +31,9 @@ from bertstudio.data.project_labels import check_label_names
 from bertstudio.data.project_meta import PROJECT_FILE, default_color
 from bertstudio.data.kinds import get_spec, require_kind
 from bertstudio.errors import DataError
+
+# a data file store.write_split wrote: <split>-<journal seq>[-n].arrow
+_DATA_FILE = re.compile(r"^(?P<split>train|dev|test)-(?P<seq>\d{8})(?:-(?P<n>\d+))?\.arrow$")
 
 if TYPE_CHECKING:
     from bertstudio.data.examples import ExampleSet
@@ -181,6 +185,59 @@ class SplitOps:
         return dict(entry) if entry else None
 
     # ------------------------------------------------------------------ backups of replaced rows
+    def _keep_unnamed_data(self) -> list[str]:
+        """After project.json was restored from its backup: each split's newest data file that
+        the restored copy does not name (rows imported or folded after the backup was made)
+        is kept as a backup of replaced rows, so that Edit > Restore replaced rows… brings
+        it back; before, the next save deleted it as unused. Returns the recovery messages."""
+        named = {Path(str(info.get("file"))).name for info in self._meta["splits"].values()}
+        newest: dict[str, tuple[tuple[int, int], Path]] = {}
+        data_dir = self.folder / store.DATA_DIR
+        for path in sorted(data_dir.iterdir()) if data_dir.is_dir() else ():
+            found = _DATA_FILE.match(path.name)
+            if found and path.name not in named and path.is_file():
+                order = (int(found["seq"]), int(found["n"] or 0))
+                if found["split"] not in newest or order > newest[found["split"]][0]:
+                    newest[found["split"]] = (order, path)
+        messages: list[str] = []
+        for split, (_order, path) in sorted(newest.items()):
+            try:
+                table = store.read_table(path, self.kind)
+            except DataError as exc:
+                messages.append(f"{path.relative_to(self.folder).as_posix()} is not named by the restored "
+                                f"project.json and cannot be read ({exc.problem}); it was left in place")
+                continue
+            if split in self._meta["splits"] and self._same_rows(split, table):
+                continue  # what the journal replay recovers anyway: nothing to keep or to say
+            kept = store.keep_split_backup(self.folder, split, path)
+            gold = table.column(get_spec(self.kind).gold_column)
+            self._meta["backups"].append({
+                "id": kept.stem, "split": split, "file": kept.relative_to(self.folder).as_posix(),
+                "rows": table.num_rows, "labelled": table.num_rows - gold.null_count,
+                "labels": list(values_in(self.kind, table)), "source": None, "replaced": _now()})
+            messages.append(f"{path.relative_to(self.folder).as_posix()} ({table.num_rows:,} {split} rows) was "
+                            "written after the restored copy of project.json and is not part of the project now; "
+                            "it is kept: Edit > Restore replaced rows… brings it back")
+        return messages
+
+    def _same_rows(self, split: str, table: pa.Table) -> bool:
+        """Whether ``table`` holds the split's rows and gold values as the journal will replay them."""
+        from bertstudio.data.journal import read_journal
+        from bertstudio.data.project_replay import JOURNAL_FILE, PREV_JOURNAL_FILE
+
+        current = self._split(split)  # type: ignore[attr-defined]
+        if current.num_rows != table.num_rows:
+            return False
+        gold_column = get_spec(self.kind).gold_column
+        values = current.column(gold_column).to_pylist()
+        entries = read_journal(self.folder / PREV_JOURNAL_FILE).entries + read_journal(self.folder / JOURNAL_FILE).entries
+        for entry in sorted(entries, key=lambda e: e["seq"]):
+            if entry["seq"] > self._meta["data_seq"] and entry.get("split") == split \
+                    and isinstance(entry.get("row"), int) and 0 <= entry["row"] < len(values):
+                values[entry["row"]] = entry.get("value")
+        return values == table.column(gold_column).to_pylist() and all(
+            current.column(c).equals(table.column(c)) for c in current.column_names if c != gold_column)
+
     def split_backups(self, split: str | None = None) -> list[dict[str, Any]]:
         """The kept rows of earlier replaces (oldest first): id, split, rows, labelled, labels, source, replaced."""
         return [dict(b) for b in self._meta["backups"] if split is None or b["split"] == split]

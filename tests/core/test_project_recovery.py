@@ -116,3 +116,58 @@ def test_damaged_after_compaction_recovers_folded_edits(tmp_path: Path) -> None:
     assert "restored" in project.recovery_messages[0]
     assert project.labels == ["neg", "positive"]
     assert golds(project) == ["positive", "neg", "positive", "neg"]
+
+
+def _cut_project_json(folder: Path) -> None:
+    raw = (folder / "project.json").read_bytes()
+    (folder / "project.json").write_bytes(raw[: len(raw) // 2])
+
+
+def test_rows_written_after_the_restored_backup_are_kept_and_can_be_brought_back(tmp_path: Path) -> None:
+    """An import, then a damaged project.json whose backup predates it: the restored project
+    lacks the rows, but their data file is kept as a backup of replaced rows (it used to be
+    deleted as unused at the next save), the user is told, and restoring it brings them back."""
+    from bertstudio.data.examples import from_records
+
+    p = Project.create(tmp_path / "p", name="x", kind="sentence", labels=["pos", "neg"])
+    rows = [{"text": "good", "label": "pos"}, {"text": "bad", "label": "neg"}, {"text": "meh", "label": None}]
+    p.import_examples(from_records("sentence", rows, labels=["pos", "neg"]), "train")
+    p.close()
+    _cut_project_json(p.folder)
+    q = Project.open(p.folder)
+    try:
+        assert "train" not in q.split_names
+        kept = [m for m in q.recovery_messages if "Restore replaced rows" in m]
+        assert len(kept) == 1 and "3 train rows" in kept[0]
+        (backup,) = q.split_backups("train")
+        assert backup["rows"] == 3 and backup["labelled"] == 2 and set(backup["labels"]) == {"pos", "neg"}
+        q.add_label("other")  # saves: the file must survive them
+        q.compact(force=True)
+    finally:
+        q.close()
+    again = Project.open(p.folder)
+    try:
+        assert again.recovery_messages == [] and again.split_backups("train")[0]["id"] == backup["id"]
+        again.restore_split_backup(backup["id"])
+        assert [again.row("train", r)["text"] for r in range(3)] == ["good", "bad", "meh"]
+        assert [again.gold("train", r) for r in range(3)] == ["pos", "neg", None]
+    finally:
+        again.close()
+
+
+def test_a_newer_data_file_the_journal_replays_anyway_is_not_reported(tmp_path: Path) -> None:
+    from bertstudio.data.examples import from_records
+
+    p = Project.create(tmp_path / "p", name="x", kind="sentence", labels=["pos", "neg"])
+    p.import_examples(from_records("sentence", [{"text": t, "label": None} for t in ("a", "b", "c")]), "train")
+    p.save_ui_state()  # project.json.bak now names the imported file
+    p.set_gold("train", 0, "pos")
+    p.set_gold("train", 1, "neg")
+    p.close()  # folds the two labels into a newer data file
+    _cut_project_json(p.folder)
+    q = Project.open(p.folder)
+    try:
+        assert [q.gold("train", r) for r in range(3)] == ["pos", "neg", None]
+        assert q.split_backups() == [] and not [m for m in q.recovery_messages if "Restore replaced rows" in m]
+    finally:
+        q.close()
