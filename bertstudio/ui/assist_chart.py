@@ -57,6 +57,7 @@ class AuditChart(QWidget):
         self.plot.setObjectName("auditPlot")
         self.plot.setLabel("left", self.tr("audit accuracy (%)"))
         self.plot.setLabel("bottom", self.tr("labels so far"))
+        self.plot.getAxis("bottom").enableAutoSIPrefix(False)  # counts of labels, never "(x0.001)"
         self.plot.showGrid(x=True, y=True, alpha=0.3)
         self.plot.setYRange(0, 100, padding=0.02)
         self.plot.setMouseEnabled(x=False, y=False)
@@ -110,6 +111,10 @@ class AuditChart(QWidget):
             self.random_curve.setData([float(k) for k, _ in estimate], [100 * float(a) for _, a in estimate])
         else:
             self.random_curve.setData([], [])
+        # x from 0 to the last point (at least 10 labels): an empty chart shows where points will come,
+        # not pyqtgraph's default range around zero
+        right = max([10.0, *xs.tolist(), *(float(k) for k, _ in estimate or ())])
+        self.plot.setXRange(0, right, padding=0.02)
         self.caption.setText(self.caption_text(estimate, xs))
 
     def caption_text(self, estimate: list, xs: np.ndarray) -> str:

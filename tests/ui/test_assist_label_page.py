@@ -168,6 +168,9 @@ def test_the_audit_set_is_never_trained_on(qtbot, assisted, tiny):
     assistant, editor = a.assist.assistant, a.editor
     assistant.train_gate.set()  # no holding here
     qtbot.waitUntil(lambda: a.assist.scores() is not None, timeout=WAIT_MS)
+    chart = a.page.chart
+    (left, right), _ = chart.plot.viewRange()  # empty: 0 to 10 labels, counted in labels (no SI prefix)
+    assert -1 < left <= 0 and 10 <= right < 11 and not chart.plot.getAxis("bottom").autoSIPrefix
     a.page.assist_bar.set_strategy("uncertain")
     audit_shown = []
     for _ in range(25):
@@ -195,6 +198,8 @@ def test_the_audit_set_is_never_trained_on(qtbot, assisted, tiny):
     xs, ys = a.page.chart.loop_curve.getData()
     last = a.assist.history()[-1]  # the chart's last point is the shown model's audit accuracy now
     assert xs[-1] == last["labels"] and ys[-1] == 100 * stats.accuracy == 100 * last["accuracy"]
+    (left, right), _ = chart.plot.viewRange()
+    assert -1 < left <= 0 and xs[-1] <= right < xs[-1] + 2
     # too few audit labels for a random-order estimate: the caption says why its curve is missing,
     # and once there is one that stops short of the loop's labels, where it stops and why
     assert a.page.chart.random_curve.getData()[0] is None or not len(a.page.chart.random_curve.getData()[0])
