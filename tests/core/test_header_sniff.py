@@ -35,6 +35,8 @@ def _reviews(n: int = 30, seed: int = 0) -> list[tuple[str, str]]:
     ([["first text", "yes"]] + [[f"text {i}", "yes" if i % 2 else "no"] for i in range(8)], False),  # its label recurs
     ([["foo", "bar"], ["hello", "a"], ["bye", "b"]], False),            # too few rows to tell: data
     ([["phrase", "2.5"]] + [[f"text {i}", f"{i / 3:.2f}"] for i in range(5)], False),    # a number on top: data
+    ([["What time is it?", "question"], ["Close it.", "command"], ["Why?", "question"]], False),  # a label value, not a name
+    ([["sentence", "label"], ["label", "x"], ["b", "y"]], True),          # "label" as a text below is in another column
     ([["only text"]], False),
     ([], False),
 ])
@@ -85,3 +87,28 @@ def test_cli_refuses_a_header_it_cannot_read_with_one_line(tmp_path: Path, capsy
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(err) == 1 and "votes.csv, line 1" in err[0] and "columns text=" in err[0]
     assert not (tmp_path / "run").exists()
+
+
+def test_a_positional_mapping_still_skips_a_header_row(tmp_path: Path) -> None:
+    """--columns text=0,label=1 on a file with a "text,label" header: the header is not an example."""
+    path = _write(tmp_path / "named.csv", [("text", "label"), *_reviews(20)])
+    es = load_examples(path, columns={"text": "0", "label": "1"})
+    assert len(es) == 20 and sorted(es.labels) == ["neg", "pos"]
+    plain = _write(tmp_path / "plain.csv", _reviews(20))
+    assert len(load_examples(plain, columns={"text": "0", "label": "-1"})) == 20
+
+
+def test_a_headerless_file_whose_first_label_is_a_column_word_keeps_its_first_row(tmp_path: Path) -> None:
+    rows = [("What time is it?", "question"), ("Close the door.", "command"), ("It is raining.", "statement"),
+            ("Is it late?", "question"), ("Sit down.", "command"), ("The sky is blue.", "statement")]
+    path = _write(tmp_path / "acts.csv", rows)
+    es = load_examples(path)
+    assert len(es) == 6 and es.dataset[0]["text"] == "What time is it?"
+    assert sorted(es.labels) == ["command", "question", "statement"]
+    assert not preview(path).has_header and preview(path).suggested_columns == {"text": 0, "label": 1}
+
+
+def test_two_roles_on_one_column_are_refused(tmp_path: Path) -> None:
+    path = _write(tmp_path / "plain.csv", _reviews(6))
+    with pytest.raises(DataError, match="text and label name the same column"):
+        load_examples(path, columns={"text": "0", "label": "0"})

@@ -121,10 +121,6 @@ def _first_record(text: str, opts: TableOptions) -> tuple[int, list[str]]:
     raise DataError("file has no rows", expected="at least one example")
 
 
-def _looks_like_header(fields: Sequence[str]) -> bool:
-    return any(f.strip().lower() in _KNOWN for f in fields)
-
-
 _NUMBER = re.compile(r"\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*")
 SNIFF_ROWS = 200  # records after the first that the header guess reads
 
@@ -132,19 +128,21 @@ SNIFF_ROWS = 200  # records after the first that the header guess reads
 def sniff_header(records: Sequence[Sequence[str]]) -> bool:
     """Whether the first of ``records`` (a file's first ones) names the columns.
 
-    It does when it holds a column name bertstudio knows (text, sentence, label, ...).
-    Otherwise the rows below decide, as csv.Sniffer does: a column whose other cells are
-    all numbers under a first cell that is not one (a score, an id, a 0/1 label), or a
-    label column whose values repeat (a class set) while the first row's value occurs
-    nowhere below it ("sentiment" over pos/neg). Without such evidence the first row is
-    data, as in GLUE's headerless files.
+    It does when it holds a column name bertstudio knows (text, sentence, label, ...) that
+    is not also a value of its column below (a dialog-act set whose first row is labelled
+    "question" is data). Otherwise the rows below decide, as csv.Sniffer does: a column
+    whose other cells are all numbers under a first cell that is not one (a score, an id,
+    a 0/1 label), or a label column whose values repeat (a class set) while the first
+    row's value occurs nowhere below it ("sentiment" over pos/neg). Without such evidence
+    the first row is data, as in GLUE's headerless files.
     """
     if not records:
         return False
     first = [f.strip() for f in records[0]]
-    if _looks_like_header(first):
-        return True
     rest = [[f.strip() for f in r] for r in records[1:SNIFF_ROWS + 1] if len(r) == len(first)]
+    known = [c for c, f in enumerate(first) if f.lower() in _KNOWN]
+    if known:
+        return not any(first[c] in {r[c] for r in rest} for c in known)
     if len(rest) < 2:
         return False
     for c, top in enumerate(first):
@@ -243,9 +241,9 @@ def read_table(
     columns = _positions(opts.columns)
     header = opts.header
     if header is None:
-        if columns:  # a mapping by name needs a header; one by positions reads every row
-            header = any(isinstance(v, str) for v in columns.values())
-        else:
+        if columns and any(isinstance(v, str) for v in columns.values()):  # a mapping by name needs a header
+            header = True
+        else:  # one by positions says nothing about the first row: "text,label" over the rows is still a header
             records = [f for _l, f in _take_records(text, opts, SNIFF_ROWS + 1)]
             header = sniff_header(records or [first])
     names = [(unescape_cell(f) if opts.formula_escaped else f).strip() for f in first] if header else None
@@ -289,6 +287,10 @@ def read_table(
         raise ConfigError(f"column mapping lacks {need}", path=path, expected=f"a file column for {need}")
     where_map = "column mapping"
     idx = {c: _resolve(v, names, n, path, where_map) for c, v in mapping.items()}
+    twice = [c for c in idx if list(idx.values()).count(idx[c]) > 1]
+    if twice:  # text=0,label=0 made every text its own class
+        raise DataError(f"{' and '.join(twice)} name the same column ({idx[twice[0]]})", path=path, where=where_map,
+                        expected="a different file column for each")
 
     # Feed pyarrow everything from the first record on; skip the header row itself.
     del text
