@@ -28,6 +28,8 @@ from bertstudio.assist.shown import ShownModel
 from bertstudio.assist.strategies import Queue, kmeans_spread
 from bertstudio.assist.trainer import TrainerJobs
 from bertstudio.data.atomic import atomic_write_bytes
+from bertstudio.data.regular_file import read_regular_text
+from bertstudio.errors import DataError
 
 log = logging.getLogger(__name__)
 
@@ -100,8 +102,15 @@ class AssistantState(TrainerJobs, ShownModel):
         self._data_id = self._split_identity()
         saved = self._read_state()
         if saved is not None:
-            self._queue.load_state(saved.get("queue", {}), labelled)
-            self._history = [h for h in saved.get("history", []) if isinstance(h, dict)]
+            try:
+                self._queue.load_state(saved.get("queue", {}), labelled)
+                history = saved.get("history", [])
+                self._history = [h for h in history if isinstance(h, dict)] if isinstance(history, list) else []
+            except (AttributeError, TypeError, ValueError, OverflowError) as exc:  # the right JSON, the wrong insides
+                self.messages.append(f"{self.state_path.name}: damaged, starting afresh ({type(exc).__name__}: {exc})")
+                self._queue = Queue(self._n, seed=self.settings.seed)
+                self._queue.labelled = labelled
+                self._history = []
         every = self.settings.strong_every
         self._next_strong_at = (len(self._gold) // every + 1) * every if every > 0 else 0
 
@@ -111,10 +120,11 @@ class AssistantState(TrainerJobs, ShownModel):
 
     def _read_state(self) -> dict | None:
         try:
-            data = json.loads(self.state_path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            return None
-        except (OSError, ValueError) as exc:
+            text = read_regular_text(self.state_path, missing_ok=True, max_bytes=256 << 20)  # never opens a FIFO
+            if text is None:
+                return None
+            data = json.loads(text)
+        except (DataError, ValueError, RecursionError) as exc:
             self.messages.append(f"{self.state_path.name}: unreadable, starting afresh ({exc})")
             return None
         if not isinstance(data, dict) or data.get("version") != STATE_VERSION or data.get("data") != self._data_id:

@@ -282,12 +282,15 @@ def load_strong(folder: str | Path) -> StrongModel:
 
     folder = Path(folder)
     try:
-        meta = json.loads((folder / "assist.json").read_text(encoding="utf-8"))
+        from bertstudio.data.regular_file import read_regular_text
+        from bertstudio.errors import DataError
+
+        meta = json.loads(read_regular_text(folder / "assist.json", max_bytes=256 << 20))
         rows = [int(r) for r in meta["rows"]]
         labels = [str(x) for x in meta["labels"]]
         kind = str(meta["kind"])
         steps = int(meta.get("steps", 0))
-    except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError, DataError) as exc:
         raise ConfigError(f"cannot read the saved assistant model: {type(exc).__name__}: {str(exc)[:200]}",
                           path=folder / "assist.json") from None
     try:

@@ -25,6 +25,8 @@ from typing import Any
 
 import numpy as np
 
+from bertstudio.errors import DataError
+
 log = logging.getLogger(__name__)
 
 FILE = "cartography.jsonl"
@@ -76,9 +78,16 @@ class Cartography:
 def read_cartography(run_dir: str | Path) -> Cartography | None:
     """The run's cartography, or None when it has none (or the file is unreadable). A resumed
     run may have written an epoch twice: the last line of each epoch counts."""
+    from bertstudio.train.rundir import _text, decode_json
+
+    path = Path(run_dir) / FILE
     try:
-        lines = [json.loads(line) for line in (Path(run_dir) / FILE).read_text(encoding="utf-8").splitlines()
+        text = _text(path)  # a FIFO refused before it is opened, a size cap
+        if text is None:
+            return None
+        lines = [decode_json(line, path=path, where=f"line {n}") for n, line in enumerate(text.splitlines(), 1)
                  if line.strip()]
+        lines = [line for line in lines if isinstance(line, dict)]
         header = next(line for line in lines if line.get("kind") == "header")
         epochs = {int(line["epoch"]): line for line in lines if line.get("kind") == "epoch"}
         gold, text = list(header["gold"]), list(header["text"])
@@ -86,7 +95,7 @@ def read_cartography(run_dir: str | Path) -> Cartography | None:
             return None
         probs = np.array([[np.nan if p is None else float(p) for p in epochs[e]["gold_prob"]] for e in sorted(epochs)])
         right = np.array([[p == g for p, g in zip(epochs[e]["pred"], gold)] for e in sorted(epochs)], dtype=float)
-    except (OSError, ValueError, KeyError, TypeError, StopIteration) as exc:
+    except (OSError, ValueError, KeyError, TypeError, StopIteration, AttributeError, DataError) as exc:
         log.info("no cartography in %s: %s", run_dir, exc)
         return None
     if probs.shape[1] != len(gold) or right.shape != probs.shape:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from bertstudio.errors import ConfigError
+from bertstudio.errors import ConfigError, DataError
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -49,10 +49,22 @@ class PushSource:
     meta: dict[str, Any] = field(default_factory=dict)  # an ONNX export's labels.json
 
 
+def _read_text(path: Path) -> str:
+    """A file the card is written from ("" when missing or unreadable: the card leaves it out);
+    a FIFO or device is refused before it is opened, as everywhere."""
+    from bertstudio.data.regular_file import read_regular_text
+    from bertstudio.train.rundir import MAX_RUN_FILE_BYTES
+
+    try:
+        return read_regular_text(path, missing_ok=True, max_bytes=MAX_RUN_FILE_BYTES) or ""
+    except DataError:
+        return ""
+
+
 def _read_json(path: Path) -> dict[str, Any]:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError):  # the card leaves out what it cannot read
+        data = json.loads(_read_text(path) or "{}")
+    except (ValueError, RecursionError):  # the card leaves out what it cannot read
         return {}
     return data if isinstance(data, dict) else {}
 
@@ -106,13 +118,13 @@ def _run_files(run: Path | None) -> tuple[dict[str, Any], dict[str, float], dict
         return {}, {}, {}
     settings: dict[str, Any] = {}
     try:
-        settings = tomllib.loads((run / "config.toml").read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError):  # TOMLDecodeError and UnicodeDecodeError are ValueErrors
+        settings = tomllib.loads(_read_text(run / "config.toml"))
+    except (ValueError, RecursionError):  # TOMLDecodeError and UnicodeDecodeError are ValueErrors
         pass
     metrics = {k: float(v) for k, v in _read_json(run / "metrics.json").items() if isinstance(v, (int, float))}
     started: dict[str, Any] = {}
     try:
-        for line in (run / "history.jsonl").read_text(encoding="utf-8").splitlines():
+        for line in _read_text(run / "history.jsonl").splitlines():
             event = json.loads(line) if line.strip() else {}
             if isinstance(event, dict) and event.get("kind") == "started":
                 started = event

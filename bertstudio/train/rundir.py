@@ -330,12 +330,18 @@ def write_results(folder: str | Path, metrics: dict[str, float], predictions: li
 _MAX_DEPTH = 32
 
 
+# The most any run file holds (a million logged steps of history are ~300 MB): a bigger one
+# is damage, refused from its size (a sparse 2 GB history.jsonl took 15 s and 4 GB to read).
+MAX_RUN_FILE_BYTES = 512 << 20
+
+
 def _text(path: Path, *, errors: str = "strict") -> str | None:
     """A run file's text; None when it is absent. DataError for a folder, a FIFO or device
-    (refused before it is opened), an unreadable file or bytes that are not UTF-8."""
+    (refused before it is opened), a file over MAX_RUN_FILE_BYTES, an unreadable file or bytes
+    that are not UTF-8."""
     if not os.path.lexists(path):
         return None
-    raw = read_regular_file(path)
+    raw = read_regular_file(path, max_bytes=MAX_RUN_FILE_BYTES)
     try:
         return raw.decode("utf-8", errors=errors)
     except UnicodeDecodeError as exc:

@@ -62,10 +62,15 @@ def is_sentence_transformer(model: str | None) -> bool:
     modules.json names a Pooling module (how it was trained to be read)."""
     from bertstudio.bundled import resolve_model  # not tasks.model: the Train page asks on the GUI thread
 
+    from bertstudio.data.regular_file import read_regular_text
+    from bertstudio.errors import DataError
+
     try:
         folder = Path(resolve_model(model))
-        return folder.is_dir() and "Pooling" in (folder / "modules.json").read_text(encoding="utf-8")
-    except (OSError, ValueError, UnicodeDecodeError):
+        # never opens a FIFO (the run's own model checks then name it)
+        return folder.is_dir() and "Pooling" in (read_regular_text(folder / "modules.json", missing_ok=True,
+                                                                    max_bytes=1 << 20) or "")
+    except (OSError, ValueError, DataError):
         return False
 
 

@@ -31,6 +31,8 @@ from PySide6.QtWidgets import (
 
 from bertstudio.assist.cache import text_key
 from bertstudio.data.atomic import atomic_write_bytes
+from bertstudio.data.regular_file import read_regular_text
+from bertstudio.errors import DataError
 from bertstudio.ui.jobs import JobWorker
 from bertstudio.ui.session import ProjectSession
 
@@ -52,11 +54,11 @@ class ReviewStore:
         self.path = Path(folder) / REVIEW_FILE.format(split=split)
         self.kept: set[str] = set()
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-            self.kept = {str(k) for k in data.get("kept", [])} if isinstance(data, dict) else set()
-        except FileNotFoundError:
-            pass
-        except (OSError, ValueError, TypeError) as exc:
+            text = read_regular_text(self.path, missing_ok=True, max_bytes=64 << 20)  # never opens a FIFO
+            data = json.loads(text) if text is not None else {}
+            kept = data.get("kept", []) if isinstance(data, dict) else []
+            self.kept = {str(k) for k in kept} if isinstance(kept, list) else set()
+        except (DataError, ValueError, TypeError, RecursionError) as exc:
             log.warning("%s unreadable, starting afresh: %s", self.path, exc)
 
     def keep(self, flag: Any) -> None:
