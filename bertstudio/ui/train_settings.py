@@ -234,6 +234,13 @@ class TrainSettingsForm(QGroupBox):
                 self.lr_combo.setCurrentText(lr)
                 self.epochs_spin.setValue(float(epochs))
                 self.warmup_spin.setValue(PAPER_WARMUP)
+                # the paper's recipe fine-tunes the whole encoder under a head on [CLS]: not the small-data
+                # choice's SetFit and frozen encoder (an MLP head, or a mode the person picked, stays)
+                self.method_combo.setCurrentIndex(self.method_combo.findData("finetune"))
+                if self.head_combo.currentData() != "mlp":
+                    self.head_combo.setCurrentIndex(self.head_combo.findData("linear"))
+                if not self.mode_chosen:
+                    self.mode_combo.setCurrentIndex(self.mode_combo.findData("full"))
             finally:
                 self._applying = False
 

@@ -159,6 +159,28 @@ def test_bert_paper_presets_fill_the_settings(qtbot, session):
     assert config.logging_steps == 1  # 32 rows / 16 = 2 steps x 4 epochs: every step is a curve point
 
 
+def test_a_paper_preset_after_automatic_fine_tunes_the_whole_encoder(qtbot, session):
+    """Automatic on a small set picks SetFit and a frozen encoder; the BERT paper's recipe is full
+    fine-tuning under a head on [CLS], so choosing it sets those too (a mode the person picked stays)."""
+    page = TrainingPage(session)
+    qtbot.addWidget(page)
+    form = page.form
+    form.method_combo.setCurrentIndex(form.method_combo.findData("setfit"))
+    form.head_combo.setCurrentIndex(form.head_combo.findData("embedding"))
+    form._applying = True  # as the Automatic choice puts them: not picked by the person
+    form.mode_combo.setCurrentIndex(form.mode_combo.findData("frozen"))
+    form._applying = False
+    idx = page.preset_combo.findData("32|5e-5|3")
+    page.preset_combo.setCurrentIndex(idx)
+    page.preset_combo.activated.emit(idx)
+    assert (page.config.method, page.config.head, page.config.mode) == ("finetune", "linear", "full")
+    form.mode_combo.setCurrentIndex(form.mode_combo.findData("lora"))  # picked by the person: kept
+    idx = page.preset_combo.findData("16|2e-5|4")
+    page.preset_combo.setCurrentIndex(idx)
+    page.preset_combo.activated.emit(idx)
+    assert page.config.mode == "lora" and page.config.batch_size == 16
+
+
 def test_bad_settings_are_refused_before_any_run_folder_exists(qtbot, session):
     page = TrainingPage(session)
     qtbot.addWidget(page)
