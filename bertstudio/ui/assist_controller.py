@@ -220,8 +220,10 @@ class AssistController(QObject):
         return self.assistant is not None and (split is None or split == SPLIT)
 
     def suggestion(self, split: str, row: int) -> Any:
-        """The shown model's Suggestion for ``row`` of ``split`` (None: none yet, or another split)."""
-        if not self.is_active(split):
+        """The shown model's Suggestion for ``row`` of ``split`` (None: none yet, another split, or
+        the pending audit draw, whose suggestion no view shows: the Data page would nudge the label
+        the Label page keeps unnudged)."""
+        if not self.is_active(split) or self.is_audit_pick(split, row):
             return None
         return self.assistant.suggestion(split, row)
 

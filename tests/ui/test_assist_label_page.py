@@ -178,6 +178,7 @@ def test_the_audit_set_is_never_trained_on(qtbot, assisted, tiny):
         if a.assist.is_audit_pick("train", row):
             audit_shown.append(row)
             assert editor.suggestion() is None and "Audit example" in editor.suggestion_label.text()
+            assert a.assist.suggestion("train", row) is None  # nor in the Data page's Suggested column
             assert "audit pick" in a.page.assist_bar.note.text()
         qtbot.keyClick(editor, a.key_for(gold[row]))
     audit = set(assistant._queue.audit_rows)
