@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from bertstudio.data.kinds import get_spec
+from bertstudio.errors import BertStudioError
 from bertstudio.metrics.per_class import per_class_from_predictions
 from bertstudio.train.rundir import read_predictions, read_run
 from bertstudio.ui import example_html
@@ -381,8 +382,22 @@ class ResultsPage(QWidget):
         r = self.current_prediction() if self.table.model() is not None else None
         ok = r is not None and r.split is not None
         self.set_gold_button.setEnabled(ok)
-        self.accept_button.setEnabled(ok)
+        usable = ok and self._is_project_value(self.model.predicted_value(r))
+        self.accept_button.setEnabled(usable)
+        self.accept_button.setToolTip("" if usable or not ok else self.tr(
+            "The run predicted a label this project no longer has (renamed or removed since the run)"))
         self.relabel_combo.setEnabled(ok)
+
+    def _is_project_value(self, value: Any) -> bool:
+        """Whether ``value`` can be a gold value of the project now (a run trained before a label was
+        renamed predicts the old name)."""
+        if value is None:
+            return False
+        if not get_spec(self.kind).has_label_set:
+            return True
+        labels = set(self.session.project.labels)
+        values = value if isinstance(value, list) else [value]
+        return all(v in labels for v in values)
 
     def _set_gold_from_combo(self) -> None:
         r = self.current_prediction()
@@ -396,7 +411,12 @@ class ResultsPage(QWidget):
 
     def _apply(self, r: PredictionRow, value: Any) -> None:
         assert r.split is not None
-        self.session.apply_gold(r.split, r.row, value, self.tr("Relabel {split} row {row}").format(split=r.split, row=r.row + 1))
+        try:
+            self.session.apply_gold(r.split, r.row, value,
+                                    self.tr("Relabel {split} row {row}").format(split=r.split, row=r.row + 1))
+        except BertStudioError as exc:  # never an exception out of a button's slot: say it where the user looks
+            self.damage_label.setText(exc.message)
+            self.damage_label.show()
 
     def _on_labels_changed(self) -> None:
         """A rename rewrites gold values in bulk: join the run's rows to the project again."""

@@ -136,6 +136,23 @@ def test_relabel_in_place_goes_through_the_undo_stack(page, qtbot):
     assert page.model.rows[0].gold == "pos"
 
 
+def test_a_prediction_of_a_renamed_label_cannot_become_gold_and_nothing_escapes(page, qtbot):
+    """A run trained before 'pos' was renamed predicts 'pos': Use prediction as gold is off
+    (with why), and a value the project refuses shows on the page instead of raising in a slot."""
+    session = page.session
+    i = next(i for i, r in enumerate(page.model.rows) if page.model.predicted_value(r) == "pos")
+    page.table.selectRow(page.proxy.mapFromSource(page.model.index(i, 0)).row())
+    assert page.accept_button.isEnabled()
+    session.project.rename_label("pos", "good")
+    i = next(i for i, r in enumerate(page.model.rows) if page.model.predicted_value(r) == "pos")
+    page.table.selectRow(page.proxy.mapFromSource(page.model.index(i, 0)).row())
+    r = page.current_prediction()
+    assert not page.accept_button.isEnabled() and "no longer has" in page.accept_button.toolTip()
+    page._apply(r, "pos")  # what the button used to do: refused, said on the page, no exception
+    assert page.damage_label.isVisibleTo(page) and "pos" in page.damage_label.text()
+    assert session.project.gold("dev", r.row) != "pos"
+
+
 def test_a_run_written_before_predictions_named_their_rows_still_joins(qtbot, tmp_path, trained_run):
     """Older runs kept the evaluated rows in eval_rows.json beside predictions without row ids."""
     project = make_project(tmp_path / "proj")
