@@ -346,7 +346,29 @@ def load_onnx(path: str | Path, *, threads: int = 0) -> tuple[OnnxModel, Any, st
         raise ConfigError(problem, path=path, expected="model.onnx or model.int8.onnx of an export")
     tokenizer = load_tokenizer(path.parent)  # first: it refuses an export that brings its own code
     model = OnnxModel(path, threads=threads)
-    return model, tokenizer, str(model.meta["kind"]), [str(x) for x in model.meta["labels"]]
+    return model, tokenizer, str(model.meta["kind"]), _check_labels(model, path.parent / META_FILE)
+
+
+def _check_labels(model: "OnnxModel", meta_path: Path) -> list[str]:
+    """The export's label names, held to its model: names that are text and unique (a name twice
+    merged two classes' probabilities under one), as many as the model's logits (a short list
+    failed inside numpy, a long one named classes the model has not)."""
+    from bertstudio.data.kinds import get_spec
+
+    labels = model.meta["labels"]
+    if not all(isinstance(x, str) and x.strip() for x in labels) or len(set(labels)) != len(labels):
+        raise ConfigError("labels.json names a label twice, or a label that is not a name", path=meta_path,
+                          where="labels", expected="the model's label names, each once")
+    try:
+        has_labels = get_spec(str(model.meta["kind"])).has_label_set
+    except (ConfigError, KeyError, ValueError):
+        raise ConfigError(f"unknown task kind {model.meta['kind']!r}", path=meta_path, where="kind") from None
+    outputs = {o.name: o.shape for o in model.session.get_outputs()}
+    width = (outputs.get("logits") or [None])[-1]
+    if has_labels and isinstance(width, int) and width != len(labels):
+        raise ConfigError(f"labels.json names {len(labels)} labels but the model has {width} outputs", path=meta_path,
+                          where="labels", expected=f"{width} label names, as export-onnx wrote them")
+    return list(labels)
 
 
 def onnx_predictor(path: str | Path, *, threads: int = 0) -> Any:

@@ -62,21 +62,71 @@ def _softmax(x: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=-1, keepdims=True)
 
 
+class BadExport(Exception):
+    """A damaged export: one line, exit 2."""
+
+
+def _check_meta(meta: Any, where: Path) -> dict[str, Any]:
+    """labels.json as export-onnx writes it, or BadExport naming what is wrong."""
+    def bad(problem: str) -> BadExport:
+        return BadExport(f"{where}: {problem}")
+
+    if not isinstance(meta, dict):
+        raise bad("not a JSON object")
+    labels = meta.get("labels")
+    if not isinstance(labels, list) or not all(isinstance(x, str) and x.strip() for x in labels) \
+            or len(set(labels)) != len(labels):
+        raise bad("'labels' is not a list of distinct label names")
+    if meta.get("decode") not in ("classes", "score", "tags", "span"):
+        raise bad(f"'decode' is {meta.get('decode')!r} (expected classes, score, tags or span)")
+    for key, low, high in (("max_length", 8, 1 << 16), ("pad_token_id", 0, 1 << 31)):
+        value = meta.get(key)
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise bad(f"'{key}' is {value!r} (expected a whole number from {low} to {high})")
+    for key in ("inputs", "optional_inputs"):
+        if not isinstance(meta.get(key, []), list) or not set(meta.get(key, [])) <= set(INPUT_FIELDS):
+            raise bad(f"'{key}' names inputs other than {', '.join(INPUT_FIELDS)}")
+    return meta
+
+
+INPUT_FIELDS = ("text", "text_pair", "tokens", "question", "context")
+MODEL_INPUTS = ("input_ids", "token_type_ids", "attention_mask")
+
+
 class Predictor:
     def __init__(self, folder: str | Path, model: str | Path | None = None, threads: int = 0) -> None:
         folder = Path(folder)
-        self.meta = json.loads((folder / "labels.json").read_text(encoding="utf-8"))
+        try:
+            meta = json.loads((folder / "labels.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError, RecursionError) as exc:
+            raise BadExport(f"{folder / 'labels.json'}: cannot be read ({exc})") from None
+        self.meta = _check_meta(meta, folder / "labels.json")
         self.labels: list[str] = list(self.meta["labels"])
         self.decode = self.meta["decode"]
         self.max_length = int(self.meta["max_length"])
-        self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+        try:
+            self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+        except Exception as exc:  # noqa: BLE001 - the tokenizers library raises its own kinds
+            raise BadExport(f"{folder / 'tokenizer.json'}: cannot be read ({exc})") from None
         self.tokenizer.no_padding()
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads
         path = Path(model) if model else folder / "model.onnx"
-        self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        try:
+            self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        except Exception as exc:  # noqa: BLE001 - onnxruntime raises its own kinds
+            raise BadExport(f"{path}: not a model ONNX Runtime can load ({str(exc)[:200]})") from None
         self.inputs = [i.name for i in self.session.get_inputs()]
         self.outputs = [o.name for o in self.session.get_outputs()]
+        if not set(self.inputs) <= set(MODEL_INPUTS):
+            raise BadExport(f"{path}: the model takes inputs other than {', '.join(MODEL_INPUTS)}")
+        shapes = {o.name: o.shape for o in self.session.get_outputs()}
+        width = (shapes.get("logits") or [None])[-1]
+        if self.decode in ("classes", "tags") and isinstance(width, int) and width != len(self.labels):
+            raise BadExport(f"{folder / 'labels.json'}: {len(self.labels)} labels for a model with {width} outputs")
+        rank = {"classes": 2, "score": 2, "tags": 3}.get(self.decode)
+        if rank and len(shapes.get("logits") or ()) != rank:
+            raise BadExport(f"{folder / 'labels.json'}: 'decode' is {self.decode!r}, which this model's outputs do not fit")
 
     # --- running the model -------------------------------------------------------------
     def _run(self, encodings: list[Any]) -> dict[str, np.ndarray]:
@@ -189,7 +239,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--threads", type=int, default=0, help="ONNX Runtime threads (0: its default)")
     args = p.parse_args(argv)
     folder = Path(args.model).resolve().parent if args.model else Path(__file__).resolve().parent
-    predictor = Predictor(folder, args.model, threads=args.threads)
+    try:
+        predictor = Predictor(folder, args.model, threads=args.threads)
+    except BadExport as exc:
+        print(f"predict.py: error: {exc}", file=sys.stderr)
+        return 2
     if args.jsonl:
         with open(args.jsonl, encoding="utf-8") as fh:
             for line in fh:

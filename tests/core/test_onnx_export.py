@@ -279,3 +279,27 @@ def test_a_hostile_or_damaged_export_is_one_line_and_exit_2(make_export, tmp_pat
         lines = [line for line in err.splitlines() if line.strip()]
         assert code == 2 and len(lines) == 1 and words in lines[0] and "[y/N]" not in err, (case, err)
     assert not mark.exists()
+
+
+@pytest.mark.parametrize(("change", "fragment"), [
+    (lambda m: m.update(labels=m["labels"][:1]), "1 labels"),
+    (lambda m: m.update(labels=m["labels"] + ["extra"]), "labels"),
+    (lambda m: m.update(labels=[m["labels"][0]] * len(m["labels"])), "twice"),
+    (lambda m: m.update(labels="".join(m["labels"])), "labels"),
+])
+def test_labels_json_that_does_not_fit_the_model_is_refused_by_both_predictors(change, fragment, make_export, tmp_path):
+    """A label list shorter or longer than the logits failed inside numpy (exit 1), a name twice
+    merged two classes' probabilities under one (exit 0, wrong); both predictors refuse it."""
+    import shutil
+
+    _kind, _model, out = make_export("sentence")
+    bad = tmp_path / "bad"
+    shutil.copytree(out, bad)
+    meta = json.loads((bad / "labels.json").read_text(encoding="utf-8"))
+    change(meta)
+    (bad / "labels.json").write_text(json.dumps(meta), encoding="utf-8")
+    if isinstance(meta["labels"], list):
+        with pytest.raises(ConfigError, match="labels"):
+            onnx_predictor(bad / "model.onnx")
+    done = run_standalone(bad, ["--text", "a fine film"], tmp_path)
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1 and "labels.json" in done.stderr
