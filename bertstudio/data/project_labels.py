@@ -19,7 +19,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Collection
 
-from bertstudio.data.project_meta import COLOR, PROJECT_FILE, default_color
+from bertstudio.data.project_meta import (
+    COLOR,
+    MAX_LABEL_CHARS,
+    MAX_PROJECT_LABELS,
+    PROJECT_FILE,
+    default_color,
+    label_name_problem,
+)
 from bertstudio.data.kinds import get_spec
 from bertstudio.errors import ConfigError, DataError
 
@@ -29,18 +36,16 @@ if TYPE_CHECKING:
 LABEL_OPS = ("add_label", "rename_label", "set_color", "remove_label")
 
 
-MAX_LABEL_CHARS = 200  # a class name, shown on buttons, charts and in the model's config
-
-
 def check_label_names(names: list[str], folder: Path) -> None:
     seen: set[str] = set()
+    if len(names) > MAX_PROJECT_LABELS:
+        raise DataError(f"{len(names):,} labels", path=folder / PROJECT_FILE, where="labels",
+                        expected=f"at most {MAX_PROJECT_LABELS:,} labels in a project")
     for name in names:
-        if not isinstance(name, str) or not name.strip():
-            raise DataError(f"label name {name!r} is empty", path=folder / PROJECT_FILE, where="labels",
-                            expected="a non-empty name")
-        if len(name) > MAX_LABEL_CHARS:
-            raise DataError(f"label name {name[:40]!r}... is {len(name):,} characters long", path=folder / PROJECT_FILE,
-                            where="labels", expected=f"at most {MAX_LABEL_CHARS} characters")
+        problem = label_name_problem(name)
+        if problem:
+            raise DataError(problem, path=folder / PROJECT_FILE, where="labels",
+                            expected=f"a non-empty name of at most {MAX_LABEL_CHARS} characters")
         if name in seen:
             raise DataError(f"label {name!r} appears twice", path=folder / PROJECT_FILE, where="labels",
                             expected="unique label names")
@@ -61,6 +66,8 @@ def label_op_problem(op: dict[str, Any]) -> str | None:
         value = op.get(key)
         if not isinstance(value, str) or not value.strip():
             return f"{key} is {value!r}, not a label name"
+        if key != "old" and (problem := label_name_problem(value)):  # an old name is looked up, never made
+            return problem
     if op["op"] in ("add_label", "set_color") and not (isinstance(op.get("color"), str) and COLOR.match(op["color"])):
         return f"colour {op.get('color')!r} is not #rrggbb"
     return None
@@ -76,6 +83,8 @@ def label_op_conflict(op: dict[str, Any], names: Collection[str]) -> str | None:
     what = op["op"]
     if what == "add_label" and op["name"] in names:
         return f"label {op['name']!r} already exists"
+    if what == "add_label" and len(names) >= MAX_PROJECT_LABELS:
+        return f"the project has {len(names):,} labels, the most it may have"
     if what == "rename_label":
         if op["old"] not in names:
             return f"there is no label {op['old']!r} to rename"

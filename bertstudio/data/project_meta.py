@@ -147,6 +147,23 @@ def safe_data_file(value: Any, folder: str = DATA_DIR) -> bool:
             and _FILE_NAME.match(path.name) is not None)
 
 
+MAX_LABEL_CHARS = 200  # a class name, shown on buttons, charts and in the model's config
+MAX_PROJECT_LABELS = 1_000  # a legend of buttons and a picker; a journal of 60,000 adds took minutes to open
+_HIDDEN = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")  # control and text-direction characters
+
+
+def label_name_problem(name: Any) -> str | None:
+    """Why ``name`` cannot be a label name (the one rule for project.json, the journal, add,
+    rename and import), or None."""
+    if not isinstance(name, str) or not name.strip():
+        return f"label name {name!r} is empty" if isinstance(name, str) else f"{name!r} is not a label name"
+    if len(name) > MAX_LABEL_CHARS:
+        return f"label name {name[:40]!r}... is {len(name):,} characters long (at most {MAX_LABEL_CHARS})"
+    if _HIDDEN.search(name):
+        return f"label name {name[:40]!r} holds a control or text-direction character"
+    return None
+
+
 def check_fields(meta: dict[str, Any]) -> None:
     """Raise _Damaged naming the first field whose type or value is wrong (a hostile or broken file)."""
     from bertstudio.data.examples import KINDS
@@ -162,10 +179,13 @@ def check_fields(meta: dict[str, Any]) -> None:
         if not _is_count(meta[key]):
             raise _Damaged(f"{key} is {meta[key]!r}, not a whole number >= 0")
     names: set[str] = set()
+    if len(meta["labels"]) > MAX_PROJECT_LABELS:
+        raise _Damaged(f"{len(meta['labels']):,} labels (at most {MAX_PROJECT_LABELS:,})")
     for i, item in enumerate(meta["labels"]):
         name, color = item.get("name"), item.get("color")
-        if not name.strip() or name in names:
-            raise _Damaged(f"label {i} ({name!r}) is empty or appears twice")
+        problem = label_name_problem(name)
+        if problem or name in names:
+            raise _Damaged(f"label {i}: {problem or f'{name!r} appears twice'}")
         if not isinstance(color, str) or not COLOR.match(color):
             raise _Damaged(f"the colour of label {name!r} is {color!r}, not #rrggbb")
         names.add(name)

@@ -34,6 +34,7 @@ JOURNAL_FILE = "labels.journal"
 PREV_JOURNAL_FILE = "labels.journal.prev"
 # close() always compacts; compact_if_large() (GUI idle timer) folds once the journal holds this many edits
 COMPACT_AFTER = 20_000
+SKIPS_SHOWN = 20  # skipped journal entries named one by one in the recovery messages
 
 
 def _rename(names: set[str], old: str, new: str) -> None:
@@ -81,6 +82,8 @@ class JournalReplay:
         self._check_data_files()
         labels_seq, data_seq = self._meta["labels_seq"], self._meta["data_seq"]
         names = names_before([item["name"] for item in self._meta["labels"]], entries, data_seq, labels_seq)
+        skipped = 0
+        self._ordered_names: list[str] | None = None  # sorted(names), made again only after a label entry
         for entry in entries:
             seq = entry["seq"]
             self._seq = max(self._seq, seq)
@@ -88,7 +91,9 @@ class JournalReplay:
                 continue
             problem = self._entry_problem(entry, names)
             if problem:
-                self.recovery_messages.append(f"{JOURNAL_FILE}: edit {seq} skipped ({problem})")
+                skipped += 1
+                if skipped <= SKIPS_SHOWN:
+                    self.recovery_messages.append(f"{JOURNAL_FILE}: edit {seq} skipped ({problem})")
                 continue
             if entry["op"] in LABEL_OPS:
                 if seq > labels_seq:
@@ -96,11 +101,14 @@ class JournalReplay:
                 if seq > data_seq:
                     self._apply_rename(entry)  # type: ignore[attr-defined]
                 self._track_names(names, entry)  # the label set the next entries were made on
+                self._ordered_names = None
             elif seq > data_seq:
                 self._overlay.set(entry["split"], self._split(entry["split"]), entry["row"],  # type: ignore[attr-defined]
                                   entry["value"])
                 self._bump(entry["split"])  # type: ignore[attr-defined]
                 self._pending += 1
+        if skipped > SKIPS_SHOWN:  # one line for the rest: a forged journal of 60,000 entries is not 60,000 lines
+            self.recovery_messages.append(f"{JOURNAL_FILE}: {skipped - SKIPS_SHOWN:,} more edits skipped")
         if jr.file_size > jr.good_size:
             self._journal.truncate(jr.good_size)  # type: ignore[attr-defined]  # a clean line for the next edit
         self._meta["labels_seq"] = self._seq
@@ -154,7 +162,9 @@ class JournalReplay:
         if "value" not in entry:
             return "no value"
         try:
-            get_spec(self.kind).gold.check(entry["value"], sorted(names), lambda: self.row(split, row),  # type: ignore[attr-defined]
+            if self._ordered_names is None:
+                self._ordered_names = sorted(names)
+            get_spec(self.kind).gold.check(entry["value"], self._ordered_names, lambda: self.row(split, row),  # type: ignore[attr-defined]
                                            f"{split} row {row}", self.folder)
         except DataError as exc:
             return exc.problem

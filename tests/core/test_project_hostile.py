@@ -431,3 +431,48 @@ def test_an_import_bringing_a_label_name_of_300_characters_is_refused_whole(tmp_
         assert p.labels == [] and "train" not in p.split_names
     finally:
         p.close()
+
+
+def test_a_journal_of_many_label_adds_stops_at_the_limit_in_one_message(tmp_path: Path) -> None:
+    """60,000 forged add_label entries took minutes to replay and made a window of 60,000
+    buttons; the set stops at MAX_PROJECT_LABELS and the skipped rest is one line."""
+    from bertstudio.data.project_meta import MAX_PROJECT_LABELS
+
+    p = _project(tmp_path / "p")
+    p.close()
+    seq = json.loads((p.folder / "project.json").read_text())["seq"]
+    n = MAX_PROJECT_LABELS + 500
+    _append_lines(p.folder, *(encode_entry({"seq": seq + 1 + i, "op": "add_label", "name": f"c{i}", "color": "#4e79a7"})
+                              for i in range(n)))
+    q = Project.open(p.folder)
+    try:
+        assert len(q.labels) == MAX_PROJECT_LABELS
+        skipped = [m for m in q.recovery_messages if "skipped" in m]
+        assert len(skipped) <= 21 and skipped[-1].endswith("more edits skipped")
+        with pytest.raises(DataError, match="at most 1,000 labels"):
+            q.add_label("one too many")
+    finally:
+        q.close()
+
+
+@pytest.mark.parametrize("name", ["x" * 201, "a\u202eb", "tab\there", "nul\x00"])
+def test_a_bad_label_name_is_refused_in_project_json_and_skipped_in_the_journal(name: str, tmp_path: Path) -> None:
+    p = _project(tmp_path / "p")
+    p.close()
+    seq = json.loads((p.folder / "project.json").read_text())["seq"]
+    _append_lines(p.folder, encode_entry({"seq": seq + 1, "op": "add_label", "name": name, "color": "#4e79a7"}),
+                  encode_entry({"seq": seq + 2, "op": "rename_label", "old": "pos", "new": name}))
+    q = Project.open(p.folder)
+    try:
+        assert q.labels == ["neg", "pos"]
+        assert len([m for m in q.recovery_messages if "skipped" in m]) == 2
+        with pytest.raises(DataError):
+            q.add_label(name)
+    finally:
+        q.close()
+    meta = json.loads((p.folder / "project.json").read_text())
+    meta["labels"].append({"name": name, "color": "#4e79a7"})
+    (p.folder / "project.json").write_bytes(encode_meta(meta))
+    (p.folder / "project.json.bak").unlink(missing_ok=True)
+    with pytest.raises(DataError, match="label 2"):
+        Project.open(p.folder)

@@ -1,0 +1,37 @@
+"""The legend's typed codes are what the picker does (the shortest prefix that puts a label first
+in ``rank``), now computed in one pass: checked against asking ``rank`` prefix by prefix."""
+
+from __future__ import annotations
+
+import random
+
+from bertstudio.ui.editors.label_picker import DIGITS, ENTER, OPEN_KEY, key_texts, opens_picker, rank, typed_code
+
+
+def _by_rank(names: list[str], name: str, command_letters: frozenset[str]) -> str:
+    folded = name.casefold()
+    code = folded
+    for end in range(1, len(folded) + 1):
+        if rank(names, folded[:end])[:1] == [name]:
+            code = folded[:end]
+            break
+    return code if code and opens_picker(code[0], command_letters) else OPEN_KEY + code
+
+
+def test_codes_agree_with_the_ranking_on_random_label_sets() -> None:
+    rng = random.Random(0)
+    letters = frozenset("s")
+    for _ in range(400):
+        names = list(dict.fromkeys("".join(rng.choice("abSB1") for _ in range(rng.randint(1, 4)))
+                                   for _ in range(rng.randint(1, 14))))
+        for i, name in enumerate(names):
+            assert typed_code(names, name, letters) == _by_rank(names, name, letters), (names, name)
+        keys = key_texts(names, letters)
+        assert keys[:DIGITS] == [str(i + 1) for i in range(min(DIGITS, len(names)))]
+        assert all(k.endswith(ENTER) for k in keys[DIGITS:])
+
+
+def test_a_thousand_labels_get_their_codes() -> None:
+    names = [f"customer_request_category_{i}" for i in range(1000)]
+    keys = key_texts(names, frozenset("s"))
+    assert len(keys) == 1000 and keys[999] == "customer_request_category_999" + ENTER
