@@ -341,12 +341,13 @@ class MainWindow(QMainWindow):
         for action in self._project_actions():
             action.setEnabled(True)
         self._show_row(self.page_list.currentRow())  # the page itself instead of the welcome
-        state = dict(project.ui_state)
-        split, row = state.get("split"), state.get("row")
-        if split and isinstance(row, int) and 0 <= row < self.session.split_size(split):
+        state = dict(project.ui_state)  # as saved, or as a hand-edited project.json says: checked
+        split, row, page = state.get("split"), state.get("row"), state.get("page")
+        if isinstance(split, str) and split in project.split_names and isinstance(row, int) \
+                and 0 <= row < self.session.split_size(split):
             self.session.set_current(split, row)
-        if state.get("page") in self.pages:
-            self.show_page(state["page"])
+        if isinstance(page, str) and page in self.pages:
+            self.show_page(page)
         self._update_status()
         self._update_title()
 

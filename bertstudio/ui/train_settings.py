@@ -300,15 +300,18 @@ class TrainSettingsForm(QGroupBox):
             self.method_combo.setCurrentIndex(self.method_combo.findData(ok["method"]))
         if isinstance(ok.get("mode"), str):
             mode, _, n = ok["mode"].partition("-")
-            if self.mode_combo.findData(mode) >= 0 and (not n or n.isdigit()):
+            fits = not n or (n.isdigit() and self.top_spin.minimum() <= int(n) <= self.top_spin.maximum())
+            if self.mode_combo.findData(mode) >= 0 and fits:
                 self.mode_combo.setCurrentIndex(self.mode_combo.findData(mode))
                 if n:
                     self.top_spin.setValue(int(n))
         for spin, name in ((self.lora_spin, "lora_rank"), (self.max_len_spin, "max_length"), (self.seed_spin, "seed"),
                            (self.seeds_spin, "seeds"),
                            (self.epochs_spin, "epochs"), (self.warmup_spin, "warmup_ratio")):
-            if name in ok:
+            if name in ok and spin.minimum() <= ok[name] <= spin.maximum():  # a value the widget cannot show: left
                 spin.setValue(ok[name])
+            elif name in ok:
+                log.warning("training setting not restored: %s = %r is outside what the form takes", name, ok[name])
         for combo, name in ((self.batch_combo, "batch_size"), (self.lr_combo, "lr"), (self.device_combo, "device")):
             if name in ok:
                 combo.setCurrentText(_text(ok[name]))

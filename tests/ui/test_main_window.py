@@ -288,3 +288,27 @@ def test_dropping_a_file_on_the_window_opens_import_with_it(qtbot, main_window, 
     qtbot.waitUntil(lambda: "counts" in seen and main_window.session.split_size("dev") == 872, timeout=60_000)
     assert seen["path"] == str(path)
     assert seen["counts"] == "872 rows, 872 labelled\nLabels: positive: 444 (50.9%) · negative: 428 (49.1%)"
+
+
+def test_odd_saved_window_state_and_settings_open_without_an_exception(qtbot, tmp_path):
+    """A hand-edited (checksum-valid) project.json whose ui_state and recent_settings hold values of
+    the wrong inner type or beyond what the widgets take: the project opens, the odd values are
+    left out (pytest-qt fails the test on an exception raised in a Qt slot)."""
+    from bertstudio.data.project_meta import encode_meta
+
+    project = Project.create(tmp_path / "p", name="p", kind="sentence", labels=["neg", "pos"])
+    project.import_examples(from_records("sentence", [{"text": "a b", "label": None}] * 3), "train")
+    project.close()
+    meta = json.loads((tmp_path / "p" / "project.json").read_text())
+    meta["ui_state"] = {"page": ["data"], "split": "nope", "row": 0}
+    meta["recent_settings"] = {"train": {"mode": "top-99999999999", "max_length": 10**12, "epochs": 5}}
+    (tmp_path / "p" / "project.json").write_bytes(encode_meta(meta))
+    session = ProjectSession(Project.open(tmp_path / "p"),
+                             settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    window = MainWindow(session)
+    qtbot.addWidget(window)
+    window.show()
+    assert window.session.project is not None and "p" in window.windowTitle()
+    window.show_page("train")
+    form = window.pages["train"].form
+    assert form.max_len_spin.value() <= form.max_len_spin.maximum() and form.epochs_spin.value() == 5
