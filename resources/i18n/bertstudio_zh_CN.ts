@@ -465,22 +465,22 @@
 <context>
     <name>AssistController</name>
     <message>
-        <location filename="../../bertstudio/ui/assist_controller.py" line="296"/>
+        <location filename="../../bertstudio/ui/assist_controller.py" line="298"/>
         <source>from the label names</source>
         <translation>来自标签名称</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_controller.py" line="297"/>
+        <location filename="../../bertstudio/ui/assist_controller.py" line="299"/>
         <source>fast model</source>
         <translation>快速模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_controller.py" line="298"/>
+        <location filename="../../bertstudio/ui/assist_controller.py" line="300"/>
         <source>SetFit model</source>
         <translation>SetFit 模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_controller.py" line="299"/>
+        <location filename="../../bertstudio/ui/assist_controller.py" line="301"/>
         <source>fine-tuned model</source>
         <translation>微调模型</translation>
     </message>
@@ -536,22 +536,22 @@
         <translation>已有标签数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="65"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="66"/>
         <source>this loop</source>
         <translation>当前标注流程</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="66"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="67"/>
         <source>random order (estimate)</source>
         <translation>随机顺序(估计)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="121"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="126"/>
         <source>Random order is estimated from the audit labels alone; its curve starts once there are enough of them.</source>
         <translation>随机顺序的估计只用核查标签；核查标签足够后才会出现这条曲线。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="126"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="131"/>
         <source>Random order is estimated from the %1 audit labels alone, so it reaches %2 labels now and grows as audit labels come in.</source>
         <translation>随机顺序的估计只用 %1 个核查标签，所以现在只到 %2 个标签，随着核查标签增加而延长。</translation>
     </message>
@@ -1431,12 +1431,12 @@
 <context>
     <name>LabelPicker</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_picker.py" line="85"/>
+        <location filename="../../bertstudio/ui/editors/label_picker.py" line="106"/>
         <source>Type part of a label&apos;s name</source>
         <translation>输入标签名的一部分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_picker.py" line="91"/>
+        <location filename="../../bertstudio/ui/editors/label_picker.py" line="112"/>
         <source>↑ ↓ choose · Enter applies · Esc closes</source>
         <translation>↑ ↓ 选择 · Enter 应用 · Esc 关闭</translation>
     </message>
@@ -1665,32 +1665,32 @@
         <translation>请先新建或打开一个项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="368"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="369"/>
         <source>No project open</source>
         <translation>未打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="376"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="377"/>
         <source>Project: %1 (%2)</source>
         <translation>项目:%1(%2)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="378"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="379"/>
         <source>Split: %1</source>
         <translation>数据划分:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="379"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="380"/>
         <source>%1 labelled / %2</source>
         <translation>已标注 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="396"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="397"/>
         <source>Training is running</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="397"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="398"/>
         <source>A training run is in progress. Stop it and quit?</source>
         <translation>训练正在进行。停止训练并退出吗？</translation>
     </message>
@@ -2263,62 +2263,67 @@
 <context>
     <name>ResultsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="83"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="84"/>
         <source>Errors only</source>
         <translation>只看错误</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="101"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="102"/>
         <source>Set as gold</source>
         <translation>设为标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="103"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="104"/>
         <source>Use prediction as gold</source>
         <translation>采用预测作为标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="107"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="108"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="179"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="180"/>
         <source>{name} (not in this project)</source>
         <translation>{name}(不属于此项目)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="250"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="251"/>
         <source>%1 damaged line(s) of this run&apos;s predictions are not shown: %2</source>
         <translation>本次运行的预测中有 %1 行已损坏，未显示：%2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="269"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="270"/>
         <source>This run is not one of this project&apos;s runs ({folder}); it is shown for viewing only.</source>
         <translation>此运行不属于此项目({folder})；仅供查看。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="272"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="273"/>
         <source>It is a {run} run and this project holds {project} examples, so its rows are not matched to the project&apos;s.</source>
         <translation>这是一次 {run} 运行，而此项目包含 {project} 样例，因此其中的行不会与项目的行对应。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="276"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="277"/>
         <source>{joined} of {total} of its rows match this project&apos;s examples (same gold value).</source>
         <translation>它的 {total} 行中有 {joined} 行与此项目的样例对应(标准答案相同)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="333"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="334"/>
         <source>{shown} of {total} examples</source>
         <translation>{shown} / {total} 个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="335"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="336"/>
         <source>gold {g}, predicted {p}</source>
         <translation>标准答案 {g}，预测 {p}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="399"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="388"/>
+        <source>The run predicted a label this project no longer has (renamed or removed since the run)</source>
+        <translation>该运行预测的标签已不在本项目中（运行之后被重命名或删除）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/results_page.py" line="416"/>
         <source>Relabel {split} row {row}</source>
         <translation>重新标注 {split} 的第 {row} 行</translation>
     </message>
@@ -2326,107 +2331,107 @@
 <context>
     <name>ReviewQueue</name>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="79"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="81"/>
         <source>Review suspected errors</source>
         <translation>复查疑似错误</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="88"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="90"/>
         <source>Looking for labels the model disagrees with…</source>
         <translation>正在查找模型不认同的标签…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="93"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="95"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="101"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="103"/>
         <source>Keep the label (K)</source>
         <translation>保留标签(K)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="102"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="104"/>
         <source>Relabel (R)</source>
         <translation>重新标注(R)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="133"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="135"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="181"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="183"/>
         <source>The check could not run: %1</source>
         <translation>检查无法运行:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="187"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="189"/>
         <source>Cancelled. Nothing was changed.</source>
         <translation>已取消。没有任何更改。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="211"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="213"/>
         <source>No suspected errors to review.</source>
         <translation>没有需要复查的疑似错误。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="218"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="220"/>
         <source>%1-fold cross-validation of the fast model</source>
         <translation>快速模型的 %1 折交叉验证</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="219"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="221"/>
         <source>a training run&apos;s predictions</source>
         <translation>一次训练运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="220"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="222"/>
         <source>The model agrees with %1% of the given labels (%2 rows checked, %3). Treat its flags as questions, not answers: %4 suspected errors.</source>
         <translation>模型与 %1% 的现有标签一致(检查了 %2 行，%3)。请把它的标记当作疑问而非答案:共 %4 个疑似错误。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="225"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="227"/>
         <source>%1 kept earlier are not shown.</source>
         <translation>之前保留的 %1 个不再显示。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="227"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="229"/>
         <source>%1 labelled rows could not be checked (a label with a single example).</source>
         <translation>%1 个已标注的行无法检查(该标签只有一个样例)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="248"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="250"/>
         <source>%1row %2: %3 → %4 (%5%)</source>
         <translation>%1第 %2 行:%3 → %4(%5%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="260"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="262"/>
         <source>Word %1: &lt;b&gt;%2&lt;/b&gt;. </source>
         <translation>第 %1 个词:&lt;b&gt;%2&lt;/b&gt;。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="263"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="265"/>
         <source>Given: &lt;b&gt;%1&lt;/b&gt;. Suggested: &lt;b&gt;%2&lt;/b&gt; (probability %3%).</source>
         <translation>现有标签:&lt;b&gt;%1&lt;/b&gt;。建议:&lt;b&gt;%2&lt;/b&gt;(概率 %3%)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="266"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="268"/>
         <source>Most similar examples labelled &lt;b&gt;%1&lt;/b&gt;:</source>
         <translation>标注为 &lt;b&gt;%1&lt;/b&gt; 的最相似样例:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="268"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="270"/>
         <source>row</source>
         <translation>行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="280"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="282"/>
         <source>Relabel as %1 (R)</source>
         <translation>重新标注为 %1(R)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="299"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="301"/>
         <source>Relabel row %1 as %2</source>
         <translation>将第 %1 行重新标注为 %2</translation>
     </message>
@@ -3261,12 +3266,12 @@
         <translation>BERT 论文的配方：已标注的数据足够多。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="270"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="277"/>
         <source>batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="271"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="278"/>
         <source>learning rate</source>
         <translation>学习率</translation>
     </message>
