@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import signal
 import sys
 import threading
@@ -238,7 +239,7 @@ def _train_seeds(config: Any, train_set: Any, eval_set: Any, args: argparse.Name
 def _report_result(result: Any, out: TextIO) -> int:
     if result.metrics:
         out.write(json.dumps(result.metrics, indent=2, sort_keys=True) + "\n")
-    if result.output_dir and (Path(result.output_dir) / "config.toml").is_file():  # a refused run made none
+    if result.output_dir and os.path.isfile(os.path.join(result.output_dir, "config.toml")):  # a refused run made none
         out.write(f"run folder: {result.output_dir}\n")
     code = _exit_code(result)
     if code == EXIT_USAGE:  # the user's input, not the run, is at fault
@@ -288,7 +289,9 @@ def _evaluation_folder(args: argparse.Namespace) -> Path:
     """``--out`` for evaluate: files of the same names there are replaced only with --overwrite."""
     from bertstudio.train.rundir import METRICS, PREDICTIONS
 
-    folder = Path(args.output_dir)
+    from bertstudio.data.atomic import check_folder_path
+
+    folder = check_folder_path(args.output_dir, where="--out")  # before the evaluation, not after it
     if folder.exists() and not folder.is_dir():
         raise ConfigError("the output folder is a file", path=folder, where="--out", expected="a folder")
     taken = [n for n in (METRICS, PREDICTIONS) if (folder / n).exists()]

@@ -107,6 +107,45 @@ def replace_folder(folder: str | os.PathLike[str], fill: Callable[[Path], None])
     return folder
 
 
+def check_folder_path(folder: str | os.PathLike[str], *, where: str) -> Path:
+    """``folder`` (user expanded) when it can be a folder to write into: an existing folder (or a
+    link to one: the folder it names comes back), or a new name whose nearest existing parent
+    is a folder this process may write in. Anything else - a dangling symbolic link on the way,
+    a parent that is a file, a name longer than the file system takes, a parent without write
+    permission - is a ConfigError naming ``folder`` and ``where``, raised before any work."""
+    from bertstudio.errors import ConfigError
+
+    expected = "a new folder, or an existing folder"
+    out = Path(folder).expanduser()
+    for part in out.parts:  # first: stat() itself fails on such a name
+        if len(os.fsencode(part)) > 255:
+            raise ConfigError(f"a name of {len(os.fsencode(part))} bytes is longer than file systems take (255)",
+                              path=out, where=where, expected="names of at most 255 bytes")
+    exists, isdir = os.path.exists, os.path.isdir  # False (not OSError) on a path that cannot be looked at
+    if os.path.islink(out):
+        if not exists(out):
+            raise ConfigError("is a symbolic link to a path that does not exist", path=out, where=where, expected=expected)
+        out = out.resolve()  # a link to a folder: written where it points (a rename onto a link would fail)
+    if exists(out):
+        if not isdir(out):
+            raise ConfigError("is a file, not a folder", path=out, where=where, expected=expected)
+        return out
+    parent = out
+    while not exists(parent):
+        if os.path.islink(parent):
+            raise ConfigError(f"{parent} is a symbolic link to a path that does not exist", path=out, where=where,
+                              expected=expected)
+        if parent == parent.parent:
+            break
+        parent = parent.parent
+    if not isdir(parent):
+        raise ConfigError(f"{parent} is a file, so no folder can be made inside it", path=out, where=where,
+                          expected=expected)
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise ConfigError(f"no permission to create a folder in {parent}", path=out, where=where, expected=expected)
+    return out
+
+
 def create_folder(folder: str | os.PathLike[str], fill: Callable[[Path], None]) -> Path:
     """Create ``folder`` (absent, or an empty folder) whole: ``fill(tmp)`` writes into a new
     temporary folder beside it, which is then renamed into place. Nothing is ever replaced:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
+from bertstudio.data.atomic import check_folder_path
 from bertstudio.errors import ConfigError
 from bertstudio.train.config import TrainConfig
 
@@ -85,7 +86,7 @@ def export_run(
             f"the training data is {train.kind!r} data but the task is {config.task!r}",
             where="task", expected=f"task = {train.kind!r}",
         )
-    out = Path(out_dir)
+    out = check_folder_path(out_dir, where="export")  # a dangling link, a file on the way...: refused here
     _check_out_dir(out, overwrite)
     (out / DATA_DIR).mkdir(parents=True, exist_ok=True)
 

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Iterable
 
-from bertstudio.data.atomic import atomic_write_text, replace_folder
+from bertstudio.data.atomic import atomic_write_text, check_folder_path, replace_folder
 from bertstudio.data.regular_file import read_regular_file
 from bertstudio.errors import ConfigError, DataError
 from bertstudio.train.config import TrainConfig, read_settings
@@ -90,7 +90,7 @@ def check_output_dir(config: TrainConfig) -> None:
     """Raise ConfigError unless ``config.output_dir`` may receive this run (see the module docstring)."""
     if not config.output_dir:
         return
-    root = Path(config.output_dir).expanduser()
+    root = check_folder_path(config.output_dir, where="output_dir")  # before the model loads
     if root.exists() and not root.is_dir():
         raise ConfigError("the run folder is a file", path=root, where="output_dir", expected="a new or empty folder")
     if not root.is_dir():

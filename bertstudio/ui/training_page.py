@@ -59,6 +59,7 @@ class TrainingPage(QWidget):
         self.session = session
         self.worker: TrainingWorker | None = None
         self.run_dir: str | None = None
+        self._seed_folders: list[str] = []  # the other seeds' run folders of the current job
         self.config = TrainConfig()  # the last valid settings; settings_error says why the form is not
         self.settings_error: ConfigError | None = None
         self._adapting = False  # the Automatic preset is filling the form in
@@ -332,9 +333,11 @@ class TrainingPage(QWidget):
         # the worker first imports torch and reads the rows (seconds): the bar says so at once
         self.monitor.on_phase(PhaseChanged("starting"))
         self._seeds_result = None
+        self._seed_folders = []
         if config.seeds > 1:  # one job, a run folder per seed beside each other on the Runs page
             folders = {seed: str(self.session.project.new_run_dir(f"{Path(self.run_dir).name}-seed{seed}"))
                        for seed in range(config.seed + 1, config.seed + config.seeds)}
+            self._seed_folders = list(folders.values())
             folders[config.seed] = self.run_dir
             self.monitor.log(self.tr("{n} seeds ({a} to {b}), one run each, one after another.").format(
                 n=config.seeds, a=config.seed, b=config.seed + config.seeds - 1))
@@ -432,6 +435,9 @@ class TrainingPage(QWidget):
         self._refresh_state()
         if ev.status == "failed":
             self._show_error(ev.message or self.tr("Training failed."))
+        elif ev.status == "cancelled" and ev.step == 0:  # during loading, SetFit or the probe: nothing saved
+            self._drop_unused_run_folders()
+            self.status_label.setText(self.tr("Run cancelled before its first step: nothing was trained or saved."))
         else:
             self.status_label.setText(self.tr("Run finished.") if ev.status == "finished"
                                       else self.tr("Run cancelled; the model saved so far is usable."))
@@ -441,6 +447,18 @@ class TrainingPage(QWidget):
             self.status_label.setText(summary)
         self.session.notify_runs_changed()
         self.run_ended.emit(ev.output_dir or self.run_dir or "", ev.status)
+
+    def _drop_unused_run_folders(self) -> None:
+        """Remove the folders this page made for a run cancelled before its first step, if still
+        empty (the Runs page would list them as runs of unknown outcome); never one with files."""
+        for folder in [self.run_dir, *self._seed_folders]:
+            if folder:
+                try:
+                    Path(folder).rmdir()  # fails on a folder holding anything: left as it is
+                except OSError:
+                    continue
+                self.monitor.log(self.tr("Removed the empty run folder {d}").format(d=folder))
+        self._seed_folders = []
 
     def _show_error(self, message: str) -> None:
         self.error_label.setText(self.tr("Training could not run: {m}").format(m=message))

@@ -108,6 +108,57 @@ def test_cancel_stops_within_a_step_and_keeps_a_usable_model(qtbot, session, tin
     assert model.config.id2label == {0: "neg", 1: "pos"}
 
 
+def test_cancel_before_the_first_step_says_nothing_was_saved_and_leaves_no_empty_run(qtbot, session, tiny_model_dir,
+                                                                                     monkeypatch):
+    import threading
+
+    import bertstudio.train.engine as engine
+
+    go = threading.Event()
+    real_check = engine.check_before_start
+
+    def held_check(config):  # the worker waits here until Cancel has been pressed: no race
+        go.wait(30)
+        real_check(config)
+
+    monkeypatch.setattr(engine, "check_before_start", held_check)
+    page = TrainingPage(session)
+    qtbot.addWidget(page)
+    _tiny_settings(page, tiny_model_dir)
+    page.start_training()
+    run_dir = Path(page.run_dir)
+    assert run_dir.is_dir()
+    with qtbot.waitSignal(page.run_ended, timeout=60_000) as ended:
+        page.cancel_training()
+        go.set()
+    assert ended.args[1] == "cancelled"
+    assert "before its first step" in page.status_label.text() and "usable" not in page.status_label.text()
+    assert not run_dir.exists()  # the Runs page would list an empty folder as a run of unknown outcome
+    assert session.project.list_runs() == []
+    assert page.start_button.isEnabled() and not page.is_running()
+
+
+def test_cancel_before_the_first_step_keeps_a_run_folder_that_holds_files(qtbot, session, tiny_model_dir,
+                                                                          monkeypatch):
+    import threading
+
+    import bertstudio.train.engine as engine
+
+    go = threading.Event()
+    real_check = engine.check_before_start
+    monkeypatch.setattr(engine, "check_before_start", lambda config: (go.wait(30), real_check(config)))
+    page = TrainingPage(session)
+    qtbot.addWidget(page)
+    _tiny_settings(page, tiny_model_dir)
+    page.start_training()
+    note = Path(page.run_dir) / "notes.txt"
+    note.write_text("mine", encoding="utf-8")  # something in the folder: never removed
+    with qtbot.waitSignal(page.run_ended, timeout=60_000):
+        page.cancel_training()
+        go.set()
+    assert note.read_text(encoding="utf-8") == "mine"
+
+
 def test_a_missing_model_folder_fails_readably_and_the_page_stays_usable(qtbot, session, tmp_path):
     page = TrainingPage(session)
     qtbot.addWidget(page)

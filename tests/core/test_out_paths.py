@@ -1,0 +1,110 @@
+"""``--out`` paths that cannot become a folder are refused before any work, with one line
+(the path, the problem) and exit 2: a dangling symbolic link, a parent that is a file, a
+name longer than the file system takes. A link to an existing folder is followed."""
+
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+
+import pytest
+
+from bertstudio.cli import EXIT_USAGE, main
+from bertstudio.data.atomic import check_folder_path
+from bertstudio.errors import ConfigError
+
+links = pytest.mark.skipif(not hasattr(os, "symlink") or os.name == "nt", reason="symbolic links need POSIX here")
+
+
+def bad_targets(tmp_path: Path) -> dict[str, Path]:
+    a_file = tmp_path / "data.jsonl"
+    a_file.write_text("{}\n", encoding="utf-8")
+    dangling = tmp_path / "dangling"
+    os.symlink(tmp_path / "nowhere", dangling)
+    return {"dangling link": dangling, "inside a dangling link": dangling / "sub", "under a file": a_file / "sub",
+            "a file": a_file, "name too long": tmp_path / ("x" * 300)}
+
+
+@links
+def test_check_folder_path_refuses_each_kind_of_bad_target(tmp_path: Path) -> None:
+    for what, target in bad_targets(tmp_path).items():
+        with pytest.raises(ConfigError) as info:
+            check_folder_path(target, where="--out")
+        assert str(target) in str(info.value), what
+        assert "\n" not in str(info.value)
+
+
+@links
+def test_check_folder_path_follows_a_link_to_a_folder_and_accepts_new_names(tmp_path: Path) -> None:
+    real = tmp_path / "real"
+    real.mkdir()
+    os.symlink(real, tmp_path / "link")
+    assert check_folder_path(tmp_path / "link", where="x") == real.resolve()
+    assert check_folder_path(tmp_path / "new" / "deeper", where="x") == tmp_path / "new" / "deeper"
+
+
+@pytest.mark.skipif(os.name == "nt" or os.geteuid() == 0, reason="root writes anywhere")
+def test_check_folder_path_refuses_a_parent_without_write_permission(tmp_path: Path) -> None:
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        with pytest.raises(ConfigError, match="no permission"):
+            check_folder_path(locked / "out", where="--out")
+    finally:
+        locked.chmod(0o700)
+
+
+@pytest.fixture(scope="module")
+def model_and_data(tiny, tmp_path_factory) -> tuple[str, Path]:
+    folder = tmp_path_factory.mktemp("out-data")
+    rows = "\n".join('{"text": "%s film", "label": "%s"}' % (w, lab)
+                     for w, lab in [("good", "pos"), ("bad", "neg")] * 4)
+    (folder / "t.jsonl").write_text(rows + "\n", encoding="utf-8")
+    return tiny, folder / "t.jsonl"
+
+
+def run(argv: list[str], capsys) -> tuple[int, str]:
+    code = main(argv, out=io.StringIO())
+    return code, capsys.readouterr().err
+
+
+@links
+@pytest.mark.parametrize("command", ["train", "evaluate", "export-onnx"])
+def test_every_command_refuses_a_bad_out_before_the_work(command: str, model_and_data, tmp_path: Path, capsys) -> None:
+    model, data = model_and_data
+    for what, target in bad_targets(tmp_path).items():
+        if command == "evaluate" and what == "a file":
+            continue  # evaluate's own check says so (tested with the CLI's bad inputs)
+        argv = {"train": ["--quiet", "train", "--model", model, "--train", str(data), "--epochs", "1",
+                          "--max-length", "16", "--device", "cpu", "--out", str(target)],
+                "evaluate": ["--quiet", "evaluate", "--model", model, "--eval", str(data), "--task", "sentence",
+                             "--out", str(target)],
+                "export-onnx": ["--quiet", "export-onnx", "--model", model, "--out", str(target)]}[command]
+        code, err = run(argv, capsys)
+        assert code == EXIT_USAGE, (what, err)
+        lines = [line for line in err.splitlines() if line.strip()]
+        assert len(lines) == 1 and "internal error" not in err, (what, err)
+        assert str(target) in err, (what, err)
+
+
+@links
+def test_export_run_refuses_a_dangling_link_and_writes_through_a_link_to_an_empty_folder(tmp_path: Path) -> None:
+    from bertstudio.data.examples import from_records
+    from bertstudio.train.config import TrainConfig
+    from bertstudio.train.export import export_run
+
+    train = from_records("sentence", [{"text": "good", "label": "pos"}, {"text": "bad", "label": "neg"}],
+                         labels=["neg", "pos"])
+    config = TrainConfig(task="sentence")
+    dangling = tmp_path / "dangling"
+    os.symlink(tmp_path / "nowhere", dangling)
+    with pytest.raises(ConfigError, match="does not exist"):
+        export_run(config, {"train": train}, dangling)
+    assert not (tmp_path / "nowhere").exists()
+    real = tmp_path / "real"
+    real.mkdir()
+    os.symlink(real, tmp_path / "link")
+    export_run(config, {"train": train}, tmp_path / "link")
+    assert (real / "run.toml").is_file()
