@@ -4,7 +4,10 @@ to Qt signals.
 
 Wiring as GUIDE.md asks: the job's body is a QObject moved to a fresh QThread,
 ``thread.started -> body.run``, the body's end -> ``thread.quit``, ``deleteLater``
-on both once the thread has finished. A QThread per job rather than Qt's global pool
+on both once the thread has finished. The body moves itself back to the GUI thread
+when its function returns, so no Python-made QObject is ever destroyed on a job's
+thread: that destruction takes the GIL while holding a pooled Qt mutex, and deadlocked
+with the GUI thread (holding the GIL) connecting or disconnecting a signal. A QThread per job rather than Qt's global pool
 (superqt's workers use that): a training run holds its thread for minutes, and the
 pool has as many threads as cores (two on a small laptop), so a run would starve the
 Playground and the import dialog. Running jobs are kept alive by the class, so a page
@@ -54,11 +57,20 @@ class _Body(QObject):
     @Slot()
     def run(self) -> None:
         try:
-            self.returned.emit(self._fn())
+            result, failed = self._fn(), False
         except BaseException as exc:  # noqa: BLE001 - any error reaches the GUI as a signal
             if not isinstance(exc, BertStudioError):
                 log.error("background job failed:\n%s", traceback.format_exc())
-            self.raised.emit(exc)
+            result, failed = exc, True
+        # Back to the GUI thread before the thread ends, so this object is deleted there. Deleted
+        # on the job's thread (deleteLater as the thread finishes), ~QObject holds one of Qt's
+        # signal-slot mutexes while PySide takes the GIL for the wrapper; a GUI thread holding
+        # the GIL while it connects or disconnects anything guarded by the same pooled mutex
+        # (pyqtgraph redrawing an axis) then waits for it: both threads blocked for ever.
+        app = QCoreApplication.instance()
+        if app is not None:
+            self.moveToThread(app.thread())
+        (self.raised if failed else self.returned).emit(result)
 
 
 class ThreadJob(QObject):

@@ -78,3 +78,31 @@ def test_a_dropped_worker_still_reports(qtbot):
     del worker
     release.set()
     qtbot.waitUntil(lambda: seen == ["done"] and not ThreadJob._running, timeout=10_000)
+
+
+@pytest.mark.parametrize("fails", [False, True])
+def test_the_jobs_body_is_destroyed_on_the_gui_thread(qtbot, fails):
+    """Destroyed on the job's thread (deleteLater as the thread finished), the body's ~QObject
+    took the GIL while holding one of Qt's pooled signal-slot mutexes; the GUI thread, holding
+    the GIL while pyqtgraph disconnected a signal under the same mutex, waited for it: CI hung
+    for 90 minutes in tests/ui/test_empty_project_flow.py. No Python-made QObject dies off the
+    GUI thread now."""
+    from PySide6.QtCore import Qt
+
+    go = threading.Event()
+
+    def fn():
+        go.wait(10)
+        if fails:
+            raise DataError("refused")
+        return 1
+
+    job = ThreadJob(fn, name="test-body")
+    job.start()
+    destroyed_on_gui: list[bool] = []
+    job._body.destroyed.connect(lambda *_: destroyed_on_gui.append(threading.current_thread() is threading.main_thread()),
+                                Qt.ConnectionType.DirectConnection)
+    go.set()
+    qtbot.waitUntil(lambda: bool(destroyed_on_gui), timeout=10_000)
+    assert destroyed_on_gui == [True]
+    assert job.wait(1000) and not job.is_running()
