@@ -125,9 +125,18 @@ def fit_power_law(sizes: Sequence[float], values: Sequence[float], *, higher_is_
     return PowerLaw(float(math.exp(params[0])), float(params[1]), higher_is_better, ceiling, np.asarray(cov))
 
 
-def nested_subsets(rows: int, sizes: Sequence[int], seed: int) -> list[np.ndarray]:
-    """Row indices per size: the first ``size`` rows of one permutation (so each holds the last)."""
+def nested_subsets(rows: int, sizes: Sequence[int], seed: int, classes: Sequence[Any] | None = None) -> list[np.ndarray]:
+    """Row indices per size: the first ``size`` rows of one permutation (so each holds the last).
+    With ``classes`` (each row's label), the permutation starts with one row of every class,
+    so any share of at least that many rows has every class: a random 12.5% of 18 labels
+    could hold one class only, which SetFit (no negative pairs) and any classifier refuse."""
     order = np.random.default_rng(seed).permutation(rows)
+    if classes is not None:
+        first: dict[Any, int] = {}
+        for position, row in enumerate(order):
+            first.setdefault(classes[int(row)], position)
+        leaders = sorted(first.values())
+        order = np.concatenate([order[leaders], np.delete(order, leaders)])
     return [np.sort(order[:size]) for size in sizes]
 
 
@@ -161,7 +170,8 @@ def learning_curve(config: TrainConfig, train_set: Any, eval_set: Any, *, fracti
     plan = [(size, seed) for size in sizes for seed in seeds]  # small first: early points come fast
     weights = np.array([size for size, _ in plan], dtype=np.float64)
     done = 0.0
-    subsets = {seed: dict(zip(sizes, nested_subsets(total, sizes, seed))) for seed in seeds}
+    classes = labelled.dataset[labelled.gold_column] if labelled.spec.gold.classes else None
+    subsets = {seed: dict(zip(sizes, nested_subsets(total, sizes, seed, classes))) for seed in seeds}
     curve = LearningCurve(metric="", points=[])
     for i, (size, seed) in enumerate(plan):
         if cancel.is_set():

@@ -139,7 +139,8 @@ class LearningCurvePanel(QWidget):
 
     def _on_point(self, point: Any) -> None:
         self._points.append(point)
-        self.scatter.setData([p.labels for p in self._points], [p.value for p in self._points])
+        # an item added by hand does not follow the plot's log x axis: placed at log10 itself (10^3 for 3 labels before)
+        self.scatter.setData(np.log10([max(p.labels, 1) for p in self._points]), [p.value for p in self._points])
 
     def _on_failed(self, message: str) -> None:
         self._end()

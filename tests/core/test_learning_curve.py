@@ -83,3 +83,17 @@ def test_a_failing_run_stops_the_job_with_its_error(config, tmp_path):
         learning_curve(bad, sentiment(16), sentiment(8, seed=1), fractions=(0.5, 1.0), seeds=(0,))
     with pytest.raises(ConfigError, match="labelled"):
         learning_curve(config, sentiment(16), sentiment(8, seed=1), sizes=(8, 32), seeds=(0,))
+
+
+def test_subsets_with_classes_hold_every_class_from_the_smallest_share():
+    classes = ["a"] * 16 + ["b"] * 2  # 18 labels, one rare class: a random 3 rows often hold "a" only
+    sizes = curve_sizes(len(classes))
+    assert sizes[0] == 3
+    for seed in range(50):
+        subsets = nested_subsets(len(classes), sizes, seed, classes)
+        assert [len(s) for s in subsets] == sizes
+        assert all({classes[i] for i in s} == {"a", "b"} for s in subsets)
+        for small, big in zip(subsets, subsets[1:]):
+            assert set(small) <= set(big)
+    plain = [nested_subsets(len(classes), sizes, seed)[0] for seed in range(50)]
+    assert any({classes[i] for i in s} == {"a"} for s in plain)  # what the classes argument prevents

@@ -3,6 +3,8 @@ Cancel stops it; the result sentence comes from the fit."""
 
 from __future__ import annotations
 
+import numpy as np
+
 
 import pytest
 from helpers import sentiment_records
@@ -39,7 +41,11 @@ def test_start_runs_every_share_and_seed_with_one_progress_bar(qtbot, session, c
     assert panel.progress.value() == panel.progress.maximum()
     assert seen == sorted(seen) and len(set(seen)) > 6  # one bar, moving forward through all runs
     xs, ys = panel.scatter.getData()
-    assert list(xs) == [12, 12, 24, 24, 48, 48] and list(ys) == [p.value for p in curve.points]
+    # on the log x axis, where the mean line puts the same sizes (not at 10^12 as before)
+    assert np.allclose(xs, np.log10([12, 12, 24, 24, 48, 48])) and list(ys) == [p.value for p in curve.points]
+    mean_line = next(item for item in panel.plot.listDataItems() if item.name() == "mean over seeds")
+    line_xs, _ = mean_line.getData()
+    assert np.allclose(sorted(set(np.round(xs, 6))), np.round(line_xs, 6))
     assert curve.fit is not None
     assert "Doubling to 96 rows" in panel.result.text() and curve.metric in panel.result.text()
     assert panel.start_button.isEnabled() and not panel.cancel_button.isEnabled()
