@@ -64,6 +64,9 @@ def main(argv: list[str] | None = None) -> int:
     app.setApplicationName("bertstudio")
     app.setOrganizationName("bertstudio")
     install_translators(app, args.locale)
+    from bertstudio.ui.gui_gc import collect_on_gui_thread
+
+    collect_on_gui_thread()  # cycles collected on the GUI thread only: see bertstudio/ui/gui_gc.py
     if ICON.is_file():
         from PySide6.QtGui import QIcon
 

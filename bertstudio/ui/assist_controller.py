@@ -40,6 +40,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Signal,
 
 from bertstudio.data.kinds import get_spec
 from bertstudio.errors import BertStudioError
+from bertstudio.ui.gui_gc import collect_on_gui_thread
 
 log = logging.getLogger(__name__)
 
@@ -107,6 +108,7 @@ class AssistController(QObject):
                 log.exception("the labelling assistant could not be loaded")
             self._imported.emit(generation)
 
+        collect_on_gui_thread()  # the assistant's threads never collect PySide objects (ui/gui_gc.py)
         threading.Thread(target=load, name="bertstudio-assist-import", daemon=True).start()
 
     @Slot(int)

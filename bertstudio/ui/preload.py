@@ -55,6 +55,9 @@ def _import_all(modules: tuple[str, ...], took: dict[str, float]) -> None:
 
 def preload_in_background(modules: tuple[str, ...] = HEAVY_MODULES) -> threading.Thread:
     """Start :func:`preload` on a daemon thread (it never keeps the app from quitting)."""
+    from bertstudio.ui.gui_gc import collect_on_gui_thread
+
+    collect_on_gui_thread()  # cycles are collected on the GUI thread, never on this one (ui/gui_gc.py)
     thread = threading.Thread(target=preload, args=(modules,), name="bertstudio-preload", daemon=True)
     thread.start()
     return thread

@@ -36,6 +36,7 @@ from typing import Any, Callable, ClassVar
 from PySide6.QtCore import QCoreApplication, QObject, Qt, QThread, Signal, Slot
 
 from bertstudio.errors import BertStudioError
+from bertstudio.ui.gui_gc import collect_on_gui_thread
 from bertstudio.train.config import TrainConfig
 from bertstudio.train.events import Control, Evaluated, PhaseChanged, RunFinished, RunStarted, StepLogged
 
@@ -89,6 +90,7 @@ class ThreadJob(QObject):
         self._thread: QThread | None = None
 
     def start(self) -> "ThreadJob":
+        collect_on_gui_thread()  # no PySide object is ever garbage-collected on this job's thread (ui/gui_gc.py)
         thread = QThread()
         thread.setObjectName(self._name)
         body = _Body(self._fn)

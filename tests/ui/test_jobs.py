@@ -106,3 +106,38 @@ def test_the_jobs_body_is_destroyed_on_the_gui_thread(qtbot, fails):
     qtbot.waitUntil(lambda: bool(destroyed_on_gui), timeout=10_000)
     assert destroyed_on_gui == [True]
     assert job.wait(1000) and not job.is_running()
+
+
+def test_cycles_holding_qt_objects_are_collected_on_the_gui_thread_not_a_jobs(qtbot):
+    """A worker allocating (a model's deepcopy) triggered Python's cyclic collection on its own
+    thread, which destroyed a PySide object left in a cycle by a view: ~QObject there
+    deadlocked with the GUI thread (ui/gui_gc.py). Collection now runs on a GUI-thread timer."""
+    import gc
+
+    from PySide6.QtCore import QObject, Qt
+
+    from bertstudio.ui import gui_gc
+
+    destroyed_on_gui: list[bool] = []
+
+    def make_garbage() -> None:
+        obj = QObject()
+        obj.cycle = obj  # only the cyclic collector frees it
+        obj.destroyed.connect(lambda *_: destroyed_on_gui.append(threading.current_thread() is threading.main_thread()),
+                              Qt.ConnectionType.DirectConnection)
+
+    kept: list = []
+
+    def allocate() -> None:
+        kept.append([[i] for i in range(200_000)])  # kept: far past gen-0's threshold of 700 live containers
+
+    job = ThreadJob(allocate, name="test-gc")
+    job.start()  # installs the GUI-thread collector
+    assert gui_gc.installed() and not gc.isenabled()
+    assert job.wait(10_000)
+    gc.collect()  # the garbage below is then the newest, as in the hang
+    make_garbage()
+    job = ThreadJob(allocate, name="test-gc-2").start()
+    assert job.wait(10_000)  # the GUI thread blocked in wait(): no Python runs on it meanwhile
+    qtbot.waitUntil(lambda: bool(destroyed_on_gui), timeout=10_000)
+    assert destroyed_on_gui == [True]
