@@ -112,3 +112,23 @@ def test_two_roles_on_one_column_are_refused(tmp_path: Path) -> None:
     path = _write(tmp_path / "plain.csv", _reviews(6))
     with pytest.raises(DataError, match="text and label name the same column"):
         load_examples(path, columns={"text": "0", "label": "0"})
+
+
+@pytest.mark.parametrize("sep", [",", "\t"])
+def test_an_unnamed_header_cell_over_values_is_refused_not_dropped(tmp_path: Path, sep: str) -> None:
+    rows = _reviews()
+    path = _write(tmp_path / "unnamed.csv", [("text", "")] + rows, sep=sep)
+    with pytest.raises(DataError) as info:
+        load_examples(path, kind="sentence", fmt="tsv" if sep == "\t" else "csv")
+    message = str(info.value)
+    assert "line 1" in message and "column 1 has no name" in message and "label=1" in message
+    assert "\n" not in message
+    # the way out the message gives works, and keeps every label
+    ex = load_examples(path, kind="sentence", fmt="tsv" if sep == "\t" else "csv", columns={"text": "text", "label": "1"})
+    assert ex.dataset["label"] == [r[1] for r in rows]
+
+
+def test_a_trailing_delimiter_over_an_empty_column_still_reads(tmp_path: Path) -> None:
+    path = _write(tmp_path / "trailing.csv", [("text", "")] + [(t, "") for t, _ in _reviews(5)])
+    ex = load_examples(path, kind="sentence")
+    assert len(ex) == 5 and ex.labels == []

@@ -292,6 +292,9 @@ def read_table(
         raise DataError(f"{' and '.join(twice)} name the same column ({idx[twice[0]]})", path=path, where=where_map,
                         expected="a different file column for each")
 
+    if names is not None and not columns:
+        _refuse_unnamed_data_column(names, set(idx.values()), text, opts, path, first_line)
+
     # Feed pyarrow everything from the first record on; skip the header row itself.
     del text
     # The first record starts at the first byte that is not a line break (blank lines skipped).
@@ -301,6 +304,27 @@ def read_table(
     data_bytes = raw[start:] if start else raw
     table = _parse(data_bytes, n, header, opts, path, first_line)
     return _columns_to_set(table, idx, kind, n, opts, path, data_bytes, first_line, header, labels, require_labels)
+
+
+def _refuse_unnamed_data_column(names: Sequence[str], used: set[int], text: str, opts: TableOptions, path: Any,
+                                first_line: int) -> None:
+    """A header cell left empty ("text,") over a column that holds values: that column (the
+    labels, most often) would be dropped without a word. Refused, naming it and the way out;
+    an empty column under an empty name (a trailing delimiter) is fine."""
+    for i, name in enumerate(names):
+        if name or i in used:
+            continue
+        values = [fields[i].strip() for _line, fields in _take_records(text, opts, SNIFF_ROWS + 1)[1:]
+                  if len(fields) > i and fields[i].strip()]
+        if values:
+            named = ",".join(f"{n}={n}" for n in names if n)
+            raise DataError(
+                f"column {i} has no name in the header but holds values (such as {values[0][:40]!r}), "
+                "which would be left out",
+                path=path, where=f"line {first_line}",
+                expected=f"a name for it in the header (label), or a column mapping by position "
+                         f"(columns {named + ',' if named else ''}label={i})",
+            )
 
 
 def _parse(data: bytes, n: int, header: bool, opts: TableOptions, path: Any, first_line: int) -> pa.Table:
