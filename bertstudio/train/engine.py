@@ -218,6 +218,9 @@ def fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any = No
                     lr = config.lr * linear_schedule(step, n_steps, n_warmup)
                     grad_norm = path.step(lr)
                     path.after_step()
+                    # the rate the first trainable group got: the encoder's when it learns, else the
+                    # head's own (a frozen run's curve showed the encoder's unused rate before)
+                    lr = path.optimizer.param_groups[0]["lr"]
             if not acc.sync_gradients:
                 continue
             step += 1

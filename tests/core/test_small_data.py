@@ -119,6 +119,21 @@ def test_a_frozen_encoders_head_learns_at_its_own_rate():
     assert scales["bert.encoder.layer.0.attention.self.query.weight"] == 1.0
 
 
+@pytest.mark.parametrize("mode,shown", [("frozen", 1e-2), ("full", 1e-4)])
+def test_the_logged_learning_rate_is_the_one_the_learning_weights_get(tiny, tmp_path, one_thread, mode, shown):
+    """A frozen run's curve showed the encoder's rate, which nothing used; the head learned at its own."""
+    from bertstudio.train.events import StepLogged
+
+    steps: list = []
+    config = small_config(tiny, tmp_path, mode=mode, lr=1e-4, head_lr=1e-2, warmup_ratio=0.0, epochs=1)
+    records = sentiment_records(16)
+    result = train(config, from_records("sentence", records), None,
+                   callbacks=[lambda e, *_: steps.append(e) if isinstance(e, StepLogged) else None])
+    assert result.status == "finished", result.message
+    first = steps[0]
+    assert first.lr == pytest.approx(shown)  # step 1 of a linear decay without warm-up: the full rate
+
+
 @pytest.mark.parametrize("kw,message", [
     (dict(task="sentence", head="siamese"), "siamese"),
     (dict(task="tagging", head="embedding"), "embedding"),
