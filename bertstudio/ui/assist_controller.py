@@ -103,6 +103,9 @@ class AssistController(QObject):
             if stopping is not None:
                 stopping.join()  # the last assistant saves its state and cache before the next reads them
             try:
+                from bertstudio.ui.preload import ensure_imported
+
+                ensure_imported()  # torch's first import never races the preload thread's or a job's
                 import bertstudio.assist.assistant  # noqa: F401 - torch & co, off the GUI thread
             except Exception:  # noqa: BLE001 - reported when the GUI thread imports it again
                 log.exception("the labelling assistant could not be loaded")

@@ -39,10 +39,11 @@ class JobWorker(QObject):
     failed = Signal(str)
     cancelled = Signal()
 
-    def __init__(self, fn: Job, *, name: str = "bertstudio-job", throttle_s: float = 0.1) -> None:
+    def __init__(self, fn: Job, *, name: str = "bertstudio-job", throttle_s: float = 0.1, heavy: bool = False) -> None:
         super().__init__()
         self._fn = fn
         self._name = name
+        self._heavy = heavy  # the job uses torch: see ThreadJob
         self.throttle_s = throttle_s
         self.cancel_event = threading.Event()
         self._running = threading.Event()
@@ -51,7 +52,7 @@ class JobWorker(QObject):
         self._job: ThreadJob | None = None
 
     def start(self) -> ThreadJob:
-        job = ThreadJob(self._call, name=self._name)
+        job = ThreadJob(self._call, name=self._name, heavy=self._heavy)
         job.succeeded.connect(self._on_returned)
         job.failed.connect(self._on_raised)
         self._job = job

@@ -104,7 +104,7 @@ class LearningCurvePanel(QWidget):
             return learning_curve(config, train, dev, fractions=fractions, seeds=seeds, progress=progress,
                                   on_point=bridge.point.emit, cancel=cancel)
 
-        worker = JobWorker(job, name="bertstudio-learning-curve")
+        worker = JobWorker(job, name="bertstudio-learning-curve", heavy=True)
         worker.progressed.connect(self._on_progress)
         worker.finished.connect(self._on_finished)
         worker.failed.connect(self._on_failed)

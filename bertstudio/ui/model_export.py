@@ -79,7 +79,7 @@ def export_onnx_action(window: Any, target: str | Path | None = None) -> JobWork
     out = free_folder(Path(target), f"{run.name}-onnx")
     progress = _ExportProgress(window, _t("Exporting {run} to ONNX…").format(run=run.name))
     worker = JobWorker(lambda report, cancel: export_onnx(run / "model", out, progress=report, cancel=cancel),
-                       name="bertstudio-onnx-export")
+                       name="bertstudio-onnx-export", heavy=True)
     # bound methods of GUI-thread objects: Qt queues progress (emitted on the job's thread) to the GUI thread
     worker.progressed.connect(progress.on_progress)
     worker.finished.connect(progress.on_done)

@@ -183,7 +183,7 @@ class PlaygroundPage(QWidget):
             with lock:
                 return {"inputs": inputs, **predict_with(model_dir, inputs)}
 
-        self._job = ThreadJob(job, name="bertstudio-predict")
+        self._job = ThreadJob(job, name="bertstudio-predict", heavy=True)
         self._job.succeeded.connect(self._on_job_succeeded)  # bound methods: dropped if the page goes first
         self._job.failed.connect(self._on_job_failed)
         self._job.start()

@@ -31,6 +31,9 @@ HEAVY_MODULES: tuple[str, ...] = (
 )
 
 
+_ready = threading.Event()  # set once HEAVY_MODULES are in: ensure_imported() is free from then on
+
+
 def preload(modules: tuple[str, ...] = HEAVY_MODULES) -> dict[str, float]:
     """Import ``modules`` in order; seconds per module (a failed one is logged, not raised)."""
     took: dict[str, float] = {}
@@ -38,6 +41,8 @@ def preload(modules: tuple[str, ...] = HEAVY_MODULES) -> dict[str, float]:
         _import_all(modules, took)
         if "transformers" in modules:
             hf("AutoConfig")  # and resolve the lazy names every thread takes from it
+    if modules == HEAVY_MODULES:
+        _ready.set()
     log.debug("preloaded %s", took)
     return took
 
@@ -51,6 +56,16 @@ def _import_all(modules: tuple[str, ...], took: dict[str, float]) -> None:
             log.warning("preloading %s failed: %s", name, exc)
             continue
         took[name] = time.perf_counter() - start
+
+
+def ensure_imported() -> None:
+    """On a job's thread, before it touches torch: the heavy modules, imported under the one
+    lock (waiting for the preload thread if it is at work). Two threads importing torch,
+    peft or transformers' lazy modules for the first time at once broke each other
+    ("list.remove(x): x not in list" in torch._library, a lazy name missing), seen when
+    pages were switched just after a project opened. Free once done."""
+    if not _ready.is_set():
+        preload()
 
 
 def preload_in_background(modules: tuple[str, ...] = HEAVY_MODULES) -> threading.Thread:

@@ -154,7 +154,7 @@ class ReviewQueue(QWidget):
             except Cancelled:
                 return None
 
-        self._worker = JobWorker(job, name="bertstudio-label-errors")
+        self._worker = JobWorker(job, name="bertstudio-label-errors", heavy=True)
         self._worker.progressed.connect(self._on_progress)
         self._worker.finished.connect(self._on_finished)
         self._worker.failed.connect(self._on_failed)

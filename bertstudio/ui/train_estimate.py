@@ -141,7 +141,7 @@ class TimeEstimateLabel(QLabel):
         runs = self.session.project.list_runs()
         _folder, model, device = key
         self._job_key = key
-        self._job = ThreadJob(lambda: find_throughput(runs, model, device), name="bertstudio-estimate")
+        self._job = ThreadJob(lambda: find_throughput(runs, model, device), name="bertstudio-estimate", heavy=True)
         self._job.succeeded.connect(self._on_found)  # bound methods: dropped if the page goes first
         self._job.failed.connect(self._on_failed)
         self._job.start()

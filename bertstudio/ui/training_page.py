@@ -235,7 +235,7 @@ class TrainingPage(QWidget):
             return
         config = self._counted = self.config
         self.params_label.setText(self.tr("counting…"))
-        self._count_job = ThreadJob(lambda: _count_parameters(config), name="bertstudio-count")
+        self._count_job = ThreadJob(lambda: _count_parameters(config), name="bertstudio-count", heavy=True)
         self._count_job.succeeded.connect(self._on_counted)
         self._count_job.failed.connect(self._on_count_failed)
         self._count_job.start()

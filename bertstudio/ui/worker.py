@@ -51,13 +51,17 @@ class _Body(QObject):
     returned = Signal(object)
     raised = Signal(object)
 
-    def __init__(self, fn: Callable[[], Any]) -> None:
+    def __init__(self, fn: Callable[[], Any], heavy: bool = False) -> None:
         super().__init__()
-        self._fn = fn
+        self._fn, self._heavy = fn, heavy
 
     @Slot()
     def run(self) -> None:
         try:
+            if self._heavy:
+                from bertstudio.ui.preload import ensure_imported
+
+                ensure_imported()  # first imports of torch & co never race another thread's
             result, failed = self._fn(), False
         except BaseException as exc:  # noqa: BLE001 - any error reaches the GUI as a signal
             if not isinstance(exc, BertStudioError):
@@ -84,16 +88,16 @@ class ThreadJob(QObject):
 
     _running: ClassVar[set["ThreadJob"]] = set()
 
-    def __init__(self, fn: Callable[[], Any], *, name: str = "bertstudio-job") -> None:
+    def __init__(self, fn: Callable[[], Any], *, name: str = "bertstudio-job", heavy: bool = False) -> None:
         super().__init__()
-        self._fn, self._name = fn, name
+        self._fn, self._name, self._heavy = fn, name, heavy  # heavy: the job uses torch (see preload.ensure_imported)
         self._thread: QThread | None = None
 
     def start(self) -> "ThreadJob":
         collect_on_gui_thread()  # no PySide object is ever garbage-collected on this job's thread (ui/gui_gc.py)
         thread = QThread()
         thread.setObjectName(self._name)
-        body = _Body(self._fn)
+        body = _Body(self._fn, self._heavy)
         body.moveToThread(thread)
         thread.started.connect(body.run)
         body.returned.connect(self.succeeded)  # queued: re-emitted on the GUI thread
@@ -185,7 +189,7 @@ class TrainingWorker(QObject):
 
     # --- GUI-thread API -------------------------------------------------------------
     def start(self) -> ThreadJob:
-        job = ThreadJob(self._run, name="bertstudio-training")  # holds this worker until the run ends
+        job = ThreadJob(self._run, name="bertstudio-training", heavy=True)  # holds this worker until the run ends
         job.succeeded.connect(self._on_returned)
         job.failed.connect(self._on_raised)
         self._job = job
