@@ -116,9 +116,10 @@ class MainWindow(QMainWindow):
         data_page = self.pages["data"]
         if isinstance(data_page, DataPage):
             data_page.example_activated.connect(self._on_example_activated)
-        message = getattr(self.pages["train"], "status_message", None)
-        if message is not None:  # e.g. a warm start's note
-            message.connect(self._show_status)
+        for key in ("train", "label"):
+            message = getattr(self.pages[key], "status_message", None)
+            if message is not None:  # a warm start's note; why Enter did nothing on an audit example
+                message.connect(self._show_status)
         activated = getattr(self.pages["runs"], "run_activated", None)
         if activated is not None:  # double-clicking a run opens its results
             activated.connect(self._on_run_activated)

@@ -465,22 +465,22 @@
 <context>
     <name>AssistController</name>
     <message>
-        <location filename="../../bertstudio/ui/assist_controller.py" line="298"/>
+        <location filename="../../bertstudio/ui/assist_controller.py" line="303"/>
         <source>from the label names</source>
         <translation>来自标签名称</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_controller.py" line="299"/>
+        <location filename="../../bertstudio/ui/assist_controller.py" line="304"/>
         <source>fast model</source>
         <translation>快速模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_controller.py" line="300"/>
+        <location filename="../../bertstudio/ui/assist_controller.py" line="305"/>
         <source>SetFit model</source>
         <translation>SetFit 模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_controller.py" line="301"/>
+        <location filename="../../bertstudio/ui/assist_controller.py" line="306"/>
         <source>fine-tuned model</source>
         <translation>微调模型</translation>
     </message>
@@ -1388,42 +1388,42 @@
 <context>
     <name>LabelPage</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="69"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="71"/>
         <source>%v / %m labelled</source>
         <translation>已标注 %v / %m</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="71"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="73"/>
         <source>Label set…</source>
         <translation>标签集…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="76"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="78"/>
         <source>Split:</source>
         <translation>数据划分:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="81"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="83"/>
         <source>Review suspected errors…</source>
         <translation>复查疑似错误…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="176"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="179"/>
         <source>Every example of this split is labelled.</source>
         <translation>此数据划分中的样例已全部标注。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="205"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="208"/>
         <source>The labelling assistant works on the train split.</source>
         <translation>标注助手作用于训练集划分。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="235"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="238"/>
         <source>example %1 of %2</source>
         <translation>第 %1 个样例，共 %2 个</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="236"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="239"/>
         <source>no examples</source>
         <translation>没有样例</translation>
     </message>
@@ -1532,42 +1532,42 @@
         <translation>将在当前步结束后停止…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="146"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="147"/>
         <source>The learning curve stopped: {m}</source>
         <translation>学习曲线已停止:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="155"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="156"/>
         <source>Cancelled after {n} runs.</source>
         <translation>已在 {n} 次运行后取消。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="158"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="159"/>
         <source>{n} runs done.</source>
         <translation>已完成 {n} 次运行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="173"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="174"/>
         <source>mean over seeds</source>
         <translation>各随机种子的平均值</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="180"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="181"/>
         <source>power-law fit</source>
         <translation>幂律拟合</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="190"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="191"/>
         <source>Too few points for a fit: runs at two or more sizes are needed.</source>
         <translation>数据点太少，无法拟合:需要在两种或更多数据量下的运行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="193"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="194"/>
         <source>With {n:,} labelled rows the {m} is {now} (mean of {k} seeds). Doubling to {n2:,} rows is expected to give {pred} ({d:+.1f} points; 95% range {lo} to {hi}).</source>
         <translation>使用 {n:,} 行已标注数据时，{m} 为 {now}({k} 个随机种子的平均值)。翻倍到 {n2:,} 行预计可达到 {pred}({d:+.1f} 个百分点；95% 区间为 {lo} 到 {hi})。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="204"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="205"/>
         <source>Learning curve</source>
         <translation>学习曲线</translation>
     </message>
@@ -1610,87 +1610,87 @@
         <translation>GLUE 计分板</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="210"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="211"/>
         <source>Open project</source>
         <translation>打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="219"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="220"/>
         <source>Cannot open the project</source>
         <translation>无法打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="229"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="230"/>
         <source>Project repaired on open: %1</source>
         <translation>打开时已修复项目:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="230"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="231"/>
         <source>Project recovered</source>
         <translation>项目已恢复</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="231"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="232"/>
         <source>Opening the project repaired it:</source>
         <translation>打开项目时已修复:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="247"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="248"/>
         <source>Saved</source>
         <translation>已保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="271"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="272"/>
         <source>Imported %1 rows into %2</source>
         <translation>已导入 %1 行到 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="300"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="301"/>
         <source>Could not save</source>
         <translation>无法保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="309"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="310"/>
         <source>Run exported to %1</source>
         <translation>运行已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="332"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="333"/>
         <source>No project</source>
         <translation>没有项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="332"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="333"/>
         <source>Create or open a project first.</source>
         <translation>请先新建或打开一个项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="369"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="370"/>
         <source>No project open</source>
         <translation>未打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="377"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="378"/>
         <source>Project: %1 (%2)</source>
         <translation>项目:%1(%2)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="379"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="380"/>
         <source>Split: %1</source>
         <translation>数据划分:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="380"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="381"/>
         <source>%1 labelled / %2</source>
         <translation>已标注 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="397"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="398"/>
         <source>Training is running</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="398"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="399"/>
         <source>A training run is in progress. Stop it and quit?</source>
         <translation>训练正在进行。停止训练并退出吗？</translation>
     </message>
@@ -2174,32 +2174,32 @@
 <context>
     <name>RegressionEditor</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="208"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="221"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="211"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="224"/>
         <source>Type a score such as 3.7: Enter stores it, an arrow key stores it and moves to the previous or next example</source>
         <translation>输入分数，例如 3.7:按 Enter 保存，按方向键保存并转到上一个或下一个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="221"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="234"/>
         <source>Keys 0-5 set a whole score; for tenths drag the slider or type the score in the box (Enter or an arrow key stores it).</source>
         <translation>按键 0-5 设置整数分数；如需十分位，请拖动滑块或在输入框中输入分数(按 Enter 或方向键保存)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="242"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="255"/>
         <source>(not scored)</source>
         <translation>(未打分)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="242"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="255"/>
         <source>(no example)</source>
         <translation>(无样例)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="277"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="290"/>
         <source>Score row %1 as %2</source>
         <translation>将第 %1 行打分为 %2</translation>
     </message>
@@ -2869,6 +2869,16 @@
         <location filename="../../bertstudio/ui/editors/classify.py" line="163"/>
         <source>Clear the label of row %1</source>
         <translation>清除第 %1 行的标签</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="184"/>
+        <source>Audit example: Enter has no suggestion to accept here (hidden on purpose); pick its label with a number key</source>
+        <translation>审核样本：这里没有可用 Enter 接受的建议（有意隐藏）；请用数字键选择标签</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="187"/>
+        <source>No suggestion to accept yet: pick the label with a number key</source>
+        <translation>还没有可接受的建议：请用数字键选择标签</translation>
     </message>
 </context>
 <context>

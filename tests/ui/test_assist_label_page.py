@@ -180,6 +180,10 @@ def test_the_audit_set_is_never_trained_on(qtbot, assisted, tiny):
             assert editor.suggestion() is None and "Audit example" in editor.suggestion_label.text()
             assert a.assist.suggestion("train", row) is None  # nor in the Data page's Suggested column
             assert "audit pick" in a.page.assist_bar.note.text()
+            with qtbot.waitSignal(a.page.status_message) as said:  # Enter has nothing to accept: it says why
+                qtbot.keyClick(editor, Qt.Key.Key_Return)
+            assert "Audit example" in said.args[0] and "number key" in said.args[0]
+            assert editor.row == row and a.project.gold("train", row) is None
         qtbot.keyClick(editor, a.key_for(gold[row]))
     audit = set(assistant._queue.audit_rows)
     assert len(audit) == 2 and set(audit_shown) == audit and a.assist.counts()["audit"] == 2

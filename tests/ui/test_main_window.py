@@ -312,3 +312,9 @@ def test_odd_saved_window_state_and_settings_open_without_an_exception(qtbot, tm
     window.show_page("train")
     form = window.pages["train"].form
     assert form.max_len_spin.value() <= form.max_len_spin.maximum() and form.epochs_spin.value() == 5
+
+
+def test_the_label_pages_notes_reach_the_status_bar(main_window):
+    """The editors' notes (why Enter did nothing, every example labelled) were emitted and shown nowhere."""
+    main_window.pages["label"].editors["sentence"].message_shown.emit("Every example of this split is labelled.")
+    assert main_window.statusBar().currentMessage() == "Every example of this split is labelled."

@@ -169,9 +169,22 @@ class SentenceEditor(KindEditor):
         if key in (Qt.Key.Key_Backspace, Qt.Key.Key_Delete) or NUMBER_KEYS.get(key) == 0:
             self.clear_label()
         elif key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not event.modifiers():
-            self.accept_suggestion()
+            if not self.accept_suggestion():
+                self._say_why_enter_did_nothing()
         elif not self.handle_navigation(event):
             super().keyPressEvent(event)
+
+    def _say_why_enter_did_nothing(self) -> None:
+        """Enter on an example with no suggestion to accept: say so (25 fast Enters once labelled
+        4 rows without a word: the rest were audit examples, whose suggestion is hidden)."""
+        if self.row < 0 or self.session.gold(self.split, self.row) is not None:
+            return
+        assist = getattr(self.session, "assist", None)
+        if assist is not None and assist.is_audit_pick(self.split, self.row):
+            self.message_shown.emit(self.tr("Audit example: Enter has no suggestion to accept here (hidden on "
+                                            "purpose); pick its label with a number key"))
+        else:
+            self.message_shown.emit(self.tr("No suggestion to accept yet: pick the label with a number key"))
 
 
 class PairEditor(SentenceEditor):

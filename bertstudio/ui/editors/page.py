@@ -18,7 +18,7 @@ asks it for the next example in the chosen order; the arrows still move row by r
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -52,6 +52,8 @@ EDITORS: dict[str, type[KindEditor]] = {
 
 
 class LabelPage(QWidget):
+    status_message = Signal(str)  # the editors' notes (why a key did nothing, all labelled), for the status bar
+
     def __init__(self, session: ProjectSession, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("labelPage")
@@ -89,6 +91,7 @@ class LabelPage(QWidget):
         self.editors: dict[str, KindEditor] = {}
         for kind, cls in EDITORS.items():
             editor = cls(session)
+            editor.message_shown.connect(self.status_message)  # emitted before, shown nowhere but by tagging
             self.editors[kind] = editor
             self.stack.addWidget(editor)
         self.help = HelpPanel()
