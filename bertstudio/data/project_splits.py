@@ -19,6 +19,7 @@ Two rules keep an import from losing or changing what the user made:
 from __future__ import annotations
 
 import re
+import uuid
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
@@ -70,8 +71,11 @@ class SplitOps:
                 self._handed_out.add(path.name)  # type: ignore[attr-defined]
                 if overlay.dirty(split):
                     gold = overlay.gold
+                    # a fingerprint of our own: datasets would otherwise hash the column, and when
+                    # it cannot it logs the whole gold column (the user's labels) as a warning
                     dataset = dataset.remove_columns([gold]).add_column(
-                        gold, overlay.column(split, table), feature=get_spec(self.kind).features[gold])
+                        gold, overlay.column(split, table), feature=get_spec(self.kind).features[gold],
+                        new_fingerprint=f"bertstudio-gold-{uuid.uuid4().hex}")
             else:
                 dataset = store.empty_dataset(self.kind)
             info = self._meta["splits"].get(split, {})

@@ -25,7 +25,7 @@ def encoding_rows(examples: ExampleSet, training: bool) -> tuple[datasets.Datase
     if training and gold.null_count:
         rows = np.flatnonzero(pc.is_valid(gold).to_numpy(zero_copy_only=False)).tolist()
         ds = ds.select(rows)
-    ds = ds.add_column("example_index", rows)
+    ds = ds.add_column("example_index", rows, new_fingerprint=f"bertstudio-index-{uuid.uuid4().hex}")  # no hashing rows
     with_targets = len(rows) > 0 and (training or gold.null_count == 0)
     return ds, with_targets
 
