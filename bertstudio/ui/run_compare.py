@@ -33,6 +33,8 @@ def _plot(title: str, x_label: str, y_label: str) -> pg.PlotWidget:
     plot.setLabel("bottom", x_label)
     plot.setLabel("left", y_label)
     plot.showGrid(x=True, y=True, alpha=0.2)
+    for side in ("left", "bottom"):  # plain numbers: a loss of 0.39 read as "390 (x0.001)" before
+        plot.getAxis(side).enableAutoSIPrefix(False)
     plot.addLegend(offset=(-10, 10))
     return plot
 
@@ -65,8 +67,8 @@ class RunCompareDialog(QDialog):
     def _build_curves(self) -> None:
         page = QWidget()
         grid = QHBoxLayout(page)
-        self.loss_by_step = _plot(self.tr("Training loss"), self.tr("step"), self.tr("loss"))
-        self.loss_by_examples = _plot(self.tr("Training loss"), self.tr("examples seen"), self.tr("loss"))
+        self.loss_by_step = _plot(self.tr("Training loss by step"), self.tr("step"), self.tr("loss"))
+        self.loss_by_examples = _plot(self.tr("Training loss by examples seen"), self.tr("examples seen"), self.tr("loss"))
         self.metric_plot = _plot(self.tr("Evaluation"), self.tr("step"), self.tr("metric"))
         for plot in (self.loss_by_step, self.loss_by_examples, self.metric_plot):
             grid.addWidget(plot)
@@ -167,10 +169,10 @@ class RunCompareDialog(QDialog):
             self.loss_by_step.plot(curves.steps, curves.loss, pen=pen, name=label)
             self.loss_by_examples.plot(curves.examples, curves.loss, pen=pen, name=label)
             values = curves.eval_metrics.get(key or "", [])
-            if values:
-                self.metric_plot.plot(curves.eval_steps[: len(values)], values, pen=pen, symbol="o", symbolSize=6,
-                                      symbolBrush=_COLOURS[name], name=label)
-        self.metric_plot.setLabel("left", key or self.tr("metric"))
+            if values:  # x100, as the Train page's evaluation plot and the scores print them
+                self.metric_plot.plot(curves.eval_steps[: len(values)], [100 * v for v in values], pen=pen, symbol="o",
+                                      symbolSize=6, symbolBrush=_COLOURS[name], name=label)
+        self.metric_plot.setLabel("left", self.tr("{m} (x100)").format(m=key) if key else self.tr("metric"))
 
     def _fill_settings(self, r: Any) -> None:
         self.settings_table.setRowCount(len(r.settings))

@@ -2439,136 +2439,145 @@
 <context>
     <name>RunCompareDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="51"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="53"/>
         <source>Compare runs: {a} → {b}</source>
         <translation>比较运行:{a} → {b}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="53"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="55"/>
         <source>Comparing…</source>
         <translation>正在比较…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="68"/>
-        <location filename="../../bertstudio/ui/run_compare.py" line="69"/>
-        <source>Training loss</source>
-        <translation>训练损失</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="68"/>
         <location filename="../../bertstudio/ui/run_compare.py" line="70"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="72"/>
         <source>step</source>
         <translation>步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="68"/>
-        <location filename="../../bertstudio/ui/run_compare.py" line="69"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="70"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="71"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="69"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="70"/>
+        <source>Training loss by step</source>
+        <translation>训练损失（按步数）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_compare.py" line="71"/>
         <source>examples seen</source>
         <translation>已见样例数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="70"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="71"/>
+        <source>Training loss by examples seen</source>
+        <translation>训练损失（按已见样本数）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_compare.py" line="72"/>
         <source>Evaluation</source>
         <translation>评估</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="70"/>
-        <location filename="../../bertstudio/ui/run_compare.py" line="173"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="72"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="175"/>
         <source>metric</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="73"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="75"/>
         <source>Curves</source>
         <translation>曲线</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="77"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="79"/>
         <source>Setting</source>
         <translation>设置项</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="77"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="79"/>
         <source>Run A</source>
         <translation>运行 A</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="77"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="79"/>
         <source>Run B</source>
         <translation>运行 B</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="80"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="82"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="96"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="98"/>
         <source>Examples</source>
         <translation>样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="99"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="101"/>
         <source>Fixed (wrong → right): {n}</source>
         <translation>修正(错 → 对):{n}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="99"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="101"/>
         <source>Broken (right → wrong): {n}</source>
         <translation>退化(对 → 错):{n}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="100"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="102"/>
         <source>Both wrong: {n}</source>
         <translation>都错:{n}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="117"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="119"/>
         <source>Cannot compare these runs: {m}</source>
         <translation>无法比较这些运行:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="141"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="143"/>
         <source>A = {a}, B = {b}. {n} shared evaluation rows (paired by {how}).</source>
         <translation>A = {a}，B = {b}。共有 {n} 个共同的评估行(按{how}配对)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="143"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="145"/>
         <source>project row</source>
         <translation>项目行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="143"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="145"/>
         <source>position in the evaluation set</source>
         <translation>在评估集中的位置</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="145"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="147"/>
         <source>{n} rows relabelled between the runs are left out.</source>
         <translation>两次运行之间重新标注过的 {n} 行未计入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="146"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="148"/>
         <source>Fixed {f} · broken {b} · both wrong {w} · both right {r}; McNemar&apos;s exact p = {p}.</source>
         <translation>修正 {f} · 退化 {b} · 都错 {w} · 都对 {r}；McNemar 精确检验 p = {p}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="150"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="152"/>
         <source>{m}: {a} → {b} ({d:+.1f} points; 95% paired bootstrap interval {lo:+.1f} to {hi:+.1f}, {k:,} resamples).</source>
         <translation>{m}:{a} → {b}({d:+.1f} 个百分点；95% 配对自助法区间 {lo:+.1f} 到 {hi:+.1f}，重采样 {k:,} 次)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="192"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="175"/>
+        <source>{m} (x100)</source>
+        <translation>{m}（x100）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_compare.py" line="194"/>
         <source>eval row {n}</source>
         <translation>评估行 {n}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="211"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="213"/>
         <source>Gold</source>
         <translation>标准答案</translation>
     </message>

@@ -102,6 +102,12 @@ def test_compare_two_runs_shows_their_three_counts(qtbot, two_runs, one_thread):
     assert dialog.result.a.folder == barely  # the older run is A
     assert "McNemar" in dialog.summary.text() and "accuracy" in dialog.summary.text()
     assert ("lr", 1e-05, 0.003) in dialog.result.settings
+    # the curves: distinct titles, plain loss numbers, the metric x100 as the Train page shows it
+    assert dialog.loss_by_step.getPlotItem().titleLabel.text != dialog.loss_by_examples.getPlotItem().titleLabel.text
+    assert not any(p.getAxis("left").autoSIPrefix for p in (dialog.loss_by_step, dialog.metric_plot))
+    assert dialog.metric_plot.getAxis("left").labelText == "accuracy (x100)"
+    _xs, ys = dialog.metric_plot.listDataItems()[0].getData()
+    assert max(ys) > 1 and max(ys) <= 100
 
     bar = dialog.tabs.tabBar()
     qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(2).center())  # Examples
