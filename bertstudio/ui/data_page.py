@@ -88,6 +88,8 @@ class DataPage(QWidget):
         self._full: Any = None  # the split's Arrow table (with gold as of the last refresh)
         self.split_combo = QComboBox()
         self.split_combo.setObjectName("splitCombo")
+        # as wide as its longest item ("train (60,000)"): a fixed width cut it to "train (60"
+        self.split_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.split_combo.activated.connect(lambda i: self.show_split(self.split_combo.itemData(i)))
         self.search_edit = QLineEdit()
         self.search_edit.setObjectName("searchEdit")

@@ -128,3 +128,30 @@ def test_selecting_and_double_clicking_a_row_opens_it_for_labelling(qtbot, main_
     assert main_window.current_page_key() == "label"
     editor = main_window.pages["label"].editor()
     assert editor.text_view.toPlainText() == session.row("dev", 5)["text"]
+
+
+def test_the_split_combo_shows_its_whole_text(qtbot, session_factory):
+    """Walkthrough: the combo, sized when first shown over "train (3)", cut "train (12345)"
+    (rows imported later) to "train (12"."""
+    from PySide6.QtWidgets import QStyle, QStyleOptionComboBox
+
+    from bertstudio.data.examples import from_records
+    from bertstudio.ui.data_page import DataPage
+
+    session = session_factory("sentence", ["neg", "pos"], {"train": [{"text": f"row {i}", "label": None} for i in range(3)]})
+    page = DataPage(session)
+    qtbot.addWidget(page)
+    page.show()
+    qtbot.waitExposed(page)
+    more = from_records("sentence", [{"text": f"more {i}", "label": None} for i in range(12_342)], labels=["neg", "pos"])
+    session.project.import_examples(more, "train", replace=False)
+    combo = page.split_combo
+    qtbot.waitUntil(lambda: combo.currentText() == "train (12345)")
+
+    def room() -> int:
+        option = QStyleOptionComboBox()
+        combo.initStyleOption(option)
+        return combo.style().subControlRect(QStyle.ComplexControl.CC_ComboBox, option,
+                                            QStyle.SubControl.SC_ComboBoxEditField, combo).width()
+
+    qtbot.waitUntil(lambda: combo.fontMetrics().horizontalAdvance(combo.currentText()) <= room(), timeout=3000)
