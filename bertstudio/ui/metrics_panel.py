@@ -39,10 +39,15 @@ def _number(text: str) -> QTableWidgetItem:
     return item
 
 
+SMALL_EVAL = 100  # evaluation sets smaller than this get a note on how little the score rests on
+
+
 class MetricsPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.metrics_table = _table("metricsTable", [self.tr("Metric"), self.tr("Score (x100)")])
+        self.size_note = QLabel(objectName="evalSizeNote", wordWrap=True)  # a score that rests on few examples
+        self.size_note.setVisible(False)
         self.per_class_title = QLabel(objectName="perClassTitle")
         self.per_class_table = _table("perClassTable", [self.tr("Class"), self.tr("Precision"), self.tr("Recall"),
                                                         self.tr("F1"), self.tr("Support")])
@@ -57,11 +62,15 @@ class MetricsPanel(QWidget):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.metrics_table)
+        lay.addWidget(self.size_note)
         lay.addWidget(self.per_class_title)
         lay.addWidget(self.per_class_table)
         self.show_report(None)
 
-    def show_metrics(self, metrics: dict[str, float], official: tuple[str, ...]) -> None:
+    def show_metrics(self, metrics: dict[str, float], official: tuple[str, ...], examples: int | None = None) -> None:
+        """``examples``: how many evaluation examples the scores rest on; below SMALL_EVAL the
+        panel says how far one example moves them (a 20-label project holds out 2 rows)."""
+        self._show_size_note(metrics, examples)
         keys = [k for k in official if k in metrics] + [k for k in metrics if k not in official]
         table = self.metrics_table
         table.setRowCount(len(keys))
@@ -70,6 +79,24 @@ class MetricsPanel(QWidget):
             name.setToolTip(self.tr("official metric of this task") if k in official else "")
             table.setItem(i, 0, name)
             table.setItem(i, 1, _number(format_metric(k, metrics[k])))
+
+    def _show_size_note(self, metrics: dict[str, float], examples: int | None) -> None:
+        if not metrics or examples is None or not 0 < examples < SMALL_EVAL:
+            self.size_note.setVisible(False)
+            return
+        if examples == 1:
+            text = self.tr("Scored on one example only: the score can only be all or nothing, and says little.")
+        else:
+            text = self.tr("Scored on only {n} examples: one example more or less right moves a score by about {p:.0f} "
+                           "points, so small differences between runs are noise.").format(n=examples, p=100 / examples)
+        accuracy = metrics.get("accuracy")
+        if isinstance(accuracy, (int, float)) and 0 <= accuracy <= 1:
+            from bertstudio.assist.audit import wilson_interval
+
+            low, high = wilson_interval(round(accuracy * examples), examples)
+            text += " " + self.tr("Accuracy's 95% interval: {a:.0f} to {b:.0f}.").format(a=100 * low, b=100 * high)
+        self.size_note.setText(text)
+        self.size_note.setVisible(True)
 
     def show_report(self, report: PerClassReport | None) -> None:
         """One row per class, then the averages; hidden when the run has none (regression, QA)."""

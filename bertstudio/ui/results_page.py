@@ -207,10 +207,11 @@ class ResultsPage(QWidget):
         self.kind = info.kind or self.session.kind
         gold = get_spec(self.kind).gold
         self.labels = list((info.config.labels if info.config else None) or self.session.labels())
-        self.metrics_panel.show_metrics(info.metrics, official_metric_order(self.kind, info.glue_task))
         skipped: list = []
         preds = read_predictions(self.run_dir, skipped=skipped)
         self._show_damage(skipped)
+        self.metrics_panel.show_metrics(info.metrics, official_metric_order(self.kind, info.glue_task),
+                                        examples=len(preds) if preds and not gold.per_token else None)
         report = None
         if gold.classes or gold.per_token:
             try:

@@ -646,72 +646,72 @@
 <context>
     <name>DataPage</name>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="94"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="96"/>
         <source>Search the text (Enter)</source>
         <translation>搜索文本(回车)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="103"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="105"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="105"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="107"/>
         <source>Add examples…</source>
         <translation>添加样例…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="106"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="108"/>
         <source>Type new examples into this split, then label them</source>
         <translation>在此数据划分中输入新样例，然后标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="109"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="111"/>
         <source>Split:</source>
         <translation>数据划分:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="113"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="115"/>
         <source>Show:</source>
         <translation>显示:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="136"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="138"/>
         <source>&lt;b&gt;Label distribution&lt;/b&gt;</source>
         <translation>&lt;b&gt;标签分布&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="207"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="209"/>
         <source>All rows</source>
         <translation>全部行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="208"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="210"/>
         <source>Unlabelled</source>
         <translation>未标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="210"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="212"/>
         <source>Label = %1</source>
         <translation>标签 = %1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="211"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="213"/>
         <source>Disagrees with the latest run</source>
         <translation>与最近一次运行的预测不一致</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="332"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="334"/>
         <source>%1 of %2 rows</source>
         <translation>%1 / %2 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="337"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="339"/>
         <source>no run with predictions yet</source>
         <translation>还没有带预测的运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="339"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="341"/>
         <source>the latest run evaluated the %1 split</source>
         <translation>最近一次运行评估的是 %1 数据划分</translation>
     </message>
@@ -1698,84 +1698,99 @@
 <context>
     <name>MetricsPanel</name>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="45"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="48"/>
         <source>Metric</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="45"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="48"/>
         <source>Score (x100)</source>
         <translation>分数(×100)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="47"/>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="81"/>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="84"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="52"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="108"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="111"/>
         <source>Class</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="47"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="52"/>
         <source>Precision</source>
         <translation>精确率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="47"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="52"/>
         <source>Recall</source>
         <translation>召回率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="48"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="53"/>
         <source>F1</source>
         <translation>F1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="48"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="53"/>
         <source>Support</source>
         <translation>支持数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="55"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="60"/>
         <source>scikit-learn&apos;s classification report, x100; support counts gold examples, tokens or entities</source>
         <translation>scikit-learn 的分类报告，×100；支持数统计的是标准答案中的样例、词元或实体数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="70"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="79"/>
         <source>official metric of this task</source>
         <translation>此任务的官方指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="81"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="88"/>
+        <source>Scored on one example only: the score can only be all or nothing, and says little.</source>
+        <translation>仅在一个样本上评分：分数只能是全对或全错，说明不了什么。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="90"/>
+        <source>Scored on only {n} examples: one example more or less right moves a score by about {p:.0f} points, so small differences between runs are noise.</source>
+        <translation>仅在 {n} 个样本上评分：多对或少对一个样本，分数就会变化约 {p:.0f} 分，因此运行之间的小差异只是噪声。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="97"/>
+        <source>Accuracy&apos;s 95% interval: {a:.0f} to {b:.0f}.</source>
+        <translation>准确率的 95% 区间：{a:.0f} 到 {b:.0f}。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="108"/>
         <source>Per class (support: examples)</source>
         <translation>按类别(支持数:样例)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="82"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="109"/>
         <source>Per tag (support: tokens)</source>
         <translation>按标记(支持数:词元)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="82"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="109"/>
         <source>Tag</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="83"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="110"/>
         <source>Per entity type (support: entities)</source>
         <translation>按实体类型(支持数:实体)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="83"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="110"/>
         <source>Entity type</source>
         <translation>实体类型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="87"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="114"/>
         <source>macro avg</source>
         <translation>宏平均</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="87"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="114"/>
         <source>weighted avg</source>
         <translation>加权平均</translation>
     </message>
@@ -2288,42 +2303,42 @@
         <translation>{name}(不属于此项目)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="251"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="252"/>
         <source>%1 damaged line(s) of this run&apos;s predictions are not shown: %2</source>
         <translation>本次运行的预测中有 %1 行已损坏，未显示：%2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="270"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="271"/>
         <source>This run is not one of this project&apos;s runs ({folder}); it is shown for viewing only.</source>
         <translation>此运行不属于此项目({folder})；仅供查看。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="273"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="274"/>
         <source>It is a {run} run and this project holds {project} examples, so its rows are not matched to the project&apos;s.</source>
         <translation>这是一次 {run} 运行，而此项目包含 {project} 样例，因此其中的行不会与项目的行对应。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="277"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="278"/>
         <source>{joined} of {total} of its rows match this project&apos;s examples (same gold value).</source>
         <translation>它的 {total} 行中有 {joined} 行与此项目的样例对应(标准答案相同)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="334"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="335"/>
         <source>{shown} of {total} examples</source>
         <translation>{shown} / {total} 个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="336"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="337"/>
         <source>gold {g}, predicted {p}</source>
         <translation>标准答案 {g}，预测 {p}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="388"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="389"/>
         <source>The run predicted a label this project no longer has (renamed or removed since the run)</source>
         <translation>该运行预测的标签已不在本项目中（运行之后被重命名或删除）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="416"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="417"/>
         <source>Relabel {split} row {row}</source>
         <translation>重新标注 {split} 的第 {row} 行</translation>
     </message>

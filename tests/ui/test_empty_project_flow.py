@@ -60,6 +60,7 @@ def test_type_label_train_and_score(qtbot, tmp_path, tiny_model_dir):
         results = window.pages["results"]
         qtbot.waitUntil(lambda: results.metrics_table.rowCount() > 0, timeout=10_000)
         assert results.metrics_table.item(0, 0).text() == "accuracy *"
+        assert "one example only" in results.metrics_panel.size_note.text()  # 1 of 14 held out: said so
     finally:
         window.close()
         session.close()

@@ -236,3 +236,22 @@ def test_confusion_matrix_axes_are_titled(page, qtbot):
     assert predicted.bottom() < table.top() and predicted.left() < table.center().x() < predicted.right()
     assert gold.right() < table.left() and gold.top() <= table.center().y() <= gold.bottom()
     assert gold.height() > gold.width()  # drawn up the side, as a y-axis title
+
+
+def test_a_score_on_few_examples_says_how_little_it_rests_on(qtbot):
+    """A 20-label project holds out 2 rows: its accuracy of 50% or 100% said nothing of that."""
+    from bertstudio.ui.metrics_panel import MetricsPanel
+
+    panel = MetricsPanel()
+    qtbot.addWidget(panel)
+    panel.show_metrics({"accuracy": 0.9}, ("accuracy",), examples=20)
+    assert not panel.size_note.isHidden()
+    text = panel.size_note.text()
+    assert "only 20 examples" in text and "about 5 points" in text
+    assert "95% interval: 70 to 97" in text  # Wilson, 18 of 20
+    panel.show_metrics({"accuracy": 0.9}, ("accuracy",), examples=872)  # SST-2 dev: no note
+    assert panel.size_note.isHidden()
+    panel.show_metrics({"accuracy": 1.0}, ("accuracy",), examples=1)
+    assert "one example only" in panel.size_note.text()
+    panel.show_metrics({}, ())
+    assert panel.size_note.isHidden()
