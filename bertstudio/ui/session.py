@@ -29,7 +29,8 @@ Signals:
 
 from __future__ import annotations
 
-from typing import Any, Callable
+import contextlib
+from typing import Any, Callable, Iterator
 
 from PySide6.QtCore import QObject, QSettings, Signal
 from PySide6.QtGui import QUndoStack
@@ -62,6 +63,7 @@ class ProjectSession(QObject):
         super().__init__(parent)
         self.settings = settings if settings is not None else QSettings("bertstudio", "bertstudio")
         self.undo_stack = QUndoStack(self)
+        self._undoable_rename = False  # set while RenameLabelCommand renames: the stack is kept
         self._project: Any | None = None
         self._unsubscribe: Callable[[], None] | None = None
         self._split = "train"
@@ -137,9 +139,26 @@ class ProjectSession(QObject):
         self.gold_changed.emit(str(event["split"]), int(event["row"]))
 
     def _on_labels_event(self, event: dict[str, Any]) -> None:
-        if event.get("op") in ("rename_label", "remove_label"):
+        if event.get("op") == "remove_label" or (event.get("op") == "rename_label" and not self._undoable_rename):
             self.undo_stack.clear()  # undo entries hold the old names, which the project would now refuse
         self.labels_changed.emit()
+
+    @contextlib.contextmanager
+    def renaming_by_undo(self) -> Iterator[None]:
+        """A rename made through RenameLabelCommand: the stack keeps its entries (see ui/undo.py)."""
+        self._undoable_rename = True
+        try:
+            yield
+        finally:
+            self._undoable_rename = False
+
+    def rename_label(self, old: str, new: str) -> None:
+        """Rename a label, undoably (Edit > Undo renames it back); raises the project's refusal."""
+        from bertstudio.ui.undo import RenameLabelCommand
+
+        with self.renaming_by_undo():
+            self.project.rename_label(old, new)
+        self.undo_stack.push(RenameLabelCommand(self, old, new, self.tr("Rename label {a} to {b}").format(a=old, b=new)))
 
     def _on_import_event(self, event: dict[str, Any]) -> None:
         split = str(event["split"])

@@ -51,6 +51,34 @@ class SetGoldCommand(QUndoCommand):
         self._session.set_current(self._split, self._row)
 
 
+class RenameLabelCommand(QUndoCommand):
+    """A label renamed; pushed after the rename happened (the first redo does nothing), so a
+    refused name never reaches the stack. Undo renames it back. The gold edits below it on
+    the stack hold the old name and stay valid: the stack undoes this first, restoring it."""
+
+    def __init__(self, session: ProjectSession, old: str, new: str, text: str) -> None:
+        super().__init__(text)
+        self._session, self._old, self._new = session, old, new
+        self._pushed = True
+
+    def redo(self) -> None:
+        if self._pushed:
+            self._pushed = False
+            return
+        self._rename(self._old, self._new)
+
+    def undo(self) -> None:
+        self._rename(self._new, self._old)
+
+    def _rename(self, old: str, new: str) -> None:
+        try:
+            with self._session.renaming_by_undo():
+                self._session.project.rename_label(old, new)
+        except BertStudioError as exc:  # e.g. a label of that name was added since
+            self.setObsolete(True)
+            self._session.report_failure(exc.message)
+
+
 class ReplaceSplitCommand(QUndoCommand):
     """An import that replaced ``split``'s rows; pushed after the import happened (the first redo does nothing)."""
 

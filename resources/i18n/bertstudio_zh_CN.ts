@@ -2054,12 +2054,17 @@
 <context>
     <name>ProjectSession</name>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="241"/>
+        <location filename="../../bertstudio/ui/session.py" line="161"/>
+        <source>Rename label {a} to {b}</source>
+        <translation>将标签 {a} 重命名为 {b}</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/session.py" line="260"/>
         <source>Replace the rows of %1</source>
         <translation>替换 %1 的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="254"/>
+        <location filename="../../bertstudio/ui/session.py" line="273"/>
         <source>Restore the rows of %1</source>
         <translation>恢复 %1 的行</translation>
     </message>

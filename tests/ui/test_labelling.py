@@ -334,3 +334,36 @@ def test_sts_b_score_box_typed_score_then_arrow_moves_on(qtbot, session_factory,
     assert session.project.gold("dev", 2) == 1.2 and editor.row == 2
     qtbot.keyClick(spin, Qt.Key.Key_Up)  # an arrow without a new score only moves
     assert editor.row == 1 and session.project.gold("dev", 1) == 4.0
+
+
+def test_a_label_rename_is_undone_and_redone_and_earlier_edits_stay_undoable(qtbot, session_factory):
+    """Walkthrough W8: renaming a label could not be undone, and it emptied the undo stack."""
+    from bertstudio.ui.editors.label_set import LabelSetDialog
+
+    session = session_factory("sentence", ["neg", "pos"], {"train": SENTENCES})
+    page = _page(qtbot, session)
+    editor = page.editor()
+    editor.go_to(0)
+    qtbot.keyClick(editor, Qt.Key.Key_2)  # row 0 -> pos, undoable
+    dialog = LabelSetDialog(session)
+    qtbot.addWidget(dialog)
+    assert dialog.rename_label("pos", "good")
+    assert session.project.gold("train", 0) == "good" and session.labels() == ["neg", "good"]
+    assert session.undo_stack.undoText() == "Rename label pos to good"
+    session.undo_stack.undo()  # the rename
+    assert session.labels() == ["neg", "pos"] and session.project.gold("train", 0) == "pos"
+    assert editor.legend.names() == ["neg", "pos"]
+    session.undo_stack.undo()  # the label edit before it, with the name it was made under
+    assert session.project.gold("train", 0) is None
+    session.undo_stack.redo()
+    session.undo_stack.redo()
+    assert session.labels() == ["neg", "good"] and session.project.gold("train", 0) == "good"
+    # a refused rename (a name already there) never reaches the stack
+    count = session.undo_stack.count()
+    assert not dialog.rename_label("good", "neg") and "neg" in dialog.error.text()
+    assert session.undo_stack.count() == count
+    # a rename made elsewhere (the core's API) still empties the stack: its entries hold old names
+    session.project.rename_label("good", "great")
+    assert session.undo_stack.count() == 0
+    reopened_labels = session.labels()
+    assert reopened_labels == ["neg", "great"]

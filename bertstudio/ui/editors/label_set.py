@@ -95,7 +95,7 @@ class LabelSetDialog(QDialog):
         return self._run(lambda: self.session.project.add_label(name, colour))
 
     def rename_label(self, old: str, new: str) -> bool:
-        return self._run(lambda: self.session.project.rename_label(old, new))
+        return self._run(lambda: self.session.rename_label(old, new))  # undoable (Edit > Undo)
 
     def set_colour(self, name: str, colour: str) -> bool:
         return self._run(lambda: self.session.project.set_label_color(name, colour))
