@@ -163,3 +163,29 @@ def test_a_heavy_job_waits_for_the_first_imports_under_the_one_lock(qtbot, monke
         assert not ran.is_set()
     assert heavy.wait(60_000) and ran.is_set()
     assert preload._ready.is_set() and plain.wait(1000)
+
+
+def test_full_collections_are_rate_limited(qtbot, monkeypatch):
+    """A full collection walks every object (350 ms with torch and a model loaded): the timer
+    runs one at most every FULL_EVERY_S."""
+    import gc
+
+    from bertstudio.ui import gui_gc
+
+    ThreadJob(lambda: None, name="test-install").start().wait(5000)
+    collector = gui_gc._collector
+    calls: list[tuple[str, int]] = []
+    monkeypatch.setattr(gc, "collect", lambda generation=2: calls.append(("collect", generation)) or 0)
+    monkeypatch.setattr(gc, "get_threshold", lambda: (700, 10, 10))
+    monkeypatch.setattr(gc, "get_count", lambda: (701, 11, 11))  # every generation past its threshold
+    collector._last_full = __import__("time").monotonic()
+    collector.check()
+    assert calls == [("collect", 1)]  # a full one ran less than FULL_EVERY_S ago
+    collector._last_full -= gui_gc.FULL_EVERY_S
+    collector.check()
+    assert calls[-1] == ("collect", 2)
+    collector.check()
+    assert calls[-1] == ("collect", 1)  # and not again at once
+    monkeypatch.setattr(gc, "get_count", lambda: (5, 11, 11))
+    collector.check()
+    assert len(calls) == 3  # under gen 0's threshold: nothing
