@@ -291,9 +291,7 @@ def _evaluation_folder(args: argparse.Namespace) -> Path:
 
     from bertstudio.data.atomic import check_folder_path
 
-    folder = check_folder_path(args.output_dir, where="--out")  # before the evaluation, not after it
-    if folder.exists() and not folder.is_dir():
-        raise ConfigError("the output folder is a file", path=folder, where="--out", expected="a folder")
+    folder = check_folder_path(args.output_dir, where="--out")  # before the evaluation, not after it; a file is refused
     taken = [n for n in (METRICS, PREDICTIONS) if (folder / n).exists()]
     if taken and not args.overwrite:
         raise ConfigError(f"the folder already holds {' and '.join(taken)}", path=folder, where="--out",

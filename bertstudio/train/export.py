@@ -52,8 +52,7 @@ def _fits_conll(examples: Any) -> bool:
 
 
 def _check_out_dir(out: Path, overwrite: bool) -> None:
-    if out.exists() and not out.is_dir():
-        raise ConfigError("the export target is a file", path=out, expected="a new or empty folder")
+    """``out`` came through check_folder_path: absent, or a folder."""
     if out.is_dir() and any(out.iterdir()) and not overwrite:
         raise ConfigError("the export folder is not empty", path=out, expected="a new or empty folder (or overwrite=True)")
 

@@ -61,10 +61,7 @@ def check_target(out_dir: str | Path) -> Path:
     """``out_dir`` as a Path when it may be written: absent, or an empty folder."""
     from bertstudio.data.atomic import check_folder_path
 
-    out = check_folder_path(out_dir, where="export")  # a dangling link, a file on the way...: before the work
-    if out.exists() and not out.is_dir():
-        raise ConfigError("the export target is a file", path=out, where="export",
-                          expected="a new or empty folder (an export never overwrites files)")
+    out = check_folder_path(out_dir, where="export")  # a file, a dangling link, a file on the way...: before the work
     if out.exists() and any(out.iterdir()):
         raise ConfigError("the export folder is not empty", path=out, where="export",
                           expected="a new or empty folder (an export never overwrites files)")

@@ -90,9 +90,7 @@ def check_output_dir(config: TrainConfig) -> None:
     """Raise ConfigError unless ``config.output_dir`` may receive this run (see the module docstring)."""
     if not config.output_dir:
         return
-    root = check_folder_path(config.output_dir, where="output_dir")  # before the model loads
-    if root.exists() and not root.is_dir():
-        raise ConfigError("the run folder is a file", path=root, where="output_dir", expected="a new or empty folder")
+    root = check_folder_path(config.output_dir, where="output_dir")  # before the model loads; a file is refused
     if not root.is_dir():
         return
     try:

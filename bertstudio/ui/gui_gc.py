@@ -29,8 +29,7 @@ import threading
 import time
 from typing import Any
 
-_collector: Any = None
-_lock = threading.Lock()
+_collector: Any = None  # made on the GUI (main) thread only: no lock needed
 
 INTERVAL_MS = 500
 FULL_EVERY_S = 60.0
@@ -45,9 +44,7 @@ def collect_on_gui_thread() -> None:
 
     if QCoreApplication.instance() is None:  # no event loop to run the timer: leave Python's own
         return
-    with _lock:
-        if _collector is None:
-            _collector = _Collector()
+    _collector = _Collector()
 
 
 def installed() -> bool:

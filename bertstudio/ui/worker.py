@@ -7,7 +7,9 @@ Wiring as GUIDE.md asks: the job's body is a QObject moved to a fresh QThread,
 on both once the thread has finished. The body moves itself back to the GUI thread
 when its function returns, so no Python-made QObject is ever destroyed on a job's
 thread: that destruction takes the GIL while holding a pooled Qt mutex, and deadlocked
-with the GUI thread (holding the GIL) connecting or disconnecting a signal. A QThread per job rather than Qt's global pool
+with the GUI thread (holding the GIL) connecting or disconnecting a signal.
+
+A QThread per job rather than Qt's global pool
 (superqt's workers use that): a training run holds its thread for minutes, and the
 pool has as many threads as cores (two on a small laptop), so a run would starve the
 Playground and the import dialog. Running jobs are kept alive by the class, so a page
@@ -45,23 +47,30 @@ log = logging.getLogger(__name__)
 TrainFn = Callable[..., Any]
 
 
+def _after_imports(fn: Callable[[], Any]) -> Callable[[], Any]:
+    """``fn`` run once torch & co are imported under the one lock (preload.ensure_imported):
+    two threads' first imports of them at once broke each other."""
+    def run() -> Any:
+        from bertstudio.ui.preload import ensure_imported
+
+        ensure_imported()
+        return fn()
+    return run
+
+
 class _Body(QObject):
     """Lives on the job's thread and calls the function there."""
 
     returned = Signal(object)
     raised = Signal(object)
 
-    def __init__(self, fn: Callable[[], Any], heavy: bool = False) -> None:
+    def __init__(self, fn: Callable[[], Any]) -> None:
         super().__init__()
-        self._fn, self._heavy = fn, heavy
+        self._fn = fn
 
     @Slot()
     def run(self) -> None:
         try:
-            if self._heavy:
-                from bertstudio.ui.preload import ensure_imported
-
-                ensure_imported()  # first imports of torch & co never race another thread's
             result, failed = self._fn(), False
         except BaseException as exc:  # noqa: BLE001 - any error reaches the GUI as a signal
             if not isinstance(exc, BertStudioError):
@@ -90,14 +99,14 @@ class ThreadJob(QObject):
 
     def __init__(self, fn: Callable[[], Any], *, name: str = "bertstudio-job", heavy: bool = False) -> None:
         super().__init__()
-        self._fn, self._name, self._heavy = fn, name, heavy  # heavy: the job uses torch (see preload.ensure_imported)
+        self._fn, self._name = (_after_imports(fn) if heavy else fn), name  # heavy: the job uses torch
         self._thread: QThread | None = None
 
     def start(self) -> "ThreadJob":
         collect_on_gui_thread()  # no PySide object is ever garbage-collected on this job's thread (ui/gui_gc.py)
         thread = QThread()
         thread.setObjectName(self._name)
-        body = _Body(self._fn, self._heavy)
+        body = _Body(self._fn)
         body.moveToThread(thread)
         thread.started.connect(body.run)
         body.returned.connect(self.succeeded)  # queued: re-emitted on the GUI thread

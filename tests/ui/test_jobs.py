@@ -147,20 +147,21 @@ def test_a_heavy_job_waits_for_the_first_imports_under_the_one_lock(qtbot, monke
     """Two threads importing torch & co for the first time at once broke each other (a
     ValueError inside torch._library); a job that uses torch first takes the import lock,
     so it waits while the preload thread (or another job) is importing."""
-    import time
-
     from bertstudio.hf import LOCK
     from bertstudio.ui import preload
 
     monkeypatch.setattr(preload, "_ready", threading.Event())  # as in a fresh app: nothing preloaded yet
+    at_lock = threading.Event()
+    real_preload = preload.preload
+    monkeypatch.setattr(preload, "preload", lambda *a: (at_lock.set(), real_preload(*a))[1])
     ran = threading.Event()
     plain_ran = threading.Event()
     with LOCK:  # the preload thread at work
         heavy = ThreadJob(ran.set, name="test-heavy", heavy=True).start()
         plain = ThreadJob(plain_ran.set, name="test-plain").start()
         assert plain_ran.wait(5)  # a job that needs no torch does not wait
-        time.sleep(0.3)
-        assert not ran.is_set()
+        assert at_lock.wait(5)  # the heavy job has reached the import lock...
+        assert not ran.wait(0.3)  # ...and stays there while it is held
     assert heavy.wait(60_000) and ran.is_set()
     assert preload._ready.is_set() and plain.wait(1000)
 

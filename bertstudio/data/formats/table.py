@@ -311,11 +311,10 @@ def _refuse_unnamed_data_column(names: Sequence[str], used: set[int], text: str,
     """A header cell left empty ("text,") over a column that holds values: that column (the
     labels, most often) would be dropped without a word. Refused, naming it and the way out;
     an empty column under an empty name (a trailing delimiter) is fine."""
-    for i, name in enumerate(names):
-        if name or i in used:
-            continue
-        values = [fields[i].strip() for _line, fields in _take_records(text, opts, SNIFF_ROWS + 1)[1:]
-                  if len(fields) > i and fields[i].strip()]
+    unnamed = [i for i, name in enumerate(names) if not name and i not in used]
+    rows = [fields for _line, fields in _take_records(text, opts, SNIFF_ROWS + 1)[1:]] if unnamed else []
+    for i in unnamed:
+        values = [fields[i].strip() for fields in rows if len(fields) > i and fields[i].strip()]
         if values:
             named = ",".join(f"{n}={n}" for n in names if n)
             raise DataError(
