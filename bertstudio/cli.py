@@ -338,9 +338,10 @@ def cmd_glue(args: argparse.Namespace, out: TextIO) -> int:
     from bertstudio.train.config_flags import given_settings
     from bertstudio.train.engine import train
 
-    data_dir, root = Path(args.data_dir), Path(args.output_dir)
-    if root.exists() and not root.is_dir():
-        raise ConfigError("the output folder is a file", path=root, where="--out", expected="a folder")
+    from bertstudio.data.atomic import check_folder_path
+
+    data_dir = Path(args.data_dir)
+    root = check_folder_path(args.output_dir, where="--out")  # a file, a dangling link...: before any task trains
     results: dict[str, dict[str, float]] = {}
     notes, failed, code = [], [], EXIT_OK
     settings = {k: v for k, v in given_settings(args).items() if k not in ("data_dir", "output_dir")}

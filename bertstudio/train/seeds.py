@@ -71,9 +71,9 @@ def check_seeds_folder(config: TrainConfig) -> None:
     nothing of the user's is mixed in; an earlier job there is replaced only with ``overwrite``."""
     if not config.output_dir:
         return
-    root = Path(config.output_dir).expanduser()
-    if root.exists() and not root.is_dir():
-        raise ConfigError("the output folder is a file", path=root, where="output_dir", expected="a new or empty folder")
+    from bertstudio.data.atomic import check_folder_path
+
+    root = check_folder_path(config.output_dir, where="output_dir")  # a file, a dangling link...: refused here
     entries = list(root.iterdir()) if root.is_dir() else []
     foreign = [p.name for p in entries if not (p.name == SUMMARY or (p.is_dir() and p.name.startswith("seed-")))]
     if foreign:

@@ -71,7 +71,7 @@ def run(argv: list[str], capsys) -> tuple[int, str]:
 
 
 @links
-@pytest.mark.parametrize("command", ["train", "evaluate", "export-onnx"])
+@pytest.mark.parametrize("command", ["train", "train-seeds", "glue", "evaluate", "export-onnx"])
 def test_every_command_refuses_a_bad_out_before_the_work(command: str, model_and_data, tmp_path: Path, capsys) -> None:
     model, data = model_and_data
     for what, target in bad_targets(tmp_path).items():
@@ -79,6 +79,10 @@ def test_every_command_refuses_a_bad_out_before_the_work(command: str, model_and
             continue  # evaluate's own check says so (tested with the CLI's bad inputs)
         argv = {"train": ["--quiet", "train", "--model", model, "--train", str(data), "--epochs", "1",
                           "--max-length", "16", "--device", "cpu", "--out", str(target)],
+                "train-seeds": ["--quiet", "train", "--model", model, "--train", str(data), "--epochs", "1", "--seeds",
+                                "2", "--max-length", "16", "--device", "cpu", "--out", str(target)],
+                "glue": ["--quiet", "glue", "--tasks", "SST-2", "--data-dir", str(tmp_path), "--model", model,
+                         "--out", str(target)],
                 "evaluate": ["--quiet", "evaluate", "--model", model, "--eval", str(data), "--task", "sentence",
                              "--out", str(target)],
                 "export-onnx": ["--quiet", "export-onnx", "--model", model, "--out", str(target)]}[command]
