@@ -257,8 +257,15 @@ class TrainingPage(QWidget):
         return self.worker is not None and self.worker.is_running()
 
     def cancel_and_wait(self, timeout_ms: int = 30000) -> bool:
-        """For the main window's close handler: stop the run and wait for its thread."""
-        return True if self.worker is None else self.worker.cancel_and_wait(timeout_ms)
+        """For the main window's close handler: stop the run and wait for its thread. The run's
+        end is not delivered once the window closes, so the folders of a run stopped before its
+        first step are removed here (only while still empty, as on Cancel)."""
+        if self.worker is None:
+            return True
+        ended = self.worker.cancel_and_wait(timeout_ms)
+        if ended:
+            self._drop_unused_run_folders()
+        return ended
 
     def _refresh_state(self, *_: object) -> None:
         """Start only when a run could start: labelled rows enough to train on and settings

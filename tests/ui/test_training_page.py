@@ -138,6 +138,32 @@ def test_cancel_before_the_first_step_says_nothing_was_saved_and_leaves_no_empty
     assert page.start_button.isEnabled() and not page.is_running()
 
 
+def test_closing_the_window_while_the_model_loads_leaves_no_empty_run(qtbot, session, tiny_model_dir, monkeypatch):
+    import threading
+
+    import bertstudio.train.engine as engine
+
+    go = threading.Event()
+    real_check = engine.check_before_start
+
+    def held_check(config):  # the worker waits here until the close handler has cancelled
+        go.wait(30)
+        real_check(config)
+
+    monkeypatch.setattr(engine, "check_before_start", held_check)
+    page = TrainingPage(session)
+    qtbot.addWidget(page)
+    _tiny_settings(page, tiny_model_dir)
+    page.start_training()
+    run_dir = Path(page.run_dir)
+    assert run_dir.is_dir()
+    cancelled = page.worker._cancel
+    threading.Thread(target=lambda: (cancelled.wait(30), go.set()), daemon=True).start()
+    assert page.cancel_and_wait(30_000)  # what MainWindow.closeEvent calls; no event loop after it
+    assert not run_dir.exists()
+    assert session.project.list_runs() == []
+
+
 def test_cancel_before_the_first_step_keeps_a_run_folder_that_holds_files(qtbot, session, tiny_model_dir,
                                                                           monkeypatch):
     import threading
