@@ -6,7 +6,10 @@ user labelling their own texts does not see; benchmarks/labelling_loop.py draws 
 the same way). For each of 5 seeds, 50 rows drawn at random get the other label through
 ``Project.set_gold`` (as a user's slip would be stored), the finder runs on the project
 exactly as the app runs it (:func:`bertstudio.assist.label_errors.find_label_errors`,
-bundled MiniLM, 5-fold fast head, cleanlab), and the flips are undone.
+bundled MiniLM, 5 folds, cleanlab), and the flips are undone. ``--method fast`` (the
+default, the app's quick check) judges each fold with the fast head on frozen vectors;
+``--method finetune`` (the app's thorough check) fine-tunes MiniLM on each fold's
+training part.
 
 Reported per seed and as means: precision and recall of cleanlab's flagged set against
 the flipped set, the area under the precision-recall curve of the whole ranking
@@ -26,6 +29,7 @@ between any two keys would. No dev pass there.
 Usage::
 
     python benchmarks/label_errors.py --json benchmarks/results/label_errors.json
+    python benchmarks/label_errors.py --method finetune --json benchmarks/results/label_errors_finetune.json
     python benchmarks/label_errors.py --task agnews --json benchmarks/results/label_errors_agnews.json
 """
 
@@ -103,13 +107,15 @@ def main() -> None:
     ap.add_argument("--rows", type=int, default=1000)
     ap.add_argument("--rate", type=float, default=0.05)
     ap.add_argument("--seeds", type=int, default=5)
+    ap.add_argument("--method", choices=("fast", "finetune"), default="fast")
+    ap.add_argument("--no-dev", action="store_true", help="skip the pass over SST-2 dev")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
 
     import torch
 
     torch.set_num_threads(2)
-    out: dict = {"task": args.task, "rows": args.rows, "rate": args.rate, "seeds": []}
+    out: dict = {"task": args.task, "method": args.method, "rows": args.rows, "rate": args.rate, "seeds": []}
     labels = ["negative", "positive"] if args.task == "sst2" else TOPICS
     train = records("train", args.rows) if args.task == "sst2" else agnews_records(args.rows)
     with tempfile.TemporaryDirectory() as tmp:
@@ -125,7 +131,7 @@ def main() -> None:
             for r in flipped:
                 project.set_gold("train", r, slip(original[r], labels, rng))
             start = time.perf_counter()
-            report = find_label_errors(project, "train", seed=seed)
+            report = find_label_errors(project, "train", seed=seed, method=args.method)
             seconds = time.perf_counter() - start
             for r in flipped:
                 project.set_gold("train", r, original[r])
@@ -136,21 +142,23 @@ def main() -> None:
         out["mean"] = {k: float(np.mean([s[k] for s in out["seeds"]])) for k in keys}
         print("mean", json.dumps({k: round(v, 3) for k, v in out["mean"].items()}), flush=True)
 
-        if args.task != "sst2":
+        if args.task != "sst2" or args.no_dev:
             project.close(compact=False)
             if args.json:
                 args.json.write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
             return
         start = time.perf_counter()
-        dev = find_label_errors(project, "dev")
+        dev = find_label_errors(project, "dev", method=args.method)
         out["dev"] = {"rows": dev.checked, "flags": len(dev.flags), "cv_accuracy": dev.accuracy,
                       "seconds": round(time.perf_counter() - start, 1)}
         lines = [f"SST-2 dev ({dev.checked} rows): {len(dev.flags)} flags; cross-validated accuracy "
-                 f"{dev.accuracy:.3f} ({dev.folds}-fold fast head on the bundled MiniLM). Top 20 by self-confidence:", ""]
+                 f"{dev.accuracy:.3f} ({dev.folds}-fold {'fast head on' if args.method == 'fast' else 'fine-tuning of'} "
+                 f"the bundled MiniLM). Top 20 by self-confidence:", ""]
         for i, f in enumerate(dev.flags[:20], 1):
             lines.append(f"{i:2d}. dev row {f.row}: given {f.given}, suggested {f.suggested} "
                          f"(p={f.suggested_prob:.2f})\n    {f.text}")
-        (RESULTS / "label_errors_sst2_dev_top20.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        suffix = "" if args.method == "fast" else f"_{args.method}"
+        (RESULTS / f"label_errors_sst2_dev_top20{suffix}.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
         print(json.dumps(out["dev"]), flush=True)
         project.close(compact=False)
     if args.json:

@@ -2,12 +2,22 @@
 
 Confident learning (Northcutt, Jiang and Chuang, 2021) needs *out-of-sample*
 predicted probabilities for every labelled row: a model must not judge a label it
-learnt. They come from k-fold cross-validation over the labelled rows with the
-assistant's fast head (a logistic regression on the frozen, cached embeddings of
-the bundled sentence-transformer: the sentence vector, or a pair's siamese
-``(u, v, |u-v|, u*v)`` features, or per-word vectors for tagging), or, for the
-rows a fine-tuning run evaluated (it never trained on them), from that run's
-``predictions.jsonl``. cleanlab does the rest: ``filter.find_label_issues`` with
+learnt. They come from k-fold cross-validation over the labelled rows, with one of
+two models (``method``):
+
+``"fast"``      the assistant's fast head: a logistic regression on the frozen, cached
+                embeddings of the bundled sentence-transformer (the sentence vector, a
+                pair's siamese ``(u, v, |u-v|, u*v)`` features, or per-word vectors for
+                tagging). Seconds.
+``"finetune"``  the assistant's strong model, fine-tuned end to end on each fold's
+                training part (:func:`bertstudio.assist.strong.train_strong`, its
+                small-data settings, the head started from the fold's fast head) and
+                asked about the held-out part. Minutes: k fine-tuning runs. A stronger
+                model makes fewer mistakes of its own, so fewer correct labels crowd the
+                top of the ranking (benchmarks/README.md, "label errors").
+
+or, for the rows a fine-tuning run evaluated (it never trained on them), from that
+run's ``predictions.jsonl``. cleanlab does the rest: ``filter.find_label_issues`` with
 ``return_indices_ranked_by="self_confidence"`` picks and orders the flags;
 ``token_classification`` scores a tagged sentence by its worst word.
 
@@ -47,9 +57,11 @@ NEIGHBOURS = 3
 # 3 / 10 / 100 gave 78.2 / 79.2 / 78.3 / 76.8 / 75.3%.
 LOGISTIC_C = 1.0
 TOKEN_C = 1.0
+METHODS = ("fast", "finetune")
 
 __all__ = ["Cancelled", "Flag", "LabelErrorReport", "Neighbour", "find_label_errors", "find_in_pool",
-           "out_of_fold_probs", "out_of_fold_word_probs", "classification_issues", "token_issues", "run_probs"]
+           "out_of_fold_probs", "out_of_fold_word_probs", "out_of_fold_finetuned", "classification_issues",
+           "token_issues", "run_probs"]
 
 
 @dataclass(frozen=True)
@@ -85,7 +97,7 @@ class LabelErrorReport:
     quality: np.ndarray  # per checked row: self-confidence of the given label (lower = more suspect)
     accuracy: float | None  # the model's out-of-sample accuracy against the given labels
     folds: int  # 0 when the probabilities came from a run
-    source: str  # "fast" (k-fold fast head) or "run"
+    source: str  # "fast" (k-fold fast head), "finetune" (k-fold fine-tuning) or "run"
     skipped: int = 0  # labelled rows that could not be checked (a class with fewer than 2 rows)
     messages: tuple[str, ...] = field(default_factory=tuple)
 
@@ -160,6 +172,72 @@ def out_of_fold_word_probs(words: Sequence[np.ndarray], tags: Sequence[np.ndarra
                 out[j][:, int(y[0]) if len(y) else 0] = 1.0
             elif len(words[j]):
                 out[j] = head.predict_proba(words[j])
+        if progress is not None:
+            progress((i + 1) / k, f"fold {i + 1} of {k}")
+    return out, k
+
+
+def out_of_fold_finetuned(kind: str, labels: Sequence[str], pool: PoolData, rows: np.ndarray,
+                          y: Sequence[Any], model_path: str, *, folds: int = FOLDS, seed: int = 0,
+                          progress: Progress | None = None,
+                          cancel: threading.Event | None = None) -> tuple[list[np.ndarray] | np.ndarray, int]:
+    """Out-of-fold probabilities from fine-tuning: for each fold, the assistant's strong model
+    trains on the other folds' rows and predicts this fold's. ``rows``: pool rows; ``y``:
+    their class indices (classification: returns ``(rows, classes)``) or tag-index arrays
+    (tagging: returns one ``(words, tags)`` array per row, folds split sentences)."""
+    from bertstudio.assist.pool import head_outputs, strong_features, token_model_probs
+    from bertstudio.assist.strong import StrongRequest, train_strong
+
+    labels = list(labels)
+    per_word = spec_for(kind).per_word
+    if per_word:
+        from sklearn.model_selection import KFold
+
+        n = len(rows)
+        k = int(max(2, min(folds, n)))
+        fold = np.zeros(n, dtype=np.int64)
+        for i, (_, test) in enumerate(KFold(n_splits=k, shuffle=True, random_state=seed).split(np.zeros(n))):
+            fold[test] = i
+        out: Any = [np.zeros((len(pool.tokens[r]), len(labels))) for r in rows]  # type: ignore[index]
+    else:
+        y_arr = np.asarray(y, dtype=np.int64)
+        fold, k = _fold_ids(y_arr, folds, seed)
+        out = np.zeros((len(rows), len(labels)), dtype=np.float64)
+    for i in range(k):
+        check_cancel(cancel)
+        train, test = np.flatnonzero(fold != i), np.flatnonzero(fold == i)
+        take = [int(rows[j]) for j in train]
+        if per_word:
+            values: list[Any] = [[labels[int(t)] for t in y[j]] for j in train]
+            request = StrongRequest(kind, labels, take, tokens=[list(pool.tokens[r]) for r in take],  # type: ignore[index]
+                                    values=values, model_path=str(model_path), seed=seed + i, method="finetune")
+            counts = {}
+        else:
+            values = [labels[int(y_arr[j])] for j in train]
+            counts = {name: values.count(name) for name in labels}
+            request = StrongRequest(kind, labels, take, texts=[pool.texts[r] for r in take],  # type: ignore[index]
+                                    pairs=[pool.pairs[r] for r in take] if pool.pairs is not None else None,
+                                    values=values, model_path=str(model_path), seed=seed + i, method="finetune",
+                                    init_head=fit_logistic(pool.features[take], y_arr[train], len(labels), C=LOGISTIC_C,
+                                                           max_iter=1000))
+
+        def step(done: int, total: int, i: int = i) -> None:
+            if progress is not None:
+                progress((i + 0.9 * done / max(total, 1)) / k, f"fold {i + 1} of {k}: step {done} of {total}")
+
+        model = train_strong(request, counts=counts, progress=step, cancel=cancel)
+        check_cancel(cancel)
+        held = [int(rows[j]) for j in test]
+        if per_word:
+            probs = token_model_probs(model.model, model.tokenizer, [list(pool.tokens[r]) for r in held],  # type: ignore[index]
+                                      cancel=cancel)
+            for j, p in zip(test, probs):
+                out[j] = np.asarray(p, dtype=np.float64)
+        else:
+            part = PoolData(texts=[pool.texts[r] for r in held],  # type: ignore[index]
+                            pairs=[pool.pairs[r] for r in held] if pool.pairs is not None else None)
+            out[test] = head_outputs(model.model, strong_features(model.model, model.tokenizer, part, cancel=cancel))
+        del model
         if progress is not None:
             progress((i + 1) / k, f"fold {i + 1} of {k}")
     return out, k
@@ -246,16 +324,22 @@ def _display(pool: PoolData, row: int) -> str:
 
 def find_in_pool(spec: AssistSpec, labels: Sequence[str], pool: PoolData, rows: Sequence[int],
                  values: Sequence[Any], *, split: str = "train", folds: int = FOLDS, seed: int = 0,
-                 probs: dict[int, np.ndarray] | None = None, progress: Progress | None = None,
-                 cancel: threading.Event | None = None) -> LabelErrorReport:
+                 probs: dict[int, np.ndarray] | None = None, method: str = "fast", model_path: str = "",
+                 progress: Progress | None = None, cancel: threading.Event | None = None) -> LabelErrorReport:
     """The finder over an embedded pool: ``rows`` are the labelled rows, ``values`` their gold
-    values (label names; tagging: tag lists). ``probs``: out-of-sample probabilities per row
-    (from a run) to use instead of the k-fold fast head; only those rows are then checked."""
+    values (label names; tagging: tag lists). ``method``: the k-fold model (module docstring;
+    ``"finetune"`` fine-tunes ``model_path``). ``probs``: out-of-sample probabilities per row
+    (from a run) to use instead of k-fold; only those rows are then checked."""
+    if method not in METHODS:
+        raise ConfigError(f"unknown label-error method {method!r}", expected=" or ".join(METHODS))
+    if method == "finetune" and not model_path and probs is None:
+        raise ConfigError("fine-tuning folds need a model", expected="a model folder")
     labels = list(labels)
     index = {name: i for i, name in enumerate(labels)}
     report = progress or (lambda _f, _m: None)
     if spec.head == "token":
-        return _find_tokens(labels, index, pool, rows, values, split, folds, seed, report, cancel)
+        return _find_tokens(labels, index, pool, rows, values, split, folds, seed, report, cancel,
+                            method=method, model_path=model_path)
     if spec.head != "logistic":
         raise ConfigError(f"the label-error finder needs a label set; {spec.kind} has none",
                           expected="a sentence, pair or tagging project")
@@ -280,9 +364,15 @@ def find_in_pool(spec: AssistSpec, labels: Sequence[str], pool: PoolData, rows: 
         if len(known) < 4 or len(np.unique(y)) < 2:
             raise ConfigError("too few labelled rows to cross-validate",
                               expected="at least two labelled rows in each of two labels")
-        X = pool.features[[r for r, _ in known]]
-        p, k = out_of_fold_probs(X, y, len(labels), folds=folds, seed=seed, cancel=cancel,
-                                 progress=lambda f, m: report(0.6 + 0.35 * f, m))
+        if method == "finetune":
+            p, k = out_of_fold_finetuned(spec.kind, labels, pool, np.array([r for r, _ in known]), y, model_path,
+                                         folds=folds, seed=seed, cancel=cancel,
+                                         progress=lambda f, m: report(0.6 + 0.35 * f, m))
+            source = "finetune"
+        else:
+            X = pool.features[[r for r, _ in known]]
+            p, k = out_of_fold_probs(X, y, len(labels), folds=folds, seed=seed, cancel=cancel,
+                                     progress=lambda f, m: report(0.6 + 0.35 * f, m))
     check_cancel(cancel)
     report(0.96, "ranking")
     row_arr = np.array([r for r, _ in known], dtype=np.int64)
@@ -308,7 +398,7 @@ def find_in_pool(spec: AssistSpec, labels: Sequence[str], pool: PoolData, rows: 
 
 def _find_tokens(labels: list[str], index: dict[str, int], pool: PoolData, rows: Sequence[int],
                  values: Sequence[Any], split: str, folds: int, seed: int, report: Progress,
-                 cancel: threading.Event | None) -> LabelErrorReport:
+                 cancel: threading.Event | None, *, method: str = "fast", model_path: str = "") -> LabelErrorReport:
     words = pool.words or []
     known = [(int(r), np.array([index[t] for t in v], dtype=np.int64)) for r, v in zip(rows, values)
              if v is not None and len(v) == len(words[int(r)]) and all(t in index for t in v)]
@@ -319,8 +409,12 @@ def _find_tokens(labels: list[str], index: dict[str, int], pool: PoolData, rows:
     row_arr = np.array([r for r, _ in known], dtype=np.int64)
     tags = [t for _, t in known]
     W = [words[r] for r in row_arr]
-    probs, k = out_of_fold_word_probs(W, tags, len(labels), folds=folds, seed=seed, cancel=cancel,
-                                      progress=lambda f, m: report(0.6 + 0.35 * f, m))
+    if method == "finetune":
+        probs, k = out_of_fold_finetuned("tagging", labels, pool, row_arr, tags, model_path, folds=folds, seed=seed,
+                                         cancel=cancel, progress=lambda f, m: report(0.6 + 0.35 * f, m))
+    else:
+        probs, k = out_of_fold_word_probs(W, tags, len(labels), folds=folds, seed=seed, cancel=cancel,
+                                          progress=lambda f, m: report(0.6 + 0.35 * f, m))
     report(0.96, "ranking")
     flagged, score, worst = token_issues(tags, probs)
     correct = np.concatenate([p.argmax(1) == t for p, t in zip(probs, tags)]) if tags else np.zeros(0)
@@ -351,7 +445,7 @@ def _find_tokens(labels: list[str], index: dict[str, int], pool: PoolData, rows:
         flags.append(Flag(int(row_arr[pos]), labels[given], labels[other], float(probs[pos][w, other]),
                           float(score[pos]), word=w, text=_display(pool, int(row_arr[pos])), neighbours=tuple(near)))
     report(1.0, "done")
-    return LabelErrorReport(split, tuple(flags), row_arr, score, accuracy, k, "fast", skipped)
+    return LabelErrorReport(split, tuple(flags), row_arr, score, accuracy, k, method, skipped)
 
 
 def run_probs(run_dir: str | Path, split: str, labels: Sequence[str]) -> dict[int, np.ndarray] | None:
@@ -378,10 +472,11 @@ def run_probs(run_dir: str | Path, split: str, labels: Sequence[str]) -> dict[in
 
 
 def find_label_errors(project: Any, split: str = "train", *, model: str | None = None, folds: int = FOLDS,
-                      seed: int = 0, run_dir: str | Path | None = None, progress: Progress | None = None,
-                      cancel: threading.Event | None = None) -> LabelErrorReport:
+                      seed: int = 0, method: str = "fast", run_dir: str | Path | None = None,
+                      progress: Progress | None = None, cancel: threading.Event | None = None) -> LabelErrorReport:
     """The finder over a project's split: embeds its rows (through the project's embedding
     cache, so the labelling assistant's vectors are reused), then :func:`find_in_pool`.
+    ``method``: ``"fast"`` or ``"finetune"`` (the module docstring; ``model`` is what both use).
     ``run_dir``: use that run's probabilities for the rows it evaluated (see :func:`run_probs`)."""
     from bertstudio.assist.cache import CACHE_DIR, EmbeddingCache, WordEmbeddingCache
     from bertstudio.assist.encoder import SentenceEncoder
@@ -392,6 +487,8 @@ def find_label_errors(project: Any, split: str = "train", *, model: str | None =
     if spec.features is None or spec.head not in ("logistic", "token"):
         raise ConfigError(f"the label-error finder needs a label set; {project.kind} has none",
                           expected="a sentence, pair or tagging project")
+    if method not in METHODS:
+        raise ConfigError(f"unknown label-error method {method!r}", expected=" or ".join(METHODS))
     report = progress or (lambda _f, _m: None)
     labels = list(project.labels)
     examples = project.examples(split)
@@ -405,13 +502,14 @@ def find_label_errors(project: Any, split: str = "train", *, model: str | None =
             raise ConfigError("the run holds no probabilities for this split", path=run_dir,
                               expected="a classification run the app started, evaluated on this split")
     report(0.0, "embedding")
-    encoder = SentenceEncoder.from_path(resolve_model(model))
+    model_path = resolve_model(model)
+    encoder = SentenceEncoder.from_path(model_path)
     cache_dir = Path(project.folder) / CACHE_DIR
     cache = EmbeddingCache(cache_dir, encoder)
     words = WordEmbeddingCache(cache_dir, encoder)
     pool = embed_pool(read_pool(spec, examples), cache, words, cancel=cancel,
                       progress=lambda d, t: report(0.6 * d / max(t, 1), "embedding"))
     result = find_in_pool(spec, labels, pool, rows, values, split=split, folds=folds, seed=seed, probs=probs,
-                          progress=report, cancel=cancel)
+                          method=method, model_path=str(model_path), progress=report, cancel=cancel)
     return LabelErrorReport(result.split, result.flags, result.rows, result.quality, result.accuracy, result.folds,
                             result.source, result.skipped, tuple(cache.messages + words.messages))

@@ -6,8 +6,8 @@ benchmark's dev set): the texts (pairs: both sides; tagging: the token lists),
 their cached vectors and the features the fast head reads - the sentence vector,
 or for pairs the siamese ``(u, v, |u-v|, u*v)`` features.
 
-:func:`strong_probs` scores rows with a trained strong model (its own encoder, so
-the texts are encoded again; the vectors are kept in memory only).
+:func:`strong_features` and :func:`head_outputs` score rows with a trained strong model
+(its own encoder, so the texts are encoded again; the vectors are kept in memory only).
 """
 
 from __future__ import annotations

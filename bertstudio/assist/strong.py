@@ -150,7 +150,7 @@ def finetune_config(n_examples: int, seed: int, kind: str) -> Any:
     for MIN_STEPS steps."""
     from bertstudio.train.config import TrainConfig
 
-    epochs = epochs_for(n_examples, BATCH_SIZE)
+    epochs = epochs_for(n_examples, BATCH_SIZE, MIN_STEPS)
     return TrainConfig(task=kind, epochs=epochs, lr=FINETUNE_LR, batch_size=BATCH_SIZE, warmup_ratio=0.1,
                        seed=seed, max_length=128, logging_steps=5, save_best=False, output_dir=None)
 

@@ -2,7 +2,10 @@
 
 Opened from the Label page ("Review suspected errors…") for the current split. The finder
 (:func:`bertstudio.assist.label_errors.find_label_errors`) runs on a
-:class:`~bertstudio.ui.jobs.JobWorker` with a progress bar and a Cancel button. Each flag
+:class:`~bertstudio.ui.jobs.JobWorker` with a progress bar and a Cancel button: first the
+quick check (the frozen encoder's fast head, seconds); "Check with" offers the thorough one
+(the encoder fine-tuned on each fold, minutes; fewer of its flags are the model's own
+mistakes), run by "Check again". Each flag
 shows the text, the given label, the suggested one with the model's probability, and the
 three most similar labelled examples that carry the suggested label. The panel states the
 model's cross-validated accuracy, so the user knows how far to trust it.
@@ -25,8 +28,8 @@ from typing import Any
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QProgressBar, QPushButton, QSplitter, QTextBrowser,
-    QVBoxLayout, QWidget,
+    QComboBox, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QProgressBar, QPushButton, QSplitter,
+    QTextBrowser, QVBoxLayout, QWidget,
 )
 
 from bertstudio.assist.cache import text_key
@@ -90,6 +93,16 @@ class ReviewQueue(QWidget):
         self.summary = QLabel(self.tr("Looking for labels the model disagrees with…"))
         self.summary.setObjectName("reviewSummary")
         self.summary.setWordWrap(True)
+        self.method_combo = QComboBox()
+        self.method_combo.setObjectName("reviewMethod")
+        self.method_combo.addItem(self.tr("Quick: the frozen encoder (seconds)"), "fast")
+        self.method_combo.addItem(self.tr("Thorough: fine-tune the encoder on each of 5 folds (minutes)"), "finetune")
+        self.method_combo.setToolTip(self.tr(
+            "Each labelled row is judged by a model that never saw it. The thorough check fine-tunes the whole "
+            "encoder five times, so it makes fewer mistakes of its own and more of its flags are real errors."))
+        self.run_button = QPushButton(self.tr("Check again"))
+        self.run_button.setObjectName("reviewRun")
+        self.run_button.clicked.connect(self.start)
         self.progress = QProgressBar()
         self.progress.setRange(0, 100)
         self.cancel_button = QPushButton(self.tr("Cancel"))
@@ -105,6 +118,10 @@ class ReviewQueue(QWidget):
         self.keep_button.clicked.connect(self.keep_current)
         self.relabel_button.clicked.connect(self.relabel_current)
 
+        choose = QHBoxLayout()
+        choose.addWidget(QLabel(self.tr("Check with:")))
+        choose.addWidget(self.method_combo, 1)
+        choose.addWidget(self.run_button)
         busy = QHBoxLayout()
         busy.addWidget(self.progress, 1)
         busy.addWidget(self.cancel_button)
@@ -122,6 +139,7 @@ class ReviewQueue(QWidget):
         splitter.addWidget(right)
         splitter.setStretchFactor(1, 2)
         layout = QVBoxLayout(self)
+        layout.addLayout(choose)
         layout.addWidget(self.summary)
         layout.addLayout(busy)
         layout.addWidget(splitter, 1)
@@ -142,14 +160,20 @@ class ReviewQueue(QWidget):
 
     # -- the finder on a worker --------------------------------------------------------------
     def start(self) -> None:
+        """Run the finder with the method chosen in "Check with" (nothing while one runs)."""
         from bertstudio.assist.encoder import Cancelled
         from bertstudio.assist.label_errors import find_label_errors
 
+        if self.is_running():
+            return
         project, split, model = self.session.project, self.split, self.model
+        method = self.method_combo.currentData()
+        self.summary.setText(self.tr("Fine-tuning the encoder on each fold: this takes minutes…")
+                             if method == "finetune" else self.tr("Looking for labels the model disagrees with…"))
 
         def job(progress, cancel):  # type: ignore[no-untyped-def]
             try:
-                return find_label_errors(project, split, model=model, cancel=cancel,
+                return find_label_errors(project, split, model=model, method=method, cancel=cancel,
                                          progress=lambda f, m: progress(f, m))
             except Cancelled:
                 return None
@@ -172,6 +196,8 @@ class ReviewQueue(QWidget):
     def _set_busy(self, busy: bool) -> None:
         self.progress.setVisible(busy)
         self.cancel_button.setVisible(busy)
+        self.method_combo.setEnabled(not busy)
+        self.run_button.setEnabled(not busy)
 
     def _on_progress(self, fraction: float, message: str) -> None:
         self.progress.setValue(int(round(100 * fraction)))
@@ -186,7 +212,10 @@ class ReviewQueue(QWidget):
     def _on_cancelled(self) -> None:
         self._worker = None
         self._set_busy(False)
-        self.summary.setText(self.tr("Cancelled. Nothing was changed."))
+        text = self.tr("Cancelled. Nothing was changed.")
+        if self.report is not None:
+            text += " " + self.tr("The flags below are from the last check.")
+        self.summary.setText(text)
         self.finished.emit()
 
     def _on_finished(self, report: Any) -> None:
@@ -217,12 +246,15 @@ class ReviewQueue(QWidget):
 
     def _summary_text(self) -> str:
         r = self.report
-        how = self.tr("%1-fold cross-validation of the fast model").replace("%1", str(r.folds)) \
-            if r.source == "fast" else self.tr("a training run's predictions")
+        how = {"fast": self.tr("%1-fold cross-validation of the fast model"),
+               "finetune": self.tr("%1-fold cross-validation of the fine-tuned encoder")}.get(
+            r.source, self.tr("a training run's predictions")).replace("%1", str(r.folds))
         text = self.tr("The model agrees with %1% of the given labels (%2 rows checked, %3). "
                        "Treat its flags as questions, not answers: %4 suspected errors.")
         text = text.replace("%1", f"{100 * (r.accuracy or 0):.0f}").replace("%2", str(r.checked)) \
             .replace("%3", how).replace("%4", str(len(r.flags)))
+        if r.source == "fast":
+            text += " " + self.tr("For fewer false alarms, choose the thorough check and press Check again.")
         if self.hidden_kept:
             text += " " + self.tr("%1 kept earlier are not shown.").replace("%1", str(self.hidden_kept))
         if r.skipped:

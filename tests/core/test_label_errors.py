@@ -253,3 +253,109 @@ def test_a_tagging_project_end_to_end_ranks_the_slipped_sentence_first(tiny, tmp
         assert all((f.row, f.word, f.given, f.suggested) == (7, 3, "O", "ADJ") for f in report.flags)
     finally:
         project.close()
+
+
+# --- k-fold fine-tuning -------------------------------------------------------------------------
+
+
+def _recording_trainer(monkeypatch):
+    """Wrap the strong-model trainer: record each fold's training rows, call the real one
+    (with a few steps: the tiny model learns nothing worth 150)."""
+    import bertstudio.assist.strong as strong
+
+    monkeypatch.setattr(strong, "MIN_STEPS", 6)
+
+    seen: list[tuple[str, list[int]]] = []
+    real = strong.train_strong
+
+    def train(request, **kwargs):
+        seen.append((request.method, list(request.rows)))
+        return real(request, **kwargs)
+
+    monkeypatch.setattr(strong, "train_strong", train)
+    return seen
+
+
+def test_finetune_folds_train_the_encoder_on_the_other_folds_only(tiny, tmp_path, monkeypatch):
+    rows = [{"text": e["text"] + f" number {i}", "label": e["label"]}
+            for i, e in enumerate(sentiment(40).dataset.to_list())]
+    for r in (5, 22):
+        rows[r]["label"] = "neg" if rows[r]["label"] == "pos" else "pos"
+    project = make_project(tmp_path / "p", "sentence", ["neg", "pos"], {"train": rows})
+    seen = _recording_trainer(monkeypatch)
+    import bertstudio.assist.pool as pool_module
+
+    scored: list[list[str]] = []
+    real_features = pool_module.strong_features
+
+    def features(model, tokenizer, part, **kwargs):
+        scored.append(list(part.texts))
+        return real_features(model, tokenizer, part, **kwargs)
+
+    monkeypatch.setattr(pool_module, "strong_features", features)
+    try:
+        fractions: list[float] = []
+        report = find_label_errors(project, "train", model=tiny, method="finetune", folds=4,
+                                   progress=lambda f, _m: fractions.append(f))
+    finally:
+        project.close()
+    assert report.source == "finetune" and report.folds == 4 and report.checked == 40
+    assert [m for m, _ in seen] == ["finetune"] * 4
+    # every row is left out of exactly one fold's training: no row is judged by a model that learnt it
+    counts = np.bincount(np.concatenate([r for _, r in seen]), minlength=40)
+    assert counts.tolist() == [3] * 40
+    assert all(len(r) == 30 for _, r in seen)
+    # and each fold's model is asked about exactly the rows it did not learn
+    assert [sorted(t) for t in scored] == [sorted(rows[i]["text"] for i in set(range(40)) - set(r)) for _, r in seen]
+    assert fractions == sorted(fractions) and fractions[-1] == 1.0
+    assert 0.0 <= report.accuracy <= 1.0 and np.all((0 <= report.quality) & (report.quality <= 1))
+    for f in report.flags:
+        assert f.suggested != f.given == rows[f.row]["label"]
+
+
+def test_finetune_folds_cover_pairs_and_tagging(tiny, tmp_path, monkeypatch):
+    seen = _recording_trainer(monkeypatch)
+    pairs = [{"text": f"the movie was {a}", "text_pair": f"it was {b}",
+              "label": "same" if (a in "good great") == (b in "good great") else "differ"}
+             for a in ("good", "great", "bad", "boring") for b in ("fun", "best", "hate", "worst")]
+    project = make_project(tmp_path / "pair", "pair", ["same", "differ"], {"train": pairs})
+    try:
+        report = find_label_errors(project, "train", model=tiny, method="finetune", folds=2)
+    finally:
+        project.close()
+    assert report.source == "finetune" and report.checked == 16 and len(seen) == 2
+    project = make_project(tmp_path / "tag", "tagging", ["O", "ADJ"], {"train": tagged_rows(12, slip=3)})
+    try:
+        report = find_label_errors(project, "train", model=tiny, method="finetune", folds=3)
+    finally:
+        project.close()
+    assert report.source == "finetune" and report.checked == 12 and report.folds == 3
+    assert sorted(r for _, rows in seen[2:] for r in rows) == sorted(list(range(12)) * 2)
+    for f in report.flags:
+        assert f.word is not None and f.given != f.suggested
+
+
+def test_finetune_cancel_stops_within_the_first_fold(tiny, tmp_path):
+    project = make_project(tmp_path / "p", "sentence", ["neg", "pos"], {"train": sentiment(24).dataset.to_list()})
+    cancel = threading.Event()
+
+    def stop_at_first_step(fraction: float, message: str) -> None:
+        if "step" in message:
+            cancel.set()
+
+    try:
+        with pytest.raises(Cancelled):
+            find_label_errors(project, "train", model=tiny, method="finetune", cancel=cancel,
+                              progress=stop_at_first_step)
+    finally:
+        project.close()
+
+
+def test_an_unknown_method_is_a_config_error(tmp_path):
+    pool, _truth, given = planted()
+    with pytest.raises(ConfigError, match="method"):
+        find_in_pool(spec_for("sentence"), LABELS, pool, list(range(90)), [LABELS[g] for g in given],
+                     method="magic")
+    with pytest.raises(ConfigError, match="model"):
+        find_in_pool(spec_for("sentence"), LABELS, pool, list(range(90)), [LABELS[g] for g in given],
+                     method="finetune")

@@ -135,3 +135,31 @@ def test_tagging_relabels_only_the_flagged_word_and_undo_restores_the_sentence(q
     assert after == before[:3] + ["ADJ"] + before[4:]
     qtbot.keyClick(queue.flags, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert session.gold("train", flag.row) == before
+
+
+def test_the_thorough_check_fine_tunes_each_fold_and_cancelling_it_keeps_the_quick_flags(
+        qtbot, session_factory, tiny, monkeypatch):
+    import bertstudio.assist.strong as strong
+
+    monkeypatch.setattr(strong, "MIN_STEPS", 6)  # the tiny model: a few steps per fold
+    session = session_factory("sentence", ["neg", "pos"], {"train": _rows()})
+    before = _golds(session)
+    queue = _run(qtbot, session, tiny)
+    assert queue.report.source == "fast" and "thorough" in queue.summary.text()
+
+    queue.method_combo.setCurrentIndex(queue.method_combo.findData("finetune"))
+    with qtbot.waitSignal(queue.finished, timeout=120_000):
+        qtbot.mouseClick(queue.run_button, Qt.MouseButton.LeftButton)
+        assert not queue.run_button.isEnabled() and not queue.method_combo.isEnabled()
+        assert "minutes" in queue.summary.text()
+    assert queue.report.source == "finetune" and queue.report.folds == 5 and queue.report.checked == 40
+    assert "fine-tuned" in queue.summary.text() and queue.run_button.isEnabled()
+    assert queue.flags.count() == len(queue.report.flags)
+
+    # a cancelled thorough check leaves the flags of the last finished one, and says so
+    shown = queue.report
+    with qtbot.waitSignal(queue.finished, timeout=120_000):
+        queue.start()
+        queue.cancel()
+    assert queue.report is shown and "last check" in queue.summary.text()
+    assert _golds(session) == before and session.undo_stack.count() == 0

@@ -108,8 +108,9 @@ def test_cancel_stops_within_a_step_and_keeps_a_usable_model(qtbot, session, tin
     assert model.config.id2label == {0: "neg", 1: "pos"}
 
 
-def test_cancel_before_the_first_step_says_nothing_was_saved_and_leaves_no_empty_run(qtbot, session, tiny_model_dir,
-                                                                                     monkeypatch):
+def _started_and_held(qtbot, session, tiny_model_dir, monkeypatch):
+    """A page whose run has made its folder and waits in the engine's pre-start check until
+    the returned event is set: a stop before the first step, without a race."""
     import threading
 
     import bertstudio.train.engine as engine
@@ -117,7 +118,7 @@ def test_cancel_before_the_first_step_says_nothing_was_saved_and_leaves_no_empty
     go = threading.Event()
     real_check = engine.check_before_start
 
-    def held_check(config):  # the worker waits here until Cancel has been pressed: no race
+    def held_check(config):
         go.wait(30)
         real_check(config)
 
@@ -128,6 +129,12 @@ def test_cancel_before_the_first_step_says_nothing_was_saved_and_leaves_no_empty
     page.start_training()
     run_dir = Path(page.run_dir)
     assert run_dir.is_dir()
+    return page, run_dir, go
+
+
+def test_cancel_before_the_first_step_says_nothing_was_saved_and_leaves_no_empty_run(qtbot, session, tiny_model_dir,
+                                                                                     monkeypatch):
+    page, run_dir, go = _started_and_held(qtbot, session, tiny_model_dir, monkeypatch)
     with qtbot.waitSignal(page.run_ended, timeout=60_000) as ended:
         page.cancel_training()
         go.set()
@@ -141,23 +148,8 @@ def test_cancel_before_the_first_step_says_nothing_was_saved_and_leaves_no_empty
 def test_closing_the_window_while_the_model_loads_leaves_no_empty_run(qtbot, session, tiny_model_dir, monkeypatch):
     import threading
 
-    import bertstudio.train.engine as engine
-
-    go = threading.Event()
-    real_check = engine.check_before_start
-
-    def held_check(config):  # the worker waits here until the close handler has cancelled
-        go.wait(30)
-        real_check(config)
-
-    monkeypatch.setattr(engine, "check_before_start", held_check)
-    page = TrainingPage(session)
-    qtbot.addWidget(page)
-    _tiny_settings(page, tiny_model_dir)
-    page.start_training()
-    run_dir = Path(page.run_dir)
-    assert run_dir.is_dir()
-    cancelled = page.worker._cancel
+    page, run_dir, go = _started_and_held(qtbot, session, tiny_model_dir, monkeypatch)
+    cancelled = page.worker._cancel  # the worker goes on once the close handler has cancelled
     threading.Thread(target=lambda: (cancelled.wait(30), go.set()), daemon=True).start()
     assert page.cancel_and_wait(30_000)  # what MainWindow.closeEvent calls; no event loop after it
     assert not run_dir.exists()
