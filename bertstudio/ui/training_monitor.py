@@ -11,7 +11,10 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QGridLayout, QPlainTextEdit, QProgressBar, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtGui import QResizeEvent
+from PySide6.QtWidgets import (
+    QFrame, QGridLayout, QPlainTextEdit, QProgressBar, QScrollArea, QSplitter, QVBoxLayout, QWidget,
+)
 
 from bertstudio.metrics.display import format_metrics
 from bertstudio.train.events import Evaluated, PhaseChanged, RunFinished, RunStarted, StepLogged
@@ -25,6 +28,64 @@ def format_eta(seconds: float) -> str:
     h, rem = divmod(seconds, 3600)
     m, s = divmod(rem, 60)
     return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
+
+
+class PlotGrid(QWidget):
+    """The three curves: loss and evaluation side by side above the learning rate, or one
+    column when the pane is narrower than two readable plots. Each plot keeps a readable
+    minimum size; the pane scrolls (the monitor puts this grid in a scroll area) rather than
+    squeezing a plot until its title and axes are cut, as at the window's minimum size."""
+
+    PLOT_WIDTH = 240  # room for a title such as "Training loss" and a y axis
+    PLOT_HEIGHT = 190
+    LR_HEIGHT = 120
+
+    def __init__(self, loss: QWidget, metric: QWidget, lr: QWidget, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._plots = (loss, metric, lr)
+        loss.setMinimumSize(self.PLOT_WIDTH, self.PLOT_HEIGHT)
+        metric.setMinimumSize(self.PLOT_WIDTH, self.PLOT_HEIGHT)
+        lr.setMinimumSize(self.PLOT_WIDTH, self.LR_HEIGHT)
+        self._grid = QGridLayout(self)
+        self._grid.setContentsMargins(0, 0, 0, 0)
+        self.columns = 0
+        self._arrange(2)
+
+    def _arrange(self, columns: int) -> None:
+        if columns == self.columns:
+            return
+        self.columns = columns
+        loss, metric, lr = self._plots
+        for w in self._plots:
+            self._grid.removeWidget(w)
+        for row in range(3):
+            self._grid.setRowStretch(row, 0)
+        gap = max(0, self._grid.spacing())
+        if columns == 2:
+            self._grid.addWidget(loss, 0, 0)
+            self._grid.addWidget(metric, 0, 1)
+            self._grid.addWidget(lr, 1, 0, 1, 2)
+            self._grid.setRowStretch(0, 3)
+            self._grid.setRowStretch(1, 1)
+            height = self.PLOT_HEIGHT + self.LR_HEIGHT + gap
+        else:
+            self._grid.addWidget(loss, 0, 0)
+            self._grid.addWidget(metric, 1, 0)
+            self._grid.addWidget(lr, 2, 0)
+            for row, stretch in enumerate((3, 3, 1)):
+                self._grid.setRowStretch(row, stretch)
+            height = 2 * self.PLOT_HEIGHT + self.LR_HEIGHT + 2 * gap
+        # an explicit minimum: one plot wide whatever the arrangement (the layout would
+        # otherwise hold two columns' width and the grid could never become narrow enough
+        # to switch to one), as tall as the arrangement needs
+        self.setMinimumSize(self.PLOT_WIDTH, height)
+
+    def two_columns_fit(self, width: int) -> bool:
+        return width >= 2 * self.PLOT_WIDTH + max(0, self._grid.spacing())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        self._arrange(2 if self.two_columns_fit(event.size().width()) else 1)
+        super().resizeEvent(event)
 
 
 class TrainingMonitor(QWidget):
@@ -50,16 +111,12 @@ class TrainingMonitor(QWidget):
             for w, n in ((self.loss_plot, "followLossPlot"), (self.lr_plot, "followLrPlot"), (self.metric_plot, "followMetricPlot")):
                 w.setObjectName(n)
             self.progress.setObjectName("followProgress")
-        plots = QWidget()
-        grid = QGridLayout(plots)
-        grid.setContentsMargins(0, 0, 0, 0)
-        grid.addWidget(self.loss_plot, 0, 0)
-        grid.addWidget(self.metric_plot, 0, 1)
-        grid.addWidget(self.lr_plot, 1, 0, 1, 2)
-        grid.setRowStretch(0, 3)
-        grid.setRowStretch(1, 1)
+        self.plot_grid = PlotGrid(self.loss_plot, self.metric_plot, self.lr_plot)
+        self.plot_scroll = QScrollArea(widgetResizable=True)
+        self.plot_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.plot_scroll.setWidget(self.plot_grid)
         split = QSplitter(Qt.Orientation.Vertical)
-        split.addWidget(plots)
+        split.addWidget(self.plot_scroll)
         split.addWidget(self.log_view)
         split.setStretchFactor(0, 4)
         split.setStretchFactor(1, 1)

@@ -53,3 +53,33 @@ def test_window_stays_usable_while_training_and_close_cancels(qtbot, tmp_path, t
     assert window.close()
     assert not train.is_running()
     assert (run_dir / "model" / "config.json").is_file()  # the cancelled run kept a usable model
+
+
+def test_at_the_minimum_window_size_the_curves_stay_readable_and_scroll(qtbot, tmp_path):
+    """The walkthrough's W12: at the window's minimum size the three plots were squeezed until
+    titles and axes were cut (the learning-rate plot to a sliver). Now each keeps its minimum
+    size, they reflow into one column, and the pane scrolls; a wide pane puts two side by side."""
+    from bertstudio.ui.main_window import MainWindow
+
+    project = Project.create(tmp_path / "proj", name="w", kind="sentence", labels=LABELS)
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    window = MainWindow(session)
+    qtbot.addWidget(window)
+    window.show()
+    window.show_page("train")
+    monitor = window.page("train").monitor
+    grid = monitor.plot_grid
+
+    loss, metric, lr = monitor.loss_plot, monitor.metric_plot, monitor.lr_plot
+    window.resize(window.minimumSizeHint())
+    qtbot.waitUntil(lambda: grid.columns == 1 and metric.y() > loss.y(), timeout=5_000)  # one under the other
+    for plot, height in ((monitor.loss_plot, grid.PLOT_HEIGHT), (monitor.metric_plot, grid.PLOT_HEIGHT),
+                         (monitor.lr_plot, grid.LR_HEIGHT)):
+        assert plot.height() >= height and plot.width() >= grid.PLOT_WIDTH
+    assert monitor.plot_scroll.verticalScrollBar().maximum() > 0  # what does not fit scrolls
+
+    window.resize(1600, 1000)
+    qtbot.waitUntil(lambda: grid.columns == 2 and metric.y() == loss.y(), timeout=5_000)  # side by side
+    assert metric.x() > loss.x() and lr.y() > loss.y() and loss.height() > grid.PLOT_HEIGHT
+    window.close()
+    session.close()
