@@ -5,7 +5,9 @@ Opened from the Label page ("Review suspected errors…") for the current split.
 :class:`~bertstudio.ui.jobs.JobWorker` with a progress bar and a Cancel button: first the
 quick check (the frozen encoder's fast head, seconds); "Check with" offers the thorough one
 (the encoder fine-tuned on each fold, minutes; fewer of its flags are the model's own
-mistakes), run by "Check again". Each flag
+mistakes) and the project's runs that saved predictions (a fine-tuned model's probabilities
+for the rows it evaluated: a dev split, or the training rows a run held out), run by
+"Check again". Each flag
 shows the text, the given label, the suggested one with the model's probability, and the
 three most similar labelled examples that carry the suggested label. The panel states the
 model's cross-validated accuracy, so the user knows how far to trust it.
@@ -99,7 +101,9 @@ class ReviewQueue(QWidget):
         self.method_combo.addItem(self.tr("Thorough: fine-tune the encoder on each of 5 folds (minutes)"), "finetune")
         self.method_combo.setToolTip(self.tr(
             "Each labelled row is judged by a model that never saw it. The thorough check fine-tunes the whole "
-            "encoder five times, so it makes fewer mistakes of its own and more of its flags are real errors."))
+            "encoder five times, so it makes fewer mistakes of its own and more of its flags are real errors. "
+            "A run's predictions judge only the rows that run evaluated and never trained on."))
+        self._add_runs()
         self.run_button = QPushButton(self.tr("Check again"))
         self.run_button.setObjectName("reviewRun")
         self.run_button.clicked.connect(self.start)
@@ -158,6 +162,23 @@ class ReviewQueue(QWidget):
         self._set_busy(False)
         self._enable_buttons()
 
+    RUNS_OFFERED = 20
+
+    def _add_runs(self) -> None:
+        """Offer the project's runs that saved predictions, newest first: a fine-tuned model's
+        out-of-sample probabilities for the rows it evaluated (which split, and whether it has
+        probabilities at all, is read when the check runs)."""
+        from bertstudio.train.rundir import PREDICTIONS
+
+        try:
+            runs = [r for r in reversed(self.session.project.list_runs()) if (r / PREDICTIONS).is_file()]
+        except OSError as exc:  # an unreadable runs folder: the other checks still work
+            log.warning("cannot list the runs: %s", exc)
+            return
+        for run in runs[:self.RUNS_OFFERED]:
+            self.method_combo.addItem(self.tr("Run %1: its predictions (the rows it evaluated)").replace(
+                "%1", run.name), str(run))
+
     # -- the finder on a worker --------------------------------------------------------------
     def start(self) -> None:
         """Run the finder with the method chosen in "Check with" (nothing while one runs)."""
@@ -167,13 +188,14 @@ class ReviewQueue(QWidget):
         if self.is_running():
             return
         project, split, model = self.session.project, self.split, self.model
-        method = self.method_combo.currentData()
+        choice = self.method_combo.currentData()
+        method, run_dir = (choice, None) if choice in ("fast", "finetune") else ("fast", choice)
         self.summary.setText(self.tr("Fine-tuning the encoder on each fold: this takes minutes…")
                              if method == "finetune" else self.tr("Looking for labels the model disagrees with…"))
 
         def job(progress, cancel):  # type: ignore[no-untyped-def]
             try:
-                return find_label_errors(project, split, model=model, method=method, cancel=cancel,
+                return find_label_errors(project, split, model=model, method=method, run_dir=run_dir, cancel=cancel,
                                          progress=lambda f, m: progress(f, m))
             except Cancelled:
                 return None
@@ -206,7 +228,10 @@ class ReviewQueue(QWidget):
     def _on_failed(self, message: str) -> None:
         self._worker = None
         self._set_busy(False)
-        self.summary.setText(self.tr("The check could not run: %1").replace("%1", message))
+        text = self.tr("The check could not run: %1").replace("%1", message)
+        if self.report is not None:
+            text += " " + self.tr("The flags below are from the last check.")
+        self.summary.setText(text)
         self.finished.emit()
 
     def _on_cancelled(self) -> None:

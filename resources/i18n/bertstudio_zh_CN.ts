@@ -2357,7 +2357,7 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/review_queue.py" line="93"/>
-        <location filename="../../bertstudio/ui/review_queue.py" line="172"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="192"/>
         <source>Looking for labels the model disagrees with…</source>
         <translation>正在查找模型不认同的标签…</translation>
     </message>
@@ -2372,132 +2372,138 @@
         <translation>全面：在 5 折中分别微调编码器（数分钟）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="101"/>
-        <source>Each labelled row is judged by a model that never saw it. The thorough check fine-tunes the whole encoder five times, so it makes fewer mistakes of its own and more of its flags are real errors.</source>
-        <translation>每个已标注的行都由从未见过它的模型来判断。全面检查会把整个编码器微调五次，因此模型自身的错误更少，标记出的问题中真正的标注错误更多。</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="103"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="105"/>
         <source>Check again</source>
         <translation>重新检查</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="108"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="110"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="116"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="118"/>
         <source>Keep the label (K)</source>
         <translation>保留标签(K)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="117"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="119"/>
         <source>Relabel (R)</source>
         <translation>重新标注(R)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="122"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="124"/>
         <source>Check with:</source>
         <translation>检查方式：</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="153"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="155"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="171"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="191"/>
         <source>Fine-tuning the encoder on each fold: this takes minutes…</source>
         <translation>正在每一折上微调编码器：这需要几分钟…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="209"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="229"/>
         <source>The check could not run: %1</source>
         <translation>检查无法运行:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="215"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="238"/>
         <source>Cancelled. Nothing was changed.</source>
         <translation>已取消。没有任何更改。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="217"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="231"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="240"/>
         <source>The flags below are from the last check.</source>
         <translation>下面的标记来自上一次检查。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="242"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="101"/>
+        <source>Each labelled row is judged by a model that never saw it. The thorough check fine-tunes the whole encoder five times, so it makes fewer mistakes of its own and more of its flags are real errors. A run&apos;s predictions judge only the rows that run evaluated and never trained on.</source>
+        <translation>每个已标注的行都由从未见过它的模型来判断。全面检查会把整个编码器微调五次，因此模型自身的错误更少，标记出的问题中真正的标注错误更多。训练运行的预测只判断该运行评估过、且从未用于训练的行。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/review_queue.py" line="177"/>
+        <source>Run %1: its predictions (the rows it evaluated)</source>
+        <translation>运行 %1：它的预测（仅限它评估过的行）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/review_queue.py" line="265"/>
         <source>No suspected errors to review.</source>
         <translation>没有需要复查的疑似错误。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="249"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="272"/>
         <source>%1-fold cross-validation of the fast model</source>
         <translation>快速模型的 %1 折交叉验证</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="250"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="273"/>
         <source>%1-fold cross-validation of the fine-tuned encoder</source>
         <translation>微调编码器的 %1 折交叉验证</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="251"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="274"/>
         <source>a training run&apos;s predictions</source>
         <translation>一次训练运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="252"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="275"/>
         <source>The model agrees with %1% of the given labels (%2 rows checked, %3). Treat its flags as questions, not answers: %4 suspected errors.</source>
         <translation>模型与 %1% 的现有标签一致(检查了 %2 行，%3)。请把它的标记当作疑问而非答案:共 %4 个疑似错误。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="257"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="280"/>
         <source>For fewer false alarms, choose the thorough check and press Check again.</source>
         <translation>若想减少误报，请选择全面检查并点击“重新检查”。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="259"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="282"/>
         <source>%1 kept earlier are not shown.</source>
         <translation>之前保留的 %1 个不再显示。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="261"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="284"/>
         <source>%1 labelled rows could not be checked (a label with a single example).</source>
         <translation>%1 个已标注的行无法检查(该标签只有一个样例)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="282"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="305"/>
         <source>%1row %2: %3 → %4 (%5%)</source>
         <translation>%1第 %2 行:%3 → %4(%5%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="294"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="317"/>
         <source>Word %1: &lt;b&gt;%2&lt;/b&gt;. </source>
         <translation>第 %1 个词:&lt;b&gt;%2&lt;/b&gt;。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="297"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="320"/>
         <source>Given: &lt;b&gt;%1&lt;/b&gt;. Suggested: &lt;b&gt;%2&lt;/b&gt; (probability %3%).</source>
         <translation>现有标签:&lt;b&gt;%1&lt;/b&gt;。建议:&lt;b&gt;%2&lt;/b&gt;(概率 %3%)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="300"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="323"/>
         <source>Most similar examples labelled &lt;b&gt;%1&lt;/b&gt;:</source>
         <translation>标注为 &lt;b&gt;%1&lt;/b&gt; 的最相似样例:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="302"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="325"/>
         <source>row</source>
         <translation>行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="314"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="337"/>
         <source>Relabel as %1 (R)</source>
         <translation>重新标注为 %1(R)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="333"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="356"/>
         <source>Relabel row %1 as %2</source>
         <translation>将第 %1 行重新标注为 %2</translation>
     </message>
@@ -3364,92 +3370,92 @@
 <context>
     <name>TrainingMonitor</name>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="77"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="134"/>
         <source>idle</source>
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="95"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="152"/>
         <source>training step %v / %m</source>
         <translation>训练步 %v / %m</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="115"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="172"/>
         <source>training step %v / %m  ·  ETA {eta}  ·  {rate:.1f} examples/s  ·  loss {loss:.4f}</source>
         <translation>训练步 %v / %m  ·  预计剩余 {eta}  ·  {rate:.1f} 样例/秒  ·  损失 {loss:.4f}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="121"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="178"/>
         <source>starting…</source>
         <translation>正在启动…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="121"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="178"/>
         <source>loading model…</source>
         <translation>正在加载模型…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="122"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="179"/>
         <source>tokenising {n} examples…</source>
         <translation>正在对 {n} 个样例分词…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="122"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="179"/>
         <source>reusing the model loaded earlier…</source>
         <translation>正在复用之前加载的模型…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="123"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="180"/>
         <source>evaluating %v / %m batches…</source>
         <translation>正在评估 %v / %m 批…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="123"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="180"/>
         <source>saving…</source>
         <translation>正在保存…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="124"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="181"/>
         <source>SetFit: contrastive step %v / %m…</source>
         <translation>SetFit：对比学习第 %v / %m 步…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="125"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="182"/>
         <source>fitting the head on the frozen encoder: batch %v / %m…</source>
         <translation>在冻结的编码器上拟合分类头：第 %v / %m 批…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="166"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="223"/>
         <source>step %v / %m</source>
         <translation>第 %v / %m 步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="97"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="154"/>
         <source>Started: {n} training / {m} evaluation examples, {s} steps, batch {b}, {t:,} of {p:,} parameters trainable, on {d} ({prec}).</source>
         <translation>已开始:{n} 个训练样例 / {m} 个评估样例，{s} 步，批大小 {b}，{p:,} 个参数中有 {t:,} 个可训练，设备 {d}({prec})。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="143"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="200"/>
         <source>Evaluation at step {step} (epoch {epoch:.2f}): {m}</source>
         <translation>第 {step} 步(第 {epoch:.2f} 轮)的评估:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="160"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="217"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="160"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="217"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="160"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="217"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="167"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="224"/>
         <source>Run {status}.</source>
         <translation>运行{status}。</translation>
     </message>
@@ -3482,17 +3488,17 @@
         <translation>加载模型时统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="288"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="295"/>
         <source>the training split has no labelled examples</source>
         <translation>训练数据划分中没有已标注的样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="288"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="295"/>
         <source>train split</source>
         <translation>train 数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="289"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="296"/>
         <source>at least a few labelled rows</source>
         <translation>至少几行已标注的数据</translation>
     </message>
@@ -3507,97 +3513,97 @@
         <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="269"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="276"/>
         <source>Fix the setting first: {m}</source>
         <translation>请先修正设置:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="271"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="278"/>
         <source>Train a model on the labelled training rows</source>
         <translation>用已标注的训练行训练模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="298"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="305"/>
         <source>No dev split: holding out {n} of {m} labelled training examples ({p:.0%}, seed {s}) for evaluation.</source>
         <translation>没有验证集:从 {m} 个已标注训练样例中留出 {n} 个({p:.0%}，种子 {s})用于评估。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="332"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="339"/>
         <source>Run folder: {d}</source>
         <translation>运行文件夹:{d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="342"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="349"/>
         <source>{n} seeds ({a} to {b}), one run each, one after another.</source>
         <translation>{n} 个种子（{a} 到 {b}），每个一次运行，依次进行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="357"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="364"/>
         <source>Training… the window stays usable; Cancel stops after the current step.</source>
         <translation>训练中……窗口仍可使用；“取消”会在当前步结束后停止。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="385"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="392"/>
         <source>Export run to folder</source>
         <translation>导出运行到文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="392"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="399"/>
         <source>Exporting the run to {d}…</source>
         <translation>正在导出运行到 {d}…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="398"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="405"/>
         <source>Export failed: {m}</source>
         <translation>导出失败:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="403"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="410"/>
         <source>Run exported to {d}. Start it there with: bertstudio train --config run.toml</source>
         <translation>运行已导出到 {d}。在那里用以下命令启动:bertstudio train --config run.toml</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="421"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="428"/>
         <source>Cancelling after the current step…</source>
         <translation>将在当前步结束后取消…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="425"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="432"/>
         <source>Warm start: reusing the model loaded by an earlier run in this session</source>
         <translation>热启动：复用本次会话中先前运行已加载的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="430"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="437"/>
         <source>{t:,} of {n:,} parameters ({p:.1f}%), as built</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)，按构建后的模型统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="437"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="444"/>
         <source>Training failed.</source>
         <translation>训练失败。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="440"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="447"/>
         <source>Run cancelled before its first step: nothing was trained or saved.</source>
         <translation>运行在第一步之前已取消：没有训练，也没有保存任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="442"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="449"/>
         <source>Run finished.</source>
         <translation>运行完成。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="443"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="450"/>
         <source>Run cancelled; the model saved so far is usable.</source>
         <translation>运行已取消；已保存的模型可以使用。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="460"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="467"/>
         <source>Removed the empty run folder {d}</source>
         <translation>已删除空的运行文件夹 {d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="464"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="471"/>
         <source>Training could not run: {m}</source>
         <translation>无法训练:{m}</translation>
     </message>

@@ -163,3 +163,41 @@ def test_the_thorough_check_fine_tunes_each_fold_and_cancelling_it_keeps_the_qui
         queue.cancel()
     assert queue.report is shown and "last check" in queue.summary.text()
     assert _golds(session) == before and session.undo_stack.count() == 0
+
+
+def _run_folder(session, name: str, split: str, rows: list[int], truth: list[str]) -> None:
+    """A run folder as the engine writes it: one prediction per evaluated row, with its split,
+    project row and probabilities (the model is right with probability 0.9)."""
+    folder = session.project.runs_dir / name
+    folder.mkdir(parents=True)
+    lines = [json.dumps({"index": i, "split": split, "row": r, "gold": truth[r], "label": truth[r],
+                         "probs": {"neg": 0.9 if truth[r] == "neg" else 0.1, "pos": 0.9 if truth[r] == "pos" else 0.1}})
+             for i, r in enumerate(rows)]
+    (folder / "predictions.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def test_a_runs_predictions_judge_only_the_rows_it_evaluated(qtbot, session_factory, tiny):
+    rows = _rows()
+    truth = [e["label"] for e in sentiment(40).dataset.to_list()]
+    session = session_factory("sentence", ["neg", "pos"], {"train": rows})
+    _run_folder(session, "run-dev", "dev", list(range(10)), truth)
+    _run_folder(session, "run-heldout", "train", list(range(20, 40)), truth)  # held out rows 20-39
+    queue = ReviewQueue(session, "train", model=tiny)
+    qtbot.addWidget(queue)
+    offered = [queue.method_combo.itemText(i) for i in range(queue.method_combo.count())]
+    assert any("run-heldout" in t for t in offered) and any("run-dev" in t for t in offered)
+
+    queue.method_combo.setCurrentIndex(next(i for i, t in enumerate(offered) if "run-heldout" in t))
+    with qtbot.waitSignal(queue.finished, timeout=120_000):
+        queue.start()
+    report = queue.report
+    assert report.source == "run" and report.rows.tolist() == list(range(20, 40))
+    assert [f.row for f in report.flags] == [22]  # slip 5 was not evaluated by the run: not judged
+    assert "run's predictions" in queue.summary.text()
+
+    # a run that evaluated another split cannot judge this one: one clear line, the flags stay
+    queue.method_combo.setCurrentIndex(next(i for i, t in enumerate(offered) if "run-dev" in t))
+    with qtbot.waitSignal(queue.finished, timeout=120_000):
+        queue.start()
+    assert queue.report is report and "no probabilities for this split" in queue.summary.text()
+    assert "last check" in queue.summary.text() and queue.flags.count() == 1
