@@ -35,6 +35,7 @@ Long work reports ``progress(fraction, message)`` and checks ``cancel`` (a
 from __future__ import annotations
 
 import threading
+import time
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -211,6 +212,7 @@ def out_of_fold_finetuned(kind: str, labels: Sequence[str], pool: PoolData, rows
         y_arr = np.asarray(y, dtype=np.int64)
         fold, k = _fold_ids(y_arr, folds, seed)
         out = np.zeros((len(rows), len(labels)), dtype=np.float64)
+    started = time.perf_counter()
     for i in range(k):
         check_cancel(cancel)
         train, test = np.flatnonzero(fold != i), np.flatnonzero(fold == i)
@@ -231,7 +233,8 @@ def out_of_fold_finetuned(kind: str, labels: Sequence[str], pool: PoolData, rows
 
         def step(done: int, total: int, i: int = i) -> None:
             if progress is not None:
-                progress((i + 0.9 * done / max(total, 1)) / k, f"fold {i + 1} of {k}: step {done} of {total}")
+                fraction = (i + 0.9 * done / max(total, 1)) / k
+                progress(fraction, f"fold {i + 1} of {k}: step {done} of {total}{_time_left(started, fraction)}")
 
         model = train_strong(request, counts=counts, progress=step, cancel=cancel)
         check_cancel(cancel)
@@ -249,6 +252,17 @@ def out_of_fold_finetuned(kind: str, labels: Sequence[str], pool: PoolData, rows
         if progress is not None:
             progress((i + 1) / k, f"fold {i + 1} of {k}")
     return out, k
+
+
+def _time_left(started: float, fraction: float) -> str:
+    """", about 3 min left": the time so far scaled to the work left (folds are alike, so the
+    pace so far is the best guess there is; the first steps pay for loading, so it starts high)."""
+    from bertstudio.train.estimate import rounded
+
+    if fraction <= 0:
+        return ""
+    figure, unit = rounded((time.perf_counter() - started) * (1 - fraction) / fraction)
+    return f", about {figure} {unit} left"
 
 
 # --- cleanlab --------------------------------------------------------------------------------

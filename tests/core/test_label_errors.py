@@ -8,6 +8,7 @@ of every row is known and a flipped label is the only error there is.
 from __future__ import annotations
 
 import json
+import re
 import threading
 
 import numpy as np
@@ -312,6 +313,9 @@ def test_finetune_folds_train_the_encoder_on_the_other_folds_only(tiny, tmp_path
     # the bar moves with the fine-tuning, which is nearly all of the time: one fold of four is about
     # a quarter of it (embedding the rows takes 5%), not 60% + a quarter of the rest
     assert [f for f, m in events if m == "fold 1 of 4"] == [pytest.approx(0.05 + 0.9 / 4)]
+    # and each step says how long the rest should take, from the pace so far
+    steps = [m for _, m in events if "step" in m]
+    assert steps and all(re.search(r"step \d+ of \d+, about \d+(\.\d)? (s|min|h) left$", m) for m in steps)
     assert 0.0 <= report.accuracy <= 1.0 and np.all((0 <= report.quality) & (report.quality <= 1))
     for f in report.flags:
         assert f.suggested != f.given == rows[f.row]["label"]
