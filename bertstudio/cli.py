@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 from typing import Any, Sequence, TextIO
 
-from bertstudio import cli_export
+from bertstudio import cli_check, cli_export
 from bertstudio.errors import BertStudioError, ConfigError, DataError
 from bertstudio.metrics.display import format_metrics
 from bertstudio.train.events import Evaluated, PhaseChanged, RunFinished, RunStarted, StepLogged
@@ -89,6 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_arguments(p, ("train_file", "eval_file", "data_dir"))  # files the config names outside its own folder
     p.add_argument("--out", required=True, metavar="DIR", dest="export_dir", help="the folder to write")
     cli_export.add_commands(sub)  # export-onnx, push-to-hub
+    cli_check.add_commands(sub)  # label-errors
     return parser
 
 
@@ -409,7 +410,7 @@ def _quiet_libraries() -> None:
 
 
 COMMANDS = {"train": cmd_train, "evaluate": cmd_evaluate, "predict": cmd_predict, "glue": cmd_glue, "export-run": cmd_export_run,
-            **cli_export.COMMANDS}
+            **cli_export.COMMANDS, **cli_check.COMMANDS}
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:

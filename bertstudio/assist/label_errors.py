@@ -68,7 +68,8 @@ def _fold_share(f: float, method: str) -> float:
     start = EMBED_SHARE[method]
     return start + (0.95 - start) * f
 
-__all__ = ["Cancelled", "Flag", "LabelErrorReport", "Neighbour", "find_label_errors", "find_in_pool",
+__all__ = ["Cancelled", "Flag", "LabelErrorReport", "Neighbour", "find_label_errors", "find_in_examples",
+           "find_in_pool",
            "out_of_fold_probs", "out_of_fold_word_probs", "out_of_fold_finetuned", "classification_issues",
            "token_issues", "run_probs"]
 
@@ -496,39 +497,50 @@ def run_probs(run_dir: str | Path, split: str, labels: Sequence[str]) -> dict[in
 def find_label_errors(project: Any, split: str = "train", *, model: str | None = None, folds: int = FOLDS,
                       seed: int = 0, method: str = "fast", run_dir: str | Path | None = None,
                       progress: Progress | None = None, cancel: threading.Event | None = None) -> LabelErrorReport:
-    """The finder over a project's split: embeds its rows (through the project's embedding
-    cache, so the labelling assistant's vectors are reused), then :func:`find_in_pool`.
-    ``method``: ``"fast"`` or ``"finetune"`` (the module docstring; ``model`` is what both use).
-    ``run_dir``: use that run's probabilities for the rows it evaluated (see :func:`run_probs`)."""
-    from bertstudio.assist.cache import CACHE_DIR, EmbeddingCache, WordEmbeddingCache
+    """The finder over a project's split: :func:`find_in_examples` with the project's labels and
+    its embedding cache (so the labelling assistant's vectors are reused). ``run_dir``: use that
+    run's probabilities for the rows it evaluated (see :func:`run_probs`)."""
+    from bertstudio.assist.cache import CACHE_DIR
+
+    probs = None
+    if run_dir is not None:
+        probs = run_probs(run_dir, split, list(project.labels))
+        if probs is None:
+            raise ConfigError("the run holds no probabilities for this split", path=run_dir,
+                              expected="a classification run the app started, evaluated on this split")
+    return find_in_examples(project.examples(split), list(project.labels), Path(project.folder) / CACHE_DIR,
+                            split=split, model=model, folds=folds, seed=seed, method=method, probs=probs,
+                            progress=progress, cancel=cancel)
+
+
+def find_in_examples(examples: Any, labels: Sequence[str], cache_dir: str | Path, *, split: str = "train",
+                     model: str | None = None, folds: int = FOLDS, seed: int = 0, method: str = "fast",
+                     probs: dict[int, np.ndarray] | None = None, progress: Progress | None = None,
+                     cancel: threading.Event | None = None) -> LabelErrorReport:
+    """The finder over an ExampleSet's labelled rows (a project's split, or a file the CLI read):
+    embeds them through the caches in ``cache_dir``, then :func:`find_in_pool`. ``method``:
+    ``"fast"`` or ``"finetune"`` (the module docstring; ``model`` is what both use)."""
+    from bertstudio.assist.cache import EmbeddingCache, WordEmbeddingCache
     from bertstudio.assist.encoder import SentenceEncoder
     from bertstudio.assist.pool import embed_pool, read_pool
     from bertstudio.bundled import resolve_model
 
-    spec = spec_for(project.kind)
+    spec = spec_for(examples.kind)
     if spec.features is None or spec.head not in ("logistic", "token"):
-        raise ConfigError(f"the label-error finder needs a label set; {project.kind} has none",
+        raise ConfigError(f"the label-error finder needs a label set; {examples.kind} has none",
                           expected="a sentence, pair or tagging project")
     if method not in METHODS:
         raise ConfigError(f"unknown label-error method {method!r}", expected=" or ".join(METHODS))
     report = progress or (lambda _f, _m: None)
-    labels = list(project.labels)
-    examples = project.examples(split)
+    labels = list(labels)
     gold = examples.dataset.with_format("arrow")[spec.gold_column].to_pylist()
     rows = [i for i, v in enumerate(gold) if v is not None]
     values = [gold[i] for i in rows]
-    probs = None
-    if run_dir is not None:
-        probs = run_probs(run_dir, split, labels)
-        if probs is None:
-            raise ConfigError("the run holds no probabilities for this split", path=run_dir,
-                              expected="a classification run the app started, evaluated on this split")
     report(0.0, "embedding")
     model_path = resolve_model(model)
     encoder = SentenceEncoder.from_path(model_path)
-    cache_dir = Path(project.folder) / CACHE_DIR
-    cache = EmbeddingCache(cache_dir, encoder)
-    words = WordEmbeddingCache(cache_dir, encoder)
+    cache = EmbeddingCache(Path(cache_dir), encoder)
+    words = WordEmbeddingCache(Path(cache_dir), encoder)
     pool = embed_pool(read_pool(spec, examples), cache, words, cancel=cancel,
                       progress=lambda d, t: report(EMBED_SHARE[method] * d / max(t, 1), "embedding"))
     result = find_in_pool(spec, labels, pool, rows, values, split=split, folds=folds, seed=seed, probs=probs,

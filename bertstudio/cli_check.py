@@ -1,0 +1,122 @@
+"""The ``label-errors`` subcommand: the label-error finder over a data file, without the app.
+
+``bertstudio label-errors --train FILE`` reads the file as ``bertstudio train`` reads it
+(the same flags: ``--task``, ``--format``, ``--columns``, ``--labels``, or ``--glue-task``
+with ``--data-dir``), judges every labelled row by a model that never saw it
+(:func:`bertstudio.assist.label_errors.find_in_examples`: 5 folds, the quick fast head on
+frozen vectors, or ``--method finetune``, the encoder fine-tuned in every fold, which is
+what a GPU server is for) and writes one JSON line per suspected error to stdout, most
+suspect first. The summary and the progress go to stderr. Nothing is written anywhere else:
+the embedding cache lives in a temporary folder for the command's duration.
+
+A line: ``row`` (0-based, among the file's examples in file order), ``given``,
+``suggested`` and its ``probability``, ``quality`` (the model's probability of the given
+label; lower is more suspect), ``text``, for tagging the ``word`` (0-based) that carries the
+suspect tag, and ``neighbours``: the most similar examples that carry the suggested label.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from typing import Any, TextIO
+
+from bertstudio.errors import ConfigError
+
+_DATA_FLAGS = ("train_file", "task", "glue_task", "data_dir", "data_format", "columns", "labels", "model", "seed")
+
+
+def add_commands(sub: Any) -> None:
+    # the finder's choices are checked by the finder (assist.label_errors: METHODS, FOLDS), not
+    # repeated here: importing it costs seconds (torch), which every command would pay at parse time
+    from bertstudio.train.config_flags import add_arguments
+
+    p = sub.add_parser("label-errors", help="list the labels a model that never saw them disagrees with (cleanlab)")
+    add_arguments(p, _DATA_FLAGS, help={"train_file": "the labelled data to check",
+                                        "model": "the encoder (default: the bundled all-MiniLM-L6-v2)",
+                                        "seed": "seed of the folds and of the fine-tuning (default: 42)"})
+    p.add_argument("--method", metavar="METHOD",
+                   help="fast (default): a logistic regression on the frozen encoder in each fold (seconds); "
+                        "finetune: the encoder fine-tuned in each fold (minutes on a CPU; fewer false alarms)")
+    p.add_argument("--folds", type=int, metavar="K", help="cross-validation folds (default: 5)")
+
+
+def _read(config: Any) -> Any:
+    """The labelled rows to check, read as `bertstudio train` reads its training data."""
+    from bertstudio.data.io import read_with
+    from bertstudio.train.sources import run_spec
+
+    if config.glue_task and config.data_dir:
+        from bertstudio.data.glue import load_glue
+
+        examples = load_glue(config.glue_task, config.data_dir, split="train")
+    elif config.train_file:
+        examples = read_with(run_spec(config), config.train_file)
+    else:
+        raise ConfigError("no data to check", where="arguments", expected="--train FILE, or --glue-task with --data-dir")
+    if examples.kind != config.task:
+        raise ConfigError(f"the data is {examples.kind!r} data but the task is {config.task!r}", path=examples.source,
+                          where="task", expected=f"task = {examples.kind!r}")
+    return examples
+
+
+class _Progress:
+    """One stderr line per twentieth of the work, or when the phase changes (a fine-tuning
+    check reports every step, hundreds of them)."""
+
+    def __init__(self, quiet: bool) -> None:
+        self.quiet = quiet
+        self.last: tuple[int, str] = (-1, "")
+
+    def __call__(self, fraction: float, message: str) -> None:
+        key = (int(fraction * 20), message.split(":")[0])
+        if self.quiet or key == self.last:
+            return
+        self.last = key
+        sys.stderr.write(f"[{fraction * 100:3.0f}%] {message}\n")
+        sys.stderr.flush()
+
+
+def flag_record(flag: Any) -> dict[str, Any]:
+    record: dict[str, Any] = {"row": flag.row, "given": flag.given, "suggested": flag.suggested,
+                              "probability": round(flag.suggested_prob, 4), "quality": round(flag.quality, 4),
+                              "text": flag.text}
+    if flag.word is not None:
+        record["word"] = flag.word
+    record["neighbours"] = [{"row": n.row, "text": n.text, "similarity": round(n.similarity, 4)}
+                            for n in flag.neighbours]
+    return record
+
+
+def cmd_label_errors(args: argparse.Namespace, out: TextIO) -> int:
+    from bertstudio.assist.label_errors import FOLDS, METHODS, find_in_examples
+    from bertstudio.cli import config_from_args
+
+    method = args.method or "fast"
+    if method not in METHODS:
+        raise ConfigError(f"unknown method {method!r}", where="--method", expected=" or ".join(METHODS))
+    folds = FOLDS if args.folds is None else args.folds
+    if folds < 2:
+        raise ConfigError(f"{folds} folds cannot keep a row out of its own model", where="--folds",
+                          expected="2 or more")
+    config = config_from_args(args)
+    examples = _read(config)
+    with tempfile.TemporaryDirectory(prefix="bertstudio-label-errors-") as cache:
+        report = find_in_examples(examples, list(examples.labels), cache, model=config.model, folds=folds,
+                                  seed=config.seed, method=method, progress=_Progress(args.quiet))
+    for flag in report.flags:
+        out.write(json.dumps(flag_record(flag), ensure_ascii=False) + "\n")
+    out.flush()
+    how = "fine-tuned encoder" if report.source == "finetune" else "logistic regression on the frozen encoder"
+    summary = (f"{report.checked} labelled rows checked ({report.folds}-fold cross-validation, {how}); the model "
+               f"agrees with {100 * (report.accuracy or 0):.1f}% of the given labels; {len(report.flags)} suspected "
+               f"errors")
+    if report.skipped:
+        summary += f"; {report.skipped} rows not checked (a label with a single example)"
+    sys.stderr.write(summary + "\n")
+    return 0
+
+
+COMMANDS = {"label-errors": cmd_label_errors}

@@ -1,0 +1,98 @@
+"""``bertstudio label-errors`` on the tiny model: the flags as JSON lines, most suspect first,
+the summary on stderr, nothing written but stdout; every bad input one line and exit 2."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from bertstudio.cli import main
+from helpers import sentiment
+from test_bad_input import BAD, CASES
+
+SLIPS = (5, 22)
+
+
+def run(argv: list[str], capsys) -> tuple[int, str, str]:
+    out = io.StringIO()
+    code = main(argv, out=out)
+    return code, out.getvalue(), capsys.readouterr().err
+
+
+@pytest.fixture
+def slipped_csv(tmp_path: Path) -> Path:
+    """The finder tests' 40 toy reviews with two slipped labels, as a user's CSV."""
+    lines = ["text,label"]
+    for i, e in enumerate(sentiment(40).dataset.to_list()):
+        label = e["label"] if i not in SLIPS else ("neg" if e["label"] == "pos" else "pos")
+        lines.append(f"{e['text']} number {i},{label}")
+    path = tmp_path / "reviews.csv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_the_slips_come_first_as_json_lines_and_nothing_else_is_written(slipped_csv, tiny, capsys):
+    before = sorted(p.name for p in slipped_csv.parent.iterdir())
+    code, out, err = run(["label-errors", "--train", str(slipped_csv), "--model", tiny, "--seed", "0"], capsys)
+    assert code == 0
+    flags = [json.loads(line) for line in out.splitlines()]
+    assert {f["row"] for f in flags[:2]} == set(SLIPS)
+    for f in flags:
+        assert f["given"] != f["suggested"] and 0 <= f["quality"] < 0.5 < f["probability"] <= 1
+        assert f["text"].endswith(f"number {f['row']}")
+        assert all(n["row"] != f["row"] for n in f["neighbours"])
+    assert [f["quality"] for f in flags] == sorted(f["quality"] for f in flags)
+    assert "40 labelled rows checked (5-fold" in err and f"{len(flags)} suspected errors" in err
+    assert sorted(p.name for p in slipped_csv.parent.iterdir()) == before  # no cache beside the data
+
+
+def test_finetune_folds_from_the_command_line(slipped_csv, tiny, capsys, monkeypatch):
+    import bertstudio.assist.strong as strong
+
+    monkeypatch.setattr(strong, "MIN_STEPS", 6)  # the tiny model: a few steps per fold
+    code, out, err = run(["label-errors", "--train", str(slipped_csv), "--model", tiny, "--method", "finetune",
+                          "--folds", "2"], capsys)
+    assert code == 0
+    assert "40 labelled rows checked (2-fold cross-validation, fine-tuned encoder)" in err
+    assert "fold 1 of 2: step" in err  # progress, one line per phase or twentieth
+    assert all(json.loads(line)["row"] in range(40) for line in out.splitlines())
+
+
+def _one_line(err: str) -> str:
+    lines = [line for line in err.splitlines() if line.startswith("bertstudio: error")]
+    assert len(lines) == 1, err
+    return lines[0]
+
+
+@pytest.mark.parametrize(("extra", "fragment"), [
+    (["--method", "magic"], "unknown method 'magic'"),
+    (["--folds", "1"], "1 folds cannot keep a row out"),
+    (["--task", "regression"], "needs a label set"),
+])
+def test_bad_choices_exit_2_with_one_line(slipped_csv, tiny, capsys, extra, fragment):
+    if extra[:2] == ["--task", "regression"]:
+        slipped_csv.write_text("text,label\na fine film,4.5\na poor film,1.0\n", encoding="utf-8")
+    code, out, err = run(["label-errors", "--train", str(slipped_csv), "--model", tiny, *extra], capsys)
+    assert code == 2 and out == "" and fragment in _one_line(err)
+
+
+def test_unlabelled_or_missing_data_exit_2(tmp_path, tiny, capsys):
+    text_only = tmp_path / "texts.csv"
+    text_only.write_text("text\na good film\na bad film\nanother one\n", encoding="utf-8")
+    code, _, err = run(["label-errors", "--train", str(text_only), "--model", tiny], capsys)
+    assert code == 2 and "too few labelled rows" in _one_line(err)
+    code, _, err = run(["label-errors", "--train", str(tmp_path / "nowhere.csv"), "--model", tiny], capsys)
+    assert code == 2 and "nowhere.csv" in _one_line(err)
+    code, _, err = run(["label-errors", "--model", tiny], capsys)
+    assert code == 2 and "no data to check" in _one_line(err)
+
+
+@pytest.mark.parametrize(("name", "fragment"), [(c[0], c[2]) for c in CASES if not c[1]], ids=lambda v: str(v))
+def test_every_broken_file_is_one_line_and_exit_2(name, fragment, tiny, capsys):
+    code, out, err = run(["label-errors", "--train", str(BAD / name), "--model", tiny], capsys)
+    assert code == 2 and out == ""
+    line = _one_line(err)
+    assert fragment in line and name in line
