@@ -79,6 +79,14 @@ def model_fingerprint(path: str | Path, extra: str = "") -> str:
     return h.hexdigest()
 
 
+def model_device(module: torch.nn.Module) -> torch.device:
+    """Where ``module``'s weights are. A strong model trained on a GPU (the engine, or SetFit's
+    trainer) stays there, so its inputs are sent there and its outputs brought back."""
+    for parameter in module.parameters():
+        return parameter.device
+    return torch.device("cpu")
+
+
 class SentenceEncoder:
     """A frozen encoder with its tokenizer and pooling. Build with :meth:`from_path`
     (a model folder) or directly around an encoder module (a trained classifier's)."""
@@ -137,10 +145,12 @@ class SentenceEncoder:
 
     def _encode_batch(self, texts: list[str]) -> np.ndarray:
         enc = self.tokenizer(texts, padding=True, truncation=True, max_length=self.max_length, return_tensors="pt")
+        device = model_device(self.model)
+        ids, mask = enc["input_ids"].to(device), enc["attention_mask"].to(device)
         with self._lock, torch.inference_mode():
-            hidden = self.model(input_ids=enc["input_ids"], attention_mask=enc["attention_mask"]).last_hidden_state
-            vectors = pool(hidden, enc["attention_mask"], self.pooling, self.normalize)
-        return vectors.float().numpy()
+            hidden = self.model(input_ids=ids, attention_mask=mask).last_hidden_state
+            vectors = pool(hidden, mask, self.pooling, self.normalize)
+        return vectors.float().cpu().numpy()
 
     # ------------------------------------------------------------------ words
     def encode_words(self, sentences: Sequence[Sequence[str]], *, batch_size: int = BATCH_SIZE,
@@ -155,9 +165,11 @@ class SentenceEncoder:
             batch = [list(sentences[i]) or [""] for i in idx]
             enc = self.tokenizer(batch, is_split_into_words=True, padding=True, truncation=True,
                                  max_length=self.max_length, return_tensors="pt")
+            device = model_device(self.model)
             with self._lock, torch.inference_mode():
-                hidden = self.model(input_ids=enc["input_ids"], attention_mask=enc["attention_mask"]).last_hidden_state
-            hidden = hidden.float().numpy()
+                hidden = self.model(input_ids=enc["input_ids"].to(device),
+                                    attention_mask=enc["attention_mask"].to(device)).last_hidden_state
+            hidden = hidden.float().cpu().numpy()
             for j, i in enumerate(idx):
                 per_word(enc, j, hidden[j], out[i])
             if progress is not None:

@@ -20,7 +20,7 @@ import numpy as np
 import torch
 
 from bertstudio.assist.cache import EmbeddingCache, WordEmbeddingCache
-from bertstudio.assist.encoder import Progress, SentenceEncoder, check_cancel, per_word
+from bertstudio.assist.encoder import Progress, SentenceEncoder, check_cancel, model_device, per_word
 from bertstudio.assist.kinds import AssistSpec
 from bertstudio.tasks.embedding import pair_features
 
@@ -102,8 +102,9 @@ def strong_features(model: Any, tokenizer: Any, pool: PoolData, *, progress: Pro
 
 def head_outputs(model: Any, features: np.ndarray) -> np.ndarray:
     """Probabilities (or regression scores, one column) from the classifier's head."""
+    x = torch.from_numpy(np.ascontiguousarray(features, dtype=np.float32)).to(model_device(model.classifier))
     with torch.inference_mode():
-        logits = model.classifier(torch.from_numpy(np.ascontiguousarray(features, dtype=np.float32))).float()
+        logits = model.classifier(x).float().cpu()
         if getattr(model, "regression", False):
             return logits.numpy()
         return torch.softmax(logits, dim=-1).numpy()
@@ -124,8 +125,10 @@ def token_model_probs(model: Any, tokenizer: Any, tokens: list[list[str]], *, ba
         batch = [tokens[i] or [""] for i in idx]
         enc = tokenizer(batch, is_split_into_words=True, truncation=True, max_length=max_length, padding=True,
                         return_tensors="pt")
+        device = model_device(model)
         with torch.inference_mode():
-            logits = model(input_ids=enc["input_ids"], attention_mask=enc["attention_mask"]).logits.float()
+            logits = model(input_ids=enc["input_ids"].to(device),
+                           attention_mask=enc["attention_mask"].to(device)).logits.float().cpu()
         probs = torch.softmax(logits, dim=-1).numpy()
         for j, i in enumerate(idx):
             per_word(enc, j, probs[j], out[i])
