@@ -110,7 +110,9 @@ def probe_head(parts: Any, train_set: Any, config: Any, *, notify: Callable[[Any
                     notify(PhaseChanged("probing", done, len(batches)))
                 batch = parts.task.collate([enc[int(i)] for i in idx], parts.tokenizer.pad_token_id or 0)
                 inputs = model_inputs(batch)
-                vectors.append(model.features(inputs["input_ids"], inputs["attention_mask"]).float().numpy())
+                device = next(model.parameters()).device  # a warm model may already sit on the run's GPU
+                features = model.features(inputs["input_ids"].to(device), inputs["attention_mask"].to(device))
+                vectors.append(features.float().cpu().numpy())
                 targets.append(batch["labels"].numpy())
     finally:
         model.train(was_training)
