@@ -29,6 +29,7 @@ import torch
 from bertstudio.errors import ConfigError
 from bertstudio.hf import hf
 from bertstudio.tasks.embedding import pool, pooling_settings
+from bertstudio.tasks.model import model_device
 
 Progress = Callable[[int, int], None]
 
@@ -77,14 +78,6 @@ def model_fingerprint(path: str | Path, extra: str = "") -> str:
                 f.seek(size - (1 << 20))
                 h.update(f.read())
     return h.hexdigest()
-
-
-def model_device(module: torch.nn.Module) -> torch.device:
-    """Where ``module``'s weights are. A strong model trained on a GPU (the engine, or SetFit's
-    trainer) stays there, so its inputs are sent there and its outputs brought back."""
-    for parameter in module.parameters():
-        return parameter.device
-    return torch.device("cpu")
 
 
 class SentenceEncoder:

@@ -20,9 +20,10 @@ import numpy as np
 import torch
 
 from bertstudio.assist.cache import EmbeddingCache, WordEmbeddingCache
-from bertstudio.assist.encoder import Progress, SentenceEncoder, check_cancel, model_device, per_word
+from bertstudio.assist.encoder import Progress, SentenceEncoder, check_cancel, per_word
 from bertstudio.assist.kinds import AssistSpec
 from bertstudio.tasks.embedding import pair_features
+from bertstudio.tasks.model import model_device
 
 
 @dataclass

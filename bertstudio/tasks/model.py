@@ -41,6 +41,14 @@ _MODE = re.compile(r"^(full|frozen|lora|top-(\d+))$")
 _BUILDING = threading.RLock()
 
 
+def model_device(module: nn.Module) -> torch.device:
+    """Where ``module``'s weights are. A model trained on a GPU (the engine, or SetFit's trainer)
+    stays there, so whoever runs it afterwards sends its inputs there and brings outputs back."""
+    for parameter in module.parameters():
+        return parameter.device
+    return torch.device("cpu")
+
+
 def build_model(kind: str, model_source: str | None, **options: Any) -> tuple[nn.Module, Any]:
     """See :func:`_build_model`; serialised with :data:`_BUILDING`."""
     with _BUILDING:

@@ -87,6 +87,7 @@ def probe_head(parts: Any, train_set: Any, config: Any, *, notify: Callable[[Any
     import torch  # here, not at the top: the assistant's heads import this module on the GUI thread
 
     from bertstudio.tasks.base import model_inputs
+    from bertstudio.tasks.model import model_device
     from bertstudio.train.events import PhaseChanged
 
     model = parts.model
@@ -110,7 +111,7 @@ def probe_head(parts: Any, train_set: Any, config: Any, *, notify: Callable[[Any
                     notify(PhaseChanged("probing", done, len(batches)))
                 batch = parts.task.collate([enc[int(i)] for i in idx], parts.tokenizer.pad_token_id or 0)
                 inputs = model_inputs(batch)
-                device = next(model.parameters()).device  # a warm model may already sit on the run's GPU
+                device = model_device(model)  # a warm model may already sit on the run's GPU
                 features = model.features(inputs["input_ids"].to(device), inputs["attention_mask"].to(device))
                 vectors.append(features.float().cpu().numpy())
                 targets.append(batch["labels"].numpy())
