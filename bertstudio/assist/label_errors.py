@@ -139,6 +139,17 @@ def _fold_ids(y: np.ndarray, folds: int, seed: int) -> tuple[np.ndarray, int]:
     return out, k
 
 
+def _sentence_folds(n: int, folds: int, seed: int) -> tuple[np.ndarray, int]:
+    """A fold number per tagged sentence (folds split sentences, never one sentence's words)."""
+    from sklearn.model_selection import KFold
+
+    k = int(max(2, min(folds, n)))
+    out = np.zeros(n, dtype=np.int64)
+    for i, (_, test) in enumerate(KFold(n_splits=k, shuffle=True, random_state=seed).split(np.zeros(n))):
+        out[test] = i
+    return out, k
+
+
 def out_of_fold_probs(X: np.ndarray, y: np.ndarray, num_classes: int, *, folds: int = FOLDS, seed: int = 0,
                       C: float = LOGISTIC_C, progress: Progress | None = None,
                       cancel: threading.Event | None = None) -> tuple[np.ndarray, int]:
@@ -166,14 +177,11 @@ def out_of_fold_word_probs(words: Sequence[np.ndarray], tags: Sequence[np.ndarra
                            cancel: threading.Event | None = None) -> tuple[list[np.ndarray], int]:
     """Per sentence, ``(words, tags)`` probabilities from a per-word head trained on the other
     folds' sentences (folds split sentences, never the words of one sentence)."""
-    from sklearn.model_selection import KFold
-
-    n = len(words)
-    k = int(max(2, min(folds, n)))
+    fold, k = _sentence_folds(len(words), folds, seed)
     out: list[np.ndarray] = [np.zeros((len(w), num_tags)) for w in words]
-    splitter = KFold(n_splits=k, shuffle=True, random_state=seed)
-    for i, (train, test) in enumerate(splitter.split(np.zeros(n))):
+    for i in range(k):
         check_cancel(cancel)
+        train, test = np.flatnonzero(fold != i), np.flatnonzero(fold == i)
         X = np.concatenate([words[j] for j in train])
         y = np.concatenate([np.asarray(tags[j], dtype=np.int64) for j in train])
         head = fit_logistic(X, y, num_tags, C=C, max_iter=300)
@@ -201,13 +209,7 @@ def out_of_fold_finetuned(kind: str, labels: Sequence[str], pool: PoolData, rows
     labels = list(labels)
     per_word = spec_for(kind).per_word
     if per_word:
-        from sklearn.model_selection import KFold
-
-        n = len(rows)
-        k = int(max(2, min(folds, n)))
-        fold = np.zeros(n, dtype=np.int64)
-        for i, (_, test) in enumerate(KFold(n_splits=k, shuffle=True, random_state=seed).split(np.zeros(n))):
-            fold[test] = i
+        fold, k = _sentence_folds(len(rows), folds, seed)
         out: Any = [np.zeros((len(pool.tokens[r]), len(labels))) for r in rows]  # type: ignore[index]
     else:
         y_arr = np.asarray(y, dtype=np.int64)
@@ -222,10 +224,8 @@ def out_of_fold_finetuned(kind: str, labels: Sequence[str], pool: PoolData, rows
             values: list[Any] = [[labels[int(t)] for t in y[j]] for j in train]
             request = StrongRequest(kind, labels, take, tokens=[list(pool.tokens[r]) for r in take],  # type: ignore[index]
                                     values=values, model_path=str(model_path), seed=seed + i, method="finetune")
-            counts = {}
         else:
             values = [labels[int(y_arr[j])] for j in train]
-            counts = {name: values.count(name) for name in labels}
             request = StrongRequest(kind, labels, take, texts=[pool.texts[r] for r in take],  # type: ignore[index]
                                     pairs=[pool.pairs[r] for r in take] if pool.pairs is not None else None,
                                     values=values, model_path=str(model_path), seed=seed + i, method="finetune",
@@ -237,7 +237,8 @@ def out_of_fold_finetuned(kind: str, labels: Sequence[str], pool: PoolData, rows
                 fraction = (i + 0.9 * done / max(total, 1)) / k
                 progress(fraction, f"fold {i + 1} of {k}: step {done} of {total}{_time_left(started, fraction)}")
 
-        model = train_strong(request, counts=counts, progress=step, cancel=cancel)
+        # method "finetune" is asked for: the label counts only matter to the automatic choice
+        model = train_strong(request, counts={}, progress=step, cancel=cancel)
         check_cancel(cancel)
         held = [int(rows[j]) for j in test]
         if per_word:
