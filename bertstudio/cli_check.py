@@ -45,20 +45,12 @@ def add_commands(sub: Any) -> None:
 
 def _read(config: Any) -> Any:
     """The labelled rows to check, read as `bertstudio train` reads its training data."""
-    from bertstudio.data.io import read_with
-    from bertstudio.train.sources import run_spec
+    from bertstudio.train.sources import check_kind, read_train_set
 
-    if config.glue_task and config.data_dir:
-        from bertstudio.data.glue import load_glue
-
-        examples = load_glue(config.glue_task, config.data_dir, split="train")
-    elif config.train_file:
-        examples = read_with(run_spec(config), config.train_file)
-    else:
+    if not config.train_file and not (config.glue_task and config.data_dir):
         raise ConfigError("no data to check", where="arguments", expected="--train FILE, or --glue-task with --data-dir")
-    if examples.kind != config.task:
-        raise ConfigError(f"the data is {examples.kind!r} data but the task is {config.task!r}", path=examples.source,
-                          where="task", expected=f"task = {examples.kind!r}")
+    examples = read_train_set(config)
+    check_kind(examples, config)
     return examples
 
 

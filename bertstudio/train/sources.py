@@ -30,27 +30,18 @@ def load_sets(config: TrainConfig, train_set: Any = None, eval_set: Any = None) 
     """(train, eval) ExampleSets: as given, else from ``glue_task`` + ``data_dir`` or the
     files named; capped by ``max_train_examples`` (drawn with the seed) and
     ``max_eval_examples`` (the first rows)."""
-    from bertstudio.data.io import load_alongside, read_with
+    from bertstudio.data.io import load_alongside
 
     spec = run_spec(config, train_set)
     if train_set is None:
-        if config.glue_task and config.data_dir:
+        train_set = read_train_set(config, spec)
+        if config.glue_task and config.data_dir and eval_set is None and not config.eval_file:
             from bertstudio.data.glue import load_glue
 
-            train_set = load_glue(config.glue_task, config.data_dir, split="train")
-            if eval_set is None and not config.eval_file:
-                eval_set = load_glue(config.glue_task, config.data_dir, split="dev")
-        elif config.train_file:
-            train_set = read_with(spec, config.train_file)
-        else:
-            raise ConfigError("no training data", where="train_file", expected="a training file, or a GLUE task with its data folder")
+            eval_set = load_glue(config.glue_task, config.data_dir, split="dev")
     if eval_set is None and config.eval_file:
         eval_set = load_alongside(train_set, spec, config.eval_file)
-    if train_set.kind != config.task:
-        raise ConfigError(
-            f"the training data is {train_set.kind!r} data but the task is {config.task!r}",
-            path=train_set.source, where="task", expected=f"task = {train_set.kind!r}",
-        )
+    check_kind(train_set, config)
     if eval_set is None and config.hold_out:
         train_set, eval_set = hold_out(train_set, config.hold_out, config.seed)
     if config.max_train_examples is not None and config.max_train_examples < len(train_set):
@@ -58,6 +49,30 @@ def load_sets(config: TrainConfig, train_set: Any = None, eval_set: Any = None) 
     if eval_set is not None and config.max_eval_examples is not None:
         eval_set = pick_rows(eval_set, range(min(config.max_eval_examples, len(eval_set))))
     return train_set, eval_set
+
+
+def read_train_set(config: TrainConfig, spec: Any = None) -> Any:
+    """The training rows ``config`` names: a GLUE task's train split from ``data_dir``, else
+    ``train_file`` read as :func:`run_spec` says (``bertstudio label-errors`` reads its data
+    the same way)."""
+    from bertstudio.data.io import read_with
+
+    if config.glue_task and config.data_dir:
+        from bertstudio.data.glue import load_glue
+
+        return load_glue(config.glue_task, config.data_dir, split="train")
+    if config.train_file:
+        return read_with(spec if spec is not None else run_spec(config), config.train_file)
+    raise ConfigError("no training data", where="train_file", expected="a training file, or a GLUE task with its data folder")
+
+
+def check_kind(examples: Any, config: TrainConfig) -> None:
+    """ConfigError when the data read is another kind than the config's task."""
+    if examples.kind != config.task:
+        raise ConfigError(
+            f"the training data is {examples.kind!r} data but the task is {config.task!r}",
+            path=examples.source, where="task", expected=f"task = {examples.kind!r}",
+        )
 
 
 def held_out_count(n_rows: int, fraction: float) -> int:
