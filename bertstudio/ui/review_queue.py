@@ -228,20 +228,20 @@ class ReviewQueue(QWidget):
     def _on_failed(self, message: str) -> None:
         self._worker = None
         self._set_busy(False)
-        text = self.tr("The check could not run: %1").replace("%1", message)
-        if self.report is not None:
-            text += " " + self.tr("The flags below are from the last check.")
-        self.summary.setText(text)
+        self._say_over_last_flags(self.tr("The check could not run: %1").replace("%1", message))
         self.finished.emit()
 
     def _on_cancelled(self) -> None:
         self._worker = None
         self._set_busy(False)
-        text = self.tr("Cancelled. Nothing was changed.")
+        self._say_over_last_flags(self.tr("Cancelled. Nothing was changed."))
+        self.finished.emit()
+
+    def _say_over_last_flags(self, text: str) -> None:
+        """A check that did not finish: ``text``, and that the flags shown (if any) are the last check's."""
         if self.report is not None:
             text += " " + self.tr("The flags below are from the last check.")
         self.summary.setText(text)
-        self.finished.emit()
 
     def _on_finished(self, report: Any) -> None:
         self._worker = None
