@@ -160,7 +160,7 @@ def fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any = No
     control = Control()
     folder: RunFolder | None = None
     path: PlainPath | None = None
-    step = 0
+    step, failed = 0, True  # until the run ends as finished or cancelled
     try:
         # ---- setup: the path for this machine, data, model, where to start --------------
         path = choose_path(config)  # CpuFastPath for one CPU process, else Accelerate's PlainPath
@@ -256,7 +256,9 @@ def fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any = No
                 message, stop = f"stopped by a callback at step {step}", True
             if stop or step >= n_steps:
                 break
-        return run.finish(step, status, message)
+        result = run.finish(step, status, message)
+        failed = result.status == "failed"
+        return result
     except Exception as exc:  # noqa: BLE001 - a failed run ends cleanly, see the module docstring
         error = describe_failure(exc, step=step + 1, phase="training", folder=folder)
         if not isinstance(exc, BertStudioError):
@@ -269,6 +271,7 @@ def fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any = No
         notify.folder = None
         if folder is not None:
             folder.close()
+            folder.settle(failed)  # an --overwrite run that failed puts the earlier run back
 
 
 # --- what the loop calls ----------------------------------------------------------------

@@ -36,13 +36,16 @@ def describe_failure(exc: BaseException, *, step: int, phase: str, folder: Any =
                                  expected=f"free disk space, then {resume or 'start the run again'}")
         return TrainingError(f"could not write run files{at}: {exc.strerror or exc}{kept}", path=path,
                              expected=resume or None)
-    return TrainingError(f"{phase} failed{at}: {type(exc).__name__}: {exc}")
+    back = "; the run it was replacing is put back" if getattr(folder, "replaced", None) is not None else ""
+    return TrainingError(f"{phase} failed{at}: {type(exc).__name__}: {exc}{back}")
 
 
 def _on_disk(folder: Any) -> tuple[str, str]:
     """('; checkpoints/best (step N) is intact' or '', 'resume from <path>' or '') as the folder stands."""
     if folder is None:
         return "", ""
+    if getattr(folder, "replaced", None) is not None:  # an --overwrite run: its files go, the earlier run comes back
+        return "; the run it was replacing is put back", ""
     try:
         best = folder.best_on_disk()
         last = folder.resumable()

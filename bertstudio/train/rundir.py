@@ -16,11 +16,17 @@ settings there, or with ``overwrite``, which replaces bertstudio's own files
 (the names above) and keeps everything else. :func:`check_output_dir` is that
 rule; the engine asks it before building anything and again when it creates
 the folder.
+
+``overwrite`` is refused while ``model/`` or ``checkpoints/`` hold a file no run writes
+(notes a user put beside the weights would go with the folder), and it is undone when
+the new run fails: the earlier run's files wait in ``.overwritten-run/`` until the new
+run ends, and come back if it failed (:meth:`RunFolder.settle`).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import fnmatch
 import json
 import logging
 import os
@@ -42,6 +48,14 @@ CONFIG, HISTORY, METRICS, PREDICTIONS, MODEL, CHECKPOINTS = (
     "config.toml", "history.jsonl", "metrics.json", "predictions.jsonl", "model", "checkpoints")
 EVAL_ROWS = "eval_rows.json"  # older runs: which project split and rows were evaluated
 OWN_NAMES = frozenset({CONFIG, HISTORY, METRICS, PREDICTIONS, MODEL, CHECKPOINTS, EVAL_ROWS, "cartography.jsonl"})
+# Where an overwritten run's files wait until the new run has ended (see the module docstring).
+REPLACED = ".overwritten-run"
+# What a run writes inside model/ (transformers' model and tokenizer files, the embedding
+# classifier's own) and inside each checkpoints/<name>/ folder; fnmatch patterns.
+_MODEL_FILES = ("config.json", "generation_config.json", "*.safetensors", "model.safetensors.index.json",
+                "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "added_tokens.json",
+                "vocab.txt", "vocab.json", "merges.txt", "*.model", "chat_template.jinja", "embedding_classifier.json")
+_CHECKPOINT_FILES = ("weights.pt", "optimizer.pt", "rng.pt", "state.json", "predictions.jsonl")
 # Settings that say how to start a run, not what it computes: a resume may change them.
 _LAUNCH_SETTINGS = frozenset({"resume_from", "overwrite", "output_dir"})
 _PATH_SETTINGS = ("train_file", "eval_file", "data_dir", "resume_from")
@@ -115,6 +129,10 @@ def check_output_dir(config: TrainConfig) -> None:
         if not is_run_folder(root, saved) and clash:
             raise ConfigError(f"this folder is not a bertstudio run, but holds {', '.join(clash)}, which a run would replace",
                               path=root, where="output_dir", expected="a new or empty folder")
+        foreign = not_written_by_a_run(root)
+        if foreign is not None:
+            raise ConfigError("--overwrite would delete this file, which no run writes", path=foreign, where="output_dir",
+                              expected="the file moved out of the run folder, or a new folder for the run")
         return
     from bertstudio.train import checkpoint as ckpt  # here: it imports torch, which the GUI loads late
 
@@ -190,16 +208,76 @@ def _absolute(config: TrainConfig) -> TrainConfig:
     return replace(config, **paths)
 
 
-def _remove_own_files(root: Path) -> None:
-    """``overwrite``: delete what an earlier run wrote here (and its temporary leftovers), nothing else."""
-    for entry in root.iterdir():
-        name = entry.name
-        leftover = name.startswith(".") and name.endswith((".tmp", ".old")) and any(name[1:].startswith(own) for own in OWN_NAMES)
-        if name in OWN_NAMES or leftover:
-            if entry.is_dir() and not entry.is_symlink():
-                shutil.rmtree(entry)
+def _leftover(name: str) -> bool:
+    """A temporary name atomic writes leave after a crash (``.NAME.<pid>.tmp`` / ``.old``)."""
+    return name.startswith(".") and name.endswith((".tmp", ".old"))
+
+
+def not_written_by_a_run(root: Path) -> Path | None:
+    """The first entry inside ``root``'s model/ or checkpoints/ that no run writes (None: none).
+    A symlink counts as foreign: what it points to is the user's."""
+    def foreign(folder: Path, patterns: tuple[str, ...], depth: int) -> Path | None:
+        if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+            return folder
+        try:
+            entries = sorted(folder.iterdir()) if folder.is_dir() else []
+        except OSError:
+            return folder
+        for entry in entries:
+            if _leftover(entry.name) and not entry.is_symlink():
+                continue
+            if entry.is_symlink():
+                return entry
+            if depth and entry.is_dir():
+                found = foreign(entry, patterns, depth - 1)
             else:
-                entry.unlink()
+                found = None if entry.is_file() and any(fnmatch.fnmatchcase(entry.name, p) for p in patterns) else entry
+            if found is not None:
+                return found
+        return None
+
+    return foreign(root / MODEL, _MODEL_FILES, 0) or foreign(root / CHECKPOINTS, _CHECKPOINT_FILES, 1)
+
+
+def _own_entries(root: Path) -> list[Path]:
+    """What an earlier run wrote in ``root`` (and its temporary leftovers), nothing else."""
+    return [e for e in root.iterdir()
+            if e.name in OWN_NAMES or (_leftover(e.name) and any(e.name[1:].startswith(own) for own in OWN_NAMES))]
+
+
+def _remove(entry: Path) -> None:
+    if entry.is_dir() and not entry.is_symlink():
+        shutil.rmtree(entry)
+    else:
+        entry.unlink()
+
+
+def _set_aside_own_files(root: Path) -> Path | None:
+    """``overwrite``: move what an earlier run wrote here into ``root/.overwritten-run`` (renames
+    only), so that a failing new run can put it back; None when there was nothing. A folder of
+    that name left by a crash of an earlier overwrite holds a run the user already chose to replace."""
+    entries = _own_entries(root)
+    if not entries:
+        return None
+    aside = root / REPLACED
+    if aside.exists() or aside.is_symlink():
+        _remove(aside)
+    aside.mkdir()
+    for entry in entries:
+        os.replace(entry, aside / entry.name)
+    return aside
+
+
+def _put_back(root: Path, aside: Path) -> None:
+    """Undo :func:`_set_aside_own_files`: the new run's own files go, the earlier run's come back."""
+    try:
+        for entry in _own_entries(root):
+            _remove(entry)
+        for entry in aside.iterdir():
+            os.replace(entry, root / entry.name)
+        aside.rmdir()
+    except OSError as exc:  # the earlier run stays in .overwritten-run, where the log says it is
+        log.error("could not put the overwritten run back from %s: %s", aside, exc)
 
 
 # --- writing ---------------------------------------------------------------------------
@@ -216,6 +294,7 @@ class RunFolder:
         self.last = self.checkpoints / "last"
         self.model_dir = self.root / MODEL
         self.history_error: OSError | None = None
+        self.replaced: Path | None = None  # an overwritten run's files, until settle()
         # a resumed run appends to its history; a fresh run starts it anew
         self._history: Any = open(self.root / HISTORY, "a" if append else "w", encoding="utf-8")
 
@@ -226,11 +305,27 @@ class RunFolder:
         assert config.output_dir
         check_output_dir(config)
         root = Path(config.output_dir).expanduser()
-        if config.overwrite and not config.resume_from and root.is_dir():
-            _remove_own_files(root)
-        folder = cls(root, append=bool(config.resume_from))
-        folder.save_config(config)
+        aside = _set_aside_own_files(root) if config.overwrite and not config.resume_from and root.is_dir() else None
+        try:
+            folder = cls(root, append=bool(config.resume_from))
+            folder.replaced = aside
+            folder.save_config(config)
+        except BaseException:
+            if aside is not None:
+                _put_back(root, aside)
+            raise
         return folder
+
+    def settle(self, failed: bool) -> None:
+        """At the end of an ``overwrite`` run: a failed run's files are removed and the earlier
+        run's put back; otherwise the earlier run's files are deleted."""
+        aside, self.replaced = self.replaced, None
+        if aside is None:
+            return
+        if failed:
+            _put_back(self.root, aside)
+        else:
+            shutil.rmtree(aside, onerror=lambda _f, path, exc: log.warning("could not remove %s: %s", path, exc[1]))
 
     def save_config(self, config: TrainConfig) -> None:
         """config.toml re-runs from anywhere: data paths absolute, the output folder this one

@@ -112,6 +112,41 @@ def test_an_earlier_run_is_refused_then_overwrite_replaces_only_its_files(data, 
     history = [json.loads(line) for line in (out / "history.jsonl").read_text().splitlines()]
     assert [e["kind"] for e in history].count("started") == 1  # the old history went with the old run
     assert TrainConfig.load(out / "config.toml").overwrite is False  # a re-run from config.toml never overwrites
+    assert not (out / ".overwritten-run").exists()  # the earlier run's files are gone once the new run ended
+
+
+@pytest.mark.parametrize("inside", ["model/notes.txt", "checkpoints/best/notes.txt", "checkpoints/mine.txt"])
+def test_overwrite_refuses_while_a_run_folder_holds_a_users_file(inside, data, tiny_model_dir, tmp_path, capsys):
+    # model/ and checkpoints/ are bertstudio's names, but a file the user put inside them is not a run's:
+    # --overwrite would have deleted it with the folder
+    out = tmp_path / "run"
+    assert cli(train_argv(data, tiny_model_dir, out, "--eval", str(data)), capsys)[0] == 0
+    (out / inside).write_text("my notes", encoding="utf-8")
+    before = (out / "model" / "model.safetensors").read_bytes()
+    code, _, err = cli(train_argv(data, tiny_model_dir, out, "--seed", "3", "--overwrite"), capsys)
+    assert code == 2
+    line = one_error_line(err)
+    assert "would delete" in line and str(out / inside) in line
+    assert (out / inside).read_text(encoding="utf-8") == "my notes"
+    assert (out / "model" / "model.safetensors").read_bytes() == before
+
+
+def test_an_overwrite_that_fails_puts_the_earlier_run_back(data, tiny_model_dir, tmp_path, capsys, monkeypatch):
+    out = tmp_path / "run"
+    assert cli(train_argv(data, tiny_model_dir, out), capsys)[0] == 0
+    (out / "notes.txt").write_text("my notes", encoding="utf-8")
+    before = {p.relative_to(out): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+
+    def broken(*_a, **_k):
+        raise RuntimeError("a step that fails")
+
+    import bertstudio.train.engine as engine
+
+    monkeypatch.setattr(engine, "linear_schedule", broken)  # fails inside the loop, after the folder was started
+    code, _, err = cli(train_argv(data, tiny_model_dir, out, "--seed", "3", "--overwrite"), capsys)
+    assert code != 0 and "put back" in err
+    after = {p.relative_to(out): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+    assert after == before  # the earlier run, byte for byte, and nothing of the failed one
 
 
 def test_out_that_is_a_file_is_refused(data, tiny_model_dir, tmp_path, capsys):
