@@ -42,7 +42,7 @@ class _Parser(argparse.ArgumentParser):
 # dataclass (train/config_flags.add_arguments), so a new setting reaches the CLI by itself.
 _DATA = ("task", "glue_task", "data_dir", "eval_file", "data_format", "columns", "labels", "max_eval_examples")
 _NOT_FOR_GLUE = frozenset({"task", "glue_task", "train_file", "eval_file", "data_dir", "data_format", "columns", "labels",
-                           "hold_out", "resume_from"})
+                           "hold_out", "resume_from", "seeds"})
 _MODEL_FOLDER = "a model folder written by bertstudio (run/model)"
 
 
@@ -364,8 +364,9 @@ def cmd_glue(args: argparse.Namespace, out: TextIO) -> int:
         failed.append(preset.name)
         code = max(code, _exit_code(result))  # 130 (interrupted) > 2 (bad input) > 1 (failed)
     out.write(glue_score(results, convention=args.convention).format_table() + "\n" + "".join(n + "\n" for n in notes))
-    root.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(root / "scoreboard.json", json.dumps(results, indent=2, sort_keys=True))
+    if results:  # an empty scoreboard would only block the next try (see _check_glue_places)
+        root.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(root / "scoreboard.json", json.dumps(results, indent=2, sort_keys=True))
     if failed:
         sys.stderr.write(f"bertstudio: {len(failed)} GLUE task(s) did not finish: {', '.join(failed)}{_details()}\n")
     return code
@@ -376,7 +377,17 @@ def _check_glue_places(data_dir: Path, root: Path, presets: list, *, overwrite: 
     scoreboard.json in --out is replaced only with --overwrite (as each task's run folder is)."""
     layout = "a folder holding one sub-folder per task (GLUE layout: RTE/train.tsv, ...)"
     if not data_dir.is_dir():
-        raise ConfigError("the GLUE data folder does not exist", path=data_dir, where="--data-dir", expected=layout)
+        problem = "is not a folder" if data_dir.exists() else "does not exist"
+        raise ConfigError(f"the GLUE data folder {problem}", path=data_dir, where="--data-dir", expected=layout)
+    names = [p.name for p in presets]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise ConfigError(f"--tasks names {', '.join(twice)} more than once", where="--tasks",
+                          expected="each task once (one run folder per task)")
+    data, out = data_dir.resolve(), root.expanduser().resolve()
+    if out == data or out.is_relative_to(data) or any(data.is_relative_to(out / n) for n in names):
+        raise ConfigError("the run folders would be written into the data folder", path=root, where="--out",
+                          expected=f"a folder outside {data_dir}")
     if not any((data_dir / p.name / "train.tsv").is_file() for p in presets):
         names = ", ".join(p.name for p in presets)
         raise ConfigError(f"no train.tsv for any of the tasks asked for ({names})", path=data_dir, where="--data-dir",

@@ -198,6 +198,43 @@ def test_glue_refuses_a_missing_data_folder_and_keeps_an_earlier_scoreboard(shar
     assert sorted(p.name for p in out.iterdir()) == ["scoreboard.json"]
 
 
+@pytest.mark.parametrize("where", ["same", "inside", "task"])
+def test_glue_never_writes_into_the_data_folder(where, tiny_model_dir, tmp_path, capsys) -> None:
+    data = tmp_path / "G"
+    (data / "RTE").mkdir(parents=True)
+    (data / "RTE" / "train.tsv").write_text("index\tsentence1\tsentence2\tlabel\n0\ta\tb\tentailment\n", encoding="utf-8")
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    out = {"same": data, "inside": data / "runs", "task": tmp_path}[where]
+    if where == "task":  # --out/RTE would be the task's own data folder
+        data = tmp_path
+    code, _, err = run(["--quiet", "glue", "--tasks", "RTE", "--data-dir", str(data), "--model", str(tiny_model_dir),
+                        "--epochs", "1", "--out", str(out), "--overwrite"], capsys)
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "data folder" in err, err
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before  # nothing written, nothing removed
+
+
+def test_glue_refuses_odd_task_lists_and_a_file_as_data_folder(shared_data, tiny_model_dir, tmp_path, capsys) -> None:
+    base = ["--quiet", "glue", "--model", str(tiny_model_dir), "--epochs", "1", "--out", str(tmp_path / "out")]
+    code, _, err = run([*base, "--tasks", "RTE,RTE", "--data-dir", str(shared_data / "glue")], capsys)
+    assert code == 2 and "RTE more than once" in err and len(err.strip().splitlines()) == 1
+    a_file = tmp_path / "train.tsv"
+    a_file.write_text("x\n", encoding="utf-8")
+    code, _, err = run([*base, "--tasks", "RTE", "--data-dir", str(a_file)], capsys)
+    assert code == 2 and "is not a folder" in err
+    assert not (tmp_path / "out").exists()
+
+
+def test_glue_with_no_finished_task_leaves_no_scoreboard(tiny_model_dir, tmp_path, capsys) -> None:
+    data = tmp_path / "G"
+    (data / "RTE").mkdir(parents=True)
+    (data / "RTE" / "train.tsv").write_text("index\tsentence1\n0\tonly one column\n", encoding="utf-8")
+    out = tmp_path / "out"
+    code, _, err = run(["--quiet", "glue", "--tasks", "RTE", "--data-dir", str(data), "--model", str(tiny_model_dir),
+                        "--epochs", "1", "--out", str(out)], capsys)
+    assert code == 2, err
+    assert not (out / "scoreboard.json").exists()  # a second try is not refused for "an earlier scoreboard"
+
+
 def test_export_run_then_train_from_it(trained: Path, sentiment_files, tmp_path: Path, capsys) -> None:
     train, dev = sentiment_files  # outside the run folder, so given on the command line
     code, out, err = run(["export-run", "--config", str(trained / "config.toml"), "--train", str(train), "--eval", str(dev),
