@@ -185,6 +185,27 @@ def _check_inside(config: TrainConfig, base: Path, given: set[str]) -> None:
         if not Path(value).expanduser().resolve().is_relative_to(base):
             raise ConfigError(f"{value} is outside the run config's folder {base}, so it is not bundled unasked",
                               where=name, expected=f"a file inside that folder, or the path given on the command line ({flag} {value})")
+        if name == "data_dir":  # the files in it too: a link in there can point anywhere
+            outside = _link_outside(Path(value).expanduser(), base)
+            if outside is not None:
+                raise ConfigError(f"{outside} links to a file outside the run config's folder {base}, so it is not bundled unasked",
+                                  where=name, expected=f"the data itself in that folder, or the folder given on the command line ({flag} {value})")
+
+
+def _link_outside(folder: Path, base: Path, depth: int = 2) -> Path | None:
+    """The first entry of ``folder`` (and its sub-folders, ``depth`` levels) that resolves outside ``base``."""
+    try:
+        entries = sorted(folder.iterdir())
+    except OSError:
+        return None  # an unreadable folder is the reader's to report
+    for entry in entries:
+        if not entry.resolve().is_relative_to(base):
+            return entry
+        if depth > 1 and entry.is_dir():
+            found = _link_outside(entry, base, depth - 1)
+            if found is not None:
+                return found
+    return None
 
 
 def _readme(config: TrainConfig, written: Mapping[str, tuple[str, str, int]], train_key: str, eval_key: str | None) -> str:

@@ -178,6 +178,24 @@ def test_export_run_refuses_data_outside_the_configs_folder(setting: str, tmp_pa
     assert str(inside) in stdout.getvalue()
 
 
+def test_export_run_refuses_a_glue_folder_with_a_link_to_outside(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    import io
+
+    from bertstudio.cli import main as cli_main
+
+    secret = _sentence_file(tmp_path / "private" / "secret.tsv", "my secret password is hunter2")
+    sst = tmp_path / "shared" / "sst"
+    _sentence_file(sst / "dev.tsv", "fine film")
+    (sst / "train.tsv").symlink_to(secret)  # the data folder is inside, the file it holds is not
+    config = tmp_path / "shared" / "run.toml"
+    config.write_text('glue_task = "SST-2"\ntask = "sentence"\ndata_dir = "sst"\n', encoding="utf-8")
+    out = tmp_path / "export"
+    assert cli_main(["export-run", "--config", str(config), "--out", str(out)], out=io.StringIO()) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and "links to a file outside" in lines[0] and "train.tsv" in lines[0], lines
+    assert not out.exists()
+
+
 def test_export_run_inside_the_folder_needs_no_flags(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     import io
 
