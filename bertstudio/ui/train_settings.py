@@ -91,7 +91,8 @@ class TrainSettingsForm(QGroupBox):
         self.batch_combo.addItems([str(b) for b in PAPER_BATCHES])
         self.lr_combo = QComboBox(objectName="lrCombo", editable=True)
         self.lr_combo.addItems(PAPER_LRS)
-        self.epochs_spin = QDoubleSpinBox(objectName="epochsSpin", minimum=0.01, maximum=100, decimals=2)
+        # up to what TrainConfig takes: Automatic asks for 150+ epochs when a few labels fill one batch
+        self.epochs_spin = QDoubleSpinBox(objectName="epochsSpin", minimum=0.01, maximum=10_000, decimals=2)
         self.warmup_spin = QDoubleSpinBox(objectName="warmupSpin", minimum=0, maximum=0.99, singleStep=0.05, decimals=2)
         self.max_len_spin = QSpinBox(objectName="maxLengthSpin", minimum=8, maximum=4096)
         self.seed_spin = QSpinBox(objectName="seedSpin", minimum=0, maximum=2**31 - 1)

@@ -447,3 +447,28 @@ def test_several_seeds_train_as_one_job_and_say_how_much_the_score_moved(qtbot, 
     text = page.status_label.text()
     assert text.startswith("3 seeds: accuracy") and "±" in text and text in page.monitor.log_view.toPlainText()
     project.close(compact=False)
+
+
+def test_automatic_on_a_few_pairs_trains_the_steps_it_promises(qtbot, tmp_path):
+    """A few labelled pairs fill one batch, so the promised 150+ optimizer steps take 150+
+    epochs: the form took at most 100 and Start trained 3 (one reviewer's 2-label project)."""
+    import math
+
+    from helpers import make_project as make_kind_project
+
+    from bertstudio.train.small_data import MIN_STEPS
+
+    rows = [{"text": f"a man plays {w}", "text_pair": f"someone plays {w}", "label": lab}
+            for w, lab in (("guitar", "yes"), ("piano", "no"), ("drums", "yes"), ("chess", "no"), ("golf", "yes"), ("ball", "no"))]
+    project = make_kind_project(tmp_path / "p", "pair", ["yes", "no"], {"train": rows})
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    page = TrainingPage(session)
+    qtbot.addWidget(page)
+    try:
+        assert page.form.is_auto()
+        config = page.config
+        batches = math.ceil(len(rows) / config.batch_size)
+        assert config.epochs > 100 and config.epochs * batches >= MIN_STEPS, (config.epochs, page.form.auto_label.text())
+        assert page.epochs_spin.value() == config.epochs
+    finally:
+        project.close(compact=False)
