@@ -139,7 +139,7 @@ class LabellingAssistant(S.AssistantState):
                     counts = self.label_counts()
                     label = min(self._labels, key=lambda n: (counts.get(n, 0), self._labels.index(n)))
                 index = self._labels.index(label) if label in self._labels else None
-            return self._queue.next_row(strategy, margin=margin, scores=probs, label_index=index)
+            return self._queue.next_row(strategy, margin=margin, scores=probs, label_index=index, label_name=label)
 
     def pending(self) -> NextItem | None:
         """The item :meth:`next_row` last handed out, while it is neither labelled nor skipped."""

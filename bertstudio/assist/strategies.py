@@ -46,6 +46,25 @@ class NextItem:
     audit: bool
     strategy: str
     reason: str = ""
+    # the reason as data, for the app to say in the user's language: a key of REASONS and its value
+    why: str = ""
+    detail: str = ""
+
+
+# The reasons :meth:`Queue.next_row` gives, by key ("{}": the item's ``detail``).
+REASONS = {
+    "skipped": "every other row is labelled; back to the skipped rows",
+    "audit": "audit pick: drawn at random, kept out of training",
+    "spread": "spread pick: nearest a k-means centre",
+    "uncertain": "most uncertain (top-2 gap {})",
+    "no_model": "no model yet: random order until suggestions exist",
+    "likeliest": "likeliest for {}",
+    "no_suggestions": "no suggestions yet: random order",
+}
+
+
+def _item(row: int, audit: bool, strategy: str, why: str = "", detail: str = "") -> NextItem:
+    return NextItem(int(row), audit, strategy, REASONS[why].replace("{}", detail) if why else "", why, detail)
 
 
 def uncertainty_order(margin: np.ndarray, candidates: np.ndarray) -> np.ndarray:
@@ -157,11 +176,12 @@ class Queue:
         return self.queue_labels % AUDIT_EVERY == AUDIT_EVERY - 1
 
     def next_row(self, strategy: str, *, margin: np.ndarray | None = None, scores: np.ndarray | None = None,
-                 label_index: int | None = None) -> NextItem | None:
+                 label_index: int | None = None, label_name: str | None = None) -> NextItem | None:
         """The next row in ``strategy``, or None when every row is labelled.
 
         ``margin``: per row, small = uncertain (None: no model yet); ``scores``: per row and
-        label, the probabilities ``by_label`` sorts by; ``label_index``: the label to fill.
+        label, the probabilities ``by_label`` sorts by; ``label_index``: the label to fill
+        (``label_name``: its name, for the reason).
         """
         if strategy not in STRATEGIES:
             raise ValueError(f"unknown strategy {strategy!r}; expected one of {STRATEGIES}")
@@ -169,42 +189,42 @@ class Queue:
         if len(fresh) == 0 and len(skipped) == 0:
             return None
         if len(fresh) == 0:  # only skipped rows are left: they come back, oldest first
-            item = NextItem(int(skipped[0]), False, strategy, "every other row is labelled; back to the skipped rows")
+            item = _item(skipped[0], False, strategy, "skipped")
         elif self.audit_due():
             rng = np.random.default_rng([self.seed, 1, self._audit_draws])
             self._audit_draws += 1
-            item = NextItem(int(rng.choice(fresh)), True, strategy, "audit pick: drawn at random, kept out of training")
+            item = _item(rng.choice(fresh), True, strategy, "audit")
         else:
-            item = self._ordered(strategy, fresh, margin, scores, label_index)
+            item = self._ordered(strategy, fresh, margin, scores, label_index, label_name)
         self.pending = item
         return item
 
     def _ordered(self, strategy: str, fresh: np.ndarray, margin: np.ndarray | None, scores: np.ndarray | None,
-                 label_index: int | None) -> NextItem:
+                 label_index: int | None, label_name: str | None = None) -> NextItem:
         if strategy == "in_order":
             return NextItem(int(fresh[0]), False, strategy)
         if strategy == "uncertain":
             spread_left = [r for r in self.spread if not self.labelled[r] and r not in self.skipped]
             if self.uncertain_labels < SPREAD_PICKS and spread_left:
-                return NextItem(spread_left[0], False, strategy, "spread pick: nearest a k-means centre")
+                return _item(spread_left[0], False, strategy, "spread")
             if margin is not None:
-                return NextItem(int(uncertainty_order(margin, fresh)[0]), False, strategy,
-                                f"most uncertain (top-2 gap {float(margin[fresh].min()):.2f})")
-            return self._random(fresh, strategy, "no model yet: random order until suggestions exist")
+                return _item(uncertainty_order(margin, fresh)[0], False, strategy, "uncertain",
+                             f"{float(margin[fresh].min()):.2f}")
+            return self._random(fresh, strategy, "no_model")
         if strategy == "by_label":
             if scores is not None and label_index is not None and 0 <= label_index < scores.shape[1]:
                 p = scores[fresh, label_index]
                 best = fresh[np.lexsort((fresh, -p))][0]
-                return NextItem(int(best), False, strategy, f"likeliest for label {label_index}")
-            return self._random(fresh, strategy, "no suggestions yet: random order")
+                return _item(best, False, strategy, "likeliest", label_name or f"label {label_index}")
+            return self._random(fresh, strategy, "no_suggestions")
         return self._random(fresh, strategy)
 
-    def _random(self, fresh: np.ndarray, strategy: str, reason: str = "") -> NextItem:
+    def _random(self, fresh: np.ndarray, strategy: str, why: str = "") -> NextItem:
         free = np.zeros(self.n, dtype=bool)
         free[fresh] = True
         for r in self._permutation:  # the first free row of the fixed permutation
             if free[r]:
-                return NextItem(int(r), False, strategy, reason)
+                return _item(r, False, strategy, why)
         raise AssertionError("fresh rows exist")  # pragma: no cover
 
     # ------------------------------------------------------------------ state

@@ -1427,6 +1427,41 @@
         <source>no examples</source>
         <translation>没有样例</translation>
     </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/page.py" line="263"/>
+        <source>every other row is labelled; back to the skipped rows</source>
+        <translation>其他行都已标注；回到跳过的行</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/page.py" line="264"/>
+        <source>audit pick: drawn at random, kept out of training</source>
+        <translation>审核样本：随机抽取，不参与训练</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/page.py" line="265"/>
+        <source>spread pick: nearest a k-means centre</source>
+        <translation>分散抽样：最接近某个 k-means 中心</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/page.py" line="266"/>
+        <source>most uncertain (top-2 gap {})</source>
+        <translation>最不确定（前两名差距 {}）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/page.py" line="267"/>
+        <source>no model yet: random order until suggestions exist</source>
+        <translation>尚无模型：在有建议之前按随机顺序</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/page.py" line="268"/>
+        <source>likeliest for {}</source>
+        <translation>最可能是 {}</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/page.py" line="269"/>
+        <source>no suggestions yet: random order</source>
+        <translation>尚无建议：随机顺序</translation>
+    </message>
 </context>
 <context>
     <name>LabelPicker</name>
@@ -3261,107 +3296,107 @@
         <translation>BERT 论文:批大小 {b}，学习率 {lr}，{e} 轮</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="99"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="100"/>
         <source> run(s)</source>
         <translation> 次运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="102"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="103"/>
         <source>seeds</source>
         <translation>种子数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="121"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="122"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="122"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="123"/>
         <source>Head</source>
         <translation>输出头</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="123"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="124"/>
         <source>What learns</source>
         <translation>训练哪些部分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="121"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="122"/>
         <source>Preset</source>
         <translation>预设</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="123"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="124"/>
         <source>Method</source>
         <translation>方法</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="124"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="125"/>
         <source>Batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="124"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="125"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="125"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="126"/>
         <source>Epochs</source>
         <translation>轮数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="125"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="126"/>
         <source>Warm-up ratio</source>
         <translation>预热比例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="126"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="127"/>
         <source>Max length</source>
         <translation>最大长度</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="126"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="127"/>
         <source>Seed</source>
         <translation>随机种子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="127"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="128"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="127"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="128"/>
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="128"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="129"/>
         <source>Trainable</source>
         <translation>可训练参数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="130"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="131"/>
         <source>BERT paper grid: batch 16/32, lr 5e-5…2e-5, 2–4 epochs</source>
         <translation>BERT 论文网格:批大小 16/32，学习率 5e-5…2e-5，2–4 轮</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="179"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="180"/>
         <source>Choose a model folder</source>
         <translation>选择模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="216"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="217"/>
         <source>The BERT paper&apos;s recipe: the labelled set is large enough for it.</source>
         <translation>BERT 论文的配方：已标注的数据足够多。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="277"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="278"/>
         <source>batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="278"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="279"/>
         <source>learning rate</source>
         <translation>学习率</translation>
     </message>

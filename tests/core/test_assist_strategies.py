@@ -181,3 +181,12 @@ def test_queue_state_round_trips():
     r.load_state(q.to_state(), labelled)
     assert r.audit_rows == q.audit_rows and r.skipped == q.skipped and r.queue_labels == q.queue_labels
     assert r.next_row("random").row == q.next_row("random").row
+
+
+def test_the_reason_names_the_label_and_comes_as_data_the_app_can_translate():
+    probs = np.array([[0.9, 0.1], [0.4, 0.6], [0.2, 0.8]])
+    item = Queue(3).next_row("by_label", scores=probs, label_index=1, label_name="positive")
+    assert item.row == 2 and item.reason == "likeliest for positive"  # not "label 1"
+    assert (item.why, item.detail) == ("likeliest", "positive")
+    item = Queue(2).next_row("uncertain", margin=np.array([0.5, 0.25]))
+    assert (item.why, item.detail) == ("uncertain", "0.25") and item.reason == "most uncertain (top-2 gap 0.25)"

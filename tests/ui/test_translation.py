@@ -218,3 +218,22 @@ def test_the_scoreboard_notes_of_the_core_are_marked_for_translation():
     from bertstudio.ui.scoreboard_page import NOTES
 
     assert set(CONVENTIONS.values()) == set(NOTES)
+
+
+def test_why_the_assistant_picked_a_row_is_said_in_the_users_language(qapp):
+    # the core gives the reason as data (a key and the label's own name); the page translates the words
+    import numpy as np
+
+    from bertstudio import app as app_module
+    from bertstudio.assist.strategies import Queue
+    from bertstudio.ui.editors.page import pick_reason
+
+    item = Queue(3).next_row("by_label", scores=np.array([[0.9, 0.1], [0.4, 0.6], [0.2, 0.8]]), label_index=1,
+                             label_name="positive")
+    assert pick_reason(item) == "likeliest for positive"
+    installed = app_module.install_translators(qapp, "zh_CN")
+    try:
+        assert pick_reason(item) == "最可能是 positive"
+    finally:
+        for translator in installed:
+            qapp.removeTranslator(translator)

@@ -18,7 +18,7 @@ asks it for the next example in the chosen order; the arrows still move row by r
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, QT_TRANSLATE_NOOP, Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -179,7 +179,7 @@ class LabelPage(QWidget):
             editor.message_shown.emit(self.tr("Every example of this split is labelled."))
             self._update_assist_note()
             return True
-        self._pick_reason, self._pick_row = item.reason, item.row
+        self._pick_reason, self._pick_row = pick_reason(item), item.row
         if item.row == editor.row:
             editor.refresh()  # the same row again (the last one left): redraw its suggestion
         self.session.set_current(editor.split, item.row)
@@ -256,3 +256,23 @@ class LabelPage(QWidget):
         super().showEvent(event)
         if self.session.has_project():
             self.editor().setFocus()
+
+
+# Why the assistant picked the example shown (assist/strategies.REASONS, in the user's language).
+_PICK_REASONS = {
+    "skipped": QT_TRANSLATE_NOOP("LabelPage", "every other row is labelled; back to the skipped rows"),
+    "audit": QT_TRANSLATE_NOOP("LabelPage", "audit pick: drawn at random, kept out of training"),
+    "spread": QT_TRANSLATE_NOOP("LabelPage", "spread pick: nearest a k-means centre"),
+    "uncertain": QT_TRANSLATE_NOOP("LabelPage", "most uncertain (top-2 gap {})"),
+    "no_model": QT_TRANSLATE_NOOP("LabelPage", "no model yet: random order until suggestions exist"),
+    "likeliest": QT_TRANSLATE_NOOP("LabelPage", "likeliest for {}"),
+    "no_suggestions": QT_TRANSLATE_NOOP("LabelPage", "no suggestions yet: random order"),
+}
+
+
+def pick_reason(item) -> str:
+    """The one line saying why ``item`` (a NextItem) was picked, translated; its label name as it is."""
+    template = _PICK_REASONS.get(item.why)
+    if template is None:
+        return item.reason
+    return QCoreApplication.translate("LabelPage", template).replace("{}", item.detail)
