@@ -55,6 +55,7 @@ def check_model_config(raw: dict[str, Any], path: str | os.PathLike[str]) -> Non
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= limit:
             raise ConfigError(f"{key} = {value!r} is not a size a real model has", path=path, where=key,
                               expected=f"a whole number from 0 to {limit:,}")
+    _check_shape_rules(raw, path)
     for key in ("id2label", "label2id"):
         table = raw.get(key)
         if table is not None and (not isinstance(table, dict) or len(table) > MAX_LABELS):
@@ -67,6 +68,40 @@ def check_model_config(raw: dict[str, Any], path: str | os.PathLike[str]) -> Non
             f"config.json describes a model of about {params / 1e9:.1f} billion parameters: {params * 4 / 2**30:,.0f} GiB "
             f"as fp32 weights, more than this machine's {memory / 2**30:,.0f} GiB of memory", path=path,
             expected="an encoder that fits in memory")
+
+
+# Sizes that must be at least one (a zero divides: hidden_size % num_attention_heads).
+_AT_LEAST_ONE = ("num_attention_heads", "n_heads", "hidden_size", "dim", "num_hidden_layers", "n_layers", "vocab_size")
+# Task kinds a bertstudio block may name (tasks/__init__.py registers these).
+_KINDS = ("sentence", "pair", "regression", "tagging", "qa")
+
+
+def _check_shape_rules(raw: dict[str, Any], path: str | os.PathLike[str]) -> None:
+    """What the model's classes assume of config.json: heads that divide the width, a padding
+    token inside the vocabulary, a ``bertstudio`` block that is a table naming a known kind."""
+    def whole(key: str) -> int | None:
+        value = raw.get(key)
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+    for key in _AT_LEAST_ONE:
+        if whole(key) == 0:
+            raise ConfigError(f"{key} = 0 is not a size a real model has", path=path, where=key, expected="at least 1")
+    width, heads = whole("hidden_size"), whole("num_attention_heads")
+    if width and heads and width % heads:
+        raise ConfigError(f"hidden_size {width} is not a multiple of num_attention_heads {heads}", path=path,
+                          where="num_attention_heads", expected="a number of heads that divides hidden_size")
+    pad, vocab = raw.get("pad_token_id"), whole("vocab_size")
+    if pad is not None and (isinstance(pad, bool) or not isinstance(pad, int) or pad < 0 or (vocab and pad >= vocab)):
+        raise ConfigError(f"pad_token_id = {pad!r} is not a token of the vocabulary", path=path, where="pad_token_id",
+                          expected=f"a token id from 0 to {vocab - 1:,}" if vocab else "a token id")
+    meta = raw.get("bertstudio")
+    if meta is not None:
+        if not isinstance(meta, dict):
+            raise ConfigError(f"the bertstudio block is a {type(meta).__name__}", path=path, where="bertstudio",
+                              expected="a table (task, head, ...) as bertstudio writes it")
+        kind = meta.get("task")
+        if kind is not None and kind not in _KINDS:
+            raise ConfigError(f"unknown task kind {kind!r}", path=path, where="bertstudio.task", expected=" | ".join(_KINDS))
 
 
 def check_weights_match(raw: dict[str, Any], folder: str | os.PathLike[str]) -> None:

@@ -115,6 +115,7 @@ def _build_model(
     except (OSError, ValueError) as exc:
         raise ConfigError(f"cannot load model: {_first_line(exc)}", path=path, expected="a model folder or Hub id") from None
     config.bertstudio = {"task": kind, "head": head, "glue_task": glue_task, **(lengths or {})}
+    check_vocabulary(tokenizer, config, path)
     if weights:
         # fp32 master weights whatever the checkpoint holds (transformers 5 defaults to the
         # checkpoint's dtype): mixed precision is the engine's autocast, and bf16 weights would
@@ -315,15 +316,35 @@ def load_model(model_dir: str | Path) -> tuple[nn.Module, Any, str, list[str]]:
         raise ConfigError(f"cannot load model: {_first_line(exc)}", path=model_dir, expected="a folder written by save_model") from None
     tokenizer = load_tokenizer(model_dir)
     kind = model_kind(config)
+    config_path = Path(model_dir) / "config.json"
     labels: list[str] = []
     if kind in ("sentence", "pair", "tagging"):
         try:
             labels = [str(config.id2label[i]) for i in range(config.num_labels)]
         except (KeyError, TypeError, AttributeError):
-            raise ConfigError("config.json's id2label does not list the labels 0 .. num_labels-1", path=Path(model_dir) / "config.json",
+            raise ConfigError("config.json's id2label does not list the labels 0 .. num_labels-1", path=config_path,
                               where="id2label", expected="one name per label id") from None
-    model = load_weights(get_task(kind).auto_model_class(), str(model_dir), config)
+        refuse_twice_named(labels, config_path)
+    check_vocabulary(tokenizer, config, model_dir)
+    model = load_weights(get_task(kind).auto_model_class(), str(model_dir), config, complete=True)
     return model, tokenizer, kind, labels
+
+
+def refuse_twice_named(labels: Sequence[str], config_path: Path) -> None:
+    """ConfigError when id2label gives two label ids one name (their scores would merge into one)."""
+    twice = sorted({name for name in labels if list(labels).count(name) > 1})
+    if twice:
+        raise ConfigError(f"id2label names {', '.join(map(repr, twice))} for more than one label id", path=config_path,
+                          where="id2label", expected="a different name for each label")
+
+
+def check_vocabulary(tokenizer: Any, config: Any, path: str | Path) -> None:
+    """ConfigError when the tokenizer hands out ids the model has no embedding for (a tokenizer
+    copied in from a larger model): every such word would fail deep inside the first batch."""
+    vocab = getattr(config, "vocab_size", None)
+    if tokenizer is not None and isinstance(vocab, int) and len(tokenizer) > vocab:
+        raise ConfigError(f"the tokenizer has {len(tokenizer):,} tokens but the model embeds only {vocab:,}", path=path,
+                          where="tokenizer", expected="the tokenizer files the model was trained with")
 
 
 # --- what a model folder may hold ----------------------------------------------------------
@@ -331,6 +352,8 @@ def load_model(model_dir: str | Path) -> tuple[nn.Module, Any, str, list[str]]:
 # Files a transformers tokenizer is built from (fast tokenizer.json, WordPiece vocab.txt,
 # byte-level BPE vocab.json, SentencePiece models). Without one, transformers 5 builds a
 # tokenizer of the special tokens alone and every word becomes [UNK].
+# XLM-V's 0.9M-token tokenizer.json is about 60 MB.
+MAX_TOKENIZER_BYTES = 512 * 2**20
 TOKENIZER_FILES = ("tokenizer.json", "vocab.txt", "vocab.json", "spiece.model", "sentencepiece.bpe.model",
                    "tokenizer.model", "sentencepiece.model")
 
@@ -392,6 +415,7 @@ def saved_model_info(path: str | Path) -> tuple[str, list[str], str | None]:
             labels = [str(id2label[k]) for k in sorted(id2label, key=int)]
         except ValueError:
             raise ConfigError("id2label has keys that are not label ids", path=config_path, where="id2label") from None
+        refuse_twice_named(labels, config_path)
     glue_task = meta.get("glue_task")
     return kind, labels, glue_task if isinstance(glue_task, str) else None
 
@@ -436,6 +460,11 @@ def load_tokenizer(path: str | Path) -> Any:
     if folder.is_dir():
         check_folder_files(folder)  # an export's folder too: a FIFO would block the reads below
         refuse_own_code(folder)
+        for name in TOKENIZER_FILES:  # read whole by the tokenizers library: a 12 GB file would fill the memory
+            size = (folder / name).stat().st_size if (folder / name).is_file() else 0
+            if size > MAX_TOKENIZER_BYTES:
+                raise ConfigError(f"{name} is {size:,} bytes", path=folder / name,
+                                  expected=f"at most {MAX_TOKENIZER_BYTES:,} (the largest real vocabularies take tens of MB)")
     try:
         tokenizer = AutoTokenizer.from_pretrained(str(path), trust_remote_code=False)
     except (OSError, ValueError, TypeError, KeyError, RecursionError, AttributeError) as exc:
@@ -448,11 +477,31 @@ def load_tokenizer(path: str | Path) -> Any:
     return tokenizer
 
 
-def load_weights(auto_class: Any, path: str, config: Any = None) -> nn.Module:
-    """``auto_class.from_pretrained(path)`` in fp32, never running the folder's code; see :func:`guarded_load`."""
+def load_weights(auto_class: Any, path: str, config: Any = None, *, complete: bool = False) -> nn.Module:
+    """``auto_class.from_pretrained(path)`` in fp32, never running the folder's code; see :func:`guarded_load`.
+
+    ``complete``: the folder is a fine-tuned model, so every weight must come from the file
+    (transformers fills a missing one with random numbers and only reports it) and every
+    weight must be a finite number: otherwise predictions would be noise with exit status 0."""
     kwargs = {"config": config} if config is not None else {}
-    return guarded_load(lambda: auto_class.from_pretrained(path, dtype=torch.float32, trust_remote_code=False, **kwargs),
-                        path)
+    if not complete:
+        return guarded_load(lambda: auto_class.from_pretrained(path, dtype=torch.float32, trust_remote_code=False, **kwargs),
+                            path)
+    model, info = guarded_load(lambda: auto_class.from_pretrained(path, dtype=torch.float32, trust_remote_code=False,
+                                                                  output_loading_info=True, ignore_mismatched_sizes=True,
+                                                                  **kwargs), path)
+    for key, problem in (("missing_keys", "lacks"), ("unexpected_keys", "holds weights this architecture does not have:"),
+                         ("mismatched_keys", "holds weights of the wrong shape:")):
+        names = sorted(str(n if isinstance(n, str) else n[0]) for n in info.get(key) or ())
+        if names:
+            shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+            raise ConfigError(f"the weights file {problem} {shown}", path=path,
+                              expected="the complete weights of this model's architecture (as the run saved them)")
+    for name, tensor in model.state_dict().items():
+        if tensor.is_floating_point() and not bool(torch.isfinite(tensor).all()):
+            raise ConfigError(f"the weight {name} holds NaN or infinite values", path=path,
+                              expected="weights of a run that trained without diverging")
+    return model
 
 
 def guarded_load(load: Callable[[], Any], path: str, what: str = "the model's weights") -> Any:
@@ -475,7 +524,8 @@ def guarded_load(load: Callable[[], Any], path: str, what: str = "the model's we
     except pickle.UnpicklingError:
         raise ConfigError("the weights file holds more than plain tensors (it could run code), so it is not loaded",
                           path=path, expected="model.safetensors, or a pytorch_model.bin of tensors only") from None
-    except (OSError, ValueError, RuntimeError, KeyError, EOFError, TypeError, AttributeError, SafetensorError) as exc:
+    except (OSError, ValueError, RuntimeError, KeyError, EOFError, TypeError, AttributeError, SafetensorError,
+            ArithmeticError, AssertionError, IndexError) as exc:  # the last three: a config the classes cannot build
         raise ConfigError(f"cannot load {what}: {_first_line(exc)}", path=path,
                           expected="complete weights (model.safetensors) for this architecture") from None
 

@@ -311,3 +311,79 @@ def test_saved_lengths_that_a_run_writes_load(saved_model, tmp_path):
     data["bertstudio"] = {**data.get("bertstudio", {}), "max_length": 16, "doc_stride": 0, "max_answer_length": 30}
     (folder / "config.json").write_text(json.dumps(data))
     assert Predictor.load(folder).lengths["max_length"] == 16
+
+
+# --- a damaged fine-tuned model is refused, never predicted with (random or NaN outputs) --------
+
+
+def _drop_tensors(folder: Path, keep) -> None:
+    from safetensors.torch import load_file, save_file
+
+    tensors = load_file(str(folder / "model.safetensors"))
+    save_file({k: v for k, v in tensors.items() if keep(k)}, str(folder / "model.safetensors"), metadata={"format": "pt"})
+
+
+def _nan_weights(folder: Path) -> None:
+    from safetensors.torch import load_file, save_file
+
+    tensors = load_file(str(folder / "model.safetensors"))
+    tensors["classifier.weight"][0, 0] = float("nan")
+    save_file(tensors, str(folder / "model.safetensors"), metadata={"format": "pt"})
+
+
+def _other_architecture(folder: Path) -> None:
+    edit_config(folder, model_type="distilbert", architectures=["DistilBertForSequenceClassification"],
+                dim=32, n_layers=2, n_heads=2, hidden_dim=37)
+
+
+@pytest.mark.parametrize(("damage", "fragment"), [
+    (lambda f: _drop_tensors(f, lambda k: not k.startswith("classifier.")), "lacks classifier.bias, classifier.weight"),
+    (lambda f: _drop_tensors(f, lambda k: k != "bert.encoder.layer.1.output.dense.weight"),
+     "lacks bert.encoder.layer.1.output.dense.weight"),
+    (_other_architecture, "lacks distilbert."),
+    (_nan_weights, "classifier.weight holds NaN"),
+    (lambda f: edit_config(f, id2label={"0": "pos", "1": "pos"}), "'pos' for more than one label id"),
+    (lambda f: edit_config(f, id2label={"0": "neg", "1": "pos", "2": "other"}, label2id={"neg": 0, "pos": 1, "other": 2}),
+     "wrong shape: classifier.bias, classifier.weight"),
+    (lambda f: edit_config(f, num_attention_heads=0), "num_attention_heads = 0"),
+    (lambda f: edit_config(f, num_attention_heads=3), "not a multiple of num_attention_heads 3"),
+    (lambda f: edit_config(f, pad_token_id=10**6), "pad_token_id = 1000000"),
+    (lambda f: edit_config(f, pad_token_id=-5), "pad_token_id = -5"),
+    (lambda f: edit_config(f, bertstudio="x"), "the bertstudio block is a str"),
+    (lambda f: edit_config(f, bertstudio={"task": ["x"]}), "unknown task kind ['x']"),
+])
+def test_a_damaged_model_is_one_line_not_noise(damage, fragment, saved_model, tmp_path, capsys):
+    folder = copy_of(saved_model, tmp_path / "damaged")
+    damage(folder)
+    with pytest.raises(ConfigError) as raised:
+        load_model(folder)
+    assert fragment in str(raised.value)
+    capsys.readouterr()  # transformers' own loading bar, outside the CLI (which turns it off)
+    for argv in (["predict", "--model", str(folder), "--text", "good"],
+                 ["evaluate", "--model", str(folder), "--eval", str(_tsv(tmp_path, labels=("neg", "pos")))]):
+        out = io.StringIO()
+        assert main(argv, out=out) == 2
+        assert fragment in one_line(capsys.readouterr().err) and out.getvalue() == ""
+
+
+def test_a_tokenizer_larger_than_the_embeddings_is_refused_for_training_and_prediction(saved_model, tiny, tmp_path, capsys):
+    from bertstudio.bundled import default_model_path
+
+    big = Path(default_model_path())
+    for folder in (copy_of(saved_model, tmp_path / "saved"), copy_of(Path(tiny), tmp_path / "base")):
+        for name in ("tokenizer.json", "tokenizer_config.json", "vocab.txt"):
+            if (big / name).is_file():
+                shutil.copy(big / name, folder / name)
+    with pytest.raises(ConfigError, match="the tokenizer has 30,522 tokens but the model embeds only"):
+        load_model(tmp_path / "saved")
+    with pytest.raises(ConfigError, match="the tokenizer has 30,522 tokens"):
+        build_model("sentence", str(tmp_path / "base"), labels=["neg", "pos"])
+
+
+def test_an_enormous_tokenizer_file_is_refused_unread(saved_model, tmp_path, monkeypatch):
+    import bertstudio.tasks.model as model_module
+
+    folder = copy_of(saved_model, tmp_path / "huge")
+    monkeypatch.setattr(model_module, "MAX_TOKENIZER_BYTES", 1000)  # the real limit is 512 MiB
+    with pytest.raises(ConfigError, match=r"tokenizer.json is [\d,]+ bytes"):
+        load_model(folder)
