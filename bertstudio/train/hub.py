@@ -6,6 +6,11 @@ the run trained and evaluated on, its settings and its metrics, and how to use i
 The card is written into a staging folder of links beside the files, never into the
 user's folders, and everything goes up in one ``upload_folder`` commit.
 
+Only the folder's own files go up: a symbolic link anywhere in it is refused, never
+followed (see :func:`pushed_files`), hidden files and folders stay home, and the folder
+must load and predict the way ``bertstudio predict`` would before the Hub is called
+(:func:`check_pushable`).
+
 Safety: no token, no push (the token given, else the cached ``hf auth login`` or
 ``HF_TOKEN``); a new repository is private unless ``private=False`` is asked for, and a
 push into an existing *public* repository is refused unless public was asked for,
@@ -15,6 +20,9 @@ because uploading there would publish the model.
 from __future__ import annotations
 
 import json
+import logging
+import math
+import numbers
 import os
 import shutil
 import sys
@@ -33,9 +41,14 @@ else:  # pragma: no cover
 BUNDLED_HUB_ID = "sentence-transformers/all-MiniLM-L6-v2"
 # How the Hub files a model, per Task.peft_task_type (the kind's head family).
 PIPELINE_TAGS = {"SEQ_CLS": "text-classification", "TOKEN_CLS": "token-classification", "QUESTION_ANS": "question-answering"}
-_SKIP = (".*", "*.tmp", "checkpoints/*", "__pycache__/*")
+_SKIP_DIRS = ("checkpoints", "__pycache__")  # and every hidden (dot) folder or file, and *.tmp
+# One input of every kind for the check that the folder predicts (Predictor.predict takes what its kind reads).
+_SAMPLE = {"text": "a short example", "text_pair": "another example", "tokens": ["a", "short", "example"],
+           "question": "what is this?", "context": "this is a short example."}
 _SETTINGS = ("model", "head", "mode", "lora_rank", "epochs", "lr", "batch_size", "grad_accum", "warmup_ratio",
              "weight_decay", "max_length", "seed", "precision", "max_train_examples")
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -77,6 +90,9 @@ def resolve_source(folder: str | Path) -> PushSource:
     if folder.is_dir():
         check_folder_files(folder)  # the card reads its files before anything else
     if (folder / "model" / "config.json").is_file():
+        if (folder / "model").is_symlink():  # the run's model/ must be the run's own, as the files in it must be
+            raise ConfigError("the run's model/ folder is a symbolic link, which is not pushed", path=folder / "model",
+                              expected="the model folder itself (push that folder, or copy it into the run)")
         return PushSource(folder / "model", folder, config=_read_json(folder / "model" / "config.json"))
     if (folder / "labels.json").is_file() and any(folder.glob("*.onnx")):
         run = folder.parent if (folder.parent / "config.toml").is_file() else None
@@ -88,25 +104,96 @@ def resolve_source(folder: str | Path) -> PushSource:
                       expected="a run folder, its model/ folder, or an ONNX export folder")
 
 
-def check_pushable(source: PushSource) -> None:
-    """What goes up must load for whoever downloads it, and run no code: a model folder passes the
-    checks every load makes (no auto_map, sane sizes that match the weights, tokenizer files) and
-    holds its weights as model.safetensors, never only a pickled pytorch_model.bin; an export's
-    .onnx files open in ONNX Runtime. Nothing is uploaded before this passes."""
-    from bertstudio.tasks.model import inspect_model_folder, load_tokenizer
+def _skipped(rel: Path) -> bool:
+    """Left out of an upload: hidden files and folders (.git, .cache, .env), *.tmp, checkpoints, caches."""
+    return any(part.startswith(".") or part in _SKIP_DIRS for part in rel.parts) or rel.name.endswith(".tmp")
 
+
+def pushed_files(source: PushSource) -> list[Path]:
+    """The files that go up, relative to ``source.files`` (README.md excepted: the card takes its place).
+
+    A symbolic link anywhere in what would go up is refused, naming the link, whether it points
+    inside the folder or out of it. Following it would publish whatever it names (a link
+    ``notes.txt -> ~/data/private.tsv`` uploaded the private file), and telling the harmless links
+    from the others means resolving them now and trusting they still point there when the upload
+    reads them. A model folder written by bertstudio, transformers or export-onnx holds no links,
+    so refusing them all costs nothing and leaves no case to get wrong."""
+    root = source.files
+    files: list[Path] = []
+    for top, dirs, names in os.walk(root, followlinks=False):
+        here = Path(top)
+        for name in sorted(dirs + names):
+            path = here / name
+            rel = path.relative_to(root)
+            if _skipped(rel):
+                continue
+            if path.is_symlink():
+                raise ConfigError("a symbolic link is not pushed: it would upload what it points to", path=path,
+                                  expected="the model's own files (copy the file into the folder in place of the link)")
+            if name in names and rel.as_posix() != "README.md":
+                files.append(rel)
+        dirs[:] = sorted(d for d in dirs if not _skipped((here / d).relative_to(root)))
+    return sorted(files)
+
+
+def check_pushable(source: PushSource, report: Callable[[str], None] | None = None) -> None:
+    """What goes up must load for whoever downloads it, and run no code. First the quick checks
+    every load makes (no auto_map, sane sizes that match the weights, tokenizer files, a readable
+    config.json), and a model folder must hold its weights as model.safetensors, never only a
+    pickled pytorch_model.bin. Then the folder is loaded the way ``bertstudio predict`` loads it
+    (``load_model`` for a model folder, ``onnx_predictor`` for each of an export's .onnx files)
+    and predicts one short example, which must come out as numbers (NaN weights give NaN).
+    Whatever stops that is one ConfigError naming the file; nothing is uploaded before this passes."""
+    from bertstudio.tasks.model import inspect_model_folder
+
+    say = report or (lambda _m: None)
+    _card_fields(source)  # config.json's bertstudio block and id2label, which the card reads
     if source.onnx:
-        from bertstudio.train.onnx_export import onnx_session, read_meta
+        from bertstudio.train.onnx_export import onnx_predictor, read_meta
 
         read_meta(source.files)
-        load_tokenizer(source.files)
         for model in sorted(source.files.glob("*.onnx")):
-            onnx_session(model)
+            say(f"loading {model.name} as `bertstudio predict` would and predicting one example")
+            _predicts(model, lambda m=model: onnx_predictor(m, threads=1))
         return
     inspect_model_folder(source.files)
     if not (source.files / "model.safetensors").is_file() and not (source.files / "model.safetensors.index.json").is_file():
         raise ConfigError("the model folder has no model.safetensors", path=source.files,
                           expected="weights saved as safetensors (a pickled pytorch_model.bin is not pushed)")
+    from bertstudio.train.predict import Predictor
+
+    say("loading the model as `bertstudio predict` would (config, tokenizer, weights) and predicting one example")
+    _predicts(source.files, lambda: Predictor.load(source.files, device="cpu", precision="fp32"))
+
+
+def _predicts(path: Path, load: Callable[[], Any]) -> None:
+    """ConfigError unless ``load()`` gives a predictor whose prediction for one example is all numbers."""
+    from bertstudio.errors import BertStudioError
+
+    try:
+        predictor = load()
+        result = predictor.predict(**{k: v for k, v in _SAMPLE.items() if k in predictor.spec.columns})
+    except BertStudioError as exc:  # the loader's own words (file, place, problem), as predict would print them
+        raise ConfigError(f"{exc.problem}; it is not pushed", path=exc.path or path, where=exc.where,
+                          expected=exc.expected) from None
+    except Exception as exc:  # noqa: BLE001 - any failure means whoever downloads it could not use it either
+        log.warning("push check: %s does not load or predict", path, exc_info=True)
+        text = str(exc).strip().splitlines()
+        raise ConfigError(f"the model does not load or predict ({type(exc).__name__}: {text[0][:200] if text else ''}); "
+                          "it is not pushed", path=path, expected="a folder that `bertstudio predict` can use") from None
+    if not _all_numbers(result):
+        raise ConfigError("the model predicts NaN or infinity (its weights are damaged); it is not pushed", path=path,
+                          expected="a model whose predictions are numbers")
+
+
+def _all_numbers(value: Any) -> bool:
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        return math.isfinite(float(value))
+    if isinstance(value, dict):
+        return all(_all_numbers(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return all(_all_numbers(v) for v in value)
+    return True
 
 
 # --- the model card ------------------------------------------------------------------------------
@@ -151,11 +238,11 @@ def model_card(source: PushSource, repo_id: str) -> str:
     from bertstudio.tasks import get_task
 
     settings, metrics, started = _run_files(source.run)
-    meta = (source.config.get("bertstudio") or {}) if source.config else {}
+    meta, id2label = _card_fields(source)
     kind = str(source.meta.get("kind") or meta.get("task") or settings.get("task") or "sentence")
     glue_task = source.meta.get("glue_task") or meta.get("glue_task") or settings.get("glue_task")
-    id2label = source.config.get("id2label") or {}
-    labels = list(source.meta.get("labels") or [id2label[k] for k in sorted(id2label, key=lambda x: int(x))])
+    export_labels = source.meta.get("labels")
+    labels = list(export_labels) if isinstance(export_labels, list) and export_labels else [id2label[i] for i in sorted(id2label)]
     if not get_task(kind).spec.has_label_set:
         labels = []
     base = _base_model(settings)
@@ -183,6 +270,33 @@ def model_card(source: PushSource, repo_id: str) -> str:
         lines += [f"| {k} | {v} |" for k, v in shown] + [""]
     lines += _usage_section(source, repo_id, pipeline_tag)
     return "\n".join(lines)
+
+
+def _card_fields(source: PushSource) -> tuple[dict[str, Any], dict[int, Any]]:
+    """config.json's ``bertstudio`` block and its id2label by label id, as the card reads them. A block
+    that is not a JSON object (or whose task is not a name), or an id2label whose keys are not label
+    ids, is a ConfigError naming config.json and the field: a str block failed as AttributeError,
+    keys "a", "b" as ValueError."""
+    config_path = source.files / "config.json"
+    meta = source.config.get("bertstudio")
+    if meta is not None and not isinstance(meta, dict):
+        raise ConfigError(f"the bertstudio block is a {type(meta).__name__}, not a JSON object", path=config_path,
+                          where="bertstudio", expected='{"task": ..., "glue_task": ...} as bertstudio writes it')
+    for key in ("task", "glue_task"):
+        if (meta or {}).get(key) is not None and not isinstance(meta[key], str):
+            raise ConfigError(f"bertstudio.{key} is a {type(meta[key]).__name__}, not a name", path=config_path,
+                              where=f"bertstudio.{key}", expected="the name bertstudio wrote, such as sentence or sst2")
+    id2label = source.config.get("id2label")
+    if id2label is None:
+        return meta or {}, {}
+    if not isinstance(id2label, dict):
+        raise ConfigError(f"id2label is a {type(id2label).__name__}, not a JSON object", path=config_path,
+                          where="id2label", expected='label ids as keys: {"0": "neg", "1": "pos"}')
+    try:
+        return meta or {}, {int(k): v for k, v in id2label.items()}
+    except ValueError:
+        raise ConfigError("id2label has keys that are not label ids", path=config_path, where="id2label",
+                          expected='label ids as keys: {"0": "neg", "1": "pos"}') from None
 
 
 def _data_section(settings: dict[str, Any], started: dict[str, Any]) -> list[str]:
@@ -220,18 +334,21 @@ def resolve_token(token: str | None) -> str:
     return found
 
 
-def _stage(source: PushSource, card: str, into: Path) -> None:
-    """Links to the files to upload plus the card, so the user's folder is never written."""
-    for path in sorted(source.files.rglob("*")):
-        rel = path.relative_to(source.files)
-        if not path.is_file() or any(rel.match(p) for p in _SKIP) or rel.as_posix() == "README.md":
-            continue
+def _stage(source: PushSource, files: list[Path], card: str, into: Path) -> None:
+    """Links to ``files`` (see :func:`pushed_files`) plus the card, so the user's folder is never
+    written. Each link names the file in the folder, never what a link there resolves to, and a
+    file that became a link since it was checked is refused."""
+    for rel in files:
+        path = source.files / rel
+        if path.is_symlink():
+            raise ConfigError("a symbolic link is not pushed: it would upload what it points to", path=path,
+                              expected="the model's own files (copy the file into the folder in place of the link)")
         target = into / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         try:
-            os.symlink(path.resolve(), target)
+            os.symlink(os.path.abspath(path), target)
         except OSError:  # no symlinks here (Windows without the right): copy
-            shutil.copy2(path, target)
+            shutil.copyfile(path, target, follow_symlinks=False)
     (into / "README.md").write_text(card, encoding="utf-8")
 
 
@@ -248,8 +365,9 @@ def push_to_hub(folder: str | Path, repo_id: str, *, token: str | None = None, p
     except HFValidationError as exc:
         raise ConfigError(str(exc), where="repository id", expected="user/name or org/name") from None
     source = resolve_source(folder)
-    report(0.02, "checking the model")
-    check_pushable(source)
+    report(0.01, "checking which files go up (no links, no hidden files)")
+    files = pushed_files(source)
+    check_pushable(source, lambda message: report(0.02, message))
     token = resolve_token(token)
     report(0.05, "writing the model card")
     card = model_card(source, repo_id)
@@ -261,7 +379,7 @@ def push_to_hub(folder: str | Path, repo_id: str, *, token: str | None = None, p
             raise ConfigError("the repository already exists and is public", where=repo_id,
                               expected="another repository, or ask for a public push")
         with tempfile.TemporaryDirectory(prefix="bertstudio-push-") as stage:
-            _stage(source, card, Path(stage))
+            _stage(source, files, card, Path(stage))
             report(0.2, "uploading")
             api.upload_folder(repo_id=repo_id, folder_path=stage, commit_message=commit_message, token=token,
                               repo_type="model")
