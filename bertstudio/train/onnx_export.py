@@ -285,14 +285,22 @@ def onnx_session(path: str | Path, threads: int = 0) -> Any:
 
 
 class _Config:
+    """What the Predictor and ``run_lengths`` read of a transformers config, from the checked
+    labels.json: the export cuts inputs as the run did, as its predict.py does."""
+
     def __init__(self, meta: dict[str, Any]) -> None:
-        self.max_position_embeddings = int(meta.get("max_position_embeddings") or 512)
-        self.bertstudio = {"task": meta["kind"], "glue_task": meta.get("glue_task")}
+        self.max_position_embeddings = meta["max_position_embeddings"]
+        self.bertstudio = {"task": meta["kind"], "glue_task": meta.get("glue_task"),
+                           **{k: meta[k] for k in ("max_length", "doc_stride", "max_answer_length")}}
 
 
 class OnnxModel:
     """An ONNX Runtime session that answers like the transformers model: ``model(**batch)`` with
-    torch tensors in, an object with ``.logits`` (or ``.start_logits``/``.end_logits``) out."""
+    torch tensors in, an object with ``.logits`` (or ``.start_logits``/``.end_logits``) out.
+
+    The export's labels.json and graph are checked when it loads (:func:`read_meta`,
+    :func:`_check_graph`): a graph that takes other inputs or gives other outputs than its kind
+    reads is refused in one line before anything is predicted."""
 
     training = False
 
@@ -300,6 +308,7 @@ class OnnxModel:
         self.path = Path(path)
         self.meta = read_meta(self.path.parent)
         self.session = onnx_session(self.path, threads)
+        _check_graph(self.session, self.meta, self.path, self.path.parent / META_FILE)
         self.input_names = [i.name for i in self.session.get_inputs()]
         self.output_names = [o.name for o in self.session.get_outputs()]
         self.config = _Config(self.meta)
@@ -314,25 +323,77 @@ class OnnxModel:
     def __call__(self, **batch: Any) -> Any:
         import torch
 
+        from bertstudio.train import standalone_predict as standalone
         from bertstudio.train.evaluation import Outputs  # readable as attributes, as a ModelOutput
 
-        feed = {n: batch[n].detach().cpu().numpy() for n in self.input_names}
-        values = self.session.run(self.output_names, feed)
-        return Outputs({n: torch.from_numpy(v) for n, v in zip(self.output_names, values)})
+        ids = batch["input_ids"]
+        zeros = torch.zeros_like(ids)  # token types of a tokenizer that makes none
+        feed = {n: (batch[n] if n in batch else zeros).detach().cpu().numpy() for n in self.input_names}
+        try:
+            values = dict(zip(self.output_names, self.session.run(self.output_names, feed)))
+        except Exception as exc:  # noqa: BLE001 - onnxruntime's errors (Fail, InvalidArgument, ...) share no base but Exception
+            text = str(exc).strip().splitlines()
+            raise ConfigError(f"the model failed on this input: {text[0][:300] if text else type(exc).__name__}",
+                              path=self.path, expected="model.onnx or model.int8.onnx written by bertstudio export-onnx") from None
+        try:  # a graph may declare one shape and return another
+            standalone.check_outputs(values, self.meta, int(ids.shape[0]), int(ids.shape[1]), self.path)
+        except standalone.BadExport as exc:
+            raise ConfigError(exc.problem, path=exc.path, where=exc.where) from None
+        return Outputs({n: torch.from_numpy(v) for n, v in values.items()})
 
 
 def read_meta(folder: str | Path) -> dict[str, Any]:
+    """The export's labels.json, every field of the type and in the range export-onnx writes and
+    its kind, decoder and inputs those of a kind bertstudio knows; ConfigError naming the key."""
+    from bertstudio.train import standalone_predict as standalone
+
     path = Path(folder) / META_FILE
     try:
         meta = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ConfigError("not an ONNX export: labels.json is missing", path=folder,
                           expected="a folder written by bertstudio export-onnx") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise ConfigError(f"cannot read the export's labels: {exc}", path=path) from None
-    if not isinstance(meta, dict) or "kind" not in meta or not isinstance(meta.get("labels"), list):
-        raise ConfigError("labels.json lacks the task kind or labels", path=path, expected="a file written by bertstudio")
+    try:
+        standalone.check_fields(meta, path)  # the same rules as the export's predict.py
+    except standalone.BadExport as exc:
+        raise ConfigError(exc.problem, path=exc.path, where=exc.where) from None
+    _check_kind(meta, path)
     return meta
+
+
+def _check_kind(meta: dict[str, Any], path: Path) -> None:
+    """The kind is registered, and its decoder, inputs and glue task are those bertstudio gives it."""
+    from bertstudio.data.kinds import get_spec
+    from bertstudio.metrics import is_glue_task
+    from bertstudio.train.families import family
+
+    kind = meta["kind"]
+    try:
+        spec = get_spec(kind)
+    except (ConfigError, KeyError, ValueError):
+        raise ConfigError(f"unknown task kind {kind!r}", path=path, where="kind") from None
+    for key, want in (("decode", family(spec)), ("inputs", list(spec.inputs)),
+                      ("optional_inputs", list(spec.optional_inputs))):
+        if meta[key] != want:
+            raise ConfigError(f"{meta[key]!r} does not fit a {kind} model", path=path, where=key,
+                              expected=repr(want))
+    glue_task = meta.get("glue_task")
+    if glue_task is not None and not is_glue_task(glue_task):
+        raise ConfigError(f"unknown GLUE task {glue_task!r}", path=path, where="glue_task",
+                          expected="a task bertstudio knows, or null")
+
+
+def _check_graph(session: Any, meta: dict[str, Any], model_path: Path, meta_path: Path) -> None:
+    """The graph's inputs and outputs (names, element types, ranks, one value per label) are those
+    the export's kind feeds and reads (standalone_predict.check_session: one rule for both)."""
+    from bertstudio.train import standalone_predict as standalone
+
+    try:
+        standalone.check_session(session, meta, model_path, meta_path)
+    except standalone.BadExport as exc:
+        raise ConfigError(exc.problem, path=exc.path, where=exc.where) from None
 
 
 def load_onnx(path: str | Path, *, threads: int = 0) -> tuple[OnnxModel, Any, str, list[str]]:
@@ -344,30 +405,12 @@ def load_onnx(path: str | Path, *, threads: int = 0) -> tuple[OnnxModel, Any, st
         problem = "not a regular file" if path.exists() else "no such ONNX file"
         raise ConfigError(problem, path=path, expected="model.onnx or model.int8.onnx of an export")
     tokenizer = load_tokenizer(path.parent)  # first: it refuses an export that brings its own code
-    model = OnnxModel(path, threads=threads)
-    return model, tokenizer, str(model.meta["kind"]), _check_labels(model, path.parent / META_FILE)
-
-
-def _check_labels(model: "OnnxModel", meta_path: Path) -> list[str]:
-    """The export's label names, held to its model: names that are text and unique (a name twice
-    merged two classes' probabilities under one), as many as the model's logits (a short list
-    failed inside numpy, a long one named classes the model has not)."""
-    from bertstudio.data.kinds import get_spec
-
-    labels = model.meta["labels"]
-    if not all(isinstance(x, str) and x.strip() for x in labels) or len(set(labels)) != len(labels):
-        raise ConfigError("labels.json names a label twice, or a label that is not a name", path=meta_path,
-                          where="labels", expected="the model's label names, each once")
-    try:
-        has_labels = get_spec(str(model.meta["kind"])).has_label_set
-    except (ConfigError, KeyError, ValueError):
-        raise ConfigError(f"unknown task kind {model.meta['kind']!r}", path=meta_path, where="kind") from None
-    outputs = {o.name: o.shape for o in model.session.get_outputs()}
-    width = (outputs.get("logits") or [None])[-1]
-    if has_labels and isinstance(width, int) and width != len(labels):
-        raise ConfigError(f"labels.json names {len(labels)} labels but the model has {width} outputs", path=meta_path,
-                          where="labels", expected=f"{width} label names, as export-onnx wrote them")
-    return list(labels)
+    model = OnnxModel(path, threads=threads)  # labels.json and the graph checked, and against each other
+    pad = int(tokenizer.pad_token_id or 0)
+    if model.meta["pad_token_id"] != pad:  # the standalone predict.py pads with labels.json's
+        raise ConfigError(f"{model.meta['pad_token_id']} is not the tokenizer's padding token {pad}",
+                          path=path.parent / META_FILE, where="pad_token_id", expected=str(pad))
+    return model, tokenizer, str(model.meta["kind"]), list(model.meta["labels"])
 
 
 def onnx_predictor(path: str | Path, *, threads: int = 0) -> Any:

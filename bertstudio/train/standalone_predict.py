@@ -63,70 +63,211 @@ def _softmax(x: np.ndarray) -> np.ndarray:
 
 
 class BadExport(Exception):
-    """A damaged export: one line, exit 2."""
+    """A damaged export: one line, exit 2. ``path`` is the file, ``where`` the key of labels.json or
+    the graph's input or output, ``problem`` what is wrong (bertstudio raises them as ConfigError)."""
+
+    def __init__(self, path: str | Path, problem: str, where: str | None = None) -> None:
+        self.path, self.problem, self.where = str(path), problem, where
+        super().__init__(f"{path}, {where}: {problem}" if where else f"{path}: {problem}")
 
 
-def _check_meta(meta: Any, where: Path) -> dict[str, Any]:
-    """labels.json as export-onnx writes it, or BadExport naming what is wrong."""
-    def bad(problem: str) -> BadExport:
-        return BadExport(f"{where}: {problem}")
-
-    if not isinstance(meta, dict):
-        raise bad("not a JSON object")
-    labels = meta.get("labels")
-    if not isinstance(labels, list) or not all(isinstance(x, str) and x.strip() for x in labels) \
-            or len(set(labels)) != len(labels):
-        raise bad("'labels' is not a list of distinct label names")
-    if meta.get("decode") not in ("classes", "score", "tags", "span"):
-        raise bad(f"'decode' is {meta.get('decode')!r} (expected classes, score, tags or span)")
-    for key, low, high in (("max_length", 8, 1 << 16), ("pad_token_id", 0, 1 << 31)):
-        value = meta.get(key)
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise bad(f"'{key}' is {value!r} (expected a whole number from {low} to {high})")
-    for key in ("inputs", "optional_inputs"):
-        if not isinstance(meta.get(key, []), list) or not set(meta.get(key, [])) <= set(INPUT_FIELDS):
-            raise bad(f"'{key}' names inputs other than {', '.join(INPUT_FIELDS)}")
-    return meta
+class BadInput(Exception):
+    """An input this export cannot predict (a missing field, a --jsonl line that is not an object
+    of inputs): one line, exit 2."""
 
 
 INPUT_FIELDS = ("text", "text_pair", "tokens", "question", "context")
 MODEL_INPUTS = ("input_ids", "token_type_ids", "attention_mask")
+REQUIRED_MODEL_INPUTS = ("input_ids", "attention_mask")
+DECODES = ("classes", "score", "tags", "span")
+# What each decoder reads: the graph's outputs (name -> rank; the batch axis first, then the
+# token axis for per-token outputs) and the inputs a person must give.
+DECODE_OUTPUTS = {"classes": {"logits": 2}, "score": {"logits": 2}, "tags": {"logits": 3},
+                  "span": {"start_logits": 2, "end_logits": 2}}
+DECODE_INPUTS = {"classes": ("text",), "score": ("text",), "tags": ("tokens",), "span": ("question", "context")}
+# bertstudio's task kinds as its registry describes them (decoder, inputs, optional inputs);
+# bertstudio's tests hold this table to the registry.
+KINDS = {
+    "sentence": ("classes", ("text",), ()), "pair": ("classes", ("text", "text_pair"), ()),
+    "regression": ("score", ("text",), ("text_pair",)), "tagging": ("tags", ("tokens",), ()),
+    "qa": ("span", ("question", "context"), ()),
+}
+META_KEYS = ("format", "kind", "decode", "labels", "inputs", "optional_inputs", "model_inputs", "model_outputs",
+             "max_length", "doc_stride", "n_best", "max_answer_length", "pad_token_id", "max_position_embeddings")
+FLOAT_TYPES = ("tensor(float)", "tensor(float16)", "tensor(double)", "tensor(bfloat16)")
+
+
+def _names(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(x, str) and x.strip() for x in value) \
+        and len(set(value)) == len(value)
+
+
+def check_fields(meta: Any, path: str | Path) -> dict[str, Any]:
+    """labels.json's fields, each of the type and in the range export-onnx writes, or BadExport
+    naming the key. Which kinds exist is not asked here (:func:`check_kind`)."""
+    if not isinstance(meta, dict):
+        raise BadExport(path, "not a JSON object (expected the file export-onnx writes)")
+    for key in META_KEYS:
+        if key not in meta:
+            raise BadExport(path, "missing (expected the file export-onnx writes)", key)
+
+    def whole(key: str, low: int, high: int, bound: str = "") -> int:
+        value = meta[key]
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise BadExport(path, f"{value!r} is not a whole number from {low} to {high}{bound}", key)
+        return value
+
+    if type(meta["format"]) is not int or meta["format"] != 1:
+        raise BadExport(path, f"{meta['format']!r} is not a format this predict.py reads (expected 1)", "format")
+    if not isinstance(meta["kind"], str) or not meta["kind"].strip():
+        raise BadExport(path, f"{meta['kind']!r} is not a task kind's name", "kind")
+    decode = meta["decode"]
+    if not isinstance(decode, str) or decode not in DECODES:
+        raise BadExport(path, f"{decode!r} is not a decoder (expected {', '.join(DECODES)})", "decode")
+    labels = meta["labels"]
+    if not _names(labels):
+        raise BadExport(path, f"{labels!r:.80} is not a list of label names, each once", "labels")
+    if decode in ("classes", "tags") and not labels:
+        raise BadExport(path, f"a {decode} model needs its label names, and the list is empty", "labels")
+    for key in ("inputs", "optional_inputs"):
+        if not _names(meta[key]) or not set(meta[key]) <= set(INPUT_FIELDS):
+            raise BadExport(path, f"{meta[key]!r} names inputs other than {', '.join(INPUT_FIELDS)}", key)
+    if set(meta["inputs"]) & set(meta["optional_inputs"]):
+        raise BadExport(path, "an input is both required and optional", "optional_inputs")
+    needed = [f for f in DECODE_INPUTS[decode] if f not in meta["inputs"]]
+    if needed:
+        raise BadExport(path, f"a {decode} model reads {' and '.join(DECODE_INPUTS[decode])}, "
+                              f"but 'inputs' is {meta['inputs']!r}", "inputs")
+    model_inputs = meta["model_inputs"]
+    if not _names(model_inputs) or not set(REQUIRED_MODEL_INPUTS) <= set(model_inputs) <= set(MODEL_INPUTS):
+        raise BadExport(path, f"{model_inputs!r} is not the model's inputs (expected input_ids, attention_mask "
+                              "and perhaps token_type_ids)", "model_inputs")
+    if not _names(meta["model_outputs"]):
+        raise BadExport(path, f"{meta['model_outputs']!r} is not a list of output names", "model_outputs")
+    positions = whole("max_position_embeddings", 1, 1 << 20)
+    whole("max_length", 8, min(1 << 16, max(8, positions)), " (max_position_embeddings)" if positions < 1 << 16 else "")
+    whole("doc_stride", 0, 1 << 16)
+    whole("n_best", 1, 10_000)
+    whole("max_answer_length", 1, 1 << 16)
+    whole("pad_token_id", 0, (1 << 31) - 1)
+    glue_task = meta.get("glue_task")
+    if glue_task is not None and (not isinstance(glue_task, str) or not glue_task.strip()):
+        raise BadExport(path, f"{glue_task!r} is not a task name or null", "glue_task")
+    return meta
+
+
+def check_kind(meta: dict[str, Any], path: str | Path) -> None:
+    """The kind is one of bertstudio's, and its decoder and inputs are that kind's."""
+    kind = meta["kind"]
+    if kind not in KINDS:
+        raise BadExport(path, f"unknown task kind {kind!r} (expected {', '.join(KINDS)})", "kind")
+    decode, inputs, optional = KINDS[kind]
+    for key, want in (("decode", decode), ("inputs", list(inputs)), ("optional_inputs", list(optional))):
+        if meta[key] != want:
+            raise BadExport(path, f"{meta[key]!r} does not fit a {kind} model (expected {want!r})", key)
+
+
+def check_session(session: Any, meta: dict[str, Any], model_path: str | Path, meta_path: str | Path) -> None:
+    """The graph takes what the predictors feed (int64 input_ids, attention_mask and perhaps
+    token_type_ids, batch x sequence) and gives what the export's decoder reads (float outputs of
+    its names and ranks, one value per label on the last axis), or BadExport naming the file at fault."""
+    inputs = {i.name: i for i in session.get_inputs()}
+    for name, info in inputs.items():
+        if name not in MODEL_INPUTS:
+            raise BadExport(model_path, f"the model takes an input {name!r} (expected {', '.join(MODEL_INPUTS)})",
+                            "inputs")
+        if info.type != "tensor(int64)":
+            raise BadExport(model_path, f"input {name!r} is {info.type} (expected tensor(int64))", "inputs")
+        shape = list(info.shape or [])
+        if len(shape) != 2 or any(isinstance(d, int) for d in shape):
+            raise BadExport(model_path, f"input {name!r} has shape {shape} (expected [batch, sequence], "
+                                        "both of any size)", "inputs")
+    missing = [n for n in REQUIRED_MODEL_INPUTS if n not in inputs]
+    if missing:
+        raise BadExport(model_path, f"the model does not take {' and '.join(missing)}", "inputs")
+    if set(meta["model_inputs"]) != set(inputs):
+        raise BadExport(meta_path, f"{meta['model_inputs']!r} but the model takes {sorted(inputs)}", "model_inputs")
+    outputs = {o.name: o for o in session.get_outputs()}
+    if set(meta["model_outputs"]) != set(outputs):
+        raise BadExport(meta_path, f"{meta['model_outputs']!r} but the model gives {sorted(outputs)}",
+                        "model_outputs")
+    decode, labels = meta["decode"], meta["labels"]
+    wanted = DECODE_OUTPUTS[decode]
+    if not set(wanted) <= set(outputs):
+        raise BadExport(meta_path, f"a {meta['kind']} model ({decode}) reads the outputs {' and '.join(wanted)}, "
+                                   f"but the model gives {', '.join(sorted(outputs))}", "kind")
+    for name, rank in wanted.items():
+        info = outputs[name]
+        if info.type not in FLOAT_TYPES:
+            raise BadExport(model_path, f"output {name!r} is {info.type} (expected float logits)", "outputs")
+        shape = list(info.shape or [])
+        if len(shape) != rank:
+            per = "per input and token" if rank == 3 or decode == "span" else "per input"
+            raise BadExport(meta_path, f"a {meta['kind']} model ({decode}) reads {name!r} {per} (rank {rank}), "
+                                       f"but the model's has shape {shape}", "kind")
+        width = _width(decode, labels)
+        if width is not None and shape[-1] != width:
+            if not isinstance(shape[-1], int):
+                raise BadExport(model_path, f"output {name!r} has shape {shape}: its last axis has no fixed size "
+                                            f"(expected {width})", "outputs")
+            if decode == "score":
+                raise BadExport(meta_path, f"a {meta['kind']} model (score) has one output, but the model's "
+                                           f"{name!r} has {shape[-1]}", "kind")
+            raise BadExport(meta_path, f"{len(labels)} labels for a model with {shape[-1]} outputs", "labels")
+
+
+def _width(decode: str, labels: list[str]) -> int | None:
+    """The size of the decoder's outputs' last axis: one per label, one score, or the tokens (None)."""
+    return {"classes": len(labels), "tags": len(labels), "score": 1}.get(decode)
+
+
+def check_outputs(values: dict[str, Any], meta: dict[str, Any], rows: int, length: int,
+                  model_path: str | Path) -> None:
+    """What the graph returned for ``rows`` inputs of ``length`` tokens has the shape its decoder
+    reads (a graph may declare one shape and return another)."""
+    decode = meta["decode"]
+    width = _width(decode, meta["labels"])
+    for name, rank in DECODE_OUTPUTS[decode].items():
+        value = values.get(name)
+        shape = list(getattr(value, "shape", ()))
+        want: list[Any] = [rows, length][: rank - (width is not None)] + ([width] if width is not None else [])
+        if not isinstance(value, np.ndarray) or not np.issubdtype(value.dtype, np.floating) or shape != want:
+            raise BadExport(model_path, f"output {name!r} came back as {getattr(value, 'dtype', type(value).__name__)} "
+                                        f"of shape {shape} (expected float of shape {want})", "outputs")
 
 
 class Predictor:
     def __init__(self, folder: str | Path, model: str | Path | None = None, threads: int = 0) -> None:
         folder = Path(folder)
+        meta_path = folder / "labels.json"
         try:
-            meta = json.loads((folder / "labels.json").read_text(encoding="utf-8"))
+            meta = json.loads(meta_path.read_text(encoding="utf-8"))
         except (OSError, ValueError, RecursionError) as exc:
-            raise BadExport(f"{folder / 'labels.json'}: cannot be read ({exc})") from None
-        self.meta = _check_meta(meta, folder / "labels.json")
+            raise BadExport(meta_path, f"cannot be read ({exc})") from None
+        self.meta = check_fields(meta, meta_path)
+        check_kind(self.meta, meta_path)
         self.labels: list[str] = list(self.meta["labels"])
         self.decode = self.meta["decode"]
         self.max_length = int(self.meta["max_length"])
         try:
             self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
         except Exception as exc:  # noqa: BLE001 - the tokenizers library raises its own kinds
-            raise BadExport(f"{folder / 'tokenizer.json'}: cannot be read ({exc})") from None
+            raise BadExport(folder / "tokenizer.json", f"cannot be read ({exc})") from None
         self.tokenizer.no_padding()
+        if self.meta["pad_token_id"] >= self.tokenizer.get_vocab_size():
+            raise BadExport(meta_path, f"{self.meta['pad_token_id']} is not a token of the tokenizer's "
+                                       f"{self.tokenizer.get_vocab_size()}", "pad_token_id")
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads
-        path = Path(model) if model else folder / "model.onnx"
+        options.log_severity_level = 3  # a graph that declares one shape and returns another is refused, not warned of
+        self.path = Path(model) if model else folder / "model.onnx"
         try:
-            self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+            self.session = ort.InferenceSession(str(self.path), options, providers=["CPUExecutionProvider"])
         except Exception as exc:  # noqa: BLE001 - onnxruntime raises its own kinds
-            raise BadExport(f"{path}: not a model ONNX Runtime can load ({str(exc)[:200]})") from None
+            raise BadExport(self.path, f"not a model ONNX Runtime can load ({str(exc)[:200]})") from None
+        check_session(self.session, self.meta, self.path, meta_path)
         self.inputs = [i.name for i in self.session.get_inputs()]
         self.outputs = [o.name for o in self.session.get_outputs()]
-        if not set(self.inputs) <= set(MODEL_INPUTS):
-            raise BadExport(f"{path}: the model takes inputs other than {', '.join(MODEL_INPUTS)}")
-        shapes = {o.name: o.shape for o in self.session.get_outputs()}
-        width = (shapes.get("logits") or [None])[-1]
-        if self.decode in ("classes", "tags") and isinstance(width, int) and width != len(self.labels):
-            raise BadExport(f"{folder / 'labels.json'}: {len(self.labels)} labels for a model with {width} outputs")
-        rank = {"classes": 2, "score": 2, "tags": 3}.get(self.decode)
-        if rank and len(shapes.get("logits") or ()) != rank:
-            raise BadExport(f"{folder / 'labels.json'}: 'decode' is {self.decode!r}, which this model's outputs do not fit")
 
     # --- running the model -------------------------------------------------------------
     def _run(self, encodings: list[Any]) -> dict[str, np.ndarray]:
@@ -141,7 +282,14 @@ class Predictor:
                 values = getattr(e, field)
                 rows[i, : len(values)] = values
             feed[name] = rows
-        return dict(zip(self.outputs, self.session.run(self.outputs, feed)))
+        try:
+            out = dict(zip(self.outputs, self.session.run(self.outputs, feed)))
+        except Exception as exc:  # noqa: BLE001 - onnxruntime raises its own kinds
+            text = str(exc).strip().splitlines()
+            raise BadExport(self.path, f"the model failed on this input ({text[0][:200] if text else type(exc).__name__})") \
+                from None
+        check_outputs(out, self.meta, len(encodings), width, self.path)
+        return out
 
     def _truncate(self, strategy: str, stride: int = 0) -> None:
         self.tokenizer.enable_truncation(self.max_length, stride=stride, strategy=strategy)
@@ -150,9 +298,14 @@ class Predictor:
     def predict(self, text: str | None = None, text_pair: str | None = None, tokens: list[str] | None = None,
                 question: str | None = None, context: str | None = None) -> dict[str, Any]:
         given = {"text": text, "text_pair": text_pair, "tokens": tokens, "question": question, "context": context}
+        for name, value in given.items():
+            if value is not None and not (isinstance(value, list) and all(isinstance(w, str) for w in value)
+                                          if name == "tokens" else isinstance(value, str)):
+                raise BadInput(f"'{name}' must be {'a list of words' if name == 'tokens' else 'text'}, got {value!r:.80}")
         missing = [f for f in self.meta["inputs"] if not given[f]]
         if missing:
-            raise SystemExit(f"predict.py: a {self.meta['kind']} model needs {' and '.join(missing)}")
+            raise BadInput(f"a {self.meta['kind']} model needs {' and '.join(missing)} "
+                           f"(give --{' and --'.join(m.replace('_', '-') for m in missing)})")
         if self.decode == "span":
             return self._answer(str(question), str(context))
         if self.decode == "tags":
@@ -238,23 +391,47 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--jsonl", help="a file with one JSON object of inputs per line (text, text_pair, tokens, ...)")
     p.add_argument("--threads", type=int, default=0, help="ONNX Runtime threads (0: its default)")
     args = p.parse_args(argv)
+    if args.threads < 0:
+        p.error("--threads must be 0 or more")
     folder = Path(args.model).resolve().parent if args.model else Path(__file__).resolve().parent
     try:
         predictor = Predictor(folder, args.model, threads=args.threads)
-    except BadExport as exc:
+        if args.jsonl:
+            for result in _predict_lines(predictor, args.jsonl):
+                print(json.dumps(result, ensure_ascii=False))
+            return 0
+        given = {k: getattr(args, k) for k in ("text", "text_pair", "question", "context") if getattr(args, k) is not None}
+        if args.tokens is not None:
+            given["tokens"] = args.tokens.split()
+        print(json.dumps(predictor.predict(**given), ensure_ascii=False, indent=2))
+    except (BadExport, BadInput) as exc:
         print(f"predict.py: error: {exc}", file=sys.stderr)
         return 2
-    if args.jsonl:
-        with open(args.jsonl, encoding="utf-8") as fh:
-            for line in fh:
-                if line.strip():
-                    print(json.dumps(predictor.predict(**json.loads(line)), ensure_ascii=False))
-        return 0
-    given = {k: getattr(args, k) for k in ("text", "text_pair", "question", "context") if getattr(args, k) is not None}
-    if args.tokens is not None:
-        given["tokens"] = args.tokens.split()
-    print(json.dumps(predictor.predict(**given), ensure_ascii=False, indent=2))
     return 0
+
+
+def _predict_lines(predictor: Predictor, path: str) -> Any:
+    """One prediction per non-blank line of ``path``; a line that is not an object of inputs is
+    BadInput naming the file and line."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            lines = fh.read().splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BadInput(f"{path}: cannot be read ({exc})") from None
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            given = json.loads(line)
+        except (ValueError, RecursionError) as exc:
+            raise BadInput(f"{path}, line {number}: not JSON ({exc})") from None
+        if not isinstance(given, dict) or not set(given) <= set(INPUT_FIELDS):
+            raise BadInput(f"{path}, line {number}: not an object of inputs (expected keys among "
+                           f"{', '.join(INPUT_FIELDS)})")
+        try:
+            yield predictor.predict(**given)
+        except BadInput as exc:
+            raise BadInput(f"{path}, line {number}: {exc}") from None
 
 
 if __name__ == "__main__":
