@@ -182,6 +182,8 @@ def fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any = No
         epoch_steps = steps_per_epoch(len(train_loader), config.grad_accum)  # len: batches per process
         n_steps = total_steps(len(train_loader), config.grad_accum, config.epochs)
         n_warmup = warmup_steps(n_steps, config.warmup_ratio)
+        if found is not None:
+            _check_resume_point(progress, n_steps, epoch_steps, config.grad_accum, found)
         eval_every = config.eval_steps or epoch_steps
         if acc.is_main_process and config.output_dir:
             folder = RunFolder.start(config)
@@ -317,10 +319,27 @@ def _resume_point(resume_from: str | None) -> tuple[Progress, Path | None]:
     (a fresh Progress, None) otherwise."""
     if not resume_from:
         return Progress(), None
+    from bertstudio.data.regular_file import check_folder_files
+
     found = ckpt.find_checkpoint(resume_from)
+    if found is not None:
+        check_folder_files(found)  # a FIFO in place of weights.pt blocked the resume for ever
     if found is None or not (Path(found) / ckpt.OPTIMIZER).is_file():
         raise TrainingError("no resumable checkpoint here", path=resume_from, expected="a run's checkpoints/last folder")
     return Progress.from_state(ckpt.read_state(found)), found
+
+
+def _check_resume_point(progress: Progress, n_steps: int, epoch_steps: int, grad_accum: int, found: Path) -> None:
+    """ConfigError unless the checkpoint's step, epoch and batch are a point of this run: a
+    hand-edited state.json with step 10**9 finished at once with no metrics (and asked the
+    progress line for a 2 GB bar), an epoch of 10**9 deleted the checkpoint it came from."""
+    epoch, in_epoch = divmod(progress.step, epoch_steps)
+    fits = (0 <= progress.step < n_steps and progress.epoch == epoch and progress.batches_done == in_epoch * grad_accum)
+    if not fits:
+        raise ConfigError(f"the checkpoint says step {progress.step}, epoch {progress.epoch}, batch {progress.batches_done}, "
+                          f"which is no point of this run ({n_steps} steps, {epoch_steps} per epoch)",
+                          path=Path(found) / ckpt.STATE, where="step",
+                          expected="the state.json the run wrote, resumed with the run's own settings")
 
 
 @dataclass

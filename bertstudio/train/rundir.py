@@ -295,6 +295,9 @@ class RunFolder:
         self.model_dir = self.root / MODEL
         self.history_error: OSError | None = None
         self.replaced: Path | None = None  # an overwritten run's files, until settle()
+        history = self.root / HISTORY
+        if os.path.lexists(history) and not history.is_file():  # a FIFO would block the open below for ever
+            raise ConfigError("not a regular file", path=history, expected="the run's history as JSON lines")
         # a resumed run appends to its history; a fresh run starts it anew
         self._history: Any = open(self.root / HISTORY, "a" if append else "w", encoding="utf-8")
 

@@ -10,7 +10,7 @@ import pytest
 import torch
 
 from bertstudio.data.examples import from_records
-from bertstudio.errors import ConfigError
+from bertstudio.errors import ConfigError, DataError
 from bertstudio.train.config import TrainConfig
 from bertstudio.train.engine import train
 from bertstudio.train.events import RunStarted
@@ -88,3 +88,46 @@ def test_resume_from_a_folder_without_a_checkpoint_fails_clearly(tiny, tmp_path)
     assert result.status == "failed" and isinstance(result.error, ConfigError)
     assert "no resumable checkpoint" in result.message
     assert events[-1].kind == "finished" and events[-1].status == "failed"
+
+
+@pytest.fixture(scope="module")
+def cut_run(tiny, tmp_path_factory):
+    """A run cancelled at step 4 (of 30): its checkpoints/last is resumable."""
+    out = tmp_path_factory.mktemp("cut") / "run"
+    first, _ = run(tiny, out, grad_accum=1, cancel_at=4)
+    assert first.status == "cancelled"
+    return out
+
+
+@pytest.mark.parametrize("changes", [{"step": 10**9}, {"epoch": 10**9}, {"batches_done": 10**6}, {"step": 3},
+                                     {"epoch": 1, "batches_done": 0}])
+def test_a_state_that_is_no_point_of_the_run_is_refused_and_the_checkpoint_kept(changes, cut_run, tiny, tmp_path):
+    import json
+    import shutil
+
+    out = tmp_path / "run"
+    shutil.copytree(cut_run, out)
+    state = out / "checkpoints" / "last" / "state.json"
+    state.write_text(json.dumps({**json.loads(state.read_text()), **changes}))
+    result, _ = run(tiny, out, grad_accum=1, resume=True)
+    assert result.status == "failed" and isinstance(result.error, ConfigError), result.message
+    assert "no point of this run" in result.message and "state.json" in result.message
+    assert (out / "checkpoints" / "last" / "weights.pt").is_file()  # nothing removed
+    assert len(result.message) < 400
+
+
+@pytest.mark.parametrize("name", ["history.jsonl", "checkpoints/last/weights.pt"])
+def test_a_fifo_in_the_resumed_run_is_refused_not_waited_on(name, cut_run, tiny, tmp_path):
+    import os
+    import shutil
+
+    from helpers import finishes
+
+    out = tmp_path / "run"
+    shutil.copytree(cut_run, out)
+    (out / name).unlink()
+    os.mkfifo(out / name)
+    box = []
+    assert finishes(lambda: box.append(run(tiny, out, grad_accum=1, resume=True)[0]), fifos=[out / name]) is None
+    assert box[0].status == "failed" and isinstance(box[0].error, (ConfigError, DataError)), box[0].message
+    assert "not a regular file" in box[0].message and name.split("/")[-1] in box[0].message
