@@ -293,7 +293,11 @@ def _evaluation_folder(args: argparse.Namespace) -> Path:
     from bertstudio.data.atomic import check_folder_path
 
     folder = check_folder_path(args.output_dir, where="--out")  # before the evaluation, not after it; a file is refused
-    taken = [n for n in (METRICS, PREDICTIONS) if (folder / n).exists()]
+    taken = [n for n in (METRICS, PREDICTIONS) if os.path.lexists(folder / n)]
+    odd = next((n for n in taken if not (folder / n).is_file() or (folder / n).is_symlink()), None)
+    if odd is not None:  # --overwrite replaces files; a folder or link of that name is the user's
+        raise ConfigError("is not a plain file, so it is not replaced", path=folder / odd, where="--out",
+                          expected="another folder")
     if taken and not args.overwrite:
         raise ConfigError(f"the folder already holds {' and '.join(taken)}", path=folder, where="--out",
                           expected="another folder, or --overwrite to replace them")
@@ -424,11 +428,26 @@ COMMANDS = {"train": cmd_train, "evaluate": cmd_evaluate, "predict": cmd_predict
             **cli_export.COMMANDS, **cli_check.COMMANDS}
 
 
+def _utf8(word: str) -> bool:
+    try:
+        word.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     global _tracebacks_before
     from bertstudio.logsetup import setup_logging, tracebacks_logged
 
     out = out or sys.stdout
+    words = list(sys.argv[1:] if argv is None else argv)
+    bad = next((w for w in words if not _utf8(w)), None)
+    if bad is not None:  # a byte that is no UTF-8 (Python keeps it as a lone surrogate) failed deep inside a run
+        shown = bad.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        sys.stderr.write(f"bertstudio: error: arguments: {shown!r} is not valid UTF-8 text "
+                         "(expected paths and texts in UTF-8)\n")
+        return EXIT_USAGE
     args = build_parser().parse_args(argv)
     setup_logging(debug=args.debug)
     _tracebacks_before = tracebacks_logged()

@@ -14,6 +14,7 @@ and cut back when it fails (:func:`append_durably`).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import uuid
@@ -107,6 +108,24 @@ def replace_folder(folder: str | os.PathLike[str], fill: Callable[[Path], None])
     return folder
 
 
+PATH_MAX = 4096  # Linux; longer paths fail as ENAMETOOLONG only when a file is written
+
+
+def _can_write_in(folder: Path) -> bool:
+    """Whether a file can be made in ``folder``: tried, not asked (os.access says yes to root on a
+    read-only mount or an immutable folder); the empty probe file is removed at once."""
+    import tempfile
+
+    try:
+        fd, name = tempfile.mkstemp(prefix=".bertstudio-probe-", dir=folder)
+    except OSError:
+        return False
+    os.close(fd)
+    with contextlib.suppress(OSError):
+        os.unlink(name)
+    return True
+
+
 def check_folder_path(folder: str | os.PathLike[str], *, where: str) -> Path:
     """``folder`` (user expanded) when it can be a folder to write into: an existing folder (or a
     link to one: the folder it names comes back), or a new name whose nearest existing parent
@@ -121,6 +140,11 @@ def check_folder_path(folder: str | os.PathLike[str], *, where: str) -> Path:
         if len(os.fsencode(part)) > 255:
             raise ConfigError(f"a name of {len(os.fsencode(part))} bytes is longer than file systems take (255)",
                               path=out, where=where, expected="names of at most 255 bytes")
+    # the files a command writes inside add up to ~60 bytes (checkpoints/.last.<pid>.tmp/optimizer.pt)
+    if len(os.fsencode(str(out.absolute()))) > PATH_MAX - 100:
+        raise ConfigError(f"a path of {len(os.fsencode(str(out.absolute()))):,} bytes leaves no room for the files "
+                          f"written inside it (the system takes {PATH_MAX:,})", path=str(out)[:120] + "...", where=where,
+                          expected="a shorter path")
     exists, isdir = os.path.exists, os.path.isdir  # False (not OSError) on a path that cannot be looked at
     if os.path.islink(out):
         if not exists(out):
@@ -129,6 +153,8 @@ def check_folder_path(folder: str | os.PathLike[str], *, where: str) -> Path:
     if exists(out):
         if not isdir(out):
             raise ConfigError("is a file, not a folder", path=out, where=where, expected=expected)
+        if not _can_write_in(out):
+            raise ConfigError("no permission to write in this folder", path=out, where=where, expected=expected)
         return out
     parent = out
     while not exists(parent):

@@ -81,7 +81,11 @@ def held_out_count(n_rows: int, fraction: float) -> int:
     if n_rows < HOLD_OUT_MIN_ROWS:
         raise ConfigError(f"too few labelled examples to hold out an evaluation set ({n_rows})", where="hold_out",
                           expected=f"evaluation data, or at least {HOLD_OUT_MIN_ROWS} labelled training rows")
-    return max(1, round(fraction * n_rows))
+    n_eval = max(1, round(fraction * n_rows))
+    if n_eval >= n_rows:
+        raise ConfigError(f"holding out {fraction:g} of {n_rows} labelled rows leaves none to train on", where="hold_out",
+                          expected=f"a fraction below {(n_rows - 0.5) / n_rows:.2f}, or evaluation data")
+    return n_eval
 
 
 def hold_out(train_set: Any, fraction: float, seed: int) -> tuple[Any, Any]:

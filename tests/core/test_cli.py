@@ -258,3 +258,15 @@ def test_cpu_path_switches_reach_the_config() -> None:
     assert cfg.sparse_embeddings is False and cfg.bf16_weights is False
     cfg = config_from_args(parser.parse_args(["train", "--task", "sentence", "--train", "x.csv"]))
     assert cfg.sparse_embeddings is True and cfg.bf16_weights is True  # the defaults
+
+
+@pytest.mark.parametrize("argv", [["predict", "--model", "m", "--text", "good \udcff fun"],
+                                  ["train", "--train", "tr\udcff.tsv", "--out", "out"]])
+def test_arguments_that_are_not_utf8_are_one_line_before_any_work(argv, tmp_path, capsys, monkeypatch) -> None:
+    # bytes that are no UTF-8 reach Python as lone surrogates (os.fsdecode): they failed as
+    # UnicodeEncodeError deep inside a run, after an empty history.jsonl was written
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(argv, capsys)
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and "not valid UTF-8" in err
+    assert list(tmp_path.iterdir()) == []

@@ -112,3 +112,37 @@ def test_export_run_refuses_a_dangling_link_and_writes_through_a_link_to_an_empt
     os.symlink(real, tmp_path / "link")
     export_run(config, {"train": train}, tmp_path / "link")
     assert (real / "run.toml").is_file()
+
+
+def test_an_existing_folder_that_takes_no_file_is_refused_before_the_work(tmp_path: Path, monkeypatch) -> None:
+    # root passes os.access everywhere, but not an immutable folder or a read-only mount: the check tries
+    import tempfile
+
+    def refused(*_a, **_k):
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(tempfile, "mkstemp", refused)
+    with pytest.raises(ConfigError, match="no permission to write in this folder"):
+        check_folder_path(tmp_path, where="--out")
+
+
+def test_the_probe_leaves_nothing_behind(tmp_path: Path) -> None:
+    assert check_folder_path(tmp_path, where="--out") == tmp_path
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_path_too_long_for_the_files_inside_is_refused(tmp_path: Path) -> None:
+    deep = tmp_path.joinpath(*["d" * 200] * 21)  # each name fits, the whole does not
+    with pytest.raises(ConfigError, match="leaves no room"):
+        check_folder_path(deep, where="--out")
+
+
+def test_evaluate_never_replaces_a_folder_named_like_its_files(model_and_data, tmp_path: Path, capsys) -> None:
+    model, data = model_and_data
+    out = tmp_path / "out"
+    (out / "metrics.json").mkdir(parents=True)
+    (out / "metrics.json" / "mine.txt").write_text("keep", encoding="utf-8")
+    code = main(["evaluate", "--model", model, "--eval", str(data), "--out", str(out), "--overwrite"], out=io.StringIO())
+    err = capsys.readouterr().err
+    assert code == EXIT_USAGE and "is not a plain file" in err and len(err.strip().splitlines()) == 1
+    assert (out / "metrics.json" / "mine.txt").read_text(encoding="utf-8") == "keep"

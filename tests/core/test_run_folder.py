@@ -235,3 +235,11 @@ def _env() -> dict[str, str]:
 
     repo = Path(__file__).resolve().parents[2]
     return {**os.environ, "PYTHONPATH": str(repo) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+
+
+def test_a_hold_out_that_leaves_nothing_to_train_on_is_one_line_before_the_model_loads(data, tmp_path, capsys):
+    out = tmp_path / "run"
+    code, _, err = cli(train_argv(data, tmp_path / "no-such-model", out, "--hold-out", "0.99"), capsys)
+    # the model folder does not exist either: the hold-out is refused first, with the numbers
+    assert code == 2 and "leaves none to train on" in one_error_line(err) and "16 labelled rows" in err
+    assert not out.exists()
