@@ -36,22 +36,28 @@ class AssistSpec:
 _SIAMESE = ("{}: fine-tuning the siamese (u, v, |u-v|, u*v) classifier end to end (SetFit 1.2.0 reads single "
             "texts only)")
 
+
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 - lupdate's marker; the app says it translated
+    """The text as it is: here it only marks the words the app translates (context "AssistKinds")."""
+    return text
+
+
+# What the user is told while there is nothing to suggest (one literal each: lupdate reads them).
+_WAIT_SENTENCE = QT_TRANSLATE_NOOP("AssistKinds", "suggestions appear once the texts are embedded, from the label names")
+_WAIT_PAIR = QT_TRANSLATE_NOOP("AssistKinds", "pairs: suggestions start once two labels have an example each (label names say nothing a bi-encoder can compare a pair with)")  # noqa: E501
+_WAIT_REGRESSION = QT_TRANSLATE_NOOP("AssistKinds", "regression: suggestions start after two labelled rows")
+_WAIT_TAGGING = QT_TRANSLATE_NOOP("AssistKinds", "tagging: suggestions start once a labelled sentence holds two different tags")
+_WAIT_QA = QT_TRANSLATE_NOOP("AssistKinds", "question answering: no suggestions in the labelling loop until a first model is trained (Train page)")  # noqa: E501
+
 SPECS: dict[str, AssistSpec] = {
-    "sentence": AssistSpec("sentence", "text", "logistic", True,
-                           "suggestions appear once the label set has names and the texts are embedded"),
-    "pair": AssistSpec("pair", "pair", "logistic", False,
-                       "pairs: suggestions start once two labels have an example each (label names say nothing a "
-                       "bi-encoder can compare a pair with)", strong="siamese", strong_reason=_SIAMESE.format("pair")),
-    "regression": AssistSpec("regression", "pair", "ridge", False,
-                             "regression: suggestions start after two labelled rows",
+    "sentence": AssistSpec("sentence", "text", "logistic", True, _WAIT_SENTENCE),
+    "pair": AssistSpec("pair", "pair", "logistic", False, _WAIT_PAIR, strong="siamese", strong_reason=_SIAMESE.format("pair")),
+    "regression": AssistSpec("regression", "pair", "ridge", False, _WAIT_REGRESSION,
                              strong="siamese", strong_reason=_SIAMESE.format("regression")),
-    "tagging": AssistSpec("tagging", "words", "token", False,
-                          "tagging: suggestions start once a labelled sentence holds two different tags",
+    "tagging": AssistSpec("tagging", "words", "token", False, _WAIT_TAGGING,
                           gold_column="tags", strong="token",
                           strong_reason="tagging: fine-tuning the token classifier (SetFit classifies whole texts)"),
-    "qa": AssistSpec("qa", None, None, False,
-                     "question answering: no suggestions in the labelling loop until a first model is trained "
-                     "(Train page)", gold_column="answers", strong=None,
+    "qa": AssistSpec("qa", None, None, False, _WAIT_QA, gold_column="answers", strong=None,
                      strong_reason="question answering has no model in the labelling loop: train one on the Train "
                                    "page"),
 }

@@ -34,8 +34,8 @@ def audit_line(controller: AssistController) -> str:
         return QCoreApplication.translate("", text)  # where lupdate files tr("...") calls (no context)
 
     stats = controller.audit()
-    if stats is None:
-        return tr("Labelling assistant off")
+    if stats is None:  # no assistant object: still importing and reading (on) or turned off
+        return tr("Labelling assistant starting…") if controller.is_on() else tr("Labelling assistant off")
     if stats.n == 0:
         return tr("No audit labels yet: every 10th example is a random check")
     if stats.accuracy is None:  # regression: no accuracy, only the count

@@ -113,6 +113,7 @@ class AssistController(QObject):
 
         collect_on_gui_thread()  # the assistant's threads never collect PySide objects (ui/gui_gc.py)
         threading.Thread(target=load, name="bertstudio-assist-import", daemon=True).start()
+        self.status_changed.emit()  # "starting" from the first moment, not only once the assistant exists
 
     @Slot(int)
     def _create(self, generation: int) -> None:
@@ -289,7 +290,7 @@ class AssistController(QObject):
         if self.assistant is None:
             return ""
         status = self.assistant.status()
-        return status.get("waiting") or ""
+        return QCoreApplication.translate("AssistKinds", status["waiting"]) if status.get("waiting") else ""
 
 
 def _close(assistant: Any) -> None:

@@ -34,6 +34,8 @@ class AssistStatus(QWidget):
 
     def update_status(self) -> None:
         status = self.controller.status()
+        if not status and self.controller.is_on():  # importing the libraries, before the assistant exists
+            status = {"phase": "starting"}
         if not status:
             self.setVisible(False)
             return
@@ -52,6 +54,7 @@ class AssistStatus(QWidget):
                 bar = (done, total)
             else:
                 parts.append(self.tr("starting"))
+                bar = (0, 0)  # busy: loading the libraries and the model takes a while
         elif status.get("shown"):
             parts.append(source_text(status["shown"]))
             parts.append(audit_line(self.controller))

@@ -256,6 +256,11 @@
         <translation>标注助手已关闭</translation>
     </message>
     <message>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="38"/>
+        <source>Labelling assistant starting…</source>
+        <translation>标注助手正在启动…</translation>
+    </message>
+    <message>
         <location filename="../../bertstudio/ui/assist_chart.py" line="40"/>
         <source>No audit labels yet: every 10th example is a random check</source>
         <translation>尚无核查标签:每 10 个样例中有一个是随机核查</translation>
@@ -465,60 +470,88 @@
 <context>
     <name>AssistController</name>
     <message>
-        <location filename="../../bertstudio/ui/assist_controller.py" line="303"/>
+        <location filename="../../bertstudio/ui/assist_controller.py" line="304"/>
         <source>from the label names</source>
         <translation>来自标签名称</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_controller.py" line="304"/>
+        <location filename="../../bertstudio/ui/assist_controller.py" line="305"/>
         <source>fast model</source>
         <translation>快速模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_controller.py" line="305"/>
+        <location filename="../../bertstudio/ui/assist_controller.py" line="306"/>
         <source>SetFit model</source>
         <translation>SetFit 模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_controller.py" line="306"/>
+        <location filename="../../bertstudio/ui/assist_controller.py" line="307"/>
         <source>fine-tuned model</source>
         <translation>微调模型</translation>
     </message>
 </context>
 <context>
+    <name>AssistKinds</name>
+    <message>
+        <location filename="../../bertstudio/assist/kinds.py" line="46"/>
+        <source>suggestions appear once the texts are embedded, from the label names</source>
+        <translation>文本完成嵌入后，将根据标签名称给出建议</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/assist/kinds.py" line="47"/>
+        <source>pairs: suggestions start once two labels have an example each (label names say nothing a bi-encoder can compare a pair with)</source>
+        <translation>句对：当两个标签各有一个示例后开始给出建议（标签名称无法供双编码器比较句对）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/assist/kinds.py" line="48"/>
+        <source>regression: suggestions start after two labelled rows</source>
+        <translation>回归：标注两行后开始给出建议</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/assist/kinds.py" line="49"/>
+        <source>tagging: suggestions start once a labelled sentence holds two different tags</source>
+        <translation>序列标注：当已标注的句子包含两种不同的标签后开始给出建议</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/assist/kinds.py" line="50"/>
+        <source>question answering: no suggestions in the labelling loop until a first model is trained (Train page)</source>
+        <translation>问答：在训练出第一个模型（训练页）之前，标注循环中没有建议</translation>
+    </message>
+</context>
+<context>
     <name>AssistStatus</name>
     <message>
-        <location filename="../../bertstudio/ui/assist_status.py" line="47"/>
+        <location filename="../../bertstudio/ui/assist_status.py" line="49"/>
         <source>stopped: %1</source>
         <translation>已停止:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_status.py" line="51"/>
+        <location filename="../../bertstudio/ui/assist_status.py" line="53"/>
         <source>reading the texts %1/%2</source>
         <translation>正在读取文本 %1/%2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_status.py" line="54"/>
+        <location filename="../../bertstudio/ui/assist_status.py" line="56"/>
         <source>starting</source>
         <translation>正在启动</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_status.py" line="59"/>
+        <location filename="../../bertstudio/ui/assist_status.py" line="62"/>
         <source>no suggestions yet</source>
         <translation>暂无建议</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_status.py" line="64"/>
+        <location filename="../../bertstudio/ui/assist_status.py" line="67"/>
         <source>scoring with the new %1</source>
         <translation>正在用新的%1打分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_status.py" line="66"/>
+        <location filename="../../bertstudio/ui/assist_status.py" line="69"/>
         <source>training a %1 on %2 labels</source>
         <translation>正在用 %2 个标签训练%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_status.py" line="69"/>
+        <location filename="../../bertstudio/ui/assist_status.py" line="72"/>
         <source>Assistant: %1</source>
         <translation>助手:%1</translation>
     </message>

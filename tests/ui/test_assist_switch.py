@@ -120,3 +120,23 @@ def test_the_environment_still_forces_it_off(qtbot, session_factory):
     session.assist.set_on(True)
     assert session.assist.assistant is None and not session.assist.is_on() and assist_threads() == []
     assert PROJECT_KEY not in session.project.ui_state
+
+
+def test_while_the_assistant_loads_the_page_and_status_bar_say_it_is_starting_not_off(qtbot):
+    # the libraries and the model take seconds to a minute to load before the assistant exists;
+    # the chart said "Labelling assistant off" and the status bar nothing all that time
+    from bertstudio.ui.assist_chart import audit_line
+    from bertstudio.ui.assist_controller import AssistController
+    from bertstudio.ui.assist_status import AssistStatus
+
+    controller = AssistController()
+    controller.enabled, controller.wanted, controller._project = True, True, object()  # on, not created yet
+    status = AssistStatus(controller)
+    qtbot.addWidget(status)
+    status.update_status()
+    assert controller.assistant is None and controller.is_on()
+    assert audit_line(controller) == "Labelling assistant starting…"
+    assert not status.isHidden() and status.label.text() == "Assistant: starting"
+    controller.enabled = False
+    status.update_status()
+    assert audit_line(controller) == "Labelling assistant off" and status.isHidden()
