@@ -108,6 +108,14 @@ def test_crlf_tsv_loads_without_carriage_returns() -> None:
     assert es.dataset.to_list() == [{"text": "first line ", "label": "1"}, {"text": "second", "label": "0"}]
 
 
+def test_classic_mac_line_ends_load_as_lines() -> None:
+    # CR alone ends each line (old Mac exports): the header was read as one line of all the rows
+    es = load_examples(BAD / "ok_cr_only.tsv")
+    assert es.dataset.to_list() == [{"text": "first line ", "label": "1"}, {"text": "second", "label": "0"}]
+    es = load_examples(BAD / "ok_cr_only_quoted.csv")
+    assert es.dataset.to_list() == [{"text": "two\nlines", "label": "pos"}, {"text": "plain", "label": "neg"}]
+
+
 def test_quoted_newline_csv_loads() -> None:
     es = load_examples(BAD / "ok_quoted_newline.csv")
     assert es.dataset["text"] == ['two\nlines and "quotes"', "plain"]

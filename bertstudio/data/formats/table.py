@@ -222,6 +222,8 @@ def read_table(
 ) -> ExampleSet:
     raw = read_bytes(path)
     check_utf8(raw, path)
+    if b"\n" not in raw and b"\r" in raw:  # classic Mac OS line ends (CR only): what follows splits lines on LF
+        raw = raw.replace(b"\r", b"\n")
     # Quoted fields may span lines, so a quoted table is sniffed from its whole text.
     if opts.quoting:  # a quoted first record may span lines: sniff 1 MB, or all of a bigger header
         text = head_text(raw, 1 << 20)
