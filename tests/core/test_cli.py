@@ -270,3 +270,12 @@ def test_arguments_that_are_not_utf8_are_one_line_before_any_work(argv, tmp_path
     assert code == 2 and out == ""
     assert len(err.strip().splitlines()) == 1 and "not valid UTF-8" in err
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("argv", [["train", "--bogus"], ["train", "--epochs", "x"], ["predict"], ["label-errors", "--folds"]])
+def test_a_mistyped_command_line_is_one_line_naming_the_help(argv, capsys) -> None:
+    with pytest.raises(SystemExit) as raised:
+        main(argv, out=io.StringIO())
+    err = capsys.readouterr().err
+    assert raised.value.code == 2 and len(err.strip().splitlines()) == 1, err
+    assert err.startswith("bertstudio: error: ") and "--help)" in err
