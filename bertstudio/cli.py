@@ -240,9 +240,10 @@ def _train_seeds(config: Any, train_set: Any, eval_set: Any, args: argparse.Name
 def _report_result(result: Any, out: TextIO) -> int:
     if result.metrics:
         out.write(json.dumps(result.metrics, indent=2, sort_keys=True) + "\n")
-    if result.output_dir and os.path.isfile(os.path.join(result.output_dir, "config.toml")):  # a refused run made none
-        out.write(f"run folder: {result.output_dir}\n")
     code = _exit_code(result)
+    # a run refused for its input wrote nothing (the config.toml there may be an earlier run's)
+    if code != EXIT_USAGE and result.output_dir and os.path.isfile(os.path.join(result.output_dir, "config.toml")):
+        out.write(f"run folder: {result.output_dir}\n")
     if code == EXIT_USAGE:  # the user's input, not the run, is at fault
         sys.stderr.write(f"bertstudio: error: {result.error}\n")
     elif code == EXIT_FAILED:

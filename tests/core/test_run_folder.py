@@ -102,8 +102,9 @@ def test_an_earlier_run_is_refused_then_overwrite_replaces_only_its_files(data, 
     assert cli(train_argv(data, tiny_model_dir, out), capsys)[0] == 0
     (out / "notes.txt").write_text("my notes on this run", encoding="utf-8")
     first_model = (out / "model" / "model.safetensors").read_bytes()
-    code, _, err = cli(train_argv(data, tiny_model_dir, out, "--seed", "3"), capsys)
+    code, stdout, err = cli(train_argv(data, tiny_model_dir, out, "--seed", "3"), capsys)
     assert code == 2 and "not empty" in one_error_line(err)
+    assert stdout == ""  # no "run folder: ..." for a run that was refused (the folder is the earlier run's)
     assert (out / "model" / "model.safetensors").read_bytes() == first_model  # untouched
     code, _, err = cli(train_argv(data, tiny_model_dir, out, "--seed", "3", "--overwrite"), capsys)
     assert code == 0, err
