@@ -37,6 +37,7 @@ from __future__ import annotations
 import threading
 import time
 import warnings
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -514,6 +515,20 @@ def find_label_errors(project: Any, split: str = "train", *, model: str | None =
                             progress=progress, cancel=cancel)
 
 
+def _refuse_too_few(spec: AssistSpec, values: Sequence[Any], source: Any) -> None:
+    """find_in_pool's rule, asked before the embedding: two labels with two rows each (a class of
+    one row cannot be held out of its own fold), or two labelled sentences for tagging."""
+    if spec.head == "token":
+        if len(values) < 2:
+            raise ConfigError("too few labelled sentences to cross-validate", path=source,
+                              expected="at least two labelled sentences")
+        return
+    counts = Counter(values)
+    if sum(c for c in counts.values() if c >= 2) < 4 or sum(1 for c in counts.values() if c >= 2) < 2:
+        raise ConfigError("too few labelled rows to cross-validate", path=source,
+                          expected="at least two labelled rows in each of two labels")
+
+
 def find_in_examples(examples: Any, labels: Sequence[str], cache_dir: str | Path, *, split: str = "train",
                      model: str | None = None, folds: int = FOLDS, seed: int = 0, method: str = "fast",
                      probs: dict[int, np.ndarray] | None = None, progress: Progress | None = None,
@@ -537,6 +552,7 @@ def find_in_examples(examples: Any, labels: Sequence[str], cache_dir: str | Path
     gold = examples.dataset.with_format("arrow")[spec.gold_column].to_pylist()
     rows = [i for i, v in enumerate(gold) if v is not None]
     values = [gold[i] for i in rows]
+    _refuse_too_few(spec, values, examples.source)  # before the model loads and every text is embedded
     report(0.0, "embedding")
     model_path = resolve_model(model)
     encoder = SentenceEncoder.from_path(model_path)

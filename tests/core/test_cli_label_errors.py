@@ -96,3 +96,11 @@ def test_every_broken_file_is_one_line_and_exit_2(name, fragment, tiny, capsys):
     assert code == 2 and out == ""
     line = _one_line(err)
     assert fragment in line and name in line
+
+
+def test_too_few_rows_are_refused_before_the_model_loads_and_name_the_file(tmp_path, capsys):
+    few = tmp_path / "few.csv"
+    few.write_text("text,label\na good film,pos\na bad film,neg\nanother fine one,pos\n", encoding="utf-8")
+    code, _, err = run(["label-errors", "--train", str(few), "--model", str(tmp_path / "no-model")], capsys)
+    # the model folder does not exist either: the rows are counted first, and the line names the file
+    assert code == 2 and "too few labelled rows" in _one_line(err) and str(few) in err
