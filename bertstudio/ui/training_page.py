@@ -21,7 +21,8 @@ from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
-    QApplication, QFileDialog, QHBoxLayout, QLabel, QPushButton, QScrollArea, QSplitter, QVBoxLayout, QWidget,
+    QApplication, QFileDialog, QHBoxLayout, QLabel, QMessageBox, QPushButton, QScrollArea, QSplitter, QVBoxLayout,
+    QWidget,
 )
 
 from bertstudio.errors import BertStudioError, ConfigError
@@ -59,6 +60,7 @@ class TrainingPage(QWidget):
         self.session = session
         self.worker: TrainingWorker | None = None
         self.run_dir: str | None = None
+        self._setfit_phase: tuple[int, int] | None = None  # (done, total) contrastive steps of the running SetFit phase
         self._seed_folders: list[str] = []  # the other seeds' run folders of the current job
         self.config = TrainConfig()  # the last valid settings; settings_error says why the form is not
         self.settings_error: ConfigError | None = None
@@ -360,6 +362,7 @@ class TrainingPage(QWidget):
         worker.started.connect(self._on_started)
         worker.ended.connect(self._on_ended)
         self.worker = worker
+        self._setfit_phase = None
         worker.start()
         self.status_label.setText(self.tr("Training… the window stays usable; Cancel stops after the current step."))
         self._refresh_state()
@@ -423,15 +426,34 @@ class TrainingPage(QWidget):
 
     def cancel_training(self) -> None:
         if self.worker is not None:
+            setfit = self._setfit_phase
+            if setfit is not None and setfit[0] > 0 and not self._confirm_stop_setfit(*setfit):
+                return  # the person chose to let the contrastive phase finish
             self.worker.cancel()
             self.cancel_button.setEnabled(False)
             self.status_label.setText(self.tr("Cancelling after the current step…"))
 
+    def _confirm_stop_setfit(self, done: int, total: int) -> bool:
+        """Cancel during SetFit's contrastive phase keeps nothing (a model is saved only once the
+        head trains on it): the person says so knowing how far it got."""
+        box = QMessageBox(QMessageBox.Icon.Question, self.tr("Stop the SetFit phase?"),
+                          self.tr("SetFit has run {done} of {total} contrastive steps. Stopping now keeps nothing of "
+                                  "them: the run saves a model only once its head has trained.").format(done=done, total=total),
+                          parent=self)
+        stop = box.addButton(self.tr("Stop and discard"), QMessageBox.ButtonRole.DestructiveRole)
+        keep = box.addButton(self.tr("Keep training"), QMessageBox.ButtonRole.RejectRole)
+        box.setDefaultButton(keep)
+        box.exec()
+        return box.clickedButton() is stop
+
     def _on_phase(self, ev: PhaseChanged) -> None:
+        if ev.phase == "setfit":  # kept through the phases after it (probing, tokenising) until the steps start
+            self._setfit_phase = (ev.done, ev.total)
         if ev.phase == "reusing_model":  # why this start is quick (session.warm, train/warm.py)
             self.status_message.emit(self.tr("Warm start: reusing the model loaded by an earlier run in this session"))
 
     def _on_started(self, ev: RunStarted) -> None:
+        self._setfit_phase = None  # the engine's steps: Cancel stops after one, keeping a resumable checkpoint
         t, n = ev.trainable_params, ev.total_params
         if n:
             self.params_label.setText(self.tr("{t:,} of {n:,} parameters ({p:.1f}%), as built").format(t=t, n=n, p=100.0 * t / n))

@@ -3530,147 +3530,167 @@
 <context>
     <name>TrainingPage</name>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="95"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="97"/>
         <source>Start training</source>
         <translation>开始训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="96"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="98"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="97"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="99"/>
         <source>Export run…</source>
         <translation>导出运行…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="99"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="101"/>
         <source>Write these settings and the labelled data to a folder that trains headless anywhere: bertstudio train --config run.toml (or under accelerate launch on several GPUs)</source>
         <translation>将这些设置和已标注的数据写入一个文件夹，可在任何地方无界面训练:bertstudio train --config run.toml(多 GPU 上可用 accelerate launch 启动)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="251"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="253"/>
         <source>counted when the model loads</source>
         <translation>加载模型时统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="295"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="297"/>
         <source>the training split has no labelled examples</source>
         <translation>训练数据划分中没有已标注的样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="295"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="297"/>
         <source>train split</source>
         <translation>train 数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="296"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="298"/>
         <source>at least a few labelled rows</source>
         <translation>至少几行已标注的数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="237"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="239"/>
         <source>counting…</source>
         <translation>正在计数…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="246"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="248"/>
         <source>{t:,} of {n:,} parameters ({p:.1f}%)</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="276"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="278"/>
         <source>Fix the setting first: {m}</source>
         <translation>请先修正设置:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="278"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="280"/>
         <source>Train a model on the labelled training rows</source>
         <translation>用已标注的训练行训练模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="305"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="307"/>
         <source>No dev split: holding out {n} of {m} labelled training examples ({p:.0%}, seed {s}) for evaluation.</source>
         <translation>没有验证集:从 {m} 个已标注训练样例中留出 {n} 个({p:.0%}，种子 {s})用于评估。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="339"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="341"/>
         <source>Run folder: {d}</source>
         <translation>运行文件夹:{d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="349"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="351"/>
         <source>{n} seeds ({a} to {b}), one run each, one after another.</source>
         <translation>{n} 个种子（{a} 到 {b}），每个一次运行，依次进行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="364"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="367"/>
         <source>Training… the window stays usable; Cancel stops after the current step.</source>
         <translation>训练中……窗口仍可使用；“取消”会在当前步结束后停止。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="392"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="395"/>
         <source>Export run to folder</source>
         <translation>导出运行到文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="399"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="402"/>
         <source>Exporting the run to {d}…</source>
         <translation>正在导出运行到 {d}…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="405"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="408"/>
         <source>Export failed: {m}</source>
         <translation>导出失败:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="410"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="413"/>
         <source>Run exported to {d}. Start it there with: bertstudio train --config run.toml</source>
         <translation>运行已导出到 {d}。在那里用以下命令启动:bertstudio train --config run.toml</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="428"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="434"/>
         <source>Cancelling after the current step…</source>
         <translation>将在当前步结束后取消…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="432"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="439"/>
+        <source>Stop the SetFit phase?</source>
+        <translation>停止 SetFit 阶段？</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="440"/>
+        <source>SetFit has run {done} of {total} contrastive steps. Stopping now keeps nothing of them: the run saves a model only once its head has trained.</source>
+        <translation>SetFit 已完成 {total} 个对比学习步骤中的 {done} 个。现在停止将不会保留其中任何结果：只有在分类头训练之后，本次运行才会保存模型。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="443"/>
+        <source>Stop and discard</source>
+        <translation>停止并丢弃</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="444"/>
+        <source>Keep training</source>
+        <translation>继续训练</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="453"/>
         <source>Warm start: reusing the model loaded by an earlier run in this session</source>
         <translation>热启动：复用本次会话中先前运行已加载的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="437"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="459"/>
         <source>{t:,} of {n:,} parameters ({p:.1f}%), as built</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)，按构建后的模型统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="444"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="466"/>
         <source>Training failed.</source>
         <translation>训练失败。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="447"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="469"/>
         <source>Run cancelled before its first step: nothing was trained or saved.</source>
         <translation>运行在第一步之前已取消：没有训练，也没有保存任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="449"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="471"/>
         <source>Run finished.</source>
         <translation>运行完成。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="450"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="472"/>
         <source>Run cancelled; the model saved so far is usable.</source>
         <translation>运行已取消；已保存的模型可以使用。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="467"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="489"/>
         <source>Removed the empty run folder {d}</source>
         <translation>已删除空的运行文件夹 {d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="471"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="493"/>
         <source>Training could not run: {m}</source>
         <translation>无法训练:{m}</translation>
     </message>

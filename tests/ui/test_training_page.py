@@ -472,3 +472,42 @@ def test_automatic_on_a_few_pairs_trains_the_steps_it_promises(qtbot, tmp_path):
         assert page.epochs_spin.value() == config.epochs
     finally:
         project.close(compact=False)
+
+
+def test_cancel_in_the_setfit_phase_asks_first_since_it_keeps_nothing(qtbot, session):
+    """A reviewer's 7 minutes of SetFit (43 of 100 contrastive steps) went on Cancel, under a line
+    saying Cancel stops after the current step: now the page asks, and Keep training is the default."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    from bertstudio.train.events import PhaseChanged
+
+    class Worker:
+        cancelled = 0
+
+        def cancel(self):
+            self.cancelled += 1
+
+    page = TrainingPage(session)
+    qtbot.addWidget(page)
+    page.worker = worker = Worker()
+    page._on_phase(PhaseChanged("setfit", 43, 100))
+    seen = []
+
+    def answer(text):
+        box = QApplication.activeModalWidget()
+        assert isinstance(box, QMessageBox)
+        seen.append(box.text())
+        assert box.defaultButton().text() == "Keep training"
+        next(b for b in box.buttons() if b.text() == text).click()
+
+    QTimer.singleShot(0, lambda: answer("Keep training"))
+    page.cancel_training()
+    assert worker.cancelled == 0 and "43 of 100" in seen[0]
+    QTimer.singleShot(0, lambda: answer("Stop and discard"))
+    page.cancel_training()
+    assert worker.cancelled == 1
+    page._on_started(type("E", (), {"trainable_params": 0, "total_params": 0})())  # the engine's steps began
+    page.cancel_training()  # after a step: no question, a checkpoint is kept
+    assert worker.cancelled == 2 and len(seen) == 2
+    page.worker = None
