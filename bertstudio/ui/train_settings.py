@@ -199,6 +199,28 @@ class TrainSettingsForm(QGroupBox):
         self.preset_combo.setCurrentIndex(self.preset_combo.findData(AUTO) if on else self.preset_combo.findData(None))
         self.auto_label.setVisible(on)
 
+    def show_matching_preset(self) -> None:
+        """Restored settings that are a BERT-paper preset say so (a project keeps the values, not
+        the preset's name: the preset came back as Custom). Nothing in the form changes."""
+        if self.is_auto() or self.method_combo.currentData() != "finetune":
+            return
+        for index in range(self.preset_combo.count()):
+            preset = self.preset_combo.itemData(index)
+            if not preset or preset == AUTO:
+                continue
+            batch, lr, epochs = str(preset).split("|")
+            try:
+                same = (int(self.batch_combo.currentText()) == int(batch) and float(self.lr_combo.currentText()) == float(lr)
+                        and self.epochs_spin.value() == float(epochs) and self.warmup_spin.value() == PAPER_WARMUP)
+            except ValueError:
+                return
+            if same:
+                blocked = self.preset_combo.blockSignals(True)  # shown, not applied: the values are already these
+                self.preset_combo.setCurrentIndex(index)
+                self.preset_combo.blockSignals(blocked)
+                self.auto_label.setVisible(False)
+                return
+
     def add_note(self, widget: QWidget) -> None:
         """A note under the Automatic preset's reason (the page's time estimate), for every preset."""
         layout = self.layout()

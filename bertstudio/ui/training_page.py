@@ -207,6 +207,7 @@ class TrainingPage(QWidget):
         their own recipe, so they come back as Custom)."""
         self.form.set_auto(values.get("automatic") is True)
         self.form.show_settings(legacy_settings(values))
+        self.form.show_matching_preset()
         self._on_edited()
 
     def _restore_settings(self, *_: object) -> None:

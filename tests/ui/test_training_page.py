@@ -511,3 +511,22 @@ def test_cancel_in_the_setfit_phase_asks_first_since_it_keeps_nothing(qtbot, ses
     page.cancel_training()  # after a step: no question, a checkpoint is kept
     assert worker.cancelled == 2 and len(seen) == 2
     page.worker = None
+
+
+def test_a_paper_preset_comes_back_as_itself_after_reopening(qtbot, session):
+    """The project keeps the values; they came back under "Custom" (a reviewer's reopened project)."""
+    page = TrainingPage(session)
+    qtbot.addWidget(page)
+    idx = page.preset_combo.findData("32|5e-5|2")
+    page.preset_combo.setCurrentIndex(idx)
+    page.preset_combo.activated.emit(idx)
+    kept = page.settings()
+    assert kept["automatic"] is False
+    again = TrainingPage(session)
+    qtbot.addWidget(again)
+    again.apply_settings(kept)
+    assert again.preset_combo.currentData() == "32|5e-5|2"
+    assert {k: getattr(again.config, k) for k in ("batch_size", "lr", "epochs", "method")} == \
+        {k: getattr(page.config, k) for k in ("batch_size", "lr", "epochs", "method")}
+    again.lr_combo.setCurrentText("3e-5")  # a departure from it is Custom, as before
+    assert again.preset_combo.currentData() is None
