@@ -208,13 +208,7 @@ class TrainSettingsForm(QGroupBox):
             preset = self.preset_combo.itemData(index)
             if not preset or preset == AUTO:
                 continue
-            batch, lr, epochs = str(preset).split("|")
-            try:
-                same = (int(self.batch_combo.currentText()) == int(batch) and float(self.lr_combo.currentText()) == float(lr)
-                        and self.epochs_spin.value() == float(epochs) and self.warmup_spin.value() == PAPER_WARMUP)
-            except ValueError:
-                return
-            if same:
+            if self._holds(preset):
                 blocked = self.preset_combo.blockSignals(True)  # shown, not applied: the values are already these
                 self.preset_combo.setCurrentIndex(index)
                 self.preset_combo.blockSignals(blocked)
@@ -280,14 +274,17 @@ class TrainSettingsForm(QGroupBox):
             if any(now.get(k) != v for k, v in self._auto_values.items()):
                 self.set_auto(False)
             return
+        if not self._holds(preset):
+            self.set_auto(False)  # Custom
+
+    def _holds(self, preset: str) -> bool:
+        """Whether the form holds the BERT-paper ``preset`` ("batch|lr|epochs", warm-up 10%)."""
         batch, lr, epochs = str(preset).split("|")
         try:
-            same = (int(self.batch_combo.currentText()) == int(batch) and float(self.lr_combo.currentText()) == float(lr)
+            return (int(self.batch_combo.currentText()) == int(batch) and float(self.lr_combo.currentText()) == float(lr)
                     and self.epochs_spin.value() == float(epochs) and self.warmup_spin.value() == PAPER_WARMUP)
         except ValueError:  # text that is no number departs from any preset
-            same = False
-        if not same:
-            self.set_auto(False)  # Custom
+            return False
 
     # --- values ----------------------------------------------------------------------
     def settings(self) -> dict[str, Any]:
