@@ -38,10 +38,12 @@ def audit_line(controller: AssistController) -> str:
         return tr("Labelling assistant starting…") if controller.is_on() else tr("Labelling assistant off")
     if stats.n == 0:
         return tr("No audit labels yet: every 10th example is a random check")
+    one = stats.n == 1  # "1 audit labels" read wrong
     if stats.accuracy is None:  # regression: no accuracy, only the count
-        return tr("%1 audit labels").replace("%1", str(stats.n))
-    return (tr("Audit accuracy %1 (%2-%3), %4 audit labels").replace("%1", f"{stats.accuracy:.0%}")
-            .replace("%2", f"{stats.low:.0%}").replace("%3", f"{stats.high:.0%}").replace("%4", str(stats.n)))
+        return tr("1 audit label") if one else tr("%1 audit labels").replace("%1", str(stats.n))
+    line = tr("Audit accuracy %1 (%2-%3), 1 audit label") if one else tr("Audit accuracy %1 (%2-%3), %4 audit labels")
+    return (line.replace("%1", f"{stats.accuracy:.0%}").replace("%2", f"{stats.low:.0%}").replace("%3", f"{stats.high:.0%}")
+            .replace("%4", str(stats.n)))
 
 
 class AuditChart(QWidget):

@@ -266,14 +266,24 @@
         <translation>尚无核查标签:每 10 个样例中有一个是随机核查</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="42"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="43"/>
         <source>%1 audit labels</source>
         <translation>%1 个核查标签</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/assist_chart.py" line="43"/>
+        <source>1 audit label</source>
+        <translation>1 个核查标签</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="44"/>
         <source>Audit accuracy %1 (%2-%3), %4 audit labels</source>
         <translation>核查准确率 %1(%2-%3)，%4 个核查标签</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="44"/>
+        <source>Audit accuracy %1 (%2-%3), 1 audit label</source>
+        <translation>核查准确率 %1(%2-%3)，1 个核查标签</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/theme.py" line="63"/>
@@ -559,32 +569,32 @@
 <context>
     <name>AuditChart</name>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="58"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="60"/>
         <source>audit accuracy (%)</source>
         <translation>核查准确率(%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="59"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="61"/>
         <source>labels so far</source>
         <translation>已有标签数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="66"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="68"/>
         <source>this loop</source>
         <translation>当前标注流程</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="67"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="69"/>
         <source>random order (estimate)</source>
         <translation>随机顺序(估计)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="126"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="128"/>
         <source>Random order is estimated from the audit labels alone; its curve starts once there are enough of them.</source>
         <translation>随机顺序的估计只用核查标签；核查标签足够后才会出现这条曲线。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="131"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="133"/>
         <source>Random order is estimated from the %1 audit labels alone, so it reaches %2 labels now and grows as audit labels come in.</source>
         <translation>随机顺序的估计只用 %1 个核查标签，所以现在只到 %2 个标签，随着核查标签增加而延长。</translation>
     </message>
@@ -3419,17 +3429,17 @@
         <translation>选择模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="217"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="233"/>
         <source>The BERT paper&apos;s recipe: the labelled set is large enough for it.</source>
         <translation>BERT 论文的配方：已标注的数据足够多。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="278"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="297"/>
         <source>batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="279"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="298"/>
         <source>learning rate</source>
         <translation>学习率</translation>
     </message>
@@ -3550,147 +3560,147 @@
         <translation>将这些设置和已标注的数据写入一个文件夹，可在任何地方无界面训练:bertstudio train --config run.toml(多 GPU 上可用 accelerate launch 启动)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="253"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="254"/>
         <source>counted when the model loads</source>
         <translation>加载模型时统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="297"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="298"/>
         <source>the training split has no labelled examples</source>
         <translation>训练数据划分中没有已标注的样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="297"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="298"/>
         <source>train split</source>
         <translation>train 数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="298"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="299"/>
         <source>at least a few labelled rows</source>
         <translation>至少几行已标注的数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="239"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="240"/>
         <source>counting…</source>
         <translation>正在计数…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="248"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="249"/>
         <source>{t:,} of {n:,} parameters ({p:.1f}%)</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="278"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="279"/>
         <source>Fix the setting first: {m}</source>
         <translation>请先修正设置:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="280"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="281"/>
         <source>Train a model on the labelled training rows</source>
         <translation>用已标注的训练行训练模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="307"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="308"/>
         <source>No dev split: holding out {n} of {m} labelled training examples ({p:.0%}, seed {s}) for evaluation.</source>
         <translation>没有验证集:从 {m} 个已标注训练样例中留出 {n} 个({p:.0%}，种子 {s})用于评估。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="341"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="342"/>
         <source>Run folder: {d}</source>
         <translation>运行文件夹:{d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="351"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="352"/>
         <source>{n} seeds ({a} to {b}), one run each, one after another.</source>
         <translation>{n} 个种子（{a} 到 {b}），每个一次运行，依次进行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="367"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="368"/>
         <source>Training… the window stays usable; Cancel stops after the current step.</source>
         <translation>训练中……窗口仍可使用；“取消”会在当前步结束后停止。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="395"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="396"/>
         <source>Export run to folder</source>
         <translation>导出运行到文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="402"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="403"/>
         <source>Exporting the run to {d}…</source>
         <translation>正在导出运行到 {d}…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="408"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="409"/>
         <source>Export failed: {m}</source>
         <translation>导出失败:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="413"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="414"/>
         <source>Run exported to {d}. Start it there with: bertstudio train --config run.toml</source>
         <translation>运行已导出到 {d}。在那里用以下命令启动:bertstudio train --config run.toml</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="434"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="435"/>
         <source>Cancelling after the current step…</source>
         <translation>将在当前步结束后取消…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="439"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="440"/>
         <source>Stop the SetFit phase?</source>
         <translation>停止 SetFit 阶段？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="440"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="441"/>
         <source>SetFit has run {done} of {total} contrastive steps. Stopping now keeps nothing of them: the run saves a model only once its head has trained.</source>
         <translation>SetFit 已完成 {total} 个对比学习步骤中的 {done} 个。现在停止将不会保留其中任何结果：只有在分类头训练之后，本次运行才会保存模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="443"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="444"/>
         <source>Stop and discard</source>
         <translation>停止并丢弃</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="444"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="445"/>
         <source>Keep training</source>
         <translation>继续训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="453"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="454"/>
         <source>Warm start: reusing the model loaded by an earlier run in this session</source>
         <translation>热启动：复用本次会话中先前运行已加载的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="459"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="460"/>
         <source>{t:,} of {n:,} parameters ({p:.1f}%), as built</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)，按构建后的模型统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="466"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="467"/>
         <source>Training failed.</source>
         <translation>训练失败。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="469"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="470"/>
         <source>Run cancelled before its first step: nothing was trained or saved.</source>
         <translation>运行在第一步之前已取消：没有训练，也没有保存任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="471"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="472"/>
         <source>Run finished.</source>
         <translation>运行完成。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="472"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="473"/>
         <source>Run cancelled; the model saved so far is usable.</source>
         <translation>运行已取消；已保存的模型可以使用。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="489"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="490"/>
         <source>Removed the empty run folder {d}</source>
         <translation>已删除空的运行文件夹 {d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="493"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="494"/>
         <source>Training could not run: {m}</source>
         <translation>无法训练:{m}</translation>
     </message>

@@ -140,3 +140,17 @@ def test_while_the_assistant_loads_the_page_and_status_bar_say_it_is_starting_no
     controller.enabled = False
     status.update_status()
     assert audit_line(controller) == "Labelling assistant off" and status.isHidden()
+
+
+def test_one_audit_label_is_said_in_the_singular():
+    from types import SimpleNamespace
+
+    from bertstudio.ui.assist_chart import audit_line
+
+    def line(n, accuracy):
+        stats = SimpleNamespace(n=n, accuracy=accuracy, low=0.2, high=1.0)
+        return audit_line(SimpleNamespace(audit=lambda: stats, is_on=lambda: True))
+
+    assert line(1, 1.0) == "Audit accuracy 100% (20%-100%), 1 audit label"
+    assert line(2, 0.5) == "Audit accuracy 50% (20%-100%), 2 audit labels"
+    assert line(1, None) == "1 audit label" and line(3, None) == "3 audit labels"
