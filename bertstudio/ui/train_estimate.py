@@ -31,12 +31,17 @@ SAMPLE_ROWS = 200  # texts read to guess their length (cheap: one Arrow slice)
 _calibrated: dict[tuple[str, str], Throughput] = {}  # (model, device) -> this process's calibration
 
 
-def find_throughput(runs: list[Any], model: str | None, device: str) -> Throughput:
-    """On a worker thread: this project's run history, else a calibration (once per process), else rough."""
+def find_throughput(runs: list[Any], model: str | None, device: str, *, may_time: bool = True) -> Throughput | None:
+    """On a worker thread: this project's run history, else a calibration (once per process), else rough.
+    ``may_time`` False (the labelling assistant is busy in this process): None instead of a new
+    calibration, which would time the assistant's work as much as the machine's (one reviewer's
+    page said 1.4 h for a run that took 9.5 min)."""
     found = history_throughput(runs, model, device=device)
     if found is not None:
         return found
     key = (model or "default", device)
+    if key not in _calibrated and not may_time:
+        return None
     if key not in _calibrated:
         try:
             _calibrated[key] = calibrate(model, device=device)
@@ -58,8 +63,25 @@ class TimeEstimateLabel(QLabel):
         self._tokens: tuple[Any, float] | None = None  # (project, mean tokens of its training texts)
         self._job_key: tuple | None = None
         self._watched: QObject | None = None  # the form this note sits in: shown -> look the throughput up
+        self._deferred = False  # the timing waits for the labelling assistant to be idle
         session.runs_changed.connect(self._forget)
         session.data_imported.connect(self._on_imported)
+        assist = getattr(session, "assist", None)
+        if assist is not None:
+            assist.status_changed.connect(self._on_assist_status)
+
+    def _assistant_busy(self) -> bool:
+        """The labelling assistant is embedding or training in this process (it shares the cores)."""
+        assist = getattr(self.session, "assist", None)
+        status = assist.status() if assist is not None else {}
+        if not status:
+            return bool(assist is not None and assist.is_on())  # still loading its libraries
+        training = status.get("training") or {}
+        return not status.get("ready") or training.get("status") in ("training", "scoring")
+
+    def _on_assist_status(self) -> None:
+        if self._deferred and not self._assistant_busy() and self._config is not None and self.session.has_project():
+            self.show_for(self._config)  # idle now: time the machine
 
     def _on_imported(self, *_: object) -> None:
         self._tokens = None  # new texts: their length is guessed again
@@ -81,7 +103,8 @@ class TimeEstimateLabel(QLabel):
         if key != self._key:
             self._key, self.throughput = key, None
         self._watch()
-        if self.throughput is None and self.parentWidget() is not None and self.parentWidget().isVisible():
+        waiting = self._deferred and self._assistant_busy()  # asked again when the assistant is idle
+        if self.throughput is None and not waiting and self.parentWidget() is not None and self.parentWidget().isVisible():
             self._find(key)
         dev = self.session.progress("dev")[0] if self.session.split_size("dev") else 0
         evaluated = dev or max(1, round(HOLD_OUT * rows))
@@ -111,6 +134,8 @@ class TimeEstimateLabel(QLabel):
             return self.tr("(from a short timing of this model on this computer: {rate} examples/s)").format(rate=rate)
         if self._job is not None:
             return self.tr("(rough, while this computer is timed)")
+        if self._deferred:
+            return self.tr("(rough: this computer is timed once the labelling assistant is idle)")
         return self.tr("(rough: nothing timed on this computer yet)")
 
     def _mean_tokens(self) -> float | None:
@@ -141,7 +166,9 @@ class TimeEstimateLabel(QLabel):
         runs = self.session.project.list_runs()
         _folder, model, device = key
         self._job_key = key
-        self._job = ThreadJob(lambda: find_throughput(runs, model, device), name="bertstudio-estimate", heavy=True)
+        may_time = not self._assistant_busy()
+        self._job = ThreadJob(lambda: find_throughput(runs, model, device, may_time=may_time), name="bertstudio-estimate",
+                              heavy=True)
         self._job.succeeded.connect(self._on_found)  # bound methods: dropped if the page goes first
         self._job.failed.connect(self._on_failed)
         self._job.start()
@@ -150,9 +177,11 @@ class TimeEstimateLabel(QLabel):
         log.info("no throughput found: %s", exc)
         self._on_found(rough_throughput())
 
-    def _on_found(self, found: Throughput) -> None:
+    def _on_found(self, found: Throughput | None) -> None:
         key, self._job = self._job_key, None
-        if key == self._key:
+        self._deferred = found is None  # no history, and the assistant was busy: timed once it is idle
+        if found is not None and key == self._key:
             self.throughput = found
+
         if self._config is not None and self.session.has_project():
             self.show_for(self._config)  # looks the newest settings up if they moved on meanwhile

@@ -3161,72 +3161,77 @@
 <context>
     <name>TimeEstimateLabel</name>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="95"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="118"/>
         <source>SetFit</source>
         <translation>SetFit</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="96"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="119"/>
         <source>a head on the frozen encoder</source>
         <translation>冻结编码器上的分类头</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="96"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="119"/>
         <source>LoRA</source>
         <translation>LoRA</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="97"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="120"/>
         <source>fine-tuning</source>
         <translation>微调</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="97"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="120"/>
         <source>fine-tuning the top layers</source>
         <translation>微调顶部几层</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="99"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="122"/>
         <source>{rows} labels: {method}, {seeds} seeds would take {time}</source>
         <translation>{rows} 个标签：{method}，{seeds} 个种子需要 {time}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="101"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="124"/>
         <source>{rows} labels: {method} would take {time}</source>
         <translation>{rows} 个标签：{method} 需要 {time}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="103"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="126"/>
         <source>~{n} s</source>
         <translation>约 {n} 秒</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="103"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="126"/>
         <source>~{n} min</source>
         <translation>约 {n} 分钟</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="103"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="126"/>
         <source>~{n} h</source>
         <translation>约 {n} 小时</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="109"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="132"/>
         <source>(timed by this project&apos;s earlier runs: {rate} examples/s)</source>
         <translation>（按本项目之前的运行计时：每秒 {rate} 个样本）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="111"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="134"/>
         <source>(from a short timing of this model on this computer: {rate} examples/s)</source>
         <translation>（在本机对该模型的简短计时：每秒 {rate} 个样本）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="113"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="136"/>
         <source>(rough, while this computer is timed)</source>
         <translation>（粗略估计，正在为本机计时）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="114"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="138"/>
+        <source>(rough: this computer is timed once the labelling assistant is idle)</source>
+        <translation>（粗略估计：待标注助手空闲后再测量这台电脑的速度）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="139"/>
         <source>(rough: nothing timed on this computer yet)</source>
         <translation>（粗略估计：本机尚未计时）</translation>
     </message>
