@@ -76,6 +76,8 @@ class TimeEstimateLabel(QLabel):
         status = assist.status() if assist is not None else {}
         if not status:
             return bool(assist is not None and assist.is_on())  # still loading its libraries
+        if status.get("phase") == "failed":  # it stopped: nothing to wait for
+            return False
         training = status.get("training") or {}
         return not status.get("ready") or training.get("status") in ("training", "scoring")
 
