@@ -107,12 +107,13 @@ class SentenceEncoder:
     def from_path(cls, path: str | Path) -> "SentenceEncoder":
         AutoModel = hf("AutoModel")
 
-        from bertstudio.tasks.model import load_tokenizer, load_weights
+        from bertstudio.tasks.model import check_vocabulary, load_tokenizer, load_weights
 
         settings = pooling_settings(path)
         try:
             tokenizer = load_tokenizer(path)
-            model = load_weights(AutoModel, str(path))
+            model = load_weights(AutoModel, str(path), complete="encoder")
+            check_vocabulary(tokenizer, model.config, path)
         except (OSError, ValueError) as exc:
             raise ConfigError(f"cannot load the encoder: {exc}", path=path, expected="a model folder") from None
         max_length = settings["max_length"] or 256

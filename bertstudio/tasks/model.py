@@ -120,7 +120,7 @@ def _build_model(
         # fp32 master weights whatever the checkpoint holds (transformers 5 defaults to the
         # checkpoint's dtype): mixed precision is the engine's autocast, and bf16 weights would
         # lose small updates and run ~100x slower on CPUs without bf16 units.
-        model = load_weights(task.auto_model_class(), path, config)
+        model = load_weights(task.auto_model_class(), path, config, complete="encoder")
     else:
         # torch's meta device context, not accelerate's init_empty_weights: that one patches
         # nn.Module for every thread, so a count on the Train page's worker made a run starting
@@ -477,26 +477,38 @@ def load_tokenizer(path: str | Path) -> Any:
     return tokenizer
 
 
-def load_weights(auto_class: Any, path: str, config: Any = None, *, complete: bool = False) -> nn.Module:
+# Weights a pre-trained encoder folder need not hold: the task head a run adds (and the pooler,
+# which sentence-transformers and some checkpoints leave out).
+_NEW_HEAD = ("classifier.", "pre_classifier.", "qa_outputs.", "score.")
+
+
+def load_weights(auto_class: Any, path: str, config: Any = None, *, complete: bool | str = False) -> nn.Module:
     """``auto_class.from_pretrained(path)`` in fp32, never running the folder's code; see :func:`guarded_load`.
 
-    ``complete``: the folder is a fine-tuned model, so every weight must come from the file
-    (transformers fills a missing one with random numbers and only reports it) and every
-    weight must be a finite number: otherwise predictions would be noise with exit status 0."""
+    ``complete=True``: the folder is a fine-tuned model, so every weight must come from the file
+    (transformers fills a missing one with random numbers and only reports it), none may be left
+    over or mis-shaped, and every weight must be a finite number: otherwise predictions would be
+    noise with exit status 0. ``complete="encoder"``: a pre-trained encoder under a new head, so
+    only the head (and the pooler) may be missing: an encoder whose config names another
+    architecture than its weights would otherwise train from random numbers."""
     kwargs = {"config": config} if config is not None else {}
     if not complete:
         return guarded_load(lambda: auto_class.from_pretrained(path, dtype=torch.float32, trust_remote_code=False, **kwargs),
                             path)
     model, info = guarded_load(lambda: auto_class.from_pretrained(path, dtype=torch.float32, trust_remote_code=False,
-                                                                  output_loading_info=True, ignore_mismatched_sizes=True,
-                                                                  **kwargs), path)
-    for key, problem in (("missing_keys", "lacks"), ("unexpected_keys", "holds weights this architecture does not have:"),
-                         ("mismatched_keys", "holds weights of the wrong shape:")):
+                                                                  output_loading_info=True,
+                                                                  ignore_mismatched_sizes=complete is True, **kwargs), path)
+    checks = (("missing_keys", "lacks"), ("unexpected_keys", "holds weights this architecture does not have:"),
+              ("mismatched_keys", "holds weights of the wrong shape:"))
+    for key, problem in checks if complete is True else checks[:1]:
         names = sorted(str(n if isinstance(n, str) else n[0]) for n in info.get(key) or ())
+        if complete == "encoder":
+            names = [n for n in names if not n.startswith(_NEW_HEAD) and "pooler." not in n]
         if names:
             shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
             raise ConfigError(f"the weights file {problem} {shown}", path=path,
-                              expected="the complete weights of this model's architecture (as the run saved them)")
+                              expected="the complete weights of this model's architecture (as the run saved them)"
+                              if complete is True else "the weights of the architecture config.json names")
     for name, tensor in model.state_dict().items():
         if tensor.is_floating_point() and not bool(torch.isfinite(tensor).all()):
             raise ConfigError(f"the weight {name} holds NaN or infinite values", path=path,

@@ -387,3 +387,21 @@ def test_an_enormous_tokenizer_file_is_refused_unread(saved_model, tmp_path, mon
     monkeypatch.setattr(model_module, "MAX_TOKENIZER_BYTES", 1000)  # the real limit is 512 MiB
     with pytest.raises(ConfigError, match=r"tokenizer.json is [\d,]+ bytes"):
         load_model(folder)
+
+
+def test_an_encoder_whose_weights_are_another_architecture_never_trains_from_random(saved_model, tmp_path, capsys):
+    # config.json says DistilBERT, the weights are BERT's: the encoder came back random, and training,
+    # the assistant's embeddings and label-errors went on with exit 0
+    from bertstudio.assist.encoder import SentenceEncoder
+
+    folder = copy_of(saved_model, tmp_path / "other")
+    _other_architecture(folder)
+    with pytest.raises(ConfigError, match="the weights file lacks"):
+        build_model("sentence", str(folder), labels=["neg", "pos"])
+    with pytest.raises(ConfigError, match="the weights file lacks"):
+        SentenceEncoder.from_path(folder)
+    # a pre-trained encoder without a head (or pooler) is what a new run starts from: accepted
+    base = copy_of(saved_model, tmp_path / "base")
+    _drop_tensors(base, lambda k: not k.startswith("classifier.") and "pooler." not in k)
+    model, _ = build_model("sentence", str(base), labels=["neg", "pos"])
+    assert model is not None and SentenceEncoder.from_path(base) is not None
