@@ -479,7 +479,7 @@ def load_tokenizer(path: str | Path) -> Any:
 
 # Weights a pre-trained encoder folder need not hold: the task head a run adds (and the pooler,
 # which sentence-transformers and some checkpoints leave out).
-_NEW_HEAD = ("classifier.", "pre_classifier.", "qa_outputs.", "score.")
+_NEW_HEAD = ("classifier.", "pre_classifier.", "qa_outputs.", "score.", "head.")  # head.: ModernBERT's
 
 
 def load_weights(auto_class: Any, path: str, config: Any = None, *, complete: bool | str = False) -> nn.Module:
