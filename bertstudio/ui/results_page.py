@@ -71,6 +71,9 @@ class ResultsPage(QWidget):
         self.foreign_label = QLabel(objectName="foreignRunLabel", wordWrap=True)
         self.foreign_label.setStyleSheet("background: #fff3cd; color: #5c4400; padding: 4px;")
         self.foreign_label.hide()
+        self.empty_label = QLabel(objectName="resultsEmptyLabel", wordWrap=True)  # what to do when there is nothing to show
+        self.empty_label.setStyleSheet("color: palette(placeholder-text); padding: 4px;")
+        self.empty_label.hide()
         self.damage_label = QLabel(objectName="damagedPredictionsLabel", wordWrap=True)  # lines left out, and why
         self.damage_label.setStyleSheet("background: #f8d7da; color: #58151c; padding: 4px;")
         self.damage_label.hide()
@@ -135,6 +138,7 @@ class ResultsPage(QWidget):
         lay = QVBoxLayout(self)
         lay.addLayout(top)
         lay.addWidget(self.foreign_label)
+        lay.addWidget(self.empty_label)
         lay.addWidget(self.damage_label)
         lay.addWidget(split, 1)
         self._update_edit_buttons()
@@ -203,6 +207,7 @@ class ResultsPage(QWidget):
         if self.run_dir is None:
             self._show_nothing()
             return
+        self.empty_label.hide()
         info = read_run(self.run_dir)
         self.kind = info.kind or self.session.kind
         gold = get_spec(self.kind).gold
@@ -263,6 +268,14 @@ class ResultsPage(QWidget):
         self.scatter.hide()
         self.example_view.clear()
         self._show_foreign_note()
+        if not self.session.has_project():
+            self.empty_label.setText(self.tr("No project is open. Open or create one (File menu), train a run on the "
+                                             "Train page, and its scores, predictions and errors appear here."))
+        else:
+            self.empty_label.setText(self.tr("This project has no run yet. Train one on the Train page (or open a run "
+                                             "folder from the Runs page), and its scores, predictions and errors "
+                                             "appear here."))
+        self.empty_label.show()
 
     def _show_foreign_note(self) -> None:
         self.foreign_label.setVisible(self.foreign)

@@ -2361,67 +2361,77 @@
 <context>
     <name>ResultsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="84"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="87"/>
         <source>Errors only</source>
         <translation>只看错误</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="102"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="105"/>
         <source>Set as gold</source>
         <translation>设为标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="104"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="107"/>
         <source>Use prediction as gold</source>
         <translation>采用预测作为标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="108"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="111"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="180"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="184"/>
         <source>{name} (not in this project)</source>
         <translation>{name}(不属于此项目)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="252"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="257"/>
         <source>%1 damaged line(s) of this run&apos;s predictions are not shown: %2</source>
         <translation>本次运行的预测中有 %1 行已损坏，未显示：%2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="271"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="272"/>
+        <source>No project is open. Open or create one (File menu), train a run on the Train page, and its scores, predictions and errors appear here.</source>
+        <translation>尚未打开项目。请（通过“文件”菜单）打开或新建一个项目，并在训练页训练一次，其得分、预测和错误会显示在这里。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/results_page.py" line="275"/>
+        <source>This project has no run yet. Train one on the Train page (or open a run folder from the Runs page), and its scores, predictions and errors appear here.</source>
+        <translation>此项目还没有运行。请在训练页训练一次（或从运行页打开一个运行文件夹），其得分、预测和错误会显示在这里。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/results_page.py" line="284"/>
         <source>This run is not one of this project&apos;s runs ({folder}); it is shown for viewing only.</source>
         <translation>此运行不属于此项目({folder})；仅供查看。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="274"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="287"/>
         <source>It is a {run} run and this project holds {project} examples, so its rows are not matched to the project&apos;s.</source>
         <translation>这是一次 {run} 运行，而此项目包含 {project} 样例，因此其中的行不会与项目的行对应。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="278"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="291"/>
         <source>{joined} of {total} of its rows match this project&apos;s examples (same gold value).</source>
         <translation>它的 {total} 行中有 {joined} 行与此项目的样例对应(标准答案相同)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="335"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="348"/>
         <source>{shown} of {total} examples</source>
         <translation>{shown} / {total} 个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="337"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="350"/>
         <source>gold {g}, predicted {p}</source>
         <translation>标准答案 {g}，预测 {p}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="389"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="402"/>
         <source>The run predicted a label this project no longer has (renamed or removed since the run)</source>
         <translation>该运行预测的标签已不在本项目中（运行之后被重命名或删除）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="417"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="430"/>
         <source>Relabel {split} row {row}</source>
         <translation>重新标注 {split} 的第 {row} 行</translation>
     </message>
@@ -3161,77 +3171,77 @@
 <context>
     <name>TimeEstimateLabel</name>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="118"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="120"/>
         <source>SetFit</source>
         <translation>SetFit</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="119"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="121"/>
         <source>a head on the frozen encoder</source>
         <translation>冻结编码器上的分类头</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="119"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="121"/>
         <source>LoRA</source>
         <translation>LoRA</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="120"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="122"/>
         <source>fine-tuning</source>
         <translation>微调</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="120"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="122"/>
         <source>fine-tuning the top layers</source>
         <translation>微调顶部几层</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="122"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="124"/>
         <source>{rows} labels: {method}, {seeds} seeds would take {time}</source>
         <translation>{rows} 个标签：{method}，{seeds} 个种子需要 {time}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="124"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="126"/>
         <source>{rows} labels: {method} would take {time}</source>
         <translation>{rows} 个标签：{method} 需要 {time}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="126"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="128"/>
         <source>~{n} s</source>
         <translation>约 {n} 秒</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="126"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="128"/>
         <source>~{n} min</source>
         <translation>约 {n} 分钟</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="126"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="128"/>
         <source>~{n} h</source>
         <translation>约 {n} 小时</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="132"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="134"/>
         <source>(timed by this project&apos;s earlier runs: {rate} examples/s)</source>
         <translation>（按本项目之前的运行计时：每秒 {rate} 个样本）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="134"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="136"/>
         <source>(from a short timing of this model on this computer: {rate} examples/s)</source>
         <translation>（在本机对该模型的简短计时：每秒 {rate} 个样本）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="136"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="138"/>
         <source>(rough, while this computer is timed)</source>
         <translation>（粗略估计，正在为本机计时）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="138"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="140"/>
         <source>(rough: this computer is timed once the labelling assistant is idle)</source>
         <translation>（粗略估计：待标注助手空闲后再测量这台电脑的速度）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="139"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="141"/>
         <source>(rough: nothing timed on this computer yet)</source>
         <translation>（粗略估计：本机尚未计时）</translation>
     </message>

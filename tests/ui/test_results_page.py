@@ -255,3 +255,21 @@ def test_a_score_on_few_examples_says_how_little_it_rests_on(qtbot):
     assert "one example only" in panel.size_note.text()
     panel.show_metrics({}, ())
     assert panel.size_note.isHidden()
+
+
+def test_with_nothing_to_show_the_page_says_what_to_do(qtbot, tmp_path, trained_run):
+    """With no project, or a project without runs, the page was blank (a new user's first look)."""
+    session = ProjectSession(settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    page = ResultsPage(session)
+    qtbot.addWidget(page)
+    assert not page.empty_label.isHidden() and "No project is open" in page.empty_label.text()
+    project = make_project(tmp_path / "proj")
+    try:
+        session.set_project(project)
+        qtbot.waitUntil(lambda: "no run yet" in page.empty_label.text(), timeout=5000)
+        assert not page.empty_label.isHidden()
+        shutil.copytree(trained_run, project.runs_dir / "tiny-full")
+        page.refresh_runs()
+        assert page.run_dir is not None and page.empty_label.isHidden()
+    finally:
+        project.close(compact=False)
