@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bertstudio.errors import ConfigError
+from bertstudio.i18n import QT_TRANSLATE_NOOP
 
 
 @dataclass(frozen=True)
@@ -35,11 +36,6 @@ class AssistSpec:
 
 _SIAMESE = ("{}: fine-tuning the siamese (u, v, |u-v|, u*v) classifier end to end (SetFit 1.2.0 reads single "
             "texts only)")
-
-
-def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 - lupdate's marker; the app says it translated
-    """The text as it is: here it only marks the words the app translates (context "AssistKinds")."""
-    return text
 
 
 # What the user is told while there is nothing to suggest (one literal each: lupdate reads them).

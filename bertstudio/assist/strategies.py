@@ -32,6 +32,8 @@ from typing import Sequence
 
 import numpy as np
 
+from bertstudio.i18n import QT_TRANSLATE_NOOP
+
 STRATEGIES: tuple[str, ...] = ("in_order", "random", "uncertain", "by_label")
 AUDIT_EVERY = 10
 SPREAD_PICKS = 20
@@ -51,15 +53,16 @@ class NextItem:
     detail: str = ""
 
 
-# The reasons :meth:`Queue.next_row` gives, by key ("{}": the item's ``detail``).
+# The reasons :meth:`Queue.next_row` gives, by key ("{}": the item's ``detail``); the app says
+# them in the user's language (context "AssistStrategies", see bertstudio/i18n.py).
 REASONS = {
-    "skipped": "every other row is labelled; back to the skipped rows",
-    "audit": "audit pick: drawn at random, kept out of training",
-    "spread": "spread pick: nearest a k-means centre",
-    "uncertain": "most uncertain (top-2 gap {})",
-    "no_model": "no model yet: random order until suggestions exist",
-    "likeliest": "likeliest for {}",
-    "no_suggestions": "no suggestions yet: random order",
+    "skipped": QT_TRANSLATE_NOOP("AssistStrategies", "every other row is labelled; back to the skipped rows"),
+    "audit": QT_TRANSLATE_NOOP("AssistStrategies", "audit pick: drawn at random, kept out of training"),
+    "spread": QT_TRANSLATE_NOOP("AssistStrategies", "spread pick: nearest a k-means centre"),
+    "uncertain": QT_TRANSLATE_NOOP("AssistStrategies", "most uncertain (top-2 gap {})"),
+    "no_model": QT_TRANSLATE_NOOP("AssistStrategies", "no model yet: random order until suggestions exist"),
+    "likeliest": QT_TRANSLATE_NOOP("AssistStrategies", "likeliest for {}"),
+    "no_suggestions": QT_TRANSLATE_NOOP("AssistStrategies", "no suggestions yet: random order"),
 }
 
 

@@ -503,27 +503,27 @@
 <context>
     <name>AssistKinds</name>
     <message>
-        <location filename="../../bertstudio/assist/kinds.py" line="46"/>
+        <location filename="../../bertstudio/assist/kinds.py" line="42"/>
         <source>suggestions appear once the texts are embedded, from the label names</source>
         <translation>文本完成嵌入后，将根据标签名称给出建议</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/kinds.py" line="47"/>
+        <location filename="../../bertstudio/assist/kinds.py" line="43"/>
         <source>pairs: suggestions start once two labels have an example each (label names say nothing a bi-encoder can compare a pair with)</source>
         <translation>句对：当两个标签各有一个示例后开始给出建议（标签名称无法供双编码器比较句对）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/kinds.py" line="48"/>
+        <location filename="../../bertstudio/assist/kinds.py" line="44"/>
         <source>regression: suggestions start after two labelled rows</source>
         <translation>回归：标注两行后开始给出建议</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/kinds.py" line="49"/>
+        <location filename="../../bertstudio/assist/kinds.py" line="45"/>
         <source>tagging: suggestions start once a labelled sentence holds two different tags</source>
         <translation>序列标注：当已标注的句子包含两种不同的标签后开始给出建议</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/kinds.py" line="50"/>
+        <location filename="../../bertstudio/assist/kinds.py" line="46"/>
         <source>question answering: no suggestions in the labelling loop until a first model is trained (Train page)</source>
         <translation>问答：在训练出第一个模型（训练页）之前，标注循环中没有建议</translation>
     </message>
@@ -564,6 +564,44 @@
         <location filename="../../bertstudio/ui/assist_status.py" line="72"/>
         <source>Assistant: %1</source>
         <translation>助手:%1</translation>
+    </message>
+</context>
+<context>
+    <name>AssistStrategies</name>
+    <message>
+        <location filename="../../bertstudio/assist/strategies.py" line="59"/>
+        <source>every other row is labelled; back to the skipped rows</source>
+        <translation>其他行都已标注；回到跳过的行</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/assist/strategies.py" line="60"/>
+        <source>audit pick: drawn at random, kept out of training</source>
+        <translation>审核样本：随机抽取，不参与训练</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/assist/strategies.py" line="61"/>
+        <source>spread pick: nearest a k-means centre</source>
+        <translation>分散抽样：最接近某个 k-means 中心</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/assist/strategies.py" line="62"/>
+        <source>most uncertain (top-2 gap {})</source>
+        <translation>最不确定（前两名差距 {}）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/assist/strategies.py" line="63"/>
+        <source>no model yet: random order until suggestions exist</source>
+        <translation>尚无模型：在有建议之前按随机顺序</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/assist/strategies.py" line="64"/>
+        <source>likeliest for {}</source>
+        <translation>最可能是 {}</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/assist/strategies.py" line="65"/>
+        <source>no suggestions yet: random order</source>
+        <translation>尚无建议：随机顺序</translation>
     </message>
 </context>
 <context>
@@ -1431,79 +1469,44 @@
 <context>
     <name>LabelPage</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="71"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="72"/>
         <source>%v / %m labelled</source>
         <translation>已标注 %v / %m</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="73"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="74"/>
         <source>Label set…</source>
         <translation>标签集…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="78"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="79"/>
         <source>Split:</source>
         <translation>数据划分:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="83"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="84"/>
         <source>Review suspected errors…</source>
         <translation>复查疑似错误…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="179"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="180"/>
         <source>Every example of this split is labelled.</source>
         <translation>此数据划分中的样例已全部标注。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="208"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="209"/>
         <source>The labelling assistant works on the train split.</source>
         <translation>标注助手作用于训练集划分。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="238"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="239"/>
         <source>example %1 of %2</source>
         <translation>第 %1 个样例，共 %2 个</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="239"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="240"/>
         <source>no examples</source>
         <translation>没有样例</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="263"/>
-        <source>every other row is labelled; back to the skipped rows</source>
-        <translation>其他行都已标注；回到跳过的行</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="264"/>
-        <source>audit pick: drawn at random, kept out of training</source>
-        <translation>审核样本：随机抽取，不参与训练</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="265"/>
-        <source>spread pick: nearest a k-means centre</source>
-        <translation>分散抽样：最接近某个 k-means 中心</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="266"/>
-        <source>most uncertain (top-2 gap {})</source>
-        <translation>最不确定（前两名差距 {}）</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="267"/>
-        <source>no model yet: random order until suggestions exist</source>
-        <translation>尚无模型：在有建议之前按随机顺序</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="268"/>
-        <source>likeliest for {}</source>
-        <translation>最可能是 {}</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="269"/>
-        <source>no suggestions yet: random order</source>
-        <translation>尚无建议：随机顺序</translation>
     </message>
 </context>
 <context>

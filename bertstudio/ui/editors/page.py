@@ -18,7 +18,7 @@ asks it for the next example in the chosen order; the arrows still move row by r
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QT_TRANSLATE_NOOP, Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -258,21 +258,12 @@ class LabelPage(QWidget):
             self.editor().setFocus()
 
 
-# Why the assistant picked the example shown (assist/strategies.REASONS, in the user's language).
-_PICK_REASONS = {
-    "skipped": QT_TRANSLATE_NOOP("LabelPage", "every other row is labelled; back to the skipped rows"),
-    "audit": QT_TRANSLATE_NOOP("LabelPage", "audit pick: drawn at random, kept out of training"),
-    "spread": QT_TRANSLATE_NOOP("LabelPage", "spread pick: nearest a k-means centre"),
-    "uncertain": QT_TRANSLATE_NOOP("LabelPage", "most uncertain (top-2 gap {})"),
-    "no_model": QT_TRANSLATE_NOOP("LabelPage", "no model yet: random order until suggestions exist"),
-    "likeliest": QT_TRANSLATE_NOOP("LabelPage", "likeliest for {}"),
-    "no_suggestions": QT_TRANSLATE_NOOP("LabelPage", "no suggestions yet: random order"),
-}
-
-
 def pick_reason(item) -> str:
-    """The one line saying why ``item`` (a NextItem) was picked, translated; its label name as it is."""
-    template = _PICK_REASONS.get(item.why)
-    if template is None:
+    """The one line saying why ``item`` (a NextItem) was picked, in the user's language (the core's
+    words, assist/strategies.REASONS); its label name as it is. The assistant made ``item``, so
+    importing its package here costs nothing (at the page's import it would load torch)."""
+    from bertstudio.assist.strategies import REASONS
+
+    if item.why not in REASONS:
         return item.reason
-    return QCoreApplication.translate("LabelPage", template).replace("{}", item.detail)
+    return QCoreApplication.translate("AssistStrategies", REASONS[item.why]).replace("{}", item.detail)
