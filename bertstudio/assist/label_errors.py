@@ -386,9 +386,7 @@ def find_in_pool(spec: AssistSpec, labels: Sequence[str], pool: PoolData, rows: 
         skipped += len(known) - len(ok)
         known = [known[i] for i in ok]
         y = y[ok]
-        if len(known) < 4 or len(np.unique(y)) < 2:
-            raise ConfigError("too few labelled rows to cross-validate",
-                              expected="at least two labelled rows in each of two labels")
+        _refuse_too_few(spec, y.tolist(), None)
         if method == "finetune":
             p, k = out_of_fold_finetuned(spec.kind, labels, pool, np.array([r for r, _ in known]), y, model_path,
                                          folds=folds, seed=seed, cancel=cancel,
@@ -516,15 +514,16 @@ def find_label_errors(project: Any, split: str = "train", *, model: str | None =
 
 
 def _refuse_too_few(spec: AssistSpec, values: Sequence[Any], source: Any) -> None:
-    """find_in_pool's rule, asked before the embedding: two labels with two rows each (a class of
-    one row cannot be held out of its own fold), or two labelled sentences for tagging."""
+    """ConfigError unless ``values`` (gold labels; tagging: tag lists) can be cross-validated: two labels
+    with two rows each, four in all (a class of one row cannot be held out of its own fold), or two
+    labelled sentences for tagging. The CLI asks it before the embedding, find_in_pool after."""
     if spec.head == "token":
         if len(values) < 2:
             raise ConfigError("too few labelled sentences to cross-validate", path=source,
                               expected="at least two labelled sentences")
         return
-    counts = Counter(values)
-    if sum(c for c in counts.values() if c >= 2) < 4 or sum(1 for c in counts.values() if c >= 2) < 2:
+    checkable = [c for c in Counter(values).values() if c >= 2]
+    if sum(checkable) < 4 or len(checkable) < 2:
         raise ConfigError("too few labelled rows to cross-validate", path=source,
                           expected="at least two labelled rows in each of two labels")
 

@@ -72,8 +72,6 @@ def check_model_config(raw: dict[str, Any], path: str | os.PathLike[str]) -> Non
 
 # Sizes that must be at least one (a zero divides: hidden_size % num_attention_heads).
 _AT_LEAST_ONE = ("num_attention_heads", "n_heads", "hidden_size", "dim", "num_hidden_layers", "n_layers", "vocab_size")
-# Task kinds a bertstudio block may name (tasks/__init__.py registers these).
-_KINDS = ("sentence", "pair", "regression", "tagging", "qa")
 
 
 def _check_shape_rules(raw: dict[str, Any], path: str | os.PathLike[str]) -> None:
@@ -100,8 +98,12 @@ def _check_shape_rules(raw: dict[str, Any], path: str | os.PathLike[str]) -> Non
             raise ConfigError(f"the bertstudio block is a {type(meta).__name__}", path=path, where="bertstudio",
                               expected="a table (task, head, ...) as bertstudio writes it")
         kind = meta.get("task")
-        if kind is not None and kind not in _KINDS:
-            raise ConfigError(f"unknown task kind {kind!r}", path=path, where="bertstudio.task", expected=" | ".join(_KINDS))
+        if kind is not None:
+            from bertstudio.data.kinds import kind_names  # the registry (datasets is loaded by then)
+
+            if kind not in kind_names():
+                raise ConfigError(f"unknown task kind {kind!r}", path=path, where="bertstudio.task",
+                                  expected=" | ".join(kind_names()))
 
 
 def check_weights_match(raw: dict[str, Any], folder: str | os.PathLike[str]) -> None:
