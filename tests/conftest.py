@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import string
 import tempfile
 from pathlib import Path
@@ -15,8 +17,12 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 # the labelling assistant (an encoder embedding every opened project in the background) runs only in
 # the tests that turn it on (tests/ui/test_assist_*.py): the suite shares two cores
 os.environ["BERTSTUDIO_ASSIST"] = "0"
-# the CLI's and the app's log file: never the user's ~/.local/state during tests
-os.environ.setdefault("BERTSTUDIO_LOG", os.path.join(tempfile.mkdtemp(prefix="bertstudio-test-log-"), "bertstudio.log"))
+# the CLI's and the app's log file: never the user's ~/.local/state during tests, and gone with
+# the session (every run used to leave a folder in /tmp)
+if "BERTSTUDIO_LOG" not in os.environ:
+    _log_dir = tempfile.mkdtemp(prefix="bertstudio-test-log-")
+    atexit.register(shutil.rmtree, _log_dir, ignore_errors=True)
+    os.environ["BERTSTUDIO_LOG"] = os.path.join(_log_dir, "bertstudio.log")
 
 import pytest
 
