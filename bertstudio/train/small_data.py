@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from bertstudio.data.kinds import get_spec
+from bertstudio.i18n import QT_TRANSLATE_NOOP
 from bertstudio.train.config import TrainConfig, setfit_fits
 from bertstudio.train.setfit_phase import setfit_available
 
@@ -55,6 +56,35 @@ HEAD_STEPS = 50  # SetFit's second phase: the probe-started head alone
 # recipe, so adapt() chooses none of them; the mode given keeps the choice within that mode.
 RECIPE = ("epochs", "lr", "batch_size", "warmup_ratio", "head", "method", "head_lr")
 HYPERPARAMETERS = RECIPE + ("mode",)
+
+# Why adapt() chose what it chose, by key ({name}: a value of the reason's own); the run's
+# config keeps the English, the app says them in the user's language (context "SmallData").
+REASONS = {
+    "setfit": QT_TRANSLATE_NOOP("SmallData", "{rows} labels (at most {most} per class): SetFit, which learns most "
+                                             "from few labels per class (contrastive fine-tuning of the "
+                                             "sentence-transformer, then its linear head)"),
+    "embedding": QT_TRANSLATE_NOOP("SmallData", "{rows} labels: a linear head on the sentence embedding, started from "
+                                                "a logistic regression on the frozen encoder, then trained for at "
+                                                "least {steps} steps"),
+    "siamese": QT_TRANSLATE_NOOP("SmallData", "{rows} labels: a linear head on the siamese (u, v, |u-v|, u*v) "
+                                              "features, started from a logistic regression on the frozen encoder, "
+                                              "then trained for at least {steps} steps"),
+    "steps": QT_TRANSLATE_NOOP("SmallData", "{rows} labelled rows: batch {batch} and {epochs} epochs, for at least "
+                                            "{steps} optimizer steps"),
+    "lora": QT_TRANSLATE_NOOP("SmallData", "LoRA: learning rate {lr} (about 10x full fine-tuning's, as peft's "
+                                           "examples use)"),
+    "frozen_pairs": QT_TRANSLATE_NOOP("SmallData", "frozen encoder on pairs: the siamese head, each side encoded alone "
+                                                   "(a frozen sentence-transformer's [CLS] of the joined pair carries "
+                                                   "almost no pair signal)"),
+}
+Reason = tuple[str, dict[str, str]]  # a key of REASONS and its values
+
+
+def say(reasons: Iterable[Reason], translate: Any = None) -> str | None:
+    """``reasons`` as one line ("; " between them), each template through ``translate``
+    (the app's QCoreApplication.translate bound to the context; None: the English)."""
+    said = [(translate(REASONS[key]) if translate else REASONS[key]).format(**values) for key, values in reasons]
+    return "; ".join(said) or None
 
 
 def is_sentence_transformer(model: str | None) -> bool:
@@ -87,13 +117,19 @@ def adapt(config: TrainConfig, counts: Counter | dict[str, int], *, given: Itera
     settings the user gave (none of :data:`RECIPE`: the small-data choice, within a given
     mode; the modes' defaults for what is not given). ``auto_reason`` says what was chosen
     and why; ``config`` itself comes back when nothing changed."""
+    return adapt_explained(config, counts, given=given, sentence_transformer=sentence_transformer)[0]
+
+
+def adapt_explained(config: TrainConfig, counts: Counter | dict[str, int], *, given: Iterable[str] = (),
+                    sentence_transformer: bool | None = None) -> tuple[TrainConfig, list[Reason]]:
+    """:func:`adapt`, and its reasons as data (keys of :data:`REASONS` with their values)."""
     given = set(given)
     if sentence_transformer is None:
         sentence_transformer = is_sentence_transformer(config.model)
     rows = int(sum(counts.values()))
     most = max(counts.values()) if counts else 0
     chosen: dict[str, Any] = {}
-    reasons: list[str] = []
+    reasons: list[Reason] = []
     spec = get_spec(config.task)
     reads_embeddings = sentence_transformer and spec.sentence_head is not None  # the embedding/siamese heads fit
     mode = config.mode  # the user's when given, else what the choice below sets
@@ -104,33 +140,29 @@ def adapt(config: TrainConfig, counts: Counter | dict[str, int], *, given: Itera
             and setfit_available() and len(counts) >= 2 and (mode_free or mode == "frozen"):
         chosen.update(method="setfit", head="embedding", mode="frozen", batch_size=SMALL_BATCH, warmup_ratio=0.1,
                       epochs=epochs_for(rows, SMALL_BATCH, HEAD_STEPS))
-        reasons.append(f"{rows} labels (at most {most} per class): SetFit, which learns most from few labels per "
-                       f"class (contrastive fine-tuning of the sentence-transformer, then its linear head)")
+        reasons.append(("setfit", {"rows": str(rows), "most": str(most)}))
     elif free and small and reads_embeddings and mode != "lora":
         head = spec.sentence_head
         chosen.update(head=head, method="finetune", lr=SMALL_LR, batch_size=SMALL_BATCH, warmup_ratio=0.1,
                       epochs=epochs_for(rows, SMALL_BATCH), **({"mode": "full"} if mode_free else {}))
-        what = "the sentence embedding" if head == "embedding" else "the siamese (u, v, |u-v|, u*v) features"
-        reasons.append(f"{rows} labels: a linear head on {what}, started from a logistic regression on the frozen "
-                       f"encoder, then trained for at least {MIN_STEPS} steps")
+        reasons.append(("embedding" if head == "embedding" else "siamese", {"rows": str(rows), "steps": str(MIN_STEPS)}))
     elif free and small:
         chosen.update(batch_size=SMALL_BATCH, epochs=epochs_for(rows, SMALL_BATCH))
-        reasons.append(f"{rows} labelled rows: batch {SMALL_BATCH} and {chosen['epochs']} epochs, for at least "
-                       f"{MIN_STEPS} optimizer steps")
+        reasons.append(("steps", {"rows": str(rows), "batch": str(SMALL_BATCH), "epochs": str(chosen["epochs"]),
+                                  "steps": str(MIN_STEPS)}))
 
     mode = chosen.get("mode", mode)
     head = chosen.get("head", config.head)
     if mode == "lora" and "lr" not in given and "lr" not in chosen:
         chosen["lr"] = LORA_LR
-        reasons.append(f"LoRA: learning rate {LORA_LR:g} (about 10x full fine-tuning's, as peft's examples use)")
+        reasons.append(("lora", {"lr": f"{LORA_LR:g}"}))
     if (mode == "frozen" and reads_embeddings and spec.sentence_head == "siamese" and head in ("linear", "mlp")
             and "head" not in given):
         chosen["head"] = "siamese"
-        reasons.append("frozen encoder on pairs: the siamese head, each side encoded alone (a frozen "
-                       "sentence-transformer's [CLS] of the joined pair carries almost no pair signal)")
+        reasons.append(("frozen_pairs", {}))
     if not chosen:
-        return config
-    return replace(config, **chosen, auto_reason="; ".join(reasons) or None)
+        return config, []
+    return replace(config, **chosen, auto_reason=say(reasons)), reasons
 
 
 def label_counts(examples: Any) -> Counter:

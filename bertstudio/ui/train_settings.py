@@ -221,8 +221,9 @@ class TrainSettingsForm(QGroupBox):
         row, _role = layout.getWidgetPosition(self.auto_label)
         layout.insertRow(row + 1, "", widget)
 
-    def show_auto(self, values: dict[str, Any], reason: str | None) -> None:
-        """Put the Automatic choice into the widgets and say why (the page computes it)."""
+    def show_auto(self, values: dict[str, Any], reason: str | None, said: str | None = None) -> None:
+        """Put the Automatic choice into the widgets and say why (the page computes it):
+        ``reason`` in English for the run's record, ``said`` in the user's language."""
         self._applying = True
         try:
             self.show_settings({k: values[k] for k in (*AUTO_FIELDS, "mode") if k in values})
@@ -230,7 +231,7 @@ class TrainSettingsForm(QGroupBox):
             self._applying = False
         self._auto_values = {k: values[k] for k in AUTO_FIELDS if k in values}
         self._auto_reason = reason
-        self.auto_label.setText(reason or self.tr("The BERT paper's recipe: the labelled set is large enough for it."))
+        self.auto_label.setText(said or reason or self.tr("The BERT paper's recipe: the labelled set is large enough for it."))
         self.auto_label.setVisible(True)
 
     def _mode_picked(self, *_: object) -> None:

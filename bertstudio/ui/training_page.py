@@ -16,10 +16,11 @@ import logging
 import math
 import re
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QApplication, QFileDialog, QHBoxLayout, QLabel, QMessageBox, QPushButton, QScrollArea, QSplitter, QVBoxLayout,
     QWidget,
@@ -153,7 +154,7 @@ class TrainingPage(QWidget):
     def _adapt_to_data(self) -> None:
         """The Automatic preset: the recipe that fits the labelled training rows
         (train/small_data.adapt, the same choice ``bertstudio train`` makes without flags)."""
-        from bertstudio.train.small_data import RECIPE, adapt, label_counts
+        from bertstudio.train.small_data import RECIPE, adapt_explained, label_counts, say
 
         if not self.form.is_auto() or self._adapting:
             return
@@ -164,10 +165,11 @@ class TrainingPage(QWidget):
         base = self.page_config(**fresh)
         examples = self.session.examples("train") if self.session.has_project() and self.session.split_size("train") else None
         counts = label_counts(examples) if examples is not None else {}
-        chosen = adapt(base, counts, given={"mode"} if self.form.mode_chosen else set())
+        chosen, reasons = adapt_explained(base, counts, given={"mode"} if self.form.mode_chosen else set())
         self._adapting = True
         try:
-            self.form.show_auto({k: getattr(chosen, k) for k in (*RECIPE, "mode")}, chosen.auto_reason)
+            self.form.show_auto({k: getattr(chosen, k) for k in (*RECIPE, "mode")}, chosen.auto_reason,
+                                say(reasons, partial(QCoreApplication.translate, "SmallData")))
         finally:
             self._adapting = False
 

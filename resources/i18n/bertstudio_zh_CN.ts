@@ -1469,42 +1469,42 @@
 <context>
     <name>LabelPage</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="72"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="71"/>
         <source>%v / %m labelled</source>
         <translation>已标注 %v / %m</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="74"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="73"/>
         <source>Label set…</source>
         <translation>标签集…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="79"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="78"/>
         <source>Split:</source>
         <translation>数据划分:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="84"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="83"/>
         <source>Review suspected errors…</source>
         <translation>复查疑似错误…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="180"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="179"/>
         <source>Every example of this split is labelled.</source>
         <translation>此数据划分中的样例已全部标注。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="209"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="208"/>
         <source>The labelling assistant works on the train split.</source>
         <translation>标注助手作用于训练集划分。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="239"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="238"/>
         <source>example %1 of %2</source>
         <translation>第 %1 个样例，共 %2 个</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="240"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="239"/>
         <source>no examples</source>
         <translation>没有样例</translation>
     </message>
@@ -3061,6 +3061,39 @@
     </message>
 </context>
 <context>
+    <name>SmallData</name>
+    <message>
+        <location filename="../../bertstudio/train/small_data.py" line="63"/>
+        <source>{rows} labels (at most {most} per class): SetFit, which learns most from few labels per class (contrastive fine-tuning of the sentence-transformer, then its linear head)</source>
+        <translation>{rows} 个标签（每类最多 {most} 个）：SetFit，每类标签很少时学得最多（先对比微调句向量模型，再训练其线性头）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/train/small_data.py" line="66"/>
+        <source>{rows} labels: a linear head on the sentence embedding, started from a logistic regression on the frozen encoder, then trained for at least {steps} steps</source>
+        <translation>{rows} 个标签：句向量上的线性头，先用冻结编码器上的逻辑回归初始化，再训练至少 {steps} 步</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/train/small_data.py" line="69"/>
+        <source>{rows} labels: a linear head on the siamese (u, v, |u-v|, u*v) features, started from a logistic regression on the frozen encoder, then trained for at least {steps} steps</source>
+        <translation>{rows} 个标签：孪生 (u, v, |u-v|, u*v) 特征上的线性头，先用冻结编码器上的逻辑回归初始化，再训练至少 {steps} 步</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/train/small_data.py" line="72"/>
+        <source>{rows} labelled rows: batch {batch} and {epochs} epochs, for at least {steps} optimizer steps</source>
+        <translation>{rows} 行已标注：批大小 {batch}，{epochs} 轮，至少 {steps} 个优化步</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/train/small_data.py" line="74"/>
+        <source>LoRA: learning rate {lr} (about 10x full fine-tuning&apos;s, as peft&apos;s examples use)</source>
+        <translation>LoRA：学习率 {lr}（约为全量微调的 10 倍，与 peft 示例相同）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/train/small_data.py" line="76"/>
+        <source>frozen encoder on pairs: the siamese head, each side encoded alone (a frozen sentence-transformer&apos;s [CLS] of the joined pair carries almost no pair signal)</source>
+        <translation>冻结编码器处理句对：使用孪生头，两句分别编码（冻结的句向量模型对拼接句对的 [CLS] 几乎不含句对信息）</translation>
+    </message>
+</context>
+<context>
     <name>SplitTargetBox</name>
     <message>
         <location filename="../../bertstudio/ui/import_target.py" line="47"/>
@@ -3447,17 +3480,17 @@
         <translation>选择模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="233"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="234"/>
         <source>The BERT paper&apos;s recipe: the labelled set is large enough for it.</source>
         <translation>BERT 论文的配方：已标注的数据足够多。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="297"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="298"/>
         <source>batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="298"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="299"/>
         <source>learning rate</source>
         <translation>学习率</translation>
     </message>
@@ -3558,167 +3591,167 @@
 <context>
     <name>TrainingPage</name>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="97"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="98"/>
         <source>Start training</source>
         <translation>开始训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="98"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="99"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="99"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="100"/>
         <source>Export run…</source>
         <translation>导出运行…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="101"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="102"/>
         <source>Write these settings and the labelled data to a folder that trains headless anywhere: bertstudio train --config run.toml (or under accelerate launch on several GPUs)</source>
         <translation>将这些设置和已标注的数据写入一个文件夹，可在任何地方无界面训练:bertstudio train --config run.toml(多 GPU 上可用 accelerate launch 启动)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="254"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="256"/>
         <source>counted when the model loads</source>
         <translation>加载模型时统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="298"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="300"/>
         <source>the training split has no labelled examples</source>
         <translation>训练数据划分中没有已标注的样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="298"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="300"/>
         <source>train split</source>
         <translation>train 数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="299"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="301"/>
         <source>at least a few labelled rows</source>
         <translation>至少几行已标注的数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="240"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="242"/>
         <source>counting…</source>
         <translation>正在计数…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="249"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="251"/>
         <source>{t:,} of {n:,} parameters ({p:.1f}%)</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="279"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="281"/>
         <source>Fix the setting first: {m}</source>
         <translation>请先修正设置:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="281"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="283"/>
         <source>Train a model on the labelled training rows</source>
         <translation>用已标注的训练行训练模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="308"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="310"/>
         <source>No dev split: holding out {n} of {m} labelled training examples ({p:.0%}, seed {s}) for evaluation.</source>
         <translation>没有验证集:从 {m} 个已标注训练样例中留出 {n} 个({p:.0%}，种子 {s})用于评估。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="342"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="344"/>
         <source>Run folder: {d}</source>
         <translation>运行文件夹:{d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="352"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="354"/>
         <source>{n} seeds ({a} to {b}), one run each, one after another.</source>
         <translation>{n} 个种子（{a} 到 {b}），每个一次运行，依次进行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="368"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="370"/>
         <source>Training… the window stays usable; Cancel stops after the current step.</source>
         <translation>训练中……窗口仍可使用；“取消”会在当前步结束后停止。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="396"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="398"/>
         <source>Export run to folder</source>
         <translation>导出运行到文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="403"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="405"/>
         <source>Exporting the run to {d}…</source>
         <translation>正在导出运行到 {d}…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="409"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="411"/>
         <source>Export failed: {m}</source>
         <translation>导出失败:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="414"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="416"/>
         <source>Run exported to {d}. Start it there with: bertstudio train --config run.toml</source>
         <translation>运行已导出到 {d}。在那里用以下命令启动:bertstudio train --config run.toml</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="435"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="437"/>
         <source>Cancelling after the current step…</source>
         <translation>将在当前步结束后取消…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="440"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="442"/>
         <source>Stop the SetFit phase?</source>
         <translation>停止 SetFit 阶段？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="441"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="443"/>
         <source>SetFit has run {done} of {total} contrastive steps. Stopping now keeps nothing of them: the run saves a model only once its head has trained.</source>
         <translation>SetFit 已完成 {total} 个对比学习步骤中的 {done} 个。现在停止将不会保留其中任何结果：只有在分类头训练之后，本次运行才会保存模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="444"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="446"/>
         <source>Stop and discard</source>
         <translation>停止并丢弃</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="445"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="447"/>
         <source>Keep training</source>
         <translation>继续训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="454"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="456"/>
         <source>Warm start: reusing the model loaded by an earlier run in this session</source>
         <translation>热启动：复用本次会话中先前运行已加载的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="460"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="462"/>
         <source>{t:,} of {n:,} parameters ({p:.1f}%), as built</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)，按构建后的模型统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="467"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="469"/>
         <source>Training failed.</source>
         <translation>训练失败。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="470"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="472"/>
         <source>Run cancelled before its first step: nothing was trained or saved.</source>
         <translation>运行在第一步之前已取消：没有训练，也没有保存任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="472"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="474"/>
         <source>Run finished.</source>
         <translation>运行完成。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="473"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="475"/>
         <source>Run cancelled; the model saved so far is usable.</source>
         <translation>运行已取消；已保存的模型可以使用。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="490"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="492"/>
         <source>Removed the empty run folder {d}</source>
         <translation>已删除空的运行文件夹 {d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="494"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="496"/>
         <source>Training could not run: {m}</source>
         <translation>无法训练:{m}</translation>
     </message>

@@ -213,6 +213,26 @@ def test_no_dev_split_holds_out_ten_percent_and_says_so(qtbot, tmp_path, tiny_mo
     project.close(compact=False)
 
 
+def test_the_automatic_reason_is_said_in_the_users_language_and_kept_in_english(qtbot, qapp, session):
+    """The core gives the choice's reasons as data; the page says them translated, while the
+    run's config keeps the English the command line prints."""
+    from bertstudio import app as app_module
+
+    installed = app_module.install_translators(qapp, "zh_CN")
+    try:
+        page = TrainingPage(session)
+        qtbot.addWidget(page)
+        page.mode_combo.setCurrentIndex(page.mode_combo.findData("lora"))
+        shown = page.form.auto_label.text()
+        assert "学习率" in shown and "learning rate" not in shown, shown
+        assert "learning rate" in page.config.auto_reason and "学习率" not in page.config.auto_reason
+        config, *_ = page.run_inputs(str(session.project.runs_dir / "x"))
+        assert config.auto_reason == page.config.auto_reason
+    finally:
+        for translator in installed:
+            qapp.removeTranslator(translator)
+
+
 def test_bert_paper_presets_fill_the_settings(qtbot, session):
     page = TrainingPage(session)
     qtbot.addWidget(page)
