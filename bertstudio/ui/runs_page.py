@@ -14,7 +14,15 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QItemSelection,
+    QItemSelectionModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView, QFileDialog, QHBoxLayout, QInputDialog, QLabel, QMessageBox, QPushButton, QSplitter, QTableView,
     QVBoxLayout, QWidget,
@@ -192,9 +200,27 @@ class RunsPage(QWidget):
         self.run_activated.emit(str(self.model.runs[idx.row()].folder))
 
     def refresh(self, *_: object) -> None:
+        picked = {r.folder for r in self.selected_runs()}
         self.model.set_runs([read_run(r) for r in all_runs(self.session)])
         self.table.resizeColumnsToContents()  # a handful of rows: the settings fit without "…"
-        self._on_selection_changed()  # a model reset drops the selection without saying so
+        selection = QItemSelection()  # a model reset drops the selection: the runs picked stay picked
+        for row, info in enumerate(self.model.runs):
+            if info.folder in picked:
+                selection.select(self.model.index(row, 0), self.model.index(row, self.model.columnCount() - 1))
+        self.table.selectionModel().select(selection, QItemSelectionModel.SelectionFlag.ClearAndSelect)
+        self._on_selection_changed()
+        if self.follower is not None and self.follower.folder not in {r.folder for r in self.model.runs}:
+            self.stop_following()  # its project closed, or it is gone: no curves of a run not listed
+        if self.follower is None:
+            self.follow_label.setText(self._hint())
+
+    def _hint(self) -> str:
+        """What the empty curves below the table are waiting for."""
+        if self.model.runs:
+            return self.tr("Select a run to see its curves; double-click it to open its results.")
+        if self.session.has_project():
+            return self.tr("No runs yet: start one on the Train page, and it appears here as it trains.")
+        return self.tr("No project open: open or create one to see its runs, or open a run folder.")
 
     def selected_runs(self) -> list[RunInfo]:
         return [self.model.runs[i.row()] for i in self.table.selectionModel().selectedRows()]
@@ -203,6 +229,8 @@ class RunsPage(QWidget):
         runs = self.selected_runs()
         self.compare_button.setEnabled(len(runs) == 2)
         self.rename_button.setEnabled(len(runs) == 1 and self._renamable(runs[0]))
+        if len(runs) == 1 and (self.follower is None or self.follower.folder != runs[0].folder):
+            self.follow(runs[0].folder)  # one run picked: its curves (a run still training keeps drawing)
 
     def _renamable(self, info: RunInfo) -> bool:
         """Only the project's own runs, and none still being written."""
@@ -275,6 +303,7 @@ class RunsPage(QWidget):
             self.follower.stop()
             self.follower.deleteLater()
             self.follower = None
+            self.follow_label.setText(self._hint())
 
     def _on_run_ended(self, ev: RunFinished) -> None:
         self.monitor.on_ended(ev)

@@ -121,3 +121,34 @@ def test_a_run_folder_written_before_this_version_still_lists(qtbot, session, tm
     row = {m.COLUMNS[c]: m.index(0, c).data() for c in range(m.columnCount())}
     assert (row["status"], row["task"], row["lr"], row["batch"], row["score"]) == ("finished", "sentence", "2e-05", "16",
                                                                                   "accuracy 91.0")
+
+
+def test_picking_a_run_shows_its_curves_and_the_empty_page_says_what_to_do(qtbot, session, tmp_path):
+    """One run selected: its curves (no "Follow" click needed), kept while the list refreshes;
+    with nothing to show, the page says why, and a closed project takes its curves away."""
+    page = RunsPage(session)
+    qtbot.addWidget(page)
+    assert "Train page" in page.follow_label.text()  # a project without runs
+    runs = []
+    for name, losses in (("a", [0.9, 0.7]), ("b", [0.5, 0.4, 0.3])):
+        run = session.project.new_run_dir(name)
+        (run / "history.jsonl").write_text(
+            _line(RunStarted(20, 64, 16, 2, 32, 100, 1000, "cpu", "fp32"))
+            + "".join(_line(_step(i + 1, loss)) for i, loss in enumerate(losses))
+            + _line(RunFinished("finished", len(losses), {"accuracy": 0.5})))
+        runs.append(run)
+    page.refresh()
+    assert "Select a run" in page.follow_label.text() and page.follower is None
+    loss = page.monitor.loss_plot
+    row_b = [r.folder for r in page.model.runs].index(runs[1])
+    page.table.selectRow(row_b)
+    qtbot.waitUntil(lambda: loss.point_count(loss.raw_name) == 3, timeout=5000)
+    assert list(loss.series_data(loss.raw_name)[1]) == [0.5, 0.4, 0.3]
+    page.refresh()  # a run ending, a rename elsewhere: the pick stays
+    assert [r.folder for r in page.selected_runs()] == [runs[1]] and page.follower.folder == runs[1]
+    page.table.selectRow([r.folder for r in page.model.runs].index(runs[0]))
+    qtbot.waitUntil(lambda: loss.point_count(loss.raw_name) == 2, timeout=5000)
+    session.close()
+    page.refresh()
+    assert page.follower is None and page.model.rowCount() == 0
+    assert "No project open" in page.follow_label.text()
