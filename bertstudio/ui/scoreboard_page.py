@@ -63,11 +63,13 @@ class ScoreboardPage(QWidget):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().hide()
         self.note = QLabel(objectName="glueScoreboardNote", wordWrap=True)
+        self.hint = QLabel(objectName="glueScoreboardHint", wordWrap=True)  # where scores come from, while none has
         bar = QHBoxLayout()
         bar.addWidget(QLabel(self.tr("Convention")))
         bar.addWidget(self.convention_combo, 1)
         lay = QVBoxLayout(self)
         lay.addLayout(bar)
+        lay.addWidget(self.hint)
         lay.addWidget(self.table, 1)
         lay.addWidget(self.note)
         session.runs_changed.connect(self.refresh)
@@ -106,7 +108,9 @@ class ScoreboardPage(QWidget):
                 self.table.setItem(i, col, item)
         avg = board.average
         summary = self.tr("over {n} of {m} entries").format(n=len(board.present), m=len(board.entries))
-        if board.missing:
+        if not board.present:
+            summary = self.tr("no task has a finished run yet")
+        elif board.missing:
             summary += "  " + self.tr("({k} missing: {names}; partial average, not comparable with a full score)").format(
                 k=board.n_missing, names=", ".join(board.missing))
         last = len(rows)
@@ -117,5 +121,21 @@ class ScoreboardPage(QWidget):
             item.setFont(font)
             if col == 1:
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            item.setToolTip(text)  # the summary can be wider than the window
             self.table.setItem(last, col, item)
         self.note.setText(QCoreApplication.translate("ScoreboardPage", CONVENTIONS[self.convention()]))
+        self.hint.setText("" if board.present else self._hint())
+        self.hint.setVisible(not board.present)
+
+    def _hint(self) -> str:
+        """With no task scored: where scores come from, for what is open."""
+        project = self.session.project
+        task = getattr(project, "glue_task", None)
+        if project is not None and task and is_glue_task(str(task)):
+            return self.tr("No finished {task} run yet: train one on the Train page and its score appears here."
+                           ).format(task=canonical_task(str(task)))
+        where = self.tr("Runs count here when their project was made from a GLUE preset (New project > From a GLUE "
+                        "preset), or when you open a run folder written by `bertstudio glue` on the Runs page.")
+        if project is None:
+            return self.tr("No project open.") + " " + where
+        return self.tr("This project is not a GLUE task, so its runs are not scored here.") + " " + where

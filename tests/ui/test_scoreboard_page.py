@@ -75,3 +75,27 @@ def test_opened_run_folders_belong_to_their_project(page, tmp_path):
     page.session.set_project(first)
     assert _rows(page)["STS-B"][0] == "87.0"
     other.close(compact=False)
+
+
+def test_with_no_scored_task_the_page_says_where_scores_come_from(qtbot, tmp_path):
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    session = ProjectSession(settings=settings)
+    page = ScoreboardPage(session)
+    qtbot.addWidget(page)
+    page.show()
+    assert page.hint.isVisible() and page.hint.text().startswith("No project open.")
+    assert "GLUE preset" in page.hint.text() and "bertstudio glue" in page.hint.text()
+    average = page.table.item(page.table.rowCount() - 1, 2).text()
+    assert average == "no task has a finished run yet"  # not a row-wide list of all eight names
+
+    plain = Project.create(tmp_path / "plain", name="p", kind="sentence", labels=["neg", "pos"])
+    plain.close(compact=False)
+    rte = Project.create(tmp_path / "rte", name="r", kind="pair", labels=["0", "1"], glue_task="RTE")
+    rte.close(compact=False)
+    for folder, expected in ((plain.folder, "not a GLUE task"), (rte.folder, "No finished RTE run yet")):
+        session.open_folder(str(folder))  # the page refreshes on project_opened
+        assert expected in page.hint.text() and page.hint.isVisible(), page.hint.text()
+    _run(session.project.new_run_dir("rte-a"), "RTE", "pair", {"accuracy": 0.66})
+    page.refresh()
+    assert not page.hint.isVisible() and _rows(page)["RTE"][0] == "66.0"
+    session.close()
