@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QProgressBar,
     QPushButton,
+    QSizePolicy,
     QSplitter,
     QTableView,
     QVBoxLayout,
@@ -90,6 +91,7 @@ class DataPage(QWidget):
         self.split_combo.setObjectName("splitCombo")
         # as wide as its longest item ("train (60,000)"): a fixed width cut it to "train (60"
         self.split_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.split_combo.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)  # never "train (20"
         self.split_combo.activated.connect(lambda i: self.show_split(self.split_combo.itemData(i)))
         self.search_edit = QLineEdit()
         self.search_edit.setObjectName("searchEdit")
@@ -100,6 +102,11 @@ class DataPage(QWidget):
         self.filter_combo = QComboBox()
         self.filter_combo.setObjectName("filterCombo")
         self.filter_combo.activated.connect(lambda _i: self.apply_filters())
+        # as wide as a short filter name (the list shows the long ones): a narrow window keeps
+        # room for the search box, which a combo sized to its longest entry squeezed to "S…"
+        self.filter_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.filter_combo.setMinimumContentsLength(10)
+        self.search_edit.setMinimumWidth(self.search_edit.fontMetrics().horizontalAdvance("x" * 12))
         self.count_label = QLabel()
         self.count_label.setObjectName("rowCountLabel")
         search_button = QPushButton(self.tr("Search"))

@@ -732,67 +732,67 @@
         <translation>搜索文本(回车)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="105"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="110"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="107"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="112"/>
         <source>Add examples…</source>
         <translation>添加样例…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="108"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="113"/>
         <source>Type new examples into this split, then label them</source>
         <translation>在此数据划分中输入新样例，然后标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="111"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="116"/>
         <source>Split:</source>
         <translation>数据划分:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="115"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="120"/>
         <source>Show:</source>
         <translation>显示:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="138"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="143"/>
         <source>&lt;b&gt;Label distribution&lt;/b&gt;</source>
         <translation>&lt;b&gt;标签分布&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="209"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="214"/>
         <source>All rows</source>
         <translation>全部行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="210"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="215"/>
         <source>Unlabelled</source>
         <translation>未标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="212"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="217"/>
         <source>Label = %1</source>
         <translation>标签 = %1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="213"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="218"/>
         <source>Disagrees with the latest run</source>
         <translation>与最近一次运行的预测不一致</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="334"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="339"/>
         <source>%1 of %2 rows</source>
         <translation>%1 / %2 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="339"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="344"/>
         <source>no run with predictions yet</source>
         <translation>还没有带预测的运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="341"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="346"/>
         <source>the latest run evaluated the %1 split</source>
         <translation>最近一次运行评估的是 %1 数据划分</translation>
     </message>
@@ -2747,87 +2747,87 @@
 <context>
     <name>RunsModel</name>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="102"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="110"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="102"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="110"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="102"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="110"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="102"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="110"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="102"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="110"/>
         <source>Mode</source>
         <translation>模式</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="102"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="110"/>
         <source>Epochs</source>
         <translation>轮数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="103"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="111"/>
         <source>LR</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="103"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="111"/>
         <source>Batch</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="103"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="111"/>
         <source>Main score</source>
         <translation>主要分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="103"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="111"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="117"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="125"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="117"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="125"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="117"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="125"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="118"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="126"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="118"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="126"/>
         <source>damaged</source>
         <translation>已损坏</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="119"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="127"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="125"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="133"/>
         <source>bundled MiniLM</source>
         <translation>内置 MiniLM</translation>
     </message>
@@ -2835,58 +2835,73 @@
 <context>
     <name>RunsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="153"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="161"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="155"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="163"/>
         <source>Open run folder…</source>
         <translation>打开运行文件夹…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="157"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="165"/>
         <source>Follow selected run live</source>
         <translation>实时跟踪所选运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="159"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="167"/>
         <source>Compare</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="160"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="168"/>
         <source>Select two runs to compare their curves, settings and predictions</source>
         <translation>选择两次运行，比较它们的曲线、设置和预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="162"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="170"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="163"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="171"/>
         <source>Give the selected run of this project a name of your own</source>
         <translation>为本项目中选中的运行起一个自己的名字</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="216"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="221"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="220"/>
+        <source>Select a run to see its curves; double-click it to open its results.</source>
+        <translation>选择一个运行以查看其曲线；双击可打开其结果。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/runs_page.py" line="222"/>
+        <source>No runs yet: start one on the Train page, and it appears here as it trains.</source>
+        <translation>还没有运行：在“训练”页开始一个，训练时它会出现在这里。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/runs_page.py" line="223"/>
+        <source>No project open: open or create one to see its runs, or open a run folder.</source>
+        <translation>没有打开的项目：打开或新建一个项目以查看其运行，或打开一个运行文件夹。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/runs_page.py" line="244"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="249"/>
         <source>Rename run</source>
         <translation>重命名运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="216"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="244"/>
         <source>New name:</source>
         <translation>新名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="243"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="271"/>
         <source>Open a run folder (with history.jsonl)</source>
         <translation>打开运行文件夹(含 history.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="269"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="297"/>
         <source>Following {folder}</source>
         <translation>正在跟踪 {folder}</translation>
     </message>
@@ -2944,44 +2959,69 @@
         <translation>最佳运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="67"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="68"/>
         <source>Convention</source>
         <translation>计分规则</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="91"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="93"/>
         <source>missing</source>
         <translation>缺失</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="91"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="93"/>
         <source>no run yet</source>
         <translation>尚无运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="96"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="98"/>
         <source>(not in the average)</source>
         <translation>(不计入平均)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="98"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="100"/>
         <source>(partial)</source>
         <translation>(部分)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="108"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="110"/>
         <source>over {n} of {m} entries</source>
         <translation>基于 {m} 项中的 {n} 项</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="110"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="112"/>
+        <source>no task has a finished run yet</source>
+        <translation>还没有任务有已完成的运行</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="114"/>
         <source>({k} missing: {names}; partial average, not comparable with a full score)</source>
         <translation>(缺少 {k} 项:{names}；部分平均值，不能与完整分数相比)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="113"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="117"/>
         <source>Average</source>
         <translation>平均</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="135"/>
+        <source>No finished {task} run yet: train one on the Train page and its score appears here.</source>
+        <translation>还没有已完成的 {task} 运行：在“训练”页训练一个，其分数会显示在这里。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="137"/>
+        <source>Runs count here when their project was made from a GLUE preset (New project &gt; From a GLUE preset), or when you open a run folder written by `bertstudio glue` on the Runs page.</source>
+        <translation>由 GLUE 预设创建的项目（新建项目 &gt; 使用 GLUE 预设）中的运行，或在“运行记录”页打开的由 `bertstudio glue` 写出的运行文件夹，会计入这里。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="140"/>
+        <source>No project open.</source>
+        <translation>没有打开的项目。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="141"/>
+        <source>This project is not a GLUE task, so its runs are not scored here.</source>
+        <translation>此项目不是 GLUE 任务，因此其运行不在这里计分。</translation>
     </message>
 </context>
 <context>

@@ -318,3 +318,23 @@ def test_the_label_pages_notes_reach_the_status_bar(main_window):
     """The editors' notes (why Enter did nothing, every example labelled) were emitted and shown nowhere."""
     main_window.pages["label"].editors["sentence"].message_shown.emit("Every example of this split is labelled.")
     assert main_window.statusBar().currentMessage() == "Every example of this split is labelled."
+
+
+def test_at_its_smallest_the_window_cuts_no_control_of_the_data_bar(qtbot, tmp_path):
+    """A window at its minimum width (a half screen) still shows the split's name and size
+    whole and leaves the search box room to type in; wide enough for it is under 900 px."""
+    project = Project.create(tmp_path / "p", name="p", kind="sentence", labels=["negative", "positive"])
+    project.import_examples(from_records("sentence", [{"text": f"s{i}", "label": None} for i in range(200)],
+                                         labels=["negative", "positive"]), "train")
+    window = MainWindow(ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"),
+                                                                   QSettings.Format.IniFormat)))
+    qtbot.addWidget(window)
+    window.show()
+    window.show_page("data")
+    window.resize(window.minimumSizeHint().width(), 650)
+    qtbot.waitUntil(lambda: window.width() <= 900)
+    page = window.pages["data"]
+    combo = page.split_combo
+    assert combo.currentText() == "train (200)" and combo.width() >= combo.sizeHint().width()
+    assert page.search_edit.width() >= page.search_edit.fontMetrics().horizontalAdvance("x" * 12)
+    window.close()
