@@ -206,6 +206,15 @@ def load_alongside(reference: ExampleSet, spec: ReadSpec, path: str | os.PathLik
     )
 
 
+def save_format(examples: ExampleSet, path: str | os.PathLike[str]) -> str:
+    """The format :func:`save_examples` writes to ``path`` when none is given: the file name's."""
+    ext = Path(path).suffix.lower()
+    fmt = examples.spec.save_format if ext not in _EXT else _EXT[ext]
+    if fmt == "squad" and examples.spec.save_format != "squad":  # a .json file of another kind: JSON Lines
+        fmt = "jsonl"
+    return fmt
+
+
 def save_examples(
     examples: ExampleSet,
     path: str | os.PathLike[str],
@@ -217,10 +226,7 @@ def save_examples(
     """Write ``examples`` atomically so that :func:`load_examples` reads back the same rows."""
     fmt = (fmt or "auto").lower()
     if fmt == "auto":
-        ext = Path(path).suffix.lower()
-        fmt = examples.spec.save_format if ext not in _EXT else _EXT[ext]
-        if fmt == "squad" and examples.spec.save_format != "squad":  # a .json file of another kind: JSON Lines
-            fmt = "jsonl"
+        fmt = save_format(examples, path)
     if fmt == "glue":
         save_glue(examples, path, glue_task)
     elif fmt in ("csv", "tsv"):

@@ -18,6 +18,7 @@ Two rules keep an import from losing or changing what the user made:
 
 from __future__ import annotations
 
+import os
 import re
 import uuid
 from datetime import datetime, timezone
@@ -269,8 +270,28 @@ class SplitOps:
             missing = [n for n in dict.fromkeys(wanted) if n not in self.labels] if get_spec(self.kind).has_label_set else []  # type: ignore[attr-defined]
             return self._store_split(entry["split"], table, entry.get("source"), missing, replace=True)
 
-    def export(self, split: str, path: str | Path, fmt: str = "auto", **kwargs: Any) -> None:
-        """Write ``split`` (edits applied) with the format writers of :mod:`bertstudio.data.io`."""
-        from bertstudio.data.io import save_examples
+    def export_target(self, path: str | Path) -> Path:
+        """The file an export to ``path`` writes (a link's target); refused inside the project's folder."""
+        target = Path(os.path.realpath(path))
+        home = Path(os.path.realpath(self.folder))
+        if target == home or home in target.parents:
+            raise DataError("the file is inside the project's folder, which holds the project's own files",
+                            path=Path(path), expected="a file outside " + str(self.folder))
+        return target
 
-        save_examples(self.examples(split), path, fmt=fmt, **kwargs)
+    def export(self, split: str, path: str | Path, fmt: str = "auto", **kwargs: Any) -> None:
+        """Write ``split`` (edits applied) with the format writers of :mod:`bertstudio.data.io`.
+
+        A link is written through: the file it names gets the rows and the link stays. Never
+        into the project's own folder: a file written over ``labels.journal`` or a split's data
+        would lose labels or leave the project unreadable."""
+        from bertstudio.data.io import save_examples, save_format
+
+        if split not in self._meta["splits"]:
+            raise DataError(f"the project holds no {split} rows to export", path=self.folder / PROJECT_FILE,
+                            expected="a split with rows: " + (", ".join(self._meta["splits"]) or "none yet"))
+        target = self.export_target(path)
+        examples = self.examples(split)
+        if (fmt or "auto").lower() == "auto":
+            fmt = save_format(examples, path)  # the name the user gave says the format, not its link's target
+        save_examples(examples, target, fmt=fmt, **kwargs)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -11,6 +13,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QMessageBox,
     QPushButton,
     QWidget,
 )
@@ -60,17 +63,36 @@ class ExportDialog(QDialog):
         form.addRow(self.tr("File:"), row)
         form.addRow(self.error_label)
         form.addRow(buttons)
+        self._confirmed: str | None = None  # a path the save dialog already asked to replace
+        if not self.split_combo.count():
+            self.error_label.setText(self.tr("This project holds no rows to export yet."))
+            buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(False)
 
     def _on_browse(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, self.tr("Export data"), self.path_edit.text())
         if path:
             self.path_edit.setText(path)
+            self._confirmed = path  # the save dialog asked before choosing an existing file
 
     def export(self) -> bool:
         path = self.path_edit.text().strip()
         if not path:
             self.error_label.setText(self.tr("Choose a file to write."))
             return False
+        if self.split_combo.currentData() is None:
+            self.error_label.setText(self.tr("This project holds no rows to export yet."))
+            return False
+        try:
+            self.session.project.export_target(path)  # refused before anything is asked
+        except BertStudioError as exc:
+            self.error_label.setText(exc.message)
+            return False
+        if path != self._confirmed and os.path.lexists(path) and not os.path.isdir(path):
+            answer = QMessageBox.question(
+                self, self.tr("Export data"), self.tr("{path} already exists. Replace it?").format(path=path),
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+            if answer != QMessageBox.StandardButton.Yes:
+                return False
         try:
             self.session.project.export(self.split_combo.currentData(), path, self.format_combo.currentData())
         except BertStudioError as exc:

@@ -727,72 +727,72 @@
 <context>
     <name>DataPage</name>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="96"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="98"/>
         <source>Search the text (Enter)</source>
         <translation>搜索文本(回车)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="110"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="112"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="112"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="114"/>
         <source>Add examples…</source>
         <translation>添加样例…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="113"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="115"/>
         <source>Type new examples into this split, then label them</source>
         <translation>在此数据划分中输入新样例，然后标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="116"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="118"/>
         <source>Split:</source>
         <translation>数据划分:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="120"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="122"/>
         <source>Show:</source>
         <translation>显示:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="143"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="145"/>
         <source>&lt;b&gt;Label distribution&lt;/b&gt;</source>
         <translation>&lt;b&gt;标签分布&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="214"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="216"/>
         <source>All rows</source>
         <translation>全部行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="215"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="217"/>
         <source>Unlabelled</source>
         <translation>未标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="217"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="219"/>
         <source>Label = %1</source>
         <translation>标签 = %1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="218"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="220"/>
         <source>Disagrees with the latest run</source>
         <translation>与最近一次运行的预测不一致</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="339"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="341"/>
         <source>%1 of %2 rows</source>
         <translation>%1 / %2 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="344"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="346"/>
         <source>no run with predictions yet</source>
         <translation>还没有带预测的运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="346"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="348"/>
         <source>the latest run evaluated the %1 split</source>
         <translation>最近一次运行评估的是 %1 数据划分</translation>
     </message>
@@ -863,45 +863,57 @@
 <context>
     <name>ExportDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="29"/>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="65"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="32"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="72"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="92"/>
         <source>Export data</source>
         <translation>导出数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="39"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="42"/>
         <source>from the file name</source>
         <translation>根据文件名</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="44"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="47"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="54"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="57"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="58"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="61"/>
         <source>Split:</source>
         <translation>数据划分:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="59"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="62"/>
         <source>Format:</source>
         <translation>格式:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="60"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="63"/>
         <source>File:</source>
         <translation>文件:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="72"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="68"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="83"/>
+        <source>This project holds no rows to export yet.</source>
+        <translation>此项目还没有可导出的行。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="80"/>
         <source>Choose a file to write.</source>
         <translation>请选择要写入的文件。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="92"/>
+        <source>{path} already exists. Replace it?</source>
+        <translation>{path} 已存在。要替换它吗？</translation>
     </message>
 </context>
 <context>

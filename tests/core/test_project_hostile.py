@@ -476,3 +476,42 @@ def test_a_bad_label_name_is_refused_in_project_json_and_skipped_in_the_journal(
     (p.folder / "project.json.bak").unlink(missing_ok=True)
     with pytest.raises(DataError, match="label 2"):
         Project.open(p.folder)
+
+
+@pytest.mark.parametrize("inside", ["labels.journal", "project.json", "data/train.arrow", "runs/out.csv", "."])
+def test_an_export_never_writes_into_the_projects_own_folder(tmp_path: Path, inside: str) -> None:
+    """Exporting over labels.journal lost saved labels after a crash; over a split's data
+    file it left the project unreadable. Nothing inside the project folder is written."""
+    p = _project(tmp_path / "proj")
+    p.set_gold("train", 0, "pos")
+    before = {f: f.read_bytes() for f in p.folder.rglob("*") if f.is_file()}
+    target = p.folder / inside
+    if inside == "data/train.arrow":
+        target = next((p.folder / "data").glob("train*"))
+    with pytest.raises(DataError, match="inside the project's folder"):
+        p.export("train", target, "csv")
+    link = tmp_path / "elsewhere.jsonl"  # a link from outside into the project: the same
+    link.symlink_to(p.folder / "labels.journal")
+    with pytest.raises(DataError, match="inside the project's folder"):
+        p.export("train", link)
+    assert {f: f.read_bytes() for f in p.folder.rglob("*") if f.is_file()} == before
+    p.close(compact=False)
+    q = Project.open(tmp_path / "proj")
+    assert q.gold("train", 0) == "pos" and not q.recovery_messages
+    q.close(compact=False)
+
+
+def test_an_export_writes_through_a_link_and_keeps_it(tmp_path: Path) -> None:
+    p = _project(tmp_path / "proj")
+    real = tmp_path / "kept" / "rows.data"
+    real.parent.mkdir()
+    real.write_text("old\n")
+    link = tmp_path / "rows.jsonl"  # the name says the format, not the link's target
+    link.symlink_to(real)
+    p.export("train", link)
+    assert link.is_symlink() and os.readlink(link) == str(real)
+    assert json.loads(real.read_text().splitlines()[0])["text"] == p.row("train", 0)["text"]
+    with pytest.raises(DataError, match="no dev rows"):
+        p.export("dev", tmp_path / "dev.csv")
+    assert not (tmp_path / "dev.csv").exists()
+    p.close(compact=False)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QDialogButtonBox
 
+from bertstudio.data.examples import from_records
 from bertstudio.data.io import load_examples
 from bertstudio.ui import import_dialog
 from bertstudio.ui.export_dialog import ExportDialog
@@ -154,6 +155,38 @@ def test_export_round_trips(qtbot, main_window, shared_data, tmp_path):
     dialog2.format_combo.setCurrentIndex(dialog2.format_combo.findData("tsv"))
     assert not dialog2.export()
     assert str(tmp_path) in dialog2.error_label.text()
+
+
+def test_export_asks_before_replacing_a_typed_file_and_needs_rows(qtbot, main_window, tmp_path, monkeypatch):
+    """Only Browse… asked before replacing a file: a typed name replaced a user's file unasked.
+    An empty project said "unknown split None"."""
+    from PySide6.QtWidgets import QDialogButtonBox, QMessageBox
+
+    session = main_window.session
+    empty = ExportDialog(session, main_window)
+    qtbot.addWidget(empty)
+    assert "no rows to export" in empty.error_label.text()
+    assert not empty.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok).isEnabled()
+    assert not empty.export() and "None" not in empty.error_label.text()
+
+    session.project.import_examples(from_records("sentence", [{"text": "good", "label": None}]), "train")
+    mine = tmp_path / "mine.csv"
+    mine.write_text("my own file\n")
+    asked: list[str] = []
+    answer = QMessageBox.StandardButton.No
+    monkeypatch.setattr(QMessageBox, "question", lambda _p, _t, text, *a: asked.append(text) or answer)
+    dialog = ExportDialog(session, main_window, "train")
+    qtbot.addWidget(dialog)
+    dialog.path_edit.setText(str(mine))
+    assert not dialog.export() and mine.read_text() == "my own file\n" and str(mine) in asked[0]
+    answer = QMessageBox.StandardButton.Yes
+    assert dialog.export() and "good" in mine.read_text()
+    fresh = tmp_path / "fresh.csv"  # a new file: nothing to ask
+    dialog.path_edit.setText(str(fresh))
+    assert dialog.export() and fresh.is_file() and len(asked) == 2
+    dialog.path_edit.setText(str(session.project.folder / "labels.journal"))
+    assert not dialog.export() and "inside the project" in dialog.error_label.text()
+    assert len(asked) == 2  # refused before asking whether to replace it
 
 
 def test_conllu_and_squad_import_with_their_fixed_layouts(qtbot, session_factory, shared_data):
