@@ -307,4 +307,7 @@ class RunsPage(QWidget):
 
     def _on_run_ended(self, ev: RunFinished) -> None:
         self.monitor.on_ended(ev)
-        self.refresh()
+        folder = self.follower.folder if self.follower is not None else None
+        listed = {r.folder: r.status for r in self.model.runs}
+        if listed.get(folder) in (None, "running"):  # a run that ended while followed; a replayed one is
+            self.refresh()  # as listed (a reset mid-click would swallow the double-click that opens it)
