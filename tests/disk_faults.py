@@ -34,3 +34,15 @@ def deny_writes(monkeypatch: pytest.MonkeyPatch, code: int = errno.EROFS) -> Non
 
     monkeypatch.setattr(pa, "OSFile", refuse)
     monkeypatch.setattr(atomic, "open", open_for_reading_only, raising=False)
+
+
+def deny_appends(monkeypatch: pytest.MonkeyPatch, code: int = errno.EROFS) -> None:
+    """Every journal append (one edit) fails with ``OSError(code)`` until ``monkeypatch.undo()``."""
+    from bertstudio.data import journal
+
+    error = OSError(code, os.strerror(code))
+
+    def refuse(*_a: object, **_k: object) -> None:
+        raise error
+
+    monkeypatch.setattr(journal, "append_durably", refuse)

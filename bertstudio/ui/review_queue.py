@@ -37,7 +37,7 @@ from PySide6.QtWidgets import (
 from bertstudio.assist.cache import text_key
 from bertstudio.data.atomic import atomic_write_bytes
 from bertstudio.data.regular_file import read_regular_text
-from bertstudio.errors import DataError
+from bertstudio.errors import BertStudioError, DataError
 from bertstudio.ui.jobs import JobWorker
 from bertstudio.ui.session import ProjectSession
 
@@ -356,7 +356,11 @@ class ReviewQueue(QWidget):
             value = list(self.session.gold(self.split, flag.row))
             value[flag.word] = flag.suggested
         text = self.tr("Relabel row %1 as %2").replace("%1", str(flag.row + 1)).replace("%2", flag.suggested)
-        self.session.apply_gold(self.split, flag.row, value, text)
+        try:
+            self.session.apply_gold(self.split, flag.row, value, text)
+        except BertStudioError as exc:  # not saved: the flag stays open, and the window says why
+            self.session.report_failure(exc.message)
+            return
         self._paint(item)
         self._next()
 

@@ -233,10 +233,14 @@ class ProjectSession(QObject):
         return int(done), int(total)
 
     def apply_gold(self, split: str, row: int, value: Any, text: str) -> None:
-        """Set a gold value as one undoable edit (what every editor calls)."""
+        """Set a gold value as one undoable edit (what every editor calls). The value is
+        written first: an edit that could not be saved (a read-only folder, a full disk, a
+        value the project refuses) raises the core's BertStudioError and never reaches the stack."""
         from bertstudio.ui.undo import SetGoldCommand
 
-        self.undo_stack.push(SetGoldCommand(self, split, row, value, text))
+        command = SetGoldCommand(self, split, row, value, text)
+        self.write_gold(split, row, value)
+        self.undo_stack.push(command.written())
 
     def write_gold(self, split: str, row: int, value: Any) -> None:
         """Write through to the project (journaled and fsynced there); its change event tells the views."""

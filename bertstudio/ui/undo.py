@@ -33,6 +33,11 @@ class SetGoldCommand(QUndoCommand):
         # Deep copies: gold values of tagging/QA are lists/dicts the editor may keep mutating.
         self._old = copy.deepcopy(session.gold(split, row))
         self._new = copy.deepcopy(new)
+        self._done = False  # written before the push: the push's redo has nothing to do
+
+    def written(self) -> "SetGoldCommand":
+        self._done = True
+        return self
 
     @property
     def split(self) -> str:
@@ -43,12 +48,22 @@ class SetGoldCommand(QUndoCommand):
         return self._row
 
     def redo(self) -> None:
-        self._session.write_gold(self._split, self._row, copy.deepcopy(self._new))
+        if self._done:
+            self._done = False
+            return
+        self._write(self._new)
 
     def undo(self) -> None:
-        self._session.write_gold(self._split, self._row, copy.deepcopy(self._old))
         # Bring the example back into view so the user sees what was undone.
         self._session.set_current(self._split, self._row)
+        self._write(self._old)
+
+    def _write(self, value: Any) -> None:
+        try:
+            self._session.write_gold(self._split, self._row, copy.deepcopy(value))
+        except BertStudioError as exc:  # not saved (read-only folder, full disk): off the stack, and said
+            self.setObsolete(True)
+            self._session.report_failure(exc.message)
 
 
 class RenameLabelCommand(QUndoCommand):

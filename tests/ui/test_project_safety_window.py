@@ -95,3 +95,45 @@ def test_save_and_close_on_a_read_only_folder_show_the_message_and_lose_nothing(
     assert (project.folder / "labels.journal").read_bytes() == journal
     with Project.open(project.folder) as again:
         assert [again.gold("train", r) for r in range(4)] == ["pos", "neg", "pos", None]
+
+
+def test_an_edit_that_cannot_be_saved_says_so_and_never_reaches_the_undo_stack(qtbot, tmp_path, monkeypatch):
+    """A read-only folder or a full disk: each label key used to fail silently (a traceback on
+    stderr), move on to the next row and still add an undo entry; undo failed silently too."""
+    from disk_faults import deny_appends
+    from PySide6.QtCore import Qt
+
+    project = Project.create(tmp_path / "p", name="reviews", kind="sentence", labels=["neg", "pos"])
+    project.import_examples(from_records("sentence", ROWS), "train")
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    window = MainWindow(session)
+    qtbot.addWidget(window)
+    window.show()
+    window.show_page("label")
+    editor = window.pages["label"].editor()
+    editor.go_to(0)
+    editor.setFocus()
+    qtbot.keyClick(editor, Qt.Key.Key_2)  # saved: row 0 is pos, the editor moves on
+    assert session.gold("train", 0) == "pos" and editor.row == 1 and session.undo_stack.count() == 1
+
+    deny_appends(monkeypatch)
+    seen: list[tuple[str, str]] = []
+    timer = _answer_boxes(seen)
+    for _ in range(3):
+        qtbot.keyClick(editor, Qt.Key.Key_1)
+    qtbot.waitUntil(lambda: len(seen) == 3)
+    assert all(title == "Could not save" and "labels.journal" in text and "Read-only" in text for title, text in seen)
+    assert session.gold("train", 1) is None and editor.row == 1  # not saved: the row stays in view
+    assert session.undo_stack.count() == 1
+    session.undo_stack.undo()  # undoing the saved edit cannot be saved either: said, and taken off the stack
+    qtbot.waitUntil(lambda: len(seen) == 4)
+    assert session.gold("train", 0) == "pos" and session.undo_stack.count() == 0
+    timer.stop()
+
+    monkeypatch.undo()
+    editor.go_to(1)
+    qtbot.keyClick(editor, Qt.Key.Key_1)
+    assert session.gold("train", 1) == "neg" and session.undo_stack.count() == 1
+    window.close()
+    with Project.open(project.folder) as again:
+        assert [again.gold("train", r) for r in range(3)] == ["pos", "neg", None]

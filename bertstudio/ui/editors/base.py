@@ -20,6 +20,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QWidget
 
+from bertstudio.errors import BertStudioError
 from bertstudio.ui.editors.label_picker import OPEN_KEY, LabelPicker, key_texts, opens_picker
 from bertstudio.ui.session import ProjectSession
 
@@ -183,9 +184,16 @@ class KindEditor(QWidget):
         if self.next_hook is None or not self.next_hook(True):
             self.next_unlabelled()
 
-    def set_gold(self, value: Any, text: str) -> None:
-        if self.row >= 0:
+    def set_gold(self, value: Any, text: str) -> bool:
+        """Store ``value`` as one undoable edit; False (and the window says why) when it could not be saved."""
+        if self.row < 0:
+            return False
+        try:
             self.session.apply_gold(self.split, self.row, value, text)
+        except BertStudioError as exc:
+            self.session.report_failure(exc.message)
+            return False
+        return True
 
     def handle_navigation(self, event: QKeyEvent, *, arrows: bool = True) -> bool:
         """Keys every editor shares; returns True when the key was used."""

@@ -154,8 +154,8 @@ class SentenceEditor(KindEditor):
     def apply_label(self, name: str) -> None:
         if self.row < 0:
             return
-        self.set_gold(name, self.tr("Label row %1 as '%2'").replace("%1", str(self.row + 1)).replace("%2", name))
-        if self.advance_box.isChecked():
+        stored = self.set_gold(name, self.tr("Label row %1 as '%2'").replace("%1", str(self.row + 1)).replace("%2", name))
+        if stored and self.advance_box.isChecked():  # not saved: the row stays in view
             self.advance()
 
     def clear_label(self) -> None:

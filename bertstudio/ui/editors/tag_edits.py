@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from PySide6.QtGui import QUndoCommand
 
+from bertstudio.errors import BertStudioError
+
 if TYPE_CHECKING:
     from bertstudio.ui.session import ProjectSession
 
@@ -90,14 +92,19 @@ class TagEditCommand(QUndoCommand):
     def _put(self, state: tuple[Any, Tags | None]) -> None:
         gold, draft = copy.deepcopy(state)
         key = (self._split, self._row)
+        stored = gold != self._session.gold(self._split, self._row)
+        if stored:
+            try:
+                self._session.write_gold(self._split, self._row, gold)
+            except BertStudioError as exc:  # not saved (read-only folder, full disk): draft unchanged, said
+                self.setObsolete(True)  # a push leaves it off the stack, an undo takes it off
+                self._session.report_failure(exc.message)
+                return
         if draft is None:
             self._drafts.pop(key, None)
         else:
             self._drafts[key] = draft
-        if gold != self._session.gold(self._split, self._row):
-            self._session.write_gold(self._split, self._row, gold)
-        else:
-            self._shown()
+        self._shown()  # after the draft: gold_changed's redraw came before it
 
     def redo(self) -> None:
         self._put(self._after)
