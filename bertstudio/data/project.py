@@ -157,9 +157,14 @@ class Project(MetaState, LabelSetOps, SplitOps, JournalReplay):
         bertstudio, or another process has it open.
         """
         folder = Path(folder)
-        if folder.is_file() and folder.name == PROJECT_FILE:
-            folder = folder.parent
-        if not (folder / PROJECT_FILE).exists() and not (folder / BACKUP_FILE).exists():
+        try:  # a folder you may not enter, a name too long: OSError, not the False of a missing file
+            if folder.is_file() and folder.name == PROJECT_FILE:
+                folder = folder.parent
+            found = (folder / PROJECT_FILE).exists() or (folder / BACKUP_FILE).exists()
+        except OSError as exc:
+            raise DataError(f"the project cannot be opened ({exc.strerror or exc})", path=folder,
+                            expected="a project folder you may read and write") from None
+        if not found:
             raise DataError("this folder is not a bertstudio project", path=folder / PROJECT_FILE,
                             expected=f"a folder with {PROJECT_FILE}")
         lock = ProjectLock.acquire(folder)

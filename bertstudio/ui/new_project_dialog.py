@@ -184,14 +184,19 @@ class NewProjectDialog(QDialog):
             self.error_label.setText(self.tr("Give the project a name and a folder."))
             return False
         path = Path(folder).expanduser()
-        blocked = self._blocked(path)
-        if blocked:
-            self.error_label.setText(blocked)
+        try:  # looking may fail too: a name too long, a folder you may not enter
+            blocked = self._blocked(path)
+            if blocked:
+                self.error_label.setText(blocked)
+                return False
+            if path.is_dir() and any(path.iterdir()) and not (path / "project.json").exists():
+                path = path / re.sub(r"[^\w.-]+", "-", name)  # a parent folder was chosen: make one inside
+            made = _first_missing(path)  # what this attempt creates, and so may take away again
+            was_empty_folder = made is None and path.is_dir() and not any(path.iterdir())
+        except OSError as exc:
+            self.error_label.setText(self.tr("Cannot create the project in {folder}: {reason}").format(
+                folder=exc.filename or path, reason=self._reason(exc)))
             return False
-        if path.is_dir() and any(path.iterdir()) and not (path / "project.json").exists():
-            path = path / re.sub(r"[^\w.-]+", "-", name)  # a parent folder was chosen: make one inside
-        made = _first_missing(path)  # what this attempt creates, and so may take away again
-        was_empty_folder = made is None and path.is_dir() and not any(path.iterdir())
         try:
             self.project = Project.create(os.fspath(path), name=name, kind=self.kind(), labels=self.labels(),
                                           glue_task=self.preset_combo.currentData())

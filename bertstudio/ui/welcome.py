@@ -82,8 +82,13 @@ class WelcomePanel(QWidget):
         for folder in folders[:MAX_RECENT]:
             item = QListWidgetItem(folder)
             item.setData(Qt.ItemDataRole.UserRole, folder)
-            if not (Path(folder) / "project.json").is_file():
-                item.setText(self.tr("%1 (not found)").replace("%1", folder))
+            try:
+                found = (Path(folder) / "project.json").is_file()
+                reason = self.tr("%1 (not found)")
+            except OSError:  # a folder you may no longer enter, a share gone: the app still starts
+                found, reason = False, self.tr("%1 (not reachable)")
+            if not found:
+                item.setText(reason.replace("%1", folder))
                 item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEnabled)
             self.recent_list.addItem(item)
         self.recent_title.setVisible(bool(folders))

@@ -1407,7 +1407,7 @@
 <context>
     <name>KindEditor</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/base.py" line="163"/>
+        <location filename="../../bertstudio/ui/editors/base.py" line="164"/>
         <source>Every example of this split is labelled.</source>
         <translation>此数据划分中的样例已全部标注。</translation>
     </message>
@@ -1992,43 +1992,44 @@
         <translation>请为项目指定名称和文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="205"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="197"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="210"/>
         <source>Cannot create the project in {folder}: {reason}</source>
         <translation>无法在 {folder} 中创建项目:{reason}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="218"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="223"/>
         <source>{path} is a file, not a folder: choose a folder for the project.</source>
         <translation>{path} 是文件而不是文件夹:请为项目选择一个文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="219"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="224"/>
         <source>{path} is a file, so no folder can be made inside it: choose another place.</source>
         <translation>{path} 是文件，无法在其中创建文件夹:请选择其他位置。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="224"/>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="225"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="229"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="230"/>
         <source>no permission to write there</source>
         <translation>没有在此处写入的权限</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="226"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="231"/>
         <source>the disk is read-only</source>
         <translation>磁盘是只读的</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="227"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="232"/>
         <source>the disk is full</source>
         <translation>磁盘已满</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="228"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="233"/>
         <source>a part of the path is a file, not a folder</source>
         <translation>路径中的某一部分是文件而不是文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="229"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="234"/>
         <source>the path is too long</source>
         <translation>路径太长</translation>
     </message>
@@ -2152,12 +2153,12 @@
         <translation>将标签 {a} 重命名为 {b}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="260"/>
+        <location filename="../../bertstudio/ui/session.py" line="264"/>
         <source>Replace the rows of %1</source>
         <translation>替换 %1 的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="273"/>
+        <location filename="../../bertstudio/ui/session.py" line="277"/>
         <source>Restore the rows of %1</source>
         <translation>恢复 %1 的行</translation>
     </message>
@@ -3846,9 +3847,14 @@
         <translation>“运行记录”页无需项目：在那里打开一个运行文件夹即可查看其曲线和结果。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/welcome.py" line="86"/>
+        <location filename="../../bertstudio/ui/welcome.py" line="87"/>
         <source>%1 (not found)</source>
         <translation>%1（未找到）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/welcome.py" line="89"/>
+        <source>%1 (not reachable)</source>
+        <translation>%1（无法访问）</translation>
     </message>
 </context>
 <context>

@@ -99,3 +99,12 @@ def test_a_read_only_disk_is_said(qtbot, tmp_path):
         assert list(mount.iterdir()) == []
     finally:
         subprocess.run(["umount", str(mount)], check=True)
+
+
+def test_a_name_too_long_to_look_at_is_refused_with_the_reason(qtbot, tmp_path):
+    """Looking at such a path raises before anything is made: Create used to do nothing at all."""
+    before = _tree(tmp_path)
+    dialog = _dialog(qtbot, tmp_path / ("y" * 300) / "reviews")
+    _click_create(qtbot, dialog)
+    assert dialog.isVisible() and dialog.project is None
+    assert dialog.error_label.text().endswith(": the path is too long") and _tree(tmp_path) == before

@@ -5,7 +5,7 @@ making a project for it, then importing it."""
 from __future__ import annotations
 
 from PySide6.QtCore import QSettings, Qt, QTimer
-from PySide6.QtWidgets import QApplication, QDialogButtonBox
+from PySide6.QtWidgets import QApplication, QDialogButtonBox, QMessageBox
 
 from bertstudio.data.project import Project
 from bertstudio.ui.main_window import MainWindow
@@ -116,3 +116,21 @@ def test_a_dropped_file_and_a_cancelled_new_project_import_nothing(qtbot, tmp_pa
     assert not window.import_data(str(path))
     assert seen == {"kind": "tagging"} and not window.session.has_project()
     assert [p.name for p in tmp_path.iterdir() if p.name != "settings.ini"] == ["tags.conllu"]  # nothing made
+
+
+def test_a_recent_project_out_of_reach_leaves_the_app_usable(qtbot, tmp_path):
+    """A recent project whose path cannot even be looked at (a folder you may no longer enter,
+    a name too long) stopped the window from being built; opening one raised out of File > Open."""
+    unreachable = str(tmp_path / ("x" * 300))  # looking at it raises, as a folder without permission does
+    window = bare_window(qtbot, tmp_path, recent=[unreachable])
+    item = window.welcome.recent_list.item(0)
+    assert item.text() == f"{unreachable} (not reachable)" and not item.flags() & Qt.ItemFlag.ItemIsEnabled
+    seen: list[str] = []
+    timer = QTimer()
+    timer.timeout.connect(lambda: isinstance(w := QApplication.activeModalWidget(), QMessageBox)
+                          and (seen.append(w.text()) or w.button(QMessageBox.StandardButton.Ok).click()))
+    timer.start(20)
+    assert not window.open_project(unreachable)
+    qtbot.waitUntil(lambda: len(seen) == 1)
+    timer.stop()
+    assert "cannot be opened (File name too long)" in seen[0] and not window.session.has_project()
