@@ -30,6 +30,8 @@ from typing import Any
 from bertstudio.data.atomic import append_durably, move_durably, open_append, truncate_durably
 from bertstudio.data.regular_file import read_regular_file
 
+LINES_SHOWN = 20  # damaged lines named one by one in the recovery messages
+
 
 def _canonical(body: dict[str, Any]) -> bytes:
     return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode("utf-8")
@@ -98,6 +100,7 @@ def read_journal(path: str | os.PathLike[str]) -> JournalRead:
     out.good_size = len(raw)
     offset = 0
     last_seq = -1
+    skipped = 0
     for number, line in enumerate(lines, start=1):
         entry = _decode(line)
         if entry is None:
@@ -107,10 +110,14 @@ def read_journal(path: str | os.PathLike[str]) -> JournalRead:
                 out.messages.append(f"{path.name}, line {number}: the last edit was cut short by a crash and was dropped")
                 out.good_size = offset
                 break
-            out.messages.append(f"{path.name}, line {number}: damaged line (bad checksum) skipped")
+            skipped += 1
+            if skipped <= LINES_SHOWN:
+                out.messages.append(f"{path.name}, line {number}: damaged line (bad checksum) skipped")
         elif entry["seq"] <= last_seq:
             out.damaged = True
-            out.messages.append(f"{path.name}, line {number}: sequence number {entry['seq']} out of order, skipped")
+            skipped += 1
+            if skipped <= LINES_SHOWN:
+                out.messages.append(f"{path.name}, line {number}: sequence number {entry['seq']} out of order, skipped")
         else:
             last_seq = entry["seq"]
             out.entries.append(entry)
@@ -120,6 +127,8 @@ def read_journal(path: str | os.PathLike[str]) -> JournalRead:
             out.damaged = True
             out.messages.append(f"{path.name}, line {complete + 1}: the last edit was cut short by a crash and was dropped")
             out.good_size = offset
+    if skipped > LINES_SHOWN:  # one line for the rest: 50,000 damaged lines are not 50,000 messages
+        out.messages.insert(LINES_SHOWN, f"{path.name}: {skipped - LINES_SHOWN:,} more damaged lines skipped")
     return out
 
 

@@ -171,3 +171,21 @@ def test_a_newer_data_file_the_journal_replays_anyway_is_not_reported(tmp_path: 
         assert q.split_backups() == [] and not [m for m in q.recovery_messages if "Restore replaced rows" in m]
     finally:
         q.close()
+
+
+def test_a_widely_damaged_journal_is_reported_in_a_few_lines(tmp_path: Path) -> None:
+    """50,000 damaged lines made 50,000 recovery messages (a 3 MB box, the window frozen)."""
+    from bertstudio.data.journal import LINES_SHOWN
+
+    folder = copy("journal_bad_checksum_middle", tmp_path)
+    journal = folder / "labels.journal"
+    good = journal.read_bytes()
+    journal.write_bytes(good + b'{"seq": 99, "op": "gold", "crc": "0"}\n' * 50_000 + b'{"torn')
+    project = Project.open(folder)
+    messages = project.recovery_messages
+    assert len(messages) == LINES_SHOWN + 2, messages[-3:]  # the first 20, one for the rest, the torn line
+    assert messages[0].startswith("labels.journal, line 2:")  # the damaged line of the copied journal
+    assert messages[LINES_SHOWN] == "labels.journal: 49,981 more damaged lines skipped"
+    assert "cut short by a crash" in messages[-1]
+    assert golds(project) == ["neg", "neg", None, None]
+    project.close(compact=False)
