@@ -67,12 +67,14 @@ from bertstudio.data.project_labels import LabelSetOps, check_color, check_label
 from bertstudio.data.project_lock import ProjectLock
 from bertstudio.data.project_meta import (
     BACKUP_FILE,
+    MAX_NAME_CHARS,
     PROJECT_FILE,
     SCHEMA_VERSION,
     SPLITS,
     MetaState,
     default_color,
     load_meta,
+    project_name_problem,
     write_meta,
 )
 from bertstudio.data.project_overlay import GoldOverlay
@@ -119,6 +121,10 @@ class Project(MetaState, LabelSetOps, SplitOps, JournalReplay):
         """Make a new, empty project in ``folder`` (created; must be empty or absent)."""
         check_kind(kind)
         folder = Path(folder)
+        problem = project_name_problem(name)
+        if problem:
+            raise DataError(problem, path=folder, where="name",
+                            expected=f"a name of at most {MAX_NAME_CHARS} characters on one line")
         if (folder / PROJECT_FILE).exists():
             raise DataError("a project already exists here", path=folder / PROJECT_FILE,
                             expected="an empty folder for a new project (use Open to open it)")

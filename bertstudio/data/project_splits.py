@@ -126,10 +126,25 @@ class SplitOps:
                     raise DataError(f"the new rows have columns {table.column_names}, {split} has "
                                     f"{old.column_names}", path=examples.source or self.folder,
                                     expected="the same columns to append (or replace the split)")
+                self._check_keys(old, table, examples.source)
                 table = pa.concat_tables([old, table.select(old.column_names).cast(old.schema)])
             source = examples.source if replace or split not in self._meta["splits"] \
                 else self._meta["splits"][split].get("source")
             return self._store_split(split, table, source, new_labels, replace=replace)
+
+    def _check_keys(self, old: pa.Table, new: pa.Table, source: str | None) -> None:
+        """A kind whose rows are named (QA's question ids) keeps each name once in a split: a file
+        appended with ids the split has made an export that the readers refuse."""
+        key = get_spec(self.kind).key_column
+        if key is None or key not in new.column_names or key not in old.column_names:
+            return
+        used = {value: row for row, value in enumerate(old.column(key).to_pylist())}
+        for row, value in enumerate(new.column(key).to_pylist()):
+            if value in used:
+                raise DataError(f"{key} {value!r} is already used in the split (row {used[value] + 1})",
+                                path=source or self.folder, where=f"new row {row + 1}",
+                                expected=f"{key}s the split does not have yet (or replace the split)")
+            used[value] = len(old) + row
 
     def _labels_to_add(self, table: pa.Table, declared: list[str], add_labels: bool,
                        source: str | None) -> list[str]:

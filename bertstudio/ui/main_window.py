@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from bertstudio.data.project_meta import shown_name
 from bertstudio.errors import BertStudioError
 from bertstudio.ui.actions import build_actions
 from bertstudio.ui.data_page import DataPage
@@ -361,7 +362,7 @@ class MainWindow(QMainWindow):
 
     def _update_title(self) -> None:
         project = self.session.project
-        name = f"{project.name} — " if project is not None else ""
+        name = f"{shown_name(project.name)} — " if project is not None else ""
         self.setWindowTitle(name + "bertstudio")
 
     def _update_status(self, *_args: Any) -> None:
@@ -375,7 +376,7 @@ class MainWindow(QMainWindow):
         done, total = self.session.progress(split)
         from bertstudio.ui.new_project_dialog import kind_name
 
-        self.project_label.setText(self.tr("Project: %1 (%2)").replace("%1", project.name)
+        self.project_label.setText(self.tr("Project: %1 (%2)").replace("%1", shown_name(project.name))
                                    .replace("%2", kind_name(project.kind)))
         self.split_label.setText(self.tr("Split: %1").replace("%1", split))
         self.progress_label.setText(self.tr("%1 labelled / %2").replace("%1", f"{done:,}").replace("%2", f"{total:,}"))
