@@ -273,7 +273,7 @@ def preview(path: str | os.PathLike[str], *, fmt: str = "auto", n: int = 50, hea
         if task is None:
             raise ConfigError("cannot tell which GLUE task this file belongs to", path=path)
         layout = task.layouts.get(split) or task.layouts["train"]
-        recs = [f for _l, f in _take(scan_records(text, task.delimiter, task.quoting), n + 1)]
+        recs = [f for _l, f in _take(scan_records(text, task.delimiter, task.quoting), n + 1, path)]
         names = recs[0] if layout.header and recs else [f"column {i + 1}" for i in range(len(recs[0]) if recs else 0)]
         return Preview(str(path), fmt, names, recs[1:] if layout.header else recs, layout.header, task.kind,
                        dict(layout.columns), task.name, list(task.labels))
@@ -282,7 +282,7 @@ def preview(path: str | os.PathLike[str], *, fmt: str = "auto", n: int = 50, hea
 
         found = [[unescape_cell(c) for c in f]
                  for _l, f in _take(scan_records(text, "," if fmt == "csv" else "\t", fmt == "csv"),
-                                    max(n, SNIFF_ROWS) + 1)]
+                                    max(n, SNIFF_ROWS) + 1, path)]
         if not found:
             raise DataError("file has no rows", path=path)
         has_header = sniff_header(found) if header is None else header
@@ -320,15 +320,17 @@ def preview(path: str | os.PathLike[str], *, fmt: str = "auto", n: int = 50, hea
                    {c: c for c in ("id", "title", "context", "question", "answers")})
 
 
-def _take(it: Any, n: int) -> list[Any]:
+def _take(it: Any, n: int, path: Any) -> list[Any]:
     out = []
     try:
         for x in it:
             out.append(x)
             if len(out) >= n:
                 break
-    except DataError:
-        pass  # a preview shows what it can; loading reports the problem
+    except DataError as exc:
+        if not out:  # nothing to show: the reason, not "no rows"
+            raise DataError(exc.problem, path=exc.path or path, where=exc.where, expected=exc.expected) from None
+        # else a preview shows what it can; loading reports the problem
     return out
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from bertstudio.data.glue import GLUE_TASKS, PRESETS, get_preset, load_glue
 from bertstudio.data.io import detect_format, load_examples, preview
+from bertstudio.errors import DataError
 
 # (preset, folder under shared data, split, count, labelled) -- counts from SOURCES.md
 GLUE_COUNTS = [
@@ -198,3 +199,22 @@ def test_glue_ids_read_as_names_and_write_back_as_ids(tmp_path: Path, shared_dat
     written = [line.split("\t") for line in (lines if task == "CoLA" else lines[1:])]  # CoLA has no header
     label_col = {"SST-2": 1, "CoLA": 1, "MRPC": 0, "WNLI": -1}[task]
     assert [ids[row[label_col]] for row in written] == es.dataset["label"]
+
+
+@pytest.mark.parametrize("fmt,sep", [("csv", ","), ("tsv", "\t")])
+def test_a_table_wider_than_any_example_set_is_one_line_in_preview_and_load(tmp_path, fmt, sep):
+    """300,000 columns froze the Import dialog 30 s filling its preview; the preview then said "no rows"."""
+    from bertstudio.data.formats.table import MAX_COLUMNS
+    from bertstudio.data.io import preview
+
+    wide = tmp_path / f"wide.{fmt}"
+    wide.write_text(sep.join(f"c{i}" for i in range(MAX_COLUMNS + 1)) + "\n" + sep.join("x" * (MAX_COLUMNS + 1)) + "\n")
+    for read in (preview, load_examples):
+        with pytest.raises(DataError) as info:
+            read(wide)
+        assert str(info.value) == (f"{wide}, line 1: a row of {MAX_COLUMNS + 1:,} columns (expected a table of at "
+                                   f"most {MAX_COLUMNS:,} columns (the examples' text, labels and ids))")
+    fine = tmp_path / f"fine.{fmt}"  # as wide as allowed: read
+    fine.write_text(sep.join(["text", "label"] + [f"m{i}" for i in range(MAX_COLUMNS - 2)]) + "\n"
+                    + sep.join(["good film", "pos"] + ["x"] * (MAX_COLUMNS - 2)) + "\n")
+    assert preview(fine).columns[:2] == ["text", "label"]

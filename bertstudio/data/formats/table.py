@@ -65,13 +65,21 @@ class TableOptions:
     formula_escaped: bool = False  # cells may carry write_table's spreadsheet-formula escape
 
 
+MAX_COLUMNS = 1000  # a table of examples: text, labels, ids and some metadata
+
+
 def scan_records(text: str, delimiter: str, quoting: bool, start_line: int = 1) -> Iterator[tuple[int, list[str]]]:
-    """(1-based line number, fields) of every non-empty record, the way pyarrow splits them."""
+    """(1-based line number, fields) of every non-empty record, the way pyarrow splits them.
+    A record of more than :data:`MAX_COLUMNS` fields is refused (300,000 columns froze the
+    Import dialog for 30 s filling its preview)."""
     if not quoting:
         for n, line in enumerate(text.split("\n"), start_line):
             line = line[:-1] if line.endswith("\r") else line
             if line:
-                yield n, line.split(delimiter)
+                fields = line.split(delimiter, MAX_COLUMNS)
+                if len(fields) > MAX_COLUMNS:
+                    raise _too_wide(line.count(delimiter) + 1, n)
+                yield n, fields
         return
     if csv.field_size_limit() < MAX_TEXT_CHARS:  # csv's default (131,072) would refuse what the other formats load
         csv.field_size_limit(MAX_TEXT_CHARS)
@@ -88,9 +96,16 @@ def scan_records(text: str, delimiter: str, quoting: bool, start_line: int = 1) 
                 raise DataError(f"a field of more than {MAX_TEXT_CHARS:,} characters", where=where,
                                 expected="shorter fields (split or shorten the text)") from None
             raise DataError(f"bad CSV quoting: {exc}", where=where) from None
+        if len(fields) > MAX_COLUMNS:
+            raise _too_wide(len(fields), line)
         if fields:
             yield line, fields
         line = reader.line_num + start_line
+
+
+def _too_wide(n: int, line: int) -> DataError:
+    return DataError(f"a row of {n:,} columns", where=f"line {line}",
+                     expected=f"a table of at most {MAX_COLUMNS:,} columns (the examples' text, labels and ids)")
 
 
 def _positions(columns: Mapping[str, str | int] | None) -> dict[str, str | int] | None:
