@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     install_translators(app, args.locale)
     from bertstudio.ui.gui_gc import collect_on_gui_thread
 
-    collect_on_gui_thread()  # cycles collected on the GUI thread only: see bertstudio/ui/gui_gc.py
+    collect_on_gui_thread(freeze=True)  # cycles collected on the GUI thread only: see bertstudio/ui/gui_gc.py
     if ICON.is_file():
         from PySide6.QtGui import QIcon
 

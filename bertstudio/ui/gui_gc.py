@@ -15,9 +15,12 @@ pyqtgraph's ``GarbageCollector``), generation by generation as the thresholds sa
 collection walks every object (torch, transformers and a model: about 450,000, 350 ms
 on this machine), and CPython itself runs one only when the long-lived objects have grown
 by a quarter, which a timer cannot see; so a full one runs at most every
-:data:`FULL_EVERY_S`. (``gc.freeze`` after the imports would make full collections cheap,
-but whatever is alive then, the first project's objects included, would never be
-collected again: not done.)
+:data:`FULL_EVERY_S`. Even so each one froze the window 355-566 ms, a minute after start
+and once a minute of work after that; so once the heavy imports are in
+(:func:`bertstudio.ui.preload.is_ready`) their objects are frozen (``gc.freeze``, 60 ms
+once) and full collections walk only what came after. Whatever is alive at that moment is
+frozen with them: :func:`refreeze`, when a project closes (a pause the user expects),
+collects everything once and freezes again, so a closed project's cycles are not kept.
 Called by the app at start and by every background job's start, so tests that build pages
 without the app get it too. Idempotent.
 """
@@ -35,20 +38,35 @@ INTERVAL_MS = 500
 FULL_EVERY_S = 60.0
 
 
-def collect_on_gui_thread() -> None:
-    """Install the GUI-thread collector once (call on the GUI thread, with a QApplication)."""
+def collect_on_gui_thread(*, freeze: bool = False) -> None:
+    """Install the GUI-thread collector once (call on the GUI thread, with a QApplication);
+    ``freeze``: freeze the heavy imports' objects once they are in (the app; tests that build
+    many windows in one process leave it off)."""
     global _collector
-    if _collector is not None or threading.current_thread() is not threading.main_thread():
+    if threading.current_thread() is not threading.main_thread():
         return
-    from PySide6.QtCore import QCoreApplication
+    if _collector is None:
+        from PySide6.QtCore import QCoreApplication
 
-    if QCoreApplication.instance() is None:  # no event loop to run the timer: leave Python's own
-        return
-    _collector = _Collector()
+        if QCoreApplication.instance() is None:  # no event loop to run the timer: leave Python's own
+            return
+        _collector = _Collector()
+    _collector.freeze_wanted |= freeze
 
 
 def installed() -> bool:
     return _collector is not None and not gc.isenabled()
+
+
+def refreeze() -> None:
+    """Collect everything once, the frozen objects too, and freeze what lives (on the GUI
+    thread, when a pause is expected: a project was closed)."""
+    if _collector is None or not _collector.frozen or threading.current_thread() is not threading.main_thread():
+        return
+    gc.unfreeze()
+    gc.collect(2)
+    gc.freeze()
+    _collector._last_full = time.monotonic()
 
 
 class _Collector:
@@ -56,12 +74,20 @@ class _Collector:
         from PySide6.QtCore import QTimer
 
         self._last_full = time.monotonic()
+        self.frozen = False
+        self.freeze_wanted = False
         self.timer = QTimer()
         self.timer.timeout.connect(self.check)
         gc.disable()
         self.timer.start(INTERVAL_MS)
 
     def check(self) -> None:
+        from bertstudio.ui.preload import is_ready
+
+        if self.freeze_wanted and not self.frozen and is_ready():
+            gc.freeze()  # torch's, transformers' and the app's long-lived objects: never walked again
+            self.frozen = True
+            return
         (c0, c1, c2), (t0, t1, t2) = gc.get_count(), gc.get_threshold()
         if c0 <= t0:
             return

@@ -58,6 +58,11 @@ def _import_all(modules: tuple[str, ...], took: dict[str, float]) -> None:
         took[name] = time.perf_counter() - start
 
 
+def is_ready() -> bool:
+    """Whether the heavy modules are all in (the preload finished)."""
+    return _ready.is_set()
+
+
 def ensure_imported() -> None:
     """On a job's thread, before it touches torch: the heavy modules, imported under the one
     lock (waiting for the preload thread if it is at work). Two threads importing torch,

@@ -38,6 +38,7 @@ from PySide6.QtGui import QUndoStack
 from bertstudio.errors import BertStudioError
 from bertstudio.train.warm import WarmCache
 from bertstudio.ui.assist_controller import AssistController
+from bertstudio.ui.gui_gc import refreeze
 
 SPLITS: tuple[str, ...] = ("train", "dev", "test")
 _MAX_RECENT = 10
@@ -95,7 +96,9 @@ class ProjectSession(QObject):
                     old.close()  # folds the journal into the data files
                 except BertStudioError as exc:  # a full disk: closed anyway, the journal keeps every edit
                     self.failed.emit(exc.message)
+            del old
             self.project_closed.emit()
+            refreeze()  # the pages let go of it: its cycles go now, not frozen for the session (ui/gui_gc.py)
         if project is None:
             return
         self._project = project

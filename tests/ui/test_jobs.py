@@ -190,3 +190,34 @@ def test_full_collections_are_rate_limited(qtbot, monkeypatch):
     monkeypatch.setattr(gc, "get_count", lambda: (5, 11, 11))
     collector.check()
     assert len(calls) == 3  # under gen 0's threshold: nothing
+
+
+def test_once_the_heavy_imports_are_in_the_app_freezes_them_and_a_closed_project_is_collected(qtbot, monkeypatch):
+    """Full collections walked torch's and transformers' ~550,000 objects (355-566 ms, once a
+    minute): the app freezes them once the preload is in; closing a project collects
+    everything once and freezes again, so nothing of a closed project is kept for good."""
+    import gc
+
+    from bertstudio.ui import gui_gc, preload
+
+    ThreadJob(lambda: None, name="test-install").start().wait(5000)
+    collector = gui_gc._collector
+    calls: list[str] = []
+    for name in ("freeze", "unfreeze"):
+        monkeypatch.setattr(gc, name, lambda _n=name: calls.append(_n))
+    monkeypatch.setattr(gc, "collect", lambda generation=2: calls.append(f"collect{generation}") or 0)
+    monkeypatch.setattr(collector, "frozen", False)
+    monkeypatch.setattr(collector, "freeze_wanted", False)
+    monkeypatch.setattr(preload, "is_ready", lambda: True)
+    monkeypatch.setattr(gc, "get_count", lambda: (5, 0, 0))
+    collector.check()
+    assert calls == []  # tests (many windows in one process) never freeze
+    gui_gc.collect_on_gui_thread(freeze=True)  # what the app asks for
+    monkeypatch.setattr(preload, "is_ready", lambda: False)
+    collector.check()
+    assert calls == [] and not collector.frozen  # not before the imports are in
+    monkeypatch.setattr(preload, "is_ready", lambda: True)
+    collector.check()
+    assert calls == ["freeze"] and collector.frozen
+    gui_gc.refreeze()
+    assert calls == ["freeze", "unfreeze", "collect2", "freeze"]
