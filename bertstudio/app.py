@@ -74,11 +74,14 @@ def main(argv: list[str] | None = None) -> int:
     from bertstudio.ui.main_window import MainWindow
 
     window = MainWindow()
+    app.setQuitOnLastWindowClosed(False)  # the main window's close quits, also one that ends hidden
+    window.closed.connect(app.quit)
     if args.project and not window.open_project(args.project):
         return 2
     window.show()
     window.start_preload()  # heavy imports while the user looks around, not when Start is clicked
     code = int(app.exec())
+    app.setQuitOnLastWindowClosed(True)
     window.session.close()  # quit without closing the window (e.g. the session ending): fold the journal
     # Delete the window while the QApplication exists; interpreter shutdown would destroy them in
     # an arbitrary order, which can crash Qt on the way out.

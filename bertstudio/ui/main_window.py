@@ -13,7 +13,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QByteArray, QCoreApplication, QSettings, Qt, QTimer
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QByteArray, QCoreApplication, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -56,9 +56,14 @@ PAGES: tuple[tuple[str, str, str, str], ...] = (
 )
 # Pages with nothing to show without a project: the welcome panel stands in for them (ui/welcome.py).
 WELCOME_PAGES = ("data", "label")
+CLOSE_WAIT_MS = 60_000  # closed mid-training: the window goes at once, the close ends with the run or after this
 
 
 class MainWindow(QMainWindow):
+    # the close went through (a close mid-training ends later, with the window already hidden, when
+    # Qt's "last window closed" no longer fires: the app quits on this instead)
+    closed = Signal()
+
     def __init__(self, session: ProjectSession | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("mainWindow")
@@ -91,6 +96,7 @@ class MainWindow(QMainWindow):
         else:
             self._on_project_closed()
         # Fold long journals into the data files while the user is idle (cheap check, rare work).
+        self._closing_after_run: QTimer | None = None  # closed mid-training: waiting for the run to end
         self._compact_timer = QTimer(self)
         self._compact_timer.setInterval(60_000)
         self._compact_timer.timeout.connect(self._compact_if_large)
@@ -405,11 +411,25 @@ class MainWindow(QMainWindow):
         training = self.pages.get("train")
         running = getattr(training, "is_running", None)
         if callable(running) and running():
-            if not self.confirm_stop_training():
+            if self._closing_after_run is None:
+                if not self.confirm_stop_training():
+                    event.ignore()
+                    return
+                # The engine stops after the current step and saves: seconds on a laptop, which the
+                # close handler used to wait out with the window frozen (1.3 s measured). The window
+                # goes now; the close finishes when the run has ended (at the latest after
+                # CLOSE_WAIT_MS, then waiting here as before).
+                training.worker.cancel()  # type: ignore[union-attr]
+                self._closing_after_run = QTimer(self, singleShot=True, interval=CLOSE_WAIT_MS)
+                self._closing_after_run.timeout.connect(self.close)
+                self._closing_after_run.start()
+                training.run_ended.connect(lambda *_: QTimer.singleShot(0, self.close))  # type: ignore[union-attr]
+                self.hide()
                 event.ignore()
                 return
-            # the engine checks its cancel flag after every optimizer step; wait for the worker to end
-            training.cancel_and_wait(30_000)  # type: ignore[union-attr]
+            training.cancel_and_wait(30_000)  # type: ignore[union-attr]  # the run did not end in time
+        if self._closing_after_run is not None:
+            self._closing_after_run.stop()
         self.settings.setValue("mainWindow/geometry", self.saveGeometry())
         self.settings.setValue("mainWindow/state", self.saveState())
         with contextlib.suppress(BertStudioError):  # a disk problem is reported once, by the close below
@@ -417,3 +437,4 @@ class MainWindow(QMainWindow):
         self.session.close()  # a failure to fold the journal comes back through session.failed
         self._compact_timer.stop()
         event.accept()
+        self.closed.emit()

@@ -154,10 +154,11 @@ def test_closing_while_training_asks_then_cancels_and_waits(qtbot, tmp_path, tin
     window.confirm_stop_training = lambda: asked.append("yes") or True  # now Yes
     with qtbot.waitSignal(page.run_ended, timeout=60_000) as ended:
         window.close()
-        # close() returned only after the worker ended: nothing is running any more
-        assert not page.is_running()
-    assert asked == ["no", "yes"] and ended.args[1] == "cancelled"
-    assert not window.isVisible() and session.project is None
+        # the window goes at once (the close handler used to wait out the step and the save, frozen)
+        assert not window.isVisible() and session.project is not None
+    qtbot.waitUntil(lambda: session.project is None, timeout=30_000)  # and the close finishes with the run
+    assert asked == ["no", "yes"] and ended.args[1] == "cancelled" and not page.is_running()
+    assert not window.isVisible()
 
 
 def test_app_main_opens_the_project_given_on_the_command_line(qtbot, qapp, tmp_path):
@@ -178,6 +179,41 @@ def test_app_main_opens_the_project_given_on_the_command_line(qtbot, qapp, tmp_p
     assert seen == {"title": "from-cli — bertstudio", "kind": "pair"}
     # The project was closed on the way out: it opens again (no stale lock) with nothing to recover.
     again = Project.open(tmp_path / "cli")
+    assert again.recovery_messages == []
+    again.close()
+
+
+def test_the_app_quits_when_a_close_mid_training_ends_with_the_run(qtbot, qapp, tmp_path, monkeypatch):
+    """Closed mid-training, the window hides at once and the close ends with the run: Qt's
+    "last window closed" does not fire for a hidden window, so the app quits on the window's
+    own close (before, app.exec() would never return)."""
+    from bertstudio import app as app_module
+
+    project = Project.create(tmp_path / "cli", name="p", kind="sentence", labels=["a", "b"])
+    project.close()
+    seen: dict[str, object] = {}
+
+    class Worker:
+        def cancel(self) -> None:
+            seen["cancelled"] = True
+
+    def close_mid_run() -> None:
+        window = next(w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible())
+        page = window.pages["train"]
+        running = [True]
+        monkeypatch.setattr(page, "is_running", lambda: running[0])
+        monkeypatch.setattr(page, "worker", Worker())
+        window.confirm_stop_training = lambda: True
+        window.close()
+        seen["hidden at once"] = not window.isVisible() and window.session.has_project()
+        running[0] = False
+        QTimer.singleShot(200, lambda: page.run_ended.emit(str(tmp_path), "cancelled"))  # the run ends later
+        QTimer.singleShot(20_000, lambda: seen.update(hung=True) or qapp.quit())  # a hang fails the test only
+
+    QTimer.singleShot(0, close_mid_run)
+    assert app_module.main(["--project", str(tmp_path / "cli")]) == 0
+    assert seen == {"cancelled": True, "hidden at once": True}
+    again = Project.open(tmp_path / "cli")  # closed properly on the way out
     assert again.recovery_messages == []
     again.close()
 
