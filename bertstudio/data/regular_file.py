@@ -58,19 +58,20 @@ def _stat_regular(p: Path) -> os.stat_result | None:
 
 @overload
 def read_regular_file(path: str | os.PathLike[str], *, missing_ok: Literal[False] = False,
-                      max_bytes: int | None = None) -> bytes: ...
+                      max_bytes: int | None = None, head: int | None = None) -> bytes: ...
 @overload
-def read_regular_file(path: str | os.PathLike[str], *, missing_ok: bool, max_bytes: int | None = None) -> bytes | None: ...
+def read_regular_file(path: str | os.PathLike[str], *, missing_ok: bool, max_bytes: int | None = None,
+                      head: int | None = None) -> bytes | None: ...
 
 
 def read_regular_file(path: str | os.PathLike[str], *, missing_ok: bool = False,
-                      max_bytes: int | None = None) -> bytes | None:
+                      max_bytes: int | None = None, head: int | None = None) -> bytes | None:
     """All bytes of a regular file (None for a missing one when ``missing_ok``).
 
     Checked before opening, then again on the opened descriptor (opened without
     blocking) in case the path was swapped in between. ``max_bytes``: a bigger file is
     refused from its size, before anything is read (a sparse 2 GB run file took 15 s
-    and 4 GB to read).
+    and 4 GB to read). ``head``: only the first ``head`` bytes (a preview).
     """
     p = Path(path)
     st = _stat_regular(p)
@@ -94,7 +95,8 @@ def read_regular_file(path: str | os.PathLike[str], *, missing_ok: bool = False,
         if not stat.S_ISREG(mode):
             raise DataError(f"not a regular file ({file_type(mode)})", path=p, expected=_EXPECTED)
         try:
-            return fh.read() if max_bytes is None else fh.read(max_bytes + 1)
+            limits = [n for n in (head, None if max_bytes is None else max_bytes + 1) if n is not None]
+            return fh.read(min(limits) if limits else -1)
         except OSError as exc:
             raise DataError(f"cannot read file: {exc.strerror or exc}", path=p) from None
 

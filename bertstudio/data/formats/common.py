@@ -44,7 +44,7 @@ def line_of_offset(raw: bytes, offset: int) -> int:
     return raw.count(b"\n", 0, offset) + 1
 
 
-def read_bytes(path: str | os.PathLike[str]) -> bytes:
+def read_bytes(path: str | os.PathLike[str], *, head: int | None = None) -> bytes:
     """The file's text as UTF-8 bytes, refusing missing, empty, binary and non-regular files.
 
     UTF-16 and UTF-32 files (Windows Notepad and Excel's "Unicode text" write them) are
@@ -52,7 +52,9 @@ def read_bytes(path: str | os.PathLike[str]) -> bytes:
     encoding; a doubled UTF-8 BOM (a BOM-writing tool run over a BOM file) reads as one.
     """
     p = Path(path)
-    raw = read_regular_file(p)
+    raw = read_regular_file(p, head=head)
+    if head is not None and len(raw) >= head and any(raw.startswith(mark) for mark, _c, _n in _WIDE_BOMS):
+        raw = read_regular_file(p)  # UTF-16/32 decode whole (cut anywhere, a character could split)
     raw = _as_utf8(raw, p)
     body = raw[len(BOM):] if raw.startswith(BOM) else raw
     if not body.strip():
