@@ -14,6 +14,7 @@ read again after each run.
 from __future__ import annotations
 
 import logging
+import threading
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject
@@ -31,11 +32,13 @@ SAMPLE_ROWS = 200  # texts read to guess their length (cheap: one Arrow slice)
 _calibrated: dict[tuple[str, str], Throughput] = {}  # (model, device) -> this process's calibration
 
 
-def find_throughput(runs: list[Any], model: str | None, device: str, *, may_time: bool = True) -> Throughput | None:
+def find_throughput(runs: list[Any], model: str | None, device: str, *, may_time: bool = True,
+                    cancel: threading.Event | None = None) -> Throughput | None:
     """On a worker thread: this project's run history, else a calibration (once per process), else rough.
     ``may_time`` False (the labelling assistant is busy in this process): None instead of a new
     calibration, which would time the assistant's work as much as the machine's (one reviewer's
-    page said 1.4 h for a run that took 9.5 min)."""
+    page said 1.4 h for a run that took 9.5 min). ``cancel`` set (a real run started): None,
+    the calibration stopped after its current step and nothing kept."""
     found = history_throughput(runs, model, device=device)
     if found is not None:
         return found
@@ -44,8 +47,10 @@ def find_throughput(runs: list[Any], model: str | None, device: str, *, may_time
         return None
     if key not in _calibrated:
         try:
-            _calibrated[key] = calibrate(model, device=device)
+            _calibrated[key] = calibrate(model, device=device, cancel=cancel)
         except Exception:  # noqa: BLE001 - a model that cannot load: the run will say why; the estimate stays rough
+            if cancel is not None and cancel.is_set():
+                return None
             log.info("no calibration for %s", key, exc_info=True)
             return rough_throughput()
     return _calibrated[key]
@@ -64,6 +69,8 @@ class TimeEstimateLabel(QLabel):
         self._job_key: tuple | None = None
         self._watched: QObject | None = None  # the form this note sits in: shown -> look the throughput up
         self._deferred = False  # the timing waits for the labelling assistant to be idle
+        self._held = False  # a real run is going: no timing beside it (it would slow the run and time it)
+        self._cancel: threading.Event | None = None
         session.runs_changed.connect(self._forget)
         session.data_imported.connect(self._on_imported)
         assist = getattr(session, "assist", None)
@@ -105,7 +112,7 @@ class TimeEstimateLabel(QLabel):
         if key != self._key:
             self._key, self.throughput = key, None
         self._watch()
-        waiting = self._deferred and self._assistant_busy()  # asked again when the assistant is idle
+        waiting = self._held or self._deferred and self._assistant_busy()  # asked again when idle
         if self.throughput is None and not waiting and self.parentWidget() is not None and self.parentWidget().isVisible():
             self._find(key)
         dev = self.session.progress("dev")[0] if self.session.split_size("dev") else 0
@@ -169,18 +176,27 @@ class TimeEstimateLabel(QLabel):
         _folder, model, device = key
         self._job_key = key
         may_time = not self._assistant_busy()
-        self._job = ThreadJob(lambda: find_throughput(runs, model, device, may_time=may_time), name="bertstudio-estimate",
-                              heavy=True)
+        cancel = self._cancel = threading.Event()
+        self._job = ThreadJob(lambda: find_throughput(runs, model, device, may_time=may_time, cancel=cancel),
+                              name="bertstudio-estimate", heavy=True)
         self._job.succeeded.connect(self._on_found)  # bound methods: dropped if the page goes first
         self._job.failed.connect(self._on_failed)
         self._job.start()
+
+    def hold(self, held: bool) -> None:
+        """A real run starts (True: a timing under way stops after its step, none starts) or ends."""
+        self._held = held
+        if held and self._cancel is not None:
+            self._cancel.set()
+        elif not held and self._config is not None and self.session.has_project():
+            self.show_for(self._config)
 
     def _on_failed(self, exc: BaseException) -> None:
         log.info("no throughput found: %s", exc)
         self._on_found(rough_throughput())
 
     def _on_found(self, found: Throughput | None) -> None:
-        key, self._job = self._job_key, None
+        key, self._job, self._cancel = self._job_key, None, None
         self._deferred = found is None  # no history, and the assistant was busy: timed once it is idle
         if found is not None and key == self._key:
             self.throughput = found

@@ -366,6 +366,7 @@ class TrainingPage(QWidget):
         worker.ended.connect(self._on_ended)
         self.worker = worker
         self._setfit_phase = None
+        self.estimate_label.hold(True)  # a calibration beside the run would slow it and time it
         worker.start()
         self.status_label.setText(self.tr("Training… the window stays usable; Cancel stops after the current step."))
         self._refresh_state()
@@ -464,6 +465,7 @@ class TrainingPage(QWidget):
     def _on_ended(self, ev: RunFinished) -> None:
         self.monitor.on_ended(ev)
         self.worker = None
+        self.estimate_label.hold(False)
         self._refresh_state()
         if ev.status == "failed":
             self._show_error(ev.message or self.tr("Training failed."))

@@ -117,3 +117,43 @@ def test_the_computer_is_timed_only_once_the_labelling_assistant_is_idle(qtbot, 
         assert timed == [None]
     finally:
         session.close()
+
+
+def test_a_run_started_while_the_computer_is_timed_stops_the_timing(qtbot, tmp_path, monkeypatch, tiny_model_dir):
+    """Start clicked while the page timed the computer: the timing trained beside the real run
+    (slowing it, and timing the run's work as the machine's). It stops after its step, none
+    starts while the run goes, and it is done once the run has ended (from the run's history)."""
+    import threading
+
+    from bertstudio.ui import train_estimate
+
+    started, stopped = threading.Event(), threading.Event()
+
+    def slow_calibrate(model, cancel=None, **kw):  # stands in for a few MiniLM steps: waits on the flag
+        started.set()
+        if cancel is not None and cancel.wait(30):
+            stopped.set()
+            raise RuntimeError("the calibration run did not finish (cancelled)")
+        return Throughput(10.0, "calibration", 32.0)
+
+    monkeypatch.setattr(train_estimate, "calibrate", slow_calibrate)
+    monkeypatch.setattr(train_estimate, "_calibrated", {})
+    session, page = make(tmp_path, qtbot, 40)
+    try:
+        page.set_model_source(str(tiny_model_dir))
+        page.show()
+        assert started.wait(30)
+        page.epochs_spin.setValue(1)
+        page.batch_combo.setCurrentText("8")
+        page.max_len_spin.setValue(16)
+        page.device_combo.setCurrentText("cpu")
+        page.precision_combo.setCurrentText("fp32")
+        started.clear()
+        page.start_training()
+        assert stopped.wait(10)  # the timing stopped at once
+        qtbot.waitUntil(lambda: not page.is_running(), timeout=120_000)
+        assert not started.is_set()  # none started beside the run
+        assert train_estimate._calibrated == {}  # nothing timed alongside the run is kept
+        qtbot.waitUntil(lambda: "rough" not in page.estimate_label.text(), timeout=30_000)  # the run's own speed
+    finally:
+        session.close()
