@@ -90,3 +90,25 @@ def test_bio_help_and_legend_still_speak_of_entities(qtbot, session_factory):
     assert "O" in editor.note.text()
     qtbot.keyClick(editor, Qt.Key.Key_1)  # an unlabelled BIO sentence starts as O: one entity is stored at once
     assert session.gold("train", 0) == ["B-PER", "O", "O"]
+
+
+def test_a_tag_that_cannot_be_saved_changes_nothing_and_says_so(qtbot, session_factory, monkeypatch):
+    """The sentence's last tag stores it; on a read-only folder that write failed silently and
+    the edit still reached the undo stack."""
+    from disk_faults import deny_appends
+
+    session = session_factory("tagging", ["NOUN", "VERB"], {"train": [{"tokens": ["dogs", "bark"], "tags": None}]})
+    editor = _page(qtbot, session).editor()
+    editor.setFocus()
+    said: list[str] = []
+    session.failed.connect(said.append)
+    _press_tag(qtbot, editor, "NOUN")  # a draft: nothing written yet
+    assert editor.tags == ["NOUN", None] and session.undo_stack.count() == 1
+    deny_appends(monkeypatch)
+    _press_tag(qtbot, editor, "VERB")  # completes the sentence: the write fails
+    assert len(said) == 1 and "Read-only" in said[0]
+    assert session.gold("train", 0) is None and editor.tags == ["NOUN", None] and session.undo_stack.count() == 1
+    monkeypatch.undo()
+    assert editor.cursor_word == 1  # still on the word whose tag was not saved
+    _press_tag(qtbot, editor, "VERB")
+    assert session.gold("train", 0) == ["NOUN", "VERB"] and session.undo_stack.count() == 2
