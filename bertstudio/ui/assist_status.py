@@ -8,10 +8,11 @@ says something changed; nothing here waits on a model.
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QProgressBar, QWidget
 
 from bertstudio.ui.assist_chart import audit_line
 from bertstudio.ui.assist_controller import AssistController, source_text
+from bertstudio.ui.elided import ElidedLabel
 
 
 class AssistStatus(QWidget):
@@ -19,7 +20,7 @@ class AssistStatus(QWidget):
         super().__init__(parent)
         self.setObjectName("assistStatus")
         self.controller = controller
-        self.label = QLabel(objectName="assistStatusLabel")
+        self.label = ElidedLabel(objectName="assistStatusLabel")  # "…" in a narrow window, whole in its tooltip
         self.bar = QProgressBar(objectName="assistProgress")
         self.bar.setMaximumWidth(140)
         self.bar.setMaximumHeight(14)

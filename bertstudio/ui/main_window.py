@@ -31,6 +31,7 @@ from bertstudio.errors import BertStudioError
 from bertstudio.ui.actions import build_actions
 from bertstudio.ui.data_page import DataPage
 from bertstudio.ui.editors import LabelPage
+from bertstudio.ui.elided import ElidedLabel
 from bertstudio.ui.file_drop import FileDropFilter
 from bertstudio.ui.help_panel import ShortcutsDialog
 from bertstudio.ui.import_target import choose_split_backup
@@ -189,7 +190,7 @@ class MainWindow(QMainWindow):
         self.show_page("label")
 
     def _build_status_bar(self) -> None:
-        self.project_label = QLabel(objectName="statusProject")
+        self.project_label = ElidedLabel(objectName="statusProject")  # shortened, never cut, in a narrow window
         self.split_label = QLabel(objectName="statusSplit")
         self.progress_label = QLabel(objectName="statusProgress")
         for w in (self.project_label, self.split_label, self.progress_label):

@@ -374,3 +374,24 @@ def test_at_its_smallest_the_window_cuts_no_control_of_the_data_bar(qtbot, tmp_p
     assert combo.currentText() == "train (200)" and combo.width() >= combo.sizeHint().width()
     assert page.search_edit.width() >= page.search_edit.fontMetrics().horizontalAdvance("x" * 12)
     window.close()
+
+
+def test_a_narrow_window_shortens_the_status_lines_instead_of_cutting_them(qtbot, tmp_path):
+    """At 900 px the status bar cut the project's kind and the assistant's line mid-word."""
+    project = Project.create(tmp_path / "p", name="movie reviews of the year", kind="pair", labels=["a", "b"])
+    window = MainWindow(ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)))
+    qtbot.addWidget(window)
+    line = "Assistant: fine-tuned model · audit 81% (68-90%), 42 audit labels"
+    window.assist_status.setVisible(True)
+    window.assist_status.label.setText(line)
+    window.show()
+    for width, whole in ((900, False), (1800, True)):
+        window.resize(width, 650)
+        qtbot.waitUntil(lambda: window.width() == width)
+        qtbot.wait(50)
+        for label, text in ((window.project_label, "Project: movie reviews of the year (Sentence pair"),
+                            (window.assist_status.label, line)):
+            shown = label.shown_text()
+            assert label.text().startswith(text) and label.toolTip() == label.text()
+            assert (shown == label.text()) if whole else (shown.endswith("…") and len(shown) > 20), (width, shown)
+    window.close()
