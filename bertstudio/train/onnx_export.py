@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from bertstudio.data.atomic import create_folder
-from bertstudio.errors import BertStudioError, ConfigError
+from bertstudio.errors import BertStudioError, ConfigError, DataError, TrainingError
 
 log = logging.getLogger(__name__)
 
@@ -128,6 +128,73 @@ def export_onnx(model_dir: str | Path, out_dir: str | Path, *, quantize: bool = 
     create_folder(out, fill)
     report(1.0, "done")
     return OnnxExport(out, out / FP32_FILE, out / INT8_FILE if int8 is not None else None, diff)
+
+
+def export_onnx_apart(model_dir: str | Path, out_dir: str | Path, *, quantize: bool = True,
+                      progress: Progress | None = None, cancel: threading.Event | None = None) -> OnnxExport:
+    """:func:`export_onnx` in a child process, for the app: the exporter's long C calls
+    (onnx's import, protobuf serialization, shape inference before quantizing) hold the
+    GIL for 0.3-0.9 s each and froze the window while they ran on a thread. Progress comes
+    back through a queue; ``cancel`` stops the child at its next step; the child's error
+    comes back as the same BertStudioError."""
+    import multiprocessing
+    import queue as queues
+
+    check_target(out_dir)  # at once, before a process starts
+    context = multiprocessing.get_context("spawn")  # never fork a process that runs Qt and torch threads
+    messages = context.Queue()
+    stop = context.Event()
+    child = context.Process(target=_export_child, args=(str(model_dir), str(out_dir), quantize, messages, stop),
+                            name="bertstudio-onnx-export", daemon=True)
+    child.start()
+    try:
+        while True:
+            if cancel is not None and cancel.is_set():
+                stop.set()
+            try:
+                message = messages.get(timeout=0.1)
+            except queues.Empty:
+                if not child.is_alive() and messages.empty():
+                    raise BertStudioError(f"the export process ended without a result (exit code {child.exitcode})",
+                                          path=model_dir, where="export") from None
+                continue
+            if message[0] == "progress":
+                if progress is not None:
+                    progress(*message[1:])
+            else:
+                return _outcome(message)
+    finally:
+        stop.set()
+        child.join(30)
+        if child.is_alive():
+            child.kill()
+            child.join()
+
+
+def _outcome(message: tuple) -> OnnxExport:
+    """The child's last message: its export, or its error raised again here."""
+    what, *rest = message
+    if what == "done":
+        folder, int8, diff = rest
+        out = Path(folder)
+        return OnnxExport(out, out / FP32_FILE, Path(int8) if int8 else None, diff)
+    name, problem, path, where, expected = rest  # "error": the class's name and the error's fields
+    kind = {c.__name__: c for c in (Cancelled, ConfigError, DataError, TrainingError)}.get(name, BertStudioError)
+    raise kind(problem, path=path, where=where, expected=expected)
+
+
+def _export_child(model_dir: str, out_dir: str, quantize: bool, messages: Any, stop: Any) -> None:
+    """The child process of :func:`export_onnx_apart` (a spawned interpreter)."""
+    try:
+        result = export_onnx(model_dir, out_dir, quantize=quantize, cancel=stop,
+                             progress=lambda fraction, message: messages.put(("progress", fraction, message)))
+        messages.put(("done", str(result.folder), str(result.int8) if result.int8 else None, result.max_abs_diff))
+    except BertStudioError as exc:
+        messages.put(("error", type(exc).__name__, exc.problem, exc.path, exc.where, exc.expected))
+    except Exception as exc:  # noqa: BLE001 - anything else: one line to the parent, the trace in the log
+        log.exception("the ONNX export failed")
+        messages.put(("error", "BertStudioError", f"the export failed: {type(exc).__name__}: {exc}", model_dir,
+                      "export", None))
 
 
 def _reporter(progress: Progress | None, cancel: threading.Event | None) -> Progress:

@@ -66,7 +66,7 @@ def free_folder(chosen: Path, name: str) -> Path:
 
 def export_onnx_action(window: Any, target: str | Path | None = None) -> JobWorker | None:
     """Export the chosen run's model; ``target`` skips the folder question (tests, scripts)."""
-    from bertstudio.train.onnx_export import export_onnx
+    from bertstudio.train.onnx_export import export_onnx_apart
 
     run = _run_or_say(window)
     if run is None:
@@ -78,7 +78,8 @@ def export_onnx_action(window: Any, target: str | Path | None = None) -> JobWork
         target = picked
     out = free_folder(Path(target), f"{run.name}-onnx")
     progress = _ExportProgress(window, _t("Exporting {run} to ONNX…").format(run=run.name))
-    worker = JobWorker(lambda report, cancel: export_onnx(run / "model", out, progress=report, cancel=cancel),
+    # in a child process: the exporter's C calls hold the GIL for up to 0.9 s each (train/onnx_export.py)
+    worker = JobWorker(lambda report, cancel: export_onnx_apart(run / "model", out, progress=report, cancel=cancel),
                        name="bertstudio-onnx-export", heavy=True)
     # bound methods of GUI-thread objects: Qt queues progress (emitted on the job's thread) to the GUI thread
     worker.progressed.connect(progress.on_progress)
