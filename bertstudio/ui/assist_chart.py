@@ -15,6 +15,8 @@ coalesced to one per ``REDRAW_MS`` while events stream in.
 
 from __future__ import annotations
 
+from html import escape
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QTimer
@@ -64,9 +66,17 @@ class AuditChart(QWidget):
         self.plot.setYRange(0, 100, padding=0.02)
         self.plot.setMouseEnabled(x=False, y=False)
         self.plot.setMinimumHeight(160)
-        self.plot.addLegend(offset=(-5, -5), brush=pg.mkBrush(255, 255, 255, 210), labelTextSize="8pt")
-        self.loop_curve = self.plot.plot(name=self.tr("this loop"), pen=pg.mkPen(LOOP_COLOUR, width=2))
-        self.random_curve = self.plot.plot(name=self.tr("random order (estimate)"), symbol="o", symbolSize=6,
+        # the key under the plot, a line that wraps: pyqtgraph's legend sits inside the plot and was cut
+        # off on the left in the Label page's narrow side panel
+        self.key = QLabel(objectName="auditChartKey", wordWrap=True)
+        self.key.setStyleSheet("font-size: 8pt;")
+        def entry(colour: str, mark: str, name: str) -> str:  # one entry never breaks; the line breaks between them
+            return f'<span style="color:{colour}">{mark}</span>&nbsp;' + escape(name).replace(" ", "&nbsp;")
+
+        self.key.setText(entry(LOOP_COLOUR, "━━", self.tr("this loop")) + " &nbsp; "
+                         + entry(RANDOM_COLOUR, "╍●╍", self.tr("random order (estimate)")))
+        self.loop_curve = self.plot.plot(pen=pg.mkPen(LOOP_COLOUR, width=2))
+        self.random_curve = self.plot.plot(symbol="o", symbolSize=6,
                                            symbolBrush=RANDOM_COLOUR, symbolPen=None,
                                            pen=pg.mkPen(RANDOM_COLOUR, width=2, style=pg.QtCore.Qt.PenStyle.DashLine))
         self.low_curve = pg.PlotCurveItem(pen=pg.mkPen(0, 0, 0, 0))  # invisible edges of the band
@@ -82,6 +92,7 @@ class AuditChart(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.title)
         layout.addWidget(self.plot, 1)
+        layout.addWidget(self.key)
         layout.addWidget(self.caption)
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)

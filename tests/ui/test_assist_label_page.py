@@ -169,6 +169,9 @@ def test_the_audit_set_is_never_trained_on(qtbot, assisted, tiny):
     assistant.train_gate.set()  # no holding here
     qtbot.waitUntil(lambda: a.assist.scores() is not None, timeout=WAIT_MS)
     chart = a.page.chart
+    # the key is a wrapping line under the plot: pyqtgraph's legend inside it was cut off in the narrow panel
+    assert chart.plot.getPlotItem().legend is None
+    assert "this&nbsp;loop" in chart.key.text() and "random&nbsp;order&nbsp;(estimate)" in chart.key.text()
     (left, right), _ = chart.plot.viewRange()  # empty: 0 to 10 labels, counted in labels (no SI prefix)
     assert -1 < left <= 0 and 10 <= right < 11 and not chart.plot.getAxis("bottom").autoSIPrefix
     a.page.assist_bar.set_strategy("uncertain")
