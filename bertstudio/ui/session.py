@@ -51,6 +51,7 @@ PALETTE: tuple[str, ...] = (
 
 class ProjectSession(QObject):
     project_opened = Signal(object)
+    project_closing = Signal(object)  # the project, still open: views put what they hold into it
     project_closed = Signal()
     gold_changed = Signal(str, int)
     labels_changed = Signal()
@@ -85,6 +86,8 @@ class ProjectSession(QObject):
     def set_project(self, project: Any | None) -> None:
         """Make ``project`` the open one (None closes); the undo history starts afresh."""
         if self._project is not None:
+            if not self._project.closed:
+                self.project_closing.emit(self._project)
             self._detach()
             self.assist.close_project()  # before the project closes: it reads the project's rows
             self.warm.clear()  # another project's model and rows are not kept in memory

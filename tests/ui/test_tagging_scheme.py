@@ -112,3 +112,33 @@ def test_a_tag_that_cannot_be_saved_changes_nothing_and_says_so(qtbot, session_f
     assert editor.cursor_word == 1  # still on the word whose tag was not saved
     _press_tag(qtbot, editor, "VERB")
     assert session.gold("train", 0) == ["NOUN", "VERB"] and session.undo_stack.count() == 2
+
+
+def test_a_partly_tagged_sentence_is_kept_when_the_project_closes(qtbot, session_factory):
+    """Tags on some words of a plain-tag sentence lived only in the editor: closing the project
+    dropped them without a word. They are kept in the project and come back when it reopens;
+    what a project.json from elsewhere says there is checked against each row."""
+    from bertstudio.data.project import Project
+
+    session = session_factory("tagging", ["NOUN", "VERB", "DET"],
+                              {"train": [{"tokens": ["the", "big", "dog", "runs"], "tags": None},
+                                         {"tokens": ["dogs", "bark"], "tags": None}]})
+    editor = _page(qtbot, session).editor()
+    editor.setFocus()
+    _press_tag(qtbot, editor, "DET")
+    _press_tag(qtbot, editor, "NOUN")
+    assert editor.tags == ["DET", "NOUN", None, None] and session.gold("train", 0) is None
+    folder = session.project.folder
+    session.close()
+    with Project.open(folder) as project:
+        assert project.ui_state["tag_drafts"] == {"train:0": ["DET", "NOUN", None, None]}
+        project.ui_state["tag_drafts"].update({  # what a hand-edited or hostile file may say: all left out
+            "train:1": ["NOUN"], "train:9": ["NOUN", "VERB"], "dev:0": ["NOUN", "VERB"], "nonsense": [],
+            "train:-1": ["NOUN", "VERB"]})
+        project.save_ui_state()
+    session.open_folder(str(folder))
+    editor.go_to(0)
+    assert editor.tags == ["DET", "NOUN", None, None]  # where the user left it
+    assert editor.drafts == {("train", 0): ["DET", "NOUN", None, None]}
+    editor.go_to(1)
+    assert editor.tags == [None, None]

@@ -24,13 +24,16 @@ from PySide6.QtGui import QColor, QFont, QKeyEvent, QMouseEvent, QTextCharFormat
 from PySide6.QtWidgets import QLabel, QTextBrowser, QTextEdit, QVBoxLayout, QWidget
 
 from bertstudio.data.kinds import entity_types, is_bio_tag_set
+from bertstudio.errors import BertStudioError
 from bertstudio.ui.editors.base import NUMBER_KEYS, KindEditor
 from bertstudio.ui.editors.legend import LabelLegend
 from bertstudio.ui.editors.tag_edits import (
     Drafts, TagEditCommand, Tags, apply_entity, clear_entity_at, entities, set_plain, split_draft,
 )
-from bertstudio.ui.session import ProjectSession
+from bertstudio.ui.session import SPLITS, ProjectSession
 
+DRAFTS_KEY = "tag_drafts"  # project.ui_state: partly tagged sentences, "split:row" -> tags (None: not yet)
+MAX_DRAFTS = 10_000
 UNTAGGED = "?"  # how a word without a tag yet is written in the tag line
 
 
@@ -74,8 +77,43 @@ class TaggingEditor(KindEditor):
         layout.addWidget(self.legend_title)
         layout.addWidget(self.legend)
         self.message_shown.connect(self.note.setText)
-        session.project_opened.connect(lambda _p: self.drafts.clear())
+        session.project_opened.connect(self._restore_drafts)
+        session.project_closing.connect(self._keep_drafts)
         session.data_imported.connect(self._forget_drafts)
+
+    def _keep_drafts(self, project: Any) -> None:
+        """The project closes: its partly tagged sentences go into its ui_state (they were lost)."""
+        if not hasattr(project, "ui_state"):
+            return
+        kept = {f"{split}:{row}": list(tags) for (split, row), tags in self.drafts.items()}
+        if kept or DRAFTS_KEY in project.ui_state:
+            project.ui_state[DRAFTS_KEY] = kept
+            try:
+                project.save_ui_state()
+            except BertStudioError as exc:  # a full disk: said, and the project closes anyway
+                self.session.report_failure(exc.message)
+        self.drafts.clear()
+
+    def _restore_drafts(self, project: Any) -> None:
+        """A project opens: the partly tagged sentences it kept, each checked against its row
+        (a project.json from elsewhere may hold anything: what does not fit is left out)."""
+        self.drafts.clear()
+        kept = getattr(project, "ui_state", {}).get(DRAFTS_KEY)
+        if not isinstance(kept, dict):
+            return
+        labels = set(project.labels)
+        for key, tags in list(kept.items())[:MAX_DRAFTS]:
+            split, _, row = str(key).partition(":")
+            try:
+                n = project.num_rows(split) if split in SPLITS else 0
+                if not (row.isdigit() and int(row) < n and isinstance(tags, list)):
+                    continue
+                tokens = project.row(split, int(row)).get("tokens")
+            except (BertStudioError, IndexError, TypeError):
+                continue
+            if isinstance(tokens, list) and len(tags) == len(tokens) and all(t is None or t in labels for t in tags) and any(tags) \
+                    and project.gold(split, int(row)) is None:
+                self.drafts[(split, int(row))] = list(tags)
 
     def _forget_drafts(self, split: str) -> None:
         """Rows of ``split`` were imported or replaced: a draft may no longer match its row."""
