@@ -142,3 +142,18 @@ def test_a_partly_tagged_sentence_is_kept_when_the_project_closes(qtbot, session
     assert editor.drafts == {("train", 0): ["DET", "NOUN", None, None]}
     editor.go_to(1)
     assert editor.tags == [None, None]
+
+
+def test_the_tag_a_word_already_has_moves_on_without_an_empty_undo_step(qtbot, session_factory):
+    """Pressing the key of a word's own tag added an undo step; the next Ctrl+Z then seemed to do nothing."""
+    session = session_factory("tagging", ["NOUN", "VERB", "DET"],
+                              {"train": [{"tokens": ["the", "big", "dog"], "tags": None}]})
+    editor = _page(qtbot, session).editor()
+    editor.setFocus()
+    _press_tag(qtbot, editor, "DET")
+    assert session.undo_stack.count() == 1 and editor.cursor_word == 1
+    editor.cursor_word = editor.anchor_word = 0
+    _press_tag(qtbot, editor, "DET")  # the tag it has
+    assert session.undo_stack.count() == 1 and editor.cursor_word == 1 and editor.tags == ["DET", None, None]
+    session.undo_stack.undo()
+    assert editor.tags == [None, None, None]

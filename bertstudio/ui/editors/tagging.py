@@ -290,6 +290,9 @@ class TaggingEditor(KindEditor):
         self.message_shown.emit("")
         # the cursor moves past the span, ready for the next word or entity
         self.anchor_word = self.cursor_word = min(stop, len(self.tokens) - 1)
+        if list(new) == list(self.tags):  # the tag it has: on to the next word, no undo step that changes nothing
+            self.refresh()
+            return
         self._push(list(new), self.tr("Tag '%1' as %2").replace("%1", words).replace("%2", etype))
 
     def clear_at_cursor(self) -> None:
