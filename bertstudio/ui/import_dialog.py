@@ -42,6 +42,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QProgressBar,
     QPushButton,
+    QScrollArea,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -159,6 +160,11 @@ class ImportDialog(QDialog):
         self._survey_timer.timeout.connect(self._start_survey)
         self.label_box = LabelMappingBox()
         self.label_box.hide()
+        # the label step scrolls on its own: 15 new tags squeezed the preview above it to one row
+        self.label_scroll = QScrollArea(objectName="labelMappingScroll", widgetResizable=True)
+        self.label_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.label_scroll.setWidget(self.label_box)
+        self.label_scroll.hide()
         self.label_box.changed.connect(self._on_label_choice_changed)
         self.error_label = QLabel()
         self.error_label.setObjectName("importError")
@@ -179,10 +185,13 @@ class ImportDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(QLabel(self.tr("First rows:")))
+        rows = self.preview_table.verticalHeader().defaultSectionSize()
+        self.preview_table.setMinimumHeight(5 * rows)  # the header and four rows, whatever sits below
         layout.addWidget(self.preview_table, 1)
         layout.addWidget(self.survey)
         layout.addWidget(self.mapping_box)
-        layout.addWidget(self.label_box)
+        self.label_scroll.setMinimumHeight(4 * rows)  # the step is the task at hand: a few choices in view
+        layout.addWidget(self.label_scroll, 2)
         layout.addWidget(self.status_label)
         layout.addWidget(self.error_label)
         layout.addWidget(self.progress)
@@ -400,6 +409,7 @@ class ImportDialog(QDialog):
             fresh = untyped and not any(self.session.split_size(split) for split in SPLITS)
             self.label_box.set_values(file_label_values(examples), self.session.labels(), self.kind, fresh=fresh)
             self.label_box.show()
+            self.label_scroll.show()
             self.status_label.setText(self.tr("The file's labels differ from the project's: choose what each "
                                               "becomes, then Import."))
             self._on_label_choice_changed()
@@ -428,6 +438,7 @@ class ImportDialog(QDialog):
             self._set_ok_enabled(self.preview_info is not None)
         self._loaded = None
         self.label_box.hide()
+        self.label_scroll.hide()
         self.survey.stop()
         self._survey_timer.start()  # count again with the new options
 

@@ -143,3 +143,17 @@ def test_tags_get_the_label_step_too(qtbot, session_factory, tmp_path):
     with qtbot.waitSignal(dialog.imported):
         qtbot.mouseClick(_ok(dialog), Qt.MouseButton.LeftButton)
     assert session.gold("train", 0) == ["B-PER", "I-PER", "O"] and session.labels() == ["O", "B-PER", "I-PER"]
+
+
+def test_a_long_label_step_scrolls_and_leaves_the_preview_readable(qtbot, session_factory, tmp_path):
+    """A second file with 15 values the project lacks squeezed the preview above to one row."""
+    session = session_factory("tagging", ["NOUN"], None)
+    path = tmp_path / "many.conll"
+    path.write_text("".join(f"w{i} T{i}\n" for i in range(15)) + "\n", encoding="utf-8")
+    dialog = _open(qtbot, session, path, "train")
+    dialog.resize(700, 600)
+    qtbot.mouseClick(_ok(dialog), Qt.MouseButton.LeftButton)
+    assert len(dialog.label_box.combos) == 15 and dialog.label_scroll.isVisible()
+    rows = dialog.preview_table.verticalHeader().defaultSectionSize()
+    qtbot.waitUntil(lambda: dialog.preview_table.height() >= 5 * rows)
+    assert dialog.label_scroll.verticalScrollBar().maximum() > 0  # the step scrolls instead
