@@ -398,8 +398,15 @@ class ResultsPage(QWidget):
         self.set_gold_button.setEnabled(ok)
         usable = ok and self._is_project_value(self.model.predicted_value(r))
         self.accept_button.setEnabled(usable)
-        self.accept_button.setToolTip("" if usable or not ok else self.tr(
-            "The run predicted a label this project no longer has (renamed or removed since the run)"))
+        cut = int((r.pred or {}).get("unpredicted_words") or 0) if r is not None else 0
+        if usable or not ok:
+            why = ""
+        elif cut:  # the decoder tags them "O", which a tag set without it cannot take as gold
+            why = self.tr("%n word(s) lay past the run's max length and got no prediction: tag them on the "
+                          "Label page", "", cut)
+        else:
+            why = self.tr("The run predicted a label this project no longer has (renamed or removed since the run)")
+        self.accept_button.setToolTip(why)
         self.relabel_combo.setEnabled(ok)
 
     def _is_project_value(self, value: Any) -> bool:

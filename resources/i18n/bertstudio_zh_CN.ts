@@ -251,37 +251,37 @@
         <translation>正在将 {run} 导出为 ONNX…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="38"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="40"/>
         <source>Labelling assistant off</source>
         <translation>标注助手已关闭</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="38"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="40"/>
         <source>Labelling assistant starting…</source>
         <translation>标注助手正在启动…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="40"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="42"/>
         <source>No audit labels yet: every 10th example is a random check</source>
         <translation>尚无核查标签:每 10 个样例中有一个是随机核查</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="43"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="45"/>
         <source>%1 audit labels</source>
         <translation>%1 个核查标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="43"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="45"/>
         <source>1 audit label</source>
         <translation>1 个核查标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="44"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="46"/>
         <source>Audit accuracy %1 (%2-%3), %4 audit labels</source>
         <translation>核查准确率 %1(%2-%3)，%4 个核查标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="44"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="46"/>
         <source>Audit accuracy %1 (%2-%3), 1 audit label</source>
         <translation>核查准确率 %1(%2-%3)，1 个核查标签</translation>
     </message>
@@ -531,37 +531,37 @@
 <context>
     <name>AssistStatus</name>
     <message>
-        <location filename="../../bertstudio/ui/assist_status.py" line="49"/>
+        <location filename="../../bertstudio/ui/assist_status.py" line="50"/>
         <source>stopped: %1</source>
         <translation>已停止:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_status.py" line="53"/>
+        <location filename="../../bertstudio/ui/assist_status.py" line="54"/>
         <source>reading the texts %1/%2</source>
         <translation>正在读取文本 %1/%2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_status.py" line="56"/>
+        <location filename="../../bertstudio/ui/assist_status.py" line="57"/>
         <source>starting</source>
         <translation>正在启动</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_status.py" line="62"/>
+        <location filename="../../bertstudio/ui/assist_status.py" line="63"/>
         <source>no suggestions yet</source>
         <translation>暂无建议</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_status.py" line="67"/>
+        <location filename="../../bertstudio/ui/assist_status.py" line="68"/>
         <source>scoring with the new %1</source>
         <translation>正在用新的%1打分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_status.py" line="69"/>
+        <location filename="../../bertstudio/ui/assist_status.py" line="70"/>
         <source>training a %1 on %2 labels</source>
         <translation>正在用 %2 个标签训练%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_status.py" line="72"/>
+        <location filename="../../bertstudio/ui/assist_status.py" line="73"/>
         <source>Assistant: %1</source>
         <translation>助手:%1</translation>
     </message>
@@ -607,32 +607,32 @@
 <context>
     <name>AuditChart</name>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="60"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="62"/>
         <source>audit accuracy (%)</source>
         <translation>核查准确率(%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="61"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="63"/>
         <source>labels so far</source>
         <translation>已有标签数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="68"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="76"/>
         <source>this loop</source>
         <translation>当前标注流程</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="69"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="77"/>
         <source>random order (estimate)</source>
         <translation>随机顺序(估计)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="128"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="139"/>
         <source>Random order is estimated from the audit labels alone; its curve starts once there are enough of them.</source>
         <translation>随机顺序的估计只用核查标签；核查标签足够后才会出现这条曲线。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="133"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="144"/>
         <source>Random order is estimated from the %1 audit labels alone, so it reaches %2 labels now and grows as audit labels come in.</source>
         <translation>随机顺序的估计只用 %1 个核查标签，所以现在只到 %2 个标签，随着核查标签增加而延长。</translation>
     </message>
@@ -1247,159 +1247,159 @@
 <context>
     <name>ImportDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="80"/>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="205"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="81"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="214"/>
         <source>Import data</source>
         <translation>导入数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="99"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="100"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="108"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="109"/>
         <source>detect</source>
         <translation>自动识别</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="114"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="115"/>
         <source>First row holds the column names</source>
         <translation>第一行是列名</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="120"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="121"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="131"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="132"/>
         <source>File:</source>
         <translation>文件:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="132"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="133"/>
         <source>Format:</source>
         <translation>格式:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="134"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="135"/>
         <source>GLUE preset:</source>
         <translation>GLUE 预设:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="135"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="136"/>
         <source>Into split:</source>
         <translation>加入数据划分:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="141"/>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="303"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="142"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="312"/>
         <source>Columns (what each column of the file holds)</source>
         <translation>列(文件每一列的内容)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="145"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="146"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="145"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="146"/>
         <source>Second text</source>
         <translation>第二段文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="145"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="146"/>
         <source>Label / score</source>
         <translation>标签 / 分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="146"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="147"/>
         <source>Tokens</source>
         <translation>词元</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="146"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="147"/>
         <source>Tags</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="146"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="147"/>
         <source>Context</source>
         <translation>上下文</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="147"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="148"/>
         <source>Question</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="147"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="148"/>
         <source>Answers</source>
         <translation>答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="147"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="148"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="148"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="149"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="174"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="180"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="181"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="187"/>
         <source>First rows:</source>
         <translation>前几行:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="206"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="215"/>
         <source>Data files (*.tsv *.csv *.txt *.jsonl *.json *.conll *.conllu *.iob *.bio);;All files (*)</source>
         <translation>数据文件 (*.tsv *.csv *.txt *.jsonl *.json *.conll *.conllu *.iob *.bio);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="265"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="274"/>
         <source>— choose —</source>
         <translation>— 请选择 —</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="285"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="294"/>
         <source>Format: %1 · this file looks like %2 data</source>
         <translation>格式:%1 · 此文件看起来是“%2”数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="288"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="297"/>
         <source>This file holds %1 examples but the project is a %2 project.</source>
         <translation>此文件包含“%1”样例，但项目是“%2”项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="302"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="311"/>
         <source>Columns (set by the format or preset)</source>
         <translation>列(由格式或预设决定)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="348"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="357"/>
         <source>Choose the file column for: %1</source>
         <translation>请选择对应的文件列:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="371"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="380"/>
         <source>Reading the file…</source>
         <translation>正在读取文件…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="403"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="413"/>
         <source>The file&apos;s labels differ from the project&apos;s: choose what each becomes, then Import.</source>
         <translation>文件中的标签与项目的不同:请为每个标签选择对应的项目标签，然后点击“导入”。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="438"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="449"/>
         <source>Choose what these labels become: %1</source>
         <translation>请为这些标签选择对应的项目标签:%1</translation>
     </message>
@@ -1668,122 +1668,122 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="47"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="49"/>
         <source>Data</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="48"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="50"/>
         <source>Label</source>
         <translation>标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="49"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="51"/>
         <source>Train</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="50"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="52"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="51"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="53"/>
         <source>Playground</source>
         <translation>试用</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="52"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="54"/>
         <source>Runs</source>
         <translation>运行记录</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="53"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="55"/>
         <source>GLUE scoreboard</source>
         <translation>GLUE 计分板</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="211"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="219"/>
         <source>Open project</source>
         <translation>打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="220"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="228"/>
         <source>Cannot open the project</source>
         <translation>无法打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="230"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="238"/>
         <source>Project repaired on open: %1</source>
         <translation>打开时已修复项目:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="231"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="239"/>
         <source>Project recovered</source>
         <translation>项目已恢复</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="232"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="240"/>
         <source>Opening the project repaired it:</source>
         <translation>打开项目时已修复:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="248"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="256"/>
         <source>Saved</source>
         <translation>已保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="272"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="280"/>
         <source>Imported %1 rows into %2</source>
         <translation>已导入 %1 行到 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="301"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="309"/>
         <source>Could not save</source>
         <translation>无法保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="310"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="318"/>
         <source>Run exported to %1</source>
         <translation>运行已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="333"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="341"/>
         <source>No project</source>
         <translation>没有项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="333"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="341"/>
         <source>Create or open a project first.</source>
         <translation>请先新建或打开一个项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="370"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="378"/>
         <source>No project open</source>
         <translation>未打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="378"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="386"/>
         <source>Project: %1 (%2)</source>
         <translation>项目:%1(%2)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="380"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="388"/>
         <source>Split: %1</source>
         <translation>数据划分:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="381"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="389"/>
         <source>%1 labelled / %2</source>
         <translation>已标注 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="398"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="406"/>
         <source>Training is running</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="399"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="407"/>
         <source>A training run is in progress. Stop it and quit?</source>
         <translation>训练正在进行。停止训练并退出吗？</translation>
     </message>
@@ -2148,17 +2148,17 @@
 <context>
     <name>ProjectSession</name>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="161"/>
+        <location filename="../../bertstudio/ui/session.py" line="167"/>
         <source>Rename label {a} to {b}</source>
         <translation>将标签 {a} 重命名为 {b}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="264"/>
+        <location filename="../../bertstudio/ui/session.py" line="270"/>
         <source>Replace the rows of %1</source>
         <translation>替换 %1 的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="277"/>
+        <location filename="../../bertstudio/ui/session.py" line="283"/>
         <source>Restore the rows of %1</source>
         <translation>恢复 %1 的行</translation>
     </message>
@@ -2166,62 +2166,62 @@
 <context>
     <name>PushToHubDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="126"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="127"/>
         <source>Push to Hugging Face Hub</source>
         <translation>推送到 Hugging Face Hub</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="129"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="130"/>
         <source>user/model-name</source>
         <translation>用户名/模型名</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="130"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="131"/>
         <source>Private repository</source>
         <translation>私有仓库</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="138"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="139"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="139"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="140"/>
         <source>Repository</source>
         <translation>仓库</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="141"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="142"/>
         <source>Token</source>
         <translation>令牌</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="143"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="144"/>
         <source>Push</source>
         <translation>推送</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="148"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="149"/>
         <source>Uploads the run&apos;s model with a model card (its data, settings and metrics).</source>
         <translation>上传此运行的模型及模型卡片(包括其数据、设置和指标)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="159"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="160"/>
         <source>empty: use the cached Hugging Face login</source>
         <translation>留空:使用已缓存的 Hugging Face 登录信息</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="160"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="161"/>
         <source>a write token (no cached login found: `hf auth login`)</source>
         <translation>具有写权限的令牌(未找到已缓存的登录信息:`hf auth login`)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="187"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="188"/>
         <source>Uploaded to &lt;a href=&quot;{u}&quot;&gt;{u}&lt;/a&gt;.</source>
         <translation>已上传到 &lt;a href=&quot;{u}&quot;&gt;{u}&lt;/a&gt;。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="193"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="194"/>
         <source>Not pushed: {m}</source>
         <translation>未推送:{m}</translation>
     </message>
@@ -2441,13 +2441,20 @@
         <source>gold {g}, predicted {p}</source>
         <translation>标准答案 {g}，预测 {p}</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../bertstudio/ui/results_page.py" line="405"/>
+        <source>%n word(s) lay past the run&apos;s max length and got no prediction: tag them on the Label page</source>
+        <translation>
+            <numerusform>%n 个词超出了该运行的最大长度，没有得到预测：请在“标注”页为它们打标签</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="402"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="408"/>
         <source>The run predicted a label this project no longer has (renamed or removed since the run)</source>
         <translation>该运行预测的标签已不在本项目中（运行之后被重命名或删除）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="430"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="437"/>
         <source>Relabel {split} row {row}</source>
         <translation>重新标注 {split} 的第 {row} 行</translation>
     </message>
@@ -3192,67 +3199,67 @@
 <context>
     <name>TaggingEditor</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="120"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="158"/>
         <source>Entity types (select words, then press a key):</source>
         <translation>实体类型(先选择词，再按键):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="121"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="159"/>
         <source>Press %1 or click to mark the selected words as a %2 entity</source>
         <translation>按 %1 或单击，将选中的词标为 %2 实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="123"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="161"/>
         <source>Tags (select words, then press a key):</source>
         <translation>标记(先选择词，再按键):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="124"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="162"/>
         <source>Press %1 or click to tag the selected words %2</source>
         <translation>按 %1 或单击，将选中的词标记为 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="159"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="197"/>
         <source>no entity</source>
         <translation>无实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="162"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="200"/>
         <source>Suggested (%1, %2 sure): %3 · Enter stores these tags</source>
         <translation>建议(%1，把握 %2):%3 · 按 Enter 保存这些标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="176"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="214"/>
         <source>Accept the suggested tags of row %1</source>
         <translation>接受第 %1 行的建议标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="184"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="222"/>
         <source>(not labelled yet: every word starts outside any entity, O)</source>
         <translation>(尚未标注:每个词都从任何实体之外(O)开始)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="186"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="224"/>
         <source>(not tagged yet: %1 of %2 words have a tag; the sentence is stored once every word has one)</source>
         <translation>(尚未标注完:%2 个词中有 %1 个已有标记；每个词都有标记后才会保存此句)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="247"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="285"/>
         <source>&apos;%1&apos; overlaps an entity already marked; clear that one first (Backspace).</source>
         <translation>“%1”与已标注的实体重叠；请先清除那个实体(Backspace)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="255"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="296"/>
         <source>Tag &apos;%1&apos; as %2</source>
         <translation>将“%1”标记为 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="263"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="304"/>
         <source>Clear the entity at word %1</source>
         <translation>清除第 %1 个词处的实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="269"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="310"/>
         <source>Clear the tag of &apos;%1&apos;</source>
         <translation>清除“%1”的标记</translation>
     </message>
@@ -3260,77 +3267,77 @@
 <context>
     <name>TimeEstimateLabel</name>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="120"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="127"/>
         <source>SetFit</source>
         <translation>SetFit</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="121"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="128"/>
         <source>a head on the frozen encoder</source>
         <translation>冻结编码器上的分类头</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="121"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="128"/>
         <source>LoRA</source>
         <translation>LoRA</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="122"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="129"/>
         <source>fine-tuning</source>
         <translation>微调</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="122"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="129"/>
         <source>fine-tuning the top layers</source>
         <translation>微调顶部几层</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="124"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="131"/>
         <source>{rows} labels: {method}, {seeds} seeds would take {time}</source>
         <translation>{rows} 个标签：{method}，{seeds} 个种子需要 {time}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="126"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="133"/>
         <source>{rows} labels: {method} would take {time}</source>
         <translation>{rows} 个标签：{method} 需要 {time}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="128"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="135"/>
         <source>~{n} s</source>
         <translation>约 {n} 秒</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="128"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="135"/>
         <source>~{n} min</source>
         <translation>约 {n} 分钟</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="128"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="135"/>
         <source>~{n} h</source>
         <translation>约 {n} 小时</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="134"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="141"/>
         <source>(timed by this project&apos;s earlier runs: {rate} examples/s)</source>
         <translation>（按本项目之前的运行计时：每秒 {rate} 个样本）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="136"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="143"/>
         <source>(from a short timing of this model on this computer: {rate} examples/s)</source>
         <translation>（在本机对该模型的简短计时：每秒 {rate} 个样本）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="138"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="145"/>
         <source>(rough, while this computer is timed)</source>
         <translation>（粗略估计，正在为本机计时）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="140"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="147"/>
         <source>(rough: this computer is timed once the labelling assistant is idle)</source>
         <translation>（粗略估计：待标注助手空闲后再测量这台电脑的速度）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="141"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="148"/>
         <source>(rough: nothing timed on this computer yet)</source>
         <translation>（粗略估计：本机尚未计时）</translation>
     </message>
@@ -3719,92 +3726,92 @@
         <translation>{n} 个种子（{a} 到 {b}），每个一次运行，依次进行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="370"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="371"/>
         <source>Training… the window stays usable; Cancel stops after the current step.</source>
         <translation>训练中……窗口仍可使用；“取消”会在当前步结束后停止。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="398"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="399"/>
         <source>Export run to folder</source>
         <translation>导出运行到文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="405"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="406"/>
         <source>Exporting the run to {d}…</source>
         <translation>正在导出运行到 {d}…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="411"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="412"/>
         <source>Export failed: {m}</source>
         <translation>导出失败:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="416"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="417"/>
         <source>Run exported to {d}. Start it there with: bertstudio train --config run.toml</source>
         <translation>运行已导出到 {d}。在那里用以下命令启动:bertstudio train --config run.toml</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="437"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="438"/>
         <source>Cancelling after the current step…</source>
         <translation>将在当前步结束后取消…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="442"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="443"/>
         <source>Stop the SetFit phase?</source>
         <translation>停止 SetFit 阶段？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="443"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="444"/>
         <source>SetFit has run {done} of {total} contrastive steps. Stopping now keeps nothing of them: the run saves a model only once its head has trained.</source>
         <translation>SetFit 已完成 {total} 个对比学习步骤中的 {done} 个。现在停止将不会保留其中任何结果：只有在分类头训练之后，本次运行才会保存模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="446"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="447"/>
         <source>Stop and discard</source>
         <translation>停止并丢弃</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="447"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="448"/>
         <source>Keep training</source>
         <translation>继续训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="456"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="457"/>
         <source>Warm start: reusing the model loaded by an earlier run in this session</source>
         <translation>热启动：复用本次会话中先前运行已加载的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="462"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="463"/>
         <source>{t:,} of {n:,} parameters ({p:.1f}%), as built</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)，按构建后的模型统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="469"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="471"/>
         <source>Training failed.</source>
         <translation>训练失败。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="472"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="474"/>
         <source>Run cancelled before its first step: nothing was trained or saved.</source>
         <translation>运行在第一步之前已取消：没有训练，也没有保存任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="474"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="476"/>
         <source>Run finished.</source>
         <translation>运行完成。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="475"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="477"/>
         <source>Run cancelled; the model saved so far is usable.</source>
         <translation>运行已取消；已保存的模型可以使用。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="492"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="494"/>
         <source>Removed the empty run folder {d}</source>
         <translation>已删除空的运行文件夹 {d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="496"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="498"/>
         <source>Training could not run: {m}</source>
         <translation>无法训练:{m}</translation>
     </message>
@@ -3860,17 +3867,17 @@
 <context>
     <name>_ExportProgress</name>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="99"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="100"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="111"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="112"/>
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="116"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="117"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>

@@ -272,3 +272,25 @@ def test_a_run_from_another_project_is_only_viewed_and_says_so(qtbot, tmp_path, 
     assert results.run_dir == own and not results.foreign_label.isVisible()
     assert results.run_combo.count() == 1
     window.close()
+
+
+def test_a_sentence_cut_by_max_length_says_why_its_prediction_cannot_be_taken(qtbot, tmp_path, ewt, pos_run):
+    """Words past max_length are decoded "O", which a POS tag set lacks: "Use prediction as gold"
+    was greyed out without a reason."""
+    run = tmp_path / "cut-run"
+    shutil.copytree(pos_run, run)
+    preds = [json.loads(line) for line in (run / "predictions.jsonl").read_text().splitlines()]
+    preds[0]["tags"][-1], preds[0]["unpredicted_words"] = "O", 1
+    (run / "predictions.jsonl").write_text("".join(json.dumps(p) + "\n" for p in preds))
+    session = _session_with(tmp_path, "tagging", ewt.labels, ewt.select(range(48)), ewt.select(range(48, 64)), run)
+    page = ResultsPage(session)
+    qtbot.addWidget(page)
+    page.show()
+    for proxy_row in range(page.proxy.rowCount()):
+        if page.proxy.mapToSource(page.proxy.index(proxy_row, 0)).row() == 0:
+            page.table.selectRow(proxy_row)
+    assert page.current_prediction().index == preds[0]["index"]
+    assert not page.accept_button.isEnabled()
+    assert page.accept_button.toolTip() == ("1 word(s) lay past the run's max length and got no prediction: "
+                                            "tag them on the Label page")
+    session.close()
