@@ -157,3 +157,19 @@ def test_the_tag_a_word_already_has_moves_on_without_an_empty_undo_step(qtbot, s
     assert session.undo_stack.count() == 1 and editor.cursor_word == 1 and editor.tags == ["DET", None, None]
     session.undo_stack.undo()
     assert editor.tags == [None, None, None]
+
+
+def test_save_writes_the_partly_tagged_sentences_too(qtbot, session_factory):
+    """Kept at close, and by every save of the project's ui_state (Save): a crash after Save keeps them."""
+    import json
+
+    session = session_factory("tagging", ["NOUN", "VERB"], {"train": [{"tokens": ["dogs", "bark"], "tags": None}]})
+    editor = _page(qtbot, session).editor()
+    editor.setFocus()
+    _press_tag(qtbot, editor, "NOUN")
+    session.project.save_ui_state()  # what Save and a run's start do
+    saved = json.loads((session.project.folder / "project.json").read_text())["ui_state"]
+    assert saved["tag_drafts"] == {"train:0": ["NOUN", None]}
+    _press_tag(qtbot, editor, "VERB")  # complete: stored as gold, no draft left
+    session.project.save_ui_state()
+    assert json.loads((session.project.folder / "project.json").read_text())["ui_state"]["tag_drafts"] == {}

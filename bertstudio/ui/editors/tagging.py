@@ -81,13 +81,20 @@ class TaggingEditor(KindEditor):
         session.project_closing.connect(self._keep_drafts)
         session.data_imported.connect(self._forget_drafts)
 
-    def _keep_drafts(self, project: Any) -> None:
-        """The project closes: its partly tagged sentences go into its ui_state (they were lost)."""
-        if not hasattr(project, "ui_state"):
-            return
+    def _note_drafts(self, project: Any) -> bool:
+        """Put the partly tagged sentences into the project's ui_state (in memory; every save of
+        it, Save included, writes them); True when there was something to note."""
+        if not hasattr(project, "ui_state") or getattr(project, "closed", True):
+            return False
         kept = {f"{split}:{row}": list(tags) for (split, row), tags in self.drafts.items()}
-        if kept or DRAFTS_KEY in project.ui_state:
-            project.ui_state[DRAFTS_KEY] = kept
+        if not kept and DRAFTS_KEY not in project.ui_state:
+            return False
+        project.ui_state[DRAFTS_KEY] = kept
+        return True
+
+    def _keep_drafts(self, project: Any) -> None:
+        """The project closes: its partly tagged sentences are written with it (they were lost)."""
+        if self._note_drafts(project):
             try:
                 project.save_ui_state()
             except BertStudioError as exc:  # a full disk: said, and the project closes anyway
@@ -151,6 +158,7 @@ class TaggingEditor(KindEditor):
         self._paint()
 
     def refresh(self) -> None:
+        self._note_drafts(self.session.project)  # a draft changed, or the row did: Save keeps it too
         if self.isActive():
             colours = self.session.label_colours()
             types = self.types()
