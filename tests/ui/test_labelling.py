@@ -367,3 +367,36 @@ def test_a_label_rename_is_undone_and_redone_and_earlier_edits_stay_undoable(qtb
     assert session.undo_stack.count() == 0
     reopened_labels = session.labels()
     assert reopened_labels == ["neg", "great"]
+
+
+def test_a_score_with_hundredths_is_never_rewritten_by_passing_through_the_box_or_slider(qtbot, session_factory):
+    """STS-B holds scores such as 4.25. The box shows tenths (4.3): leaving it with an arrow stored
+    4.3 over the imported 4.25 without a word, row after row. A click on the slider's groove or
+    the wheel moved the handle and stored nothing; a score typed, then the window closed, was lost."""
+    from PySide6.QtWidgets import QSlider
+
+    scored = [{"text": f"s{i}", "text_pair": f"t{i}", "label": 4.25} for i in range(3)]
+    session = session_factory("regression", None, {"train": scored})
+    page = _page(qtbot, session)
+    editor = page.editor()
+    spin, slider = editor.spin, editor.slider
+    assert editor.gold_label.text() == "4.25" and spin.value() == 4.3  # the label says what is stored
+    qtbot.mouseClick(spin.lineEdit(), Qt.MouseButton.LeftButton)
+    qtbot.keyClick(spin, Qt.Key.Key_Down)  # leave the box as it was: on to row 1
+    assert editor.row == 1 and session.project.gold("train", 0) == 4.25
+    slider.sliderPressed.emit()
+    slider.sliderReleased.emit()  # a press and release where the handle is: nothing changed
+    assert session.project.gold("train", 1) == 4.25 and session.undo_stack.count() == 0
+    slider.triggerAction(QSlider.SliderAction.SliderPageStepSub)  # what a click on the groove or the wheel does
+    qtbot.waitUntil(lambda: session.project.gold("train", 1) != 4.25, timeout=3000)
+    assert session.project.gold("train", 1) == slider.value() / editor.SCALE < 4.25
+    editor.go_to(2)
+    spin.setFocus()
+    spin.lineEdit().selectAll()
+    qtbot.keyClicks(spin, "0.7")  # typed, no Enter, then the project closes
+    folder = session.project.folder
+    session.close()
+    from bertstudio.data.project import Project
+
+    with Project.open(folder) as again:
+        assert again.gold("train", 2) == 0.7 and again.gold("train", 0) == 4.25

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QFont, QKeyEvent
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -224,8 +224,15 @@ class RegressionEditor(SentenceEditor):
         self.spin.setToolTip(self.tr("Type a score such as 3.7: Enter stores it, an arrow key stores it and "
                                      "moves to the previous or next example"))
         self.spin.installEventFilter(self)
-        self.slider.sliderReleased.connect(lambda: self.apply_score(self.slider.value() / self.SCALE))
+        # what _show_gold put in the box and on the slider: leaving them as they are stores nothing
+        # (a score of 4.25 shows as 4.3 there; storing that rewrote imported scores without a word)
+        self._shown: tuple[int, float] = (0, self.UNSCORED)
+        self._slid = QTimer(self, singleShot=True, interval=300)  # a click on the groove, the wheel
+        self._slid.timeout.connect(self._on_slider_moved)
+        self.slider.sliderReleased.connect(self._on_slider_moved)
+        self.slider.valueChanged.connect(lambda _v: self.slider.isSliderDown() or self._slid.start())
         self.spin.editingFinished.connect(self._on_spin_finished)
+        self.session.project_closing.connect(lambda _p: self._store_typed())  # typed, then the window closed
         row.addWidget(QLabel("0"))
         row.addWidget(self.slider, 1)
         row.addWidget(QLabel("5"))
@@ -255,18 +262,34 @@ class RegressionEditor(SentenceEditor):
             self.gold_label.setText(self.tr("(not scored)") if self.row >= 0 else self.tr("(no example)"))
             self.gold_label.setStyleSheet("font-size: 16pt; color: palette(mid);")
         else:
-            self.gold_label.setText(f"{float(gold):.1f}")
+            # as stored (4.25, a prediction's 0.018), not rounded to the box's tenths
+            self.gold_label.setText(f"{float(gold):.3f}".rstrip("0").rstrip(".") if float(gold) % 1 else f"{float(gold):.1f}")
             self.gold_label.setStyleSheet("font-size: 16pt;")
         # an unscored example shows "none" in the box, so leaving the box never stores a stale score
         score = self.UNSCORED if gold is None else float(gold)
+        self._slid.stop()
         for w, v in ((self.slider, round(max(score, 0.0) * self.SCALE)), (self.spin, score)):
             w.blockSignals(True)
             w.setValue(v)
             w.blockSignals(False)
+        self._shown = (self.slider.value(), self.spin.value())  # as they hold it (the box rounds to tenths)
 
     def _on_spin_finished(self) -> None:
-        if self.spin.value() > self.UNSCORED / 2:
-            self.apply_score(self.spin.value())
+        if self.spin.value() > self.UNSCORED / 2 and self.spin.value() != self._shown[1]:
+            self.apply_score(self.spin.value())  # only a score the person changed
+
+    def _on_slider_moved(self) -> None:
+        self._slid.stop()
+        if self.slider.value() != self._shown[0]:
+            self.apply_score(self.slider.value() / self.SCALE)
+
+    def _store_typed(self) -> None:
+        """The project is closing: a score typed in the box without Enter is stored first."""
+        if not self.isActive() or self.row < 0:  # the page's editor of another kind: nothing of its own
+            return
+        if self.spin.hasFocus():
+            self.spin.interpretText()
+        self._on_spin_finished()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """Enter or an arrow in the score box: store the typed score, then the keys are the editor's."""
@@ -282,7 +305,7 @@ class RegressionEditor(SentenceEditor):
         return super().eventFilter(watched, event)
 
     def apply_score(self, score: float) -> None:
-        if self.row < 0:
+        if self.row < 0 or not self.session.has_project():
             return
         score = round(min(5.0, max(0.0, float(score))), 1)
         if self.session.gold(self.split, self.row) == score:
