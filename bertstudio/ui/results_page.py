@@ -26,7 +26,8 @@ from PySide6.QtWidgets import (
     QTextBrowser, QVBoxLayout, QWidget,
 )
 
-from bertstudio.data.kinds import get_spec
+from bertstudio.data.formats.common import iob1_to_bio
+from bertstudio.data.kinds import get_spec, is_bio_tag_set
 from bertstudio.errors import BertStudioError
 from bertstudio.metrics.per_class import per_class_from_predictions
 from bertstudio.train.rundir import read_predictions, read_run
@@ -428,7 +429,12 @@ class ResultsPage(QWidget):
     def _accept_prediction(self) -> None:
         r = self.current_prediction()
         if r is not None and r.split is not None:
-            self._apply(r, self.model.predicted_value(r))
+            value = self.model.predicted_value(r)
+            if isinstance(value, list) and is_bio_tag_set(list(self.session.project.labels)):
+                # a model may leave an I-X without its B-X ("I-PER" after "B-ORG"): read as the start of
+                # an X entity, as the scores read it, never stored as a span the Label page cannot make
+                value = iob1_to_bio([str(t) for t in value])
+            self._apply(r, value)
 
     def _apply(self, r: PredictionRow, value: Any) -> None:
         assert r.split is not None

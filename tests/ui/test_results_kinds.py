@@ -9,10 +9,12 @@ import warnings
 from collections import Counter
 from pathlib import Path
 
+
 import pytest
 from PySide6.QtCore import QSettings, Qt
 
 from bertstudio.data.examples import from_records
+from bertstudio.data.formats.common import iob1_to_bio
 from bertstudio.data.project import Project
 from bertstudio.ui.playground import PlaygroundPage
 from bertstudio.train.sources import project_rows
@@ -80,9 +82,30 @@ def test_tagging_results_show_spans_and_filter_errors(qtbot, session, tagging_ru
     assert "[london]<sub>LOC</sub>" in html
     # Accepting the prediction writes the predicted tags as gold (undoable).
     qtbot.mouseClick(page.accept_button, Qt.MouseButton.LeftButton)
-    assert session.project.gold("dev", 3) == preds[3]["tags"]
+    assert session.project.gold("dev", 3) == iob1_to_bio(preds[3]["tags"])
     session.undo_stack.undo()
     assert session.project.gold("dev", 3) == SENTS[3][1]
+
+
+def test_a_predicted_i_tag_without_its_b_tag_is_stored_as_a_whole_entity(qtbot, tmp_path, tagging_run):
+    """"Use prediction as gold" stored ['O', 'I-PER', ...], a span the Label page cannot make and the
+    strict BIO check refuses on import: an I-X the model left alone opens an X entity, as the scores read it."""
+    run = tmp_path / "orphan-run"
+    shutil.copytree(tagging_run, run)
+    preds = [json.loads(line) for line in (run / "predictions.jsonl").read_text().splitlines()]
+    preds[0]["tags"] = ["O", "I-PER", "I-PER", "B-LOC"]
+    (run / "predictions.jsonl").write_text("".join(json.dumps(p) + "\n" for p in preds))
+    project = _project(tmp_path / "proj")
+    shutil.copytree(run, project.runs_dir / "ner-run")
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    page = ResultsPage(session)
+    qtbot.addWidget(page)
+    for proxy_row in range(page.proxy.rowCount()):
+        if page.proxy.mapToSource(page.proxy.index(proxy_row, 0)).row() == 0:
+            page.table.selectRow(proxy_row)
+    qtbot.mouseClick(page.accept_button, Qt.MouseButton.LeftButton)
+    assert session.project.gold("dev", 0) == ["O", "B-PER", "I-PER", "B-LOC"]
+    session.close()
 
 
 def test_tagging_playground_tags_every_typed_token(qtbot, session):
