@@ -24,11 +24,9 @@ class ElidedLabel(QLabel):
         return QSize(min(hint.width(), self.fontMetrics().horizontalAdvance("x" * MIN_CHARS)), hint.height())
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt's name
-        rect = self.contentsRect()
-        shown = self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight, rect.width())
         painter = QPainter(self)
-        self.style().drawItemText(painter, rect, int(self.alignment() | Qt.AlignmentFlag.AlignVCenter), self.palette(),
-                                  self.isEnabled(), shown, self.foregroundRole())
+        self.style().drawItemText(painter, self.contentsRect(), int(self.alignment() | Qt.AlignmentFlag.AlignVCenter),
+                                  self.palette(), self.isEnabled(), self.shown_text(), self.foregroundRole())
 
     def shown_text(self) -> str:
         """What the label shows now (elided to its width)."""

@@ -68,13 +68,19 @@ def test_a_project_open_elsewhere_is_refused_even_without_its_lock_file(qtbot, m
         holder.wait(timeout=60)
 
 
-def test_save_and_close_on_a_read_only_folder_show_the_message_and_lose_nothing(qtbot, tmp_path, monkeypatch):
+def _reviews_window(qtbot, tmp_path):
+    """A shown window over a fresh two-label project of ROWS: (project, session, window)."""
     project = Project.create(tmp_path / "p", name="reviews", kind="sentence", labels=["neg", "pos"])
     project.import_examples(from_records("sentence", ROWS), "train")
     session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
     window = MainWindow(session)
     qtbot.addWidget(window)
     window.show()
+    return project, session, window
+
+
+def test_save_and_close_on_a_read_only_folder_show_the_message_and_lose_nothing(qtbot, tmp_path, monkeypatch):
+    project, session, window = _reviews_window(qtbot, tmp_path)
     for row, value in enumerate(["pos", "neg", "pos"]):
         session.apply_gold("train", row, value, "label")
     journal = (project.folder / "labels.journal").read_bytes()
@@ -103,12 +109,7 @@ def test_an_edit_that_cannot_be_saved_says_so_and_never_reaches_the_undo_stack(q
     from disk_faults import deny_appends
     from PySide6.QtCore import Qt
 
-    project = Project.create(tmp_path / "p", name="reviews", kind="sentence", labels=["neg", "pos"])
-    project.import_examples(from_records("sentence", ROWS), "train")
-    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
-    window = MainWindow(session)
-    qtbot.addWidget(window)
-    window.show()
+    project, session, window = _reviews_window(qtbot, tmp_path)
     window.show_page("label")
     editor = window.pages["label"].editor()
     editor.go_to(0)
