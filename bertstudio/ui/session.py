@@ -38,7 +38,6 @@ from PySide6.QtGui import QUndoStack
 from bertstudio.errors import BertStudioError
 from bertstudio.train.warm import WarmCache
 from bertstudio.ui.assist_controller import AssistController
-from bertstudio.ui.gui_gc import refreeze
 
 SPLITS: tuple[str, ...] = ("train", "dev", "test")
 _MAX_RECENT = 10
@@ -101,7 +100,6 @@ class ProjectSession(QObject):
                     self.failed.emit(exc.message)
             del old
             self.project_closed.emit()
-            refreeze()  # the pages let go of it: its cycles go now, not frozen for the session (ui/gui_gc.py)
         if project is None:
             return
         self._project = project
