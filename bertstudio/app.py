@@ -67,28 +67,33 @@ def main(argv: list[str] | None = None) -> int:
     from bertstudio.ui.gui_gc import collect_on_gui_thread
 
     collect_on_gui_thread(freeze=True)  # cycles collected on the GUI thread only: see bertstudio/ui/gui_gc.py
-    if ICON.is_file():
-        from PySide6.QtGui import QIcon
+    try:
+        if ICON.is_file():
+            from PySide6.QtGui import QIcon
 
-        app.setWindowIcon(QIcon(str(ICON)))
-    from bertstudio.ui.main_window import MainWindow
+            app.setWindowIcon(QIcon(str(ICON)))
+        from bertstudio.ui.main_window import MainWindow
 
-    window = MainWindow()
-    app.setQuitOnLastWindowClosed(False)  # the main window's close quits, also one that ends hidden
-    window.closed.connect(app.quit)
-    if args.project and not window.open_project(args.project):
-        return 2
-    window.show()
-    window.start_preload()  # heavy imports while the user looks around, not when Start is clicked
-    code = int(app.exec())
-    app.setQuitOnLastWindowClosed(True)
-    window.session.close()  # quit without closing the window (e.g. the session ending): fold the journal
-    # Delete the window while the QApplication exists; interpreter shutdown would destroy them in
-    # an arbitrary order, which can crash Qt on the way out.
-    import shiboken6
+        window = MainWindow()
+        app.setQuitOnLastWindowClosed(False)  # the main window's close quits, also one that ends hidden
+        window.closed.connect(app.quit)
+        if args.project and not window.open_project(args.project):
+            return 2
+        window.show()
+        window.start_preload()  # heavy imports while the user looks around, not when Start is clicked
+        code = int(app.exec())
+        app.setQuitOnLastWindowClosed(True)
+        window.session.close()  # quit without closing the window (e.g. the session ending): fold the journal
+        # Delete the window while the QApplication exists; interpreter shutdown would destroy them in
+        # an arbitrary order, which can crash Qt on the way out.
+        import shiboken6
 
-    shiboken6.delete(window)
-    return code
+        shiboken6.delete(window)
+        return code
+    finally:
+        from bertstudio.ui.gui_gc import stop_freezing
+
+        stop_freezing()  # a process that goes on after main (tests) builds many windows: nothing kept for good
 
 
 if __name__ == "__main__":

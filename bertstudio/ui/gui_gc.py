@@ -18,10 +18,10 @@ by a quarter, which a timer cannot see; so a full one runs at most every
 :data:`FULL_EVERY_S`. Even so each one froze the window 355-566 ms, a minute after start
 and once a minute of work after that; so once the heavy imports are in
 (:func:`bertstudio.ui.preload.is_ready`) their objects are frozen (``gc.freeze``, 60 ms
-once) and full collections walk only what came after. Whatever is alive at that moment is
-frozen with them: :func:`refreeze`, when a project closes (a pause the user expects),
-collects everything once and freezes again, so a closed project's cycles are not kept.
-Called by the app at start and by every background job's start, so tests that build pages
+once) and full collections walk only what came after. Whatever else is alive at that moment
+(at most the project opened from the command line) is frozen with them and kept for the
+session: collecting the frozen objects again while a project closes freed Qt objects in the
+middle of the close and crashed (CI, test_results_kinds). Called by the app at start and by every background job's start, so tests that build pages
 without the app get it too. Idempotent.
 """
 
@@ -58,15 +58,16 @@ def installed() -> bool:
     return _collector is not None and not gc.isenabled()
 
 
-def refreeze() -> None:
-    """Collect everything once, the frozen objects too, and freeze what lives (on the GUI
-    thread, when a pause is expected: a project was closed)."""
-    if _collector is None or not _collector.frozen or threading.current_thread() is not threading.main_thread():
+def stop_freezing() -> None:
+    """Withdraw a freeze request that has not been carried out, and give frozen objects back to
+    the collector (the app's ``main`` when it returns: a process that goes on, such as a test
+    run, builds many windows and must not keep them)."""
+    if _collector is None:
         return
-    gc.unfreeze()
-    gc.collect(2)
-    gc.freeze()
-    _collector._last_full = time.monotonic()
+    _collector.freeze_wanted = False
+    if _collector.frozen:
+        gc.unfreeze()
+        _collector.frozen = False
 
 
 class _Collector:

@@ -177,6 +177,9 @@ def test_app_main_opens_the_project_given_on_the_command_line(qtbot, qapp, tmp_p
     QTimer.singleShot(0, look_and_quit)
     assert app_module.main(["--project", str(tmp_path / "cli")]) == 0
     assert seen == {"title": "from-cli — bertstudio", "kind": "pair"}
+    from bertstudio.ui import gui_gc
+
+    assert not gui_gc._collector.freeze_wanted and not gui_gc._collector.frozen  # the tests that follow never freeze
     # The project was closed on the way out: it opens again (no stale lock) with nothing to recover.
     again = Project.open(tmp_path / "cli")
     assert again.recovery_messages == []
