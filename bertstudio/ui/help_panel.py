@@ -54,7 +54,9 @@ def _kind_shortcuts(kind: str, gold: str, labels: list[str] | None, assistant: b
         if is_bio_tag_set(list(labels or [])):
             apply = [(QCoreApplication.translate("HelpPanel", "1 … 9"), QCoreApplication.translate("HelpPanel", "mark the selected words as that entity type (B- on the first, I- on the rest)")),
                      _picker(QCoreApplication.translate("HelpPanel", "pick any entity type by typing part of its name; Enter applies it (the legend shows each type's key)")),
-                     (QCoreApplication.translate("HelpPanel", "0 or Backspace"), QCoreApplication.translate("HelpPanel", "clear the entity under the cursor"))]
+                     (QCoreApplication.translate("HelpPanel", "0 or Backspace"), QCoreApplication.translate("HelpPanel", "clear the entity under the cursor")),
+                     (QCoreApplication.translate("HelpPanel", "Shift+Enter") if assistant else QCoreApplication.translate("HelpPanel", "Enter"),
+                      QCoreApplication.translate("HelpPanel", "store the sentence as marked and go on (with no entity marked, every word is O)"))]
         else:
             apply = [(QCoreApplication.translate("HelpPanel", "1 … 9"), QCoreApplication.translate("HelpPanel", "give each selected word the tag with that number; a sentence is stored once every word has a tag")),
                      _picker(QCoreApplication.translate("HelpPanel", "pick any tag by typing part of its name; Enter applies it (the legend shows each tag's key)")),

@@ -1008,8 +1008,8 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/help_panel.py" line="42"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="67"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="76"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="69"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="78"/>
         <source>S or Space</source>
         <translation>S 或 Space</translation>
     </message>
@@ -1040,8 +1040,8 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/help_panel.py" line="43"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="68"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="77"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="70"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="79"/>
         <source>Ctrl+Z / Ctrl+Shift+Z</source>
         <translation>Ctrl+Z / Ctrl+Shift+Z</translation>
     </message>
@@ -1053,7 +1053,7 @@
     <message>
         <location filename="../../bertstudio/ui/help_panel.py" line="46"/>
         <location filename="../../bertstudio/ui/help_panel.py" line="55"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="59"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="61"/>
         <source>1 … 9</source>
         <translation>1 … 9</translation>
     </message>
@@ -1070,7 +1070,7 @@
     <message>
         <location filename="../../bertstudio/ui/help_panel.py" line="48"/>
         <location filename="../../bertstudio/ui/help_panel.py" line="57"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="61"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="63"/>
         <source>0 or Backspace</source>
         <translation>0 或 Backspace</translation>
     </message>
@@ -1111,7 +1111,7 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/help_panel.py" line="52"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="74"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="76"/>
         <source>Backspace</source>
         <translation>Backspace</translation>
     </message>
@@ -1131,42 +1131,52 @@
         <translation>输入实体类型名的一部分即可选择任意实体类型；按 Enter 应用(图例中列出了每个类型的按键)</translation>
     </message>
     <message>
+        <location filename="../../bertstudio/ui/help_panel.py" line="58"/>
+        <source>Shift+Enter</source>
+        <translation>Shift+Enter</translation>
+    </message>
+    <message>
         <location filename="../../bertstudio/ui/help_panel.py" line="59"/>
+        <source>store the sentence as marked and go on (with no entity marked, every word is O)</source>
+        <translation>按当前标注保存该句并继续（未标出实体时，每个词都是 O）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/help_panel.py" line="61"/>
         <source>give each selected word the tag with that number; a sentence is stored once every word has a tag</source>
         <translation>为每个选中的词设置该编号的标记；句子中每个词都有标记后才会保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="60"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="62"/>
         <source>pick any tag by typing part of its name; Enter applies it (the legend shows each tag&apos;s key)</source>
         <translation>输入标记名的一部分即可选择任意标记；按 Enter 应用(图例中列出了每个标记的按键)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="61"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="63"/>
         <source>clear the tag of the selected words</source>
         <translation>清除选中词的标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="63"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="65"/>
         <source>← / →</source>
         <translation>← / →</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="63"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="65"/>
         <source>move the word cursor</source>
         <translation>移动词光标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="64"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="66"/>
         <source>Shift+← / Shift+→, or drag</source>
         <translation>Shift+← / Shift+→ 或拖动</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="64"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="66"/>
         <source>select several words</source>
         <translation>选择多个词</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="83"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="85"/>
         <source>Keyboard</source>
         <translation>键盘</translation>
     </message>
@@ -1176,70 +1186,71 @@
         <translation>清除光标处的实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="66"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="75"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="68"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="77"/>
         <source>↑ / ↓, Page Up / Page Down</source>
         <translation>↑ / ↓、Page Up / Page Down</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="66"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="68"/>
         <source>previous / next sentence</source>
         <translation>上一句 / 下一句</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="67"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="69"/>
         <source>skip to the next unlabelled sentence</source>
         <translation>跳到下一个未标注的句子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="68"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="77"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="70"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="79"/>
         <source>undo / redo</source>
         <translation>撤销 / 重做</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="71"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="73"/>
         <source>select with the mouse</source>
         <translation>用鼠标选择</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="71"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="73"/>
         <source>the selection becomes the answer</source>
         <translation>选中的文本即成为答案</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/help_panel.py" line="23"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="72"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="58"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="74"/>
         <source>Enter</source>
         <translation>Enter</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="72"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="74"/>
         <source>use the current selection as the answer</source>
         <translation>将当前选中的文本作为答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="73"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="75"/>
         <source>N</source>
         <translation>N</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="73"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="75"/>
         <source>toggle &apos;no answer&apos;</source>
         <translation>切换“无答案”</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="74"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="76"/>
         <source>clear the answer</source>
         <translation>清除答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="75"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="77"/>
         <source>previous / next question</source>
         <translation>上一个 / 下一个问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="76"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="78"/>
         <source>skip to the next unanswered question</source>
         <translation>跳到下一个未回答的问题</translation>
     </message>
@@ -2148,17 +2159,17 @@
 <context>
     <name>ProjectSession</name>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="167"/>
+        <location filename="../../bertstudio/ui/session.py" line="165"/>
         <source>Rename label {a} to {b}</source>
         <translation>将标签 {a} 重命名为 {b}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="270"/>
+        <location filename="../../bertstudio/ui/session.py" line="268"/>
         <source>Replace the rows of %1</source>
         <translation>替换 %1 的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="283"/>
+        <location filename="../../bertstudio/ui/session.py" line="281"/>
         <source>Restore the rows of %1</source>
         <translation>恢复 %1 的行</translation>
     </message>
@@ -2298,22 +2309,22 @@
         <translation>输入分数，例如 3.7:按 Enter 保存，按方向键保存并转到上一个或下一个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="234"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="241"/>
         <source>Keys 0-5 set a whole score; for tenths drag the slider or type the score in the box (Enter or an arrow key stores it).</source>
         <translation>按键 0-5 设置整数分数；如需十分位，请拖动滑块或在输入框中输入分数(按 Enter 或方向键保存)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="255"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="262"/>
         <source>(not scored)</source>
         <translation>(未打分)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="255"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="262"/>
         <source>(no example)</source>
         <translation>(无样例)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="290"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="313"/>
         <source>Score row %1 as %2</source>
         <translation>将第 %1 行打分为 %2</translation>
     </message>
@@ -2377,84 +2388,84 @@
 <context>
     <name>ResultsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="87"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="88"/>
         <source>Errors only</source>
         <translation>只看错误</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="105"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="106"/>
         <source>Set as gold</source>
         <translation>设为标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="107"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="108"/>
         <source>Use prediction as gold</source>
         <translation>采用预测作为标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="111"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="112"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="184"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="185"/>
         <source>{name} (not in this project)</source>
         <translation>{name}(不属于此项目)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="257"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="258"/>
         <source>%1 damaged line(s) of this run&apos;s predictions are not shown: %2</source>
         <translation>本次运行的预测中有 %1 行已损坏，未显示：%2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="272"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="273"/>
         <source>No project is open. Open or create one (File menu), train a run on the Train page, and its scores, predictions and errors appear here.</source>
         <translation>尚未打开项目。请（通过“文件”菜单）打开或新建一个项目，并在训练页训练一次，其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="275"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="276"/>
         <source>This project has no run yet. Train one on the Train page (or open a run folder from the Runs page), and its scores, predictions and errors appear here.</source>
         <translation>此项目还没有运行。请在训练页训练一次（或从运行页打开一个运行文件夹），其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="284"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="285"/>
         <source>This run is not one of this project&apos;s runs ({folder}); it is shown for viewing only.</source>
         <translation>此运行不属于此项目({folder})；仅供查看。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="287"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="288"/>
         <source>It is a {run} run and this project holds {project} examples, so its rows are not matched to the project&apos;s.</source>
         <translation>这是一次 {run} 运行，而此项目包含 {project} 样例，因此其中的行不会与项目的行对应。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="291"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="292"/>
         <source>{joined} of {total} of its rows match this project&apos;s examples (same gold value).</source>
         <translation>它的 {total} 行中有 {joined} 行与此项目的样例对应(标准答案相同)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="348"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="349"/>
         <source>{shown} of {total} examples</source>
         <translation>{shown} / {total} 个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="350"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="351"/>
         <source>gold {g}, predicted {p}</source>
         <translation>标准答案 {g}，预测 {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/results_page.py" line="405"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="406"/>
         <source>%n word(s) lay past the run&apos;s max length and got no prediction: tag them on the Label page</source>
         <translation>
             <numerusform>%n 个词超出了该运行的最大长度，没有得到预测：请在“标注”页为它们打标签</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="408"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="409"/>
         <source>The run predicted a label this project no longer has (renamed or removed since the run)</source>
         <translation>该运行预测的标签已不在本项目中（运行之后被重命名或删除）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="437"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="443"/>
         <source>Relabel {split} row {row}</source>
         <translation>重新标注 {split} 的第 {row} 行</translation>
     </message>
@@ -3115,7 +3126,7 @@
 <context>
     <name>ShortcutsDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="105"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="107"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
@@ -3199,67 +3210,92 @@
 <context>
     <name>TaggingEditor</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="158"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="168"/>
         <source>Entity types (select words, then press a key):</source>
         <translation>实体类型(先选择词，再按键):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="159"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="169"/>
         <source>Press %1 or click to mark the selected words as a %2 entity</source>
         <translation>按 %1 或单击，将选中的词标为 %2 实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="161"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="171"/>
         <source>Tags (select words, then press a key):</source>
         <translation>标记(先选择词，再按键):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="162"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="172"/>
         <source>Press %1 or click to tag the selected words %2</source>
         <translation>按 %1 或单击，将选中的词标记为 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="197"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="207"/>
         <source>no entity</source>
         <translation>无实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="200"/>
-        <source>Suggested (%1, %2 sure): %3 · Enter stores these tags</source>
-        <translation>建议(%1，把握 %2):%3 · 按 Enter 保存这些标记</translation>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="210"/>
+        <source>Enter stores these tags; Shift+Enter stores the sentence as marked</source>
+        <translation>按 Enter 保存这些标签；按 Shift+Enter 按当前标注保存该句</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="214"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="211"/>
+        <source>Enter stores these tags</source>
+        <translation>按 Enter 保存这些标签</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="212"/>
+        <source>Suggested (%1, %2 sure): %3 · %4</source>
+        <translation>建议（%1，把握 %2）：%3 · %4</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="234"/>
+        <source>(not labelled yet: every word starts outside any entity, O; Enter stores the sentence as marked, with no entity if none is marked)</source>
+        <translation>（尚未标注：每个词起初都不属于任何实体，即 O；按 Enter 按当前标注保存该句，未标出实体则保存为无实体）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="298"/>
+        <source>&apos;%1&apos; cuts through an entity already marked: select the whole entity, or clear it first (Backspace).</source>
+        <translation>“%1”切断了一个已标出的实体：请选中整个实体，或先清除它（Backspace）。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="339"/>
+        <source>Row %1 has no entity</source>
+        <translation>第 %1 行没有实体</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="340"/>
+        <source>Store the entities of row %1</source>
+        <translation>保存第 %1 行的实体</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="346"/>
+        <source>Words with no tag yet: %1. A sentence is stored once every word has one.</source>
+        <translation>尚无标签的词：%1 个。每个词都有标签后，该句才会保存。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="226"/>
         <source>Accept the suggested tags of row %1</source>
         <translation>接受第 %1 行的建议标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="222"/>
-        <source>(not labelled yet: every word starts outside any entity, O)</source>
-        <translation>(尚未标注:每个词都从任何实体之外(O)开始)</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="224"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="237"/>
         <source>(not tagged yet: %1 of %2 words have a tag; the sentence is stored once every word has one)</source>
         <translation>(尚未标注完:%2 个词中有 %1 个已有标记；每个词都有标记后才会保存此句)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="285"/>
-        <source>&apos;%1&apos; overlaps an entity already marked; clear that one first (Backspace).</source>
-        <translation>“%1”与已标注的实体重叠；请先清除那个实体(Backspace)。</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="296"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="313"/>
         <source>Tag &apos;%1&apos; as %2</source>
         <translation>将“%1”标记为 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="304"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="321"/>
         <source>Clear the entity at word %1</source>
         <translation>清除第 %1 个词处的实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="310"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="327"/>
         <source>Clear the tag of &apos;%1&apos;</source>
         <translation>清除“%1”的标记</translation>
     </message>

@@ -70,6 +70,24 @@ def test_tagging_suggests_tags_per_word_and_enter_stores_them(qtbot, assisted):
     assert project.gold("train", editor.row) is None  # the next sentence to tag
 
 
+def test_shift_enter_stores_an_entity_sentence_as_marked_not_the_suggestion(qtbot, assisted):
+    """With a suggestion shown, Enter takes it; a sentence the user sees has no entity is stored
+    as marked (all O) with Shift+Enter."""
+    rows = [{"tokens": ["the", WORDS[1 + i % 6], VERBS[i % 6]], "tags": None} for i in range(20)]
+    a = assisted(rows, kind="tagging", labels=["O", "B-ANIMAL", "I-ANIMAL"], strong_every=0)
+    editor, project = a.editor, a.project
+    qtbot.waitUntil(lambda: a.assist.status().get("ready"), timeout=WAIT_MS)
+    for row in (0, 1):
+        editor.go_to(row)
+        qtbot.keyClick(editor, Qt.Key.Key_Right)
+        qtbot.keyClick(editor, Qt.Key.Key_1)
+    editor.go_to(5)
+    qtbot.waitUntil(lambda: editor.suggestion_label.isVisible(), timeout=WAIT_MS)
+    assert "Shift+Enter" in editor.suggestion_label.text()
+    qtbot.keyClick(editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
+    assert project.gold("train", 5) == ["O", "O", "O"] and editor.row != 5
+
+
 def test_qa_says_there_are_no_suggestions_until_a_first_model(qtbot, assisted):
     rows = [{"id": f"q{i}", "title": "t", "context": "The cat sat on the mat.", "question": "Where?", "answers": None}
             for i in range(5)]

@@ -106,11 +106,11 @@ def test_tag_a_span_with_shift_arrows_gives_bio(qtbot, session_factory):
     assert session.project.gold("train", 0) == expected
     assert "[LOC] New York" in editor.entity_line.text()
 
-    # A span overlapping "Smith" is refused with a message and nothing changes.
+    # A span cutting "John Smith" is refused with a message and nothing changes.
     editor.select_words(1, 3)
     qtbot.keyClick(editor, Qt.Key.Key_3)
     assert session.project.gold("train", 0) == expected
-    assert "overlaps" in editor.note.text()
+    assert "cuts through" in editor.note.text()
 
     # Backspace clears the whole entity under the cursor; undo brings it back.
     editor.select_words(5, 6)  # "York", inside New York
@@ -118,6 +118,67 @@ def test_tag_a_span_with_shift_arrows_gives_bio(qtbot, session_factory):
     assert session.project.gold("train", 0) == ["B-PER", "I-PER", "O", "O", "O", "O", "O", "B-LOC"]
     session.undo_stack.undo()
     assert session.project.gold("train", 0) == expected
+
+
+def test_an_entity_is_retyped_or_merged_in_one_step(qtbot, session_factory):
+    """Selecting exactly "John Smith" (PER) and pressing ORG was refused as an overlap: clear
+    first, then mark again. Now an entity inside the selection is replaced, and the cursor on
+    one word of an entity retypes the whole entity; only a selection that cuts one is refused."""
+    labels = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-ORG", "I-ORG"]
+    tags = ["B-PER", "I-PER", "O", "O", "B-LOC", "I-LOC", "O", "B-LOC"]
+    session = session_factory("tagging", labels, {"train": [{"tokens": TOKENS, "tags": tags}]})
+    page = _page(qtbot, session)
+    editor = page.editor()
+    editor.select_words(0, 2)  # exactly John Smith
+    qtbot.keyClick(editor, Qt.Key.Key_3)  # ORG
+    assert session.project.gold("train", 0) == ["B-ORG", "I-ORG", "O", "O", "B-LOC", "I-LOC", "O", "B-LOC"]
+    editor.select_words(5, 6)  # the cursor on "York" alone: the whole of New York
+    qtbot.keyClick(editor, Qt.Key.Key_1)  # PER
+    assert session.project.gold("train", 0) == ["B-ORG", "I-ORG", "O", "O", "B-PER", "I-PER", "O", "B-LOC"]
+    assert "[PER] New York" in editor.entity_line.text()
+    editor.select_words(4, 8)  # "New York to Paris" holds two entities whole: one LOC
+    qtbot.keyClick(editor, Qt.Key.Key_2)
+    assert session.project.gold("train", 0) == ["B-ORG", "I-ORG", "O", "O", "B-LOC", "I-LOC", "I-LOC", "I-LOC"]
+    session.undo_stack.undo()
+    session.undo_stack.undo()
+    assert session.project.gold("train", 0)[4:] == ["B-LOC", "I-LOC", "O", "B-LOC"]
+
+
+def test_enter_stores_a_sentence_with_no_entity_and_moves_on(qtbot, session_factory):
+    """A sentence without any entity could not be marked as labelled (Enter, 0 and Backspace did
+    nothing), so it kept coming back as unlabelled: Enter stores it as marked, all O."""
+    labels = ["O", "B-PER", "I-PER"]
+    rows = [{"tokens": ["it", "rained", "all", "day"], "tags": None}, {"tokens": TOKENS, "tags": None},
+            {"tokens": ["the", "end"], "tags": None}]
+    session = session_factory("tagging", labels, {"train": rows})
+    page = _page(qtbot, session)
+    editor = page.editor()
+    assert "Enter stores" in editor.note.text()
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    assert session.project.gold("train", 0) == ["O"] * 4 and editor.row == 1
+    assert session.progress("train")[0] == 1
+    qtbot.keyClick(editor, Qt.Key.Key_Right, Qt.KeyboardModifier.ShiftModifier)
+    qtbot.keyClick(editor, Qt.Key.Key_1)  # marking an entity stores the sentence at once
+    assert session.project.gold("train", 1)[:2] == ["B-PER", "I-PER"] and editor.row == 1
+    qtbot.keyClick(editor, Qt.Key.Key_Return)  # done with it: on to the next
+    assert editor.row == 2 and session.project.gold("train", 1)[:2] == ["B-PER", "I-PER"]
+    assert session.undo_stack.count() == 2  # moving on is not an edit
+    session.undo_stack.undo()
+    assert session.project.gold("train", 1) is None and session.project.gold("train", 0) == ["O"] * 4
+    session.undo_stack.undo()
+    assert session.project.gold("train", 0) is None and editor.row == 0
+
+
+def test_enter_on_a_partly_tagged_pos_sentence_says_what_is_missing(qtbot, session_factory):
+    labels = ["NOUN", "VERB", "DET"]
+    session = session_factory("tagging", labels, {"train": [{"tokens": ["the", "dog", "barks"], "tags": None},
+                                                             {"tokens": ["dogs", "bark"], "tags": None}]})
+    page = _page(qtbot, session)
+    editor = page.editor()
+    qtbot.keyClick(editor, Qt.Key.Key_3)  # DET on "the"
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    assert editor.row == 0 and session.project.gold("train", 0) is None
+    assert "Words with no tag yet: 2." in editor.note.text()
 
 
 def test_tag_with_a_mouse_drag(qtbot, session_factory):

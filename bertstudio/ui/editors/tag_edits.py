@@ -41,14 +41,30 @@ def entities(tags: list[str]) -> list[tuple[str, int, int]]:
     return out
 
 
+def entity_target(tags: list[str], start: int, stop: int) -> tuple[int, int] | None:
+    """The words a new entity type applies to when [start, stop) is selected, or None (refused).
+
+    Entities wholly inside the selection are replaced (retyped, or merged into one); one
+    word inside an entity stands for the whole entity (the cursor on "John" of "John Smith",
+    then ORG, retypes it); a selection that cuts an entity is refused.
+    """
+    crossed = [(a, b) for _, a, b in entities(tags) if a < stop and start < b and not (start <= a and b <= stop)]
+    if not crossed:
+        return start, stop
+    if stop - start == 1 and len(crossed) == 1:
+        return crossed[0]
+    return None
+
+
 def apply_entity(tags: list[str], start: int, stop: int, etype: str) -> list[str] | None:
-    """Tags with words [start, stop) marked as one ``etype`` entity; None if it overlaps one."""
-    if any(t != "O" for t in tags[start:stop]):
+    """Tags with words [start, stop) marked as one ``etype`` entity (see :func:`entity_target`);
+    None when the selection cuts an entity."""
+    target = entity_target(tags, start, stop)
+    if target is None:
         return None
+    start, stop = target
     new = list(tags)
-    new[start] = f"B-{etype}"
-    for i in range(start + 1, stop):
-        new[i] = f"I-{etype}"
+    new[start:stop] = [f"B-{etype}"] + [f"I-{etype}"] * (stop - start - 1)
     return new
 
 

@@ -3,8 +3,10 @@
 The tokens are shown as words in a read-only text view; a span is chosen with
 the mouse (drag) or with Shift+Left/Right, and a number key, the label picker
 (type a letter) or a legend button applies an entity type: B-X on the first
-word, I-X on the rest. A span that overlaps an existing entity is refused with
-a message: clear it first (Backspace clears the entity under the cursor). With
+word, I-X on the rest. Entities inside the selection are replaced, one word inside an
+entity retypes the whole entity, and a selection that cuts an entity is refused with a
+message (Backspace clears the entity under the cursor). A sentence with no entity is
+stored with Enter (Shift+Enter while a suggestion is shown): every word O. With
 plain tags (no B-/I- in the label set) the key sets the tag of each selected
 word, Backspace clears them, and the sentence is stored once every word has a
 tag (until then it is a draft: see :mod:`bertstudio.ui.editors.tag_edits`).
@@ -28,7 +30,7 @@ from bertstudio.errors import BertStudioError
 from bertstudio.ui.editors.base import NUMBER_KEYS, KindEditor
 from bertstudio.ui.editors.legend import LabelLegend
 from bertstudio.ui.editors.tag_edits import (
-    Drafts, TagEditCommand, Tags, apply_entity, clear_entity_at, entities, set_plain, split_draft,
+    Drafts, TagEditCommand, Tags, apply_entity, clear_entity_at, entities, entity_target, set_plain, split_draft,
 )
 from bertstudio.ui.session import SPLITS, ProjectSession
 
@@ -205,7 +207,9 @@ class TaggingEditor(KindEditor):
             parts = [f"[{t}] {' '.join(self.tokens[a:b])}" for t, a, b in entities(tags)] or [self.tr("no entity")]
         else:
             parts = [f"{w}/{t}" for w, t in zip(self.tokens, tags)]
-        text = self.tr("Suggested (%1, %2 sure): %3 · Enter stores these tags").replace(
+        done = (self.tr("Enter stores these tags; Shift+Enter stores the sentence as marked") if self.bio
+                else self.tr("Enter stores these tags"))
+        text = self.tr("Suggested (%1, %2 sure): %3 · %4").replace("%4", done).replace(
             "%1", source_text(suggestion.source)).replace("%2", f"{suggestion.confidence:.0%}").replace(
             "%3", "  ·  ".join(parts))
         self.suggestion_label.setText(text)
@@ -227,7 +231,8 @@ class TaggingEditor(KindEditor):
         if stored or not self.tokens:
             return ""
         if self.bio:
-            return self.tr("(not labelled yet: every word starts outside any entity, O)")
+            return self.tr("(not labelled yet: every word starts outside any entity, O; Enter stores the sentence "
+                           "as marked, with no entity if none is marked)")
         done = sum(t is not None for t in self.tags)
         return (self.tr("(not tagged yet: %1 of %2 words have a tag; the sentence is stored once every word "
                         "has one)").replace("%1", str(done)).replace("%2", str(len(self.tokens))))
@@ -288,11 +293,15 @@ class TaggingEditor(KindEditor):
         start, stop = self.selection()
         words = " ".join(self.tokens[start:stop])
         if self.bio:
-            new = apply_entity([str(t) for t in self.tags], start, stop, etype)
-            if new is None:
-                refused = self.tr("'%1' overlaps an entity already marked; clear that one first (Backspace).")
+            target = entity_target([str(t) for t in self.tags], start, stop)
+            if target is None:
+                refused = self.tr("'%1' cuts through an entity already marked: select the whole entity, or clear it "
+                                  "first (Backspace).")
                 self.message_shown.emit(refused.replace("%1", words))
                 return
+            start, stop = target
+            words = " ".join(self.tokens[start:stop])
+            new = apply_entity([str(t) for t in self.tags], start, stop, etype) or []
         else:
             new = set_plain(self.tags, start, stop, etype)
         self.message_shown.emit("")
@@ -317,6 +326,26 @@ class TaggingEditor(KindEditor):
             words = " ".join(self.tokens[start:stop])
             self._push(new_plain, self.tr("Clear the tag of '%1'").replace("%1", words))
 
+    def store_as_marked(self) -> None:
+        """Enter (no suggestion) or Shift+Enter: the sentence is done as it is shown. An unlabelled
+        entity sentence is stored (no entity marked: every word O) and the next one comes; a
+        stored one moves on; plain tags move on once every word has one."""
+        if self.row < 0 or not self.tokens:
+            return
+        if self.session.gold(self.split, self.row) is not None:
+            self.advance()
+        elif self.bio:
+            entity_count = len(entities([str(t) for t in self.tags]))
+            text = (self.tr("Row %1 has no entity") if entity_count == 0 else
+                    self.tr("Store the entities of row %1")).replace("%1", str(self.row + 1))
+            self._push([str(t) for t in self.tags], text)
+            if self.session.gold(self.split, self.row) is not None:  # stored (not a full disk)
+                self.advance()
+        else:
+            missing = sum(t is None for t in self.tags)
+            self.message_shown.emit(self.tr("Words with no tag yet: %1. A sentence is stored once every word has one.")
+                                    .replace("%1", str(missing)))
+
     # -- keys and mouse ----------------------------------------------------------------------
     def keyPressEvent(self, event: QKeyEvent) -> None:
         key, shift = event.key(), bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
@@ -335,8 +364,10 @@ class TaggingEditor(KindEditor):
             return
         elif key in (Qt.Key.Key_Backspace, Qt.Key.Key_Delete) or NUMBER_KEYS.get(key) == 0:
             self.clear_at_cursor()
-        elif key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not event.modifiers():
-            self.accept_suggestion()
+        elif key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not event.modifiers() & (
+                Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.MetaModifier):
+            if shift or not self.accept_suggestion():
+                self.store_as_marked()
         elif not self.handle_navigation(event, arrows=False):
             if key in (Qt.Key.Key_Up, Qt.Key.Key_Down):
                 self.step(1 if key == Qt.Key.Key_Down else -1)
