@@ -92,7 +92,7 @@ class DataPage(QWidget):
         # as wide as its longest item ("train (60,000)"): a fixed width cut it to "train (60"
         self.split_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.split_combo.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)  # never "train (20"
-        self.split_combo.activated.connect(lambda i: self.show_split(self.split_combo.itemData(i)))
+        self.split_combo.activated.connect(lambda i: self.choose_split(self.split_combo.itemData(i)))
         self.search_edit = QLineEdit()
         self.search_edit.setObjectName("searchEdit")
         self.search_edit.setPlaceholderText(self.tr("Search the text (Enter)"))
@@ -219,6 +219,13 @@ class DataPage(QWidget):
                 self.filter_combo.addItem(self.tr("Label = %1").replace("%1", name), _key(FILTER_LABEL, name))
         self.filter_combo.addItem(self.tr("Disagrees with the latest run"), _key(FILTER_DISAGREE))
         self.filter_combo.setCurrentIndex(max(0, self.filter_combo.findData(current)))
+
+    def choose_split(self, split: str) -> None:
+        """The user picked ``split`` in the combo: it becomes the split being looked at everywhere (the
+        status bar and the Label page said train while the table showed dev)."""
+        self.show_split(split)
+        if split != self.session.current_split:
+            self.session.set_current(split, 0 if self.session.split_size(split) else -1)
 
     def show_split(self, split: str) -> None:
         """Show all rows of ``split`` (search and filter are re-applied)."""
@@ -370,7 +377,9 @@ class DataPage(QWidget):
 
     def _on_current_example_changed(self, split: str, row: int) -> None:
         if split != self.split:
-            return
+            if split not in SPLITS or not self.session.has_project():
+                return
+            self.show_split(split)  # another page moved to another split: the table follows
         view_row = self.model.view_row(row)
         if view_row >= 0 and self.table.currentIndex().row() != view_row:
             self.table.selectionModel().blockSignals(True)

@@ -155,3 +155,24 @@ def test_the_split_combo_shows_its_whole_text(qtbot, session_factory):
                                             QStyle.SubControl.SC_ComboBoxEditField, combo).width()
 
     qtbot.waitUntil(lambda: combo.fontMetrics().horizontalAdvance(combo.currentText()) <= room(), timeout=3000)
+
+
+def test_the_split_picked_on_the_data_page_is_the_one_the_window_looks_at(qtbot, main_window):
+    """The Data page showed dev while the status bar and the Label page stayed on train; and a
+    split chosen on the Label page left the table on the other one."""
+    from bertstudio.data.examples import from_records
+
+    session = main_window.session
+    for split, n in (("train", 4), ("dev", 3)):
+        session.project.import_examples(from_records("sentence", [{"text": f"{split} {i}", "label": None}
+                                                                  for i in range(n)], labels=[]), split)
+    main_window.show_page("data")
+    data_page = main_window.pages["data"]
+    combo = data_page.split_combo
+    combo.activated.emit(combo.findData("dev"))
+    assert data_page.split == "dev" and (session.current_split, session.current_row) == ("dev", 0)
+    assert main_window.split_label.text() == "Split: dev"
+    label_page = main_window.pages["label"]
+    label_page.split_combo.activated.emit(label_page.split_combo.findData("train"))
+    assert (session.current_split, data_page.split) == ("train", "train")
+    assert combo.currentData() == "train" and data_page.model.rowCount() == 4
