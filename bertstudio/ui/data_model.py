@@ -121,6 +121,21 @@ def format_value(kind: str, column: str, value: Any) -> str:
     return text if len(text) <= _CELL_CHARS else text[:_CELL_CHARS] + "…"
 
 
+def tags_text(tokens: Any, tags: Any) -> str:
+    """A tag column's cell: BIO tags as their entities ("[LOC] New York · [PER] Mary", "no entity"),
+    which fit a narrow column where "O O B-LOC I-LOC O B-PER" was cut; plain tags (POS) as they are."""
+    if tags is None:
+        return "—"
+    tags = [str(t) for t in tags]
+    if not all(t == "O" or t[:2] in ("B-", "I-") for t in tags) or not isinstance(tokens, list) \
+            or len(tokens) != len(tags):
+        return " ".join(tags)
+    from bertstudio.ui.editors.tag_edits import entities
+
+    spans = [f"[{etype}] {' '.join(str(w) for w in tokens[a:b])}" for etype, a, b in entities(tags)]
+    return " · ".join(spans) if spans else QCoreApplication.translate("ExampleTableModel", "no entity")
+
+
 class ExampleTableModel(QAbstractTableModel):
     """Rows of one split (optionally only those in ``index``), fetched in blocks on demand."""
 
@@ -245,7 +260,11 @@ class ExampleTableModel(QAbstractTableModel):
             return self._suggestion_data(index, role)
         column = spec.view_columns[index.column()]
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
-            value = self.row_values(index.row()).get(column)
+            values = self.row_values(index.row())
+            value = values.get(column)
+            if column == spec.gold_column and spec.gold.per_token:  # a narrow column: entities, not a tag per word
+                text = tags_text(values.get("tokens"), value)
+                return text if role == Qt.ItemDataRole.DisplayRole or len(text) > 16 else None
             text = format_value(self._kind, column, value)
             if role == Qt.ItemDataRole.ToolTipRole:
                 return text if len(text) > 60 else None
@@ -270,7 +289,8 @@ class ExampleTableModel(QAbstractTableModel):
             return None
         if role == SUGGESTION_CONFIDENCE_ROLE:
             return suggestion.confidence
-        text = suggestion_text(suggestion)
+        text = (tags_text(self.row_values(index.row()).get("tokens"), suggestion.value)
+                if isinstance(suggestion.value, list) else suggestion_text(suggestion))
         return text if role == Qt.ItemDataRole.DisplayRole else f"{text} ({source_text(suggestion.source)})"
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:

@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from bertstudio.data.kinds import get_spec
+from bertstudio.data.kinds import entity_types, get_spec, is_bio_tag_set
 from bertstudio.ui.assist_delegate import SuggestionDelegate
 from bertstudio.ui.data_model import ExampleTableModel, arrow_table, latest_predictions, search_rows, unlabelled_rows
 from bertstudio.ui.session import SPLITS, ProjectSession
@@ -142,7 +142,8 @@ class DataPage(QWidget):
         self.distribution = LabelDistribution()
         side = QWidget()
         side_layout = QVBoxLayout(side)
-        side_layout.addWidget(QLabel(self.tr("<b>Label distribution</b>")))
+        self.distribution_title = QLabel(self.tr("<b>Label distribution</b>"), objectName="distributionTitle")
+        side_layout.addWidget(self.distribution_title)
         side_layout.addWidget(self.distribution)
         side_layout.addStretch(1)
         splitter = QSplitter()
@@ -251,7 +252,8 @@ class DataPage(QWidget):
         for i, column in enumerate(spec.view_columns):
             if column not in spec.inputs + spec.optional_inputs:  # gold, title: a fixed width
                 header.setSectionResizeMode(i, QHeaderView.ResizeMode.Interactive)
-                header.resizeSection(i, 180 if spec.gold.name == "answers" and column == spec.gold_column else 140)
+                wide = column == spec.gold_column and (spec.gold.name == "answers" or spec.gold.per_token)
+                header.resizeSection(i, 180 if wide else 140)
             else:
                 header.setSectionResizeMode(i, QHeaderView.ResizeMode.Stretch)
         if self.model.columnCount() > len(spec.view_columns):  # the Suggested column
@@ -362,7 +364,14 @@ class DataPage(QWidget):
             self.distribution.set_counts({}, {})
             return
         counts = project.label_counts(self.split)
-        if get_spec(self.session.kind).gold.per_token:  # tag counts: the outside tag says nothing
+        labels = self.session.labels()
+        entity_counts = get_spec(self.session.kind).gold.per_token and is_bio_tag_set(labels)
+        self.distribution_title.setText(self.tr("<b>Entities per type</b>") if entity_counts
+                                        else self.tr("<b>Label distribution</b>"))
+        if entity_counts:
+            # entities per type (each starts with its B- tag): B-PER 89 and I-PER 71 beside each other said little
+            counts = {etype: counts.get(f"B-{etype}", 0) for etype in entity_types(labels)}
+        elif get_spec(self.session.kind).gold.per_token:  # tag counts: the outside tag says nothing
             counts = {k: v for k, v in counts.items() if k != "O" and v}
         self.distribution.set_counts(counts, self.session.label_colours())
 

@@ -65,12 +65,15 @@ class MetricsPanel(QWidget):
         lay.addWidget(self.size_note)
         lay.addWidget(self.per_class_title)
         lay.addWidget(self.per_class_table)
+        lay.addStretch(1)  # room left over goes below the tables (it went to the title, which then floated)
         self.show_report(None)
 
-    def show_metrics(self, metrics: dict[str, float], official: tuple[str, ...], examples: int | None = None) -> None:
-        """``examples``: how many evaluation examples the scores rest on; below SMALL_EVAL the
-        panel says how far one example moves them (a 20-label project holds out 2 rows)."""
-        self._show_size_note(metrics, examples)
+    def show_metrics(self, metrics: dict[str, float], official: tuple[str, ...], examples: int | None = None,
+                     unit: str = "examples") -> None:
+        """``examples``: how many evaluation examples the scores rest on, counted in ``unit``
+        ("examples", or for tagging what its scores count: "entities" or "tokens"); below
+        SMALL_EVAL the panel says how far one moves them (a 20-label project holds out 2 rows)."""
+        self._show_size_note(metrics, examples, unit)
         keys = [k for k in official if k in metrics] + [k for k in metrics if k not in official]
         table = self.metrics_table
         table.setRowCount(len(keys))
@@ -80,17 +83,24 @@ class MetricsPanel(QWidget):
             table.setItem(i, 0, name)
             table.setItem(i, 1, _number(format_metric(k, metrics[k])))
 
-    def _show_size_note(self, metrics: dict[str, float], examples: int | None) -> None:
+    def _show_size_note(self, metrics: dict[str, float], examples: int | None, unit: str) -> None:
         if not metrics or examples is None or not 0 < examples < SMALL_EVAL:
             self.size_note.setVisible(False)
             return
-        if examples == 1:
+        if unit == "entities":
+            text = self.tr("Scored on only {n} gold entities: one entity more or less found moves a score by about "
+                           "{p:.1f} points, so small differences between runs are noise.").format(
+                n=examples, p=100 / examples)
+        elif unit == "tokens":
+            text = self.tr("Scored on only {n} words: one word more or less right moves a score by about {p:.1f} "
+                           "points, so small differences between runs are noise.").format(n=examples, p=100 / examples)
+        elif examples == 1:
             text = self.tr("Scored on one example only: the score can only be all or nothing, and says little.")
         else:
             text = self.tr("Scored on only {n} examples: one example more or less right moves a score by about {p:.0f} "
                            "points, so small differences between runs are noise.").format(n=examples, p=100 / examples)
         accuracy = metrics.get("accuracy")
-        if isinstance(accuracy, (int, float)) and 0 <= accuracy <= 1:
+        if unit == "examples" and isinstance(accuracy, (int, float)) and 0 <= accuracy <= 1:
             from bertstudio.assist.audit import wilson_interval
 
             low, high = wilson_interval(round(accuracy * examples), examples)

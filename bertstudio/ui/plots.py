@@ -20,6 +20,10 @@ from PySide6.QtWidgets import QGraphicsItem, QWidget
 from bertstudio.metrics.display import is_score
 from bertstudio.train.events import Evaluated, StepLogged
 
+def _html(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
 _PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2")
 
 
@@ -120,10 +124,12 @@ class SeriesPlot(pg.PlotWidget):
         # auto-range it bounds the range by the clipped data, so the x axis trailed the newest steps
         # (grew one point per repaint) and a finished run could show only its first steps.
         self.setDownsampling(auto=True, mode="peak")
-        # A light backing keeps the legend readable where it sits over a curve.
-        self._legend = self.addLegend(offset=(-10, 10), labelTextSize="8pt")
-        self._apply_palette()
+        # The key of several curves is one line under the plot: pyqtgraph's legend sits inside the
+        # plot and covered the curves (an evaluation's points at 100 in its top right corner).
+        self._key = pg.LabelItem(justify="center", size="8pt")
+        self._key_shown = False
         self._series: dict[str, tuple[SeriesBuffer, pg.PlotDataItem]] = {}
+        self._apply_palette()
         # Points land in the buffers at once; the curves redraw at most every REDRAW_MS and not
         # while the plot is hidden. Each redraw repaints axes and curves on the GUI thread (~4-8 ms
         # here), so redrawing per event cost the training thread ~15% of its speed.
@@ -154,23 +160,41 @@ class SeriesPlot(pg.PlotWidget):
             axis.setPen(pg.mkPen(text))
             axis.setTextPen(pg.mkPen(text))
         self.setTitle(self._title, color=text.name())
-        backing = pg.mkColor(base)
-        backing.setAlpha(210)  # a light (or dark) backing keeps the legend readable over a curve
-        self._legend.setBrush(pg.mkBrush(backing))
-        self._legend.setPen(pg.mkPen(pal.color(QPalette.ColorRole.Mid)))
-        self._legend.setLabelTextColor(text)
+        self._show_key()
+
+    def _show_key(self) -> None:
+        """The curves' names in their colours, under the plot; none for a single curve (the title names it)."""
+        if len(self._series) < 2:
+            return
+        if not self._key_shown:
+            self.getPlotItem().layout.addItem(self._key, 4, 1)
+            self._key_shown = True
+        parts = [f"<span style='color:{item.opts['pen'].color().name()}'>&#9644;</span>&nbsp;{_html(name)}"
+                 for name, (_buf, item) in self._series.items()]
+        self._key.setText("&nbsp;&nbsp; ".join(parts), color=self.palette().color(QPalette.ColorRole.Text).name())
+
+    def key_text(self) -> str:
+        """The key under the plot, as plain text ("" when there is none)."""
+        from PySide6.QtGui import QTextDocument
+
+        if not self._key_shown:
+            return ""
+        doc = QTextDocument()
+        doc.setHtml(self._key.text)
+        return doc.toPlainText()
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
         super().changeEvent(event)
-        if event.type() == QEvent.Type.PaletteChange and "_legend" in self.__dict__:  # not while being built
+        if event.type() == QEvent.Type.PaletteChange and "_key" in self.__dict__:  # not while being built
             self._apply_palette()
 
     def _curve(self, name: str, *, width: float = 2.0, alpha: int = 255, symbol: str | None = None) -> tuple[SeriesBuffer, pg.PlotDataItem]:
         if name not in self._series:
             color = pg.mkColor(_PALETTE[len(self._series) % len(_PALETTE)])
             color.setAlpha(alpha)
-            item = self.plot(name=name, pen=pg.mkPen(color, width=width), symbol=symbol, symbolSize=6, symbolBrush=color)
+            item = self.plot(pen=pg.mkPen(color, width=width), symbol=symbol, symbolSize=6, symbolBrush=color)
             self._series[name] = (SeriesBuffer(), item)
+            self._show_key()
         return self._series[name]
 
     def _append(self, name: str, points: Iterable[tuple[float, float]], **style: Any) -> None:

@@ -216,8 +216,6 @@ class ResultsPage(QWidget):
         skipped: list = []
         preds = read_predictions(self.run_dir, skipped=skipped)
         self._show_damage(skipped)
-        self.metrics_panel.show_metrics(info.metrics, official_metric_order(self.kind, info.glue_task),
-                                        examples=len(preds) if preds and not gold.per_token else None)
         report = None
         if gold.classes or gold.per_token:
             try:
@@ -225,6 +223,12 @@ class ResultsPage(QWidget):
                                                     per_token=gold.per_token)
             except Exception as exc:  # noqa: BLE001 - a damaged predictions file must not break the page
                 log.warning("no per-class report for %s: %s", self.run_dir, exc)
+        counted, unit = (len(preds) if preds else None), "examples"
+        if gold.per_token:  # tagging scores count entities (BIO) or words (POS), not sentences
+            counted = sum(c.support for c in report.classes) if report is not None else None
+            unit = report.unit if report is not None else unit
+        self.metrics_panel.show_metrics(info.metrics, official_metric_order(self.kind, info.glue_task),
+                                        examples=counted, unit=unit)
         self.metrics_panel.show_report(report)
         old, self.model = self.model, PredictionsModel(self.kind, self)
         self.model.set_rows(self._joined_rows(self.run_dir, preds))

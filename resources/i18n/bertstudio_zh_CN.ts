@@ -758,43 +758,49 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/data_page.py" line="145"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="370"/>
         <source>&lt;b&gt;Label distribution&lt;/b&gt;</source>
         <translation>&lt;b&gt;标签分布&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="216"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="217"/>
         <source>All rows</source>
         <translation>全部行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="217"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="218"/>
         <source>Unlabelled</source>
         <translation>未标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="219"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="220"/>
         <source>Label = %1</source>
         <translation>标签 = %1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="220"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="221"/>
         <source>Disagrees with the latest run</source>
         <translation>与最近一次运行的预测不一致</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="341"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="350"/>
         <source>%1 of %2 rows</source>
         <translation>%1 / %2 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="346"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="355"/>
         <source>no run with predictions yet</source>
         <translation>还没有带预测的运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="348"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="357"/>
         <source>the latest run evaluated the %1 split</source>
         <translation>最近一次运行评估的是 %1 数据划分</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/data_page.py" line="369"/>
+        <source>&lt;b&gt;Entities per type&lt;/b&gt;</source>
+        <translation>&lt;b&gt;各类型实体数&lt;/b&gt;</translation>
     </message>
 </context>
 <context>
@@ -855,7 +861,12 @@
         <translation>答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_model.py" line="281"/>
+        <location filename="../../bertstudio/ui/data_model.py" line="136"/>
+        <source>no entity</source>
+        <translation>无实体</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/data_model.py" line="301"/>
         <source>Suggested</source>
         <translation>建议</translation>
     </message>
@@ -1813,8 +1824,8 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/metrics_panel.py" line="52"/>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="108"/>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="111"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="118"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="121"/>
         <source>Class</source>
         <translation>类别</translation>
     </message>
@@ -1844,57 +1855,67 @@
         <translation>scikit-learn 的分类报告，×100；支持数统计的是标准答案中的样例、词元或实体数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="79"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="82"/>
         <source>official metric of this task</source>
         <translation>此任务的官方指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="88"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="91"/>
+        <source>Scored on only {n} gold entities: one entity more or less found moves a score by about {p:.1f} points, so small differences between runs are noise.</source>
+        <translation>仅在 {n} 个标准实体上评分：多找到或少找到一个实体，分数就会变化约 {p:.1f} 分，因此运行之间的小差异只是噪声。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="95"/>
+        <source>Scored on only {n} words: one word more or less right moves a score by about {p:.1f} points, so small differences between runs are noise.</source>
+        <translation>仅在 {n} 个词上评分：多对或少对一个词，分数就会变化约 {p:.1f} 分，因此运行之间的小差异只是噪声。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="98"/>
         <source>Scored on one example only: the score can only be all or nothing, and says little.</source>
         <translation>仅在一个样本上评分：分数只能是全对或全错，说明不了什么。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="90"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="100"/>
         <source>Scored on only {n} examples: one example more or less right moves a score by about {p:.0f} points, so small differences between runs are noise.</source>
         <translation>仅在 {n} 个样本上评分：多对或少对一个样本，分数就会变化约 {p:.0f} 分，因此运行之间的小差异只是噪声。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="97"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="107"/>
         <source>Accuracy&apos;s 95% interval: {a:.0f} to {b:.0f}.</source>
         <translation>准确率的 95% 区间：{a:.0f} 到 {b:.0f}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="108"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="118"/>
         <source>Per class (support: examples)</source>
         <translation>按类别(支持数:样例)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="109"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="119"/>
         <source>Per tag (support: tokens)</source>
         <translation>按标记(支持数:词元)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="109"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="119"/>
         <source>Tag</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="110"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="120"/>
         <source>Per entity type (support: entities)</source>
         <translation>按实体类型(支持数:实体)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="110"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="120"/>
         <source>Entity type</source>
         <translation>实体类型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="114"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="124"/>
         <source>macro avg</source>
         <translation>宏平均</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="114"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="124"/>
         <source>weighted avg</source>
         <translation>加权平均</translation>
     </message>
@@ -2413,59 +2434,59 @@
         <translation>{name}(不属于此项目)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="258"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="262"/>
         <source>%1 damaged line(s) of this run&apos;s predictions are not shown: %2</source>
         <translation>本次运行的预测中有 %1 行已损坏，未显示：%2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="273"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="277"/>
         <source>No project is open. Open or create one (File menu), train a run on the Train page, and its scores, predictions and errors appear here.</source>
         <translation>尚未打开项目。请（通过“文件”菜单）打开或新建一个项目，并在训练页训练一次，其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="276"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="280"/>
         <source>This project has no run yet. Train one on the Train page (or open a run folder from the Runs page), and its scores, predictions and errors appear here.</source>
         <translation>此项目还没有运行。请在训练页训练一次（或从运行页打开一个运行文件夹），其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="285"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="289"/>
         <source>This run is not one of this project&apos;s runs ({folder}); it is shown for viewing only.</source>
         <translation>此运行不属于此项目({folder})；仅供查看。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="288"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="292"/>
         <source>It is a {run} run and this project holds {project} examples, so its rows are not matched to the project&apos;s.</source>
         <translation>这是一次 {run} 运行，而此项目包含 {project} 样例，因此其中的行不会与项目的行对应。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="292"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="296"/>
         <source>{joined} of {total} of its rows match this project&apos;s examples (same gold value).</source>
         <translation>它的 {total} 行中有 {joined} 行与此项目的样例对应(标准答案相同)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="349"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="353"/>
         <source>{shown} of {total} examples</source>
         <translation>{shown} / {total} 个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="351"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="355"/>
         <source>gold {g}, predicted {p}</source>
         <translation>标准答案 {g}，预测 {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/results_page.py" line="406"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="410"/>
         <source>%n word(s) lay past the run&apos;s max length and got no prediction: tag them on the Label page</source>
         <translation>
             <numerusform>%n 个词超出了该运行的最大长度，没有得到预测：请在“标注”页为它们打标签</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="409"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="413"/>
         <source>The run predicted a label this project no longer has (renamed or removed since the run)</source>
         <translation>该运行预测的标签已不在本项目中（运行之后被重命名或删除）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="443"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="447"/>
         <source>Relabel {split} row {row}</source>
         <translation>重新标注 {split} 的第 {row} 行</translation>
     </message>
@@ -3921,48 +3942,48 @@
 <context>
     <name>plots</name>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="111"/>
+        <location filename="../../bertstudio/ui/plots.py" line="115"/>
         <source>step</source>
         <translation>步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="263"/>
+        <location filename="../../bertstudio/ui/plots.py" line="287"/>
         <source>Training loss</source>
         <translation>训练损失</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="263"/>
-        <location filename="../../bertstudio/ui/plots.py" line="265"/>
+        <location filename="../../bertstudio/ui/plots.py" line="287"/>
+        <location filename="../../bertstudio/ui/plots.py" line="289"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="265"/>
+        <location filename="../../bertstudio/ui/plots.py" line="289"/>
         <source>loss (smoothed)</source>
         <translation>损失(平滑)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="288"/>
+        <location filename="../../bertstudio/ui/plots.py" line="312"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="288"/>
+        <location filename="../../bertstudio/ui/plots.py" line="312"/>
         <source>lr</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="290"/>
+        <location filename="../../bertstudio/ui/plots.py" line="314"/>
         <source>learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="308"/>
+        <location filename="../../bertstudio/ui/plots.py" line="332"/>
         <source>Evaluation</source>
         <translation>评估</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="308"/>
+        <location filename="../../bertstudio/ui/plots.py" line="332"/>
         <source>score (x100)</source>
         <translation>分数(×100)</translation>
     </message>

@@ -176,3 +176,25 @@ def test_the_split_picked_on_the_data_page_is_the_one_the_window_looks_at(qtbot,
     label_page.split_combo.activated.emit(label_page.split_combo.findData("train"))
     assert (session.current_split, data_page.split) == ("train", "train")
     assert combo.currentData() == "train" and data_page.model.rowCount() == 4
+
+
+def test_tag_cells_show_entities_not_a_tag_per_word(qtbot, session_factory):
+    """The NER Tags column read "O O B-LOC B-PER I-…", cut after three words: it shows the
+    entities with their words now (the whole text in the tooltip); POS tags stay as they are."""
+    labels = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC"]
+    rows = [{"tokens": ["to", "with", "Tokyo", "Wei", "Zhang"], "tags": ["O", "O", "B-LOC", "B-PER", "I-PER"]},
+            {"tokens": ["it", "rained"], "tags": ["O", "O"]}, {"tokens": ["hi"], "tags": None}]
+    session = session_factory("tagging", labels, {"train": rows})
+    page = DataPage(session)
+    qtbot.addWidget(page)
+    model = page.model
+    tags = model.index(0, 1)
+    assert model.data(tags) == "[LOC] Tokyo · [PER] Wei Zhang" == model.data(tags, Qt.ItemDataRole.ToolTipRole)
+    assert model.data(model.index(1, 1)) == "no entity" and model.data(model.index(2, 1)) == "—"
+    assert page.table.columnWidth(1) >= 180
+    assert page.distribution.counts() == {"PER": 1, "LOC": 1}  # entities, not B- and I- tags apiece
+    assert "Entities per type" in page.distribution_title.text()
+    pos = session_factory("tagging", ["DET", "NOUN"], {"train": [{"tokens": ["the", "dog"], "tags": ["DET", "NOUN"]}]})
+    page = DataPage(pos)
+    qtbot.addWidget(page)
+    assert page.model.data(page.model.index(0, 1)) == "DET NOUN"

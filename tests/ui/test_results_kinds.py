@@ -87,6 +87,22 @@ def test_tagging_results_show_spans_and_filter_errors(qtbot, session, tagging_ru
     assert session.project.gold("dev", 3) == SENTS[3][1]
 
 
+def test_ner_results_say_how_few_entities_the_scores_rest_on_and_keep_the_title_on_its_table(qtbot, session):
+    """An NER run on a few sentences gave no small-sample note (only classification did), and the
+    per-type table's title floated far above the table in a tall window."""
+    page = ResultsPage(session)
+    qtbot.addWidget(page)
+    page.resize(900, 1000)
+    page.show()
+    qtbot.waitExposed(page)
+    panel = page.metrics_panel
+    entities = sum(int(panel.per_class_table.item(i, 4).text()) for i in range(panel.per_class_table.rowCount() - 2))
+    assert not panel.size_note.isHidden() and f"only {entities} gold entities" in panel.size_note.text()
+    title, table = panel.per_class_title.geometry(), panel.per_class_table.geometry()
+    assert 0 <= table.top() - title.bottom() < 20, (title, table)
+    assert title.height() < 2 * panel.per_class_title.fontMetrics().height(), title  # a line, its text on the table
+
+
 def test_a_predicted_i_tag_without_its_b_tag_is_stored_as_a_whole_entity(qtbot, tmp_path, tagging_run):
     """"Use prediction as gold" stored ['O', 'I-PER', ...], a span the Label page cannot make and the
     strict BIO check refuses on import: an I-X the model left alone opens an X entity, as the scores read it."""

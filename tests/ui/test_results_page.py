@@ -255,6 +255,11 @@ def test_a_score_on_few_examples_says_how_little_it_rests_on(qtbot):
     assert "one example only" in panel.size_note.text()
     panel.show_metrics({}, ())
     assert panel.size_note.isHidden()
+    panel.show_metrics({"f1": 0.8, "accuracy": 0.95}, ("f1",), examples=40, unit="entities")
+    assert "only 40 gold entities" in panel.size_note.text() and "2.5 points" in panel.size_note.text()
+    assert "interval" not in panel.size_note.text()  # token accuracy is not a share of these 40
+    panel.show_metrics({"accuracy": 0.9}, ("accuracy",), examples=60, unit="tokens")
+    assert "only 60 words" in panel.size_note.text()
 
 
 def test_with_nothing_to_show_the_page_says_what_to_do(qtbot, tmp_path, trained_run):

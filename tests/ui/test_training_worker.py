@@ -7,6 +7,8 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 
+import pyqtgraph as pg
+
 from bertstudio.train.config import TrainConfig
 from bertstudio.train.events import Control, Evaluated, RunFinished, RunStarted, StepLogged
 from bertstudio.ui.worker import ThreadJob, TrainingWorker
@@ -184,3 +186,25 @@ def test_series_buffer_keeps_the_finite_y_bounds():
     assert buf.y_bounds == (0.1, 0.9) and len(buf) == 5  # grew past its capacity too
     buf.clear()
     assert buf.y_bounds is None
+
+
+def test_the_key_of_several_curves_sits_under_the_plot_and_one_curve_has_none(qtbot):
+    """The evaluation legend sat in the plot's top right corner, over the points a run reaches
+    there (scores near 100); the learning-rate legend covered its one line."""
+    from bertstudio.ui.plots import LrPlot, MetricPlot
+
+    plot = MetricPlot()
+    qtbot.addWidget(plot)
+    plot.resize(300, 220)
+    plot.show()
+    qtbot.waitExposed(plot)
+    plot.add_eval(Evaluated(step=5, epoch=1.0, metrics={"accuracy": 1.0, "f1": 0.99, "eval_loss": 0.1}))
+    plot.flush()
+    assert plot.key_text().split() == ["▬", "accuracy", "▬", "f1"]  # scores only, in their order
+    qtbot.waitUntil(lambda: plot._key.geometry().width() > 50)  # laid out
+    key = plot._key.mapRectToScene(plot._key.boundingRect())
+    view = plot.getViewBox().mapRectToScene(plot.getViewBox().boundingRect())
+    assert key.top() >= view.bottom() and not any(isinstance(i, pg.LegendItem) for i in plot.scene().items())
+    lr = LrPlot()
+    qtbot.addWidget(lr)
+    assert lr.key_text() == ""
