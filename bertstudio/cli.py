@@ -198,7 +198,7 @@ def _settings_given(args: argparse.Namespace) -> set[str]:
 
 def cmd_train(args: argparse.Namespace, out: TextIO) -> int:
     from bertstudio.train.engine import train
-    from bertstudio.train.small_data import adapt, label_counts
+    from bertstudio.train.small_data import adapt, label_counts, training_units
     from bertstudio.train.sources import load_sets
 
     config = config_from_args(args)
@@ -206,7 +206,8 @@ def cmd_train(args: argparse.Namespace, out: TextIO) -> int:
     if not config.resume_from:  # a resumed run keeps its own settings
         # Settings that fit the data (train/small_data.py), for what the flags and --config leave open
         train_set, eval_set = load_sets(config)
-        config = adapt(config, label_counts(train_set), given=_settings_given(args))
+        config = adapt(config, label_counts(train_set), given=_settings_given(args),
+                       units=training_units(train_set, config))
     cancel = threading.Event()
     previous = _with_interrupt(cancel)
     try:

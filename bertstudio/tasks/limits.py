@@ -11,7 +11,6 @@ QA context that becomes 240,000 training windows.
 from __future__ import annotations
 
 import logging
-import math
 import os
 from pathlib import Path
 from typing import Any
@@ -169,6 +168,27 @@ def check_label_count(n: int, source: str | os.PathLike[str] | None = None) -> N
                         expected=f"at most {MAX_LABELS:,} (is a text or score column being read as the label? scores are regression)")
 
 
+MAX_QUERY_TOKENS = 64  # BERT's max_query_length
+
+
+def qa_window_layout(max_length: int, doc_stride: int) -> tuple[int, int, int]:
+    """How QA windows of ``max_length`` tokens are cut: (most question tokens kept, context
+    tokens every window has room for, overlap between windows). The overlap leaves each
+    window something new (otherwise the tokenizer refuses)."""
+    max_query = min(MAX_QUERY_TOKENS, max(1, (max_length - 3) // 2))
+    room = max_length - max_query - 3
+    return max_query, room, max(0, min(doc_stride, room // 2))
+
+
+def window_count(context_tokens: Any, room: Any, stride: int) -> Any:
+    """Windows a context of ``context_tokens`` becomes (numbers or numpy arrays alike)."""
+    import numpy as np
+
+    step = np.maximum(1, np.asarray(room) - stride)
+    extra = np.ceil(np.maximum(0, np.asarray(context_tokens) - room) / step)
+    return 1 + extra.astype(np.int64)
+
+
 def check_qa_windows(rows: Any, tokenizer: Any, *, max_length: int, room: int, stride: int,
                      source: str | os.PathLike[str] | None = None) -> None:
     """Refuse an example whose context would become more than MAX_WINDOWS_PER_EXAMPLE windows,
@@ -189,7 +209,7 @@ def check_qa_windows(rows: Any, tokenizer: Any, *, max_length: int, room: int, s
         text = column[i].as_py()
         row = table["example_index"][i].as_py()
         tokens = len(tokenizer(text, add_special_tokens=False, truncation=False)["input_ids"])
-        windows = 1 if tokens <= room else 1 + math.ceil((tokens - room) / step)
+        windows = int(window_count(tokens, room, stride))
         if windows > MAX_WINDOWS_PER_EXAMPLE:
             raise DataError(
                 f"a context of {len(text):,} characters ({tokens:,} tokens) would become about {windows:,} windows of "

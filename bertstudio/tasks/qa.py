@@ -21,13 +21,10 @@ from bertstudio.data.kinds import get_spec
 from bertstudio.errors import ConfigError, DataError
 from bertstudio.tasks.collate import pad_batch
 from bertstudio.tasks.common import column, encoding_rows, map_batched
-from bertstudio.tasks.limits import check_qa_windows, note_windows
+from bertstudio.tasks.limits import check_qa_windows, note_windows, qa_window_layout
 
 if TYPE_CHECKING:
     import torch
-
-MAX_QUERY_TOKENS = 64  # BERT's max_query_length
-
 
 def _cut_questions(tokenizer: Any, questions: list[str], max_tokens: int) -> list[str]:
     """Questions left-stripped (leading spaces break offsets) and cut to ``max_tokens``
@@ -74,10 +71,7 @@ class QuestionAnsweringTask:
         if tokenizer.padding_side != "right":
             raise ConfigError("QA needs a tokenizer that pads on the right", where="tokenizer", expected="padding_side = right")
         ds, with_targets = encoding_rows(examples, training)
-        max_query = min(MAX_QUERY_TOKENS, max(1, (max_length - 3) // 2))
-        room = max_length - max_query - 3  # context tokens a window always has
-        # The overlap must leave each window something new; otherwise the tokenizer refuses.
-        stride = max(0, min(doc_stride, room // 2))
+        max_query, room, stride = qa_window_layout(max_length, doc_stride)
         check_qa_windows(ds, tokenizer, max_length=max_length, room=room, stride=stride, source=examples.source)
 
         def tokenize(batch: dict[str, list]) -> dict[str, list]:

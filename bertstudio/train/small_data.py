@@ -71,6 +71,9 @@ REASONS = {
                                               "then trained for at least {steps} steps"),
     "steps": QT_TRANSLATE_NOOP("SmallData", "{rows} labelled rows: batch {batch} and {epochs} epochs, for at least "
                                             "{steps} optimizer steps"),
+    "steps_windows": QT_TRANSLATE_NOOP("SmallData", "{rows} labelled questions, about {windows} windows of {length} "
+                                                    "tokens: batch {batch} and {epochs} epochs, for at least {steps} "
+                                                    "optimizer steps"),
     "lora": QT_TRANSLATE_NOOP("SmallData", "LoRA: learning rate {lr} (about 10x full fine-tuning's, as peft's "
                                            "examples use)"),
     "frozen_pairs": QT_TRANSLATE_NOOP("SmallData", "frozen encoder on pairs: the siamese head, each side encoded alone "
@@ -111,17 +114,18 @@ def epochs_for(rows: int, batch_size: int, steps: int = MIN_STEPS) -> int:
 
 
 def adapt(config: TrainConfig, counts: Counter | dict[str, int], *, given: Iterable[str] = (),
-          sentence_transformer: bool | None = None) -> TrainConfig:
+          sentence_transformer: bool | None = None, units: int | None = None) -> TrainConfig:
     """``config`` with the settings that fit ``counts`` (labelled training rows per label; for
     tagging, QA and regression one entry of the row count) and the mode; ``given``: the
     settings the user gave (none of :data:`RECIPE`: the small-data choice, within a given
     mode; the modes' defaults for what is not given). ``auto_reason`` says what was chosen
-    and why; ``config`` itself comes back when nothing changed."""
-    return adapt_explained(config, counts, given=given, sentence_transformer=sentence_transformer)[0]
+    and why; ``config`` itself comes back when nothing changed. ``units``: what a step's
+    examples are drawn from when that is not the rows (QA's windows: :func:`training_units`)."""
+    return adapt_explained(config, counts, given=given, sentence_transformer=sentence_transformer, units=units)[0]
 
 
 def adapt_explained(config: TrainConfig, counts: Counter | dict[str, int], *, given: Iterable[str] = (),
-                    sentence_transformer: bool | None = None) -> tuple[TrainConfig, list[Reason]]:
+                    sentence_transformer: bool | None = None, units: int | None = None) -> tuple[TrainConfig, list[Reason]]:
     """:func:`adapt`, and its reasons as data (keys of :data:`REASONS` with their values)."""
     given = set(given)
     if sentence_transformer is None:
@@ -147,9 +151,13 @@ def adapt_explained(config: TrainConfig, counts: Counter | dict[str, int], *, gi
                       epochs=epochs_for(rows, SMALL_BATCH), **({"mode": "full"} if mode_free else {}))
         reasons.append(("embedding" if head == "embedding" else "siamese", {"rows": str(rows), "steps": str(MIN_STEPS)}))
     elif free and small:
-        chosen.update(batch_size=SMALL_BATCH, epochs=epochs_for(rows, SMALL_BATCH))
-        reasons.append(("steps", {"rows": str(rows), "batch": str(SMALL_BATCH), "epochs": str(chosen["epochs"]),
-                                  "steps": str(MIN_STEPS)}))
+        windows = units if units and units != rows else None
+        chosen.update(batch_size=SMALL_BATCH, epochs=epochs_for(windows or rows, SMALL_BATCH))
+        said = {"rows": str(rows), "batch": str(SMALL_BATCH), "epochs": str(chosen["epochs"]), "steps": str(MIN_STEPS)}
+        if windows:
+            reasons.append(("steps_windows", {**said, "windows": str(windows), "length": str(config.max_length)}))
+        else:
+            reasons.append(("steps", said))
 
     mode = chosen.get("mode", mode)
     head = chosen.get("head", config.head)
@@ -163,6 +171,28 @@ def adapt_explained(config: TrainConfig, counts: Counter | dict[str, int], *, gi
     if not chosen:
         return config, []
     return replace(config, **chosen, auto_reason=say(reasons)), reasons
+
+
+def training_units(examples: Any, config: TrainConfig) -> int:
+    """How many examples the training steps draw from: the labelled rows, or for QA the
+    windows their contexts become at ``config.max_length`` (SQuAD questions make 1.5-2 windows
+    of 128 tokens each, and longer contexts more: 31 questions that made 163 windows, counted
+    as 31, got 75 epochs, 825 steps, for 150). The windows are guessed from word counts (no
+    tokenizer; within 8% of the tokenizer's count on SQuAD), so this runs on the GUI thread."""
+    import numpy as np
+    import pyarrow.compute as pc
+
+    table = examples.dataset.with_format("arrow")
+    labelled = pc.is_valid(table[examples.gold_column])
+    if not examples.spec.gold.name == "answers":
+        return int(pc.sum(labelled).as_py() or 0)
+    from bertstudio.tasks.limits import qa_window_layout, window_count
+    from bertstudio.train.estimate import guess_tokens
+
+    max_query, _room, stride = qa_window_layout(config.max_length, config.doc_stride)
+    question = np.minimum(np.ceil(guess_tokens(pc.filter(table["question"], labelled))), max_query)
+    room = config.max_length - question - 3
+    return int(window_count(np.ceil(guess_tokens(pc.filter(table["context"], labelled))), room, stride).sum())
 
 
 def label_counts(examples: Any) -> Counter:

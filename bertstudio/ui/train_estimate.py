@@ -66,6 +66,7 @@ class TimeEstimateLabel(QLabel):
         self._job: ThreadJob | None = None
         self._config: TrainConfig | None = None
         self._tokens: tuple[Any, float] | None = None  # (project, mean tokens of its training texts)
+        self._windows: tuple[Any, float] | None = None  # QA: (project, rows, length, stride), windows per question
         self._job_key: tuple | None = None
         self._watched: QObject | None = None  # the form this note sits in: shown -> look the throughput up
         self._deferred = False  # the timing waits for the labelling assistant to be idle
@@ -93,7 +94,7 @@ class TimeEstimateLabel(QLabel):
             self.show_for(self._config)  # idle now: time the machine
 
     def _on_imported(self, *_: object) -> None:
-        self._tokens = None  # new texts: their length is guessed again
+        self._tokens = self._windows = None  # new texts: their length is guessed again
 
     def _forget(self) -> None:
         self._key = None  # a new run: its history is the best measure
@@ -119,7 +120,11 @@ class TimeEstimateLabel(QLabel):
         evaluated = dev or max(1, round(HOLD_OUT * rows))
         train_rows = rows if dev else rows - evaluated
         throughput = self.throughput or rough_throughput()
-        e = estimate(config, train_rows, throughput, eval_rows=evaluated, tokens=self._mean_tokens())
+        tokens = self._mean_tokens()
+        ratio = self._windows_per_row(config, rows)
+        if ratio:  # QA: a step draws windows of max_length tokens, several per question
+            train_rows, evaluated, tokens = round(train_rows * ratio), round(evaluated * ratio), config.max_length
+        e = estimate(config, train_rows, throughput, eval_rows=evaluated, tokens=tokens)
         self.setText(self._sentence(config, rows, e.seconds) + " " + self._source(throughput))
         self.setVisible(True)
 
@@ -146,6 +151,18 @@ class TimeEstimateLabel(QLabel):
         if self._deferred:
             return self.tr("(rough: this computer is timed once the labelling assistant is idle)")
         return self.tr("(rough: nothing timed on this computer yet)")
+
+    def _windows_per_row(self, config: TrainConfig, rows: int) -> float | None:
+        """QA: windows per labelled question at the chosen max length (None for other kinds)."""
+        from bertstudio.data.kinds import get_spec
+        from bertstudio.train.small_data import training_units
+
+        if get_spec(self.session.kind).gold.name != "answers" or not rows:
+            return None
+        key = (self.session.project, rows, config.max_length, config.doc_stride)
+        if self._windows is None or self._windows[0] != key:
+            self._windows = (key, training_units(self.session.examples("train"), config) / rows)
+        return self._windows[1]
 
     def _mean_tokens(self) -> float | None:
         project = self.session.project

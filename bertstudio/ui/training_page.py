@@ -154,7 +154,7 @@ class TrainingPage(QWidget):
     def _adapt_to_data(self) -> None:
         """The Automatic preset: the recipe that fits the labelled training rows
         (train/small_data.adapt, the same choice ``bertstudio train`` makes without flags)."""
-        from bertstudio.train.small_data import RECIPE, adapt_explained, label_counts, say
+        from bertstudio.train.small_data import RECIPE, adapt_explained, label_counts, say, training_units
 
         if not self.form.is_auto() or self._adapting:
             return
@@ -165,7 +165,8 @@ class TrainingPage(QWidget):
         base = self.page_config(**fresh)
         examples = self.session.examples("train") if self.session.has_project() and self.session.split_size("train") else None
         counts = label_counts(examples) if examples is not None else {}
-        chosen, reasons = adapt_explained(base, counts, given={"mode"} if self.form.mode_chosen else set())
+        chosen, reasons = adapt_explained(base, counts, given={"mode"} if self.form.mode_chosen else set(),
+                                          units=training_units(examples, base) if examples is not None else None)
         self._adapting = True
         try:
             self.form.show_auto({k: getattr(chosen, k) for k in (*RECIPE, "mode")}, chosen.auto_reason,

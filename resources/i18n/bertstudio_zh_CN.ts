@@ -3176,11 +3176,16 @@
     </message>
     <message>
         <location filename="../../bertstudio/train/small_data.py" line="74"/>
+        <source>{rows} labelled questions, about {windows} windows of {length} tokens: batch {batch} and {epochs} epochs, for at least {steps} optimizer steps</source>
+        <translation>{rows} 个已标注问题，约 {windows} 个 {length} 词元的窗口：批大小 {batch}，{epochs} 轮，至少 {steps} 个优化步</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/train/small_data.py" line="77"/>
         <source>LoRA: learning rate {lr} (about 10x full fine-tuning&apos;s, as peft&apos;s examples use)</source>
         <translation>LoRA：学习率 {lr}（约为全量微调的 10 倍，与 peft 示例相同）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="76"/>
+        <location filename="../../bertstudio/train/small_data.py" line="79"/>
         <source>frozen encoder on pairs: the siamese head, each side encoded alone (a frozen sentence-transformer&apos;s [CLS] of the joined pair carries almost no pair signal)</source>
         <translation>冻结编码器处理句对：使用孪生头，两句分别编码（冻结的句向量模型对拼接句对的 [CLS] 几乎不含句对信息）</translation>
     </message>
@@ -3324,77 +3329,77 @@
 <context>
     <name>TimeEstimateLabel</name>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="127"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="132"/>
         <source>SetFit</source>
         <translation>SetFit</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="128"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="133"/>
         <source>a head on the frozen encoder</source>
         <translation>冻结编码器上的分类头</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="128"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="133"/>
         <source>LoRA</source>
         <translation>LoRA</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="129"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="134"/>
         <source>fine-tuning</source>
         <translation>微调</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="129"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="134"/>
         <source>fine-tuning the top layers</source>
         <translation>微调顶部几层</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="131"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="136"/>
         <source>{rows} labels: {method}, {seeds} seeds would take {time}</source>
         <translation>{rows} 个标签：{method}，{seeds} 个种子需要 {time}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="133"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="138"/>
         <source>{rows} labels: {method} would take {time}</source>
         <translation>{rows} 个标签：{method} 需要 {time}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="135"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="140"/>
         <source>~{n} s</source>
         <translation>约 {n} 秒</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="135"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="140"/>
         <source>~{n} min</source>
         <translation>约 {n} 分钟</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="135"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="140"/>
         <source>~{n} h</source>
         <translation>约 {n} 小时</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="141"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="146"/>
         <source>(timed by this project&apos;s earlier runs: {rate} examples/s)</source>
         <translation>（按本项目之前的运行计时：每秒 {rate} 个样本）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="143"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="148"/>
         <source>(from a short timing of this model on this computer: {rate} examples/s)</source>
         <translation>（在本机对该模型的简短计时：每秒 {rate} 个样本）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="145"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="150"/>
         <source>(rough, while this computer is timed)</source>
         <translation>（粗略估计，正在为本机计时）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="147"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="152"/>
         <source>(rough: this computer is timed once the labelling assistant is idle)</source>
         <translation>（粗略估计：待标注助手空闲后再测量这台电脑的速度）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="148"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="153"/>
         <source>(rough: nothing timed on this computer yet)</source>
         <translation>（粗略估计：本机尚未计时）</translation>
     </message>
@@ -3728,147 +3733,147 @@
         <translation>将这些设置和已标注的数据写入一个文件夹，可在任何地方无界面训练:bertstudio train --config run.toml(多 GPU 上可用 accelerate launch 启动)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="256"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="257"/>
         <source>counted when the model loads</source>
         <translation>加载模型时统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="300"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="301"/>
         <source>the training split has no labelled examples</source>
         <translation>训练数据划分中没有已标注的样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="300"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="301"/>
         <source>train split</source>
         <translation>train 数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="301"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="302"/>
         <source>at least a few labelled rows</source>
         <translation>至少几行已标注的数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="242"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="243"/>
         <source>counting…</source>
         <translation>正在计数…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="251"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="252"/>
         <source>{t:,} of {n:,} parameters ({p:.1f}%)</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="281"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="282"/>
         <source>Fix the setting first: {m}</source>
         <translation>请先修正设置:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="283"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="284"/>
         <source>Train a model on the labelled training rows</source>
         <translation>用已标注的训练行训练模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="310"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="311"/>
         <source>No dev split: holding out {n} of {m} labelled training examples ({p:.0%}, seed {s}) for evaluation.</source>
         <translation>没有验证集:从 {m} 个已标注训练样例中留出 {n} 个({p:.0%}，种子 {s})用于评估。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="344"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="345"/>
         <source>Run folder: {d}</source>
         <translation>运行文件夹:{d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="354"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="355"/>
         <source>{n} seeds ({a} to {b}), one run each, one after another.</source>
         <translation>{n} 个种子（{a} 到 {b}），每个一次运行，依次进行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="371"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="372"/>
         <source>Training… the window stays usable; Cancel stops after the current step.</source>
         <translation>训练中……窗口仍可使用；“取消”会在当前步结束后停止。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="399"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="400"/>
         <source>Export run to folder</source>
         <translation>导出运行到文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="406"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="407"/>
         <source>Exporting the run to {d}…</source>
         <translation>正在导出运行到 {d}…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="412"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="413"/>
         <source>Export failed: {m}</source>
         <translation>导出失败:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="417"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="418"/>
         <source>Run exported to {d}. Start it there with: bertstudio train --config run.toml</source>
         <translation>运行已导出到 {d}。在那里用以下命令启动:bertstudio train --config run.toml</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="438"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="439"/>
         <source>Cancelling after the current step…</source>
         <translation>将在当前步结束后取消…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="443"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="444"/>
         <source>Stop the SetFit phase?</source>
         <translation>停止 SetFit 阶段？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="444"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="445"/>
         <source>SetFit has run {done} of {total} contrastive steps. Stopping now keeps nothing of them: the run saves a model only once its head has trained.</source>
         <translation>SetFit 已完成 {total} 个对比学习步骤中的 {done} 个。现在停止将不会保留其中任何结果：只有在分类头训练之后，本次运行才会保存模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="447"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="448"/>
         <source>Stop and discard</source>
         <translation>停止并丢弃</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="448"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="449"/>
         <source>Keep training</source>
         <translation>继续训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="457"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="458"/>
         <source>Warm start: reusing the model loaded by an earlier run in this session</source>
         <translation>热启动：复用本次会话中先前运行已加载的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="463"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="464"/>
         <source>{t:,} of {n:,} parameters ({p:.1f}%), as built</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)，按构建后的模型统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="471"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="472"/>
         <source>Training failed.</source>
         <translation>训练失败。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="474"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="475"/>
         <source>Run cancelled before its first step: nothing was trained or saved.</source>
         <translation>运行在第一步之前已取消：没有训练，也没有保存任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="476"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="477"/>
         <source>Run finished.</source>
         <translation>运行完成。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="477"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="478"/>
         <source>Run cancelled; the model saved so far is usable.</source>
         <translation>运行已取消；已保存的模型可以使用。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="494"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="495"/>
         <source>Removed the empty run folder {d}</source>
         <translation>已删除空的运行文件夹 {d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="498"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="499"/>
         <source>Training could not run: {m}</source>
         <translation>无法训练:{m}</translation>
     </message>

@@ -5,6 +5,7 @@ defaults and the automatic small-data choice (train/small_data.py)."""
 from __future__ import annotations
 
 import json
+import math
 from collections import Counter
 
 import numpy as np
@@ -259,3 +260,39 @@ def test_several_seeds_run_as_one_job_with_mean_and_spread(tiny, tmp_path, one_t
                "--out", str(tmp_path / "mine"), "--epochs", "1", "--seeds", "2", "--overwrite", "--device", "cpu"])
     assert rc == 2 and (tmp_path / "mine" / "notes.txt").read_text() == "keep"
     assert sorted(p.name for p in (tmp_path / "mine").iterdir()) == ["notes.txt"]
+
+
+def test_qa_steps_and_epochs_count_the_windows_the_contexts_become(bundled_model_dir, shared_data):
+    """SQuAD questions at max length 128 train as 1.5-5 windows each: counted as rows, the
+    Automatic choice gave 31 questions that made 163 windows 75 epochs, 825 steps for its 150
+    (and an ETA of two hours)."""
+    from transformers import AutoTokenizer
+
+    from bertstudio.data.io import load_examples
+    from bertstudio.tasks.qa import QuestionAnsweringTask
+
+    examples = load_examples(shared_data / "squad/dev-v1.1-articles-00-35.json").head(200)
+    config = TrainConfig(task="qa", max_length=128)
+    tokenizer = AutoTokenizer.from_pretrained(str(bundled_model_dir))
+    for length in (128, 384):
+        real = len(QuestionAnsweringTask().encode(examples, tokenizer, max_length=length, label2id={}, doc_stride=128))
+        guessed = small_data.training_units(examples, TrainConfig(task="qa", max_length=length))
+        assert abs(guessed - real) <= 0.2 * real, (length, guessed, real)  # a guess from word counts, no tokenizer
+    units = small_data.training_units(examples, config)
+    assert units > 1.4 * 200  # 298 windows (the tokenizer's count)
+    chosen = small_data.adapt(config, small_data.label_counts(examples), units=units)
+    steps = math.ceil(units / chosen.batch_size) * chosen.epochs
+    assert small_data.MIN_STEPS <= steps < 1.5 * small_data.MIN_STEPS
+    assert f"200 labelled questions, about {units} windows of 128 tokens" in chosen.auto_reason
+    sentences = from_records("sentence", sentiment_records(40), labels=["neg", "pos"])
+    assert small_data.training_units(sentences, TrainConfig()) == 40
+
+
+def test_the_time_estimate_of_qa_counts_windows_of_max_length_tokens():
+    from bertstudio.train.estimate import Throughput, estimate
+
+    rate = Throughput(100.0, "history", 14.3)
+    config = TrainConfig(task="qa", max_length=128, epochs=1, batch_size=16)
+    rows_only = estimate(config, 31, rate).phases["train"]
+    windows = estimate(config, 160, rate, tokens=config.max_length).phases["train"]
+    assert windows > 30 * rows_only  # 5x the examples, each ~9x the tokens of the timed ones

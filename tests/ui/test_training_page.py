@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -550,3 +551,29 @@ def test_a_paper_preset_comes_back_as_itself_after_reopening(qtbot, session):
         {k: getattr(page.config, k) for k in ("batch_size", "lr", "epochs", "method")}
     again.lr_combo.setCurrentText("3e-5")  # a departure from it is Custom, as before
     assert again.preset_combo.currentData() is None
+
+
+def test_a_qa_project_is_planned_and_timed_in_windows(qtbot, tmp_path, shared_data):
+    """31 labelled questions made 163 windows: the page chose 75 epochs (825 steps, an ETA of
+    two hours) and timed 31 short rows. It counts the windows of max-length tokens now."""
+    from bertstudio.data.io import load_examples
+    from bertstudio.train.estimate import Throughput
+
+    project = Project.create(tmp_path / "qa", name="qa", kind="qa", labels=[])
+    project.import_examples(load_examples(shared_data / "squad/dev-v1.1-articles-00-35.json").head(120), "train")
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    try:
+        page = TrainingPage(session)
+        qtbot.addWidget(page)
+        assert "120 labelled questions, about" in page.form.auto_label.text()
+        windows = int(page.form.auto_label.text().split("about ")[1].split()[0])
+        assert windows > 1.4 * 120 and page.config.epochs * -(-windows // 16) < 1.5 * 150
+        label = page.estimate_label
+        label.throughput = Throughput(100.0, "history", 14.3)
+        label._key = (project.folder, page.config.model, page.config.device)
+        label.show_for(replace(page.config, epochs=1, batch_size=16))
+        figure, unit = label.text().split("~")[1].split()[:2]  # 96 training + 24 held-out questions, 1 epoch
+        seconds = float(figure) * {"s": 1, "min": 60}[unit]
+        assert seconds > 10.9 + (96 * windows / 120) / (100 * 14.3 / 128) * 0.9, label.text()
+    finally:
+        session.close()
