@@ -53,6 +53,16 @@ HOLD_OUT = 0.1
 HOLD_OUT_MIN_ROWS = 10
 
 
+def heads_for(kind: str) -> tuple[str, ...]:
+    """The heads a task kind can train. Tagging and QA predict per token (a tag, or a span's
+    start and end) through one linear layer on every token: the [CLS] and embedding heads
+    have nothing to read there. The siamese head reads text pairs."""
+    reads = get_spec(kind).sentence_head  # "embedding" (one text), "siamese" (two), None (per token)
+    if reads is None:
+        return ("linear",)
+    return tuple(h for h in HEADS if h != "siamese" or reads == "siamese")
+
+
 def setfit_fits(kind: str) -> bool:
     """SetFit classifies one text: a kind read by the one-text embedding head, with a label set."""
     spec = get_spec(kind)
@@ -290,8 +300,8 @@ class TrainConfig:
         if self.head == "siamese" and reads != "siamese":
             raise ConfigError(f"the siamese head reads text pairs; a {self.task} task has none", where="head",
                               expected="linear | mlp | embedding")
-        if self.head == "embedding" and reads is None:
-            raise ConfigError(f"the embedding head predicts one value per example, not per {self.task} token/span",
+        if self.head in ("embedding", "mlp") and reads is None:  # the model was built linear and said mlp
+            raise ConfigError(f"the {self.head} head predicts one value per example, not per {self.task} token/span",
                               where="head", expected="linear")
         if self.head in EMBEDDING_HEADS and self.mode == "lora":
             raise ConfigError(f"LoRA adapts the [CLS] heads' models; the {self.head} head trains with full, frozen or "

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from bertstudio.errors import ConfigError
-from bertstudio.train.config import HEADS, METHODS, PRECISIONS, TrainConfig, check_setting
+from bertstudio.train.config import HEADS, METHODS, PRECISIONS, TrainConfig, check_setting, heads_for, setfit_fits
 
 log = logging.getLogger(__name__)
 
@@ -303,6 +303,31 @@ class TrainSettingsForm(QGroupBox):
             "auto_reason": self._auto_reason if self.is_auto() else None,
         }
 
+    def set_kind(self, kind: str | None) -> None:
+        """Offer the heads and methods that fit the project's task kind; the others stay listed,
+        greyed, saying why (an MLP head on a QA project was accepted, recorded, and built linear)."""
+        from bertstudio.data.kinds import get_spec
+
+        per_token = kind is not None and get_spec(kind).sentence_head is None
+        heads = heads_for(kind) if kind else HEADS
+        self.head_combo.setItemText(0, self.tr("Linear on each token (BERT paper)") if per_token
+                                    else self.tr("Linear on [CLS] (BERT paper)"))
+        why_not = (self.tr("Tagging and QA predict per token: their head is a linear layer on every token")
+                   if per_token else self.tr("Reads text pairs: for sentence-pair and score projects"))
+        for i, key in enumerate(HEADS):
+            item = self.head_combo.model().item(i)
+            item.setEnabled(key in heads)
+            item.setToolTip("" if key in heads else why_not)
+        if self.head_combo.currentData() not in heads:
+            self.head_combo.setCurrentIndex(self.head_combo.findData("linear"))
+        setfit = kind is None or setfit_fits(kind)
+        item = self.method_combo.model().item(self.method_combo.findData("setfit"))
+        item.setEnabled(setfit)
+        item.setToolTip("" if setfit else self.tr("SetFit learns from single labelled sentences: for sentence "
+                                                   "classification"))
+        if not setfit and self.method_combo.currentData() == "setfit":
+            self.method_combo.setCurrentIndex(self.method_combo.findData("finetune"))
+
     def show_settings(self, values: dict[str, Any]) -> None:
         """Put TrainConfig field values into the widgets; a value TrainConfig would refuse (a
         hand-edited project.json) leaves its widget as it is."""
@@ -315,9 +340,10 @@ class TrainSettingsForm(QGroupBox):
                     log.warning("training setting not restored: %s", exc)
         if "model" in ok:
             self.set_model_source(ok["model"] or DEFAULT_MODEL)
-        if ok.get("head") in HEADS:
+        if ok.get("head") in HEADS and self.head_combo.model().item(self.head_combo.findData(ok["head"])).isEnabled():
             self.head_combo.setCurrentIndex(self.head_combo.findData(ok["head"]))
-        if ok.get("method") in METHODS:
+        if ok.get("method") in METHODS and self.method_combo.model().item(
+                self.method_combo.findData(ok["method"])).isEnabled():
             self.method_combo.setCurrentIndex(self.method_combo.findData(ok["method"]))
         if isinstance(ok.get("mode"), str):
             mode, _, n = ok["mode"].partition("-")

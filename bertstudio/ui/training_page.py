@@ -214,6 +214,7 @@ class TrainingPage(QWidget):
         self._on_edited()
 
     def _restore_settings(self, *_: object) -> None:
+        self.form.set_kind(self.session.kind)
         saved = self.session.project.recent_settings.get("train")
         if isinstance(saved, dict):
             self.apply_settings(saved)

@@ -3438,6 +3438,7 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/train_settings.py" line="61"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="314"/>
         <source>Linear on [CLS] (BERT paper)</source>
         <translation>[CLS] 上的线性层(BERT 论文)</translation>
     </message>
@@ -3535,6 +3536,26 @@
         <location filename="../../bertstudio/ui/train_settings.py" line="124"/>
         <source>What learns</source>
         <translation>训练哪些部分</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="313"/>
+        <source>Linear on each token (BERT paper)</source>
+        <translation>每个词元上的线性层（BERT 论文）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="315"/>
+        <source>Tagging and QA predict per token: their head is a linear layer on every token</source>
+        <translation>序列标注和问答按词元预测：它们的输出头是每个词元上的线性层</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="316"/>
+        <source>Reads text pairs: for sentence-pair and score projects</source>
+        <translation>读取文本对：用于句对和评分项目</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="326"/>
+        <source>SetFit learns from single labelled sentences: for sentence classification</source>
+        <translation>SetFit 从单个已标注句子学习：用于句子分类</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/train_settings.py" line="122"/>
@@ -3733,147 +3754,147 @@
         <translation>将这些设置和已标注的数据写入一个文件夹，可在任何地方无界面训练:bertstudio train --config run.toml(多 GPU 上可用 accelerate launch 启动)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="257"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="258"/>
         <source>counted when the model loads</source>
         <translation>加载模型时统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="301"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="302"/>
         <source>the training split has no labelled examples</source>
         <translation>训练数据划分中没有已标注的样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="301"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="302"/>
         <source>train split</source>
         <translation>train 数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="302"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="303"/>
         <source>at least a few labelled rows</source>
         <translation>至少几行已标注的数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="243"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="244"/>
         <source>counting…</source>
         <translation>正在计数…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="252"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="253"/>
         <source>{t:,} of {n:,} parameters ({p:.1f}%)</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="282"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="283"/>
         <source>Fix the setting first: {m}</source>
         <translation>请先修正设置:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="284"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="285"/>
         <source>Train a model on the labelled training rows</source>
         <translation>用已标注的训练行训练模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="311"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="312"/>
         <source>No dev split: holding out {n} of {m} labelled training examples ({p:.0%}, seed {s}) for evaluation.</source>
         <translation>没有验证集:从 {m} 个已标注训练样例中留出 {n} 个({p:.0%}，种子 {s})用于评估。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="345"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="346"/>
         <source>Run folder: {d}</source>
         <translation>运行文件夹:{d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="355"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="356"/>
         <source>{n} seeds ({a} to {b}), one run each, one after another.</source>
         <translation>{n} 个种子（{a} 到 {b}），每个一次运行，依次进行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="372"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="373"/>
         <source>Training… the window stays usable; Cancel stops after the current step.</source>
         <translation>训练中……窗口仍可使用；“取消”会在当前步结束后停止。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="400"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="401"/>
         <source>Export run to folder</source>
         <translation>导出运行到文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="407"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="408"/>
         <source>Exporting the run to {d}…</source>
         <translation>正在导出运行到 {d}…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="413"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="414"/>
         <source>Export failed: {m}</source>
         <translation>导出失败:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="418"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="419"/>
         <source>Run exported to {d}. Start it there with: bertstudio train --config run.toml</source>
         <translation>运行已导出到 {d}。在那里用以下命令启动:bertstudio train --config run.toml</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="439"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="440"/>
         <source>Cancelling after the current step…</source>
         <translation>将在当前步结束后取消…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="444"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="445"/>
         <source>Stop the SetFit phase?</source>
         <translation>停止 SetFit 阶段？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="445"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="446"/>
         <source>SetFit has run {done} of {total} contrastive steps. Stopping now keeps nothing of them: the run saves a model only once its head has trained.</source>
         <translation>SetFit 已完成 {total} 个对比学习步骤中的 {done} 个。现在停止将不会保留其中任何结果：只有在分类头训练之后，本次运行才会保存模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="448"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="449"/>
         <source>Stop and discard</source>
         <translation>停止并丢弃</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="449"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="450"/>
         <source>Keep training</source>
         <translation>继续训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="458"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="459"/>
         <source>Warm start: reusing the model loaded by an earlier run in this session</source>
         <translation>热启动：复用本次会话中先前运行已加载的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="464"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="465"/>
         <source>{t:,} of {n:,} parameters ({p:.1f}%), as built</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)，按构建后的模型统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="472"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="473"/>
         <source>Training failed.</source>
         <translation>训练失败。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="475"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="476"/>
         <source>Run cancelled before its first step: nothing was trained or saved.</source>
         <translation>运行在第一步之前已取消：没有训练，也没有保存任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="477"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="478"/>
         <source>Run finished.</source>
         <translation>运行完成。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="478"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="479"/>
         <source>Run cancelled; the model saved so far is usable.</source>
         <translation>运行已取消；已保存的模型可以使用。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="495"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="496"/>
         <source>Removed the empty run folder {d}</source>
         <translation>已删除空的运行文件夹 {d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="499"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="500"/>
         <source>Training could not run: {m}</source>
         <translation>无法训练:{m}</translation>
     </message>

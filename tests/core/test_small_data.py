@@ -138,6 +138,8 @@ def test_the_logged_learning_rate_is_the_one_the_learning_weights_get(tiny, tmp_
 @pytest.mark.parametrize("kw,message", [
     (dict(task="sentence", head="siamese"), "siamese"),
     (dict(task="tagging", head="embedding"), "embedding"),
+    (dict(task="qa", head="mlp"), "mlp head predicts one value per example"),  # was built linear, recorded mlp
+    (dict(task="tagging", head="mlp"), "mlp head"),
     (dict(task="sentence", head="embedding", mode="lora"), "LoRA"),
     (dict(task="pair", head="siamese", method="setfit"), "SetFit"),
     (dict(seeds=3, resume_from="/r/checkpoints/last"), "resumed run continues one seed"),
@@ -145,6 +147,17 @@ def test_the_logged_learning_rate_is_the_one_the_learning_weights_get(tiny, tmp_
 def test_heads_and_methods_that_do_not_fit_are_refused(kw, message):
     with pytest.raises(ConfigError, match=message):
         TrainConfig(**kw)
+
+
+def test_each_kind_offers_the_heads_it_can_train():
+    from bertstudio.train.config import heads_for
+
+    assert heads_for("qa") == heads_for("tagging") == ("linear",)
+    assert heads_for("sentence") == ("linear", "mlp", "embedding")
+    assert heads_for("pair") == heads_for("regression") == ("linear", "mlp", "embedding", "siamese")
+    for kind in ("sentence", "pair", "regression", "tagging", "qa"):
+        for head in heads_for(kind):
+            TrainConfig(task=kind, head=head, labels=None)  # each one offered is accepted
 
 
 def test_small_sentence_sets_get_setfit_and_say_why():

@@ -577,3 +577,33 @@ def test_a_qa_project_is_planned_and_timed_in_windows(qtbot, tmp_path, shared_da
         assert seconds > 10.9 + (96 * windows / 120) / (100 * 14.3 / 128) * 0.9, label.text()
     finally:
         session.close()
+
+
+def test_the_head_box_offers_what_the_projects_kind_can_train(qtbot, tmp_path):
+    """A QA project took "MLP", recorded head = "mlp" in the run's config and built the linear
+    span head; "Linear on [CLS]" named a head QA does not have."""
+    project = Project.create(tmp_path / "qa", name="qa", kind="qa", labels=[])
+    project.recent_settings["train"] = {"head": "mlp", "method": "setfit", "automatic": False}
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    try:
+        page = TrainingPage(session)
+        qtbot.addWidget(page)
+        combo = page.form.head_combo
+        assert page.config.head == "linear" and page.config.method == "finetune"  # the saved mlp is not restored
+        assert combo.itemText(0) == "Linear on each token (BERT paper)"
+        mlp = combo.model().item(combo.findData("mlp"))
+        assert not mlp.isEnabled() and "per token" in mlp.toolTip()
+        assert not page.form.method_combo.model().item(page.form.method_combo.findData("setfit")).isEnabled()
+    finally:
+        session.close()
+    sentences = ProjectSession(make_project(tmp_path / "s"), settings=QSettings(str(tmp_path / "t.ini"),
+                                                                               QSettings.Format.IniFormat))
+    try:
+        page = TrainingPage(sentences)
+        qtbot.addWidget(page)
+        combo = page.form.head_combo
+        assert combo.itemText(0) == "Linear on [CLS] (BERT paper)"
+        assert combo.model().item(combo.findData("mlp")).isEnabled()
+        assert not combo.model().item(combo.findData("siamese")).isEnabled()  # pairs only
+    finally:
+        sentences.close()
