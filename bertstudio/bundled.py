@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 BUNDLED_NAMES = (None, "", "default", "bundled")
+BUNDLED_TITLE = "all-MiniLM-L6-v2"
 
 
 def default_model_path() -> str:
@@ -26,3 +27,17 @@ def resolve_model(name: str | None) -> str:
     if name in BUNDLED_NAMES:
         return default_model_path()
     return str(name)
+
+
+def model_title(name: str | None) -> str:
+    """A model as the user knows it: the bundled one by its name (its folder is called "model":
+    messages said "[UNK] for the model model"), a folder by its own name, a Hub id whole."""
+    if name in BUNDLED_NAMES:
+        return BUNDLED_TITLE
+    path = Path(str(name))
+    try:
+        if path.exists() and path.resolve() == Path(default_model_path()).resolve():
+            return BUNDLED_TITLE
+    except (OSError, ImportError):
+        pass
+    return (path.name or str(name)) if path.exists() else str(name)

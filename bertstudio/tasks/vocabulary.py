@@ -69,11 +69,13 @@ class VocabularyCheck:
 
     def describe(self) -> str:
         """One English line for the CLI and the log (the GUI builds its own, translated)."""
+        from bertstudio.bundled import model_title
+
         text = (f"{100 * self.share:.0f}% of the {self.pieces:,} word pieces of {self.texts:,} examples are "
-                f"[UNK] for {Path(self.model).name or self.model}")
+                f"[UNK] for {model_title(self.model)}")
         if not self.warn:
             return text
-        return text + ": the model cannot read much of this text; try " + ", ".join(self.suggestions)
+        return text + ": those words are lost to the model; try " + ", ".join(self.suggestions)
 
 
 def unk_share(tokenizer: Any, texts: Iterable[str]) -> tuple[int, int]:

@@ -63,13 +63,13 @@ def summarize(examples: Any) -> FileSummary:
 def vocabulary_warning(check: Any) -> str:
     """The warning for a :class:`~bertstudio.tasks.vocabulary.VocabularyCheck` that warns, translated
     (the Train page says the same before a run)."""
-    from pathlib import Path
+    from bertstudio.bundled import model_title
 
     return QCoreApplication.translate("FileSurveyBox",
-        "{share}% of the word pieces of {n} sampled examples are [UNK] for the model {model}: it cannot read "
-        "most of this text, and training on it learns little. Use a model made for this language, e.g. "
+        "{share}% of the word pieces of {n} sampled examples are [UNK] for the model {model}: those words are "
+        "lost to it, and training on such text learns less. Use a model made for this language, e.g. "
         "{models}, on the Train page (a Hub id, or a local model folder to work offline)."
-    ).format(share=f"{100 * check.share:.0f}", n=f"{check.texts:,}", model=Path(check.model).name or check.model,
+    ).format(share=f"{100 * check.share:.0f}", n=f"{check.texts:,}", model=model_title(check.model),
              models=", ".join(check.suggestions))
 
 

@@ -130,7 +130,9 @@ class RunsModel(QAbstractTableModel):
         if c is None:  # no readable config.toml: no settings to show
             return "" if key != "started" else self._started(info)
         if key == "model":
-            return Path(c.model).name if c.model else self.tr("bundled MiniLM")
+            from bertstudio.bundled import model_title
+
+            return model_title(c.model)
         if key in ("mode", "epochs", "lr", "batch"):
             return str(getattr(c, {"batch": "batch_size"}.get(key, key)))
         if key == "score":

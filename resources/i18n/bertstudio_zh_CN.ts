@@ -931,8 +931,8 @@
     <name>FileSurveyBox</name>
     <message>
         <location filename="../../bertstudio/ui/import_survey.py" line="68"/>
-        <source>{share}% of the word pieces of {n} sampled examples are [UNK] for the model {model}: it cannot read most of this text, and training on it learns little. Use a model made for this language, e.g. {models}, on the Train page (a Hub id, or a local model folder to work offline).</source>
-        <translation>抽样的 {n} 个样例中，有 {share}% 的词片段对模型 {model} 来说是 [UNK]:它读不懂这些文本的大部分内容，在上面训练几乎学不到东西。请在“训练”页改用针对这种语言的模型，例如 {models}(填写 Hub id；或使用本地模型文件夹，以便离线工作)。</translation>
+        <source>{share}% of the word pieces of {n} sampled examples are [UNK] for the model {model}: those words are lost to it, and training on such text learns less. Use a model made for this language, e.g. {models}, on the Train page (a Hub id, or a local model folder to work offline).</source>
+        <translation>抽样的 {n} 个样本中，有 {share}% 的词片段对模型 {model} 来说是 [UNK]：这些词对它而言已丢失，在这样的文本上训练学到的更少。请在“训练”页使用为该语言构建的模型，例如 {models}（Hub id，或离线使用的本地模型文件夹）。</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/import_survey.py" line="140"/>
@@ -2878,82 +2878,77 @@
         <source>unknown</source>
         <translation>未知</translation>
     </message>
-    <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="133"/>
-        <source>bundled MiniLM</source>
-        <translation>内置 MiniLM</translation>
-    </message>
 </context>
 <context>
     <name>RunsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="161"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="163"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="163"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="165"/>
         <source>Open run folder…</source>
         <translation>打开运行文件夹…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="165"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="167"/>
         <source>Follow selected run live</source>
         <translation>实时跟踪所选运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="167"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="169"/>
         <source>Compare</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="168"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="170"/>
         <source>Select two runs to compare their curves, settings and predictions</source>
         <translation>选择两次运行，比较它们的曲线、设置和预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="170"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="172"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="171"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="173"/>
         <source>Give the selected run of this project a name of your own</source>
         <translation>为本项目中选中的运行起一个自己的名字</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="220"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="222"/>
         <source>Select a run to see its curves; double-click it to open its results.</source>
         <translation>选择一个运行以查看其曲线；双击可打开其结果。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="222"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="224"/>
         <source>No runs yet: start one on the Train page, and it appears here as it trains.</source>
         <translation>还没有运行：在“训练”页开始一个，训练时它会出现在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="223"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="225"/>
         <source>No project open: open or create one to see its runs, or open a run folder.</source>
         <translation>没有打开的项目：打开或新建一个项目以查看其运行，或打开一个运行文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="244"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="249"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="246"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="251"/>
         <source>Rename run</source>
         <translation>重命名运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="244"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="246"/>
         <source>New name:</source>
         <translation>新名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="271"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="273"/>
         <source>Open a run folder (with history.jsonl)</source>
         <translation>打开运行文件夹(含 history.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="297"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="299"/>
         <source>Following {folder}</source>
         <translation>正在跟踪 {folder}</translation>
     </message>

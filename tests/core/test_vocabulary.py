@@ -82,3 +82,14 @@ def test_english_sst2_reads_fine(shared_data) -> None:
 def test_a_model_that_is_not_there_is_a_config_error(tmp_path) -> None:
     with pytest.raises(ConfigError, match="tokenizer"):
         check_model_vocabulary(str(tmp_path / "no-such-model"), ["text"])
+
+
+def test_models_are_named_as_the_user_knows_them(tmp_path):
+    """The bundled model's folder is called "model": the [UNK] warning said "for the model model"."""
+    from bertstudio.bundled import default_model_path, model_title
+
+    assert model_title(None) == model_title("default") == model_title(default_model_path()) == "all-MiniLM-L6-v2"
+    (tmp_path / "my-finetuned").mkdir()
+    assert model_title(str(tmp_path / "my-finetuned")) == "my-finetuned"
+    assert model_title("bert-base-chinese") == "bert-base-chinese"
+    assert model_title("sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2").startswith("sentence-transformers/")
