@@ -33,6 +33,7 @@ from bertstudio.data.atomic import atomic_write_bytes
 from bertstudio.data.kinds import get_spec, kind_names
 from bertstudio.data.io import FORMATS
 from bertstudio.errors import ConfigError
+from bertstudio.i18n import QT_TRANSLATE_NOOP  # the Train page shows these helps, translated
 from bertstudio.presets import PRESET_INFO, find_preset
 
 # linear / mlp: on [CLS] (BERT paper / d2l); embedding: a linear layer on the mean-pooled sentence
@@ -201,43 +202,52 @@ class TrainConfig:
                                       f"drawn with the seed (at least {HOLD_OUT_MIN_ROWS} rows; the app uses 0.1)", _DATA)
     # Model
     model: str | None = _f(None, "Local model folder or Hub id (default: the bundled all-MiniLM-L6-v2)", _MODEL)
-    head: str = _f("linear", "Head: linear (BERT paper, on [CLS]) | mlp (hidden layer + output, as d2l) | embedding "
-                             "(linear on the mean-pooled sentence vector, as sentence-transformers read it) | siamese "
-                             "(pairs: each side encoded alone, (u, v, |u-v|, u*v), as SBERT)", _MODEL, choices=HEADS)
-    method: str = _f("finetune", "How the encoder learns before and with the head: finetune (the loop alone) | setfit "
-                                 "(SetFit's contrastive fine-tuning of a sentence-transformer first; sentence kind, "
-                                 "embedding head)", _MODEL, choices=METHODS)
-    mode: str = _f("full", "What learns: full | frozen (feature extraction) | top-N (top N layers + head) | lora", _MODEL,
-                   metavar="MODE")
-    lora_rank: int = _f(8, "LoRA rank r", _MODEL, metavar="R")
+    head: str = _f("linear", QT_TRANSLATE_NOOP(
+        "TrainConfig",
+        "Head: linear (BERT paper, on [CLS]) | mlp (hidden layer + output, as d2l) | embedding "
+        "(linear on the mean-pooled sentence vector, as sentence-transformers read it) | siamese "
+        "(pairs: each side encoded alone, (u, v, |u-v|, u*v), as SBERT)"), _MODEL, choices=HEADS)
+    method: str = _f("finetune", QT_TRANSLATE_NOOP(
+        "TrainConfig",
+        "How the encoder learns before and with the head: finetune (the loop alone) | setfit "
+        "(SetFit's contrastive fine-tuning of a sentence-transformer first; sentence kind, embedding "
+        "head)"), _MODEL, choices=METHODS)
+    mode: str = _f("full", QT_TRANSLATE_NOOP(
+        "TrainConfig", "What learns: full | frozen (feature extraction) | top-N (top N layers + head) | lora"),
+        _MODEL, metavar="MODE")
+    lora_rank: int = _f(8, QT_TRANSLATE_NOOP("TrainConfig", "LoRA rank r"), _MODEL, metavar="R")
     lora_alpha: int = _f(16, "LoRA alpha", _MODEL, metavar="A")
     lora_dropout: float = _f(0.1, "LoRA dropout", _MODEL)
     lora_targets: list[str] = _f(None, "Module names LoRA adapts (default: query, value)", _MODEL, metavar="A,B,..")
     # Optimisation (BERT paper grid: batch 16/32, lr 5e-5..2e-5, 2-4 epochs, warmup 0.1)
-    epochs: float = _f(3, "Passes over the training data", _OPTIM)
-    lr: float = _f(5e-5, "Peak learning rate", _OPTIM)
+    epochs: float = _f(3, QT_TRANSLATE_NOOP("TrainConfig", "Passes over the training data"), _OPTIM)
+    lr: float = _f(5e-5, QT_TRANSLATE_NOOP("TrainConfig", "Peak learning rate"), _OPTIM)
     head_lr: float | None = _f(None, f"Peak learning rate of the new head (default: lr; with mode frozen or top-N at "
                                      f"least {PROBE_HEAD_LR:g}, as linear probes learn)", _OPTIM)
-    batch_size: int = _f(32, "Examples per optimizer step (before accumulation)", _OPTIM)
+    batch_size: int = _f(32, QT_TRANSLATE_NOOP(
+        "TrainConfig", "Examples per optimizer step (before accumulation)"), _OPTIM)
     grad_accum: int = _f(1, "Gradient accumulation steps", _OPTIM)
-    warmup_ratio: float = _f(0.1, "Fraction of steps with linear warm-up", _OPTIM)
+    warmup_ratio: float = _f(0.1, QT_TRANSLATE_NOOP("TrainConfig", "Fraction of steps with linear warm-up"), _OPTIM)
     weight_decay: float = _f(0.01, "AdamW weight decay (not on biases and LayerNorm)", _OPTIM)
     max_grad_norm: float = _f(1.0, "Gradient clipping norm (0 = off)", _OPTIM)
-    max_length: int = _f(128, "Maximum tokens per input (kept with the model: evaluate and predict cut inputs the same)",
-                         _OPTIM)
+    max_length: int = _f(128, QT_TRANSLATE_NOOP(
+        "TrainConfig", "Maximum tokens per input (kept with the model: evaluate and predict cut inputs the same)"),
+        _OPTIM)
     doc_stride: int = _f(128, "QA: overlap between windows of a long context", _OPTIM)
     max_answer_length: int = _f(30, "QA: longest answer in tokens", _OPTIM)
-    seed: int = _f(42, "Random seed (CPU runs repeat exactly)", _OPTIM)
-    seeds: int = _f(1, "Train with seeds seed, seed+1, ... as one job (one run folder each, seed-N under output_dir) "
-                       "and report the main metric's mean and spread: how much a few-label score moves", _OPTIM,
-                    metavar="N")
+    seed: int = _f(42, QT_TRANSLATE_NOOP("TrainConfig", "Random seed (CPU runs repeat exactly)"), _OPTIM)
+    seeds: int = _f(1, QT_TRANSLATE_NOOP(
+        "TrainConfig",
+        "Train with seeds seed, seed+1, ... as one job (one run folder each, seed-N under output_dir) "
+        "and report the main metric's mean and spread: how much a few-label score moves"), _OPTIM, metavar="N")
     max_train_examples: int | None = _f(None, "Use at most this many training examples (drawn with the seed)", _DATA,
                                         metavar="N")
     max_eval_examples: int | None = _f(None, "Use at most this many evaluation examples", _DATA, metavar="N")
     # Speed
-    device: str = _f("auto", "auto (CUDA > MPS > CPU) | cpu | cuda | cuda:N | mps", _SPEED)
-    precision: str = _f("auto", "auto (bf16 where the hardware runs it fast) | fp32 | bf16 | fp16", _SPEED,
-                        choices=PRECISIONS)
+    device: str = _f("auto", QT_TRANSLATE_NOOP(
+        "TrainConfig", "auto (CUDA > MPS > CPU) | cpu | cuda | cuda:N | mps"), _SPEED)
+    precision: str = _f("auto", QT_TRANSLATE_NOOP(
+        "TrainConfig", "auto (bf16 where the hardware runs it fast) | fp32 | bf16 | fp16"), _SPEED, choices=PRECISIONS)
     group_by_length: bool = _f(True, "Batch examples of similar length together (less padding)", _SPEED)
     sparse_embeddings: bool = _f(True, "CPU, one process: update only the word-embedding rows a batch uses (lazy AdamW); "
                                        "off: dense AdamW on every row", _SPEED)

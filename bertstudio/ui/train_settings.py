@@ -151,8 +151,10 @@ class TrainSettingsForm(QGroupBox):
         self.edited.connect(self._sync_preset)
 
     def _help_texts(self) -> None:
-        """Each widget's tooltip is its setting's help text (train/config.py), where it has none."""
-        helps = {f.name: f.metadata.get("help", "") for f in fields(TrainConfig)}
+        """Each widget's tooltip is its setting's help text (train/config.py, translated), where it has none."""
+        from PySide6.QtCore import QCoreApplication
+
+        helps = {f.name: QCoreApplication.translate("TrainConfig", f.metadata.get("help", "")) for f in fields(TrainConfig)}
         for name, widget in (("head", self.head_combo), ("method", self.method_combo), ("mode", self.mode_combo),
                              ("batch_size", self.batch_combo),
                              ("lr", self.lr_combo), ("epochs", self.epochs_spin), ("warmup_ratio", self.warmup_spin),

@@ -3400,6 +3400,74 @@
     </message>
 </context>
 <context>
+    <name>TrainConfig</name>
+    <message>
+        <location filename="../../bertstudio/train/config.py" line="205"/>
+        <source>Head: linear (BERT paper, on [CLS]) | mlp (hidden layer + output, as d2l) | embedding (linear on the mean-pooled sentence vector, as sentence-transformers read it) | siamese (pairs: each side encoded alone, (u, v, |u-v|, u*v), as SBERT)</source>
+        <translation>输出头：linear（BERT 论文，作用于 [CLS]）| mlp（隐藏层 + 输出层，同 d2l）| embedding（作用于平均池化句向量的线性层，同 sentence-transformers 的读法）| siamese（句对：两侧分别编码，(u, v, |u-v|, u*v)，同 SBERT）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/train/config.py" line="210"/>
+        <source>How the encoder learns before and with the head: finetune (the loop alone) | setfit (SetFit&apos;s contrastive fine-tuning of a sentence-transformer first; sentence kind, embedding head)</source>
+        <translation>编码器在输出头之前及与之一起如何学习：finetune（仅训练循环）| setfit（先对 sentence-transformer 做 SetFit 对比微调；限句子任务、embedding 输出头）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/train/config.py" line="215"/>
+        <source>What learns: full | frozen (feature extraction) | top-N (top N layers + head) | lora</source>
+        <translation>哪些部分学习：full | frozen（特征提取）| top-N（顶部 N 层 + 输出头）| lora</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/train/config.py" line="218"/>
+        <source>LoRA rank r</source>
+        <translation>LoRA 秩 r</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/train/config.py" line="223"/>
+        <source>Passes over the training data</source>
+        <translation>遍历训练数据的轮数</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/train/config.py" line="224"/>
+        <source>Peak learning rate</source>
+        <translation>峰值学习率</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/train/config.py" line="227"/>
+        <source>Examples per optimizer step (before accumulation)</source>
+        <translation>每个优化步的样本数（梯度累积前）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/train/config.py" line="230"/>
+        <source>Fraction of steps with linear warm-up</source>
+        <translation>线性预热所占步数比例</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/train/config.py" line="233"/>
+        <source>Maximum tokens per input (kept with the model: evaluate and predict cut inputs the same)</source>
+        <translation>每个输入的最大词元数（随模型保存：评估和预测以相同方式截断输入）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/train/config.py" line="238"/>
+        <source>Random seed (CPU runs repeat exactly)</source>
+        <translation>随机种子（CPU 运行可精确复现）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/train/config.py" line="239"/>
+        <source>Train with seeds seed, seed+1, ... as one job (one run folder each, seed-N under output_dir) and report the main metric&apos;s mean and spread: how much a few-label score moves</source>
+        <translation>以种子 seed、seed+1、… 作为一个任务训练（每个种子一个运行文件夹，位于 output_dir 下的 seed-N），并报告主指标的均值和离散程度：少量标签时分数会波动多少</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/train/config.py" line="247"/>
+        <source>auto (CUDA &gt; MPS &gt; CPU) | cpu | cuda | cuda:N | mps</source>
+        <translation>auto（CUDA &gt; MPS &gt; CPU）| cpu | cuda | cuda:N | mps</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/train/config.py" line="249"/>
+        <source>auto (bf16 where the hardware runs it fast) | fp32 | bf16 | fp16</source>
+        <translation>auto（硬件能快速运行时用 bf16）| fp32 | bf16 | fp16</translation>
+    </message>
+</context>
+<context>
     <name>TrainSettingsForm</name>
     <message>
         <location filename="../../bertstudio/ui/train_settings.py" line="44"/>
@@ -3433,7 +3501,7 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/train_settings.py" line="61"/>
-        <location filename="../../bertstudio/ui/train_settings.py" line="314"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="316"/>
         <source>Linear on [CLS] (BERT paper)</source>
         <translation>[CLS] 上的线性层(BERT 论文)</translation>
     </message>
@@ -3533,22 +3601,22 @@
         <translation>训练哪些部分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="313"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="315"/>
         <source>Linear on each token (BERT paper)</source>
         <translation>每个词元上的线性层（BERT 论文）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="315"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="317"/>
         <source>Tagging and QA predict per token: their head is a linear layer on every token</source>
         <translation>序列标注和问答按词元预测：它们的输出头是每个词元上的线性层</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="316"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="318"/>
         <source>Reads text pairs: for sentence-pair and score projects</source>
         <translation>读取文本对：用于句对和评分项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="326"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="328"/>
         <source>SetFit learns from single labelled sentences: for sentence classification</source>
         <translation>SetFit 从单个已标注句子学习：用于句子分类</translation>
     </message>
@@ -3613,22 +3681,22 @@
         <translation>BERT 论文网格:批大小 16/32，学习率 5e-5…2e-5，2–4 轮</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="180"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="182"/>
         <source>Choose a model folder</source>
         <translation>选择模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="234"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="236"/>
         <source>The BERT paper&apos;s recipe: the labelled set is large enough for it.</source>
         <translation>BERT 论文的配方：已标注的数据足够多。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="298"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="300"/>
         <source>batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="299"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="301"/>
         <source>learning rate</source>
         <translation>学习率</translation>
     </message>

@@ -163,6 +163,8 @@ def test_installed_translation_changes_the_window_texts(qtbot, qapp, tmp_path):
         assert window.pages["train"].start_button.text() == "开始训练"
         assert window.pages["train"].monitor.loss_plot.plotItem.titleLabel.text == "训练损失"
         assert window.pages["train"].model_picker.toolTip().startswith("内置模型、本地模型文件夹")
+        form = window.pages["train"].form  # the settings' helps come from TrainConfig, in the core (were English)
+        assert (form.epochs_spin.toolTip(), form.lr_combo.toolTip()) == ("遍历训练数据的轮数", "峰值学习率")
         assert window.findChild(QAction, "pushHubAction").text() == "推送到 Hugging Face Hub(&H)…"  # no context
         # a string the table does not hold falls back to the English source
         assert QCoreApplication.translate("TrainingPage", "Not a string of the app") == "Not a string of the app"
