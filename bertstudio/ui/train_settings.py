@@ -43,7 +43,7 @@ class TrainSettingsForm(QGroupBox):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(self.tr("Settings"), parent)
         self.model_picker = QComboBox(objectName="modelPicker", editable=True)
-        self.model_picker.addItem(self.tr("Bundled all-MiniLM-L6-v2 (default)"), DEFAULT_MODEL)
+        self.model_picker.addItem(self.tr("all-MiniLM-L6-v2 (bundled)"), DEFAULT_MODEL)  # read whole at 900 px
         self.model_picker.setToolTip(self.tr("The bundled model, a local model folder, or a Hugging Face Hub id typed in"))
         self.model_picker.lineEdit().setPlaceholderText(self.tr("folder or Hub id, e.g. bert-base-uncased"))
         self.model_help = QLabel(self.tr(

@@ -114,19 +114,25 @@ class TrainingPage(QWidget):
         for button in (self.start_button, self.cancel_button, self.export_button):
             buttons.addWidget(button)
 
+        settings = QWidget()
+        sv = QVBoxLayout(settings)
+        sv.addWidget(self.form)
+        sv.addWidget(self.vocabulary_warning)
+        sv.addStretch(1)
+        scroll = QScrollArea(widgetResizable=True)
+        scroll.setWidget(settings)
+        # Start, Cancel and what they say stay in view under the settings (at 900x700 Start was
+        # below the fold, under a form a new user had to scroll through first)
         left = QWidget()
         lv = QVBoxLayout(left)
-        lv.addWidget(self.form)
-        lv.addWidget(self.vocabulary_warning)
+        lv.setContentsMargins(0, 0, 0, 0)
+        lv.addWidget(scroll, 1)
         lv.addLayout(buttons)
         lv.addWidget(self.status_label)
         lv.addWidget(self.error_label)
-        lv.addStretch(1)
-        scroll = QScrollArea(widgetResizable=True)
-        scroll.setWidget(left)
         self.monitor = TrainingMonitor(names=True)
         split = QSplitter()
-        split.addWidget(scroll)
+        split.addWidget(left)
         split.addWidget(self.monitor)
         split.setStretchFactor(1, 3)
         split.setSizes([420, 880])  # the curves get the room; the form needs about 420 px
@@ -169,8 +175,9 @@ class TrainingPage(QWidget):
                                           units=training_units(examples, base) if examples is not None else None)
         self._adapting = True
         try:
-            self.form.show_auto({k: getattr(chosen, k) for k in (*RECIPE, "mode")}, chosen.auto_reason,
-                                say(reasons, partial(QCoreApplication.translate, "SmallData")))
+            said = (say(reasons, partial(QCoreApplication.translate, "SmallData")) if sum(counts.values()) else
+                    self.tr("No labelled training rows yet: Automatic chooses the settings once there are some."))
+            self.form.show_auto({k: getattr(chosen, k) for k in (*RECIPE, "mode")}, chosen.auto_reason, said)
         finally:
             self._adapting = False
 

@@ -398,3 +398,26 @@ def test_a_narrow_window_shortens_the_status_lines_instead_of_cutting_them(qtbot
             assert label.text().startswith(text) and label.toolTip() == label.text()
             assert (shown == label.text()) if whole else (shown.endswith("…") and len(shown) > 20), (width, shown)
     window.close()
+
+
+def test_start_training_is_in_view_in_a_small_window(qtbot, tmp_path):
+    """At 900x700 the Start button sat below the settings form: a new user had to scroll to find it.
+    (And a project with no labels yet was told "the labelled set is large enough" for the paper's recipe.)"""
+    project = Project.create(tmp_path / "p", name="p", kind="sentence", labels=["neg", "pos"])
+    empty = MainWindow(ProjectSession(project, settings=QSettings(str(tmp_path / "e.ini"), QSettings.Format.IniFormat)))
+    qtbot.addWidget(empty)
+    assert empty.pages["train"].form.auto_label.text().startswith("No labelled training rows yet")
+    empty.session.close()
+    project = Project.open(tmp_path / "p")
+    rows = [{"text": f"review {i}", "label": ("neg", "pos")[i % 2]} for i in range(40)]
+    project.import_examples(from_records("sentence", rows, labels=["neg", "pos"]), "train")  # notes fill the form
+    window = MainWindow(ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)))
+    qtbot.addWidget(window)
+    window.resize(900, 700)
+    window.show()
+    window.show_page("train")
+    qtbot.waitExposed(window)
+    button = window.pages["train"].start_button
+    qtbot.waitUntil(lambda: button.visibleRegion().boundingRect().size() == button.size())
+    assert window.rect().contains(button.mapTo(window, button.rect().bottomRight()))
+    window.close()
