@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from bertstudio.data.kinds import get_spec
 from bertstudio.errors import BertStudioError
-from bertstudio.train.rundir import read_run
+from bertstudio.train.rundir import read_run, run_finished
 from bertstudio.ui.runs_page import all_runs
 from bertstudio.ui.worker import ThreadJob
 
@@ -128,11 +128,17 @@ class PlaygroundPage(QWidget):
     # --- runs -----------------------------------------------------------------------
     def refresh_runs(self, *_: object) -> None:
         runs = all_runs(self.session)  # the project's, then run folders opened from elsewhere
-        runs = [r for r in runs if (r / "model" / "config.json").is_file()]
+        runs = [r for r in runs if (r / "model" / "config.json").is_file()][::-1]  # newest first
+        finished = [run_finished(r) for r in runs]
+        # the newest finished run by default, as Results shows: not one cancelled after 2 of 825 steps
+        chosen = finished.index(True) if True in finished else 0
         self.run_combo.blockSignals(True)
         self.run_combo.clear()
-        for i, r in enumerate(reversed(runs)):  # newest first, selected by default
-            self.run_combo.addItem(self.tr("{name} (latest)").format(name=r.name) if i == 0 else r.name, str(r))
+        for i, r in enumerate(runs):
+            name = (self.tr("{name} (latest)") if i == chosen and finished[i] else
+                    self.tr("{name} (not finished)") if not finished[i] else "{name}").format(name=r.name)
+            self.run_combo.addItem(name, str(r))
+        self.run_combo.setCurrentIndex(chosen if runs else -1)
         self.run_combo.blockSignals(False)
         self._on_run_changed(self.run_combo.currentIndex())
 
@@ -174,7 +180,14 @@ class PlaygroundPage(QWidget):
     def predict(self) -> None:
         self._debounce.stop()
         model_dir, inputs = self.model_dir(), self.inputs()
-        if model_dir is None or inputs is None:
+        if model_dir is None:
+            return
+        if inputs is None:  # a box emptied: the last answer no longer fits what is typed (it stayed, silently)
+            self._job = None  # an answer still on its way is not shown either
+            self.output.clear()
+            empty = [self._input_title(c, len(self.fields) == 1) for c, box in zip(self.fields, (self.input, self.input2))
+                     if c in self.spec.inputs and not box.toPlainText().strip()]
+            self.status.setText(self.tr("Type the {boxes} to predict.").format(boxes=" + ".join(empty).lower()))
             return
         lock = self._lock
         self.status.setText(self.tr("Predicting…"))

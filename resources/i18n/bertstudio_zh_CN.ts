@@ -2109,37 +2109,47 @@
         <translation>上下文</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="135"/>
+        <location filename="../../bertstudio/ui/playground.py" line="138"/>
         <source>{name} (latest)</source>
         <translation>{name}(最新)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="157"/>
+        <location filename="../../bertstudio/ui/playground.py" line="139"/>
+        <source>{name} (not finished)</source>
+        <translation>{name}（未完成）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/playground.py" line="163"/>
         <source>Train a model first: the Playground uses a finished or cancelled run&apos;s model.</source>
         <translation>请先训练模型:“试用”页使用已完成或已取消的运行所保存的模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="180"/>
+        <location filename="../../bertstudio/ui/playground.py" line="190"/>
+        <source>Type the {boxes} to predict.</source>
+        <translation>请先输入{boxes}再预测。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/playground.py" line="193"/>
         <source>Predicting…</source>
         <translation>预测中…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="202"/>
+        <location filename="../../bertstudio/ui/playground.py" line="215"/>
         <source>Could not predict: {m}</source>
         <translation>无法预测:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="215"/>
+        <location filename="../../bertstudio/ui/playground.py" line="228"/>
         <source>Score</source>
         <translation>分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="231"/>
+        <location filename="../../bertstudio/ui/playground.py" line="244"/>
         <source>No answer in the context.</source>
         <translation>上下文中没有答案。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="236"/>
+        <location filename="../../bertstudio/ui/playground.py" line="249"/>
         <source>score</source>
         <translation>得分</translation>
     </message>

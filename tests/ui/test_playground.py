@@ -133,3 +133,39 @@ def test_closing_the_project_empties_the_model_cache(qtbot, page):
     assert load_predictor.cache_info().currsize == 1
     page.session.close()
     assert load_predictor.cache_info().currsize == 0
+
+
+def test_an_emptied_box_clears_the_answer_and_says_what_to_type(qtbot, page):
+    """Predict did nothing, without a word, when a box was empty, and the last answer stayed
+    under a context the user had since cleared."""
+    with qtbot.waitSignal(page.prediction_shown, timeout=60_000):
+        page.input.setPlainText("good movie")
+        page.predict()
+    assert page.output.toPlainText()
+    page.input.setPlainText("   ")
+    page.predict()
+    assert page.output.toPlainText() == "" and page.status.text() == "Type the sentence to predict."
+
+
+def test_the_newest_finished_run_is_chosen_not_a_cancelled_one(qtbot, tmp_path, trained_run):
+    """The Playground picked the newest run even when it was cancelled after 2 steps, while
+    Results showed the finished one."""
+    import os
+
+    project = Project.create(tmp_path / "proj", name="p", kind="sentence", labels=LABELS)
+    shutil.copytree(trained_run, project.runs_dir / "a-finished")
+    cancelled = project.runs_dir / "b-cancelled"
+    shutil.copytree(trained_run, cancelled)
+    history = cancelled / "history.jsonl"
+    lines = history.read_text().splitlines()
+    history.write_text("\n".join(l for l in lines if '"finished"' not in l) + "\n")  # the run never finished
+    os.utime(cancelled, (os.path.getmtime(cancelled) + 60,) * 2)
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    page = PlaygroundPage(session)
+    qtbot.addWidget(page)
+    try:
+        texts = [page.run_combo.itemText(i) for i in range(page.run_combo.count())]
+        assert page.run_combo.currentData().endswith("a-finished") and "latest" in page.run_combo.currentText()
+        assert "b-cancelled (not finished)" in texts
+    finally:
+        project.close(compact=False)
