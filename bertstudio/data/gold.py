@@ -297,7 +297,7 @@ class AnswersGold(GoldType):
         if value is None:
             return "—"
         texts = value.get("text") or []
-        return " | ".join(texts) if texts else "∅"
+        return " | ".join(dict.fromkeys(texts)) if texts else "∅"  # SQuAD's annotators often agree: "France" once
 
 
 def str_list(value: Any, what: str, where: str, path: Any) -> list[str]:

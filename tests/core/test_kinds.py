@@ -107,3 +107,11 @@ def test_a_sixth_kind_needs_one_module_and_one_registry_line(toy_kind):
     assert es.labelled().dataset["text"] == ["sunny and warm", "grey"]
     assert get_task("multilabel").is_error({"labels": ["warm", "sun"]}, ["sun", "warm"]) is False
     assert spec.gold.short_text(["sun", "warm"]) == "sun, warm"
+
+
+def test_an_answer_several_annotators_gave_is_shown_once():
+    """Results listed "France | France | France | France" (SQuAD's four annotators)."""
+    gold = get_spec("qa").gold
+    assert gold.short_text({"text": ["France", "France", "in France", "France"], "answer_start": [0, 0, 3, 0]}) \
+        == "France | in France"
+    assert gold.short_text({"text": [], "answer_start": []}) == "∅" and gold.short_text(None) == "—"
