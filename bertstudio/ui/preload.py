@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+import sys
 import threading
 import time
 
@@ -47,13 +48,21 @@ def preload(modules: tuple[str, ...] = HEAVY_MODULES) -> dict[str, float]:
     return took
 
 
+def _quitting() -> bool:
+    """The interpreter is shutting down (the main thread has ended, or finalization began)."""
+    return sys.is_finalizing() or not threading.main_thread().is_alive()
+
+
 def _import_all(modules: tuple[str, ...], took: dict[str, float]) -> None:
     for name in modules:
         start = time.perf_counter()
+        if _quitting():  # the app quit while this daemon thread was still at work: nothing to say
+            return
         try:
             importlib.import_module(name)
         except Exception as exc:  # noqa: BLE001 - the real import at Start reports it properly
-            log.warning("preloading %s failed: %s", name, exc)
+            if not _quitting():  # ("can't register atexit after shutdown" on a quick quit)
+                log.warning("preloading %s failed: %s", name, exc)
             continue
         took[name] = time.perf_counter() - start
 

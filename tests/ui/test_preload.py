@@ -71,3 +71,27 @@ def test_main_window_starts_the_preload_thread(qtbot, main_window, monkeypatch):
     main_window.start_preload(0)
     qtbot.waitUntil(lambda: main_window.preload_thread is not None)
     assert calls == [HEAVY_MODULES]
+
+
+def test_a_quit_during_the_preload_is_not_reported_as_a_failure(monkeypatch, caplog):
+    """Quitting a second after start printed "preloading sklearn.metrics failed: can't register
+    atexit after shutdown": the daemon thread's imports fail while the interpreter shuts down."""
+    import importlib
+    import logging
+
+    from bertstudio.ui import preload
+
+    def shut(name):
+        raise RuntimeError("can't register atexit after shutdown")
+
+    monkeypatch.setattr(importlib, "import_module", shut)
+    took: dict = {}
+    with caplog.at_level(logging.WARNING, logger="bertstudio.ui.preload"):
+        monkeypatch.setattr(preload, "_quitting", lambda: False)
+        preload._import_all(("a.module",), took)
+        assert "preloading a.module failed" in caplog.text  # a real failure is still said
+        caplog.clear()
+        calls = iter([False, True, True])  # b: starts, fails as the app quits (not said); c: never starts
+        monkeypatch.setattr(preload, "_quitting", lambda: next(calls))
+        preload._import_all(("b.module", "c.module"), took)
+    assert caplog.text == "" and took == {}
