@@ -249,5 +249,26 @@ class QAAccumulator:
                 null = float(self.null_score[i]) if np.isfinite(self.null_score[i]) else 0.0
                 out.append({"answer": "", "start": -1, "score": null})
             else:
+                s, e = whole_words(context, s, e)
                 out.append({"answer": context[s:e], "start": s, "score": float(self.best_score[i])})
         return out
+
+
+def _in_word(ch: str) -> bool:
+    """A letter or digit of a space-separated word (CJK, kana and Thai characters stand alone,
+    as BERT's basic tokenizer splits them)."""
+    return ch.isalnum() and not ("\u3040" <= ch <= "\u30ff" or "\u3400" <= ch <= "\u9fff"
+                                 or "\uf900" <= ch <= "\ufaff" or "\u0e00" <= ch <= "\u0e7f")
+
+
+def whole_words(context: str, start: int, end: int) -> tuple[int, int]:
+    """[start, end) widened to whole words where it cuts one: the best span is found over
+    word pieces, so a model could answer "Fran" of "France"; BERT's reference SQuAD code maps
+    its pieces back to whole words of the context the same way."""
+    if start >= end:
+        return start, end
+    while 0 < start < len(context) and _in_word(context[start - 1]) and _in_word(context[start]):
+        start -= 1
+    while 0 < end < len(context) and _in_word(context[end - 1]) and _in_word(context[end]):
+        end += 1
+    return start, end

@@ -16,7 +16,7 @@ This file is written into every ONNX export by bertstudio (bertstudio/train/stan
 and must import nothing but the standard library, numpy, onnxruntime and tokenizers. It
 restates bertstudio's encoding and decoding (sentence pairs cut longest side first; a tag
 per word read at its first sub-token; QA over overlapping context windows with the best
-start/end pair of at most ``max_answer_length`` tokens); bertstudio's tests check that its
+start/end pair of at most ``max_answer_length`` tokens, widened to whole words); bertstudio's tests check that its
 outputs match ``bertstudio predict`` on the same inputs.
 """
 
@@ -376,8 +376,24 @@ class Predictor:
                 best_span = (int(offsets[s_idx[i]][0]), int(offsets[e_idx[j]][1]))
         if not np.isfinite(best_score):
             return {"answer": "", "start": -1, "score": null_score if np.isfinite(null_score) else 0.0}
-        s, e = best_span
+        s, e = _whole_words(context, *best_span)
         return {"answer": context[s:e], "start": s, "score": best_score}
+
+
+def _in_word(ch: str) -> bool:
+    return ch.isalnum() and not ("\u3040" <= ch <= "\u30ff" or "\u3400" <= ch <= "\u9fff"
+                                 or "\uf900" <= ch <= "\ufaff" or "\u0e00" <= ch <= "\u0e7f")
+
+
+def _whole_words(context: str, start: int, end: int) -> tuple[int, int]:
+    """A span that cuts a word widened to the whole word (restates bertstudio.tasks.qa.whole_words)."""
+    if start >= end:
+        return start, end
+    while 0 < start < len(context) and _in_word(context[start - 1]) and _in_word(context[start]):
+        start -= 1
+    while 0 < end < len(context) and _in_word(context[end - 1]) and _in_word(context[end]):
+        end += 1
+    return start, end
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -11,6 +11,7 @@ from transformers.modeling_outputs import QuestionAnsweringModelOutput
 
 from bertstudio.data.examples import from_records
 from bertstudio.tasks import get_task
+from bertstudio.tasks.qa import whole_words
 
 
 @pytest.fixture(scope="module")
@@ -142,5 +143,21 @@ def test_batched_span_search_equals_brute_force(tok):
                 if off[i][0] >= 0 and off[j][0] >= 0:
                     score = float(start[w, i] + end[w, j])
                     if score > best[0]:
-                        best = (score, CONTEXT[off[i][0] : off[j][1]])
+                        best = (score, CONTEXT[slice(*whole_words(CONTEXT, off[i][0], off[j][1]))])
     assert got["answer"] == best[1] and got["score"] == pytest.approx(best[0])
+
+
+def test_a_span_that_cuts_a_word_is_widened_to_the_whole_word():
+    """A model answered "Fran" (of "France"): BERT's reference code maps pieces back to whole
+    words. CJK characters stand alone (Chinese has no spaces: the span stays as found)."""
+    text = "Normandy is a région in France. Dates: 10th-11th."
+    start = text.index("France")
+    assert whole_words(text, start, start + 4) == (start, start + 6)  # Fran -> France
+    assert whole_words(text, start + 2, start + 6) == (start, start + 6)  # ance -> France
+    assert whole_words(text, start, start + 6) == (start, start + 6)  # whole: unchanged, not the "."
+    r = text.index("région")
+    assert text[slice(*whole_words(text, r + 1, r + 3))] == "région"
+    d = text.index("10th")
+    assert text[slice(*whole_words(text, d, d + 2))] == "10th"  # the hyphen ends a word
+    zh = "诺曼底位于法国北部。"
+    assert whole_words(zh, 5, 7) == (5, 7)
