@@ -124,8 +124,16 @@ class ScoreboardPage(QWidget):
             item.setToolTip(text)  # the summary can be wider than the window
             self.table.setItem(last, col, item)
         self.note.setText(QCoreApplication.translate("ScoreboardPage", CONVENTIONS[self.convention()]))
-        self.hint.setText("" if board.present else self._hint())
-        self.hint.setVisible(not board.present)
+        hint = self._hint() if not board.present else self._missing_hint() if board.missing else ""
+        self.hint.setText(hint)
+        self.hint.setVisible(bool(hint))
+
+    def _missing_hint(self) -> str:
+        """Some tasks scored, others missing: where the others come from (each GLUE preset makes its
+        own project, so a scored RTE project left the user with no word on filling the rest)."""
+        return self.tr("Each GLUE preset makes its own project: train the missing tasks in theirs, then open their "
+                       "run folders on the Runs page to score them here, or run `bertstudio glue` for all of them "
+                       "and open its folder.")
 
     def _hint(self) -> str:
         """With no task scored: where scores come from, for what is open."""

@@ -3061,22 +3061,27 @@
         <translation>平均</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="135"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="134"/>
+        <source>Each GLUE preset makes its own project: train the missing tasks in theirs, then open their run folders on the Runs page to score them here, or run `bertstudio glue` for all of them and open its folder.</source>
+        <translation>每个 GLUE 预设都会创建自己的项目：请在各自的项目中训练缺失的任务，然后在“运行”页打开它们的运行文件夹以在此计分；或运行 `bertstudio glue` 一次训练全部任务并打开其文件夹。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="143"/>
         <source>No finished {task} run yet: train one on the Train page and its score appears here.</source>
         <translation>还没有已完成的 {task} 运行：在“训练”页训练一个，其分数会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="137"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="145"/>
         <source>Runs count here when their project was made from a GLUE preset (New project &gt; From a GLUE preset), or when you open a run folder written by `bertstudio glue` on the Runs page.</source>
         <translation>由 GLUE 预设创建的项目（新建项目 &gt; 使用 GLUE 预设）中的运行，或在“运行记录”页打开的由 `bertstudio glue` 写出的运行文件夹，会计入这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="140"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="148"/>
         <source>No project open.</source>
         <translation>没有打开的项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="141"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="149"/>
         <source>This project is not a GLUE task, so its runs are not scored here.</source>
         <translation>此项目不是 GLUE 任务，因此其运行不在这里计分。</translation>
     </message>
