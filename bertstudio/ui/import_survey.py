@@ -44,6 +44,7 @@ class FileSummary:
     counts: tuple[tuple[str, int], ...]  # label (tag, answer kind) -> uses, most used first
     uses: int  # all uses counted (tokens for tags)
     scores: tuple[float, float, float] | None  # min, mean, max of a score column
+    converted_from: str | None = None  # a tag scheme the reader converted to BIO ("iob1")
 
 
 def summarize(examples: Any) -> FileSummary:
@@ -57,7 +58,8 @@ def summarize(examples: Any) -> FileSummary:
         scores = (float(lo.as_py()), float(pc.mean(column).as_py()), float(hi.as_py()))
     counts = spec.gold.column_counts(column)
     ordered = tuple(sorted(((str(k), int(v)) for k, v in counts.items()), key=lambda kv: (-kv[1], kv[0])))
-    return FileSummary(len(column), labelled, ordered, sum(counts.values()), scores)
+    return FileSummary(len(column), labelled, ordered, sum(counts.values()), scores,
+                       getattr(examples, "meta", {}).get("converted_from"))
 
 
 def vocabulary_warning(check: Any) -> str:
@@ -261,6 +263,9 @@ class FileSurveyBox(QWidget):
         if chosen is not None and chosen[0] < summary.rows:
             text += " · " + self.tr("importing {n} of them").format(n=f"{chosen[0]:,}")
         spread = self._spread(summary)
+        if summary.converted_from == "iob1":  # the tags change on the way in: said before Import, not after
+            spread += ("\n" if spread else "") + self.tr(
+                "The tags are IOB1 (I- opens an entity): they are read as BIO, with B- on each entity's first word.")
         self.counts_label.setText(text + ("\n" + spread if spread else ""))
 
     def _spread(self, summary: FileSummary) -> str:

@@ -930,72 +930,77 @@
 <context>
     <name>FileSurveyBox</name>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="68"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="70"/>
         <source>{share}% of the word pieces of {n} sampled examples are [UNK] for the model {model}: those words are lost to it, and training on such text learns less. Use a model made for this language, e.g. {models}, on the Train page (a Hub id, or a local model folder to work offline).</source>
         <translation>抽样的 {n} 个样本中，有 {share}% 的词片段对模型 {model} 来说是 [UNK]：这些词对它而言已丢失，在这样的文本上训练学到的更少。请在“训练”页使用为该语言构建的模型，例如 {models}（Hub id，或离线使用的本地模型文件夹）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="140"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="142"/>
         <source>Import only</source>
         <translation>只导入</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="144"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="146"/>
         <source>first rows</source>
         <translation>前若干行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="145"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="147"/>
         <source>random rows, seed</source>
         <translation>随机行，种子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="147"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="149"/>
         <source>Keep a big file&apos;s sample small: the first N rows, or N rows drawn at random with a seed (the same seed draws the same rows)</source>
         <translation>让大文件的样本保持小巧:取前 N 行，或用随机种子随机抽取 N 行(相同的种子抽到相同的行)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="190"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="192"/>
         <source>Counting the rows of the whole file…</source>
         <translation>正在统计整个文件的行数…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="258"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="260"/>
         <source>{rows} rows, {labelled} labelled</source>
         <translation>{rows} 行，已标注 {labelled} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="262"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="264"/>
         <source>importing {n} of them</source>
         <translation>导入其中 {n} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="269"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="268"/>
+        <source>The tags are IOB1 (I- opens an entity): they are read as BIO, with B- on each entity&apos;s first word.</source>
+        <translation>这些标签是 IOB1（I- 开始一个实体）：将按 BIO 读取，每个实体的第一个词标为 B-。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/import_survey.py" line="274"/>
         <source>Scores from {lo} to {hi}, mean {mean}</source>
         <translation>分数从 {lo} 到 {hi}，平均 {mean}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="273"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="278"/>
         <source>with an answer</source>
         <translation>有答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="273"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="278"/>
         <source>without an answer</source>
         <translation>无答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="278"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="283"/>
         <source>and {n} more</source>
         <translation>以及另外 {n} 个</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="280"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="285"/>
         <source>Tags ({n} tokens):</source>
         <translation>标记({n} 个词元):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="281"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="286"/>
         <source>Labels:</source>
         <translation>标签:</translation>
     </message>

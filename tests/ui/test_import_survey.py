@@ -109,3 +109,17 @@ def test_english_text_gets_no_warning(qtbot, session_factory, shared_data):
     _counted(qtbot, dialog, "872 rows")
     qtbot.waitUntil(lambda: not ThreadJob._running, timeout=60_000)  # the check has run
     assert not dialog.survey.vocabulary_label.isVisible()
+
+
+def test_iob1_tags_turned_into_bio_are_announced_before_import(qtbot, session_factory, tmp_path):
+    """CoNLL-2003's IOB1 tags (I-PER opening an entity) became BIO on import without a word."""
+    path = tmp_path / "iob1.conll"
+    path.write_text("EU I-ORG\nrejects O\nGerman I-MISC\ncall O\n\nPeter I-PER\nBlackburn I-PER\n", encoding="utf-8")
+    session = session_factory("tagging")
+    dialog = _open(qtbot, session, path, split="train")
+    text = _counted(qtbot, dialog, "2 rows")
+    assert "IOB1" in text and "read as BIO" in text
+    bio = tmp_path / "bio.conll"
+    bio.write_text("EU B-ORG\nrejects O\n\nPeter B-PER\nBlackburn I-PER\n", encoding="utf-8")
+    dialog = _open(qtbot, session, bio, split="train")
+    assert "IOB1" not in _counted(qtbot, dialog, "2 rows")
