@@ -173,3 +173,26 @@ def test_save_writes_the_partly_tagged_sentences_too(qtbot, session_factory):
     _press_tag(qtbot, editor, "VERB")  # complete: stored as gold, no draft left
     session.project.save_ui_state()
     assert json.loads((session.project.folder / "project.json").read_text())["ui_state"]["tag_drafts"] == {}
+
+
+def test_a_partly_tagged_sentence_reaches_the_disk_a_moment_after_the_key(qtbot, session_factory):
+    """Drafts were written at close and on Save only: a crash lost every partly tagged sentence
+    since. They are written a second after the last change now (one small write, not one per key)."""
+    import json
+
+    from bertstudio.ui.editors import tagging
+
+    session = session_factory("tagging", ["NOUN", "VERB"], {"train": [{"tokens": ["big", "dogs", "bark"], "tags": None}]})
+    editor = _page(qtbot, session).editor()
+    editor.setFocus()
+    on_disk = lambda: json.loads((session.project.folder / "project.json").read_text())["ui_state"].get("tag_drafts")  # noqa: E731
+    writes = []
+    session.project.subscribe(lambda event: writes.append(event) if event.get("kind") == "ui_state_saved" else None)
+    _press_tag(qtbot, editor, "NOUN")
+    _press_tag(qtbot, editor, "NOUN")
+    assert on_disk() is None  # not per key
+    qtbot.waitUntil(lambda: on_disk() == {"train:0": ["NOUN", "NOUN", None]}, timeout=5 * tagging.DRAFT_SAVE_MS)
+    assert len(writes) == 1  # the two keys, one write
+    editor.go_to(0)
+    qtbot.wait(tagging.DRAFT_SAVE_MS + 200)
+    assert len(writes) == 1  # showing a row again changes nothing: no write

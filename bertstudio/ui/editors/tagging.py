@@ -21,7 +21,7 @@ from __future__ import annotations
 import bisect
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QColor, QFont, QKeyEvent, QMouseEvent, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QLabel, QTextBrowser, QTextEdit, QVBoxLayout, QWidget
 
@@ -36,6 +36,7 @@ from bertstudio.ui.session import SPLITS, ProjectSession
 
 DRAFTS_KEY = "tag_drafts"  # project.ui_state: partly tagged sentences, "split:row" -> tags (None: not yet)
 MAX_DRAFTS = 10_000
+DRAFT_SAVE_MS = 1000  # a changed draft is written this long after the last key (a write is ~2 ms)
 UNTAGGED = "?"  # how a word without a tag yet is written in the tag line
 
 
@@ -79,6 +80,11 @@ class TaggingEditor(KindEditor):
         layout.addWidget(self.legend_title)
         layout.addWidget(self.legend)
         self.message_shown.connect(self.note.setText)
+        # drafts reach project.json a second after they change, not only at close and Save: a crash
+        # lost every partly tagged sentence since the last save
+        self._saved_drafts: dict[str, list] | None = None
+        self._draft_timer = QTimer(self, singleShot=True, interval=DRAFT_SAVE_MS)
+        self._draft_timer.timeout.connect(self._write_drafts)
         session.project_opened.connect(self._restore_drafts)
         session.project_closing.connect(self._keep_drafts)
         session.data_imported.connect(self._forget_drafts)
@@ -94,19 +100,41 @@ class TaggingEditor(KindEditor):
         project.ui_state[DRAFTS_KEY] = kept
         return True
 
+    def _kept(self) -> dict[str, list]:
+        return {f"{split}:{row}": list(tags) for (split, row), tags in self.drafts.items()}
+
+    def _write_drafts(self) -> None:
+        """The drafts changed a moment ago: write them (the project's ui_state, a small atomic write)."""
+        project = self.session.project
+        if project is None or getattr(project, "closed", True) or self._kept() == self._saved_drafts:
+            return
+        if self._note_drafts(project):
+            kept = self._kept()
+            try:
+                project.save_ui_state()
+            except BertStudioError as exc:  # a full disk: said once, tried again at the next change
+                if self._saved_drafts is not None:
+                    self.session.report_failure(exc.message)
+                self._saved_drafts = None
+                return
+            self._saved_drafts = kept
+
     def _keep_drafts(self, project: Any) -> None:
         """The project closes: its partly tagged sentences are written with it (they were lost)."""
+        self._draft_timer.stop()
         if self._note_drafts(project):
             try:
                 project.save_ui_state()
             except BertStudioError as exc:  # a full disk: said, and the project closes anyway
                 self.session.report_failure(exc.message)
         self.drafts.clear()
+        self._saved_drafts = None
 
     def _restore_drafts(self, project: Any) -> None:
         """A project opens: the partly tagged sentences it kept, each checked against its row
         (a project.json from elsewhere may hold anything: what does not fit is left out)."""
         self.drafts.clear()
+        self._saved_drafts = {}
         kept = getattr(project, "ui_state", {}).get(DRAFTS_KEY)
         if not isinstance(kept, dict):
             return
@@ -123,6 +151,7 @@ class TaggingEditor(KindEditor):
             if isinstance(tokens, list) and len(tags) == len(tokens) and all(t is None or t in labels for t in tags) and any(tags) \
                     and project.gold(split, int(row)) is None:
                 self.drafts[(split, int(row))] = list(tags)
+        self._saved_drafts = self._kept()  # what the file holds (entries that did not fit are left there)
 
     def _forget_drafts(self, split: str) -> None:
         """Rows of ``split`` were imported or replaced: a draft may no longer match its row."""
@@ -161,6 +190,8 @@ class TaggingEditor(KindEditor):
 
     def refresh(self) -> None:
         self._note_drafts(self.session.project)  # a draft changed, or the row did: Save keeps it too
+        if self._kept() != self._saved_drafts and not self.bio:
+            self._draft_timer.start()  # written a moment after the last change
         if self.isActive():
             colours = self.session.label_colours()
             types = self.types()
