@@ -254,7 +254,9 @@ class ImportDialog(QDialog):
             return
         self.preview_info = info
         self.format_combo.setCurrentIndex(max(0, self.format_combo.findData(info.format)))
-        self.header_check.setEnabled(info.format in ("csv", "tsv"))
+        tabular = info.format in ("csv", "tsv")
+        self.header_check.setEnabled(tabular)
+        self.header_check.setVisible(tabular)  # JSON, JSONL, CoNLL and SQuAD have no header row to ask about
         self.header_check.setChecked(bool(info.has_header))
         self.preview_model.setHorizontalHeaderLabels(list(info.columns))
         for row in info.rows:

@@ -207,6 +207,7 @@ def test_conllu_and_squad_import_with_their_fixed_layouts(qtbot, session_factory
     dialog = ImportDialog(qa, None, str(shared_data / "squad" / "dev-v1.1-articles-00-35.json"))
     qtbot.addWidget(dialog)
     assert dialog.format_combo.currentData() == "squad"
+    assert dialog.header_check.isHidden()  # SQuAD JSON has no header row: nothing to ask (it sat there greyed)
     with qtbot.waitSignal(dialog.imported):
         dialog.start_import()
     assert qa.split_size("train") == 8123
