@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import copy
 import json
+import logging
 import re
 import sys
 import threading
@@ -34,6 +35,7 @@ from bertstudio.errors import ConfigError
 from bertstudio.data.regular_file import check_folder_files
 from bertstudio.tasks.limits import MAX_CONFIG_BYTES, check_label_count, check_model_config, check_weights_match
 
+log = logging.getLogger(__name__)
 _MODE = re.compile(r"^(full|frozen|lora|top-(\d+))$")
 # One model built at a time: transformers' lazy module is not safe to import from two threads
 # at once (a parameter count on the Train page's worker and a run starting on its own thread
@@ -495,9 +497,11 @@ def load_weights(auto_class: Any, path: str, config: Any = None, *, complete: bo
     if not complete:
         return guarded_load(lambda: auto_class.from_pretrained(path, dtype=torch.float32, trust_remote_code=False, **kwargs),
                             path)
-    model, info = guarded_load(lambda: auto_class.from_pretrained(path, dtype=torch.float32, trust_remote_code=False,
-                                                                  output_loading_info=True,
-                                                                  ignore_mismatched_sizes=complete is True, **kwargs), path)
+    with _own_load_report():  # read below: a missing or stray weight is refused, a new head is expected
+        model, info = guarded_load(lambda: auto_class.from_pretrained(
+            path, dtype=torch.float32, trust_remote_code=False, output_loading_info=True,
+            ignore_mismatched_sizes=complete is True, **kwargs), path)
+    log.debug("loaded %s: new weights %s", path, sorted(str(n) for n in info.get("missing_keys") or ()))
     checks = (("missing_keys", "lacks"), ("unexpected_keys", "holds weights this architecture does not have:"),
               ("mismatched_keys", "holds weights of the wrong shape:"))
     for key, problem in checks if complete is True else checks[:1]:
@@ -514,6 +518,24 @@ def load_weights(auto_class: Any, path: str, config: Any = None, *, complete: bo
             raise ConfigError(f"the weight {name} holds NaN or infinite values", path=path,
                               expected="weights of a run that trained without diverging")
     return model
+
+
+class _own_load_report:  # noqa: N801 - used as a context manager, like contextlib's
+    """While this thread loads weights whose loading report bertstudio reads itself, transformers'
+    printed LOAD REPORT (a table with terminal colour codes on stderr, at every training start:
+    "classifier.weight | MISSING") is left out; other threads' reports are untouched."""
+
+    def __enter__(self) -> None:
+        thread = threading.get_ident()
+
+        def keep(record: logging.LogRecord) -> bool:
+            return not (record.thread == thread and "LOAD REPORT" in str(record.msg))
+
+        self._logger, self._keep = logging.getLogger("transformers.modeling_utils"), keep
+        self._logger.addFilter(keep)
+
+    def __exit__(self, *exc: object) -> None:
+        self._logger.removeFilter(self._keep)
 
 
 def guarded_load(load: Callable[[], Any], path: str, what: str = "the model's weights") -> Any:

@@ -159,3 +159,33 @@ def test_saved_model_reloads_with_plain_transformers(tiny, tmp_path, kind, head,
 def test_load_model_of_a_folder_without_a_head_is_a_config_error(tiny):
     with pytest.raises(ConfigError, match="no task head"):
         load_model(tiny)
+
+
+def test_a_new_heads_load_report_is_not_printed_bertstudio_reads_it(tiny):
+    """Every training start in the app printed transformers' LOAD REPORT table (terminal colour
+    codes, "classifier.weight | MISSING") on stderr: bertstudio reads that report itself and
+    refuses what is really missing, so the table is noise. Reports of other threads are left alone."""
+    import logging
+    import threading
+
+    from bertstudio.tasks.model import _own_load_report
+
+    seen = []
+    handler = logging.Handler()
+    handler.emit = lambda record: seen.append(record.getMessage())
+    logger = logging.getLogger("transformers.modeling_utils")
+    logger.addHandler(handler)
+    before = transformers.utils.logging.get_verbosity()
+    transformers.utils.logging.set_verbosity_warning()  # as in the app (the CLI quiets the libraries)
+    try:
+        build_model("sentence", tiny, labels=LABELS)
+        assert not any("LOAD REPORT" in m for m in seen)
+        with _own_load_report():
+            other = threading.Thread(target=lambda: logger.warning("X LOAD REPORT from elsewhere"))
+            other.start()
+            other.join()
+            logger.warning("Y LOAD REPORT from here")
+    finally:
+        transformers.utils.logging.set_verbosity(before)
+        logger.removeHandler(handler)
+    assert seen == ["X LOAD REPORT from elsewhere"]
