@@ -129,7 +129,8 @@ class QuestionAnsweringTask:
             return out
 
         encoded = map_batched(ds, tokenize, self.kind)
-        note_windows(len(encoded), len(ds), max_length=max_length, source=examples.source)
+        if training and with_targets:  # said of what trains: a prediction's windows cost nothing to say
+            note_windows(len(encoded), len(ds), max_length=max_length, source=examples.source)
         return encoded
 
     def collate(self, features: Sequence[Mapping[str, Any]], pad_token_id: int, **padding: Any) -> dict[str, torch.Tensor]:

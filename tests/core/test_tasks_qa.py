@@ -161,3 +161,17 @@ def test_a_span_that_cuts_a_word_is_widened_to_the_whole_word():
     assert text[slice(*whole_words(text, d, d + 2))] == "10th"  # the hyphen ends a word
     zh = "诺曼底位于法国北部。"
     assert whole_words(zh, 5, 7) == (5, 7)
+
+
+def test_the_windows_note_is_said_of_training_not_of_a_prediction(tok, caplog):
+    """The Playground logged "... become N windows ...; each window trains as one example" when it
+    only predicted."""
+    import logging
+
+    long = {"id": "l", "context": " ".join([CONTEXT] * 4), "question": "where", "answers": None}
+    with caplog.at_level(logging.WARNING, logger="bertstudio.tasks.limits"):
+        get_task("qa").encode(from_records("qa", [long]), tok, max_length=32, label2id={}, training=False)
+        assert "windows" not in caplog.text
+        labelled = {**long, "answers": {"text": [ANSWER], "answer_start": [CONTEXT.index(ANSWER)]}}
+        get_task("qa").encode(from_records("qa", [labelled]), tok, max_length=32, label2id={})
+    assert "each window trains as one example" in caplog.text
