@@ -40,6 +40,10 @@ def preload(modules: tuple[str, ...] = HEAVY_MODULES) -> dict[str, float]:
     took: dict[str, float] = {}
     with LOCK:  # no other bertstudio thread imports transformers meanwhile (see bertstudio/hf.py)
         _import_all(modules, took)
+        if _quitting():
+            # The interpreter shuts down under an import (a quit seconds after start): importing again
+            # re-registers torch's half-loaded native operators and the process died with a segfault.
+            raise SystemExit("the app is quitting")
         if "transformers" in modules:
             hf("AutoConfig")  # and resolve the lazy names every thread takes from it
     if modules == HEAVY_MODULES:

@@ -73,7 +73,7 @@ class _Body(QObject):
         try:
             result, failed = self._fn(), False
         except BaseException as exc:  # noqa: BLE001 - any error reaches the GUI as a signal
-            if not isinstance(exc, BertStudioError):
+            if not isinstance(exc, (BertStudioError, SystemExit)):  # SystemExit: the app quits under it
                 log.error("background job failed:\n%s", traceback.format_exc())
             result, failed = exc, True
         # Back to the GUI thread before the thread ends, so this object is deleted there. Deleted

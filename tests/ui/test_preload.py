@@ -95,3 +95,39 @@ def test_a_quit_during_the_preload_is_not_reported_as_a_failure(monkeypatch, cap
         monkeypatch.setattr(preload, "_quitting", lambda: next(calls))
         preload._import_all(("b.module", "c.module"), took)
     assert caplog.text == "" and took == {}
+
+
+def test_quitting_seconds_after_start_is_not_a_crash(tmp_path, shared_data):
+    """A window closed about a second after it opened on a QA project's Train page: the jobs'
+    import of torch failed as the interpreter shut down ("can't register atexit after shutdown"),
+    the next import registered torch's half-loaded operators again, and the process ended in a
+    segmentation fault (5 of 6 tries). Nothing is imported again once the app is quitting."""
+    script = textwrap.dedent(f"""
+        import os, time
+        os.environ.update(QT_QPA_PLATFORM="offscreen", HF_HUB_OFFLINE="1", BERTSTUDIO_ASSIST="0")
+        from PySide6.QtCore import QSettings
+        from PySide6.QtWidgets import QApplication
+        app = QApplication([])
+        from bertstudio.data.io import load_examples
+        from bertstudio.data.project import Project
+        from bertstudio.ui.main_window import MainWindow
+        from bertstudio.ui.session import ProjectSession
+        project = Project.create({str(tmp_path / "qa")!r}, name="qa", kind="qa", labels=[])
+        project.import_examples(load_examples({str(shared_data / "squad/dev-v1.1-articles-00-35.json")!r}).head(31),
+                                "train")
+        session = ProjectSession(project, settings=QSettings({str(tmp_path / "s.ini")!r}, QSettings.Format.IniFormat))
+        window = MainWindow(session)
+        window.resize(900, 700)
+        window.show()
+        window.show_page("train")
+        end = time.monotonic() + 1.2
+        while time.monotonic() < end:
+            app.processEvents()
+            time.sleep(0.02)
+        session.close()
+    """)
+    for attempt in range(2):
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, (attempt, done.returncode, done.stderr[-1500:])
+        assert "Segmentation fault" not in done.stderr
+        (tmp_path / "qa").rename(tmp_path / f"qa-{attempt}")
