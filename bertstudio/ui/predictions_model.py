@@ -47,6 +47,8 @@ class PredictionsModel(QAbstractTableModel):
         return self.task.predicted_value(r.pred)
 
     def _header(self, key: str) -> str:
+        if key == "confidence" and self.task.kind == "qa":  # a logit sum: "Confidence 1.2812" read as a probability
+            return self.tr("Span score")
         return {"text": self.tr("Text"), "gold": self.tr("Gold"), "predicted": self.tr("Predicted"),
                 "confidence": self.tr("Confidence"), "loss": self.tr("Loss")}[key]
 
@@ -72,6 +74,9 @@ class PredictionsModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self._columns)
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role == Qt.ItemDataRole.ToolTipRole and orientation == Qt.Orientation.Horizontal \
+                and 0 <= section < len(self._columns) and self._columns[section] == "confidence" and self.task.kind == "qa":
+            return self.tr("The answer span's start + end logit: higher is surer, but it is not a probability")
         if role != Qt.ItemDataRole.DisplayRole:
             return None
         if orientation == Qt.Orientation.Horizontal and 0 <= section < len(self._columns):

@@ -136,6 +136,8 @@ class ResultsPage(QWidget):
         split.addWidget(center)
         split.setStretchFactor(1, 3)
         split.setSizes([380, 720])  # room for the per-class numbers beside the predictions
+        self.splitter = split
+        self._sides: tuple[bool, bool] | None = None  # the side panels the sizes were set for
         lay = QVBoxLayout(self)
         lay.addLayout(top)
         lay.addWidget(self.foreign_label)
@@ -237,9 +239,11 @@ class ResultsPage(QWidget):
         self._show_foreign_note()
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        for column in range(1, self.model.columnCount()):  # values as wide as they read, the text the rest
+        # values as wide as they read (at most an even share of a narrow table), the text the rest
+        cap = max(110, min(240, self.table.viewport().width() // max(1, self.model.columnCount())))
+        for column in range(1, self.model.columnCount()):
             self.table.resizeColumnToContents(column)
-            self.table.setColumnWidth(column, min(self.table.columnWidth(column), 240))
+            self.table.setColumnWidth(column, min(self.table.columnWidth(column), cap))
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         if "loss" in self.model._columns:  # most wrong first: where relabelling pays off
             self.table.sortByColumn(self.model.column_of("loss"), Qt.SortOrder.DescendingOrder)
@@ -328,6 +332,12 @@ class ResultsPage(QWidget):
         gold = get_spec(self.kind).gold
         self.confusion_panel.setVisible(gold.classes)
         self.scatter.setVisible(gold.numeric)
+        sides = (gold.classes or gold.numeric, gold.per_token)  # what the left column holds besides the scores
+        if sides != self._sides:  # a run of another kind: the columns fit it (a person's own sizes stay until then)
+            self._sides = sides
+            total = sum(self.splitter.sizes()) or 1100
+            left = 380 if any(sides) else min(380, max(240, total // 4))  # QA: two scores, the answers need the room
+            self.splitter.setSizes([left, max(1, total - left)])
         if gold.classes:
             rows = [r for r in self.model.rows if r.gold is not None]
             golds, preds = [r.gold for r in rows], [r.pred.get("label") for r in rows]

@@ -1321,7 +1321,7 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/import_dialog.py" line="142"/>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="312"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="314"/>
         <source>Columns (what each column of the file holds)</source>
         <translation>列(文件每一列的内容)</translation>
     </message>
@@ -1391,42 +1391,42 @@
         <translation>数据文件 (*.tsv *.csv *.txt *.jsonl *.json *.conll *.conllu *.iob *.bio);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="274"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="276"/>
         <source>— choose —</source>
         <translation>— 请选择 —</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="294"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="296"/>
         <source>Format: %1 · this file looks like %2 data</source>
         <translation>格式:%1 · 此文件看起来是“%2”数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="297"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="299"/>
         <source>This file holds %1 examples but the project is a %2 project.</source>
         <translation>此文件包含“%1”样例，但项目是“%2”项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="311"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="313"/>
         <source>Columns (set by the format or preset)</source>
         <translation>列(由格式或预设决定)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="357"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="359"/>
         <source>Choose the file column for: %1</source>
         <translation>请选择对应的文件列:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="380"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="382"/>
         <source>Reading the file…</source>
         <translation>正在读取文件…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="413"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="415"/>
         <source>The file&apos;s labels differ from the project&apos;s: choose what each becomes, then Import.</source>
         <translation>文件中的标签与项目的不同:请为每个标签选择对应的项目标签，然后点击“导入”。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="449"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="451"/>
         <source>Choose what these labels become: %1</source>
         <translation>请为这些标签选择对应的项目标签:%1</translation>
     </message>
@@ -2162,32 +2162,42 @@
 <context>
     <name>PredictionsModel</name>
     <message>
-        <location filename="../../bertstudio/ui/predictions_model.py" line="50"/>
+        <location filename="../../bertstudio/ui/predictions_model.py" line="51"/>
+        <source>Span score</source>
+        <translation>片段得分</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/predictions_model.py" line="52"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/predictions_model.py" line="50"/>
+        <location filename="../../bertstudio/ui/predictions_model.py" line="52"/>
         <source>Gold</source>
         <translation>标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/predictions_model.py" line="50"/>
+        <location filename="../../bertstudio/ui/predictions_model.py" line="52"/>
         <source>Predicted</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/predictions_model.py" line="51"/>
+        <location filename="../../bertstudio/ui/predictions_model.py" line="53"/>
         <source>Confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/predictions_model.py" line="51"/>
+        <location filename="../../bertstudio/ui/predictions_model.py" line="53"/>
         <source>Loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/predictions_model.py" line="103"/>
+        <location filename="../../bertstudio/ui/predictions_model.py" line="79"/>
+        <source>The answer span&apos;s start + end logit: higher is surer, but it is not a probability</source>
+        <translation>答案片段的起点 + 终点 logit：越高越有把握，但它不是概率</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/predictions_model.py" line="108"/>
         <source>(example {n} not in the project)</source>
         <translation>(样例 {n} 不在此项目中)</translation>
     </message>
@@ -2444,64 +2454,64 @@
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="185"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="187"/>
         <source>{name} (not in this project)</source>
         <translation>{name}(不属于此项目)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="262"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="266"/>
         <source>%1 damaged line(s) of this run&apos;s predictions are not shown: %2</source>
         <translation>本次运行的预测中有 %1 行已损坏，未显示：%2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="277"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="281"/>
         <source>No project is open. Open or create one (File menu), train a run on the Train page, and its scores, predictions and errors appear here.</source>
         <translation>尚未打开项目。请（通过“文件”菜单）打开或新建一个项目，并在训练页训练一次，其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="280"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="284"/>
         <source>This project has no run yet. Train one on the Train page (or open a run folder from the Runs page), and its scores, predictions and errors appear here.</source>
         <translation>此项目还没有运行。请在训练页训练一次（或从运行页打开一个运行文件夹），其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="289"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="293"/>
         <source>This run is not one of this project&apos;s runs ({folder}); it is shown for viewing only.</source>
         <translation>此运行不属于此项目({folder})；仅供查看。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="292"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="296"/>
         <source>It is a {run} run and this project holds {project} examples, so its rows are not matched to the project&apos;s.</source>
         <translation>这是一次 {run} 运行，而此项目包含 {project} 样例，因此其中的行不会与项目的行对应。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="296"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="300"/>
         <source>{joined} of {total} of its rows match this project&apos;s examples (same gold value).</source>
         <translation>它的 {total} 行中有 {joined} 行与此项目的样例对应(标准答案相同)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="353"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="363"/>
         <source>{shown} of {total} examples</source>
         <translation>{shown} / {total} 个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="355"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="365"/>
         <source>gold {g}, predicted {p}</source>
         <translation>标准答案 {g}，预测 {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/results_page.py" line="410"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="420"/>
         <source>%n word(s) lay past the run&apos;s max length and got no prediction: tag them on the Label page</source>
         <translation>
             <numerusform>%n 个词超出了该运行的最大长度，没有得到预测：请在“标注”页为它们打标签</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="413"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="423"/>
         <source>The run predicted a label this project no longer has (renamed or removed since the run)</source>
         <translation>该运行预测的标签已不在本项目中（运行之后被重命名或删除）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="447"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="457"/>
         <source>Relabel {split} row {row}</source>
         <translation>重新标注 {split} 的第 {row} 行</translation>
     </message>
@@ -3251,92 +3261,92 @@
 <context>
     <name>TaggingEditor</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="168"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="199"/>
         <source>Entity types (select words, then press a key):</source>
         <translation>实体类型(先选择词，再按键):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="169"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="200"/>
         <source>Press %1 or click to mark the selected words as a %2 entity</source>
         <translation>按 %1 或单击，将选中的词标为 %2 实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="171"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="202"/>
         <source>Tags (select words, then press a key):</source>
         <translation>标记(先选择词，再按键):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="172"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="203"/>
         <source>Press %1 or click to tag the selected words %2</source>
         <translation>按 %1 或单击，将选中的词标记为 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="207"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="238"/>
         <source>no entity</source>
         <translation>无实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="210"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="241"/>
         <source>Enter stores these tags; Shift+Enter stores the sentence as marked</source>
         <translation>按 Enter 保存这些标签；按 Shift+Enter 按当前标注保存该句</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="211"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="242"/>
         <source>Enter stores these tags</source>
         <translation>按 Enter 保存这些标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="212"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="243"/>
         <source>Suggested (%1, %2 sure): %3 · %4</source>
         <translation>建议（%1，把握 %2）：%3 · %4</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="234"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="265"/>
         <source>(not labelled yet: every word starts outside any entity, O; Enter stores the sentence as marked, with no entity if none is marked)</source>
         <translation>（尚未标注：每个词起初都不属于任何实体，即 O；按 Enter 按当前标注保存该句，未标出实体则保存为无实体）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="298"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="329"/>
         <source>&apos;%1&apos; cuts through an entity already marked: select the whole entity, or clear it first (Backspace).</source>
         <translation>“%1”切断了一个已标出的实体：请选中整个实体，或先清除它（Backspace）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="339"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="370"/>
         <source>Row %1 has no entity</source>
         <translation>第 %1 行没有实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="340"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="371"/>
         <source>Store the entities of row %1</source>
         <translation>保存第 %1 行的实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="346"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="377"/>
         <source>Words with no tag yet: %1. A sentence is stored once every word has one.</source>
         <translation>尚无标签的词：%1 个。每个词都有标签后，该句才会保存。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="226"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="257"/>
         <source>Accept the suggested tags of row %1</source>
         <translation>接受第 %1 行的建议标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="237"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="268"/>
         <source>(not tagged yet: %1 of %2 words have a tag; the sentence is stored once every word has one)</source>
         <translation>(尚未标注完:%2 个词中有 %1 个已有标记；每个词都有标记后才会保存此句)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="313"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="344"/>
         <source>Tag &apos;%1&apos; as %2</source>
         <translation>将“%1”标记为 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="321"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="352"/>
         <source>Clear the entity at word %1</source>
         <translation>清除第 %1 个词处的实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="327"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="358"/>
         <source>Clear the tag of &apos;%1&apos;</source>
         <translation>清除“%1”的标记</translation>
     </message>

@@ -152,6 +152,41 @@ def test_qa_example_marks_gold_and_predicted_answers(qtbot, tmp_path):
     project.close(compact=False)
 
 
+def test_a_qa_run_gives_the_answers_the_room_and_names_its_score(qtbot, tmp_path):
+    """At 900 px the QA predictions table hid its Predicted column behind a left column that held
+    two scores, and "Confidence 1.2812" read as a probability (it is a logit sum)."""
+    import tomli_w
+
+    context = "The river runs through Paris, the capital of France."
+    rows = [{"id": f"q{i}", "title": "t", "context": context, "question": f"Which city is question {i} about?",
+             "answers": {"text": ["Paris"], "answer_start": [23]}} for i in range(12)]
+    project = Project.create(tmp_path / "qa", name="qa", kind="qa")
+    project.import_examples(from_records("qa", rows), "dev")
+    run = project.runs_dir / "qa-run"
+    run.mkdir(parents=True)
+    (run / "config.toml").write_text(tomli_w.dumps({"task": "qa"}), encoding="utf-8")
+    (run / "metrics.json").write_text(json.dumps({"exact_match": 0.5, "f1": 0.6}), encoding="utf-8")
+    preds = [{"index": i, "answer": "the capital of France", "start": 30, "score": 1.2812} for i in range(12)]
+    (run / "predictions.jsonl").write_text("".join(json.dumps(p) + "\n" for p in preds), encoding="utf-8")
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    try:
+        page = ResultsPage(session)
+        qtbot.addWidget(page)
+        page.resize(740, 600)  # the page's share of a 900 px window
+        page.show()
+        qtbot.waitExposed(page)
+        page.show_run(str(run))
+        model, table = page.model, page.table
+        assert model.headerData(model.column_of("confidence"), Qt.Orientation.Horizontal) == "Span score"
+        assert "not a probability" in model.headerData(model.column_of("confidence"), Qt.Orientation.Horizontal,
+                                                        Qt.ItemDataRole.ToolTipRole)
+        header = table.horizontalHeader()
+        last = header.sectionViewportPosition(model.columnCount() - 1) + header.sectionSize(model.columnCount() - 1)
+        assert last <= table.viewport().width() + 1, (last, table.viewport().width())  # every column in view
+    finally:
+        session.close()
+
+
 # --- POS (plain tags): issue 14, item 6 -------------------------------------------------------
 
 
