@@ -36,8 +36,10 @@ def model_title(name: str | None) -> str:
         return BUNDLED_TITLE
     path = Path(str(name))
     try:
-        if path.exists() and path.resolve() == Path(default_model_path()).resolve():
+        if not path.exists():
+            return str(name)  # a Hub id, whole
+        if path.resolve() == Path(default_model_path()).resolve():
             return BUNDLED_TITLE
-    except (OSError, ImportError):
-        pass
-    return (path.name or str(name)) if path.exists() else str(name)
+    except (OSError, ValueError, ImportError):  # a NUL in a hand-edited config.toml, an unreadable folder
+        return str(name)
+    return path.name or str(name)

@@ -93,3 +93,4 @@ def test_models_are_named_as_the_user_knows_them(tmp_path):
     assert model_title(str(tmp_path / "my-finetuned")) == "my-finetuned"
     assert model_title("bert-base-chinese") == "bert-base-chinese"
     assert model_title("sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2").startswith("sentence-transformers/")
+    assert model_title("a\x00b") == "a\x00b" and model_title("x" * 5000) == "x" * 5000  # a hostile config.toml
