@@ -146,6 +146,12 @@ class LabellingAssistant(S.AssistantState):
         with self._lock:
             return self._queue.pending
 
+    def is_audit(self, row: int) -> bool:
+        """``row`` was drawn for the audit and has no label yet (skipped, passed over or undone
+        included): no model's guess may nudge the label the audit checks the model against."""
+        with self._lock:
+            return 0 <= row < self._n and self._queue.is_audit(row)
+
     def skip(self, row: int) -> None:
         """The user moved on without labelling ``row``: it comes back after every other row."""
         with self._lock:

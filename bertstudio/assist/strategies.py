@@ -123,6 +123,10 @@ class Queue:
         self.labelled = np.zeros(n, dtype=bool)
         self.skipped: dict[int, int] = {}  # row -> order of skipping (oldest first comes back first)
         self.audit_rows: set[int] = set()  # labelled audit picks: the audit set
+        # every row drawn for the audit, labelled or not, in draw order: it stays an audit row when
+        # skipped, passed over by an order change or its label undone (a new draw in its place let
+        # a user skip the hard draws, and the audit read too high)
+        self.audit_drawn: dict[int, int] = {}
         self.queue_labels = 0  # items labelled through next_row picks (counts towards the audit rhythm)
         self.spread: list[int] = []  # k-means picks for the first uncertain picks
         self.uncertain_labels = 0  # items labelled through uncertain-order (non-audit) picks
@@ -137,27 +141,34 @@ class Queue:
         was = bool(self.labelled[row])
         self.labelled[row] = labelled
         if not labelled:
-            self.audit_rows.discard(row)  # a cleared audit row is just unlabelled again
+            self.audit_rows.discard(row)  # unlabelled again, still an audit draw: its label is awaited
             return False
         self.skipped.pop(row, None)
-        joined = False
+        joined = row in self.audit_drawn and row not in self.audit_rows
+        if joined:
+            self.audit_rows.add(row)
         if not was and self.pending is not None and self.pending.row == row:
             self.queue_labels += 1
-            if self.pending.audit:
-                self.audit_rows.add(row)
-                joined = True
-            elif self.pending.strategy == "uncertain":
+            if not self.pending.audit and self.pending.strategy == "uncertain":
                 self.uncertain_labels += 1
             self.pending = None
         return joined
 
     def skip(self, row: int) -> None:
-        """The user moved on without labelling ``row``: it goes behind every other row."""
+        """The user moved on without labelling ``row``: it goes behind every other row. A skipped
+        audit draw stays an audit draw and comes back at the next audit turn (its turn is used up:
+        no other row is drawn in its place)."""
         if not self.labelled[row]:
             self._skip_seq += 1
             self.skipped[row] = self._skip_seq
         if self.pending is not None and self.pending.row == row:
+            if self.pending.audit:
+                self.queue_labels += 1
             self.pending = None
+
+    def is_audit(self, row: int) -> bool:
+        """``row`` was drawn for the audit and awaits its label: no model's guess is shown for it."""
+        return row in self.audit_drawn and not self.labelled[row]
 
     def counts(self) -> dict[str, int]:
         labelled = int(self.labelled.sum())
@@ -191,14 +202,20 @@ class Queue:
         fresh, skipped = self._candidates()
         if len(fresh) == 0 and len(skipped) == 0:
             return None
+        waiting = [r for r in sorted(self.audit_drawn, key=self.audit_drawn.get) if not self.labelled[r]]
         if len(fresh) == 0:  # only skipped rows are left: they come back, oldest first
-            item = _item(skipped[0], False, strategy, "skipped")
+            item = _item(skipped[0], int(skipped[0]) in self.audit_drawn, strategy, "skipped")
+        elif self.audit_due() and waiting:  # a draw skipped or passed over: the same row, not a new draw
+            item = _item(waiting[0], True, strategy, "audit")
         elif self.audit_due():
             rng = np.random.default_rng([self.seed, 1, self._audit_draws])
             self._audit_draws += 1
             item = _item(rng.choice(fresh), True, strategy, "audit")
+            self.audit_drawn[item.row] = self._audit_draws
         else:
             item = self._ordered(strategy, fresh, margin, scores, label_index, label_name)
+            if item.row in self.audit_drawn:  # an order reached an audit draw: it stays one
+                item = _item(item.row, True, strategy, "audit")
         self.pending = item
         return item
 
@@ -235,7 +252,7 @@ class Queue:
         return {"seed": self.seed, "n": self.n, "skipped": sorted(self.skipped.items()),
                 "audit_rows": sorted(self.audit_rows), "queue_labels": self.queue_labels,
                 "audit_draws": self._audit_draws, "spread": list(self.spread), "uncertain_labels": self.uncertain_labels,
-                "skip_seq": self._skip_seq}
+                "skip_seq": self._skip_seq, "audit_drawn": sorted(self.audit_drawn.items())}
 
     def load_state(self, state: dict, labelled: Sequence[bool]) -> None:
         """Restore from :meth:`to_state` (rows beyond ``n`` or no longer labelled are dropped)."""
@@ -243,6 +260,11 @@ class Queue:
         ok = lambda r: isinstance(r, int) and 0 <= r < self.n  # noqa: E731
         self.skipped = {int(r): int(o) for r, o in state.get("skipped", []) if ok(r)}
         self.audit_rows = {int(r) for r in state.get("audit_rows", []) if ok(r) and self.labelled[r]}
+        drawn = state.get("audit_drawn")
+        pairs = drawn if isinstance(drawn, list) else [(r, i) for i, r in enumerate(sorted(self.audit_rows))]
+        self.audit_drawn = {int(p[0]): int(p[1]) for p in pairs
+                            if isinstance(p, (list, tuple)) and len(p) == 2 and ok(p[0]) and isinstance(p[1], int)}
+        self.audit_rows |= {r for r in self.audit_drawn if self.labelled[r]}
         self.queue_labels = int(state.get("queue_labels", 0))
         self._audit_draws = int(state.get("audit_draws", 0))
         self.spread = [int(r) for r in state.get("spread", []) if ok(r)]

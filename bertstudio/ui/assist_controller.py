@@ -245,12 +245,10 @@ class AssistController(QObject):
         return self.assistant.next_row(strategy, label=label)
 
     def is_audit_pick(self, split: str, row: int) -> bool:
-        """True while ``row`` is an audit draw not yet labelled: its suggestion is not shown,
-        so the user's label (the audit's ground truth) is not nudged by the model it checks."""
-        if not self.is_active(split):
-            return False
-        pending = self.assistant.pending()
-        return pending is not None and pending.audit and pending.row == row
+        """True while ``row`` is an audit draw not yet labelled (also one skipped, passed over by an
+        order change, or whose label was undone): its suggestion is not shown, so the user's label
+        (the audit's ground truth) is not nudged by the model it checks."""
+        return self.is_active(split) and self.assistant.is_audit(row)
 
     def train_now(self) -> bool:
         if self.assistant is None or not self.can_train():

@@ -88,17 +88,42 @@ def test_every_tenth_labelled_pick_is_an_audit_draw_and_joins_the_audit_set():
     assert q.counts()["training"] == 27 and q.counts()["audit"] == 3
 
 
-def test_an_audit_pick_skipped_is_not_audit_and_the_next_pick_is_drawn_again():
+def test_a_skipped_audit_draw_stays_the_audit_draw_and_comes_back_at_the_next_audit_turn():
+    """S on an audit draw drew another row in its place and the skipped one was later trained on:
+    a user who skips the hard draws made the audit read too high. The draw stays an audit row, no
+    row replaces it, and it is offered again at the next audit turn."""
     q = Queue(50, seed=2)
     for _ in range(9):
         label(q, q.next_row("in_order").row)
     first = q.next_row("in_order")
-    assert first.audit
+    assert first.audit and q.is_audit(first.row)
     q.skip(first.row)
-    second = q.next_row("in_order")
-    assert second.audit and second.row != first.row
-    label(q, second.row)
-    assert q.audit_rows == {second.row} and first.row not in q.audit_rows
+    assert q.is_audit(first.row)  # its suggestion stays hidden
+    after = [q.next_row("in_order") for _ in range(1)][0]
+    assert not after.audit and after.row != first.row  # no new draw in its place
+    label(q, after.row)
+    for _ in range(8):
+        label(q, q.next_row("in_order").row)
+    again = q.next_row("in_order")
+    assert again.audit and again.row == first.row
+    assert label(q, again.row) and q.audit_rows == {first.row} and len(q.audit_drawn) == 1
+
+
+def test_an_order_change_or_an_undo_keeps_the_audit_draw():
+    """Changing the Next order while an audit draw was shown drew another one (3 draws, none
+    labelled); undoing an audit label made the row an ordinary one, its suggestion shown and
+    trained on."""
+    q = Queue(60, seed=3)
+    for _ in range(9):
+        label(q, q.next_row("in_order").row)
+    shown = q.next_row("in_order")
+    assert shown.audit
+    assert q.next_row("random").row == shown.row and q.next_row("uncertain").row == shown.row  # order changes
+    assert label(q, shown.row) and q.audit_rows == {shown.row}
+    q.mark_labelled(shown.row, False)  # Ctrl+Z
+    assert q.is_audit(shown.row) and shown.row not in q.audit_rows and q.counts()["audit"] == 0
+    assert label(q, shown.row) and q.audit_rows == {shown.row}  # relabelled: back in the audit set
+    assert q.counts()["audit"] == 1 and len(q.audit_drawn) == 1
 
 
 def test_audit_draws_are_uniform_over_unlabelled_rows_not_the_order():
@@ -136,7 +161,8 @@ def test_nothing_is_skipped_every_row_comes_once_and_skipped_rows_come_back_last
         seen.append(item.row)
         label(q, item.row)
     assert sorted(seen) == list(range(n))
-    assert skipped and seen[-len(skipped):] == skipped  # oldest skip first, after every other row
+    ordinary = [r for r in skipped if r not in q.audit_drawn]  # a skipped audit draw comes back at its next turn
+    assert ordinary and [r for r in seen if r in ordinary] == ordinary and seen[-len(ordinary):] == ordinary
     assert q.counts()["unlabelled"] == 0
 
 
@@ -180,6 +206,7 @@ def test_queue_state_round_trips():
     r = Queue(20, seed=9)
     r.load_state(q.to_state(), labelled)
     assert r.audit_rows == q.audit_rows and r.skipped == q.skipped and r.queue_labels == q.queue_labels
+    assert r.audit_drawn == q.audit_drawn
     assert r.next_row("random").row == q.next_row("random").row
 
 

@@ -281,3 +281,44 @@ def test_closing_the_window_mid_training_loses_no_label(qtbot, assisted, tiny):
         b.close()
     finally:
         reopened.close()
+
+
+def test_an_audit_draw_survives_a_skip_an_order_change_and_an_undo(qtbot, assisted, tiny):
+    """S on an audit example drew another at once and the skipped row was later trained on;
+    changing the Next order threw the draw away; undoing its label showed its hidden suggestion
+    and dropped it from the audit. The bar's "N skipped" also waited for the next label."""
+    from bertstudio.assist.fast import classification_scores
+
+    rows, gold = sentiment_rows(40)
+
+    def factory(project, forward):
+        return LabellingAssistant(project, "train", settings=AssistSettings(model=tiny), on_event=forward, start=False)
+
+    a = assisted(rows, factory=factory)
+    assistant, editor, bar = a.assist.assistant, a.editor, a.page.assist_bar
+    probs = np.tile([0.3, 0.7], (40, 1))
+    assistant._fast = classification_scores("fast", probs, [], labels=("neg", "pos"))
+    a.assist._forward({"kind": "scores"})
+    qtbot.waitUntil(lambda: editor.suggestion() is not None)
+    for _ in range(12):  # every 10th pick is an audit draw
+        if a.assist.is_audit_pick("train", editor.row):
+            break
+        qtbot.keyClick(editor, a.key_for(gold[editor.row]))
+    drawn = editor.row
+    assert a.assist.is_audit_pick("train", drawn) and editor.suggestion() is None
+    qtbot.keyClick(editor, Qt.Key.Key_S)
+    assert editor.row != drawn and not a.assist.is_audit_pick("train", editor.row)  # no new draw in its place
+    assert a.assist.is_audit_pick("train", drawn) and a.assist.suggestion("train", drawn) is None
+    assert " 1 skipped" in bar.counts_label.text()  # at once, not at the next label
+    for _ in range(9):
+        qtbot.keyClick(editor, a.key_for(gold[editor.row]))
+    assert editor.row == drawn and "audit pick" in bar.note.text()  # its turn again: the same row
+    bar.order_combo.setCurrentIndex(bar.order_combo.findData("random"))  # an order change keeps it
+    assert editor.row == drawn and a.assist.is_audit_pick("train", drawn)
+    qtbot.keyClick(editor, a.key_for(gold[drawn]))
+    assert assistant._queue.audit_rows == {drawn}
+    a.session.undo_stack.undo()  # a typo on the audit example, taken back
+    qtbot.waitUntil(lambda: a.project.gold("train", drawn) is None)
+    assert a.assist.is_audit_pick("train", drawn) and a.assist.suggestion("train", drawn) is None
+    qtbot.keyClick(editor, a.key_for(gold[drawn]))
+    assert assistant._queue.audit_rows == {drawn} and a.assist.counts()["audit"] == 1

@@ -184,6 +184,8 @@ class LabelPage(QWidget):
             editor.refresh()  # the same row again (the last one left): redraw its suggestion
         self.session.set_current(editor.split, item.row)
         self._update_assist_note()
+        if skipping:  # the bar's "N skipped" moves now (it waited for the next label's status)
+            self.assist_bar.update_counts()
         return True
 
     def _on_order_changed(self, _strategy: str) -> None:
