@@ -55,7 +55,27 @@ def install_translators(app: object, locale_name: str | None = None) -> list[obj
     return installed
 
 
+# The libraries' own progress bars and load reports on the terminal the app was started from
+# ("Loading weights", "Tokenising", "Map", "Writing model shards"): the window shows progress, and
+# the CLI quiets them the same way. Read when the libraries are imported, so set before; a value
+# the user set wins.
+QUIET_LIBRARIES = {"HF_HUB_DISABLE_PROGRESS_BARS": "1", "HF_DATASETS_DISABLE_PROGRESS_BARS": "1",
+                   "TRANSFORMERS_VERBOSITY": "error"}
+
+
 def main(argv: list[str] | None = None) -> int:
+    import os
+
+    quieted = [name for name in QUIET_LIBRARIES if name not in os.environ]
+    os.environ.update({name: QUIET_LIBRARIES[name] for name in quieted})
+    try:
+        return _main(argv)
+    finally:  # a process that goes on after main (tests) gets its environment back
+        for name in quieted:
+            os.environ.pop(name, None)
+
+
+def _main(argv: list[str] | None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     setup_logging()  # the same log file as the CLI (bertstudio/logsetup.py)
     from PySide6.QtWidgets import QApplication

@@ -421,3 +421,28 @@ def test_start_training_is_in_view_in_a_small_window(qtbot, tmp_path):
     qtbot.waitUntil(lambda: button.visibleRegion().boundingRect().size() == button.size())
     assert window.rect().contains(button.mapTo(window, button.rect().bottomRight()))
     window.close()
+
+
+def test_the_app_keeps_the_libraries_progress_bars_off_the_terminal(qtbot, qapp, monkeypatch):
+    """Using the app printed "Loading weights", "Tokenising", "Map" and "Writing model shards"
+    bars and load reports on the terminal it was started from: the window shows progress. The
+    libraries read these settings when first imported (by the preload, after main starts); a
+    value the user set wins, and a process that goes on after main gets its own back."""
+    import os
+
+    from bertstudio import app as app_module
+
+    for name in app_module.QUIET_LIBRARIES:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HF_DATASETS_DISABLE_PROGRESS_BARS", "0")  # the user's own choice
+    seen = {}
+
+    def look() -> None:
+        seen.update({name: os.environ.get(name) for name in app_module.QUIET_LIBRARIES})
+        qapp.quit()
+
+    QTimer.singleShot(0, look)
+    assert app_module.main([]) == 0
+    assert seen == {"HF_HUB_DISABLE_PROGRESS_BARS": "1", "HF_DATASETS_DISABLE_PROGRESS_BARS": "0",
+                    "TRANSFORMERS_VERBOSITY": "error"}
+    assert "TRANSFORMERS_VERBOSITY" not in os.environ and os.environ["HF_DATASETS_DISABLE_PROGRESS_BARS"] == "0"
