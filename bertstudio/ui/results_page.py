@@ -239,11 +239,18 @@ class ResultsPage(QWidget):
         self._show_foreign_note()
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        # values as wide as they read (at most an even share of a narrow table), the text the rest
-        cap = max(110, min(240, self.table.viewport().width() // max(1, self.model.columnCount())))
+        # values as wide as they read (240 px at most), the text the rest; in a narrow table the values
+        # share at most 60% of it (at 900 px the text column was left 20 px: "is …")
+        widths = {}
         for column in range(1, self.model.columnCount()):
             self.table.resizeColumnToContents(column)
-            self.table.setColumnWidth(column, min(self.table.columnWidth(column), cap))
+            widths[column] = min(self.table.columnWidth(column), 240)
+        room = int(0.6 * self.table.viewport().width())
+        if widths and sum(widths.values()) > room:
+            scale = room / sum(widths.values())
+            widths = {c: max(44, int(w * scale)) for c, w in widths.items()}
+        for column, width in widths.items():
+            self.table.setColumnWidth(column, width)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         if "loss" in self.model._columns:  # most wrong first: where relabelling pays off
             self.table.sortByColumn(self.model.column_of("loss"), Qt.SortOrder.DescendingOrder)

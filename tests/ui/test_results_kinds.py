@@ -183,6 +183,7 @@ def test_a_qa_run_gives_the_answers_the_room_and_names_its_score(qtbot, tmp_path
         header = table.horizontalHeader()
         last = header.sectionViewportPosition(model.columnCount() - 1) + header.sectionSize(model.columnCount() - 1)
         assert last <= table.viewport().width() + 1, (last, table.viewport().width())  # every column in view
+        assert header.sectionSize(0) >= 0.3 * table.viewport().width()  # and the question reads
     finally:
         session.close()
 

@@ -278,3 +278,13 @@ def test_with_nothing_to_show_the_page_says_what_to_do(qtbot, tmp_path, trained_
         assert page.run_dir is not None and page.empty_label.isHidden()
     finally:
         project.close(compact=False)
+
+
+def test_in_a_narrow_window_the_text_column_still_reads(page, qtbot):
+    """At 900 px the value columns took the whole table and left the text 20 px ("is …")."""
+    page.resize(740, 600)  # the page's share of a 900 px window
+    page.show()
+    qtbot.waitExposed(page)
+    page.show_run(page.run_dir)  # the columns are fitted to the table as it is now
+    header, viewport = page.table.horizontalHeader(), page.table.viewport().width()
+    assert header.sectionSize(0) >= 0.3 * viewport, (header.sectionSize(0), viewport)
