@@ -59,20 +59,26 @@ class TrainSettingsForm(QGroupBox):
 
         self.head_combo = QComboBox(objectName="headCombo")
         for text, key in zip((self.tr("Linear on [CLS] (BERT paper)"), self.tr("MLP (hidden layer + output)"),
-                              self.tr("Linear on the sentence embedding (mean-pooled)"),
-                              self.tr("Siamese pair: (u, v, |u−v|, u·v)")), HEADS):
+                              self.tr("Sentence embedding (mean-pooled)"),
+                              self.tr("Siamese: (u, v, |u−v|, u·v)")), HEADS):
             self.head_combo.addItem(text, key)
         self.method_combo = QComboBox(objectName="methodCombo")
         for text, key in zip((self.tr("Fine-tune"), self.tr("SetFit first, then the head")), METHODS):
             self.method_combo.addItem(text, key)
         self.mode_combo = QComboBox(objectName="modeCombo")
-        for text, key in ((self.tr("Full fine-tuning"), "full"), (self.tr("Frozen encoder (features)"), "frozen"),
+        for text, key in ((self.tr("Full fine-tuning"), "full"), (self.tr("Frozen encoder"), "frozen"),
                           (self.tr("Top N layers"), "top"), (self.tr("LoRA"), "lora")):
             self.mode_combo.addItem(text, key)
+        # the choices read whole at 900 px ("Frozen encoder (f", "Linear on the sentence embedding (mea")
+        self.mode_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        widest = max(self.mode_combo.fontMetrics().horizontalAdvance(self.mode_combo.itemText(i))
+                     for i in range(self.mode_combo.count()))
+        self.mode_combo.setMinimumWidth(widest + 40)  # the text, the arrow and the frame (its hint fell 3 px short)
         self.top_spin = QSpinBox(objectName="topLayersSpin", minimum=1, maximum=48, value=2)
         self.lora_spin = QSpinBox(objectName="loraRankSpin", minimum=1, maximum=256)
         mode_row = QHBoxLayout()
-        mode_row.addWidget(self.mode_combo, 1)
+        mode_row.addWidget(self.mode_combo)
+        mode_row.addStretch(1)
         mode_row.addWidget(QLabel(self.tr("N")))
         mode_row.addWidget(self.top_spin)
         mode_row.addWidget(QLabel(self.tr("rank")))

@@ -480,22 +480,22 @@
 <context>
     <name>AssistController</name>
     <message>
-        <location filename="../../bertstudio/ui/assist_controller.py" line="304"/>
+        <location filename="../../bertstudio/ui/assist_controller.py" line="302"/>
         <source>from the label names</source>
         <translation>来自标签名称</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_controller.py" line="305"/>
+        <location filename="../../bertstudio/ui/assist_controller.py" line="303"/>
         <source>fast model</source>
         <translation>快速模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_controller.py" line="306"/>
+        <location filename="../../bertstudio/ui/assist_controller.py" line="304"/>
         <source>SetFit model</source>
         <translation>SetFit 模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_controller.py" line="307"/>
+        <location filename="../../bertstudio/ui/assist_controller.py" line="305"/>
         <source>fine-tuned model</source>
         <translation>微调模型</translation>
     </message>
@@ -1533,17 +1533,17 @@
         <translation>此数据划分中的样例已全部标注。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="208"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="210"/>
         <source>The labelling assistant works on the train split.</source>
         <translation>标注助手作用于训练集划分。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="238"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="240"/>
         <source>example %1 of %2</source>
         <translation>第 %1 个样例，共 %2 个</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="239"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="241"/>
         <source>no examples</source>
         <translation>没有样例</translation>
     </message>
@@ -2459,59 +2459,59 @@
         <translation>{name}(不属于此项目)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="266"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="273"/>
         <source>%1 damaged line(s) of this run&apos;s predictions are not shown: %2</source>
         <translation>本次运行的预测中有 %1 行已损坏，未显示：%2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="281"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="288"/>
         <source>No project is open. Open or create one (File menu), train a run on the Train page, and its scores, predictions and errors appear here.</source>
         <translation>尚未打开项目。请（通过“文件”菜单）打开或新建一个项目，并在训练页训练一次，其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="284"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="291"/>
         <source>This project has no run yet. Train one on the Train page (or open a run folder from the Runs page), and its scores, predictions and errors appear here.</source>
         <translation>此项目还没有运行。请在训练页训练一次（或从运行页打开一个运行文件夹），其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="293"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="300"/>
         <source>This run is not one of this project&apos;s runs ({folder}); it is shown for viewing only.</source>
         <translation>此运行不属于此项目({folder})；仅供查看。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="296"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="303"/>
         <source>It is a {run} run and this project holds {project} examples, so its rows are not matched to the project&apos;s.</source>
         <translation>这是一次 {run} 运行，而此项目包含 {project} 样例，因此其中的行不会与项目的行对应。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="300"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="307"/>
         <source>{joined} of {total} of its rows match this project&apos;s examples (same gold value).</source>
         <translation>它的 {total} 行中有 {joined} 行与此项目的样例对应(标准答案相同)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="363"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="370"/>
         <source>{shown} of {total} examples</source>
         <translation>{shown} / {total} 个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="365"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="372"/>
         <source>gold {g}, predicted {p}</source>
         <translation>标准答案 {g}，预测 {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/results_page.py" line="420"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="427"/>
         <source>%n word(s) lay past the run&apos;s max length and got no prediction: tag them on the Label page</source>
         <translation>
             <numerusform>%n 个词超出了该运行的最大长度，没有得到预测：请在“标注”页为它们打标签</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="423"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="430"/>
         <source>The run predicted a label this project no longer has (renamed or removed since the run)</source>
         <translation>该运行预测的标签已不在本项目中（运行之后被重命名或删除）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="457"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="464"/>
         <source>Relabel {split} row {row}</source>
         <translation>重新标注 {split} 的第 {row} 行</translation>
     </message>
@@ -3526,7 +3526,7 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/train_settings.py" line="61"/>
-        <location filename="../../bertstudio/ui/train_settings.py" line="316"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="319"/>
         <source>Linear on [CLS] (BERT paper)</source>
         <translation>[CLS] 上的线性层(BERT 论文)</translation>
     </message>
@@ -3534,16 +3534,6 @@
         <location filename="../../bertstudio/ui/train_settings.py" line="61"/>
         <source>MLP (hidden layer + output)</source>
         <translation>MLP(隐藏层 + 输出层)</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="62"/>
-        <source>Linear on the sentence embedding (mean-pooled)</source>
-        <translation>句向量上的线性层（均值池化）</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="63"/>
-        <source>Siamese pair: (u, v, |u−v|, u·v)</source>
-        <translation>孪生句对：(u, v, |u−v|, u·v)</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/train_settings.py" line="66"/>
@@ -3561,11 +3551,6 @@
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="69"/>
-        <source>Frozen encoder (features)</source>
-        <translation>冻结编码器(特征提取)</translation>
-    </message>
-    <message>
         <location filename="../../bertstudio/ui/train_settings.py" line="70"/>
         <source>Top N layers</source>
         <translation>顶部 N 层</translation>
@@ -3576,77 +3561,77 @@
         <translation>LoRA</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="76"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="79"/>
         <source>N</source>
         <translation>N</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="78"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="81"/>
         <source>rank</source>
         <translation>秩</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="82"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="85"/>
         <source>Automatic: fits the labelled data</source>
         <translation>自动：按已标注数据选择</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="83"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="86"/>
         <source>Custom</source>
         <translation>自定义</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="87"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="90"/>
         <source>BERT paper: batch {b}, lr {lr}, {e} epochs</source>
         <translation>BERT 论文:批大小 {b}，学习率 {lr}，{e} 轮</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="100"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="103"/>
         <source> run(s)</source>
         <translation> 次运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="103"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="106"/>
         <source>seeds</source>
         <translation>种子数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="122"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="125"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="123"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="126"/>
         <source>Head</source>
         <translation>输出头</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="124"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="127"/>
         <source>What learns</source>
         <translation>训练哪些部分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="315"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="318"/>
         <source>Linear on each token (BERT paper)</source>
         <translation>每个词元上的线性层（BERT 论文）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="317"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="320"/>
         <source>Tagging and QA predict per token: their head is a linear layer on every token</source>
         <translation>序列标注和问答按词元预测：它们的输出头是每个词元上的线性层</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="318"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="321"/>
         <source>Reads text pairs: for sentence-pair and score projects</source>
         <translation>读取文本对：用于句对和评分项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="328"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="331"/>
         <source>SetFit learns from single labelled sentences: for sentence classification</source>
         <translation>SetFit 从单个已标注句子学习：用于句子分类</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="122"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="125"/>
         <source>Preset</source>
         <translation>预设</translation>
     </message>
@@ -3656,77 +3641,92 @@
         <translation>all-MiniLM-L6-v2（内置）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="124"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="62"/>
+        <source>Sentence embedding (mean-pooled)</source>
+        <translation>句向量（平均池化）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="63"/>
+        <source>Siamese: (u, v, |u−v|, u·v)</source>
+        <translation>孪生：(u, v, |u−v|, u·v)</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="69"/>
+        <source>Frozen encoder</source>
+        <translation>冻结编码器</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="127"/>
         <source>Method</source>
         <translation>方法</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="125"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="128"/>
         <source>Batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="125"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="128"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="126"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="129"/>
         <source>Epochs</source>
         <translation>轮数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="126"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="129"/>
         <source>Warm-up ratio</source>
         <translation>预热比例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="127"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="130"/>
         <source>Max length</source>
         <translation>最大长度</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="127"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="130"/>
         <source>Seed</source>
         <translation>随机种子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="128"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="131"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="128"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="131"/>
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="129"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="132"/>
         <source>Trainable</source>
         <translation>可训练参数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="131"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="134"/>
         <source>BERT paper grid: batch 16/32, lr 5e-5…2e-5, 2–4 epochs</source>
         <translation>BERT 论文网格:批大小 16/32，学习率 5e-5…2e-5，2–4 轮</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="182"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="185"/>
         <source>Choose a model folder</source>
         <translation>选择模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="236"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="239"/>
         <source>The BERT paper&apos;s recipe: the labelled set is large enough for it.</source>
         <translation>BERT 论文的配方：已标注的数据足够多。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="300"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="303"/>
         <source>batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="301"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="304"/>
         <source>learning rate</source>
         <translation>学习率</translation>
     </message>

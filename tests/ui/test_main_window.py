@@ -441,8 +441,43 @@ def test_the_app_keeps_the_libraries_progress_bars_off_the_terminal(qtbot, qapp,
         seen.update({name: os.environ.get(name) for name in app_module.QUIET_LIBRARIES})
         qapp.quit()
 
-    QTimer.singleShot(0, look)
-    assert app_module.main([]) == 0
+    ticks = QTimer()  # again and again: a quit that lands before main's event loop runs is lost
+    ticks.setInterval(50)
+    ticks.timeout.connect(look)
+    ticks.start()
+    try:
+        assert app_module.main([]) == 0
+    finally:
+        ticks.stop()
     assert seen == {"HF_HUB_DISABLE_PROGRESS_BARS": "1", "HF_DATASETS_DISABLE_PROGRESS_BARS": "0",
                     "TRANSFORMERS_VERBOSITY": "error"}
     assert "TRANSFORMERS_VERBOSITY" not in os.environ and os.environ["HF_DATASETS_DISABLE_PROGRESS_BARS"] == "0"
+
+
+def test_the_train_settings_read_whole_at_900_px(qtbot, tmp_path):
+    """At 900x700 the Head box read "Linear on the sentence embedding (mea" and What learns
+    "Frozen encoder (f"."""
+    from PySide6.QtWidgets import QStyle, QStyleOptionComboBox
+
+    project = Project.create(tmp_path / "p", name="p", kind="pair", labels=["a", "b"])
+    window = MainWindow(ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)))
+    qtbot.addWidget(window)
+    window.resize(900, 700)
+    window.show()
+    window.show_page("train")
+    qtbot.waitExposed(window)
+    form = window.pages["train"].form
+    form.set_auto(False)
+
+    def room(combo) -> int:
+        option = QStyleOptionComboBox()
+        combo.initStyleOption(option)
+        return combo.style().subControlRect(QStyle.ComplexControl.CC_ComboBox, option,
+                                            QStyle.SubControl.SC_ComboBoxEditField, combo).width()
+
+    for combo, keys in ((form.head_combo, ("linear", "mlp", "embedding", "siamese")),
+                        (form.mode_combo, ("full", "frozen", "top", "lora"))):
+        for key in keys:
+            combo.setCurrentIndex(combo.findData(key))
+            qtbot.waitUntil(lambda c=combo: c.fontMetrics().horizontalAdvance(c.currentText()) <= room(c), timeout=3000)
+    window.close()
