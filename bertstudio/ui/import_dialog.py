@@ -292,9 +292,12 @@ class ImportDialog(QDialog):
         self._update_mapping_enabled()
         self._survey_timer.start()
         mismatch = info.suggested_kind and info.suggested_kind != self.kind and info.format in FIXED_LAYOUT
-        self.status_label.setText(
-            self.tr("Format: %1 · this file looks like %2 data").replace("%1", info.format).replace(
-                "%2", kind_name(info.suggested_kind) if info.suggested_kind else "?"))
+        status = self.tr("Format: %1 · this file looks like %2 data").replace("%1", info.format).replace(
+            "%2", kind_name(info.suggested_kind) if info.suggested_kind else "?")
+        missing = self._missing_columns(self.load_options())
+        if missing:  # said now, under the preview, not only after Import is pressed
+            status += " · " + self.tr("choose the file column for: %1").replace("%1", ", ".join(missing))
+        self.status_label.setText(status)
         if mismatch:
             self.show_error(self.tr("This file holds %1 examples but the project is a %2 project.")
                             .replace("%1", kind_name(str(info.suggested_kind))).replace("%2", kind_name(self.kind)))

@@ -1321,7 +1321,7 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/import_dialog.py" line="142"/>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="314"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="317"/>
         <source>Columns (what each column of the file holds)</source>
         <translation>列(文件每一列的内容)</translation>
     </message>
@@ -1396,37 +1396,42 @@
         <translation>— 请选择 —</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="296"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="295"/>
         <source>Format: %1 · this file looks like %2 data</source>
         <translation>格式:%1 · 此文件看起来是“%2”数据</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/import_dialog.py" line="299"/>
+        <source>choose the file column for: %1</source>
+        <translation>请为以下内容选择文件列：%1</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="302"/>
         <source>This file holds %1 examples but the project is a %2 project.</source>
         <translation>此文件包含“%1”样例，但项目是“%2”项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="313"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="316"/>
         <source>Columns (set by the format or preset)</source>
         <translation>列(由格式或预设决定)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="359"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="362"/>
         <source>Choose the file column for: %1</source>
         <translation>请选择对应的文件列:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="382"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="385"/>
         <source>Reading the file…</source>
         <translation>正在读取文件…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="415"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="418"/>
         <source>The file&apos;s labels differ from the project&apos;s: choose what each becomes, then Import.</source>
         <translation>文件中的标签与项目的不同:请为每个标签选择对应的项目标签，然后点击“导入”。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="451"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="454"/>
         <source>Choose what these labels become: %1</source>
         <translation>请为这些标签选择对应的项目标签:%1</translation>
     </message>
@@ -3526,7 +3531,7 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/train_settings.py" line="61"/>
-        <location filename="../../bertstudio/ui/train_settings.py" line="319"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="322"/>
         <source>Linear on [CLS] (BERT paper)</source>
         <translation>[CLS] 上的线性层(BERT 论文)</translation>
     </message>
@@ -3561,77 +3566,77 @@
         <translation>LoRA</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="79"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="82"/>
         <source>N</source>
         <translation>N</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="81"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="84"/>
         <source>rank</source>
         <translation>秩</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="85"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="88"/>
         <source>Automatic: fits the labelled data</source>
         <translation>自动：按已标注数据选择</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="86"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="89"/>
         <source>Custom</source>
         <translation>自定义</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="90"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="93"/>
         <source>BERT paper: batch {b}, lr {lr}, {e} epochs</source>
         <translation>BERT 论文:批大小 {b}，学习率 {lr}，{e} 轮</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="103"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="106"/>
         <source> run(s)</source>
         <translation> 次运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="106"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="109"/>
         <source>seeds</source>
         <translation>种子数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="125"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="128"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="126"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="129"/>
         <source>Head</source>
         <translation>输出头</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="127"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="130"/>
         <source>What learns</source>
         <translation>训练哪些部分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="318"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="321"/>
         <source>Linear on each token (BERT paper)</source>
         <translation>每个词元上的线性层（BERT 论文）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="320"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="323"/>
         <source>Tagging and QA predict per token: their head is a linear layer on every token</source>
         <translation>序列标注和问答按词元预测：它们的输出头是每个词元上的线性层</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="321"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="324"/>
         <source>Reads text pairs: for sentence-pair and score projects</source>
         <translation>读取文本对：用于句对和评分项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="331"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="334"/>
         <source>SetFit learns from single labelled sentences: for sentence classification</source>
         <translation>SetFit 从单个已标注句子学习：用于句子分类</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="125"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="128"/>
         <source>Preset</source>
         <translation>预设</translation>
     </message>
@@ -3656,77 +3661,77 @@
         <translation>冻结编码器</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="127"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="130"/>
         <source>Method</source>
         <translation>方法</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="128"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="131"/>
         <source>Batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="128"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="131"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="129"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="132"/>
         <source>Epochs</source>
         <translation>轮数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="129"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="132"/>
         <source>Warm-up ratio</source>
         <translation>预热比例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="130"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="133"/>
         <source>Max length</source>
         <translation>最大长度</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="130"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="133"/>
         <source>Seed</source>
         <translation>随机种子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="131"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="134"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="131"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="134"/>
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="132"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="135"/>
         <source>Trainable</source>
         <translation>可训练参数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="134"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="137"/>
         <source>BERT paper grid: batch 16/32, lr 5e-5…2e-5, 2–4 epochs</source>
         <translation>BERT 论文网格:批大小 16/32，学习率 5e-5…2e-5，2–4 轮</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="185"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="188"/>
         <source>Choose a model folder</source>
         <translation>选择模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="239"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="242"/>
         <source>The BERT paper&apos;s recipe: the labelled set is large enough for it.</source>
         <translation>BERT 论文的配方：已标注的数据足够多。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="303"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="306"/>
         <source>batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="304"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="307"/>
         <source>learning rate</source>
         <translation>学习率</translation>
     </message>

@@ -214,3 +214,13 @@ def test_conllu_and_squad_import_with_their_fixed_layouts(qtbot, session_factory
     first = qa.row("train", 0)
     start, text = first["answers"]["answer_start"][0], first["answers"]["text"][0]
     assert first["context"][start:start + len(text)] == text == "Denver Broncos"
+
+
+def test_a_file_with_no_text_column_says_which_column_to_choose_before_import(qtbot, main_window, tmp_path):
+    """A one-column file of labels read "this file looks like Single sentence classification data"
+    with Import on; only pressing Import said a text column had to be chosen."""
+    path = tmp_path / "labels_only.csv"
+    path.write_text("label\n" + "\n".join(("pos", "neg") * 5) + "\n", encoding="utf-8")
+    dialog = ImportDialog(main_window.session, main_window, str(path))
+    qtbot.addWidget(dialog)
+    assert "choose the file column for: text" in dialog.status_label.text()
