@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from bertstudio.data.labelmap import propose_mapping
 from bertstudio.data.kinds import get_spec
@@ -39,9 +39,19 @@ class LabelMappingBox(QGroupBox):
         self.summary = QLabel()
         self.summary.setObjectName("labelMappingSummary")
         self.summary.setWordWrap(True)
+        # every value still at "— choose —" at once: a file of 30 topics needed 30 separate picks
+        self.add_rest_button = QPushButton(self.tr("Add the rest as new classes"), objectName="labelMapAddRest")
+        self.add_rest_button.clicked.connect(lambda: self.choose_rest(_NEW))
+        self.skip_rest_button = QPushButton(self.tr("Leave the rest unlabelled"), objectName="labelMapSkipRest")
+        self.skip_rest_button.clicked.connect(lambda: self.choose_rest(_NONE))
+        rest = QHBoxLayout()
+        rest.addWidget(self.add_rest_button)
+        rest.addWidget(self.skip_rest_button)
+        rest.addStretch(1)
         layout = QVBoxLayout(self)
         layout.addWidget(self.intro)
         layout.addLayout(self.form)
+        layout.addLayout(rest)
         layout.addWidget(self.summary)
         self.combos: dict[str, QComboBox] = {}
         self._counts: dict[str, int] = {}
@@ -74,6 +84,17 @@ class LabelMappingBox(QGroupBox):
             combo.currentIndexChanged.connect(lambda _i: self._on_changed())
             self.form.addRow(f"{value}  ({count} {unit})", combo)
             self.combos[value] = combo
+        self._on_changed()
+
+    def choose_rest(self, what: str) -> None:
+        """Every value still at "— choose —" becomes a new class (``new``) or stays unlabelled (``none``)."""
+        for value in self.unresolved():
+            combo = self.combos[value]
+            found = combo.findData(what)
+            if found >= 0:
+                combo.blockSignals(True)
+                combo.setCurrentIndex(found)
+                combo.blockSignals(False)
         self._on_changed()
 
     @staticmethod
@@ -118,4 +139,7 @@ class LabelMappingBox(QGroupBox):
         if kinds[_CHOOSE]:
             parts.append(self.tr("choose for: %1").replace("%1", ", ".join(self.unresolved())))
         self.summary.setText("; ".join(parts) + ".")
+        several = kinds[_CHOOSE] >= 2
+        self.add_rest_button.setVisible(several)
+        self.skip_rest_button.setVisible(several and any(c.findData(_NONE) >= 0 for c in self.combos.values()))
         self.changed.emit()

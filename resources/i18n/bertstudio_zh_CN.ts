@@ -1460,52 +1460,62 @@
         <translation>标签(文件中的每个标签对应到什么)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="58"/>
+        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="43"/>
+        <source>Add the rest as new classes</source>
+        <translation>其余全部作为新类别添加</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="45"/>
+        <source>Leave the rest unlabelled</source>
+        <translation>其余全部保持未标注</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="68"/>
         <source>tokens</source>
         <translation>个词元</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="58"/>
+        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="68"/>
         <source>rows</source>
         <translation>行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="59"/>
+        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="69"/>
         <source>The file&apos;s labels are not all labels of this project (%1). Choose what each one becomes:</source>
         <translation>文件中的标签并不都是此项目的标签(%1)。请为每个标签选择对应项:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="65"/>
+        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="75"/>
         <source>— choose —</source>
         <translation>— 请选择 —</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="68"/>
+        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="78"/>
         <source>add “%1” as a new class</source>
         <translation>将“%1”添加为新类别</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="70"/>
+        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="80"/>
         <source>leave unlabelled</source>
         <translation>保持未标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="113"/>
+        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="134"/>
         <source>%1 value(s) become project labels</source>
         <translation>%1 个值对应到项目标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="115"/>
+        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="136"/>
         <source>%1 new class(es) will be added</source>
         <translation>将添加 %1 个新类别</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="117"/>
+        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="138"/>
         <source>%1 row(s) stay unlabelled</source>
         <translation>%1 行保持未标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="119"/>
+        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="140"/>
         <source>choose for: %1</source>
         <translation>请选择对应项:%1</translation>
     </message>

@@ -157,3 +157,26 @@ def test_a_long_label_step_scrolls_and_leaves_the_preview_readable(qtbot, sessio
     rows = dialog.preview_table.verticalHeader().defaultSectionSize()
     qtbot.waitUntil(lambda: dialog.preview_table.height() >= 5 * rows)
     assert dialog.label_scroll.verticalScrollBar().maximum() > 0  # the step scrolls instead
+
+
+def test_many_unknown_labels_are_settled_at_once(qtbot, session_factory, tmp_path):
+    """A file of 30 topics into a two-label project needed 30 separate "— choose —" picks."""
+    session = session_factory("sentence", ["neg", "pos"], None)
+    path = tmp_path / "topics.tsv"
+    path.write_text("text\tlabel\n" + "".join(f"story {i}\tcat{i % 30}\n" for i in range(60)), encoding="utf-8")
+    dialog = _open(qtbot, session, path, "train")
+    qtbot.mouseClick(_ok(dialog), Qt.MouseButton.LeftButton)
+    box = dialog.label_box
+    assert len(box.unresolved()) == 30 and not _ok(dialog).isEnabled()
+    assert box.add_rest_button.isVisibleTo(dialog) and box.skip_rest_button.isVisibleTo(dialog)
+    box.combos["cat3"].setCurrentIndex(box.combos["cat3"].findText("pos"))  # one chosen by hand stays
+    qtbot.mouseClick(box.skip_rest_button, Qt.MouseButton.LeftButton)
+    assert box.unresolved() == [] and _ok(dialog).isEnabled() and not box.add_rest_button.isVisibleTo(dialog)
+    assert box.mapping()["cat3"] == "pos" and box.mapping()["cat0"] is None
+    for combo in box.combos.values():  # back to undecided, then all added
+        combo.setCurrentIndex(0)
+    qtbot.mouseClick(box.add_rest_button, Qt.MouseButton.LeftButton)
+    assert box.add_labels() and set(box.mapping().values()) == {f"cat{i}" for i in range(30)}
+    with qtbot.waitSignal(dialog.imported):
+        qtbot.mouseClick(_ok(dialog), Qt.MouseButton.LeftButton)
+    assert len(session.labels()) == 32 and session.gold("train", 0) == "cat0"
