@@ -60,9 +60,13 @@ class ShownModel:
         shown = strong_stats if self._shown == "strong" and self._strong is not None else fast_stats
         self._audit_all, self._audit_shown = all_stats, shown
         scores = self._shown_scores()
-        entry = {"labels": scores.n_labels if scores else 0, "audit_n": shown.n, "accuracy": shown.accuracy,
-                 "low": shown.low, "high": shown.high, "source": scores.source if scores else None}
         with self._lock:
+            # x is the training labels so far, as the chart and the status bar read it; keyed by the shown
+            # model's own count, a fine-tuned model trained on 46 labels and shown at 75 drew its accuracy
+            # back at 46, under a line that ended higher at 68
+            entry = {"labels": self._training_count(), "audit_n": shown.n, "accuracy": shown.accuracy,
+                     "low": shown.low, "high": shown.high, "source": scores.source if scores else None,
+                     "model_labels": scores.n_labels if scores else 0}
             last = self._history[-1] if self._history else None
             if last is None or any(last.get(k) != entry[k] for k in ("labels", "audit_n", "source", "accuracy")):
                 self._history.append(entry)

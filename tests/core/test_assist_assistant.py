@@ -349,3 +349,29 @@ def test_a_strong_model_is_asked_for_every_n_labels_the_person_made(tiny, tmp_pa
     a.close()
     off.close()
     project.close()
+
+
+def test_the_chart_history_is_keyed_by_labels_so_far_not_by_the_shown_models_own_count(tiny, tmp_path):
+    """A fine-tuned model trained on 46 labels and shown at 75 drew its audit accuracy back at
+    x = 46, under a line that ended higher at 68: the chart contradicted the status bar. Points
+    sit at the training labels so far; the model's own count is kept beside them."""
+    from bertstudio.assist.fast import classification_scores
+
+    project, gold = make_project(tmp_path / "p", "sentence", sentiment_rows(60), ["neg", "pos"])
+    a = LabellingAssistant(project, settings=settings(tiny, strong_every=0), start=False)
+    try:
+        for _ in range(30):
+            item = a.next_row("in_order")
+            project.set_gold("train", item.row, gold[item.row])
+        training = a.counts()["training"]
+        right = np.array([[0.9, 0.1] if g == "neg" else [0.1, 0.9] for g in gold])
+        a._fast = classification_scores("fast", right, list(range(training)), labels=("neg", "pos"))
+        a._update_audit()
+        a._strong = classification_scores("finetune", right[:, ::-1], list(range(10)), labels=("neg", "pos"))
+        a._update_audit()  # an older, weaker fine-tuned model: whichever is shown, its point is at x = now
+        xs = [h["labels"] for h in a.history()]
+        assert xs == sorted(xs) and xs[-1] == training
+        assert a.history()[-1]["model_labels"] in (10, training)
+    finally:
+        a.close()
+        project.close()
