@@ -257,7 +257,11 @@ class TrainingPage(QWidget):
     def _on_counted(self, counts: tuple[int, int]) -> None:
         self._count_job = None
         t, n = counts
-        self.params_label.setText(self.tr("{t:,} of {n:,} parameters ({p:.1f}%)").format(t=t, n=n, p=100.0 * t / max(n, 1)))
+        text = self.tr("{t:,} of {n:,} parameters ({p:.1f}%)").format(t=t, n=n, p=100.0 * t / max(n, 1))
+        if self._counted is not None and self._counted.method == "setfit":  # "Frozen encoder, 770 of 22.7M" beside
+            # "contrastive fine-tuning of the sentence-transformer" read as a contradiction
+            text += " " + self.tr("after SetFit's phase, which first tunes the whole encoder")
+        self.params_label.setText(text)
         self._schedule_count()
 
     def _on_count_failed(self, exc: BaseException) -> None:

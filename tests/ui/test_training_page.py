@@ -607,3 +607,17 @@ def test_the_head_box_offers_what_the_projects_kind_can_train(qtbot, tmp_path):
         assert not combo.model().item(combo.findData("siamese")).isEnabled()  # pairs only
     finally:
         sentences.close()
+
+
+def test_a_setfit_runs_trainable_count_says_the_encoder_is_tuned_first(qtbot, session):
+    """Automatic's SetFit said "contrastive fine-tuning of the sentence-transformer" beside "What
+    learns: Frozen encoder" and "770 of 22,713,986 parameters": it read as a contradiction."""
+    page = TrainingPage(session)
+    qtbot.addWidget(page)
+    page._counted = replace(page.config, method="setfit", head="embedding", mode="frozen")
+    page._on_counted((770, 22_713_986))
+    assert page.params_label.text() == ("770 of 22,713,986 parameters (0.0%) after SetFit's phase, which first "
+                                        "tunes the whole encoder")
+    page._counted = replace(page.config, method="finetune", head="linear", mode="full")
+    page._on_counted((22_713_986, 22_713_986))
+    assert "SetFit" not in page.params_label.text()
