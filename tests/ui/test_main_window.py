@@ -400,6 +400,17 @@ def test_a_narrow_window_shortens_the_status_lines_instead_of_cutting_them(qtbot
     window.close()
 
 
+def _train_page_at_900(qtbot, project, tmp_path) -> MainWindow:
+    """The real window at 900x700 on the Train page over ``project``."""
+    window = MainWindow(ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)))
+    qtbot.addWidget(window)
+    window.resize(900, 700)
+    window.show()
+    window.show_page("train")
+    qtbot.waitExposed(window)
+    return window
+
+
 def test_start_training_is_in_view_in_a_small_window(qtbot, tmp_path):
     """At 900x700 the Start button sat below the settings form: a new user had to scroll to find it.
     (And a project with no labels yet was told "the labelled set is large enough" for the paper's recipe.)"""
@@ -411,12 +422,7 @@ def test_start_training_is_in_view_in_a_small_window(qtbot, tmp_path):
     project = Project.open(tmp_path / "p")
     rows = [{"text": f"review {i}", "label": ("neg", "pos")[i % 2]} for i in range(40)]
     project.import_examples(from_records("sentence", rows, labels=["neg", "pos"]), "train")  # notes fill the form
-    window = MainWindow(ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)))
-    qtbot.addWidget(window)
-    window.resize(900, 700)
-    window.show()
-    window.show_page("train")
-    qtbot.waitExposed(window)
+    window = _train_page_at_900(qtbot, project, tmp_path)
     button = window.pages["train"].start_button
     qtbot.waitUntil(lambda: button.visibleRegion().boundingRect().size() == button.size())
     assert window.rect().contains(button.mapTo(window, button.rect().bottomRight()))
@@ -460,12 +466,7 @@ def test_the_train_settings_read_whole_at_900_px(qtbot, tmp_path):
     from PySide6.QtWidgets import QStyle, QStyleOptionComboBox
 
     project = Project.create(tmp_path / "p", name="p", kind="pair", labels=["a", "b"])
-    window = MainWindow(ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)))
-    qtbot.addWidget(window)
-    window.resize(900, 700)
-    window.show()
-    window.show_page("train")
-    qtbot.waitExposed(window)
+    window = _train_page_at_900(qtbot, project, tmp_path)
     form = window.pages["train"].form
     form.set_auto(False)
 

@@ -103,9 +103,9 @@ def test_quitting_seconds_after_start_is_not_a_crash(tmp_path, shared_data):
     the next import registered torch's half-loaded operators again, and the process ended in a
     segmentation fault (5 of 6 tries). Nothing is imported again once the app is quitting."""
     script = textwrap.dedent(f"""
-        import os, time
+        import os
         os.environ.update(QT_QPA_PLATFORM="offscreen", HF_HUB_OFFLINE="1", BERTSTUDIO_ASSIST="0")
-        from PySide6.QtCore import QSettings
+        from PySide6.QtCore import QSettings, QTimer
         from PySide6.QtWidgets import QApplication
         app = QApplication([])
         from bertstudio.data.io import load_examples
@@ -120,10 +120,8 @@ def test_quitting_seconds_after_start_is_not_a_crash(tmp_path, shared_data):
         window.resize(900, 700)
         window.show()
         window.show_page("train")
-        end = time.monotonic() + 1.2
-        while time.monotonic() < end:
-            app.processEvents()
-            time.sleep(0.02)
+        QTimer.singleShot(1200, app.quit)  # the user quits about a second after the page shows
+        app.exec()
         session.close()
     """)
     for attempt in range(2):
