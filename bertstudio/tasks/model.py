@@ -16,6 +16,7 @@ Whatever a folder holds, loading it raises ConfigError, never a library error.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import logging
@@ -23,7 +24,7 @@ import re
 import sys
 import threading
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import torch
 from torch import nn
@@ -520,22 +521,21 @@ def load_weights(auto_class: Any, path: str, config: Any = None, *, complete: bo
     return model
 
 
-class _own_load_report:  # noqa: N801 - used as a context manager, like contextlib's
+@contextlib.contextmanager
+def _own_load_report() -> Iterator[None]:
     """While this thread loads weights whose loading report bertstudio reads itself, transformers'
     printed LOAD REPORT (a table with terminal colour codes on stderr, at every training start:
     "classifier.weight | MISSING") is left out; other threads' reports are untouched."""
+    thread, logger = threading.get_ident(), logging.getLogger("transformers.modeling_utils")
 
-    def __enter__(self) -> None:
-        thread = threading.get_ident()
+    def keep(record: logging.LogRecord) -> bool:
+        return not (record.thread == thread and "LOAD REPORT" in str(record.msg))
 
-        def keep(record: logging.LogRecord) -> bool:
-            return not (record.thread == thread and "LOAD REPORT" in str(record.msg))
-
-        self._logger, self._keep = logging.getLogger("transformers.modeling_utils"), keep
-        self._logger.addFilter(keep)
-
-    def __exit__(self, *exc: object) -> None:
-        self._logger.removeFilter(self._keep)
+    logger.addFilter(keep)
+    try:
+        yield
+    finally:
+        logger.removeFilter(keep)
 
 
 def guarded_load(load: Callable[[], Any], path: str, what: str = "the model's weights") -> Any:

@@ -130,9 +130,9 @@ def tags_text(tokens: Any, tags: Any) -> str:
     if not all(t == "O" or t[:2] in ("B-", "I-") for t in tags) or not isinstance(tokens, list) \
             or len(tokens) != len(tags):
         return " ".join(tags)
-    from bertstudio.ui.editors.tag_edits import entities
+    from bertstudio.ui.editors.tag_edits import entity_phrases
 
-    spans = [f"[{etype}] {' '.join(str(w) for w in tokens[a:b])}" for etype, a, b in entities(tags)]
+    spans = entity_phrases(tokens, tags)
     return " · ".join(spans) if spans else QCoreApplication.translate("ExampleTableModel", "no entity")
 
 

@@ -41,6 +41,11 @@ def entities(tags: list[str]) -> list[tuple[str, int, int]]:
     return out
 
 
+def entity_phrases(tokens: list[Any], tags: list[str]) -> list[str]:
+    """Each BIO entity with its words, as every view writes it: "[LOC] New York"."""
+    return [f"[{etype}] {' '.join(str(w) for w in tokens[a:b])}" for etype, a, b in entities(tags)]
+
+
 def entity_target(tags: list[str], start: int, stop: int) -> tuple[int, int] | None:
     """The words a new entity type applies to when [start, stop) is selected, or None (refused).
 

@@ -30,7 +30,8 @@ from bertstudio.errors import BertStudioError
 from bertstudio.ui.editors.base import NUMBER_KEYS, KindEditor
 from bertstudio.ui.editors.legend import LabelLegend
 from bertstudio.ui.editors.tag_edits import (
-    Drafts, TagEditCommand, Tags, apply_entity, clear_entity_at, entities, entity_target, set_plain, split_draft,
+    Drafts, TagEditCommand, Tags, apply_entity, clear_entity_at, entities, entity_phrases, entity_target, set_plain,
+    split_draft,
 )
 from bertstudio.ui.session import SPLITS, ProjectSession
 
@@ -94,7 +95,7 @@ class TaggingEditor(KindEditor):
         it, Save included, writes them); True when there was something to note."""
         if not hasattr(project, "ui_state") or getattr(project, "closed", True):
             return False
-        kept = {f"{split}:{row}": list(tags) for (split, row), tags in self.drafts.items()}
+        kept = self._kept()
         if not kept and DRAFTS_KEY not in project.ui_state:
             return False
         project.ui_state[DRAFTS_KEY] = kept
@@ -235,7 +236,7 @@ class TaggingEditor(KindEditor):
             return
         tags = [str(t) for t in suggestion.value]
         if self.bio:
-            parts = [f"[{t}] {' '.join(self.tokens[a:b])}" for t, a, b in entities(tags)] or [self.tr("no entity")]
+            parts = entity_phrases(self.tokens, tags) or [self.tr("no entity")]
         else:
             parts = [f"{w}/{t}" for w, t in zip(self.tokens, tags)]
         done = (self.tr("Enter stores these tags; Shift+Enter stores the sentence as marked") if self.bio
@@ -306,7 +307,7 @@ class TaggingEditor(KindEditor):
         marks.append(chosen)
         self.view.setExtraSelections(marks)
         if self.bio:
-            parts = [f"[{t}] {' '.join(self.tokens[a:b])}" for t, a, b in spans]
+            parts = entity_phrases(self.tokens, [str(t) for t in self.tags])
         else:
             parts = [f"{w}/{t or UNTAGGED}" for w, t in zip(self.tokens, self.tags)]
         self.entity_line.setText("  ·  ".join(parts))
