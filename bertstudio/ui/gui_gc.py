@@ -18,7 +18,10 @@ by a quarter, which a timer cannot see; so a full one runs at most every
 :data:`FULL_EVERY_S`. Even so each one froze the window 355-566 ms, a minute after start
 and once a minute of work after that; so once the heavy imports are in
 (:func:`bertstudio.ui.preload.is_ready`) their objects are frozen (``gc.freeze``, 60 ms
-once) and full collections walk only what came after. Whatever else is alive at that moment
+once) and full collections walk only what came after. Until then, while the preload imports, nothing is
+collected: the imports' objects, still young, made each young collection 20-60 ms and each
+middle one 290-390 ms (1.2-1.5 s of the GUI thread in the first 12 s after start); the price is
+the imports' own garbage, which the freeze then keeps (about 10,000 objects, 7 MB). Whatever else is alive at that moment
 (at most the project opened from the command line) is frozen with them and kept for the
 session: collecting the frozen objects again while a project closes freed Qt objects in the
 middle of the close and crashed (CI, test_results_kinds). Called by the app at start and by every background job's start, so tests that build pages
@@ -83,12 +86,15 @@ class _Collector:
         self.timer.start(INTERVAL_MS)
 
     def check(self) -> None:
-        from bertstudio.ui.preload import is_ready
+        from bertstudio.ui import preload
 
-        if self.freeze_wanted and not self.frozen and is_ready():
-            gc.freeze()  # torch's, transformers' and the app's long-lived objects: never walked again
-            self.frozen = True
-            return
+        if self.freeze_wanted and not self.frozen:
+            if preload.is_ready():
+                gc.freeze()  # torch's, transformers' and the app's long-lived objects: never walked again
+                self.frozen = True
+                return
+            if preload.is_running():
+                return  # what is being imported is frozen in a moment: walking it now cost 20-390 ms a pass
         (c0, c1, c2), (t0, t1, t2) = gc.get_count(), gc.get_threshold()
         if c0 <= t0:
             return

@@ -33,21 +33,28 @@ HEAVY_MODULES: tuple[str, ...] = (
 
 
 _ready = threading.Event()  # set once HEAVY_MODULES are in: ensure_imported() is free from then on
+_running = threading.Event()  # set while preload() imports HEAVY_MODULES
 
 
 def preload(modules: tuple[str, ...] = HEAVY_MODULES) -> dict[str, float]:
     """Import ``modules`` in order; seconds per module (a failed one is logged, not raised)."""
     took: dict[str, float] = {}
+    heavy = modules == HEAVY_MODULES
     with LOCK:  # no other bertstudio thread imports transformers meanwhile (see bertstudio/hf.py)
-        _import_all(modules, took)
-        if _quitting():
-            # The interpreter shuts down under an import (a quit seconds after start): importing again
-            # re-registers torch's half-loaded native operators and the process died with a segfault.
-            raise SystemExit("the app is quitting")
-        if "transformers" in modules:
-            hf("AutoConfig")  # and resolve the lazy names every thread takes from it
-    if modules == HEAVY_MODULES:
-        _ready.set()
+        if heavy:
+            _running.set()
+        try:
+            _import_all(modules, took)
+            if _quitting():
+                # The interpreter shuts down under an import (a quit seconds after start): importing again
+                # re-registers torch's half-loaded native operators and the process died with a segfault.
+                raise SystemExit("the app is quitting")
+            if "transformers" in modules:
+                hf("AutoConfig")  # and resolve the lazy names every thread takes from it
+            if heavy:
+                _ready.set()
+        finally:
+            _running.clear()
     log.debug("preloaded %s", took)
     return took
 
@@ -74,6 +81,11 @@ def _import_all(modules: tuple[str, ...], took: dict[str, float]) -> None:
 def is_ready() -> bool:
     """Whether the heavy modules are all in (the preload finished)."""
     return _ready.is_set()
+
+
+def is_running() -> bool:
+    """Whether a thread is importing the heavy modules now."""
+    return _running.is_set()
 
 
 def ensure_imported() -> None:

@@ -192,6 +192,45 @@ def test_full_collections_are_rate_limited(qtbot, monkeypatch):
     assert len(calls) == 3  # under gen 0's threshold: nothing
 
 
+def test_nothing_is_collected_while_the_preload_imports_what_the_app_will_freeze(qtbot, monkeypatch):
+    """While the preload imported torch and transformers, the young objects it made cost each
+    timer collection 20-60 ms and each middle one 290-390 ms of the GUI thread (1.2-1.5 s in
+    the first 12 s after start); they are frozen a moment later, so the app waits for that."""
+    import gc
+
+    from bertstudio.ui import gui_gc, preload
+
+    ThreadJob(lambda: None, name="test-install").start().wait(5000)
+    collector = gui_gc._collector
+    calls: list[int] = []
+    monkeypatch.setattr(gc, "collect", lambda generation=2: calls.append(generation) or 0)
+    monkeypatch.setattr(gc, "freeze", lambda: calls.append(-1))
+    monkeypatch.setattr(gc, "get_threshold", lambda: (700, 10, 10))
+    monkeypatch.setattr(gc, "get_count", lambda: (701, 11, 0))
+    monkeypatch.setattr(collector, "frozen", False)
+    monkeypatch.setattr(collector, "freeze_wanted", False)
+    monkeypatch.setattr(preload, "_ready", threading.Event())
+    seen: list[bool] = []
+    monkeypatch.setattr(preload, "_import_all", lambda modules, took: seen.append(preload.is_running()))
+    monkeypatch.setattr(preload, "hf", lambda name: None)
+    preload.preload()
+    assert seen == [True] and not preload.is_running() and preload.is_ready()  # set only while importing
+    monkeypatch.setattr(preload, "_ready", threading.Event())
+    monkeypatch.setattr(preload, "_running", threading.Event())
+    preload._running.set()  # the preload thread at work
+    collector.check()
+    assert calls == [1]  # no freeze asked for (tests): collected as usual
+    gui_gc.collect_on_gui_thread(freeze=True)  # the app
+    collector.check()
+    assert calls == [1]  # waits for the freeze
+    preload._running.clear()  # the preload ended without its modules (an import failed)
+    collector.check()
+    assert calls == [1, 1]  # collected as usual
+    preload._ready.set()
+    collector.check()
+    assert calls == [1, 1, -1] and collector.frozen
+
+
 def test_once_the_heavy_imports_are_in_the_app_freezes_them_and_gives_them_back_when_main_returns(qtbot, monkeypatch):
     """Full collections walked torch's and transformers' ~550,000 objects (355-566 ms, once a
     minute): the app freezes them once the preload is in; when ``main`` returns in a process
