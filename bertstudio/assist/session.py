@@ -73,6 +73,7 @@ class AssistantState(TrainerJobs, ShownModel):
         self._prior0: Any = None  # the prior before any label (zero-shot, self-trained on the pool)
         self._zero_shot: Any = None
         self._pool: PoolData | None = None
+        self._rows_version = 0  # one more each time the split's rows are replaced (split_imported)
         self._encoder: SentenceEncoder | None = None
         self._cache: EmbeddingCache | None = None
         self._words: WordEmbeddingCache | None = None
@@ -314,6 +315,7 @@ class AssistantState(TrainerJobs, ShownModel):
                 self._ready.clear()
                 self._init_rows()
                 self._pool = None
+                self._rows_version += 1  # a job still at work on the old rows keeps nothing it built
             self._emit("reset", reason="the split was imported again")
             self._request("prepare")
 
@@ -344,11 +346,18 @@ class AssistantState(TrainerJobs, ShownModel):
             self._cache = EmbeddingCache(self.cache_dir, self._encoder)
             self._words = WordEmbeddingCache(self.cache_dir, self._encoder)
             self.messages.extend(self._cache.messages + self._words.messages)
-        if self._pool is None:
-            pool = read_pool(self.spec, self.project.examples(self.split))
-            self._pool = embed_pool(pool, self._cache, self._words, progress=self._progress_cb("embedding"),
-                                    cancel=self._cancel)
-        pool = self._pool
+        with self._lock:
+            rows_version, pool = self._rows_version, self._pool
+        if pool is None:
+            pool = embed_pool(read_pool(self.spec, self.project.examples(self.split)), self._cache, self._words,
+                              progress=self._progress_cb("embedding"), cancel=self._cancel)
+            with self._lock:
+                if rows_version != self._rows_version:
+                    # Rows came in while this pool was embedded (an import that appended unlabelled pairs):
+                    # its row count is not the queue's (IndexError in the spread). The import asked for
+                    # another prepare, which embeds the new rows.
+                    return
+                self._pool = pool
         self._zero_shot = None
         self._prior = None
         if self.spec.zero_shot and len(self._labels) >= 2 and pool.vectors is not None:
@@ -364,10 +373,14 @@ class AssistantState(TrainerJobs, ShownModel):
         vectors = pool.vectors if pool.vectors is not None else sentence_vectors(pool.words)
         if vectors is not None and not self._queue.spread:
             with self._lock:
+                if rows_version != self._rows_version:
+                    return
                 free = np.flatnonzero(~self._queue.labelled)
             lengths = np.array([len(t) for t in pool.tokens]) if self.spec.per_word and pool.tokens else None
             spread = kmeans_spread(vectors, free, seed=self.settings.seed, lengths=lengths)
             with self._lock:
+                if rows_version != self._rows_version:
+                    return
                 self._queue.spread = spread
         self._phase = "ready"
         self._ready.set()
@@ -400,13 +413,16 @@ class AssistantState(TrainerJobs, ShownModel):
         self._job_refit()
 
     def _job_refit(self) -> None:
-        pool = self._pool
+        with self._lock:
+            rows_version, pool = self._rows_version, self._pool
         if pool is None:
             return
         version = self._label_version
         rows, values = self._training_rows()
         scores = self._fit_fast(pool, rows, values, version)
         with self._lock:
+            if rows_version != self._rows_version:  # scores of the rows before an import: not the queue's
+                return
             self._fast = scores
         self._update_audit()
         self._emit("scores", source=scores.source if scores else None, labels=len(rows), version=version)

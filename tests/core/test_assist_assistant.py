@@ -375,3 +375,41 @@ def test_the_chart_history_is_keyed_by_labels_so_far_not_by_the_shown_models_own
     finally:
         a.close()
         project.close()
+
+
+@pytest.mark.parametrize("kind", ["sentence", "pair"])
+def test_rows_appended_while_the_pool_is_embedded_are_embedded_too(tiny, tmp_path, kind):
+    """An import that appended unlabelled rows while the assistant embedded the split: the
+    pool it finished (the old row count) replaced the reset and the next prepare failed with
+    "index 48 is out of bounds for axis 0 with size 48" (a helper's MRPC drive, 3 runs of 4)."""
+    def rows(n: int, start: int) -> list[dict]:
+        out = sentiment_rows(n + start)[start:]
+        return [{**r, "text_pair": f"and {r['text']}"} for r in out] if kind == "pair" else out
+
+    project, gold = make_project(tmp_path / "p", kind, rows(24, 0), ["pos", "neg"])
+    for i in range(6):
+        project.set_gold("train", i, gold[i])
+    held, release = threading.Event(), threading.Event()
+    recorder = Recorder()
+
+    def on_event(event: dict) -> None:
+        recorder(event)
+        if event["kind"] == "progress" and event.get("task") == "embedding" and not held.is_set():
+            held.set()
+            release.wait(60)  # the worker stays inside the embedding of the 24 rows
+
+    a = LabellingAssistant(project, settings=settings(tiny, strong_every=0), on_event=on_event)
+    try:
+        assert held.wait(60)
+        more = rows(10, 24)
+        project.import_examples(from_records(kind, [{**r, "label": None} for r in more], labels=["pos", "neg"]), "train")
+        release.set()
+        assert a.wait_idle(300)
+        assert "error" not in recorder.kinds(), [e for e in recorder.events if e["kind"] == "error"]
+        assert len(a._pool) == 34 and a.status()["phase"] == "ready"
+        assert a.suggestion("train", 30) is not None  # a row of the import is scored
+        assert a.next_row("uncertain") is not None
+    finally:
+        release.set()
+        a.close()
+        project.close()
