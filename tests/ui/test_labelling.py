@@ -431,7 +431,7 @@ def test_a_label_rename_is_undone_and_redone_and_earlier_edits_stay_undoable(qtb
 
 
 def test_a_score_with_hundredths_is_never_rewritten_by_passing_through_the_box_or_slider(qtbot, session_factory):
-    """STS-B holds scores such as 4.25. The box shows tenths (4.3): leaving it with an arrow stored
+    """STS-B holds scores such as 4.25. The box showed tenths (4.3): leaving it with an arrow stored
     4.3 over the imported 4.25 without a word, row after row. A click on the slider's groove or
     the wheel moved the handle and stored nothing; a score typed, then the window closed, was lost."""
     from PySide6.QtWidgets import QSlider
@@ -441,7 +441,7 @@ def test_a_score_with_hundredths_is_never_rewritten_by_passing_through_the_box_o
     page = _page(qtbot, session)
     editor = page.editor()
     spin, slider = editor.spin, editor.slider
-    assert editor.gold_label.text() == "4.25" and spin.value() == 4.3  # the label says what is stored
+    assert editor.gold_label.text() == "4.25" and spin.text() == "4.25"  # both say what is stored
     qtbot.mouseClick(spin.lineEdit(), Qt.MouseButton.LeftButton)
     qtbot.keyClick(spin, Qt.Key.Key_Down)  # leave the box as it was: on to row 1
     assert editor.row == 1 and session.project.gold("train", 0) == 4.25
@@ -461,3 +461,33 @@ def test_a_score_with_hundredths_is_never_rewritten_by_passing_through_the_box_o
 
     with Project.open(folder) as again:
         assert again.gold("train", 2) == 0.7 and again.gold("train", 0) == 4.25
+
+
+def test_a_typed_score_is_stored_as_typed_or_refused_never_changed(qtbot, session_factory):
+    """A helper typed 7.5 in the score box and Enter stored 0.5 (the box's validator dropped the
+    7, the box read ".5"); 10 stored 1.0; 2.615 would have stored 2.6. Nothing was said."""
+    scored = [{"text": f"s{i}", "text_pair": f"t{i}", "label": None} for i in range(2)]
+    session = session_factory("regression", None, {"train": scored})
+    page = _page(qtbot, session)
+    editor = page.editor()
+    spin = editor.spin
+    said: list[str] = []
+    editor.message_shown.connect(said.append)
+    for typed in ("7.5", "10", "-1"):
+        spin.setFocus()
+        spin.lineEdit().selectAll()
+        qtbot.keyClicks(spin, typed)
+        qtbot.keyClick(spin, Qt.Key.Key_Return)
+        assert session.project.gold("train", 0) is None and session.undo_stack.count() == 0, typed
+        assert said and said[-1] == f"{typed} is outside the scale 0-5: not stored"
+        assert spin.text() == "none"  # back to what is stored
+    spin.setFocus()
+    spin.lineEdit().selectAll()
+    qtbot.keyClicks(spin, "2.615")
+    qtbot.keyClick(spin, Qt.Key.Key_Return)
+    assert session.project.gold("train", 0) == 2.615 and spin.text() == "2.615"
+    assert session.undo_stack.undoText() == "Score row 1 as 2.615"
+    spin.lineEdit().selectAll()
+    qtbot.keyClicks(spin, "5")
+    qtbot.keyClick(spin, Qt.Key.Key_Return)
+    assert session.project.gold("train", 0) == 5.0 and spin.text() == "5.0"

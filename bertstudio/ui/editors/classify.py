@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtCore import QEvent, QLocale, QObject, Qt, QTimer
 from PySide6.QtGui import QFont, QKeyEvent
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -192,13 +192,34 @@ class PairEditor(SentenceEditor):
     has_pair = True
 
 
+def _score_text(score: float) -> str:
+    """A score as stored, to at most three decimals (4.25, 0.018, 3.0)."""
+    return f"{score:.3f}".rstrip("0").rstrip(".") if score % 1 else f"{score:.1f}"
+
+
+class _ScoreBox(QDoubleSpinBox):
+    """The score box: three decimals taken, no trailing zeros shown (3.7, not 3.700)."""
+
+    def textFromValue(self, value: float) -> str:  # noqa: N802 - Qt override
+        locale = self.locale()  # the box reads typed text in its locale: write it the same way
+        locale.setNumberOptions(QLocale.NumberOption.OmitGroupSeparator)
+        point = locale.decimalPoint()
+        text = locale.toString(float(value), "f", self.decimals()).rstrip("0")
+        return text + "0" if text.endswith(point) else text
+
+
 class RegressionEditor(SentenceEditor):
     """A score in [0, 5]: slider (0.1 steps), spin box, or keys 0-5 for whole scores."""
 
     kind = "regression"
     has_pair = True
     SCALE = 10  # slider units per score point
-    UNSCORED = -0.1  # the spin box's "no score" value (shown as its special text, never stored)
+    LOW, HIGH = 0.0, 5.0  # the scores this editor stores (STS-B's scale)
+    # The box's "no score" value (shown as its special text, never stored). The box takes far more
+    # than LOW..HIGH so that its validator never drops a typed digit: with a range of -0.1..5,
+    # typing 7.5 kept ".5" and stored 0.5 without a word. Out-of-scale scores are refused on Enter.
+    UNSCORED = -9999.0
+    TYPED_DECIMALS = 3  # as precise as STS-B's own scores (2.615)
     _MOVE_KEYS = (Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_PageUp,
                   Qt.Key.Key_PageDown)
 
@@ -215,12 +236,12 @@ class RegressionEditor(SentenceEditor):
         self.slider.setTickInterval(self.SCALE)
         self.slider.setTickPosition(QSlider.TickPosition.TicksBelow)
         self.slider.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.spin = QDoubleSpinBox()
+        self.spin = _ScoreBox()
         self.spin.setObjectName("scoreSpin")
-        self.spin.setRange(self.UNSCORED, 5.0)
+        self.spin.setRange(self.UNSCORED, -self.UNSCORED)
         self.spin.setSpecialValueText(self.tr("none"))
         self.spin.setSingleStep(0.1)
-        self.spin.setDecimals(1)
+        self.spin.setDecimals(self.TYPED_DECIMALS)  # 2.615 typed is 2.615 stored, not 2.6
         self.spin.setToolTip(self.tr("Type a score such as 3.7: Enter stores it, an arrow key stores it and "
                                      "moves to the previous or next example"))
         self.spin.installEventFilter(self)
@@ -263,7 +284,7 @@ class RegressionEditor(SentenceEditor):
             self.gold_label.setStyleSheet("font-size: 16pt; color: palette(mid);")
         else:
             # as stored (4.25, a prediction's 0.018), not rounded to the box's tenths
-            self.gold_label.setText(f"{float(gold):.3f}".rstrip("0").rstrip(".") if float(gold) % 1 else f"{float(gold):.1f}")
+            self.gold_label.setText(_score_text(float(gold)))
             self.gold_label.setStyleSheet("font-size: 16pt;")
         # an unscored example shows "none" in the box, so leaving the box never stores a stale score
         score = self.UNSCORED if gold is None else float(gold)
@@ -275,8 +296,17 @@ class RegressionEditor(SentenceEditor):
         self._shown = (self.slider.value(), self.spin.value())  # as they hold it (the box rounds to tenths)
 
     def _on_spin_finished(self) -> None:
-        if self.spin.value() > self.UNSCORED / 2 and self.spin.value() != self._shown[1]:
-            self.apply_score(self.spin.value())  # only a score the person changed
+        value = self.spin.value()
+        if value == self.UNSCORED or value == self._shown[1]:
+            return  # only a score the person changed
+        if not self.LOW <= value <= self.HIGH:
+            self.message_shown.emit(self.tr("%1 is outside the scale %2-%3: not stored").replace("%1", f"{value:g}")
+                                    .replace("%2", f"{self.LOW:g}").replace("%3", f"{self.HIGH:g}"))
+            self.spin.blockSignals(True)
+            self.spin.setValue(self._shown[1])  # the stored score again
+            self.spin.blockSignals(False)
+            return
+        self.apply_score(value, decimals=self.TYPED_DECIMALS)
 
     def _on_slider_moved(self) -> None:
         self._slid.stop()
@@ -304,13 +334,15 @@ class RegressionEditor(SentenceEditor):
                 return True
         return super().eventFilter(watched, event)
 
-    def apply_score(self, score: float) -> None:
+    def apply_score(self, score: float, decimals: int = 1) -> None:
+        """Store ``score`` (a key's whole score, the slider's tenths, a suggestion rounded to tenths,
+        a typed score to :data:`TYPED_DECIMALS`), within the scale."""
         if self.row < 0 or not self.session.has_project():
             return
-        score = round(min(5.0, max(0.0, float(score))), 1)
+        score = round(min(self.HIGH, max(self.LOW, float(score))), decimals)
         if self.session.gold(self.split, self.row) == score:
             return
-        text = self.tr("Score row %1 as %2").replace("%1", str(self.row + 1)).replace("%2", f"{score:.1f}")
+        text = self.tr("Score row %1 as %2").replace("%1", str(self.row + 1)).replace("%2", _score_text(score))
         self.set_gold(score, text)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
