@@ -162,6 +162,9 @@ class ProgressPrinter:
                 self._line(_PHASES.get(event.phase, event.phase).format(n=event.total))
         elif isinstance(event, RunFinished) and event.status != "failed":  # a failure: the command's one error line
             self._line(f"run {event.status} at step {event.step}" + (f": {event.message}" if event.message else ""))
+            if event.best_step is not None:  # the metrics printed next are not the last eval line's
+                self._line(f"kept the best evaluation's weights, from step {event.best_step} (--no-save-best keeps the "
+                           "last); the model and metrics below are theirs")
 
     def _line(self, text: str) -> None:
         if self.tty:

@@ -399,6 +399,7 @@ class _Run:
             self.save(step, best=False)
         unwrapped = acc.unwrap_model(self.path.model)
         final = progress.restore_best(unwrapped, folder.best if folder else None)
+        kept = progress.best_step if progress.best_saved and progress.best_step not in (None, step) else None
         result = RunResult(status, final, self.config.output_dir, None, message, step, model=unwrapped)
         if folder and acc.is_main_process:
             save = self.parts.save or _plain_save
@@ -413,7 +414,8 @@ class _Run:
             if status == "finished":  # an earlier evaluation's resumable checkpoint is stale now
                 folder.drop_last()
         acc.wait_for_everyone()
-        self.notify(RunFinished(status=status, step=step, metrics=final, output_dir=self.config.output_dir, message=message))
+        self.notify(RunFinished(status=status, step=step, metrics=final, output_dir=self.config.output_dir, message=message,
+                                best_step=kept if final == progress.best_metrics else None))
         return result
 
 

@@ -82,6 +82,7 @@ class RunFinished:
     output_dir: str | None = None
     message: str = ""
     kind: str = "finished"
+    best_step: int | None = None  # the exported weights and metrics are the best evaluation's, from this earlier step
 
 
 Event = Union[RunStarted, StepLogged, Evaluated, CheckpointSaved, PhaseChanged, RunFinished]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import logging
 import threading
@@ -166,6 +167,14 @@ def test_cancel_saves_a_usable_model(tiny, tmp_path):
     result = train(config(tiny, logging_steps=1, output_dir=str(out)), sentiment(32), sentiment(8), callbacks=[cb], cancel=cancel)
     assert result.status == "cancelled" and result.step == 5
     assert events[-1].kind == "finished" and events[-1].status == "cancelled"
+    # the model and metrics handed over are step 4's, and the command line says so (a helper read a
+    # final "f1": 0.769 under "eval at step 150: f1 75.41" with nothing to explain it)
+    assert events[-1].best_step == 4
+    from bertstudio.cli import ProgressPrinter
+
+    said = io.StringIO()
+    ProgressPrinter(said)(events[-1], None)
+    assert said.getvalue().splitlines()[-1].startswith("kept the best evaluation's weights, from step 4")
     assert max(e.step for e in events if e.kind == "step") == 5
     # best so far (evaluated at step 4 = end of epoch 1) is what model/ holds
     best = torch.load(out / "checkpoints" / "best" / "weights.pt", weights_only=True)
