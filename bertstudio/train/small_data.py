@@ -69,6 +69,9 @@ REASONS = {
     "siamese": QT_TRANSLATE_NOOP("SmallData", "{rows} labels: a linear head on the siamese (u, v, |u-v|, u*v) "
                                               "features, started from a logistic regression on the frozen encoder, "
                                               "then trained for at least {steps} steps"),
+    "siamese_scores": QT_TRANSLATE_NOOP("SmallData", "{rows} scored pairs: a linear head on the siamese (u, v, |u-v|, "
+                                                     "u*v) features, started from a ridge regression on the frozen "
+                                                     "encoder, then trained for at least {steps} steps"),
     "steps": QT_TRANSLATE_NOOP("SmallData", "{rows} labelled rows: batch {batch} and {epochs} epochs, for at least "
                                             "{steps} optimizer steps"),
     "steps_windows": QT_TRANSLATE_NOOP("SmallData", "{rows} labelled questions, about {windows} windows of {length} "
@@ -149,7 +152,8 @@ def adapt_explained(config: TrainConfig, counts: Counter | dict[str, int], *, gi
         head = spec.sentence_head
         chosen.update(head=head, method="finetune", lr=SMALL_LR, batch_size=SMALL_BATCH, warmup_ratio=0.1,
                       epochs=epochs_for(rows, SMALL_BATCH), **({"mode": "full"} if mode_free else {}))
-        reasons.append(("embedding" if head == "embedding" else "siamese", {"rows": str(rows), "steps": str(MIN_STEPS)}))
+        key = "embedding" if head == "embedding" else "siamese" if spec.gold.has_label_set else "siamese_scores"
+        reasons.append((key, {"rows": str(rows), "steps": str(MIN_STEPS)}))
     elif free and small:
         windows = units if units and units != rows else None
         chosen.update(batch_size=SMALL_BATCH, epochs=epochs_for(windows or rows, SMALL_BATCH))

@@ -171,7 +171,11 @@ def test_beyond_setfit_and_for_pairs_the_probe_started_embedding_head():
     assert (sentence.head, sentence.method, sentence.lr, sentence.batch_size) == ("embedding", "finetune", 3e-5, 16)
     assert sentence.epochs * np.ceil(400 / 16) >= small_data.MIN_STEPS
     pair = small_data.adapt(TrainConfig(task="pair"), Counter(a=10, b=10), sentence_transformer=True)
-    assert pair.head == "siamese" and "siamese" in pair.auto_reason
+    assert pair.head == "siamese" and "siamese" in pair.auto_reason and "logistic regression" in pair.auto_reason
+    # scores are fitted by a ridge regression (train/probe.py), and the reason said "logistic regression"
+    scores = small_data.adapt(TrainConfig(task="regression"), Counter(rows=20), sentence_transformer=True)
+    assert scores.head == "siamese" and scores.auto_reason.startswith("20 scored pairs: a linear head on the siamese")
+    assert "ridge regression" in scores.auto_reason and "logistic" not in scores.auto_reason
 
 
 def test_other_small_sets_get_enough_steps_and_large_sets_keep_the_recipe():
