@@ -74,6 +74,14 @@ class KindSpec:
     def has_label_set(self) -> bool:
         return self.gold.has_label_set
 
+    def required_inputs(self, *, siamese: bool = False) -> tuple[str, ...]:
+        """What a model of this kind needs typed to predict: :attr:`inputs`, and for a siamese
+        model (each text of a pair encoded alone) the second text too: a scored-pairs model read
+        one sentence beside an empty one and answered 2.5 without a word."""
+        if siamese and "text_pair" in self.optional_inputs:
+            return (*self.inputs, "text_pair")
+        return self.inputs
+
     @property
     def arrow_schema(self) -> pa.Schema:
         return self.features.arrow_schema

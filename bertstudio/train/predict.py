@@ -88,10 +88,11 @@ class Predictor:
         (label/probs/confidence, score, tags/entities, answer/start/score); a per-token
         kind (tagging) adds ``probs``: one {tag: probability} per word."""
         given = {"text": text, "text_pair": text_pair, "tokens": tokens, "question": question, "context": context}
-        needed = self.spec.inputs
+        needed = self.spec.required_inputs(siamese=getattr(self.model, "siamese", False))
         missing = [f for f in needed if not given.get(f)]
         if missing:
-            raise ConfigError(f"a {self.kind} model needs {' and '.join(missing)} to predict", where="input",
+            pairs = " that reads sentence pairs" if set(missing) - set(self.spec.inputs) else ""
+            raise ConfigError(f"a {self.kind} model{pairs} needs {' and '.join(missing)} to predict", where="input",
                               expected=", ".join(needed))
         record: dict[str, Any] = {k: v for k, v in given.items() if v is not None and k in self.spec.columns}
         for column, feature in self.spec.features.items():  # other text columns (a QA id) are left empty

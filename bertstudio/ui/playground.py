@@ -112,10 +112,12 @@ class PlaygroundPage(QWidget):
         }
         return titles.get(column, column)
 
-    def _set_kind(self, kind: str) -> None:
-        """Input boxes for what the kind's model reads (its spec's inputs, then optional ones)."""
+    def _set_kind(self, kind: str, *, siamese: bool = False) -> None:
+        """Input boxes for what the kind's model reads (its spec's inputs, then optional ones);
+        ``siamese``: the model needs both texts of a pair, also where the kind's second is optional."""
         self.kind = kind
         self.spec = get_spec(kind)
+        self.required = self.spec.required_inputs(siamese=siamese)
         self.fields = list(self.spec.inputs + self.spec.optional_inputs)[:2]
         self.input_label.setText(self._input_title(self.fields[0], len(self.fields) == 1))
         second = self.fields[1] if len(self.fields) > 1 else None
@@ -156,8 +158,9 @@ class PlaygroundPage(QWidget):
 
     def _on_run_changed(self, _idx: int) -> None:
         data = self.run_combo.currentData()
-        kind = (read_run(data).kind or self.session.kind) if data else self.session.kind
-        self._set_kind(kind)
+        run = read_run(data) if data else None
+        self._set_kind((run.kind if run else None) or self.session.kind,
+                       siamese=bool(run and run.config and run.config.head == "siamese"))
         has = data is not None
         self.predict_button.setEnabled(has)
         self.status.setText("" if has else self.tr("Train a model first: the Playground uses a finished or cancelled run's model."))
@@ -166,7 +169,7 @@ class PlaygroundPage(QWidget):
     # --- predicting -----------------------------------------------------------------
     def inputs(self) -> dict[str, Any] | None:
         typed = dict(zip(self.fields, (self.input.toPlainText().strip(), self.input2.toPlainText().strip())))
-        if any(not typed.get(c) for c in self.spec.inputs):
+        if any(not typed.get(c) for c in self.required):
             return None
         out: dict[str, Any] = {}
         for column, value in typed.items():
@@ -186,7 +189,7 @@ class PlaygroundPage(QWidget):
             self._job = None  # an answer still on its way is not shown either
             self.output.clear()
             empty = [self._input_title(c, len(self.fields) == 1) for c, box in zip(self.fields, (self.input, self.input2))
-                     if c in self.spec.inputs and not box.toPlainText().strip()]
+                     if c in self.required and not box.toPlainText().strip()]
             self.status.setText(self.tr("Type the {boxes} to predict.").format(boxes=" + ".join(empty).lower()))
             return
         lock = self._lock

@@ -281,6 +281,36 @@ def stsb_run(tmp_path_factory, tiny_model_dir, stsb) -> Path:
                 tiny_model_dir)
 
 
+def test_a_siamese_scores_model_asks_for_both_sentences(qtbot, tmp_path, tmp_path_factory, stsb, tiny_model_dir):
+    """A helper's STS-B model (the siamese head Automatic picks) answered "Score: 2.500" to one
+    sentence in the Playground, and `bertstudio predict --text` gave 2.45 with exit 0: each text
+    of a pair is encoded alone, so the second was an empty string. Both now ask for it."""
+    from bertstudio.errors import ConfigError
+    from bertstudio.train.config import TrainConfig
+    from bertstudio.train.engine import train
+    from bertstudio.train.predict import Predictor
+
+    out = tmp_path_factory.mktemp("stsb-siamese") / "run"
+    config = TrainConfig(task="regression", head="siamese", model=str(tiny_model_dir), epochs=1, batch_size=8, lr=1e-3,
+                         max_length=48, device="cpu", precision="fp32", output_dir=str(out))
+    assert train(config, stsb.select(range(16)), project_rows(stsb.select(range(16, 24)), range(8))).status == "finished"
+    predictor = Predictor.load(out / "model")
+    with pytest.raises(ConfigError, match="model that reads sentence pairs needs text_pair"):
+        predictor.predict(text="A plane is taking off.")
+    assert isinstance(predictor.predict(text="A plane is taking off.", text_pair="A plane departs.")["score"], float)
+
+    session = _session_with(tmp_path, "regression", [], stsb.select(range(16)), stsb.select(range(16, 24)), out)
+    page = PlaygroundPage(session)
+    qtbot.addWidget(page)
+    qtbot.keyClicks(page.input, "A plane is taking off.")
+    page.predict()
+    assert page.status.text() == "Type the second sentence to predict." and page._job is None
+    with qtbot.waitSignal(page.prediction_shown, timeout=60_000):
+        qtbot.keyClicks(page.input2, "A plane departs.")
+        page.predict()
+    session.close()
+
+
 def test_regression_scatter_points_open_their_example(qtbot, tmp_path, stsb, stsb_run):
     session = _session_with(tmp_path, "regression", [], stsb.select(range(48)), stsb.select(range(48, 72)), stsb_run)
     page = ResultsPage(session)
