@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from bertstudio.data import project_store as store
 from bertstudio.data.labelmap import map_table, mapped_label_order, values_in
@@ -113,6 +114,7 @@ class SplitOps:
                 table = map_table(self.kind, table, label_map)
                 declared = mapped_label_order(declared, label_map)
             new_labels = self._labels_to_add(table, declared, add_labels, examples.source)
+            self._check_score_range(table, examples.source)
             if new_labels:  # the file's label names, held to the rules of the project's
                 try:
                     check_label_names(self.labels + new_labels, self.folder)  # type: ignore[attr-defined]
@@ -131,6 +133,24 @@ class SplitOps:
             source = examples.source if replace or split not in self._meta["splits"] \
                 else self._meta["splits"][split].get("source")
             return self._store_split(split, table, source, new_labels, replace=replace)
+
+    def _check_score_range(self, table: pa.Table, source: str | None) -> None:
+        """A project of a benchmark with a score scale (STS-B: 0-5) takes scores on it only: a
+        plain TSV with 7.5 and -1 went into an STS-B project without a word, where the benchmark's
+        own layout refuses them."""
+        from bertstudio.data.glue import GLUE_TASKS
+
+        preset = GLUE_TASKS.get(self._meta.get("glue_task") or "")  # type: ignore[attr-defined]
+        spec = get_spec(self.kind)
+        if preset is None or preset.score_range is None or spec.has_label_set or spec.gold_column not in table.column_names:
+            return
+        lo, hi = preset.score_range
+        scores = table.column(spec.gold_column).cast(pa.float64())
+        outside = pc.or_(pc.less(scores, lo), pc.greater(scores, hi))
+        if pc.any(outside).as_py():
+            row = pc.index(outside, True).as_py()
+            raise DataError(f"score {scores[row].as_py():g} is outside the {preset.name} scale",
+                            path=source or self.folder, where=f"row {row + 1}", expected=f"a number in [{lo:g}, {hi:g}]")
 
     def _check_keys(self, old: pa.Table, new: pa.Table, source: str | None) -> None:
         """A kind whose rows are named (QA's question ids) keeps each name once in a split: a file

@@ -370,3 +370,28 @@ def test_a_failed_write_is_reported_and_leaves_nothing_behind(project: Project, 
     project.close(compact=False)
     again = Project.open(project.folder)
     assert again.gold("train", 4) == "pos" and again.recovery_messages == []
+
+
+def test_an_sts_b_project_takes_scores_on_its_scale_only(tmp_path):
+    """A helper imported a plain TSV with scores 7.5 and -1 into an STS-B project: all 20 rows went
+    in ("Scores from -1.00 to 7.50"), where the benchmark's own layout refuses 7.5. A plain
+    regression project has no scale and keeps any finite score."""
+    from bertstudio.data.examples import from_records
+    from bertstudio.errors import DataError
+
+    rows = [{"text": "a", "text_pair": "b", "label": 2.5}, {"text": "c", "text_pair": "d", "label": None},
+            {"text": "e", "text_pair": "f", "label": 7.5}]
+    stsb = Project.create(tmp_path / "stsb", name="s", kind="regression", glue_task="STS-B")
+    examples = from_records("regression", rows, labels=[])
+    examples.source = "scores.tsv"
+    with pytest.raises(DataError) as caught:
+        stsb.import_examples(examples, "train")
+    assert str(caught.value) == "scores.tsv, row 3: score 7.5 is outside the STS-B scale (expected a number in [0, 5])"
+    assert "train" not in stsb.split_names
+    stsb.import_examples(from_records("regression", rows[:2], labels=[]), "train")  # on the scale, and unscored: in
+    assert stsb.gold("train", 0) == 2.5 and stsb.gold("train", 1) is None
+    stsb.close()
+    plain = Project.create(tmp_path / "plain", name="p", kind="regression")
+    plain.import_examples(from_records("regression", rows, labels=[]), "train")
+    assert plain.gold("train", 2) == 7.5
+    plain.close()
