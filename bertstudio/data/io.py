@@ -255,6 +255,7 @@ class Preview:
     suggested_columns: dict[str, str | int] = field(default_factory=dict)
     preset: str | None = None
     labels: list[str] = field(default_factory=list)
+    problem: str | None = None  # what reading the file this way will refuse (shown at once, not after Import)
 
 
 def preview(path: str | os.PathLike[str], *, fmt: str = "auto", n: int = 50, header: bool | None = None) -> Preview:
@@ -293,7 +294,14 @@ def preview(path: str | os.PathLike[str], *, fmt: str = "auto", n: int = 50, hea
         if has_header and not mapping and len(recs) > 1:  # only names it does not know: guess from a row
             kind, by_position = suggest_columns(None, recs[1])
             mapping = {column: recs[0][i] for column, i in by_position.items()}
-        return Preview(str(path), fmt, names, recs[1:] if has_header else recs[:n], has_header, kind, mapping)
+        problem = None
+        if has_header and len(set(names)) != len(names):  # the reader's refusal (formats/table.py), said now
+            dup = next(x for x in names if names.count(x) > 1)
+            problem = str(DataError(f"duplicate column name {dup!r} in the header", path=path, where="line 1",
+                                    expected="each column named once, or the first row read as data"))
+            kind, mapping = None, {}
+        return Preview(str(path), fmt, names, recs[1:] if has_header else recs[:n], has_header, kind, mapping,
+                       problem=problem)
     if fmt == "jsonl":
         objs = []
         for ln in text.split("\n"):

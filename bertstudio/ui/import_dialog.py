@@ -143,10 +143,10 @@ class ImportDialog(QDialog):
         self.mapping_box.setObjectName("mappingBox")
         mapping = QFormLayout(self.mapping_box)
         self.mapping: dict[str, QComboBox] = {}
-        names = {"text": self.tr("Text"), "text_pair": self.tr("Second text"), "label": self.tr("Label / score"),
-                 "tokens": self.tr("Tokens"), "tags": self.tr("Tags"), "context": self.tr("Context"),
-                 "question": self.tr("Question"), "answers": self.tr("Answers"), "id": self.tr("Id"),
-                 "title": self.tr("Title")}
+        names = self._titles = {
+            "text": self.tr("Text"), "text_pair": self.tr("Second text"), "label": self.tr("Label / score"),
+            "tokens": self.tr("Tokens"), "tags": self.tr("Tags"), "context": self.tr("Context"),
+            "question": self.tr("Question"), "answers": self.tr("Answers"), "id": self.tr("Id"), "title": self.tr("Title")}
         for column in MAPPED[self.kind]:
             combo = QComboBox()
             combo.setObjectName(f"map_{column}")
@@ -296,8 +296,11 @@ class ImportDialog(QDialog):
             "%2", kind_name(info.suggested_kind) if info.suggested_kind else "?")
         missing = self._missing_columns(self.load_options())
         if missing:  # said now, under the preview, not only after Import is pressed
-            status += " · " + self.tr("choose the file column for: %1").replace("%1", ", ".join(missing))
+            status += " · " + self.tr("choose the file column for: %1").replace("%1", self._column_titles(missing))
         self.status_label.setText(status)
+        if info.problem:
+            self.show_error(info.problem)
+            return
         if mismatch:
             self.show_error(self.tr("This file holds %1 examples but the project is a %2 project.")
                             .replace("%1", kind_name(str(info.suggested_kind))).replace("%2", kind_name(self.kind)))
@@ -335,6 +338,10 @@ class ImportDialog(QDialog):
                 options["header"] = bool(self.preview_info.has_header)
         return options
 
+    def _column_titles(self, columns: list[str]) -> str:
+        """The mapping rows' own titles ("Second text"), not the stored column names ("text_pair")."""
+        return ", ".join(self._titles.get(c, c) for c in columns)
+
     def _missing_columns(self, options: dict[str, Any]) -> list[str]:
         return [c for c in MAPPED[self.kind] if c not in OPTIONAL and "columns" in options
                 and c not in options["columns"]]
@@ -359,7 +366,7 @@ class ImportDialog(QDialog):
         options = self.load_options()
         missing = self._missing_columns(options)
         if missing:
-            self.show_error(self.tr("Choose the file column for: %1").replace("%1", ", ".join(missing)))
+            self.show_error(self.tr("Choose the file column for: %1").replace("%1", self._column_titles(missing)))
             return
         ready = self.survey.result_for(path, options)
         if ready is not None:

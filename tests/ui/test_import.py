@@ -223,4 +223,24 @@ def test_a_file_with_no_text_column_says_which_column_to_choose_before_import(qt
     path.write_text("label\n" + "\n".join(("pos", "neg") * 5) + "\n", encoding="utf-8")
     dialog = ImportDialog(main_window.session, main_window, str(path))
     qtbot.addWidget(dialog)
-    assert "choose the file column for: text" in dialog.status_label.text()
+    assert "choose the file column for: Text" in dialog.status_label.text()
+
+
+def test_a_pair_file_with_a_header_naming_one_column_twice_says_so_at_once(qtbot, session_factory, tmp_path):
+    """A helper's pair TSV headed sentence/sentence/label read "choose the file column for:
+    text_pair" (the stored name, not the dialog's "Second text") with Import on; the reader's
+    "duplicate column name" came only after a column was picked. Now the preview says it, and
+    unticking the header reads the first row as data."""
+    path = tmp_path / "dup.tsv"
+    rows = [f"a man plays {i}\ta man is playing {i}\t{i % 2}" for i in range(6)]
+    path.write_text("sentence\tsentence\tlabel\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    session = session_factory("pair", ["0", "1"], {})
+    dialog = ImportDialog(session, None, str(path))
+    qtbot.addWidget(dialog)
+    assert "duplicate column name 'sentence' in the header" in dialog.error_label.text()
+    assert "dup.tsv" in dialog.error_label.text() and not _ok(dialog).isEnabled()
+    assert dialog.header_check.isEnabled() and dialog.header_check.isChecked()
+    dialog.header_check.click()  # the first row is data
+    assert dialog.error_label.text() == "" and dialog.preview_model.rowCount() == 7
+    status = dialog.status_label.text()
+    assert "text_pair" not in status and ("Second text" in status or "choose the file column" not in status)
