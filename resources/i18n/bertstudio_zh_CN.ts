@@ -1321,52 +1321,52 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/import_dialog.py" line="142"/>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="317"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="320"/>
         <source>Columns (what each column of the file holds)</source>
         <translation>列(文件每一列的内容)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="146"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="147"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="146"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="147"/>
         <source>Second text</source>
         <translation>第二段文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="146"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="147"/>
         <source>Label / score</source>
         <translation>标签 / 分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="147"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="148"/>
         <source>Tokens</source>
         <translation>词元</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="147"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="148"/>
         <source>Tags</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="147"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="148"/>
         <source>Context</source>
         <translation>上下文</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="148"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="149"/>
         <source>Question</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="148"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="149"/>
         <source>Answers</source>
         <translation>答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="148"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="149"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
@@ -1406,32 +1406,32 @@
         <translation>请为以下内容选择文件列：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="302"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="305"/>
         <source>This file holds %1 examples but the project is a %2 project.</source>
         <translation>此文件包含“%1”样例，但项目是“%2”项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="316"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="319"/>
         <source>Columns (set by the format or preset)</source>
         <translation>列(由格式或预设决定)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="362"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="369"/>
         <source>Choose the file column for: %1</source>
         <translation>请选择对应的文件列:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="385"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="392"/>
         <source>Reading the file…</source>
         <translation>正在读取文件…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="418"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="425"/>
         <source>The file&apos;s labels differ from the project&apos;s: choose what each becomes, then Import.</source>
         <translation>文件中的标签与项目的不同:请为每个标签选择对应的项目标签，然后点击“导入”。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="454"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="461"/>
         <source>Choose what these labels become: %1</source>
         <translation>请为这些标签选择对应的项目标签:%1</translation>
     </message>
@@ -1439,7 +1439,12 @@
 <context>
     <name>KindEditor</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/base.py" line="164"/>
+        <location filename="../../bertstudio/ui/editors/base.py" line="113"/>
+        <source>Key %1 sets nothing: the labels are on keys 1-%2</source>
+        <translation>按键 %1 没有对应的标签：标签在按键 1-%2 上</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/base.py" line="168"/>
         <source>Every example of this split is labelled.</source>
         <translation>此数据划分中的样例已全部标注。</translation>
     </message>
@@ -2129,47 +2134,47 @@
         <translation>上下文</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="138"/>
+        <location filename="../../bertstudio/ui/playground.py" line="140"/>
         <source>{name} (latest)</source>
         <translation>{name}(最新)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="139"/>
+        <location filename="../../bertstudio/ui/playground.py" line="141"/>
         <source>{name} (not finished)</source>
         <translation>{name}（未完成）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="163"/>
+        <location filename="../../bertstudio/ui/playground.py" line="166"/>
         <source>Train a model first: the Playground uses a finished or cancelled run&apos;s model.</source>
         <translation>请先训练模型:“试用”页使用已完成或已取消的运行所保存的模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="190"/>
+        <location filename="../../bertstudio/ui/playground.py" line="193"/>
         <source>Type the {boxes} to predict.</source>
         <translation>请先输入{boxes}再预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="193"/>
+        <location filename="../../bertstudio/ui/playground.py" line="196"/>
         <source>Predicting…</source>
         <translation>预测中…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="215"/>
+        <location filename="../../bertstudio/ui/playground.py" line="218"/>
         <source>Could not predict: {m}</source>
         <translation>无法预测:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="228"/>
+        <location filename="../../bertstudio/ui/playground.py" line="231"/>
         <source>Score</source>
         <translation>分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="244"/>
+        <location filename="../../bertstudio/ui/playground.py" line="247"/>
         <source>No answer in the context.</source>
         <translation>上下文中没有答案。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="249"/>
+        <location filename="../../bertstudio/ui/playground.py" line="252"/>
         <source>score</source>
         <translation>得分</translation>
     </message>
@@ -2360,39 +2365,49 @@
 <context>
     <name>RegressionEditor</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="242"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="247"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="245"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="250"/>
         <source>Type a score such as 3.7: Enter stores it, an arrow key stores it and moves to the previous or next example</source>
         <translation>输入分数，例如 3.7:按 Enter 保存，按方向键保存并转到上一个或下一个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="262"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="267"/>
         <source>Keys 0-5 set a whole score; for tenths drag the slider or type the score in the box (Enter or an arrow key stores it).</source>
         <translation>按键 0-5 设置整数分数；如需十分位，请拖动滑块或在输入框中输入分数(按 Enter 或方向键保存)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="283"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="288"/>
         <source>(not scored)</source>
         <translation>(未打分)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="283"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="288"/>
         <source>(no example)</source>
         <translation>(无样例)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="303"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="308"/>
         <source>%1 is outside the scale %2-%3: not stored</source>
         <translation>%1 超出了 %2-%3 的评分范围：未保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="345"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="343"/>
+        <source>set the score with keys 0-5 or type it in the box</source>
+        <translation>请用按键 0-5 设置分数，或在输入框中输入分数</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="353"/>
         <source>Score row %1 as %2</source>
         <translation>将第 %1 行打分为 %2</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="363"/>
+        <source>Key %1 sets nothing: keys 0-5 set whole scores; type other scores in the box</source>
+        <translation>按键 %1 没有作用：按键 0-5 设置整数分数；其他分数请在输入框中输入</translation>
     </message>
 </context>
 <context>
@@ -3180,13 +3195,23 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/editors/classify.py" line="184"/>
-        <source>Audit example: Enter has no suggestion to accept here (hidden on purpose); pick its label with a number key</source>
-        <translation>审核样本：这里没有可用 Enter 接受的建议（有意隐藏）；请用数字键选择标签</translation>
+        <source>Audit example: Enter has no suggestion to accept here (hidden on purpose); %1</source>
+        <translation>审核样本：这里没有可用 Enter 接受的建议（有意隐藏）；%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="187"/>
-        <source>No suggestion to accept yet: pick the label with a number key</source>
-        <translation>还没有可接受的建议：请用数字键选择标签</translation>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="186"/>
+        <source>No suggestions while the labelling assistant is off (Tools &gt; Labelling assistant): %1</source>
+        <translation>标注助手关闭时没有建议（工具 &gt; 标注助手）：%1</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="188"/>
+        <source>No suggestion to accept yet: %1</source>
+        <translation>暂时没有可接受的建议：%1</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="192"/>
+        <source>pick the label with a number key</source>
+        <translation>请用数字键选择标签</translation>
     </message>
 </context>
 <context>

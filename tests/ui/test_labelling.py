@@ -491,3 +491,30 @@ def test_a_typed_score_is_stored_as_typed_or_refused_never_changed(qtbot, sessio
     qtbot.keyClicks(spin, "5")
     qtbot.keyClick(spin, Qt.Key.Key_Return)
     assert session.project.gold("train", 0) == 5.0 and spin.text() == "5.0"
+
+
+def test_keys_that_set_nothing_say_why(qtbot, session_factory):
+    """A helper pressed 3 in a two-label pair project, 6-9 and Enter in a scores project: nothing
+    happened and nothing was said. With the assistant off, Enter said "No suggestion to accept
+    yet", as if one were coming."""
+    pairs = [{"text": "a", "text_pair": "b", "label": None}]
+    session = session_factory("pair", ["same", "different"], {"train": pairs})
+    session.assist.enabled = False
+    editor = _page(qtbot, session).editor()
+    said: list[str] = []
+    editor.message_shown.connect(said.append)
+    qtbot.keyClick(editor, Qt.Key.Key_3)
+    assert session.project.gold("train", 0) is None and said[-1] == "Key 3 sets nothing: the labels are on keys 1-2"
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    assert said[-1].startswith("No suggestions while the labelling assistant is off")
+    assert said[-1].endswith("pick the label with a number key")
+
+    scored = [{"text": "a", "text_pair": "b", "label": None}]
+    session2 = session_factory("regression", None, {"train": scored})
+    reg = _page(qtbot, session2).editor()
+    reg.message_shown.connect(said.append)
+    qtbot.keyClick(reg, Qt.Key.Key_7)
+    assert session2.project.gold("train", 0) is None
+    assert said[-1] == "Key 7 sets nothing: keys 0-5 set whole scores; type other scores in the box"
+    qtbot.keyClick(reg, Qt.Key.Key_Return)
+    assert "suggestion" in said[-1] and said[-1].endswith("set the score with keys 0-5 or type it in the box")

@@ -109,6 +109,10 @@ class KindEditor(QWidget):
         if number is not None and 1 <= number <= min(9, len(choices)):
             self.apply_choice(choices[number - 1])
             return True
+        if number is not None and number > len(choices) >= 1:  # nothing to set: say so, not silence
+            self.message_shown.emit(self.tr("Key %1 sets nothing: the labels are on keys 1-%2")
+                                    .replace("%1", str(number)).replace("%2", str(min(9, len(choices)))))
+            return True
         text = event.text()
         if choices and (text == OPEN_KEY or opens_picker(text, self.command_letters)):
             self.open_picker("" if text == OPEN_KEY else text)

@@ -181,10 +181,15 @@ class SentenceEditor(KindEditor):
             return
         assist = getattr(self.session, "assist", None)
         if assist is not None and assist.is_audit_pick(self.split, self.row):
-            self.message_shown.emit(self.tr("Audit example: Enter has no suggestion to accept here (hidden on "
-                                            "purpose); pick its label with a number key"))
+            said = self.tr("Audit example: Enter has no suggestion to accept here (hidden on purpose); %1")
+        elif assist is not None and not assist.is_on():
+            said = self.tr("No suggestions while the labelling assistant is off (Tools > Labelling assistant): %1")
         else:
-            self.message_shown.emit(self.tr("No suggestion to accept yet: pick the label with a number key"))
+            said = self.tr("No suggestion to accept yet: %1")
+        self.message_shown.emit(said.replace("%1", self._how_to_label()))
+
+    def _how_to_label(self) -> str:
+        return self.tr("pick the label with a number key")
 
 
 class PairEditor(SentenceEditor):
@@ -334,6 +339,9 @@ class RegressionEditor(SentenceEditor):
                 return True
         return super().eventFilter(watched, event)
 
+    def _how_to_label(self) -> str:
+        return self.tr("set the score with keys 0-5 or type it in the box")
+
     def apply_score(self, score: float, decimals: int = 1) -> None:
         """Store ``score`` (a key's whole score, the slider's tenths, a suggestion rounded to tenths,
         a typed score to :data:`TYPED_DECIMALS`), within the scale."""
@@ -351,9 +359,13 @@ class RegressionEditor(SentenceEditor):
             self.apply_score(float(number))
             if self.advance_box.isChecked():
                 self.advance()
+        elif number is not None:
+            self.message_shown.emit(self.tr("Key %1 sets nothing: keys 0-5 set whole scores; type other scores "
+                                            "in the box").replace("%1", str(number)))
         elif event.key() in (Qt.Key.Key_Backspace, Qt.Key.Key_Delete):
             self.clear_label()
         elif event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not event.modifiers():
-            self.accept_suggestion()
+            if not self.accept_suggestion():
+                self._say_why_enter_did_nothing()
         elif not self.handle_navigation(event):
             KindEditor.keyPressEvent(self, event)
