@@ -51,6 +51,7 @@ SMALL_BATCH = 16
 SMALL_LR = 3e-5  # the embedding head's end-to-end fine-tuning after the probe
 LORA_LR = 5e-4
 HEAD_STEPS = 50  # SetFit's second phase: the probe-started head alone
+MAX_EVALS = 10  # a chosen run of many short epochs evaluates this often, not after every epoch
 
 # The recipe: giving any of these (a flag, a run.toml, a Train page field) means the user's
 # recipe, so adapt() chooses none of them; the mode given keeps the choice within that mode.
@@ -77,6 +78,8 @@ REASONS = {
     "steps_windows": QT_TRANSLATE_NOOP("SmallData", "{rows} labelled questions, about {windows} windows of {length} "
                                                     "tokens: batch {batch} and {epochs} epochs, for at least {steps} "
                                                     "optimizer steps"),
+    "evals": QT_TRANSLATE_NOOP("SmallData", "evaluated every {every} steps ({evals} times), not after each of "
+                                            "{epochs} short epochs"),
     "lora": QT_TRANSLATE_NOOP("SmallData", "LoRA: learning rate {lr} (about 10x full fine-tuning's, as peft's "
                                            "examples use)"),
     "frozen_pairs": QT_TRANSLATE_NOOP("SmallData", "frozen encoder on pairs: the siamese head, each side encoded alone "
@@ -163,6 +166,15 @@ def adapt_explained(config: TrainConfig, counts: Counter | dict[str, int], *, gi
         else:
             reasons.append(("steps", said))
 
+    epochs = chosen.get("epochs")
+    if epochs and epochs > MAX_EVALS and config.eval_steps is None and "eval_steps" not in given:
+        # 32 labels and 800 evaluation rows: 25 epochs of 2 steps each evaluated all 800 rows, and
+        # the evaluations, not the training, took most of the run
+        per_epoch = math.ceil(math.ceil((units or rows) / chosen.get("batch_size", config.batch_size)) / config.grad_accum)
+        every = math.ceil(epochs * per_epoch / MAX_EVALS)
+        chosen["eval_steps"] = every
+        reasons.append(("evals", {"every": str(every), "evals": str(math.ceil(epochs * per_epoch / every)),
+                                  "epochs": str(epochs)}))
     mode = chosen.get("mode", mode)
     head = chosen.get("head", config.head)
     if mode == "lora" and "lr" not in given and "lr" not in chosen:

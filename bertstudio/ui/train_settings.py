@@ -29,6 +29,7 @@ FORM_FIELDS = ("model", "head", "method", "mode", "lora_rank", "batch_size", "lr
                "seed", "seeds", "device", "precision")
 # What the "Automatic" preset sets (train/small_data.adapt); editing one of these makes the preset Custom.
 AUTO_FIELDS = ("head", "method", "batch_size", "lr", "epochs", "warmup_ratio")
+AUTO_UNSEEN = ("eval_steps",)  # also chosen by it, without a field on the form (said in its reason)
 AUTO = "auto"
 # BERT paper, appendix A.3: batch {16, 32}, lr {5e-5, 4e-5, 3e-5, 2e-5}, epochs {2, 3, 4}, warmup 10%.
 PAPER_BATCHES = (16, 32)
@@ -116,6 +117,7 @@ class TrainSettingsForm(QGroupBox):
         self.auto_label = QLabel(objectName="autoReasonLabel", wordWrap=True)
         self.auto_label.setStyleSheet("color: palette(placeholder-text);")
         self._auto_values: dict[str, Any] = {}
+        self._auto_unseen: dict[str, Any] = {}  # chosen settings the form has no field for
         self._auto_reason: str | None = None
         self.mode_chosen = False  # the person picked the mode while Automatic: the choice keeps it
 
@@ -238,6 +240,7 @@ class TrainSettingsForm(QGroupBox):
         finally:
             self._applying = False
         self._auto_values = {k: values[k] for k in AUTO_FIELDS if k in values}
+        self._auto_unseen = {k: values[k] for k in AUTO_UNSEEN if k in values}
         self._auto_reason = reason
         self.auto_label.setText(said or reason or self.tr("The BERT paper's recipe: the labelled set is large enough for it."))
         self.auto_label.setVisible(True)
@@ -309,6 +312,7 @@ class TrainSettingsForm(QGroupBox):
             "max_length": self.max_len_spin.value(), "seed": self.seed_spin.value(), "seeds": self.seeds_spin.value(),
             "device": self.device_combo.currentText().strip() or "auto", "precision": self.precision_combo.currentText(),
             "auto_reason": self._auto_reason if self.is_auto() else None,
+            **(self._auto_unseen if self.is_auto() else {}),
         }
 
     def set_kind(self, kind: str | None) -> None:

@@ -32,7 +32,7 @@ from bertstudio.train.events import PhaseChanged, RunFinished, RunStarted
 from bertstudio.train.rundir import run_name
 from bertstudio.ui.train_checks import VocabularyWarning, labelled_rows, missing_for_training
 from bertstudio.ui.train_estimate import TimeEstimateLabel
-from bertstudio.ui.train_settings import FORM_FIELDS, TrainSettingsForm, legacy_settings
+from bertstudio.ui.train_settings import AUTO_UNSEEN, FORM_FIELDS, TrainSettingsForm, legacy_settings
 from bertstudio.ui.training_monitor import TrainingMonitor
 from bertstudio.ui.worker import ThreadJob, TrainingWorker
 
@@ -165,7 +165,7 @@ class TrainingPage(QWidget):
         if not self.form.is_auto() or self._adapting:
             return
         defaults = TrainConfig()
-        fresh = {k: getattr(defaults, k) for k in RECIPE} | {"auto_reason": None}
+        fresh = {k: getattr(defaults, k) for k in (*RECIPE, *AUTO_UNSEEN)} | {"auto_reason": None}
         if not self.form.mode_chosen:
             fresh["mode"] = defaults.mode
         base = self.page_config(**fresh)
@@ -177,7 +177,7 @@ class TrainingPage(QWidget):
         try:
             said = (say(reasons, partial(QCoreApplication.translate, "SmallData")) if sum(counts.values()) else
                     self.tr("No labelled training rows yet: Automatic chooses the settings once there are some."))
-            self.form.show_auto({k: getattr(chosen, k) for k in (*RECIPE, "mode")}, chosen.auto_reason, said)
+            self.form.show_auto({k: getattr(chosen, k) for k in (*RECIPE, "mode", *AUTO_UNSEEN)}, chosen.auto_reason, said)
         finally:
             self._adapting = False
 

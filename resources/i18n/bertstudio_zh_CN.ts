@@ -3225,42 +3225,47 @@
 <context>
     <name>SmallData</name>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="63"/>
+        <location filename="../../bertstudio/train/small_data.py" line="64"/>
         <source>{rows} labels (at most {most} per class): SetFit, which learns most from few labels per class (contrastive fine-tuning of the sentence-transformer, then its linear head)</source>
         <translation>{rows} 个标签（每类最多 {most} 个）：SetFit，每类标签很少时学得最多（先对比微调句向量模型，再训练其线性头）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="66"/>
+        <location filename="../../bertstudio/train/small_data.py" line="67"/>
         <source>{rows} labels: a linear head on the sentence embedding, started from a logistic regression on the frozen encoder, then trained for at least {steps} steps</source>
         <translation>{rows} 个标签：句向量上的线性头，先用冻结编码器上的逻辑回归初始化，再训练至少 {steps} 步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="69"/>
+        <location filename="../../bertstudio/train/small_data.py" line="70"/>
         <source>{rows} labels: a linear head on the siamese (u, v, |u-v|, u*v) features, started from a logistic regression on the frozen encoder, then trained for at least {steps} steps</source>
         <translation>{rows} 个标签：孪生 (u, v, |u-v|, u*v) 特征上的线性头，先用冻结编码器上的逻辑回归初始化，再训练至少 {steps} 步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="72"/>
+        <location filename="../../bertstudio/train/small_data.py" line="73"/>
         <source>{rows} scored pairs: a linear head on the siamese (u, v, |u-v|, u*v) features, started from a ridge regression on the frozen encoder, then trained for at least {steps} steps</source>
         <translation>{rows} 个已评分的句对：孪生 (u, v, |u-v|, u*v) 特征上的线性头，先用冻结编码器上的岭回归初始化，再训练至少 {steps} 步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="75"/>
+        <location filename="../../bertstudio/train/small_data.py" line="76"/>
         <source>{rows} labelled rows: batch {batch} and {epochs} epochs, for at least {steps} optimizer steps</source>
         <translation>{rows} 行已标注：批大小 {batch}，{epochs} 轮，至少 {steps} 个优化步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="77"/>
+        <location filename="../../bertstudio/train/small_data.py" line="78"/>
         <source>{rows} labelled questions, about {windows} windows of {length} tokens: batch {batch} and {epochs} epochs, for at least {steps} optimizer steps</source>
         <translation>{rows} 个已标注问题，约 {windows} 个 {length} 词元的窗口：批大小 {batch}，{epochs} 轮，至少 {steps} 个优化步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="80"/>
+        <location filename="../../bertstudio/train/small_data.py" line="81"/>
+        <source>evaluated every {every} steps ({evals} times), not after each of {epochs} short epochs</source>
+        <translation>每 {every} 步评估一次（共 {evals} 次），而不是在 {epochs} 个短轮次的每一轮之后</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/train/small_data.py" line="83"/>
         <source>LoRA: learning rate {lr} (about 10x full fine-tuning&apos;s, as peft&apos;s examples use)</source>
         <translation>LoRA：学习率 {lr}（约为全量微调的 10 倍，与 peft 示例相同）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="82"/>
+        <location filename="../../bertstudio/train/small_data.py" line="85"/>
         <source>frozen encoder on pairs: the siamese head, each side encoded alone (a frozen sentence-transformer&apos;s [CLS] of the joined pair carries almost no pair signal)</source>
         <translation>冻结编码器处理句对：使用孪生头，两句分别编码（冻结的句向量模型对拼接句对的 [CLS] 几乎不含句对信息）</translation>
     </message>
@@ -3550,233 +3555,233 @@
 <context>
     <name>TrainSettingsForm</name>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="44"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="45"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="47"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="48"/>
         <source>The bundled model, a local model folder, or a Hugging Face Hub id typed in</source>
         <translation>内置模型、本地模型文件夹，或输入 Hugging Face Hub id</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="48"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="49"/>
         <source>folder or Hub id, e.g. bert-base-uncased</source>
         <translation>文件夹或 Hub id，例如 bert-base-uncased</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="50"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="51"/>
         <source>A Hugging Face Hub id (downloaded once, then read from the local cache) or a model folder on this computer. To work offline, pick a folder, or a Hub id already downloaded.</source>
         <translation>Hugging Face Hub id(下载一次后从本地缓存读取)或本机上的模型文件夹。离线使用时，请选择一个文件夹或已下载过的 Hub id。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="54"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="55"/>
         <source>Folder…</source>
         <translation>文件夹…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="61"/>
-        <location filename="../../bertstudio/ui/train_settings.py" line="322"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="62"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="326"/>
         <source>Linear on [CLS] (BERT paper)</source>
         <translation>[CLS] 上的线性层(BERT 论文)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="61"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="62"/>
         <source>MLP (hidden layer + output)</source>
         <translation>MLP(隐藏层 + 输出层)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="66"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="67"/>
         <source>Fine-tune</source>
         <translation>微调</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="66"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="67"/>
         <source>SetFit first, then the head</source>
         <translation>先 SetFit，再训练分类头</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="69"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="70"/>
         <source>Full fine-tuning</source>
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="70"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="71"/>
         <source>Top N layers</source>
         <translation>顶部 N 层</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="70"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="71"/>
         <source>LoRA</source>
         <translation>LoRA</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="82"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="83"/>
         <source>N</source>
         <translation>N</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="84"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="85"/>
         <source>rank</source>
         <translation>秩</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="88"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="89"/>
         <source>Automatic: fits the labelled data</source>
         <translation>自动：按已标注数据选择</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="89"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="90"/>
         <source>Custom</source>
         <translation>自定义</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="93"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="94"/>
         <source>BERT paper: batch {b}, lr {lr}, {e} epochs</source>
         <translation>BERT 论文:批大小 {b}，学习率 {lr}，{e} 轮</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="106"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="107"/>
         <source> run(s)</source>
         <translation> 次运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="109"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="110"/>
         <source>seeds</source>
         <translation>种子数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="128"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="130"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="129"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="131"/>
         <source>Head</source>
         <translation>输出头</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="130"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="132"/>
         <source>What learns</source>
         <translation>训练哪些部分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="321"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="325"/>
         <source>Linear on each token (BERT paper)</source>
         <translation>每个词元上的线性层（BERT 论文）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="323"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="327"/>
         <source>Tagging and QA predict per token: their head is a linear layer on every token</source>
         <translation>序列标注和问答按词元预测：它们的输出头是每个词元上的线性层</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="324"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="328"/>
         <source>Reads text pairs: for sentence-pair and score projects</source>
         <translation>读取文本对：用于句对和评分项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="334"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="338"/>
         <source>SetFit learns from single labelled sentences: for sentence classification</source>
         <translation>SetFit 从单个已标注句子学习：用于句子分类</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="128"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="130"/>
         <source>Preset</source>
         <translation>预设</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="46"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="47"/>
         <source>all-MiniLM-L6-v2 (bundled)</source>
         <translation>all-MiniLM-L6-v2（内置）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="62"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="63"/>
         <source>Sentence embedding (mean-pooled)</source>
         <translation>句向量（平均池化）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="63"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="64"/>
         <source>Siamese: (u, v, |u−v|, u·v)</source>
         <translation>孪生：(u, v, |u−v|, u·v)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="69"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="70"/>
         <source>Frozen encoder</source>
         <translation>冻结编码器</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="130"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="132"/>
         <source>Method</source>
         <translation>方法</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="131"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="133"/>
         <source>Batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="131"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="133"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="132"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="134"/>
         <source>Epochs</source>
         <translation>轮数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="132"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="134"/>
         <source>Warm-up ratio</source>
         <translation>预热比例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="133"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="135"/>
         <source>Max length</source>
         <translation>最大长度</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="133"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="135"/>
         <source>Seed</source>
         <translation>随机种子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="134"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="136"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="134"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="136"/>
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="135"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="137"/>
         <source>Trainable</source>
         <translation>可训练参数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="137"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="139"/>
         <source>BERT paper grid: batch 16/32, lr 5e-5…2e-5, 2–4 epochs</source>
         <translation>BERT 论文网格:批大小 16/32，学习率 5e-5…2e-5，2–4 轮</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="188"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="190"/>
         <source>Choose a model folder</source>
         <translation>选择模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="242"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="245"/>
         <source>The BERT paper&apos;s recipe: the labelled set is large enough for it.</source>
         <translation>BERT 论文的配方：已标注的数据足够多。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="306"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="309"/>
         <source>batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="307"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="310"/>
         <source>learning rate</source>
         <translation>学习率</translation>
     </message>

@@ -313,3 +313,17 @@ def test_the_time_estimate_of_qa_counts_windows_of_max_length_tokens():
     rows_only = estimate(config, 31, rate).phases["train"]
     windows = estimate(config, 160, rate, tokens=config.max_length).phases["train"]
     assert windows > 30 * rows_only  # 5x the examples, each ~9x the tokens of the timed ones
+
+
+def test_a_chosen_run_of_many_short_epochs_evaluates_ten_times_not_every_epoch():
+    """32 labels with 800 evaluation rows: SetFit's head phase ran 25 epochs of 2 steps and
+    evaluated the 800 rows after each, so evaluating took most of the run (a benchmark run of
+    ChnSentiCorp at max length 256 spent its time in predict_batches)."""
+    config = small_data.adapt(TrainConfig(), Counter(a=16, b=16), sentence_transformer=True)
+    steps = config.epochs * 2  # 32 rows in batches of 16
+    assert config.epochs == 25 and config.eval_steps == 5 and steps // config.eval_steps == small_data.MAX_EVALS
+    assert "evaluated every 5 steps (10 times), not after each of 25 short epochs" in config.auto_reason
+    given = small_data.adapt(TrainConfig(eval_steps=7), Counter(a=16, b=16), sentence_transformer=True, given={"eval_steps"})
+    assert given.eval_steps == 7 and "evaluated every" not in given.auto_reason
+    few = small_data.adapt(TrainConfig(), Counter(a=300, b=300), sentence_transformer=True)
+    assert few.epochs <= small_data.MAX_EVALS and few.eval_steps is None  # every epoch, as before

@@ -363,9 +363,10 @@ def test_a_fresh_page_shows_the_dataclass_defaults(qtbot, session):
     for name in ("model", "lora_rank", "max_length", "seed", "device", "precision"):
         assert getattr(page.config, name) == getattr(defaults, name), name
     chosen = adapt(TrainConfig(task="sentence", labels=["neg", "pos"]), label_counts(session.examples("train")))
-    for name in ("head", "method", "mode", "batch_size", "lr", "epochs", "warmup_ratio", "auto_reason"):
+    for name in ("head", "method", "mode", "batch_size", "lr", "epochs", "warmup_ratio", "eval_steps", "auto_reason"):
         assert getattr(page.config, name) == getattr(chosen, name), name
     assert float(page.lr_combo.currentText()) == chosen.lr
+    assert chosen.eval_steps == 5  # 32 labels: 25 short epochs, evaluated 10 times
     assert (page.config.task, page.config.labels) == ("sentence", ["neg", "pos"])  # from the project
 
 
@@ -442,8 +443,9 @@ def test_the_automatic_preset_follows_the_labels_and_a_typed_setting_wins(qtbot,
         f"{page.config.auto_reason.split()[0]} labelled rows"), timeout=3000)
     config, *_ = page.run_inputs(str(session.project.runs_dir / "x"))
     assert config.auto_reason == page.form.auto_label.text()
+    assert config.eval_steps == page.config.eval_steps  # chosen with the epochs, no field of its own
     page.epochs_spin.setValue(page.epochs_spin.value() + 1)
-    assert not page.form.is_auto() and page.config.auto_reason is None
+    assert not page.form.is_auto() and page.config.auto_reason is None and page.config.eval_steps is None
     assert page.settings()["automatic"] is False
 
 
