@@ -201,7 +201,7 @@ def _settings_given(args: argparse.Namespace) -> set[str]:
 
 def cmd_train(args: argparse.Namespace, out: TextIO) -> int:
     from bertstudio.train.engine import train
-    from bertstudio.train.small_data import adapt, label_counts, training_units
+    from bertstudio.train.small_data import adapt, label_counts, model_max_length, text_lengths, training_units
     from bertstudio.train.sources import load_sets
 
     config = config_from_args(args)
@@ -210,7 +210,8 @@ def cmd_train(args: argparse.Namespace, out: TextIO) -> int:
         # Settings that fit the data (train/small_data.py), for what the flags and --config leave open
         train_set, eval_set = load_sets(config)
         config = adapt(config, label_counts(train_set), given=_settings_given(args),
-                       units=training_units(train_set, config))
+                       units=training_units(train_set, config), lengths=text_lengths(train_set),
+                       model_limit=model_max_length(config.model))
     cancel = threading.Event()
     previous = _with_interrupt(cancel)
     try:

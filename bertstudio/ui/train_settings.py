@@ -120,6 +120,7 @@ class TrainSettingsForm(QGroupBox):
         self._auto_unseen: dict[str, Any] = {}  # chosen settings the form has no field for
         self._auto_reason: str | None = None
         self.mode_chosen = False  # the person picked the mode while Automatic: the choice keeps it
+        self.length_chosen = False  # the person set the max length: Automatic no longer fits it to the texts
 
         for combo in (self.model_picker, self.head_combo, self.method_combo, self.mode_combo, self.preset_combo,
                       self.batch_combo, self.lr_combo, self.device_combo, self.precision_combo):
@@ -144,6 +145,7 @@ class TrainSettingsForm(QGroupBox):
 
         # first: the Automatic choice must know the mode is the person's before edited asks it
         self.mode_combo.currentIndexChanged.connect(self._mode_picked)
+        self.max_len_spin.valueChanged.connect(self._length_picked)
         self.top_spin.valueChanged.connect(self._mode_picked)
         for combo in (self.model_picker, self.batch_combo, self.lr_combo, self.device_combo):
             combo.editTextChanged.connect(self.edited)
@@ -236,7 +238,7 @@ class TrainSettingsForm(QGroupBox):
         ``reason`` in English for the run's record, ``said`` in the user's language."""
         self._applying = True
         try:
-            self.show_settings({k: values[k] for k in (*AUTO_FIELDS, "mode") if k in values})
+            self.show_settings({k: values[k] for k in (*AUTO_FIELDS, "mode", "max_length") if k in values})
         finally:
             self._applying = False
         self._auto_values = {k: values[k] for k in AUTO_FIELDS if k in values}
@@ -249,11 +251,15 @@ class TrainSettingsForm(QGroupBox):
         if not self._applying:  # a person (or a restored setting), not the Automatic choice
             self.mode_chosen = True
 
+    def _length_picked(self, *_: object) -> None:
+        if not self._applying:  # a person (a restored setting says its own, see the page's apply_settings)
+            self.length_chosen = True
+
     def _apply_preset(self, index: int) -> None:
         preset = self.preset_combo.itemData(index)
         self.auto_label.setVisible(preset == AUTO)
         if preset == AUTO:
-            self.mode_chosen = False
+            self.mode_chosen = self.length_chosen = False
             self.edited.emit()  # the page fills it in
         elif preset:  # "batch|lr|epochs" (a string survives QVariant round trips; a tuple may not)
             batch, lr, epochs = str(preset).split("|")

@@ -160,7 +160,8 @@ class TrainingPage(QWidget):
     def _adapt_to_data(self) -> None:
         """The Automatic preset: the recipe that fits the labelled training rows
         (train/small_data.adapt, the same choice ``bertstudio train`` makes without flags)."""
-        from bertstudio.train.small_data import RECIPE, adapt_explained, label_counts, say, training_units
+        from bertstudio.train.small_data import (RECIPE, SMALL_ROWS, adapt_explained, label_counts, model_max_length,
+                                                 say, text_lengths, training_units)
 
         if not self.form.is_auto() or self._adapting:
             return
@@ -168,16 +169,24 @@ class TrainingPage(QWidget):
         fresh = {k: getattr(defaults, k) for k in (*RECIPE, *AUTO_UNSEEN)} | {"auto_reason": None}
         if not self.form.mode_chosen:
             fresh["mode"] = defaults.mode
+        if not self.form.length_chosen:
+            fresh["max_length"] = defaults.max_length
         base = self.page_config(**fresh)
         examples = self.session.examples("train") if self.session.has_project() and self.session.split_size("train") else None
         counts = label_counts(examples) if examples is not None else {}
-        chosen, reasons = adapt_explained(base, counts, given={"mode"} if self.form.mode_chosen else set(),
-                                          units=training_units(examples, base) if examples is not None else None)
+        small = examples is not None and 0 < sum(counts.values()) <= SMALL_ROWS  # a length guess reads every text
+        given = {name for name, chosen in (("mode", self.form.mode_chosen), ("max_length", self.form.length_chosen))
+                 if chosen}
+        chosen, reasons = adapt_explained(base, counts, given=given,
+                                          units=training_units(examples, base) if examples is not None else None,
+                                          lengths=text_lengths(examples) if small else None,
+                                          model_limit=model_max_length(base.model) if small else None)
         self._adapting = True
         try:
             said = (say(reasons, partial(QCoreApplication.translate, "SmallData")) if sum(counts.values()) else
                     self.tr("No labelled training rows yet: Automatic chooses the settings once there are some."))
-            self.form.show_auto({k: getattr(chosen, k) for k in (*RECIPE, "mode", *AUTO_UNSEEN)}, chosen.auto_reason, said)
+            self.form.show_auto({k: getattr(chosen, k) for k in (*RECIPE, "mode", "max_length", *AUTO_UNSEEN)},
+                                chosen.auto_reason, said)
         finally:
             self._adapting = False
 
@@ -210,13 +219,17 @@ class TrainingPage(QWidget):
     def settings(self) -> dict[str, Any]:
         """The form's choices as TrainConfig values (what the project keeps between sessions),
         plus whether the Automatic preset was on."""
-        return {**{name: getattr(self.config, name) for name in FORM_FIELDS}, "automatic": self.form.is_auto()}
+        return {**{name: getattr(self.config, name) for name in FORM_FIELDS}, "automatic": self.form.is_auto(),
+                "max_length_chosen": self.form.length_chosen}
 
     def apply_settings(self, values: dict[str, Any]) -> None:
         """Restore :meth:`settings` (also in the older shape a project may hold: those kept
         their own recipe, so they come back as Custom)."""
         self.form.set_auto(values.get("automatic") is True)
         self.form.show_settings(legacy_settings(values))
+        # Automatic's own fitted length comes back as its choice, not as the person's (older
+        # projects did not say: a length other than the default was then the person's)
+        self.form.length_chosen = values.get("max_length_chosen", values.get("max_length") != TrainConfig().max_length) is True
         self.form.show_matching_preset()
         self._on_edited()
 

@@ -3225,47 +3225,52 @@
 <context>
     <name>SmallData</name>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="64"/>
+        <location filename="../../bertstudio/train/small_data.py" line="65"/>
         <source>{rows} labels (at most {most} per class): SetFit, which learns most from few labels per class (contrastive fine-tuning of the sentence-transformer, then its linear head)</source>
         <translation>{rows} 个标签（每类最多 {most} 个）：SetFit，每类标签很少时学得最多（先对比微调句向量模型，再训练其线性头）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="67"/>
+        <location filename="../../bertstudio/train/small_data.py" line="68"/>
         <source>{rows} labels: a linear head on the sentence embedding, started from a logistic regression on the frozen encoder, then trained for at least {steps} steps</source>
         <translation>{rows} 个标签：句向量上的线性头，先用冻结编码器上的逻辑回归初始化，再训练至少 {steps} 步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="70"/>
+        <location filename="../../bertstudio/train/small_data.py" line="71"/>
         <source>{rows} labels: a linear head on the siamese (u, v, |u-v|, u*v) features, started from a logistic regression on the frozen encoder, then trained for at least {steps} steps</source>
         <translation>{rows} 个标签：孪生 (u, v, |u-v|, u*v) 特征上的线性头，先用冻结编码器上的逻辑回归初始化，再训练至少 {steps} 步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="73"/>
+        <location filename="../../bertstudio/train/small_data.py" line="74"/>
         <source>{rows} scored pairs: a linear head on the siamese (u, v, |u-v|, u*v) features, started from a ridge regression on the frozen encoder, then trained for at least {steps} steps</source>
         <translation>{rows} 个已评分的句对：孪生 (u, v, |u-v|, u*v) 特征上的线性头，先用冻结编码器上的岭回归初始化，再训练至少 {steps} 步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="76"/>
+        <location filename="../../bertstudio/train/small_data.py" line="77"/>
         <source>{rows} labelled rows: batch {batch} and {epochs} epochs, for at least {steps} optimizer steps</source>
         <translation>{rows} 行已标注：批大小 {batch}，{epochs} 轮，至少 {steps} 个优化步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="78"/>
+        <location filename="../../bertstudio/train/small_data.py" line="79"/>
         <source>{rows} labelled questions, about {windows} windows of {length} tokens: batch {batch} and {epochs} epochs, for at least {steps} optimizer steps</source>
         <translation>{rows} 个已标注问题，约 {windows} 个 {length} 词元的窗口：批大小 {batch}，{epochs} 轮，至少 {steps} 个优化步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="81"/>
+        <location filename="../../bertstudio/train/small_data.py" line="82"/>
         <source>evaluated every {every} steps ({evals} times), not after each of {epochs} short epochs</source>
         <translation>每 {every} 步评估一次（共 {evals} 次），而不是在 {epochs} 个短轮次的每一轮之后</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="83"/>
+        <location filename="../../bertstudio/train/small_data.py" line="84"/>
+        <source>95% of the texts fit in {tokens} tokens: max length {length} (the model reads at most {limit})</source>
+        <translation>95% 的文本不超过 {tokens} 个词元：最大长度 {length}（模型最多读取 {limit} 个）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/train/small_data.py" line="86"/>
         <source>LoRA: learning rate {lr} (about 10x full fine-tuning&apos;s, as peft&apos;s examples use)</source>
         <translation>LoRA：学习率 {lr}（约为全量微调的 10 倍，与 peft 示例相同）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="85"/>
+        <location filename="../../bertstudio/train/small_data.py" line="88"/>
         <source>frozen encoder on pairs: the siamese head, each side encoded alone (a frozen sentence-transformer&apos;s [CLS] of the joined pair carries almost no pair signal)</source>
         <translation>冻结编码器处理句对：使用孪生头，两句分别编码（冻结的句向量模型对拼接句对的 [CLS] 几乎不含句对信息）</translation>
     </message>
@@ -3581,7 +3586,7 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/train_settings.py" line="62"/>
-        <location filename="../../bertstudio/ui/train_settings.py" line="326"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="332"/>
         <source>Linear on [CLS] (BERT paper)</source>
         <translation>[CLS] 上的线性层(BERT 论文)</translation>
     </message>
@@ -3651,42 +3656,42 @@
         <translation>种子数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="130"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="131"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="131"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="132"/>
         <source>Head</source>
         <translation>输出头</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="132"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="133"/>
         <source>What learns</source>
         <translation>训练哪些部分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="325"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="331"/>
         <source>Linear on each token (BERT paper)</source>
         <translation>每个词元上的线性层（BERT 论文）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="327"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="333"/>
         <source>Tagging and QA predict per token: their head is a linear layer on every token</source>
         <translation>序列标注和问答按词元预测：它们的输出头是每个词元上的线性层</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="328"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="334"/>
         <source>Reads text pairs: for sentence-pair and score projects</source>
         <translation>读取文本对：用于句对和评分项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="338"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="344"/>
         <source>SetFit learns from single labelled sentences: for sentence classification</source>
         <translation>SetFit 从单个已标注句子学习：用于句子分类</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="130"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="131"/>
         <source>Preset</source>
         <translation>预设</translation>
     </message>
@@ -3711,77 +3716,77 @@
         <translation>冻结编码器</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="132"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="133"/>
         <source>Method</source>
         <translation>方法</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="133"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="134"/>
         <source>Batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="133"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="134"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="134"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="135"/>
         <source>Epochs</source>
         <translation>轮数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="134"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="135"/>
         <source>Warm-up ratio</source>
         <translation>预热比例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="135"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="136"/>
         <source>Max length</source>
         <translation>最大长度</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="135"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="136"/>
         <source>Seed</source>
         <translation>随机种子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="136"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="137"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="136"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="137"/>
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="137"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="138"/>
         <source>Trainable</source>
         <translation>可训练参数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="139"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="140"/>
         <source>BERT paper grid: batch 16/32, lr 5e-5…2e-5, 2–4 epochs</source>
         <translation>BERT 论文网格:批大小 16/32，学习率 5e-5…2e-5，2–4 轮</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="190"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="192"/>
         <source>Choose a model folder</source>
         <translation>选择模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="245"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="247"/>
         <source>The BERT paper&apos;s recipe: the labelled set is large enough for it.</source>
         <translation>BERT 论文的配方：已标注的数据足够多。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="309"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="315"/>
         <source>batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="310"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="316"/>
         <source>learning rate</source>
         <translation>学习率</translation>
     </message>
@@ -3902,157 +3907,157 @@
         <translation>将这些设置和已标注的数据写入一个文件夹，可在任何地方无界面训练:bertstudio train --config run.toml(多 GPU 上可用 accelerate launch 启动)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="269"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="282"/>
         <source>counted when the model loads</source>
         <translation>加载模型时统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="313"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="326"/>
         <source>the training split has no labelled examples</source>
         <translation>训练数据划分中没有已标注的样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="313"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="326"/>
         <source>train split</source>
         <translation>train 数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="314"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="327"/>
         <source>at least a few labelled rows</source>
         <translation>至少几行已标注的数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="251"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="264"/>
         <source>counting…</source>
         <translation>正在计数…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="179"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="187"/>
         <source>No labelled training rows yet: Automatic chooses the settings once there are some.</source>
         <translation>还没有已标注的训练行：有了之后，“自动”会选择设置。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="260"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="273"/>
         <source>{t:,} of {n:,} parameters ({p:.1f}%)</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="263"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="276"/>
         <source>after SetFit&apos;s phase, which first tunes the whole encoder</source>
         <translation>（在 SetFit 阶段之后；该阶段先微调整个编码器）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="294"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="307"/>
         <source>Fix the setting first: {m}</source>
         <translation>请先修正设置:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="296"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="309"/>
         <source>Train a model on the labelled training rows</source>
         <translation>用已标注的训练行训练模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="323"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="336"/>
         <source>No dev split: holding out {n} of {m} labelled training examples ({p:.0%}, seed {s}) for evaluation.</source>
         <translation>没有验证集:从 {m} 个已标注训练样例中留出 {n} 个({p:.0%}，种子 {s})用于评估。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="357"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="370"/>
         <source>Run folder: {d}</source>
         <translation>运行文件夹:{d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="367"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="380"/>
         <source>{n} seeds ({a} to {b}), one run each, one after another.</source>
         <translation>{n} 个种子（{a} 到 {b}），每个一次运行，依次进行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="384"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="397"/>
         <source>Training… the window stays usable; Cancel stops after the current step.</source>
         <translation>训练中……窗口仍可使用；“取消”会在当前步结束后停止。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="412"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="425"/>
         <source>Export run to folder</source>
         <translation>导出运行到文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="419"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="432"/>
         <source>Exporting the run to {d}…</source>
         <translation>正在导出运行到 {d}…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="425"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="438"/>
         <source>Export failed: {m}</source>
         <translation>导出失败:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="430"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="443"/>
         <source>Run exported to {d}. Start it there with: bertstudio train --config run.toml</source>
         <translation>运行已导出到 {d}。在那里用以下命令启动:bertstudio train --config run.toml</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="451"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="464"/>
         <source>Cancelling after the current step…</source>
         <translation>将在当前步结束后取消…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="456"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="469"/>
         <source>Stop the SetFit phase?</source>
         <translation>停止 SetFit 阶段？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="457"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="470"/>
         <source>SetFit has run {done} of {total} contrastive steps. Stopping now keeps nothing of them: the run saves a model only once its head has trained.</source>
         <translation>SetFit 已完成 {total} 个对比学习步骤中的 {done} 个。现在停止将不会保留其中任何结果：只有在分类头训练之后，本次运行才会保存模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="460"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="473"/>
         <source>Stop and discard</source>
         <translation>停止并丢弃</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="461"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="474"/>
         <source>Keep training</source>
         <translation>继续训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="470"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="483"/>
         <source>Warm start: reusing the model loaded by an earlier run in this session</source>
         <translation>热启动：复用本次会话中先前运行已加载的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="476"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="489"/>
         <source>{t:,} of {n:,} parameters ({p:.1f}%), as built</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)，按构建后的模型统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="484"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="497"/>
         <source>Training failed.</source>
         <translation>训练失败。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="487"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="500"/>
         <source>Run cancelled before its first step: nothing was trained or saved.</source>
         <translation>运行在第一步之前已取消：没有训练，也没有保存任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="489"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="502"/>
         <source>Run finished.</source>
         <translation>运行完成。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="490"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="503"/>
         <source>Run cancelled; the model saved so far is usable.</source>
         <translation>运行已取消；已保存的模型可以使用。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="507"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="520"/>
         <source>Removed the empty run folder {d}</source>
         <translation>已删除空的运行文件夹 {d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="511"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="524"/>
         <source>Training could not run: {m}</source>
         <translation>无法训练:{m}</translation>
     </message>
