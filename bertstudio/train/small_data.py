@@ -178,13 +178,10 @@ def adapt_explained(config: TrainConfig, counts: Counter | dict[str, int], *, gi
     if small and lengths is not None and len(lengths) and "max_length" not in given and spec.gold.name != "answers":
         # Reviews cut at 128 tokens: SetFit on 32 ChnSentiCorp labels scored 0.561 at 128 and 0.633
         # at 256, where the frozen encoder's logistic regression (which reads 256) scores 0.618.
-        import numpy as np
-
-        tokens = int(math.ceil(float(np.percentile(np.asarray(lengths, dtype=float), LONG_SHARE))))
-        limit = int(model_limit or 512)
-        if tokens > config.max_length and config.max_length < limit:
-            chosen["max_length"] = min(limit, 32 * math.ceil(tokens / 32))
-            reasons.append(("length", {"tokens": str(tokens), "length": str(chosen["max_length"]), "limit": str(limit)}))
+        fitted = fitted_max_length(lengths, config.max_length, model_limit)
+        if fitted is not None:
+            chosen["max_length"], tokens = fitted
+            reasons.append(("length", {"tokens": str(tokens), "length": str(fitted[0]), "limit": str(model_limit or 512)}))
     epochs = chosen.get("epochs")
     if epochs and epochs > MAX_EVALS and config.eval_steps is None and "eval_steps" not in given:
         # 32 labels and 800 evaluation rows: 25 epochs of 2 steps each evaluated all 800 rows, and
@@ -206,6 +203,19 @@ def adapt_explained(config: TrainConfig, counts: Counter | dict[str, int], *, gi
     if not chosen:
         return config, []
     return replace(config, **chosen, auto_reason=say(reasons)), reasons
+
+
+def fitted_max_length(lengths: Any, current: int, model_limit: int | None) -> tuple[int, int] | None:
+    """(a max length that reads :data:`LONG_SHARE`% of texts of ``lengths`` tokens, that
+    percentile) when ``current`` cuts more of them and the model reads further (its limit:
+    ``model_limit``, else 512); None when ``current`` already reads them."""
+    import numpy as np
+
+    tokens = int(math.ceil(float(np.percentile(np.asarray(lengths, dtype=float), LONG_SHARE))))
+    limit = int(model_limit or 512)
+    if tokens <= current or current >= limit:
+        return None
+    return min(limit, 32 * math.ceil(tokens / 32)), tokens
 
 
 def text_lengths(examples: Any) -> Any:

@@ -104,3 +104,17 @@ def test_finetune_starts_from_the_fast_head_and_trains_the_encoder(tiny, one_thr
     torch.testing.assert_close(seen_head["weight"], torch.from_numpy(init.W))
     assert seen_head["rows"] == 16 and seen_head["steps"] >= 150  # small sets get enough steps
     assert model.method == "finetune" and model.steps >= 150
+
+
+def test_the_strong_models_fine_tuning_reads_long_texts_as_the_train_page_does():
+    """The assistant's fine-tuned model cut every text at 128 tokens; long reviews now get the
+    length Automatic fits on the Train page (train/small_data.fitted_max_length)."""
+    from bertstudio.assist.strong import finetune_config
+    from bertstudio.data.examples import from_records
+
+    long = from_records("sentence", [{"text": "字" * 200, "label": "a"}, {"text": "字" * 190, "label": "b"}] * 4,
+                        labels=["a", "b"])
+    assert finetune_config(8, 0, "sentence", train_set=long, model=None).max_length == 224
+    short = from_records("sentence", [{"text": "good", "label": "a"}, {"text": "bad", "label": "b"}], labels=["a", "b"])
+    assert finetune_config(2, 0, "sentence", train_set=short, model=None).max_length == 128
+    assert finetune_config(2, 0, "sentence").max_length == 128
