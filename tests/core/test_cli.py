@@ -279,3 +279,16 @@ def test_a_mistyped_command_line_is_one_line_naming_the_help(argv, capsys) -> No
     err = capsys.readouterr().err
     assert raised.value.code == 2 and len(err.strip().splitlines()) == 1, err
     assert err.startswith("bertstudio: error: ") and "--help)" in err
+
+
+def test_a_training_file_of_one_class_is_refused_before_the_model_loads(tmp_path: Path, capsys) -> None:
+    """A helper's one-class pair file said "labels: pair needs at least 2 labels, got [...]", without
+    the file, after "loading the model…"."""
+    path = tmp_path / "one.tsv"
+    path.write_text("sentence1\tsentence2\tlabel\na man\ta person\tnot_entailment\nthe cat\ta dog\tnot_entailment\n",
+                    encoding="utf-8")
+    code, _, err = run(["train", "--task", "pair", "--train", str(path), "--model", "/nonexistent/model",
+                        "--out", str(tmp_path / "run")], capsys)
+    assert code == 2 and "loading the model" not in err
+    assert err.strip().splitlines()[-1] == (f"bertstudio: error: {path}, labels: the training data has 1 label "
+                                           "('not_entailment') (expected at least 2 labels among the labelled rows)")
