@@ -98,6 +98,8 @@ class ResultsPage(QWidget):
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self._natural_widths: dict[int, int] = {}  # the value columns' widths as they read (show_run)
+        self.table.viewport().installEventFilter(self)  # refit them when the table's width is known or changes
         self.table.horizontalHeader().setStretchLastSection(False)
         self.table.selectionModel().currentRowChanged.connect(self._on_row_changed)
 
@@ -239,18 +241,12 @@ class ResultsPage(QWidget):
         self._show_foreign_note()
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        # values as wide as they read (240 px at most), the text the rest; in a narrow table the values
-        # share at most 60% of it (at 900 px the text column was left 20 px: "is …")
-        widths = {}
+        # values as wide as they read, header included (240 px at most), the text the rest
+        self._natural_widths = {}
         for column in range(1, self.model.columnCount()):
             self.table.resizeColumnToContents(column)
-            widths[column] = min(self.table.columnWidth(column), 240)
-        room = int(0.6 * self.table.viewport().width())
-        if widths and sum(widths.values()) > room:
-            scale = room / sum(widths.values())
-            widths = {c: max(44, int(w * scale)) for c, w in widths.items()}
-        for column, width in widths.items():
-            self.table.setColumnWidth(column, width)
+            self._natural_widths[column] = min(max(self.table.columnWidth(column), header.sectionSizeHint(column)), 240)
+        self._fit_value_columns()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         if "loss" in self.model._columns:  # most wrong first: where relabelling pays off
             self.table.sortByColumn(self.model.column_of("loss"), Qt.SortOrder.DescendingOrder)
@@ -311,6 +307,26 @@ class ResultsPage(QWidget):
     def _same_kind(self) -> bool:
         # no branch on a kind: a run's rows match the project's only when both hold the same kind
         return self.session.has_project() and self.kind == self.session.kind
+
+    def _fit_value_columns(self) -> None:
+        """The value columns at their natural widths; in a narrow table they share at most 60% of it
+        (at 900 px the text column was left 20 px: "is …"). A run shown before the page was laid out
+        measured a viewport of ~100 px and squeezed "Predicted" and "not_equivalent" to 44 px."""
+        widths = dict(self._natural_widths)
+        room = int(0.6 * self.table.viewport().width())
+        if widths and sum(widths.values()) > room:
+            scale = room / sum(widths.values())
+            widths = {c: max(44, int(w * scale)) for c, w in widths.items()}
+        for column, width in widths.items():
+            self.table.setColumnWidth(column, width)
+
+    def eventFilter(self, watched: Any, event: Any) -> bool:  # noqa: N802 - Qt override
+        from PySide6.QtCore import QEvent
+
+        if watched is self.table.viewport() and event.type() == QEvent.Type.Resize and self._natural_widths \
+                and event.size().width() != event.oldSize().width():
+            self._fit_value_columns()
+        return super().eventFilter(watched, event)
 
     def _joined_rows(self, run_dir: Path, preds: list[Any]) -> list[PredictionRow]:
         """The run's predictions with the project rows they were made for (train/rundir.read_predictions).
