@@ -288,8 +288,21 @@ def cmd_evaluate(args: argparse.Namespace, out: TextIO) -> int:
                                     precision=args.precision or "auto")
     if folder is not None:
         write_results(folder, metrics, predictions)
+    if not args.quiet:  # what the numbers are over (a row without a gold value was left out without a word)
+        sys.stderr.write(_scored_line(examples) + "\n")
     out.write(json.dumps(metrics, indent=2, sort_keys=True) + "\n")
     return EXIT_OK
+
+
+def _scored_line(examples: Any) -> str:
+    gold = examples.dataset.with_format("arrow")[examples.gold_column]
+    scored = len(gold) - gold.null_count
+    line = f"scored {scored} row{'s' if scored != 1 else ''} with a gold value"
+    if scored < len(gold):
+        line += f"; {len(gold) - scored} without one left out"
+    if examples.spec.gold.name == "score" and scored < 2:
+        line += "; a correlation needs at least 2 rows, so Pearson and Spearman read 0"
+    return line
 
 
 def _evaluation_folder(args: argparse.Namespace) -> Path:

@@ -67,9 +67,15 @@ def test_predict_and_evaluate(trained: Path, sentiment_files, capsys) -> None:
     assert code == 0
     prediction = json.loads(out)
     assert prediction["label"] == "1" and set(prediction["probs"]) == {"0", "1"}
-    code, out, _ = run(["evaluate", "--model", str(trained / "model"), "--eval", str(sentiment_files[1])], capsys)
-    assert code == 0
+    code, out, err = run(["evaluate", "--model", str(trained / "model"), "--eval", str(sentiment_files[1])], capsys)
+    assert code == 0 and err.strip().splitlines()[-1] == "scored 16 rows with a gold value"
     assert json.loads(out)["accuracy"] == pytest.approx(json.loads((trained / "metrics.json").read_text())["accuracy"])
+    # a row without a gold value is left out, and the command says so (a helper found it silent)
+    partial = sentiment_files[1].parent / "partial.tsv"
+    lines = sentiment_files[1].read_text(encoding="utf-8").splitlines()
+    partial.write_text("\n".join(lines[:3] + [lines[3].rsplit("\t", 1)[0] + "\t"] + lines[4:]) + "\n", encoding="utf-8")
+    code, out, err = run(["evaluate", "--model", str(trained / "model"), "--eval", str(partial)], capsys)
+    assert code == 0 and err.strip().splitlines()[-1] == "scored 15 rows with a gold value; 1 without one left out"
 
 
 def test_rerun_from_saved_config(trained: Path, tmp_path: Path, capsys) -> None:
