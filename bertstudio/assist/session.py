@@ -149,6 +149,12 @@ class AssistantState(TrainerJobs, ShownModel):
     def _training_count(self) -> int:
         return len(self._gold) - sum(1 for r in self._queue.audit_rows if r in self._gold)
 
+    def _rows_snapshot(self) -> tuple[int, PoolData | None, list[int], list[Any]]:
+        """(the rows' version, the pool, the training rows and their values), read together: an
+        import between reading the pool and the labels gave row numbers past the pool's end."""
+        with self._lock:
+            return (self._rows_version, self._pool, *self._training_rows())
+
     def _training_rows(self) -> tuple[list[int], list[Any]]:
         with self._lock:
             audit = self._queue.audit_rows
@@ -413,12 +419,10 @@ class AssistantState(TrainerJobs, ShownModel):
         self._job_refit()
 
     def _job_refit(self) -> None:
-        with self._lock:
-            rows_version, pool = self._rows_version, self._pool
+        rows_version, pool, rows, values = self._rows_snapshot()
         if pool is None:
             return
         version = self._label_version
-        rows, values = self._training_rows()
         scores = self._fit_fast(pool, rows, values, version)
         with self._lock:
             if rows_version != self._rows_version:  # scores of the rows before an import: not the queue's

@@ -30,14 +30,13 @@ class TrainerJobs:
         from bertstudio.assist.strong import StrongRequest, choose_method
         from bertstudio.bundled import resolve_model
 
-        pool = self._pool
-        rows, values = self._training_rows()
+        rows_version, pool, rows, values = self._rows_snapshot()
         counts = self._counts_of(values)
         if pool is None or len(rows) < 2 or (self.spec.head == "logistic" and sum(1 for c in counts.values() if c) < 2):
             return
         pseudo_rows, pseudo_values = [], []
         if self.spec.zero_shot and self.settings.self_train and self.settings.strong_method != "setfit":
-            pseudo_rows, pseudo_values = self._pseudo_labels()
+            pseudo_rows, pseudo_values = self._pseudo_labels(len(pool))
         method, reason = choose_method(self.kind, counts, self.settings.strong_method, pseudo=len(pseudo_rows))
         self._training = {"status": "training", "method": method, "reason": reason, "labels": len(rows),
                           "step": 0, "total": 0}
@@ -59,7 +58,10 @@ class TrainerJobs:
 
         model = self.strong_runner(request, counts=counts, progress=progress, cancel=self._cancel)
         self._training.update(status="scoring")
-        self._publish_strong(model, pool)
+        if not self._publish_strong(model, pool, rows_version):
+            self._training = {"status": "cancelled"}
+            self._emit("trained", status="cancelled")
+            return
         self._training = {"status": "finished", "method": model.method, "reason": model.reason, "labels": len(rows)}
         self._emit("trained", status="finished", method=model.method, reason=model.reason, labels=len(rows))
         try:
@@ -72,18 +74,26 @@ class TrainerJobs:
         """Where the latest strong model is kept (replaced by each new one)."""
         return self.cache_dir / f"assist-model-{self.split}"
 
-    def _publish_strong(self, model: Any, pool: PoolData) -> None:
+    def _publish_strong(self, model: Any, pool: PoolData, rows_version: int) -> bool:
+        """Score the pool with ``model`` and show it; False (nothing shown) when the split's rows were
+        replaced since ``pool`` was read: its scores would cover the old rows (a model trained through
+        an import was shown, and a suggestion for an imported row raised IndexError on the GUI thread).
+        The next strong training learns from the new rows."""
         scores = self._score_strong(model, pool)
         with self._lock:
+            if rows_version != self._rows_version:
+                return False
             self._strong, self._strong_model = scores, model
         self._update_audit()
+        return True
 
     def _restore_strong(self) -> None:
         """The model saved by the last session, if it predicts this project's labels."""
         from bertstudio.assist.strong import load_strong
         from bertstudio.errors import BertStudioError
 
-        if self._strong is not None or not (self.model_dir / "assist.json").is_file() or self._pool is None:
+        rows_version, pool, _rows, _values = self._rows_snapshot()
+        if self._strong is not None or not (self.model_dir / "assist.json").is_file() or pool is None:
             return
         try:
             model = load_strong(self.model_dir)
@@ -98,21 +108,24 @@ class TrainerJobs:
         if audit & set(model.rows):
             return
         self._training = {"status": "scoring", "method": model.method, "restored": True}
-        self._publish_strong(model, self._pool)
+        if not self._publish_strong(model, pool, rows_version):
+            self._training = {}
+            return
         self._training = {"status": "finished", "method": model.method, "reason": model.reason,
                           "labels": len(model.rows), "restored": True}
         self._emit("trained", status="restored", method=model.method, reason=model.reason, labels=len(model.rows))
 
-    def _pseudo_labels(self) -> tuple[list[int], list[str]]:
+    def _pseudo_labels(self, n_rows: int) -> tuple[list[int], list[str]]:
         """The rows the shown model is surest of, balanced over its predicted classes
         (:data:`PSEUDO_FRACTION` of the pool, at most :data:`PSEUDO_MAX`); labelled and audit
-        rows are never among them."""
+        rows are never among them. None when the shown scores are not of the ``n_rows`` rows of
+        the pool being trained on (an import came between)."""
         scores = self._shown_scores()
-        if scores is None or scores.probs is None or scores.meta.get("regression"):
+        if scores is None or scores.probs is None or scores.meta.get("regression") or len(scores.probs) != n_rows:
             return [], []
         labels = list(scores.meta.get("labels", self._labels))
         with self._lock:
-            excluded = np.array(sorted(set(self._gold) | self._queue.audit_rows), dtype=np.int64)
+            excluded = np.array(sorted(r for r in set(self._gold) | self._queue.audit_rows if r < n_rows), dtype=np.int64)
         probs = scores.probs
         confidence, predicted = probs.max(1).copy(), probs.argmax(1)
         confidence[excluded] = -1.0

@@ -413,3 +413,40 @@ def test_rows_appended_while_the_pool_is_embedded_are_embedded_too(tiny, tmp_pat
         release.set()
         a.close()
         project.close()
+
+
+def test_a_strong_model_trained_through_an_import_is_not_shown(tiny, tmp_path):
+    """A reviewer held the strong model's training while 20 rows were imported into a 40-row split:
+    the model, scored on the 40 old rows, was shown after the import had cleared it, and a
+    suggestion for an imported row raised IndexError (on the GUI thread, in the app)."""
+    gate, inside = threading.Event(), threading.Event()
+
+    class Held(LabellingAssistant):
+        @staticmethod
+        def strong_runner(request, **kwargs):
+            from bertstudio.assist.strong import train_strong
+
+            inside.set()
+            gate.wait(120)
+            return train_strong(request, **kwargs)
+
+    project, gold = make_project(tmp_path / "p", "sentence", sentiment_rows(40), ["neg", "pos"])
+    recorder = Recorder()
+    a = Held(project, settings=settings(tiny, strong_every=0, strong_method="setfit"), on_event=recorder)
+    try:
+        assert a.wait_idle(300)
+        annotate(a, project, gold, 12)
+        a.train_now()
+        assert inside.wait(120)
+        more = sentiment_rows(60)[40:]
+        project.import_examples(from_records("sentence", [{**r, "label": None} for r in more], labels=["neg", "pos"]),
+                                "train")
+        gate.set()
+        assert a.wait_idle(600)
+        assert "error" not in recorder.kinds(), [e for e in recorder.events if e["kind"] == "error"]
+        assert a._strong is None and len(a._pool) == 60
+        assert a.suggestion("train", 55) is not None and a.next_row("uncertain") is not None
+    finally:
+        gate.set()
+        a.close()
+        project.close()
