@@ -211,7 +211,7 @@ def cmd_train(args: argparse.Namespace, out: TextIO) -> int:
         train_set, eval_set = load_sets(config)
         config = adapt(config, label_counts(train_set), given=_settings_given(args),
                        units=training_units(train_set, config), lengths=text_lengths(train_set),
-                       model_limit=model_max_length(config.model))
+                       model_limit=model_max_length(config.model), evaluates=eval_set is not None)
     cancel = threading.Event()
     previous = _with_interrupt(cancel)
     try:

@@ -145,15 +145,16 @@ def train_setfit(request: StrongRequest, *, progress: StepProgress | None = None
 
 # --- fine-tuning with the engine --------------------------------------------------------------
 
-def finetune_config(n_examples: int, seed: int, kind: str, *, train_set: Any = None, model: str | None = None) -> Any:
+def finetune_config(n_examples: int, seed: int, kind: str, *, train_set: Any = None, model: str | None = None,
+                    head: str = "embedding") -> Any:
     """Small-data settings (train/small_data.py): batch 16, lr 3e-5, warm-up 10%, enough epochs
     for MIN_STEPS steps, and a max length that reads ``train_set``'s texts as the Train page's
     Automatic fits it (128 when they are shorter)."""
     from bertstudio.train.config import TrainConfig
-    from bertstudio.train.small_data import fitted_max_length, model_max_length, text_lengths
+    from bertstudio.train.small_data import fitted_max_length, model_max_length, side_lengths, text_lengths
 
     epochs = epochs_for(n_examples, BATCH_SIZE, MIN_STEPS)
-    fitted = fitted_max_length(text_lengths(train_set), 128, model_max_length(model)) \
+    fitted = fitted_max_length(side_lengths(text_lengths(train_set), head), 128, model_max_length(model)) \
         if train_set is not None and len(train_set) else None
     return TrainConfig(task=kind, epochs=epochs, lr=FINETUNE_LR, batch_size=BATCH_SIZE, warmup_ratio=0.1,
                        seed=seed, max_length=fitted[0] if fitted else 128, logging_steps=5, save_best=False,
@@ -187,7 +188,7 @@ def train_finetune(request: StrongRequest, *, progress: StepProgress | None = No
                for i, (t, v) in enumerate(zip(request.texts, request.values))]
     records += [{"text": t, "text_pair": "", "label": v} for t, v in zip(request.pseudo_texts, request.pseudo_values)]
     train_set = from_records(kind, records, labels=None if spec.head == "ridge" else request.labels)
-    config = finetune_config(len(records), request.seed, kind, train_set=train_set, model=request.model_path)
+    config = finetune_config(len(records), request.seed, kind, train_set=train_set, model=request.model_path, head=head)
     parts = RunParts(model, tokenizer, task, request.labels, save_embedding_classifier)
     result = _run_engine(fit, config, parts, train_set, progress, cancel)
     return StrongModel("finetune", "", result.model.eval(), tokenizer, list(request.rows), list(request.labels),

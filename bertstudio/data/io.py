@@ -295,8 +295,9 @@ def preview(path: str | os.PathLike[str], *, fmt: str = "auto", n: int = 50, hea
             kind, by_position = suggest_columns(None, recs[1])
             mapping = {column: recs[0][i] for column, i in by_position.items()}
         problem = None
-        if has_header and len(set(names)) != len(names):  # the reader's refusal (formats/table.py), said now
-            dup = next(x for x in names if names.count(x) > 1)
+        stripped = [n.strip() for n in names]  # as the reader compares them
+        if has_header and len(set(stripped)) != len(stripped):  # the reader's refusal (formats/table.py), said now
+            dup = next(x for x in stripped if stripped.count(x) > 1)
             problem = str(DataError(f"duplicate column name {dup!r} in the header", path=path, where="line 1",
                                     expected="each column named once, or the first row read as data"))
             kind, mapping = None, {}

@@ -124,7 +124,7 @@ def epochs_for(rows: int, batch_size: int, steps: int = MIN_STEPS) -> int:
 
 def adapt(config: TrainConfig, counts: Counter | dict[str, int], *, given: Iterable[str] = (),
           sentence_transformer: bool | None = None, units: int | None = None, lengths: Any = None,
-          model_limit: int | None = None) -> TrainConfig:
+          model_limit: int | None = None, evaluates: bool = True) -> TrainConfig:
     """``config`` with the settings that fit ``counts`` (labelled training rows per label; for
     tagging, QA and regression one entry of the row count) and the mode; ``given``: the
     settings the user gave (none of :data:`RECIPE`: the small-data choice, within a given
@@ -133,14 +133,15 @@ def adapt(config: TrainConfig, counts: Counter | dict[str, int], *, given: Itera
     examples are drawn from when that is not the rows (QA's windows: :func:`training_units`).
     ``lengths``: the labelled rows' token counts (:func:`text_lengths`); a small set whose texts
     are longer than ``config.max_length`` gets a max length that fits them, up to ``model_limit``
-    (:func:`model_max_length`), unless the user gave one."""
+    (:func:`model_max_length`), unless the user gave one. ``evaluates``: the run has evaluation
+    rows (none: no evaluation schedule is chosen or said)."""
     return adapt_explained(config, counts, given=given, sentence_transformer=sentence_transformer, units=units,
-                           lengths=lengths, model_limit=model_limit)[0]
+                           lengths=lengths, model_limit=model_limit, evaluates=evaluates)[0]
 
 
 def adapt_explained(config: TrainConfig, counts: Counter | dict[str, int], *, given: Iterable[str] = (),
                     sentence_transformer: bool | None = None, units: int | None = None, lengths: Any = None,
-                    model_limit: int | None = None) -> tuple[TrainConfig, list[Reason]]:
+                    model_limit: int | None = None, evaluates: bool = True) -> tuple[TrainConfig, list[Reason]]:
     """:func:`adapt`, and its reasons as data (keys of :data:`REASONS` with their values)."""
     given = set(given)
     if sentence_transformer is None:
@@ -178,12 +179,12 @@ def adapt_explained(config: TrainConfig, counts: Counter | dict[str, int], *, gi
     if small and lengths is not None and len(lengths) and "max_length" not in given and spec.gold.name != "answers":
         # Reviews cut at 128 tokens: SetFit on 32 ChnSentiCorp labels scored 0.561 at 128 and 0.633
         # at 256, where the frozen encoder's logistic regression (which reads 256) scores 0.618.
-        fitted = fitted_max_length(lengths, config.max_length, model_limit)
+        fitted = fitted_max_length(side_lengths(lengths, chosen.get("head", config.head)), config.max_length, model_limit)
         if fitted is not None:
             chosen["max_length"], tokens = fitted
             reasons.append(("length", {"tokens": str(tokens), "length": str(fitted[0]), "limit": str(model_limit or 512)}))
     epochs = chosen.get("epochs")
-    if epochs and epochs > MAX_EVALS and config.eval_steps is None and "eval_steps" not in given:
+    if evaluates and epochs and epochs > MAX_EVALS and config.eval_steps is None and "eval_steps" not in given:
         # 32 labels and 800 evaluation rows: 25 epochs of 2 steps each evaluated all 800 rows, and
         # the evaluations, not the training, took most of the run
         per_epoch = math.ceil(math.ceil((units or rows) / chosen.get("batch_size", config.batch_size)) / config.grad_accum)
@@ -220,7 +221,8 @@ def fitted_max_length(lengths: Any, current: int, model_limit: int | None) -> tu
 
 def text_lengths(examples: Any) -> Any:
     """About how many tokens each labelled row of an ExampleSet makes, [CLS] and [SEP] included
-    (a pair: both texts and three specials; tagging: its words), guessed without a tokenizer
+    (a pair: two columns, both texts joined with three specials, and the longer text alone with
+    two, see :func:`side_lengths`; tagging: its words), guessed without a tokenizer
     (estimate.guess_tokens), so this runs on the GUI thread. An empty array for QA (windows)."""
     import numpy as np
     import pyarrow.compute as pc
@@ -234,10 +236,22 @@ def text_lengths(examples: Any) -> Any:
     labelled = pc.is_valid(table[examples.gold_column])
     if "tokens" in names:
         return guess_tokens(pc.binary_join(pc.filter(table["tokens"], labelled), " ")) + 2
-    counts = guess_tokens(pc.filter(table["text"], labelled)) + 2
-    if "text_pair" in names:
-        counts = counts + guess_tokens(pc.filter(table["text_pair"], labelled)) + 1
-    return counts
+    first = guess_tokens(pc.filter(table["text"], labelled))
+    if "text_pair" not in names:
+        return first + 2
+    second = guess_tokens(pc.filter(table["text_pair"], labelled))
+    return np.stack([first + second + 3, np.maximum(first, second) + 2], axis=1)
+
+
+def side_lengths(lengths: Any, head: str) -> Any:
+    """The token counts a model with ``head`` reads per input from :func:`text_lengths`: a pair's
+    two texts joined, or for the siamese head (each text encoded alone) the longer one."""
+    import numpy as np
+
+    lengths = np.asarray(lengths, dtype=float)
+    if lengths.ndim == 2:
+        return lengths[:, 1] if head == "siamese" else lengths[:, 0]
+    return lengths
 
 
 def model_max_length(model: str | None) -> int | None:

@@ -100,6 +100,9 @@ class ResultsPage(QWidget):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self._natural_widths: dict[int, int] = {}  # the value columns' widths as they read (show_run)
         self.table.viewport().installEventFilter(self)  # refit them when the table's width is known or changes
+        self._fitting = False
+        self._widths_dragged = False  # a value column the person resized: widths stay theirs until the next run
+        self.table.horizontalHeader().sectionResized.connect(self._on_section_resized)
         self.table.horizontalHeader().setStretchLastSection(False)
         self.table.selectionModel().currentRowChanged.connect(self._on_row_changed)
 
@@ -242,10 +245,14 @@ class ResultsPage(QWidget):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         # values as wide as they read, header included (240 px at most), the text the rest
-        self._natural_widths = {}
-        for column in range(1, self.model.columnCount()):
-            self.table.resizeColumnToContents(column)
-            self._natural_widths[column] = min(max(self.table.columnWidth(column), header.sectionSizeHint(column)), 240)
+        self._natural_widths, self._fitting = {}, True
+        try:
+            for column in range(1, self.model.columnCount()):
+                self.table.resizeColumnToContents(column)
+                self._natural_widths[column] = min(max(self.table.columnWidth(column), header.sectionSizeHint(column)), 240)
+        finally:
+            self._fitting = False
+        self._widths_dragged = False
         self._fit_value_columns()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         if "loss" in self.model._columns:  # most wrong first: where relabelling pays off
@@ -270,6 +277,7 @@ class ResultsPage(QWidget):
                                       .replace("%1", str(len(skipped))).replace("%2", str(skipped[0])))
 
     def _show_nothing(self) -> None:
+        self._natural_widths = {}
         self._show_damage([])
         self.metrics_panel.show_metrics({}, ())
         self.metrics_panel.show_report(None)
@@ -317,14 +325,22 @@ class ResultsPage(QWidget):
         if widths and sum(widths.values()) > room:
             scale = room / sum(widths.values())
             widths = {c: max(44, int(w * scale)) for c, w in widths.items()}
-        for column, width in widths.items():
-            self.table.setColumnWidth(column, width)
+        self._fitting = True
+        try:
+            for column, width in widths.items():
+                self.table.setColumnWidth(column, width)
+        finally:
+            self._fitting = False
+
+    def _on_section_resized(self, column: int, _old: int, _new: int) -> None:
+        if not self._fitting and column != 0:  # the text column stretches by itself
+            self._widths_dragged = True
 
     def eventFilter(self, watched: Any, event: Any) -> bool:  # noqa: N802 - Qt override
         from PySide6.QtCore import QEvent
 
         if watched is self.table.viewport() and event.type() == QEvent.Type.Resize and self._natural_widths \
-                and event.size().width() != event.oldSize().width():
+                and not self._widths_dragged and event.size().width() != event.oldSize().width():
             self._fit_value_columns()
         return super().eventFilter(watched, event)
 

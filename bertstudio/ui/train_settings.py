@@ -259,7 +259,7 @@ class TrainSettingsForm(QGroupBox):
         preset = self.preset_combo.itemData(index)
         self.auto_label.setVisible(preset == AUTO)
         if preset == AUTO:
-            self.mode_chosen = self.length_chosen = False
+            self.mode_chosen = False  # a max length the person set stays theirs (Automatic before it never set one)
             self.edited.emit()  # the page fills it in
         elif preset:  # "batch|lr|epochs" (a string survives QVariant round trips; a tuple may not)
             batch, lr, epochs = str(preset).split("|")

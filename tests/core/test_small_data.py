@@ -325,6 +325,8 @@ def test_a_chosen_run_of_many_short_epochs_evaluates_ten_times_not_every_epoch()
     assert "evaluated every 5 steps (10 times), not after each of 25 short epochs" in config.auto_reason
     given = small_data.adapt(TrainConfig(eval_steps=7), Counter(a=16, b=16), sentence_transformer=True, given={"eval_steps"})
     assert given.eval_steps == 7 and "evaluated every" not in given.auto_reason
+    alone = small_data.adapt(TrainConfig(), Counter(a=16, b=16), sentence_transformer=True, evaluates=False)
+    assert alone.eval_steps is None and "evaluated" not in alone.auto_reason  # no evaluation rows: nothing to say
     few = small_data.adapt(TrainConfig(), Counter(a=300, b=300), sentence_transformer=True)
     assert few.epochs <= small_data.MAX_EVALS and few.eval_steps is None  # every epoch, as before
 
@@ -352,7 +354,19 @@ def test_a_small_set_of_long_texts_gets_a_max_length_that_reads_them():
     assert small_data.adapt(TrainConfig(), small_data.label_counts(short), sentence_transformer=True,
                             lengths=small_data.text_lengths(short), model_limit=256).max_length == 128
     pairs = from_records("pair", [{"text": "a b c", "text_pair": "d e", "label": "x"}], labels=["x", "y"])
-    assert small_data.text_lengths(pairs).tolist() == [pytest.approx(3 * 1.3 + 2 * 1.3 + 3)]
+    joined, alone = small_data.text_lengths(pairs)[0]
+    assert (joined, alone) == (pytest.approx(3 * 1.3 + 2 * 1.3 + 3), pytest.approx(3 * 1.3 + 2))
+    # a siamese head reads each text alone: two 100-token texts need 128, not the 224 they make joined
+    long_pairs = from_records("pair", [{"text": "字" * 100, "text_pair": "字" * 100, "label": v} for v in "xy" * 4],
+                              labels=["x", "y"])
+    lengths = small_data.text_lengths(long_pairs)
+    pair_counts = small_data.label_counts(long_pairs)
+    siamese = small_data.adapt(TrainConfig(task="pair"), pair_counts, sentence_transformer=True, lengths=lengths,
+                               model_limit=256)
+    assert siamese.head == "siamese" and siamese.max_length == 128
+    joined_head = small_data.adapt(TrainConfig(task="pair", head="linear"), pair_counts, sentence_transformer=False,
+                                   lengths=lengths, model_limit=512, given={"head"})
+    assert joined_head.max_length == 224
 
 
 def test_the_model_limit_is_read_from_its_small_files(tmp_path):

@@ -240,6 +240,11 @@ def test_a_pair_file_with_a_header_naming_one_column_twice_says_so_at_once(qtbot
     assert "duplicate column name 'sentence' in the header" in dialog.error_label.text()
     assert "dup.tsv" in dialog.error_label.text() and not _ok(dialog).isEnabled()
     assert dialog.header_check.isEnabled() and dialog.header_check.isChecked()
+    spaced = tmp_path / "spaced.csv"  # the reader strips names: "text " is "text" again
+    spaced.write_text("text,label,text \na,1,b\nc,0,d\n", encoding="utf-8")
+    dialog.set_path(str(spaced))
+    assert "duplicate column name 'text' in the header" in dialog.error_label.text()
+    dialog.set_path(str(path))
     dialog.header_check.click()  # the first row is data
     assert dialog.error_label.text() == "" and dialog.preview_model.rowCount() == 7
     status = dialog.status_label.text()

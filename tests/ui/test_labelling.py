@@ -473,13 +473,13 @@ def test_a_typed_score_is_stored_as_typed_or_refused_never_changed(qtbot, sessio
     spin = editor.spin
     said: list[str] = []
     editor.message_shown.connect(said.append)
-    for typed in ("7.5", "10", "-1"):
+    for typed, shown in (("7.5", "7.5"), ("10", "10.0"), ("-1", "-1.0")):
         spin.setFocus()
         spin.lineEdit().selectAll()
         qtbot.keyClicks(spin, typed)
         qtbot.keyClick(spin, Qt.Key.Key_Return)
         assert session.project.gold("train", 0) is None and session.undo_stack.count() == 0, typed
-        assert said and said[-1] == f"{typed} is outside the scale 0-5: not stored"
+        assert said and said[-1] == f"{shown} is outside the scale 0-5: not stored"
         assert spin.text() == "none"  # back to what is stored
     spin.setFocus()
     spin.lineEdit().selectAll()
@@ -491,6 +491,15 @@ def test_a_typed_score_is_stored_as_typed_or_refused_never_changed(qtbot, sessio
     qtbot.keyClicks(spin, "5")
     qtbot.keyClick(spin, Qt.Key.Key_Return)
     assert session.project.gold("train", 0) == 5.0 and spin.text() == "5.0"
+    # its arrows and the wheel step within the scale: from "none" to 0 (a reviewer saw -9998.9)
+    editor.go_to(1)
+    assert spin.text() == "none"
+    spin.stepBy(1)
+    assert spin.value() == 0.0
+    spin.stepBy(-3)
+    assert spin.value() == 0.0
+    spin.stepBy(70)
+    assert spin.value() == 5.0
 
 
 def test_keys_that_set_nothing_say_why(qtbot, session_factory):

@@ -306,3 +306,7 @@ def test_the_value_columns_follow_the_tables_width(page, qtbot):
     assert squeezed != natural  # the narrow table did squeeze them (else this test shows nothing)
     assert all(header.sectionSize(c) >= n for c, n in zip(range(1, page.model.columnCount()), natural))
     assert header.sectionSize(0) >= 0.3 * page.table.viewport().width()
+    header.resizeSection(2, 150)  # the person drags a column: later width changes keep it
+    page.resize(1100, 800)
+    qtbot.waitUntil(lambda: page.table.viewport().width() < 900, timeout=3000)
+    assert header.sectionSize(2) == 150

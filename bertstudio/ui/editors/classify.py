@@ -203,7 +203,26 @@ def _score_text(score: float) -> str:
 
 
 class _ScoreBox(QDoubleSpinBox):
-    """The score box: three decimals taken, no trailing zeros shown (3.7, not 3.700)."""
+    """The score box: three decimals taken, no trailing zeros shown (3.7, not 3.700); its arrows
+    and the wheel step within the scale (``scale``: the editor's LOW, HIGH), from "none" to LOW."""
+
+    scale = (0.0, 5.0)
+
+    def stepBy(self, steps: int) -> None:  # noqa: N802 - Qt override
+        low, high = self.scale
+        if self.value() == self.minimum():  # "none": the first step is the scale's start (it went to -9998.9)
+            self.setValue(low if steps > 0 else self.minimum())
+            return
+        self.setValue(min(high, max(low, round(self.value() + steps * self.singleStep(), self.decimals()))))
+
+    def stepEnabled(self) -> QDoubleSpinBox.StepEnabledFlag:  # noqa: N802 - Qt override
+        low, high = self.scale
+        value, flags = self.value(), QDoubleSpinBox.StepEnabledFlag.StepNone
+        if value < high:
+            flags |= QDoubleSpinBox.StepEnabledFlag.StepUpEnabled
+        if value > low:
+            flags |= QDoubleSpinBox.StepEnabledFlag.StepDownEnabled
+        return flags
 
     def textFromValue(self, value: float) -> str:  # noqa: N802 - Qt override
         locale = self.locale()  # the box reads typed text in its locale: write it the same way
@@ -242,6 +261,7 @@ class RegressionEditor(SentenceEditor):
         self.slider.setTickPosition(QSlider.TickPosition.TicksBelow)
         self.slider.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.spin = _ScoreBox()
+        self.spin.scale = (self.LOW, self.HIGH)
         self.spin.setObjectName("scoreSpin")
         self.spin.setRange(self.UNSCORED, -self.UNSCORED)
         self.spin.setSpecialValueText(self.tr("none"))
@@ -305,7 +325,7 @@ class RegressionEditor(SentenceEditor):
         if value == self.UNSCORED or value == self._shown[1]:
             return  # only a score the person changed
         if not self.LOW <= value <= self.HIGH:
-            self.message_shown.emit(self.tr("%1 is outside the scale %2-%3: not stored").replace("%1", f"{value:g}")
+            self.message_shown.emit(self.tr("%1 is outside the scale %2-%3: not stored").replace("%1", self.spin.textFromValue(value))
                                     .replace("%2", f"{self.LOW:g}").replace("%3", f"{self.HIGH:g}"))
             self.spin.blockSignals(True)
             self.spin.setValue(self._shown[1])  # the stored score again
