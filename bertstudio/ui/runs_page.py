@@ -133,12 +133,21 @@ class RunsModel(QAbstractTableModel):
             from bertstudio.bundled import model_title
 
             return model_title(c.model)
-        if key in ("mode", "epochs", "lr", "batch"):
+        if key == "mode":
+            return self._mode_text(c.mode)
+        if key in ("epochs", "lr", "batch"):
             return str(getattr(c, {"batch": "batch_size"}.get(key, key)))
         if key == "score":
             score = main_score(info)
             return "" if score is None else f"{score[0]} {format_metric(*score)}"
         return self._started(info)
+
+    def _mode_text(self, mode: str) -> str:
+        """What learned, in the interface's language ("top-3" is "top 3 layers"; it was English in zh_CN)."""
+        kind, _, n = str(mode).partition("-")
+        if kind == "top" and n:
+            return self.tr("top %1 layers").replace("%1", n)
+        return {"full": self.tr("full"), "frozen": self.tr("frozen"), "lora": self.tr("LoRA")}.get(kind, str(mode))
 
     @staticmethod
     def _started(info: RunInfo) -> str:

@@ -2365,47 +2365,47 @@
 <context>
     <name>RegressionEditor</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="247"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="267"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="250"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="270"/>
         <source>Type a score such as 3.7: Enter stores it, an arrow key stores it and moves to the previous or next example</source>
         <translation>输入分数，例如 3.7:按 Enter 保存，按方向键保存并转到上一个或下一个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="267"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="287"/>
         <source>Keys 0-5 set a whole score; for tenths drag the slider or type the score in the box (Enter or an arrow key stores it).</source>
         <translation>按键 0-5 设置整数分数；如需十分位，请拖动滑块或在输入框中输入分数(按 Enter 或方向键保存)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="288"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="308"/>
         <source>(not scored)</source>
         <translation>(未打分)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="288"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="308"/>
         <source>(no example)</source>
         <translation>(无样例)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="308"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="328"/>
         <source>%1 is outside the scale %2-%3: not stored</source>
         <translation>%1 超出了 %2-%3 的评分范围：未保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="343"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="363"/>
         <source>set the score with keys 0-5 or type it in the box</source>
         <translation>请用按键 0-5 设置分数，或在输入框中输入分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="353"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="373"/>
         <source>Score row %1 as %2</source>
         <translation>将第 %1 行打分为 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="363"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="383"/>
         <source>Key %1 sets nothing: keys 0-5 set whole scores; type other scores in the box</source>
         <translation>按键 %1 没有作用：按键 0-5 设置整数分数；其他分数请在输入框中输入</translation>
     </message>
@@ -2474,79 +2474,79 @@
         <translation>只看错误</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="106"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="111"/>
         <source>Set as gold</source>
         <translation>设为标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="108"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="113"/>
         <source>Use prediction as gold</source>
         <translation>采用预测作为标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="112"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="117"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="187"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="192"/>
         <source>{name} (not in this project)</source>
         <translation>{name}(不属于此项目)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="273"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="276"/>
         <source>%1 damaged line(s) of this run&apos;s predictions are not shown: %2</source>
         <translation>本次运行的预测中有 %1 行已损坏，未显示：%2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="288"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="292"/>
         <source>No project is open. Open or create one (File menu), train a run on the Train page, and its scores, predictions and errors appear here.</source>
         <translation>尚未打开项目。请（通过“文件”菜单）打开或新建一个项目，并在训练页训练一次，其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="291"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="295"/>
         <source>This project has no run yet. Train one on the Train page (or open a run folder from the Runs page), and its scores, predictions and errors appear here.</source>
         <translation>此项目还没有运行。请在训练页训练一次（或从运行页打开一个运行文件夹），其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="300"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="304"/>
         <source>This run is not one of this project&apos;s runs ({folder}); it is shown for viewing only.</source>
         <translation>此运行不属于此项目({folder})；仅供查看。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="303"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="307"/>
         <source>It is a {run} run and this project holds {project} examples, so its rows are not matched to the project&apos;s.</source>
         <translation>这是一次 {run} 运行，而此项目包含 {project} 样例，因此其中的行不会与项目的行对应。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="307"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="311"/>
         <source>{joined} of {total} of its rows match this project&apos;s examples (same gold value).</source>
         <translation>它的 {total} 行中有 {joined} 行与此项目的样例对应(标准答案相同)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="370"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="402"/>
         <source>{shown} of {total} examples</source>
         <translation>{shown} / {total} 个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="372"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="404"/>
         <source>gold {g}, predicted {p}</source>
         <translation>标准答案 {g}，预测 {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/results_page.py" line="427"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="459"/>
         <source>%n word(s) lay past the run&apos;s max length and got no prediction: tag them on the Label page</source>
         <translation>
             <numerusform>%n 个词超出了该运行的最大长度，没有得到预测：请在“标注”页为它们打标签</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="430"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="462"/>
         <source>The run predicted a label this project no longer has (renamed or removed since the run)</source>
         <translation>该运行预测的标签已不在本项目中（运行之后被重命名或删除）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="464"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="496"/>
         <source>Relabel {split} row {row}</source>
         <translation>重新标注 {split} 的第 {row} 行</translation>
     </message>
@@ -2938,77 +2938,97 @@
         <source>unknown</source>
         <translation>未知</translation>
     </message>
+    <message>
+        <location filename="../../bertstudio/ui/runs_page.py" line="149"/>
+        <source>top %1 layers</source>
+        <translation>顶部 %1 层</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/runs_page.py" line="150"/>
+        <source>full</source>
+        <translation>全部微调</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/runs_page.py" line="150"/>
+        <source>frozen</source>
+        <translation>冻结编码器</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/runs_page.py" line="150"/>
+        <source>LoRA</source>
+        <translation>LoRA</translation>
+    </message>
 </context>
 <context>
     <name>RunsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="163"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="172"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="165"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="174"/>
         <source>Open run folder…</source>
         <translation>打开运行文件夹…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="167"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="176"/>
         <source>Follow selected run live</source>
         <translation>实时跟踪所选运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="169"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="178"/>
         <source>Compare</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="170"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="179"/>
         <source>Select two runs to compare their curves, settings and predictions</source>
         <translation>选择两次运行，比较它们的曲线、设置和预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="172"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="181"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="173"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="182"/>
         <source>Give the selected run of this project a name of your own</source>
         <translation>为本项目中选中的运行起一个自己的名字</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="222"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="231"/>
         <source>Select a run to see its curves; double-click it to open its results.</source>
         <translation>选择一个运行以查看其曲线；双击可打开其结果。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="224"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="233"/>
         <source>No runs yet: start one on the Train page, and it appears here as it trains.</source>
         <translation>还没有运行：在“训练”页开始一个，训练时它会出现在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="225"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="234"/>
         <source>No project open: open or create one to see its runs, or open a run folder.</source>
         <translation>没有打开的项目：打开或新建一个项目以查看其运行，或打开一个运行文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="246"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="251"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="255"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="260"/>
         <source>Rename run</source>
         <translation>重命名运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="246"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="255"/>
         <source>New name:</source>
         <translation>新名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="273"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="282"/>
         <source>Open a run folder (with history.jsonl)</source>
         <translation>打开运行文件夹(含 history.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="299"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="308"/>
         <source>Following {folder}</source>
         <translation>正在跟踪 {folder}</translation>
     </message>

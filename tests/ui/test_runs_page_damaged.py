@@ -61,3 +61,16 @@ def test_a_damaged_run_is_listed_as_damaged_and_cannot_hide_the_others(qtbot, qt
     qtbot.waitUntil(lambda: dialog.summary.text().startswith("Cannot compare"), timeout=30_000)
     text = dialog.summary.text()
     assert f": {bad / 'metrics.json'}: JSON nested too deeply" in text and "Error" not in text
+
+
+def test_the_mode_column_says_what_learned_in_words(qtbot, session_factory):
+    """The Mode column showed the stored value ("top-3", "full"), English in the Chinese app too."""
+    session = session_factory("sentence", ["neg", "pos"])
+    for name, mode in (("a", "full"), ("b", "top-3"), ("c", "lora"), ("d", "frozen")):
+        folder = _run(session.project.new_run_dir(name))
+        TrainConfig(task="sentence", labels=["neg", "pos"], mode=mode, output_dir=str(folder)).save(folder / "config.toml")
+    page = RunsPage(session)
+    qtbot.addWidget(page)
+    model = page.model
+    shown = {model.data(model.index(r, 0)): model.data(model.index(r, 4)) for r in range(model.rowCount())}
+    assert shown == {"a": "full", "b": "top 3 layers", "c": "LoRA", "d": "frozen"}
