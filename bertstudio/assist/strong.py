@@ -53,6 +53,7 @@ PSEUDO_BEATS_SETFIT = 2
 # small-data settings have one home, train/small_data.py (SetFit up to SETFIT_MAX_PER_CLASS labels per class)
 SETFIT_MAX_PER_CLASS = small_data.SETFIT_MAX_PER_CLASS
 MIN_STEPS, FINETUNE_LR, BATCH_SIZE = small_data.MIN_STEPS, small_data.SMALL_LR, small_data.SMALL_BATCH
+MAX_LENGTH = 128  # fine-tuning's max length when the texts fit in it (longer texts: small_data.fitted_max_length)
 
 StepProgress = Callable[[int, int], None]
 
@@ -154,11 +155,12 @@ def finetune_config(n_examples: int, seed: int, kind: str, *, train_set: Any = N
     from bertstudio.train.small_data import fitted_max_length, model_max_length, side_lengths, text_lengths
 
     epochs = epochs_for(n_examples, BATCH_SIZE, MIN_STEPS)
-    fitted = fitted_max_length(side_lengths(text_lengths(train_set), head), 128, model_max_length(model)) \
-        if train_set is not None and len(train_set) else None
+    max_length = MAX_LENGTH
+    if train_set is not None and len(train_set):
+        fitted = fitted_max_length(side_lengths(text_lengths(train_set), head), max_length, model_max_length(model))
+        max_length = fitted[0] if fitted else max_length
     return TrainConfig(task=kind, epochs=epochs, lr=FINETUNE_LR, batch_size=BATCH_SIZE, warmup_ratio=0.1,
-                       seed=seed, max_length=fitted[0] if fitted else 128, logging_steps=5, save_best=False,
-                       output_dir=None)
+                       seed=seed, max_length=max_length, logging_steps=5, save_best=False, output_dir=None)
 
 
 def _engine_callback(progress: StepProgress | None) -> Callable:

@@ -21,7 +21,7 @@ from bertstudio.data.formats.jsonl import _suggest as _suggest_jsonl
 from bertstudio.data.formats.jsonl import read_jsonl, write_jsonl
 from bertstudio.data.formats.squad import read_squad, write_squad
 from bertstudio.data.formats.cells import unescape_cell
-from bertstudio.data.formats.table import TableOptions, read_table, scan_records, suggest_columns
+from bertstudio.data.formats.table import TableOptions, check_header_names, read_table, scan_records, suggest_columns
 from bertstudio.data.formats.table_write import write_table
 from bertstudio.data.glue import GlueTask, eval_split, get_preset, load_glue, preset_for_path, save_glue
 from bertstudio.data.kinds import require_kind
@@ -295,12 +295,11 @@ def preview(path: str | os.PathLike[str], *, fmt: str = "auto", n: int = 50, hea
             kind, by_position = suggest_columns(None, recs[1])
             mapping = {column: recs[0][i] for column, i in by_position.items()}
         problem = None
-        stripped = [n.strip() for n in names]  # as the reader compares them
-        if has_header and len(set(stripped)) != len(stripped):  # the reader's refusal (formats/table.py), said now
-            dup = next(x for x in stripped if stripped.count(x) > 1)
-            problem = str(DataError(f"duplicate column name {dup!r} in the header", path=path, where="line 1",
-                                    expected="each column named once, or the first row read as data"))
-            kind, mapping = None, {}
+        try:  # the reader's own refusal, said under the preview rather than after Import
+            if has_header:
+                check_header_names(names, path, expected="each column named once, or the first row read as data")
+        except DataError as exc:
+            problem, kind, mapping = str(exc), None, {}
         return Preview(str(path), fmt, names, recs[1:] if has_header else recs[:n], has_header, kind, mapping,
                        problem=problem)
     if fmt == "jsonl":

@@ -74,6 +74,12 @@ class KindSpec:
     def has_label_set(self) -> bool:
         return self.gold.has_label_set
 
+    @property
+    def min_labels(self) -> int:
+        """The fewest labels a model of this kind can learn: one tag set entry for per-token tagging
+        (its "O"-only sentences still teach), two classes for a classifier."""
+        return 1 if self.gold.per_token else 2
+
     def required_inputs(self, *, siamese: bool = False) -> tuple[str, ...]:
         """What a model of this kind needs typed to predict: :attr:`inputs`, and for a siamese
         model (each text of a pair encoded alone) the second text too: a scored-pairs model read

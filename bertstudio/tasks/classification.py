@@ -70,7 +70,7 @@ class SequenceClassificationTask:
         if self.regression:
             # num_labels=1 + problem_type makes the HF head use MSE and pipeline() skip softmax.
             return {"num_labels": 1, "problem_type": "regression", "id2label": {0: "score"}, "label2id": {"score": 0}}
-        labels = check_labels(labels, self.kind, 2)
+        labels = check_labels(labels, self.kind, self.spec.min_labels)
         return {
             "num_labels": len(labels),
             "problem_type": "single_label_classification",

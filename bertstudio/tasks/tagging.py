@@ -73,7 +73,7 @@ class TokenTaggingTask:
         return AutoModelForTokenClassification
 
     def config_kwargs(self, labels: Sequence[str]) -> dict[str, Any]:
-        labels = check_labels(labels, self.kind, 1)
+        labels = check_labels(labels, self.kind, self.spec.min_labels)
         return {
             "num_labels": len(labels),
             "id2label": dict(enumerate(labels)),

@@ -53,6 +53,7 @@ LORA_LR = 5e-4
 HEAD_STEPS = 50  # SetFit's second phase: the probe-started head alone
 MAX_EVALS = 10  # a chosen run of many short epochs evaluates this often, not after every epoch
 LONG_SHARE = 95  # a small set's max length covers this percentile of its texts (within the model's limit)
+LIMIT_CAP = 512  # the longest max length chosen, also for a model whose files name no limit (BERT's own)
 
 # The recipe: giving any of these (a flag, a run.toml, a Train page field) means the user's
 # recipe, so adapt() chooses none of them; the mode given keeps the choice within that mode.
@@ -182,7 +183,8 @@ def adapt_explained(config: TrainConfig, counts: Counter | dict[str, int], *, gi
         fitted = fitted_max_length(side_lengths(lengths, chosen.get("head", config.head)), config.max_length, model_limit)
         if fitted is not None:
             chosen["max_length"], tokens = fitted
-            reasons.append(("length", {"tokens": str(tokens), "length": str(fitted[0]), "limit": str(model_limit or 512)}))
+            reasons.append(("length", {"tokens": str(tokens), "length": str(chosen["max_length"]),
+                                       "limit": str(model_limit or LIMIT_CAP)}))
     epochs = chosen.get("epochs")
     if evaluates and epochs and epochs > MAX_EVALS and config.eval_steps is None and "eval_steps" not in given:
         # 32 labels and 800 evaluation rows: 25 epochs of 2 steps each evaluated all 800 rows, and
@@ -209,11 +211,11 @@ def adapt_explained(config: TrainConfig, counts: Counter | dict[str, int], *, gi
 def fitted_max_length(lengths: Any, current: int, model_limit: int | None) -> tuple[int, int] | None:
     """(a max length that reads :data:`LONG_SHARE`% of texts of ``lengths`` tokens, that
     percentile) when ``current`` cuts more of them and the model reads further (its limit:
-    ``model_limit``, else 512); None when ``current`` already reads them."""
+    ``model_limit``, else :data:`LIMIT_CAP`); None when ``current`` already reads them."""
     import numpy as np
 
     tokens = int(math.ceil(float(np.percentile(np.asarray(lengths, dtype=float), LONG_SHARE))))
-    limit = int(model_limit or 512)
+    limit = int(model_limit or LIMIT_CAP)
     if tokens <= current or current >= limit:
         return None
     return min(limit, 32 * math.ceil(tokens / 32)), tokens
@@ -257,7 +259,9 @@ def side_lengths(lengths: Any, head: str) -> Any:
 def model_max_length(model: str | None) -> int | None:
     """The most tokens the model reads, from its small JSON files (no tokenizer, no torch): a
     sentence-transformer's max_seq_length, else config.json's max_position_embeddings (at most
-    512); None when the folder does not say (a Hub id)."""
+    :data:`LIMIT_CAP`); None when the folder does not say (a Hub id). Light on purpose: the
+    Train page asks on the GUI thread, where tasks/model.max_input_length (torch, the folder's
+    safety checks) does not belong; that one still guards the run when it starts."""
     import json
 
     from bertstudio.bundled import resolve_model
@@ -274,7 +278,7 @@ def model_max_length(model: str | None) -> int | None:
             value = None
         if isinstance(value, int) and not isinstance(value, bool) and value >= 8:
             found.append(value)
-    return min(min(found), 512) if found else None
+    return min(min(found), LIMIT_CAP) if found else None
 
 
 def training_units(examples: Any, config: TrainConfig) -> int:

@@ -42,7 +42,7 @@ def load_sets(config: TrainConfig, train_set: Any = None, eval_set: Any = None) 
     if eval_set is None and config.eval_file:
         eval_set = load_alongside(train_set, spec, config.eval_file)
     check_kind(train_set, config)
-    check_label_count(train_set, config)
+    check_enough_labels(train_set, config)
     if eval_set is None and config.hold_out:
         train_set, eval_set = hold_out(train_set, config.hold_out, config.seed)
     if config.max_train_examples is not None and config.max_train_examples < len(train_set):
@@ -76,14 +76,15 @@ def check_kind(examples: Any, config: TrainConfig) -> None:
         )
 
 
-def check_label_count(examples: Any, config: TrainConfig) -> None:
-    """A DataError naming the training file when the labels a run would take from it are too few
-    for its head (a classifier needs two), before any model is loaded: a one-class pair file said
-    "labels: pair needs at least 2 labels" without the file, after "loading the model…"."""
+def check_enough_labels(examples: Any, config: TrainConfig) -> None:
+    """A DataError naming the training file when the labels a run would take from it are fewer
+    than its kind learns from (KindSpec.min_labels, the rule the task checks again when it builds
+    the head), before any model is loaded: a one-class pair file said "labels: pair needs at least
+    2 labels" without the file, after "loading the model…"."""
     if config.labels or not examples.spec.has_label_set:
         return
     labels = list(examples.labels)
-    minimum = 1 if examples.spec.gold.per_token else 2
+    minimum = examples.spec.min_labels
     if len(labels) < minimum:
         found = ", ".join(map(repr, labels)) if labels else "none"
         raise DataError(f"the training data has {len(labels)} label{'s' if len(labels) != 1 else ''} ({found})",

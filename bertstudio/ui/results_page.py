@@ -20,7 +20,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt
+from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView, QCheckBox, QComboBox, QHBoxLayout, QHeaderView, QLabel, QPushButton, QSplitter, QTableView,
     QTextBrowser, QVBoxLayout, QWidget,
@@ -318,8 +318,9 @@ class ResultsPage(QWidget):
 
     def _fit_value_columns(self) -> None:
         """The value columns at their natural widths; in a narrow table they share at most 60% of it
-        (at 900 px the text column was left 20 px: "is …"). A run shown before the page was laid out
-        measured a viewport of ~100 px and squeezed "Predicted" and "not_equivalent" to 44 px."""
+        (at 900 px the text column was left 20 px: "is …"). Called again whenever the table's width
+        changes: fitted once, to the width at the moment a run was shown, they stayed squeezed
+        ("Predictec", "not_…") after the window grew."""
         widths = dict(self._natural_widths)
         room = int(0.6 * self.table.viewport().width())
         if widths and sum(widths.values()) > room:
@@ -337,8 +338,7 @@ class ResultsPage(QWidget):
             self._widths_dragged = True
 
     def eventFilter(self, watched: Any, event: Any) -> bool:  # noqa: N802 - Qt override
-        from PySide6.QtCore import QEvent
-
+        # every event of the table's viewport passes here (paints, mouse moves): only a width change acts
         if watched is self.table.viewport() and event.type() == QEvent.Type.Resize and self._natural_widths \
                 and not self._widths_dragged and event.size().width() != event.oldSize().width():
             self._fit_value_columns()

@@ -264,9 +264,8 @@ def read_table(
             records = [f for _l, f in _take_records(text, opts, SNIFF_ROWS + 1)]
             header = sniff_header(records or [first])
     names = [(unescape_cell(f) if opts.formula_escaped else f).strip() for f in first] if header else None
-    if names is not None and len(set(names)) != len(names):
-        dup = next(x for x in names if names.count(x) > 1)
-        raise DataError(f"duplicate column name {dup!r} in the header", path=path, where=f"line {first_line}")
+    if names is not None:
+        check_header_names(names, path, first_line)
     n = opts.ncols or len(first)
     if len(first) != n:
         raise DataError(f"found {len(first)} columns", path=path, where=f"line {first_line}", expected=f"{n} columns")
@@ -503,6 +502,14 @@ def _scores(lab: Any, opts: TableOptions, path: Any, where: Any) -> pa.Array:
             raise DataError(f"score {lab[bad].as_py()!r} is out of range", path=path, where=where(bad),
                             expected=f"a number in [{lo:g}, {hi:g}]")
     return scores
+
+
+def check_header_names(names: Sequence[str], path: Any, line: int = 1, *, expected: str | None = None) -> None:
+    """A DataError for a header naming a column twice (names compared stripped, as they are read)."""
+    stripped = [n.strip() for n in names]
+    if len(set(stripped)) != len(stripped):
+        dup = next(x for x in stripped if stripped.count(x) > 1)
+        raise DataError(f"duplicate column name {dup!r} in the header", path=path, where=f"line {line}", expected=expected)
 
 
 def _arrow_float(v: str) -> bool:

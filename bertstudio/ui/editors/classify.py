@@ -204,9 +204,11 @@ def _score_text(score: float) -> str:
 
 class _ScoreBox(QDoubleSpinBox):
     """The score box: three decimals taken, no trailing zeros shown (3.7, not 3.700); its arrows
-    and the wheel step within the scale (``scale``: the editor's LOW, HIGH), from "none" to LOW."""
+    and the wheel step within the editor's scale ``low``..``high``, from "none" to ``low``."""
 
-    scale = (0.0, 5.0)
+    def __init__(self, low: float, high: float) -> None:
+        super().__init__()
+        self.scale = (low, high)
 
     def stepBy(self, steps: int) -> None:  # noqa: N802 - Qt override
         low, high = self.scale
@@ -260,8 +262,7 @@ class RegressionEditor(SentenceEditor):
         self.slider.setTickInterval(self.SCALE)
         self.slider.setTickPosition(QSlider.TickPosition.TicksBelow)
         self.slider.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.spin = _ScoreBox()
-        self.spin.scale = (self.LOW, self.HIGH)
+        self.spin = _ScoreBox(self.LOW, self.HIGH)
         self.spin.setObjectName("scoreSpin")
         self.spin.setRange(self.UNSCORED, -self.UNSCORED)
         self.spin.setSpecialValueText(self.tr("none"))
