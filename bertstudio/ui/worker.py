@@ -59,7 +59,19 @@ def _after_imports(fn: Callable[[], Any]) -> Callable[[], Any]:
 
 
 class _Body(QObject):
-    """Lives on the job's thread and calls the function there."""
+    """Calls the function on the job's thread and hands its outcome to the GUI thread.
+
+    It lives on the GUI thread from birth to deletion, and :meth:`run` is called on the job's
+    thread by a direct connection: the job's thread never moves, makes or deletes a QObject.
+    Those calls take one of Qt's pooled signal-slot mutexes while PySide still holds the GIL,
+    and the GUI thread takes the same pool in connect and disconnect, where PySide lets the
+    GIL go and then asks for it back (to look for a Python override of disconnectNotify):
+    each thread then holds what the other waits for, for ever. ~QObject on the job's thread
+    hung the app that way (pyqtgraph redrawing an axis), and so did moving this object back
+    to the GUI thread at the end of :meth:`run` (a test's qtbot.wait disconnecting its
+    timer). What the job's thread still does is emit its outcome, once: 7 runs of 30,000
+    jobs in tests/ui/thread_churn.py ended without a hang, where the old body hung in 6 of 9.
+    """
 
     returned = Signal(object)
     raised = Signal(object)
@@ -76,14 +88,6 @@ class _Body(QObject):
             if not isinstance(exc, (BertStudioError, SystemExit)):  # SystemExit: the app quits under it
                 log.error("background job failed:\n%s", traceback.format_exc())
             result, failed = exc, True
-        # Back to the GUI thread before the thread ends, so this object is deleted there. Deleted
-        # on the job's thread (deleteLater as the thread finishes), ~QObject holds one of Qt's
-        # signal-slot mutexes while PySide takes the GIL for the wrapper; a GUI thread holding
-        # the GIL while it connects or disconnects anything guarded by the same pooled mutex
-        # (pyqtgraph redrawing an axis) then waits for it: both threads blocked for ever.
-        app = QCoreApplication.instance()
-        if app is not None:
-            self.moveToThread(app.thread())
         (self.raised if failed else self.returned).emit(result)
 
 
@@ -106,9 +110,8 @@ class ThreadJob(QObject):
         collect_on_gui_thread()  # no PySide object is ever garbage-collected on this job's thread (ui/gui_gc.py)
         thread = QThread()
         thread.setObjectName(self._name)
-        body = _Body(self._fn)
-        body.moveToThread(thread)
-        thread.started.connect(body.run)
+        body = _Body(self._fn)  # stays on this thread: see _Body
+        thread.started.connect(body.run, Qt.ConnectionType.DirectConnection)  # called on the job's thread
         body.returned.connect(self.succeeded)  # queued: re-emitted on the GUI thread
         body.raised.connect(self.failed)
         # Direct: QThread.quit is thread-safe, and a queued call would never arrive while

@@ -108,6 +108,36 @@ def test_the_jobs_body_is_destroyed_on_the_gui_thread(qtbot, fails):
     assert job.wait(1000) and not job.is_running()
 
 
+def test_the_jobs_body_never_changes_thread(qtbot):
+    """The body is called on the job's thread but lives on the GUI thread throughout: moving it
+    back at the end of the job (QObject::moveToThread, on the job's thread, holding the GIL)
+    deadlocked against the GUI thread's disconnects. See ui/worker._Body."""
+    from PySide6.QtCore import QCoreApplication, QThread
+
+    gui = QCoreApplication.instance().thread()
+    seen: list[tuple[bool, bool]] = []
+    job = ThreadJob(lambda: seen.append((QThread.currentThread() is not gui, job._body.thread() is gui)), name="test-body")
+    job.start()
+    qtbot.waitUntil(lambda: not job.is_running(), timeout=10_000)
+    assert seen == [(True, True)]  # ran off the GUI thread, its body never left it
+
+
+def test_thousands_of_jobs_end_while_the_gui_thread_waits_without_deadlock():
+    """A run of tests/ui hung in a qtbot.wait (tests/ui/test_import_survey.py) on that deadlock;
+    thread_churn.py reproduces it. A hang is a failure here, not a stuck suite."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).with_name("thread_churn.py")
+    try:
+        done = subprocess.run([sys.executable, str(script), "30000"], capture_output=True, text=True, timeout=150)
+    except subprocess.TimeoutExpired:
+        pytest.fail("30,000 jobs did not end within 150 s: a thread is deadlocked (see ui/worker._Body)")
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "ended 30000 jobs" in done.stdout
+
+
 def test_cycles_holding_qt_objects_are_collected_on_the_gui_thread_not_a_jobs(qtbot):
     """A worker allocating (a model's deepcopy) triggered Python's cyclic collection on its own
     thread, which destroyed a PySide object left in a cycle by a view: ~QObject there
