@@ -14,6 +14,7 @@ project carry their project rows (:func:`pick_rows`), so predictions map back to
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any, Sequence
 
@@ -43,6 +44,7 @@ def load_sets(config: TrainConfig, train_set: Any = None, eval_set: Any = None) 
         eval_set = load_alongside(train_set, spec, config.eval_file)
     check_kind(train_set, config)
     check_enough_labels(train_set, config)
+    check_one_kind_of_label(train_set, config)
     if eval_set is None and config.hold_out:
         train_set, eval_set = hold_out(train_set, config.hold_out, config.seed)
     if config.max_train_examples is not None and config.max_train_examples < len(train_set):
@@ -90,6 +92,33 @@ def check_enough_labels(examples: Any, config: TrainConfig) -> None:
         raise DataError(f"the training data has {len(labels)} label{'s' if len(labels) != 1 else ''} ({found})",
                         path=examples.source, where="labels",
                         expected=f"at least {minimum} labels among the labelled rows" if minimum > 1 else "labelled rows")
+
+
+_WHOLE_NUMBER = re.compile(r"[+-]?\d+")
+
+
+def check_one_kind_of_label(examples: Any, config: TrainConfig) -> None:
+    """A DataError naming the training file when the labels a run would take from it mix names
+    and whole numbers: "entailment" and "not_entailment" beside "0" and "1" (ids and names of
+    the same classes, from two sources pasted together) trained as 4 classes without a word,
+    and so would a tag "0" typed for "O". A label set that really is both is kept by listing
+    it (``config.labels``: ``--labels``, or ``labels`` in a run's TOML), as is one read under a
+    preset (its names are given)."""
+    if config.labels or not examples.spec.has_label_set:
+        return
+    from bertstudio.data.labelmap import file_label_values
+
+    used = [str(v) for v in file_label_values(examples)]
+    numbers = [v for v in used if _WHOLE_NUMBER.fullmatch(v.strip())]
+    names = [v for v in used if v not in numbers]
+    if numbers and names:
+        def few(values: list[str]) -> str:
+            return ", ".join(map(repr, values[:4])) + (f" and {len(values) - 4} more" if len(values) > 4 else "")
+
+        what, each = ("tags", "tags") if examples.spec.gold.per_token else ("labels", "classes")
+        raise DataError(f"the {what} mix names ({few(names)}) and numbers ({few(numbers)}), which would train as "
+                        f"{len(used)} separate {each}", path=examples.source, where=what,
+                        expected=f"names throughout or numbers throughout, or every one of the {each} listed with --labels")
 
 
 def held_out_count(n_rows: int, fraction: float) -> int:

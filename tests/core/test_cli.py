@@ -287,6 +287,37 @@ def test_a_mistyped_command_line_is_one_line_naming_the_help(argv, capsys) -> No
     assert err.startswith("bertstudio: error: ") and "--help)" in err
 
 
+def test_labels_that_mix_names_and_numbers_are_refused_before_the_model_loads(tmp_path: Path, capsys) -> None:
+    """A drive's RTE file with "entailment"/"not_entailment" and "0"/"1" rows trained a 4-class
+    model without a word; a tag "0" typed for "O" made a tag of its own. Listing the classes
+    keeps a label set that really is both."""
+    pair = tmp_path / "mixed.tsv"
+    pair.write_text("sentence1\tsentence2\tlabel\na man\ta person\tentailment\nthe cat\ta dog\tnot_entailment\n"
+                    "a b\tc d\t0\ne f\tg h\t1\n", encoding="utf-8")
+    code, _, err = run(["train", "--task", "pair", "--train", str(pair), "--model", "/nonexistent/model",
+                        "--out", str(tmp_path / "run")], capsys)
+    assert code == 2 and "loading the model" not in err
+    assert err.strip().splitlines()[-1] == (
+        f"bertstudio: error: {pair}, labels: the labels mix names ('entailment', 'not_entailment') and numbers "
+        "('0', '1'), which would train as 4 separate classes (expected names throughout or numbers throughout, "
+        "or every one of the classes listed with --labels)")
+    code, _, err = run(["label-errors", "--task", "pair", "--train", str(pair), "--model", "/nonexistent/model"], capsys)
+    assert code == 2 and "labels mix names" in err.strip().splitlines()[-1]
+
+    tags = tmp_path / "tags.conll"
+    tags.write_text("John\tB-PER\nlives\tO\nhere\t0\n\nMary\tB-PER\nsings\tO\n", encoding="utf-8")
+    code, _, err = run(["train", "--task", "tagging", "--train", str(tags), "--model", "/nonexistent/model",
+                        "--out", str(tmp_path / "run2")], capsys)
+    assert code == 2
+    assert err.strip().splitlines()[-1].startswith(f"bertstudio: error: {tags}, tags: the tags mix names ('B-PER', 'O') "
+                                                   "and numbers ('0'), which would train as 3 separate tags")
+
+    # listed, the four classes are the person's choice: the run gets as far as the model
+    code, _, err = run(["train", "--task", "pair", "--train", str(pair), "--labels", "entailment,not_entailment,0,1",
+                        "--model", "/nonexistent/model", "--out", str(tmp_path / "run3")], capsys)
+    assert code == 2 and "no such model folder" in err.strip().splitlines()[-1]
+
+
 def test_a_training_file_of_one_class_is_refused_before_the_model_loads(tmp_path: Path, capsys) -> None:
     """A helper's one-class pair file said "labels: pair needs at least 2 labels, got [...]", without
     the file, after "loading the model…"."""
