@@ -530,6 +530,8 @@ class RunInfo:
     status: str = "unknown"  # finished | cancelled | failed | running | damaged | unknown
     message: str = ""  # how it ended, or for a damaged run what is wrong (file, place, problem)
     started_at: float = 0.0
+    steps: int = 0  # training steps taken, when the run has ended
+    best_step: int | None = None  # the metrics and model are the best evaluation's, from this earlier step
 
     @property
     def name(self) -> str:
@@ -576,6 +578,7 @@ def read_run(folder: str | os.PathLike[str]) -> RunInfo:
     ended = [e for e in history if isinstance(e, RunFinished)]
     if ended:
         info.status, info.message = ended[-1].status, ended[-1].message
+        info.steps, info.best_step = ended[-1].step, ended[-1].best_step
         info.metrics = info.metrics or {k: float(v) for k, v in ended[-1].metrics.items() if _is_number(v)}
     elif history:
         info.status = "running"

@@ -48,6 +48,8 @@ class MetricsPanel(QWidget):
         self.metrics_table = _table("metricsTable", [self.tr("Metric"), self.tr("Score (x100)")])
         self.size_note = QLabel(objectName="evalSizeNote", wordWrap=True)  # a score that rests on few examples
         self.size_note.setVisible(False)
+        self.best_note = QLabel(objectName="bestStepNote", wordWrap=True)  # scores of an earlier evaluation than the last
+        self.best_note.setVisible(False)
         self.per_class_title = QLabel(objectName="perClassTitle")
         self.per_class_table = _table("perClassTable", [self.tr("Class"), self.tr("Precision"), self.tr("Recall"),
                                                         self.tr("F1"), self.tr("Support")])
@@ -62,6 +64,7 @@ class MetricsPanel(QWidget):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.metrics_table)
+        lay.addWidget(self.best_note)
         lay.addWidget(self.size_note)
         lay.addWidget(self.per_class_title)
         lay.addWidget(self.per_class_table)
@@ -69,11 +72,17 @@ class MetricsPanel(QWidget):
         self.show_report(None)
 
     def show_metrics(self, metrics: dict[str, float], official: tuple[str, ...], examples: int | None = None,
-                     unit: str = "examples") -> None:
+                     unit: str = "examples", best_step: int | None = None, steps: int = 0) -> None:
         """``examples``: how many evaluation examples the scores rest on, counted in ``unit``
         ("examples", or for tagging what its scores count: "entities" or "tokens"); below
-        SMALL_EVAL the panel says how far one moves them (a 20-label project holds out 2 rows)."""
+        SMALL_EVAL the panel says how far one moves them (a 20-label project holds out 2 rows).
+        ``best_step``: the scores (and the saved model) are the best evaluation's, from that step
+        of the run's ``steps``, not the last step's (the CLI says the same when the run ends)."""
         self._show_size_note(metrics, examples, unit)
+        self.best_note.setVisible(bool(metrics) and best_step is not None)
+        if best_step is not None:
+            self.best_note.setText(self.tr("From the best evaluation, at step {b} of {n}: the run kept those weights, "
+                                           "as no later evaluation scored higher.").format(b=f"{best_step:,}", n=f"{steps:,}"))
         keys = [k for k in official if k in metrics] + [k for k in metrics if k not in official]
         table = self.metrics_table
         table.setRowCount(len(keys))

@@ -235,7 +235,7 @@ class ResultsPage(QWidget):
             counted = sum(c.support for c in report.classes) if report is not None else None
             unit = report.unit if report is not None else unit
         self.metrics_panel.show_metrics(info.metrics, official_metric_order(self.kind, info.glue_task),
-                                        examples=counted, unit=unit)
+                                        examples=counted, unit=unit, best_step=info.best_step, steps=info.steps)
         self.metrics_panel.show_report(report)
         old, self.model = self.model, PredictionsModel(self.kind, self)
         self.model.set_rows(self._joined_rows(self.run_dir, preds))

@@ -1848,99 +1848,104 @@
         <translation>分数(×100)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="52"/>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="118"/>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="121"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="54"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="127"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="130"/>
         <source>Class</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="52"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="54"/>
         <source>Precision</source>
         <translation>精确率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="52"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="54"/>
         <source>Recall</source>
         <translation>召回率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="53"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="55"/>
         <source>F1</source>
         <translation>F1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="53"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="55"/>
         <source>Support</source>
         <translation>支持数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="60"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="62"/>
         <source>scikit-learn&apos;s classification report, x100; support counts gold examples, tokens or entities</source>
         <translation>scikit-learn 的分类报告，×100；支持数统计的是标准答案中的样例、词元或实体数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="82"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="84"/>
+        <source>From the best evaluation, at step {b} of {n}: the run kept those weights, as no later evaluation scored higher.</source>
+        <translation>来自最佳的一次评估，在第 {b} 步（共 {n} 步）：运行保留了那时的权重，因为之后的评估都没有更高。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="91"/>
         <source>official metric of this task</source>
         <translation>此任务的官方指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="91"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="100"/>
         <source>Scored on only {n} gold entities: one entity more or less found moves a score by about {p:.1f} points, so small differences between runs are noise.</source>
         <translation>仅在 {n} 个标准实体上评分：多找到或少找到一个实体，分数就会变化约 {p:.1f} 分，因此运行之间的小差异只是噪声。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="95"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="104"/>
         <source>Scored on only {n} words: one word more or less right moves a score by about {p:.1f} points, so small differences between runs are noise.</source>
         <translation>仅在 {n} 个词上评分：多对或少对一个词，分数就会变化约 {p:.1f} 分，因此运行之间的小差异只是噪声。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="98"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="107"/>
         <source>Scored on one example only: the score can only be all or nothing, and says little.</source>
         <translation>仅在一个样本上评分：分数只能是全对或全错，说明不了什么。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="100"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="109"/>
         <source>Scored on only {n} examples: one example more or less right moves a score by about {p:.0f} points, so small differences between runs are noise.</source>
         <translation>仅在 {n} 个样本上评分：多对或少对一个样本，分数就会变化约 {p:.0f} 分，因此运行之间的小差异只是噪声。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="107"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="116"/>
         <source>Accuracy&apos;s 95% interval: {a:.0f} to {b:.0f}.</source>
         <translation>准确率的 95% 区间：{a:.0f} 到 {b:.0f}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="118"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="127"/>
         <source>Per class (support: examples)</source>
         <translation>按类别(支持数:样例)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="119"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="128"/>
         <source>Per tag (support: tokens)</source>
         <translation>按标记(支持数:词元)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="119"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="128"/>
         <source>Tag</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="120"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="129"/>
         <source>Per entity type (support: entities)</source>
         <translation>按实体类型(支持数:实体)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="120"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="129"/>
         <source>Entity type</source>
         <translation>实体类型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="124"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="133"/>
         <source>macro avg</source>
         <translation>宏平均</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="124"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="133"/>
         <source>weighted avg</source>
         <translation>加权平均</translation>
     </message>
@@ -2365,47 +2370,47 @@
 <context>
     <name>RegressionEditor</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="267"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="268"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="270"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="271"/>
         <source>Type a score such as 3.7: Enter stores it, an arrow key stores it and moves to the previous or next example</source>
         <translation>输入分数，例如 3.7:按 Enter 保存，按方向键保存并转到上一个或下一个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="287"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="288"/>
         <source>Keys 0-5 set a whole score; for tenths drag the slider or type the score in the box (Enter or an arrow key stores it).</source>
         <translation>按键 0-5 设置整数分数；如需十分位，请拖动滑块或在输入框中输入分数(按 Enter 或方向键保存)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="308"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="309"/>
         <source>(not scored)</source>
         <translation>(未打分)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="308"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="309"/>
         <source>(no example)</source>
         <translation>(无样例)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="328"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="329"/>
         <source>%1 is outside the scale %2-%3: not stored</source>
         <translation>%1 超出了 %2-%3 的评分范围：未保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="363"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="364"/>
         <source>set the score with keys 0-5 or type it in the box</source>
         <translation>请用按键 0-5 设置分数，或在输入框中输入分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="373"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="374"/>
         <source>Score row %1 as %2</source>
         <translation>将第 %1 行打分为 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="383"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="384"/>
         <source>Key %1 sets nothing: keys 0-5 set whole scores; type other scores in the box</source>
         <translation>按键 %1 没有作用：按键 0-5 设置整数分数；其他分数请在输入框中输入</translation>
     </message>
@@ -3245,52 +3250,52 @@
 <context>
     <name>SmallData</name>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="65"/>
+        <location filename="../../bertstudio/train/small_data.py" line="66"/>
         <source>{rows} labels (at most {most} per class): SetFit, which learns most from few labels per class (contrastive fine-tuning of the sentence-transformer, then its linear head)</source>
         <translation>{rows} 个标签（每类最多 {most} 个）：SetFit，每类标签很少时学得最多（先对比微调句向量模型，再训练其线性头）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="68"/>
+        <location filename="../../bertstudio/train/small_data.py" line="69"/>
         <source>{rows} labels: a linear head on the sentence embedding, started from a logistic regression on the frozen encoder, then trained for at least {steps} steps</source>
         <translation>{rows} 个标签：句向量上的线性头，先用冻结编码器上的逻辑回归初始化，再训练至少 {steps} 步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="71"/>
+        <location filename="../../bertstudio/train/small_data.py" line="72"/>
         <source>{rows} labels: a linear head on the siamese (u, v, |u-v|, u*v) features, started from a logistic regression on the frozen encoder, then trained for at least {steps} steps</source>
         <translation>{rows} 个标签：孪生 (u, v, |u-v|, u*v) 特征上的线性头，先用冻结编码器上的逻辑回归初始化，再训练至少 {steps} 步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="74"/>
+        <location filename="../../bertstudio/train/small_data.py" line="75"/>
         <source>{rows} scored pairs: a linear head on the siamese (u, v, |u-v|, u*v) features, started from a ridge regression on the frozen encoder, then trained for at least {steps} steps</source>
         <translation>{rows} 个已评分的句对：孪生 (u, v, |u-v|, u*v) 特征上的线性头，先用冻结编码器上的岭回归初始化，再训练至少 {steps} 步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="77"/>
+        <location filename="../../bertstudio/train/small_data.py" line="78"/>
         <source>{rows} labelled rows: batch {batch} and {epochs} epochs, for at least {steps} optimizer steps</source>
         <translation>{rows} 行已标注：批大小 {batch}，{epochs} 轮，至少 {steps} 个优化步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="79"/>
+        <location filename="../../bertstudio/train/small_data.py" line="80"/>
         <source>{rows} labelled questions, about {windows} windows of {length} tokens: batch {batch} and {epochs} epochs, for at least {steps} optimizer steps</source>
         <translation>{rows} 个已标注问题，约 {windows} 个 {length} 词元的窗口：批大小 {batch}，{epochs} 轮，至少 {steps} 个优化步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="82"/>
+        <location filename="../../bertstudio/train/small_data.py" line="83"/>
         <source>evaluated every {every} steps ({evals} times), not after each of {epochs} short epochs</source>
         <translation>每 {every} 步评估一次（共 {evals} 次），而不是在 {epochs} 个短轮次的每一轮之后</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="84"/>
+        <location filename="../../bertstudio/train/small_data.py" line="85"/>
         <source>95% of the texts fit in {tokens} tokens: max length {length} (the model reads at most {limit})</source>
         <translation>95% 的文本不超过 {tokens} 个词元：最大长度 {length}（模型最多读取 {limit} 个）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="86"/>
+        <location filename="../../bertstudio/train/small_data.py" line="87"/>
         <source>LoRA: learning rate {lr} (about 10x full fine-tuning&apos;s, as peft&apos;s examples use)</source>
         <translation>LoRA：学习率 {lr}（约为全量微调的 10 倍，与 peft 示例相同）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="88"/>
+        <location filename="../../bertstudio/train/small_data.py" line="89"/>
         <source>frozen encoder on pairs: the siamese head, each side encoded alone (a frozen sentence-transformer&apos;s [CLS] of the joined pair carries almost no pair signal)</source>
         <translation>冻结编码器处理句对：使用孪生头，两句分别编码（冻结的句向量模型对拼接句对的 [CLS] 几乎不含句对信息）</translation>
     </message>

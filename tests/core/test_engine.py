@@ -175,6 +175,10 @@ def test_cancel_saves_a_usable_model(tiny, tmp_path):
     said = io.StringIO()
     ProgressPrinter(said)(events[-1], None)
     assert said.getvalue().splitlines()[-1].startswith("kept the best evaluation's weights, from step 4")
+    from bertstudio.train.rundir import read_run
+
+    kept = read_run(out)  # and the Results page reads it from the run folder
+    assert (kept.status, kept.best_step, kept.steps) == ("cancelled", 4, 5)
     assert max(e.step for e in events if e.kind == "step") == 5
     # best so far (evaluated at step 4 = end of epoch 1) is what model/ holds
     best = torch.load(out / "checkpoints" / "best" / "weights.pt", weights_only=True)

@@ -262,6 +262,35 @@ def test_a_score_on_few_examples_says_how_little_it_rests_on(qtbot):
     assert "only 60 words" in panel.size_note.text()
 
 
+def test_scores_of_an_earlier_evaluation_than_the_last_say_so(qtbot, tmp_path, trained_run):
+    """A run that kept its best evaluation's weights scores that evaluation, not the last step:
+    the command line said so, the Results page showed the numbers without a word. Two copies of
+    the module's run, whose history's end says which weights were kept (the engine writes it:
+    tests/core/test_engine.py)."""
+    project = make_project(tmp_path / "proj")
+    for name, best_step in (("best", 6), ("last", None)):
+        shutil.copytree(trained_run, project.runs_dir / name)
+        history = project.runs_dir / name / "history.jsonl"
+        lines = history.read_text().splitlines()
+        end = json.loads(lines[-1])
+        assert end["kind"] == "finished" and end["step"] == 12
+        end["best_step"] = best_step
+        history.write_text("\n".join([*lines[:-1], json.dumps(end)]) + "\n")
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    page = ResultsPage(session)
+    qtbot.addWidget(page)
+    try:
+        note = page.metrics_panel.best_note
+        page.show_run(project.runs_dir / "best")
+        assert not note.isHidden()
+        assert note.text() == ("From the best evaluation, at step 6 of 12: the run kept those weights, "
+                               "as no later evaluation scored higher.")
+        page.show_run(project.runs_dir / "last")
+        assert note.isHidden()
+    finally:
+        project.close(compact=False)
+
+
 def test_with_nothing_to_show_the_page_says_what_to_do(qtbot, tmp_path, trained_run):
     """With no project, or a project without runs, the page was blank (a new user's first look)."""
     session = ProjectSession(settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
