@@ -20,7 +20,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QSize, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QApplication, QFileDialog, QHBoxLayout, QLabel, QMessageBox, QPushButton, QScrollArea, QSplitter, QVBoxLayout,
     QWidget,
@@ -49,6 +49,19 @@ def _count_parameters(config: TrainConfig) -> tuple[int, int]:
     return parameter_counts(config.task, resolve_model(config.model), labels=labels, head=config.head, mode=config.mode,
                             lora=(config.lora_rank, config.lora_alpha, config.lora_dropout, list(config.lora_targets)),
                             glue_task=config.glue_task)
+
+
+class _FormScroll(QScrollArea):
+    """A scroll area at least as wide as its form with the vertical scroll bar beside it. A
+    QScrollArea's own minimum leaves the form out: at 900x700 the Train page's settings then
+    scrolled sideways by the bar's width, their right edge hidden."""
+
+    def minimumSizeHint(self) -> QSize:
+        hint, form = super().minimumSizeHint(), self.widget()
+        if form is None:
+            return hint
+        need = form.minimumSizeHint().width() + self.verticalScrollBar().sizeHint().width() + 2 * self.frameWidth()
+        return QSize(max(hint.width(), need), hint.height())
 
 
 class TrainingPage(QWidget):
@@ -119,7 +132,7 @@ class TrainingPage(QWidget):
         sv.addWidget(self.form)
         sv.addWidget(self.vocabulary_warning)
         sv.addStretch(1)
-        scroll = QScrollArea(widgetResizable=True)
+        scroll = _FormScroll(widgetResizable=True, objectName="trainSettingsScroll")
         scroll.setWidget(settings)
         # Start, Cancel and what they say stay in view under the settings (at 900x700 Start was
         # below the fold, under a form a new user had to scroll through first)

@@ -86,3 +86,28 @@ def test_at_the_minimum_window_size_the_curves_stay_readable_and_scroll(qtbot, t
     assert metric.x() > loss.x() and lr.y() > loss.y() and loss.height() > grid.PLOT_HEIGHT
     window.close()
     session.close()
+
+
+def test_at_900x700_the_settings_need_no_sideways_scrolling(qtbot, tmp_path):
+    """A drive at 900x700 found the settings column scrolling sideways by the vertical scroll
+    bar's width (the right edge of every field hidden until scrolled): the column is now as
+    wide as the form plus that bar, and the curves take what is left."""
+    from PySide6.QtWidgets import QScrollArea
+
+    from bertstudio.ui.main_window import MainWindow
+
+    project = Project.create(tmp_path / "proj", name="w", kind="sentence", labels=LABELS)
+    project.import_examples(from_records("sentence", [{"text": t, "label": l} for t, l in ROWS], labels=LABELS), "train")
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    window = MainWindow(session)
+    qtbot.addWidget(window)
+    window.show()
+    window.resize(900, 700)
+    window.show_page("train")
+    scroll = window.findChild(QScrollArea, "trainSettingsScroll")
+    qtbot.waitUntil(lambda: scroll.verticalScrollBar().isVisible(), timeout=5_000)  # the form is taller than the view
+    form = scroll.widget()
+    assert scroll.horizontalScrollBar().maximum() == 0
+    assert scroll.viewport().width() >= form.minimumSizeHint().width()
+    window.close()
+    session.close()
