@@ -26,6 +26,7 @@ from bertstudio.data.examples import from_records
 from bertstudio.data.kinds import get_spec
 from bertstudio.errors import BertStudioError, DataError
 from bertstudio.ui.editors.label_set import swatch
+from bertstudio.ui.session import split_name
 
 SPLITS = ("train", "dev", "test")
 
@@ -178,7 +179,7 @@ class AddExampleDialog(QDialog):
             done = self.tr("Added to {s} as row {r} ({n} this time). Label it on the Label page.")
         else:
             done = self.tr("Added to {s} as row {r} ({n} this time), labelled {g}.")
-        self.status.setText(done.format(s=split, r=row + 1, n=self.count, g=gold))
+        self.status.setText(done.format(s=split_name(split), r=row + 1, n=self.count, g=gold))
         for key, editor in self.editors.items():
             if key not in _SHARED:  # several questions per context: the context stays
                 editor.clear()

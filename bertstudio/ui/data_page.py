@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 from bertstudio.data.kinds import entity_types, get_spec, is_bio_tag_set
 from bertstudio.ui.assist_delegate import SuggestionDelegate
 from bertstudio.ui.data_model import ExampleTableModel, arrow_table, latest_predictions, search_rows, unlabelled_rows
-from bertstudio.ui.session import SPLITS, ProjectSession
+from bertstudio.ui.session import SPLITS, ProjectSession, split_name
 
 FILTER_ALL, FILTER_UNLABELLED, FILTER_LABEL, FILTER_DISAGREE = "all", "unlabelled", "label", "disagree"
 
@@ -208,7 +208,7 @@ class DataPage(QWidget):
         self.split_combo.clear()
         for split in SPLITS:
             n = self.session.split_size(split)
-            self.split_combo.addItem(f"{split} ({n})", split)
+            self.split_combo.addItem(f"{split_name(split)} ({n})", split)
         self.split_combo.setCurrentIndex(max(0, self.split_combo.findData(self.split)))
 
     def _fill_filters(self) -> None:

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 
 from bertstudio.errors import BertStudioError
 from bertstudio.ui.import_dialog import FORMATS
-from bertstudio.ui.session import SPLITS, ProjectSession
+from bertstudio.ui.session import SPLITS, ProjectSession, split_name
 
 
 class ExportDialog(QDialog):
@@ -35,7 +35,7 @@ class ExportDialog(QDialog):
         self.split_combo.setObjectName("exportSplitCombo")
         for s in SPLITS:
             if session.split_size(s):
-                self.split_combo.addItem(f"{s} ({session.split_size(s)})", s)
+                self.split_combo.addItem(f"{split_name(s)} ({session.split_size(s)})", s)
         self.split_combo.setCurrentIndex(max(0, self.split_combo.findData(split or session.current_split)))
         self.format_combo = QComboBox()
         self.format_combo.setObjectName("exportFormatCombo")

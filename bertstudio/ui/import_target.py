@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from bertstudio.ui.session import SPLITS, ProjectSession
+from bertstudio.ui.session import SPLITS, ProjectSession, split_name
 
 
 class SplitTargetBox(QWidget):
@@ -39,7 +39,7 @@ class SplitTargetBox(QWidget):
         self.split_combo = QComboBox()
         self.split_combo.setObjectName("targetSplitCombo")
         for split in SPLITS:
-            self.split_combo.addItem(split, split)
+            self.split_combo.addItem(split_name(split), split)
         self.split_combo.currentIndexChanged.connect(lambda _i: self.refresh())
         self.state_label = QLabel()
         self.state_label.setObjectName("targetSplitState")

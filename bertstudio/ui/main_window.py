@@ -35,7 +35,7 @@ from bertstudio.ui.elided import ElidedLabel
 from bertstudio.ui.file_drop import FileDropFilter
 from bertstudio.ui.help_panel import ShortcutsDialog
 from bertstudio.ui.import_target import choose_split_backup
-from bertstudio.ui.session import ProjectSession
+from bertstudio.ui.session import ProjectSession, split_name
 from bertstudio.ui.welcome import WelcomePanel
 
 log = logging.getLogger(__name__)
@@ -385,7 +385,7 @@ class MainWindow(QMainWindow):
 
         self.project_label.setText(self.tr("Project: %1 (%2)").replace("%1", shown_name(project.name))
                                    .replace("%2", kind_name(project.kind)))
-        self.split_label.setText(self.tr("Split: %1").replace("%1", split))
+        self.split_label.setText(self.tr("Split: %1").replace("%1", split_name(split)))
         self.progress_label.setText(self.tr("%1 labelled / %2").replace("%1", f"{done:,}").replace("%2", f"{total:,}"))
 
     # -- closing -----------------------------------------------------------------------------

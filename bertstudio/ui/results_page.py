@@ -38,6 +38,7 @@ from bertstudio.ui.predictions_model import PredictionRow, PredictionsModel
 from bertstudio.ui.regression_scatter import RegressionScatter
 from bertstudio.ui.results_filter import ResultsFilter
 from bertstudio.ui.runs_page import all_runs
+from bertstudio.ui.session import split_name
 
 log = logging.getLogger(__name__)
 
@@ -493,7 +494,7 @@ class ResultsPage(QWidget):
         assert r.split is not None
         try:
             self.session.apply_gold(r.split, r.row, value,
-                                    self.tr("Relabel {split} row {row}").format(split=r.split, row=r.row + 1))
+                                    self.tr("Relabel {split} row {row}").format(split=split_name(r.split), row=r.row + 1))
         except BertStudioError as exc:  # never an exception out of a button's slot: say it where the user looks
             self.damage_label.setText(exc.message)
             self.damage_label.show()

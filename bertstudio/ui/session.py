@@ -32,7 +32,7 @@ from __future__ import annotations
 import contextlib
 from typing import Any, Callable, Iterator
 
-from PySide6.QtCore import QObject, QSettings, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, QSettings, Signal
 from PySide6.QtGui import QUndoStack
 
 from bertstudio.errors import BertStudioError
@@ -40,6 +40,15 @@ from bertstudio.train.warm import WarmCache
 from bertstudio.ui.assist_controller import AssistController
 
 SPLITS: tuple[str, ...] = ("train", "dev", "test")
+# what a split is called on screen; the project, its files and the CLI keep the keys above
+_SPLIT_NAMES = {"train": QT_TRANSLATE_NOOP("Splits", "train"), "dev": QT_TRANSLATE_NOOP("Splits", "dev"),
+                "test": QT_TRANSLATE_NOOP("Splits", "test")}
+
+
+def split_name(split: str) -> str:
+    """``split`` as the interface's language calls it (a split it does not know, as it is)."""
+    return QCoreApplication.translate("Splits", _SPLIT_NAMES[split]) if split in _SPLIT_NAMES else split
+
 _MAX_RECENT = 10
 # Distinct, readable label colours (Okabe-Ito first, then Tableau), used when a project keeps none.
 PALETTE: tuple[str, ...] = (

@@ -329,92 +329,92 @@
 <context>
     <name>AddExampleDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="80"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="81"/>
         <source>Add examples</source>
         <translation>添加样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="87"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="88"/>
         <source>Sentence</source>
         <translation>句子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="87"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="88"/>
         <source>Text A (premise)</source>
         <translation>文本 A(前提)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="88"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="89"/>
         <source>Text B (hypothesis)</source>
         <translation>文本 B(假设)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="89"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="90"/>
         <source>Sentence (words are split at spaces)</source>
         <translation>句子(按空格切分为词)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="90"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="91"/>
         <source>Context</source>
         <translation>上下文</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="91"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="92"/>
         <source>Question</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="98"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="99"/>
         <source>Into split</source>
         <translation>加入数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="118"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="119"/>
         <source>none (score it later)</source>
         <translation>无(稍后打分)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="120"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="121"/>
         <source>Score</source>
         <translation>分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="122"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="123"/>
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="124"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="125"/>
         <source>Store this example (with the label chosen, if any) and clear the form for the next one</source>
         <translation>保存此样例(如已选择标签则一并保存)并清空表单以输入下一个</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="138"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="139"/>
         <source>none (label it later)</source>
         <translation>无(稍后标注)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="143"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="144"/>
         <source>Label</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="144"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="145"/>
         <source>While typing, Alt+1 … Alt+9 set the label (Alt+0: none); any label can be chosen in the box, where typing its first letters finds it.</source>
         <translation>输入时，Alt+1 … Alt+9 设置标签(Alt+0:无)；也可以在下拉框中选择任意标签，输入标签名的开头几个字母即可找到。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="180"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="181"/>
         <source>Added to {s} as row {r} ({n} this time), labelled {g}.</source>
         <translation>已添加到 {s}，第 {r} 行(本次共 {n} 个)，标签为 {g}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="173"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="174"/>
         <source>Not added: {m}</source>
         <translation>未添加:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="178"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="179"/>
         <source>Added to {s} as row {r} ({n} this time). Label it on the Label page.</source>
         <translation>已添加到 {s},第 {r} 行(本次共 {n} 个)。请在“标注”页标注。</translation>
     </message>
@@ -2230,17 +2230,17 @@
 <context>
     <name>ProjectSession</name>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="165"/>
+        <location filename="../../bertstudio/ui/session.py" line="174"/>
         <source>Rename label {a} to {b}</source>
         <translation>将标签 {a} 重命名为 {b}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="268"/>
+        <location filename="../../bertstudio/ui/session.py" line="277"/>
         <source>Replace the rows of %1</source>
         <translation>替换 %1 的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="281"/>
+        <location filename="../../bertstudio/ui/session.py" line="290"/>
         <source>Restore the rows of %1</source>
         <translation>恢复 %1 的行</translation>
     </message>
@@ -2474,84 +2474,84 @@
 <context>
     <name>ResultsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="88"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="89"/>
         <source>Errors only</source>
         <translation>只看错误</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="111"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="112"/>
         <source>Set as gold</source>
         <translation>设为标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="113"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="114"/>
         <source>Use prediction as gold</source>
         <translation>采用预测作为标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="117"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="118"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="192"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="193"/>
         <source>{name} (not in this project)</source>
         <translation>{name}(不属于此项目)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="276"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="277"/>
         <source>%1 damaged line(s) of this run&apos;s predictions are not shown: %2</source>
         <translation>本次运行的预测中有 %1 行已损坏，未显示：%2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="292"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="293"/>
         <source>No project is open. Open or create one (File menu), train a run on the Train page, and its scores, predictions and errors appear here.</source>
         <translation>尚未打开项目。请（通过“文件”菜单）打开或新建一个项目，并在训练页训练一次，其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="295"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="296"/>
         <source>This project has no run yet. Train one on the Train page (or open a run folder from the Runs page), and its scores, predictions and errors appear here.</source>
         <translation>此项目还没有运行。请在训练页训练一次（或从运行页打开一个运行文件夹），其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="304"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="305"/>
         <source>This run is not one of this project&apos;s runs ({folder}); it is shown for viewing only.</source>
         <translation>此运行不属于此项目({folder})；仅供查看。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="307"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="308"/>
         <source>It is a {run} run and this project holds {project} examples, so its rows are not matched to the project&apos;s.</source>
         <translation>这是一次 {run} 运行，而此项目包含 {project} 样例，因此其中的行不会与项目的行对应。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="311"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="312"/>
         <source>{joined} of {total} of its rows match this project&apos;s examples (same gold value).</source>
         <translation>它的 {total} 行中有 {joined} 行与此项目的样例对应(标准答案相同)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="402"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="403"/>
         <source>{shown} of {total} examples</source>
         <translation>{shown} / {total} 个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="404"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="405"/>
         <source>gold {g}, predicted {p}</source>
         <translation>标准答案 {g}，预测 {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/results_page.py" line="459"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="460"/>
         <source>%n word(s) lay past the run&apos;s max length and got no prediction: tag them on the Label page</source>
         <translation>
             <numerusform>%n 个词超出了该运行的最大长度，没有得到预测：请在“标注”页为它们打标签</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="462"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="463"/>
         <source>The run predicted a label this project no longer has (renamed or removed since the run)</source>
         <translation>该运行预测的标签已不在本项目中（运行之后被重命名或删除）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="496"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="497"/>
         <source>Relabel {split} row {row}</source>
         <translation>重新标注 {split} 的第 {row} 行</translation>
     </message>
@@ -3344,6 +3344,24 @@
     </message>
 </context>
 <context>
+    <name>Splits</name>
+    <message>
+        <location filename="../../bertstudio/ui/session.py" line="44"/>
+        <source>train</source>
+        <translation>训练集</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/session.py" line="44"/>
+        <source>dev</source>
+        <translation>验证集</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/session.py" line="45"/>
+        <source>test</source>
+        <translation>测试集</translation>
+    </message>
+</context>
+<context>
     <name>TaggingEditor</name>
     <message>
         <location filename="../../bertstudio/ui/editors/tagging.py" line="200"/>
@@ -3912,177 +3930,177 @@
 <context>
     <name>TrainingPage</name>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="98"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="111"/>
         <source>Start training</source>
         <translation>开始训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="99"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="112"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="100"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="113"/>
         <source>Export run…</source>
         <translation>导出运行…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="102"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="115"/>
         <source>Write these settings and the labelled data to a folder that trains headless anywhere: bertstudio train --config run.toml (or under accelerate launch on several GPUs)</source>
         <translation>将这些设置和已标注的数据写入一个文件夹，可在任何地方无界面训练:bertstudio train --config run.toml(多 GPU 上可用 accelerate launch 启动)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="282"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="295"/>
         <source>counted when the model loads</source>
         <translation>加载模型时统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="326"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="339"/>
         <source>the training split has no labelled examples</source>
         <translation>训练数据划分中没有已标注的样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="326"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="339"/>
         <source>train split</source>
         <translation>train 数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="327"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="340"/>
         <source>at least a few labelled rows</source>
         <translation>至少几行已标注的数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="264"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="277"/>
         <source>counting…</source>
         <translation>正在计数…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="187"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="200"/>
         <source>No labelled training rows yet: Automatic chooses the settings once there are some.</source>
         <translation>还没有已标注的训练行：有了之后，“自动”会选择设置。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="273"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="286"/>
         <source>{t:,} of {n:,} parameters ({p:.1f}%)</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="276"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="289"/>
         <source>after SetFit&apos;s phase, which first tunes the whole encoder</source>
         <translation>（在 SetFit 阶段之后；该阶段先微调整个编码器）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="307"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="320"/>
         <source>Fix the setting first: {m}</source>
         <translation>请先修正设置:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="309"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="322"/>
         <source>Train a model on the labelled training rows</source>
         <translation>用已标注的训练行训练模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="336"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="349"/>
         <source>No dev split: holding out {n} of {m} labelled training examples ({p:.0%}, seed {s}) for evaluation.</source>
         <translation>没有验证集:从 {m} 个已标注训练样例中留出 {n} 个({p:.0%}，种子 {s})用于评估。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="370"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="383"/>
         <source>Run folder: {d}</source>
         <translation>运行文件夹:{d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="380"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="393"/>
         <source>{n} seeds ({a} to {b}), one run each, one after another.</source>
         <translation>{n} 个种子（{a} 到 {b}），每个一次运行，依次进行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="397"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="410"/>
         <source>Training… the window stays usable; Cancel stops after the current step.</source>
         <translation>训练中……窗口仍可使用；“取消”会在当前步结束后停止。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="425"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="438"/>
         <source>Export run to folder</source>
         <translation>导出运行到文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="432"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="445"/>
         <source>Exporting the run to {d}…</source>
         <translation>正在导出运行到 {d}…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="438"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="451"/>
         <source>Export failed: {m}</source>
         <translation>导出失败:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="443"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="456"/>
         <source>Run exported to {d}. Start it there with: bertstudio train --config run.toml</source>
         <translation>运行已导出到 {d}。在那里用以下命令启动:bertstudio train --config run.toml</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="464"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="477"/>
         <source>Cancelling after the current step…</source>
         <translation>将在当前步结束后取消…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="469"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="482"/>
         <source>Stop the SetFit phase?</source>
         <translation>停止 SetFit 阶段？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="470"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="483"/>
         <source>SetFit has run {done} of {total} contrastive steps. Stopping now keeps nothing of them: the run saves a model only once its head has trained.</source>
         <translation>SetFit 已完成 {total} 个对比学习步骤中的 {done} 个。现在停止将不会保留其中任何结果：只有在分类头训练之后，本次运行才会保存模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="473"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="486"/>
         <source>Stop and discard</source>
         <translation>停止并丢弃</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="474"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="487"/>
         <source>Keep training</source>
         <translation>继续训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="483"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="496"/>
         <source>Warm start: reusing the model loaded by an earlier run in this session</source>
         <translation>热启动：复用本次会话中先前运行已加载的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="489"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="502"/>
         <source>{t:,} of {n:,} parameters ({p:.1f}%), as built</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)，按构建后的模型统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="497"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="510"/>
         <source>Training failed.</source>
         <translation>训练失败。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="500"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="513"/>
         <source>Run cancelled before its first step: nothing was trained or saved.</source>
         <translation>运行在第一步之前已取消：没有训练，也没有保存任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="502"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="515"/>
         <source>Run finished.</source>
         <translation>运行完成。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="503"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="516"/>
         <source>Run cancelled; the model saved so far is usable.</source>
         <translation>运行已取消；已保存的模型可以使用。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="520"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="533"/>
         <source>Removed the empty run folder {d}</source>
         <translation>已删除空的运行文件夹 {d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="524"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="537"/>
         <source>Training could not run: {m}</source>
         <translation>无法训练:{m}</translation>
     </message>

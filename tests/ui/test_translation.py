@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QCoreApplication, QSettings
 from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QComboBox
 
 ROOT = Path(__file__).resolve().parents[2]
 UI = ROOT / "bertstudio" / "ui"
@@ -169,6 +170,34 @@ def test_installed_translation_changes_the_window_texts(qtbot, qapp, tmp_path):
         # a string the table does not hold falls back to the English source
         assert QCoreApplication.translate("TrainingPage", "Not a string of the app") == "Not a string of the app"
         window.close()
+    finally:
+        for translator in installed:
+            qapp.removeTranslator(translator)
+
+
+def test_split_names_are_said_in_the_users_language_and_kept_as_keys(qtbot, qapp, tmp_path):
+    """A drive in zh_CN read "train", "dev" and "test" in English in every split picker and the
+    status bar; the project and its files keep the keys."""
+    from bertstudio import app as app_module
+    from bertstudio.data.examples import from_records
+    from bertstudio.data.project import Project
+    from bertstudio.ui.main_window import MainWindow
+    from bertstudio.ui.session import ProjectSession
+
+    project = Project.create(tmp_path / "proj", name="p", kind="sentence", labels=["neg", "pos"])
+    project.import_examples(from_records("sentence", [{"text": "fine", "label": "pos"}], labels=["neg", "pos"]), "train")
+    installed = app_module.install_translators(qapp, "zh_CN")
+    try:
+        session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+        window = MainWindow(session)
+        qtbot.addWidget(window)
+        assert "训练集" in window.split_label.text()
+        for combo in (window.pages["data"].split_combo, window.pages["label"].findChild(QComboBox, "labelSplitCombo")):
+            names = [combo.itemText(i) for i in range(combo.count())]
+            assert [combo.itemData(i) for i in range(combo.count())] == ["train", "dev", "test"]
+            assert names[0].startswith("训练集") and names[1].startswith("验证集") and names[2].startswith("测试集")
+        window.close()
+        session.close()
     finally:
         for translator in installed:
             qapp.removeTranslator(translator)

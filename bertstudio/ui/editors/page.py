@@ -40,7 +40,7 @@ from bertstudio.ui.editors.label_set import LabelSetDialog
 from bertstudio.ui.editors.qa import QAEditor
 from bertstudio.ui.editors.tagging import TaggingEditor
 from bertstudio.ui.help_panel import HelpPanel
-from bertstudio.ui.session import SPLITS, ProjectSession
+from bertstudio.ui.session import SPLITS, ProjectSession, split_name
 
 EDITORS: dict[str, type[KindEditor]] = {
     "sentence": SentenceEditor,
@@ -62,7 +62,7 @@ class LabelPage(QWidget):
         self.split_combo.setObjectName("labelSplitCombo")
         self.split_combo.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         for split in SPLITS:
-            self.split_combo.addItem(split, split)
+            self.split_combo.addItem(split_name(split), split)
         self.split_combo.activated.connect(self._on_split_chosen)
         self.position = QLabel()
         self.position.setObjectName("positionLabel")
