@@ -57,6 +57,14 @@ def _bar_html(name: str, p: float, best: bool) -> str:
             f"<td>&nbsp;{100 * p:.1f}%</td></tr>")
 
 
+def _score_scale(glue_task: str | None) -> tuple[float, float] | None:
+    """The score scale of a run's benchmark (STS-B: 0 to 5), None when it has none."""
+    from bertstudio.data.glue import GLUE_TASKS
+
+    preset = GLUE_TASKS.get(glue_task or "")
+    return preset.score_range if preset is not None else None
+
+
 class PlaygroundPage(QWidget):
     prediction_shown = Signal(dict)
 
@@ -65,6 +73,7 @@ class PlaygroundPage(QWidget):
         self.session = session
         self.kind = session.kind
         self._lock = threading.Lock()  # one inference at a time: loads and forwards share the cache and CPU
+        self._scale: tuple[float, float] | None = None  # the chosen run's benchmark score scale (STS-B: 0-5)
         self._job: ThreadJob | None = None
         self.last_result: dict[str, Any] | None = None
         self._build()
@@ -161,6 +170,7 @@ class PlaygroundPage(QWidget):
         run = read_run(data) if data else None
         self._set_kind((run.kind if run else None) or self.session.kind,
                        siamese=bool(run and run.config and run.config.head == "siamese"))
+        self._scale = _score_scale(run.config.glue_task if run and run.config else None)
         has = data is not None
         self.predict_button.setEnabled(has)
         self.status.setText("" if has else self.tr("Train a model first: the Playground uses a finished or cancelled run's model."))
@@ -228,8 +238,21 @@ class PlaygroundPage(QWidget):
         return f"<h3>{html.escape(str(result.get('label', '')))}</h3><table>{rows}</table>"
 
     def _score_html(self, result: dict[str, Any]) -> str:
+        """The model's own score, never clipped (evaluation and ``bertstudio predict`` use it
+        as it is); outside the benchmark's scale (STS-B: 0-5) it says so: identical sentences
+        scored 5.53, which read as a fault."""
         title = self.tr("Score")  # outside the f-string, where lupdate sees it
-        return f"<h3>{html.escape(title)}: {float(result.get('score', 0.0)):.3f}</h3>"
+        score = float(result.get("score", 0.0))
+        out = f"<h3>{html.escape(title)}: {score:.3f}</h3>"
+        scale = self._scale
+        if scale is not None and not scale[0] <= score <= scale[1]:
+            note = (self.tr("Past the top of the {lo:g}-{hi:g} scale the model learned from: read it as {hi:g} "
+                            "(shown unclipped, as evaluation uses it).")
+                    if score > scale[1] else
+                    self.tr("Past the bottom of the {lo:g}-{hi:g} scale the model learned from: read it as {lo:g} "
+                            "(shown unclipped, as evaluation uses it)."))
+            out += f"<p><i>{html.escape(note.format(lo=scale[0], hi=scale[1]))}</i></p>"
+        return out
 
     def _tags_html(self, result: dict[str, Any]) -> str:
         esc = html.escape

@@ -2099,87 +2099,97 @@
 <context>
     <name>PlaygroundPage</name>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="87"/>
+        <location filename="../../bertstudio/ui/playground.py" line="96"/>
         <source>Predict</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="95"/>
+        <location filename="../../bertstudio/ui/playground.py" line="104"/>
         <source>Model of run</source>
         <translation>所用运行的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="107"/>
+        <location filename="../../bertstudio/ui/playground.py" line="116"/>
         <source>Sentence</source>
         <translation>句子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="107"/>
+        <location filename="../../bertstudio/ui/playground.py" line="116"/>
         <source>First sentence</source>
         <translation>第一句</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="108"/>
+        <location filename="../../bertstudio/ui/playground.py" line="117"/>
         <source>Second sentence</source>
         <translation>第二句</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="109"/>
+        <location filename="../../bertstudio/ui/playground.py" line="118"/>
         <source>Tokens (separated by spaces)</source>
         <translation>词元(以空格分隔)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="110"/>
+        <location filename="../../bertstudio/ui/playground.py" line="119"/>
         <source>Question</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="111"/>
+        <location filename="../../bertstudio/ui/playground.py" line="120"/>
         <source>Context</source>
         <translation>上下文</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="140"/>
+        <location filename="../../bertstudio/ui/playground.py" line="149"/>
         <source>{name} (latest)</source>
         <translation>{name}(最新)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="141"/>
+        <location filename="../../bertstudio/ui/playground.py" line="150"/>
         <source>{name} (not finished)</source>
         <translation>{name}（未完成）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="166"/>
+        <location filename="../../bertstudio/ui/playground.py" line="176"/>
         <source>Train a model first: the Playground uses a finished or cancelled run&apos;s model.</source>
         <translation>请先训练模型:“试用”页使用已完成或已取消的运行所保存的模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="193"/>
+        <location filename="../../bertstudio/ui/playground.py" line="203"/>
         <source>Type the {boxes} to predict.</source>
         <translation>请先输入{boxes}再预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="196"/>
+        <location filename="../../bertstudio/ui/playground.py" line="206"/>
         <source>Predicting…</source>
         <translation>预测中…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="218"/>
+        <location filename="../../bertstudio/ui/playground.py" line="228"/>
         <source>Could not predict: {m}</source>
         <translation>无法预测:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="231"/>
+        <location filename="../../bertstudio/ui/playground.py" line="244"/>
         <source>Score</source>
         <translation>分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="247"/>
+        <location filename="../../bertstudio/ui/playground.py" line="249"/>
+        <source>Past the top of the {lo:g}-{hi:g} scale the model learned from: read it as {hi:g} (shown unclipped, as evaluation uses it).</source>
+        <translation>超出模型所学的 {lo:g}-{hi:g} 分制的上限：可视为 {hi:g}（按评估时的原值显示，未截断）。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/playground.py" line="252"/>
+        <source>Past the bottom of the {lo:g}-{hi:g} scale the model learned from: read it as {lo:g} (shown unclipped, as evaluation uses it).</source>
+        <translation>低于模型所学的 {lo:g}-{hi:g} 分制的下限：可视为 {lo:g}（按评估时的原值显示，未截断）。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/playground.py" line="270"/>
         <source>No answer in the context.</source>
         <translation>上下文中没有答案。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="252"/>
+        <location filename="../../bertstudio/ui/playground.py" line="275"/>
         <source>score</source>
         <translation>得分</translation>
     </message>

@@ -169,3 +169,37 @@ def test_the_newest_finished_run_is_chosen_not_a_cancelled_one(qtbot, tmp_path, 
         assert "b-cancelled (not finished)" in texts
     finally:
         project.close(compact=False)
+
+
+def test_a_score_outside_the_benchmarks_scale_is_shown_as_the_model_gives_it_and_said(qtbot, tmp_path, tiny_model_dir):
+    """A drive's STS-B model scored identical sentences 5.53 in the Playground, on a 0-5 scale,
+    without a word. The score stays the model's own (evaluation and `predict` use it as it is);
+    the page says it is past the scale's end. A run without a scale says nothing more."""
+    from bertstudio.train.config import TrainConfig
+    from bertstudio.train.engine import train
+
+    rows = [{"text": f"a man plays {w}", "text_pair": f"a man is playing {w}", "label": float(i % 6)}
+            for i, w in enumerate(["good", "bad", "great", "fun", "movie", "film"] * 2)]
+    project = Project.create(tmp_path / "proj", name="s", kind="regression")
+    out = project.runs_dir / "stsb"
+    config = TrainConfig(task="regression", glue_task="STS-B", model=str(tiny_model_dir), epochs=1, batch_size=4,
+                         max_length=16, device="cpu", precision="fp32", output_dir=str(out))
+    assert train(config, from_records("regression", rows), from_records("regression", rows[:4])).status == "finished"
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    page = PlaygroundPage(session)
+    qtbot.addWidget(page)
+    try:
+        with qtbot.waitSignal(page.prediction_shown, timeout=60_000) as shown:
+            qtbot.keyClicks(page.input, "a man plays good")
+            qtbot.keyClicks(page.input2, "a man is playing good")
+            qtbot.mouseClick(page.predict_button, Qt.MouseButton.LeftButton)
+        inside = shown.args[0]  # a tiny model's guess
+        assert ("scale the model learned from" in page.output.toPlainText()) == (not 0 <= inside["score"] <= 5)
+        above = page.result_html({**inside, "score": 5.53})
+        assert "5.530" in above and "Past the top of the 0-5 scale the model learned from: read it as 5 (shown unclipped" in above
+        below = page.result_html({**inside, "score": -0.25})
+        assert "-0.250" in below and "Past the bottom of the 0-5 scale the model learned from: read it as 0" in below
+        page._scale = None  # a run of no benchmark: no scale to be outside of
+        assert "scale" not in page.result_html({**inside, "score": 7.0})
+    finally:
+        project.close(compact=False)
