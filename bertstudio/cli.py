@@ -95,12 +95,26 @@ def build_parser() -> argparse.ArgumentParser:
 
 def config_from_args(args: argparse.Namespace) -> "Any":
     """TrainConfig from ``--config`` (if any) overridden by every flag that was given."""
-    from bertstudio.train.config import TrainConfig, read_settings
+    from bertstudio.train.config import read_settings
     from bertstudio.train.config_flags import given_settings
 
     given = given_settings(args)
-    base: dict[str, Any] = read_settings(args.config, given=given) if getattr(args, "config", None) else {}
-    base.update(given)
+    source = getattr(args, "config", None)
+    from_file: dict[str, Any] = read_settings(source, given=given) if source else {}
+    base = {**from_file, **given}
+    try:
+        return _config_from(base)
+    except ConfigError as exc:  # a bad choice in the file ("device = 'tpu'") names the file, as a bad type does
+        if exc.path is None and source and exc.where in from_file:
+            exc.path = str(source)
+        raise
+
+
+def _config_from(base: dict[str, Any]) -> "Any":
+    from bertstudio.train.config import TrainConfig
+
+    if "data_format" in base:  # checked before the file is read: an unknown one fell through to the SQuAD reader
+        TrainConfig(data_format=base["data_format"])
     if base.get("glue_task") and "task" not in base:
         from bertstudio.data.glue import get_preset
 
@@ -426,7 +440,7 @@ def cmd_export_run(args: argparse.Namespace, out: TextIO) -> int:
     from bertstudio.train.export import export_config_run
 
     given = given_settings(args)  # --train/--eval/--data-dir (--out is the export's folder, not a setting here)
-    config = TrainConfig.from_dict({**read_settings(args.config, given=given), **given})
+    config = TrainConfig.from_dict({**read_settings(args.config, given=given), **given}, source=args.config)
     folder, bundled = export_config_run(config, args.export_dir, config_dir=Path(args.config).parent, given=given)
     out.write(f"exported to {folder}\n" + "".join(f"  {b.split}: {b.source} -> {b.file} ({b.rows} rows, {b.format})\n" for b in bundled)
               + f"start it with: cd {folder} && bertstudio train --config run.toml\n")

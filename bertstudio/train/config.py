@@ -384,6 +384,7 @@ def read_settings(path: str | Path, *, given: Iterable[str] = ()) -> dict[str, A
     path = Path(path)
     try:
         text = read_regular_file(path).decode("utf-8")  # a FIFO or /dev/zero is refused, not read for ever
+        text = text.removeprefix("\ufeff")  # a BOM (Windows editors add one), as the data readers allow
     except DataError as exc:
         raise ConfigError(f"cannot read run config: {exc.problem}", path=path, expected=exc.expected) from None
     except UnicodeDecodeError:
@@ -425,15 +426,29 @@ def _resolve_paths(data: dict[str, Any], base: Path, *, source: Path) -> dict[st
     that at ``../..`` or ``/home/someone``. A folder elsewhere is given on the command line."""
     out = dict(data)
     base = base.resolve()
+
+    def resolved(name: str, path: Path) -> Path:
+        # a NUL in the text, or a symlink loop, stopped the command with "internal error" (exit 1)
+        try:
+            return path.resolve()
+        except (OSError, RuntimeError, ValueError) as exc:
+            problem = "contains a NUL character" if "\x00" in str(path) else f"cannot be resolved ({exc})"
+            raise ConfigError(f"the path {data[name]!r} {problem}", path=source, where=name,
+                              expected="a path to a file or folder") from None
+
+    for name in (*_PATH_FIELDS, "model"):
+        value = out.get(name)
+        if isinstance(value, str) and "\x00" in value:
+            resolved(name, Path(value))  # raises: no path holds a NUL
     for name in _PATH_FIELDS:
         value = out.get(name)
         if isinstance(value, str) and value and not Path(value).expanduser().is_absolute():
-            out[name] = str((base / value).resolve())
+            out[name] = str(resolved(name, base / value))
     target = out.get("output_dir")
-    if isinstance(target, str) and target and not Path(target).expanduser().resolve().is_relative_to(base):
+    if isinstance(target, str) and target and not resolved("output_dir", Path(target).expanduser()).is_relative_to(base):
         raise ConfigError(f"output_dir {data['output_dir']!r} is outside the config's folder {base}", path=source,
                           where="output_dir", expected="a folder inside the config's folder (give another one with --out)")
     model = out.get("model")
     if isinstance(model, str) and model and not Path(model).is_absolute() and (base / model).is_dir():
-        out["model"] = str((base / model).resolve())
+        out["model"] = str(resolved("model", base / model))
     return out

@@ -44,7 +44,7 @@ def load_sets(config: TrainConfig, train_set: Any = None, eval_set: Any = None) 
         eval_set = load_alongside(train_set, spec, config.eval_file)
     check_kind(train_set, config)
     check_enough_labels(train_set, config)
-    check_one_kind_of_label(train_set, config)
+    check_label_values(train_set, config)
     if eval_set is None and config.hold_out:
         train_set, eval_set = hold_out(train_set, config.hold_out, config.seed)
     if config.max_train_examples is not None and config.max_train_examples < len(train_set):
@@ -95,30 +95,54 @@ def check_enough_labels(examples: Any, config: TrainConfig) -> None:
 
 
 _WHOLE_NUMBER = re.compile(r"[+-]?\d+")
+_DECIMAL = re.compile(r"[+-]?(\d+\.\d*|\.\d+)([eE][+-]?\d+)?")
+_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"))  # zero-width characters
 
 
-def check_one_kind_of_label(examples: Any, config: TrainConfig) -> None:
-    """A DataError naming the training file when the labels a run would take from it mix names
-    and whole numbers: "entailment" and "not_entailment" beside "0" and "1" (ids and names of
-    the same classes, from two sources pasted together) trained as 4 classes without a word,
-    and so would a tag "0" typed for "O". A label set that really is both is kept by listing
-    it (``config.labels``: ``--labels``, or ``labels`` in a run's TOML), as is one read under a
-    preset (its names are given)."""
+def _few(values: list[str]) -> str:
+    return ", ".join(map(repr, values[:4])) + (f" and {len(values) - 4} more" if len(values) > 4 else "")
+
+
+def check_label_values(examples: Any, config: TrainConfig) -> None:
+    """A DataError naming the training file when the labels a run would take from it are not
+    one clean set of classes, before any model loads:
+
+    - names mixed with whole numbers: "entailment" and "not_entailment" beside "0" and "1"
+      (ids and names of the same classes, from two files pasted together) trained as 4
+      classes without a word, and so would a tag "0" typed for "O";
+    - two spellings of one name that differ only by spaces or invisible characters ("pos"
+      and "pos " or "pos\u00a0") trained as two classes;
+    - numbers with decimals (0.07, 3.5): scores to predict, trained as one class per value.
+
+    A label set that really is any of these is kept by listing it (``config.labels``:
+    ``--labels``, or ``labels`` in a run's TOML); a preset names its labels."""
     if config.labels or not examples.spec.has_label_set:
         return
     from bertstudio.data.labelmap import file_label_values
 
     used = [str(v) for v in file_label_values(examples)]
+    what, each = ("tags", "tags") if examples.spec.gold.per_token else ("labels", "classes")
+    listed = f"every one of the {each} listed with --labels"
+
+    def refuse(problem: str, expected: str) -> None:
+        raise DataError(problem, path=examples.source, where=what, expected=expected)
+
+    spellings: dict[str, list[str]] = {}
+    for value in used:
+        spellings.setdefault(" ".join(value.translate(_INVISIBLE).split()), []).append(value)
+    twice = next((names for names in spellings.values() if len(names) > 1), None)
+    if twice:
+        refuse(f"{_few(twice)} differ only by spaces or invisible characters, which would train as {len(twice)} "
+               f"separate {each}", f"one spelling of each name, or {listed}")
+    decimals = [v for v in used if _DECIMAL.fullmatch(v.strip())]
+    if decimals and all(_WHOLE_NUMBER.fullmatch(v.strip()) or v in decimals for v in used) and not examples.spec.gold.per_token:
+        refuse(f"the labels are numbers with decimals ({_few(decimals)}), which would train as {len(used)} separate "
+               "classes", f"--task regression to predict a score, or class names, or {listed}")
     numbers = [v for v in used if _WHOLE_NUMBER.fullmatch(v.strip())]
     names = [v for v in used if v not in numbers]
     if numbers and names:
-        def few(values: list[str]) -> str:
-            return ", ".join(map(repr, values[:4])) + (f" and {len(values) - 4} more" if len(values) > 4 else "")
-
-        what, each = ("tags", "tags") if examples.spec.gold.per_token else ("labels", "classes")
-        raise DataError(f"the {what} mix names ({few(names)}) and numbers ({few(numbers)}), which would train as "
-                        f"{len(used)} separate {each}", path=examples.source, where=what,
-                        expected=f"names throughout or numbers throughout, or every one of the {each} listed with --labels")
+        refuse(f"the {what} mix names ({_few(names)}) and numbers ({_few(numbers)}), which would train as {len(used)} "
+               f"separate {each}", f"names throughout or numbers throughout, or {listed}")
 
 
 def held_out_count(n_rows: int, fraction: float) -> int:

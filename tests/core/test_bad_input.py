@@ -78,6 +78,11 @@ CASES: list[tuple[str, dict[str, Any], str, str | None]] = [
     # UTF-16 is read by its byte-order mark (ok_utf16*); without one it is named, not called binary.
     ("utf16_no_bom.csv", {}, "looks like UTF-16-LE text without a byte-order mark", None),
     ("utf16_invalid.csv", {}, "not valid UTF-16: illegal UTF-16 surrogate", "line 1"),
+    # JSON keeps the last of two values of one key: which one was meant is not known
+    ("jsonl_repeated_key.jsonl", {}, "the key 'label' appears twice in one object", "line 2"),
+    # an unanswerable question with an answer: the answer was dropped without a word
+    ("squad_impossible_with_answers.json", {}, "'is_impossible' is true but the question has 1 answer",
+     "article 0, question 'q1'"),
 ]
 
 

@@ -287,7 +287,7 @@ def test_a_mistyped_command_line_is_one_line_naming_the_help(argv, capsys) -> No
     assert err.startswith("bertstudio: error: ") and "--help)" in err
 
 
-def test_labels_that_mix_names_and_numbers_are_refused_before_the_model_loads(tmp_path: Path, capsys) -> None:
+def test_labels_that_are_not_one_clean_set_of_classes_are_refused_before_the_model_loads(tmp_path: Path, capsys) -> None:
     """A drive's RTE file with "entailment"/"not_entailment" and "0"/"1" rows trained a 4-class
     model without a word; a tag "0" typed for "O" made a tag of its own. Listing the classes
     keeps a label set that really is both."""
@@ -312,6 +312,24 @@ def test_labels_that_mix_names_and_numbers_are_refused_before_the_model_loads(tm
     assert err.strip().splitlines()[-1].startswith(f"bertstudio: error: {tags}, tags: the tags mix names ('B-PER', 'O') "
                                                    "and numbers ('0'), which would train as 3 separate tags")
 
+    # one name spelled twice (a trailing space, a no-break space, a zero-width space): two classes
+    for odd in ("pos ", "pos\u00a0", "pos\u200b"):
+        spaced = tmp_path / "spaced.tsv"
+        spaced.write_text(f"text\tlabel\nhello\t{odd}\nbad\tneg\ngood\tpos\n", encoding="utf-8")
+        code, _, err = run(["train", "--train", str(spaced), "--model", "/nonexistent/model", "--out", str(tmp_path / "r4")],
+                           capsys)
+        assert code == 2 and err.strip().splitlines()[-1] == (
+            f"bertstudio: error: {spaced}, labels: {odd!r}, 'pos' differ only by spaces or invisible characters, which "
+            "would train as 2 separate classes (expected one spelling of each name, or every one of the classes listed "
+            "with --labels)")
+    # scores in a one-text file read as classes: one class per value
+    scores = tmp_path / "scores.tsv"
+    scores.write_text("sentence\tscore\na b\t0.006\nc d\t0.07\ne f\t3\n", encoding="utf-8")
+    code, _, err = run(["train", "--train", str(scores), "--model", "/nonexistent/model", "--out", str(tmp_path / "r5")],
+                       capsys)
+    assert code == 2 and "the labels are numbers with decimals ('0.006', '0.07')" in err.strip().splitlines()[-1]
+    assert "--task regression" in err.strip().splitlines()[-1]
+
     # listed, the four classes are the person's choice: the run gets as far as the model
     code, _, err = run(["train", "--task", "pair", "--train", str(pair), "--labels", "entailment,not_entailment,0,1",
                         "--model", "/nonexistent/model", "--out", str(tmp_path / "run3")], capsys)
@@ -329,3 +347,33 @@ def test_a_training_file_of_one_class_is_refused_before_the_model_loads(tmp_path
     assert code == 2 and "loading the model" not in err
     assert err.strip().splitlines()[-1] == (f"bertstudio: error: {path}, labels: the training data has 1 label "
                                            "('not_entailment') (expected at least 2 labels among the labelled rows)")
+
+
+def test_hostile_run_configs_are_one_line_naming_the_file(tmp_path: Path, capsys) -> None:
+    """A hostile-file sweep: a path with a NUL or a symlink loop in run.toml stopped `train` with
+    "internal error" (exit 1); a bad choice in the file ("device = 'tpu'") was named without the
+    file; a BOM (Windows editors add one) read as invalid TOML; an unknown --format without
+    --task fell through to the SQuAD reader ("invalid JSON")."""
+    data = tmp_path / "ok.tsv"
+    data.write_text("text\tlabel\ngood\tpos\nbad\tneg\n", encoding="utf-8")
+    (tmp_path / "lp1").symlink_to(tmp_path / "lp2")
+    (tmp_path / "lp2").symlink_to(tmp_path / "lp1")
+
+    def last_line(toml: str, *extra: str) -> tuple[int, str]:
+        config = tmp_path / "run.toml"
+        config.write_text(toml, encoding="utf-8")
+        code, _, err = run(["train", "--config", str(config), "--model", "/nonexistent/model", *extra], capsys)
+        return code, err.strip().splitlines()[-1]
+
+    code, line = last_line('train_file = "ok\\u0000.tsv"\n')
+    assert code == 2 and line.endswith("run.toml, train_file: the path 'ok\\x00.tsv' contains a NUL character "
+                                       "(expected a path to a file or folder)")
+    for name in ("eval_file", "data_dir"):
+        code, line = last_line(f'train_file = "ok.tsv"\n{name} = "lp1"\n')
+        assert code == 2 and f"run.toml, {name}: the path 'lp1' cannot be resolved" in line
+    code, line = last_line('train_file = "ok.tsv"\ndevice = "tpu"\n')
+    assert code == 2 and line.endswith("run.toml, device: unknown device 'tpu' (expected auto | cpu | cuda | cuda:N | mps)")
+    code, line = last_line('\ufefftrain_file = "ok.tsv"\r\n', "--out", str(tmp_path / "run"))
+    assert code == 2 and line == "bertstudio: error: /nonexistent/model: no such model folder (expected a model folder or Hub id)"
+    code, _, err = run(["train", "--train", str(data), "--format", "xml", "--model", "/nonexistent/model"], capsys)
+    assert code == 2 and "unknown format 'xml'" in err.strip().splitlines()[-1]

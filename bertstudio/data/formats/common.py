@@ -161,6 +161,21 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 _LONG_INT = re.compile(r"-?\d{%d,}" % 4301)
 
 
+class _RepeatedKey(Exception):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """json's object hook: the object as a dict, unless a key repeats (json keeps the last value)."""
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        raise _RepeatedKey(next(k for k, _ in pairs if k in seen or seen.add(k)))  # type: ignore[func-returns-value]
+    return obj
+
+
 def parse_json(text: str, path: Any, line: int | None = None) -> Any:
     """``json.loads`` that raises only DataError: bad syntax, nesting deeper than Python's
     recursion limit, integers past the 4,300-digit conversion limit, and lone UTF-16
@@ -171,7 +186,11 @@ def parse_json(text: str, path: Any, line: int | None = None) -> Any:
         return f"line {n}" + (f", column {col}" if col is not None else "")
 
     try:
-        obj = json.loads(text)
+        obj = json.loads(text, object_pairs_hook=_unique_keys)
+    except _RepeatedKey as exc:  # {"label": "x", "label": "y"} read as "y" without a word
+        raise DataError(f"the key {exc.key!r} appears twice in one object", path=path,
+                        where=where(1) if line is not None else None,
+                        expected="each key once per object") from None
     except json.JSONDecodeError as exc:
         raise DataError(f"invalid JSON: {exc.msg}", path=path, where=where(exc.lineno, exc.colno),
                         expected="one complete JSON object per line" if line is not None else "complete, valid JSON") from None

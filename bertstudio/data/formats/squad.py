@@ -96,8 +96,11 @@ def read_squad(path: str | os.PathLike[str], *, require_labels: bool = False) ->
                     answers = None
                 else:
                     texts, starts = check_answers(qa["answers"], context, path, qw)
-                    if is_imp:
-                        texts, starts = [], []  # v2: unanswerable, whatever the file lists
+                    if is_imp and texts:  # its answers were dropped without a word: which is meant?
+                        raise DataError(f"'is_impossible' is true but the question has {len(texts)} "
+                                        f"answer{'s' if len(texts) != 1 else ''}", path=path, where=qw,
+                                        expected="an empty 'answers' list for an unanswerable question (SQuAD 2.0 "
+                                                 "keeps guesses in 'plausible_answers'), or 'is_impossible': false")
                     impossible = impossible or not texts
                     answers = {"text": texts, "answer_start": starts}
                 cols["id"].append(qid)
