@@ -543,7 +543,7 @@ def find_in_examples(examples: Any, labels: Sequence[str], cache_dir: str | Path
     spec = spec_for(examples.kind)
     if spec.features is None or spec.head not in ("logistic", "token"):
         raise ConfigError(f"the label-error finder needs a label set; {examples.kind} has none",
-                          expected="a sentence, pair or tagging project")
+                          path=examples.source, expected="sentence, pair or tagging data")
     if method not in METHODS:
         raise ConfigError(f"unknown label-error method {method!r}", expected=" or ".join(METHODS))
     report = progress or (lambda _f, _m: None)
@@ -552,8 +552,11 @@ def find_in_examples(examples: Any, labels: Sequence[str], cache_dir: str | Path
     rows = [i for i, v in enumerate(gold) if v is not None]
     values = [gold[i] for i in rows]
     _refuse_too_few(spec, values, examples.source)  # before the model loads and every text is embedded
-    report(0.0, "embedding")
     model_path = resolve_model(model)
+    from bertstudio.tasks.model import inspect_model_folder
+
+    inspect_model_folder(model_path)  # "no such model folder" before the progress starts, as train says it
+    report(0.0, "embedding")
     encoder = SentenceEncoder.from_path(model_path)
     cache = EmbeddingCache(Path(cache_dir), encoder)
     words = WordEmbeddingCache(Path(cache_dir), encoder)

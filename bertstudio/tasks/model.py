@@ -371,7 +371,8 @@ def inspect_model_folder(path: str | Path) -> dict[str, Any] | None:
     transformers resolves with ``trust_remote_code=False``."""
     folder = Path(path).expanduser()
     if not folder.exists():
-        if folder.is_absolute() or str(path).startswith((".", "~")):  # a path, not a Hub id such as bert-base-uncased
+        # a path, not a Hub id such as bert-base-uncased or org/name (one slash at most)
+        if folder.is_absolute() or str(path).startswith((".", "~")) or str(path).strip("/").count("/") > 1:
             raise ConfigError("no such model folder", path=folder, expected="a model folder or Hub id")
         return None
     if not folder.is_dir():

@@ -194,7 +194,7 @@ class TrainConfig:
     data_dir: str | None = _f(None, "Folder holding a GLUE task's train.tsv / dev.tsv", _DATA, metavar="DIR")
     data_format: str = _f("auto", "Input format: auto | " + " | ".join(FORMATS), _DATA, flags=("--format",), metavar="FMT")
     columns: dict[str, str] = _f(None, "Column mapping for CSV/TSV/JSONL by header name (CLI: text=sentence,label=label) "
-                                       "or, in a CSV/TSV, by 0-based position (text=0,label=1)", _DATA,
+                                       "or, in a CSV/TSV, by 0-based position (text=0,label=1; -1 is the last column)", _DATA,
                                  metavar="MAP")
     labels: list[str] | None = _f(None, "Label names in id order (default: as found in the training data)", _DATA,
                                   metavar="A,B,..")

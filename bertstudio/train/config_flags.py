@@ -19,6 +19,9 @@ def parse_columns(text: str) -> dict[str, str]:
         key, sep, value = part.partition("=")
         if not sep or not key.strip() or not value.strip():
             raise argparse.ArgumentTypeError(f"column mapping {part!r} is not NAME=COLUMN")
+        if key.strip() in out:  # text=sentence,...,text=id read the id column as the text without a word
+            raise argparse.ArgumentTypeError(f"column mapping names {key.strip()!r} twice "
+                                             f"({out[key.strip()]!r} and {value.strip()!r}): which column is it?")
         out[key.strip()] = value.strip()
     return out
 

@@ -377,3 +377,13 @@ def test_hostile_run_configs_are_one_line_naming_the_file(tmp_path: Path, capsys
     assert code == 2 and line == "bertstudio: error: /nonexistent/model: no such model folder (expected a model folder or Hub id)"
     code, _, err = run(["train", "--train", str(data), "--format", "xml", "--model", "/nonexistent/model"], capsys)
     assert code == 2 and "unknown format 'xml'" in err.strip().splitlines()[-1]
+
+
+def test_a_column_mapping_naming_a_target_twice_is_refused(tmp_path: Path, capsys) -> None:
+    """`--columns text=sentence,label=gold,text=id` trained on the id column without a word."""
+    data = tmp_path / "cols.tsv"
+    data.write_text("id\tsentence\tgold\n1\tgood film\tpos\n2\tbad film\tneg\n", encoding="utf-8")
+    with pytest.raises(SystemExit) as exit_:
+        main(["train", "--train", str(data), "--columns", "text=sentence,label=gold,text=id", "--model", "/x"])
+    assert exit_.value.code == 2
+    assert "column mapping names 'text' twice ('sentence' and 'id')" in capsys.readouterr().err

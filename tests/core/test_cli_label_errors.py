@@ -104,3 +104,17 @@ def test_too_few_rows_are_refused_before_the_model_loads_and_name_the_file(tmp_p
     code, _, err = run(["label-errors", "--train", str(few), "--model", str(tmp_path / "no-model")], capsys)
     # the model folder does not exist either: the rows are counted first, and the line names the file
     assert code == 2 and "too few labelled rows" in _one_line(err) and str(few) in err
+
+
+def test_a_missing_model_or_a_file_without_labels_is_one_line_naming_it(slipped_csv, tmp_path, capsys):
+    """A sweep's findings: a model folder that does not exist printed "[  0%] embedding" and a
+    Hub error ("Repo id must be in the form..."); a SQuAD file's refusal did not name the file;
+    a relative path of two folders that does not exist was taken for a Hub id."""
+    code, out, err = run(["label-errors", "--train", str(slipped_csv), "--model", "/nonexistent/model"], capsys)
+    assert code == 2 and out == "" and err.strip() == (
+        "bertstudio: error: /nonexistent/model: no such model folder (expected a model folder or Hub id)")
+    code, _, err = run(["label-errors", "--train", str(slipped_csv), "--model", "runs/x/model"], capsys)
+    assert code == 2 and _one_line(err).endswith("runs/x/model: no such model folder (expected a model folder or Hub id)")
+    squad = BAD / "ok_squad_v2.json"
+    code, _, err = run(["label-errors", "--train", str(squad), "--model", "/nonexistent/model"], capsys)
+    assert code == 2 and _one_line(err).startswith(f"bertstudio: error: {squad}: the label-error finder needs a label set")
