@@ -40,11 +40,20 @@ def detect_format(path: str | os.PathLike[str], *, presets: bool = True) -> str:
     if presets and preset_for_path(path) is not None:
         return "glue"
     ext = Path(path).suffix.lower()
-    if ext in _EXT:  # .json is SQuAD: JSON Lines files carry .jsonl/.ndjson
+    if ext in _EXT and ext != ".json":
         return _EXT[ext]
     head = read_bytes(path, head=1 << 16)  # the start tells; a 1 GB file is not read for it
     text = head.decode("utf-8", errors="replace").lstrip("\ufeff")
     stripped = text.lstrip()
+    if ext == ".json":
+        # SQuAD, unless its first two lines are whole records and the first has no "data": JSON
+        # Lines saved as .json, read as SQuAD, said "invalid JSON: Extra data" on line 2
+        first_two = [ln.strip() for ln in stripped.split("\n", 2)[:2]]
+        try:
+            records = len(first_two) == 2 and all(isinstance(json.loads(ln), dict) for ln in first_two)
+        except (ValueError, RecursionError):
+            records = False
+        return "jsonl" if records and '"data"' not in first_two[0][:200] else "squad"
     if stripped.startswith("{") or stripped.startswith("["):
         first = stripped.split("\n", 1)[0].strip()
         try:
@@ -52,7 +61,7 @@ def detect_format(path: str | os.PathLike[str], *, presets: bool = True) -> str:
                 return "jsonl"
         except (ValueError, RecursionError):  # bad JSON, a 5,000-digit integer, deep nesting
             pass
-        return "squad" if ext == ".json" or '"data"' in text else "jsonl"
+        return "squad" if '"data"' in text else "jsonl"
     lines = [ln.rstrip("\r") for ln in text.split("\n")[:200]]
     body = [ln for ln in lines if ln.strip() and not ln.startswith("#")]
     if body and all(len(ln.split("\t")) == 10 and ln.split("\t")[0].replace("-", "").replace(".", "").isdigit() for ln in body[:50]):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import json
 from pathlib import Path
 from typing import Any
 
@@ -147,6 +148,17 @@ def test_squad_v2_unanswerable_has_empty_answers() -> None:
     assert es.dataset[0]["answers"] == {"text": ["北京"], "answer_start": [0]}
     assert es.dataset[1]["answers"] == {"text": [], "answer_start": []}
     assert es.dataset[1]["title"] == "城市"
+
+
+def test_a_line_longer_than_the_parsers_block_names_its_line(tmp_path: Path) -> None:
+    """A 10 MB field in a TSV said "cannot parse the table: straddling object straddles two block
+    boundaries (try to increase block size?)", pyarrow's words and no line; an 8 MB one was named."""
+    path = tmp_path / "huge.tsv"
+    path.write_text("text\tlabel\n" + "a" * 10_000_000 + "\tpos\nbad\tneg\n", encoding="utf-8")
+    with pytest.raises(DataError) as info:
+        load_examples(path)
+    assert str(info.value) == (f"{path}, line 2: field of 10,000,000 characters (expected at most 1,048,576 characters "
+                               "in one field (split or shorten it))")
 
 
 def test_one_megabyte_line(tmp_path: Path) -> None:
@@ -297,3 +309,23 @@ def test_an_evaluation_label_the_training_data_lacks_is_named_with_its_line(suff
         load_alongside(reference, spec, dev)
     assert info.value.where == ("line 2" if suffix == ".jsonl" else "line 3")
     assert "label 'meh' is not among the training data's labels" in str(info.value)
+
+
+def test_json_lines_saved_as_json_are_read_as_json_lines_and_a_json_list_is_named(tmp_path: Path) -> None:
+    """.json meant SQuAD whatever it held: JSON Lines saved as .json said "invalid JSON: Extra
+    data" on line 2, and a list of examples "missing 'data'". A pretty-printed or one-line SQuAD
+    file is still SQuAD."""
+    lines = tmp_path / "lines.json"
+    lines.write_text('{"text": "a fine film", "label": "pos"}\n{"text": "a dull film", "label": "neg"}\n', encoding="utf-8")
+    es = load_examples(lines)
+    assert es.kind == "sentence" and es.labels == ["pos", "neg"] and len(es) == 2
+    listed = tmp_path / "list.json"
+    listed.write_text('[{"text": "a fine film", "label": "pos"}]', encoding="utf-8")
+    with pytest.raises(DataError) as info:
+        load_examples(listed)
+    assert "a JSON list, not a SQuAD file" in str(info.value) and "JSON Lines" in str(info.value)
+    assert load_examples(BAD / "ok_squad_v2.json").kind == "qa"  # one line, with "data"
+    pretty = tmp_path / "pretty.json"
+    pretty.write_text(json.dumps(json.loads((BAD / "ok_squad_v2.json").read_text(encoding="utf-8")), indent=2),
+                      encoding="utf-8")
+    assert load_examples(pretty).kind == "qa"

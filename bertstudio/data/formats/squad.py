@@ -59,6 +59,10 @@ def check_answers(answers: Any, context: str, path: Any, where: str) -> tuple[li
 
 def read_squad(path: str | os.PathLike[str], *, require_labels: bool = False) -> ExampleSet:
     doc = parse_json(decode(read_bytes(path), path), path)
+    if isinstance(doc, list):  # [{"text": ..., "label": ...}, ...]: examples, but in no format bertstudio reads
+        raise DataError("a JSON list, not a SQuAD file", path=path, where="top level",
+                        expected="SQuAD's {\"data\": [articles]}; for a list of examples, JSON Lines: one object per "
+                                 "line, in a .jsonl file")
     data = _need(doc, "data", list, path, "top level", "a 'data' list of articles")
     cols: dict[str, list[Any]] = {c: [] for c in ("id", "title", "context", "question", "answers")}
     seen: dict[str, str] = {}

@@ -390,6 +390,8 @@ def _diagnose(data: bytes, n: int, header: bool, opts: TableOptions, path: Any, 
         for line, fields in scan_records(text, opts.delimiter, opts.quoting, first_line):
             if len(fields) != n:
                 raise DataError(f"found {len(fields)} columns", path=path, where=f"line {line}", expected=f"{n} columns")
+            for value in fields:  # a line longer than pyarrow's block ("straddles two block boundaries")
+                check_length(value, "field", path, f"line {line}")
     except DataError as exc:
         raise DataError(exc.problem, path=path, where=exc.where, expected=exc.expected) from None
 
