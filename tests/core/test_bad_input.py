@@ -329,3 +329,15 @@ def test_json_lines_saved_as_json_are_read_as_json_lines_and_a_json_list_is_name
     pretty.write_text(json.dumps(json.loads((BAD / "ok_squad_v2.json").read_text(encoding="utf-8")), indent=2),
                       encoding="utf-8")
     assert load_examples(pretty).kind == "qa"
+
+
+def test_a_pair_file_read_as_sentences_names_the_file_and_its_columns(tmp_path: Path) -> None:
+    """`--task sentence` on a sentence1/sentence2/label TSV said "column mapping names
+    ['text_pair'], not columns of a sentence set": a mapping the person never gave, no file."""
+    path = tmp_path / "pairs.tsv"
+    path.write_text("sentence1\tsentence2\tlabel\na man\ta person\tyes\nthe cat\ta dog\tno\n", encoding="utf-8")
+    with pytest.raises(DataError) as info:
+        load_examples(path, kind="sentence")
+    assert str(info.value) == (f"{path}, line 1: the header's columns ('sentence1', 'sentence2', 'label') are pair "
+                               "data, not sentence (expected task pair, or a column mapping for sentence (columns "
+                               "text=NAME,label=NAME))")

@@ -294,8 +294,15 @@ def read_table(
         raise ConfigError(f"a {opts.delimiter!r}-delimited table cannot hold {kind} examples", path=path,
                           expected=" or ".join(_table_kinds()) + " (use CoNLL/JSONL for tagging, SQuAD JSON for QA)")
     unknown = set(mapping) - set(spec.columns)
+    if unknown and not columns:  # the header's own columns, not a mapping the person gave
+        found = ", ".join(repr(names[v] if isinstance(v, int) and names else v) for v in mapping.values())
+        theirs = _kind_of(mapping, names)
+        raise DataError(f"the header's columns ({found}) are {theirs} data, not {kind}", path=path,
+                        where=f"line {first_line}",
+                        expected=f"task {theirs}, or a column mapping for {kind} (columns "
+                                 + ",".join(f"{c}=NAME" for c in spec.columns) + ")")
     if unknown:
-        raise ConfigError(f"column mapping names {sorted(unknown)}, not columns of a {kind} set",
+        raise ConfigError(f"column mapping names {sorted(unknown)}, not columns of a {kind} set", path=path,
                           expected=", ".join(spec.columns))
     missing = [c for c in spec.inputs if c not in mapping]
     if missing:
@@ -309,7 +316,7 @@ def read_table(
                         expected="a different file column for each")
 
     if names is not None and not columns:
-        _refuse_unnamed_data_column(names, set(idx.values()), text, opts, path, first_line)
+        _refuse_unnamed_data_column(names, idx, text, opts, path, first_line)
 
     # Feed pyarrow everything from the first record on; skip the header row itself.
     del text
@@ -322,23 +329,27 @@ def read_table(
     return _columns_to_set(table, idx, kind, n, opts, path, data_bytes, first_line, header, labels, require_labels)
 
 
-def _refuse_unnamed_data_column(names: Sequence[str], used: set[int], text: str, opts: TableOptions, path: Any,
+def _refuse_unnamed_data_column(names: Sequence[str], idx: Mapping[str, int], text: str, opts: TableOptions, path: Any,
                                 first_line: int) -> None:
     """A header cell left empty ("text,") over a column that holds values: that column (the
     labels, most often) would be dropped without a word. Refused, naming it and the way out;
-    an empty column under an empty name (a trailing delimiter) is fine."""
-    unnamed = [i for i, name in enumerate(names) if not name and i not in used]
+    an empty column under an empty name (a trailing delimiter) is fine. ``idx``: the columns
+    the header's names give (example column -> file column)."""
+    unnamed = [i for i, name in enumerate(names) if not name and i not in idx.values()]
     rows = [fields for _line, fields in _take_records(text, opts, SNIFF_ROWS + 1)[1:]] if unnamed else []
     for i in unnamed:
         values = [fields[i].strip() for fields in rows if len(fields) > i and fields[i].strip()]
         if values:
-            named = ",".join(f"{n}={n}" for n in names if n)
+            read = [f"{c}={names[j]}" for c, j in idx.items()]
+            if "label" in idx:  # the labels have their column: reading only the named ones leaves this out knowingly
+                way_out = f"a column mapping of what to read, which leaves it out (columns {','.join(read)})"
+            else:
+                way_out = f"a column mapping by position (columns {','.join([*read, f'label={i}'])})"
             raise DataError(
                 f"column {i} has no name in the header but holds values (such as {values[0][:40]!r}), "
                 "which would be left out",
                 path=path, where=f"line {first_line}",
-                expected=f"a name for it in the header (label), or a column mapping by position "
-                         f"(columns {named + ',' if named else ''}label={i})",
+                expected=f"a name for it in the header, or {way_out}",
             )
 
 
