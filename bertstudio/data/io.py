@@ -46,14 +46,16 @@ def detect_format(path: str | os.PathLike[str], *, presets: bool = True) -> str:
     text = head.decode("utf-8", errors="replace").lstrip("\ufeff")
     stripped = text.lstrip()
     if ext == ".json":
-        # SQuAD, unless its first two lines are whole records and the first has no "data": JSON
-        # Lines saved as .json, read as SQuAD, said "invalid JSON: Extra data" on line 2
-        first_two = [ln.strip() for ln in stripped.split("\n", 2)[:2]]
+        # SQuAD, unless its first lines are whole records without SQuAD's "data" and "version":
+        # JSON Lines saved as .json (bertstudio's own export of a sentence set, one row or many)
+        # read as SQuAD said "invalid JSON: Extra data" on line 2, or "missing 'data'"
+        first_two = [ln.strip() for ln in stripped.split("\n", 2)[:2] if ln.strip()]
         try:
-            records = len(first_two) == 2 and all(isinstance(json.loads(ln), dict) for ln in first_two)
+            records = [json.loads(ln) for ln in first_two]
         except (ValueError, RecursionError):
-            records = False
-        return "jsonl" if records and '"data"' not in first_two[0][:200] else "squad"
+            records = []
+        lines = bool(records) and all(isinstance(r, dict) and not {"data", "version"} & set(r) for r in records)
+        return "jsonl" if lines else "squad"
     if stripped.startswith("{") or stripped.startswith("["):
         first = stripped.split("\n", 1)[0].strip()
         try:

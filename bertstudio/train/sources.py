@@ -134,11 +134,14 @@ def check_label_values(examples: Any, config: TrainConfig) -> None:
     if twice:
         refuse(f"{_few(twice)} differ only by spaces or invisible characters, which would train as {len(twice)} "
                f"separate {each}", f"one spelling of each name, or {listed}")
-    decimals = [v for v in used if _DECIMAL.fullmatch(v.strip())]
-    if decimals and all(_WHOLE_NUMBER.fullmatch(v.strip()) or v in decimals for v in used) and not examples.spec.gold.per_token:
+    # 1.0 and 0.0 are whole numbers (a 0/1 column with gaps, written by pandas): classes, not scores
+    whole = [v for v in used if _WHOLE_NUMBER.fullmatch(v.strip())
+             or (_DECIMAL.fullmatch(v.strip()) and float(v).is_integer())]
+    decimals = [v for v in used if _DECIMAL.fullmatch(v.strip()) and v not in whole]
+    if decimals and len(whole) + len(decimals) == len(used) and not examples.spec.gold.per_token:
         refuse(f"the labels are numbers with decimals ({_few(decimals)}), which would train as {len(used)} separate "
                "classes", f"--task regression to predict a score, or class names, or {listed}")
-    numbers = [v for v in used if _WHOLE_NUMBER.fullmatch(v.strip())]
+    numbers = whole
     names = [v for v in used if v not in numbers]
     if numbers and names:
         refuse(f"the {what} mix names ({_few(names)}) and numbers ({_few(numbers)}), which would train as {len(used)} "

@@ -93,7 +93,7 @@ class AddExampleDialog(QDialog):
         }
         self.split_combo = QComboBox(objectName="addSplitCombo")
         for name in SPLITS:
-            self.split_combo.addItem(name, name)
+            self.split_combo.addItem(split_name(name), name)
         self.split_combo.setCurrentIndex(max(0, self.split_combo.findData(split)))
         form = QFormLayout()
         form.addRow(self.tr("Into split"), self.split_combo)

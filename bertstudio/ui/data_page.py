@@ -354,7 +354,7 @@ class DataPage(QWidget):
             if not preds:
                 text += " · " + self.tr("no run with predictions yet")
             elif split != self.split:
-                text += " · " + self.tr("the latest run evaluated the %1 split").replace("%1", str(split))
+                text += " · " + self.tr("the latest run evaluated the %1 split").replace("%1", split_name(str(split)))
         self.count_label.setText(text)
 
     # -- counts and selection ----------------------------------------------------------

@@ -85,8 +85,8 @@ class SplitTargetBox(QWidget):
         self.append_radio.setVisible(full)
         self.replace_radio.setVisible(full)
         self.state_label.setText(
-            self.tr("%1 holds %2 rows, %3 labelled.").replace("%1", self.split()).replace("%2", f"{total:,}")
-            .replace("%3", f"{done:,}") if full else self.tr("%1 is empty.").replace("%1", self.split()))
+            self.tr("%1 holds %2 rows, %3 labelled.").replace("%1", split_name(self.split())).replace("%2", f"{total:,}")
+            .replace("%3", f"{done:,}") if full else self.tr("%1 is empty.").replace("%1", split_name(self.split())))
         self.changed.emit()
 
     def confirm_replace(self, new_rows: int) -> bool:
@@ -94,7 +94,7 @@ class SplitTargetBox(QWidget):
         done, total = self.session.progress(self.split())
         box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Replace rows?"),
                           self.tr("Replace the %1 rows of %2 (%3 labelled) by the %4 rows of the file?")
-                          .replace("%1", f"{total:,}").replace("%2", self.split()).replace("%3", f"{done:,}")
+                          .replace("%1", f"{total:,}").replace("%2", split_name(self.split())).replace("%3", f"{done:,}")
                           .replace("%4", f"{new_rows:,}"),
                           QMessageBox.StandardButton.Cancel, self)
         box.setObjectName("replaceConfirm")
@@ -117,7 +117,7 @@ def choose_split_backup(parent: QWidget, backups: list[dict[str, Any]]) -> str |
         QMessageBox.information(parent, tr("Restore replaced rows"), tr("No import has replaced rows in this project."))
         return None
     newest = list(reversed(backups))
-    items = [tr("%1: %2 rows, %3 labelled (replaced %4)").replace("%1", b["split"]).replace("%2", str(b["rows"]))
+    items = [tr("%1: %2 rows, %3 labelled (replaced %4)").replace("%1", split_name(str(b["split"]))).replace("%2", str(b["rows"]))
              .replace("%3", str(b.get("labelled", "?"))).replace("%4", str(b.get("replaced", ""))) for b in newest]
     item, ok = QInputDialog.getItem(parent, tr("Restore replaced rows"),
                                     tr("Rows to bring back (the current rows are kept as a backup):"), items, 0, False)

@@ -277,7 +277,7 @@ class MainWindow(QMainWindow):
         data_page = self.pages["data"]
         if isinstance(data_page, DataPage):
             data_page.show_split(split)
-        self.statusBar().showMessage(self.tr("Imported %1 rows into %2").replace("%1", str(rows)).replace("%2", split),
+        self.statusBar().showMessage(self.tr("Imported %1 rows into %2").replace("%1", str(rows)).replace("%2", split_name(split)),
                                      5000)
 
     def export_data(self) -> None:

@@ -274,7 +274,7 @@ class ProjectSession(QObject):
         backup = self._project.import_examples(examples, split, replace=replace, label_map=label_map,
                                                add_labels=add_labels)
         if backup is not None:
-            text = self.tr("Replace the rows of %1").replace("%1", split)
+            text = self.tr("Replace the rows of %1").replace("%1", split_name(split))
             self.undo_stack.push(ReplaceSplitCommand(self, split, backup["id"], text))
 
     def restore_split_backup(self, backup_id: str) -> None:
@@ -287,7 +287,7 @@ class ProjectSession(QObject):
         split = backups[backup_id]["split"]
         if kept is not None:
             self.undo_stack.push(ReplaceSplitCommand(self, split, kept["id"],
-                                                     self.tr("Restore the rows of %1").replace("%1", split)))
+                                                     self.tr("Restore the rows of %1").replace("%1", split_name(split))))
 
     def report_failure(self, message: str) -> None:
         """Tell the window that something the user asked for failed (the core's message)."""

@@ -387,3 +387,20 @@ def test_a_column_mapping_naming_a_target_twice_is_refused(tmp_path: Path, capsy
         main(["train", "--train", str(data), "--columns", "text=sentence,label=gold,text=id", "--model", "/x"])
     assert exit_.value.code == 2
     assert "column mapping names 'text' twice ('sentence' and 'id')" in capsys.readouterr().err
+
+
+def test_whole_numbers_written_with_a_decimal_point_are_classes_and_a_one_row_json_export_reads_back(tmp_path: Path,
+                                                                                                  capsys) -> None:
+    """A review of the label checks: 0.0/1.0 (how pandas writes a 0/1 column with gaps) were
+    refused as scores; a one-row export to .json (JSON Lines) read back as SQuAD."""
+    data = tmp_path / "binary.tsv"
+    data.write_text("sentence\tlabel\ngood\t1.0\nbad\t0.0\nfine\t1.0\n", encoding="utf-8")
+    code, _, err = run(["train", "--train", str(data), "--model", "/nonexistent/model", "--out", str(tmp_path / "r")], capsys)
+    assert code == 2 and "no such model folder" in err.strip().splitlines()[-1]
+    from bertstudio.data.examples import from_records
+    from bertstudio.data.io import load_examples, save_examples
+
+    one = tmp_path / "one.json"
+    save_examples(from_records("sentence", [{"text": "fine", "label": "pos"}]), one)
+    back = load_examples(one)
+    assert (back.kind, back.labels, len(back)) == ("sentence", ["pos"], 1)

@@ -196,6 +196,16 @@ def test_split_names_are_said_in_the_users_language_and_kept_as_keys(qtbot, qapp
             names = [combo.itemText(i) for i in range(combo.count())]
             assert [combo.itemData(i) for i in range(combo.count())] == ["train", "dev", "test"]
             assert names[0].startswith("训练集") and names[1].startswith("验证集") and names[2].startswith("测试集")
+        from bertstudio.ui.add_example_dialog import AddExampleDialog
+        from bertstudio.ui.import_target import SplitTargetBox
+
+        add = AddExampleDialog(session)
+        qtbot.addWidget(add)
+        assert [add.split_combo.itemText(i) for i in range(3)] == ["训练集", "验证集", "测试集"]
+        target = SplitTargetBox(session)
+        qtbot.addWidget(target)
+        target.refresh()
+        assert target.state_label.text().startswith("训练集") and "train" not in target.state_label.text()
         window.close()
         session.close()
     finally:
