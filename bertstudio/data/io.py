@@ -144,6 +144,9 @@ def read_with(
             es = read_jsonl(path, kind, columns=columns, labels=labels, require_labels=require_labels,  # type: ignore[arg-type]
                             strict_bio=spec.strict_bio or (spec.tag_scheme or "").lower() in ("bio", "iob2"))
         elif fmt in ("conll", "conllu"):
+            # CoNLL holds tagged words: a sentence model's labels checked against its tags said
+            # "unknown label 'B-ORG'" instead of what is wrong
+            require_kind("tagging", spec.kind, path=path, what="this file")
             es = read_conll(path, conllu=fmt == "conllu", tag_scheme=spec.tag_scheme, strict_bio=spec.strict_bio,
                             labels=labels, require_labels=require_labels,
                             columns=dict(columns) if columns else None)  # type: ignore[arg-type]

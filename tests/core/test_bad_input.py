@@ -341,3 +341,15 @@ def test_a_pair_file_read_as_sentences_names_the_file_and_its_columns(tmp_path: 
     assert str(info.value) == (f"{path}, line 1: the header's columns ('sentence1', 'sentence2', 'label') are pair "
                                "data, not sentence (expected task pair, or a column mapping for sentence (columns "
                                "text=NAME,label=NAME))")
+
+
+def test_a_conll_file_read_for_a_sentence_model_says_what_it_holds(tmp_path: Path) -> None:
+    """`evaluate` with a sentence model on a CoNLL file said "sentence at line 1: unknown label
+    'B-ORG'": the model's labels checked against the file's tags, not the kinds."""
+    path = tmp_path / "ner.conll"
+    path.write_text("EU\tB-ORG\nrejects\tO\n\nPeter\tB-PER\n", encoding="utf-8")
+    from bertstudio.errors import BertStudioError
+
+    with pytest.raises(BertStudioError) as info:
+        load_examples(path, kind="sentence", labels=["neg", "pos"])
+    assert str(info.value) == f"{path}: this file holds tagging examples, not sentence (expected sentence data)"
