@@ -110,7 +110,9 @@ class LabelGold(GoldType):
         if value is None or value == "":
             return None
         if isinstance(value, bool) or not isinstance(value, (str, int)):
-            raise self._bad(f"label {value!r} is not a string or integer", "a label name", where, path)
+            scored = isinstance(value, float)  # a score: the data is regression, read as classes
+            raise self._bad(f"label {value!r} is not a string or integer", "a label name" + (
+                "; a score such as this one is regression data" if scored else ""), where, path)
         return str(value)
 
     def order_labels(self, found: list[str]) -> list[str]:

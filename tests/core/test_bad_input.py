@@ -353,3 +353,14 @@ def test_a_conll_file_read_for_a_sentence_model_says_what_it_holds(tmp_path: Pat
     with pytest.raises(BertStudioError) as info:
         load_examples(path, kind="sentence", labels=["neg", "pos"])
     assert str(info.value) == f"{path}: this file holds tagging examples, not sentence (expected sentence data)"
+
+
+def test_a_score_in_a_json_label_says_it_is_regression_data(tmp_path: Path) -> None:
+    """A JSON Lines file of scores read as classes said only "label 0.67 is not a string or
+    integer"; the same scores in a TSV now get --task regression suggested (tests/core/test_cli.py)."""
+    path = tmp_path / "scores.jsonl"
+    path.write_text('{"text": "a", "score": 0.67}\n{"text": "b", "score": 0.2}\n', encoding="utf-8")
+    with pytest.raises(DataError) as info:
+        load_examples(path, kind="sentence")
+    assert str(info.value) == (f"{path}, line 1: label 0.67 is not a string or integer (expected a label name; a score "
+                               "such as this one is regression data)")
