@@ -185,6 +185,12 @@ EXTRA_PRESETS: dict[str, GlueTask] = {
 PRESETS: dict[str, GlueTask] = {**GLUE_TASKS, **EXTRA_PRESETS}
 
 
+def score_scale(glue_task: str | None) -> tuple[float, float] | None:
+    """The score scale of a GLUE task (STS-B: 0 to 5); None for a task without one, or none named."""
+    preset = GLUE_TASKS.get(glue_task or "")
+    return preset.score_range if preset is not None else None
+
+
 def get_preset(name: str) -> GlueTask:
     """A preset by name, forgiving case and dashes ("sst2", "sts-b", "mnli_mm")."""
     info = find_preset(name)

@@ -34,6 +34,16 @@ _EXT = {
 }
 
 
+def _first_records(text: str, n: int) -> list[Any]:
+    """The first ``n`` non-empty lines of ``text`` parsed as JSON; [] when one of them is not
+    (bad JSON, a 5,000-digit integer, deep nesting)."""
+    lines = [ln.strip() for ln in text.split("\n", n)[:n] if ln.strip()]
+    try:
+        return [json.loads(ln) for ln in lines]
+    except (ValueError, RecursionError):
+        return []
+
+
 def detect_format(path: str | os.PathLike[str], *, presets: bool = True) -> str:
     """The format of ``path``: a benchmark preset location first (unless ``presets`` is
     False), then the extension, then the content."""
@@ -49,20 +59,13 @@ def detect_format(path: str | os.PathLike[str], *, presets: bool = True) -> str:
         # SQuAD, unless its first lines are whole records without SQuAD's "data" and "version":
         # JSON Lines saved as .json (bertstudio's own export of a sentence set, one row or many)
         # read as SQuAD said "invalid JSON: Extra data" on line 2, or "missing 'data'"
-        first_two = [ln.strip() for ln in stripped.split("\n", 2)[:2] if ln.strip()]
-        try:
-            records = [json.loads(ln) for ln in first_two]
-        except (ValueError, RecursionError):
-            records = []
+        records = _first_records(stripped, 2)
         lines = bool(records) and all(isinstance(r, dict) and not {"data", "version"} & set(r) for r in records)
         return "jsonl" if lines else "squad"
     if stripped.startswith("{") or stripped.startswith("["):
-        first = stripped.split("\n", 1)[0].strip()
-        try:
-            if isinstance(json.loads(first), dict) and '"data"' not in first[:200]:
-                return "jsonl"
-        except (ValueError, RecursionError):  # bad JSON, a 5,000-digit integer, deep nesting
-            pass
+        first = _first_records(stripped, 1)
+        if first and isinstance(first[0], dict) and '"data"' not in stripped.split("\n", 1)[0][:200]:
+            return "jsonl"
         return "squad" if '"data"' in text else "jsonl"
     lines = [ln.rstrip("\r") for ln in text.split("\n")[:200]]
     body = [ln for ln in lines if ln.strip() and not ln.startswith("#")]

@@ -138,18 +138,19 @@ class SplitOps:
         """A project of a benchmark with a score scale (STS-B: 0-5) takes scores on it only: a
         plain TSV with 7.5 and -1 went into an STS-B project without a word, where the benchmark's
         own layout refuses them."""
-        from bertstudio.data.glue import GLUE_TASKS
+        from bertstudio.data.glue import score_scale
 
-        preset = GLUE_TASKS.get(self._meta.get("glue_task") or "")  # type: ignore[attr-defined]
+        task = self._meta.get("glue_task")  # type: ignore[attr-defined]
+        scale = score_scale(task)
         spec = get_spec(self.kind)
-        if preset is None or preset.score_range is None or spec.has_label_set or spec.gold_column not in table.column_names:
+        if scale is None or spec.has_label_set or spec.gold_column not in table.column_names:
             return
-        lo, hi = preset.score_range
+        lo, hi = scale
         scores = table.column(spec.gold_column).cast(pa.float64())
         outside = pc.or_(pc.less(scores, lo), pc.greater(scores, hi))
         if pc.any(outside).as_py():
             row = pc.index(outside, True).as_py()
-            raise DataError(f"score {scores[row].as_py():g} is outside the {preset.name} scale",
+            raise DataError(f"score {scores[row].as_py():g} is outside the {task} scale",
                             path=source or self.folder, where=f"row {row + 1}", expected=f"a number in [{lo:g}, {hi:g}]")
 
     def _check_keys(self, old: pa.Table, new: pa.Table, source: str | None) -> None:

@@ -427,19 +427,19 @@ def _resolve_paths(data: dict[str, Any], base: Path, *, source: Path) -> dict[st
     out = dict(data)
     base = base.resolve()
 
+    def refuse(name: str, problem: str) -> ConfigError:
+        return ConfigError(f"the path {data[name]!r} {problem}", path=source, where=name,
+                           expected="a path to a file or folder")
+
     def resolved(name: str, path: Path) -> Path:
-        # a NUL in the text, or a symlink loop, stopped the command with "internal error" (exit 1)
-        try:
+        try:  # a symlink loop stopped the command with "internal error" (exit 1)
             return path.resolve()
-        except (OSError, RuntimeError, ValueError) as exc:
-            problem = "contains a NUL character" if "\x00" in str(path) else f"cannot be resolved ({exc})"
-            raise ConfigError(f"the path {data[name]!r} {problem}", path=source, where=name,
-                              expected="a path to a file or folder") from None
+        except (OSError, RuntimeError) as exc:
+            raise refuse(name, f"cannot be resolved ({exc})") from None
 
     for name in (*_PATH_FIELDS, "model"):
-        value = out.get(name)
-        if isinstance(value, str) and "\x00" in value:
-            resolved(name, Path(value))  # raises: no path holds a NUL
+        if "\x00" in str(out.get(name) or ""):  # no path holds one (Path.resolve raised ValueError: exit 1)
+            raise refuse(name, "contains a NUL character")
     for name in _PATH_FIELDS:
         value = out.get(name)
         if isinstance(value, str) and value and not Path(value).expanduser().is_absolute():

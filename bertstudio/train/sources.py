@@ -141,10 +141,9 @@ def check_label_values(examples: Any, config: TrainConfig) -> None:
     if decimals and len(whole) + len(decimals) == len(used) and not examples.spec.gold.per_token:
         refuse(f"the labels are numbers with decimals ({_few(decimals)}), which would train as {len(used)} separate "
                "classes", f"--task regression to predict a score, or class names, or {listed}")
-    numbers = whole
-    names = [v for v in used if v not in numbers]
-    if numbers and names:
-        refuse(f"the {what} mix names ({_few(names)}) and numbers ({_few(numbers)}), which would train as {len(used)} "
+    names = [v for v in used if v not in whole]
+    if whole and names:
+        refuse(f"the {what} mix names ({_few(names)}) and numbers ({_few(whole)}), which would train as {len(used)} "
                f"separate {each}", f"names throughout or numbers throughout, or {listed}")
 
 

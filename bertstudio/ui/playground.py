@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QComboBox, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QTextBrowser, QVBoxLayout, QWidget,
 )
 
+from bertstudio.data.glue import score_scale
 from bertstudio.data.kinds import get_spec
 from bertstudio.errors import BertStudioError
 from bertstudio.train.rundir import read_run, run_finished
@@ -55,14 +56,6 @@ def _bar_html(name: str, p: float, best: bool) -> str:
     return (f"<tr><td>{html.escape(name)}&nbsp;</td>"
             f"<td><table cellspacing=0 cellpadding=0><tr><td width={width} height=14 bgcolor='{color}'></td></tr></table></td>"
             f"<td>&nbsp;{100 * p:.1f}%</td></tr>")
-
-
-def _score_scale(glue_task: str | None) -> tuple[float, float] | None:
-    """The score scale of a run's benchmark (STS-B: 0 to 5), None when it has none."""
-    from bertstudio.data.glue import GLUE_TASKS
-
-    preset = GLUE_TASKS.get(glue_task or "")
-    return preset.score_range if preset is not None else None
 
 
 class PlaygroundPage(QWidget):
@@ -170,7 +163,7 @@ class PlaygroundPage(QWidget):
         run = read_run(data) if data else None
         self._set_kind((run.kind if run else None) or self.session.kind,
                        siamese=bool(run and run.config and run.config.head == "siamese"))
-        self._scale = _score_scale(run.config.glue_task if run and run.config else None)
+        self._scale = score_scale(run.config.glue_task if run and run.config else None)
         has = data is not None
         self.predict_button.setEnabled(has)
         self.status.setText("" if has else self.tr("Train a model first: the Playground uses a finished or cancelled run's model."))

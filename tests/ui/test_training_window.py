@@ -16,7 +16,8 @@ LABELS = ["neg", "pos"]
 ROWS = [("good movie", "pos"), ("bad movie", "neg"), ("great film", "pos"), ("terrible film", "neg")] * 8
 
 
-def test_window_stays_usable_while_training_and_close_cancels(qtbot, tmp_path, tiny_model_dir):
+def _window(qtbot, tmp_path):
+    """The main window, shown, on a project with ROWS labelled in its train split."""
     from bertstudio.ui.main_window import MainWindow
 
     project = Project.create(tmp_path / "proj", name="w", kind="sentence", labels=LABELS)
@@ -25,6 +26,11 @@ def test_window_stays_usable_while_training_and_close_cancels(qtbot, tmp_path, t
     window = MainWindow(session)
     qtbot.addWidget(window)
     window.show()
+    return window
+
+
+def test_window_stays_usable_while_training_and_close_cancels(qtbot, tmp_path, tiny_model_dir):
+    window = _window(qtbot, tmp_path)
     train = window.page("train")
     train.set_model_source(str(tiny_model_dir))
     train.batch_combo.setCurrentText("4")
@@ -94,14 +100,7 @@ def test_at_900x700_the_settings_need_no_sideways_scrolling(qtbot, tmp_path):
     wide as the form plus that bar, and the curves take what is left."""
     from PySide6.QtWidgets import QScrollArea
 
-    from bertstudio.ui.main_window import MainWindow
-
-    project = Project.create(tmp_path / "proj", name="w", kind="sentence", labels=LABELS)
-    project.import_examples(from_records("sentence", [{"text": t, "label": l} for t, l in ROWS], labels=LABELS), "train")
-    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
-    window = MainWindow(session)
-    qtbot.addWidget(window)
-    window.show()
+    window = _window(qtbot, tmp_path)
     window.resize(900, 700)
     window.show_page("train")
     scroll = window.findChild(QScrollArea, "trainSettingsScroll")
@@ -110,4 +109,4 @@ def test_at_900x700_the_settings_need_no_sideways_scrolling(qtbot, tmp_path):
     assert scroll.horizontalScrollBar().maximum() == 0
     assert scroll.viewport().width() >= form.minimumSizeHint().width()
     window.close()
-    session.close()
+    window.session.close()
