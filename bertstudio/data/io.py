@@ -279,6 +279,8 @@ def preview(path: str | os.PathLike[str], *, fmt: str = "auto", n: int = 50, hea
     """First ``n`` rows as strings plus a guess of kind and column mapping; raises DataError on unreadable files.
     ``header``: whether a CSV/TSV's first row names the columns (None: guess, table.sniff_header)."""
     fmt = detect_format(path) if fmt == "auto" else fmt.lower()
+    if fmt not in FORMATS:  # never fall through to the SQuAD reader
+        raise ConfigError(f"unknown format {fmt!r}", path=path, expected="auto | " + " | ".join(FORMATS))
     # csv/tsv/jsonl/glue show their first megabyte: a 1 GB file was read whole, twice, on the GUI thread
     raw = read_bytes(path, head=None if fmt in ("conll", "conllu", "squad") else (1 << 20) + 1)
     head = raw[: 1 << 20]

@@ -81,6 +81,8 @@ CASES: list[tuple[str, dict[str, Any], str, str | None]] = [
     ("utf16_invalid.csv", {}, "not valid UTF-16: illegal UTF-16 surrogate", "line 1"),
     # JSON keeps the last of two values of one key: which one was meant is not known
     ("jsonl_repeated_key.jsonl", {}, "the key 'label' appears twice in one object", "line 2"),
+    # in a whole-file JSON the place is the line where the object holding the repeat starts
+    ("squad_repeated_key.json", {}, "the key 'answers' appears twice in the object that starts here", "line 4"),
     # an unanswerable question with an answer: the answer was dropped without a word
     ("squad_impossible_with_answers.json", {}, "'is_impossible' is true but the question has 1 answer",
      "article 0, question 'q1'"),

@@ -243,3 +243,14 @@ def test_a_preview_reads_the_start_of_a_big_file_only(tmp_path, monkeypatch):
     wide = tmp_path / "utf16.tsv"  # a UTF-16 file is decoded whole: a cut could split a character
     wide.write_bytes("text\tlabel\n".encode("utf-16") + "fine\tpos\n".encode("utf-16-le") * 100_000)
     assert preview(wide).rows[0] == ["fine", "pos"]
+
+
+def test_a_preview_refuses_an_unknown_format_instead_of_reading_squad(tmp_path):
+    """An unknown format fell through to the SQuAD reader ("not SQuAD JSON")."""
+    from bertstudio.errors import ConfigError
+
+    f = tmp_path / "a.tsv"
+    f.write_text("text\tlabel\nfine\tpos\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="unknown format 'xml'") as caught:
+        preview(f, fmt="xml")
+    assert str(f) in str(caught.value)

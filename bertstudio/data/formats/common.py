@@ -176,6 +176,33 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return obj
 
 
+def _repeated_key_line(text: str) -> int | None:
+    """The line where the object holding a repeated key starts (None when it cannot be told).
+    Only on the error path: it re-parses with json's pure-Python scanner, the one whose
+    object parser can be wrapped to learn where the innermost offending object begins."""
+    import json.decoder
+    import json.scanner
+
+    decoder = json.JSONDecoder(object_pairs_hook=_unique_keys)
+    start: list[int] = []
+
+    def parse_object(s_and_end: tuple[str, int], *args: Any) -> Any:
+        try:
+            return json.decoder.JSONObject(s_and_end, *args)
+        except _RepeatedKey:
+            if not start:  # the innermost object raises first
+                start.append(s_and_end[1])
+            raise
+
+    decoder.parse_object = parse_object  # type: ignore[assignment]
+    decoder.scan_once = json.scanner.py_make_scanner(decoder)  # type: ignore[attr-defined]
+    try:
+        decoder.decode(text)
+    except (_RepeatedKey, ValueError, RecursionError):
+        pass
+    return text.count("\n", 0, start[0]) + 1 if start else None
+
+
 def parse_json(text: str, path: Any, line: int | None = None) -> Any:
     """``json.loads`` that raises only DataError: bad syntax, nesting deeper than Python's
     recursion limit, integers past the 4,300-digit conversion limit, and lone UTF-16
@@ -188,8 +215,11 @@ def parse_json(text: str, path: Any, line: int | None = None) -> Any:
     try:
         obj = json.loads(text, object_pairs_hook=_unique_keys)
     except _RepeatedKey as exc:  # {"label": "x", "label": "y"} read as "y" without a word
-        raise DataError(f"the key {exc.key!r} appears twice in one object", path=path,
-                        where=where(1) if line is not None else None,
+        at = 1 if line is not None else _repeated_key_line(text)
+        problem = f"the key {exc.key!r} appears twice in one object"
+        if line is None and at is not None:
+            problem = f"the key {exc.key!r} appears twice in the object that starts here"
+        raise DataError(problem, path=path, where=where(at) if at is not None else None,
                         expected="each key once per object") from None
     except json.JSONDecodeError as exc:
         raise DataError(f"invalid JSON: {exc.msg}", path=path, where=where(exc.lineno, exc.colno),
