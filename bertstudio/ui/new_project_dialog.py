@@ -132,9 +132,9 @@ class NewProjectDialog(QDialog):
         file = Path(path)
         self.name_edit.setText(file.stem)
         self.folder_edit.setText(str(file.parent))
-        kind = {".conll": "tagging", ".conllu": "tagging", ".json": "qa"}.get(file.suffix.lower())
-        if kind is not None:
-            self.kind_combo.setCurrentIndex(self.kind_combo.findData(kind))
+        index = self.kind_combo.findData(_kind_of_file(path))
+        if index >= 0:
+            self.kind_combo.setCurrentIndex(index)
         self.note_label.setVisible(True)
         self.note_label.setText(self.tr("%1 is imported once the project is made; labels found in it can be "
                                          "added then.").replace("%1", file.name))
@@ -256,3 +256,20 @@ def _first_missing(path: Path) -> Path | None:
             break
         missing = part
     return missing
+
+
+def _kind_of_file(path: str) -> str | None:
+    """The task kind a data file's format and columns suggest (None when it cannot be read):
+    the file's extension alone read every .json as SQuAD, JSON Lines saved as .json too, and
+    a pair TSV as one sentence. Reads the start of the file only, as Import's preview does."""
+    from bertstudio.data.io import detect_format, preview
+
+    try:
+        fmt = detect_format(path)
+        if fmt in ("conll", "conllu"):
+            return "tagging"
+        if fmt == "squad":
+            return "qa"  # the whole file is not parsed for a guess
+        return preview(path, fmt=fmt, n=20).suggested_kind
+    except (BertStudioError, OSError):
+        return None

@@ -108,3 +108,23 @@ def test_a_name_too_long_to_look_at_is_refused_with_the_reason(qtbot, tmp_path):
     _click_create(qtbot, dialog)
     assert dialog.isVisible() and dialog.project is None
     assert dialog.error_label.text().endswith(": the path is too long") and _tree(tmp_path) == before
+
+
+@pytest.mark.parametrize(("name", "content", "kind"), [
+    ("pairs.tsv", "sentence1\tsentence2\tlabel\nA man sleeps.\tA person rests.\tentailment\n", "pair"),
+    ("rows.json", '{"text": "a fine film", "label": "pos"}\n{"text": "dull", "label": "neg"}\n', "sentence"),
+    ("squad.json", '{"version": "1.1", "data": []}', "qa"),
+    ("tags.conll", "EU B-ORG\nrejects O\n\n", "tagging"),
+    ("binary.tsv", "text\tlabel\n\x00\x00\tpos\n", None),  # unreadable: the dialog's own default stays
+])
+def test_a_file_to_import_proposes_the_kind_its_content_holds(qtbot, tmp_path, name, content, kind):
+    """The extension alone chose the kind: every .json was QA (JSON Lines saved as .json too)
+    and a pair TSV a one-sentence project."""
+    path = tmp_path / name
+    path.write_text(content, encoding="utf-8")
+    dialog = NewProjectDialog(folder=str(tmp_path))
+    qtbot.addWidget(dialog)
+    default = dialog.kind()
+    dialog.suggest_for_file(str(path))
+    assert dialog.kind() == (kind or default)
+    assert dialog.name_edit.text() == path.stem
