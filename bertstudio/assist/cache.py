@@ -59,6 +59,7 @@ class _Store:
 
     words = False
     prefix = "embeddings"
+    format = FORMAT
     dtype = np.float32
     slice_size = 512  # texts encoded between two additions to the cache (and cancellation points)
 
@@ -95,7 +96,7 @@ class _Store:
         with safe_open(str(self.path), framework="numpy") as f:
             meta = f.metadata() or {}
             tensors = {name: f.get_tensor(name) for name in f.keys()}
-        if meta.get("format") != FORMAT or meta.get("fingerprint") != self.encoder.fingerprint:
+        if meta.get("format") != self.format or meta.get("fingerprint") != self.encoder.fingerprint:
             raise ValueError("written for another model or format")
         keys, vectors = tensors.get("keys"), tensors.get("vectors")
         if keys is None or vectors is None or keys.dtype != np.uint8 or keys.ndim != 2 or keys.shape[1] != _KEY:
@@ -138,7 +139,7 @@ class _Store:
             else:
                 vectors = (np.stack(self._chunks) if self._chunks else np.zeros((0, self.encoder.dim))).astype(self.dtype)
                 tensors, parts = {"keys": keys, "vectors": vectors}, [keys, vectors]
-            meta = {"format": FORMAT, "fingerprint": self.encoder.fingerprint, "dim": str(self.encoder.dim),
+            meta = {"format": self.format, "fingerprint": self.encoder.fingerprint, "dim": str(self.encoder.dim),
                     "checksum": _checksum(*parts)}
             data = save(tensors, metadata=meta)
             self._dirty = False
@@ -209,6 +210,9 @@ class WordEmbeddingCache(_Store):
 
     words = True
     prefix = "words"
+    # 2: sentences past the encoder's max length read in windows (tasks/word_windows.py); a
+    # file of format 1 holds zero vectors for the words past it, and is rebuilt
+    format = "bertstudio-words-2"
     dtype = np.float16
 
     def embed(self, sentences: Sequence[Sequence[str]], *, progress: Progress | None = None,

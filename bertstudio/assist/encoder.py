@@ -30,6 +30,7 @@ from bertstudio.errors import ConfigError
 from bertstudio.hf import hf
 from bertstudio.tasks.embedding import pool, pooling_settings
 from bertstudio.tasks.model import model_device
+from bertstudio.tasks.word_windows import word_windows
 
 Progress = Callable[[int, int], None]
 
@@ -40,17 +41,6 @@ BATCH_SIZE = 32
 
 class Cancelled(Exception):
     """Raised inside a worker when its cancel event was set; never reaches the user."""
-
-
-def per_word(enc: Any, row: int, values: np.ndarray, out: list) -> None:
-    """Fill ``out[w]`` with ``values[t]`` of the first sub-word token ``t`` of each word ``w``
-    of batch row ``row`` (``enc``: a fast tokenizer's output of words; truncated words keep
-    what ``out`` held)."""
-    previous = None
-    for t, w in enumerate(enc.word_ids(row)):
-        if w is not None and w != previous and w < len(out):
-            out[w] = values[t]
-        previous = w
 
 
 def check_cancel(cancel: threading.Event | None) -> None:
@@ -150,22 +140,21 @@ class SentenceEncoder:
     def encode_words(self, sentences: Sequence[Sequence[str]], *, batch_size: int = BATCH_SIZE,
                      progress: Progress | None = None, cancel: threading.Event | None = None) -> list[np.ndarray]:
         """One ``(n_words, dim)`` float32 array per sentence: the contextual vector of each
-        word's first sub-token; words cut off by ``max_length`` get zero vectors."""
+        word's first sub-token (a sentence past ``max_length`` in windows, tasks/word_windows.py);
+        a word that tokenises to nothing gets a zero vector."""
         out: list[np.ndarray] = [np.zeros((len(s), self.dim), dtype=np.float32) for s in sentences]
         order = np.argsort([-sum(len(w) for w in s) for s in sentences], kind="stable")
         for start in range(0, len(sentences), batch_size):
             check_cancel(cancel)
             idx = [int(i) for i in order[start:start + batch_size]]
-            batch = [list(sentences[i]) or [""] for i in idx]
-            enc = self.tokenizer(batch, is_split_into_words=True, padding=True, truncation=True,
-                                 max_length=self.max_length, return_tensors="pt")
+            windows = word_windows(self.tokenizer, [list(sentences[i]) or [""] for i in idx],
+                                   max_length=self.max_length, padding=True, return_tensors="pt")
+            enc = windows.encoding
             device = model_device(self.model)
             with self._lock, torch.inference_mode():
                 hidden = self.model(input_ids=enc["input_ids"].to(device),
                                     attention_mask=enc["attention_mask"].to(device)).last_hidden_state
-            hidden = hidden.float().cpu().numpy()
-            for j, i in enumerate(idx):
-                per_word(enc, j, hidden[j], out[i])
+            windows.scatter(hidden.float().cpu().numpy(), [out[i] for i in idx])
             if progress is not None:
                 progress(min(start + batch_size, len(sentences)), len(sentences))
         return out

@@ -20,10 +20,11 @@ import numpy as np
 import torch
 
 from bertstudio.assist.cache import EmbeddingCache, WordEmbeddingCache
-from bertstudio.assist.encoder import Progress, SentenceEncoder, check_cancel, per_word
+from bertstudio.assist.encoder import Progress, SentenceEncoder, check_cancel
 from bertstudio.assist.kinds import AssistSpec
 from bertstudio.tasks.embedding import pair_features
 from bertstudio.tasks.model import model_device
+from bertstudio.tasks.word_windows import word_windows
 
 
 @dataclass
@@ -114,8 +115,9 @@ def head_outputs(model: Any, features: np.ndarray) -> np.ndarray:
 def token_model_probs(model: Any, tokenizer: Any, tokens: list[list[str]], *, batch_size: int = 32,
                       max_length: int = 128, progress: Progress | None = None,
                       cancel: threading.Event | None = None) -> list[np.ndarray]:
-    """Per row, (words, tags) probabilities of a token-classification model (first sub-token;
-    words past ``max_length`` get a uniform row)."""
+    """Per row, (words, tags) probabilities of a token-classification model (at each word's
+    first sub-token; a sentence past ``max_length`` in windows, tasks/word_windows.py; a word
+    that tokenises to nothing gets a uniform row)."""
     num = int(model.config.num_labels)
     out = [np.full((len(t), num), 1.0 / num, dtype=np.float32) for t in tokens]
     order = np.argsort([-len(t) for t in tokens], kind="stable")
@@ -123,16 +125,14 @@ def token_model_probs(model: Any, tokenizer: Any, tokens: list[list[str]], *, ba
     for start in range(0, len(tokens), batch_size):
         check_cancel(cancel)
         idx = [int(i) for i in order[start:start + batch_size]]
-        batch = [tokens[i] or [""] for i in idx]
-        enc = tokenizer(batch, is_split_into_words=True, truncation=True, max_length=max_length, padding=True,
-                        return_tensors="pt")
+        windows = word_windows(tokenizer, [tokens[i] or [""] for i in idx], max_length=max_length, padding=True,
+                               return_tensors="pt")
+        enc = windows.encoding
         device = model_device(model)
         with torch.inference_mode():
             logits = model(input_ids=enc["input_ids"].to(device),
                            attention_mask=enc["attention_mask"].to(device)).logits.float().cpu()
-        probs = torch.softmax(logits, dim=-1).numpy()
-        for j, i in enumerate(idx):
-            per_word(enc, j, probs[j], out[i])
+        windows.scatter(torch.softmax(logits, dim=-1).numpy(), [out[i] for i in idx])
         if progress is not None:
             progress(min(start + batch_size, len(tokens)), len(tokens))
     return out

@@ -20,6 +20,7 @@ from bertstudio.data.kinds import get_spec
 from bertstudio.errors import DataError
 from bertstudio.tasks.collate import pad_batch
 from bertstudio.tasks.common import check_labels, column, encoding_rows, label_id, map_batched
+from bertstudio.tasks.word_windows import word_windows
 
 if TYPE_CHECKING:
     import torch
@@ -91,29 +92,21 @@ class TokenTaggingTask:
         training: bool = True,
     ) -> datasets.Dataset:
         """Columns: the model inputs, ``length``, ``example_index``, ``word_index`` (the word a
-        token starts, else -1) and, with gold, ``labels`` (-100 off first sub-tokens)."""
+        token speaks for, else -1) and, with gold, ``labels`` (-100 elsewhere). A sentence
+        longer than ``max_length`` tokens is several rows (tasks/word_windows.py)."""
         ds, with_targets = encoding_rows(examples, training)
 
         def tokenize(batch: dict[str, list]) -> dict[str, list]:
-            enc = tokenizer(
-                batch["tokens"],
-                is_split_into_words=True,
-                truncation=True,
-                max_length=max_length,
-                return_token_type_ids=True,
-                return_attention_mask=True,
-            )
+            windows = word_windows(tokenizer, batch["tokens"], max_length=max_length,
+                                   return_token_type_ids=True, return_attention_mask=True)
+            enc = windows.encoding
             out = {k: enc[k] for k in ("input_ids", "token_type_ids", "attention_mask")}
             out["length"] = [len(x) for x in enc["input_ids"]]
-            out["example_index"] = batch["example_index"]
-            word_index, labels = [], []
-            for i in range(len(batch["tokens"])):
-                firsts, previous = [], None
-                for w in enc.word_ids(i):
-                    firsts.append(w if w is not None and w != previous else -1)
-                    previous = w
-                word_index.append(firsts)
-                if with_targets:
+            out["example_index"] = [batch["example_index"][i] for i in windows.sentence]
+            out["word_index"] = windows.words
+            if with_targets:
+                ids_of = []
+                for i in range(len(batch["tokens"])):
                     tags, row = batch["tags"][i], batch["example_index"][i]
                     if len(tags) != len(batch["tokens"][i]):
                         raise DataError(
@@ -122,11 +115,9 @@ class TokenTaggingTask:
                             where=f"row {row + 1}",
                             expected="one tag per word",
                         )
-                    ids = {w: label_id(t, label2id, examples, row, "tag") for w, t in enumerate(tags)}
-                    labels.append([ids[w] if w >= 0 else IGNORE for w in firsts])
-            out["word_index"] = word_index
-            if with_targets:
-                out["labels"] = labels
+                    ids_of.append([label_id(t, label2id, examples, row, "tag") for t in tags])
+                out["labels"] = [[ids_of[i][w] if w >= 0 else IGNORE for w in words]
+                                 for i, words in zip(windows.sentence, windows.words)]
             return out
 
         return map_batched(ds, tokenize, self.kind)
@@ -182,9 +173,9 @@ class TaggingAccumulator:
         for ids in self.preds:
             missing = int((ids < 0).sum())
             cut += missing
-            # Words past max_length (or that tokenise to nothing) get "O": no evidence of an entity.
+            # Words that tokenise to nothing (a zero-width character alone) get "O": no evidence of an entity.
             tags = [self.labels[i] if i >= 0 else "O" for i in ids]
             out.append({"tags": tags, "entities": entity_spans(tags), "unpredicted_words": missing})
         if cut:
-            log.warning("%d word(s) had no sub-token within max_length and were tagged 'O'", cut)
+            log.warning("%d word(s) tokenise to nothing and were tagged 'O'", cut)
         return out

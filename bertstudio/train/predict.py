@@ -110,15 +110,17 @@ class Predictor:
         result = acc.finish()[0]
         result.pop("loss", None)
         if self.spec.gold.per_token:
-            result["probs"] = _word_probs(outputs.logits[0], batch["word_index"][0], self.labels, len(tokens or []))
+            result["probs"] = _word_probs(outputs.logits, batch["word_index"], self.labels, len(tokens or []))
         return result
 
 
 def _word_probs(logits: torch.Tensor, word_index: torch.Tensor, labels: list[str], n_words: int) -> list[dict[str, float]]:
-    """Tag probabilities at each word's first sub-token ({} for a word cut off by max_length)."""
+    """Tag probabilities at the token that speaks for each word, over the windows (rows) of
+    one sentence ({} for a word that tokenises to nothing)."""
     probs = torch.softmax(logits.float(), dim=-1).cpu()
     out: list[dict[str, float]] = [{} for _ in range(n_words)]
-    for pos, w in enumerate(word_index.tolist()):
-        if 0 <= w < n_words:
-            out[w] = {name: float(p) for name, p in zip(labels, probs[pos])}
+    for row, words in enumerate(word_index.tolist()):
+        for pos, w in enumerate(words):
+            if 0 <= w < n_words:
+                out[w] = {name: float(p) for name, p in zip(labels, probs[row, pos])}
     return out

@@ -15,7 +15,7 @@ holds ``model.onnx`` (and ``model.int8.onnx``), ``tokenizer.json`` and ``labels.
 This file is written into every ONNX export by bertstudio (bertstudio/train/standalone_predict.py)
 and must import nothing but the standard library, numpy, onnxruntime and tokenizers. It
 restates bertstudio's encoding and decoding (sentence pairs cut longest side first; a tag
-per word read at its first sub-token; QA over overlapping context windows with the best
+per word read at its first sub-token, long sentences in overlapping windows; QA over overlapping context windows with the best
 start/end pair of at most ``max_answer_length`` tokens, widened to whole words); bertstudio's tests check that its
 outputs match ``bertstudio predict`` on the same inputs.
 """
@@ -321,19 +321,32 @@ class Predictor:
                 "confidence": float(probs[best])}
 
     def _tags(self, words: list[str]) -> dict[str, Any]:
-        self._truncate("longest_first")
+        """A tag per word; a sentence past max_length is read in windows overlapping by half a
+        window, each word at its first sub-token in the window where it sits most centrally
+        (bertstudio/tasks/word_windows.py)."""
+        self._truncate("longest_first", max(0, (self.max_length - 2) // 2))
         enc = self.tokenizer.encode(words, is_pretokenized=True)
-        logits = self._run([enc])["logits"][0].astype(np.float64)
-        probs, best = _softmax(logits), logits.argmax(axis=-1)
+        windows = [enc] + list(enc.overflowing)
+        logits = self._run(windows)["logits"].astype(np.float64)
+        best_at: dict[int, tuple[int, int, int]] = {}  # word -> (centrality, window, position)
+        for j, window in enumerate(windows):
+            ids = window.word_ids
+            content = [t for t, w in enumerate(ids) if w is not None]
+            lo, hi = (content[0], content[-1]) if content else (0, 0)
+            previous = None
+            for pos, w in enumerate(ids):
+                if w is not None and w != previous and w < len(words):  # the word's first sub-token here
+                    centrality = min(pos - lo, hi - pos)
+                    if w not in best_at or centrality > best_at[w][0]:
+                        best_at[w] = (centrality, j, pos)
+                previous = w
         ids = np.full(len(words), -1, dtype=np.int64)
         word_probs: list[dict[str, float]] = [{} for _ in words]
-        previous = None
-        for pos, w in enumerate(enc.word_ids):
-            if w is not None and w != previous and w < len(words):  # the word's first sub-token
-                ids[w] = best[pos]
-                word_probs[w] = {n: float(p) for n, p in zip(self.labels, probs[pos])}
-            previous = w
-        tags = [self.labels[i] if i >= 0 else "O" for i in ids]  # words past max_length: "O"
+        for w, (_c, j, pos) in best_at.items():
+            probs = _softmax(logits[j, pos])
+            ids[w] = int(np.argmax(logits[j, pos]))
+            word_probs[w] = {n: float(p) for n, p in zip(self.labels, probs)}
+        tags = [self.labels[i] if i >= 0 else "O" for i in ids]  # a word that tokenises to nothing: "O"
         return {"tags": tags, "entities": entity_spans(tags), "unpredicted_words": int((ids < 0).sum()),
                 "probs": word_probs}
 

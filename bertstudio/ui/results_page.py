@@ -456,9 +456,9 @@ class ResultsPage(QWidget):
         cut = int((r.pred or {}).get("unpredicted_words") or 0) if r is not None else 0
         if usable or not ok:
             why = ""
-        elif cut:  # the decoder tags them "O", which a tag set without it cannot take as gold
-            why = self.tr("%n word(s) lay past the run's max length and got no prediction: tag them on the "
-                          "Label page", "", cut)
+        elif cut:  # the decoder tags them "O" (words that tokenise to nothing; a run from before sentences
+            # past max_length were read in windows), which a tag set without "O" cannot take as gold
+            why = self.tr("%n word(s) got no prediction from this run: tag them on the Label page", "", cut)
         else:
             why = self.tr("The run predicted a label this project no longer has (renamed or removed since the run)")
         self.accept_button.setToolTip(why)

@@ -2099,97 +2099,97 @@
 <context>
     <name>PlaygroundPage</name>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="96"/>
+        <location filename="../../bertstudio/ui/playground.py" line="89"/>
         <source>Predict</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="104"/>
+        <location filename="../../bertstudio/ui/playground.py" line="97"/>
         <source>Model of run</source>
         <translation>所用运行的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="116"/>
+        <location filename="../../bertstudio/ui/playground.py" line="109"/>
         <source>Sentence</source>
         <translation>句子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="116"/>
+        <location filename="../../bertstudio/ui/playground.py" line="109"/>
         <source>First sentence</source>
         <translation>第一句</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="117"/>
+        <location filename="../../bertstudio/ui/playground.py" line="110"/>
         <source>Second sentence</source>
         <translation>第二句</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="118"/>
+        <location filename="../../bertstudio/ui/playground.py" line="111"/>
         <source>Tokens (separated by spaces)</source>
         <translation>词元(以空格分隔)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="119"/>
+        <location filename="../../bertstudio/ui/playground.py" line="112"/>
         <source>Question</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="120"/>
+        <location filename="../../bertstudio/ui/playground.py" line="113"/>
         <source>Context</source>
         <translation>上下文</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="149"/>
+        <location filename="../../bertstudio/ui/playground.py" line="142"/>
         <source>{name} (latest)</source>
         <translation>{name}(最新)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="150"/>
+        <location filename="../../bertstudio/ui/playground.py" line="143"/>
         <source>{name} (not finished)</source>
         <translation>{name}（未完成）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="176"/>
+        <location filename="../../bertstudio/ui/playground.py" line="169"/>
         <source>Train a model first: the Playground uses a finished or cancelled run&apos;s model.</source>
         <translation>请先训练模型:“试用”页使用已完成或已取消的运行所保存的模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="203"/>
+        <location filename="../../bertstudio/ui/playground.py" line="196"/>
         <source>Type the {boxes} to predict.</source>
         <translation>请先输入{boxes}再预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="206"/>
+        <location filename="../../bertstudio/ui/playground.py" line="199"/>
         <source>Predicting…</source>
         <translation>预测中…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="228"/>
+        <location filename="../../bertstudio/ui/playground.py" line="221"/>
         <source>Could not predict: {m}</source>
         <translation>无法预测:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="244"/>
+        <location filename="../../bertstudio/ui/playground.py" line="237"/>
         <source>Score</source>
         <translation>分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="249"/>
+        <location filename="../../bertstudio/ui/playground.py" line="242"/>
         <source>Past the top of the {lo:g}-{hi:g} scale the model learned from: read it as {hi:g} (shown unclipped, as evaluation uses it).</source>
         <translation>超出模型所学的 {lo:g}-{hi:g} 分制的上限：可视为 {hi:g}（按评估时的原值显示，未截断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="252"/>
+        <location filename="../../bertstudio/ui/playground.py" line="245"/>
         <source>Past the bottom of the {lo:g}-{hi:g} scale the model learned from: read it as {lo:g} (shown unclipped, as evaluation uses it).</source>
         <translation>低于模型所学的 {lo:g}-{hi:g} 分制的下限：可视为 {lo:g}（按评估时的原值显示，未截断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="270"/>
+        <location filename="../../bertstudio/ui/playground.py" line="263"/>
         <source>No answer in the context.</source>
         <translation>上下文中没有答案。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="275"/>
+        <location filename="../../bertstudio/ui/playground.py" line="268"/>
         <source>score</source>
         <translation>得分</translation>
     </message>
@@ -2549,10 +2549,10 @@
         <translation>标准答案 {g}，预测 {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/results_page.py" line="460"/>
-        <source>%n word(s) lay past the run&apos;s max length and got no prediction: tag them on the Label page</source>
+        <location filename="../../bertstudio/ui/results_page.py" line="461"/>
+        <source>%n word(s) got no prediction from this run: tag them on the Label page</source>
         <translation>
-            <numerusform>%n 个词超出了该运行的最大长度，没有得到预测：请在“标注”页为它们打标签</numerusform>
+            <numerusform>%n 个词在这次运行中没有预测:请在“标注”页标注它们</numerusform>
         </translation>
     </message>
     <message>

@@ -121,3 +121,26 @@ def test_word_vectors_round_trip_per_token_list(encoder, tmp_path):
     assert again.computed == 0
     for a, b in zip(first, second):
         np.testing.assert_array_equal(a, b)
+
+
+def test_words_past_the_encoders_max_length_get_vectors_from_windows(tiny):
+    """A sentence longer than the encoder reads was cut: its tail got zero vectors (and the
+    assistant's tagging models nothing to go on). Read in windows, every word has a vector, and
+    a sentence that fits reads as before."""
+    from bertstudio.assist.pool import token_model_probs
+    from bertstudio.tasks.model import build_model
+
+    short = SentenceEncoder.from_path(tiny)
+    short.max_length = 12
+    long_sentence = ["the", "movie", "was", "good", "in", "paris"] * 10
+    vectors = short.encode_words([long_sentence, ["a", "bad", "film"]])
+    assert vectors[0].shape[0] == 60 and np.all(np.linalg.norm(vectors[0], axis=1) > 0)
+    whole = SentenceEncoder.from_path(tiny).encode_words([["a", "bad", "film"]])[0]
+    np.testing.assert_allclose(vectors[1], whole, atol=1e-5)
+
+    model, tok = build_model("tagging", tiny, labels=["O", "B-LOC"])
+    probs = token_model_probs(model, tok, [long_sentence, [], ["a", "bad", "film"]], max_length=12)
+    assert probs[0].shape == (60, 2) and probs[1].shape == (0, 2)
+    assert not np.any(np.all(np.isclose(probs[0], 0.5), axis=1))  # every word read, none left uniform
+    alone = token_model_probs(model, tok, [["a", "bad", "film"]], max_length=12)[0]
+    np.testing.assert_allclose(probs[2], alone, atol=1e-5)  # a sentence that fits reads as before

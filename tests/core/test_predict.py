@@ -48,6 +48,14 @@ def test_tagging_learns_and_predicts_per_word(tiny, tmp_path):
     _, rows = evaluate(tmp_path / "run" / "model", from_records("tagging", [{"tokens": words}], labels=["O", "B-LOC"]))
     assert rows[0]["tags"] == out["tags"]
 
+    # 100 words, past max_length 32: read in windows, every word tagged (the tail was "O" unseen)
+    long = words * 20
+    out = p.predict(tokens=long)
+    assert out["tags"] == ["O", "O", "O", "O", "B-LOC"] * 20 and out["unpredicted_words"] == 0
+    assert all(out["probs"]) and len(out["probs"]) == 100
+    _, rows = evaluate(tmp_path / "run" / "model", from_records("tagging", [{"tokens": long}], labels=["O", "B-LOC"]))
+    assert rows[0]["tags"] == out["tags"]
+
 
 def test_qa_answer_is_a_span_of_the_context(tiny, tmp_path):
     model, tok = build_model("qa", tiny, labels=[])

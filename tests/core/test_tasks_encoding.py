@@ -146,22 +146,28 @@ def _perfect_tag_logits(batch, n_labels):
     return TokenClassifierOutput(logits=logits)
 
 
-def test_tag_decode_round_trip_and_truncated_words(tok):
+def test_tag_decode_round_trip_and_long_sentences_in_windows(tok):
+    """Past max_length a sentence is read in overlapping windows: every word is tagged, once
+    (the words past the cut were tagged "O", a tag a POS set does not have)."""
     ex = from_records("tagging", TAG_EXAMPLES)
     label2id = {t: i for i, t in enumerate(ex.labels)}
     task = get_task("tagging")
-    for max_length, expect_tags, cut in (
-        (32, [r["tags"] for r in TAG_EXAMPLES], 0),
-        # 6 tokens: the second sentence loses "city" ([CLS] the london ##x river [SEP]).
-        (6, [TAG_EXAMPLES[0]["tags"], ["O", "B-LOC", "I-LOC", "O"]], 1),
-    ):
+    for max_length, at_least in ((32, 2), (6, 3), (4, 5)):
         enc = task.encode(ex, tok, max_length=max_length, label2id=label2id, training=False)
+        assert len(enc) >= at_least and max(enc["length"]) <= max_length
+        assert max_length < 32 or len(enc) == 2  # a sentence that fits is one row, as before
+        for example in (0, 1):  # each word is spoken for by exactly one token, labelled with its tag
+            rows = [enc[i] for i in range(len(enc)) if enc[i]["example_index"] == example]
+            spoken = sorted(w for r in rows for w in r["word_index"] if w >= 0)
+            assert spoken == list(range(len(TAG_EXAMPLES[example]["tokens"])))
+            tags = {w: ex.labels[lab] for r in rows for w, lab in zip(r["word_index"], r["labels"]) if w >= 0}
+            assert [tags[w] for w in spoken] == TAG_EXAMPLES[example]["tags"]
         acc = task.accumulator(ex, enc, ex.labels)
-        batch = task.collate([enc[1], enc[0]], tok.pad_token_id)
+        batch = task.collate([enc[i] for i in reversed(range(len(enc)))], tok.pad_token_id)
         acc.add(batch, _perfect_tag_logits(batch, len(ex.labels)))
         preds = acc.finish()
-        assert [p["tags"] for p in preds] == expect_tags
-        assert preds[1]["unpredicted_words"] == cut
+        assert [p["tags"] for p in preds] == [r["tags"] for r in TAG_EXAMPLES]
+        assert [p["unpredicted_words"] for p in preds] == [0, 0]
     assert preds[0]["entities"] == [["LOC", 0, 1], ["LOC", 3, 4]]
 
 

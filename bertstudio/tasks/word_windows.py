@@ -1,0 +1,86 @@
+"""Sentences longer than a model's max length, read in overlapping windows (one value per word).
+
+An encoder reads at most ``max_length`` sub-word tokens. Tagging that cut a sentence there
+left the words past the cut untagged (decoded as "O", a tag a POS set does not even have),
+untrained, and without word vectors. Every reader of words (training and evaluation of a
+tagging run, ``predict``, the assistant's tagging models and its word vectors) tokenises
+through :func:`word_windows` instead: the sentence is cut into windows of ``max_length``
+tokens overlapping by ``stride`` tokens (the tokenizer's own overflow, as question answering
+reads long contexts), and each word is read in the one window where it sits most centrally,
+so that it has context on both sides, and only there: a word is predicted, and trained, once.
+A sentence that fits is one window, read exactly as before.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+SPECIALS = 2  # [CLS] ... [SEP] around one sequence
+
+
+def window_stride(max_length: int, doc_stride: int | None = None) -> int:
+    """The overlap of consecutive windows in tokens: half a window (every word then has at
+    least a quarter window of context on each side where it is read), or ``doc_stride``
+    (the run's QA setting) when that is smaller."""
+    half = max(0, (int(max_length) - SPECIALS) // 2)
+    return half if doc_stride is None else max(0, min(int(doc_stride), half))
+
+
+@dataclass
+class WordWindows:
+    """The tokenizer's output with one row per window (``encoding``), the sentence each window
+    reads (``sentence``) and, per window and token, the word whose value that token gives
+    (the word's first sub-token in the window chosen for it), else -1 (``words``)."""
+
+    encoding: Any
+    sentence: list[int]
+    words: list[list[int]]
+
+    def __len__(self) -> int:
+        return len(self.sentence)
+
+    def scatter(self, values: Any, out: Sequence[Any]) -> None:
+        """``out[s][w] = values[j][t]`` for each window ``j`` of sentence ``s`` and token ``t``
+        that speaks for word ``w`` (words no token speaks for keep what ``out`` held)."""
+        for j, (s, words) in enumerate(zip(self.sentence, self.words)):
+            row = values[j]
+            target = out[s]
+            for t, w in enumerate(words):
+                if 0 <= w < len(target):
+                    target[w] = row[t]
+
+
+def word_windows(tokenizer: Any, sentences: Sequence[Sequence[str]], *, max_length: int, stride: int | None = None,
+                 **kwargs: Any) -> WordWindows:
+    """Tokenise pre-split ``sentences`` (a fast tokenizer: it reports word ids) into windows;
+    ``kwargs`` go to the tokenizer (padding, return_tensors, ...)."""
+    stride = window_stride(max_length) if stride is None else stride
+    enc = tokenizer([list(s) for s in sentences], is_split_into_words=True, truncation=True, max_length=max_length,
+                    stride=stride, return_overflowing_tokens=True, **kwargs)
+    mapping = enc.pop("overflow_to_sample_mapping")
+    sentence = [int(s) for s in (mapping.tolist() if hasattr(mapping, "tolist") else mapping)]
+    several = {s for s, count in Counter(sentence).items() if count > 1}
+    words: list[list[int]] = []
+    best: dict[tuple[int, int], tuple[int, int]] = {}  # (sentence, word) -> (centrality, window)
+    for j, s in enumerate(sentence):
+        ids = enc.word_ids(j)
+        row, previous = [-1] * len(ids), None
+        for t, w in enumerate(ids):  # each word's first sub-token in this window
+            if w is not None and w != previous:
+                row[t] = w
+            previous = w
+        words.append(row)
+        if s in several:  # which window reads each word most centrally (ties: the earlier)
+            content = [t for t, w in enumerate(ids) if w is not None]
+            lo, hi = content[0], content[-1]
+            for t, w in enumerate(row):
+                if w >= 0:
+                    centrality = min(t - lo, hi - t)
+                    if (s, w) not in best or centrality > best[(s, w)][0]:
+                        best[(s, w)] = (centrality, j)
+    for j, s in enumerate(sentence):
+        if s in several:
+            words[j] = [w if w >= 0 and best[(s, w)][1] == j else -1 for w in words[j]]
+    return WordWindows(enc, sentence, words)
