@@ -55,11 +55,16 @@ def check_model_config(raw: dict[str, Any], path: str | os.PathLike[str]) -> Non
             raise ConfigError(f"{key} = {value!r} is not a size a real model has", path=path, where=key,
                               expected=f"a whole number from 0 to {limit:,}")
     _check_shape_rules(raw, path)
+    _check_loading(raw, path)
     for key in ("id2label", "label2id"):
         table = raw.get(key)
         if table is not None and (not isinstance(table, dict) or len(table) > MAX_LABELS):
             size = f"{len(table):,} entries" if isinstance(table, dict) else type(table).__name__
             raise ConfigError(f"{key} has {size}", path=path, where=key, expected=f"a table of at most {MAX_LABELS:,} labels")
+    for label_id, name in (raw.get("id2label") or {}).items():
+        if not (isinstance(label_id, str) and label_id.isdigit()) or not isinstance(name, str):
+            raise ConfigError(f"id2label maps {_shown(label_id)} to {_shown(name)}", path=path, where="id2label",
+                              expected='label ids ("0", "1", ...) mapped to label names')
     params = estimate_parameters(raw)
     memory = physical_memory()
     if params and memory and params * 4 > memory:
@@ -67,6 +72,43 @@ def check_model_config(raw: dict[str, Any], path: str | os.PathLike[str]) -> Non
             f"config.json describes a model of about {params / 1e9:.1f} billion parameters: {params * 4 / 2**30:,.0f} GiB "
             f"as fp32 weights, more than this machine's {memory / 2**30:,.0f} GiB of memory", path=path,
             expected="an encoder that fits in memory")
+
+
+# Attention implementations transformers has built in; any other name makes it import
+# flash-attention or load a compiled kernel from the Hub (a config.json naming a repository).
+BUILT_IN_ATTENTION = ("eager", "sdpa")
+_EPSILONS = ("layer_norm_eps", "layer_norm_epsilon", "norm_eps", "rms_norm_eps")
+
+
+def _check_loading(raw: dict[str, Any], path: str | os.PathLike[str]) -> None:
+    """What config.json may ask of the loader: the built-in attention only, no quantization
+    (bitsandbytes, GPTQ, ...: packages and code bertstudio does not run), dropout rates in
+    [0, 1) and positive normalisation epsilons (a negative one gives NaN predictions with
+    exit status 0)."""
+    for key in ("attn_implementation", "_attn_implementation"):
+        value = raw.get(key)
+        if value is not None and value not in BUILT_IN_ATTENTION:
+            raise ConfigError(f"{key} = {_shown(value)} asks for attention code bertstudio does not run "
+                              "(flash-attention, or a kernel from the Hub)", path=path, where=key,
+                              expected=" or ".join(BUILT_IN_ATTENTION) + ", or no entry")
+    if raw.get("quantization_config") is not None:
+        raise ConfigError("a quantized model (quantization_config) cannot be read here", path=path,
+                          where="quantization_config", expected="a full-precision model (fp32, fp16 or bf16 weights)")
+    for key, value in raw.items():
+        if value is None or not isinstance(key, str):
+            continue
+        number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if key.endswith(("dropout", "dropout_prob")) and not (number and 0 <= value < 1):
+            raise ConfigError(f"{key} = {_shown(value)} is not a dropout rate", path=path, where=key,
+                              expected="a number from 0 up to (not including) 1")
+        if key in _EPSILONS and not (number and 0 < value < 1):
+            raise ConfigError(f"{key} = {_shown(value)} is not a normalisation epsilon", path=path, where=key,
+                              expected="a small positive number such as 1e-12")
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 # Sizes that must be at least one (a zero divides: hidden_size % num_attention_heads).
@@ -103,6 +145,13 @@ def _check_shape_rules(raw: dict[str, Any], path: str | os.PathLike[str]) -> Non
             if kind not in kind_names():
                 raise ConfigError(f"unknown task kind {kind!r}", path=path, where="bertstudio.task",
                                   expected=" | ".join(kind_names()))
+        glue_task = meta.get("glue_task")
+        if glue_task is not None:
+            from bertstudio.presets import PRESET_INFO, find_preset
+
+            if not isinstance(glue_task, str) or find_preset(glue_task) is None:
+                raise ConfigError(f"unknown GLUE task / preset {_shown(glue_task)}", path=path, where="bertstudio.glue_task",
+                                  expected="one of " + ", ".join(PRESET_INFO) + ", or no entry")
 
 
 def check_weights_match(raw: dict[str, Any], folder: str | os.PathLike[str]) -> None:
@@ -120,9 +169,18 @@ def check_weights_match(raw: dict[str, Any], folder: str | os.PathLike[str]) -> 
         from safetensors import safe_open
 
         with safe_open(str(weights), framework="np") as f:
-            shapes = {k: list(f.get_slice(k).get_shape()) for k in f.keys()}
+            slices = {k: f.get_slice(k) for k in f.keys()}
+            shapes = {k: list(v.get_shape()) for k, v in slices.items()}
+            dtypes = {k: str(v.get_dtype()) for k, v in slices.items()}
     except Exception:  # noqa: BLE001 - a damaged header is the loader's to report, with its own words
         return
+    # whole-number weights are cast to fp32 without a word (0 and 1 everywhere: confidence 0.5,
+    # exit status 0); integer buffers (position ids) are whole numbers by nature
+    wrong = sorted(k for k, t in dtypes.items() if not t.startswith(("F", "BF")) and not k.endswith("_ids"))
+    if wrong:
+        raise ConfigError(f"the weight {wrong[0]} is stored as {dtypes[wrong[0]]}"
+                          + (f" ({len(wrong) - 1} more like it)" if len(wrong) > 1 else ""), path=weights,
+                          expected="floating-point weights (F32, F16 or BF16)")
     config = Path(folder) / "config.json"
     embedding = next((shape for name, shape in shapes.items() if name.endswith("word_embeddings.weight")), None)
     hidden = next((raw[k] for k in ("hidden_size", "dim", "d_model", "embedding_size") if isinstance(raw.get(k), int)), None)

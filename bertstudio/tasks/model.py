@@ -316,11 +316,18 @@ def load_model(model_dir: str | Path) -> tuple[nn.Module, Any, str, list[str]]:
     try:
         config = AutoConfig.from_pretrained(model_dir, trust_remote_code=False)
     except (OSError, ValueError) as exc:
-        raise ConfigError(f"cannot load model: {_first_line(exc)}", path=model_dir, expected="a folder written by save_model") from None
+        raise ConfigError(f"cannot load model: {_first_line(exc)}", path=model_dir,
+                          expected="a model folder saved by bertstudio or transformers") from None
     tokenizer = load_tokenizer(model_dir)
-    kind = model_kind(config)
     config_path = Path(model_dir) / "config.json"
+    try:
+        kind = model_kind(config)
+    except ConfigError as exc:  # "the model has no task head": a pre-trained encoder, named
+        raise ConfigError(exc.problem, path=model_dir, expected=exc.expected) from None
     labels: list[str] = []
+    if kind == "regression" and config.num_labels != 1:  # a score read from one of several outputs: nonsense
+        raise ConfigError(f"a regression model gives one score, but this head has {config.num_labels} outputs",
+                          path=config_path, where="bertstudio.task", expected="the task kind the model was trained for")
     if kind in ("sentence", "pair", "tagging"):
         try:
             labels = [str(config.id2label[i]) for i in range(config.num_labels)]
@@ -357,6 +364,7 @@ def check_vocabulary(tokenizer: Any, config: Any, path: str | Path) -> None:
 # tokenizer of the special tokens alone and every word becomes [UNK].
 # XLM-V's 0.9M-token tokenizer.json is about 60 MB.
 MAX_TOKENIZER_BYTES = 512 * 2**20
+_TOKENIZER_JSON = ("tokenizer_config.json", "special_tokens_map.json", "added_tokens.json")  # small; tokenizer.json is not
 TOKENIZER_FILES = ("tokenizer.json", "vocab.txt", "vocab.json", "spiece.model", "sentencepiece.bpe.model",
                    "tokenizer.model", "sentencepiece.model")
 
@@ -369,6 +377,8 @@ def inspect_model_folder(path: str | Path) -> dict[str, Any] | None:
     "[y/N]" on a terminal), config.json sizes no real model has (see tasks/limits.py),
     and a folder without tokenizer files. None for a Hub id (not a local folder), which
     transformers resolves with ``trust_remote_code=False``."""
+    if not str(path).strip():  # Path("") is the current folder
+        raise ConfigError("the model is an empty name", where="model", expected="a model folder or Hub id")
     folder = Path(path).expanduser()
     if not folder.exists():
         # a path, not a Hub id such as bert-base-uncased or org/name (one slash at most)
@@ -464,6 +474,12 @@ def load_tokenizer(path: str | Path) -> Any:
     if folder.is_dir():
         check_folder_files(folder)  # an export's folder too: a FIFO would block the reads below
         refuse_own_code(folder)
+        for name in _TOKENIZER_JSON:  # json's message alone does not say which file it is about
+            data = _read_json(folder / name, required=False)
+            if name == "tokenizer_config.json" and data is not None and not isinstance(data.get("tokenizer_class"),
+                                                                                       (str, type(None))):
+                raise ConfigError(f"tokenizer_class is a {type(data['tokenizer_class']).__name__}",
+                                  path=folder / name, where="tokenizer_class", expected="a class name such as BertTokenizer")
         for name in TOKENIZER_FILES:  # read whole by the tokenizers library: a 12 GB file would fill the memory
             size = (folder / name).stat().st_size if (folder / name).is_file() else 0
             if size > MAX_TOKENIZER_BYTES:
@@ -471,14 +487,30 @@ def load_tokenizer(path: str | Path) -> Any:
                                   expected=f"at most {MAX_TOKENIZER_BYTES:,} (the largest real vocabularies take tens of MB)")
     try:
         tokenizer = AutoTokenizer.from_pretrained(str(path), trust_remote_code=False)
-    except (OSError, ValueError, TypeError, KeyError, RecursionError, AttributeError) as exc:
-        raise ConfigError(f"cannot load the model's tokenizer: {_first_line(exc)}", path=path, expected="a model folder or Hub id") from None
+    except Exception as exc:  # noqa: BLE001 - the tokenizers library raises bare Exception ("WordPiece error: ...")
+        raise ConfigError(f"cannot load the model's tokenizer: {_first_line(exc)}", path=_tokenizer_file(folder, path),
+                          expected="the tokenizer files the model was trained with" if folder.is_dir()
+                          else "a model folder or Hub id") from None
+    try:  # a WordPiece vocabulary without [UNK] loads, and fails at the first unknown word of a run
+        tokenizer("xqzj \u2603", "a")
+    except Exception as exc:  # noqa: BLE001 - the tokenizers library raises bare Exception
+        raise ConfigError(f"the model's tokenizer cannot read text: {_first_line(exc)}", path=_tokenizer_file(folder, path),
+                          expected="the tokenizer files the model was trained with") from None
     if not getattr(tokenizer, "is_fast", False):
         raise ConfigError("the model's tokenizer has no fast (Rust) version", path=path, expected="a tokenizer.json or a WordPiece/BPE vocab")
     if len(tokenizer) <= len(set(tokenizer.all_special_tokens)):
         raise ConfigError(f"the model's tokenizer knows only its {len(tokenizer)} special tokens: every word would be [UNK]",
                           path=path, expected="the tokenizer files the model was trained with")
     return tokenizer
+
+
+def _tokenizer_file(folder: Path, path: str | Path) -> Path | str:
+    """The file a tokenizer was built from, for a message (the fast tokenizer.json first)."""
+    if folder.is_dir():
+        for name in TOKENIZER_FILES:
+            if (folder / name).is_file():
+                return folder / name
+    return path
 
 
 # Weights a pre-trained encoder folder need not hold: the task head a run adds (and the pooler,

@@ -93,6 +93,114 @@ def test_a_folder_with_its_own_code_is_refused_everywhere(model_type, saved_mode
     assert not marker.exists()
 
 
+@pytest.mark.parametrize(("key", "value", "fragment"), [
+    # transformers 5 loads a compiled kernel from the Hub (or a cached copy, offline, without its
+    # publisher check) for a repository named here, or imports flash-attention
+    ("attn_implementation", "attacker/evil-kernel", "attention code bertstudio does not run"),
+    ("_attn_implementation", "kernels-community/flash-attn2", "attention code bertstudio does not run"),
+    ("attn_implementation", "flash_attention_2", "attention code bertstudio does not run"),
+    # needs bitsandbytes / optimum: "internal error: ImportError", exit 1
+    ("quantization_config", {"quant_method": "bitsandbytes", "load_in_8bit": True}, "quantized model"),
+    ("quantization_config", "zzz", "quantized model"),
+    # transformers' own validation: "internal error: StrictDataclassFieldValidationError"
+    ("hidden_dropout_prob", "abc", "not a dropout rate"),
+    ("attention_probs_dropout_prob", 1.5, "not a dropout rate"),
+    # NaN predictions with exit status 0
+    ("layer_norm_eps", -1.0, "not a normalisation epsilon"),
+])
+def test_a_config_asking_the_loader_for_code_or_nonsense_is_refused_everywhere(key, value, fragment, saved_model,
+                                                                              tmp_path):
+    folder = copy_of(saved_model, tmp_path / "m")
+    edit_config(folder, **{key: value})
+    loaders = {
+        "build_model": lambda: build_model("sentence", str(folder), labels=["neg", "pos"]),
+        "load_model": lambda: load_model(folder),
+        "Predictor": lambda: Predictor.load(folder, device="cpu"),
+        "evaluate": lambda: evaluate(folder, sentences()),
+    }
+    for name, load in loaders.items():
+        with pytest.raises(ConfigError, match=fragment) as info:
+            load()
+        assert info.value.where == key and str(info.value.path).endswith("config.json"), name
+
+
+def _int_weights(folder: Path) -> None:
+    import torch
+    from safetensors.torch import load_file, save_file
+
+    weights = load_file(folder / "model.safetensors")
+    save_file({k: v.to(torch.int32) if v.is_floating_point() else v for k, v in weights.items()},
+              folder / "model.safetensors", metadata={"format": "pt"})
+
+
+def _bertstudio_block(folder: Path, **changes) -> None:
+    data = json.loads((folder / "config.json").read_text())
+    edit_config(folder, bertstudio={**data["bertstudio"], **changes})
+
+
+@pytest.mark.parametrize(("name", "damage", "file", "where", "fragment"), [
+    # cast to fp32 without a word: every weight 0 or 1, confidence 0.5, exit status 0
+    ("whole-number weights", _int_weights, "model.safetensors", None, "is stored as I32"),
+    # a two-output classifier relabelled: a score read from one of its outputs, exit status 0
+    ("classifier as regression", lambda f: _bertstudio_block(f, task="regression"), "config.json", "bertstudio.task",
+     "gives one score, but this head has 2 outputs"),
+    # printed as Python reprs ("['x']") with exit status 0, or "invalid literal for int()"
+    ("id2label names not text", lambda f: edit_config(f, id2label={"0": ["x"], "1": {"a": 1}}), "config.json",
+     "id2label", "id2label maps '0' to ['x']"),
+    ("id2label keys not ids", lambda f: edit_config(f, id2label={"a": "neg", "b": "pos"}), "config.json", "id2label",
+     "id2label maps 'a' to 'neg'"),
+    # refused later, by evaluate, without naming the model's config
+    ("unknown GLUE task", lambda f: _bertstudio_block(f, glue_task="NOPE"), "config.json", "bertstudio.glue_task",
+     "unknown GLUE task / preset 'NOPE'"),
+])
+def test_a_model_that_would_predict_nonsense_is_refused(name, damage, file, where, fragment, saved_model, tmp_path):
+    folder = copy_of(saved_model, tmp_path / "m")
+    damage(folder)
+    for load in (lambda: load_model(folder), lambda: Predictor.load(folder, device="cpu")):
+        with pytest.raises(ConfigError) as info:
+            load()
+        assert fragment in str(info.value) and Path(info.value.path).name == file and info.value.where == where, name
+
+
+def test_an_empty_model_name_is_not_the_current_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # a folder holding anything: "" read it as the model folder
+    with pytest.raises(ConfigError, match="the model is an empty name"):
+        load_model("")
+
+
+def test_the_built_in_attention_and_unset_dropouts_still_load(saved_model, tmp_path):
+    folder = copy_of(saved_model, tmp_path / "m")
+    edit_config(folder, attn_implementation="sdpa", classifier_dropout=None, hidden_dropout_prob=0)
+    assert load_model(folder)[2] == "sentence"
+
+
+def _vocab_only(folder: Path, vocab: bytes) -> None:
+    (folder / "tokenizer.json").unlink()
+    (folder / "vocab.txt").write_bytes(vocab)
+
+
+@pytest.mark.parametrize(("name", "damage", "file", "fragment"), [
+    # the tokenizers library raises bare Exception: "internal error", exit 1
+    ("vocab not UTF-8", lambda f: _vocab_only(f, b"\xff\xfe\x00bad\n"), "vocab.txt", "not contain valid UTF-8"),
+    ("vocab without [UNK]", lambda f: _vocab_only(f, b"hello\nworld\n[CLS]\n[SEP]\n[PAD]\n"), "vocab.txt",
+     "Missing [UNK]"),
+    # json's own message named no file
+    ("special tokens map not JSON", lambda f: (f / "special_tokens_map.json").write_text("{bad"),
+     "special_tokens_map.json", "cannot read special_tokens_map.json"),
+    ("tokenizer.json not JSON", lambda f: (f / "tokenizer.json").write_text("{bad"), "tokenizer.json",
+     "cannot load the model's tokenizer"),
+    ("tokenizer class a list", lambda f: (f / "tokenizer_config.json").write_text('{"tokenizer_class": ["x"]}'),
+     "tokenizer_config.json", "tokenizer_class is a list"),
+])
+def test_a_damaged_tokenizer_is_one_error_naming_its_file(name, damage, file, fragment, saved_model, tmp_path):
+    folder = copy_of(saved_model, tmp_path / "m")
+    damage(folder)
+    for load in (lambda: load_model(folder), lambda: Predictor.load(folder, device="cpu")):
+        with pytest.raises(ConfigError) as info:
+            load()
+        assert fragment in str(info.value) and Path(info.value.path).name == file, (name, str(info.value))
+
+
 def test_auto_map_in_the_tokenizer_config_is_refused_too(saved_model, tmp_path):
     folder = copy_of(saved_model, tmp_path / "tok")
     path = folder / "tokenizer_config.json"
