@@ -37,7 +37,9 @@ def add_commands(sub: Any) -> None:
     add_arguments(p, _DATA_FLAGS, help={"train_file": "the labelled data to check",
                                         "model": "the encoder (default: the bundled all-MiniLM-L6-v2)",
                                         "seed": "seed of the folds and of the fine-tuning (default: 42)"})
-    p.add_argument("--method", metavar="METHOD",
+    # its own dest: "method" is also a TrainConfig setting (setfit | finetune), which
+    # config_from_args reads from the namespace, and refused "fast", this option's default
+    p.add_argument("--method", dest="check_method", metavar="METHOD",
                    help="fast (default): a logistic regression on the frozen encoder in each fold (seconds); "
                         "finetune: the encoder fine-tuned in each fold (minutes on a CPU; fewer false alarms)")
     p.add_argument("--folds", type=int, metavar="K", help="cross-validation folds (default: 5)")
@@ -87,7 +89,7 @@ def cmd_label_errors(args: argparse.Namespace, out: TextIO) -> int:
     from bertstudio.assist.label_errors import FOLDS, METHODS, find_in_examples
     from bertstudio.cli import config_from_args
 
-    method = args.method or "fast"
+    method = args.check_method or "fast"
     if method not in METHODS:
         raise ConfigError(f"unknown method {method!r}", where="--method", expected=" or ".join(METHODS))
     folds = FOLDS if args.folds is None else args.folds

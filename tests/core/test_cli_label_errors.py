@@ -34,9 +34,13 @@ def slipped_csv(tmp_path: Path) -> Path:
     return path
 
 
-def test_the_slips_come_first_as_json_lines_and_nothing_else_is_written(slipped_csv, tiny, capsys):
+@pytest.mark.parametrize("method", [[], ["--method", "fast"]], ids=["default", "fast"])
+def test_the_slips_come_first_as_json_lines_and_nothing_else_is_written(slipped_csv, tiny, capsys, method):
+    """``--method fast``, the documented default, was refused: "method: unknown method 'fast'
+    (expected finetune | setfit)", the training setting's check on the same namespace."""
     before = sorted(p.name for p in slipped_csv.parent.iterdir())
-    code, out, err = run(["label-errors", "--train", str(slipped_csv), "--model", tiny, "--seed", "0"], capsys)
+    code, out, err = run(["label-errors", "--train", str(slipped_csv), "--model", tiny, "--seed", "0", *method],
+                         capsys)
     assert code == 0
     flags = [json.loads(line) for line in out.splitlines()]
     assert {f["row"] for f in flags[:2]} == set(SLIPS)
