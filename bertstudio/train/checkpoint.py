@@ -19,7 +19,9 @@ from __future__ import annotations
 import functools
 import json
 import os
+import pickle
 import random
+import re
 from pathlib import Path
 from typing import Any, BinaryIO, Callable
 
@@ -166,7 +168,13 @@ def _load(path: Path) -> Any:
         return torch.load(path, map_location="cpu", weights_only=True)
     except FileNotFoundError:
         raise ConfigError(f"the checkpoint has no {path.name}", path=path.parent, expected="a run's checkpoints/last folder") from None
-    except Exception as exc:  # noqa: BLE001 - UnpicklingError (code in a pickle), RuntimeError (truncated), EOFError, ...
+    except pickle.UnpicklingError as exc:  # torch's first line is its advice to load the file unsafely: never shown
+        blocked = re.search(r"GLOBAL ([\w.]+)", str(exc))  # "Unsupported global: GLOBAL exec", "... GLOBAL posix.system"
+        what = f" ({blocked.group(1)})" if blocked else ""
+        raise ConfigError(f"the checkpoint file holds more than tensors and plain values{what}: it could run code, so "
+                          "it is not loaded", path=path,
+                          expected="tensors and plain values written by this version of bertstudio") from None
+    except Exception as exc:  # noqa: BLE001 - RuntimeError (truncated), EOFError, ...
         reason = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else type(exc).__name__
         raise ConfigError(f"not a checkpoint file bertstudio can load safely: {reason}", path=path,
                           expected="tensors and plain values written by this version of bertstudio") from None

@@ -326,7 +326,7 @@ def _resume_point(resume_from: str | None) -> tuple[Progress, Path | None]:
         check_folder_files(found)  # a FIFO in place of weights.pt blocked the resume for ever
     if found is None or not (Path(found) / ckpt.OPTIMIZER).is_file():
         raise TrainingError("no resumable checkpoint here", path=resume_from, expected="a run's checkpoints/last folder")
-    return Progress.from_state(ckpt.read_state(found)), found
+    return Progress.from_state(ckpt.read_state(found), source=str(found / "state.json")), found
 
 
 def _check_resume_point(progress: Progress, n_steps: int, epoch_steps: int, grad_accum: int, found: Path) -> None:

@@ -93,14 +93,18 @@ class Progress:
         values = {k: state[k] for k in _STATE_TYPES if k in state}
         for name, value in values.items():
             if not _fits(value, _STATE_TYPES[name]):
-                raise ConfigError(f"{name} has the wrong type ({type(value).__name__})", path=source, where="state.json",
-                                  expected="a checkpoint written by bertstudio")
+                shown = repr(value) if len(repr(value)) <= 60 else type(value).__name__
+                raise ConfigError(f"{name} = {shown} is not a value bertstudio writes there", path=source,
+                                  where=name if source else f"state.json, {name}", expected=_RULE_WORDS[_STATE_TYPES[name]])
         return cls(**values)
 
 
 _COUNT, _MAYBE_COUNT, _SCORE, _TABLE = "count", "count or null", "score", "table"
 _STATE_TYPES = {"step": _COUNT, "epoch": _COUNT, "batches_done": _COUNT, "best_score": _SCORE, "best_step": _MAYBE_COUNT,
                 "best_metrics": _TABLE, "best_saved": bool, "bad_evals": _COUNT, "last_metrics": _TABLE, "eval_pending": bool}
+
+_RULE_WORDS = {_COUNT: "a whole number from 0", _MAYBE_COUNT: "a whole number from 0, or null",
+               _SCORE: "a number, or null", _TABLE: "a table of names", bool: "true or false"}
 
 
 def _fits(value: Any, rule: Any) -> bool:

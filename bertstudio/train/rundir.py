@@ -138,7 +138,8 @@ def check_output_dir(config: TrainConfig) -> None:
 
     hint = ""
     if saved is not None and not run_finished(root) and ckpt.find_checkpoint(root / CHECKPOINTS / "last") is not None:
-        hint = f"; it holds an unfinished run (continue it with --resume {root / CHECKPOINTS / 'last'})"
+        hint = (f"; it holds an unfinished run (continue it with --config {root / 'config.toml'} "
+                f"--resume {root / CHECKPOINTS / 'last'})")
     raise ConfigError("the run folder is not empty" + hint, path=root, where="output_dir",
                       expected="a new or empty folder, or --overwrite to replace bertstudio's own files there "
                                "(other files are kept)")

@@ -85,7 +85,8 @@ def test_a_hostile_pickle_in_a_checkpoint_never_runs(name, tiny, run_copy, tmp_p
     torch.save(Hostile(marker), run_copy / "checkpoints" / "last" / name)  # a genuine torch file around the pickle
     result = resume(tiny, run_copy)
     assert result.status == "failed" and isinstance(result.error, ConfigError)
-    assert "not a checkpoint file bertstudio can load safely" in result.message and name in result.message
+    assert "holds more than tensors and plain values (exec)" in result.message and name in result.message
+    assert "weights_only" not in result.message  # torch's advice to load it unsafely is never shown
     assert not marker.exists()
 
 
@@ -131,6 +132,8 @@ def test_a_wrong_typed_state_is_refused(state, tiny, run_copy):
     result = resume(tiny, run_copy)
     assert result.status == "failed" and isinstance(result.error, ConfigError)
     assert "state" in result.message
+    if state == {"step": -1}:  # "step has the wrong type (int)", and no folder: the value and the file
+        assert str(path) in result.message and "step = -1 is not a value" in result.message
 
 
 def test_resuming_a_run_of_another_task_kind_is_refused(tiny, run_copy):

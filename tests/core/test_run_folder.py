@@ -197,10 +197,21 @@ def test_resume_continues_its_own_run_but_not_one_with_other_settings(tiny, tmp_
     assert again.status == "failed" and "has finished" in again.message
 
 
-def test_an_unfinished_run_suggests_resuming_it(tiny, tmp_path):
-    _cut_run(tiny, tmp_path / "run")
-    with pytest.raises(ConfigError, match=r"unfinished run \(continue it with --resume .*checkpoints/last\)"):
+def test_an_unfinished_run_suggests_resuming_it_and_the_suggestion_works(tiny, tmp_path, capsys):
+    """The hint said "--resume RUN/checkpoints/last" alone, which, typed as given, stopped with
+    "train_file: no training data": the run's settings come with its config.toml."""
+    data = tmp_path / "train.tsv"
+    data.write_text("text\tlabel\n" + "".join(f"{r['text']}\t{r['label']}\n" for r in sentiment(32).dataset.to_list()),
+                    encoding="utf-8")
+    _cut_run(tiny, tmp_path / "run", train_file=str(data))
+    with pytest.raises(ConfigError, match=r"unfinished run \(continue it with --config .*config.toml --resume "
+                                          r".*checkpoints/last\)") as info:
         check_output_dir(TrainConfig(model=tiny, output_dir=str(tmp_path / "run")))
+    hint = str(info.value).split("continue it with ")[1].split(")")[0].split()
+    code, _, err = cli(["--quiet", "train", *hint], capsys)
+    assert code == 0, err
+    last = json.loads((tmp_path / "run" / "history.jsonl").read_text().splitlines()[-1])
+    assert (last["kind"], last["status"], last["step"]) == ("finished", "finished", 4)
 
 
 def test_output_dir_from_a_run_toml_stays_inside_its_folder(tmp_path, capsys):
