@@ -326,7 +326,16 @@ def _evaluation_folder(args: argparse.Namespace) -> Path:
     from bertstudio.data.atomic import check_folder_path
 
     folder = check_folder_path(args.output_dir, where="--out")  # before the evaluation, not after it; a file is refused
+    model = Path(args.model).expanduser()
+    if model.is_dir() and folder.exists() and os.path.samefile(folder, model):  # push-to-hub would upload the rows
+        raise ConfigError("is the model folder: the predictions (your evaluation rows) would be kept, and uploaded, "
+                          "with the model", path=folder, where="--out", expected="another folder")
     taken = [n for n in (METRICS, PREDICTIONS) if os.path.lexists(folder / n)]
+    read = Path(args.eval_file).expanduser() if getattr(args, "eval_file", None) else None
+    mine = next((n for n in taken if read is not None and read.exists() and os.path.samefile(folder / n, read)), None)
+    if mine is not None:  # --overwrite would replace the data being read
+        raise ConfigError("is the evaluation file itself, so it is not replaced", path=folder / mine, where="--out",
+                          expected="another folder")
     odd = next((n for n in taken if not (folder / n).is_file() or (folder / n).is_symlink()), None)
     if odd is not None:  # --overwrite replaces files; a folder or link of that name is the user's
         raise ConfigError("is not a plain file, so it is not replaced", path=folder / odd, where="--out",

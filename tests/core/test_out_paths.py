@@ -146,3 +146,22 @@ def test_evaluate_never_replaces_a_folder_named_like_its_files(model_and_data, t
     err = capsys.readouterr().err
     assert code == EXIT_USAGE and "is not a plain file" in err and len(err.strip().splitlines()) == 1
     assert (out / "metrics.json" / "mine.txt").read_text(encoding="utf-8") == "keep"
+
+
+def test_evaluate_never_replaces_its_own_input_or_writes_into_the_model(model_and_data, tmp_path: Path, capsys) -> None:
+    """--overwrite replaced the evaluation file when it sat in --out under a results name; and
+    --out could be the model folder, whose push to the Hub then uploaded the evaluation rows."""
+    model, data = model_and_data
+    out = tmp_path / "out"
+    out.mkdir()
+    own = out / "predictions.jsonl"
+    own.write_bytes(Path(data).read_bytes())
+    before = own.read_bytes()
+    for target, eval_file, fragment in ((out, own, "is the evaluation file itself"), (Path(model), data, "is the model folder")):
+        listed = sorted(p.name for p in target.iterdir())
+        code = main(["evaluate", "--model", model, "--eval", str(eval_file), "--out", str(target), "--overwrite"],
+                    out=io.StringIO())
+        err = capsys.readouterr().err
+        assert code == EXIT_USAGE and fragment in err and len(err.strip().splitlines()) == 1, err
+        assert sorted(p.name for p in target.iterdir()) == listed
+    assert own.read_bytes() == before
