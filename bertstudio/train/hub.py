@@ -208,7 +208,8 @@ def _run_files(run: Path | None) -> tuple[dict[str, Any], dict[str, float], dict
         settings = tomllib.loads(_read_text(run / "config.toml"))
     except (ValueError, RecursionError):  # TOMLDecodeError and UnicodeDecodeError are ValueErrors
         pass
-    metrics = {k: float(v) for k, v in _read_json(run / "metrics.json").items() if isinstance(v, (int, float))}
+    metrics = {k: float(v) for k, v in _read_json(run / "metrics.json").items()
+               if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)}  # true read as 100.00
     started: dict[str, Any] = {}
     try:
         for line in _read_text(run / "history.jsonl").splitlines():
@@ -256,20 +257,32 @@ def model_card(source: PushSource, repo_id: str) -> str:
     lines = ["---", data.to_yaml(), "---", "", f"# {repo_id.split('/')[-1]}", "",
              f"A {kind} model fine-tuned with bertstudio from "
              + (f"[{base}](https://huggingface.co/{base})" if base else "a local model") + "."
-             + (f" Task: {glue_task}." if glue_task else ""), ""]
+             + (f" Task: {_cell(glue_task)}." if glue_task else ""), ""]
     if labels:
-        lines += ["## Labels", "", ", ".join(f"`{name}`" for name in labels), ""]
+        lines += ["## Labels", "", ", ".join(_code(name) for name in labels), ""]
     lines += _data_section(settings, started)
     if metrics:
         lines += ["## Evaluation", "", "| metric | value |", "|---|---|"]
-        lines += [f"| {k} | {v * 100:.2f} |" if abs(v) <= 1 else f"| {k} | {v:.4g} |" for k, v in metrics.items()]
+        lines += [f"| {_cell(k)} | {v * 100:.2f} |" if abs(v) <= 1 else f"| {_cell(k)} | {v:.4g} |"
+                  for k, v in metrics.items()]
         lines += [""]
     shown = [(k, settings[k]) for k in _SETTINGS if k in settings and k != "model"]
     if shown:
         lines += ["## Training settings", "", "| setting | value |", "|---|---|"]
-        lines += [f"| {k} | {v} |" for k, v in shown] + [""]
+        lines += [f"| {_cell(k)} | {_cell(v)} |" for k, v in shown] + [""]
     lines += _usage_section(source, repo_id, pipeline_tag)
     return "\n".join(lines)
+
+
+def _cell(value: Any) -> str:
+    """``value`` as text that stays inside its line and its table cell: a label, file name or
+    setting read from the run may hold newlines (a "---" line would end the card's metadata)
+    or "|" (a new column)."""
+    return " ".join(str(value).split())[:200].replace("|", "\\|")
+
+
+def _code(value: Any) -> str:
+    return "`" + _cell(value).replace("`", "'") + "`"
 
 
 def _card_fields(source: PushSource) -> tuple[dict[str, Any], dict[int, Any]]:
@@ -302,13 +315,13 @@ def _card_fields(source: PushSource) -> tuple[dict[str, Any], dict[int, Any]]:
 def _data_section(settings: dict[str, Any], started: dict[str, Any]) -> list[str]:
     out = []
     if settings.get("glue_task") and settings.get("data_dir"):
-        out.append(f"- trained on {settings['glue_task']} (GLUE)")
+        out.append(f"- trained on {_cell(settings['glue_task'])} (GLUE)")
     for key, what in (("train_file", "training file"), ("eval_file", "evaluation file")):
         if settings.get(key):
-            out.append(f"- {what}: `{Path(str(settings[key])).name}`")  # the name only: local paths stay private
+            out.append(f"- {what}: {_code(Path(str(settings[key])).name)}")  # the name only: local paths stay private
     if started:
-        out.append(f"- {started.get('num_train_examples', '?')} training examples, "
-                   f"{started.get('num_eval_examples', '?')} evaluation examples")
+        out.append(f"- {_cell(started.get('num_train_examples', '?'))} training examples, "
+                   f"{_cell(started.get('num_eval_examples', '?'))} evaluation examples")
     return (["## Data", ""] + out + [""]) if out else []
 
 

@@ -96,6 +96,30 @@ def test_the_card_is_written_from_the_run(run_dir):
     assert card.data.base_model is None
 
 
+def test_the_card_keeps_hostile_names_inside_their_lines_and_cells(run_dir, tmp_path):
+    """Label names and run settings went into the card as they were: a newline and "---" ended
+    its metadata early, a "|" added a table column, and a metric true read as 100.00."""
+    import json
+    import shutil
+
+    from huggingface_hub import ModelCard
+
+    run = tmp_path / "run"
+    shutil.copytree(run_dir, run)
+    config = json.loads((run / "model" / "config.json").read_text())
+    config["id2label"] = {"0": "neg\n---\nlicense: evil", "1": "p|o`s"}
+    (run / "model" / "config.json").write_text(json.dumps(config))
+    metrics = json.loads((run / "metrics.json").read_text())
+    (run / "metrics.json").write_text(json.dumps({**metrics, "flag": True, "odd|name": 0.5}))
+    text = model_card(resolve_source(run), "me/sentiment")
+    card = ModelCard(text)
+    assert card.data.to_dict().get("license") is None and "bertstudio" in card.data.tags
+    assert "`neg --- license: evil`, `p\\|o's`" in text
+    assert "| odd\\|name | 50.00 |" in text and "| flag |" not in text
+    body = text.split("---", 2)[2]
+    assert all(line.count("|") - line.count("\\|") in (0, 3) for line in body.splitlines())
+
+
 def test_no_token_no_push(run_dir, token):
     api = RecordingApi()
     with pytest.raises(ConfigError, match="no Hugging Face token"):
