@@ -67,6 +67,16 @@ def sentences():
                         labels=["neg", "pos"])
 
 
+def every_loader(folder: Path) -> dict:
+    """Each way a model folder is read: as a base to fine-tune, as a saved model, to predict, to evaluate."""
+    return {
+        "build_model": lambda: build_model("sentence", str(folder), labels=["neg", "pos"]),
+        "load_model": lambda: load_model(folder),
+        "Predictor": lambda: Predictor.load(folder, device="cpu"),
+        "evaluate": lambda: evaluate(folder, sentences()),
+    }
+
+
 def one_line(err: str) -> str:
     lines = [line for line in err.splitlines() if line.strip()]
     assert len(lines) == 1 and "Traceback" not in err, err
@@ -80,13 +90,7 @@ def one_line(err: str) -> str:
 def test_a_folder_with_its_own_code_is_refused_everywhere(model_type, saved_model, tmp_path):
     marker = tmp_path / "pwned"
     folder = with_own_code(saved_model, tmp_path / "evil", marker, model_type=model_type)
-    loaders = {
-        "build_model": lambda: build_model("sentence", str(folder), labels=["neg", "pos"]),
-        "load_model": lambda: load_model(folder),
-        "Predictor": lambda: Predictor.load(folder, device="cpu"),
-        "evaluate": lambda: evaluate(folder, sentences()),
-    }
-    for name, load in loaders.items():
+    for name, load in every_loader(folder).items():
         with pytest.raises(ConfigError, match="its own Python code") as info:
             load()
         assert info.value.where == "auto_map", name
@@ -112,13 +116,7 @@ def test_a_config_asking_the_loader_for_code_or_nonsense_is_refused_everywhere(k
                                                                               tmp_path):
     folder = copy_of(saved_model, tmp_path / "m")
     edit_config(folder, **{key: value})
-    loaders = {
-        "build_model": lambda: build_model("sentence", str(folder), labels=["neg", "pos"]),
-        "load_model": lambda: load_model(folder),
-        "Predictor": lambda: Predictor.load(folder, device="cpu"),
-        "evaluate": lambda: evaluate(folder, sentences()),
-    }
-    for name, load in loaders.items():
+    for name, load in every_loader(folder).items():
         with pytest.raises(ConfigError, match=fragment) as info:
             load()
         assert info.value.where == key and str(info.value.path).endswith("config.json"), name
