@@ -20,12 +20,10 @@ from typing import Any, Sequence
 SPECIALS = 2  # [CLS] ... [SEP] around one sequence
 
 
-def window_stride(max_length: int, doc_stride: int | None = None) -> int:
-    """The overlap of consecutive windows in tokens: half a window (every word then has at
-    least a quarter window of context on each side where it is read), or ``doc_stride``
-    (the run's QA setting) when that is smaller."""
-    half = max(0, (int(max_length) - SPECIALS) // 2)
-    return half if doc_stride is None else max(0, min(int(doc_stride), half))
+def window_stride(max_length: int) -> int:
+    """The overlap of consecutive windows in tokens: half a window, so that every word has at
+    least a quarter window of context on each side in the window where it is read."""
+    return max(0, (int(max_length) - SPECIALS) // 2)
 
 
 @dataclass
