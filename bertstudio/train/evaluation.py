@@ -82,6 +82,18 @@ def _gather(accelerator: Any, batch: Mapping[str, torch.Tensor], outputs: Any) -
     return batch, Outputs(outs)
 
 
+def check_finite(outputs: Any) -> None:
+    """ConfigError when the model's outputs hold NaN or infinity: predictions read off them
+    (argmax of NaN is class 0) would be printed and scored with exit status 0."""
+    from bertstudio.errors import ConfigError
+
+    values = outputs.values() if hasattr(outputs, "values") else [getattr(outputs, "logits", None)]
+    for value in values:
+        if isinstance(value, torch.Tensor) and value.is_floating_point() and not bool(torch.isfinite(value).all()):
+            raise ConfigError("the model's outputs hold NaN or infinite values", where="predictions",
+                              expected="a model whose weights and settings give finite numbers")
+
+
 def predict_batches(
     model: torch.nn.Module,
     loader: DataLoader,
@@ -101,6 +113,7 @@ def predict_batches(
                     batch = {k: v.to(device, non_blocking=True) for k, v in batch.items()}
                 inputs = {k: v for k, v in model_inputs(batch).items() if k not in _TARGETS}
                 outputs = model(**inputs)
+                check_finite(outputs)
                 if multi:
                     batch, outputs = _gather(accelerator, batch, outputs)
                 accumulator.add(batch, outputs)

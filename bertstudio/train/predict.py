@@ -17,6 +17,7 @@ import torch
 from bertstudio.data.examples import from_records
 from bertstudio.errors import ConfigError
 from bertstudio.tasks.base import model_inputs
+from bertstudio.train.evaluation import check_finite
 
 _LENGTHS = ("max_length", "doc_stride", "max_answer_length")
 
@@ -106,6 +107,7 @@ class Predictor:
         batch = {k: v.to(self.device) for k, v in batch.items()}
         with torch.inference_mode():
             outputs = self.model(**model_inputs(batch))
+        check_finite(outputs)
         acc.add(batch, outputs)
         result = acc.finish()[0]
         result.pop("loss", None)

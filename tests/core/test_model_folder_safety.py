@@ -160,6 +160,23 @@ def test_a_model_that_would_predict_nonsense_is_refused(name, damage, file, wher
         assert fragment in str(info.value) and Path(info.value.path).name == file and info.value.where == where, name
 
 
+def test_a_model_whose_outputs_are_not_finite_predicts_nothing(saved_model, tmp_path):
+    """Weights of 1e38 pass the load's NaN check but overflow in the first layer: argmax of NaN
+    is class 0, printed (and scored) with exit status 0."""
+    import torch
+    from safetensors.torch import load_file, save_file
+
+    folder = copy_of(saved_model, tmp_path / "m")
+    weights = load_file(folder / "model.safetensors")
+    name = next(k for k in weights if k.endswith("embeddings.word_embeddings.weight"))
+    weights[name] = torch.full_like(weights[name], 1e38)
+    save_file(weights, folder / "model.safetensors", metadata={"format": "pt"})
+    with pytest.raises(ConfigError, match="outputs hold NaN or infinite values"):
+        Predictor.load(folder, device="cpu", precision="fp32").predict(text="good fun")
+    with pytest.raises(ConfigError, match="outputs hold NaN or infinite values"):
+        evaluate(folder, sentences(), precision="fp32")
+
+
 def test_an_empty_model_name_is_not_the_current_folder(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # a folder holding anything: "" read it as the model folder
     with pytest.raises(ConfigError, match="the model is an empty name"):
