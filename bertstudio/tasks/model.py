@@ -364,6 +364,7 @@ def check_vocabulary(tokenizer: Any, config: Any, path: str | Path) -> None:
 # tokenizer of the special tokens alone and every word becomes [UNK].
 # XLM-V's 0.9M-token tokenizer.json is about 60 MB.
 MAX_TOKENIZER_BYTES = 512 * 2**20
+WEIGHT_FILES = ("model.safetensors", "pytorch_model.bin", "model.safetensors.index.json", "pytorch_model.bin.index.json")
 _TOKENIZER_JSON = ("tokenizer_config.json", "special_tokens_map.json", "added_tokens.json")  # small; tokenizer.json is not
 TOKENIZER_FILES = ("tokenizer.json", "vocab.txt", "vocab.json", "spiece.model", "sentencepiece.bpe.model",
                    "tokenizer.model", "sentencepiece.model")
@@ -388,6 +389,9 @@ def inspect_model_folder(path: str | Path) -> dict[str, Any] | None:
     if not folder.is_dir():
         raise ConfigError("not a model folder", path=folder, expected="a folder with config.json and the model's files")
     check_folder_files(folder)  # a FIFO or device inside would block whichever reader opens it
+    for name in ("config.json", *WEIGHT_FILES, *TOKENIZER_FILES):  # transformers says only "no file named ..."
+        if (folder / name).is_dir():
+            raise ConfigError("is a folder, not a file", path=folder / name, expected=f"{name} as the model saved it")
     raw = _read_json(folder / "config.json", required=True)
     refuse_own_code(folder, raw)
     check_model_config(raw, folder / "config.json")

@@ -177,6 +177,18 @@ def test_a_model_whose_outputs_are_not_finite_predicts_nothing(saved_model, tmp_
         evaluate(folder, sentences(), precision="fp32")
 
 
+@pytest.mark.parametrize("name", ["model.safetensors", "config.json", "tokenizer.json"])
+def test_a_folder_in_place_of_a_model_file_is_named(name, saved_model, tmp_path):
+    """transformers said "no file named model.safetensors" of a file that is there, as a folder."""
+    folder = copy_of(saved_model, tmp_path / "m")
+    (folder / name).unlink()
+    (folder / name).mkdir()
+    for load in every_loader(folder).values():
+        with pytest.raises(ConfigError, match="is a folder, not a file") as info:
+            load()
+        assert Path(info.value.path) == folder / name
+
+
 def test_an_empty_model_name_is_not_the_current_folder(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # a folder holding anything: "" read it as the model folder
     with pytest.raises(ConfigError, match="the model is an empty name"):
