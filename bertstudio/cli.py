@@ -435,6 +435,11 @@ def _check_glue_places(data_dir: Path, root: Path, presets: list, *, overwrite: 
         raise ConfigError("the run folders would be written into the data folder", path=root, where="--out",
                           expected=f"a folder outside {data_dir}")
     if not any((data_dir / p.name / "train.tsv").is_file() for p in presets):
+        there = next((data_dir / p.name / "train.tsv" for p in presets if os.path.lexists(data_dir / p.name / "train.tsv")),
+                     None)
+        if there is not None:  # a FIFO, a folder or a link that leads nowhere: not "no train.tsv"
+            raise ConfigError("is not a regular file", path=there, where="--data-dir",
+                              expected="the task's training data as a file")
         names = ", ".join(p.name for p in presets)
         raise ConfigError(f"no train.tsv for any of the tasks asked for ({names})", path=data_dir, where="--data-dir",
                           expected=layout)

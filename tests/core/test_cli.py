@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import random
 from pathlib import Path
 
@@ -196,6 +197,11 @@ def test_glue_refuses_a_missing_data_folder_and_keeps_an_earlier_scoreboard(shar
     empty.mkdir()
     code, _, err = run([*base, "--data-dir", str(empty), "--out", str(out)], capsys)
     assert code == 2 and "no train.tsv for any of the tasks asked for (RTE)" in err and not out.exists()
+    (empty / "RTE").mkdir()
+    os.mkfifo(empty / "RTE" / "train.tsv")  # there, but no file: it was "no train.tsv"
+    code, _, err = run([*base, "--data-dir", str(empty), "--out", str(out)], capsys)
+    assert code == 2 and "RTE/train.tsv, --data-dir: is not a regular file" in err and not out.exists()
+    (empty / "RTE" / "train.tsv").unlink()
     out.mkdir()
     (out / "scoreboard.json").write_text('{"mine": 1}', encoding="utf-8")
     code, _, err = run([*base, "--data-dir", str(shared_data / "glue"), "--out", str(out)], capsys)
