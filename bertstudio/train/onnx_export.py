@@ -57,14 +57,19 @@ class Cancelled(BertStudioError):
     """The user stopped an export; nothing was left behind."""
 
 
-def check_target(out_dir: str | Path) -> Path:
-    """``out_dir`` as a Path when it may be written: absent, or an empty folder."""
+def check_target(out_dir: str | Path, model_dir: str | Path | None = None) -> Path:
+    """``out_dir`` as a Path when it may be written: absent, or an empty folder, and not inside
+    ``model_dir`` (the model folder would then carry a copy of itself, to the Hub too)."""
     from bertstudio.data.atomic import check_folder_path
 
     out = check_folder_path(out_dir, where="export")  # a file, a dangling link, a file on the way...: before the work
     if out.exists() and any(out.iterdir()):
         raise ConfigError("the export folder is not empty", path=out, where="export",
                           expected="a new or empty folder (an export never overwrites files)")
+    model = Path(model_dir).expanduser() if model_dir is not None else None
+    if model is not None and model.is_dir() and out.resolve().is_relative_to(model.resolve()):
+        raise ConfigError("the export folder is inside the model folder", path=out, where="export",
+                          expected=f"a folder outside {model}")
     return out
 
 
@@ -75,7 +80,7 @@ def export_onnx(model_dir: str | Path, out_dir: str | Path, *, quantize: bool = 
     from bertstudio.tasks.model import load_model
     from bertstudio.train.families import family
 
-    out = check_target(out_dir)
+    out = check_target(out_dir, model_dir)
     report = _reporter(progress, cancel)
     report(0.02, "loading the model")
     model, tokenizer, kind, labels = load_model(model_dir)
@@ -140,7 +145,7 @@ def export_onnx_apart(model_dir: str | Path, out_dir: str | Path, *, quantize: b
     import multiprocessing
     import queue as queues
 
-    check_target(out_dir)  # at once, before a process starts
+    check_target(out_dir, model_dir)  # at once, before a process starts
     context = multiprocessing.get_context("spawn")  # never fork a process that runs Qt and torch threads
     messages = context.Queue()
     stop = context.Event()

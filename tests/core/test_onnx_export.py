@@ -224,6 +224,11 @@ def test_export_never_writes_into_a_non_empty_folder(make_export, tmp_path, caps
     assert (target / "notes.txt").read_text(encoding="utf-8") == "keep me"
     code = main(["export-onnx", "--model", str(model_dir), "--out", str(target)], out=io.StringIO())
     assert code == 2 and "not empty" in capsys.readouterr().err
+    # nor inside the model folder, which would then carry the export (up to the Hub too)
+    before = sorted(p.name for p in Path(model_dir).iterdir())
+    code = main(["export-onnx", "--model", str(model_dir), "--out", str(Path(model_dir) / "onnx")], out=io.StringIO())
+    assert code == 2 and "inside the model folder" in capsys.readouterr().err
+    assert sorted(p.name for p in Path(model_dir).iterdir()) == before
 
 
 def test_a_cancelled_export_leaves_nothing(make_export, tmp_path):
