@@ -348,11 +348,14 @@ def _evaluation_folder(args: argparse.Namespace) -> Path:
 
 def _load_eval_examples(args: argparse.Namespace, *, kind: str, labels: list[str], glue_task: str | None,
                         max_examples: int | None) -> Any:
-    from bertstudio.data.glue import load_glue
+    from bertstudio.data.glue import load_glue, preset_for_path
     from bertstudio.data.io import load_examples
 
     if args.eval_file:
-        if glue_task and (args.data_format in (None, "auto", "glue")) and not args.columns:
+        # the GLUE layout when asked for, or where the GLUE release puts the file; the model's own
+        # glue_task alone does not make a user's CSV a GLUE TSV ("found 2 columns (expected 10)")
+        said = args.glue_task or args.data_format == "glue" or preset_for_path(args.eval_file) is not None
+        if glue_task and said and args.data_format in (None, "auto", "glue") and not args.columns:
             examples = load_glue(glue_task, args.eval_file, split="dev")
         else:
             examples = load_examples(args.eval_file, kind=kind, fmt=args.data_format or "auto", columns=args.columns,

@@ -79,6 +79,24 @@ def test_predict_and_evaluate(trained: Path, sentiment_files, capsys) -> None:
     assert code == 0 and err.strip().splitlines()[-1] == "scored 15 rows with a gold value; 1 without one left out"
 
 
+def test_a_glue_model_evaluates_a_users_csv(trained: Path, sentiment_files, tmp_path: Path, capsys) -> None:
+    """A model that remembers its GLUE task (SST-2) read every --eval file in SST-2's TSV layout:
+    a user's own CSV of reviews failed with "found 1 columns (expected 2 columns)"."""
+    import shutil
+
+    model = tmp_path / "model"
+    shutil.copytree(trained / "model", model)
+    config = json.loads((model / "config.json").read_text())
+    config["bertstudio"]["glue_task"] = "SST-2"
+    (model / "config.json").write_text(json.dumps(config))
+    rows = [line.split("\t") for line in sentiment_files[1].read_text(encoding="utf-8").splitlines()[1:]]
+    csv_file = tmp_path / "reviews.csv"
+    csv_file.write_text("text,label\n" + "".join(f'"{t}",{lab}\n' for t, lab in rows), encoding="utf-8")
+    code, out, err = run(["evaluate", "--model", str(model), "--eval", str(csv_file)], capsys)
+    assert code == 0, err
+    assert json.loads(out)["accuracy"] == pytest.approx(json.loads((trained / "metrics.json").read_text())["accuracy"])
+
+
 def test_rerun_from_saved_config(trained: Path, tmp_path: Path, capsys) -> None:
     code, out, _ = run(["--quiet", "train", "--config", str(trained / "config.toml"), "--epochs", "1",
                         "--out", str(tmp_path / "again")], capsys)
