@@ -385,7 +385,7 @@ def inspect_model_folder(path: str | Path) -> dict[str, Any] | None:
         # a path, not a Hub id such as bert-base-uncased or org/name (one slash at most)
         if folder.is_absolute() or str(path).startswith((".", "~")) or str(path).strip("/").count("/") > 1:
             raise ConfigError("no such model folder", path=folder, expected="a model folder or Hub id")
-        return None
+        return _cached_hub_config(str(path))
     if not folder.is_dir():
         raise ConfigError("not a model folder", path=folder, expected="a folder with config.json and the model's files")
     check_folder_files(folder)  # a FIFO or device inside would block whichever reader opens it
@@ -399,6 +399,25 @@ def inspect_model_folder(path: str | Path) -> dict[str, Any] | None:
     if not any((folder / f).is_file() for f in TOKENIZER_FILES):
         raise ConfigError("the model folder has no tokenizer files", path=folder,
                           expected="one of " + ", ".join(TOKENIZER_FILES))
+    return raw
+
+
+def _cached_hub_config(repo_id: str) -> dict[str, Any] | None:
+    """The config.json of Hub model ``repo_id`` when the local Hugging Face cache holds it,
+    checked as a local folder's is (offline, transformers loads a cached attention kernel such a
+    file names without its publisher check); None when it is not cached. Never the network:
+    online, transformers fetches the file itself and takes kernels from trusted publishers only."""
+    try:
+        from huggingface_hub import try_to_load_from_cache
+
+        cached = try_to_load_from_cache(repo_id, "config.json")
+    except Exception:  # noqa: BLE001 - an id the cache cannot hold (bad characters): transformers says why
+        return None
+    if not isinstance(cached, str):
+        return None
+    raw = _read_json(Path(cached), required=False)
+    if raw is not None:
+        check_model_config(raw, f"{repo_id} (config.json in the Hugging Face cache)")
     return raw
 
 

@@ -195,6 +195,22 @@ def test_an_empty_model_name_is_not_the_current_folder(tmp_path, monkeypatch):
         load_model("")
 
 
+def test_a_cached_hub_model_is_checked_like_a_folder(saved_model, tmp_path, monkeypatch):
+    """Offline, transformers loads a cached attention kernel that a Hub model's config.json
+    names, without its publisher check: the cached config.json is read first, as a folder's is."""
+    import huggingface_hub.constants
+
+    snapshot = tmp_path / "hub" / "models--org--evil" / "snapshots" / ("a" * 40)
+    shutil.copytree(saved_model, snapshot)
+    (snapshot.parents[1] / "refs").mkdir()
+    (snapshot.parents[1] / "refs" / "main").write_text("a" * 40)
+    edit_config(snapshot, attn_implementation="attacker/evil-kernel")
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_CACHE", str(tmp_path / "hub"))
+    with pytest.raises(ConfigError, match="attention code bertstudio does not run") as info:
+        build_model("sentence", "org/evil", labels=["neg", "pos"])
+    assert "org/evil (config.json in the Hugging Face cache)" in str(info.value)
+
+
 def test_the_built_in_attention_and_unset_dropouts_still_load(saved_model, tmp_path):
     folder = copy_of(saved_model, tmp_path / "m")
     edit_config(folder, attn_implementation="sdpa", classifier_dropout=None, hidden_dropout_prob=0)
