@@ -95,7 +95,7 @@ def _check_loading(raw: dict[str, Any], path: str | os.PathLike[str]) -> None:
         raise ConfigError("a quantized model (quantization_config) cannot be read here", path=path,
                           where="quantization_config", expected="a full-precision model (fp32, fp16 or bf16 weights)")
     for key, value in raw.items():
-        if value is None or not isinstance(key, str):
+        if value is None or isinstance(value, bool) or not isinstance(key, str):  # a bool is a switch ("use_dropout")
             continue
         number = isinstance(value, (int, float)) and not isinstance(value, bool)
         if key.endswith(("dropout", "dropout_prob")) and not (number and 0 <= value < 1):
