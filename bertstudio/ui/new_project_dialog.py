@@ -132,9 +132,13 @@ class NewProjectDialog(QDialog):
         file = Path(path)
         self.name_edit.setText(file.stem)
         self.folder_edit.setText(str(file.parent))
-        index = self.kind_combo.findData(_kind_of_file(path))
+        kind = _kind_of_file(path)
+        index = self.kind_combo.findData(kind)
         if index >= 0:
             self.kind_combo.setCurrentIndex(index)
+        spans = _tags_are_spans(path) if kind == "tagging" else None
+        if spans is not None:  # POS tags (NOUN, VERB) are not entity spans: no "O" class added to them
+            self.bio_box.setChecked(spans)
         self.note_label.setVisible(True)
         self.note_label.setText(self.tr("%1 is imported once the project is made; labels found in it can be "
                                          "added then.").replace("%1", file.name))
@@ -273,3 +277,29 @@ def _kind_of_file(path: str) -> str | None:
         return preview(path, fmt=fmt, n=20).suggested_kind
     except (BertStudioError, OSError):
         return None
+
+
+def _tags_are_spans(path: str) -> bool | None:
+    """Whether a CoNLL / CoNLL-U file's tags (the column bertstudio imports) are entity spans
+    (B-/I-/E-/S- prefixes) or plain tags such as POS; None when its start shows no tags."""
+    from bertstudio.data.io import detect_format, read_bytes
+    from bertstudio.errors import BertStudioError
+
+    try:
+        fmt = detect_format(path)
+        data = read_bytes(path, head=1 << 16)
+    except (BertStudioError, OSError):
+        return None
+    lines = data.decode("utf-8", errors="replace").splitlines()
+    tags = []
+    for line in lines[:-1] if len(data) >= 1 << 16 else lines:  # a cut last line is left out
+        fields = line.split("\t") if fmt == "conllu" else line.split()
+        if not line.strip() or line.startswith("#") or line.startswith("-DOCSTART-"):
+            continue
+        if fmt == "conllu" and len(fields) == 10 and fields[0].isdigit():
+            tags.append(fields[3])
+        elif fmt == "conll" and len(fields) >= 2:
+            tags.append(fields[-1])
+    if not tags:
+        return None
+    return any(re.match(r"^[BIES]-.", t) for t in tags)

@@ -115,6 +115,7 @@ def test_a_name_too_long_to_look_at_is_refused_with_the_reason(qtbot, tmp_path):
     ("rows.json", '{"text": "a fine film", "label": "pos"}\n{"text": "dull", "label": "neg"}\n', "sentence"),
     ("squad.json", '{"version": "1.1", "data": []}', "qa"),
     ("tags.conll", "EU B-ORG\nrejects O\n\n", "tagging"),
+    ("pos.conllu", "1\tHi\thi\tINTJ\t_\t_\t0\troot\t_\t_\n2\tthere\tthere\tADV\t_\t_\t1\tadvmod\t_\t_\n\n", "tagging"),
     ("binary.tsv", "text\tlabel\n\x00\x00\tpos\n", None),  # unreadable: the dialog's own default stays
 ])
 def test_a_file_to_import_proposes_the_kind_its_content_holds(qtbot, tmp_path, name, content, kind):
@@ -128,3 +129,5 @@ def test_a_file_to_import_proposes_the_kind_its_content_holds(qtbot, tmp_path, n
     dialog.suggest_for_file(str(path))
     assert dialog.kind() == (kind or default)
     assert dialog.name_edit.text() == path.stem
+    if kind == "tagging":  # POS tags are not entity spans: BIO (and its "O" class) was ticked for them too
+        assert dialog.bio_box.isChecked() == (name == "tags.conll")
