@@ -20,7 +20,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, Qt
+from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView, QCheckBox, QComboBox, QHBoxLayout, QHeaderView, QLabel, QPushButton, QSplitter, QTableView,
     QTextBrowser, QVBoxLayout, QWidget,
@@ -51,6 +51,8 @@ def _inside(folder: Path, parent: Path) -> bool:
 
 
 class ResultsPage(QWidget):
+    status_message = Signal(str)  # for the window's status bar: what "Use prediction as gold" changed
+
     def __init__(self, session: Any, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.session = session
@@ -488,9 +490,27 @@ class ResultsPage(QWidget):
                 # a model may leave an I-X without its B-X ("I-PER" after "B-ORG"): read as the start of
                 # an X entity, as the scores read it, never stored as a span the Label page cannot make
                 value = iob1_to_bio([str(t) for t in value])
-            self._apply(r, value)
+            before = list(r.gold) if isinstance(r.gold, list) else r.gold  # the row is rebuilt by the change
+            if self._apply(r, value):
+                self.status_message.emit(self._accepted_text(r, before, value))
 
-    def _apply(self, r: PredictionRow, value: Any) -> None:
+    def _accepted_text(self, r: PredictionRow, before: Any, value: Any) -> str:
+        """What taking the prediction changed, said once it is done: it rewrites gold labels,
+        which on a dev or test row are what the runs are scored on."""
+        where = self.tr("{split} row {row}").format(split=split_name(r.split or ""), row=r.row + 1)
+        where = where[:1].upper() + where[1:]
+        if isinstance(value, list):
+            old = before if isinstance(before, list) else []
+            changed = sum(1 for i, v in enumerate(value) if i >= len(old) or old[i] != v)
+            text = self.tr("{where}: {n} of {m} tags are now the run's predictions").format(
+                where=where, n=changed, m=len(value))
+        else:
+            text = self.tr("{where}: the gold value is now the run's prediction").format(where=where)
+        if r.split != "train":
+            text += self.tr("; this run's scores were computed with the earlier gold")
+        return text + self.tr(" (Edit > Undo restores it)")
+
+    def _apply(self, r: PredictionRow, value: Any) -> bool:
         assert r.split is not None
         try:
             self.session.apply_gold(r.split, r.row, value,
@@ -498,6 +518,8 @@ class ResultsPage(QWidget):
         except BertStudioError as exc:  # never an exception out of a button's slot: say it where the user looks
             self.damage_label.setText(exc.message)
             self.damage_label.show()
+            return False
+        return True
 
     def _on_labels_changed(self) -> None:
         """A rename rewrites gold values in bulk: join the run's rows to the project again."""

@@ -1994,7 +1994,7 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/new_project_dialog.py" line="101"/>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="157"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="161"/>
         <source>e.g. negative, positive</source>
         <translation>例如 negative, positive</translation>
     </message>
@@ -2034,64 +2034,64 @@
         <translation>标签:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="139"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="143"/>
         <source>%1 is imported once the project is made; labels found in it can be added then.</source>
         <translation>项目创建后即导入 %1；文件中的标签届时可以加入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="157"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="161"/>
         <source>entity types, e.g. PER, LOC, ORG</source>
         <translation>实体类型，例如 PER, LOC, ORG</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="172"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="176"/>
         <source>Folder for the new project</source>
         <translation>新项目的文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="184"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="188"/>
         <source>Give the project a name and a folder.</source>
         <translation>请为项目指定名称和文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="197"/>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="210"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="201"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="214"/>
         <source>Cannot create the project in {folder}: {reason}</source>
         <translation>无法在 {folder} 中创建项目:{reason}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="223"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="227"/>
         <source>{path} is a file, not a folder: choose a folder for the project.</source>
         <translation>{path} 是文件而不是文件夹:请为项目选择一个文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="224"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="228"/>
         <source>{path} is a file, so no folder can be made inside it: choose another place.</source>
         <translation>{path} 是文件，无法在其中创建文件夹:请选择其他位置。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="229"/>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="230"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="233"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="234"/>
         <source>no permission to write there</source>
         <translation>没有在此处写入的权限</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="231"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="235"/>
         <source>the disk is read-only</source>
         <translation>磁盘是只读的</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="232"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="236"/>
         <source>the disk is full</source>
         <translation>磁盘已满</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="233"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="237"/>
         <source>a part of the path is a file, not a folder</source>
         <translation>路径中的某一部分是文件而不是文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="234"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="238"/>
         <source>the path is too long</source>
         <translation>路径太长</translation>
     </message>
@@ -2484,84 +2484,109 @@
 <context>
     <name>ResultsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="89"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="91"/>
         <source>Errors only</source>
         <translation>只看错误</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="112"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="114"/>
         <source>Set as gold</source>
         <translation>设为标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="114"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="116"/>
         <source>Use prediction as gold</source>
         <translation>采用预测作为标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="118"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="120"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="193"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="195"/>
         <source>{name} (not in this project)</source>
         <translation>{name}(不属于此项目)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="277"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="279"/>
         <source>%1 damaged line(s) of this run&apos;s predictions are not shown: %2</source>
         <translation>本次运行的预测中有 %1 行已损坏，未显示：%2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="293"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="295"/>
         <source>No project is open. Open or create one (File menu), train a run on the Train page, and its scores, predictions and errors appear here.</source>
         <translation>尚未打开项目。请（通过“文件”菜单）打开或新建一个项目，并在训练页训练一次，其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="296"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="298"/>
         <source>This project has no run yet. Train one on the Train page (or open a run folder from the Runs page), and its scores, predictions and errors appear here.</source>
         <translation>此项目还没有运行。请在训练页训练一次（或从运行页打开一个运行文件夹），其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="305"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="307"/>
         <source>This run is not one of this project&apos;s runs ({folder}); it is shown for viewing only.</source>
         <translation>此运行不属于此项目({folder})；仅供查看。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="308"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="310"/>
         <source>It is a {run} run and this project holds {project} examples, so its rows are not matched to the project&apos;s.</source>
         <translation>这是一次 {run} 运行，而此项目包含 {project} 样例，因此其中的行不会与项目的行对应。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="312"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="314"/>
         <source>{joined} of {total} of its rows match this project&apos;s examples (same gold value).</source>
         <translation>它的 {total} 行中有 {joined} 行与此项目的样例对应(标准答案相同)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="403"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="405"/>
         <source>{shown} of {total} examples</source>
         <translation>{shown} / {total} 个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="405"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="407"/>
         <source>gold {g}, predicted {p}</source>
         <translation>标准答案 {g}，预测 {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/results_page.py" line="461"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="463"/>
         <source>%n word(s) got no prediction from this run: tag them on the Label page</source>
         <translation>
             <numerusform>%n 个词在这次运行中没有预测:请在“标注”页标注它们</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="463"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="465"/>
         <source>The run predicted a label this project no longer has (renamed or removed since the run)</source>
         <translation>该运行预测的标签已不在本项目中（运行之后被重命名或删除）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="497"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="500"/>
+        <source>{split} row {row}</source>
+        <translation>{split} 第 {row} 行</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/results_page.py" line="505"/>
+        <source>{where}: {n} of {m} tags are now the run&apos;s predictions</source>
+        <translation>{where}:{m} 个标签中有 {n} 个已改为这次运行的预测</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/results_page.py" line="508"/>
+        <source>{where}: the gold value is now the run&apos;s prediction</source>
+        <translation>{where}:标注值已改为这次运行的预测</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/results_page.py" line="510"/>
+        <source>; this run&apos;s scores were computed with the earlier gold</source>
+        <translation>;这次运行的分数是按原来的标注计算的</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/results_page.py" line="511"/>
+        <source> (Edit &gt; Undo restores it)</source>
+        <translation>(编辑 &gt; 撤销 可恢复)</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/results_page.py" line="517"/>
         <source>Relabel {split} row {row}</source>
         <translation>重新标注 {split} 的第 {row} 行</translation>
     </message>

@@ -80,9 +80,15 @@ def test_tagging_results_show_spans_and_filter_errors(qtbot, session, tagging_ru
     html = page.example_html(page.current_prediction())
     assert f'background:{GOLD_BG}">[dog cat]<sub>PER</sub>' in html  # the gold two-word PER span
     assert "[london]<sub>LOC</sub>" in html
-    # Accepting the prediction writes the predicted tags as gold (undoable).
+    # Accepting the prediction writes the predicted tags as gold (undoable), and says what it changed:
+    # it replaced dev gold, what runs are scored on, without a word
+    said: list[str] = []
+    page.status_message.connect(said.append)
     qtbot.mouseClick(page.accept_button, Qt.MouseButton.LeftButton)
     assert session.project.gold("dev", 3) == iob1_to_bio(preds[3]["tags"])
+    changed = sum(a != b for a, b in zip(SENTS[3][1], iob1_to_bio(preds[3]["tags"])))
+    assert said == [f"Dev row 4: {changed} of {len(SENTS[3][1])} tags are now the run's predictions; this run's "
+                    "scores were computed with the earlier gold (Edit > Undo restores it)"]
     session.undo_stack.undo()
     assert session.project.gold("dev", 3) == SENTS[3][1]
 
