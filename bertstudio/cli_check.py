@@ -108,6 +108,10 @@ def cmd_label_errors(args: argparse.Namespace, out: TextIO) -> int:
     summary = (f"{report.checked} labelled rows checked ({report.folds}-fold cross-validation, {how}); the model "
                f"agrees with {100 * (report.accuracy or 0):.1f}% of the given labels; {len(report.flags)} suspected "
                f"errors")
+    if report.no_signal:
+        summary += (f": no better than always answering the commonest label ({100 * (report.chance or 0):.1f}%), so "
+                    f"its {report.withheld} disagreements would be noise and none is listed (label more rows, or "
+                    "try --method finetune)")
     if report.skipped:
         summary += f"; {report.skipped} rows not checked (a label with a single example)"
     sys.stderr.write(summary + "\n")

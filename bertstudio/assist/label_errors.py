@@ -38,7 +38,7 @@ import threading
 import time
 import warnings
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -111,6 +111,14 @@ class LabelErrorReport:
     source: str  # "fast" (k-fold fast head), "finetune" (k-fold fine-tuning) or "run"
     skipped: int = 0  # labelled rows that could not be checked (a class with fewer than 2 rows)
     messages: tuple[str, ...] = field(default_factory=tuple)
+    # what always answering the commonest given label scores; a model no better than that has
+    # learnt nothing the labels do not say, so its disagreements are noise, not suspects
+    chance: float | None = None
+    withheld: int = 0  # flags cleanlab raised that are not shown for that reason
+
+    @property
+    def no_signal(self) -> bool:
+        return self.accuracy is not None and self.chance is not None and self.accuracy <= self.chance
 
     @property
     def checked(self) -> int:
@@ -401,6 +409,9 @@ def find_in_pool(spec: AssistSpec, labels: Sequence[str], pool: PoolData, rows: 
     row_arr = np.array([r for r, _ in known], dtype=np.int64)
     flagged, quality = classification_issues(y, p)
     accuracy = float((p.argmax(1) == y).mean())
+    chance = float(np.bincount(y).max() / len(y))
+    withheld = len(flagged) if accuracy <= chance else 0
+    flagged = flagged[:0] if withheld else flagged
     vectors = pool.features if pool.pairs is not None else pool.vectors
     flags = []
     for pos in flagged:
@@ -416,7 +427,7 @@ def find_in_pool(spec: AssistSpec, labels: Sequence[str], pool: PoolData, rows: 
                                                      labels[other], s) for i, s in near)))
     report(1.0, "done")
     return LabelErrorReport(split, tuple(flags), row_arr, np.asarray(quality, dtype=np.float64), accuracy, k, source,
-                            skipped)
+                            skipped, chance=chance, withheld=withheld)
 
 
 def _find_tokens(labels: list[str], index: dict[str, int], pool: PoolData, rows: Sequence[int],
@@ -442,6 +453,10 @@ def _find_tokens(labels: list[str], index: dict[str, int], pool: PoolData, rows:
     flagged, score, worst = token_issues(tags, probs)
     correct = np.concatenate([p.argmax(1) == t for p, t in zip(probs, tags)]) if tags else np.zeros(0)
     accuracy = float(correct.mean()) if len(correct) else None
+    flat = np.concatenate(tags) if tags else np.zeros(0, dtype=np.int64)
+    chance = float(np.bincount(flat).max() / len(flat)) if len(flat) else None
+    withheld = len(flagged) if accuracy is not None and chance is not None and accuracy <= chance else 0
+    flagged = flagged[:0] if withheld else flagged
     # candidates for neighbours: every labelled word, with its sentence and position
     flat_vec = np.concatenate(W)
     flat_tag = np.concatenate(tags)
@@ -468,7 +483,8 @@ def _find_tokens(labels: list[str], index: dict[str, int], pool: PoolData, rows:
         flags.append(Flag(int(row_arr[pos]), labels[given], labels[other], float(probs[pos][w, other]),
                           float(score[pos]), word=w, text=_display(pool, int(row_arr[pos])), neighbours=tuple(near)))
     report(1.0, "done")
-    return LabelErrorReport(split, tuple(flags), row_arr, score, accuracy, k, method, skipped)
+    return LabelErrorReport(split, tuple(flags), row_arr, score, accuracy, k, method, skipped, chance=chance,
+                            withheld=withheld)
 
 
 def run_probs(run_dir: str | Path, split: str, labels: Sequence[str]) -> dict[int, np.ndarray] | None:
@@ -564,5 +580,4 @@ def find_in_examples(examples: Any, labels: Sequence[str], cache_dir: str | Path
                       progress=lambda d, t: report(EMBED_SHARE[method] * d / max(t, 1), "embedding"))
     result = find_in_pool(spec, labels, pool, rows, values, split=split, folds=folds, seed=seed, probs=probs,
                           method=method, model_path=str(model_path), progress=report, cancel=cancel)
-    return LabelErrorReport(result.split, result.flags, result.rows, result.quality, result.accuracy, result.folds,
-                            result.source, result.skipped, tuple(cache.messages + words.messages))
+    return replace(result, messages=tuple(cache.messages + words.messages))

@@ -278,7 +278,13 @@ class ReviewQueue(QWidget):
                        "Treat its flags as questions, not answers: %4 suspected errors.")
         text = text.replace("%1", f"{100 * (r.accuracy or 0):.0f}").replace("%2", str(r.checked)) \
             .replace("%3", how).replace("%4", str(len(r.flags)))
-        if r.source == "fast":
+        if r.no_signal:  # a model no better than the commonest label: its disagreements are noise
+            text = self.tr("The model agrees with %1% of the given labels (%2 rows checked, %3), no more than always "
+                           "answering the commonest label (%4%): it has not learnt enough to question a label, so "
+                           "none is listed. Label more rows, or choose the thorough check.")
+            text = text.replace("%1", f"{100 * (r.accuracy or 0):.0f}").replace("%2", str(r.checked)) \
+                .replace("%3", how).replace("%4", f"{100 * (r.chance or 0):.0f}")
+        elif r.source == "fast":
             text += " " + self.tr("For fewer false alarms, choose the thorough check and press Check again.")
         if self.hidden_kept:
             text += " " + self.tr("%1 kept earlier are not shown.").replace("%1", str(self.hidden_kept))

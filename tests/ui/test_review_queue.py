@@ -201,3 +201,16 @@ def test_a_runs_predictions_judge_only_the_rows_it_evaluated(qtbot, session_fact
         queue.start()
     assert queue.report is report and "no probabilities for this split" in queue.summary.text()
     assert "last check" in queue.summary.text() and queue.flags.count() == 1
+
+
+def test_a_model_no_better_than_the_commonest_label_lists_no_flags_and_says_why(qtbot, session_factory, tiny):
+    """The quick check agreed with 49% of 39 correct two-label rows and listed 14 suspects at 50-64%."""
+    from dataclasses import replace
+
+    session = session_factory("sentence", ["neg", "pos"], {"train": _rows()})
+    queue = _run(qtbot, session, tiny)
+    noise = replace(queue.report, flags=(), accuracy=0.49, chance=0.51, withheld=14)
+    queue._on_finished(noise)
+    text = queue.summary.text()
+    assert queue.flags.count() == 0 and "no more than always answering the commonest label (51%)" in text
+    assert "none is listed" in text and "suspected errors" not in text
