@@ -184,10 +184,10 @@ def compare_records(a: RunRecord, b: RunRecord, *, resamples: int = C.RESAMPLES,
     if a.kind != b.kind:
         raise DataError(f"run {a.name} is a {a.kind} run but {b.name} is a {b.kind} run", path=b.folder,
                         where="run comparison", expected="two runs of the same task kind")
-    for record in (a, b):
-        if not record.predictions:
-            raise DataError("the run has no predictions (it never evaluated)", path=record.folder / "predictions.jsonl",
-                            where="run comparison", expected="a run that evaluated at least once")
+    silent = [record.name for record in (a, b) if not record.predictions]
+    if silent:  # a cancelled run: its curves and settings still compare, its examples cannot
+        return _curves_only(a, b, f"{' and '.join(silent)} never evaluated: no examples to compare, "
+                                  "only the curves and the settings")
     task = get_task(b.kind)
     keys_a, keys_b = a.keys(), b.keys()
     paired_by = "project row" if keys_a[0][0] != "#" and keys_b[0][0] != "#" else "position"
@@ -205,8 +205,8 @@ def compare_records(a: RunRecord, b: RunRecord, *, resamples: int = C.RESAMPLES,
             continue
         rows.append(SharedRow(key, pb["gold"], pa, pb))
     if not rows:
-        raise DataError("the two runs share no evaluated rows", path=b.folder, where="run comparison",
-                        expected="two runs evaluated on the same rows (the same dev split)")
+        return _curves_only(a, b, "the two runs share no evaluated rows (evaluated on different data): only the "
+                                  "curves and the settings compare", relabelled=relabelled)
     right_a, right_b = _right(task, a, rows, "a"), _right(task, b, rows, "b")
     outcomes = C.paired_outcomes(right_a, right_b)
     change, note = None, ""
@@ -218,6 +218,12 @@ def compare_records(a: RunRecord, b: RunRecord, *, resamples: int = C.RESAMPLES,
         else:
             note = f"no interval: {key} has no per-row form for {b.kind} runs"
     return RunComparison(a, b, rows, outcomes, change, paired_by, relabelled, settings_diff(a, b), curves(a), curves(b), note)
+
+
+def _curves_only(a: RunRecord, b: RunRecord, note: str, *, relabelled: int = 0) -> RunComparison:
+    """A comparison without examples (``rows`` empty, ``note`` says why)."""
+    return RunComparison(a, b, [], C.paired_outcomes([], []), None, "position", relabelled, settings_diff(a, b),
+                         curves(a), curves(b), note)
 
 
 # A prediction field of the wrong type (a label that is a list, a score "x", probs that are no

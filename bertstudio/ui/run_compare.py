@@ -139,6 +139,10 @@ class RunCompareDialog(QDialog):
         self.compared.emit()
 
     def _fill_summary(self, r: Any) -> None:
+        if not r.rows:  # a run that never evaluated, or evaluated on other data: curves and settings only
+            self.summary.setText(self.tr("A = {a}, B = {b}.").format(a=r.a.name, b=r.b.name) + "<br>"
+                                 + html.escape(r.note))
+            return
         o = r.outcomes
         text = self.tr("A = {a}, B = {b}. {n} shared evaluation rows (paired by {how}).").format(
             a=r.a.name, b=r.b.name, n=len(r.rows),

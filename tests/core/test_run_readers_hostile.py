@@ -280,3 +280,14 @@ def test_a_prediction_that_does_not_fit_its_kind_is_named(case, tmp_path):
         compare_runs(*runs, resamples=10)
     _one_line_naming(caught.value, bad / rundir.PREDICTIONS, None)
     assert f"does not fit a {kind} run" in str(caught.value)
+
+
+def test_a_run_that_never_evaluated_still_compares_by_its_curves_and_settings(good, tmp_path):
+    """A cancelled run (no predictions) against a finished one: the comparison stopped with
+    "the run has no predictions", and the Runs page showed empty curves beside it."""
+    cancelled = write_run(tmp_path / "cancelled")
+    (cancelled / rundir.PREDICTIONS).unlink()
+    for a, b in ((good, cancelled), (cancelled, good)):
+        result = compare_runs(a, b, resamples=10)
+        assert result.rows == [] and result.change is None and "cancelled never evaluated" in result.note
+        assert len(result.curves_a.loss) and len(result.curves_b.loss)  # both runs' loss curves are there

@@ -119,3 +119,22 @@ def test_compare_two_runs_shows_their_three_counts(qtbot, two_runs, one_thread):
     qtbot.mouseDClick(fixed.viewport(), Qt.MouseButton.LeftButton, pos=fixed.visualItemRect(fixed.item(0)).center())
     assert (session.current_split, session.current_row) == ("dev", row.key[1])
     dialog.close()
+
+
+def test_a_run_that_never_evaluated_compares_by_its_curves(qtbot, two_runs, one_thread):
+    """A cancelled run beside a finished one: "Cannot compare these runs: ... the run has no
+    predictions", and the Curves tab stayed empty although both runs had a loss history."""
+    session, barely, trained = two_runs
+    (barely / "predictions.jsonl").unlink()  # as a run cancelled before its first evaluation leaves it
+    page = RunsPage(session)
+    qtbot.addWidget(page)
+    page.show()
+    _click_row(qtbot, page.table, 0)
+    _click_row(qtbot, page.table, 1, Qt.KeyboardModifier.ControlModifier)
+    qtbot.mouseClick(page.compare_button, Qt.MouseButton.LeftButton)
+    dialog = page.findChild(RunCompareDialog)
+    qtbot.waitUntil(lambda: dialog.result is not None, timeout=60_000)
+    assert "barely-trained never evaluated" in dialog.summary.text() and "Cannot compare" not in dialog.summary.text()
+    assert len(dialog.loss_by_step.listDataItems()) == 2 and dialog.counts() == {"fixed": 0, "broken": 0, "both_wrong": 0}
+    assert ("lr", 1e-05, 0.003) in dialog.result.settings
+    dialog.close()
