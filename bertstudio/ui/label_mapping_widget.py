@@ -65,7 +65,7 @@ class LabelMappingBox(QGroupBox):
             self.form.removeRow(0)
         self.combos = {}
         self._counts = dict(values)
-        unit = self.tr("tokens") if get_spec(kind).gold.per_token else self.tr("rows")
+        per_token = get_spec(kind).gold.per_token
         self.intro.setText(self.tr("The file's labels are not all labels of this project (%1). Choose what each "
                                    "one becomes:").replace("%1", ", ".join(labels)))
         proposal = propose_mapping(list(values), labels)
@@ -76,13 +76,17 @@ class LabelMappingBox(QGroupBox):
             for label in labels:
                 self._add(combo, label, _LABEL, label)
             self._add(combo, self.tr("add “%1” as a new class").replace("%1", value), _NEW, value)
-            if not get_spec(kind).gold.per_token:  # every token of a tagged sentence needs a tag
+            if not per_token:  # every token of a tagged sentence needs a tag
                 self._add(combo, self.tr("leave unlabelled"), _NONE, None)
             target = proposal[value]
             new_class = combo.findData(_NEW)
             combo.setCurrentIndex(labels.index(target) + 1 if target is not None else new_class if fresh else 0)
             combo.currentIndexChanged.connect(lambda _i: self._on_changed())
-            self.form.addRow(f"{value}  ({count} {unit})", combo)
+            if per_token:
+                counted = self.tr("1 token") if count == 1 else self.tr("{n} tokens").format(n=f"{count:,}")
+            else:
+                counted = self.tr("1 row") if count == 1 else self.tr("{n} rows").format(n=f"{count:,}")
+            self.form.addRow(f"{value}  ({counted})", combo)
             self.combos[value] = combo
         self._on_changed()
 

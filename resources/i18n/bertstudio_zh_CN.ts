@@ -1475,16 +1475,6 @@
         <translation>其余全部保持未标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="68"/>
-        <source>tokens</source>
-        <translation>个词元</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="68"/>
-        <source>rows</source>
-        <translation>行</translation>
-    </message>
-    <message>
         <location filename="../../bertstudio/ui/label_mapping_widget.py" line="69"/>
         <source>The file&apos;s labels are not all labels of this project (%1). Choose what each one becomes:</source>
         <translation>文件中的标签并不都是此项目的标签(%1)。请为每个标签选择对应项:</translation>
@@ -1505,22 +1495,42 @@
         <translation>保持未标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="134"/>
+        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="86"/>
+        <source>1 token</source>
+        <translation>1 个词元</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="86"/>
+        <source>{n} tokens</source>
+        <translation>{n} 个词元</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="88"/>
+        <source>1 row</source>
+        <translation>1 行</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="88"/>
+        <source>{n} rows</source>
+        <translation>{n} 行</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="138"/>
         <source>%1 value(s) become project labels</source>
         <translation>%1 个值对应到项目标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="136"/>
+        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="140"/>
         <source>%1 new class(es) will be added</source>
         <translation>将添加 %1 个新类别</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="138"/>
+        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="142"/>
         <source>%1 row(s) stay unlabelled</source>
         <translation>%1 行保持未标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="140"/>
+        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="144"/>
         <source>choose for: %1</source>
         <translation>请选择对应项:%1</translation>
     </message>
@@ -1849,8 +1859,8 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/metrics_panel.py" line="54"/>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="127"/>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="130"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="129"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="132"/>
         <source>Class</source>
         <translation>类别</translation>
     </message>
@@ -1905,47 +1915,47 @@
         <translation>仅在一个样本上评分：分数只能是全对或全错，说明不了什么。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="109"/>
-        <source>Scored on only {n} examples: one example more or less right moves a score by about {p:.0f} points, so small differences between runs are noise.</source>
-        <translation>仅在 {n} 个样本上评分：多对或少对一个样本，分数就会变化约 {p:.0f} 分，因此运行之间的小差异只是噪声。</translation>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="110"/>
+        <source>Scored on only {n} examples: one example more or less right moves a score by about {p} points, so small differences between runs are noise.</source>
+        <translation>仅在 {n} 个样本上评分：多对或少对一个样本，分数就会变化约 {p} 分，因此运行之间的小差异只是噪声。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="116"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="118"/>
         <source>Accuracy&apos;s 95% interval: {a:.0f} to {b:.0f}.</source>
         <translation>准确率的 95% 区间：{a:.0f} 到 {b:.0f}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="127"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="129"/>
         <source>Per class (support: examples)</source>
         <translation>按类别(支持数:样例)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="128"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="130"/>
         <source>Per tag (support: tokens)</source>
         <translation>按标记(支持数:词元)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="128"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="130"/>
         <source>Tag</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="129"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="131"/>
         <source>Per entity type (support: entities)</source>
         <translation>按实体类型(支持数:实体)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="129"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="131"/>
         <source>Entity type</source>
         <translation>实体类型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="133"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="135"/>
         <source>macro avg</source>
         <translation>宏平均</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="133"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="135"/>
         <source>weighted avg</source>
         <translation>加权平均</translation>
     </message>

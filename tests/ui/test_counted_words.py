@@ -1,0 +1,28 @@
+"""Counts in the UI read as English: "1 token", not "1 tokens"; "about 1.2 points", not "about 1 points"."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QLabel
+
+from bertstudio.ui.label_mapping_widget import LabelMappingBox
+from bertstudio.ui.metrics_panel import MetricsPanel
+
+
+def test_label_mapping_counts_tokens_and_rows_in_the_singular_too(qtbot):
+    box = LabelMappingBox()
+    qtbot.addWidget(box)
+    box.set_values({"CCONJ": 1, "INTJ": 3}, ["NOUN", "VERB"], kind="tagging", fresh=False)
+    texts = [box.form.itemAt(i, box.form.ItemRole.LabelRole).widget().text() for i in range(box.form.rowCount())]
+    assert texts == ["CCONJ  (1 token)", "INTJ  (3 tokens)"]
+    box.set_values({"maybe": 1}, ["pos", "neg"], kind="sentence", fresh=False)
+    label = box.form.itemAt(0, box.form.ItemRole.LabelRole).widget()
+    assert isinstance(label, QLabel) and label.text() == "maybe  (1 row)"
+
+
+def test_a_small_evaluation_says_a_decimal_below_ten_points(qtbot):
+    panel = MetricsPanel()
+    qtbot.addWidget(panel)
+    panel._show_size_note({"accuracy": 0.675}, 80, "examples")
+    assert "moves a score by about 1.2 points" in panel.size_note.text()
+    panel._show_size_note({"accuracy": 0.5}, 8, "examples")
+    assert "moves a score by about 12 points" in panel.size_note.text()
