@@ -58,6 +58,8 @@ def _bar_html(name: str, p: float, best: bool) -> str:
             f"<td>&nbsp;{100 * p:.1f}%</td></tr>")
 
 
+WORDS_PER_ROW = 10  # the tagged words of a long sentence wrap, as text does
+
 class PlaygroundPage(QWidget):
     prediction_shown = Signal(dict)
 
@@ -251,9 +253,11 @@ class PlaygroundPage(QWidget):
         esc = html.escape
         tokens = result["inputs"]["tokens"]
         tags = list(result.get("tags") or [])
-        cells = "".join(f"<td align=center>{esc(t)}<br><small><b>{esc(tag)}</b></small></td>" for t, tag in zip(tokens, tags))
+        cells = [f"<td align=center>{esc(t)}<br><small><b>{esc(tag)}</b></small></td>" for t, tag in zip(tokens, tags)]
+        # a few words per table row: one row of 340 words squeezed each column to a letter
+        rows = "".join("<tr>" + "".join(cells[i:i + WORDS_PER_ROW]) + "</tr>" for i in range(0, len(cells), WORDS_PER_ROW))
         spans = "; ".join(f"{esc(' '.join(tokens[s:e]))} ({esc(typ)})" for typ, s, e in result.get("entities") or [])
-        return f"<table cellpadding=4><tr>{cells}</tr></table><p>{spans}</p>"
+        return f"<table cellpadding=4>{rows}</table><p>{spans}</p>"
 
     def _answer_html(self, result: dict[str, Any]) -> str:
         esc = html.escape

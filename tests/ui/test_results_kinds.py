@@ -141,6 +141,14 @@ def test_tagging_playground_tags_every_typed_token(qtbot, session):
     assert len(result["tags"]) == 4 and set(result["tags"]) <= set(TAGS)
     assert "london" in page.output.toPlainText()
 
+    # a long sentence wraps, a few words per row: one table row of 340 words stacked each word's letters
+    page.resize(800, 600)
+    page.show()
+    words = "she is in london and he is in paris".split() * 6  # 54 words
+    page.output.setHtml(page.result_html({"inputs": {"tokens": words}, "tags": ["O"] * len(words), "entities": []}))
+    table = page.output.document().rootFrame().childFrames()[0]
+    assert table.rows() == 6 and table.columns() == 10
+
 
 def test_qa_example_marks_gold_and_predicted_answers(qtbot, tmp_path):
     project = Project.create(tmp_path / "qa", name="qa", kind="qa")
