@@ -196,3 +196,16 @@ def test_a_partly_tagged_sentence_reaches_the_disk_a_moment_after_the_key(qtbot,
     editor.go_to(0)
     qtbot.wait(tagging.DRAFT_SAVE_MS + 200)
     assert len(writes) == 1  # showing a row again changes nothing: no write
+
+
+def test_a_long_sentences_summary_lists_the_words_around_the_cursor():
+    """The word/TAG line under a 340-word sentence listed every word and filled the Label page."""
+    from bertstudio.ui.editors.tagging import SHOWN_PARTS, compact
+
+    parts = [f"w{i}/NOUN" for i in range(340)]
+    assert compact(parts[:5]) == "  ·  ".join(parts[:5])
+    start = compact(parts, 0)
+    assert start.startswith("w0/NOUN") and start.endswith(f"… (+{340 - SHOWN_PARTS})")
+    middle = compact(parts, 100)
+    assert middle.startswith("…") and "w100/NOUN" in middle and middle.count("/NOUN") == SHOWN_PARTS
+    assert compact(parts, 339).endswith("w339/NOUN")

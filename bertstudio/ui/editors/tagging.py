@@ -41,6 +41,18 @@ DRAFT_SAVE_MS = 1000  # a changed draft is written this long after the last key 
 UNTAGGED = "?"  # how a word without a tag yet is written in the tag line
 
 
+SHOWN_PARTS = 12  # words (or entities) a summary line lists: a 340-word sentence's filled the page
+
+
+def compact(parts: list[str], center: int | None = None) -> str:
+    """``parts`` joined with " · ", at most :data:`SHOWN_PARTS` of them: those around ``center``
+    (the word at the cursor), else the first, with "…" for what is left out."""
+    if len(parts) <= SHOWN_PARTS:
+        return "  ·  ".join(parts)
+    lo = 0 if center is None else max(0, min(center - SHOWN_PARTS // 2, len(parts) - SHOWN_PARTS))
+    hi = lo + SHOWN_PARTS
+    return ("…  ·  " if lo else "") + "  ·  ".join(parts[lo:hi]) + (f"  ·  … (+{len(parts) - hi})" if hi < len(parts) else "")
+
 class TaggingEditor(KindEditor):
     kind = "tagging"
 
@@ -236,14 +248,14 @@ class TaggingEditor(KindEditor):
             return
         tags = [str(t) for t in suggestion.value]
         if self.bio:
-            parts = entity_phrases(self.tokens, tags) or [self.tr("no entity")]
+            shown = compact(entity_phrases(self.tokens, tags)) or self.tr("no entity")
         else:
-            parts = [f"{w}/{t}" for w, t in zip(self.tokens, tags)]
+            shown = compact([f"{w}/{t}" for w, t in zip(self.tokens, tags)], self.cursor_word)
         done = (self.tr("Enter stores these tags; Shift+Enter stores the sentence as marked") if self.bio
                 else self.tr("Enter stores these tags"))
         text = self.tr("Suggested (%1, %2 sure): %3 · %4").replace("%4", done).replace(
             "%1", source_text(suggestion.source)).replace("%2", f"{suggestion.confidence:.0%}").replace(
-            "%3", "  ·  ".join(parts))
+            "%3", shown)
         self.suggestion_label.setText(text)
         self.suggestion_label.setVisible(True)
 
@@ -308,9 +320,10 @@ class TaggingEditor(KindEditor):
         self.view.setExtraSelections(marks)
         if self.bio:
             parts = entity_phrases(self.tokens, [str(t) for t in self.tags])
+            self.entity_line.setText(compact(parts))
         else:
             parts = [f"{w}/{t or UNTAGGED}" for w, t in zip(self.tokens, self.tags)]
-        self.entity_line.setText("  ·  ".join(parts))
+            self.entity_line.setText(compact(parts, self.cursor_word))
 
     # -- edits -------------------------------------------------------------------------------
     def _push(self, tags: Tags, text: str) -> None:
