@@ -72,7 +72,8 @@ def export_onnx_action(window: Any, target: str | Path | None = None) -> JobWork
     if run is None:
         return None
     if target is None:
-        picked = QFileDialog.getExistingDirectory(window, _t("Export the model as ONNX into folder"), str(run))
+        picked = QFileDialog.getExistingDirectory(window, _t("Export the model of run {run} as ONNX into folder").format(
+            run=run.name), str(run))  # which run: the one selected on the Runs or Results page, else the newest
         if not picked:
             return None
         target = picked

@@ -242,11 +242,11 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/model_export.py" line="75"/>
-        <source>Export the model as ONNX into folder</source>
-        <translation>选择导出 ONNX 模型的文件夹</translation>
+        <source>Export the model of run {run} as ONNX into folder</source>
+        <translation>把运行 {run} 的模型导出为 ONNX,存入文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="80"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="81"/>
         <source>Exporting {run} to ONNX…</source>
         <translation>正在将 {run} 导出为 ONNX…</translation>
     </message>
@@ -2109,97 +2109,97 @@
 <context>
     <name>PlaygroundPage</name>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="89"/>
+        <location filename="../../bertstudio/ui/playground.py" line="91"/>
         <source>Predict</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="97"/>
+        <location filename="../../bertstudio/ui/playground.py" line="99"/>
         <source>Model of run</source>
         <translation>所用运行的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="109"/>
+        <location filename="../../bertstudio/ui/playground.py" line="111"/>
         <source>Sentence</source>
         <translation>句子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="109"/>
+        <location filename="../../bertstudio/ui/playground.py" line="111"/>
         <source>First sentence</source>
         <translation>第一句</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="110"/>
+        <location filename="../../bertstudio/ui/playground.py" line="112"/>
         <source>Second sentence</source>
         <translation>第二句</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="111"/>
+        <location filename="../../bertstudio/ui/playground.py" line="113"/>
         <source>Tokens (separated by spaces)</source>
         <translation>词元(以空格分隔)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="112"/>
+        <location filename="../../bertstudio/ui/playground.py" line="114"/>
         <source>Question</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="113"/>
+        <location filename="../../bertstudio/ui/playground.py" line="115"/>
         <source>Context</source>
         <translation>上下文</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="142"/>
+        <location filename="../../bertstudio/ui/playground.py" line="144"/>
         <source>{name} (latest)</source>
         <translation>{name}(最新)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="143"/>
+        <location filename="../../bertstudio/ui/playground.py" line="145"/>
         <source>{name} (not finished)</source>
         <translation>{name}（未完成）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="169"/>
+        <location filename="../../bertstudio/ui/playground.py" line="171"/>
         <source>Train a model first: the Playground uses a finished or cancelled run&apos;s model.</source>
         <translation>请先训练模型:“试用”页使用已完成或已取消的运行所保存的模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="196"/>
+        <location filename="../../bertstudio/ui/playground.py" line="198"/>
         <source>Type the {boxes} to predict.</source>
         <translation>请先输入{boxes}再预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="199"/>
+        <location filename="../../bertstudio/ui/playground.py" line="201"/>
         <source>Predicting…</source>
         <translation>预测中…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="221"/>
+        <location filename="../../bertstudio/ui/playground.py" line="223"/>
         <source>Could not predict: {m}</source>
         <translation>无法预测:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="237"/>
+        <location filename="../../bertstudio/ui/playground.py" line="239"/>
         <source>Score</source>
         <translation>分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="242"/>
+        <location filename="../../bertstudio/ui/playground.py" line="244"/>
         <source>Past the top of the {lo:g}-{hi:g} scale the model learned from: read it as {hi:g} (shown unclipped, as evaluation uses it).</source>
         <translation>超出模型所学的 {lo:g}-{hi:g} 分制的上限：可视为 {hi:g}（按评估时的原值显示，未截断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="245"/>
+        <location filename="../../bertstudio/ui/playground.py" line="247"/>
         <source>Past the bottom of the {lo:g}-{hi:g} scale the model learned from: read it as {lo:g} (shown unclipped, as evaluation uses it).</source>
         <translation>低于模型所学的 {lo:g}-{hi:g} 分制的下限：可视为 {lo:g}（按评估时的原值显示，未截断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="263"/>
+        <location filename="../../bertstudio/ui/playground.py" line="267"/>
         <source>No answer in the context.</source>
         <translation>上下文中没有答案。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="268"/>
+        <location filename="../../bertstudio/ui/playground.py" line="272"/>
         <source>score</source>
         <translation>得分</translation>
     </message>
@@ -2268,62 +2268,62 @@
 <context>
     <name>PushToHubDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="127"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="128"/>
         <source>Push to Hugging Face Hub</source>
         <translation>推送到 Hugging Face Hub</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="130"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="131"/>
         <source>user/model-name</source>
         <translation>用户名/模型名</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="131"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="132"/>
         <source>Private repository</source>
         <translation>私有仓库</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="139"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="140"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="140"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="141"/>
         <source>Repository</source>
         <translation>仓库</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="142"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="143"/>
         <source>Token</source>
         <translation>令牌</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="144"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="145"/>
         <source>Push</source>
         <translation>推送</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="149"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="150"/>
         <source>Uploads the run&apos;s model with a model card (its data, settings and metrics).</source>
         <translation>上传此运行的模型及模型卡片(包括其数据、设置和指标)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="160"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="161"/>
         <source>empty: use the cached Hugging Face login</source>
         <translation>留空:使用已缓存的 Hugging Face 登录信息</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="161"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="162"/>
         <source>a write token (no cached login found: `hf auth login`)</source>
         <translation>具有写权限的令牌(未找到已缓存的登录信息:`hf auth login`)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="188"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="189"/>
         <source>Uploaded to &lt;a href=&quot;{u}&quot;&gt;{u}&lt;/a&gt;.</source>
         <translation>已上传到 &lt;a href=&quot;{u}&quot;&gt;{u}&lt;/a&gt;。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="194"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="195"/>
         <source>Not pushed: {m}</source>
         <translation>未推送:{m}</translation>
     </message>
@@ -3419,92 +3419,92 @@
 <context>
     <name>TaggingEditor</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="200"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="212"/>
         <source>Entity types (select words, then press a key):</source>
         <translation>实体类型(先选择词，再按键):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="201"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="213"/>
         <source>Press %1 or click to mark the selected words as a %2 entity</source>
         <translation>按 %1 或单击，将选中的词标为 %2 实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="203"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="215"/>
         <source>Tags (select words, then press a key):</source>
         <translation>标记(先选择词，再按键):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="204"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="216"/>
         <source>Press %1 or click to tag the selected words %2</source>
         <translation>按 %1 或单击，将选中的词标记为 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="239"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="251"/>
         <source>no entity</source>
         <translation>无实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="242"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="254"/>
         <source>Enter stores these tags; Shift+Enter stores the sentence as marked</source>
         <translation>按 Enter 保存这些标签；按 Shift+Enter 按当前标注保存该句</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="243"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="255"/>
         <source>Enter stores these tags</source>
         <translation>按 Enter 保存这些标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="244"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="256"/>
         <source>Suggested (%1, %2 sure): %3 · %4</source>
         <translation>建议（%1，把握 %2）：%3 · %4</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="266"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="278"/>
         <source>(not labelled yet: every word starts outside any entity, O; Enter stores the sentence as marked, with no entity if none is marked)</source>
         <translation>（尚未标注：每个词起初都不属于任何实体，即 O；按 Enter 按当前标注保存该句，未标出实体则保存为无实体）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="330"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="343"/>
         <source>&apos;%1&apos; cuts through an entity already marked: select the whole entity, or clear it first (Backspace).</source>
         <translation>“%1”切断了一个已标出的实体：请选中整个实体，或先清除它（Backspace）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="371"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="384"/>
         <source>Row %1 has no entity</source>
         <translation>第 %1 行没有实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="372"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="385"/>
         <source>Store the entities of row %1</source>
         <translation>保存第 %1 行的实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="378"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="391"/>
         <source>Words with no tag yet: %1. A sentence is stored once every word has one.</source>
         <translation>尚无标签的词：%1 个。每个词都有标签后，该句才会保存。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="258"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="270"/>
         <source>Accept the suggested tags of row %1</source>
         <translation>接受第 %1 行的建议标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="269"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="281"/>
         <source>(not tagged yet: %1 of %2 words have a tag; the sentence is stored once every word has one)</source>
         <translation>(尚未标注完:%2 个词中有 %1 个已有标记；每个词都有标记后才会保存此句)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="345"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="358"/>
         <source>Tag &apos;%1&apos; as %2</source>
         <translation>将“%1”标记为 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="353"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="366"/>
         <source>Clear the entity at word %1</source>
         <translation>清除第 %1 个词处的实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="359"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="372"/>
         <source>Clear the tag of &apos;%1&apos;</source>
         <translation>清除“%1”的标记</translation>
     </message>
@@ -4211,17 +4211,17 @@
 <context>
     <name>_ExportProgress</name>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="100"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="101"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="112"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="113"/>
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="117"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="118"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
