@@ -338,8 +338,10 @@ def preview(path: str | os.PathLike[str], *, fmt: str = "auto", n: int = 50, hea
     if fmt in ("conll", "conllu"):
         es = load_examples(path, fmt=fmt)
         rows = [[" ".join(t), " ".join(g or [])] for t, g in zip(es.dataset[:n]["tokens"], es.dataset[:n]["tags"])]
-        return Preview(str(path), fmt, ["tokens", "tags"], rows, False, "tagging",
-                       {"tokens": 1 if fmt == "conllu" else 0, "tags": 3 if fmt == "conllu" else -1}, labels=es.labels)
+        # the mapping names the preview's own two columns (the file's layout is fixed by its format):
+        # CoNLL-U's file positions 1 and 3 read "Tokens = tags" and "Tags = —" in Import's column box
+        return Preview(str(path), fmt, ["tokens", "tags"], rows, True, "tagging", {"tokens": "tokens", "tags": "tags"},
+                       labels=es.labels)
     es = load_examples(path, fmt="squad")
     part = es.dataset[:n]
     rows = [[i, t, q, c[:200], " | ".join(a["text"]) if a else ""]

@@ -158,6 +158,8 @@ def test_preview_suggests_kind_and_mapping(shared_data: Path) -> None:
     assert p.suggested_columns == {"text": "premise", "text_pair": "hypothesis", "label": "label"}
     p = preview(shared_data / "pos" / "ud_english_ewt" / "en_ewt-ud-dev.conllu", n=2)
     assert p.suggested_kind == "tagging" and p.rows[0][0] == "From the AP comes this story :"
+    # the mapping names the preview's own columns: CoNLL-U's file positions read "Tokens = tags", "Tags = —"
+    assert p.columns == ["tokens", "tags"] and p.suggested_columns == {"tokens": "tokens", "tags": "tags"}
     p = preview(shared_data / "squad" / "dev-v1.1-articles-00-35.json", n=2)
     assert p.suggested_kind == "qa" and p.rows[0][4].startswith("Denver Broncos")
 

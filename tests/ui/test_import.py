@@ -196,6 +196,8 @@ def test_conllu_and_squad_import_with_their_fixed_layouts(qtbot, session_factory
     dialog = ImportDialog(tagging, None, str(path))
     qtbot.addWidget(dialog)
     assert dialog.format_combo.currentData() == "conllu" and not dialog.mapping_box.isEnabled()
+    # the (greyed) column box says what the format reads: it said "Tokens = tags" and "Tags = —"
+    assert {c: dialog.mapping[c].currentText() for c in ("tokens", "tags")} == {"tokens": "tokens", "tags": "tags"}
     dialog.split_combo.setCurrentIndex(dialog.split_combo.findData("dev"))
     with qtbot.waitSignal(dialog.imported):
         dialog.start_import()
