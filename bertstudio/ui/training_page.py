@@ -251,7 +251,12 @@ class TrainingPage(QWidget):
         saved = self.session.project.recent_settings.get("train")
         if isinstance(saved, dict):
             self.apply_settings(saved)
-        else:
+        else:  # a project without settings starts at the defaults, Automatic: the last project's
+            # own (a POS project's 10 epochs at max length 32) were kept for the next one, and saved in it
+            defaults = TrainConfig()
+            self.form.show_settings({name: getattr(defaults, name) for name in FORM_FIELDS})
+            self.form.set_auto(True)  # after the values: showing them marks the preset Custom
+            self.form.length_chosen = self.form.mode_chosen = False
             self._on_edited()  # the new project's kind and labels
 
     def remember_settings(self) -> None:

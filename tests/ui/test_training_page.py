@@ -655,3 +655,20 @@ def test_automatic_fits_the_max_length_to_long_texts_until_the_person_sets_one(q
         assert fresh.config.max_length == 224 and not fresh.form.length_chosen
     finally:
         project.close(compact=False)
+
+
+def test_a_project_without_settings_starts_at_the_defaults_not_the_last_projects(qtbot, tmp_path):
+    """Custom settings of one project (10 epochs, max length 32) were kept for the next project
+    opened in the session, and saved in it at its first run."""
+    first = make_project(tmp_path / "a")
+    first.recent_settings["train"] = {"epochs": 10, "max_length": 32, "automatic": False, "max_length_chosen": True}
+    session = ProjectSession(first, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    try:
+        page = TrainingPage(session)
+        qtbot.addWidget(page)
+        assert not page.form.is_auto() and page.config.epochs == 10 and page.config.max_length == 32
+        session.set_project(make_project(tmp_path / "b"))
+        assert page.form.is_auto() and page.config.max_length == TrainConfig().max_length
+        assert not page.form.length_chosen
+    finally:
+        session.close()
