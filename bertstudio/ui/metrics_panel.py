@@ -106,10 +106,10 @@ class MetricsPanel(QWidget):
         elif examples == 1:
             text = self.tr("Scored on one example only: the score can only be all or nothing, and says little.")
         else:
-            step = 100 / examples  # "about 1 points" for 80 examples: a decimal below 10
+            step = 100 / examples  # "about 1 points" for 80 examples: a decimal below 10, "5" not "5.0"
             text = self.tr("Scored on only {n} examples: one example more or less right moves a score by about {p} "
                            "points, so small differences between runs are noise.").format(
-                n=examples, p=f"{step:.0f}" if step >= 10 else f"{step:.1f}")
+                n=examples, p=f"{step:.0f}" if step >= 10 else f"{step:.1f}".removesuffix(".0"))
         accuracy = metrics.get("accuracy")
         if unit == "examples" and isinstance(accuracy, (int, float)) and 0 <= accuracy <= 1:
             from bertstudio.assist.audit import wilson_interval

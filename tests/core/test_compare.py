@@ -92,14 +92,14 @@ def test_project_rows_pair_across_different_held_out_sets(tmp_path):
     assert [result.rows[i].key for i in result.outcomes.fixed] == [("train", 14)]
 
 
-def test_runs_of_different_kinds_or_without_predictions_are_refused(tmp_path):
+def test_runs_of_different_kinds_are_refused_and_a_run_without_predictions_compares_no_rows(tmp_path):
     a = write_run(tmp_path / "a", preds=[label_pred(0, "pos", "pos")])
     b = write_run(tmp_path / "b", kind="regression", preds=[{"index": 0, "gold": 1.0, "score": 1.0}])
     with pytest.raises(DataError, match="regression"):
         compare_runs(a, b)
     c = write_run(tmp_path / "c", preds=[])
-    with pytest.raises(DataError, match="no predictions"):
-        compare_runs(a, c)
+    result = compare_runs(a, c)  # a run that never evaluated: curves and settings only, never a made-up count
+    assert result.rows == [] and result.change is None and "never evaluated" in result.note
     (tmp_path / "a" / "predictions.jsonl").write_text("{not json\n", encoding="utf-8")
     with pytest.raises(DataError, match="line 1"):
         read_run_record(a)
