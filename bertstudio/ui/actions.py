@@ -51,6 +51,8 @@ def build_actions(window: Any, pages: Any) -> None:
     w.redo_action = w.session.undo_stack.createRedoAction(w, _t("&Redo"))
     w.redo_action.setObjectName("redoAction")
     w.redo_action.setShortcuts([QKeySequence(SK.Redo), QKeySequence("Ctrl+Shift+Z")])
+    _short_on_toolbar(w.undo_action, _t("Undo"))
+    _short_on_toolbar(w.redo_action, _t("Redo"))
     w.add_examples_action = act(w, "addExamplesAction", _t("&Add examples…"), w.add_examples, "Ctrl+Shift+N")
     w.label_set_action = act(w, "labelSetAction", _t("&Label set…"), w.edit_label_set)
     w.learning_curve_action = act(w, "learningCurveAction", _t("&Learning curve…"), lambda: learning_curve(w))
@@ -105,6 +107,19 @@ def build_actions(window: Any, pages: Any) -> None:
     toolbar.addActions([w.undo_action, w.redo_action])
     toolbar.addSeparator()
     toolbar.addAction(w.shortcuts_action)
+
+
+def _short_on_toolbar(action: QAction, short: str) -> None:
+    """The toolbar button keeps one short name (it grew with "Undo Label row 11 as 'positive'" and
+    pushed the buttons after it); the menu entry and the tooltip say what it undoes."""
+    action.setIconText(short)
+
+    def sync() -> None:
+        text = action.text().replace("&", "")
+        if action.toolTip() != text:  # setToolTip emits changed again
+            action.setToolTip(text)
+
+    action.changed.connect(sync)
 
 
 def sync_assistant_action(window: Any) -> None:

@@ -91,116 +91,126 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/actions.py" line="54"/>
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/actions.py" line="55"/>
+        <source>Redo</source>
+        <translation>重做</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/actions.py" line="56"/>
         <source>&amp;Add examples…</source>
         <translation>添加样例(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="55"/>
+        <location filename="../../bertstudio/ui/actions.py" line="57"/>
         <source>&amp;Label set…</source>
         <translation>标签集(&amp;L)…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="56"/>
+        <location filename="../../bertstudio/ui/actions.py" line="58"/>
         <source>&amp;Learning curve…</source>
         <translation>学习曲线(&amp;L)…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="57"/>
+        <location filename="../../bertstudio/ui/actions.py" line="59"/>
         <source>Labelling &amp;assistant</source>
         <translation>标注助手(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="62"/>
+        <location filename="../../bertstudio/ui/actions.py" line="64"/>
         <source>&amp;Train assistant now</source>
         <translation>立即训练助手(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="65"/>
+        <location filename="../../bertstudio/ui/actions.py" line="67"/>
         <source>&amp;Data map of the shown run…</source>
         <translation>当前运行的数据地图(&amp;D)…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="66"/>
+        <location filename="../../bertstudio/ui/actions.py" line="68"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="67"/>
+        <location filename="../../bertstudio/ui/actions.py" line="69"/>
         <source>Open &amp;recent</source>
         <translation>最近的项目(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="70"/>
+        <location filename="../../bertstudio/ui/actions.py" line="72"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="79"/>
+        <location filename="../../bertstudio/ui/actions.py" line="81"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="84"/>
+        <location filename="../../bertstudio/ui/actions.py" line="86"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="91"/>
+        <location filename="../../bertstudio/ui/actions.py" line="93"/>
         <source>&amp;Tools</source>
         <translation>工具(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="97"/>
+        <location filename="../../bertstudio/ui/actions.py" line="99"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="99"/>
+        <location filename="../../bertstudio/ui/actions.py" line="101"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="117"/>
+        <location filename="../../bertstudio/ui/actions.py" line="132"/>
         <source>Turned off for every project by BERTSTUDIO_ASSIST=0 in the environment</source>
         <translation>环境变量 BERTSTUDIO_ASSIST=0 已为所有项目关闭</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="119"/>
+        <location filename="../../bertstudio/ui/actions.py" line="134"/>
         <source>Suggested labels, a model refitted as you label and background training, for this project (kept with it). Off: no model runs; your labels are not touched.</source>
         <translation>为本项目提供建议标签、随标注重新拟合的模型和后台训练（设置随项目保存）。关闭后不运行任何模型；你的标签不受影响。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="128"/>
+        <location filename="../../bertstudio/ui/actions.py" line="143"/>
         <source>(none)</source>
         <translation>(无)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="161"/>
+        <location filename="../../bertstudio/ui/actions.py" line="176"/>
         <source>No project</source>
         <translation>没有项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="161"/>
+        <location filename="../../bertstudio/ui/actions.py" line="176"/>
         <source>Create or open a project first.</source>
         <translation>请先新建或打开一个项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="177"/>
+        <location filename="../../bertstudio/ui/actions.py" line="192"/>
         <source>No run shown</source>
         <translation>未显示任何运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="177"/>
+        <location filename="../../bertstudio/ui/actions.py" line="192"/>
         <source>Show a run on the Results page first.</source>
         <translation>请先在“结果”页面显示一个运行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="181"/>
+        <location filename="../../bertstudio/ui/actions.py" line="196"/>
         <source>No data map</source>
         <translation>没有数据地图</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="181"/>
+        <location filename="../../bertstudio/ui/actions.py" line="196"/>
         <source>This run recorded no data map. Train with the cartography setting on (--cartography) to get one.</source>
         <translation>此运行没有记录数据地图。请打开数据地图设置(--cartography)后再训练。</translation>
     </message>
@@ -4005,27 +4015,27 @@
         <translation>将这些设置和已标注的数据写入一个文件夹，可在任何地方无界面训练:bertstudio train --config run.toml(多 GPU 上可用 accelerate launch 启动)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="295"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="300"/>
         <source>counted when the model loads</source>
         <translation>加载模型时统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="339"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="344"/>
         <source>the training split has no labelled examples</source>
         <translation>训练数据划分中没有已标注的样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="339"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="344"/>
         <source>train split</source>
         <translation>train 数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="340"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="345"/>
         <source>at least a few labelled rows</source>
         <translation>至少几行已标注的数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="277"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="282"/>
         <source>counting…</source>
         <translation>正在计数…</translation>
     </message>
@@ -4035,127 +4045,127 @@
         <translation>还没有已标注的训练行：有了之后，“自动”会选择设置。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="286"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="291"/>
         <source>{t:,} of {n:,} parameters ({p:.1f}%)</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="289"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="294"/>
         <source>after SetFit&apos;s phase, which first tunes the whole encoder</source>
         <translation>（在 SetFit 阶段之后；该阶段先微调整个编码器）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="320"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="325"/>
         <source>Fix the setting first: {m}</source>
         <translation>请先修正设置:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="322"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="327"/>
         <source>Train a model on the labelled training rows</source>
         <translation>用已标注的训练行训练模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="349"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="354"/>
         <source>No dev split: holding out {n} of {m} labelled training examples ({p:.0%}, seed {s}) for evaluation.</source>
         <translation>没有验证集:从 {m} 个已标注训练样例中留出 {n} 个({p:.0%}，种子 {s})用于评估。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="383"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="388"/>
         <source>Run folder: {d}</source>
         <translation>运行文件夹:{d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="393"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="398"/>
         <source>{n} seeds ({a} to {b}), one run each, one after another.</source>
         <translation>{n} 个种子（{a} 到 {b}），每个一次运行，依次进行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="410"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="415"/>
         <source>Training… the window stays usable; Cancel stops after the current step.</source>
         <translation>训练中……窗口仍可使用；“取消”会在当前步结束后停止。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="438"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="443"/>
         <source>Export run to folder</source>
         <translation>导出运行到文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="445"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="450"/>
         <source>Exporting the run to {d}…</source>
         <translation>正在导出运行到 {d}…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="451"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="456"/>
         <source>Export failed: {m}</source>
         <translation>导出失败:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="456"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="461"/>
         <source>Run exported to {d}. Start it there with: bertstudio train --config run.toml</source>
         <translation>运行已导出到 {d}。在那里用以下命令启动:bertstudio train --config run.toml</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="477"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="482"/>
         <source>Cancelling after the current step…</source>
         <translation>将在当前步结束后取消…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="482"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="487"/>
         <source>Stop the SetFit phase?</source>
         <translation>停止 SetFit 阶段？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="483"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="488"/>
         <source>SetFit has run {done} of {total} contrastive steps. Stopping now keeps nothing of them: the run saves a model only once its head has trained.</source>
         <translation>SetFit 已完成 {total} 个对比学习步骤中的 {done} 个。现在停止将不会保留其中任何结果：只有在分类头训练之后，本次运行才会保存模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="486"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="491"/>
         <source>Stop and discard</source>
         <translation>停止并丢弃</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="487"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="492"/>
         <source>Keep training</source>
         <translation>继续训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="496"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="501"/>
         <source>Warm start: reusing the model loaded by an earlier run in this session</source>
         <translation>热启动：复用本次会话中先前运行已加载的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="502"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="507"/>
         <source>{t:,} of {n:,} parameters ({p:.1f}%), as built</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)，按构建后的模型统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="510"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="515"/>
         <source>Training failed.</source>
         <translation>训练失败。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="513"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="518"/>
         <source>Run cancelled before its first step: nothing was trained or saved.</source>
         <translation>运行在第一步之前已取消：没有训练，也没有保存任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="515"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="520"/>
         <source>Run finished.</source>
         <translation>运行完成。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="516"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="521"/>
         <source>Run cancelled; the model saved so far is usable.</source>
         <translation>运行已取消；已保存的模型可以使用。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="533"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="538"/>
         <source>Removed the empty run folder {d}</source>
         <translation>已删除空的运行文件夹 {d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="537"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="542"/>
         <source>Training could not run: {m}</source>
         <translation>无法训练:{m}</translation>
     </message>

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QApplication, QDialogButtonBox, QMessageBox, QPushButton
+from PySide6.QtWidgets import QApplication, QDialogButtonBox, QMessageBox, QPushButton, QToolBar
 
 from bertstudio.data.examples import from_records
 from bertstudio.ui.import_dialog import ImportDialog
@@ -89,6 +89,10 @@ def test_replace_asks_then_undo_redo_and_a_reopen_bring_the_rows_back(qtbot, mai
     assert label_page.position.text() == "example 100 of 100"
     assert (label_page.progress.value(), label_page.progress.maximum()) == (100, 100)
 
+    # the toolbar's Undo keeps its short name (it grew with the command's text); the tooltip says what
+    button = main_window.findChild(QToolBar, "mainToolBar").widgetForAction(main_window.undo_action)
+    assert button.text() == "Undo" and main_window.undo_action.toolTip().startswith("Undo ")
+    assert main_window.undo_action.toolTip() != "Undo" and main_window.undo_action.text() != "&Undo"
     main_window.undo_action.trigger()  # Edit > Undo
     assert session.split_size("train") == 300
     assert [session.gold("train", r) for r in (0, 1, 299)] == ["neg", "pos", "pos"]
