@@ -111,15 +111,9 @@ def build_actions(window: Any, pages: Any) -> None:
 
 def _short_on_toolbar(action: QAction, short: str) -> None:
     """The toolbar button keeps one short name (it grew with "Undo Label row 11 as 'positive'" and
-    pushed the buttons after it); the menu entry and the tooltip say what it undoes."""
+    pushed the buttons after it); the menu entry says what it undoes, and so does the tooltip,
+    which Qt derives from the text while none is set."""
     action.setIconText(short)
-
-    def sync() -> None:
-        text = action.text().replace("&", "")
-        if action.toolTip() != text:  # setToolTip emits changed again
-            action.setToolTip(text)
-
-    action.changed.connect(sync)
 
 
 def sync_assistant_action(window: Any) -> None:
