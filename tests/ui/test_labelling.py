@@ -57,6 +57,29 @@ def test_number_keys_label_undo_redo_and_progress(qtbot, session_factory):
     again.close(compact=False)
 
 
+def test_a_label_never_advances_onto_a_labelled_row(qtbot, session_factory):
+    """With no Next order to ask (the assistant starting, or off), the editor moves to the next row
+    WITHOUT a label: stepping onto a labelled one let the next key, typed before the screen was
+    read, silently replace that label."""
+    rows = [dict(r) for r in SENTENCES]
+    rows[1]["label"], rows[2]["label"] = "neg", "pos"
+    session = session_factory("sentence", ["neg", "pos"], {"train": rows})
+    page = _page(qtbot, session)
+    editor, project = page.editor(), session.project
+    assert not session.assist.is_active()  # as in the first second after opening: no assistant yet
+    qtbot.keyClick(editor, Qt.Key.Key_2)  # row 0: pos, then on - past rows 1 and 2 to row 3
+    assert editor.row == 3
+    qtbot.keyClick(editor, Qt.Key.Key_2)  # row 3
+    assert [project.gold("train", r) for r in range(5)] == ["pos", "neg", "pos", "pos", None]
+    assert editor.row == 4
+    qtbot.keyClick(editor, Qt.Key.Key_1)  # the last unlabelled row: the editor stays and says so
+    assert [project.gold("train", r) for r in range(5)] == ["pos", "neg", "pos", "pos", "neg"]
+    assert editor.row == 4
+    editor.go_to(1)  # going back to a labelled row and relabelling it is the user's explicit choice
+    qtbot.keyClick(editor, Qt.Key.Key_2)
+    assert project.gold("train", 1) == "pos" and editor.row == 1
+
+
 def test_pair_side_by_side_and_regression_keys_and_slider(qtbot, session_factory):
     pairs = [{"text": "A man sleeps.", "text_pair": "Someone rests.", "label": None}]
     session = session_factory("pair", ["entailment", "neutral", "contradiction"], {"dev": pairs})

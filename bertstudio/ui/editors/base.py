@@ -179,9 +179,14 @@ class KindEditor(QWidget):
         return True
 
     def advance(self) -> None:
-        """After a label: the next item of the Label page's Next order, else the next row."""
+        """After a label: the next item of the Label page's Next order, else the next unlabelled row.
+
+        Never simply the next row: while the assistant starts (or with it off) that row may hold a
+        label, and the user's next key, typed before the screen is read, would silently replace it.
+        With every row labelled the editor stays (and says so): going on is the arrows' choice.
+        """
         if self.next_hook is None or not self.next_hook(False):
-            self.step(1)
+            self.next_unlabelled()
 
     def skip_ahead(self) -> None:
         """S / Space: pass over this example (it comes back after every other one)."""
