@@ -105,6 +105,7 @@ def check_output_dir(config: TrainConfig) -> None:
     if not config.output_dir:
         return
     root = check_folder_path(config.output_dir, where="output_dir")  # before the model loads; a file is refused
+    _refuse_model_in_run(config, root)
     if not root.is_dir():
         return
     try:
@@ -143,6 +144,28 @@ def check_output_dir(config: TrainConfig) -> None:
     raise ConfigError("the run folder is not empty" + hint, path=root, where="output_dir",
                       expected="a new or empty folder, or --overwrite to replace bertstudio's own files there "
                                "(other files are kept)")
+
+
+def _refuse_model_in_run(config: TrainConfig, root: Path) -> None:
+    """The model a run starts from is never inside the folder the run writes (``--model RUN/model
+    --out RUN --overwrite`` replaced the very weights being read), nor the run inside the model's
+    folder (``--out RUN/model`` mixed a run's files into a model folder, later read as that model)."""
+    model = config.model
+    if not model:
+        return
+    try:
+        folder = Path(model).expanduser()
+        if not folder.is_dir():
+            return  # a Hub id (or a missing folder, which the model check names)
+        folder, target = folder.resolve(), root.resolve()
+    except (OSError, RuntimeError, ValueError):
+        return  # the model check names a path that cannot be read
+    if folder == target or folder.is_relative_to(target):
+        raise ConfigError("the run would write into the folder of the model it starts from", path=root,
+                          where="output_dir", expected=f"another --out: a new folder outside {folder}")
+    if target.is_relative_to(folder):
+        raise ConfigError("the run folder would be inside the model folder it reads", path=root, where="output_dir",
+                          expected=f"another --out: a new folder outside {folder}")
 
 
 def saved_config(root: Path) -> TrainConfig | None:

@@ -165,3 +165,24 @@ def test_evaluate_never_replaces_its_own_input_or_writes_into_the_model(model_an
         assert code == EXIT_USAGE and fragment in err and len(err.strip().splitlines()) == 1, err
         assert sorted(p.name for p in target.iterdir()) == listed
     assert own.read_bytes() == before
+
+
+def test_a_run_never_writes_over_or_into_the_model_it_starts_from(model_and_data, tmp_path: Path, capsys) -> None:
+    """``--model RUN/model --out RUN --overwrite`` replaced the weights being read (the warm start's
+    only copy), and ``--out RUN/model`` wrote a run inside a model folder: both refused up front."""
+    model, data = model_and_data
+    run_dir = tmp_path / "run"
+    base = ["--quiet", "train", "--train", str(data), "--epochs", "1", "--max-length", "16", "--device", "cpu"]
+    assert run([*base, "--model", model, "--out", str(run_dir)], capsys)[0] == 0
+    warm = run_dir / "model"
+    before = {p.name: p.read_bytes() for p in warm.iterdir() if p.is_file()}
+    for model_arg, out, extra in ((warm, run_dir, ["--overwrite"]), (warm, warm, ["--overwrite"]),
+                                  (warm, warm / "again", []), (run_dir, run_dir / "model" / "x", []),
+                                  (warm, run_dir, ["--overwrite", "--seeds", "2"])):
+        code, err = run([*base, "--model", str(model_arg), "--out", str(out), *extra], capsys)
+        assert code == EXIT_USAGE and "internal error" not in err, (model_arg, out, err)
+        assert len(err.strip().splitlines()) == 1 and str(out) in err, err
+        assert "model" in err and not (warm / "again").exists()
+    assert {p.name: p.read_bytes() for p in warm.iterdir() if p.is_file()} == before
+    # A warm start from that model into a new folder beside it still works.
+    assert run([*base, "--model", str(warm), "--out", str(tmp_path / "second")], capsys)[0] == 0
