@@ -398,7 +398,22 @@ def push_to_hub(folder: str | Path, repo_id: str, *, token: str | None = None, p
                               repo_type="model")
     except ConfigError:
         raise
-    except (OSError, ValueError) as exc:  # HfHubHTTPError is an OSError: no network, a bad token, no rights
+    except _network_errors() as exc:  # no network, a bad token, no rights
         raise ConfigError(f"the upload failed: {exc}", where=repo_id, expected="a working connection and a write token") from None
     report(1.0, "done")
     return str(url)
+
+
+def _network_errors() -> tuple[type[BaseException], ...]:
+    """What a failed upload raises: HfHubHTTPError and requests' errors are OSErrors, but the HTTP
+    client huggingface_hub uses (httpx, or httpx2 in its 2.x releases) raises its own, which are not
+    (offline, a push ended in a ConnectError traceback, exit 1)."""
+    errors: list[type[BaseException]] = [OSError, ValueError]
+    for name in ("httpx2", "httpx"):
+        try:
+            client = __import__(name)
+        except ImportError:
+            continue
+        errors += [e for e in (getattr(client, "HTTPError", None), getattr(client, "InvalidURL", None),
+                               getattr(client, "StreamError", None)) if isinstance(e, type)]
+    return tuple(errors)

@@ -205,3 +205,17 @@ def test_an_onnx_export_goes_up_with_its_predict_script(run_dir, token):
     assert card.data.library_name == "onnx" and "onnx" in card.data.tags
     assert "| accuracy |" in card.text  # the run's metrics: the export sits in its run folder
     assert "predict.py" in card.text
+
+
+def test_no_connection_is_one_line_not_a_traceback(run_dir, monkeypatch, capsys):
+    """The real HfApi against an address that refuses connections: huggingface_hub's HTTP client
+    raises its own ConnectError, which is not an OSError (it ended the command with exit 1)."""
+    from huggingface_hub import HfApi, constants
+
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)  # the tests' offline switch would stop it first
+    monkeypatch.setattr("huggingface_hub.HfApi", lambda: HfApi(endpoint="http://127.0.0.1:9"))
+    monkeypatch.setattr("huggingface_hub.get_token", lambda: "hf_cached")
+    code = main(["push-to-hub", "--model", str(run_dir), "--repo-id", "me/offline"], out=io.StringIO())
+    err = capsys.readouterr().err
+    assert code == 2 and "the upload failed" in err and "me/offline" in err, err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
