@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import json
 import logging
 import re
 import sys
@@ -32,7 +31,8 @@ from torch import nn
 from bertstudio.bundled import resolve_model
 from bertstudio.hf import hf
 from bertstudio.data.atomic import replace_folder
-from bertstudio.errors import ConfigError
+from bertstudio.errors import ConfigError, DataError
+from bertstudio.data.formats.common import parse_json
 from bertstudio.data.regular_file import check_folder_files
 from bertstudio.tasks.limits import MAX_CONFIG_BYTES, check_label_count, check_model_config, check_weights_match
 
@@ -474,13 +474,18 @@ def _read_json(path: Path, *, required: bool) -> dict[str, Any] | None:
     try:
         if path.stat().st_size > MAX_CONFIG_BYTES:
             raise ConfigError(f"{path.name} is {path.stat().st_size:,} bytes", path=path, expected=f"at most {MAX_CONFIG_BYTES:,}")
-        data = json.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         if not required:
             return None
         raise ConfigError("not a model folder: config.json is missing", path=path.parent) from None
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise ConfigError(f"cannot read {path.name}: {_first_line(exc)}", path=path) from None
+    try:  # bertstudio's JSON reader: a lone surrogate in a label name is no text (it failed printing, exit 1)
+        data = parse_json(text, path)
+    except DataError as exc:
+        raise ConfigError(f"cannot read {path.name}: {exc.problem}", path=path, where=exc.where,
+                          expected=exc.expected) from None
     if not isinstance(data, dict):
         raise ConfigError(f"{path.name} is not a JSON object", path=path)
     return data

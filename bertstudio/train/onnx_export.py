@@ -420,12 +420,17 @@ def read_meta(folder: str | Path) -> dict[str, Any]:
     from bertstudio.train import standalone_predict as standalone
 
     path = Path(folder) / META_FILE
+    from bertstudio.data.formats.common import parse_json
+
     try:
-        meta = json.loads(path.read_text(encoding="utf-8"))
+        meta = parse_json(path.read_text(encoding="utf-8"), path)  # a lone surrogate in a name is refused too
     except FileNotFoundError:
         raise ConfigError("not an ONNX export: labels.json is missing", path=folder,
                           expected="a folder written by bertstudio export-onnx") from None
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+    except DataError as exc:
+        raise ConfigError(f"cannot read the export's labels: {exc.problem}", path=path, where=exc.where,
+                          expected=exc.expected) from None
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise ConfigError(f"cannot read the export's labels: {exc}", path=path) from None
     try:
         standalone.check_fields(meta, path)  # the same rules as the export's predict.py

@@ -556,3 +556,24 @@ def test_an_encoder_whose_weights_are_another_architecture_never_trains_from_ran
     _drop_tensors(base, lambda k: not k.startswith("classifier.") and "pooler." not in k)
     model, _ = build_model("sentence", str(base), labels=["neg", "pos"])
     assert model is not None and SentenceEncoder.from_path(base) is not None
+
+
+def test_a_label_name_that_is_no_text_is_refused_by_every_command(saved_model, tmp_path, capsys):
+    """"\\ud800" in id2label is valid JSON but no text: predict and evaluate failed printing it
+    (UnicodeEncodeError, exit 1); export-onnx wrote it into labels.json. Now the model check
+    names config.json and the line, exit 2, for every command and loader."""
+    folder = copy_of(saved_model, tmp_path / "m")
+    edit_config(folder, id2label={"0": "neg\ud800", "1": "pos"})  # json.dumps writes the escape \\ud800
+    data = tmp_path / "d.jsonl"
+    data.write_text('{"text": "good fun", "label": "pos"}\n', encoding="utf-8")
+    for load in every_loader(folder).values():
+        with pytest.raises(ConfigError) as info:
+            load()
+        assert "surrogate" in str(info.value) and Path(info.value.path).name == "config.json"
+    for argv in (["predict", "--model", str(folder), "--text", "hi"],
+                 ["evaluate", "--model", str(folder), "--eval", str(data), "--out", str(tmp_path / "ev")],
+                 ["export-onnx", "--model", str(folder), "--out", str(tmp_path / "ex")]):
+        code = main(["--quiet", *argv], out=io.StringIO())
+        line = one_line(capsys.readouterr().err)
+        assert code == 2 and "config.json, line 1" in line and "surrogate" in line, (argv, line)
+    assert not (tmp_path / "ex").exists() and not (tmp_path / "ev").exists()

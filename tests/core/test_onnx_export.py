@@ -340,3 +340,19 @@ def test_the_apps_export_in_a_child_process_reports_progress_errors_and_cancel(m
             _outcome(last)
         assert type(info.value).__name__ == last[1] and info.value.message
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]  # a cancel leaves nothing
+
+
+def test_an_export_whose_labels_are_no_text_is_refused(make_export, tmp_path, capsys):
+    """A lone surrogate in labels.json (valid JSON, no text) failed printing (exit 1)."""
+    import shutil
+
+    _, _, out = make_export("sentence")
+    copy = tmp_path / "export"
+    shutil.copytree(out, copy)
+    meta = json.loads((copy / "labels.json").read_text(encoding="utf-8"))
+    meta["labels"] = ["neg\ud800", *meta["labels"][1:]]
+    (copy / "labels.json").write_text(json.dumps(meta, indent=2), encoding="utf-8")
+    capsys.readouterr()  # what making the export printed
+    code = main(["--quiet", "predict", "--model", str(copy / "model.onnx"), "--text", "hi"], out=io.StringIO())
+    err = capsys.readouterr().err
+    assert code == 2 and "labels.json" in err and "surrogate" in err and len(err.strip().splitlines()) == 1, err
