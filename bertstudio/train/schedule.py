@@ -13,8 +13,10 @@ import math
 
 
 def warmup_steps(total_steps: int, warmup_ratio: float) -> int:
-    """Warm-up length in optimizer steps (rounded up, as transformers' Trainer does)."""
-    return math.ceil(total_steps * warmup_ratio)
+    """Warm-up length in optimizer steps (rounded up, as transformers' Trainer does), at most all
+    steps but one: warm-up starts at a rate of 0, so a one-step run warmed up for its step (the
+    Trainer's rounding) trained at rate 0 - nothing learned, and nothing said."""
+    return min(math.ceil(total_steps * warmup_ratio), max(0, total_steps - 1))
 
 
 def linear_schedule(step: int, total_steps: int, warmup: int) -> float:

@@ -116,6 +116,16 @@ def test_lr_follows_warmup_then_linear_decay(tiny):
     assert logged == pytest.approx(expected, rel=1e-12)
 
 
+def test_a_one_step_run_learns_at_its_rate(tiny):
+    """Warm-up starts at rate 0: a run of one optimizer step, warmed up over it, trained at rate 0
+    (exit 0, nothing learned). Its one step now runs at the peak rate and moves the weights."""
+    events, cb = collect()
+    result = train(config(tiny, epochs=1, batch_size=8, logging_steps=1, warmup_ratio=0.1, lr=1e-3), sentiment(8),
+                   callbacks=[cb])
+    assert [e.lr for e in events if e.kind == "step"] == [pytest.approx(1e-3)]
+    assert result.status == "finished"
+
+
 def test_evaluation_every_n_steps_and_early_stopping(tiny):
     events, cb = collect()
     # lr so small the weights barely move: accuracy never improves after the first evaluation

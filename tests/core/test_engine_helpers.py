@@ -43,6 +43,9 @@ def test_linear_schedule_matches_transformers():
 
 def test_step_counts():
     assert warmup_steps(125, 0.1) == 13  # rounded up
+    # never every step: the first warm-up step runs at rate 0, so one step warmed up trained nothing
+    assert warmup_steps(1, 0.1) == 0 and linear_schedule(0, 1, warmup_steps(1, 0.1)) == 1.0
+    assert warmup_steps(2, 0.1) == 1 and warmup_steps(10, 0.99) == 9
     assert steps_per_epoch(10, 4) == 3  # 4 + 4 + a partial group of 2
     assert total_steps(10, 4, 2.5) == 8  # ceil(3 * 2.5)
     assert total_steps(1, 1, 0.1) == 1
