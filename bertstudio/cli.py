@@ -103,11 +103,33 @@ def config_from_args(args: argparse.Namespace) -> "Any":
     from_file: dict[str, Any] = read_settings(source, given=given) if source else {}
     base = {**from_file, **given}
     try:
-        return _config_from(base)
+        config = _config_from(base)
+        _refuse_unread_data(config)
+        return config
     except ConfigError as exc:  # a bad choice in the file ("device = 'tpu'") names the file, as a bad type does
         if exc.path is None and source and exc.where in from_file:
             exc.path = str(source)
         raise
+
+
+def _refuse_unread_data(config: "Any") -> None:
+    """Data settings the run would silently not read (and config.toml would still record, as if
+    they had been): ``--train`` beside a GLUE ``--data-dir`` (the folder's train.tsv won),
+    ``--data-dir`` without a GLUE task, ``--hold-out`` beside evaluation data. A run being resumed
+    keeps the settings it recorded."""
+    if config.resume_from:
+        return
+    if config.data_dir and not config.glue_task:
+        raise ConfigError("a data folder is read only for a GLUE task", where="data_dir",
+                          expected="--glue-task with --data-dir, or --train FILE without --data-dir")
+    glue_data = bool(config.glue_task and config.data_dir)
+    if glue_data and config.train_file:
+        raise ConfigError(f"both --train and --data-dir name training data (only {config.glue_task}'s train.tsv "
+                          "would be read)", where="train_file", expected="--train FILE or --data-dir DIR, not both")
+    if config.hold_out and (config.eval_file or glue_data):
+        given = "--eval's file" if config.eval_file else f"{config.glue_task}'s dev.tsv"
+        raise ConfigError(f"--hold-out would not be used: the run evaluates on {given}", where="hold_out",
+                          expected="--hold-out or evaluation data, not both")
 
 
 def _config_from(base: dict[str, Any]) -> "Any":

@@ -428,3 +428,29 @@ def test_whole_numbers_written_with_a_decimal_point_are_classes_and_a_one_row_js
     save_examples(from_records("sentence", [{"text": "fine", "label": "pos"}]), one)
     back = load_examples(one)
     assert (back.kind, back.labels, len(back)) == ("sentence", ["pos"], 1)
+
+
+def test_data_settings_the_run_would_not_read_are_refused(sentiment_files, tiny_model_dir, tmp_path: Path,
+                                                          capsys) -> None:
+    """--train beside a GLUE --data-dir was silently not read (the folder's train.tsv won) yet
+    recorded in config.toml; --hold-out beside evaluation data likewise. Each is one line, exit 2,
+    before the model loads; a config file that holds such a pair is named."""
+    train, dev = sentiment_files
+    glue = tmp_path / "glue"
+    (glue / "SST-2").mkdir(parents=True)
+    (glue / "SST-2" / "train.tsv").write_bytes(train.read_bytes())
+    base = ["train", "--model", str(tiny_model_dir), "--epochs", "1", "--max-length", "16"]
+    for extra, fragment in (
+            (["--glue-task", "SST-2", "--data-dir", str(glue), "--train", str(train)], "both --train and --data-dir"),
+            (["--train", str(train), "--data-dir", str(glue)], "read only for a GLUE task"),
+            (["--train", str(train), "--eval", str(dev), "--hold-out", "0.2"], "--hold-out would not be used"),
+            (["--glue-task", "SST-2", "--data-dir", str(glue), "--hold-out", "0.2"], "SST-2's dev.tsv")):
+        out = tmp_path / "run"
+        code, _, err = run([*base, *extra, "--out", str(out)], capsys)
+        lines = err.strip().splitlines()
+        assert code == 2 and fragment in lines[-1] and "loading the model" not in err, (extra, err)
+        assert not out.exists()
+    config = tmp_path / "run.toml"
+    config.write_text(f'train_file = "{train}"\nhold_out = 0.2\n', encoding="utf-8")
+    code, _, err = run([*base, "--config", str(config), "--eval", str(dev), "--out", str(tmp_path / "r2")], capsys)
+    assert code == 2 and str(config) in err and "--hold-out would not be used" in err, err
