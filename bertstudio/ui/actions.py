@@ -43,7 +43,7 @@ def build_actions(window: Any, pages: Any) -> None:
     w.export_onnx_action = act(w, "exportOnnxAction", _t("Export model as &ONNX…"), lambda: export_onnx(w))
     w.push_hub_action = act(w, "pushHubAction", _t("Push to Hugging Face &Hub…"), lambda: push_to_hub(w))
     w.restore_action = act(w, "restoreRowsAction", _t("Restore &replaced rows…"), lambda: w.restore_replaced_rows())
-    w.close_action = act(w, "closeProjectAction", _t("&Close project"), w.session.close)
+    w.close_action = act(w, "closeProjectAction", _t("&Close project"), w.close_project)
     w.quit_action = act(w, "quitAction", _t("&Quit"), w.close, SK.Quit)
     w.undo_action = w.session.undo_stack.createUndoAction(w, _t("&Undo"))
     w.undo_action.setObjectName("undoAction")

@@ -47,6 +47,7 @@ class LearningCurvePanel(QWidget):
         self.curve: Any = None
         self._points: list[Any] = []
         self._bridge = _PointBridge(self)
+        session.project_closing.connect(self._on_project_closing)  # its rows and curve are that project's
         self._bridge.point.connect(self._on_point)
         self.start_button = QPushButton(self.tr("Start"), objectName="learningCurveStart")
         self.start_button.clicked.connect(self.start)
@@ -124,6 +125,13 @@ class LearningCurvePanel(QWidget):
             return True
         self.worker.cancel()
         return self.worker.wait(timeout_ms)
+
+    def _on_project_closing(self, _project: object) -> None:
+        """The project closes: the job stops (the main window asked first) and the window goes."""
+        self.cancel()
+        window = self.window()
+        if window is not self:
+            window.close()
 
     def _reset(self) -> None:
         self.curve, self._points = None, []

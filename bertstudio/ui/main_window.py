@@ -16,6 +16,7 @@ from typing import Any
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QByteArray, QCoreApplication, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent
 from PySide6.QtWidgets import (
+    QApplication,
     QFileDialog,
     QHBoxLayout,
     QLabel,
@@ -206,6 +207,8 @@ class MainWindow(QMainWindow):
         starts from the file's name, folder and format. True when a project was made and opened."""
         from bertstudio.ui.new_project_dialog import NewProjectDialog
 
+        if not self.may_leave_project():
+            return False
         dialog = NewProjectDialog(self)
         if isinstance(for_file, str):  # triggered(bool) passes a bool
             dialog.suggest_for_file(for_file)
@@ -222,6 +225,8 @@ class MainWindow(QMainWindow):
         current = self.session.project
         if current is not None and Path(folder).resolve() == Path(current.folder).resolve():
             return True  # already open here (a second open would hit the project's own lock)
+        if not self.may_leave_project():
+            return False
         try:
             project = self.session.open_folder(folder)
         except BertStudioError as exc:
@@ -399,6 +404,48 @@ class MainWindow(QMainWindow):
         if callable(remember):
             remember()  # the Train page's choices, kept per project in recent_settings
         project.save_ui_state()
+
+    def close_project(self) -> bool:
+        """File > Close project: asks first while a run trains on it; True when it closed."""
+        if not self.session.has_project():
+            return True
+        if not self.may_leave_project():
+            return False
+        self.session.close()
+        return True
+
+    def may_leave_project(self) -> bool:
+        """Before the open project closes (Close, Open, New): a training run or learning curve on it
+        is stopped only if the person says so, and ends while its project is still open (it went on
+        writing into the closed project, its curves and Cancel shown over the next one)."""
+        if not self.session.has_project():
+            return True
+        training = self.pages.get("train")
+        curve = getattr(getattr(self, "learning_curve_dialog", None), "panel", None)
+        busy = [job for job in (training, curve) if job is not None and job.is_running()]
+        if not busy:
+            return True
+        if not self.confirm_leave_project(training in busy):
+            return False
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)  # the run stops after its current step
+        try:
+            for job in busy:
+                job.cancel_and_wait(30_000)
+            # the run's end (queued by its thread) is delivered now, while its project is still open
+            QCoreApplication.sendPostedEvents()
+            QCoreApplication.sendPostedEvents()
+        finally:
+            QApplication.restoreOverrideCursor()
+        return True
+
+    def confirm_leave_project(self, training: bool) -> bool:
+        """Ask whether to stop the run (or learning curve) to leave the project (tests replace this)."""
+        text = (self.tr("A training run is in progress on this project. Stop it and close the project?") if training
+                else self.tr("A learning curve is being computed on this project. Stop it and close the project?"))
+        answer = QMessageBox.question(self, self.tr("Training is running"), text,
+                                      QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                                      QMessageBox.StandardButton.No)
+        return answer == QMessageBox.StandardButton.Yes
 
     def confirm_stop_training(self) -> bool:
         """Ask whether to stop the running training (tests replace this to answer for the user)."""

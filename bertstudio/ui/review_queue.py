@@ -91,6 +91,8 @@ class ReviewQueue(QWidget):
         self.hidden_kept = 0
         self._worker: JobWorker | None = None
         self.store = ReviewStore(session.project.folder, self.split)
+        # its rows are this project's: left open over the next one, K and R relabelled that one's rows
+        session.project_closing.connect(self._on_project_closing)
 
         self.summary = QLabel(self.tr("Looking for labels the model disagrees with…"))
         self.summary.setObjectName("reviewSummary")
@@ -390,6 +392,10 @@ class ReviewQueue(QWidget):
     def closeEvent(self, event) -> None:  # type: ignore[no-untyped-def]
         self.cancel()
         super().closeEvent(event)
+
+    def _on_project_closing(self, _project: object) -> None:
+        self.cancel()
+        self.close()
 
 
 def open_review_queue(session: ProjectSession, parent: QWidget | None = None) -> ReviewQueue:

@@ -96,6 +96,7 @@ class TrainingPage(QWidget):
         self._state_timer.timeout.connect(self._on_data_changed)
         session.data_imported.connect(self._check_vocabulary)
         session.project_opened.connect(self._restore_settings)
+        session.project_closed.connect(self._on_project_closed)
         if session.has_project():
             self._restore_settings()
         self._refresh_state()
@@ -525,6 +526,15 @@ class TrainingPage(QWidget):
             self.status_label.setText(summary)
         self.session.notify_runs_changed()
         self.run_ended.emit(ev.output_dir or self.run_dir or "", ev.status)
+
+    def _on_project_closed(self) -> None:
+        """The last project's run (ended: the main window stops one first) is not shown over the next."""
+        if self.is_running():
+            return
+        self.monitor.reset()
+        self.status_label.clear()
+        self.error_label.hide()
+        self.run_dir, self._seed_folders = None, []
 
     def _drop_unused_run_folders(self) -> None:
         """Remove the folders this page made for a run cancelled before its first step, if still

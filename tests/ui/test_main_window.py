@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QAction
@@ -159,6 +160,59 @@ def test_closing_while_training_asks_then_cancels_and_waits(qtbot, tmp_path, tin
     qtbot.waitUntil(lambda: session.project is None, timeout=30_000)  # and the close finishes with the run
     assert asked == ["no", "yes"] and ended.args[1] == "cancelled" and not page.is_running()
     assert not window.isVisible()
+
+
+def test_closing_the_project_mid_run_asks_stops_the_run_and_leaves_nothing_behind(qtbot, tmp_path, tiny_model_dir):
+    """File > Close project during training neither asked nor stopped the run: it went on writing
+    into the closed project while the next project's Train page showed its curves and Cancel; the
+    review window stayed, and its keys relabelled the next project's rows."""
+    session = ProjectSession(_train_project(tmp_path),
+                             settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    window = MainWindow(session)
+    qtbot.addWidget(window)
+    window.show()
+    window.confirm_stop_training = lambda: True  # a failed assertion below must not leave a modal question open
+    first = session.project.folder
+    page = window.pages["train"]
+    page.set_model_source(str(tiny_model_dir))
+    page.batch_combo.setCurrentText("4")
+    page.epochs_spin.setValue(200)  # far longer than the test waits
+    page.max_len_spin.setValue(16)
+    page.device_combo.setCurrentText("cpu")
+    page.precision_combo.setCurrentText("fp32")
+    page.start_training()
+    qtbot.waitUntil(lambda: page.monitor.progress.value() >= 1, timeout=60_000)
+    run_dir = Path(page.run_dir)
+    from bertstudio.ui.review_queue import ReviewQueue
+
+    review = ReviewQueue(session)
+    review.show()
+    from bertstudio.ui.actions import learning_curve
+
+    curve = learning_curve(window)  # not started: its window still goes with the project
+
+    asked = []
+    window.confirm_leave_project = lambda training: asked.append(("no", training)) or False
+    window.close_action.trigger()
+    assert session.has_project() and page.is_running() and asked == [("no", True)]
+    other = Project.create(tmp_path / "other", name="other", kind="sentence", labels=["x", "y"])
+    other.close()
+    assert not window.open_project(str(tmp_path / "other"))  # opening another asks the same
+    assert session.project.folder == first and page.is_running()
+
+    window.confirm_leave_project = lambda training: asked.append(("yes", training)) or True
+    with qtbot.waitSignal(page.run_ended, timeout=60_000) as ended:
+        window.close_action.trigger()
+    assert ended.args[1] == "cancelled" and not page.is_running() and not session.has_project()
+    assert not review.isVisible() and not curve.isVisible()
+    history = (run_dir / "history.jsonl").read_text(encoding="utf-8").splitlines()
+    assert '"status": "cancelled"' in history[-1]  # ended (and said so) before its project closed
+    size = len(history)
+    assert window.open_project(str(tmp_path / "other"))
+    assert not page.cancel_button.isEnabled() and page.monitor.last_step is None  # no curves of the other run
+    assert "Run folder" not in page.monitor.log_view.toPlainText()
+    qtbot.wait(300)
+    assert len((run_dir / "history.jsonl").read_text(encoding="utf-8").splitlines()) == size  # nothing more written
 
 
 def test_app_main_opens_the_project_given_on_the_command_line(qtbot, qapp, tmp_path):
