@@ -6,6 +6,7 @@
     python predict.py --tokens "EU rejects German call"                # tagging (words)
     python predict.py --question "Who wrote it?" --context "..."         # question answering
     python predict.py --jsonl inputs.jsonl                           # one JSON object per line
+    some-command | python predict.py --jsonl -                        # the same, from standard input
     python predict.py --model model.int8.onnx --text "..."           # the quantized model
 
 Prints one JSON object per input, shaped like ``bertstudio predict``'s output. The folder
@@ -24,7 +25,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
+import stat
 import sys
 from pathlib import Path
 from typing import Any
@@ -98,8 +101,72 @@ FLOAT_TYPES = ("tensor(float)", "tensor(float16)", "tensor(double)", "tensor(bfl
 
 
 def _names(value: Any) -> bool:
-    return isinstance(value, list) and all(isinstance(x, str) and x.strip() for x in value) \
+    return isinstance(value, list) and all(isinstance(x, str) and x.strip() and _not_text(x) is None for x in value) \
         and len(set(value)) == len(value)
+
+
+def _not_text(value: str, argument: bool = False) -> str | None:
+    """None for text that can be written out as UTF-8; else what is wrong with it: a lone surrogate
+    (a JSON escape such as "\\ud800") or, in a command-line ``argument``, a byte that is not UTF-8
+    (which Python reads as a surrogate, U+DC80 to U+DCFF)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        code = ord(value[exc.start])
+        what = (f"the byte 0x{code - 0xDC00:02x}, which is not UTF-8," if argument and 0xDC80 <= code <= 0xDCFF
+                else f"a lone surrogate (U+{code:04X})")
+        return f"not valid Unicode text: {what} at character {exc.start + 1}"
+    return None
+
+
+# Threads ONNX Runtime may start for one session. Past the machine's cores they only contend, and a
+# very large count hangs while ONNX Runtime starts them (--threads 100000). The cap is fixed rather than
+# a multiple of the core count, so that one command is valid on every machine; a machine with more
+# cores than that raises it to its core count.
+MAX_THREADS = max(256, os.cpu_count() or 1)
+_FILE_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe"), (stat.S_ISCHR, "a device"),
+               (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket"))
+
+
+def _not_regular(mode: int) -> str | None:
+    if stat.S_ISREG(mode):
+        return None
+    kind = next((name for test, name in _FILE_KINDS if test(mode)), "a special file")
+    return f"{kind}, not a regular file"
+
+
+def _file_problem(path: str | Path) -> str | None:
+    """None for a regular file (or a link to one); else why it is not one, said before anything opens
+    it: opening a FIFO waits for a writer forever, and a device may never end."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return "no such file"
+    except (OSError, ValueError) as exc:
+        return f"cannot be read ({getattr(exc, 'strerror', None) or exc})"
+    return _not_regular(mode)
+
+
+def _open_regular(path: str | Path) -> Any:
+    """``path`` opened for reading in binary if it is a regular file, else OSError with the problem.
+    Opened without blocking, so a file swapped for a FIFO after the check is refused too."""
+    problem = _file_problem(path)
+    if problem:
+        raise OSError(problem)
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    try:
+        problem = _not_regular(os.fstat(fd).st_mode)
+        if problem:
+            raise OSError(problem)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def _reason(exc: BaseException) -> str:
+    """An OSError as its reason alone (its strerror) or its message."""
+    return getattr(exc, "strerror", None) or str(exc)
 
 
 def check_fields(meta: Any, path: str | Path) -> dict[str, Any]:
@@ -238,17 +305,23 @@ def check_outputs(values: dict[str, Any], meta: dict[str, Any], rows: int, lengt
 
 class Predictor:
     def __init__(self, folder: str | Path, model: str | Path | None = None, threads: int = 0) -> None:
+        if isinstance(threads, bool) or not isinstance(threads, int) or not 0 <= threads <= MAX_THREADS:
+            raise BadInput(f"threads: {threads!r} is not a whole number from 0 (ONNX Runtime's default) to {MAX_THREADS}")
         folder = Path(folder)
         meta_path = folder / "labels.json"
         try:
-            meta = json.loads(meta_path.read_text(encoding="utf-8"))
-        except (OSError, ValueError, RecursionError) as exc:
-            raise BadExport(meta_path, f"cannot be read ({exc})") from None
+            with _open_regular(meta_path) as fh:
+                meta = json.loads(fh.read().decode("utf-8"))
+        except (OSError, ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
+            raise BadExport(meta_path, f"cannot be read ({_reason(exc)})") from None
         self.meta = check_fields(meta, meta_path)
         check_kind(self.meta, meta_path)
         self.labels: list[str] = list(self.meta["labels"])
         self.decode = self.meta["decode"]
         self.max_length = int(self.meta["max_length"])
+        problem = _file_problem(folder / "tokenizer.json")
+        if problem:
+            raise BadExport(folder / "tokenizer.json", f"cannot be read ({problem})")
         try:
             self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
         except Exception as exc:  # noqa: BLE001 - the tokenizers library raises its own kinds
@@ -261,6 +334,9 @@ class Predictor:
         options.intra_op_num_threads = threads
         options.log_severity_level = 3  # a graph that declares one shape and returns another is refused, not warned of
         self.path = Path(model) if model else folder / "model.onnx"
+        problem = _file_problem(self.path)
+        if problem:
+            raise BadExport(self.path, f"not a model ONNX Runtime can load ({problem})")
         try:
             self.session = ort.InferenceSession(str(self.path), options, providers=["CPUExecutionProvider"])
         except Exception as exc:  # noqa: BLE001 - onnxruntime raises its own kinds
@@ -289,6 +365,9 @@ class Predictor:
             raise BadExport(self.path, f"the model failed on this input ({text[0][:200] if text else type(exc).__name__})") \
                 from None
         check_outputs(out, self.meta, len(encodings), width, self.path)
+        for name in DECODE_OUTPUTS[self.decode]:  # NaN would be printed as a prediction, and is not JSON
+            if not np.isfinite(out[name]).all():
+                raise BadExport(self.path, f"output {name!r} holds NaN or infinite values for this input", "outputs")
         return out
 
     def _truncate(self, strategy: str, stride: int = 0) -> None:
@@ -302,10 +381,19 @@ class Predictor:
             if value is not None and not (isinstance(value, list) and all(isinstance(w, str) for w in value)
                                           if name == "tokens" else isinstance(value, str)):
                 raise BadInput(f"'{name}' must be {'a list of words' if name == 'tokens' else 'text'}, got {value!r:.80}")
+            for part in ([] if value is None else value if name == "tokens" else [value]):
+                problem = _not_text(part)
+                if problem:
+                    raise BadInput(f"'{name}' is {problem}")
         missing = [f for f in self.meta["inputs"] if not given[f]]
         if missing:
             raise BadInput(f"a {self.meta['kind']} model needs {' and '.join(missing)} "
                            f"(give --{' and --'.join(m.replace('_', '-') for m in missing)})")
+        reads = self.meta["inputs"] + self.meta["optional_inputs"]
+        unread = [f for f in INPUT_FIELDS if given[f] and f not in reads]
+        if unread:
+            raise BadInput(f"a {self.meta['kind']} model does not read {' or '.join(unread)} "
+                           f"(it reads {', '.join(reads)})")
         if self.decode == "span":
             return self._answer(str(question), str(context))
         if self.decode == "tags":
@@ -409,45 +497,146 @@ def _whole_words(context: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description="Predict with a bertstudio ONNX export.")
-    p.add_argument("--model", help="the .onnx file (default: model.onnx beside this script)")
-    p.add_argument("--text")
-    p.add_argument("--text-pair")
-    p.add_argument("--tokens", help="space-separated words (tagging)")
-    p.add_argument("--question")
-    p.add_argument("--context")
-    p.add_argument("--jsonl", help="a file with one JSON object of inputs per line (text, text_pair, tokens, ...)")
-    p.add_argument("--threads", type=int, default=0, help="ONNX Runtime threads (0: its default)")
-    args = p.parse_args(argv)
-    if args.threads < 0:
-        p.error("--threads must be 0 or more")
-    folder = Path(args.model).resolve().parent if args.model else Path(__file__).resolve().parent
+class _Parser(argparse.ArgumentParser):
+    """argparse whose errors are BadInput: one line (no usage block) and exit 2, like every other."""
+
+    def error(self, message: str) -> Any:  # argparse's hook; its own prints usage and exits
+        raise BadInput(message)
+
+
+class _Once(argparse.Action):
+    """An option given twice is refused, not read as its last value."""
+
+    def __call__(self, parser: Any, namespace: Any, values: Any, option: str | None = None) -> None:
+        if getattr(namespace, self.dest) is not None:
+            raise argparse.ArgumentError(self, "given twice")
+        setattr(namespace, self.dest, values)
+
+
+def _threads(value: str) -> int:
     try:
-        predictor = Predictor(folder, args.model, threads=args.threads)
-        if args.jsonl:
-            for result in _predict_lines(predictor, args.jsonl):
-                print(json.dumps(result, ensure_ascii=False))
-            return 0
-        given = {k: getattr(args, k) for k in ("text", "text_pair", "question", "context") if getattr(args, k) is not None}
-        if args.tokens is not None:
-            given["tokens"] = args.tokens.split()
-        print(json.dumps(predictor.predict(**given), ensure_ascii=False, indent=2))
+        count = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a whole number") from None
+    if not 1 <= count <= MAX_THREADS:
+        raise argparse.ArgumentTypeError(f"{count} is not from 1 to {MAX_THREADS} (leave it out for ONNX Runtime's default)")
+    return count
+
+
+TEXT_ARGUMENTS = ("text", "text_pair", "tokens", "question", "context")
+_LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"  # where str.splitlines() cuts
+
+
+def _one_line(message: str) -> str:
+    """The message on one line (a path or value may hold a line break), lone surrogates (an argument's
+    undecodable bytes) escaped: any stderr can write it."""
+    message = message.encode("utf-8", "backslashreplace").decode("utf-8")
+    return "".join(ch.encode("unicode_escape").decode("ascii") if ch in _LINE_BREAKS else ch for ch in message)
+
+
+def _emit(result: dict[str, Any], indent: int | None = None) -> None:
+    text = json.dumps(result, ensure_ascii=False, indent=indent)
+    try:
+        print(text, flush=True)
+    except UnicodeEncodeError:  # an output that cannot show every character (an ASCII or Windows code page)
+        print(json.dumps(result, indent=indent), flush=True)  # the same JSON, non-ASCII characters escaped
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = _Parser(prog="predict.py", description="Predict with a bertstudio ONNX export.")
+    p.add_argument("--model", action=_Once, help="the .onnx file (default: model.onnx beside this script)")
+    p.add_argument("--text", action=_Once)
+    p.add_argument("--text-pair", action=_Once)
+    p.add_argument("--tokens", action=_Once, help="space-separated words (tagging)")
+    p.add_argument("--question", action=_Once)
+    p.add_argument("--context", action=_Once)
+    p.add_argument("--jsonl", action=_Once, help="a file with one JSON object of inputs per line (text, text_pair, "
+                                                 "tokens, ...); - reads them from standard input")
+    p.add_argument("--threads", action=_Once, type=_threads,
+                   help=f"ONNX Runtime threads, 1 to {MAX_THREADS} (default: ONNX Runtime's)")
+    try:
+        args = p.parse_args(argv)
+        for name in TEXT_ARGUMENTS:
+            problem = None if getattr(args, name) is None else _not_text(getattr(args, name), argument=True)
+            if problem:
+                raise BadInput(f"argument --{name.replace('_', '-')}: {problem}")
+        inline = [f"--{n.replace('_', '-')}" for n in TEXT_ARGUMENTS if getattr(args, n) is not None]
+        if args.jsonl is not None and inline:
+            raise BadInput(f"argument --jsonl: not allowed with {', '.join(inline)} (the file gives every input)")
+        for name in ("model", "jsonl"):
+            if getattr(args, name) == "":
+                raise BadInput(f"argument --{name}: an empty path")
+        model = Path(args.model) if args.model else Path(__file__).resolve().with_name("model.onnx")
+        problem = _file_problem(model)
+        if problem:
+            raise BadInput(f"{model}: {problem} (expected the model.onnx or model.int8.onnx of an export)")
+        with _lines(args.jsonl) as lines:
+            predictor = Predictor(model.resolve().parent, model, threads=args.threads or 0)
+            if lines is not None:
+                for result in _predict_lines(predictor, *lines):
+                    _emit(result)
+                return 0
+            given = {k: getattr(args, k) for k in ("text", "text_pair", "question", "context") if getattr(args, k) is not None}
+            if args.tokens is not None:
+                given["tokens"] = args.tokens.split()
+            _emit(predictor.predict(**given), indent=2)
     except (BadExport, BadInput) as exc:
-        print(f"predict.py: error: {exc}", file=sys.stderr)
+        print(_one_line(f"predict.py: error: {exc}"), file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader went away (| head): stop quietly, as other filters do
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing left to flush at exit
+        except (OSError, ValueError):
+            pass
+        return 1
     return 0
 
 
-def _predict_lines(predictor: Predictor, path: str) -> Any:
-    """One prediction per non-blank line of ``path``; a line that is not an object of inputs is
-    BadInput naming the file and line."""
-    try:
-        with open(path, encoding="utf-8") as fh:
-            lines = fh.read().splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BadInput(f"{path}: cannot be read ({exc})") from None
-    for number, line in enumerate(lines, 1):
+class _lines:
+    """``with _lines(path) as lines``: None without --jsonl, else (name, binary lines) of the file, or of
+    standard input for ``-``. A file that is not a regular one (a FIFO, a folder, a device) is
+    refused before it is opened."""
+
+    def __init__(self, path: str | None) -> None:
+        self.path, self.file = path, None
+
+    def __enter__(self) -> tuple[str, Any] | None:
+        if self.path is None:
+            return None
+        if self.path == "-":
+            if sys.stdin is None or not hasattr(sys.stdin, "buffer"):
+                raise BadInput("argument --jsonl: - reads standard input, and there is none")
+            return "<stdin>", sys.stdin.buffer
+        try:
+            self.file = _open_regular(self.path)
+        except OSError as exc:
+            hint = "; --jsonl - reads standard input" if "not a regular file" in _reason(exc) else ""
+            raise BadInput(f"{self.path}: cannot be read ({_reason(exc)}){hint}") from None
+        return self.path, self.file
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.file is not None:
+            self.file.close()
+
+
+def _predict_lines(predictor: Predictor, path: str, lines: Any) -> Any:
+    """One prediction per non-blank line of ``lines`` (binary lines, read as they come: only b"\\n"
+    ends one, so a JSON string may hold U+2028); a line that is not UTF-8 or not an object of inputs
+    is BadInput naming the file and line."""
+    number = 0
+    while True:
+        try:
+            raw = lines.readline()
+        except OSError as exc:
+            raise BadInput(f"{path}, line {number + 1}: cannot be read ({_reason(exc)})") from None
+        if not raw:
+            return
+        number += 1
+        try:
+            line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+        except UnicodeDecodeError as exc:
+            raise BadInput(f"{path}, line {number}: not UTF-8 (the byte 0x{raw[exc.start]:02x} "
+                           f"at byte {exc.start + 1} of the line)") from None
         if not line.strip():
             continue
         try:

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any, Callable
 
@@ -98,6 +101,7 @@ def _set(**values: Any) -> Callable[[dict[str, Any]], None]:
     (_set(decode="evil"), "decode"),
     (_set(labels=["neg", 3]), "labels"),
     (_set(labels=[]), "labels"),
+    (_set(labels=["neg", "\ud800"]), "labels"),  # a lone surrogate: UnicodeEncodeError printing the prediction
     (_set(inputs=["text", "nope"]), "inputs"),
     (_set(optional_inputs="text_pair"), "optional_inputs"),
     (_set(model_inputs=["input_ids"]), "model_inputs"),
@@ -237,3 +241,197 @@ def test_the_standalone_kind_table_is_bertstudios_registry():
         spec = get_spec(kind)
         assert (decode, inputs, optional) == (family(spec), tuple(spec.inputs), tuple(spec.optional_inputs))
         assert set(standalone_predict.DECODE_INPUTS[decode]) <= set(inputs)
+
+
+# --- hostile arguments and files given to the standalone predict.py ------------------------------
+
+
+def _refused(args: list[str], capsys, *fragments: str) -> str:
+    """predict.py's main: exit 2, one line on stderr holding every fragment; returns stdout."""
+    code = standalone_predict.main(args)
+    captured = capsys.readouterr()
+    lines = [line for line in captured.err.splitlines() if line.strip()]
+    assert code == 2 and len(lines) == 1 and lines[0].startswith("predict.py: error:"), captured.err
+    assert all(f in lines[0] for f in fragments), (fragments, lines[0])
+    return captured.out
+
+
+def _script(args: list[str], cwd: Path, timeout: float = 60, **options: Any) -> tuple[int | None, str, str]:
+    """predict.py run as a program, as a user runs it: (exit code, stdout, stderr); exit None if it
+    had not ended after ``timeout`` seconds (it was waiting on a FIFO, or starting 100000 threads)."""
+    try:
+        done = subprocess.run([sys.executable, standalone_predict.__file__, *args], cwd=cwd, capture_output=True,
+                              timeout=timeout, **options)
+    except subprocess.TimeoutExpired:
+        return None, "", "timed out"
+    return done.returncode, done.stdout.decode("utf-8", "replace"), done.stderr.decode("utf-8", "replace")
+
+
+def _one_line_exit_2(result: tuple[int | None, str, str], *fragments: str) -> None:
+    code, _, err = result
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert code == 2 and len(lines) == 1 and lines[0].startswith("predict.py: error:"), (code, err)
+    assert all(f in lines[0] for f in fragments), (fragments, lines[0])
+
+
+@pytest.mark.parametrize(("args", "argument"), [
+    (["--text", "a fine \udcff film"], "--text"),  # was TypeError in the tokenizer
+    (["--text", "fine", "--text-pair", "\udcff"], "--text-pair"),
+    (["--tokens", "a \udcffman"], "--tokens"),
+    (["--question", "who \udcff?", "--context", "a man ran"], "--question"),
+    (["--question", "who?", "--context", "\ud800"], "--context"),
+])
+def test_standalone_refuses_arguments_that_are_not_utf8(args, argument, export, capsys):
+    """On Linux an argument's bytes that are not UTF-8 reach sys.argv as lone surrogates."""
+    _refused(["--model", str(export / "model.onnx"), *args], capsys, argument, "not valid Unicode text")
+
+
+def test_standalone_refuses_undecodable_argument_bytes_as_a_program(export, tmp_path):
+    """The same, with real bytes on a real command line."""
+    args = [b"--model", os.fsencode(export / "model.onnx"), b"--text", b"a fine \xff film"]
+    _one_line_exit_2(_script(args, tmp_path), "--text", "0xff")
+
+
+@pytest.mark.parametrize(("line", "fragments"), [
+    (b'{"text": "\\ud800"}', ("'text'", "lone surrogate")),  # a JSON escape: was TypeError in the tokenizer
+    (b'{"text": "fine \xff"}', ("not UTF-8", "0xff")),  # was "cannot be read", with no line
+    (b'{"text": "\xed\xa0\x80"}', ("not UTF-8",)),  # a surrogate written as UTF-8 bytes
+])
+def test_standalone_refuses_jsonl_lines_that_are_not_unicode_text(line, fragments, export, tmp_path, capsys):
+    jsonl = tmp_path / "in.jsonl"
+    jsonl.write_bytes(b'{"text": "fine"}\n\n' + line + b"\n")
+    out = _refused(["--model", str(export / "model.onnx"), "--jsonl", str(jsonl)], capsys, "in.jsonl, line 3",
+                   *fragments)
+    assert len(out.strip().splitlines()) == 1  # the good first line was predicted
+
+
+def test_standalone_reads_every_json_line_and_standard_input(export, tmp_path, capsys, monkeypatch):
+    """A JSON string may hold U+2028 (it was cut there as a line break: "not JSON"), the file may
+    start with a byte order mark and end its lines with CRLF; --jsonl - reads standard input."""
+    jsonl = tmp_path / "in.jsonl"
+    body = '{"text": "a fine\u2028film"}\r\n{"text": "fine\u0085"}\r\n'.encode("utf-8")
+    jsonl.write_bytes(b"\xef\xbb\xbf" + body)
+    model = str(export / "model.onnx")
+    assert standalone_predict.main(["--model", model, "--jsonl", str(jsonl)]) == 0, capsys.readouterr().err
+    assert [json.loads(x)["label"] in ("neg", "pos") for x in capsys.readouterr().out.splitlines()] == [True, True]
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(body)))
+    assert standalone_predict.main(["--model", model, "--jsonl", "-"]) == 0, capsys.readouterr().err
+    assert len(capsys.readouterr().out.splitlines()) == 2
+
+
+def test_standalone_refuses_a_jsonl_that_is_not_a_regular_file(export, tmp_path, capsys):
+    """A FIFO made predict.py wait for a writer forever; a device was read as an empty file."""
+    model = str(export / "model.onnx")
+    fifo = tmp_path / "in.jsonl"
+    os.mkfifo(fifo)
+    _one_line_exit_2(_script(["--model", model, "--jsonl", str(fifo)], tmp_path), "in.jsonl", "named pipe",
+                     "--jsonl -")
+    _refused(["--model", model, "--jsonl", str(tmp_path)], capsys, "a folder, not a regular file")
+    if os.path.exists(os.devnull):
+        _refused(["--model", model, "--jsonl", os.devnull], capsys, "a device, not a regular file")
+
+
+@pytest.mark.parametrize("name", ["labels.json", "tokenizer.json", "model.onnx"])
+def test_standalone_refuses_export_files_that_are_not_regular_files(name, export, tmp_path):
+    """labels.json, tokenizer.json or the model as a FIFO: predict.py waited forever."""
+    bad = _copy(export, tmp_path / "bad")
+    (bad / name).unlink()
+    os.mkfifo(bad / name)
+    _one_line_exit_2(_script(["--model", str(bad / "model.onnx"), *TEXT], tmp_path), name, "named pipe")
+
+
+@pytest.mark.parametrize("threads", ["0", "-1", "abc", "1.5", str(standalone_predict.MAX_THREADS + 1)])
+def test_standalone_refuses_a_thread_count_out_of_range(threads, export, capsys):
+    """0 and any count were taken (-1 was refused with argparse's usage block, a SystemExit)."""
+    _refused(["--model", str(export / "model.onnx"), "--threads", threads, *TEXT], capsys, "--threads")
+
+
+def test_standalone_takes_a_sane_thread_count_and_refuses_an_absurd_one(export, tmp_path, capsys):
+    """--threads 100000 ran for minutes starting threads."""
+    model = str(export / "model.onnx")
+    for threads in ("1", "2"):
+        assert standalone_predict.main(["--model", model, "--threads", threads, *TEXT]) == 0
+        assert json.loads(capsys.readouterr().out)["label"] in ("neg", "pos")
+    _one_line_exit_2(_script(["--model", model, "--threads", "100000", *TEXT], tmp_path), "--threads", "100000")
+
+
+@pytest.mark.parametrize(("args", "fragments"), [
+    (["--text", "fine"], ("--jsonl", "--text")),  # --text was silently ignored
+    (["--tokens", "a b", "--question", "who"], ("--jsonl", "--tokens", "--question")),
+])
+def test_standalone_refuses_inline_inputs_with_jsonl(args, fragments, export, tmp_path, capsys):
+    jsonl = tmp_path / "in.jsonl"
+    jsonl.write_text('{"text": "fine"}\n', encoding="utf-8")
+    out = _refused(["--model", str(export / "model.onnx"), "--jsonl", str(jsonl), *args], capsys, *fragments)
+    assert out == ""
+
+
+def test_standalone_refuses_inputs_the_model_does_not_read(export, tmp_path, capsys):
+    """A sentence model given a text pair or a question predicted on the text alone, exit 0."""
+    model = str(export / "model.onnx")
+    _refused(["--model", model, *TEXT, "--text-pair", "a man"], capsys, "does not read text_pair")
+    _refused(["--model", model, *TEXT, "--tokens", "a man"], capsys, "does not read tokens")
+    jsonl = tmp_path / "in.jsonl"
+    jsonl.write_text('{"text": "fine", "question": "who?"}\n', encoding="utf-8")
+    _refused(["--model", model, "--jsonl", str(jsonl)], capsys, "line 1", "does not read question")
+
+
+@pytest.mark.parametrize(("args", "fragments"), [
+    (["--text", "a", "--text", "b"], ("--text", "given twice")),  # the first was silently dropped
+    (["--threads", "1", "--threads", "2", *TEXT], ("--threads", "given twice")),
+    (["--bogus", *TEXT], ("unrecognized arguments",)),  # was argparse's usage block and SystemExit
+    (["--text"], ("--text", "expected one argument")),
+    (["--jsonl", ""], ("--jsonl", "empty path")),  # was read as no --jsonl at all
+])
+def test_standalone_refuses_bad_arguments_in_one_line(args, fragments, export, capsys):
+    _refused(["--model", str(export / "model.onnx"), *args], capsys, *fragments)
+
+
+def test_standalone_refuses_a_model_path_that_is_not_a_model_file(export, tmp_path, capsys):
+    """An empty --model fell back to model.onnx beside the script; a folder or a missing file was
+    reported as a missing labels.json in the folder above."""
+    _refused(["--model", "", *TEXT], capsys, "--model", "empty path")
+    _refused(["--model", str(export), *TEXT], capsys, str(export), "a folder, not a regular file")
+    _refused(["--model", str(export / "absent.onnx"), *TEXT], capsys, "absent.onnx", "no such file")
+    _refused(["--model", str(tmp_path / "a\nb\udcff.onnx"), *TEXT], capsys, "a\\nb", "no such file")  # one line
+
+
+def test_standalone_writes_to_an_output_that_cannot_show_every_character(export, tmp_path):
+    """Non-ASCII label names on an ASCII (or Windows code page) stdout: UnicodeEncodeError."""
+    odd = _copy(export, tmp_path / "odd", _set(labels=["n\u00e9gatif", "positif \u2713"]))
+    env = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    code, out, err = _script(["--model", str(odd / "model.onnx"), *TEXT], tmp_path, env=env)
+    assert code == 0 and "Traceback" not in err, err
+    assert set(json.loads(out)["probs"]) == {"n\u00e9gatif", "positif \u2713"}
+
+
+def test_standalone_stops_quietly_when_its_reader_goes_away(export, tmp_path):
+    """predict.py --jsonl FILE | head -1: BrokenPipeError's traceback."""
+    jsonl = tmp_path / "in.jsonl"
+    jsonl.write_text('{"text": "fine"}\n' * 5, encoding="utf-8")
+    child = subprocess.Popen([sys.executable, standalone_predict.__file__, "--model", str(export / "model.onnx"),
+                              "--jsonl", str(jsonl)], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    child.stdout.close()  # before it writes: it is still loading the model
+    try:
+        err = child.communicate(timeout=60)[1].decode("utf-8", "replace")
+    finally:
+        child.kill()
+    assert child.returncode == 1 and err == "", err
+
+
+def test_standalone_refuses_a_model_that_gives_nan(export, tmp_path, capsys):
+    """A graph whose logits are infinite or NaN: printed "NaN" (not JSON) as a prediction, exit 0."""
+    bad = _copy(export, tmp_path / "bad")
+    nodes = [helper.make_node("Slice", ["input_ids", "zero", "two", "one"], ["cut"]),
+             helper.make_node("Cast", ["cut"], ["ids"], to=FLOAT),
+             helper.make_node("Div", ["ids", "nothing"], ["logits"])]  # x / 0: inf, and 0 / 0: NaN
+    initializers = [helper.make_tensor(n, INT, [1], [v]) for n, v in (("zero", 0), ("two", 2), ("one", 1))]
+    initializers.append(helper.make_tensor("nothing", FLOAT, [], [0.0]))
+    graph = helper.make_graph(nodes, "nan", [helper.make_tensor_value_info(n, t, s) for n, (t, s) in STANDARD.items()],
+                              [helper.make_tensor_value_info("logits", FLOAT, ["batch", 2])], initializer=initializers)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    onnx.save(model, str(bad / "model.onnx"))
+    out = _refused(["--model", str(bad / "model.onnx"), *TEXT], capsys, "model.onnx", "NaN or infinite")
+    assert out == ""
+
