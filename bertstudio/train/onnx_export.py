@@ -36,6 +36,7 @@ from bertstudio.errors import BertStudioError, ConfigError, DataError, TrainingE
 log = logging.getLogger(__name__)
 
 FP32_FILE, INT8_FILE, META_FILE, SCRIPT_FILE = "model.onnx", "model.int8.onnx", "labels.json", "predict.py"
+MAX_META_BYTES = 16 << 20  # labels.json: the names of at most a few thousand labels and the settings
 INPUT_ORDER = ("input_ids", "attention_mask", "token_type_ids")
 TOLERANCE = 1e-3  # the exported graph must give the PyTorch model's outputs within this
 Progress = Callable[[float, str], None]
@@ -421,12 +422,14 @@ def read_meta(folder: str | Path) -> dict[str, Any]:
 
     path = Path(folder) / META_FILE
     from bertstudio.data.formats.common import parse_json
+    from bertstudio.data.regular_file import read_regular_text
 
-    try:
-        meta = parse_json(path.read_text(encoding="utf-8"), path)  # a lone surrogate in a name is refused too
-    except FileNotFoundError:
-        raise ConfigError("not an ONNX export: labels.json is missing", path=folder,
-                          expected="a folder written by bertstudio export-onnx") from None
+    try:  # a regular file only (a FIFO blocked the read), then a lone surrogate in a name is refused too
+        text = read_regular_text(path, missing_ok=True, max_bytes=MAX_META_BYTES)
+        if text is None:
+            raise ConfigError("not an ONNX export: labels.json is missing", path=folder,
+                              expected="a folder written by bertstudio export-onnx")
+        meta = parse_json(text, path)
     except DataError as exc:
         raise ConfigError(f"cannot read the export's labels: {exc.problem}", path=path, where=exc.where,
                           expected=exc.expected) from None

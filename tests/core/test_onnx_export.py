@@ -356,3 +356,19 @@ def test_an_export_whose_labels_are_no_text_is_refused(make_export, tmp_path, ca
     code = main(["--quiet", "predict", "--model", str(copy / "model.onnx"), "--text", "hi"], out=io.StringIO())
     err = capsys.readouterr().err
     assert code == 2 and "labels.json" in err and "surrogate" in err and len(err.strip().splitlines()) == 1, err
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes need POSIX")
+def test_an_export_whose_labels_file_is_a_pipe_is_refused_not_waited_on(make_export, tmp_path, capsys):
+    """labels.json as a FIFO: bertstudio predict blocked forever reading it."""
+    import shutil
+
+    _, _, out = make_export("sentence")
+    copy = tmp_path / "export"
+    shutil.copytree(out, copy)
+    (copy / "labels.json").unlink()
+    os.mkfifo(copy / "labels.json")
+    capsys.readouterr()
+    code = main(["--quiet", "predict", "--model", str(copy / "model.onnx"), "--text", "hi"], out=io.StringIO())
+    err = capsys.readouterr().err
+    assert code == 2 and "labels.json" in err and "not a regular file" in err, err
