@@ -14,6 +14,7 @@ import argparse
 import json
 import logging
 import os
+import re
 import signal
 import sys
 import threading
@@ -418,6 +419,8 @@ def cmd_glue(args: argparse.Namespace, out: TextIO) -> int:
     notes, failed, code = [], [], EXIT_OK
     settings = {k: v for k, v in given_settings(args).items() if k not in ("data_dir", "output_dir")}
     presets = [get_preset(t.strip()) for t in args.tasks.split(",") if t.strip()]
+    if not presets:  # --tasks "" ran nothing, then blamed the data folder
+        raise ConfigError("no task named", where="--tasks", expected="comma-separated GLUE task names, e.g. SST-2,RTE")
     configs = [TrainConfig(task=preset.kind, glue_task=preset.name, data_dir=str(data_dir / preset.name),
                            output_dir=str(root / preset.name), **settings) for preset in presets]  # every setting checked first
     _check_glue_places(data_dir, root, presets, overwrite=bool(settings.get("overwrite")))
@@ -508,6 +511,15 @@ def _utf8(word: str) -> bool:
     return True
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _printable(text: str) -> str:
+    """An error line with the control characters a path or name may carry written as escapes: an
+    ESC in a file name echoed raw recoloured (or rewrote) the user's terminal."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     global _tracebacks_before
     from bertstudio.logsetup import setup_logging, tracebacks_logged
@@ -529,13 +541,13 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         return COMMANDS[args.command](args, out)
     except BertStudioError as exc:
         log.debug("user error", exc_info=True)
-        sys.stderr.write(f"bertstudio: error: {exc}\n")
+        sys.stderr.write(f"bertstudio: error: {_printable(str(exc))}\n")
         return EXIT_USAGE
     except KeyboardInterrupt:
         sys.stderr.write("bertstudio: interrupted\n")
         return EXIT_INTERRUPTED
     except Exception as exc:  # a bug: one line for the user, the traceback in the log
         log.error("unexpected error", exc_info=True)
-        text = str(exc).replace("\n", " ")
+        text = _printable(str(exc).replace("\n", " "))
         sys.stderr.write(f"bertstudio: internal error: {type(exc).__name__}: {text}{_details()}\n")
         return EXIT_FAILED

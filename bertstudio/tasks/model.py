@@ -389,6 +389,7 @@ def inspect_model_folder(path: str | Path) -> dict[str, Any] | None:
     if not folder.is_dir():
         raise ConfigError("not a model folder", path=folder, expected="a folder with config.json and the model's files")
     check_folder_files(folder)  # a FIFO or device inside would block whichever reader opens it
+    _refuse_run_or_export_folder(folder)
     for name in ("config.json", *WEIGHT_FILES, *TOKENIZER_FILES):  # transformers says only "no file named ..."
         if (folder / name).is_dir():
             raise ConfigError("is a folder, not a file", path=folder / name, expected=f"{name} as the model saved it")
@@ -400,6 +401,18 @@ def inspect_model_folder(path: str | Path) -> dict[str, Any] | None:
         raise ConfigError("the model folder has no tokenizer files", path=folder,
                           expected="one of " + ", ".join(TOKENIZER_FILES))
     return raw
+
+
+def _refuse_run_or_export_folder(folder: Path) -> None:
+    """A run folder or an ONNX export given where a model folder goes: say which file to give
+    (it was "config.json is missing", or a weights error for an export)."""
+    if not (folder / "config.json").is_file() and (folder / "model" / "config.json").is_file():
+        raise ConfigError("a run folder, not a model folder", path=folder,
+                          expected=f"the run's model folder: {folder / 'model'}")
+    onnx = sorted(folder.glob("*.onnx"))
+    if onnx and (folder / "labels.json").is_file():
+        raise ConfigError("an ONNX export, not a model folder", path=folder,
+                          expected=f"its model file, {folder / onnx[0].name}, for predict and evaluate")
 
 
 def _cached_hub_config(repo_id: str) -> dict[str, Any] | None:

@@ -100,7 +100,7 @@ def pick_precision(preference: str, device: str, *, cuda_bf16: bool = False, cpu
     """
     if preference != "auto":
         if preference == "fp16" and not device.startswith("cuda"):
-            raise ConfigError("fp16 training needs a CUDA GPU", where="precision", expected="auto, fp32 or bf16")
+            raise ConfigError("fp16 needs a CUDA GPU", where="precision", expected="auto, fp32 or bf16")
         return preference
     if device.startswith("cuda"):
         return "bf16" if cuda_bf16 else "fp16"

@@ -454,3 +454,28 @@ def test_data_settings_the_run_would_not_read_are_refused(sentiment_files, tiny_
     config.write_text(f'train_file = "{train}"\nhold_out = 0.2\n', encoding="utf-8")
     code, _, err = run([*base, "--config", str(config), "--eval", str(dev), "--out", str(tmp_path / "r2")], capsys)
     assert code == 2 and str(config) in err and "--hold-out would not be used" in err, err
+
+
+def test_messages_say_what_to_give_instead(trained: Path, sentiment_files, tmp_path: Path, capsys) -> None:
+    """A run folder or an export given as --model named a missing config.json or weights; fp16 on a
+    CPU spoke of training to evaluate; --tasks "" blamed the data folder; an ESC in a path reached
+    the terminal raw."""
+    train, _ = sentiment_files
+    export = tmp_path / "export"
+    export.mkdir()
+    for name in ("model.onnx", "labels.json", "config.json", "tokenizer.json"):
+        (export / name).write_text("{}", encoding="utf-8")
+    cases = (
+        (["predict", "--model", str(trained), "--text", "hi"], f"expected the run's model folder: {trained / 'model'}"),
+        (["train", "--model", str(trained), "--train", str(train), "--out", str(tmp_path / "r")], "a run folder"),
+        (["predict", "--model", str(export), "--text", "hi"], f"its model file, {export / 'model.onnx'}"),
+        (["evaluate", "--model", str(trained / "model"), "--eval", str(train), "--precision", "fp16"],
+         "fp16 needs a CUDA GPU"),
+        (["glue", "--tasks", " , ", "--data-dir", str(tmp_path / "glue"), "--out", str(tmp_path / "g")],
+         "--tasks: no task named"),
+        (["predict", "--model", str(tmp_path / "a\x1b[31mb"), "--text", "hi"], "a\\x1b[31mb"),
+    )
+    for argv, fragment in cases:
+        code, _, err = run(argv, capsys)
+        line = err.strip().splitlines()[-1]
+        assert code == 2 and fragment in line and "\x1b" not in err, (argv, err)
