@@ -506,8 +506,8 @@ class ResultsPage(QWidget):
                 where=where, n=changed, m=len(value))
         else:
             text = self.tr("{where}: the gold value is now the run's prediction").format(where=where)
-        if r.split != "train":
-            text += self.tr("; this run's scores were computed with the earlier gold")
+        # every row shown was scored (a dev/test row, or a training row the run held out): so was its old gold
+        text += self.tr("; this run's scores were computed with the earlier gold")
         return text + self.tr(" (Edit > Undo restores it)")
 
     def _apply(self, r: PredictionRow, value: Any) -> bool:

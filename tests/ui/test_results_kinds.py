@@ -93,6 +93,19 @@ def test_tagging_results_show_spans_and_filter_errors(qtbot, session, tagging_ru
     assert session.project.gold("dev", 3) == SENTS[3][1]
 
 
+def test_a_held_out_training_row_taken_as_gold_says_the_scores_used_its_old_gold(qtbot, session):
+    """A run without dev data scores rows it held out of the train split: taking one's prediction
+    said nothing of the scores (the note was kept for dev and test rows only)."""
+    from bertstudio.ui.predictions_model import PredictionRow
+
+    page = ResultsPage(session)
+    qtbot.addWidget(page)
+    held_out = PredictionRow(index=0, split="train", row=6, example={}, gold="pos", pred={})
+    text = page._accepted_text(held_out, "neg", "pos")
+    assert text == ("Train row 7: the gold value is now the run's prediction; this run's scores were computed "
+                    "with the earlier gold (Edit > Undo restores it)")
+
+
 def test_ner_results_say_how_few_entities_the_scores_rest_on_and_keep_the_title_on_its_table(qtbot, session):
     """An NER run on a few sentences gave no small-sample note (only classification did), and the
     per-type table's title floated far above the table in a tall window."""
