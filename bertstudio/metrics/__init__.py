@@ -9,6 +9,7 @@ from bertstudio.metrics.classification import CLASSIFICATION_METRICS, classifica
 from bertstudio.metrics.glue import (
     GLUE_METRICS,
     LOWER_IS_BETTER,
+    SIGNED_METRICS,
     canonical_task,
     glue_task_metrics,
     is_glue_task,
@@ -24,6 +25,7 @@ __all__ = [
     "CONVENTIONS",
     "GLUE_METRICS",
     "LOWER_IS_BETTER",
+    "SIGNED_METRICS",
     "ScoreRow",
     "Scoreboard",
     "canonical_task",

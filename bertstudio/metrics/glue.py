@@ -27,6 +27,9 @@ _CORRELATIONS = frozenset({"pearson", "spearman"})
 # Metrics where lower is better (the engine's best-checkpoint choice needs to know).
 LOWER_IS_BETTER = frozenset({"mse", "loss"})
 
+# Metrics that range from -1 (every other one of the main metrics starts at 0).
+SIGNED_METRICS = frozenset({"mcc", *_CORRELATIONS})
+
 
 def canonical_task(task: str) -> str:
     """The leaderboard spelling of a preset's name ("sst2" -> "SST-2", "MNLI" -> "MNLI-m")."""

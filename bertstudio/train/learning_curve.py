@@ -90,7 +90,11 @@ class LearningCurve:
             return None
         n, mean = self.summary()[-1][:2]
         low, high = self.fit.predict_range(2 * n)
-        return n, mean, self.fit.predict(2 * n), low, high
+        # the fit knows the ceiling, not the floor: a wide range ran past it ("95% range -28.0 to 80.1")
+        from bertstudio.metrics import SIGNED_METRICS
+
+        floor = -1.0 if self.metric in SIGNED_METRICS else 0.0
+        return n, mean, max(self.fit.predict(2 * n), floor), max(low, floor), max(high, floor)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"metric": self.metric, "cancelled": self.cancelled,

@@ -47,6 +47,20 @@ def test_power_law_range_covers_the_truth_under_seed_noise():
     assert high - low < 0.05
 
 
+def test_the_doubling_range_never_leaves_the_metrics_range():
+    """Noisy points on tiny sets gave "95% range -28.0 to 80.1" for an accuracy: the fit knows the
+    ceiling (1), not the floor (0; -1 for MCC and correlations)."""
+    from bertstudio.train.learning_curve import CurvePoint, LearningCurve
+
+    sizes, values = [4, 4, 4, 8, 8, 8], [0.1, 0.9, 0.5, 0.2, 0.95, 0.55]
+    for metric, floor in (("accuracy", 0.0), ("mcc", -1.0)):
+        curve = LearningCurve(metric, [CurvePoint(n, i, v) for i, (n, v) in enumerate(zip(sizes, values))])
+        curve.fit = fit_power_law(sizes, values)
+        assert curve.fit.predict_range(16)[0] < floor  # the raw range runs past the floor here
+        _, _, predicted, low, high = curve.doubling()
+        assert floor <= low <= predicted <= high <= 1.0
+
+
 @pytest.fixture
 def config(tiny) -> TrainConfig:
     return TrainConfig(task="sentence", model=tiny, epochs=1, lr=2e-3, batch_size=8, max_length=32,
