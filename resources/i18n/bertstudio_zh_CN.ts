@@ -326,14 +326,19 @@
         <translation>请先导入或标注训练样例。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_checks.py" line="46"/>
+        <location filename="../../bertstudio/ui/train_checks.py" line="47"/>
         <source>Label at least {k} training examples first ({n} labelled so far).</source>
         <translation>请先标注至少 {k} 个训练样例(目前已标注 {n} 个)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_checks.py" line="52"/>
+        <location filename="../../bertstudio/ui/train_checks.py" line="53"/>
         <source>Label at least {k} training examples of each label first; too few so far: {which}.</source>
         <translation>请先为每个标签标注至少 {k} 个训练样例；目前不足的标签:{which}。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_checks.py" line="65"/>
+        <source>Label at least {k} training examples, or some dev examples, first: with no dev split a run evaluates on training examples it holds out ({n} labelled so far).</source>
+        <translation>请先标注至少 {k} 个训练样本，或添加一些开发集样本：没有开发集时，训练会留出部分训练样本用于评估（目前已标注 {n} 个）。</translation>
     </message>
 </context>
 <context>

@@ -172,7 +172,8 @@ def test_runs_are_named_after_what_they_are_and_can_be_renamed(qtbot, session):
 def test_start_waits_for_two_labelled_rows_per_label(qtbot, tmp_path):
     rows = [{"text": "good movie", "label": "pos"}, {"text": "bad movie", "label": "neg"},
             {"text": "great film", "label": None}, {"text": "boring film", "label": None}]
-    session = _session(tmp_path, {"train": rows})
+    # a labelled dev row: with none, 4 rows are also too few to hold some out (the next check)
+    session = _session(tmp_path, {"train": rows, "dev": [{"text": "fine film", "label": "pos"}]})
     try:
         page = TrainingPage(session)
         qtbot.addWidget(page)

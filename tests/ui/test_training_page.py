@@ -672,3 +672,23 @@ def test_a_project_without_settings_starts_at_the_defaults_not_the_last_projects
         assert not page.form.length_chosen
     finally:
         session.close()
+
+
+def test_too_few_rows_to_hold_out_is_said_before_start_in_the_apps_words(qtbot, tmp_path: Path):
+    """6 labelled rows and no dev split passed the per-label check, then Start failed with the
+    core's untranslated 'hold_out: too few labelled examples ...'."""
+    project = Project.create(tmp_path / "few", name="few", kind="sentence", labels=["neg", "pos"])
+    rows = [{"text": t, "label": "pos"} for t in _POS[:3]] + [{"text": t, "label": "neg"} for t in _NEG[:3]]
+    project.import_examples(from_records("sentence", rows, labels=["neg", "pos"]), "train")
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    page = TrainingPage(session)
+    qtbot.addWidget(page)
+    page._refresh_state()
+    assert not page.start_button.isEnabled()
+    assert "Label at least 10 training examples, or some dev examples" in page.status_label.text()
+    assert "6 labelled so far" in page.start_button.toolTip() and "hold_out" not in page.status_label.text()
+    project.import_examples(from_records("sentence", rows[:2], labels=["neg", "pos"]), "dev")
+    session.data_imported.emit("dev")
+    page._refresh_state()
+    assert page.start_button.isEnabled()
+    project.close(compact=False)
