@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 from bertstudio.data.kinds import entity_types, get_spec, is_bio_tag_set
 from bertstudio.ui.assist_delegate import SuggestionDelegate
 from bertstudio.ui.data_model import ExampleTableModel, arrow_table, latest_predictions, search_rows, unlabelled_rows
-from bertstudio.ui.session import SPLITS, ProjectSession, split_name
+from bertstudio.ui.session import SPLITS, ProjectSession, count_name, split_name
 
 FILTER_ALL, FILTER_UNLABELLED, FILTER_LABEL, FILTER_DISAGREE = "all", "unlabelled", "label", "disagree"
 
@@ -373,6 +373,8 @@ class DataPage(QWidget):
             counts = {etype: counts.get(f"B-{etype}", 0) for etype in entity_types(labels)}
         elif get_spec(self.session.kind).gold.per_token:  # tag counts: the outside tag says nothing
             counts = {k: v for k, v in counts.items() if k != "O" and v}
+        elif get_spec(self.session.kind).gold.fixed_keys:  # QA: "with an answer", not the key "no_answer"
+            counts = {count_name(k): v for k, v in counts.items()}
         self.distribution.set_counts(counts, self.session.label_colours())
 
     def _on_selection_changed(self, selected: QItemSelection, _deselected: QItemSelection) -> None:

@@ -29,6 +29,7 @@ from PySide6.QtCore import QCoreApplication, QObject, Signal
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QSpinBox, QVBoxLayout, QWidget
 
 from bertstudio.errors import BertStudioError
+from bertstudio.ui.session import count_name
 from bertstudio.ui.worker import ThreadJob
 
 log = logging.getLogger(__name__)
@@ -275,9 +276,8 @@ class FileSurveyBox(QWidget):
                                                                             mean=f"{mean:.2f}")
         if not summary.counts or not summary.uses:
             return ""
-        names = {"answer": self.tr("with an answer"), "no_answer": self.tr("without an answer")}
         fixed = bool(self._result is not None and self._result.spec.gold.fixed_keys)
-        items = [f"{names.get(k, k) if fixed else k}: {n:,} ({100 * n / summary.uses:.1f}%)"
+        items = [f"{count_name(k) if fixed else k}: {n:,} ({100 * n / summary.uses:.1f}%)"
                  for k, n in summary.counts[:SHOWN_LABELS]]
         if len(summary.counts) > SHOWN_LABELS:
             items.append(self.tr("and {n} more").format(n=len(summary.counts) - SHOWN_LABELS))

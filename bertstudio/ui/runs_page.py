@@ -33,6 +33,7 @@ from bertstudio.metrics.display import format_metric
 from bertstudio.train.events import RunFinished
 from bertstudio.errors import BertStudioError
 from bertstudio.train.rundir import RunInfo, read_run, rename_run
+from bertstudio.ui.new_project_dialog import kind_name
 from bertstudio.ui.run_follower import RunFollower
 from bertstudio.ui.training_monitor import TrainingMonitor
 
@@ -126,7 +127,7 @@ class RunsModel(QAbstractTableModel):
                     "running": self.tr("running"), "damaged": self.tr("damaged"),  # the tooltip says which file and why
                     "unknown": self.tr("unknown")}.get(info.status, info.status)
         if key == "task":
-            return info.glue_task or info.kind or ""
+            return info.glue_task or (kind_name(info.kind) if info.kind else "")
         if c is None:  # no readable config.toml: no settings to show
             return "" if key != "started" else self._started(info)
         if key == "model":

@@ -49,6 +49,16 @@ def split_name(split: str) -> str:
     """``split`` as the interface's language calls it (a split it does not know, as it is)."""
     return QCoreApplication.translate("Splits", _SPLIT_NAMES[split]) if split in _SPLIT_NAMES else split
 
+# the label-count keys of a gold type without a label set (QA: GoldType.fixed_keys), as shown
+_COUNT_NAMES = {"answer": QT_TRANSLATE_NOOP("GoldCounts", "with an answer"),
+                "no_answer": QT_TRANSLATE_NOOP("GoldCounts", "without an answer")}
+
+
+def count_name(key: str) -> str:
+    """A label-count key of a kind without labels ("no_answer") as the interface's language says it."""
+    return QCoreApplication.translate("GoldCounts", _COUNT_NAMES[key]) if key in _COUNT_NAMES else key
+
+
 _MAX_RECENT = 10
 # Distinct, readable label colours (Okabe-Ito first, then Tableau), used when a project keeps none.
 PALETTE: tuple[str, ...] = (

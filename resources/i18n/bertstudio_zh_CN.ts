@@ -945,64 +945,54 @@
 <context>
     <name>FileSurveyBox</name>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="70"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="71"/>
         <source>{share}% of the word pieces of {n} sampled examples are [UNK] for the model {model}: those words are lost to it, and training on such text learns less. Use a model made for this language, e.g. {models}, on the Train page (a Hub id, or a local model folder to work offline).</source>
         <translation>抽样的 {n} 个样本中，有 {share}% 的词片段对模型 {model} 来说是 [UNK]：这些词对它而言已丢失，在这样的文本上训练学到的更少。请在“训练”页使用为该语言构建的模型，例如 {models}（Hub id，或离线使用的本地模型文件夹）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="142"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="143"/>
         <source>Import only</source>
         <translation>只导入</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="146"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="147"/>
         <source>first rows</source>
         <translation>前若干行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="147"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="148"/>
         <source>random rows, seed</source>
         <translation>随机行，种子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="149"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="150"/>
         <source>Keep a big file&apos;s sample small: the first N rows, or N rows drawn at random with a seed (the same seed draws the same rows)</source>
         <translation>让大文件的样本保持小巧:取前 N 行，或用随机种子随机抽取 N 行(相同的种子抽到相同的行)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="192"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="193"/>
         <source>Counting the rows of the whole file…</source>
         <translation>正在统计整个文件的行数…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="260"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="261"/>
         <source>{rows} rows, {labelled} labelled</source>
         <translation>{rows} 行，已标注 {labelled} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="264"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="265"/>
         <source>importing {n} of them</source>
         <translation>导入其中 {n} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="268"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="269"/>
         <source>The tags are IOB1 (I- opens an entity): they are read as BIO, with B- on each entity&apos;s first word.</source>
         <translation>这些标签是 IOB1（I- 开始一个实体）：将按 BIO 读取，每个实体的第一个词标为 B-。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="274"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="275"/>
         <source>Scores from {lo} to {hi}, mean {mean}</source>
         <translation>分数从 {lo} 到 {hi}，平均 {mean}</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="278"/>
-        <source>with an answer</source>
-        <translation>有答案</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="278"/>
-        <source>without an answer</source>
-        <translation>无答案</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/import_survey.py" line="283"/>
@@ -1018,6 +1008,19 @@
         <location filename="../../bertstudio/ui/import_survey.py" line="286"/>
         <source>Labels:</source>
         <translation>标签:</translation>
+    </message>
+</context>
+<context>
+    <name>GoldCounts</name>
+    <message>
+        <location filename="../../bertstudio/ui/session.py" line="53"/>
+        <source>with an answer</source>
+        <translation>有答案</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/session.py" line="54"/>
+        <source>without an answer</source>
+        <translation>无答案</translation>
     </message>
 </context>
 <context>
@@ -2276,17 +2279,17 @@
 <context>
     <name>ProjectSession</name>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="174"/>
+        <location filename="../../bertstudio/ui/session.py" line="184"/>
         <source>Rename label {a} to {b}</source>
         <translation>将标签 {a} 重命名为 {b}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="277"/>
+        <location filename="../../bertstudio/ui/session.py" line="287"/>
         <source>Replace the rows of %1</source>
         <translation>替换 %1 的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="290"/>
+        <location filename="../../bertstudio/ui/session.py" line="300"/>
         <source>Restore the rows of %1</source>
         <translation>恢复 %1 的行</translation>
     </message>
@@ -2945,102 +2948,102 @@
 <context>
     <name>RunsModel</name>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="110"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="111"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="110"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="111"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="110"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="111"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="110"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="111"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="110"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="111"/>
         <source>Mode</source>
         <translation>模式</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="110"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="111"/>
         <source>Epochs</source>
         <translation>轮数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="111"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="112"/>
         <source>LR</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="111"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="112"/>
         <source>Batch</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="111"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="112"/>
         <source>Main score</source>
         <translation>主要分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="111"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="112"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="125"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="126"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="125"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="126"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="125"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="126"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="126"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="127"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="126"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="127"/>
         <source>damaged</source>
         <translation>已损坏</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="127"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="128"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="149"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="150"/>
         <source>top %1 layers</source>
         <translation>顶部 %1 层</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="150"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="151"/>
         <source>full</source>
         <translation>全部微调</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="150"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="151"/>
         <source>frozen</source>
         <translation>冻结编码器</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="150"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="151"/>
         <source>LoRA</source>
         <translation>LoRA</translation>
     </message>
@@ -3048,73 +3051,73 @@
 <context>
     <name>RunsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="172"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="173"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="174"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="175"/>
         <source>Open run folder…</source>
         <translation>打开运行文件夹…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="176"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="177"/>
         <source>Follow selected run live</source>
         <translation>实时跟踪所选运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="178"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="179"/>
         <source>Compare</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="179"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="180"/>
         <source>Select two runs to compare their curves, settings and predictions</source>
         <translation>选择两次运行，比较它们的曲线、设置和预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="181"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="182"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="182"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="183"/>
         <source>Give the selected run of this project a name of your own</source>
         <translation>为本项目中选中的运行起一个自己的名字</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="231"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="232"/>
         <source>Select a run to see its curves; double-click it to open its results.</source>
         <translation>选择一个运行以查看其曲线；双击可打开其结果。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="233"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="234"/>
         <source>No runs yet: start one on the Train page, and it appears here as it trains.</source>
         <translation>还没有运行：在“训练”页开始一个，训练时它会出现在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="234"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="235"/>
         <source>No project open: open or create one to see its runs, or open a run folder.</source>
         <translation>没有打开的项目：打开或新建一个项目以查看其运行，或打开一个运行文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="255"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="260"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="256"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="261"/>
         <source>Rename run</source>
         <translation>重命名运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="255"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="256"/>
         <source>New name:</source>
         <translation>新名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="282"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="283"/>
         <source>Open a run folder (with history.jsonl)</source>
         <translation>打开运行文件夹(含 history.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="308"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="309"/>
         <source>Following {folder}</source>
         <translation>正在跟踪 {folder}</translation>
     </message>

@@ -278,3 +278,47 @@ def test_why_the_assistant_picked_a_row_is_said_in_the_users_language(qapp):
     finally:
         for translator in installed:
             qapp.removeTranslator(translator)
+
+
+def test_task_kinds_and_answer_counts_are_said_in_the_users_language(qtbot, qapp, tmp_path):
+    """A drive in zh_CN read a QA project's label distribution as "answer" / "no_answer" and the
+    Runs page's task column as "sentence", in English."""
+    from bertstudio import app as app_module
+    from bertstudio.data.examples import from_records
+    from bertstudio.data.project import Project
+    from bertstudio.train.config import TrainConfig
+    from bertstudio.ui.data_page import DataPage
+    from bertstudio.ui.runs_page import RunsPage
+    from bertstudio.ui.session import ProjectSession
+
+    context = "Paris is the capital of France."
+    rows = [{"id": "a", "title": "t", "context": context, "question": "Capital?",
+             "answers": {"text": ["Paris"], "answer_start": [0]}},
+            {"id": "b", "title": "t", "context": context, "question": "Moon?", "answers": {"text": [], "answer_start": []}}]
+    project = Project.create(tmp_path / "qa", name="qa", kind="qa")
+    project.import_examples(from_records("qa", rows), "train")
+    run = project.new_run_dir("first")
+    TrainConfig(task="sentence", labels=["neg", "pos"], output_dir=str(run)).save(run / "config.toml")
+    installed = app_module.install_translators(qapp, "zh_CN")
+    try:
+        session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+        data = DataPage(session)
+        qtbot.addWidget(data)
+        data._update_counts()
+        shown = set(data.distribution._bars)
+        assert shown == {"有答案", "无答案"}, shown
+        runs = RunsPage(session)
+        qtbot.addWidget(runs)
+        model = runs.model
+        task = model.data(model.index(0, model.COLUMNS.index("task")))
+        assert task and "sentence" not in task and task == kind_name_zh("sentence"), task
+        session.close()
+    finally:
+        for translator in installed:
+            qapp.removeTranslator(translator)
+
+
+def kind_name_zh(kind: str) -> str:
+    from bertstudio.ui.new_project_dialog import kind_name
+
+    return kind_name(kind)
