@@ -119,8 +119,8 @@ def test_a_run_folder_written_before_this_version_still_lists(qtbot, session, tm
     qtbot.addWidget(page)
     m = page.model
     row = {m.COLUMNS[c]: m.index(0, c).data() for c in range(m.columnCount())}
-    assert (row["status"], row["task"], row["lr"], row["batch"], row["score"]) == ("finished", "sentence", "2e-05", "16",
-                                                                                  "accuracy 91.0")
+    assert (row["status"], row["task"], row["lr"], row["batch"], row["score"]) == (
+        "finished", "Single sentence classification", "2e-05", "16", "accuracy 91.0")
 
 
 def test_picking_a_run_shows_its_curves_and_the_empty_page_says_what_to_do(qtbot, session, tmp_path):
