@@ -54,7 +54,7 @@ def _fits_conll(examples: Any) -> bool:
 def _check_out_dir(out: Path, overwrite: bool) -> None:
     """``out`` came through check_folder_path: absent, or a folder."""
     if out.is_dir() and any(out.iterdir()) and not overwrite:
-        raise ConfigError("the export folder is not empty", path=out, expected="a new or empty folder (or overwrite=True)")
+        raise ConfigError("the export folder is not empty", path=out, expected="a new or empty folder")
 
 
 def export_run(

@@ -207,3 +207,9 @@ def test_export_run_inside_the_folder_needs_no_flags(tmp_path: Path, capsys: pyt
     stdout = io.StringIO()
     assert cli_main(["export-run", "--config", str(config), "--out", str(tmp_path / "export")], out=stdout) == 0
     assert f"train: {tmp_path / 'shared' / 'data' / 'train.tsv'} -> data/train.jsonl (6 rows, jsonl)" in stdout.getvalue()
+    # again into the same (now full) folder: one line with advice the command line can follow
+    # (it read "(or overwrite=True)", an argument of the Python function, not a flag)
+    capsys.readouterr()
+    assert cli_main(["export-run", "--config", str(config), "--out", str(tmp_path / "export")], out=io.StringIO()) == 2
+    err = capsys.readouterr().err
+    assert "not empty (expected a new or empty folder)" in err and "=True" not in err, err
