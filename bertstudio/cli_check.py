@@ -104,18 +104,23 @@ def cmd_label_errors(args: argparse.Namespace, out: TextIO) -> int:
     for flag in report.flags:
         out.write(json.dumps(flag_record(flag), ensure_ascii=False) + "\n")
     out.flush()
+    sys.stderr.write(summary_line(report) + "\n")
+    return 0
+
+
+def summary_line(report: Any) -> str:
+    """The stderr line after the flags: what was checked, how, and how far to trust it."""
     how = "fine-tuned encoder" if report.source == "finetune" else "logistic regression on the frozen encoder"
     summary = (f"{report.checked} labelled rows checked ({report.folds}-fold cross-validation, {how}); the model "
                f"agrees with {100 * (report.accuracy or 0):.1f}% of the given labels; {len(report.flags)} suspected "
                f"errors")
     if report.no_signal:
         summary += (f": no better than always answering the commonest label ({100 * (report.chance or 0):.1f}%), so "
-                    f"its {report.withheld} disagreements would be noise and none is listed (label more rows, or "
-                    "try --method finetune)")
+                    f"its {report.withheld} disagreements would be noise and none is listed ("
+                    + ("label more rows)" if report.source == "finetune" else "label more rows, or try --method finetune)"))
     if report.skipped:
         summary += f"; {report.skipped} rows not checked (a label with a single example)"
-    sys.stderr.write(summary + "\n")
-    return 0
+    return summary
 
 
 COMMANDS = {"label-errors": cmd_label_errors}

@@ -122,3 +122,20 @@ def test_a_missing_model_or_a_file_without_labels_is_one_line_naming_it(slipped_
     squad = BAD / "ok_squad_v2.json"
     code, _, err = run(["label-errors", "--train", str(squad), "--model", "/nonexistent/model"], capsys)
     assert code == 2 and _one_line(err).startswith(f"bertstudio: error: {squad}: the label-error finder needs a label set")
+
+
+def test_a_check_that_learnt_nothing_advises_only_what_is_left_to_try():
+    """The no-signal summary advised '--method finetune' also after a fine-tuning check."""
+    import numpy as np
+
+    from bertstudio.assist.label_errors import LabelErrorReport
+    from bertstudio.cli_check import summary_line
+
+    def report(source: str) -> LabelErrorReport:
+        return LabelErrorReport(split="train", flags=(), rows=np.arange(40), quality=np.zeros(40), accuracy=0.45,
+                                folds=5, source=source, chance=0.5, withheld=7)
+
+    fast, finetune = summary_line(report("fast")), summary_line(report("finetune"))
+    assert "no better than always answering the commonest label (50.0%)" in fast and "7 disagreements" in fast
+    assert "try --method finetune" in fast
+    assert "fine-tuned encoder" in finetune and "--method" not in finetune and "label more rows" in finetune
