@@ -82,6 +82,11 @@ def check_seeds_folder(config: TrainConfig) -> None:
     if entries and not config.overwrite:
         raise ConfigError("the output folder holds an earlier seeds job", path=root, where="output_dir",
                           expected="a new folder, or --overwrite to replace that job's runs")
+    from bertstudio.train.rundir import check_output_dir
+
+    folder_for = seed_folders(config)
+    for seed in range(config.seed, config.seed + config.seeds):  # every seed's folder now, not after the runs before it
+        check_output_dir(replace(config, seed=seed, seeds=1, output_dir=folder_for(seed)))
 
 
 def train_seeds(config: TrainConfig, train_set: Any = None, eval_set: Any = None, *,

@@ -277,6 +277,16 @@ def test_several_seeds_run_as_one_job_with_mean_and_spread(tiny, tmp_path, one_t
                "--out", str(tmp_path / "mine"), "--epochs", "1", "--seeds", "2", "--overwrite", "--device", "cpu"])
     assert rc == 2 and (tmp_path / "mine" / "notes.txt").read_text() == "keep"
     assert sorted(p.name for p in (tmp_path / "mine").iterdir()) == ["notes.txt"]
+    # --overwrite over the earlier job: a file of the user's in a later seed's folder is found before
+    # any seed trains (it was found after seeds 5 and 6 had trained, and replaced their runs)
+    (out / "seed-7" / "model" / "my-notes.txt").write_text("keep")
+    before = {p.name: p.stat().st_mtime_ns for p in (out / "seed-5").iterdir()}
+    capsys.readouterr()
+    rc = main(["--quiet", "train", "--task", "sentence", "--train", str(data), "--hold-out", "0.25", "--model", tiny,
+               "--out", str(out), "--epochs", "1", "--seed", "5", "--seeds", "3", "--overwrite", "--device", "cpu"])
+    err = capsys.readouterr().err
+    assert rc == 2 and "my-notes.txt" in err and len(err.strip().splitlines()) == 1, err
+    assert {p.name: p.stat().st_mtime_ns for p in (out / "seed-5").iterdir()} == before  # seed 5 untouched
 
 
 def test_qa_steps_and_epochs_count_the_windows_the_contexts_become(bundled_model_dir, shared_data):
