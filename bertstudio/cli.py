@@ -424,6 +424,11 @@ def cmd_glue(args: argparse.Namespace, out: TextIO) -> int:
     configs = [TrainConfig(task=preset.kind, glue_task=preset.name, data_dir=str(data_dir / preset.name),
                            output_dir=str(root / preset.name), **settings) for preset in presets]  # every setting checked first
     _check_glue_places(data_dir, root, presets, overwrite=bool(settings.get("overwrite")))
+    from bertstudio.train.rundir import check_output_dir
+
+    for preset, config in zip(presets, configs):  # every task's run folder before the first task trains
+        if (data_dir / preset.name / "train.tsv").is_file():
+            check_output_dir(config)
     for preset, config in zip(presets, configs):
         if not (data_dir / preset.name / "train.tsv").is_file():
             notes.append(f"{preset.name}: no train.tsv in {data_dir / preset.name}; left out")

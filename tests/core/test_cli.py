@@ -265,6 +265,23 @@ def test_glue_with_no_finished_task_leaves_no_scoreboard(tiny_model_dir, tmp_pat
     assert not (out / "scoreboard.json").exists()  # a second try is not refused for "an earlier scoreboard"
 
 
+def test_glue_checks_every_tasks_run_folder_before_the_first_task_trains(tiny_model_dir, tmp_path, capsys) -> None:
+    """A later task's run folder holding a file of the user's was found only when that task's turn
+    came, after the tasks before it had trained (and, with --overwrite, replaced their runs)."""
+    data = tmp_path / "G"
+    for task in ("RTE", "WNLI"):
+        (data / task).mkdir(parents=True)
+        (data / task / "train.tsv").write_text("index\tsentence1\tsentence2\tlabel\n0\ta\tb\t1\n1\tc\td\t0\n",
+                                               encoding="utf-8")
+    out = tmp_path / "out"
+    (out / "WNLI").mkdir(parents=True)
+    (out / "WNLI" / "notes.txt").write_text("mine", encoding="utf-8")
+    code, _, err = run(["--quiet", "glue", "--tasks", "RTE,WNLI", "--data-dir", str(data), "--model",
+                        str(tiny_model_dir), "--epochs", "1", "--out", str(out)], capsys)
+    assert code == 2 and str(out / "WNLI") in err and len(err.strip().splitlines()) == 1, err
+    assert sorted(p.name for p in out.iterdir()) == ["WNLI"]  # RTE never trained
+
+
 def test_export_run_then_train_from_it(trained: Path, sentiment_files, tmp_path: Path, capsys) -> None:
     train, dev = sentiment_files  # outside the run folder, so given on the command line
     code, out, err = run(["export-run", "--config", str(trained / "config.toml"), "--train", str(train), "--eval", str(dev),
