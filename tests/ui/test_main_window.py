@@ -131,21 +131,27 @@ def _train_project(tmp_path):
     return project
 
 
+def _start_a_long_run(window, model_dir, qtbot):
+    """The Train page's run on the tiny model, far longer than a test waits, once its first step is done."""
+    page = window.pages["train"]
+    page.set_model_source(str(model_dir))
+    page.batch_combo.setCurrentText("4")
+    page.epochs_spin.setValue(200)
+    page.max_len_spin.setValue(16)
+    page.device_combo.setCurrentText("cpu")
+    page.precision_combo.setCurrentText("fp32")
+    page.start_training()
+    qtbot.waitUntil(lambda: page.monitor.progress.value() >= 1, timeout=60_000)
+    return page
+
+
 def test_closing_while_training_asks_then_cancels_and_waits(qtbot, tmp_path, tiny_model_dir):
     session = ProjectSession(_train_project(tmp_path),
                              settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
     window = MainWindow(session)
     qtbot.addWidget(window)
     window.show()
-    page = window.pages["train"]
-    page.set_model_source(str(tiny_model_dir))
-    page.batch_combo.setCurrentText("4")
-    page.epochs_spin.setValue(200)  # far longer than the test waits
-    page.max_len_spin.setValue(16)
-    page.device_combo.setCurrentText("cpu")
-    page.precision_combo.setCurrentText("fp32")
-    page.start_training()
-    qtbot.waitUntil(lambda: page.monitor.progress.value() >= 1, timeout=60_000)
+    page = _start_a_long_run(window, tiny_model_dir, qtbot)
 
     asked = []
     window.confirm_stop_training = lambda: asked.append("no") or False  # the user says No
@@ -173,15 +179,7 @@ def test_closing_the_project_mid_run_asks_stops_the_run_and_leaves_nothing_behin
     window.show()
     window.confirm_stop_training = lambda: True  # a failed assertion below must not leave a modal question open
     first = session.project.folder
-    page = window.pages["train"]
-    page.set_model_source(str(tiny_model_dir))
-    page.batch_combo.setCurrentText("4")
-    page.epochs_spin.setValue(200)  # far longer than the test waits
-    page.max_len_spin.setValue(16)
-    page.device_combo.setCurrentText("cpu")
-    page.precision_combo.setCurrentText("fp32")
-    page.start_training()
-    qtbot.waitUntil(lambda: page.monitor.progress.value() >= 1, timeout=60_000)
+    page = _start_a_long_run(window, tiny_model_dir, qtbot)
     run_dir = Path(page.run_dir)
     from bertstudio.ui.review_queue import ReviewQueue
 
