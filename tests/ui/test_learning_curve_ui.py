@@ -3,6 +3,8 @@ Cancel stops it; the result sentence comes from the fit."""
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 
@@ -27,7 +29,12 @@ def config_factory(tiny):
                                labels=["neg", "pos"], logging_steps=1)
 
 
-def test_start_runs_every_share_and_seed_with_one_progress_bar(qtbot, session, config_factory, one_thread):
+def test_start_runs_every_share_and_seed_with_one_progress_bar(qtbot, session, config_factory, one_thread, monkeypatch):
+    # Every progress report reaches the bar: the default 0.1 s throttle would let a fast machine
+    # finish a whole tiny run between two reports, and the count below would depend on speed.
+    from bertstudio.ui import learning_curve as panel_module
+
+    monkeypatch.setattr(panel_module, "JobWorker", functools.partial(panel_module.JobWorker, throttle_s=0.0))
     panel = LearningCurvePanel(session, config_factory, fractions=(0.25, 0.5, 1.0), seeds=(0, 1))
     qtbot.addWidget(panel)
     panel.show()
