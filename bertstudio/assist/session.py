@@ -90,7 +90,9 @@ class AssistantState(TrainerJobs, ShownModel):
     def state_path(self) -> Path:
         return self.cache_dir / f"assist-{self.split}.json"
 
-    def _init_rows(self) -> None:
+    def _init_rows(self, carried: dict | None = None) -> None:
+        """Read the split's rows and gold values; the queue's bookkeeping comes from ``carried``
+        (the live state, kept through an append) or from the state file of the last session."""
         examples = self.project.examples(self.split) if self.split in self.project.split_names else None
         self._n = len(examples) if examples is not None else 0
         self._labels = list(self.project.labels)
@@ -101,7 +103,7 @@ class AssistantState(TrainerJobs, ShownModel):
         labelled[list(self._gold)] = True
         self._queue.labelled = labelled
         self._data_id = self._split_identity()
-        saved = self._read_state()
+        saved = carried if carried is not None else self._read_state()
         if saved is not None:
             try:
                 self._queue.load_state(saved.get("queue", {}), labelled)
@@ -117,7 +119,19 @@ class AssistantState(TrainerJobs, ShownModel):
 
     def _split_identity(self) -> dict[str, Any]:
         info = self.project.split_info.get(self.split, {})
-        return {"rows": info.get("rows"), "imported": info.get("imported")}
+        return {"rows": info.get("rows"), "imported": info.get("imported"), "lineage": info.get("lineage")}
+
+    def _same_rows(self, saved: Any) -> bool:
+        """True when state written for the split identity ``saved`` still fits its rows: the same
+        data, or the same rows with more appended since (its row numbers still name the same
+        rows). An identity without a lineage (a project from before appends kept one) must match."""
+        now = self._data_id
+        if saved == now:
+            return True
+        if not isinstance(saved, dict) or not now.get("lineage") or saved.get("lineage") != now["lineage"]:
+            return False
+        rows, total = saved.get("rows"), now.get("rows")
+        return isinstance(rows, int) and isinstance(total, int) and 0 <= rows <= total
 
     def _read_state(self) -> dict | None:
         try:
@@ -128,7 +142,8 @@ class AssistantState(TrainerJobs, ShownModel):
         except (DataError, ValueError, RecursionError) as exc:
             self.messages.append(f"{self.state_path.name}: unreadable, starting afresh ({exc})")
             return None
-        if not isinstance(data, dict) or data.get("version") != STATE_VERSION or data.get("data") != self._data_id:
+        if not isinstance(data, dict) or data.get("version") != STATE_VERSION \
+                or not self._same_rows(data.get("data")):
             self.messages.append(f"{self.state_path.name}: written for other data, starting afresh")
             return None
         return data
@@ -317,12 +332,22 @@ class AssistantState(TrainerJobs, ShownModel):
             self._request("prepare")
         elif what == "split_imported" and event.get("split") == self.split:
             with self._lock:
+                old_id = self._data_id
+                live = {"queue": self._queue.to_state(), "history": list(self._history)}
                 self._fast = self._strong = None
                 self._ready.clear()
-                self._init_rows()
+                self._data_id = self._split_identity()
+                appended = old_id != self._data_id and self._same_rows(old_id)
+                # rows appended (Add example, an appending import): the audit set, skips and chart
+                # stay, and the last strong model comes back once the new rows are scored
+                pending = self._queue.pending
+                self._init_rows(carried=live if appended else None)
+                if appended:
+                    self._queue.pending = pending  # the item on screen: labelling it still counts as a pick
+                self._restore_pending = self._restore_pending or appended
                 self._pool = None
                 self._rows_version += 1  # a job still at work on the old rows keeps nothing it built
-            self._emit("reset", reason="the split was imported again")
+            self._emit("reset", reason="rows were added to the split" if appended else "the split was imported again")
             self._request("prepare")
 
     # ------------------------------------------------------------------ jobs

@@ -101,7 +101,7 @@ class TrainerJobs:
             self.messages.append(f"{self.model_dir.name}: not restored ({exc})")
             return
         if model.kind != self.kind or (model.labels != self._labels and self.spec.head != "ridge") \
-                or model.saved_meta.get("data") != self._data_id:
+                or not self._same_rows(model.saved_meta.get("data")):
             return
         with self._lock:  # a row that has become an audit row since must not count as trained on
             audit = set(self._queue.audit_rows)

@@ -206,8 +206,13 @@ class SplitOps:
             for name in new_labels:
                 meta["labels"].append({"name": name, "color": default_color(len(meta["labels"]))})
             made.append(store.write_split(self.folder, split, self._seq, table))  # type: ignore[attr-defined]
+            # The rows' lineage: new when the split's rows are replaced (or first stored), kept when
+            # rows are appended, so state kept per row number (the assistant's audit set, skips and
+            # chart) stays valid through an "Add example" or an appending import.
+            before = meta["splits"].get(split, {})
+            lineage = before.get("lineage") if not replace and before.get("lineage") else uuid.uuid4().hex
             meta["splits"][split] = {"file": made[-1].relative_to(self.folder).as_posix(), "rows": table.num_rows,
-                                     "source": source, "imported": _now()}
+                                     "source": source, "imported": _now(), "lineage": lineage}
             meta["data_seq"] = self._seq  # type: ignore[attr-defined]
             self._commit_meta(meta)  # type: ignore[attr-defined]
         except (OSError, DataError) as exc:

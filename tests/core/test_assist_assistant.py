@@ -450,3 +450,62 @@ def test_a_strong_model_trained_through_an_import_is_not_shown(tiny, tmp_path):
         gate.set()
         a.close()
         project.close()
+
+
+def _append(project: Project, texts: list[str]) -> None:
+    """What Add example does: the rows go after the split's rows, unlabelled."""
+    project.import_examples(from_records("sentence", [{"text": t, "label": None} for t in texts],
+                                         labels=list(project.labels)), "train")
+
+
+def test_adding_a_row_keeps_the_audit_set_skips_chart_and_strong_model(tiny, tmp_path):
+    """Add example (an append) counted as new data: the audit set, skips and chart were dropped,
+    the audit labels became training labels of the next model, and the strong model was gone."""
+    project, gold = make_project(tmp_path / "p", "sentence", sentiment_rows(60), ["neg", "pos"])
+    a = LabellingAssistant(project, settings=settings(tiny, strong_every=0, strong_method="setfit"))
+    try:
+        assert a.wait_idle(300)
+        items = annotate(a, project, gold, 21)
+        audit = {i.row for i in items if i.audit}
+        assert len(audit) == 2
+        skipped = a.next_row("in_order").row
+        a.skip(skipped)
+        a.train_now()
+        assert a.wait_idle(300) and a.status()["shown"] == "setfit"
+        history = a.history()
+        _append(project, ["the movie was good and fun", "the movie was bad and boring"])
+        assert a.wait_idle(300)
+        assert set(a._queue.audit_rows) == audit and a.counts()["audit"] == 2
+        assert a.counts()["total"] == 62 and a.counts()["skipped"] == 1
+        assert a.history()[:len(history)] == history
+        assert not audit & set(a._training_rows()[0])
+        assert a.status()["shown"] == "setfit"  # the saved model, scored on the new rows too
+        assert a.suggestion("train", 61) is not None
+    finally:
+        a.close()
+        project.close()
+
+
+def test_rows_added_while_the_assistant_was_off_keep_its_audit_set(tiny, tmp_path):
+    folder = tmp_path / "p"
+    project, gold = make_project(folder, "sentence", sentiment_rows(40), ["neg", "pos"])
+    a = LabellingAssistant(project, settings=settings(tiny, strong_every=0))
+    assert a.wait_idle(300)
+    audit = {i.row for i in annotate(a, project, gold, 11) if i.audit}
+    a.close()
+    _append(project, ["a new sentence to label"])
+    b = LabellingAssistant(project, settings=settings(tiny, strong_every=0), start=False)
+    try:
+        assert set(b._queue.audit_rows) == audit and len(audit) == 1
+        assert b.counts()["total"] == 41 and not b.messages
+    finally:
+        b.close()
+    # replacing the rows is new data: the audit set starts afresh
+    project.import_examples(from_records("sentence", sentiment_rows(40, seed=3), labels=["neg", "pos"]), "train",
+                            replace=True)
+    c = LabellingAssistant(project, settings=settings(tiny, strong_every=0), start=False)
+    try:
+        assert not c._queue.audit_rows and "written for other data" in " ".join(c.messages)
+    finally:
+        c.close()
+        project.close()

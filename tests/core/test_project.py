@@ -395,3 +395,28 @@ def test_an_sts_b_project_takes_scores_on_its_scale_only(tmp_path):
     plain.import_examples(from_records("regression", rows, labels=[]), "train")
     assert plain.gold("train", 2) == 7.5
     plain.close()
+
+
+def test_a_splits_lineage_stays_through_appends_and_changes_when_its_rows_are_replaced(tmp_path):
+    """Per-row state (the assistant's audit set) is kept for the same rows: an append keeps the
+    lineage, a replace, a restore and a new split get a new one, and it survives reopening."""
+    rows = lambda *texts: from_records("sentence", [{"text": t, "label": None} for t in texts])  # noqa: E731
+    p = Project.create(tmp_path / "p", name="x", kind="sentence", labels=["neg", "pos"])
+    p.import_examples(rows("a", "b"), "train")
+    first = p.split_info["train"]["lineage"]
+    p.import_examples(rows("c"), "train")
+    assert p.split_info["train"]["lineage"] == first and p.split_info["train"]["rows"] == 3
+    p.import_examples(rows("d"), "dev")
+    assert p.split_info["dev"]["lineage"] not in (None, first)
+    backup = p.import_examples(rows("e"), "train", replace=True)
+    replaced = p.split_info["train"]["lineage"]
+    assert replaced != first
+    p.restore_split_backup(backup["id"])
+    assert p.split_info["train"]["lineage"] not in (first, replaced)
+    kept = p.split_info["train"]["lineage"]
+    p.close()
+    again = Project.open(tmp_path / "p")
+    try:
+        assert again.split_info["train"]["lineage"] == kept
+    finally:
+        again.close()

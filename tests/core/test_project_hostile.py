@@ -68,6 +68,7 @@ HOSTILE: dict[str, tuple[Callable[[dict[str, Any], Path], None], str]] = {
     "NaN seq": (_set("seq", float("nan")), "NaN"),
     "seq text": (_set("seq", "7"), "seq is '7'"),
     "unknown kind": (_set("kind", "poetry"), "kind 'poetry'"),
+    "lineage a list": (_set("splits.train.lineage", ["x"]), "lineage is ['x'], not text"),
     "glue_task a number": (_set("glue_task", 5), "glue_task is 5"),
     "backup outside": (_set("backups", [{"id": "b", "split": "train", "file": "data/../../x.arrow", "rows": 1}]),
                        "not a file in data/backup/"),
