@@ -93,3 +93,16 @@ def finishes(fn: Any, fifos: Any = (), timeout: float = 20.0) -> BaseException |
         thread.join(5)
     assert not blocked, f"still blocked after {timeout:.0f} s: a FIFO/device was opened for reading"
     return box[0]
+
+
+def project_with_run(run: Path, folder: Path, name: str) -> Any:
+    """The project a test's run was trained in (``run.parent / "proj"``), copied to ``folder`` with its
+    rows' lineage, opened, and the run copied into its runs/ as ``name``: a project's own run."""
+    import shutil
+
+    from bertstudio.data.project import Project
+
+    shutil.copytree(run.parent / "proj", folder)
+    project = Project.open(folder)
+    shutil.copytree(run, project.runs_dir / name)
+    return project

@@ -487,16 +487,18 @@ def _find_tokens(labels: list[str], index: dict[str, int], pool: PoolData, rows:
                             withheld=withheld)
 
 
-def run_probs(run_dir: str | Path, split: str, labels: Sequence[str]) -> dict[int, np.ndarray] | None:
+def run_probs(run_dir: str | Path, split: str, labels: Sequence[str],
+              splits: Any = None) -> dict[int, np.ndarray] | None:
     """Out-of-sample probabilities per project row of ``split`` from a run the app started,
     read through the run folder's own reader (:func:`bertstudio.train.rundir.read_predictions`:
     each prediction carries its project row; older runs map rows through eval_rows.json).
     Only predictions whose row the run recorded count. None when the run evaluated another
-    split, has no predictions, or predicted other labels (tagging runs store no probabilities)."""
+    split, has no predictions, or predicted other labels (tagging runs store no probabilities).
+    ``splits``: the project's split_info, so predictions on rows replaced since do not count."""
     from bertstudio.train.rundir import read_predictions
 
     out: dict[int, np.ndarray] = {}
-    for saved in read_predictions(run_dir):
+    for saved in read_predictions(run_dir, splits=splits):
         if not saved.exact or saved.split != split:
             continue
         try:
@@ -520,7 +522,7 @@ def find_label_errors(project: Any, split: str = "train", *, model: str | None =
 
     probs = None
     if run_dir is not None:
-        probs = run_probs(run_dir, split, list(project.labels))
+        probs = run_probs(run_dir, split, list(project.labels), project.split_info)
         if probs is None:
             raise ConfigError("the run holds no probabilities for this split", path=run_dir,
                               expected="a classification run the app started, evaluated on this split")

@@ -82,6 +82,8 @@ class SplitOps:
                 dataset = store.empty_dataset(self.kind)
             info = self._meta["splits"].get(split, {})
             meta = {"split": split, "project": str(self.folder)}
+            if info.get("lineage"):  # which rows these are (see _store_split): a run records it with its rows
+                meta["lineage"] = info["lineage"]
             if self._meta.get("glue_task"):
                 meta["glue_task"] = self._meta["glue_task"]
             examples = ExampleSet(self.kind, dataset, self.labels, info.get("source"), meta)  # type: ignore[attr-defined]

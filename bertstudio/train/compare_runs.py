@@ -56,6 +56,12 @@ class RunRecord:
     def kind(self) -> str:
         return str(self.config.get("task") or "sentence")
 
+    def lineages(self) -> dict[str, str]:
+        """Per project split the run evaluated, the lineage of its rows then (Project._store_split);
+        empty for a run from before runs recorded it."""
+        return {p["split"]: p["lineage"] for p in self.predictions
+                if isinstance(p.get("split"), str) and isinstance(p.get("lineage"), str)}
+
     def keys(self) -> list[tuple[str, int]]:
         """One pairing key per prediction: (split, project row), else ("#", position)."""
         if self.predictions and all(isinstance(p.get("split"), str) and isinstance(p.get("row"), int)
@@ -188,6 +194,10 @@ def compare_records(a: RunRecord, b: RunRecord, *, resamples: int = C.RESAMPLES,
     if silent:  # a cancelled run: its curves and settings still compare, its examples cannot
         return _curves_only(a, b, f"{' and '.join(silent)} never evaluated: no examples to compare, "
                                   "only the curves and the settings")
+    replaced = sorted(s for s, line in a.lineages().items() if b.lineages().get(s, line) != line)
+    if replaced:  # the same row numbers, other examples: pairing them would compare unrelated rows
+        return _curves_only(a, b, f"the {' and '.join(replaced)} rows were replaced between the two runs: no "
+                                  "examples to compare, only the curves and the settings")
     task = get_task(b.kind)
     keys_a, keys_b = a.keys(), b.keys()
     paired_by = "project row" if keys_a[0][0] != "#" and keys_b[0][0] != "#" else "position"

@@ -34,7 +34,7 @@ import re
 import shutil
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from bertstudio.data.atomic import atomic_write_text, check_folder_path, replace_folder
 from bertstudio.data.regular_file import read_regular_file
@@ -431,7 +431,9 @@ def prediction_rows(examples: Any, predictions: list[dict[str, Any]]) -> list[di
 
     gold = examples.dataset[examples.gold_column]
     split, rows = rows_of(examples)
-    where = (lambda i: {"split": split, "row": rows[i]}) if rows is not None else (lambda i: {})
+    lineage = examples.meta.get("lineage")
+    at = {"lineage": lineage} if isinstance(lineage, str) else {}  # which rows: a later replace makes them others
+    where = (lambda i: {"split": split, "row": rows[i], **at}) if rows is not None else (lambda i: {})
     return [{"index": i, **where(i), "gold": gold[i], **p} for i, p in enumerate(predictions)]
 
 
@@ -703,12 +705,15 @@ def read_eval_rows(folder: str | os.PathLike[str]) -> tuple[str, list[int]] | No
     return split, rows
 
 
-def read_predictions(folder: str | os.PathLike[str], *, skipped: list[DataError] | None = None) -> list[SavedPrediction]:
+def read_predictions(folder: str | os.PathLike[str], *, skipped: list[DataError] | None = None,
+                     splits: Mapping[str, Mapping[str, Any]] | None = None) -> list[SavedPrediction]:
     """A run's predictions, each with the project row it belongs to: the row recorded in the
     prediction, else the one in an older run's eval_rows.json, else a guess at dev row ``index``.
     For the pages that show a run: a damaged line or eval_rows.json is logged and left out,
     never raised, and appended to ``skipped`` so the page can say so (a comparison, which
-    must not guess, reads with :func:`read_prediction_rows`)."""
+    must not guess, reads with :func:`read_prediction_rows`). ``splits``: the project's
+    ``split_info`` now; a prediction recorded on a split's rows that were replaced since (its
+    ``lineage`` differs) belongs to no project row: that row number names another example now."""
     folder = Path(folder)
     skipped = [] if skipped is None else skipped  # never raised here: left out, and said by the page
     try:
@@ -721,9 +726,13 @@ def read_predictions(folder: str | os.PathLike[str], *, skipped: list[DataError]
         rec = dict(rec)
         index = rec.pop("index", len(out))
         split, row = rec.pop("split", None), rec.pop("row", None)
-        gold = rec.pop("gold", None)
+        gold, lineage = rec.pop("gold", None), rec.pop("lineage", None)
         if isinstance(split, str) and isinstance(row, int) and not isinstance(row, bool):
-            out.append(SavedPrediction(index, split, row, True, gold, rec))
+            now = ((splits or {}).get(split) or {}).get("lineage")
+            if isinstance(lineage, str) and isinstance(now, str) and lineage != now:
+                out.append(SavedPrediction(index, None, -1, False, gold, rec))  # made on rows since replaced
+            else:
+                out.append(SavedPrediction(index, split, row, True, gold, rec))
         elif legacy is not None:
             rows = legacy[1]
             found = rows[index] if index < len(rows) else -1

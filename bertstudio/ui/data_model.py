@@ -92,10 +92,11 @@ def unlabelled_rows(table: pa.Table, gold: str) -> np.ndarray:
     return np.flatnonzero(pc.is_null(table[gold]).to_numpy(zero_copy_only=False))
 
 
-def latest_predictions(runs_dir: str | Path | None) -> tuple[str | None, dict[int, dict[str, Any]]]:
-    """The newest run's predictions as (split, {row of that split: prediction}), each at the
-    project row the run recorded for it (bertstudio.train.rundir.read_predictions; a run
-    that recorded none is taken as dev row ``index``)."""
+def latest_predictions(project: Any) -> tuple[str | None, dict[int, dict[str, Any]]]:
+    """The newest run of ``project`` (None: no project) as (split, {row of that split: prediction}),
+    each at the project row the run recorded for it (bertstudio.train.rundir.read_predictions;
+    a run that recorded none is taken as dev row ``index``; none on rows replaced since)."""
+    runs_dir = project.runs_dir if project is not None else None
     if runs_dir is None or not Path(runs_dir).is_dir():
         return None, {}
     files = sorted(Path(runs_dir).glob("*/predictions.jsonl"), key=lambda p: p.stat().st_mtime)
@@ -103,7 +104,8 @@ def latest_predictions(runs_dir: str | Path | None) -> tuple[str | None, dict[in
         return None, {}
     from bertstudio.train.rundir import read_predictions
 
-    found = [p for p in read_predictions(files[-1].parent) if p.split is not None and p.row >= 0]
+    found = [p for p in read_predictions(files[-1].parent, splits=project.split_info)
+             if p.split is not None and p.row >= 0]
     split = found[0].split if found else "dev"
     return split, {p.row: {"index": p.index, "gold": p.gold, **p.pred} for p in found if p.split == split}
 

@@ -332,7 +332,7 @@ class DataPage(QWidget):
 
     def _disagreeing_rows(self) -> np.ndarray:
         project = self.session.project
-        split, preds = latest_predictions(project.runs_dir if project is not None else None)
+        split, preds = latest_predictions(project)
         if split != self.split or not preds:
             return np.array([], dtype=np.int64)
         from bertstudio.tasks import get_task
@@ -350,7 +350,7 @@ class DataPage(QWidget):
         text = self.tr("%1 of %2 rows").replace("%1", f"{shown:,}").replace("%2", f"{total:,}")
         if self.current_filter()[0] == FILTER_DISAGREE:
             project = self.session.project
-            split, preds = latest_predictions(project.runs_dir if project is not None else None)
+            split, preds = latest_predictions(project)
             if not preds:
                 text += " · " + self.tr("no run with predictions yet")
             elif split != self.split:

@@ -67,6 +67,8 @@ class ResultsPage(QWidget):
         session.project_closed.connect(self._on_project_changed)
         session.gold_changed.connect(self._on_gold_changed)
         session.labels_changed.connect(self._on_labels_changed)
+        # rows imported: a replaced split's row numbers name other examples now (rundir.read_predictions)
+        session.data_imported.connect(self._on_labels_changed)
         self.refresh_runs()
 
     def _build(self) -> None:
@@ -224,7 +226,8 @@ class ResultsPage(QWidget):
         gold = get_spec(self.kind).gold
         self.labels = list((info.config.labels if info.config else None) or self.session.labels())
         skipped: list = []
-        preds = read_predictions(self.run_dir, skipped=skipped)
+        project = self.session.project
+        preds = read_predictions(self.run_dir, skipped=skipped, splits=project.split_info if project is not None else None)
         self._show_damage(skipped)
         report = None
         if gold.classes or gold.per_token:
@@ -522,7 +525,8 @@ class ResultsPage(QWidget):
         return True
 
     def _on_labels_changed(self) -> None:
-        """A rename rewrites gold values in bulk: join the run's rows to the project again."""
+        """A rename rewrites gold values in bulk, an import may replace a split's rows: join the
+        run's rows to the project again."""
         if self.run_dir is None:
             return
         current = self.current_prediction()

@@ -105,6 +105,21 @@ def test_runs_of_different_kinds_are_refused_and_a_run_without_predictions_compa
         read_run_record(a)
 
 
+def test_runs_on_rows_replaced_between_them_are_not_paired_by_row_number(tmp_path):
+    """Row 3 of dev after an import replaced dev is another example: pairing it with row 3 of
+    an earlier run counted made-up fixes and breaks. An append keeps the lineage and pairs."""
+    def preds(lineage: str) -> list[dict]:
+        return [{**label_pred(i, "pos", "pos"), "split": "dev", "row": i, "lineage": lineage} for i in range(4)]
+
+    a = write_run(tmp_path / "a", preds=preds("first"))
+    b = write_run(tmp_path / "b", preds=preds("second"))
+    result = compare_runs(a, b)
+    assert result.rows == [] and result.change is None and "dev rows were replaced" in result.note
+    c = write_run(tmp_path / "c", preds=preds("first") + [{**label_pred(4, "neg", "neg"), "split": "dev", "row": 4,
+                                                             "lineage": "first"}])
+    assert len(compare_runs(a, c).rows) == 4
+
+
 # --- the metric forms reproduce bertstudio.metrics ---------------------------------------------
 
 

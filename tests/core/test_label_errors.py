@@ -198,6 +198,18 @@ def test_run_probabilities_are_used_for_the_rows_the_run_evaluated(tmp_path):
     assert report.flags[0].suggested_prob == pytest.approx(0.9)
 
 
+def test_a_runs_probabilities_on_rows_replaced_since_are_not_used(tmp_path):
+    """Predictions recorded on dev rows that an import has replaced since name other examples:
+    taken as their probabilities, they flagged the new rows with the old rows' beliefs."""
+    run = tmp_path / "run"
+    run.mkdir()
+    lines = [json.dumps({"index": i, "split": "dev", "row": i, "lineage": "before", "gold": LABELS[0],
+                         "label": LABELS[0], "probs": dict(zip(LABELS, [0.9, 0.05, 0.05]))}) for i in range(5)]
+    (run / "predictions.jsonl").write_text("\n".join(lines) + "\n")
+    assert sorted(run_probs(run, "dev", LABELS, {"dev": {"lineage": "before", "rows": 7}})) == [0, 1, 2, 3, 4]
+    assert run_probs(run, "dev", LABELS, {"dev": {"lineage": "after", "rows": 5}}) is None
+
+
 def test_a_project_end_to_end_with_the_tiny_model_uses_the_project_cache(tiny, tmp_path):
     rows = [{"text": e["text"] + f" number {i}", "label": e["label"]}
             for i, e in enumerate(sentiment(40).dataset.to_list())]

@@ -11,6 +11,7 @@ from pathlib import Path
 
 
 import pytest
+from helpers import project_with_run
 from PySide6.QtCore import QSettings, Qt
 
 from bertstudio.data.examples import from_records
@@ -59,8 +60,7 @@ def tagging_run(tmp_path_factory, tiny_model_dir) -> Path:
 
 @pytest.fixture
 def session(tmp_path, tagging_run):
-    project = _project(tmp_path / "proj")
-    shutil.copytree(tagging_run, project.runs_dir / "ner-run")
+    project = project_with_run(tagging_run, tmp_path / "proj", "ner-run")
     s = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
     yield s
     project.close(compact=False)
@@ -130,7 +130,8 @@ def test_a_predicted_i_tag_without_its_b_tag_is_stored_as_a_whole_entity(qtbot, 
     preds = [json.loads(line) for line in (run / "predictions.jsonl").read_text().splitlines()]
     preds[0]["tags"] = ["O", "I-PER", "I-PER", "B-LOC"]
     (run / "predictions.jsonl").write_text("".join(json.dumps(p) + "\n" for p in preds))
-    project = _project(tmp_path / "proj")
+    shutil.copytree(tagging_run.parent / "proj", tmp_path / "proj")
+    project = Project.open(tmp_path / "proj")  # the run's own project: the same rows
     shutil.copytree(run, project.runs_dir / "ner-run")
     session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
     page = ResultsPage(session)

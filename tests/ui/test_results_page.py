@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from helpers import project_with_run
 from PySide6.QtCore import QSettings, Qt
 
 from bertstudio.data.examples import from_records
@@ -56,8 +57,7 @@ def trained_run(tmp_path_factory, tiny_model_dir) -> Path:
 
 @pytest.fixture
 def page(qtbot, tmp_path, trained_run):
-    project = make_project(tmp_path / "proj")
-    shutil.copytree(trained_run, project.runs_dir / "tiny-full")
+    project = project_with_run(trained_run, tmp_path / "proj", "tiny-full")
     session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
     page = ResultsPage(session)
     qtbot.addWidget(page)
@@ -339,3 +339,22 @@ def test_the_value_columns_follow_the_tables_width(page, qtbot):
     page.resize(1100, 800)
     qtbot.waitUntil(lambda: page.table.viewport().width() < 900, timeout=3000)
     assert header.sectionSize(2) == 150
+
+
+def test_a_run_on_rows_replaced_since_joins_no_row_and_cannot_write_gold(page, qtbot):
+    """The dev split was replaced by an import after the run: its row 0 is another example now.
+    The page showed the new row's text beside the old prediction, and Use prediction as gold
+    wrote the old row's prediction onto the new example. An append keeps the rows joined."""
+    session = page.session
+    project = session.project
+    project.import_examples(from_records("sentence", _records(DEV[:7]), labels=LABELS), "dev")  # an append
+    assert page.model.rows[0].split == "dev" and "very good film" in page.model.rows[0].example.get("text", "")
+    new_dev = [("a different first row", "neg")] + [(f"other row {i}", "neg") for i in range(8)]
+    project.import_examples(from_records("sentence", _records(new_dev), labels=LABELS), "dev", replace=True)
+    assert all(r.split is None and r.row == -1 for r in page.model.rows)
+    page.table.selectRow(0)
+    assert not page.accept_button.isEnabled() and not page.set_gold_button.isEnabled()
+    page._accept_prediction()  # even if reached: no row to write to
+    assert [project.gold("dev", i) for i in range(9)] == ["neg"] * 9
+    page.show_run(page.run_dir)  # opened again later: the same
+    assert all(r.split is None for r in page.model.rows)

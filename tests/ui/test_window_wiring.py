@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from helpers import project_with_run
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QApplication, QMessageBox
 
@@ -101,8 +102,7 @@ def test_a_repaired_project_says_so_without_blocking(qtbot, tmp_path, caplog):
 def test_renaming_a_label_refreshes_every_view(qtbot, tmp_path, tiny_run):
     from bertstudio.ui.editors.label_set import LabelSetDialog
 
-    project = _project(tmp_path / "p")
-    shutil.copytree(tiny_run, project.runs_dir / "run")
+    project = project_with_run(tiny_run, tmp_path / "p", "run")
     window = _window(qtbot, tmp_path, project)
     session = window.session
     data_model = window.findChild(object, "dataTable").model()
