@@ -104,7 +104,8 @@ _STATE_TYPES = {"step": _COUNT, "epoch": _COUNT, "batches_done": _COUNT, "best_s
                 "best_metrics": _TABLE, "best_saved": bool, "bad_evals": _COUNT, "last_metrics": _TABLE, "eval_pending": bool}
 
 _RULE_WORDS = {_COUNT: "a whole number from 0", _MAYBE_COUNT: "a whole number from 0, or null",
-               _SCORE: "a number, or null", _TABLE: "a table of names", bool: "true or false"}
+               _SCORE: "a finite number, or null", _TABLE: "a table of metric names and finite numbers",
+               bool: "true or false"}
 
 
 def _fits(value: Any, rule: Any) -> bool:
@@ -114,6 +115,7 @@ def _fits(value: Any, rule: Any) -> bool:
         if value is None:
             return rule == _MAYBE_COUNT
         return isinstance(value, int) and not isinstance(value, bool) and value >= 0
-    if rule == _SCORE:
-        return value is None or (isinstance(value, (int, float)) and not isinstance(value, bool))
-    return isinstance(value, dict) and all(isinstance(k, str) for k in value)
+    if rule == _SCORE:  # NaN or an overflowed 1e309 was never beaten: the run kept its first evaluation's model
+        return value is None or (isinstance(value, (int, float)) and not isinstance(value, bool)
+                                 and math.isfinite(value))
+    return isinstance(value, dict) and all(isinstance(k, str) and _fits(v, _SCORE) for k, v in value.items())

@@ -124,7 +124,10 @@ def test_a_truncated_checkpoint_is_one_line_and_exit_2(tiny, run_copy, tmp_path,
     assert len(lines) == 1 and "weights.pt" in lines[0] and "Traceback" not in err
 
 
-@pytest.mark.parametrize("state", [{"step": "two"}, {"step": -1}, {"best_metrics": [1, 2]}, ["not", "an", "object"]])
+# a best score no evaluation beats (NaN, an overflowed 1e309) silently kept the first evaluation's model
+@pytest.mark.parametrize("state", [{"step": "two"}, {"step": -1}, {"best_metrics": [1, 2]}, ["not", "an", "object"],
+                                   {"best_score": float("nan")}, {"best_score": float("inf")},
+                                   {"best_metrics": {"accuracy": "x"}}, {"last_metrics": {"accuracy": float("-inf")}}])
 def test_a_wrong_typed_state_is_refused(state, tiny, run_copy):
     path = run_copy / "checkpoints" / "last" / ckpt.STATE
     data = json.loads(path.read_text())
