@@ -15,6 +15,7 @@ project carry their project rows (:func:`pick_rows`), so predictions map back to
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import replace
 from typing import Any, Sequence
 
@@ -99,6 +100,18 @@ _DECIMAL = re.compile(r"[+-]?(\d+\.\d*|\.\d+)([eE][+-]?\d+)?")
 _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"))  # zero-width characters
 
 
+def _spelling(value: str) -> str:
+    """What a label reads as: NFKC form, case folded, spaces collapsed, invisible characters
+    dropped; a number as its value ("#1.0" for "1", "01", "1.0" and "+1")."""
+    text = " ".join(unicodedata.normalize("NFKC", value).translate(_INVISIBLE).split()).casefold()
+    if _WHOLE_NUMBER.fullmatch(text) or _DECIMAL.fullmatch(text):
+        try:
+            return f"#{float(text) + 0.0!r}"  # + 0.0: -0 is 0
+        except (ValueError, OverflowError):
+            return text
+    return text
+
+
 def _few(values: list[str]) -> str:
     return ", ".join(map(repr, values[:4])) + (f" and {len(values) - 4} more" if len(values) > 4 else "")
 
@@ -110,8 +123,10 @@ def check_label_values(examples: Any, config: TrainConfig) -> None:
     - names mixed with whole numbers: "entailment" and "not_entailment" beside "0" and "1"
       (ids and names of the same classes, from two files pasted together) trained as 4
       classes without a word, and so would a tag "0" typed for "O";
-    - two spellings of one name that differ only by spaces or invisible characters ("pos"
-      and "pos " or "pos\u00a0") trained as two classes;
+    - two spellings of one name that differ only by case, spaces, Unicode form or invisible
+      characters ("pos" and "pos ", "Pos", "pos\u00a0", a decomposed "café" or a full-width
+      "ｐｏｓ"), or one number written two ways ("1" and "1.0" or "01", "0" and "-0"), trained
+      as two classes that look alike in every report;
     - numbers with decimals (0.07, 3.5): scores to predict, trained as one class per value.
 
     A label set that really is any of these is kept by listing it (``config.labels``:
@@ -129,11 +144,14 @@ def check_label_values(examples: Any, config: TrainConfig) -> None:
 
     spellings: dict[str, list[str]] = {}
     for value in used:
-        spellings.setdefault(" ".join(value.translate(_INVISIBLE).split()), []).append(value)
+        spellings.setdefault(_spelling(value), []).append(value)
     twice = next((names for names in spellings.values() if len(names) > 1), None)
+    if twice and _spelling(twice[0]).startswith("#"):
+        refuse(f"{_few(twice)} are one number written {len(twice)} ways, which would train as {len(twice)} separate "
+               f"{each}", f"one way of writing each number, or {listed}")
     if twice:
-        refuse(f"{_few(twice)} differ only by spaces or invisible characters, which would train as {len(twice)} "
-               f"separate {each}", f"one spelling of each name, or {listed}")
+        refuse(f"{_few(twice)} differ only by case, spaces, Unicode form or invisible characters, which would train "
+               f"as {len(twice)} separate {each}", f"one spelling of each name, or {listed}")
     # 1.0 and 0.0 are whole numbers (a 0/1 column with gaps, written by pandas): classes, not scores
     whole = [v for v in used if _WHOLE_NUMBER.fullmatch(v.strip())
              or (_DECIMAL.fullmatch(v.strip()) and float(v).is_integer())]

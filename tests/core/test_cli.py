@@ -360,9 +360,19 @@ def test_labels_that_are_not_one_clean_set_of_classes_are_refused_before_the_mod
         code, _, err = run(["train", "--train", str(spaced), "--model", "/nonexistent/model", "--out", str(tmp_path / "r4")],
                            capsys)
         assert code == 2 and err.strip().splitlines()[-1] == (
-            f"bertstudio: error: {spaced}, labels: {odd!r}, 'pos' differ only by spaces or invisible characters, which "
-            "would train as 2 separate classes (expected one spelling of each name, or every one of the classes listed "
+            f"bertstudio: error: {spaced}, labels: {odd!r}, 'pos' differ only by case, spaces, Unicode form or "
+            "invisible characters, which would train as 2 separate classes (expected one spelling of each name, or every one of the classes listed "
             "with --labels)")
+    # case, Unicode form (decomposed é, full-width letters) and numbers written two ways: two classes
+    for odd, other, words in (("Pos", "pos", "differ only by case"), ("cafe\u0301", "caf\u00e9", "differ only by case"),
+                              ("\uff50\uff4f\uff53", "pos", "differ only by case"), ("1.0", "1", "one number written"),
+                              ("-0", "0", "one number written"), ("01", "1", "one number written")):
+        twice = tmp_path / "twice.tsv"
+        twice.write_text(f"text\tlabel\nhello\t{odd}\nbad\tneg\ngood\t{other}\n", encoding="utf-8")
+        code, _, err = run(["train", "--train", str(twice), "--model", "/nonexistent/model", "--out", str(tmp_path / "r6")],
+                           capsys)
+        last = err.strip().splitlines()[-1]
+        assert code == 2 and words in last and "2 separate classes" in last and str(twice) in last, last
     # scores in a one-text file read as classes: one class per value
     scores = tmp_path / "scores.tsv"
     scores.write_text("sentence\tscore\na b\t0.006\nc d\t0.07\ne f\t3\n", encoding="utf-8")
