@@ -77,6 +77,9 @@ def check_model_config(raw: dict[str, Any], path: str | os.PathLike[str]) -> Non
 # Attention implementations transformers has built in; any other name makes it import
 # flash-attention or load a compiled kernel from the Hub (a config.json naming a repository).
 BUILT_IN_ATTENTION = ("eager", "sdpa")
+# The weight types a config.json may name (transformers looks any other name up on the torch
+# module: "float8" was an internal AttributeError, a list an IndexError, both exit 1).
+WEIGHT_DTYPES = ("float32", "float16", "bfloat16", "float64", "auto")
 _EPSILONS = ("layer_norm_eps", "layer_norm_epsilon", "norm_eps", "rms_norm_eps")
 
 
@@ -91,6 +94,11 @@ def _check_loading(raw: dict[str, Any], path: str | os.PathLike[str]) -> None:
             raise ConfigError(f"{key} = {_shown(value)} asks for attention code bertstudio does not run "
                               "(flash-attention, or a kernel from the Hub)", path=path, where=key,
                               expected=" or ".join(BUILT_IN_ATTENTION) + ", or no entry")
+    for key in ("dtype", "torch_dtype"):
+        value = raw.get(key)
+        if value is not None and value not in WEIGHT_DTYPES:
+            raise ConfigError(f"{key} = {_shown(value)} is not a weight type bertstudio reads", path=path, where=key,
+                              expected=", ".join(WEIGHT_DTYPES[:-1]) + ", or no entry")
     if raw.get("quantization_config") is not None:
         raise ConfigError("a quantized model (quantization_config) cannot be read here", path=path,
                           where="quantization_config", expected="a full-precision model (fp32, fp16 or bf16 weights)")

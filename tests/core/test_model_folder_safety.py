@@ -111,6 +111,10 @@ def test_a_folder_with_its_own_code_is_refused_everywhere(model_type, saved_mode
     ("attention_probs_dropout_prob", 1.5, "not a dropout rate"),
     # NaN predictions with exit status 0
     ("layer_norm_eps", -1.0, "not a normalisation epsilon"),
+    # transformers looks the name up on torch: "internal error: AttributeError" (a list: IndexError), exit 1
+    ("dtype", "float8", "not a weight type"),
+    ("dtype", ["float32"], "not a weight type"),
+    ("torch_dtype", "load", "not a weight type"),
 ])
 def test_a_config_asking_the_loader_for_code_or_nonsense_is_refused_everywhere(key, value, fragment, saved_model,
                                                                               tmp_path):
