@@ -154,6 +154,11 @@ def _bertstudio_block(folder: Path, **changes) -> None:
     # refused later, by evaluate, without naming the model's config
     ("unknown GLUE task", lambda f: _bertstudio_block(f, glue_task="NOPE"), "config.json", "bertstudio.glue_task",
      "unknown GLUE task / preset 'NOPE'"),
+    # scored by the preset's metrics: pearson 0.0 from class labels, exit status 0
+    ("GLUE task of another kind", lambda f: _bertstudio_block(f, glue_task="STS-B"), "config.json",
+     "bertstudio.glue_task", "STS-B (regression, scores) does not fit this sentence model of 2 classes"),
+    ("GLUE task of more classes", lambda f: _bertstudio_block(f, glue_task="MNLI", task="pair"), "config.json",
+     "bertstudio.glue_task", "MNLI (pair, 3 classes) does not fit this pair model of 2 classes"),
 ])
 def test_a_model_that_would_predict_nonsense_is_refused(name, damage, file, where, fragment, saved_model, tmp_path):
     folder = copy_of(saved_model, tmp_path / "m")
