@@ -246,6 +246,9 @@ def cmd_train(args: argparse.Namespace, out: TextIO) -> int:
     if not config.resume_from:  # a resumed run keeps its own settings
         # Settings that fit the data (train/small_data.py), for what the flags and --config leave open
         train_set, eval_set = load_sets(config)
+        if not config.output_dir:  # it trained, said "saving..." and kept nothing, exit status 0
+            raise ConfigError("no run folder to keep the trained model in", where="output_dir",
+                              expected="--out DIR (or output_dir in --config's file)")
         config = adapt(config, label_counts(train_set), given=_settings_given(args),
                        units=training_units(train_set, config), lengths=text_lengths(train_set),
                        model_limit=model_max_length(config.model), evaluates=eval_set is not None)

@@ -506,3 +506,13 @@ def test_messages_say_what_to_give_instead(trained: Path, sentiment_files, tmp_p
         code, _, err = run(argv, capsys)
         line = err.strip().splitlines()[-1]
         assert code == 2 and fragment in line and "\x1b" not in err, (argv, err)
+
+
+def test_train_without_a_run_folder_is_refused_before_the_model_loads(tmp_path: Path, capsys) -> None:
+    """Without --out a run trained, printed "saving..." and kept nothing, exit status 0."""
+    data = tmp_path / "s.tsv"
+    data.write_text("text\tlabel\n" + "".join(f"good {i}\tpos\nbad {i}\tneg\n" for i in range(6)), encoding="utf-8")
+    code, _, err = run(["train", "--train", str(data), "--model", "/nonexistent/model", "--epochs", "1"], capsys)
+    assert code == 2 and "loading the model" not in err
+    assert err.strip().splitlines() == ["bertstudio: error: output_dir: no run folder to keep the trained model in "
+                                        "(expected --out DIR (or output_dir in --config's file))"]
