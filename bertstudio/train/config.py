@@ -103,12 +103,16 @@ def _number(x: float) -> str:
 
 # One table for every numeric setting, so the CLI, a run.toml and the app refuse the same values.
 RANGES: dict[str, Range] = {
-    "lora_rank": Range(1, 4096), "lora_alpha": Range(1), "lora_dropout": Range(0, 1, high_open=True),
+    # lora_alpha 1e23 made the loss NaN at step 4 and config.toml unwritable as TOML (beyond int64)
+    "lora_rank": Range(1, 4096), "lora_alpha": Range(1, 16_384), "lora_dropout": Range(0, 1, high_open=True),
     "epochs": Range(0, 10_000, low_open=True),  # 1e9 epochs started a 2,000,000,000-step run
     "lr": Range(0, 1, low_open=True, high_open=True),
     "head_lr": Range(0, 1, low_open=True, high_open=True),
-    "batch_size": Range(1), "grad_accum": Range(1), "warmup_ratio": Range(0, 1, high_open=True),
-    "weight_decay": Range(0), "max_grad_norm": Range(0),
+    # grad_accum 1e23: "OverflowError: int too big to convert" at step 1, exit 1
+    "batch_size": Range(1), "grad_accum": Range(1, 4096), "warmup_ratio": Range(0, 1, high_open=True),
+    # AdamW's decoupled decay multiplies each weight by 1 - lr * weight_decay every step: at 1e23
+    # the saved weights reached 4e17 and the model predicted NaN
+    "weight_decay": Range(0, 10), "max_grad_norm": Range(0),
     "max_length": Range(8),  # the model's own limit (max_position_embeddings) is checked when the run starts
     "doc_stride": Range(0), "max_answer_length": Range(1),
     "seed": Range(0, 2**32 - 1), "seeds": Range(1, 100),  # what numpy accepts (accelerate's set_seed seeds numpy too)

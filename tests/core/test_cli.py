@@ -117,7 +117,7 @@ def test_rerun_from_saved_config(trained: Path, tmp_path: Path, capsys) -> None:
         (["train", "--epochs", "inf"], "epochs: must be a finite number above 0 and at most 10000, got inf"),
         (["train", "--max-train-examples", "-5"], "max_train_examples: must be a whole number at least 1, got -5"),
         (["train", "--max-eval-examples", "-1"], "max_eval_examples: must be a whole number at least 1, got -1"),
-        (["train", "--weight-decay", "nan"], "weight_decay: must be a finite number at least 0, got nan"),
+        (["train", "--weight-decay", "nan"], "weight_decay: must be a finite number at least 0 and at most 10, got nan"),
         (["train", "--seed", "-1"], "seed: must be a whole number at least 0"),
         (["evaluate", "--model", "m", "--eval", "e.tsv", "--max-eval-examples", "-1"], "max_eval_examples: must be"),
         (["evaluate", "--model", "m", "--eval", "e.tsv", "--batch-size", "0"], "batch_size: must be a whole number at least 1"),
