@@ -90,7 +90,12 @@ class Predictor:
         kind (tagging) adds ``probs``: one {tag: probability} per word."""
         given = {"text": text, "text_pair": text_pair, "tokens": tokens, "question": question, "context": context}
         needed = self.spec.required_inputs(siamese=getattr(self.model, "siamese", False))
-        missing = [f for f in needed if not given.get(f)]
+        reads = (*self.spec.inputs, *self.spec.optional_inputs)
+        unread = [f for f, v in given.items() if v is not None and f not in reads]
+        if unread:  # predicted from the text alone, as if the pair or context had been read
+            raise ConfigError(f"a {self.kind} model does not read {' or '.join(unread)}", where="input",
+                              expected="only " + ", ".join(reads))
+        missing = [f for f in needed if not given.get(f) or (isinstance(given[f], str) and not given[f].strip())]
         if missing:
             pairs = " that reads sentence pairs" if set(missing) - set(self.spec.inputs) else ""
             raise ConfigError(f"a {self.kind} model{pairs} needs {' and '.join(missing)} to predict", where="input",

@@ -90,3 +90,18 @@ def test_missing_input_is_a_clear_error(tiny, tmp_path):
     p = Predictor.load(tmp_path / "pair", device="cpu")
     with pytest.raises(ConfigError, match="needs text_pair"):
         p.predict(text="only one sentence")
+    with pytest.raises(ConfigError, match="needs text_pair"):
+        p.predict(text="one sentence", text_pair="   ")  # blank is no sentence ("" was refused, "   " predicted)
+
+
+@pytest.mark.parametrize("given", [{"text_pair": "bad boring terrible"}, {"tokens": ["good"]},
+                                   {"question": "why?", "context": "because"}])
+def test_an_input_the_model_does_not_read_is_refused(given, tiny, tmp_path):
+    """A sentence model given a second sentence predicted from the first alone, exit 0, as if it had read both."""
+    model, tok = build_model("sentence", tiny, labels=["a", "b"])
+    save_model(model, tok, tmp_path / "s")
+    p = Predictor.load(tmp_path / "s", device="cpu")
+    with pytest.raises(ConfigError, match="a sentence model does not read") as info:
+        p.predict(text="good fun", **given)
+    assert info.value.where == "input"
+    assert set(p.predict(text="good fun")) >= {"label", "probs"}
