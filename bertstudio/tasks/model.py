@@ -517,10 +517,8 @@ def load_tokenizer(path: str | Path) -> Any:
         refuse_own_code(folder)
         for name in _TOKENIZER_JSON:  # json's message alone does not say which file it is about
             data = _read_json(folder / name, required=False)
-            if name == "tokenizer_config.json" and data is not None and not isinstance(data.get("tokenizer_class"),
-                                                                                       (str, type(None))):
-                raise ConfigError(f"tokenizer_class is a {type(data['tokenizer_class']).__name__}",
-                                  path=folder / name, where="tokenizer_class", expected="a class name such as BertTokenizer")
+            if name == "tokenizer_config.json" and data is not None:
+                _check_tokenizer_config(data, folder / name)
         for name in TOKENIZER_FILES:  # read whole by the tokenizers library: a 12 GB file would fill the memory
             size = (folder / name).stat().st_size if (folder / name).is_file() else 0
             if size > MAX_TOKENIZER_BYTES:
@@ -543,6 +541,36 @@ def load_tokenizer(path: str | Path) -> Any:
         raise ConfigError(f"the model's tokenizer knows only its {len(tokenizer)} special tokens: every word would be [UNK]",
                           path=path, expected="the tokenizer files the model was trained with")
     return tokenizer
+
+
+_SPECIAL_TOKENS = ("pad_token", "unk_token", "cls_token", "sep_token", "mask_token", "bos_token", "eos_token")
+_SWITCHES = ("do_lower_case", "tokenize_chinese_chars", "clean_up_tokenization_spaces", "do_basic_tokenize")
+
+
+def _check_tokenizer_config(data: dict[str, Any], path: Path) -> None:
+    """The tokenizer_config.json values transformers would trip over with a message naming
+    tokenizer.json ("'str' object is not an instance of 'bool'"), or accept and misuse (a
+    maximum length of 0): each refused naming this file and the key."""
+    def refuse(key: str, expected: str) -> None:
+        raise ConfigError(f"{key} is {data[key]!r:.60}", path=path, where=key, expected=expected)
+
+    if not isinstance(data.get("tokenizer_class"), (str, type(None))):
+        raise ConfigError(f"tokenizer_class is a {type(data['tokenizer_class']).__name__}", path=path,
+                          where="tokenizer_class", expected="a class name such as BertTokenizer")
+    for key in _SWITCHES:
+        if data.get(key) is not None and not isinstance(data[key], bool):
+            refuse(key, "true or false")
+    for key in ("padding_side", "truncation_side"):
+        if data.get(key) is not None and data[key] not in ("left", "right"):
+            refuse(key, '"left" or "right"')
+    for key in _SPECIAL_TOKENS:
+        value = data.get(key)
+        if value is not None and not (isinstance(value, str) or (isinstance(value, dict)
+                                                                 and isinstance(value.get("content"), str))):
+            refuse(key, "a token such as \"[PAD]\"")
+    limit = data.get("model_max_length")
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, (int, float)) or not limit >= 1):
+        refuse("model_max_length", "the most tokens the model reads, a whole number from 1")
 
 
 def _tokenizer_file(folder: Path, path: str | Path) -> Path | str:

@@ -231,6 +231,11 @@ def _vocab_only(folder: Path, vocab: bytes) -> None:
     (folder / "vocab.txt").write_bytes(vocab)
 
 
+def _tokenizer_config(folder: Path, **changes) -> None:
+    path = folder / "tokenizer_config.json"
+    path.write_text(json.dumps({**json.loads(path.read_text()), **changes}))
+
+
 @pytest.mark.parametrize(("name", "damage", "file", "fragment"), [
     # the tokenizers library raises bare Exception: "internal error", exit 1
     ("vocab not UTF-8", lambda f: _vocab_only(f, b"\xff\xfe\x00bad\n"), "vocab.txt", "not contain valid UTF-8"),
@@ -243,6 +248,12 @@ def _vocab_only(folder: Path, vocab: bytes) -> None:
      "cannot load the model's tokenizer"),
     ("tokenizer class a list", lambda f: (f / "tokenizer_config.json").write_text('{"tokenizer_class": ["x"]}'),
      "tokenizer_config.json", "tokenizer_class is a list"),
+    # transformers' messages named tokenizer.json ("'str' object is not an instance of 'bool'"), or
+    # took a maximum length of 0 or -1 without a word
+    *[(f"tokenizer_config {key}={value!r}", lambda f, key=key, value=value: _tokenizer_config(f, **{key: value}),
+       "tokenizer_config.json", f"{key} is {value!r}")
+      for key, value in (("do_lower_case", "yes"), ("padding_side", "middle"), ("pad_token", 5), ("unk_token", ["x"]),
+                         ("model_max_length", "x"), ("model_max_length", 0), ("model_max_length", -1))],
 ])
 def test_a_damaged_tokenizer_is_one_error_naming_its_file(name, damage, file, fragment, saved_model, tmp_path):
     folder = copy_of(saved_model, tmp_path / "m")
