@@ -22,6 +22,7 @@ import logging
 import re
 import sys
 import threading
+import warnings
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
@@ -213,7 +214,9 @@ def _with_lora(model: nn.Module, task: Any, head: str, rank: int, alpha: int, dr
         modules_to_save=to_save,
     )
     try:
-        return get_peft_model(model, config)
+        with warnings.catch_warnings():  # peft asks transformers 5 a deprecated question: two lines under --quiet
+            warnings.filterwarnings("ignore", message=".*is_gradient_checkpointing.*", category=FutureWarning)
+            return get_peft_model(model, config)
     except ValueError as exc:
         raise ConfigError(f"LoRA cannot adapt this model: {exc}", path=path, where="lora_targets", expected="module names such as query, value") from None
 
@@ -647,7 +650,6 @@ def guarded_load(load: Callable[[], Any], path: str, what: str = "the model's we
     and its advice to load the file unsafely are never shown. The loaders of transformers models
     and of SetFit's sentence-transformer body both come through here."""
     import pickle
-    import warnings
 
     from safetensors import SafetensorError
 

@@ -114,7 +114,10 @@ def check_output_dir(config: TrainConfig) -> None:
         raise ConfigError(f"cannot read the run folder: {exc.strerror or exc}", path=root, where="output_dir") from None
     if not names:
         return
-    saved = saved_config(root)
+    try:  # a damaged config.toml is said in the error below, not also as a warning before it
+        saved = read_config(root)
+    except ConfigError:
+        saved = None
     if config.resume_from:
         if saved is None:
             raise ConfigError("this folder holds no bertstudio run to resume", path=root, where="output_dir",
@@ -127,7 +130,7 @@ def check_output_dir(config: TrainConfig) -> None:
         return
     if config.overwrite:
         clash = sorted(names & OWN_NAMES)
-        if not is_run_folder(root, saved) and clash:
+        if (saved is None or not is_run_folder(root, saved)) and clash:
             raise ConfigError(f"this folder is not a bertstudio run, but holds {', '.join(clash)}, which a run would replace",
                               path=root, where="output_dir", expected="a new or empty folder")
         foreign = not_written_by_a_run(root)

@@ -516,3 +516,16 @@ def test_train_without_a_run_folder_is_refused_before_the_model_loads(tmp_path: 
     assert code == 2 and "loading the model" not in err
     assert err.strip().splitlines() == ["bertstudio: error: output_dir: no run folder to keep the trained model in "
                                         "(expected --out DIR (or output_dir in --config's file))"]
+
+
+def test_a_damaged_config_in_the_run_folder_is_one_line(tmp_path: Path, tiny, capsys) -> None:
+    """--overwrite on a folder whose config.toml is no TOML printed the same warning twice before the error."""
+    data = tmp_path / "s.tsv"
+    data.write_text("text\tlabel\n" + "".join(f"good {i}\tpos\nbad {i}\tneg\n" for i in range(6)), encoding="utf-8")
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / "config.toml").write_text("not = = toml\n", encoding="utf-8")
+    code, _, err = run(["--quiet", "train", "--train", str(data), "--model", tiny, "--epochs", "1", "--out", str(out),
+                        "--overwrite"], capsys)
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "not a bertstudio run" in err
+    assert (out / "config.toml").read_text(encoding="utf-8") == "not = = toml\n"

@@ -58,8 +58,12 @@ def test_modes_freeze_what_they_say(tiny, head, mode, trainable):
 
 
 def test_lora_counts(tiny):
+    import warnings
+
     adapters = 2 * 2 * (4 * 32 + 32 * 4)  # 2 layers x (query, value) x (A: r x 32, B: 32 x r)
-    model, _ = build_model("sentence", tiny, labels=LABELS, mode="lora", lora_rank=4)
+    with warnings.catch_warnings():  # peft's FutureWarning printed two lines under --quiet
+        warnings.simplefilter("error", FutureWarning)
+        model, _ = build_model("sentence", tiny, labels=LABELS, mode="lora", lora_rank=4)
     # The head trains in full; peft keeps a frozen original beside its trainable copy.
     assert count_parameters(model) == (adapters + CLASSIFIER, ENCODER + POOLER + 2 * CLASSIFIER + adapters)
     model, _ = build_model("sentence", tiny, labels=LABELS, head="mlp", mode="lora", lora=(4, 8, 0.0, ["query", "value"]))
