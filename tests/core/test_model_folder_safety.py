@@ -597,3 +597,12 @@ def test_a_label_name_that_is_no_text_is_refused_by_every_command(saved_model, t
         line = one_line(capsys.readouterr().err)
         assert code == 2 and "config.json, line 1" in line and "surrogate" in line, (argv, line)
     assert not (tmp_path / "ex").exists() and not (tmp_path / "ev").exists()
+
+
+def test_a_missing_model_under_a_folder_here_is_no_such_folder_not_a_hub_id(tmp_path, monkeypatch):
+    """'runs/model' when runs/ exists here but has no model/: transformers took it for a Hub
+    id and said it could not connect to huggingface.co."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "runs").mkdir()
+    with pytest.raises(ConfigError, match="no such model folder"):
+        load_model("runs/model")
