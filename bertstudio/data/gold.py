@@ -143,6 +143,13 @@ class LabelGold(GoldType):
         return np.flatnonzero(pc.fill_null(pc.equal(column, label), False).to_numpy(zero_copy_only=False))
 
 
+# The largest score magnitude a regression learns from: the loss squares the error in float32
+# (at most 3.4e38), so 1e20 made it inf at step 1 and the run ended with advice about the
+# learning rate; prices and counts are far below this.
+MAX_SCORE = 1e15
+SCORE_RULE = f"a finite number from -{MAX_SCORE:g} to {MAX_SCORE:g}"
+
+
 class ScoreGold(GoldType):
     """A real-valued score per example (regression, e.g. STS-B's 0-5 similarity)."""
 
@@ -155,6 +162,8 @@ class ScoreGold(GoldType):
             return None
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
             raise self._bad(f"{value!r} is not a score", "a finite number", where, path)
+        if abs(value) > MAX_SCORE:
+            raise self._bad(f"score {value!r} is too large to learn", SCORE_RULE, where, path)
         return float(value)
 
     def parse(self, value: Any, row: Mapping[str, Any], where: str, path: Any = None, *,
@@ -170,6 +179,8 @@ class ScoreGold(GoldType):
             raise self._bad(f"score {shown!r} is not a number", "a number", where, path) from None
         if not math.isfinite(x):
             raise self._bad(f"score {value!r} is not a finite number", "a finite number", where, path)
+        if abs(x) > MAX_SCORE:
+            raise self._bad(f"score {value!r} is too large to learn", SCORE_RULE, where, path)
         return x
 
     def short_text(self, value: Any) -> str:

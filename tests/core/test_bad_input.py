@@ -366,3 +366,20 @@ def test_a_score_in_a_json_label_says_it_is_regression_data(tmp_path: Path) -> N
         load_examples(path, kind="sentence")
     assert str(info.value) == (f"{path}, line 1: label 0.67 is not a string or integer (expected a label name; a score "
                                "such as this one is regression data)")
+
+
+@pytest.mark.parametrize("value", ["1e20", "-3.5e38", "1e300"])
+def test_a_score_too_large_to_learn_is_refused_by_every_reader(tmp_path: Path, value: str) -> None:
+    """1e20 passed the readers; the run's loss became inf at step 1 and it advised a lower learning rate."""
+    table = tmp_path / "scores.tsv"
+    table.write_text(f"sentence1\tsentence2\tscore\na\tb\t1\nc\td\t{value}\n", encoding="utf-8")
+    lines = tmp_path / "scores.jsonl"
+    lines.write_text(json.dumps({"text": "a", "text_pair": "b", "label": 1.0}) + "\n"
+                     + json.dumps({"text": "c", "text_pair": "d", "label": float(value)}) + "\n", encoding="utf-8")
+    for path, where in ((table, "line 3"), (lines, "line 2")):
+        with pytest.raises(DataError, match="too large to learn") as info:
+            load_examples(path, kind="regression")
+        assert info.value.where == where and "1e+15" in info.value.expected
+    ok = tmp_path / "prices.tsv"
+    ok.write_text("sentence1\tsentence2\tscore\na\tb\t1250000\nc\td\t-3.5\n", encoding="utf-8")
+    assert load_examples(ok, kind="regression").dataset["label"] == [1250000.0, -3.5]

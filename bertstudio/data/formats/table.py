@@ -36,6 +36,7 @@ from bertstudio.data.formats.common import (
     read_bytes,
     to_example_set,
 )
+from bertstudio.data.gold import MAX_SCORE, SCORE_RULE
 from bertstudio.data.kinds import KIND_SPECS, get_spec
 from bertstudio.errors import ConfigError, DataError
 
@@ -508,6 +509,10 @@ def _scores(lab: Any, opts: TableOptions, path: Any, where: Any) -> pa.Array:
     bad = _first_true(pc.invert(finite))
     if bad is not None:
         raise DataError(f"score {lab[bad].as_py()!r} is not a finite number", path=path, where=where(bad))
+    bad = _first_true(pc.greater(pc.abs(scores), MAX_SCORE))
+    if bad is not None:
+        raise DataError(f"score {lab[bad].as_py()!r} is too large to learn", path=path, where=where(bad),
+                        expected=SCORE_RULE)
     if opts.score_range:
         lo, hi = opts.score_range
         bad = _first_true(pc.or_(pc.less(scores, lo), pc.greater(scores, hi)))
