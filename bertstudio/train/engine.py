@@ -179,6 +179,9 @@ def fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any = No
         if found is not None:
             ckpt.load_training_state(found, path.optimizer)  # restores every RNG too: the last thing before the loop
         step = progress.step
+        if config.grad_accum > len(train_loader):  # each step took 1/grad_accum of the few batches' loss: 1000x smaller updates
+            raise ConfigError(f"grad_accum {config.grad_accum} is more than the {len(train_loader)} batches of an epoch",
+                              where="grad_accum", expected=f"at most {len(train_loader)}, or a smaller batch size")
         epoch_steps = steps_per_epoch(len(train_loader), config.grad_accum)  # len: batches per process
         n_steps = total_steps(len(train_loader), config.grad_accum, config.epochs)
         n_warmup = warmup_steps(n_steps, config.warmup_ratio)

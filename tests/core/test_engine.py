@@ -198,6 +198,16 @@ def test_cancel_saves_a_usable_model(tiny, tmp_path):
     assert json.loads((out / "checkpoints" / "last" / "state.json").read_text())["step"] == 5
 
 
+def test_more_accumulation_than_an_epochs_batches_is_refused(tiny, tmp_path):
+    """grad_accum 1000 on 3 batches: each step learnt from 3/1000 of a step's loss, silently."""
+    from bertstudio.errors import ConfigError
+
+    result = train(config(tiny, epochs=1, batch_size=4, grad_accum=1000, output_dir=str(tmp_path / "run")), sentiment(12))
+    assert result.status == "failed" and isinstance(result.error, ConfigError)
+    assert result.error.where == "grad_accum" and "more than the 3 batches of an epoch" in result.message
+    assert not (tmp_path / "run" / "config.toml").exists()
+
+
 def test_gradient_accumulation_matches_a_bigger_batch(tiny):
     # Without dropout, 2 x 4 rows accumulated equals one batch of 8 (same rows, same order).
     def run(batch, accum):
