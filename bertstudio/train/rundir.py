@@ -498,7 +498,9 @@ def _shallow(value: Any) -> bool:
         item, depth = stack.pop()
         if depth > _MAX_DEPTH:
             return False
-        children = item.values() if isinstance(item, dict) else item
+        # a bare number or true at the top (metrics.json = NaN) has no children: iterating it was a TypeError
+        # that emptied the Runs page
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
         stack.extend((c, depth + 1) for c in children if isinstance(c, (dict, list)))
     return True
 

@@ -28,9 +28,9 @@ from PySide6.QtWidgets import (
 
 from bertstudio.data.formats.common import iob1_to_bio
 from bertstudio.data.kinds import get_spec, is_bio_tag_set
-from bertstudio.errors import BertStudioError
+from bertstudio.errors import BertStudioError, DataError
 from bertstudio.metrics.per_class import per_class_from_predictions
-from bertstudio.train.rundir import read_predictions, read_run
+from bertstudio.train.rundir import PREDICTIONS, read_predictions, read_run
 from bertstudio.ui import example_html
 from bertstudio.ui.confusion_view import ConfusionPanel
 from bertstudio.ui.metrics_panel import MetricsPanel, official_metric_order
@@ -48,6 +48,11 @@ def _inside(folder: Path, parent: Path) -> bool:
         return folder.resolve().parent == parent.resolve()
     except OSError:
         return False
+
+
+def _class_value(value: Any) -> bool:
+    """A value a classification prediction holds for gold or label: a name, a class id, or none."""
+    return value is None or (isinstance(value, (str, int)) and not isinstance(value, bool))
 
 
 class ResultsPage(QWidget):
@@ -228,6 +233,15 @@ class ResultsPage(QWidget):
         skipped: list = []
         project = self.session.project
         preds = read_predictions(self.run_dir, skipped=skipped, splits=project.split_info if project is not None else None)
+        if gold.classes:  # a label that is a list or an object reached the confusion matrix: TypeError in a slot
+            fits = []
+            for p in preds:
+                if _class_value(p.gold) and _class_value(p.pred.get("label")):
+                    fits.append(p)
+                else:
+                    skipped.append(DataError(f"label {p.pred.get('label')!r:.40} or gold {p.gold!r:.40} is no class name",
+                                             path=self.run_dir / PREDICTIONS, where=f"the prediction for eval row {p.index}"))
+            preds = fits
         self._show_damage(skipped)
         report = None
         if gold.classes or gold.per_token:

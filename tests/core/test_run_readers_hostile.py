@@ -63,6 +63,11 @@ def _good_pred(i: int = 0) -> str:
 STRICT_CASES = {
     "metrics_array": ("metrics.json", None, {"metrics_json": "[1, 2]"}),
     "metrics_string": ("metrics.json", None, {"metrics_json": '"x"'}),
+    # a bare value at the top was a TypeError in three pages, and the Runs page then listed no run at all
+    "metrics_nan": ("metrics.json", None, {"metrics_json": "NaN"}),
+    "metrics_number": ("metrics.json", None, {"metrics_json": "1"}),
+    "metrics_true": ("metrics.json", None, {"metrics_json": "true"}),
+    "metrics_null": ("metrics.json", None, {"metrics_json": "null"}),
     "metrics_deep": ("metrics.json", None, {"metrics_json": '{"a": ' + DEEP + "}"}),
     "metrics_nested_past_limit": ("metrics.json", None, {"metrics_json": '{"a": ' + "[" * 200 + "]" * 200 + "}"}),
     "metrics_big_int": ("metrics.json", None, {"metrics_json": '{"a": ' + BIG + "}"}),

@@ -201,6 +201,26 @@ def test_damaged_prediction_lines_are_left_out_and_the_page_says_so(qtbot, tmp_p
         project.close(compact=False)
 
 
+def test_a_prediction_whose_label_is_no_class_name_is_left_out_not_raised(qtbot, tmp_path, trained_run):
+    """{"label": ["x"]} reached the confusion matrix: TypeError (unhashable list) in a Qt slot."""
+    project = make_project(tmp_path / "proj")
+    run = project.runs_dir / "odd-run"
+    shutil.copytree(trained_run, run)
+    with (run / "predictions.jsonl").open("a", encoding="utf-8") as f:
+        f.write(json.dumps({"index": 99999, "gold": "zzz", "label": ["x"]}) + "\n")
+        f.write(json.dumps({"index": 99998, "gold": {"a": 1}, "label": "pos"}) + "\n")
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    page = ResultsPage(session)
+    qtbot.addWidget(page)
+    page.show()
+    try:
+        assert page.run_dir == run and page.model.rowCount() == 8
+        note = page.damage_label.text()
+        assert note.startswith("2 damaged line(s)") and "eval row 99999" in note and "is no class name" in note
+    finally:
+        project.close(compact=False)
+
+
 def test_per_class_table_sits_beside_the_official_metric(page, trained_run):
     """Issue 14 item 7: precision / recall / F1 / support per label, counted here by hand."""
     preds = [p for p in _preds(trained_run) if p["gold"] is not None]
