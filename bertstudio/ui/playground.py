@@ -218,9 +218,17 @@ class PlaygroundPage(QWidget):
         self.prediction_shown.emit(result)
 
     def _on_job_failed(self, exc: BaseException) -> None:
-        if self.sender() is self._job:
+        if self.sender() is not self._job:
+            return
+        self.output.clear()  # the last answer was for other text: under the new input it read as its answer
+        self.last_result = None
+        model_dir = self.model_dir()
+        if model_dir is not None and not Path(model_dir).is_dir():  # deleted or moved since the list was made
+            self._forget_models()
+            message = self.tr("this run's model folder is gone ({path})").format(path=model_dir)
+        else:
             message = str(exc) if isinstance(exc, BertStudioError) else f"{type(exc).__name__}: {exc}"
-            self.status.setText(self.tr("Could not predict: {m}").format(m=message))
+        self.status.setText(self.tr("Could not predict: {m}").format(m=message))
 
     def result_html(self, result: dict[str, Any]) -> str:
         """The prediction drawn the way its gold type reads best."""

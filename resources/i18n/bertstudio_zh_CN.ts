@@ -876,12 +876,12 @@
         <translation>答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_model.py" line="136"/>
+        <location filename="../../bertstudio/ui/data_model.py" line="138"/>
         <source>no entity</source>
         <translation>无实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_model.py" line="301"/>
+        <location filename="../../bertstudio/ui/data_model.py" line="303"/>
         <source>Suggested</source>
         <translation>建议</translation>
     </message>
@@ -2203,32 +2203,37 @@
         <translation>预测中…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="223"/>
+        <location filename="../../bertstudio/ui/playground.py" line="228"/>
+        <source>this run&apos;s model folder is gone ({path})</source>
+        <translation>此运行的模型文件夹已不存在（{path}）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/playground.py" line="231"/>
         <source>Could not predict: {m}</source>
         <translation>无法预测:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="239"/>
+        <location filename="../../bertstudio/ui/playground.py" line="247"/>
         <source>Score</source>
         <translation>分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="244"/>
+        <location filename="../../bertstudio/ui/playground.py" line="252"/>
         <source>Past the top of the {lo:g}-{hi:g} scale the model learned from: read it as {hi:g} (shown unclipped, as evaluation uses it).</source>
         <translation>超出模型所学的 {lo:g}-{hi:g} 分制的上限：可视为 {hi:g}（按评估时的原值显示，未截断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="247"/>
+        <location filename="../../bertstudio/ui/playground.py" line="255"/>
         <source>Past the bottom of the {lo:g}-{hi:g} scale the model learned from: read it as {lo:g} (shown unclipped, as evaluation uses it).</source>
         <translation>低于模型所学的 {lo:g}-{hi:g} 分制的下限：可视为 {lo:g}（按评估时的原值显示，未截断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="267"/>
+        <location filename="../../bertstudio/ui/playground.py" line="275"/>
         <source>No answer in the context.</source>
         <translation>上下文中没有答案。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="272"/>
+        <location filename="../../bertstudio/ui/playground.py" line="280"/>
         <source>score</source>
         <translation>得分</translation>
     </message>
@@ -2523,109 +2528,109 @@
 <context>
     <name>ResultsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="91"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="98"/>
         <source>Errors only</source>
         <translation>只看错误</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="114"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="121"/>
         <source>Set as gold</source>
         <translation>设为标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="116"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="123"/>
         <source>Use prediction as gold</source>
         <translation>采用预测作为标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="120"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="127"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="195"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="202"/>
         <source>{name} (not in this project)</source>
         <translation>{name}(不属于此项目)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="279"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="296"/>
         <source>%1 damaged line(s) of this run&apos;s predictions are not shown: %2</source>
         <translation>本次运行的预测中有 %1 行已损坏，未显示：%2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="295"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="312"/>
         <source>No project is open. Open or create one (File menu), train a run on the Train page, and its scores, predictions and errors appear here.</source>
         <translation>尚未打开项目。请（通过“文件”菜单）打开或新建一个项目，并在训练页训练一次，其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="298"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="315"/>
         <source>This project has no run yet. Train one on the Train page (or open a run folder from the Runs page), and its scores, predictions and errors appear here.</source>
         <translation>此项目还没有运行。请在训练页训练一次（或从运行页打开一个运行文件夹），其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="307"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="324"/>
         <source>This run is not one of this project&apos;s runs ({folder}); it is shown for viewing only.</source>
         <translation>此运行不属于此项目({folder})；仅供查看。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="310"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="327"/>
         <source>It is a {run} run and this project holds {project} examples, so its rows are not matched to the project&apos;s.</source>
         <translation>这是一次 {run} 运行，而此项目包含 {project} 样例，因此其中的行不会与项目的行对应。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="314"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="331"/>
         <source>{joined} of {total} of its rows match this project&apos;s examples (same gold value).</source>
         <translation>它的 {total} 行中有 {joined} 行与此项目的样例对应(标准答案相同)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="405"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="422"/>
         <source>{shown} of {total} examples</source>
         <translation>{shown} / {total} 个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="407"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="424"/>
         <source>gold {g}, predicted {p}</source>
         <translation>标准答案 {g}，预测 {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/results_page.py" line="463"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="480"/>
         <source>%n word(s) got no prediction from this run: tag them on the Label page</source>
         <translation>
             <numerusform>%n 个词在这次运行中没有预测:请在“标注”页标注它们</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="465"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="482"/>
         <source>The run predicted a label this project no longer has (renamed or removed since the run)</source>
         <translation>该运行预测的标签已不在本项目中（运行之后被重命名或删除）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="500"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="517"/>
         <source>{split} row {row}</source>
         <translation>{split} 第 {row} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="505"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="522"/>
         <source>{where}: {n} of {m} tags are now the run&apos;s predictions</source>
         <translation>{where}:{m} 个标签中有 {n} 个已改为这次运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="508"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="525"/>
         <source>{where}: the gold value is now the run&apos;s prediction</source>
         <translation>{where}:标注值已改为这次运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="510"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="527"/>
         <source>; this run&apos;s scores were computed with the earlier gold</source>
         <translation>;这次运行的分数是按原来的标注计算的</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="511"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="528"/>
         <source> (Edit &gt; Undo restores it)</source>
         <translation>(编辑 &gt; 撤销 可恢复)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="517"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="534"/>
         <source>Relabel {split} row {row}</source>
         <translation>重新标注 {split} 的第 {row} 行</translation>
     </message>
@@ -3619,67 +3624,67 @@
 <context>
     <name>TrainConfig</name>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="205"/>
+        <location filename="../../bertstudio/train/config.py" line="209"/>
         <source>Head: linear (BERT paper, on [CLS]) | mlp (hidden layer + output, as d2l) | embedding (linear on the mean-pooled sentence vector, as sentence-transformers read it) | siamese (pairs: each side encoded alone, (u, v, |u-v|, u*v), as SBERT)</source>
         <translation>输出头：linear（BERT 论文，作用于 [CLS]）| mlp（隐藏层 + 输出层，同 d2l）| embedding（作用于平均池化句向量的线性层，同 sentence-transformers 的读法）| siamese（句对：两侧分别编码，(u, v, |u-v|, u*v)，同 SBERT）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="210"/>
+        <location filename="../../bertstudio/train/config.py" line="214"/>
         <source>How the encoder learns before and with the head: finetune (the loop alone) | setfit (SetFit&apos;s contrastive fine-tuning of a sentence-transformer first; sentence kind, embedding head)</source>
         <translation>编码器在输出头之前及与之一起如何学习：finetune（仅训练循环）| setfit（先对 sentence-transformer 做 SetFit 对比微调；限句子任务、embedding 输出头）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="215"/>
+        <location filename="../../bertstudio/train/config.py" line="219"/>
         <source>What learns: full | frozen (feature extraction) | top-N (top N layers + head) | lora</source>
         <translation>哪些部分学习：full | frozen（特征提取）| top-N（顶部 N 层 + 输出头）| lora</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="218"/>
+        <location filename="../../bertstudio/train/config.py" line="222"/>
         <source>LoRA rank r</source>
         <translation>LoRA 秩 r</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="223"/>
+        <location filename="../../bertstudio/train/config.py" line="227"/>
         <source>Passes over the training data</source>
         <translation>遍历训练数据的轮数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="224"/>
+        <location filename="../../bertstudio/train/config.py" line="228"/>
         <source>Peak learning rate</source>
         <translation>峰值学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="227"/>
+        <location filename="../../bertstudio/train/config.py" line="231"/>
         <source>Examples per optimizer step (before accumulation)</source>
         <translation>每个优化步的样本数（梯度累积前）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="230"/>
+        <location filename="../../bertstudio/train/config.py" line="234"/>
         <source>Fraction of steps with linear warm-up</source>
         <translation>线性预热所占步数比例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="233"/>
+        <location filename="../../bertstudio/train/config.py" line="237"/>
         <source>Maximum tokens per input (kept with the model: evaluate and predict cut inputs the same)</source>
         <translation>每个输入的最大词元数（随模型保存：评估和预测以相同方式截断输入）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="238"/>
+        <location filename="../../bertstudio/train/config.py" line="242"/>
         <source>Random seed (CPU runs repeat exactly)</source>
         <translation>随机种子（CPU 运行可精确复现）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="239"/>
+        <location filename="../../bertstudio/train/config.py" line="243"/>
         <source>Train with seeds seed, seed+1, ... as one job (one run folder each, seed-N under output_dir) and report the main metric&apos;s mean and spread: how much a few-label score moves</source>
         <translation>以种子 seed、seed+1、… 作为一个任务训练（每个种子一个运行文件夹，位于 output_dir 下的 seed-N），并报告主指标的均值和离散程度：少量标签时分数会波动多少</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="247"/>
+        <location filename="../../bertstudio/train/config.py" line="251"/>
         <source>auto (CUDA &gt; MPS &gt; CPU) | cpu | cuda | cuda:N | mps</source>
         <translation>auto（CUDA &gt; MPS &gt; CPU）| cpu | cuda | cuda:N | mps</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="249"/>
+        <location filename="../../bertstudio/train/config.py" line="253"/>
         <source>auto (bf16 where the hardware runs it fast) | fp32 | bf16 | fp16</source>
         <translation>auto（硬件能快速运行时用 bf16）| fp32 | bf16 | fp16</translation>
     </message>

@@ -147,6 +147,20 @@ def test_an_emptied_box_clears_the_answer_and_says_what_to_type(qtbot, page):
     assert page.output.toPlainText() == "" and page.status.text() == "Type the sentence to predict."
 
 
+def test_a_deleted_model_folder_clears_the_answer_and_says_so(qtbot, page):
+    """The run's model/ deleted after a prediction: the old answer stayed under the new text and
+    the status read 'FileNotFoundError: [Errno 2] ...config.json'."""
+    with qtbot.waitSignal(page.prediction_shown, timeout=60_000):
+        page.input.setPlainText("good movie")
+        page.predict()
+    shutil.rmtree(page.model_dir())
+    page.input.setPlainText("bad movie")
+    page.predict()
+    qtbot.waitUntil(lambda: page.status.text().startswith("Could not predict"), timeout=60_000)
+    assert page.output.toPlainText() == "" and page.last_result is None
+    assert "model folder is gone" in page.status.text() and "Errno" not in page.status.text()
+
+
 def test_the_newest_finished_run_is_chosen_not_a_cancelled_one(qtbot, tmp_path, trained_run):
     """The Playground picked the newest run even when it was cancelled after 2 steps, while
     Results showed the finished one."""
