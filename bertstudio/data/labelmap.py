@@ -22,6 +22,8 @@ Usage::
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections import Counter
 from typing import TYPE_CHECKING, Mapping
 
@@ -69,6 +71,23 @@ def unknown_labels(kind: str, table: pa.Table, labels: list[str]) -> list[str]:
     """Values used in ``table`` that are not in ``labels``, in order of first use."""
     known = set(labels)
     return [v for v in values_in(kind, table) if v not in known]
+
+
+WHOLE_NUMBER = re.compile(r"[+-]?\d+")
+DECIMAL = re.compile(r"[+-]?(\d+\.\d*|\.\d+)([eE][+-]?\d+)?")
+_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"))  # zero-width characters
+
+
+def spelling(value: str) -> str:
+    """What a label reads as, so that look-alikes meet: NFKC form, case folded, spaces collapsed,
+    invisible characters dropped; a number as its value ("#1.0" for "1", "01", "1.0" and "+1")."""
+    text = " ".join(unicodedata.normalize("NFKC", value).translate(_INVISIBLE).split()).casefold()
+    if WHOLE_NUMBER.fullmatch(text) or DECIMAL.fullmatch(text):
+        try:
+            return f"#{float(text) + 0.0!r}"  # + 0.0: -0 is 0
+        except (ValueError, OverflowError):
+            return text
+    return text
 
 
 def _norm(name: str) -> str:

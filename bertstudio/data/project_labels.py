@@ -28,6 +28,7 @@ from bertstudio.data.project_meta import (
     label_name_problem,
 )
 from bertstudio.data.kinds import get_spec
+from bertstudio.data.labelmap import spelling
 from bertstudio.errors import ConfigError, DataError
 
 if TYPE_CHECKING:
@@ -37,7 +38,12 @@ LABEL_OPS = ("add_label", "rename_label", "set_color", "remove_label")
 
 
 def check_label_names(names: list[str], folder: Path) -> None:
+    """Names for a new label set, label or rename: each a real name, none twice, and none a
+    look-alike of another ('Pos' beside 'pos', 'pos\u200b', a decomposed 'café', '01' beside
+    '1'): two classes a person cannot tell apart in any list. Projects that hold such names
+    already still open (project.json is checked by project_meta)."""
     seen: set[str] = set()
+    looks: dict[str, str] = {}
     if len(names) > MAX_PROJECT_LABELS:
         raise DataError(f"{len(names):,} labels", path=folder / PROJECT_FILE, where="labels",
                         expected=f"at most {MAX_PROJECT_LABELS:,} labels in a project")
@@ -49,6 +55,11 @@ def check_label_names(names: list[str], folder: Path) -> None:
         if name in seen:
             raise DataError(f"label {name!r} appears twice", path=folder / PROJECT_FILE, where="labels",
                             expected="unique label names")
+        other = looks.setdefault(spelling(name), name)
+        if other != name:
+            raise DataError(f"label {name!r} reads the same as {other!r} (they differ only by case, spaces, Unicode "
+                            "form or invisible characters)", path=folder / PROJECT_FILE, where="labels",
+                            expected="names that differ in what they say")
         seen.add(name)
 
 

@@ -14,14 +14,13 @@ project carry their project rows (:func:`pick_rows`), so predictions map back to
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from dataclasses import replace
 from typing import Any, Sequence
 
 import numpy as np
 import pyarrow.compute as pc
 
+from bertstudio.data.labelmap import DECIMAL, WHOLE_NUMBER, spelling
 from bertstudio.errors import ConfigError, DataError
 from bertstudio.train.config import HOLD_OUT_MIN_ROWS, TrainConfig
 
@@ -95,23 +94,6 @@ def check_enough_labels(examples: Any, config: TrainConfig) -> None:
                         expected=f"at least {minimum} labels among the labelled rows" if minimum > 1 else "labelled rows")
 
 
-_WHOLE_NUMBER = re.compile(r"[+-]?\d+")
-_DECIMAL = re.compile(r"[+-]?(\d+\.\d*|\.\d+)([eE][+-]?\d+)?")
-_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"))  # zero-width characters
-
-
-def _spelling(value: str) -> str:
-    """What a label reads as: NFKC form, case folded, spaces collapsed, invisible characters
-    dropped; a number as its value ("#1.0" for "1", "01", "1.0" and "+1")."""
-    text = " ".join(unicodedata.normalize("NFKC", value).translate(_INVISIBLE).split()).casefold()
-    if _WHOLE_NUMBER.fullmatch(text) or _DECIMAL.fullmatch(text):
-        try:
-            return f"#{float(text) + 0.0!r}"  # + 0.0: -0 is 0
-        except (ValueError, OverflowError):
-            return text
-    return text
-
-
 def _few(values: list[str]) -> str:
     return ", ".join(map(repr, values[:4])) + (f" and {len(values) - 4} more" if len(values) > 4 else "")
 
@@ -144,18 +126,18 @@ def check_label_values(examples: Any, config: TrainConfig) -> None:
 
     spellings: dict[str, list[str]] = {}
     for value in used:
-        spellings.setdefault(_spelling(value), []).append(value)
+        spellings.setdefault(spelling(value), []).append(value)
     twice = next((names for names in spellings.values() if len(names) > 1), None)
-    if twice and _spelling(twice[0]).startswith("#"):
+    if twice and spelling(twice[0]).startswith("#"):
         refuse(f"{_few(twice)} are one number written {len(twice)} ways, which would train as {len(twice)} separate "
                f"{each}", f"one way of writing each number, or {listed}")
     if twice:
         refuse(f"{_few(twice)} differ only by case, spaces, Unicode form or invisible characters, which would train "
                f"as {len(twice)} separate {each}", f"one spelling of each name, or {listed}")
     # 1.0 and 0.0 are whole numbers (a 0/1 column with gaps, written by pandas): classes, not scores
-    whole = [v for v in used if _WHOLE_NUMBER.fullmatch(v.strip())
-             or (_DECIMAL.fullmatch(v.strip()) and float(v).is_integer())]
-    decimals = [v for v in used if _DECIMAL.fullmatch(v.strip()) and v not in whole]
+    whole = [v for v in used if WHOLE_NUMBER.fullmatch(v.strip())
+             or (DECIMAL.fullmatch(v.strip()) and float(v).is_integer())]
+    decimals = [v for v in used if DECIMAL.fullmatch(v.strip()) and v not in whole]
     if decimals and len(whole) + len(decimals) == len(used) and not examples.spec.gold.per_token:
         refuse(f"the labels are numbers with decimals ({_few(decimals)}), which would train as {len(used)} separate "
                "classes", f"--task regression to predict a score, or class names, or {listed}")

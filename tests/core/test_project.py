@@ -420,3 +420,22 @@ def test_a_splits_lineage_stays_through_appends_and_changes_when_its_rows_are_re
         assert again.split_info["train"]["lineage"] == kept
     finally:
         again.close()
+
+
+def test_label_names_that_read_the_same_are_refused_for_new_names_only(tmp_path):
+    """A helper's GUI sweep: 'Pos', 'POS' and 'pos\\u200b' beside 'pos' were accepted by the label
+    set editor and New project: classes a person cannot tell apart in any list."""
+    with pytest.raises(DataError, match="reads the same as 'pos'"):
+        Project.create(tmp_path / "a", name="a", kind="sentence", labels=["pos", "neg", "Pos"])
+    p = Project.create(tmp_path / "p", name="p", kind="sentence", labels=["pos", "neg"])
+    try:
+        for name in ("POS", "pos\u200b", " pos ", "ｐｏｓ", "neg\u00a0"):
+            with pytest.raises(DataError, match="reads the same as"):
+                p.add_label(name)
+        with pytest.raises(DataError, match="reads the same as 'pos'"):
+            p.rename_label("neg", " pos")
+        p.rename_label("pos", "Pos")  # the same label, written another way: its own choice
+        assert p.labels == ["Pos", "neg"]
+        p.add_label("neutral")
+    finally:
+        p.close()
