@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from bertstudio.data.examples import from_records
+from bertstudio.data.formats.common import check_length
 from bertstudio.data.kinds import get_spec
 from bertstudio.errors import BertStudioError, DataError
 from bertstudio.ui.editors.label_set import swatch
@@ -54,7 +55,8 @@ def record_for(kind: str, values: dict[str, str], gold: Any = None) -> dict[str,
             raise DataError(f"the {key.replace('_', ' ')} is empty", where=key, expected="some text")
     record: dict[str, Any] = {}
     for key, _multi in fields_for(kind):
-        text = values.get(key, "").strip()
+        # the readers' limit: a longer text went in here, and the project's export then did not import back
+        text = check_length(values.get(key, "").strip(), f"the {key.replace('_', ' ')}", None, key)
         record[key] = text.split() if spec.is_list_column(key) else text
     if "id" in spec.columns:
         record["id"] = f"user-{uuid.uuid4().hex[:12]}"

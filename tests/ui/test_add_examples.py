@@ -98,6 +98,19 @@ def test_record_for_names_the_empty_field():
         record_for("qa", {"context": "some text", "question": ""})
 
 
+def test_a_text_longer_than_an_import_takes_is_refused_and_kept(main_window, qtbot):
+    """3,000,000 characters were added; the import refuses any field over 1,048,576, so the
+    project's own export would not import back."""
+    main_window.pages["data"].add_examples()
+    dialog = main_window.findChild(AddExampleDialog, "addExampleDialog")
+    _type(dialog, text="word " * 600_000)
+    assert dialog.add() is False
+    assert "3,000,000 characters" in dialog.status.text() or "2,999,999 characters" in dialog.status.text()
+    assert "at most 1,048,576" in dialog.status.text()
+    assert main_window.session.split_size("train") == 0
+    dialog.close()
+
+
 def test_label_keys_while_typing_and_the_split_the_user_picks(main_window, qtbot):
     """Issue #14 item 5: Alt+digit sets the label in the form while typing (bare digits stay text),
     and rows go to the split picked in the dialog, train by default, whichever split the Data page shows."""
