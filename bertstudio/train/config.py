@@ -109,7 +109,7 @@ RANGES: dict[str, Range] = {
     "lr": Range(0, 1, low_open=True, high_open=True),
     "head_lr": Range(0, 1, low_open=True, high_open=True),
     # grad_accum 1e23: "OverflowError: int too big to convert" at step 1, exit 1
-    "batch_size": Range(1), "grad_accum": Range(1, 4096), "warmup_ratio": Range(0, 1, high_open=True),
+    "batch_size": Range(1, 65_536), "grad_accum": Range(1, 4096), "warmup_ratio": Range(0, 1, high_open=True),
     # AdamW's decoupled decay multiplies each weight by 1 - lr * weight_decay every step: at 1e23
     # the saved weights reached 4e17 and the model predicted NaN
     "weight_decay": Range(0, 10), "max_grad_norm": Range(0),

@@ -513,6 +513,7 @@ class TrainingPage(QWidget):
         self.estimate_label.hold(False)
         self._refresh_state()
         if ev.status == "failed":
+            self._drop_unused_run_folders()  # refused before writing (a model refused, no such device): none kept
             self._show_error(ev.message or self.tr("Training failed."))
         elif ev.status == "cancelled" and ev.step == 0:  # during loading, SetFit or the probe: nothing saved
             self._drop_unused_run_folders()
@@ -537,8 +538,9 @@ class TrainingPage(QWidget):
         self.run_dir, self._seed_folders = None, []
 
     def _drop_unused_run_folders(self) -> None:
-        """Remove the folders this page made for a run cancelled before its first step, if still
-        empty (the Runs page would list them as runs of unknown outcome); never one with files."""
+        """Remove the folders this page made for a run cancelled before its first step, or refused
+        before it wrote anything, if still empty (the Runs page would list them as runs of unknown
+        outcome); never one with files."""
         for folder in [self.run_dir, *self._seed_folders]:
             if folder:
                 try:

@@ -92,7 +92,7 @@ def test_every_int_below_its_range_is_refused(name) -> None:
     ({"lr": "5e-5"}, "lr"), ({"save_best": "yes"}, "save_best"), ({"labels": [0, 1]}, "labels"),
     ({"columns": {"text": 3}}, "columns"), ({"epochs": True}, "epochs"),
     # a helper's sweep: NaN predictions from a saved model, a NaN loss, an OverflowError at step 1
-    ({"weight_decay": 1e23}, "weight_decay"), ({"lora_alpha": 10**23}, "lora_alpha"), ({"grad_accum": 10**23}, "grad_accum"),
+    ({"weight_decay": 1e23}, "weight_decay"), ({"batch_size": 10**20}, "batch_size"), ({"lora_alpha": 10**23}, "lora_alpha"), ({"grad_accum": 10**23}, "grad_accum"),
 ])
 def test_issue_examples_are_refused(settings, where) -> None:
     with pytest.raises(ConfigError) as info:

@@ -146,6 +146,19 @@ def test_cancel_before_the_first_step_says_nothing_was_saved_and_leaves_no_empty
     assert page.start_button.isEnabled() and not page.is_running()
 
 
+def test_a_run_refused_before_it_writes_leaves_no_empty_run_folder(qtbot, session, tiny_model_dir):
+    """A device this machine lacks (cuda:99): the run failed at its start and its empty folder
+    stayed on the Runs page as a run of unknown outcome."""
+    page = TrainingPage(session)
+    qtbot.addWidget(page)
+    _tiny_settings(page, tiny_model_dir)
+    page.device_combo.setCurrentText("cuda:99")
+    with qtbot.waitSignal(page.run_ended, timeout=60_000) as ended:
+        page.start_training()
+    assert ended.args[1] == "failed" and page.error_label.isVisibleTo(page)
+    assert not Path(ended.args[0]).exists() and session.project.list_runs() == []
+
+
 def test_closing_the_window_while_the_model_loads_leaves_no_empty_run(qtbot, session, tiny_model_dir, monkeypatch):
     import threading
 
