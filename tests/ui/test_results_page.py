@@ -174,6 +174,15 @@ def test_a_run_written_before_predictions_named_their_rows_still_joins(qtbot, tm
         project.close(compact=False)
 
 
+def _shown_page(qtbot, project: Project, tmp_path: Path) -> ResultsPage:
+    """A Results page on ``project``, shown (it opens the newest run)."""
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    page = ResultsPage(session)
+    qtbot.addWidget(page)
+    page.show()
+    return page
+
+
 def test_damaged_prediction_lines_are_left_out_and_the_page_says_so(qtbot, tmp_path, trained_run):
     """A damaged line of predictions.jsonl is not shown, and a note above the table says how many and why
     (the rows that still read are shown as usual; before, they just went missing)."""
@@ -184,10 +193,7 @@ def test_damaged_prediction_lines_are_left_out_and_the_page_says_so(qtbot, tmp_p
     lines[2] = "{not json"
     lines[5] = '{"index": "abc", "label": "pos"}'
     (run / "predictions.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
-    page = ResultsPage(session)
-    qtbot.addWidget(page)
-    page.show()
+    page = _shown_page(qtbot, project, tmp_path)
     try:
         assert page.run_dir == run and page.model.rowCount() == 6
         note = page.damage_label.text()
@@ -209,10 +215,7 @@ def test_a_prediction_whose_label_is_no_class_name_is_left_out_not_raised(qtbot,
     with (run / "predictions.jsonl").open("a", encoding="utf-8") as f:
         f.write(json.dumps({"index": 99999, "gold": "zzz", "label": ["x"]}) + "\n")
         f.write(json.dumps({"index": 99998, "gold": {"a": 1}, "label": "pos"}) + "\n")
-    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
-    page = ResultsPage(session)
-    qtbot.addWidget(page)
-    page.show()
+    page = _shown_page(qtbot, project, tmp_path)
     try:
         assert page.run_dir == run and page.model.rowCount() == 8
         note = page.damage_label.text()
