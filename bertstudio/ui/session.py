@@ -83,7 +83,7 @@ class ProjectSession(QObject):
         super().__init__(parent)
         self.settings = settings if settings is not None else QSettings("bertstudio", "bertstudio")
         self.undo_stack = QUndoStack(self)
-        self._undoable_rename = False  # set while RenameLabelCommand renames: the stack is kept
+        self._labels_by_undo = False  # set while an undo command changes the label set: the stack is kept
         self._project: Any | None = None
         self._unsubscribe: Callable[[], None] | None = None
         self._split = "train"
@@ -162,24 +162,25 @@ class ProjectSession(QObject):
         self.gold_changed.emit(str(event["split"]), int(event["row"]))
 
     def _on_labels_event(self, event: dict[str, Any]) -> None:
-        if event.get("op") == "remove_label" or (event.get("op") == "rename_label" and not self._undoable_rename):
+        if event.get("op") in ("remove_label", "rename_label") and not self._labels_by_undo:
             self.undo_stack.clear()  # undo entries hold the old names, which the project would now refuse
         self.labels_changed.emit()
 
     @contextlib.contextmanager
-    def renaming_by_undo(self) -> Iterator[None]:
-        """A rename made through RenameLabelCommand: the stack keeps its entries (see ui/undo.py)."""
-        self._undoable_rename = True
+    def labels_by_undo(self) -> Iterator[None]:
+        """A label set change made by an undo command (RenameLabelCommand, the classes a replacing
+        import added going with its undo): the stack keeps its entries (see ui/undo.py)."""
+        self._labels_by_undo = True
         try:
             yield
         finally:
-            self._undoable_rename = False
+            self._labels_by_undo = False
 
     def rename_label(self, old: str, new: str) -> None:
         """Rename a label, undoably (Edit > Undo renames it back); raises the project's refusal."""
         from bertstudio.ui.undo import RenameLabelCommand
 
-        with self.renaming_by_undo():
+        with self.labels_by_undo():
             self.project.rename_label(old, new)
         self.undo_stack.push(RenameLabelCommand(self, old, new, self.tr("Rename label {a} to {b}").format(a=old, b=new)))
 
@@ -281,11 +282,13 @@ class ProjectSession(QObject):
         from bertstudio.ui.undo import ReplaceSplitCommand
 
         assert self._project is not None
+        before = set(self._project.labels)
         backup = self._project.import_examples(examples, split, replace=replace, label_map=label_map,
                                                add_labels=add_labels)
         if backup is not None:
             text = self.tr("Replace the rows of %1").replace("%1", split_name(split))
-            self.undo_stack.push(ReplaceSplitCommand(self, split, backup["id"], text))
+            added = [n for n in self._project.labels if n not in before]  # its undo takes them away again
+            self.undo_stack.push(ReplaceSplitCommand(self, split, backup["id"], text, added=added))
 
     def restore_split_backup(self, backup_id: str) -> None:
         """Bring back rows an import replaced (one undoable step; the rows they replace are kept too)."""

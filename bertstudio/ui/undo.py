@@ -15,7 +15,7 @@ through ``session.failed`` and the command is dropped from the stack.
 from __future__ import annotations
 
 import copy
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from PySide6.QtGui import QUndoCommand
 
@@ -87,7 +87,7 @@ class RenameLabelCommand(QUndoCommand):
 
     def _rename(self, old: str, new: str) -> None:
         try:
-            with self._session.renaming_by_undo():
+            with self._session.labels_by_undo():
                 self._session.project.rename_label(old, new)
         except BertStudioError as exc:  # e.g. a label of that name was added since
             self.setObsolete(True)
@@ -97,9 +97,11 @@ class RenameLabelCommand(QUndoCommand):
 class ReplaceSplitCommand(QUndoCommand):
     """An import that replaced ``split``'s rows; pushed after the import happened (the first redo does nothing)."""
 
-    def __init__(self, session: ProjectSession, split: str, replaced_backup: str, text: str) -> None:
+    def __init__(self, session: ProjectSession, split: str, replaced_backup: str, text: str, *,
+                 added: Sequence[str] = ()) -> None:
         super().__init__(text)
         self._session, self._split = session, split
+        self._added = list(added)  # classes the import added: its undo removes those no row uses any more
         self._undo_restores: str | None = replaced_backup  # the rows the import replaced
         self._redo_restores: str | None = None  # set by undo: the imported rows
         self._pushed = True
@@ -116,6 +118,14 @@ class ReplaceSplitCommand(QUndoCommand):
 
     def undo(self) -> None:
         self._redo_restores = self._swap(self._undo_restores)
+        project = self._session.project
+        for name in self._added:  # redo brings them back: restoring the imported rows adds the labels they use
+            if name in project.labels and not any(project.label_counts(s).get(name) for s in project.split_names):
+                try:
+                    with self._session.labels_by_undo():
+                        project.remove_label(name)
+                except BertStudioError as exc:
+                    self._session.report_failure(exc.message)
 
     def _swap(self, backup_id: str | None) -> str | None:
         """Restore ``backup_id`` (None: empty the split); returns the backup of the rows it replaced."""

@@ -131,3 +131,18 @@ def test_the_label_page_follows_a_replace_made_in_the_core(qtbot, main_window):
     session.project.import_examples(from_records("sentence", OLD[:100]), "train", replace=True)
     assert label_page.position.text() == "example 1 of 100"
     assert (label_page.progress.value(), label_page.progress.maximum()) == (100, 100)
+
+
+def test_undoing_a_replace_that_added_a_class_takes_the_class_away_and_redo_brings_it_back(qtbot, main_window):
+    """The rows came back on Undo but the class the import added ('meh') stayed in the label set."""
+    session, _label_page = _window_with_300_labelled_rows(main_window)
+    new = from_records("sentence", [{"text": f"new {i}", "label": ("pos", "meh")[i % 2]} for i in range(10)])
+    session.import_examples(new, "train", replace=True, add_labels=True)
+    assert session.project.labels == ["neg", "pos", "meh"] and session.split_size("train") == 10
+    main_window.undo_action.trigger()
+    assert session.project.labels == ["neg", "pos"] and session.split_size("train") == 300
+    assert session.undo_stack.canRedo()  # the stack was kept: removing the class was part of the undo
+    main_window.redo_action.trigger()
+    assert session.project.labels == ["neg", "pos", "meh"] and session.gold("train", 1) == "meh"
+    main_window.undo_action.trigger()
+    assert session.project.labels == ["neg", "pos"]
