@@ -121,11 +121,12 @@ class AssistantState(TrainerJobs, ShownModel):
         info = self.project.split_info.get(self.split, {})
         return {"rows": info.get("rows"), "imported": info.get("imported"), "lineage": info.get("lineage")}
 
-    def _same_rows(self, saved: Any) -> bool:
-        """True when state written for the split identity ``saved`` still fits its rows: the same
-        data, or the same rows with more appended since (its row numbers still name the same
-        rows). An identity without a lineage (a project from before appends kept one) must match."""
-        now = self._data_id
+    def _same_rows(self, saved: Any, now: dict[str, Any] | None = None) -> bool:
+        """True when state written for the split identity ``saved`` still fits the rows of identity
+        ``now`` (default: the current one): the same data, or the same rows with more appended
+        since (its row numbers still name the same rows). An identity without a lineage (a project
+        from before appends kept one) must match."""
+        now = self._data_id if now is None else now
         if saved == now:
             return True
         if not isinstance(saved, dict) or not now.get("lineage") or saved.get("lineage") != now["lineage"]:
@@ -332,12 +333,11 @@ class AssistantState(TrainerJobs, ShownModel):
             self._request("prepare")
         elif what == "split_imported" and event.get("split") == self.split:
             with self._lock:
-                old_id = self._data_id
+                old_id, new_id = self._data_id, self._split_identity()
+                appended = old_id != new_id and self._same_rows(old_id, new_id)
                 live = {"queue": self._queue.to_state(), "history": list(self._history)}
                 self._fast = self._strong = None
                 self._ready.clear()
-                self._data_id = self._split_identity()
-                appended = old_id != self._data_id and self._same_rows(old_id)
                 # rows appended (Add example, an appending import): the audit set, skips and chart
                 # stay, and the last strong model comes back once the new rows are scored
                 pending = self._queue.pending

@@ -162,9 +162,13 @@ class ScoreGold(GoldType):
             return None
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
             raise self._bad(f"{value!r} is not a score", "a finite number", where, path)
-        if abs(value) > MAX_SCORE:
+        return self._learnable(float(value), value, where, path)
+
+    def _learnable(self, x: float, value: Any, where: str, path: Any) -> float:
+        """``x`` (read from ``value``), or the error for a score beyond :data:`MAX_SCORE`."""
+        if abs(x) > MAX_SCORE:
             raise self._bad(f"score {value!r} is too large to learn", SCORE_RULE, where, path)
-        return float(value)
+        return x
 
     def parse(self, value: Any, row: Mapping[str, Any], where: str, path: Any = None, *,
               strict_bio: bool = False) -> Any:
@@ -179,9 +183,7 @@ class ScoreGold(GoldType):
             raise self._bad(f"score {shown!r} is not a number", "a number", where, path) from None
         if not math.isfinite(x):
             raise self._bad(f"score {value!r} is not a finite number", "a finite number", where, path)
-        if abs(x) > MAX_SCORE:
-            raise self._bad(f"score {value!r} is too large to learn", SCORE_RULE, where, path)
-        return x
+        return self._learnable(x, value, where, path)
 
     def short_text(self, value: Any) -> str:
         return "—" if value is None else f"{float(value):.3f}"

@@ -157,14 +157,15 @@ def _check_shape_rules(raw: dict[str, Any], path: str | os.PathLike[str]) -> Non
         if glue_task is not None:
             from bertstudio.presets import PRESET_INFO, find_preset
 
-            if not isinstance(glue_task, str) or find_preset(glue_task) is None:
+            info = find_preset(glue_task) if isinstance(glue_task, str) else None
+            if info is None:
                 raise ConfigError(f"unknown GLUE task / preset {_shown(glue_task)}", path=path, where="bertstudio.glue_task",
                                   expected="one of " + ", ".join(PRESET_INFO) + ", or no entry")
             # a preset of another kind, or of another number of classes, is scored by its metrics:
             # STS-B on a two-class model gave pearson 0.0 from its class labels, exit status 0
             from bertstudio.data.glue import PRESETS
 
-            preset = PRESETS[find_preset(glue_task).name]  # type: ignore[union-attr]
+            preset = PRESETS[info.name]
             classes = raw.get("id2label") if kind in ("sentence", "pair") else None
             if (kind is not None and preset.kind != kind) or (preset.labels and isinstance(classes, dict)
                                                                and len(classes) != len(preset.labels)):

@@ -194,7 +194,8 @@ def compare_records(a: RunRecord, b: RunRecord, *, resamples: int = C.RESAMPLES,
     if silent:  # a cancelled run: its curves and settings still compare, its examples cannot
         return _curves_only(a, b, f"{' and '.join(silent)} never evaluated: no examples to compare, "
                                   "only the curves and the settings")
-    replaced = sorted(s for s, line in a.lineages().items() if b.lineages().get(s, line) != line)
+    lines_b = b.lineages()
+    replaced = sorted(s for s, line in a.lineages().items() if lines_b.get(s, line) != line)
     if replaced:  # the same row numbers, other examples: pairing them would compare unrelated rows
         return _curves_only(a, b, f"the {' and '.join(replaced)} rows were replaced between the two runs: no "
                                   "examples to compare, only the curves and the settings")

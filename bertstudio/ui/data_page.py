@@ -87,6 +87,7 @@ class DataPage(QWidget):
         self.session = session
         self.split = "train"
         self._full: Any = None  # the split's Arrow table (with gold as of the last refresh)
+        self._latest_run: tuple[str | None, dict[int, Any]] = (None, {})  # read by the last "disagree" filter
         self.split_combo = QComboBox()
         self.split_combo.setObjectName("splitCombo")
         # as wide as its longest item ("train (60,000)"): a fixed width cut it to "train (60"
@@ -331,8 +332,7 @@ class DataPage(QWidget):
         return arrow_table(self.session.examples(self.split))
 
     def _disagreeing_rows(self) -> np.ndarray:
-        project = self.session.project
-        split, preds = latest_predictions(project)
+        split, preds = self._latest_run = latest_predictions(self.session.project)
         if split != self.split or not preds:
             return np.array([], dtype=np.int64)
         from bertstudio.tasks import get_task
@@ -349,8 +349,8 @@ class DataPage(QWidget):
         shown = self.model.rowCount()
         text = self.tr("%1 of %2 rows").replace("%1", f"{shown:,}").replace("%2", f"{total:,}")
         if self.current_filter()[0] == FILTER_DISAGREE:
-            project = self.session.project
-            split, preds = latest_predictions(project)
+            # filtered_rows() just read it, unless the split holds no table to filter
+            split, preds = self._latest_run if self._full is not None else latest_predictions(self.session.project)
             if not preds:
                 text += " · " + self.tr("no run with predictions yet")
             elif split != self.split:
