@@ -106,6 +106,30 @@ def test_finetune_starts_from_the_fast_head_and_trains_the_encoder(tiny, one_thr
     assert model.method == "finetune" and model.steps >= 150
 
 
+def test_beside_pseudo_labels_each_label_counts_four_times(tiny, one_thread, monkeypatch):
+    """1,600 pseudo-labels beside 90 labels drowned the person's labels; each labelled row now
+    comes LABEL_REPEAT times, each pseudo-labelled row once (and labels alone are not repeated)."""
+    import bertstudio.train.engine as engine
+    from bertstudio.assist.strong import LABEL_REPEAT
+
+    seen = []
+
+    def spy_fit(config, parts, train_set, *args, **kwargs):
+        seen.append(list(train_set.dataset["text"]))
+        raise RuntimeError("stop here")  # what fit() is given is all this test reads
+
+    monkeypatch.setattr(engine, "fit", spy_fit)
+    req = request(tiny, n=4, method="finetune", pseudo_rows=[10, 11], pseudo_texts=["so good", "so bad"],
+                  pseudo_values=["pos", "neg"])
+    with pytest.raises(RuntimeError, match="stop here"):
+        train_strong(req, counts={"neg": 2, "pos": 2})
+    assert LABEL_REPEAT == 4
+    assert sorted(seen[0]) == sorted(req.texts * 4 + ["so good", "so bad"])
+    with pytest.raises(RuntimeError, match="stop here"):
+        train_strong(request(tiny, n=4, method="finetune"), counts={"neg": 2, "pos": 2})
+    assert sorted(seen[1]) == sorted(request(tiny, n=4).texts)
+
+
 def test_the_strong_models_fine_tuning_reads_long_texts_as_the_train_page_does():
     """The assistant's fine-tuned model cut every text at 128 tokens; long reviews now get the
     length Automatic fits on the Train page (train/small_data.fitted_max_length)."""
