@@ -70,6 +70,27 @@ def test_setfit_trains_the_tiny_model_and_its_head_is_saved_without_pickle(tiny,
     assert restored.rows == list(range(16)) and restored.method == "setfit"
 
 
+def test_setfit_keeps_half_of_its_contrastive_change(tiny, one_thread, monkeypatch):
+    """WiSE-FT: the body after the contrastive phase is 0.5 x pre-trained + 0.5 x tuned
+    (fully tuned it forgot what the encoder knew: below the frozen baseline on sentence genre)."""
+    from sentence_transformers import SentenceTransformer
+
+    from bertstudio.train import setfit_phase
+
+    req = request(tiny)
+    ids = [req.labels.index(v) for v in req.values]
+    start = SentenceTransformer(tiny, device="cpu").state_dict()
+    share = setfit_phase.SETFIT_KEEP
+    monkeypatch.setattr(setfit_phase, "SETFIT_KEEP", 1.0)
+    tuned = setfit_phase.contrastive_body(tiny, req.texts, ids, seed=0).state_dict()
+    monkeypatch.setattr(setfit_phase, "SETFIT_KEEP", share)  # the module's own share
+    kept = setfit_phase.contrastive_body(tiny, req.texts, ids, seed=0).state_dict()
+    moved = [k for k, t in start.items() if t.is_floating_point() and not torch.equal(t, tuned[k])]
+    assert len(moved) > 10  # the contrastive phase changed the encoder
+    for k in moved:
+        torch.testing.assert_close(kept[k], 0.5 * start[k] + 0.5 * tuned[k], atol=1e-6, rtol=1e-5)
+
+
 def test_a_cancelled_setfit_run_stops_and_returns_nothing(tiny):
     cancel = threading.Event()
     seen = []
