@@ -101,18 +101,11 @@ def contrastive_body(model_path: str, texts: Sequence[str], label_ids: Sequence[
             trainer.train_embeddings(list(texts), list(label_ids), args=args)
     finally:
         setfit_logging.set_verbosity(verbosity)
-    keep_share(body, start, SETFIT_KEEP)
-    return body
-
-
-def keep_share(module: Any, start: dict[str, Any], keep: float) -> None:
-    """Move ``module``'s floating-point weights back to ``(1 - keep) * start + keep * now`` in place."""
-    import torch
-
-    with torch.no_grad():
-        for name, tensor in module.state_dict().items():
+    with torch.no_grad():  # (1 - k) * pre-trained + k * tuned, in place (the body may be on a GPU by now)
+        for name, tensor in body.state_dict().items():
             if name in start:
-                tensor.mul_(keep).add_(start[name].to(tensor.device, tensor.dtype), alpha=1.0 - keep)
+                tensor.lerp_(start[name].to(tensor.device, tensor.dtype), 1.0 - SETFIT_KEEP)
+    return body
 
 
 def setfit_encoder(parts: Any, train_set: Any, config: Any, *, notify: Callable[[Any], None] | None = None,
