@@ -74,9 +74,11 @@ WORKER = textwrap.dedent(
         with open(os.path.join(out_dir, "main_only.txt"), "x") as f:  # "x": a second writer would fail
             f.write("written once")
     acc.wait_for_everyone()
-    # the process group ends before the interpreter does: left to teardown, a gloo thread was once
-    # destroyed still running and rank 1 aborted ("terminate called without an active exception")
-    acc.end_training()
+    # end as the CLI does (bertstudio/__main__.exit_now): the interpreter's teardown destroyed a gloo
+    # thread still running and rank 1 aborted ("terminate called without an active exception"),
+    # with or without destroying the process group first
+    sys.stdout.flush(); sys.stderr.flush()
+    os._exit(0)
     """
 )
 
