@@ -9,7 +9,8 @@ exactly as the app runs it (:func:`bertstudio.assist.label_errors.find_label_err
 bundled MiniLM, 5 folds, cleanlab), and the flips are undone. ``--method fast`` (the
 default, the app's quick check) judges each fold with the fast head on frozen vectors;
 ``--method finetune`` (the app's thorough check) fine-tunes MiniLM on each fold's
-training part.
+training part, and ranks by the out-of-fold probabilities averaged with those of each
+row's training passes in the other folds.
 
 Reported per seed and as means: precision and recall of cleanlab's flagged set against
 the flipped set, the area under the precision-recall curve of the whole ranking

@@ -11,8 +11,10 @@ the embedding cache lives in a temporary folder for the command's duration.
 
 A line: ``row`` (0-based, among the file's examples in file order), ``given``,
 ``suggested`` and its ``probability``, ``quality`` (the model's probability of the given
-label; lower is more suspect), ``text``, for tagging the ``word`` (0-based) that carries the
-suspect tag, and ``neighbours``: the most similar examples that carry the suggested label.
+label, with ``--method finetune`` averaged with the other folds' training passes; lower is
+more suspect, and the lines come in its order), ``text``, for tagging the ``word``
+(0-based) that carries the suspect tag, and ``neighbours``: the most similar examples
+that carry the suggested label.
 """
 
 from __future__ import annotations

@@ -177,8 +177,12 @@ def _engine_callback(progress: StepProgress | None) -> Callable:
 
 
 def train_finetune(request: StrongRequest, *, progress: StepProgress | None = None,
-                   cancel: threading.Event | None = None) -> StrongModel:
-    """End-to-end fine-tuning by the engine (see the module docstring)."""
+                   cancel: threading.Event | None = None, passes: Any = None) -> StrongModel:
+    """End-to-end fine-tuning by the engine (see the module docstring). ``passes``: a
+    :class:`~bertstudio.train.cartography.TrainingPasses` to keep each row's training-pass
+    probabilities in, numbered as the rows trained on: ``request``'s rows in order (repeated
+    :data:`LABEL_REPEAT` times when pseudo-labels join them), then the pseudo-labelled ones;
+    classification only."""
     from bertstudio.data.examples import from_records
     from bertstudio.tasks.embedding import build_embedding_classifier, save_embedding_classifier
     from bertstudio.train.engine import RunParts, fit
@@ -200,7 +204,7 @@ def train_finetune(request: StrongRequest, *, progress: StepProgress | None = No
     train_set = from_records(kind, records, labels=None if spec.head == "ridge" else request.labels)
     config = finetune_config(len(records), request.seed, kind, train_set=train_set, model=request.model_path, head=head)
     parts = RunParts(model, tokenizer, task, request.labels, save_embedding_classifier)
-    result = _run_engine(fit, config, parts, train_set, progress, cancel)
+    result = _run_engine(fit, config, parts, train_set, progress, cancel, passes=passes)
     return StrongModel("finetune", "", result.model.eval(), tokenizer, list(request.rows), list(request.labels),
                        kind, result.step, result.status)
 
@@ -222,8 +226,8 @@ def _finetune_tagging(request: StrongRequest, *, progress: StepProgress | None,
 
 
 def _run_engine(fit: Callable, config: Any, parts: Any, train_set: Any, progress: StepProgress | None,
-                cancel: threading.Event | None) -> Any:
-    result = fit(config, parts, train_set, None, callbacks=[_engine_callback(progress)], cancel=cancel)
+                cancel: threading.Event | None, passes: Any = None) -> Any:
+    result = fit(config, parts, train_set, None, callbacks=[_engine_callback(progress)], cancel=cancel, passes=passes)
     if result.status == "failed":
         raise RuntimeError(result.message)
     if result.status == "cancelled":
@@ -245,15 +249,18 @@ def _set_head(model: Any, head: LinearHead) -> None:
 
 
 def train_strong(request: StrongRequest, *, counts: dict[str, int], progress: StepProgress | None = None,
-                 cancel: threading.Event | None = None) -> StrongModel:
-    """Choose the method for ``request`` and train it (see :func:`choose_method`)."""
+                 cancel: threading.Event | None = None, passes: Any = None) -> StrongModel:
+    """Choose the method for ``request`` and train it (see :func:`choose_method`); ``passes``
+    records fine-tuning's training passes (:func:`train_finetune`; SetFit records none)."""
     method, reason = choose_method(request.kind, counts, request.method, pseudo=len(request.pseudo_rows))
     if method == "none":
         raise ValueError(reason)
-    train = train_setfit if method == "setfit" else train_finetune
     with torch.random.fork_rng():  # the session's global RNG is not the training's business
         torch.manual_seed(request.seed)
-        model = train(request, progress=progress, cancel=cancel)
+        if method == "setfit":
+            model = train_setfit(request, progress=progress, cancel=cancel)
+        else:
+            model = train_finetune(request, progress=progress, cancel=cancel, passes=passes)
     model.reason = reason
     return model
 

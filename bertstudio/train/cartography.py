@@ -13,6 +13,14 @@ probability over epochs), *variability* (its standard deviation) and *correctnes
 variability; the hard-to-learn corner (low confidence, low variability) is where
 mislabelled examples gather. Classification kinds only (the probabilities of a tag or a
 span per example are not one number); other kinds write nothing.
+
+:class:`TrainingPasses` is the free variant, in memory: handed to
+:func:`bertstudio.train.engine.fit`, it keeps each training row's class probabilities from
+the training forward passes themselves (dropout on, the model still learning: what AUM,
+Pleiss et al. 2020, reads), averaged over every pass, with no extra pass. The label-error
+finder's fine-tuning folds use it (assist/label_errors.py): on SST-2 those passes rank
+flipped labels better than the end-of-epoch scoring above (benchmarks/README.md, "label
+errors").
 """
 
 from __future__ import annotations
@@ -101,3 +109,53 @@ def read_cartography(run_dir: str | Path) -> Cartography | None:
     if probs.shape[1] != len(gold) or right.shape != probs.shape:
         return None
     return Cartography(text, gold, probs.mean(0), probs.std(0), right.mean(0), len(epochs))
+
+
+class TrainingPasses:
+    """Per training row (``example_index``), the sum of its softmax probabilities over the
+    training passes it took part in, and how many; classification logits only (a tagging or
+    QA batch's logits are per token and are not recorded). One process (the finder's folds)."""
+
+    def __init__(self) -> None:
+        self._sums: np.ndarray | None = None
+        self._counts: np.ndarray | None = None
+
+    def add(self, batch: Any, logits: Any) -> None:
+        """Record one training batch's rows (called by the engine after each forward)."""
+        import torch
+
+        if logits is None or logits.ndim != 2 or logits.shape[1] < 2 or "example_index" not in batch:
+            return  # per-token logits, a regression score, or rows without their example number
+        rows = batch["example_index"].detach().cpu().numpy().astype(np.int64)
+        probs = torch.softmax(logits.detach().float(), dim=-1).cpu().numpy().astype(np.float64)
+        if len(rows) == 0 or probs.shape[0] != len(rows) or (self._sums is not None
+                                                              and self._sums.shape[1] != probs.shape[1]):
+            return
+        need = int(rows.max()) + 1
+        if self._sums is None or self._counts is None:
+            self._sums, self._counts = np.zeros((need, probs.shape[1])), np.zeros(need, dtype=np.int64)
+        elif need > len(self._sums):  # rows arrive in any order: grow to the largest seen
+            self._sums = np.pad(self._sums, ((0, need - len(self._sums)), (0, 0)))
+            self._counts = np.pad(self._counts, (0, need - len(self._counts)))
+        np.add.at(self._sums, rows, probs)
+        np.add.at(self._counts, rows, 1)
+
+    def mean(self, n: int) -> np.ndarray:
+        """``(n, classes)``: each row's mean probabilities over its passes; NaN for a row that
+        took no pass (or for every row when nothing was recorded: one column)."""
+        if self._sums is None or self._counts is None:
+            return np.full((n, 1), np.nan)
+        out = np.full((n, self._sums.shape[1]), np.nan)
+        m = min(n, len(self._sums))
+        seen = self._counts[:m] > 0
+        out[:m][seen] = self._sums[:m][seen] / self._counts[:m][seen, None]
+        return out
+
+    def passes(self, n: int) -> np.ndarray:
+        """How many training passes each of the first ``n`` rows took part in."""
+        out = np.zeros(n, dtype=np.int64)
+        if self._counts is not None:
+            m = min(n, len(self._counts))
+            out[:m] = self._counts[:m]
+        return out
+

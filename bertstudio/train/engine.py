@@ -151,8 +151,10 @@ def train(
 
 
 def fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any = None, *, callbacks: Iterable[Callable] = (),
-        notify: Notifier | None = None, cancel: threading.Event | None = None) -> RunResult:
-    """The loop itself, for an already built model (tests pass a hand-made one)."""
+        notify: Notifier | None = None, cancel: threading.Event | None = None,
+        passes: cartography.TrainingPasses | None = None) -> RunResult:
+    """The loop itself, for an already built model (tests pass a hand-made one). ``passes``
+    keeps each training row's probabilities from the training forwards (train/cartography.py)."""
     from accelerate.utils import set_seed
 
     notify = notify or Notifier(callbacks)
@@ -212,7 +214,10 @@ def fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any = No
             with acc.accumulate(model):
                 # forward, backward
                 with path.autocast():
-                    loss = path.module(**model_inputs(batch)).loss
+                    outputs = path.module(**model_inputs(batch))
+                    loss = outputs.loss
+                if passes is not None:  # what the model said of each row as it learnt from it
+                    passes.add(batch, getattr(outputs, "logits", None))
                 step_loss += loss.detach() / config.grad_accum
                 acc.backward(loss)
                 path.after_backward()

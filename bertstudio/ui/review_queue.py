@@ -103,8 +103,9 @@ class ReviewQueue(QWidget):
         self.method_combo.addItem(self.tr("Thorough: fine-tune the encoder on each of 5 folds (minutes)"), "finetune")
         self.method_combo.setToolTip(self.tr(
             "Each labelled row is judged by a model that never saw it. The thorough check fine-tunes the whole "
-            "encoder five times, so it makes fewer mistakes of its own and more of its flags are real errors. "
-            "A run's predictions judge only the rows that run evaluated and never trained on."))
+            "encoder five times, so it makes fewer mistakes of its own and more of its flags are real errors; "
+            "its list puts first the rows the other four models also kept contradicting while they learnt from "
+            "them. A run's predictions judge only the rows that run evaluated and never trained on."))
         self._add_runs()
         self.run_button = QPushButton(self.tr("Check again"))
         self.run_button.setObjectName("reviewRun")

@@ -344,92 +344,92 @@
 <context>
     <name>AddExampleDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="81"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="83"/>
         <source>Add examples</source>
         <translation>添加样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="88"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="90"/>
         <source>Sentence</source>
         <translation>句子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="88"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="90"/>
         <source>Text A (premise)</source>
         <translation>文本 A(前提)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="89"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="91"/>
         <source>Text B (hypothesis)</source>
         <translation>文本 B(假设)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="90"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="92"/>
         <source>Sentence (words are split at spaces)</source>
         <translation>句子(按空格切分为词)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="91"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="93"/>
         <source>Context</source>
         <translation>上下文</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="92"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="94"/>
         <source>Question</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="99"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="101"/>
         <source>Into split</source>
         <translation>加入数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="119"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="121"/>
         <source>none (score it later)</source>
         <translation>无(稍后打分)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="121"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="123"/>
         <source>Score</source>
         <translation>分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="123"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="125"/>
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="125"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="127"/>
         <source>Store this example (with the label chosen, if any) and clear the form for the next one</source>
         <translation>保存此样例(如已选择标签则一并保存)并清空表单以输入下一个</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="139"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="141"/>
         <source>none (label it later)</source>
         <translation>无(稍后标注)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="144"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="146"/>
         <source>Label</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="145"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="147"/>
         <source>While typing, Alt+1 … Alt+9 set the label (Alt+0: none); any label can be chosen in the box, where typing its first letters finds it.</source>
         <translation>输入时，Alt+1 … Alt+9 设置标签(Alt+0:无)；也可以在下拉框中选择任意标签，输入标签名的开头几个字母即可找到。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="181"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="183"/>
         <source>Added to {s} as row {r} ({n} this time), labelled {g}.</source>
         <translation>已添加到 {s}，第 {r} 行(本次共 {n} 个)，标签为 {g}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="174"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="176"/>
         <source>Not added: {m}</source>
         <translation>未添加:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="179"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="181"/>
         <source>Added to {s} as row {r} ({n} this time). Label it on the Label page.</source>
         <translation>已添加到 {s},第 {r} 行(本次共 {n} 个)。请在“标注”页标注。</translation>
     </message>
@@ -742,58 +742,58 @@
 <context>
     <name>DataPage</name>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="98"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="99"/>
         <source>Search the text (Enter)</source>
         <translation>搜索文本(回车)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="112"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="113"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="114"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="115"/>
         <source>Add examples…</source>
         <translation>添加样例…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="115"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="116"/>
         <source>Type new examples into this split, then label them</source>
         <translation>在此数据划分中输入新样例，然后标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="118"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="119"/>
         <source>Split:</source>
         <translation>数据划分:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="122"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="123"/>
         <source>Show:</source>
         <translation>显示:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="145"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="146"/>
         <location filename="../../bertstudio/ui/data_page.py" line="370"/>
         <source>&lt;b&gt;Label distribution&lt;/b&gt;</source>
         <translation>&lt;b&gt;标签分布&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="217"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="218"/>
         <source>All rows</source>
         <translation>全部行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="218"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="219"/>
         <source>Unlabelled</source>
         <translation>未标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="220"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="221"/>
         <source>Label = %1</source>
         <translation>标签 = %1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="221"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="222"/>
         <source>Disagrees with the latest run</source>
         <translation>与最近一次运行的预测不一致</translation>
     </message>
@@ -2284,17 +2284,17 @@
 <context>
     <name>ProjectSession</name>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="184"/>
+        <location filename="../../bertstudio/ui/session.py" line="185"/>
         <source>Rename label {a} to {b}</source>
         <translation>将标签 {a} 重命名为 {b}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="287"/>
+        <location filename="../../bertstudio/ui/session.py" line="289"/>
         <source>Replace the rows of %1</source>
         <translation>替换 %1 的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="300"/>
+        <location filename="../../bertstudio/ui/session.py" line="303"/>
         <source>Restore the rows of %1</source>
         <translation>恢复 %1 的行</translation>
     </message>
@@ -2644,7 +2644,7 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/review_queue.py" line="97"/>
-        <location filename="../../bertstudio/ui/review_queue.py" line="196"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="197"/>
         <source>Looking for labels the model disagrees with…</source>
         <translation>正在查找模型不认同的标签…</translation>
     </message>
@@ -2659,142 +2659,142 @@
         <translation>全面：在 5 折中分别微调编码器（数分钟）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="109"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="110"/>
         <source>Check again</source>
         <translation>重新检查</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="114"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="115"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="122"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="123"/>
         <source>Keep the label (K)</source>
         <translation>保留标签(K)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="123"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="124"/>
         <source>Relabel (R)</source>
         <translation>重新标注(R)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="128"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="129"/>
         <source>Check with:</source>
         <translation>检查方式：</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="159"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="160"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="195"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="196"/>
         <source>Fine-tuning the encoder on each fold: this takes minutes…</source>
         <translation>正在每一折上微调编码器：这需要几分钟…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="233"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="234"/>
         <source>The check could not run: %1</source>
         <translation>检查无法运行:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="239"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="240"/>
         <source>Cancelled. Nothing was changed.</source>
         <translation>已取消。没有任何更改。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="245"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="246"/>
         <source>The flags below are from the last check.</source>
         <translation>下面的标记来自上一次检查。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="105"/>
-        <source>Each labelled row is judged by a model that never saw it. The thorough check fine-tunes the whole encoder five times, so it makes fewer mistakes of its own and more of its flags are real errors. A run&apos;s predictions judge only the rows that run evaluated and never trained on.</source>
-        <translation>每个已标注的行都由从未见过它的模型来判断。全面检查会把整个编码器微调五次，因此模型自身的错误更少，标记出的问题中真正的标注错误更多。训练运行的预测只判断该运行评估过、且从未用于训练的行。</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="181"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="182"/>
         <source>Run %1: its predictions (the rows it evaluated)</source>
         <translation>运行 %1：它的预测（仅限它评估过的行）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="269"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="105"/>
+        <source>Each labelled row is judged by a model that never saw it. The thorough check fine-tunes the whole encoder five times, so it makes fewer mistakes of its own and more of its flags are real errors; its list puts first the rows the other four models also kept contradicting while they learnt from them. A run&apos;s predictions judge only the rows that run evaluated and never trained on.</source>
+        <translation>每个已标注的行都由从未见过它的模型来判断。全面检查会把整个编码器微调五次，因此模型自身的错误更少，标记出的问题中真正的标注错误更多；列表会把另外四个模型在用这些行训练时也一再否定的行排在前面。训练运行的预测只判断该运行评估过、且从未用于训练的行。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/review_queue.py" line="270"/>
         <source>No suspected errors to review.</source>
         <translation>没有需要复查的疑似错误。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="276"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="277"/>
         <source>%1-fold cross-validation of the fast model</source>
         <translation>快速模型的 %1 折交叉验证</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="277"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="278"/>
         <source>%1-fold cross-validation of the fine-tuned encoder</source>
         <translation>微调编码器的 %1 折交叉验证</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="278"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="279"/>
         <source>a training run&apos;s predictions</source>
         <translation>一次训练运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="279"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="280"/>
         <source>The model agrees with %1% of the given labels (%2 rows checked, %3). Treat its flags as questions, not answers: %4 suspected errors.</source>
         <translation>模型与 %1% 的现有标签一致(检查了 %2 行，%3)。请把它的标记当作疑问而非答案:共 %4 个疑似错误。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="284"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="285"/>
         <source>The model agrees with %1% of the given labels (%2 rows checked, %3), no more than always answering the commonest label (%4%): it has not learnt enough to question a label, so none is listed. Label more rows, or choose the thorough check.</source>
         <translation>模型与 %1% 的现有标签一致(检查了 %2 行,%3),并不比总是回答最常见的标签(%4%)更好:它学到的还不足以质疑标签，因此不列出任何标记。请再标注更多行，或选择彻底检查。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="290"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="291"/>
         <source>For fewer false alarms, choose the thorough check and press Check again.</source>
         <translation>若想减少误报，请选择全面检查并点击“重新检查”。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="292"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="293"/>
         <source>%1 kept earlier are not shown.</source>
         <translation>之前保留的 %1 个不再显示。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="294"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="295"/>
         <source>%1 labelled rows could not be checked (a label with a single example).</source>
         <translation>%1 个已标注的行无法检查(该标签只有一个样例)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="315"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="316"/>
         <source>%1row %2: %3 → %4 (%5%)</source>
         <translation>%1第 %2 行:%3 → %4(%5%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="327"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="328"/>
         <source>Word %1: &lt;b&gt;%2&lt;/b&gt;. </source>
         <translation>第 %1 个词:&lt;b&gt;%2&lt;/b&gt;。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="330"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="331"/>
         <source>Given: &lt;b&gt;%1&lt;/b&gt;. Suggested: &lt;b&gt;%2&lt;/b&gt; (probability %3%).</source>
         <translation>现有标签:&lt;b&gt;%1&lt;/b&gt;。建议:&lt;b&gt;%2&lt;/b&gt;(概率 %3%)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="333"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="334"/>
         <source>Most similar examples labelled &lt;b&gt;%1&lt;/b&gt;:</source>
         <translation>标注为 &lt;b&gt;%1&lt;/b&gt; 的最相似样例:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="335"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="336"/>
         <source>row</source>
         <translation>行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="347"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="348"/>
         <source>Relabel as %1 (R)</source>
         <translation>重新标注为 %1(R)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="366"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="367"/>
         <source>Relabel row %1 as %2</source>
         <translation>将第 %1 行重新标注为 %2</translation>
     </message>
@@ -4164,32 +4164,32 @@
         <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)，按构建后的模型统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="516"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="517"/>
         <source>Training failed.</source>
         <translation>训练失败。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="519"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="520"/>
         <source>Run cancelled before its first step: nothing was trained or saved.</source>
         <translation>运行在第一步之前已取消：没有训练，也没有保存任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="521"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="522"/>
         <source>Run finished.</source>
         <translation>运行完成。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="522"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="523"/>
         <source>Run cancelled; the model saved so far is usable.</source>
         <translation>运行已取消；已保存的模型可以使用。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="548"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="550"/>
         <source>Removed the empty run folder {d}</source>
         <translation>已删除空的运行文件夹 {d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="552"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="554"/>
         <source>Training could not run: {m}</source>
         <translation>无法训练:{m}</translation>
     </message>

@@ -21,6 +21,7 @@ from bertstudio.assist.label_errors import (
     find_label_errors,
     out_of_fold_probs,
     run_probs,
+    with_training_passes,
     token_issues,
 )
 from bertstudio.assist.pool import PoolData
@@ -392,3 +393,50 @@ def test_an_unknown_method_is_a_config_error(tmp_path):
     with pytest.raises(ConfigError, match="model"):
         find_in_pool(spec_for("sentence"), LABELS, pool, list(range(90)), [LABELS[g] for g in given],
                      method="finetune")
+
+
+def test_with_training_passes_averages_where_a_row_has_them():
+    oof = np.array([[0.9, 0.1], [0.2, 0.8], [0.6, 0.4]])
+    passes = np.array([[0.5, 0.5], [np.nan, np.nan], [0.0, 1.0]])
+    np.testing.assert_allclose(with_training_passes(oof, passes), [[0.7, 0.3], [0.2, 0.8], [0.3, 0.7]])
+    assert with_training_passes(oof, None) is oof
+    np.testing.assert_allclose(oof, [[0.9, 0.1], [0.2, 0.8], [0.6, 0.4]])  # the out-of-fold ones are not touched
+
+
+def test_the_thorough_check_orders_by_the_training_passes_too_but_flags_and_states_out_of_fold(monkeypatch):
+    """A correct but hard row (10: out of fold 0.03 for its label, learnt in training: 0.95) and
+    a flipped one the model kept disagreeing with while it trained on it (4: 0.3 out of fold,
+    0.1 in training). The ranking reads both and puts the flip first; which rows are flagged,
+    what each flag suggests and the accuracy stay the out-of-fold model's."""
+    import bertstudio.assist.label_errors as le
+
+    pool, truth, given = planted()
+    n = len(given)
+    oof = np.full((n, 3), 0.05)
+    oof[np.arange(n), truth] = 0.9
+    in_training = oof.copy()
+    oof[10] = np.roll([0.03, 0.95, 0.02], int(given[10]))  # rolled so that the given label holds the first value
+    in_training[10] = np.roll([0.95, 0.025, 0.025], int(given[10]))
+    oof[4] = 0.05
+    oof[4, given[4]], oof[4, truth[4]] = 0.3, 0.65
+    in_training[4] = 0.05
+    in_training[4, given[4]], in_training[4, truth[4]] = 0.1, 0.85
+    asked = []
+
+    def fake(kind, labels, pool_, rows, y, model_path, **kw):
+        asked.append(model_path)
+        return oof[rows], 5, in_training[rows]
+
+    monkeypatch.setattr(le, "out_of_fold_finetuned", fake)
+    report = find_in_pool(spec_for("sentence"), LABELS, pool, list(range(n)), [LABELS[g] for g in given],
+                          method="finetune", model_path="a model")
+    assert asked == ["a model"] and report.source == "finetune"
+    assert report.accuracy == pytest.approx((n - 4) / n)  # rows 4, 10, 31, 62 out of fold; 10 is right in training
+    ranking = report.ranking().tolist()
+    assert ranking[:4] == [31, 62, 4, 10]  # out of fold alone: 10 (0.03) before 4 (0.3)
+    assert report.quality[4] == pytest.approx(0.2) and report.quality[10] == pytest.approx(0.49)
+    # flagged on the out-of-fold probabilities (averaged, row 10 would not be), in the ranking's order
+    assert [f.row for f in report.flags] == [31, 62, 10]
+    flag = report.flags[2]
+    assert flag.suggested == LABELS[(given[10] + 1) % 3] and flag.suggested_prob == pytest.approx(0.95)
+    assert flag.quality == pytest.approx(0.49)

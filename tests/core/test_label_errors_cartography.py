@@ -67,3 +67,86 @@ def test_each_epoch_records_every_training_rows_gold_probability(tiny, tmp_path)
 def test_a_broken_file_reads_as_no_cartography(tmp_path):
     (tmp_path / FILE).write_text('{"kind": "header", "gold": ["a"], "text": ["x"]}\n{"kind": "epoch", "epoch": 1')
     assert read_cartography(tmp_path) is None
+
+
+def _still_model(tiny: str, folder) -> str:
+    """The tiny model without dropout: a training forward then says what an eval forward says."""
+    import shutil
+
+    shutil.copytree(tiny, folder)
+    cfg = json.loads((folder / "config.json").read_text())
+    cfg.update(hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0)
+    (folder / "config.json").write_text(json.dumps(cfg))
+    return str(folder)
+
+
+def _fit(cfg: TrainConfig, data, passes=None):
+    from accelerate.utils import set_seed
+
+    from bertstudio.train.engine import build_parts, fit
+
+    set_seed(cfg.seed)
+    parts = build_parts(cfg, list(data.labels))
+    result = fit(cfg, parts, data, passes=passes)
+    assert result.status == "finished", result.message
+    return result
+
+
+def test_training_passes_hold_each_rows_own_probabilities_once_per_epoch(tiny, tmp_path):
+    """TrainingPasses, handed to fit(), keeps what each training forward said of each row,
+    under the row's own number: with no dropout and a learning rate too small to move the
+    weights, that is what the model says of the row in eval mode."""
+    from bertstudio.train.cartography import TrainingPasses
+
+    data = sentiment(20)  # batches of 8: 8, 8 and 4 rows in each epoch, shuffled
+    still = _still_model(tiny, tmp_path / "still")
+    first = train(config(still, epochs=40, lr=1e-2, output_dir=str(tmp_path / "first")), data)
+    assert first.status == "finished", first.message
+    model = str(tmp_path / "first" / "model")  # a model whose rows differ: a row filed under another's number shows
+    passes = TrainingPasses()
+    result = _fit(config(model, epochs=2, lr=1e-12), data, passes)
+    assert passes.passes(20).tolist() == [2] * 20 and passes.passes(25)[20:].tolist() == [0] * 5
+    mean = passes.mean(20)
+    assert mean.shape == (20, 2)
+    np.testing.assert_allclose(mean.sum(1), 1.0, rtol=1e-6)
+
+    from transformers import AutoTokenizer
+
+    tok = AutoTokenizer.from_pretrained(model)
+    net = result.model.eval()
+    with torch.inference_mode():
+        enc = tok(list(data.dataset["text"]), padding=True, truncation=True, max_length=32, return_tensors="pt")
+        probs = torch.softmax(net(**enc).logits.float(), -1).numpy()
+    assert probs[:, 0].std() > 0.02
+    np.testing.assert_allclose(mean, probs, atol=1e-4)
+    assert np.isnan(passes.mean(22)[20:]).all()  # rows beyond the training set took no pass
+
+
+def test_recording_training_passes_changes_nothing_in_the_training(tiny, tmp_path):
+    from bertstudio.train.cartography import TrainingPasses
+
+    data = sentiment(16)
+    cfg = config(tiny, epochs=2)
+    plain = _fit(cfg, data).model.state_dict()
+    recorded = _fit(cfg, data, TrainingPasses()).model.state_dict()
+    assert plain.keys() == recorded.keys()
+    assert all(torch.equal(plain[k], recorded[k]) for k in plain)
+
+
+def test_training_passes_record_only_class_probabilities_of_numbered_rows():
+    from bertstudio.train.cartography import TrainingPasses
+
+    passes = TrainingPasses()
+    assert np.isnan(passes.mean(3)).all() and passes.passes(3).tolist() == [0, 0, 0]
+    logits = torch.tensor([[0.0, 0.0], [2.0, 0.0]])
+    passes.add({"example_index": torch.tensor([4, 1])}, logits)
+    passes.add({"example_index": torch.tensor([1])}, torch.tensor([[0.0, 2.0]]))
+    passes.add({}, logits)  # no row numbers: nothing to file them under
+    passes.add({"example_index": torch.tensor([0, 2])}, torch.tensor([[1.0], [2.0]]))  # a regression score
+    passes.add({"example_index": torch.tensor([0])}, torch.zeros(1, 5, 2))  # per-token logits
+    passes.add({"example_index": torch.tensor([0])}, None)
+    mean = passes.mean(5)
+    assert passes.passes(5).tolist() == [0, 2, 0, 0, 1]
+    np.testing.assert_allclose(mean[4], [0.5, 0.5])
+    np.testing.assert_allclose(mean[1], [0.5, 0.5])  # (0.881, 0.119) and (0.119, 0.881) averaged
+    assert np.isnan(mean[[0, 2, 3]]).all()
