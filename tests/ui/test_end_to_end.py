@@ -87,6 +87,7 @@ def test_new_project_import_train_results_playground_by_clicking(qtbot, tmp_path
     _slice(shared_data / "glue" / "SST-2" / "dev.tsv", data / "dev.tsv", DEV_ROWS)
     session = ProjectSession(settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
     window = MainWindow(session)
+    window.confirm_stop_training = lambda: True  # a failed wait below must not leave teardown's close asking
     qtbot.addWidget(window)
     window.show()
     qtbot.waitExposed(window)

@@ -151,6 +151,7 @@ def test_closing_while_training_asks_then_cancels_and_waits(qtbot, tmp_path, tin
     window = MainWindow(session)
     qtbot.addWidget(window)
     window.show()
+    window.confirm_stop_training = lambda: True  # should the start fail below, teardown's close must not ask
     page = _start_a_long_run(window, tiny_model_dir, qtbot)
 
     asked = []
