@@ -261,12 +261,12 @@ def out_of_fold_finetuned(kind: str, labels: Sequence[str], pool: PoolData, rows
                 progress(fraction, f"fold {i + 1} of {k}: step {done} of {total}{_time_left(started, fraction)}")
 
         # method "finetune" is asked for: the label counts only matter to the automatic choice
-        passes = None if per_word else TrainingPasses()
+        passes = None if per_word else TrainingPasses(len(train))  # the request's rows are ``train``, in order
         model = train_strong(request, counts={}, progress=step, cancel=cancel, passes=passes)
         check_cancel(cancel)
-        if passes is not None:  # the request's rows are ``train``, in that order
-            mean = passes.mean(len(train))
-            if mean.shape[1] == len(labels):
+        if passes is not None:
+            mean = passes.mean()
+            if mean.shape[1] == len(labels):  # one column: nothing was recorded
                 seen = ~np.isnan(mean).any(1)
                 passed[train[seen]] += mean[seen]
                 trained[train[seen]] += 1

@@ -112,13 +112,14 @@ def read_cartography(run_dir: str | Path) -> Cartography | None:
 
 
 class TrainingPasses:
-    """Per training row (``example_index``), the sum of its softmax probabilities over the
-    training passes it took part in, and how many; classification logits only (a tagging or
-    QA batch's logits are per token and are not recorded). One process (the finder's folds)."""
+    """For each of ``rows`` training rows (by ``example_index``), the sum of its softmax
+    probabilities over the training passes it took part in, and how many (``counts``);
+    classification logits only (a tagging or QA batch's logits are per token and are not
+    recorded). One process (the finder's folds)."""
 
-    def __init__(self) -> None:
-        self._sums: np.ndarray | None = None
-        self._counts: np.ndarray | None = None
+    def __init__(self, rows: int) -> None:
+        self.sums: np.ndarray | None = None  # (rows, classes), from the first batch on
+        self.counts = np.zeros(rows, dtype=np.int64)
 
     def add(self, batch: Any, logits: Any) -> None:
         """Record one training batch's rows (called by the engine after each forward)."""
@@ -128,34 +129,15 @@ class TrainingPasses:
             return  # per-token logits, a regression score, or rows without their example number
         rows = batch["example_index"].detach().cpu().numpy().astype(np.int64)
         probs = torch.softmax(logits.detach().float(), dim=-1).cpu().numpy().astype(np.float64)
-        if len(rows) == 0 or probs.shape[0] != len(rows) or (self._sums is not None
-                                                              and self._sums.shape[1] != probs.shape[1]):
-            return
-        need = int(rows.max()) + 1
-        if self._sums is None or self._counts is None:
-            self._sums, self._counts = np.zeros((need, probs.shape[1])), np.zeros(need, dtype=np.int64)
-        elif need > len(self._sums):  # rows arrive in any order: grow to the largest seen
-            self._sums = np.pad(self._sums, ((0, need - len(self._sums)), (0, 0)))
-            self._counts = np.pad(self._counts, (0, need - len(self._counts)))
-        np.add.at(self._sums, rows, probs)
-        np.add.at(self._counts, rows, 1)
+        if self.sums is None:
+            self.sums = np.zeros((len(self.counts), probs.shape[1]))
+        np.add.at(self.sums, rows, probs)
+        np.add.at(self.counts, rows, 1)
 
-    def mean(self, n: int) -> np.ndarray:
-        """``(n, classes)``: each row's mean probabilities over its passes; NaN for a row that
-        took no pass (or for every row when nothing was recorded: one column)."""
-        if self._sums is None or self._counts is None:
-            return np.full((n, 1), np.nan)
-        out = np.full((n, self._sums.shape[1]), np.nan)
-        m = min(n, len(self._sums))
-        seen = self._counts[:m] > 0
-        out[:m][seen] = self._sums[:m][seen] / self._counts[:m][seen, None]
-        return out
-
-    def passes(self, n: int) -> np.ndarray:
-        """How many training passes each of the first ``n`` rows took part in."""
-        out = np.zeros(n, dtype=np.int64)
-        if self._counts is not None:
-            m = min(n, len(self._counts))
-            out[:m] = self._counts[:m]
-        return out
-
+    def mean(self) -> np.ndarray:
+        """``(rows, classes)``: each row's mean probabilities over its passes; NaN for a row that
+        took no pass (for every row, in one column, when nothing was recorded)."""
+        if self.sums is None:
+            return np.full((len(self.counts), 1), np.nan)
+        with np.errstate(invalid="ignore"):  # 0 / 0: a row without a pass
+            return self.sums / self.counts[:, None]

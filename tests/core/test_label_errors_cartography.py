@@ -103,10 +103,10 @@ def test_training_passes_hold_each_rows_own_probabilities_once_per_epoch(tiny, t
     first = train(config(still, epochs=40, lr=1e-2, output_dir=str(tmp_path / "first")), data)
     assert first.status == "finished", first.message
     model = str(tmp_path / "first" / "model")  # a model whose rows differ: a row filed under another's number shows
-    passes = TrainingPasses()
+    passes = TrainingPasses(22)  # two rows more than the training set
     result = _fit(config(model, epochs=2, lr=1e-12), data, passes)
-    assert passes.passes(20).tolist() == [2] * 20 and passes.passes(25)[20:].tolist() == [0] * 5
-    mean = passes.mean(20)
+    assert passes.counts.tolist() == [2] * 20 + [0, 0]
+    mean = passes.mean()[:20]
     assert mean.shape == (20, 2)
     np.testing.assert_allclose(mean.sum(1), 1.0, rtol=1e-6)
 
@@ -119,7 +119,7 @@ def test_training_passes_hold_each_rows_own_probabilities_once_per_epoch(tiny, t
         probs = torch.softmax(net(**enc).logits.float(), -1).numpy()
     assert probs[:, 0].std() > 0.02
     np.testing.assert_allclose(mean, probs, atol=1e-4)
-    assert np.isnan(passes.mean(22)[20:]).all()  # rows beyond the training set took no pass
+    assert np.isnan(passes.mean()[20:]).all()  # rows beyond the training set took no pass
 
 
 def test_recording_training_passes_changes_nothing_in_the_training(tiny, tmp_path):
@@ -128,7 +128,7 @@ def test_recording_training_passes_changes_nothing_in_the_training(tiny, tmp_pat
     data = sentiment(16)
     cfg = config(tiny, epochs=2)
     plain = _fit(cfg, data).model.state_dict()
-    recorded = _fit(cfg, data, TrainingPasses()).model.state_dict()
+    recorded = _fit(cfg, data, TrainingPasses(16)).model.state_dict()
     assert plain.keys() == recorded.keys()
     assert all(torch.equal(plain[k], recorded[k]) for k in plain)
 
@@ -136,8 +136,8 @@ def test_recording_training_passes_changes_nothing_in_the_training(tiny, tmp_pat
 def test_training_passes_record_only_class_probabilities_of_numbered_rows():
     from bertstudio.train.cartography import TrainingPasses
 
-    passes = TrainingPasses()
-    assert np.isnan(passes.mean(3)).all() and passes.passes(3).tolist() == [0, 0, 0]
+    assert np.isnan(TrainingPasses(3).mean()).all() and TrainingPasses(3).counts.tolist() == [0, 0, 0]
+    passes = TrainingPasses(5)
     logits = torch.tensor([[0.0, 0.0], [2.0, 0.0]])
     passes.add({"example_index": torch.tensor([4, 1])}, logits)
     passes.add({"example_index": torch.tensor([1])}, torch.tensor([[0.0, 2.0]]))
@@ -145,8 +145,8 @@ def test_training_passes_record_only_class_probabilities_of_numbered_rows():
     passes.add({"example_index": torch.tensor([0, 2])}, torch.tensor([[1.0], [2.0]]))  # a regression score
     passes.add({"example_index": torch.tensor([0])}, torch.zeros(1, 5, 2))  # per-token logits
     passes.add({"example_index": torch.tensor([0])}, None)
-    mean = passes.mean(5)
-    assert passes.passes(5).tolist() == [0, 2, 0, 0, 1]
+    mean = passes.mean()
+    assert passes.counts.tolist() == [0, 2, 0, 0, 1]
     np.testing.assert_allclose(mean[4], [0.5, 0.5])
     np.testing.assert_allclose(mean[1], [0.5, 0.5])  # (0.881, 0.119) and (0.119, 0.881) averaged
     assert np.isnan(mean[[0, 2, 3]]).all()
