@@ -167,7 +167,9 @@ def check_folder_path(folder: str | os.PathLike[str], *, where: str) -> Path:
     if not isdir(parent):
         raise ConfigError(f"{parent} is a file, so no folder can be made inside it", path=out, where=where,
                           expected=expected)
-    if not os.access(parent, os.W_OK | os.X_OK):
+    # tried, not asked: os.access says yes to root on /proc, /sys or a read-only mount, and the run
+    # then failed when it first wrote - after the training
+    if not _can_write_in(parent):
         raise ConfigError(f"no permission to create a folder in {parent}", path=out, where=where, expected=expected)
     return out
 

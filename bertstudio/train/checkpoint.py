@@ -22,6 +22,7 @@ import os
 import pickle
 import random
 import re
+import warnings
 from pathlib import Path
 from typing import Any, BinaryIO, Callable
 
@@ -165,7 +166,9 @@ def read_state(folder: str | Path) -> dict[str, Any]:
 def _load(path: Path) -> Any:
     """``torch.load`` that runs no code; anything but a plain tensor file is a ConfigError."""
     try:
-        return torch.load(path, map_location="cpu", weights_only=True)
+        with warnings.catch_warnings():  # a raw pickle makes torch warn first ("Detected pickle protocol 4"):
+            warnings.simplefilter("ignore")  # the line below is the one the user gets
+            return torch.load(path, map_location="cpu", weights_only=True)
     except FileNotFoundError:
         raise ConfigError(f"the checkpoint has no {path.name}", path=path.parent, expected="a run's checkpoints/last folder") from None
     except pickle.UnpicklingError as exc:  # torch's first line is its advice to load the file unsafely: never shown

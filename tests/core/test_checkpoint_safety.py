@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import pickle
 import shutil
 import subprocess
 import sys
@@ -90,9 +91,14 @@ def test_a_hostile_pickle_in_a_checkpoint_never_runs(name, tiny, run_copy, tmp_p
     assert not marker.exists()
 
 
-def test_a_hostile_rng_file_through_the_cli(tiny, run_copy, tmp_path):
+@pytest.mark.parametrize("writer", ["torch.save", "raw pickle"])
+def test_a_hostile_rng_file_through_the_cli(writer, tiny, run_copy, tmp_path):
     marker = tmp_path / "pwned"
-    torch.save(Hostile(marker), run_copy / "checkpoints" / "last" / ckpt.RNG)
+    target = run_copy / "checkpoints" / "last" / ckpt.RNG
+    if writer == "torch.save":
+        torch.save(Hostile(marker), target)
+    else:  # torch warns about a raw pickle's protocol before refusing it: that warning is not the user's line
+        target.write_bytes(pickle.dumps(Hostile(marker), protocol=4))
     data = tmp_path / "train.tsv"
     data.write_text("sentence\tlabel\n" + "".join(f"good fun {i}\t1\nbad boring {i}\t0\n" for i in range(8)), encoding="utf-8")
     repo = Path(__file__).resolve().parents[2]

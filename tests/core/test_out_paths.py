@@ -22,8 +22,11 @@ def bad_targets(tmp_path: Path) -> dict[str, Path]:
     a_file.write_text("{}\n", encoding="utf-8")
     dangling = tmp_path / "dangling"
     os.symlink(tmp_path / "nowhere", dangling)
-    return {"dangling link": dangling, "inside a dangling link": dangling / "sub", "under a file": a_file / "sub",
-            "a file": a_file, "name too long": tmp_path / ("x" * 300)}
+    targets = {"dangling link": dangling, "inside a dangling link": dangling / "sub", "under a file": a_file / "sub",
+               "a file": a_file, "name too long": tmp_path / ("x" * 300)}
+    if os.path.isdir("/proc/self"):  # os.access says root may write there; a file cannot be made
+        targets["a new name in /proc"] = Path("/proc/bertstudio-out-test")
+    return targets
 
 
 @links
@@ -128,7 +131,20 @@ def test_an_existing_folder_that_takes_no_file_is_refused_before_the_work(tmp_pa
 
 def test_the_probe_leaves_nothing_behind(tmp_path: Path) -> None:
     assert check_folder_path(tmp_path, where="--out") == tmp_path
+    assert check_folder_path(tmp_path / "new" / "deeper", where="--out") == tmp_path / "new" / "deeper"
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_new_folder_whose_parent_takes_no_file_is_refused_before_the_work(tmp_path: Path, monkeypatch) -> None:
+    # a new name under a parent root may not write in (/proc, a read-only mount): tried, not asked
+    import tempfile
+
+    def refused(*_a, **_k):
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(tempfile, "mkstemp", refused)
+    with pytest.raises(ConfigError, match="no permission to create a folder"):
+        check_folder_path(tmp_path / "new", where="--out")
 
 
 def test_a_path_too_long_for_the_files_inside_is_refused(tmp_path: Path) -> None:
