@@ -377,6 +377,9 @@ def _load_eval_examples(args: argparse.Namespace, *, kind: str, labels: list[str
     from bertstudio.data.glue import load_glue, preset_for_path
     from bertstudio.data.io import load_examples
 
+    if args.eval_file and args.data_dir:  # the folder was silently not read
+        raise ConfigError("both --eval and --data-dir name evaluation data (only --eval's file would be read)",
+                          where="--data-dir", expected="--eval FILE or --glue-task with --data-dir, not both")
     if args.eval_file:
         # the GLUE layout when asked for, or where the GLUE release puts the file; the model's own
         # glue_task alone does not make a user's CSV a GLUE TSV ("found 2 columns (expected 10)")
@@ -392,6 +395,12 @@ def _load_eval_examples(args: argparse.Namespace, *, kind: str, labels: list[str
         raise ConfigError("nothing to evaluate on", where="arguments", expected="--eval FILE, or --glue-task with --data-dir")
     if max_examples is not None:
         examples = examples.head(max_examples)
+    if examples.dataset.with_format("arrow")[examples.gold_column].null_count == len(examples):
+        # metrics of nothing printed "{}" with exit 0, a label column under another name unread
+        raise DataError(f"no row has a gold value to score against: its {examples.gold_column} column is missing or "
+                        "empty", path=examples.source or args.eval_file or args.data_dir, where="--eval",
+                        expected=f"a {examples.gold_column} column (or --columns naming it, e.g. "
+                                 f"text=review,{examples.gold_column}=stars)")
     return examples
 
 
@@ -429,28 +438,33 @@ def cmd_glue(args: argparse.Namespace, out: TextIO) -> int:
     _check_glue_places(data_dir, root, presets, overwrite=bool(settings.get("overwrite")))
     from bertstudio.train.rundir import check_output_dir
 
-    for preset, config in zip(presets, configs):  # every task's run folder before the first task trains
-        if (data_dir / preset.name / "train.tsv").is_file():
-            check_output_dir(config)
+    from bertstudio.train.sources import load_sets
+
+    sets = {}
+    ready = [(p, c) for p, c in zip(presets, configs) if (data_dir / p.name / "train.tsv").is_file()]
+    for _, config in ready:  # every task's run folder before the first task trains
+        check_output_dir(config)
+    for preset, config in ready:  # and its data: a bad dev.tsv of the third task was found after two had trained
+        sets[preset.name] = load_sets(config)
     for preset, config in zip(presets, configs):
-        if not (data_dir / preset.name / "train.tsv").is_file():
+        if preset.name not in sets:
             notes.append(f"{preset.name}: no train.tsv in {data_dir / preset.name}; left out")
             continue
         if not args.quiet:
             sys.stderr.write(f"== {preset.name}\n")
-        result = train(config, callbacks=[ProgressPrinter(quiet=args.quiet)])
+        result = train(config, *sets.pop(preset.name), callbacks=[ProgressPrinter(quiet=args.quiet)])
         if result.status == "finished":
             results[preset.name] = result.metrics
             continue
         notes.append(f"{preset.name}: run {result.status}: {result.message}")
-        failed.append(preset.name)
+        failed.append(f"{preset.name}: run {result.status}: {result.message}")
         code = max(code, _exit_code(result))  # 130 (interrupted) > 2 (bad input) > 1 (failed)
     out.write(glue_score(results, convention=args.convention).format_table() + "\n" + "".join(n + "\n" for n in notes))
     if results:  # an empty scoreboard would only block the next try (see _check_glue_places)
         root.mkdir(parents=True, exist_ok=True)
         atomic_write_text(root / "scoreboard.json", json.dumps(results, indent=2, sort_keys=True))
-    if failed:
-        sys.stderr.write(f"bertstudio: {len(failed)} GLUE task(s) did not finish: {', '.join(failed)}{_details()}\n")
+    for line in failed:  # the reason on stderr too, one line per task (it was only under the scoreboard)
+        sys.stderr.write(f"bertstudio: {_printable(line)}{_details()}\n")
     return code
 
 

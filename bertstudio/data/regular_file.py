@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
-from typing import Literal, overload
+from typing import Callable, Literal, overload
 
 from bertstudio.errors import DataError
 
@@ -115,14 +115,21 @@ def read_regular_text(path: str | os.PathLike[str], *, missing_ok: bool = False,
         raise DataError(f"not UTF-8 text (byte {exc.start})", path=path) from None
 
 
-def check_folder_files(folder: str | os.PathLike[str], *, limit: int = 10_000) -> None:
+def check_folder_files(folder: str | os.PathLike[str], *, limit: int = 10_000,
+                       only: Callable[[str], bool] | None = None) -> None:
     """Refuse a folder holding a FIFO, device or socket anywhere inside (links followed for files,
     not for folders), before a library that opens its files by name reads any of them: a model
     folder whose config.json was a FIFO blocked ``predict`` for ever. Checks at most ``limit``
-    entries (a model folder holds a few dozen)."""
+    entries (a model folder holds a few dozen). ``only``: the folder's own entries whose names
+    it accepts, and nothing below them, for a reader that opens only those (a tokenizer beside an
+    exported model.onnx, whose folder may be anyone's Downloads)."""
     seen = 0
     for root, dirs, files in os.walk(folder, followlinks=False):
-        for name in files + [d for d in dirs if os.path.islink(os.path.join(root, d))]:
+        entries = files + [d for d in dirs if os.path.islink(os.path.join(root, d))]
+        if only is not None:
+            entries = [name for name in entries if only(name)]
+            dirs[:] = []  # sub-folders are not read: neither walked nor counted
+        for name in entries:
             seen += 1
             if seen > limit:  # a model or export folder holds a few dozen files: past the limit nothing is vouched for
                 raise DataError(f"the folder holds more than {limit:,} files", path=folder,

@@ -510,6 +510,11 @@ def _read_json(path: Path, *, required: bool) -> dict[str, Any] | None:
     return data
 
 
+def _tokenizer_may_read(name: str) -> bool:
+    """Whether a tokenizer loader may open a file of this name in its folder (a superset)."""
+    return name in TOKENIZER_FILES or name.endswith((".json", ".txt", ".model", ".jinja"))
+
+
 def load_tokenizer(path: str | Path) -> Any:
     """The fast tokenizer of a model folder (or Hub id), for every place that loads one: never the
     folder's own code (``auto_map`` in config.json or tokenizer_config.json is refused before
@@ -519,7 +524,11 @@ def load_tokenizer(path: str | Path) -> Any:
 
     folder = Path(path).expanduser()
     if folder.is_dir():
-        check_folder_files(folder)  # an export's folder too: a FIFO would block the reads below
+        # an export's folder too: a FIFO would block the reads below. Only what a tokenizer may open (its
+        # own level): a model.onnx among other things was refused for a FIFO or 10,000 files beside it
+        check_folder_files(folder, only=_tokenizer_may_read)
+        if (folder / "additional_chat_templates").is_dir():
+            check_folder_files(folder / "additional_chat_templates")
         refuse_own_code(folder)
         for name in _TOKENIZER_JSON:  # json's message alone does not say which file it is about
             data = _read_json(folder / name, required=False)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bertstudio.cli import main
+from bertstudio.cli import EXIT_USAGE, main
 from test_bad_input import BAD, CASES
 
 POS = ["good", "great", "love", "best", "fun"]
@@ -77,6 +77,26 @@ def test_predict_and_evaluate(trained: Path, sentiment_files, capsys) -> None:
     partial.write_text("\n".join(lines[:3] + [lines[3].rsplit("\t", 1)[0] + "\t"] + lines[4:]) + "\n", encoding="utf-8")
     code, out, err = run(["evaluate", "--model", str(trained / "model"), "--eval", str(partial)], capsys)
     assert code == 0 and err.strip().splitlines()[-1] == "scored 15 rows with a gold value; 1 without one left out"
+
+
+def test_evaluate_refuses_a_file_with_no_gold_value(trained: Path, tmp_path: Path, capsys) -> None:
+    """A label column under another name was silently unread: "{}" and exit 0 (a hostile-input sweep)."""
+    wrong = tmp_path / "wrongcols.csv"
+    wrong.write_text("review,stars\ngood fun,1\nbad film,0\n", encoding="utf-8")
+    code, out, err = run(["evaluate", "--model", str(trained / "model"), "--eval", str(wrong)], capsys)
+    lines = err.strip().splitlines()
+    assert code == EXIT_USAGE and out == "" and len(lines) == 1, err
+    assert str(wrong) in lines[0] and "no row has a gold value" in lines[0] and "--columns" in lines[0]
+    # named by --columns, the same file scores both rows
+    code, out, err = run(["evaluate", "--model", str(trained / "model"), "--eval", str(wrong),
+                          "--columns", "text=review,label=stars"], capsys)
+    assert code == 0 and err.strip().splitlines()[-1] == "scored 2 rows with a gold value"
+
+
+def test_evaluate_refuses_a_data_folder_it_would_not_read(trained: Path, sentiment_files, tmp_path: Path, capsys) -> None:
+    code, _, err = run(["evaluate", "--model", str(trained / "model"), "--eval", str(sentiment_files[1]),
+                        "--data-dir", str(tmp_path)], capsys)
+    assert code == EXIT_USAGE and len(err.strip().splitlines()) == 1 and "not both" in err
 
 
 def test_a_glue_model_evaluates_a_users_csv(trained: Path, sentiment_files, tmp_path: Path, capsys) -> None:
@@ -280,6 +300,50 @@ def test_glue_checks_every_tasks_run_folder_before_the_first_task_trains(tiny_mo
                         str(tiny_model_dir), "--epochs", "1", "--out", str(out)], capsys)
     assert code == 2 and str(out / "WNLI") in err and len(err.strip().splitlines()) == 1, err
     assert sorted(p.name for p in out.iterdir()) == ["WNLI"]  # RTE never trained
+
+
+def _two_pair_tasks(data: Path) -> None:
+    for task, (yes, no) in (("RTE", ("entailment", "not_entailment")), ("WNLI", ("1", "0"))):
+        (data / task).mkdir(parents=True)
+        rows = f"index\tsentence1\tsentence2\tlabel\n0\ta\tb\t{yes}\n1\tc\td\t{no}\n"
+        (data / task / "train.tsv").write_text(rows, encoding="utf-8")
+        (data / task / "dev.tsv").write_text(rows, encoding="utf-8")
+
+
+def test_glue_reads_every_tasks_data_before_the_first_task_trains(tiny_model_dir, tmp_path, capsys) -> None:
+    """A later task's bad dev.tsv was found after the tasks before it had trained, and its reason
+    went to stdout under the scoreboard while stderr said only "1 GLUE task(s) did not finish"."""
+    data = tmp_path / "G"
+    _two_pair_tasks(data)
+    (data / "WNLI" / "dev.tsv").write_bytes(b"index\tsentence1\tsentence2\tlabel\n0\ta\x00b\tc\t1\n")
+    out = tmp_path / "out"
+    code, stdout, err = run(["--quiet", "glue", "--tasks", "RTE,WNLI", "--data-dir", str(data), "--model",
+                             str(tiny_model_dir), "--epochs", "1", "--out", str(out)], capsys)
+    lines = err.strip().splitlines()
+    assert code == 2 and len(lines) == 1 and str(data / "WNLI" / "dev.tsv") in lines[0] and "NUL" in lines[0], err
+    assert not out.exists() and stdout == ""  # RTE never trained
+
+
+def test_glue_says_why_a_task_did_not_finish_on_stderr(tiny_model_dir, tmp_path, capsys, monkeypatch) -> None:
+    from bertstudio.errors import TrainingError
+    from bertstudio.train import engine
+
+    data = tmp_path / "G"
+    _two_pair_tasks(data)
+    real = engine.train
+
+    def wnli_fails(config, *a, **k):  # a run that fails once it trains (a NaN loss, a full disk...)
+        if config.glue_task != "WNLI":
+            return real(config, *a, **k)
+        error = TrainingError("the loss became NaN at step 1")
+        return engine.RunResult("failed", message=str(error), error=error)
+
+    monkeypatch.setattr(engine, "train", wnli_fails)
+    code, stdout, err = run(["--quiet", "glue", "--tasks", "RTE,WNLI", "--data-dir", str(data), "--model",
+                             str(tiny_model_dir), "--epochs", "1", "--out", str(tmp_path / "out")], capsys)
+    assert code == 1 and "RTE" in stdout, err
+    assert err.strip().splitlines() == ["bertstudio: WNLI: run failed: the loss became NaN at step 1"]
+    assert set(json.loads((tmp_path / "out" / "scoreboard.json").read_text())) == {"RTE"}
 
 
 def test_export_run_then_train_from_it(trained: Path, sentiment_files, tmp_path: Path, capsys) -> None:

@@ -129,4 +129,6 @@ def test_glue_exits_non_zero_when_a_task_failed(shared_data, tiny, log_file, tmp
     err = capsys.readouterr().err
     assert code == 1
     assert "RTE: run failed" in out.getvalue()
-    assert len(err.strip().splitlines()) == 1 and "1 GLUE task(s) did not finish: RTE" in err and "Traceback" not in err
+    lines = err.strip().splitlines()  # the reason itself, where it used to say only "1 GLUE task(s) did not finish"
+    assert len(lines) == 1 and lines[0].startswith("bertstudio: RTE: run failed") and "Traceback" not in err, err
+    assert "details in" in lines[0]  # the traceback is in the log file

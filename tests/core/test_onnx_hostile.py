@@ -435,3 +435,26 @@ def test_standalone_refuses_a_model_that_gives_nan(export, tmp_path, capsys):
     out = _refused(["--model", str(bad / "model.onnx"), *TEXT], capsys, "model.onnx", "NaN or infinite")
     assert out == ""
 
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes need POSIX")
+def test_predict_reads_an_export_among_other_things_but_never_a_fifo_it_would_open(export, tmp_path, capsys):
+    """``predict --model ~/Downloads/model.onnx``: a FIFO, a sub-folder of 10,001 files or a device
+    link anywhere in that folder refused a good export, naming a file nobody reads (a hostile-input sweep)."""
+    mixed = _copy(export, tmp_path / "Downloads")
+    os.mkfifo(mixed / "zz_unrelated_pipe")
+    (mixed / "photos").mkdir()
+    for i in range(10_001):
+        (mixed / "photos" / f"{i}.jpg").touch()
+    (mixed / "old_model").mkdir()
+    if os.path.exists(os.devnull):
+        os.symlink(os.devnull, mixed / "old_model" / "model.safetensors")
+    code = main(["predict", "--model", str(mixed / "model.onnx"), *TEXT], out=(out := io.StringIO()))
+    assert code == 0, capsys.readouterr().err
+    assert json.loads(out.getvalue())["label"] in ("neg", "pos")
+    # what the tokenizer does open is still checked first: a FIFO there would block it for ever
+    (mixed / "tokenizer_config.json").unlink()
+    os.mkfifo(mixed / "tokenizer_config.json")
+    code = main(["predict", "--model", str(mixed / "model.onnx"), *TEXT], out=io.StringIO())
+    err = capsys.readouterr().err
+    assert code == 2 and "tokenizer_config.json" in err and "not a regular file" in err, err
