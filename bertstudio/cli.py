@@ -353,9 +353,11 @@ def _evaluation_folder(args: argparse.Namespace) -> Path:
 
     folder = check_folder_path(args.output_dir, where="--out")  # before the evaluation, not after it; a file is refused
     model = Path(args.model).expanduser()
-    if model.is_dir() and folder.exists() and os.path.samefile(folder, model):  # push-to-hub would upload the rows
-        raise ConfigError("is the model folder: the predictions (your evaluation rows) would be kept, and uploaded, "
-                          "with the model", path=folder, where="--out", expected="another folder")
+    if model.is_dir() and (folder.resolve() == model.resolve() or folder.resolve().is_relative_to(model.resolve())):
+        # push-to-hub would upload the rows (a sub-folder too: it pushes the whole folder)
+        inside = "is" if folder.resolve() == model.resolve() else "is inside"
+        raise ConfigError(f"{inside} the model folder: the predictions (your evaluation rows) would be kept, and "
+                          "uploaded, with the model", path=folder, where="--out", expected="another folder")
     taken = [n for n in (METRICS, PREDICTIONS) if os.path.lexists(folder / n)]
     read = Path(args.eval_file).expanduser() if getattr(args, "eval_file", None) else None
     mine = next((n for n in taken if read is not None and read.exists() and os.path.samefile(folder / n, read)), None)

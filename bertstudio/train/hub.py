@@ -7,7 +7,8 @@ The card is written into a staging folder of links beside the files, never into 
 user's folders, and everything goes up in one ``upload_folder`` commit.
 
 Only the folder's own files go up: a symbolic link anywhere in it is refused, never
-followed (see :func:`pushed_files`), hidden files and folders stay home, and the folder
+followed (see :func:`pushed_files`), so is a pickle file (``*.bin``, ``*.pt``, ...: whoever
+loads one runs its code), hidden files and folders stay home, and the folder
 must load and predict the way ``bertstudio predict`` would before the Hub is called
 (:func:`check_pushable`).
 
@@ -41,6 +42,8 @@ else:  # pragma: no cover
 BUNDLED_HUB_ID = "sentence-transformers/all-MiniLM-L6-v2"
 # How the Hub files a model, per Task.peft_task_type (the kind's head family).
 PIPELINE_TAGS = {"SEQ_CLS": "text-classification", "TOKEN_CLS": "token-classification", "QUESTION_ANS": "question-answering"}
+# pickled weights or objects: never published (a model folder written by bertstudio holds none)
+PICKLE_SUFFIXES = (".bin", ".pt", ".pth", ".pkl", ".pickle", ".ckpt", ".joblib")
 _SKIP_DIRS = ("checkpoints", "__pycache__")  # and every hidden (dot) folder or file, and *.tmp
 # One input of every kind for the check that the folder predicts (Predictor.predict takes what its kind reads).
 _SAMPLE = {"text": "a short example", "text_pair": "another example", "tokens": ["a", "short", "example"],
@@ -87,8 +90,10 @@ def resolve_source(folder: str | Path) -> PushSource:
     from bertstudio.data.regular_file import check_folder_files
 
     folder = Path(folder).expanduser()
-    if folder.is_dir():
-        check_folder_files(folder)  # the card reads its files before anything else
+    if not folder.is_dir():  # it said "nothing to push here" of a folder that is not there
+        problem = "not a folder" if os.path.lexists(folder) else "no such folder"
+        raise ConfigError(problem, path=folder, expected="a run folder, its model/ folder, or an ONNX export folder")
+    check_folder_files(folder)  # the card reads its files before anything else
     if (folder / "model" / "config.json").is_file():
         if (folder / "model").is_symlink():  # the run's model/ must be the run's own, as the files in it must be
             raise ConfigError("the run's model/ folder is a symbolic link, which is not pushed", path=folder / "model",
@@ -130,6 +135,10 @@ def pushed_files(source: PushSource) -> list[Path]:
             if path.is_symlink():
                 raise ConfigError("a symbolic link is not pushed: it would upload what it points to", path=path,
                                   expected="the model's own files (copy the file into the folder in place of the link)")
+            if name in names and path.suffix.lower() in PICKLE_SUFFIXES:  # transformers prefers the safetensors
+                # beside it, but torch.load or joblib.load of this file by whoever downloads it runs its code
+                raise ConfigError("a pickle file is not pushed: loading it can run code", path=path,
+                                  expected="the weights as model.safetensors only (move this file out of the folder)")
             if name in names and rel.as_posix() != "README.md":
                 files.append(rel)
         dirs[:] = sorted(d for d in dirs if not _skipped((here / d).relative_to(root)))

@@ -111,6 +111,27 @@ def test_hidden_files_and_folders_stay_home(run_dir, tmp_path, token):
     assert set(api.uploaded) == {p.name for p in (run_dir / "model").iterdir()} | {"README.md"}
 
 
+@pytest.mark.parametrize("name", ["pytorch_model.bin", "sub/optimizer.pt", "head.pkl", "scaler.joblib"])
+def test_a_pickle_beside_the_safetensors_is_never_uploaded(run_dir, tmp_path, token, name):
+    """model.safetensors plus a code-running pytorch_model.bin passed every check and went up: transformers
+    prefers the safetensors, but whoever torch.loads the .bin runs its code (a hostile-input sweep)."""
+    import pickle
+
+    folder = _model(run_dir, tmp_path, "m_pickle")
+    target = folder / name
+    target.parent.mkdir(exist_ok=True)
+    target.write_bytes(pickle.dumps({"weights": [1.0]}))
+    error = _refused(folder, token, "pickle file is not pushed")
+    assert error.path == str(target)
+
+
+def test_a_folder_that_is_not_there_is_said_so(tmp_path, token):
+    """It said "nothing to push here" of a path that does not exist."""
+    assert "no such folder" in str(_refused(tmp_path / "nowhere", token))
+    (tmp_path / "a_file").write_text("x", encoding="utf-8")
+    assert "not a folder" in str(_refused(tmp_path / "a_file", token))
+
+
 # --- 2. what goes up must load and predict --------------------------------------------------------
 
 

@@ -173,13 +173,16 @@ def test_evaluate_never_replaces_its_own_input_or_writes_into_the_model(model_an
     own = out / "predictions.jsonl"
     own.write_bytes(Path(data).read_bytes())
     before = own.read_bytes()
-    for target, eval_file, fragment in ((out, own, "is the evaluation file itself"), (Path(model), data, "is the model folder")):
+    (Path(model) / "sub").mkdir(exist_ok=True)  # a sub-folder goes up with the model too (a hostile-input sweep)
+    for target, eval_file, fragment in ((out, own, "is the evaluation file itself"), (Path(model), data, "is the model folder"),
+                                        (Path(model) / "sub", data, "is inside the model folder")):
         listed = sorted(p.name for p in target.iterdir())
         code = main(["evaluate", "--model", model, "--eval", str(eval_file), "--out", str(target), "--overwrite"],
                     out=io.StringIO())
         err = capsys.readouterr().err
         assert code == EXIT_USAGE and fragment in err and len(err.strip().splitlines()) == 1, err
         assert sorted(p.name for p in target.iterdir()) == listed
+    (Path(model) / "sub").rmdir()
     assert own.read_bytes() == before
 
 
