@@ -65,7 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("evaluate", help="score a fine-tuned model on labelled data")
     add_arguments(p, ("model", *_DATA, "batch_size", "precision", "output_dir", "overwrite"), required=("model",),
-                  help={"model": _MODEL_FOLDER, "output_dir": "write metrics.json and predictions.jsonl here",
+                  help={"model": _MODEL_FOLDER + ", or an export's model.onnx", "output_dir": "write metrics.json and predictions.jsonl here",
                         "batch_size": "examples per forward pass (default: 64)",
                         "precision": "auto (as training runs on this machine: bf16 where the hardware is fast at it) | "
                                      "fp32 (exact) | bf16 | fp16"})
@@ -101,6 +101,10 @@ def config_from_args(args: argparse.Namespace) -> "Any":
 
     given = given_settings(args)
     source = getattr(args, "config", None)
+    if not source and given.get("resume_from"):  # --resume RUN/checkpoints/last alone: the run's own settings
+        # (--help says the run continues in its own folder; it said "train_file: no training data")
+        own = Path(given["resume_from"]).expanduser().parent.parent / "config.toml"
+        source = str(own) if own.is_file() else None
     from_file: dict[str, Any] = read_settings(source, given=given) if source else {}
     base = {**from_file, **given}
     try:
@@ -321,11 +325,24 @@ def cmd_evaluate(args: argparse.Namespace, out: TextIO) -> int:
     batch_size = check_setting("batch_size", EVAL_BATCH_SIZE if args.batch_size is None else args.batch_size)
     max_examples = check_setting("max_eval_examples", args.max_eval_examples)
     folder = _evaluation_folder(args) if args.output_dir else None
-    kind, labels, glue_task = saved_model_info(args.model)
+    onnx = Path(args.model).suffix.lower() == ".onnx"  # an export's model file, as predict takes it
+    if onnx:  # "expected its model file, model.int8.onnx, for predict and evaluate", then "not a model folder"
+        from bertstudio.train.onnx_export import evaluate_onnx, read_meta
+
+        if args.precision not in (None, "auto"):
+            raise ConfigError("an ONNX file runs in the precision it was exported in", where="--precision",
+                              expected="model.onnx (fp32) or model.int8.onnx, without --precision")
+        meta = read_meta(Path(args.model).expanduser().parent)
+        kind, labels, glue_task = str(meta["kind"]), list(meta["labels"]), meta.get("glue_task")
+    else:
+        kind, labels, glue_task = saved_model_info(args.model)
     examples = _load_eval_examples(args, kind=args.task or kind, labels=labels, glue_task=args.glue_task or glue_task,
                                    max_examples=max_examples)
-    metrics, predictions = evaluate(args.model, examples, batch_size=batch_size,  # cut as the model was trained
-                                    precision=args.precision or "auto")
+    if onnx:
+        metrics, predictions = evaluate_onnx(Path(args.model).expanduser(), examples, batch_size=batch_size)
+    else:
+        metrics, predictions = evaluate(args.model, examples, batch_size=batch_size,  # cut as the model was trained
+                                        precision=args.precision or "auto")
     if folder is not None:
         write_results(folder, metrics, predictions)
     if not args.quiet:  # what the numbers are over (a row without a gold value was left out without a word)
@@ -353,6 +370,8 @@ def _evaluation_folder(args: argparse.Namespace) -> Path:
 
     folder = check_folder_path(args.output_dir, where="--out")  # before the evaluation, not after it; a file is refused
     model = Path(args.model).expanduser()
+    if model.suffix.lower() == ".onnx":  # an export's folder goes up whole too
+        model = model.parent
     if model.is_dir() and (folder.resolve() == model.resolve() or folder.resolve().is_relative_to(model.resolve())):
         # push-to-hub would upload the rows (a sub-folder too: it pushes the whole folder)
         inside = "is" if folder.resolve() == model.resolve() else "is inside"
@@ -507,7 +526,12 @@ def cmd_export_run(args: argparse.Namespace, out: TextIO) -> int:
 
     given = given_settings(args)  # --train/--eval/--data-dir (--out is the export's folder, not a setting here)
     config = TrainConfig.from_dict({**read_settings(args.config, given=given), **given}, source=args.config)
-    folder, bundled = export_config_run(config, args.export_dir, config_dir=Path(args.config).parent, given=given)
+    try:
+        folder, bundled = export_config_run(config, args.export_dir, config_dir=Path(args.config).parent, given=given)
+    except ConfigError as exc:  # "train_file: no training data" of an empty config named no file
+        if exc.path is None:
+            exc.path = str(args.config)
+        raise
     out.write(f"exported to {folder}\n" + "".join(f"  {b.split}: {b.source} -> {b.file} ({b.rows} rows, {b.format})\n" for b in bundled)
               + f"start it with: cd {folder} && bertstudio train --config run.toml\n")
     return EXIT_OK

@@ -539,6 +539,9 @@ def load_tokenizer(path: str | Path) -> Any:
             if size > MAX_TOKENIZER_BYTES:
                 raise ConfigError(f"{name} is {size:,} bytes", path=folder / name,
                                   expected=f"at most {MAX_TOKENIZER_BYTES:,} (the largest real vocabularies take tens of MB)")
+        if not any((folder / name).is_file() for name in TOKENIZER_FILES):  # transformers listed "one of: ()"
+            raise ConfigError("no tokenizer files here", path=folder,
+                              expected="one of " + ", ".join(TOKENIZER_FILES) + " (saved with the model)")
     try:
         tokenizer = AutoTokenizer.from_pretrained(str(path), trust_remote_code=False)
     except Exception as exc:  # noqa: BLE001 - the tokenizers library raises bare Exception ("WordPiece error: ...")

@@ -163,9 +163,12 @@ def _refuse_model_in_run(config: TrainConfig, root: Path) -> None:
         folder, target = folder.resolve(), root.resolve()
     except (OSError, RuntimeError, ValueError):
         return  # the model check names a path that cannot be read
-    if folder == target or folder.is_relative_to(target):
+    if folder == target:
         raise ConfigError("the run would write into the folder of the model it starts from", path=root,
                           where="output_dir", expected=f"another --out: a new folder outside {folder}")
+    if folder.is_relative_to(target):  # --out / or --out ~ said "into the folder of the model"
+        raise ConfigError(f"holds the model the run starts from ({folder}), which the run's files would mix with",
+                          path=root, where="output_dir", expected=f"another --out: a new folder outside {folder}")
     if target.is_relative_to(folder):
         raise ConfigError("the run folder would be inside the model folder it reads", path=root, where="output_dir",
                           expected=f"another --out: a new folder outside {folder}")

@@ -161,3 +161,28 @@ def test_weights_of_another_shape_are_refused(tiny, run_copy):
     torch.save(state, run_copy / "checkpoints" / "last" / ckpt.WEIGHTS)
     result = resume(tiny, run_copy)
     assert isinstance(result.error, ConfigError) and "do not fit this model" in result.message
+
+
+def test_resume_alone_continues_the_run_in_its_own_folder(tiny, tmp_path, capsys):
+    """--help says "the run continues in its own folder", but --resume without --config read no
+    settings and said "train_file: no training data": the checkpoint's run's config.toml is now
+    the settings, as ``--config RUN/config.toml`` gave them."""
+    import tomllib
+
+    data = tmp_path / "train.tsv"
+    data.write_text("sentence\tlabel\n" + "".join(f"good fun {i}\t1\nbad boring {i}\t0\n" for i in range(16)),
+                    encoding="utf-8")
+    out = tmp_path / "run"
+    cancel = threading.Event()
+
+    def stop(event, control):
+        if event.kind == "step" and event.step == 2:
+            cancel.set()
+
+    cut = train(TrainConfig(**settings(tiny, out, train_file=str(data))), callbacks=[stop], cancel=cancel)
+    assert cut.status == "cancelled" and (out / "checkpoints" / "last").is_dir()
+    code, err = _cli(["--quiet", "train", "--resume", str(out / "checkpoints" / "last")], capsys)
+    assert code == 0, err
+    assert tomllib.loads((out / "config.toml").read_text(encoding="utf-8"))["model"] == tiny
+    steps = [json.loads(line).get("step", 0) for line in (out / "history.jsonl").read_text().splitlines()]
+    assert max(steps) == 4 and not (out / "checkpoints" / "last").exists()  # finished in its own folder

@@ -213,3 +213,15 @@ def test_export_run_inside_the_folder_needs_no_flags(tmp_path: Path, capsys: pyt
     assert cli_main(["export-run", "--config", str(config), "--out", str(tmp_path / "export")], out=io.StringIO()) == 2
     err = capsys.readouterr().err
     assert "not empty (expected a new or empty folder)" in err and "=True" not in err, err
+
+
+def test_export_run_of_a_config_without_data_names_the_config(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """It said "train_file: no training data" and not which file lacked it (a hostile-input sweep)."""
+    from bertstudio.cli import main
+
+    config = tmp_path / "empty.toml"
+    config.write_text("", encoding="utf-8")
+    code = main(["export-run", "--config", str(config), "--out", str(tmp_path / "e")])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1 and str(config) in err[0] and "no training data" in err[0]
+    assert not (tmp_path / "e").exists()

@@ -458,3 +458,44 @@ def test_predict_reads_an_export_among_other_things_but_never_a_fifo_it_would_op
     code = main(["predict", "--model", str(mixed / "model.onnx"), *TEXT], out=io.StringIO())
     err = capsys.readouterr().err
     assert code == 2 and "tokenizer_config.json" in err and "not a regular file" in err, err
+
+
+def test_evaluate_takes_the_export_file_its_own_message_names(export, tmp_path, capsys):
+    """``evaluate --model EXPORT`` said "expected its model file, .../model.onnx, for predict and
+    evaluate", and ``evaluate --model EXPORT/model.onnx`` then said "not a model folder"."""
+    from bertstudio.train.engine import evaluate
+
+    data = tmp_path / "dev.jsonl"
+    data.write_text("".join(json.dumps({"text": t, "label": lab}) + "\n" for t, lab in
+                            [("a fine film", "pos"), ("a dull film", "neg"), ("great fun", "pos"), ("awful", "neg")]),
+                    encoding="utf-8")
+    code = main(["evaluate", "--model", str(export), "--eval", str(data)], out=io.StringIO())
+    err = capsys.readouterr().err
+    assert code == 2 and str(export / "model.onnx") in err
+    out = io.StringIO()
+    code = main(["evaluate", "--model", str(export / "model.onnx"), "--eval", str(data), "--out", str(tmp_path / "r")],
+                out=out)
+    assert code == 0, capsys.readouterr().err
+    from bertstudio.data.io import load_examples
+
+    expected, _ = evaluate(str(export.parent / "model"), load_examples(str(data), kind="sentence", labels=["neg", "pos"]),
+                           precision="fp32")
+    assert json.loads(out.getvalue()) == pytest.approx(expected)
+    assert len((tmp_path / "r" / "predictions.jsonl").read_text(encoding="utf-8").splitlines()) == 4
+    code = main(["evaluate", "--model", str(export / "model.onnx"), "--eval", str(data), "--precision", "bf16"],
+                out=io.StringIO())
+    assert code == 2 and "--precision" in capsys.readouterr().err
+    # --out inside the export folder would be pushed with it
+    code = main(["evaluate", "--model", str(export / "model.onnx"), "--eval", str(data), "--out", str(export / "r")],
+                out=io.StringIO())
+    assert code == 2 and "inside the model folder" in capsys.readouterr().err and not (export / "r").exists()
+
+
+def test_an_export_without_its_tokenizer_says_so(export, tmp_path, capsys):
+    """transformers' own words were "Couldn't instantiate the backend tokenizer from one of: ()"."""
+    bare = _copy(export, tmp_path / "bare")
+    for name in ("tokenizer.json", "vocab.txt"):
+        (bare / name).unlink(missing_ok=True)
+    code = main(["predict", "--model", str(bare / "model.onnx"), *TEXT], out=io.StringIO())
+    err = capsys.readouterr().err
+    assert code == 2 and "no tokenizer files here" in err and str(bare) in err, err
