@@ -103,7 +103,7 @@ def config_from_args(args: argparse.Namespace) -> "Any":
     source = getattr(args, "config", None)
     if not source and given.get("resume_from"):  # --resume RUN/checkpoints/last alone: the run's own settings
         # (--help says the run continues in its own folder; it said "train_file: no training data")
-        own = Path(given["resume_from"]).expanduser().parent.parent / "config.toml"
+        own = Path(given["resume_from"]).expanduser().resolve().parent.parent / "config.toml"
         source = str(own) if own.is_file() else None
     from_file: dict[str, Any] = read_settings(source, given=given) if source else {}
     base = {**from_file, **given}
