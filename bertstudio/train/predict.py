@@ -118,7 +118,23 @@ class Predictor:
         result.pop("loss", None)
         if self.spec.gold.per_token:
             result["probs"] = _word_probs(outputs.logits, batch["word_index"], self.labels, len(tokens or []))
+        cut = self._tokens_cut(record)
+        if cut is not None:  # a pasted review of 2,000 words was answered from its first 128 tokens, unsaid
+            result["truncated"] = cut
         return result
+
+    def _tokens_cut(self, record: dict[str, Any]) -> dict[str, int] | None:
+        """``{"read": max_length, "of": tokens}`` when the input was cut to the run's max length.
+        Tagging and QA read long inputs in overlapping windows, so only texts (and pairs) are cut."""
+        if self.spec.gold.per_token or "context" in self.spec.columns:
+            return None
+        limit = int(self.lengths["max_length"])
+        texts = [t for t in (record.get("text"), record.get("text_pair")) if t]
+        if getattr(self.model, "siamese", False):  # each side read on its own
+            longest = max((len(self.tokenizer(t)["input_ids"]) for t in texts), default=0)
+        else:
+            longest = len(self.tokenizer(*texts[:2])["input_ids"]) if texts else 0
+        return {"read": limit, "of": longest} if longest > limit else None
 
 
 def _word_probs(logits: torch.Tensor, word_index: torch.Tensor, labels: list[str], n_words: int) -> list[dict[str, float]]:

@@ -63,13 +63,13 @@ HYPERPARAMETERS = RECIPE + ("mode",)
 # Why adapt() chose what it chose, by key ({name}: a value of the reason's own); the run's
 # config keeps the English, the app says them in the user's language (context "SmallData").
 REASONS = {
-    "setfit": QT_TRANSLATE_NOOP("SmallData", "{rows} labels (at most {most} per class): SetFit, which learns most "
+    "setfit": QT_TRANSLATE_NOOP("SmallData", "{rows} labelled rows (at most {most} per class): SetFit, which learns most "
                                              "from few labels per class (contrastive fine-tuning of the "
                                              "sentence-transformer, then its linear head)"),
-    "embedding": QT_TRANSLATE_NOOP("SmallData", "{rows} labels: a linear head on the sentence embedding, started from "
+    "embedding": QT_TRANSLATE_NOOP("SmallData", "{rows} labelled rows: a linear head on the sentence embedding, started from "
                                                 "a logistic regression on the frozen encoder, then trained for at "
                                                 "least {steps} steps"),
-    "siamese": QT_TRANSLATE_NOOP("SmallData", "{rows} labels: a linear head on the siamese (u, v, |u-v|, u*v) "
+    "siamese": QT_TRANSLATE_NOOP("SmallData", "{rows} labelled rows: a linear head on the siamese (u, v, |u-v|, u*v) "
                                               "features, started from a logistic regression on the frozen encoder, "
                                               "then trained for at least {steps} steps"),
     "siamese_scores": QT_TRANSLATE_NOOP("SmallData", "{rows} scored pairs: a linear head on the siamese (u, v, |u-v|, "

@@ -23,6 +23,7 @@ reader or the project is shown inside the dialog and nothing is imported.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 from typing import Any
@@ -82,6 +83,7 @@ class ImportDialog(QDialog):
         self.session = session
         self.kind = session.kind
         self.preview_info: Any = None
+        self._placeholder_o = False  # see _on_loaded
         self._header: bool | None = None  # the user's word on a CSV/TSV's first row (None: the reader's guess)
         self._waiting = False  # Import waits for the worker reading a big file
         self._loaded: Any = None  # the whole file's ExampleSet, kept while the label step waits
@@ -419,6 +421,9 @@ class ImportDialog(QDialog):
             # a new project's first file, its label set not typed (a tag set starts as "O"): labels come from the file
             untyped = self.session.labels() in ([], ["O"] if get_spec(self.kind).gold.per_token else [])
             fresh = untyped and not any(self.session.split_size(split) for split in SPLITS)
+            # the tag set's starting "O" was no choice of the user's: a POS file without it kept an "O" class
+            # (key 1 on the Label page, a class in the model) that no row has
+            self._placeholder_o = fresh and self.session.labels() == ["O"]
             self.label_box.set_values(file_label_values(examples), self.session.labels(), self.kind, fresh=fresh)
             self.label_box.show()
             self.label_scroll.show()
@@ -442,7 +447,12 @@ class ImportDialog(QDialog):
 
     def _on_label_choice_changed(self) -> None:
         if self._label_step() and self._loaded is not None:
-            self._set_ok_enabled(not self.label_box.unresolved())
+            waiting = self.label_box.unresolved()
+            self._set_ok_enabled(not waiting)
+            # name them: with 16 labels matched, the one left to choose was below the scroll and Import grey
+            self.status_label.setText(self.tr("The file's labels differ from the project's: choose what %1 "
+                                              "become(s), then Import.").replace("%1", ", ".join(waiting))
+                                      if waiting else self.tr("Every label of the file has a place: Import when ready."))
 
     def _forget_loaded(self) -> None:
         """The file, format, preset or columns changed: the loaded rows and the label step are stale."""
@@ -471,6 +481,9 @@ class ImportDialog(QDialog):
         except BertStudioError as exc:
             self.show_error(exc.message)
             return
+        if self._placeholder_o and "O" not in (mapping or {}).values():
+            with contextlib.suppress(BertStudioError):  # a row that uses it keeps it
+                self.session.project.remove_label("O")
         self.imported.emit(split, len(examples))
         self.accept()
 

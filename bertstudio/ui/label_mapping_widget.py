@@ -69,7 +69,9 @@ class LabelMappingBox(QGroupBox):
         self.intro.setText(self.tr("The file's labels are not all labels of this project (%1). Choose what each "
                                    "one becomes:").replace("%1", ", ".join(labels)))
         proposal = propose_mapping(list(values), labels)
-        for value, count in values.items():
+        # the values that wait for a choice first: behind 16 matched tags, the one to choose was out of sight
+        waiting = [v for v in values if proposal[v] is None and not fresh]
+        for value, count in sorted(values.items(), key=lambda vc: vc[0] not in waiting):
             combo = QComboBox()
             combo.setObjectName(f"labelMap_{value}")
             self._add(combo, self.tr("— choose —"), _CHOOSE, None)

@@ -213,7 +213,10 @@ class PlaygroundPage(QWidget):
         if self.sender() is not self._job:
             return  # an answer to an input the user has since changed
         self.last_result = result
-        self.status.setText("")
+        cut = result.get("truncated")
+        self.status.setText("" if not cut else self.tr(
+            "Only the first {read} of {total} tokens were read: the model was trained on inputs of at most "
+            "{read} tokens, and the rest does not count in this prediction.").format(read=cut["read"], total=cut["of"]))
         self.output.setHtml(self.result_html(result))
         self.prediction_shown.emit(result)
 

@@ -133,9 +133,9 @@ class TimeEstimateLabel(QLabel):
             "frozen": self.tr("a head on the frozen encoder"), "lora": self.tr("LoRA"),
             "full": self.tr("fine-tuning")}.get(config.mode, self.tr("fine-tuning the top layers"))
         if config.seeds > 1:
-            text = self.tr("{rows} labels: {method}, {seeds} seeds would take {time}")
+            text = self.tr("{rows} labelled rows: {method}, {seeds} seeds would take {time}")
         else:
-            text = self.tr("{rows} labels: {method} would take {time}")
+            text = self.tr("{rows} labelled rows: {method} would take {time}")
         figure, unit = rounded(seconds)
         time = {"s": self.tr("~{n} s"), "min": self.tr("~{n} min")}.get(unit) or self.tr("~{n} h")
         return text.format(rows=rows, method=method, seeds=config.seeds, time=time.format(n=figure))

@@ -1292,164 +1292,174 @@
 <context>
     <name>ImportDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="81"/>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="214"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="82"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="216"/>
         <source>Import data</source>
         <translation>导入数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="100"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="102"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="109"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="111"/>
         <source>detect</source>
         <translation>自动识别</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="115"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="117"/>
         <source>First row holds the column names</source>
         <translation>第一行是列名</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="121"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="123"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="132"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="134"/>
         <source>File:</source>
         <translation>文件:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="133"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="135"/>
         <source>Format:</source>
         <translation>格式:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="135"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="137"/>
         <source>GLUE preset:</source>
         <translation>GLUE 预设:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="136"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="138"/>
         <source>Into split:</source>
         <translation>加入数据划分:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="142"/>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="320"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="144"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="322"/>
         <source>Columns (what each column of the file holds)</source>
         <translation>列(文件每一列的内容)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="147"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="149"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="147"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="149"/>
         <source>Second text</source>
         <translation>第二段文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="147"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="149"/>
         <source>Label / score</source>
         <translation>标签 / 分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="148"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="150"/>
         <source>Tokens</source>
         <translation>词元</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="148"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="150"/>
         <source>Tags</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="148"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="150"/>
         <source>Context</source>
         <translation>上下文</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="149"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="151"/>
         <source>Question</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="149"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="151"/>
         <source>Answers</source>
         <translation>答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="149"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="151"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="149"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="151"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="180"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="182"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="187"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="189"/>
         <source>First rows:</source>
         <translation>前几行:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="215"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="217"/>
         <source>Data files (*.tsv *.csv *.txt *.jsonl *.json *.conll *.conllu *.iob *.bio);;All files (*)</source>
         <translation>数据文件 (*.tsv *.csv *.txt *.jsonl *.json *.conll *.conllu *.iob *.bio);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="276"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="278"/>
         <source>— choose —</source>
         <translation>— 请选择 —</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="295"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="297"/>
         <source>Format: %1 · this file looks like %2 data</source>
         <translation>格式:%1 · 此文件看起来是“%2”数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="299"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="301"/>
         <source>choose the file column for: %1</source>
         <translation>请为以下内容选择文件列：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="305"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="307"/>
         <source>This file holds %1 examples but the project is a %2 project.</source>
         <translation>此文件包含“%1”样例，但项目是“%2”项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="319"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="321"/>
         <source>Columns (set by the format or preset)</source>
         <translation>列(由格式或预设决定)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="369"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="371"/>
         <source>Choose the file column for: %1</source>
         <translation>请选择对应的文件列:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="392"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="394"/>
         <source>Reading the file…</source>
         <translation>正在读取文件…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="425"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="430"/>
         <source>The file&apos;s labels differ from the project&apos;s: choose what each becomes, then Import.</source>
         <translation>文件中的标签与项目的不同:请为每个标签选择对应的项目标签，然后点击“导入”。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="461"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="453"/>
+        <source>The file&apos;s labels differ from the project&apos;s: choose what %1 become(s), then Import.</source>
+        <translation>文件的标签与项目的不同：请选择 %1 对应什么，然后导入。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="455"/>
+        <source>Every label of the file has a place: Import when ready.</source>
+        <translation>文件的每个标签都已有对应：准备好后即可导入。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="471"/>
         <source>Choose what these labels become: %1</source>
         <translation>请为这些标签选择对应的项目标签:%1</translation>
     </message>
@@ -1498,57 +1508,57 @@
         <translation>文件中的标签并不都是此项目的标签(%1)。请为每个标签选择对应项:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="75"/>
+        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="77"/>
         <source>— choose —</source>
         <translation>— 请选择 —</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="78"/>
+        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="80"/>
         <source>add “%1” as a new class</source>
         <translation>将“%1”添加为新类别</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="80"/>
+        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="82"/>
         <source>leave unlabelled</source>
         <translation>保持未标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="86"/>
+        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="88"/>
         <source>1 token</source>
         <translation>1 个词元</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="86"/>
+        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="88"/>
         <source>{n} tokens</source>
         <translation>{n} 个词元</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="88"/>
+        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="90"/>
         <source>1 row</source>
         <translation>1 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="88"/>
+        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="90"/>
         <source>{n} rows</source>
         <translation>{n} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="138"/>
+        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="140"/>
         <source>%1 value(s) become project labels</source>
         <translation>%1 个值对应到项目标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="140"/>
+        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="142"/>
         <source>%1 new class(es) will be added</source>
         <translation>将添加 %1 个新类别</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="142"/>
+        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="144"/>
         <source>%1 row(s) stay unlabelled</source>
         <translation>%1 行保持未标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="144"/>
+        <location filename="../../bertstudio/ui/label_mapping_widget.py" line="146"/>
         <source>choose for: %1</source>
         <translation>请选择对应项:%1</translation>
     </message>
@@ -2203,37 +2213,42 @@
         <translation>预测中…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="228"/>
+        <location filename="../../bertstudio/ui/playground.py" line="218"/>
+        <source>Only the first {read} of {total} tokens were read: the model was trained on inputs of at most {read} tokens, and the rest does not count in this prediction.</source>
+        <translation>只读取了 {total} 个词元中的前 {read} 个：模型训练时的输入最多 {read} 个词元，其余部分不计入本次预测。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/playground.py" line="231"/>
         <source>this run&apos;s model folder is gone ({path})</source>
         <translation>此运行的模型文件夹已不存在（{path}）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="231"/>
+        <location filename="../../bertstudio/ui/playground.py" line="234"/>
         <source>Could not predict: {m}</source>
         <translation>无法预测:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="247"/>
+        <location filename="../../bertstudio/ui/playground.py" line="250"/>
         <source>Score</source>
         <translation>分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="252"/>
+        <location filename="../../bertstudio/ui/playground.py" line="255"/>
         <source>Past the top of the {lo:g}-{hi:g} scale the model learned from: read it as {hi:g} (shown unclipped, as evaluation uses it).</source>
         <translation>超出模型所学的 {lo:g}-{hi:g} 分制的上限：可视为 {hi:g}（按评估时的原值显示，未截断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="255"/>
+        <location filename="../../bertstudio/ui/playground.py" line="258"/>
         <source>Past the bottom of the {lo:g}-{hi:g} scale the model learned from: read it as {lo:g} (shown unclipped, as evaluation uses it).</source>
         <translation>低于模型所学的 {lo:g}-{hi:g} 分制的下限：可视为 {lo:g}（按评估时的原值显示，未截断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="275"/>
+        <location filename="../../bertstudio/ui/playground.py" line="278"/>
         <source>No answer in the context.</source>
         <translation>上下文中没有答案。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="280"/>
+        <location filename="../../bertstudio/ui/playground.py" line="283"/>
         <source>score</source>
         <translation>得分</translation>
     </message>
@@ -3340,18 +3355,18 @@
     <name>SmallData</name>
     <message>
         <location filename="../../bertstudio/train/small_data.py" line="66"/>
-        <source>{rows} labels (at most {most} per class): SetFit, which learns most from few labels per class (contrastive fine-tuning of the sentence-transformer, then its linear head)</source>
-        <translation>{rows} 个标签（每类最多 {most} 个）：SetFit，每类标签很少时学得最多（先对比微调句向量模型，再训练其线性头）</translation>
+        <source>{rows} labelled rows (at most {most} per class): SetFit, which learns most from few labels per class (contrastive fine-tuning of the sentence-transformer, then its linear head)</source>
+        <translation>{rows} 行已标注（每类最多 {most} 行）：SetFit，在每类标注很少时学得最多（先对句向量模型做对比微调，再训练其线性头）</translation>
     </message>
     <message>
         <location filename="../../bertstudio/train/small_data.py" line="69"/>
-        <source>{rows} labels: a linear head on the sentence embedding, started from a logistic regression on the frozen encoder, then trained for at least {steps} steps</source>
-        <translation>{rows} 个标签：句向量上的线性头，先用冻结编码器上的逻辑回归初始化，再训练至少 {steps} 步</translation>
+        <source>{rows} labelled rows: a linear head on the sentence embedding, started from a logistic regression on the frozen encoder, then trained for at least {steps} steps</source>
+        <translation>{rows} 行已标注：句向量上的线性头，先以冻结编码器上的逻辑回归初始化，再训练至少 {steps} 步</translation>
     </message>
     <message>
         <location filename="../../bertstudio/train/small_data.py" line="72"/>
-        <source>{rows} labels: a linear head on the siamese (u, v, |u-v|, u*v) features, started from a logistic regression on the frozen encoder, then trained for at least {steps} steps</source>
-        <translation>{rows} 个标签：孪生 (u, v, |u-v|, u*v) 特征上的线性头，先用冻结编码器上的逻辑回归初始化，再训练至少 {steps} 步</translation>
+        <source>{rows} labelled rows: a linear head on the siamese (u, v, |u-v|, u*v) features, started from a logistic regression on the frozen encoder, then trained for at least {steps} steps</source>
+        <translation>{rows} 行已标注：孪生 (u, v, |u-v|, u*v) 特征上的线性头，先以冻结编码器上的逻辑回归初始化，再训练至少 {steps} 步</translation>
     </message>
     <message>
         <location filename="../../bertstudio/train/small_data.py" line="75"/>
@@ -3572,13 +3587,13 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/train_estimate.py" line="136"/>
-        <source>{rows} labels: {method}, {seeds} seeds would take {time}</source>
-        <translation>{rows} 个标签：{method}，{seeds} 个种子需要 {time}</translation>
+        <source>{rows} labelled rows: {method}, {seeds} seeds would take {time}</source>
+        <translation>{rows} 行已标注：{method}，{seeds} 个种子约需 {time}</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/train_estimate.py" line="138"/>
-        <source>{rows} labels: {method} would take {time}</source>
-        <translation>{rows} 个标签：{method} 需要 {time}</translation>
+        <source>{rows} labelled rows: {method} would take {time}</source>
+        <translation>{rows} 行已标注：{method} 约需 {time}</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/train_estimate.py" line="140"/>

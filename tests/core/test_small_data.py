@@ -163,7 +163,7 @@ def test_each_kind_offers_the_heads_it_can_train():
 def test_small_sentence_sets_get_setfit_and_say_why():
     config = small_data.adapt(TrainConfig(), Counter(neg=48, pos=48), sentence_transformer=True)
     assert (config.method, config.head, config.mode) == ("setfit", "embedding", "frozen")
-    assert config.auto_reason.startswith("96 labels (at most 48 per class): SetFit")
+    assert config.auto_reason.startswith("96 labelled rows (at most 48 per class): SetFit")
 
 
 def test_beyond_setfit_and_for_pairs_the_probe_started_embedding_head():

@@ -115,7 +115,35 @@ def test_a_new_tagging_projects_first_file_brings_its_tags(qtbot, session_factor
     assert _ok(dialog).isEnabled()
     with qtbot.waitSignal(dialog.imported):
         qtbot.mouseClick(_ok(dialog), Qt.MouseButton.LeftButton)
-    assert session.labels() == ["O", "PRON", "VERB", "ADV"] and session.gold("train", 0) == ["PRON", "VERB", "ADV"]
+    # the starting "O" no row uses goes: it was key 1 on the Label page and a class of the model (a new-user sweep)
+    assert session.labels() == ["PRON", "VERB", "ADV"] and session.gold("train", 0) == ["PRON", "VERB", "ADV"]
+
+
+def test_a_new_tagging_projects_ner_file_keeps_its_o(qtbot, session_factory, tmp_path):
+    session = session_factory("tagging", ["O"], None)
+    path = tmp_path / "ner.conll"
+    path.write_text("Ann B-PER\nruns O\n\n", encoding="utf-8")
+    dialog = _open(qtbot, session, path, "train")
+    qtbot.mouseClick(_ok(dialog), Qt.MouseButton.LeftButton)
+    with qtbot.waitSignal(dialog.imported):
+        qtbot.mouseClick(_ok(dialog), Qt.MouseButton.LeftButton)
+    assert session.labels() == ["O", "B-PER"] and session.gold("train", 0) == ["B-PER", "O"]
+
+
+def test_the_labels_that_wait_for_a_choice_come_first_and_are_named(qtbot, session_factory, tmp_path):
+    """A dev file with one new tag among 16 matched ones: the row to choose was below the scroll,
+    Import grey, and the status did not say which (a new-user sweep)."""
+    tags = [f"T{i:02d}" for i in range(16)]
+    session = session_factory("tagging", tags, None)
+    path = tmp_path / "dev.conll"
+    path.write_text("".join(f"w{i} {t}\n" for i, t in enumerate(tags)) + "odd X\n\n", encoding="utf-8")
+    dialog = _open(qtbot, session, path, "dev")
+    qtbot.mouseClick(_ok(dialog), Qt.MouseButton.LeftButton)
+    box = dialog.label_box
+    assert list(box.combos)[0] == "X" and box.unresolved() == ["X"]
+    assert not _ok(dialog).isEnabled() and "choose what X become" in dialog.status_label.text()
+    box.combos["X"].setCurrentIndex(box.combos["X"].findText("T00"))
+    assert _ok(dialog).isEnabled() and "Every label of the file has a place" in dialog.status_label.text()
 
 
 def test_an_unlabelled_glue_test_file_adds_no_class(qtbot, session_factory, shared_data):

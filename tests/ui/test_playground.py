@@ -121,6 +121,15 @@ def test_a_long_input_is_predicted_as_the_runs_evaluation_reads_it(qtbot, page, 
         qtbot.mouseClick(page.predict_button, Qt.MouseButton.LeftButton)
     _, rows = evaluate(trained_run / "model", from_records("sentence", [{"text": text}], labels=LABELS))
     assert shown.args[0]["probs"]["pos"] == pytest.approx(rows[0]["probs"]["pos"], abs=1e-5)
+    # and says so: a pasted review was answered from its first tokens without a word (a new-user sweep)
+    cut = shown.args[0]["truncated"]
+    assert cut["read"] == 16 and cut["of"] > 128
+    assert f"Only the first 16 of {cut['of']} tokens were read" in page.status.text()
+    # a short input is read whole and the line goes
+    with qtbot.waitSignal(page.prediction_shown, timeout=60_000) as shown:
+        page.input.setPlainText("very good film")
+        qtbot.mouseClick(page.predict_button, Qt.MouseButton.LeftButton)
+    assert "truncated" not in shown.args[0] and page.status.text() == ""
 
 
 def test_closing_the_project_empties_the_model_cache(qtbot, page):
