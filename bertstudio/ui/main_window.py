@@ -82,6 +82,7 @@ class MainWindow(QMainWindow):
         self.session.gold_changed.connect(self._update_status)
         self.session.data_imported.connect(self._update_status)
         self.session.current_example_changed.connect(self._update_status)
+        self.session.project_closing.connect(self._on_project_closing)
         self.session.undo_stack.cleanChanged.connect(lambda _c: self._update_title())
         self.session.failed.connect(self.show_failure)
         self.file_drop = FileDropFilter(self)  # a data file dropped on the window opens Import with it
@@ -365,6 +366,12 @@ class MainWindow(QMainWindow):
         self._update_status()
         self._update_title()
 
+    def _on_project_closing(self, _project: Any) -> None:
+        """Every way a project closes (File > Close, opening or making another) keeps its page and
+        place, as closing the window does: Open recent came back at example 1."""
+        with contextlib.suppress(BertStudioError):  # a disk problem is reported once, by the close itself
+            self._store_ui_state()
+
     def _on_project_closed(self) -> None:
         for action in self._project_actions():
             action.setEnabled(False)
@@ -411,7 +418,7 @@ class MainWindow(QMainWindow):
             return True
         if not self.may_leave_project():
             return False
-        self.session.close()
+        self.session.close()  # the place is kept on the way (_on_project_closing)
         return True
 
     def may_leave_project(self) -> bool:

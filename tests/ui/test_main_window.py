@@ -108,6 +108,24 @@ def test_ui_state_and_recent_projects_survive_a_restart(qtbot, tmp_path):
     window2.close()
 
 
+def test_file_close_project_keeps_the_place_too(qtbot, tmp_path):
+    """File > Close project, then Open recent, came back at example 1: only closing the window
+    stored the page and row (a new-user drive-through)."""
+    project = Project.create(tmp_path / "p", name="keep", kind="sentence", labels=["neg", "pos"])
+    project.import_examples(from_records("sentence", [{"text": f"s{i}", "label": None} for i in range(6)],
+                                         labels=["neg", "pos"]), "train")
+    folder = project.folder
+    window = MainWindow(ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)))
+    qtbot.addWidget(window)
+    window.session.set_current("train", 3)
+    window.show_page("label")
+    assert window.close_project() and project.closed
+    assert window.open_project(str(folder))
+    assert window.current_page_key() == "label"
+    assert (window.session.current_split, window.session.current_row) == ("train", 3)
+    window.close()
+
+
 def test_opening_a_folder_that_is_no_project_warns_and_keeps_running(qtbot, main_window, tmp_path):
     shown = {}
 
