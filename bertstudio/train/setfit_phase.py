@@ -29,8 +29,10 @@ from __future__ import annotations
 import math
 import tempfile
 import threading
+from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from bertstudio.errors import BertStudioError, ConfigError
 from bertstudio.hf import hf
 
 SETFIT_ITERATIONS = 20  # pairs per labelled text and sign (SetFit's num_iterations)
@@ -134,5 +136,29 @@ def _load_body(SentenceTransformer: Any, path: str) -> Any:
     """``SentenceTransformer(path)``, every failure one ConfigError (tasks/model.guarded_load)."""
     from bertstudio.tasks.model import guarded_load
 
+    _refuse_own_modules(Path(path))
     return guarded_load(lambda: SentenceTransformer(path, device="cpu", trust_remote_code=False), path,
                         "the sentence-transformer")
+
+
+def _refuse_own_modules(folder: Path) -> None:
+    """A modules.json naming a module class outside sentence-transformers (``evilmod.Evil``) is the
+    folder's own code: refused here, in words, before sentence-transformers' own refusal came out
+    as "cannot load ... (expected complete weights (model.safetensors))"."""
+    import json
+
+    from bertstudio.data.regular_file import read_regular_text
+
+    path = folder / "modules.json"
+    if not path.is_file():
+        return
+    try:
+        modules = json.loads(read_regular_text(path, max_bytes=1_000_000) or "[]")
+    except (BertStudioError, ValueError, RecursionError):
+        return  # the loader says what is wrong with the file
+    for i, module in enumerate(modules if isinstance(modules, list) else []):
+        kind = module.get("type") if isinstance(module, dict) else None
+        if isinstance(kind, str) and not kind.startswith("sentence_transformers."):
+            raise ConfigError(f"names a module of its own ({kind[:80]}): loading it would run the folder's code, "
+                              "which bertstudio never does", path=path, where=f"module {i}",
+                              expected="sentence_transformers.models modules only")

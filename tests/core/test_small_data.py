@@ -386,3 +386,25 @@ def test_the_model_limit_is_read_from_its_small_files(tmp_path):
     (tmp_path / "config.json").write_text('{"max_position_embeddings": "many"}')
     assert small_data.model_max_length(str(tmp_path)) is None
     assert small_data.model_max_length("someone/hub-model") is None
+
+
+def test_setfit_refuses_a_modules_json_that_names_the_folders_own_code(tiny, tmp_path, capsys):
+    """modules.json naming ``evilmod.Evil`` was refused by sentence-transformers, in words that
+    asked for "complete weights (model.safetensors)"; now named, before anything loads, and the
+    module file is never imported."""
+    import shutil
+
+    st = tmp_path / "st"
+    shutil.copytree(tiny, st)
+    marker = tmp_path / "pwned"
+    (st / "evilmod.py").write_text(f"open({str(marker)!r}, 'w').write('ran')\nclass Evil: pass\n")
+    (st / "modules.json").write_text(json.dumps([
+        {"idx": 0, "name": "0", "path": "", "type": "evilmod.Evil"},
+        {"idx": 1, "name": "1", "path": "1_Pooling", "type": "sentence_transformers.models.Pooling"}]))
+    data = tmp_path / "train.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in sentiment_records(8)))
+    rc = main(["--quiet", "train", "--task", "sentence", "--train", str(data), "--model", str(st), "--method", "setfit",
+               "--head", "embedding", "--out", str(tmp_path / "run"), "--epochs", "1", "--device", "cpu"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert rc == 2 and len(err) == 1 and "module 0: names a module of its own (evilmod.Evil)" in err[0], err
+    assert str(st / "modules.json") in err[0] and not marker.exists()
