@@ -33,7 +33,6 @@ from bertstudio.data.atomic import atomic_write_bytes
 
 log = logging.getLogger(__name__)
 
-CACHE_DIR = "cache"
 FORMAT = "bertstudio-embeddings-1"
 _KEY = 16
 

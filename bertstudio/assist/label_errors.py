@@ -574,7 +574,7 @@ def find_label_errors(project: Any, split: str = "train", *, model: str | None =
     """The finder over a project's split: :func:`find_in_examples` with the project's labels and
     its embedding cache (so the labelling assistant's vectors are reused). ``run_dir``: use that
     run's probabilities for the rows it evaluated (see :func:`run_probs`)."""
-    from bertstudio.assist.cache import CACHE_DIR
+    from bertstudio.data.project_store import CACHE_DIR
 
     probs = None
     if run_dir is not None:

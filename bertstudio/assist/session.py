@@ -20,7 +20,8 @@ import numpy as np
 
 from bertstudio.assist import fast as F
 from bertstudio.assist.audit import AuditStats, audit_stats
-from bertstudio.assist.cache import CACHE_DIR, EmbeddingCache, WordEmbeddingCache
+from bertstudio.assist.cache import EmbeddingCache, WordEmbeddingCache
+from bertstudio.data.project_store import CACHE_DIR
 from bertstudio.assist.encoder import Cancelled, SentenceEncoder
 from bertstudio.assist.fast import Scores
 from bertstudio.assist.pool import PoolData, embed_pool, read_pool, sentence_vectors

@@ -46,8 +46,15 @@ def fsync_file(path: str | os.PathLike[str]) -> None:
 
 
 def temp_path(path: Path) -> Path:
-    """A temporary name next to ``path``; the pid keeps two writers from sharing it."""
-    return path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    """A temporary name next to ``path``, free to be created; the pid keeps two writers from
+    sharing it. Whatever already has the name is a leftover of an earlier process with this pid,
+    or planted: a folder someone sent held ``.project.json.<pid>.tmp`` links to a file of the
+    user's for every pid, and opening the name for writing followed the link. It is removed
+    (a link itself, never what it points to) before the caller creates the file."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    if os.path.lexists(tmp):
+        os.unlink(tmp)
+    return tmp
 
 
 def atomic_write_with(path: str | os.PathLike[str], write: Callable[[BinaryIO], None], *, parents: bool = False) -> None:
@@ -57,8 +64,8 @@ def atomic_write_with(path: str | os.PathLike[str], write: Callable[[BinaryIO], 
     if parents:
         path.parent.mkdir(parents=True, exist_ok=True)
     tmp = temp_path(path)
-    try:
-        with open(tmp, "wb") as f:
+    try:  # "x": created here, never opened through a link (O_EXCL refuses any name that exists, a link too)
+        with open(tmp, "xb") as f:
             write(f)
             f.flush()
             os.fsync(f.fileno())

@@ -67,9 +67,11 @@ from bertstudio.data.project_labels import LabelSetOps, check_color, check_label
 from bertstudio.data.project_lock import ProjectLock
 from bertstudio.data.project_meta import (
     BACKUP_FILE,
+    DATA_DIR,
     MAX_NAME_CHARS,
     PROJECT_FILE,
     SCHEMA_VERSION,
+    SPLIT_BACKUP_DIR,
     SPLITS,
     MetaState,
     default_color,
@@ -173,6 +175,8 @@ class Project(MetaState, LabelSetOps, SplitOps, JournalReplay):
         if not found:
             raise DataError("this folder is not a bertstudio project", path=folder / PROJECT_FILE,
                             expected=f"a folder with {PROJECT_FILE}")
+        store.refuse_links(folder, (PROJECT_FILE, BACKUP_FILE, JOURNAL_FILE, PREV_JOURNAL_FILE, DATA_DIR,
+                                    SPLIT_BACKUP_DIR, store.RUNS_DIR, store.CACHE_DIR))
         lock = ProjectLock.acquire(folder)
         try:
             loaded = load_meta(folder)

@@ -59,6 +59,9 @@ class ProjectLock:
         if not folder.is_dir():
             raise DataError("this folder is not a bertstudio project", path=folder / "project.json",
                             expected="a folder with project.json")
+        if os.path.islink(path):  # a project.lock linked to a file of the user's was truncated and written
+            raise DataError("is a symbolic link; a project's lock file is its own", path=path,
+                            expected="a project folder copied without links")
         try:
             folder_fd = _lock_folder(folder)
         except OSError as exc:
@@ -66,8 +69,9 @@ class ProjectLock:
                             expected="a folder you may read") from None
         if folder_fd == -1:
             raise _refused(folder, _holder(path))
-        try:
-            handle: IO[bytes] | None = open(path, "a+b")
+        try:  # never through a link (O_NOFOLLOW; refused above)
+            handle: IO[bytes] | None = os.fdopen(
+                os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0), 0o666), "a+b")
         except OSError as exc:
             if folder_fd is None:  # Windows (or no folder locks): this file is the lock
                 raise DataError(f"the project cannot be locked ({exc.strerror or exc})", path=path,

@@ -20,7 +20,7 @@ import re
 import shutil
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterable
 
 import pyarrow as pa
 
@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from bertstudio.data.examples import ExampleSet
 
 RUNS_DIR = "runs"
+CACHE_DIR = "cache"  # the assistant's embeddings and models (assist/cache.py)
 
 
 def disk_error(exc: OSError, path: Path, what: str) -> "DataError":
@@ -236,3 +237,30 @@ def list_runs(runs: Path) -> list[Path]:
     if not runs.is_dir():
         return []
     return sorted((p for p in runs.iterdir() if p.is_dir()), key=lambda p: (p.stat().st_mtime, p.name))
+
+
+def refuse_links(folder: Path, names: Iterable[str]) -> None:
+    """A project's own files and folders are never symbolic links: one sent with ``data`` linked to
+    another project of the user's had that project's data files deleted as unused when it opened,
+    and a linked journal, runs/ or data/backup was written (or cut) outside the folder. ``names``
+    (relative to ``folder``) and the entries of its data and runs folders are checked; a link among
+    them is a DataError naming it, before anything is read or written."""
+    checked = [folder / n for n in names]
+    for sub in (DATA_DIR, RUNS_DIR):
+        here = folder / sub
+        if here.is_dir() and not here.is_symlink():
+            try:
+                checked += sorted(here.iterdir())[:100_000]
+            except OSError:
+                pass  # the reader says what it cannot read
+    for path in checked:
+        if path.is_symlink():
+            try:
+                target = os.readlink(path)
+            except OSError:
+                target = "?"
+            from bertstudio.errors import DataError
+
+            raise DataError(f"is a symbolic link (to {target[:200]}); a project's own files and folders are never "
+                            "links, so this project is not opened", path=path,
+                            expected="a project folder copied without links (cp -rL, or a zip of the folder)")

@@ -377,6 +377,9 @@ class TrainConfig:
         return cls.from_dict(read_settings(path), source=str(path))
 
 
+MAX_CONFIG_BYTES = 1_000_000  # a run's config.toml is a few kB
+
+
 def read_settings(path: str | Path, *, given: Iterable[str] = ()) -> dict[str, Any]:
     """The settings a run config file holds, each checked (a bad one is a ConfigError naming
     the file) and paths resolved against the file's folder (see :func:`_resolve_paths`).
@@ -387,7 +390,9 @@ def read_settings(path: str | Path, *, given: Iterable[str] = ()) -> dict[str, A
 
     path = Path(path)
     try:
-        text = read_regular_file(path).decode("utf-8")  # a FIFO or /dev/zero is refused, not read for ever
+        # a FIFO or /dev/zero is refused, not read for ever; a 2 GB (sparse) config.toml in a run of a project
+        # someone sent was read whole by three pages, the window frozen for 30 s at 6.7 GB
+        text = read_regular_file(path, max_bytes=MAX_CONFIG_BYTES).decode("utf-8")
         text = text.removeprefix("\ufeff")  # a BOM (Windows editors add one), as the data readers allow
     except DataError as exc:
         raise ConfigError(f"cannot read run config: {exc.problem}", path=path, expected=exc.expected) from None

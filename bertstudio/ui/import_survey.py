@@ -226,9 +226,11 @@ class FileSurveyBox(QWidget):
 
     def _model_source(self) -> str | None:
         """The model the project trains with (the Train page's last choice), None for the bundled one."""
-        settings = getattr(self.session.project, "recent_settings", None) or {}
-        model = (settings.get("train") or {}).get("model")
-        return None if model in (None, "", "default") else str(model)
+        settings = getattr(self.session.project, "recent_settings", None)
+        train = settings.get("train") if isinstance(settings, dict) else None
+        # a hand-edited project.json's {"train": [1, 2]} raised here and left the dialog counting for ever
+        model = train.get("model") if isinstance(train, dict) else None
+        return model if isinstance(model, str) and model not in ("", "default") else None
 
     def _on_counted(self, key: str, examples: Any, summary: FileSummary) -> None:
         if key != self._key:

@@ -123,3 +123,13 @@ def test_iob1_tags_turned_into_bio_are_announced_before_import(qtbot, session_fa
     bio.write_text("EU B-ORG\nrejects O\n\nPeter B-PER\nBlackburn I-PER\n", encoding="utf-8")
     dialog = _open(qtbot, session, bio, split="train")
     assert "IOB1" not in _counted(qtbot, dialog, "2 rows")
+
+
+@pytest.mark.parametrize("recent", [{"train": [1, 2]}, {"train": {"model": 7}}, ["x"]])
+def test_hand_edited_train_settings_do_not_stop_the_count(qtbot, session_factory, shared_data, recent, monkeypatch):
+    """A project.json (checksum valid) whose recent_settings held {"train": [1, 2]} raised an
+    AttributeError in the survey and the dialog read "Counting the rows…" for ever."""
+    session = session_factory("sentence", ["0", "1"])
+    monkeypatch.setattr(type(session.project), "recent_settings", property(lambda self: recent))  # as loaded
+    dialog = _open(qtbot, session, shared_data / "glue" / "SST-2" / "dev.tsv", split="dev")
+    _counted(qtbot, dialog, "872 rows")
