@@ -37,6 +37,11 @@ def _canonical(body: dict[str, Any]) -> bytes:
     return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode("utf-8")
 
 
+# No project makes 2**53 edits; a line claiming more (10**260 with a valid checksum) named every
+# later data file with 260 digits: "File name too long" on each close, blamed on the disk.
+MAX_SEQ = 2 ** 53
+
+
 def checksum(body: dict[str, Any]) -> str:
     return f"{zlib.crc32(_canonical(body)) & 0xFFFFFFFF:08x}"
 
@@ -72,7 +77,8 @@ def _decode(line: bytes) -> dict[str, Any] | None:
     except (UnicodeDecodeError, ValueError, RecursionError):  # NaN/Infinity, huge numbers, deep nesting
         return None
     seq = body.get("seq") if isinstance(body, dict) else None
-    if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0 or not isinstance(body.get("op"), str):
+    if not isinstance(seq, int) or isinstance(seq, bool) or not 0 <= seq <= MAX_SEQ \
+            or not isinstance(body.get("op"), str):
         return None
     crc = body.pop("crc", None)
     try:

@@ -35,6 +35,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from bertstudio.data.atomic import atomic_write_bytes
+from bertstudio.data.journal import MAX_SEQ
 from bertstudio.data.regular_file import read_regular_file
 from bertstudio.errors import DataError
 
@@ -206,8 +207,8 @@ def check_fields(meta: dict[str, Any]) -> None:
         if not isinstance(meta[key], dict):
             raise _Damaged(f"the field {key!r} is not an object")
     for key in ("seq", "labels_seq", "data_seq"):
-        if not _is_count(meta[key]):
-            raise _Damaged(f"{key} is {meta[key]!r}, not a whole number >= 0")
+        if not _is_count(meta[key]) or meta[key] > MAX_SEQ:  # a 260-digit seq named data files too long to write
+            raise _Damaged(f"{key} is {str(meta[key])[:40]!r}, not a whole number from 0 to {MAX_SEQ:,}")
     names: set[str] = set()
     if len(meta["labels"]) > MAX_PROJECT_LABELS:
         raise _Damaged(f"{len(meta['labels']):,} labels (at most {MAX_PROJECT_LABELS:,})")

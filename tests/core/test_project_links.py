@@ -107,3 +107,25 @@ def test_a_huge_run_config_is_refused_from_its_size(tmp_path):
         f.truncate(2 ** 31)  # sparse: 2 GB that take no disk
     with pytest.raises(ConfigError, match=f"at most {MAX_CONFIG_BYTES:,} bytes"):
         read_settings(config)
+
+
+def test_a_journal_line_with_an_absurd_sequence_number_is_skipped_as_damaged(tmp_path):
+    """A checksum-valid line with "seq": 10**260 named every later data file with 260 digits:
+    each close said "File name too long (expected free disk space...)", and with one more damaged
+    line the project did not open at all."""
+    from bertstudio.data.journal import encode_entry
+
+    project = make_project(tmp_path / "p", "sentence", ["neg", "pos"], ROWS)
+    project.close()
+    with open(tmp_path / "p" / "labels.journal", "ab") as f:
+        f.write(encode_entry({"seq": 10 ** 260, "op": "gold", "split": "train", "row": 0, "value": "neg"}))
+        f.write(b"not json\n")
+    project = Project.open(tmp_path / "p")
+    assert project.recovery_messages and project.gold("train", 0) == "pos"
+    project.set_gold("train", 1, "pos")
+    project.compact()
+    project.close()
+    assert all(len(p.name) < 40 for p in (tmp_path / "p" / "data").iterdir())
+    again = Project.open(tmp_path / "p")
+    assert again.gold("train", 1) == "pos"
+    again.close()
