@@ -325,7 +325,7 @@ def cmd_evaluate(args: argparse.Namespace, out: TextIO) -> int:
     batch_size = check_setting("batch_size", EVAL_BATCH_SIZE if args.batch_size is None else args.batch_size)
     max_examples = check_setting("max_eval_examples", args.max_eval_examples)
     folder = _evaluation_folder(args) if args.output_dir else None
-    onnx = Path(args.model).suffix.lower() == ".onnx"  # an export's model file, as predict takes it
+    onnx = _is_onnx(args.model)
     if onnx:  # "expected its model file, model.int8.onnx, for predict and evaluate", then "not a model folder"
         from bertstudio.train.onnx_export import evaluate_onnx, read_meta
 
@@ -351,6 +351,11 @@ def cmd_evaluate(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
+def _is_onnx(model: str | Path) -> bool:
+    """``--model`` names an export's model file (model.onnx, model.int8.onnx), as predict takes it."""
+    return Path(model).suffix.lower() == ".onnx"
+
+
 def _scored_line(examples: Any) -> str:
     gold = examples.dataset.with_format("arrow")[examples.gold_column]
     scored = len(gold) - gold.null_count
@@ -370,7 +375,7 @@ def _evaluation_folder(args: argparse.Namespace) -> Path:
 
     folder = check_folder_path(args.output_dir, where="--out")  # before the evaluation, not after it; a file is refused
     model = Path(args.model).expanduser()
-    if model.suffix.lower() == ".onnx":  # an export's folder goes up whole too
+    if _is_onnx(model):  # an export's folder goes up whole too
         model = model.parent
     if model.is_dir() and (folder.resolve() == model.resolve() or folder.resolve().is_relative_to(model.resolve())):
         # push-to-hub would upload the rows (a sub-folder too: it pushes the whole folder)

@@ -118,17 +118,22 @@ class Predictor:
         result.pop("loss", None)
         if self.spec.gold.per_token:
             result["probs"] = _word_probs(outputs.logits, batch["word_index"], self.labels, len(tokens or []))
-        cut = self._tokens_cut(record)
+        cut = self._tokens_cut(record, enc)
         if cut is not None:  # a pasted review of 2,000 words was answered from its first 128 tokens, unsaid
             result["truncated"] = cut
         return result
 
-    def _tokens_cut(self, record: dict[str, Any]) -> dict[str, int] | None:
+    def _tokens_cut(self, record: dict[str, Any], enc: Any) -> dict[str, int] | None:
         """``{"read": max_length, "of": tokens}`` when the input was cut to the run's max length.
-        Tagging and QA read long inputs in overlapping windows, so only texts (and pairs) are cut."""
+        Tagging and QA read long inputs in overlapping windows, so only texts (and pairs) are cut.
+        The input is tokenised whole again only when its encoding filled the max length."""
         if self.spec.gold.per_token or "context" in self.spec.columns:
             return None
         limit = int(self.lengths["max_length"])
+        ids = enc[0]["input_ids"]  # one row; a siamese pair's holds both sides
+        read = max(len(side) for side in ids) if ids and isinstance(ids[0], list) else len(ids)
+        if read < limit:
+            return None
         texts = [t for t in (record.get("text"), record.get("text_pair")) if t]
         if getattr(self.model, "siamese", False):  # each side read on its own
             longest = max((len(self.tokenizer(t)["input_ids"]) for t in texts), default=0)

@@ -105,3 +105,18 @@ def test_an_input_the_model_does_not_read_is_refused(given, tiny, tmp_path):
         p.predict(text="good fun", **given)
     assert info.value.where == "input"
     assert set(p.predict(text="good fun")) >= {"label", "probs"}
+
+
+@pytest.mark.parametrize(("kind", "head"), [("sentence", "embedding"), ("pair", "siamese")])
+def test_a_cut_input_is_said_and_a_short_one_is_not(kind, head, tiny):
+    """The Playground says when only the first max_length tokens were read (a siamese pair: its longer side)."""
+    from bertstudio.tasks.embedding import build_embedding_classifier
+
+    model, tokenizer, _ = build_embedding_classifier(kind, tiny, labels=["a", "b"], head=head)
+    predictor = Predictor(model, tokenizer, kind, ["a", "b"],
+                          lengths={"max_length": 16, "doc_stride": 8, "max_answer_length": 10})
+    long = " ".join(["good film"] * 30)
+    extra = {"text_pair": "short"} if kind == "pair" else {}
+    cut = predictor.predict(text=long, **extra)["truncated"]
+    assert cut["read"] == 16 and cut["of"] == len(tokenizer(long)["input_ids"])
+    assert "truncated" not in predictor.predict(text="short", **extra)
