@@ -137,6 +137,22 @@ def _refuse_unread_data(config: "Any") -> None:
                           expected="--hold-out or evaluation data, not both")
 
 
+def _kind_of_mapping(columns: dict[str, Any] | None, guessed: str | None) -> str | None:
+    """The task kind a --columns mapping reads, where it says one: the guess from the file's
+    header ("pair" for a 3-column table of unknown names) lost to text=...,label=... and said
+    "column mapping lacks text_pair"; None when the mapping names no input."""
+    from bertstudio.data.kinds import KIND_SPECS
+
+    if not columns:
+        return None
+    given = set(columns)
+    fits = [name for name, spec in KIND_SPECS.items()
+            if set(spec.inputs) <= given and given <= set(spec.columns)]
+    if guessed in fits:
+        return guessed
+    return min(fits, key=lambda name: len(KIND_SPECS[name].columns), default=None) if fits else None
+
+
 def _config_from(base: dict[str, Any]) -> "Any":
     from bertstudio.train.config import TrainConfig
 
@@ -153,7 +169,7 @@ def _config_from(base: dict[str, Any]) -> "Any":
         from bertstudio.data.io import preview
 
         found = preview(base["train_file"], fmt=base.get("data_format", "auto"))
-        base["task"] = found.suggested_kind or "sentence"
+        base["task"] = _kind_of_mapping(base.get("columns"), found.suggested_kind) or found.suggested_kind or "sentence"
         if found.preset and not base.get("glue_task"):
             base["glue_task"] = found.preset
     return TrainConfig.from_dict(base)

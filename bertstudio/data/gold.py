@@ -109,7 +109,11 @@ class LabelGold(GoldType):
               strict_bio: bool = False) -> Any:
         if value is None or value == "":
             return None
-        if isinstance(value, bool) or not isinstance(value, (str, int)):
+        if isinstance(value, bool):  # BoolQ's true/false, as JSON spells them
+            return "true" if value else "false"
+        if isinstance(value, float) and value.is_integer() and abs(value) < 2 ** 53:
+            value = int(value)  # 1.0: pandas writes a class column holding a NaN as floats
+        if not isinstance(value, (str, int)):
             scored = isinstance(value, float)  # a score: the data is regression, read as classes
             raise self._bad(f"label {value!r} is not a string or integer", "a label name" + (
                 "; a score such as this one is regression data" if scored else ""), where, path)
@@ -316,6 +320,11 @@ class AnswersGold(GoldType):
 
 
 def str_list(value: Any, what: str, where: str, path: Any) -> list[str]:
+    if isinstance(value, list) and value and all(isinstance(x, int) and not isinstance(x, bool) for x in value):
+        # a Hugging Face export ({"tokens": [...], "ner_tags": [3, 0]}): ids, whose names the data set's card holds
+        raise DataError(f"{what} are numbers (class ids such as {value[0]}), not names", path=path, where=where,
+                        expected=f'{what} as names ["B-ORG", "O", ...]: write each id\'s name, as the data set\'s '
+                                 "features list them")
     if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
         raise DataError(f"{what} is not a list of strings", path=path, where=where, expected=f'{what} as ["...", ...]')
     return value

@@ -20,7 +20,7 @@ from bertstudio.data.formats.conll import read_conll, write_conll
 from bertstudio.data.formats.jsonl import _suggest as _suggest_jsonl
 from bertstudio.data.formats.jsonl import read_jsonl, write_jsonl
 from bertstudio.data.formats.squad import read_squad, write_squad
-from bertstudio.data.formats.cells import unescape_cell
+from bertstudio.data.formats.cells import unescape_cell, written_escaped
 from bertstudio.data.formats.table import TableOptions, check_header_names, read_table, scan_records, suggest_columns
 from bertstudio.data.formats.table_write import write_table
 from bertstudio.data.glue import GlueTask, eval_split, get_preset, load_glue, preset_for_path, save_glue
@@ -141,7 +141,7 @@ def read_with(
         kind, labels, columns = spec.kind, list(spec.labels) if spec.labels is not None else None, spec.columns
         if fmt in ("csv", "tsv"):
             opts = TableOptions(delimiter="," if fmt == "csv" else "\t", quoting=fmt == "csv", header=spec.header,
-                                columns=columns, meta={"format": fmt}, formula_escaped=True)
+                                columns=columns, meta={"format": fmt}, formula_escaped=True, sniff=True)
             es = read_table(path, kind, opts, labels=labels, require_labels=require_labels)
         elif fmt == "jsonl":
             es = read_jsonl(path, kind, columns=columns, labels=labels, require_labels=require_labels,  # type: ignore[arg-type]
@@ -299,11 +299,12 @@ def preview(path: str | os.PathLike[str], *, fmt: str = "auto", n: int = 50, hea
         return Preview(str(path), fmt, names, recs[1:] if layout.header else recs, layout.header, task.kind,
                        dict(layout.columns), task.name, list(task.labels))
     if fmt in ("csv", "tsv"):
-        from bertstudio.data.formats.table import SNIFF_ROWS, sniff_header
+        from bertstudio.data.formats.table import SNIFF_ROWS, sniff_header, sniff_layout
 
-        found = [[unescape_cell(c) for c in f]
-                 for _l, f in _take(scan_records(text, "," if fmt == "csv" else "\t", fmt == "csv"),
-                                    max(n, SNIFF_ROWS) + 1, path)]
+        delimiter, quoting = sniff_layout(text, "," if fmt == "csv" else "\t", fmt == "csv", whole=len(raw) == len(head))
+        found = [f for _l, f in _take(scan_records(text, delimiter, quoting), max(n, SNIFF_ROWS) + 1, path)]
+        if written_escaped(c for f in found for c in f):
+            found = [[unescape_cell(c) for c in f] for f in found]
         if not found:
             raise DataError("file has no rows", path=path)
         has_header = sniff_header(found) if header is None else header

@@ -417,8 +417,16 @@ def test_labels_that_are_not_one_clean_set_of_classes_are_refused_before_the_mod
     assert err.strip().splitlines()[-1].startswith(f"bertstudio: error: {tags}, tags: the tags mix names ('B-PER', 'O') "
                                                    "and numbers ('0'), which would train as 3 separate tags")
 
-    # one name spelled twice (a trailing space, a no-break space, a zero-width space): two classes
-    for odd in ("pos ", "pos\u00a0", "pos\u200b"):
+    # a space around a label in a table is layout ("text, label" over "good, pos"): one class
+    for odd in ("pos ", " pos", "pos\u00a0"):
+        spaced = tmp_path / "spaced.tsv"
+        spaced.write_text(f"text\tlabel\nhello\t{odd}\nbad\tneg\ngood\tpos\n", encoding="utf-8")
+        code, _, err = run(["train", "--train", str(spaced), "--model", "/nonexistent/model", "--out", str(tmp_path / "r4")],
+                           capsys)
+        assert code == 2 and err.strip().splitlines()[-1].endswith("/nonexistent/model: no such model folder "
+                                                                   "(expected a model folder or Hub id)")
+    # one name spelled twice (a zero-width space is no space): two classes
+    for odd in ("pos\u200b",):
         spaced = tmp_path / "spaced.tsv"
         spaced.write_text(f"text\tlabel\nhello\t{odd}\nbad\tneg\ngood\tpos\n", encoding="utf-8")
         code, _, err = run(["train", "--train", str(spaced), "--model", "/nonexistent/model", "--out", str(tmp_path / "r4")],

@@ -25,6 +25,10 @@ _NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 _ESCAPED = r"^'('*[=+\-@\t\r])"
 
 
+_FORMULA_START = r"^[=+\-@\t\r]"
+_NUMBER_CELL = r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$"
+
+
 def escape_cell(text: str) -> str:
     """The cell to write for ``text`` in a spreadsheet-safe CSV/TSV (see above)."""
     return "'" + text if _NEEDS_ESCAPE.match(text) and not _NUMBER.match(text) else text
@@ -41,3 +45,22 @@ def unescape_column(arr: Any) -> Any:
 
 def format_score(x: float) -> str:
     return repr(float(x)) if math.isfinite(x) else str(x)
+
+
+def written_escaped(cells: Any) -> bool:
+    """Whether cells (strings, or pyarrow arrays of them) may carry :func:`escape_cell`'s escape.
+
+    A file written with it never holds a text cell that starts with = + - @ unescaped; a file
+    that does was written by someone else, and its leading quotes are the text's own: a
+    review "'-- what a film" kept its quote only in files bertstudio wrote. (A file with no such
+    cell at all cannot tell; its quotes are taken as the escape.)"""
+    for arr in cells:
+        if isinstance(arr, str):
+            if re.match(_FORMULA_START, arr) and not _NUMBER.match(arr):
+                return False
+            continue
+        starts = pc.match_substring_regex(arr, _FORMULA_START)
+        numbers = pc.match_substring_regex(arr, _NUMBER_CELL)
+        if pc.any(pc.and_(pc.fill_null(starts, False), pc.invert(pc.fill_null(numbers, False)))).as_py():
+            return False
+    return True

@@ -23,6 +23,8 @@ from bertstudio.data.kinds import KIND_SPECS, KindSpec, get_spec, str_list
 from bertstudio.errors import ConfigError, DataError
 
 _CHUNK = 50_000
+# Keys JSON Lines files use besides the table's: Hugging Face's token-tagging exports
+_JSONL_ALIASES = {"tags": ("ner_tags", "pos_tags", "upos")}
 
 
 def _suggest(keys: Sequence[str]) -> tuple[str, dict[str, str]]:
@@ -32,13 +34,37 @@ def _suggest(keys: Sequence[str]) -> tuple[str, dict[str, str]]:
     for spec in sorted(KIND_SPECS.values(), key=lambda s: -len(s.inputs)):  # stable: registration order
         mapping: dict[str, str] = {}
         for col in spec.columns:
-            for alias in (col, *ALIASES.get(col, ())):
+            for alias in (col, *ALIASES.get(col, ()), *_JSONL_ALIASES.get(col, ())):
                 if alias in low and low[alias] not in mapping.values():
                     mapping[col] = low[alias]
                     break
         if all(c in mapping for c in spec.inputs):
             return spec.name, mapping
     return "sentence", {}
+
+
+SUGGEST_RECORDS = 50  # records whose keys the guess of the mapping reads (the import preview shows as many)
+
+
+def _first_keys(text: str, first: dict[str, Any]) -> list[str]:
+    """The keys of the first :data:`SUGGEST_RECORDS` objects in ``text``, in order of appearance
+    (``first``'s first); a line that is not an object ends the look (reading reports it)."""
+    keys = dict.fromkeys(first)
+    seen = 0
+    for line in text.split("\n"):
+        if seen >= SUGGEST_RECORDS:
+            break
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+        except (ValueError, RecursionError):
+            break
+        if not isinstance(rec, dict):
+            break
+        keys.update(dict.fromkeys(rec))
+        seen += 1
+    return list(keys)
 
 
 def _text(v: Any, path: Any, where: str, what: str, allow_empty: bool = False) -> str:
@@ -73,8 +99,8 @@ def read_jsonl(
         rec = parse_json(line, path, line=n)
         if not isinstance(rec, dict):
             raise DataError(f"a JSON {type(rec).__name__}, not an object", path=path, where=where, expected="one {...} per line")
-        if mapping is None:
-            guessed, mapping = _suggest(list(rec))
+        if mapping is None:  # from the keys of the first records, not the first alone (it may have no label yet)
+            guessed, mapping = _suggest(_first_keys(text, rec))
             kind = kind or guessed
             if not mapping:
                 raise DataError("cannot tell which keys hold the text", path=path, where=where,

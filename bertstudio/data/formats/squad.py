@@ -3,7 +3,8 @@
 Layout: ``{"version", "data": [{"title", "paragraphs": [{"context", "qas": [
 {"id", "question", "answers": [{"text", "answer_start"}], "is_impossible"?}]}]}]}``.
 Unanswerable questions (v2 ``is_impossible`` or an empty answer list) get
-empty answer lists; a question without an ``answers`` key is unlabelled (None).
+empty answer lists; a question without an ``answers`` key is unlabelled (None), unless
+it says ``"is_impossible": true``.
 Every answer must sit in its context at ``answer_start``: a shifted offset
 would silently train the model on the wrong span.
 """
@@ -94,7 +95,9 @@ def read_squad(path: str | os.PathLike[str], *, require_labels: bool = False) ->
                 is_imp = qa.get("is_impossible", False)
                 if not isinstance(is_imp, bool):
                     raise DataError("'is_impossible' is not true/false", path=path, where=qw)
-                if "answers" not in qa:
+                if "answers" not in qa and is_imp:  # the label is there: no answer
+                    impossible, answers = True, {"text": [], "answer_start": []}
+                elif "answers" not in qa:
                     if require_labels:
                         raise DataError("question has no answers", path=path, where=qw, expected="an 'answers' list")
                     answers = None

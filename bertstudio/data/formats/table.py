@@ -16,7 +16,7 @@ import csv
 import io
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterator, Mapping, Sequence
 
 import pyarrow as pa
@@ -24,7 +24,7 @@ import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
 from bertstudio.data.examples import ExampleSet
-from bertstudio.data.formats.cells import unescape_cell, unescape_column
+from bertstudio.data.formats.cells import unescape_cell, unescape_column, written_escaped
 from bertstudio.data.formats.common import (
     BOM,
     MAX_TEXT_CHARS,
@@ -64,6 +64,7 @@ class TableOptions:
     score_range: tuple[float, float] | None = None  # STS-B: 0..5
     meta: dict[str, Any] = field(default_factory=dict)
     formula_escaped: bool = False  # cells may carry write_table's spreadsheet-formula escape
+    sniff: bool = False  # a user's file: its content may overrule delimiter and quoting (sniff_layout)
 
 
 MAX_COLUMNS = 1000  # a table of examples: text, labels, ids and some metadata
@@ -139,9 +140,83 @@ def _first_record(text: str, opts: TableOptions) -> tuple[int, list[str]]:
 
 _NUMBER = re.compile(r"\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*")
 SNIFF_ROWS = 200  # records after the first that the header guess reads
+SNIFF_LINES = 500  # lines of a file's head that the delimiter and quoting guesses read
+QUOTED_FIELD = re.compile(r'"(?:[^"]|"")*"')  # one field in standard CSV quoting, quotes and all
+_OTHER_DELIMITERS = {",": ("\t", ";"), "\t": (",", ";")}
 
 
-def sniff_header(records: Sequence[Sequence[str]]) -> bool:
+def sniff_layout(text: str, delimiter: str, quoting: bool, *, whole: bool) -> tuple[str, bool]:
+    """``(delimiter, quoting)`` for a user's CSV/TSV from its first lines (``text``: the head
+    of the file; ``whole``: it is the whole file, not cut). The extension says the delimiter
+    and the quoting; the content may overrule it when it plainly says otherwise:
+
+    * a file that the extension's delimiter reads as one column, or as rows of different
+      widths, while another one (tab, semicolon, comma) splits every line into the same
+      number of columns, uses that one: a tab-separated ``.csv`` or a European Excel
+      ``text;label`` file read as one column of unlabelled text, without a word. Commas and
+      semicolons occur in sentences, so a one-column file needs five such lines, or a header
+      naming known columns, first;
+    * a tab-separated file in standard CSV quoting (AG News' TSVs, Excel's tab-delimited and
+      Unicode Text exports: ``"He said ""hi"" twice"``) is read with quoting when nothing else
+      explains it: a quoted field holds a doubled quote, or a quoted tab or line break that
+      only quoting makes consistent, or every field is quoted. GLUE's own TSVs (lone quotes
+      in text) go through their presets with quoting off, and so does a TSV whose quotes
+      read the same either way.
+    """
+    lines = text.split("\n")
+    if not whole and len(lines) > 1:
+        lines = lines[:-1]  # the head may end inside a line
+    lines = [ln[:-1] if ln.endswith("\r") else ln for ln in lines[:SNIFF_LINES]]
+    body = [ln for ln in lines if ln.strip()]
+    own = {len(f) for _line, f in _quiet_records("\n".join(body), delimiter, quoting)}
+    if body and not (len(own) == 1 and min(own) >= 2):  # one column, or rows that do not agree
+        for other in _OTHER_DELIMITERS.get(delimiter, ()):
+            widths = {len(f) for _line, f in _quiet_records("\n".join(body), other, other != "\t" or quoting)}
+            named = any(f.strip().lower() in _KNOWN for f in body[0].split(other))
+            one_column = own == {1}  # a file of sentences, some with a comma: more evidence first
+            enough = len(body) >= 2 if other == "\t" or named or not one_column else len(body) >= 5
+            if len(widths) == 1 and min(widths) >= 2 and enough:
+                delimiter = other
+                quoting = quoting if other == "\t" else True
+                break
+    if delimiter == "\t" and not quoting:
+        quoting = _tsv_quoted(body, whole)
+    return delimiter, quoting
+
+
+def _quiet_records(text: str, delimiter: str, quoting: bool) -> list[tuple[int, list[str]]]:
+    """The records of ``text``; [] when the way of splitting it is wrong."""
+    try:
+        return list(scan_records(text, delimiter, quoting))
+    except DataError:
+        return []
+
+
+def _tsv_quoted(lines: list[str], whole: bool) -> bool:
+    """Whether tab-separated ``lines`` (a file's first ones) use standard CSV quoting."""
+    plain = [ln.split("\t") for ln in lines]
+    opened = [f for row in plain for f in row if f.startswith('"')]
+    if not opened:
+        return False
+    records: list[list[str]] = []
+    try:
+        for _line, fields in scan_records("\n".join(lines) + "\n", "\t", True):
+            records.append(fields)
+    except DataError as exc:
+        # a quoted field may run past the end of a cut head; anything else: quotes are text here
+        if whole or "unexpected end of data" not in exc.problem or not records:
+            return False
+    if len({len(r) for r in records}) != 1:
+        return False
+    if len({len(r) for r in plain}) != 1:
+        return True  # quoted tabs or line breaks: only quoting reads every row alike
+    if any(QUOTED_FIELD.fullmatch(f) and '""' in f[1:-1] for f in opened):
+        return True
+    return all(QUOTED_FIELD.fullmatch(f) for row in plain for f in row if f)
+
+
+
+def sniff_header(records: Sequence[Sequence[str]], *, by_position: bool = False) -> bool:
     """Whether the first of ``records`` (a file's first ones) names the columns.
 
     It does when it holds a column name bertstudio knows (text, sentence, label, ...) that
@@ -151,6 +226,10 @@ def sniff_header(records: Sequence[Sequence[str]]) -> bool:
     a 0/1 label), or a label column whose values repeat (a class set) while the first
     row's value occurs nowhere below it ("sentiment" over pos/neg). Without such evidence
     the first row is data, as in GLUE's headerless files.
+
+    ``by_position``: the person mapped the columns by position, which is how a file without a
+    header is read; then only names and numbers say "header", not a first label that occurs
+    nowhere below (a headerless file whose first row was its only "neutral" lost that row).
     """
     if not records:
         return False
@@ -166,7 +245,7 @@ def sniff_header(records: Sequence[Sequence[str]]) -> bool:
         if len(below) >= 2 and all(_NUMBER.fullmatch(v) for v in below) and top and not _NUMBER.fullmatch(top):
             return True
     mapping = suggest_columns(None, records[0])[1]
-    if "label" in mapping and len(rest) >= 4:
+    if "label" in mapping and len(rest) >= 4 and not by_position:
         c = mapping["label"]
         below = [r[c] for r in rest]
         if len(set(below)) * 2 <= len(below) and first[c] not in set(below):
@@ -240,6 +319,10 @@ def read_table(
     check_utf8(raw, path)
     if b"\n" not in raw and b"\r" in raw:  # classic Mac OS line ends (CR only): what follows splits lines on LF
         raw = raw.replace(b"\r", b"\n")
+    if opts.sniff:
+        head = 1 << 20
+        delimiter, quoting = sniff_layout(head_text(raw, head), opts.delimiter, opts.quoting, whole=len(raw) <= head)
+        opts = replace(opts, delimiter=delimiter, quoting=quoting, sniff=False)
     # Quoted fields may span lines, so a quoted table is sniffed from its whole text.
     if opts.quoting:  # a quoted first record may span lines: sniff 1 MB, or all of a bigger header
         text = head_text(raw, 1 << 20)
@@ -263,7 +346,7 @@ def read_table(
             header = True
         else:  # one by positions says nothing about the first row: "text,label" over the rows is still a header
             records = [f for _l, f in _take_records(text, opts, SNIFF_ROWS + 1)]
-            header = sniff_header(records or [first])
+            header = sniff_header(records or [first], by_position=bool(columns))
     names = [(unescape_cell(f) if opts.formula_escaped else f).strip() for f in first] if header else None
     if names is not None:
         check_header_names(names, path, first_line)
@@ -340,6 +423,8 @@ def _refuse_unnamed_data_column(names: Sequence[str], idx: Mapping[str, int], te
     rows = [fields for _line, fields in _take_records(text, opts, SNIFF_ROWS + 1)[1:]] if unnamed else []
     for i in unnamed:
         values = [fields[i].strip() for fields in rows if len(fields) > i and fields[i].strip()]
+        if i == 0 and values and all(v.isdigit() for v in values):
+            continue  # the row numbers pandas' to_csv() writes first, under no name
         if values:
             read = [f"{c}={names[j]}" for c, j in idx.items()]
             if "label" in idx:  # the labels have their column: reading only the named ones leaves this out knowingly
@@ -438,6 +523,7 @@ def _columns_to_set(
     if table.num_rows == 0:
         raise DataError("file has a header but no rows", path=path, expected="at least one example")
     spec = get_spec(kind)
+    escaped = opts.formula_escaped and written_escaped(table.column(i) for i in idx.values())
     cols: dict[str, Any] = {}
     for c in spec.columns:
         if c == spec.gold_column:
@@ -446,7 +532,7 @@ def _columns_to_set(
             cols[c] = pa.array([(spec.fill or {}).get(c, "")] * table.num_rows, pa.string())
             continue
         arr = table.column(idx[c])
-        if opts.formula_escaped:
+        if escaped:
             arr = unescape_column(arr)
         if c in spec.inputs:  # what a person typed must be there
             bad = _first_true(pc.match_substring_regex(arr, r"^\s*$"))
@@ -458,8 +544,10 @@ def _columns_to_set(
         cols[c] = arr
     if "label" in idx:
         lab = table.column(idx["label"])
-        if opts.formula_escaped:
+        if escaped:
             lab = unescape_column(lab)
+        # "text, label" over "good movie, pos": the space after a comma is layout, not the label's
+        lab = pc.utf8_trim_whitespace(lab) if not spec.gold.numeric else lab
         lab = pc.if_else(pc.equal(lab, ""), pa.scalar(None, pa.string()), lab)
     else:
         lab = pa.nulls(table.num_rows, pa.string())
@@ -524,7 +612,7 @@ def _scores(lab: Any, opts: TableOptions, path: Any, where: Any) -> pa.Array:
 
 def check_header_names(names: Sequence[str], path: Any, line: int = 1, *, expected: str | None = None) -> None:
     """A DataError for a header naming a column twice (names compared stripped, as they are read)."""
-    stripped = [n.strip() for n in names]
+    stripped = [n.strip() for n in names if n.strip()]  # unnamed ones (",," at Excel's row ends) are not names
     if len(set(stripped)) != len(stripped):
         dup = next(x for x in stripped if stripped.count(x) > 1)
         raise DataError(f"duplicate column name {dup!r} in the header", path=path, where=f"line {line}", expected=expected)

@@ -10,7 +10,8 @@ from bertstudio.data.examples import ExampleSet
 from bertstudio.data.formats.cells import escape_cell, format_score
 from bertstudio.data.atomic import atomic_write_bytes
 from bertstudio.data.formats.common import BOM, check_writable_field
-from bertstudio.errors import ConfigError
+from bertstudio.data.formats.table import QUOTED_FIELD
+from bertstudio.errors import ConfigError, DataError
 
 
 def write_table(
@@ -54,9 +55,20 @@ def write_table(
                     elif inverse is not None:
                         v = inverse[v]
                 cells.append(esc(v))
+            if escape_formulas and not quoting:
+                _refuse_quoted_look(cells, path, f"row {row_no}")
             _write_row(buf, cells, quoting, delimiter, path, f"row {row_no}")
     data = buf.getvalue().encode("utf-8")
     atomic_write_bytes(path, (BOM + data) if bom else data, parents=True)
+
+
+def _refuse_quoted_look(cells: list[str], path: Any, where: str) -> None:
+    """A plain TSV cell that reads back as CSV quoting (``"a ""b"" c"``: the reader takes such a
+    file for Excel's quoted tab export, table.sniff_layout) cannot be written as it is."""
+    for cell in cells:
+        if QUOTED_FIELD.fullmatch(cell) and '""' in cell[1:-1]:
+            raise DataError(f"a value ({cell[:40]!r}) reads back as a quoted field, quotes doubled, in a TSV",
+                            path=path, where=where, expected="save as CSV or JSONL, which quote it")
 
 
 def _write_row(buf: io.StringIO, cells: list[str], quoting: bool, delimiter: str, path: Any, where: str) -> None:
