@@ -41,6 +41,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QMessageBox,
     QProgressBar,
     QPushButton,
     QScrollArea,
@@ -55,7 +56,7 @@ from bertstudio.ui.import_survey import FileSurveyBox
 from bertstudio.ui.import_target import SplitTargetBox
 from bertstudio.ui.label_mapping_widget import LabelMappingBox
 from bertstudio.ui.new_project_dialog import kind_name
-from bertstudio.ui.session import SPLITS, ProjectSession
+from bertstudio.ui.session import SPLITS, ProjectSession, split_name
 
 log = logging.getLogger(__name__)
 BIG_FILE = 4 << 20  # bytes; bigger files load on a worker thread
@@ -475,6 +476,20 @@ class ImportDialog(QDialog):
         split, replace = self.target.split(), self.target.replace()
         if replace and not self.target.confirm_replace(len(examples)):
             return  # the dialog stays open, nothing changed
+        if not replace and self.session.split_size(split):
+            from bertstudio.data.repeats import find_repeats, without
+
+            repeats = find_repeats(self.session.examples(split), examples, mapping)
+            if len(repeats):
+                choice = self.confirm_repeats(repeats, split, len(examples))
+                if choice is None:
+                    return  # the dialog stays open, nothing changed
+                if choice == "skip":
+                    if len(repeats) == len(examples):
+                        self.show_error(self.tr("Every row of the file is already in %1: nothing to import.")
+                                        .replace("%1", split_name(split)))
+                        return
+                    examples = without(examples, repeats.rows)
         try:
             self.session.import_examples(examples, split, replace=replace, label_map=mapping,
                                          add_labels=self._label_step() and self.label_box.add_labels())
@@ -486,6 +501,29 @@ class ImportDialog(QDialog):
                 self.session.project.remove_label("O")
         self.imported.emit(split, len(examples))
         self.accept()
+
+    def confirm_repeats(self, repeats: Any, split: str, rows: int) -> str | None:
+        """Ask what to do with file rows that repeat examples ``split`` already has: ``"skip"``
+        (the default: the project's rows and labels stay as they are), ``"all"`` (add the copies
+        as new rows), or None (Cancel: nothing imported)."""
+        box = QMessageBox(QMessageBox.Icon.Question, self.tr("Rows already in the project"),
+                          self.tr("%1 of the file's %2 rows repeat examples already in %3.")
+                          .replace("%1", f"{len(repeats):,}").replace("%2", f"{rows:,}").replace("%3", split_name(split)),
+                          QMessageBox.StandardButton.Cancel, self)
+        box.setObjectName("repeatsConfirm")
+        informative = self.tr("Skipping them keeps the project's rows and labels as they are; importing all adds "
+                              "the copies as new rows.")
+        if repeats.relabelled:
+            informative = self.tr("%1 of them carry another label than the project's copy. ").replace(
+                "%1", f"{repeats.relabelled:,}") + informative
+        box.setInformativeText(informative)
+        skip = box.addButton(self.tr("Skip the repeats"), QMessageBox.ButtonRole.AcceptRole)
+        skip.setObjectName("repeatsSkipButton")
+        every = box.addButton(self.tr("Import all"), QMessageBox.ButtonRole.DestructiveRole)
+        every.setObjectName("repeatsAllButton")
+        box.setDefaultButton(skip)
+        box.exec()
+        return "skip" if box.clickedButton() is skip else "all" if box.clickedButton() is every else None
 
     def done(self, result: int) -> None:
         """Closing (Import or Cancel) drops a read under way; it ends on its own, unused."""

@@ -146,3 +146,48 @@ def test_undoing_a_replace_that_added_a_class_takes_the_class_away_and_redo_brin
     assert session.project.labels == ["neg", "pos", "meh"] and session.gold("train", 1) == "meh"
     main_window.undo_action.trigger()
     assert session.project.labels == ["neg", "pos"]
+
+
+def test_appending_rows_the_split_already_has_asks_and_skips_them_by_default(qtbot, main_window, tmp_path):
+    """A long-session drive appended 25 rows of which 10 were already there, 5 labelled the other
+    way: the same sentence then held two labels, both counted, trained on and exported, unsaid."""
+    session, _label_page = _window_with_300_labelled_rows(main_window)
+    path = tmp_path / "more.csv"
+    path.write_text("text,label\nold review 0,pos\nold review 1,pos\nold review 2,neg\nbrand new,pos\n",
+                    encoding="utf-8")
+    dialog = _dialog(qtbot, main_window, path)
+    asked: list[tuple[int, int]] = []
+    answers = iter([None, "skip"])
+
+    def confirm(repeats, split, rows):  # the real box is driven below; here the counts are read
+        asked.append((len(repeats), repeats.relabelled))
+        return next(answers)
+
+    dialog.confirm_repeats = confirm
+    qtbot.mouseClick(_ok(dialog), Qt.MouseButton.LeftButton)  # Cancel: nothing imported
+    assert asked == [(3, 1)] and session.split_size("train") == 300 and dialog.isVisible()
+    with qtbot.waitSignal(dialog.imported):
+        qtbot.mouseClick(_ok(dialog), Qt.MouseButton.LeftButton)
+    assert session.split_size("train") == 301 and session.row("train", 300)["text"] == "brand new"
+    assert [session.gold("train", r) for r in (0, 1, 2)] == ["neg", "pos", "neg"]  # the project's labels stand
+
+
+def test_the_repeats_question_is_a_real_box_and_import_all_adds_the_copies(qtbot, main_window, tmp_path):
+    session, _label_page = _window_with_300_labelled_rows(main_window)
+    path = tmp_path / "again.csv"
+    path.write_text("text,label\nold review 0,pos\nold review 5,pos\n", encoding="utf-8")
+    dialog = _dialog(qtbot, main_window, path)
+    seen = []
+
+    def answer() -> None:
+        box = QApplication.activeModalWidget()
+        seen.append((box.objectName(), box.text(), box.informativeText()))
+        box.findChild(QPushButton, "repeatsAllButton").click()
+
+    QTimer.singleShot(0, answer)
+    with qtbot.waitSignal(dialog.imported):
+        qtbot.mouseClick(_ok(dialog), Qt.MouseButton.LeftButton)
+    assert seen[0][0] == "repeatsConfirm"
+    assert seen[0][1] == "2 of the file's 2 rows repeat examples already in train."
+    assert seen[0][2].startswith("1 of them carry another label than the project's copy.")
+    assert session.split_size("train") == 302

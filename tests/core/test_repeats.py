@@ -1,0 +1,41 @@
+"""Rows of a file that repeat examples a split already has, per kind (data/repeats.py)."""
+
+from __future__ import annotations
+
+from bertstudio.data.examples import from_records
+from bertstudio.data.repeats import find_repeats, without
+
+
+def test_sentences_repeat_exactly_and_a_mapped_label_is_compared_as_imported() -> None:
+    held = from_records("sentence", [{"text": "x", "label": "pos"}, {"text": "y", "label": None},
+                                     {"text": "z", "label": "neg"}])
+    incoming = from_records("sentence", [{"text": "x", "label": "negative"}, {"text": "y", "label": "pos"},
+                                         {"text": "X", "label": "pos"}, {"text": "z", "label": "negative"},
+                                         {"text": "z ", "label": None}])
+    repeats = find_repeats(held, incoming, {"negative": "neg"})
+    # "X" and "z " are other texts; "y" was unlabelled (no conflict); "z" agrees once mapped
+    assert repeats.rows.tolist() == [0, 1, 3] and repeats.relabelled == 1
+    assert [r["text"] for r in without(incoming, repeats.rows).dataset] == ["X", "z "]
+
+
+def test_pairs_tags_and_questions_repeat_by_all_their_inputs() -> None:
+    pairs = find_repeats(from_records("pair", [{"text": "a", "text_pair": "b", "label": "e"}]),
+                         from_records("pair", [{"text": "a", "text_pair": "b", "label": "n"},
+                                               {"text": "a", "text_pair": "c", "label": "e"},
+                                               {"text": "b", "text_pair": "a", "label": "e"}]))
+    assert pairs.rows.tolist() == [0] and pairs.relabelled == 1
+    tags = find_repeats(from_records("tagging", [{"tokens": ["New", "York"], "tags": ["B-LOC", "I-LOC"]}]),
+                        from_records("tagging", [{"tokens": ["New", "York"], "tags": ["B-LOC", "I-LOC"]},
+                                                 {"tokens": ["New York"], "tags": ["B-LOC"]}]))
+    assert tags.rows.tolist() == [0] and tags.relabelled == 0
+    ctx = "Paris is in France."
+    qa = find_repeats(
+        from_records("qa", [{"id": "1", "title": "t", "context": ctx, "question": "Where?", "answers": None}]),
+        from_records("qa", [{"id": "9", "title": "u", "context": ctx, "question": "Where?", "answers": None},
+                            {"id": "2", "title": "t", "context": ctx, "question": "What?", "answers": None}]))
+    assert qa.rows.tolist() == [0]
+
+
+def test_nothing_held_nothing_repeats() -> None:
+    incoming = from_records("sentence", [{"text": "x", "label": None}])
+    assert len(find_repeats(from_records("sentence", []), incoming)) == 0
