@@ -160,6 +160,11 @@ class DataPage(QWidget):
         self._counts_timer.setSingleShot(True)
         self._counts_timer.setInterval(150)
         self._counts_timer.timeout.connect(self._update_counts)
+        self._filter_stale = False  # a filter on gold values, and gold changed since it ran
+        self._refilter_timer = QTimer(self)  # labels given in a burst (undo of many) filter once
+        self._refilter_timer.setSingleShot(True)
+        self._refilter_timer.setInterval(300)
+        self._refilter_timer.timeout.connect(self._refilter)
         session.project_opened.connect(self._on_project_opened)
         session.project_closed.connect(self._on_project_closed)
         session.data_imported.connect(self._on_data_imported)
@@ -288,6 +293,21 @@ class DataPage(QWidget):
         if split == self.split:
             self.model.refresh_row(row)
             self._counts_timer.start()
+            if self.current_filter()[0] != FILTER_ALL:
+                # "Unlabelled" went on listing rows labelled on the Label page, under a stale count:
+                # the filter reads today's gold when the page is next seen (now, if it is on screen)
+                self._filter_stale = True
+                if self.isVisible():
+                    self._refilter_timer.start()
+
+    def showEvent(self, event) -> None:  # type: ignore[no-untyped-def]
+        super().showEvent(event)
+        if self._filter_stale:
+            self._refilter()
+
+    def _refilter(self) -> None:
+        if self._filter_stale and self._full is not None:
+            self.apply_filters()
 
     def _on_labels_changed(self) -> None:
         self.model.set_colours(self.session.label_colours())
@@ -343,6 +363,7 @@ class DataPage(QWidget):
         return np.array(sorted(rows), dtype=np.int64)
 
     def apply_filters(self) -> None:
+        self._filter_stale = False
         rows = self.filtered_rows()
         self.model.set_index(rows)
         total = self._full.num_rows if self._full is not None else 0

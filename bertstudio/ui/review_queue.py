@@ -16,7 +16,9 @@ Nothing changes by itself. **K** keeps the given label: the flag is marked revie
 remembered in ``<project>/label-review-<split>.json`` (keyed by the row's text and the
 kept label, so a later run does not ask again unless the row or its label changed).
 **R** relabels to the suggestion through the session's undo stack (journaled like every
-edit; Ctrl+Z here or in the main window undoes it).
+edit; Ctrl+Z here or in the main window undoes it). A flag whose row was given another label
+after the check (on the Label page, say) is closed, shown with the label it has now: R on it
+would have overwritten the newer label with the check's suggestion.
 """
 
 from __future__ import annotations
@@ -301,20 +303,34 @@ class ReviewQueue(QWidget):
         item = self.flags.currentItem()
         return item.data(_FLAG_ROLE) if item is not None else None
 
+    def now(self, flag: Any) -> Any:
+        """The flagged row's (or word's) gold value as it is now."""
+        gold = self.session.gold(self.split, flag.row)
+        if flag.word is None:
+            return gold
+        return gold[flag.word] if isinstance(gold, list) and flag.word < len(gold) else None
+
     def state(self, flag: Any) -> str:
-        """``"kept"``, ``"relabelled"`` (the gold is now the suggestion) or ``"open"``."""
+        """``"kept"``, ``"relabelled"`` (the gold is now the suggestion), ``"changed"`` (the person
+        gave it another value since the check: the flag is theirs, not the check's) or ``"open"``."""
         if self.store.is_kept(flag):
             return "kept"
-        gold = self.session.gold(self.split, flag.row)
-        value = gold[flag.word] if flag.word is not None and isinstance(gold, list) and flag.word < len(gold) else gold
-        return "relabelled" if value == flag.suggested else "open"
+        value = self.now(flag)
+        if value == flag.suggested:
+            return "relabelled"
+        return "open" if value == flag.given else "changed"
 
     def _paint(self, item: QListWidgetItem) -> None:
         flag = item.data(_FLAG_ROLE)
         state = self.state(flag)
-        mark = {"kept": "✓ ", "relabelled": "→ ", "open": ""}[state]
-        text = self.tr("%1row %2: %3 → %4 (%5%)").replace("%1", mark).replace("%2", str(flag.row + 1)) \
-            .replace("%3", flag.given).replace("%4", flag.suggested).replace("%5", f"{100 * flag.suggested_prob:.0f}")
+        if state == "changed":  # relabelled on the Label page after the check: R would overwrite it
+            now = self.now(flag)
+            text = self.tr("≠ row %1: %2 at the check, now %3").replace("%1", str(flag.row + 1)) \
+                .replace("%2", flag.given).replace("%3", self.tr("unlabelled") if now is None else str(now))
+        else:
+            mark = {"kept": "✓ ", "relabelled": "→ ", "open": ""}[state]
+            text = self.tr("%1row %2: %3 → %4 (%5%)").replace("%1", mark).replace("%2", str(flag.row + 1)) \
+                .replace("%3", flag.given).replace("%4", flag.suggested).replace("%5", f"{100 * flag.suggested_prob:.0f}")
         item.setText(text)
         item.setForeground(QBrush(QColor("#777777" if state != "open" else "#000000")))
 
@@ -330,7 +346,13 @@ class ReviewQueue(QWidget):
         parts = [f"<p>{html.escape(flag.text)}</p>",
                  "<p>" + word + self.tr("Given: <b>%1</b>. Suggested: <b>%2</b> (probability %3%).")
                  .replace("%1", html.escape(flag.given)).replace("%2", html.escape(flag.suggested))
-                 .replace("%3", f"{100 * flag.suggested_prob:.0f}") + "</p>",
+                 .replace("%3", f"{100 * flag.suggested_prob:.0f}") + "</p>"]
+        if self.state(flag) == "changed":
+            now = self.now(flag)
+            parts.append("<p>" + self.tr("Changed since the check: now <b>%1</b>. Your label stands; this flag "
+                                         "is closed.").replace("%1", html.escape(
+                                             self.tr("unlabelled") if now is None else str(now))) + "</p>")
+        parts += [
                  "<p>" + self.tr("Most similar examples labelled <b>%1</b>:").replace("%1", html.escape(flag.suggested))
                  + "</p><ol>"]
         row = self.tr("row")  # outside the f-string, where lupdate sees it
@@ -342,14 +364,15 @@ class ReviewQueue(QWidget):
 
     def _enable_buttons(self) -> None:
         flag = self.current_flag()
-        self.keep_button.setEnabled(flag is not None)
-        self.relabel_button.setEnabled(flag is not None)
+        decidable = flag is not None and self.state(flag) != "changed"
+        self.keep_button.setEnabled(decidable)
+        self.relabel_button.setEnabled(decidable)
         if flag is not None:
             self.relabel_button.setText(self.tr("Relabel as %1 (R)").replace("%1", flag.suggested))
 
     def keep_current(self) -> None:
         item = self.flags.currentItem()
-        if item is None:
+        if item is None or self.state(item.data(_FLAG_ROLE)) == "changed":
             return
         self.store.keep(item.data(_FLAG_ROLE))
         self._paint(item)
@@ -357,8 +380,8 @@ class ReviewQueue(QWidget):
 
     def relabel_current(self) -> None:
         item = self.flags.currentItem()
-        if item is None:
-            return
+        if item is None or self.state(item.data(_FLAG_ROLE)) == "changed":
+            return  # the person relabelled the row after the check: theirs stands
         flag = item.data(_FLAG_ROLE)
         value: Any = flag.suggested
         if flag.word is not None:  # tagging: the one word, the other tags as they are now
@@ -389,6 +412,8 @@ class ReviewQueue(QWidget):
             item = self.flags.item(i)
             if item.data(_FLAG_ROLE).row == row:
                 self._paint(item)
+                if item is self.flags.currentItem():
+                    self._show_flag(i)
 
     def closeEvent(self, event) -> None:  # type: ignore[no-untyped-def]
         self.cancel()

@@ -184,6 +184,15 @@ class ProjectSession(QObject):
             self.project.rename_label(old, new)
         self.undo_stack.push(RenameLabelCommand(self, old, new, self.tr("Rename label {a} to {b}").format(a=old, b=new)))
 
+    def remove_label(self, name: str) -> None:
+        """Remove a label no row uses, undoably (Edit > Undo adds it back); raises the project's refusal."""
+        from bertstudio.ui.undo import RemoveLabelCommand
+
+        color = self.project.label_colors.get(name, "")
+        with self.labels_by_undo():
+            self.project.remove_label(name)
+        self.undo_stack.push(RemoveLabelCommand(self, name, color, self.tr("Remove label {a}").format(a=name)))
+
     def _on_import_event(self, event: dict[str, Any]) -> None:
         split = str(event["split"])
         self._keep_current_in_range(split)

@@ -94,6 +94,35 @@ class RenameLabelCommand(QUndoCommand):
             self._session.report_failure(exc.message)
 
 
+class RemoveLabelCommand(QUndoCommand):
+    """A label no row uses, removed; pushed after the removal (the first redo does nothing).
+    Undo adds it back (last, in its colour). The gold edits below it on the stack may hold
+    the name; the stack undoes this first, so they find it again (a drive lost its whole
+    undo history to removing a label it had just added)."""
+
+    def __init__(self, session: ProjectSession, name: str, color: str, text: str) -> None:
+        super().__init__(text)
+        self._session, self._name, self._color = session, name, color
+        self._pushed = True
+
+    def redo(self) -> None:
+        if self._pushed:
+            self._pushed = False
+            return
+        self._change(lambda project: project.remove_label(self._name))
+
+    def undo(self) -> None:
+        self._change(lambda project: project.add_label(self._name, self._color))
+
+    def _change(self, edit: Any) -> None:
+        try:
+            with self._session.labels_by_undo():
+                edit(self._session.project)
+        except BertStudioError as exc:  # a row uses it again, or a label of that name was added since
+            self.setObsolete(True)
+            self._session.report_failure(exc.message)
+
+
 class ReplaceSplitCommand(QUndoCommand):
     """An import that replaced ``split``'s rows; pushed after the import happened (the first redo does nothing)."""
 

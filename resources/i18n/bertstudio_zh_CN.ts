@@ -773,47 +773,47 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/data_page.py" line="146"/>
-        <location filename="../../bertstudio/ui/data_page.py" line="370"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="391"/>
         <source>&lt;b&gt;Label distribution&lt;/b&gt;</source>
         <translation>&lt;b&gt;标签分布&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="218"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="223"/>
         <source>All rows</source>
         <translation>全部行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="219"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="224"/>
         <source>Unlabelled</source>
         <translation>未标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="221"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="226"/>
         <source>Label = %1</source>
         <translation>标签 = %1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="222"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="227"/>
         <source>Disagrees with the latest run</source>
         <translation>与最近一次运行的预测不一致</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="350"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="371"/>
         <source>%1 of %2 rows</source>
         <translation>%1 / %2 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="355"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="376"/>
         <source>no run with predictions yet</source>
         <translation>还没有带预测的运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="357"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="378"/>
         <source>the latest run evaluated the %1 split</source>
         <translation>最近一次运行评估的是 %1 数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="369"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="390"/>
         <source>&lt;b&gt;Entities per type&lt;/b&gt;</source>
         <translation>&lt;b&gt;各类型实体数&lt;/b&gt;</translation>
     </message>
@@ -975,37 +975,37 @@
         <translation>正在统计整个文件的行数…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="261"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="263"/>
         <source>{rows} rows, {labelled} labelled</source>
         <translation>{rows} 行，已标注 {labelled} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="265"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="267"/>
         <source>importing {n} of them</source>
         <translation>导入其中 {n} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="269"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="271"/>
         <source>The tags are IOB1 (I- opens an entity): they are read as BIO, with B- on each entity&apos;s first word.</source>
         <translation>这些标签是 IOB1（I- 开始一个实体）：将按 BIO 读取，每个实体的第一个词标为 B-。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="275"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="277"/>
         <source>Scores from {lo} to {hi}, mean {mean}</source>
         <translation>分数从 {lo} 到 {hi}，平均 {mean}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="283"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="285"/>
         <source>and {n} more</source>
         <translation>以及另外 {n} 个</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="285"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="287"/>
         <source>Tags ({n} tokens):</source>
         <translation>标记({n} 个词元):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="286"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="288"/>
         <source>Labels:</source>
         <translation>标签:</translation>
     </message>
@@ -1292,176 +1292,211 @@
 <context>
     <name>ImportDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="82"/>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="216"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="83"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="217"/>
         <source>Import data</source>
         <translation>导入数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="102"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="103"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="111"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="112"/>
         <source>detect</source>
         <translation>自动识别</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="117"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="118"/>
         <source>First row holds the column names</source>
         <translation>第一行是列名</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="123"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="124"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="134"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="135"/>
         <source>File:</source>
         <translation>文件:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="135"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="136"/>
         <source>Format:</source>
         <translation>格式:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="137"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="138"/>
         <source>GLUE preset:</source>
         <translation>GLUE 预设:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="138"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="139"/>
         <source>Into split:</source>
         <translation>加入数据划分:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="144"/>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="322"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="145"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="323"/>
         <source>Columns (what each column of the file holds)</source>
         <translation>列(文件每一列的内容)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="149"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="150"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="149"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="150"/>
         <source>Second text</source>
         <translation>第二段文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="149"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="150"/>
         <source>Label / score</source>
         <translation>标签 / 分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="150"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="151"/>
         <source>Tokens</source>
         <translation>词元</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="150"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="151"/>
         <source>Tags</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="150"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="151"/>
         <source>Context</source>
         <translation>上下文</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="151"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="152"/>
         <source>Question</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="151"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="152"/>
         <source>Answers</source>
         <translation>答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="151"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="152"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="151"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="152"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="182"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="183"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="189"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="190"/>
         <source>First rows:</source>
         <translation>前几行:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="217"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="218"/>
         <source>Data files (*.tsv *.csv *.txt *.jsonl *.json *.conll *.conllu *.iob *.bio);;All files (*)</source>
         <translation>数据文件 (*.tsv *.csv *.txt *.jsonl *.json *.conll *.conllu *.iob *.bio);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="278"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="279"/>
         <source>— choose —</source>
         <translation>— 请选择 —</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="297"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="298"/>
         <source>Format: %1 · this file looks like %2 data</source>
         <translation>格式:%1 · 此文件看起来是“%2”数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="301"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="302"/>
         <source>choose the file column for: %1</source>
         <translation>请为以下内容选择文件列：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="307"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="308"/>
         <source>This file holds %1 examples but the project is a %2 project.</source>
         <translation>此文件包含“%1”样例，但项目是“%2”项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="321"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="322"/>
         <source>Columns (set by the format or preset)</source>
         <translation>列(由格式或预设决定)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="371"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="372"/>
         <source>Choose the file column for: %1</source>
         <translation>请选择对应的文件列:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="394"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="395"/>
         <source>Reading the file…</source>
         <translation>正在读取文件…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="430"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="431"/>
         <source>The file&apos;s labels differ from the project&apos;s: choose what each becomes, then Import.</source>
         <translation>文件中的标签与项目的不同:请为每个标签选择对应的项目标签，然后点击“导入”。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="453"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="454"/>
         <source>The file&apos;s labels differ from the project&apos;s: choose what %1 become(s), then Import.</source>
         <translation>文件的标签与项目的不同：请选择 %1 对应什么，然后导入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="455"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="456"/>
         <source>Every label of the file has a place: Import when ready.</source>
         <translation>文件的每个标签都已有对应：准备好后即可导入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="471"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="472"/>
         <source>Choose what these labels become: %1</source>
         <translation>请为这些标签选择对应的项目标签:%1</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="489"/>
+        <source>Every row of the file is already in %1: nothing to import.</source>
+        <translation>文件的每一行都已在 %1 中：没有可导入的内容。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="509"/>
+        <source>Rows already in the project</source>
+        <translation>项目中已有的行</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="510"/>
+        <source>%1 of the file&apos;s %2 rows repeat examples already in %3.</source>
+        <translation>文件的 %2 行中有 %1 行与 %3 中已有的样本重复。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="514"/>
+        <source>Skipping them keeps the project&apos;s rows and labels as they are; importing all adds the copies as new rows.</source>
+        <translation>跳过它们会保持项目的行和标签不变；全部导入会把这些副本作为新行加入。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="517"/>
+        <source>%1 of them carry another label than the project&apos;s copy. </source>
+        <translation>其中 %1 行的标签与项目中的副本不同。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="520"/>
+        <source>Skip the repeats</source>
+        <translation>跳过重复行</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="522"/>
+        <source>Import all</source>
+        <translation>全部导入</translation>
     </message>
 </context>
 <context>
@@ -1788,98 +1823,98 @@
         <translation>GLUE 计分板</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="222"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="223"/>
         <source>Open project</source>
         <translation>打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="233"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="234"/>
         <source>Cannot open the project</source>
         <translation>无法打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="243"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="244"/>
         <source>Project repaired on open: %1</source>
         <translation>打开时已修复项目:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="244"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="245"/>
         <source>Project recovered</source>
         <translation>项目已恢复</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="245"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="246"/>
         <source>Opening the project repaired it:</source>
         <translation>打开项目时已修复:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="261"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="262"/>
         <source>Saved</source>
         <translation>已保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="285"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="286"/>
         <source>Imported %1 rows into %2</source>
         <translation>已导入 %1 行到 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="314"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="315"/>
         <source>Could not save</source>
         <translation>无法保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="323"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="324"/>
         <source>Run exported to %1</source>
         <translation>运行已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="346"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="347"/>
         <source>No project</source>
         <translation>没有项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="346"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="347"/>
         <source>Create or open a project first.</source>
         <translation>请先新建或打开一个项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="383"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="390"/>
         <source>No project open</source>
         <translation>未打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="391"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="398"/>
         <source>Project: %1 (%2)</source>
         <translation>项目:%1(%2)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="393"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="400"/>
         <source>Split: %1</source>
         <translation>数据划分:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="394"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="401"/>
         <source>%1 labelled / %2</source>
         <translation>已标注 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="443"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="450"/>
         <source>A training run is in progress on this project. Stop it and close the project?</source>
         <translation>此项目正在进行训练。要停止训练并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="444"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="451"/>
         <source>A learning curve is being computed on this project. Stop it and close the project?</source>
         <translation>此项目正在计算学习曲线。要停止计算并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="445"/>
-        <location filename="../../bertstudio/ui/main_window.py" line="453"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="452"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="460"/>
         <source>Training is running</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="454"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="461"/>
         <source>A training run is in progress. Stop it and quit?</source>
         <translation>训练正在进行。停止训练并退出吗？</translation>
     </message>
@@ -2304,12 +2339,17 @@
         <translation>将标签 {a} 重命名为 {b}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="289"/>
+        <location filename="../../bertstudio/ui/session.py" line="194"/>
+        <source>Remove label {a}</source>
+        <translation>删除标签 {a}</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/session.py" line="298"/>
         <source>Replace the rows of %1</source>
         <translation>替换 %1 的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="303"/>
+        <location filename="../../bertstudio/ui/session.py" line="312"/>
         <source>Restore the rows of %1</source>
         <translation>恢复 %1 的行</translation>
     </message>
@@ -2653,163 +2693,179 @@
 <context>
     <name>ReviewQueue</name>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="86"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="88"/>
         <source>Review suspected errors</source>
         <translation>复查疑似错误</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="97"/>
-        <location filename="../../bertstudio/ui/review_queue.py" line="197"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="99"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="199"/>
         <source>Looking for labels the model disagrees with…</source>
         <translation>正在查找模型不认同的标签…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="102"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="104"/>
         <source>Quick: the frozen encoder (seconds)</source>
         <translation>快速：冻结的编码器（数秒）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="103"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="105"/>
         <source>Thorough: fine-tune the encoder on each of 5 folds (minutes)</source>
         <translation>全面：在 5 折中分别微调编码器（数分钟）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="110"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="112"/>
         <source>Check again</source>
         <translation>重新检查</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="115"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="117"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="123"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="125"/>
         <source>Keep the label (K)</source>
         <translation>保留标签(K)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="124"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="126"/>
         <source>Relabel (R)</source>
         <translation>重新标注(R)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="129"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="131"/>
         <source>Check with:</source>
         <translation>检查方式：</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="160"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="162"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="196"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="198"/>
         <source>Fine-tuning the encoder on each fold: this takes minutes…</source>
         <translation>正在每一折上微调编码器：这需要几分钟…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="234"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="236"/>
         <source>The check could not run: %1</source>
         <translation>检查无法运行:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="240"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="242"/>
         <source>Cancelled. Nothing was changed.</source>
         <translation>已取消。没有任何更改。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="246"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="248"/>
         <source>The flags below are from the last check.</source>
         <translation>下面的标记来自上一次检查。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="182"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="184"/>
         <source>Run %1: its predictions (the rows it evaluated)</source>
         <translation>运行 %1：它的预测（仅限它评估过的行）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="105"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="107"/>
         <source>Each labelled row is judged by a model that never saw it. The thorough check fine-tunes the whole encoder five times, so it makes fewer mistakes of its own and more of its flags are real errors; its list puts first the rows the other four models also kept contradicting while they learnt from them. A run&apos;s predictions judge only the rows that run evaluated and never trained on.</source>
         <translation>每个已标注的行都由从未见过它的模型来判断。全面检查会把整个编码器微调五次，因此模型自身的错误更少，标记出的问题中真正的标注错误更多；列表会把另外四个模型在用这些行训练时也一再否定的行排在前面。训练运行的预测只判断该运行评估过、且从未用于训练的行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="270"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="272"/>
         <source>No suspected errors to review.</source>
         <translation>没有需要复查的疑似错误。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="277"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="279"/>
         <source>%1-fold cross-validation of the fast model</source>
         <translation>快速模型的 %1 折交叉验证</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="278"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="280"/>
         <source>%1-fold cross-validation of the fine-tuned encoder</source>
         <translation>微调编码器的 %1 折交叉验证</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="279"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="281"/>
         <source>a training run&apos;s predictions</source>
         <translation>一次训练运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="280"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="282"/>
         <source>The model agrees with %1% of the given labels (%2 rows checked, %3). Treat its flags as questions, not answers: %4 suspected errors.</source>
         <translation>模型与 %1% 的现有标签一致(检查了 %2 行，%3)。请把它的标记当作疑问而非答案:共 %4 个疑似错误。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="285"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="287"/>
         <source>The model agrees with %1% of the given labels (%2 rows checked, %3), no more than always answering the commonest label (%4%): it has not learnt enough to question a label, so none is listed. Label more rows, or choose the thorough check.</source>
         <translation>模型与 %1% 的现有标签一致(检查了 %2 行,%3),并不比总是回答最常见的标签(%4%)更好:它学到的还不足以质疑标签，因此不列出任何标记。请再标注更多行，或选择彻底检查。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="291"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="293"/>
         <source>For fewer false alarms, choose the thorough check and press Check again.</source>
         <translation>若想减少误报，请选择全面检查并点击“重新检查”。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="293"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="295"/>
         <source>%1 kept earlier are not shown.</source>
         <translation>之前保留的 %1 个不再显示。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="295"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="297"/>
         <source>%1 labelled rows could not be checked (a label with a single example).</source>
         <translation>%1 个已标注的行无法检查(该标签只有一个样例)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="316"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="328"/>
+        <source>≠ row %1: %2 at the check, now %3</source>
+        <translation>≠ 第 %1 行：检查时为 %2，现在为 %3</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/review_queue.py" line="329"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="354"/>
+        <source>unlabelled</source>
+        <translation>未标注</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/review_queue.py" line="332"/>
         <source>%1row %2: %3 → %4 (%5%)</source>
         <translation>%1第 %2 行:%3 → %4(%5%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="328"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="344"/>
         <source>Word %1: &lt;b&gt;%2&lt;/b&gt;. </source>
         <translation>第 %1 个词:&lt;b&gt;%2&lt;/b&gt;。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="331"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="347"/>
         <source>Given: &lt;b&gt;%1&lt;/b&gt;. Suggested: &lt;b&gt;%2&lt;/b&gt; (probability %3%).</source>
         <translation>现有标签:&lt;b&gt;%1&lt;/b&gt;。建议:&lt;b&gt;%2&lt;/b&gt;(概率 %3%)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="334"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="352"/>
+        <source>Changed since the check: now &lt;b&gt;%1&lt;/b&gt;. Your label stands; this flag is closed.</source>
+        <translation>检查之后已修改：现在为 &lt;b&gt;%1&lt;/b&gt;。保留你的标签；此标记已关闭。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/review_queue.py" line="356"/>
         <source>Most similar examples labelled &lt;b&gt;%1&lt;/b&gt;:</source>
         <translation>标注为 &lt;b&gt;%1&lt;/b&gt; 的最相似样例:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="336"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="358"/>
         <source>row</source>
         <translation>行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="348"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="371"/>
         <source>Relabel as %1 (R)</source>
         <translation>重新标注为 %1(R)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="367"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="390"/>
         <source>Relabel row %1 as %2</source>
         <translation>将第 %1 行重新标注为 %2</translation>
     </message>
@@ -3518,17 +3574,17 @@
         <translation>“%1”切断了一个已标出的实体：请选中整个实体，或先清除它（Backspace）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="384"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="389"/>
         <source>Row %1 has no entity</source>
         <translation>第 %1 行没有实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="385"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="390"/>
         <source>Store the entities of row %1</source>
         <translation>保存第 %1 行的实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="391"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="396"/>
         <source>Words with no tag yet: %1. A sentence is stored once every word has one.</source>
         <translation>尚无标签的词：%1 个。每个词都有标签后，该句才会保存。</translation>
     </message>
@@ -3543,17 +3599,17 @@
         <translation>(尚未标注完:%2 个词中有 %1 个已有标记；每个词都有标记后才会保存此句)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="358"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="359"/>
         <source>Tag &apos;%1&apos; as %2</source>
         <translation>将“%1”标记为 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="366"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="371"/>
         <source>Clear the entity at word %1</source>
         <translation>清除第 %1 个词处的实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="372"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="377"/>
         <source>Clear the tag of &apos;%1&apos;</source>
         <translation>清除“%1”的标记</translation>
     </message>

@@ -113,6 +113,28 @@ def test_filters_and_disagreement_with_the_latest_run(qtbot, session_factory):
     assert page.shown_rows() == [3]
 
 
+def test_a_filter_on_labels_follows_labels_given_elsewhere(qtbot, session_factory):
+    """A long-session drive: Show Unlabelled, label rows on the Label page, come back: the page
+    still listed the now labelled rows under "169 of 325 rows"."""
+    rows = [{"text": f"t{i}", "label": None} for i in range(6)]
+    session = session_factory("sentence", ["neg", "pos"], {"train": rows})
+    page = DataPage(session)
+    qtbot.addWidget(page)
+    page.show()
+    page.show_split("train")
+    page.set_filter(FILTER_UNLABELLED)
+    assert page.shown_rows() == list(range(6)) and page.count_label.text() == "6 of 6 rows"
+    page.hide()  # the person goes to the Label page
+    session.apply_gold("train", 1, "pos", "label")
+    session.apply_gold("train", 2, "neg", "label")
+    page.show()  # and comes back
+    assert page.shown_rows() == [0, 3, 4, 5] and page.count_label.text() == "4 of 6 rows"
+    # on screen (an undo from the Edit menu): the filter follows within a moment
+    session.undo_stack.undo()
+    qtbot.waitUntil(lambda: page.shown_rows() == [0, 2, 3, 4, 5], timeout=3000)
+    assert page.count_label.text() == "5 of 6 rows"
+
+
 def test_selecting_and_double_clicking_a_row_opens_it_for_labelling(qtbot, main_window, shared_data):
     from bertstudio.data.io import load_examples
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextCursor
 
+from bertstudio.errors import DataError
 from bertstudio.ui.editors import LabelPage
 
 SENTENCES = [{"text": t, "label": None} for t in ("a fine film", "dull and long", "great fun", "so boring", "ok")]
@@ -224,6 +226,41 @@ def test_tag_with_a_mouse_drag(qtbot, session_factory):
     assert session.project.gold("train", 0)[4:6] == ["B-LOC", "I-LOC"]
 
 
+def test_removing_an_unused_label_is_undone_and_keeps_the_labels_before_it_undoable(qtbot, session_factory):
+    """A long-session drive: removing a label it had just added emptied the undo stack, so the
+    labels given before could no longer be undone."""
+    from bertstudio.ui.editors.label_set import LabelSetDialog
+
+    session = session_factory("sentence", ["neg", "pos"], {"train": SENTENCES})
+    page = _page(qtbot, session)
+    editor = page.editor()
+    editor.go_to(0)
+    qtbot.keyClick(editor, Qt.Key.Key_2)  # row 0 -> pos
+    dialog = LabelSetDialog(session)
+    qtbot.addWidget(dialog)
+    assert dialog.add_label("mixed")
+    editor.go_to(1)
+    qtbot.keyClick(editor, Qt.Key.Key_3)  # row 1 -> mixed
+    editor.go_to(1)
+    qtbot.keyClick(editor, Qt.Key.Key_1)  # row 1 -> neg: "mixed" is unused again
+    assert session.project.gold("train", 1) == "neg"
+    count = session.undo_stack.count()
+    session.remove_label("mixed")
+    assert session.labels() == ["neg", "pos"] and session.undo_stack.count() == count + 1
+    assert session.undo_stack.undoText() == "Remove label mixed"
+    session.undo_stack.undo()  # the label is back
+    assert session.labels() == ["neg", "pos", "mixed"]
+    session.undo_stack.undo()  # row 1 back to the label it had, under its name
+    assert session.project.gold("train", 1) == "mixed"
+    session.undo_stack.undo()
+    assert session.project.gold("train", 1) is None and session.project.gold("train", 0) == "pos"
+    # a label still in use is refused, and nothing reaches the stack
+    count = session.undo_stack.count()
+    with pytest.raises(DataError, match="still used"):
+        session.remove_label("pos")
+    assert session.undo_stack.count() == count and "pos" in session.labels()
+
+
 def test_plain_pos_tags_set_each_selected_word(qtbot, session_factory):
     labels = ["NOUN", "VERB", "DET", "PROPN"]
     words = ["the", "dog", "barks"]
@@ -237,6 +274,28 @@ def test_plain_pos_tags_set_each_selected_word(qtbot, session_factory):
     editor.select_words(0, 2)
     qtbot.keyClick(editor, Qt.Key.Key_4)  # PROPN on both
     assert session.project.gold("train", 0) == ["PROPN", "PROPN", "VERB"]
+
+
+def test_tagging_the_last_word_of_a_pos_sentence_moves_on(qtbot, session_factory):
+    """A long-session drive: after the last word was tagged the cursor stayed on it, so one key
+    more re-tagged '.' from PUNCT to NOUN without a word."""
+    labels = ["NOUN", "VERB", "PUNCT"]
+    rows = [{"tokens": ["dogs", "bark", "."], "tags": None}, {"tokens": ["cats", "sleep"], "tags": None}]
+    session = session_factory("tagging", labels, {"train": rows})
+    page = _page(qtbot, session)
+    editor = page.editor()
+    editor.go_to(0)
+    for key in (Qt.Key.Key_1, Qt.Key.Key_2, Qt.Key.Key_3):
+        qtbot.keyClick(editor, key)
+    assert session.project.gold("train", 0) == ["NOUN", "VERB", "PUNCT"]
+    assert editor.row == 1 and editor.cursor_word == 0
+    qtbot.keyClick(editor, Qt.Key.Key_1)  # tags the next sentence's first word, not row 0's "."
+    assert session.project.gold("train", 0) == ["NOUN", "VERB", "PUNCT"]
+    # correcting a stored sentence's last word stays on it
+    editor.go_to(0)
+    qtbot.keyClick(editor, Qt.Key.Key_End)
+    qtbot.keyClick(editor, Qt.Key.Key_1)
+    assert session.project.gold("train", 0) == ["NOUN", "VERB", "NOUN"] and editor.row == 0
 
 
 CONTEXT = "Normandy is a région in France. The Normans — « Norsemen » — gave their name to it in the 10th century."

@@ -214,3 +214,23 @@ def test_a_model_no_better_than_the_commonest_label_lists_no_flags_and_says_why(
     text = queue.summary.text()
     assert queue.flags.count() == 0 and "no more than always answering the commonest label (51%)" in text
     assert "none is listed" in text and "suspected errors" not in text
+
+
+def test_a_flag_relabelled_elsewhere_after_the_check_is_closed_not_overwritten(qtbot, session_factory, tiny):
+    """A drive relabelled a flagged row on the Label page with the queue open: the flag still read
+    "Given: neutral" and R replaced the person's newer label with the check's suggestion."""
+    session = session_factory("sentence", ["neg", "pos", "meh"], {"train": _rows()})
+    queue = _run(qtbot, session, tiny)
+    flag = queue.current_flag()
+    session.apply_gold("train", flag.row, "meh", "the person's own label")
+    assert queue.state(flag) == "changed"
+    assert "now meh" in queue.flags.currentItem().text() and "now meh" in queue.detail.toPlainText()
+    assert not queue.relabel_button.isEnabled() and not queue.keep_button.isEnabled()
+    qtbot.keyClick(queue.flags, Qt.Key.Key_R)
+    qtbot.keyClick(queue.flags, Qt.Key.Key_K)
+    assert session.gold("train", flag.row) == "meh" and not queue.store.is_kept(flag)
+    session.apply_gold("train", flag.row, None, "cleared")
+    assert queue.state(flag) == "changed" and "now unlabelled" in queue.flags.currentItem().text()
+    session.undo_stack.undo()
+    session.undo_stack.undo()  # back to the given label: the flag is open again
+    assert queue.state(flag) == "open" and queue.relabel_button.isEnabled()

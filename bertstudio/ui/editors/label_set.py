@@ -124,4 +124,4 @@ class LabelSetDialog(QDialog):
     def _on_remove(self) -> None:
         name = self._selected()
         if name is not None:
-            self._run(lambda: self.session.project.remove_label(name))
+            self._run(lambda: self.session.remove_label(name))

@@ -355,7 +355,12 @@ class TaggingEditor(KindEditor):
         if list(new) == list(self.tags):  # the tag it has: on to the next word, no undo step that changes nothing
             self.refresh()
             return
+        completes = not self.bio and any(t is None for t in self.tags) and all(t is not None for t in new)
         self._push(list(new), self.tr("Tag '%1' as %2").replace("%1", words).replace("%2", etype))
+        if completes and stop == len(self.tokens) and self.session.gold(self.split, self.row) is not None:
+            # the last word's tag stored the sentence: the next one comes, as a sentence label moves on
+            # (the cursor stayed on the last word, and one more key re-tagged it without a word)
+            self.advance()
 
     def clear_at_cursor(self) -> None:
         if self.row < 0 or not self.tokens:
