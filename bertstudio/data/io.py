@@ -18,6 +18,7 @@ from bertstudio.data.examples import ExampleSet
 from bertstudio.data.formats.common import decode, parse_json, read_bytes
 from bertstudio.data.formats.conll import read_conll, write_conll
 from bertstudio.data.formats.jsonl import _suggest as _suggest_jsonl
+from bertstudio.data.formats.jsonl import key_counts
 from bertstudio.data.formats.jsonl import read_jsonl, write_jsonl
 from bertstudio.data.formats.squad import read_squad, write_squad
 from bertstudio.data.formats.cells import unescape_cell, written_escaped
@@ -301,13 +302,15 @@ def preview(path: str | os.PathLike[str], *, fmt: str = "auto", n: int = 50, hea
     if fmt in ("csv", "tsv"):
         from bertstudio.data.formats.table import SNIFF_ROWS, sniff_header, sniff_layout
 
-        delimiter, quoting = sniff_layout(text, "," if fmt == "csv" else "\t", fmt == "csv", whole=len(raw) == len(head))
+        whole = len(raw) == len(head)
+        delimiter, quoting = sniff_layout(text, "," if fmt == "csv" else "\t", fmt == "csv", whole=whole,
+                                          full=(lambda: text) if whole else None)
         found = [f for _l, f in _take(scan_records(text, delimiter, quoting), max(n, SNIFF_ROWS) + 1, path)]
-        if written_escaped(c for f in found for c in f):
-            found = [[unescape_cell(c) for c in f] for f in found]
         if not found:
             raise DataError("file has no rows", path=path)
         has_header = sniff_header(found) if header is None else header
+        if written_escaped(c for f in found[1 if has_header else 0:] for c in f):  # the rows, as loading reads them
+            found = [[unescape_cell(c) for c in f] for f in found]
         recs = found[: n + 1]
         names = recs[0] if has_header else [f"column {i + 1}" for i in range(len(recs[0]))]
         kind, mapping = suggest_columns(recs[0] if has_header else None, recs[0])
@@ -333,7 +336,7 @@ def preview(path: str | os.PathLike[str], *, fmt: str = "auto", n: int = 50, hea
                 if isinstance(obj, dict):
                     objs.append(obj)
         names = list(dict.fromkeys(k for o in objs for k in o))
-        kind, mapping = _suggest_jsonl(names) if names else (None, {})
+        kind, mapping = _suggest_jsonl(key_counts(objs)) if names else (None, {})
         rows = [[_cell(o.get(k)) for k in names] for o in objs]
         return Preview(str(path), fmt, names, rows, True, kind, dict(mapping))
     if fmt in ("conll", "conllu"):

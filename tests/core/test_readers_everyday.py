@@ -58,6 +58,20 @@ def test_a_tsv_in_csv_quoting_is_read_with_it(tmp_path: Path) -> None:
     assert _rows(load_examples(tmp_path / "u.tsv"))[0]["text"] == 'She said "no"'
 
 
+def test_quotes_the_whole_file_does_not_explain_stay_text(tmp_path: Path) -> None:
+    # a one-column file of quotations; and a file whose first 500 lines look CSV-quoted but a later
+    # line's quotes are no CSV quoting: before that was checked, two rows were merged into one
+    quotes = [f'"Quote number {i} here"' for i in range(12)]
+    es = load_examples(_write(tmp_path / "q.tsv", "\n".join(quotes) + "\n"))
+    assert [r["text"] for r in _rows(es)] == quotes
+    rows = [f'"Quote ""{i}"""\tneg' for i in range(600)]
+    rows[550] = '"He said "no" to me"\tpos'
+    rows[560] = '"unbalanced start of a quote\tneg'
+    es = load_examples(_write(tmp_path / "late.tsv", "text\tlabel\n" + "\n".join(rows) + "\n"))
+    assert len(es.dataset) == 600 and es.dataset[550]["text"] == '"He said "no" to me"'
+    assert preview(tmp_path / "late.tsv").rows[0][0] == es.dataset[0]["text"]
+
+
 def test_quotes_in_a_plain_tsv_stay_text(tmp_path: Path) -> None:
     # GLUE-style text: lone quotes, a sentence quoted whole; nothing that only CSV quoting explains
     plain = 'text\tlabel\n"the movie" is fine\tpos\n" so bad\tneg\n"Quoted whole"\tpos\nit "works\tneg\n'
@@ -84,10 +98,20 @@ def test_the_delimiter_the_content_uses_wins_over_the_extension(tmp_path: Path, 
     assert preview(tmp_path / name).columns == ["text", "label"]
 
 
-def test_one_column_of_sentences_with_commas_stays_one_column(tmp_path: Path) -> None:
-    # two sentences with one comma each are not a two-column file
-    es = load_examples(_write(tmp_path / "s.tsv", "Hello, world\nGood, bad\n"))
-    assert [r["text"] for r in _rows(es)] == ["Hello, world", "Good, bad"] and es.labels == []
+@pytest.mark.parametrize("name, line", [
+    ("s.tsv", "Hello there, friend number {i}"), ("p.tsv", "Paris, France, Europe {i}"),
+    ("c.csv", "I came; I saw {i}"), ("t.csv", "code\tindented {i}"),
+])
+def test_one_column_of_sentences_stays_one_column(tmp_path: Path, name: str, line: str) -> None:
+    # sentences that each hold a comma, semicolon or tab are no table: only a header naming
+    # known columns lets the content overrule the extension (a second look at the sniffing)
+    lines = [line.format(i=i) for i in range(8)]
+    es = load_examples(_write(tmp_path / name, "\n".join(lines) + "\n"))
+    assert [r["text"] for r in _rows(es)] == lines and es.labels == []
+    if name.endswith(".tsv"):  # a first line with a known name and a comma splits nothing either
+        header = "sentence, with comma\n" + "\n".join(lines) + "\n"
+        es = load_examples(_write(tmp_path / ("h" + name), header))
+        assert [r["text"] for r in _rows(es)] == ["sentence, with comma", *lines]
 
 
 def test_leading_apostrophes_of_someone_elses_file_are_text(tmp_path: Path) -> None:
@@ -100,6 +124,47 @@ def test_leading_apostrophes_of_someone_elses_file_are_text(tmp_path: Path) -> N
                                      {"text": "=SUM(A1)", "label": "a"}])
     save_examples(mine, tmp_path / "mine.csv")
     assert _rows(load_examples(tmp_path / "mine.csv")) == _rows(mine)
+
+
+def test_own_exports_with_number_like_text_round_trip(tmp_path: Path) -> None:
+    # "-1\n" and "-١" counted as numbers to the writer (Python's $ and \\d) and as formulas to the
+    # reader (RE2): the file read back with every escape left on
+    for name, odd in (("o.csv", "-1\n"), ("o.tsv", "-\u0661")):
+        mine = from_records("sentence", [{"text": odd, "label": "a"}, {"text": "=SUM(A1)", "label": "b"},
+                                         {"text": "@user hi", "label": "b"}])
+        save_examples(mine, tmp_path / name)
+        assert _rows(load_examples(tmp_path / name)) == _rows(mine)
+        assert preview(tmp_path / name).rows[1][0] == "=SUM(A1)"
+
+
+def test_hashtags_and_hash_tokens_opening_a_sentence_are_tokens(tmp_path: Path) -> None:
+    tweets = "#tbt #\nfun A\ntimes N\n\n#winning #\n#yolo #\ngo V\n"
+    assert [r["tokens"] for r in _rows(load_examples(_write(tmp_path / "t.conll", tweets)))] == [
+        ["#tbt", "fun", "times"], ["#winning", "#yolo", "go"]]
+    ptb = "# #\n1 CD\nseed NN\n"
+    assert _rows(load_examples(_write(tmp_path / "p.conll", ptb)))[0]["tokens"] == ["#", "1", "seed"]
+    ner = "#Brexit B-HASHTAG\nvote O\n"
+    es = load_examples(_write(tmp_path / "n.conll", ner))
+    assert _rows(es)[0]["tokens"] == ["#Brexit", "vote"] and "B-HASHTAG" in es.labels
+    conllu_style = "# sent_id = 1\nEU X B-ORG\nrejects X O\n"
+    assert _rows(load_examples(_write(tmp_path / "s.conll", conllu_style)))[0]["tokens"] == ["EU", "rejects"]
+
+
+def test_a_named_header_over_rows_mapped_by_position_is_still_a_header(tmp_path: Path) -> None:
+    rows = "".join(f"headline number {i},{('World', 'Sports')[i % 2]}\n" for i in range(8))
+    es = load_examples(_write(tmp_path / "h.csv", "Headline,Section\n" + rows), columns={"text": 0, "label": 1})
+    assert len(es.dataset) == 8 and es.labels == ["World", "Sports"]
+
+
+def test_jsonl_takes_the_key_most_records_have(tmp_path: Path) -> None:
+    lines = [json.dumps({"text": f"t{i}", "sentiment": ("pos", "neg")[i % 2]}) for i in range(6)]
+    lines.append(json.dumps({"text": "t6", "sentiment": "pos", "label": "reviewed"}))
+    es = load_examples(_write(tmp_path / "s.jsonl", "\n".join(lines) + "\n"))
+    assert es.labels == ["pos", "neg"] and es.kind == "sentence"
+    stray = [json.dumps({"text": f"t{i}", "label": "a"}) for i in range(5)] + [
+        json.dumps({"text": "t5", "label": "b", "hypothesis": "h"})]
+    es = load_examples(_write(tmp_path / "p.jsonl", "\n".join(stray) + "\n"))
+    assert es.kind == "sentence" and len(es.dataset) == 6
 
 
 def test_spaces_around_a_label_in_a_table_are_layout(tmp_path: Path) -> None:
@@ -119,9 +184,11 @@ def test_excel_trailing_columns_and_a_pandas_index_are_not_data(tmp_path: Path) 
     assert _rows(es) == [{"text": "hello", "label": "pos"}, {"text": "bye", "label": "neg"}]
     es = load_examples(_write(tmp_path / "p.csv", ",text,label\n0,hello,pos\n1,bye,neg\n"))
     assert _rows(es) == [{"text": "hello", "label": "pos"}, {"text": "bye", "label": "neg"}]
-    # an unnamed column holding words is still refused: it would be left out
+    # an unnamed column holding words, or 0/1 labels, is still refused: it would be left out
     with pytest.raises(DataError, match="column 2 has no name"):
         load_examples(_write(tmp_path / "w.csv", "text,label,\nhello,pos,keep me\nbye,neg,me too\n"))
+    with pytest.raises(DataError, match="column 0 has no name"):
+        load_examples(_write(tmp_path / "l.csv", ",text\n" + "".join(f"{i % 2},text {i}\n" for i in range(6))))
 
 
 def test_booleans_and_whole_floats_read_as_class_names(tmp_path: Path) -> None:

@@ -21,12 +21,15 @@ import pyarrow.compute as pc
 # reads them as numbers and they never start with a quote, so the rule stays a bijection.
 # GLUE/CLUE preset files are written without it, byte-compatible with the official files.
 _NEEDS_ESCAPE = re.compile(r"^'*[=+\-@\t\r]")
-_NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
+# ASCII digits to the very end (\Z): Python's "$" also matches before a final newline and "\d" takes
+# any script's digits, so "-1\n" or "-١" counted as numbers here and as formulas to the reader's
+# RE2 pattern below, and a file holding one read back with every escape left on.
+_NUMBER = re.compile(r"^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?\Z")
 _ESCAPED = r"^'('*[=+\-@\t\r])"
 
 
 _FORMULA_START = r"^[=+\-@\t\r]"
-_NUMBER_CELL = r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$"
+_NUMBER_CELL = r"^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$"  # RE2: "$" is the end of the text
 
 
 def escape_cell(text: str) -> str:

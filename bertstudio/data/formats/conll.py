@@ -5,8 +5,9 @@ line-accurate errors (``datasets`` only has per-dataset loading scripts).
 
 CoNLL column files: one token per line, whitespace-separated columns (token
 first, tag last by default), blank lines and ``-DOCSTART-`` lines end a
-sentence; a ``#`` line before a sentence that is not a token line of the file's
-shape (MultiCoNER's ``# id ... domain=en``) is a comment, skipped. A file with a single column is unlabelled (tags None). Tags in IOB1
+sentence; a line before a sentence that starts with a lone ``#`` and is not a
+token line of the file's shape, or holds a ``key=value`` (MultiCoNER's ``# id ...
+domain=en``), is a comment, skipped. A file with a single column is unlabelled (tags None). Tags in IOB1
 (I- opens an entity) are converted to BIO; ``tag_scheme`` says which:
 "auto" (detect), "iob1" (convert), "bio" (keep as is; with ``strict_bio`` an
 I-X that continues nothing is an error), "none" (plain tags such as POS).
@@ -52,30 +53,20 @@ def _fields(line: str) -> list[str]:
     return _SPLIT.split(line.strip(" \t")) if line.strip(" \t") else []
 
 
-def _comment_test(text: str, tag_col: int | None) -> Any:
-    """Which ``#`` lines at a sentence's start are comments (MultiCoNER writes ``# id 1f2c
-    domain=en`` there), not a "#" token: those with another column count than the token
-    lines, or whose tag column holds no tag any token line has. None when no line starts
-    with ``#``."""
+def _comment_test(text: str) -> Any:
+    """Which lines before a sentence are comments, not tokens: a lone ``#`` first, then either
+    another column count than the token lines or a ``key=value`` (MultiCoNER's ``# id 1f2c
+    domain=en``, CoNLL-U style ``# sent_id = 3``). A hashtag (``#tbt``), a ``#`` token tagged
+    ``#`` (Penn Treebank) or ``SYM`` stays a token. None when no line starts with ``#``."""
     if not (text.startswith("#") or "\n#" in text):
         return None
-    ncols: int | None = None
-    tags: set[str] = set()
-    g = tag_col if tag_col is not None else -1
-    for _n, line in _lines(text):
-        fields = _fields(line)
-        if not fields or fields[0].startswith("#") or fields[0] == "-DOCSTART-":
-            continue
-        ncols = ncols or len(fields)
-        if len(fields) == ncols and -ncols <= g < ncols:
-            tags.add(fields[g])
+    ncols = next((len(f) for _n, line in _lines(text)
+                  if (f := _fields(line)) and not f[0].startswith("#") and f[0] != "-DOCSTART-"), None)
 
     def is_comment(fields: list[str]) -> bool:
-        if len(fields) != ncols:
-            return True
-        return ncols > 1 and -ncols <= g < ncols and fields[g] not in tags
+        return fields[0] == "#" and (len(fields) != ncols or any("=" in f for f in fields[1:]))
 
-    return is_comment if ncols else (lambda _fields: True)
+    return is_comment
 
 
 def _sentences_conll(text: str, path: Any, token_col: int, tag_col: int | None) -> Iterator[tuple[int, list[str], list[str] | None]]:
@@ -83,7 +74,7 @@ def _sentences_conll(text: str, path: Any, token_col: int, tag_col: int | None) 
     tags: list[str] = []
     start = 0
     ncols: int | None = None
-    is_comment = _comment_test(text, tag_col)
+    is_comment = _comment_test(text)
     for n, line in _lines(text):
         fields = _fields(line)
         if not fields or fields[0] == "-DOCSTART-":
@@ -91,7 +82,7 @@ def _sentences_conll(text: str, path: Any, token_col: int, tag_col: int | None) 
                 yield start, tokens, (tags if ncols and ncols > 1 else None)
             tokens, tags = [], []
             continue
-        if not tokens and is_comment is not None and fields[0].startswith("#") and is_comment(fields):
+        if not tokens and is_comment is not None and is_comment(fields):
             continue  # a comment line before a sentence
         if ncols is None:
             ncols = len(fields)

@@ -27,18 +27,23 @@ _CHUNK = 50_000
 _JSONL_ALIASES = {"tags": ("ner_tags", "pos_tags", "upos")}
 
 
-def _suggest(keys: Sequence[str]) -> tuple[str, dict[str, str]]:
+def _suggest(keys: Sequence[str] | Mapping[str, int]) -> tuple[str, dict[str, str]]:
     """(kind, column -> key) for records with these keys: the first kind (most inputs first)
-    whose every input column is there under its own name or a usual alias."""
-    low = {k.lower(): k for k in keys}
+    whose every input column is there under its own name or a usual alias. ``keys`` may count
+    the records holding each key: a column then takes the alias most records have (the usual
+    order breaks ties), so one stray "label" among "sentiment" records does not win."""
+    counts = keys if isinstance(keys, Mapping) else dict.fromkeys(keys, 1)
+    low = {k.lower(): k for k in counts}
+    most = max(counts.values(), default=0)
     for spec in sorted(KIND_SPECS.values(), key=lambda s: -len(s.inputs)):  # stable: registration order
         mapping: dict[str, str] = {}
         for col in spec.columns:
-            for alias in (col, *ALIASES.get(col, ()), *_JSONL_ALIASES.get(col, ())):
-                if alias in low and low[alias] not in mapping.values():
-                    mapping[col] = low[alias]
-                    break
-        if all(c in mapping for c in spec.inputs):
+            aliases = [low[a] for a in (col, *ALIASES.get(col, ()), *_JSONL_ALIASES.get(col, ()))
+                       if a in low and low[a] not in mapping.values()]
+            if aliases:
+                mapping[col] = max(aliases, key=lambda k: counts[k])  # max keeps the first of equals
+        # an input most records lack (a "hypothesis" in one record of six) makes no pair set
+        if all(c in mapping and 2 * counts[mapping[c]] >= most for c in spec.inputs):
             return spec.name, mapping
     return "sentence", {}
 
@@ -46,13 +51,22 @@ def _suggest(keys: Sequence[str]) -> tuple[str, dict[str, str]]:
 SUGGEST_RECORDS = 50  # records whose keys the guess of the mapping reads (the import preview shows as many)
 
 
-def _first_keys(text: str, first: dict[str, Any]) -> list[str]:
-    """The keys of the first :data:`SUGGEST_RECORDS` objects in ``text``, in order of appearance
-    (``first``'s first); a line that is not an object ends the look (reading reports it)."""
-    keys = dict.fromkeys(first)
-    seen = 0
+def key_counts(records: Sequence[dict[str, Any]]) -> dict[str, int]:
+    """How many of ``records`` hold each key, in order of appearance: what the mapping is guessed
+    from. The first record alone lost every label when it had none yet."""
+    counts: dict[str, int] = {}
+    for rec in records:
+        for key in rec:
+            counts[key] = counts.get(key, 0) + 1
+    return counts
+
+
+def _first_keys(text: str, first: dict[str, Any]) -> dict[str, int]:
+    """:func:`key_counts` of the first :data:`SUGGEST_RECORDS` objects in ``text`` (a line that
+    is not an object ends the look; reading reports it)."""
+    records: list[dict[str, Any]] = []
     for line in text.split("\n"):
-        if seen >= SUGGEST_RECORDS:
+        if len(records) >= SUGGEST_RECORDS:
             break
         if not line.strip():
             continue
@@ -62,9 +76,8 @@ def _first_keys(text: str, first: dict[str, Any]) -> list[str]:
             break
         if not isinstance(rec, dict):
             break
-        keys.update(dict.fromkeys(rec))
-        seen += 1
-    return list(keys)
+        records.append(rec)
+    return key_counts(records or [first])
 
 
 def _text(v: Any, path: Any, where: str, what: str, allow_empty: bool = False) -> str:

@@ -17,7 +17,7 @@ import io
 import os
 import re
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -145,43 +145,57 @@ QUOTED_FIELD = re.compile(r'"(?:[^"]|"")*"')  # one field in standard CSV quotin
 _OTHER_DELIMITERS = {",": ("\t", ";"), "\t": (",", ";")}
 
 
-def sniff_layout(text: str, delimiter: str, quoting: bool, *, whole: bool) -> tuple[str, bool]:
+def sniff_layout(text: str, delimiter: str, quoting: bool, *, whole: bool,
+                 full: Callable[[], str] | None = None) -> tuple[str, bool]:
     """``(delimiter, quoting)`` for a user's CSV/TSV from its first lines (``text``: the head
     of the file; ``whole``: it is the whole file, not cut). The extension says the delimiter
     and the quoting; the content may overrule it when it plainly says otherwise:
 
     * a file that the extension's delimiter reads as one column, or as rows of different
-      widths, while another one (tab, semicolon, comma) splits every line into the same
-      number of columns, uses that one: a tab-separated ``.csv`` or a European Excel
-      ``text;label`` file read as one column of unlabelled text, without a word. Commas and
-      semicolons occur in sentences, so a one-column file needs five such lines, or a header
-      naming known columns, first;
+      widths, while another one (tab, semicolon, comma) splits its header into names that
+      include a known one (text, label, sentence, ...) and every line into the same number of
+      columns, uses that one: a tab-separated ``.csv`` or a European Excel ``text;label``
+      file read as one column of unlabelled text, without a word. Without such a header the
+      extension stands (sentences hold commas and semicolons);
     * a tab-separated file in standard CSV quoting (AG News' TSVs, Excel's tab-delimited and
       Unicode Text exports: ``"He said ""hi"" twice"``) is read with quoting when nothing else
       explains it: a quoted field holds a doubled quote, or a quoted tab or line break that
-      only quoting makes consistent, or every field is quoted. GLUE's own TSVs (lone quotes
-      in text) go through their presets with quoting off, and so does a TSV whose quotes
-      read the same either way.
+      only quoting makes consistent, or every field of a table of two or more columns is
+      quoted; what the head says is checked on the whole file (``full``: its text), whose
+      every quote must then read as CSV quoting. GLUE's own TSVs (lone quotes in text) go
+      through their presets with quoting off, and so does a TSV whose quotes read the same
+      either way.
     """
-    lines = text.split("\n")
-    if not whole and len(lines) > 1:
-        lines = lines[:-1]  # the head may end inside a line
-    lines = [ln[:-1] if ln.endswith("\r") else ln for ln in lines[:SNIFF_LINES]]
+    split = text.split("\n")
+    if not whole and len(split) > 1:
+        split = split[:-1]  # the head may end inside a line
+    lines = [ln[:-1] if ln.endswith("\r") else ln for ln in split[:SNIFF_LINES]]
     body = [ln for ln in lines if ln.strip()]
     own = {len(f) for _line, f in _quiet_records("\n".join(body), delimiter, quoting)}
-    if body and not (len(own) == 1 and min(own) >= 2):  # one column, or rows that do not agree
+    if len(body) >= 2 and not (len(own) == 1 and min(own) >= 2):  # one column, or rows that do not agree
         for other in _OTHER_DELIMITERS.get(delimiter, ()):
-            widths = {len(f) for _line, f in _quiet_records("\n".join(body), other, other != "\t" or quoting)}
-            named = any(f.strip().lower() in _KNOWN for f in body[0].split(other))
-            one_column = own == {1}  # a file of sentences, some with a comma: more evidence first
-            enough = len(body) >= 2 if other == "\t" or named or not one_column else len(body) >= 5
-            if len(widths) == 1 and min(widths) >= 2 and enough:
-                delimiter = other
-                quoting = quoting if other == "\t" else True
-                break
+            if _names_columns(body[0], other):
+                widths = {len(f) for _line, f in _quiet_records("\n".join(body), other, other != "\t" or quoting)}
+                if len(widths) == 1 and min(widths) >= 2:
+                    delimiter = other
+                    quoting = quoting if other == "\t" else True
+                    break
     if delimiter == "\t" and not quoting:
-        quoting = _tsv_quoted(body, whole)
+        quoting = _tsv_quoted(body, whole and len(split) <= SNIFF_LINES)
+        if quoting and full is not None and not (whole and len(split) <= SNIFF_LINES):
+            # a quote past the sampled lines that is no CSV quoting ("He said "no" to me") would
+            # merge rows: the whole file must agree, else its quotes are text, as before
+            everything = [ln[:-1] if ln.endswith("\r") else ln for ln in full().split("\n")]
+            quoting = _tsv_quoted([ln for ln in everything if ln.strip()], True)
     return delimiter, quoting
+
+
+def _names_columns(line: str, delimiter: str) -> bool:
+    """Whether ``line`` split by ``delimiter`` is a header naming a column bertstudio knows (text,
+    label, sentence, ...): a file of sentences that each hold one comma or semicolon is no table."""
+    names = line.split(delimiter)
+    return (len(names) >= 2 and all(n.strip() and n == n.lstrip() for n in names)
+            and any(n.strip().lower() in _KNOWN for n in names))
 
 
 def _quiet_records(text: str, delimiter: str, quoting: bool) -> list[tuple[int, list[str]]]:
@@ -212,11 +226,11 @@ def _tsv_quoted(lines: list[str], whole: bool) -> bool:
         return True  # quoted tabs or line breaks: only quoting reads every row alike
     if any(QUOTED_FIELD.fullmatch(f) and '""' in f[1:-1] for f in opened):
         return True
-    return all(QUOTED_FIELD.fullmatch(f) for row in plain for f in row if f)
+    return len(plain[0]) >= 2 and all(QUOTED_FIELD.fullmatch(f) for row in plain for f in row if f)
 
 
 
-def sniff_header(records: Sequence[Sequence[str]], *, by_position: bool = False) -> bool:
+def sniff_header(records: Sequence[Sequence[str]], *, text_at: int | None = None) -> bool:
     """Whether the first of ``records`` (a file's first ones) names the columns.
 
     It does when it holds a column name bertstudio knows (text, sentence, label, ...) that
@@ -227,9 +241,11 @@ def sniff_header(records: Sequence[Sequence[str]], *, by_position: bool = False)
     row's value occurs nowhere below it ("sentiment" over pos/neg). Without such evidence
     the first row is data, as in GLUE's headerless files.
 
-    ``by_position``: the person mapped the columns by position, which is how a file without a
-    header is read; then only names and numbers say "header", not a first label that occurs
-    nowhere below (a headerless file whose first row was its only "neutral" lost that row).
+    ``text_at``: the text column's position when the person mapped the columns by position,
+    which is how a file without a header is read. Then a first label that occurs nowhere below
+    says "header" only over a first text that reads as a name, one word ("Headline" over
+    "World"/"Sports"), not over a sentence: a headerless file whose first row was its only
+    "neutral" review lost that row.
     """
     if not records:
         return False
@@ -245,7 +261,8 @@ def sniff_header(records: Sequence[Sequence[str]], *, by_position: bool = False)
         if len(below) >= 2 and all(_NUMBER.fullmatch(v) for v in below) and top and not _NUMBER.fullmatch(top):
             return True
     mapping = suggest_columns(None, records[0])[1]
-    if "label" in mapping and len(rest) >= 4 and not by_position:
+    worded = text_at is not None and 0 <= text_at < len(first) and len(first[text_at].split()) > 1
+    if "label" in mapping and len(rest) >= 4 and not worded:
         c = mapping["label"]
         below = [r[c] for r in rest]
         if len(set(below)) * 2 <= len(below) and first[c] not in set(below):
@@ -321,7 +338,8 @@ def read_table(
         raw = raw.replace(b"\r", b"\n")
     if opts.sniff:
         head = 1 << 20
-        delimiter, quoting = sniff_layout(head_text(raw, head), opts.delimiter, opts.quoting, whole=len(raw) <= head)
+        delimiter, quoting = sniff_layout(head_text(raw, head), opts.delimiter, opts.quoting, whole=len(raw) <= head,
+                                          full=lambda: decode(raw, path))
         opts = replace(opts, delimiter=delimiter, quoting=quoting, sniff=False)
     # Quoted fields may span lines, so a quoted table is sniffed from its whole text.
     if opts.quoting:  # a quoted first record may span lines: sniff 1 MB, or all of a bigger header
@@ -346,7 +364,8 @@ def read_table(
             header = True
         else:  # one by positions says nothing about the first row: "text,label" over the rows is still a header
             records = [f for _l, f in _take_records(text, opts, SNIFF_ROWS + 1)]
-            header = sniff_header(records or [first], by_position=bool(columns))
+            at = columns.get("text") if columns else None
+            header = sniff_header(records or [first], text_at=at if isinstance(at, int) and at >= 0 else None)
     names = [(unescape_cell(f) if opts.formula_escaped else f).strip() for f in first] if header else None
     if names is not None:
         check_header_names(names, path, first_line)
@@ -423,8 +442,9 @@ def _refuse_unnamed_data_column(names: Sequence[str], idx: Mapping[str, int], te
     rows = [fields for _line, fields in _take_records(text, opts, SNIFF_ROWS + 1)[1:]] if unnamed else []
     for i in unnamed:
         values = [fields[i].strip() for fields in rows if len(fields) > i and fields[i].strip()]
-        if i == 0 and values and all(v.isdigit() for v in values):
-            continue  # the row numbers pandas' to_csv() writes first, under no name
+        if i == 0 and len(values) == len(rows) and all(v.isdigit() for v in values) \
+                and all(int(a) < int(b) for a, b in zip(values, values[1:])):
+            continue  # the row numbers pandas' to_csv() writes first, under no name (rising, unlike labels)
         if values:
             read = [f"{c}={names[j]}" for c, j in idx.items()]
             if "label" in idx:  # the labels have their column: reading only the named ones leaves this out knowingly
@@ -523,7 +543,7 @@ def _columns_to_set(
     if table.num_rows == 0:
         raise DataError("file has a header but no rows", path=path, expected="at least one example")
     spec = get_spec(kind)
-    escaped = opts.formula_escaped and written_escaped(table.column(i) for i in idx.values())
+    escaped = opts.formula_escaped and written_escaped(table.columns)  # every column, as the preview reads them
     cols: dict[str, Any] = {}
     for c in spec.columns:
         if c == spec.gold_column:
