@@ -111,8 +111,6 @@ class LabelGold(GoldType):
             return None
         if isinstance(value, bool):  # BoolQ's true/false, as JSON spells them
             return "true" if value else "false"
-        if isinstance(value, float) and value.is_integer() and abs(value) < 2 ** 53:
-            value = int(value)  # 1.0: pandas writes a class column holding a NaN as floats
         if not isinstance(value, (str, int)):
             scored = isinstance(value, float)  # a score: the data is regression, read as classes
             raise self._bad(f"label {value!r} is not a string or integer", "a label name" + (

@@ -64,6 +64,8 @@ def test_quotes_the_whole_file_does_not_explain_stay_text(tmp_path: Path) -> Non
     quotes = [f'"Quote number {i} here"' for i in range(12)]
     es = load_examples(_write(tmp_path / "q.tsv", "\n".join(quotes) + "\n"))
     assert [r["text"] for r in _rows(es)] == quotes
+    es = load_examples(_write(tmp_path / "q2.tsv", "\t\n".join(quotes) + "\t\n"))  # an empty label column
+    assert [r["text"] for r in _rows(es)] == quotes
     rows = [f'"Quote ""{i}"""\tneg' for i in range(600)]
     rows[550] = '"He said "no" to me"\tpos'
     rows[560] = '"unbalanced start of a quote\tneg'
@@ -156,11 +158,13 @@ def test_a_named_header_over_rows_mapped_by_position_is_still_a_header(tmp_path:
     assert len(es.dataset) == 8 and es.labels == ["World", "Sports"]
 
 
-def test_jsonl_takes_the_key_most_records_have(tmp_path: Path) -> None:
-    lines = [json.dumps({"text": f"t{i}", "sentiment": ("pos", "neg")[i % 2]}) for i in range(6)]
-    lines.append(json.dumps({"text": "t6", "sentiment": "pos", "label": "reviewed"}))
+def test_jsonl_keys_of_a_partly_labelled_file(tmp_path: Path) -> None:
+    # "label" on one record of five, "topic" (also a label word) on all: the labels are "label"'s
+    lines = [json.dumps({"text": "review 0", "topic": "books", "label": "pos"})] + [
+        json.dumps({"text": f"review {i}", "topic": "books"}) for i in range(1, 5)]
     es = load_examples(_write(tmp_path / "s.jsonl", "\n".join(lines) + "\n"))
-    assert es.labels == ["pos", "neg"] and es.kind == "sentence"
+    assert [r["label"] for r in _rows(es)] == ["pos", None, None, None, None]
+    assert preview(tmp_path / "s.jsonl").suggested_columns["label"] == "label"
     stray = [json.dumps({"text": f"t{i}", "label": "a"}) for i in range(5)] + [
         json.dumps({"text": "t5", "label": "b", "hypothesis": "h"})]
     es = load_examples(_write(tmp_path / "p.jsonl", "\n".join(stray) + "\n"))
@@ -170,6 +174,24 @@ def test_jsonl_takes_the_key_most_records_have(tmp_path: Path) -> None:
 def test_spaces_around_a_label_in_a_table_are_layout(tmp_path: Path) -> None:
     es = load_examples(_write(tmp_path / "s.csv", "text, label\ngood movie, pos\nbad, neg\n"))
     assert es.labels == ["pos", "neg"]
+    # only ASCII spaces: a no-break or ideographic space is the label's own
+    es = load_examples(_write(tmp_path / "n.tsv", "text\tlabel\na\tpos\u00a0\nb\t\u3000x\n"))
+    assert es.labels == ["pos\u00a0", "\u3000x"]
+
+
+def test_old_mac_line_ends_preview_as_they_load(tmp_path: Path) -> None:
+    path = _write(tmp_path / "m.csv", "text;label\rgood, really good;pos\rbad, so bad;neg\rfine;pos\r")
+    assert [r["label"] for r in _rows(load_examples(path))] == ["pos", "neg", "pos"]
+    shown = preview(path)
+    assert shown.columns == ["text", "label"] and shown.has_header and shown.rows[0] == ["good, really good", "pos"]
+
+
+def test_hash_tokens_with_features_and_files_of_hash_lines(tmp_path: Path) -> None:
+    feats = "# PUNCT PunctType=Hash\nfun NOUN Number=Sing\n"
+    es = load_examples(_write(tmp_path / "f.conll", feats), columns={"tokens": 0, "tags": 1})
+    assert _rows(es)[0]["tokens"] == ["#", "fun"]
+    only = "# B-X\n\n# O\n"
+    assert [r["tokens"] for r in _rows(load_examples(_write(tmp_path / "o.conll", only)))] == [["#"], ["#"]]
 
 
 def test_jsonl_keys_come_from_the_first_records_not_the_first_alone(tmp_path: Path) -> None:
@@ -182,8 +204,12 @@ def test_jsonl_keys_come_from_the_first_records_not_the_first_alone(tmp_path: Pa
 def test_excel_trailing_columns_and_a_pandas_index_are_not_data(tmp_path: Path) -> None:
     es = load_examples(_write(tmp_path / "e.csv", "\ufefftext,label,,\r\nhello,pos,,\r\nbye,neg,,\r\n"))
     assert _rows(es) == [{"text": "hello", "label": "pos"}, {"text": "bye", "label": "neg"}]
-    es = load_examples(_write(tmp_path / "p.csv", ",text,label\n0,hello,pos\n1,bye,neg\n"))
-    assert _rows(es) == [{"text": "hello", "label": "pos"}, {"text": "bye", "label": "neg"}]
+    indexed = ",text,label\n" + "".join(f"{i},text {i},{('pos', 'neg')[i % 2]}\n" for i in range(12))
+    es = load_examples(_write(tmp_path / "p.csv", indexed))
+    assert _rows(es)[:2] == [{"text": "text 0", "label": "pos"}, {"text": "text 1", "label": "neg"}]
+    # three rows numbered 0, 1, 2 may as well be labels: refused, as before
+    with pytest.raises(DataError, match="column 0 has no name"):
+        load_examples(_write(tmp_path / "s.csv", ",text\n0,awful movie\n1,okay movie\n2,great movie\n"))
     # an unnamed column holding words, or 0/1 labels, is still refused: it would be left out
     with pytest.raises(DataError, match="column 2 has no name"):
         load_examples(_write(tmp_path / "w.csv", "text,label,\nhello,pos,keep me\nbye,neg,me too\n"))
@@ -191,13 +217,16 @@ def test_excel_trailing_columns_and_a_pandas_index_are_not_data(tmp_path: Path) 
         load_examples(_write(tmp_path / "l.csv", ",text\n" + "".join(f"{i % 2},text {i}\n" for i in range(6))))
 
 
-def test_booleans_and_whole_floats_read_as_class_names(tmp_path: Path) -> None:
+def test_booleans_read_as_class_names_and_float_scores_say_regression(tmp_path: Path) -> None:
     es = load_examples(_write(tmp_path / "b.jsonl", '{"text": "a", "label": true}\n{"text": "b", "label": false}\n'))
     assert [r["label"] for r in _rows(es)] == ["true", "false"]
-    es = load_examples(_write(tmp_path / "f.jsonl", '{"text": "a", "label": 1.0}\n{"text": "b", "label": 0}\n'))
-    assert [r["label"] for r in _rows(es)] == ["1", "0"]
+    # bertstudio's own regression export holds whole scores as 4.0: never classes "4" and "1"
+    scores = from_records("regression", [{"text": "a", "text_pair": "b", "label": 4.0},
+                                         {"text": "c", "text_pair": "d", "label": 1.0}])
+    save_examples(scores, tmp_path / "r.jsonl")
     with pytest.raises(DataError, match="regression data"):
-        load_examples(_write(tmp_path / "g.jsonl", '{"text": "a", "label": 0.5}\n'))
+        load_examples(tmp_path / "r.jsonl")
+    assert _rows(load_examples(tmp_path / "r.jsonl", kind="regression")) == _rows(scores)
 
 
 def test_numeric_tags_are_refused_in_words(tmp_path: Path) -> None:
@@ -224,3 +253,25 @@ def test_the_cli_takes_the_kind_from_the_mapping(tmp_path: Path, capsys) -> None
                  "--model", "/nonexistent/model", "--out", str(tmp_path / "run")])
     err = capsys.readouterr().err.strip().splitlines()[-1]
     assert code == 2 and "lacks text_pair" not in err and "/nonexistent/model" in err
+
+
+def test_a_big_quoted_tsv_is_checked_where_its_quotes_are(tmp_path: Path, monkeypatch) -> None:
+    # past the size read whole, the lines holding a quote are read: an unclosed quote in the middle
+    # merged two rows when only the head and tail were checked
+    from bertstudio.data.formats import table
+
+    monkeypatch.setattr(table, "FULL_CHECK_CHARS", 1000)
+    rows = ['"He said ""hi"" twice"\tpos'] + [f"plain row {i}\tneg" for i in range(1200)]
+    rows[700] = '"Hi there, he began\tpos'
+    rows[701] = 'and she said" nothing\tneg'
+    es = load_examples(_write(tmp_path / "big.tsv", "text\tlabel\n" + "\n".join(rows) + "\n"))
+    assert len(es.dataset) == 1201 and es.dataset[700]["text"] == '"Hi there, he began'
+    ok = rows[:700] + rows[702:]
+    es = load_examples(_write(tmp_path / "ok.tsv", "text\tlabel\n" + "\n".join(ok) + "\n"))
+    assert len(es.dataset) == 1199 and es.dataset[0]["text"] == 'He said "hi" twice'
+
+
+def test_a_tab_separated_csv_guesses_quoting_as_a_tsv_does(tmp_path: Path) -> None:
+    rows = [f"plain row {i}\tneg" for i in range(600)] + ['"quoted start" and more\tpos']
+    es = load_examples(_write(tmp_path / "t.csv", "sentence\tlabel\n" + "\n".join(rows) + "\n"))
+    assert len(es.dataset) == 601 and es.dataset[600]["text"] == '"quoted start" and more'

@@ -6,8 +6,8 @@ line-accurate errors (``datasets`` only has per-dataset loading scripts).
 CoNLL column files: one token per line, whitespace-separated columns (token
 first, tag last by default), blank lines and ``-DOCSTART-`` lines end a
 sentence; a line before a sentence that starts with a lone ``#`` and is not a
-token line of the file's shape, or holds a ``key=value`` (MultiCoNER's ``# id ...
-domain=en``), is a comment, skipped. A file with a single column is unlabelled (tags None). Tags in IOB1
+token line of the file's shape, or holds a lone ``=`` or a ``key=value`` tag
+(MultiCoNER's ``# id ... domain=en``), is a comment, skipped. A file with a single column is unlabelled (tags None). Tags in IOB1
 (I- opens an entity) are converted to BIO; ``tag_scheme`` says which:
 "auto" (detect), "iob1" (convert), "bio" (keep as is; with ``strict_bio`` an
 I-X that continues nothing is an error), "none" (plain tags such as POS).
@@ -53,18 +53,35 @@ def _fields(line: str) -> list[str]:
     return _SPLIT.split(line.strip(" \t")) if line.strip(" \t") else []
 
 
-def _comment_test(text: str) -> Any:
-    """Which lines before a sentence are comments, not tokens: a lone ``#`` first, then either
-    another column count than the token lines or a ``key=value`` (MultiCoNER's ``# id 1f2c
-    domain=en``, CoNLL-U style ``# sent_id = 3``). A hashtag (``#tbt``), a ``#`` token tagged
-    ``#`` (Penn Treebank) or ``SYM`` stays a token. None when no line starts with ``#``."""
+def _comment_test(text: str, tag_col: int | None) -> Any:
+    """Which lines before a sentence are comments, not tokens: a lone ``#`` first, then another
+    column count than the token lines, a lone ``=`` (``# sent_id = 3``) or a ``key=value`` in the
+    tag column that no token line's tag has (MultiCoNER's ``# id 1f2c domain=en``). A hashtag
+    (``#tbt``), a ``#`` token tagged ``#`` (Penn Treebank), ``SYM`` or with a feature column
+    (``# PUNCT PunctType=Hash``) stays a token. None when no line starts with ``#``, or every
+    line does (a file of hashtags)."""
     if not (text.startswith("#") or "\n#" in text):
         return None
-    ncols = next((len(f) for _n, line in _lines(text)
-                  if (f := _fields(line)) and not f[0].startswith("#") and f[0] != "-DOCSTART-"), None)
+    ncols: int | None = None
+    tag_equals = False  # a token line's tag holds "=": then "=" there says nothing
+    g = tag_col if tag_col is not None else -1
+    for _n, line in _lines(text):
+        fields = _fields(line)
+        if not fields or fields[0] == "#" or fields[0] == "-DOCSTART-":
+            continue
+        ncols = ncols or len(fields)
+        if len(fields) == ncols and -ncols <= g < ncols and "=" in fields[g]:
+            tag_equals = True
+            break
+    if ncols is None:
+        return None
 
     def is_comment(fields: list[str]) -> bool:
-        return fields[0] == "#" and (len(fields) != ncols or any("=" in f for f in fields[1:]))
+        if fields[0] != "#":
+            return False
+        if len(fields) != ncols or "=" in fields[1:]:
+            return True
+        return not tag_equals and -ncols <= g < ncols and "=" in fields[g]
 
     return is_comment
 
@@ -74,7 +91,7 @@ def _sentences_conll(text: str, path: Any, token_col: int, tag_col: int | None) 
     tags: list[str] = []
     start = 0
     ncols: int | None = None
-    is_comment = _comment_test(text)
+    is_comment = _comment_test(text, tag_col)
     for n, line in _lines(text):
         fields = _fields(line)
         if not fields or fields[0] == "-DOCSTART-":

@@ -29,18 +29,22 @@ _JSONL_ALIASES = {"tags": ("ner_tags", "pos_tags", "upos")}
 
 def _suggest(keys: Sequence[str] | Mapping[str, int]) -> tuple[str, dict[str, str]]:
     """(kind, column -> key) for records with these keys: the first kind (most inputs first)
-    whose every input column is there under its own name or a usual alias. ``keys`` may count
-    the records holding each key: a column then takes the alias most records have (the usual
-    order breaks ties), so one stray "label" among "sentiment" records does not win."""
+    whose every input column is there under its own name or a usual alias. Its own name wins
+    (a partly labelled file holds "label" in fewer records than a "topic" it also has); among
+    aliases, the one most records have. ``keys`` may count the records holding each key; an
+    input most records lack (a "hypothesis" in one record of six) makes no kind."""
     counts = keys if isinstance(keys, Mapping) else dict.fromkeys(keys, 1)
     low = {k.lower(): k for k in counts}
     most = max(counts.values(), default=0)
     for spec in sorted(KIND_SPECS.values(), key=lambda s: -len(s.inputs)):  # stable: registration order
         mapping: dict[str, str] = {}
         for col in spec.columns:
-            aliases = [low[a] for a in (col, *ALIASES.get(col, ()), *_JSONL_ALIASES.get(col, ()))
+            if col in low and low[col] not in mapping.values():
+                mapping[col] = low[col]
+                continue
+            aliases = [low[a] for a in (*ALIASES.get(col, ()), *_JSONL_ALIASES.get(col, ()))
                        if a in low and low[a] not in mapping.values()]
-            if aliases:
+            if aliases:  # the alias most records have ("category" over a "class" in one record)
                 mapping[col] = max(aliases, key=lambda k: counts[k])  # max keeps the first of equals
         # an input most records lack (a "hypothesis" in one record of six) makes no pair set
         if all(c in mapping and 2 * counts[mapping[c]] >= most for c in spec.inputs):
@@ -53,7 +57,7 @@ SUGGEST_RECORDS = 50  # records whose keys the guess of the mapping reads (the i
 
 def key_counts(records: Sequence[dict[str, Any]]) -> dict[str, int]:
     """How many of ``records`` hold each key, in order of appearance: what the mapping is guessed
-    from. The first record alone lost every label when it had none yet."""
+    from (the first record alone lost every label when it had none yet)."""
     counts: dict[str, int] = {}
     for rec in records:
         for key in rec:

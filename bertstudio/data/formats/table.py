@@ -141,7 +141,8 @@ def _first_record(text: str, opts: TableOptions) -> tuple[int, list[str]]:
 _NUMBER = re.compile(r"\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*")
 SNIFF_ROWS = 200  # records after the first that the header guess reads
 SNIFF_LINES = 500  # lines of a file's head that the delimiter and quoting guesses read
-FULL_CHECK_CHARS = 16 << 20  # a quoted TSV up to this size is checked whole (half a second), beyond by head and tail
+FULL_CHECK_CHARS = 16 << 20  # a quoted TSV up to this size is checked whole (half a second), beyond by its quoted lines
+_QUOTE_LINES = re.compile(r'^[^\n]*"[^\n]*$', re.MULTILINE)
 QUOTED_FIELD = re.compile(r'"(?:[^"]|"")*"')  # one field in standard CSV quoting, quotes and all
 _OTHER_DELIMITERS = {",": ("\t", ";"), "\t": (",", ";")}
 
@@ -162,9 +163,9 @@ def sniff_layout(text: str, delimiter: str, quoting: bool, *, whole: bool,
       Unicode Text exports: ``"He said ""hi"" twice"``) is read with quoting when nothing else
       explains it: a quoted field holds a doubled quote, or a quoted tab or line break that
       only quoting makes consistent, or every field of a table of two or more columns is
-      quoted; what the head says is checked on the whole file (``full``: its text; head and
-      tail of one past :data:`FULL_CHECK_CHARS`), whose every quote must then read as CSV
-      quoting. GLUE's own TSVs (lone quotes in text) go
+      quoted; what the head says is checked on the whole file (``full``: its text; of one past
+      :data:`FULL_CHECK_CHARS`, the lines that hold a quote), whose every quote must then read
+      as CSV quoting. GLUE's own TSVs (lone quotes in text) go
       through their presets with quoting off, and so does a TSV whose quotes read the same
       either way.
     """
@@ -180,18 +181,21 @@ def sniff_layout(text: str, delimiter: str, quoting: bool, *, whole: bool,
                 widths = {len(f) for _line, f in _quiet_records("\n".join(body), other, other != "\t" or quoting)}
                 if len(widths) == 1 and min(widths) >= 2:
                     delimiter = other
-                    quoting = quoting if other == "\t" else True
+                    quoting = other != "\t"  # a tab-separated .csv gets a TSV's quoting guess below
                     break
     if delimiter == "\t" and not quoting:
         quoting = _tsv_quoted(body, whole and len(split) <= SNIFF_LINES)
         if quoting and full is not None and not (whole and len(split) <= SNIFF_LINES):
             # a quote past the sampled lines that is no CSV quoting ("He said "no" to me") would
             # merge rows: the whole file must agree, else its quotes are text, as before. Python's
-            # csv reads ~30 MB/s: past FULL_CHECK_CHARS, its head and its tail are what agree
+            # csv reads ~30 MB/s: past FULL_CHECK_CHARS, when no quoted field spans lines in the
+            # head, the lines that hold a quote are the ones that can disagree, so they are read
             text = full()
-            everything = text.split("\n")
-            if len(text) > FULL_CHECK_CHARS:
-                everything = everything[:SNIFF_LINES] + everything[-SNIFF_LINES:]
+            spans = len({len(ln.split("\t")) for ln in body}) != 1  # quoted tabs or line breaks seen
+            if len(text) > FULL_CHECK_CHARS and not spans:
+                everything = body[:1] + _QUOTE_LINES.findall(text)
+            else:
+                everything = text.split("\n")
             quoting = _tsv_quoted([ln[:-1] if ln.endswith("\r") else ln for ln in everything if ln.strip()], True)
     return delimiter, quoting
 
@@ -232,7 +236,8 @@ def _tsv_quoted(lines: list[str], whole: bool) -> bool:
         return True  # quoted tabs or line breaks: only quoting reads every row alike
     if any(QUOTED_FIELD.fullmatch(f) and '""' in f[1:-1] for f in opened):
         return True
-    return len(plain[0]) >= 2 and all(QUOTED_FIELD.fullmatch(f) for row in plain for f in row if f)
+    # QUOTE_ALL quotes empty fields too: an empty label beside a quoted quotation is no quoting
+    return len(plain[0]) >= 2 and all(QUOTED_FIELD.fullmatch(f) for row in plain for f in row)
 
 
 def sniff_header(records: Sequence[Sequence[str]], *, text_at: int | None = None) -> bool:
@@ -447,9 +452,9 @@ def _refuse_unnamed_data_column(names: Sequence[str], idx: Mapping[str, int], te
     rows = [fields for _line, fields in _take_records(text, opts, SNIFF_ROWS + 1)[1:]] if unnamed else []
     for i in unnamed:
         values = [fields[i].strip() for fields in rows if len(fields) > i and fields[i].strip()]
-        if i == 0 and len(values) == len(rows) and all(v.isdigit() for v in values) \
-                and all(int(a) < int(b) for a, b in zip(values, values[1:])):
-            continue  # the row numbers pandas' to_csv() writes first, under no name (rising, unlike labels)
+        if i == 0 and len(values) == len(rows) >= 10 and all(v.isdigit() for v in values) \
+                and all(int(b) == int(a) + 1 for a, b in zip(values, values[1:])):
+            continue  # the row numbers pandas' to_csv() writes first, under no name (0, 1, 2, ... unlike labels)
         if values:
             read = [f"{c}={names[j]}" for c, j in idx.items()]
             if "label" in idx:  # the labels have their column: reading only the named ones leaves this out knowingly
@@ -572,7 +577,8 @@ def _columns_to_set(
         if escaped:
             lab = unescape_column(lab)
         # "text, label" over "good movie, pos": the space after a comma is layout, not the label's
-        lab = pc.utf8_trim_whitespace(lab) if not spec.gold.numeric else lab
+        # (ASCII spaces only: a no-break or ideographic space is the label's own)
+        lab = pc.utf8_trim(lab, " ") if not spec.gold.numeric else lab
         lab = pc.if_else(pc.equal(lab, ""), pa.scalar(None, pa.string()), lab)
     else:
         lab = pa.nulls(table.num_rows, pa.string())
