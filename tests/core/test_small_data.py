@@ -83,6 +83,33 @@ def test_the_embedding_head_starts_from_the_frozen_encoders_logistic_regression(
     assert accuracy >= 0.9
 
 
+def test_a_pair_score_head_starts_from_the_cosine_of_unit_vectors() -> None:
+    """A ridge over (u, v, |u-v|, u*v) of 30 pairs in 64 dimensions does not find the cosine the
+    scores follow; the cosine-started head gives it back (and is the cosine's scaled sum)."""
+    from bertstudio.train.probe import fit_cosine_ridge, fit_ridge
+    from bertstudio.tasks.embedding import pair_features
+
+    rng = np.random.default_rng(0)
+    dim = 64
+
+    def unit(a: np.ndarray) -> np.ndarray:
+        return a / np.linalg.norm(a, axis=1, keepdims=True)
+
+    def pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
+        u = unit(rng.normal(size=(n, dim)))
+        v = unit(u + rng.normal(scale=rng.uniform(0.2, 2.0, size=(n, 1)), size=(n, dim)))
+        cos = (u * v).sum(1)
+        return pair_features(u, v), 5 * cos - 0.5 + rng.normal(scale=0.1, size=n)
+
+    X, y = pairs(30)
+    Xt, yt = pairs(400)
+    head = fit_cosine_ridge(X, y, dim)
+    plain = fit_ridge(X, y)
+    score = np.corrcoef(head.predict_proba(Xt)[:, 0], yt)[0, 1]
+    assert score > 0.95 and score > np.corrcoef(plain.predict_proba(Xt)[:, 0], yt)[0, 1] + 0.05
+    assert fit_cosine_ridge(X[:1], y[:1], dim) is None
+
+
 def test_setfit_is_a_run_method_its_phase_shows_progress(tiny, tmp_path, one_thread):
     events = []
     records = sentiment_records(16)
