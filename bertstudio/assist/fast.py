@@ -31,6 +31,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from bertstudio.assist.heads import LinearHead, fit_logistic, fit_ridge, fit_with_prior, top2_margin
+from bertstudio.train.probe import fit_cosine_ridge
 
 SELF_TRAIN_FRACTION = 0.4
 SELF_TRAIN_C = 0.3
@@ -131,8 +132,15 @@ def fit_classifier(X: np.ndarray, y: np.ndarray, num_classes: int, prior: Linear
     return fit_logistic(X, y, num_classes)
 
 
-def regression_scores(X: np.ndarray, y: Sequence[float], rows: Sequence[int], version: int = 0) -> Scores | None:
-    head = fit_ridge(X[list(rows)], np.asarray(y, dtype=np.float64))
+def regression_scores(X: np.ndarray, y: Sequence[float], rows: Sequence[int], version: int = 0, *,
+                      pairs: bool = False) -> Scores | None:
+    """The fast head for scores: a ridge regression; for pairs (``X`` the siamese features) of
+    unit vectors, started from their cosine (train/probe.fit_cosine_ridge: a plain ridge missed
+    the cosine a sentence-transformer scores pairs by, 0.82-0.88 against 0.90 on STS-B)."""
+    Xr, target = X[list(rows)], np.asarray(y, dtype=np.float64)
+    dim = X.shape[1] // 4
+    unit = pairs and len(Xr) > 0 and bool(np.allclose(np.linalg.norm(Xr[:, :dim], axis=1), 1.0, atol=1e-3))
+    head = fit_cosine_ridge(Xr, target, dim) if unit else fit_ridge(Xr, target)
     if head is None:
         return None
     pred = head.predict_proba(X)

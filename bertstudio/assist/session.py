@@ -464,7 +464,8 @@ class AssistantState(TrainerJobs, ShownModel):
     def _fit_fast(self, pool: PoolData, rows: list[int], values: list[Any], version: int) -> Scores | None:
         spec, labels = self.spec, self._labels
         if spec.head == "ridge":
-            return F.regression_scores(pool.features, [float(v) for v in values], rows, version) if rows else None
+            return F.regression_scores(pool.features, [float(v) for v in values], rows, version,
+                                       pairs=pool.pairs is not None) if rows else None
         index = {n: i for i, n in enumerate(labels)}
         if spec.head == "token":
             keep = [(r, v) for r, v in zip(rows, values) if all(t in index for t in v)]

@@ -34,13 +34,13 @@ import logging
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable
 
 import numpy as np
 import torch
 
 from bertstudio.assist.encoder import Cancelled, SentenceEncoder, check_cancel
-from bertstudio.assist.heads import LinearHead, fit_logistic, fit_ridge
+from bertstudio.assist.heads import LinearHead, fit_logistic
 from bertstudio.assist.kinds import spec_for
 from bertstudio.train import small_data
 from bertstudio.train.setfit_phase import contrastive_body, setfit_available, setfit_steps
@@ -263,10 +263,6 @@ def train_strong(request: StrongRequest, *, counts: dict[str, int], progress: St
             model = train_finetune(request, progress=progress, cancel=cancel, passes=passes)
     model.reason = reason
     return model
-
-
-def regression_head(X: np.ndarray, y: Sequence[float]) -> LinearHead | None:
-    return fit_ridge(X, np.asarray(y, dtype=np.float64))
 
 
 # --- saving and restoring the latest strong model ----------------------------------------------

@@ -135,3 +135,28 @@ def test_the_strong_model_is_shown_unless_the_audit_set_shows_it_worse():
     assert not strong_is_worse(*pairs(6, 1))  # 8/128 = 0.0625
     assert strong_is_worse(*pairs(7, 1))  # 9/256 = 0.035
     assert not strong_is_worse(*pairs(3, 3)) and not strong_is_worse(*pairs(0, 5))
+
+
+def test_the_fast_score_head_of_unit_vector_pairs_starts_from_their_cosine():
+    """The assistant's fast model for scored pairs: a plain ridge over the siamese features of 30
+    pairs misses the cosine the scores follow; the pair head finds it (and a single-text set, or
+    vectors that are not unit length, keep the ridge)."""
+    from bertstudio.assist import fast as F
+
+    rng = np.random.default_rng(1)
+    dim, n = 64, 200
+    u = rng.normal(size=(n, dim))
+    u /= np.linalg.norm(u, axis=1, keepdims=True)
+    v = u + rng.normal(scale=rng.uniform(0.2, 2.0, size=(n, 1)), size=(n, dim))
+    v /= np.linalg.norm(v, axis=1, keepdims=True)
+    y = 5 * (u * v).sum(1) + rng.normal(scale=0.1, size=n)
+    X = pair_features(u, v)
+    rows = list(range(30))
+    rest = np.arange(30, n)
+    paired = F.regression_scores(X, y[rows], rows, pairs=True)
+    plain = F.regression_scores(X, y[rows], rows)
+    r_pair = np.corrcoef(paired.probs[rest, 0], y[rest])[0, 1]
+    r_plain = np.corrcoef(plain.probs[rest, 0], y[rest])[0, 1]
+    assert r_pair > 0.95 and r_pair > r_plain + 0.05
+    scaled = F.regression_scores(X * 2, y[rows], rows, pairs=True)  # not unit vectors: the ridge
+    assert np.allclose(scaled.probs, F.regression_scores(X * 2, y[rows], rows).probs)
