@@ -137,20 +137,39 @@ def _refuse_unread_data(config: "Any") -> None:
                           expected="--hold-out or evaluation data, not both")
 
 
-def _kind_of_mapping(columns: dict[str, Any] | None, guessed: str | None) -> str | None:
+def _kind_of_mapping(columns: dict[str, Any] | None, found: Any) -> str | None:
     """The task kind a --columns mapping reads, where it says one: the guess from the file's
     header ("pair" for a 3-column table of unknown names) lost to text=...,label=... and said
-    "column mapping lacks text_pair"; None when the mapping names no input."""
+    "column mapping lacks text_pair"; None when the mapping names no input. ``found``: the
+    file's preview. Two texts and a label of decimal numbers read as scores (regression), not
+    as a class per number."""
     from bertstudio.data.kinds import KIND_SPECS
 
     if not columns:
         return None
+    guessed = found.suggested_kind
     given = set(columns)
     fits = [name for name, spec in KIND_SPECS.items()
             if set(spec.inputs) <= given and given <= set(spec.columns)]
     if guessed in fits:
         return guessed
+    if "text_pair" in given and "regression" in fits and _decimal_scores(columns.get("label"), found):
+        return "regression"
     return min(fits, key=lambda name: len(KIND_SPECS[name].columns), default=None) if fits else None
+
+
+def _decimal_scores(column: Any, found: Any) -> bool:
+    """Whether the preview's ``column`` (a header name or a position) holds numbers, some with a
+    fraction (3.8, 0.5): scores."""
+    if column is None:
+        return False
+    try:
+        at = int(column) if str(column).lstrip("-").isdigit() else list(found.columns).index(column)
+        values = [row[at].strip() for row in found.rows if len(row) > abs(at) and row[at].strip()]
+        numbers = [float(v) for v in values]
+    except (ValueError, IndexError):
+        return False
+    return bool(numbers) and any(not n.is_integer() for n in numbers)
 
 
 def _config_from(base: dict[str, Any]) -> "Any":
@@ -169,7 +188,7 @@ def _config_from(base: dict[str, Any]) -> "Any":
         from bertstudio.data.io import preview
 
         found = preview(base["train_file"], fmt=base.get("data_format", "auto"))
-        base["task"] = _kind_of_mapping(base.get("columns"), found.suggested_kind) or found.suggested_kind or "sentence"
+        base["task"] = _kind_of_mapping(base.get("columns"), found) or found.suggested_kind or "sentence"
         if found.preset and not base.get("glue_task"):
             base["glue_task"] = found.preset
     return TrainConfig.from_dict(base)

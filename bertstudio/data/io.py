@@ -284,8 +284,6 @@ def preview(path: str | os.PathLike[str], *, fmt: str = "auto", n: int = 50, hea
         raise ConfigError(f"unknown format {fmt!r}", path=path, expected="auto | " + " | ".join(FORMATS))
     # csv/tsv/jsonl/glue show their first megabyte: a 1 GB file was read whole, twice, on the GUI thread
     raw = read_bytes(path, head=None if fmt in ("conll", "conllu", "squad") else (1 << 20) + 1)
-    if b"\n" not in raw and b"\r" in raw:  # classic Mac OS line ends, as the table reader turns them
-        raw = raw.replace(b"\r", b"\n")
     head = raw[: 1 << 20]
     if len(raw) > len(head):  # cut after the last whole line: never inside a character
         cut = head.rfind(b"\n") + 1

@@ -81,6 +81,10 @@ def label_op_problem(op: dict[str, Any]) -> str | None:
             return problem
     if op["op"] in ("add_label", "set_color") and not (isinstance(op.get("color"), str) and COLOR.match(op["color"])):
         return f"colour {op.get('color')!r} is not #rrggbb"
+    index = op.get("index")
+    if op["op"] == "add_label" and index is not None and (isinstance(index, bool) or not isinstance(index, int)
+                                                          or not 0 <= index <= MAX_PROJECT_LABELS):
+        return f"index {index!r} is not a place in the label set"
     return None
 
 
@@ -114,7 +118,9 @@ def apply_label_op(labels: list[dict[str, Any]], op: dict[str, Any]) -> None:
     names = [item["name"] for item in labels]
     what = op["op"]
     if what == "add_label" and op["name"] not in names:
-        labels.append({"name": op["name"], "color": op["color"]})
+        at = op.get("index")
+        labels.insert(at if isinstance(at, int) and 0 <= at <= len(labels) else len(labels),
+                      {"name": op["name"], "color": op["color"]})
     elif what == "rename_label" and op["old"] in names and op["new"] not in names:
         labels[names.index(op["old"])]["name"] = op["new"]
     elif what == "set_color" and op["name"] in names:
@@ -140,12 +146,17 @@ class LabelSetOps:
     def label_colors(self) -> dict[str, str]:
         return {item["name"]: item["color"] for item in self._meta["labels"]}
 
-    def add_label(self, name: str, color: str | None = None) -> None:
-        """Append a label (its id is the next one); ``color`` is ``#rrggbb`` (default: the palette)."""
+    def add_label(self, name: str, color: str | None = None, *, index: int | None = None) -> None:
+        """Append a label (its id is the next one), or put it at ``index`` (undoing a removal puts
+        the label back where it was: its number key and model id); ``color`` is ``#rrggbb``
+        (default: the palette)."""
         self._label_kind_check("add a label")
         check_label_names(self.labels + [name], self.folder)
         color = check_color(color or default_color(len(self.labels)), self.folder)
-        self._label_op({"op": "add_label", "name": name, "color": color})
+        op: dict[str, Any] = {"op": "add_label", "name": name, "color": color}
+        if index is not None and 0 <= index < len(self.labels):
+            op["index"] = int(index)
+        self._label_op(op)
 
     def rename_label(self, old: str, new: str) -> None:
         """Rename a label everywhere: the label set and every gold value that uses it (journaled)."""

@@ -308,6 +308,8 @@ class DataPage(QWidget):
     def _refilter(self) -> None:
         if self._filter_stale and self._full is not None:
             self.apply_filters()
+            if self.session.current_split == self.split:  # the row looked at stays selected, if still listed
+                self._on_current_example_changed(self.split, self.session.current_row)
 
     def _on_labels_changed(self) -> None:
         self.model.set_colours(self.session.label_colours())

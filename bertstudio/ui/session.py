@@ -189,9 +189,10 @@ class ProjectSession(QObject):
         from bertstudio.ui.undo import RemoveLabelCommand
 
         color = self.project.label_colors.get(name, "")
+        index = self.project.labels.index(name) if name in self.project.labels else len(self.project.labels)
         with self.labels_by_undo():
             self.project.remove_label(name)
-        self.undo_stack.push(RemoveLabelCommand(self, name, color, self.tr("Remove label {a}").format(a=name)))
+        self.undo_stack.push(RemoveLabelCommand(self, name, color, index, self.tr("Remove label {a}").format(a=name)))
 
     def _on_import_event(self, event: dict[str, Any]) -> None:
         split = str(event["split"])

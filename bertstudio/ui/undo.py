@@ -96,13 +96,13 @@ class RenameLabelCommand(QUndoCommand):
 
 class RemoveLabelCommand(QUndoCommand):
     """A label no row uses, removed; pushed after the removal (the first redo does nothing).
-    Undo adds it back (last, in its colour). The gold edits below it on the stack may hold
+    Undo adds it back where it was (its number key and id), in its colour. The gold edits below it on the stack may hold
     the name; the stack undoes this first, so they find it again (a drive lost its whole
     undo history to removing a label it had just added)."""
 
-    def __init__(self, session: ProjectSession, name: str, color: str, text: str) -> None:
+    def __init__(self, session: ProjectSession, name: str, color: str, index: int, text: str) -> None:
         super().__init__(text)
-        self._session, self._name, self._color = session, name, color
+        self._session, self._name, self._color, self._index = session, name, color, index
         self._pushed = True
 
     def redo(self) -> None:
@@ -112,7 +112,7 @@ class RemoveLabelCommand(QUndoCommand):
         self._change(lambda project: project.remove_label(self._name))
 
     def undo(self) -> None:
-        self._change(lambda project: project.add_label(self._name, self._color))
+        self._change(lambda project: project.add_label(self._name, self._color, index=self._index))
 
     def _change(self, edit: Any) -> None:
         try:

@@ -158,5 +158,10 @@ def test_the_fast_score_head_of_unit_vector_pairs_starts_from_their_cosine():
     r_pair = np.corrcoef(paired.probs[rest, 0], y[rest])[0, 1]
     r_plain = np.corrcoef(plain.probs[rest, 0], y[rest])[0, 1]
     assert r_pair > 0.95 and r_pair > r_plain + 0.05
+    # two labelled pairs whose cosines are close: a least-squares line through both put the other
+    # pairs at 68 and -104 on a 0-5 scale; the shrunk scale keeps them near the labels
+    close = np.argsort(np.abs((u * v).sum(1) - 0.5))[:2]
+    first = F.regression_scores(X, np.array([1.0, 4.0]), list(close), pairs=True)
+    assert np.all((first.probs > -1.0) & (first.probs < 6.0))
     scaled = F.regression_scores(X * 2, y[rows], rows, pairs=True)  # not unit vectors: the ridge
     assert np.allclose(scaled.probs, F.regression_scores(X * 2, y[rows], rows).probs)

@@ -275,3 +275,21 @@ def test_a_tab_separated_csv_guesses_quoting_as_a_tsv_does(tmp_path: Path) -> No
     rows = [f"plain row {i}\tneg" for i in range(600)] + ['"quoted start" and more\tpos']
     es = load_examples(_write(tmp_path / "t.csv", "sentence\tlabel\n" + "\n".join(rows) + "\n"))
     assert len(es.dataset) == 601 and es.dataset[600]["text"] == '"quoted start" and more'
+
+
+def test_the_cli_reads_two_texts_and_decimal_scores_as_regression(tmp_path: Path) -> None:
+    from bertstudio.cli import _config_from
+
+    path = _write(tmp_path / "s.csv", "sent1,sent2,score\na man,a person,3.8\nthe cat,a dog,0.5\nx y,x z,2.0\n")
+    config = _config_from({"train_file": str(path), "columns": {"text": "sent1", "text_pair": "sent2", "label": "score"}})
+    assert config.task == "regression"
+    classes = _write(tmp_path / "c.csv", "s1,s2,gold\na man,a person,1\nthe cat,a dog,0\nx y,x z,1\n")
+    config = _config_from({"train_file": str(classes), "columns": {"text": "s1", "text_pair": "s2", "label": "gold"}})
+    assert config.task == "pair"
+
+
+def test_line_ends_of_old_macs_read_in_every_format(tmp_path: Path) -> None:
+    conll = _write(tmp_path / "c.conll", b"EU B-ORG\rrejects O\r\rGerman B-MISC\r")
+    assert [r["tokens"] for r in _rows(load_examples(conll))] == [["EU", "rejects"], ["German"]]
+    jsonl = _write(tmp_path / "j.jsonl", b'{"text": "a", "label": "x"}\r{"text": "b", "label": "y"}\r')
+    assert [r["label"] for r in _rows(load_examples(jsonl))] == ["x", "y"] and len(preview(jsonl).rows) == 2

@@ -39,3 +39,26 @@ def test_pairs_tags_and_questions_repeat_by_all_their_inputs() -> None:
 def test_nothing_held_nothing_repeats() -> None:
     incoming = from_records("sentence", [{"text": "x", "label": None}])
     assert len(find_repeats(from_records("sentence", []), incoming)) == 0
+
+
+def test_mapped_tags_and_qa_answers_are_compared_as_imported() -> None:
+    held = from_records("tagging", [{"tokens": ["a", "b"], "tags": ["O", "B-X"]}, {"tokens": ["c"], "tags": None}])
+    incoming = from_records("tagging", [{"tokens": ["a", "b"], "tags": ["O", "B-Y"]}, {"tokens": ["c"], "tags": ["O"]}])
+    assert find_repeats(held, incoming).relabelled == 1  # B-Y against B-X; the unlabelled row is no conflict
+    assert find_repeats(held, incoming, {"B-Y": "B-X"}).relabelled == 0  # the file's B-Y becomes B-X
+    ctx = "Paris is in France."
+    answer = {"text": ["Paris"], "answer_start": [0]}
+    qa_held = from_records("qa", [{"id": "1", "title": "t", "context": ctx, "question": "Where?", "answers": answer}])
+    other = {"text": ["France"], "answer_start": [12]}
+    qa_new = from_records("qa", [{"id": "2", "title": "t", "context": ctx, "question": "Where?", "answers": other},
+                                 {"id": "3", "title": "t", "context": ctx, "question": "Where?", "answers": answer}])
+    # a file may hold one question twice: both repeat the project's, one with another answer
+    repeats = find_repeats(qa_held, qa_new)
+    assert repeats.rows.tolist() == [0, 1] and repeats.relabelled == 1
+
+
+def test_without_keeps_order_and_the_rest() -> None:
+    incoming = from_records("sentence", [{"text": f"t{i}", "label": None} for i in range(6)])
+    kept = without(incoming, find_repeats(from_records("sentence", [{"text": "t1", "label": None},
+                                                                    {"text": "t4", "label": None}]), incoming).rows)
+    assert [r["text"] for r in kept.dataset] == ["t0", "t2", "t3", "t5"]

@@ -129,10 +129,19 @@ def test_a_filter_on_labels_follows_labels_given_elsewhere(qtbot, session_factor
     session.apply_gold("train", 2, "neg", "label")
     page.show()  # and comes back
     assert page.shown_rows() == [0, 3, 4, 5] and page.count_label.text() == "4 of 6 rows"
-    # on screen (an undo from the Edit menu): the filter follows within a moment
+    # on screen (an undo from the Edit menu): the filter follows within a moment, and the row
+    # looked at stays selected
+    session.set_current("train", 4)
+    assert page.table.currentIndex().row() == 2
     session.undo_stack.undo()
     qtbot.waitUntil(lambda: page.shown_rows() == [0, 2, 3, 4, 5], timeout=3000)
     assert page.count_label.text() == "5 of 6 rows"
+    # (the undo went to the row it changed) the selection is the session's current row
+    assert page.model.source_row(page.table.currentIndex().row()) == session.current_row
+    session.set_current("train", 4)
+    session.project.set_gold("train", 0, "neg")  # labelled elsewhere (the review queue's window)
+    qtbot.waitUntil(lambda: page.shown_rows() == [2, 3, 4, 5], timeout=3000)
+    assert page.model.source_row(page.table.currentIndex().row()) == 4
 
 
 def test_selecting_and_double_clicking_a_row_opens_it_for_labelling(qtbot, main_window, shared_data):

@@ -261,6 +261,27 @@ def test_removing_an_unused_label_is_undone_and_keeps_the_labels_before_it_undoa
     assert session.undo_stack.count() == count and "pos" in session.labels()
 
 
+def test_undoing_a_label_removal_puts_it_back_in_its_place_and_key(qtbot, session_factory):
+    """A review: undo appended the label, so after a mistaken removal key 2 meant another class."""
+    session = session_factory("sentence", ["neg", "neu", "pos"], {"train": SENTENCES})
+    colour = session.label_colours()["neu"]
+    session.remove_label("neu")
+    session.undo_stack.undo()
+    assert session.labels() == ["neg", "neu", "pos"] and session.label_colours()["neu"] == colour
+    page = _page(qtbot, session)
+    editor = page.editor()
+    editor.go_to(0)
+    qtbot.keyClick(editor, Qt.Key.Key_2)
+    assert session.project.gold("train", 0) == "neu"
+    folder = session.project.folder
+    session.close()
+    from bertstudio.data.project import Project
+
+    reopened = Project.open(folder)  # the journaled place survives a reopen
+    assert reopened.labels == ["neg", "neu", "pos"]
+    reopened.close()
+
+
 def test_plain_pos_tags_set_each_selected_word(qtbot, session_factory):
     labels = ["NOUN", "VERB", "DET", "PROPN"]
     words = ["the", "dog", "barks"]

@@ -49,13 +49,18 @@ def read_bytes(path: str | os.PathLike[str], *, head: int | None = None) -> byte
 
     UTF-16 and UTF-32 files (Windows Notepad and Excel's "Unicode text" write them) are
     decoded by their byte-order mark and handed on as UTF-8, so every reader sees one
-    encoding; a doubled UTF-8 BOM (a BOM-writing tool run over a BOM file) reads as one.
+    encoding; a doubled UTF-8 BOM (a BOM-writing tool run over a BOM file) reads as one; a
+    file with CR line ends only gets LF ones.
     """
     p = Path(path)
     raw = read_regular_file(p, head=head)
     if head is not None and len(raw) >= head and any(raw.startswith(mark) for mark, _c, _n in _WIDE_BOMS):
         raw = read_regular_file(p)  # UTF-16/32 decode whole (cut anywhere, a character could split)
     raw = _as_utf8(raw, p)
+    if b"\n" not in raw and b"\r" in raw:
+        # classic Mac OS line ends (CR only), as old Excel for Mac writes them: every reader splits
+        # lines on LF (a CR-only CoNLL file read as one 6-column line, its sentences merged)
+        raw = raw.replace(b"\r", b"\n")
     body = raw[len(BOM):] if raw.startswith(BOM) else raw
     if not body.strip():
         raise DataError("file is empty", path=p, expected="at least one example")

@@ -344,8 +344,6 @@ def read_table(
 ) -> ExampleSet:
     raw = read_bytes(path)
     check_utf8(raw, path)
-    if b"\n" not in raw and b"\r" in raw:  # classic Mac OS line ends (CR only): what follows splits lines on LF
-        raw = raw.replace(b"\r", b"\n")
     if opts.sniff:
         head = 1 << 20
         delimiter, quoting = sniff_layout(head_text(raw, head), opts.delimiter, opts.quoting, whole=len(raw) <= head,
