@@ -301,7 +301,8 @@ def test_tagging_the_last_word_of_a_pos_sentence_moves_on(qtbot, session_factory
     """A long-session drive: after the last word was tagged the cursor stayed on it, so one key
     more re-tagged '.' from PUNCT to NOUN without a word."""
     labels = ["NOUN", "VERB", "PUNCT"]
-    rows = [{"tokens": ["dogs", "bark", "."], "tags": None}, {"tokens": ["cats", "sleep"], "tags": None}]
+    rows = [{"tokens": ["dogs", "bark", "."], "tags": None}, {"tokens": ["cats", "sleep"], "tags": None},
+            {"tokens": ["birds", "sing"], "tags": None}]
     session = session_factory("tagging", labels, {"train": rows})
     page = _page(qtbot, session)
     editor = page.editor()
@@ -312,6 +313,14 @@ def test_tagging_the_last_word_of_a_pos_sentence_moves_on(qtbot, session_factory
     assert editor.row == 1 and editor.cursor_word == 0
     qtbot.keyClick(editor, Qt.Key.Key_1)  # tags the next sentence's first word, not row 0's "."
     assert session.project.gold("train", 0) == ["NOUN", "VERB", "PUNCT"]
+    # a word skipped and tagged last completes the sentence too
+    editor.go_to(2)
+    qtbot.keyClick(editor, Qt.Key.Key_End)
+    qtbot.keyClick(editor, Qt.Key.Key_2)  # "sing" first, then back to "birds"
+    assert session.project.gold("train", 2) is None and editor.row == 2
+    qtbot.keyClick(editor, Qt.Key.Key_Home)
+    qtbot.keyClick(editor, Qt.Key.Key_1)
+    assert session.project.gold("train", 2) == ["NOUN", "VERB"] and editor.row != 2
     # correcting a stored sentence's last word stays on it
     editor.go_to(0)
     qtbot.keyClick(editor, Qt.Key.Key_End)

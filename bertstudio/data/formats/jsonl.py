@@ -69,9 +69,11 @@ def _first_keys(text: str, first: dict[str, Any]) -> dict[str, int]:
     """:func:`key_counts` of the first :data:`SUGGEST_RECORDS` objects in ``text`` (a line that
     is not an object ends the look; reading reports it)."""
     records: list[dict[str, Any]] = []
-    for line in text.split("\n"):
-        if len(records) >= SUGGEST_RECORDS:
-            break
+    start = 0
+    while len(records) < SUGGEST_RECORDS and start < len(text):  # line by line: no list of every line
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        line, start = text[start:end], end + 1
         if not line.strip():
             continue
         try:

@@ -357,9 +357,9 @@ class TaggingEditor(KindEditor):
             return
         completes = not self.bio and any(t is None for t in self.tags) and all(t is not None for t in new)
         self._push(list(new), self.tr("Tag '%1' as %2").replace("%1", words).replace("%2", etype))
-        if completes and stop == len(self.tokens) and self.session.gold(self.split, self.row) is not None:
-            # the last word's tag stored the sentence: the next one comes, as a sentence label moves on
-            # (the cursor stayed on the last word, and one more key re-tagged it without a word)
+        if completes and self.session.gold(self.split, self.row) is not None:
+            # the tag that completed the sentence stored it: the next one comes, as a sentence label
+            # moves on (the cursor stayed on the last word, and one more key re-tagged it unsaid)
             self.advance()
 
     def clear_at_cursor(self) -> None:
