@@ -168,7 +168,7 @@ class ProjectSession(QObject):
 
     @contextlib.contextmanager
     def labels_by_undo(self) -> Iterator[None]:
-        """A label set change made by an undo command (RenameLabelCommand, the classes a replacing
+        """A label set change made by an undo command (LabelSetCommand, the classes a replacing
         import added going with its undo): the stack keeps its entries (see ui/undo.py)."""
         self._labels_by_undo = True
         try:
@@ -178,21 +178,25 @@ class ProjectSession(QObject):
 
     def rename_label(self, old: str, new: str) -> None:
         """Rename a label, undoably (Edit > Undo renames it back); raises the project's refusal."""
-        from bertstudio.ui.undo import RenameLabelCommand
+        from bertstudio.ui.undo import LabelSetCommand
 
         with self.labels_by_undo():
             self.project.rename_label(old, new)
-        self.undo_stack.push(RenameLabelCommand(self, old, new, self.tr("Rename label {a} to {b}").format(a=old, b=new)))
+        self.undo_stack.push(LabelSetCommand(self, self.tr("Rename label {a} to {b}").format(a=old, b=new),
+                                             lambda project: project.rename_label(old, new),
+                                             lambda project: project.rename_label(new, old)))
 
     def remove_label(self, name: str) -> None:
         """Remove a label no row uses, undoably (Edit > Undo adds it back); raises the project's refusal."""
-        from bertstudio.ui.undo import RemoveLabelCommand
+        from bertstudio.ui.undo import LabelSetCommand
 
         color = self.project.label_colors.get(name, "")
         index = self.project.labels.index(name) if name in self.project.labels else len(self.project.labels)
         with self.labels_by_undo():
             self.project.remove_label(name)
-        self.undo_stack.push(RemoveLabelCommand(self, name, color, index, self.tr("Remove label {a}").format(a=name)))
+        self.undo_stack.push(LabelSetCommand(self, self.tr("Remove label {a}").format(a=name),
+                                             lambda project: project.remove_label(name),
+                                             lambda project: project.add_label(name, color, index=index)))
 
     def _on_import_event(self, event: dict[str, Any]) -> None:
         split = str(event["split"])

@@ -15,7 +15,7 @@ through ``session.failed`` and the command is dropped from the stack.
 from __future__ import annotations
 
 import copy
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from PySide6.QtGui import QUndoCommand
 
@@ -66,59 +66,35 @@ class SetGoldCommand(QUndoCommand):
             self._session.report_failure(exc.message)
 
 
-class RenameLabelCommand(QUndoCommand):
-    """A label renamed; pushed after the rename happened (the first redo does nothing), so a
-    refused name never reaches the stack. Undo renames it back. The gold edits below it on
-    the stack hold the old name and stay valid: the stack undoes this first, restoring it."""
+class LabelSetCommand(QUndoCommand):
+    """A label-set change (a rename, the removal of a label no row uses), pushed after it
+    happened (the first redo does nothing), so a refused change never reaches the stack.
+    ``forward`` / ``backward`` redo / undo it on the project (a removal's undo puts the label
+    back at its index, its number key and id). The gold edits below it on the stack may hold
+    the names it changes; the stack undoes this first, so they find them again (a rename, then
+    a removal, once emptied the whole stack). A change the project refuses later (a label of
+    that name added since, a row using it again) leaves the stack, and the window says why."""
 
-    def __init__(self, session: ProjectSession, old: str, new: str, text: str) -> None:
+    def __init__(self, session: ProjectSession, text: str, forward: Callable[[Any], None],
+                 backward: Callable[[Any], None]) -> None:
         super().__init__(text)
-        self._session, self._old, self._new = session, old, new
+        self._session, self._forward, self._backward = session, forward, backward
         self._pushed = True
 
     def redo(self) -> None:
         if self._pushed:
             self._pushed = False
             return
-        self._rename(self._old, self._new)
+        self._apply(self._forward)
 
     def undo(self) -> None:
-        self._rename(self._new, self._old)
+        self._apply(self._backward)
 
-    def _rename(self, old: str, new: str) -> None:
-        try:
-            with self._session.labels_by_undo():
-                self._session.project.rename_label(old, new)
-        except BertStudioError as exc:  # e.g. a label of that name was added since
-            self.setObsolete(True)
-            self._session.report_failure(exc.message)
-
-
-class RemoveLabelCommand(QUndoCommand):
-    """A label no row uses, removed; pushed after the removal (the first redo does nothing).
-    Undo adds it back where it was (its number key and id), in its colour. The gold edits below it on the stack may hold
-    the name; the stack undoes this first, so they find it again (a drive lost its whole
-    undo history to removing a label it had just added)."""
-
-    def __init__(self, session: ProjectSession, name: str, color: str, index: int, text: str) -> None:
-        super().__init__(text)
-        self._session, self._name, self._color, self._index = session, name, color, index
-        self._pushed = True
-
-    def redo(self) -> None:
-        if self._pushed:
-            self._pushed = False
-            return
-        self._change(lambda project: project.remove_label(self._name))
-
-    def undo(self) -> None:
-        self._change(lambda project: project.add_label(self._name, self._color, index=self._index))
-
-    def _change(self, edit: Any) -> None:
+    def _apply(self, edit: Callable[[Any], None]) -> None:
         try:
             with self._session.labels_by_undo():
                 edit(self._session.project)
-        except BertStudioError as exc:  # a row uses it again, or a label of that name was added since
+        except BertStudioError as exc:
             self.setObsolete(True)
             self._session.report_failure(exc.message)
 

@@ -24,12 +24,11 @@ _NEEDS_ESCAPE = re.compile(r"^'*[=+\-@\t\r]")
 # ASCII digits to the very end (\Z): Python's "$" also matches before a final newline and "\d" takes
 # any script's digits, so "-1\n" or "-١" counted as numbers here and as formulas to the reader's
 # RE2 pattern below, and a file holding one read back with every escape left on.
-_NUMBER = re.compile(r"^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?\Z")
+_NUMBER_BODY = r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?"
+_NUMBER = re.compile("^" + _NUMBER_BODY + r"\Z")
+_NUMBER_CELL = "^" + _NUMBER_BODY + "$"  # the same for pyarrow's RE2, where "$" is the end of the text
 _ESCAPED = r"^'('*[=+\-@\t\r])"
-
-
 _FORMULA_START = r"^[=+\-@\t\r]"
-_NUMBER_CELL = r"^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$"  # RE2: "$" is the end of the text
 
 
 def escape_cell(text: str) -> str:

@@ -62,26 +62,29 @@ def _comment_test(text: str, tag_col: int | None) -> Any:
     line does (a file of hashtags)."""
     if not (text.startswith("#") or "\n#" in text):
         return None
-    ncols: int | None = None
-    tag_equals = False  # a token line's tag holds "=": then "=" there says nothing
-    g = tag_col if tag_col is not None else -1
-    for _n, line in _lines(text):
-        fields = _fields(line)
-        if not fields or fields[0] == "#" or fields[0] == "-DOCSTART-":
-            continue
-        ncols = ncols or len(fields)
-        if len(fields) == ncols and -ncols <= g < ncols and "=" in fields[g]:
-            tag_equals = True
-            break
-    if ncols is None:
+    def token_lines() -> Iterator[list[str]]:
+        for _n, line in _lines(text):
+            fields = _fields(line)
+            if fields and fields[0] != "#" and fields[0] != "-DOCSTART-":
+                yield fields
+
+    first = next(token_lines(), None)
+    if first is None:
         return None
+    ncols = len(first)
+    g = tag_col if tag_col is not None else -1
+    tag_equals: list[bool] = []  # whether a token line's tag holds "=" (then "=" there says nothing)
 
     def is_comment(fields: list[str]) -> bool:
         if fields[0] != "#":
             return False
         if len(fields) != ncols or "=" in fields[1:]:
             return True
-        return not tag_equals and -ncols <= g < ncols and "=" in fields[g]
+        if not (-ncols <= g < ncols and "=" in fields[g]):
+            return False
+        if not tag_equals:  # read the token lines once, only for a line this question reaches
+            tag_equals.append(any(len(f) == ncols and "=" in f[g] for f in token_lines()))
+        return not tag_equals[0]
 
     return is_comment
 
