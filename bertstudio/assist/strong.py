@@ -155,10 +155,11 @@ def train_setfit(request: StrongRequest, *, progress: StepProgress | None = None
 def finetune_config(n_examples: int, seed: int, kind: str, *, train_set: Any = None, model: str | None = None,
                     head: str = "embedding") -> Any:
     """Small-data settings (train/small_data.py): batch 16, lr 3e-5, warm-up 10%, enough epochs
-    for MIN_STEPS steps, and a max length that reads ``train_set``'s texts as the Train page's
-    Automatic fits it (128 when they are shorter)."""
+    for MIN_STEPS steps, a max length that reads ``train_set``'s texts as the Train page's
+    Automatic fits it (128 when they are shorter), and for the siamese head half of the
+    fine-tuning's change kept (SMALL_KEEP, as Automatic chooses for pairs and scores)."""
     from bertstudio.train.config import TrainConfig
-    from bertstudio.train.small_data import fitted_max_length, model_max_length, side_lengths, text_lengths
+    from bertstudio.train.small_data import SMALL_KEEP, fitted_max_length, model_max_length, side_lengths, text_lengths
 
     epochs = epochs_for(n_examples, BATCH_SIZE, MIN_STEPS)
     max_length = MAX_LENGTH
@@ -166,7 +167,8 @@ def finetune_config(n_examples: int, seed: int, kind: str, *, train_set: Any = N
         fitted = fitted_max_length(side_lengths(text_lengths(train_set), head), max_length, model_max_length(model))
         max_length = fitted[0] if fitted else max_length
     return TrainConfig(task=kind, epochs=epochs, lr=FINETUNE_LR, batch_size=BATCH_SIZE, warmup_ratio=0.1,
-                       seed=seed, max_length=max_length, logging_steps=5, save_best=False, output_dir=None)
+                       seed=seed, max_length=max_length, logging_steps=5, save_best=False, output_dir=None,
+                       keep_tuning=SMALL_KEEP if head == "siamese" else 1.0)
 
 
 def _engine_callback(progress: StepProgress | None) -> Callable:

@@ -37,6 +37,7 @@ WEIGHTS = "weights.pt"
 OPTIMIZER = "optimizer.pt"
 RNG = "rng.pt"
 STATE = "state.json"
+START = "start.pt"  # the trained weights as the run started, for keep_tuning < 1 (train/engine.py)
 
 
 class _Writes:
@@ -118,10 +119,12 @@ def save_checkpoint(
     state: dict[str, Any],
     optimizer: torch.optim.Optimizer | None = None,
     extra_files: dict[str, bytes] | None = None,
+    start: dict[str, torch.Tensor] | None = None,
 ) -> Path:
     """Write a checkpoint to ``folder`` atomically; on any error the old one is untouched.
     Between the swap's two renames only the ``.old`` twin exists; find_checkpoint() falls
-    back to it, so a crash there loses nothing."""
+    back to it, so a crash there loses nothing. ``start``: the trained weights as the run
+    started (a resume of a run that keeps only a share of its change needs them: :func:`load_start`)."""
     meta = getattr(getattr(model, "config", None), "bertstudio", None)
     if isinstance(meta, dict) and meta.get("task"):
         state = {**state, "task": meta["task"]}  # so a resume can refuse a run of another task kind
@@ -131,6 +134,8 @@ def save_checkpoint(
         if optimizer is not None:
             write_file(tmp / OPTIMIZER, _torch_save(optimizer.state_dict()))
             write_file(tmp / RNG, _torch_save(rng_state()))
+        if start is not None:
+            write_file(tmp / START, _torch_save(start))
         for name, data in (extra_files or {}).items():
             write_file(tmp / name, data)
         # state.json last: its presence marks a complete checkpoint
@@ -196,6 +201,30 @@ def load_weights(folder: str | Path, model: torch.nn.Module) -> None:
                           expected="a checkpoint of a run with the same model, task kind and labels") from None
 
 
+def load_start(folder: str | Path, names: Any) -> dict[str, torch.Tensor]:
+    """The weights the run started from (``names``: the trained parameters, each with its
+    shape), as :func:`save_checkpoint` kept them."""
+    path = Path(folder) / START
+    if not path.is_file():
+        raise _no_start(folder)
+    sd = _load(path)
+    shapes = dict(names)
+    if not isinstance(sd, dict) or set(sd) != set(shapes) or any(
+            not isinstance(v, torch.Tensor) or not v.is_floating_point() or tuple(v.shape) != tuple(shapes[k])
+            for k, v in sd.items()):
+        raise ConfigError("the checkpoint's starting weights do not fit this model", path=path,
+                          expected="a checkpoint of a run with the same model, task kind, labels and mode")
+    if not all(bool(torch.isfinite(v).all()) for v in sd.values()):  # mixed in, a NaN would reach every weight
+        raise ConfigError("the checkpoint's starting weights hold values that are not finite", path=path,
+                          expected="the start.pt the run wrote")
+    return {k: v.float() for k, v in sd.items()}  # written in fp32; lerp needs the trained weights' dtype
+
+
+def _no_start(folder: str | Path) -> ConfigError:
+    return ConfigError("the checkpoint holds no starting weights, which keep_tuning below 1 needs", path=folder,
+                       expected="the checkpoint of a run with the same keep_tuning (or keep_tuning = 1)")
+
+
 def load_training_state(folder: str | Path, optimizer: torch.optim.Optimizer) -> None:
     """Optimizer moments and every RNG, so a resumed run continues bit for bit on CPU."""
     folder = Path(folder)
@@ -212,13 +241,16 @@ def load_training_state(folder: str | Path, optimizer: torch.optim.Optimizer) ->
                           path=folder / RNG, expected="a checkpoint written by this version of bertstudio") from None
 
 
-def check_resumable(path: str | Path, *, task: str | None = None) -> Path:
+def check_resumable(path: str | Path, *, task: str | None = None, needs_start: bool = False) -> Path:
     """The complete, resumable checkpoint at ``path`` (checked before a run spends time
-    building its model): state.json readable, optimizer and RNG files present, the RNG
-    file loadable without code, and of the same task kind when ``task`` is given."""
+    building its model): state.json readable, optimizer and RNG files present (and the
+    starting weights when ``needs_start``: keep_tuning < 1), the RNG file loadable without
+    code, and of the same task kind when ``task`` is given."""
     found = find_checkpoint(path)
     if found is None or not (found / OPTIMIZER).is_file() or not (found / RNG).is_file():
         raise ConfigError("no resumable checkpoint here", path=path, expected="a run's checkpoints/last folder")
+    if needs_start and not (found / START).is_file():
+        raise _no_start(found)
     state = read_state(found)
     if state.get("task") is not None:  # checkpoints before the kind was recorded pass
         require_kind(state["task"], task, path=path, where="resume_from", what="this checkpoint's run")

@@ -112,7 +112,7 @@ RANGES: dict[str, Range] = {
     "batch_size": Range(1, 65_536), "grad_accum": Range(1, 4096), "warmup_ratio": Range(0, 1, high_open=True),
     # AdamW's decoupled decay multiplies each weight by 1 - lr * weight_decay every step: at 1e23
     # the saved weights reached 4e17 and the model predicted NaN
-    "weight_decay": Range(0, 10), "max_grad_norm": Range(0),
+    "weight_decay": Range(0, 10), "max_grad_norm": Range(0), "keep_tuning": Range(0, 1),
     "max_length": Range(8),  # the model's own limit (max_position_embeddings) is checked when the run starts
     "doc_stride": Range(0), "max_answer_length": Range(1),
     "seed": Range(0, 2**32 - 1), "seeds": Range(1, 100),  # what numpy accepts (accelerate's set_seed seeds numpy too)
@@ -234,6 +234,11 @@ class TrainConfig:
     warmup_ratio: float = _f(0.1, QT_TRANSLATE_NOOP("TrainConfig", "Fraction of steps with linear warm-up"), _OPTIM)
     weight_decay: float = _f(0.01, "AdamW weight decay (not on biases and LayerNorm)", _OPTIM)
     max_grad_norm: float = _f(1.0, "Gradient clipping norm (0 = off)", _OPTIM)
+    keep_tuning: float = _f(1.0, "After the last step, the share of the training's change in the weights that they "
+                                 "keep: 1 = all; 0.5 = halfway between the weights the loop started from and those it "
+                                 "ended with (WiSE-FT, steadier on small sets). The last evaluation scores the result; "
+                                 "with save_best the best evaluation's weights are still the ones kept", _OPTIM,
+                            metavar="SHARE")
     max_length: int = _f(128, QT_TRANSLATE_NOOP(
         "TrainConfig", "Maximum tokens per input (kept with the model: evaluate and predict cut inputs the same)"),
         _OPTIM)

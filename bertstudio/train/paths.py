@@ -137,6 +137,10 @@ class PlainPath:
     def after_step(self) -> None:
         self.optimizer.zero_grad(set_to_none=True)
 
+    def weights_changed(self) -> None:
+        """The trained weights were set outside the optimizer (train/engine.py's keep_tuning):
+        whatever copy of them the path trains on follows."""
+
     def undo(self) -> None:
         """Switch off what :meth:`prepare` switched on for speed, so that what is saved and
         returned is a plain model. Safe to call twice."""
@@ -195,3 +199,7 @@ class CpuFastPath(PlainPath):
         if self.shadow is not None:
             self.shadow.push()  # updated fp32 weights -> the bf16 copy
         super().after_step()
+
+    def weights_changed(self) -> None:
+        if self.shadow is not None:
+            self.shadow.push(everything=True)

@@ -16,7 +16,7 @@ from bertstudio.train.rundir import check_output_dir, refuse_finished
 def check_before_start(config: TrainConfig) -> None:
     if config.resume_from:
         refuse_finished(config)  # before the checkpoint: a finished run keeps no resumable one
-        ckpt.check_resumable(config.resume_from, task=config.task)
+        ckpt.check_resumable(config.resume_from, task=config.task, needs_start=config.keep_tuning < 1)
     check_output_dir(config)
     if config.device != "auto":  # cuda:99 on a machine without CUDA: refused before SetFit or a model load
         import torch

@@ -55,7 +55,7 @@ REPLACED = ".overwritten-run"
 _MODEL_FILES = ("config.json", "generation_config.json", "*.safetensors", "model.safetensors.index.json",
                 "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "added_tokens.json",
                 "vocab.txt", "vocab.json", "merges.txt", "*.model", "chat_template.jinja", "embedding_classifier.json")
-_CHECKPOINT_FILES = ("weights.pt", "optimizer.pt", "rng.pt", "state.json", "predictions.jsonl")
+_CHECKPOINT_FILES = ("weights.pt", "optimizer.pt", "rng.pt", "start.pt", "state.json", "predictions.jsonl")
 # Settings that say how to start a run, not what it computes: a resume may change them.
 _LAUNCH_SETTINGS = frozenset({"resume_from", "overwrite", "output_dir"})
 _PATH_SETTINGS = ("train_file", "eval_file", "data_dir", "resume_from")

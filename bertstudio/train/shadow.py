@@ -126,17 +126,18 @@ class Bf16Shadow:
         self._fresh = False
 
     @torch.no_grad()
-    def push(self) -> None:
+    def push(self, everything: bool = False) -> None:
         """After the optimizer step: copy the updated fp32 weights into the bf16 copy (for a
         sparse embedding only the rows that had a gradient: the only ones a lazy update
-        changes) and start the next step's gradients afresh."""
+        changes; ``everything``: every row, after the weights changed otherwise) and start
+        the next step's gradients afresh."""
         if self._dense:
             torch._foreach_copy_([c if rows is None else c[rows] for _, c, rows in self._dense], [m for m, _, _ in self._dense])
             for c in self._copies:
                 c.grad = None
         for m, c in self._sparse:
             grad = m.grad
-            if grad is not None and grad.is_sparse:
+            if not everything and grad is not None and grad.is_sparse:
                 index = grad._indices()[0]
                 c.index_copy_(0, index, m.index_select(0, index).to(c.dtype))
             else:

@@ -163,3 +163,14 @@ def test_the_strong_models_fine_tuning_reads_long_texts_as_the_train_page_does()
     short = from_records("sentence", [{"text": "good", "label": "a"}, {"text": "bad", "label": "b"}], labels=["a", "b"])
     assert finetune_config(2, 0, "sentence", train_set=short, model=None).max_length == 128
     assert finetune_config(2, 0, "sentence").max_length == 128
+
+
+def test_the_strong_models_pairs_keep_half_of_their_fine_tuning_as_the_train_page_does():
+    """Automatic keeps half of a siamese run's change (small_data.SMALL_KEEP, WiSE-FT); the
+    assistant's fine-tuning of pairs and scores uses the same settings, so the same share."""
+    from bertstudio.assist.strong import finetune_config
+    from bertstudio.train.small_data import SMALL_KEEP
+
+    assert finetune_config(40, 0, "pair", head="siamese").keep_tuning == SMALL_KEEP == 0.5
+    assert finetune_config(40, 0, "regression", head="siamese").keep_tuning == SMALL_KEEP
+    assert finetune_config(40, 0, "sentence").keep_tuning == 1.0  # measured: single sentences keep it all

@@ -3,6 +3,7 @@ uninterrupted run with the same seed ends (CPU, dropout on)."""
 
 from __future__ import annotations
 
+import functools
 import random
 import threading
 
@@ -34,9 +35,9 @@ def sentiment(n: int, seed: int):
     return from_records("sentence", rows, labels=["neg", "pos"])
 
 
-def run(tiny, out, *, grad_accum, cancel_at=None, resume=False, precision="fp32"):
+def run(tiny, out, *, grad_accum, cancel_at=None, resume=False, precision="fp32", keep_tuning=1.0):
     cfg = TrainConfig(model=tiny, epochs=3, batch_size=4, grad_accum=grad_accum, lr=2e-3, logging_steps=1, seed=7,
-                      max_length=32, device="cpu", precision=precision, output_dir=str(out),
+                      max_length=32, device="cpu", precision=precision, output_dir=str(out), keep_tuning=keep_tuning,
                       resume_from=str(out / "checkpoints" / "last") if resume else None)
     cancel = threading.Event()
     events = []
@@ -50,10 +51,13 @@ def run(tiny, out, *, grad_accum, cancel_at=None, resume=False, precision="fp32"
     return result, events
 
 
-# fp32, and bf16 (the CPU path's bf16 copy with fp32 master weights, lazy embedding AdamW)
-@pytest.mark.parametrize("grad_accum, where, precision", [
-    (1, "random", "fp32"), (1, "epoch_end", "fp32"), (2, "random", "fp32"), (1, "random", "bf16"), (2, "epoch_end", "bf16")])
-def test_cancel_then_resume_matches_an_uninterrupted_run(tiny, tmp_path, grad_accum, where, precision):
+# fp32, and bf16 (the CPU path's bf16 copy with fp32 master weights, lazy embedding AdamW); a run
+# that keeps half of its change needs the weights it started from after the resume too
+@pytest.mark.parametrize("grad_accum, where, precision, keep", [
+    (1, "random", "fp32", 1.0), (1, "epoch_end", "fp32", 1.0), (2, "random", "fp32", 1.0), (1, "random", "bf16", 1.0),
+    (2, "epoch_end", "bf16", 1.0), (1, "random", "fp32", 0.5), (2, "random", "bf16", 0.5)])
+def test_cancel_then_resume_matches_an_uninterrupted_run(tiny, tmp_path, grad_accum, where, precision, keep):
+    run = functools.partial(globals()["run"], keep_tuning=keep)
     full, full_events = run(tiny, tmp_path / "full", grad_accum=grad_accum, precision=precision)
     assert full.status == "finished"
     total = next(e for e in full_events if isinstance(e, RunStarted)).total_steps  # after the loading phases
@@ -131,3 +135,24 @@ def test_a_fifo_in_the_resumed_run_is_refused_not_waited_on(name, cut_run, tiny,
     assert finishes(lambda: box.append(run(tiny, out, grad_accum=1, resume=True)[0]), fifos=[out / name]) is None
     assert box[0].status == "failed" and isinstance(box[0].error, (ConfigError, DataError)), box[0].message
     assert "not a regular file" in box[0].message and name.split("/")[-1] in box[0].message
+
+
+def test_a_run_that_keeps_a_share_resumes_only_with_its_starting_weights(cut_run, tiny, tmp_path):
+    """cut_run kept all of its change: resumed with keep_tuning 0.5 it would take the cut's
+    weights for the start, so the other setting is refused; a checkpoint of a keep_tuning 0.5
+    run that lost its start.pt is refused in one line too. Nothing is deleted."""
+    import shutil
+
+    out = tmp_path / "run"
+    shutil.copytree(cut_run, out)
+    result, _ = run(tiny, out, grad_accum=1, resume=True, keep_tuning=0.5)
+    assert result.status == "failed" and isinstance(result.error, ConfigError) and "keep_tuning" in result.message
+
+    half = tmp_path / "half"
+    first, _ = run(tiny, half, grad_accum=1, cancel_at=3, keep_tuning=0.5)
+    assert first.status == "cancelled" and (half / "checkpoints" / "last" / "start.pt").is_file()
+    (half / "checkpoints" / "last" / "start.pt").unlink()
+    result, _ = run(tiny, half, grad_accum=1, resume=True, keep_tuning=0.5)
+    assert result.status == "failed" and isinstance(result.error, ConfigError)
+    assert "no starting weights" in result.message and "\n" not in result.message
+    assert (half / "checkpoints" / "last" / "weights.pt").is_file()

@@ -203,6 +203,19 @@ def test_beyond_setfit_and_for_pairs_the_probe_started_embedding_head():
     scores = small_data.adapt(TrainConfig(task="regression"), Counter(rows=20), sentence_transformer=True)
     assert scores.head == "siamese" and scores.auto_reason.startswith("20 scored pairs: a linear head on the siamese")
     assert "ridge regression" in scores.auto_reason and "logistic" not in scores.auto_reason
+    # pairs and scores keep half of what their fine-tuning changed (WiSE-FT) and say so; single
+    # sentences keep it all (measured), SetFit's head and a frozen encoder have no fine-tuning to
+    # mix back, and a given share wins
+    for chosen in (pair, scores):
+        assert chosen.keep_tuning == small_data.SMALL_KEEP == 0.5 and "weights keep 50% of what that training" in chosen.auto_reason
+    assert sentence.keep_tuning == 1 and "WiSE" not in sentence.auto_reason
+    assert small_data.adapt(TrainConfig(), Counter(a=10, b=10), sentence_transformer=True).keep_tuning == 1
+    frozen = small_data.adapt(TrainConfig(task="pair", mode="frozen"), Counter(a=10, b=10), given={"mode"},
+                              sentence_transformer=True)
+    assert frozen.keep_tuning == 1 and "WiSE" not in frozen.auto_reason
+    given = small_data.adapt(TrainConfig(task="pair", keep_tuning=0.8), Counter(a=10, b=10), given={"keep_tuning"},
+                             sentence_transformer=True)
+    assert given.keep_tuning == 0.8 and given.head == "siamese" and "WiSE" not in given.auto_reason
 
 
 def test_other_small_sets_get_enough_steps_and_large_sets_keep_the_recipe():

@@ -507,6 +507,12 @@ def test_automatic_on_a_few_pairs_trains_the_steps_it_promises(qtbot, tmp_path):
         batches = math.ceil(len(rows) / config.batch_size)
         assert config.epochs > 100 and config.epochs * batches >= MIN_STEPS, (config.epochs, page.form.auto_label.text())
         assert page.epochs_spin.value() == config.epochs
+        # pairs keep half of the fine-tuning's change (no field on the form: said in the reason) ...
+        assert config.head == "siamese" and config.keep_tuning == 0.5 and "WiSE-FT" in page.form.auto_label.text()
+        idx = page.preset_combo.findData("32|5e-5|3")  # ... and the BERT paper's recipe keeps all of it
+        page.preset_combo.setCurrentIndex(idx)
+        page.preset_combo.activated.emit(idx)
+        assert not page.form.is_auto() and page.config.keep_tuning == 1.0
     finally:
         project.close(compact=False)
 
