@@ -85,10 +85,8 @@ def export_onnx(model_dir: str | Path, out_dir: str | Path, *, quantize: bool = 
     report = _reporter(progress, cancel)
     report(0.02, "loading the model")
     model, tokenizer, kind, labels = load_model(model_dir)
-    if getattr(model, "siamese", False):
-        raise ConfigError("a siamese pair model encodes each side of a pair on its own; the ONNX export and its "
-                          "predict.py read one joined input", path=model_dir, where="export",
-                          expected="a model with a linear, mlp or embedding head (or predict it with bertstudio)")
+    # a siamese pair model reads each side on its own: inputs of shape (batch, 2, sequence)
+    siamese = bool(getattr(model, "siamese", False))
     task = get_task(kind)
     decode = family(task.spec)
     if decode is None:
@@ -97,16 +95,16 @@ def export_onnx(model_dir: str | Path, out_dir: str | Path, *, quantize: bool = 
     model.eval()
     # input_ids and attention_mask always (in that order: the traced forward's positions); token
     # types where the tokenizer makes them (BERT yes, RoBERTa/DistilBERT no)
-    inputs = [n for n in INPUT_ORDER if n in tokenizer.model_input_names or n != "token_type_ids"]
+    inputs = [n for n in INPUT_ORDER if (n in tokenizer.model_input_names and not siamese) or n != "token_type_ids"]
     int8: Path | None = None
     diff = 0.0
 
     def fill(tmp: Path) -> None:
         nonlocal int8, diff
         report(0.05, "tracing the model (torch.onnx, dynamo)")
-        outputs = _export(model, inputs, tmp / FP32_FILE)
+        outputs = _export(model, inputs, tmp / FP32_FILE, siamese)
         report(0.55, "checking the export against PyTorch")
-        diff = _check(model, inputs, tmp / FP32_FILE)
+        diff = _check(model, inputs, tmp / FP32_FILE, siamese)
         if quantize:
             report(0.6, "quantizing to int8")
             int8 = _quantize(tmp / FP32_FILE, tmp / INT8_FILE)
@@ -123,7 +121,7 @@ def export_onnx(model_dir: str | Path, out_dir: str | Path, *, quantize: bool = 
             "model_inputs": inputs, "model_outputs": outputs, "max_length": lengths["max_length"],
             "doc_stride": lengths["doc_stride"], "n_best": 20, "max_answer_length": lengths["max_answer_length"],
             "pad_token_id": int(tokenizer.pad_token_id or 0), "max_position_embeddings": int(limit),
-            "glue_task": (getattr(model.config, "bertstudio", None) or {}).get("glue_task"),
+            "glue_task": (getattr(model.config, "bertstudio", None) or {}).get("glue_task"), "siamese": siamese,
         }
         (tmp / META_FILE).write_text(json.dumps(meta, indent=2, ensure_ascii=False), encoding="utf-8")
         shutil.copyfile(Path(__file__).with_name("standalone_predict.py"), tmp / SCRIPT_FILE)
@@ -229,14 +227,18 @@ def _quiet_exporter(*loggers: str) -> Iterator[None]:
             logger.setLevel(level)
 
 
-def _example(model: Any, inputs: list[str], batch: int, length: int, pad_last: int = 0) -> dict[str, Any]:
+def _example(model: Any, inputs: list[str], batch: int, length: int, pad_last: int = 0,
+             siamese: bool = False) -> dict[str, Any]:
+    """Random token ids of ``(batch, length)``, or ``(batch, 2, length)`` for a siamese model's
+    two sides; the last row's last ``pad_last`` tokens (of its second side) are padding."""
     import torch
 
     generator = torch.Generator().manual_seed(0)
-    ids = torch.randint(5, model.config.vocab_size, (batch, length), generator=generator)
+    ids = torch.randint(5, model.config.vocab_size, (batch, 2, length) if siamese else (batch, length),
+                        generator=generator)
     mask = torch.ones_like(ids)
     if pad_last:
-        mask[-1, -pad_last:] = 0
+        (mask[-1, 1] if siamese else mask[-1])[-pad_last:] = 0
     values = {"input_ids": ids, "attention_mask": mask, "token_type_ids": torch.zeros_like(ids)}
     return {n: values[n] for n in inputs}
 
@@ -270,11 +272,11 @@ def _output_names(model: Any, example: dict[str, Any]) -> list[str]:
     return [k for k, v in result.items() if isinstance(v, torch.Tensor) and k != "loss"]
 
 
-def _export(model: Any, inputs: list[str], path: Path) -> list[str]:
+def _export(model: Any, inputs: list[str], path: Path, siamese: bool = False) -> list[str]:
     import torch
     from torch.export import Dim
 
-    example = _example(model, inputs, batch=2, length=16)
+    example = _example(model, inputs, batch=2, length=16, siamese=siamese)
     outputs = _output_names(model, example)
     limit = int(getattr(model.config, "max_position_embeddings", 512) or 512)
     batch, sequence = Dim("batch"), Dim("sequence", max=limit)
@@ -284,7 +286,7 @@ def _export(model: Any, inputs: list[str], path: Path) -> list[str]:
             torch.onnx.export(
                 _Traced.wrap(model, inputs, outputs), tuple(example.values()), str(path), dynamo=True, verbose=False,
                 input_names=inputs, output_names=outputs,
-                dynamic_shapes={n: {0: batch, 1: sequence} for n in inputs},
+                dynamic_shapes={n: {0: batch, 2 if siamese else 1: sequence} for n in inputs},
                 external_data=size > 1_800_000_000,  # one file below protobuf's 2 GB limit
             )
     except BertStudioError:
@@ -296,13 +298,13 @@ def _export(model: Any, inputs: list[str], path: Path) -> list[str]:
     return outputs
 
 
-def _check(model: Any, inputs: list[str], path: Path) -> float:
+def _check(model: Any, inputs: list[str], path: Path, siamese: bool = False) -> float:
     """Largest difference between ONNX Runtime and PyTorch on a batch of another shape (with
     padding), so a graph that froze a shape or ignored the mask is caught here, not by a user."""
     import numpy as np
     import torch
 
-    example = _example(model, inputs, batch=3, length=23, pad_last=5)
+    example = _example(model, inputs, batch=3, length=23, pad_last=5, siamese=siamese)
     session = onnx_session(path)
     got = session.run(None, {k: v.numpy() for k, v in example.items()})
     with torch.inference_mode():
@@ -385,6 +387,7 @@ class OnnxModel:
         self.input_names = [i.name for i in self.session.get_inputs()]
         self.output_names = [o.name for o in self.session.get_outputs()]
         self.config = _Config(self.meta)
+        self.siamese = bool(self.meta.get("siamese"))  # tasks.model.task_for: each side of a pair encoded alone
 
     def to(self, device: Any) -> "OnnxModel":
         return self  # ONNX Runtime's CPU provider: tensors are copied to numpy in __call__
@@ -507,7 +510,7 @@ def evaluate_onnx(path: str | Path, examples: Any, *, batch_size: int = 64, max_
     one prediction per example), through the task's encode/accumulator and ``predict_batches``."""
     from dataclasses import replace
 
-    from bertstudio.tasks import get_task
+    from bertstudio.tasks.model import task_for
     from bertstudio.train.evaluation import eval_loader, predict_batches
     from bertstudio.train.families import CLASSES, family
 
@@ -515,7 +518,7 @@ def evaluate_onnx(path: str | Path, examples: Any, *, batch_size: int = 64, max_
     if examples.kind != kind:
         raise ConfigError(f"the model predicts {kind!r} but the data is {examples.kind!r}", path=examples.source,
                           expected=f"{kind} data")
-    task = get_task(kind)
+    task = task_for(model, kind)
     if family(task.spec) == CLASSES:
         examples = replace(examples, labels=list(labels))  # predictions and golds share the model's labels
     glue_task = examples.meta.get("glue_task") or model.meta.get("glue_task")

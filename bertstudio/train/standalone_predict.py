@@ -220,6 +220,12 @@ def check_fields(meta: Any, path: str | Path) -> dict[str, Any]:
     glue_task = meta.get("glue_task")
     if glue_task is not None and (not isinstance(glue_task, str) or not glue_task.strip()):
         raise BadExport(path, f"{glue_task!r} is not a task name or null", "glue_task")
+    siamese = meta.get("siamese", False)  # exports before siamese models were exported have no key
+    if not isinstance(siamese, bool):
+        raise BadExport(path, f"{siamese!r} is not true or false", "siamese")
+    if siamese and (decode not in ("classes", "score") or "text_pair" not in meta["inputs"] + meta["optional_inputs"]):
+        raise BadExport(path, "a siamese model reads text pairs, one side at a time, and this export's kind has none",
+                        "siamese")
     return meta
 
 
@@ -239,6 +245,7 @@ def check_session(session: Any, meta: dict[str, Any], model_path: str | Path, me
     token_type_ids, batch x sequence) and gives what the export's decoder reads (float outputs of
     its names and ranks, one value per label on the last axis), or BadExport naming the file at fault."""
     inputs = {i.name: i for i in session.get_inputs()}
+    siamese = bool(meta.get("siamese"))
     for name, info in inputs.items():
         if name not in MODEL_INPUTS:
             raise BadExport(model_path, f"the model takes an input {name!r} (expected {', '.join(MODEL_INPUTS)})",
@@ -246,7 +253,10 @@ def check_session(session: Any, meta: dict[str, Any], model_path: str | Path, me
         if info.type != "tensor(int64)":
             raise BadExport(model_path, f"input {name!r} is {info.type} (expected tensor(int64))", "inputs")
         shape = list(info.shape or [])
-        if len(shape) != 2 or any(isinstance(d, int) for d in shape):
+        if siamese and (len(shape) != 3 or shape[1] != 2 or isinstance(shape[0], int) or isinstance(shape[2], int)):
+            raise BadExport(model_path, f"input {name!r} has shape {shape} (expected [batch, 2, sequence] for a "
+                                        "siamese model, batch and sequence of any size)", "inputs")
+        if not siamese and (len(shape) != 2 or any(isinstance(d, int) for d in shape)):
             raise BadExport(model_path, f"input {name!r} has shape {shape} (expected [batch, sequence], "
                                         "both of any size)", "inputs")
     missing = [n for n in REQUIRED_MODEL_INPUTS if n not in inputs]
@@ -346,7 +356,9 @@ class Predictor:
         self.outputs = [o.name for o in self.session.get_outputs()]
 
     # --- running the model -------------------------------------------------------------
-    def _run(self, encodings: list[Any]) -> dict[str, np.ndarray]:
+    def _run(self, encodings: list[Any], sides: int = 1) -> dict[str, np.ndarray]:
+        """The graph on ``encodings``: one per input, or for a siamese model (``sides=2``) each
+        input's two texts one after the other, fed as ``(inputs, 2, width)``."""
         width = max(len(e.ids) for e in encodings)
         pad = int(self.meta["pad_token_id"])
         columns = {"input_ids": ("ids", pad), "token_type_ids": ("type_ids", 0), "attention_mask": ("attention_mask", 0)}
@@ -357,7 +369,8 @@ class Predictor:
             for i, e in enumerate(encodings):
                 values = getattr(e, field)
                 rows[i, : len(values)] = values
-            feed[name] = rows
+            feed[name] = rows.reshape(len(encodings) // sides, sides, width) if sides > 1 else rows
+        encodings = encodings[::sides]  # one per input from here on
         try:
             out = dict(zip(self.outputs, self.session.run(self.outputs, feed)))
         except Exception as exc:  # noqa: BLE001 - onnxruntime raises its own kinds
@@ -400,7 +413,11 @@ class Predictor:
             return self._tags(list(tokens or []))
         self._truncate("longest_first")
         pair = text_pair if text_pair and "text_pair" in self.meta["inputs"] + self.meta["optional_inputs"] else None
-        logits = self._run([self.tokenizer.encode(str(text), pair)])["logits"][0].astype(np.float64)
+        if self.meta.get("siamese"):  # each side encoded on its own (a missing second side is empty)
+            sides = [self.tokenizer.encode(str(text)), self.tokenizer.encode(pair or "")]
+            logits = self._run(sides, sides=2)["logits"][0].astype(np.float64)
+        else:
+            logits = self._run([self.tokenizer.encode(str(text), pair)])["logits"][0].astype(np.float64)
         if self.decode == "score":
             return {"score": float(logits[0])}
         probs = _softmax(logits)

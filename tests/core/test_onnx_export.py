@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -26,7 +27,9 @@ from bertstudio.train.onnx_export import (  # noqa: E402
     Cancelled, OnnxModel, evaluate_onnx, export_onnx, onnx_predictor, read_meta,
 )
 
-KINDS = ("sentence", "pair", "regression", "tagging", "qa")
+# a "-siamese" model reads each side of a pair on its own (inputs of shape batch x 2 x sequence):
+# the small-data default for pairs and scores on a sentence-transformer
+KINDS = ("sentence", "pair", "regression", "tagging", "qa", "pair-siamese", "regression-siamese")
 
 
 @pytest.fixture(scope="module")
@@ -53,21 +56,29 @@ def make_export(tiny, real, tmp_path_factory):
 
     made: dict[str, tuple[str, Path, Path]] = {}
 
-    def make(kind: str) -> tuple[str, Path, Path]:
-        if kind not in made:
-            root = tmp_path_factory.mktemp(f"onnx-{kind}")
+    def make(name: str) -> tuple[str, Path, Path]:
+        if name not in made:
+            kind, siamese = name.removesuffix("-siamese"), name.endswith("-siamese")
+            root = tmp_path_factory.mktemp(f"onnx-{name}")
             torch.manual_seed(0)
-            model, tokenizer = build_model(kind, tiny, labels=real[kind].labels)
-            model_dir = save_model(model, tokenizer, root / "model")
+            if siamese:
+                from bertstudio.tasks.embedding import save_embedding_classifier
+
+                model, tokenizer = build_model(kind, tiny, labels=real[kind].labels, head="siamese")
+                model_dir = root / "model"
+                save_embedding_classifier(model, tokenizer, model_dir, kind=kind)
+            else:
+                model, tokenizer = build_model(kind, tiny, labels=real[kind].labels)
+                model_dir = save_model(model, tokenizer, root / "model")
             out = root / "export"
             if kind == "pair":
                 code = main(["--quiet", "export-onnx", "--model", str(model_dir), "--out", str(out), "--no-int8"],
                             out=io.StringIO())
                 assert code == 0
             else:
-                export_onnx(model_dir, out, quantize=kind == "sentence")
-            made[kind] = (kind, model_dir, out)
-        return made[kind]
+                export_onnx(model_dir, out, quantize=name in ("sentence", "regression-siamese"))
+            made[name] = (kind, model_dir, out)
+        return made[name]
 
     return make
 
@@ -81,32 +92,33 @@ def test_export_folder_holds_what_a_user_needs(exported):
     kind, _, out = exported
     names = {p.name for p in out.iterdir()}
     assert {"model.onnx", "tokenizer.json", "labels.json", "predict.py", "config.json"} <= names
-    assert ("model.int8.onnx" in names) == (kind == "sentence")
+    siamese = "-siamese" in out.parent.name
+    assert ("model.int8.onnx" in names) == (kind == "sentence" or (siamese and kind == "regression"))
     assert not (out / "model.onnx.data").exists()  # one self-contained file
     meta = read_meta(out)
-    assert meta["kind"] == kind and meta["decode"] == family(get_task(kind).spec)
-    if kind == "sentence":
+    assert meta["kind"] == kind and meta["decode"] == family(get_task(kind).spec) and meta["siamese"] == siamese
+    if "model.int8.onnx" in names:
         assert os.path.getsize(out / "model.int8.onnx") < os.path.getsize(out / "model.onnx")
 
 
 def test_onnx_outputs_match_pytorch_on_100_real_examples(exported, real):
     """Every output within 1e-3 of PyTorch, batch by batch, over batches of varying width and size
     (the last one smaller): the batch and sequence axes are really dynamic."""
-    from bertstudio.tasks.model import load_model
+    from bertstudio.tasks.model import load_model, task_for
     from bertstudio.train.evaluation import eval_loader
 
     kind, model_dir, out = exported
     model, tokenizer, _, labels = load_model(model_dir)
     model.eval()
     onnx = OnnxModel(out / "model.onnx")
-    task = get_task(kind)
+    task = task_for(model, kind)  # a siamese model's rows hold both sides, each tokenised alone
     examples = real[kind]
     enc = task.encode(examples, tokenizer, max_length=128, doc_stride=32, label2id={n: i for i, n in enumerate(labels)},
                       training=False)
     assert len(examples) == 100 and len(enc) >= 100
     shapes, worst = set(), 0.0
     for batch in eval_loader(enc, task, tokenizer.pad_token_id, 16, pad_to_multiple_of=None):
-        inputs = {k: batch[k] for k in ("input_ids", "attention_mask", "token_type_ids")}
+        inputs = {k: batch[k] for k in ("input_ids", "attention_mask", "token_type_ids") if k in batch}
         with torch.inference_mode():
             want = model(**inputs)
         got = onnx(**inputs)
@@ -114,7 +126,7 @@ def test_onnx_outputs_match_pytorch_on_100_real_examples(exported, real):
             worst = max(worst, float((got[name] - want[name]).abs().max()))
         shapes.add(tuple(inputs["input_ids"].shape))
     assert worst <= 1e-3
-    assert len({s[0] for s in shapes}) >= 2 and len({s[1] for s in shapes}) >= 2
+    assert len({s[0] for s in shapes}) >= 2 and len({s[-1] for s in shapes}) >= 2
 
 
 def test_evaluate_onnx_predicts_what_evaluate_predicts(exported, real):
@@ -372,3 +384,28 @@ def test_an_export_whose_labels_file_is_a_pipe_is_refused_not_waited_on(make_exp
     code = main(["--quiet", "predict", "--model", str(copy / "model.onnx"), "--text", "hi"], out=io.StringIO())
     err = capsys.readouterr().err
     assert code == 2 and "labels.json" in err and "not a regular file" in err, err
+
+
+@pytest.mark.parametrize(("name", "siamese", "fragment"), [
+    ("pair", True, "siamese"),  # a one-input graph said to read each side alone
+    ("pair-siamese", False, "[batch, sequence]"),  # a two-sided graph said to read one joined input
+    ("pair-siamese", "yes", "true or false"),
+    ("sentence", True, "siamese"),  # a kind without pairs
+])
+def test_a_labels_json_whose_siamese_flag_does_not_fit_is_refused_by_both_predictors(name, siamese, fragment, make_export,
+                                                                                     tmp_path):
+    """labels.json says whether the graph reads each side of a pair alone; a flag that does not fit
+    the graph (or the kind) is one line from bertstudio and from the standalone predict.py."""
+    import shutil
+
+    _kind, _model, out = make_export(name)
+    bad = tmp_path / "bad"
+    shutil.copytree(out, bad)
+    meta = json.loads((bad / "labels.json").read_text(encoding="utf-8"))
+    meta["siamese"] = siamese
+    (bad / "labels.json").write_text(json.dumps(meta), encoding="utf-8")
+    with pytest.raises(ConfigError, match=re.escape(fragment)):
+        onnx_predictor(bad / "model.onnx")
+    args = ["--text", "a fine film"] + (["--text-pair", "a good movie"] if name.startswith("pair") else [])
+    done = run_standalone(bad, args, tmp_path)
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1 and fragment in done.stderr, done.stderr
