@@ -36,9 +36,14 @@ def cmd_export_onnx(args: argparse.Namespace, out: TextIO) -> int:
 
     result = export_onnx(args.model, args.out, quantize=args.int8, progress=progress)
     sizes = ", ".join(f"{name} {size / 1e6:.1f} MB" for name, size in result.sizes.items())
+    from bertstudio.train.onnx_export import read_meta
+
+    meta = read_meta(result.folder)  # what a prediction needs: the kind's inputs (both texts for a siamese model)
+    needed = ["text", "text_pair"] if meta.get("siamese") else meta["inputs"]
+    flags = " ".join(f"--{name.replace('_', '-')} ..." for name in needed)
     out.write(f"exported to {result.folder} ({sizes}; largest difference from PyTorch {result.max_abs_diff:.2g})\n"
-              f"predict with: bertstudio predict --model {result.fp32} --text ...\n"
-              f"or without bertstudio: python {result.folder / 'predict.py'} --text ...\n")
+              f"predict with: bertstudio predict --model {result.fp32} {flags}\n"
+              f"or without bertstudio: python {result.folder / 'predict.py'} {flags}\n")
     return 0
 
 

@@ -2,7 +2,7 @@
 
     pip install onnxruntime tokenizers numpy
     python predict.py --text "a gripping, funny film"                 # sentence, regression
-    python predict.py --text "A man sleeps." --text-pair "A person rests."   # pair
+    python predict.py --text "A man sleeps." --text-pair "A person rests."   # pair, scored pairs
     python predict.py --tokens "EU rejects German call"                # tagging (words)
     python predict.py --question "Who wrote it?" --context "..."         # question answering
     python predict.py --jsonl inputs.jsonl                           # one JSON object per line
@@ -399,8 +399,11 @@ class Predictor:
                 if problem:
                     raise BadInput(f"'{name}' is {problem}")
         missing = [f for f in self.meta["inputs"] if not given[f]]
+        if self.meta.get("siamese"):  # each side is read alone: a score beside an empty second text means nothing
+            missing = [f for f in ("text", "text_pair") if not (given[f] or "").strip()]
         if missing:
-            raise BadInput(f"a {self.meta['kind']} model needs {' and '.join(missing)} "
+            pairs = " that reads sentence pairs" if self.meta.get("siamese") else ""
+            raise BadInput(f"a {self.meta['kind']} model{pairs} needs {' and '.join(missing)} "
                            f"(give --{' and --'.join(m.replace('_', '-') for m in missing)})")
         reads = self.meta["inputs"] + self.meta["optional_inputs"]
         unread = [f for f in INPUT_FIELDS if given[f] and f not in reads]

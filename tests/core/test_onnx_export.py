@@ -409,3 +409,28 @@ def test_a_labels_json_whose_siamese_flag_does_not_fit_is_refused_by_both_predic
     args = ["--text", "a fine film"] + (["--text-pair", "a good movie"] if name.startswith("pair") else [])
     done = run_standalone(bad, args, tmp_path)
     assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1 and fragment in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("name", ["regression-siamese", "pair-siamese"])
+def test_a_siamese_export_needs_both_texts_in_both_predictors(name, make_export, tmp_path, capsys):
+    """A siamese model reads each side alone: a score model's second text is optional in the kind,
+    but one sentence beside an empty one answers a number that means nothing. predict.py scored
+    it (exit 0) where bertstudio refuses; a blank second text likewise."""
+    _kind, _model, out = make_export(name)
+    for args in (["--text", "A man sleeps."], ["--text", "A man sleeps.", "--text-pair", "   "]):
+        done = run_standalone(out, args, tmp_path)
+        lines = done.stderr.strip().splitlines()
+        assert done.returncode == 2 and len(lines) == 1 and "text_pair" in lines[0], done.stderr
+        code = main(["predict", "--model", str(out / "model.onnx"), *args], out=io.StringIO())
+        assert code == 2 and "text_pair" in capsys.readouterr().err
+    (tmp_path / "in.jsonl").write_text('{"text": "A man sleeps.", "text_pair": "A person rests."}\n{"text": "alone"}\n')
+    done = run_standalone(out, ["--jsonl", str(tmp_path / "in.jsonl")], tmp_path)
+    assert done.returncode == 2 and "line 2" in done.stderr and "text_pair" in done.stderr
+
+
+def test_export_onnx_says_which_inputs_a_prediction_takes(make_export, tmp_path, capsys):
+    _kind, model_dir, _out = make_export("regression-siamese")
+    buffer = io.StringIO()
+    assert main(["--quiet", "export-onnx", "--model", str(model_dir), "--out", str(tmp_path / "e"), "--no-int8"],
+                out=buffer) == 0
+    assert "--text ... --text-pair ..." in buffer.getvalue()
