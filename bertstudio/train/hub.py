@@ -256,9 +256,12 @@ def model_card(source: PushSource, repo_id: str) -> str:
     if not get_task(kind).spec.has_label_set:
         labels = []
     base = _base_model(settings)
-    pipeline_tag = PIPELINE_TAGS.get(get_task(kind).peft_task_type)
+    head = _embedding_head(source)
+    # an embedding / siamese head is no transformers class: pipeline() loaded the encoder under a
+    # fresh random classifier and answered at chance, so the card offers neither it nor its widget
+    pipeline_tag = None if head else PIPELINE_TAGS.get(get_task(kind).peft_task_type)
     data = ModelCardData(
-        library_name="onnx" if source.onnx else "transformers",
+        library_name="onnx" if source.onnx else "sentence-transformers" if head else "transformers",
         pipeline_tag=pipeline_tag,
         base_model=base, tags=["bertstudio", kind] + ([str(glue_task)] if glue_task else []) + (["onnx"] if source.onnx else []),
         metrics=sorted(metrics) or None,
@@ -279,8 +282,53 @@ def model_card(source: PushSource, repo_id: str) -> str:
     if shown:
         lines += ["## Training settings", "", "| setting | value |", "|---|---|"]
         lines += [f"| {_cell(k)} | {_cell(v)} |" for k, v in shown] + [""]
-    lines += _usage_section(source, repo_id, pipeline_tag)
+    if head:
+        lines += _embedding_usage(repo_id, head, labels, meta.get("max_length"))
+    else:
+        lines += _usage_section(source, repo_id, pipeline_tag)
     return "\n".join(lines)
+
+
+def _embedding_head(source: PushSource) -> dict[str, Any] | None:
+    """The folder's embedding_classifier.json when its head is bertstudio's embedding or siamese
+    head (tasks/embedding.py), else None (a transformers head, or an ONNX export)."""
+    if source.onnx:
+        return None
+    try:
+        data = json.loads(_read_text(source.files / "embedding_classifier.json") or "null")
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) and data.get("head") in ("embedding", "siamese") else None
+
+
+def _embedding_usage(repo_id: str, head: dict[str, Any], labels: list[str], max_length: Any) -> list[str]:
+    """How to predict with an embedding / siamese head outside bertstudio: the sentence-transformer
+    (mean pooling, normalised, as the folder's modules.json says) and the linear head in head.safetensors,
+    cut at the run's max length; pairs as (u, v, |u-v|, u*v) of each side encoded alone."""
+    siamese, regression = head.get("head") == "siamese", bool(head.get("regression"))
+    code = ["import numpy as np", "from huggingface_hub import hf_hub_download",
+            "from safetensors.numpy import load_file", "from sentence_transformers import SentenceTransformer", "",
+            f'encoder = SentenceTransformer("{repo_id}")']
+    if isinstance(max_length, int) and not isinstance(max_length, bool) and max_length > 0:
+        code.append(f"encoder.max_seq_length = {max_length}  # as the model was trained")
+    code.append(f'head = load_file(hf_hub_download("{repo_id}", "head.safetensors"))')
+    if siamese:
+        code += ['u = encoder.encode(["A man is playing a guitar."])', 'v = encoder.encode(["A person plays music."])',
+                 "features = np.concatenate([u, v, np.abs(u - v), u * v], axis=-1)"]
+    else:
+        code += ['features = encoder.encode(["a gripping, funny film"])']
+    code.append('logits = features @ head["weight"].T + head["bias"]')
+    if regression:
+        code.append("print(logits[:, 0])  # the score")
+    else:
+        code += [f"labels = {[str(name) for name in labels]!r}", "print([labels[i] for i in logits.argmax(axis=-1)])"]
+    what = "the siamese head: each text of a pair encoded on its own, then (u, v, |u-v|, u*v)" if siamese else \
+        "a linear head on the mean-pooled sentence embedding"
+    return ["## Use", "", f"bertstudio trained {what}. `transformers.pipeline()` does not know this head (it would "
+            "load the encoder under a new, untrained classifier); predict with the sentence-transformer and "
+            "`head.safetensors`:", "", "```python", *code, "```", "",
+            "or with bertstudio (`bertstudio predict --model <this folder>`), or export it with "
+            "`bertstudio export-onnx` for a standalone `predict.py`.", ""]
 
 
 def _cell(value: Any) -> str:

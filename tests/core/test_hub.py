@@ -219,3 +219,45 @@ def test_no_connection_is_one_line_not_a_traceback(run_dir, monkeypatch, capsys)
     err = capsys.readouterr().err
     assert code == 2 and "the upload failed" in err and "me/offline" in err, err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("kind, head", [("sentence", "embedding"), ("pair", "siamese"), ("regression", "siamese")])
+def test_an_embedding_head_models_card_predicts_as_bertstudio_does(kind, head, tiny, tmp_path, capsys, monkeypatch):
+    """The card told every model to load with transformers' pipeline(), which put an embedding or
+    siamese head's encoder under a fresh random classifier (chance answers, one log note). Its
+    snippet now reads the sentence-transformer and head.safetensors; run against the folder, it
+    predicts what bertstudio predicts."""
+    import re
+
+    from huggingface_hub import ModelCard
+
+    from bertstudio.data.examples import from_records
+    from bertstudio.train.config import TrainConfig
+    from bertstudio.train.engine import train
+    from bertstudio.train.predict import Predictor
+
+    pairs = head == "siamese"
+    rows = [{"text": f"the film was {w}", **({"text_pair": f"the movie was {w}"} if pairs else {}),
+             "label": (float(i % 5) if kind == "regression" else ("pos" if i % 2 else "neg"))}
+            for i, w in enumerate(["good", "bad", "fun", "dull", "great", "awful", "fine", "poor"])]
+    out = tmp_path / "run"
+    config = TrainConfig(task=kind, model=tiny, head=head, epochs=1, lr=1e-3, batch_size=4, max_length=24,
+                         output_dir=str(out), labels=None if kind == "regression" else ["neg", "pos"])
+    assert train(config, from_records(kind, rows, labels=config.labels)).status == "finished"
+    text = model_card(resolve_source(out), "me/model")
+    card = ModelCard(text)
+    assert card.data.library_name == "sentence-transformers" and card.data.pipeline_tag is None
+    assert "pipeline(" not in text.replace("`transformers.pipeline()`", "")
+    code = re.search(r"```python\n(.*?)```", text, re.S).group(1)
+    assert "encoder.max_seq_length = 24" in code
+    monkeypatch.setattr("huggingface_hub.hf_hub_download", lambda repo, name: str(Path(repo) / name))
+    exec(code.replace('"me/model"', repr(str(out / "model"))), {})
+    printed = capsys.readouterr().out
+    predictor = Predictor.load(out / "model", precision="fp32")
+    given = ({"text": "A man is playing a guitar.", "text_pair": "A person plays music."} if pairs
+             else {"text": "a gripping, funny film"})
+    want = predictor.predict(**given)
+    if kind == "regression":
+        assert float(printed.strip().strip("[]")) == pytest.approx(want["score"], abs=1e-4)
+    else:
+        assert printed.strip() == repr([want["label"]])
