@@ -321,6 +321,7 @@ def _embedding_usage(repo_id: str, head: dict[str, Any], labels: list[str], max_
     if regression:
         code.append("print(logits[:, 0])  # the score")
     else:
+        # one line (repr escapes a newline): a fence inside a line does not close the card's code block
         code += [f"labels = {[str(name) for name in labels]!r}", "print([labels[i] for i in logits.argmax(axis=-1)])"]
     what = "the siamese head: each text of a pair encoded on its own, then (u, v, |u-v|, u*v)" if siamese else \
         "a linear head on the mean-pooled sentence embedding"

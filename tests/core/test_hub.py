@@ -261,3 +261,19 @@ def test_an_embedding_head_models_card_predicts_as_bertstudio_does(kind, head, t
         assert float(printed.strip().strip("[]")) == pytest.approx(want["score"], abs=1e-4)
     else:
         assert printed.strip() == repr([want["label"]])
+
+
+def test_an_embedding_head_cards_labels_stay_inside_its_code_block():
+    """Label names go into the snippet as a Python list: a backtick fence or a newline in one
+    must not end the card's code block, and the list must still read back as the names."""
+    import ast
+    import re
+
+    from bertstudio.train.hub import _embedding_usage
+
+    names = ["ok", "```\n# Owned", "line\nbreak", "tick`s"]
+    lines = _embedding_usage("me/model", {"head": "embedding"}, names, 64)
+    text = "\n".join(lines)
+    assert len(re.findall(r"^```", text, re.M)) == 2
+    listed = next(line for line in lines if line.startswith("labels = "))
+    assert ast.literal_eval(listed.removeprefix("labels = ")) == names
