@@ -49,7 +49,7 @@ _SKIP_DIRS = ("checkpoints", "__pycache__")  # and every hidden (dot) folder or 
 _SAMPLE = {"text": "a short example", "text_pair": "another example", "tokens": ["a", "short", "example"],
            "question": "what is this?", "context": "this is a short example."}
 _SETTINGS = ("model", "head", "mode", "lora_rank", "epochs", "lr", "batch_size", "grad_accum", "warmup_ratio",
-             "weight_decay", "max_length", "seed", "precision", "max_train_examples")
+             "weight_decay", "keep_tuning", "max_length", "seed", "precision", "max_train_examples")
 
 log = logging.getLogger(__name__)
 
@@ -278,7 +278,9 @@ def model_card(source: PushSource, repo_id: str) -> str:
         lines += [f"| {_cell(k)} | {v * 100:.2f} |" if abs(v) <= 1 else f"| {_cell(k)} | {v:.4g} |"
                   for k, v in metrics.items()]
         lines += [""]
-    shown = [(k, settings[k]) for k in _SETTINGS if k in settings and k != "model"]
+    shown = [(k, settings[k]) for k in _SETTINGS if k in settings and k != "model"
+             and not (k == "lora_rank" and settings.get("mode") != "lora")  # a rank no layer used
+             and not (k == "keep_tuning" and settings[k] == 1)]  # all of the change kept: as every run before it
     if shown:
         lines += ["## Training settings", "", "| setting | value |", "|---|---|"]
         lines += [f"| {_cell(k)} | {_cell(v)} |" for k, v in shown] + [""]

@@ -402,7 +402,7 @@ class Predictor:
         if self.meta.get("siamese"):  # each side is read alone: a score beside an empty second text means nothing
             missing = [f for f in ("text", "text_pair") if not (given[f] or "").strip()]
         if missing:
-            pairs = " that reads sentence pairs" if self.meta.get("siamese") else ""
+            pairs = " that reads sentence pairs" if self.meta.get("siamese") and self.meta["kind"] != "pair" else ""
             raise BadInput(f"a {self.meta['kind']} model{pairs} needs {' and '.join(missing)} "
                            f"(give --{' and --'.join(m.replace('_', '-') for m in missing)})")
         reads = self.meta["inputs"] + self.meta["optional_inputs"]

@@ -132,6 +132,9 @@ class PushToHubDialog(QDialog):
         self.private = QCheckBox(self.tr("Private repository"), objectName="hubPrivate", checked=True)
         self.token = QLineEdit(objectName="hubToken", echoMode=QLineEdit.EchoMode.Password)
         self.token.setPlaceholderText(self._cached_login_text())
+        self.token.setToolTip(self.token.placeholderText())
+        # the hint says what to do (`hf auth login`); a default-width field cut it to "a write token (no cach…"
+        self.token.setMinimumWidth(self.token.fontMetrics().horizontalAdvance(self.token.placeholderText()) + 24)
         self.progress = QProgressBar(objectName="hubProgress", maximum=1000, visible=False)
         self.status = QLabel(objectName="hubStatus", wordWrap=True)
         self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)

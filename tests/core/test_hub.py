@@ -242,11 +242,13 @@ def test_an_embedding_head_models_card_predicts_as_bertstudio_does(kind, head, t
             for i, w in enumerate(["good", "bad", "fun", "dull", "great", "awful", "fine", "poor"])]
     out = tmp_path / "run"
     config = TrainConfig(task=kind, model=tiny, head=head, epochs=1, lr=1e-3, batch_size=4, max_length=24,
-                         output_dir=str(out), labels=None if kind == "regression" else ["neg", "pos"])
+                         output_dir=str(out), labels=None if kind == "regression" else ["neg", "pos"],
+                         keep_tuning=0.5 if pairs else 1.0)
     assert train(config, from_records(kind, rows, labels=config.labels)).status == "finished"
     text = model_card(resolve_source(out), "me/model")
     card = ModelCard(text)
     assert card.data.library_name == "sentence-transformers" and card.data.pipeline_tag is None
+    assert ("| keep_tuning | 0.5 |" in text) == pairs and "lora_rank" not in text  # a full fine-tune: no LoRA rank
     assert "pipeline(" not in text.replace("`transformers.pipeline()`", "")
     code = re.search(r"```python\n(.*?)```", text, re.S).group(1)
     assert "encoder.max_seq_length = 24" in code

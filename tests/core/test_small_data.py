@@ -213,6 +213,11 @@ def test_beyond_setfit_and_for_pairs_the_probe_started_embedding_head():
     frozen = small_data.adapt(TrainConfig(task="pair", mode="frozen"), Counter(a=10, b=10), given={"mode"},
                               sentence_transformer=True)
     assert frozen.keep_tuning == 1 and "WiSE" not in frozen.auto_reason
+    # with evaluations and save_best, an earlier evaluation's weights may be the ones kept: said
+    assert "unless an earlier evaluation scores higher" in pair.auto_reason
+    unevaluated = small_data.adapt(TrainConfig(task="pair"), Counter(a=10, b=10), sentence_transformer=True,
+                                   evaluates=False)
+    assert "WiSE-FT" in unevaluated.auto_reason and "earlier evaluation" not in unevaluated.auto_reason
     given = small_data.adapt(TrainConfig(task="pair", keep_tuning=0.8), Counter(a=10, b=10), given={"keep_tuning"},
                              sentence_transformer=True)
     assert given.keep_tuning == 0.8 and given.head == "siamese" and "WiSE" not in given.auto_reason

@@ -90,6 +90,10 @@ def test_push_dialog_is_private_by_default_and_uses_the_typed_token(qtbot, windo
     qtbot.addWidget(dialog)
     assert dialog.private.isChecked()
     assert "no cached login" in dialog.token.placeholderText()
+    dialog.show()  # the hint says what to do (`hf auth login`): shown whole, not cut to "a write token (no cach…"
+    qtbot.waitExposed(dialog)
+    hint = dialog.token.fontMetrics().horizontalAdvance(dialog.token.placeholderText())
+    assert dialog.token.width() > hint and "hf auth login" in dialog.token.toolTip()
     qtbot.keyClicks(dialog.repo, "me/reviews")
     with qtbot.waitSignal(dialog.failed, timeout=60_000):  # no token typed, none cached: refused
         qtbot.mouseClick(dialog.push_button, Qt.MouseButton.LeftButton)
