@@ -294,13 +294,11 @@ def model_card(source: PushSource, repo_id: str) -> str:
 def _embedding_head(source: PushSource) -> dict[str, Any] | None:
     """The folder's embedding_classifier.json when its head is bertstudio's embedding or siamese
     head (tasks/embedding.py), else None (a transformers head, or an ONNX export)."""
-    if source.onnx:
+    from bertstudio.tasks.embedding import is_embedding_classifier, read_embedding_settings
+
+    if source.onnx or not is_embedding_classifier(source.files):
         return None
-    try:
-        data = json.loads(_read_text(source.files / "embedding_classifier.json") or "null")
-    except ValueError:
-        return None
-    return data if isinstance(data, dict) and data.get("head") in ("embedding", "siamese") else None
+    return read_embedding_settings(source.files)  # checked; check_pushable has loaded the folder already
 
 
 def _embedding_usage(repo_id: str, head: dict[str, Any], labels: list[str], max_length: Any) -> list[str]:

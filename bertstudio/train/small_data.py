@@ -84,10 +84,7 @@ REASONS = {
     "keep": QT_TRANSLATE_NOOP("SmallData", "after the last step the weights keep {percent}% of what that training "
                                            "changed (WiSE-FT: part of the way back to where they started, steadier on "
                                            "small sets)"),
-    "keep_best": QT_TRANSLATE_NOOP("SmallData", "after the last step the weights keep {percent}% of what that "
-                                                "training changed (WiSE-FT: part of the way back to where they "
-                                                "started, steadier on small sets), unless an earlier evaluation "
-                                                "scores higher: the run keeps the best evaluation's weights"),
+    "best": QT_TRANSLATE_NOOP("SmallData", "an earlier evaluation that scores higher keeps its weights instead"),
     "steps": QT_TRANSLATE_NOOP("SmallData", "{rows} labelled rows: batch {batch} and {epochs} epochs, for at least "
                                             "{steps} optimizer steps"),
     "steps_windows": QT_TRANSLATE_NOOP("SmallData", "{rows} labelled questions, about {windows} windows of {length} "
@@ -183,8 +180,9 @@ def adapt_explained(config: TrainConfig, counts: Counter | dict[str, int], *, gi
         reasons.append((key, {"rows": str(rows), "steps": str(MIN_STEPS)}))
         if head == "siamese" and "keep_tuning" not in given and chosen.get("mode", mode) != "frozen":
             chosen["keep_tuning"] = SMALL_KEEP
-            # save_best keeps an earlier evaluation's weights when it scored higher: said, not promised away
-            reasons.append(("keep_best" if evaluates and config.save_best else "keep", {"percent": f"{100 * SMALL_KEEP:g}"}))
+            reasons.append(("keep", {"percent": f"{100 * SMALL_KEEP:g}"}))
+            if evaluates and config.save_best:  # the mixed weights are not promised where save_best may keep others
+                reasons.append(("best", {}))
     elif free and small:
         windows = units if units and units != rows else None
         chosen.update(batch_size=SMALL_BATCH, epochs=epochs_for(windows or rows, SMALL_BATCH))

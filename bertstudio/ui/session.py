@@ -178,25 +178,25 @@ class ProjectSession(QObject):
 
     def rename_label(self, old: str, new: str) -> None:
         """Rename a label, undoably (Edit > Undo renames it back); raises the project's refusal."""
-        from bertstudio.ui.undo import LabelSetCommand
-
-        with self.labels_by_undo():
-            self.project.rename_label(old, new)
-        self.undo_stack.push(LabelSetCommand(self, self.tr("Rename label {a} to {b}").format(a=old, b=new),
-                                             lambda project: project.rename_label(old, new),
-                                             lambda project: project.rename_label(new, old)))
+        self._change_labels(self.tr("Rename label {a} to {b}").format(a=old, b=new),
+                            lambda project: project.rename_label(old, new),
+                            lambda project: project.rename_label(new, old))
 
     def remove_label(self, name: str) -> None:
         """Remove a label no row uses, undoably (Edit > Undo adds it back); raises the project's refusal."""
-        from bertstudio.ui.undo import LabelSetCommand
-
         color = self.project.label_colors.get(name, "")
         index = self.project.labels.index(name) if name in self.project.labels else len(self.project.labels)
+        self._change_labels(self.tr("Remove label {a}").format(a=name), lambda project: project.remove_label(name),
+                            lambda project: project.add_label(name, color, index=index))
+
+    def _change_labels(self, text: str, forward: Any, backward: Any) -> None:
+        """Make a label-set change now (a refusal raises before anything reaches the stack), then
+        push it as an undo command that redoes ``forward`` and undoes with ``backward``."""
+        from bertstudio.ui.undo import LabelSetCommand
+
         with self.labels_by_undo():
-            self.project.remove_label(name)
-        self.undo_stack.push(LabelSetCommand(self, self.tr("Remove label {a}").format(a=name),
-                                             lambda project: project.remove_label(name),
-                                             lambda project: project.add_label(name, color, index=index)))
+            forward(self.project)
+        self.undo_stack.push(LabelSetCommand(self, text, forward, backward))
 
     def _on_import_event(self, event: dict[str, Any]) -> None:
         split = str(event["split"])

@@ -2334,12 +2334,12 @@
 <context>
     <name>ProjectSession</name>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="185"/>
+        <location filename="../../bertstudio/ui/session.py" line="181"/>
         <source>Rename label {a} to {b}</source>
         <translation>将标签 {a} 重命名为 {b}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="197"/>
+        <location filename="../../bertstudio/ui/session.py" line="189"/>
         <source>Remove label {a}</source>
         <translation>删除标签 {a}</translation>
     </message>
@@ -3436,36 +3436,36 @@
     </message>
     <message>
         <location filename="../../bertstudio/train/small_data.py" line="87"/>
-        <source>after the last step the weights keep {percent}% of what that training changed (WiSE-FT: part of the way back to where they started, steadier on small sets), unless an earlier evaluation scores higher: the run keeps the best evaluation&apos;s weights</source>
-        <translation>最后一步之后，权重保留该训练所做改变的 {percent}%（WiSE-FT：向训练起点退回一部分，在小数据集上更稳定），除非更早的某次评估得分更高：运行会保留最佳评估时的权重</translation>
+        <source>an earlier evaluation that scores higher keeps its weights instead</source>
+        <translation>若更早的某次评估得分更高，则改为保留那次评估的权重</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="91"/>
+        <location filename="../../bertstudio/train/small_data.py" line="88"/>
         <source>{rows} labelled rows: batch {batch} and {epochs} epochs, for at least {steps} optimizer steps</source>
         <translation>{rows} 行已标注：批大小 {batch}，{epochs} 轮，至少 {steps} 个优化步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="93"/>
+        <location filename="../../bertstudio/train/small_data.py" line="90"/>
         <source>{rows} labelled questions, about {windows} windows of {length} tokens: batch {batch} and {epochs} epochs, for at least {steps} optimizer steps</source>
         <translation>{rows} 个已标注问题，约 {windows} 个 {length} 词元的窗口：批大小 {batch}，{epochs} 轮，至少 {steps} 个优化步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="96"/>
+        <location filename="../../bertstudio/train/small_data.py" line="93"/>
         <source>evaluated every {every} steps ({evals} times), not after each of {epochs} short epochs</source>
         <translation>每 {every} 步评估一次（共 {evals} 次），而不是在 {epochs} 个短轮次的每一轮之后</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="98"/>
+        <location filename="../../bertstudio/train/small_data.py" line="95"/>
         <source>95% of the texts fit in {tokens} tokens: max length {length} (the model reads at most {limit})</source>
         <translation>95% 的文本不超过 {tokens} 个词元：最大长度 {length}（模型最多读取 {limit} 个）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="100"/>
+        <location filename="../../bertstudio/train/small_data.py" line="97"/>
         <source>LoRA: learning rate {lr} (about 10x full fine-tuning&apos;s, as peft&apos;s examples use)</source>
         <translation>LoRA：学习率 {lr}（约为全量微调的 10 倍，与 peft 示例相同）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="102"/>
+        <location filename="../../bertstudio/train/small_data.py" line="99"/>
         <source>frozen encoder on pairs: the siamese head, each side encoded alone (a frozen sentence-transformer&apos;s [CLS] of the joined pair carries almost no pair signal)</source>
         <translation>冻结编码器处理句对：使用孪生头，两句分别编码（冻结的句向量模型对拼接句对的 [CLS] 几乎不含句对信息）</translation>
     </message>

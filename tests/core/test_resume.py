@@ -3,7 +3,6 @@ uninterrupted run with the same seed ends (CPU, dropout on)."""
 
 from __future__ import annotations
 
-import functools
 import random
 import threading
 
@@ -57,8 +56,7 @@ def run(tiny, out, *, grad_accum, cancel_at=None, resume=False, precision="fp32"
     (1, "random", "fp32", 1.0), (1, "epoch_end", "fp32", 1.0), (2, "random", "fp32", 1.0), (1, "random", "bf16", 1.0),
     (2, "epoch_end", "bf16", 1.0), (1, "random", "fp32", 0.5), (2, "random", "bf16", 0.5)])
 def test_cancel_then_resume_matches_an_uninterrupted_run(tiny, tmp_path, grad_accum, where, precision, keep):
-    run = functools.partial(globals()["run"], keep_tuning=keep)
-    full, full_events = run(tiny, tmp_path / "full", grad_accum=grad_accum, precision=precision)
+    full, full_events = run(tiny, tmp_path / "full", grad_accum=grad_accum, precision=precision, keep_tuning=keep)
     assert full.status == "finished"
     total = next(e for e in full_events if isinstance(e, RunStarted)).total_steps  # after the loading phases
     per_epoch = total // 3
@@ -66,9 +64,10 @@ def test_cancel_then_resume_matches_an_uninterrupted_run(tiny, tmp_path, grad_ac
     assert per_epoch == (10 if grad_accum == 1 else 5)
     k = per_epoch if where == "epoch_end" else random.Random(grad_accum).randint(1, total - 2)
 
-    first, _ = run(tiny, tmp_path / "cut", grad_accum=grad_accum, cancel_at=k, precision=precision)
+    first, _ = run(tiny, tmp_path / "cut", grad_accum=grad_accum, cancel_at=k, precision=precision, keep_tuning=keep)
     assert first.status == "cancelled" and first.step == k
-    second, events = run(tiny, tmp_path / "cut", grad_accum=grad_accum, resume=True, precision=precision)
+    second, events = run(tiny, tmp_path / "cut", grad_accum=grad_accum, resume=True, precision=precision,
+                         keep_tuning=keep)
     assert second.status == "finished" and second.step == total
 
     # the same steps with the same losses after the cut, the same evaluations, the same end

@@ -214,7 +214,7 @@ def test_beyond_setfit_and_for_pairs_the_probe_started_embedding_head():
                               sentence_transformer=True)
     assert frozen.keep_tuning == 1 and "WiSE" not in frozen.auto_reason
     # with evaluations and save_best, an earlier evaluation's weights may be the ones kept: said
-    assert "unless an earlier evaluation scores higher" in pair.auto_reason
+    assert "an earlier evaluation that scores higher keeps its weights instead" in pair.auto_reason
     unevaluated = small_data.adapt(TrainConfig(task="pair"), Counter(a=10, b=10), sentence_transformer=True,
                                    evaluates=False)
     assert "WiSE-FT" in unevaluated.auto_reason and "earlier evaluation" not in unevaluated.auto_reason
