@@ -143,6 +143,7 @@ def _kind_of_mapping(columns: dict[str, Any] | None, found: Any) -> str | None:
     "column mapping lacks text_pair"; None when the mapping names no input. ``found``: the
     file's preview. Two texts and a label of decimal numbers read as scores (regression), not
     as a class per number."""
+    from bertstudio.data.io import decimal_scores
     from bertstudio.data.kinds import KIND_SPECS
 
     if not columns:
@@ -153,23 +154,9 @@ def _kind_of_mapping(columns: dict[str, Any] | None, found: Any) -> str | None:
             if set(spec.inputs) <= given and given <= set(spec.columns)]
     if guessed in fits:
         return guessed
-    if "text_pair" in given and "regression" in fits and _decimal_scores(columns.get("label"), found):
+    if "text_pair" in given and "regression" in fits and decimal_scores(found.columns, found.rows, columns.get("label")):
         return "regression"
     return min(fits, key=lambda name: len(KIND_SPECS[name].columns), default=None) if fits else None
-
-
-def _decimal_scores(column: Any, found: Any) -> bool:
-    """Whether the preview's ``column`` (a header name or a position) holds numbers, some with a
-    fraction (3.8, 0.5): scores."""
-    if column is None:
-        return False
-    try:
-        at = int(column) if str(column).lstrip("-").isdigit() else list(found.columns).index(column)
-        values = [row[at].strip() for row in found.rows if len(row) > abs(at) and row[at].strip()]
-        numbers = [float(v) for v in values]
-    except (ValueError, IndexError):
-        return False
-    return bool(numbers) and any(not n.is_integer() for n in numbers)
 
 
 def _config_from(base: dict[str, Any]) -> "Any":

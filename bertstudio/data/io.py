@@ -9,6 +9,7 @@ never a half-loaded set, never a raw parser exception for bad input.
 from __future__ import annotations
 
 import json
+import math
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -317,6 +318,8 @@ def preview(path: str | os.PathLike[str], *, fmt: str = "auto", n: int = 50, hea
         if has_header and not mapping and len(recs) > 1:  # only names it does not know: guess from a row
             kind, by_position = suggest_columns(None, recs[1])
             mapping = {column: recs[0][i] for column, i in by_position.items()}
+        if kind == "pair" and decimal_scores(names, recs[1:] if has_header else recs, mapping.get("label")):
+            kind = "regression"
         problem = None
         try:  # the reader's own refusal, said under the preview rather than after Import
             if has_header:
@@ -338,6 +341,8 @@ def preview(path: str | os.PathLike[str], *, fmt: str = "auto", n: int = 50, hea
         names = list(dict.fromkeys(k for o in objs for k in o))
         kind, mapping = _suggest_jsonl(key_counts(objs)) if names else (None, {})
         rows = [[_cell(o.get(k)) for k in names] for o in objs]
+        if kind == "pair" and decimal_scores(names, rows, mapping.get("label")):
+            kind = "regression"
         return Preview(str(path), fmt, names, rows, True, kind, dict(mapping))
     if fmt in ("conll", "conllu"):
         es = load_examples(path, fmt=fmt)
@@ -352,6 +357,21 @@ def preview(path: str | os.PathLike[str], *, fmt: str = "auto", n: int = 50, hea
             for i, t, q, c, a in zip(part["id"], part["title"], part["question"], part["context"], part["answers"])]
     return Preview(str(path), fmt, ["id", "title", "question", "context", "answers"], rows, True, "qa",
                    {c: c for c in ("id", "title", "context", "question", "answers")})
+
+
+def decimal_scores(names: Sequence[str], rows: Sequence[Sequence[str]], column: str | int | None) -> bool:
+    """Whether ``column`` (a header name or a position) of a preview's ``rows`` holds finite numbers,
+    some with a fraction (3.8, 0.5): scores to predict, as STS-B's, not a class per value. A pair
+    file's gold column named anything but "score" read as classes, and training refused them."""
+    if column is None:
+        return False
+    try:
+        at = int(column) if str(column).lstrip("-").isdigit() else list(names).index(str(column))
+        values = [row[at].strip() for row in rows if len(row) > abs(at) and row[at].strip()]
+        numbers = [float(v) for v in values]
+    except (ValueError, IndexError):
+        return False
+    return bool(numbers) and all(math.isfinite(n) for n in numbers) and any(not n.is_integer() for n in numbers)
 
 
 def _take(it: Any, n: int, path: Any) -> list[Any]:

@@ -288,6 +288,26 @@ def test_the_cli_reads_two_texts_and_decimal_scores_as_regression(tmp_path: Path
     assert config.task == "pair"
 
 
+def test_the_preview_guesses_decimal_scores_beside_two_texts_as_regression(tmp_path: Path) -> None:
+    """Only a gold column headed "score" made a pair file a regression set: "label" (or no header)
+    over 3.8 / 0.5 was guessed as pair classes, which Import's kind and New Project's suggestion
+    took, and training then refused. Whole numbers, or numbers that are not finite, stay classes."""
+    from bertstudio.ui.new_project_dialog import _kind_of_file
+
+    rows = "a man plays\ta person plays\t3.8\nthe cat sits\ta dog runs\t0.5\nx y\tx z\t2\n"
+    for name, text in (("headed.tsv", "sentence1\tsentence2\tlabel\n" + rows), ("bare.tsv", rows),
+                       ("similarity.tsv", "s1\ts2\tsimilarity\n" + rows)):
+        path = _write(tmp_path / name, text)
+        assert preview(path).suggested_kind == "regression" and _kind_of_file(str(path)) == "regression", name
+    jsonl = _write(tmp_path / "s.jsonl", '{"premise": "a", "hypothesis": "b", "label": 3.8}\n'
+                                         '{"premise": "c", "hypothesis": "d", "label": 1}\n')
+    assert preview(jsonl).suggested_kind == "regression"
+    for name, text in (("classes.tsv", "s1\ts2\tlabel\na\tb\t1\nc\td\t0\ne\tf\t1.0\n"),
+                       ("odd.tsv", "s1\ts2\tlabel\na\tb\tnan\nc\td\t0.5\ne\tf\tinf\n"),
+                       ("words.tsv", "s1\ts2\tlabel\na\tb\tentailment\nc\td\t0.5\n")):
+        assert preview(_write(tmp_path / name, text)).suggested_kind == "pair", name
+
+
 def test_line_ends_of_old_macs_read_in_every_format(tmp_path: Path) -> None:
     conll = _write(tmp_path / "c.conll", b"EU B-ORG\rrejects O\r\rGerman B-MISC\r")
     assert [r["tokens"] for r in _rows(load_examples(conll))] == [["EU", "rejects"], ["German"]]

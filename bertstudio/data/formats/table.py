@@ -45,7 +45,7 @@ ALIASES: dict[str, tuple[str, ...]] = {
     "text": ("text", "sentence", "sentence1", "text_a", "premise", "question1", "question", "s1", "#1 string",
              "review", "content", "body", "tweet", "comment", "utterance", "document", "message"),
     "text_pair": ("text_pair", "sentence2", "text_b", "hypothesis", "question2", "s2", "#2 string"),
-    "label": ("label", "labels", "gold_label", "score", "quality", "is_duplicate", "class", "target",
+    "label": ("label", "labels", "gold_label", "score", "similarity", "relatedness", "quality", "is_duplicate", "class", "target",
               "sentiment", "category", "intent", "topic", "polarity", "emotion"),
 }
 _KNOWN = {a for names in ALIASES.values() for a in names} | {"index", "id", "idx", "qid"}
