@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from bertstudio.data.atomic import check_folder_path
+from bertstudio.data.atomic import check_folder_path, create_folder
 from bertstudio.errors import ConfigError
 from bertstudio.train.config import TrainConfig
 
@@ -86,50 +86,60 @@ def export_run(
             where="task", expected=f"task = {train.kind!r}",
         )
     out = check_folder_path(out_dir, where="export")  # a dangling link, a file on the way...: refused here
-    _check_out_dir(out, overwrite)
-    (out / DATA_DIR).mkdir(parents=True, exist_ok=True)
-
-    written: dict[str, tuple[str, str, int]] = {}  # split -> (relative path, format, rows)
-    for name, examples in splits.items():
-        fmt, ext = _data_format(examples)
-        rel = f"{DATA_DIR}/{name}{ext}"
-        save_examples(examples, out / rel, fmt=fmt)
-        written[name] = (rel, fmt, len(examples))
-
-    eval_key = next((k for k in _EVAL_SPLITS if k in written), None)
-    if eval_key is not None and written[eval_key][1] != written[train_key][1]:
-        # one data_format setting covers both files; fall back to the lossless common one
-        for key in (train_key, eval_key):
-            rel = f"{DATA_DIR}/{key}.jsonl"
-            (out / written[key][0]).unlink()
-            save_examples(splits[key], out / rel, fmt="jsonl")
-            written[key] = (rel, "jsonl", len(splits[key]))
-
     model = config.model
-    if model and Path(model).expanduser().is_dir():
-        src = Path(model).expanduser().resolve()
-        if copy_model:
-            shutil.copytree(src, out / "model", dirs_exist_ok=overwrite)
-            model = "model"
-        else:
-            model = str(src)  # a local folder outside the export: absolute, so it works from OUT
+    src = Path(model).expanduser().resolve() if model and Path(model).expanduser().is_dir() else None
+    if src is not None and out.resolve().is_relative_to(src):  # a copy of the model would copy itself, endlessly
+        raise ConfigError("the export folder is inside the model folder", path=out, where="export",
+                          expected=f"a folder outside {src}")
+    _check_out_dir(out, overwrite)
 
-    exported = replace(
-        config,
-        train_file=written[train_key][0],
-        eval_file=written[eval_key][0] if eval_key else None,
-        data_dir=None,  # the GLUE folder is replaced by the exported files
-        data_format=written[train_key][1],
-        columns={},  # the files use bertstudio's own column names
-        hold_out=None if eval_key else config.hold_out,  # the held-out rows are the dev file now
-        labels=list(config.labels or train.labels) or None,
-        model=model,
-        output_dir=RUN_OUTPUT,
-        resume_from=None,  # a checkpoint elsewhere is not part of the export
-        overwrite=False,
-    )
-    exported.save(out / CONFIG_NAME)
-    (out / "README.md").write_text(_readme(exported, written, train_key, eval_key), encoding="utf-8")
+    def fill(folder: Path) -> None:
+        (folder / DATA_DIR).mkdir(parents=True, exist_ok=True)
+        written: dict[str, tuple[str, str, int]] = {}  # split -> (relative path, format, rows)
+        for name, examples in splits.items():
+            fmt, ext = _data_format(examples)
+            rel = f"{DATA_DIR}/{name}{ext}"
+            save_examples(examples, folder / rel, fmt=fmt)
+            written[name] = (rel, fmt, len(examples))
+
+        eval_key = next((k for k in _EVAL_SPLITS if k in written), None)
+        if eval_key is not None and written[eval_key][1] != written[train_key][1]:
+            # one data_format setting covers both files; fall back to the lossless common one
+            for key in (train_key, eval_key):
+                rel = f"{DATA_DIR}/{key}.jsonl"
+                (folder / written[key][0]).unlink()
+                save_examples(splits[key], folder / rel, fmt="jsonl")
+                written[key] = (rel, "jsonl", len(splits[key]))
+
+        named = model
+        if src is not None:
+            if copy_model:
+                shutil.copytree(src, folder / "model", dirs_exist_ok=overwrite)
+                named = "model"
+            else:
+                named = str(src)  # a local folder outside the export: absolute, so it works from OUT
+
+        exported = replace(
+            config,
+            train_file=written[train_key][0],
+            eval_file=written[eval_key][0] if eval_key else None,
+            data_dir=None,  # the GLUE folder is replaced by the exported files
+            data_format=written[train_key][1],
+            columns={},  # the files use bertstudio's own column names
+            hold_out=None if eval_key else config.hold_out,  # the held-out rows are the dev file now
+            labels=list(config.labels or train.labels) or None,
+            model=named,
+            output_dir=RUN_OUTPUT,
+            resume_from=None,  # a checkpoint elsewhere is not part of the export
+            overwrite=False,
+        )
+        exported.save(folder / CONFIG_NAME)
+        (folder / "README.md").write_text(_readme(exported, written, train_key, eval_key), encoding="utf-8")
+
+    if overwrite and out.is_dir() and any(out.iterdir()):
+        fill(out)  # the person chose to write over this folder's files
+    else:  # written whole beside it, then renamed: a failed export leaves nothing behind
+        create_folder(out, fill)
     return out
 
 

@@ -131,6 +131,35 @@ def test_refuses_a_non_empty_folder_and_a_kind_mismatch(tmp_path: Path) -> None:
         export_run(TrainConfig(task="sentence"), {"dev": train["train"]}, tmp_path / "y")
 
 
+def test_an_export_inside_the_model_folder_is_refused_and_a_failed_one_leaves_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Export run into the model folder (the Train page then picks MODEL/<project>-run) copied the
+    model into itself, level after level, until Python's recursion limit: hundreds of nested
+    copies of the weights left in the person's model folder."""
+    import bertstudio.data.io as io
+
+    model = tmp_path / "my-model"
+    model.mkdir()
+    (model / "config.json").write_text("{}", encoding="utf-8")
+    train = {"train": from_records("sentence", SENTENCES)}
+    for copy_model in (True, False):
+        with pytest.raises(ConfigError, match="inside the model folder"):
+            export_run(TrainConfig(task="sentence", model=str(model)), train, model / "proj-run", copy_model=copy_model)
+        assert sorted(p.name for p in model.iterdir()) == ["config.json"]
+
+    def broken(*_a, **_k):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(io, "save_examples", broken)
+    for out in (tmp_path / "new" / "exp", tmp_path / "empty"):
+        if out.name == "empty":
+            out.mkdir()
+        with pytest.raises(OSError, match="No space"):
+            export_run(TrainConfig(task="sentence", model=str(model)), train, out, copy_model=True)
+        assert (not out.exists()) if out.name == "exp" else list(out.iterdir()) == []
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temporary folder left
+
+
 def test_exported_run_starts_with_the_readme_command(tiny_model_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from bertstudio.cli import main as cli_main
 
