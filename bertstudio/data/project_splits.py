@@ -188,8 +188,9 @@ class SplitOps:
         return [n for n in dict.fromkeys(declared + unknown) if n in set(unknown)]
 
     def _store_split(self, split: str, table: pa.Table, source: str | None, new_labels: list[str], *,
-                     replace: bool) -> dict[str, Any] | None:
-        """Write ``table`` as the split's new data file and commit it (keeping replaced rows as a backup)."""
+                     replace: bool, lineage: str | None = None) -> dict[str, Any] | None:
+        """Write ``table`` as the split's new data file and commit it (keeping replaced rows as a backup).
+        ``lineage``: the rows' own (a restored backup's), instead of a new one."""
         from bertstudio.data.project_store import disk_error
 
         meta = self._meta_copy()  # type: ignore[attr-defined]
@@ -203,7 +204,7 @@ class SplitOps:
                 entry = {"id": made[-1].stem, "split": split,
                          "file": made[-1].relative_to(self.folder).as_posix(), "rows": total,
                          "labelled": labelled, "labels": self.labels, "source": meta["splits"][split].get("source"),  # type: ignore[attr-defined]
-                         "replaced": _now()}
+                         "lineage": meta["splits"][split].get("lineage"), "replaced": _now()}
                 meta["backups"].append(entry)
             for name in new_labels:
                 meta["labels"].append({"name": name, "color": default_color(len(meta["labels"]))})
@@ -211,8 +212,11 @@ class SplitOps:
             # The rows' lineage: new when the split's rows are replaced (or first stored), kept when
             # rows are appended, so state kept per row number (the assistant's audit set, skips and
             # chart) stays valid through an "Add example" or an appending import.
+            # A restore brings back the lineage its rows had: the same examples under the same numbers,
+            # so a run's predictions and the Review queue's flags about them hold again.
             before = meta["splits"].get(split, {})
-            lineage = before.get("lineage") if not replace and before.get("lineage") else uuid.uuid4().hex
+            if lineage is None:
+                lineage = before.get("lineage") if not replace and before.get("lineage") else uuid.uuid4().hex
             meta["splits"][split] = {"file": made[-1].relative_to(self.folder).as_posix(), "rows": table.num_rows,
                                      "source": source, "imported": _now(), "lineage": lineage}
             meta["data_seq"] = self._seq  # type: ignore[attr-defined]
@@ -311,7 +315,9 @@ class SplitOps:
             self.compact()  # type: ignore[attr-defined]
             wanted = list(entry.get("labels", [])) + list(values_in(self.kind, table))
             missing = [n for n in dict.fromkeys(wanted) if n not in self.labels] if get_spec(self.kind).has_label_set else []  # type: ignore[attr-defined]
-            return self._store_split(entry["split"], table, entry.get("source"), missing, replace=True)
+            lineage = entry.get("lineage")  # backups kept before lineages were recorded: a new one
+            return self._store_split(entry["split"], table, entry.get("source"), missing, replace=True,
+                                     lineage=lineage if isinstance(lineage, str) and lineage else None)
 
     def export_target(self, path: str | Path) -> Path:
         """The file an export to ``path`` writes (a link's target); refused inside the project's folder."""

@@ -92,6 +92,8 @@ class ReviewQueue(QWidget):
         self.report: Any = None
         self.hidden_kept = 0
         self._worker: JobWorker | None = None
+        self._checking: str | None = None  # the split's lineage (which rows these are) when the check started
+        self.lineage: str | None = None  # ...and when the shown flags' check started
         self.store = ReviewStore(session.project.folder, self.split)
         # its rows are this project's: left open over the next one, K and R relabelled that one's rows
         session.project_closing.connect(self._on_project_closing)
@@ -164,6 +166,7 @@ class ReviewQueue(QWidget):
         self.undo_action.setShortcutContext(context)
         self.addAction(self.undo_action)
         session.gold_changed.connect(self._on_gold_changed)
+        session.data_imported.connect(self._on_rows_changed)
         self._set_busy(False)
         self._enable_buttons()
 
@@ -193,6 +196,7 @@ class ReviewQueue(QWidget):
         if self.is_running():
             return
         project, split, model = self.session.project, self.split, self.model
+        self._checking = self._lineage()
         choice = self.method_combo.currentData()
         method, run_dir = (choice, None) if choice in ("fast", "finetune") else ("fast", choice)
         self.summary.setText(self.tr("Fine-tuning the encoder on each fold: this takes minutes…")
@@ -255,6 +259,7 @@ class ReviewQueue(QWidget):
             self._on_cancelled()
             return
         self.report = report
+        self.lineage = self._checking
         self.flags.clear()
         self.hidden_kept = 0
         for flag in report.flags:
@@ -296,6 +301,9 @@ class ReviewQueue(QWidget):
         if r.skipped:
             text += " " + self.tr("%1 labelled rows could not be checked (a label with a single example)."
                                   ).replace("%1", str(r.skipped))
+        if self.rows_replaced():
+            text = self.tr("The rows of this split were replaced since this check, so its flags name other "
+                           "examples now and are closed. Press Check again.")
         return text
 
     # -- one flag ------------------------------------------------------------------------------
@@ -310,9 +318,24 @@ class ReviewQueue(QWidget):
             return gold
         return gold[flag.word] if isinstance(gold, list) and flag.word < len(gold) else None
 
+    def _lineage(self) -> str | None:
+        """Which rows the split holds: an import that replaces them (or a restore, or its undo)
+        gives it a new lineage, and the same row number then names another example."""
+        info = self.session.project.split_info.get(self.split) if self.session.has_project() else None
+        lineage = info.get("lineage") if isinstance(info, dict) else None
+        return lineage if isinstance(lineage, str) else None
+
+    def rows_replaced(self) -> bool:
+        """Whether the split's rows are no longer those the shown flags were found in."""
+        return self.report is not None and self.lineage is not None and self._lineage() != self.lineage
+
     def state(self, flag: Any) -> str:
         """``"kept"``, ``"relabelled"`` (the gold is now the suggestion), ``"changed"`` (the person
-        gave it another value since the check: the flag is theirs, not the check's) or ``"open"``."""
+        gave it another value since the check: the flag is theirs, not the check's), ``"replaced"``
+        (the split's rows were replaced since the check: its row number names another example,
+        which R would have relabelled) or ``"open"``."""
+        if self.rows_replaced():
+            return "replaced"
         if self.store.is_kept(flag):
             return "kept"
         value = self.now(flag)
@@ -323,7 +346,9 @@ class ReviewQueue(QWidget):
     def _paint(self, item: QListWidgetItem) -> None:
         flag = item.data(_FLAG_ROLE)
         state = self.state(flag)
-        if state == "changed":  # relabelled on the Label page after the check: R would overwrite it
+        if state == "replaced":
+            text = self.tr("× row %1: the rows were replaced since the check").replace("%1", str(flag.row + 1))
+        elif state == "changed":  # relabelled on the Label page after the check: R would overwrite it
             now = self.now(flag)
             text = self.tr("≠ row %1: %2 at the check, now %3").replace("%1", str(flag.row + 1)) \
                 .replace("%2", flag.given).replace("%3", self.tr("unlabelled") if now is None else str(now))
@@ -347,7 +372,11 @@ class ReviewQueue(QWidget):
                  "<p>" + word + self.tr("Given: <b>%1</b>. Suggested: <b>%2</b> (probability %3%).")
                  .replace("%1", html.escape(flag.given)).replace("%2", html.escape(flag.suggested))
                  .replace("%3", f"{100 * flag.suggested_prob:.0f}") + "</p>"]
-        if self.state(flag) == "changed":
+        if self.state(flag) == "replaced":
+            parts.append("<p>" + self.tr("The rows of this split were replaced since the check, so row %1 is another "
+                                         "example now. Press Check again to review the rows as they are.")
+                         .replace("%1", str(flag.row + 1)) + "</p>")
+        elif self.state(flag) == "changed":
             now = self.now(flag)
             parts.append("<p>" + self.tr("Changed since the check: now <b>%1</b>. Your label stands; this flag "
                                          "is closed.").replace("%1", html.escape(
@@ -364,7 +393,7 @@ class ReviewQueue(QWidget):
 
     def _enable_buttons(self) -> None:
         flag = self.current_flag()
-        decidable = flag is not None and self.state(flag) != "changed"
+        decidable = flag is not None and self.state(flag) not in ("changed", "replaced")
         self.keep_button.setEnabled(decidable)
         self.relabel_button.setEnabled(decidable)
         if flag is not None:
@@ -372,7 +401,7 @@ class ReviewQueue(QWidget):
 
     def keep_current(self) -> None:
         item = self.flags.currentItem()
-        if item is None or self.state(item.data(_FLAG_ROLE)) == "changed":
+        if item is None or self.state(item.data(_FLAG_ROLE)) in ("changed", "replaced"):
             return
         self.store.keep(item.data(_FLAG_ROLE))
         self._paint(item)
@@ -380,8 +409,8 @@ class ReviewQueue(QWidget):
 
     def relabel_current(self) -> None:
         item = self.flags.currentItem()
-        if item is None or self.state(item.data(_FLAG_ROLE)) == "changed":
-            return  # the person relabelled the row after the check: theirs stands
+        if item is None or self.state(item.data(_FLAG_ROLE)) in ("changed", "replaced"):
+            return  # the person relabelled the row after the check (theirs stands), or it is another row now
         flag = item.data(_FLAG_ROLE)
         value: Any = flag.suggested
         if flag.word is not None:  # tagging: the one word, the other tags as they are now
@@ -414,6 +443,17 @@ class ReviewQueue(QWidget):
                 self._paint(item)
                 if item is self.flags.currentItem():
                     self._show_flag(i)
+
+    def _on_rows_changed(self, split: str) -> None:
+        """An import into the split: replaced rows close every flag (undoing the replace opens them again)."""
+        if split != self.split or self.report is None:
+            return
+        for i in range(self.flags.count()):
+            self._paint(self.flags.item(i))
+        self.summary.setText(self._summary_text())
+        if self.flags.currentItem() is not None:
+            self._show_flag(self.flags.currentRow())
+        self._enable_buttons()
 
     def closeEvent(self, event) -> None:  # type: ignore[no-untyped-def]
         self.cancel()

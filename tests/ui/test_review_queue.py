@@ -234,3 +234,28 @@ def test_a_flag_relabelled_elsewhere_after_the_check_is_closed_not_overwritten(q
     session.undo_stack.undo()
     session.undo_stack.undo()  # back to the given label: the flag is open again
     assert queue.state(flag) == "open" and queue.relabel_button.isEnabled()
+
+
+def test_flags_close_when_the_rows_are_replaced_and_open_again_when_the_replace_is_undone(qtbot, session_factory, tiny):
+    """A sweep replaced the split through Import with the queue open: the flag still showed the old
+    text, and R relabelled whatever example had the same row number now (whenever its gold
+    happened to equal the flag's given label)."""
+    from bertstudio.data.examples import from_records
+
+    session = session_factory("sentence", ["neg", "pos"], {"train": _rows()})
+    queue = _run(qtbot, session, tiny)
+    flag = queue.current_flag()
+    new = [{"text": f"an unrelated new row {i}", "label": flag.given} for i in range(40)]
+    session.import_examples(from_records("sentence", new, labels=["neg", "pos"]), "train", replace=True)
+    assert queue.rows_replaced() and queue.state(flag) == "replaced"
+    assert "replaced" in queue.flags.currentItem().text() and "replaced" in queue.summary.text()
+    assert "Check again" in queue.detail.toPlainText()
+    assert not queue.relabel_button.isEnabled() and not queue.keep_button.isEnabled()
+    qtbot.keyClick(queue.flags, Qt.Key.Key_R)
+    qtbot.keyClick(queue.flags, Qt.Key.Key_K)
+    assert [session.gold("train", r) for r in range(40)] == [flag.given] * 40 and not queue.store.is_kept(flag)
+    session.undo_stack.undo()  # the old rows again: the flags name them again
+    assert not queue.rows_replaced() and queue.state(flag) == "open" and queue.relabel_button.isEnabled()
+    assert session.row("train", flag.row)["text"] == flag.text
+    qtbot.keyClick(queue.flags, Qt.Key.Key_R)
+    assert session.gold("train", flag.row) == flag.suggested
