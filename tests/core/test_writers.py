@@ -110,6 +110,29 @@ def test_tagging_jsonl_and_unlabelled_round_trip(tmp_path: Path) -> None:
     _round_trip(unl, tmp_path / "u.conllu", fmt="conllu")
 
 
+def test_a_partly_labelled_conll_export_reads_back(tmp_path: Path) -> None:
+    """A tagging split with an unlabelled sentence was written with token-only lines, which the
+    reader refused ("found 1 columns"): an export over the person's own CoNLL file made it
+    unreadable. A line without its tag inside a labelled sentence is still refused."""
+    es = from_records("tagging", [{"tokens": ["EU", "rejects"], "tags": ["B-ORG", "O"]},
+                                  {"tokens": ["Mary", "sleeps"], "tags": None},
+                                  {"tokens": ["John"], "tags": ["B-PER"]}])
+    for first in (es, from_records("tagging", es.dataset.to_list()[1:])):  # unlabelled first, too
+        back = _round_trip(first, tmp_path / "part.conll", fmt="conll")
+        assert back.dataset.to_list() == first.dataset.to_list()
+    bad = tmp_path / "bad.conll"
+    bad.write_text("EU\tB-ORG\nrejects\n\nMary\tO\n", encoding="utf-8")
+    with pytest.raises(DataError, match=r"line 2: found 1 columns"):
+        load_examples(bad)
+    bad.write_text("EU B-ORG x\nrejects O x\n\nMary B-PER\n", encoding="utf-8")
+    with pytest.raises(DataError, match=r"line 4: found 2 columns"):
+        load_examples(bad)
+    from bertstudio.data.formats.conll import read_conll
+
+    with pytest.raises(DataError, match="line 1: sentence has no tags"):  # training data must be labelled
+        read_conll(tmp_path / "part.conll", require_labels=True)
+
+
 def test_squad_round_trip(shared_data: Path, tmp_path: Path) -> None:
     es = load_examples(shared_data / "squad" / "dev-v1.1-articles-00-35.json")
     back = _round_trip(es, tmp_path / "squad.json", fmt="squad")
@@ -247,9 +270,13 @@ _TOKEN = st.text(st.characters(blacklist_categories=("Cs", "Zs", "Cc", "Zl", "Zp
 @settings(max_examples=60, deadline=None)
 @given(sents=st.lists(st.lists(st.tuples(_TOKEN, st.sampled_from(["O", "B-PER", "B-LOC"])), min_size=1, max_size=6),
                       min_size=1, max_size=4),
-       fmt=st.sampled_from(["conll", "conllu", "jsonl"]))
-def test_any_tokens_round_trip_through_tagging_formats(sents: list[list[tuple[str, str]]], fmt: str) -> None:
-    es = from_records("tagging", [{"tokens": [t for t, _ in s], "tags": [g for _, g in s]} for s in sents])
+       fmt=st.sampled_from(["conll", "conllu", "jsonl"]), unlabelled=st.lists(st.booleans(), max_size=4))
+def test_any_tokens_round_trip_through_tagging_formats(sents: list[list[tuple[str, str]]], fmt: str,
+                                                       unlabelled: list[bool]) -> None:
+    """Some sentences unlabelled too, as a project being labelled exports them."""
+    es = from_records("tagging", [{"tokens": [t for t, _ in s],
+                                   "tags": None if i < len(unlabelled) and unlabelled[i] else [g for _, g in s]}
+                                  for i, s in enumerate(sents)])
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / f"x.{fmt}"
         save_examples(es, path, fmt=fmt)

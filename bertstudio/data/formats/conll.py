@@ -7,7 +7,8 @@ CoNLL column files: one token per line, whitespace-separated columns (token
 first, tag last by default), blank lines and ``-DOCSTART-`` lines end a
 sentence; a line before a sentence that starts with a lone ``#`` and is not a
 token line of the file's shape, or holds a lone ``=`` or a ``key=value`` tag
-(MultiCoNER's ``# id ... domain=en``), is a comment, skipped. A file with a single column is unlabelled (tags None). Tags in IOB1
+(MultiCoNER's ``# id ... domain=en``), is a comment, skipped. A file with a single column is unlabelled (tags None), and so is a
+sentence of token-only lines among ``token tag`` ones. Tags in IOB1
 (I- opens an entity) are converted to BIO; ``tag_scheme`` says which:
 "auto" (detect), "iob1" (convert), "bio" (keep as is; with ``strict_bio`` an
 I-X that continues nothing is an error), "none" (plain tags such as POS).
@@ -90,40 +91,51 @@ def _comment_test(text: str, tag_col: int | None) -> Any:
 
 
 def _sentences_conll(text: str, path: Any, token_col: int, tag_col: int | None) -> Iterator[tuple[int, list[str], list[str] | None]]:
+    """(first line, tokens, tags or None) per sentence. Every line of a sentence has the columns
+    of its first line; a sentence of token-only lines in a file of ``token tag`` lines is an
+    unlabelled one (as bertstudio writes a partly labelled set), while every labelled sentence
+    has the columns of the file's first labelled line."""
     tokens: list[str] = []
     tags: list[str] = []
     start = 0
-    ncols: int | None = None
+    ncols: int | None = None  # the file's labelled lines (the first token line's, until one has tags)
+    here: int | None = None  # this sentence's
     is_comment = _comment_test(text, tag_col)
     for n, line in _lines(text):
         fields = _fields(line)
         if not fields or fields[0] == "-DOCSTART-":
             if tokens:
-                yield start, tokens, (tags if ncols and ncols > 1 else None)
-            tokens, tags = [], []
+                yield start, tokens, (tags if here and here > 1 else None)
+            tokens, tags, here = [], [], None
             continue
         if not tokens and is_comment is not None and is_comment(fields):
             continue  # a comment line before a sentence
-        if ncols is None:
-            ncols = len(fields)
-        elif len(fields) != ncols:
+        if here is None:  # a sentence's first line
+            if ncols is None or (ncols == 1 and len(fields) > 1):
+                ncols = len(fields)
+            if len(fields) != ncols and not (len(fields) == 1 and tag_col is None):
+                raise DataError(f"found {len(fields)} columns", path=path, where=f"line {n}",
+                                expected=f"{ncols} columns like the first token line (token ... tag), or the "
+                                         "token alone on every line of an unlabelled sentence")
+            here = len(fields)
+        elif len(fields) != here:
             raise DataError(f"found {len(fields)} columns", path=path, where=f"line {n}",
-                            expected=f"{ncols} columns like the first token line (token ... tag)")
+                            expected=f"{here} columns like the sentence's first line (line {start})")
         if not tokens:
             start = n
-        t_i = token_col if token_col >= 0 else ncols + token_col
-        if not 0 <= t_i < ncols:
+        t_i = token_col if token_col >= 0 else here + token_col
+        if not 0 <= t_i < here:
             raise DataError(f"token column {token_col} does not exist", path=path, where=f"line {n}",
-                            expected=f"a column among the {ncols} present")
+                            expected=f"a column among the {here} present")
         tokens.append(fields[t_i])
-        if ncols > 1:
+        if here > 1:
             g_i = (tag_col if tag_col is not None else -1)
-            g_i = g_i if g_i >= 0 else ncols + g_i
-            if not 0 <= g_i < ncols:
+            g_i = g_i if g_i >= 0 else here + g_i
+            if not 0 <= g_i < here:
                 raise DataError(f"tag column {tag_col} does not exist", path=path, where=f"line {n}")
             tags.append(fields[g_i])
     if tokens:
-        yield start, tokens, (tags if ncols and ncols > 1 else None)
+        yield start, tokens, (tags if here and here > 1 else None)
 
 
 def _sentences_conllu(text: str, path: Any, tag_col: int) -> Iterator[tuple[int, list[str], list[str] | None]]:
