@@ -27,7 +27,7 @@ from bertstudio.data.formats.table import TableOptions, check_header_names, read
 from bertstudio.data.formats.table_write import write_table
 from bertstudio.data.glue import GlueTask, eval_split, get_preset, load_glue, preset_for_path, save_glue
 from bertstudio.data.kinds import require_kind
-from bertstudio.errors import ConfigError, DataError
+from bertstudio.errors import BertStudioError, ConfigError, DataError
 
 FORMATS = ("csv", "tsv", "jsonl", "glue", "conll", "conllu", "squad")
 _EXT = {
@@ -232,6 +232,43 @@ def save_format(examples: ExampleSet, path: str | os.PathLike[str]) -> str:
     if fmt == "squad" and examples.spec.save_format != "squad":  # a .json file of another kind: JSON Lines
         fmt = "jsonl"
     return fmt
+
+
+_CONLLU_KEPT = {0: "ID", 1: "FORM", 3: "UPOS"}  # what bertstudio reads and writes of a CoNLL-U token line
+_CONLLU_NAMES = ("ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC")
+
+
+def columns_lost(examples: ExampleSet, path: str | os.PathLike[str], *, fmt: str = "auto",
+                 columns: Mapping[str, str] | None = None) -> tuple[list[str], list[str]]:
+    """(the columns of the file at ``path`` that writing ``examples`` over it would not write,
+    the columns it writes): a project keeps only the columns its task reads, so an export over
+    the file the rows came from loses the others (an id, a note, CoNLL's POS and chunk columns,
+    CoNLL-U's lemmas and heads). Nothing lost when there is no such file or it cannot be read
+    (the writer then says what is wrong)."""
+    fmt = save_format(examples, path) if (fmt or "auto").lower() == "auto" else fmt.lower()
+    written = {"conll": ["token", "tag"], "conllu": list(_CONLLU_KEPT.values())}.get(
+        fmt, [str((columns or {}).get(c, c)) for c in examples.spec.columns])
+    target = Path(path)
+    if not target.is_file():
+        return [], written
+    try:
+        if fmt in ("csv", "tsv", "jsonl"):
+            found = preview(target, fmt=fmt)
+            if fmt != "jsonl" and not found.has_header:
+                return list(found.columns[len(written):]), written
+            return [n for n in found.columns if n not in written], written
+        if fmt in ("conll", "conllu"):
+            lines = decode(read_bytes(target, head=1 << 16), target).splitlines()[:2000]
+            fields = [ln.split("\t") if fmt == "conllu" else ln.split() for ln in lines
+                      if ln.strip() and not ln.startswith("#") and not ln.startswith("-DOCSTART-")]
+            if fmt == "conll":
+                widest = max((len(f) for f in fields), default=0)
+                return [f"column {i + 1}" for i in range(1, widest - 1)], written
+            used = {i for f in fields if len(f) == 10 for i in range(10) if f[i] != "_" and i not in _CONLLU_KEPT}
+            return [_CONLLU_NAMES[i] for i in sorted(used)], written
+    except (BertStudioError, OSError, UnicodeError, ValueError):
+        return [], written
+    return [], written
 
 
 def save_examples(

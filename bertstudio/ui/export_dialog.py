@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from bertstudio.data.io import columns_lost, save_format
 from bertstudio.errors import BertStudioError
 from bertstudio.ui.import_dialog import FORMATS
 from bertstudio.ui.session import SPLITS, ProjectSession, split_name
@@ -83,18 +84,30 @@ class ExportDialog(QDialog):
             self.error_label.setText(self.tr("This project holds no rows to export yet."))
             return False
         try:
-            self.session.project.export_target(path)  # refused before anything is asked
+            target = self.session.project.export_target(path)  # refused before anything is asked
         except BertStudioError as exc:
             self.error_label.setText(exc.message)
             return False
-        if path != self._confirmed and os.path.lexists(path) and not os.path.isdir(path):
+        split, fmt = self.split_combo.currentData(), self.format_combo.currentData()
+        examples = self.session.project.examples(split)
+        lost, written = columns_lost(examples, target, fmt=save_format(examples, path) if fmt == "auto" else fmt)
+        if lost:  # asked even after the save dialog's own question, which could not know this
+            answer = QMessageBox.warning(
+                self, self.tr("Export data"),
+                self.tr("{path} has columns this export does not write: {lost}. The project keeps only the columns "
+                        "its task reads, so the export writes {written}, and replacing the file loses the others. "
+                        "Replace it anyway?").format(path=path, lost=", ".join(lost), written=", ".join(written)),
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+            if answer != QMessageBox.StandardButton.Yes:
+                return False
+        elif path != self._confirmed and os.path.lexists(path) and not os.path.isdir(path):
             answer = QMessageBox.question(
                 self, self.tr("Export data"), self.tr("{path} already exists. Replace it?").format(path=path),
                 QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
             if answer != QMessageBox.StandardButton.Yes:
                 return False
         try:
-            self.session.project.export(self.split_combo.currentData(), path, self.format_combo.currentData())
+            self.session.project.export(split, path, fmt)
         except BertStudioError as exc:
             self.error_label.setText(exc.message)
             return False

@@ -153,7 +153,7 @@ class ImportDialog(QDialog):
         for column in MAPPED[self.kind]:
             combo = QComboBox()
             combo.setObjectName(f"map_{column}")
-            combo.activated.connect(lambda _i: self._forget_loaded())
+            combo.activated.connect(lambda _i: (self._forget_loaded(), self._show_unread()))
             mapping.addRow(names[column] + ("" if column in OPTIONAL else " *"), combo)
             self.mapping[column] = combo
         self.survey = FileSurveyBox(self.session)
@@ -175,6 +175,10 @@ class ImportDialog(QDialog):
         self.error_label.setStyleSheet("color: #c0392b;")
         self.status_label = QLabel()
         self.status_label.setObjectName("importStatus")
+        self.unread_label = QLabel()  # the file's columns no mapping reads: an export over the file loses them
+        self.unread_label.setObjectName("importUnread")
+        self.unread_label.setWordWrap(True)
+        self.unread_label.hide()
         self.progress = QProgressBar()
         self.progress.setObjectName("importProgress")
         self.progress.setRange(0, 0)  # busy: readers report no fraction
@@ -193,6 +197,7 @@ class ImportDialog(QDialog):
         layout.addWidget(self.preview_table, 1)
         layout.addWidget(self.survey)
         layout.addWidget(self.mapping_box)
+        layout.addWidget(self.unread_label)
         self.label_scroll.setMinimumHeight(4 * rows)  # the step is the task at hand: a few choices in view
         layout.addWidget(self.label_scroll, 2)
         layout.addWidget(self.status_label)
@@ -243,6 +248,7 @@ class ImportDialog(QDialog):
         self.error_label.clear()
         self.preview_model.clear()
         self.preview_info = None
+        self._show_unread()
         self.header_check.setEnabled(False)
         if not path:
             self._set_ok_enabled(False)
@@ -293,6 +299,7 @@ class ImportDialog(QDialog):
         if found_split is not None:
             self.target.set_split(found_split[1])
         self._update_mapping_enabled()
+        self._show_unread()
         self._survey_timer.start()
         mismatch = info.suggested_kind and info.suggested_kind != self.kind and info.format in FIXED_LAYOUT
         status = self.tr("Format: %1 · this file looks like %2 data").replace("%1", info.format).replace(
@@ -310,8 +317,24 @@ class ImportDialog(QDialog):
             return
         self._set_ok_enabled(True)
 
+    def unread_columns(self) -> list[str]:
+        """The previewed file's columns that no column of the mapping reads (a CSV's id or note):
+        the project does not keep them, so the person hears it before Import, not after an export."""
+        info = self.preview_info
+        if info is None or info.format in FIXED_LAYOUT or self.preset_combo.currentData():
+            return []
+        used = {combo.currentData() for combo in self.mapping.values()}
+        return [name for i, name in enumerate(info.columns) if (name if info.has_header else i) not in used]
+
+    def _show_unread(self) -> None:
+        unread = self.unread_columns()
+        self.unread_label.setText(self.tr("Not imported: %1. The project keeps only the columns above; exporting "
+                                          "over this file later writes only those.").replace("%1", ", ".join(unread)))
+        self.unread_label.setVisible(bool(unread))
+
     def _on_preset_chosen(self) -> None:
         self._forget_loaded()
+        self._show_unread()
         if self.preset_combo.currentData():
             self.format_combo.setCurrentIndex(self.format_combo.findData("glue"))
         self._update_mapping_enabled()

@@ -889,55 +889,61 @@
 <context>
     <name>ExportDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="32"/>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="72"/>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="92"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="33"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="73"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="96"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="105"/>
         <source>Export data</source>
         <translation>导出数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="42"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="43"/>
         <source>from the file name</source>
         <translation>根据文件名</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="47"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="48"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="57"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="58"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="61"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="62"/>
         <source>Split:</source>
         <translation>数据划分:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="62"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="63"/>
         <source>Format:</source>
         <translation>格式:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="63"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="64"/>
         <source>File:</source>
         <translation>文件:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="68"/>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="83"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="69"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="84"/>
         <source>This project holds no rows to export yet.</source>
         <translation>此项目还没有可导出的行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="80"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="81"/>
         <source>Choose a file to write.</source>
         <translation>请选择要写入的文件。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="92"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="97"/>
+        <source>{path} has columns this export does not write: {lost}. The project keeps only the columns its task reads, so the export writes {written}, and replacing the file loses the others. Replace it anyway?</source>
+        <translation>{path} 中有本次导出不会写出的列：{lost}。项目只保留其任务读取的列，所以导出只写 {written}，替换该文件会丢失其他列。仍要替换吗？</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="105"/>
         <source>{path} already exists. Replace it?</source>
         <translation>{path} 已存在。要替换它吗？</translation>
     </message>
@@ -1293,7 +1299,7 @@
     <name>ImportDialog</name>
     <message>
         <location filename="../../bertstudio/ui/import_dialog.py" line="83"/>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="217"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="222"/>
         <source>Import data</source>
         <translation>导入数据</translation>
     </message>
@@ -1339,7 +1345,7 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/import_dialog.py" line="145"/>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="323"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="346"/>
         <source>Columns (what each column of the file holds)</source>
         <translation>列(文件每一列的内容)</translation>
     </message>
@@ -1394,107 +1400,112 @@
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="183"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="187"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="190"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="194"/>
         <source>First rows:</source>
         <translation>前几行:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="218"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="223"/>
         <source>Data files (*.tsv *.csv *.txt *.jsonl *.json *.conll *.conllu *.iob *.bio);;All files (*)</source>
         <translation>数据文件 (*.tsv *.csv *.txt *.jsonl *.json *.conll *.conllu *.iob *.bio);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="279"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="285"/>
         <source>— choose —</source>
         <translation>— 请选择 —</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="298"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="305"/>
         <source>Format: %1 · this file looks like %2 data</source>
         <translation>格式:%1 · 此文件看起来是“%2”数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="302"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="309"/>
         <source>choose the file column for: %1</source>
         <translation>请为以下内容选择文件列：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="308"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="315"/>
         <source>This file holds %1 examples but the project is a %2 project.</source>
         <translation>此文件包含“%1”样例，但项目是“%2”项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="322"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="331"/>
+        <source>Not imported: %1. The project keeps only the columns above; exporting over this file later writes only those.</source>
+        <translation>不导入：%1。项目只保留上面这些列；以后导出覆盖此文件时也只写这些列。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="345"/>
         <source>Columns (set by the format or preset)</source>
         <translation>列(由格式或预设决定)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="372"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="395"/>
         <source>Choose the file column for: %1</source>
         <translation>请选择对应的文件列:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="395"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="418"/>
         <source>Reading the file…</source>
         <translation>正在读取文件…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="431"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="454"/>
         <source>The file&apos;s labels differ from the project&apos;s: choose what each becomes, then Import.</source>
         <translation>文件中的标签与项目的不同:请为每个标签选择对应的项目标签，然后点击“导入”。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="454"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="477"/>
         <source>The file&apos;s labels differ from the project&apos;s: choose what %1 become(s), then Import.</source>
         <translation>文件的标签与项目的不同：请选择 %1 对应什么，然后导入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="456"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="479"/>
         <source>Every label of the file has a place: Import when ready.</source>
         <translation>文件的每个标签都已有对应：准备好后即可导入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="472"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="495"/>
         <source>Choose what these labels become: %1</source>
         <translation>请为这些标签选择对应的项目标签:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="489"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="512"/>
         <source>Every row of the file is already in %1: nothing to import.</source>
         <translation>文件的每一行都已在 %1 中：没有可导入的内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="509"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="532"/>
         <source>Rows already in the project</source>
         <translation>项目中已有的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="510"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="533"/>
         <source>%1 of the file&apos;s %2 rows repeat examples already in %3.</source>
         <translation>文件的 %2 行中有 %1 行与 %3 中已有的样本重复。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="514"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="537"/>
         <source>Skipping them keeps the project&apos;s rows and labels as they are; importing all adds the copies as new rows.</source>
         <translation>跳过它们会保持项目的行和标签不变；全部导入会把这些副本作为新行加入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="517"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="540"/>
         <source>%1 of them carry another label than the project&apos;s copy. </source>
         <translation>其中 %1 行的标签与项目中的副本不同。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="520"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="543"/>
         <source>Skip the repeats</source>
         <translation>跳过重复行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="522"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="545"/>
         <source>Import all</source>
         <translation>全部导入</translation>
     </message>

@@ -251,3 +251,56 @@ def test_a_pair_file_with_a_header_naming_one_column_twice_says_so_at_once(qtbot
     assert dialog.error_label.text() == "" and dialog.preview_model.rowCount() == 7
     status = dialog.status_label.text()
     assert "text_pair" not in status and ("Second text" in status or "choose the file column" not in status)
+
+
+def test_export_over_a_file_says_which_of_its_columns_the_export_does_not_write(qtbot, main_window, tmp_path,
+                                                                                 monkeypatch):
+    """A sweep imported id,text,label,note, relabelled a row and exported over the same file: the
+    only question was "already exists. Replace it?", and the id and note columns were gone."""
+    from PySide6.QtWidgets import QMessageBox
+
+    session = main_window.session
+    source = tmp_path / "mine.csv"
+    source.write_text("id,text,label,note\n17,good movie,pos,checked by Ann\n42,bad movie,neg,unsure\n")
+    session.project.import_examples(load_examples(source, kind="sentence"), "train", add_labels=True)
+    session.apply_gold("train", 1, "pos", "relabel")
+    warned: list[str] = []
+    answer = QMessageBox.StandardButton.No
+    monkeypatch.setattr(QMessageBox, "warning", lambda _p, _t, text, *a: warned.append(text) or answer)
+    monkeypatch.setattr(QMessageBox, "question", lambda *a: pytest.fail("the plain question hides what is lost"))
+    dialog = ExportDialog(session, main_window, "train")
+    qtbot.addWidget(dialog)
+    dialog.path_edit.setText(str(source))
+    dialog._confirmed = str(source)  # chosen through Browse…, whose own question knew nothing of the columns
+    before = source.read_text()
+    assert not dialog.export() and source.read_text() == before
+    assert "id, note" in warned[0] and "text, label" in warned[0]
+    answer = QMessageBox.StandardButton.Yes
+    assert dialog.export() and source.read_text().splitlines()[0] == "text,label"
+    # CoNLL: the POS and chunk columns of a CoNLL-2003 file are named too
+    conll = tmp_path / "ner.conll"
+    conll.write_text("EU NNP I-NP B-ORG\nrejects VBZ I-VP O\n")
+    from bertstudio.data.io import columns_lost
+
+    assert columns_lost(load_examples(conll), conll) == (["column 2", "column 3"], ["token", "tag"])
+    assert columns_lost(load_examples(conll), tmp_path / "new.conll") == ([], ["token", "tag"])
+
+
+def test_import_names_the_columns_it_does_not_keep(qtbot, session_factory, tmp_path):
+    """Columns no mapping reads were dropped without a word: the person learnt it only when an
+    export over the file had removed them."""
+    session = session_factory("sentence", ["neg", "pos"], None)
+    source = tmp_path / "mine.csv"
+    source.write_text("id,text,label,note\n17,good movie,pos,checked by Ann\n42,bad movie,neg,unsure\n")
+    dialog = ImportDialog(session, None, str(source))
+    qtbot.addWidget(dialog)
+    assert dialog.unread_columns() == ["id", "note"] and not dialog.unread_label.isHidden()
+    assert "id, note" in dialog.unread_label.text()
+    combo = dialog.mapping["text"]
+    combo.setCurrentIndex(combo.findData("note"))
+    combo.activated.emit(combo.currentIndex())
+    assert dialog.unread_columns() == ["id", "text"]
+    every = tmp_path / "two.csv"
+    every.write_text("text,label\ngood,pos\nbad,neg\n")
+    dialog.set_path(str(every))
+    assert dialog.unread_columns() == [] and dialog.unread_label.isHidden()
