@@ -18,6 +18,7 @@ import json
 import os
 import re
 import shutil
+import uuid
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
@@ -122,11 +123,17 @@ def empty_table(kind: str) -> pa.Table:
 
 def empty_dataset(kind: str) -> "datasets.Dataset":
     import datasets
+    from datasets.table import InMemoryTable
 
     from bertstudio.data.kinds import get_spec
 
-    features = get_spec(kind).features
-    return datasets.Dataset.from_dict({c: [] for c in features}, features=features)
+    # A fingerprint of our own, as every dataset bertstudio builds has: without one, datasets hashes
+    # the table and its pickler reads transformers' attributes, which fails while another thread
+    # (the app's preload, the labelling assistant) is still importing transformers. A new, empty
+    # QA project's Label page raised "module 'transformers' has no attribute ..." and half set up.
+    spec = get_spec(kind)
+    table = pa.Table.from_pydict({c: [] for c in spec.features}, schema=spec.arrow_schema)
+    return datasets.Dataset(InMemoryTable(table), fingerprint=f"bertstudio-empty-{uuid.uuid4().hex}")
 
 
 def table_of(examples: "ExampleSet") -> pa.Table:
