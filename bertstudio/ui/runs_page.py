@@ -174,7 +174,7 @@ class RunsPage(QWidget):
         refresh.clicked.connect(self.refresh)
         open_button = QPushButton(self.tr("Open run folder…"), objectName="openRunButton")
         open_button.clicked.connect(self._browse_run)
-        self.follow_button = QPushButton(self.tr("Follow selected run live"), objectName="followRunButton")
+        self.follow_button = QPushButton(self.tr("Follow selected run live"), objectName="followRunButton", enabled=False)
         self.follow_button.clicked.connect(self._follow_selected)
         self.compare_button = QPushButton(self.tr("Compare"), objectName="compareRunsButton", enabled=False)
         self.compare_button.setToolTip(self.tr("Select two runs to compare their curves, settings and predictions"))
@@ -240,6 +240,7 @@ class RunsPage(QWidget):
     def _on_selection_changed(self, *_: object) -> None:
         runs = self.selected_runs()
         self.compare_button.setEnabled(len(runs) == 2)
+        self.follow_button.setEnabled(len(runs) == 1)  # it did nothing, silently, with none selected
         self.rename_button.setEnabled(len(runs) == 1 and self._renamable(runs[0]))
         if len(runs) == 1 and (self.follower is None or self.follower.folder != runs[0].folder):
             self.follow(runs[0].folder)  # one run picked: its curves (a run still training keeps drawing)
@@ -292,9 +293,9 @@ class RunsPage(QWidget):
         self.follow(folder)
 
     def _follow_selected(self) -> None:
-        idx = self.table.currentIndex()
-        if idx.isValid():
-            self.follow(self.model.runs[idx.row()].folder)
+        runs = self.selected_runs()
+        if len(runs) == 1:
+            self.follow(runs[0].folder)
 
     def follow(self, folder: str | Path) -> RunFollower:
         """Replay the run's history into the plots, then keep reading what is appended."""

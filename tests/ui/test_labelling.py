@@ -378,6 +378,24 @@ def test_select_an_answer_with_the_mouse_records_exact_offsets(qtbot, session_fa
     assert session.project.gold("train", 1) is None
 
 
+def test_the_chosen_answer_has_a_line_of_its_own(qtbot, session_factory):
+    """Beside the No-answer box and the Use-selection button the answer got ~70 px at 1280 x 800:
+    one word per line, and the context squeezed into a scroll bar."""
+    session = session_factory("qa", None, {"train": _qa_rows()})
+    page = _page(qtbot, session)
+    page.resize(1100, 700)
+    editor = page.editor()
+    cursor = editor.context_view.textCursor()
+    cursor.setPosition(0)
+    cursor.setPosition(len("Normandy is a région in France"), QTextCursor.MoveMode.KeepAnchor)
+    editor.context_view.setTextCursor(cursor)
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    qtbot.wait(50)
+    assert "Normandy is a région in France" in editor.answer_label.text()
+    assert editor.answer_label.width() >= 0.8 * editor.context_view.width()
+    assert editor.answer_label.height() < 3 * editor.answer_label.fontMetrics().height()
+
+
 def test_add_a_question_to_the_context(qtbot, session_factory):
     session = session_factory("qa", None, {"train": _qa_rows()})
     page = _page(qtbot, session)

@@ -83,10 +83,12 @@ def test_compare_two_runs_shows_their_three_counts(qtbot, two_runs, one_thread):
     names = [r.name for r in page.model.runs]
     assert sorted(names) == ["barely-trained", "trained"]
     assert not page.compare_button.isEnabled()
+    assert not page.follow_button.isEnabled()  # it was enabled with no run selected, and did nothing
     _click_row(qtbot, page.table, 0)
     assert not page.compare_button.isEnabled()  # one run is not a comparison
+    assert page.follow_button.isEnabled()
     _click_row(qtbot, page.table, 1, Qt.KeyboardModifier.ControlModifier)
-    assert page.compare_button.isEnabled()
+    assert page.compare_button.isEnabled() and not page.follow_button.isEnabled()
     qtbot.mouseClick(page.compare_button, Qt.MouseButton.LeftButton)
     dialog = page.findChild(RunCompareDialog)
     assert dialog is not None

@@ -106,9 +106,11 @@ class QAEditor(KindEditor):
         adder = QHBoxLayout()
         adder.addWidget(self.new_question, 1)
         adder.addWidget(self.add_button)
+        # the answer has a line of its own: beside the check box and the button it had what they left,
+        # ~70 px at 1280 wide, one word per line, and squeezed the context into a scroll bar
         answer_row = QHBoxLayout()
-        answer_row.addWidget(self.answer_label, 1)
         answer_row.addWidget(self.no_answer_box)
+        answer_row.addStretch(1)
         answer_row.addWidget(self.use_button)
         layout = QVBoxLayout(self)
         layout.addWidget(QLabel(self.tr("Questions about this context")))
@@ -116,6 +118,7 @@ class QAEditor(KindEditor):
         layout.addLayout(adder)
         layout.addWidget(self.question_label)
         layout.addWidget(self.context_view, 1)
+        layout.addWidget(self.answer_label)
         layout.addLayout(answer_row)
 
     # -- showing -------------------------------------------------------------------------
