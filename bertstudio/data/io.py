@@ -46,9 +46,11 @@ def _first_records(text: str, n: int) -> list[Any]:
         return []
 
 
-def detect_format(path: str | os.PathLike[str], *, presets: bool = True) -> str:
+def detect_format(path: str | os.PathLike[str], *, presets: bool = True, kind: str | None = None) -> str:
     """The format of ``path``: a benchmark preset location first (unless ``presets`` is
-    False), then the extension, then the content."""
+    False), then the extension, then the content. ``kind``: the task the rows are for; for
+    tagging, one token per line with blank lines between sentences is unlabelled CoNLL (a
+    one-column text file would otherwise read as a table of one-word sentences)."""
     if presets and preset_for_path(path) is not None:
         return "glue"
     ext = Path(path).suffix.lower()
@@ -77,6 +79,8 @@ def detect_format(path: str | os.PathLike[str], *, presets: bool = True) -> str:
         "" in lines[:-1] and body and all(1 <= len(ln.split()) <= 6 and len(ln) < 200 for ln in body[:50])
         and any(len(ln.split()) >= 2 for ln in body[:50])
     ):
+        return "conll"
+    if kind == "tagging" and "" in lines[:-1] and body and all(len(ln.split()) == 1 for ln in body[:50]):
         return "conll"
     tabs = sum(ln.count("\t") for ln in body[:50])
     commas = sum(ln.count(",") for ln in body[:50])
@@ -139,7 +143,7 @@ def read_with(
     if spec.preset is not None:
         es = load_glue(spec.preset, path, split, require_labels=require_labels)
     else:
-        fmt = spec.fmt if spec.fmt != "auto" else detect_format(path, presets=False)
+        fmt = spec.fmt if spec.fmt != "auto" else detect_format(path, presets=False, kind=spec.kind)
         kind, labels, columns = spec.kind, list(spec.labels) if spec.labels is not None else None, spec.columns
         if fmt in ("csv", "tsv"):
             opts = TableOptions(delimiter="," if fmt == "csv" else "\t", quoting=fmt == "csv", header=spec.header,
@@ -314,10 +318,12 @@ class Preview:
     problem: str | None = None  # what reading the file this way will refuse (shown at once, not after Import)
 
 
-def preview(path: str | os.PathLike[str], *, fmt: str = "auto", n: int = 50, header: bool | None = None) -> Preview:
+def preview(path: str | os.PathLike[str], *, fmt: str = "auto", n: int = 50, header: bool | None = None,
+            kind: str | None = None) -> Preview:
     """First ``n`` rows as strings plus a guess of kind and column mapping; raises DataError on unreadable files.
-    ``header``: whether a CSV/TSV's first row names the columns (None: guess, table.sniff_header)."""
-    fmt = detect_format(path) if fmt == "auto" else fmt.lower()
+    ``header``: whether a CSV/TSV's first row names the columns (None: guess, table.sniff_header).
+    ``kind``: the task the rows are for, where known (a project's import; see :func:`detect_format`)."""
+    fmt = detect_format(path, kind=kind) if fmt == "auto" else fmt.lower()
     if fmt not in FORMATS:  # never fall through to the SQuAD reader
         raise ConfigError(f"unknown format {fmt!r}", path=path, expected="auto | " + " | ".join(FORMATS))
     # csv/tsv/jsonl/glue show their first megabyte: a 1 GB file was read whole, twice, on the GUI thread

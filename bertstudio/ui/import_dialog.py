@@ -254,7 +254,7 @@ class ImportDialog(QDialog):
             self._set_ok_enabled(False)
             return
         try:
-            info = preview(path, fmt=self.format_combo.currentData() or "auto", n=50, header=self._header)
+            info = preview(path, fmt=self.format_combo.currentData() or "auto", n=50, header=self._header, kind=self.kind)
         except BertStudioError as exc:
             self.show_error(exc.message)
             return

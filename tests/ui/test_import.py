@@ -304,3 +304,22 @@ def test_import_names_the_columns_it_does_not_keep(qtbot, session_factory, tmp_p
     every.write_text("text,label\ngood,pos\nbad,neg\n")
     dialog.set_path(str(every))
     assert dialog.unread_columns() == [] and dialog.unread_label.isHidden()
+
+
+def test_one_token_per_line_imports_into_a_tagging_project_as_unlabelled_sentences(qtbot, session_factory, tmp_path):
+    """A helper's walk: tokens one per line, sentences apart (the unlabelled CoNLL layout) saved as
+    .txt read as a table of one-word sentences in a tagging project, asked for a Tokens column no
+    choice could fill, and left Import off until the format was switched by hand."""
+    from bertstudio.data.io import detect_format
+
+    path = tmp_path / "tokens.txt"
+    path.write_text("Mary\nsleeps\n\nJohn\nruns\nfast\n\nOK\n", encoding="utf-8")
+    assert detect_format(path) == "tsv" and detect_format(path, kind="tagging") == "conll"
+    session = session_factory("tagging", ["O", "B-PER"], None)
+    dialog = ImportDialog(session, None, str(path))
+    qtbot.addWidget(dialog)
+    assert dialog.format_combo.currentData() == "conll" and _ok(dialog).isEnabled()
+    with qtbot.waitSignal(dialog.imported):
+        dialog.start_import()
+    assert [session.row("train", r)["tokens"] for r in range(3)] == [["Mary", "sleeps"], ["John", "runs", "fast"], ["OK"]]
+    assert session.progress("train") == (0, 3)
