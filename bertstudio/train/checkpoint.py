@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import os
 import pickle
 import random
@@ -228,17 +229,63 @@ def _no_start(folder: str | Path) -> ConfigError:
 def load_training_state(folder: str | Path, optimizer: torch.optim.Optimizer) -> None:
     """Optimizer moments and every RNG, so a resumed run continues bit for bit on CPU."""
     folder = Path(folder)
+    settings = [{k: v for k, v in g.items() if k != "params"} for g in optimizer.param_groups]
     try:
         optimizer.load_state_dict(_load(folder / OPTIMIZER))
     except (RuntimeError, ValueError, KeyError, TypeError, AttributeError) as exc:
         raise ConfigError(f"the checkpoint's optimizer state does not fit this run: {type(exc).__name__}: {exc}",
                           path=folder / OPTIMIZER, expected="a checkpoint of a run with the same settings") from None
+    _check_optimizer(optimizer, settings, folder / OPTIMIZER)
     state = _load(folder / RNG)
     try:
         set_rng_state(state)
     except (RuntimeError, ValueError, KeyError, TypeError, AttributeError, IndexError) as exc:
         raise ConfigError(f"the checkpoint's random-number state is not readable: {type(exc).__name__}: {exc}",
                           path=folder / RNG, expected="a checkpoint written by this version of bertstudio") from None
+
+
+_MOMENTS = ("exp_avg", "exp_avg_sq")
+_VARYING = {"lr"}  # the one group setting a checkpoint holds at another value than a fresh optimizer
+
+
+def _check_optimizer(optimizer: torch.optim.Optimizer, settings: list[dict[str, Any]], path: Path) -> None:
+    """Refuse loaded optimizer state the update kernels would trip over: torch's load_state_dict
+    checks no shapes, and the fused AdamW kernel reads moments of another shape out of bounds (a
+    moment of 3 numbers for a 32 x 64 matrix ended the process with a segmentation fault). Each
+    group keeps this run's settings (betas, eps, decay, amsgrad...: the same in a checkpoint of the
+    same settings) and a finite learning rate; each parameter's state is empty or a step count
+    (one finite number >= 0) and AdamW's two moments, finite, of the parameter's shape and dtype."""
+    def refuse(problem: str, where: str) -> None:
+        raise ConfigError(problem, path=path, where=where, expected="the optimizer state of a run with the same settings")
+
+    for g, (group, before) in enumerate(zip(optimizer.param_groups, settings)):
+        for key, value in before.items():
+            now = group.get(key)
+            if key in _VARYING:
+                if not isinstance(now, (int, float)) or isinstance(now, bool) or not math.isfinite(now) or now < 0:
+                    refuse(f"learning rate {now!r} is not a finite number >= 0", f"param group {g}")
+            elif now != value:
+                refuse(f"{key} is {now!r}, this run's is {value!r}", f"param group {g}")
+        for i, p in enumerate(group["params"]):
+            state = optimizer.state.get(p)
+            if not state:
+                continue
+            where = f"param group {g}, parameter {i} {tuple(p.shape)}"
+            if set(state) != {"step", *_MOMENTS}:
+                refuse(f"state holds {sorted(map(str, state))}", where + " (expected step, exp_avg, exp_avg_sq)")
+            step = state["step"]
+            if not isinstance(step, torch.Tensor) or step.numel() != 1 or not step.is_floating_point() \
+                    or not math.isfinite(float(step)) or float(step) < 0:
+                refuse("step is not one finite number >= 0", where)
+            for key in _MOMENTS:
+                moment = state[key]
+                if not isinstance(moment, torch.Tensor) or moment.shape != p.shape or moment.dtype != p.dtype \
+                        or moment.device != p.device:
+                    shape = tuple(moment.shape) if isinstance(moment, torch.Tensor) else type(moment).__name__
+                    refuse(f"{key} is {shape}, not a {p.dtype} tensor of the parameter's shape", where)
+                if not bool(torch.isfinite(moment).all()) or (key == "exp_avg_sq" and bool((moment < 0).any())):
+                    refuse(f"{key} holds numbers that are not finite" + (" or are negative" if key == "exp_avg_sq" else ""),
+                           where)
 
 
 def check_resumable(path: str | Path, *, task: str | None = None, needs_start: bool = False) -> Path:

@@ -186,3 +186,37 @@ def test_resume_alone_continues_the_run_in_its_own_folder(tiny, tmp_path, capsys
     assert tomllib.loads((out / "config.toml").read_text(encoding="utf-8"))["model"] == tiny
     steps = [json.loads(line).get("step", 0) for line in (out / "history.jsonl").read_text().splitlines()]
     assert max(steps) == 4 and not (out / "checkpoints" / "last").exists()  # finished in its own folder
+
+
+def _first_state(opt: dict) -> dict:
+    return next(st for st in opt["state"].values() if st["exp_avg"].dim() == 2)
+
+
+# torch's load_state_dict checks no shapes, and the fused AdamW kernel read a 3-number moment of a
+# matrix out of bounds: the process ended with a segmentation fault, no message; other damage
+# said "training failed at step 3: KeyError" (exit 1)
+OPTIMIZER_DAMAGE = {
+    "moment of another size": lambda o: _first_state(o).update(exp_avg=torch.zeros(3)),
+    "moment transposed": lambda o: _first_state(o).update(exp_avg=_first_state(o)["exp_avg"].T.contiguous()),
+    "moment missing": lambda o: _first_state(o).pop("exp_avg_sq"),
+    "moment not finite": lambda o: _first_state(o)["exp_avg"].fill_(float("nan")),
+    "negative second moment": lambda o: _first_state(o)["exp_avg_sq"].fill_(-1.0),
+    "negative step": lambda o: _first_state(o).update(step=torch.tensor(-5.0)),
+    "step of four numbers": lambda o: _first_state(o).update(step=torch.zeros(4)),
+    "betas not numbers": lambda o: o["param_groups"][0].update(betas=(2.0, "x")),
+    "amsgrad switched on": lambda o: o["param_groups"][0].update(amsgrad=True),
+    "learning rate not finite": lambda o: o["param_groups"][0].update(lr=float("inf")),
+}
+
+
+@pytest.mark.parametrize("damage", sorted(OPTIMIZER_DAMAGE))
+def test_damaged_optimizer_state_is_refused_before_a_step(damage, tiny, run_copy):
+    path = run_copy / "checkpoints" / "last" / ckpt.OPTIMIZER
+    opt = torch.load(path, weights_only=True)
+    OPTIMIZER_DAMAGE[damage](opt)
+    torch.save(opt, path)
+    seen: list[int] = []
+    cfg = TrainConfig(**settings(tiny, run_copy, resume_from=str(run_copy / "checkpoints" / "last")))
+    result = train(cfg, sentiment(32), callbacks=[lambda e, c: seen.append(e.step) if e.kind == "step" else None])
+    assert result.status == "failed" and isinstance(result.error, ConfigError), result.message
+    assert str(path) in result.message and not seen
