@@ -133,10 +133,16 @@ def check_output_dir(config: TrainConfig) -> None:
         if (saved is None or not is_run_folder(root, saved)) and clash:
             raise ConfigError(f"this folder is not a bertstudio run, but holds {', '.join(clash)}, which a run would replace",
                               path=root, where="output_dir", expected="a new or empty folder")
+        clashing = _input_in_the_way(config, root)
+        if clashing is not None:
+            raise ConfigError(f"the {clashing[0]} is one of the run's own files here, which --overwrite replaces",
+                              path=clashing[1], where="output_dir",
+                              expected="the data moved out of the run folder, or a new folder for the run")
         foreign = not_written_by_a_run(root)
         if foreign is not None:
-            raise ConfigError("--overwrite would delete this file, which no run writes", path=foreign, where="output_dir",
-                              expected="the file moved out of the run folder, or a new folder for the run")
+            what = "folder" if foreign.is_dir() and not foreign.is_symlink() else "file"
+            raise ConfigError(f"--overwrite would delete this {what}, which no run writes", path=foreign, where="output_dir",
+                              expected=f"the {what} moved out of the run folder, or a new folder for the run")
         return
     from bertstudio.train import checkpoint as ckpt  # here: it imports torch, which the GUI loads late
 
@@ -266,7 +272,31 @@ def not_written_by_a_run(root: Path) -> Path | None:
                 return found
         return None
 
-    return foreign(root / MODEL, _MODEL_FILES, 0) or foreign(root / CHECKPOINTS, _CHECKPOINT_FILES, 1)
+    found = foreign(root / MODEL, _MODEL_FILES, 0) or foreign(root / CHECKPOINTS, _CHECKPOINT_FILES, 1)
+    if found is not None:
+        return found
+    for name in sorted(OWN_NAMES - {MODEL, CHECKPOINTS}):  # a run writes files there: a folder is the user's
+        entry = root / name
+        if entry.is_dir() and not entry.is_symlink():
+            return entry
+    return None
+
+
+def _input_in_the_way(config: TrainConfig, root: Path) -> tuple[str, Path] | None:
+    """(which input, its path) when one of the run's own data files is something --overwrite
+    replaces: ``--train RUN/metrics.json --out RUN --overwrite`` deleted the training file."""
+    own = [root / name for name in OWN_NAMES]
+    for what, value in (("training file", config.train_file), ("evaluation file", config.eval_file),
+                        ("data folder", config.data_dir)):
+        if not value:
+            continue
+        try:
+            path = Path(value).expanduser().resolve()
+            if any(path == p.resolve() or path.is_relative_to(p.resolve()) for p in own):
+                return what, Path(value)
+        except (OSError, RuntimeError):
+            continue
+    return None
 
 
 def _own_entries(root: Path) -> list[Path]:

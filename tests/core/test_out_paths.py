@@ -205,3 +205,39 @@ def test_a_run_never_writes_over_or_into_the_model_it_starts_from(model_and_data
     assert {p.name: p.read_bytes() for p in warm.iterdir() if p.is_file()} == before
     # A warm start from that model into a new folder beside it still works.
     assert run([*base, "--model", str(warm), "--out", str(tmp_path / "second")], capsys)[0] == 0
+
+
+def test_train_overwrite_never_deletes_its_own_input_or_a_folder_under_a_results_name(
+        model_and_data, tmp_path: Path, capsys) -> None:
+    """A hostile-input sweep: ``--train RUN/metrics.json --out RUN --overwrite`` deleted the
+    training file, an --eval file at RUN/predictions.jsonl was written over with the run's
+    predictions, and a folder of the person's named predictions.jsonl was deleted with what it
+    held; all exit 0. evaluate already refused each."""
+    import shutil
+
+    model, data = model_and_data
+    pristine = tmp_path / "pristine"
+    base = ["--quiet", "train", "--epochs", "1", "--max-length", "16", "--device", "cpu", "--model", model]
+    assert run([*base, "--train", str(data), "--out", str(pristine)], capsys)[0] == 0
+    for n, (name, flag) in enumerate((("metrics.json", "--train"), ("predictions.jsonl", "--eval"),
+                                      ("cartography.jsonl", "--train"))):
+        run_dir = tmp_path / f"run{n}"
+        shutil.copytree(pristine, run_dir)
+        own = run_dir / name
+        own.write_bytes(Path(data).read_bytes())
+        before = sorted(p.name for p in run_dir.iterdir())
+        args = ["--train", str(own)] if flag == "--train" else ["--train", str(data), "--eval", str(own)]
+        code, err = run([*base, *args, "--out", str(run_dir), "--overwrite", "--format", "jsonl"], capsys)
+        assert code == EXIT_USAGE and "one of the run's own files" in err and str(own) in err, err
+        assert len(err.strip().splitlines()) == 1 and own.read_bytes() == Path(data).read_bytes()
+        assert sorted(p.name for p in run_dir.iterdir()) == before
+    mine = pristine / "predictions.jsonl"
+    mine.unlink(missing_ok=True)  # a run without evaluation data writes none
+    mine.mkdir()
+    (mine / "a.txt").write_text("mine", encoding="utf-8")
+    code, err = run([*base, "--train", str(data), "--out", str(pristine), "--overwrite"], capsys)
+    assert code == EXIT_USAGE and "would delete this folder" in err and str(mine) in err, err
+    assert (mine / "a.txt").read_text(encoding="utf-8") == "mine"
+    mine.joinpath("a.txt").unlink()
+    mine.rmdir()
+    assert run([*base, "--train", str(data), "--out", str(pristine), "--overwrite"], capsys)[0] == 0  # the run's own
