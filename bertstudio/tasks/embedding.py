@@ -359,20 +359,33 @@ def read_embedding_settings(folder: str | Path) -> dict[str, Any]:
     """The checked settings of an embedding-classifier folder (format, head, labels, pooling...)."""
     path = Path(folder) / SETTINGS_FILE
     expected = "a folder written by bertstudio (an embedding or siamese head)"
-    try:
-        settings = json.loads(path.read_text(encoding="utf-8"))
+    from bertstudio.data.regular_file import read_regular_text
+    from bertstudio.errors import DataError
+
+    try:  # a FIFO or a device is refused, not waited on
+        settings = json.loads(read_regular_text(path, max_bytes=1 << 20) or "")
+    except DataError as exc:
+        raise ConfigError(f"cannot read {SETTINGS_FILE}: {exc.problem}", path=path, expected=expected) from None
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise ConfigError(f"cannot read {SETTINGS_FILE}: {type(exc).__name__}", path=path, expected=expected) from None
     if not isinstance(settings, dict) or settings.get("format") != FORMAT:
         raise ConfigError(f"not a {FORMAT} settings file", path=path, expected=expected)
     labels = settings.get("labels", [])
+    names = [str(x).strip() for x in labels] if isinstance(labels, list) else []
+    # each class named once and not blank: ["same", "same"] merged two classes' probabilities in
+    # predict, and ["1", 1] did the same; the ONNX export's labels.json then refused what it wrote
     checks = {"labels": isinstance(labels, list) and all(isinstance(x, (str, int)) and not isinstance(x, bool)
-                                                         for x in labels),
+                                                         for x in labels)
+              and all(names) and len(set(names)) == len(names),
               "head": settings.get("head", "embedding") in ("embedding", "siamese"),
               "pooling": settings.get("pooling", "mean") in ("mean", "cls"),
               "normalize": isinstance(settings.get("normalize", True), bool),
               "regression": isinstance(settings.get("regression", False), bool)}
     bad = [key for key, ok in checks.items() if not ok]
+    if bad == ["labels"] and names and all(names):
+        twice = sorted({n for n in names if names.count(n) > 1})
+        raise ConfigError(f"labels names {', '.join(map(repr, twice))} more than once", path=path, where="labels",
+                          expected="each class named once")
     if bad:
         raise ConfigError(f"{bad[0]} has an impossible value", path=path, where=bad[0], expected=expected)
     return {**settings, "labels": [str(x) for x in labels], "head": settings.get("head", "embedding"),

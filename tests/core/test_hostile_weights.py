@@ -137,6 +137,14 @@ EMBEDDING_DAMAGE = {
     "labels not a list": ("embedding_classifier.json", b'{"format": "bertstudio-embedding-classifier", "labels": 5}',
                           "labels has an impossible value"),
     "settings deep": ("embedding_classifier.json", DEEP.encode(), "cannot read embedding_classifier.json"),
+    # predict merged the two classes' probabilities under one name; the ONNX export refused its own labels.json
+    "labels twice": ("embedding_classifier.json", b'{"format": "bertstudio-embedding-classifier", "labels": ["same", "same"]}',
+                     "labels names 'same' more than once"),
+    "labels twice as text and number": ("embedding_classifier.json",
+                                        b'{"format": "bertstudio-embedding-classifier", "labels": ["1", 1]}',
+                                        "labels names '1' more than once"),
+    "label blank": ("embedding_classifier.json", b'{"format": "bertstudio-embedding-classifier", "labels": ["", "diff"]}',
+                    "labels has an impossible value"),
     "settings not utf-8": ("embedding_classifier.json", b"\xff\xfe\x00{", "cannot read embedding_classifier.json"),
 }
 
