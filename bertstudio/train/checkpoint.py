@@ -189,11 +189,22 @@ def _load(path: Path) -> Any:
                           expected="tensors and plain values written by this version of bertstudio") from None
 
 
-def load_weights(folder: str | Path, model: torch.nn.Module) -> None:
-    path = Path(folder) / WEIGHTS
+def _weight_table(path: Path) -> dict[str, torch.Tensor]:
+    """A checkpoint's weights file: names to tensors, every float finite (a NaN there became the
+    exported model, with the metrics of the weights it replaced)."""
     sd = _load(path)
     if not isinstance(sd, dict) or not all(isinstance(k, str) and isinstance(v, torch.Tensor) for k, v in sd.items()):
         raise ConfigError("the checkpoint's weights are not a table of tensors", path=path)
+    bad = next((k for k, v in sd.items() if v.is_floating_point() and not bool(torch.isfinite(v).all())), None)
+    if bad is not None:
+        raise ConfigError(f"the checkpoint's weights hold values that are not finite ({bad})", path=path,
+                          expected="the weights the run wrote")
+    return sd
+
+
+def load_weights(folder: str | Path, model: torch.nn.Module) -> None:
+    path = Path(folder) / WEIGHTS
+    sd = _weight_table(path)
     try:
         model.load_state_dict(sd)
     except (RuntimeError, ValueError, KeyError) as exc:
@@ -302,4 +313,39 @@ def check_resumable(path: str | Path, *, task: str | None = None, needs_start: b
     if state.get("task") is not None:  # checkpoints before the kind was recorded pass
         require_kind(state["task"], task, path=path, where="resume_from", what="this checkpoint's run")
     _load(found / RNG)  # small: a file that is not ours is refused before anything is built
+    if state.get("best_saved"):
+        _check_best(found.parent / "best")
     return found
+
+
+BEST_PREDICTIONS = "predictions.jsonl"  # the best evaluation's rows, beside its weights
+
+
+def _check_best(folder: Path) -> None:
+    """The best evaluation's checkpoint a resumed run ends by exporting: its weights readable and
+    finite, its predictions a plain file of JSON objects (a link there copied whatever it named,
+    a secret file too, into the run's predictions.jsonl). Checked before the run trains, not after."""
+    found = find_checkpoint(folder)
+    if found is None:
+        raise ConfigError("the run's best checkpoint is missing", path=folder,
+                          expected="the checkpoints/best folder the run wrote (the run exports its weights)")
+    _weight_table(found / WEIGHTS)
+    read_best_predictions(found)
+
+
+def read_best_predictions(folder: Path) -> str | None:
+    """The best checkpoint's predictions.jsonl, checked line by line (None when it has none)."""
+    from bertstudio.data.regular_file import read_regular_text
+
+    path = folder / BEST_PREDICTIONS
+    if path.is_symlink():
+        raise ConfigError("is a link, which no run writes", path=path, expected="the predictions file the run wrote")
+    text = read_regular_text(path, missing_ok=True)
+    for n, line in enumerate((text or "").splitlines(), 1):
+        try:
+            ok = isinstance(json.loads(line), dict) if line.strip() else True
+        except (ValueError, RecursionError):
+            ok = False
+        if not ok:
+            raise ConfigError("not a JSON object", path=path, where=f"line {n}", expected="the predictions file the run wrote")
+    return text

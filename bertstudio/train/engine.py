@@ -442,9 +442,9 @@ class _Run:
             result.model_dir = str(folder.export_model(lambda out: save(unwrapped, self.parts.tokenizer, out)))
             if final:
                 folder.write_metrics(final)
-            best_preds = folder.best / "predictions.jsonl"
-            if progress.best_saved and best_preds.is_file():  # the exported weights are the best ones
-                folder.write_predictions(best_preds.read_text(encoding="utf-8"))
+            best_preds = ckpt.read_best_predictions(folder.best) if progress.best_saved else None
+            if best_preds is not None:  # the exported weights are the best ones
+                folder.write_predictions(best_preds)
             elif progress.last_predictions is not None:
                 folder.write_predictions(jsonl(prediction_rows(self.eval_set, progress.last_predictions)))
             if status == "finished":  # an earlier evaluation's resumable checkpoint is stale now

@@ -220,3 +220,66 @@ def test_damaged_optimizer_state_is_refused_before_a_step(damage, tiny, run_copy
     result = train(cfg, sentiment(32), callbacks=[lambda e, c: seen.append(e.step) if e.kind == "step" else None])
     assert result.status == "failed" and isinstance(result.error, ConfigError), result.message
     assert str(path) in result.message and not seen
+
+
+@pytest.fixture(scope="module")
+def cut_with_best(tiny, tmp_path_factory) -> Path:
+    """A run that evaluates every 2 steps, cancelled after step 3: checkpoints/best and /last."""
+    out = tmp_path_factory.mktemp("cut-best") / "run"
+    cancel = threading.Event()
+
+    def stop(event, control):
+        if event.kind == "step" and event.step == 3:
+            cancel.set()
+
+    data = sentiment(32)
+    cfg = TrainConfig(**settings(tiny, out, eval_steps=2))
+    result = train(cfg, data, data, callbacks=[stop], cancel=cancel)
+    assert result.status == "cancelled" and (out / "checkpoints" / "best" / ckpt.BEST_PREDICTIONS).is_file()
+    return out
+
+
+BEST_DAMAGE = {
+    "weights not finite": (ckpt.WEIGHTS, "not finite"),
+    "weights truncated": (ckpt.WEIGHTS, "weights.pt"),
+    "predictions a link to another file": (ckpt.BEST_PREDICTIONS, "is a link"),
+    "predictions not UTF-8": (ckpt.BEST_PREDICTIONS, "UTF-8"),
+    "predictions not JSON": (ckpt.BEST_PREDICTIONS, "line 2: not a JSON object"),
+    "best missing": (None, "best checkpoint is missing"),
+}
+
+
+@pytest.mark.parametrize("damage", sorted(BEST_DAMAGE))
+def test_a_damaged_best_checkpoint_is_refused_before_the_resumed_run_trains(damage, tiny, cut_with_best, tmp_path):
+    """A resumed run ends by exporting checkpoints/best: NaN weights there became the model (with
+    the metrics of the weights it replaced), a link named predictions.jsonl copied a secret file
+    into the run's predictions, non-UTF-8 ones failed the run after its training (exit 1)."""
+    run_dir = tmp_path / "run"
+    shutil.copytree(cut_with_best, run_dir)
+    best = run_dir / "checkpoints" / "best"
+    name, words = BEST_DAMAGE[damage]
+    if damage == "weights not finite":
+        sd = torch.load(best / ckpt.WEIGHTS, weights_only=True)
+        next(v for v in sd.values() if v.is_floating_point()).fill_(float("nan"))
+        torch.save(sd, best / ckpt.WEIGHTS)
+    elif damage == "weights truncated":
+        (best / ckpt.WEIGHTS).write_bytes((best / ckpt.WEIGHTS).read_bytes()[:500])
+    elif damage == "predictions a link to another file":
+        secret = tmp_path / "secret.txt"
+        secret.write_text('{"secret": 1}\n', encoding="utf-8")
+        (best / ckpt.BEST_PREDICTIONS).unlink()
+        os.symlink(secret, best / ckpt.BEST_PREDICTIONS)
+    elif damage == "predictions not UTF-8":
+        (best / ckpt.BEST_PREDICTIONS).write_bytes(b'{"a": 1}\n\xff\n')
+    elif damage == "predictions not JSON":
+        (best / ckpt.BEST_PREDICTIONS).write_text('{"a": 1}\nnot json\n', encoding="utf-8")
+    else:
+        shutil.rmtree(best)
+    seen: list[int] = []
+    data = sentiment(32)
+    cfg = TrainConfig(**settings(tiny, run_dir, eval_steps=2,
+                                 resume_from=str(run_dir / "checkpoints" / "last")))
+    result = train(cfg, data, data, callbacks=[lambda e, c: seen.append(e.step) if e.kind == "step" else None])
+    assert result.status == "failed" and words in result.message and not seen, result.message
+    assert name is None or str(best / name) in result.message
+    assert not (run_dir / "predictions.jsonl").exists() or "secret" not in (run_dir / "predictions.jsonl").read_text()
