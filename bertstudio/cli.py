@@ -104,8 +104,12 @@ def config_from_args(args: argparse.Namespace) -> "Any":
     if not source and given.get("resume_from"):  # --resume RUN/checkpoints/last alone: the run's own settings
         # (--help says the run continues in its own folder; it said "train_file: no training data")
         own = Path(given["resume_from"]).expanduser().resolve().parent.parent / "config.toml"
-        source = str(own) if own.is_file() else None
+        # a folder, a FIFO or an empty file there is said as such: it read "no training data"
+        source = str(own) if os.path.lexists(own) else None
     from_file: dict[str, Any] = read_settings(source, given=given) if source else {}
+    if source and not getattr(args, "config", None) and not from_file:
+        raise ConfigError("the run's config.toml holds no settings", path=source,
+                          expected="the config.toml the run wrote, or the settings given with --config")
     base = {**from_file, **given}
     try:
         config = _config_from(base)

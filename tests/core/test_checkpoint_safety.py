@@ -188,6 +188,23 @@ def test_resume_alone_continues_the_run_in_its_own_folder(tiny, tmp_path, capsys
     assert max(steps) == 4 and not (out / "checkpoints" / "last").exists()  # finished in its own folder
 
 
+@pytest.mark.parametrize("instead", ["folder", "fifo", "empty"])
+def test_resume_alone_names_a_config_toml_it_cannot_read(instead, run_copy, capsys):
+    """A run's config.toml replaced by a folder, a FIFO or an empty file said "train_file: no
+    training data", naming no file; --config on the same path said what was wrong."""
+    own = run_copy / "config.toml"
+    own.unlink()
+    if instead == "folder":
+        own.mkdir()
+    elif instead == "fifo":
+        os.mkfifo(own)
+    else:
+        own.write_text("", encoding="utf-8")
+    code, err = _cli(["--quiet", "train", "--resume", str(run_copy / "checkpoints" / "last")], capsys)
+    lines = err.strip().splitlines()
+    assert code == 2 and len(lines) == 1 and str(own) in lines[0] and "no training data" not in err, err
+
+
 def _first_state(opt: dict) -> dict:
     return next(st for st in opt["state"].values() if st["exp_avg"].dim() == 2)
 
