@@ -267,7 +267,7 @@ class ImportDialog(QDialog):
         self.header_check.setEnabled(tabular)
         self.header_check.setVisible(tabular)  # JSON, JSONL, CoNLL and SQuAD have no header row to ask about
         self.header_check.setChecked(bool(info.has_header))
-        self.preview_model.setHorizontalHeaderLabels(list(info.columns))
+        self.preview_model.setHorizontalHeaderLabels(self.column_titles())
         for row in info.rows:
             self.preview_model.appendRow([QStandardItem(str(cell)[:200]) for cell in row])
         # One line per row, each column as wide as its text (capped), so sentences read in full.
@@ -283,8 +283,8 @@ class ImportDialog(QDialog):
             if wanted is None and column not in OPTIONAL:
                 # The reader could not tell which column this is: ask, never guess the first one.
                 combo.addItem(self.tr("— choose —"), None)
-            for i, name in enumerate(info.columns):
-                combo.addItem(name, name if info.has_header else i)
+            for i, (name, title) in enumerate(zip(info.columns, self.column_titles())):
+                combo.addItem(title, name if info.has_header else i)
             if wanted is not None:
                 key = wanted if isinstance(wanted, str) else (len(info.columns) + wanted if wanted < 0 else wanted)
                 found = combo.findData(key) if isinstance(key, str) or not info.has_header else -1
@@ -324,7 +324,18 @@ class ImportDialog(QDialog):
         if info is None or info.format in FIXED_LAYOUT or self.preset_combo.currentData():
             return []
         used = {combo.currentData() for combo in self.mapping.values()}
-        return [name for i, name in enumerate(info.columns) if (name if info.has_header else i) not in used]
+        return [title for i, (name, title) in enumerate(zip(info.columns, self.column_titles()))
+                if (name if info.has_header else i) not in used]
+
+    def column_titles(self) -> list[str]:
+        """The previewed file's column names, or for a file without a header "column 1".. in the
+        window's language (the core's English names showed in the Chinese window)."""
+        info = self.preview_info
+        if info is None:
+            return []
+        if info.has_header:
+            return list(info.columns)
+        return [self.tr("column %1").replace("%1", str(i + 1)) for i in range(len(info.columns))]
 
     def _show_unread(self) -> None:
         unread = self.unread_columns()

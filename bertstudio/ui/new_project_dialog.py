@@ -51,8 +51,9 @@ def kind_name(kind: str) -> str:
 
 
 def parse_labels(text: str) -> list[str]:
-    """Labels typed as "neg, pos" or one per line; order kept, duplicates dropped."""
-    return list(dict.fromkeys(part.strip() for part in re.split(r"[,\n]", text) if part.strip()))
+    """Labels typed as "neg, pos" or one per line; order kept, duplicates dropped. The commas a
+    Chinese or Japanese keyboard types (，、) and semicolons separate too: "负面，正面" made one label."""
+    return list(dict.fromkeys(part.strip() for part in re.split(r"[,\n，、;；]", text) if part.strip()))
 
 
 def bio_labels(types: list[str]) -> list[str]:

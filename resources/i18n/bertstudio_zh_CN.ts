@@ -1345,7 +1345,7 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/import_dialog.py" line="145"/>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="346"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="357"/>
         <source>Columns (what each column of the file holds)</source>
         <translation>列(文件每一列的内容)</translation>
     </message>
@@ -1435,77 +1435,82 @@
         <translation>此文件包含“%1”样例，但项目是“%2”项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="331"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="338"/>
+        <source>column %1</source>
+        <translation>第 %1 列</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="342"/>
         <source>Not imported: %1. The project keeps only the columns above; exporting over this file later writes only those.</source>
         <translation>不导入：%1。项目只保留上面这些列；以后导出覆盖此文件时也只写这些列。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="345"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="356"/>
         <source>Columns (set by the format or preset)</source>
         <translation>列(由格式或预设决定)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="395"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="406"/>
         <source>Choose the file column for: %1</source>
         <translation>请选择对应的文件列:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="418"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="429"/>
         <source>Reading the file…</source>
         <translation>正在读取文件…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="454"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="465"/>
         <source>The file&apos;s labels differ from the project&apos;s: choose what each becomes, then Import.</source>
         <translation>文件中的标签与项目的不同:请为每个标签选择对应的项目标签，然后点击“导入”。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="477"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="488"/>
         <source>The file&apos;s labels differ from the project&apos;s: choose what %1 become(s), then Import.</source>
         <translation>文件的标签与项目的不同：请选择 %1 对应什么，然后导入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="479"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="490"/>
         <source>Every label of the file has a place: Import when ready.</source>
         <translation>文件的每个标签都已有对应：准备好后即可导入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="495"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="506"/>
         <source>Choose what these labels become: %1</source>
         <translation>请为这些标签选择对应的项目标签:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="512"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="523"/>
         <source>Every row of the file is already in %1: nothing to import.</source>
         <translation>文件的每一行都已在 %1 中：没有可导入的内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="532"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="543"/>
         <source>Rows already in the project</source>
         <translation>项目中已有的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="533"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="544"/>
         <source>%1 of the file&apos;s %2 rows repeat examples already in %3.</source>
         <translation>文件的 %2 行中有 %1 行与 %3 中已有的样本重复。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="537"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="548"/>
         <source>Skipping them keeps the project&apos;s rows and labels as they are; importing all adds the copies as new rows.</source>
         <translation>跳过它们会保持项目的行和标签不变；全部导入会把这些副本作为新行加入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="540"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="551"/>
         <source>%1 of them carry another label than the project&apos;s copy. </source>
         <translation>其中 %1 行的标签与项目中的副本不同。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="543"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="554"/>
         <source>Skip the repeats</source>
         <translation>跳过重复行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="545"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="556"/>
         <source>Import all</source>
         <translation>全部导入</translation>
     </message>
@@ -2073,120 +2078,120 @@
         <translation>抽取式问答</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="75"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="76"/>
         <source>New project</source>
         <translation>新建项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="81"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="82"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="93"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="94"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="101"/>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="161"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="102"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="162"/>
         <source>e.g. negative, positive</source>
         <translation>例如 negative, positive</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="102"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="103"/>
         <source>Entity spans (BIO tags: O, B-X, I-X)</source>
         <translation>实体片段(BIO 标记:O、B-X、I-X)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="113"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="114"/>
         <source>Create</source>
         <translation>创建</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="117"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="118"/>
         <source>Name:</source>
         <translation>名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="118"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="119"/>
         <source>Folder:</source>
         <translation>文件夹:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="119"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="120"/>
         <source>From a GLUE preset:</source>
         <translation>使用 GLUE 预设:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="120"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="121"/>
         <source>Task:</source>
         <translation>任务:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="121"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="122"/>
         <source>Labels:</source>
         <translation>标签:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="143"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="144"/>
         <source>%1 is imported once the project is made; labels found in it can be added then.</source>
         <translation>项目创建后即导入 %1；文件中的标签届时可以加入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="161"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="162"/>
         <source>entity types, e.g. PER, LOC, ORG</source>
         <translation>实体类型，例如 PER, LOC, ORG</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="176"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="177"/>
         <source>Folder for the new project</source>
         <translation>新项目的文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="188"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="189"/>
         <source>Give the project a name and a folder.</source>
         <translation>请为项目指定名称和文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="201"/>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="214"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="202"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="215"/>
         <source>Cannot create the project in {folder}: {reason}</source>
         <translation>无法在 {folder} 中创建项目:{reason}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="227"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="228"/>
         <source>{path} is a file, not a folder: choose a folder for the project.</source>
         <translation>{path} 是文件而不是文件夹:请为项目选择一个文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="228"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="229"/>
         <source>{path} is a file, so no folder can be made inside it: choose another place.</source>
         <translation>{path} 是文件，无法在其中创建文件夹:请选择其他位置。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="233"/>
         <location filename="../../bertstudio/ui/new_project_dialog.py" line="234"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="235"/>
         <source>no permission to write there</source>
         <translation>没有在此处写入的权限</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="235"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="236"/>
         <source>the disk is read-only</source>
         <translation>磁盘是只读的</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="236"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="237"/>
         <source>the disk is full</source>
         <translation>磁盘已满</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="237"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="238"/>
         <source>a part of the path is a file, not a folder</source>
         <translation>路径中的某一部分是文件而不是文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="238"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="239"/>
         <source>the path is too long</source>
         <translation>路径太长</translation>
     </message>
@@ -2451,38 +2456,38 @@
         <translation>将选中文本作为答案(回车)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="114"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="116"/>
         <source>Questions about this context</source>
         <translation>关于此上下文的问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="137"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="140"/>
         <source>(no answer chosen yet: select it in the context)</source>
         <translation>(尚未选择答案:请在上下文中选中它)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="139"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="142"/>
         <source>Answer: none</source>
         <translation>答案:无</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="141"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="144"/>
         <source>Answer: %1 (character %2)</source>
         <translation>答案:%1(第 %2 个字符)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="192"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="195"/>
         <source>Answer row %1 with &apos;%2&apos;</source>
         <translation>将第 %1 行的答案设为“%2”</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="211"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="214"/>
         <source>Mark row %1 unanswerable</source>
         <translation>将第 %1 行标为无法回答</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="214"/>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="245"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="217"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="248"/>
         <source>Clear the answer of row %1</source>
         <translation>清除第 %1 行的答案</translation>
     </message>
@@ -3203,23 +3208,23 @@
         <translation>没有打开的项目：打开或新建一个项目以查看其运行，或打开一个运行文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="256"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="261"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="257"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="262"/>
         <source>Rename run</source>
         <translation>重命名运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="256"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="257"/>
         <source>New name:</source>
         <translation>新名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="283"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="284"/>
         <source>Open a run folder (with history.jsonl)</source>
         <translation>打开运行文件夹(含 history.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="309"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="310"/>
         <source>Following {folder}</source>
         <translation>正在跟踪 {folder}</translation>
     </message>
@@ -3680,12 +3685,12 @@
     <message>
         <location filename="../../bertstudio/ui/train_estimate.py" line="136"/>
         <source>{rows} labelled rows: {method}, {seeds} seeds would take {time}</source>
-        <translation>{rows} 行已标注：{method}，{seeds} 个种子约需 {time}</translation>
+        <translation>{rows} 行已标注：{method}，{seeds} 个种子需要 {time}</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/train_estimate.py" line="138"/>
         <source>{rows} labelled rows: {method} would take {time}</source>
-        <translation>{rows} 行已标注：{method} 约需 {time}</translation>
+        <translation>{rows} 行已标注：{method} 需要 {time}</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/train_estimate.py" line="140"/>

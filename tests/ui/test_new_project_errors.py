@@ -131,3 +131,13 @@ def test_a_file_to_import_proposes_the_kind_its_content_holds(qtbot, tmp_path, n
     assert dialog.name_edit.text() == path.stem
     if kind == "tagging":  # POS tags are not entity spans: BIO (and its "O" class) was ticked for them too
         assert dialog.bio_box.isChecked() == (name == "tags.conll")
+
+
+def test_labels_typed_with_a_chinese_keyboards_commas_are_separate_labels():
+    """A Chinese user's "负面，正面" (a full-width comma) made the one label '负面，正面', and Import
+    then asked to map both 0 and 1 onto it."""
+    from bertstudio.ui.new_project_dialog import parse_labels
+
+    assert parse_labels("负面，正面") == ["负面", "正面"]
+    assert parse_labels("体育、财经；科技; world,\nsports， 体育") == ["体育", "财经", "科技", "world", "sports"]
+    assert parse_labels("neg, pos") == ["neg", "pos"]

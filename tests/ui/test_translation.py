@@ -322,3 +322,35 @@ def kind_name_zh(kind: str) -> str:
     from bertstudio.ui.new_project_dialog import kind_name
 
     return kind_name(kind)
+
+
+def test_headerless_columns_and_the_time_estimate_read_right_in_chinese(qtbot, qapp, tmp_path):
+    """A Chinese user's walk: a file without a header showed "column 1/2/3" in English in the
+    preview and every column box; the estimate read "约需 约 9 分钟" ("about" twice)."""
+    from bertstudio import app as app_module
+    from bertstudio.data.project import Project
+    from bertstudio.train.config import TrainConfig
+    from bertstudio.ui.import_dialog import ImportDialog
+    from bertstudio.ui.session import ProjectSession
+    from bertstudio.ui.train_estimate import TimeEstimateLabel
+
+    path = tmp_path / "afqmc.txt"
+    path.write_text("".join(f"花呗怎么还款 {i}\t借呗如何还钱 {i}\t{i % 2}\n" for i in range(6)), encoding="utf-8")
+    project = Project.create(tmp_path / "p", name="p", kind="pair", labels=["0", "1"])
+    installed = app_module.install_translators(qapp, "zh_CN")
+    try:
+        session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+        dialog = ImportDialog(session, None, str(path))
+        qtbot.addWidget(dialog)
+        model = dialog.preview_model
+        assert [model.horizontalHeaderItem(i).text() for i in range(3)] == ["第 1 列", "第 2 列", "第 3 列"]
+        assert {c: (b.currentText(), b.currentData()) for c, b in dialog.mapping.items()} == {
+            "text": ("第 1 列", 0), "text_pair": ("第 2 列", 1), "label": ("第 3 列", 2)}
+        estimate = TimeEstimateLabel(session)
+        qtbot.addWidget(estimate)
+        text = estimate._sentence(TrainConfig(task="sentence", head="embedding", method="setfit"), 96, 540)
+        assert text.count("约") == 1 and "9" in text, text
+        session.close()
+    finally:
+        for translator in installed:
+            qapp.removeTranslator(translator)
