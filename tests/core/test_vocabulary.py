@@ -94,3 +94,25 @@ def test_models_are_named_as_the_user_knows_them(tmp_path):
     assert model_title("bert-base-chinese") == "bert-base-chinese"
     assert model_title("sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2").startswith("sentence-transformers/")
     assert model_title("a\x00b") == "a\x00b" and model_title("x" * 5000) == "x" * 5000  # a hostile config.toml
+
+
+def test_the_train_command_warns_when_the_model_cannot_read_the_text(tiny, tmp_path, capsys) -> None:
+    """A Chinese user's walk: `bertstudio train` on ChnSentiCorp under the English MiniLM trained
+    in silence, where Import and the Train page said 64% of the pieces were [UNK]."""
+    import io
+
+    from bertstudio.cli import main
+
+    busy = tmp_path / "busy"
+    busy.mkdir()
+    (busy / "mine.txt").write_text("x", encoding="utf-8")  # the run stops at its folder check, after the warning
+    for name, rows, warned in (("zh.tsv", ["选择珠江花园的原因就是方便\t1", "服务态度很差\t0"] * 4, True),
+                               ("en.tsv", ["a good film\t1", "a bad film\t0"] * 4, False)):
+        data = tmp_path / name
+        data.write_text("text\tlabel\n" + "\n".join(rows) + "\n", encoding="utf-8")
+        code = main(["--quiet", "train", "--train", str(data), "--model", tiny, "--out", str(busy)], out=io.StringIO())
+        err = capsys.readouterr().err
+        assert code == 2 and ("are [UNK]" in err) == warned, err
+        if warned:
+            line = next(ln for ln in err.splitlines() if "[UNK]" in ln)
+            assert line.startswith("bertstudio: warning: 100% of the") and "bert-base-chinese" in line
