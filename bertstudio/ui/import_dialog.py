@@ -213,6 +213,24 @@ class ImportDialog(QDialog):
             return True  # not passed on: the dialog's default button would import at once
         return super().eventFilter(watched, event)
 
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.LayoutRequest:  # a wrapped note grew (the file's survey, a warning)
+            QTimer.singleShot(0, self.fit_height)
+        return super().event(event)
+
+    def fit_height(self) -> None:
+        """Grow to the height the wrapped notes need at this width, within the screen. A window's
+        minimum size leaves out word-wrapped labels' heights, so a survey of two lines and a
+        vocabulary warning were drawn over the preview's last row (in Chinese by 16 px)."""
+        layout = self.layout()
+        if layout is None or not layout.hasHeightForWidth():
+            return
+        need = layout.totalHeightForWidth(self.width())
+        screen = self.screen()
+        room = screen.availableGeometry().height() - 40 if screen is not None else need
+        if self.height() < need:
+            self.resize(self.width(), max(self.height(), min(need, room)))
+
     def _set_ok_enabled(self, on: bool) -> None:
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(on)
 
@@ -256,10 +274,10 @@ class ImportDialog(QDialog):
         try:
             info = preview(path, fmt=self.format_combo.currentData() or "auto", n=50, header=self._header, kind=self.kind)
         except BertStudioError as exc:
-            self.show_error(exc.message)
+            self.show_read_error(exc.message)
             return
         except OSError as exc:
-            self.show_error(f"{path}: {exc.strerror or exc}")
+            self.show_read_error(f"{path}: {exc.strerror or exc}")
             return
         self.preview_info = info
         self.format_combo.setCurrentIndex(max(0, self.format_combo.findData(info.format)))
@@ -309,7 +327,7 @@ class ImportDialog(QDialog):
             status += " · " + self.tr("choose the file column for: %1").replace("%1", self._column_titles(missing))
         self.status_label.setText(status)
         if info.problem:
-            self.show_error(info.problem)
+            self.show_read_error(info.problem)
             return
         if mismatch:
             self.show_error(self.tr("This file holds %1 examples but the project is a %2 project.")
@@ -355,6 +373,16 @@ class ImportDialog(QDialog):
         self.mapping_box.setEnabled(not fixed)
         self.mapping_box.setTitle(self.tr("Columns (set by the format or preset)") if fixed
                                   else self.tr("Columns (what each column of the file holds)"))
+
+    def show_read_error(self, message: str) -> None:
+        """A reader's refusal (the core's words, in English: file, place, problem) under a sentence
+        in the window's language, and for a file that is not UTF-8 (GBK is common for Chinese
+        data) what to do about it."""
+        text = self.tr("The file cannot be read: %1").replace("%1", message)
+        if "not UTF-8" in message:
+            text += " " + self.tr("Save it as UTF-8 (in Excel: Save As, CSV UTF-8; in Notepad: Save As, Encoding "
+                                  "UTF-8) and import it again.")
+        self.show_error(text)
 
     def show_error(self, message: str) -> None:
         self.error_label.setText(message)
@@ -416,7 +444,7 @@ class ImportDialog(QDialog):
             try:
                 examples = load_examples(path, **options)
             except BertStudioError as exc:
-                self.show_error(exc.message)
+                self.show_read_error(exc.message)
                 return
             self._on_loaded(examples)
             return
@@ -443,7 +471,7 @@ class ImportDialog(QDialog):
         if self._waiting:
             self._waiting = False
             self._set_busy(False)
-        self.show_error(message)
+        self.show_read_error(message)
 
     def _on_loaded(self, examples: Any) -> None:
         if self._waiting:

@@ -1299,7 +1299,7 @@
     <name>ImportDialog</name>
     <message>
         <location filename="../../bertstudio/ui/import_dialog.py" line="83"/>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="222"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="240"/>
         <source>Import data</source>
         <translation>导入数据</translation>
     </message>
@@ -1345,7 +1345,7 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/import_dialog.py" line="145"/>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="357"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="375"/>
         <source>Columns (what each column of the file holds)</source>
         <translation>列(文件每一列的内容)</translation>
     </message>
@@ -1410,107 +1410,117 @@
         <translation>前几行:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="223"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="241"/>
         <source>Data files (*.tsv *.csv *.txt *.jsonl *.json *.conll *.conllu *.iob *.bio);;All files (*)</source>
         <translation>数据文件 (*.tsv *.csv *.txt *.jsonl *.json *.conll *.conllu *.iob *.bio);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="285"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="303"/>
         <source>— choose —</source>
         <translation>— 请选择 —</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="305"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="323"/>
         <source>Format: %1 · this file looks like %2 data</source>
         <translation>格式:%1 · 此文件看起来是“%2”数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="309"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="327"/>
         <source>choose the file column for: %1</source>
         <translation>请为以下内容选择文件列：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="315"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="333"/>
         <source>This file holds %1 examples but the project is a %2 project.</source>
         <translation>此文件包含“%1”样例，但项目是“%2”项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="338"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="356"/>
         <source>column %1</source>
         <translation>第 %1 列</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="342"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="360"/>
         <source>Not imported: %1. The project keeps only the columns above; exporting over this file later writes only those.</source>
         <translation>不导入：%1。项目只保留上面这些列；以后导出覆盖此文件时也只写这些列。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="356"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="374"/>
         <source>Columns (set by the format or preset)</source>
         <translation>列(由格式或预设决定)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="406"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="381"/>
+        <source>The file cannot be read: %1</source>
+        <translation>无法读取此文件：%1</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="383"/>
+        <source>Save it as UTF-8 (in Excel: Save As, CSV UTF-8; in Notepad: Save As, Encoding UTF-8) and import it again.</source>
+        <translation>请将其另存为 UTF-8 编码（Excel：另存为“CSV UTF-8”；记事本：另存为时编码选 UTF-8），然后重新导入。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="434"/>
         <source>Choose the file column for: %1</source>
         <translation>请选择对应的文件列:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="429"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="457"/>
         <source>Reading the file…</source>
         <translation>正在读取文件…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="465"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="493"/>
         <source>The file&apos;s labels differ from the project&apos;s: choose what each becomes, then Import.</source>
         <translation>文件中的标签与项目的不同:请为每个标签选择对应的项目标签，然后点击“导入”。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="488"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="516"/>
         <source>The file&apos;s labels differ from the project&apos;s: choose what %1 become(s), then Import.</source>
         <translation>文件的标签与项目的不同：请选择 %1 对应什么，然后导入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="490"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="518"/>
         <source>Every label of the file has a place: Import when ready.</source>
         <translation>文件的每个标签都已有对应：准备好后即可导入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="506"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="534"/>
         <source>Choose what these labels become: %1</source>
         <translation>请为这些标签选择对应的项目标签:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="523"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="551"/>
         <source>Every row of the file is already in %1: nothing to import.</source>
         <translation>文件的每一行都已在 %1 中：没有可导入的内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="543"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="571"/>
         <source>Rows already in the project</source>
         <translation>项目中已有的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="544"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="572"/>
         <source>%1 of the file&apos;s %2 rows repeat examples already in %3.</source>
         <translation>文件的 %2 行中有 %1 行与 %3 中已有的样本重复。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="548"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="576"/>
         <source>Skipping them keeps the project&apos;s rows and labels as they are; importing all adds the copies as new rows.</source>
         <translation>跳过它们会保持项目的行和标签不变；全部导入会把这些副本作为新行加入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="551"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="579"/>
         <source>%1 of them carry another label than the project&apos;s copy. </source>
         <translation>其中 %1 行的标签与项目中的副本不同。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="554"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="582"/>
         <source>Skip the repeats</source>
         <translation>跳过重复行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="556"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="584"/>
         <source>Import all</source>
         <translation>全部导入</translation>
     </message>

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QApplication, QDialogButtonBox
+from PySide6.QtWidgets import QApplication, QDialogButtonBox, QLabel
 
 from bertstudio.data.examples import from_records
 from bertstudio.data.io import load_examples
@@ -323,3 +323,25 @@ def test_one_token_per_line_imports_into_a_tagging_project_as_unlabelled_sentenc
         dialog.start_import()
     assert [session.row("train", r)["tokens"] for r in range(3)] == [["Mary", "sleeps"], ["John", "runs", "fast"], ["OK"]]
     assert session.progress("train") == (0, 3)
+
+
+def test_the_files_survey_and_warning_never_cover_the_preview(qtbot, session_factory, shared_data, tmp_path):
+    """A Chinese user's walk: the survey's two lines and the vocabulary warning wrap, a window's
+    minimum size leaves wrapped labels out, and the survey was drawn over the preview's last row."""
+    lines = (shared_data / "zh" / "ChnSentiCorp" / "train.tsv").read_text(encoding="utf-8").splitlines()[:41]
+    path = tmp_path / "reviews.tsv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    session = session_factory("sentence", ["0", "1"], None)
+    dialog = ImportDialog(session, None, str(path))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitUntil(lambda: dialog.survey.isVisible() and "[UNK]" in " ".join(
+        label.text() for label in dialog.survey.findChildren(QLabel) if label.isVisible()), timeout=60_000)
+    qtbot.wait(100)
+
+    def below(upper, lower) -> bool:
+        return upper.mapTo(dialog, upper.rect().bottomLeft()).y() < lower.mapTo(dialog, lower.rect().topLeft()).y()
+
+    assert below(dialog.preview_table, dialog.survey)
+    shown = [label for label in dialog.survey.findChildren(QLabel) if label.isVisible()]
+    assert all(label.height() >= label.heightForWidth(label.width()) - 1 for label in shown if label.wordWrap())

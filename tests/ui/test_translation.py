@@ -354,3 +354,27 @@ def test_headerless_columns_and_the_time_estimate_read_right_in_chinese(qtbot, q
     finally:
         for translator in installed:
             qapp.removeTranslator(translator)
+
+
+def test_a_file_the_reader_refuses_is_said_in_the_users_language_with_what_to_do(qtbot, qapp, tmp_path):
+    """A Chinese user's walk: a GBK-encoded TSV (common for Chinese data) showed only the reader's
+    English "not UTF-8: byte 0xba at byte offset 15 cannot be decoded" in the Chinese window."""
+    from bertstudio import app as app_module
+    from bertstudio.data.project import Project
+    from bertstudio.ui.import_dialog import ImportDialog
+    from bertstudio.ui.session import ProjectSession
+
+    path = tmp_path / "gbk.tsv"
+    path.write_bytes("label\ttext\n1\t房间很好\n0\t服务太差\n".encode("gbk"))
+    project = Project.create(tmp_path / "p", name="p", kind="sentence", labels=["0", "1"])
+    installed = app_module.install_translators(qapp, "zh_CN")
+    try:
+        session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+        dialog = ImportDialog(session, None, str(path))
+        qtbot.addWidget(dialog)
+        shown = dialog.error_label.text()
+        assert shown.startswith("无法读取此文件：") and str(path) in shown and "UTF-8" in shown and "另存为" in shown, shown
+        session.close()
+    finally:
+        for translator in installed:
+            qapp.removeTranslator(translator)
