@@ -12,7 +12,7 @@ pytest.importorskip("pytestqt")
 
 from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QApplication, QInputDialog
+from PySide6.QtWidgets import QApplication, QInputDialog, QScrollArea
 
 from bertstudio.ui.session import ProjectSession
 from bertstudio.ui.training_page import TrainingPage
@@ -222,6 +222,10 @@ def test_the_train_page_warns_when_the_model_cannot_read_the_text(qtbot, tmp_pat
         qtbot.waitUntil(lambda: page.vocabulary_warning.check is not None, timeout=30_000)
         assert page.vocabulary_warning.isVisible()
         assert "[UNK]" in page.vocabulary_warning.text() and "bert-base-chinese" in page.vocabulary_warning.text()
+        # in view beside Start, not at the end of the long settings form (out of sight at 1280 x 820)
+        scroll = page.findChild(QScrollArea, "trainSettingsScroll")
+        assert not scroll.widget().isAncestorOf(page.vocabulary_warning)
+        assert page.vocabulary_warning.parentWidget() is page.start_button.parentWidget()
     finally:
         session.project.close(compact=False)
     english = _session(tmp_path, {"train": _rows(8)}, name="en")
