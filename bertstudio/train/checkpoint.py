@@ -23,6 +23,7 @@ import os
 import pickle
 import random
 import re
+import stat
 import warnings
 from pathlib import Path
 from typing import Any, BinaryIO, Callable
@@ -170,7 +171,9 @@ def read_state(folder: str | Path) -> dict[str, Any]:
 
 
 def _load(path: Path) -> Any:
-    """``torch.load`` that runs no code; anything but a plain tensor file is a ConfigError."""
+    """``torch.load`` that runs no code; anything but a plain tensor file is a ConfigError (a FIFO
+    or a device is refused before it is opened: torch.load waited on a FIFO for ever)."""
+    _require_regular(path)
     try:
         with warnings.catch_warnings():  # a raw pickle makes torch warn first ("Detected pickle protocol 4"):
             warnings.simplefilter("ignore")  # the line below is the one the user gets
@@ -184,9 +187,31 @@ def _load(path: Path) -> Any:
                           "it is not loaded", path=path,
                           expected="tensors and plain values written by this version of bertstudio") from None
     except Exception as exc:  # noqa: BLE001 - RuntimeError (truncated), EOFError, ...
-        reason = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else type(exc).__name__
+        text = str(exc).strip()
+        if isinstance(exc, EOFError) or "failed reading zip archive" in text or "failed finding central directory" in text:
+            reason = "the file is cut short or damaged"  # torch's own words ran on for four sentences, cut mid-word
+        else:
+            first = text.splitlines()[0] if text else type(exc).__name__
+            reason = first.split(". ")[0].rstrip(".")
+            reason = reason if len(reason) <= 160 else reason[:159] + "…"
         raise ConfigError(f"not a checkpoint file bertstudio can load safely: {reason}", path=path,
                           expected="tensors and plain values written by this version of bertstudio") from None
+
+
+def _require_regular(path: Path) -> bool:
+    """False when nothing is at ``path``; a ConfigError when something other than a plain file is."""
+    from bertstudio.data.regular_file import file_type
+
+    try:
+        st = os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except OSError as exc:
+        raise ConfigError(f"cannot read the file: {exc.strerror or exc}", path=path) from None
+    if not stat.S_ISREG(st.st_mode):
+        raise ConfigError(f"not a regular file ({file_type(st.st_mode)})", path=path,
+                          expected="the checkpoint file the run wrote")
+    return True
 
 
 def _weight_table(path: Path) -> dict[str, torch.Tensor]:
@@ -217,7 +242,7 @@ def load_start(folder: str | Path, names: Any) -> dict[str, torch.Tensor]:
     """The weights the run started from (``names``: the trained parameters, each with its
     shape), as :func:`save_checkpoint` kept them."""
     path = Path(folder) / START
-    if not path.is_file():
+    if not _require_regular(path):
         raise _no_start(folder)
     sd = _load(path)
     shapes = dict(names)
@@ -305,9 +330,9 @@ def check_resumable(path: str | Path, *, task: str | None = None, needs_start: b
     starting weights when ``needs_start``: keep_tuning < 1), the RNG file loadable without
     code, and of the same task kind when ``task`` is given."""
     found = find_checkpoint(path)
-    if found is None or not (found / OPTIMIZER).is_file() or not (found / RNG).is_file():
+    if found is None or not _require_regular(found / OPTIMIZER) or not _require_regular(found / RNG):
         raise ConfigError("no resumable checkpoint here", path=path, expected="a run's checkpoints/last folder")
-    if needs_start and not (found / START).is_file():
+    if needs_start and not _require_regular(found / START):
         raise _no_start(found)
     state = read_state(found)
     if state.get("task") is not None:  # checkpoints before the kind was recorded pass

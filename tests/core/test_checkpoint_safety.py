@@ -128,6 +128,8 @@ def test_a_truncated_checkpoint_is_one_line_and_exit_2(tiny, run_copy, tmp_path,
     assert code == 2
     lines = err.strip().splitlines()
     assert len(lines) == 1 and "weights.pt" in lines[0] and "Traceback" not in err
+    # torch's four sentences were cut at 160 characters, mid-word ("...there is a high")
+    assert "the file is cut short or damaged" in lines[0] and "miniz" not in lines[0]
 
 
 # a best score no evaluation beats (NaN, an overflowed 1e309) silently kept the first evaluation's model

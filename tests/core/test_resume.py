@@ -119,7 +119,8 @@ def test_a_state_that_is_no_point_of_the_run_is_refused_and_the_checkpoint_kept(
     assert len(result.message) < 400
 
 
-@pytest.mark.parametrize("name", ["history.jsonl", "checkpoints/last/weights.pt"])
+@pytest.mark.parametrize("name", ["history.jsonl", "checkpoints/last/weights.pt", "checkpoints/last/optimizer.pt",
+                                  "checkpoints/last/rng.pt"])
 def test_a_fifo_in_the_resumed_run_is_refused_not_waited_on(name, cut_run, tiny, tmp_path):
     import os
     import shutil
