@@ -444,6 +444,11 @@ def _load_eval_examples(args: argparse.Namespace, *, kind: str, labels: list[str
     from bertstudio.data.glue import load_glue, preset_for_path
     from bertstudio.data.io import load_examples
 
+    given = args.labels
+    if given is not None and (any(not str(x).strip() for x in given) or len(set(given)) != len(given)):
+        # "pos,pos" said "unknown label 'neg' (expected one of 'pos', 'pos')", as if the file were wrong
+        raise ConfigError(f"labels {given!r} are not a list of distinct names", where="--labels",
+                          expected="names such as neg,pos, each once")
     if args.eval_file and args.data_dir:  # the folder was silently not read
         raise ConfigError("both --eval and --data-dir name evaluation data (only --eval's file would be read)",
                           where="--data-dir", expected="--eval FILE or --glue-task with --data-dir, not both")

@@ -93,6 +93,14 @@ def test_evaluate_refuses_a_file_with_no_gold_value(trained: Path, tmp_path: Pat
     assert code == 0 and err.strip().splitlines()[-1] == "scored 2 rows with a gold value"
 
 
+def test_evaluate_names_labels_given_twice_as_the_problem(trained: Path, sentiment_files, capsys) -> None:
+    """--labels pos,pos said "unknown label 'neg' (expected one of 'pos', 'pos')", blaming the file."""
+    code, _, err = run(["evaluate", "--model", str(trained / "model"), "--eval", str(sentiment_files[1]),
+                        "--labels", "pos,pos"], capsys)
+    lines = err.strip().splitlines()
+    assert code == EXIT_USAGE and len(lines) == 1 and "not a list of distinct names" in lines[0], err
+
+
 def test_evaluate_refuses_a_data_folder_it_would_not_read(trained: Path, sentiment_files, tmp_path: Path, capsys) -> None:
     code, _, err = run(["evaluate", "--model", str(trained / "model"), "--eval", str(sentiment_files[1]),
                         "--data-dir", str(tmp_path)], capsys)
