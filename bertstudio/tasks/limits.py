@@ -88,6 +88,14 @@ def _check_loading(raw: dict[str, Any], path: str | os.PathLike[str]) -> None:
     (bitsandbytes, GPTQ, ...: packages and code bertstudio does not run), dropout rates in
     [0, 1) and positive normalisation epsilons (a negative one gives NaN predictions with
     exit status 0)."""
+    for key in ("hidden_act", "hidden_activation", "activation_function"):
+        if key in raw and raw[key] is not None:
+            from transformers.activations import ACT2FN  # here: the GUI imports this module before transformers
+
+            value = raw[key]
+            if not isinstance(value, str) or value not in ACT2FN:  # it said "cannot load the model's weights: 'x'"
+                raise ConfigError(f"{key} = {_shown(value)} is not an activation transformers knows", path=path,
+                                  where=key, expected="a name such as gelu, relu or silu")
     for key in ("attn_implementation", "_attn_implementation"):
         value = raw.get(key)
         if value is not None and value not in BUILT_IN_ATTENTION:

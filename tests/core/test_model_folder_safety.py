@@ -115,6 +115,9 @@ def test_a_folder_with_its_own_code_is_refused_everywhere(model_type, saved_mode
     ("dtype", "float8", "not a weight type"),
     ("dtype", ["float32"], "not a weight type"),
     ("torch_dtype", "load", "not a weight type"),
+    # blamed on the weights: "cannot load the model's weights: 'rm_rf'"
+    ("hidden_act", "rm_rf", "not an activation transformers knows"),
+    ("hidden_act", ["gelu"], "not an activation transformers knows"),
 ])
 def test_a_config_asking_the_loader_for_code_or_nonsense_is_refused_everywhere(key, value, fragment, saved_model,
                                                                               tmp_path):
