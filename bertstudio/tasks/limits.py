@@ -17,6 +17,11 @@ from typing import Any
 
 from bertstudio.errors import ConfigError, DataError
 
+# A model folder's tokenizer is one of these (the loader refuses a folder with none; the
+# vocabulary check, which must not import torch, reads the same list)
+TOKENIZER_FILES = ("tokenizer.json", "vocab.txt", "vocab.json", "spiece.model", "sentencepiece.bpe.model",
+                   "tokenizer.model", "sentencepiece.model")
+
 log = logging.getLogger(__name__)
 
 # Classes of one single-label task. Real label sets stay in the thousands (ICD-10 coding,

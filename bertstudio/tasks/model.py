@@ -35,7 +35,13 @@ from bertstudio.data.atomic import replace_folder
 from bertstudio.errors import ConfigError, DataError
 from bertstudio.data.formats.common import parse_json
 from bertstudio.data.regular_file import check_folder_files
-from bertstudio.tasks.limits import MAX_CONFIG_BYTES, check_label_count, check_model_config, check_weights_match
+from bertstudio.tasks.limits import (
+    MAX_CONFIG_BYTES,
+    TOKENIZER_FILES,
+    check_label_count,
+    check_model_config,
+    check_weights_match,
+)
 
 log = logging.getLogger(__name__)
 _MODE = re.compile(r"^(full|frozen|lora|top-(\d+))$")
@@ -369,8 +375,6 @@ def check_vocabulary(tokenizer: Any, config: Any, path: str | Path) -> None:
 MAX_TOKENIZER_BYTES = 512 * 2**20
 WEIGHT_FILES = ("model.safetensors", "pytorch_model.bin", "model.safetensors.index.json", "pytorch_model.bin.index.json")
 _TOKENIZER_JSON = ("tokenizer_config.json", "special_tokens_map.json", "added_tokens.json")  # small; tokenizer.json is not
-TOKENIZER_FILES = ("tokenizer.json", "vocab.txt", "vocab.json", "spiece.model", "sentencepiece.bpe.model",
-                   "tokenizer.model", "sentencepiece.model")
 
 
 def inspect_model_folder(path: str | Path) -> dict[str, Any] | None:

@@ -22,6 +22,7 @@ from typing import Any, Iterable, Sequence
 
 from bertstudio.bundled import resolve_model
 from bertstudio.errors import ConfigError
+from bertstudio.tasks.limits import TOKENIZER_FILES
 from bertstudio.hf import hf
 
 # "A few percent": English text under the bundled model stays at 0.0% (SST-2 dev), emoji and
@@ -217,6 +218,12 @@ def load_tokenizer(model_source: str | None) -> tuple[Any, str]:
     source = resolve_model(model_source)
     try:
         files = _tokenizer_files(source)
+        folder = Path(source).expanduser()
+        if not files and folder.is_dir() and not any((folder / n).is_file() for n in TOKENIZER_FILES):
+            # a local folder without tokenizer files is no model to judge text by (the CLI said
+            # "100% [UNK]" of one, before the loader's own refusal)
+            raise ConfigError("the model folder has no tokenizer files", path=source,
+                              expected="tokenizer.json or vocab.txt beside the model")
         pieces = _pieces_tokenizer(files) if files else None
         if pieces is not None:
             return pieces, source
