@@ -282,6 +282,9 @@ def load_training_state(folder: str | Path, optimizer: torch.optim.Optimizer) ->
 
 _MOMENTS = ("exp_avg", "exp_avg_sq")
 _VARYING = {"lr"}  # the one group setting a checkpoint holds at another value than a fresh optimizer
+# How this machine runs the update, not what it computes: a run moved from one device or torch to
+# another keeps this run's choice (foreach on MPS, fused on CPU and CUDA)
+_IMPLEMENTATION = {"fused", "foreach"}
 
 
 def _check_optimizer(optimizer: torch.optim.Optimizer, settings: list[dict[str, Any]], path: Path) -> None:
@@ -297,7 +300,9 @@ def _check_optimizer(optimizer: torch.optim.Optimizer, settings: list[dict[str, 
     for g, (group, before) in enumerate(zip(optimizer.param_groups, settings)):
         for key, value in before.items():
             now = group.get(key)
-            if key in _VARYING:
+            if key in _IMPLEMENTATION:
+                group[key] = value
+            elif key in _VARYING:
                 if not isinstance(now, (int, float)) or isinstance(now, bool) or not math.isfinite(now) or now < 0:
                     refuse(f"learning rate {now!r} is not a finite number >= 0", f"param group {g}")
             elif now != value:
@@ -324,11 +329,13 @@ def _check_optimizer(optimizer: torch.optim.Optimizer, settings: list[dict[str, 
                            where)
 
 
-def check_resumable(path: str | Path, *, task: str | None = None, needs_start: bool = False) -> Path:
+def check_resumable(path: str | Path, *, task: str | None = None, needs_start: bool = False,
+                    best: str | Path | None = None) -> Path:
     """The complete, resumable checkpoint at ``path`` (checked before a run spends time
     building its model): state.json readable, optimizer and RNG files present (and the
     starting weights when ``needs_start``: keep_tuning < 1), the RNG file loadable without
-    code, and of the same task kind when ``task`` is given."""
+    code, and of the same task kind when ``task`` is given. ``best``: the best checkpoint the
+    resumed run will export (its run folder's; default: beside ``path``)."""
     found = find_checkpoint(path)
     if found is None or not _require_regular(found / OPTIMIZER) or not _require_regular(found / RNG):
         raise ConfigError("no resumable checkpoint here", path=path, expected="a run's checkpoints/last folder")
@@ -339,7 +346,7 @@ def check_resumable(path: str | Path, *, task: str | None = None, needs_start: b
         require_kind(state["task"], task, path=path, where="resume_from", what="this checkpoint's run")
     _load(found / RNG)  # small: a file that is not ours is refused before anything is built
     if state.get("best_saved"):
-        _check_best(found.parent / "best")
+        _check_best(Path(best) if best is not None else found.parent / "best")
     return found
 
 
@@ -366,7 +373,8 @@ def read_best_predictions(folder: Path) -> str | None:
     if path.is_symlink():
         raise ConfigError("is a link, which no run writes", path=path, expected="the predictions file the run wrote")
     text = read_regular_text(path, missing_ok=True)
-    for n, line in enumerate((text or "").splitlines(), 1):
+    # "\n" only: the run writes U+2028, U+0085... unescaped inside strings, which splitlines() cuts at
+    for n, line in enumerate((text or "").split("\n"), 1):
         try:
             ok = isinstance(json.loads(line), dict) if line.strip() else True
         except (ValueError, RecursionError):

@@ -5,18 +5,22 @@ folder is safe to read and takes ``max_length`` tokens. Each failure is a Config
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from bertstudio.errors import ConfigError
 from bertstudio.bundled import resolve_model
 from bertstudio.tasks.model import max_input_length
 from bertstudio.train import checkpoint as ckpt
 from bertstudio.train.config import TrainConfig
-from bertstudio.train.rundir import check_output_dir, refuse_finished
+from bertstudio.train.rundir import CHECKPOINTS, check_output_dir, refuse_finished
 
 
 def check_before_start(config: TrainConfig) -> None:
     if config.resume_from:
         refuse_finished(config)  # before the checkpoint: a finished run keeps no resumable one
-        ckpt.check_resumable(config.resume_from, task=config.task, needs_start=config.keep_tuning < 1)
+        # the best checkpoint the run's end exports is its own folder's, wherever --resume points
+        best = Path(config.output_dir) / CHECKPOINTS / "best" if config.output_dir else None
+        ckpt.check_resumable(config.resume_from, task=config.task, needs_start=config.keep_tuning < 1, best=best)
     check_output_dir(config)
     if config.device != "auto":  # cuda:99 on a machine without CUDA: refused before SetFit or a model load
         import torch

@@ -228,6 +228,17 @@ OPTIMIZER_DAMAGE = {
 }
 
 
+def test_a_checkpoint_from_another_devices_update_implementation_resumes(tiny, run_copy):
+    """foreach / fused say how a machine runs the update (foreach on MPS, fused on CPU): a run
+    moved between machines resumes with this machine's choice, not a refusal (a review)."""
+    path = run_copy / "checkpoints" / "last" / ckpt.OPTIMIZER
+    opt = torch.load(path, weights_only=True)
+    for group in opt["param_groups"]:
+        group.update(foreach=True, fused=None)
+    torch.save(opt, path)
+    assert resume(tiny, run_copy).status == "finished"
+
+
 @pytest.mark.parametrize("damage", sorted(OPTIMIZER_DAMAGE))
 def test_damaged_optimizer_state_is_refused_before_a_step(damage, tiny, run_copy):
     path = run_copy / "checkpoints" / "last" / ckpt.OPTIMIZER
