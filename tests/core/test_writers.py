@@ -120,6 +120,11 @@ def test_a_partly_labelled_conll_export_reads_back(tmp_path: Path) -> None:
     for first in (es, from_records("tagging", es.dataset.to_list()[1:])):  # unlabelled first, too
         back = _round_trip(first, tmp_path / "part.conll", fmt="conll")
         assert back.dataset.to_list() == first.dataset.to_list()
+    # a lone "#" starting a sentence is a token there, not a comment line (a review found both dropped)
+    for records in ([{"tokens": ["EU", "x"], "tags": ["B-ORG", "O"]}, {"tokens": ["#", "tbt"], "tags": None}],
+                    [{"tokens": ["a"], "tags": None}, {"tokens": ["#", "1"], "tags": ["O", "O"]}]):
+        hashed = from_records("tagging", records)
+        assert _round_trip(hashed, tmp_path / "hash.conll", fmt="conll").dataset.to_list() == records
     bad = tmp_path / "bad.conll"
     bad.write_text("EU\tB-ORG\nrejects\n\nMary\tO\n", encoding="utf-8")
     with pytest.raises(DataError, match=r"line 2: found 1 columns"):

@@ -76,10 +76,16 @@ def _comment_test(text: str, tag_col: int | None) -> Any:
     g = tag_col if tag_col is not None else -1
     tag_equals: list[bool] = []  # whether a token line's tag holds "=" (then "=" there says nothing)
 
+    shapes: list[set[int]] = []  # the column counts of the token lines, read once when asked
+
     def is_comment(fields: list[str]) -> bool:
         if fields[0] != "#":
             return False
-        if len(fields) != ncols or "=" in fields[1:]:
+        if len(fields) != ncols and not shapes:
+            shapes.append({len(f) for f in token_lines()})
+        # another count than every token line's: a file that holds unlabelled (token-only) sentences
+        # beside tagged ones has two, and a lone "#" there is a token (bertstudio writes such files)
+        if (len(fields) != ncols and len(fields) not in shapes[0]) or "=" in fields[1:]:
             return True
         if not (-ncols <= g < ncols and "=" in fields[g]):
             return False
