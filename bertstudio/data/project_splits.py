@@ -315,9 +315,15 @@ class SplitOps:
             self.compact()  # type: ignore[attr-defined]
             wanted = list(entry.get("labels", [])) + list(values_in(self.kind, table))
             missing = [n for n in dict.fromkeys(wanted) if n not in self.labels] if get_spec(self.kind).has_label_set else []  # type: ignore[attr-defined]
-            lineage = entry.get("lineage")  # backups kept before lineages were recorded: a new one
-            return self._store_split(entry["split"], table, entry.get("source"), missing, replace=True,
-                                     lineage=lineage if isinstance(lineage, str) and lineage else None)
+            # The rows' own lineage, unless a record of it holds more rows: rows only grow under a
+            # lineage (appends), so restored, appended to and restored again, a later append would
+            # put another example under a number that one already names. Backups kept before
+            # lineages were recorded get a new one.
+            lineage = entry.get("lineage")
+            records = [b for b in self._meta["backups"] if b is not entry] + list(self._meta["splits"].values())
+            longer = any(r.get("lineage") == lineage and int(r.get("rows") or 0) > int(entry["rows"]) for r in records)
+            own = lineage if isinstance(lineage, str) and lineage and not longer else None
+            return self._store_split(entry["split"], table, entry.get("source"), missing, replace=True, lineage=own)
 
     def export_target(self, path: str | Path) -> Path:
         """The file an export to ``path`` writes (a link's target); refused inside the project's folder."""

@@ -418,6 +418,10 @@ def test_a_splits_lineage_stays_through_appends_and_changes_when_its_rows_are_re
     p.restore_split_backup(again_backup["id"])  # redo: the replacing rows, under their lineage
     assert p.split_info["train"]["lineage"] == replaced
     p.restore_split_backup(backup["id"])
+    assert p.split_info["train"]["lineage"] == first
+    p.import_examples(rows("x"), "train")  # appended: the same lineage, one row more
+    p.restore_split_backup(backup["id"])  # the first rows again, while a backup holds them with "x" under it
+    assert p.split_info["train"]["lineage"] not in (first, replaced)  # a review: row 2 named x and y alike
     kept = p.split_info["train"]["lineage"]
     p.close()
     again = Project.open(tmp_path / "p")
