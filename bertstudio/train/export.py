@@ -136,9 +136,16 @@ def export_run(
         exported.save(folder / CONFIG_NAME)
         (folder / "README.md").write_text(_readme(exported, written, train_key, eval_key), encoding="utf-8")
 
-    if overwrite and out.is_dir() and any(out.iterdir()):
-        fill(out)  # the person chose to write over this folder's files
-    else:  # written whole beside it, then renamed: a failed export leaves nothing behind
+    if out.is_dir():  # empty, or the person chose to write over its files: written in place (a mount
+        # point or a folder in a read-only parent cannot be swapped for a new one)
+        before = set(out.iterdir())
+        try:
+            fill(out)
+        except BaseException:
+            for entry in set(out.iterdir()) - before:  # what this export added: a failed one leaves nothing new
+                shutil.rmtree(entry, ignore_errors=True) if entry.is_dir() and not entry.is_symlink() else entry.unlink()
+            raise
+    else:  # written whole beside its place, then renamed in
         create_folder(out, fill)
     return out
 

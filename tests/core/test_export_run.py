@@ -150,6 +150,20 @@ def test_an_export_inside_the_model_folder_is_refused_and_a_failed_one_leaves_no
     def broken(*_a, **_k):
         raise OSError(28, "No space left on device")
 
+    # an existing empty folder is written in place: a mount point (or a folder in a parent the
+    # person cannot write) cannot be swapped for a new folder, which failed with EBUSY (a review)
+    import bertstudio.train.export as export
+
+    def no_swap(*_a, **_k):
+        raise OSError(16, "Device or resource busy")
+
+    with monkeypatch.context() as m:
+        m.setattr(export, "create_folder", no_swap)
+        mounted = tmp_path / "mounted"
+        mounted.mkdir()
+        assert export_run(TrainConfig(task="sentence"), train, mounted) == mounted
+        assert (mounted / "run.toml").is_file()
+
     monkeypatch.setattr(io, "save_examples", broken)
     for out in (tmp_path / "new" / "exp", tmp_path / "empty"):
         if out.name == "empty":
