@@ -9,7 +9,6 @@ never a half-loaded set, never a raw parser exception for bad input.
 from __future__ import annotations
 
 import json
-import math
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -23,7 +22,15 @@ from bertstudio.data.formats.jsonl import key_counts
 from bertstudio.data.formats.jsonl import read_jsonl, write_jsonl
 from bertstudio.data.formats.squad import read_squad, write_squad
 from bertstudio.data.formats.cells import unescape_cell, written_escaped
-from bertstudio.data.formats.table import TableOptions, check_header_names, read_table, scan_records, suggest_columns
+from bertstudio.data.formats.table import (
+    ALIASES,
+    TableOptions,
+    check_header_names,
+    decimal_scores,
+    read_table,
+    scan_records,
+    suggest_columns,
+)
 from bertstudio.data.formats.table_write import write_table
 from bertstudio.data.glue import GlueTask, eval_split, get_preset, load_glue, preset_for_path, save_glue
 from bertstudio.data.kinds import require_kind
@@ -258,9 +265,12 @@ def columns_lost(examples: ExampleSet, path: str | os.PathLike[str], *, fmt: str
     try:
         if fmt in ("csv", "tsv", "jsonl"):
             found = preview(target, fmt=fmt)
-            if fmt != "jsonl" and not found.has_header:
-                return list(found.columns[len(written):]), written
-            return [n for n in found.columns if n not in written], written
+            if fmt != "jsonl" and not found.has_header:  # which positions the rows came from is not known here
+                extra = len(found.columns) - len(written)
+                return ([f"{extra} of its {len(found.columns)} columns"] if extra > 0 else []), written
+            # a column the export writes under bertstudio's name ("sentence" as "text") is renamed, not lost
+            renamed = {a for c in examples.spec.columns for a in ALIASES.get(c, ())}
+            return [n for n in found.columns if n not in written and n.strip().lower() not in renamed], written
         if fmt in ("conll", "conllu"):
             lines = decode(read_bytes(target, head=1 << 16), target).splitlines()[:2000]
             fields = [ln.split("\t") if fmt == "conllu" else ln.split() for ln in lines
@@ -400,21 +410,6 @@ def preview(path: str | os.PathLike[str], *, fmt: str = "auto", n: int = 50, hea
             for i, t, q, c, a in zip(part["id"], part["title"], part["question"], part["context"], part["answers"])]
     return Preview(str(path), fmt, ["id", "title", "question", "context", "answers"], rows, True, "qa",
                    {c: c for c in ("id", "title", "context", "question", "answers")})
-
-
-def decimal_scores(names: Sequence[str], rows: Sequence[Sequence[str]], column: str | int | None) -> bool:
-    """Whether ``column`` (a header name or a position) of a preview's ``rows`` holds finite numbers,
-    some with a fraction (3.8, 0.5): scores to predict, as STS-B's, not a class per value. A pair
-    file's gold column named anything but "score" read as classes, and training refused them."""
-    if column is None:
-        return False
-    try:
-        at = int(column) if str(column).lstrip("-").isdigit() else list(names).index(str(column))
-        values = [row[at].strip() for row in rows if len(row) > abs(at) and row[at].strip()]
-        numbers = [float(v) for v in values]
-    except (ValueError, IndexError):
-        return False
-    return bool(numbers) and all(math.isfinite(n) for n in numbers) and any(not n.is_integer() for n in numbers)
 
 
 def _take(it: Any, n: int, path: Any) -> list[Any]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 
 from PySide6.QtWidgets import (
     QComboBox,
@@ -69,6 +70,16 @@ class ExportDialog(QDialog):
             self.error_label.setText(self.tr("This project holds no rows to export yet."))
             buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(False)
 
+    def _said(self, name: str) -> str:
+        """A column as io.columns_lost names it, in the window's language where it is not the file's own name."""
+        position = re.fullmatch(r"column (\d+)", name)
+        if position:
+            return self.tr("column %1").replace("%1", position.group(1))
+        share = re.fullmatch(r"(\d+) of its (\d+) columns", name)
+        if share:
+            return self.tr("%1 of its %2 columns").replace("%1", share.group(1)).replace("%2", share.group(2))
+        return name
+
     def _on_browse(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, self.tr("Export data"), self.path_edit.text())
         if path:
@@ -96,7 +107,8 @@ class ExportDialog(QDialog):
                 self, self.tr("Export data"),
                 self.tr("{path} has columns this export does not write: {lost}. The project keeps only the columns "
                         "its task reads, so the export writes {written}, and replacing the file loses the others. "
-                        "Replace it anyway?").format(path=path, lost=", ".join(lost), written=", ".join(written)),
+                        "Replace it anyway?").format(path=path, lost=", ".join(map(self._said, lost)),
+                                                     written=", ".join(written)),
                 QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
             if answer != QMessageBox.StandardButton.Yes:
                 return False

@@ -889,61 +889,71 @@
 <context>
     <name>ExportDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="33"/>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="73"/>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="96"/>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="105"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="34"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="84"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="107"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="117"/>
         <source>Export data</source>
         <translation>导出数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="43"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="44"/>
         <source>from the file name</source>
         <translation>根据文件名</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="48"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="49"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="58"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="59"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="62"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="63"/>
         <source>Split:</source>
         <translation>数据划分:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="63"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="64"/>
         <source>Format:</source>
         <translation>格式:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="64"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="65"/>
         <source>File:</source>
         <translation>文件:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="69"/>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="84"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="70"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="95"/>
         <source>This project holds no rows to export yet.</source>
         <translation>此项目还没有可导出的行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="81"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="77"/>
+        <source>column %1</source>
+        <translation>第 %1 列</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="80"/>
+        <source>%1 of its %2 columns</source>
+        <translation>其 %2 列中的 %1 列</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="92"/>
         <source>Choose a file to write.</source>
         <translation>请选择要写入的文件。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="97"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="108"/>
         <source>{path} has columns this export does not write: {lost}. The project keeps only the columns its task reads, so the export writes {written}, and replacing the file loses the others. Replace it anyway?</source>
         <translation>{path} 中有本次导出不会写出的列：{lost}。项目只保留其任务读取的列，所以导出只写 {written}，替换该文件会丢失其他列。仍要替换吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="105"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="117"/>
         <source>{path} already exists. Replace it?</source>
         <translation>{path} 已存在。要替换它吗？</translation>
     </message>
@@ -4161,157 +4171,157 @@
         <translation>将这些设置和已标注的数据写入一个文件夹，可在任何地方无界面训练:bertstudio train --config run.toml(多 GPU 上可用 accelerate launch 启动)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="301"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="302"/>
         <source>counted when the model loads</source>
         <translation>加载模型时统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="345"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="346"/>
         <source>the training split has no labelled examples</source>
         <translation>训练数据划分中没有已标注的样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="345"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="346"/>
         <source>train split</source>
         <translation>train 数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="346"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="347"/>
         <source>at least a few labelled rows</source>
         <translation>至少几行已标注的数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="283"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="284"/>
         <source>counting…</source>
         <translation>正在计数…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="201"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="202"/>
         <source>No labelled training rows yet: Automatic chooses the settings once there are some.</source>
         <translation>还没有已标注的训练行：有了之后，“自动”会选择设置。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="292"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="293"/>
         <source>{t:,} of {n:,} parameters ({p:.1f}%)</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="295"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="296"/>
         <source>after SetFit&apos;s phase, which first tunes the whole encoder</source>
         <translation>（在 SetFit 阶段之后；该阶段先微调整个编码器）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="326"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="327"/>
         <source>Fix the setting first: {m}</source>
         <translation>请先修正设置:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="328"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="329"/>
         <source>Train a model on the labelled training rows</source>
         <translation>用已标注的训练行训练模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="355"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="356"/>
         <source>No dev split: holding out {n} of {m} labelled training examples ({p:.0%}, seed {s}) for evaluation.</source>
         <translation>没有验证集:从 {m} 个已标注训练样例中留出 {n} 个({p:.0%}，种子 {s})用于评估。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="389"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="390"/>
         <source>Run folder: {d}</source>
         <translation>运行文件夹:{d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="399"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="400"/>
         <source>{n} seeds ({a} to {b}), one run each, one after another.</source>
         <translation>{n} 个种子（{a} 到 {b}），每个一次运行，依次进行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="416"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="417"/>
         <source>Training… the window stays usable; Cancel stops after the current step.</source>
         <translation>训练中……窗口仍可使用；“取消”会在当前步结束后停止。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="444"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="445"/>
         <source>Export run to folder</source>
         <translation>导出运行到文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="451"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="452"/>
         <source>Exporting the run to {d}…</source>
         <translation>正在导出运行到 {d}…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="457"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="458"/>
         <source>Export failed: {m}</source>
         <translation>导出失败:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="462"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="463"/>
         <source>Run exported to {d}. Start it there with: bertstudio train --config run.toml</source>
         <translation>运行已导出到 {d}。在那里用以下命令启动:bertstudio train --config run.toml</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="483"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="484"/>
         <source>Cancelling after the current step…</source>
         <translation>将在当前步结束后取消…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="488"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="489"/>
         <source>Stop the SetFit phase?</source>
         <translation>停止 SetFit 阶段？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="489"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="490"/>
         <source>SetFit has run {done} of {total} contrastive steps. Stopping now keeps nothing of them: the run saves a model only once its head has trained.</source>
         <translation>SetFit 已完成 {total} 个对比学习步骤中的 {done} 个。现在停止将不会保留其中任何结果：只有在分类头训练之后，本次运行才会保存模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="492"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="493"/>
         <source>Stop and discard</source>
         <translation>停止并丢弃</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="493"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="494"/>
         <source>Keep training</source>
         <translation>继续训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="502"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="503"/>
         <source>Warm start: reusing the model loaded by an earlier run in this session</source>
         <translation>热启动：复用本次会话中先前运行已加载的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="508"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="509"/>
         <source>{t:,} of {n:,} parameters ({p:.1f}%), as built</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)，按构建后的模型统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="517"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="518"/>
         <source>Training failed.</source>
         <translation>训练失败。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="520"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="521"/>
         <source>Run cancelled before its first step: nothing was trained or saved.</source>
         <translation>运行在第一步之前已取消：没有训练，也没有保存任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="522"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="523"/>
         <source>Run finished.</source>
         <translation>运行完成。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="523"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="524"/>
         <source>Run cancelled; the model saved so far is usable.</source>
         <translation>运行已取消；已保存的模型可以使用。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="550"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="551"/>
         <source>Removed the empty run folder {d}</source>
         <translation>已删除空的运行文件夹 {d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="554"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="555"/>
         <source>Training could not run: {m}</source>
         <translation>无法训练:{m}</translation>
     </message>

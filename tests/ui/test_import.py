@@ -283,6 +283,15 @@ def test_export_over_a_file_says_which_of_its_columns_the_export_does_not_write(
     from bertstudio.data.io import columns_lost
 
     assert columns_lost(load_examples(conll), conll) == (["column 2", "column 3"], ["token", "tag"])
+    # a header the export writes under bertstudio's name is renamed, not lost; a file without a
+    # header says how many of its columns go (which ones the import read is not known there)
+    aliased = tmp_path / "sst.tsv"
+    aliased.write_text("sentence\tlabel\tidx\nhello there\tpos\t1\nbye now\tneg\t2\n")
+    assert columns_lost(load_examples(aliased), aliased) == (["idx"], ["text", "label"])
+    bare = tmp_path / "bare.csv"
+    bare.write_text("17,good movie,pos\n42,bad movie,neg\n")
+    examples = load_examples(bare, kind="sentence", columns={"text": 1, "label": 2})
+    assert columns_lost(examples, bare) == (["1 of its 3 columns"], ["text", "label"])
     assert columns_lost(load_examples(conll), tmp_path / "new.conll") == ([], ["token", "tag"])
 
 
