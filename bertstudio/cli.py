@@ -147,7 +147,7 @@ def _kind_of_mapping(columns: dict[str, Any] | None, found: Any) -> str | None:
     "column mapping lacks text_pair"; None when the mapping names no input. ``found``: the
     file's preview. Two texts and a label of decimal numbers read as scores (regression), not
     as a class per number."""
-    from bertstudio.data.io import decimal_scores
+    from bertstudio.data.formats.table import decimal_scores
     from bertstudio.data.kinds import KIND_SPECS
 
     if not columns:

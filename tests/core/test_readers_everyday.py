@@ -302,6 +302,10 @@ def test_the_preview_guesses_decimal_scores_beside_two_texts_as_regression(tmp_p
     jsonl = _write(tmp_path / "s.jsonl", '{"premise": "a", "hypothesis": "b", "label": 3.8}\n'
                                          '{"premise": "c", "hypothesis": "d", "label": 1}\n')
     assert preview(jsonl).suggested_kind == "regression"
+    # and reading without a kind reads them so too (a review: load_examples said pair classes 0.5, 2, 3.8)
+    for name in ("headed.tsv", "bare.tsv", "similarity.tsv", "s.jsonl"):
+        examples = load_examples(tmp_path / name)
+        assert examples.kind == "regression" and isinstance(examples.dataset[0]["label"], float), name
     for name, text in (("classes.tsv", "s1\ts2\tlabel\na\tb\t1\nc\td\t0\ne\tf\t1.0\n"),
                        ("odd.tsv", "s1\ts2\tlabel\na\tb\tnan\nc\td\t0.5\ne\tf\tinf\n"),
                        ("words.tsv", "s1\ts2\tlabel\na\tb\tentailment\nc\td\t0.5\n")):

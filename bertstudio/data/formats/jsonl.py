@@ -18,7 +18,7 @@ import pyarrow as pa
 from bertstudio.data.atomic import atomic_write_bytes
 from bertstudio.data.examples import ExampleSet
 from bertstudio.data.formats.common import check_labels, check_length, decode, parse_json, read_bytes, to_example_set
-from bertstudio.data.formats.table import ALIASES
+from bertstudio.data.formats.table import ALIASES, decimal_scores
 from bertstudio.data.kinds import KIND_SPECS, KindSpec, get_spec, str_list
 from bertstudio.errors import ConfigError, DataError
 
@@ -68,6 +68,18 @@ def key_counts(records: Sequence[dict[str, Any]]) -> dict[str, int]:
 def _first_keys(text: str, first: dict[str, Any]) -> dict[str, int]:
     """:func:`key_counts` of the first :data:`SUGGEST_RECORDS` objects in ``text`` (a line that
     is not an object ends the look; reading reports it)."""
+    return key_counts(_first_records(text) or [first])
+
+
+def _scores(text: str, key: str | None) -> bool:
+    """Whether the first records' ``key`` holds finite numbers, some with a fraction (3.8): a
+    pair set's scores (regression), as the import preview says, not a class per value."""
+    values = [[v if isinstance(v, str) else json.dumps(v)] for r in _first_records(text)
+              if (v := r.get(key)) is not None and not isinstance(v, bool)] if key else []
+    return decimal_scores(["label"], values, "label" if values else None)
+
+
+def _first_records(text: str) -> list[dict[str, Any]]:
     records: list[dict[str, Any]] = []
     start = 0
     while len(records) < SUGGEST_RECORDS and start < len(text):  # line by line: no list of every line
@@ -83,7 +95,7 @@ def _first_keys(text: str, first: dict[str, Any]) -> dict[str, int]:
         if not isinstance(rec, dict):
             break
         records.append(rec)
-    return key_counts(records or [first])
+    return records
 
 
 def _text(v: Any, path: Any, where: str, what: str, allow_empty: bool = False) -> str:
@@ -120,6 +132,8 @@ def read_jsonl(
             raise DataError(f"a JSON {type(rec).__name__}, not an object", path=path, where=where, expected="one {...} per line")
         if mapping is None:  # from the keys of the first records, not the first alone (it may have no label yet)
             guessed, mapping = _suggest(_first_keys(text, rec))
+            if kind is None and guessed == "pair" and _scores(text, mapping.get("label")):
+                guessed = "regression"
             kind = kind or guessed
             if not mapping:
                 raise DataError("cannot tell which keys hold the text", path=path, where=where,

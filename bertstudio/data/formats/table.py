@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import os
 import re
 from dataclasses import dataclass, field, replace
@@ -304,6 +305,21 @@ def suggest_columns(names: Sequence[str] | None, first: Sequence[str]) -> tuple[
     return _kind_of(mapping, names), mapping
 
 
+def decimal_scores(names: Sequence[str], rows: Sequence[Sequence[str]], column: str | int | None) -> bool:
+    """Whether ``column`` (a header name or a position) of a preview's ``rows`` holds finite numbers,
+    some with a fraction (3.8, 0.5): scores to predict, as STS-B's, not a class per value. A pair
+    file's gold column named anything but "score" read as classes, and training refused them."""
+    if column is None:
+        return False
+    try:
+        at = int(column) if str(column).lstrip("-").isdigit() else list(names).index(str(column))
+        values = [row[at].strip() for row in rows if len(row) > abs(at) and row[at].strip()]
+        numbers = [float(v) for v in values]
+    except (ValueError, IndexError):
+        return False
+    return bool(numbers) and all(math.isfinite(n) for n in numbers) and any(not n.is_integer() for n in numbers)
+
+
 def _kind_of(mapping: Mapping[str, str | int], names: Sequence[str] | None) -> str:
     """The table kind a mapping reads: a second text makes a pair; a second text with a header
     naming its gold column "score" (STS-B's word) makes it a regression set."""
@@ -398,6 +414,10 @@ def read_table(
                 expected="a header naming a text column (text, sentence, ...) or a column mapping "
                          "(columns text=0,label=1 by 0-based position)",
             )
+        if kind is None and guessed_kind == "pair":  # two texts and numbers with fractions: scores, as preview says
+            rows = [f for _l, f in _take_records(text, opts, SNIFF_ROWS + 1)][1 if names else 0:]
+            if decimal_scores(names or [str(i) for i in range(len(first))], rows, mapping.get("label")):
+                guessed_kind = "regression"
         kind = kind or guessed_kind
     spec = get_spec(kind or _kind_of(mapping, names))
     kind = spec.name
