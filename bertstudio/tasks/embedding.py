@@ -371,18 +371,18 @@ def read_embedding_settings(folder: str | Path) -> dict[str, Any]:
     if not isinstance(settings, dict) or settings.get("format") != FORMAT:
         raise ConfigError(f"not a {FORMAT} settings file", path=path, expected=expected)
     labels = settings.get("labels", [])
-    names = [str(x).strip() for x in labels] if isinstance(labels, list) else []
+    names = [str(x) for x in labels] if isinstance(labels, list) else []  # "pos" and "pos " are two classes elsewhere too
     # each class named once and not blank: ["same", "same"] merged two classes' probabilities in
     # predict, and ["1", 1] did the same; the ONNX export's labels.json then refused what it wrote
     checks = {"labels": isinstance(labels, list) and all(isinstance(x, (str, int)) and not isinstance(x, bool)
                                                          for x in labels)
-              and all(names) and len(set(names)) == len(names),
+              and all(n.strip() for n in names) and len(set(names)) == len(names),
               "head": settings.get("head", "embedding") in ("embedding", "siamese"),
               "pooling": settings.get("pooling", "mean") in ("mean", "cls"),
               "normalize": isinstance(settings.get("normalize", True), bool),
               "regression": isinstance(settings.get("regression", False), bool)}
     bad = [key for key, ok in checks.items() if not ok]
-    if bad == ["labels"] and names and all(names):
+    if bad == ["labels"] and names and all(n.strip() for n in names):
         twice = sorted({n for n in names if names.count(n) > 1})
         raise ConfigError(f"labels names {', '.join(map(repr, twice))} more than once", path=path, where="labels",
                           expected="each class named once")
