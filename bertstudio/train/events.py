@@ -154,12 +154,23 @@ def event_from_dict(data: dict[str, Any]) -> Event:
 
 # A history line comes from a file, so each value is checked against its field's type: a
 # RunFinished with metrics [1] or a step "x" would otherwise fail later, in whatever reads it.
+# Whole numbers within what a float holds exactly: a step of 10**30 passed, and the curve
+# dialogs' plotting library ended the process with a segmentation fault on it.
+_LARGEST = 2**53
+
+
+def _number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) <= _LARGEST
+
+
 _TYPE_CHECKS: dict[str, Callable[[Any], bool]] = {
-    "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "int": lambda v: isinstance(v, int) and not isinstance(v, bool) and abs(v) <= _LARGEST,
     "float": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
     "str": lambda v: isinstance(v, str),
     "bool": lambda v: isinstance(v, bool),
-    "dict[str, float]": lambda v: isinstance(v, dict),  # readers take the numbers from it
+    # metric name -> number (or none): a string there ("high") failed in the plots' float()
+    "dict[str, float]": lambda v: isinstance(v, dict) and all(
+        isinstance(k, str) and (x is None or _number(x) or isinstance(x, float)) for k, x in v.items()),
     "None": lambda v: v is None,
 }
 

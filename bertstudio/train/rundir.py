@@ -716,13 +716,37 @@ def read_prediction_rows(folder: str | os.PathLike[str], *,
         return []
     out = []
     for n, row in json_lines(text or "", path, skipped=skipped):
-        index = row.get("index", 0)
-        if isinstance(index, bool) or not isinstance(index, int) or index < 0:
-            _left_out(DataError(f"index {index!r:.40} is not a row position", path=path, where=f"line {n}",
-                                expected="an integer >= 0"), skipped, "skipping a line")
+        problem = _prediction_problem(row)
+        if problem is not None:
+            _left_out(DataError(problem[0], path=path, where=f"line {n}", expected=problem[1]), skipped,
+                      "skipping a line")
             continue
         out.append((n, row))
     return out
+
+
+# The numbers a prediction carries (tasks/base.py: confidence, loss; a score for regression and QA):
+# a string there ("big") reached float() inside the Results table's sort and ended the app
+_PREDICTION_NUMBERS = ("confidence", "loss", "score")
+
+
+def _prediction_problem(row: dict[str, Any]) -> tuple[str, str] | None:
+    """(problem, expected) for a prediction line whose shared fields a reader cannot use."""
+    from bertstudio.data.project_meta import SPLITS
+
+    index = row.get("index", 0)
+    if isinstance(index, bool) or not isinstance(index, int) or index < 0:
+        return f"index {index!r:.40} is not a row position", "an integer >= 0"
+    split, at = row.get("split"), row.get("row")
+    if split is not None and split not in SPLITS:  # "nosuch" raised from the Results page's join
+        return f"split {split!r:.40} is no split of a project", " or ".join(SPLITS)
+    if at is not None and (isinstance(at, bool) or not isinstance(at, int) or at < 0):
+        return f"row {at!r:.40} is not a row number", "an integer >= 0"
+    for key in _PREDICTION_NUMBERS:
+        value = row.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
+            return f"{key} {value!r:.40} is not a number", f"{key} as a number"
+    return None
 
 
 def read_eval_rows(folder: str | os.PathLike[str]) -> tuple[str, list[int]] | None:

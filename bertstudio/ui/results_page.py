@@ -242,6 +242,15 @@ class ResultsPage(QWidget):
                     skipped.append(DataError(f"label {p.pred.get('label')!r:.40} or gold {p.gold!r:.40} is no class name",
                                              path=self.run_dir / PREDICTIONS, where=f"the prediction for eval row {p.index}"))
             preds = fits
+        elif gold.numeric:  # a gold score "abc" reached float() in the table's sort and plots: the app ended
+            fits = []
+            for p in preds:
+                if p.gold is None or (isinstance(p.gold, (int, float)) and not isinstance(p.gold, bool)):
+                    fits.append(p)
+                else:
+                    skipped.append(DataError(f"gold {p.gold!r:.40} is not a score", path=self.run_dir / PREDICTIONS,
+                                             where=f"the prediction for eval row {p.index}"))
+            preds = fits
         self._show_damage(skipped)
         report = None
         if gold.classes or gold.per_token:

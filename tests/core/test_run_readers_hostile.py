@@ -252,6 +252,32 @@ def test_events_from_history_are_checked_against_their_types():
         event_from_dict({"kind": "finished", "status": "finished", "step": True})
     with pytest.raises(TypeError):
         event_from_dict({"kind": "eval", "step": 1, "epoch": 1.0, "metrics": "x"})
+    # a sweep of the app's readers: a metric "high" failed the Runs page's plots (float()), and a
+    # step of 10**30 ended the process inside the comparison dialog's plotting library
+    with pytest.raises(TypeError):
+        event_from_dict({"kind": "eval", "step": 1, "epoch": 1.0, "metrics": {"accuracy": "high"}})
+    with pytest.raises(TypeError):
+        event_from_dict({"kind": "eval", "step": 10**30, "epoch": 1.0, "metrics": {"accuracy": 0.5}})
+    assert event_from_dict({"kind": "eval", "step": 2, "epoch": 1.0,
+                            "metrics": {"accuracy": 0.5, "loss": float("nan"), "f1": None}}).step == 2
+
+
+@pytest.mark.parametrize(("field", "value", "words"), [
+    ("loss", "big", "loss 'big' is not a number"), ("confidence", [1], "confidence [1] is not a number"),
+    ("score", "abc", "score 'abc' is not a number"), ("score", True, "score True is not a number"),
+    ("split", "nosuch", "split 'nosuch' is no split of a project"), ("split", "../x", "is no split"),
+    ("row", -1, "row -1 is not a row number"), ("row", "3", "is not a row number"),
+])
+def test_a_prediction_whose_shared_fields_do_not_fit_is_left_out_and_named(field, value, words, tmp_path):
+    """A sweep of the app's readers: a loss or confidence that is no number ended the app as the
+    Results table sorted by it (float() inside Qt's call), a split name no project has raised
+    from the page's join. The reader every page and the comparison share leaves the line out."""
+    preds = [{"index": 0, "gold": "pos", "label": "pos", "loss": 0.1}, {"index": 1, "gold": "neg", "label": "pos", field: value}]
+    folder = write_run(tmp_path / "run", predictions_jsonl=rundir.jsonl(preds))
+    skipped: list = []
+    rows = rundir.read_predictions(folder, skipped=skipped)
+    assert [p.index for p in rows] == [0] and len(skipped) == 1
+    assert words in str(skipped[0]) and "line 2" in str(skipped[0]) and str(folder / rundir.PREDICTIONS) in str(skipped[0])
 
 
 def test_the_recursion_limit_is_not_what_saves_us():
@@ -283,6 +309,10 @@ def test_a_prediction_that_does_not_fit_its_kind_is_named(case, tmp_path):
     bad = runs[1] if fine != wrong else runs[0]  # qa: both hold the text gold; A is read first
     with pytest.raises(BertStudioError) as caught:
         compare_runs(*runs, resamples=10)
+    if case == "score_text":  # a number field that is none is refused by the reader itself, naming the line
+        _one_line_naming(caught.value, bad / rundir.PREDICTIONS, "line 1")
+        assert "score 'x' is not a number" in str(caught.value)
+        return
     _one_line_naming(caught.value, bad / rundir.PREDICTIONS, None)
     assert f"does not fit a {kind} run" in str(caught.value)
 

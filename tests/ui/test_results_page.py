@@ -381,3 +381,31 @@ def test_a_run_on_rows_replaced_since_joins_no_row_and_cannot_write_gold(page, q
     assert [project.gold("dev", i) for i in range(9)] == ["neg"] * 9
     page.show_run(page.run_dir)  # opened again later: the same
     assert all(r.split is None for r in page.model.rows)
+
+
+def test_a_regression_run_whose_gold_or_score_is_no_number_is_shown_without_it(qtbot, tmp_path):
+    """A sweep of the app's readers: a regression run's prediction with "score": "abc" (or a gold
+    "abc") ended the app as the project opened: float() inside the table's sort, in Qt's call."""
+    import json
+
+    from bertstudio.train.config import TrainConfig
+
+    rows = [{"text": f"a{i}", "text_pair": f"b{i}", "label": float(i)} for i in range(4)]
+    project = Project.create(tmp_path / "reg", name="reg", kind="regression")
+    project.import_examples(from_records("regression", rows), "dev")
+    run = project.new_run_dir("reg-run")
+    TrainConfig(task="regression", output_dir=str(run)).save(run / "config.toml")
+    (run / "metrics.json").write_text(json.dumps({"pearson": 0.5}))
+    preds = [{"index": i, "split": "dev", "row": i, "gold": float(i), "score": float(i) + 0.1, "loss": 0.01} for i in range(4)]
+    preds[1]["score"], preds[2]["gold"] = "abc", "abc"
+    (run / "predictions.jsonl").write_text("".join(json.dumps(p) + "\n" for p in preds))
+    page = _shown_page(qtbot, project, tmp_path)
+    try:
+        assert page.run_dir == run and page.model.rowCount() == 2
+        for column in range(page.model.columnCount()):  # every cell reads, the way sorting and sizing read them
+            for row in range(page.model.rowCount()):
+                page.model.index(row, column).data()
+        note = page.damage_label.text()
+        assert note.startswith("2 damaged line(s)") and "score 'abc' is not a number" in note  # the first is named
+    finally:
+        project.close(compact=False)
