@@ -60,6 +60,7 @@ class ReviewStore:
     def __init__(self, folder: str | Path, split: str) -> None:
         self.path = Path(folder) / REVIEW_FILE.format(split=split)
         self.kept: set[str] = set()
+        self.problem: str | None = None  # why the kept flags could not be read (they start afresh)
         try:
             text = read_regular_text(self.path, missing_ok=True, max_bytes=64 << 20)  # never opens a FIFO
             data = json.loads(text) if text is not None else {}
@@ -67,10 +68,14 @@ class ReviewStore:
             self.kept = {str(k) for k in kept} if isinstance(kept, list) else set()
         except (DataError, ValueError, TypeError, RecursionError) as exc:
             log.warning("%s unreadable, starting afresh: %s", self.path, exc)
+            self.problem = str(exc) if isinstance(exc, DataError) else f"{self.path}: {type(exc).__name__}"
 
     def keep(self, flag: Any) -> None:
-        self.kept.add(_identity(flag))
-        atomic_write_bytes(self.path, json.dumps({"version": 1, "kept": sorted(self.kept)}).encode("utf-8"))
+        """Remember ``flag`` as kept; OSError or DataError when the file cannot be written (then
+        nothing is remembered: the flag stays open)."""
+        kept = self.kept | {_identity(flag)}
+        atomic_write_bytes(self.path, json.dumps({"version": 1, "kept": sorted(kept)}).encode("utf-8"))
+        self.kept = kept
 
     def is_kept(self, flag: Any) -> bool:
         return _identity(flag) in self.kept
@@ -304,6 +309,9 @@ class ReviewQueue(QWidget):
         if self.rows_replaced():
             text = self.tr("The rows of this split were replaced since this check, so its flags name other "
                            "examples now and are closed. Press Check again.")
+        if self.store.problem:  # a damaged file of earlier Keep choices is read as none: said, not only logged
+            text += " " + self.tr("Earlier Keep choices could not be read (%1), so every flag is shown again.").replace(
+                "%1", self.store.problem)
         return text
 
     # -- one flag ------------------------------------------------------------------------------
@@ -403,7 +411,12 @@ class ReviewQueue(QWidget):
         item = self.flags.currentItem()
         if item is None or self.state(item.data(_FLAG_ROLE)) in ("changed", "replaced"):
             return
-        self.store.keep(item.data(_FLAG_ROLE))
+        try:
+            self.store.keep(item.data(_FLAG_ROLE))
+        except (OSError, BertStudioError) as exc:  # not saved: the flag stays open, and the window says why
+            reason = exc.message if isinstance(exc, BertStudioError) else f"{self.store.path}: {exc.strerror or exc}"
+            self.session.report_failure(self.tr("Could not remember the kept label: %1").replace("%1", reason))
+            return
         self._paint(item)
         self._next()
 

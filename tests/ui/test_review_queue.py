@@ -259,3 +259,22 @@ def test_flags_close_when_the_rows_are_replaced_and_open_again_when_the_replace_
     assert session.row("train", flag.row)["text"] == flag.text
     qtbot.keyClick(queue.flags, Qt.Key.Key_R)
     assert session.gold("train", flag.row) == flag.suggested
+
+
+def test_a_keep_that_cannot_be_saved_is_said_and_leaves_the_flag_open(qtbot, session_factory, tiny):
+    """A sweep of the app's readers: with label-review-train.json a folder, K raised
+    IsADirectoryError from the slot, the flag was painted "kept" and nothing was saved. A store
+    file of garbage was read as none, said only in the log."""
+    session = session_factory("sentence", ["neg", "pos"], {"train": _rows()})
+    store = session.project.folder / "label-review-train.json"
+    store.write_text("{garbage", encoding="utf-8")
+    queue = _run(qtbot, session, tiny)
+    assert "Earlier Keep choices could not be read" in queue.summary.text() and str(store) in queue.summary.text()
+    store.unlink()
+    store.mkdir()
+    failures: list[str] = []
+    session.failed.connect(failures.append)
+    flag = queue.current_flag()
+    qtbot.keyClick(queue.flags, Qt.Key.Key_K)
+    assert queue.state(flag) == "open" and not queue.store.is_kept(flag)
+    assert failures and "Could not remember the kept label" in failures[0] and str(store) in failures[0]
