@@ -83,9 +83,11 @@ class Cartography:
     epochs: int
 
 
-def read_cartography(run_dir: str | Path) -> Cartography | None:
-    """The run's cartography, or None when it has none (or the file is unreadable). A resumed
-    run may have written an epoch twice: the last line of each epoch counts."""
+def read_cartography(run_dir: str | Path, problems: list[DataError] | None = None) -> Cartography | None:
+    """The run's cartography, or None when it has none (or the file is unreadable: then the
+    reason, naming the file, is appended to ``problems``, so a window can say it rather than
+    "this run recorded no data map"). A resumed run may have written an epoch twice: the last
+    line of each epoch counts."""
     from bertstudio.train.rundir import _text, decode_json
 
     path = Path(run_dir) / FILE
@@ -99,14 +101,22 @@ def read_cartography(run_dir: str | Path) -> Cartography | None:
         header = next(line for line in lines if line.get("kind") == "header")
         epochs = {int(line["epoch"]): line for line in lines if line.get("kind") == "epoch"}
         gold, text = list(header["gold"]), list(header["text"])
+        if not all(isinstance(t, str) for t in text) or not all(isinstance(g, (str, int)) and not isinstance(g, bool)
+                                                              for g in gold):
+            raise ValueError("the header's texts or gold labels are not names")  # a click showed an int: AttributeError
         if not epochs or len(text) != len(gold):
-            return None
+            raise ValueError("no epoch recorded, or not one gold label per text")
         probs = np.array([[np.nan if p is None else float(p) for p in epochs[e]["gold_prob"]] for e in sorted(epochs)])
         right = np.array([[p == g for p, g in zip(epochs[e]["pred"], gold)] for e in sorted(epochs)], dtype=float)
     except (OSError, ValueError, KeyError, TypeError, StopIteration, AttributeError, DataError) as exc:
         log.info("no cartography in %s: %s", run_dir, exc)
+        if problems is not None:
+            problems.append(exc if isinstance(exc, DataError) else DataError(
+                f"not a data map bertstudio can read ({type(exc).__name__}: {exc})"[:200], path=path))
         return None
     if probs.shape[1] != len(gold) or right.shape != probs.shape:
+        if problems is not None:
+            problems.append(DataError("the epochs do not hold one probability per example", path=path))
         return None
     return Cartography(text, gold, probs.mean(0), probs.std(0), right.mean(0), len(epochs))
 

@@ -185,8 +185,12 @@ def data_map(window: Any) -> Any:
     if run_dir is None:
         QMessageBox.information(window, _t("No run shown"), _t("Show a run on the Results page first."))
         return None
-    view = open_cartography(run_dir, window)
-    if view is None:
+    problems: list = []
+    view = open_cartography(run_dir, window, problems)
+    if view is None and problems:  # a damaged file is said as such, not as "recorded no data map"
+        QMessageBox.warning(window, _t("No data map"), _t("The run's data map cannot be read: %1").replace(
+            "%1", str(problems[0])))
+    elif view is None:
         QMessageBox.information(window, _t("No data map"), _t("This run recorded no data map. Train with the "
                                                               "cartography setting on (--cartography) to get one."))
     window.data_map_view = view

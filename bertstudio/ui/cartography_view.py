@@ -105,9 +105,11 @@ class CartographyView(QWidget):
             self.example_clicked.emit(index)
 
 
-def open_cartography(run_dir: str | Path, parent: QWidget | None = None) -> CartographyView | None:
-    """The run's data map in its own window; None when the run recorded none."""
-    carto = read_cartography(run_dir)
+def open_cartography(run_dir: str | Path, parent: QWidget | None = None,
+                     problems: list | None = None) -> CartographyView | None:
+    """The run's data map in its own window; None when the run recorded none, or its file cannot
+    be read (the reason then in ``problems``)."""
+    carto = read_cartography(run_dir, problems)
     if carto is None:
         return None
     view = CartographyView(carto, Path(run_dir).name, parent)

@@ -205,12 +205,18 @@
         <translation>请先在“结果”页面显示一个运行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="190"/>
+        <location filename="../../bertstudio/ui/actions.py" line="191"/>
+        <location filename="../../bertstudio/ui/actions.py" line="194"/>
         <source>No data map</source>
         <translation>没有数据地图</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="190"/>
+        <location filename="../../bertstudio/ui/actions.py" line="191"/>
+        <source>The run&apos;s data map cannot be read: %1</source>
+        <translation>无法读取此运行的数据地图：%1</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/actions.py" line="194"/>
         <source>This run recorded no data map. Train with the cartography setting on (--cartography) to get one.</source>
         <translation>此运行没有记录数据地图。请打开数据地图设置(--cartography)后再训练。</translation>
     </message>

@@ -120,3 +120,22 @@ def test_the_assistant_state_as_a_fifo_or_with_wrong_insides_starts_afresh(tmp_p
         assert any("starting afresh" in m for m in assistant.messages), (case, assistant.messages)
         assistant.close()
     p.close()
+
+
+@pytest.mark.parametrize("header", [{"gold": ["pos"], "text": [5]}, {"gold": ["pos"], "text": [{"a": 1}]},
+                                    {"gold": [True], "text": ["fine"]}])
+def test_a_data_map_whose_texts_are_no_text_is_refused_and_said(header, tmp_path):
+    """A sweep of the app's readers: texts that were numbers or objects read, and a click on the
+    map raised AttributeError in the window; a damaged file was said as "this run recorded no
+    data map", naming neither the file nor the problem."""
+    import json
+
+    from bertstudio.train.cartography import FILE, read_cartography
+
+    (tmp_path / FILE).write_text(json.dumps({"kind": "header", "labels": ["neg", "pos"], **header}) + "\n"
+                                 + json.dumps({"kind": "epoch", "epoch": 1, "gold_prob": [0.5], "pred": ["pos"]}) + "\n")
+    problems: list = []
+    assert read_cartography(tmp_path, problems) is None
+    assert len(problems) == 1 and str(tmp_path / FILE) in str(problems[0]) and "not names" in str(problems[0])
+    (tmp_path / FILE).unlink()
+    assert read_cartography(tmp_path, problems) is None and len(problems) == 1  # no file: nothing wrong
