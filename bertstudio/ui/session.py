@@ -329,7 +329,8 @@ class ProjectSession(QObject):
         value = self.settings.value("recentProjects", [])
         if isinstance(value, str):
             value = [value]
-        return [str(v) for v in (value or [])]
+        # a blank entry showed as an empty File > Open recent item that opened the folder picker
+        return [str(v) for v in (value if isinstance(value, list) else []) if isinstance(v, str) and v.strip()]
 
     def add_recent(self, folder: str) -> None:
         recent = [folder] + [f for f in self.recent_projects() if f != folder]

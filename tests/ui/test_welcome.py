@@ -134,3 +134,18 @@ def test_a_recent_project_out_of_reach_leaves_the_app_usable(qtbot, tmp_path):
     qtbot.waitUntil(lambda: len(seen) == 1)
     timer.stop()
     assert "cannot be opened (File name too long)" in seen[0] and not window.session.has_project()
+
+
+def test_blank_recent_entries_are_not_listed(qtbot, tmp_path):
+    """A sweep: an empty string among the recent projects showed as a blank File > Open recent
+    item that opened the folder picker."""
+    from bertstudio.ui.actions import fill_recent_menu
+
+    project = Project.create(tmp_path / "kept", name="kept", kind="sentence", labels=["neg", "pos"])
+    project.close()
+    window = bare_window(qtbot, tmp_path, recent=["", str(project.folder), "   "])
+    assert window.session.recent_projects() == [str(project.folder)]
+    fill_recent_menu(window)
+    assert [a.text() for a in window.recent_menu.actions()] == [str(project.folder)]
+    assert [window.welcome.recent_list.item(i).text() for i in range(window.welcome.recent_list.count())] == [
+        str(project.folder)]
