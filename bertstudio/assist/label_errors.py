@@ -554,7 +554,11 @@ def run_probs(run_dir: str | Path, split: str, labels: Sequence[str],
     from bertstudio.train.rundir import read_predictions
 
     out: dict[int, np.ndarray] = {}
-    for saved in read_predictions(run_dir, splits=splits):
+    skipped: list = []
+    saved_rows = read_predictions(run_dir, splits=splits, skipped=skipped)
+    if skipped:  # a damaged line is said, not left out of the check without a word (a review)
+        raise skipped[0]
+    for saved in saved_rows:
         if not saved.exact or saved.split != split:
             continue
         try:

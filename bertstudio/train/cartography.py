@@ -101,8 +101,9 @@ def read_cartography(run_dir: str | Path, problems: list[DataError] | None = Non
         header = next(line for line in lines if line.get("kind") == "header")
         epochs = {int(line["epoch"]): line for line in lines if line.get("kind") == "epoch"}
         gold, text = list(header["gold"]), list(header["text"])
-        if not all(isinstance(t, str) for t in text) or not all(isinstance(g, (str, int)) and not isinstance(g, bool)
-                                                              for g in gold):
+        # a gold may be none: a CLI run keeps its unlabelled training rows (their points are left out)
+        if not all(isinstance(t, str) for t in text) or not all(
+                g is None or (isinstance(g, (str, int)) and not isinstance(g, bool)) for g in gold):
             raise ValueError("the header's texts or gold labels are not names")  # a click showed an int: AttributeError
         if not epochs or len(text) != len(gold):
             raise ValueError("no epoch recorded, or not one gold label per text")

@@ -159,18 +159,20 @@ def event_from_dict(data: dict[str, Any]) -> Event:
 _LARGEST = 2**53
 
 
-def _number(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) <= _LARGEST
+def is_number(v: Any) -> bool:
+    """A number a reader may hand to float() and a plot: a float (NaN and infinity included, as
+    a diverged run writes them), or a whole number float() holds (a 400-digit one overflowed)."""
+    return isinstance(v, float) or (isinstance(v, int) and not isinstance(v, bool) and abs(v) <= _LARGEST)
 
 
 _TYPE_CHECKS: dict[str, Callable[[Any], bool]] = {
     "int": lambda v: isinstance(v, int) and not isinstance(v, bool) and abs(v) <= _LARGEST,
-    "float": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+    "float": is_number,
     "str": lambda v: isinstance(v, str),
     "bool": lambda v: isinstance(v, bool),
     # metric name -> number (or none): a string there ("high") failed in the plots' float()
     "dict[str, float]": lambda v: isinstance(v, dict) and all(
-        isinstance(k, str) and (x is None or _number(x) or isinstance(x, float)) for k, x in v.items()),
+        isinstance(k, str) and (x is None or is_number(x)) for k, x in v.items()),
     "None": lambda v: v is None,
 }
 

@@ -40,7 +40,7 @@ from bertstudio.data.atomic import atomic_write_text, check_folder_path, replace
 from bertstudio.data.regular_file import read_regular_file
 from bertstudio.errors import ConfigError, DataError
 from bertstudio.train.config import TrainConfig, read_settings
-from bertstudio.train.events import Event, PhaseChanged, RunFinished, event_from_dict, event_to_dict
+from bertstudio.train.events import Event, PhaseChanged, RunFinished, event_from_dict, event_to_dict, is_number
 
 log = logging.getLogger(__name__)
 
@@ -744,7 +744,7 @@ def _prediction_problem(row: dict[str, Any]) -> tuple[str, str] | None:
         return f"row {at!r:.40} is not a row number", "an integer >= 0"
     for key in _PREDICTION_NUMBERS:
         value = row.get(key)
-        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
+        if value is not None and not is_number(value):
             return f"{key} {value!r:.40} is not a number", f"{key} as a number"
     return None
 
@@ -756,9 +756,12 @@ def read_eval_rows(folder: str | os.PathLike[str]) -> tuple[str, list[int]] | No
     data = read_json(path)
     if data is None:
         return None
+    from bertstudio.data.project_meta import SPLITS
+
     split, rows = data.get("split"), data.get("rows")
-    if not isinstance(split, str):
-        raise DataError(f"split {split!r:.40} is not a split name", path=path, where="key 'split'", expected="e.g. \"dev\"")
+    if not isinstance(split, str) or split not in SPLITS:  # "nosuch" raised from the Results page's join
+        raise DataError(f"split {split!r:.40} is not a split name", path=path, where="key 'split'",
+                        expected=" or ".join(SPLITS))
     if not isinstance(rows, list):
         raise DataError(f"rows {rows!r:.40} is not a list", path=path, where="key 'rows'", expected="a list of row numbers")
     for i, r in enumerate(rows):

@@ -30,6 +30,7 @@ from bertstudio.data.formats.common import iob1_to_bio
 from bertstudio.data.kinds import get_spec, is_bio_tag_set
 from bertstudio.errors import BertStudioError, DataError
 from bertstudio.metrics.per_class import per_class_from_predictions
+from bertstudio.train.events import is_number
 from bertstudio.train.rundir import PREDICTIONS, read_predictions, read_run
 from bertstudio.ui import example_html
 from bertstudio.ui.confusion_view import ConfusionPanel
@@ -245,7 +246,7 @@ class ResultsPage(QWidget):
         elif gold.numeric:  # a gold score "abc" reached float() in the table's sort and plots: the app ended
             fits = []
             for p in preds:
-                if p.gold is None or (isinstance(p.gold, (int, float)) and not isinstance(p.gold, bool)):
+                if p.gold is None or is_number(p.gold):
                     fits.append(p)
                 else:
                     skipped.append(DataError(f"gold {p.gold!r:.40} is not a score", path=self.run_dir / PREDICTIONS,

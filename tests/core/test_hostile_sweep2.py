@@ -139,3 +139,9 @@ def test_a_data_map_whose_texts_are_no_text_is_refused_and_said(header, tmp_path
     assert len(problems) == 1 and str(tmp_path / FILE) in str(problems[0]) and "not names" in str(problems[0])
     (tmp_path / FILE).unlink()
     assert read_cartography(tmp_path, problems) is None and len(problems) == 1  # no file: nothing wrong
+    # an unlabelled training row (a CLI run keeps them) has no gold: the map still reads (a review)
+    (tmp_path / FILE).write_text(json.dumps({"kind": "header", "labels": ["neg", "pos"], "gold": [None, "pos"],
+                                             "text": ["unlabelled", "fine"]}) + "\n"
+                                 + json.dumps({"kind": "epoch", "epoch": 1, "gold_prob": [None, 0.9],
+                                               "pred": ["neg", "pos"]}) + "\n")
+    assert read_cartography(tmp_path, problems) is not None and len(problems) == 1
