@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import logging
 from pathlib import Path
 from typing import Any
@@ -74,6 +75,9 @@ class ReviewStore:
         """Remember ``flag`` as kept; OSError or DataError when the file cannot be written (then
         nothing is remembered: the flag stays open)."""
         kept = self.kept | {_identity(flag)}
+        if self.problem and self.path.is_file() and not self.path.is_symlink():
+            # the unreadable file is kept aside, not written over: it may be mendable by hand
+            os.replace(self.path, self.path.with_name(self.path.name + ".damaged"))
         atomic_write_bytes(self.path, json.dumps({"version": 1, "kept": sorted(kept)}).encode("utf-8"))
         self.kept = kept
 
@@ -310,8 +314,9 @@ class ReviewQueue(QWidget):
             text = self.tr("The rows of this split were replaced since this check, so its flags name other "
                            "examples now and are closed. Press Check again.")
         if self.store.problem:  # a damaged file of earlier Keep choices is read as none: said, not only logged
-            text += " " + self.tr("Earlier Keep choices could not be read (%1), so every flag is shown again.").replace(
-                "%1", self.store.problem)
+            text += " " + self.tr("Earlier Keep choices could not be read (%1), so every flag is shown again; the "
+                                  "file is kept aside as %2 at the next Keep.").replace("%1", self.store.problem).replace(
+                "%2", self.store.path.name + ".damaged")
         return text
 
     # -- one flag ------------------------------------------------------------------------------

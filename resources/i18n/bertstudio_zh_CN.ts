@@ -2625,109 +2625,109 @@
 <context>
     <name>ResultsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="98"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="99"/>
         <source>Errors only</source>
         <translation>只看错误</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="121"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="122"/>
         <source>Set as gold</source>
         <translation>设为标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="123"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="124"/>
         <source>Use prediction as gold</source>
         <translation>采用预测作为标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="127"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="128"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="202"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="203"/>
         <source>{name} (not in this project)</source>
         <translation>{name}(不属于此项目)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="305"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="306"/>
         <source>%1 damaged line(s) of this run&apos;s predictions are not shown: %2</source>
         <translation>本次运行的预测中有 %1 行已损坏，未显示：%2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="321"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="322"/>
         <source>No project is open. Open or create one (File menu), train a run on the Train page, and its scores, predictions and errors appear here.</source>
         <translation>尚未打开项目。请（通过“文件”菜单）打开或新建一个项目，并在训练页训练一次，其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="324"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="325"/>
         <source>This project has no run yet. Train one on the Train page (or open a run folder from the Runs page), and its scores, predictions and errors appear here.</source>
         <translation>此项目还没有运行。请在训练页训练一次（或从运行页打开一个运行文件夹），其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="333"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="334"/>
         <source>This run is not one of this project&apos;s runs ({folder}); it is shown for viewing only.</source>
         <translation>此运行不属于此项目({folder})；仅供查看。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="336"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="337"/>
         <source>It is a {run} run and this project holds {project} examples, so its rows are not matched to the project&apos;s.</source>
         <translation>这是一次 {run} 运行，而此项目包含 {project} 样例，因此其中的行不会与项目的行对应。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="340"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="341"/>
         <source>{joined} of {total} of its rows match this project&apos;s examples (same gold value).</source>
         <translation>它的 {total} 行中有 {joined} 行与此项目的样例对应(标准答案相同)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="431"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="432"/>
         <source>{shown} of {total} examples</source>
         <translation>{shown} / {total} 个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="433"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="434"/>
         <source>gold {g}, predicted {p}</source>
         <translation>标准答案 {g}，预测 {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/results_page.py" line="489"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="490"/>
         <source>%n word(s) got no prediction from this run: tag them on the Label page</source>
         <translation>
             <numerusform>%n 个词在这次运行中没有预测:请在“标注”页标注它们</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="491"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="492"/>
         <source>The run predicted a label this project no longer has (renamed or removed since the run)</source>
         <translation>该运行预测的标签已不在本项目中（运行之后被重命名或删除）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="526"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="527"/>
         <source>{split} row {row}</source>
         <translation>{split} 第 {row} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="531"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="532"/>
         <source>{where}: {n} of {m} tags are now the run&apos;s predictions</source>
         <translation>{where}:{m} 个标签中有 {n} 个已改为这次运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="534"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="535"/>
         <source>{where}: the gold value is now the run&apos;s prediction</source>
         <translation>{where}:标注值已改为这次运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="536"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="537"/>
         <source>; this run&apos;s scores were computed with the earlier gold</source>
         <translation>;这次运行的分数是按原来的标注计算的</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="537"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="538"/>
         <source> (Edit &gt; Undo restores it)</source>
         <translation>(编辑 &gt; 撤销 可恢复)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="543"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="544"/>
         <source>Relabel {split} row {row}</source>
         <translation>重新标注 {split} 的第 {row} 行</translation>
     </message>
@@ -2735,204 +2735,204 @@
 <context>
     <name>ReviewQueue</name>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="93"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="97"/>
         <source>Review suspected errors</source>
         <translation>复查疑似错误</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="106"/>
-        <location filename="../../bertstudio/ui/review_queue.py" line="208"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="110"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="212"/>
         <source>Looking for labels the model disagrees with…</source>
         <translation>正在查找模型不认同的标签…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="111"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="115"/>
         <source>Quick: the frozen encoder (seconds)</source>
         <translation>快速：冻结的编码器（数秒）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="112"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="116"/>
         <source>Thorough: fine-tune the encoder on each of 5 folds (minutes)</source>
         <translation>全面：在 5 折中分别微调编码器（数分钟）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="119"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="123"/>
         <source>Check again</source>
         <translation>重新检查</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="124"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="128"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="132"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="136"/>
         <source>Keep the label (K)</source>
         <translation>保留标签(K)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="133"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="137"/>
         <source>Relabel (R)</source>
         <translation>重新标注(R)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="138"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="142"/>
         <source>Check with:</source>
         <translation>检查方式：</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="169"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="173"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="207"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="211"/>
         <source>Fine-tuning the encoder on each fold: this takes minutes…</source>
         <translation>正在每一折上微调编码器：这需要几分钟…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="245"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="249"/>
         <source>The check could not run: %1</source>
         <translation>检查无法运行:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="251"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="255"/>
         <source>Cancelled. Nothing was changed.</source>
         <translation>已取消。没有任何更改。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="257"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="261"/>
         <source>The flags below are from the last check.</source>
         <translation>下面的标记来自上一次检查。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="192"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="317"/>
+        <source>Earlier Keep choices could not be read (%1), so every flag is shown again; the file is kept aside as %2 at the next Keep.</source>
+        <translation>无法读取之前的“保留”选择（%1），因此所有标记都会重新显示；下次“保留”时该文件会另存为 %2。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/review_queue.py" line="196"/>
         <source>Run %1: its predictions (the rows it evaluated)</source>
         <translation>运行 %1：它的预测（仅限它评估过的行）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="114"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="118"/>
         <source>Each labelled row is judged by a model that never saw it. The thorough check fine-tunes the whole encoder five times, so it makes fewer mistakes of its own and more of its flags are real errors; its list puts first the rows the other four models also kept contradicting while they learnt from them. A run&apos;s predictions judge only the rows that run evaluated and never trained on.</source>
         <translation>每个已标注的行都由从未见过它的模型来判断。全面检查会把整个编码器微调五次，因此模型自身的错误更少，标记出的问题中真正的标注错误更多；列表会把另外四个模型在用这些行训练时也一再否定的行排在前面。训练运行的预测只判断该运行评估过、且从未用于训练的行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="282"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="286"/>
         <source>No suspected errors to review.</source>
         <translation>没有需要复查的疑似错误。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="289"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="293"/>
         <source>%1-fold cross-validation of the fast model</source>
         <translation>快速模型的 %1 折交叉验证</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="290"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="294"/>
         <source>%1-fold cross-validation of the fine-tuned encoder</source>
         <translation>微调编码器的 %1 折交叉验证</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="291"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="295"/>
         <source>a training run&apos;s predictions</source>
         <translation>一次训练运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="292"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="296"/>
         <source>The model agrees with %1% of the given labels (%2 rows checked, %3). Treat its flags as questions, not answers: %4 suspected errors.</source>
         <translation>模型与 %1% 的现有标签一致(检查了 %2 行，%3)。请把它的标记当作疑问而非答案:共 %4 个疑似错误。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="297"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="301"/>
         <source>The model agrees with %1% of the given labels (%2 rows checked, %3), no more than always answering the commonest label (%4%): it has not learnt enough to question a label, so none is listed. Label more rows, or choose the thorough check.</source>
         <translation>模型与 %1% 的现有标签一致(检查了 %2 行,%3),并不比总是回答最常见的标签(%4%)更好:它学到的还不足以质疑标签，因此不列出任何标记。请再标注更多行，或选择彻底检查。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="303"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="307"/>
         <source>For fewer false alarms, choose the thorough check and press Check again.</source>
         <translation>若想减少误报，请选择全面检查并点击“重新检查”。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="305"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="309"/>
         <source>%1 kept earlier are not shown.</source>
         <translation>之前保留的 %1 个不再显示。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="307"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="311"/>
         <source>%1 labelled rows could not be checked (a label with a single example).</source>
         <translation>%1 个已标注的行无法检查(该标签只有一个样例)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="310"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="314"/>
         <source>The rows of this split were replaced since this check, so its flags name other examples now and are closed. Press Check again.</source>
         <translation>自这次检查以来，这个划分的行已被替换，标记所指的行号现在是别的样本，因此这些标记已关闭。请按“重新检查”。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="313"/>
-        <source>Earlier Keep choices could not be read (%1), so every flag is shown again.</source>
-        <translation>无法读取之前的“保留”选择（%1），因此所有标记都会重新显示。</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="358"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="363"/>
         <source>× row %1: the rows were replaced since the check</source>
         <translation>× 第 %1 行：检查之后这些行已被替换</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="361"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="366"/>
         <source>≠ row %1: %2 at the check, now %3</source>
         <translation>≠ 第 %1 行：检查时为 %2，现在为 %3</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="362"/>
-        <location filename="../../bertstudio/ui/review_queue.py" line="391"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="367"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="396"/>
         <source>unlabelled</source>
         <translation>未标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="365"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="370"/>
         <source>%1row %2: %3 → %4 (%5%)</source>
         <translation>%1第 %2 行:%3 → %4(%5%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="377"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="382"/>
         <source>Word %1: &lt;b&gt;%2&lt;/b&gt;. </source>
         <translation>第 %1 个词:&lt;b&gt;%2&lt;/b&gt;。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="380"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="385"/>
         <source>Given: &lt;b&gt;%1&lt;/b&gt;. Suggested: &lt;b&gt;%2&lt;/b&gt; (probability %3%).</source>
         <translation>现有标签:&lt;b&gt;%1&lt;/b&gt;。建议:&lt;b&gt;%2&lt;/b&gt;(概率 %3%)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="384"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="389"/>
         <source>The rows of this split were replaced since the check, so row %1 is another example now. Press Check again to review the rows as they are.</source>
         <translation>检查之后这个划分的行已被替换，第 %1 行现在是另一个样本。请按“重新检查”来审查现在的行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="389"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="394"/>
         <source>Changed since the check: now &lt;b&gt;%1&lt;/b&gt;. Your label stands; this flag is closed.</source>
         <translation>检查之后已修改：现在为 &lt;b&gt;%1&lt;/b&gt;。保留你的标签；此标记已关闭。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="393"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="398"/>
         <source>Most similar examples labelled &lt;b&gt;%1&lt;/b&gt;:</source>
         <translation>标注为 &lt;b&gt;%1&lt;/b&gt; 的最相似样例:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="395"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="400"/>
         <source>row</source>
         <translation>行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="408"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="413"/>
         <source>Relabel as %1 (R)</source>
         <translation>重新标注为 %1(R)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="418"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="423"/>
         <source>Could not remember the kept label: %1</source>
         <translation>无法记住保留的标签：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="432"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="437"/>
         <source>Relabel row %1 as %2</source>
         <translation>将第 %1 行重新标注为 %2</translation>
     </message>

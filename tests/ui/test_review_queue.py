@@ -270,6 +270,9 @@ def test_a_keep_that_cannot_be_saved_is_said_and_leaves_the_flag_open(qtbot, ses
     store.write_text("{garbage", encoding="utf-8")
     queue = _run(qtbot, session, tiny)
     assert "Earlier Keep choices could not be read" in queue.summary.text() and str(store) in queue.summary.text()
+    first = queue.current_flag()
+    qtbot.keyClick(queue.flags, Qt.Key.Key_K)  # the garbage is kept aside, not written over
+    assert queue.state(first) == "kept" and store.with_name(store.name + ".damaged").read_text() == "{garbage"
     store.unlink()
     store.mkdir()
     failures: list[str] = []
