@@ -41,6 +41,12 @@ def check_regular_file(path: str | os.PathLike[str]) -> os.stat_result:
     return st
 
 
+def regular_file_exists(path: str | os.PathLike[str]) -> bool:
+    """False when nothing is at ``path``; True for a regular file (links followed); DataError for
+    anything else (a FIFO, a device, a folder), so a reader refuses it by name before opening it."""
+    return _stat_regular(Path(path)) is not None
+
+
 def _stat_regular(p: Path) -> os.stat_result | None:
     """The ``stat`` of a regular file, None when there is none (a dangling link counts as none)."""
     try:

@@ -23,7 +23,6 @@ import os
 import pickle
 import random
 import re
-import stat
 import warnings
 from pathlib import Path
 from typing import Any, BinaryIO, Callable
@@ -199,19 +198,10 @@ def _load(path: Path) -> Any:
 
 
 def _require_regular(path: Path) -> bool:
-    """False when nothing is at ``path``; a ConfigError when something other than a plain file is."""
-    from bertstudio.data.regular_file import file_type
+    """False when nothing is at ``path``; a DataError naming it when something other than a plain file is."""
+    from bertstudio.data.regular_file import regular_file_exists
 
-    try:
-        st = os.stat(path)
-    except (FileNotFoundError, NotADirectoryError):
-        return False
-    except OSError as exc:
-        raise ConfigError(f"cannot read the file: {exc.strerror or exc}", path=path) from None
-    if not stat.S_ISREG(st.st_mode):
-        raise ConfigError(f"not a regular file ({file_type(st.st_mode)})", path=path,
-                          expected="the checkpoint file the run wrote")
-    return True
+    return regular_file_exists(path)
 
 
 def _weight_table(path: Path) -> dict[str, torch.Tensor]:

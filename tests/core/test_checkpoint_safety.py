@@ -38,19 +38,25 @@ def settings(tiny, out: Path, **kw) -> dict:
                 output_dir=str(out), logging_steps=1, **kw)
 
 
-@pytest.fixture(scope="module")
-def cut_run(tiny, tmp_path_factory) -> Path:
-    """A run of 4 steps cancelled after step 2: its checkpoints/last is resumable."""
-    out = tmp_path_factory.mktemp("cut") / "run"
+def cancelled_run(tiny, out: Path, at_step: int, *, evaluate: bool = False, **kw) -> Path:
+    """A run cancelled after ``at_step``: its checkpoints/last is resumable."""
     cancel = threading.Event()
 
     def stop(event, control):
-        if event.kind == "step" and event.step == 2:
+        if event.kind == "step" and event.step == at_step:
             cancel.set()
 
-    result = train(TrainConfig(**settings(tiny, out)), sentiment(32), callbacks=[stop], cancel=cancel)
+    data = sentiment(32)
+    result = train(TrainConfig(**settings(tiny, out, **kw)), data, data if evaluate else None, callbacks=[stop],
+                   cancel=cancel)
     assert result.status == "cancelled"
     return out
+
+
+@pytest.fixture(scope="module")
+def cut_run(tiny, tmp_path_factory) -> Path:
+    """A run of 4 steps cancelled after step 2."""
+    return cancelled_run(tiny, tmp_path_factory.mktemp("cut") / "run", 2)
 
 
 @pytest.fixture
@@ -255,17 +261,8 @@ def test_damaged_optimizer_state_is_refused_before_a_step(damage, tiny, run_copy
 @pytest.fixture(scope="module")
 def cut_with_best(tiny, tmp_path_factory) -> Path:
     """A run that evaluates every 2 steps, cancelled after step 3: checkpoints/best and /last."""
-    out = tmp_path_factory.mktemp("cut-best") / "run"
-    cancel = threading.Event()
-
-    def stop(event, control):
-        if event.kind == "step" and event.step == 3:
-            cancel.set()
-
-    data = sentiment(32)
-    cfg = TrainConfig(**settings(tiny, out, eval_steps=2))
-    result = train(cfg, data, data, callbacks=[stop], cancel=cancel)
-    assert result.status == "cancelled" and (out / "checkpoints" / "best" / ckpt.BEST_PREDICTIONS).is_file()
+    out = cancelled_run(tiny, tmp_path_factory.mktemp("cut-best") / "run", 3, evaluate=True, eval_steps=2)
+    assert (out / "checkpoints" / "best" / ckpt.BEST_PREDICTIONS).is_file()
     return out
 
 
