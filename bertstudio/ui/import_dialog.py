@@ -215,7 +215,7 @@ class ImportDialog(QDialog):
 
     def event(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.LayoutRequest:  # a wrapped note grew (the file's survey, a warning)
-            QTimer.singleShot(0, self.fit_height)
+            QTimer.singleShot(0, self, self.fit_height)  # dropped with the dialog
         return super().event(event)
 
     def fit_height(self) -> None:
