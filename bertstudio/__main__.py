@@ -5,9 +5,14 @@ from __future__ import annotations
 import sys
 
 
+# The app's own options (bertstudio/app.py): given first, they open the app, as no arguments do
+# ("bertstudio --locale zh_CN", as the README says, went to the command line's parser and failed)
+APP_OPTIONS = ("--project", "--locale")
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if not argv or argv[0] in ("gui", "app") or (argv[0].startswith("--") and argv[0] in ("--project",)):
+    if not argv or argv[0] in ("gui", "app") or argv[0].split("=", 1)[0] in APP_OPTIONS:
         from bertstudio.app import main as app_main
 
         return app_main(argv[1:] if argv and argv[0] in ("gui", "app") else argv)

@@ -58,3 +58,17 @@ def test_a_refused_command_keeps_its_exit_code(tiny, tmp_path):
     assert done.returncode == 2
     assert "run folder" not in done.stdout  # none was made
     assert [line for line in done.stderr.splitlines() if line.startswith("bertstudio: error:") and "missing.tsv" in line]
+
+
+def test_the_apps_options_open_the_app(monkeypatch):
+    """README: "try bertstudio --locale zh_CN": it went to the command line's parser ("invalid
+    choice: 'zh_CN'") where only no arguments, gui, app or --project opened the app."""
+    import bertstudio.app as app
+    from bertstudio.__main__ import main
+
+    seen: list[list[str]] = []
+    monkeypatch.setattr(app, "main", lambda argv: seen.append(list(argv)) or 0)
+    for argv, given in ((["--locale", "zh_CN"], ["--locale", "zh_CN"]), (["--locale=zh_CN"], ["--locale=zh_CN"]),
+                        (["--project", "p"], ["--project", "p"]), (["gui", "--locale", "zh_CN"], ["--locale", "zh_CN"]),
+                        ([], [])):
+        assert main(argv) == 0 and seen[-1] == given
