@@ -179,6 +179,7 @@ class Project(MetaState, LabelSetOps, SplitOps, JournalReplay):
                                     SPLIT_BACKUP_DIR, store.RUNS_DIR, store.CACHE_DIR))
         lock = ProjectLock.acquire(folder)
         try:
+            store.remove_write_leftovers(folder)  # ours to remove only while we hold the lock
             loaded = load_meta(folder)
             self = cls(folder, loaded.meta, loaded.raw)
             self._lock_file = lock

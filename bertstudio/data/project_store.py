@@ -227,6 +227,36 @@ def remove_unused(folder: Path, meta: dict[str, Any], backup: dict[str, Any] | N
                 pass
 
 
+_LEFTOVER = re.compile(r"^\..+\.\d+\.tmp$")  # atomic.temp_path's names: .NAME.<pid>.tmp
+
+
+def remove_write_leftovers(folder: Path) -> list[Path]:
+    """Delete the temporary files and folders a killed write left in the project's own places
+    (project.json's, the assistant's cache, the split backups; the data files' go at each
+    compaction); returns them. Called with the project's lock held, so no other process of
+    ours is writing them: a kill while project.json or the assistant's model was written left
+    ``.project.json.<pid>.tmp`` and friends for good. Never the runs folder (a command-line
+    run may be writing there) and never ``.old`` (the only copy after a crash mid-swap)."""
+    removed = []
+    for where in (folder, folder / CACHE_DIR, folder / SPLIT_BACKUP_DIR):
+        try:
+            entries = list(where.iterdir()) if where.is_dir() and not where.is_symlink() else []
+        except OSError:
+            continue
+        for path in entries:
+            if not _LEFTOVER.match(path.name):
+                continue
+            try:
+                if path.is_dir() and not path.is_symlink():
+                    shutil.rmtree(path)
+                else:
+                    path.unlink()  # a link itself, never what it points to
+                removed.append(path)
+            except OSError:
+                continue  # left for the next open
+    return removed
+
+
 def new_run_dir(runs: Path, name: str) -> Path:
     safe = re.sub(r"[^\w.-]+", "-", name).strip("-.") or "run"
     runs.mkdir(exist_ok=True)

@@ -189,3 +189,38 @@ def test_a_widely_damaged_journal_is_reported_in_a_few_lines(tmp_path: Path) -> 
     assert "cut short by a crash" in messages[-1]
     assert golds(project) == ["neg", "neg", None, None]
     project.close(compact=False)
+
+
+def test_what_a_killed_write_left_is_removed_when_the_project_opens(tmp_path):
+    """A kill while project.json or the assistant's model was written left .project.json.<pid>.tmp,
+    cache/.assist-train.json.<pid>.tmp and model folders for good (a kill sweep: nothing removed
+    them, not reopening, not compaction, not closing). Opened under the project's lock, they go;
+    a crash mid-swap's .old (the only copy then), the runs folder and the person's files stay."""
+    import os
+
+    from bertstudio.data.project import Project
+
+    project = Project.create(tmp_path / "p", name="p", kind="sentence", labels=["neg", "pos"])
+    folder = project.folder
+    project.close()
+    (folder / "cache").mkdir(exist_ok=True)
+    (folder / "runs" / "r").mkdir(parents=True, exist_ok=True)
+    left = [folder / ".project.json.4242.tmp", folder / ".project.json.bak.77.tmp", folder / "cache" / ".assist-train.json.9.tmp"]
+    for path in left:
+        path.write_text("half", encoding="utf-8")
+    model_tmp = folder / "cache" / ".assist-model.123.tmp"
+    model_tmp.mkdir()
+    (model_tmp / "weights.bin").write_bytes(b"x")
+    kept = [folder / "notes.tmp", folder / "cache" / ".assist-model.5.old", folder / "runs" / "r" / ".last.31.tmp"]
+    for path in kept:
+        path.write_text("keep", encoding="utf-8")
+    outside = tmp_path / "mine.txt"
+    outside.write_text("mine", encoding="utf-8")
+    (folder / "cache" / ".link.8.tmp").symlink_to(outside)
+    again = Project.open(folder)
+    try:
+        assert not any(p.exists() for p in left) and not model_tmp.exists()
+        assert not os.path.lexists(folder / "cache" / ".link.8.tmp") and outside.read_text(encoding="utf-8") == "mine"
+        assert all(p.read_text(encoding="utf-8") == "keep" for p in kept)
+    finally:
+        again.close()
