@@ -33,6 +33,8 @@ class ExportDialog(QDialog):
         self.setObjectName("exportDialog")
         self.setWindowTitle(self.tr("Export data"))
         self.session = session
+        # its project closed under it (the window closed with the dialog open): Export raised on None
+        session.project_closing.connect(self.reject)
         self.split_combo = QComboBox()
         self.split_combo.setObjectName("exportSplitCombo")
         for s in SPLITS:

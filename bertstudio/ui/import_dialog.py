@@ -83,6 +83,7 @@ class ImportDialog(QDialog):
         self.setWindowTitle(self.tr("Import data"))
         self.session = session
         self.kind = session.kind
+        session.project_closing.connect(self.reject)  # its project is gone: so is the dialog
         self.preview_info: Any = None
         self._placeholder_o = False  # see _on_loaded
         self._header: bool | None = None  # the user's word on a CSV/TSV's first row (None: the reader's guess)

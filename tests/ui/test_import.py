@@ -354,3 +354,18 @@ def test_the_files_survey_and_warning_never_cover_the_preview(qtbot, session_fac
     assert below(dialog.preview_table, dialog.survey)
     shown = [label for label in dialog.survey.findChildren(QLabel) if label.isVisible()]
     assert all(label.height() >= label.heightForWidth(label.width()) - 1 for label in shown if label.wordWrap())
+
+
+def test_dialogs_over_a_project_close_with_it(qtbot, main_window, tmp_path):
+    """A kill sweep closed the window with Export data open: the project closed under the dialog,
+    which stayed, and its Export raised on the missing project (AttributeError on None)."""
+    from bertstudio.ui.editors.label_set import LabelSetDialog
+
+    session = main_window.session
+    session.project.import_examples(from_records("sentence", [{"text": "good", "label": None}]), "train")
+    dialogs = [ExportDialog(session, main_window, "train"), ImportDialog(session, main_window), LabelSetDialog(session)]
+    for dialog in dialogs:
+        qtbot.addWidget(dialog)
+        dialog.show()
+    session.close()
+    assert not any(d.isVisible() for d in dialogs)

@@ -39,6 +39,8 @@ class LabelSetDialog(QDialog):
         self.setObjectName("labelSetDialog")
         self.setWindowTitle(self.tr("Label set"))
         self.session = session
+        # its project closed under it (the window closed with the dialog open): Export raised on None
+        session.project_closing.connect(self.reject)
         self.list = QListWidget()
         self.list.setObjectName("labelList")
         self.error = QLabel()
