@@ -32,6 +32,7 @@ import torch
 
 from bertstudio.data.atomic import replace_folder
 from bertstudio.data.kinds import require_kind
+from bertstudio.data.regular_file import regular_file_exists
 from bertstudio.errors import ConfigError
 
 WEIGHTS = "weights.pt"
@@ -172,7 +173,7 @@ def read_state(folder: str | Path) -> dict[str, Any]:
 def _load(path: Path) -> Any:
     """``torch.load`` that runs no code; anything but a plain tensor file is a ConfigError (a FIFO
     or a device is refused before it is opened: torch.load waited on a FIFO for ever)."""
-    _require_regular(path)
+    regular_file_exists(path)
     try:
         with warnings.catch_warnings():  # a raw pickle makes torch warn first ("Detected pickle protocol 4"):
             warnings.simplefilter("ignore")  # the line below is the one the user gets
@@ -195,13 +196,6 @@ def _load(path: Path) -> Any:
             reason = reason if len(reason) <= 160 else reason[:159] + "…"
         raise ConfigError(f"not a checkpoint file bertstudio can load safely: {reason}", path=path,
                           expected="tensors and plain values written by this version of bertstudio") from None
-
-
-def _require_regular(path: Path) -> bool:
-    """False when nothing is at ``path``; a DataError naming it when something other than a plain file is."""
-    from bertstudio.data.regular_file import regular_file_exists
-
-    return regular_file_exists(path)
 
 
 def _weight_table(path: Path) -> dict[str, torch.Tensor]:
@@ -232,18 +226,14 @@ def load_start(folder: str | Path, names: Any) -> dict[str, torch.Tensor]:
     """The weights the run started from (``names``: the trained parameters, each with its
     shape), as :func:`save_checkpoint` kept them."""
     path = Path(folder) / START
-    if not _require_regular(path):
+    if not regular_file_exists(path):
         raise _no_start(folder)
-    sd = _load(path)
+    sd = _weight_table(path)  # tensors, finite: mixed in, a NaN would reach every weight
     shapes = dict(names)
-    if not isinstance(sd, dict) or set(sd) != set(shapes) or any(
-            not isinstance(v, torch.Tensor) or not v.is_floating_point() or tuple(v.shape) != tuple(shapes[k])
-            for k, v in sd.items()):
+    if set(sd) != set(shapes) or any(not v.is_floating_point() or tuple(v.shape) != tuple(shapes[k])
+                                     for k, v in sd.items()):
         raise ConfigError("the checkpoint's starting weights do not fit this model", path=path,
                           expected="a checkpoint of a run with the same model, task kind, labels and mode")
-    if not all(bool(torch.isfinite(v).all()) for v in sd.values()):  # mixed in, a NaN would reach every weight
-        raise ConfigError("the checkpoint's starting weights hold values that are not finite", path=path,
-                          expected="the start.pt the run wrote")
     return {k: v.float() for k, v in sd.items()}  # written in fp32; lerp needs the trained weights' dtype
 
 
@@ -327,9 +317,9 @@ def check_resumable(path: str | Path, *, task: str | None = None, needs_start: b
     code, and of the same task kind when ``task`` is given. ``best``: the best checkpoint the
     resumed run will export (its run folder's; default: beside ``path``)."""
     found = find_checkpoint(path)
-    if found is None or not _require_regular(found / OPTIMIZER) or not _require_regular(found / RNG):
+    if found is None or not regular_file_exists(found / OPTIMIZER) or not regular_file_exists(found / RNG):
         raise ConfigError("no resumable checkpoint here", path=path, expected="a run's checkpoints/last folder")
-    if needs_start and not _require_regular(found / START):
+    if needs_start and not regular_file_exists(found / START):
         raise _no_start(found)
     state = read_state(found)
     if state.get("task") is not None:  # checkpoints before the kind was recorded pass
@@ -358,17 +348,11 @@ def _check_best(folder: Path) -> None:
 def read_best_predictions(folder: Path) -> str | None:
     """The best checkpoint's predictions.jsonl, checked line by line (None when it has none)."""
     from bertstudio.data.regular_file import read_regular_text
+    from bertstudio.train.rundir import json_lines  # here: rundir reads checkpoints the same way
 
     path = folder / BEST_PREDICTIONS
     if path.is_symlink():
         raise ConfigError("is a link, which no run writes", path=path, expected="the predictions file the run wrote")
     text = read_regular_text(path, missing_ok=True)
-    # "\n" only: the run writes U+2028, U+0085... unescaped inside strings, which splitlines() cuts at
-    for n, line in enumerate((text or "").split("\n"), 1):
-        try:
-            ok = isinstance(json.loads(line), dict) if line.strip() else True
-        except (ValueError, RecursionError):
-            ok = False
-        if not ok:
-            raise ConfigError("not a JSON object", path=path, where=f"line {n}", expected="the predictions file the run wrote")
+    json_lines(text or "", path)  # a line that is no JSON object: a DataError naming the file and line
     return text

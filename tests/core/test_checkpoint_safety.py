@@ -271,7 +271,7 @@ BEST_DAMAGE = {
     "weights truncated": (ckpt.WEIGHTS, "weights.pt"),
     "predictions a link to another file": (ckpt.BEST_PREDICTIONS, "is a link"),
     "predictions not UTF-8": (ckpt.BEST_PREDICTIONS, "UTF-8"),
-    "predictions not JSON": (ckpt.BEST_PREDICTIONS, "line 2: not a JSON object"),
+    "predictions not JSON": (ckpt.BEST_PREDICTIONS, "line 2: not valid JSON"),  # the run files' own reader
     "best missing": (None, "best checkpoint is missing"),
 }
 
