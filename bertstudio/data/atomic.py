@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import uuid
 from pathlib import Path
@@ -43,6 +44,18 @@ def fsync_file(path: str | os.PathLike[str]) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+TEMP_NAME = re.compile(r"^\..+\.\d+\.tmp$")  # temp_path's names (.NAME.<pid>.tmp): what a killed write leaves
+
+
+def remove_entry(path: Path) -> None:
+    """Remove a folder with everything in it, or a file or a link itself (never what a link
+    points to): what the clean-up of a failed or killed write takes away."""
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    else:
+        path.unlink()
 
 
 def temp_path(path: Path) -> Path:

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 import pyarrow as pa
 
-from bertstudio.data.atomic import atomic_write_with, fsync_dir, fsync_file, temp_path
+from bertstudio.data.atomic import TEMP_NAME, atomic_write_with, fsync_dir, fsync_file, remove_entry, temp_path
 from bertstudio.data.project_meta import BACKUP_FILE, DATA_DIR, SPLIT_BACKUP_DIR
 from bertstudio.data.regular_file import check_regular_file, read_regular_file
 
@@ -201,7 +201,7 @@ def read_backup_meta(folder: Path) -> dict[str, Any] | None:
 
 
 # only files this module writes are ever deleted (datasets may put its own cache files here)
-_OURS = re.compile(r"^(?:(?:train|dev|test)-\d{8}(?:-\d+)?\.arrow|\..*\.\d+\.tmp)$")
+_DATA_FILE = re.compile(r"^(?:train|dev|test)-\d{8}(?:-\d+)?\.arrow$")
 
 
 def remove_unused(folder: Path, meta: dict[str, Any], backup: dict[str, Any] | None,
@@ -220,14 +220,11 @@ def remove_unused(folder: Path, meta: dict[str, Any], backup: dict[str, Any] | N
     if not data_dir.is_dir():
         return
     for path in data_dir.iterdir():
-        if path.name not in keep and _OURS.match(path.name):
+        if path.name not in keep and (_DATA_FILE.match(path.name) or TEMP_NAME.match(path.name)):
             try:
                 path.unlink()
             except OSError:  # Windows keeps mapped files locked: they go at the next compaction
                 pass
-
-
-_LEFTOVER = re.compile(r"^\..+\.\d+\.tmp$")  # atomic.temp_path's names: .NAME.<pid>.tmp
 
 
 def remove_write_leftovers(folder: Path) -> list[Path]:
@@ -244,13 +241,10 @@ def remove_write_leftovers(folder: Path) -> list[Path]:
         except OSError:
             continue
         for path in entries:
-            if not _LEFTOVER.match(path.name):
+            if not TEMP_NAME.match(path.name):
                 continue
             try:
-                if path.is_dir() and not path.is_symlink():
-                    shutil.rmtree(path)
-                else:
-                    path.unlink()  # a link itself, never what it points to
+                remove_entry(path)
                 removed.append(path)
             except OSError:
                 continue  # left for the next open

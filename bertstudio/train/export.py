@@ -15,13 +15,14 @@ working directory, so the README says to start from inside OUT.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from bertstudio.data.atomic import check_folder_path, create_folder
+from bertstudio.data.atomic import check_folder_path, create_folder, remove_entry
 from bertstudio.errors import ConfigError
 from bertstudio.train.config import TrainConfig
 
@@ -143,7 +144,8 @@ def export_run(
             fill(out)
         except BaseException:
             for entry in set(out.iterdir()) - before:  # what this export added: a failed one leaves nothing new
-                shutil.rmtree(entry, ignore_errors=True) if entry.is_dir() and not entry.is_symlink() else entry.unlink()
+                with contextlib.suppress(OSError):  # the export's own error is the one to say
+                    remove_entry(entry)
             raise
     else:  # written whole beside its place, then renamed in
         create_folder(out, fill)

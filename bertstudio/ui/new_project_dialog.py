@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from bertstudio.data.atomic import remove_entry
 from bertstudio.data.kinds import get_spec
 from bertstudio.errors import BertStudioError
 
@@ -248,7 +249,7 @@ class NewProjectDialog(QDialog):
                 shutil.rmtree(made)
             elif was_empty_folder and path.is_dir():
                 for child in path.iterdir():
-                    shutil.rmtree(child) if child.is_dir() and not child.is_symlink() else child.unlink()
+                    remove_entry(child)
         except OSError as exc:  # the disk refused the clean-up too: say so in the log, keep the dialog's reason
             log.warning("could not remove what a failed project create left in %s: %s", path, exc)
 
