@@ -26,7 +26,7 @@ from bertstudio.data.formats.table import (
     ALIASES,
     TableOptions,
     check_header_names,
-    decimal_scores,
+    scored_kind,
     read_table,
     scan_records,
     suggest_columns,
@@ -371,8 +371,7 @@ def preview(path: str | os.PathLike[str], *, fmt: str = "auto", n: int = 50, hea
         if has_header and not mapping and len(recs) > 1:  # only names it does not know: guess from a row
             kind, by_position = suggest_columns(None, recs[1])
             mapping = {column: recs[0][i] for column, i in by_position.items()}
-        if kind == "pair" and decimal_scores(names, recs[1:] if has_header else recs, mapping.get("label")):
-            kind = "regression"
+        kind = scored_kind(kind, names, recs[1:] if has_header else recs, mapping.get("label"))
         problem = None
         try:  # the reader's own refusal, said under the preview rather than after Import
             if has_header:
@@ -394,8 +393,7 @@ def preview(path: str | os.PathLike[str], *, fmt: str = "auto", n: int = 50, hea
         names = list(dict.fromkeys(k for o in objs for k in o))
         kind, mapping = _suggest_jsonl(key_counts(objs)) if names else (None, {})
         rows = [[_cell(o.get(k)) for k in names] for o in objs]
-        if kind == "pair" and decimal_scores(names, rows, mapping.get("label")):
-            kind = "regression"
+        kind = scored_kind(kind, names, rows, mapping.get("label"))
         return Preview(str(path), fmt, names, rows, True, kind, dict(mapping))
     if fmt in ("conll", "conllu"):
         es = load_examples(path, fmt=fmt)

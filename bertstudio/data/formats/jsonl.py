@@ -18,7 +18,7 @@ import pyarrow as pa
 from bertstudio.data.atomic import atomic_write_bytes
 from bertstudio.data.examples import ExampleSet
 from bertstudio.data.formats.common import check_labels, check_length, decode, parse_json, read_bytes, to_example_set
-from bertstudio.data.formats.table import ALIASES, decimal_scores
+from bertstudio.data.formats.table import ALIASES, scored_kind
 from bertstudio.data.kinds import KIND_SPECS, KindSpec, get_spec, str_list
 from bertstudio.errors import ConfigError, DataError
 
@@ -65,18 +65,10 @@ def key_counts(records: Sequence[dict[str, Any]]) -> dict[str, int]:
     return counts
 
 
-def _first_keys(text: str, first: dict[str, Any]) -> dict[str, int]:
-    """:func:`key_counts` of the first :data:`SUGGEST_RECORDS` objects in ``text`` (a line that
-    is not an object ends the look; reading reports it)."""
-    return key_counts(_first_records(text) or [first])
-
-
-def _scores(text: str, key: str | None) -> bool:
-    """Whether the first records' ``key`` holds finite numbers, some with a fraction (3.8): a
-    pair set's scores (regression), as the import preview says, not a class per value."""
-    values = [[v if isinstance(v, str) else json.dumps(v)] for r in _first_records(text)
-              if (v := r.get(key)) is not None and not isinstance(v, bool)] if key else []
-    return decimal_scores(["label"], values, "label" if values else None)
+def _label_cells(records: Sequence[dict[str, Any]], key: str | None) -> list[list[str]]:
+    """The records' ``key`` values as the preview shows them (numbers as JSON), one cell a row."""
+    return [[v if isinstance(v, str) else json.dumps(v)] for r in records
+            if key and (v := r.get(key)) is not None and not isinstance(v, bool)]
 
 
 def _first_records(text: str) -> list[dict[str, Any]]:
@@ -131,9 +123,9 @@ def read_jsonl(
         if not isinstance(rec, dict):
             raise DataError(f"a JSON {type(rec).__name__}, not an object", path=path, where=where, expected="one {...} per line")
         if mapping is None:  # from the keys of the first records, not the first alone (it may have no label yet)
-            guessed, mapping = _suggest(_first_keys(text, rec))
-            if kind is None and guessed == "pair" and _scores(text, mapping.get("label")):
-                guessed = "regression"
+            first = _first_records(text) or [rec]  # a line that is not an object ends the look; reading reports it
+            guessed, mapping = _suggest(key_counts(first))
+            guessed = scored_kind(guessed, ["label"], _label_cells(first, mapping.get("label")), "label")
             kind = kind or guessed
             if not mapping:
                 raise DataError("cannot tell which keys hold the text", path=path, where=where,

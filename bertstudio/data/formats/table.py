@@ -320,6 +320,13 @@ def decimal_scores(names: Sequence[str], rows: Sequence[Sequence[str]], column: 
     return bool(numbers) and all(math.isfinite(n) for n in numbers) and any(not n.is_integer() for n in numbers)
 
 
+def scored_kind(kind: str | None, names: Sequence[str], rows: Sequence[Sequence[str]],
+                label: str | int | None) -> str | None:
+    """``kind`` as a reader guessed it, or "regression" for a pair set whose gold column holds
+    decimal scores (:func:`decimal_scores`): the one rule the preview and the readers share."""
+    return "regression" if kind == "pair" and decimal_scores(names, rows, label) else kind
+
+
 def _kind_of(mapping: Mapping[str, str | int], names: Sequence[str] | None) -> str:
     """The table kind a mapping reads: a second text makes a pair; a second text with a header
     naming its gold column "score" (STS-B's word) makes it a regression set."""
@@ -416,8 +423,8 @@ def read_table(
             )
         if kind is None and guessed_kind == "pair":  # two texts and numbers with fractions: scores, as preview says
             rows = [f for _l, f in _take_records(text, opts, SNIFF_ROWS + 1)][1 if names else 0:]
-            if decimal_scores(names or [str(i) for i in range(len(first))], rows, mapping.get("label")):
-                guessed_kind = "regression"
+            guessed_kind = scored_kind(guessed_kind, names or [str(i) for i in range(len(first))], rows,
+                                       mapping.get("label"))
         kind = kind or guessed_kind
     spec = get_spec(kind or _kind_of(mapping, names))
     kind = spec.name
