@@ -249,40 +249,53 @@ _CONLLU_KEPT = {0: "ID", 1: "FORM", 3: "UPOS"}  # what bertstudio reads and writ
 _CONLLU_NAMES = ("ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC")
 
 
+@dataclass(frozen=True)
+class LostColumns:
+    """What an export over an existing file would not write (see :func:`columns_lost`)."""
+
+    written: list[str]  # the columns the export writes
+    names: list[str] = field(default_factory=list)  # the file's own column names it would not write
+    positions: list[int] = field(default_factory=list)  # 1-based, of columns without a name (CoNLL's middle ones)
+    unnamed: tuple[int, int] | None = None  # (how many, of how many) of a headerless file's columns
+
+    def __bool__(self) -> bool:
+        return bool(self.names or self.positions or self.unnamed)
+
+
 def columns_lost(examples: ExampleSet, path: str | os.PathLike[str], *, fmt: str = "auto",
-                 columns: Mapping[str, str] | None = None) -> tuple[list[str], list[str]]:
-    """(the columns of the file at ``path`` that writing ``examples`` over it would not write,
-    the columns it writes): a project keeps only the columns its task reads, so an export over
-    the file the rows came from loses the others (an id, a note, CoNLL's POS and chunk columns,
-    CoNLL-U's lemmas and heads). Nothing lost when there is no such file or it cannot be read
-    (the writer then says what is wrong)."""
+                 columns: Mapping[str, str] | None = None) -> LostColumns:
+    """The columns of the file at ``path`` that writing ``examples`` over it would not write: a
+    project keeps only the columns its task reads, so an export over the file the rows came from
+    loses the others (an id, a note, CoNLL's POS and chunk columns, CoNLL-U's lemmas and heads).
+    Nothing lost when there is no such file or it cannot be read (the writer then says what is
+    wrong)."""
     fmt = save_format(examples, path) if (fmt or "auto").lower() == "auto" else fmt.lower()
     written = {"conll": ["token", "tag"], "conllu": list(_CONLLU_KEPT.values())}.get(
         fmt, [str((columns or {}).get(c, c)) for c in examples.spec.columns])
     target = Path(path)
     if not target.is_file():
-        return [], written
+        return LostColumns(written)
     try:
         if fmt in ("csv", "tsv", "jsonl"):
             found = preview(target, fmt=fmt)
             if fmt != "jsonl" and not found.has_header:  # which positions the rows came from is not known here
                 extra = len(found.columns) - len(written)
-                return ([f"{extra} of its {len(found.columns)} columns"] if extra > 0 else []), written
+                return LostColumns(written, unnamed=(extra, len(found.columns)) if extra > 0 else None)
             # a column the export writes under bertstudio's name ("sentence" as "text") is renamed, not lost
             renamed = {a for c in examples.spec.columns for a in ALIASES.get(c, ())}
-            return [n for n in found.columns if n not in written and n.strip().lower() not in renamed], written
+            return LostColumns(written, [n for n in found.columns if n not in written and n.strip().lower() not in renamed])
         if fmt in ("conll", "conllu"):
             lines = decode(read_bytes(target, head=1 << 16), target).splitlines()[:2000]
             fields = [ln.split("\t") if fmt == "conllu" else ln.split() for ln in lines
                       if ln.strip() and not ln.startswith("#") and not ln.startswith("-DOCSTART-")]
             if fmt == "conll":
                 widest = max((len(f) for f in fields), default=0)
-                return [f"column {i + 1}" for i in range(1, widest - 1)], written
+                return LostColumns(written, positions=list(range(2, widest)))
             used = {i for f in fields if len(f) == 10 for i in range(10) if f[i] != "_" and i not in _CONLLU_KEPT}
-            return [_CONLLU_NAMES[i] for i in sorted(used)], written
+            return LostColumns(written, [_CONLLU_NAMES[i] for i in sorted(used)])
     except (BertStudioError, OSError, UnicodeError, ValueError):
-        return [], written
-    return [], written
+        pass
+    return LostColumns(written)
 
 
 def save_examples(

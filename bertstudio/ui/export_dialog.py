@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-import re
+from typing import Any
 
 from PySide6.QtWidgets import (
     QComboBox,
@@ -72,15 +72,13 @@ class ExportDialog(QDialog):
             self.error_label.setText(self.tr("This project holds no rows to export yet."))
             buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(False)
 
-    def _said(self, name: str) -> str:
-        """A column as io.columns_lost names it, in the window's language where it is not the file's own name."""
-        position = re.fullmatch(r"column (\d+)", name)
-        if position:
-            return self.tr("column %1").replace("%1", position.group(1))
-        share = re.fullmatch(r"(\d+) of its (\d+) columns", name)
-        if share:
-            return self.tr("%1 of its %2 columns").replace("%1", share.group(1)).replace("%2", share.group(2))
-        return name
+    def _said(self, lost: Any) -> str:
+        """io.columns_lost's answer in the window's language: names, positions, or a share."""
+        parts = list(lost.names) + [self.tr("column %1").replace("%1", str(n)) for n in lost.positions]
+        if lost.unnamed:
+            parts.append(self.tr("%1 of its %2 columns").replace("%1", str(lost.unnamed[0]))
+                         .replace("%2", str(lost.unnamed[1])))
+        return ", ".join(parts)
 
     def _on_browse(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, self.tr("Export data"), self.path_edit.text())
@@ -103,14 +101,13 @@ class ExportDialog(QDialog):
             return False
         split, fmt = self.split_combo.currentData(), self.format_combo.currentData()
         examples = self.session.project.examples(split)
-        lost, written = columns_lost(examples, target, fmt=save_format(examples, path) if fmt == "auto" else fmt)
+        lost = columns_lost(examples, target, fmt=save_format(examples, path) if fmt == "auto" else fmt)
         if lost:  # asked even after the save dialog's own question, which could not know this
             answer = QMessageBox.warning(
                 self, self.tr("Export data"),
                 self.tr("{path} has columns this export does not write: {lost}. The project keeps only the columns "
                         "its task reads, so the export writes {written}, and replacing the file loses the others. "
-                        "Replace it anyway?").format(path=path, lost=", ".join(map(self._said, lost)),
-                                                     written=", ".join(written)),
+                        "Replace it anyway?").format(path=path, lost=self._said(lost), written=", ".join(lost.written)),
                 QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
             if answer != QMessageBox.StandardButton.Yes:
                 return False

@@ -283,17 +283,21 @@ def test_export_over_a_file_says_which_of_its_columns_the_export_does_not_write(
     conll.write_text("EU NNP I-NP B-ORG\nrejects VBZ I-VP O\n")
     from bertstudio.data.io import columns_lost
 
-    assert columns_lost(load_examples(conll), conll) == (["column 2", "column 3"], ["token", "tag"])
+    lost = columns_lost(load_examples(conll), conll)
+    assert (lost.names, lost.positions, lost.unnamed, lost.written) == ([], [2, 3], None, ["token", "tag"])
     # a header the export writes under bertstudio's name is renamed, not lost; a file without a
     # header says how many of its columns go (which ones the import read is not known there)
     aliased = tmp_path / "sst.tsv"
     aliased.write_text("sentence\tlabel\tidx\nhello there\tpos\t1\nbye now\tneg\t2\n")
-    assert columns_lost(load_examples(aliased), aliased) == (["idx"], ["text", "label"])
+    lost = columns_lost(load_examples(aliased), aliased)
+    assert (lost.names, lost.positions, lost.unnamed, lost.written) == (["idx"], [], None, ["text", "label"])
     bare = tmp_path / "bare.csv"
     bare.write_text("17,good movie,pos\n42,bad movie,neg\n")
     examples = load_examples(bare, kind="sentence", columns={"text": 1, "label": 2})
-    assert columns_lost(examples, bare) == (["1 of its 3 columns"], ["text", "label"])
-    assert columns_lost(load_examples(conll), tmp_path / "new.conll") == ([], ["token", "tag"])
+    lost = columns_lost(examples, bare)
+    assert (lost.names, lost.positions, lost.unnamed, lost.written) == ([], [], (1, 3), ["text", "label"])
+    lost = columns_lost(load_examples(conll), tmp_path / "new.conll")
+    assert not lost and lost.written == ["token", "tag"]
 
 
 def test_import_names_the_columns_it_does_not_keep(qtbot, session_factory, tmp_path):
