@@ -286,7 +286,8 @@ class ImportDialog(QDialog):
         self.header_check.setEnabled(tabular)
         self.header_check.setVisible(tabular)  # JSON, JSONL, CoNLL and SQuAD have no header row to ask about
         self.header_check.setChecked(bool(info.has_header))
-        self.preview_model.setHorizontalHeaderLabels(self.column_titles())
+        titles = self.column_titles()
+        self.preview_model.setHorizontalHeaderLabels(titles)
         for row in info.rows:
             self.preview_model.appendRow([QStandardItem(str(cell)[:200]) for cell in row])
         # One line per row, each column as wide as its text (capped), so sentences read in full.
@@ -302,7 +303,7 @@ class ImportDialog(QDialog):
             if wanted is None and column not in OPTIONAL:
                 # The reader could not tell which column this is: ask, never guess the first one.
                 combo.addItem(self.tr("— choose —"), None)
-            for i, (name, title) in enumerate(zip(info.columns, self.column_titles())):
+            for i, (name, title) in enumerate(zip(info.columns, titles)):
                 combo.addItem(title, name if info.has_header else i)
             if wanted is not None:
                 key = wanted if isinstance(wanted, str) else (len(info.columns) + wanted if wanted < 0 else wanted)
