@@ -324,57 +324,59 @@ def kind_name_zh(kind: str) -> str:
     return kind_name(kind)
 
 
-def test_headerless_columns_and_the_time_estimate_read_right_in_chinese(qtbot, qapp, tmp_path):
-    """A Chinese user's walk: a file without a header showed "column 1/2/3" in English in the
-    preview and every column box; the estimate read "约需 约 9 分钟" ("about" twice)."""
+@pytest.fixture
+def chinese_session(qapp, tmp_path):
+    """make(kind, labels) -> a ProjectSession over a new project, with the zh_CN translation
+    installed until the test ends."""
     from bertstudio import app as app_module
     from bertstudio.data.project import Project
+    from bertstudio.ui.session import ProjectSession
+
+    installed = app_module.install_translators(qapp, "zh_CN")
+    sessions = []
+
+    def make(kind: str, labels: list[str]) -> ProjectSession:
+        project = Project.create(tmp_path / f"p{len(sessions)}", name="p", kind=kind, labels=labels)
+        sessions.append(ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)))
+        return sessions[-1]
+
+    yield make
+    for session in sessions:
+        session.close()
+    for translator in installed:
+        qapp.removeTranslator(translator)
+
+
+def test_headerless_columns_and_the_time_estimate_read_right_in_chinese(qtbot, chinese_session, tmp_path):
+    """A Chinese user's walk: a file without a header showed "column 1/2/3" in English in the
+    preview and every column box; the estimate read "约需 约 9 分钟" ("about" twice)."""
     from bertstudio.train.config import TrainConfig
     from bertstudio.ui.import_dialog import ImportDialog
-    from bertstudio.ui.session import ProjectSession
     from bertstudio.ui.train_estimate import TimeEstimateLabel
 
     path = tmp_path / "afqmc.txt"
     path.write_text("".join(f"花呗怎么还款 {i}\t借呗如何还钱 {i}\t{i % 2}\n" for i in range(6)), encoding="utf-8")
-    project = Project.create(tmp_path / "p", name="p", kind="pair", labels=["0", "1"])
-    installed = app_module.install_translators(qapp, "zh_CN")
-    try:
-        session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
-        dialog = ImportDialog(session, None, str(path))
-        qtbot.addWidget(dialog)
-        model = dialog.preview_model
-        assert [model.horizontalHeaderItem(i).text() for i in range(3)] == ["第 1 列", "第 2 列", "第 3 列"]
-        assert {c: (b.currentText(), b.currentData()) for c, b in dialog.mapping.items()} == {
-            "text": ("第 1 列", 0), "text_pair": ("第 2 列", 1), "label": ("第 3 列", 2)}
-        estimate = TimeEstimateLabel(session)
-        qtbot.addWidget(estimate)
-        text = estimate._sentence(TrainConfig(task="sentence", head="embedding", method="setfit"), 96, 540)
-        assert text.count("约") == 1 and "9" in text, text
-        session.close()
-    finally:
-        for translator in installed:
-            qapp.removeTranslator(translator)
+    session = chinese_session("pair", ["0", "1"])
+    dialog = ImportDialog(session, None, str(path))
+    qtbot.addWidget(dialog)
+    model = dialog.preview_model
+    assert [model.horizontalHeaderItem(i).text() for i in range(3)] == ["第 1 列", "第 2 列", "第 3 列"]
+    assert {c: (b.currentText(), b.currentData()) for c, b in dialog.mapping.items()} == {
+        "text": ("第 1 列", 0), "text_pair": ("第 2 列", 1), "label": ("第 3 列", 2)}
+    estimate = TimeEstimateLabel(session)
+    qtbot.addWidget(estimate)
+    text = estimate._sentence(TrainConfig(task="sentence", head="embedding", method="setfit"), 96, 540)
+    assert text.count("约") == 1 and "9" in text, text
 
 
-def test_a_file_the_reader_refuses_is_said_in_the_users_language_with_what_to_do(qtbot, qapp, tmp_path):
+def test_a_file_the_reader_refuses_is_said_in_the_users_language_with_what_to_do(qtbot, chinese_session, tmp_path):
     """A Chinese user's walk: a GBK-encoded TSV (common for Chinese data) showed only the reader's
     English "not UTF-8: byte 0xba at byte offset 15 cannot be decoded" in the Chinese window."""
-    from bertstudio import app as app_module
-    from bertstudio.data.project import Project
     from bertstudio.ui.import_dialog import ImportDialog
-    from bertstudio.ui.session import ProjectSession
 
     path = tmp_path / "gbk.tsv"
     path.write_bytes("label\ttext\n1\t房间很好\n0\t服务太差\n".encode("gbk"))
-    project = Project.create(tmp_path / "p", name="p", kind="sentence", labels=["0", "1"])
-    installed = app_module.install_translators(qapp, "zh_CN")
-    try:
-        session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
-        dialog = ImportDialog(session, None, str(path))
-        qtbot.addWidget(dialog)
-        shown = dialog.error_label.text()
-        assert shown.startswith("无法读取此文件：") and str(path) in shown and "UTF-8" in shown and "另存为" in shown, shown
-        session.close()
-    finally:
-        for translator in installed:
-            qapp.removeTranslator(translator)
+    dialog = ImportDialog(chinese_session("sentence", ["0", "1"]), None, str(path))
+    qtbot.addWidget(dialog)
+    shown = dialog.error_label.text()
+    assert shown.startswith("无法读取此文件：") and str(path) in shown and "UTF-8" in shown and "另存为" in shown, shown
