@@ -18,7 +18,9 @@ process holds open, so the bypass does not exist there. A POSIX file system that
 cannot flock a folder (some network shares) falls back to ``project.lock`` alone.
 
 The locks are the operating system's, so they disappear with the process: a
-crash or SIGKILL never leaves a stale lock behind.
+crash or SIGKILL never leaves a stale lock behind. A training holds the same
+folder lock on its run folder (:mod:`bertstudio.train.rundir`), which is how a
+reader tells a run still training from one whose process is gone.
 """
 
 from __future__ import annotations
@@ -63,7 +65,7 @@ class ProjectLock:
             raise DataError("is a symbolic link; a project's lock file is its own", path=path,
                             expected="a project folder copied without links")
         try:
-            folder_fd = _lock_folder(folder)
+            folder_fd = lock_folder(folder)
         except OSError as exc:
             raise DataError(f"the project folder cannot be opened ({exc.strerror or exc})", path=folder,
                             expected="a folder you may read") from None
@@ -82,7 +84,7 @@ class ProjectLock:
                 _lock(handle)
             except OSError:
                 handle.close()
-                _close(folder_fd)
+                unlock_folder(folder_fd)
                 raise _refused(folder, _holder(path)) from None
             try:
                 handle.seek(0)
@@ -97,11 +99,12 @@ class ProjectLock:
         if self._handle is not None:
             self._handle.close()  # closing the file drops the OS lock
             self._handle = None
-        _close(self._folder_fd)
+        unlock_folder(self._folder_fd)
         self._folder_fd = None
 
 
-def _close(fd: int | None) -> None:
+def unlock_folder(fd: int | None) -> None:
+    """Drop a lock :func:`lock_folder` took (None or -1: nothing to drop)."""
     if fd is not None and fd >= 0:
         os.close(fd)  # the last descriptor of the folder closed: its flock is gone
 
@@ -109,7 +112,7 @@ def _close(fd: int | None) -> None:
 if os.name == "nt":  # pragma: no cover - exercised on Windows only
     import msvcrt
 
-    def _lock_folder(folder: Path) -> int | None:
+    def lock_folder(folder: Path, *, shared: bool = False) -> int | None:
         return None  # folders cannot be opened as files; project.lock cannot be deleted while open
 
     def _lock(handle: IO[bytes]) -> None:
@@ -119,12 +122,14 @@ if os.name == "nt":  # pragma: no cover - exercised on Windows only
 else:
     import fcntl
 
-    def _lock_folder(folder: Path) -> int | None:
-        """A descriptor of ``folder`` holding an exclusive flock; -1 when another process holds it."""
+    def lock_folder(folder: Path, *, shared: bool = False) -> int | None:
+        """A descriptor of ``folder`` holding an exclusive (or ``shared``) flock; -1 when another
+        descriptor holds one that conflicts (another process, or another open of this one);
+        None when the file system cannot lock folders. Raises OSError when the folder cannot be opened."""
         flags = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0)
         fd = os.open(folder, flags)  # O_CLOEXEC by default: a started program does not inherit it
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(fd, (fcntl.LOCK_SH if shared else fcntl.LOCK_EX) | fcntl.LOCK_NB)
         except OSError as exc:
             os.close(fd)
             if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):

@@ -34,11 +34,11 @@ from bertstudio.data.atomic import replace_folder
 from bertstudio.data.kinds import require_kind
 from bertstudio.data.regular_file import regular_file_exists
 from bertstudio.errors import ConfigError
+from bertstudio.train.rundir import STATE, find_checkpoint  # torch-free, for the GUI's list of runs
 
 WEIGHTS = "weights.pt"
 OPTIMIZER = "optimizer.pt"
 RNG = "rng.pt"
-STATE = "state.json"
 START = "start.pt"  # the trained weights as the run started, for keep_tuning < 1 (train/engine.py)
 
 
@@ -144,17 +144,6 @@ def save_checkpoint(
         write_file(tmp / STATE, json.dumps(state, indent=1).encode("utf-8"))
 
     return replace_folder(folder, fill)
-
-
-def find_checkpoint(folder: str | Path) -> Path | None:
-    """The complete checkpoint at ``folder`` (or its ``.old`` twin left by a crash mid-swap)."""
-    folder = Path(folder)
-    if (folder / STATE).is_file():
-        return folder
-    for cand in sorted(folder.parent.glob(f".{folder.name}.*.old")):
-        if (cand / STATE).is_file():
-            return cand
-    return None
 
 
 def read_state(folder: str | Path) -> dict[str, Any]:

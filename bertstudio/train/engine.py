@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import logging
 import math
+import socket
 import threading
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -199,7 +200,7 @@ def fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any = No
             total_steps=n_steps, num_train_examples=len(train_enc), num_eval_examples=len(eval_set) if eval_set is not None else 0,
             epochs=math.ceil(n_steps / epoch_steps), effective_batch_size=config.batch_size * config.grad_accum * acc.num_processes,
             trainable_params=trainable, total_params=total_params, device=path.device, precision=path.precision,
-            output_dir=config.output_dir,
+            output_dir=config.output_dir, host=socket.gethostname(),
         ), control)
 
         # ---- the loop ----------------------------------------------------------------

@@ -30,6 +30,9 @@ class RunStarted:
     precision: str
     output_dir: str | None = None
     kind: str = "started"
+    # the machine training (socket.gethostname()): a reader there may ask the run folder's
+    # lock whether the run's process still lives (train/rundir.py); elsewhere it cannot tell
+    host: str | None = None
 
 
 @dataclass(frozen=True)
@@ -76,7 +79,7 @@ class PhaseChanged:
 
 @dataclass(frozen=True)
 class RunFinished:
-    status: str  # "finished" | "cancelled" | "failed"
+    status: str  # "finished" | "cancelled" | "failed"; a reader adds "interrupted" (train/rundir.py)
     step: int
     metrics: dict[str, float] = field(default_factory=dict)
     output_dir: str | None = None

@@ -21,6 +21,13 @@ the folder.
 (notes a user put beside the weights would go with the folder), and it is undone when
 the new run fails: the earlier run's files wait in ``.overwritten-run/`` until the new
 run ends, and come back if it failed (:meth:`RunFolder.settle`).
+
+The process writing a run holds an OS lock on the run folder (the project lock's,
+:func:`bertstudio.data.project_lock.lock_folder`) until the run has ended. A second
+training into the same folder is refused while it is held, and a reader tells a run
+still being written from one whose process was killed or crashed (its history has
+no end, and nobody holds the lock): "interrupted", which :func:`read_run` says with
+the command that continues it.
 """
 
 from __future__ import annotations
@@ -31,21 +38,26 @@ import json
 import logging
 import os
 import re
+import shlex
 import shutil
+import socket
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from bertstudio.data.atomic import atomic_write_text, check_folder_path, replace_folder
+from bertstudio.data.project_lock import lock_folder, unlock_folder
 from bertstudio.data.regular_file import read_regular_file
 from bertstudio.errors import ConfigError, DataError
 from bertstudio.train.config import TrainConfig, read_settings
-from bertstudio.train.events import Event, PhaseChanged, RunFinished, event_from_dict, event_to_dict, is_number
+from bertstudio.train.events import (Event, PhaseChanged, RunFinished, RunStarted, event_from_dict, event_to_dict,
+                                     is_number)
 
 log = logging.getLogger(__name__)
 
 CONFIG, HISTORY, METRICS, PREDICTIONS, MODEL, CHECKPOINTS = (
     "config.toml", "history.jsonl", "metrics.json", "predictions.jsonl", "model", "checkpoints")
+STATE = "state.json"  # a checkpoint is complete once its state is written (train/checkpoint.py)
 EVAL_ROWS = "eval_rows.json"  # older runs: which project split and rows were evaluated
 OWN_NAMES = frozenset({CONFIG, HISTORY, METRICS, PREDICTIONS, MODEL, CHECKPOINTS, EVAL_ROWS, "cartography.jsonl"})
 # Where an overwritten run's files wait until the new run has ended (see the module docstring).
@@ -114,6 +126,9 @@ def check_output_dir(config: TrainConfig) -> None:
         raise ConfigError(f"cannot read the run folder: {exc.strerror or exc}", path=root, where="output_dir") from None
     if not names:
         return
+    if writer_active(root):
+        raise ConfigError("another training is writing this run folder now", path=root, where="output_dir",
+                          expected="another folder, or wait until that run has ended")
     try:  # a damaged config.toml is said in the error below, not also as a warning before it
         saved = read_config(root)
     except ConfigError:
@@ -144,12 +159,9 @@ def check_output_dir(config: TrainConfig) -> None:
             raise ConfigError(f"--overwrite would delete this {what}, which no run writes", path=foreign, where="output_dir",
                               expected=f"the {what} moved out of the run folder, or a new folder for the run")
         return
-    from bertstudio.train import checkpoint as ckpt  # here: it imports torch, which the GUI loads late
-
     hint = ""
-    if saved is not None and not run_finished(root) and ckpt.find_checkpoint(root / CHECKPOINTS / "last") is not None:
-        hint = (f"; it holds an unfinished run (continue it with --config {root / 'config.toml'} "
-                f"--resume {root / CHECKPOINTS / 'last'})")
+    if saved is not None and not run_finished(root) and (resume := resume_command(root)):
+        hint = f"; it holds an unfinished run (continue it with: {resume})"
     raise ConfigError("the run folder is not empty" + hint, path=root, where="output_dir",
                       expected="a new or empty folder, or --overwrite to replace bertstudio's own files there "
                                "(other files are kept)")
@@ -342,13 +354,48 @@ def _put_back(root: Path, aside: Path) -> None:
 
 # --- writing ---------------------------------------------------------------------------
 
+_LOCK_TRIES = 40  # x 50 ms: a reader's probe holds the lock for a moment (see writer_active)
+
+
+def hold_run_folder(root: Path) -> int | None:
+    """Take the run folder's writer lock (None where the file system has no folder locks);
+    ConfigError while another training holds it."""
+    import time
+
+    for _ in range(_LOCK_TRIES):
+        try:
+            fd = lock_folder(root)
+        except OSError as exc:
+            raise ConfigError(f"the run folder cannot be opened ({exc.strerror or exc})", path=root,
+                              where="output_dir") from None
+        if fd != -1:
+            return fd
+        time.sleep(0.05)
+    raise ConfigError("another training is writing this run folder now", path=root, where="output_dir",
+                      expected="another folder, or wait until that run has ended")
+
+
+def writer_active(root: Path) -> bool | None:
+    """Whether a process holds ``root``'s writer lock now: True, False, or None where it
+    cannot be told (no folder locks here, or the folder cannot be opened). The probe takes a
+    shared lock for a moment, so two readers never see each other as writers."""
+    try:
+        fd = lock_folder(root, shared=True)
+    except OSError:
+        return None
+    if fd is None:
+        return None
+    unlock_folder(fd)
+    return fd == -1
+
 
 class RunFolder:
     """Writes one run's files. Only the main process of a multi-process run makes one."""
 
-    def __init__(self, root: str | Path, *, append: bool = False) -> None:
+    def __init__(self, root: str | Path, *, append: bool = False, lock: int | None = None) -> None:
         self.root = Path(root)
         self.root.mkdir(parents=True, exist_ok=True)
+        self._lock = lock if lock is not None else hold_run_folder(self.root)
         self.checkpoints = self.root / CHECKPOINTS
         self.best = self.checkpoints / "best"
         self.last = self.checkpoints / "last"
@@ -368,27 +415,36 @@ class RunFolder:
         assert config.output_dir
         check_output_dir(config)
         root = Path(config.output_dir).expanduser()
-        aside = _set_aside_own_files(root) if config.overwrite and not config.resume_from and root.is_dir() else None
+        root.mkdir(parents=True, exist_ok=True)
+        lock = hold_run_folder(root)  # before anything in the folder moves
+        aside = None
         try:
-            folder = cls(root, append=bool(config.resume_from))
+            aside = _set_aside_own_files(root) if config.overwrite and not config.resume_from else None
+            folder = cls(root, append=bool(config.resume_from), lock=lock)
             folder.replaced = aside
             folder.save_config(config)
         except BaseException:
             if aside is not None:
                 _put_back(root, aside)
+            unlock_folder(lock)
             raise
         return folder
 
     def settle(self, failed: bool) -> None:
-        """At the end of an ``overwrite`` run: a failed run's files are removed and the earlier
-        run's put back; otherwise the earlier run's files are deleted."""
+        """At the end of a run, after :meth:`close`: for an ``overwrite`` run, a failed run's
+        files are removed and the earlier run's put back, otherwise the earlier run's files are
+        deleted; then the folder's lock is let go."""
         aside, self.replaced = self.replaced, None
-        if aside is None:
-            return
-        if failed:
-            _put_back(self.root, aside)
-        else:
-            shutil.rmtree(aside, onerror=lambda _f, path, exc: log.warning("could not remove %s: %s", path, exc[1]))
+        try:
+            if aside is None:
+                return
+            if failed:
+                _put_back(self.root, aside)
+            else:
+                shutil.rmtree(aside, onerror=lambda _f, path, exc: log.warning("could not remove %s: %s", path, exc[1]))
+        finally:
+            lock, self._lock = self._lock, None
+            unlock_folder(lock)
 
     def save_config(self, config: TrainConfig) -> None:
         """config.toml re-runs from anywhere: data paths absolute, the output folder this one
@@ -429,14 +485,14 @@ class RunFolder:
         """checkpoints/last when it is complete on disk (what a resume would start from)."""
         from bertstudio.train import checkpoint as ckpt
 
-        found = ckpt.find_checkpoint(self.last)  # (it also finds the copy a crash mid-swap leaves)
+        found = find_checkpoint(self.last)  # (it also finds the copy a crash mid-swap leaves)
         return self.last if found is not None and (found / ckpt.OPTIMIZER).is_file() else None
 
     def best_on_disk(self) -> tuple[Path, int] | None:
         """(checkpoints/best, its step) when a complete best checkpoint is on disk."""
         from bertstudio.train import checkpoint as ckpt
 
-        found = ckpt.find_checkpoint(self.best)
+        found = find_checkpoint(self.best)
         if found is None:
             return None
         try:
@@ -591,7 +647,7 @@ class RunInfo:
     folder: Path
     config: TrainConfig | None = None  # None: no readable config.toml
     metrics: dict[str, float] = field(default_factory=dict)
-    status: str = "unknown"  # finished | cancelled | failed | running | damaged | unknown
+    status: str = "unknown"  # finished | cancelled | failed | running | interrupted | damaged | unknown
     message: str = ""  # how it ended, or for a damaged run what is wrong (file, place, problem)
     started_at: float = 0.0
     steps: int = 0  # training steps taken, when the run has ended
@@ -638,14 +694,20 @@ def read_run(folder: str | os.PathLike[str]) -> RunInfo:
         info.metrics = {k: float(v) for k, v in (read_json(folder / METRICS) or {}).items() if _is_number(v)}
     except DataError as exc:
         problems.append(exc)
+    writing = writer_active(folder)  # asked before the history is read: a run that ends meanwhile shows its end
     history = read_history(folder)
-    ended = [e for e in history if isinstance(e, RunFinished)]
+    starts = [n for n, e in enumerate(history) if isinstance(e, RunStarted)]
+    latest = history[starts[-1]:] if starts else history  # a resumed run's history holds the cancelled start's end too
+    ended = [e for e in latest if isinstance(e, RunFinished)]
     if ended:
         info.status, info.message = ended[-1].status, ended[-1].message
         info.steps, info.best_step = ended[-1].step, ended[-1].best_step
         info.metrics = info.metrics or {k: float(v) for k, v in ended[-1].metrics.items() if _is_number(v)}
     elif history:
-        info.status = "running"
+        if writing is False and starts and history[starts[-1]].host == socket.gethostname():
+            info.status, info.message = "interrupted", interrupted_message(folder)
+        else:  # still training, or trained elsewhere (a synced folder): nobody here can tell
+            info.status = "running"
     elif info.metrics:
         info.status = "finished"
     if problems:
@@ -656,6 +718,32 @@ def read_run(folder: str | os.PathLike[str]) -> RunInfo:
 
 def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def interrupted_message(folder: Path) -> str:
+    """What a reader says of a run whose process ended without finishing it."""
+    resume = resume_command(folder)
+    return "the training stopped without finishing (its process was closed or crashed)" + (
+        f"; continue it with: {resume}" if resume else "")
+
+
+def resume_command(root: Path) -> str | None:
+    """The command that continues the run in ``root`` from checkpoints/last, when there is one."""
+    last = root / CHECKPOINTS / "last"
+    if find_checkpoint(last) is None:
+        return None
+    return f"bertstudio train --config {shlex.quote(str(root / CONFIG))} --resume {shlex.quote(str(last))}"
+
+
+def find_checkpoint(folder: str | Path) -> Path | None:
+    """The complete checkpoint at ``folder`` (or its ``.old`` twin left by a crash mid-swap)."""
+    folder = Path(folder)
+    if (folder / STATE).is_file():
+        return folder
+    for cand in sorted(folder.parent.glob(f".{folder.name}.*.old")):
+        if (cand / STATE).is_file():
+            return cand
+    return None
 
 
 def read_history(folder: str | os.PathLike[str]) -> list[Event]:

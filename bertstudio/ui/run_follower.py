@@ -5,21 +5,24 @@ A run started elsewhere (the CLI, a GPU server with a synced folder) writes
 with a QFileSystemWatcher (plus a slow QTimer, since watchers miss changes on
 network drives and some editors replace files), reads only the bytes after
 the last complete line it saw, and emits the same event objects and signals the
-training worker does, so the same monitor shows it. Reading the run folder
-itself is :mod:`bertstudio.train.rundir`'s.
+training worker does, so the same monitor shows it. A run trained on this machine
+whose process is gone (killed, crashed: its history has no end and nobody holds
+the run folder's lock) ends as "interrupted" instead of being followed for ever.
+Reading the run folder itself is :mod:`bertstudio.train.rundir`'s.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import socket
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 
 from bertstudio.train.events import Evaluated, RunFinished, RunStarted, StepLogged
-from bertstudio.train.rundir import HISTORY, parse_history
+from bertstudio.train.rundir import HISTORY, interrupted_message, parse_history, writer_active
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +42,9 @@ class RunFollower(QObject):
         self._offset = 0
         self._partial = b""
         self.events_read = 0
+        self._local = False  # the run trains on this machine, so its lock tells whether it still lives
+        self._open = False  # started and not ended
+        self._step = 0
         self._watcher = QFileSystemWatcher(self)
         self._watcher.fileChanged.connect(self._on_changed)
         self._watcher.directoryChanged.connect(self._on_changed)
@@ -72,7 +78,16 @@ class RunFollower(QObject):
         self.poll()
 
     def poll(self) -> None:
-        """Read the complete lines appended since the last call and emit their events."""
+        """Read the complete lines appended since the last call and emit their events; end a
+        local run whose process is gone."""
+        self._read()
+        if self._open and self._local and writer_active(self.folder) is False:
+            self._read()  # a run that ended writes its last line before it lets go of the lock
+            if self._open:
+                self._open = False
+                self.ended.emit(RunFinished("interrupted", self._step, message=interrupted_message(self.folder)))
+
+    def _read(self) -> None:
         try:
             size = self.path.stat().st_size
         except OSError:
@@ -103,7 +118,12 @@ class RunFollower(QObject):
             self.events_read += 1
             if isinstance(ev, StepLogged):
                 steps.append(ev)
+                self._step = ev.step
                 continue
+            if isinstance(ev, RunStarted):
+                self._local, self._open = ev.host == socket.gethostname(), True
+            elif isinstance(ev, RunFinished):
+                self._open = False
             if steps:  # keep the order: steps before the eval that follows them
                 self.step_logged.emit(steps)
                 steps = []

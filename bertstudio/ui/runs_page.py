@@ -124,7 +124,8 @@ class RunsModel(QAbstractTableModel):
             return info.name
         if key == "status":
             return {"finished": self.tr("finished"), "cancelled": self.tr("cancelled"), "failed": self.tr("failed"),
-                    "running": self.tr("running"), "damaged": self.tr("damaged"),  # the tooltip says which file and why
+                    "running": self.tr("running"), "interrupted": self.tr("interrupted"),  # the tooltip says how to go on
+                    "damaged": self.tr("damaged"),  # the tooltip says which file and why
                     "unknown": self.tr("unknown")}.get(info.status, info.status)
         if key == "task":
             return info.glue_task or (kind_name(info.kind) if info.kind else "")

@@ -214,7 +214,8 @@ class TrainingMonitor(QWidget):
             self.progress.setValue(self.last_step.step)
         if ev.status == "finished":
             self.progress.setValue(self.progress.maximum())
-        names = {"finished": self.tr("finished"), "cancelled": self.tr("cancelled"), "failed": self.tr("failed")}
+        names = {"finished": self.tr("finished"), "cancelled": self.tr("cancelled"), "failed": self.tr("failed"),
+                 "interrupted": self.tr("interrupted")}
         status = names.get(ev.status, ev.status)
         if self.progress.maximum() == 0:  # ended in a phase without a count (a failed load)
             self.progress.setRange(0, 1)

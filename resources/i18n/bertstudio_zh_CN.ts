@@ -898,42 +898,42 @@
         <location filename="../../bertstudio/ui/export_dialog.py" line="34"/>
         <location filename="../../bertstudio/ui/export_dialog.py" line="84"/>
         <location filename="../../bertstudio/ui/export_dialog.py" line="107"/>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="117"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="116"/>
         <source>Export data</source>
         <translation>导出数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="44"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="46"/>
         <source>from the file name</source>
         <translation>根据文件名</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="49"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="51"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="59"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="61"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="63"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="65"/>
         <source>Split:</source>
         <translation>数据划分:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="64"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="66"/>
         <source>Format:</source>
         <translation>格式:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="65"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="67"/>
         <source>File:</source>
         <translation>文件:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="70"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="72"/>
         <location filename="../../bertstudio/ui/export_dialog.py" line="95"/>
         <source>This project holds no rows to export yet.</source>
         <translation>此项目还没有可导出的行。</translation>
@@ -944,7 +944,7 @@
         <translation>第 %1 列</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="80"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="79"/>
         <source>%1 of its %2 columns</source>
         <translation>其 %2 列中的 %1 列</translation>
     </message>
@@ -959,7 +959,7 @@
         <translation>{path} 中有本次导出不会写出的列：{lost}。项目只保留其任务读取的列，所以导出只写 {written}，替换该文件会丢失其他列。仍要替换吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="117"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="116"/>
         <source>{path} already exists. Replace it?</source>
         <translation>{path} 已存在。要替换它吗？</translation>
     </message>
@@ -1315,228 +1315,228 @@
     <name>ImportDialog</name>
     <message>
         <location filename="../../bertstudio/ui/import_dialog.py" line="83"/>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="240"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="241"/>
         <source>Import data</source>
         <translation>导入数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="103"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="104"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="112"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="113"/>
         <source>detect</source>
         <translation>自动识别</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="118"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="119"/>
         <source>First row holds the column names</source>
         <translation>第一行是列名</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="124"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="125"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="135"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="136"/>
         <source>File:</source>
         <translation>文件:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="136"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="137"/>
         <source>Format:</source>
         <translation>格式:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="138"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="139"/>
         <source>GLUE preset:</source>
         <translation>GLUE 预设:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="139"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="140"/>
         <source>Into split:</source>
         <translation>加入数据划分:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="145"/>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="375"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="146"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="377"/>
         <source>Columns (what each column of the file holds)</source>
         <translation>列(文件每一列的内容)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="150"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="151"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="150"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="151"/>
         <source>Second text</source>
         <translation>第二段文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="150"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="151"/>
         <source>Label / score</source>
         <translation>标签 / 分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="151"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="152"/>
         <source>Tokens</source>
         <translation>词元</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="151"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="152"/>
         <source>Tags</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="151"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="152"/>
         <source>Context</source>
         <translation>上下文</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="152"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="153"/>
         <source>Question</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="152"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="153"/>
         <source>Answers</source>
         <translation>答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="152"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="153"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="152"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="153"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="187"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="188"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="194"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="195"/>
         <source>First rows:</source>
         <translation>前几行:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="241"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="242"/>
         <source>Data files (*.tsv *.csv *.txt *.jsonl *.json *.conll *.conllu *.iob *.bio);;All files (*)</source>
         <translation>数据文件 (*.tsv *.csv *.txt *.jsonl *.json *.conll *.conllu *.iob *.bio);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="303"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="305"/>
         <source>— choose —</source>
         <translation>— 请选择 —</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="323"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="325"/>
         <source>Format: %1 · this file looks like %2 data</source>
         <translation>格式:%1 · 此文件看起来是“%2”数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="327"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="329"/>
         <source>choose the file column for: %1</source>
         <translation>请为以下内容选择文件列：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="333"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="335"/>
         <source>This file holds %1 examples but the project is a %2 project.</source>
         <translation>此文件包含“%1”样例，但项目是“%2”项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="356"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="358"/>
         <source>column %1</source>
         <translation>第 %1 列</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="360"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="362"/>
         <source>Not imported: %1. The project keeps only the columns above; exporting over this file later writes only those.</source>
         <translation>不导入：%1。项目只保留上面这些列；以后导出覆盖此文件时也只写这些列。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="374"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="376"/>
         <source>Columns (set by the format or preset)</source>
         <translation>列(由格式或预设决定)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="381"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="383"/>
         <source>The file cannot be read: %1</source>
         <translation>无法读取此文件：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="383"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="385"/>
         <source>Save it as UTF-8 (in Excel: Save As, CSV UTF-8; in Notepad: Save As, Encoding UTF-8) and import it again.</source>
         <translation>请将其另存为 UTF-8 编码（Excel：另存为“CSV UTF-8”；记事本：另存为时编码选 UTF-8），然后重新导入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="434"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="436"/>
         <source>Choose the file column for: %1</source>
         <translation>请选择对应的文件列:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="457"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="459"/>
         <source>Reading the file…</source>
         <translation>正在读取文件…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="493"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="495"/>
         <source>The file&apos;s labels differ from the project&apos;s: choose what each becomes, then Import.</source>
         <translation>文件中的标签与项目的不同:请为每个标签选择对应的项目标签，然后点击“导入”。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="516"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="518"/>
         <source>The file&apos;s labels differ from the project&apos;s: choose what %1 become(s), then Import.</source>
         <translation>文件的标签与项目的不同：请选择 %1 对应什么，然后导入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="518"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="520"/>
         <source>Every label of the file has a place: Import when ready.</source>
         <translation>文件的每个标签都已有对应：准备好后即可导入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="534"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="536"/>
         <source>Choose what these labels become: %1</source>
         <translation>请为这些标签选择对应的项目标签:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="551"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="553"/>
         <source>Every row of the file is already in %1: nothing to import.</source>
         <translation>文件的每一行都已在 %1 中：没有可导入的内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="571"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="573"/>
         <source>Rows already in the project</source>
         <translation>项目中已有的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="572"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="574"/>
         <source>%1 of the file&apos;s %2 rows repeat examples already in %3.</source>
         <translation>文件的 %2 行中有 %1 行与 %3 中已有的样本重复。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="576"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="578"/>
         <source>Skipping them keeps the project&apos;s rows and labels as they are; importing all adds the copies as new rows.</source>
         <translation>跳过它们会保持项目的行和标签不变；全部导入会把这些副本作为新行加入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="579"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="581"/>
         <source>%1 of them carry another label than the project&apos;s copy. </source>
         <translation>其中 %1 行的标签与项目中的副本不同。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="582"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="584"/>
         <source>Skip the repeats</source>
         <translation>跳过重复行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="584"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="586"/>
         <source>Import all</source>
         <translation>全部导入</translation>
     </message>
@@ -1704,47 +1704,47 @@
         <translation>标签集</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="50"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="52"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="51"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="53"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="52"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="54"/>
         <source>Colour…</source>
         <translation>颜色…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="53"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="55"/>
         <source>Remove</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="62"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="64"/>
         <source>Order = key order (1-9) and label ids of the model.</source>
         <translation>顺序 = 按键顺序(1-9)，也是模型中的标签编号。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="104"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="106"/>
         <source>Add label</source>
         <translation>添加标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="104"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="106"/>
         <source>Name of the new label:</source>
         <translation>新标签的名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="112"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="114"/>
         <source>Rename label</source>
         <translation>重命名标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="112"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="114"/>
         <source>New name:</source>
         <translation>新名称:</translation>
     </message>
@@ -2079,145 +2079,145 @@
 <context>
     <name>NewProjectDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="40"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="41"/>
         <source>Single sentence classification</source>
         <translation>单句分类</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="41"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="42"/>
         <source>Sentence pair classification</source>
         <translation>句对分类</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="42"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="43"/>
         <source>Sentence pair regression (score)</source>
         <translation>句对回归(打分)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="43"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="44"/>
         <source>Token tagging (entities, POS)</source>
         <translation>词元标注(实体、词性)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="44"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="45"/>
         <source>Extractive question answering</source>
         <translation>抽取式问答</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="76"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="77"/>
         <source>New project</source>
         <translation>新建项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="82"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="83"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="94"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="95"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="102"/>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="162"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="103"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="163"/>
         <source>e.g. negative, positive</source>
         <translation>例如 negative, positive</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="103"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="104"/>
         <source>Entity spans (BIO tags: O, B-X, I-X)</source>
         <translation>实体片段(BIO 标记:O、B-X、I-X)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="114"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="115"/>
         <source>Create</source>
         <translation>创建</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="118"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="119"/>
         <source>Name:</source>
         <translation>名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="119"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="120"/>
         <source>Folder:</source>
         <translation>文件夹:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="120"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="121"/>
         <source>From a GLUE preset:</source>
         <translation>使用 GLUE 预设:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="121"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="122"/>
         <source>Task:</source>
         <translation>任务:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="122"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="123"/>
         <source>Labels:</source>
         <translation>标签:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="144"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="145"/>
         <source>%1 is imported once the project is made; labels found in it can be added then.</source>
         <translation>项目创建后即导入 %1；文件中的标签届时可以加入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="162"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="163"/>
         <source>entity types, e.g. PER, LOC, ORG</source>
         <translation>实体类型，例如 PER, LOC, ORG</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="177"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="178"/>
         <source>Folder for the new project</source>
         <translation>新项目的文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="189"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="190"/>
         <source>Give the project a name and a folder.</source>
         <translation>请为项目指定名称和文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="202"/>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="215"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="203"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="216"/>
         <source>Cannot create the project in {folder}: {reason}</source>
         <translation>无法在 {folder} 中创建项目:{reason}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="228"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="229"/>
         <source>{path} is a file, not a folder: choose a folder for the project.</source>
         <translation>{path} 是文件而不是文件夹:请为项目选择一个文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="229"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="230"/>
         <source>{path} is a file, so no folder can be made inside it: choose another place.</source>
         <translation>{path} 是文件，无法在其中创建文件夹:请选择其他位置。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="234"/>
         <location filename="../../bertstudio/ui/new_project_dialog.py" line="235"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="236"/>
         <source>no permission to write there</source>
         <translation>没有在此处写入的权限</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="236"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="237"/>
         <source>the disk is read-only</source>
         <translation>磁盘是只读的</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="237"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="238"/>
         <source>the disk is full</source>
         <translation>磁盘已满</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="238"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="239"/>
         <source>a part of the path is a file, not a folder</source>
         <translation>路径中的某一部分是文件而不是文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="239"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="240"/>
         <source>the path is too long</source>
         <translation>路径太长</translation>
     </message>
@@ -3162,31 +3162,36 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/runs_page.py" line="127"/>
+        <source>interrupted</source>
+        <translation>已中断</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/runs_page.py" line="128"/>
         <source>damaged</source>
         <translation>已损坏</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="128"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="129"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="150"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="151"/>
         <source>top %1 layers</source>
         <translation>顶部 %1 层</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="151"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="152"/>
         <source>full</source>
         <translation>全部微调</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="151"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="152"/>
         <source>frozen</source>
         <translation>冻结编码器</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="151"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="152"/>
         <source>LoRA</source>
         <translation>LoRA</translation>
     </message>
@@ -3194,73 +3199,73 @@
 <context>
     <name>RunsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="173"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="174"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="175"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="176"/>
         <source>Open run folder…</source>
         <translation>打开运行文件夹…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="177"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="178"/>
         <source>Follow selected run live</source>
         <translation>实时跟踪所选运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="179"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="180"/>
         <source>Compare</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="180"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="181"/>
         <source>Select two runs to compare their curves, settings and predictions</source>
         <translation>选择两次运行，比较它们的曲线、设置和预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="182"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="183"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="183"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="184"/>
         <source>Give the selected run of this project a name of your own</source>
         <translation>为本项目中选中的运行起一个自己的名字</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="232"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="233"/>
         <source>Select a run to see its curves; double-click it to open its results.</source>
         <translation>选择一个运行以查看其曲线；双击可打开其结果。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="234"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="235"/>
         <source>No runs yet: start one on the Train page, and it appears here as it trains.</source>
         <translation>还没有运行：在“训练”页开始一个，训练时它会出现在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="235"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="236"/>
         <source>No project open: open or create one to see its runs, or open a run folder.</source>
         <translation>没有打开的项目：打开或新建一个项目以查看其运行，或打开一个运行文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="257"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="262"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="258"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="263"/>
         <source>Rename run</source>
         <translation>重命名运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="257"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="258"/>
         <source>New name:</source>
         <translation>新名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="284"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="285"/>
         <source>Open a run folder (with history.jsonl)</source>
         <translation>打开运行文件夹(含 history.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="310"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="311"/>
         <source>Following {folder}</source>
         <translation>正在跟踪 {folder}</translation>
     </message>
@@ -4129,7 +4134,12 @@
         <translation>在冻结的编码器上拟合分类头：第 %v / %m 批…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="223"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="218"/>
+        <source>interrupted</source>
+        <translation>已中断</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="224"/>
         <source>step %v / %m</source>
         <translation>第 %v / %m 步</translation>
     </message>
@@ -4159,7 +4169,7 @@
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="224"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="225"/>
         <source>Run {status}.</source>
         <translation>运行{status}。</translation>
     </message>

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import shlex
 import subprocess
 import sys
 import threading
@@ -204,11 +205,12 @@ def test_an_unfinished_run_suggests_resuming_it_and_the_suggestion_works(tiny, t
     data.write_text("text\tlabel\n" + "".join(f"{r['text']}\t{r['label']}\n" for r in sentiment(32).dataset.to_list()),
                     encoding="utf-8")
     _cut_run(tiny, tmp_path / "run", train_file=str(data))
-    with pytest.raises(ConfigError, match=r"unfinished run \(continue it with --config .*config.toml --resume "
-                                          r".*checkpoints/last\)") as info:
+    with pytest.raises(ConfigError, match=r"unfinished run \(continue it with: bertstudio train --config .*config.toml "
+                                          r"--resume .*checkpoints/last\)") as info:
         check_output_dir(TrainConfig(model=tiny, output_dir=str(tmp_path / "run")))
-    hint = str(info.value).split("continue it with ")[1].split(")")[0].split()
-    code, _, err = cli(["--quiet", "train", *hint], capsys)
+    hint = shlex.split(str(info.value).split("continue it with: ")[1].split(")")[0])
+    assert hint[:2] == ["bertstudio", "train"]
+    code, _, err = cli(["--quiet", *hint[1:]], capsys)
     assert code == 0, err
     last = json.loads((tmp_path / "run" / "history.jsonl").read_text().splitlines()[-1])
     assert (last["kind"], last["status"], last["step"]) == ("finished", "finished", 4)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import socket
 
 import pytest
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, Qt
 
 from bertstudio.data.project import Project
+from bertstudio.data.project_lock import lock_folder, unlock_folder
 from bertstudio.train.config import TrainConfig
 from bertstudio.train.events import Evaluated, RunFinished, RunStarted, StepLogged, event_to_dict
 from bertstudio.train.rundir import read_run
@@ -152,3 +154,30 @@ def test_picking_a_run_shows_its_curves_and_the_empty_page_says_what_to_do(qtbot
     page.refresh()
     assert page.follower is None and page.model.rowCount() == 0
     assert "No project open" in page.follow_label.text()
+
+
+def test_a_local_run_whose_process_died_ends_as_interrupted_instead_of_being_followed_for_ever(qtbot, session):
+    """A run killed mid-training stayed "running" on the Runs page, its curves followed without end
+    and the run could not be renamed. While its writer holds the folder's lock it is running."""
+    run = session.project.new_run_dir("killed")
+    (run / "history.jsonl").write_text(
+        _line(RunStarted(20, 64, 16, 2, 32, 100, 1000, "cpu", "fp32", host=socket.gethostname())) + _line(_step(3, 0.6)))
+    held = lock_folder(run)  # the training's process, still alive
+    try:
+        page = RunsPage(session)
+        qtbot.addWidget(page)
+        m = page.model
+        assert m.index(0, 1).data() == "running" and not page._renamable(m.runs[0])
+        page.follower = None
+        page.table.selectRow(0)
+        qtbot.waitUntil(lambda: page.follower is not None and page.follower.events_read == 2, timeout=5000)
+        qtbot.wait(300)
+        assert page.follower.is_following() and m.index(0, 1).data() == "running"
+    finally:
+        unlock_folder(held)  # the process is gone
+    page.follower._timer.setInterval(50)
+    qtbot.waitUntil(lambda: m.index(0, 1).data() == "interrupted", timeout=5000)
+    assert "stopped without finishing" in m.index(0, 1).data(Qt.ItemDataRole.ToolTipRole)
+    assert page._renamable(m.runs[0])
+    assert "interrupted" in page.monitor.progress.format()
+    page.stop_following()
