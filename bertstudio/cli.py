@@ -15,6 +15,7 @@ import json
 import logging
 import os
 import re
+import shlex
 import signal
 import sys
 import threading
@@ -410,11 +411,14 @@ def _scored_line(examples: Any) -> str:
 
 def _evaluation_folder(args: argparse.Namespace) -> Path:
     """``--out`` for evaluate: files of the same names there are replaced only with --overwrite."""
-    from bertstudio.train.rundir import METRICS, PREDICTIONS
+    from bertstudio.train.rundir import METRICS, PREDICTIONS, writer_active
 
     from bertstudio.data.atomic import check_folder_path
 
     folder = check_folder_path(args.output_dir, where="--out")  # before the evaluation, not after it; a file is refused
+    if folder.is_dir() and writer_active(folder):  # the training would replace the evaluation's files at its end
+        raise ConfigError("a training is writing this folder now", path=folder, where="--out",
+                          expected="another folder, or wait until that run has ended")
     model = Path(args.model).expanduser()
     if _is_onnx(model):  # an export's folder goes up whole too
         model = model.parent
@@ -488,19 +492,15 @@ def cmd_predict(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_glue(args: argparse.Namespace, out: TextIO) -> int:
+    from bertstudio.data.atomic import check_folder_path
     from bertstudio.data.glue import get_preset
-    from bertstudio.metrics.scoreboard import glue_score
-    from bertstudio.data.atomic import atomic_write_text
+    from bertstudio.data.project_lock import unlock_folder
     from bertstudio.train.config import TrainConfig
     from bertstudio.train.config_flags import given_settings
-    from bertstudio.train.engine import train
-
-    from bertstudio.data.atomic import check_folder_path
+    from bertstudio.train.rundir import hold_run_folder
 
     data_dir = Path(args.data_dir)
     root = check_folder_path(args.output_dir, where="--out")  # a file, a dangling link...: before any task trains
-    results: dict[str, dict[str, float]] = {}
-    notes, failed, code = [], [], EXIT_OK
     settings = {k: v for k, v in given_settings(args).items() if k not in ("data_dir", "output_dir")}
     presets = [get_preset(t.strip()) for t in args.tasks.split(",") if t.strip()]
     if not presets:  # --tasks "" ran nothing, then blamed the data folder
@@ -508,10 +508,28 @@ def cmd_glue(args: argparse.Namespace, out: TextIO) -> int:
     configs = [TrainConfig(task=preset.kind, glue_task=preset.name, data_dir=str(data_dir / preset.name),
                            output_dir=str(root / preset.name), **settings) for preset in presets]  # every setting checked first
     _check_glue_places(data_dir, root, presets, overwrite=bool(settings.get("overwrite")))
-    from bertstudio.train.rundir import check_output_dir
+    made = not root.exists()
+    root.mkdir(parents=True, exist_ok=True)
+    try:  # a second glue into this --out would mix its tasks in and replace the scoreboard
+        lock = hold_run_folder(root)
+        try:
+            return _glue_tasks(args, out, root, data_dir, presets, configs)
+        finally:
+            unlock_folder(lock)
+    finally:
+        if made and not any(root.iterdir()):  # refused before any task ran: no empty folder left behind
+            root.rmdir()
 
+
+def _glue_tasks(args: argparse.Namespace, out: TextIO, root: Path, data_dir: Path, presets: list, configs: list) -> int:
+    from bertstudio.data.atomic import atomic_write_text
+    from bertstudio.metrics.scoreboard import glue_score
+    from bertstudio.train.engine import train
+    from bertstudio.train.rundir import check_output_dir
     from bertstudio.train.sources import load_sets
 
+    results: dict[str, dict[str, float]] = {}
+    notes, failed, code = [], [], EXIT_OK
     sets = {}
     ready = [(p, c) for p, c in zip(presets, configs) if (data_dir / p.name / "train.tsv").is_file()]
     for _, config in ready:  # every task's run folder before the first task trains
@@ -533,7 +551,6 @@ def cmd_glue(args: argparse.Namespace, out: TextIO) -> int:
         code = max(code, _exit_code(result))  # 130 (interrupted) > 2 (bad input) > 1 (failed)
     out.write(glue_score(results, convention=args.convention).format_table() + "\n" + "".join(n + "\n" for n in notes))
     if results:  # an empty scoreboard would only block the next try (see _check_glue_places)
-        root.mkdir(parents=True, exist_ok=True)
         atomic_write_text(root / "scoreboard.json", json.dumps(results, indent=2, sort_keys=True))
     for line in failed:  # the reason on stderr too, one line per task (it was only under the scoreboard)
         sys.stderr.write(f"bertstudio: {_printable(line)}{_details()}\n")
@@ -584,7 +601,7 @@ def cmd_export_run(args: argparse.Namespace, out: TextIO) -> int:
             exc.path = str(args.config)
         raise
     out.write(f"exported to {folder}\n" + "".join(f"  {b.split}: {b.source} -> {b.file} ({b.rows} rows, {b.format})\n" for b in bundled)
-              + f"start it with: cd {folder} && bertstudio train --config run.toml\n")
+              + f"start it with: cd {shlex.quote(str(folder))} && bertstudio train --config run.toml\n")
     return EXIT_OK
 
 

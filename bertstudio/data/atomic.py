@@ -15,6 +15,7 @@ and cut back when it fails (:func:`append_durably`).
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
 import shutil
@@ -207,9 +208,17 @@ def create_folder(folder: str | os.PathLike[str], fill: Callable[[Path], None]) 
     tmp.mkdir(parents=True)
     try:
         fill(tmp)
-        if folder.exists():
-            folder.rmdir()
-        os.replace(tmp, folder)
+        try:
+            if folder.exists():
+                folder.rmdir()
+            os.replace(tmp, folder)
+        except OSError as exc:
+            if exc.errno not in (errno.ENOTEMPTY, errno.EEXIST):
+                raise
+            from bertstudio.errors import DataError
+
+            raise DataError("something was written into the folder while it was being filled, so nothing was replaced",
+                            path=folder, expected="another folder") from None
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise

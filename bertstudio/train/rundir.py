@@ -93,15 +93,25 @@ def rename_run(folder: str | Path, name: str) -> Path:
     target = folder.with_name(name)
     if target == folder:
         return folder
+    try:  # a training writing the run would go on writing under the old name (see hold_run_folder)
+        lock = lock_folder(folder)
+    except OSError as exc:
+        raise ConfigError(f"the run folder cannot be opened ({exc.strerror or exc})", path=folder, where="run name") from None
+    if lock == -1:
+        raise ConfigError("a training is writing this run now", path=folder, where="run name",
+                          expected="the run renamed once it has ended")
     try:
-        target.mkdir()  # claims the name: a folder made meanwhile is never replaced
-    except FileExistsError:
-        raise ConfigError("a run of that name exists", path=target, where="run name", expected="another name") from None
-    try:
-        os.replace(folder, target)  # onto the empty folder just made: one rename, nothing copied
-    except OSError:
-        target.rmdir()
-        raise
+        try:
+            target.mkdir()  # claims the name: a folder made meanwhile is never replaced
+        except FileExistsError:
+            raise ConfigError("a run of that name exists", path=target, where="run name", expected="another name") from None
+        try:
+            os.replace(folder, target)  # onto the empty folder just made: one rename, nothing copied
+        except OSError:
+            target.rmdir()
+            raise
+    finally:
+        unlock_folder(lock)
     return target
 
 
@@ -530,11 +540,16 @@ def prediction_rows(examples: Any, predictions: list[dict[str, Any]]) -> list[di
 
 
 def write_results(folder: str | Path, metrics: dict[str, float], predictions: list[dict[str, Any]]) -> None:
-    """metrics.json and predictions.jsonl of an evaluation (``bertstudio evaluate --out``)."""
+    """metrics.json and predictions.jsonl of an evaluation (``bertstudio evaluate --out``),
+    never into a run folder a training is writing (it would replace them at its end)."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(folder / METRICS, json.dumps(metrics, indent=2, sort_keys=True))
-    atomic_write_text(folder / PREDICTIONS, jsonl(predictions))
+    lock = hold_run_folder(folder)
+    try:
+        atomic_write_text(folder / METRICS, json.dumps(metrics, indent=2, sort_keys=True))
+        atomic_write_text(folder / PREDICTIONS, jsonl(predictions))
+    finally:
+        unlock_folder(lock)
 
 
 # --- reading run files: whatever the bytes, the project's DataError naming file and line -----

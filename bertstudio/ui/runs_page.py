@@ -264,9 +264,9 @@ class RunsPage(QWidget):
 
     def rename(self, folder: Path, name: str) -> Path:
         """Rename one of the project's runs; the pages showing runs refresh."""
+        target = rename_run(folder, name)  # refused (a training writing it, a name taken): the curves stay
         if self.follower is not None and Path(self.follower.folder) == Path(folder):
             self.stop_following()
-        target = rename_run(folder, name)
         self.refresh()
         self.session.notify_runs_changed()
         return target

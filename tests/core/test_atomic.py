@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from bertstudio.data import atomic
+from bertstudio.errors import DataError
 
 
 def _leftovers(parent: Path, name: str) -> list[str]:
@@ -42,8 +43,8 @@ def test_create_folder_never_replaces_a_file_that_appeared_in_the_target(tmp_pat
         (tmp / "model.onnx").write_bytes(b"weights")
         (target / "notes.txt").write_text("keep me")  # the user saved something there meanwhile
 
-    with pytest.raises(OSError):
-        atomic.create_folder(target, fill)
+    with pytest.raises(DataError, match="something was written into the folder while it was being filled"):
+        atomic.create_folder(target, fill)  # one line, not "internal error: OSError: [Errno 39] Directory not empty"
     assert [p.name for p in target.iterdir()] == ["notes.txt"] and (target / "notes.txt").read_text() == "keep me"
     assert _leftovers(tmp_path, "out") == []
 

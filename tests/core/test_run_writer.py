@@ -136,3 +136,98 @@ def test_a_second_writer_is_refused_by_the_lock_itself(tmp_path, monkeypatch):
         folder.close()
         folder.settle(failed=False)
     assert writer_active(run) is False
+
+
+class _Held:
+    """Another training's hold on a folder: a descriptor of this process conflicts like another process."""
+
+    def __init__(self, folder: Path) -> None:
+        self.fd = lock_folder(folder)
+        assert self.fd is not None and self.fd >= 0
+
+    def __enter__(self) -> "_Held":
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        unlock_folder(self.fd)
+
+
+def _cli(argv, capsys) -> tuple[int, str, str]:
+    out = io.StringIO()
+    code = main(argv, out=out)
+    return code, out.getvalue(), capsys.readouterr().err
+
+
+def test_a_run_being_written_is_not_renamed(tmp_path):
+    """Renamed from the Runs page while a resume wrote it, a run split into two half-folders."""
+    from bertstudio.train.rundir import rename_run
+
+    run = tmp_path / "runs" / "foo"
+    run.mkdir(parents=True)
+    (run / "history.jsonl").write_text(_started(socket.gethostname()))
+    with _Held(run):
+        with pytest.raises(ConfigError, match="a training is writing this run now"):
+            rename_run(run, "bar")
+        assert run.is_dir() and not (tmp_path / "runs" / "bar").exists()
+    assert rename_run(run, "bar") == tmp_path / "runs" / "bar" and not run.exists()
+
+
+def test_evaluate_never_writes_into_a_run_a_training_is_writing(tiny, tmp_path, capsys, monkeypatch):
+    """evaluate --out RUN wrote its metrics and predictions into a live run, whose end then replaced them."""
+    import bertstudio.train.rundir as rundir
+    from bertstudio.train.rundir import write_results
+
+    monkeypatch.setattr(rundir, "_LOCK_TRIES", 2)
+    data = tmp_path / "eval.tsv"
+    data.write_text("sentence\tlabel\n" + "".join(f"good fun {i}\tpos\nbad boring {i}\tneg\n" for i in range(4)),
+                    encoding="utf-8")
+    model = tmp_path / "model-run"
+    assert train(TrainConfig(model=tiny, output_dir=str(model), epochs=1, batch_size=8, device="cpu", precision="fp32",
+                             max_length=16), sentiment(16)).status == "finished"
+    live = tmp_path / "live"
+    live.mkdir()
+    with _Held(live):
+        code, _, err = _cli(["--quiet", "evaluate", "--model", str(model / "model"), "--eval", str(data), "--out", str(live)],
+                            capsys)
+        assert code == 2 and err.strip().count("\n") == 0 and "a training is writing this folder now" in err, err
+        with pytest.raises(ConfigError, match="another training is writing"):  # one that starts during the evaluation
+            write_results(live, {"accuracy": 1.0}, [])
+        assert list(live.iterdir()) == []
+    code, _, err = _cli(["--quiet", "evaluate", "--model", str(model / "model"), "--eval", str(data), "--out", str(live)],
+                        capsys)
+    assert code == 0 and sorted(p.name for p in live.iterdir()) == ["metrics.json", "predictions.jsonl"], err
+
+
+def test_a_second_glue_into_the_same_out_is_refused_and_an_empty_out_is_not_left(tiny, tmp_path, capsys, monkeypatch):
+    """Two glue commands on one --out mixed their tasks' settings and one scoreboard replaced the other."""
+    import bertstudio.train.rundir as rundir
+
+    monkeypatch.setattr(rundir, "_LOCK_TRIES", 2)
+    data = tmp_path / "G"
+    (data / "RTE").mkdir(parents=True)
+    (data / "RTE" / "train.tsv").write_text(
+        "index\tsentence1\tsentence2\tlabel\n" + "".join(f"{i}\ta b\tc d\tentailment\n" for i in range(8)), encoding="utf-8")
+    out = tmp_path / "out"
+    out.mkdir()
+    argv = ["--quiet", "glue", "--tasks", "RTE", "--data-dir", str(data), "--model", tiny, "--epochs", "1", "--out", str(out)]
+    with _Held(out):
+        code, _, err = _cli(argv, capsys)
+    assert code == 2 and "another training is writing this run folder now" in err and len(err.strip().splitlines()) == 1
+    assert out.is_dir() and list(out.iterdir()) == []  # the user's folder stays
+    fresh = tmp_path / "fresh"
+    code, _, err = _cli([*argv[:-1], str(fresh), "--lr", "nan"], capsys)
+    assert code == 2 and not fresh.exists()
+
+
+def test_printed_commands_survive_a_path_with_spaces(tiny, tmp_path, capsys):
+    """"start it with: cd /tmp/exp ü run && ..." pasted into a shell said "cd: too many arguments"."""
+    data = tmp_path / "train.tsv"
+    data.write_text("sentence\tlabel\n" + "".join(f"good fun {i}\t1\nbad boring {i}\t0\n" for i in range(4)), encoding="utf-8")
+    config = tmp_path / "run.toml"
+    config.write_text(f'task = "sentence"\nmodel = "{tiny}"\n', encoding="utf-8")
+    target = tmp_path / "exp ü run"
+    code, out, err = _cli(["export-run", "--config", str(config), "--train", str(data), "--out", str(target)], capsys)
+    assert code == 0, err
+    line = next(x for x in out.splitlines() if x.startswith("start it with: "))
+    words = shlex.split(line[len("start it with: "):])
+    assert words[:2] == ["cd", str(target)] and words[2] == "&&"
