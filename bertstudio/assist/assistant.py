@@ -54,7 +54,7 @@ from bertstudio.assist import session as S
 from bertstudio.assist.audit import AuditStats
 from bertstudio.assist.fast import Scores
 from bertstudio.assist.kinds import spec_for, value_of
-from bertstudio.assist.strategies import NextItem
+from bertstudio.assist.strategies import NextItem, uncertainty_moved, uncertainty_reason
 from bertstudio.assist.zeroshot import DEFAULT_TEMPLATES, TEMPERATURE
 
 log = logging.getLogger(__name__)
@@ -139,7 +139,18 @@ class LabellingAssistant(S.AssistantState):
                     counts = self.label_counts()
                     label = min(self._labels, key=lambda n: (counts.get(n, 0), self._labels.index(n)))
                 index = self._labels.index(label) if label in self._labels else None
-            return self._queue.next_row(strategy, margin=margin, scores=probs, label_index=index, label_name=label)
+            item = self._queue.next_row(strategy, margin=margin, scores=probs, label_index=index, label_name=label)
+            if item is not None and margin is not None:
+                item = uncertainty_reason(item, margin, scores.word_probs is not None)
+                self._queue.pending = item
+            return item
+
+    def pick_now(self, item: NextItem) -> NextItem:
+        """``item`` (a pick handed out earlier) with its reason updated for the model shown now."""
+        scores = self._shown_scores()
+        if scores is None:
+            return item
+        return uncertainty_moved(item, scores.margin, scores.word_probs is not None)
 
     def pending(self) -> NextItem | None:
         """The item :meth:`next_row` last handed out, while it is neither labelled nor skipped."""
@@ -184,7 +195,7 @@ class LabellingAssistant(S.AssistantState):
         if self.settings.strong_method == "off" or self.spec.head is None:
             return
         with self._cond:
-            self._want_strong = True
+            self._want_strong = self._strong_due = True
             self._cond.notify_all()
 
     def counts(self) -> dict[str, int]:

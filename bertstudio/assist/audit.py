@@ -37,6 +37,7 @@ class AuditStats:
     high: float | None
     source: str = ""  # which model: "zero-shot" | "fast" | "setfit" | "fine-tuned"
     labels: int = 0  # training labels the model had
+    words: int = 0  # tagging: the words scored (``correct`` counts words; ``n`` counts audit sentences)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -64,6 +65,34 @@ def audit_stats(correct: np.ndarray, *, source: str = "", labels: int = 0) -> Au
         return AuditStats(0, 0, None, None, None, source, labels)
     low, high = wilson_interval(k, n)
     return AuditStats(n, k, k / n, low, high, source, labels)
+
+
+def sentence_audit_stats(right_by_row: list[np.ndarray], *, source: str = "", labels: int = 0) -> AuditStats:
+    """Word accuracy over the audit sentences (tagging). The words of one sentence are not
+    independent checks (a model that misreads a sentence misreads its words together): the
+    interval is Wilson's at the effective sample size of the cluster-robust variance of the
+    ratio estimate, between the number of sentences and the number of words. One sentence,
+    or sentences all right (all wrong), count as that many checks: "25% (7%-59%), 8 audit
+    labels" was one sentence of eight words."""
+    sizes = np.array([len(r) for r in right_by_row], dtype=np.float64)
+    hits = np.array([float(np.sum(r)) for r in right_by_row], dtype=np.float64)
+    n, words, k = int(len(sizes)), int(sizes.sum()), int(hits.sum())
+    if words == 0:
+        return AuditStats(n, 0, None, None, None, source, labels, 0)
+    p = k / words
+    effective = float(max(n, 1))
+    if n >= 2 and 0 < p < 1:
+        variance = n / (n - 1) * float(np.sum((hits - p * sizes) ** 2)) / words ** 2
+        effective = min(float(words), max(float(n), p * (1 - p) / variance)) if variance > 0 else float(words)
+    low, high = _wilson(p, effective)
+    return AuditStats(n, k, p, low, high, source, labels, words)
+
+
+def _wilson(p: float, n: float, z: float = 1.959963984540054) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion ``p`` over ``n`` (not necessarily whole) trials."""
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, float(centre - half)), min(1.0, float(centre + half))
 
 
 def strong_is_worse(fast_right: np.ndarray, strong_right: np.ndarray, alpha: float = 0.05) -> bool:

@@ -48,6 +48,9 @@ class AssistantState(TrainerJobs, ShownModel):
         self._cond = threading.Condition(self._lock)
         self._want = {job: False for job in _JOBS}
         self._want_strong = False
+        # a strong model was asked for (every N labels, or "Train now") and has not been built yet:
+        # kept in the state file, so a project closed (or a process killed) mid-training trains it at reopen
+        self._strong_due = False
         self._restore_pending = True  # the trainer first looks for the last session's model
         self._busy = {"worker": False, "trainer": False}
         self._closed = False
@@ -117,6 +120,9 @@ class AssistantState(TrainerJobs, ShownModel):
                 self._history = []
         every = self.settings.strong_every
         self._next_strong_at = (len(self._gold) // every + 1) * every if every > 0 else 0
+        if carried is None and saved is not None and saved.get("strong_due") is True \
+                and self.settings.strong_method != "off" and self.spec.head is not None:
+            self._strong_due = self._want_strong = True
 
     def _split_identity(self) -> dict[str, Any]:
         info = self.project.split_info.get(self.split, {})
@@ -156,7 +162,7 @@ class AssistantState(TrainerJobs, ShownModel):
         self._saved_at = time.monotonic()
         with self._lock:
             data = {"version": STATE_VERSION, "data": self._data_id, "queue": self._queue.to_state(),
-                    "history": self._history}
+                    "history": self._history, "strong_due": self._strong_due}
         try:
             self.cache_dir.mkdir(parents=True, exist_ok=True)
             atomic_write_bytes(self.state_path, json.dumps(data).encode("utf-8"))
@@ -242,10 +248,14 @@ class AssistantState(TrainerJobs, ShownModel):
                 if self._want_strong_now():
                     self._job_strong()
             except Cancelled:
+                with self._cond:  # stopped by the person: not due again; by a close: trained at reopen
+                    self._strong_due = self._strong_due and self._closed
                 self._training = {"status": "cancelled"}
                 self._emit("trained", status="cancelled")
             except Exception as exc:  # noqa: BLE001
                 log.exception("assistant training failed")
+                with self._cond:
+                    self._strong_due = self._want_strong
                 self._training = {"status": "failed", "message": str(exc)}
                 self._emit("error", job="strong", message=str(exc))
             finally:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from bertstudio.assist import fast as F
-from bertstudio.assist.audit import AuditStats, audit_stats, random_order_curve, strong_is_worse
+from bertstudio.assist.audit import AuditStats, audit_stats, random_order_curve, sentence_audit_stats, strong_is_worse
 from bertstudio.assist.fast import Scores
 
 RANDOM_CURVE_SIZES = (5, 10, 20, 40, 80, 160, 320)
@@ -32,9 +32,10 @@ class ShownModel:
             return audit_stats(np.zeros(0), source=scores.source if scores else "", labels=0), np.zeros(0, bool)
         labels = list(scores.meta.get("labels", self._labels))
         if scores.word_probs is not None:
-            right = np.array([tag in labels and int(scores.word_probs[r][w].argmax()) == labels.index(tag)
-                              for r, g in zip(rows, gold) for w, tag in enumerate(g)], dtype=bool)
-            return audit_stats(right, source=scores.source, labels=scores.n_labels), right
+            by_row = [np.array([tag in labels and int(scores.word_probs[r][w].argmax()) == labels.index(tag)
+                                for w, tag in enumerate(g)], dtype=bool) for r, g in zip(rows, gold)]
+            right = np.concatenate(by_row) if by_row else np.zeros(0, bool)
+            return sentence_audit_stats(by_row, source=scores.source, labels=scores.n_labels), right
         if scores.meta.get("regression"):
             err = np.abs(np.array([float(scores.probs[r, 0]) - float(g) for r, g in zip(rows, gold)]))
             return AuditStats(len(rows), 0, None, None, None, scores.source, scores.n_labels), -err

@@ -60,6 +60,11 @@ REASONS = {
     "audit": QT_TRANSLATE_NOOP("AssistStrategies", "audit pick: drawn at random, kept out of training"),
     "spread": QT_TRANSLATE_NOOP("AssistStrategies", "spread pick: nearest a k-means centre"),
     "uncertain": QT_TRANSLATE_NOOP("AssistStrategies", "most uncertain (top-2 gap {})"),
+    "least_confident": QT_TRANSLATE_NOOP("AssistStrategies", "least confident words (mean tag confidence {})"),
+    # a newer model arrived after the pick: the number the row was picked by, and its number now
+    "uncertain_moved": QT_TRANSLATE_NOOP("AssistStrategies", "picked as most uncertain; top-2 gap since the newer model: {}"),
+    "least_confident_moved": QT_TRANSLATE_NOOP("AssistStrategies",
+                                               "picked as least confident; mean tag confidence since the newer model: {}"),
     "no_model": QT_TRANSLATE_NOOP("AssistStrategies", "no model yet: random order until suggestions exist"),
     "likeliest": QT_TRANSLATE_NOOP("AssistStrategies", "likeliest for {}"),
     "no_suggestions": QT_TRANSLATE_NOOP("AssistStrategies", "no suggestions yet: random order"),
@@ -68,6 +73,31 @@ REASONS = {
 
 def _item(row: int, audit: bool, strategy: str, why: str = "", detail: str = "") -> NextItem:
     return NextItem(int(row), audit, strategy, REASONS[why].replace("{}", detail) if why else "", why, detail)
+
+
+def uncertainty_reason(item: NextItem, margin: np.ndarray, per_word: bool) -> NextItem:
+    """An "uncertain" pick said in the shown model's own measure: a tagging model's margin is the
+    mean log-probability of its tags, said as their mean confidence (it read "top-2 gap -0.85")."""
+    if item.why != "uncertain" or not 0 <= item.row < len(margin):
+        return item
+    why, detail = _uncertainty(margin, item.row, per_word)
+    return _item(item.row, item.audit, item.strategy, why, detail)
+
+
+def uncertainty_moved(item: NextItem, margin: np.ndarray, per_word: bool) -> NextItem:
+    """``item`` once a newer model's ``margin`` has arrived: an uncertainty pick whose number has
+    changed says both (the note kept "top-2 gap 0.00" under a model whose gap for the row was 0.93)."""
+    if item.why not in ("uncertain", "least_confident") or not 0 <= item.row < len(margin):
+        return item
+    why, now = _uncertainty(margin, item.row, per_word)
+    if why != item.why or now == item.detail:
+        return item
+    return _item(item.row, item.audit, item.strategy, f"{why}_moved", f"{item.detail} → {now}")
+
+
+def _uncertainty(margin: np.ndarray, row: int, per_word: bool) -> tuple[str, str]:
+    value = float(margin[row])
+    return ("least_confident", f"{float(np.exp(value)):.2f}") if per_word else ("uncertain", f"{value:.2f}")
 
 
 def uncertainty_order(margin: np.ndarray, candidates: np.ndarray) -> np.ndarray:
@@ -147,9 +177,12 @@ class Queue:
         joined = row in self.audit_drawn and row not in self.audit_rows
         if joined:
             self.audit_rows.add(row)
-        if not was and self.pending is not None and self.pending.row == row:
+        picked = self.pending is not None and self.pending.row == row
+        # an awaited audit draw labelled with no pick pending (the row a reopened project shows again)
+        # used its turn all the same: uncounted, the next pick was a second audit draw at once
+        if not was and (picked or (joined and self.pending is None)):
             self.queue_labels += 1
-            if not self.pending.audit and self.pending.strategy == "uncertain":
+            if picked and not self.pending.audit and self.pending.strategy == "uncertain":
                 self.uncertain_labels += 1
             self.pending = None
         return joined

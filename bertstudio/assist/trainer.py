@@ -33,6 +33,7 @@ class TrainerJobs:
         rows_version, pool, rows, values = self._rows_snapshot()
         counts = self._counts_of(values)
         if pool is None or len(rows) < 2 or (self.spec.head == "logistic" and sum(1 for c in counts.values() if c) < 2):
+            self._strong_built()  # nothing to learn from: not due until asked again
             return
         pseudo_rows, pseudo_values = [], []
         if self.spec.zero_shot and self.settings.self_train and self.settings.strong_method != "setfit":
@@ -62,12 +63,18 @@ class TrainerJobs:
             self._training = {"status": "cancelled"}
             self._emit("trained", status="cancelled")
             return
+        self._strong_built()
         self._training = {"status": "finished", "method": model.method, "reason": model.reason, "labels": len(rows)}
         self._emit("trained", status="finished", method=model.method, reason=model.reason, labels=len(rows))
         try:
             save_strong(model, self.model_dir, {"data": self._data_id})
         except OSError as exc:  # a full disk must not lose the model in memory
             log.warning("assistant model not saved: %s", exc)
+
+    def _strong_built(self) -> None:
+        """The asked-for model is built (or cannot be): due again only if asked for meanwhile."""
+        with self._cond:
+            self._strong_due = self._want_strong
 
     @property
     def model_dir(self):

@@ -61,7 +61,8 @@ def build_actions(window: Any, pages: Any) -> None:
     for signal in (w.session.project_opened, w.session.project_closed, w.session.assist.switched):
         signal.connect(lambda *_: sync_assistant_action(w))
     sync_assistant_action(w)
-    w.train_assistant_action = act(w, "trainAssistantAction", _t("&Train assistant now"), w.session.assist.train_now)
+    w.train_assistant_action = act(w, "trainAssistantAction", _t("&Train assistant now"), w.session.assist.train_now,
+                                   "Ctrl+T")
     w.train_assistant_action.setEnabled(False)  # while the labelling assistant of a project runs
     w.session.assist.status_changed.connect(lambda: w.train_assistant_action.setEnabled(w.session.assist.can_train()))
     w.data_map_action = act(w, "dataMapAction", _t("&Data map of the shown run…"), lambda: data_map(w))

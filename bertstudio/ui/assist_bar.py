@@ -31,19 +31,20 @@ class AssistBar(QWidget):
         self.setObjectName("assistBar")
         self.controller = controller
         self.order_combo = QComboBox(objectName="nextOrderCombo")
-        self.order_combo.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the keys stay with the editor
+        # a click leaves the keys with the editor; Tab reaches it (a keyboard-only person could not change the order)
+        self.order_combo.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         for key, title in ORDERS:
             self.order_combo.addItem(QCoreApplication.translate("AssistBar", title), key)
         self.order_combo.setToolTip(self.tr("Which example comes next after a label or a skip (S / Space). "
                                             "Every 10th is a random audit example in every order."))
         self.order_combo.currentIndexChanged.connect(self._on_order_changed)
         self.label_combo = QComboBox(objectName="nextLabelCombo")
-        self.label_combo.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.label_combo.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         self.label_combo.setToolTip(self.tr("The label whose likeliest examples come first"))
         self.label_combo.currentIndexChanged.connect(lambda _i: self.order_changed.emit(self.strategy()))
         self.counts_label = QLabel(objectName="assistCounts")
         self.train_button = QPushButton(self.tr("Train now"), objectName="assistTrainButton")
-        self.train_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.train_button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         self.train_button.setToolTip(self.tr("Train the stronger model on the labels so far, in the background "
                                              "(it also trains by itself every 50 labels)"))
         self.train_button.clicked.connect(controller.train_now)

@@ -43,9 +43,13 @@ def audit_line(controller: AssistController) -> str:
     one = stats.n == 1  # "1 audit labels" read wrong
     if stats.accuracy is None:  # regression: no accuracy, only the count
         return tr("1 audit label") if one else tr("%1 audit labels").replace("%1", str(stats.n))
-    line = tr("Audit accuracy %1 (%2-%3), 1 audit label") if one else tr("Audit accuracy %1 (%2-%3), %4 audit labels")
+    if stats.words:  # tagging: the words of the audit sentences, which are the checks
+        line = (tr("Audit accuracy %1 (%2-%3) on %5 words, 1 audit sentence") if one
+                else tr("Audit accuracy %1 (%2-%3) on %5 words, %4 audit sentences"))
+    else:
+        line = tr("Audit accuracy %1 (%2-%3), 1 audit label") if one else tr("Audit accuracy %1 (%2-%3), %4 audit labels")
     return (line.replace("%1", f"{stats.accuracy:.0%}").replace("%2", f"{stats.low:.0%}").replace("%3", f"{stats.high:.0%}")
-            .replace("%4", str(stats.n)))
+            .replace("%4", str(stats.n)).replace("%5", str(stats.words)))
 
 
 class AuditChart(QWidget):

@@ -36,7 +36,8 @@ import os
 import threading
 from typing import Any, Callable
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Signal, Slot
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, Qt, Signal, Slot
+from PySide6.QtGui import QGuiApplication
 
 from bertstudio.data.kinds import get_spec
 from bertstudio.errors import BertStudioError
@@ -148,7 +149,13 @@ class AssistController(QObject):
             self._stopping.join()  # one turned off just before: its files are saved before the project closes
             self._stopping = None
         if assistant is not None:
-            _close(assistant)
+            # the project's files must be the assistant's last word before the project closes: a training
+            # stops after its current step, which takes a moment on a laptop (1.9 s seen), said by the cursor
+            QGuiApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+            try:
+                _close(assistant)
+            finally:
+                QGuiApplication.restoreOverrideCursor()
             self.status_changed.emit()
             self.scores_changed.emit()
 
@@ -243,6 +250,10 @@ class AssistController(QObject):
         if skip_row is not None and skip_row >= 0:
             self.assistant.skip(skip_row)
         return self.assistant.next_row(strategy, label=label)
+
+    def pick_now(self, item: Any) -> Any:
+        """``item`` (a NextItem handed out earlier) with its reason said for the model shown now."""
+        return self.assistant.pick_now(item) if self.assistant is not None else item
 
     def is_audit_pick(self, split: str, row: int) -> bool:
         """True while ``row`` is an audit draw not yet labelled (also one skipped, passed over by an

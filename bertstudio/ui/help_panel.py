@@ -30,7 +30,15 @@ def shortcuts(kind: str, labels: list[str] | None = None, assistant: bool = Fals
     entities, one with plain tags (POS) about tags. ``assistant``: the labelling assistant
     is on (Enter accepts its suggestion; S / Space go to the next example of the Next order)."""
     gold = get_spec(kind).gold.name
-    return (_accept(gold) if assistant else []) + _kind_shortcuts(kind, gold, labels, assistant)
+    return (_accept(gold) if assistant else []) + _kind_shortcuts(kind, gold, labels, assistant) + (
+        _assistant_keys() if assistant else [])
+
+
+def _assistant_keys() -> list[tuple[str, str]]:
+    return [(QCoreApplication.translate("HelpPanel", "Tab"),
+             QCoreApplication.translate("HelpPanel", "reach the Next order and Train now; after a change the keys are the editor's again")),
+            (QCoreApplication.translate("HelpPanel", "Ctrl+T"),
+             QCoreApplication.translate("HelpPanel", "train the assistant's stronger model now"))]
 
 
 def _kind_shortcuts(kind: str, gold: str, labels: list[str] | None, assistant: bool) -> list[tuple[str, str]]:

@@ -125,98 +125,98 @@
         <translation>立即训练助手(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="67"/>
+        <location filename="../../bertstudio/ui/actions.py" line="68"/>
         <source>&amp;Data map of the shown run…</source>
         <translation>当前运行的数据地图(&amp;D)…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="68"/>
+        <location filename="../../bertstudio/ui/actions.py" line="69"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="69"/>
+        <location filename="../../bertstudio/ui/actions.py" line="70"/>
         <source>Open &amp;recent</source>
         <translation>最近的项目(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="72"/>
+        <location filename="../../bertstudio/ui/actions.py" line="73"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="81"/>
+        <location filename="../../bertstudio/ui/actions.py" line="82"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="86"/>
+        <location filename="../../bertstudio/ui/actions.py" line="87"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="93"/>
+        <location filename="../../bertstudio/ui/actions.py" line="94"/>
         <source>&amp;Tools</source>
         <translation>工具(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="99"/>
+        <location filename="../../bertstudio/ui/actions.py" line="100"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="101"/>
+        <location filename="../../bertstudio/ui/actions.py" line="102"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="126"/>
+        <location filename="../../bertstudio/ui/actions.py" line="127"/>
         <source>Turned off for every project by BERTSTUDIO_ASSIST=0 in the environment</source>
         <translation>环境变量 BERTSTUDIO_ASSIST=0 已为所有项目关闭</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="128"/>
+        <location filename="../../bertstudio/ui/actions.py" line="129"/>
         <source>Suggested labels, a model refitted as you label and background training, for this project (kept with it). Off: no model runs; your labels are not touched.</source>
         <translation>为本项目提供建议标签、随标注重新拟合的模型和后台训练（设置随项目保存）。关闭后不运行任何模型；你的标签不受影响。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="137"/>
+        <location filename="../../bertstudio/ui/actions.py" line="138"/>
         <source>(none)</source>
         <translation>(无)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="170"/>
+        <location filename="../../bertstudio/ui/actions.py" line="171"/>
         <source>No project</source>
         <translation>没有项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="170"/>
+        <location filename="../../bertstudio/ui/actions.py" line="171"/>
         <source>Create or open a project first.</source>
         <translation>请先新建或打开一个项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="186"/>
+        <location filename="../../bertstudio/ui/actions.py" line="187"/>
         <source>No run shown</source>
         <translation>未显示任何运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="186"/>
+        <location filename="../../bertstudio/ui/actions.py" line="187"/>
         <source>Show a run on the Results page first.</source>
         <translation>请先在“结果”页面显示一个运行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="191"/>
-        <location filename="../../bertstudio/ui/actions.py" line="194"/>
+        <location filename="../../bertstudio/ui/actions.py" line="192"/>
+        <location filename="../../bertstudio/ui/actions.py" line="195"/>
         <source>No data map</source>
         <translation>没有数据地图</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="191"/>
+        <location filename="../../bertstudio/ui/actions.py" line="192"/>
         <source>The run&apos;s data map cannot be read: %1</source>
         <translation>无法读取此运行的数据地图：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="194"/>
+        <location filename="../../bertstudio/ui/actions.py" line="195"/>
         <source>This run recorded no data map. Train with the cartography setting on (--cartography) to get one.</source>
         <translation>此运行没有记录数据地图。请打开数据地图设置(--cartography)后再训练。</translation>
     </message>
@@ -292,12 +292,22 @@
         <translation>1 个核查标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="46"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="47"/>
+        <source>Audit accuracy %1 (%2-%3) on %5 words, 1 audit sentence</source>
+        <translation>核查准确率 %1(%2-%3)，共 %5 个词，1 个核查句子</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="48"/>
+        <source>Audit accuracy %1 (%2-%3) on %5 words, %4 audit sentences</source>
+        <translation>核查准确率 %1(%2-%3)，共 %5 个词，%4 个核查句子</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="50"/>
         <source>Audit accuracy %1 (%2-%3), %4 audit labels</source>
         <translation>核查准确率 %1(%2-%3)，%4 个核查标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="46"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="50"/>
         <source>Audit accuracy %1 (%2-%3), 1 audit label</source>
         <translation>核查准确率 %1(%2-%3)，1 个核查标签</translation>
     </message>
@@ -463,37 +473,37 @@
         <translation>按建议标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="37"/>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="38"/>
         <source>Which example comes next after a label or a skip (S / Space). Every 10th is a random audit example in every order.</source>
         <translation>标注或跳过(S / 空格)之后接下来显示哪个样例。无论哪种顺序，每 10 个中有一个是随机核查样例。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="42"/>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="43"/>
         <source>The label whose likeliest examples come first</source>
         <translation>优先显示最可能属于该标签的样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="45"/>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="46"/>
         <source>Train now</source>
         <translation>立即训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="47"/>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="48"/>
         <source>Train the stronger model on the labels so far, in the background (it also trains by itself every 50 labels)</source>
         <translation>在后台用目前的标签训练更强的模型(每标注 50 个也会自动训练)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="56"/>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="57"/>
         <source>Next:</source>
         <translation>下一个:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="103"/>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="104"/>
         <source>the rarest label</source>
         <translation>最少的标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="131"/>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="132"/>
         <source>%1 labelled (%2 for the audit) · %3 skipped · %4 to go</source>
         <translation>已标注 %1 个(其中 %2 个用于核查)· 已跳过 %3 个 · 剩余 %4 个</translation>
     </message>
@@ -501,22 +511,22 @@
 <context>
     <name>AssistController</name>
     <message>
-        <location filename="../../bertstudio/ui/assist_controller.py" line="302"/>
+        <location filename="../../bertstudio/ui/assist_controller.py" line="306"/>
         <source>from the label names</source>
         <translation>来自标签名称</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_controller.py" line="303"/>
+        <location filename="../../bertstudio/ui/assist_controller.py" line="307"/>
         <source>fast model</source>
         <translation>快速模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_controller.py" line="304"/>
+        <location filename="../../bertstudio/ui/assist_controller.py" line="308"/>
         <source>SetFit model</source>
         <translation>SetFit 模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_controller.py" line="305"/>
+        <location filename="../../bertstudio/ui/assist_controller.py" line="309"/>
         <source>fine-tuned model</source>
         <translation>微调模型</translation>
     </message>
@@ -611,16 +621,31 @@
     </message>
     <message>
         <location filename="../../bertstudio/assist/strategies.py" line="63"/>
+        <source>least confident words (mean tag confidence {})</source>
+        <translation>词的置信度最低（标签平均置信度 {}）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/assist/strategies.py" line="65"/>
+        <source>picked as most uncertain; top-2 gap since the newer model: {}</source>
+        <translation>因最不确定而选中；新模型下前两名差距：{}</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/assist/strategies.py" line="66"/>
+        <source>picked as least confident; mean tag confidence since the newer model: {}</source>
+        <translation>因置信度最低而选中；新模型下标签平均置信度：{}</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/assist/strategies.py" line="68"/>
         <source>no model yet: random order until suggestions exist</source>
         <translation>尚无模型：在有建议之前按随机顺序</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/strategies.py" line="64"/>
+        <location filename="../../bertstudio/assist/strategies.py" line="69"/>
         <source>likeliest for {}</source>
         <translation>最可能是 {}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/strategies.py" line="65"/>
+        <location filename="../../bertstudio/assist/strategies.py" line="70"/>
         <source>no suggestions yet: random order</source>
         <translation>尚无建议：随机顺序</translation>
     </message>
@@ -628,32 +653,32 @@
 <context>
     <name>AuditChart</name>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="62"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="66"/>
         <source>audit accuracy (%)</source>
         <translation>核查准确率(%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="63"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="67"/>
         <source>labels so far</source>
         <translation>已有标签数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="76"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="80"/>
         <source>this loop</source>
         <translation>当前标注流程</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="77"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="81"/>
         <source>random order (estimate)</source>
         <translation>随机顺序(估计)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="139"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="143"/>
         <source>Random order is estimated from the audit labels alone; its curve starts once there are enough of them.</source>
         <translation>随机顺序的估计只用核查标签；核查标签足够后才会出现这条曲线。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="144"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="148"/>
         <source>Random order is estimated from the %1 audit labels alone, so it reaches %2 labels now and grows as audit labels come in.</source>
         <translation>随机顺序的估计只用 %1 个核查标签，所以现在只到 %2 个标签，随着核查标签增加而延长。</translation>
     </message>
@@ -1053,24 +1078,24 @@
         <translation>字母键(S 除外)或 /</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="41"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="49"/>
         <source>← / → or ↑ / ↓</source>
         <translation>← / → 或 ↑ / ↓</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="41"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="49"/>
         <source>previous / next example</source>
         <translation>上一个 / 下一个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="42"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="69"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="78"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="50"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="77"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="86"/>
         <source>S or Space</source>
         <translation>S 或 Space</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="39"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="47"/>
         <source>skip to the next unlabelled example</source>
         <translation>跳到下一个未标注的样例</translation>
     </message>
@@ -1090,223 +1115,243 @@
         <translation>保存建议标记(灰色，显示在词语下方)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="37"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="38"/>
+        <source>Tab</source>
+        <translation>Tab</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/help_panel.py" line="39"/>
+        <source>reach the Next order and Train now; after a change the keys are the editor&apos;s again</source>
+        <translation>切换到“下一个”顺序和“立即训练”；更改后按键回到编辑区</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/help_panel.py" line="40"/>
+        <source>Ctrl+T</source>
+        <translation>Ctrl+T</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/help_panel.py" line="41"/>
+        <source>train the assistant&apos;s stronger model now</source>
+        <translation>立即训练助手的更强模型</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/help_panel.py" line="45"/>
         <source>skip: the next example in the Next order (this one comes back last)</source>
         <translation>跳过:按“下一个”顺序显示下一个样例(此样例最后再出现)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="43"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="70"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="79"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="51"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="78"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="87"/>
         <source>Ctrl+Z / Ctrl+Shift+Z</source>
         <translation>Ctrl+Z / Ctrl+Shift+Z</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="43"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="51"/>
         <source>undo / redo the last edit</source>
         <translation>撤销 / 重做上一次编辑</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="46"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="55"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="61"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="54"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="63"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="69"/>
         <source>1 … 9</source>
         <translation>1 … 9</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="46"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="54"/>
         <source>apply the label with that number (see the legend)</source>
         <translation>应用对应编号的标签(见图例)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="47"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="55"/>
         <source>pick any label by typing part of its name; Enter applies it (the legend shows each label&apos;s key)</source>
         <translation>输入标签名的一部分即可选择任意标签；按 Enter 应用(图例中列出了每个标签的按键)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="48"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="57"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="63"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="56"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="65"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="71"/>
         <source>0 or Backspace</source>
         <translation>0 或 Backspace</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="48"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="56"/>
         <source>clear the label</source>
         <translation>清除标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="50"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="58"/>
         <source>0 … 5</source>
         <translation>0 … 5</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="50"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="58"/>
         <source>set a whole score</source>
         <translation>设置整数分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="50"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="58"/>
         <source>slider / box</source>
         <translation>滑块 / 输入框</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="50"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="58"/>
         <source>set a score in tenths</source>
         <translation>设置精确到十分位的分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="51"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="59"/>
         <source>Enter or an arrow in the box</source>
         <translation>在输入框中按 Enter 或方向键</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="51"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="59"/>
         <source>store the typed score (an arrow then moves on)</source>
         <translation>保存输入的分数(方向键随后转到相邻样例)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="52"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="76"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="60"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="84"/>
         <source>Backspace</source>
         <translation>Backspace</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="52"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="60"/>
         <source>clear the score</source>
         <translation>清除分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="55"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="63"/>
         <source>mark the selected words as that entity type (B- on the first, I- on the rest)</source>
         <translation>将选中的词标为该实体类型(第一个词为 B-，其余为 I-)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="56"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="64"/>
         <source>pick any entity type by typing part of its name; Enter applies it (the legend shows each type&apos;s key)</source>
         <translation>输入实体类型名的一部分即可选择任意实体类型；按 Enter 应用(图例中列出了每个类型的按键)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="58"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="66"/>
         <source>Shift+Enter</source>
         <translation>Shift+Enter</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="59"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="67"/>
         <source>store the sentence as marked and go on (with no entity marked, every word is O)</source>
         <translation>按当前标注保存该句并继续（未标出实体时，每个词都是 O）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="61"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="69"/>
         <source>give each selected word the tag with that number; a sentence is stored once every word has a tag</source>
         <translation>为每个选中的词设置该编号的标记；句子中每个词都有标记后才会保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="62"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="70"/>
         <source>pick any tag by typing part of its name; Enter applies it (the legend shows each tag&apos;s key)</source>
         <translation>输入标记名的一部分即可选择任意标记；按 Enter 应用(图例中列出了每个标记的按键)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="63"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="71"/>
         <source>clear the tag of the selected words</source>
         <translation>清除选中词的标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="65"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="73"/>
         <source>← / →</source>
         <translation>← / →</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="65"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="73"/>
         <source>move the word cursor</source>
         <translation>移动词光标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="66"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="74"/>
         <source>Shift+← / Shift+→, or drag</source>
         <translation>Shift+← / Shift+→ 或拖动</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="66"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="74"/>
         <source>select several words</source>
         <translation>选择多个词</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="85"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="93"/>
         <source>Keyboard</source>
         <translation>键盘</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="57"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="65"/>
         <source>clear the entity under the cursor</source>
         <translation>清除光标处的实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="68"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="77"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="76"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="85"/>
         <source>↑ / ↓, Page Up / Page Down</source>
         <translation>↑ / ↓、Page Up / Page Down</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="68"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="76"/>
         <source>previous / next sentence</source>
         <translation>上一句 / 下一句</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="69"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="77"/>
         <source>skip to the next unlabelled sentence</source>
         <translation>跳到下一个未标注的句子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="70"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="79"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="78"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="87"/>
         <source>undo / redo</source>
         <translation>撤销 / 重做</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="73"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="81"/>
         <source>select with the mouse</source>
         <translation>用鼠标选择</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="73"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="81"/>
         <source>the selection becomes the answer</source>
         <translation>选中的文本即成为答案</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/help_panel.py" line="23"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="58"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="74"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="66"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="82"/>
         <source>Enter</source>
         <translation>Enter</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="74"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="82"/>
         <source>use the current selection as the answer</source>
         <translation>将当前选中的文本作为答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="75"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="83"/>
         <source>N</source>
         <translation>N</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="75"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="83"/>
         <source>toggle &apos;no answer&apos;</source>
         <translation>切换“无答案”</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="76"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="84"/>
         <source>clear the answer</source>
         <translation>清除答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="77"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="85"/>
         <source>previous / next question</source>
         <translation>上一个 / 下一个问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="78"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="86"/>
         <source>skip to the next unanswered question</source>
         <translation>跳到下一个未回答的问题</translation>
     </message>
@@ -1643,42 +1688,42 @@
 <context>
     <name>LabelPage</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="71"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="74"/>
         <source>%v / %m labelled</source>
         <translation>已标注 %v / %m</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="73"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="76"/>
         <source>Label set…</source>
         <translation>标签集…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="78"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="81"/>
         <source>Split:</source>
         <translation>数据划分:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="83"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="86"/>
         <source>Review suspected errors…</source>
         <translation>复查疑似错误…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="179"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="185"/>
         <source>Every example of this split is labelled.</source>
         <translation>此数据划分中的样例已全部标注。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="210"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="219"/>
         <source>The labelling assistant works on the train split.</source>
         <translation>标注助手作用于训练集划分。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="240"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="249"/>
         <source>example %1 of %2</source>
         <translation>第 %1 个样例，共 %2 个</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="241"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="250"/>
         <source>no examples</source>
         <translation>没有样例</translation>
     </message>
@@ -3474,7 +3519,7 @@
 <context>
     <name>ShortcutsDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="107"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="115"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>

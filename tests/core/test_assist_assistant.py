@@ -186,12 +186,40 @@ def test_closing_mid_training_loses_no_label_and_keeps_the_audit_set(tiny, tmp_p
         assert all(reopened.gold("train", r) == gold[r] for r in extra)
         state = json.loads((folder / "cache" / "assist-train.json").read_text())
         assert set(state["queue"]["audit_rows"]) == audit and len(audit) == 1
-        b = LabellingAssistant(reopened, settings=settings(tiny, strong_every=0), start=False)
+        b = LabellingAssistant(reopened, settings=settings(tiny, strong_every=0, strong_method="finetune"), start=False)
         assert b.counts() == {"total": 80, "labelled": 17, "unlabelled": 63, "audit": 1, "training": 16,
                               "skipped": 0}
+        # the model the close cut short is trained at reopen (it was lost, and the next was 50 labels away)
+        assert state["strong_due"] is True and b._want_strong
+        b.start()
+        assert b.wait_idle(600)
+        assert b._training.get("status") == "finished" and b._strong is not None and len(b._strong.trained_rows) == 16
         b.close()
+        assert json.loads((folder / "cache" / "assist-train.json").read_text())["strong_due"] is False
     finally:
         reopened.close()
+
+
+def test_a_training_the_person_stopped_is_not_started_again_at_reopen(tiny, tmp_path):
+    folder = tmp_path / "p"
+    project, gold = make_project(folder, "sentence", sentiment_rows(40), ["neg", "pos"])
+    training = threading.Event()
+    a = LabellingAssistant(project, settings=settings(tiny, strong_every=0, strong_method="finetune"),
+                           on_event=lambda e: training.set() if e["kind"] == "training_progress" else None)
+    try:
+        assert a.wait_idle(300)
+        annotate(a, project, gold, 8)
+        a.train_now()
+        assert training.wait(300)
+        a.cancel()
+        assert a.wait_idle(300) and a._training.get("status") == "cancelled"
+    finally:
+        a.close()
+    assert json.loads((folder / "cache" / "assist-train.json").read_text())["strong_due"] is False
+    b = LabellingAssistant(project, settings=settings(tiny, strong_every=0, strong_method="finetune"), start=False)
+    assert not b._want_strong
+    b.close()
+    project.close()
 
 
 def test_zero_shot_suggestions_before_any_label(tiny, tmp_path):

@@ -109,6 +109,36 @@ def test_wilson_interval_hand_computed():
     assert audit_stats(np.zeros(0)).text() == "audit: no audit labels yet"
 
 
+def test_a_tagging_audit_counts_sentences_not_words_as_its_checks():
+    """One audit sentence of eight words read "25% (7%-59%), 8 audit labels": eight independent checks."""
+    from bertstudio.assist.audit import sentence_audit_stats
+
+    one = sentence_audit_stats([np.array([1, 1, 0, 0, 0, 0, 0, 0], bool)], source="fast")
+    assert (one.n, one.words, one.correct, one.accuracy) == (1, 8, 2, 0.25)
+    words_as_checks = audit_stats(np.array([1, 1, 0, 0, 0, 0, 0, 0]))
+    assert one.high - one.low > 0.8 > words_as_checks.high - words_as_checks.low  # as wide as one check
+    assert (one.low, one.high) == pytest.approx(_wilson_float(0.25, 1.0), abs=1e-9)
+    # sentences that each go all right or all wrong are as many checks as sentences, however long
+    clustered = sentence_audit_stats([np.ones(20, bool), np.zeros(20, bool), np.ones(20, bool), np.zeros(20, bool)])
+    assert clustered.accuracy == 0.5 and (clustered.low, clustered.high) == pytest.approx(wilson_interval(2, 4), abs=1e-9)
+    # words that err independently of their sentence count as words
+    rng = np.random.default_rng(0)
+    spread = [rng.random(25) < 0.8 for _ in range(40)]
+    loose = sentence_audit_stats(spread)
+    k = int(sum(r.sum() for r in spread))
+    assert loose.high - loose.low < 1.6 * (wilson_interval(k, 1000)[1] - wilson_interval(k, 1000)[0])
+    assert loose.high - loose.low < 0.5 * (wilson_interval(int(round(40 * k / 1000)), 40)[1]
+                                           - wilson_interval(int(round(40 * k / 1000)), 40)[0])
+    assert sentence_audit_stats([]).accuracy is None
+
+
+def _wilson_float(p: float, n: float) -> tuple[float, float]:
+    z = 1.959963984540054
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 def test_random_order_curve_trains_on_k_audit_rows_and_scores_the_rest():
     gold = np.array([0, 1] * 10)
     seen = []

@@ -126,6 +126,28 @@ def test_an_order_change_or_an_undo_keeps_the_audit_draw():
     assert q.counts()["audit"] == 1 and len(q.audit_drawn) == 1
 
 
+def test_the_audit_draw_a_reopened_project_shows_again_uses_its_turn_once_labelled():
+    """Reopened on a pending audit draw, the row came back as the saved row, not a pick: its label
+    did not count, and the next pick was a second audit draw at once (audit picks at labels 101
+    and 102)."""
+    q = Queue(60, seed=4)
+    for _ in range(9):
+        label(q, q.next_row("in_order").row)
+    shown = q.next_row("in_order")
+    assert shown.audit
+    reopened = Queue(60, seed=4)  # what the state file keeps (the pending pick is not in it)
+    reopened.load_state(q.to_state(), q.labelled)
+    assert reopened.pending is None
+    assert label(reopened, shown.row) and reopened.audit_rows == {shown.row}
+    picks = [reopened.next_row("in_order") for _ in range(1)]
+    label(reopened, picks[0].row)
+    for _ in range(8):
+        picks.append(reopened.next_row("in_order"))
+        label(reopened, picks[-1].row)
+    assert not any(p.audit for p in picks)  # the next audit draw is ten labels on, as in one session
+    assert reopened.next_row("in_order").audit
+
+
 def test_audit_draws_are_uniform_over_unlabelled_rows_not_the_order():
     # in uncertain order with a model the audit draw ignores the margin
     q = Queue(1000, seed=5)
@@ -217,3 +239,25 @@ def test_the_reason_names_the_label_and_comes_as_data_the_app_can_translate():
     assert (item.why, item.detail) == ("likeliest", "positive")
     item = Queue(2).next_row("uncertain", margin=np.array([0.5, 0.25]))
     assert (item.why, item.detail) == ("uncertain", "0.25") and item.reason == "most uncertain (top-2 gap 0.25)"
+
+
+def test_an_uncertainty_pick_is_said_in_the_models_own_measure_and_moves_with_a_newer_model():
+    """A tagging model's margin is a mean log-probability: its pick read "top-2 gap -0.85"; and a
+    pick kept its number under a newer model that was sure of the row."""
+    from bertstudio.assist.strategies import uncertainty_moved, uncertainty_reason
+
+    margin = np.log(np.array([0.9, 0.4, 0.8]))
+    item = uncertainty_reason(Queue(3).next_row("uncertain", margin=margin), margin, per_word=True)
+    assert (item.row, item.why, item.detail) == (1, "least_confident", "0.40")
+    assert item.reason == "least confident words (mean tag confidence 0.40)"
+    newer = np.log(np.array([0.9, 0.95, 0.8]))
+    moved = uncertainty_moved(item, newer, per_word=True)
+    assert (moved.why, moved.detail) == ("least_confident_moved", "0.40 → 0.95") and moved.row == 1
+    assert uncertainty_moved(item, margin, per_word=True) == item  # the same model: the same words
+    gaps = np.array([0.5, 0.02, 0.3])
+    pick = uncertainty_reason(Queue(3).next_row("uncertain", margin=gaps), gaps, per_word=False)
+    assert pick.reason == "most uncertain (top-2 gap 0.02)"
+    assert uncertainty_moved(pick, np.array([0.5, 0.93, 0.3]), per_word=False).reason == (
+        "picked as most uncertain; top-2 gap since the newer model: 0.02 → 0.93")
+    audit = Queue(3).next_row("random")
+    assert uncertainty_moved(audit, gaps, per_word=False) == audit  # other reasons stay

@@ -243,6 +243,14 @@ def test_next_in_uncertain_order_picks_the_smallest_top2_gap(qtbot, assisted, ti
     assert a.editor.row == 6
     counts = a.assist.counts()
     assert counts == {"total": 12, "labelled": 1, "unlabelled": 11, "audit": 0, "training": 1, "skipped": 1}
+    assert "top-2 gap 0.30" in a.page.assist_bar.note.text()
+    # a newer model arrives (here sure of row 6): the note said "top-2 gap 0.30" under it
+    sure = probs.copy()
+    sure[6] = [0.97, 0.03]
+    assistant._fast = classification_scores("fast", sure, [7], labels=("neg", "pos"))
+    a.assist._forward({"kind": "scores"})
+    qtbot.waitUntil(lambda: "0.30 → 0.94" in a.page.assist_bar.note.text())
+    assert "picked as most uncertain" in a.page.assist_bar.note.text()
 
 
 def test_closing_the_window_mid_training_loses_no_label(qtbot, assisted, tiny):
@@ -322,3 +330,36 @@ def test_an_audit_draw_survives_a_skip_an_order_change_and_an_undo(qtbot, assist
     assert a.assist.is_audit_pick("train", drawn) and a.assist.suggestion("train", drawn) is None
     qtbot.keyClick(editor, a.key_for(gold[drawn]))
     assert assistant._queue.audit_rows == {drawn} and a.assist.counts()["audit"] == 1
+
+
+def test_the_next_order_and_train_now_are_reached_from_the_keyboard(qtbot, assisted, tiny):
+    """The order and label boxes and Train now never took focus: a keyboard-only person could not
+    change the Next order, and Train assistant now had no key."""
+    from PySide6.QtWidgets import QApplication
+
+    rows, _ = sentiment_rows(12)
+
+    def factory(project, forward):
+        return LabellingAssistant(project, "train", settings=AssistSettings(model=tiny), on_event=forward, start=False)
+
+    a = assisted(rows, factory=factory, window=True)
+    bar = a.page.assist_bar
+    a.window.activateWindow()
+    a.editor.setFocus()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is a.editor)
+    qtbot.keyClick(a.editor, Qt.Key.Key_Tab)
+    assert QApplication.focusWidget() is bar.order_combo
+    before = bar.strategy()
+    qtbot.keyClick(bar.order_combo, Qt.Key.Key_Down)
+    assert bar.strategy() != before
+    assert QApplication.focusWidget() is a.editor  # the label keys work again at once
+    # then the label box (shown in the by-label order only), Train now (enabled once it can train), and back
+    bar.set_strategy("by_label")
+    bar.train_button.setEnabled(True)
+    qtbot.keyClick(a.editor, Qt.Key.Key_Tab)
+    for then in (bar.label_combo, bar.train_button):
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+        assert QApplication.focusWidget() is then
+    qtbot.keyClick(bar.train_button, Qt.Key.Key_Backtab)
+    assert QApplication.focusWidget() is bar.label_combo
+    assert a.window.train_assistant_action.shortcut().toString() == "Ctrl+T"

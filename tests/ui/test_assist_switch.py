@@ -147,10 +147,13 @@ def test_one_audit_label_is_said_in_the_singular():
 
     from bertstudio.ui.assist_chart import audit_line
 
-    def line(n, accuracy):
-        stats = SimpleNamespace(n=n, accuracy=accuracy, low=0.2, high=1.0)
+    def line(n, accuracy, words=0):
+        stats = SimpleNamespace(n=n, accuracy=accuracy, low=0.2, high=1.0, words=words)
         return audit_line(SimpleNamespace(audit=lambda: stats, is_on=lambda: True))
 
     assert line(1, 1.0) == "Audit accuracy 100% (20%-100%), 1 audit label"
     assert line(2, 0.5) == "Audit accuracy 50% (20%-100%), 2 audit labels"
     assert line(1, None) == "1 audit label" and line(3, None) == "3 audit labels"
+    # tagging: the checks are sentences ("8 audit labels" was one sentence of eight words)
+    assert line(1, 0.25, words=8) == "Audit accuracy 25% (20%-100%) on 8 words, 1 audit sentence"
+    assert line(3, 0.5, words=30) == "Audit accuracy 50% (20%-100%) on 30 words, 3 audit sentences"

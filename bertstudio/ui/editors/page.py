@@ -18,8 +18,11 @@ asks it for the next example in the chosen order; the arrows still move row by r
 
 from __future__ import annotations
 
+from typing import Any
+
 from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
+    QApplication,
     QComboBox,
     QHBoxLayout,
     QLabel,
@@ -98,6 +101,7 @@ class LabelPage(QWidget):
         self.help.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # a click on the help must not take the editor's keys
         self.assist_bar = AssistBar(session.assist)
         self.assist_bar.order_changed.connect(self._on_order_changed)
+        self.assist_bar.train_button.clicked.connect(lambda: self.editor().setFocus())  # pressed from the keyboard
         self.chart = AuditChart(session.assist)
         self.chart.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         side = QSplitter(Qt.Orientation.Vertical)
@@ -114,7 +118,9 @@ class LabelPage(QWidget):
         layout.addLayout(top)
         layout.addWidget(self.assist_bar)
         layout.addWidget(splitter, 1)
+        self.chart.plot.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # a plot has nothing to do with keys
         self._pick_reason, self._pick_row = "", -1  # why the assistant picked the example shown
+        self._pick_item: Any = None  # the NextItem behind it
         for editor in self.editors.values():
             editor.next_hook = self._next_item
         session.assist.scores_changed.connect(self._on_scores_changed)
@@ -179,7 +185,7 @@ class LabelPage(QWidget):
             editor.message_shown.emit(self.tr("Every example of this split is labelled."))
             self._update_assist_note()
             return True
-        self._pick_reason, self._pick_row = pick_reason(item), item.row
+        self._pick_reason, self._pick_row, self._pick_item = pick_reason(item), item.row, item
         if item.row == editor.row:
             editor.refresh()  # the same row again (the last one left): redraw its suggestion
         self.session.set_current(editor.split, item.row)
@@ -198,6 +204,9 @@ class LabelPage(QWidget):
     def _on_scores_changed(self) -> None:
         if self.session.has_project():
             self.editor().show_suggestion()
+            if self._pick_item is not None and self._pick_row == self.editor().row:  # a newer model: its numbers
+                self._pick_item = self.session.assist.pick_now(self._pick_item)
+                self._pick_reason = pick_reason(self._pick_item)
         self._update_assist_note()
 
     def _update_assist_note(self) -> None:
@@ -253,6 +262,31 @@ class LabelPage(QWidget):
         from bertstudio.ui import review_queue
 
         review_queue.open_review_queue(self.session, self)
+
+    def focusNextPrevChild(self, next: bool) -> bool:  # noqa: A002 - Qt's name
+        """Tab out of the editor reaches the Next order, its label box and Train now, and Shift+Tab
+        goes back. The chain Qt builds skipped them: entering the page goes to its focus proxy, the
+        editor, which comes after the bar, so a keyboard-only person could never change the order.
+        Tab between an editor's own parts (a QA editor's question list) is Qt's as before."""
+        bar, editor = self.assist_bar, self.editor()
+        ring = [w for w in (bar.order_combo, bar.label_combo, bar.train_button) if w.isVisible() and w.isEnabled()]
+        here = QApplication.focusWidget()
+        reason = Qt.FocusReason.TabFocusReason if next else Qt.FocusReason.BacktabFocusReason
+        if here in ring:
+            there = ring.index(here) + (1 if next else -1)
+            if there < 0:
+                editor.setFocus(reason)
+                return True
+            if there < len(ring):
+                ring[there].setFocus(reason)
+                return True
+            return super().focusNextPrevChild(next)
+        inside = lambda w: w is not None and (w is editor or editor.isAncestorOf(w))  # noqa: E731
+        moved = super().focusNextPrevChild(next)
+        if next and ring and inside(here) and not inside(QApplication.focusWidget()):
+            ring[0].setFocus(reason)
+            return True
+        return moved
 
     def showEvent(self, event) -> None:  # type: ignore[no-untyped-def]
         super().showEvent(event)
