@@ -64,7 +64,7 @@ def build_actions(window: Any, pages: Any) -> None:
     w.train_assistant_action = act(w, "trainAssistantAction", _t("&Train assistant now"), w.session.assist.train_now,
                                    "Ctrl+T")
     w.train_assistant_action.setEnabled(False)  # while the labelling assistant of a project runs
-    w.session.assist.status_changed.connect(lambda: w.train_assistant_action.setEnabled(w.session.assist.can_train()))
+    w.session.assist.status_changed.connect(lambda: w.train_assistant_action.setEnabled(w.session.assist.can_train_now()))
     w.data_map_action = act(w, "dataMapAction", _t("&Data map of the shown run…"), lambda: data_map(w))
     w.shortcuts_action = act(w, "shortcutsAction", _t("&Keyboard shortcuts"), w.show_shortcuts, SK.HelpContents)
     w.recent_menu = QMenu(_t("Open &recent"), w)

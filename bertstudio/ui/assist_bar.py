@@ -121,9 +121,7 @@ class AssistBar(QWidget):
         active = self.controller.is_active()
         for w in (self.order_combo, self.train_button):
             w.setEnabled(active)
-        self.train_button.setEnabled(active and self.controller.can_train()
-                                     and (self.controller.status().get("training") or {}).get("status")
-                                     not in ("training", "scoring"))
+        self.train_button.setEnabled(active and self.controller.can_train_now())
         counts = self.controller.counts()
         if not counts:
             self.counts_label.setText("")

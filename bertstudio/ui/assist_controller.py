@@ -271,6 +271,11 @@ class AssistController(QObject):
         return self.assistant is not None and self.assistant.spec.head is not None \
             and self.assistant.settings.strong_method != "off"
 
+    def can_train_now(self) -> bool:
+        """A strong model may be asked for now: not while one trains or scores (Train now and
+        Tools > Train assistant now agree; the menu's stayed on through a training)."""
+        return self.can_train() and (self.status().get("training") or {}).get("status") not in ("training", "scoring")
+
     def status(self) -> dict:
         return self.assistant.status() if self.assistant is not None else {}
 

@@ -270,6 +270,8 @@ def test_closing_the_window_mid_training_loses_no_label(qtbot, assisted, tiny):
     qtbot.waitUntil(lambda: "training a fine-tuned model on 11 labels" in window.assist_status.label.text(),
                     timeout=WAIT_MS)
     assert window.assist_status.bar.isVisible()
+    # the menu item and the bar's button agree: no second request while one trains
+    assert not a.page.assist_bar.train_button.isEnabled() and not window.train_assistant_action.isEnabled()
     for _ in range(5):
         qtbot.keyClick(editor, a.key_for(gold[editor.row]))
     labelled = {r: a.project.gold("train", r) for r in range(60) if a.project.gold("train", r) is not None}
