@@ -20,6 +20,8 @@ its Task, and one registry line (``bertstudio.tasks.register_task``) registers b
 
 from __future__ import annotations
 
+import functools
+
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Iterator
@@ -88,13 +90,20 @@ class KindSpec:
             return (*self.inputs, "text_pair")
         return self.inputs
 
-    @property
+    # cached: ``Features.arrow_schema`` builds the schema anew at each call, and a reader asking
+    # per row spent 78% of a JSONL read there (4.3 s for 4 MB, against 0.3 s for a CSV)
+    @functools.cached_property
     def arrow_schema(self) -> pa.Schema:
         return self.features.arrow_schema
 
+    @functools.cached_property
+    def list_columns(self) -> frozenset[str]:
+        """The columns holding a list (tokens, tags): typed as words separated by spaces."""
+        return frozenset(c for c in self.columns if pa.types.is_list(self.arrow_schema.field(c).type))
+
     def is_list_column(self, column: str) -> bool:
         """True for a column holding a list (tokens, tags): typed as words separated by spaces."""
-        return column in self.columns and pa.types.is_list(self.arrow_schema.field(column).type)
+        return column in self.list_columns
 
     def record(self, values: Mapping[str, Any]) -> dict[str, Any]:
         """One row in storage form: every column, absent ones filled (or None)."""
