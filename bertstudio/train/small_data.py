@@ -229,7 +229,9 @@ def fitted_max_length(lengths: Any, current: int, model_limit: int | None) -> tu
     ``model_limit``, else :data:`LIMIT_CAP`); None when ``current`` already reads them."""
     import numpy as np
 
-    tokens = int(math.ceil(float(np.percentile(np.asarray(lengths, dtype=float), LONG_SHARE))))
+    # the length that LONG_SHARE% of the texts fit in, a length one of them has: the interpolated
+    # percentile of 30 short texts and a 60,000-token one said "95% of the texts fit in 11707 tokens"
+    tokens = int(math.ceil(float(np.percentile(np.asarray(lengths, dtype=float), LONG_SHARE, method="inverted_cdf"))))
     limit = int(model_limit or LIMIT_CAP)
     if tokens <= current or current >= limit:
         return None

@@ -432,6 +432,14 @@ def test_a_small_set_of_long_texts_gets_a_max_length_that_reads_them():
     assert joined_head.max_length == 224
 
 
+def test_the_length_said_is_one_the_texts_have():
+    """19 short texts and one of 234,000 tokens: the interpolated percentile said "95% of the texts
+    fit in 11707 tokens" when 19 of the 20 fit in 6."""
+    lengths = [3.0, 4.0, 5.0, 6.0] * 4 + [5.0, 6.0, 6.0, 234000.0]
+    assert small_data.fitted_max_length(lengths, 128, 512) is None  # 95% already fit in 128
+    assert small_data.fitted_max_length(lengths, 4, 512) == (32, 6)
+
+
 def test_the_model_limit_is_read_from_its_small_files(tmp_path):
     assert small_data.model_max_length(None) == 256  # the bundled MiniLM: sentence_bert_config.json
     (tmp_path / "config.json").write_text('{"max_position_embeddings": 1024}')
