@@ -491,6 +491,8 @@ def evaluate(model_dir: str | Path, examples: Any, *, batch_size: int = EVAL_BAT
     from bertstudio.tasks.model import load_model, task_for
     from bertstudio.train.predict import run_lengths
 
+    notify = Notifier(callbacks)
+    notify(PhaseChanged("loading_model"))
     model, tokenizer, kind, labels = load_model(model_dir)
     if examples.kind != kind:
         raise ConfigError(f"the model predicts {kind!r} but the data is {examples.kind!r}", path=examples.source,
@@ -502,13 +504,14 @@ def evaluate(model_dir: str | Path, examples: Any, *, batch_size: int = EVAL_BAT
     lengths = run_lengths(model, model_dir, max_length=max_length)
     model, device, _ = for_inference(model, "auto", precision)  # as the run's own evaluation ran (fp32: exact)
     task = task_for(model, kind)
+    notify(PhaseChanged("tokenising", 0, len(examples)))
     enc = task.encode(examples, tokenizer, max_length=lengths["max_length"], doc_stride=lengths["doc_stride"],
                       label2id={n: i for i, n in enumerate(labels)}, training=False)
     loader = eval_loader(enc, task, tokenizer.pad_token_id or 0, batch_size,
                          pad_to_multiple_of=PAD_MULTIPLE if device.startswith("cuda") else None,
                          pin_memory=loader_options(device)["pin_memory"])
     accumulator = task.accumulator(examples, enc, labels, glue_task=glue_task, max_answer_length=lengths["max_answer_length"])
-    preds = predict_batches(model, loader, accumulator, device=device)
+    preds = predict_batches(model, CountedBatches(loader, "evaluating", notify), accumulator, device=device)
     metrics = task.metrics(examples, preds, glue_task=glue_task) if len(examples.labelled()) else {}
-    Notifier(callbacks)(Evaluated(step=0, epoch=0.0, metrics=metrics))
+    notify(Evaluated(step=0, epoch=0.0, metrics=metrics))
     return metrics, prediction_rows(examples, preds)
