@@ -657,3 +657,27 @@ def test_keys_that_set_nothing_say_why(qtbot, session_factory):
     assert said[-1] == "Key 7 sets nothing: keys 0-5 set whole scores; type other scores in the box"
     qtbot.keyClick(reg, Qt.Key.Key_Return)
     assert "suggestion" in said[-1] and said[-1].endswith("set the score with keys 0-5 or type it in the box")
+
+
+def test_a_label_key_does_not_lay_out_the_same_text_again(qtbot, session_factory):
+    """Every key on a row of about 1 MB froze the window for 0.4 s: the label's redraw set the
+    unchanged text again (and put a scrolled view back at its top)."""
+    long_text = " ".join(f"word{i}" for i in range(20000))
+    session = session_factory("sentence", ["neg", "pos"], {"train": [{"text": long_text, "label": None},
+                                                                      {"text": "short", "label": None}]})
+    page = _page(qtbot, session)
+    editor = page.editor()
+    editor.advance_box.setChecked(False)
+    laid_out = []
+    real = editor.text_view.setPlainText
+    editor.text_view.setPlainText = lambda text: (laid_out.append(len(text)), real(text))
+    bar = editor.text_view.verticalScrollBar()
+    bar.setValue(bar.maximum() // 2)
+    scrolled = bar.value()
+    for key in (Qt.Key.Key_2, Qt.Key.Key_1, Qt.Key.Key_Backspace):
+        qtbot.keyClick(editor, key)
+    assert session.project.gold("train", 0) is None and laid_out == [] and bar.value() == scrolled
+    editor.go_to(1)
+    assert laid_out == [5] and editor.text_view.toPlainText() == "short"
+    editor.go_to(0)
+    assert editor.text_view.toPlainText() == long_text
