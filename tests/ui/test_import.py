@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import threading
+
 import pytest
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QDialogButtonBox, QLabel
@@ -374,3 +377,43 @@ def test_dialogs_over_a_project_close_with_it(qtbot, main_window, tmp_path):
         dialog.show()
     session.close()
     assert not any(d.isVisible() for d in dialogs)
+
+
+def test_import_clicked_while_the_file_is_counted_waits_for_that_read(qtbot, main_window, tmp_path, monkeypatch):
+    """Clicked while the survey still counted, Import read the file again on the GUI thread:
+    a 4 MB JSONL froze the dialog 7-16 s. It now waits for the survey's read, with the bar."""
+    from bertstudio.ui import import_survey
+
+    rows = "".join(json.dumps({"text": f"a fairly long review sentence number {i}", "label": "positive"}) + "\n"
+                   for i in range(9000))
+    path = tmp_path / "reviews.jsonl"
+    path.write_text(rows, encoding="utf-8")
+    assert import_dialog.QUICK_FILE < path.stat().st_size <= import_dialog.BIG_FILE
+    gate = threading.Event()
+    real_run = import_survey.SurveyWorker.run
+
+    def held(self, *args, **kwargs):
+        gate.wait(30)
+        return real_run(self, *args, **kwargs)
+
+    monkeypatch.setattr(import_survey.SurveyWorker, "run", held)
+    import bertstudio.data.io as io_module
+
+    real_load, on_gui = io_module.load_examples, []
+
+    def load(*args, **kwargs):
+        if threading.current_thread() is threading.main_thread():
+            on_gui.append(args)
+        return real_load(*args, **kwargs)
+
+    monkeypatch.setattr(io_module, "load_examples", load)
+    dialog = ImportDialog(main_window.session, main_window, str(path))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitUntil(lambda: dialog.survey.is_running(), timeout=10_000)
+    with qtbot.waitSignal(dialog.imported, timeout=30_000):
+        qtbot.mouseClick(_ok(dialog), Qt.MouseButton.LeftButton)
+        assert dialog.is_loading() and dialog.progress.isVisible() and on_gui == []
+        gate.set()
+    assert main_window.session.project.num_rows("train") == 9000 and on_gui == []
+    qtbot.waitUntil(lambda: not ThreadJob._running, timeout=60_000)
