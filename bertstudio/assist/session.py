@@ -337,9 +337,11 @@ class AssistantState(TrainerJobs, ShownModel):
         if what == "gold_changed" and event.get("split") == self.split:
             self.on_labelled(self.split, int(event["row"]), event.get("value"))
         elif what == "labels_changed":
-            with self._lock:
+            examples = self.project.examples(self.split) if self.split in self.project.split_names else None
+            gold = examples.dataset.with_format("arrow")[self.spec.gold_column].to_pylist() if examples is not None else []
+            with self._lock:  # (one column read: a call per row took 10 s on the GUI thread for 1.2M labels)
                 self._labels = list(self.project.labels)
-                self._gold = {r: self.project.gold(self.split, r) for r in self._gold}
+                self._gold = {r: gold[r] if r < len(gold) else None for r in self._gold}
                 self._strong = self._strong_model = None  # it predicts the old label names
             self._request("prepare")
         elif what == "split_imported" and event.get("split") == self.split:

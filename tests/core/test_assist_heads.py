@@ -69,6 +69,22 @@ def test_self_training_on_the_pool_improves_on_zero_shot():
     assert accuracy(prior, X, y) >= start
 
 
+def test_self_training_on_a_huge_pool_fits_a_bounded_number_of_rows(monkeypatch):
+    """40% of a 1.2M-row pool was a logistic regression on 480,000 rows nothing could cancel."""
+    import sklearn.linear_model
+
+    from bertstudio.assist import fast
+
+    X, _y, zs = toy()
+    fitted = []
+    real = sklearn.linear_model.LogisticRegression.fit
+    monkeypatch.setattr(sklearn.linear_model.LogisticRegression, "fit",
+                        lambda self, Xs, ys, **kw: fitted.append(len(Xs)) or real(self, Xs, ys, **kw))
+    monkeypatch.setattr(fast, "SELF_TRAIN_MAX", 40)
+    self_train(X, zs.head())
+    assert fitted and max(fitted) <= 40 < 0.4 * len(X)
+
+
 def test_fit_logistic_matches_scikit_learn_for_two_and_more_classes():
     from sklearn.linear_model import LogisticRegression
 
