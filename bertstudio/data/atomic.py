@@ -50,6 +50,27 @@ def fsync_file(path: str | os.PathLike[str]) -> None:
 TEMP_NAME = re.compile(r"^\..+\.\d+\.tmp$")  # temp_path's names (.NAME.<pid>.tmp): what a killed write leaves
 
 
+def remove_leftovers(folders: "list[Path] | tuple[Path, ...]") -> list[Path]:
+    """Delete the ``.NAME.<pid>.tmp`` files and folders a killed write left in ``folders`` (never
+    ``.old``: after a crash mid-swap it is the only copy); returns them. The caller holds the
+    lock that keeps every other writer of these folders out."""
+    removed = []
+    for where in folders:
+        try:
+            entries = list(where.iterdir()) if where.is_dir() and not where.is_symlink() else []
+        except OSError:
+            continue
+        for path in entries:
+            if not TEMP_NAME.match(path.name):
+                continue
+            try:
+                remove_entry(path)
+                removed.append(path)
+            except OSError:
+                continue  # left for the next time
+    return removed
+
+
 def remove_entry(path: Path) -> None:
     """Remove a folder with everything in it, or a file or a link itself (never what a link
     points to): what the clean-up of a failed or killed write takes away."""

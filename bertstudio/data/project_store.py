@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 import pyarrow as pa
 
-from bertstudio.data.atomic import TEMP_NAME, atomic_write_with, fsync_dir, fsync_file, remove_entry, temp_path
+from bertstudio.data.atomic import (TEMP_NAME, atomic_write_with, fsync_dir, fsync_file, remove_leftovers,
+                                    temp_path)
 from bertstudio.data.project_meta import BACKUP_FILE, DATA_DIR, SPLIT_BACKUP_DIR
 from bertstudio.data.regular_file import check_regular_file, read_regular_file
 
@@ -232,23 +233,10 @@ def remove_write_leftovers(folder: Path) -> list[Path]:
     (project.json's, the assistant's cache, the split backups; the data files' go at each
     compaction); returns them. Called with the project's lock held, so no other process of
     ours is writing them: a kill while project.json or the assistant's model was written left
-    ``.project.json.<pid>.tmp`` and friends for good. Never the runs folder (a command-line
-    run may be writing there) and never ``.old`` (the only copy after a crash mid-swap)."""
-    removed = []
-    for where in (folder, folder / CACHE_DIR, folder / SPLIT_BACKUP_DIR):
-        try:
-            entries = list(where.iterdir()) if where.is_dir() and not where.is_symlink() else []
-        except OSError:
-            continue
-        for path in entries:
-            if not TEMP_NAME.match(path.name):
-                continue
-            try:
-                remove_entry(path)
-                removed.append(path)
-            except OSError:
-                continue  # left for the next open
-    return removed
+    ``.project.json.<pid>.tmp`` and friends for good. Never the runs folder (each run folder's
+    own writer clears its own: train/rundir.py) and never ``.old`` (the only copy after a crash
+    mid-swap)."""
+    return remove_leftovers((folder, folder / CACHE_DIR, folder / SPLIT_BACKUP_DIR))
 
 
 def new_run_dir(runs: Path, name: str) -> Path:

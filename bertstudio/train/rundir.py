@@ -45,7 +45,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from bertstudio.data.atomic import atomic_write_text, check_folder_path, replace_folder
+from bertstudio.data.atomic import atomic_write_text, check_folder_path, remove_leftovers, replace_folder
 from bertstudio.data.project_lock import lock_folder, unlock_folder
 from bertstudio.data.regular_file import read_regular_file
 from bertstudio.errors import ConfigError, DataError
@@ -429,6 +429,9 @@ class RunFolder:
         lock = hold_run_folder(root)  # before anything in the folder moves
         aside = None
         try:
+            # a killed run's half-written copies (a model or checkpoint each): only this run writes here now
+            for left in remove_leftovers((root, root / CHECKPOINTS)):
+                log.info("removed %s, left by a run that was stopped mid-write", left)
             aside = _set_aside_own_files(root) if config.overwrite and not config.resume_from else None
             folder = cls(root, append=bool(config.resume_from), lock=lock)
             folder.replaced = aside

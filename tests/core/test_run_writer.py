@@ -231,3 +231,30 @@ def test_printed_commands_survive_a_path_with_spaces(tiny, tmp_path, capsys):
     line = next(x for x in out.splitlines() if x.startswith("start it with: "))
     words = shlex.split(line[len("start it with: "):])
     assert words[:2] == ["cd", str(target)] and words[2] == "&&"
+
+
+def test_a_resumed_run_clears_what_a_killed_write_left_and_keeps_a_swap_copy(tiny, tmp_path):
+    """A kill while a checkpoint or the model was written left .last.<pid>.tmp (a full copy of the
+    weights) in the run folder for good; the .old twin of a swap cut short is the only copy and stays."""
+    cancel = threading.Event()
+    out = tmp_path / "run"
+
+    def stop(event, control):
+        if event.kind == "step" and event.step == 2:
+            cancel.set()
+
+    cfg = TrainConfig(model=tiny, epochs=1, batch_size=8, lr=1e-3, max_length=16, device="cpu", precision="fp32",
+                      output_dir=str(out), logging_steps=1)
+    assert train(cfg, sentiment(32), callbacks=[stop], cancel=cancel).status == "cancelled"
+    half = out / "checkpoints" / ".last.99999.tmp"
+    half.mkdir()
+    (half / "weights.pt").write_bytes(b"half a model")
+    (out / ".model.99999.tmp").mkdir()
+    (out / ".metrics.json.4242.tmp").write_text("{")
+    twin = out / "checkpoints" / ".best.99999.old"
+    twin.mkdir()
+    (twin / "state.json").write_text("{}")
+    resumed = train(TrainConfig(**{**cfg.to_dict(), "resume_from": str(out / "checkpoints" / "last")}), sentiment(32))
+    assert resumed.status == "finished"
+    assert not half.exists() and not (out / ".model.99999.tmp").exists() and not (out / ".metrics.json.4242.tmp").exists()
+    assert (twin / "state.json").is_file()
