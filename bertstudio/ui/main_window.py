@@ -130,6 +130,9 @@ class MainWindow(QMainWindow):
             message = getattr(self.pages[key], "status_message", None)
             if message is not None:  # a warm start's note; why Enter did nothing on an audit example
                 message.connect(self._show_status)
+        exported = getattr(self.pages["train"], "run_exported", None)
+        if exported is not None:  # Export run… writes on a worker and says where when done
+            exported.connect(lambda out: self.statusBar().showMessage(self.tr("Run exported to %1").replace("%1", out), 8000))
         activated = getattr(self.pages["runs"], "run_activated", None)
         if activated is not None:  # double-clicking a run opens its results
             activated.connect(self._on_run_activated)
@@ -318,10 +321,7 @@ class MainWindow(QMainWindow):
         """File > Export run…: the Training page's settings and data as a folder that trains headless."""
         if not self._require_project():
             return
-        page = self.page("train")
-        out = page.export_run()
-        if out is not None:
-            self.statusBar().showMessage(self.tr("Run exported to %1").replace("%1", str(out)), 8000)
+        self.page("train").export_run()  # on a worker: run_exported says where (connected in __init__)
 
     def add_examples(self) -> None:
         """Edit > Add examples…: type examples into the project (an empty project starts here)."""

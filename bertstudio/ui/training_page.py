@@ -15,14 +15,15 @@ from __future__ import annotations
 import logging
 import math
 import re
+import threading
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QSize, QTimer, Signal
 from PySide6.QtWidgets import (
-    QApplication, QFileDialog, QHBoxLayout, QLabel, QMessageBox, QPushButton, QScrollArea, QSplitter, QVBoxLayout,
+    QFileDialog, QHBoxLayout, QLabel, QMessageBox, QPushButton, QScrollArea, QSplitter, QVBoxLayout,
     QWidget,
 )
 
@@ -68,11 +69,13 @@ class TrainingPage(QWidget):
     run_started = Signal(str)  # the run folder
     run_ended = Signal(str, str)  # run folder, status (finished | cancelled | failed)
     status_message = Signal(str)  # for the window's status bar
+    run_exported = Signal(str)  # the folder Export run… wrote
 
     def __init__(self, session: Any, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.session = session
         self.worker: TrainingWorker | None = None
+        self._export_worker: Any = None  # Export run… writing on its worker
         self.run_dir: str | None = None
         self._setfit_phase: tuple[int, int] | None = None  # (done, total) contrastive steps of the running SetFit phase
         self._seed_folders: list[str] = []  # the other seeds' run folders of the current job
@@ -328,7 +331,7 @@ class TrainingPage(QWidget):
         self.start_button.setEnabled(missing is None and not running)
         self.start_button.setToolTip(missing or self.tr("Train a model on the labelled training rows"))
         has_train = self.session.has_project() and self.session.split_size("train") > 0
-        self.export_button.setEnabled(has_train)
+        self.export_button.setEnabled(has_train and self._export_worker is None)
         self.cancel_button.setEnabled(running)
         if not running:
             self.status_label.setText(missing or "")
@@ -422,12 +425,19 @@ class TrainingPage(QWidget):
     def export_run_to(self, folder: str | Path, *, overwrite: bool = False) -> Path:
         """Write the run these settings would start (same labelled train rows, same evaluation
         rows) as a self-contained folder: data files, run.toml and a README with the command.
-        A model from a local folder is copied in, so the folder runs on a machine without it."""
+        A model from a local folder is copied in, so the folder runs on a machine without it.
+        Synchronous (the core's export_run); the page's button runs :meth:`_export_job` on a worker."""
+        return self._export_job(folder, overwrite=overwrite)(lambda *_: None, threading.Event())
+
+    def _export_job(self, folder: str | Path, *, overwrite: bool = False) -> Any:
+        """The export as a job: the rows are read here (the project belongs to the GUI thread), the
+        files and the model copy are written by the job (a 1.3 GB model took seconds on the GUI thread)."""
         from bertstudio.train.export import export_run
 
         config, train, dev, _note = self.run_inputs("run")
         copy_model = bool(config.model) and Path(str(config.model)).expanduser().is_dir()
-        return export_run(config, {"train": train, "dev": dev}, folder, copy_model=copy_model, overwrite=overwrite)
+        return lambda _report, _cancel: export_run(config, {"train": train, "dev": dev}, folder, copy_model=copy_model,
+                                                   overwrite=overwrite)
 
     def _default_export_folder(self, parent: Path) -> Path:
         stem = re.sub(r"[^\w.-]+", "-", f"{self.session.project.name or 'bertstudio'}-run").strip("-")
@@ -436,10 +446,11 @@ class TrainingPage(QWidget):
             candidate, n = parent / f"{stem}-{n}", n + 1
         return candidate
 
-    def export_run(self) -> Path | None:
-        """Ask for a folder, then :meth:`export_run_to`. A chosen folder that is not empty gets a
-        new sub-folder (``<project>-run``), so nothing already there is overwritten."""
-        if not self.session.has_project():
+    def export_run(self) -> Any:
+        """Ask for a folder, then export there on a worker (the JobWorker, or None when nothing
+        started). A chosen folder that is not empty gets a new sub-folder (``<project>-run``), so
+        nothing already there is overwritten. :attr:`run_exported` says where it went."""
+        if not self.session.has_project() or self._export_worker is not None:
             return None
         start = str(Path(self.session.project.folder).parent)
         chosen = QFileDialog.getExistingDirectory(self, self.tr("Export run to folder"), start)
@@ -449,19 +460,38 @@ class TrainingPage(QWidget):
         if target.exists() and any(target.iterdir()):
             target = self._default_export_folder(target)
         self.error_label.hide()
-        self.status_label.setText(self.tr("Exporting the run to {d}…").format(d=target))
-        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)  # a big project takes seconds to write
         try:
-            out = self.export_run_to(target)
+            job = self._export_job(target)
         except (BertStudioError, OSError) as exc:
-            self.status_label.setText("")
-            self.error_label.setText(self.tr("Export failed: {m}").format(m=exc))
-            self.error_label.show()
+            self._on_export_failed(str(exc))
             return None
-        finally:
-            QApplication.restoreOverrideCursor()
+        from bertstudio.ui.jobs import JobWorker
+
+        worker = JobWorker(job, name="bertstudio-export-run")
+        worker.finished.connect(self._on_run_exported)
+        worker.failed.connect(self._on_export_failed)
+        worker.cancelled.connect(lambda: self._on_export_failed(self.tr("cancelled")))
+        self._export_worker = worker
+        self.export_button.setEnabled(False)
+        self.status_label.setText(self.tr("Exporting the run to {d}…").format(d=target))
+        worker.start()
+        return worker
+
+    def _on_run_exported(self, out: Any) -> None:
+        self._export_worker = None
+        self._refresh_state()
         self.status_label.setText(self.tr("Run exported to {d}. Start it there with: bertstudio train --config run.toml").format(d=out))
-        return out
+        self.run_exported.emit(str(out))
+
+    def _on_export_failed(self, message: str) -> None:
+        self._export_worker = None
+        self._refresh_state()
+        self.status_label.setText("")
+        self.error_label.setText(self.tr("Export failed: {m}").format(m=message))
+        self.error_label.show()
+
+    def is_exporting(self) -> bool:
+        return self._export_worker is not None
 
     def _seeds_job(self, folders: dict[int, str]) -> Any:
         """The worker's train function for several seeds (train/seeds.train_seeds); its summary

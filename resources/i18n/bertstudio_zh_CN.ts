@@ -503,7 +503,7 @@
         <translation>最少的标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="132"/>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="130"/>
         <source>%1 labelled (%2 for the audit) · %3 skipped · %4 to go</source>
         <translation>已标注 %1 个(其中 %2 个用于核查)· 已跳过 %3 个 · 剩余 %4 个</translation>
     </message>
@@ -511,22 +511,22 @@
 <context>
     <name>AssistController</name>
     <message>
-        <location filename="../../bertstudio/ui/assist_controller.py" line="306"/>
+        <location filename="../../bertstudio/ui/assist_controller.py" line="318"/>
         <source>from the label names</source>
         <translation>来自标签名称</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_controller.py" line="307"/>
+        <location filename="../../bertstudio/ui/assist_controller.py" line="319"/>
         <source>fast model</source>
         <translation>快速模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_controller.py" line="308"/>
+        <location filename="../../bertstudio/ui/assist_controller.py" line="320"/>
         <source>SetFit model</source>
         <translation>SetFit 模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_controller.py" line="309"/>
+        <location filename="../../bertstudio/ui/assist_controller.py" line="321"/>
         <source>fine-tuned model</source>
         <translation>微调模型</translation>
     </message>
@@ -1359,229 +1359,229 @@
 <context>
     <name>ImportDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="83"/>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="241"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="84"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="242"/>
         <source>Import data</source>
         <translation>导入数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="104"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="105"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="113"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="114"/>
         <source>detect</source>
         <translation>自动识别</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="119"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="120"/>
         <source>First row holds the column names</source>
         <translation>第一行是列名</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="125"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="126"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="136"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="137"/>
         <source>File:</source>
         <translation>文件:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="137"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="138"/>
         <source>Format:</source>
         <translation>格式:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="139"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="140"/>
         <source>GLUE preset:</source>
         <translation>GLUE 预设:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="140"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="141"/>
         <source>Into split:</source>
         <translation>加入数据划分:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="146"/>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="377"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="147"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="378"/>
         <source>Columns (what each column of the file holds)</source>
         <translation>列(文件每一列的内容)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="151"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="152"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="151"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="152"/>
         <source>Second text</source>
         <translation>第二段文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="151"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="152"/>
         <source>Label / score</source>
         <translation>标签 / 分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="152"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="153"/>
         <source>Tokens</source>
         <translation>词元</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="152"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="153"/>
         <source>Tags</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="152"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="153"/>
         <source>Context</source>
         <translation>上下文</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="153"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="154"/>
         <source>Question</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="153"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="154"/>
         <source>Answers</source>
         <translation>答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="153"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="154"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="153"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="154"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="188"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="189"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="195"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="196"/>
         <source>First rows:</source>
         <translation>前几行:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="242"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="243"/>
         <source>Data files (*.tsv *.csv *.txt *.jsonl *.json *.conll *.conllu *.iob *.bio);;All files (*)</source>
         <translation>数据文件 (*.tsv *.csv *.txt *.jsonl *.json *.conll *.conllu *.iob *.bio);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="305"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="306"/>
         <source>— choose —</source>
         <translation>— 请选择 —</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="325"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="326"/>
         <source>Format: %1 · this file looks like %2 data</source>
         <translation>格式:%1 · 此文件看起来是“%2”数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="329"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="330"/>
         <source>choose the file column for: %1</source>
         <translation>请为以下内容选择文件列：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="335"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="336"/>
         <source>This file holds %1 examples but the project is a %2 project.</source>
         <translation>此文件包含“%1”样例，但项目是“%2”项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="358"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="359"/>
         <source>column %1</source>
         <translation>第 %1 列</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="362"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="363"/>
         <source>Not imported: %1. The project keeps only the columns above; exporting over this file later writes only those.</source>
         <translation>不导入：%1。项目只保留上面这些列；以后导出覆盖此文件时也只写这些列。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="376"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="377"/>
         <source>Columns (set by the format or preset)</source>
         <translation>列(由格式或预设决定)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="383"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="384"/>
         <source>The file cannot be read: %1</source>
         <translation>无法读取此文件：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="385"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="386"/>
         <source>Save it as UTF-8 (in Excel: Save As, CSV UTF-8; in Notepad: Save As, Encoding UTF-8) and import it again.</source>
         <translation>请将其另存为 UTF-8 编码（Excel：另存为“CSV UTF-8”；记事本：另存为时编码选 UTF-8），然后重新导入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="436"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="437"/>
         <source>Choose the file column for: %1</source>
         <translation>请选择对应的文件列:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="459"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="462"/>
         <source>Reading the file…</source>
         <translation>正在读取文件…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="495"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="498"/>
         <source>The file&apos;s labels differ from the project&apos;s: choose what each becomes, then Import.</source>
         <translation>文件中的标签与项目的不同:请为每个标签选择对应的项目标签，然后点击“导入”。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="518"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="521"/>
         <source>The file&apos;s labels differ from the project&apos;s: choose what %1 become(s), then Import.</source>
         <translation>文件的标签与项目的不同：请选择 %1 对应什么，然后导入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="520"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="523"/>
         <source>Every label of the file has a place: Import when ready.</source>
         <translation>文件的每个标签都已有对应：准备好后即可导入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="536"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="539"/>
         <source>Choose what these labels become: %1</source>
         <translation>请为这些标签选择对应的项目标签:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="553"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="556"/>
         <source>Every row of the file is already in %1: nothing to import.</source>
         <translation>文件的每一行都已在 %1 中：没有可导入的内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="573"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="576"/>
         <source>Rows already in the project</source>
         <translation>项目中已有的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="574"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="577"/>
         <source>%1 of the file&apos;s %2 rows repeat examples already in %3.</source>
         <translation>文件的 %2 行中有 %1 行与 %3 中已有的样本重复。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="578"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="581"/>
         <source>Skipping them keeps the project&apos;s rows and labels as they are; importing all adds the copies as new rows.</source>
         <translation>跳过它们会保持项目的行和标签不变；全部导入会把这些副本作为新行加入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="581"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="584"/>
         <source>%1 of them carry another label than the project&apos;s copy. </source>
         <translation>其中 %1 行的标签与项目中的副本不同。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="584"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="587"/>
         <source>Skip the repeats</source>
         <translation>跳过重复行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="586"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="589"/>
         <source>Import all</source>
         <translation>全部导入</translation>
     </message>
@@ -1910,47 +1910,47 @@
         <translation>GLUE 计分板</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="223"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="226"/>
         <source>Open project</source>
         <translation>打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="234"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="237"/>
         <source>Cannot open the project</source>
         <translation>无法打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="244"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="247"/>
         <source>Project repaired on open: %1</source>
         <translation>打开时已修复项目:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="245"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="248"/>
         <source>Project recovered</source>
         <translation>项目已恢复</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="246"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="249"/>
         <source>Opening the project repaired it:</source>
         <translation>打开项目时已修复:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="262"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="265"/>
         <source>Saved</source>
         <translation>已保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="286"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="289"/>
         <source>Imported %1 rows into %2</source>
         <translation>已导入 %1 行到 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="315"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="318"/>
         <source>Could not save</source>
         <translation>无法保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="324"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="135"/>
         <source>Run exported to %1</source>
         <translation>运行已导出到 %1</translation>
     </message>
@@ -2566,47 +2566,47 @@
 <context>
     <name>RegressionEditor</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="268"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="272"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="271"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="275"/>
         <source>Type a score such as 3.7: Enter stores it, an arrow key stores it and moves to the previous or next example</source>
         <translation>输入分数，例如 3.7:按 Enter 保存，按方向键保存并转到上一个或下一个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="288"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="292"/>
         <source>Keys 0-5 set a whole score; for tenths drag the slider or type the score in the box (Enter or an arrow key stores it).</source>
         <translation>按键 0-5 设置整数分数；如需十分位，请拖动滑块或在输入框中输入分数(按 Enter 或方向键保存)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="309"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="313"/>
         <source>(not scored)</source>
         <translation>(未打分)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="309"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="313"/>
         <source>(no example)</source>
         <translation>(无样例)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="329"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="333"/>
         <source>%1 is outside the scale %2-%3: not stored</source>
         <translation>%1 超出了 %2-%3 的评分范围：未保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="364"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="368"/>
         <source>set the score with keys 0-5 or type it in the box</source>
         <translation>请用按键 0-5 设置分数，或在输入框中输入分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="374"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="378"/>
         <source>Score row %1 as %2</source>
         <translation>将第 %1 行打分为 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="384"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="388"/>
         <source>Key %1 sets nothing: keys 0-5 set whole scores; type other scores in the box</source>
         <translation>按键 %1 没有作用：按键 0-5 设置整数分数；其他分数请在输入框中输入</translation>
     </message>
@@ -3461,57 +3461,57 @@
         <translation>按 %1 或单击，将此样例标为“%2”</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="122"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="126"/>
         <source>Suggested: %1 (%2)</source>
         <translation>建议:%1(%2)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="125"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="129"/>
         <source>Enter accepts it, any label key overrides it</source>
         <translation>按 Enter 接受，按任一标签键可改为该标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="127"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="131"/>
         <source>Audit example: drawn at random to check the model, so its suggestion is hidden</source>
         <translation>核查样例:为检验模型而随机抽取，因此不显示建议</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="145"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="149"/>
         <source>(not labelled)</source>
         <translation>(未标注)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="145"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="149"/>
         <source>(no example)</source>
         <translation>(无样例)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="157"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="161"/>
         <source>Label row %1 as &apos;%2&apos;</source>
         <translation>将第 %1 行标为“%2”</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="163"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="167"/>
         <source>Clear the label of row %1</source>
         <translation>清除第 %1 行的标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="184"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="188"/>
         <source>Audit example: Enter has no suggestion to accept here (hidden on purpose); %1</source>
         <translation>审核样本：这里没有可用 Enter 接受的建议（有意隐藏）；%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="186"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="190"/>
         <source>No suggestions while the labelling assistant is off (Tools &gt; Labelling assistant): %1</source>
         <translation>标注助手关闭时没有建议（工具 &gt; 标注助手）：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="188"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="192"/>
         <source>No suggestion to accept yet: %1</source>
         <translation>暂时没有可接受的建议：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="192"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="196"/>
         <source>pick the label with a number key</source>
         <translation>请用数字键选择标签</translation>
     </message>
@@ -4222,177 +4222,182 @@
 <context>
     <name>TrainingPage</name>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="112"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="115"/>
         <source>Start training</source>
         <translation>开始训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="113"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="116"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="114"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="117"/>
         <source>Export run…</source>
         <translation>导出运行…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="116"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="119"/>
         <source>Write these settings and the labelled data to a folder that trains headless anywhere: bertstudio train --config run.toml (or under accelerate launch on several GPUs)</source>
         <translation>将这些设置和已标注的数据写入一个文件夹，可在任何地方无界面训练:bertstudio train --config run.toml(多 GPU 上可用 accelerate launch 启动)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="302"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="305"/>
         <source>counted when the model loads</source>
         <translation>加载模型时统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="346"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="349"/>
         <source>the training split has no labelled examples</source>
         <translation>训练数据划分中没有已标注的样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="346"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="349"/>
         <source>train split</source>
         <translation>train 数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="347"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="350"/>
         <source>at least a few labelled rows</source>
         <translation>至少几行已标注的数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="284"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="287"/>
         <source>counting…</source>
         <translation>正在计数…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="202"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="205"/>
         <source>No labelled training rows yet: Automatic chooses the settings once there are some.</source>
         <translation>还没有已标注的训练行：有了之后，“自动”会选择设置。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="293"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="296"/>
         <source>{t:,} of {n:,} parameters ({p:.1f}%)</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="296"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="299"/>
         <source>after SetFit&apos;s phase, which first tunes the whole encoder</source>
         <translation>（在 SetFit 阶段之后；该阶段先微调整个编码器）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="327"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="330"/>
         <source>Fix the setting first: {m}</source>
         <translation>请先修正设置:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="329"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="332"/>
         <source>Train a model on the labelled training rows</source>
         <translation>用已标注的训练行训练模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="356"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="359"/>
         <source>No dev split: holding out {n} of {m} labelled training examples ({p:.0%}, seed {s}) for evaluation.</source>
         <translation>没有验证集:从 {m} 个已标注训练样例中留出 {n} 个({p:.0%}，种子 {s})用于评估。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="390"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="393"/>
         <source>Run folder: {d}</source>
         <translation>运行文件夹:{d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="400"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="403"/>
         <source>{n} seeds ({a} to {b}), one run each, one after another.</source>
         <translation>{n} 个种子（{a} 到 {b}），每个一次运行，依次进行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="417"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="420"/>
         <source>Training… the window stays usable; Cancel stops after the current step.</source>
         <translation>训练中……窗口仍可使用；“取消”会在当前步结束后停止。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="445"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="456"/>
         <source>Export run to folder</source>
         <translation>导出运行到文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="452"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="476"/>
         <source>Exporting the run to {d}…</source>
         <translation>正在导出运行到 {d}…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="458"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="490"/>
         <source>Export failed: {m}</source>
         <translation>导出失败:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="463"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="483"/>
         <source>Run exported to {d}. Start it there with: bertstudio train --config run.toml</source>
         <translation>运行已导出到 {d}。在那里用以下命令启动:bertstudio train --config run.toml</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="484"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="473"/>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="514"/>
         <source>Cancelling after the current step…</source>
         <translation>将在当前步结束后取消…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="489"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="519"/>
         <source>Stop the SetFit phase?</source>
         <translation>停止 SetFit 阶段？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="490"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="520"/>
         <source>SetFit has run {done} of {total} contrastive steps. Stopping now keeps nothing of them: the run saves a model only once its head has trained.</source>
         <translation>SetFit 已完成 {total} 个对比学习步骤中的 {done} 个。现在停止将不会保留其中任何结果：只有在分类头训练之后，本次运行才会保存模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="493"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="523"/>
         <source>Stop and discard</source>
         <translation>停止并丢弃</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="494"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="524"/>
         <source>Keep training</source>
         <translation>继续训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="503"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="533"/>
         <source>Warm start: reusing the model loaded by an earlier run in this session</source>
         <translation>热启动：复用本次会话中先前运行已加载的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="509"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="539"/>
         <source>{t:,} of {n:,} parameters ({p:.1f}%), as built</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)，按构建后的模型统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="518"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="548"/>
         <source>Training failed.</source>
         <translation>训练失败。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="521"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="551"/>
         <source>Run cancelled before its first step: nothing was trained or saved.</source>
         <translation>运行在第一步之前已取消：没有训练，也没有保存任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="523"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="553"/>
         <source>Run finished.</source>
         <translation>运行完成。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="524"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="554"/>
         <source>Run cancelled; the model saved so far is usable.</source>
         <translation>运行已取消；已保存的模型可以使用。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="551"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="581"/>
         <source>Removed the empty run folder {d}</source>
         <translation>已删除空的运行文件夹 {d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="555"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="585"/>
         <source>Training could not run: {m}</source>
         <translation>无法训练:{m}</translation>
     </message>

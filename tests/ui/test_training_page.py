@@ -320,7 +320,17 @@ def test_export_run_writes_a_folder_that_trains_headless(qtbot, session, tiny_mo
     target.mkdir()
     (target / "keep.txt").write_text("already here")  # a non-empty folder gets a new sub-folder
     monkeypatch.setattr(QFileDialog, "getExistingDirectory", staticmethod(lambda *a, **k: str(target)))
-    qtbot.mouseClick(page.export_button, Qt.MouseButton.LeftButton)
+    import threading
+
+    import bertstudio.train.export as export_module
+
+    real_export, threads = export_module.export_run, []
+    monkeypatch.setattr(export_module, "export_run",
+                        lambda *a, **k: (threads.append(threading.current_thread()), real_export(*a, **k))[1])
+    with qtbot.waitSignal(page.run_exported, timeout=60_000):
+        qtbot.mouseClick(page.export_button, Qt.MouseButton.LeftButton)
+        assert page.is_exporting() and not page.export_button.isEnabled()  # the window works meanwhile
+    assert threads and threads[0] is not threading.main_thread()  # the model copy is off the GUI thread
 
     out = target / "tiny-run"
     assert (target / "keep.txt").read_text() == "already here"
@@ -339,7 +349,8 @@ def test_export_run_writes_a_folder_that_trains_headless(qtbot, session, tiny_mo
     assert (out / "run" / "metrics.json").is_file()
 
     # A second export to the same parent does not touch the first.
-    qtbot.mouseClick(page.export_button, Qt.MouseButton.LeftButton)
+    with qtbot.waitSignal(page.run_exported, timeout=60_000):
+        qtbot.mouseClick(page.export_button, Qt.MouseButton.LeftButton)
     assert (target / "tiny-run-2" / "run.toml").is_file() and (out / "run" / "metrics.json").is_file()
 
 
