@@ -124,7 +124,7 @@ class ProjectSession(QObject):
         self._project = project
         self._attach(project)
         self._split = next((s for s in SPLITS if self.split_size(s) > 0), "train")
-        self._row = 0 if self.split_size(self._split) > 0 else -1
+        self._row = self._first_to_label(self._split)
         self.assist.open_project(project)
         folder = getattr(project, "folder", None)
         if folder is not None:
@@ -211,6 +211,20 @@ class ProjectSession(QObject):
     @property
     def current_row(self) -> int:
         return self._row
+
+    def _first_to_label(self, split: str) -> int:
+        """Where a reopened project starts: the split's first row without gold (a half-labelled
+        project opened on its row 0, a labelled one, where the next key replaced the label), else
+        row 0; -1 for an empty split."""
+        if not self.split_size(split):
+            return -1
+        import numpy as np
+        import pyarrow.compute as pc
+
+        examples = self._project.examples(split)
+        gold = examples.dataset.with_format("arrow")[examples.gold_column]
+        missing = np.flatnonzero(pc.is_null(gold).to_numpy(zero_copy_only=False))
+        return int(missing[0]) if len(missing) else 0
 
     def _keep_current_in_range(self, split: str) -> None:
         """After a split's rows changed, the current row still points at a row (or at none)."""

@@ -681,3 +681,23 @@ def test_a_label_key_does_not_lay_out_the_same_text_again(qtbot, session_factory
     assert laid_out == [5] and editor.text_view.toPlainText() == "short"
     editor.go_to(0)
     assert editor.text_view.toPlainText() == long_text
+
+
+@pytest.mark.parametrize("kind", ["sentence", "tagging"])
+def test_a_half_labelled_project_opens_on_its_first_row_to_label(qtbot, session_factory, kind):
+    """It opened on row 0, labelled: a person going on where they stopped relabelled it with the
+    first key. A fully labelled split still opens on row 0."""
+    if kind == "sentence":
+        rows = [{"text": f"row {i}", "label": "pos" if i in (0, 1, 2, 4) else None} for i in range(6)]
+        labels = ["neg", "pos"]
+    else:
+        rows = [{"tokens": ["a", "b"], "tags": ["O", "O"] if i < 3 else None} for i in range(5)]
+        labels = ["O", "B-LOC", "I-LOC"]
+    session = session_factory(kind, labels, {"train": rows})
+    assert session.current_row == 3
+    page = _page(qtbot, session)
+    assert page.editor().row == 3 and page.position.text() == "example 4 of " + str(len(rows))
+    labelled = session_factory("sentence", ["neg", "pos"], {"train": [{"text": "a", "label": "pos"},
+                                                                       {"text": "b", "label": "neg"}]})
+    assert labelled.current_row == 0
+
