@@ -35,7 +35,7 @@ from typing import Any, Callable, Iterator
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, QSettings, Signal
 from PySide6.QtGui import QUndoStack
 
-from bertstudio.errors import BertStudioError
+from bertstudio.errors import BertStudioError, DataError
 from bertstudio.train.warm import WarmCache
 from bertstudio.ui.assist_controller import AssistController
 
@@ -73,6 +73,7 @@ class ProjectSession(QObject):
     project_closed = Signal()
     gold_changed = Signal(str, int)
     labels_changed = Signal()
+    label_renamed = Signal(str, str)  # old, new (also an undone rename): what holds a label name follows
     data_imported = Signal(str)
     runs_changed = Signal()
     current_example_changed = Signal(str, int)
@@ -84,6 +85,8 @@ class ProjectSession(QObject):
         self.settings = settings if settings is not None else QSettings("bertstudio", "bertstudio")
         self.undo_stack = QUndoStack(self)
         self._labels_by_undo = False  # set while an undo command changes the label set: the stack is kept
+        # the labels partly tagged sentences hold (the tagging editor's drafts, not yet the project's rows)
+        self.draft_labels: Callable[[], set[str]] = set
         self._project: Any | None = None
         self._unsubscribe: Callable[[], None] | None = None
         self._split = "train"
@@ -164,6 +167,8 @@ class ProjectSession(QObject):
     def _on_labels_event(self, event: dict[str, Any]) -> None:
         if event.get("op") in ("remove_label", "rename_label") and not self._labels_by_undo:
             self.undo_stack.clear()  # undo entries hold the old names, which the project would now refuse
+        if event.get("op") == "rename_label":
+            self.label_renamed.emit(str(event["old"]), str(event["new"]))
         self.labels_changed.emit()
 
     @contextlib.contextmanager
@@ -183,7 +188,11 @@ class ProjectSession(QObject):
                             lambda project: project.rename_label(new, old))
 
     def remove_label(self, name: str) -> None:
-        """Remove a label no row uses, undoably (Edit > Undo adds it back); raises the project's refusal."""
+        """Remove a label no row uses, undoably (Edit > Undo adds it back); raises the project's refusal,
+        or DataError when a partly tagged sentence holds it (the project counts stored labels only)."""
+        if name in self.draft_labels():
+            raise DataError(f"label {name!r} is in a partly tagged sentence", path=getattr(self.project, "folder", None),
+                            expected="that sentence finished or its words untagged first")
         color = self.project.label_colors.get(name, "")
         index = self.project.labels.index(name) if name in self.project.labels else len(self.project.labels)
         self._change_labels(self.tr("Remove label {a}").format(a=name), lambda project: project.remove_label(name),
@@ -324,11 +333,14 @@ class ProjectSession(QObject):
 
         assert self._project is not None
         backups = {b["id"]: b for b in self._project.split_backups()}
+        before = set(self._project.labels)
         kept = self._project.restore_split_backup(backup_id)  # a DataError for an unknown id
         split = backups[backup_id]["split"]
-        if kept is not None:
+        if kept is not None:  # its undo takes away a label the restore brought back (one renamed since)
+            added = [n for n in self._project.labels if n not in before]
             self.undo_stack.push(ReplaceSplitCommand(self, split, kept["id"],
-                                                     self.tr("Restore the rows of %1").replace("%1", split_name(split))))
+                                                     self.tr("Restore the rows of %1").replace("%1", split_name(split)),
+                                                     added=added))
 
     def report_failure(self, message: str) -> None:
         """Tell the window that something the user asked for failed (the core's message)."""

@@ -191,3 +191,19 @@ def test_the_repeats_question_is_a_real_box_and_import_all_adds_the_copies(qtbot
     assert seen[0][1] == "2 of the file's 2 rows repeat examples already in train."
     assert seen[0][2].startswith("1 of them carry another label than the project's copy.")
     assert session.split_size("train") == 302
+
+
+def test_undoing_a_restore_takes_away_the_label_it_brought_back(session_factory):
+    """Replace, rename neg -> negative, Restore replaced rows: the restored rows brought "neg" back
+    as a class, and undoing the restore left it in the label set, used by no row."""
+    from bertstudio.data.examples import from_records
+
+    rows = [{"text": f"old {i}", "label": ("neg", "pos")[i % 2]} for i in range(4)]
+    session = session_factory("sentence", ["neg", "pos"], {"train": rows, "dev": rows})
+    session.import_examples(from_records("sentence", [{"text": "new", "label": "pos"}], labels=["neg", "pos"]),
+                            "train", replace=True)
+    session.rename_label("neg", "negative")
+    session.restore_split_backup(session.project.split_backups()[0]["id"])
+    assert session.labels() == ["negative", "pos", "neg"]  # the restored rows' own name (see the note)
+    session.undo_stack.undo()
+    assert session.labels() == ["negative", "pos"] and session.split_size("train") == 1

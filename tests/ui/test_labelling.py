@@ -701,3 +701,39 @@ def test_a_half_labelled_project_opens_on_its_first_row_to_label(qtbot, session_
                                                                        {"text": "b", "label": "neg"}]})
     assert labelled.current_row == 0
 
+
+def test_partly_tagged_sentences_survive_appends_follow_renames_and_come_back_with_their_rows(qtbot, session_factory):
+    """An Add example (any append) deleted every partly tagged sentence of the split, and the loss
+    was saved; a renamed tag stayed old in them, so they could not be finished; a tag only a draft
+    held could be removed; an undone Replace did not bring its rows' drafts back."""
+    from bertstudio.data.examples import from_records
+    from bertstudio.errors import BertStudioError
+
+    labels = ["NOUN", "VERB", "DET"]
+    rows = [{"tokens": ["the", "dog", "barks"], "tags": None}, {"tokens": ["cats", "sleep"], "tags": None}]
+    session = session_factory("tagging", labels, {"train": rows})
+    page = _page(qtbot, session)
+    editor = page.editor()
+    editor.go_to(0)
+    qtbot.keyClick(editor, Qt.Key.Key_3)  # the/DET
+    qtbot.keyClick(editor, Qt.Key.Key_1)  # dog/NOUN; barks untagged
+    assert editor.drafts == {("train", 0): ["DET", "NOUN", None]}
+    session.import_examples(from_records("tagging", [{"tokens": ["birds", "sing"], "tags": None}]), "train")  # append
+    assert editor.drafts == {("train", 0): ["DET", "NOUN", None]}
+    with pytest.raises(BertStudioError, match="partly tagged sentence"):
+        session.remove_label("NOUN")
+    assert "NOUN" in session.project.labels
+    session.rename_label("NOUN", "N")
+    assert editor.drafts == {("train", 0): ["DET", "N", None]}
+    editor.go_to(0)
+    qtbot.keyClick(editor, Qt.Key.Key_End)
+    qtbot.keyClick(editor, Qt.Key.Key_2)  # barks/VERB: the sentence is whole and stored with the new name
+    assert session.project.gold("train", 0) == ["DET", "N", "VERB"] and editor.drafts == {}
+    editor.go_to(1)
+    qtbot.keyClick(editor, Qt.Key.Key_1)  # cats/N
+    assert editor.drafts == {("train", 1): ["N", None]}
+    session.import_examples(from_records("tagging", [{"tokens": ["x"], "tags": None}]), "train", replace=True)
+    assert editor.drafts == {}  # other rows now: no draft names them
+    session.undo_stack.undo()  # the rows come back, and their draft with them
+    assert session.split_size("train") == 3 and editor.drafts == {("train", 1): ["N", None]}
+    session.close()

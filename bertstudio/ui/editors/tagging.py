@@ -98,9 +98,15 @@ class TaggingEditor(KindEditor):
         self._saved_drafts: dict[str, list] | None = None
         self._draft_timer = QTimer(self, singleShot=True, interval=DRAFT_SAVE_MS)
         self._draft_timer.timeout.connect(self._write_drafts)
+        self._lineages: dict[str, Any] = {}  # each split's rows' lineage as the drafts know them
+        self._set_aside: dict[tuple[str, Any], dict[int, list]] = {}  # drafts of replaced rows, by lineage
         session.project_opened.connect(self._restore_drafts)
         session.project_closing.connect(self._keep_drafts)
         session.data_imported.connect(self._forget_drafts)
+        session.label_renamed.connect(self._rename_in_drafts)
+        session.draft_labels = lambda: {t for tags in self.drafts.values() for t in tags if t}
+        if session.has_project():  # made over an open project: its rows are the ones the drafts name
+            self._lineages = {split: self._lineage(split) for split in SPLITS}
 
     def _note_drafts(self, project: Any) -> bool:
         """Put the partly tagged sentences into the project's ui_state (in memory; every save of
@@ -148,6 +154,8 @@ class TaggingEditor(KindEditor):
         (a project.json from elsewhere may hold anything: what does not fit is left out)."""
         self.drafts.clear()
         self._saved_drafts = {}
+        self._set_aside.clear()
+        self._lineages = {split: self._lineage(split) for split in SPLITS}
         kept = getattr(project, "ui_state", {}).get(DRAFTS_KEY)
         if not isinstance(kept, dict):
             return
@@ -166,10 +174,47 @@ class TaggingEditor(KindEditor):
                 self.drafts[(split, int(row))] = list(tags)
         self._saved_drafts = self._kept()  # what the file holds (entries that did not fit are left there)
 
+    def _lineage(self, split: str) -> Any:
+        info = getattr(self.session.project, "split_info", None) or {}
+        return (info.get(split) or {}).get("lineage")
+
     def _forget_drafts(self, split: str) -> None:
-        """Rows of ``split`` were imported or replaced: a draft may no longer match its row."""
-        for key in [k for k in self.drafts if k[0] == split]:
-            del self.drafts[key]
+        """Rows of ``split`` were imported. Appended rows (the same lineage) leave every row number
+        as it was, so the drafts stay: an Add example deleted every partly tagged sentence of the
+        split, and the loss was saved. Replaced rows' drafts are set aside under their lineage and
+        come back with those rows (an undone Replace, a restore)."""
+        project = self.session.project
+        before, now = self._lineages.get(split), self._lineage(split)
+        self._lineages[split] = now
+        mine = {row: tags for (s, row), tags in self.drafts.items() if s == split}
+        if before is not None and before == now:
+            gone = [row for row in mine if row >= project.num_rows(split) or project.gold(split, row) is not None]
+        else:
+            gone = list(mine)
+            if mine and before is not None:
+                self._set_aside[(split, before)] = mine
+        for row in gone:
+            del self.drafts[(split, row)]
+        for row, tags in (self._set_aside.pop((split, now), None) or {}).items() if now is not None else ():
+            if row < project.num_rows(split) and project.gold(split, row) is None \
+                    and len(project.row(split, row).get("tokens") or []) == len(tags):
+                self.drafts[(split, row)] = tags
+        self._draft_timer.start()
+
+    def _rename_in_drafts(self, old: str, new: str) -> None:
+        """A renamed tag is renamed in the drafts too, as in the stored rows: a draft kept the old
+        name, could not be finished ("unknown tags") and was dropped at the next open."""
+        def renamed(tags: list) -> list:
+            return [new if t == old else t for t in tags]
+
+        for key, tags in list(self.drafts.items()):  # new lists: an undo command may hold the old ones
+            self.drafts[key] = renamed(tags)
+        for aside in self._set_aside.values():
+            for row, tags in list(aside.items()):
+                aside[row] = renamed(tags)
+        self._draft_timer.start()
+        if self.isActive():
+            self.refresh()
 
     # -- state -------------------------------------------------------------------------------
     @property
