@@ -109,6 +109,7 @@ class ReplaceSplitCommand(QUndoCommand):
         self._added = list(added)  # classes the import added: its undo removes those no row uses any more
         self._undo_restores: str | None = replaced_backup  # the rows the import replaced
         self._redo_restores: str | None = None  # set by undo: the imported rows
+        self._removed: list[tuple[str, int, str]] = []  # (name, place, colour) of each label undo took away
         self._pushed = True
 
     @property
@@ -119,6 +120,15 @@ class ReplaceSplitCommand(QUndoCommand):
         if self._pushed:  # QUndoStack.push calls redo(): the import is already done
             self._pushed = False
             return
+        project = self._session.project
+        for name, index, color in reversed(self._removed):  # back in their places and colours (the rows' restore
+            if name not in project.labels:  # appended them at the end in a default colour: keys moved)
+                try:
+                    with self._session.labels_by_undo():
+                        project.add_label(name, color or None, index=min(index, len(project.labels)))
+                except BertStudioError as exc:
+                    self._session.report_failure(exc.message)
+        self._removed = []
         self._undo_restores = self._swap(self._redo_restores)
 
     def undo(self) -> None:
@@ -126,9 +136,11 @@ class ReplaceSplitCommand(QUndoCommand):
         project = self._session.project
         for name in self._added:  # redo brings them back: restoring the imported rows adds the labels they use
             if name in project.labels and not any(project.label_counts(s).get(name) for s in project.split_names):
+                place, color = project.labels.index(name), project.label_colors.get(name, "")
                 try:
                     with self._session.labels_by_undo():
                         project.remove_label(name)
+                    self._removed.append((name, place, color))
                 except BertStudioError as exc:
                     self._session.report_failure(exc.message)
 

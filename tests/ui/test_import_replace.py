@@ -207,3 +207,23 @@ def test_undoing_a_restore_takes_away_the_label_it_brought_back(session_factory)
     assert session.labels() == ["negative", "pos", "neg"]  # the restored rows' own name (see the note)
     session.undo_stack.undo()
     assert session.labels() == ["negative", "pos"] and session.split_size("train") == 1
+
+
+def test_undo_then_redo_of_a_replace_that_added_classes_keeps_their_places_and_colours(session_factory):
+    """Undo took the imported classes away, redo appended them at the end in default colours:
+    the number keys and the model's label ids of two classes swapped."""
+    from bertstudio.data.examples import from_records
+
+    session = session_factory("sentence", ["neg", "pos"], {"train": [{"text": "old", "label": "neg"}]})
+    new = from_records("sentence", [{"text": "a", "label": "meh"}, {"text": "b", "label": "wow"}],
+                       labels=["meh", "wow"])
+    session.import_examples(new, "train", replace=True, add_labels=True)
+    session.project.set_label_color("meh", "#ff0000")
+    session.project.set_label_color("wow", "#00ff00")
+    session.project.add_label("zzz")
+    before = (session.labels(), dict(session.project.label_colors))
+    assert before[0] == ["neg", "pos", "meh", "wow", "zzz"]
+    session.undo_stack.undo()
+    assert session.labels() == ["neg", "pos", "zzz"]
+    session.undo_stack.redo()
+    assert (session.labels(), dict(session.project.label_colors)) == before
