@@ -31,7 +31,10 @@ class ConfusionModel(QAbstractTableModel):
     def set_data(self, golds: Sequence[Any], preds: Sequence[Any], labels: Sequence[str]) -> None:
         self.beginResetModel()
         self.labels = list(labels)
-        self.counts = confusion(list(golds), list(preds), self.labels) if self.labels else np.zeros((0, 0), dtype=np.int64)
+        # no scored rows (a run whose predictions.jsonl is missing or holds no gold): an empty matrix; the
+        # metric's "no examples to score" escaped the Results page's open as an exception
+        self.counts = (confusion(list(golds), list(preds), self.labels) if self.labels and len(golds)
+                       else np.zeros((len(self.labels), len(self.labels)), dtype=np.int64))
         self.endResetModel()
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:

@@ -409,3 +409,23 @@ def test_a_regression_run_whose_gold_or_score_is_no_number_is_shown_without_it(q
         assert note.startswith("2 damaged line(s)") and "score 'abc' is not a number" in note  # the first is named
     finally:
         project.close(compact=False)
+
+
+def test_a_run_without_predictions_opens_with_an_empty_confusion_matrix(qtbot, tmp_path, trained_run):
+    """A run whose predictions.jsonl is missing (or holds no gold) raised "confusion matrix: no
+    examples to score" out of the page's open, in Qt's event loop."""
+    session = ProjectSession(settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    page = ResultsPage(session)
+    qtbot.addWidget(page)
+    project = make_project(tmp_path / "proj")
+    try:
+        session.set_project(project)
+        run = project.runs_dir / "no-predictions"
+        shutil.copytree(trained_run, run)
+        (run / "predictions.jsonl").unlink()
+        page.show_run(run)
+        matrix = page.confusion_view.confusion_model
+        assert matrix.rowCount() == len(matrix.labels) > 0 and int(matrix.counts.sum()) == 0
+        assert page.model.rowCount() == 0
+    finally:
+        project.close(compact=False)
