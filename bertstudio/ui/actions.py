@@ -44,7 +44,9 @@ def build_actions(window: Any, pages: Any) -> None:
     w.push_hub_action = act(w, "pushHubAction", _t("Push to Hugging Face &Hub…"), lambda: push_to_hub(w))
     w.restore_action = act(w, "restoreRowsAction", _t("Restore &replaced rows…"), lambda: w.restore_replaced_rows())
     w.close_action = act(w, "closeProjectAction", _t("&Close project"), w.close_project)
-    w.quit_action = act(w, "quitAction", _t("&Quit"), w.close, SK.Quit)
+    w.quit_action = act(w, "quitAction", _t("&Quit"), w.close)
+    # the standard Quit key is empty on Linux and Windows: Ctrl+Q everywhere, the platform's own beside it
+    w.quit_action.setShortcuts([QKeySequence(k) for k in dict.fromkeys(("Ctrl+Q", QKeySequence(SK.Quit).toString())) if k])
     w.undo_action = w.session.undo_stack.createUndoAction(w, _t("&Undo"))
     w.undo_action.setObjectName("undoAction")
     w.undo_action.setShortcut(SK.Undo)

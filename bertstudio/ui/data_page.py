@@ -127,6 +127,7 @@ class DataPage(QWidget):
 
         self.model = ExampleTableModel(parent=self)
         self.table = QTableView()
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table (arrows move in it): it trapped the keyboard
         self.table.setObjectName("dataTable")
         self.table.setModel(self.model)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -138,8 +139,10 @@ class DataPage(QWidget):
         self.table.selectionModel().selectionChanged.connect(self._on_selection_changed)
         self.table.doubleClicked.connect(self._on_double_clicked)
         for key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):  # Enter opens the current row, as a double-click does
-            QShortcut(QKeySequence(key), self.table, lambda: self._on_double_clicked(self.table.currentIndex()),
-                      context=Qt.ShortcutContext.WidgetShortcut)
+            # (context given with a slot is dropped by PySide6: the shortcut was window-wide, and Enter in
+            # the search box opened the Label page instead of searching)
+            shortcut = QShortcut(QKeySequence(key), self.table, context=Qt.ShortcutContext.WidgetShortcut)
+            shortcut.activated.connect(lambda: self._on_double_clicked(self.table.currentIndex()))
         self.distribution = LabelDistribution()
         side = QWidget()
         side_layout = QVBoxLayout(side)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout, QWidget
 
@@ -53,7 +55,7 @@ def _kind_shortcuts(kind: str, gold: str, labels: list[str] | None, assistant: b
     if gold == "label":
         return [(QCoreApplication.translate("HelpPanel", "1 … 9"), QCoreApplication.translate("HelpPanel", "apply the label with that number (see the legend)")),
                 _picker(QCoreApplication.translate("HelpPanel", "pick any label by typing part of its name; Enter applies it (the legend shows each label's key)")),
-                (QCoreApplication.translate("HelpPanel", "0 or Backspace"), QCoreApplication.translate("HelpPanel", "clear the label"))] + move
+                (QCoreApplication.translate("HelpPanel", "0, Backspace or Delete"), QCoreApplication.translate("HelpPanel", "clear the label"))] + move
     if gold == "score":
         return [(QCoreApplication.translate("HelpPanel", "0 … 5"), QCoreApplication.translate("HelpPanel", "set a whole score")), (QCoreApplication.translate("HelpPanel", "slider / box"), QCoreApplication.translate("HelpPanel", "set a score in tenths")),
                 (QCoreApplication.translate("HelpPanel", "Enter or an arrow in the box"), QCoreApplication.translate("HelpPanel", "store the typed score (an arrow then moves on)")),
@@ -94,6 +96,27 @@ def shortcuts_html(kind: str, labels: list[str] | None = None, assistant: bool =
     return f"<h3>{title}</h3><table cellspacing='4'>{rows}</table>"
 
 
+def window_shortcuts(pages: list[str]) -> list[tuple[str, str]]:
+    """The main window's keys (the menus show them too): the Keyboard shortcuts dialog lists them
+    below the labelling keys, which were all it showed. ``pages``: the page titles, in order."""
+    shown = [(f"Ctrl+1 … Ctrl+{len(pages)}", QCoreApplication.translate("HelpPanel", "show a page: %1").replace("%1", ", ".join(pages)))] if pages else []
+    return shown + [
+            (QCoreApplication.translate("HelpPanel", "Ctrl+N / Ctrl+O / Ctrl+S"), QCoreApplication.translate("HelpPanel", "new project / open a project / save")),
+            (QCoreApplication.translate("HelpPanel", "Ctrl+I / Ctrl+E"), QCoreApplication.translate("HelpPanel", "import data / export data")),
+            (QCoreApplication.translate("HelpPanel", "Ctrl+Shift+N"), QCoreApplication.translate("HelpPanel", "add examples")),
+            (QCoreApplication.translate("HelpPanel", "Ctrl+T"), QCoreApplication.translate("HelpPanel", "train the assistant's stronger model now")),
+            (QCoreApplication.translate("HelpPanel", "Tab / Shift+Tab"), QCoreApplication.translate("HelpPanel", "move between a page's controls; tables and text boxes let Tab go on")),
+            (QCoreApplication.translate("HelpPanel", "Enter"), QCoreApplication.translate("HelpPanel", "in the Data and Runs tables: open the row or run")),
+            (QCoreApplication.translate("HelpPanel", "F1"), QCoreApplication.translate("HelpPanel", "this list")),
+            (QCoreApplication.translate("HelpPanel", "Ctrl+Q"), QCoreApplication.translate("HelpPanel", "quit"))]
+
+
+def window_html(pages: list[str]) -> str:
+    rows = "".join(f"<tr><td><b>{k}</b></td><td>{v}</td></tr>" for k, v in window_shortcuts(pages))
+    title = QCoreApplication.translate("HelpPanel", "Window")
+    return f"<h3>{title}</h3><table cellspacing='4'>{rows}</table>"
+
+
 class HelpPanel(QTextBrowser):
     """The shortcut table of the current kind (read-only)."""
 
@@ -109,12 +132,12 @@ class HelpPanel(QTextBrowser):
 
 class ShortcutsDialog(QDialog):
     def __init__(self, kind: str, parent: QWidget | None = None, labels: list[str] | None = None,
-                 assistant: bool = False) -> None:
+                 assistant: bool = False, pages: Sequence[str] = ()) -> None:
         super().__init__(parent)
         self.setObjectName("shortcutsDialog")
         self.setWindowTitle(self.tr("Keyboard shortcuts"))
         panel = HelpPanel(self)
-        panel.set_kind(kind, labels, assistant)
+        panel.setHtml(shortcuts_html(kind, labels, assistant) + window_html(list(pages)))
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)

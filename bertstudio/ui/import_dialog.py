@@ -142,6 +142,7 @@ class ImportDialog(QDialog):
 
         self.preview_model = QStandardItemModel(self)
         self.preview_table = QTableView()
+        self.preview_table.setTabKeyNavigation(False)  # Tab reaches the mapping and Import after it
         self.preview_table.setObjectName("previewTable")
         self.preview_table.setModel(self.preview_model)
         self.mapping_box = QGroupBox(self.tr("Columns (what each column of the file holds)"))

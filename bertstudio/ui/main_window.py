@@ -339,7 +339,8 @@ class MainWindow(QMainWindow):
                 label_page.edit_label_set()
 
     def show_shortcuts(self) -> None:
-        ShortcutsDialog(self.session.kind, self, self.session.labels(), self.session.assist.is_on()).exec()
+        ShortcutsDialog(self.session.kind, self, self.session.labels(), self.session.assist.is_on(),
+                        pages=[QCoreApplication.translate("MainWindow", title) for _key, title, *_ in PAGES]).exec()
 
     def _require_project(self) -> bool:
         if self.session.has_project():

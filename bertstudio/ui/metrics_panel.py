@@ -26,6 +26,7 @@ def official_metric_order(kind: str, glue_task: str | None) -> tuple[str, ...]:
 
 def _table(name: str, headers: list[str]) -> QTableWidget:
     table = QTableWidget(0, len(headers), objectName=name)
+    table.setTabKeyNavigation(False)
     table.setHorizontalHeaderLabels(headers)
     table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
     table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)

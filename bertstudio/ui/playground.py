@@ -87,6 +87,7 @@ class PlaygroundPage(QWidget):
         self.input2 = QPlainTextEdit(objectName="playgroundInput2")
         for w in (self.input, self.input2):
             w.setMaximumHeight(120)
+            w.setTabChangesFocus(True)  # Tab typed a tab into the sentence and never reached Predict
             w.textChanged.connect(self._schedule)
         self.predict_button = QPushButton(self.tr("Predict"), objectName="playgroundPredictButton")
         self.predict_button.clicked.connect(self.predict)

@@ -104,6 +104,7 @@ class ResultsPage(QWidget):
         self.proxy = ResultsFilter(self)
         self.proxy.setSourceModel(self.model)
         self.table = QTableView(objectName="predictionsTable")
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table (arrows move in it)
         self.table.setModel(self.proxy)
         self.table.setSortingEnabled(True)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)

@@ -76,6 +76,7 @@ class RunCompareDialog(QDialog):
 
     def _build_settings(self) -> None:
         self.settings_table = QTableWidget(0, 3, objectName="settingsDiff")
+        self.settings_table.setTabKeyNavigation(False)
         self.settings_table.setHorizontalHeaderLabels([self.tr("Setting"), self.tr("Run A"), self.tr("Run B")])
         self.settings_table.horizontalHeader().setStretchLastSection(True)
         self.settings_table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)

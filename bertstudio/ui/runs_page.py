@@ -23,6 +23,7 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView, QFileDialog, QHBoxLayout, QInputDialog, QLabel, QMessageBox, QPushButton, QSplitter, QTableView,
     QVBoxLayout, QWidget,
@@ -165,11 +166,16 @@ class RunsPage(QWidget):
         self.follower: RunFollower | None = None
         self.model = RunsModel(self)
         self.table = QTableView(objectName="runsTable")
+        self.table.setTabKeyNavigation(False)  # Tab reaches Follow, Compare and Rename after it
         self.table.setModel(self.model)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)  # two runs: Compare
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.doubleClicked.connect(self._on_double_clicked)
+        for key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):  # Enter opens the current run's results, as a double-click
+            shortcut = QShortcut(QKeySequence(key), self.table, context=Qt.ShortcutContext.WidgetShortcut)
+            shortcut.activated.connect(lambda: self.table.currentIndex().isValid()
+                                       and self._on_double_clicked(self.table.currentIndex()))
         self.table.horizontalHeader().setStretchLastSection(True)
         refresh = QPushButton(self.tr("Refresh"), objectName="refreshRunsButton")
         refresh.clicked.connect(self.refresh)

@@ -57,6 +57,7 @@ class ScoreboardPage(QWidget):
                 "ScoreboardPage", help_text), Qt.ItemDataRole.ToolTipRole)
         self.convention_combo.currentIndexChanged.connect(self.refresh)
         self.table = QTableWidget(0, 4, objectName="glueScoreboard")
+        self.table.setTabKeyNavigation(False)
         self.table.setHorizontalHeaderLabels([self.tr("Task"), self.tr("Score"), self.tr("Metrics"), self.tr("Best run")])
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.horizontalHeader().setStretchLastSection(True)

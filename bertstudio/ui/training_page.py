@@ -21,7 +21,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QSize, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QSize, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QFileDialog, QHBoxLayout, QLabel, QMessageBox, QPushButton, QScrollArea, QSplitter, QVBoxLayout,
     QWidget,
@@ -418,7 +418,10 @@ class TrainingPage(QWidget):
         self.estimate_label.hold(True)  # a calibration beside the run would slow it and time it
         worker.start()
         self.status_label.setText(self.tr("Training… the window stays usable; Cancel stops after the current step."))
+        pressed = self.start_button.hasFocus()
         self._refresh_state()
+        if pressed:  # the disabled Start handed its focus to Export run…, not to the way to stop
+            self.cancel_button.setFocus(Qt.FocusReason.OtherFocusReason)
         self.run_started.emit(self.run_dir)
 
     # --- export -------------------------------------------------------------------

@@ -80,143 +80,143 @@
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="48"/>
+        <location filename="../../bertstudio/ui/actions.py" line="50"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="51"/>
+        <location filename="../../bertstudio/ui/actions.py" line="53"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="54"/>
+        <location filename="../../bertstudio/ui/actions.py" line="56"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="55"/>
+        <location filename="../../bertstudio/ui/actions.py" line="57"/>
         <source>Redo</source>
         <translation>重做</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="56"/>
+        <location filename="../../bertstudio/ui/actions.py" line="58"/>
         <source>&amp;Add examples…</source>
         <translation>添加样例(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="57"/>
+        <location filename="../../bertstudio/ui/actions.py" line="59"/>
         <source>&amp;Label set…</source>
         <translation>标签集(&amp;L)…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="58"/>
+        <location filename="../../bertstudio/ui/actions.py" line="60"/>
         <source>&amp;Learning curve…</source>
         <translation>学习曲线(&amp;L)…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="59"/>
+        <location filename="../../bertstudio/ui/actions.py" line="61"/>
         <source>Labelling &amp;assistant</source>
         <translation>标注助手(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="64"/>
+        <location filename="../../bertstudio/ui/actions.py" line="66"/>
         <source>&amp;Train assistant now</source>
         <translation>立即训练助手(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="68"/>
+        <location filename="../../bertstudio/ui/actions.py" line="70"/>
         <source>&amp;Data map of the shown run…</source>
         <translation>当前运行的数据地图(&amp;D)…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="69"/>
+        <location filename="../../bertstudio/ui/actions.py" line="71"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="70"/>
+        <location filename="../../bertstudio/ui/actions.py" line="72"/>
         <source>Open &amp;recent</source>
         <translation>最近的项目(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="73"/>
+        <location filename="../../bertstudio/ui/actions.py" line="75"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="82"/>
+        <location filename="../../bertstudio/ui/actions.py" line="84"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="87"/>
+        <location filename="../../bertstudio/ui/actions.py" line="89"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="94"/>
+        <location filename="../../bertstudio/ui/actions.py" line="96"/>
         <source>&amp;Tools</source>
         <translation>工具(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="100"/>
+        <location filename="../../bertstudio/ui/actions.py" line="102"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="102"/>
+        <location filename="../../bertstudio/ui/actions.py" line="104"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="127"/>
+        <location filename="../../bertstudio/ui/actions.py" line="129"/>
         <source>Turned off for every project by BERTSTUDIO_ASSIST=0 in the environment</source>
         <translation>环境变量 BERTSTUDIO_ASSIST=0 已为所有项目关闭</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="129"/>
+        <location filename="../../bertstudio/ui/actions.py" line="131"/>
         <source>Suggested labels, a model refitted as you label and background training, for this project (kept with it). Off: no model runs; your labels are not touched.</source>
         <translation>为本项目提供建议标签、随标注重新拟合的模型和后台训练（设置随项目保存）。关闭后不运行任何模型；你的标签不受影响。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="138"/>
+        <location filename="../../bertstudio/ui/actions.py" line="140"/>
         <source>(none)</source>
         <translation>(无)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="171"/>
+        <location filename="../../bertstudio/ui/actions.py" line="173"/>
         <source>No project</source>
         <translation>没有项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="171"/>
+        <location filename="../../bertstudio/ui/actions.py" line="173"/>
         <source>Create or open a project first.</source>
         <translation>请先新建或打开一个项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="187"/>
+        <location filename="../../bertstudio/ui/actions.py" line="189"/>
         <source>No run shown</source>
         <translation>未显示任何运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="187"/>
+        <location filename="../../bertstudio/ui/actions.py" line="189"/>
         <source>Show a run on the Results page first.</source>
         <translation>请先在“结果”页面显示一个运行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="192"/>
-        <location filename="../../bertstudio/ui/actions.py" line="195"/>
+        <location filename="../../bertstudio/ui/actions.py" line="194"/>
+        <location filename="../../bertstudio/ui/actions.py" line="197"/>
         <source>No data map</source>
         <translation>没有数据地图</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="192"/>
+        <location filename="../../bertstudio/ui/actions.py" line="194"/>
         <source>The run&apos;s data map cannot be read: %1</source>
         <translation>无法读取此运行的数据地图：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="195"/>
+        <location filename="../../bertstudio/ui/actions.py" line="197"/>
         <source>This run recorded no data map. Train with the cartography setting on (--cartography) to get one.</source>
         <translation>此运行没有记录数据地图。请打开数据地图设置(--cartography)后再训练。</translation>
     </message>
@@ -724,17 +724,17 @@
 <context>
     <name>ConfusionModel</name>
     <message>
-        <location filename="../../bertstudio/ui/confusion_view.py" line="47"/>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="50"/>
         <source>gold</source>
         <translation>标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/confusion_view.py" line="47"/>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="50"/>
         <source>predicted</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/confusion_view.py" line="71"/>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="74"/>
         <source>{n} examples: gold {g}, predicted {p}</source>
         <translation>{n} 个样例:标准答案 {g}，预测 {p}</translation>
     </message>
@@ -742,22 +742,22 @@
 <context>
     <name>ConfusionPanel</name>
     <message>
-        <location filename="../../bertstudio/ui/confusion_view.py" line="136"/>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="139"/>
         <source>Predicted</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/confusion_view.py" line="138"/>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="141"/>
         <source>Gold</source>
         <translation>标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/confusion_view.py" line="143"/>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="146"/>
         <source>Columns: the label the model predicted</source>
         <translation>列:模型预测的标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/confusion_view.py" line="144"/>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="147"/>
         <source>Rows: the gold label</source>
         <translation>行:标准答案标签</translation>
     </message>
@@ -765,7 +765,7 @@
 <context>
     <name>ConfusionView</name>
     <message>
-        <location filename="../../bertstudio/ui/confusion_view.py" line="90"/>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="93"/>
         <source>Rows: gold label. Columns: predicted label. Click a cell to list its examples.</source>
         <translation>行:标准答案标签。列:预测标签。单击单元格可列出其中的样例。</translation>
     </message>
@@ -803,48 +803,48 @@
         <translation>显示:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="146"/>
-        <location filename="../../bertstudio/ui/data_page.py" line="393"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="149"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="396"/>
         <source>&lt;b&gt;Label distribution&lt;/b&gt;</source>
         <translation>&lt;b&gt;标签分布&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="223"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="226"/>
         <source>All rows</source>
         <translation>全部行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="224"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="227"/>
         <source>Unlabelled</source>
         <translation>未标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="226"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="229"/>
         <source>Label = %1</source>
         <translation>标签 = %1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="227"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="230"/>
         <source>Disagrees with the latest run</source>
         <translation>与最近一次运行的预测不一致</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="373"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="376"/>
         <source>%1 of %2 rows</source>
         <translation>%1 / %2 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="378"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="381"/>
         <source>no run with predictions yet</source>
         <translation>还没有带预测的运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="380"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="383"/>
         <source>the latest run evaluated the %1 split</source>
         <translation>最近一次运行评估的是 %1 数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="392"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="395"/>
         <source>&lt;b&gt;Entities per type&lt;/b&gt;</source>
         <translation>&lt;b&gt;各类型实体数&lt;/b&gt;</translation>
     </message>
@@ -1073,285 +1073,367 @@
 <context>
     <name>HelpPanel</name>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="13"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="15"/>
         <source>a letter (not S), or /</source>
         <translation>字母键(S 除外)或 /</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="49"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="51"/>
         <source>← / → or ↑ / ↓</source>
         <translation>← / → 或 ↑ / ↓</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="49"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="51"/>
         <source>previous / next example</source>
         <translation>上一个 / 下一个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="50"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="77"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="86"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="52"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="79"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="88"/>
         <source>S or Space</source>
         <translation>S 或 Space</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="47"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="49"/>
         <source>skip to the next unlabelled example</source>
         <translation>跳到下一个未标注的样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="19"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="21"/>
         <source>accept the suggested label (grey, under the text); any label key overrides it</source>
         <translation>接受建议标签(灰色，显示在文本下方)；按任一标签键即可改为该标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="20"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="22"/>
         <source>accept the suggested score (grey, under the text)</source>
         <translation>接受建议分数(灰色，显示在文本下方)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="21"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="23"/>
         <source>store the suggested tags (grey, under the words)</source>
         <translation>保存建议标记(灰色，显示在词语下方)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="38"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="40"/>
         <source>Tab</source>
         <translation>Tab</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="39"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="41"/>
         <source>reach the Next order and Train now; after a change the keys are the editor&apos;s again</source>
         <translation>切换到“下一个”顺序和“立即训练”；更改后按键回到编辑区</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="40"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="42"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="107"/>
         <source>Ctrl+T</source>
         <translation>Ctrl+T</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="41"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="43"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="107"/>
         <source>train the assistant&apos;s stronger model now</source>
         <translation>立即训练助手的更强模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="45"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="47"/>
         <source>skip: the next example in the Next order (this one comes back last)</source>
         <translation>跳过:按“下一个”顺序显示下一个样例(此样例最后再出现)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="51"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="78"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="87"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="53"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="80"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="89"/>
         <source>Ctrl+Z / Ctrl+Shift+Z</source>
         <translation>Ctrl+Z / Ctrl+Shift+Z</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="51"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="53"/>
         <source>undo / redo the last edit</source>
         <translation>撤销 / 重做上一次编辑</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="54"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="63"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="69"/>
-        <source>1 … 9</source>
-        <translation>1 … 9</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="54"/>
-        <source>apply the label with that number (see the legend)</source>
-        <translation>应用对应编号的标签(见图例)</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="55"/>
-        <source>pick any label by typing part of its name; Enter applies it (the legend shows each label&apos;s key)</source>
-        <translation>输入标签名的一部分即可选择任意标签；按 Enter 应用(图例中列出了每个标签的按键)</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/help_panel.py" line="56"/>
         <location filename="../../bertstudio/ui/help_panel.py" line="65"/>
         <location filename="../../bertstudio/ui/help_panel.py" line="71"/>
+        <source>1 … 9</source>
+        <translation>1 … 9</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/help_panel.py" line="56"/>
+        <source>apply the label with that number (see the legend)</source>
+        <translation>应用对应编号的标签(见图例)</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/help_panel.py" line="57"/>
+        <source>pick any label by typing part of its name; Enter applies it (the legend shows each label&apos;s key)</source>
+        <translation>输入标签名的一部分即可选择任意标签；按 Enter 应用(图例中列出了每个标签的按键)</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/help_panel.py" line="67"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="73"/>
         <source>0 or Backspace</source>
         <translation>0 或 Backspace</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="56"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="58"/>
         <source>clear the label</source>
         <translation>清除标签</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/help_panel.py" line="58"/>
+        <source>0, Backspace or Delete</source>
+        <translation>0、Backspace 或 Delete</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/help_panel.py" line="60"/>
         <source>0 … 5</source>
         <translation>0 … 5</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="58"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="60"/>
         <source>set a whole score</source>
         <translation>设置整数分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="58"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="60"/>
         <source>slider / box</source>
         <translation>滑块 / 输入框</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="58"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="60"/>
         <source>set a score in tenths</source>
         <translation>设置精确到十分位的分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="59"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="61"/>
         <source>Enter or an arrow in the box</source>
         <translation>在输入框中按 Enter 或方向键</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="59"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="61"/>
         <source>store the typed score (an arrow then moves on)</source>
         <translation>保存输入的分数(方向键随后转到相邻样例)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="60"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="84"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="62"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="86"/>
         <source>Backspace</source>
         <translation>Backspace</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="60"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="62"/>
         <source>clear the score</source>
         <translation>清除分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="63"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="65"/>
         <source>mark the selected words as that entity type (B- on the first, I- on the rest)</source>
         <translation>将选中的词标为该实体类型(第一个词为 B-，其余为 I-)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="64"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="66"/>
         <source>pick any entity type by typing part of its name; Enter applies it (the legend shows each type&apos;s key)</source>
         <translation>输入实体类型名的一部分即可选择任意实体类型；按 Enter 应用(图例中列出了每个类型的按键)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="66"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="68"/>
         <source>Shift+Enter</source>
         <translation>Shift+Enter</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="67"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="69"/>
         <source>store the sentence as marked and go on (with no entity marked, every word is O)</source>
         <translation>按当前标注保存该句并继续（未标出实体时，每个词都是 O）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="69"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="71"/>
         <source>give each selected word the tag with that number; a sentence is stored once every word has a tag</source>
         <translation>为每个选中的词设置该编号的标记；句子中每个词都有标记后才会保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="70"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="72"/>
         <source>pick any tag by typing part of its name; Enter applies it (the legend shows each tag&apos;s key)</source>
         <translation>输入标记名的一部分即可选择任意标记；按 Enter 应用(图例中列出了每个标记的按键)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="71"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="73"/>
         <source>clear the tag of the selected words</source>
         <translation>清除选中词的标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="73"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="75"/>
         <source>← / →</source>
         <translation>← / →</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="73"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="75"/>
         <source>move the word cursor</source>
         <translation>移动词光标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="74"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="76"/>
         <source>Shift+← / Shift+→, or drag</source>
         <translation>Shift+← / Shift+→ 或拖动</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="74"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="76"/>
         <source>select several words</source>
         <translation>选择多个词</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="93"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="95"/>
         <source>Keyboard</source>
         <translation>键盘</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="65"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="102"/>
+        <source>show a page: %1</source>
+        <translation>显示页面：%1</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/help_panel.py" line="104"/>
+        <source>Ctrl+N / Ctrl+O / Ctrl+S</source>
+        <translation>Ctrl+N / Ctrl+O / Ctrl+S</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/help_panel.py" line="104"/>
+        <source>new project / open a project / save</source>
+        <translation>新建项目 / 打开项目 / 保存</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/help_panel.py" line="105"/>
+        <source>Ctrl+I / Ctrl+E</source>
+        <translation>Ctrl+I / Ctrl+E</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/help_panel.py" line="105"/>
+        <source>import data / export data</source>
+        <translation>导入数据 / 导出数据</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/help_panel.py" line="106"/>
+        <source>Ctrl+Shift+N</source>
+        <translation>Ctrl+Shift+N</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/help_panel.py" line="106"/>
+        <source>add examples</source>
+        <translation>添加样例</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/help_panel.py" line="108"/>
+        <source>Tab / Shift+Tab</source>
+        <translation>Tab / Shift+Tab</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/help_panel.py" line="108"/>
+        <source>move between a page&apos;s controls; tables and text boxes let Tab go on</source>
+        <translation>在页面控件之间移动；表格和文本框不会拦住 Tab</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/help_panel.py" line="109"/>
+        <source>in the Data and Runs tables: open the row or run</source>
+        <translation>在数据表和运行表中：打开该行或该运行</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/help_panel.py" line="110"/>
+        <source>F1</source>
+        <translation>F1</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/help_panel.py" line="110"/>
+        <source>this list</source>
+        <translation>本列表</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/help_panel.py" line="111"/>
+        <source>Ctrl+Q</source>
+        <translation>Ctrl+Q</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/help_panel.py" line="111"/>
+        <source>quit</source>
+        <translation>退出</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/help_panel.py" line="116"/>
+        <source>Window</source>
+        <translation>窗口</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/help_panel.py" line="67"/>
         <source>clear the entity under the cursor</source>
         <translation>清除光标处的实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="76"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="85"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="78"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="87"/>
         <source>↑ / ↓, Page Up / Page Down</source>
         <translation>↑ / ↓、Page Up / Page Down</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="76"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="78"/>
         <source>previous / next sentence</source>
         <translation>上一句 / 下一句</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="77"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="79"/>
         <source>skip to the next unlabelled sentence</source>
         <translation>跳到下一个未标注的句子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="78"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="87"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="80"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="89"/>
         <source>undo / redo</source>
         <translation>撤销 / 重做</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="81"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="83"/>
         <source>select with the mouse</source>
         <translation>用鼠标选择</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="81"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="83"/>
         <source>the selection becomes the answer</source>
         <translation>选中的文本即成为答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="23"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="66"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="82"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="25"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="68"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="84"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="109"/>
         <source>Enter</source>
         <translation>Enter</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="82"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="84"/>
         <source>use the current selection as the answer</source>
         <translation>将当前选中的文本作为答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="83"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="85"/>
         <source>N</source>
         <translation>N</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="83"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="85"/>
         <source>toggle &apos;no answer&apos;</source>
         <translation>切换“无答案”</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="84"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="86"/>
         <source>clear the answer</source>
         <translation>清除答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="85"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="87"/>
         <source>previous / next question</source>
         <translation>上一个 / 下一个问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="86"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="88"/>
         <source>skip to the next unanswered question</source>
         <translation>跳到下一个未回答的问题</translation>
     </message>
@@ -1360,7 +1442,7 @@
     <name>ImportDialog</name>
     <message>
         <location filename="../../bertstudio/ui/import_dialog.py" line="84"/>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="242"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="243"/>
         <source>Import data</source>
         <translation>导入数据</translation>
     </message>
@@ -1405,183 +1487,183 @@
         <translation>加入数据划分:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="147"/>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="378"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="148"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="379"/>
         <source>Columns (what each column of the file holds)</source>
         <translation>列(文件每一列的内容)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="152"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="153"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="152"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="153"/>
         <source>Second text</source>
         <translation>第二段文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="152"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="153"/>
         <source>Label / score</source>
         <translation>标签 / 分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="153"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="154"/>
         <source>Tokens</source>
         <translation>词元</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="153"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="154"/>
         <source>Tags</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="153"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="154"/>
         <source>Context</source>
         <translation>上下文</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="154"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="155"/>
         <source>Question</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="154"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="155"/>
         <source>Answers</source>
         <translation>答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="154"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="155"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="154"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="155"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="189"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="190"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="196"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="197"/>
         <source>First rows:</source>
         <translation>前几行:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="243"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="244"/>
         <source>Data files (*.tsv *.csv *.txt *.jsonl *.json *.conll *.conllu *.iob *.bio);;All files (*)</source>
         <translation>数据文件 (*.tsv *.csv *.txt *.jsonl *.json *.conll *.conllu *.iob *.bio);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="306"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="307"/>
         <source>— choose —</source>
         <translation>— 请选择 —</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="326"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="327"/>
         <source>Format: %1 · this file looks like %2 data</source>
         <translation>格式:%1 · 此文件看起来是“%2”数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="330"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="331"/>
         <source>choose the file column for: %1</source>
         <translation>请为以下内容选择文件列：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="336"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="337"/>
         <source>This file holds %1 examples but the project is a %2 project.</source>
         <translation>此文件包含“%1”样例，但项目是“%2”项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="359"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="360"/>
         <source>column %1</source>
         <translation>第 %1 列</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="363"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="364"/>
         <source>Not imported: %1. The project keeps only the columns above; exporting over this file later writes only those.</source>
         <translation>不导入：%1。项目只保留上面这些列；以后导出覆盖此文件时也只写这些列。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="377"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="378"/>
         <source>Columns (set by the format or preset)</source>
         <translation>列(由格式或预设决定)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="384"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="385"/>
         <source>The file cannot be read: %1</source>
         <translation>无法读取此文件：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="386"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="387"/>
         <source>Save it as UTF-8 (in Excel: Save As, CSV UTF-8; in Notepad: Save As, Encoding UTF-8) and import it again.</source>
         <translation>请将其另存为 UTF-8 编码（Excel：另存为“CSV UTF-8”；记事本：另存为时编码选 UTF-8），然后重新导入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="437"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="438"/>
         <source>Choose the file column for: %1</source>
         <translation>请选择对应的文件列:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="462"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="463"/>
         <source>Reading the file…</source>
         <translation>正在读取文件…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="498"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="499"/>
         <source>The file&apos;s labels differ from the project&apos;s: choose what each becomes, then Import.</source>
         <translation>文件中的标签与项目的不同:请为每个标签选择对应的项目标签，然后点击“导入”。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="521"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="522"/>
         <source>The file&apos;s labels differ from the project&apos;s: choose what %1 become(s), then Import.</source>
         <translation>文件的标签与项目的不同：请选择 %1 对应什么，然后导入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="523"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="524"/>
         <source>Every label of the file has a place: Import when ready.</source>
         <translation>文件的每个标签都已有对应：准备好后即可导入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="539"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="540"/>
         <source>Choose what these labels become: %1</source>
         <translation>请为这些标签选择对应的项目标签:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="556"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="557"/>
         <source>Every row of the file is already in %1: nothing to import.</source>
         <translation>文件的每一行都已在 %1 中：没有可导入的内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="576"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="577"/>
         <source>Rows already in the project</source>
         <translation>项目中已有的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="577"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="578"/>
         <source>%1 of the file&apos;s %2 rows repeat examples already in %3.</source>
         <translation>文件的 %2 行中有 %1 行与 %3 中已有的样本重复。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="581"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="582"/>
         <source>Skipping them keeps the project&apos;s rows and labels as they are; importing all adds the copies as new rows.</source>
         <translation>跳过它们会保持项目的行和标签不变；全部导入会把这些副本作为新行加入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="584"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="585"/>
         <source>%1 of them carry another label than the project&apos;s copy. </source>
         <translation>其中 %1 行的标签与项目中的副本不同。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="587"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="588"/>
         <source>Skip the repeats</source>
         <translation>跳过重复行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="589"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="590"/>
         <source>Import all</source>
         <translation>全部导入</translation>
     </message>
@@ -1955,53 +2037,53 @@
         <translation>运行已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="347"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="348"/>
         <source>No project</source>
         <translation>没有项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="347"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="348"/>
         <source>Create or open a project first.</source>
         <translation>请先新建或打开一个项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="390"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="391"/>
         <source>No project open</source>
         <translation>未打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="398"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="399"/>
         <source>Project: %1 (%2)</source>
         <translation>项目:%1(%2)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="400"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="401"/>
         <source>Split: %1</source>
         <translation>数据划分:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="401"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="402"/>
         <source>%1 labelled / %2</source>
         <translation>已标注 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="450"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="451"/>
         <source>A training run is in progress on this project. Stop it and close the project?</source>
         <translation>此项目正在进行训练。要停止训练并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="451"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="452"/>
         <source>A learning curve is being computed on this project. Stop it and close the project?</source>
         <translation>此项目正在计算学习曲线。要停止计算并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="452"/>
-        <location filename="../../bertstudio/ui/main_window.py" line="460"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="453"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="461"/>
         <source>Training is running</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="461"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="462"/>
         <source>A training run is in progress. Stop it and quit?</source>
         <translation>训练正在进行。停止训练并退出吗？</translation>
     </message>
@@ -2009,114 +2091,114 @@
 <context>
     <name>MetricsPanel</name>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="48"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="49"/>
         <source>Metric</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="48"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="49"/>
         <source>Score (x100)</source>
         <translation>分数(×100)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="54"/>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="129"/>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="132"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="55"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="130"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="133"/>
         <source>Class</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="54"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="55"/>
         <source>Precision</source>
         <translation>精确率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="54"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="55"/>
         <source>Recall</source>
         <translation>召回率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="55"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="56"/>
         <source>F1</source>
         <translation>F1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="55"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="56"/>
         <source>Support</source>
         <translation>支持数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="62"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="63"/>
         <source>scikit-learn&apos;s classification report, x100; support counts gold examples, tokens or entities</source>
         <translation>scikit-learn 的分类报告，×100；支持数统计的是标准答案中的样例、词元或实体数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="84"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="85"/>
         <source>From the best evaluation, at step {b} of {n}: the run kept those weights, as no later evaluation scored higher.</source>
         <translation>来自最佳的一次评估，在第 {b} 步（共 {n} 步）：运行保留了那时的权重，因为之后的评估都没有更高。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="91"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="92"/>
         <source>official metric of this task</source>
         <translation>此任务的官方指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="100"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="101"/>
         <source>Scored on only {n} gold entities: one entity more or less found moves a score by about {p:.1f} points, so small differences between runs are noise.</source>
         <translation>仅在 {n} 个标准实体上评分：多找到或少找到一个实体，分数就会变化约 {p:.1f} 分，因此运行之间的小差异只是噪声。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="104"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="105"/>
         <source>Scored on only {n} words: one word more or less right moves a score by about {p:.1f} points, so small differences between runs are noise.</source>
         <translation>仅在 {n} 个词上评分：多对或少对一个词，分数就会变化约 {p:.1f} 分，因此运行之间的小差异只是噪声。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="107"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="108"/>
         <source>Scored on one example only: the score can only be all or nothing, and says little.</source>
         <translation>仅在一个样本上评分：分数只能是全对或全错，说明不了什么。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="110"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="111"/>
         <source>Scored on only {n} examples: one example more or less right moves a score by about {p} points, so small differences between runs are noise.</source>
         <translation>仅在 {n} 个样本上评分：多对或少对一个样本，分数就会变化约 {p} 分，因此运行之间的小差异只是噪声。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="118"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="119"/>
         <source>Accuracy&apos;s 95% interval: {a:.0f} to {b:.0f}.</source>
         <translation>准确率的 95% 区间：{a:.0f} 到 {b:.0f}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="129"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="130"/>
         <source>Per class (support: examples)</source>
         <translation>按类别(支持数:样例)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="130"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="131"/>
         <source>Per tag (support: tokens)</source>
         <translation>按标记(支持数:词元)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="130"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="131"/>
         <source>Tag</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="131"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="132"/>
         <source>Per entity type (support: entities)</source>
         <translation>按实体类型(支持数:实体)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="131"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="132"/>
         <source>Entity type</source>
         <translation>实体类型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="135"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="136"/>
         <source>macro avg</source>
         <translation>宏平均</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="135"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="136"/>
         <source>weighted avg</source>
         <translation>加权平均</translation>
     </message>
@@ -2270,107 +2352,107 @@
 <context>
     <name>PlaygroundPage</name>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="91"/>
+        <location filename="../../bertstudio/ui/playground.py" line="92"/>
         <source>Predict</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="99"/>
+        <location filename="../../bertstudio/ui/playground.py" line="100"/>
         <source>Model of run</source>
         <translation>所用运行的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="111"/>
+        <location filename="../../bertstudio/ui/playground.py" line="112"/>
         <source>Sentence</source>
         <translation>句子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="111"/>
+        <location filename="../../bertstudio/ui/playground.py" line="112"/>
         <source>First sentence</source>
         <translation>第一句</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="112"/>
+        <location filename="../../bertstudio/ui/playground.py" line="113"/>
         <source>Second sentence</source>
         <translation>第二句</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="113"/>
+        <location filename="../../bertstudio/ui/playground.py" line="114"/>
         <source>Tokens (separated by spaces)</source>
         <translation>词元(以空格分隔)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="114"/>
+        <location filename="../../bertstudio/ui/playground.py" line="115"/>
         <source>Question</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="115"/>
+        <location filename="../../bertstudio/ui/playground.py" line="116"/>
         <source>Context</source>
         <translation>上下文</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="144"/>
+        <location filename="../../bertstudio/ui/playground.py" line="145"/>
         <source>{name} (latest)</source>
         <translation>{name}(最新)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="145"/>
+        <location filename="../../bertstudio/ui/playground.py" line="146"/>
         <source>{name} (not finished)</source>
         <translation>{name}（未完成）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="171"/>
+        <location filename="../../bertstudio/ui/playground.py" line="172"/>
         <source>Train a model first: the Playground uses a finished or cancelled run&apos;s model.</source>
         <translation>请先训练模型:“试用”页使用已完成或已取消的运行所保存的模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="198"/>
+        <location filename="../../bertstudio/ui/playground.py" line="199"/>
         <source>Type the {boxes} to predict.</source>
         <translation>请先输入{boxes}再预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="201"/>
+        <location filename="../../bertstudio/ui/playground.py" line="202"/>
         <source>Predicting…</source>
         <translation>预测中…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="218"/>
+        <location filename="../../bertstudio/ui/playground.py" line="219"/>
         <source>Only the first {read} of {total} tokens were read: the model was trained on inputs of at most {read} tokens, and the rest does not count in this prediction.</source>
         <translation>只读取了 {total} 个词元中的前 {read} 个：模型训练时的输入最多 {read} 个词元，其余部分不计入本次预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="231"/>
+        <location filename="../../bertstudio/ui/playground.py" line="232"/>
         <source>this run&apos;s model folder is gone ({path})</source>
         <translation>此运行的模型文件夹已不存在（{path}）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="234"/>
+        <location filename="../../bertstudio/ui/playground.py" line="235"/>
         <source>Could not predict: {m}</source>
         <translation>无法预测:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="250"/>
+        <location filename="../../bertstudio/ui/playground.py" line="251"/>
         <source>Score</source>
         <translation>分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="255"/>
+        <location filename="../../bertstudio/ui/playground.py" line="256"/>
         <source>Past the top of the {lo:g}-{hi:g} scale the model learned from: read it as {hi:g} (shown unclipped, as evaluation uses it).</source>
         <translation>超出模型所学的 {lo:g}-{hi:g} 分制的上限：可视为 {hi:g}（按评估时的原值显示，未截断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="258"/>
+        <location filename="../../bertstudio/ui/playground.py" line="259"/>
         <source>Past the bottom of the {lo:g}-{hi:g} scale the model learned from: read it as {lo:g} (shown unclipped, as evaluation uses it).</source>
         <translation>低于模型所学的 {lo:g}-{hi:g} 分制的下限：可视为 {lo:g}（按评估时的原值显示，未截断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="278"/>
+        <location filename="../../bertstudio/ui/playground.py" line="279"/>
         <source>No answer in the context.</source>
         <translation>上下文中没有答案。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="283"/>
+        <location filename="../../bertstudio/ui/playground.py" line="284"/>
         <source>score</source>
         <translation>得分</translation>
     </message>
@@ -2421,22 +2503,22 @@
 <context>
     <name>ProjectSession</name>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="181"/>
+        <location filename="../../bertstudio/ui/session.py" line="186"/>
         <source>Rename label {a} to {b}</source>
         <translation>将标签 {a} 重命名为 {b}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="189"/>
+        <location filename="../../bertstudio/ui/session.py" line="198"/>
         <source>Remove label {a}</source>
         <translation>删除标签 {a}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="303"/>
+        <location filename="../../bertstudio/ui/session.py" line="326"/>
         <source>Replace the rows of %1</source>
         <translation>替换 %1 的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="317"/>
+        <location filename="../../bertstudio/ui/session.py" line="342"/>
         <source>Restore the rows of %1</source>
         <translation>恢复 %1 的行</translation>
     </message>
@@ -2675,104 +2757,104 @@
         <translation>只看错误</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="122"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="123"/>
         <source>Set as gold</source>
         <translation>设为标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="124"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="125"/>
         <source>Use prediction as gold</source>
         <translation>采用预测作为标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="128"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="129"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="203"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="204"/>
         <source>{name} (not in this project)</source>
         <translation>{name}(不属于此项目)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="306"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="307"/>
         <source>%1 damaged line(s) of this run&apos;s predictions are not shown: %2</source>
         <translation>本次运行的预测中有 %1 行已损坏，未显示：%2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="322"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="323"/>
         <source>No project is open. Open or create one (File menu), train a run on the Train page, and its scores, predictions and errors appear here.</source>
         <translation>尚未打开项目。请（通过“文件”菜单）打开或新建一个项目，并在训练页训练一次，其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="325"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="326"/>
         <source>This project has no run yet. Train one on the Train page (or open a run folder from the Runs page), and its scores, predictions and errors appear here.</source>
         <translation>此项目还没有运行。请在训练页训练一次（或从运行页打开一个运行文件夹），其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="334"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="335"/>
         <source>This run is not one of this project&apos;s runs ({folder}); it is shown for viewing only.</source>
         <translation>此运行不属于此项目({folder})；仅供查看。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="337"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="338"/>
         <source>It is a {run} run and this project holds {project} examples, so its rows are not matched to the project&apos;s.</source>
         <translation>这是一次 {run} 运行，而此项目包含 {project} 样例，因此其中的行不会与项目的行对应。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="341"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="342"/>
         <source>{joined} of {total} of its rows match this project&apos;s examples (same gold value).</source>
         <translation>它的 {total} 行中有 {joined} 行与此项目的样例对应(标准答案相同)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="432"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="433"/>
         <source>{shown} of {total} examples</source>
         <translation>{shown} / {total} 个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="434"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="435"/>
         <source>gold {g}, predicted {p}</source>
         <translation>标准答案 {g}，预测 {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/results_page.py" line="490"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="491"/>
         <source>%n word(s) got no prediction from this run: tag them on the Label page</source>
         <translation>
             <numerusform>%n 个词在这次运行中没有预测:请在“标注”页标注它们</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="492"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="493"/>
         <source>The run predicted a label this project no longer has (renamed or removed since the run)</source>
         <translation>该运行预测的标签已不在本项目中（运行之后被重命名或删除）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="527"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="528"/>
         <source>{split} row {row}</source>
         <translation>{split} 第 {row} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="532"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="533"/>
         <source>{where}: {n} of {m} tags are now the run&apos;s predictions</source>
         <translation>{where}:{m} 个标签中有 {n} 个已改为这次运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="535"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="536"/>
         <source>{where}: the gold value is now the run&apos;s prediction</source>
         <translation>{where}:标注值已改为这次运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="537"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="538"/>
         <source>; this run&apos;s scores were computed with the earlier gold</source>
         <translation>;这次运行的分数是按原来的标注计算的</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="538"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="539"/>
         <source> (Edit &gt; Undo restores it)</source>
         <translation>(编辑 &gt; 撤销 可恢复)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="544"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="545"/>
         <source>Relabel {split} row {row}</source>
         <translation>重新标注 {split} 的第 {row} 行</translation>
     </message>
@@ -3028,7 +3110,7 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/run_compare.py" line="72"/>
-        <location filename="../../bertstudio/ui/run_compare.py" line="179"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="180"/>
         <source>metric</source>
         <translation>指标</translation>
     </message>
@@ -3038,97 +3120,97 @@
         <translation>曲线</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="79"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="80"/>
         <source>Setting</source>
         <translation>设置项</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="79"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="80"/>
         <source>Run A</source>
         <translation>运行 A</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="79"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="80"/>
         <source>Run B</source>
         <translation>运行 B</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="82"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="83"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="98"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="99"/>
         <source>Examples</source>
         <translation>样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="101"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="102"/>
         <source>Fixed (wrong → right): {n}</source>
         <translation>修正(错 → 对):{n}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="101"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="102"/>
         <source>Broken (right → wrong): {n}</source>
         <translation>退化(对 → 错):{n}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="102"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="103"/>
         <source>Both wrong: {n}</source>
         <translation>都错:{n}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="119"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="120"/>
         <source>Cannot compare these runs: {m}</source>
         <translation>无法比较这些运行:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="143"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="144"/>
         <source>A = {a}, B = {b}.</source>
         <translation>A = {a},B = {b}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="147"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="148"/>
         <source>A = {a}, B = {b}. {n} shared evaluation rows (paired by {how}).</source>
         <translation>A = {a}，B = {b}。共有 {n} 个共同的评估行(按{how}配对)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="149"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="150"/>
         <source>project row</source>
         <translation>项目行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="149"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="150"/>
         <source>position in the evaluation set</source>
         <translation>在评估集中的位置</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="151"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="152"/>
         <source>{n} rows relabelled between the runs are left out.</source>
         <translation>两次运行之间重新标注过的 {n} 行未计入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="152"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="153"/>
         <source>Fixed {f} · broken {b} · both wrong {w} · both right {r}; McNemar&apos;s exact p = {p}.</source>
         <translation>修正 {f} · 退化 {b} · 都错 {w} · 都对 {r}；McNemar 精确检验 p = {p}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="156"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="157"/>
         <source>{m}: {a} → {b} ({d:+.1f} points; 95% paired bootstrap interval {lo:+.1f} to {hi:+.1f}, {k:,} resamples).</source>
         <translation>{m}:{a} → {b}({d:+.1f} 个百分点；95% 配对自助法区间 {lo:+.1f} 到 {hi:+.1f}，重采样 {k:,} 次)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="179"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="180"/>
         <source>{m} (x100)</source>
         <translation>{m}（x100）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="198"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="199"/>
         <source>eval row {n}</source>
         <translation>评估行 {n}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="217"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="218"/>
         <source>Gold</source>
         <translation>标准答案</translation>
     </message>
@@ -3136,107 +3218,107 @@
 <context>
     <name>RunsModel</name>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="111"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="112"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="111"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="112"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="111"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="112"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="111"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="112"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="111"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="112"/>
         <source>Mode</source>
         <translation>模式</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="111"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="112"/>
         <source>Epochs</source>
         <translation>轮数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="112"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="113"/>
         <source>LR</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="112"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="113"/>
         <source>Batch</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="112"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="113"/>
         <source>Main score</source>
         <translation>主要分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="112"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="113"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="126"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="127"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="126"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="127"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="126"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="127"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="127"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="128"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="127"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="128"/>
         <source>interrupted</source>
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="128"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="129"/>
         <source>damaged</source>
         <translation>已损坏</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="129"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="130"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="151"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="152"/>
         <source>top %1 layers</source>
         <translation>顶部 %1 层</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="152"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="153"/>
         <source>full</source>
         <translation>全部微调</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="152"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="153"/>
         <source>frozen</source>
         <translation>冻结编码器</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="152"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="153"/>
         <source>LoRA</source>
         <translation>LoRA</translation>
     </message>
@@ -3244,73 +3326,73 @@
 <context>
     <name>RunsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="174"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="180"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="176"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="182"/>
         <source>Open run folder…</source>
         <translation>打开运行文件夹…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="178"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="184"/>
         <source>Follow selected run live</source>
         <translation>实时跟踪所选运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="180"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="186"/>
         <source>Compare</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="181"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="187"/>
         <source>Select two runs to compare their curves, settings and predictions</source>
         <translation>选择两次运行，比较它们的曲线、设置和预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="183"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="189"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="184"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="190"/>
         <source>Give the selected run of this project a name of your own</source>
         <translation>为本项目中选中的运行起一个自己的名字</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="233"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="239"/>
         <source>Select a run to see its curves; double-click it to open its results.</source>
         <translation>选择一个运行以查看其曲线；双击可打开其结果。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="235"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="241"/>
         <source>No runs yet: start one on the Train page, and it appears here as it trains.</source>
         <translation>还没有运行：在“训练”页开始一个，训练时它会出现在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="236"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="242"/>
         <source>No project open: open or create one to see its runs, or open a run folder.</source>
         <translation>没有打开的项目：打开或新建一个项目以查看其运行，或打开一个运行文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="258"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="263"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="264"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="269"/>
         <source>Rename run</source>
         <translation>重命名运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="258"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="264"/>
         <source>New name:</source>
         <translation>新名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="285"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="291"/>
         <source>Open a run folder (with history.jsonl)</source>
         <translation>打开运行文件夹(含 history.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="311"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="317"/>
         <source>Following {folder}</source>
         <translation>正在跟踪 {folder}</translation>
     </message>
@@ -3348,92 +3430,92 @@
         <translation>每个任务一个指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="60"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="61"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="60"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="61"/>
         <source>Score</source>
         <translation>分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="60"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="61"/>
         <source>Metrics</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="60"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="61"/>
         <source>Best run</source>
         <translation>最佳运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="68"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="69"/>
         <source>Convention</source>
         <translation>计分规则</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="93"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="94"/>
         <source>missing</source>
         <translation>缺失</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="93"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="94"/>
         <source>no run yet</source>
         <translation>尚无运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="98"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="99"/>
         <source>(not in the average)</source>
         <translation>(不计入平均)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="100"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="101"/>
         <source>(partial)</source>
         <translation>(部分)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="110"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="111"/>
         <source>over {n} of {m} entries</source>
         <translation>基于 {m} 项中的 {n} 项</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="112"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="113"/>
         <source>no task has a finished run yet</source>
         <translation>还没有任务有已完成的运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="114"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="115"/>
         <source>({k} missing: {names}; partial average, not comparable with a full score)</source>
         <translation>(缺少 {k} 项:{names}；部分平均值，不能与完整分数相比)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="117"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="118"/>
         <source>Average</source>
         <translation>平均</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="134"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="135"/>
         <source>Each GLUE preset makes its own project: train the missing tasks in theirs, then open their run folders on the Runs page to score them here, or run `bertstudio glue` for all of them and open its folder.</source>
         <translation>每个 GLUE 预设都会创建自己的项目：请在各自的项目中训练缺失的任务，然后在“运行”页打开它们的运行文件夹以在此计分；或运行 `bertstudio glue` 一次训练全部任务并打开其文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="143"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="144"/>
         <source>No finished {task} run yet: train one on the Train page and its score appears here.</source>
         <translation>还没有已完成的 {task} 运行：在“训练”页训练一个，其分数会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="145"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="146"/>
         <source>Runs count here when their project was made from a GLUE preset (New project &gt; From a GLUE preset), or when you open a run folder written by `bertstudio glue` on the Runs page.</source>
         <translation>由 GLUE 预设创建的项目（新建项目 &gt; 使用 GLUE 预设）中的运行，或在“运行记录”页打开的由 `bertstudio glue` 写出的运行文件夹，会计入这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="148"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="149"/>
         <source>No project open.</source>
         <translation>没有打开的项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="149"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="150"/>
         <source>This project is not a GLUE task, so its runs are not scored here.</source>
         <translation>此项目不是 GLUE 任务，因此其运行不在这里计分。</translation>
     </message>
@@ -3519,7 +3601,7 @@
 <context>
     <name>ShortcutsDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="115"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="138"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
@@ -3651,92 +3733,92 @@
 <context>
     <name>TaggingEditor</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="212"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="257"/>
         <source>Entity types (select words, then press a key):</source>
         <translation>实体类型(先选择词，再按键):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="213"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="258"/>
         <source>Press %1 or click to mark the selected words as a %2 entity</source>
         <translation>按 %1 或单击，将选中的词标为 %2 实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="215"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="260"/>
         <source>Tags (select words, then press a key):</source>
         <translation>标记(先选择词，再按键):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="216"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="261"/>
         <source>Press %1 or click to tag the selected words %2</source>
         <translation>按 %1 或单击，将选中的词标记为 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="251"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="296"/>
         <source>no entity</source>
         <translation>无实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="254"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="299"/>
         <source>Enter stores these tags; Shift+Enter stores the sentence as marked</source>
         <translation>按 Enter 保存这些标签；按 Shift+Enter 按当前标注保存该句</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="255"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="300"/>
         <source>Enter stores these tags</source>
         <translation>按 Enter 保存这些标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="256"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="301"/>
         <source>Suggested (%1, %2 sure): %3 · %4</source>
         <translation>建议（%1，把握 %2）：%3 · %4</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="278"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="323"/>
         <source>(not labelled yet: every word starts outside any entity, O; Enter stores the sentence as marked, with no entity if none is marked)</source>
         <translation>（尚未标注：每个词起初都不属于任何实体，即 O；按 Enter 按当前标注保存该句，未标出实体则保存为无实体）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="343"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="388"/>
         <source>&apos;%1&apos; cuts through an entity already marked: select the whole entity, or clear it first (Backspace).</source>
         <translation>“%1”切断了一个已标出的实体：请选中整个实体，或先清除它（Backspace）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="389"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="434"/>
         <source>Row %1 has no entity</source>
         <translation>第 %1 行没有实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="390"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="435"/>
         <source>Store the entities of row %1</source>
         <translation>保存第 %1 行的实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="396"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="441"/>
         <source>Words with no tag yet: %1. A sentence is stored once every word has one.</source>
         <translation>尚无标签的词：%1 个。每个词都有标签后，该句才会保存。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="270"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="315"/>
         <source>Accept the suggested tags of row %1</source>
         <translation>接受第 %1 行的建议标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="281"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="326"/>
         <source>(not tagged yet: %1 of %2 words have a tag; the sentence is stored once every word has one)</source>
         <translation>(尚未标注完:%2 个词中有 %1 个已有标记；每个词都有标记后才会保存此句)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="359"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="404"/>
         <source>Tag &apos;%1&apos; as %2</source>
         <translation>将“%1”标记为 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="371"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="416"/>
         <source>Clear the entity at word %1</source>
         <translation>清除第 %1 个词处的实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="377"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="422"/>
         <source>Clear the tag of &apos;%1&apos;</source>
         <translation>清除“%1”的标记</translation>
     </message>
@@ -4312,92 +4394,92 @@
         <translation>训练中……窗口仍可使用；“取消”会在当前步结束后停止。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="456"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="459"/>
         <source>Export run to folder</source>
         <translation>导出运行到文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="476"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="479"/>
         <source>Exporting the run to {d}…</source>
         <translation>正在导出运行到 {d}…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="490"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="493"/>
         <source>Export failed: {m}</source>
         <translation>导出失败:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="483"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="486"/>
         <source>Run exported to {d}. Start it there with: bertstudio train --config run.toml</source>
         <translation>运行已导出到 {d}。在那里用以下命令启动:bertstudio train --config run.toml</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="473"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="476"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="514"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="517"/>
         <source>Cancelling after the current step…</source>
         <translation>将在当前步结束后取消…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="519"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="522"/>
         <source>Stop the SetFit phase?</source>
         <translation>停止 SetFit 阶段？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="520"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="523"/>
         <source>SetFit has run {done} of {total} contrastive steps. Stopping now keeps nothing of them: the run saves a model only once its head has trained.</source>
         <translation>SetFit 已完成 {total} 个对比学习步骤中的 {done} 个。现在停止将不会保留其中任何结果：只有在分类头训练之后，本次运行才会保存模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="523"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="526"/>
         <source>Stop and discard</source>
         <translation>停止并丢弃</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="524"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="527"/>
         <source>Keep training</source>
         <translation>继续训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="533"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="536"/>
         <source>Warm start: reusing the model loaded by an earlier run in this session</source>
         <translation>热启动：复用本次会话中先前运行已加载的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="539"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="542"/>
         <source>{t:,} of {n:,} parameters ({p:.1f}%), as built</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)，按构建后的模型统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="548"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="551"/>
         <source>Training failed.</source>
         <translation>训练失败。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="551"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="554"/>
         <source>Run cancelled before its first step: nothing was trained or saved.</source>
         <translation>运行在第一步之前已取消：没有训练，也没有保存任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="553"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="556"/>
         <source>Run finished.</source>
         <translation>运行完成。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="554"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="557"/>
         <source>Run cancelled; the model saved so far is usable.</source>
         <translation>运行已取消；已保存的模型可以使用。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="581"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="584"/>
         <source>Removed the empty run folder {d}</source>
         <translation>已删除空的运行文件夹 {d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="585"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="588"/>
         <source>Training could not run: {m}</source>
         <translation>无法训练:{m}</translation>
     </message>

@@ -349,8 +349,12 @@ def test_the_next_order_and_train_now_are_reached_from_the_keyboard(qtbot, assis
     a.window.activateWindow()
     a.editor.setFocus()
     qtbot.waitUntil(lambda: QApplication.focusWidget() is a.editor)
-    qtbot.keyClick(a.editor, Qt.Key.Key_Tab)
-    assert QApplication.focusWidget() is bar.order_combo
+    page = a.page
+    seen = []
+    for _ in range(4):  # the page's controls in the order they are shown: split, Label set…, Review…, Next order
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+        seen.append(QApplication.focusWidget())
+    assert seen == [page.split_combo, page.label_set_button, page.review_button, bar.order_combo]
     before = bar.strategy()
     qtbot.keyClick(bar.order_combo, Qt.Key.Key_Down)
     assert bar.strategy() != before
@@ -358,10 +362,13 @@ def test_the_next_order_and_train_now_are_reached_from_the_keyboard(qtbot, assis
     # then the label box (shown in the by-label order only), Train now (enabled once it can train), and back
     bar.set_strategy("by_label")
     bar.train_button.setEnabled(True)
-    qtbot.keyClick(a.editor, Qt.Key.Key_Tab)
+    bar.order_combo.setFocus()
     for then in (bar.label_combo, bar.train_button):
         qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
         assert QApplication.focusWidget() is then
     qtbot.keyClick(bar.train_button, Qt.Key.Key_Backtab)
     assert QApplication.focusWidget() is bar.label_combo
+    page.split_combo.setFocus()
+    qtbot.keyClick(page.split_combo, Qt.Key.Key_Backtab)
+    assert QApplication.focusWidget() is a.editor
     assert a.window.train_assistant_action.shortcut().toString() == "Ctrl+T"

@@ -553,3 +553,49 @@ def test_the_train_settings_read_whole_at_900_px(qtbot, tmp_path):
             combo.setCurrentIndex(combo.findData(key))
             qtbot.waitUntil(lambda c=combo: c.fontMetrics().horizontalAdvance(c.currentText()) <= room(c), timeout=3000)
     window.close()
+
+
+def test_a_keyboard_user_searches_leaves_tables_and_quits(qtbot, main_window, tmp_path):
+    """A keyboard-only walk: Enter in the Data page's search box opened the Label page (the table's
+    Enter shortcut was window-wide: PySide6 drops a context given beside a slot); every table kept
+    Tab for itself, so the buttons after it (Import, Compare, Rename) were out of reach; the
+    Playground's box typed a tab into the sentence; Enter on a run did nothing; Quit had no key."""
+    from PySide6.QtWidgets import QAbstractItemView, QPlainTextEdit
+
+    from bertstudio.ui.import_dialog import ImportDialog
+
+    session = main_window.session
+    session.project.add_label("neg")
+    session.project.import_examples(from_records("sentence", [{"text": t, "label": None} for t in
+                                                              ("a good movie", "a bad play", "movie night")],
+                                                 labels=["neg"]), "train")
+    main_window.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is main_window)
+    main_window.show_page("data")
+    data = main_window.pages["data"]
+    data.search_edit.setFocus()
+    qtbot.keyClicks(data.search_edit, "movie")
+    qtbot.keyClick(data.search_edit, Qt.Key.Key_Return)
+    assert main_window.current_page_key() == "data"
+    qtbot.waitUntil(lambda: data.table.model().rowCount() == 2)
+    path = tmp_path / "more.csv"
+    path.write_text("text,label\nfine,neg\n", encoding="utf-8")
+    dialog = ImportDialog(session, main_window, str(path))
+    qtbot.addWidget(dialog)
+    views = main_window.findChildren(QAbstractItemView) + dialog.findChildren(QAbstractItemView)
+    tables = [v for v in views if type(v).__name__ in ("QTableView", "QTableWidget")]
+    assert len(tables) >= 5 and not [v.objectName() for v in tables if v.tabKeyNavigation()]
+    playground = main_window.pages["playground"]
+    boxes = playground.findChildren(QPlainTextEdit)
+    assert boxes and all(box.tabChangesFocus() for box in boxes)
+    runs = main_window.pages["runs"]
+    run = session.project.new_run_dir("kept")
+    (run / "metrics.json").write_text('{"accuracy": 0.5}')
+    runs.refresh()
+    main_window.show_page("runs")
+    runs.table.setFocus()
+    runs.table.setCurrentIndex(runs.model.index(0, 0))
+    with qtbot.waitSignal(runs.run_activated, timeout=2000) as opened:
+        qtbot.keyClick(runs.table, Qt.Key.Key_Return)
+    assert opened.args == [str(run)]
+    assert "Ctrl+Q" in [k.toString() for k in main_window.quit_action.shortcuts()]

@@ -63,7 +63,7 @@ class LabelPage(QWidget):
         self.session = session
         self.split_combo = QComboBox()
         self.split_combo.setObjectName("labelSplitCombo")
-        self.split_combo.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.split_combo.setFocusPolicy(Qt.FocusPolicy.TabFocus)  # a click leaves the keys with the editor
         for split in SPLITS:
             self.split_combo.addItem(split_name(split), split)
         self.split_combo.activated.connect(self._on_split_chosen)
@@ -75,7 +75,7 @@ class LabelPage(QWidget):
         self.progress.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.label_set_button = QPushButton(self.tr("Label set…"))
         self.label_set_button.setObjectName("labelSetButton")
-        self.label_set_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.label_set_button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         self.label_set_button.clicked.connect(self.edit_label_set)
         top = QHBoxLayout()
         top.addWidget(QLabel(self.tr("Split:")))
@@ -85,7 +85,7 @@ class LabelPage(QWidget):
         top.addWidget(self.label_set_button)
         self.review_button = QPushButton(self.tr("Review suspected errors…"))  # label-error finder (#15)
         self.review_button.setObjectName("reviewErrorsButton")
-        self.review_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.review_button.setFocusPolicy(Qt.FocusPolicy.TabFocus)  # (it was mouse-only)
         self.review_button.clicked.connect(self.review_suspected_errors)
         top.addWidget(self.review_button)
 
@@ -264,12 +264,14 @@ class LabelPage(QWidget):
         review_queue.open_review_queue(self.session, self)
 
     def focusNextPrevChild(self, next: bool) -> bool:  # noqa: A002 - Qt's name
-        """Tab out of the editor reaches the Next order, its label box and Train now, and Shift+Tab
-        goes back. The chain Qt builds skipped them: entering the page goes to its focus proxy, the
-        editor, which comes after the bar, so a keyboard-only person could never change the order.
+        """Tab out of the editor goes through the page's controls in the order they are shown (the
+        split, Label set…, Review suspected errors…, the Next order, its label box, Train now), and
+        Shift+Tab back. The chain Qt builds skipped them: entering the page goes to its focus proxy,
+        the editor, which comes after them, so a keyboard-only person could never change the order.
         Tab between an editor's own parts (a QA editor's question list) is Qt's as before."""
         bar, editor = self.assist_bar, self.editor()
-        ring = [w for w in (bar.order_combo, bar.label_combo, bar.train_button) if w.isVisible() and w.isEnabled()]
+        ring = [w for w in (self.split_combo, self.label_set_button, self.review_button, bar.order_combo, bar.label_combo,
+                            bar.train_button) if w.isVisible() and w.isEnabled()]
         here = QApplication.focusWidget()
         reason = Qt.FocusReason.TabFocusReason if next else Qt.FocusReason.BacktabFocusReason
         if here in ring:
