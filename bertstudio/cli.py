@@ -15,7 +15,6 @@ import json
 import logging
 import os
 import re
-import shlex
 import signal
 import sys
 import threading
@@ -24,6 +23,7 @@ from pathlib import Path
 from typing import Any, Sequence, TextIO
 
 from bertstudio import cli_check, cli_export
+from bertstudio.data.shell import shell_quote
 from bertstudio.errors import BertStudioError, ConfigError, DataError
 from bertstudio.metrics.display import format_metrics
 from bertstudio.train.events import Evaluated, PhaseChanged, RunFinished, RunStarted, StepLogged
@@ -194,10 +194,14 @@ _PHASES = {"loading_model": "loading the model…", "setfit": "SetFit: contrasti
 class ProgressPrinter:
     """Prints engine events: a one-line bar on a terminal, a line per log event otherwise."""
 
-    def __init__(self, stream: TextIO | None = None, quiet: bool = False, chosen: str = "") -> None:
+    def __init__(self, stream: TextIO | None = None, quiet: bool = False, chosen: str = "",
+                 transient: bool = False) -> None:
         self.stream = stream if stream is not None else sys.stderr  # the one of now (a test's, a redirect's)
-        self.quiet = quiet
         self.tty = self.stream.isatty()
+        # transient: phases on one line of a terminal that the command clears, nothing in a log (evaluate:
+        # its output is the metrics, and a bad input stays one line)
+        self.transient = transient
+        self.quiet = quiet or (transient and not self.tty)
         self.chosen = chosen  # what train/small_data chose and why: said once the run has started
 
     def __call__(self, event: Any, control: Any) -> None:
@@ -256,7 +260,7 @@ class ProgressPrinter:
     def _line(self, text: str) -> None:
         if self.tty:
             self.stream.write("\r\x1b[K")
-        self.stream.write(text + "\n")
+        self.stream.write(text + ("" if self.transient else "\n"))
         self.stream.flush()
 
 
@@ -399,15 +403,17 @@ def cmd_evaluate(args: argparse.Namespace, out: TextIO) -> int:
         kind, labels, glue_task = saved_model_info(args.model)
     examples = _load_eval_examples(args, kind=args.task or kind, labels=labels, glue_task=args.glue_task or glue_task,
                                    max_examples=max_examples)
-    printer = ProgressPrinter(quiet=args.quiet)
+    printer = ProgressPrinter(quiet=args.quiet, transient=True)
     phases = [lambda event, _control=None: printer(event, None) if isinstance(event, PhaseChanged) else None]
-    if onnx:
-        metrics, predictions = evaluate_onnx(Path(args.model).expanduser(), examples, batch_size=batch_size)
-    else:  # (the phases and their progress on stderr: 67,000 rows were 157 s of silence)
-        metrics, predictions = evaluate(args.model, examples, batch_size=batch_size,  # cut as the model was trained
-                                        precision=args.precision or "auto", callbacks=phases)
-    if printer.tty and not args.quiet:
-        sys.stderr.write("\r\x1b[K")
+    try:
+        if onnx:
+            metrics, predictions = evaluate_onnx(Path(args.model).expanduser(), examples, batch_size=batch_size)
+        else:  # (the phases and their progress on stderr: 67,000 rows were 157 s of silence)
+            metrics, predictions = evaluate(args.model, examples, batch_size=batch_size,  # cut as the model was trained
+                                            precision=args.precision or "auto", callbacks=phases)
+    finally:
+        if not printer.quiet:  # the phase's line cleared, also before an error's line
+            sys.stderr.write("\r\x1b[K")
     if folder is not None:
         write_results(folder, metrics, predictions)
     if not args.quiet:  # what the numbers are over (a row without a gold value was left out without a word)
@@ -533,15 +539,15 @@ def cmd_glue(args: argparse.Namespace, out: TextIO) -> int:
     _check_glue_places(data_dir, root, presets, overwrite=bool(settings.get("overwrite")))
     made = not root.exists()
     root.mkdir(parents=True, exist_ok=True)
-    try:  # a second glue into this --out would mix its tasks in and replace the scoreboard
-        lock = hold_run_folder(root)
-        try:
-            return _glue_tasks(args, out, root, data_dir, presets, configs)
-        finally:
-            unlock_folder(lock)
+    # a second glue into this --out would mix its tasks in and replace the scoreboard; refused, it
+    # leaves the folder alone (the glue holding it may have made it a moment ago)
+    lock = hold_run_folder(root, where="--out", what="folder")
+    try:
+        return _glue_tasks(args, out, root, data_dir, presets, configs)
     finally:
-        if made and not any(root.iterdir()):  # refused before any task ran: no empty folder left behind
+        if made and not any(root.iterdir()):  # refused before any task ran: no empty folder left (lock held)
             root.rmdir()
+        unlock_folder(lock)
 
 
 def _glue_tasks(args: argparse.Namespace, out: TextIO, root: Path, data_dir: Path, presets: list, configs: list) -> int:
@@ -624,7 +630,7 @@ def cmd_export_run(args: argparse.Namespace, out: TextIO) -> int:
             exc.path = str(args.config)
         raise
     out.write(f"exported to {folder}\n" + "".join(f"  {b.split}: {b.source} -> {b.file} ({b.rows} rows, {b.format})\n" for b in bundled)
-              + f"start it with: cd {shlex.quote(str(folder))} && bertstudio train --config run.toml\n")
+              + f"start it with: cd {shell_quote(folder)} && bertstudio train --config run.toml\n")
     return EXIT_OK
 
 

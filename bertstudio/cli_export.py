@@ -9,9 +9,10 @@ uploads a model folder with a generated model card, private unless ``--public``.
 from __future__ import annotations
 
 import argparse
-import shlex
 import sys
 from typing import Any, TextIO
+
+from bertstudio.data.shell import shell_quote
 
 
 def add_commands(sub: Any) -> None:
@@ -43,8 +44,8 @@ def cmd_export_onnx(args: argparse.Namespace, out: TextIO) -> int:
     needed = ["text", "text_pair"] if meta.get("siamese") else meta["inputs"]
     flags = " ".join(f"--{name.replace('_', '-')} ..." for name in needed)
     out.write(f"exported to {result.folder} ({sizes}; largest difference from PyTorch {result.max_abs_diff:.2g})\n"
-              f"predict with: bertstudio predict --model {shlex.quote(str(result.fp32))} {flags}\n"
-              f"or without bertstudio: python {shlex.quote(str(result.folder / 'predict.py'))} {flags}\n")
+              f"predict with: bertstudio predict --model {shell_quote(result.fp32)} {flags}\n"
+              f"or without bertstudio: python {shell_quote(result.folder / 'predict.py')} {flags}\n")
     return 0
 
 

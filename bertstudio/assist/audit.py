@@ -67,23 +67,30 @@ def audit_stats(correct: np.ndarray, *, source: str = "", labels: int = 0) -> Au
     return AuditStats(n, k, k / n, low, high, source, labels)
 
 
+# fewer audit sentences than this tell nothing of how much sentences differ: each is one check
+MIN_SENTENCES = 5
+
+
 def sentence_audit_stats(right_by_row: list[np.ndarray], *, source: str = "", labels: int = 0) -> AuditStats:
     """Word accuracy over the audit sentences (tagging). The words of one sentence are not
     independent checks (a model that misreads a sentence misreads its words together): the
     interval is Wilson's at the effective sample size of the cluster-robust variance of the
-    ratio estimate, between the number of sentences and the number of words. One sentence,
-    or sentences all right (all wrong), count as that many checks: "25% (7%-59%), 8 audit
-    labels" was one sentence of eight words."""
-    sizes = np.array([len(r) for r in right_by_row], dtype=np.float64)
-    hits = np.array([float(np.sum(r)) for r in right_by_row], dtype=np.float64)
-    n, words, k = int(len(sizes)), int(sizes.sum()), int(hits.sum())
+    ratio estimate, between the number of sentences and the number of words, and at the number
+    of sentences while there are too few (:data:`MIN_SENTENCES`) to estimate how the sentences
+    differ, or they do not differ at all: "25% (7%-59%), 8 audit labels" was one sentence of
+    eight words. A sentence without words is no check."""
+    rows = [np.asarray(r, dtype=bool) for r in right_by_row if len(r)]
+    sizes = np.array([len(r) for r in rows], dtype=np.float64)
+    hits = np.array([float(r.sum()) for r in rows], dtype=np.float64)
+    n, words, k = int(len(rows)), int(sizes.sum()), int(hits.sum())
     if words == 0:
         return AuditStats(n, 0, None, None, None, source, labels, 0)
     p = k / words
-    effective = float(max(n, 1))
-    if n >= 2 and 0 < p < 1:
+    effective = float(n)
+    if n >= MIN_SENTENCES and 0 < p < 1:
         variance = n / (n - 1) * float(np.sum((hits - p * sizes) ** 2)) / words ** 2
-        effective = min(float(words), max(float(n), p * (1 - p) / variance)) if variance > 0 else float(words)
+        if variance > 0:
+            effective = min(float(words), max(float(n), p * (1 - p) / variance))
     low, high = _wilson(p, effective)
     return AuditStats(n, k, p, low, high, source, labels, words)
 

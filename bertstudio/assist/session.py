@@ -354,6 +354,8 @@ class AssistantState(TrainerJobs, ShownModel):
                 # rows appended (Add example, an appending import): the audit set, skips and chart
                 # stay, and the last strong model comes back once the new rows are scored
                 pending = self._queue.pending
+                if not appended:  # a model asked for on the old rows is no longer due (nobody asked on these)
+                    self._strong_due = False
                 self._init_rows(carried=live if appended else None)
                 if appended:
                     self._queue.pending = pending  # the item on screen: labelling it still counts as a pick

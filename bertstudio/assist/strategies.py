@@ -164,6 +164,7 @@ class Queue:
         self.pending: NextItem | None = None  # the last item handed out, not yet labelled
         self._permutation = np.random.default_rng(seed).permutation(n)
         self._audit_draws = 0
+        self._turns_taken: set[int] = set()  # audit draws whose label has counted towards the rhythm
 
     # ------------------------------------------------------------------ bookkeeping
     def mark_labelled(self, row: int, labelled: bool) -> bool:
@@ -179,8 +180,12 @@ class Queue:
             self.audit_rows.add(row)
         picked = self.pending is not None and self.pending.row == row
         # an awaited audit draw labelled with no pick pending (the row a reopened project shows again)
-        # used its turn all the same: uncounted, the next pick was a second audit draw at once
-        if not was and (picked or (joined and self.pending is None)):
+        # used its turn all the same: uncounted, the next pick was a second audit draw at once (once
+        # per draw: an undo and a redo of its label are not new turns)
+        unpicked_draw = joined and self.pending is None and row not in self._turns_taken
+        if not was and (picked or unpicked_draw):
+            if row in self.audit_drawn:
+                self._turns_taken.add(row)
             self.queue_labels += 1
             if picked and not self.pending.audit and self.pending.strategy == "uncertain":
                 self.uncertain_labels += 1

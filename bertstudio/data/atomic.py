@@ -225,7 +225,8 @@ def create_folder(folder: str | os.PathLike[str], fill: Callable[[Path], None]) 
     folder = Path(folder)
     # a fresh name per call (not the pid's, as in replace_folder): nothing to clean up first, and
     # two writers in one process never share it
-    tmp = folder.parent / f".{folder.name}.{uuid.uuid4().hex[:8]}.tmp"
+    # ("n": never all digits, so never a killed write's .NAME.<pid>.tmp that a run folder's writer clears)
+    tmp = folder.parent / f".{folder.name}.n{uuid.uuid4().hex[:8]}.tmp"
     tmp.mkdir(parents=True)
     try:
         fill(tmp)

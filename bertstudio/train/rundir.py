@@ -38,7 +38,6 @@ import json
 import logging
 import os
 import re
-import shlex
 import shutil
 import socket
 from dataclasses import dataclass, field, fields, replace
@@ -48,6 +47,7 @@ from typing import Any, Iterable, Mapping
 from bertstudio.data.atomic import atomic_write_text, check_folder_path, remove_leftovers, replace_folder
 from bertstudio.data.project_lock import lock_folder, unlock_folder
 from bertstudio.data.regular_file import read_regular_file
+from bertstudio.data.shell import shell_quote
 from bertstudio.errors import ConfigError, DataError
 from bertstudio.train.config import TrainConfig, read_settings
 from bertstudio.train.events import (Event, PhaseChanged, RunFinished, RunStarted, event_from_dict, event_to_dict,
@@ -137,8 +137,7 @@ def check_output_dir(config: TrainConfig) -> None:
     if not names:
         return
     if writer_active(root):
-        raise ConfigError("another training is writing this run folder now", path=root, where="output_dir",
-                          expected="another folder, or wait until that run has ended")
+        raise _being_written(root)
     try:  # a damaged config.toml is said in the error below, not also as a warning before it
         saved = read_config(root)
     except ConfigError:
@@ -367,7 +366,7 @@ def _put_back(root: Path, aside: Path) -> None:
 _LOCK_TRIES = 40  # x 50 ms: a reader's probe holds the lock for a moment (see writer_active)
 
 
-def hold_run_folder(root: Path) -> int | None:
+def hold_run_folder(root: Path, *, where: str = "output_dir", what: str = "run folder") -> int | None:
     """Take the run folder's writer lock (None where the file system has no folder locks);
     ConfigError while another training holds it."""
     import time
@@ -376,13 +375,16 @@ def hold_run_folder(root: Path) -> int | None:
         try:
             fd = lock_folder(root)
         except OSError as exc:
-            raise ConfigError(f"the run folder cannot be opened ({exc.strerror or exc})", path=root,
-                              where="output_dir") from None
+            raise ConfigError(f"the {what} cannot be opened ({exc.strerror or exc})", path=root, where=where) from None
         if fd != -1:
             return fd
         time.sleep(0.05)
-    raise ConfigError("another training is writing this run folder now", path=root, where="output_dir",
-                      expected="another folder, or wait until that run has ended")
+    raise _being_written(root, where=where, what=what)
+
+
+def _being_written(root: Path, *, where: str = "output_dir", what: str = "run folder") -> ConfigError:
+    return ConfigError(f"another training is writing this {what} now", path=root, where=where,
+                       expected="another folder, or wait until that run has ended")
 
 
 def writer_active(root: Path) -> bool | None:
@@ -427,7 +429,7 @@ class RunFolder:
         root = Path(config.output_dir).expanduser()
         root.mkdir(parents=True, exist_ok=True)
         lock = hold_run_folder(root)  # before anything in the folder moves
-        aside = None
+        aside = folder = None
         try:
             # a killed run's half-written copies (a model or checkpoint each): only this run writes here now
             for left in remove_leftovers((root, root / CHECKPOINTS)):
@@ -437,6 +439,8 @@ class RunFolder:
             folder.replaced = aside
             folder.save_config(config)
         except BaseException:
+            if folder is not None:
+                folder._close_history()
             if aside is not None:
                 _put_back(root, aside)
             unlock_folder(lock)
@@ -722,7 +726,9 @@ def read_run(folder: str | os.PathLike[str]) -> RunInfo:
         info.steps, info.best_step = ended[-1].step, ended[-1].best_step
         info.metrics = info.metrics or {k: float(v) for k, v in ended[-1].metrics.items() if _is_number(v)}
     elif history:
-        if writing is False and starts and history[starts[-1]].host == socket.gethostname():
+        # asked again after the read: a resume that took the lock and wrote its start meanwhile is running
+        if writing is False and starts and history[starts[-1]].host == socket.gethostname() \
+                and writer_active(folder) is False:
             info.status, info.message = "interrupted", interrupted_message(folder)
         else:  # still training, or trained elsewhere (a synced folder): nobody here can tell
             info.status = "running"
@@ -750,7 +756,7 @@ def resume_command(root: Path) -> str | None:
     last = root / CHECKPOINTS / "last"
     if find_checkpoint(last) is None:
         return None
-    return f"bertstudio train --config {shlex.quote(str(root / CONFIG))} --resume {shlex.quote(str(last))}"
+    return f"bertstudio train --config {shell_quote(root / CONFIG)} --resume {shell_quote(last)}"
 
 
 def find_checkpoint(folder: str | Path) -> Path | None:

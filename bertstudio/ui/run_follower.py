@@ -83,7 +83,7 @@ class RunFollower(QObject):
         self._read()
         if self._open and self._local and writer_active(self.folder) is False:
             self._read()  # a run that ended writes its last line before it lets go of the lock
-            if self._open:
+            if self._open and writer_active(self.folder) is False:  # (a resume may have started meanwhile)
                 self._open = False
                 self.ended.emit(RunFinished("interrupted", self._step, message=interrupted_message(self.folder)))
 

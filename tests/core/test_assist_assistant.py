@@ -557,3 +557,20 @@ def test_a_label_rename_carries_the_gold_values_over_in_one_read(tiny, tmp_path,
     finally:
         a.close()
         project.close()
+
+
+def test_a_model_due_on_rows_since_replaced_is_not_due_any_more(tiny, tmp_path):
+    """A training asked for on the old rows, then the rows replaced: the next open trained a model on
+    the new rows nobody had asked for."""
+    project, gold = make_project(tmp_path / "p", "sentence", sentiment_rows(20), ["neg", "pos"])
+    a = LabellingAssistant(project, settings=settings(tiny, strong_every=0, strong_method="finetune"), start=False)
+    try:
+        a.train_now()
+        assert a._strong_due
+        project.import_examples(from_records("sentence", sentiment_rows(10, seed=1), labels=["neg", "pos"]), "train",
+                                replace=True)
+        assert not a._strong_due
+    finally:
+        a.close()
+        project.close()
+    assert json.loads((tmp_path / "p" / "cache" / "assist-train.json").read_text())["strong_due"] is False

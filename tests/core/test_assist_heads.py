@@ -146,6 +146,11 @@ def test_a_tagging_audit_counts_sentences_not_words_as_its_checks():
     assert loose.high - loose.low < 0.5 * (wilson_interval(int(round(40 * k / 1000)), 40)[1]
                                            - wilson_interval(int(round(40 * k / 1000)), 40)[0])
     assert sentence_audit_stats([]).accuracy is None
+    # a labelled sentence without words is no check; two sentences cannot say how sentences differ
+    with_empty = sentence_audit_stats([np.array([1, 1, 0, 0, 0, 0, 0, 0], bool), np.zeros(0, bool)])
+    assert with_empty.n == 1 and (with_empty.low, with_empty.high) == (one.low, one.high)
+    two = sentence_audit_stats([np.array([1, 1, 0, 0, 0, 0, 0, 0], bool), np.array([1], bool)])
+    assert (two.low, two.high) == pytest.approx(_wilson_float(3 / 9, 2.0), abs=1e-9)
 
 
 def _wilson_float(p: float, n: float) -> tuple[float, float]:

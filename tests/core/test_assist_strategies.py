@@ -146,6 +146,11 @@ def test_the_audit_draw_a_reopened_project_shows_again_uses_its_turn_once_labell
         label(reopened, picks[-1].row)
     assert not any(p.audit for p in picks)  # the next audit draw is ten labels on, as in one session
     assert reopened.next_row("in_order").audit
+    turns, reopened.pending = reopened.queue_labels, None
+    for _ in range(3):  # an undo and a redo of the restored draw's label are not new turns
+        reopened.mark_labelled(shown.row, False)
+        label(reopened, shown.row)
+    assert reopened.queue_labels == turns
 
 
 def test_audit_draws_are_uniform_over_unlabelled_rows_not_the_order():

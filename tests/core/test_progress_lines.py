@@ -51,6 +51,15 @@ def test_the_evaluate_command_shows_progress_on_a_terminal_and_keeps_stdout_clea
     said = terminal.getvalue()
     assert "loading the model…" in said and "evaluating 5 batches…" in said and "evaluating 5/5" in said
     assert out.getvalue().lstrip().startswith("{")  # the metrics alone on stdout
+    # all on one line the command clears: the terminal keeps the scored line alone (and a bad input its one line)
+    assert [line for line in said.split("\n") if line.strip()][0].endswith("\r\x1b[Kscored 40 rows with a gold value")
+
+
+def test_the_evaluate_command_writes_no_progress_into_a_log(model_dir, tmp_path, capsys):
+    data = tmp_path / "eval.tsv"
+    data.write_text("sentence\tlabel\n" + "".join(f"good fun {i}\tpos\n" for i in range(4)), encoding="utf-8")
+    assert main(["evaluate", "--model", str(model_dir), "--eval", str(data)], out=io.StringIO()) == 0
+    assert capsys.readouterr().err.strip() == "scored 4 rows with a gold value"
 
 
 def test_a_long_phase_in_a_log_file_gets_a_line_every_half_minute(monkeypatch):

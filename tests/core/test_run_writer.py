@@ -212,11 +212,19 @@ def test_a_second_glue_into_the_same_out_is_refused_and_an_empty_out_is_not_left
     argv = ["--quiet", "glue", "--tasks", "RTE", "--data-dir", str(data), "--model", tiny, "--epochs", "1", "--out", str(out)]
     with _Held(out):
         code, _, err = _cli(argv, capsys)
-    assert code == 2 and "another training is writing this run folder now" in err and len(err.strip().splitlines()) == 1
+    assert code == 2 and "another training is writing this folder now" in err and len(err.strip().splitlines()) == 1
     assert out.is_dir() and list(out.iterdir()) == []  # the user's folder stays
     fresh = tmp_path / "fresh"
     code, _, err = _cli([*argv[:-1], str(fresh), "--lr", "nan"], capsys)
     assert code == 2 and not fresh.exists()
+    # two glues starting at once on a new --out: the refused one never removes the folder the other holds
+    raced = tmp_path / "raced"
+    raced.mkdir()
+    real_exists = Path.exists
+    monkeypatch.setattr(Path, "exists", lambda self: False if self == raced else real_exists(self))
+    with _Held(raced):
+        code, _, err = _cli([*argv[:-1], str(raced)], capsys)
+        assert code == 2 and raced.is_dir()
 
 
 def test_printed_commands_survive_a_path_with_spaces(tiny, tmp_path, capsys):
@@ -258,3 +266,39 @@ def test_a_resumed_run_clears_what_a_killed_write_left_and_keeps_a_swap_copy(tin
     assert resumed.status == "finished"
     assert not half.exists() and not (out / ".model.99999.tmp").exists() and not (out / ".metrics.json.4242.tmp").exists()
     assert (twin / "state.json").is_file()
+
+
+def test_a_printed_path_is_quoted_for_the_shell_it_is_pasted_into(monkeypatch):
+    """shlex's single quotes mean nothing to Windows' cmd.exe: a path quoted so broke every printed command there."""
+    from bertstudio.data import shell
+
+    assert shell.shell_quote("/tmp/exp ü run") == "'/tmp/exp ü run'" and shell.shell_quote("/tmp/run") == "/tmp/run"
+    monkeypatch.setattr(shell.os, "name", "nt")
+    assert shell.shell_quote("C:\\my run\\config.toml") == '"C:\\my run\\config.toml"'
+    assert shell.shell_quote("C:\\run\\config.toml") == "C:\\run\\config.toml"
+
+
+def test_a_resume_starting_while_the_run_is_read_is_running_not_interrupted(tmp_path, monkeypatch):
+    """read_run asked the lock, then read the history: a resume that took the lock and wrote its start
+    in between read as "interrupted". It asks again after the read."""
+    import bertstudio.train.rundir as rundir
+
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "history.jsonl").write_text(_started(socket.gethostname()))
+    answers = iter([False, True])
+    monkeypatch.setattr(rundir, "writer_active", lambda _folder: next(answers))
+    assert read_run(run).status == "running"
+
+
+def test_an_exports_temporary_folder_is_never_a_killed_writes_leftover(tmp_path, monkeypatch):
+    """create_folder's temporary name was .NAME.<8 hex>.tmp: all digits now and then, and then a run
+    folder's writer took it for a killed write's leftover and removed it mid-export."""
+    import uuid
+
+    from bertstudio.data import atomic
+
+    monkeypatch.setattr(uuid, "uuid4", lambda: uuid.UUID(int=0x12345678 << 96))
+    seen = []
+    atomic.create_folder(tmp_path / "onnx", lambda tmp: seen.append(tmp.name))
+    assert seen and not atomic.TEMP_NAME.match(seen[0])

@@ -251,6 +251,11 @@ def test_next_in_uncertain_order_picks_the_smallest_top2_gap(qtbot, assisted, ti
     a.assist._forward({"kind": "scores"})
     qtbot.waitUntil(lambda: "0.30 → 0.94" in a.page.assist_bar.note.text())
     assert "picked as most uncertain" in a.page.assist_bar.note.text()
+    later = probs.copy()
+    later[6] = [0.6, 0.4]
+    assistant._fast = classification_scores("fast", later, [7], labels=("neg", "pos"))
+    a.assist._forward({"kind": "scores"})  # a second newer model: its number, not the first one's
+    qtbot.waitUntil(lambda: "0.30 → 0.20" in a.page.assist_bar.note.text())
 
 
 def test_closing_the_window_mid_training_loses_no_label(qtbot, assisted, tiny):
@@ -371,4 +376,11 @@ def test_the_next_order_and_train_now_are_reached_from_the_keyboard(qtbot, assis
     page.split_combo.setFocus()
     qtbot.keyClick(page.split_combo, Qt.Key.Key_Backtab)
     assert QApplication.focusWidget() is a.editor
+    # and out of the page both ways (Tab cycled inside it for ever)
+    bar.train_button.setFocus()
+    qtbot.keyClick(bar.train_button, Qt.Key.Key_Tab)
+    assert not page.isAncestorOf(QApplication.focusWidget()) and QApplication.focusWidget() is not None
+    a.editor.setFocus()
+    qtbot.keyClick(a.editor, Qt.Key.Key_Backtab)
+    assert not page.isAncestorOf(QApplication.focusWidget()) and QApplication.focusWidget() is not None
     assert a.window.train_assistant_action.shortcut().toString() == "Ctrl+T"

@@ -205,8 +205,7 @@ class LabelPage(QWidget):
         if self.session.has_project():
             self.editor().show_suggestion()
             if self._pick_item is not None and self._pick_row == self.editor().row:  # a newer model: its numbers
-                self._pick_item = self.session.assist.pick_now(self._pick_item)
-                self._pick_reason = pick_reason(self._pick_item)
+                self._pick_reason = pick_reason(self.session.assist.pick_now(self._pick_item))  # (from the pick's own)
         self._update_assist_note()
 
     def _update_assist_note(self) -> None:
@@ -265,15 +264,17 @@ class LabelPage(QWidget):
 
     def focusNextPrevChild(self, next: bool) -> bool:  # noqa: A002 - Qt's name
         """Tab out of the editor goes through the page's controls in the order they are shown (the
-        split, Label set…, Review suspected errors…, the Next order, its label box, Train now), and
-        Shift+Tab back. The chain Qt builds skipped them: entering the page goes to its focus proxy,
-        the editor, which comes after them, so a keyboard-only person could never change the order.
+        split, Label set…, Review suspected errors…, the Next order, its label box, Train now), then
+        on out of the page; Shift+Tab goes back the same way and from the editor out of the page.
+        The chain Qt builds skipped the controls: entering the page goes to its focus proxy, the
+        editor, which comes after them, so a keyboard-only person could never change the order.
         Tab between an editor's own parts (a QA editor's question list) is Qt's as before."""
         bar, editor = self.assist_bar, self.editor()
         ring = [w for w in (self.split_combo, self.label_set_button, self.review_button, bar.order_combo, bar.label_combo,
                             bar.train_button) if w.isVisible() and w.isEnabled()]
         here = QApplication.focusWidget()
         reason = Qt.FocusReason.TabFocusReason if next else Qt.FocusReason.BacktabFocusReason
+        inside = lambda w: w is not None and (w is editor or editor.isAncestorOf(w))  # noqa: E731
         if here in ring:
             there = ring.index(here) + (1 if next else -1)
             if there < 0:
@@ -282,13 +283,21 @@ class LabelPage(QWidget):
             if there < len(ring):
                 ring[there].setFocus(reason)
                 return True
-            return super().focusNextPrevChild(next)
-        inside = lambda w: w is not None and (w is editor or editor.isAncestorOf(w))  # noqa: E731
+            return self._leave(editor, next)  # past the last control: on, as Tab from the editor went before
         moved = super().focusNextPrevChild(next)
-        if next and ring and inside(here) and not inside(QApplication.focusWidget()):
-            ring[0].setFocus(reason)
+        if ring and inside(here) and not inside(QApplication.focusWidget()):
+            if next:
+                ring[0].setFocus(reason)
+            elif self.isAncestorOf(QApplication.focusWidget()):  # back into the controls above: out instead
+                return self._leave(ring[0], next)
             return True
         return moved
+
+    def _leave(self, start: QWidget, next: bool) -> bool:
+        """Focus leaves the page the way Qt's chain goes from ``start`` (its first widget, or the editor)."""
+        start.setFocus(Qt.FocusReason.OtherFocusReason)
+        window = self.window()
+        return QWidget.focusNextPrevChild(window, next) if window is not self else super().focusNextPrevChild(next)
 
     def showEvent(self, event) -> None:  # type: ignore[no-untyped-def]
         super().showEvent(event)

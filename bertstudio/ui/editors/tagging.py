@@ -195,11 +195,13 @@ class TaggingEditor(KindEditor):
                 self._set_aside[(split, before)] = mine
         for row in gone:
             del self.drafts[(split, row)]
-        for row, tags in (self._set_aside.pop((split, now), None) or {}).items() if now is not None else ():
+        back = self._set_aside.pop((split, now), None) or {} if now is not None else {}
+        for row, tags in back.items():
             if row < project.num_rows(split) and project.gold(split, row) is None \
                     and len(project.row(split, row).get("tokens") or []) == len(tags):
                 self.drafts[(split, row)] = tags
-        self._draft_timer.start()
+        if gone or back:
+            self._draft_timer.start()
 
     def _rename_in_drafts(self, old: str, new: str) -> None:
         """A renamed tag is renamed in the drafts too, as in the stored rows: a draft kept the old
