@@ -23,8 +23,10 @@ class ShownModel:
         return fast if fast is not None else strong
 
     def _audit_of(self, scores: Scores | None) -> tuple[AuditStats, np.ndarray]:
-        """Accuracy on the audit rows and, per audit row (tagging: per word), whether the model
-        was right (regression: its absolute error, negated, so larger is better)."""
+        """Accuracy on the audit rows and, per audit row, whether the model was right (tagging: its
+        word accuracy on the sentence, so the models are compared sentence by sentence, as the checks
+        are: one 20-word sentence outvoted a dozen; regression: its absolute error, negated; in both,
+        larger is better)."""
         with self._lock:
             rows = sorted(r for r in self._queue.audit_rows if r in self._gold)
             gold = [self._gold[r] for r in rows]
@@ -34,8 +36,8 @@ class ShownModel:
         if scores.word_probs is not None:
             by_row = [np.array([tag in labels and int(scores.word_probs[r][w].argmax()) == labels.index(tag)
                                 for w, tag in enumerate(g)], dtype=bool) for r, g in zip(rows, gold)]
-            right = np.concatenate(by_row) if by_row else np.zeros(0, bool)
-            return sentence_audit_stats(by_row, source=scores.source, labels=scores.n_labels), right
+            per_sentence = np.array([r.mean() if len(r) else np.nan for r in by_row], dtype=np.float64)
+            return sentence_audit_stats(by_row, source=scores.source, labels=scores.n_labels), per_sentence
         if scores.meta.get("regression"):
             err = np.abs(np.array([float(scores.probs[r, 0]) - float(g) for r, g in zip(rows, gold)]))
             return AuditStats(len(rows), 0, None, None, None, scores.source, scores.n_labels), -err
@@ -53,7 +55,7 @@ class ShownModel:
             all_stats["fast"] = fast_stats
         if self._strong is not None:
             all_stats["strong"] = strong_stats
-            if fast_right.dtype != bool:  # regression: which model is closer, row by row
+            if fast_right.dtype != bool:  # regression, tagging: which model does better, row by row
                 fast_right, strong_right = fast_right > strong_right, strong_right > fast_right
             worse = self._fast is not None and len(fast_right) == len(strong_right) \
                 and strong_is_worse(fast_right, strong_right)

@@ -574,3 +574,37 @@ def test_a_model_due_on_rows_since_replaced_is_not_due_any_more(tiny, tmp_path):
         a.close()
         project.close()
     assert json.loads((tmp_path / "p" / "cache" / "assist-train.json").read_text())["strong_due"] is False
+
+
+def test_the_tagging_models_are_compared_sentence_by_sentence(tiny, tmp_path):
+    """Which model is shown was decided word by word: one long audit sentence outvoted the others
+    (the words of a sentence are not independent checks). Here the strong model is better on two of
+    three audit sentences and worse on the long one: word by word it was hidden, sentence by sentence
+    nothing shows it worse."""
+    long = ["w"] * 40
+    rows = [{"tokens": long, "tags": None}, {"tokens": ["a", "b"], "tags": None}, {"tokens": ["c", "d"], "tags": None}]
+    project, _ = make_project(tmp_path / "p", "tagging", rows, ["O", "B-LOC"])
+    a = LabellingAssistant(project, settings=settings(tiny, strong_every=0), start=False)
+    try:
+        gold = [["O"] * 40, ["B-LOC", "O"], ["B-LOC", "O"]]
+        with a._lock:
+            a._gold = dict(enumerate(gold))
+            a._queue.audit_rows = {0, 1, 2}
+
+        def scores(source, wrong_on_long, right_on_short):
+            probs = []
+            for r, tags in enumerate(gold):
+                p = np.zeros((len(tags), 2), dtype=np.float32)
+                for w, tag in enumerate(tags):
+                    right = (w >= wrong_on_long) if r == 0 else right_on_short
+                    p[w, (0 if tag == "O" else 1) if right else (1 if tag == "O" else 0)] = 1.0
+                probs.append(p)
+            return Scores(source, None, np.zeros(3, np.float32), (), word_probs=probs, meta={"labels": ["O", "B-LOC"]})
+
+        a._fast = scores("fast", 0, False)  # all 40 words of the long sentence, none of the short ones
+        a._strong = scores("finetune", 12, True)  # 28 of 40 on the long one, both short ones whole
+        a._update_audit()
+        assert a._shown == "strong"
+    finally:
+        a.close()
+        project.close()
