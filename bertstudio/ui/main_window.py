@@ -100,6 +100,7 @@ class MainWindow(QMainWindow):
             self._on_project_closed()
         # Fold long journals into the data files while the user is idle (cheap check, rare work).
         self._closing_after_run: QTimer | None = None  # closed mid-training: waiting for the run to end
+        self._closing_after_export = False  # closed mid-export: waiting for the folder to be written
         self._compact_timer = QTimer(self)
         self._compact_timer.setInterval(60_000)
         self._compact_timer.timeout.connect(self._compact_if_large)
@@ -465,6 +466,16 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         training = self.pages.get("train")
+        exporting = getattr(training, "is_exporting", None)
+        if callable(exporting) and exporting():
+            # Export run… is copying the model: closed now, the app's end cut the copy off and left a
+            # hidden half folder beside the user's. The window goes now; the close finishes when it is written.
+            if not self._closing_after_export:
+                self._closing_after_export = True
+                training.export_ended.connect(lambda: QTimer.singleShot(0, self.close))  # type: ignore[union-attr]
+                self.hide()
+            event.ignore()
+            return
         running = getattr(training, "is_running", None)
         if callable(running) and running():
             if self._closing_after_run is None:

@@ -70,6 +70,7 @@ class TrainingPage(QWidget):
     run_ended = Signal(str, str)  # run folder, status (finished | cancelled | failed)
     status_message = Signal(str)  # for the window's status bar
     run_exported = Signal(str)  # the folder Export run… wrote
+    export_ended = Signal()  # Export run… ended, written or not
 
     def __init__(self, session: Any, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -485,6 +486,7 @@ class TrainingPage(QWidget):
         self._refresh_state()
         self.status_label.setText(self.tr("Run exported to {d}. Start it there with: bertstudio train --config run.toml").format(d=out))
         self.run_exported.emit(str(out))
+        self.export_ended.emit()
 
     def _on_export_failed(self, message: str) -> None:
         self._export_worker = None
@@ -492,6 +494,7 @@ class TrainingPage(QWidget):
         self.status_label.setText("")
         self.error_label.setText(self.tr("Export failed: {m}").format(m=message))
         self.error_label.show()
+        self.export_ended.emit()
 
     def is_exporting(self) -> bool:
         return self._export_worker is not None

@@ -599,3 +599,33 @@ def test_a_keyboard_user_searches_leaves_tables_and_quits(qtbot, main_window, tm
         qtbot.keyClick(runs.table, Qt.Key.Key_Return)
     assert opened.args == [str(run)]
     assert "Ctrl+Q" in [k.toString() for k in main_window.quit_action.shortcuts()]
+
+
+def test_closing_while_a_run_is_exported_waits_for_the_folder(qtbot, tmp_path, monkeypatch):
+    """Closed while Export run… copied the model, the app ended under the copy and left a hidden
+    half folder beside the user's. The window goes at once; the close ends when the folder is written."""
+    import threading
+
+    from PySide6.QtWidgets import QFileDialog
+
+    import bertstudio.train.export as export_module
+
+    session = ProjectSession(_train_project(tmp_path), settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    window = MainWindow(session)
+    qtbot.addWidget(window)
+    window.show()
+    gate, real_export = threading.Event(), export_module.export_run
+    monkeypatch.setattr(export_module, "export_run", lambda *a, **k: gate.wait(30) and real_export(*a, **k))
+    target = tmp_path / "exports"
+    target.mkdir()
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", staticmethod(lambda *a, **k: str(target)))
+    page = window.pages["train"]
+    assert page.export_run() is not None and page.is_exporting()
+    window.close()
+    assert not window.isVisible() and session.project is not None  # gone from the screen, not yet closed
+    window.close()  # asked again meanwhile: still waiting
+    assert session.project is not None
+    gate.set()
+    qtbot.waitUntil(lambda: session.project is None, timeout=30_000)
+    assert (target / "run.toml").is_file() and (target / "data").is_dir()  # whole (the chosen empty folder, filled)
+    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".")]  # and no hidden half copy beside it
