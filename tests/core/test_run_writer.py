@@ -36,11 +36,16 @@ def _started(host: str | None) -> str:
     return json.dumps(event_to_dict(RunStarted(40, 16, 0, 10, 8, 100, 100, "cpu", "fp32", host=host))) + "\n"
 
 
-def _wait(what, timeout: float = 120.0) -> None:
+def _wait_while_alive(proc: subprocess.Popen, what, timeout: float = 120.0) -> None:
+    """Until ``what()`` holds or ``proc`` ends: each turn waits on the process itself (its exit ends the wait at once)."""
     end = time.monotonic() + timeout
     while not what():
         assert time.monotonic() < end, "timed out"
-        time.sleep(0.1)
+        try:
+            proc.wait(timeout=0.1)
+            return
+        except subprocess.TimeoutExpired:
+            continue
 
 
 def test_a_killed_training_reads_as_interrupted_and_a_live_one_keeps_its_folder(tiny, tmp_path):
@@ -55,7 +60,7 @@ def test_a_killed_training_reads_as_interrupted_and_a_live_one_keeps_its_folder(
         env={**os.environ, "PYTHONPATH": str(repo), "BERTSTUDIO_LOG": str(tmp_path / "log")})
     try:
         history = out / "history.jsonl"
-        _wait(lambda: proc.poll() is not None or (history.is_file() and '"kind": "step"' in history.read_text()))
+        _wait_while_alive(proc, lambda: history.is_file() and '"kind": "step"' in history.read_text())
         assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else ""
         assert writer_active(out) is True and read_run(out).status == "running"
         # a second training into the folder, even one asked to replace it, is refused before anything moves
