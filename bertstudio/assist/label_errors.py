@@ -626,7 +626,7 @@ def find_in_examples(examples: Any, labels: Sequence[str], cache_dir: str | Path
         raise ConfigError(f"unknown label-error method {method!r}", expected=" or ".join(METHODS))
     report = progress or (lambda _f, _m: None)
     labels = list(labels)
-    gold = examples.dataset.with_format("arrow")[spec.gold_column].to_pylist()
+    gold = examples.gold_values()
     rows = [i for i, v in enumerate(gold) if v is not None]
     values = [gold[i] for i in rows]
     _refuse_too_few(spec, values, examples.source)  # before the model loads and every text is embedded

@@ -100,7 +100,7 @@ class AssistantState(TrainerJobs, ShownModel):
         examples = self.project.examples(self.split) if self.split in self.project.split_names else None
         self._n = len(examples) if examples is not None else 0
         self._labels = list(self.project.labels)
-        gold = examples.dataset.with_format("arrow")[self.spec.gold_column].to_pylist() if self._n else []
+        gold = examples.gold_values() if self._n else []
         self._gold: dict[int, Any] = {i: v for i, v in enumerate(gold) if v is not None}
         self._queue = Queue(self._n, seed=self.settings.seed)
         labelled = np.zeros(self._n, dtype=bool)
@@ -338,7 +338,7 @@ class AssistantState(TrainerJobs, ShownModel):
             self.on_labelled(self.split, int(event["row"]), event.get("value"))
         elif what == "labels_changed":
             examples = self.project.examples(self.split) if self.split in self.project.split_names else None
-            gold = examples.dataset.with_format("arrow")[self.spec.gold_column].to_pylist() if examples is not None else []
+            gold = examples.gold_values() if examples is not None else []
             with self._lock:  # (one column read: a call per row took 10 s on the GUI thread for 1.2M labels)
                 self._labels = list(self.project.labels)
                 self._gold = {r: gold[r] if r < len(gold) else None for r in self._gold}

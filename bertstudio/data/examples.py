@@ -68,10 +68,23 @@ class ExampleSet:
         """True when every row has a gold value."""
         return self.dataset.with_format("arrow")[self.gold_column].null_count == 0
 
+    def gold_values(self) -> list[Any]:
+        """Every row's gold value (None: unlabelled), read as one column."""
+        return self.dataset.with_format("arrow")[self.gold_column].to_pylist()
+
+    def labelled_rows(self) -> np.ndarray:
+        """Row numbers of the rows that carry a gold value."""
+        gold = self.dataset.with_format("arrow")[self.gold_column]
+        return np.flatnonzero(pc.is_valid(gold).to_numpy(zero_copy_only=False))
+
+    def unlabelled_rows(self) -> np.ndarray:
+        """Row numbers of the rows without a gold value."""
+        gold = self.dataset.with_format("arrow")[self.gold_column]
+        return np.flatnonzero(pc.is_null(gold).to_numpy(zero_copy_only=False))
+
     def labelled(self) -> "ExampleSet":
         """The rows that carry a gold value (what training and evaluation use)."""
-        gold = self.dataset.with_format("arrow")[self.gold_column]
-        keep = np.flatnonzero(pc.is_valid(gold).to_numpy(zero_copy_only=False))
+        keep = self.labelled_rows()
         if len(keep) == len(self.dataset):
             return self
         return self.with_dataset(self.dataset.select(keep))

@@ -227,12 +227,7 @@ class ProjectSession(QObject):
         row 0; -1 for an empty split."""
         if not self.split_size(split):
             return -1
-        import numpy as np
-        import pyarrow.compute as pc
-
-        examples = self._project.examples(split)
-        gold = examples.dataset.with_format("arrow")[examples.gold_column]
-        missing = np.flatnonzero(pc.is_null(gold).to_numpy(zero_copy_only=False))
+        missing = self._project.examples(split).unlabelled_rows()
         return int(missing[0]) if len(missing) else 0
 
     def _keep_current_in_range(self, split: str) -> None:

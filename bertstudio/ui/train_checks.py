@@ -28,8 +28,7 @@ def labelled_rows(examples: Any) -> np.ndarray:
     """Project row numbers of the labelled rows (ExampleSet.labelled() drops the numbering)."""
     if examples is None or len(examples) == 0:
         return np.zeros(0, dtype=np.int64)
-    gold = examples.dataset.with_format("arrow")[examples.gold_column]
-    return np.flatnonzero(pc.is_valid(gold).to_numpy(zero_copy_only=False))
+    return examples.labelled_rows()
 
 
 def missing_for_training(session: Any) -> str | None:

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-import numpy as np
-import pyarrow.compute as pc
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QWidget
@@ -171,9 +169,7 @@ class KindEditor(QWidget):
             if self.session.gold(self.split, row) is None:
                 self.go_to(row)
                 return True
-        ex = self.session.examples(self.split)
-        gold = ex.dataset.with_format("arrow")[ex.gold_column]
-        missing = np.flatnonzero(pc.is_null(gold).to_numpy(zero_copy_only=False))
+        missing = self.session.examples(self.split).unlabelled_rows()
         after = missing[missing > self.row]
         self.go_to(int(after[0] if len(after) else missing[0]))
         return True
