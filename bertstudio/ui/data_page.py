@@ -15,7 +15,6 @@ from typing import Any
 
 import numpy as np
 from PySide6.QtCore import QItemSelection, QModelIndex, Qt, QTimer, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -36,6 +35,7 @@ from PySide6.QtWidgets import (
 from bertstudio.data.kinds import entity_types, get_spec, is_bio_tag_set
 from bertstudio.ui.assist_delegate import SuggestionDelegate
 from bertstudio.ui.data_model import ExampleTableModel, arrow_table, latest_predictions, search_rows, unlabelled_rows
+from bertstudio.ui.enter_key import open_on_enter
 from bertstudio.ui.session import SPLITS, ProjectSession, count_name, split_name
 
 FILTER_ALL, FILTER_UNLABELLED, FILTER_LABEL, FILTER_DISAGREE = "all", "unlabelled", "label", "disagree"
@@ -138,11 +138,7 @@ class DataPage(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(24)
         self.table.selectionModel().selectionChanged.connect(self._on_selection_changed)
         self.table.doubleClicked.connect(self._on_double_clicked)
-        for key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):  # Enter opens the current row, as a double-click does
-            # (context given with a slot is dropped by PySide6: the shortcut was window-wide, and Enter in
-            # the search box opened the Label page instead of searching)
-            shortcut = QShortcut(QKeySequence(key), self.table, context=Qt.ShortcutContext.WidgetShortcut)
-            shortcut.activated.connect(lambda: self._on_double_clicked(self.table.currentIndex()))
+        open_on_enter(self.table, self._on_double_clicked)  # Enter opens the current row, as a double-click does
         self.distribution = LabelDistribution()
         side = QWidget()
         side_layout = QVBoxLayout(side)

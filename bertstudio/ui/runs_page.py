@@ -23,7 +23,6 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
-from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView, QFileDialog, QHBoxLayout, QInputDialog, QLabel, QMessageBox, QPushButton, QSplitter, QTableView,
     QVBoxLayout, QWidget,
@@ -34,6 +33,7 @@ from bertstudio.metrics.display import format_metric
 from bertstudio.train.events import RunFinished
 from bertstudio.errors import BertStudioError
 from bertstudio.train.rundir import RunInfo, read_run, rename_run
+from bertstudio.ui.enter_key import open_on_enter
 from bertstudio.ui.new_project_dialog import kind_name
 from bertstudio.ui.run_follower import RunFollower
 from bertstudio.ui.training_monitor import TrainingMonitor
@@ -172,10 +172,7 @@ class RunsPage(QWidget):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)  # two runs: Compare
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.doubleClicked.connect(self._on_double_clicked)
-        for key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):  # Enter opens the current run's results, as a double-click
-            shortcut = QShortcut(QKeySequence(key), self.table, context=Qt.ShortcutContext.WidgetShortcut)
-            shortcut.activated.connect(lambda: self.table.currentIndex().isValid()
-                                       and self._on_double_clicked(self.table.currentIndex()))
+        open_on_enter(self.table, self._on_double_clicked)  # Enter opens the current run's results, as a double-click
         self.table.horizontalHeader().setStretchLastSection(True)
         refresh = QPushButton(self.tr("Refresh"), objectName="refreshRunsButton")
         refresh.clicked.connect(self.refresh)
