@@ -96,23 +96,19 @@ def shortcuts_html(kind: str, labels: list[str] | None = None, assistant: bool =
     return f"<h3>{title}</h3><table cellspacing='4'>{rows}</table>"
 
 
-def window_shortcuts(pages: list[str]) -> list[tuple[str, str]]:
-    """The main window's keys (the menus show them too): the Keyboard shortcuts dialog lists them
-    below the labelling keys, which were all it showed. ``pages``: the page titles, in order."""
-    shown = [(f"Ctrl+1 … Ctrl+{len(pages)}", QCoreApplication.translate("HelpPanel", "show a page: %1").replace("%1", ", ".join(pages)))] if pages else []
-    return shown + [
-            (QCoreApplication.translate("HelpPanel", "Ctrl+N / Ctrl+O / Ctrl+S"), QCoreApplication.translate("HelpPanel", "new project / open a project / save")),
-            (QCoreApplication.translate("HelpPanel", "Ctrl+I / Ctrl+E"), QCoreApplication.translate("HelpPanel", "import data / export data")),
-            (QCoreApplication.translate("HelpPanel", "Ctrl+Shift+N"), QCoreApplication.translate("HelpPanel", "add examples")),
-            (QCoreApplication.translate("HelpPanel", "Ctrl+T"), QCoreApplication.translate("HelpPanel", "train the assistant's stronger model now")),
-            (QCoreApplication.translate("HelpPanel", "Tab / Shift+Tab"), QCoreApplication.translate("HelpPanel", "move between a page's controls; tables and text boxes let Tab go on")),
-            (QCoreApplication.translate("HelpPanel", "Enter"), QCoreApplication.translate("HelpPanel", "in the Data and Runs tables: open the row or run")),
-            (QCoreApplication.translate("HelpPanel", "F1"), QCoreApplication.translate("HelpPanel", "this list")),
-            (QCoreApplication.translate("HelpPanel", "Ctrl+Q"), QCoreApplication.translate("HelpPanel", "quit"))]
+def window_shortcuts(actions: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The main window's keys: ``actions`` as (keys, what) from the window's own actions (the
+    menus' home of each key), then what no action says. The Keyboard shortcuts dialog lists them
+    below the labelling keys, which were all it showed."""
+    return [*actions,
+            (QCoreApplication.translate("HelpPanel", "Tab / Shift+Tab"),
+             QCoreApplication.translate("HelpPanel", "move between a page's controls; tables and text boxes let Tab go on")),
+            (QCoreApplication.translate("HelpPanel", "Enter"),
+             QCoreApplication.translate("HelpPanel", "in the Data and Runs tables: open the row or run"))]
 
 
-def window_html(pages: list[str]) -> str:
-    rows = "".join(f"<tr><td><b>{k}</b></td><td>{v}</td></tr>" for k, v in window_shortcuts(pages))
+def window_html(actions: Sequence[tuple[str, str]]) -> str:
+    rows = "".join(f"<tr><td><b>{k}</b></td><td>{v}</td></tr>" for k, v in window_shortcuts(actions))
     title = QCoreApplication.translate("HelpPanel", "Window")
     return f"<h3>{title}</h3><table cellspacing='4'>{rows}</table>"
 
@@ -132,12 +128,12 @@ class HelpPanel(QTextBrowser):
 
 class ShortcutsDialog(QDialog):
     def __init__(self, kind: str, parent: QWidget | None = None, labels: list[str] | None = None,
-                 assistant: bool = False, pages: Sequence[str] = ()) -> None:
+                 assistant: bool = False, window_keys: Sequence[tuple[str, str]] = ()) -> None:
         super().__init__(parent)
         self.setObjectName("shortcutsDialog")
         self.setWindowTitle(self.tr("Keyboard shortcuts"))
         panel = HelpPanel(self)
-        panel.setHtml(shortcuts_html(kind, labels, assistant) + window_html(list(pages)))
+        panel.setHtml(shortcuts_html(kind, labels, assistant) + window_html(window_keys))
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QByteArray, QCoreApplication, QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
@@ -341,7 +341,17 @@ class MainWindow(QMainWindow):
 
     def show_shortcuts(self) -> None:
         ShortcutsDialog(self.session.kind, self, self.session.labels(), self.session.assist.is_on(),
-                        pages=[QCoreApplication.translate("MainWindow", title) for _key, title, *_ in PAGES]).exec()
+                        window_keys=self.action_keys()).exec()
+
+    def action_keys(self) -> list[tuple[str, str]]:
+        """(keys, what) of every menu action with a key, read from the actions themselves."""
+        out = []
+        for action in self.menuBar().findChildren(QAction) + self.findChildren(QAction):
+            keys = ", ".join(k.toString(QKeySequence.SequenceFormat.NativeText) for k in action.shortcuts() if not k.isEmpty())
+            entry = (keys, action.text().replace("&", "").rstrip("…"))
+            if keys and entry[1] and entry not in out:
+                out.append(entry)
+        return out
 
     def _require_project(self) -> bool:
         if self.session.has_project():

@@ -332,27 +332,27 @@
         <translation>深色(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_checks.py" line="39"/>
+        <location filename="../../bertstudio/ui/train_checks.py" line="38"/>
         <source>Open or create a project to train.</source>
         <translation>请打开或新建项目以开始训练。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_checks.py" line="42"/>
+        <location filename="../../bertstudio/ui/train_checks.py" line="41"/>
         <source>Import or label training examples first.</source>
         <translation>请先导入或标注训练样例。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_checks.py" line="47"/>
+        <location filename="../../bertstudio/ui/train_checks.py" line="46"/>
         <source>Label at least {k} training examples first ({n} labelled so far).</source>
         <translation>请先标注至少 {k} 个训练样例(目前已标注 {n} 个)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_checks.py" line="53"/>
+        <location filename="../../bertstudio/ui/train_checks.py" line="52"/>
         <source>Label at least {k} training examples of each label first; too few so far: {which}.</source>
         <translation>请先为每个标签标注至少 {k} 个训练样例；目前不足的标签:{which}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_checks.py" line="65"/>
+        <location filename="../../bertstudio/ui/train_checks.py" line="64"/>
         <source>Label at least {k} training examples, or some dev examples, first: with no dev split a run evaluates on training examples it holds out ({n} labelled so far).</source>
         <translation>请先标注至少 {k} 个训练样本，或添加一些开发集样本：没有开发集时，训练会留出部分训练样本用于评估（目前已标注 {n} 个）。</translation>
     </message>
@@ -803,48 +803,48 @@
         <translation>显示:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="149"/>
-        <location filename="../../bertstudio/ui/data_page.py" line="396"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="145"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="392"/>
         <source>&lt;b&gt;Label distribution&lt;/b&gt;</source>
         <translation>&lt;b&gt;标签分布&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="226"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="222"/>
         <source>All rows</source>
         <translation>全部行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="227"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="223"/>
         <source>Unlabelled</source>
         <translation>未标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="229"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="225"/>
         <source>Label = %1</source>
         <translation>标签 = %1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="230"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="226"/>
         <source>Disagrees with the latest run</source>
         <translation>与最近一次运行的预测不一致</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="376"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="372"/>
         <source>%1 of %2 rows</source>
         <translation>%1 / %2 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="381"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="377"/>
         <source>no run with predictions yet</source>
         <translation>还没有带预测的运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="383"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="379"/>
         <source>the latest run evaluated the %1 split</source>
         <translation>最近一次运行评估的是 %1 数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="395"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="391"/>
         <source>&lt;b&gt;Entities per type&lt;/b&gt;</source>
         <translation>&lt;b&gt;各类型实体数&lt;/b&gt;</translation>
     </message>
@@ -1126,13 +1126,11 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/help_panel.py" line="42"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="107"/>
         <source>Ctrl+T</source>
         <translation>Ctrl+T</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/help_panel.py" line="43"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="107"/>
         <source>train the assistant&apos;s stronger model now</source>
         <translation>立即训练助手的更强模型</translation>
     </message>
@@ -1288,77 +1286,22 @@
         <translation>键盘</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="102"/>
-        <source>show a page: %1</source>
-        <translation>显示页面：%1</translation>
-    </message>
-    <message>
         <location filename="../../bertstudio/ui/help_panel.py" line="104"/>
-        <source>Ctrl+N / Ctrl+O / Ctrl+S</source>
-        <translation>Ctrl+N / Ctrl+O / Ctrl+S</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="104"/>
-        <source>new project / open a project / save</source>
-        <translation>新建项目 / 打开项目 / 保存</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="105"/>
-        <source>Ctrl+I / Ctrl+E</source>
-        <translation>Ctrl+I / Ctrl+E</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="105"/>
-        <source>import data / export data</source>
-        <translation>导入数据 / 导出数据</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="106"/>
-        <source>Ctrl+Shift+N</source>
-        <translation>Ctrl+Shift+N</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="106"/>
-        <source>add examples</source>
-        <translation>添加样例</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="108"/>
         <source>Tab / Shift+Tab</source>
         <translation>Tab / Shift+Tab</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="108"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="105"/>
         <source>move between a page&apos;s controls; tables and text boxes let Tab go on</source>
         <translation>在页面控件之间移动；表格和文本框不会拦住 Tab</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="109"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="107"/>
         <source>in the Data and Runs tables: open the row or run</source>
         <translation>在数据表和运行表中：打开该行或该运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="110"/>
-        <source>F1</source>
-        <translation>F1</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="110"/>
-        <source>this list</source>
-        <translation>本列表</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="111"/>
-        <source>Ctrl+Q</source>
-        <translation>Ctrl+Q</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="111"/>
-        <source>quit</source>
-        <translation>退出</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="116"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="112"/>
         <source>Window</source>
         <translation>窗口</translation>
     </message>
@@ -1403,7 +1346,7 @@
         <location filename="../../bertstudio/ui/help_panel.py" line="25"/>
         <location filename="../../bertstudio/ui/help_panel.py" line="68"/>
         <location filename="../../bertstudio/ui/help_panel.py" line="84"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="109"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="106"/>
         <source>Enter</source>
         <translation>Enter</translation>
     </message>
@@ -1671,12 +1614,12 @@
 <context>
     <name>KindEditor</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/base.py" line="113"/>
+        <location filename="../../bertstudio/ui/editors/base.py" line="111"/>
         <source>Key %1 sets nothing: the labels are on keys 1-%2</source>
         <translation>按键 %1 没有对应的标签：标签在按键 1-%2 上</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/base.py" line="168"/>
+        <location filename="../../bertstudio/ui/editors/base.py" line="166"/>
         <source>Every example of this split is labelled.</source>
         <translation>此数据划分中的样例已全部标注。</translation>
     </message>
@@ -1795,17 +1738,17 @@
         <translation>此数据划分中的样例已全部标注。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="219"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="218"/>
         <source>The labelling assistant works on the train split.</source>
         <translation>标注助手作用于训练集划分。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="249"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="248"/>
         <source>example %1 of %2</source>
         <translation>第 %1 个样例，共 %2 个</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="250"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="249"/>
         <source>no examples</source>
         <translation>没有样例</translation>
     </message>
@@ -1992,98 +1935,98 @@
         <translation>GLUE 计分板</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="226"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="227"/>
         <source>Open project</source>
         <translation>打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="237"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="238"/>
         <source>Cannot open the project</source>
         <translation>无法打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="247"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="248"/>
         <source>Project repaired on open: %1</source>
         <translation>打开时已修复项目:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="248"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="249"/>
         <source>Project recovered</source>
         <translation>项目已恢复</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="249"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="250"/>
         <source>Opening the project repaired it:</source>
         <translation>打开项目时已修复:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="265"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="266"/>
         <source>Saved</source>
         <translation>已保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="289"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="290"/>
         <source>Imported %1 rows into %2</source>
         <translation>已导入 %1 行到 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="318"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="319"/>
         <source>Could not save</source>
         <translation>无法保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="135"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="136"/>
         <source>Run exported to %1</source>
         <translation>运行已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="348"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="359"/>
         <source>No project</source>
         <translation>没有项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="348"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="359"/>
         <source>Create or open a project first.</source>
         <translation>请先新建或打开一个项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="391"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="402"/>
         <source>No project open</source>
         <translation>未打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="399"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="410"/>
         <source>Project: %1 (%2)</source>
         <translation>项目:%1(%2)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="401"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="412"/>
         <source>Split: %1</source>
         <translation>数据划分:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="402"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="413"/>
         <source>%1 labelled / %2</source>
         <translation>已标注 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="451"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="462"/>
         <source>A training run is in progress on this project. Stop it and close the project?</source>
         <translation>此项目正在进行训练。要停止训练并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="452"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="463"/>
         <source>A learning curve is being computed on this project. Stop it and close the project?</source>
         <translation>此项目正在计算学习曲线。要停止计算并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="453"/>
-        <location filename="../../bertstudio/ui/main_window.py" line="461"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="464"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="472"/>
         <source>Training is running</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="462"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="473"/>
         <source>A training run is in progress. Stop it and quit?</source>
         <translation>训练正在进行。停止训练并退出吗？</translation>
     </message>
@@ -2513,12 +2456,12 @@
         <translation>删除标签 {a}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="326"/>
+        <location filename="../../bertstudio/ui/session.py" line="321"/>
         <source>Replace the rows of %1</source>
         <translation>替换 %1 的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="342"/>
+        <location filename="../../bertstudio/ui/session.py" line="337"/>
         <source>Restore the rows of %1</source>
         <translation>恢复 %1 的行</translation>
     </message>
@@ -3326,73 +3269,73 @@
 <context>
     <name>RunsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="180"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="177"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="182"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="179"/>
         <source>Open run folder…</source>
         <translation>打开运行文件夹…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="184"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="181"/>
         <source>Follow selected run live</source>
         <translation>实时跟踪所选运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="186"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="183"/>
         <source>Compare</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="187"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="184"/>
         <source>Select two runs to compare their curves, settings and predictions</source>
         <translation>选择两次运行，比较它们的曲线、设置和预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="189"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="186"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="190"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="187"/>
         <source>Give the selected run of this project a name of your own</source>
         <translation>为本项目中选中的运行起一个自己的名字</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="239"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="236"/>
         <source>Select a run to see its curves; double-click it to open its results.</source>
         <translation>选择一个运行以查看其曲线；双击可打开其结果。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="241"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="238"/>
         <source>No runs yet: start one on the Train page, and it appears here as it trains.</source>
         <translation>还没有运行：在“训练”页开始一个，训练时它会出现在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="242"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="239"/>
         <source>No project open: open or create one to see its runs, or open a run folder.</source>
         <translation>没有打开的项目：打开或新建一个项目以查看其运行，或打开一个运行文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="264"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="269"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="261"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="266"/>
         <source>Rename run</source>
         <translation>重命名运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="264"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="261"/>
         <source>New name:</source>
         <translation>新名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="291"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="288"/>
         <source>Open a run folder (with history.jsonl)</source>
         <translation>打开运行文件夹(含 history.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="317"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="314"/>
         <source>Following {folder}</source>
         <translation>正在跟踪 {folder}</translation>
     </message>
@@ -3601,7 +3544,7 @@
 <context>
     <name>ShortcutsDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="138"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="134"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
@@ -3733,92 +3676,92 @@
 <context>
     <name>TaggingEditor</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="257"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="259"/>
         <source>Entity types (select words, then press a key):</source>
         <translation>实体类型(先选择词，再按键):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="258"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="260"/>
         <source>Press %1 or click to mark the selected words as a %2 entity</source>
         <translation>按 %1 或单击，将选中的词标为 %2 实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="260"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="262"/>
         <source>Tags (select words, then press a key):</source>
         <translation>标记(先选择词，再按键):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="261"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="263"/>
         <source>Press %1 or click to tag the selected words %2</source>
         <translation>按 %1 或单击，将选中的词标记为 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="296"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="298"/>
         <source>no entity</source>
         <translation>无实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="299"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="301"/>
         <source>Enter stores these tags; Shift+Enter stores the sentence as marked</source>
         <translation>按 Enter 保存这些标签；按 Shift+Enter 按当前标注保存该句</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="300"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="302"/>
         <source>Enter stores these tags</source>
         <translation>按 Enter 保存这些标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="301"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="303"/>
         <source>Suggested (%1, %2 sure): %3 · %4</source>
         <translation>建议（%1，把握 %2）：%3 · %4</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="323"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="325"/>
         <source>(not labelled yet: every word starts outside any entity, O; Enter stores the sentence as marked, with no entity if none is marked)</source>
         <translation>（尚未标注：每个词起初都不属于任何实体，即 O；按 Enter 按当前标注保存该句，未标出实体则保存为无实体）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="388"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="390"/>
         <source>&apos;%1&apos; cuts through an entity already marked: select the whole entity, or clear it first (Backspace).</source>
         <translation>“%1”切断了一个已标出的实体：请选中整个实体，或先清除它（Backspace）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="434"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="436"/>
         <source>Row %1 has no entity</source>
         <translation>第 %1 行没有实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="435"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="437"/>
         <source>Store the entities of row %1</source>
         <translation>保存第 %1 行的实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="441"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="443"/>
         <source>Words with no tag yet: %1. A sentence is stored once every word has one.</source>
         <translation>尚无标签的词：%1 个。每个词都有标签后，该句才会保存。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="315"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="317"/>
         <source>Accept the suggested tags of row %1</source>
         <translation>接受第 %1 行的建议标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="326"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="328"/>
         <source>(not tagged yet: %1 of %2 words have a tag; the sentence is stored once every word has one)</source>
         <translation>(尚未标注完:%2 个词中有 %1 个已有标记；每个词都有标记后才会保存此句)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="404"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="406"/>
         <source>Tag &apos;%1&apos; as %2</source>
         <translation>将“%1”标记为 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="416"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="418"/>
         <source>Clear the entity at word %1</source>
         <translation>清除第 %1 个词处的实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="422"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="424"/>
         <source>Clear the tag of &apos;%1&apos;</source>
         <translation>清除“%1”的标记</translation>
     </message>
@@ -4304,182 +4247,182 @@
 <context>
     <name>TrainingPage</name>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="115"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="116"/>
         <source>Start training</source>
         <translation>开始训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="116"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="117"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="117"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="118"/>
         <source>Export run…</source>
         <translation>导出运行…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="119"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="120"/>
         <source>Write these settings and the labelled data to a folder that trains headless anywhere: bertstudio train --config run.toml (or under accelerate launch on several GPUs)</source>
         <translation>将这些设置和已标注的数据写入一个文件夹，可在任何地方无界面训练:bertstudio train --config run.toml(多 GPU 上可用 accelerate launch 启动)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="305"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="306"/>
         <source>counted when the model loads</source>
         <translation>加载模型时统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="349"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="350"/>
         <source>the training split has no labelled examples</source>
         <translation>训练数据划分中没有已标注的样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="349"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="350"/>
         <source>train split</source>
         <translation>train 数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="350"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="351"/>
         <source>at least a few labelled rows</source>
         <translation>至少几行已标注的数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="287"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="288"/>
         <source>counting…</source>
         <translation>正在计数…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="205"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="206"/>
         <source>No labelled training rows yet: Automatic chooses the settings once there are some.</source>
         <translation>还没有已标注的训练行：有了之后，“自动”会选择设置。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="296"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="297"/>
         <source>{t:,} of {n:,} parameters ({p:.1f}%)</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="299"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="300"/>
         <source>after SetFit&apos;s phase, which first tunes the whole encoder</source>
         <translation>（在 SetFit 阶段之后；该阶段先微调整个编码器）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="330"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="331"/>
         <source>Fix the setting first: {m}</source>
         <translation>请先修正设置:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="332"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="333"/>
         <source>Train a model on the labelled training rows</source>
         <translation>用已标注的训练行训练模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="359"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="360"/>
         <source>No dev split: holding out {n} of {m} labelled training examples ({p:.0%}, seed {s}) for evaluation.</source>
         <translation>没有验证集:从 {m} 个已标注训练样例中留出 {n} 个({p:.0%}，种子 {s})用于评估。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="393"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="394"/>
         <source>Run folder: {d}</source>
         <translation>运行文件夹:{d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="403"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="404"/>
         <source>{n} seeds ({a} to {b}), one run each, one after another.</source>
         <translation>{n} 个种子（{a} 到 {b}），每个一次运行，依次进行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="420"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="421"/>
         <source>Training… the window stays usable; Cancel stops after the current step.</source>
         <translation>训练中……窗口仍可使用；“取消”会在当前步结束后停止。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="459"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="460"/>
         <source>Export run to folder</source>
         <translation>导出运行到文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="479"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="480"/>
         <source>Exporting the run to {d}…</source>
         <translation>正在导出运行到 {d}…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="493"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="495"/>
         <source>Export failed: {m}</source>
         <translation>导出失败:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="486"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="487"/>
         <source>Run exported to {d}. Start it there with: bertstudio train --config run.toml</source>
         <translation>运行已导出到 {d}。在那里用以下命令启动:bertstudio train --config run.toml</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="476"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="477"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="517"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="520"/>
         <source>Cancelling after the current step…</source>
         <translation>将在当前步结束后取消…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="522"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="525"/>
         <source>Stop the SetFit phase?</source>
         <translation>停止 SetFit 阶段？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="523"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="526"/>
         <source>SetFit has run {done} of {total} contrastive steps. Stopping now keeps nothing of them: the run saves a model only once its head has trained.</source>
         <translation>SetFit 已完成 {total} 个对比学习步骤中的 {done} 个。现在停止将不会保留其中任何结果：只有在分类头训练之后，本次运行才会保存模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="526"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="529"/>
         <source>Stop and discard</source>
         <translation>停止并丢弃</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="527"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="530"/>
         <source>Keep training</source>
         <translation>继续训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="536"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="539"/>
         <source>Warm start: reusing the model loaded by an earlier run in this session</source>
         <translation>热启动：复用本次会话中先前运行已加载的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="542"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="545"/>
         <source>{t:,} of {n:,} parameters ({p:.1f}%), as built</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)，按构建后的模型统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="551"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="554"/>
         <source>Training failed.</source>
         <translation>训练失败。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="554"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="557"/>
         <source>Run cancelled before its first step: nothing was trained or saved.</source>
         <translation>运行在第一步之前已取消：没有训练，也没有保存任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="556"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="559"/>
         <source>Run finished.</source>
         <translation>运行完成。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="557"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="560"/>
         <source>Run cancelled; the model saved so far is usable.</source>
         <translation>运行已取消；已保存的模型可以使用。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="584"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="587"/>
         <source>Removed the empty run folder {d}</source>
         <translation>已删除空的运行文件夹 {d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="588"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="591"/>
         <source>Training could not run: {m}</source>
         <translation>无法训练:{m}</translation>
     </message>

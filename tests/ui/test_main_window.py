@@ -599,6 +599,8 @@ def test_a_keyboard_user_searches_leaves_tables_and_quits(qtbot, main_window, tm
         qtbot.keyClick(runs.table, Qt.Key.Key_Return)
     assert opened.args == [str(run)]
     assert "Ctrl+Q" in [k.toString() for k in main_window.quit_action.shortcuts()]
+    keys = dict((what, key) for key, what in main_window.action_keys())  # what the shortcuts dialog lists
+    assert keys["Quit"] == "Ctrl+Q" and keys["Train assistant now"] == "Ctrl+T" and keys["Data"] == "Ctrl+1"
 
 
 def test_closing_while_a_run_is_exported_waits_for_the_folder(qtbot, tmp_path, monkeypatch):
