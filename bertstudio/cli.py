@@ -191,6 +191,11 @@ _PHASES = {"loading_model": "loading the model…", "setfit": "SetFit: contrasti
            "evaluating": "evaluating {n} batches…", "saving": "saving…"}
 
 
+def _bar(fraction: float, width: int = 24) -> str:
+    done = int(fraction * width)
+    return "#" * done + "-" * (width - done)
+
+
 class ProgressPrinter:
     """Prints engine events: a one-line bar on a terminal, a line per log event otherwise."""
 
@@ -217,8 +222,7 @@ class ProgressPrinter:
                 f"trainable parameters {event.trainable_params:,} / {event.total_params:,}"
             )
         elif isinstance(event, StepLogged):
-            frac = event.step / max(event.total_steps, 1)
-            bar = "#" * int(frac * 24) + "-" * (24 - int(frac * 24))
+            bar = _bar(event.step / max(event.total_steps, 1))
             eta = time.strftime("%H:%M:%S", time.gmtime(max(event.eta_s, 0)))
             text = (f"[{bar}] step {event.step}/{event.total_steps} epoch {event.epoch:.2f} loss {event.loss:.4f} "
                     f"lr {event.lr:.2e} {event.examples_per_s:.0f} ex/s ETA {eta}")
@@ -248,9 +252,7 @@ class ProgressPrinter:
         now, done = time.monotonic(), event.done >= event.total
         if self.tty:
             if done or now - self._phase_line_at >= 0.2:
-                frac = event.done / event.total
-                bar = "#" * int(frac * 24) + "-" * (24 - int(frac * 24))
-                self.stream.write(f"\r[{bar}] {event.phase} {event.done}/{event.total}")
+                self.stream.write(f"\r[{_bar(event.done / event.total)}] {event.phase} {event.done}/{event.total}")
                 self.stream.flush()
                 self._phase_line_at = now
         elif now - self._phase_line_at >= 30 and not done:
