@@ -6,8 +6,9 @@ writer, and adds the public label-set methods. A rename is one journal entry
 that renames every gold value using the label, in the data files (lazily, at
 the next compaction) and in the pending edits.
 
-:func:`apply_label_op` replays one label-set entry onto the list of labels
-kept in ``project.json``; it ignores entries that no longer apply (replaying
+:func:`apply_label_op` replays one label-set entry onto the label set kept in
+``project.json`` (and a rename onto the kept backups of replaced rows, so that a
+restore brings their rows back under the labels' current names); it ignores entries that no longer apply (replaying
 twice is harmless), :func:`label_op_problem` tells a malformed entry from a
 good one and :func:`label_op_conflict` an entry that cannot apply to the label
 set it was made on (a rename onto an existing label would merge two classes'
@@ -113,8 +114,20 @@ def label_op_conflict(op: dict[str, Any], names: Collection[str]) -> str | None:
     return None
 
 
-def apply_label_op(labels: list[dict[str, Any]], op: dict[str, Any]) -> None:
-    """Apply one label-set entry to ``labels`` (the list of ``{"name", "color"}`` in project.json)."""
+def compose_rename(mapping: dict[str, str], old: str, new: str, raw: Collection[str] | None = None) -> dict[str, str]:
+    """``mapping`` (a stored value -> the label's current name) after ``old`` was renamed ``new``:
+    stored values that read ``old`` now read ``new``, and a stored ``old`` not yet renamed does
+    too (only if it is among ``raw``, the stored values, when those are known)."""
+    out = {value: (new if current == old else current) for value, current in mapping.items()}
+    if old not in out and (raw is None or old in raw):
+        out[old] = new
+    return out
+
+
+def apply_label_op(meta: dict[str, Any], op: dict[str, Any]) -> None:
+    """Apply one label-set entry to project.json's ``meta``: its ``labels`` (the list of
+    ``{"name", "color"}``) and, for a rename, the ``renames`` of each kept backup of replaced rows."""
+    labels = meta["labels"]
     names = [item["name"] for item in labels]
     what = op["op"]
     if what == "add_label" and op["name"] not in names:
@@ -123,6 +136,10 @@ def apply_label_op(labels: list[dict[str, Any]], op: dict[str, Any]) -> None:
                       {"name": op["name"], "color": op["color"]})
     elif what == "rename_label" and op["old"] in names and op["new"] not in names:
         labels[names.index(op["old"])]["name"] = op["new"]
+        for backup in meta.get("backups", []):
+            renames = compose_rename(backup.get("renames", {}), op["old"], op["new"], backup.get("labels", []))
+            if renames:
+                backup["renames"] = renames
     elif what == "set_color" and op["name"] in names:
         labels[names.index(op["name"])]["color"] = op["color"]
     elif what == "remove_label" and op["name"] in names:
@@ -222,7 +239,7 @@ class LabelSetOps:
             self._check_open()  # type: ignore[attr-defined]
             meta = self._meta_copy()  # type: ignore[attr-defined]
             self._append(op)  # type: ignore[attr-defined]
-            apply_label_op(meta["labels"], op)
+            apply_label_op(meta, op)
             meta["labels_seq"] = self._seq  # type: ignore[attr-defined]
             # the journal entry is durable: a failed project.json write only delays the commit to the next one
             self._commit_meta(meta, required=False)  # type: ignore[attr-defined]

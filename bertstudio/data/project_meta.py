@@ -232,6 +232,10 @@ def check_fields(meta: dict[str, Any]) -> None:
                 or not isinstance(info.get("labels", []), list) \
                 or not all(isinstance(n, str) for n in info.get("labels", [])):
             raise _Damaged(f"backup {i} has no id, names no split or has a bad label list")
+        renames = info.get("renames", {})
+        if not isinstance(renames, dict) or not all(isinstance(k, str) and isinstance(v, str)
+                                                    for k, v in renames.items()):
+            raise _Damaged(f"backup {i} has renames that are not label names")
 
 
 def _check_file_entry(what: str, info: Any, folder: str) -> None:

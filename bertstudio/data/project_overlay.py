@@ -20,6 +20,7 @@ from typing import Any
 import pyarrow as pa
 
 from bertstudio.data.kinds import get_spec
+from bertstudio.data.project_labels import compose_rename
 
 
 class GoldOverlay:
@@ -93,8 +94,7 @@ class GoldOverlay:
         if not self.spec.has_label_set:
             return
         # compose with earlier renames: data-file values that currently read `old` now read `new`
-        self.rename = {raw: (new if cur == old else cur) for raw, cur in self.rename.items()}
-        self.rename.setdefault(old, new)
+        self.rename = compose_rename(self.rename, old, new)
         for delta in self._delta.values():
             if old in delta:
                 delta[new] += delta.pop(old)

@@ -97,7 +97,7 @@ class JournalReplay:
                 continue
             if entry["op"] in LABEL_OPS:
                 if seq > labels_seq:
-                    apply_label_op(self._meta["labels"], entry)
+                    apply_label_op(self._meta, entry)
                 if seq > data_seq:
                     self._apply_rename(entry)  # type: ignore[attr-defined]
                 self._track_names(names, entry)  # the label set the next entries were made on

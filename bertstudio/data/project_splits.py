@@ -292,7 +292,8 @@ class SplitOps:
 
     def split_backups(self, split: str | None = None) -> list[dict[str, Any]]:
         """The kept rows of earlier replaces (oldest first): id, split, rows, labelled, labels, source, replaced."""
-        return [dict(b) for b in self._meta["backups"] if split is None or b["split"] == split]
+        return [dict(b, labels=[b.get("renames", {}).get(n, n) for n in b.get("labels", [])])
+                for b in self._meta["backups"] if split is None or b["split"] == split]
 
     def restore_split_backup(self, backup_id: str) -> dict[str, Any] | None:
         """Make the backup ``backup_id`` the rows of its split again (with the gold values it held).
@@ -313,7 +314,13 @@ class SplitOps:
                 raise DataError(f"the backup does not hold the {entry['rows']} {self.kind} rows it should",
                                 path=path, expected="the file bertstudio kept when the rows were replaced")
             self.compact()  # type: ignore[attr-defined]
-            wanted = list(entry.get("labels", [])) + list(values_in(self.kind, table))
+            renames = entry.get("renames") or {}
+            if renames:  # labels renamed since the rows were replaced: the rows come back under the new names
+                gold, spec = get_spec(self.kind).gold_column, get_spec(self.kind).gold
+                column = table.column(gold)
+                table = table.set_column(table.column_names.index(gold), table.schema.field(gold), pa.array(
+                    [spec.rename(v, renames) for v in column.to_pylist()], type=column.type))
+            wanted = [renames.get(n, n) for n in entry.get("labels", [])] + list(values_in(self.kind, table))
             missing = [n for n in dict.fromkeys(wanted) if n not in self.labels] if get_spec(self.kind).has_label_set else []  # type: ignore[attr-defined]
             # The rows' own lineage, unless a record of it holds more rows: rows only grow under a
             # lineage (appends), so restored, appended to and restored again, a later append would

@@ -448,3 +448,25 @@ def test_label_names_that_read_the_same_are_refused_for_new_names_only(tmp_path)
         p.add_label("neutral")
     finally:
         p.close()
+
+
+@pytest.mark.parametrize("reopen", [False, True])
+def test_restored_rows_come_back_under_the_labels_current_names(tmp_path, reopen):
+    """Rows replaced, then a label renamed (twice, and a new label given the old name): Restore
+    brings the rows back under the renamed label, not the old name as a second class, also
+    after a reopen (the rename replayed from the journal or read from project.json)."""
+    rows = lambda *pairs: from_records("sentence", [{"text": t, "label": y} for t, y in pairs])  # noqa: E731
+    p = Project.create(tmp_path / "p", name="x", kind="sentence", labels=["neg", "pos"])
+    p.import_examples(rows(("a", "neg"), ("b", "pos"), ("c", None)), "train")
+    backup = p.import_examples(rows(("d", "pos")), "train", replace=True)
+    p.rename_label("neg", "negative")
+    p.rename_label("negative", "bad")
+    p.add_label("neg")  # a new class that happens to reuse the old name
+    if reopen:
+        p.close()
+        p = Project.open(tmp_path / "p")
+    assert [b["labels"] for b in p.split_backups()] == [["bad", "pos"]]
+    p.restore_split_backup(backup["id"])
+    assert [p.gold("train", i) for i in range(3)] == ["bad", "pos", None]
+    assert p.labels == ["bad", "pos", "neg"] and p.label_counts("train").get("neg", 0) == 0
+    p.close()

@@ -194,8 +194,24 @@ def test_the_repeats_question_is_a_real_box_and_import_all_adds_the_copies(qtbot
 
 
 def test_undoing_a_restore_takes_away_the_label_it_brought_back(session_factory):
-    """Replace, rename neg -> negative, Restore replaced rows: the restored rows brought "neg" back
-    as a class, and undoing the restore left it in the label set, used by no row."""
+    """Replace, remove the label no row uses any more, Restore replaced rows: the restored rows
+    bring "neg" back as a class, and undoing the restore left it in the label set, used by no row."""
+    from bertstudio.data.examples import from_records
+
+    rows = [{"text": f"old {i}", "label": ("neg", "pos")[i % 2]} for i in range(4)]
+    session = session_factory("sentence", ["neg", "pos"], {"train": rows})
+    session.import_examples(from_records("sentence", [{"text": "new", "label": "pos"}], labels=["neg", "pos"]),
+                            "train", replace=True)
+    session.project.remove_label("neg")
+    session.restore_split_backup(session.project.split_backups()[0]["id"])
+    assert session.labels() == ["pos", "neg"]
+    session.undo_stack.undo()
+    assert session.labels() == ["pos"] and session.split_size("train") == 1
+
+
+def test_restore_after_a_rename_brings_the_rows_back_under_the_new_name(session_factory):
+    """Replace, rename neg -> negative, Restore replaced rows: the rows come back as "negative",
+    not as a second class "neg" beside it; undo and redo keep it so."""
     from bertstudio.data.examples import from_records
 
     rows = [{"text": f"old {i}", "label": ("neg", "pos")[i % 2]} for i in range(4)]
@@ -204,9 +220,12 @@ def test_undoing_a_restore_takes_away_the_label_it_brought_back(session_factory)
                             "train", replace=True)
     session.rename_label("neg", "negative")
     session.restore_split_backup(session.project.split_backups()[0]["id"])
-    assert session.labels() == ["negative", "pos", "neg"]  # the restored rows' own name (see the note)
+    assert session.labels() == ["negative", "pos"]
+    assert session.project.label_counts("train") == {"negative": 2, "pos": 2}
     session.undo_stack.undo()
-    assert session.labels() == ["negative", "pos"] and session.split_size("train") == 1
+    assert session.split_size("train") == 1
+    session.undo_stack.redo()
+    assert session.labels() == ["negative", "pos"] and session.project.label_counts("train") == {"negative": 2, "pos": 2}
 
 
 def test_undo_then_redo_of_a_replace_that_added_classes_keeps_their_places_and_colours(session_factory):
