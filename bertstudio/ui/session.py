@@ -35,6 +35,7 @@ from typing import Any, Callable, Iterator
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, QSettings, Signal
 from PySide6.QtGui import QUndoStack
 
+from bertstudio.data.project_meta import default_color
 from bertstudio.errors import BertStudioError, DataError
 from bertstudio.train.warm import WarmCache
 from bertstudio.ui.assist_controller import AssistController
@@ -181,6 +182,26 @@ class ProjectSession(QObject):
         finally:
             self._labels_by_undo = False
 
+    def add_label(self, name: str, color: str | None = None) -> None:
+        """Add a label, undoably (Edit > Undo removes it again); raises the project's refusal."""
+        color = color or default_color(len(self.project.labels))  # redo gives it the same colour
+        self._change_labels(self.tr("Add label {a}").format(a=name), lambda project: project.add_label(name, color),
+                            lambda project: self._remove_unused_label(project, name))
+
+    def set_label_color(self, name: str, color: str) -> None:
+        """Recolour a label, undoably (Edit > Undo gives it its colour back)."""
+        before = self.project.label_colors.get(name, "")
+        self._change_labels(self.tr("Recolour label {a}").format(a=name),
+                            lambda project: project.set_label_color(name, color),
+                            lambda project: project.set_label_color(name, before))
+
+    def _remove_unused_label(self, project: Any, name: str) -> None:
+        """An added label's undo: refused (the window says why) while a stored or drafted row uses it."""
+        if name in self.draft_labels():
+            raise DataError(f"label {name!r} is in a partly tagged sentence", path=getattr(project, "folder", None),
+                            expected="that sentence finished or its words untagged first")
+        project.remove_label(name)
+
     def rename_label(self, old: str, new: str) -> None:
         """Rename a label, undoably (Edit > Undo renames it back); raises the project's refusal."""
         self._change_labels(self.tr("Rename label {a} to {b}").format(a=old, b=new),
@@ -190,12 +211,10 @@ class ProjectSession(QObject):
     def remove_label(self, name: str) -> None:
         """Remove a label no row uses, undoably (Edit > Undo adds it back); raises the project's refusal,
         or DataError when a partly tagged sentence holds it (the project counts stored labels only)."""
-        if name in self.draft_labels():
-            raise DataError(f"label {name!r} is in a partly tagged sentence", path=getattr(self.project, "folder", None),
-                            expected="that sentence finished or its words untagged first")
         color = self.project.label_colors.get(name, "")
         index = self.project.labels.index(name) if name in self.project.labels else len(self.project.labels)
-        self._change_labels(self.tr("Remove label {a}").format(a=name), lambda project: project.remove_label(name),
+        self._change_labels(self.tr("Remove label {a}").format(a=name),
+                            lambda project: self._remove_unused_label(project, name),
                             lambda project: project.add_label(name, color, index=index))
 
     def _change_labels(self, text: str, forward: Any, backward: Any) -> None:

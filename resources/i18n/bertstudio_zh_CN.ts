@@ -1060,12 +1060,12 @@
 <context>
     <name>GoldCounts</name>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="53"/>
+        <location filename="../../bertstudio/ui/session.py" line="54"/>
         <source>with an answer</source>
         <translation>有答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="54"/>
+        <location filename="../../bertstudio/ui/session.py" line="55"/>
         <source>without an answer</source>
         <translation>无答案</translation>
     </message>
@@ -2446,22 +2446,32 @@
 <context>
     <name>ProjectSession</name>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="186"/>
+        <location filename="../../bertstudio/ui/session.py" line="188"/>
+        <source>Add label {a}</source>
+        <translation>添加标签 {a}</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/session.py" line="194"/>
+        <source>Recolour label {a}</source>
+        <translation>更改标签 {a} 的颜色</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/session.py" line="207"/>
         <source>Rename label {a} to {b}</source>
         <translation>将标签 {a} 重命名为 {b}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="198"/>
+        <location filename="../../bertstudio/ui/session.py" line="216"/>
         <source>Remove label {a}</source>
         <translation>删除标签 {a}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="321"/>
+        <location filename="../../bertstudio/ui/session.py" line="340"/>
         <source>Replace the rows of %1</source>
         <translation>替换 %1 的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="337"/>
+        <location filename="../../bertstudio/ui/session.py" line="356"/>
         <source>Restore the rows of %1</source>
         <translation>恢复 %1 的行</translation>
     </message>
@@ -3658,17 +3668,17 @@
 <context>
     <name>Splits</name>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="44"/>
+        <location filename="../../bertstudio/ui/session.py" line="45"/>
         <source>train</source>
         <translation>训练集</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="44"/>
+        <location filename="../../bertstudio/ui/session.py" line="45"/>
         <source>dev</source>
         <translation>验证集</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="45"/>
+        <location filename="../../bertstudio/ui/session.py" line="46"/>
         <source>test</source>
         <translation>测试集</translation>
     </message>

@@ -282,6 +282,36 @@ def test_undoing_a_label_removal_puts_it_back_in_its_place_and_key(qtbot, sessio
     reopened.close()
 
 
+def test_adding_and_recolouring_a_label_are_undoable(qtbot, session_factory):
+    """Label set dialog: Add label and Colour… were the only label-set changes Edit > Undo could
+    not take back. Undo removes the added label (redo adds it in the same colour), undo of a
+    recolour gives the old colour back; an added label a row uses again is not removed."""
+    from bertstudio.ui.editors.label_set import LabelSetDialog
+
+    session = session_factory("sentence", ["neg", "pos"], {"train": SENTENCES})
+    dialog = LabelSetDialog(session)
+    qtbot.addWidget(dialog)
+    before = dict(session.label_colours())
+    assert dialog.add_label("mixed")
+    colour = session.label_colours()["mixed"]
+    assert session.undo_stack.undoText() == "Add label mixed"
+    session.undo_stack.undo()
+    assert session.labels() == ["neg", "pos"] and dialog.list.count() == 2
+    session.undo_stack.redo()
+    assert session.labels() == ["neg", "pos", "mixed"] and session.label_colours()["mixed"] == colour
+    assert dialog.set_colour("neg", "#123456")
+    session.undo_stack.undo()
+    assert session.label_colours()["neg"] == before["neg"]
+    session.undo_stack.redo()
+    assert session.label_colours()["neg"] == "#123456"
+    session.project.set_gold("train", 0, "mixed")  # not through the stack (an import, another path)
+    failures = []
+    session.failed.connect(failures.append)
+    session.undo_stack.undo()  # the recolour
+    session.undo_stack.undo()  # the add: refused, said, and off the stack
+    assert "mixed" in session.labels() and failures and "still used" in failures[0]
+
+
 def test_plain_pos_tags_set_each_selected_word(qtbot, session_factory):
     labels = ["NOUN", "VERB", "DET", "PROPN"]
     words = ["the", "dog", "barks"]

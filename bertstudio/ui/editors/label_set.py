@@ -94,13 +94,13 @@ class LabelSetDialog(QDialog):
 
     # The session's project does the work; these only ask for names/colours.
     def add_label(self, name: str, colour: str | None = None) -> bool:
-        return self._run(lambda: self.session.project.add_label(name, colour))
+        return self._run(lambda: self.session.add_label(name, colour))  # undoable (Edit > Undo)
 
     def rename_label(self, old: str, new: str) -> bool:
         return self._run(lambda: self.session.rename_label(old, new))  # undoable (Edit > Undo)
 
     def set_colour(self, name: str, colour: str) -> bool:
-        return self._run(lambda: self.session.project.set_label_color(name, colour))
+        return self._run(lambda: self.session.set_label_color(name, colour))  # undoable
 
     def _on_add(self) -> None:
         name, ok = QInputDialog.getText(self, self.tr("Add label"), self.tr("Name of the new label:"))
