@@ -12,7 +12,7 @@ shows the text, the given label, the suggested one with the model's probability,
 three most similar labelled examples that carry the suggested label. The panel states the
 model's cross-validated accuracy, so the user knows how far to trust it.
 
-Nothing changes by itself. **K** keeps the given label: the flag is marked reviewed and
+Nothing changes by itself. **K** keeps the given label (undoable, Ctrl+Z): the flag is marked reviewed and
 remembered in ``<project>/label-review-<split>.json`` (keyed by the row's text and the
 kept label, so a later run does not ask again unless the row or its label changed).
 **R** relabels to the suggestion through the session's undo stack (journaled like every
@@ -30,8 +30,9 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QKeySequence, QShortcut
+import shiboken6
+from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QKeySequence, QShortcut, QUndoCommand
 from PySide6.QtWidgets import (
     QComboBox, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QProgressBar, QPushButton, QSplitter,
     QTextBrowser, QVBoxLayout, QWidget,
@@ -71,10 +72,10 @@ class ReviewStore:
             log.warning("%s unreadable, starting afresh: %s", self.path, exc)
             self.problem = str(exc) if isinstance(exc, DataError) else f"{self.path}: {type(exc).__name__}"
 
-    def keep(self, flag: Any) -> None:
-        """Remember ``flag`` as kept; OSError or DataError when the file cannot be written (then
-        nothing is remembered: the flag stays open)."""
-        kept = self.kept | {_identity(flag)}
+    def keep(self, flag: Any, kept_now: bool = True) -> None:
+        """Remember ``flag`` as kept (``kept_now=False``: forget it, Undo of a keep); OSError or
+        DataError when the file cannot be written (then nothing changes)."""
+        kept = self.kept | {_identity(flag)} if kept_now else self.kept - {_identity(flag)}
         if self.problem and self.path.is_file() and not self.path.is_symlink():
             # the unreadable file is kept aside, not written over: it may be mendable by hand
             os.replace(self.path, self.path.with_name(self.path.name + ".damaged"))
@@ -83,6 +84,36 @@ class ReviewStore:
 
     def is_kept(self, flag: Any) -> bool:
         return _identity(flag) in self.kept
+
+
+class KeepFlagCommand(QUndoCommand):
+    """K on a flag, pushed after it was remembered (the first redo does nothing): undo forgets
+    it, redo remembers it again, and the queue, while open, repaints the flag and goes to it.
+    A write that fails leaves the stack, and the window says why."""
+
+    def __init__(self, queue: "ReviewQueue", flag: Any, text: str) -> None:
+        super().__init__(text)
+        self._queue, self._store, self._session, self._flag = queue, queue.store, queue.session, flag
+        self._pushed = True
+
+    def redo(self) -> None:
+        if self._pushed:
+            self._pushed = False
+            return
+        self._apply(True)
+
+    def undo(self) -> None:
+        self._apply(False)
+
+    def _apply(self, kept: bool) -> None:
+        try:
+            self._store.keep(self._flag, kept)
+        except (OSError, BertStudioError) as exc:
+            self.setObsolete(True)
+            self._session.report_failure(_keep_failure(self._store, exc))
+            return
+        if shiboken6.isValid(self._queue) and self._queue.store is self._store:
+            self._queue.show_flag_of(self._flag)
 
 
 class ReviewQueue(QWidget):
@@ -416,14 +447,26 @@ class ReviewQueue(QWidget):
         item = self.flags.currentItem()
         if item is None or self.state(item.data(_FLAG_ROLE)) in ("changed", "replaced"):
             return
+        flag = item.data(_FLAG_ROLE)
         try:
-            self.store.keep(item.data(_FLAG_ROLE))
+            self.store.keep(flag)
         except (OSError, BertStudioError) as exc:  # not saved: the flag stays open, and the window says why
-            reason = exc.message if isinstance(exc, BertStudioError) else f"{self.store.path}: {exc.strerror or exc}"
-            self.session.report_failure(self.tr("Could not remember the kept label: %1").replace("%1", reason))
+            self.session.report_failure(_keep_failure(self.store, exc))
             return
+        text = self.tr("Keep the label of row %1 (%2)").replace("%1", str(flag.row + 1)).replace("%2", flag.given)
+        self.session.undo_stack.push(KeepFlagCommand(self, flag, text))  # Ctrl+Z opens the flag again
         self._paint(item)
         self._next()
+
+    def show_flag_of(self, flag: Any) -> None:
+        """Repaint ``flag``'s item (a keep undone or redone) and make it the current one."""
+        for i in range(self.flags.count()):
+            shown = self.flags.item(i).data(_FLAG_ROLE)
+            if shown.row == flag.row and _identity(shown) == _identity(flag):
+                self._paint(self.flags.item(i))
+                self.flags.setCurrentRow(i)
+                self._show_flag(i)
+        self.summary.setText(self._summary_text())
 
     def relabel_current(self) -> None:
         item = self.flags.currentItem()
@@ -480,6 +523,11 @@ class ReviewQueue(QWidget):
     def _on_project_closing(self, _project: object) -> None:
         self.cancel()
         self.close()
+
+
+def _keep_failure(store: ReviewStore, exc: Exception) -> str:
+    reason = exc.message if isinstance(exc, BertStudioError) else f"{store.path}: {getattr(exc, 'strerror', None) or exc}"
+    return QCoreApplication.translate("ReviewQueue", "Could not remember the kept label: %1").replace("%1", reason)
 
 
 def open_review_queue(session: ProjectSession, parent: QWidget | None = None) -> ReviewQueue:

@@ -53,7 +53,10 @@ def test_flags_are_shown_with_the_accuracy_and_nothing_changes_by_itself(qtbot, 
 
 def test_k_keeps_and_is_remembered_r_relabels_and_ctrl_z_undoes(qtbot, session_factory, tiny):
     session = session_factory("sentence", ["neg", "pos"], {"train": _rows()})
-    queue = _run(qtbot, session, tiny)
+    queue = ReviewQueue(session, "train", model=tiny)  # not qtbot's: this test deletes it
+    queue.show()
+    with qtbot.waitSignal(queue.finished, timeout=120_000):
+        queue.start()
     first = queue.current_flag()
     qtbot.keyClick(queue.flags, Qt.Key.Key_K)
     assert queue.state(first) == "kept"
@@ -65,16 +68,31 @@ def test_k_keeps_and_is_remembered_r_relabels_and_ctrl_z_undoes(qtbot, session_f
     assert second.row != first.row
     qtbot.keyClick(queue.flags, Qt.Key.Key_R)
     assert session.gold("train", second.row) == second.suggested
-    assert session.undo_stack.count() == 1 and queue.state(second) == "relabelled"
+    assert session.undo_stack.count() == 2 and queue.state(second) == "relabelled"
     qtbot.keyClick(queue.flags, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert session.gold("train", second.row) == second.given
     assert queue.state(second) == "open"
+    # K is undoable too: Ctrl+Z opens the kept flag again (forgotten on disk) and goes to it
+    qtbot.keyClick(queue.flags, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert queue.state(first) == "open" and queue.current_flag().row == first.row
+    assert json.loads(kept_file.read_text())["kept"] == []
+    assert not queue.flags.currentItem().text().startswith("✓")
+    session.undo_stack.redo()
+    assert queue.state(first) == "kept" and len(json.loads(kept_file.read_text())["kept"]) == 1
+    assert queue.flags.currentItem().text().startswith("✓")
 
     # a second look at the same split does not ask about the kept row again
     again = _run(qtbot, session, tiny)
     rows = [again.flags.item(i).data(Qt.ItemDataRole.UserRole).row for i in range(again.flags.count())]
     assert first.row not in rows and second.row in rows and again.hidden_kept == 1
     assert "1" in again.summary.text()
+    # the first window gone, its K is still on the stack: undo forgets it on disk, without the window
+    import shiboken6
+
+    queue.deleteLater()
+    qtbot.waitUntil(lambda: not shiboken6.isValid(queue))
+    session.undo_stack.undo()
+    assert json.loads(kept_file.read_text())["kept"] == []
 
 
 def test_cancel_leaves_no_report_and_changes_nothing(qtbot, session_factory, tiny):
