@@ -26,7 +26,7 @@ from bertstudio.data.glue import score_scale
 from bertstudio.data.kinds import get_spec
 from bertstudio.errors import BertStudioError
 from bertstudio.train.rundir import read_run, run_finished
-from bertstudio.ui.runs_page import all_runs
+from bertstudio.ui.runs_page import all_runs, external_runs
 from bertstudio.ui.worker import ThreadJob
 
 log = logging.getLogger(__name__)
@@ -134,25 +134,26 @@ class PlaygroundPage(QWidget):
 
     # --- runs -----------------------------------------------------------------------
     def refresh_runs(self, *_: object) -> None:
-        runs = all_runs(self.session)  # the project's, then run folders opened from elsewhere
-        runs = [r for r in runs if (r / "model" / "config.json").is_file()][::-1]  # newest first
+        """The project's runs with a model, newest first, then run folders opened from elsewhere
+        (marked so: a sentiment model from another project is not this pair project's latest);
+        by default the project's newest finished run, as Results shows."""
+        foreign = set(external_runs(self.session))
+        runs = [r for r in all_runs(self.session) if (r / "model" / "config.json").is_file()]
+        runs = [r for r in runs if r not in foreign][::-1] + [r for r in runs if r in foreign][::-1]
         finished = [run_finished(r) for r in runs]
-        # the newest finished run by default, as Results shows: not one cancelled after 2 of 825 steps
-        chosen = finished.index(True) if True in finished else 0
+        # not one cancelled after 2 of 825 steps, nor another project's while this one has a run
+        own = [i for i, r in enumerate(runs) if r not in foreign] or list(range(len(runs)))
+        chosen = next((i for i in own if finished[i]), own[0] if own else 0)
         self.run_combo.blockSignals(True)
         self.run_combo.clear()
         for i, r in enumerate(runs):
-            name = (self.tr("{name} (latest)") if i == chosen and finished[i] else
+            name = (self.tr("{name} (not in this project)") if r in foreign else
+                    self.tr("{name} (latest)") if i == chosen and finished[i] else
                     self.tr("{name} (not finished)") if not finished[i] else "{name}").format(name=r.name)
             self.run_combo.addItem(name, str(r))
         self.run_combo.setCurrentIndex(chosen if runs else -1)
         self.run_combo.blockSignals(False)
         self._on_run_changed(self.run_combo.currentIndex())
-
-    def add_run(self, folder: str | Path) -> None:
-        """Offer a run folder from outside the project (and select it)."""
-        self.run_combo.addItem(Path(folder).name, str(folder))
-        self.run_combo.setCurrentIndex(self.run_combo.count() - 1)
 
     def model_dir(self) -> str | None:
         data = self.run_combo.currentData()
@@ -171,6 +172,10 @@ class PlaygroundPage(QWidget):
         self.predict_button.setEnabled(has)
         self.status.setText("" if has else self.tr("Train a model first: the Playground uses a finished or cancelled run's model."))
         self.output.clear()
+        self.last_result = None
+        self._job = None  # the other run's answer, still on its way, is not shown under this one
+        if has and self.inputs() is not None:
+            self._debounce.start()  # what is typed, predicted again by the run now chosen
 
     # --- predicting -----------------------------------------------------------------
     def inputs(self) -> dict[str, Any] | None:

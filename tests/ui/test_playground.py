@@ -226,3 +226,47 @@ def test_a_score_outside_the_benchmarks_scale_is_shown_as_the_model_gives_it_and
         assert "scale" not in page.result_html({**inside, "score": 7.0})
     finally:
         project.close(compact=False)
+
+
+def test_a_run_opened_from_another_project_is_marked_and_not_chosen(qtbot, tmp_path, trained_run):
+    """A teacher opened another project's run folder (as the scoreboard's hint says): the
+    Playground picked it as '(latest)' in this project, before the project's own run."""
+    from bertstudio.ui.runs_page import add_external_run
+
+    project = Project.create(tmp_path / "proj", name="p", kind="sentence", labels=LABELS)
+    shutil.copytree(trained_run, project.runs_dir / "own")
+    elsewhere = tmp_path / "other" / "theirs"
+    shutil.copytree(trained_run, elsewhere)
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    add_external_run(session, elsewhere)
+    page = PlaygroundPage(session)
+    qtbot.addWidget(page)
+    try:
+        texts = [page.run_combo.itemText(i) for i in range(page.run_combo.count())]
+        assert texts == ["own (latest)", "theirs (not in this project)"]
+        assert page.run_combo.currentData().endswith("own")
+    finally:
+        project.close(compact=False)
+
+
+def test_choosing_another_run_drops_the_answer_on_its_way_and_predicts_again(qtbot, tmp_path, trained_run):
+    """Predict, then switch the run while the answer was computed: the first run's answer
+    appeared under the second run's name. Now it is dropped and the second run predicts."""
+    project = Project.create(tmp_path / "proj", name="p", kind="sentence", labels=LABELS)
+    shutil.copytree(trained_run, project.runs_dir / "a")
+    shutil.copytree(trained_run, project.runs_dir / "b")
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    page = PlaygroundPage(session)
+    qtbot.addWidget(page)
+    try:
+        page.input.setPlainText("good movie")
+        page.predict()
+        first = page._job
+        other = 1 - page.run_combo.currentIndex()
+        with qtbot.waitSignal(page.prediction_shown, timeout=60_000) as shown:
+            page.run_combo.setCurrentIndex(other)
+            assert page._job is not first
+        assert shown.args[0]["inputs"] == {"text": "good movie"}
+        assert page._job is not first and page.run_combo.currentIndex() == other
+    finally:
+        project.close(compact=False)
