@@ -247,7 +247,13 @@ def parameter_counts(kind: str, model_source: str | None, *, labels: Sequence[st
     arguments, for any architecture, without reading its weights: the model is built on
     the meta device (``torch.device("meta")`` + ``from_config``), then frozen or
     given LoRA adapters as a run would."""
-    model, _ = build_model(kind, model_source, labels=labels, weights=False, **build)
+    import torch
+
+    # Everything on the meta device, the new head and LoRA's adapters too: their initialisation
+    # then draws nothing from torch's global generator, which a run starting on another thread
+    # had seeded (the Train page counted while Start was pressed: same seed, another model).
+    with torch.device("meta"):
+        model, _ = build_model(kind, model_source, labels=labels, weights=False, **build)
     return count_parameters(model)
 
 
