@@ -193,3 +193,20 @@ def test_a_new_heads_load_report_is_not_printed_bertstudio_reads_it(tiny):
         transformers.utils.logging.set_verbosity(before)
         logger.removeHandler(handler)
     assert seen == ["X LOAD REPORT from elsewhere"]
+
+
+@pytest.mark.parametrize("kind,options", [("sentence", {}), ("sentence", {"mode": "lora"}), ("sentence", {"head": "mlp"}),
+                                          ("sentence", {"head": "embedding"}), ("pair", {"head": "siamese", "mode": "top-1"})])
+def test_counting_parameters_draws_nothing_from_the_global_generator(tiny, kind, options):
+    """The Train page counts on a worker while a run may be starting on another thread: a draw
+    here (a new head's or LoRA's initialisation) gave that run another model from its seed."""
+    import torch
+
+    from bertstudio.tasks.model import parameter_counts
+
+    torch.manual_seed(0)
+    expected = torch.rand(4)
+    torch.manual_seed(0)
+    trainable, total = parameter_counts(kind, tiny, labels=["a", "b"], **options)
+    assert 0 < trainable <= total
+    assert torch.equal(torch.rand(4), expected)
