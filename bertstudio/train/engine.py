@@ -93,6 +93,7 @@ class RunParts:
     labels: list[str]
     save: Callable[[Any, Any, Path], None] | None = None
     warm: WarmCache = field(default_factory=lambda: WarmCache(enabled=False))  # built these; keeps their rows too
+    probed: bool = False  # the head was fitted on the frozen encoder (a probe) before the loop: evaluated at step 0
 
 
 def build_parts(config: TrainConfig, labels: list[str]) -> RunParts:
@@ -136,11 +137,12 @@ def train(
         warm = warm or WarmCache(enabled=False)  # off: every run builds its model and rows itself
         notify(PhaseChanged("reusing_model" if warm.would_reuse(config, labels) else "loading_model"))
         parts = warm.parts(config, labels, build_parts)[0]
+        parts.probed = False
         if not config.resume_from:  # a resumed run loads its trained weights instead
             if config.method == "setfit":  # SetFit's contrastive phase, then its head (train/setfit_phase.py)
                 setfit_encoder(parts, train_set, config, notify=notify, cancel=cancel)
             if config.head in EMBEDDING_HEADS:  # linear probe, then fine-tune (train/probe.py)
-                warm.probe(parts, train_set, config, notify=notify, cancel=cancel)
+                parts.probed = warm.probe(parts, train_set, config, notify=notify, cancel=cancel)
         if cancel is not None and cancel.is_set():  # during SetFit or the probe: nothing trained yet
             notify(RunFinished(status="cancelled", step=0, output_dir=config.output_dir, message="cancelled before step 1"))
             return RunResult("cancelled", output_dir=config.output_dir, message="cancelled before step 1")
@@ -207,6 +209,10 @@ def fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any = No
         status, message, stop = "finished", "", False
         if progress.eval_pending and ev_loader is not None:
             progress.eval_pending = False  # the interrupted run was cancelled just when this evaluation was due
+            run.evaluate(step)
+        elif parts.probed and step == 0 and ev_loader is not None:
+            # The probe is a model already: kept as the best if fine-tuning never beats it on the
+            # evaluation rows (on a few RTE / MRPC pairs the tuned encoder drifted below it).
             run.evaluate(step)
         model.train()
         path.module.train()

@@ -83,6 +83,24 @@ def test_the_embedding_head_starts_from_the_frozen_encoders_logistic_regression(
     assert accuracy >= 0.9
 
 
+def test_a_probe_started_run_is_evaluated_before_step_1_and_kept_if_tuning_never_beats_it(tiny, tmp_path, one_thread):
+    """The probe is already a model: on a few RTE / MRPC pairs the tuned encoder drifted below it
+    and the saved model was worse than the probe it started from. Now step 0 is evaluated, so a
+    run whose tuning only ever loses (a learning rate that wrecks the encoder) saves the probe."""
+    from bertstudio.train.events import Evaluated
+
+    records = sentiment_records(40)
+    evaluations: list = []
+    result = train(small_config(tiny, tmp_path, head="embedding", lr=0.9, head_lr=0.9, epochs=1, warmup_ratio=0.0),
+                   from_records("sentence", records), from_records("sentence", records),
+                   callbacks=[lambda event, _c: evaluations.append(event) if isinstance(event, Evaluated) else None])
+    assert result.status == "finished", result.message
+    assert evaluations[0].step == 0 and evaluations[0].metrics["accuracy"] >= 0.9  # the probe, as the test above
+    assert max(e.metrics["accuracy"] for e in evaluations[1:]) < evaluations[0].metrics["accuracy"]
+    metrics, _rows = evaluate(tmp_path / "run" / "model", from_records("sentence", records))
+    assert metrics["accuracy"] == pytest.approx(evaluations[0].metrics["accuracy"])  # what was saved: the probe
+
+
 def test_a_pair_score_head_starts_from_the_cosine_of_unit_vectors() -> None:
     """A ridge over (u, v, |u-v|, u*v) of 30 pairs in 64 dimensions does not find the cosine the
     scores follow; the cosine-started head gives it back (and is the cosine's scaled sum)."""
