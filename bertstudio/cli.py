@@ -112,6 +112,13 @@ def config_from_args(args: argparse.Namespace) -> "Any":
         raise ConfigError("the run's config.toml holds no settings", path=source,
                           expected="the config.toml the run wrote, or the settings given with --config")
     base = {**from_file, **given}
+    resume = base.get("resume_from")
+    if resume and getattr(args, "config", None):
+        # What --config and the flags leave open is the run's own (config.toml): the recipe bertstudio
+        # chose for the first start, so the same command plus --resume is not refused as a change.
+        own = Path(str(resume)).expanduser().resolve().parent.parent / "config.toml"
+        if own.is_file() and own.resolve() != Path(source).expanduser().resolve():
+            base = {**read_settings(str(own), given=set(base)), **base}
     try:
         config = _config_from(base)
         _refuse_unread_data(config)
@@ -292,12 +299,24 @@ def _settings_given(args: argparse.Namespace) -> set[str]:
     return given
 
 
+# Flags that leave a --config file's auto_reason true: where and how the run goes, not what it learns from or how.
+_KEEPS_REASON = frozenset({"output_dir", "overwrite", "resume_from", "device", "precision", "seed", "seeds",
+                           "logging_steps", "sparse_embeddings", "group_by_length"})
+
+
 def cmd_train(args: argparse.Namespace, out: TextIO) -> int:
+    from dataclasses import replace
+
+    from bertstudio.train.config_flags import given_settings
     from bertstudio.train.engine import train
     from bertstudio.train.small_data import adapt, label_counts, model_max_length, text_lengths, training_units
     from bertstudio.train.sources import load_sets
 
     config = config_from_args(args)
+    if config.auto_reason and set(given_settings(args)) - _KEEPS_REASON:
+        # the file's record of an earlier choice (an app's Export run…) does not describe a run
+        # whose data or settings the flags changed; adapt() below writes this run's own, if any
+        config = replace(config, auto_reason=None)
     train_set = eval_set = None
     if not config.resume_from:  # a resumed run keeps its own settings
         # Settings that fit the data (train/small_data.py), for what the flags and --config leave open

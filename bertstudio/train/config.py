@@ -174,10 +174,11 @@ def _one_of(value: str, allowed: Iterable[str], what: str, where: str) -> None:
 
 
 def _f(default: Any, help: str, group: str, *, flags: tuple[str, ...] = (), metavar: str | None = None,
-       choices: Any = None) -> Any:
+       choices: Any = None, record: bool = False) -> Any:
     """A setting: its one default and help text, and how the command line spells it
-    (``--field-name`` plus ``flags``, the older short spellings the README uses)."""
-    meta = {"help": help, "group": group, "flags": flags, "metavar": metavar, "choices": choices}
+    (``--field-name`` plus ``flags``, the older short spellings the README uses); ``record``:
+    written by bertstudio about the run, read from files, never a flag."""
+    meta = {"help": help, "group": group, "flags": flags, "metavar": metavar, "choices": choices, "record": record}
     return field(default=default, metadata=meta)
 
 
@@ -275,7 +276,7 @@ class TrainConfig:
     output_dir: str | None = _f(None, "Run folder (new or empty): config.toml, history.jsonl, metrics.json, "
                                       "predictions.jsonl, model/", _OUT, flags=("--out",), metavar="DIR")
     auto_reason: str | None = _f(None, "Why bertstudio chose this run's settings, when it did (the small-data "
-                                       "defaults write it; a record, not an input)", _OUT, metavar="TEXT")
+                                       "defaults write it; a record, not an input)", _OUT, metavar="TEXT", record=True)
     overwrite: bool = _f(False, "Replace bertstudio's own files in a non-empty output_dir (config, history, metrics, "
                                 "predictions, model/, checkpoints/); other files there are kept", _OUT)
 

@@ -52,6 +52,8 @@ def add_arguments(parser: argparse.ArgumentParser, names: Iterable[str] | None =
     for name in by_name if names is None else names:
         f = by_name[name]
         meta = f.metadata
+        if meta["record"]:  # auto_reason: what bertstudio wrote about a run, not something to type
+            continue
         group = groups.get(meta["group"]) or groups.setdefault(meta["group"], parser.add_argument_group(meta["group"]))
         text = (help or {}).get(name, meta["help"])
         if f.default is not None and not isinstance(f.default, bool) and "(default:" not in text:  # a command's own

@@ -248,9 +248,11 @@ def run_finished(root: Path) -> bool:
 
 
 def differences(saved: TrainConfig, config: TrainConfig) -> list[str]:
-    """The settings (other than how to start) in which ``config`` differs from ``saved``."""
+    """The settings (other than how to start, and records such as auto_reason) in which
+    ``config`` differs from ``saved``."""
     a, b = _comparable(saved), _comparable(config)
-    return [f.name for f in fields(TrainConfig) if f.name not in _LAUNCH_SETTINGS and a[f.name] != b[f.name]]
+    return [f.name for f in fields(TrainConfig)
+            if f.name not in _LAUNCH_SETTINGS and not f.metadata["record"] and a[f.name] != b[f.name]]
 
 
 def _comparable(config: TrainConfig) -> dict[str, Any]:
@@ -465,8 +467,9 @@ class RunFolder:
 
     def save_config(self, config: TrainConfig) -> None:
         """config.toml re-runs from anywhere: data paths absolute, the output folder this one
-        (``.``, relative to the file), never ``overwrite``."""
-        replace(_absolute(config), output_dir=".", overwrite=False).save(self.root / CONFIG)
+        (``.``, relative to the file), never ``overwrite``, and no ``resume_from`` (a resumed
+        run's file named its checkpoint, so re-running it failed once that was gone, or resumed)."""
+        replace(_absolute(config), output_dir=".", overwrite=False, resume_from=None).save(self.root / CONFIG)
 
     def log_event(self, event: Event) -> None:
         """Append to history.jsonl. The first write error (a full disk) is raised, so the run

@@ -310,3 +310,70 @@ def test_a_damaged_best_checkpoint_is_refused_before_the_resumed_run_trains(dama
     assert result.status == "failed" and words in result.message and not seen, result.message
     assert name is None or str(best / name) in result.message
     assert not (run_dir / "predictions.jsonl").exists() or "secret" not in (run_dir / "predictions.jsonl").read_text()
+
+
+def test_a_run_whose_recipe_the_cli_chose_resumes_with_the_same_command_and_re_runs_from_its_config(
+        tiny, tmp_path, capsys, monkeypatch):
+    """A run.toml with data only (the CLI chose the recipe), interrupted (Ctrl-C) and resumed with
+    the same command plus --resume: refused as 'other settings (head, epochs, lr, ...,
+    auto_reason)', none of which the user changed. Its config.toml then kept resume_from, so
+    re-running it elsewhere ('re-run it with bertstudio train --config') failed."""
+    import os
+    import signal
+    import tomllib
+
+    from bertstudio import cli
+    from bertstudio.train.events import StepLogged
+
+    data = tmp_path / "train.tsv"
+    data.write_text("sentence\tlabel\n" + "".join(f"good fun {i}\t1\nbad boring {i}\t0\n" for i in range(12)),
+                    encoding="utf-8")
+    toml = tmp_path / "run.toml"
+    toml.write_text(f'train_file = "{data.as_posix()}"\nmodel = "{Path(tiny).as_posix()}"\noutput_dir = "run"\n'
+                    'max_length = 16\ndevice = "cpu"\nprecision = "fp32"\nlogging_steps = 1\n', encoding="utf-8")
+    real, starts = cli._printer, []
+
+    def interrupting(config, args):  # Ctrl-C at step 3 of the first start
+        printer = real(config, args)
+        starts.append(config)
+
+        def call(event, control):
+            printer(event, control)
+            if isinstance(event, StepLogged) and event.step == 3 and len(starts) == 1:
+                os.kill(os.getpid(), signal.SIGINT)
+        return call
+
+    monkeypatch.setattr(cli, "_printer", interrupting)
+    out = tmp_path / "run"
+    assert _cli(["--quiet", "train", "--config", str(toml)], capsys)[0] == 130  # interrupted, resumable
+    first = tomllib.loads((out / "config.toml").read_text(encoding="utf-8"))
+    assert first["auto_reason"] and (out / "checkpoints" / "last").is_dir()
+    code, err = _cli(["--quiet", "train", "--config", str(toml), "--resume", str(out / "checkpoints" / "last")], capsys)
+    assert code == 0, err
+    resumed = tomllib.loads((out / "config.toml").read_text(encoding="utf-8"))
+    assert "resume_from" not in resumed and resumed["epochs"] == first["epochs"]
+    code, err = _cli(["--quiet", "train", "--config", str(out / "config.toml"), "--out", str(tmp_path / "again")], capsys)
+    assert code == 0, err
+
+
+def test_flags_that_change_the_recipe_drop_the_files_record_of_an_earlier_choice(tiny, tmp_path, capsys):
+    """An app's exported run.toml records why Automatic chose SetFit; re-run with --method
+    finetune --head linear, the run's config.toml still said SetFit beside method = "finetune"."""
+    import tomllib
+
+    data = tmp_path / "train.tsv"
+    data.write_text("sentence\tlabel\n" + "".join(f"good fun {i}\t1\nbad boring {i}\t0\n" for i in range(6)),
+                    encoding="utf-8")
+    toml = tmp_path / "run.toml"
+    toml.write_text(f'train_file = "{data.as_posix()}"\nmodel = "{Path(tiny).as_posix()}"\nmax_length = 16\n'
+                    'device = "cpu"\nprecision = "fp32"\nepochs = 1\nlr = 1e-3\nbatch_size = 8\nhead = "linear"\n'
+                    'method = "finetune"\nwarmup_ratio = 0.1\nhead_lr = 1e-3\n'
+                    'auto_reason = "12 labelled rows: SetFit (the app chose it)"\n', encoding="utf-8")
+    code, err = _cli(["--quiet", "train", "--config", str(toml), "--out", str(tmp_path / "same")], capsys)
+    assert code == 0, err  # only where it goes: the record still describes the run
+    assert "SetFit" in tomllib.loads((tmp_path / "same" / "config.toml").read_text(encoding="utf-8"))["auto_reason"]
+    code, err = _cli(["--quiet", "train", "--config", str(toml), "--epochs", "2", "--out", str(tmp_path / "changed")],
+                     capsys)
+    assert code == 0, err
+    changed = tomllib.loads((tmp_path / "changed" / "config.toml").read_text(encoding="utf-8"))
+    assert changed["epochs"] == 2 and "SetFit" not in changed.get("auto_reason", "")
