@@ -26,6 +26,7 @@ errors").
 from __future__ import annotations
 
 import json
+import os
 import logging
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,7 +67,8 @@ def record_epoch(folder: str | Path, epoch: int, step: int, path: Any, parts: An
     lines.append({"kind": "epoch", "epoch": int(epoch), "step": int(step),
                   "gold_prob": [float(p["probs"].get(g, 0.0)) if g is not None else None for p, g in zip(preds, gold)],
                   "pred": [p["label"] for p in preds]})
-    with open(file, "a", encoding="utf-8") as f:
+    flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0)  # never through a link
+    with os.fdopen(os.open(file, flags, 0o666), "a", encoding="utf-8") as f:
         f.write("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines))
     return True
 

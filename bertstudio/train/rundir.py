@@ -138,6 +138,12 @@ def check_output_dir(config: TrainConfig) -> None:
         return
     if writer_active(root):
         raise _being_written(root)
+    link = _own_link(root)
+    if link is not None and (config.resume_from or config.overwrite):
+        # a resume appends to history.jsonl and drops checkpoints/last: through a link, a file or a
+        # checkpoint outside the folder (a received run's "history.jsonl -> ~/.bashrc")
+        raise ConfigError("is a link, which no run writes (a run writes and deletes its files here)", path=link,
+                          where="output_dir", expected="the run's own file or folder, or a new folder for the run")
     try:  # a damaged config.toml is said in the error below, not also as a warning before it
         saved = read_config(root)
     except ConfigError:
@@ -305,6 +311,14 @@ def not_written_by_a_run(root: Path) -> Path | None:
     return None
 
 
+def _own_link(root: Path) -> Path | None:
+    """The first of the run's own names in ``root`` (or checkpoints/best, /last) that is a link."""
+    for entry in [root / name for name in sorted(OWN_NAMES)] + [root / CHECKPOINTS / n for n in ("best", "last")]:
+        if entry.is_symlink():
+            return entry
+    return None
+
+
 def _input_in_the_way(config: TrainConfig, root: Path) -> tuple[str, Path] | None:
     """(which input, its path) when one of the run's own data files is something --overwrite
     replaces: ``--train RUN/metrics.json --out RUN --overwrite`` deleted the training file."""
@@ -419,8 +433,15 @@ class RunFolder:
         history = self.root / HISTORY
         if os.path.lexists(history) and not history.is_file():  # a FIFO would block the open below for ever
             raise ConfigError("not a regular file", path=history, expected="the run's history as JSON lines")
-        # a resumed run appends to its history; a fresh run starts it anew
-        self._history: Any = open(self.root / HISTORY, "a" if append else "w", encoding="utf-8")
+        # a resumed run appends to its history; a fresh run starts it anew; never through a link
+        flags = os.O_WRONLY | os.O_CREAT | (os.O_APPEND if append else os.O_TRUNC) | getattr(os, "O_NOFOLLOW", 0)
+        try:
+            self._history: Any = os.fdopen(os.open(history, flags, 0o666), "a" if append else "w", encoding="utf-8")
+        except OSError:
+            if history.is_symlink():
+                raise ConfigError("is a link, which no run writes", path=history,
+                                  expected="the run's history as JSON lines") from None
+            raise
 
     @classmethod
     def start(cls, config: TrainConfig) -> "RunFolder":

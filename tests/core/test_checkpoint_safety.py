@@ -377,3 +377,46 @@ def test_flags_that_change_the_recipe_drop_the_files_record_of_an_earlier_choice
     assert code == 0, err
     changed = tomllib.loads((tmp_path / "changed" / "config.toml").read_text(encoding="utf-8"))
     assert changed["epochs"] == 2 and "SetFit" not in changed.get("auto_reason", "")
+
+
+@pytest.mark.parametrize("linked", ["history.jsonl", "checkpoints", "checkpoints/last", "metrics.json"])
+def test_a_received_run_with_a_link_among_its_own_files_is_not_resumed_through_it(linked, tiny, run_copy, tmp_path):
+    """A run folder from elsewhere with history.jsonl -> a file of the user's: the resume appended
+    its events to that file (a sweep's, running as root: /etc/passwd); checkpoints -> another
+    run's checkpoints: the finished resume deleted that run's checkpoints/last. Refused now,
+    before anything is written, and the outside files are as they were."""
+    import filecmp
+
+    outside = tmp_path / "outside"
+    entry = run_copy / linked
+    if entry.is_dir():
+        shutil.copytree(entry, outside)
+        shutil.rmtree(entry)
+    else:
+        outside.write_text("a file of the user's\n", encoding="utf-8")
+        entry.unlink(missing_ok=True)  # metrics.json: a cancelled run has none, the link is one more name
+    before = tmp_path / "before"
+    (shutil.copytree if outside.is_dir() else shutil.copy)(outside, before)
+    entry.symlink_to(outside, target_is_directory=outside.is_dir())
+    result = resume(tiny, run_copy)
+    assert result.status == "failed" and isinstance(result.error, ConfigError), result.message
+    assert "is a link" in result.message and linked.split("/")[-1] in result.message
+    if outside.is_dir():
+        assert not filecmp.dircmp(outside, before).diff_files and sorted(p.name for p in outside.iterdir()) == \
+            sorted(p.name for p in before.iterdir())
+    else:
+        assert outside.read_text(encoding="utf-8") == before.read_text(encoding="utf-8")
+
+
+def test_a_history_link_made_after_the_checks_is_not_written_through(tmp_path):
+    """The history is opened without following a link (O_NOFOLLOW), whatever the checks saw."""
+    from bertstudio.train.rundir import RunFolder
+
+    outside = tmp_path / "users_file"
+    outside.write_text("mine\n", encoding="utf-8")
+    root = tmp_path / "run"
+    root.mkdir()
+    (root / "history.jsonl").symlink_to(outside)
+    with pytest.raises(ConfigError, match="is a link"):
+        RunFolder(root, append=True)
+    assert outside.read_text(encoding="utf-8") == "mine\n"
