@@ -67,6 +67,9 @@ def read_table(path: Path, kind: str) -> pa.Table:
     try:
         with pa.memory_map(str(path), "r") as source:
             table = pa.ipc.open_stream(source).read_all()
+        # every offset inside its buffer (and text valid UTF-8): a damaged or forged file whose
+        # string offsets point past the mapping killed the app with SIGBUS on the first row read
+        table.validate(full=True)
     except (OSError, pa.ArrowInvalid) as exc:
         raise DataError(f"the data file cannot be read ({exc})", path=path,
                         expected="an Arrow stream file written by bertstudio") from exc
@@ -111,9 +114,17 @@ def open_dataset(path: Path) -> "datasets.Dataset":
     import datasets
     from datasets.table import MemoryMappedTable
 
+    from bertstudio.errors import DataError
+
     stat = check_regular_file(path)  # before datasets opens it: a FIFO would block forever
     fingerprint = hashlib.sha256(f"{path.resolve()}|{stat.st_size}|{stat.st_mtime_ns}".encode()).hexdigest()[:16]
-    return datasets.Dataset(MemoryMappedTable.from_file(str(path)), fingerprint=fingerprint)
+    table = MemoryMappedTable.from_file(str(path))
+    try:
+        table.table.validate(full=True)  # as read_table: no offset past the mapping reaches training
+    except pa.ArrowInvalid as exc:
+        raise DataError(f"the data file cannot be read ({exc})", path=path,
+                        expected="an Arrow stream file written by bertstudio") from exc
+    return datasets.Dataset(table, fingerprint=fingerprint)
 
 
 def empty_table(kind: str) -> pa.Table:

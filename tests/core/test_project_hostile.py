@@ -572,3 +572,27 @@ def test_appending_questions_with_ids_the_split_has_is_refused(tmp_path: Path) -
     p.export("train", tmp_path / "out.json")
     assert len(load_examples(tmp_path / "out.json", kind="qa")) == 1
     p.close(compact=False)
+
+
+def test_a_data_file_whose_string_offsets_point_past_its_buffer_is_refused_not_read(tmp_path: Path) -> None:
+    """A forged (or damaged) data file with plausible first and last offsets passes pyarrow's basic
+    checks; the first row read faulted past the mapping (SIGBUS: the app died on Open project)."""
+    import struct
+
+    from bertstudio.data.project_store import open_dataset
+
+    p = Project.create(tmp_path / "p", name="x", kind="sentence", labels=["neg", "pos"])
+    p.import_examples(from_records("sentence", [{"text": f"row {i}", "label": "pos"} for i in range(4)]), "train")
+    p.close()
+    data = tmp_path / "p" / json.loads((tmp_path / "p" / "project.json").read_text())["splits"]["train"]["file"]
+    table = pa.ipc.open_stream(pa.OSFile(str(data))).read_all().combine_chunks()  # in memory: the file is rewritten
+    n = table.num_rows
+    offsets = struct.pack(f"<{n + 1}i", 0, *[1 << 30] * (n - 1), 3)
+    text = pa.Array.from_buffers(pa.string(), n, [None, pa.py_buffer(offsets), pa.py_buffer(b"abc")])
+    with pa.OSFile(str(data), "wb") as sink, pa.ipc.new_stream(sink, table.schema) as writer:
+        writer.write_table(pa.table({"text": text, "label": table.column("label")}, schema=table.schema))
+    with pytest.raises(DataError) as caught:
+        Project.open(tmp_path / "p")
+    assert data.name in str(caught.value) and "out of bounds" in str(caught.value)
+    with pytest.raises(DataError, match="out of bounds"):
+        open_dataset(data)
