@@ -341,7 +341,9 @@ def load_embedding_classifier(folder: str | Path) -> tuple[EmbeddingClassifier, 
     folder = Path(folder)
     settings = read_embedding_settings(folder)
     tokenizer = load_tokenizer(folder)
-    encoder = load_weights(hf("AutoModel"), str(folder))
+    # every encoder weight from the file (the pooler aside, which the heads do not read): transformers
+    # filled a missing layer with random numbers and predictions were noise with exit status 0
+    encoder = load_weights(hf("AutoModel"), str(folder), complete="encoder")
     labels = settings["labels"]
     model = EmbeddingClassifier(encoder, max(len(labels), 1), siamese=settings["head"] == "siamese",
                                 regression=settings["regression"], pooling=settings["pooling"],
@@ -381,6 +383,9 @@ def read_embedding_settings(folder: str | Path) -> dict[str, Any]:
               "pooling": settings.get("pooling", "mean") in ("mean", "cls"),
               "normalize": isinstance(settings.get("normalize", True), bool),
               "regression": isinstance(settings.get("regression", False), bool)}
+    # a score model is a regression head and the other kinds are not: "kind": "regression" over a
+    # 2-class head printed the first class's logit as a score
+    checks["kind"] = "kind" not in settings or (settings["kind"] == "regression") == (settings.get("regression") is True)
     bad = [key for key, ok in checks.items() if not ok]
     if bad == ["labels"] and names and all(n.strip() for n in names):
         twice = sorted({n for n in names if names.count(n) > 1})

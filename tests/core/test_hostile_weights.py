@@ -4,6 +4,7 @@ shown. A pytorch_model.bin of plain tensors still loads (torch's weights-only un
 
 from __future__ import annotations
 
+import json
 import os
 import pickle
 import shutil
@@ -162,6 +163,38 @@ def test_a_damaged_embedding_head_folder_is_one_config_error(case, embedding_fol
     with pytest.raises(ConfigError, match=words) as caught:
         load_embedding_classifier(folder)
     assert str(folder / name) in str(caught.value) and len(str(caught.value).splitlines()) == 1
+
+
+@pytest.mark.parametrize("keep", ["all but the first layer", "only the embeddings"])
+def test_an_embedding_head_folder_missing_encoder_weights_is_refused_not_filled_with_noise(keep, embedding_folder,
+                                                                                          tmp_path):
+    """transformers fills missing encoder layers with random numbers: predictions were noise with
+    exit status 0, where a linear-head folder with the same loss is refused."""
+    from safetensors.torch import load_file, save_file
+
+    from bertstudio.tasks.embedding import load_embedding_classifier
+
+    folder = tmp_path / "damaged"
+    shutil.copytree(embedding_folder, folder)
+    weights = load_file(str(folder / "model.safetensors"))
+    kept = {k: v for k, v in weights.items()
+            if (".layer.0." not in k if keep.startswith("all") else k.startswith(("embeddings.", "pooler.")))}
+    assert len(kept) < len(weights)
+    save_file(kept, str(folder / "model.safetensors"), metadata={"format": "pt"})
+    with pytest.raises(ConfigError, match="the weights file lacks encoder.layer.0"):
+        load_embedding_classifier(folder)
+
+
+def test_an_embedding_head_folder_saying_regression_over_a_class_head_is_refused(embedding_folder, tmp_path):
+    """"kind": "regression" over a 2-class head printed the first class's logit as a score."""
+    from bertstudio.tasks.embedding import SETTINGS_FILE, load_embedding_classifier
+
+    folder = tmp_path / "damaged"
+    shutil.copytree(embedding_folder, folder)
+    settings = json.loads((folder / SETTINGS_FILE).read_text(encoding="utf-8"))
+    (folder / SETTINGS_FILE).write_text(json.dumps({**settings, "kind": "regression"}), encoding="utf-8")
+    with pytest.raises(ConfigError, match="kind has an impossible value"):
+        load_embedding_classifier(folder)
 
 
 @pytest.mark.parametrize("content", [DEEP, '{"rows": [0], "labels": ["neg", "pos"], "kind": "sentence", "steps": "x"}',
