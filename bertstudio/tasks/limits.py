@@ -112,6 +112,14 @@ def _check_loading(raw: dict[str, Any], path: str | os.PathLike[str]) -> None:
         if value is not None and value not in WEIGHT_DTYPES:
             raise ConfigError(f"{key} = {_shown(value)} is not a weight type bertstudio reads", path=path, where=key,
                               expected=", ".join(WEIGHT_DTYPES[:-1]) + ", or no entry")
+    for key in _SWITCHES:  # transformers' strict config fields: "yes" was an internal error (exit 1)
+        if raw.get(key) is not None and not isinstance(raw[key], bool):
+            raise ConfigError(f"{key} = {_shown(raw[key])} is not true or false", path=path, where=key,
+                              expected="true or false, or no entry")
+    chunk = raw.get("chunk_size_feed_forward")
+    if chunk not in (None, 0) or isinstance(chunk, bool):  # 1e9 failed at the first batch, as a ValueError
+        raise ConfigError(f"chunk_size_feed_forward = {_shown(chunk)} asks for feed-forward chunking, which "
+                          "bertstudio does not do", path=path, where="chunk_size_feed_forward", expected="0, or no entry")
     if raw.get("quantization_config") is not None:
         raise ConfigError("a quantized model (quantization_config) cannot be read here", path=path,
                           where="quantization_config", expected="a full-precision model (fp32, fp16 or bf16 weights)")
@@ -125,6 +133,12 @@ def _check_loading(raw: dict[str, Any], path: str | os.PathLike[str]) -> None:
         if key in _EPSILONS and not (number and 0 < value < 1):
             raise ConfigError(f"{key} = {_shown(value)} is not a normalisation epsilon", path=path, where=key,
                               expected="a small positive number such as 1e-12")
+
+
+# Switches every transformers config has, which its classes compare and branch on.
+_SWITCHES = ("tie_word_embeddings", "output_hidden_states", "output_attentions", "return_dict", "is_decoder",
+             "add_cross_attention", "use_cache", "torchscript", "is_encoder_decoder", "tie_encoder_decoder",
+             "use_return_dict")
 
 
 def _shown(value: Any) -> str:

@@ -367,9 +367,18 @@ def check_vocabulary(tokenizer: Any, config: Any, path: str | Path) -> None:
     """ConfigError when the tokenizer hands out ids the model has no embedding for (a tokenizer
     copied in from a larger model): every such word would fail deep inside the first batch."""
     vocab = getattr(config, "vocab_size", None)
-    if tokenizer is not None and isinstance(vocab, int) and len(tokenizer) > vocab:
+    if tokenizer is None or not isinstance(vocab, int):
+        return
+    if len(tokenizer) > vocab:
         raise ConfigError(f"the tokenizer has {len(tokenizer):,} tokens but the model embeds only {vocab:,}", path=path,
                           where="tokenizer", expected="the tokenizer files the model was trained with")
+    # the count can fit while one id does not (a tokenizer.json edited to "good": 1000000): the first
+    # batch with that word failed as "internal error: IndexError" (exit 1)
+    top = max(tokenizer.get_vocab().values(), default=-1)
+    if top >= vocab:
+        word = next(w for w, i in tokenizer.get_vocab().items() if i == top)
+        raise ConfigError(f"the tokenizer gives {word[:40]!r} the id {top:,}, but the model embeds only ids below "
+                          f"{vocab:,}", path=path, where="tokenizer", expected="the tokenizer files the model was trained with")
 
 
 # --- what a model folder may hold ----------------------------------------------------------

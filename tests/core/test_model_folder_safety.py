@@ -118,6 +118,10 @@ def test_a_folder_with_its_own_code_is_refused_everywhere(model_type, saved_mode
     # blamed on the weights: "cannot load the model's weights: 'rm_rf'"
     ("hidden_act", "rm_rf", "not an activation transformers knows"),
     ("hidden_act", ["gelu"], "not an activation transformers knows"),
+    # "internal error: StrictDataclassFieldValidationError / TypeError / ValueError", exit 1, or blamed on vocab.txt
+    ("tie_word_embeddings", "yes", "is not true or false"),
+    ("output_hidden_states", "x", "is not true or false"),
+    ("chunk_size_feed_forward", 1_000_000_000, "feed-forward chunking"),
 ])
 def test_a_config_asking_the_loader_for_code_or_nonsense_is_refused_everywhere(key, value, fragment, saved_model,
                                                                               tmp_path):
@@ -552,6 +556,26 @@ def test_a_tokenizer_larger_than_the_embeddings_is_refused_for_training_and_pred
         load_model(tmp_path / "saved")
     with pytest.raises(ConfigError, match="the tokenizer has 30,522 tokens"):
         build_model("sentence", str(tmp_path / "base"), labels=["neg", "pos"])
+
+
+def test_a_tokenizer_giving_one_word_an_id_past_the_embeddings_is_refused(saved_model, tmp_path, capsys):
+    """The count fits, one id does not ("good": 1000000 in tokenizer.json): "internal error:
+    IndexError" (exit 1) at the first batch holding the word, in predict, evaluate and training."""
+    folder = copy_of(saved_model, tmp_path / "m")
+    path = folder / "tokenizer.json"
+    if not path.is_file():
+        pytest.skip("the tiny model keeps a vocab.txt only")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    vocab = data["model"]["vocab"]
+    word = next(w for w in vocab if w.isalpha())
+    vocab[word] = 1_000_000
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(ConfigError, match=f"gives '{word}' the id 1,000,000") as raised:
+        load_model(folder)
+    assert raised.value.where == "tokenizer"
+    out = io.StringIO()
+    assert main(["predict", "--model", str(folder), "--text", word], out=out) == 2
+    assert "the id 1,000,000" in one_line(capsys.readouterr().err)
 
 
 def test_an_enormous_tokenizer_file_is_refused_unread(saved_model, tmp_path, monkeypatch):
