@@ -191,7 +191,7 @@ class TrainingPage(QWidget):
         if not self.form.length_chosen:
             fresh["max_length"] = defaults.max_length
         base = self.page_config(**fresh)
-        examples = self.session.examples("train") if self.session.has_project() and self.session.split_size("train") else None
+        examples = self._rows_trained_on(base.seed)
         counts = label_counts(examples) if examples is not None else {}
         small = examples is not None and 0 < sum(counts.values()) <= SMALL_ROWS  # a length guess reads every text
         given = {name for name, chosen in (("mode", self.form.mode_chosen), ("max_length", self.form.length_chosen))
@@ -208,6 +208,27 @@ class TrainingPage(QWidget):
                                 chosen.auto_reason, said)
         finally:
             self._adapting = False
+
+    def _rows_trained_on(self, seed: int) -> Any:
+        """The labelled training rows a run started now trains on (None: no training rows): without
+        a labelled dev split the run holds out HOLD_OUT of them (run_inputs, then the core), so
+        Automatic counts the rest, as ``bertstudio train`` does (it said "200 labelled rows, at
+        least 150 steps" for a run of 180 rows and 144 steps). Past twice the small-data size the
+        choice no longer depends on the count, and all rows are counted without drawing."""
+        from bertstudio.train.small_data import SMALL_ROWS
+        from bertstudio.train.sources import hold_out, project_rows
+
+        if not self.session.has_project() or not self.session.split_size("train"):
+            return None
+        examples = self.session.examples("train")
+        rows = labelled_rows(examples)
+        dev = self.session.examples("dev") if self.session.split_size("dev") else None
+        if len(rows) == 0 or len(labelled_rows(dev)) or len(rows) > 2 * SMALL_ROWS:
+            return examples
+        try:
+            return hold_out(project_rows(examples, rows), HOLD_OUT, seed)[0]
+        except ConfigError:  # too few rows to hold any out: Start says so (train_checks); chosen for them all
+            return examples
 
     def _on_data_changed(self, *_: object) -> None:
         """New labels or rows: the Automatic preset chooses again (nothing else depends on them)."""

@@ -474,6 +474,27 @@ def test_the_automatic_preset_follows_the_labels_and_a_typed_setting_wins(qtbot,
     assert page.settings()["automatic"] is False
 
 
+@pytest.mark.parametrize("dev", [False, True])
+def test_automatic_counts_the_rows_the_run_trains_on(qtbot, tmp_path, dev):
+    """Without a dev split the run holds out 10% of the labelled rows: Automatic said "200
+    labelled rows ... at least 150 steps" and chose 12 epochs for a run of 180 rows (144 steps),
+    where `bertstudio train` on those rows chose 13. With a dev split every row trains."""
+    from bertstudio.train.config import HOLD_OUT
+    from bertstudio.train.sources import held_out_count
+
+    project = make_project(tmp_path, dev=dev, n_train=32)
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    page = TrainingPage(session)
+    qtbot.addWidget(page)
+    try:
+        trained = 32 if dev else 32 - held_out_count(32, HOLD_OUT)
+        assert page.config.auto_reason.startswith(f"{trained} labelled rows"), page.config.auto_reason
+        config, train, evaluation, _note = page.run_inputs(str(project.runs_dir / "x"))
+        assert len(train) - (0 if dev else held_out_count(len(train), config.hold_out)) == trained
+    finally:
+        project.close(compact=False)
+
+
 def test_several_seeds_train_as_one_job_and_say_how_much_the_score_moved(qtbot, tmp_path, tiny_model_dir):
     """#13 item 5: Seeds = 3 trains three runs one after another (each its own folder on the
     Runs page, seeds 42, 43, 44) and the page ends with the main metric's mean and spread."""
@@ -598,9 +619,9 @@ def test_a_qa_project_is_planned_and_timed_in_windows(qtbot, tmp_path, shared_da
     try:
         page = TrainingPage(session)
         qtbot.addWidget(page)
-        assert "120 labelled questions, about" in page.form.auto_label.text()
+        assert "108 labelled questions, about" in page.form.auto_label.text()  # 12 held out: no dev split
         windows = int(page.form.auto_label.text().split("about ")[1].split()[0])
-        assert windows > 1.4 * 120 and page.config.epochs * -(-windows // 16) < 1.5 * 150
+        assert windows > 1.4 * 108 and page.config.epochs * -(-windows // 16) < 1.5 * 150
         label = page.estimate_label
         label.throughput = Throughput(100.0, "history", 14.3)
         label._key = (project.folder, page.config.model, page.config.device)
