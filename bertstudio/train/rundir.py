@@ -882,6 +882,31 @@ def _prediction_problem(row: dict[str, Any]) -> tuple[str, str] | None:
         value = row.get(key)
         if value is not None and not is_number(value):
             return f"{key} {value!r:.40} is not a number", f"{key} as a number"
+    return _kind_field_problem(row)
+
+
+def _texts(value: Any) -> bool:
+    return isinstance(value, list) and all(v is None or isinstance(v, str) for v in value)
+
+
+def _kind_field_problem(row: dict[str, Any]) -> tuple[str, str] | None:
+    """The fields of one kind's predictions in the shape that kind writes (tagging's tags and
+    entities, QA's answer and gold answers): a tampered "tags": [1, 2] or "answer": ["Paris"]
+    raised out of the Results page's slots and left it half-built."""
+    tags, entities, answer, gold = row.get("tags"), row.get("entities"), row.get("answer"), row.get("gold")
+    if tags is not None and not _texts(tags):
+        return f"tags {tags!r:.40} is not a list of tags", "a tag name per word"
+    if entities is not None and not (isinstance(entities, list) and all(
+            isinstance(e, list) and len(e) == 3 and isinstance(e[0], str) and all(
+                isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in e[1:]) for e in entities)):
+        return f"entities {entities!r:.40} are not entity spans", "[type, first word, end word] per entity"
+    if answer is not None and not isinstance(answer, str):
+        return f"answer {answer!r:.40} is not a text", "the answer's text"
+    if isinstance(gold, list) and not _texts(gold):
+        return f"gold {gold!r:.40} is not a list of tags", "a tag name (or null) per word"
+    if isinstance(gold, dict) and not (_texts(gold.get("text")) and isinstance(gold.get("answer_start"), list) and all(
+            isinstance(n, int) and not isinstance(n, bool) for n in gold["answer_start"])):
+        return f"gold {gold!r:.40} is not a set of answers", '{"text": [answers], "answer_start": [character offsets]}'
     return None
 
 

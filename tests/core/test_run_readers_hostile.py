@@ -312,9 +312,10 @@ def test_a_prediction_that_does_not_fit_its_kind_is_named(case, tmp_path):
     bad = runs[1] if fine != wrong else runs[0]  # qa: both hold the text gold; A is read first
     with pytest.raises(BertStudioError) as caught:
         compare_runs(*runs, resamples=10)
-    if case == "score_text":  # a number field that is none is refused by the reader itself, naming the line
+    if case in ("score_text", "tags_a_number"):  # a field of the wrong shape is refused by the reader, naming the line
         _one_line_naming(caught.value, bad / rundir.PREDICTIONS, "line 1")
-        assert "score 'x' is not a number" in str(caught.value)
+        assert {"score_text": "score 'x' is not a number", "tags_a_number": "tags 5 is not a list of tags"}[case] \
+            in str(caught.value)
         return
     _one_line_naming(caught.value, bad / rundir.PREDICTIONS, None)
     assert f"does not fit a {kind} run" in str(caught.value)
@@ -339,3 +340,32 @@ def test_an_older_runs_eval_rows_name_a_split_of_a_project(tmp_path):
         rundir.read_eval_rows(folder)
     skipped: list = []
     assert all(p.split != "nosuch" for p in rundir.read_predictions(folder, skipped=skipped)) and skipped
+
+
+KIND_FIELD_CASES = {
+    "tags of numbers": ('{"index": 0, "gold": ["O"], "tags": [1]}', "not a list of tags"),
+    "tags nested": ('{"index": 0, "gold": ["O"], "tags": [["O"]]}', "not a list of tags"),
+    "entities garbage": ('{"index": 0, "gold": ["O"], "tags": ["O"], "entities": [[1e308, "x", null]]}',
+                         "not entity spans"),
+    "answer a list": ('{"index": 0, "gold": {"text": ["Paris"], "answer_start": [0]}, "answer": ["Paris"]}',
+                      "is not a text"),
+    "gold answers with a text offset": ('{"index": 0, "gold": {"text": ["Paris"], "answer_start": ["x"]}, "answer": "P"}',
+                                        "not a set of answers"),
+    "gold tags of dicts": ('{"index": 0, "gold": [{"a": 1}], "tags": ["O"]}', "not a list of tags"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(KIND_FIELD_CASES))
+def test_a_tagging_or_qa_prediction_of_the_wrong_shape_is_left_out_and_said(case, tmp_path):
+    """Tampered "tags": [1, 2], "answer": ["Paris"]... reached the Results page's table model,
+    example view and sort, and raised out of its slots (the page left half-built, no message)."""
+    line, words = KIND_FIELD_CASES[case]
+    folder = tmp_path / "run"
+    folder.mkdir()
+    good = '{"index": 1, "gold": ["O"], "tags": ["O"], "entities": [["PER", 0, 1]]}' if "tag" in case or "entities" in \
+        case else '{"index": 1, "gold": {"text": ["Paris"], "answer_start": [3]}, "answer": "Paris", "start": 3}'
+    (folder / rundir.PREDICTIONS).write_text(line + "\n" + good + "\n", encoding="utf-8")
+    skipped: list = []
+    saved = rundir.read_predictions(folder, skipped=skipped)
+    assert [p.index for p in saved] == [1]
+    assert len(skipped) == 1 and words in str(skipped[0]) and "line 1" in str(skipped[0])
