@@ -249,7 +249,9 @@ class ProgressPrinter:
         elif isinstance(event, RunFinished) and event.status != "failed":  # a failure: the command's one error line
             self._line(f"run {event.status} at step {event.step}" + (f": {event.message}" if event.message else ""))
             if event.best_step is not None:  # the metrics printed next are not the last eval line's
-                self._line(f"kept the best evaluation's weights, from step {event.best_step} (--no-save-best keeps the "
+                when = ("step 0: the head fitted on the frozen encoder, which no fine-tuning step beat"
+                        if event.best_step == 0 else f"step {event.best_step}")
+                self._line(f"kept the best evaluation's weights, from {when} (--no-save-best keeps the "
                            "last); the model and metrics below are theirs")
 
     _phase_line_at = 0.0

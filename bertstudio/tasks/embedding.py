@@ -252,7 +252,7 @@ def build_embedding_model(kind: str, path: str, *, labels: Sequence[str], head: 
     encoder's config. ``weights=False`` builds on the meta device (parameter counts)."""
     AutoConfig, AutoModel = hf("AutoConfig"), hf("AutoModel")
 
-    from bertstudio.tasks.model import _freeze, _MODE, load_tokenizer, load_weights
+    from bertstudio.tasks.model import _freeze, _MODE, check_vocabulary, load_tokenizer, load_weights
 
     if head not in HEAD_NAMES:
         raise ConfigError(f"unknown head {head!r}", where="head", expected=" | ".join(HEAD_NAMES))
@@ -273,6 +273,7 @@ def build_embedding_model(kind: str, path: str, *, labels: Sequence[str], head: 
                 encoder = AutoModel.from_config(config)
     except (OSError, ValueError) as exc:
         raise ConfigError(f"cannot load model: {exc}", path=path, expected="a model folder or Hub id") from None
+    check_vocabulary(tokenizer, config, path)  # as build_model does for the other heads
     if not regression:
         encoder.config.id2label = dict(enumerate(labels))
         encoder.config.label2id = {name: i for i, name in enumerate(labels)}
@@ -336,7 +337,7 @@ def load_embedding_classifier(folder: str | Path) -> tuple[EmbeddingClassifier, 
     from safetensors import SafetensorError
     from safetensors.torch import load_file
 
-    from bertstudio.tasks.model import load_tokenizer, load_weights
+    from bertstudio.tasks.model import check_vocabulary, load_tokenizer, load_weights
 
     folder = Path(folder)
     settings = read_embedding_settings(folder)
@@ -344,6 +345,7 @@ def load_embedding_classifier(folder: str | Path) -> tuple[EmbeddingClassifier, 
     # every encoder weight from the file (the pooler aside, which the heads do not read): transformers
     # filled a missing layer with random numbers and predictions were noise with exit status 0
     encoder = load_weights(hf("AutoModel"), str(folder), complete="encoder")
+    check_vocabulary(tokenizer, encoder.config, folder)  # as load_model does for the other heads
     labels = settings["labels"]
     model = EmbeddingClassifier(encoder, max(len(labels), 1), siamese=settings["head"] == "siamese",
                                 regression=settings["regression"], pooling=settings["pooling"],
@@ -385,7 +387,11 @@ def read_embedding_settings(folder: str | Path) -> dict[str, Any]:
               "regression": isinstance(settings.get("regression", False), bool)}
     # a score model is a regression head and the other kinds are not: "kind": "regression" over a
     # 2-class head printed the first class's logit as a score
-    checks["kind"] = "kind" not in settings or (settings["kind"] == "regression") == (settings.get("regression") is True)
+    # and a siamese head reads pairs: "kind": "sentence" over one failed at predict (KeyError 'text_pair', exit 1)
+    head = settings.get("head", "embedding")
+    checks["kind"] = "kind" not in settings or (
+        (settings["kind"] == "regression") == (settings.get("regression") is True)
+        and settings["kind"] in (("pair", "regression") if head == "siamese" else ("sentence", "pair", "regression")))
     bad = [key for key, ok in checks.items() if not ok]
     if bad == ["labels"] and names and all(n.strip() for n in names):
         twice = sorted({n for n in names if names.count(n) > 1})

@@ -112,10 +112,13 @@ def _check_loading(raw: dict[str, Any], path: str | os.PathLike[str]) -> None:
         if value is not None and value not in WEIGHT_DTYPES:
             raise ConfigError(f"{key} = {_shown(value)} is not a weight type bertstudio reads", path=path, where=key,
                               expected=", ".join(WEIGHT_DTYPES[:-1]) + ", or no entry")
-    for key in _SWITCHES:  # transformers' strict config fields: "yes" was an internal error (exit 1)
-        if raw.get(key) is not None and not isinstance(raw[key], bool):
+    for key in _SWITCHES:  # transformers' strict config fields: "yes" (or null) was an internal error (exit 1)
+        if key in raw and not isinstance(raw[key], bool):
             raise ConfigError(f"{key} = {_shown(raw[key])} is not true or false", path=path, where=key,
                               expected="true or false, or no entry")
+    if raw.get("return_dict", True) is not True:  # the models then return tuples, which nothing here reads
+        raise ConfigError("return_dict = false makes the model return tuples", path=path, where="return_dict",
+                          expected="true, or no entry")
     chunk = raw.get("chunk_size_feed_forward")
     if chunk not in (None, 0) or isinstance(chunk, bool):  # 1e9 failed at the first batch, as a ValueError
         raise ConfigError(f"chunk_size_feed_forward = {_shown(chunk)} asks for feed-forward chunking, which "

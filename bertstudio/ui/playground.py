@@ -26,7 +26,7 @@ from bertstudio.data.glue import score_scale
 from bertstudio.data.kinds import get_spec
 from bertstudio.errors import BertStudioError
 from bertstudio.train.rundir import read_run, run_finished
-from bertstudio.ui.runs_page import all_runs, external_runs
+from bertstudio.ui.runs_page import all_runs, in_project
 from bertstudio.ui.worker import ThreadJob
 
 log = logging.getLogger(__name__)
@@ -137,8 +137,8 @@ class PlaygroundPage(QWidget):
         """The project's runs with a model, newest first, then run folders opened from elsewhere
         (marked so: a sentiment model from another project is not this pair project's latest);
         by default the project's newest finished run, as Results shows."""
-        foreign = set(external_runs(self.session))
         runs = [r for r in all_runs(self.session) if (r / "model" / "config.json").is_file()]
+        foreign = {r for r in runs if not in_project(self.session, r)}
         runs = [r for r in runs if r not in foreign][::-1] + [r for r in runs if r in foreign][::-1]
         finished = [run_finished(r) for r in runs]
         # not one cancelled after 2 of 825 steps, nor another project's while this one has a run

@@ -38,17 +38,10 @@ from bertstudio.ui.metrics_panel import MetricsPanel, official_metric_order
 from bertstudio.ui.predictions_model import PredictionRow, PredictionsModel
 from bertstudio.ui.regression_scatter import RegressionScatter
 from bertstudio.ui.results_filter import ResultsFilter
-from bertstudio.ui.runs_page import all_runs
+from bertstudio.ui.runs_page import all_runs, in_project
 from bertstudio.ui.session import split_name
 
 log = logging.getLogger(__name__)
-
-
-def _inside(folder: Path, parent: Path) -> bool:
-    try:
-        return folder.resolve().parent == parent.resolve()
-    except OSError:
-        return False
 
 
 def _class_value(value: Any) -> bool:
@@ -166,10 +159,7 @@ class ResultsPage(QWidget):
     # --- runs -----------------------------------------------------------------------
     def project_runs(self) -> list[Path]:
         """The runs in the project's runs folder, oldest first, with results to show."""
-        runs_dir = getattr(self.session.project, "runs_dir", None)
-        if runs_dir is None:
-            return []
-        runs = [r for r in all_runs(self.session) if _inside(r, Path(runs_dir))]
+        runs = [r for r in all_runs(self.session) if in_project(self.session, r)]
         return [r for r in runs if (r / "metrics.json").is_file() or (r / "predictions.jsonl").is_file()]
 
     def _on_project_changed(self, *_: object) -> None:
@@ -214,8 +204,7 @@ class ResultsPage(QWidget):
     def show_run(self, folder: str | Path | None) -> None:
         """Show one run folder: one of the project's, or one from elsewhere (said so above the page)."""
         self.run_dir = Path(folder) if folder else None
-        runs_dir = getattr(self.session.project, "runs_dir", None)
-        self.foreign = self.run_dir is not None and (runs_dir is None or not _inside(self.run_dir, Path(runs_dir)))
+        self.foreign = self.run_dir is not None and not in_project(self.session, self.run_dir)
         if self.run_dir is not None:  # keep the picker in step when another page asks for a run
             self._select_in_combo(self.run_dir)
         for i in range(self.run_combo.count() - 1, -1, -1):  # a run not listed leaves the list with the view

@@ -61,26 +61,36 @@ class ReviewStore:
 
     def __init__(self, folder: str | Path, split: str) -> None:
         self.path = Path(folder) / REVIEW_FILE.format(split=split)
-        self.kept: set[str] = set()
-        self.problem: str | None = None  # why the kept flags could not be read (they start afresh)
+        self.kept, self.problem = self._read()  # problem: why the kept flags could not be read (they start afresh)
+
+    def _read(self) -> tuple[set[str], str | None]:
         try:
             text = read_regular_text(self.path, missing_ok=True, max_bytes=64 << 20)  # never opens a FIFO
             data = json.loads(text) if text is not None else {}
             kept = data.get("kept", []) if isinstance(data, dict) else []
-            self.kept = {str(k) for k in kept} if isinstance(kept, list) else set()
+            return ({str(k) for k in kept} if isinstance(kept, list) else set()), None
         except (DataError, ValueError, TypeError, RecursionError) as exc:
             log.warning("%s unreadable, starting afresh: %s", self.path, exc)
-            self.problem = str(exc) if isinstance(exc, DataError) else f"{self.path}: {type(exc).__name__}"
+            return set(), str(exc) if isinstance(exc, DataError) else f"{self.path}: {type(exc).__name__}"
 
     def keep(self, flag: Any, kept_now: bool = True) -> None:
         """Remember ``flag`` as kept (``kept_now=False``: forget it, Undo of a keep); OSError or
-        DataError when the file cannot be written (then nothing changes)."""
-        kept = self.kept | {_identity(flag)} if kept_now else self.kept - {_identity(flag)}
-        if self.problem and self.path.is_file() and not self.path.is_symlink():
-            # the unreadable file is kept aside, not written over: it may be mendable by hand
-            os.replace(self.path, self.path.with_name(self.path.name + ".damaged"))
+        DataError when the file cannot be written (then nothing changes). The file is read again
+        first: another Review window (or an undo from a closed one) may have written it since."""
+        on_disk, problem = self._read()
+        base = self.kept if problem else on_disk
+        kept = base | {_identity(flag)} if kept_now else base - {_identity(flag)}
+        if problem and self.path.is_file() and not self.path.is_symlink():
+            # the unreadable file is kept aside, not written over: it may be mendable by hand (an
+            # earlier copy kept aside too: a second damaged file gets a name of its own)
+            aside = self.path.with_name(self.path.name + ".damaged")
+            n = 1
+            while aside.exists():
+                n += 1
+                aside = self.path.with_name(f"{self.path.name}.damaged-{n}")
+            os.replace(self.path, aside)
         atomic_write_bytes(self.path, json.dumps({"version": 1, "kept": sorted(kept)}).encode("utf-8"))
-        self.kept = kept
+        self.kept, self.problem = kept, None
 
     def is_kept(self, flag: Any) -> bool:
         return _identity(flag) in self.kept

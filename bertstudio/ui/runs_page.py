@@ -63,6 +63,18 @@ def add_external_run(session: Any, folder: str | Path) -> None:
         session.settings.setValue(_external_key(session), folders + [str(folder)])
 
 
+def in_project(session: Any, folder: str | Path) -> bool:
+    """Whether ``folder`` is a run in the project's runs folder (one also opened with Open run
+    folder… still is): the Results page and the Playground mark the others "(not in this project)"."""
+    runs_dir = getattr(session.project, "runs_dir", None)
+    if runs_dir is None:
+        return False
+    try:
+        return Path(folder).resolve().parent == Path(runs_dir).resolve()
+    except OSError:
+        return False
+
+
 def all_runs(session: Any) -> list[Path]:
     """The project's runs (oldest first), then opened run folders."""
     runs: list[Path] = []

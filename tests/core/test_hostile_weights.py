@@ -185,15 +185,32 @@ def test_an_embedding_head_folder_missing_encoder_weights_is_refused_not_filled_
         load_embedding_classifier(folder)
 
 
-def test_an_embedding_head_folder_saying_regression_over_a_class_head_is_refused(embedding_folder, tmp_path):
-    """"kind": "regression" over a 2-class head printed the first class's logit as a score."""
+@pytest.mark.parametrize("change", [{"kind": "regression"}, {"kind": "tagging"}, {"head": "siamese", "kind": "sentence"}])
+def test_an_embedding_head_folder_whose_kind_does_not_fit_its_head_is_refused(change, embedding_folder, tmp_path):
+    """"kind": "regression" over a 2-class head printed the first class's logit as a score; a
+    siamese head said to read sentences failed at predict (KeyError 'text_pair', exit 1)."""
     from bertstudio.tasks.embedding import SETTINGS_FILE, load_embedding_classifier
 
     folder = tmp_path / "damaged"
     shutil.copytree(embedding_folder, folder)
     settings = json.loads((folder / SETTINGS_FILE).read_text(encoding="utf-8"))
-    (folder / SETTINGS_FILE).write_text(json.dumps({**settings, "kind": "regression"}), encoding="utf-8")
+    (folder / SETTINGS_FILE).write_text(json.dumps({**settings, **change}), encoding="utf-8")
     with pytest.raises(ConfigError, match="kind has an impossible value"):
+        load_embedding_classifier(folder)
+
+
+def test_an_embedding_head_folder_whose_tokenizer_gives_ids_past_the_embeddings_is_refused(embedding_folder, tmp_path):
+    """The vocabulary checks ran for the linear and mlp heads only: exit 1, IndexError."""
+    from bertstudio.tasks.embedding import load_embedding_classifier
+
+    folder = tmp_path / "damaged"
+    shutil.copytree(embedding_folder, folder)
+    path = folder / "tokenizer.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    word = next(w for w in data["model"]["vocab"] if w.isalpha())
+    data["model"]["vocab"][word] = 1_000_000
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(ConfigError, match="the id 1,000,000"):
         load_embedding_classifier(folder)
 
 

@@ -122,6 +122,8 @@ def test_a_folder_with_its_own_code_is_refused_everywhere(model_type, saved_mode
     ("tie_word_embeddings", "yes", "is not true or false"),
     ("output_hidden_states", "x", "is not true or false"),
     ("chunk_size_feed_forward", 1_000_000_000, "feed-forward chunking"),
+    ("tie_word_embeddings", None, "is not true or false"),
+    ("return_dict", False, "return tuples"),
 ])
 def test_a_config_asking_the_loader_for_code_or_nonsense_is_refused_everywhere(key, value, fragment, saved_model,
                                                                               tmp_path):

@@ -239,6 +239,7 @@ def test_a_run_opened_from_another_project_is_marked_and_not_chosen(qtbot, tmp_p
     shutil.copytree(trained_run, elsewhere)
     session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
     add_external_run(session, elsewhere)
+    add_external_run(session, project.runs_dir / "own")  # opened to follow it: still this project's run
     page = PlaygroundPage(session)
     qtbot.addWidget(page)
     try:
@@ -252,21 +253,30 @@ def test_a_run_opened_from_another_project_is_marked_and_not_chosen(qtbot, tmp_p
 def test_choosing_another_run_drops_the_answer_on_its_way_and_predicts_again(qtbot, tmp_path, trained_run):
     """Predict, then switch the run while the answer was computed: the first run's answer
     appeared under the second run's name. Now it is dropped and the second run predicts."""
+    from bertstudio.ui.playground import predict_with
+
     project = Project.create(tmp_path / "proj", name="p", kind="sentence", labels=LABELS)
     shutil.copytree(trained_run, project.runs_dir / "a")
     shutil.copytree(trained_run, project.runs_dir / "b")
+    config = project.runs_dir / "b" / "model" / "config.json"  # b names the classes the other way round
+    data = json.loads(config.read_text())
+    data["id2label"] = {"0": LABELS[1], "1": LABELS[0]}
+    data["label2id"] = {LABELS[1]: 0, LABELS[0]: 1}
+    config.write_text(json.dumps(data))
     session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
     page = PlaygroundPage(session)
     qtbot.addWidget(page)
     try:
         page.input.setPlainText("good movie")
         page.predict()
-        first = page._job
         other = 1 - page.run_combo.currentIndex()
-        with qtbot.waitSignal(page.prediction_shown, timeout=60_000) as shown:
-            page.run_combo.setCurrentIndex(other)
-            assert page._job is not first
-        assert shown.args[0]["inputs"] == {"text": "good movie"}
-        assert page._job is not first and page.run_combo.currentIndex() == other
+        expected = predict_with(str(Path(page.run_combo.itemData(other)) / "model"), {"text": "good movie"})
+        shown: list = []
+        page.prediction_shown.connect(shown.append)
+        page.run_combo.setCurrentIndex(other)
+        qtbot.waitUntil(lambda: len(shown) >= 1, timeout=60_000)
+        qtbot.waitUntil(lambda: page.status.text() == "", timeout=60_000)
+        assert [r["probs"] for r in shown] == [expected["probs"]]  # the chosen run's, and only its
+        assert page.last_result["probs"] == expected["probs"]
     finally:
         project.close(compact=False)

@@ -299,3 +299,34 @@ def test_a_keep_that_cannot_be_saved_is_said_and_leaves_the_flag_open(qtbot, ses
     qtbot.keyClick(queue.flags, Qt.Key.Key_K)
     assert queue.state(flag) == "open" and not queue.store.is_kept(flag)
     assert failures and "Could not remember the kept label" in failures[0] and str(store) in failures[0]
+
+
+def test_two_stores_of_one_split_never_write_back_what_the_other_undid(tmp_path):
+    """Each Review window has its own store, and a K's undo keeps a closed window's alive: K on A
+    in one, K on B in another, both undone, then K on C brought A back as kept (the stale set
+    was written). And a K then its undo on a damaged file wrote the good file over the copy
+    kept aside for mending by hand."""
+    from types import SimpleNamespace
+
+    from bertstudio.ui.review_queue import ReviewStore
+
+    def flag(text: str):  # what a kept flag is identified by: its text, given label and word
+        return SimpleNamespace(text=text, given="pos", word=None)
+
+    first, second = ReviewStore(tmp_path, "train"), ReviewStore(tmp_path, "train")
+    first.keep(flag("a"))
+    second.keep(flag("b"))
+    second.keep(flag("b"), False)
+    first.keep(flag("a"), False)
+    second.keep(flag("c"))
+    now = ReviewStore(tmp_path, "train")
+    assert now.is_kept(flag("c")) and not now.is_kept(flag("a")) and not now.is_kept(flag("b"))
+
+    damaged = tmp_path / "label-review-dev.json"
+    damaged.write_text("{my notes", encoding="utf-8")
+    store = ReviewStore(tmp_path, "dev")
+    assert store.problem
+    store.keep(flag("a"))
+    store.keep(flag("a"), False)  # the undo: the file is good now, the copy aside stays as it was
+    assert damaged.with_name(damaged.name + ".damaged").read_text(encoding="utf-8") == "{my notes"
+    assert store.problem is None and ReviewStore(tmp_path, "dev").kept == set()
