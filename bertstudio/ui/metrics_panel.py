@@ -104,6 +104,9 @@ class MetricsPanel(QWidget):
         elif unit == "tokens":
             text = self.tr("Scored on only {n} words: one word more or less right moves a score by about {p:.1f} "
                            "points, so small differences between runs are noise.").format(n=examples, p=100 / examples)
+        elif isinstance(metrics.get("pearson"), (int, float)) and not isinstance(metrics.get("pearson"), bool):
+            # scores (STS-B): no example is "right"; a correlation's uncertainty is Fisher's z interval
+            text = self._correlation_note(float(metrics["pearson"]), examples)
         elif examples == 1:
             text = self.tr("Scored on one example only: the score can only be all or nothing, and says little.")
         else:
@@ -119,6 +122,17 @@ class MetricsPanel(QWidget):
             text += " " + self.tr("Accuracy's 95% interval: {a:.0f} to {b:.0f}.").format(a=100 * low, b=100 * high)
         self.size_note.setText(text)
         self.size_note.setVisible(True)
+
+    def _correlation_note(self, pearson: float, examples: int) -> str:
+        import math
+
+        if examples <= 3 or not -1 < pearson < 1:
+            return self.tr("Scored on only {n} examples: too few for a correlation to say anything.").format(n=examples)
+        half = 1.96 / math.sqrt(examples - 3)
+        low, high = math.tanh(math.atanh(pearson) - half), math.tanh(math.atanh(pearson) + half)
+        return self.tr("Scored on only {n} examples: a correlation from so few is uncertain (Pearson's 95% interval: "
+                       "{a:.0f} to {b:.0f}), so small differences between runs are noise.").format(
+            n=examples, a=100 * low, b=100 * high)
 
     def show_report(self, report: PerClassReport | None) -> None:
         """One row per class, then the averages; hidden when the run has none (regression, QA)."""

@@ -220,9 +220,14 @@ class PlaygroundPage(QWidget):
             return  # an answer to an input the user has since changed
         self.last_result = result
         cut = result.get("truncated")
-        self.status.setText("" if not cut else self.tr(
+        notes = [] if not cut else [self.tr(
             "Only the first {read} of {total} tokens were read: the model was trained on inputs of at most "
-            "{read} tokens, and the rest does not count in this prediction.").format(read=cut["read"], total=cut["of"]))
+            "{read} tokens, and the rest does not count in this prediction.").format(read=cut["read"], total=cut["of"])]
+        if "text_pair" in self.fields and "text_pair" not in result.get("inputs", {}):
+            # a score model (STS-B) scored one sentence with the second box empty, without a word
+            notes.append(self.tr("Scored the first sentence alone: a model trained on sentence pairs needs the "
+                                 "second sentence too."))
+        self.status.setText(" ".join(notes))
         self.output.setHtml(self.result_html(result))
         self.prediction_shown.emit(result)
 

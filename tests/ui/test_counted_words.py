@@ -26,3 +26,16 @@ def test_a_small_evaluation_says_a_decimal_below_ten_points(qtbot):
     assert "moves a score by about 1.2 points" in panel.size_note.text()
     panel._show_size_note({"accuracy": 0.5}, 8, "examples")
     assert "moves a score by about 12 points" in panel.size_note.text()
+
+
+def test_a_small_scored_evaluation_gives_the_correlations_interval_not_examples_right(qtbot):
+    """STS-B on 30 pairs said "one example more or less right moves a score by about 3.3 points":
+    no example of a correlation is right or wrong. Fisher's z interval instead, by hand:
+    r = 0.8, n = 30: tanh(atanh(0.8) -/+ 1.96 / sqrt(27)) = 0.618 .. 0.901."""
+    panel = MetricsPanel()
+    qtbot.addWidget(panel)
+    panel._show_size_note({"pearson": 0.8, "spearman": 0.7}, 30, "examples")
+    text = panel.size_note.text()
+    assert "right" not in text and "Pearson's 95% interval: 62 to 90" in text
+    panel._show_size_note({"pearson": 0.5}, 3, "examples")
+    assert "too few for a correlation" in panel.size_note.text()

@@ -224,6 +224,12 @@ def test_a_score_outside_the_benchmarks_scale_is_shown_as_the_model_gives_it_and
         assert "-0.250" in below and "Past the bottom of the 0-5 scale the model learned from: read it as 0" in below
         page._scale = None  # a run of no benchmark: no scale to be outside of
         assert "scale" not in page.result_html({**inside, "score": 7.0})
+        assert "alone" not in page.status.text()
+        # the second box emptied: the score of one sentence, said so (it was shown without a word)
+        with qtbot.waitSignal(page.prediction_shown, timeout=60_000):
+            page.input2.clear()
+            page.predict()
+        assert "Scored the first sentence alone" in page.status.text()
     finally:
         project.close(compact=False)
 
