@@ -85,6 +85,12 @@ def check_seeds_folder(config: TrainConfig) -> None:
     from bertstudio.train.rundir import check_output_dir
 
     folder_for = seed_folders(config)
+    mine = {Path(str(folder_for(seed))).name for seed in range(config.seed, config.seed + config.seeds)}
+    others = sorted(p.name for p in entries if p.is_dir() and p.name.startswith("seed-") and p.name not in mine)
+    if others:  # --seeds 2 over a 3-seed job left seed-44, of other settings, beside the new job's seeds.json
+        raise ConfigError(f"the output folder holds runs of the earlier job that this one would not replace "
+                          f"({', '.join(others[:3])})", path=root, where="output_dir",
+                          expected="a new folder, or the same seeds as the earlier job")
     for seed in range(config.seed, config.seed + config.seeds):  # every seed's folder now, not after the runs before it
         check_output_dir(replace(config, seed=seed, seeds=1, output_dir=folder_for(seed)))
 

@@ -241,3 +241,18 @@ def test_train_overwrite_never_deletes_its_own_input_or_a_folder_under_a_results
     mine.joinpath("a.txt").unlink()
     mine.rmdir()
     assert run([*base, "--train", str(data), "--out", str(pristine), "--overwrite"], capsys)[0] == 0  # the run's own
+
+
+def test_fewer_seeds_over_an_earlier_seeds_job_are_refused_not_mixed_in(model_and_data, tmp_path: Path, capsys) -> None:
+    """``--seeds 2 --overwrite`` over a 3-seed job replaced seed-42 and seed-43 and left the old
+    seed-44 (other settings) beside the new seeds.json, as if it were part of the new job."""
+    model, data = model_and_data
+    job = tmp_path / "job"
+    base = ["--quiet", "train", "--model", model, "--train", str(data), "--epochs", "1", "--max-length", "16",
+            "--device", "cpu", "--out", str(job)]
+    assert run([*base, "--seeds", "3"], capsys)[0] == 0
+    before = sorted(p.name for p in job.iterdir())
+    code, err = run([*base, "--seeds", "2", "--overwrite", "--lr", "1e-4"], capsys)
+    assert code == EXIT_USAGE and "seed-44" in err and len(err.strip().splitlines()) == 1, err
+    assert sorted(p.name for p in job.iterdir()) == before
+    assert run([*base, "--seeds", "3", "--overwrite", "--lr", "1e-4"], capsys)[0] == 0  # the same seeds: replaced
