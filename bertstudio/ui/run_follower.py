@@ -22,9 +22,12 @@ from typing import Any
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 
 from bertstudio.train.events import Evaluated, RunFinished, RunStarted, StepLogged
-from bertstudio.train.rundir import HISTORY, interrupted_message, parse_history, writer_active
+from bertstudio.train.rundir import HISTORY, MAX_RUN_FILE_BYTES, interrupted_message, parse_history, writer_active
 
 log = logging.getLogger(__name__)
+
+
+CHUNK_BYTES = 1 << 20  # history read per turn of the event loop: about 5,000 lines, tens of milliseconds
 
 
 class RunFollower(QObject):
@@ -41,6 +44,7 @@ class RunFollower(QObject):
         self.path = self.folder / HISTORY
         self._offset = 0
         self._partial = b""
+        self._too_big = False
         self.events_read = 0
         self._local = False  # the run trains on this machine, so its lock tells whether it still lives
         self._open = False  # started and not ended
@@ -78,39 +82,51 @@ class RunFollower(QObject):
         self.poll()
 
     def poll(self) -> None:
-        """Read the complete lines appended since the last call and emit their events; end a
-        local run whose process is gone."""
-        self._read()
+        """Read the complete lines appended since the last call and emit their events (a long
+        history a chunk at a time, the rest right after: the GUI thread is never held for the
+        whole file); end a local run whose process is gone."""
+        if self._read():
+            QTimer.singleShot(0, self, self.poll)
+            return
         if self._open and self._local and writer_active(self.folder) is False:
-            self._read()  # a run that ended writes its last line before it lets go of the lock
+            if self._read():  # a run that ended writes its last line before it lets go of the lock
+                QTimer.singleShot(0, self, self.poll)
+                return
             if self._open and writer_active(self.folder) is False:  # (a resume may have started meanwhile)
                 self._open = False
                 self.ended.emit(RunFinished("interrupted", self._step, message=interrupted_message(self.folder)))
 
-    def _read(self) -> None:
+    def _read(self) -> bool:
+        """Read and emit at most CHUNK_BYTES of new lines; whether more is waiting."""
         try:
             size = self.path.stat().st_size
         except OSError:
-            return
+            return False
+        if size > MAX_RUN_FILE_BYTES:  # as rundir's readers: a 1.5 GB (sparse) history took 5 GB and 11 s here
+            if not self._too_big:
+                self._too_big = True
+                log.warning("%s is %s bytes, more than a run writes: not followed", self.path, f"{size:,}")
+            return False
         if size < self._offset:  # truncated or replaced: start over
             self._offset, self._partial = 0, b""
         if size == self._offset:
-            return
+            return False
         try:
             with open(self.path, "rb") as fh:
                 fh.seek(self._offset)
-                chunk = fh.read(size - self._offset)
+                chunk = fh.read(min(size - self._offset, CHUNK_BYTES))
         except OSError as exc:
             log.warning("cannot read %s: %s", self.path, exc)
-            return
+            return False
         self._offset += len(chunk)
         data = self._partial + chunk
         cut = data.rfind(b"\n")
         if cut < 0:  # the writer is mid-line; wait for the newline
             self._partial = data
-            return
+            return self._offset < size
         self._partial = data[cut + 1 :]
         self._emit(parse_history(data[:cut].decode("utf-8", errors="replace").split("\n")))
+        return self._offset < size
 
     def _emit(self, events: list[Any]) -> None:
         steps: list[StepLogged] = []

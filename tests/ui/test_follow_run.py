@@ -56,6 +56,42 @@ def test_follower_reads_only_complete_new_lines(qtbot, tmp_path):
     follower.stop()
 
 
+def test_a_long_history_is_read_a_chunk_at_a_time_and_one_past_the_cap_not_at_all(qtbot, tmp_path, monkeypatch):
+    """Following a run read its whole history.jsonl in one read on the GUI thread, past rundir's
+    512 MB cap: a 1.5 GB (sparse) file held the window 11.5 s and took 5 GB."""
+    from bertstudio.ui import run_follower
+
+    run = tmp_path / "run"
+    run.mkdir()
+    history = run / "history.jsonl"
+    history.write_text(_line(RunStarted(20, 64, 16, 2, 32, 100, 1000, "cpu", "fp32"))
+                       + "".join(_line(_step(i, 1.0 / i)) for i in range(1, 201)))
+    monkeypatch.setattr(run_follower, "CHUNK_BYTES", 1000)  # about 5 lines a turn
+    follower = RunFollower(run, poll_ms=60_000)
+    reads: list[int] = []
+    real = follower._read
+    monkeypatch.setattr(follower, "_read", lambda: reads.append(1) or real())
+    got: list[StepLogged] = []
+    follower.step_logged.connect(got.extend)
+    follower.start()
+    assert 0 < len(got) < 200  # the first chunk only: the rest comes on later turns of the event loop
+    qtbot.waitUntil(lambda: len(got) == 200, timeout=10_000)
+    assert [s.step for s in got] == list(range(1, 201)) and len(reads) > 20
+    follower.stop()
+
+    big = tmp_path / "big"
+    big.mkdir()
+    with (big / "history.jsonl").open("wb") as fh:
+        fh.write(_line(_step(1, 0.5)).encode())
+    monkeypatch.setattr(run_follower, "MAX_RUN_FILE_BYTES", 10)
+    other = RunFollower(big, poll_ms=60_000)
+    seen: list = []
+    other.step_logged.connect(seen.extend)
+    other.start()
+    assert seen == [] and other._offset == 0
+    other.stop()
+
+
 @pytest.fixture
 def session(tmp_path):
     project = Project.create(tmp_path / "proj", name="p", kind="sentence", labels=["neg", "pos"])
