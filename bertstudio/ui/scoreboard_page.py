@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 
 from bertstudio.metrics import CONVENTIONS, GLUE_METRICS, canonical_task, glue_score, is_glue_task
 from bertstudio.train.rundir import RunInfo, read_run
+from bertstudio.ui.metrics_panel import SMALL_EVAL
 from bertstudio.ui.runs_page import all_runs
 
 log = logging.getLogger(__name__)
@@ -28,8 +29,8 @@ NOTES = (
 )
 
 
-def best_results(runs: list[RunInfo]) -> tuple[dict[str, dict[str, float]], dict[str, str]]:
-    """Per GLUE task, the metrics of its best run by the task's main metric, and that run's name."""
+def best_results(runs: list[RunInfo]) -> tuple[dict[str, dict[str, float]], dict[str, RunInfo]]:
+    """Per GLUE task, the metrics of its best run by the task's main metric, and that run."""
     best: dict[str, tuple[float, RunInfo]] = {}
     for info in runs:
         task = info.glue_task
@@ -41,7 +42,7 @@ def best_results(runs: list[RunInfo]) -> tuple[dict[str, dict[str, float]], dict
             continue
         if name not in best or info.metrics[key] > best[name][0]:
             best[name] = (info.metrics[key], info)
-    return {t: dict(i.metrics) for t, (_, i) in best.items()}, {t: i.name for t, (_, i) in best.items()}
+    return {t: dict(i.metrics) for t, (_, i) in best.items()}, {t: i for t, (_, i) in best.items()}
 
 
 class ScoreboardPage(QWidget):
@@ -99,7 +100,10 @@ class ScoreboardPage(QWidget):
                     detail += "  " + self.tr("(not in the average)")
                 elif row.partial:
                     detail += "  " + self.tr("(partial)")
-            run = names.get(canonical_task(task), "") if is_glue_task(task) else ""
+            info = names.get(canonical_task(task)) if is_glue_task(task) else None
+            run = info.name if info is not None else ""
+            if info is not None and not row.missing:
+                detail += "  " + self._scored_on(info)
             for col, text in enumerate((row.name, score, detail, run)):
                 item = QTableWidgetItem(text)
                 if row.missing or not row.counted:
@@ -128,6 +132,21 @@ class ScoreboardPage(QWidget):
         hint = self._hint() if not board.present else self._missing_hint() if board.missing else ""
         self.hint.setText(hint)
         self.hint.setVisible(bool(hint))
+
+    def _scored_on(self, info: RunInfo) -> str:
+        """What the score rests on: a run scored on 2 training rows it held out read as the
+        task's score, where Results said how little it says."""
+        n = info.eval_examples
+        held = bool(info.config and info.config.hold_out)
+        if not n:
+            return ""
+        if held:
+            text = self.tr("(on {n} training examples held out, not the task's dev set)").format(n=f"{n:,}")
+        else:
+            text = self.tr("(on {n} examples)").format(n=f"{n:,}")
+        if n < SMALL_EVAL:
+            text += " " + self.tr("too few to compare runs")
+        return text
 
     def _missing_hint(self) -> str:
         """Some tasks scored, others missing: where the others come from (each GLUE preset makes its

@@ -3378,122 +3378,137 @@
 <context>
     <name>ScoreboardPage</name>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="24"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="25"/>
         <source>GLUE leaderboard: mean of each task&apos;s metrics, MNLI = mean of m/mm, WNLI left out</source>
         <translation>GLUE 排行榜:每个任务取其各指标的平均值，MNLI = m/mm 的平均值，不计 WNLI</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="25"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="26"/>
         <source>BERT paper Table 1: F1 for MRPC/QQP, Spearman for STS-B, MCC for CoLA, accuracy elsewhere; MNLI-m and MNLI-mm apart; WNLI left out</source>
         <translation>BERT 论文表 1:MRPC/QQP 用 F1，STS-B 用 Spearman，CoLA 用 MCC，其余用准确率；MNLI-m 与 MNLI-mm 分开计；不计 WNLI</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="27"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="28"/>
         <source>main metric of each task, MNLI matched only, WNLI left out</source>
         <translation>每个任务的主要指标，MNLI 只计 matched，不计 WNLI</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="53"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="54"/>
         <source>GLUE leaderboard</source>
         <translation>GLUE 排行榜</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="53"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="54"/>
         <source>BERT paper (Table 1)</source>
         <translation>BERT 论文(表 1)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="54"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="55"/>
         <source>One metric per task</source>
         <translation>每个任务一个指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="61"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="62"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="61"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="62"/>
         <source>Score</source>
         <translation>分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="61"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="62"/>
         <source>Metrics</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="61"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="62"/>
         <source>Best run</source>
         <translation>最佳运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="69"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="70"/>
         <source>Convention</source>
         <translation>计分规则</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="94"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="95"/>
         <source>missing</source>
         <translation>缺失</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="94"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="95"/>
         <source>no run yet</source>
         <translation>尚无运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="99"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="100"/>
         <source>(not in the average)</source>
         <translation>(不计入平均)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="101"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="102"/>
         <source>(partial)</source>
         <translation>(部分)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="111"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="115"/>
         <source>over {n} of {m} entries</source>
         <translation>基于 {m} 项中的 {n} 项</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="113"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="117"/>
         <source>no task has a finished run yet</source>
         <translation>还没有任务有已完成的运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="115"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="119"/>
         <source>({k} missing: {names}; partial average, not comparable with a full score)</source>
         <translation>(缺少 {k} 项:{names}；部分平均值，不能与完整分数相比)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="118"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="122"/>
         <source>Average</source>
         <translation>平均</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="135"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="144"/>
+        <source>(on {n} training examples held out, not the task&apos;s dev set)</source>
+        <translation>（基于留出的 {n} 个训练样例，而非该任务的开发集）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="146"/>
+        <source>(on {n} examples)</source>
+        <translation>（基于 {n} 个样例）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="148"/>
+        <source>too few to compare runs</source>
+        <translation>样例太少，无法比较运行</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="154"/>
         <source>Each GLUE preset makes its own project: train the missing tasks in theirs, then open their run folders on the Runs page to score them here, or run `bertstudio glue` for all of them and open its folder.</source>
         <translation>每个 GLUE 预设都会创建自己的项目：请在各自的项目中训练缺失的任务，然后在“运行”页打开它们的运行文件夹以在此计分；或运行 `bertstudio glue` 一次训练全部任务并打开其文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="144"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="163"/>
         <source>No finished {task} run yet: train one on the Train page and its score appears here.</source>
         <translation>还没有已完成的 {task} 运行：在“训练”页训练一个，其分数会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="146"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="165"/>
         <source>Runs count here when their project was made from a GLUE preset (New project &gt; From a GLUE preset), or when you open a run folder written by `bertstudio glue` on the Runs page.</source>
         <translation>由 GLUE 预设创建的项目（新建项目 &gt; 使用 GLUE 预设）中的运行，或在“运行记录”页打开的由 `bertstudio glue` 写出的运行文件夹，会计入这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="149"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="168"/>
         <source>No project open.</source>
         <translation>没有打开的项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="150"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="169"/>
         <source>This project is not a GLUE task, so its runs are not scored here.</source>
         <translation>此项目不是 GLUE 任务，因此其运行不在这里计分。</translation>
     </message>

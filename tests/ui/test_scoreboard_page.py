@@ -100,3 +100,27 @@ def test_with_no_scored_task_the_page_says_where_scores_come_from(qtbot, tmp_pat
     assert _rows(page)["RTE"][0] == "66.0"
     assert page.hint.isVisible() and "open their run folders on the Runs page" in page.hint.text()  # the 7 others
     session.close()
+
+
+def test_a_score_says_what_it_rests_on(qtbot, tmp_path):
+    """SST-2 100.0 from 2 training rows held out read as the task's score, with nothing said
+    (Results says how little 2 examples say)."""
+    from bertstudio.train.events import RunStarted, event_to_dict
+
+    project = Project.create(tmp_path / "proj", name="g", kind="sentence", labels=["0", "1"])
+    for name, glue, n, held in (("sst2", "SST-2", 2, 0.1), ("cola", "CoLA", 1043, None)):
+        folder = project.new_run_dir(name)
+        folder.mkdir(parents=True, exist_ok=True)
+        TrainConfig(task="sentence", glue_task=glue, hold_out=held, output_dir=str(folder)).save(folder / "config.toml")
+        (folder / "metrics.json").write_text(json.dumps({"accuracy": 1.0, "mcc": 0.5}))
+        started = RunStarted(2, 18, n, 1, 8, 10, 10, "cpu", "fp32")
+        (folder / "history.jsonl").write_text(json.dumps(event_to_dict(started)) + "\n")
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    page = ScoreboardPage(session)
+    qtbot.addWidget(page)
+    try:
+        rows = _rows(page)
+        assert "(on 2 training examples held out, not the task's dev set) too few to compare runs" in rows["SST-2"][1]
+        assert "(on 1,043 examples)" in rows["CoLA"][1] and "too few" not in rows["CoLA"][1]
+    finally:
+        project.close(compact=False)
