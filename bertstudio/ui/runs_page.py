@@ -150,8 +150,13 @@ class RunsModel(QAbstractTableModel):
             return model_title(c.model)
         if key == "mode":
             return self._mode_text(c.mode)
-        if key in ("epochs", "lr", "batch"):
-            return str(getattr(c, {"batch": "batch_size"}.get(key, key)))
+        if key == "epochs":  # 13.0 from the app's spin box, 13 from the CLI: one spelling
+            return f"{c.epochs:g}"
+        if key == "lr":  # the head's own rate where it differs (frozen, top-N): the run name says lr only
+            head = c.head_learning_rate
+            return f"{c.lr:g}" if head == c.lr else self.tr("%1 (head %2)").replace("%1", f"{c.lr:g}").replace("%2", f"{head:g}")
+        if key == "batch":
+            return str(c.batch_size)
         if key == "score":
             score = main_score(info)
             return "" if score is None else f"{score[0]} {format_metric(*score)}"

@@ -128,6 +128,9 @@ class TrainingPage(QWidget):
         self.vocabulary_warning = VocabularyWarning()
         self.estimate_label = TimeEstimateLabel(self.session)  # "96 labels: SetFit would take ~3 min"
         self.form.add_note(self.estimate_label)
+        # the rate the new head trains at, where it is not the form's (frozen or top-N: a probe's step)
+        self.head_lr_note = QLabel(objectName="headLrNote", wordWrap=True, visible=False)
+        self.form.add_note(self.head_lr_note)
         buttons = QHBoxLayout()
         for button in (self.start_button, self.cancel_button, self.export_button):
             buttons.addWidget(button)
@@ -244,9 +247,22 @@ class TrainingPage(QWidget):
             self.settings_error = None
         except ConfigError as exc:
             self.settings_error = exc
+        self._say_head_lr()
         self._schedule_count()
         self._refresh_state()
         self._check_vocabulary()
+
+    def _say_head_lr(self) -> None:
+        """A frozen run's form said 5e-5 while its only learning part, the head, trained at 1e-3
+        (the curve showed 1e-3, nothing on the page said why)."""
+        config = self.config
+        differs = self.settings_error is None and config.head_learning_rate != config.lr
+        self.head_lr_note.setVisible(differs)
+        if differs:
+            self.head_lr_note.setText(self.tr(
+                "The new head learns at {h}, its own rate (the learning rate above is the encoder's): with the "
+                "encoder frozen or only its top layers learning, a head trains as a linear probe does.").format(
+                h=f"{config.head_learning_rate:g}"))
 
     def _check_vocabulary(self, *_: object) -> None:
         """Can the chosen model read this project's text? Measured once the page is seen."""

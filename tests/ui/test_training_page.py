@@ -495,6 +495,33 @@ def test_automatic_counts_the_rows_the_run_trains_on(qtbot, tmp_path, dev):
         project.close(compact=False)
 
 
+def test_a_frozen_encoders_head_rate_is_said_on_the_form_and_the_runs_page(qtbot, session):
+    """The form, the run name and the Runs page said 5e-5 for a frozen run whose only learning
+    part, the head, trained at 1e-3 (the LR chart showed 1e-3, nothing said why)."""
+    from pathlib import Path
+
+    from PySide6.QtCore import Qt
+
+    from bertstudio.train.config import PROBE_HEAD_LR
+    from bertstudio.train.rundir import RunInfo
+    from bertstudio.ui.runs_page import RunsModel
+
+    page = TrainingPage(session)
+    qtbot.addWidget(page)
+    page.mode_combo.setCurrentIndex(page.mode_combo.findData("full"))
+    assert not page.head_lr_note.isVisibleTo(page)
+    page.mode_combo.setCurrentIndex(page.mode_combo.findData("frozen"))
+    page.lr_combo.setCurrentText("5e-5")
+    assert page.config.lr == 5e-5 and page.config.head_learning_rate == PROBE_HEAD_LR
+    assert page.head_lr_note.isVisibleTo(page) and f"{PROBE_HEAD_LR:g}" in page.head_lr_note.text()
+    model = RunsModel()
+    model.set_runs([RunInfo(Path("r"), config=page.config), RunInfo(Path("s"), config=replace(page.config, mode="full",
+                                                                                                  epochs=13.0))])
+    column = {name: i for i, name in enumerate(RunsModel.COLUMNS)}
+    shown = lambda row, key: model.data(model.index(row, column[key]), Qt.ItemDataRole.DisplayRole)  # noqa: E731
+    assert shown(0, "lr") == "5e-05 (head 0.001)" and shown(1, "lr") == "5e-05" and shown(1, "epochs") == "13"
+
+
 def test_several_seeds_train_as_one_job_and_say_how_much_the_score_moved(qtbot, tmp_path, tiny_model_dir):
     """#13 item 5: Seeds = 3 trains three runs one after another (each its own folder on the
     Runs page, seeds 42, 43, 44) and the page ends with the main metric's mean and spread."""
