@@ -9,9 +9,11 @@ fires on any change a person (or a preset) makes.
 
 from __future__ import annotations
 
+import contextlib
+
 import logging
 from dataclasses import fields
-from typing import Any
+from typing import Any, Iterator
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
@@ -236,16 +238,23 @@ class TrainSettingsForm(QGroupBox):
     def show_auto(self, values: dict[str, Any], reason: str | None, said: str | None = None) -> None:
         """Put the Automatic choice into the widgets and say why (the page computes it):
         ``reason`` in English for the run's record, ``said`` in the user's language."""
-        self._applying = True
-        try:
+        with self.applying():
             self.show_settings({k: values[k] for k in (*AUTO_FIELDS, "mode", "max_length") if k in values})
-        finally:
-            self._applying = False
         self._auto_values = {k: values[k] for k in AUTO_FIELDS if k in values}
         self._auto_unseen = {k: values[k] for k in AUTO_UNSEEN if k in values}
         self._auto_reason = reason
         self.auto_label.setText(said or reason or self.tr("The BERT paper's recipe: the labelled set is large enough for it."))
         self.auto_label.setVisible(True)
+
+    @contextlib.contextmanager
+    def applying(self) -> Iterator[None]:
+        """Fields set by the program (restored settings): not a person's choice of mode or length,
+        and no departure from the preset shown."""
+        self._applying = True
+        try:
+            yield
+        finally:
+            self._applying = False
 
     def _mode_picked(self, *_: object) -> None:
         if not self._applying:  # a person (or a restored setting), not the Automatic choice

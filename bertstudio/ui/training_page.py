@@ -276,16 +276,25 @@ class TrainingPage(QWidget):
         """The form's choices as TrainConfig values (what the project keeps between sessions),
         plus whether the Automatic preset was on."""
         return {**{name: getattr(self.config, name) for name in FORM_FIELDS}, "automatic": self.form.is_auto(),
-                "max_length_chosen": self.form.length_chosen}
+                "max_length_chosen": self.form.length_chosen, "mode_chosen": self.form.mode_chosen}
 
     def apply_settings(self, values: dict[str, Any]) -> None:
         """Restore :meth:`settings` (also in the older shape a project may hold: those kept
         their own recipe, so they come back as Custom)."""
         self.form.set_auto(values.get("automatic") is True)
-        self.form.show_settings(legacy_settings(values))
+        # the fields come back one by one: no choice is made between them (labels that changed
+        # while the project was closed made the next restored field depart from a new choice,
+        # and Automatic turned into Custom without a word), and the mode restored is not a pick
+        self._adapting = True
+        try:
+            with self.form.applying():
+                self.form.show_settings(legacy_settings(values))
+        finally:
+            self._adapting = False
         # Automatic's own fitted length comes back as its choice, not as the person's (older
         # projects did not say: a length other than the default was then the person's)
         self.form.length_chosen = values.get("max_length_chosen", values.get("max_length") != TrainConfig().max_length) is True
+        self.form.mode_chosen = values.get("mode_chosen") is True
         self.form.show_matching_preset()
         self._on_edited()
 

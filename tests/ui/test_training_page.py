@@ -403,6 +403,7 @@ def test_settings_are_kept_as_trainconfig_values_and_old_ones_still_load(qtbot, 
     kept = page.settings()
     assert kept.pop("automatic") is False  # a typed learning rate: the person's recipe (Custom)
     assert kept.pop("max_length_chosen") is False  # whether Automatic may fit the length to the texts
+    assert kept.pop("mode_chosen") is True  # the person picked top-3: Automatic keeps it (and after a reopen)
     assert (kept["mode"], kept["lr"], kept["model"]) == ("top-3", 4e-5, None)
     TrainConfig(**kept)  # every kept value is a valid setting
     # what a project saved before the page kept TrainConfig values
@@ -520,6 +521,41 @@ def test_a_frozen_encoders_head_rate_is_said_on_the_form_and_the_runs_page(qtbot
     column = {name: i for i, name in enumerate(RunsModel.COLUMNS)}
     shown = lambda row, key: model.data(model.index(row, column[key]), Qt.ItemDataRole.DisplayRole)  # noqa: E731
     assert shown(0, "lr") == "5e-05 (head 0.001)" and shown(1, "lr") == "5e-05" and shown(1, "epochs") == "13"
+
+
+def test_automatic_stays_on_when_labels_changed_while_the_project_was_closed(qtbot, tmp_path):
+    """Settings are kept at Start and close; rows labelled while the project was closed (journaled
+    labels back after a crash, an import by the CLI) made the restored fields depart, one by one,
+    from the choice made again between them: Automatic turned into Custom without a word and kept
+    the stale SetFit recipe."""
+    project = make_project(tmp_path, n_train=32)
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    page = TrainingPage(session)
+    qtbot.addWidget(page)
+    assert page.form.is_auto()
+    before = page.config
+    page.remember_settings()
+    project.save_ui_state()
+    folder = project.folder
+    project.close(compact=False)
+    again = Project.open(folder)
+    more = [{"text": f"{t} number {i}", "label": "pos" if i % 2 else "neg"} for i, t in enumerate(_POS * 40)]
+    again.import_examples(from_records("sentence", more, labels=["neg", "pos"]), "train")
+    reopened = TrainingPage(ProjectSession(again, settings=QSettings(str(tmp_path / "s2.ini"),
+                                                                      QSettings.Format.IniFormat)))
+    qtbot.addWidget(reopened)
+    fresh_session = ProjectSession(again, settings=QSettings(str(tmp_path / "s3.ini"), QSettings.Format.IniFormat))
+    again.recent_settings.pop("train", None)
+    fresh = TrainingPage(fresh_session)
+    qtbot.addWidget(fresh)
+    try:
+        assert reopened.form.is_auto() and not reopened.form.mode_chosen
+        keys = ("method", "head", "mode", "lr", "epochs", "batch_size")
+        assert {k: getattr(reopened.config, k) for k in keys} == {k: getattr(fresh.config, k) for k in keys}
+        assert {k: getattr(reopened.config, k) for k in keys} != {k: getattr(before, k) for k in keys}
+        assert reopened.config.auto_reason == fresh.config.auto_reason
+    finally:
+        again.close(compact=False)
 
 
 def test_several_seeds_train_as_one_job_and_say_how_much_the_score_moved(qtbot, tmp_path, tiny_model_dir):
