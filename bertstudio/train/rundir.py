@@ -153,6 +153,10 @@ def check_output_dir(config: TrainConfig) -> None:
             raise ConfigError("this folder holds no bertstudio run to resume", path=root, where="output_dir",
                               expected="the folder of the run being resumed, or a new folder")
         refuse_finished(config)
+        odd = next((root / n for n in sorted(OWN_NAMES - {MODEL, CHECKPOINTS}) if (root / n).is_dir()), None)
+        if odd is not None:  # metrics.json a folder: the resume trained to the end, then failed writing it
+            raise ConfigError("is a folder where the run writes a file", path=odd, where="output_dir",
+                              expected="the run's own file, or a new folder for the run")
         changed = differences(saved, config)
         if changed:
             raise ConfigError(f"the run in this folder has other settings ({', '.join(changed)})", path=root, where="output_dir",

@@ -420,3 +420,14 @@ def test_a_history_link_made_after_the_checks_is_not_written_through(tmp_path):
     with pytest.raises(ConfigError, match="is a link"):
         RunFolder(root, append=True)
     assert outside.read_text(encoding="utf-8") == "mine\n"
+
+
+@pytest.mark.parametrize("name", ["metrics.json", "predictions.jsonl"])
+def test_a_resume_whose_run_file_is_a_folder_is_refused_before_training(name, tiny, run_copy):
+    """The resume trained every remaining step, then failed writing metrics.json (exit 1)."""
+    (run_copy / name).mkdir()
+    steps: list = []
+    cfg = TrainConfig(**settings(tiny, run_copy, resume_from=str(run_copy / "checkpoints" / "last")))
+    result = train(cfg, sentiment(32), callbacks=[lambda e, _c: steps.append(e) if e.kind == "step" else None])
+    assert result.status == "failed" and isinstance(result.error, ConfigError) and name in result.message
+    assert "is a folder where the run writes a file" in result.message and steps == []
