@@ -337,9 +337,12 @@ def load_embedding_classifier(folder: str | Path) -> tuple[EmbeddingClassifier, 
     from safetensors import SafetensorError
     from safetensors.torch import load_file
 
-    from bertstudio.tasks.model import check_vocabulary, load_tokenizer, load_weights
+    from bertstudio.tasks.model import check_vocabulary, inspect_model_folder, load_tokenizer, load_weights
 
     folder = Path(folder)
+    # config.json's sizes, the weights' shapes, links and code: checked before anything is built (the
+    # assistant's saved model, restored at Open, allocated what a tampered config.json described)
+    inspect_model_folder(folder)
     settings = read_embedding_settings(folder)
     tokenizer = load_tokenizer(folder)
     # every encoder weight from the file (the pooler aside, which the heads do not read): transformers

@@ -321,13 +321,13 @@ def load_model(model_dir: str | Path) -> tuple[nn.Module, Any, str, list[str]]:
 
     from bertstudio.tasks import get_task
 
-    inspect_model_folder(model_dir)
     from bertstudio.tasks.embedding import is_embedding_classifier, load_embedding_classifier
 
-    if is_embedding_classifier(model_dir):
+    if is_embedding_classifier(model_dir):  # inspected there (the assistant's saved model loads that way too)
         model, tokenizer, settings = load_embedding_classifier(model_dir)
         kind = str(settings.get("kind", "sentence"))
         return model, tokenizer, kind, ([] if model.regression else list(model.labels))
+    inspect_model_folder(model_dir)
     try:
         config = AutoConfig.from_pretrained(model_dir, trust_remote_code=False)
     except (OSError, ValueError) as exc:

@@ -243,3 +243,20 @@ def test_a_pooling_config_outside_the_folder_or_too_deep_is_not_followed(embeddi
     (folder / "modules.json").write_text(DEEP, encoding="utf-8")
     (folder / "sentence_bert_config.json").write_text('{"max_seq_length": 1000000000}', encoding="utf-8")
     assert pooling_settings(folder) == {"pooling": "mean", "normalize": True, "max_length": None}
+
+
+def test_an_embedding_head_folder_whose_config_describes_another_size_is_refused_before_it_is_built(
+        embedding_folder, tmp_path):
+    """The assistant's saved model (an embedding-head folder) is restored when a project opens: a
+    config.json saying 2,048 wide over the tiny weights allocated that model (0.9 -> 3.3 GB), where
+    predict refuses the same folder from the weights' shapes."""
+    from bertstudio.assist.strong import load_strong
+
+    folder = tmp_path / "damaged"
+    shutil.copytree(embedding_folder, folder)
+    config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+    config.update(hidden_size=2048, intermediate_size=8192, num_attention_heads=16)
+    (folder / "config.json").write_text(json.dumps(config), encoding="utf-8")
+    with pytest.raises(ConfigError, match="2,048 wide") as caught:
+        load_strong(folder)
+    assert len(str(caught.value).splitlines()) == 1
