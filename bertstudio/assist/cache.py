@@ -94,9 +94,24 @@ class _Store:
 
         with safe_open(str(self.path), framework="numpy") as f:
             meta = f.metadata() or {}
-            tensors = {name: f.get_tensor(name) for name in f.keys()}
-        if meta.get("format") != self.format or meta.get("fingerprint") != self.encoder.fingerprint:
-            raise ValueError("written for another model or format")
+            if meta.get("format") != self.format or meta.get("fingerprint") != self.encoder.fingerprint:
+                raise ValueError("written for another model or format")
+            # what the header says, before anything is read: a tampered cache's extra 2.5 GB tensor (a
+            # sparse file) was read whole at Open, and its size was the attacker's choice
+            names = set(f.keys())
+            if not names <= {"keys", "vectors", "offsets"}:
+                raise ValueError(f"unknown tensors {sorted(names - {'keys', 'vectors', 'offsets'})[:3]}")
+            shape = {name: list(f.get_slice(name).get_shape()) for name in names}
+            rows = shape.get("keys", [0])[0]
+            expected = shape["offsets"][0] - 1 if self.words and "offsets" in shape else rows
+            if shape.get("vectors", [0, 0])[1:] != [self.encoder.dim] or (not self.words and shape["vectors"][0] != expected):
+                raise ValueError(f"vectors of shape {shape.get('vectors')} for {rows} keys")
+            if self.words and ("offsets" not in shape or shape["offsets"] != [rows + 1]):
+                raise ValueError("offsets malformed")
+            tensors = {name: f.get_tensor(name) for name in ("keys", "offsets") if name in names}
+            if self.words and int(tensors["offsets"][-1]) != shape["vectors"][0]:  # words: as many as the offsets end at
+                raise ValueError("offsets malformed")
+            tensors["vectors"] = f.get_tensor("vectors")
         keys, vectors = tensors.get("keys"), tensors.get("vectors")
         if keys is None or vectors is None or keys.dtype != np.uint8 or keys.ndim != 2 or keys.shape[1] != _KEY:
             raise ValueError("keys missing or malformed")

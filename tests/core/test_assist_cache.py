@@ -144,3 +144,48 @@ def test_words_past_the_encoders_max_length_get_vectors_from_windows(tiny):
     assert not np.any(np.all(np.isclose(probs[0], 0.5), axis=1))  # every word read, none left uniform
     alone = token_model_probs(model, tok, [["a", "bad", "film"]], max_length=12)[0]
     np.testing.assert_allclose(probs[2], alone, atol=1e-5)  # a sentence that fits reads as before
+
+
+@pytest.mark.parametrize("extra", ["junk tensor", "vectors of other rows"])
+def test_a_cache_whose_header_names_more_than_it_holds_is_refused_before_reading(encoder, tmp_path, monkeypatch, extra):
+    """A tampered cache with an extra 2.5 GB tensor (a sparse file) was read whole at Open before any
+    check; the header says enough to refuse it unread."""
+    from safetensors import safe_open
+    from safetensors.numpy import save_file
+
+    cache = EmbeddingCache(tmp_path, encoder)
+    cache.embed(TEXTS)
+    with safe_open(str(cache.path), framework="numpy") as f:
+        meta, tensors = f.metadata(), {name: f.get_tensor(name) for name in f.keys()}
+    if extra == "junk tensor":
+        tensors["junk"] = np.zeros((1000, 100), dtype=np.float32)
+    else:
+        tensors["vectors"] = np.concatenate([tensors["vectors"]] * 3)
+    save_file(tensors, str(cache.path), metadata=meta)
+    read: list[str] = []
+    import safetensors
+
+    real_open = safetensors.safe_open
+
+    class Watched:
+        def __init__(self, *a, **kw):
+            self.inner = real_open(*a, **kw)
+
+        def __enter__(self):
+            self.f = self.inner.__enter__()
+            return self
+
+        def __exit__(self, *a):
+            return self.inner.__exit__(*a)
+
+        def __getattr__(self, name):
+            return getattr(self.f, name)
+
+        def get_tensor(self, name):
+            read.append(name)
+            return self.f.get_tensor(name)
+
+    monkeypatch.setattr(safetensors, "safe_open", Watched)
+    rebuilt = EmbeddingCache(tmp_path, encoder)
+    assert rebuilt.messages and "damaged cache ignored" in rebuilt.messages[0]
+    assert "junk" not in read and "vectors" not in read
