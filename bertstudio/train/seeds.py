@@ -66,6 +66,21 @@ def seed_folders(config: TrainConfig) -> Callable[[int], str | None]:
     return lambda seed: str(Path(config.output_dir) / f"seed-{seed}") if config.output_dir else None
 
 
+def job_runs(folder: str | Path) -> list[Path]:
+    """The runs of a seeds job folder (``seed-N`` folders that hold a run's config.toml), by seed;
+    [] for any other folder (a run's own, or one of the user's)."""
+    root = Path(folder)
+    if (root / "config.toml").exists() or not root.is_dir():
+        return []
+    found = []
+    for entry in root.iterdir():
+        number = entry.name.removeprefix("seed-")
+        if entry.name.startswith("seed-") and number.isdigit() and entry.is_dir() and not entry.is_symlink() \
+                and (entry / "config.toml").is_file():
+            found.append((int(number), entry))
+    return [entry for _n, entry in sorted(found)]
+
+
 def check_seeds_folder(config: TrainConfig) -> None:
     """The job's folder holds only what a seeds job writes (seed-N folders, seeds.json), so
     nothing of the user's is mixed in; an earlier job there is replaced only with ``overwrite``."""

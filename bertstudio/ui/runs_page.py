@@ -307,11 +307,16 @@ class RunsPage(QWidget):
             self.open_run(folder)
 
     def open_run(self, folder: str | Path) -> None:
-        """Add a run folder started elsewhere and follow it live."""
-        add_external_run(self.session, folder)
+        """Add a run folder started elsewhere and follow it live; a seeds job's folder (``--seeds N``:
+        seed-N runs and seeds.json) adds each of its runs, and follows the last."""
+        from bertstudio.train.seeds import job_runs
+
+        runs = job_runs(folder) or [Path(folder)]  # it showed as one 'unknown' row, its runs unlisted
+        for run in runs:
+            add_external_run(self.session, run)
         self.refresh()
         self.session.notify_runs_changed()
-        self.follow(folder)
+        self.follow(runs[-1])
 
     def _follow_selected(self) -> None:
         runs = self.selected_runs()

@@ -133,6 +133,27 @@ def test_runs_page_lists_runs_and_follows_an_outside_run_live(qtbot, session, tm
     page.stop_following()
 
 
+def test_a_seeds_job_brought_back_opens_as_its_runs(qtbot, session, tmp_path):
+    """A Seeds 2 job trained on a server and opened with Open run folder… showed one row 'unknown'
+    with no settings, its seed-N runs and seeds.json unread."""
+    job = tmp_path / "server" / "job"
+    for seed, acc in ((7, 0.75), (8, 0.5)):
+        run = job / f"seed-{seed}"
+        run.mkdir(parents=True)
+        TrainConfig(task="sentence", seed=seed, output_dir=str(run)).save(run / "config.toml")
+        (run / "metrics.json").write_text(json.dumps({"accuracy": acc}))
+        (run / "history.jsonl").write_text(_line(RunFinished("finished", 10, {"accuracy": acc})))
+    (job / "seeds.json").write_text(json.dumps({"seeds": [7, 8]}))
+    page = RunsPage(session)
+    qtbot.addWidget(page)
+    page.open_run(job)
+    m = page.model
+    listed = {m.index(r, 0).data(): m.index(r, 1).data() for r in range(m.rowCount())}
+    assert listed == {"seed-7": "finished", "seed-8": "finished"}
+    assert page.follower.folder == job / "seed-8"
+    page.stop_following()
+
+
 def test_runs_model_passes_the_model_tester(qtbot, session, qtmodeltester):
     for name in ("a", "b"):
         d = session.project.new_run_dir(name)
