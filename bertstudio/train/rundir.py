@@ -42,7 +42,7 @@ import shutil
 import socket
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Collection, Iterable, Mapping
 
 from bertstudio.data.atomic import atomic_write_text, check_folder_path, remove_leftovers, replace_folder
 from bertstudio.data.project_lock import lock_folder, unlock_folder
@@ -746,7 +746,7 @@ def read_run(folder: str | os.PathLike[str]) -> RunInfo:
     except DataError as exc:
         problems.append(exc)
     writing = writer_active(folder)  # asked before the history is read: a run that ends meanwhile shows its end
-    history = read_history(folder)
+    history = read_history(folder, kinds=(RunStarted.kind, RunFinished.kind))  # a status needs no step line
     starts = [n for n, e in enumerate(history) if isinstance(e, RunStarted)]
     latest = history[starts[-1]:] if starts else history  # a resumed run's history holds the cancelled start's end too
     if starts and isinstance(history[starts[-1]].num_eval_examples, int):
@@ -801,31 +801,37 @@ def find_checkpoint(folder: str | Path) -> Path | None:
     return None
 
 
-def read_history(folder: str | os.PathLike[str]) -> list[Event]:
+def read_history(folder: str | os.PathLike[str], *, kinds: Collection[str] | None = None) -> list[Event]:
     """The events in history.jsonl (a last line still being written is left out; a damaged
     line, or a file that cannot be read, is logged and skipped: the history is a record that
-    others may follow live, and the rest of the run stays readable)."""
+    others may follow live, and the rest of the run stays readable). ``kinds``: only lines
+    that name one of these event kinds are parsed (see :func:`parse_history`)."""
     path = Path(folder) / HISTORY
     try:
         text = _text(path, errors="replace")
     except DataError as exc:
         log.warning("unreadable history: %s", exc)
         return []
-    return parse_history((text or "").split("\n")[:-1], path=path)
+    return parse_history((text or "").split("\n")[:-1], path=path, kinds=kinds)
 
 
-def parse_history(lines: Iterable[str], *, path: Path | None = None) -> list[Event]:
-    """Events from complete history.jsonl lines; a damaged or unknown line is logged and skipped."""
+def parse_history(lines: Iterable[str], *, path: Path | None = None, kinds: Collection[str] | None = None) -> list[Event]:
+    """Events from complete history.jsonl lines; a damaged or unknown line is logged and skipped.
+    ``kinds`` (e.g. started, finished: what a run's status needs): a line that does not hold one
+    of these words is not parsed at all (300,000 step lines took read_run 18 s on the GUI thread),
+    and the events parsed are kept only if they are of those kinds."""
     events: list[Event] = []
     where = Path(path) if path is not None else Path(HISTORY)
     for n, line in enumerate(lines, 1):
-        if not line.strip():
+        if not line.strip() or (kinds is not None and not any(k in line for k in kinds)):
             continue
         try:
             data = decode_json(line, path=where, where=f"line {n}")
             if not isinstance(data, dict):
                 raise DataError("not a JSON object", path=where, where=f"line {n}")
-            events.append(event_from_dict(data))
+            event = event_from_dict(data)
+            if kinds is None or event.kind in kinds:
+                events.append(event)
         except (DataError, TypeError, KeyError) as exc:
             log.warning("skipping a history line that is not an event (%s, line %d): %s", where, n, exc)
     return events
