@@ -103,8 +103,7 @@ class _Store:
                 raise ValueError(f"unknown tensors {sorted(names - {'keys', 'vectors', 'offsets'})[:3]}")
             shape = {name: list(f.get_slice(name).get_shape()) for name in names}
             rows = shape.get("keys", [0])[0]
-            expected = shape["offsets"][0] - 1 if self.words and "offsets" in shape else rows
-            if shape.get("vectors", [0, 0])[1:] != [self.encoder.dim] or (not self.words and shape["vectors"][0] != expected):
+            if shape.get("vectors", [0, 0])[1:] != [self.encoder.dim] or (not self.words and shape["vectors"][0] != rows):
                 raise ValueError(f"vectors of shape {shape.get('vectors')} for {rows} keys")
             if self.words and ("offsets" not in shape or shape["offsets"] != [rows + 1]):
                 raise ValueError("offsets malformed")

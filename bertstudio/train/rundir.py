@@ -153,7 +153,7 @@ def check_output_dir(config: TrainConfig) -> None:
             raise ConfigError("this folder holds no bertstudio run to resume", path=root, where="output_dir",
                               expected="the folder of the run being resumed, or a new folder")
         refuse_finished(config)
-        odd = next((root / n for n in sorted(OWN_NAMES - {MODEL, CHECKPOINTS}) if (root / n).is_dir()), None)
+        odd = _folder_under_a_file_name(root)  # (links among the run's names were refused above)
         if odd is not None:  # metrics.json a folder: the resume trained to the end, then failed writing it
             raise ConfigError("is a folder where the run writes a file", path=odd, where="output_dir",
                               expected="the run's own file, or a new folder for the run")
@@ -308,7 +308,12 @@ def not_written_by_a_run(root: Path) -> Path | None:
     found = foreign(root / MODEL, _MODEL_FILES, 0) or foreign(root / CHECKPOINTS, _CHECKPOINT_FILES, 1)
     if found is not None:
         return found
-    for name in sorted(OWN_NAMES - {MODEL, CHECKPOINTS}):  # a run writes files there: a folder is the user's
+    return _folder_under_a_file_name(root)
+
+
+def _folder_under_a_file_name(root: Path) -> Path | None:
+    """A folder (not a link) under one of the names a run writes a file to: it is the user's."""
+    for name in sorted(OWN_NAMES - {MODEL, CHECKPOINTS}):
         entry = root / name
         if entry.is_dir() and not entry.is_symlink():
             return entry
