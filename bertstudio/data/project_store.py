@@ -264,9 +264,19 @@ def new_run_dir(runs: Path, name: str) -> Path:
 
 
 def list_runs(runs: Path) -> list[Path]:
+    """The run folders in ``runs``, oldest first (one directory scan: a list of 2,000 runs is
+    refreshed on the GUI thread); one removed while it is listed is left out."""
     if not runs.is_dir():
         return []
-    return sorted((p for p in runs.iterdir() if p.is_dir()), key=lambda p: (p.stat().st_mtime, p.name))
+    found: list[tuple[float, str, Path]] = []
+    with os.scandir(runs) as entries:
+        for entry in entries:
+            try:
+                if entry.is_dir():
+                    found.append((entry.stat().st_mtime, entry.name, runs / entry.name))
+            except OSError:  # gone (renamed, deleted) since the scan saw it
+                continue
+    return [path for _mtime, _name, path in sorted(found)]
 
 
 def refuse_links(folder: Path, names: Iterable[str]) -> None:

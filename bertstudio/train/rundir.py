@@ -40,6 +40,7 @@ import os
 import re
 import shutil
 import socket
+import threading
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Collection, Iterable, Mapping
@@ -253,7 +254,7 @@ def refuse_finished(config: TrainConfig) -> None:
 def run_finished(root: Path) -> bool:
     """Whether the run's history ends with a successful finish (a cancelled, failed or
     crashed run is unfinished)."""
-    ended = [e for e in read_history(root) if isinstance(e, RunFinished)]
+    ended = [e for e in read_history(root, kinds=(RunFinished.kind,)) if isinstance(e, RunFinished)]
     return bool(ended) and ended[-1].status == "finished"
 
 
@@ -774,6 +775,59 @@ def read_run(folder: str | os.PathLike[str]) -> RunInfo:
         log.warning("damaged run %s: %s", folder, problems[0])
         info.status, info.message = "damaged", str(problems[0])
     return info
+
+
+class RunInfoCache:
+    """:func:`read_run`, remembered while the run's files are unchanged, so a list of 2,000 runs
+    refreshes from ``stat`` calls instead of 2,000 reads (about 1.3 ms each).
+
+    A run is kept against the stats (inode, size, change times) of the files
+    read_run reads; a running or interrupted run is read again on every ask, since its status
+    also depends on who holds the writer lock. Thread-safe: a reader thread fills it while the
+    GUI thread asks. The RunInfo handed out is shared: read it, never change it."""
+
+    _FINAL_UNKNOWN = ("running", "interrupted")  # a status the files alone do not settle
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._kept: dict[Path, tuple[tuple[Any, ...], RunInfo]] = {}
+
+    @staticmethod
+    def _signature(folder: Path) -> tuple[Any, ...]:
+        out: list[Any] = []
+        root = os.fspath(folder)
+        for path in (os.path.join(root, CONFIG), os.path.join(root, METRICS), os.path.join(root, HISTORY)):
+            try:
+                st = os.stat(path)
+            except (OSError, ValueError):
+                out.append(None)
+                continue
+            out.append((st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns))
+        return tuple(out)
+
+    def get(self, folder: str | os.PathLike[str]) -> RunInfo | None:
+        """The remembered RunInfo of ``folder`` while its files are as they were; else None."""
+        folder = Path(folder)
+        with self._lock:
+            kept = self._kept.get(folder)
+        if kept is None or kept[0] != self._signature(folder):
+            return None
+        return kept[1]
+
+    def read(self, folder: str | os.PathLike[str]) -> RunInfo:
+        """:func:`read_run` of ``folder``, from memory when its files are unchanged."""
+        folder = Path(folder)
+        info = self.get(folder)
+        if info is not None:
+            return info
+        signature = self._signature(folder)  # before the read: a file changed during it is read again next time
+        info = read_run(folder)
+        with self._lock:
+            if info.status in self._FINAL_UNKNOWN:
+                self._kept.pop(folder, None)
+            else:
+                self._kept[folder] = (signature, info)
+        return info
 
 
 def _is_number(value: Any) -> bool:

@@ -25,7 +25,6 @@ from PySide6.QtWidgets import (
 from bertstudio.data.glue import score_scale
 from bertstudio.data.kinds import get_spec
 from bertstudio.errors import BertStudioError
-from bertstudio.train.rundir import read_run, run_finished
 from bertstudio.ui.runs_page import all_runs, in_project
 from bertstudio.ui.worker import ThreadJob
 
@@ -140,7 +139,8 @@ class PlaygroundPage(QWidget):
         runs = [r for r in all_runs(self.session) if (r / "model" / "config.json").is_file()]
         foreign = {r for r in runs if not in_project(self.session, r)}
         runs = [r for r in runs if r not in foreign][::-1] + [r for r in runs if r in foreign][::-1]
-        finished = [run_finished(r) for r in runs]
+        # the runs that kept a model (a few: each is a model's size on disk), read here, remembered
+        finished = [info.status == "finished" for info in self.session.run_reader.infos(runs, background=False)]
         # not one cancelled after 2 of 825 steps, nor another project's while this one has a run
         own = [i for i, r in enumerate(runs) if r not in foreign] or list(range(len(runs)))
         chosen = next((i for i in own if finished[i]), own[0] if own else 0)
@@ -164,7 +164,7 @@ class PlaygroundPage(QWidget):
 
     def _on_run_changed(self, _idx: int) -> None:
         data = self.run_combo.currentData()
-        run = read_run(data) if data else None
+        run = self.session.run_reader.infos([Path(data)], background=False)[0] if data else None
         self._set_kind((run.kind if run else None) or self.session.kind,
                        siamese=bool(run and run.config and run.config.head == "siamese"))
         self._scale = score_scale(run.config.glue_task if run and run.config else None)

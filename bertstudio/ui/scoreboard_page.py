@@ -15,8 +15,9 @@ from PySide6.QtWidgets import (
 )
 
 from bertstudio.metrics import CONVENTIONS, GLUE_METRICS, canonical_task, glue_score, is_glue_task
-from bertstudio.train.rundir import RunInfo, read_run
+from bertstudio.train.rundir import RunInfo
 from bertstudio.ui.metrics_panel import SMALL_EVAL
+from bertstudio.ui.run_reader import READING
 from bertstudio.ui.runs_page import all_runs
 
 log = logging.getLogger(__name__)
@@ -77,13 +78,15 @@ class ScoreboardPage(QWidget):
         session.runs_changed.connect(self.refresh)
         session.project_opened.connect(self.refresh)
         session.project_closed.connect(self.refresh)
+        session.run_reader.read.connect(self.refresh)  # runs read off the GUI thread are in
         self.refresh()
 
     def convention(self) -> str:
         return str(self.convention_combo.currentData())
 
     def refresh(self, *_: object) -> None:
-        results, names = best_results([read_run(r) for r in all_runs(self.session)])
+        infos = self.session.run_reader.infos(all_runs(self.session))
+        results, names = best_results(infos)
         board = glue_score(results, self.convention())
         self.board = board
         rows = board.rows()
@@ -130,6 +133,9 @@ class ScoreboardPage(QWidget):
             self.table.setItem(last, col, item)
         self.note.setText(QCoreApplication.translate("ScoreboardPage", CONVENTIONS[self.convention()]))
         hint = self._hint() if not board.present else self._missing_hint() if board.missing else ""
+        reading = sum(info.status == READING for info in infos)
+        if reading:  # a best run may be among them: the board is not final yet
+            hint = self.tr("Reading %n run(s)…", "", reading) + ("  " + hint if hint else "")
         self.hint.setText(hint)
         self.hint.setVisible(bool(hint))
 

@@ -10,6 +10,9 @@ views.
 next run of this project (:class:`~bertstudio.train.warm.WarmCache`, one entry, dropped
 when the project closes; ``BERTSTUDIO_WARM=0`` turns it off).
 
+``session.run_reader`` reads the run folders the pages list (:mod:`bertstudio.ui.run_reader`:
+remembered while unchanged, thousands read off the GUI thread).
+
 ``session.assist`` is the open project's labelling assistant
 (:class:`~bertstudio.ui.assist_controller.AssistController`), started with the project
 and closed before it.
@@ -39,6 +42,7 @@ from bertstudio.data.project_meta import default_color
 from bertstudio.errors import BertStudioError, DataError
 from bertstudio.train.warm import WarmCache
 from bertstudio.ui.assist_controller import AssistController
+from bertstudio.ui.run_reader import RunReader
 
 SPLITS: tuple[str, ...] = ("train", "dev", "test")
 # what a split is called on screen; the project, its files and the CLI keep the keys above
@@ -94,6 +98,7 @@ class ProjectSession(QObject):
         self._row = -1
         self.assist = AssistController(self)  # the labelling assistant of the open project
         self.warm = WarmCache()  # the Train page's runs hand their built model to the next one
+        self.run_reader = RunReader(self)  # the run lists' folders, read once and off the GUI thread
         if project is not None:
             self.set_project(project)
 
@@ -113,6 +118,7 @@ class ProjectSession(QObject):
             self._detach()
             self.assist.close_project()  # before the project closes: it reads the project's rows
             self.warm.clear()  # another project's model and rows are not kept in memory
+            self.run_reader.close()  # its runs still being read are not listed under the next project
             old, self._project = self._project, None
             self.undo_stack.clear()
             self._row = -1
@@ -145,6 +151,7 @@ class ProjectSession(QObject):
 
     def close(self) -> None:
         self.set_project(None)
+        self.run_reader.close()
 
     # -- the core's plain events -> Qt signals -----------------------------------------
     def _attach(self, project: Any) -> None:

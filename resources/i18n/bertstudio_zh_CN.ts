@@ -1060,12 +1060,12 @@
 <context>
     <name>GoldCounts</name>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="54"/>
+        <location filename="../../bertstudio/ui/session.py" line="58"/>
         <source>with an answer</source>
         <translation>有答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="55"/>
+        <location filename="../../bertstudio/ui/session.py" line="59"/>
         <source>without an answer</source>
         <translation>无答案</translation>
     </message>
@@ -2305,42 +2305,42 @@
 <context>
     <name>PlaygroundPage</name>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="92"/>
+        <location filename="../../bertstudio/ui/playground.py" line="91"/>
         <source>Predict</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="100"/>
+        <location filename="../../bertstudio/ui/playground.py" line="99"/>
         <source>Model of run</source>
         <translation>所用运行的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="112"/>
+        <location filename="../../bertstudio/ui/playground.py" line="111"/>
         <source>Sentence</source>
         <translation>句子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="112"/>
+        <location filename="../../bertstudio/ui/playground.py" line="111"/>
         <source>First sentence</source>
         <translation>第一句</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="113"/>
+        <location filename="../../bertstudio/ui/playground.py" line="112"/>
         <source>Second sentence</source>
         <translation>第二句</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="114"/>
+        <location filename="../../bertstudio/ui/playground.py" line="113"/>
         <source>Tokens (separated by spaces)</source>
         <translation>词元(以空格分隔)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="115"/>
+        <location filename="../../bertstudio/ui/playground.py" line="114"/>
         <source>Question</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="116"/>
+        <location filename="../../bertstudio/ui/playground.py" line="115"/>
         <source>Context</source>
         <translation>上下文</translation>
     </message>
@@ -2466,32 +2466,32 @@
 <context>
     <name>ProjectSession</name>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="188"/>
+        <location filename="../../bertstudio/ui/session.py" line="195"/>
         <source>Add label {a}</source>
         <translation>添加标签 {a}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="194"/>
+        <location filename="../../bertstudio/ui/session.py" line="201"/>
         <source>Recolour label {a}</source>
         <translation>更改标签 {a} 的颜色</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="207"/>
+        <location filename="../../bertstudio/ui/session.py" line="214"/>
         <source>Rename label {a} to {b}</source>
         <translation>将标签 {a} 重命名为 {b}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="216"/>
+        <location filename="../../bertstudio/ui/session.py" line="223"/>
         <source>Remove label {a}</source>
         <translation>删除标签 {a}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="340"/>
+        <location filename="../../bertstudio/ui/session.py" line="347"/>
         <source>Replace the rows of %1</source>
         <translation>替换 %1 的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="356"/>
+        <location filename="../../bertstudio/ui/session.py" line="363"/>
         <source>Restore the rows of %1</source>
         <translation>恢复 %1 的行</translation>
     </message>
@@ -3196,112 +3196,117 @@
 <context>
     <name>RunsModel</name>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="124"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="129"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="124"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="129"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="124"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="129"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="124"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="129"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="124"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="129"/>
         <source>Mode</source>
         <translation>模式</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="124"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="129"/>
         <source>Epochs</source>
         <translation>轮数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="125"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="130"/>
         <source>LR</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="125"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="130"/>
         <source>Batch</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="125"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="130"/>
         <source>Main score</source>
         <translation>主要分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="125"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="130"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="139"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="144"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="139"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="144"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="139"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="144"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="140"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="145"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="140"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="145"/>
         <source>interrupted</source>
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="141"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="146"/>
         <source>damaged</source>
         <translation>已损坏</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="142"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="147"/>
+        <source>reading…</source>
+        <translation>读取中…</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/runs_page.py" line="148"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="157"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="163"/>
         <source>%1 (head %2)</source>
         <translation>%1（头部 %2）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="169"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="175"/>
         <source>top %1 layers</source>
         <translation>顶部 %1 层</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="170"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="176"/>
         <source>full</source>
         <translation>全部微调</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="170"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="176"/>
         <source>frozen</source>
         <translation>冻结编码器</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="170"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="176"/>
         <source>LoRA</source>
         <translation>LoRA</translation>
     </message>
@@ -3309,73 +3314,80 @@
 <context>
     <name>RunsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="194"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="200"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="196"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="202"/>
         <source>Open run folder…</source>
         <translation>打开运行文件夹…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="198"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="204"/>
         <source>Follow selected run live</source>
         <translation>实时跟踪所选运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="200"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="206"/>
         <source>Compare</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="201"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="207"/>
         <source>Select two runs to compare their curves, settings and predictions</source>
         <translation>选择两次运行，比较它们的曲线、设置和预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="203"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="209"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="204"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="210"/>
         <source>Give the selected run of this project a name of your own</source>
         <translation>为本项目中选中的运行起一个自己的名字</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../bertstudio/ui/runs_page.py" line="262"/>
+        <source>Reading %n run(s)…</source>
+        <translation>
+            <numerusform>正在读取 %n 个运行…</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="253"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="264"/>
         <source>Select a run to see its curves; double-click it to open its results.</source>
         <translation>选择一个运行以查看其曲线；双击可打开其结果。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="255"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="266"/>
         <source>No runs yet: start one on the Train page, and it appears here as it trains.</source>
         <translation>还没有运行：在“训练”页开始一个，训练时它会出现在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="256"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="267"/>
         <source>No project open: open or create one to see its runs, or open a run folder.</source>
         <translation>没有打开的项目：打开或新建一个项目以查看其运行，或打开一个运行文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="278"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="283"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="289"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="294"/>
         <source>Rename run</source>
         <translation>重命名运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="278"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="289"/>
         <source>New name:</source>
         <translation>新名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="305"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="316"/>
         <source>Open a run folder (with history.jsonl)</source>
         <translation>打开运行文件夹(含 history.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="331"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="347"/>
         <source>Following {folder}</source>
         <translation>正在跟踪 {folder}</translation>
     </message>
@@ -3383,137 +3395,144 @@
 <context>
     <name>ScoreboardPage</name>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="25"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="26"/>
         <source>GLUE leaderboard: mean of each task&apos;s metrics, MNLI = mean of m/mm, WNLI left out</source>
         <translation>GLUE 排行榜:每个任务取其各指标的平均值，MNLI = m/mm 的平均值，不计 WNLI</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="26"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="27"/>
         <source>BERT paper Table 1: F1 for MRPC/QQP, Spearman for STS-B, MCC for CoLA, accuracy elsewhere; MNLI-m and MNLI-mm apart; WNLI left out</source>
         <translation>BERT 论文表 1:MRPC/QQP 用 F1，STS-B 用 Spearman，CoLA 用 MCC，其余用准确率；MNLI-m 与 MNLI-mm 分开计；不计 WNLI</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="28"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="29"/>
         <source>main metric of each task, MNLI matched only, WNLI left out</source>
         <translation>每个任务的主要指标，MNLI 只计 matched，不计 WNLI</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="54"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="55"/>
         <source>GLUE leaderboard</source>
         <translation>GLUE 排行榜</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="54"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="55"/>
         <source>BERT paper (Table 1)</source>
         <translation>BERT 论文(表 1)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="55"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="56"/>
         <source>One metric per task</source>
         <translation>每个任务一个指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="62"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="63"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="62"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="63"/>
         <source>Score</source>
         <translation>分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="62"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="63"/>
         <source>Metrics</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="62"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="63"/>
         <source>Best run</source>
         <translation>最佳运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="70"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="71"/>
         <source>Convention</source>
         <translation>计分规则</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="95"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="98"/>
         <source>missing</source>
         <translation>缺失</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="95"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="98"/>
         <source>no run yet</source>
         <translation>尚无运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="100"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="103"/>
         <source>(not in the average)</source>
         <translation>(不计入平均)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="102"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="105"/>
         <source>(partial)</source>
         <translation>(部分)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="115"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="118"/>
         <source>over {n} of {m} entries</source>
         <translation>基于 {m} 项中的 {n} 项</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="117"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="120"/>
         <source>no task has a finished run yet</source>
         <translation>还没有任务有已完成的运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="119"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="122"/>
         <source>({k} missing: {names}; partial average, not comparable with a full score)</source>
         <translation>(缺少 {k} 项:{names}；部分平均值，不能与完整分数相比)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="122"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="125"/>
         <source>Average</source>
         <translation>平均</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="138"/>
+        <source>Reading %n run(s)…</source>
+        <translation>
+            <numerusform>正在读取 %n 个运行…</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="144"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="150"/>
         <source>(on {n} training examples held out, not the task&apos;s dev set)</source>
         <translation>（基于留出的 {n} 个训练样例，而非该任务的开发集）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="146"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="152"/>
         <source>(on {n} examples)</source>
         <translation>（基于 {n} 个样例）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="148"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="154"/>
         <source>too few to compare runs</source>
         <translation>样例太少，无法比较运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="154"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="160"/>
         <source>Each GLUE preset makes its own project: train the missing tasks in theirs, then open their run folders on the Runs page to score them here, or run `bertstudio glue` for all of them and open its folder.</source>
         <translation>每个 GLUE 预设都会创建自己的项目：请在各自的项目中训练缺失的任务，然后在“运行”页打开它们的运行文件夹以在此计分；或运行 `bertstudio glue` 一次训练全部任务并打开其文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="163"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="169"/>
         <source>No finished {task} run yet: train one on the Train page and its score appears here.</source>
         <translation>还没有已完成的 {task} 运行：在“训练”页训练一个，其分数会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="165"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="171"/>
         <source>Runs count here when their project was made from a GLUE preset (New project &gt; From a GLUE preset), or when you open a run folder written by `bertstudio glue` on the Runs page.</source>
         <translation>由 GLUE 预设创建的项目（新建项目 &gt; 使用 GLUE 预设）中的运行，或在“运行记录”页打开的由 `bertstudio glue` 写出的运行文件夹，会计入这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="168"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="174"/>
         <source>No project open.</source>
         <translation>没有打开的项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="169"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="175"/>
         <source>This project is not a GLUE task, so its runs are not scored here.</source>
         <translation>此项目不是 GLUE 任务，因此其运行不在这里计分。</translation>
     </message>
@@ -3713,17 +3732,17 @@
 <context>
     <name>Splits</name>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="45"/>
+        <location filename="../../bertstudio/ui/session.py" line="49"/>
         <source>train</source>
         <translation>训练集</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="45"/>
+        <location filename="../../bertstudio/ui/session.py" line="49"/>
         <source>dev</source>
         <translation>验证集</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="46"/>
+        <location filename="../../bertstudio/ui/session.py" line="50"/>
         <source>test</source>
         <translation>测试集</translation>
     </message>
@@ -3970,233 +3989,233 @@
 <context>
     <name>TrainSettingsForm</name>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="45"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="47"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="48"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="50"/>
         <source>The bundled model, a local model folder, or a Hugging Face Hub id typed in</source>
         <translation>内置模型、本地模型文件夹，或输入 Hugging Face Hub id</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="49"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="51"/>
         <source>folder or Hub id, e.g. bert-base-uncased</source>
         <translation>文件夹或 Hub id，例如 bert-base-uncased</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="51"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="53"/>
         <source>A Hugging Face Hub id (downloaded once, then read from the local cache) or a model folder on this computer. To work offline, pick a folder, or a Hub id already downloaded.</source>
         <translation>Hugging Face Hub id(下载一次后从本地缓存读取)或本机上的模型文件夹。离线使用时，请选择一个文件夹或已下载过的 Hub id。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="55"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="57"/>
         <source>Folder…</source>
         <translation>文件夹…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="62"/>
-        <location filename="../../bertstudio/ui/train_settings.py" line="332"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="64"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="341"/>
         <source>Linear on [CLS] (BERT paper)</source>
         <translation>[CLS] 上的线性层(BERT 论文)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="62"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="64"/>
         <source>MLP (hidden layer + output)</source>
         <translation>MLP(隐藏层 + 输出层)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="67"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="69"/>
         <source>Fine-tune</source>
         <translation>微调</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="67"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="69"/>
         <source>SetFit first, then the head</source>
         <translation>先 SetFit，再训练分类头</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="70"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="72"/>
         <source>Full fine-tuning</source>
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="71"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="73"/>
         <source>Top N layers</source>
         <translation>顶部 N 层</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="71"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="73"/>
         <source>LoRA</source>
         <translation>LoRA</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="83"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="85"/>
         <source>N</source>
         <translation>N</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="85"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="87"/>
         <source>rank</source>
         <translation>秩</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="89"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="91"/>
         <source>Automatic: fits the labelled data</source>
         <translation>自动：按已标注数据选择</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="90"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="92"/>
         <source>Custom</source>
         <translation>自定义</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="94"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="96"/>
         <source>BERT paper: batch {b}, lr {lr}, {e} epochs</source>
         <translation>BERT 论文:批大小 {b}，学习率 {lr}，{e} 轮</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="107"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="109"/>
         <source> run(s)</source>
         <translation> 次运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="110"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="112"/>
         <source>seeds</source>
         <translation>种子数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="131"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="133"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="132"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="134"/>
         <source>Head</source>
         <translation>输出头</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="133"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="135"/>
         <source>What learns</source>
         <translation>训练哪些部分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="331"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="340"/>
         <source>Linear on each token (BERT paper)</source>
         <translation>每个词元上的线性层（BERT 论文）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="333"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="342"/>
         <source>Tagging and QA predict per token: their head is a linear layer on every token</source>
         <translation>序列标注和问答按词元预测：它们的输出头是每个词元上的线性层</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="334"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="343"/>
         <source>Reads text pairs: for sentence-pair and score projects</source>
         <translation>读取文本对：用于句对和评分项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="344"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="353"/>
         <source>SetFit learns from single labelled sentences: for sentence classification</source>
         <translation>SetFit 从单个已标注句子学习：用于句子分类</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="131"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="133"/>
         <source>Preset</source>
         <translation>预设</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="47"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="49"/>
         <source>all-MiniLM-L6-v2 (bundled)</source>
         <translation>all-MiniLM-L6-v2（内置）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="63"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="65"/>
         <source>Sentence embedding (mean-pooled)</source>
         <translation>句向量（平均池化）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="64"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="66"/>
         <source>Siamese: (u, v, |u−v|, u·v)</source>
         <translation>孪生：(u, v, |u−v|, u·v)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="70"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="72"/>
         <source>Frozen encoder</source>
         <translation>冻结编码器</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="133"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="135"/>
         <source>Method</source>
         <translation>方法</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="134"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="136"/>
         <source>Batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="134"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="136"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="135"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="137"/>
         <source>Epochs</source>
         <translation>轮数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="135"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="137"/>
         <source>Warm-up ratio</source>
         <translation>预热比例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="136"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="138"/>
         <source>Max length</source>
         <translation>最大长度</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="136"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="138"/>
         <source>Seed</source>
         <translation>随机种子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="137"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="139"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="137"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="139"/>
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="138"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="140"/>
         <source>Trainable</source>
         <translation>可训练参数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="140"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="142"/>
         <source>BERT paper grid: batch 16/32, lr 5e-5…2e-5, 2–4 epochs</source>
         <translation>BERT 论文网格:批大小 16/32，学习率 5e-5…2e-5，2–4 轮</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="192"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="194"/>
         <source>Choose a model folder</source>
         <translation>选择模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="247"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="246"/>
         <source>The BERT paper&apos;s recipe: the labelled set is large enough for it.</source>
         <translation>BERT 论文的配方：已标注的数据足够多。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="315"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="324"/>
         <source>batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="316"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="325"/>
         <source>learning rate</source>
         <translation>学习率</translation>
     </message>
@@ -4322,27 +4341,27 @@
         <translation>将这些设置和已标注的数据写入一个文件夹，可在任何地方无界面训练:bertstudio train --config run.toml(多 GPU 上可用 accelerate launch 启动)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="343"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="352"/>
         <source>counted when the model loads</source>
         <translation>加载模型时统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="387"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="396"/>
         <source>the training split has no labelled examples</source>
         <translation>训练数据划分中没有已标注的样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="387"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="396"/>
         <source>train split</source>
         <translation>train 数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="388"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="397"/>
         <source>at least a few labelled rows</source>
         <translation>至少几行已标注的数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="325"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="334"/>
         <source>counting…</source>
         <translation>正在计数…</translation>
     </message>
@@ -4352,62 +4371,62 @@
         <translation>还没有已标注的训练行：有了之后，“自动”会选择设置。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="334"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="343"/>
         <source>{t:,} of {n:,} parameters ({p:.1f}%)</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="337"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="346"/>
         <source>after SetFit&apos;s phase, which first tunes the whole encoder</source>
         <translation>（在 SetFit 阶段之后；该阶段先微调整个编码器）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="368"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="377"/>
         <source>Fix the setting first: {m}</source>
         <translation>请先修正设置:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="370"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="379"/>
         <source>Train a model on the labelled training rows</source>
         <translation>用已标注的训练行训练模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="397"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="406"/>
         <source>No dev split: holding out {n} of {m} labelled training examples ({p:.0%}, seed {s}) for evaluation.</source>
         <translation>没有验证集:从 {m} 个已标注训练样例中留出 {n} 个({p:.0%}，种子 {s})用于评估。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="431"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="440"/>
         <source>Run folder: {d}</source>
         <translation>运行文件夹:{d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="441"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="450"/>
         <source>{n} seeds ({a} to {b}), one run each, one after another.</source>
         <translation>{n} 个种子（{a} 到 {b}），每个一次运行，依次进行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="458"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="467"/>
         <source>Training… the window stays usable; Cancel stops after the current step.</source>
         <translation>训练中……窗口仍可使用；“取消”会在当前步结束后停止。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="497"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="506"/>
         <source>Export run to folder</source>
         <translation>导出运行到文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="517"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="526"/>
         <source>Exporting the run to {d}…</source>
         <translation>正在导出运行到 {d}…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="532"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="541"/>
         <source>Export failed: {m}</source>
         <translation>导出失败:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="524"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="533"/>
         <source>Run exported to {d}. Start it there with: bertstudio train --config run.toml</source>
         <translation>运行已导出到 {d}。在那里用以下命令启动:bertstudio train --config run.toml</translation>
     </message>
@@ -4417,72 +4436,72 @@
         <translation>新的头部以自己的学习率 {h} 学习（上面的学习率是编码器的）：编码器冻结或只训练顶层时，头部像线性探针一样训练。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="514"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="523"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="557"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="566"/>
         <source>Cancelling after the current step…</source>
         <translation>将在当前步结束后取消…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="562"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="571"/>
         <source>Stop the SetFit phase?</source>
         <translation>停止 SetFit 阶段？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="563"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="572"/>
         <source>SetFit has run {done} of {total} contrastive steps. Stopping now keeps nothing of them: the run saves a model only once its head has trained.</source>
         <translation>SetFit 已完成 {total} 个对比学习步骤中的 {done} 个。现在停止将不会保留其中任何结果：只有在分类头训练之后，本次运行才会保存模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="566"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="575"/>
         <source>Stop and discard</source>
         <translation>停止并丢弃</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="567"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="576"/>
         <source>Keep training</source>
         <translation>继续训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="576"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="585"/>
         <source>Warm start: reusing the model loaded by an earlier run in this session</source>
         <translation>热启动：复用本次会话中先前运行已加载的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="582"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="591"/>
         <source>{t:,} of {n:,} parameters ({p:.1f}%), as built</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)，按构建后的模型统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="591"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="600"/>
         <source>Training failed.</source>
         <translation>训练失败。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="594"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="603"/>
         <source>Run cancelled before its first step: nothing was trained or saved.</source>
         <translation>运行在第一步之前已取消：没有训练，也没有保存任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="596"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="605"/>
         <source>Run finished.</source>
         <translation>运行完成。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="597"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="606"/>
         <source>Run cancelled; the model saved so far is usable.</source>
         <translation>运行已取消；已保存的模型可以使用。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="624"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="633"/>
         <source>Removed the empty run folder {d}</source>
         <translation>已删除空的运行文件夹 {d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="628"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="637"/>
         <source>Training could not run: {m}</source>
         <translation>无法训练:{m}</translation>
     </message>

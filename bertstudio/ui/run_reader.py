@@ -1,0 +1,129 @@
+"""The run folders' :class:`~bertstudio.train.rundir.RunInfo` for every page that lists runs,
+without the GUI thread reading thousands of folders.
+
+One reader per session (``session.run_reader``), so the Runs page, the Scoreboard and the
+Playground share what was read: :class:`~bertstudio.train.rundir.RunInfoCache` keeps each run
+while its files are unchanged, so a refresh of 2,000 finished runs costs their ``stat`` calls.
+A run not yet read is read on the GUI thread only within a small budget (the first
+``SYNC_FIRST`` of a list, then as long as ``SYNC_BUDGET_S`` lasts), so a project of a few
+dozen runs lists them at once, exactly; the rest are read on a worker thread and stand in the
+list as "reading" rows (``READING``) until :attr:`RunReader.read` tells the pages to list
+them again.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from PySide6.QtCore import QObject, Signal
+
+from bertstudio.train.rundir import RunInfo, RunInfoCache
+from bertstudio.ui.jobs import JobWorker
+
+log = logging.getLogger(__name__)
+
+READING = "reading"  # the status of a run still being read on the worker
+
+
+class RunReader(QObject):
+    read = Signal()  # runs read on the worker are in: list them again
+
+    SYNC_FIRST = 32
+    SYNC_BUDGET_S = 0.05
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.cache = RunInfoCache()
+        self._queued: list[Path] = []  # waiting for the worker
+        self._pending: set[Path] = set()  # queued or being read
+        # what the worker read, handed out once: a running or interrupted run is not kept by the
+        # cache, and asking for it again must not start another read (and another refresh) for ever
+        self._delivered: dict[Path, RunInfo] = {}
+        self._lock = threading.Lock()
+        self._generation = 0  # close() moves it on: a batch still running then hands nothing out
+        self._worker: JobWorker | None = None
+
+    def infos(self, folders: Iterable[Path], *, background: bool = True) -> list[RunInfo]:
+        """One RunInfo per folder, in order. With ``background`` (the default) a run that would
+        cost the GUI thread past the budget is a ``READING`` row, read on the worker; without it
+        every run is read here (for a short list, such as the runs that kept a model)."""
+        out: list[RunInfo] = []
+        started, read_here = time.monotonic(), 0
+        for folder in folders:
+            folder = Path(folder)
+            with self._lock:
+                info = self._delivered.pop(folder, None)
+                pending = folder in self._pending
+            if info is None:
+                info = self.cache.get(folder)
+            if info is None and pending and background:
+                info = RunInfo(folder, status=READING)
+            if info is None:
+                if not background or read_here < self.SYNC_FIRST or time.monotonic() - started < self.SYNC_BUDGET_S:
+                    info = self.cache.read(folder)
+                    read_here += 1
+                else:
+                    with self._lock:
+                        self._queued.append(folder)
+                        self._pending.add(folder)
+                    info = RunInfo(folder, status=READING)
+            out.append(info)
+        self._start()
+        return out
+
+    def reading(self) -> int:
+        """How many runs the worker has still to read."""
+        with self._lock:
+            return len(self._pending)
+
+    def _start(self) -> None:
+        with self._lock:
+            if not self._queued or (self._worker is not None and self._worker.is_running()):
+                return
+            batch, self._queued = self._queued, []
+            generation = self._generation
+        worker = JobWorker(self._read_batch(batch, generation), name="bertstudio-run-reader")
+        worker.finished.connect(self._on_read)
+        worker.failed.connect(lambda message: self._on_read(None, failed=message))
+        self._worker = worker
+        worker.start()
+
+    def _read_batch(self, batch: list[Path], generation: int) -> Callable[[Any, threading.Event], None]:
+        def job(_progress: Any, cancel: threading.Event) -> None:
+            for folder in batch:
+                if cancel.is_set():
+                    break
+                try:
+                    info = self.cache.read(folder)
+                except Exception as exc:  # noqa: BLE001 - read_run never raises for a folder's files; an OS error
+                    log.warning("cannot read run %s: %s", folder, exc)
+                    info = RunInfo(folder, status="damaged", message=str(exc))
+                with self._lock:
+                    if generation != self._generation:
+                        return
+                    self._delivered[folder] = info
+                    self._pending.discard(folder)
+            with self._lock:  # a cancelled batch: its runs are read again when next asked
+                if generation == self._generation:
+                    self._pending.difference_update(batch)
+        return job
+
+    def _on_read(self, _result: Any = None, *, failed: str | None = None) -> None:
+        if failed:
+            log.warning("reading runs failed: %s", failed)
+        self._start()  # what was queued meanwhile
+        self.read.emit()
+
+    def close(self) -> None:
+        """Stop the worker (the app quits, or the project closes): its runs are read again when asked."""
+        with self._lock:
+            self._generation += 1
+            self._queued.clear()
+            self._pending.clear()
+            self._delivered.clear()
+        if self._worker is not None:
+            self._worker.cancel()
