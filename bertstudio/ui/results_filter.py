@@ -9,7 +9,7 @@ and predicted tag. Other kinds pass through :class:`PredictionsFilter` unchanged
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 
@@ -87,17 +87,16 @@ class ResultsFilter(PredictionsFilter):
             lines.append(f"{tokens[i] if i < len(tokens) else '#' + str(i + 1)} · {g} · {p}{mark}")
         return "\n".join(lines)
 
-    def lessThan(self, left: _Index, right: _Index) -> bool:
+    def sort_key(self, column: int) -> Callable[[int], Any]:
         model = self._per_token()
-        key = self._key(model, left.column()) if model is not None else ""
+        key = self._key(model, column) if model is not None else ""
         if model is None or key not in ("gold", "predicted"):
-            return super().lessThan(left, right)
+            return super().sort_key(column)
 
-        def count(index: _Index) -> float:
-            r = model.rows[index.row()]
+        def count(source_row: int) -> float:  # words, or wrong tags (-1: no gold to compare)
+            r = model.rows[source_row]
             if key == "gold":
                 return float(len(r.gold if r.gold is not None else model.predicted_value(r) or []))
             wrong = wrong_words(r, model.predicted_value(r))
             return -1.0 if wrong is None else float(len(wrong))
-
-        return count(left) < count(right)
+        return count
