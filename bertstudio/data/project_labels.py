@@ -181,6 +181,10 @@ class LabelSetOps:
         self._require_label(old)
         if new == old:
             return
+        if new in self.labels:  # said as a rename, not as "appears twice" in a label list nobody typed
+            raise DataError(f"a label named {new!r} already exists: a rename cannot merge two labels",
+                            path=self.folder / PROJECT_FILE, where="labels",
+                            expected=f"a new name; to merge, give the rows of {old!r} the label {new!r}, then remove {old!r}")
         check_label_names([n for n in self.labels if n != old] + [new], self.folder)
         self._label_op({"op": "rename_label", "old": old, "new": new})
 

@@ -22,6 +22,9 @@ from bertstudio.metrics import confusion
 _Index = QModelIndex | QPersistentModelIndex
 
 
+MAX_NAME_WIDTH = 160  # px of a gold label's name beside the rows
+
+
 class ConfusionModel(QAbstractTableModel):
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -46,8 +49,10 @@ class ConfusionModel(QAbstractTableModel):
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if role == Qt.ItemDataRole.DisplayRole and 0 <= section < len(self.labels):
             return self.labels[section]  # user's label names: not translated
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return self.tr("gold") if orientation == Qt.Orientation.Vertical else self.tr("predicted")
+        if role == Qt.ItemDataRole.ToolTipRole:  # the whole name: a header section shows it elided
+            name = self.labels[section] if 0 <= section < len(self.labels) else ""
+            return (self.tr("gold: {name}") if orientation == Qt.Orientation.Vertical
+                    else self.tr("predicted: {name}")).format(name=name)
         return None
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -85,6 +90,12 @@ class ConfusionView(QTableView):
         self.setModel(self.confusion_model)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setTabKeyNavigation(False)  # Tab leaves the matrix (it cycled its cells for ever); arrows move in it
+        for header in (self.horizontalHeader(), self.verticalHeader()):
+            # 40 names like class_000 read "cl…39", not the same cut middle; the tooltip has the whole name
+            header.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        # a 200-character label name made the gold column as wide as the panel and the counts 0 px wide
+        self.verticalHeader().setMaximumWidth(MAX_NAME_WIDTH)
         # The cells share the panel's room: a matrix, not a small table in a corner.
         self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)

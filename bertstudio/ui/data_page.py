@@ -19,12 +19,14 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
     QFormLayout,
+    QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
     QProgressBar,
     QPushButton,
+    QScrollArea,
     QSizePolicy,
     QSplitter,
     QTableView,
@@ -35,6 +37,7 @@ from PySide6.QtWidgets import (
 from bertstudio.data.kinds import entity_types, get_spec, is_bio_tag_set
 from bertstudio.ui.assist_delegate import SuggestionDelegate
 from bertstudio.ui.data_model import ExampleTableModel, arrow_table, latest_predictions, search_rows, unlabelled_rows
+from bertstudio.ui.elided import ElidedLabel
 from bertstudio.ui.enter_key import open_on_enter
 from bertstudio.ui.session import SPLITS, ProjectSession, count_name, split_name
 
@@ -46,13 +49,23 @@ def _key(mode: str, label: str | None = None) -> str:
     return f"{mode}:{label or ''}"
 
 
-class LabelDistribution(QWidget):
-    """One bar per label: how many gold values of the split use it."""
+NAME_WIDTH = 160  # px of a label's name beside its bar (a longer one is elided, whole in its tooltip)
+
+
+class LabelDistribution(QScrollArea):
+    """One bar per label: how many gold values of the split use it. It scrolls: one row per
+    label in a plain layout made 40 labels the window's minimum height (1,056 px on a 768-px
+    laptop); a name is plain text ("R&D" is not a mnemonic, "<b>" no markup), elided."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("labelDistribution")
-        self._form = QFormLayout(self)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        inner = QWidget()
+        self._form = QFormLayout(inner)
+        self.setWidget(inner)
         self._bars: dict[str, QProgressBar] = {}
 
     def set_counts(self, counts: dict[str, int], colours: dict[str, str]) -> None:
@@ -65,12 +78,19 @@ class LabelDistribution(QWidget):
             bar.setRange(0, total)
             bar.setValue(n)
             bar.setFormat(f"{n}")
-            bar.setMaximumHeight(16)
+            bar.setMaximumHeight(max(16, self.fontMetrics().height() + 4))  # a 16-pt font cut the count off
             colour = colours.get(name) or colours.get(f"B-{name}")
             if colour:
                 bar.setStyleSheet(f"QProgressBar::chunk {{ background: {colour}; }}")
-            self._form.addRow(name, bar)
+            label = ElidedLabel()
+            label.setTextFormat(Qt.TextFormat.PlainText)
+            label.setText(name)
+            label.setMaximumWidth(NAME_WIDTH)
+            bar.setMinimumWidth(80)
+            self._form.addRow(label, bar)
             self._bars[name] = bar
+        # the rows scroll, the width does not: a name (elided) and a bar beside it stay readable
+        self.setMinimumWidth(self.widget().minimumSizeHint().width() + self.verticalScrollBar().sizeHint().width())
 
     def counts(self) -> dict[str, int]:
         return {name: bar.value() for name, bar in self._bars.items()}
@@ -144,8 +164,7 @@ class DataPage(QWidget):
         side_layout = QVBoxLayout(side)
         self.distribution_title = QLabel(self.tr("<b>Label distribution</b>"), objectName="distributionTitle")
         side_layout.addWidget(self.distribution_title)
-        side_layout.addWidget(self.distribution)
-        side_layout.addStretch(1)
+        side_layout.addWidget(self.distribution, 1)
         splitter = QSplitter()
         splitter.addWidget(self.table)
         splitter.addWidget(side)

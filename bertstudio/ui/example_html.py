@@ -111,13 +111,18 @@ def answers_html(example: dict[str, Any], gold: Any, pred: dict[str, Any]) -> st
             f"<p>{mark_runs(context, gold_ranges, pred_ranges)}</p>" + _legend(_tr("green = gold, orange = predicted")))
 
 
+def _isolated(name: str) -> str:
+    """A label name escaped and isolated from the text around it: a Hebrew name read "2.6% :שלילי"."""
+    return "\u2068" + _esc(name) + "\u2069"
+
+
 def values_html(kind: str, example: dict[str, Any], gold: Any, predicted: Any, pred: dict[str, Any]) -> str:
     spec = get_spec(kind)
     parts = [f"<p>{_esc(str(example.get(c) or ''))}</p>" for c in spec.text_columns if example.get(c)]
-    parts.append(f"<p><b>{_esc(_tr('Gold:'))}</b> {_esc(spec.gold.short_text(gold))} &nbsp; "
-                 f"<b>{_esc(_tr('Predicted:'))}</b> {_esc(spec.gold.short_text(predicted))}</p>")
+    parts.append(f"<p><b>{_esc(_tr('Gold:'))}</b> {_isolated(spec.gold.short_text(gold))} &nbsp; "
+                 f"<b>{_esc(_tr('Predicted:'))}</b> {_isolated(spec.gold.short_text(predicted))}</p>")
     probs = pred.get("probs") or {}
     if probs:
-        parts.append("<br>".join(f"{_esc(k)}: {100 * float(v):.1f}%"
+        parts.append("<br>".join(f"{_isolated(str(k))}: {100 * float(v):.1f}%"
                                  for k, v in sorted(probs.items(), key=lambda kv: -kv[1])))
     return "".join(parts)

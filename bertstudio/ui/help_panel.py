@@ -43,6 +43,16 @@ def _assistant_keys() -> list[tuple[str, str]]:
              QCoreApplication.translate("HelpPanel", "train the assistant's stronger model now"))]
 
 
+def _advance() -> tuple[str, str]:
+    return (QCoreApplication.translate("HelpPanel", "Alt+M"),
+            QCoreApplication.translate("HelpPanel", "turn moving to the next example after labelling on or off"))
+
+
+def _scroll() -> tuple[str, str]:
+    return (QCoreApplication.translate("HelpPanel", "Shift+Page Up / Shift+Page Down"),
+            QCoreApplication.translate("HelpPanel", "scroll a long text"))
+
+
 def _kind_shortcuts(kind: str, gold: str, labels: list[str] | None, assistant: bool) -> list[tuple[str, str]]:
     skip = (QCoreApplication.translate("HelpPanel", "skip: the next example in the Next order (this one comes back last)")
             if assistant else
@@ -50,16 +60,17 @@ def _kind_shortcuts(kind: str, gold: str, labels: list[str] | None, assistant: b
     move = [
         (QCoreApplication.translate("HelpPanel", "← / → or ↑ / ↓"), QCoreApplication.translate("HelpPanel", "previous / next example")),
         (QCoreApplication.translate("HelpPanel", "S or Space"), skip),
+        _scroll(),
         (QCoreApplication.translate("HelpPanel", "Ctrl+Z / Ctrl+Shift+Z"), QCoreApplication.translate("HelpPanel", "undo / redo the last edit")),
     ]
     if gold == "label":
         return [(QCoreApplication.translate("HelpPanel", "1 … 9"), QCoreApplication.translate("HelpPanel", "apply the label with that number (see the legend)")),
                 _picker(QCoreApplication.translate("HelpPanel", "pick any label by typing part of its name; Enter applies it (the legend shows each label's key)")),
-                (QCoreApplication.translate("HelpPanel", "0, Backspace or Delete"), QCoreApplication.translate("HelpPanel", "clear the label"))] + move
+                (QCoreApplication.translate("HelpPanel", "0, Backspace or Delete"), QCoreApplication.translate("HelpPanel", "clear the label"))] + move + [_advance()]
     if gold == "score":
         return [(QCoreApplication.translate("HelpPanel", "0 … 5"), QCoreApplication.translate("HelpPanel", "set a whole score")), (QCoreApplication.translate("HelpPanel", "slider / box"), QCoreApplication.translate("HelpPanel", "set a score in tenths")),
                 (QCoreApplication.translate("HelpPanel", "Enter or an arrow in the box"), QCoreApplication.translate("HelpPanel", "store the typed score (an arrow then moves on)")),
-                (QCoreApplication.translate("HelpPanel", "Backspace"), QCoreApplication.translate("HelpPanel", "clear the score"))] + move
+                (QCoreApplication.translate("HelpPanel", "Backspace"), QCoreApplication.translate("HelpPanel", "clear the score"))] + move + [_advance()]
     if gold == "tags":
         if is_bio_tag_set(list(labels or [])):
             apply = [(QCoreApplication.translate("HelpPanel", "1 … 9"), QCoreApplication.translate("HelpPanel", "mark the selected words as that entity type (B- on the first, I- on the rest)")),
@@ -77,6 +88,7 @@ def _kind_shortcuts(kind: str, gold: str, labels: list[str] | None, assistant: b
             *apply,
             (QCoreApplication.translate("HelpPanel", "↑ / ↓, Page Up / Page Down"), QCoreApplication.translate("HelpPanel", "previous / next sentence")),
             (QCoreApplication.translate("HelpPanel", "S or Space"), skip if assistant else QCoreApplication.translate("HelpPanel", "skip to the next unlabelled sentence")),
+            _scroll(),
             (QCoreApplication.translate("HelpPanel", "Ctrl+Z / Ctrl+Shift+Z"), QCoreApplication.translate("HelpPanel", "undo / redo")),
         ]
     return [
@@ -86,6 +98,7 @@ def _kind_shortcuts(kind: str, gold: str, labels: list[str] | None, assistant: b
         (QCoreApplication.translate("HelpPanel", "Backspace"), QCoreApplication.translate("HelpPanel", "clear the answer")),
         (QCoreApplication.translate("HelpPanel", "↑ / ↓, Page Up / Page Down"), QCoreApplication.translate("HelpPanel", "previous / next question")),
         (QCoreApplication.translate("HelpPanel", "S or Space"), skip if assistant else QCoreApplication.translate("HelpPanel", "skip to the next unanswered question")),
+        _scroll(),
         (QCoreApplication.translate("HelpPanel", "Ctrl+Z / Ctrl+Shift+Z"), QCoreApplication.translate("HelpPanel", "undo / redo")),
     ]
 

@@ -137,7 +137,10 @@ class MainWindow(QMainWindow):
         activated = getattr(self.pages["runs"], "run_activated", None)
         if activated is not None:  # double-clicking a run opens its results
             activated.connect(self._on_run_activated)
-        self.page_list.setFixedWidth(150)
+        # as wide as its longest title in the font in use ("GLUE scoreboard" was cut at 16 pt), 150 px at least
+        titles = [self.page_list.item(i).text() for i in range(self.page_list.count())]
+        widest = max((self.page_list.fontMetrics().horizontalAdvance(t) for t in titles), default=0)
+        self.page_list.setFixedWidth(max(150, widest + 4 * self.page_list.frameWidth() + 24))
         central = QWidget()
         row = QHBoxLayout(central)
         row.setContentsMargins(4, 4, 4, 4)

@@ -65,13 +65,6 @@ def count_name(key: str) -> str:
 
 
 _MAX_RECENT = 10
-# Distinct, readable label colours (Okabe-Ito first, then Tableau), used when a project keeps none.
-PALETTE: tuple[str, ...] = (
-    "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#999999",
-    "#4E79A7", "#F28E2B", "#59A14F", "#B07AA1", "#76B7B2", "#EDC948", "#FF9DA7", "#9C755F",
-)
-
-
 class ProjectSession(QObject):
     project_opened = Signal(object)
     project_closing = Signal(object)  # the project, still open: views put what they hold into it
@@ -294,7 +287,7 @@ class ProjectSession(QObject):
     def label_colours(self) -> dict[str, str]:
         """A colour per label (the project keeps them; the palette fills any gap)."""
         own = dict(self._project.label_colors) if self._project is not None else {}
-        return {name: own.get(name) or PALETTE[i % len(PALETTE)] for i, name in enumerate(self.labels())}
+        return {name: own.get(name) or default_color(i) for i, name in enumerate(self.labels())}
 
     def row(self, split: str, row: int) -> dict[str, Any]:
         """One example as a plain dict of its columns, edits applied ({} when out of range)."""

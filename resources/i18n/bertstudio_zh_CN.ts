@@ -724,17 +724,17 @@
 <context>
     <name>ConfusionModel</name>
     <message>
-        <location filename="../../bertstudio/ui/confusion_view.py" line="50"/>
-        <source>gold</source>
-        <translation>标准答案</translation>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="54"/>
+        <source>gold: {name}</source>
+        <translation>标准答案：{name}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/confusion_view.py" line="50"/>
-        <source>predicted</source>
-        <translation>预测</translation>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="55"/>
+        <source>predicted: {name}</source>
+        <translation>预测：{name}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/confusion_view.py" line="74"/>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="79"/>
         <source>{n} examples: gold {g}, predicted {p}</source>
         <translation>{n} 个样例:标准答案 {g}，预测 {p}</translation>
     </message>
@@ -742,22 +742,22 @@
 <context>
     <name>ConfusionPanel</name>
     <message>
-        <location filename="../../bertstudio/ui/confusion_view.py" line="139"/>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="150"/>
         <source>Predicted</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/confusion_view.py" line="141"/>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="152"/>
         <source>Gold</source>
         <translation>标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/confusion_view.py" line="146"/>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="157"/>
         <source>Columns: the label the model predicted</source>
         <translation>列:模型预测的标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/confusion_view.py" line="147"/>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="158"/>
         <source>Rows: the gold label</source>
         <translation>行:标准答案标签</translation>
     </message>
@@ -765,7 +765,7 @@
 <context>
     <name>ConfusionView</name>
     <message>
-        <location filename="../../bertstudio/ui/confusion_view.py" line="93"/>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="104"/>
         <source>Rows: gold label. Columns: predicted label. Click a cell to list its examples.</source>
         <translation>行:标准答案标签。列:预测标签。单击单元格可列出其中的样例。</translation>
     </message>
@@ -773,78 +773,78 @@
 <context>
     <name>DataPage</name>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="99"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="119"/>
         <source>Search the text (Enter)</source>
         <translation>搜索文本(回车)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="113"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="133"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="115"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="135"/>
         <source>Add examples…</source>
         <translation>添加样例…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="116"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="136"/>
         <source>Type new examples into this split, then label them</source>
         <translation>在此数据划分中输入新样例，然后标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="119"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="139"/>
         <source>Split:</source>
         <translation>数据划分:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="123"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="143"/>
         <source>Show:</source>
         <translation>显示:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="145"/>
-        <location filename="../../bertstudio/ui/data_page.py" line="392"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="165"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="411"/>
         <source>&lt;b&gt;Label distribution&lt;/b&gt;</source>
         <translation>&lt;b&gt;标签分布&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="222"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="241"/>
         <source>All rows</source>
         <translation>全部行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="223"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="242"/>
         <source>Unlabelled</source>
         <translation>未标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="225"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="244"/>
         <source>Label = %1</source>
         <translation>标签 = %1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="226"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="245"/>
         <source>Disagrees with the latest run</source>
         <translation>与最近一次运行的预测不一致</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="372"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="391"/>
         <source>%1 of %2 rows</source>
         <translation>%1 / %2 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="377"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="396"/>
         <source>no run with predictions yet</source>
         <translation>还没有带预测的运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="379"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="398"/>
         <source>the latest run evaluated the %1 split</source>
         <translation>最近一次运行评估的是 %1 数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="391"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="410"/>
         <source>&lt;b&gt;Entities per type&lt;/b&gt;</source>
         <translation>&lt;b&gt;各类型实体数&lt;/b&gt;</translation>
     </message>
@@ -1078,24 +1078,24 @@
         <translation>字母键(S 除外)或 /</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="51"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="61"/>
         <source>← / → or ↑ / ↓</source>
         <translation>← / → 或 ↑ / ↓</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="51"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="61"/>
         <source>previous / next example</source>
         <translation>上一个 / 下一个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="52"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="79"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="88"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="62"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="90"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="100"/>
         <source>S or Space</source>
         <translation>S 或 Space</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="49"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="59"/>
         <source>skip to the next unlabelled example</source>
         <translation>跳到下一个未标注的样例</translation>
     </message>
@@ -1135,248 +1135,268 @@
         <translation>立即训练助手的更强模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="47"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="57"/>
         <source>skip: the next example in the Next order (this one comes back last)</source>
         <translation>跳过:按“下一个”顺序显示下一个样例(此样例最后再出现)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="53"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="80"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="89"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="64"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="92"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="102"/>
         <source>Ctrl+Z / Ctrl+Shift+Z</source>
         <translation>Ctrl+Z / Ctrl+Shift+Z</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="53"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="64"/>
         <source>undo / redo the last edit</source>
         <translation>撤销 / 重做上一次编辑</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="56"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="65"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="71"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="67"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="76"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="82"/>
         <source>1 … 9</source>
         <translation>1 … 9</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="56"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="67"/>
         <source>apply the label with that number (see the legend)</source>
         <translation>应用对应编号的标签(见图例)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="57"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="68"/>
         <source>pick any label by typing part of its name; Enter applies it (the legend shows each label&apos;s key)</source>
         <translation>输入标签名的一部分即可选择任意标签；按 Enter 应用(图例中列出了每个标签的按键)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="67"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="73"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="78"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="84"/>
         <source>0 or Backspace</source>
         <translation>0 或 Backspace</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="58"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="69"/>
         <source>clear the label</source>
         <translation>清除标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="58"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="47"/>
+        <source>Alt+M</source>
+        <translation>Alt+M</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/help_panel.py" line="48"/>
+        <source>turn moving to the next example after labelling on or off</source>
+        <translation>打开或关闭“标注后转到下一个样例”</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/help_panel.py" line="52"/>
+        <source>Shift+Page Up / Shift+Page Down</source>
+        <translation>Shift+Page Up / Shift+Page Down</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/help_panel.py" line="53"/>
+        <source>scroll a long text</source>
+        <translation>滚动较长的文本</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/help_panel.py" line="69"/>
         <source>0, Backspace or Delete</source>
         <translation>0、Backspace 或 Delete</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="60"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="71"/>
         <source>0 … 5</source>
         <translation>0 … 5</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="60"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="71"/>
         <source>set a whole score</source>
         <translation>设置整数分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="60"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="71"/>
         <source>slider / box</source>
         <translation>滑块 / 输入框</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="60"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="71"/>
         <source>set a score in tenths</source>
         <translation>设置精确到十分位的分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="61"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="72"/>
         <source>Enter or an arrow in the box</source>
         <translation>在输入框中按 Enter 或方向键</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="61"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="72"/>
         <source>store the typed score (an arrow then moves on)</source>
         <translation>保存输入的分数(方向键随后转到相邻样例)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="62"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="86"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="73"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="98"/>
         <source>Backspace</source>
         <translation>Backspace</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="62"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="73"/>
         <source>clear the score</source>
         <translation>清除分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="65"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="76"/>
         <source>mark the selected words as that entity type (B- on the first, I- on the rest)</source>
         <translation>将选中的词标为该实体类型(第一个词为 B-，其余为 I-)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="66"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="77"/>
         <source>pick any entity type by typing part of its name; Enter applies it (the legend shows each type&apos;s key)</source>
         <translation>输入实体类型名的一部分即可选择任意实体类型；按 Enter 应用(图例中列出了每个类型的按键)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="68"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="79"/>
         <source>Shift+Enter</source>
         <translation>Shift+Enter</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="69"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="80"/>
         <source>store the sentence as marked and go on (with no entity marked, every word is O)</source>
         <translation>按当前标注保存该句并继续（未标出实体时，每个词都是 O）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="71"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="82"/>
         <source>give each selected word the tag with that number; a sentence is stored once every word has a tag</source>
         <translation>为每个选中的词设置该编号的标记；句子中每个词都有标记后才会保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="72"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="83"/>
         <source>pick any tag by typing part of its name; Enter applies it (the legend shows each tag&apos;s key)</source>
         <translation>输入标记名的一部分即可选择任意标记；按 Enter 应用(图例中列出了每个标记的按键)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="73"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="84"/>
         <source>clear the tag of the selected words</source>
         <translation>清除选中词的标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="75"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="86"/>
         <source>← / →</source>
         <translation>← / →</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="75"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="86"/>
         <source>move the word cursor</source>
         <translation>移动词光标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="76"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="87"/>
         <source>Shift+← / Shift+→, or drag</source>
         <translation>Shift+← / Shift+→ 或拖动</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="76"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="87"/>
         <source>select several words</source>
         <translation>选择多个词</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="95"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="108"/>
         <source>Keyboard</source>
         <translation>键盘</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="104"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="117"/>
         <source>Tab / Shift+Tab</source>
         <translation>Tab / Shift+Tab</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="105"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="118"/>
         <source>move between a page&apos;s controls; tables and text boxes let Tab go on</source>
         <translation>在页面控件之间移动；表格和文本框不会拦住 Tab</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="107"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="120"/>
         <source>in the Data and Runs tables: open the row or run</source>
         <translation>在数据表和运行表中：打开该行或该运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="112"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="125"/>
         <source>Window</source>
         <translation>窗口</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="67"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="78"/>
         <source>clear the entity under the cursor</source>
         <translation>清除光标处的实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="78"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="87"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="89"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="99"/>
         <source>↑ / ↓, Page Up / Page Down</source>
         <translation>↑ / ↓、Page Up / Page Down</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="78"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="89"/>
         <source>previous / next sentence</source>
         <translation>上一句 / 下一句</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="79"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="90"/>
         <source>skip to the next unlabelled sentence</source>
         <translation>跳到下一个未标注的句子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="80"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="89"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="92"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="102"/>
         <source>undo / redo</source>
         <translation>撤销 / 重做</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="83"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="95"/>
         <source>select with the mouse</source>
         <translation>用鼠标选择</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="83"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="95"/>
         <source>the selection becomes the answer</source>
         <translation>选中的文本即成为答案</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/help_panel.py" line="25"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="68"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="84"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="106"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="79"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="96"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="119"/>
         <source>Enter</source>
         <translation>Enter</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="84"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="96"/>
         <source>use the current selection as the answer</source>
         <translation>将当前选中的文本作为答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="85"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="97"/>
         <source>N</source>
         <translation>N</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="85"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="97"/>
         <source>toggle &apos;no answer&apos;</source>
         <translation>切换“无答案”</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="86"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="98"/>
         <source>clear the answer</source>
         <translation>清除答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="87"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="99"/>
         <source>previous / next question</source>
         <translation>上一个 / 下一个问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="88"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="100"/>
         <source>skip to the next unanswered question</source>
         <translation>跳到下一个未回答的问题</translation>
     </message>
@@ -1627,7 +1647,7 @@
 <context>
     <name>LabelLegend</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/legend.py" line="46"/>
+        <location filename="../../bertstudio/ui/editors/legend.py" line="90"/>
         <source>Press %1 or click to apply &apos;%2&apos;</source>
         <translation>按 %1 或单击以应用“%2”</translation>
     </message>
@@ -1774,47 +1794,47 @@
         <translation>标签集</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="52"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="53"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="53"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="54"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="54"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="55"/>
         <source>Colour…</source>
         <translation>颜色…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="55"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="56"/>
         <source>Remove</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="64"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="65"/>
         <source>Order = key order (1-9) and label ids of the model.</source>
         <translation>顺序 = 按键顺序(1-9)，也是模型中的标签编号。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="106"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="108"/>
         <source>Add label</source>
         <translation>添加标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="106"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="108"/>
         <source>Name of the new label:</source>
         <translation>新标签的名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="114"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="116"/>
         <source>Rename label</source>
         <translation>重命名标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="114"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="116"/>
         <source>New name:</source>
         <translation>新名称:</translation>
     </message>
@@ -1935,42 +1955,42 @@
         <translation>GLUE 计分板</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="227"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="230"/>
         <source>Open project</source>
         <translation>打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="238"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="241"/>
         <source>Cannot open the project</source>
         <translation>无法打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="248"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="251"/>
         <source>Project repaired on open: %1</source>
         <translation>打开时已修复项目:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="249"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="252"/>
         <source>Project recovered</source>
         <translation>项目已恢复</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="250"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="253"/>
         <source>Opening the project repaired it:</source>
         <translation>打开项目时已修复:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="266"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="269"/>
         <source>Saved</source>
         <translation>已保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="290"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="293"/>
         <source>Imported %1 rows into %2</source>
         <translation>已导入 %1 行到 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="319"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="322"/>
         <source>Could not save</source>
         <translation>无法保存</translation>
     </message>
@@ -1980,53 +2000,53 @@
         <translation>运行已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="359"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="362"/>
         <source>No project</source>
         <translation>没有项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="359"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="362"/>
         <source>Create or open a project first.</source>
         <translation>请先新建或打开一个项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="402"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="405"/>
         <source>No project open</source>
         <translation>未打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="410"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="413"/>
         <source>Project: %1 (%2)</source>
         <translation>项目:%1(%2)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="412"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="415"/>
         <source>Split: %1</source>
         <translation>数据划分:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="413"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="416"/>
         <source>%1 labelled / %2</source>
         <translation>已标注 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="462"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="465"/>
         <source>A training run is in progress on this project. Stop it and close the project?</source>
         <translation>此项目正在进行训练。要停止训练并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="463"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="466"/>
         <source>A learning curve is being computed on this project. Stop it and close the project?</source>
         <translation>此项目正在计算学习曲线。要停止计算并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="464"/>
-        <location filename="../../bertstudio/ui/main_window.py" line="472"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="467"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="475"/>
         <source>Training is running</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="473"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="476"/>
         <source>A training run is in progress. Stop it and quit?</source>
         <translation>训练正在进行。停止训练并退出吗？</translation>
     </message>
@@ -2466,32 +2486,32 @@
 <context>
     <name>ProjectSession</name>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="195"/>
+        <location filename="../../bertstudio/ui/session.py" line="188"/>
         <source>Add label {a}</source>
         <translation>添加标签 {a}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="201"/>
+        <location filename="../../bertstudio/ui/session.py" line="194"/>
         <source>Recolour label {a}</source>
         <translation>更改标签 {a} 的颜色</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="214"/>
+        <location filename="../../bertstudio/ui/session.py" line="207"/>
         <source>Rename label {a} to {b}</source>
         <translation>将标签 {a} 重命名为 {b}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="223"/>
+        <location filename="../../bertstudio/ui/session.py" line="216"/>
         <source>Remove label {a}</source>
         <translation>删除标签 {a}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="347"/>
+        <location filename="../../bertstudio/ui/session.py" line="340"/>
         <source>Replace the rows of %1</source>
         <translation>替换 %1 的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="363"/>
+        <location filename="../../bertstudio/ui/session.py" line="356"/>
         <source>Restore the rows of %1</source>
         <translation>恢复 %1 的行</translation>
     </message>
@@ -2562,58 +2582,58 @@
 <context>
     <name>QAEditor</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="74"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="75"/>
         <source>Type a new question about this context</source>
         <translation>输入关于此上下文的新问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="75"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="76"/>
         <source>Add question</source>
         <translation>添加问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="100"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="101"/>
         <source>No answer in this context (SQuAD v2)</source>
         <translation>此上下文中没有答案(SQuAD v2)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="103"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="104"/>
         <source>Use selection as answer (Enter)</source>
         <translation>将选中文本作为答案(回车)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="116"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="117"/>
         <source>Questions about this context</source>
         <translation>关于此上下文的问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="140"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="141"/>
         <source>(no answer chosen yet: select it in the context)</source>
         <translation>(尚未选择答案:请在上下文中选中它)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="142"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="143"/>
         <source>Answer: none</source>
         <translation>答案:无</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="144"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="145"/>
         <source>Answer: %1 (character %2)</source>
         <translation>答案:%1(第 %2 个字符)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="195"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="196"/>
         <source>Answer row %1 with &apos;%2&apos;</source>
         <translation>将第 %1 行的答案设为“%2”</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="214"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="215"/>
         <source>Mark row %1 unanswerable</source>
         <translation>将第 %1 行标为无法回答</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="217"/>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="248"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="218"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="252"/>
         <source>Clear the answer of row %1</source>
         <translation>清除第 %1 行的答案</translation>
     </message>
@@ -2621,47 +2641,47 @@
 <context>
     <name>RegressionEditor</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="272"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="280"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="275"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="283"/>
         <source>Type a score such as 3.7: Enter stores it, an arrow key stores it and moves to the previous or next example</source>
         <translation>输入分数，例如 3.7:按 Enter 保存，按方向键保存并转到上一个或下一个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="292"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="300"/>
         <source>Keys 0-5 set a whole score; for tenths drag the slider or type the score in the box (Enter or an arrow key stores it).</source>
         <translation>按键 0-5 设置整数分数；如需十分位，请拖动滑块或在输入框中输入分数(按 Enter 或方向键保存)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="313"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="321"/>
         <source>(not scored)</source>
         <translation>(未打分)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="313"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="321"/>
         <source>(no example)</source>
         <translation>(无样例)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="333"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="341"/>
         <source>%1 is outside the scale %2-%3: not stored</source>
         <translation>%1 超出了 %2-%3 的评分范围：未保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="368"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="376"/>
         <source>set the score with keys 0-5 or type it in the box</source>
         <translation>请用按键 0-5 设置分数，或在输入框中输入分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="378"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="386"/>
         <source>Score row %1 as %2</source>
         <translation>将第 %1 行打分为 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="388"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="396"/>
         <source>Key %1 sets nothing: keys 0-5 set whole scores; type other scores in the box</source>
         <translation>按键 %1 没有作用：按键 0-5 设置整数分数；其他分数请在输入框中输入</translation>
     </message>
@@ -2725,109 +2745,119 @@
 <context>
     <name>ResultsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="92"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="155"/>
         <source>Errors only</source>
         <translation>只看错误</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="116"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="181"/>
         <source>Set as gold</source>
         <translation>设为标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="118"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="183"/>
         <source>Use prediction as gold</source>
         <translation>采用预测作为标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="122"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="187"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="194"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="259"/>
         <source>{name} (not in this project)</source>
         <translation>{name}(不属于此项目)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="296"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="299"/>
+        <source>Reading the predictions of %1…</source>
+        <translation>正在读取 %1 的预测…</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/results_page.py" line="311"/>
+        <source>Could not read this run&apos;s predictions: %1</source>
+        <translation>无法读取此运行的预测：%1</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/results_page.py" line="376"/>
         <source>%1 damaged line(s) of this run&apos;s predictions are not shown: %2</source>
         <translation>本次运行的预测中有 %1 行已损坏，未显示：%2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="312"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="392"/>
         <source>No project is open. Open or create one (File menu), train a run on the Train page, and its scores, predictions and errors appear here.</source>
         <translation>尚未打开项目。请（通过“文件”菜单）打开或新建一个项目，并在训练页训练一次，其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="315"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="395"/>
         <source>This project has no run yet. Train one on the Train page (or open a run folder from the Runs page), and its scores, predictions and errors appear here.</source>
         <translation>此项目还没有运行。请在训练页训练一次（或从运行页打开一个运行文件夹），其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="324"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="404"/>
         <source>This run is not one of this project&apos;s runs ({folder}); it is shown for viewing only.</source>
         <translation>此运行不属于此项目({folder})；仅供查看。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="327"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="407"/>
         <source>It is a {run} run and this project holds {project} examples, so its rows are not matched to the project&apos;s.</source>
         <translation>这是一次 {run} 运行，而此项目包含 {project} 样例，因此其中的行不会与项目的行对应。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="331"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="411"/>
         <source>{joined} of {total} of its rows match this project&apos;s examples (same gold value).</source>
         <translation>它的 {total} 行中有 {joined} 行与此项目的样例对应(标准答案相同)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="422"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="502"/>
         <source>{shown} of {total} examples</source>
         <translation>{shown} / {total} 个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="424"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="504"/>
         <source>gold {g}, predicted {p}</source>
         <translation>标准答案 {g}，预测 {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/results_page.py" line="480"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="560"/>
         <source>%n word(s) got no prediction from this run: tag them on the Label page</source>
         <translation>
             <numerusform>%n 个词在这次运行中没有预测:请在“标注”页标注它们</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="482"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="562"/>
         <source>The run predicted a label this project no longer has (renamed or removed since the run)</source>
         <translation>该运行预测的标签已不在本项目中（运行之后被重命名或删除）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="517"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="597"/>
         <source>{split} row {row}</source>
         <translation>{split} 第 {row} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="522"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="602"/>
         <source>{where}: {n} of {m} tags are now the run&apos;s predictions</source>
         <translation>{where}:{m} 个标签中有 {n} 个已改为这次运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="525"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="605"/>
         <source>{where}: the gold value is now the run&apos;s prediction</source>
         <translation>{where}:标注值已改为这次运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="527"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="607"/>
         <source>; this run&apos;s scores were computed with the earlier gold</source>
         <translation>;这次运行的分数是按原来的标注计算的</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="528"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="608"/>
         <source> (Edit &gt; Undo restores it)</source>
         <translation>(编辑 &gt; 撤销 可恢复)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="534"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="614"/>
         <source>Relabel {split} row {row}</source>
         <translation>重新标注 {split} 的第 {row} 行</translation>
     </message>
@@ -3540,77 +3570,77 @@
 <context>
     <name>SentenceEditor</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="70"/>
-        <source>Move to the next example after labelling</source>
-        <translation>标注后转到下一个样例</translation>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="75"/>
+        <source>&amp;Move to the next example after labelling</source>
+        <translation>标注后转到下一个样例(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="76"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="81"/>
         <source>Premise / first text</source>
         <translation>前提 / 第一段文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="77"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="82"/>
         <source>Hypothesis / second text</source>
         <translation>假设 / 第二段文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="94"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="99"/>
         <source>Press %1 or click to label this example &apos;%2&apos;</source>
         <translation>按 %1 或单击，将此样例标为“%2”</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="126"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="134"/>
         <source>Suggested: %1 (%2)</source>
         <translation>建议:%1(%2)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="129"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="137"/>
         <source>Enter accepts it, any label key overrides it</source>
         <translation>按 Enter 接受，按任一标签键可改为该标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="131"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="139"/>
         <source>Audit example: drawn at random to check the model, so its suggestion is hidden</source>
         <translation>核查样例:为检验模型而随机抽取，因此不显示建议</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="149"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="157"/>
         <source>(not labelled)</source>
         <translation>(未标注)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="149"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="157"/>
         <source>(no example)</source>
         <translation>(无样例)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="161"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="169"/>
         <source>Label row %1 as &apos;%2&apos;</source>
         <translation>将第 %1 行标为“%2”</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="167"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="175"/>
         <source>Clear the label of row %1</source>
         <translation>清除第 %1 行的标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="188"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="196"/>
         <source>Audit example: Enter has no suggestion to accept here (hidden on purpose); %1</source>
         <translation>审核样本：这里没有可用 Enter 接受的建议（有意隐藏）；%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="190"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="198"/>
         <source>No suggestions while the labelling assistant is off (Tools &gt; Labelling assistant): %1</source>
         <translation>标注助手关闭时没有建议（工具 &gt; 标注助手）：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="192"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="200"/>
         <source>No suggestion to accept yet: %1</source>
         <translation>暂时没有可接受的建议：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="196"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="204"/>
         <source>pick the label with a number key</source>
         <translation>请用数字键选择标签</translation>
     </message>
@@ -3618,7 +3648,7 @@
 <context>
     <name>ShortcutsDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="134"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="147"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
@@ -3750,92 +3780,92 @@
 <context>
     <name>TaggingEditor</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="259"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="260"/>
         <source>Entity types (select words, then press a key):</source>
         <translation>实体类型(先选择词，再按键):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="260"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="261"/>
         <source>Press %1 or click to mark the selected words as a %2 entity</source>
         <translation>按 %1 或单击，将选中的词标为 %2 实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="262"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="263"/>
         <source>Tags (select words, then press a key):</source>
         <translation>标记(先选择词，再按键):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="263"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="264"/>
         <source>Press %1 or click to tag the selected words %2</source>
         <translation>按 %1 或单击，将选中的词标记为 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="298"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="299"/>
         <source>no entity</source>
         <translation>无实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="301"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="302"/>
         <source>Enter stores these tags; Shift+Enter stores the sentence as marked</source>
         <translation>按 Enter 保存这些标签；按 Shift+Enter 按当前标注保存该句</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="302"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="303"/>
         <source>Enter stores these tags</source>
         <translation>按 Enter 保存这些标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="303"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="304"/>
         <source>Suggested (%1, %2 sure): %3 · %4</source>
         <translation>建议（%1，把握 %2）：%3 · %4</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="325"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="326"/>
         <source>(not labelled yet: every word starts outside any entity, O; Enter stores the sentence as marked, with no entity if none is marked)</source>
         <translation>（尚未标注：每个词起初都不属于任何实体，即 O；按 Enter 按当前标注保存该句，未标出实体则保存为无实体）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="390"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="391"/>
         <source>&apos;%1&apos; cuts through an entity already marked: select the whole entity, or clear it first (Backspace).</source>
         <translation>“%1”切断了一个已标出的实体：请选中整个实体，或先清除它（Backspace）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="436"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="437"/>
         <source>Row %1 has no entity</source>
         <translation>第 %1 行没有实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="437"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="438"/>
         <source>Store the entities of row %1</source>
         <translation>保存第 %1 行的实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="443"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="444"/>
         <source>Words with no tag yet: %1. A sentence is stored once every word has one.</source>
         <translation>尚无标签的词：%1 个。每个词都有标签后，该句才会保存。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="317"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="318"/>
         <source>Accept the suggested tags of row %1</source>
         <translation>接受第 %1 行的建议标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="328"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="329"/>
         <source>(not tagged yet: %1 of %2 words have a tag; the sentence is stored once every word has one)</source>
         <translation>(尚未标注完:%2 个词中有 %1 个已有标记；每个词都有标记后才会保存此句)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="406"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="407"/>
         <source>Tag &apos;%1&apos; as %2</source>
         <translation>将“%1”标记为 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="418"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="419"/>
         <source>Clear the entity at word %1</source>
         <translation>清除第 %1 个词处的实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="424"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="425"/>
         <source>Clear the tag of &apos;%1&apos;</source>
         <translation>清除“%1”的标记</translation>
     </message>

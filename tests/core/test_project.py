@@ -136,7 +136,7 @@ def test_rename_label_renames_gold_values_in_data_and_overlay(project: Project) 
 
 
 def test_rename_refuses_existing_or_unknown_names(project: Project) -> None:
-    with pytest.raises(DataError, match="twice"):
+    with pytest.raises(DataError, match="already exists: a rename cannot merge two labels"):
         project.rename_label("pos", "neg")
     with pytest.raises(DataError, match="no label named"):
         project.rename_label("neutral", "x")

@@ -17,4 +17,4 @@ def test_a_long_legend_asks_for_rows_not_a_column_and_still_wraps(qtbot):
     row = max(legend.findChild(QPushButton, f"legend_{n}").sizeHint().height() for n in names)
     assert legend.sizeHint().height() < 3 * row  # was 17 rows: the minimum height of the editor holding it
     assert legend.minimumSizeHint().height() < 3 * row
-    assert legend.layout().heightForWidth(300) > 3 * row  # at a real, narrow width it wraps onto several lines
+    assert legend.widget().layout().heightForWidth(300) > 3 * row  # at a real, narrow width it wraps onto several lines

@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QAbstractScrollArea, QWidget
 
 from bertstudio.errors import BertStudioError
 from bertstudio.ui.editors.label_picker import OPEN_KEY, LabelPicker, key_texts, opens_picker
@@ -200,10 +200,23 @@ class KindEditor(QWidget):
             return False
         return True
 
+    def text_views(self) -> list[QAbstractScrollArea]:
+        """The views showing the example's text, which Shift+Page Up / Down scroll (they never take
+        focus: the keys are the editor's)."""
+        return []
+
+    def scroll_text(self, pages: int) -> None:
+        for view in self.text_views():
+            bar = view.verticalScrollBar()
+            bar.setValue(bar.value() + pages * bar.pageStep())
+
     def handle_navigation(self, event: QKeyEvent, *, arrows: bool = True) -> bool:
         """Keys every editor shares; returns True when the key was used."""
         key = event.key()
-        if arrows and key in (Qt.Key.Key_Right, Qt.Key.Key_Down) or key == Qt.Key.Key_PageDown:
+        if key in (Qt.Key.Key_PageDown, Qt.Key.Key_PageUp) and event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
+            # a 5,000-character example could be read past its first screen only with a mouse wheel
+            self.scroll_text(1 if key == Qt.Key.Key_PageDown else -1)
+        elif arrows and key in (Qt.Key.Key_Right, Qt.Key.Key_Down) or key == Qt.Key.Key_PageDown:
             self.step(1)
         elif arrows and key in (Qt.Key.Key_Left, Qt.Key.Key_Up) or key == Qt.Key.Key_PageUp:
             self.step(-1)

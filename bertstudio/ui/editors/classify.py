@@ -18,6 +18,7 @@ from typing import Any
 from PySide6.QtCore import QEvent, QLocale, QObject, Qt, QTimer
 from PySide6.QtGui import QFont, QKeyEvent
 from PySide6.QtWidgets import (
+    QAbstractScrollArea,
     QCheckBox,
     QDoubleSpinBox,
     QHBoxLayout,
@@ -60,14 +61,18 @@ class SentenceEditor(KindEditor):
         self.gold_label = QLabel()
         self.gold_label.setObjectName("goldLabel")
         self.gold_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.gold_label.setTextFormat(Qt.TextFormat.PlainText)  # a label named "<b>x</b>" is that text
         self.suggestion_label = QLabel()
         self.suggestion_label.setObjectName("suggestionLabel")
         self.suggestion_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.suggestion_label.setWordWrap(True)
-        self.suggestion_label.setStyleSheet("font-style: italic; color: palette(mid);")
+        self.suggestion_label.setTextFormat(Qt.TextFormat.PlainText)
+        # italics and "Suggested:" set it apart from gold; grey (palette(mid)) read at 1.7:1
+        self.suggestion_label.setStyleSheet("font-style: italic;")
         self.legend = LabelLegend(self)
         self.legend.label_clicked.connect(self.apply_label)
-        self.advance_box = QCheckBox(self.tr("Move to the next example after labelling"))
+        # Alt+M turns it on and off (no key did: it never takes focus, so the number keys stay the editor's)
+        self.advance_box = QCheckBox(self.tr("&Move to the next example after labelling"))
         self.advance_box.setObjectName("advanceBox")
         self.advance_box.setChecked(True)
         self.advance_box.setFocusPolicy(Qt.FocusPolicy.NoFocus)
@@ -96,6 +101,9 @@ class SentenceEditor(KindEditor):
 
     def choices(self) -> list[str]:
         return self.session.labels()
+
+    def text_views(self) -> list[QAbstractScrollArea]:
+        return [self.text_view, self.pair_view]
 
     def apply_choice(self, name: str) -> None:
         self.apply_label(name)
@@ -147,7 +155,7 @@ class SentenceEditor(KindEditor):
     def _show_gold(self, gold: Any) -> None:
         if gold is None:
             self.gold_label.setText(self.tr("(not labelled)") if self.row >= 0 else self.tr("(no example)"))
-            self.gold_label.setStyleSheet("font-size: 16pt; color: palette(mid);")
+            self.gold_label.setStyleSheet("font-size: 16pt; font-style: italic;")  # in words, at full contrast
             return
         colour = self.session.label_colours().get(str(gold), "#999999")
         self.gold_label.setText(str(gold))
@@ -311,7 +319,7 @@ class RegressionEditor(SentenceEditor):
     def _show_gold(self, gold: Any) -> None:
         if gold is None:
             self.gold_label.setText(self.tr("(not scored)") if self.row >= 0 else self.tr("(no example)"))
-            self.gold_label.setStyleSheet("font-size: 16pt; color: palette(mid);")
+            self.gold_label.setStyleSheet("font-size: 16pt; font-style: italic;")
         else:
             # as stored (4.25, a prediction's 0.018), not rounded to the box's tenths
             self.gold_label.setText(_score_text(float(gold)))

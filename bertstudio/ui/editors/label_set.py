@@ -46,6 +46,7 @@ class LabelSetDialog(QDialog):
         self.error = QLabel()
         self.error.setObjectName("labelSetError")
         self.error.setWordWrap(True)
+        self.error.setTextFormat(Qt.TextFormat.PlainText)  # a label name is shown as typed, never as markup
         self.error.setStyleSheet("color: #c0392b;")
         buttons = QHBoxLayout()
         for name, text, slot in (
@@ -76,6 +77,7 @@ class LabelSetDialog(QDialog):
         for name in self.session.labels():
             item = QListWidgetItem(swatch(colours.get(name, "#999999")), name)
             item.setData(Qt.ItemDataRole.UserRole, name)
+            item.setToolTip(name)  # a 200-character name is cut at the dialog's edge
             self.list.addItem(item)
         self.list.setCurrentRow(min(max(current, 0), self.list.count() - 1))
 
@@ -87,7 +89,8 @@ class LabelSetDialog(QDialog):
         try:
             action()
         except BertStudioError as exc:
-            self.error.setText(exc.message)
+            # the problem and what to do: the project file's path filled the dialog and said nothing more
+            self.error.setText(exc.problem + (f" ({exc.expected})" if exc.expected else ""))
             return False
         self.error.clear()
         return True

@@ -7,31 +7,75 @@ into the label picker ("au↵"). The editor supplies the keys and the tooltip's 
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QPushButton, QSizePolicy, QWidget
+from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QFrame, QPushButton, QScrollArea, QSizePolicy, QWidget
 
 from bertstudio.ui.editors.flow_layout import FlowLayout
 
+NAME_WIDTH = 220  # px of a label's name on its button (a longer one is elided, whole in the tooltip)
+MAX_ROWS = 5  # rows of buttons shown; more scroll (120 labels squeezed the example to one line)
+
+
+def _luminance(c: QColor) -> float:
+    """WCAG 2 relative luminance."""
+    def lin(v: int) -> float:
+        x = v / 255
+        return x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4
+    return 0.2126 * lin(c.red()) + 0.7152 * lin(c.green()) + 0.0722 * lin(c.blue())
+
 
 def text_colour(background: str) -> str:
-    """Black or white, whichever reads better on ``background`` (sRGB luma)."""
-    from PySide6.QtGui import QColor
+    """Black or white, whichever has the higher WCAG contrast on ``background`` (a luma
+    threshold put white on #e15759 at 3.7:1, where black reads at 5.7:1)."""
+    lum = _luminance(QColor(background))
+    return "#000000" if (lum + 0.05) / 0.05 >= 1.05 / (lum + 0.05) else "#ffffff"
 
-    c = QColor(background)
-    return "#000000" if 0.299 * c.red() + 0.587 * c.green() + 0.114 * c.blue() > 150 else "#ffffff"
+
+def button_text(text: str) -> str:
+    """``text`` as a button shows it: "&" is a mnemonic marker to Qt ("R&D" read "RD", with Alt+D)."""
+    return text.replace("&", "&&")
 
 
-class LabelLegend(QWidget):
-    """Shows ``key  name`` per label in its colour; ``label_clicked(name)`` on click."""
+class LabelLegend(QScrollArea):
+    """Shows ``key  name`` per label in its colour; ``label_clicked(name)`` on click. As tall as
+    its rows, up to MAX_ROWS; past them it scrolls."""
 
     label_clicked = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("labelLegend")
-        self._layout = FlowLayout(self)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # number keys must keep reaching the editor
+        inner = QWidget()
+        inner.setObjectName("labelLegendButtons")
+        self._layout = FlowLayout(inner)
+        self.setWidget(inner)
         self._buttons: list[QPushButton] = []
-        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        policy.setHeightForWidth(True)
+        self.setSizePolicy(policy)
+
+    def hasHeightForWidth(self) -> bool:  # noqa: N802 - Qt's name
+        return True
+
+    def _row(self) -> int:
+        return (self._buttons[0].sizeHint().height() if self._buttons else self.fontMetrics().height()) + self._layout.spacing()
+
+    def heightForWidth(self, width: int) -> int:  # noqa: N802 - Qt's name
+        rows = self._layout.heightForWidth(max(1, width - self.verticalScrollBar().sizeHint().width()))
+        return min(rows, MAX_ROWS * self._row() - self._layout.spacing())
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        hint = self._layout.sizeHint()  # every button on one line; the layout asks heightForWidth at the real width
+        return QSize(hint.width(), hint.height() if self._buttons else 0)
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        widest = self._layout.minimumSize().width() + self.verticalScrollBar().sizeHint().width()
+        return QSize(widest, self._row() - self._layout.spacing() if self._buttons else 0)
 
     def set_labels(self, names: list[str], colours: dict[str, str], keys: list[str] | None = None,
                    tip: str | None = None) -> None:
@@ -46,7 +90,8 @@ class LabelLegend(QWidget):
         tip = tip or self.tr("Press %1 or click to apply '%2'")
         for i, name in enumerate(names):
             key = keys[i] if i < len(keys) else ""
-            button = QPushButton(f"{key}  {name}" if key else name, self)
+            shown = self.fontMetrics().elidedText(name, Qt.TextElideMode.ElideMiddle, NAME_WIDTH)
+            button = QPushButton(button_text(f"{key}  {shown}" if key else shown), self.widget())
             button.setObjectName(f"legend_{name}")
             button.setProperty("labelKey", key)
             button.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # number keys must keep reaching the editor
@@ -58,6 +103,7 @@ class LabelLegend(QWidget):
             button.clicked.connect(lambda _=False, n=name: self.label_clicked.emit(n))
             self._layout.addWidget(button)
             self._buttons.append(button)
+        self.updateGeometry()  # as tall as the new rows
 
     def set_suggested(self, name: str | None) -> None:
         """Mark the button of the model's suggested label (a dashed frame: a suggestion, not a label)."""

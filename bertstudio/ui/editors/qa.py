@@ -19,6 +19,7 @@ import pyarrow.compute as pc
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QKeyEvent, QMouseEvent, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
+    QAbstractScrollArea,
     QCheckBox,
     QHBoxLayout,
     QLabel,
@@ -238,6 +239,9 @@ class QAEditor(KindEditor):
             self.add_question()
             return True
         return super().eventFilter(watched, event)
+
+    def text_views(self) -> list[QAbstractScrollArea]:
+        return [self.context_view]
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         key = event.key()

@@ -23,7 +23,7 @@ from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QColor, QFont, QKeyEvent, QMouseEvent, QTextCharFormat, QTextCursor
-from PySide6.QtWidgets import QLabel, QTextBrowser, QTextEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QAbstractScrollArea, QLabel, QTextBrowser, QTextEdit, QVBoxLayout, QWidget
 
 from bertstudio.data.kinds import entity_types, is_bio_tag_set
 from bertstudio.errors import BertStudioError
@@ -81,7 +81,8 @@ class TaggingEditor(KindEditor):
         self.note.setWordWrap(True)
         self.suggestion_label = QLabel(objectName="suggestionLabel")
         self.suggestion_label.setWordWrap(True)
-        self.suggestion_label.setStyleSheet("font-style: italic; color: palette(mid);")
+        self.suggestion_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.suggestion_label.setStyleSheet("font-style: italic;")  # grey (palette(mid)) read at 1.7:1
         self.legend_title = QLabel(objectName="legendTitle")
         self.legend = LabelLegend(self)
         self.legend.label_clicked.connect(self.apply_type)
@@ -457,6 +458,7 @@ class TaggingEditor(KindEditor):
             if not shift:
                 self.anchor_word = self.cursor_word
             self._paint()
+            self._show_cursor_word()
         elif self.handle_label_keys(event):
             return
         elif key in (Qt.Key.Key_Backspace, Qt.Key.Key_Delete) or NUMBER_KEYS.get(key) == 0:
@@ -470,6 +472,21 @@ class TaggingEditor(KindEditor):
                 self.step(1 if key == Qt.Key.Key_Down else -1)
             else:
                 super().keyPressEvent(event)
+
+    def _show_cursor_word(self) -> None:
+        """Scroll the sentence so the word cursor is in view (End in a 400-word sentence moved it below
+        the view, and the next key tagged a word nobody saw)."""
+        cursor = QTextCursor(self.view.document())
+        cursor.setPosition(self._starts[self.cursor_word])
+        rect, height = self.view.cursorRect(cursor), self.view.viewport().height()
+        bar = self.view.verticalScrollBar()
+        if rect.top() < 0:
+            bar.setValue(bar.value() + rect.top() - rect.height())
+        elif rect.bottom() > height:
+            bar.setValue(bar.value() + rect.bottom() - height + rect.height())
+
+    def text_views(self) -> list[QAbstractScrollArea]:
+        return [self.view]
 
     def word_at(self, char_pos: int) -> int:
         return max(0, bisect.bisect_right(self._starts, char_pos) - 1)

@@ -1,0 +1,143 @@
+"""Many labels, long label names and names with "&" or markup, long texts, and the keyboard:
+the window stays smaller than a laptop screen, names are shown as typed (elided, whole in a
+tooltip), colours stay apart and readable, and every text and control is reachable by keys."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QKeySequence
+from PySide6.QtWidgets import QLabel, QPushButton
+
+from bertstudio.data.project_meta import PALETTE, default_color
+from bertstudio.ui.confusion_view import MAX_NAME_WIDTH, ConfusionView
+from bertstudio.ui.data_page import DataPage
+from bertstudio.ui.editors import LabelPage
+from bertstudio.ui.editors.label_set import LabelSetDialog
+from bertstudio.ui.editors.legend import MAX_ROWS, _luminance, text_colour
+
+LONG = ("very long label " * 13)[:200]  # as long as a label name may be
+
+
+def _contrast(a: str, b: str) -> float:
+    la, lb = sorted((_luminance(QColor(a)), _luminance(QColor(b))), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def _page(qtbot, cls, session, size=(1200, 680)):
+    page = cls(session)
+    qtbot.addWidget(page)
+    page.resize(*size)
+    page.show()
+    return page
+
+
+def test_forty_labels_scroll_on_the_data_page_and_the_label_page_keeps_the_text(qtbot, session_factory):
+    labels = [f"class_{i:03d}" for i in range(40)]
+    session = session_factory("sentence", labels, {"train": [{"text": f"text {i}", "label": labels[i % 40]}
+                                                             for i in range(80)]})
+    data = _page(qtbot, DataPage, session)
+    assert data.distribution.counts() == {name: 2 for name in labels}
+    assert data.minimumSizeHint().height() < 400  # one row per label made it 1,056 px: the window's minimum
+    label = _page(qtbot, LabelPage, session)
+    editor = label.editor()
+    buttons = editor.legend.findChildren(QPushButton)
+    row = buttons[0].sizeHint().height() + 6
+    qtbot.waitUntil(lambda: editor.text_view.height() > 250)
+    assert editor.legend.height() <= MAX_ROWS * row and len(editor.legend.names()) == 40
+    assert editor.legend.verticalScrollBar().maximum() > 0  # the rest scroll into view
+    colours = list(session.label_colours().values())
+    assert len(set(colours)) == 40  # labels 0, 10, 20, 30 shared a colour
+    assert colours[:len(PALETTE)] == list(PALETTE)
+
+
+def test_a_long_name_is_elided_everywhere_and_whole_in_its_tooltip(qtbot, session_factory):
+    session = session_factory("sentence", ["neg", LONG], {"train": [{"text": "a", "label": LONG}, {"text": "b", "label": None}]})
+    data = _page(qtbot, DataPage, session, (1024, 640))
+    assert data.minimumSizeHint().width() < 900  # the distribution's row label made it 1,391 px
+    name = [w for w in data.distribution.findChildren(QLabel) if w.text() == LONG]
+    assert len(name) == 1 and name[0].width() <= 160 and name[0].toolTip() == LONG
+    label = _page(qtbot, LabelPage, session, (1024, 640))
+    button = label.editor().legend.findChild(QPushButton, f"legend_{LONG}")
+    assert "…" in button.text() and len(button.text()) < 60 and LONG in button.toolTip()
+    assert label.minimumSizeHint().width() < 900  # the legend button made it 1,303 px
+    view = ConfusionView()
+    qtbot.addWidget(view)
+    view.resize(380, 330)
+    view.show()
+    view.confusion_model.set_data(["neg", LONG, LONG], ["neg", "neg", LONG], ["neg", LONG])
+    assert view.verticalHeader().width() <= MAX_NAME_WIDTH  # 1,315 px left the counts 0 px wide
+    assert view.viewport().width() > 100
+    assert view.confusion_model.headerData(1, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole) == f"predicted: {LONG}"
+    assert view.confusion_model.headerData(1, Qt.Orientation.Vertical, Qt.ItemDataRole.ToolTipRole) == f"gold: {LONG}"
+    assert not view.tabKeyNavigation()  # Tab cycled the cells for ever: nothing after the matrix was reachable
+
+
+def test_names_with_ampersands_and_markup_read_as_typed(qtbot, session_factory):
+    names = ["R&D", "&File", "<b>bold</b>"]
+    session = session_factory("sentence", names, {"train": [{"text": "a", "label": "<b>bold</b>"}, {"text": "b", "label": "R&D"}]})
+    editor = _page(qtbot, LabelPage, session).editor()
+    for name, key in zip(names, "123"):
+        button = editor.legend.findChild(QPushButton, f"legend_{name}")
+        assert button.text() == f"{key}  {name}".replace("&", "&&")  # "R&D" read "RD" with an Alt+D shortcut
+        assert QKeySequence.mnemonic(button.text()).isEmpty()
+    editor.go_to(0)
+    assert editor.gold_label.textFormat() == Qt.TextFormat.PlainText and editor.gold_label.text() == "<b>bold</b>"
+    data = _page(qtbot, DataPage, session)
+    shown = {w.text(): w.textFormat() for w in data.distribution.findChildren(QLabel) if w.text() in names}
+    assert shown == {name: Qt.TextFormat.PlainText for name in names}
+
+
+def test_label_text_colours_have_the_contrast_wcag_asks_for():
+    for colour in list(PALETTE) + [default_color(i) for i in range(10, 60)]:
+        assert max(_contrast(colour, "#000000"), _contrast(colour, "#ffffff")) == _contrast(colour, text_colour(colour))
+    assert text_colour("#e15759") == "#000000"  # white read at 3.7:1 by luma, black reads at 5.7:1
+
+
+def test_a_long_text_scrolls_from_the_keyboard_and_the_advance_box_is_reachable(qtbot, session_factory):
+    long_text = " ".join(f"word{i}" for i in range(3000))
+    session = session_factory("sentence", ["neg", "pos"], {"train": [{"text": long_text, "label": None},
+                                                                     {"text": "short", "label": None}]})
+    page = _page(qtbot, LabelPage, session)
+    page.activateWindow()
+    qtbot.waitUntil(page.isActiveWindow)  # Alt+M is a shortcut: it reaches an active window
+    editor = page.editor()
+    editor.go_to(0)
+    editor.setFocus()
+    bar = editor.text_view.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 0)
+    qtbot.keyClick(editor, Qt.Key.Key_PageDown, Qt.KeyboardModifier.ShiftModifier)
+    assert bar.value() > 0 and editor.row == 0  # scrolled, still on this example
+    qtbot.keyClick(editor, Qt.Key.Key_PageUp, Qt.KeyboardModifier.ShiftModifier)
+    assert bar.value() == 0
+    qtbot.keyClick(editor, Qt.Key.Key_PageDown)
+    assert editor.row == 1  # Page Down alone still moves on
+    assert editor.advance_box.isChecked()
+    qtbot.keyClick(editor, Qt.Key.Key_M, Qt.KeyboardModifier.AltModifier)  # no key reached it
+    qtbot.waitUntil(lambda: not editor.advance_box.isChecked())  # a mnemonic clicks the box a moment later
+    assert editor.hasFocus()  # the label keys are still the editor's
+
+
+def test_the_tagging_cursor_stays_in_view(qtbot, session_factory):
+    tokens = [f"w{i}" for i in range(400)]
+    session = session_factory("tagging", ["NOUN", "VERB"], {"train": [{"tokens": tokens, "tags": None}]})
+    editor = _page(qtbot, LabelPage, session, (900, 500)).editor()
+    editor.setFocus()
+    qtbot.keyClick(editor, Qt.Key.Key_End)
+    assert editor.cursor_word == 399
+    view = editor.view
+    cursor = view.textCursor()
+    cursor.setPosition(editor._starts[399])
+    rect = view.cursorRect(cursor)
+    assert 0 <= rect.top() and rect.bottom() <= view.viewport().height()  # it moved below the view
+    qtbot.keyClick(editor, Qt.Key.Key_Home)
+    cursor.setPosition(0)
+    assert view.cursorRect(cursor).top() >= 0
+
+
+def test_renaming_onto_another_label_says_so_without_the_project_files_path(qtbot, session_factory):
+    session = session_factory("sentence", ["neg", "pos"])
+    dialog = LabelSetDialog(session)
+    qtbot.addWidget(dialog)
+    assert not dialog.rename_label("neg", "pos")
+    text = dialog.error.text()
+    assert "already exists" in text and "project.json" not in text and session.labels() == ["neg", "pos"]
