@@ -17,6 +17,7 @@ only when it is of the project's kind and only where the gold values agree.
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -49,8 +50,70 @@ def _class_value(value: Any) -> bool:
     return value is None or (isinstance(value, (str, int)) and not isinstance(value, bool))
 
 
+BIG_PREDICTIONS = 1 << 20  # bytes of predictions.jsonl (about 5,000 rows) read off the GUI thread
+
+
+def _predictions_size(folder: Path) -> int:
+    try:
+        return (folder / PREDICTIONS).stat().st_size
+    except OSError:
+        return 0
+
+
+@dataclass
+class LoadedRun:
+    """What the page shows of one run, read without Qt (so on a worker for a large run)."""
+
+    folder: Path
+    info: Any  # rundir.RunInfo
+    kind: str
+    labels: list[str]
+    preds: list[Any]  # rundir.SavedPrediction, the ones the page can show
+    skipped: list[DataError]
+    report: Any  # metrics.per_class report, or None
+
+
+def load_run_view(folder: Path, project_kind: str, project_labels: list[str],
+                  splits: dict[str, Any] | None) -> LoadedRun:
+    """Read a run's status, predictions and per-class report; a prediction whose gold or label
+    no table or plot of its kind can take is left out and said (``skipped``)."""
+    info = read_run(folder)
+    kind = info.kind or project_kind
+    gold = get_spec(kind).gold
+    labels = list((info.config.labels if info.config else None) or project_labels)
+    skipped: list[DataError] = []
+    preds = read_predictions(folder, skipped=skipped, splits=splits)
+    if gold.classes:  # a label that is a list or an object reached the confusion matrix: TypeError in a slot
+        fits = []
+        for p in preds:
+            if _class_value(p.gold) and _class_value(p.pred.get("label")):
+                fits.append(p)
+            else:
+                skipped.append(DataError(f"label {p.pred.get('label')!r:.40} or gold {p.gold!r:.40} is no class name",
+                                         path=folder / PREDICTIONS, where=f"the prediction for eval row {p.index}"))
+        preds = fits
+    elif gold.numeric:  # a gold score "abc" reached float() in the table's sort and plots: the app ended
+        fits = []
+        for p in preds:
+            if p.gold is None or is_number(p.gold):
+                fits.append(p)
+            else:
+                skipped.append(DataError(f"gold {p.gold!r:.40} is not a score", path=folder / PREDICTIONS,
+                                         where=f"the prediction for eval row {p.index}"))
+        preds = fits
+    report = None
+    if gold.classes or gold.per_token:
+        try:
+            report = per_class_from_predictions([{"gold": p.gold, **p.pred} for p in preds], labels,
+                                                per_token=gold.per_token)
+        except Exception as exc:  # noqa: BLE001 - a damaged predictions file must not break the page
+            log.warning("no per-class report for %s: %s", folder, exc)
+    return LoadedRun(folder, info, kind, labels, preds, skipped, report)
+
+
 class ResultsPage(QWidget):
     status_message = Signal(str)  # for the window's status bar: what "Use prediction as gold" changed
+    loaded = Signal(str)  # a run read off the GUI thread is on the page now (its folder)
 
     def __init__(self, session: Any, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -104,6 +167,8 @@ class ResultsPage(QWidget):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self._natural_widths: dict[int, int] = {}  # the value columns' widths as they read (show_run)
+        self._loading: Any = None  # the worker reading a large run's predictions
+        self._reselect: int | None = None  # the prediction (its eval index) to select once the run is shown
         self.table.viewport().installEventFilter(self)  # refit them when the table's width is known or changes
         self._fitting = False
         self._widths_dragged = False  # a value column the person resized: widths stay theirs until the next run
@@ -202,7 +267,9 @@ class ResultsPage(QWidget):
             self.run_combo.blockSignals(False)
 
     def show_run(self, folder: str | Path | None) -> None:
-        """Show one run folder: one of the project's, or one from elsewhere (said so above the page)."""
+        """Show one run folder: one of the project's, or one from elsewhere (said so above the page).
+        A large predictions file is read on a worker (``is_loading()``; ``loaded`` when it is shown)."""
+        self._loading = None  # a slower read of the run shown before is not wanted now
         self.run_dir = Path(folder) if folder else None
         self.foreign = self.run_dir is not None and not in_project(self.session, self.run_dir)
         if self.run_dir is not None:  # keep the picker in step when another page asks for a run
@@ -217,39 +284,46 @@ class ResultsPage(QWidget):
             self._show_nothing()
             return
         self.empty_label.hide()
-        info = read_run(self.run_dir)
-        self.kind = info.kind or self.session.kind
+        request = (self.run_dir, self.session.kind, list(self.session.labels()),
+                   dict(project.split_info) if (project := self.session.project) is not None else None)
+        if _predictions_size(self.run_dir) > BIG_PREDICTIONS:
+            # read off the GUI thread (50,000 predictions held it 1.4 s, their per-class report 0.2 s more)
+            self._read_in_background(request)
+            return
+        self._show_loaded(load_run_view(*request))
+
+    def _read_in_background(self, request: tuple[Any, ...]) -> None:
+        from bertstudio.ui.jobs import JobWorker
+
+        self._show_nothing()
+        self.empty_label.setText(self.tr("Reading the predictions of %1…").replace("%1", self.run_dir.name))
+        worker = JobWorker(lambda _progress, _cancel: load_run_view(*request), name="bertstudio-results-read")
+        self._loading = worker
+        worker.finished.connect(lambda loaded, w=worker: self._on_loaded(w, loaded))
+        worker.failed.connect(lambda message, w=worker: self._on_loaded(w, None, message))
+        worker.start()
+
+    def _on_loaded(self, worker: Any, loaded: Any, failed: str | None = None) -> None:
+        if worker is not self._loading:  # another run was chosen meanwhile
+            return
+        self._loading = None
+        if loaded is None:
+            self.empty_label.setText(self.tr("Could not read this run's predictions: %1").replace("%1", failed or ""))
+            return
+        self.empty_label.hide()
+        self._show_loaded(loaded)
+        self.loaded.emit(str(loaded.folder))
+
+    def is_loading(self) -> bool:
+        """A run's predictions are being read off the GUI thread."""
+        return self._loading is not None
+
+    def _show_loaded(self, loaded: "LoadedRun") -> None:
+        """Put a run read by :func:`load_run_view` on the page."""
+        info, preds, skipped, report = loaded.info, loaded.preds, loaded.skipped, loaded.report
+        self.kind, self.labels = loaded.kind, loaded.labels
         gold = get_spec(self.kind).gold
-        self.labels = list((info.config.labels if info.config else None) or self.session.labels())
-        skipped: list = []
-        project = self.session.project
-        preds = read_predictions(self.run_dir, skipped=skipped, splits=project.split_info if project is not None else None)
-        if gold.classes:  # a label that is a list or an object reached the confusion matrix: TypeError in a slot
-            fits = []
-            for p in preds:
-                if _class_value(p.gold) and _class_value(p.pred.get("label")):
-                    fits.append(p)
-                else:
-                    skipped.append(DataError(f"label {p.pred.get('label')!r:.40} or gold {p.gold!r:.40} is no class name",
-                                             path=self.run_dir / PREDICTIONS, where=f"the prediction for eval row {p.index}"))
-            preds = fits
-        elif gold.numeric:  # a gold score "abc" reached float() in the table's sort and plots: the app ended
-            fits = []
-            for p in preds:
-                if p.gold is None or is_number(p.gold):
-                    fits.append(p)
-                else:
-                    skipped.append(DataError(f"gold {p.gold!r:.40} is not a score", path=self.run_dir / PREDICTIONS,
-                                             where=f"the prediction for eval row {p.index}"))
-            preds = fits
         self._show_damage(skipped)
-        report = None
-        if gold.classes or gold.per_token:
-            try:
-                report = per_class_from_predictions([{"gold": p.gold, **p.pred} for p in preds], self.labels,
-                                                    per_token=gold.per_token)
-            except Exception as exc:  # noqa: BLE001 - a damaged predictions file must not break the page
-                log.warning("no per-class report for %s: %s", self.run_dir, exc)
         counted, unit = (len(preds) if preds else None), "examples"
         if gold.per_token:  # tagging scores count entities (BIO) or words (POS), not sentences
             counted = sum(c.support for c in report.classes) if report is not None else None
@@ -258,7 +332,7 @@ class ResultsPage(QWidget):
                                         examples=counted, unit=unit, best_step=info.best_step, steps=info.steps)
         self.metrics_panel.show_report(report)
         old, self.model = self.model, PredictionsModel(self.kind, self)
-        self.model.set_rows(self._joined_rows(self.run_dir, preds))
+        self.model.set_rows(self._joined_rows(loaded.folder, preds))
         self.proxy.setSourceModel(self.model)
         old.deleteLater()
         self._show_foreign_note()
@@ -288,6 +362,12 @@ class ResultsPage(QWidget):
         self.example_view.clear()
         self._update_filter_label()
         self._update_edit_buttons()
+        wanted, self._reselect = self._reselect, None
+        if wanted is not None:
+            for i, r in enumerate(self.model.rows):
+                if r.index == wanted:
+                    self.table.selectRow(self.proxy.mapFromSource(self.model.index(i, 0)).row())
+                    break
 
     def _show_damage(self, skipped: list) -> None:
         """Say that lines of the run's files could not be read and are not shown (the first reason)."""
@@ -544,12 +624,8 @@ class ResultsPage(QWidget):
         if self.run_dir is None:
             return
         current = self.current_prediction()
+        self._reselect = current.index if current is not None else None  # selected again once shown
         self.show_run(self.run_dir)
-        if current is not None:
-            for i, r in enumerate(self.model.rows):
-                if r.index == current.index:
-                    self.table.selectRow(self.proxy.mapFromSource(self.model.index(i, 0)).row())
-                    break
 
     def _on_gold_changed(self, split: str, row: int) -> None:
         if not any(r.split == split and r.row == row for r in self.model.rows):

@@ -430,3 +430,31 @@ def test_a_run_without_predictions_opens_with_an_empty_confusion_matrix(qtbot, t
         assert page.model.rowCount() == 0
     finally:
         project.close(compact=False)
+
+
+def test_a_large_run_is_read_off_the_gui_thread_and_a_run_chosen_meanwhile_wins(page, qtbot, trained_run, monkeypatch):
+    """50,000 predictions held the GUI thread 21 s; a run past BIG_PREDICTIONS is read on a worker
+    (the page says so), and one chosen while it is read is the one shown."""
+    import bertstudio.ui.results_page as results_page
+
+    run = page.session.project.runs_dir / "tiny-full"
+    other = page.session.project.runs_dir / "tiny-other"
+    shutil.copytree(run, other)
+    monkeypatch.setattr(results_page, "BIG_PREDICTIONS", 0)  # every run is large
+    with qtbot.waitSignal(page.loaded, timeout=20_000) as shown:
+        page.show_run(run)
+        assert page.is_loading() and page.model.rowCount() == 0
+        assert page.empty_label.text() == "Reading the predictions of tiny-full…"
+    assert shown.args == [str(run)] and not page.is_loading()
+    assert page.model.rowCount() == len(_preds(trained_run)) and not page.empty_label.isVisible()
+    page.table.selectRow(3)
+    picked = page.current_prediction().index
+    page.session.labels_changed.emit()  # a rename: the run is read again, the prediction stays selected
+    qtbot.waitUntil(lambda: not page.is_loading(), timeout=20_000)
+    assert page.current_prediction() is not None and page.current_prediction().index == picked
+    page.show_run(run)
+    with qtbot.waitSignal(page.loaded, timeout=20_000) as shown:
+        page.show_run(other)  # chosen before the first read is in
+    assert shown.args == [str(other)] and page.run_dir == other
+    qtbot.wait(100)
+    assert page.run_dir == other and page.model.rowCount() == len(_preds(trained_run))
