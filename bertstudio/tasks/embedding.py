@@ -132,6 +132,10 @@ class EmbeddingClassifier(nn.Module):
         self.labels = list(labels)
         hidden = int(encoder.config.hidden_size)
         self.classifier = nn.Linear(hidden * (4 if siamese else 1), 1 if regression else num_labels)
+        pooler = getattr(encoder, "pooler", None)
+        if pooler is not None:  # the heads pool the tokens, never read the pooler: it keeps its loaded weights
+            # (trainable, it got no gradient, and data-parallel training refused it at step 2)
+            pooler.requires_grad_(False)
 
     def get_input_embeddings(self) -> nn.Module:
         return self.encoder.get_input_embeddings()

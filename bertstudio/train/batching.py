@@ -36,8 +36,11 @@ def length_grouped_batches(
     Shuffle all rows with (seed, epoch); cut the permutation into mega-batches of
     ``mega_batches * batch_size`` rows and sort each by length (longest first);
     cut those into batches and shuffle the batch order. Without grouping it is a
-    plain seeded shuffle. Every row appears exactly once; only the last batch of
-    the last mega-batch may be short, so there are ceil(n / batch_size) batches.
+    plain seeded shuffle. Every row appears exactly once; only the last batch may be
+    short, so there are ceil(n / batch_size) batches. The short batch stays last:
+    accelerate shards the batches across processes assuming it is (shuffled into the
+    middle, 2 processes silently skipped a pair of batches in that epoch and 4 hung,
+    their processes given 3 and 4 batches).
     """
     n = len(lengths)
     rng = np.random.default_rng([seed, epoch])
@@ -52,7 +55,9 @@ def length_grouped_batches(
         # stable sort so equal lengths keep their shuffled order (deterministic)
         chunk = chunk[np.argsort(-lengths[chunk], kind="stable")]
         batches.extend(chunk[i : i + batch_size].tolist() for i in range(0, len(chunk), batch_size))
-    return [batches[i] for i in rng.permutation(len(batches))]
+    short = batches.pop() if batches and len(batches[-1]) < batch_size else None
+    batches = [batches[i] for i in rng.permutation(len(batches))]
+    return batches + [short] if short is not None else batches
 
 
 def plan_widths(shapes: Iterable[tuple[int, int]], *, shape_cost: float = NEW_SHAPE_TOKENS,

@@ -120,3 +120,19 @@ def test_the_siamese_head_refuses_single_texts(tiny):
     with pytest.raises(ConfigError, match="pairs"):
         build_embedding_classifier("sentence", tiny, labels=["a", "b"], head="siamese")
     assert isinstance(EmbeddingClassifier, type)
+
+
+@pytest.mark.parametrize("kind, head", [("sentence", "embedding"), ("pair", "siamese")])
+def test_every_trainable_weight_of_the_embedding_heads_gets_a_gradient(tiny, kind, head):
+    """Data-parallel training (DDP) refuses a trainable parameter that gets no gradient: the
+    encoder's pooler, which the heads never read, failed every such run at step 2."""
+    import torch
+
+    model, _tokenizer, _ = build_embedding_classifier(kind, tiny, labels=["a", "b"], head=head)
+    shape = (3, 2, 7) if head == "siamese" else (3, 7)
+    ids = torch.randint(5, 50, shape)
+    out = model(input_ids=ids, attention_mask=torch.ones_like(ids), labels=torch.tensor([0, 1, 0]))
+    out.loss.backward()
+    idle = [name for name, p in model.named_parameters() if p.requires_grad and p.grad is None]
+    assert idle == []
+    assert any(p.requires_grad for p in model.encoder.parameters())  # the encoder itself still learns

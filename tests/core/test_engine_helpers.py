@@ -357,3 +357,23 @@ def test_cpu_batches_are_padded_to_the_longest_row_only():
         assert torch.equal(tight[key], padded[key][:, :5]), key
         assert tight[key].is_contiguous()  # models flatten labels with .view()
     assert torch.equal(tight["example_index"], torch.tensor([4, 9]))
+
+
+@pytest.mark.parametrize("processes", [2, 3, 4])
+def test_every_process_gets_the_same_batches_count_and_every_row_trains_each_epoch(processes):
+    """accelerate shards the batches assuming only the last is short; shuffled into the middle,
+    2 processes skipped a pair of batches (12 of 60 rows untrained that epoch, the run a step
+    short) and 4 hung, given 3 and 4 batches."""
+    from accelerate.data_loader import BatchSamplerShard
+
+    for n, batch in ((60, 8), (100, 8), (61, 4), (7, 8)):
+        lengths = np.random.default_rng(n).integers(5, 60, n)
+        sampler = EpochBatchSampler(lengths, batch, seed=42)
+        for epoch in range(8):
+            sampler.set_epoch(epoch)
+            sizes = [len(b) for b in sampler.batches()]
+            assert all(size == batch for size in sizes[:-1])  # the short one, if any, is last
+            shards = [list(BatchSamplerShard(sampler, num_processes=processes, process_index=i, split_batches=False,
+                                             even_batches=True)) for i in range(processes)]
+            assert [len(s) for s in shards] == [len(shards[0])] * processes == [-(-len(sampler) // processes)] * processes
+            assert {r for s in shards for b in s for r in b} == set(range(n))
