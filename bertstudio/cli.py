@@ -11,6 +11,7 @@ step and keeps the model). Tracebacks go to the log file only (logsetup.py;
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import logging
 import os
@@ -275,19 +276,33 @@ class ProgressPrinter:
         self.stream.flush()
 
 
-def _with_interrupt(cancel: threading.Event) -> Any:
-    """Ctrl-C sets the cancel flag (the loop stops after the current step, keeping the model)."""
+def _with_interrupt(cancel: threading.Event) -> dict[int, Any]:
+    """Ctrl-C sets the cancel flag (the loop stops after the current step, keeping the model).
+    Under a launcher (``accelerate launch``, torchrun) SIGTERM does too: the launcher passes a
+    Ctrl-C on as SIGINT and, milliseconds later, SIGTERM, which killed the processes mid-step
+    (no model/, no record of the end). Returns the handlers replaced, to put back."""
+    from bertstudio.train.distributed import launched_rank, launched_world_size
 
     def handler(signum: int, frame: Any) -> None:
         if cancel.is_set():  # second Ctrl-C: give up at once
             raise KeyboardInterrupt
-        sys.stderr.write("\nstopping after this step (Ctrl-C again to abort)\n")
+        if launched_rank() == 0:
+            sys.stderr.write("\nstopping after this step (Ctrl-C again to abort)\n")
         cancel.set()
 
-    try:
-        return signal.signal(signal.SIGINT, handler)
-    except ValueError:  # not the main thread (e.g. called from a test thread)
-        return None
+    def terminated(signum: int, frame: Any) -> None:
+        if not cancel.is_set() and launched_rank() == 0:
+            sys.stderr.write("\nstopping after this step (the launcher asked the processes to end)\n")
+        cancel.set()  # the launcher kills what is still running after its grace period
+
+    previous: dict[int, Any] = {}
+    wanted = [(signal.SIGINT, handler)] + ([(signal.SIGTERM, terminated)] if launched_world_size() > 1 else [])
+    for signum, slot in wanted:
+        try:
+            previous[signum] = signal.signal(signum, slot)
+        except ValueError:  # not the main thread (e.g. called from a test thread)
+            break
+    return previous
 
 
 def _settings_given(args: argparse.Namespace) -> set[str]:
@@ -310,6 +325,7 @@ def cmd_train(args: argparse.Namespace, out: TextIO) -> int:
     from dataclasses import replace
 
     from bertstudio.train.config_flags import given_settings
+    from bertstudio.train.distributed import launched_world_size
     from bertstudio.train.engine import train
     from bertstudio.train.small_data import adapt, label_counts, model_max_length, text_lengths, training_units
     from bertstudio.train.sources import load_sets
@@ -328,8 +344,13 @@ def cmd_train(args: argparse.Namespace, out: TextIO) -> int:
                               expected="--out DIR (or output_dir in --config's file)")
         config = adapt(config, label_counts(train_set), given=_settings_given(args),
                        units=training_units(train_set, config), lengths=text_lengths(train_set),
-                       model_limit=model_max_length(config.model), evaluates=eval_set is not None)
+                       model_limit=model_max_length(config.model), evaluates=eval_set is not None,
+                       processes=launched_world_size())
         _warn_unreadable_text(config, train_set)
+    if config.method == "setfit" and launched_world_size() > 1:
+        raise ConfigError(f"SetFit trains in one process, and {launched_world_size()} were launched (its contrastive "
+                          "phase leaves accelerate's process group: each process then trained alone as the main one)",
+                          where="method", expected="bertstudio train without accelerate launch, or --method finetune")
     cancel = threading.Event()
     previous = _with_interrupt(cancel)
     try:
@@ -337,8 +358,8 @@ def cmd_train(args: argparse.Namespace, out: TextIO) -> int:
             return _train_seeds(config, train_set, eval_set, args, cancel, out)
         result = train(config, train_set, eval_set, callbacks=[_printer(config, args)], cancel=cancel)
     finally:
-        if previous is not None:
-            signal.signal(signal.SIGINT, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
     return _report_result(result, out)
 
 
@@ -357,7 +378,10 @@ def _warn_unreadable_text(config: Any, train_set: Any) -> None:
 
 
 def _printer(config: Any, args: argparse.Namespace) -> ProgressPrinter:
-    return ProgressPrinter(quiet=args.quiet, chosen=config.auto_reason or "")
+    from bertstudio.train.distributed import launched_rank
+
+    # one process of a data-parallel run says it: each of N printed every phase line
+    return ProgressPrinter(quiet=args.quiet or launched_rank() != 0, chosen=config.auto_reason or "")
 
 
 def _train_seeds(config: Any, train_set: Any, eval_set: Any, args: argparse.Namespace, cancel: threading.Event,
@@ -365,7 +389,11 @@ def _train_seeds(config: Any, train_set: Any, eval_set: Any, args: argparse.Name
     """``--seeds N``: the runs one after another, then the main metric's mean and spread."""
     from bertstudio.train.seeds import train_seeds
 
+    from bertstudio.train.distributed import launched_rank
+
     result = train_seeds(config, train_set, eval_set, callbacks=[_printer(config, args)], cancel=cancel)
+    if launched_rank() != 0:  # the main process says the runs' results (the others hold the last evaluation's)
+        out = io.StringIO()
     for seed, value in result.values.items():
         print(f"seed {seed}: {result.metric} {value:.4f}  {result.folders.get(seed, '')}", file=out)
     print(result.summary(), file=out)
@@ -375,6 +403,12 @@ def _train_seeds(config: Any, train_set: Any, eval_set: Any, args: argparse.Name
 
 
 def _report_result(result: Any, out: TextIO) -> int:
+    from bertstudio.train.distributed import launched_rank
+
+    if launched_rank() != 0:
+        # a data-parallel run's other processes: the metrics they hold are the last evaluation's,
+        # not the best one's the run kept, and stdout held two JSON documents; errors still show
+        out = io.StringIO()
     if result.metrics:
         out.write(json.dumps(result.metrics, indent=2, sort_keys=True) + "\n")
     code = _exit_code(result)
@@ -404,7 +438,18 @@ def _details() -> str:
     return where_to_look() if tracebacks_logged() > _tracebacks_before else ""
 
 
+def _one_process(command: str) -> None:
+    """``evaluate`` and ``predict`` run in one process: under a launcher each of N ran the whole
+    of it and printed it N times."""
+    from bertstudio.train.distributed import launched_world_size
+
+    if launched_world_size() > 1:
+        raise ConfigError(f"bertstudio {command} runs in one process, and {launched_world_size()} were launched",
+                          where="command", expected=f"bertstudio {command} without accelerate launch")
+
+
 def cmd_evaluate(args: argparse.Namespace, out: TextIO) -> int:
+    _one_process("evaluate")
     from bertstudio.tasks.model import saved_model_info
     from bertstudio.train.config import check_setting
     from bertstudio.train.engine import EVAL_BATCH_SIZE, evaluate
@@ -533,6 +578,7 @@ def _load_eval_examples(args: argparse.Namespace, *, kind: str, labels: list[str
 
 
 def cmd_predict(args: argparse.Namespace, out: TextIO) -> int:
+    _one_process("predict")
     given = {k: getattr(args, k) for k in ("text", "text_pair", "question", "context") if getattr(args, k) is not None}
     if args.tokens is not None:
         given["tokens"] = args.tokens.split()

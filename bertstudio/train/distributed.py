@@ -52,6 +52,17 @@ def launched_world_size() -> int:
     return 1
 
 
+def launched_rank() -> int:
+    """This process's rank among those the launcher started (RANK); 0 otherwise. Only rank 0
+    writes files and prints what a run ends with (the others said the last evaluation's
+    metrics, not the best one's, and wrote seeds.json with them)."""
+    for var in ("RANK", "PMI_RANK", "OMPI_COMM_WORLD_RANK"):
+        value = os.environ.get(var)
+        if value and value.isdigit():
+            return int(value)
+    return 0
+
+
 def _reset_accelerate_state() -> None:
     """Forget a previous run's accelerate singletons (single-process runs only).
 

@@ -118,6 +118,7 @@ def train_seeds(config: TrainConfig, train_set: Any = None, eval_set: Any = None
     result)`` is called after each run; ``callbacks`` receive every run's events."""
     from bertstudio.metrics.glue import main_metric
     from bertstudio.tasks import official_metrics
+    from bertstudio.train.distributed import launched_rank
     from bertstudio.train.engine import train
 
     summary = folder_for is None and config.output_dir  # the default layout: seed-N folders + seeds.json
@@ -141,7 +142,7 @@ def train_seeds(config: TrainConfig, train_set: Any = None, eval_set: Any = None
         if result.status != "finished":
             out.status, out.message = result.status, f"seed {seed}: {result.message or result.status}"
             break
-    if summary:
+    if summary and launched_rank() == 0:  # every process of a data-parallel run wrote it, the last with its own values
         Path(config.output_dir).mkdir(parents=True, exist_ok=True)
         atomic_write_text(Path(config.output_dir) / SUMMARY, json.dumps(out.to_dict(), indent=2))
     return out

@@ -107,3 +107,46 @@ def test_two_processes_train_and_gather_without_duplicates(tiny_model_dir, tmp_p
     metrics, preds = evaluate(out / "model", from_records("sentence", dev, labels=["neg", "pos"]), max_length=32)
     assert metrics == pytest.approx(main["metrics"], abs=1e-9)
     assert [p["label"] for p in preds] == [r["label"] for r in rows]
+
+
+def test_the_cli_under_two_processes_trains_every_step_with_the_embedding_head_and_says_it_once(tiny_model_dir, tmp_path):
+    """`accelerate launch -m bertstudio train` as a practitioner types it, on a row count whose last
+    batch is short and the embedding head: the short batch shuffled mid-epoch cost a pair of
+    batches and the last step (no final evaluation; 4 processes hung), the unused pooler failed
+    DDP at step 2, and each process printed its metrics (the others the last evaluation's)."""
+    import csv
+    import random
+
+    from transformers import BertTokenizer
+
+    model = tmp_path / "tiny"
+    shutil.copytree(tiny_model_dir, model)
+    (model / "tokenizer.json").unlink(missing_ok=True)
+    BertTokenizer(vocab=str(model / "vocab.txt"), do_lower_case=True).save_pretrained(model)
+    rng = random.Random(3)
+    for name, n in (("train.csv", 43), ("dev.csv", 9)):
+        with open(tmp_path / name, "w", newline="", encoding="utf-8") as f:
+            writer = csv.writer(f)
+            writer.writerow(["text", "label"])
+            for _ in range(n):
+                pos = rng.random() < 0.5
+                writer.writerow([f"the movie was {rng.choice(['good', 'great'] if pos else ['bad', 'boring'])}",
+                                 "pos" if pos else "neg"])
+    out = tmp_path / "run"
+    launcher = [sys.executable, "-m", "accelerate.commands.launch", "--multi_gpu", "--num_processes", "2",
+                "--main_process_port", "29518", "-m", "bertstudio", "--quiet", "train", "--train", str(tmp_path / "train.csv"),
+                "--eval", str(tmp_path / "dev.csv"), "--model", str(model), "--head", "embedding", "--epochs", "3",
+                "--batch-size", "4", "--lr", "1e-3", "--max-length", "16", "--device", "cpu", "--out", str(out)]
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2]), "OMP_NUM_THREADS": "1"}
+    proc = subprocess.run(launcher, env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    history = [json.loads(line) for line in (out / "history.jsonl").read_text().splitlines()]
+    started = next(e for e in history if e["kind"] == "started")
+    finished = [e for e in history if e["kind"] == "finished"]
+    assert started["total_steps"] == 18  # 11 batches of 4 (the last of 3 rows): 6 per process, 3 epochs
+    assert finished[-1]["status"] == "finished" and finished[-1]["step"] == 18
+    assert max(e["step"] for e in history if e["kind"] == "eval") == 18  # the final evaluation ran
+    metrics = json.loads((out / "metrics.json").read_text())
+    printed = proc.stdout[:proc.stdout.index("run folder:")] if "run folder:" in proc.stdout else proc.stdout
+    assert json.loads(printed) == pytest.approx(metrics)  # one JSON document: the kept model's metrics
+    assert proc.stdout.count("run folder:") == 1
