@@ -191,7 +191,9 @@ def fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any = No
         n_steps = total_steps(len(train_loader), config.grad_accum, config.epochs)
         n_warmup = warmup_steps(n_steps, config.warmup_ratio)
         if found is not None:
+            _check_processes(progress.processes, acc.num_processes, found)
             _check_resume_point(progress, n_steps, epoch_steps, config.grad_accum, found)
+        progress.processes = acc.num_processes
         eval_every = config.eval_steps or epoch_steps
         if acc.is_main_process and config.output_dir:
             folder = RunFolder.start(config)
@@ -356,6 +358,17 @@ def _resume_point(resume_from: str | None) -> tuple[Progress, Path | None]:
     if found is None or not (Path(found) / ckpt.OPTIMIZER).is_file():
         raise TrainingError("no resumable checkpoint here", path=resume_from, expected="a run's checkpoints/last folder")
     return Progress.from_state(ckpt.read_state(found), source=str(found / "state.json")), found
+
+
+def _check_processes(saved: int | None, now: int, found: Path) -> None:
+    """A checkpoint resumes with as many processes as wrote it: a step there reads one batch per
+    process, so another count is another run (resumed in one process, a 2-process run's
+    checkpoint was refused as 'no point of this run', blaming state.json)."""
+    if saved is not None and saved != now:
+        how = "bertstudio train" if saved == 1 else f"accelerate launch --num_processes {saved} -m bertstudio train"
+        raise ConfigError(f"the checkpoint was written by a run of {saved} process(es), and this one has {now}",
+                          path=Path(found) / ckpt.STATE, where="processes",
+                          expected=f"the run resumed as it ran: {how} --config ... --resume ...")
 
 
 def _check_resume_point(progress: Progress, n_steps: int, epoch_steps: int, grad_accum: int, found: Path) -> None:

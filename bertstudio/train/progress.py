@@ -37,6 +37,7 @@ class Progress:
     bad_evals: int = 0
     last_metrics: dict[str, float] = field(default_factory=dict)
     eval_pending: bool = False  # cancelled when an evaluation was due: a resumed run does it first
+    processes: int | None = None  # data-parallel processes that trained (None: a checkpoint from before it was kept)
     # in memory only
     improved: bool = False
     last_predictions: list[dict[str, Any]] | None = None
@@ -83,7 +84,7 @@ class Progress:
             "step": self.step, "epoch": self.epoch, "batches_done": self.batches_done,
             "best_score": self.best_score, "best_step": self.best_step, "best_metrics": self.best_metrics,
             "best_saved": self.best_saved, "bad_evals": self.bad_evals, "last_metrics": self.last_metrics,
-            "eval_pending": self.eval_pending,
+            "eval_pending": self.eval_pending, "processes": self.processes,
         }
 
     @classmethod
@@ -101,7 +102,8 @@ class Progress:
 
 _COUNT, _MAYBE_COUNT, _SCORE, _TABLE = "count", "count or null", "score", "table"
 _STATE_TYPES = {"step": _COUNT, "epoch": _COUNT, "batches_done": _COUNT, "best_score": _SCORE, "best_step": _MAYBE_COUNT,
-                "best_metrics": _TABLE, "best_saved": bool, "bad_evals": _COUNT, "last_metrics": _TABLE, "eval_pending": bool}
+                "best_metrics": _TABLE, "best_saved": bool, "bad_evals": _COUNT, "last_metrics": _TABLE, "eval_pending": bool,
+                "processes": _MAYBE_COUNT}
 
 _RULE_WORDS = {_COUNT: "a whole number from 0", _MAYBE_COUNT: "a whole number from 0, or null",
                _SCORE: "a finite number, or null", _TABLE: "a table of metric names and finite numbers",

@@ -844,9 +844,17 @@ def interrupted_message(folder: Path) -> str:
 def resume_command(root: Path) -> str | None:
     """The command that continues the run in ``root`` from checkpoints/last, when there is one."""
     last = root / CHECKPOINTS / "last"
-    if find_checkpoint(last) is None:
+    found = find_checkpoint(last)
+    if found is None:
         return None
-    return f"bertstudio train --config {shell_quote(root / CONFIG)} --resume {shell_quote(last)}"
+    launch = "bertstudio train"
+    try:  # a data-parallel run resumes with as many processes (its state.json says how many)
+        processes = json.loads(read_regular_file(found / STATE, max_bytes=1 << 20)).get("processes")
+    except (OSError, ValueError, AttributeError, DataError):
+        processes = None
+    if isinstance(processes, int) and not isinstance(processes, bool) and 1 < processes <= 4096:
+        launch = f"accelerate launch --num_processes {processes} -m bertstudio train"
+    return f"{launch} --config {shell_quote(root / CONFIG)} --resume {shell_quote(last)}"
 
 
 def find_checkpoint(folder: str | Path) -> Path | None:

@@ -156,3 +156,29 @@ def test_a_run_that_keeps_a_share_resumes_only_with_its_starting_weights(cut_run
     assert result.status == "failed" and isinstance(result.error, ConfigError)
     assert "no starting weights" in result.message and "\n" not in result.message
     assert (half / "checkpoints" / "last" / "weights.pt").is_file()
+
+
+def test_a_checkpoint_resumes_with_as_many_processes_as_wrote_it(tiny, tmp_path):
+    """A step reads one batch per process: a 2-process run's checkpoint resumed in one process was
+    refused as 'no point of this run' blaming state.json, and the Runs page's resume command
+    for it was a one-process command."""
+    import json
+
+    from bertstudio.train.rundir import read_run, resume_command
+
+    out = tmp_path / "cut"
+    first, _ = run(tiny, out, grad_accum=1, cancel_at=3)
+    assert first.status == "cancelled"
+    state = out / "checkpoints" / "last" / "state.json"
+    saved = json.loads(state.read_text())
+    assert saved["processes"] == 1
+    assert resume_command(out).startswith("bertstudio train --config ")
+    state.write_text(json.dumps({**saved, "processes": 2}))  # as a 2-process run writes it
+    assert resume_command(out).startswith("accelerate launch --num_processes 2 -m bertstudio train --config ")
+    second, _ = run(tiny, out, grad_accum=1, resume=True)
+    assert second.status == "failed" and isinstance(second.error, ConfigError)
+    assert "written by a run of 2 process(es), and this one has 1" in second.message
+    assert "accelerate launch --num_processes 2" in second.message
+    state.write_text(json.dumps({k: v for k, v in saved.items() if k != "processes"}))  # a checkpoint from before
+    third, _ = run(tiny, out, grad_accum=1, resume=True)
+    assert third.status == "finished" and read_run(out).status == "finished"
