@@ -168,7 +168,7 @@ class ResultsPage(QWidget):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self._natural_widths: dict[int, int] = {}  # the value columns' widths as they read (show_run)
         self._loading: Any = None  # the worker reading a large run's predictions
-        self._reselect: int | None = None  # the prediction (its eval index) to select once the run is shown
+        self._reselect: tuple[Path, int] | None = None  # (run, eval index) of the prediction to select once shown
         self.table.viewport().installEventFilter(self)  # refit them when the table's width is known or changes
         self._fitting = False
         self._widths_dragged = False  # a value column the person resized: widths stay theirs until the next run
@@ -363,9 +363,9 @@ class ResultsPage(QWidget):
         self._update_filter_label()
         self._update_edit_buttons()
         wanted, self._reselect = self._reselect, None
-        if wanted is not None:
+        if wanted is not None and wanted[0] == loaded.folder:  # not in another run chosen meanwhile
             for i, r in enumerate(self.model.rows):
-                if r.index == wanted:
+                if r.index == wanted[1]:
                     self.table.selectRow(self.proxy.mapFromSource(self.model.index(i, 0)).row())
                     break
 
@@ -624,7 +624,7 @@ class ResultsPage(QWidget):
         if self.run_dir is None:
             return
         current = self.current_prediction()
-        self._reselect = current.index if current is not None else None  # selected again once shown
+        self._reselect = (self.run_dir, current.index) if current is not None else None  # selected again once shown
         self.show_run(self.run_dir)
 
     def _on_gold_changed(self, split: str, row: int) -> None:
