@@ -781,16 +781,18 @@ class RunInfoCache:
     """:func:`read_run`, remembered while the run's files are unchanged, so a list of 2,000 runs
     refreshes from ``stat`` calls instead of 2,000 reads (about 1.3 ms each).
 
-    A run is kept against the stats (inode, size, change times) of the files
-    read_run reads; a running or interrupted run is read again on every ask, since its status
-    also depends on who holds the writer lock. Thread-safe: a reader thread fills it while the
-    GUI thread asks. The RunInfo handed out is shared: read it, never change it."""
+    A run is kept against the stats (inode, size, change times) of the files read_run reads. A
+    running or interrupted run's status also hangs on who holds the writer lock, so it is kept
+    only for the moment: until :meth:`forget_moment` (a new refresh asks the lock again), which
+    lets the lists refreshed together share one read. Thread-safe: a reader thread fills it
+    while the GUI thread asks. The RunInfo handed out is shared: read it, never change it."""
 
-    _FINAL_UNKNOWN = ("running", "interrupted")  # a status the files alone do not settle
+    _MOMENTARY = ("running", "interrupted")  # a status the files alone do not settle
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._kept: dict[Path, tuple[tuple[Any, ...], RunInfo]] = {}
+        self._moment: dict[Path, tuple[tuple[Any, ...], RunInfo]] = {}
 
     @staticmethod
     def _signature(folder: Path) -> tuple[Any, ...]:
@@ -809,7 +811,7 @@ class RunInfoCache:
         """The remembered RunInfo of ``folder`` while its files are as they were; else None."""
         folder = Path(folder)
         with self._lock:
-            kept = self._kept.get(folder)
+            kept = self._kept.get(folder) or self._moment.get(folder)
         if kept is None or kept[0] != self._signature(folder):
             return None
         return kept[1]
@@ -823,12 +825,18 @@ class RunInfoCache:
         signature = self._signature(folder)  # before the read: a file changed during it is read again next time
         info = read_run(folder)
         with self._lock:
-            if info.status in self._FINAL_UNKNOWN:
+            if info.status in self._MOMENTARY:
                 self._kept.pop(folder, None)
+                self._moment[folder] = (signature, info)
             else:
+                self._moment.pop(folder, None)
                 self._kept[folder] = (signature, info)
         return info
 
+    def forget_moment(self) -> None:
+        """Read running and interrupted runs again when next asked (their writer may have ended)."""
+        with self._lock:
+            self._moment.clear()
 
 def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
@@ -853,7 +861,7 @@ def resume_command(root: Path) -> str | None:
     except (OSError, ValueError, AttributeError, DataError):
         processes = None
     if isinstance(processes, int) and not isinstance(processes, bool) and 1 < processes <= 4096:
-        launch = f"accelerate launch --num_processes {processes} -m bertstudio train"
+        launch = f"accelerate launch --multi_gpu --num_processes {processes} -m bertstudio train"
     return f"{launch} --config {shell_quote(root / CONFIG)} --resume {shell_quote(last)}"
 
 

@@ -8,7 +8,9 @@ A run not yet read is read on the GUI thread only within a small budget (the fir
 ``SYNC_FIRST`` of a list, then as long as ``SYNC_BUDGET_S`` lasts), so a project of a few
 dozen runs lists them at once, exactly; the rest are read on a worker thread and stand in the
 list as "reading" rows (``READING``) until :attr:`RunReader.read` tells the pages to list
-them again.
+them again. A running or interrupted run is read again at each refresh (its writer may have
+ended), once per turn of the event loop and not in the refreshes ``read`` starts: the pages
+refreshed together share one read, so they never set each other reading again.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from bertstudio.train.rundir import RunInfo, RunInfoCache
 from bertstudio.ui.jobs import JobWorker
@@ -40,9 +42,8 @@ class RunReader(QObject):
         self.cache = RunInfoCache()
         self._queued: list[Path] = []  # waiting for the worker
         self._pending: set[Path] = set()  # queued or being read
-        # what the worker read, handed out once: a running or interrupted run is not kept by the
-        # cache, and asking for it again must not start another read (and another refresh) for ever
-        self._delivered: dict[Path, RunInfo] = {}
+        self._round = False  # set while ``read`` is emitted: the lists refresh from what was read
+        self._asked_this_turn = False  # running runs were asked again in this turn of the event loop
         self._lock = threading.Lock()
         self._generation = 0  # close() moves it on: a batch still running then hands nothing out
         self._worker: JobWorker | None = None
@@ -51,15 +52,19 @@ class RunReader(QObject):
         """One RunInfo per folder, in order. With ``background`` (the default) a run that would
         cost the GUI thread past the budget is a ``READING`` row, read on the worker; without it
         every run is read here (for a short list, such as the runs that kept a model)."""
+        if not self._round and not self._asked_this_turn:
+            # a new refresh asks running runs' writers again, once: the lists refreshed by one signal
+            # (runs_changed, project_opened) share what the first read, or the worker read meanwhile
+            self.cache.forget_moment()
+            self._asked_this_turn = True
+            QTimer.singleShot(0, self._next_turn)
         out: list[RunInfo] = []
         started, read_here = time.monotonic(), 0
         for folder in folders:
             folder = Path(folder)
             with self._lock:
-                info = self._delivered.pop(folder, None)
                 pending = folder in self._pending
-            if info is None:
-                info = self.cache.get(folder)
+            info = self.cache.get(folder)
             if info is None and pending and background:
                 info = RunInfo(folder, status=READING)
             if info is None:
@@ -75,6 +80,9 @@ class RunReader(QObject):
         self._start()
         return out
 
+    def _next_turn(self) -> None:
+        self._asked_this_turn = False
+
     def reading(self) -> int:
         """How many runs the worker has still to read."""
         with self._lock:
@@ -89,6 +97,7 @@ class RunReader(QObject):
         worker = JobWorker(self._read_batch(batch, generation), name="bertstudio-run-reader")
         worker.finished.connect(self._on_read)
         worker.failed.connect(lambda message: self._on_read(None, failed=message))
+        worker.cancelled.connect(self._start)  # closed mid-read: what the next project queued starts now
         self._worker = worker
         worker.start()
 
@@ -98,14 +107,12 @@ class RunReader(QObject):
                 if cancel.is_set():
                     break
                 try:
-                    info = self.cache.read(folder)
+                    self.cache.read(folder)  # kept there, for the refreshes ``read`` starts
                 except Exception as exc:  # noqa: BLE001 - read_run never raises for a folder's files; an OS error
                     log.warning("cannot read run %s: %s", folder, exc)
-                    info = RunInfo(folder, status="damaged", message=str(exc))
                 with self._lock:
                     if generation != self._generation:
                         return
-                    self._delivered[folder] = info
                     self._pending.discard(folder)
             with self._lock:  # a cancelled batch: its runs are read again when next asked
                 if generation == self._generation:
@@ -116,7 +123,11 @@ class RunReader(QObject):
         if failed:
             log.warning("reading runs failed: %s", failed)
         self._start()  # what was queued meanwhile
-        self.read.emit()
+        self._round = True
+        try:
+            self.read.emit()
+        finally:
+            self._round = False
 
     def close(self) -> None:
         """Stop the worker (the app quits, or the project closes): its runs are read again when asked."""
@@ -124,6 +135,5 @@ class RunReader(QObject):
             self._generation += 1
             self._queued.clear()
             self._pending.clear()
-            self._delivered.clear()
         if self._worker is not None:
             self._worker.cancel()

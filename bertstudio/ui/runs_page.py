@@ -271,7 +271,7 @@ class RunsPage(QWidget):
 
     def _on_selection_changed(self, *_: object) -> None:
         runs = self.selected_runs()
-        self.compare_button.setEnabled(len(runs) == 2)
+        self.compare_button.setEnabled(len(runs) == 2 and all(r.status != READING for r in runs))  # read first
         self.follow_button.setEnabled(len(runs) == 1)  # it did nothing, silently, with none selected
         self.rename_button.setEnabled(len(runs) == 1 and self._renamable(runs[0]))
         if len(runs) == 1 and (self.follower is None or self.follower.folder != runs[0].folder):
@@ -280,7 +280,7 @@ class RunsPage(QWidget):
     def _renamable(self, info: RunInfo) -> bool:
         """Only the project's own runs, and none still being written."""
         runs_dir = getattr(self.session.project, "runs_dir", None)
-        return runs_dir is not None and info.folder.parent == Path(runs_dir) and info.status != "running"
+        return runs_dir is not None and info.folder.parent == Path(runs_dir) and info.status not in ("running", READING)
 
     def _ask_rename(self) -> None:
         runs = self.selected_runs()

@@ -48,11 +48,13 @@ def test_a_running_run_is_read_every_time_and_ends_as_its_files_say(tmp_path):
     cache = RunInfoCache()
     held = lock_folder(run)  # the training's process, alive
     try:
-        assert cache.read(run).status == "running" and cache.get(run) is None
+        assert cache.read(run).status == "running"
+        assert cache.get(run).status == "running"  # for the moment: lists refreshed together share the read
     finally:
         unlock_folder(held)  # it died: nothing in the folder changed, the status did
-    assert cache.read(run).status == "interrupted" == read_run(run).status
+    cache.forget_moment()  # a new refresh
     assert cache.get(run) is None
+    assert cache.read(run).status == "interrupted" == read_run(run).status
 
 
 def test_runs_are_listed_oldest_first_and_files_beside_them_are_not_runs(tmp_path):

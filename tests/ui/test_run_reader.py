@@ -64,8 +64,9 @@ def test_runs_whose_status_the_files_do_not_settle_are_not_read_again_and_again(
         _run(session.project.new_run_dir(f"crashed-{n}"), 0.5, ended=False)
     reads: list[int] = []
     session.run_reader.read.connect(lambda: reads.append(1))
-    page = RunsPage(session)
+    page, board = RunsPage(session), ScoreboardPage(session)  # two lists asking for the same runs
     qtbot.addWidget(page)
+    qtbot.addWidget(board)
     qtbot.waitUntil(lambda: all(info.status == "interrupted" for info in page.model.runs), timeout=10_000)
     qtbot.waitUntil(lambda: session.run_reader.reading() == 0 and not session.run_reader._worker.is_running(), timeout=10_000)
     settled = len(reads)
@@ -85,3 +86,34 @@ def test_a_project_closed_while_its_runs_are_read_lists_none_of_them(qtbot, sess
     assert page.model.runs == [] and session.run_reader.reading() == 0
     qtbot.wait(200)
     assert page.model.runs == []
+
+
+def test_the_next_projects_runs_are_read_when_the_last_ones_read_was_cut_off(qtbot, session_factory, small_budget,
+                                                                              monkeypatch):
+    """Closing a project cancels its worker mid-read; the runs the next project queued meanwhile
+    stayed 'reading…' until some other refresh came."""
+    import threading
+
+    from bertstudio.train import rundir
+
+    real, gate = rundir.read_run, threading.Event()
+
+    def read_run(folder):
+        if Path(folder).name.startswith("a-") and Path(folder).name not in ("a-0", "a-1"):
+            gate.wait(10)  # the worker is held mid-read of project a (a slow disk)
+        return real(folder)
+
+    monkeypatch.setattr(rundir, "read_run", read_run)
+    a, b = session_factory("sentence", ["neg", "pos"]), session_factory("sentence", ["neg", "pos"])
+    for n in range(5):
+        _run(a.project.new_run_dir(f"a-{n}"), 0.5)
+    for n in range(6):
+        _run(b.project.new_run_dir(f"b-{n}"), 0.5)
+    page = RunsPage(a)
+    qtbot.addWidget(page)
+    project_b = b.project
+    b.close()
+    a.set_project(project_b)  # while the worker reads project a's runs
+    assert [info.status for info in page.model.runs].count(READING) == 4
+    gate.set()
+    qtbot.waitUntil(lambda: [info.status for info in page.model.runs] == ["finished"] * 6, timeout=10_000)
