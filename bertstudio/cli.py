@@ -590,6 +590,7 @@ def cmd_predict(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_glue(args: argparse.Namespace, out: TextIO) -> int:
+    _one_process("glue")  # each process took the folder lock (the second failed) and wrote scoreboard.json
     from bertstudio.data.atomic import check_folder_path
     from bertstudio.data.glue import get_preset
     from bertstudio.data.project_lock import unlock_folder

@@ -30,6 +30,7 @@ def length_grouped_batches(
     epoch: int,
     mega_batches: int = 50,
     group_by_length: bool = True,
+    short_last: bool = True,
 ) -> list[list[int]]:
     """Row indices per batch for one training epoch.
 
@@ -40,7 +41,8 @@ def length_grouped_batches(
     short, so there are ceil(n / batch_size) batches. The short batch stays last:
     accelerate shards the batches across processes assuming it is (shuffled into the
     middle, 2 processes silently skipped a pair of batches in that epoch and 4 hung,
-    their processes given 3 and 4 batches).
+    their processes given 3 and 4 batches). ``short_last=False`` is the order runs drew before
+    (the short batch shuffled with the others), for resuming their checkpoints mid-epoch.
     """
     n = len(lengths)
     rng = np.random.default_rng([seed, epoch])
@@ -55,7 +57,7 @@ def length_grouped_batches(
         # stable sort so equal lengths keep their shuffled order (deterministic)
         chunk = chunk[np.argsort(-lengths[chunk], kind="stable")]
         batches.extend(chunk[i : i + batch_size].tolist() for i in range(0, len(chunk), batch_size))
-    short = batches.pop() if batches and len(batches[-1]) < batch_size else None
+    short = batches.pop() if short_last and batches and len(batches[-1]) < batch_size else None
     batches = [batches[i] for i in rng.permutation(len(batches))]
     return batches + [short] if short is not None else batches
 
@@ -118,13 +120,15 @@ class EpochBatchSampler:
         self.plan_widths = plan_widths
         self.widths: dict[tuple[int, int], int] = {}
         self.epoch = 0
+        self.short_last = True  # False: the order of runs before it (a checkpoint of theirs resumed)
 
     def set_epoch(self, epoch: int) -> None:
         self.epoch = epoch
 
     def batches(self) -> list[list[int]]:
         batches = length_grouped_batches(
-            self.lengths, self.batch_size, seed=self.seed, epoch=self.epoch, group_by_length=self.group_by_length
+            self.lengths, self.batch_size, seed=self.seed, epoch=self.epoch, group_by_length=self.group_by_length,
+            short_last=self.short_last,
         )
         if self.plan_widths:
             self.widths.clear()  # in place: the collator holds this dict

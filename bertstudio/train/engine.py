@@ -178,6 +178,9 @@ def fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any = No
         train_loader, ev_loader = path.loaders(parts, train_enc, eval_enc)
         trainable, total_params = count_parameters(parts.model)
         progress, found = _resume_point(config.resume_from)
+        if found is not None and progress.processes is None:
+            # a checkpoint from before the short batch stayed last: the run goes on in the order it began in
+            path.sampler.short_last = False
         if found is not None:
             ckpt.load_weights(found, parts.model)  # before prepare: a bf16 copy is made from these
         model, train_loader, ev_loader = path.prepare(parts.model, train_loader, ev_loader)
@@ -365,7 +368,7 @@ def _check_processes(saved: int | None, now: int, found: Path) -> None:
     process, so another count is another run (resumed in one process, a 2-process run's
     checkpoint was refused as 'no point of this run', blaming state.json)."""
     if saved is not None and saved != now:
-        how = "bertstudio train" if saved == 1 else f"accelerate launch --num_processes {saved} -m bertstudio train"
+        how = "bertstudio train" if saved == 1 else f"accelerate launch --multi_gpu --num_processes {saved} -m bertstudio train"
         raise ConfigError(f"the checkpoint was written by a run of {saved} process(es), and this one has {now}",
                           path=Path(found) / ckpt.STATE, where="processes",
                           expected=f"the run resumed as it ran: {how} --config ... --resume ...")

@@ -377,3 +377,24 @@ def test_every_process_gets_the_same_batches_count_and_every_row_trains_each_epo
                                              even_batches=True)) for i in range(processes)]
             assert [len(s) for s in shards] == [len(shards[0])] * processes == [-(-len(sampler) // processes)] * processes
             assert {r for s in shards for b in s for r in b} == set(range(n))
+
+
+def test_the_order_of_runs_before_the_short_batch_stayed_last_is_kept_for_their_checkpoints():
+    """A checkpoint written before the change, resumed mid-epoch, must go on in the order its epoch
+    began in (the new order trained 96 rows twice and 96 never in such an epoch)."""
+    import subprocess
+
+    old = subprocess.run(["git", "show", "adbef21:bertstudio/train/batching.py"], capture_output=True, text=True,
+                         cwd=Path(__file__).resolve().parents[2])
+    if old.returncode != 0:
+        pytest.skip("the repository's history is not here")
+    namespace: dict = {"__name__": "old_batching"}
+    exec(compile(old.stdout, "old_batching.py", "exec"), namespace)  # noqa: S102 - this repository's own past file
+    lengths = [5 + (i * 37) % 40 for i in range(1003)]
+    for seed, epoch in ((0, 0), (7, 2)):
+        before = namespace["length_grouped_batches"](lengths, 32, seed=seed, epoch=epoch)
+        assert length_grouped_batches(lengths, 32, seed=seed, epoch=epoch, short_last=False) == before
+        assert length_grouped_batches(lengths, 32, seed=seed, epoch=epoch) != before
+    sampler = EpochBatchSampler(lengths, 32, seed=0)
+    sampler.short_last = False
+    assert sampler.batches() == namespace["length_grouped_batches"](lengths, 32, seed=0, epoch=0)

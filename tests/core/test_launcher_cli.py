@@ -92,7 +92,8 @@ def test_the_launchers_sigterm_stops_the_run_after_its_step(monkeypatch):
 def test_evaluate_and_predict_under_a_launcher_say_they_run_in_one_process(monkeypatch, capsys, tmp_path):
     monkeypatch.setenv("WORLD_SIZE", "3")
     for argv in (["evaluate", "--model", str(tmp_path), "--eval", str(tmp_path / "e.csv")],
-                 ["predict", "--model", str(tmp_path), "--text", "hello"]):
+                 ["predict", "--model", str(tmp_path), "--text", "hello"],
+                 ["glue", "--data-dir", str(tmp_path), "--out", str(tmp_path / "g")]):
         assert cli.main(argv) == 2
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and f"bertstudio {argv[0]} runs in one process, and 3 were launched" in err[0]

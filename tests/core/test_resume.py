@@ -174,11 +174,12 @@ def test_a_checkpoint_resumes_with_as_many_processes_as_wrote_it(tiny, tmp_path)
     assert saved["processes"] == 1
     assert resume_command(out).startswith("bertstudio train --config ")
     state.write_text(json.dumps({**saved, "processes": 2}))  # as a 2-process run writes it
-    assert resume_command(out).startswith("accelerate launch --num_processes 2 -m bertstudio train --config ")
+    # --multi_gpu: without it a CPU (gloo) or one-GPU machine starts one process
+    assert resume_command(out).startswith("accelerate launch --multi_gpu --num_processes 2 -m bertstudio train --config ")
     second, _ = run(tiny, out, grad_accum=1, resume=True)
     assert second.status == "failed" and isinstance(second.error, ConfigError)
     assert "written by a run of 2 process(es), and this one has 1" in second.message
-    assert "accelerate launch --num_processes 2" in second.message
+    assert "accelerate launch --multi_gpu --num_processes 2" in second.message
     state.write_text(json.dumps({k: v for k, v in saved.items() if k != "processes"}))  # a checkpoint from before
     third, _ = run(tiny, out, grad_accum=1, resume=True)
     assert third.status == "finished" and read_run(out).status == "finished"
