@@ -193,12 +193,14 @@ class PredictionsFilter(QAbstractTableModel):
 
     # --- filters and order --------------------------------------------------------------
     def set_errors_only(self, on: bool) -> None:
-        self._errors_only = bool(on)
-        self._relayout()
+        if bool(on) != self._errors_only:  # as asked already: nothing to filter again (0.17 s on 50,000 rows)
+            self._errors_only = bool(on)
+            self._relayout()
 
     def set_cell(self, cell: tuple[str, str] | None) -> None:
-        self._cell = cell
-        self._relayout()
+        if cell != self._cell:
+            self._cell = cell
+            self._relayout()
 
     def refilter(self) -> None:
         """Apply the filters and the order again after the source's values changed (a relabel)."""

@@ -308,6 +308,7 @@ class ResultsPage(QWidget):
             return
         self._loading = None
         if loaded is None:
+            self._reselect = None
             self.empty_label.setText(self.tr("Could not read this run's predictions: %1").replace("%1", failed or ""))
             return
         self.empty_label.hide()
@@ -490,12 +491,26 @@ class ResultsPage(QWidget):
 
     # --- filtering ------------------------------------------------------------------
     def _on_cell_clicked(self, cell: tuple[str, str] | None) -> None:
-        self.proxy.set_cell(cell)
+        self._filter(lambda: self.proxy.set_cell(cell))
         self._update_filter_label()
 
     def _on_errors_only(self, on: bool) -> None:
-        self.proxy.set_errors_only(on)
+        self._filter(lambda: self.proxy.set_errors_only(on))
         self._update_filter_label()
+
+    def _filter(self, change: Any) -> None:
+        """Apply a filter change; when it hides the current prediction, the one now in its place
+        becomes current, as when a table's row is removed (relabelling the errors one after
+        another moves on; the proxy's layout change dropped the current row without a signal,
+        and the example view and the gold buttons stayed on the hidden one)."""
+        before = self.table.currentIndex()
+        change()
+        if not before.isValid() or self.table.currentIndex().isValid():
+            return
+        if self.proxy.rowCount():
+            self.table.selectRow(min(before.row(), self.proxy.rowCount() - 1))
+        else:
+            self._on_row_changed(QModelIndex(), QModelIndex())
 
     def _update_filter_label(self) -> None:
         shown, total = self.proxy.rowCount(), self.model.rowCount()
@@ -632,7 +647,7 @@ class ResultsPage(QWidget):
             return
         self.model.update_gold(split, row, self.session.gold(split, row))
         self._refresh_plots()
-        self.proxy.refilter()
+        self._filter(self.proxy.refilter)
         r = self.current_prediction()
         if r is not None:
             self.example_view.setHtml(self.example_html(r))

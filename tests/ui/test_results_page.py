@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from helpers import project_with_run
 from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QTextDocumentFragment
 
 from bertstudio.data.examples import from_records
 from bertstudio.data.project import Project
@@ -458,3 +459,21 @@ def test_a_large_run_is_read_off_the_gui_thread_and_a_run_chosen_meanwhile_wins(
     assert shown.args == [str(other)] and page.run_dir == other
     qtbot.wait(100)
     assert page.run_dir == other and page.model.rowCount() == len(_preds(trained_run))
+
+
+def test_a_filter_that_hides_the_current_prediction_moves_to_the_one_in_its_place(page, qtbot):
+    """The filter's layout change dropped the current row without a signal: the example view and
+    the gold buttons stayed on a hidden prediction, and accepting predictions under Errors only
+    no longer moved on to the next error."""
+    right = next(i for i, r in enumerate(page.model.rows) if not page.model.is_error(r) and r.split is not None)
+    page.table.selectRow(page.proxy.mapFromSource(page.model.index(right, 0)).row())
+    page.errors_only.setChecked(True)  # hides the selected (correct) prediction
+    now = page.current_prediction()
+    assert now is not None and page.model.is_error(now)
+    assert page.example_view.toPlainText() == QTextDocumentFragment.fromHtml(page.example_html(now)).toPlainText()
+    page.table.selectRow(0)
+    before, errors = page.current_prediction(), page.proxy.rowCount()
+    assert errors >= 2 and page.accept_button.isEnabled()
+    qtbot.mouseClick(page.accept_button, Qt.MouseButton.LeftButton)  # no longer an error: hidden
+    now = page.current_prediction()
+    assert page.proxy.rowCount() == errors - 1 and now is not None and now.index != before.index
