@@ -387,9 +387,8 @@ def _printer(config: Any, args: argparse.Namespace) -> ProgressPrinter:
 def _train_seeds(config: Any, train_set: Any, eval_set: Any, args: argparse.Namespace, cancel: threading.Event,
                  out: TextIO) -> int:
     """``--seeds N``: the runs one after another, then the main metric's mean and spread."""
-    from bertstudio.train.seeds import train_seeds
-
     from bertstudio.train.distributed import launched_rank
+    from bertstudio.train.seeds import train_seeds
 
     result = train_seeds(config, train_set, eval_set, callbacks=[_printer(config, args)], cancel=cancel)
     if launched_rank() != 0:  # the main process says the runs' results (the others hold the last evaluation's)
@@ -439,8 +438,8 @@ def _details() -> str:
 
 
 def _one_process(command: str) -> None:
-    """``evaluate`` and ``predict`` run in one process: under a launcher each of N ran the whole
-    of it and printed it N times."""
+    """``evaluate``, ``predict`` and ``glue`` run in one process: under a launcher each of N ran
+    the whole of it and printed it N times (glue's second process found the folder locked)."""
     from bertstudio.train.distributed import launched_world_size
 
     if launched_world_size() > 1:
