@@ -15,7 +15,8 @@ from typing import Any, Sequence
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QPainter, QPaintEvent
-from PySide6.QtWidgets import QAbstractItemView, QGridLayout, QHeaderView, QLabel, QTableView, QWidget
+from PySide6.QtWidgets import (QAbstractItemView, QGridLayout, QHeaderView, QLabel, QListWidget, QListWidgetItem, QTableView,
+                               QWidget)
 
 from bertstudio.metrics import confusion
 
@@ -23,6 +24,8 @@ _Index = QModelIndex | QPersistentModelIndex
 
 
 MAX_NAME_WIDTH = 160  # px of a gold label's name beside the rows
+MANY_CLASSES = 8  # past this many labels the panel lists the most frequent confusions too
+TOP_CONFUSIONS = 5
 
 
 class ConfusionModel(QAbstractTableModel):
@@ -119,6 +122,25 @@ class ConfusionView(QTableView):
         self._selected = None
         self.clearSelection()
 
+    def pick(self, gold: str, predicted: str) -> None:
+        """Filter on one cell as a click on it does, and bring it into view."""
+        labels = self.confusion_model.labels
+        if gold not in labels or predicted not in labels:
+            return
+        index = self.confusion_model.index(labels.index(gold), labels.index(predicted))
+        self.setCurrentIndex(index)
+        self.scrollTo(index)
+        self._selected = (gold, predicted)
+        self.cell_clicked.emit(self._selected)
+
+
+def top_confusions(labels: Sequence[str], counts: Any, most: int = TOP_CONFUSIONS) -> list[tuple[int, str, str]]:
+    """The largest off-diagonal cells as (count, gold, predicted), largest first (ties in label order)."""
+    cells = [(int(counts[g, p]), g, p) for g in range(len(labels)) for p in range(len(labels))
+             if g != p and int(counts[g, p]) > 0]
+    cells.sort(key=lambda c: (-c[0], c[1], c[2]))
+    return [(n, labels[g], labels[p]) for n, g, p in cells[:most]]
+
 
 class VerticalTitle(QLabel):
     """A label drawn bottom-to-top, as a y-axis title is."""
@@ -162,5 +184,33 @@ class ConfusionPanel(QWidget):
         grid.addWidget(self.predicted_title, 0, 1)
         grid.addWidget(self.gold_title, 1, 0)
         grid.addWidget(self.view, 1, 1)
+        # with many classes the grid's cells are narrow: the largest confusions, as a list to pick from
+        self.top_list = QListWidget(objectName="topConfusions")
+        self.top_list.setToolTip(self.tr("The most frequent confusions; pick one to list its examples"))
+        self.top_list.itemActivated.connect(self._on_top_picked)
+        self.top_list.itemClicked.connect(self._on_top_picked)
+        self.top_list.hide()
+        grid.addWidget(self.top_list, 2, 1)
         grid.setColumnStretch(1, 1)
         grid.setRowStretch(1, 1)
+        self.view.confusion_model.modelReset.connect(self._fill_top)
+
+    def _fill_top(self) -> None:
+        model = self.view.confusion_model
+        self.top_list.clear()
+        top = top_confusions(model.labels, model.counts) if len(model.labels) > MANY_CLASSES else []
+        for n, gold, predicted in top:
+            # one pass: a label named "%2" or "{n}" is a value, never a place to fill
+            item = QListWidgetItem(self.tr("{n} × gold {gold} → predicted {predicted}").format(
+                n=n, gold=f"\u2068{gold}\u2069", predicted=f"\u2068{predicted}\u2069"))
+            item.setData(Qt.ItemDataRole.UserRole, (gold, predicted))
+            item.setToolTip(item.text())
+            self.top_list.addItem(item)
+        self.top_list.setVisible(bool(top))
+        if top:  # as tall as its rows
+            rows = self.top_list.sizeHintForRow(0) * len(top) + 2 * self.top_list.frameWidth()
+            self.top_list.setFixedHeight(rows)
+
+    def _on_top_picked(self, item: QListWidgetItem) -> None:
+        gold, predicted = item.data(Qt.ItemDataRole.UserRole)
+        self.view.pick(gold, predicted)

@@ -25,198 +25,198 @@
         <translation>要恢复的行(当前的行会保留为备份):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="37"/>
+        <location filename="../../bertstudio/ui/actions.py" line="39"/>
         <source>&amp;New project…</source>
         <translation>新建项目(&amp;N)…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="38"/>
+        <location filename="../../bertstudio/ui/actions.py" line="40"/>
         <source>&amp;Open project…</source>
         <translation>打开项目(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="39"/>
+        <location filename="../../bertstudio/ui/actions.py" line="41"/>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="40"/>
+        <location filename="../../bertstudio/ui/actions.py" line="42"/>
         <source>&amp;Import data…</source>
         <translation>导入数据(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="41"/>
+        <location filename="../../bertstudio/ui/actions.py" line="43"/>
         <source>&amp;Export data…</source>
         <translation>导出数据(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="42"/>
+        <location filename="../../bertstudio/ui/actions.py" line="44"/>
         <source>Export &amp;run…</source>
         <translation>导出运行(&amp;R)…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="43"/>
+        <location filename="../../bertstudio/ui/actions.py" line="45"/>
         <source>Export model as &amp;ONNX…</source>
         <translation>将模型导出为 ONNX(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="44"/>
+        <location filename="../../bertstudio/ui/actions.py" line="46"/>
         <source>Push to Hugging Face &amp;Hub…</source>
         <translation>推送到 Hugging Face Hub(&amp;H)…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="45"/>
+        <location filename="../../bertstudio/ui/actions.py" line="47"/>
         <source>Restore &amp;replaced rows…</source>
         <translation>恢复被替换的行(&amp;R)…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="46"/>
+        <location filename="../../bertstudio/ui/actions.py" line="48"/>
         <source>&amp;Close project</source>
         <translation>关闭项目(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="47"/>
+        <location filename="../../bertstudio/ui/actions.py" line="49"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="50"/>
+        <location filename="../../bertstudio/ui/actions.py" line="52"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="53"/>
+        <location filename="../../bertstudio/ui/actions.py" line="55"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="56"/>
+        <location filename="../../bertstudio/ui/actions.py" line="58"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="57"/>
+        <location filename="../../bertstudio/ui/actions.py" line="59"/>
         <source>Redo</source>
         <translation>重做</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="58"/>
+        <location filename="../../bertstudio/ui/actions.py" line="60"/>
         <source>&amp;Add examples…</source>
         <translation>添加样例(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="59"/>
+        <location filename="../../bertstudio/ui/actions.py" line="61"/>
         <source>&amp;Label set…</source>
         <translation>标签集(&amp;L)…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="60"/>
+        <location filename="../../bertstudio/ui/actions.py" line="62"/>
         <source>&amp;Learning curve…</source>
         <translation>学习曲线(&amp;L)…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="61"/>
+        <location filename="../../bertstudio/ui/actions.py" line="63"/>
         <source>Labelling &amp;assistant</source>
         <translation>标注助手(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="66"/>
+        <location filename="../../bertstudio/ui/actions.py" line="68"/>
         <source>&amp;Train assistant now</source>
         <translation>立即训练助手(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="70"/>
+        <location filename="../../bertstudio/ui/actions.py" line="72"/>
         <source>&amp;Data map of the shown run…</source>
         <translation>当前运行的数据地图(&amp;D)…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="71"/>
+        <location filename="../../bertstudio/ui/actions.py" line="73"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="72"/>
+        <location filename="../../bertstudio/ui/actions.py" line="74"/>
         <source>Open &amp;recent</source>
         <translation>最近的项目(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="75"/>
+        <location filename="../../bertstudio/ui/actions.py" line="77"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="84"/>
+        <location filename="../../bertstudio/ui/actions.py" line="86"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="89"/>
+        <location filename="../../bertstudio/ui/actions.py" line="91"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="96"/>
+        <location filename="../../bertstudio/ui/actions.py" line="98"/>
         <source>&amp;Tools</source>
         <translation>工具(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="102"/>
+        <location filename="../../bertstudio/ui/actions.py" line="104"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="104"/>
+        <location filename="../../bertstudio/ui/actions.py" line="106"/>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="129"/>
+        <location filename="../../bertstudio/ui/actions.py" line="140"/>
         <source>Turned off for every project by BERTSTUDIO_ASSIST=0 in the environment</source>
         <translation>环境变量 BERTSTUDIO_ASSIST=0 已为所有项目关闭</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="131"/>
+        <location filename="../../bertstudio/ui/actions.py" line="142"/>
         <source>Suggested labels, a model refitted as you label and background training, for this project (kept with it). Off: no model runs; your labels are not touched.</source>
         <translation>为本项目提供建议标签、随标注重新拟合的模型和后台训练（设置随项目保存）。关闭后不运行任何模型；你的标签不受影响。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="140"/>
+        <location filename="../../bertstudio/ui/actions.py" line="151"/>
         <source>(none)</source>
         <translation>(无)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="173"/>
+        <location filename="../../bertstudio/ui/actions.py" line="184"/>
         <source>No project</source>
         <translation>没有项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="173"/>
+        <location filename="../../bertstudio/ui/actions.py" line="184"/>
         <source>Create or open a project first.</source>
         <translation>请先新建或打开一个项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="189"/>
+        <location filename="../../bertstudio/ui/actions.py" line="200"/>
         <source>No run shown</source>
         <translation>未显示任何运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="189"/>
+        <location filename="../../bertstudio/ui/actions.py" line="200"/>
         <source>Show a run on the Results page first.</source>
         <translation>请先在“结果”页面显示一个运行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="194"/>
-        <location filename="../../bertstudio/ui/actions.py" line="197"/>
+        <location filename="../../bertstudio/ui/actions.py" line="205"/>
+        <location filename="../../bertstudio/ui/actions.py" line="208"/>
         <source>No data map</source>
         <translation>没有数据地图</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="194"/>
+        <location filename="../../bertstudio/ui/actions.py" line="205"/>
         <source>The run&apos;s data map cannot be read: %1</source>
         <translation>无法读取此运行的数据地图：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="197"/>
+        <location filename="../../bertstudio/ui/actions.py" line="208"/>
         <source>This run recorded no data map. Train with the cartography setting on (--cartography) to get one.</source>
         <translation>此运行没有记录数据地图。请打开数据地图设置(--cartography)后再训练。</translation>
     </message>
@@ -724,17 +724,17 @@
 <context>
     <name>ConfusionModel</name>
     <message>
-        <location filename="../../bertstudio/ui/confusion_view.py" line="54"/>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="57"/>
         <source>gold: {name}</source>
         <translation>标准答案：{name}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/confusion_view.py" line="55"/>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="58"/>
         <source>predicted: {name}</source>
         <translation>预测：{name}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/confusion_view.py" line="79"/>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="82"/>
         <source>{n} examples: gold {g}, predicted {p}</source>
         <translation>{n} 个样例:标准答案 {g}，预测 {p}</translation>
     </message>
@@ -742,30 +742,40 @@
 <context>
     <name>ConfusionPanel</name>
     <message>
-        <location filename="../../bertstudio/ui/confusion_view.py" line="150"/>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="172"/>
         <source>Predicted</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/confusion_view.py" line="152"/>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="174"/>
         <source>Gold</source>
         <translation>标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/confusion_view.py" line="157"/>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="179"/>
         <source>Columns: the label the model predicted</source>
         <translation>列:模型预测的标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/confusion_view.py" line="158"/>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="180"/>
         <source>Rows: the gold label</source>
         <translation>行:标准答案标签</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="189"/>
+        <source>The most frequent confusions; pick one to list its examples</source>
+        <translation>最常见的混淆；选择一项即可列出其样例</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="204"/>
+        <source>{n} × gold {gold} → predicted {predicted}</source>
+        <translation>{n} × 标准答案 {gold} → 预测 {predicted}</translation>
     </message>
 </context>
 <context>
     <name>ConfusionView</name>
     <message>
-        <location filename="../../bertstudio/ui/confusion_view.py" line="104"/>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="107"/>
         <source>Rows: gold label. Columns: predicted label. Click a cell to list its examples.</source>
         <translation>行:标准答案标签。列:预测标签。单击单元格可列出其中的样例。</translation>
     </message>
@@ -1819,22 +1829,22 @@
         <translation>顺序 = 按键顺序(1-9)，也是模型中的标签编号。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="108"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="109"/>
         <source>Add label</source>
         <translation>添加标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="108"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="109"/>
         <source>Name of the new label:</source>
         <translation>新标签的名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="116"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="117"/>
         <source>Rename label</source>
         <translation>重命名标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="116"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="117"/>
         <source>New name:</source>
         <translation>新名称:</translation>
     </message>
@@ -2775,89 +2785,89 @@
         <translation>正在读取 %1 的预测…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="311"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="312"/>
         <source>Could not read this run&apos;s predictions: %1</source>
         <translation>无法读取此运行的预测：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="376"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="377"/>
         <source>%1 damaged line(s) of this run&apos;s predictions are not shown: %2</source>
         <translation>本次运行的预测中有 %1 行已损坏，未显示：%2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="392"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="393"/>
         <source>No project is open. Open or create one (File menu), train a run on the Train page, and its scores, predictions and errors appear here.</source>
         <translation>尚未打开项目。请（通过“文件”菜单）打开或新建一个项目，并在训练页训练一次，其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="395"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="396"/>
         <source>This project has no run yet. Train one on the Train page (or open a run folder from the Runs page), and its scores, predictions and errors appear here.</source>
         <translation>此项目还没有运行。请在训练页训练一次（或从运行页打开一个运行文件夹），其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="404"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="405"/>
         <source>This run is not one of this project&apos;s runs ({folder}); it is shown for viewing only.</source>
         <translation>此运行不属于此项目({folder})；仅供查看。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="407"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="408"/>
         <source>It is a {run} run and this project holds {project} examples, so its rows are not matched to the project&apos;s.</source>
         <translation>这是一次 {run} 运行，而此项目包含 {project} 样例，因此其中的行不会与项目的行对应。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="411"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="412"/>
         <source>{joined} of {total} of its rows match this project&apos;s examples (same gold value).</source>
         <translation>它的 {total} 行中有 {joined} 行与此项目的样例对应(标准答案相同)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="502"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="517"/>
         <source>{shown} of {total} examples</source>
         <translation>{shown} / {total} 个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="504"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="519"/>
         <source>gold {g}, predicted {p}</source>
         <translation>标准答案 {g}，预测 {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/results_page.py" line="560"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="575"/>
         <source>%n word(s) got no prediction from this run: tag them on the Label page</source>
         <translation>
             <numerusform>%n 个词在这次运行中没有预测:请在“标注”页标注它们</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="562"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="577"/>
         <source>The run predicted a label this project no longer has (renamed or removed since the run)</source>
         <translation>该运行预测的标签已不在本项目中（运行之后被重命名或删除）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="597"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="612"/>
         <source>{split} row {row}</source>
         <translation>{split} 第 {row} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="602"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="617"/>
         <source>{where}: {n} of {m} tags are now the run&apos;s predictions</source>
         <translation>{where}:{m} 个标签中有 {n} 个已改为这次运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="605"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="620"/>
         <source>{where}: the gold value is now the run&apos;s prediction</source>
         <translation>{where}:标注值已改为这次运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="607"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="622"/>
         <source>; this run&apos;s scores were computed with the earlier gold</source>
         <translation>;这次运行的分数是按原来的标注计算的</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="608"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="623"/>
         <source> (Edit &gt; Undo restores it)</source>
         <translation>(编辑 &gt; 撤销 可恢复)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="614"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="629"/>
         <source>Relabel {split} row {row}</source>
         <translation>重新标注 {split} 的第 {row} 行</translation>
     </message>

@@ -141,3 +141,33 @@ def test_renaming_onto_another_label_says_so_without_the_project_files_path(qtbo
     assert not dialog.rename_label("neg", "pos")
     text = dialog.error.text()
     assert "already exists" in text and "project.json" not in text and session.labels() == ["neg", "pos"]
+
+
+def test_with_many_classes_the_largest_confusions_are_listed_and_pick_their_cell(qtbot):
+    """With 40 classes the matrix's columns are 36 px of 'cl…39': the largest confusions are a
+    list under it, and picking one filters as clicking its cell does."""
+    from bertstudio.ui.confusion_view import TOP_CONFUSIONS, ConfusionPanel
+
+    labels = [f"class_{i:03d}" for i in range(40)]
+    golds, preds = [], []
+    for i, name in enumerate(labels):
+        golds += [name] * 5
+        preds += [name] * 3 + [labels[(i + 1) % 40]] * (2 if i % 7 else 0) + [name] * (0 if i % 7 else 2)
+    golds += ["class_003"] * 4
+    preds += ["class_017"] * 4  # the largest confusion
+    panel = ConfusionPanel()
+    qtbot.addWidget(panel)
+    panel.resize(380, 500)
+    panel.show()
+    picked = []
+    panel.view.cell_clicked.connect(picked.append)
+    panel.view.confusion_model.set_data(golds, preds, labels)
+    items = [panel.top_list.item(i) for i in range(panel.top_list.count())]
+    assert panel.top_list.isVisible() and len(items) == TOP_CONFUSIONS
+    assert items[0].data(Qt.ItemDataRole.UserRole) in (("class_003", "class_017"), ["class_003", "class_017"])
+    assert "4 × gold" in items[0].text()
+    panel.top_list.itemClicked.emit(items[0])
+    assert picked == [("class_003", "class_017")]
+    assert panel.view.currentIndex().row() == 3 and panel.view.currentIndex().column() == 17
+    panel.view.confusion_model.set_data(["a", "b"], ["b", "a"], ["a", "b"])  # few classes: the grid says it all
+    assert not panel.top_list.isVisible()
