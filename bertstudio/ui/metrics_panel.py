@@ -57,6 +57,7 @@ class MetricsPanel(QWidget):
         header = self.per_class_table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)  # numbers and titles read in full
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.per_class_table.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # "class_…039", not "class_…"
         for table in (self.metrics_table, self.per_class_table):  # as tall as their rows, no taller
             table.setSizeAdjustPolicy(QAbstractScrollArea.SizeAdjustPolicy.AdjustToContents)
             table.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
@@ -153,6 +154,7 @@ class MetricsPanel(QWidget):
         table.setRowCount(len(rows))
         for i, (scores, title) in enumerate(rows):
             name = QTableWidgetItem(title)  # a class name is the user's label: not translated
+            name.setToolTip(title)  # elided in a narrow column (at a 16-pt font: "n…")
             if i >= len(report.classes):
                 font = name.font()
                 font.setItalic(True)
