@@ -40,7 +40,7 @@ from bertstudio.ui.predictions_model import PredictionRow, PredictionsModel
 from bertstudio.ui.regression_scatter import RegressionScatter
 from bertstudio.ui.results_filter import ResultsFilter
 from bertstudio.ui.runs_page import all_runs, in_project
-from bertstudio.ui.session import split_name
+from bertstudio.ui.session import SPLITS, split_name
 
 log = logging.getLogger(__name__)
 
@@ -71,14 +71,41 @@ class LoadedRun:
     preds: list[Any]  # rundir.SavedPrediction, the ones the page can show
     skipped: list[DataError]
     report: Any  # metrics.per_class report, or None
+    rows: list[PredictionRow]  # the predictions joined with the project rows they were made for
 
 
-def load_run_view(folder: Path, project_kind: str, project_labels: list[str],
-                  splits: dict[str, Any] | None) -> LoadedRun:
-    """Read a run's status, predictions and per-class report; a prediction whose gold or label
-    no table or plot of its kind can take is left out and said (``skipped``)."""
+def join_rows(preds: list[Any], datasets: dict[str, Any], *, same_kind: bool, foreign: bool,
+              gold_column: str) -> list[PredictionRow]:
+    """The run's predictions with the project rows they were made for (``datasets``: each
+    split's rows, edits applied; train/rundir.read_predictions says which row). A guessed row,
+    or any row of a run from outside the project, is joined only where the gold agrees (same
+    data); the project's own runs keep their rows even after a relabel."""
+    wanted: dict[str, list[int]] = {}
+    for p in preds if same_kind else []:  # a run of another kind matches no project row
+        if p.split in datasets and 0 <= p.row < len(datasets[p.split]):
+            wanted.setdefault(p.split, []).append(p.row)
+    fetched: dict[tuple[str, int], dict[str, Any]] = {}
+    for split, rows in wanted.items():
+        good = sorted(set(rows))
+        fetched.update(((split, r), ex) for r, ex in zip(good, datasets[split].select(good).to_list()))
+    out = []
+    for p in preds:
+        ex = fetched.get((p.split, p.row), {}) if p.split is not None else {}
+        if ex and (foreign or not p.exact) and ex.get(gold_column) != p.gold:
+            ex = {}
+        gold = ex.get(gold_column) if ex else p.gold
+        out.append(PredictionRow(p.index, p.split if ex else None, p.row if ex else -1, ex, gold, p.pred))
+    return out
+
+
+def load_run_view(folder: Path, project_kind: str | None, project_labels: list[str],
+                  splits: dict[str, Any] | None, datasets: dict[str, Any] | None = None,
+                  foreign: bool = False) -> LoadedRun:
+    """Read a run's status, predictions and per-class report, and join the predictions with
+    ``datasets`` (each split's rows; ``project_kind`` None: no project); a prediction whose gold
+    or label no table or plot of its kind can take is left out and said (``skipped``)."""
     info = read_run(folder)
-    kind = info.kind or project_kind
+    kind = info.kind or project_kind or "sentence"
     gold = get_spec(kind).gold
     labels = list((info.config.labels if info.config else None) or project_labels)
     skipped: list[DataError] = []
@@ -108,7 +135,9 @@ def load_run_view(folder: Path, project_kind: str, project_labels: list[str],
                                                 per_token=gold.per_token)
         except Exception as exc:  # noqa: BLE001 - a damaged predictions file must not break the page
             log.warning("no per-class report for %s: %s", folder, exc)
-    return LoadedRun(folder, info, kind, labels, preds, skipped, report)
+    rows = join_rows(preds, datasets or {}, same_kind=project_kind is not None and kind == project_kind, foreign=foreign,
+                     gold_column=get_spec(kind).gold_column)
+    return LoadedRun(folder, info, kind, labels, preds, skipped, report, rows)
 
 
 class ResultsPage(QWidget):
@@ -286,8 +315,12 @@ class ResultsPage(QWidget):
             self._show_nothing()
             return
         self.empty_label.hide()
-        request = (self.run_dir, self.session.kind, list(self.session.labels()),
-                   dict(project.split_info) if (project := self.session.project) is not None else None)
+        project = self.session.project
+        # each split's rows as they are now (an Arrow table: read on the worker, left as it is here)
+        datasets = {split: self.session.examples(split).dataset for split in getattr(project, "split_names", SPLITS)
+                    if project is not None and self.session.split_size(split)}
+        request = (self.run_dir, self.session.kind if project is not None else None, list(self.session.labels()),
+                   dict(project.split_info) if project is not None else None, datasets, self.foreign)
         if _predictions_size(self.run_dir) > BIG_PREDICTIONS:
             # read off the GUI thread (50,000 predictions held it 1.4 s, their per-class report 0.2 s more)
             self._read_in_background(request)
@@ -335,7 +368,7 @@ class ResultsPage(QWidget):
                                         examples=counted, unit=unit, best_step=info.best_step, steps=info.steps)
         self.metrics_panel.show_report(report)
         old, self.model = self.model, PredictionsModel(self.kind, self)
-        self.model.set_rows(self._joined_rows(loaded.folder, preds))
+        self.model.set_rows(loaded.rows)
         self.proxy.setSourceModel(self.model)
         old.deleteLater()
         self._show_foreign_note()
@@ -446,29 +479,6 @@ class ResultsPage(QWidget):
                 and not self._widths_dragged and event.size().width() != event.oldSize().width():
             self._fit_value_columns()
         return super().eventFilter(watched, event)
-
-    def _joined_rows(self, run_dir: Path, preds: list[Any]) -> list[PredictionRow]:
-        """The run's predictions with the project rows they were made for (train/rundir.read_predictions).
-        A guessed row, or any row of a run from outside the project, is joined only where the
-        gold agrees (same data); the project's own runs keep their rows even after a relabel."""
-        wanted: dict[str, list[int]] = {}
-        joinable = preds if self._same_kind() else []  # a run of another kind matches no project row
-        for p in joinable:
-            if p.split is not None and 0 <= p.row < self.session.split_size(p.split):
-                wanted.setdefault(p.split, []).append(p.row)
-        fetched: dict[tuple[str, int], dict[str, Any]] = {}
-        for split, rows in wanted.items():
-            good = sorted(set(rows))
-            fetched.update(((split, r), ex) for r, ex in zip(good, self.session.examples(split).dataset.select(good).to_list()))
-        gold_column = get_spec(self.kind).gold_column
-        out = []
-        for p in preds:
-            ex = fetched.get((p.split, p.row), {}) if p.split is not None else {}
-            if ex and (self.foreign or not p.exact) and ex.get(gold_column) != p.gold:
-                ex = {}
-            gold = ex.get(gold_column) if ex else p.gold
-            out.append(PredictionRow(p.index, p.split if ex else None, p.row if ex else -1, ex, gold, p.pred))
-        return out
 
     def _refresh_plots(self) -> None:
         gold = get_spec(self.kind).gold

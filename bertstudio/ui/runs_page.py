@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import logging
+import os
 from pathlib import Path
 from typing import Any
 
@@ -86,11 +87,23 @@ def all_runs(session: Any) -> list[Path]:
     project = session.project
     if project is not None:
         try:
-            runs = project.list_runs()
+            runs = _project_runs(session, project)
         except OSError as exc:  # an unreadable runs folder must not break the page
             log.warning("cannot list runs: %s", exc)
     runs += [r for r in external_runs(session) if r not in runs]
     return runs
+
+
+def _project_runs(session: Any, project: Any) -> list[Path]:
+    """The project's run folders, listed once per turn of the event loop for all the pages
+    (while the runs folder's own stats say no run was added, renamed or removed)."""
+    folder = Path(project.runs_dir)
+    try:
+        st = os.stat(folder)
+        marker: Any = (str(folder), st.st_ino, st.st_mtime_ns, st.st_ctime_ns)
+    except OSError:
+        marker = (str(folder), None)
+    return session.run_reader.listed("project", marker, project.list_runs)
 
 
 def main_score(info: RunInfo) -> tuple[str, float] | None:

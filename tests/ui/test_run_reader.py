@@ -117,3 +117,26 @@ def test_the_next_projects_runs_are_read_when_the_last_ones_read_was_cut_off(qtb
     assert [info.status for info in page.model.runs].count(READING) == 4
     gate.set()
     qtbot.waitUntil(lambda: [info.status for info in page.model.runs] == ["finished"] * 6, timeout=10_000)
+
+
+def test_the_pages_list_the_runs_folder_once_per_turn_and_see_a_new_run(qtbot, session_factory, monkeypatch):
+    """Four pages listing 2,000 runs on one signal stat-ed each folder four times; a run added
+    in the same turn is still listed (the runs folder's stats changed)."""
+    from bertstudio.data import project_store
+
+    session = session_factory("sentence", ["neg", "pos"])
+    for n in range(3):
+        _run(session.project.new_run_dir(f"run-{n}"), 0.5)
+    calls = []
+    real = project_store.list_runs
+    monkeypatch.setattr(project_store, "list_runs", lambda runs: (calls.append(1), real(runs))[1])
+    page, board = RunsPage(session), ScoreboardPage(session)
+    qtbot.addWidget(page)
+    qtbot.addWidget(board)
+    assert len(calls) == 1 and len(page.model.runs) == 3
+    _run(session.project.new_run_dir("run-new"), 0.6)  # same turn of the event loop
+    session.notify_runs_changed()
+    assert [info.name for info in page.model.runs][-1] == "run-new" and len(calls) == 2
+    qtbot.wait(20)  # the next turn lists afresh
+    page.refresh()
+    assert len(calls) == 3
