@@ -50,6 +50,7 @@ def _class_value(value: Any) -> bool:
     return value is None or (isinstance(value, (str, int)) and not isinstance(value, bool))
 
 
+JOIN_CHUNK = 2000  # project rows fetched per call when joining
 BIG_PREDICTIONS = 1 << 18  # bytes of predictions.jsonl (about 1,500 rows; 2,000 held it 0.8 s) read off the GUI thread
 
 
@@ -87,7 +88,9 @@ def join_rows(preds: list[Any], datasets: dict[str, Any], *, same_kind: bool, fo
     fetched: dict[tuple[str, int], dict[str, Any]] = {}
     for split, rows in wanted.items():
         good = sorted(set(rows))
-        fetched.update(((split, r), ex) for r, ex in zip(good, datasets[split].select(good).to_list()))
+        for start in range(0, len(good), JOIN_CHUNK):  # Arrow's to_list holds the GIL: 50,000 at once stalled the GUI 1 s
+            chunk = good[start:start + JOIN_CHUNK]
+            fetched.update(((split, r), ex) for r, ex in zip(chunk, datasets[split].select(chunk).to_list()))
     out = []
     for p in preds:
         ex = fetched.get((p.split, p.row), {}) if p.split is not None else {}

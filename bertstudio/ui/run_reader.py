@@ -46,6 +46,7 @@ class RunReader(QObject):
         self._asked_this_turn = False  # running runs were asked again in this turn of the event loop
         self._turn_scheduled = False
         self._listed: dict[str, tuple[Any, list[Path]]] = {}  # this turn's run lists (see :meth:`listed`)
+        self._seen: dict[Path, RunInfo] = {}  # what this turn's lists were given: the next page asks no disk
         self._lock = threading.Lock()
         self._generation = 0  # close() moves it on: a batch still running then hands nothing out
         self._worker: JobWorker | None = None
@@ -64,6 +65,10 @@ class RunReader(QObject):
         started, read_here = time.monotonic(), 0
         for folder in folders:
             folder = Path(folder)
+            info = self._seen.get(folder) if not self._round else None
+            if info is not None:
+                out.append(info)
+                continue
             with self._lock:
                 pending = folder in self._pending
             info = self.cache.get(folder)
@@ -78,7 +83,10 @@ class RunReader(QObject):
                         self._queued.append(folder)
                         self._pending.add(folder)
                     info = RunInfo(folder, status=READING)
+            if info.status != READING:
+                self._seen[folder] = info
             out.append(info)
+        self._schedule_turn()
         self._start()
         return out
 
@@ -103,6 +111,7 @@ class RunReader(QObject):
         self._asked_this_turn = False
         self._turn_scheduled = False
         self._listed.clear()
+        self._seen.clear()
 
     def reading(self) -> int:
         """How many runs the worker has still to read."""
