@@ -598,4 +598,5 @@ class ImportDialog(QDialog):
         self._survey_timer.stop()
         self.survey.stop()
         self._waiting = False
+        self._loaded = None  # the whole file read, no longer wanted
         super().done(result)

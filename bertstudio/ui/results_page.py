@@ -337,11 +337,20 @@ class ResultsPage(QWidget):
         self.empty_label.setText(self.tr("Reading the predictions of %1…").replace("%1", self.run_dir.name))
         worker = JobWorker(lambda _progress, _cancel: load_run_view(*request), name="bertstudio-results-read")
         self._loading = worker
-        worker.finished.connect(lambda loaded, w=worker: self._on_loaded(w, loaded))
-        worker.failed.connect(lambda message, w=worker: self._on_loaded(w, None, message))
+        # bound methods, not lambdas holding the worker: each switch kept its worker alive for good
+        worker.finished.connect(self._on_read_finished)
+        worker.failed.connect(self._on_read_failed)
         worker.start()
 
+    def _on_read_finished(self, loaded: Any) -> None:
+        self._on_loaded(self.sender(), loaded)
+
+    def _on_read_failed(self, message: str) -> None:
+        self._on_loaded(self.sender(), None, message)
+
     def _on_loaded(self, worker: Any, loaded: Any, failed: str | None = None) -> None:
+        if worker is not None:
+            worker.deleteLater()  # its read is over (the ThreadJob has let go of it)
         if worker is not self._loading:  # another run was chosen meanwhile
             return
         self._loading = None

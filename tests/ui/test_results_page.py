@@ -460,6 +460,17 @@ def test_a_large_run_is_read_off_the_gui_thread_and_a_run_chosen_meanwhile_wins(
     assert shown.args == [str(other)] and page.run_dir == other
     qtbot.wait(100)
     assert page.run_dir == other and page.model.rowCount() == len(_preds(trained_run))
+    import gc
+
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    from bertstudio.ui.jobs import JobWorker
+
+    for _ in range(3):  # the workers' deferred deletes, then Python's
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        gc.collect()
+    alive = [o for o in gc.get_objects() if type(o) is JobWorker and o._name == "bertstudio-results-read"]
+    assert len(alive) <= 1  # each read's worker kept itself alive through its own signal's lambda
 
 
 def test_a_filter_that_hides_the_current_prediction_moves_to_the_one_in_its_place(page, qtbot):
