@@ -60,7 +60,7 @@ from bertstudio.train.notify import Notifier
 from bertstudio.train.paths import PlainPath, choose_path
 from bertstudio.train.preflight import check_before_start
 from bertstudio.train.progress import Progress
-from bertstudio.train.rundir import RunFolder, jsonl, prediction_rows
+from bertstudio.train.rundir import RunFolder, jsonl, launch_command, prediction_rows
 from bertstudio.train.setfit_phase import setfit_encoder
 from bertstudio.train.schedule import linear_schedule, steps_per_epoch, total_steps, warmup_steps
 from bertstudio.train.sources import load_sets
@@ -368,7 +368,7 @@ def _check_processes(saved: int | None, now: int, found: Path) -> None:
     process, so another count is another run (resumed in one process, a 2-process run's
     checkpoint was refused as 'no point of this run', blaming state.json)."""
     if saved is not None and saved != now:
-        how = "bertstudio train" if saved == 1 else f"accelerate launch --multi_gpu --num_processes {saved} -m bertstudio train"
+        how = launch_command(saved)
         raise ConfigError(f"the checkpoint was written by a run of {saved} process(es), and this one has {now}",
                           path=Path(found) / ckpt.STATE, where="processes",
                           expected=f"the run resumed as it ran: {how} --config ... --resume ...")

@@ -809,20 +809,20 @@ class RunInfoCache:
 
     def get(self, folder: str | os.PathLike[str]) -> RunInfo | None:
         """The remembered RunInfo of ``folder`` while its files are as they were; else None."""
-        folder = Path(folder)
+        return self._remembered(Path(folder), self._signature(Path(folder)))
+
+    def _remembered(self, folder: Path, signature: tuple[Any, ...]) -> RunInfo | None:
         with self._lock:
             kept = self._kept.get(folder) or self._moment.get(folder)
-        if kept is None or kept[0] != self._signature(folder):
-            return None
-        return kept[1]
+        return kept[1] if kept is not None and kept[0] == signature else None
 
     def read(self, folder: str | os.PathLike[str]) -> RunInfo:
         """:func:`read_run` of ``folder``, from memory when its files are unchanged."""
         folder = Path(folder)
-        info = self.get(folder)
+        signature = self._signature(folder)  # before the read: a file changed during it is read again next time
+        info = self._remembered(folder, signature)
         if info is not None:
             return info
-        signature = self._signature(folder)  # before the read: a file changed during it is read again next time
         info = read_run(folder)
         with self._lock:
             if info.status in self._MOMENTARY:
@@ -849,20 +849,27 @@ def interrupted_message(folder: Path) -> str:
         f"; continue it with: {resume}" if resume else "")
 
 
+def launch_command(processes: int | None) -> str:
+    """How to start ``bertstudio train`` for ``processes`` data-parallel processes (--multi_gpu:
+    without it a CPU (gloo) or one-GPU machine starts one process)."""
+    if processes is None or processes <= 1:
+        return "bertstudio train"
+    return f"accelerate launch --multi_gpu --num_processes {processes} -m bertstudio train"
+
+
 def resume_command(root: Path) -> str | None:
     """The command that continues the run in ``root`` from checkpoints/last, when there is one."""
     last = root / CHECKPOINTS / "last"
     found = find_checkpoint(last)
     if found is None:
         return None
-    launch = "bertstudio train"
     try:  # a data-parallel run resumes with as many processes (its state.json says how many)
         processes = json.loads(read_regular_file(found / STATE, max_bytes=1 << 20)).get("processes")
     except (OSError, ValueError, AttributeError, DataError):
         processes = None
-    if isinstance(processes, int) and not isinstance(processes, bool) and 1 < processes <= 4096:
-        launch = f"accelerate launch --multi_gpu --num_processes {processes} -m bertstudio train"
-    return f"{launch} --config {shell_quote(root / CONFIG)} --resume {shell_quote(last)}"
+    if not (isinstance(processes, int) and not isinstance(processes, bool) and 1 < processes <= 4096):
+        processes = None
+    return f"{launch_command(processes)} --config {shell_quote(root / CONFIG)} --resume {shell_quote(last)}"
 
 
 def find_checkpoint(folder: str | Path) -> Path | None:
