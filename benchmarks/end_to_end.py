@@ -101,12 +101,14 @@ def main() -> None:
     jobs = [int(j) for j in ns.jobs.split(",")]
     trees = {"bertstudio": REPO, **({"before": Path(ns.before).resolve()} if ns.before else {})}
     all_sides = [*trees, "trainer"]
-    # the Trainer's best CPU setting: bf16 autocast where bf16 is native and measures faster (as bertstudio decides)
+    # the Trainer's best setting: bf16 autocast where bertstudio's precision="auto" picks it (a GPU with bf16, or
+    # a CPU where bf16 is native and measures faster)
     from bertstudio.train.hardware import bf16_matmul_speedup, detect
 
-    bf16 = detect()[3]
-    print(f"bf16 / fp32 matmul speed here: {bf16_matmul_speedup():.2f}x; Trainer in {'bf16' if bf16 else 'fp32'}",
-          flush=True)
+    cuda, _, cuda_bf16, cpu_fast_bf16 = detect()
+    bf16 = cuda_bf16 if cuda else cpu_fast_bf16  # on a GPU both sides train there (bertstudio in bf16 where it can)
+    speed = "" if cuda else f"bf16 / fp32 matmul speed here: {bf16_matmul_speedup():.2f}x; "
+    print(f"{speed}{'GPU' if cuda else 'CPU'}: Trainer in {'bf16' if bf16 else 'fp32'}", flush=True)
     rows: list[dict[str, Any]] = []
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     for n in jobs:
@@ -126,7 +128,12 @@ def main() -> None:
                 print(f"n={n} round {r} {side:10s} {row['wall_s']:7.2f} s  rss {row['rss_mb']:6.0f} MB  "
                       f"acc {row['accuracy']:.4f}  load {row['load']:.1f}{extra}", flush=True)
     summary = {}
-    print(f"\nmachine: {os.cpu_count()} cores; started {started}")
+    gpu = ""
+    if cuda:
+        import torch
+
+        gpu = f", {torch.cuda.get_device_name(0)}"
+    print(f"\nmachine: {os.cpu_count()} cores{gpu}; started {started}")
     names = [name for _, name in (("", "start-up"), *PHASES)]
     for n in jobs:
         mine = [x for x in rows if x["job"] == n]
@@ -143,7 +150,7 @@ def main() -> None:
             print(f"  {side} phases (median s): " + ", ".join(f"{k} {v:.2f}" for k, v in parts[side].items()))
     if ns.json:
         Path(ns.json).parent.mkdir(parents=True, exist_ok=True)
-        Path(ns.json).write_text(json.dumps({"started": started, "cpus": os.cpu_count(), "rounds": rows,
+        Path(ns.json).write_text(json.dumps({"started": started, "cpus": os.cpu_count(), "gpu": gpu[2:] or None, "rounds": rows,
                                              "summary": summary}, indent=1) + "\n")
 
 

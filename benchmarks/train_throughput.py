@@ -325,7 +325,8 @@ def main() -> None:
     cuda = ns.device.startswith("cuda")
     fast_bf16 = cuda or detect()[3]  # native bf16 that also measures faster than fp32, as the engine decides
     peaks = {d: matmul_peak(d, ns.device) for d in ("fp32", "bf16")}
-    print(f"torch {torch.__version__}, threads {torch.get_num_threads()}, device {ns.device}, "
+    gpu = torch.cuda.get_device_name(0) if cuda else None
+    print(f"torch {torch.__version__}, threads {torch.get_num_threads()}, device {ns.device}{f' ({gpu})' if gpu else ''}, "
           f"cores {os.cpu_count()}, load {os.getloadavg()}")
     print(f"matmul peak: fp32 {peaks['fp32'] / 1e9:.1f} GFLOP/s, bf16 {peaks['bf16'] / 1e9:.1f} GFLOP/s "
           f"(fast bf16: {fast_bf16})")
@@ -386,7 +387,7 @@ def main() -> None:
         print(f"\nhf_best (bf16) is timed on its first {ns.bf16_steps} steps (steady rate from step 2): this CPU has no "
               "bf16 units, so the Trainer's GPU-best setting is its worst here; hf_group_fp32 is the Trainer's best on this CPU.")
     if ns.json:
-        Path(ns.json).write_text(json.dumps({"peaks": peaks, "peaks_end": peaks_end, "results": results}, indent=1))
+        Path(ns.json).write_text(json.dumps({"gpu": gpu, "torch": torch.__version__, "peaks": peaks, "peaks_end": peaks_end, "results": results}, indent=1))
 
 
 if __name__ == "__main__":
