@@ -26,6 +26,7 @@ from bertstudio.data.examples import from_records
 from bertstudio.data.formats.common import check_length
 from bertstudio.data.kinds import get_spec
 from bertstudio.errors import BertStudioError, DataError
+from bertstudio.ui import theme
 from bertstudio.ui.editors.label_set import swatch
 from bertstudio.ui.session import split_name
 
@@ -172,11 +173,11 @@ class AddExampleDialog(QDialog):
             gold = self.gold()
             row = add_examples(self.session.project, split, [record_for(self.kind, self.values(), gold)])
         except (BertStudioError, OSError) as exc:
-            self.status.setStyleSheet("color: #b00020;")
+            theme.set_tone(self.status, "error")
             self.status.setText(self.tr("Not added: {m}").format(m=exc))
             return False
         self.count += 1
-        self.status.setStyleSheet("")
+        theme.set_tone(self.status, None)
         if gold is None:
             done = self.tr("Added to {s} as row {r} ({n} this time). Label it on the Label page.")
         else:

@@ -22,7 +22,9 @@ import pyqtgraph as pg
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
+from bertstudio.ui import theme
 from bertstudio.ui.assist_controller import AssistController
+from bertstudio.ui.plots import follow_palette
 
 LOOP_COLOUR = "#0072B2"
 RANDOM_COLOUR = "#999999"
@@ -61,10 +63,11 @@ class AuditChart(QWidget):
         self.controller = controller
         self.title = QLabel(objectName="auditChartTitle")
         self.title.setWordWrap(True)
-        self.plot = pg.PlotWidget(background="w")
+        self.plot = pg.PlotWidget()
         self.plot.setObjectName("auditPlot")
         self.plot.setLabel("left", self.tr("audit accuracy (%)"))
         self.plot.setLabel("bottom", self.tr("labels so far"))
+        follow_palette(self.plot)
         self.plot.getAxis("bottom").enableAutoSIPrefix(False)  # counts of labels, never "(x0.001)"
         self.plot.showGrid(x=True, y=True, alpha=0.3)
         self.plot.setYRange(0, 100, padding=0.02)
@@ -91,7 +94,7 @@ class AuditChart(QWidget):
         self.plot.addItem(self.band)
         self.caption = QLabel(objectName="auditChartCaption")  # why the random-order curve stops where it does
         self.caption.setWordWrap(True)
-        self.caption.setStyleSheet("color: #666; font-size: 8pt;")
+        theme.set_tone(self.caption, "muted", "font-size: 8pt;")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.title)

@@ -24,6 +24,7 @@ from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from bertstudio.train.cartography import Cartography, read_cartography
+from bertstudio.ui.plots import follow_palette
 
 # correctness 0 ... 1 from red through orange to blue (colour-blind safe ends, Okabe-Ito)
 _WRONG, _MIDDLE, _RIGHT = np.array([213, 94, 0]), np.array([230, 159, 0]), np.array([0, 114, 178])
@@ -43,10 +44,11 @@ class CartographyView(QWidget):
         self.setObjectName("cartographyView")
         self.setWindowTitle(self.tr("Data map") + (f" – {title}" if title else ""))
         self.carto = carto
-        self.plot = pg.PlotWidget(background="w")
+        self.plot = pg.PlotWidget()
         self.plot.setObjectName("cartographyPlot")
         self.plot.setLabel("bottom", self.tr("variability (std of the gold label's probability over epochs)"))
         self.plot.setLabel("left", self.tr("confidence (mean probability of the gold label)"))
+        follow_palette(self.plot)
         self.plot.showGrid(x=True, y=True, alpha=0.25)
         self.plot.setMouseEnabled(x=False, y=False)  # a click is for the points
         self.plot.hideButtons()

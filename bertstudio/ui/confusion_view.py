@@ -14,11 +14,12 @@ from typing import Any, Sequence
 
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QPainter, QPaintEvent
+from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import (QAbstractItemView, QGridLayout, QHeaderView, QLabel, QListWidget, QListWidgetItem, QTableView,
                                QWidget)
 
 from bertstudio.metrics import confusion
+from bertstudio.ui.theme import current_palette, text_colour
 
 _Index = QModelIndex | QPersistentModelIndex
 
@@ -58,6 +59,16 @@ class ConfusionModel(QAbstractTableModel):
                     else self.tr("predicted: {name}")).format(name=name)
         return None
 
+    def _cell(self, row: int, column: int, n: int) -> QColor:
+        """Blue on the diagonal (right), red off it (wrong); deeper = more examples. An empty cell is the
+        palette's base colour (a dark theme's matrix was a white block)."""
+        top = int(self.counts.max()) if self.counts.size else 0
+        share = n / top if top else 0.0
+        target = (31, 119, 180) if row == column else (214, 39, 40)
+        base = current_palette().color(QPalette.ColorRole.Base)
+        start = (base.red(), base.green(), base.blue())
+        return QColor(*(round(s + share * 0.85 * (t - s)) for s, t in zip(start, target)))
+
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or index.row() >= len(self.labels) or index.column() >= len(self.labels):
             return None
@@ -67,15 +78,10 @@ class ConfusionModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.UserRole:
             return n
         if role == Qt.ItemDataRole.BackgroundRole:
-            top = int(self.counts.max()) if self.counts.size else 0
-            share = n / top if top else 0.0
-            # Blue on the diagonal (right), red off it (wrong); deeper = more examples.
-            base = (31, 119, 180) if index.row() == index.column() else (214, 39, 40)
-            mix = [round(255 - share * (255 - c) * 0.85) for c in base]
-            return QColor(*mix)
-        if role == Qt.ItemDataRole.ForegroundRole:
-            top = int(self.counts.max()) if self.counts.size else 0
-            return QColor("white") if top and n / top > 0.6 else QColor("black")
+            return self._cell(index.row(), index.column(), n)
+        if role == Qt.ItemDataRole.ForegroundRole:  # whichever of black and white reads on the cell (a share
+            # threshold put white on cells still light, 2.3-2.6:1)
+            return QColor(text_colour(self._cell(index.row(), index.column(), n).name()))
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return int(Qt.AlignmentFlag.AlignCenter)
         if role == Qt.ItemDataRole.ToolTipRole:

@@ -29,6 +29,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QColor
 
 from bertstudio.data.kinds import get_spec
+from bertstudio.ui.theme import text_colour
 
 BLOCK = 256
 SUGGESTION_CONFIDENCE_ROLE = Qt.ItemDataRole.UserRole + 1  # the Suggested column's confidence (0-1, nan: none)
@@ -271,10 +272,17 @@ class ExampleTableModel(QAbstractTableModel):
             if role == Qt.ItemDataRole.ToolTipRole:
                 return text if len(text) > 60 else None
             return text
-        if role == Qt.ItemDataRole.BackgroundRole and column == spec.gold_column and spec.has_label_set \
-                and not spec.gold.per_token:
+        if role in (Qt.ItemDataRole.BackgroundRole, Qt.ItemDataRole.ForegroundRole) and column == spec.gold_column \
+                and spec.has_label_set and not spec.gold.per_token:
             colour = self._colours.get(self.row_values(index.row()).get(column) or "")
-            return QColor(colour).lighter(160) if colour else None
+            if not colour:
+                return None
+            background = QColor(colour).lighter(160)
+            if role == Qt.ItemDataRole.BackgroundRole:
+                return background
+            # the text on that background in whichever of black and white reads (a dark theme's white text
+            # vanished on the lightened label colours, 1.0-1.9:1)
+            return QColor(text_colour(background.name()))
         if role == Qt.ItemDataRole.UserRole:
             return self.source_row(index.row())
         return None

@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from bertstudio.data.kinds import entity_types, get_spec, is_bio_tag_set
+from bertstudio.ui import theme
 from bertstudio.ui.assist_delegate import SuggestionDelegate
 from bertstudio.ui.data_model import ExampleTableModel, arrow_table, latest_predictions, search_rows, unlabelled_rows
 from bertstudio.ui.elided import ElidedLabel
@@ -78,16 +79,27 @@ class LabelDistribution(QScrollArea):
             bar.setRange(0, total)
             bar.setValue(n)
             bar.setFormat(f"{n}")
-            bar.setMaximumHeight(max(16, self.fontMetrics().height() + 4))  # a 16-pt font cut the count off
+            # the count beside the bar, in the palette's text colour: drawn on the bar it was white on a pale
+            # label colour in a dark theme (2.4:1), and no one colour reads on both the chunk and the track
+            bar.setTextVisible(False)
+            bar.setMaximumHeight(max(16, self.fontMetrics().height() + 4))
             colour = colours.get(name) or colours.get(f"B-{name}")
             if colour:
-                bar.setStyleSheet(f"QProgressBar::chunk {{ background: {colour}; }}")
+                sheet = f"QProgressBar::chunk {{ background: {colour}; }}"
+                # set again on a palette change: a style sheet keeps the track of the palette it was set under
+                theme.follow(bar, lambda bar=bar, sheet=sheet: (bar.setStyleSheet(""), bar.setStyleSheet(sheet)))
             label = ElidedLabel()
             label.setTextFormat(Qt.TextFormat.PlainText)
             label.setText(name)
             label.setMaximumWidth(NAME_WIDTH)
             bar.setMinimumWidth(80)
-            self._form.addRow(label, bar)
+            count = QLabel(f"{n}")
+            count.setObjectName(f"count_{name}")
+            count.setMinimumWidth(count.fontMetrics().horizontalAdvance(f"{total}") + 4)
+            row = QHBoxLayout()
+            row.addWidget(bar, 1)
+            row.addWidget(count)
+            self._form.addRow(label, row)
             self._bars[name] = bar
         # the rows scroll, the width does not: a name (elided) and a bar beside it stay readable
         self.setMinimumWidth(self.widget().minimumSizeHint().width() + self.verticalScrollBar().sizeHint().width())

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from bertstudio.data.io import columns_lost, save_format
 from bertstudio.errors import BertStudioError
+from bertstudio.ui import theme
 from bertstudio.ui.import_dialog import FORMATS
 from bertstudio.ui.session import SPLITS, ProjectSession, split_name
 
@@ -56,7 +57,7 @@ class ExportDialog(QDialog):
         self.error_label = QLabel()
         self.error_label.setObjectName("exportError")
         self.error_label.setWordWrap(True)
-        self.error_label.setStyleSheet("color: #c0392b;")
+        theme.set_tone(self.error_label, "error")
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("Export"))
         buttons.accepted.connect(self.export)

@@ -52,6 +52,7 @@ from PySide6.QtWidgets import (
 
 from bertstudio.data.kinds import get_spec
 from bertstudio.errors import BertStudioError
+from bertstudio.ui import theme
 from bertstudio.ui.import_survey import FileSurveyBox
 from bertstudio.ui.import_target import SplitTargetBox
 from bertstudio.ui.label_mapping_widget import LabelMappingBox
@@ -175,7 +176,7 @@ class ImportDialog(QDialog):
         self.error_label = QLabel()
         self.error_label.setObjectName("importError")
         self.error_label.setWordWrap(True)
-        self.error_label.setStyleSheet("color: #c0392b;")
+        theme.set_tone(self.error_label, "error")
         self.status_label = QLabel()
         self.status_label.setObjectName("importStatus")
         self.unread_label = QLabel()  # the file's columns no mapping reads: an export over the file loses them

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QProgressBar, QPushB
 from bertstudio.errors import BertStudioError
 from bertstudio.train.learning_curve import FRACTIONS, SEEDS
 from bertstudio.ui.jobs import JobWorker
+from bertstudio.ui.plots import follow_palette
 
 ConfigFactory = Callable[[], Any]  # -> TrainConfig of the current settings
 
@@ -58,11 +59,12 @@ class LearningCurvePanel(QWidget):
         self.status = QLabel(objectName="learningCurveStatus", wordWrap=True)
         self.result = QLabel(objectName="learningCurveResult", wordWrap=True)
         self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.plot = pg.PlotWidget(background="w")
+        self.plot = pg.PlotWidget()
         self.plot.setLogMode(x=True, y=False)
         self.plot.showGrid(x=True, y=True, alpha=0.2)
         self.plot.setLabel("bottom", self.tr("labelled training rows"))
         self.plot.addLegend(offset=(-10, -10))
+        follow_palette(self.plot)
         self.scatter = pg.ScatterPlotItem(size=7, brush=pg.mkBrush("#1f77b4"), pen=None, name=self.tr("one run"))
         self.plot.addItem(self.scatter)
         intro = QLabel(self.tr("Trains the current settings on {f} of the labelled rows, {n} seeds each, and fits a "

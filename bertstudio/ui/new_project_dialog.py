@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 from bertstudio.data.atomic import remove_entry
 from bertstudio.data.kinds import get_spec
 from bertstudio.errors import BertStudioError
+from bertstudio.ui import theme
 
 log = logging.getLogger(__name__)
 
@@ -110,7 +111,7 @@ class NewProjectDialog(QDialog):
         self.error_label = QLabel()
         self.error_label.setObjectName("newProjectError")
         self.error_label.setWordWrap(True)
-        self.error_label.setStyleSheet("color: #c0392b;")
+        theme.set_tone(self.error_label, "error")
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("Create"))
         buttons.accepted.connect(self.create)

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 from bertstudio.data.glue import score_scale
 from bertstudio.data.kinds import get_spec
 from bertstudio.errors import BertStudioError
+from bertstudio.ui.example_html import PRED_BG, shaded
 from bertstudio.ui.runs_page import all_runs, in_project
 from bertstudio.ui.worker import ThreadJob
 
@@ -288,7 +289,7 @@ class PlaygroundPage(QWidget):
         if start < 0 or not answer:
             none = self.tr("No answer in the context.")  # outside the f-string, where lupdate sees it
             return f"<p><i>{esc(none)}</i></p><p>{esc(context)}</p>"
-        marked = (esc(context[:start]) + f"<span style='background:#ffe0b2'><b>{esc(context[start:start + len(answer)])}</b></span>"
+        marked = (esc(context[:start]) + shaded(f"<b>{esc(context[start:start + len(answer)])}</b>", PRED_BG)
                   + esc(context[start + len(answer):]))
         score = result.get("score")
         word = self.tr("score")  # outside the f-string, where lupdate sees it

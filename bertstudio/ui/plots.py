@@ -19,12 +19,37 @@ from PySide6.QtWidgets import QGraphicsItem, QWidget
 
 from bertstudio.metrics.display import is_score
 from bertstudio.train.events import Evaluated, StepLogged
+from bertstudio.ui import theme
+
 
 def _html(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 _PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2")
+
+
+def paint_plot(plot: pg.PlotWidget, palette: QPalette, title: str | None = None) -> None:
+    """Background, axes (ticks and labels), title and legend in the palette's base and text colours."""
+    base, text = palette.color(QPalette.ColorRole.Base), palette.color(QPalette.ColorRole.Text)
+    plot.setBackground(base)
+    item = plot.getPlotItem()
+    for name in ("left", "bottom"):
+        axis = item.getAxis(name)
+        axis.setPen(pg.mkPen(text))
+        axis.setTextPen(pg.mkPen(text))
+    if title is None and item.titleLabel.isVisible():
+        title = item.titleLabel.text
+    if title:
+        plot.setTitle(title, color=text.name())
+    if item.legend is not None:
+        item.legend.setLabelTextColor(text)
+
+
+def follow_palette(plot: pg.PlotWidget) -> None:
+    """Paint ``plot`` (:func:`paint_plot`) now and after every palette change. Call it once its title and
+    legend are set: a fixed white background put pyqtgraph's grey axes at 3:1, and a white plot in a dark window."""
+    theme.follow(plot, lambda: paint_plot(plot, theme.current_palette()))
 
 
 class SeriesBuffer:
@@ -129,6 +154,7 @@ class SeriesPlot(pg.PlotWidget):
         self._key = pg.LabelItem(justify="center", size="8pt")
         self._key_shown = False
         self._series: dict[str, tuple[SeriesBuffer, pg.PlotDataItem]] = {}
+        self._dots: set[str] = set()  # line curves drawn as a dot while they hold one point
         self._apply_palette()
         # Points land in the buffers at once; the curves redraw at most every REDRAW_MS and not
         # while the plot is hidden. Each redraw repaints axes and curves on the GUI thread (~4-8 ms
@@ -152,14 +178,7 @@ class SeriesPlot(pg.PlotWidget):
 
     def _apply_palette(self) -> None:
         """Background, axes, title and legend in the palette's colours (a dark theme gets dark plots)."""
-        pal = self.palette()
-        base, text = pal.color(QPalette.ColorRole.Base), pal.color(QPalette.ColorRole.Text)
-        self.setBackground(base)
-        for name in ("left", "bottom"):
-            axis = self.getAxis(name)
-            axis.setPen(pg.mkPen(text))
-            axis.setTextPen(pg.mkPen(text))
-        self.setTitle(self._title, color=text.name())
+        paint_plot(self, self.palette(), self._title)
         self._show_key()
 
     def _show_key(self) -> None:
@@ -213,7 +232,14 @@ class SeriesPlot(pg.PlotWidget):
             self._fit_y()
         for name in self._dirty:
             buf, item = self._series[name]
-            item.setData(*buf.view())
+            xs, ys = buf.view()
+            if item.opts["symbol"] is None and len(xs) == 1:  # a line of one point draws nothing: a dot
+                item.setSymbol("o")
+                self._dots.add(name)
+            elif name in self._dots and len(xs) > 1:
+                item.setSymbol(None)
+                self._dots.discard(name)
+            item.setData(xs, ys)
         self._dirty.clear()
 
     def _fit_y(self) -> None:

@@ -98,7 +98,9 @@ class PredictionsModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ForegroundRole and key == "predicted" and self.is_error(r):
             from PySide6.QtGui import QColor
 
-            return QColor("#b00020")
+            from bertstudio.ui import theme
+
+            return QColor(theme.tone("error"))
         if role == Qt.ItemDataRole.TextAlignmentRole and key in ("confidence", "loss"):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None

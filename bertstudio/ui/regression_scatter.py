@@ -15,6 +15,8 @@ import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Signal
 from PySide6.QtWidgets import QWidget
 
+from bertstudio.ui.plots import follow_palette
+
 POINT, LINE = (31, 119, 180, 160), (120, 120, 120)
 
 
@@ -22,11 +24,12 @@ class RegressionScatter(pg.PlotWidget):
     point_clicked = Signal(int)  # row of the predictions model
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent=parent, background="w")
+        super().__init__(parent=parent)
         self.setObjectName("regressionScatter")
         self.setTitle(self.tr("Predicted against gold"))
         self.setLabel("bottom", self.tr("gold score"))
         self.setLabel("left", self.tr("predicted score"))
+        follow_palette(self)
         self.showGrid(x=True, y=True, alpha=0.25)
         self.setMouseEnabled(x=False, y=False)  # the points are what a click is for
         self.hideButtons()

@@ -34,6 +34,7 @@ from bertstudio.metrics.per_class import per_class_from_predictions
 from bertstudio.train.events import is_number
 from bertstudio.train.rundir import PREDICTIONS, read_predictions, read_run
 from bertstudio.ui import example_html
+from bertstudio.ui import theme
 from bertstudio.ui.confusion_view import ConfusionPanel
 from bertstudio.ui.metrics_panel import MetricsPanel, official_metric_order
 from bertstudio.ui.predictions_model import PredictionRow, PredictionsModel
@@ -172,7 +173,7 @@ class ResultsPage(QWidget):
         self.foreign_label.setStyleSheet("background: #fff3cd; color: #5c4400; padding: 4px;")
         self.foreign_label.hide()
         self.empty_label = QLabel(objectName="resultsEmptyLabel", wordWrap=True)  # what to do when there is nothing to show
-        self.empty_label.setStyleSheet("color: palette(placeholder-text); padding: 4px;")
+        theme.set_tone(self.empty_label, "muted", "padding: 4px;")
         self.empty_label.hide()
         self.damage_label = QLabel(objectName="damagedPredictionsLabel", wordWrap=True)  # lines left out, and why
         self.damage_label.setStyleSheet("background: #f8d7da; color: #58151c; padding: 4px;")

@@ -22,20 +22,22 @@ from PySide6.QtWidgets import (
 )
 
 from bertstudio.ui.jobs import JobWorker
+from bertstudio.ui.plots import follow_palette
 
 _COLOURS = {"A": "#1f77b4", "B": "#d62728"}
 _ROW_ROLE = Qt.ItemDataRole.UserRole
 
 
 def _plot(title: str, x_label: str, y_label: str) -> pg.PlotWidget:
-    plot = pg.PlotWidget(background="w")
-    plot.setTitle(title, color="k")
+    plot = pg.PlotWidget()
+    plot.setTitle(title)
     plot.setLabel("bottom", x_label)
     plot.setLabel("left", y_label)
     plot.showGrid(x=True, y=True, alpha=0.2)
     for side in ("left", "bottom"):  # plain numbers: a loss of 0.39 read as "390 (x0.001)" before
         plot.getAxis(side).enableAutoSIPrefix(False)
     plot.addLegend(offset=(-10, 10))
+    follow_palette(plot)
     return plot
 
 
@@ -171,8 +173,10 @@ class RunCompareDialog(QDialog):
         for name, curves in (("A", r.curves_a), ("B", r.curves_b)):
             pen = pg.mkPen(_COLOURS[name], width=2)
             label = f"{name}: {(r.a if name == 'A' else r.b).name}"
-            self.loss_by_step.plot(curves.steps, curves.loss, pen=pen, name=label)
-            self.loss_by_examples.plot(curves.examples, curves.loss, pen=pen, name=label)
+            # a lone point (a run shorter than its logging interval) is a dot: a line of one point draws nothing
+            dot = dict(symbol="o", symbolSize=6, symbolBrush=_COLOURS[name]) if len(curves.loss) == 1 else {}
+            self.loss_by_step.plot(curves.steps, curves.loss, pen=pen, name=label, **dot)
+            self.loss_by_examples.plot(curves.examples, curves.loss, pen=pen, name=label, **dot)
             values = curves.eval_metrics.get(key or "", [])
             if values:  # x100, as the Train page's evaluation plot and the scores print them
                 self.metric_plot.plot(curves.eval_steps[: len(values)], [100 * v for v in values], pen=pen, symbol="o",

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 
 from bertstudio.metrics import CONVENTIONS, GLUE_METRICS, canonical_task, glue_score, is_glue_task
 from bertstudio.train.rundir import RunInfo
+from bertstudio.ui import theme
 from bertstudio.ui.metrics_panel import SMALL_EVAL
 from bertstudio.ui.run_reader import READING
 from bertstudio.ui.runs_page import all_runs
@@ -79,7 +80,7 @@ class ScoreboardPage(QWidget):
         session.project_opened.connect(self.refresh)
         session.project_closed.connect(self.refresh)
         session.run_reader.read.connect(self.refresh)  # runs read off the GUI thread are in
-        self.refresh()
+        theme.follow(self.table, self.refresh)  # now, and in the new palette's muted grey
 
     def convention(self) -> str:
         return str(self.convention_combo.currentData())
@@ -91,7 +92,7 @@ class ScoreboardPage(QWidget):
         self.board = board
         rows = board.rows()
         self.table.setRowCount(len(rows) + 1)
-        grey = QColor("#888888")
+        grey = QColor(theme.tone("muted"))
         for i, row in enumerate(rows):
             task = row.name.split()[0]
             if row.missing:

@@ -3,19 +3,131 @@
 View > Theme sets it; the choice is kept in QSettings (``view/theme``) and applied when
 the window opens. Widgets that draw their own colours (the pyqtgraph plots) read the
 application palette and follow its changes, so a dark palette darkens them too.
+
+Colours of our own choosing come from here, never written into a page: :func:`tone` gives
+a message's colour (error, warning, good, muted) that reads on the current palette (a
+fixed dark red read at 1.9:1 on a dark window), and :func:`follow` re-applies whatever a
+widget set from the palette when the palette changes (a style sheet's ``palette(role)`` is
+resolved once, when the sheet is set: after View > Theme > Dark the Train page's help text
+kept the light theme's grey, 1.3:1 on the dark window). Text on a coloured background
+takes ``editors.legend.text_colour`` of that background, whatever the theme.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, QObject, Signal
 from PySide6.QtGui import QActionGroup, QColor, QPalette
-from PySide6.QtWidgets import QApplication, QMenu
+from PySide6.QtWidgets import QApplication, QMenu, QWidget
 
 THEMES = ("system", "light", "dark")
 SETTINGS_KEY = "view/theme"
 _system_palette: QPalette | None = None  # the palette the app started with: "system" goes back to it
+
+
+# (on a light palette, on a dark one): each at least 4.5:1 (WCAG AA) on its theme's window and
+# base colours, the dark ones on the dark palette below, on #2b2b2b and on black too.
+TONES = {"error": ("#b00020", "#ff8a80"), "warning": ("#8a5300", "#ffcc80"), "good": ("#1b5e20", "#81c784"),
+         "muted": ("#666666", "#a0a0a0")}
+
+
+def current_palette() -> QPalette:
+    app = QApplication.instance()
+    return app.palette() if isinstance(app, QApplication) else QPalette()
+
+
+def is_dark(palette: QPalette | None = None) -> bool:
+    """Whether the palette's window is dark (the system's dark mode, View > Theme > Dark, high contrast);
+    without a palette and an application, light."""
+    if palette is None:
+        if not isinstance(QApplication.instance(), QApplication):
+            return False
+        palette = current_palette()
+    return palette.color(QPalette.ColorRole.Window).lightness() < 128
+
+
+def tone(kind: str, palette: QPalette | None = None) -> str:
+    """The colour of a message of ``kind`` ("error", "warning", "good", "muted") on the palette."""
+    light, dark = TONES[kind]
+    return dark if is_dark(palette) else light
+
+
+def _luminance(c: QColor) -> float:
+    """WCAG 2 relative luminance."""
+    def lin(v: int) -> float:
+        x = v / 255
+        return x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4
+    return 0.2126 * lin(c.red()) + 0.7152 * lin(c.green()) + 0.0722 * lin(c.blue())
+
+
+def text_colour(background: str) -> str:
+    """Black or white, whichever has the higher WCAG contrast on ``background`` (a luma
+    threshold put white on #e15759 at 3.7:1, where black reads at 5.7:1)."""
+    lum = _luminance(QColor(background))
+    return "#000000" if (lum + 0.05) / 0.05 >= 1.05 / (lum + 0.05) else "#ffffff"
+
+
+class _Notifier(QObject):
+    """Emits ``changed`` after the application palette changed (View > Theme, or the system's)."""
+
+    changed = Signal()
+
+
+_notifier: _Notifier | None = None
+
+
+class _Follower(QObject):
+    """A widget's re-apply callback; a child of the widget, so it goes (and disconnects) with it."""
+
+    def __init__(self, widget: QWidget, apply: Callable[[], None]) -> None:
+        super().__init__(widget)
+        self._apply = apply
+
+    def run(self) -> None:
+        self._apply()
+
+
+def follow(widget: QWidget, apply: Callable[[], None]) -> None:
+    """Call ``apply`` now and again whenever the application palette changes, while ``widget`` lives."""
+    global _notifier
+    apply()
+    app = QApplication.instance()
+    if not isinstance(app, QApplication):
+        return
+    if _notifier is None:
+        _notifier = _Notifier(app)
+        app.paletteChanged.connect(_notifier.changed)
+    _notifier.changed.connect(_Follower(widget, apply).run)
+
+
+def set_tone(widget: QWidget, kind: str | None, style: str = "") -> None:
+    """``widget``'s text in :func:`tone` ``kind`` (None: the palette's own), plus the style sheet
+    ``style``, kept on palette changes. Call it again to change the tone: one follower per widget."""
+    widget.setProperty("toneKind", kind or "")
+    widget.setProperty("toneStyle", style)
+    if widget.property("toneFollowed"):
+        _restyle(widget)
+        return
+    widget.setProperty("toneFollowed", True)
+    follow(widget, lambda: _restyle(widget))
+
+
+def _restyle(widget: QWidget) -> None:
+    kind, style = str(widget.property("toneKind") or ""), str(widget.property("toneStyle") or "")
+    widget.setStyleSheet(f"color: {tone(kind)}; {style}".strip() if kind else style)
+
+
+DEFAULT_POINTS = 10  # the application font the fixed sizes below were chosen against
+
+
+def text_points(points: int) -> int:
+    """A size for reading text chosen as ``points`` against a 10-pt application font, kept
+    that much larger than a bigger application font: an 18-pt UI font made the 16-pt gold label
+    smaller than the buttons around it."""
+    app = QApplication.instance()
+    size = app.font().pointSize() if isinstance(app, QApplication) else -1
+    return max(points, size + points - DEFAULT_POINTS) if size > 0 else points
 
 
 def _t(text: str) -> str:

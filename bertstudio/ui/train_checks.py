@@ -14,6 +14,7 @@ from PySide6.QtCore import QCoreApplication, QTimer
 from PySide6.QtWidgets import QLabel, QWidget
 
 from bertstudio.errors import BertStudioError
+from bertstudio.ui import theme
 from bertstudio.ui.worker import ThreadJob
 
 log = logging.getLogger(__name__)
@@ -72,7 +73,7 @@ class VocabularyWarning(QLabel):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent, objectName="vocabularyWarning", wordWrap=True, visible=False)
-        self.setStyleSheet("color: #8a5300;")
+        theme.set_tone(self, "warning")
         self.check: Any = None  # the last VocabularyCheck
         self._job: ThreadJob | None = None
         self._wanted: tuple[str | None, Any, Any] | None = None

@@ -24,6 +24,7 @@ from bertstudio.train.config import HOLD_OUT, TrainConfig
 from bertstudio.train.estimate import (
     Throughput, calibrate, estimate, history_throughput, mean_tokens, rough_throughput, rounded,
 )
+from bertstudio.ui import theme
 from bertstudio.ui.worker import ThreadJob
 
 log = logging.getLogger(__name__)
@@ -59,7 +60,7 @@ def find_throughput(runs: list[Any], model: str | None, device: str, *, may_time
 class TimeEstimateLabel(QLabel):
     def __init__(self, session: Any, parent: QWidget | None = None) -> None:
         super().__init__(parent, objectName="timeEstimateLabel", wordWrap=True)
-        self.setStyleSheet("color: palette(placeholder-text);")
+        theme.set_tone(self, "muted")
         self.session = session
         self.throughput: Throughput | None = None
         self._key: tuple | None = None  # what the throughput was found for

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from bertstudio.errors import ConfigError
 from bertstudio.train.config import HEADS, METHODS, PRECISIONS, TrainConfig, check_setting, heads_for, setfit_fits
+from bertstudio.ui import theme
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +54,7 @@ class TrainSettingsForm(QGroupBox):
             "A Hugging Face Hub id (downloaded once, then read from the local cache) or a model folder on this "
             "computer. To work offline, pick a folder, or a Hub id already downloaded."), objectName="modelHelp",
             wordWrap=True)
-        self.model_help.setStyleSheet("color: palette(placeholder-text);")
+        theme.set_tone(self.model_help, "muted")
         browse = QPushButton(self.tr("Folder…"), objectName="browseModelButton")
         browse.clicked.connect(self._browse_model)
         model_row = QHBoxLayout()
@@ -117,7 +118,7 @@ class TrainSettingsForm(QGroupBox):
         self.precision_combo.addItems(list(PRECISIONS))
         self.params_label = QLabel(objectName="trainableParamsLabel", wordWrap=True)
         self.auto_label = QLabel(objectName="autoReasonLabel", wordWrap=True)
-        self.auto_label.setStyleSheet("color: palette(placeholder-text);")
+        theme.set_tone(self.auto_label, "muted")
         self._auto_values: dict[str, Any] = {}
         self._auto_unseen: dict[str, Any] = {}  # chosen settings the form has no field for
         self._auto_reason: str | None = None

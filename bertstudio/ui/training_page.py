@@ -21,7 +21,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSize, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QFileDialog, QHBoxLayout, QLabel, QMessageBox, QPushButton, QScrollArea, QSplitter, QVBoxLayout,
     QWidget,
@@ -31,6 +31,7 @@ from bertstudio.errors import BertStudioError, ConfigError
 from bertstudio.train.config import HOLD_OUT, TrainConfig
 from bertstudio.train.events import PhaseChanged, RunFinished, RunStarted
 from bertstudio.train.rundir import run_name
+from bertstudio.ui import theme
 from bertstudio.ui.train_checks import VocabularyWarning, labelled_rows, missing_for_training
 from bertstudio.ui.train_estimate import TimeEstimateLabel
 from bertstudio.ui.train_settings import AUTO_UNSEEN, FORM_FIELDS, TrainSettingsForm, legacy_settings
@@ -63,6 +64,32 @@ class _FormScroll(QScrollArea):
             return hint
         need = form.minimumSizeHint().width() + self.verticalScrollBar().sizeHint().width() + 2 * self.frameWidth()
         return QSize(max(hint.width(), need), hint.height())
+
+    def setWidget(self, widget: QWidget) -> None:  # noqa: N802 - Qt override
+        super().setWidget(widget)
+        widget.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+        if watched is self.widget() and event.type() == QEvent.Type.LayoutRequest:
+            self._fit_height()
+        return super().eventFilter(watched, event)
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self._fit_height()
+
+    def _fit_height(self) -> None:
+        """The form as tall as its wrapped texts need at the viewport's width. The scroll area sizes
+        it by its size hint, which does not know that a narrower form (the scroll bar came) wraps
+        its texts onto more lines: the preset's reason and the trainable count lost their first
+        and last lines."""
+        form = self.widget()
+        layout = form.layout() if form is not None else None
+        if layout is None or not layout.hasHeightForWidth():
+            return
+        height = layout.totalHeightForWidth(self.viewport().width())
+        if height > 0 and form.minimumHeight() != height:
+            form.setMinimumHeight(height)
 
 
 class TrainingPage(QWidget):
@@ -124,7 +151,7 @@ class TrainingPage(QWidget):
         self.export_button.clicked.connect(self.export_run)
         self.status_label = QLabel(objectName="trainingStatus", wordWrap=True)
         self.error_label = QLabel(objectName="trainingError", wordWrap=True, visible=False)
-        self.error_label.setStyleSheet("color: #b00020;")
+        theme.set_tone(self.error_label, "error")
         self.vocabulary_warning = VocabularyWarning()
         self.estimate_label = TimeEstimateLabel(self.session)  # "96 labels: SetFit would take ~3 min"
         self.form.add_note(self.estimate_label)

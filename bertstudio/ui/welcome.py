@@ -18,6 +18,8 @@ from pathlib import Path
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QHBoxLayout, QWidget
 
+from bertstudio.ui import theme
+
 MAX_RECENT = 8
 FORMATS = "CSV, TSV, JSON Lines, CoNLL / CoNLL-U, SQuAD JSON"
 
@@ -54,7 +56,7 @@ class WelcomePanel(QWidget):
         free = QLabel(self.tr("The Runs page works without a project: open a run folder there to see its "
                               "curves and results."))
         free.setWordWrap(True)
-        free.setStyleSheet("color: #666;")
+        theme.set_tone(free, "muted")
         column = QVBoxLayout()
         column.addWidget(title)
         column.addWidget(intro)

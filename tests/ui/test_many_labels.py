@@ -13,7 +13,8 @@ from bertstudio.ui.confusion_view import MAX_NAME_WIDTH, ConfusionView
 from bertstudio.ui.data_page import DataPage
 from bertstudio.ui.editors import LabelPage
 from bertstudio.ui.editors.label_set import LabelSetDialog
-from bertstudio.ui.editors.legend import MAX_ROWS, _luminance, text_colour
+from bertstudio.ui.editors.legend import MAX_ROWS
+from bertstudio.ui.theme import _luminance, text_colour
 
 LONG = ("very long label " * 13)[:200]  # as long as a label name may be
 

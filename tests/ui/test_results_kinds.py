@@ -78,7 +78,7 @@ def test_tagging_results_show_spans_and_filter_errors(qtbot, session, tagging_ru
     page.errors_only.setChecked(False)
     page.table.selectRow(3)
     html = page.example_html(page.current_prediction())
-    assert f'background:{GOLD_BG}">[dog cat]<sub>PER</sub>' in html  # the gold two-word PER span
+    assert f'background:{GOLD_BG}; color:#000000">[dog cat]<sub>PER</sub>' in html  # the gold two-word PER span
     assert "[london]<sub>LOC</sub>" in html
     # Accepting the prediction writes the predicted tags as gold (undoable), and says what it changed:
     # it replaced dev gold, what runs are scored on, without a word
@@ -174,8 +174,8 @@ def test_qa_example_marks_gold_and_predicted_answers(qtbot, tmp_path):
     row = PredictionRow(0, "dev", 0, {"question": "Which city?", "context": context},
                         {"text": ["Paris"], "answer_start": [23]}, {"answer": "the capital of France", "start": 30, "score": 1.0})
     html = page.example_html(row)
-    assert f'<span style="background:{GOLD_BG}">Paris</span>' in html
-    assert f'<span style="background:{PRED_BG}">the capital of France</span>' in html
+    assert f'<span style="background:{GOLD_BG}; color:#000000">Paris</span>' in html
+    assert f'<span style="background:{PRED_BG}; color:#000000">the capital of France</span>' in html
     assert "Which city?" in html
     project.close(compact=False)
 

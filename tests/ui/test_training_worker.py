@@ -208,3 +208,21 @@ def test_the_key_of_several_curves_sits_under_the_plot_and_one_curve_has_none(qt
     lr = LrPlot()
     qtbot.addWidget(lr)
     assert lr.key_text() == ""
+
+
+def test_a_loss_curve_of_one_point_is_drawn_as_a_dot(qtbot):
+    """A run shorter than its logging interval logs one loss: a line through one point drew
+    nothing, so the Runs page's loss plot looked empty. It is a dot until a second point comes."""
+    from bertstudio.ui.plots import LossPlot
+
+    plot = LossPlot()
+    qtbot.addWidget(plot)
+    plot.show()
+    qtbot.waitExposed(plot)
+    plot.add_steps([_step(8, 0.7)])
+    plot.flush()
+    items = [item for _buf, item in plot._series.values()]
+    assert all(item.opts["symbol"] == "o" for item in items)
+    plot.add_steps([_step(16, 0.6)])
+    plot.flush()
+    assert all(item.opts["symbol"] is None for item in items)  # a line again

@@ -30,7 +30,8 @@ from PySide6.QtWidgets import (
 )
 
 from bertstudio.ui.editors.base import NUMBER_KEYS, KindEditor
-from bertstudio.ui.editors.legend import LabelLegend, text_colour
+from bertstudio.ui.editors.legend import LabelLegend
+from bertstudio.ui.theme import text_colour, text_points
 from bertstudio.ui.session import ProjectSession
 
 
@@ -40,7 +41,7 @@ def _text_view(name: str, point_size: int) -> QTextBrowser:
     view.setOpenLinks(False)
     view.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # keys go to the editor, not the text
     font = QFont(view.font())
-    font.setPointSize(point_size)
+    font.setPointSize(text_points(point_size))
     view.setFont(font)
     return view
 
@@ -155,12 +156,12 @@ class SentenceEditor(KindEditor):
     def _show_gold(self, gold: Any) -> None:
         if gold is None:
             self.gold_label.setText(self.tr("(not labelled)") if self.row >= 0 else self.tr("(no example)"))
-            self.gold_label.setStyleSheet("font-size: 16pt; font-style: italic;")  # in words, at full contrast
+            self.gold_label.setStyleSheet(f"font-size: {text_points(16)}pt; font-style: italic;")  # in words, at full contrast
             return
         colour = self.session.label_colours().get(str(gold), "#999999")
         self.gold_label.setText(str(gold))
         self.gold_label.setStyleSheet(
-            f"font-size: 16pt; background: {colour}; color: {text_colour(colour)}; border-radius: 6px; padding: 4px;"
+            f"font-size: {text_points(16)}pt; background: {colour}; color: {text_colour(colour)}; border-radius: 6px; padding: 4px;"
         )
 
     def apply_label(self, name: str) -> None:
@@ -319,11 +320,11 @@ class RegressionEditor(SentenceEditor):
     def _show_gold(self, gold: Any) -> None:
         if gold is None:
             self.gold_label.setText(self.tr("(not scored)") if self.row >= 0 else self.tr("(no example)"))
-            self.gold_label.setStyleSheet("font-size: 16pt; font-style: italic;")
+            self.gold_label.setStyleSheet(f"font-size: {text_points(16)}pt; font-style: italic;")
         else:
             # as stored (4.25, a prediction's 0.018), not rounded to the box's tenths
             self.gold_label.setText(_score_text(float(gold)))
-            self.gold_label.setStyleSheet("font-size: 16pt;")
+            self.gold_label.setStyleSheet(f"font-size: {text_points(16)}pt;")
         # an unscored example shows "none" in the box, so leaving the box never stores a stale score
         score = self.UNSCORED if gold is None else float(gold)
         self._slid.stop()

@@ -8,7 +8,7 @@ name, a label still in use) are shown in the dialog.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QIcon, QPixmap
+from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap
 from PySide6.QtWidgets import (
     QColorDialog,
     QDialog,
@@ -24,12 +24,18 @@ from PySide6.QtWidgets import (
 )
 
 from bertstudio.errors import BertStudioError
+from bertstudio.ui import theme
 from bertstudio.ui.session import ProjectSession
 
 
 def swatch(colour: str) -> QIcon:
+    """A label's colour, framed in mid grey: a swatch like the selection's blue vanished into it (1.15:1)."""
     pixmap = QPixmap(14, 14)
     pixmap.fill(QColor(colour))
+    painter = QPainter(pixmap)
+    painter.setPen(QColor("#808080"))
+    painter.drawRect(0, 0, 13, 13)
+    painter.end()
     return QIcon(pixmap)
 
 
@@ -47,7 +53,7 @@ class LabelSetDialog(QDialog):
         self.error.setObjectName("labelSetError")
         self.error.setWordWrap(True)
         self.error.setTextFormat(Qt.TextFormat.PlainText)  # a label name is shown as typed, never as markup
-        self.error.setStyleSheet("color: #c0392b;")
+        theme.set_tone(self.error, "error")
         buttons = QHBoxLayout()
         for name, text, slot in (
             ("addLabelButton", self.tr("Add…"), self._on_add),

@@ -8,28 +8,14 @@ into the label picker ("au↵"). The editor supplies the keys and the tooltip's 
 from __future__ import annotations
 
 from PySide6.QtCore import QSize, Qt, Signal
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QFrame, QPushButton, QScrollArea, QSizePolicy, QWidget
 
 from bertstudio.ui.editors.flow_layout import FlowLayout
+from bertstudio.ui.theme import current_palette, follow, text_colour
 
 NAME_WIDTH = 220  # px of a label's name on its button (a longer one is elided, whole in the tooltip)
 MAX_ROWS = 5  # rows of buttons shown; more scroll (120 labels squeezed the example to one line)
-
-
-def _luminance(c: QColor) -> float:
-    """WCAG 2 relative luminance."""
-    def lin(v: int) -> float:
-        x = v / 255
-        return x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4
-    return 0.2126 * lin(c.red()) + 0.7152 * lin(c.green()) + 0.0722 * lin(c.blue())
-
-
-def text_colour(background: str) -> str:
-    """Black or white, whichever has the higher WCAG contrast on ``background`` (a luma
-    threshold put white on #e15759 at 3.7:1, where black reads at 5.7:1)."""
-    lum = _luminance(QColor(background))
-    return "#000000" if (lum + 0.05) / 0.05 >= 1.05 / (lum + 0.05) else "#ffffff"
 
 
 def button_text(text: str) -> str:
@@ -55,6 +41,7 @@ class LabelLegend(QScrollArea):
         self._layout = FlowLayout(inner)
         self.setWidget(inner)
         self._buttons: list[QPushButton] = []
+        follow(self, lambda: self.set_suggested(self.suggested()))  # the frame in a new palette's text colour
         policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         policy.setHeightForWidth(True)
         self.setSizePolicy(policy)
@@ -107,8 +94,9 @@ class LabelLegend(QScrollArea):
 
     def set_suggested(self, name: str | None) -> None:
         """Mark the button of the model's suggested label (a dashed frame: a suggestion, not a label)."""
-        for button in self._buttons:
-            frame = " border: 2px dashed palette(text);" if button.objectName() == f"legend_{name}" else ""
+        text = current_palette().color(QPalette.ColorRole.Text).name()  # now: a sheet's palette(text) stays
+        for button in self._buttons:  # the colour of the palette it was set under
+            frame = f" border: 2px dashed {text};" if button.objectName() == f"legend_{name}" else ""
             button.setProperty("suggested", bool(frame))
             button.setStyleSheet(f"QPushButton {{ {button.property('baseStyle')}{frame} }}")
 

@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 
 from bertstudio.ui.editors.base import KindEditor
 from bertstudio.ui.session import ProjectSession
+from bertstudio.ui.theme import text_colour, text_points
 
 
 def utf16_to_index(text: str, pos: int) -> int:
@@ -83,7 +84,7 @@ class QAEditor(KindEditor):
         self.question_label.setObjectName("questionLabel")
         self.question_label.setWordWrap(True)
         font = QFont(self.question_label.font())
-        font.setPointSize(15)
+        font.setPointSize(text_points(15))
         font.setBold(True)
         self.question_label.setFont(font)
         self.context_view = ContextView()
@@ -92,7 +93,7 @@ class QAEditor(KindEditor):
         self.context_view.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
                                                   | Qt.TextInteractionFlag.TextSelectableByKeyboard)
         font = QFont(self.context_view.font())
-        font.setPointSize(13)
+        font.setPointSize(text_points(13))
         self.context_view.setFont(font)
         self.context_view.selection_finished.connect(self._on_selection_finished)
         self.answer_label = QLabel()
@@ -156,7 +157,9 @@ class QAEditor(KindEditor):
             mark = QTextEdit.ExtraSelection()
             mark.cursor = cursor
             fmt = QTextCharFormat()
-            fmt.setBackground(QColor("#59a14f").lighter(150))
+            background = QColor("#59a14f").lighter(150)
+            fmt.setBackground(background)
+            fmt.setForeground(QColor(text_colour(background.name())))  # a dark theme's white text: 1.1-1.4:1
             mark.format = fmt
             marks.append(mark)
         self.context_view.setExtraSelections(marks)

@@ -34,6 +34,7 @@ from bertstudio.ui.editors.tag_edits import (
     split_draft,
 )
 from bertstudio.ui.session import SPLITS, ProjectSession
+from bertstudio.ui.theme import text_colour, text_points
 
 DRAFTS_KEY = "tag_drafts"  # project.ui_state: partly tagged sentences, "split:row" -> tags (None: not yet)
 MAX_DRAFTS = 10_000
@@ -70,7 +71,7 @@ class TaggingEditor(KindEditor):
         self.view.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.view.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
         font = QFont(self.view.font())
-        font.setPointSize(18)
+        font.setPointSize(text_points(18))
         self.view.setFont(font)
         self.view.viewport().installEventFilter(self)
         self.entity_line = QLabel()
@@ -351,7 +352,9 @@ class TaggingEditor(KindEditor):
             mark = QTextEdit.ExtraSelection()
             mark.cursor = self._span(start, stop)
             fmt = QTextCharFormat()
-            fmt.setBackground(QColor(colours.get(f"B-{etype}", colours.get(etype, "#999999"))).lighter(150))
+            background = QColor(colours.get(f"B-{etype}", colours.get(etype, "#999999"))).lighter(150)
+            fmt.setBackground(background)
+            fmt.setForeground(QColor(text_colour(background.name())))  # a dark theme's white text: 1.0-2.1:1
             fmt.setToolTip(etype)
             mark.format = fmt
             marks.append(mark)
