@@ -394,20 +394,27 @@ def preview(path: str | os.PathLike[str], *, fmt: str = "auto", n: int = 50, hea
         return Preview(str(path), fmt, names, recs[1:] if has_header else recs[:n], has_header, kind, mapping,
                        problem=problem)
     if fmt == "jsonl":
-        objs = []
-        for ln in text.split("\n"):
+        objs, problem = [], None
+        for number, ln in enumerate(text.split("\n"), 1):
             if ln.strip() and len(objs) < n:
                 try:
                     obj = parse_json(ln, path)
-                except DataError:
-                    break  # a preview shows what it can; loading reports the problem
+                except DataError as exc:
+                    # a preview shows what it can and loading reports a later problem; with nothing to
+                    # show, the problem is the preview's (a first line that is not JSON said nothing)
+                    problem = None if objs else str(exc)
+                    break
                 if isinstance(obj, dict):
                     objs.append(obj)
+                elif problem is None:
+                    problem = f"{path}, line {number}: expected a JSON object ({{...}}) per line, found {type(obj).__name__}"
+        if objs:
+            problem = None
         names = list(dict.fromkeys(k for o in objs for k in o))
         kind, mapping = _suggest_jsonl(key_counts(objs)) if names else (None, {})
         rows = [[_cell(o.get(k)) for k in names] for o in objs]
         kind = scored_kind(kind, names, rows, mapping.get("label"))
-        return Preview(str(path), fmt, names, rows, True, kind, dict(mapping))
+        return Preview(str(path), fmt, names, rows, True, kind, dict(mapping), problem=problem)
     if fmt in ("conll", "conllu"):
         es = load_examples(path, fmt=fmt)
         rows = [[" ".join(t), " ".join(g or [])] for t, g in zip(es.dataset[:n]["tokens"], es.dataset[:n]["tags"])]

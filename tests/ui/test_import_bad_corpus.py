@@ -80,3 +80,20 @@ def test_unusual_or_unlabelled_file_imports(qtbot, main_window, tmp_path, name):
     _click_ok(qtbot, dialog)
     assert not dialog.isVisible(), dialog.error_label.text()
     assert sum(project.num_rows(s) for s in ("train", "dev", "test")) > 0
+
+
+@pytest.mark.parametrize(("text", "fragment"), [("{not json\n", "line 1, column 2: invalid JSON"),
+                                                ('[1, 2]\n"x"\n', "line 1: expected a JSON object")])
+def test_a_jsonl_file_with_nothing_readable_says_why_at_once(qtbot, main_window, tmp_path, text, fragment):
+    """A JSON Lines file whose first line is not a JSON object: the preview showed no rows, no
+    message, and "this file looks like ? data" (the reader's message came from nowhere)."""
+    path = tmp_path / "bad.jsonl"
+    path.write_text(text)
+    project = Project.create(tmp_path / "p", name="p", kind="sentence", labels=[])
+    main_window.session.set_project(project)
+    dialog = ImportDialog(main_window.session, main_window, str(path))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitUntil(lambda: bool(dialog.error_label.text()))
+    assert "bad.jsonl" in dialog.error_label.text() and fragment in dialog.error_label.text()
+    assert not dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).isEnabled()
