@@ -53,7 +53,7 @@ import numpy as np
 from bertstudio.assist import session as S
 from bertstudio.assist.audit import AuditStats
 from bertstudio.assist.fast import Scores
-from bertstudio.assist.kinds import spec_for, value_of
+from bertstudio.assist.kinds import spec_for, value_of, word_tags
 from bertstudio.assist.strategies import NextItem, uncertainty_moved, uncertainty_reason
 from bertstudio.assist.zeroshot import DEFAULT_TEMPLATES, TEMPERATURE
 
@@ -117,10 +117,7 @@ class LabellingAssistant(S.AssistantState):
             return None
         labels = list(scores.meta.get("labels", self._labels))
         if scores.word_probs is not None:
-            probs = scores.word_probs[row]
-            conf = probs.max(1) if len(probs) else np.zeros(0)
-            return Suggestion(value_of(self.spec, labels, probs.argmax(1)), float(conf.mean()) if len(conf) else 1.0,
-                              scores.source, None, [float(c) for c in conf])
+            return self._word_suggestion(scores.word_probs[row], labels, scores.source)
         if scores.meta.get("regression"):
             return Suggestion(float(scores.probs[row, 0]), float("nan"), scores.source)
         p = scores.probs[row]
@@ -265,9 +262,12 @@ class LabellingAssistant(S.AssistantState):
                            {n: float(v) for n, v in zip(labels, p)}) for p in out]
 
     def _word_suggestion(self, probs: np.ndarray, labels: list[str], source: str) -> Suggestion:
-        conf = probs.max(1) if len(probs) else np.zeros(0)
-        return Suggestion([labels[int(i)] for i in probs.argmax(1)] if len(probs) else [],
-                          float(conf.mean()) if len(conf) else 1.0, source, None, [float(c) for c in conf])
+        """One sentence's tags (valid BIO on a BIO label set: :func:`~bertstudio.assist.kinds.word_tags`)
+        and, per word, the probability of the tag suggested."""
+        tags = word_tags(labels, probs)
+        conf = probs[np.arange(len(tags)), tags] if len(tags) else np.zeros(0)
+        return Suggestion(value_of(self.spec, labels, tags), float(conf.mean()) if len(conf) else 1.0, source, None,
+                          [float(c) for c in conf])
 
     @property
     def shown_scores(self) -> Scores | None:

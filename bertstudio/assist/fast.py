@@ -70,14 +70,6 @@ class Scores:
     def n_labels(self) -> int:
         return len(self.trained_rows)
 
-    def predicted(self, row: int) -> Any:
-        """The predicted label index (classification), score (regression) or tag indices."""
-        if self.word_probs is not None:
-            return self.word_probs[row].argmax(1) if len(self.word_probs[row]) else np.zeros(0, dtype=np.int64)
-        if self.probs is None:
-            return None
-        return float(self.probs[row, 0]) if self.meta.get("regression") else int(self.probs[row].argmax())
-
 
 def classification_scores(source: str, probs: np.ndarray, rows: Sequence[int], version: int = 0,
                           **meta: Any) -> Scores:

@@ -9,8 +9,12 @@ fields can move onto its per-kind spec).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from functools import lru_cache
+from typing import Any, Sequence
 
+import numpy as np
+
+from bertstudio.data.kinds import is_bio_tag_set
 from bertstudio.errors import ConfigError
 from bertstudio.i18n import QT_TRANSLATE_NOOP
 
@@ -67,9 +71,62 @@ def spec_for(kind: str) -> AssistSpec:
 
 
 def value_of(spec: AssistSpec, labels: list[str], pred: Any) -> Any:
-    """A predicted label index (or score, or tag indices) as the project stores gold values."""
+    """A predicted label index (or score, or tag indices) as the project stores gold values
+    (tag indices from :func:`word_tags`, so that a BIO suggestion is valid BIO)."""
     if spec.head == "ridge":
         return float(pred)
     if spec.head == "token":
         return [labels[int(i)] for i in pred]
     return labels[int(pred)]
+
+
+def word_tags(labels: Sequence[str], probs: np.ndarray) -> np.ndarray:
+    """The suggested tag index of each word of one sentence, from its (words, tags) probabilities.
+
+    On a BIO label set (:func:`~bertstudio.data.kinds.is_bio_tag_set`) it is the most probable
+    *valid* BIO sequence: no I-X at the start, after O or after another type. Each word's own
+    argmax made such sequences (an I-ENT after O); Enter stored them as gold, and the export read
+    them back as B-ENT. When the argmax sequence is valid it is that sequence. Plain tag sets
+    (POS) get each word's argmax. Every suggestion, the audit's check included, reads its tags here.
+    """
+    probs = np.asarray(probs)
+    if not len(probs):
+        return np.zeros(0, dtype=np.int64)
+    best = probs.argmax(1)
+    if not is_bio_tag_set(list(labels)) or probs.shape[1] != len(labels):
+        return best
+    start, allowed = _bio_transitions(tuple(labels))
+    if start[best[0]] and allowed[best[:-1], best[1:]].all():
+        return best  # already valid (most sentences): no decode
+    return _viterbi(np.log(np.clip(probs.astype(np.float64), 1e-12, 1.0)), start, allowed, best)
+
+
+@lru_cache(maxsize=16)
+def _bio_transitions(labels: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """(may start a sentence, may follow: [previous, next]) per tag: an I-X only after B-X or I-X."""
+    span = [t[2:] if t[:2] in ("B-", "I-") else None for t in labels]
+    start = np.array([not t.startswith("I-") for t in labels])
+    allowed = np.ones((len(labels), len(labels)), dtype=bool)
+    for j, tag in enumerate(labels):
+        if tag.startswith("I-"):
+            allowed[:, j] = [s == tag[2:] for s in span]
+    return start, allowed
+
+
+def _viterbi(logp: np.ndarray, start: np.ndarray, allowed: np.ndarray, fallback: np.ndarray) -> np.ndarray:
+    # Written by hand: a first-order decode with forbidden transitions is a few lines of numpy, and
+    # none of the project's libraries offers one without a CRF layer (torchcrf, AllenNLP).
+    trans = np.where(allowed, 0.0, -np.inf)
+    score = np.where(start, logp[0], -np.inf)
+    back = np.zeros(logp.shape, dtype=np.int64)
+    for w in range(1, len(logp)):
+        cand = score[:, None] + trans  # [previous, next]
+        back[w] = cand.argmax(0)
+        score = cand.max(0) + logp[w]
+    if not np.isfinite(score.max()):  # no valid sequence (a label set of I- tags only): leave it be
+        return fallback
+    path = np.empty(len(logp), dtype=np.int64)
+    path[-1] = int(score.argmax())
+    for w in range(len(logp) - 1, 0, -1):
+        path[w - 1] = back[w, path[w]]
+    return path

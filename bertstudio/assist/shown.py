@@ -8,6 +8,7 @@ import numpy as np
 from bertstudio.assist import fast as F
 from bertstudio.assist.audit import AuditStats, audit_stats, random_order_curve, sentence_audit_stats, strong_is_worse
 from bertstudio.assist.fast import Scores
+from bertstudio.assist.kinds import word_tags
 
 RANDOM_CURVE_SIZES = (5, 10, 20, 40, 80, 160, 320)
 
@@ -33,9 +34,10 @@ class ShownModel:
         if scores is None or not rows:
             return audit_stats(np.zeros(0), source=scores.source if scores else "", labels=0), np.zeros(0, bool)
         labels = list(scores.meta.get("labels", self._labels))
-        if scores.word_probs is not None:
-            by_row = [np.array([tag in labels and int(scores.word_probs[r][w].argmax()) == labels.index(tag)
-                                for w, tag in enumerate(g)], dtype=bool) for r, g in zip(rows, gold)]
+        if scores.word_probs is not None:  # the tags suggested (word_tags), not each word's own argmax
+            by_row = [np.array([tag in labels and int(t) == labels.index(tag)
+                                for t, tag in zip(word_tags(labels, scores.word_probs[r]), g)], dtype=bool)
+                      for r, g in zip(rows, gold)]
             per_sentence = np.array([r.mean() if len(r) else np.nan for r in by_row], dtype=np.float64)
             return sentence_audit_stats(by_row, source=scores.source, labels=scores.n_labels), per_sentence
         if scores.meta.get("regression"):

@@ -88,6 +88,33 @@ def test_shift_enter_stores_an_entity_sentence_as_marked_not_the_suggestion(qtbo
     assert project.gold("train", 5) == ["O", "O", "O"] and editor.row != 5
 
 
+def test_enter_on_a_bio_suggestion_stores_valid_bio_the_line_shows(qtbot, assisted):
+    """The sweep's D2: a per-word argmax suggested "an/O investment/I-ENT firm/O"; the line showed
+    "[ENT] investment" and Enter stored the stray I-ENT, which the export read back as B-ENT."""
+    import numpy as np
+
+    from bertstudio.assist.fast import Scores
+    from bertstudio.data.formats.common import first_bio_error
+    from bertstudio.ui.editors.tag_edits import entity_phrases
+
+    labels = ["O", "B-ENT", "I-ENT"]
+    rows = [{"tokens": ["an", "investment", "firm"], "tags": None} for _ in range(4)]
+    a = assisted(rows, kind="tagging", labels=labels, strong_every=0)
+    editor, project, assistant = a.editor, a.project, a.assist.assistant
+    qtbot.waitUntil(lambda: a.assist.status().get("ready"), timeout=WAIT_MS)
+    assert assistant.wait_idle(WAIT_MS / 1000)  # no label, no refit: nothing replaces the scores set below
+    p = np.array([[0.8, 0.1, 0.1], [0.2, 0.35, 0.45], [0.8, 0.1, 0.1]], dtype=np.float32)  # argmax O I-ENT O
+    assistant._fast = Scores("fast", None, np.zeros(len(rows), np.float32), (), word_probs=[p] * len(rows))
+    a.assist.scores_changed.emit()
+    editor.go_to(2)
+    qtbot.waitUntil(lambda: editor.suggestion_label.isVisible(), timeout=WAIT_MS)
+    shown = editor.suggestion().value
+    assert first_bio_error(shown) is None
+    assert entity_phrases(rows[2]["tokens"], shown)[0] in editor.suggestion_label.text()
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    assert project.gold("train", 2) == shown and editor.row != 2
+
+
 def test_qa_says_there_are_no_suggestions_until_a_first_model(qtbot, assisted):
     rows = [{"id": f"q{i}", "title": "t", "context": "The cat sat on the mat.", "question": "Where?", "answers": None}
             for i in range(5)]
