@@ -153,6 +153,7 @@ class TrainerJobs:
         return train_strong(request, **kwargs)
 
     def _score_strong(self, model: Any, pool: PoolData) -> Scores:
+        self._progress = {"task": "scoring", "done": 0, "total": 0}  # not the last scoring's full count
         progress = self._progress_cb("scoring")
         if self.spec.per_word:
             word_probs = token_model_probs(model.model, model.tokenizer, pool.tokens or [], progress=progress,

@@ -142,6 +142,38 @@ def test_while_the_assistant_loads_the_page_and_status_bar_say_it_is_starting_no
     assert audit_line(controller) == "Labelling assistant off" and status.isHidden()
 
 
+def test_the_status_bar_counts_the_rows_the_new_model_has_scored(qtbot):
+    """The sweep's D3: after its training steps a strong model scores the whole pool (45 s on 5,000
+    sentences), and the bar was hidden all that time although the core reported the rows done."""
+    from bertstudio.ui.assist_controller import AssistController
+    from bertstudio.ui.assist_status import AssistStatus
+
+    controller = AssistController()
+    controller.enabled, controller.wanted, controller._project = True, True, object()
+    now: dict = {}
+    controller.status = lambda: now
+    status = AssistStatus(controller)
+    qtbot.addWidget(status)
+    training = {"status": "scoring", "method": "finetune"}
+    # the scoring has begun, no batch is scored yet (the embedding's count is still in the snapshot)
+    now.update(phase="ready", ready=True, shown="fast", training=training,
+               progress={"task": "embedding", "done": 5000, "total": 5000})
+    status.update_status()
+    assert not status.bar.isHidden() and status.bar.maximum() == 0  # busy, not the embedding's full bar
+    now["progress"] = {"task": "scoring", "done": 1200, "total": 5000}
+    status.update_status()
+    assert not status.bar.isHidden() and (status.bar.value(), status.bar.maximum()) == (1200, 5000)
+    assert "scoring with the new" in status.label.text() and "1,200/5,000" in status.label.text()
+    # a restored model is scored at reopen in the same way
+    now["training"] = {"status": "scoring", "method": "finetune", "restored": True}
+    now["progress"] = {"task": "scoring", "done": 10, "total": 5000}
+    status.update_status()
+    assert (status.bar.value(), status.bar.maximum()) == (10, 5000)
+    now["training"] = {"status": "finished", "method": "finetune"}
+    status.update_status()
+    assert status.bar.isHidden()
+
+
 def test_one_audit_label_is_said_in_the_singular():
     from types import SimpleNamespace
 
