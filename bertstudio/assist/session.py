@@ -485,8 +485,9 @@ class AssistantState(TrainerJobs, ShownModel):
             keep = [(r, v) for r, v in zip(rows, values) if all(t in index for t in v)]
             if not keep:
                 return None
+            # stopped by a close only: a cancel() is the person stopping a training, and must not lose a refit
             return F.token_scores(pool.words, [r for r, _ in keep], [[index[t] for t in v] for _, v in keep],
-                                  len(labels), version)
+                                  len(labels), version, stop=lambda: self._closed)
         keep = [(r, index[v]) for r, v in zip(rows, values) if v in index]
         y = np.array([k for _, k in keep], dtype=np.int64)
         rows = [r for r, _ in keep]

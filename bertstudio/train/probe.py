@@ -47,17 +47,27 @@ class LinearHead:
 
 
 def fit_logistic(X: np.ndarray, y: np.ndarray, num_classes: int, *, C: float = 1.0,
-                 max_iter: int = 500) -> LinearHead | None:
+                 max_iter: int = 500, stop: Callable[[], bool] | None = None) -> LinearHead | None:
     """scikit-learn's L2 logistic regression over ``num_classes`` (classes without labels
     get a very negative bias: never predicted until labelled); None with fewer than 2
-    labelled classes."""
+    labelled classes.
+
+    ``stop``: asked between chunks of :data:`STOPPABLE_CHUNK` iterations (the fit is warm-started
+    from one chunk to the next, ``max_iter`` in all); when it returns True the fit is abandoned
+    and None returned. A labelling assistant's refit took seconds that nothing could cut short,
+    and closing the project waited for them."""
     from sklearn.linear_model import LogisticRegression
 
     present = np.unique(y)
     if len(present) < 2:
         return None
-    lr = LogisticRegression(C=C, max_iter=max_iter)
-    lr.fit(X, y)
+    if stop is None:
+        lr = LogisticRegression(C=C, max_iter=max_iter).fit(X, y)
+    else:
+        lr = _fit_stoppable(LogisticRegression(C=C, max_iter=min(STOPPABLE_CHUNK, max_iter), warm_start=True),
+                            X, y, max_iter, stop)
+        if lr is None:
+            return None
     W = np.zeros((num_classes, X.shape[1]), dtype=np.float32)
     b = np.full(num_classes, -1e4, dtype=np.float32)
     if len(present) == 2:  # sklearn keeps one row for two classes: logit of the second
@@ -66,6 +76,32 @@ def fit_logistic(X: np.ndarray, y: np.ndarray, num_classes: int, *, C: float = 1
     else:
         W[present], b[present] = lr.coef_, lr.intercept_
     return LinearHead(W, b)
+
+
+STOPPABLE_CHUNK = 20  # L-BFGS iterations between two stop checks (tens of ms on a labelling pool's words)
+
+
+def _fit_stoppable(lr: Any, X: np.ndarray, y: np.ndarray, max_iter: int, stop: Callable[[], bool]) -> Any:
+    """``lr.fit`` (warm_start=True) repeated until it converges within a chunk or ``max_iter``
+    iterations are spent; None once ``stop()`` says so. Each chunk's ConvergenceWarning is
+    expected (the next chunk goes on from its solution) and silenced."""
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+
+    spent = 0
+    while spent < max_iter:
+        if stop():
+            return None
+        lr.max_iter = min(lr.max_iter, max_iter - spent)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            lr.fit(X, y)
+        ran = int(np.max(lr.n_iter_))
+        spent += ran
+        if ran < lr.max_iter:  # converged before the chunk's end
+            break
+    return None if stop() else lr
 
 
 def fit_ridge(X: np.ndarray, y: np.ndarray, *, alpha: float = 1.0) -> LinearHead | None:

@@ -293,6 +293,44 @@ def test_tagging_gets_a_per_word_head_after_labels(tiny, tmp_path):
         project.close()
 
 
+def test_closing_stops_a_token_refit_mid_fit(tiny, tmp_path, monkeypatch):
+    """The sweep's D1: a tagging refit (seconds of logistic regression on a big pool, then every
+    word of it scored) had no stop check, and close() - on the GUI thread - waited it out. Here the
+    fit is held inside its first scikit-learn call while the assistant closes: once let go, no
+    further chunk is fitted, the pool is not scored, nothing is published and the worker ends."""
+    from sklearn.linear_model import LogisticRegression
+
+    real_fit = LogisticRegression.fit
+    inside, release = threading.Event(), threading.Event()
+    fits: list[str] = []
+
+    def held_fit(self, *args, **kwargs):
+        fits.append(threading.current_thread().name)
+        inside.set()
+        assert release.wait(300)
+        return real_fit(self, *args, **kwargs)
+
+    monkeypatch.setattr(LogisticRegression, "fit", held_fit)
+    rows = [{"tokens": ["the", "dog", "was", "in", "paris"], "tags": ["O", "O", "O", "O", "B-LOC"]},
+            {"tokens": ["london", "is", "a", "city"], "tags": ["B-LOC", "O", "O", "O"]}]
+    project, gold = make_project(tmp_path / "p", "tagging", rows, ["O", "B-LOC"])
+    a = LabellingAssistant(project, settings=settings(tiny, strong_every=0))
+    try:
+        assert a.wait_idle(300)
+        project.set_gold("train", 0, gold[0])
+        assert inside.wait(300)  # the worker is inside the refit's fit
+        worker = next(t for t in a._threads if t.name.endswith("worker"))
+        a.stop()  # what closing does first: returns at once
+        release.set()
+        a.close()
+        assert not worker.is_alive()
+        assert len(fits) == 1 and a._fast is None  # no chunk after the close, no pool scored, nothing shown
+    finally:
+        release.set()
+        a.close()
+        project.close()
+
+
 def test_tagging_spreads_its_first_picks_over_the_data(tiny, tmp_path):
     """Tagging has no sentence vectors; its first uncertain picks are spread by k-means over the mean of
     each row's word vectors, not random (on UD EWT the first ten loop picks taught 18% token accuracy

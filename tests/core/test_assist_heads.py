@@ -101,6 +101,37 @@ def test_fit_logistic_matches_scikit_learn_for_two_and_more_classes():
     assert (absent.predict_proba(X).argmax(1) != 1).all()
 
 
+def test_fit_logistic_with_a_stop_check_fits_in_chunks_and_stops_when_asked():
+    """A refit must end promptly once the assistant closes: with ``stop`` the fit is asked between
+    chunks of iterations, and a True abandons it; never asked to stop, it gives scikit-learn's fit."""
+    import warnings
+
+    from sklearn.linear_model import LogisticRegression
+
+    from bertstudio.train.probe import STOPPABLE_CHUNK
+
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(300, 40)) * np.logspace(-2, 2, 40)  # badly scaled: many L-BFGS iterations
+    y = (X[:, [0, 20, 39]] @ rng.normal(size=(3, 4)) + rng.normal(size=(300, 4))).argmax(1)  # four classes
+    theirs = LogisticRegression(C=1.0, max_iter=2000).fit(X, y)
+    assert theirs.n_iter_[0] > 3 * STOPPABLE_CHUNK  # several chunks' worth of work
+    asked = []
+
+    def never() -> bool:
+        asked.append(1)
+        return False
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the chunks' ConvergenceWarnings are silenced, not shown
+        ours = fit_logistic(X, y, 4, C=1.0, max_iter=2000, stop=never)
+    assert len(asked) > 3  # asked between the chunks, not once
+    np.testing.assert_allclose(ours.predict_proba(X), theirs.predict_proba(X), atol=1e-2)
+    after_two = iter([False, False, True])
+    asked.clear()
+    assert fit_logistic(X, y, 4, C=1.0, max_iter=2000, stop=lambda: asked.append(1) or next(after_two)) is None
+    assert len(asked) == 3  # two chunks fitted, then it stopped
+
+
 def test_label_prompts_use_descriptions_and_tolerate_templates_without_a_slot():
     prompts = label_prompts(["0", "1"], {"1": "positive"}, ("a {} review", "about"))
     assert prompts == [["a 0 review", "about 0"], ["a positive review", "about positive"]]
