@@ -33,6 +33,13 @@ class AssistSpec:
     strong_reason: str = ""  # why, when the choice is fixed by the kind
 
     @property
+    def model_in_loop(self) -> bool:
+        """A model suggests values while the person labels. Without one (question answering) there
+        is nothing to audit and nothing to be uncertain about: no audit draws, no "most uncertain
+        first" order."""
+        return self.head is not None
+
+    @property
     def per_word(self) -> bool:
         """Predictions are one distribution per word (tagging), not one per row."""
         return self.features == "words"
@@ -47,7 +54,7 @@ _WAIT_SENTENCE = QT_TRANSLATE_NOOP("AssistKinds", "suggestions appear once the t
 _WAIT_PAIR = QT_TRANSLATE_NOOP("AssistKinds", "pairs: suggestions start once two labels have an example each (label names say nothing a bi-encoder can compare a pair with)")  # noqa: E501
 _WAIT_REGRESSION = QT_TRANSLATE_NOOP("AssistKinds", "regression: suggestions start after two labelled rows")
 _WAIT_TAGGING = QT_TRANSLATE_NOOP("AssistKinds", "tagging: suggestions start once a labelled sentence holds two different tags")
-_WAIT_QA = QT_TRANSLATE_NOOP("AssistKinds", "question answering: no suggestions in the labelling loop until a first model is trained (Train page)")  # noqa: E501
+_WAIT_QA = QT_TRANSLATE_NOOP("AssistKinds", "question answering: no suggestions (the labelling assistant has no model for answers)")  # noqa: E501
 
 SPECS: dict[str, AssistSpec] = {
     "sentence": AssistSpec("sentence", "text", "logistic", True, _WAIT_SENTENCE),

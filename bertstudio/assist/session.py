@@ -102,7 +102,7 @@ class AssistantState(TrainerJobs, ShownModel):
         self._labels = list(self.project.labels)
         gold = examples.gold_values() if self._n else []
         self._gold: dict[int, Any] = {i: v for i, v in enumerate(gold) if v is not None}
-        self._queue = Queue(self._n, seed=self.settings.seed)
+        self._queue = Queue(self._n, seed=self.settings.seed, audit=self.spec.model_in_loop)
         labelled = np.zeros(self._n, dtype=bool)
         labelled[list(self._gold)] = True
         self._queue.labelled = labelled
@@ -115,7 +115,7 @@ class AssistantState(TrainerJobs, ShownModel):
                 self._history = [h for h in history if isinstance(h, dict)] if isinstance(history, list) else []
             except (AttributeError, TypeError, ValueError, OverflowError) as exc:  # the right JSON, the wrong insides
                 self.messages.append(f"{self.state_path.name}: damaged, starting afresh ({type(exc).__name__}: {exc})")
-                self._queue = Queue(self._n, seed=self.settings.seed)
+                self._queue = Queue(self._n, seed=self.settings.seed, audit=self.spec.model_in_loop)
                 self._queue.labelled = labelled
                 self._history = []
         every = self.settings.strong_every

@@ -13,7 +13,8 @@ Orders (:data:`STRATEGIES`), over the rows not yet labelled:
 ``by_label``   the rows most likely to carry one label first (default: the label with the
                fewest gold values), to fill a rare class
 
-Every :data:`AUDIT_EVERY`-th item labelled through the queue is an *audit* pick:
+Every :data:`AUDIT_EVERY`-th item labelled through the queue is an *audit* pick (for a kind
+with a model in the loop: :attr:`~bertstudio.assist.kinds.AssistSpec.model_in_loop`):
 drawn uniformly at random from the unlabelled rows, and once labelled it joins the
 held-out audit set no model trains on (see :mod:`bertstudio.assist.audit`).
 
@@ -147,9 +148,10 @@ class Queue:
     random permutation and the audit draws. State is plain lists (saved as JSON).
     """
 
-    def __init__(self, n: int, *, seed: int = 0) -> None:
+    def __init__(self, n: int, *, seed: int = 0, audit: bool = True) -> None:
         self.n = n
         self.seed = seed
+        self.audit = audit  # False: no audit draws (a kind with no model in the loop has nothing to audit)
         self.labelled = np.zeros(n, dtype=bool)
         self.skipped: dict[int, int] = {}  # row -> order of skipping (oldest first comes back first)
         self.audit_rows: set[int] = set()  # labelled audit picks: the audit set
@@ -225,7 +227,7 @@ class Queue:
 
     # ------------------------------------------------------------------ the next row
     def audit_due(self) -> bool:
-        return self.queue_labels % AUDIT_EVERY == AUDIT_EVERY - 1
+        return self.audit and self.queue_labels % AUDIT_EVERY == AUDIT_EVERY - 1
 
     def next_row(self, strategy: str, *, margin: np.ndarray | None = None, scores: np.ndarray | None = None,
                  label_index: int | None = None, label_name: str | None = None) -> NextItem | None:
@@ -303,6 +305,8 @@ class Queue:
         self.audit_drawn = {int(p[0]): int(p[1]) for p in pairs
                             if isinstance(p, (list, tuple)) and len(p) == 2 and ok(p[0]) and isinstance(p[1], int)}
         self.audit_rows |= {r for r in self.audit_drawn if self.labelled[r]}
+        if not self.audit:  # draws an earlier version made for a kind without a model: plain rows now
+            self.audit_rows, self.audit_drawn = set(), {}
         self.queue_labels = int(state.get("queue_labels", 0))
         self._audit_draws = int(state.get("audit_draws", 0))
         self.spread = [int(r) for r in state.get("spread", []) if ok(r)]

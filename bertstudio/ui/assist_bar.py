@@ -35,8 +35,6 @@ class AssistBar(QWidget):
         self.order_combo.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         for key, title in ORDERS:
             self.order_combo.addItem(QCoreApplication.translate("AssistBar", title), key)
-        self.order_combo.setToolTip(self.tr("Which example comes next after a label or a skip (S / Space). "
-                                            "Every 10th is a random audit example in every order."))
         self.order_combo.currentIndexChanged.connect(self._on_order_changed)
         self.label_combo = QComboBox(objectName="nextLabelCombo")
         self.label_combo.setFocusPolicy(Qt.FocusPolicy.TabFocus)
@@ -122,14 +120,30 @@ class AssistBar(QWidget):
         for w in (self.order_combo, self.train_button):
             w.setEnabled(active)
         self.train_button.setEnabled(active and self.controller.can_train_now())
+        in_loop = self._offer_model_orders(self.controller.model_in_loop())
         counts = self.controller.counts()
         if not counts:
             self.counts_label.setText("")
             return
+        text = (self.tr("%1 labelled (%2 for the audit) · %3 skipped · %4 to go") if in_loop
+                else self.tr("%1 labelled · %3 skipped · %4 to go"))  # no model, no audit
         self.counts_label.setText(
-            self.tr("%1 labelled (%2 for the audit) · %3 skipped · %4 to go").replace("%1", f"{counts['labelled']:,}")
-            .replace("%2", f"{counts['audit']:,}").replace("%3", f"{counts['skipped']:,}")
-            .replace("%4", f"{counts['unlabelled']:,}"))
+            text.replace("%1", f"{counts['labelled']:,}").replace("%2", f"{counts['audit']:,}")
+            .replace("%3", f"{counts['skipped']:,}").replace("%4", f"{counts['unlabelled']:,}"))
+
+    def _offer_model_orders(self, in_loop: bool) -> bool:
+        """"most uncertain first" and the audit's words only where a model is in the loop: without one
+        the order was always random, and no audit pick ever came to be scored."""
+        item = self.order_combo.model().item(self.order_combo.findData("uncertain"))
+        if item is not None:
+            item.setEnabled(in_loop)
+        if not in_loop and self.strategy() == "uncertain":
+            self.set_strategy("in_order")
+        self.order_combo.setToolTip(
+            self.tr("Which example comes next after a label or a skip (S / Space). "
+                    "Every 10th is a random audit example in every order.") if in_loop
+            else self.tr("Which example comes next after a label or a skip (S / Space)."))
+        return in_loop
 
     def set_note(self, text: str) -> None:
         self.note.setText(text)

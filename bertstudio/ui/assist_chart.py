@@ -41,6 +41,8 @@ def audit_line(controller: AssistController) -> str:
     if stats is None:  # no assistant object: still importing and reading (on) or turned off
         return tr("Labelling assistant starting…") if controller.is_on() else tr("Labelling assistant off")
     if stats.n == 0:
+        if not controller.model_in_loop():  # no model to check: no audit draws either
+            return tr("No audit: the labelling assistant has no model for this kind of project")
         return tr("No audit labels yet: every 10th example is a random check")
     one = stats.n == 1  # "1 audit labels" read wrong
     if stats.accuracy is None:  # regression: no accuracy, only the count

@@ -294,6 +294,11 @@ class AssistController(QObject):
     def labels(self) -> list[str]:
         return self.assistant.labels if self.assistant is not None else []
 
+    def model_in_loop(self) -> bool:
+        """The assistant has a model for the open project's kind (the core's spec says): audit draws and
+        the "most uncertain first" order exist. True while no assistant exists (nothing is offered then)."""
+        return self.assistant is None or self.assistant.spec.model_in_loop
+
     def suggests_labels(self, kind: str) -> bool:
         """Whether suggestions of ``kind`` are label names (the Next order "by suggested label")."""
         spec = get_spec(kind)

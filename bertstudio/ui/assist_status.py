@@ -60,8 +60,8 @@ class AssistStatus(QWidget):
         elif status.get("shown"):
             parts.append(source_text(status["shown"]))
             parts.append(audit_line(self.controller))
-        elif status.get("waiting"):
-            parts.append(self.tr("no suggestions yet"))
+        elif status.get("waiting"):  # "yet" only where a model will come
+            parts.append(self.tr("no suggestions yet") if self.controller.model_in_loop() else self.tr("no suggestions"))
         if training.get("status") in ("training", "scoring"):
             method = source_text(training.get("method"))
             step, total = int(training.get("step") or 0), int(training.get("total") or 0)

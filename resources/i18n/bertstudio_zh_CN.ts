@@ -277,37 +277,42 @@
         <translation>标注助手正在启动…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="42"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="43"/>
+        <source>No audit: the labelling assistant has no model for this kind of project</source>
+        <translation>无核查：标注助手没有适用于这类项目的模型</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="44"/>
         <source>No audit labels yet: every 10th example is a random check</source>
         <translation>尚无核查标签:每 10 个样例中有一个是随机核查</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="45"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="47"/>
         <source>%1 audit labels</source>
         <translation>%1 个核查标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="45"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="47"/>
         <source>1 audit label</source>
         <translation>1 个核查标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="47"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="49"/>
         <source>Audit accuracy %1 (%2-%3) on %5 words, 1 audit sentence</source>
         <translation>核查准确率 %1(%2-%3)，共 %5 个词，1 个核查句子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="48"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="50"/>
         <source>Audit accuracy %1 (%2-%3) on %5 words, %4 audit sentences</source>
         <translation>核查准确率 %1(%2-%3)，共 %5 个词，%4 个核查句子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="50"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="52"/>
         <source>Audit accuracy %1 (%2-%3), %4 audit labels</source>
         <translation>核查准确率 %1(%2-%3)，%4 个核查标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="50"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="52"/>
         <source>Audit accuracy %1 (%2-%3), 1 audit label</source>
         <translation>核查准确率 %1(%2-%3)，1 个核查标签</translation>
     </message>
@@ -473,37 +478,47 @@
         <translation>按建议标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="38"/>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="129"/>
+        <source>%1 labelled · %3 skipped · %4 to go</source>
+        <translation>已标注 %1 个 · 已跳过 %3 个 · 剩余 %4 个</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="143"/>
         <source>Which example comes next after a label or a skip (S / Space). Every 10th is a random audit example in every order.</source>
         <translation>标注或跳过(S / 空格)之后接下来显示哪个样例。无论哪种顺序，每 10 个中有一个是随机核查样例。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="43"/>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="145"/>
+        <source>Which example comes next after a label or a skip (S / Space).</source>
+        <translation>标注或跳过(S / 空格)之后接下来显示哪个样例。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="41"/>
         <source>The label whose likeliest examples come first</source>
         <translation>优先显示最可能属于该标签的样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="46"/>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="44"/>
         <source>Train now</source>
         <translation>立即训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="48"/>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="46"/>
         <source>Train the stronger model on the labels so far, in the background (it also trains by itself every 50 labels)</source>
         <translation>在后台用目前的标签训练更强的模型(每标注 50 个也会自动训练)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="57"/>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="55"/>
         <source>Next:</source>
         <translation>下一个:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="104"/>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="102"/>
         <source>the rarest label</source>
         <translation>最少的标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="130"/>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="128"/>
         <source>%1 labelled (%2 for the audit) · %3 skipped · %4 to go</source>
         <translation>已标注 %1 个(其中 %2 个用于核查)· 已跳过 %3 个 · 剩余 %4 个</translation>
     </message>
@@ -511,22 +526,22 @@
 <context>
     <name>AssistController</name>
     <message>
-        <location filename="../../bertstudio/ui/assist_controller.py" line="318"/>
+        <location filename="../../bertstudio/ui/assist_controller.py" line="323"/>
         <source>from the label names</source>
         <translation>来自标签名称</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_controller.py" line="319"/>
+        <location filename="../../bertstudio/ui/assist_controller.py" line="324"/>
         <source>fast model</source>
         <translation>快速模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_controller.py" line="320"/>
+        <location filename="../../bertstudio/ui/assist_controller.py" line="325"/>
         <source>SetFit model</source>
         <translation>SetFit 模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_controller.py" line="321"/>
+        <location filename="../../bertstudio/ui/assist_controller.py" line="326"/>
         <source>fine-tuned model</source>
         <translation>微调模型</translation>
     </message>
@@ -534,65 +549,70 @@
 <context>
     <name>AssistKinds</name>
     <message>
-        <location filename="../../bertstudio/assist/kinds.py" line="42"/>
+        <location filename="../../bertstudio/assist/kinds.py" line="53"/>
         <source>suggestions appear once the texts are embedded, from the label names</source>
         <translation>文本完成嵌入后，将根据标签名称给出建议</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/kinds.py" line="43"/>
+        <location filename="../../bertstudio/assist/kinds.py" line="54"/>
         <source>pairs: suggestions start once two labels have an example each (label names say nothing a bi-encoder can compare a pair with)</source>
         <translation>句对：当两个标签各有一个示例后开始给出建议（标签名称无法供双编码器比较句对）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/kinds.py" line="44"/>
+        <location filename="../../bertstudio/assist/kinds.py" line="55"/>
         <source>regression: suggestions start after two labelled rows</source>
         <translation>回归：标注两行后开始给出建议</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/kinds.py" line="45"/>
+        <location filename="../../bertstudio/assist/kinds.py" line="56"/>
         <source>tagging: suggestions start once a labelled sentence holds two different tags</source>
         <translation>序列标注：当已标注的句子包含两种不同的标签后开始给出建议</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/kinds.py" line="46"/>
-        <source>question answering: no suggestions in the labelling loop until a first model is trained (Train page)</source>
-        <translation>问答：在训练出第一个模型（训练页）之前，标注循环中没有建议</translation>
+        <location filename="../../bertstudio/assist/kinds.py" line="57"/>
+        <source>question answering: no suggestions (the labelling assistant has no model for answers)</source>
+        <translation>问答：没有建议（标注助手没有给出答案的模型）</translation>
     </message>
 </context>
 <context>
     <name>AssistStatus</name>
     <message>
-        <location filename="../../bertstudio/ui/assist_status.py" line="50"/>
+        <location filename="../../bertstudio/ui/assist_status.py" line="51"/>
         <source>stopped: %1</source>
         <translation>已停止:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_status.py" line="54"/>
+        <location filename="../../bertstudio/ui/assist_status.py" line="55"/>
         <source>reading the texts %1/%2</source>
         <translation>正在读取文本 %1/%2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_status.py" line="57"/>
+        <location filename="../../bertstudio/ui/assist_status.py" line="58"/>
         <source>starting</source>
         <translation>正在启动</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_status.py" line="63"/>
+        <location filename="../../bertstudio/ui/assist_status.py" line="64"/>
         <source>no suggestions yet</source>
         <translation>暂无建议</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_status.py" line="68"/>
+        <location filename="../../bertstudio/ui/assist_status.py" line="64"/>
+        <source>no suggestions</source>
+        <translation>没有建议</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/assist_status.py" line="71"/>
         <source>scoring with the new %1</source>
         <translation>正在用新的%1打分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_status.py" line="70"/>
+        <location filename="../../bertstudio/ui/assist_status.py" line="75"/>
         <source>training a %1 on %2 labels</source>
         <translation>正在用 %2 个标签训练%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_status.py" line="73"/>
+        <location filename="../../bertstudio/ui/assist_status.py" line="78"/>
         <source>Assistant: %1</source>
         <translation>助手:%1</translation>
     </message>
@@ -600,52 +620,52 @@
 <context>
     <name>AssistStrategies</name>
     <message>
-        <location filename="../../bertstudio/assist/strategies.py" line="59"/>
+        <location filename="../../bertstudio/assist/strategies.py" line="60"/>
         <source>every other row is labelled; back to the skipped rows</source>
         <translation>其他行都已标注；回到跳过的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/strategies.py" line="60"/>
+        <location filename="../../bertstudio/assist/strategies.py" line="61"/>
         <source>audit pick: drawn at random, kept out of training</source>
         <translation>审核样本：随机抽取，不参与训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/strategies.py" line="61"/>
+        <location filename="../../bertstudio/assist/strategies.py" line="62"/>
         <source>spread pick: nearest a k-means centre</source>
         <translation>分散抽样：最接近某个 k-means 中心</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/strategies.py" line="62"/>
+        <location filename="../../bertstudio/assist/strategies.py" line="63"/>
         <source>most uncertain (top-2 gap {})</source>
         <translation>最不确定（前两名差距 {}）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/strategies.py" line="63"/>
+        <location filename="../../bertstudio/assist/strategies.py" line="64"/>
         <source>least confident words (mean tag confidence {})</source>
         <translation>词的置信度最低（标签平均置信度 {}）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/strategies.py" line="65"/>
+        <location filename="../../bertstudio/assist/strategies.py" line="66"/>
         <source>picked as most uncertain; top-2 gap since the newer model: {}</source>
         <translation>因最不确定而选中；新模型下前两名差距：{}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/strategies.py" line="66"/>
+        <location filename="../../bertstudio/assist/strategies.py" line="67"/>
         <source>picked as least confident; mean tag confidence since the newer model: {}</source>
         <translation>因置信度最低而选中；新模型下标签平均置信度：{}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/strategies.py" line="68"/>
+        <location filename="../../bertstudio/assist/strategies.py" line="69"/>
         <source>no model yet: random order until suggestions exist</source>
         <translation>尚无模型：在有建议之前按随机顺序</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/strategies.py" line="69"/>
+        <location filename="../../bertstudio/assist/strategies.py" line="70"/>
         <source>likeliest for {}</source>
         <translation>最可能是 {}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/strategies.py" line="70"/>
+        <location filename="../../bertstudio/assist/strategies.py" line="71"/>
         <source>no suggestions yet: random order</source>
         <translation>尚无建议：随机顺序</translation>
     </message>
@@ -653,32 +673,32 @@
 <context>
     <name>AuditChart</name>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="66"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="68"/>
         <source>audit accuracy (%)</source>
         <translation>核查准确率(%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="67"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="69"/>
         <source>labels so far</source>
         <translation>已有标签数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="80"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="82"/>
         <source>this loop</source>
         <translation>当前标注流程</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="81"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="83"/>
         <source>random order (estimate)</source>
         <translation>随机顺序(估计)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="143"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="145"/>
         <source>Random order is estimated from the audit labels alone; its curve starts once there are enough of them.</source>
         <translation>随机顺序的估计只用核查标签；核查标签足够后才会出现这条曲线。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="148"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="150"/>
         <source>Random order is estimated from the %1 audit labels alone, so it reaches %2 labels now and grows as audit labels come in.</source>
         <translation>随机顺序的估计只用 %1 个核查标签，所以现在只到 %2 个标签，随着核查标签增加而延长。</translation>
     </message>
@@ -1763,22 +1783,27 @@
         <translation>复查疑似错误…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="185"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="160"/>
+        <source>The finder looks for labels from a label set that a model disagrees with; this project&apos;s gold values (scores or answers) have no label set</source>
+        <translation>查找器寻找模型不认同的、来自标签集的标签；本项目的标准答案（评分或答案）没有标签集</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/page.py" line="188"/>
         <source>Every example of this split is labelled.</source>
         <translation>此数据划分中的样例已全部标注。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="218"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="221"/>
         <source>The labelling assistant works on the train split.</source>
         <translation>标注助手作用于训练集划分。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="248"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="251"/>
         <source>example %1 of %2</source>
         <translation>第 %1 个样例，共 %2 个</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="249"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="252"/>
         <source>no examples</source>
         <translation>没有样例</translation>
     </message>
@@ -1965,42 +1990,42 @@
         <translation>GLUE 计分板</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="230"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="233"/>
         <source>Open project</source>
         <translation>打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="241"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="244"/>
         <source>Cannot open the project</source>
         <translation>无法打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="251"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="254"/>
         <source>Project repaired on open: %1</source>
         <translation>打开时已修复项目:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="252"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="255"/>
         <source>Project recovered</source>
         <translation>项目已恢复</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="253"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="256"/>
         <source>Opening the project repaired it:</source>
         <translation>打开项目时已修复:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="269"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="272"/>
         <source>Saved</source>
         <translation>已保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="293"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="299"/>
         <source>Imported %1 rows into %2</source>
         <translation>已导入 %1 行到 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="322"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="328"/>
         <source>Could not save</source>
         <translation>无法保存</translation>
     </message>
@@ -2010,53 +2035,53 @@
         <translation>运行已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="362"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="368"/>
         <source>No project</source>
         <translation>没有项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="362"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="368"/>
         <source>Create or open a project first.</source>
         <translation>请先新建或打开一个项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="405"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="411"/>
         <source>No project open</source>
         <translation>未打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="413"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="419"/>
         <source>Project: %1 (%2)</source>
         <translation>项目:%1(%2)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="415"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="421"/>
         <source>Split: %1</source>
         <translation>数据划分:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="416"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="422"/>
         <source>%1 labelled / %2</source>
         <translation>已标注 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="465"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="471"/>
         <source>A training run is in progress on this project. Stop it and close the project?</source>
         <translation>此项目正在进行训练。要停止训练并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="466"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="472"/>
         <source>A learning curve is being computed on this project. Stop it and close the project?</source>
         <translation>此项目正在计算学习曲线。要停止计算并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="467"/>
-        <location filename="../../bertstudio/ui/main_window.py" line="475"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="473"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="481"/>
         <source>Training is running</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="476"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="482"/>
         <source>A training run is in progress. Stop it and quit?</source>
         <translation>训练正在进行。停止训练并退出吗？</translation>
     </message>
@@ -2075,8 +2100,8 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/metrics_panel.py" line="55"/>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="144"/>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="147"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="145"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="148"/>
         <source>Class</source>
         <translation>类别</translation>
     </message>
@@ -2101,87 +2126,87 @@
         <translation>支持数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="63"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="64"/>
         <source>scikit-learn&apos;s classification report, x100; support counts gold examples, tokens or entities</source>
         <translation>scikit-learn 的分类报告，×100；支持数统计的是标准答案中的样例、词元或实体数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="85"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="86"/>
         <source>From the best evaluation, at step {b} of {n}: the run kept those weights, as no later evaluation scored higher.</source>
         <translation>来自最佳的一次评估，在第 {b} 步（共 {n} 步）：运行保留了那时的权重，因为之后的评估都没有更高。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="92"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="93"/>
         <source>official metric of this task</source>
         <translation>此任务的官方指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="101"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="102"/>
         <source>Scored on only {n} gold entities: one entity more or less found moves a score by about {p:.1f} points, so small differences between runs are noise.</source>
         <translation>仅在 {n} 个标准实体上评分：多找到或少找到一个实体，分数就会变化约 {p:.1f} 分，因此运行之间的小差异只是噪声。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="105"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="106"/>
         <source>Scored on only {n} words: one word more or less right moves a score by about {p:.1f} points, so small differences between runs are noise.</source>
         <translation>仅在 {n} 个词上评分：多对或少对一个词，分数就会变化约 {p:.1f} 分，因此运行之间的小差异只是噪声。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="111"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="112"/>
         <source>Scored on one example only: the score can only be all or nothing, and says little.</source>
         <translation>仅在一个样本上评分：分数只能是全对或全错，说明不了什么。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="114"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="115"/>
         <source>Scored on only {n} examples: one example more or less right moves a score by about {p} points, so small differences between runs are noise.</source>
         <translation>仅在 {n} 个样本上评分：多对或少对一个样本，分数就会变化约 {p} 分，因此运行之间的小差异只是噪声。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="122"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="123"/>
         <source>Accuracy&apos;s 95% interval: {a:.0f} to {b:.0f}.</source>
         <translation>准确率的 95% 区间：{a:.0f} 到 {b:.0f}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="130"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="131"/>
         <source>Scored on only {n} examples: too few for a correlation to say anything.</source>
         <translation>仅在 {n} 个样例上评分：样例太少，相关系数说明不了什么。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="133"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="134"/>
         <source>Scored on only {n} examples: a correlation from so few is uncertain (Pearson&apos;s 95% interval: {a:.0f} to {b:.0f}), so small differences between runs are noise.</source>
         <translation>仅在 {n} 个样例上评分：这么少的样例算出的相关系数并不确定（Pearson 的 95% 区间：{a:.0f} 到 {b:.0f}），因此运行之间的小差异只是噪声。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="144"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="145"/>
         <source>Per class (support: examples)</source>
         <translation>按类别(支持数:样例)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="145"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="146"/>
         <source>Per tag (support: tokens)</source>
         <translation>按标记(支持数:词元)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="145"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="146"/>
         <source>Tag</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="146"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="147"/>
         <source>Per entity type (support: entities)</source>
         <translation>按实体类型(支持数:实体)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="146"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="147"/>
         <source>Entity type</source>
         <translation>实体类型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="150"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="151"/>
         <source>macro avg</source>
         <translation>宏平均</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="150"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="151"/>
         <source>weighted avg</source>
         <translation>加权平均</translation>
     </message>
@@ -2755,119 +2780,119 @@
 <context>
     <name>ResultsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="155"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="187"/>
         <source>Errors only</source>
         <translation>只看错误</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="181"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="215"/>
         <source>Set as gold</source>
         <translation>设为标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="183"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="217"/>
         <source>Use prediction as gold</source>
         <translation>采用预测作为标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="187"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="221"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="259"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="293"/>
         <source>{name} (not in this project)</source>
         <translation>{name}(不属于此项目)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="299"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="337"/>
         <source>Reading the predictions of %1…</source>
         <translation>正在读取 %1 的预测…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="312"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="359"/>
         <source>Could not read this run&apos;s predictions: %1</source>
         <translation>无法读取此运行的预测：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="377"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="424"/>
         <source>%1 damaged line(s) of this run&apos;s predictions are not shown: %2</source>
         <translation>本次运行的预测中有 %1 行已损坏，未显示：%2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="393"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="440"/>
         <source>No project is open. Open or create one (File menu), train a run on the Train page, and its scores, predictions and errors appear here.</source>
         <translation>尚未打开项目。请（通过“文件”菜单）打开或新建一个项目，并在训练页训练一次，其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="396"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="443"/>
         <source>This project has no run yet. Train one on the Train page (or open a run folder from the Runs page), and its scores, predictions and errors appear here.</source>
         <translation>此项目还没有运行。请在训练页训练一次（或从运行页打开一个运行文件夹），其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="405"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="452"/>
         <source>This run is not one of this project&apos;s runs ({folder}); it is shown for viewing only.</source>
         <translation>此运行不属于此项目({folder})；仅供查看。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="408"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="455"/>
         <source>It is a {run} run and this project holds {project} examples, so its rows are not matched to the project&apos;s.</source>
         <translation>这是一次 {run} 运行，而此项目包含 {project} 样例，因此其中的行不会与项目的行对应。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="412"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="459"/>
         <source>{joined} of {total} of its rows match this project&apos;s examples (same gold value).</source>
         <translation>它的 {total} 行中有 {joined} 行与此项目的样例对应(标准答案相同)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="517"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="541"/>
         <source>{shown} of {total} examples</source>
         <translation>{shown} / {total} 个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="519"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="543"/>
         <source>gold {g}, predicted {p}</source>
         <translation>标准答案 {g}，预测 {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/results_page.py" line="575"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="599"/>
         <source>%n word(s) got no prediction from this run: tag them on the Label page</source>
         <translation>
             <numerusform>%n 个词在这次运行中没有预测:请在“标注”页标注它们</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="577"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="601"/>
         <source>The run predicted a label this project no longer has (renamed or removed since the run)</source>
         <translation>该运行预测的标签已不在本项目中（运行之后被重命名或删除）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="612"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="636"/>
         <source>{split} row {row}</source>
         <translation>{split} 第 {row} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="617"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="641"/>
         <source>{where}: {n} of {m} tags are now the run&apos;s predictions</source>
         <translation>{where}:{m} 个标签中有 {n} 个已改为这次运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="620"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="644"/>
         <source>{where}: the gold value is now the run&apos;s prediction</source>
         <translation>{where}:标注值已改为这次运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="622"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="646"/>
         <source>; this run&apos;s scores were computed with the earlier gold</source>
         <translation>;这次运行的分数是按原来的标注计算的</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="623"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="647"/>
         <source> (Edit &gt; Undo restores it)</source>
         <translation>(编辑 &gt; 撤销 可恢复)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="629"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="653"/>
         <source>Relabel {split} row {row}</source>
         <translation>重新标注 {split} 的第 {row} 行</translation>
     </message>
@@ -3236,117 +3261,117 @@
 <context>
     <name>RunsModel</name>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="129"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="142"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="129"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="142"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="129"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="142"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="129"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="142"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="129"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="142"/>
         <source>Mode</source>
         <translation>模式</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="129"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="142"/>
         <source>Epochs</source>
         <translation>轮数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="130"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="143"/>
         <source>LR</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="130"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="143"/>
         <source>Batch</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="130"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="143"/>
         <source>Main score</source>
         <translation>主要分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="130"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="143"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="144"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="157"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="144"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="157"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="144"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="157"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="145"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="158"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="145"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="158"/>
         <source>interrupted</source>
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="146"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="159"/>
         <source>damaged</source>
         <translation>已损坏</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="147"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="160"/>
         <source>reading…</source>
         <translation>读取中…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="148"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="161"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="163"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="176"/>
         <source>%1 (head %2)</source>
         <translation>%1（头部 %2）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="175"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="188"/>
         <source>top %1 layers</source>
         <translation>顶部 %1 层</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="176"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="189"/>
         <source>full</source>
         <translation>全部微调</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="176"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="189"/>
         <source>frozen</source>
         <translation>冻结编码器</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="176"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="189"/>
         <source>LoRA</source>
         <translation>LoRA</translation>
     </message>
@@ -3354,80 +3379,80 @@
 <context>
     <name>RunsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="200"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="213"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="202"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="215"/>
         <source>Open run folder…</source>
         <translation>打开运行文件夹…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="204"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="217"/>
         <source>Follow selected run live</source>
         <translation>实时跟踪所选运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="206"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="219"/>
         <source>Compare</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="207"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="220"/>
         <source>Select two runs to compare their curves, settings and predictions</source>
         <translation>选择两次运行，比较它们的曲线、设置和预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="209"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="222"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="210"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="223"/>
         <source>Give the selected run of this project a name of your own</source>
         <translation>为本项目中选中的运行起一个自己的名字</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/runs_page.py" line="262"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="275"/>
         <source>Reading %n run(s)…</source>
         <translation>
             <numerusform>正在读取 %n 个运行…</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="264"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="277"/>
         <source>Select a run to see its curves; double-click it to open its results.</source>
         <translation>选择一个运行以查看其曲线；双击可打开其结果。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="266"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="279"/>
         <source>No runs yet: start one on the Train page, and it appears here as it trains.</source>
         <translation>还没有运行：在“训练”页开始一个，训练时它会出现在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="267"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="280"/>
         <source>No project open: open or create one to see its runs, or open a run folder.</source>
         <translation>没有打开的项目：打开或新建一个项目以查看其运行，或打开一个运行文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="289"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="294"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="302"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="307"/>
         <source>Rename run</source>
         <translation>重命名运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="289"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="302"/>
         <source>New name:</source>
         <translation>新名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="316"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="329"/>
         <source>Open a run folder (with history.jsonl)</source>
         <translation>打开运行文件夹(含 history.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="347"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="360"/>
         <source>Following {folder}</source>
         <translation>正在跟踪 {folder}</translation>
     </message>

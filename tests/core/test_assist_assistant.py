@@ -358,11 +358,46 @@ def test_question_answering_says_why_there_are_no_suggestions(tmp_path, tiny):
     try:
         assert a.wait_idle(60)
         assert a.suggestion("train", 0) is None
-        assert "question answering" in a.status()["waiting"]
+        waiting = a.status()["waiting"]
+        # no promise of suggestions to come: nothing in the loop ever gives QA one (the sweep's D4)
+        assert "question answering" in waiting and "no suggestions" in waiting and "until" not in waiting
         assert a.next_row("in_order").row == 0
     finally:
         a.close()
         project.close()
+
+
+def test_a_kind_without_a_model_in_the_loop_draws_no_audit_rows(tmp_path, tiny):
+    """QA made every 10th pick an "audit pick: drawn at random, kept out of training", though no QA
+    audit can ever be scored and the Train page trains on those rows: 734 of 8,548 picks in the sweep.
+    The kind's spec says whether a model is in the loop; without one, every pick is in order."""
+    from bertstudio.assist.kinds import SPECS
+    from bertstudio.assist.strategies import Queue
+
+    assert not SPECS["qa"].model_in_loop
+    assert all(spec.model_in_loop for kind, spec in SPECS.items() if kind != "qa")
+    rows = [{"id": str(i), "title": "t", "context": "paris is a city in france", "question": f"where is {i}?",
+             "answers": {"text": ["france"], "answer_start": [19]}} for i in range(25)]
+    project, gold = make_project(tmp_path / "p", "qa", rows, None)
+    a = LabellingAssistant(project, settings=settings(tiny))
+    try:
+        assert a.wait_idle(60)
+        picks = []
+        for _ in range(25):
+            item = a.next_row("in_order")
+            picks.append(item)
+            project.set_gold("train", item.row, gold[item.row])
+        assert [p.row for p in picks] == list(range(25)) and not any(p.audit for p in picks)
+        assert a.counts()["audit"] == 0 and a.counts()["training"] == 25
+    finally:
+        a.close()
+        project.close()
+    # draws an earlier version saved for such a kind are plain rows again
+    saved = Queue(5, seed=0)
+    saved.audit_drawn, saved.audit_rows = {1: 1, 2: 2}, {1}
+    queue = Queue(5, seed=0, audit=False)
+    queue.load_state(saved.to_state(), [False, True, False, False, False])
+    assert not queue.is_audit(2) and queue.counts()["audit"] == 0
 
 
 def test_predict_scores_another_set_with_the_shown_model(tiny, tmp_path):

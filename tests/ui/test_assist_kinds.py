@@ -115,11 +115,38 @@ def test_enter_on_a_bio_suggestion_stores_valid_bio_the_line_shows(qtbot, assist
     assert project.gold("train", 2) == shown and editor.row != 2
 
 
-def test_qa_says_there_are_no_suggestions_until_a_first_model(qtbot, assisted):
+def test_qa_is_told_plainly_it_gets_no_suggestions_no_audit_and_no_uncertain_order(qtbot, assisted):
+    """The sweep's D4: QA was promised suggestions "until a first model is trained" that never came,
+    offered "most uncertain first" (always random without a model), counted audit labels that are
+    never scored, and its disabled "Review suspected errors…" said nothing."""
+    from bertstudio.ui.assist_status import AssistStatus
+
     rows = [{"id": f"q{i}", "title": "t", "context": "The cat sat on the mat.", "question": "Where?", "answers": None}
             for i in range(5)]
     a = assisted(rows, kind="qa", labels=[])
+    bar = a.page.assist_bar
+    status = AssistStatus(a.assist)
+    qtbot.addWidget(status)
     qtbot.waitUntil(lambda: a.assist.status().get("ready"), timeout=WAIT_MS)
-    qtbot.waitUntil(lambda: "until a first model" in a.page.assist_bar.note.text(), timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: "no suggestions" in bar.note.text(), timeout=WAIT_MS)
+    assert "until" not in bar.note.text()
     assert a.assist.suggestion("train", 0) is None and not a.assist.can_train()
-    assert not a.page.assist_bar.train_button.isEnabled()
+    assert not bar.train_button.isEnabled()
+    uncertain = bar.order_combo.model().item(bar.order_combo.findData("uncertain"))
+    assert not uncertain.isEnabled() and bar.strategy() != "uncertain"
+    assert "audit" not in bar.counts_label.text() and "audit" not in bar.order_combo.toolTip()
+    qtbot.waitUntil(lambda: a.page.chart.title.text().startswith("No audit: "), timeout=WAIT_MS)
+    status.update_status()
+    assert status.label.text() == "Assistant: no suggestions"
+    review = a.page.review_button
+    assert not review.isEnabled() and "label set" in review.toolTip()
+
+
+def test_a_kind_with_a_model_keeps_the_uncertain_order_and_the_audit(qtbot, assisted):
+    a = assisted([{"tokens": ["the", "dog"], "tags": None}] * 3, kind="tagging", labels=["O", "B-ANIMAL"],
+                 strong_every=0)
+    bar = a.page.assist_bar
+    qtbot.waitUntil(lambda: a.assist.status().get("ready"), timeout=WAIT_MS)
+    assert bar.order_combo.model().item(bar.order_combo.findData("uncertain")).isEnabled()
+    assert "audit" in bar.counts_label.text() and "audit" in bar.order_combo.toolTip()
+    assert a.page.review_button.isEnabled() and a.page.review_button.toolTip() == ""

@@ -181,7 +181,7 @@ def test_one_audit_label_is_said_in_the_singular():
 
     def line(n, accuracy, words=0):
         stats = SimpleNamespace(n=n, accuracy=accuracy, low=0.2, high=1.0, words=words)
-        return audit_line(SimpleNamespace(audit=lambda: stats, is_on=lambda: True))
+        return audit_line(SimpleNamespace(audit=lambda: stats, is_on=lambda: True, model_in_loop=lambda: True))
 
     assert line(1, 1.0) == "Audit accuracy 100% (20%-100%), 1 audit label"
     assert line(2, 0.5) == "Audit accuracy 50% (20%-100%), 2 audit labels"

@@ -156,6 +156,9 @@ class LabelPage(QWidget):
         self._update_help()
         self.label_set_button.setEnabled(get_spec(kind).has_label_set)
         self.review_button.setEnabled(get_spec(kind).has_label_set)
+        self.review_button.setToolTip("" if self.review_button.isEnabled() else self.tr(
+            "The finder looks for labels from a label set that a model disagrees with; this project's gold "
+            "values (scores or answers) have no label set"))
         self.editors[kind].refresh()
         self._on_current_example_changed(self.session.current_split, self.session.current_row)
         if self.isVisible():  # reopened onto this page: no show event comes, the keys must still work
