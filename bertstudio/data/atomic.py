@@ -19,6 +19,7 @@ import errno
 import os
 import re
 import shutil
+import stat
 import uuid
 from pathlib import Path
 from typing import BinaryIO, Callable
@@ -92,10 +93,40 @@ def temp_path(path: Path) -> Path:
     return tmp
 
 
+def check_replaceable(path: str | os.PathLike[str]) -> None:
+    """Refuse to write over ``path`` unless nothing is there or it is a regular file (links
+    followed): the rename that ends an atomic write puts a new regular file in its place, so
+    an export to a FIFO, a device node or a link to one (``/dev/null`` as root) replaced the
+    user's pipe or the system's device. A DataError naming ``path`` and what it is; every
+    writer of a file goes through :func:`atomic_write_with`, which asks this first."""
+    from bertstudio.data.regular_file import file_type
+    from bertstudio.errors import DataError
+
+    if not os.path.lexists(path):
+        return
+    link = f" (a link to {os.path.realpath(path)})" if os.path.islink(path) else ""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return  # a dangling link: the file it names is created
+    except OSError as exc:
+        raise DataError(f"cannot be looked at: {exc.strerror or exc}, so it is not replaced", path=path,
+                        expected="a plain file, or a new name") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise DataError(f"is a folder{link}, so no file is written over it", path=path,
+                        expected="a file name, not a folder")
+    if not stat.S_ISREG(st.st_mode):
+        what = file_type(st.st_mode)
+        problem = f"is {what}{link}, not a plain file" if what.startswith("a ") else f"is not a plain file{link}"
+        raise DataError(problem + ", so it is not replaced", path=path, expected="a plain file, or a new name")
+
+
 def atomic_write_with(path: str | os.PathLike[str], write: Callable[[BinaryIO], None], *, parents: bool = False) -> None:
     """Write ``path`` atomically, ``write`` filling the open binary file; ``parents``: create
-    missing folders above it first (an export into a new folder)."""
+    missing folders above it first (an export into a new folder). An existing ``path`` that
+    is not a regular file is refused (:func:`check_replaceable`)."""
     path = Path(path)
+    check_replaceable(path)
     if parents:
         path.parent.mkdir(parents=True, exist_ok=True)
     tmp = temp_path(path)

@@ -333,12 +333,34 @@ class SplitOps:
             return self._store_split(entry["split"], table, entry.get("source"), missing, replace=True, lineage=own)
 
     def export_target(self, path: str | Path) -> Path:
-        """The file an export to ``path`` writes (a link's target); refused inside the project's folder."""
+        """The file an export to ``path`` writes (a link's target); refused inside the project's folder,
+        and refused when something other than a regular file is there (a FIFO, a device, a folder).
+
+        "Inside" is asked of the folders themselves (device and inode), not of their path strings:
+        a bind mount, a case-insensitive disk (macOS, Windows: ``~/projects/Reviews`` is
+        ``~/Projects/reviews``) or a short name reach the project's folder by a name that
+        ``realpath`` does not turn into the project's own."""
+        from bertstudio.data.atomic import check_replaceable
+
         target = Path(os.path.realpath(path))
+        refusal = DataError("the file is inside the project's folder, which holds the project's own files",
+                            path=Path(path), expected="a file outside " + str(self.folder))
         home = Path(os.path.realpath(self.folder))
         if target == home or home in target.parents:
-            raise DataError("the file is inside the project's folder, which holds the project's own files",
-                            path=Path(path), expected="a file outside " + str(self.folder))
+            raise refusal
+        try:
+            home_id = os.stat(self.folder)
+        except OSError:
+            home_id = None  # the folder is gone: nothing of it to write over
+        if home_id is not None:
+            for folder in (target, *target.parents):
+                try:
+                    st = os.stat(folder)
+                except OSError:
+                    continue  # not there yet (an export makes missing folders), or not ours to look at
+                if (st.st_dev, st.st_ino) == (home_id.st_dev, home_id.st_ino):
+                    raise refusal
+        check_replaceable(path)
         return target
 
     def export(self, split: str, path: str | Path, fmt: str = "auto", **kwargs: Any) -> None:

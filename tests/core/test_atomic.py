@@ -124,3 +124,26 @@ def test_the_strong_model_folder_is_swapped_whole(tmp_path, monkeypatch):
     meta = json.loads((folder / "assist.json").read_text(encoding="utf-8"))
     assert meta["rows"] == [1, 2] and meta["method"] == "setfit" and meta["data"] == "abc"
     assert _leftovers(tmp_path, "strong") == []
+
+
+def test_an_atomic_write_never_replaces_a_fifo_a_folder_or_a_link_to_one(tmp_path):
+    """The rename that ends an atomic write put a regular file where a FIFO (or a device) was;
+    every writer goes through atomic_write_with, so each refuses it by name."""
+    os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "link").symlink_to(tmp_path / "fifo")
+    (tmp_path / "folder").mkdir()
+    for name in ("fifo", "link"):
+        with pytest.raises(DataError, match=r"a FIFO / named pipe.*not a plain file, so it is not replaced"):
+            atomic.atomic_write_text(tmp_path / name, "x")
+    with pytest.raises(DataError, match="is a folder"):
+        atomic.atomic_write_text(tmp_path / "folder", "x")
+    (tmp_path / "loop").symlink_to(tmp_path / "loop")
+    with pytest.raises(DataError, match="cannot be looked at"):
+        atomic.atomic_write_text(tmp_path / "loop", "x")
+    assert os.path.islink(tmp_path / "link") and not (tmp_path / "fifo").is_file()
+    (tmp_path / "plain").write_text("old")  # a plain file, or a link to one, is still replaced
+    (tmp_path / "dangling").symlink_to(tmp_path / "nowhere")
+    atomic.atomic_write_text(tmp_path / "plain", "new")
+    atomic.atomic_write_text(tmp_path / "dangling", "new")
+    assert (tmp_path / "plain").read_text() == "new" and (tmp_path / "dangling").read_text() == "new"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dangling", "fifo", "folder", "link", "loop", "plain"]

@@ -596,3 +596,73 @@ def test_a_data_file_whose_string_offsets_point_past_its_buffer_is_refused_not_r
     assert data.name in str(caught.value) and "out of bounds" in str(caught.value)
     with pytest.raises(DataError, match="out of bounds"):
         open_dataset(data)
+
+
+def _special_files(out: Path) -> dict[str, Path]:
+    """A FIFO, a link to it, and (as root) a private character device like /dev/null's and a link to it."""
+    import stat as stat_mod
+
+    os.mkfifo(out / "fifo")
+    (out / "link-to-fifo.csv").symlink_to(out / "fifo")
+    made = {"fifo": out / "fifo", "link-to-fifo.csv": out / "link-to-fifo.csv"}
+    try:
+        os.mknod(out / "mydev", 0o666 | stat_mod.S_IFCHR, os.makedev(1, 3))
+    except (PermissionError, OSError):
+        return made
+    (out / "link-to-dev.csv").symlink_to(out / "mydev")
+    made.update({"mydev": out / "mydev", "link-to-dev.csv": out / "link-to-dev.csv"})
+    return made
+
+
+def test_an_export_never_replaces_a_fifo_or_a_device(tmp_path: Path) -> None:
+    """Exporting to a FIFO, a device node or a link to one replaced the node with a CSV (as root,
+    /dev/null itself would have gone). Each is refused by name before anything is written."""
+    import stat as stat_mod
+
+    p = _project(tmp_path / "proj")
+    out = tmp_path / "out"
+    out.mkdir()
+    for name, path in _special_files(out).items():
+        with pytest.raises(DataError, match="not a plain file, so it is not replaced"):
+            p.export_target(path)  # the dialog asks this before it asks "Replace it?"
+        with pytest.raises(DataError, match="not a plain file, so it is not replaced") as caught:
+            p.export("train", path, "csv")
+        assert str(path) in caught.value.message and ("FIFO" in caught.value.message or "device" in caught.value.message)
+    assert stat_mod.S_ISFIFO(os.lstat(out / "fifo").st_mode)
+    if (out / "mydev").exists():
+        assert stat_mod.S_ISCHR(os.lstat(out / "mydev").st_mode)
+    with pytest.raises(DataError, match="is a folder"):
+        p.export("train", out, "csv")
+    assert sorted(f.name for f in out.iterdir() if f.name.startswith(".")) == []  # no temporary file left
+    p.close(compact=False)
+
+
+@pytest.fixture
+def bind_mount(tmp_path: Path):  # type: ignore[no-untyped-def]
+    """A second name for a folder that realpath cannot see through (a bind mount: needs root)."""
+    import subprocess
+
+    source, alias = tmp_path / "real", tmp_path / "alias"
+    source.mkdir()
+    alias.mkdir()
+    if subprocess.run(["mount", "--bind", str(source), str(alias)], capture_output=True).returncode != 0:
+        pytest.skip("a bind mount needs root")
+    yield source, alias
+    subprocess.run(["umount", str(alias)], capture_output=True)
+
+
+def test_an_export_never_writes_into_the_project_by_another_name(bind_mount: tuple[Path, Path]) -> None:
+    """The project folder reached through a bind mount (as on a case-insensitive disk, where
+    ~/projects/reviews is ~/Projects/Reviews): the realpath strings differ, the folder is the same,
+    and an export over labels.journal lost the labels after a crash. Compared by identity now."""
+    source, alias = bind_mount
+    p = _project(source / "proj")
+    p.set_gold("train", 0, "pos")
+    journal = (p.folder / "labels.journal").read_bytes()
+    for target in (alias / "proj" / "labels.journal", alias / "proj" / "sub" / "new.csv", alias / "proj"):
+        with pytest.raises(DataError, match="inside the project's folder"):
+            p.export("train", target, "csv")
+    assert (p.folder / "labels.journal").read_bytes() == journal and not (p.folder / "sub").exists()
+    p.export("train", alias / "beside.csv", "csv")  # the same disk, outside the project: fine
+    assert (source / "beside.csv").is_file()
+    p.close(compact=False)

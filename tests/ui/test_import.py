@@ -257,6 +257,28 @@ def test_a_pair_file_with_a_header_naming_one_column_twice_says_so_at_once(qtbot
     assert "text_pair" not in status and ("Second text" in status or "choose the file column" not in status)
 
 
+def test_export_refuses_a_link_to_a_fifo_before_asking(qtbot, main_window, tmp_path, monkeypatch):
+    """The dialog asked "rows.csv already exists. Replace it?" of a link to a FIFO and, on Yes,
+    replaced the pipe with a CSV. Now it says what the link names and asks nothing."""
+    import os
+    import stat
+
+    from PySide6.QtWidgets import QMessageBox
+
+    session = main_window.session
+    session.project.import_examples(from_records("sentence", [{"text": "good", "label": None}]), "train")
+    os.mkfifo(tmp_path / "pipe")
+    (tmp_path / "rows.csv").symlink_to(tmp_path / "pipe")
+    asked: list[str] = []
+    monkeypatch.setattr(QMessageBox, "question", lambda _p, _t, text, *a: asked.append(text) or QMessageBox.StandardButton.Yes)
+    dialog = ExportDialog(session, main_window, "train")
+    qtbot.addWidget(dialog)
+    dialog.path_edit.setText(str(tmp_path / "rows.csv"))
+    assert not dialog.export() and not asked
+    assert "FIFO" in dialog.error_label.text() and str(tmp_path / "rows.csv") in dialog.error_label.text()
+    assert stat.S_ISFIFO(os.lstat(tmp_path / "pipe").st_mode)
+
+
 def test_export_over_a_file_says_which_of_its_columns_the_export_does_not_write(qtbot, main_window, tmp_path,
                                                                                  monkeypatch):
     """A sweep imported id,text,label,note, relabelled a row and exported over the same file: the
