@@ -54,6 +54,7 @@ from __future__ import annotations
 import copy
 import logging
 import operator
+import os
 import threading
 from pathlib import Path
 from typing import Any, Callable
@@ -166,6 +167,8 @@ class Project(MetaState, LabelSetOps, SplitOps, JournalReplay):
         """
         folder = Path(folder)
         try:  # a folder you may not enter, a name too long: OSError, not the False of a missing file
+            if os.path.lexists(folder):
+                os.stat(folder)  # a symbolic link loop: exists() says False, and it was "not a project"
             if folder.is_file() and folder.name == PROJECT_FILE:
                 folder = folder.parent
             found = (folder / PROJECT_FILE).exists() or (folder / BACKUP_FILE).exists()

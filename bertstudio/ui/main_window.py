@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import logging
-from pathlib import Path
+import os
 from typing import Any
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QByteArray, QCoreApplication, QSettings, Qt, QTimer, Signal
@@ -234,7 +234,7 @@ class MainWindow(QMainWindow):
             if not folder:
                 return False
         current = self.session.project
-        if current is not None and Path(folder).resolve() == Path(current.folder).resolve():
+        if current is not None and _same_folder(folder, current.folder):
             return True  # already open here (a second open would hit the project's own lock)
         if not self.may_leave_project():
             return False
@@ -524,3 +524,13 @@ class MainWindow(QMainWindow):
         self._compact_timer.stop()
         event.accept()
         self.closed.emit()
+
+
+def _same_folder(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+    """Whether ``a`` and ``b`` name one folder (by identity: a bind mount or another letter case too);
+    False when either cannot be looked at: Path.resolve() raised RuntimeError on a symlink loop
+    (a recent project that became one), past every message box. Opening it then says why."""
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):
+        return False

@@ -191,6 +191,10 @@ class NewProjectDialog(QDialog):
             self.error_label.setText(self.tr("Give the project a name and a folder."))
             return False
         path = Path(folder).expanduser()
+        if not path.is_absolute():  # made under the app's working folder, which the user never sees
+            self.error_label.setText(self.tr("Give the folder as a full path (such as {example}), or choose it "
+                                             "with Browse….").format(example=str(Path("~") / folder)))
+            return False
         try:  # looking may fail too: a name too long, a folder you may not enter
             blocked = self._blocked(path)
             if blocked:

@@ -33,6 +33,7 @@ Signals:
 from __future__ import annotations
 
 import contextlib
+import os
 from typing import Any, Callable, Iterator
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, QSettings, Signal
@@ -369,9 +370,15 @@ class ProjectSession(QObject):
         value = self.settings.value("recentProjects", [])
         if isinstance(value, str):
             value = [value]
-        # a blank entry showed as an empty File > Open recent item that opened the folder picker
-        return [str(v) for v in (value if isinstance(value, list) else []) if isinstance(v, str) and v.strip()]
+        # a blank entry showed as an empty File > Open recent item that opened the folder picker; a
+        # relative one (kept by older versions) named whatever project the next launch's working
+        # folder held under that name, so it is not offered
+        return [str(v) for v in (value if isinstance(value, list) else [])
+                if isinstance(v, str) and v.strip() and os.path.isabs(v)]
 
     def add_recent(self, folder: str) -> None:
+        """Put ``folder`` first in File > Open recent, absolute and normalised (links kept as typed):
+        `bertstudio proj` kept "proj", and a later launch from another folder opened another project."""
+        folder = os.path.abspath(os.path.expanduser(folder))
         recent = [folder] + [f for f in self.recent_projects() if f != folder]
         self.settings.setValue("recentProjects", recent[:_MAX_RECENT])

@@ -140,6 +140,49 @@ def test_opening_a_folder_that_is_no_project_warns_and_keeps_running(qtbot, main
     assert main_window.session.project.name == "reviews"  # the open project stays open
 
 
+
+def test_opening_a_symlink_loop_warns_once_and_keeps_the_project(qtbot, main_window, tmp_path):
+    """A recent project folder that became a link loop raised RuntimeError from Path.resolve()
+    past every message box, while a project was open."""
+    loop = tmp_path / "loopy"
+    loop.symlink_to(loop)
+    shown = []
+
+    def answer() -> None:
+        box = QApplication.activeModalWidget()
+        if isinstance(box, QMessageBox):
+            shown.append(box.text())
+            box.button(QMessageBox.StandardButton.Ok).click()
+
+    QTimer.singleShot(0, answer)
+    assert not main_window.open_project(str(loop))
+    assert len(shown) == 1 and str(loop) in shown[0] and "symbolic links" in shown[0]
+    assert main_window.session.project.name == "reviews" and main_window.open_project(str(main_window.session.project.folder))
+
+
+def test_recent_projects_are_kept_absolute_and_old_relative_ones_are_not_offered(qtbot, tmp_path, monkeypatch):
+    """`cd work && bertstudio proj` kept "proj", and a later launch from elsewhere opened another project."""
+    (tmp_path / "work").mkdir()
+    Project.create(tmp_path / "work" / "proj", name="the real one", kind="sentence", labels=["a", "b"]).close()
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    settings.setValue("recentProjects", ["old-relative", str(tmp_path / "x")])  # as an older version kept them
+    monkeypatch.chdir(tmp_path / "work")
+    session = ProjectSession(settings=settings)
+    session.open_folder("proj")
+    session.add_recent("./sub/../other")
+    session.close()
+    assert session.recent_projects() == [str(tmp_path / "work" / "other"), str(tmp_path / "work" / "proj"),
+                                         str(tmp_path / "x")]
+    from bertstudio.ui.new_project_dialog import NewProjectDialog
+
+    dialog = NewProjectDialog()  # a relative folder typed there was made under the app's working folder
+    qtbot.addWidget(dialog)
+    dialog.name_edit.setText("typed")
+    dialog.folder_edit.setText("typed-project")
+    assert not dialog.create() and "full path" in dialog.error_label.text()
+    assert not (tmp_path / "work" / "typed-project").exists() and dialog.project is None
+
+
 def _train_project(tmp_path):
     texts = ["good movie", "great film", "bad movie", "terrible film", "i love it", "i hate it"] * 4
     rows = [{"text": t, "label": "pos" if i % 2 == 0 else "neg"} for i, t in enumerate(texts)]
