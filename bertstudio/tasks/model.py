@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import logging
+import os
 import re
 import sys
 import threading
@@ -403,6 +404,16 @@ def inspect_model_folder(path: str | Path) -> dict[str, Any] | None:
     if not str(path).strip():  # Path("") is the current folder
         raise ConfigError("the model is an empty name", where="model", expected="a model folder or Hub id")
     folder = Path(path).expanduser()
+    if os.path.islink(folder) and not folder.exists():
+        # a dangling link or a loop is a local name: it went to the Hub as a repo id
+        try:
+            os.stat(folder)
+            reason = "cannot be read"
+        except FileNotFoundError:
+            reason = "is a symbolic link to a path that does not exist"
+        except OSError as exc:
+            reason = f"is a symbolic link that cannot be followed ({exc.strerror or exc})"
+        raise ConfigError(reason, path=folder, expected="a model folder or Hub id")
     if not folder.exists():
         # a path, not a Hub id such as bert-base-uncased or org/name (one slash at most); "runs/model"
         # whose "runs" is a folder here is a path too (it was "couldn't connect to huggingface.co")

@@ -609,3 +609,22 @@ def test_a_damaged_config_in_the_run_folder_is_one_line(tmp_path: Path, tiny, ca
                         "--overwrite"], capsys)
     assert code == 2 and len(err.strip().splitlines()) == 1 and "not a bertstudio run" in err
     assert (out / "config.toml").read_text(encoding="utf-8") == "not = = toml\n"
+
+
+def test_a_model_that_is_a_dangling_link_or_a_loop_is_a_local_error_not_a_hub_id(tmp_path: Path, capsys,
+                                                                                 monkeypatch) -> None:
+    """`--model mymodel` (a link to a moved folder) was sent to the Hub as a repo id: offline it said
+    "couldn't connect to huggingface.co", online it leaked the local name."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mymodel").symlink_to(tmp_path / "moved-away-model")
+    (tmp_path / "l1").symlink_to("l2")
+    (tmp_path / "l2").symlink_to("l1")
+    data = tmp_path / "train.csv"
+    data.write_text("text,label\ngood,pos\nbad,neg\nfine,pos\nawful,neg\n", encoding="utf-8")
+    for argv, says in ((["predict", "--model", "mymodel", "--text", "hi"], "a path that does not exist"),
+                       (["predict", "--model", "l1", "--text", "hi"], "symbolic link that cannot be followed"),
+                       (["train", "--model", "mymodel", "--train", str(data), "--out", "r"], "a path that does not exist")):
+        code, _, err = run(argv, capsys)
+        last = err.strip().splitlines()[-1]
+        assert code == 2 and last.startswith("bertstudio: error: ") and says in last and "huggingface" not in last, last
+        assert argv[2] in last
