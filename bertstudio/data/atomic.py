@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import hashlib
 import os
 import re
 import shutil
@@ -81,13 +82,33 @@ def remove_entry(path: Path) -> None:
         path.unlink()
 
 
+NAME_MAX = 255  # bytes in one name on ext4, APFS, NTFS (UTF-16 units there), XFS, btrfs
+
+
+def sibling_name(name: str, suffix: str) -> str:
+    """``.{name}{suffix}``, the hidden name a write uses beside ``name``, cut to fit ``NAME_MAX``
+    bytes: a legal 245-byte ``--out`` failed as "internal error: File name too long" because of
+    the 13 bytes added here. A cut name ends in a hash of the whole one (two long names sharing
+    their start get two temporary names) and still ends in ``suffix``, which the clean-up and
+    the ``.old`` fall-back match."""
+    full = f".{name}{suffix}"
+    if len(os.fsencode(full)) <= NAME_MAX:
+        return full
+    tag = "~" + hashlib.sha1(os.fsencode(name)).hexdigest()[:8]
+    room = NAME_MAX - len(os.fsencode(f".{tag}{suffix}"))
+    cut = name
+    while len(os.fsencode(cut)) > room:  # characters, not bytes: a cut never splits a UTF-8 sequence
+        cut = cut[:-1]
+    return f".{cut}{tag}{suffix}"
+
+
 def temp_path(path: Path) -> Path:
     """A temporary name next to ``path``, free to be created; the pid keeps two writers from
     sharing it. Whatever already has the name is a leftover of an earlier process with this pid,
     or planted: a folder someone sent held ``.project.json.<pid>.tmp`` links to a file of the
     user's for every pid, and opening the name for writing followed the link. It is removed
     (a link itself, never what it points to) before the caller creates the file."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp = path.with_name(sibling_name(path.name, f".{os.getpid()}.tmp"))
     if os.path.lexists(tmp):
         os.unlink(tmp)
     return tmp
@@ -155,7 +176,9 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
 def swap_names(folder: Path) -> tuple[Path, Path]:
     """(temporary, old) names :func:`replace_folder` uses next to ``folder``; a crash between
     its two renames leaves only the old one, which readers may fall back to."""
-    return (folder.with_name(f".{folder.name}.{os.getpid()}.tmp"), folder.with_name(f".{folder.name}.{os.getpid()}.old"))
+    pid = os.getpid()
+    return (folder.with_name(sibling_name(folder.name, f".{pid}.tmp")),
+            folder.with_name(sibling_name(folder.name, f".{pid}.old")))
 
 
 def replace_folder(folder: str | os.PathLike[str], fill: Callable[[Path], None]) -> Path:
@@ -257,7 +280,7 @@ def create_folder(folder: str | os.PathLike[str], fill: Callable[[Path], None]) 
     # a fresh name per call (not the pid's, as in replace_folder): nothing to clean up first, and
     # two writers in one process never share it
     # ("n": never all digits, so never a killed write's .NAME.<pid>.tmp that a run folder's writer clears)
-    tmp = folder.parent / f".{folder.name}.n{uuid.uuid4().hex[:8]}.tmp"
+    tmp = folder.parent / sibling_name(folder.name, f".n{uuid.uuid4().hex[:8]}.tmp")
     tmp.mkdir(parents=True)
     try:
         fill(tmp)

@@ -147,3 +147,23 @@ def test_an_atomic_write_never_replaces_a_fifo_a_folder_or_a_link_to_one(tmp_pat
     atomic.atomic_write_text(tmp_path / "dangling", "new")
     assert (tmp_path / "plain").read_text() == "new" and (tmp_path / "dangling").read_text() == "new"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["dangling", "fifo", "folder", "link", "loop", "plain"]
+
+
+@pytest.mark.parametrize("stem", ["e" * 245, "é" * 120 + ".csv", "r" * 251 + ".csv"])
+def test_a_long_legal_name_is_written_and_its_temporary_names_fit(tmp_path, stem):
+    """A 245-byte --out (legal: 255 is the limit) failed as "internal error: File name too long":
+    the temporary names beside it added 10-15 bytes."""
+    assert len(os.fsencode(stem)) <= 255
+    atomic.atomic_write_text(tmp_path / stem, "rows")
+    assert (tmp_path / stem).read_text() == "rows"
+    made = atomic.create_folder(tmp_path / ("d" + stem[1:]), lambda tmp: (tmp / "f").write_text("x"))
+    assert (made / "f").read_text() == "x"
+    atomic.replace_folder(made, lambda tmp: (tmp / "g").write_text("y"))
+    assert sorted(p.name for p in made.iterdir()) == ["g"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([stem, "d" + stem[1:]])  # nothing left beside them
+    for suffix in (f".{os.getpid()}.tmp", f".{os.getpid()}.old", ".n0123abcd.tmp"):
+        name = atomic.sibling_name(stem, suffix)
+        assert len(os.fsencode(name)) <= 255 and name.endswith(suffix) and name.startswith(".")
+    assert atomic.TEMP_NAME.match(atomic.sibling_name(stem, f".{os.getpid()}.tmp"))  # the clean-up still finds it
+    assert atomic.sibling_name(stem, ".1.tmp") != atomic.sibling_name(stem[:-1] + "x", ".1.tmp")
+    assert atomic.sibling_name("labels.journal", ".7.tmp") == ".labels.journal.7.tmp"  # short names as before
