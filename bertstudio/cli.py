@@ -25,7 +25,7 @@ from typing import Any, Sequence, TextIO
 
 from bertstudio import cli_check, cli_export
 from bertstudio.data.shell import shell_quote
-from bertstudio.errors import BertStudioError, ConfigError, DataError
+from bertstudio.errors import BertStudioError, ConfigError, DataError, disk_full_error
 from bertstudio.metrics.display import format_metrics
 from bertstudio.train.events import Evaluated, PhaseChanged, RunFinished, RunStarted, StepLogged
 
@@ -761,6 +761,11 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         sys.stderr.write("bertstudio: interrupted\n")
         return EXIT_INTERRUPTED
     except Exception as exc:  # a bug: one line for the user, the traceback in the log
+        full = disk_full_error(exc)
+        if full is not None:  # not a bug: any command that writes may meet it
+            log.debug("disk full", exc_info=True)
+            sys.stderr.write(f"bertstudio: error: {_printable(str(full))}\n")
+            return EXIT_USAGE
         log.error("unexpected error", exc_info=True)
         text = _printable(str(exc).replace("\n", " "))
         sys.stderr.write(f"bertstudio: internal error: {type(exc).__name__}: {text}{_details()}\n")

@@ -8,6 +8,9 @@ Anything else escaping the core is a bug and goes to the log with its traceback.
 
 from __future__ import annotations
 
+import errno
+import os
+import re
 from os import PathLike
 
 
@@ -62,3 +65,56 @@ class ConfigError(BertStudioError):
 
 class TrainingError(BertStudioError):
     """A run that could not go on (NaN loss, out of memory, disk full, a model that raised)."""
+
+
+class DiskFullError(BertStudioError):
+    """A write that met a full disk (or quota): the user frees space and runs it again."""
+
+
+def disk_full(exc: BaseException | None) -> bool:
+    """Whether ``exc``, or an exception it was raised from, is a full disk or quota: an OSError
+    ENOSPC/EDQUOT, or a library's own error that carries it only as text (safetensors'
+    SafetensorError: "I/O error: No space left on device (os error 28)")."""
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            return True
+        if not isinstance(exc, OSError) and _FULL_TEXT.search(str(exc)):
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
+_FULL_TEXT = re.compile(r"No space left on device|Disk quota exceeded|os error (28|122)\b")
+# the hidden names crash-safe writes use beside a file (data/atomic.py's sibling_name): the
+# user's own name is the one to show, not one already removed
+_TEMP_NAME = re.compile(r"^\.(.+?)(~[0-9a-f]{8})?\.(n[0-9a-f]{8}|\d+)\.(tmp|old)$")
+
+
+def disk_full_error(exc: BaseException, path: str | PathLike[str] | None = None) -> DiskFullError | None:
+    """The one-line error for a full disk met while writing (None when ``exc`` is something else).
+    ``path``: what was being written, else the file the OSError names, shown as the user's own
+    name rather than the temporary one beside it that the failed write has removed."""
+    if not disk_full(exc):
+        return None
+    if path is None:
+        failed = exc
+        while failed is not None and not (isinstance(failed, OSError) and failed.filename):
+            failed = failed.__cause__ or failed.__context__
+        path = failed.filename if failed is not None else None  # type: ignore[union-attr]
+    return DiskFullError("the disk is full", path=None if path is None else users_name(path),
+                         expected="free disk space, then run it again")
+
+
+def users_name(path: str | PathLike[str]) -> str:
+    """``path`` with a crash-safe write's temporary name (and what is below it) turned back into the
+    name the user gave: ``out/.run.n1a2b3c4d.tmp/model.onnx`` is ``out/run``."""
+    parts = list(os.fspath(path).split(os.sep))
+    for i, part in enumerate(parts):
+        found = _TEMP_NAME.match(part)
+        if found and not found.group(2):
+            return os.sep.join(parts[:i] + [found.group(1)])
+        if found:  # a cut name: its folder is what can be said for sure
+            return os.sep.join(parts[:i]) or os.sep
+    return os.sep.join(parts)

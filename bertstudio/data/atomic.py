@@ -157,8 +157,9 @@ def atomic_write_with(path: str | os.PathLike[str], write: Callable[[BinaryIO], 
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         tmp.unlink(missing_ok=True)
+        _name_the_target(exc, path)
         raise
     fsync_dir(path.parent)
 
@@ -192,8 +193,9 @@ def replace_folder(folder: str | os.PathLike[str], fill: Callable[[Path], None])
     try:
         tmp.mkdir(parents=True)
         fill(tmp)
-    except BaseException:
+    except BaseException as exc:
         shutil.rmtree(tmp, ignore_errors=True)
+        _name_the_target(exc, folder)
         raise
     if folder.exists():
         shutil.rmtree(old, ignore_errors=True)
@@ -295,11 +297,19 @@ def create_folder(folder: str | os.PathLike[str], fill: Callable[[Path], None]) 
 
             raise DataError("something was written into the folder while it was being filled, so nothing was replaced",
                             path=folder, expected="another folder") from None
-    except BaseException:
+    except BaseException as exc:
         shutil.rmtree(tmp, ignore_errors=True)
+        _name_the_target(exc, folder)
         raise
     fsync_dir(folder.parent)
     return folder
+
+
+def _name_the_target(exc: BaseException, target: Path) -> None:
+    """Give an OSError that names no file (a ``write`` on a full disk) the file or folder being
+    written, so the message can say which: "No space left on device" alone named nothing."""
+    if isinstance(exc, OSError) and not exc.filename:
+        exc.filename = str(target)
 
 
 def open_append(path: str | os.PathLike[str]) -> BinaryIO:

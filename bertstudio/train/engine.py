@@ -166,6 +166,7 @@ def fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any = No
     folder: RunFolder | None = None
     path: PlainPath | None = None
     step, failed = 0, True  # until the run ends as finished or cancelled
+    phase = "training"
     try:
         # ---- setup: the path for this machine, data, model, where to start --------------
         path = choose_path(config)  # CpuFastPath for one CPU process, else Accelerate's PlainPath
@@ -281,11 +282,12 @@ def fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any = No
                 message, stop = f"stopped by a callback at step {step}", True
             if stop or step >= n_steps:
                 break
+        phase = "saving the run"  # after the last step: "at step 3" of a 2-step run was not true
         result = run.finish(step, status, message)
         failed = result.status == "failed"
         return result
     except Exception as exc:  # noqa: BLE001 - a failed run ends cleanly, see the module docstring
-        error = describe_failure(exc, step=step + 1, phase="training", folder=folder)
+        error = describe_failure(exc, step=step + 1, phase=phase, folder=folder)
         if not isinstance(exc, BertStudioError):
             log.error("run failed at step %d", step + 1, exc_info=exc)
         notify(RunFinished(status="failed", step=step, output_dir=config.output_dir, message=str(error)))

@@ -8,12 +8,11 @@ the disk may be full or gone).
 
 from __future__ import annotations
 
-import errno
 from typing import Any
 
 import torch
 
-from bertstudio.errors import BertStudioError, TrainingError
+from bertstudio.errors import BertStudioError, TrainingError, disk_full
 
 
 def describe_failure(exc: BaseException, *, step: int, phase: str, folder: Any = None) -> BertStudioError:
@@ -27,14 +26,14 @@ def describe_failure(exc: BaseException, *, step: int, phase: str, folder: Any =
             f"out of memory while {phase}{at}",
             expected="a smaller batch size or maximum length (gradient accumulation keeps the effective batch)",
         )
-    if isinstance(exc, OSError):
+    if isinstance(exc, OSError) or disk_full(exc):  # safetensors says "os error 28" in its own error type
         kept, resume = _on_disk(folder)
         # the run folder, not the file that failed: that was a temporary one, removed by now
-        path = folder.root if folder is not None else exc.filename
-        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        path = folder.root if folder is not None else getattr(exc, "filename", None)
+        if disk_full(exc):
             return TrainingError(f"the disk is full{at}{kept}", path=path,
                                  expected=f"free disk space, then {resume or 'start the run again'}")
-        return TrainingError(f"could not write run files{at}: {exc.strerror or exc}{kept}", path=path,
+        return TrainingError(f"could not write run files{at}: {getattr(exc, 'strerror', None) or exc}{kept}", path=path,
                              expected=resume or None)
     back = "; the run it was replacing is put back" if getattr(folder, "replaced", None) is not None else ""
     return TrainingError(f"{phase} failed{at}: {type(exc).__name__}: {exc}{back}")

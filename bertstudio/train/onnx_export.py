@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from bertstudio.data.atomic import create_folder
-from bertstudio.errors import BertStudioError, ConfigError, DataError, TrainingError
+from bertstudio.errors import BertStudioError, ConfigError, DataError, DiskFullError, TrainingError, disk_full_error
 
 log = logging.getLogger(__name__)
 
@@ -183,7 +183,7 @@ def _outcome(message: tuple) -> OnnxExport:
         out = Path(folder)
         return OnnxExport(out, out / FP32_FILE, Path(int8) if int8 else None, diff)
     name, problem, path, where, expected = rest  # "error": the class's name and the error's fields
-    kind = {c.__name__: c for c in (Cancelled, ConfigError, DataError, TrainingError)}.get(name, BertStudioError)
+    kind = {c.__name__: c for c in (Cancelled, ConfigError, DataError, DiskFullError, TrainingError)}.get(name, BertStudioError)
     raise kind(problem, path=path, where=where, expected=expected)
 
 
@@ -196,6 +196,10 @@ def _export_child(model_dir: str, out_dir: str, quantize: bool, messages: Any, s
     except BertStudioError as exc:
         messages.put(("error", type(exc).__name__, exc.problem, exc.path, exc.where, exc.expected))
     except Exception as exc:  # noqa: BLE001 - anything else: one line to the parent, the trace in the log
+        full = disk_full_error(exc)
+        if full is not None:
+            messages.put(("error", type(full).__name__, full.problem, full.path, full.where, full.expected))
+            return
         log.exception("the ONNX export failed")
         messages.put(("error", "BertStudioError", f"the export failed: {type(exc).__name__}: {exc}", model_dir,
                       "export", None))
@@ -292,6 +296,9 @@ def _export(model: Any, inputs: list[str], path: Path, siamese: bool = False) ->
     except BertStudioError:
         raise
     except Exception as exc:  # noqa: BLE001 - the exporter's many failure types mean "this model"
+        full = disk_full_error(exc, path)
+        if full is not None:  # the disk, not the model ("expected a BERT-style encoder")
+            raise full from None
         log.error("ONNX export failed", exc_info=exc)
         raise ConfigError(f"the model could not be exported to ONNX: {type(exc).__name__}: {exc}", where="export",
                           expected="a BERT-style encoder torch.export can trace") from None

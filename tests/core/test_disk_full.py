@@ -135,3 +135,63 @@ def test_the_cli_says_one_true_line(tiny, small_disk, tmp_path):
     assert lines[0].startswith("bertstudio: run failed:") and "the disk is full" in lines[0]
     assert "intact" not in lines[0] and "resume" not in lines[0]
     assert not (out / "checkpoints" / "best").exists() and leftovers(out) == []
+
+
+def test_evaluate_export_run_and_export_onnx_say_the_disk_is_full(tiny, small_disk, tmp_path, capsys):
+    """On a full disk evaluate --out and export-run ended in "internal error: OSError", and
+    export-onnx said the model could not be exported (expected a BERT-style encoder)."""
+    from bertstudio.cli import main
+
+    data = tmp_path / "train.tsv"
+    data.write_text("sentence\tlabel\n" + "".join(f"good fun {i}\t1\nbad boring {i}\t0\n" for i in range(4)), encoding="utf-8")
+    run = tmp_path / "run"
+    assert main(["--quiet", "train", "--train", str(data), "--model", tiny, "--epochs", "1", "--batch-size", "8",
+                 "--max-length", "16", "--device", "cpu", "--out", str(run)]) == 0
+    capsys.readouterr()
+    disk = small_disk(256)
+    for argv, target in ((["evaluate", "--model", str(run / "model"), "--eval", str(data), "--out", str(disk / "ev")],
+                          disk / "ev"),
+                         (["export-run", "--config", str(run / "config.toml"), "--train", str(data), "--out",
+                           str(disk / "er")], disk / "er"),
+                         (["export-onnx", "--model", str(run / "model"), "--out", str(disk / "onnx")], disk / "onnx")):
+        fill(disk)
+        code = main(["--quiet", *argv])
+        lines = capsys.readouterr().err.strip().splitlines()
+        assert code == 2 and len(lines) == 1, lines
+        assert lines[0].startswith(f"bertstudio: error: {target}") and "the disk is full" in lines[0], lines
+        assert "internal error" not in lines[0] and "BERT-style" not in lines[0]
+        (disk / "filler").unlink()
+
+
+def test_a_full_disk_met_while_the_last_model_is_saved_is_the_disk_full_message_without_a_step():
+    """safetensors raises its own SafetensorError ("... (os error 28)"), which was "training failed
+    at step 3: SafetensorError" for a 2-step run, not the disk-full line."""
+    from bertstudio.train.faults import describe_failure
+
+    class SafetensorError(Exception):
+        pass
+
+    exc = SafetensorError("Error while serializing: I/O error: No space left on device (os error 28)")
+    error = describe_failure(exc, step=3, phase="saving the run")
+    assert isinstance(error, TrainingError) and error.problem == "the disk is full"
+    assert describe_failure(exc, step=3, phase="training").problem == "the disk is full at step 3"
+    other = describe_failure(RuntimeError("shape mismatch"), step=3, phase="saving the run")
+    assert other.problem == "saving the run failed: RuntimeError: shape mismatch"
+
+
+def test_the_disk_full_line_names_the_users_file_not_the_temporary_one():
+    import errno
+
+    from bertstudio.errors import disk_full_error
+
+    def full(name: str) -> OSError:
+        return OSError(errno.ENOSPC, "No space left on device", name)
+
+    assert disk_full_error(full("/d/ev/.metrics.json.123.tmp")).message == (
+        "/d/ev/metrics.json: the disk is full (expected free disk space, then run it again)")
+    assert disk_full_error(full("/d/.er.n0123abcd.tmp/data/train.jsonl")).path == "/d/er"
+    assert disk_full_error(full("/d/.long~0123abcd.77.tmp")).path == "/d"  # a cut name: its folder
+    wrapped = RuntimeError("export failed")
+    wrapped.__cause__ = full("/d/x")
+    assert disk_full_error(wrapped).path == "/d/x"
+    assert disk_full_error(OSError(errno.EACCES, "Permission denied", "/d/x")) is None
