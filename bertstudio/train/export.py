@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
+from bertstudio.data.shell import shell_quote
 from bertstudio.data.atomic import check_folder_path, create_folder, remove_entry
 from bertstudio.errors import ConfigError
 from bertstudio.train.config import TrainConfig
@@ -203,12 +204,12 @@ def _check_inside(config: TrainConfig, base: Path, given: set[str]) -> None:
             continue
         if not Path(value).expanduser().resolve().is_relative_to(base):
             raise ConfigError(f"{value} is outside the run config's folder {base}, so it is not bundled unasked",
-                              where=name, expected=f"a file inside that folder, or the path given on the command line ({flag} {value})")
+                              where=name, expected=f"a file inside that folder, or the path given on the command line ({flag} {shell_quote(value)})")
         if name == "data_dir":  # the files in it too: a link in there can point anywhere
             outside = _link_outside(Path(value).expanduser(), base)
             if outside is not None:
                 raise ConfigError(f"{outside} links to a file outside the run config's folder {base}, so it is not bundled unasked",
-                                  where=name, expected=f"the data itself in that folder, or the folder given on the command line ({flag} {value})")
+                                  where=name, expected=f"the data itself in that folder, or the folder given on the command line ({flag} {shell_quote(value)})")
 
 
 def _link_outside(folder: Path, base: Path, depth: int = 2) -> Path | None:

@@ -268,3 +268,22 @@ def test_export_run_of_a_config_without_data_names_the_config(tmp_path: Path, ca
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(err) == 1 and str(config) in err[0] and "no training data" in err[0]
     assert not (tmp_path / "e").exists()
+
+
+def test_export_runs_suggested_flag_is_shell_quoted(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """'(--train /x/my data $HOME/train set.csv)' broke when pasted: the space split it, $HOME expanded."""
+    import io
+    import re
+    import shlex
+
+    from bertstudio.cli import main as cli_main
+
+    outside = _sentence_file(tmp_path / "my data $HOME" / "train set.csv", "good movie")
+    config = tmp_path / "shared" / "run.toml"
+    config.parent.mkdir()
+    config.write_text(f'task = "sentence"\ntrain_file = "{outside}"\n', encoding="utf-8")
+    assert cli_main(["export-run", "--config", str(config), "--out", str(tmp_path / "export")], out=io.StringIO()) == 2
+    line = capsys.readouterr().err.strip().splitlines()[-1]
+    suggested = re.search(r"\((--train .*)\)\)$", line)
+    assert suggested is not None, line
+    assert shlex.split(suggested.group(1)) == ["--train", str(outside)]
