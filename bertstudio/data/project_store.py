@@ -250,8 +250,31 @@ def remove_write_leftovers(folder: Path) -> list[Path]:
     return remove_leftovers((folder, folder / CACHE_DIR, folder / SPLIT_BACKUP_DIR))
 
 
+# names Windows keeps for devices, with any extension and in any case ("nul.txt" is NUL too):
+# a run or project folder of that name made on Linux cannot be copied to, or opened on, Windows
+_WINDOWS_RESERVED = re.compile(r"(con|prn|aux|nul|com[1-9]|lpt[1-9])(\..*)?", re.IGNORECASE)
+
+
+def unportable_name(name: str) -> str | None:
+    """Why ``name`` cannot be a folder on every system run folders travel to (None when it can)."""
+    if _WINDOWS_RESERVED.fullmatch(name.rstrip(" .")):
+        return f"{name!r} is a name Windows keeps for a device"
+    if name.endswith((".", " ")):
+        return f"{name!r} ends in {'a dot' if name.endswith('.') else 'a space'}, which Windows drops"
+    return None
+
+
+def folder_name(name: str, fallback: str) -> str:
+    """A folder name made from a display name: letters of any script, digits, '.', '-' and '_' kept,
+    every other run of characters one '-', none at either end; ``fallback`` when nothing is left
+    (a name of emoji made a folder called '-', and the next such project was refused as taken),
+    and ``fallback-NAME`` for a name Windows keeps for a device."""
+    safe = re.sub(r"[^\w.-]+", "-", name).strip("-.") or fallback
+    return f"{fallback}-{safe}" if unportable_name(safe) else safe
+
+
 def new_run_dir(runs: Path, name: str) -> Path:
-    safe = re.sub(r"[^\w.-]+", "-", name).strip("-.") or "run"
+    safe = folder_name(name, "run")
     runs.mkdir(exist_ok=True)
     for n in range(1, 10_000):
         path = runs / (safe if n == 1 else f"{safe}-{n}")

@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Any, Collection, Iterable, Mapping
 
 from bertstudio.data.atomic import atomic_write_text, check_folder_path, remove_leftovers, replace_folder
+from bertstudio.data.project_store import unportable_name
 from bertstudio.data.project_lock import lock_folder, unlock_folder
 from bertstudio.data.regular_file import read_regular_file
 from bertstudio.data.shell import shell_quote
@@ -91,6 +92,9 @@ def rename_run(folder: str | Path, name: str) -> Path:
     if not re.fullmatch(r"[\w][\w.-]*", name) or len(name) > 120:
         raise ConfigError(f"{name!r} is not a usable run name", path=folder, where="run name",
                           expected="letters, digits, '.', '-' and '_' only")
+    unportable = unportable_name(name)
+    if unportable is not None:  # run folders are copied between machines
+        raise ConfigError(unportable, path=folder, where="run name", expected="a name that works on every system")
     target = folder.with_name(name)
     if target == folder:
         return folder

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from bertstudio.data.atomic import remove_entry
+from bertstudio.data.project_store import folder_name
 from bertstudio.data.kinds import get_spec
 from bertstudio.errors import BertStudioError
 from bertstudio.ui import theme
@@ -201,7 +202,7 @@ class NewProjectDialog(QDialog):
                 self.error_label.setText(blocked)
                 return False
             if path.is_dir() and any(path.iterdir()) and not (path / "project.json").exists():
-                path = path / re.sub(r"[^\w.-]+", "-", name)  # a parent folder was chosen: make one inside
+                path = _free_folder(path, folder_name(name, "project"))  # a parent folder was chosen: make one inside
             made = _first_missing(path)  # what this attempt creates, and so may take away again
             was_empty_folder = made is None and path.is_dir() and not any(path.iterdir())
         except OSError as exc:
@@ -257,6 +258,16 @@ class NewProjectDialog(QDialog):
                     remove_entry(child)
         except OSError as exc:  # the disk refused the clean-up too: say so in the log, keep the dialog's reason
             log.warning("could not remove what a failed project create left in %s: %s", path, exc)
+
+
+def _free_folder(parent: Path, name: str) -> Path:
+    """``parent/name``, or ``name-2``, ``name-3``... when that is taken (a project of the same name,
+    or a file); an empty folder of the name is used, as a chosen empty folder is."""
+    for n in range(1, 1000):
+        path = parent / (name if n == 1 else f"{name}-{n}")
+        if not os.path.lexists(path) or (path.is_dir() and not path.is_symlink() and not any(path.iterdir())):
+            return path
+    return parent / name  # Project.create says why it cannot be used
 
 
 def _first_missing(path: Path) -> Path | None:

@@ -307,3 +307,25 @@ def test_an_exports_temporary_folder_is_never_a_killed_writes_leftover(tmp_path,
     seen = []
     atomic.create_folder(tmp_path / "onnx", lambda tmp: seen.append(tmp.name))
     assert seen and not atomic.TEMP_NAME.match(seen[0])
+
+
+@pytest.mark.parametrize("name", ["CON", "nul", "Com1", "lpt9.txt", "aux.tar.gz", "prn.", "run."])
+def test_a_run_is_not_renamed_to_a_name_windows_cannot_hold(tmp_path, name):
+    """Run folders travel between machines: CON, nul.txt or a trailing dot cannot be copied to Windows."""
+    from bertstudio.train.rundir import rename_run
+
+    run = tmp_path / "runs" / "foo"
+    run.mkdir(parents=True)
+    with pytest.raises(ConfigError, match="Windows") as caught:
+        rename_run(run, name)
+    assert repr(name) in caught.value.message and run.is_dir() and sorted(os.listdir(run.parent)) == ["foo"]
+    assert rename_run(run, "console.1") == tmp_path / "runs" / "console.1"  # only the device names themselves
+
+
+def test_folder_names_keep_letters_and_never_come_out_empty_or_reserved():
+    from bertstudio.data.project_store import folder_name
+
+    assert folder_name("📚", "project") == "project"
+    assert folder_name("😀 reviews", "project") == "reviews"
+    assert folder_name("影评 情感", "project") == "影评-情感" and folder_name("Émile's notes", "run") == "Émile-s-notes"
+    assert folder_name("con", "run") == "run-con" and folder_name("-.-", "run") == "run"

@@ -141,3 +141,22 @@ def test_labels_typed_with_a_chinese_keyboards_commas_are_separate_labels():
     assert parse_labels("负面，正面") == ["负面", "正面"]
     assert parse_labels("体育、财经；科技; world,\nsports， 体育") == ["体育", "财经", "科技", "world", "sports"]
     assert parse_labels("neg, pos") == ["neg", "pos"]
+
+
+def test_projects_named_in_symbols_get_their_own_folders(qtbot, tmp_path):
+    """In a folder that holds other things, "📚" made a folder called "-" and "🎬" was then refused:
+    "…/-/project.json: a project already exists here", of a project the user never named."""
+    parent = tmp_path / "projects"
+    parent.mkdir()
+    (parent / "notes.txt").write_text("mine")
+    made = []
+    for name in ("😀 reviews", "📚", "🎬", "reviews"):
+        dialog = _dialog(qtbot, parent, "")
+        dialog.name_edit.setText(name)  # keyClicks aborts on characters outside the BMP
+        _click_create(qtbot, dialog)
+        assert dialog.project is not None, dialog.error_label.text()
+        made.append(Path(dialog.project.folder).name)
+        assert dialog.project.name == name  # the name shown stays the one typed
+        dialog.project.close()
+    assert made == ["reviews", "project", "project-2", "reviews-2"]
+    assert (parent / "notes.txt").read_text() == "mine"
