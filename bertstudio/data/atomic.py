@@ -125,7 +125,7 @@ def check_replaceable(path: str | os.PathLike[str]) -> None:
 
     if not os.path.lexists(path):
         return
-    link = f" (a link to {os.path.realpath(path)})" if os.path.islink(path) else ""
+    link = f"a link to {os.path.realpath(path)}, " if os.path.islink(path) else ""
     try:
         st = os.stat(path)
     except FileNotFoundError:
@@ -134,11 +134,11 @@ def check_replaceable(path: str | os.PathLike[str]) -> None:
         raise DataError(f"cannot be looked at: {exc.strerror or exc}, so it is not replaced", path=path,
                         expected="a plain file, or a new name") from None
     if stat.S_ISDIR(st.st_mode):
-        raise DataError(f"is a folder{link}, so no file is written over it", path=path,
+        raise DataError(f"is {link}a folder, so no file is written over it", path=path,
                         expected="a file name, not a folder")
     if not stat.S_ISREG(st.st_mode):
         what = file_type(st.st_mode)
-        problem = f"is {what}{link}, not a plain file" if what.startswith("a ") else f"is not a plain file{link}"
+        problem = f"is {link}{what}, not a plain file" if what.startswith("a ") else f"is {link}not a plain file"
         raise DataError(problem + ", so it is not replaced", path=path, expected="a plain file, or a new name")
 
 
