@@ -122,6 +122,8 @@ class ScoreboardPage(QWidget):
         elif board.missing:
             summary += "  " + self.tr("({k} missing: {names}; partial average, not comparable with a full score)").format(
                 k=board.n_missing, names=", ".join(board.missing))
+        elif board.partial:  # every entry there, one of them in part (MNLI without mismatched), as the CLI says
+            summary += "  " + self.tr("(some parts missing; partial average, not comparable with a full score)")
         last = len(rows)
         for col, text in enumerate((self.tr("Average"), "—" if avg is None else f"{100 * avg:.1f}", summary, "")):
             item = QTableWidgetItem(text)

@@ -221,28 +221,28 @@
         <translation>此运行没有记录数据地图。请打开数据地图设置(--cartography)后再训练。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/example_html.py" line="97"/>
+        <location filename="../../bertstudio/ui/example_html.py" line="106"/>
         <source>each word with its tag; red = predicted wrong, shown as predicted / gold</source>
         <translation>每个词及其标记；红色 = 预测错误，显示为 预测 / 标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/example_html.py" line="98"/>
+        <location filename="../../bertstudio/ui/example_html.py" line="107"/>
         <source>Gold:</source>
         <translation>标准答案:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/example_html.py" line="98"/>
+        <location filename="../../bertstudio/ui/example_html.py" line="107"/>
         <source>Predicted:</source>
         <translation>预测:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/example_html.py" line="100"/>
-        <location filename="../../bertstudio/ui/example_html.py" line="111"/>
+        <location filename="../../bertstudio/ui/example_html.py" line="109"/>
+        <location filename="../../bertstudio/ui/example_html.py" line="120"/>
         <source>green = gold, orange = predicted</source>
         <translation>绿色 = 标准答案，橙色 = 预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/example_html.py" line="109"/>
+        <location filename="../../bertstudio/ui/example_html.py" line="118"/>
         <source>Question:</source>
         <translation>问题:</translation>
     </message>
@@ -267,97 +267,97 @@
         <translation>正在将 {run} 导出为 ONNX…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="40"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="42"/>
         <source>Labelling assistant off</source>
         <translation>标注助手已关闭</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="40"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="42"/>
         <source>Labelling assistant starting…</source>
         <translation>标注助手正在启动…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="43"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="45"/>
         <source>No audit: the labelling assistant has no model for this kind of project</source>
         <translation>无核查：标注助手没有适用于这类项目的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="44"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="46"/>
         <source>No audit labels yet: every 10th example is a random check</source>
         <translation>尚无核查标签:每 10 个样例中有一个是随机核查</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="47"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="49"/>
         <source>%1 audit labels</source>
         <translation>%1 个核查标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="47"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="49"/>
         <source>1 audit label</source>
         <translation>1 个核查标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="49"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="51"/>
         <source>Audit accuracy %1 (%2-%3) on %5 words, 1 audit sentence</source>
         <translation>核查准确率 %1(%2-%3)，共 %5 个词，1 个核查句子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="50"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="52"/>
         <source>Audit accuracy %1 (%2-%3) on %5 words, %4 audit sentences</source>
         <translation>核查准确率 %1(%2-%3)，共 %5 个词，%4 个核查句子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="52"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="54"/>
         <source>Audit accuracy %1 (%2-%3), %4 audit labels</source>
         <translation>核查准确率 %1(%2-%3)，%4 个核查标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="52"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="54"/>
         <source>Audit accuracy %1 (%2-%3), 1 audit label</source>
         <translation>核查准确率 %1(%2-%3)，1 个核查标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/theme.py" line="63"/>
+        <location filename="../../bertstudio/ui/theme.py" line="175"/>
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/theme.py" line="69"/>
+        <location filename="../../bertstudio/ui/theme.py" line="181"/>
         <source>&amp;System</source>
         <translation>跟随系统(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/theme.py" line="69"/>
+        <location filename="../../bertstudio/ui/theme.py" line="181"/>
         <source>&amp;Light</source>
         <translation>浅色(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/theme.py" line="69"/>
+        <location filename="../../bertstudio/ui/theme.py" line="181"/>
         <source>&amp;Dark</source>
         <translation>深色(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_checks.py" line="38"/>
+        <location filename="../../bertstudio/ui/train_checks.py" line="39"/>
         <source>Open or create a project to train.</source>
         <translation>请打开或新建项目以开始训练。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_checks.py" line="41"/>
+        <location filename="../../bertstudio/ui/train_checks.py" line="42"/>
         <source>Import or label training examples first.</source>
         <translation>请先导入或标注训练样例。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_checks.py" line="46"/>
+        <location filename="../../bertstudio/ui/train_checks.py" line="47"/>
         <source>Label at least {k} training examples first ({n} labelled so far).</source>
         <translation>请先标注至少 {k} 个训练样例(目前已标注 {n} 个)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_checks.py" line="52"/>
+        <location filename="../../bertstudio/ui/train_checks.py" line="53"/>
         <source>Label at least {k} training examples of each label first; too few so far: {which}.</source>
         <translation>请先为每个标签标注至少 {k} 个训练样例；目前不足的标签:{which}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_checks.py" line="64"/>
+        <location filename="../../bertstudio/ui/train_checks.py" line="65"/>
         <source>Label at least {k} training examples, or some dev examples, first: with no dev split a run evaluates on training examples it holds out ({n} labelled so far).</source>
         <translation>请先标注至少 {k} 个训练样本，或添加一些开发集样本：没有开发集时，训练会留出部分训练样本用于评估（目前已标注 {n} 个）。</translation>
     </message>
@@ -365,92 +365,92 @@
 <context>
     <name>AddExampleDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="83"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="84"/>
         <source>Add examples</source>
         <translation>添加样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="90"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="91"/>
         <source>Sentence</source>
         <translation>句子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="90"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="91"/>
         <source>Text A (premise)</source>
         <translation>文本 A(前提)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="91"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="92"/>
         <source>Text B (hypothesis)</source>
         <translation>文本 B(假设)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="92"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="93"/>
         <source>Sentence (words are split at spaces)</source>
         <translation>句子(按空格切分为词)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="93"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="94"/>
         <source>Context</source>
         <translation>上下文</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="94"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="95"/>
         <source>Question</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="101"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="102"/>
         <source>Into split</source>
         <translation>加入数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="121"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="122"/>
         <source>none (score it later)</source>
         <translation>无(稍后打分)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="123"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="124"/>
         <source>Score</source>
         <translation>分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="125"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="126"/>
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="127"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="128"/>
         <source>Store this example (with the label chosen, if any) and clear the form for the next one</source>
         <translation>保存此样例(如已选择标签则一并保存)并清空表单以输入下一个</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="141"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="142"/>
         <source>none (label it later)</source>
         <translation>无(稍后标注)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="146"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="147"/>
         <source>Label</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="147"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="148"/>
         <source>While typing, Alt+1 … Alt+9 set the label (Alt+0: none); any label can be chosen in the box, where typing its first letters finds it.</source>
         <translation>输入时，Alt+1 … Alt+9 设置标签(Alt+0:无)；也可以在下拉框中选择任意标签，输入标签名的开头几个字母即可找到。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="183"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="184"/>
         <source>Added to {s} as row {r} ({n} this time), labelled {g}.</source>
         <translation>已添加到 {s}，第 {r} 行(本次共 {n} 个)，标签为 {g}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="176"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="177"/>
         <source>Not added: {m}</source>
         <translation>未添加:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="181"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="182"/>
         <source>Added to {s} as row {r} ({n} this time). Label it on the Label page.</source>
         <translation>已添加到 {s},第 {r} 行(本次共 {n} 个)。请在“标注”页标注。</translation>
     </message>
@@ -673,32 +673,32 @@
 <context>
     <name>AuditChart</name>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="68"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="70"/>
         <source>audit accuracy (%)</source>
         <translation>核查准确率(%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="69"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="71"/>
         <source>labels so far</source>
         <translation>已有标签数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="82"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="85"/>
         <source>this loop</source>
         <translation>当前标注流程</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="83"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="86"/>
         <source>random order (estimate)</source>
         <translation>随机顺序(估计)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="145"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="148"/>
         <source>Random order is estimated from the audit labels alone; its curve starts once there are enough of them.</source>
         <translation>随机顺序的估计只用核查标签；核查标签足够后才会出现这条曲线。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="150"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="153"/>
         <source>Random order is estimated from the %1 audit labels alone, so it reaches %2 labels now and grows as audit labels come in.</source>
         <translation>随机顺序的估计只用 %1 个核查标签，所以现在只到 %2 个标签，随着核查标签增加而延长。</translation>
     </message>
@@ -706,37 +706,37 @@
 <context>
     <name>CartographyView</name>
     <message>
-        <location filename="../../bertstudio/ui/cartography_view.py" line="44"/>
+        <location filename="../../bertstudio/ui/cartography_view.py" line="45"/>
         <source>Data map</source>
         <translation>数据地图</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/cartography_view.py" line="48"/>
+        <location filename="../../bertstudio/ui/cartography_view.py" line="49"/>
         <source>variability (std of the gold label&apos;s probability over epochs)</source>
         <translation>变异度(各轮中标准答案概率的标准差)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/cartography_view.py" line="49"/>
+        <location filename="../../bertstudio/ui/cartography_view.py" line="50"/>
         <source>confidence (mean probability of the gold label)</source>
         <translation>置信度(标准答案的平均概率)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/cartography_view.py" line="60"/>
+        <location filename="../../bertstudio/ui/cartography_view.py" line="62"/>
         <source>Click a point to see its example.</source>
         <translation>点击一个点查看对应样例。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/cartography_view.py" line="80"/>
+        <location filename="../../bertstudio/ui/cartography_view.py" line="82"/>
         <source>%1 training examples over %2 epochs. Colour: how often the model was right (red never, blue always). The bottom-left corner (%3 examples) is hard to learn: check these labels first.</source>
         <translation>%1 个训练样例，共 %2 轮。颜色表示模型预测正确的频率(红色从未正确，蓝色始终正确)。左下角(%3 个样例)难以学习:请优先检查这些标签。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/cartography_view.py" line="85"/>
+        <location filename="../../bertstudio/ui/cartography_view.py" line="87"/>
         <source>confidence {c:.2f}, variability {v:.2f}</source>
         <translation>置信度 {c:.2f}，变异度 {v:.2f}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/cartography_view.py" line="97"/>
+        <location filename="../../bertstudio/ui/cartography_view.py" line="99"/>
         <source>Gold: &lt;b&gt;%1&lt;/b&gt;. Confidence %2, variability %3, right in %4% of epochs.</source>
         <translation>标准答案:&lt;b&gt;%1&lt;/b&gt;。置信度 %2，变异度 %3，%4% 的轮次预测正确。</translation>
     </message>
@@ -744,17 +744,17 @@
 <context>
     <name>ConfusionModel</name>
     <message>
-        <location filename="../../bertstudio/ui/confusion_view.py" line="57"/>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="58"/>
         <source>gold: {name}</source>
         <translation>标准答案：{name}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/confusion_view.py" line="58"/>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="59"/>
         <source>predicted: {name}</source>
         <translation>预测：{name}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/confusion_view.py" line="82"/>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="88"/>
         <source>{n} examples: gold {g}, predicted {p}</source>
         <translation>{n} 个样例:标准答案 {g}，预测 {p}</translation>
     </message>
@@ -762,32 +762,32 @@
 <context>
     <name>ConfusionPanel</name>
     <message>
-        <location filename="../../bertstudio/ui/confusion_view.py" line="172"/>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="178"/>
         <source>Predicted</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/confusion_view.py" line="174"/>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="180"/>
         <source>Gold</source>
         <translation>标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/confusion_view.py" line="179"/>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="185"/>
         <source>Columns: the label the model predicted</source>
         <translation>列:模型预测的标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/confusion_view.py" line="180"/>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="186"/>
         <source>Rows: the gold label</source>
         <translation>行:标准答案标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/confusion_view.py" line="189"/>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="195"/>
         <source>The most frequent confusions; pick one to list its examples</source>
         <translation>最常见的混淆；选择一项即可列出其样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/confusion_view.py" line="204"/>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="210"/>
         <source>{n} × gold {gold} → predicted {predicted}</source>
         <translation>{n} × 标准答案 {gold} → 预测 {predicted}</translation>
     </message>
@@ -795,7 +795,7 @@
 <context>
     <name>ConfusionView</name>
     <message>
-        <location filename="../../bertstudio/ui/confusion_view.py" line="107"/>
+        <location filename="../../bertstudio/ui/confusion_view.py" line="113"/>
         <source>Rows: gold label. Columns: predicted label. Click a cell to list its examples.</source>
         <translation>行:标准答案标签。列:预测标签。单击单元格可列出其中的样例。</translation>
     </message>
@@ -803,78 +803,78 @@
 <context>
     <name>DataPage</name>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="119"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="131"/>
         <source>Search the text (Enter)</source>
         <translation>搜索文本(回车)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="133"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="145"/>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="135"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="147"/>
         <source>Add examples…</source>
         <translation>添加样例…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="136"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="148"/>
         <source>Type new examples into this split, then label them</source>
         <translation>在此数据划分中输入新样例，然后标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="139"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="151"/>
         <source>Split:</source>
         <translation>数据划分:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="143"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="155"/>
         <source>Show:</source>
         <translation>显示:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="165"/>
-        <location filename="../../bertstudio/ui/data_page.py" line="411"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="177"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="423"/>
         <source>&lt;b&gt;Label distribution&lt;/b&gt;</source>
         <translation>&lt;b&gt;标签分布&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="241"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="253"/>
         <source>All rows</source>
         <translation>全部行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="242"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="254"/>
         <source>Unlabelled</source>
         <translation>未标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="244"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="256"/>
         <source>Label = %1</source>
         <translation>标签 = %1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="245"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="257"/>
         <source>Disagrees with the latest run</source>
         <translation>与最近一次运行的预测不一致</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="391"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="403"/>
         <source>%1 of %2 rows</source>
         <translation>%1 / %2 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="396"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="408"/>
         <source>no run with predictions yet</source>
         <translation>还没有带预测的运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="398"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="410"/>
         <source>the latest run evaluated the %1 split</source>
         <translation>最近一次运行评估的是 %1 数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="410"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="422"/>
         <source>&lt;b&gt;Entities per type&lt;/b&gt;</source>
         <translation>&lt;b&gt;各类型实体数&lt;/b&gt;</translation>
     </message>
@@ -882,67 +882,67 @@
 <context>
     <name>ExampleTableModel</name>
     <message>
-        <location filename="../../bertstudio/ui/data_model.py" line="42"/>
+        <location filename="../../bertstudio/ui/data_model.py" line="43"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_model.py" line="43"/>
+        <location filename="../../bertstudio/ui/data_model.py" line="44"/>
         <source>Second text</source>
         <translation>第二段文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_model.py" line="44"/>
+        <location filename="../../bertstudio/ui/data_model.py" line="45"/>
         <source>Tokens</source>
         <translation>词元</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_model.py" line="45"/>
+        <location filename="../../bertstudio/ui/data_model.py" line="46"/>
         <source>Question</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_model.py" line="46"/>
+        <location filename="../../bertstudio/ui/data_model.py" line="47"/>
         <source>Context</source>
         <translation>上下文</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_model.py" line="47"/>
+        <location filename="../../bertstudio/ui/data_model.py" line="48"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_model.py" line="48"/>
+        <location filename="../../bertstudio/ui/data_model.py" line="49"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_model.py" line="51"/>
+        <location filename="../../bertstudio/ui/data_model.py" line="52"/>
         <source>Label</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_model.py" line="52"/>
+        <location filename="../../bertstudio/ui/data_model.py" line="53"/>
         <source>Score</source>
         <translation>分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_model.py" line="53"/>
+        <location filename="../../bertstudio/ui/data_model.py" line="54"/>
         <source>Tags</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_model.py" line="54"/>
+        <location filename="../../bertstudio/ui/data_model.py" line="55"/>
         <source>Answers</source>
         <translation>答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_model.py" line="138"/>
+        <location filename="../../bertstudio/ui/data_model.py" line="139"/>
         <source>no entity</source>
         <translation>无实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_model.py" line="303"/>
+        <location filename="../../bertstudio/ui/data_model.py" line="311"/>
         <source>Suggested</source>
         <translation>建议</translation>
     </message>
@@ -950,71 +950,71 @@
 <context>
     <name>ExportDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="34"/>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="84"/>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="107"/>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="116"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="35"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="85"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="108"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="117"/>
         <source>Export data</source>
         <translation>导出数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="46"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="47"/>
         <source>from the file name</source>
         <translation>根据文件名</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="51"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="52"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="61"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="62"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="65"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="66"/>
         <source>Split:</source>
         <translation>数据划分:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="66"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="67"/>
         <source>Format:</source>
         <translation>格式:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="67"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="68"/>
         <source>File:</source>
         <translation>文件:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="72"/>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="95"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="73"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="96"/>
         <source>This project holds no rows to export yet.</source>
         <translation>此项目还没有可导出的行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="77"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="78"/>
         <source>column %1</source>
         <translation>第 %1 列</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="79"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="80"/>
         <source>%1 of its %2 columns</source>
         <translation>其 %2 列中的 %1 列</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="92"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="93"/>
         <source>Choose a file to write.</source>
         <translation>请选择要写入的文件。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="108"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="109"/>
         <source>{path} has columns this export does not write: {lost}. The project keeps only the columns its task reads, so the export writes {written}, and replacing the file loses the others. Replace it anyway?</source>
         <translation>{path} 中有本次导出不会写出的列：{lost}。项目只保留其任务读取的列，所以导出只写 {written}，替换该文件会丢失其他列。仍要替换吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/export_dialog.py" line="116"/>
+        <location filename="../../bertstudio/ui/export_dialog.py" line="117"/>
         <source>{path} already exists. Replace it?</source>
         <translation>{path} 已存在。要替换它吗？</translation>
     </message>
@@ -1090,12 +1090,12 @@
 <context>
     <name>GoldCounts</name>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="58"/>
+        <location filename="../../bertstudio/ui/session.py" line="59"/>
         <source>with an answer</source>
         <translation>有答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="59"/>
+        <location filename="../../bertstudio/ui/session.py" line="60"/>
         <source>without an answer</source>
         <translation>无答案</translation>
     </message>
@@ -1434,229 +1434,229 @@
 <context>
     <name>ImportDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="84"/>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="243"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="85"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="244"/>
         <source>Import data</source>
         <translation>导入数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="105"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="106"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="114"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="115"/>
         <source>detect</source>
         <translation>自动识别</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="120"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="121"/>
         <source>First row holds the column names</source>
         <translation>第一行是列名</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="126"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="127"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="137"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="138"/>
         <source>File:</source>
         <translation>文件:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="138"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="139"/>
         <source>Format:</source>
         <translation>格式:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="140"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="141"/>
         <source>GLUE preset:</source>
         <translation>GLUE 预设:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="141"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="142"/>
         <source>Into split:</source>
         <translation>加入数据划分:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="148"/>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="379"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="149"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="380"/>
         <source>Columns (what each column of the file holds)</source>
         <translation>列(文件每一列的内容)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="153"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="154"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="153"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="154"/>
         <source>Second text</source>
         <translation>第二段文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="153"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="154"/>
         <source>Label / score</source>
         <translation>标签 / 分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="154"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="155"/>
         <source>Tokens</source>
         <translation>词元</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="154"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="155"/>
         <source>Tags</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="154"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="155"/>
         <source>Context</source>
         <translation>上下文</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="155"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="156"/>
         <source>Question</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="155"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="156"/>
         <source>Answers</source>
         <translation>答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="155"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="156"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="155"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="156"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="190"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="191"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="197"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="198"/>
         <source>First rows:</source>
         <translation>前几行:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="244"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="245"/>
         <source>Data files (*.tsv *.csv *.txt *.jsonl *.json *.conll *.conllu *.iob *.bio);;All files (*)</source>
         <translation>数据文件 (*.tsv *.csv *.txt *.jsonl *.json *.conll *.conllu *.iob *.bio);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="307"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="308"/>
         <source>— choose —</source>
         <translation>— 请选择 —</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="327"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="328"/>
         <source>Format: %1 · this file looks like %2 data</source>
         <translation>格式:%1 · 此文件看起来是“%2”数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="331"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="332"/>
         <source>choose the file column for: %1</source>
         <translation>请为以下内容选择文件列：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="337"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="338"/>
         <source>This file holds %1 examples but the project is a %2 project.</source>
         <translation>此文件包含“%1”样例，但项目是“%2”项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="360"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="361"/>
         <source>column %1</source>
         <translation>第 %1 列</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="364"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="365"/>
         <source>Not imported: %1. The project keeps only the columns above; exporting over this file later writes only those.</source>
         <translation>不导入：%1。项目只保留上面这些列；以后导出覆盖此文件时也只写这些列。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="378"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="379"/>
         <source>Columns (set by the format or preset)</source>
         <translation>列(由格式或预设决定)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="385"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="386"/>
         <source>The file cannot be read: %1</source>
         <translation>无法读取此文件：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="387"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="388"/>
         <source>Save it as UTF-8 (in Excel: Save As, CSV UTF-8; in Notepad: Save As, Encoding UTF-8) and import it again.</source>
         <translation>请将其另存为 UTF-8 编码（Excel：另存为“CSV UTF-8”；记事本：另存为时编码选 UTF-8），然后重新导入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="438"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="439"/>
         <source>Choose the file column for: %1</source>
         <translation>请选择对应的文件列:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="463"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="464"/>
         <source>Reading the file…</source>
         <translation>正在读取文件…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="499"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="500"/>
         <source>The file&apos;s labels differ from the project&apos;s: choose what each becomes, then Import.</source>
         <translation>文件中的标签与项目的不同:请为每个标签选择对应的项目标签，然后点击“导入”。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="522"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="523"/>
         <source>The file&apos;s labels differ from the project&apos;s: choose what %1 become(s), then Import.</source>
         <translation>文件的标签与项目的不同：请选择 %1 对应什么，然后导入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="524"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="525"/>
         <source>Every label of the file has a place: Import when ready.</source>
         <translation>文件的每个标签都已有对应：准备好后即可导入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="540"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="541"/>
         <source>Choose what these labels become: %1</source>
         <translation>请为这些标签选择对应的项目标签:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="557"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="558"/>
         <source>Every row of the file is already in %1: nothing to import.</source>
         <translation>文件的每一行都已在 %1 中：没有可导入的内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="577"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="578"/>
         <source>Rows already in the project</source>
         <translation>项目中已有的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="578"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="579"/>
         <source>%1 of the file&apos;s %2 rows repeat examples already in %3.</source>
         <translation>文件的 %2 行中有 %1 行与 %3 中已有的样本重复。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="582"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="583"/>
         <source>Skipping them keeps the project&apos;s rows and labels as they are; importing all adds the copies as new rows.</source>
         <translation>跳过它们会保持项目的行和标签不变；全部导入会把这些副本作为新行加入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="585"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="586"/>
         <source>%1 of them carry another label than the project&apos;s copy. </source>
         <translation>其中 %1 行的标签与项目中的副本不同。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="588"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="589"/>
         <source>Skip the repeats</source>
         <translation>跳过重复行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="590"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="591"/>
         <source>Import all</source>
         <translation>全部导入</translation>
     </message>
@@ -1677,7 +1677,7 @@
 <context>
     <name>LabelLegend</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/legend.py" line="90"/>
+        <location filename="../../bertstudio/ui/editors/legend.py" line="77"/>
         <source>Press %1 or click to apply &apos;%2&apos;</source>
         <translation>按 %1 或单击以应用“%2”</translation>
     </message>
@@ -1824,52 +1824,52 @@
 <context>
     <name>LabelSetDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="40"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="46"/>
         <source>Label set</source>
         <translation>标签集</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="53"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="59"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="54"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="60"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="55"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="61"/>
         <source>Colour…</source>
         <translation>颜色…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="56"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="62"/>
         <source>Remove</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="65"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="71"/>
         <source>Order = key order (1-9) and label ids of the model.</source>
         <translation>顺序 = 按键顺序(1-9)，也是模型中的标签编号。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="109"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="115"/>
         <source>Add label</source>
         <translation>添加标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="109"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="115"/>
         <source>Name of the new label:</source>
         <translation>新标签的名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="117"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="123"/>
         <source>Rename label</source>
         <translation>重命名标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="117"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="123"/>
         <source>New name:</source>
         <translation>新名称:</translation>
     </message>
@@ -1877,77 +1877,77 @@
 <context>
     <name>LearningCurvePanel</name>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="52"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="53"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="54"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="55"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="64"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="65"/>
         <source>labelled training rows</source>
         <translation>已标注的训练行数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="66"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="68"/>
         <source>one run</source>
         <translation>单次运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="68"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="70"/>
         <source>Trains the current settings on {f} of the labelled rows, {n} seeds each, and fits a power law to say what more labels would give.</source>
         <translation>用当前设置在已标注行的 {f} 上训练，每种比例跑 {n} 个随机种子，并拟合幂律曲线，估计更多标注能带来多少提升。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="101"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="103"/>
         <source>metric</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="121"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="123"/>
         <source>Stopping after the current step…</source>
         <translation>将在当前步结束后停止…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="155"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="157"/>
         <source>The learning curve stopped: {m}</source>
         <translation>学习曲线已停止:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="164"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="166"/>
         <source>Cancelled after {n} runs.</source>
         <translation>已在 {n} 次运行后取消。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="167"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="169"/>
         <source>{n} runs done.</source>
         <translation>已完成 {n} 次运行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="182"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="184"/>
         <source>mean over seeds</source>
         <translation>各随机种子的平均值</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="189"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="191"/>
         <source>power-law fit</source>
         <translation>幂律拟合</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="199"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="201"/>
         <source>Too few points for a fit: runs at two or more sizes are needed.</source>
         <translation>数据点太少，无法拟合:需要在两种或更多数据量下的运行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="202"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="204"/>
         <source>With {n:,} labelled rows the {m} is {now} (mean of {k} seeds). Doubling to {n2:,} rows is expected to give {pred} ({d:+.1f} points; 95% range {lo} to {hi}).</source>
         <translation>使用 {n:,} 行已标注数据时，{m} 为 {now}({k} 个随机种子的平均值)。翻倍到 {n2:,} 行预计可达到 {pred}({d:+.1f} 个百分点；95% 区间为 {lo} 到 {hi})。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="213"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="215"/>
         <source>Learning curve</source>
         <translation>学习曲线</translation>
     </message>
@@ -2214,145 +2214,150 @@
 <context>
     <name>NewProjectDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="41"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="43"/>
         <source>Single sentence classification</source>
         <translation>单句分类</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="42"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="44"/>
         <source>Sentence pair classification</source>
         <translation>句对分类</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="43"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="45"/>
         <source>Sentence pair regression (score)</source>
         <translation>句对回归(打分)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="44"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="46"/>
         <source>Token tagging (entities, POS)</source>
         <translation>词元标注(实体、词性)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="45"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="47"/>
         <source>Extractive question answering</source>
         <translation>抽取式问答</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="77"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="79"/>
         <source>New project</source>
         <translation>新建项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="83"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="85"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="95"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="97"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="103"/>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="163"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="105"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="165"/>
         <source>e.g. negative, positive</source>
         <translation>例如 negative, positive</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="104"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="106"/>
         <source>Entity spans (BIO tags: O, B-X, I-X)</source>
         <translation>实体片段(BIO 标记:O、B-X、I-X)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="115"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="117"/>
         <source>Create</source>
         <translation>创建</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="119"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="121"/>
         <source>Name:</source>
         <translation>名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="120"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="122"/>
         <source>Folder:</source>
         <translation>文件夹:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="121"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="123"/>
         <source>From a GLUE preset:</source>
         <translation>使用 GLUE 预设:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="122"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="124"/>
         <source>Task:</source>
         <translation>任务:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="123"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="125"/>
         <source>Labels:</source>
         <translation>标签:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="145"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="147"/>
         <source>%1 is imported once the project is made; labels found in it can be added then.</source>
         <translation>项目创建后即导入 %1；文件中的标签届时可以加入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="163"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="165"/>
         <source>entity types, e.g. PER, LOC, ORG</source>
         <translation>实体类型，例如 PER, LOC, ORG</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="178"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="180"/>
         <source>Folder for the new project</source>
         <translation>新项目的文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="190"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="192"/>
         <source>Give the project a name and a folder.</source>
         <translation>请为项目指定名称和文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="203"/>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="216"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="196"/>
+        <source>Give the folder as a full path (such as {example}), or choose it with Browse….</source>
+        <translation>请给出文件夹的完整路径(例如 {example})，或用“浏览…”选择。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="209"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="222"/>
         <source>Cannot create the project in {folder}: {reason}</source>
         <translation>无法在 {folder} 中创建项目:{reason}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="229"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="235"/>
         <source>{path} is a file, not a folder: choose a folder for the project.</source>
         <translation>{path} 是文件而不是文件夹:请为项目选择一个文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="230"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="236"/>
         <source>{path} is a file, so no folder can be made inside it: choose another place.</source>
         <translation>{path} 是文件，无法在其中创建文件夹:请选择其他位置。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="235"/>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="236"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="241"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="242"/>
         <source>no permission to write there</source>
         <translation>没有在此处写入的权限</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="237"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="243"/>
         <source>the disk is read-only</source>
         <translation>磁盘是只读的</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="238"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="244"/>
         <source>the disk is full</source>
         <translation>磁盘已满</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="239"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="245"/>
         <source>a part of the path is a file, not a folder</source>
         <translation>路径中的某一部分是文件而不是文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/new_project_dialog.py" line="240"/>
+        <location filename="../../bertstudio/ui/new_project_dialog.py" line="246"/>
         <source>the path is too long</source>
         <translation>路径太长</translation>
     </message>
@@ -2360,117 +2365,117 @@
 <context>
     <name>PlaygroundPage</name>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="91"/>
+        <location filename="../../bertstudio/ui/playground.py" line="92"/>
         <source>Predict</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="99"/>
+        <location filename="../../bertstudio/ui/playground.py" line="100"/>
         <source>Model of run</source>
         <translation>所用运行的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="111"/>
+        <location filename="../../bertstudio/ui/playground.py" line="112"/>
         <source>Sentence</source>
         <translation>句子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="111"/>
+        <location filename="../../bertstudio/ui/playground.py" line="112"/>
         <source>First sentence</source>
         <translation>第一句</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="112"/>
+        <location filename="../../bertstudio/ui/playground.py" line="113"/>
         <source>Second sentence</source>
         <translation>第二句</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="113"/>
+        <location filename="../../bertstudio/ui/playground.py" line="114"/>
         <source>Tokens (separated by spaces)</source>
         <translation>词元(以空格分隔)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="114"/>
+        <location filename="../../bertstudio/ui/playground.py" line="115"/>
         <source>Question</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="115"/>
+        <location filename="../../bertstudio/ui/playground.py" line="116"/>
         <source>Context</source>
         <translation>上下文</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="150"/>
+        <location filename="../../bertstudio/ui/playground.py" line="151"/>
         <source>{name} (not in this project)</source>
         <translation>{name}(不属于此项目)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="151"/>
+        <location filename="../../bertstudio/ui/playground.py" line="152"/>
         <source>{name} (latest)</source>
         <translation>{name}(最新)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="152"/>
+        <location filename="../../bertstudio/ui/playground.py" line="153"/>
         <source>{name} (not finished)</source>
         <translation>{name}（未完成）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="173"/>
+        <location filename="../../bertstudio/ui/playground.py" line="174"/>
         <source>Train a model first: the Playground uses a finished or cancelled run&apos;s model.</source>
         <translation>请先训练模型:“试用”页使用已完成或已取消的运行所保存的模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="204"/>
+        <location filename="../../bertstudio/ui/playground.py" line="205"/>
         <source>Type the {boxes} to predict.</source>
         <translation>请先输入{boxes}再预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="207"/>
+        <location filename="../../bertstudio/ui/playground.py" line="208"/>
         <source>Predicting…</source>
         <translation>预测中…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="224"/>
+        <location filename="../../bertstudio/ui/playground.py" line="225"/>
         <source>Only the first {read} of {total} tokens were read: the model was trained on inputs of at most {read} tokens, and the rest does not count in this prediction.</source>
         <translation>只读取了 {total} 个词元中的前 {read} 个：模型训练时的输入最多 {read} 个词元，其余部分不计入本次预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="228"/>
+        <location filename="../../bertstudio/ui/playground.py" line="229"/>
         <source>Scored the first sentence alone: a model trained on sentence pairs needs the second sentence too.</source>
         <translation>只对第一个句子评分：在句子对上训练的模型还需要第二个句子。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="242"/>
+        <location filename="../../bertstudio/ui/playground.py" line="243"/>
         <source>this run&apos;s model folder is gone ({path})</source>
         <translation>此运行的模型文件夹已不存在（{path}）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="245"/>
+        <location filename="../../bertstudio/ui/playground.py" line="246"/>
         <source>Could not predict: {m}</source>
         <translation>无法预测:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="261"/>
+        <location filename="../../bertstudio/ui/playground.py" line="262"/>
         <source>Score</source>
         <translation>分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="266"/>
+        <location filename="../../bertstudio/ui/playground.py" line="267"/>
         <source>Past the top of the {lo:g}-{hi:g} scale the model learned from: read it as {hi:g} (shown unclipped, as evaluation uses it).</source>
         <translation>超出模型所学的 {lo:g}-{hi:g} 分制的上限：可视为 {hi:g}（按评估时的原值显示，未截断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="269"/>
+        <location filename="../../bertstudio/ui/playground.py" line="270"/>
         <source>Past the bottom of the {lo:g}-{hi:g} scale the model learned from: read it as {lo:g} (shown unclipped, as evaluation uses it).</source>
         <translation>低于模型所学的 {lo:g}-{hi:g} 分制的下限：可视为 {lo:g}（按评估时的原值显示，未截断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="289"/>
+        <location filename="../../bertstudio/ui/playground.py" line="290"/>
         <source>No answer in the context.</source>
         <translation>上下文中没有答案。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="294"/>
+        <location filename="../../bertstudio/ui/playground.py" line="295"/>
         <source>score</source>
         <translation>得分</translation>
     </message>
@@ -2513,7 +2518,7 @@
         <translation>答案片段的起点 + 终点 logit：越高越有把握，但它不是概率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/predictions_model.py" line="108"/>
+        <location filename="../../bertstudio/ui/predictions_model.py" line="110"/>
         <source>(example {n} not in the project)</source>
         <translation>(样例 {n} 不在此项目中)</translation>
     </message>
@@ -2521,32 +2526,32 @@
 <context>
     <name>ProjectSession</name>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="188"/>
+        <location filename="../../bertstudio/ui/session.py" line="189"/>
         <source>Add label {a}</source>
         <translation>添加标签 {a}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="194"/>
+        <location filename="../../bertstudio/ui/session.py" line="195"/>
         <source>Recolour label {a}</source>
         <translation>更改标签 {a} 的颜色</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="207"/>
+        <location filename="../../bertstudio/ui/session.py" line="208"/>
         <source>Rename label {a} to {b}</source>
         <translation>将标签 {a} 重命名为 {b}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="216"/>
+        <location filename="../../bertstudio/ui/session.py" line="217"/>
         <source>Remove label {a}</source>
         <translation>删除标签 {a}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="340"/>
+        <location filename="../../bertstudio/ui/session.py" line="341"/>
         <source>Replace the rows of %1</source>
         <translation>替换 %1 的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="356"/>
+        <location filename="../../bertstudio/ui/session.py" line="357"/>
         <source>Restore the rows of %1</source>
         <translation>恢复 %1 的行</translation>
     </message>
@@ -2617,58 +2622,58 @@
 <context>
     <name>QAEditor</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="75"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="76"/>
         <source>Type a new question about this context</source>
         <translation>输入关于此上下文的新问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="76"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="77"/>
         <source>Add question</source>
         <translation>添加问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="101"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="102"/>
         <source>No answer in this context (SQuAD v2)</source>
         <translation>此上下文中没有答案(SQuAD v2)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="104"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="105"/>
         <source>Use selection as answer (Enter)</source>
         <translation>将选中文本作为答案(回车)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="117"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="118"/>
         <source>Questions about this context</source>
         <translation>关于此上下文的问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="141"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="142"/>
         <source>(no answer chosen yet: select it in the context)</source>
         <translation>(尚未选择答案:请在上下文中选中它)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="143"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="144"/>
         <source>Answer: none</source>
         <translation>答案:无</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="145"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="146"/>
         <source>Answer: %1 (character %2)</source>
         <translation>答案:%1(第 %2 个字符)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="196"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="199"/>
         <source>Answer row %1 with &apos;%2&apos;</source>
         <translation>将第 %1 行的答案设为“%2”</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="215"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="218"/>
         <source>Mark row %1 unanswerable</source>
         <translation>将第 %1 行标为无法回答</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="218"/>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="252"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="221"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="255"/>
         <source>Clear the answer of row %1</source>
         <translation>清除第 %1 行的答案</translation>
     </message>
@@ -2676,47 +2681,47 @@
 <context>
     <name>RegressionEditor</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="280"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="281"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="283"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="284"/>
         <source>Type a score such as 3.7: Enter stores it, an arrow key stores it and moves to the previous or next example</source>
         <translation>输入分数，例如 3.7:按 Enter 保存，按方向键保存并转到上一个或下一个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="300"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="301"/>
         <source>Keys 0-5 set a whole score; for tenths drag the slider or type the score in the box (Enter or an arrow key stores it).</source>
         <translation>按键 0-5 设置整数分数；如需十分位，请拖动滑块或在输入框中输入分数(按 Enter 或方向键保存)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="321"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="322"/>
         <source>(not scored)</source>
         <translation>(未打分)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="321"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="322"/>
         <source>(no example)</source>
         <translation>(无样例)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="341"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="342"/>
         <source>%1 is outside the scale %2-%3: not stored</source>
         <translation>%1 超出了 %2-%3 的评分范围：未保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="376"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="377"/>
         <source>set the score with keys 0-5 or type it in the box</source>
         <translation>请用按键 0-5 设置分数，或在输入框中输入分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="386"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="387"/>
         <source>Score row %1 as %2</source>
         <translation>将第 %1 行打分为 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="396"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="397"/>
         <source>Key %1 sets nothing: keys 0-5 set whole scores; type other scores in the box</source>
         <translation>按键 %1 没有作用：按键 0-5 设置整数分数；其他分数请在输入框中输入</translation>
     </message>
@@ -2724,27 +2729,27 @@
 <context>
     <name>RegressionScatter</name>
     <message>
-        <location filename="../../bertstudio/ui/regression_scatter.py" line="27"/>
+        <location filename="../../bertstudio/ui/regression_scatter.py" line="29"/>
         <source>Predicted against gold</source>
         <translation>预测值与标准答案对比</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/regression_scatter.py" line="28"/>
+        <location filename="../../bertstudio/ui/regression_scatter.py" line="30"/>
         <source>gold score</source>
         <translation>标准答案分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/regression_scatter.py" line="29"/>
+        <location filename="../../bertstudio/ui/regression_scatter.py" line="31"/>
         <source>predicted score</source>
         <translation>预测分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/regression_scatter.py" line="38"/>
+        <location filename="../../bertstudio/ui/regression_scatter.py" line="41"/>
         <source>One point per example; the dashed line is predicted = gold. Click a point to show its example.</source>
         <translation>每个点代表一个样例；虚线表示预测值 = 标准答案。单击某个点可显示其样例。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/regression_scatter.py" line="42"/>
+        <location filename="../../bertstudio/ui/regression_scatter.py" line="45"/>
         <source>gold {g:.2f}, predicted {p:.2f}</source>
         <translation>标准答案 {g:.2f}，预测 {p:.2f}</translation>
     </message>
@@ -2780,119 +2785,119 @@
 <context>
     <name>ResultsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="187"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="188"/>
         <source>Errors only</source>
         <translation>只看错误</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="215"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="216"/>
         <source>Set as gold</source>
         <translation>设为标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="217"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="218"/>
         <source>Use prediction as gold</source>
         <translation>采用预测作为标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="221"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="222"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="293"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="294"/>
         <source>{name} (not in this project)</source>
         <translation>{name}(不属于此项目)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="337"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="338"/>
         <source>Reading the predictions of %1…</source>
         <translation>正在读取 %1 的预测…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="359"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="360"/>
         <source>Could not read this run&apos;s predictions: %1</source>
         <translation>无法读取此运行的预测：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="424"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="425"/>
         <source>%1 damaged line(s) of this run&apos;s predictions are not shown: %2</source>
         <translation>本次运行的预测中有 %1 行已损坏，未显示：%2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="440"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="441"/>
         <source>No project is open. Open or create one (File menu), train a run on the Train page, and its scores, predictions and errors appear here.</source>
         <translation>尚未打开项目。请（通过“文件”菜单）打开或新建一个项目，并在训练页训练一次，其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="443"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="444"/>
         <source>This project has no run yet. Train one on the Train page (or open a run folder from the Runs page), and its scores, predictions and errors appear here.</source>
         <translation>此项目还没有运行。请在训练页训练一次（或从运行页打开一个运行文件夹），其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="452"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="453"/>
         <source>This run is not one of this project&apos;s runs ({folder}); it is shown for viewing only.</source>
         <translation>此运行不属于此项目({folder})；仅供查看。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="455"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="456"/>
         <source>It is a {run} run and this project holds {project} examples, so its rows are not matched to the project&apos;s.</source>
         <translation>这是一次 {run} 运行，而此项目包含 {project} 样例，因此其中的行不会与项目的行对应。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="459"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="460"/>
         <source>{joined} of {total} of its rows match this project&apos;s examples (same gold value).</source>
         <translation>它的 {total} 行中有 {joined} 行与此项目的样例对应(标准答案相同)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="541"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="542"/>
         <source>{shown} of {total} examples</source>
         <translation>{shown} / {total} 个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="543"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="544"/>
         <source>gold {g}, predicted {p}</source>
         <translation>标准答案 {g}，预测 {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/results_page.py" line="599"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="600"/>
         <source>%n word(s) got no prediction from this run: tag them on the Label page</source>
         <translation>
             <numerusform>%n 个词在这次运行中没有预测:请在“标注”页标注它们</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="601"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="602"/>
         <source>The run predicted a label this project no longer has (renamed or removed since the run)</source>
         <translation>该运行预测的标签已不在本项目中（运行之后被重命名或删除）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="636"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="637"/>
         <source>{split} row {row}</source>
         <translation>{split} 第 {row} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="641"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="642"/>
         <source>{where}: {n} of {m} tags are now the run&apos;s predictions</source>
         <translation>{where}:{m} 个标签中有 {n} 个已改为这次运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="644"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="645"/>
         <source>{where}: the gold value is now the run&apos;s prediction</source>
         <translation>{where}:标注值已改为这次运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="646"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="647"/>
         <source>; this run&apos;s scores were computed with the earlier gold</source>
         <translation>;这次运行的分数是按原来的标注计算的</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="647"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="648"/>
         <source> (Edit &gt; Undo restores it)</source>
         <translation>(编辑 &gt; 撤销 可恢复)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="653"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="654"/>
         <source>Relabel {split} row {row}</source>
         <translation>重新标注 {split} 的第 {row} 行</translation>
     </message>
@@ -2900,209 +2905,209 @@
 <context>
     <name>ReviewQueue</name>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="138"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="139"/>
         <source>Review suspected errors</source>
         <translation>复查疑似错误</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="151"/>
-        <location filename="../../bertstudio/ui/review_queue.py" line="253"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="152"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="255"/>
         <source>Looking for labels the model disagrees with…</source>
         <translation>正在查找模型不认同的标签…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="156"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="157"/>
         <source>Quick: the frozen encoder (seconds)</source>
         <translation>快速：冻结的编码器（数秒）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="157"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="158"/>
         <source>Thorough: fine-tune the encoder on each of 5 folds (minutes)</source>
         <translation>全面：在 5 折中分别微调编码器（数分钟）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="164"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="165"/>
         <source>Check again</source>
         <translation>重新检查</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="169"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="170"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="177"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="179"/>
         <source>Keep the label (K)</source>
         <translation>保留标签(K)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="178"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="180"/>
         <source>Relabel (R)</source>
         <translation>重新标注(R)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="183"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="185"/>
         <source>Check with:</source>
         <translation>检查方式：</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="214"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="216"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="252"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="254"/>
         <source>Fine-tuning the encoder on each fold: this takes minutes…</source>
         <translation>正在每一折上微调编码器：这需要几分钟…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="290"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="292"/>
         <source>The check could not run: %1</source>
         <translation>检查无法运行:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="296"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="298"/>
         <source>Cancelled. Nothing was changed.</source>
         <translation>已取消。没有任何更改。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="302"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="304"/>
         <source>The flags below are from the last check.</source>
         <translation>下面的标记来自上一次检查。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="358"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="360"/>
         <source>Earlier Keep choices could not be read (%1), so every flag is shown again; the file is kept aside as %2 at the next Keep.</source>
         <translation>无法读取之前的“保留”选择（%1），因此所有标记都会重新显示；下次“保留”时该文件会另存为 %2。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="237"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="239"/>
         <source>Run %1: its predictions (the rows it evaluated)</source>
         <translation>运行 %1：它的预测（仅限它评估过的行）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="159"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="160"/>
         <source>Each labelled row is judged by a model that never saw it. The thorough check fine-tunes the whole encoder five times, so it makes fewer mistakes of its own and more of its flags are real errors; its list puts first the rows the other four models also kept contradicting while they learnt from them. A run&apos;s predictions judge only the rows that run evaluated and never trained on.</source>
         <translation>每个已标注的行都由从未见过它的模型来判断。全面检查会把整个编码器微调五次，因此模型自身的错误更少，标记出的问题中真正的标注错误更多；列表会把另外四个模型在用这些行训练时也一再否定的行排在前面。训练运行的预测只判断该运行评估过、且从未用于训练的行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="327"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="329"/>
         <source>No suspected errors to review.</source>
         <translation>没有需要复查的疑似错误。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="334"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="336"/>
         <source>%1-fold cross-validation of the fast model</source>
         <translation>快速模型的 %1 折交叉验证</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="335"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="337"/>
         <source>%1-fold cross-validation of the fine-tuned encoder</source>
         <translation>微调编码器的 %1 折交叉验证</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="336"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="338"/>
         <source>a training run&apos;s predictions</source>
         <translation>一次训练运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="337"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="339"/>
         <source>The model agrees with %1% of the given labels (%2 rows checked, %3). Treat its flags as questions, not answers: %4 suspected errors.</source>
         <translation>模型与 %1% 的现有标签一致(检查了 %2 行，%3)。请把它的标记当作疑问而非答案:共 %4 个疑似错误。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="342"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="344"/>
         <source>The model agrees with %1% of the given labels (%2 rows checked, %3), no more than always answering the commonest label (%4%): it has not learnt enough to question a label, so none is listed. Label more rows, or choose the thorough check.</source>
         <translation>模型与 %1% 的现有标签一致(检查了 %2 行,%3),并不比总是回答最常见的标签(%4%)更好:它学到的还不足以质疑标签，因此不列出任何标记。请再标注更多行，或选择彻底检查。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="348"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="350"/>
         <source>For fewer false alarms, choose the thorough check and press Check again.</source>
         <translation>若想减少误报，请选择全面检查并点击“重新检查”。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="350"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="352"/>
         <source>%1 kept earlier are not shown.</source>
         <translation>之前保留的 %1 个不再显示。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="352"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="354"/>
         <source>%1 labelled rows could not be checked (a label with a single example).</source>
         <translation>%1 个已标注的行无法检查(该标签只有一个样例)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="355"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="357"/>
         <source>The rows of this split were replaced since this check, so its flags name other examples now and are closed. Press Check again.</source>
         <translation>自这次检查以来，这个划分的行已被替换，标记所指的行号现在是别的样本，因此这些标记已关闭。请按“重新检查”。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="404"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="406"/>
         <source>× row %1: the rows were replaced since the check</source>
         <translation>× 第 %1 行：检查之后这些行已被替换</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="407"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="409"/>
         <source>≠ row %1: %2 at the check, now %3</source>
         <translation>≠ 第 %1 行：检查时为 %2，现在为 %3</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="408"/>
-        <location filename="../../bertstudio/ui/review_queue.py" line="437"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="410"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="440"/>
         <source>unlabelled</source>
         <translation>未标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="411"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="413"/>
         <source>%1row %2: %3 → %4 (%5%)</source>
         <translation>%1第 %2 行:%3 → %4(%5%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="423"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="426"/>
         <source>Word %1: &lt;b&gt;%2&lt;/b&gt;. </source>
         <translation>第 %1 个词:&lt;b&gt;%2&lt;/b&gt;。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="426"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="429"/>
         <source>Given: &lt;b&gt;%1&lt;/b&gt;. Suggested: &lt;b&gt;%2&lt;/b&gt; (probability %3%).</source>
         <translation>现有标签:&lt;b&gt;%1&lt;/b&gt;。建议:&lt;b&gt;%2&lt;/b&gt;(概率 %3%)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="430"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="433"/>
         <source>The rows of this split were replaced since the check, so row %1 is another example now. Press Check again to review the rows as they are.</source>
         <translation>检查之后这个划分的行已被替换，第 %1 行现在是另一个样本。请按“重新检查”来审查现在的行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="435"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="438"/>
         <source>Changed since the check: now &lt;b&gt;%1&lt;/b&gt;. Your label stands; this flag is closed.</source>
         <translation>检查之后已修改：现在为 &lt;b&gt;%1&lt;/b&gt;。保留你的标签；此标记已关闭。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="439"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="442"/>
         <source>Most similar examples labelled &lt;b&gt;%1&lt;/b&gt;:</source>
         <translation>标注为 &lt;b&gt;%1&lt;/b&gt; 的最相似样例:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="441"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="444"/>
         <source>row</source>
         <translation>行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="454"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="457"/>
         <source>Relabel as %1 (R)</source>
         <translation>重新标注为 %1(R)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="466"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="469"/>
         <source>Keep the label of row %1 (%2)</source>
         <translation>保留第 %1 行的标签（%2）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="540"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="543"/>
         <source>Could not remember the kept label: %1</source>
         <translation>无法记住保留的标签：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="490"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="493"/>
         <source>Relabel row %1 as %2</source>
         <translation>将第 %1 行重新标注为 %2</translation>
     </message>
@@ -3110,150 +3115,150 @@
 <context>
     <name>RunCompareDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="53"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="55"/>
         <source>Compare runs: {a} → {b}</source>
         <translation>比较运行:{a} → {b}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="55"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="57"/>
         <source>Comparing…</source>
         <translation>正在比较…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="70"/>
         <location filename="../../bertstudio/ui/run_compare.py" line="72"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="74"/>
         <source>step</source>
         <translation>步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="70"/>
-        <location filename="../../bertstudio/ui/run_compare.py" line="71"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="72"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="73"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="70"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="72"/>
         <source>Training loss by step</source>
         <translation>训练损失（按步数）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="71"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="73"/>
         <source>examples seen</source>
         <translation>已见样例数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="71"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="73"/>
         <source>Training loss by examples seen</source>
         <translation>训练损失（按已见样本数）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="72"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="74"/>
         <source>Evaluation</source>
         <translation>评估</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="72"/>
-        <location filename="../../bertstudio/ui/run_compare.py" line="180"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="74"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="184"/>
         <source>metric</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="75"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="77"/>
         <source>Curves</source>
         <translation>曲线</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="80"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="82"/>
         <source>Setting</source>
         <translation>设置项</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="80"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="82"/>
         <source>Run A</source>
         <translation>运行 A</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="80"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="82"/>
         <source>Run B</source>
         <translation>运行 B</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="83"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="85"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="99"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="101"/>
         <source>Examples</source>
         <translation>样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="102"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="104"/>
         <source>Fixed (wrong → right): {n}</source>
         <translation>修正(错 → 对):{n}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="102"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="104"/>
         <source>Broken (right → wrong): {n}</source>
         <translation>退化(对 → 错):{n}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="103"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="105"/>
         <source>Both wrong: {n}</source>
         <translation>都错:{n}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="120"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="122"/>
         <source>Cannot compare these runs: {m}</source>
         <translation>无法比较这些运行:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="144"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="146"/>
         <source>A = {a}, B = {b}.</source>
         <translation>A = {a},B = {b}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="148"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="150"/>
         <source>A = {a}, B = {b}. {n} shared evaluation rows (paired by {how}).</source>
         <translation>A = {a}，B = {b}。共有 {n} 个共同的评估行(按{how}配对)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="150"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="152"/>
         <source>project row</source>
         <translation>项目行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="150"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="152"/>
         <source>position in the evaluation set</source>
         <translation>在评估集中的位置</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="152"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="154"/>
         <source>{n} rows relabelled between the runs are left out.</source>
         <translation>两次运行之间重新标注过的 {n} 行未计入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="153"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="155"/>
         <source>Fixed {f} · broken {b} · both wrong {w} · both right {r}; McNemar&apos;s exact p = {p}.</source>
         <translation>修正 {f} · 退化 {b} · 都错 {w} · 都对 {r}；McNemar 精确检验 p = {p}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="157"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="159"/>
         <source>{m}: {a} → {b} ({d:+.1f} points; 95% paired bootstrap interval {lo:+.1f} to {hi:+.1f}, {k:,} resamples).</source>
         <translation>{m}:{a} → {b}({d:+.1f} 个百分点；95% 配对自助法区间 {lo:+.1f} 到 {hi:+.1f}，重采样 {k:,} 次)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="180"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="184"/>
         <source>{m} (x100)</source>
         <translation>{m}（x100）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="199"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="203"/>
         <source>eval row {n}</source>
         <translation>评估行 {n}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="218"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="222"/>
         <source>Gold</source>
         <translation>标准答案</translation>
     </message>
@@ -3460,144 +3465,149 @@
 <context>
     <name>ScoreboardPage</name>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="26"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="27"/>
         <source>GLUE leaderboard: mean of each task&apos;s metrics, MNLI = mean of m/mm, WNLI left out</source>
         <translation>GLUE 排行榜:每个任务取其各指标的平均值，MNLI = m/mm 的平均值，不计 WNLI</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="27"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="28"/>
         <source>BERT paper Table 1: F1 for MRPC/QQP, Spearman for STS-B, MCC for CoLA, accuracy elsewhere; MNLI-m and MNLI-mm apart; WNLI left out</source>
         <translation>BERT 论文表 1:MRPC/QQP 用 F1，STS-B 用 Spearman，CoLA 用 MCC，其余用准确率；MNLI-m 与 MNLI-mm 分开计；不计 WNLI</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="29"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="30"/>
         <source>main metric of each task, MNLI matched only, WNLI left out</source>
         <translation>每个任务的主要指标，MNLI 只计 matched，不计 WNLI</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="55"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="56"/>
         <source>GLUE leaderboard</source>
         <translation>GLUE 排行榜</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="55"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="56"/>
         <source>BERT paper (Table 1)</source>
         <translation>BERT 论文(表 1)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="56"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="57"/>
         <source>One metric per task</source>
         <translation>每个任务一个指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="63"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="64"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="63"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="64"/>
         <source>Score</source>
         <translation>分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="63"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="64"/>
         <source>Metrics</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="63"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="64"/>
         <source>Best run</source>
         <translation>最佳运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="71"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="72"/>
         <source>Convention</source>
         <translation>计分规则</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="98"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="99"/>
         <source>missing</source>
         <translation>缺失</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="98"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="99"/>
         <source>no run yet</source>
         <translation>尚无运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="103"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="104"/>
         <source>(not in the average)</source>
         <translation>(不计入平均)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="105"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="106"/>
         <source>(partial)</source>
         <translation>(部分)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="118"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="119"/>
         <source>over {n} of {m} entries</source>
         <translation>基于 {m} 项中的 {n} 项</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="120"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="121"/>
         <source>no task has a finished run yet</source>
         <translation>还没有任务有已完成的运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="122"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="123"/>
         <source>({k} missing: {names}; partial average, not comparable with a full score)</source>
         <translation>(缺少 {k} 项:{names}；部分平均值，不能与完整分数相比)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="125"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="126"/>
+        <source>(some parts missing; partial average, not comparable with a full score)</source>
+        <translation>(部分内容缺失；部分平均值，不能与完整分数相比)</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="128"/>
         <source>Average</source>
         <translation>平均</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="138"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="141"/>
         <source>Reading %n run(s)…</source>
         <translation>
             <numerusform>正在读取 %n 个运行…</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="150"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="153"/>
         <source>(on {n} training examples held out, not the task&apos;s dev set)</source>
         <translation>（基于留出的 {n} 个训练样例，而非该任务的开发集）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="152"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="155"/>
         <source>(on {n} examples)</source>
         <translation>（基于 {n} 个样例）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="154"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="157"/>
         <source>too few to compare runs</source>
         <translation>样例太少，无法比较运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="160"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="163"/>
         <source>Each GLUE preset makes its own project: train the missing tasks in theirs, then open their run folders on the Runs page to score them here, or run `bertstudio glue` for all of them and open its folder.</source>
         <translation>每个 GLUE 预设都会创建自己的项目：请在各自的项目中训练缺失的任务，然后在“运行”页打开它们的运行文件夹以在此计分；或运行 `bertstudio glue` 一次训练全部任务并打开其文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="169"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="172"/>
         <source>No finished {task} run yet: train one on the Train page and its score appears here.</source>
         <translation>还没有已完成的 {task} 运行：在“训练”页训练一个，其分数会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="171"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="174"/>
         <source>Runs count here when their project was made from a GLUE preset (New project &gt; From a GLUE preset), or when you open a run folder written by `bertstudio glue` on the Runs page.</source>
         <translation>由 GLUE 预设创建的项目（新建项目 &gt; 使用 GLUE 预设）中的运行，或在“运行记录”页打开的由 `bertstudio glue` 写出的运行文件夹，会计入这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="174"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="177"/>
         <source>No project open.</source>
         <translation>没有打开的项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="175"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="178"/>
         <source>This project is not a GLUE task, so its runs are not scored here.</source>
         <translation>此项目不是 GLUE 任务，因此其运行不在这里计分。</translation>
     </message>
@@ -3605,77 +3615,77 @@
 <context>
     <name>SentenceEditor</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="75"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="76"/>
         <source>&amp;Move to the next example after labelling</source>
         <translation>标注后转到下一个样例(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="81"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="82"/>
         <source>Premise / first text</source>
         <translation>前提 / 第一段文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="82"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="83"/>
         <source>Hypothesis / second text</source>
         <translation>假设 / 第二段文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="99"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="100"/>
         <source>Press %1 or click to label this example &apos;%2&apos;</source>
         <translation>按 %1 或单击，将此样例标为“%2”</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="134"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="135"/>
         <source>Suggested: %1 (%2)</source>
         <translation>建议:%1(%2)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="137"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="138"/>
         <source>Enter accepts it, any label key overrides it</source>
         <translation>按 Enter 接受，按任一标签键可改为该标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="139"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="140"/>
         <source>Audit example: drawn at random to check the model, so its suggestion is hidden</source>
         <translation>核查样例:为检验模型而随机抽取，因此不显示建议</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="157"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="158"/>
         <source>(not labelled)</source>
         <translation>(未标注)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="157"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="158"/>
         <source>(no example)</source>
         <translation>(无样例)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="169"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="170"/>
         <source>Label row %1 as &apos;%2&apos;</source>
         <translation>将第 %1 行标为“%2”</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="175"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="176"/>
         <source>Clear the label of row %1</source>
         <translation>清除第 %1 行的标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="196"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="197"/>
         <source>Audit example: Enter has no suggestion to accept here (hidden on purpose); %1</source>
         <translation>审核样本：这里没有可用 Enter 接受的建议（有意隐藏）；%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="198"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="199"/>
         <source>No suggestions while the labelling assistant is off (Tools &gt; Labelling assistant): %1</source>
         <translation>标注助手关闭时没有建议（工具 &gt; 标注助手）：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="200"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="201"/>
         <source>No suggestion to accept yet: %1</source>
         <translation>暂时没有可接受的建议：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="204"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="205"/>
         <source>pick the label with a number key</source>
         <translation>请用数字键选择标签</translation>
     </message>
@@ -3797,17 +3807,17 @@
 <context>
     <name>Splits</name>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="49"/>
+        <location filename="../../bertstudio/ui/session.py" line="50"/>
         <source>train</source>
         <translation>训练集</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="49"/>
+        <location filename="../../bertstudio/ui/session.py" line="50"/>
         <source>dev</source>
         <translation>验证集</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="50"/>
+        <location filename="../../bertstudio/ui/session.py" line="51"/>
         <source>test</source>
         <translation>测试集</translation>
     </message>
@@ -3815,92 +3825,92 @@
 <context>
     <name>TaggingEditor</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="260"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="261"/>
         <source>Entity types (select words, then press a key):</source>
         <translation>实体类型(先选择词，再按键):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="261"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="262"/>
         <source>Press %1 or click to mark the selected words as a %2 entity</source>
         <translation>按 %1 或单击，将选中的词标为 %2 实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="263"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="264"/>
         <source>Tags (select words, then press a key):</source>
         <translation>标记(先选择词，再按键):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="264"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="265"/>
         <source>Press %1 or click to tag the selected words %2</source>
         <translation>按 %1 或单击，将选中的词标记为 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="299"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="300"/>
         <source>no entity</source>
         <translation>无实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="302"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="303"/>
         <source>Enter stores these tags; Shift+Enter stores the sentence as marked</source>
         <translation>按 Enter 保存这些标签；按 Shift+Enter 按当前标注保存该句</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="303"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="304"/>
         <source>Enter stores these tags</source>
         <translation>按 Enter 保存这些标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="304"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="305"/>
         <source>Suggested (%1, %2 sure): %3 · %4</source>
         <translation>建议（%1，把握 %2）：%3 · %4</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="326"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="327"/>
         <source>(not labelled yet: every word starts outside any entity, O; Enter stores the sentence as marked, with no entity if none is marked)</source>
         <translation>（尚未标注：每个词起初都不属于任何实体，即 O；按 Enter 按当前标注保存该句，未标出实体则保存为无实体）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="391"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="394"/>
         <source>&apos;%1&apos; cuts through an entity already marked: select the whole entity, or clear it first (Backspace).</source>
         <translation>“%1”切断了一个已标出的实体：请选中整个实体，或先清除它（Backspace）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="437"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="440"/>
         <source>Row %1 has no entity</source>
         <translation>第 %1 行没有实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="438"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="441"/>
         <source>Store the entities of row %1</source>
         <translation>保存第 %1 行的实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="444"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="447"/>
         <source>Words with no tag yet: %1. A sentence is stored once every word has one.</source>
         <translation>尚无标签的词：%1 个。每个词都有标签后，该句才会保存。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="318"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="319"/>
         <source>Accept the suggested tags of row %1</source>
         <translation>接受第 %1 行的建议标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="329"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="330"/>
         <source>(not tagged yet: %1 of %2 words have a tag; the sentence is stored once every word has one)</source>
         <translation>(尚未标注完:%2 个词中有 %1 个已有标记；每个词都有标记后才会保存此句)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="407"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="410"/>
         <source>Tag &apos;%1&apos; as %2</source>
         <translation>将“%1”标记为 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="419"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="422"/>
         <source>Clear the entity at word %1</source>
         <translation>清除第 %1 个词处的实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="425"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="428"/>
         <source>Clear the tag of &apos;%1&apos;</source>
         <translation>清除“%1”的标记</translation>
     </message>
@@ -3908,77 +3918,77 @@
 <context>
     <name>TimeEstimateLabel</name>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="132"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="133"/>
         <source>SetFit</source>
         <translation>SetFit</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="133"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="134"/>
         <source>a head on the frozen encoder</source>
         <translation>冻结编码器上的分类头</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="133"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="134"/>
         <source>LoRA</source>
         <translation>LoRA</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="134"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="135"/>
         <source>fine-tuning</source>
         <translation>微调</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="134"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="135"/>
         <source>fine-tuning the top layers</source>
         <translation>微调顶部几层</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="136"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="137"/>
         <source>{rows} labelled rows: {method}, {seeds} seeds would take {time}</source>
         <translation>{rows} 行已标注：{method}，{seeds} 个种子需要 {time}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="138"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="139"/>
         <source>{rows} labelled rows: {method} would take {time}</source>
         <translation>{rows} 行已标注：{method} 需要 {time}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="140"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="141"/>
         <source>~{n} s</source>
         <translation>约 {n} 秒</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="140"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="141"/>
         <source>~{n} min</source>
         <translation>约 {n} 分钟</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="140"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="141"/>
         <source>~{n} h</source>
         <translation>约 {n} 小时</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="146"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="147"/>
         <source>(timed by this project&apos;s earlier runs: {rate} examples/s)</source>
         <translation>（按本项目之前的运行计时：每秒 {rate} 个样本）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="148"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="149"/>
         <source>(from a short timing of this model on this computer: {rate} examples/s)</source>
         <translation>（在本机对该模型的简短计时：每秒 {rate} 个样本）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="150"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="151"/>
         <source>(rough, while this computer is timed)</source>
         <translation>（粗略估计，正在为本机计时）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="152"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="153"/>
         <source>(rough: this computer is timed once the labelling assistant is idle)</source>
         <translation>（粗略估计：待标注助手空闲后再测量这台电脑的速度）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_estimate.py" line="153"/>
+        <location filename="../../bertstudio/ui/train_estimate.py" line="154"/>
         <source>(rough: nothing timed on this computer yet)</source>
         <translation>（粗略估计：本机尚未计时）</translation>
     </message>
@@ -4054,233 +4064,233 @@
 <context>
     <name>TrainSettingsForm</name>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="47"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="48"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="50"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="51"/>
         <source>The bundled model, a local model folder, or a Hugging Face Hub id typed in</source>
         <translation>内置模型、本地模型文件夹，或输入 Hugging Face Hub id</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="51"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="52"/>
         <source>folder or Hub id, e.g. bert-base-uncased</source>
         <translation>文件夹或 Hub id，例如 bert-base-uncased</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="53"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="54"/>
         <source>A Hugging Face Hub id (downloaded once, then read from the local cache) or a model folder on this computer. To work offline, pick a folder, or a Hub id already downloaded.</source>
         <translation>Hugging Face Hub id(下载一次后从本地缓存读取)或本机上的模型文件夹。离线使用时，请选择一个文件夹或已下载过的 Hub id。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="57"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="58"/>
         <source>Folder…</source>
         <translation>文件夹…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="64"/>
-        <location filename="../../bertstudio/ui/train_settings.py" line="341"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="65"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="342"/>
         <source>Linear on [CLS] (BERT paper)</source>
         <translation>[CLS] 上的线性层(BERT 论文)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="64"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="65"/>
         <source>MLP (hidden layer + output)</source>
         <translation>MLP(隐藏层 + 输出层)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="69"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="70"/>
         <source>Fine-tune</source>
         <translation>微调</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="69"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="70"/>
         <source>SetFit first, then the head</source>
         <translation>先 SetFit，再训练分类头</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="72"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="73"/>
         <source>Full fine-tuning</source>
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="73"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="74"/>
         <source>Top N layers</source>
         <translation>顶部 N 层</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="73"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="74"/>
         <source>LoRA</source>
         <translation>LoRA</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="85"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="86"/>
         <source>N</source>
         <translation>N</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="87"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="88"/>
         <source>rank</source>
         <translation>秩</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="91"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="92"/>
         <source>Automatic: fits the labelled data</source>
         <translation>自动：按已标注数据选择</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="92"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="93"/>
         <source>Custom</source>
         <translation>自定义</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="96"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="97"/>
         <source>BERT paper: batch {b}, lr {lr}, {e} epochs</source>
         <translation>BERT 论文:批大小 {b}，学习率 {lr}，{e} 轮</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="109"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="110"/>
         <source> run(s)</source>
         <translation> 次运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="112"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="113"/>
         <source>seeds</source>
         <translation>种子数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="133"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="134"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="134"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="135"/>
         <source>Head</source>
         <translation>输出头</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="135"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="136"/>
         <source>What learns</source>
         <translation>训练哪些部分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="340"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="341"/>
         <source>Linear on each token (BERT paper)</source>
         <translation>每个词元上的线性层（BERT 论文）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="342"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="343"/>
         <source>Tagging and QA predict per token: their head is a linear layer on every token</source>
         <translation>序列标注和问答按词元预测：它们的输出头是每个词元上的线性层</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="343"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="344"/>
         <source>Reads text pairs: for sentence-pair and score projects</source>
         <translation>读取文本对：用于句对和评分项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="353"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="354"/>
         <source>SetFit learns from single labelled sentences: for sentence classification</source>
         <translation>SetFit 从单个已标注句子学习：用于句子分类</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="133"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="134"/>
         <source>Preset</source>
         <translation>预设</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="49"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="50"/>
         <source>all-MiniLM-L6-v2 (bundled)</source>
         <translation>all-MiniLM-L6-v2（内置）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="65"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="66"/>
         <source>Sentence embedding (mean-pooled)</source>
         <translation>句向量（平均池化）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="66"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="67"/>
         <source>Siamese: (u, v, |u−v|, u·v)</source>
         <translation>孪生：(u, v, |u−v|, u·v)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="72"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="73"/>
         <source>Frozen encoder</source>
         <translation>冻结编码器</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="135"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="136"/>
         <source>Method</source>
         <translation>方法</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="136"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="137"/>
         <source>Batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="136"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="137"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="137"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="138"/>
         <source>Epochs</source>
         <translation>轮数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="137"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="138"/>
         <source>Warm-up ratio</source>
         <translation>预热比例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="138"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="139"/>
         <source>Max length</source>
         <translation>最大长度</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="138"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="139"/>
         <source>Seed</source>
         <translation>随机种子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="139"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="140"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="139"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="140"/>
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="140"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="141"/>
         <source>Trainable</source>
         <translation>可训练参数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="142"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="143"/>
         <source>BERT paper grid: batch 16/32, lr 5e-5…2e-5, 2–4 epochs</source>
         <translation>BERT 论文网格:批大小 16/32，学习率 5e-5…2e-5，2–4 轮</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="194"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="195"/>
         <source>Choose a model folder</source>
         <translation>选择模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="246"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="247"/>
         <source>The BERT paper&apos;s recipe: the labelled set is large enough for it.</source>
         <translation>BERT 论文的配方：已标注的数据足够多。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="324"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="325"/>
         <source>batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="325"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="326"/>
         <source>learning rate</source>
         <translation>学习率</translation>
     </message>
@@ -4386,187 +4396,187 @@
 <context>
     <name>TrainingPage</name>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="116"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="143"/>
         <source>Start training</source>
         <translation>开始训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="117"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="144"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="118"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="145"/>
         <source>Export run…</source>
         <translation>导出运行…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="120"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="147"/>
         <source>Write these settings and the labelled data to a folder that trains headless anywhere: bertstudio train --config run.toml (or under accelerate launch on several GPUs)</source>
         <translation>将这些设置和已标注的数据写入一个文件夹，可在任何地方无界面训练:bertstudio train --config run.toml(多 GPU 上可用 accelerate launch 启动)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="352"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="379"/>
         <source>counted when the model loads</source>
         <translation>加载模型时统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="396"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="423"/>
         <source>the training split has no labelled examples</source>
         <translation>训练数据划分中没有已标注的样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="396"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="423"/>
         <source>train split</source>
         <translation>train 数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="397"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="424"/>
         <source>at least a few labelled rows</source>
         <translation>至少几行已标注的数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="334"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="361"/>
         <source>counting…</source>
         <translation>正在计数…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="209"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="236"/>
         <source>No labelled training rows yet: Automatic chooses the settings once there are some.</source>
         <translation>还没有已标注的训练行：有了之后，“自动”会选择设置。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="343"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="370"/>
         <source>{t:,} of {n:,} parameters ({p:.1f}%)</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="346"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="373"/>
         <source>after SetFit&apos;s phase, which first tunes the whole encoder</source>
         <translation>（在 SetFit 阶段之后；该阶段先微调整个编码器）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="377"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="404"/>
         <source>Fix the setting first: {m}</source>
         <translation>请先修正设置:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="379"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="406"/>
         <source>Train a model on the labelled training rows</source>
         <translation>用已标注的训练行训练模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="406"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="433"/>
         <source>No dev split: holding out {n} of {m} labelled training examples ({p:.0%}, seed {s}) for evaluation.</source>
         <translation>没有验证集:从 {m} 个已标注训练样例中留出 {n} 个({p:.0%}，种子 {s})用于评估。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="440"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="467"/>
         <source>Run folder: {d}</source>
         <translation>运行文件夹:{d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="450"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="477"/>
         <source>{n} seeds ({a} to {b}), one run each, one after another.</source>
         <translation>{n} 个种子（{a} 到 {b}），每个一次运行，依次进行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="467"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="494"/>
         <source>Training… the window stays usable; Cancel stops after the current step.</source>
         <translation>训练中……窗口仍可使用；“取消”会在当前步结束后停止。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="506"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="533"/>
         <source>Export run to folder</source>
         <translation>导出运行到文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="526"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="553"/>
         <source>Exporting the run to {d}…</source>
         <translation>正在导出运行到 {d}…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="541"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="568"/>
         <source>Export failed: {m}</source>
         <translation>导出失败:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="533"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="560"/>
         <source>Run exported to {d}. Start it there with: bertstudio train --config run.toml</source>
         <translation>运行已导出到 {d}。在那里用以下命令启动:bertstudio train --config run.toml</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="263"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="290"/>
         <source>The new head learns at {h}, its own rate (the learning rate above is the encoder&apos;s): with the encoder frozen or only its top layers learning, a head trains as a linear probe does.</source>
         <translation>新的头部以自己的学习率 {h} 学习（上面的学习率是编码器的）：编码器冻结或只训练顶层时，头部像线性探针一样训练。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="523"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="550"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="566"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="593"/>
         <source>Cancelling after the current step…</source>
         <translation>将在当前步结束后取消…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="571"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="598"/>
         <source>Stop the SetFit phase?</source>
         <translation>停止 SetFit 阶段？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="572"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="599"/>
         <source>SetFit has run {done} of {total} contrastive steps. Stopping now keeps nothing of them: the run saves a model only once its head has trained.</source>
         <translation>SetFit 已完成 {total} 个对比学习步骤中的 {done} 个。现在停止将不会保留其中任何结果：只有在分类头训练之后，本次运行才会保存模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="575"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="602"/>
         <source>Stop and discard</source>
         <translation>停止并丢弃</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="576"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="603"/>
         <source>Keep training</source>
         <translation>继续训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="585"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="612"/>
         <source>Warm start: reusing the model loaded by an earlier run in this session</source>
         <translation>热启动：复用本次会话中先前运行已加载的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="591"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="618"/>
         <source>{t:,} of {n:,} parameters ({p:.1f}%), as built</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)，按构建后的模型统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="600"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="627"/>
         <source>Training failed.</source>
         <translation>训练失败。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="603"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="630"/>
         <source>Run cancelled before its first step: nothing was trained or saved.</source>
         <translation>运行在第一步之前已取消：没有训练，也没有保存任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="605"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="632"/>
         <source>Run finished.</source>
         <translation>运行完成。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="606"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="633"/>
         <source>Run cancelled; the model saved so far is usable.</source>
         <translation>运行已取消；已保存的模型可以使用。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="633"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="660"/>
         <source>Removed the empty run folder {d}</source>
         <translation>已删除空的运行文件夹 {d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="637"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="664"/>
         <source>Training could not run: {m}</source>
         <translation>无法训练:{m}</translation>
     </message>
@@ -4574,47 +4584,47 @@
 <context>
     <name>WelcomePanel</name>
     <message>
-        <location filename="../../bertstudio/ui/welcome.py" line="33"/>
+        <location filename="../../bertstudio/ui/welcome.py" line="35"/>
         <source>&lt;h2&gt;Welcome to bertstudio&lt;/h2&gt;</source>
         <translation>&lt;h2&gt;欢迎使用 bertstudio&lt;/h2&gt;</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/welcome.py" line="34"/>
+        <location filename="../../bertstudio/ui/welcome.py" line="36"/>
         <source>Label text and fine-tune BERT-style models on it: sentence and sentence-pair classification, pair scores, token tagging (entities, parts of speech) and question answering. A project keeps your data, labels and runs in one folder.</source>
         <translation>标注文本并在其上微调 BERT 类模型：单句与句对分类、句对评分、词元标注（实体、词性）和问答。一个项目把数据、标签和训练运行保存在同一个文件夹里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/welcome.py" line="38"/>
+        <location filename="../../bertstudio/ui/welcome.py" line="40"/>
         <source>New project…</source>
         <translation>新建项目…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/welcome.py" line="41"/>
+        <location filename="../../bertstudio/ui/welcome.py" line="43"/>
         <source>Open project…</source>
         <translation>打开项目…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/welcome.py" line="47"/>
+        <location filename="../../bertstudio/ui/welcome.py" line="49"/>
         <source>&lt;b&gt;Recent projects&lt;/b&gt; (click to open)</source>
         <translation>&lt;b&gt;最近的项目&lt;/b&gt;（单击打开）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/welcome.py" line="51"/>
+        <location filename="../../bertstudio/ui/welcome.py" line="53"/>
         <source>Or drop a data file on this window (%1): a new project is made for it, then the file is imported.</source>
         <translation>也可以把数据文件拖到本窗口（%1）：先为它新建项目，再导入该文件。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/welcome.py" line="54"/>
+        <location filename="../../bertstudio/ui/welcome.py" line="56"/>
         <source>The Runs page works without a project: open a run folder there to see its curves and results.</source>
         <translation>“运行记录”页无需项目：在那里打开一个运行文件夹即可查看其曲线和结果。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/welcome.py" line="87"/>
+        <location filename="../../bertstudio/ui/welcome.py" line="89"/>
         <source>%1 (not found)</source>
         <translation>%1（未找到）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/welcome.py" line="89"/>
+        <location filename="../../bertstudio/ui/welcome.py" line="91"/>
         <source>%1 (not reachable)</source>
         <translation>%1（无法访问）</translation>
     </message>
@@ -4640,48 +4650,48 @@
 <context>
     <name>plots</name>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="115"/>
+        <location filename="../../bertstudio/ui/plots.py" line="140"/>
         <source>step</source>
         <translation>步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="287"/>
+        <location filename="../../bertstudio/ui/plots.py" line="313"/>
         <source>Training loss</source>
         <translation>训练损失</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="287"/>
-        <location filename="../../bertstudio/ui/plots.py" line="289"/>
+        <location filename="../../bertstudio/ui/plots.py" line="313"/>
+        <location filename="../../bertstudio/ui/plots.py" line="315"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="289"/>
+        <location filename="../../bertstudio/ui/plots.py" line="315"/>
         <source>loss (smoothed)</source>
         <translation>损失(平滑)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="312"/>
+        <location filename="../../bertstudio/ui/plots.py" line="338"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="312"/>
+        <location filename="../../bertstudio/ui/plots.py" line="338"/>
         <source>lr</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="314"/>
+        <location filename="../../bertstudio/ui/plots.py" line="340"/>
         <source>learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="332"/>
+        <location filename="../../bertstudio/ui/plots.py" line="358"/>
         <source>Evaluation</source>
         <translation>评估</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="332"/>
+        <location filename="../../bertstudio/ui/plots.py" line="358"/>
         <source>score (x100)</source>
         <translation>分数(×100)</translation>
     </message>

@@ -124,3 +124,26 @@ def test_a_score_says_what_it_rests_on(qtbot, tmp_path):
         assert "(on 1,043 examples)" in rows["CoLA"][1] and "too few" not in rows["CoLA"][1]
     finally:
         project.close(compact=False)
+
+
+def test_an_average_with_part_of_an_entry_missing_says_it_is_partial(qtbot, tmp_path):
+    """All eight entries there, MNLI matched only: the CLI said "partial average", the page only
+    "over 8 of 8 entries", as if the average were comparable with a full score."""
+    project = Project.create(tmp_path / "proj", name="g", kind="pair", labels=["0", "1"])
+    scores = {"CoLA": ("sentence", {"mcc": 0.4}), "SST-2": ("sentence", {"accuracy": 0.9}),
+              "MRPC": ("pair", {"f1": 0.8, "accuracy": 0.7}), "STS-B": ("regression", {"pearson": 0.8, "spearman": 0.8}),
+              "QQP": ("pair", {"f1": 0.7, "accuracy": 0.8}), "MNLI": ("pair", {"accuracy": 0.8}),
+              "QNLI": ("pair", {"accuracy": 0.85}), "RTE": ("pair", {"accuracy": 0.6})}
+    for task, (kind, metrics) in scores.items():
+        _run(project.new_run_dir(task.lower()), task, kind, metrics)
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    page = ScoreboardPage(session)
+    qtbot.addWidget(page)
+    try:
+        rows = _rows(page)
+        assert "(partial)" in rows["MNLI"][1]
+        assert rows["Average"][1].startswith("over 8 of 8 entries")
+        assert "partial average, not comparable with a full score" in rows["Average"][1]
+        assert "missing:" not in rows["Average"][1]  # no entry is missing, only a part of one
+    finally:
+        project.close(compact=False)
