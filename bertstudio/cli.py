@@ -541,8 +541,11 @@ def _evaluation_folder(args: argparse.Namespace) -> Path:
 
 def _load_eval_examples(args: argparse.Namespace, *, kind: str, labels: list[str], glue_task: str | None,
                         max_examples: int | None) -> Any:
-    from bertstudio.data.glue import load_glue, preset_for_path
+    from dataclasses import replace
+
+    from bertstudio.data.glue import eval_split, get_preset, load_glue, preset_for_path
     from bertstudio.data.io import load_examples
+    from bertstudio.train.sources import check_scorable
 
     given = args.labels
     if given is not None and (any(not str(x).strip() for x in given) or len(set(given)) != len(given)):
@@ -557,7 +560,9 @@ def _load_eval_examples(args: argparse.Namespace, *, kind: str, labels: list[str
         # glue_task alone does not make a user's CSV a GLUE TSV ("found 2 columns (expected 10)")
         said = args.glue_task or args.data_format == "glue" or preset_for_path(args.eval_file) is not None
         if glue_task and said and args.data_format in (None, "auto", "glue") and not args.columns:
-            examples = load_glue(glue_task, args.eval_file, split="dev")
+            # the split the file is (test.tsv: unlabelled), not always dev: a test file read with dev's
+            # layout said "found 3 columns (expected 4 columns)"
+            examples = load_glue(glue_task, args.eval_file, split=eval_split(get_preset(glue_task), args.eval_file))
         else:
             examples = load_examples(args.eval_file, kind=kind, fmt=args.data_format or "auto", columns=args.columns,
                                      labels=args.labels or labels or None)
@@ -567,12 +572,10 @@ def _load_eval_examples(args: argparse.Namespace, *, kind: str, labels: list[str
         raise ConfigError("nothing to evaluate on", where="arguments", expected="--eval FILE, or --glue-task with --data-dir")
     if max_examples is not None:
         examples = examples.head(max_examples)
-    if examples.dataset.with_format("arrow")[examples.gold_column].null_count == len(examples):
-        # metrics of nothing printed "{}" with exit 0, a label column under another name unread
-        raise DataError(f"no row has a gold value to score against: its {examples.gold_column} column is missing or "
-                        "empty", path=examples.source or args.eval_file or args.data_dir, where="--eval",
-                        expected=f"a {examples.gold_column} column (or --columns naming it, e.g. "
-                                 f"text=review,{examples.gold_column}=stars)")
+    if not examples.source:
+        examples = replace(examples, source=str(args.eval_file or args.data_dir))
+    # metrics of nothing printed "{}" with exit 0, a label column under another name unread
+    check_scorable(examples, where="--eval" if args.eval_file else "--data-dir")
     return examples
 
 

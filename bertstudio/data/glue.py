@@ -227,9 +227,12 @@ def split_of(path: str | os.PathLike[str], task: GlueTask) -> str:
 
 def eval_split(task: GlueTask, path: str | os.PathLike[str]) -> str:
     """The layout an evaluation file is read with: the split its exact file name is
-    (test.tsv is unlabelled), else dev, whatever else the name holds ("snli_test.tsv")."""
+    (test.tsv is unlabelled), else dev, whatever else the name holds ("snli_test.tsv"). A
+    file name of a preset read with the same layouts counts too (MNLI's test_mismatched.tsv
+    for an MNLI model)."""
     name = Path(path).name
-    return next((split for split, fname in task.files.items() if fname == name), "dev")
+    same = [task, *(t for t in PRESETS.values() if t.layouts is task.layouts and t is not task)]
+    return next((split for t in same for split, fname in t.files.items() if fname == name), "dev")
 
 
 def resolve_file(task: GlueTask, data_dir_or_file: str | os.PathLike[str], split: str) -> Path:

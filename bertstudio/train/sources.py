@@ -34,6 +34,7 @@ def load_sets(config: TrainConfig, train_set: Any = None, eval_set: Any = None) 
     from bertstudio.data.io import load_alongside
 
     spec = run_spec(config, train_set)
+    read_eval = eval_set is None  # a set read here from a file is checked for gold values below
     if train_set is None:
         train_set = read_train_set(config, spec)
         if config.glue_task and config.data_dir and eval_set is None and not config.eval_file:
@@ -51,7 +52,47 @@ def load_sets(config: TrainConfig, train_set: Any = None, eval_set: Any = None) 
         train_set = _without_rows(train_set).head(config.max_train_examples, seed=config.seed)
     if eval_set is not None and config.max_eval_examples is not None:
         eval_set = pick_rows(eval_set, range(min(config.max_eval_examples, len(eval_set))))
+    if read_eval and eval_set is not None and not config.hold_out:
+        # before the model loads: a test split trained in full, then said "none of the metrics was computed"
+        check_scorable(eval_set, where="eval_file" if config.eval_file else "data_dir")
+        warn_unscored(eval_set)
     return train_set, eval_set
+
+
+def unscored_rows(examples: Any) -> int:
+    """How many evaluation rows have no gold value (the metrics leave them out)."""
+    return examples.dataset.with_format("arrow")[examples.gold_column].null_count
+
+
+def check_scorable(examples: Any, *, where: str) -> None:
+    """A DataError naming the file when no evaluation row has a gold value to score against:
+    a GLUE test split (its labels are on the GLUE server only), or a file whose label column
+    is missing, empty or under another name."""
+    if unscored_rows(examples) < len(examples):
+        return
+    gold, path = examples.gold_column, examples.source
+    task, split = examples.meta.get("glue_task"), examples.meta.get("split")
+    if task and split == "test":
+        from bertstudio.data.glue import get_preset
+
+        dev = get_preset(task).files.get("dev", "dev.tsv")
+        raise DataError(f"no labels in column {gold}: {task}'s test split holds none (the GLUE server keeps them), "
+                        "so it cannot be scored", path=path, where=where,
+                        expected=f"the labelled dev split ({dev}) to score")
+    raise DataError(f"no row has a gold value to score against: its {gold} column is missing or empty", path=path,
+                    where=where, expected=f"a {gold} column (or --columns naming it, e.g. text=review,{gold}=stars)")
+
+
+def warn_unscored(examples: Any) -> None:
+    """Say, before the run, that some evaluation rows have no gold value and are not scored
+    (RTE accuracy 32/63 beside 64 predictions, with no word of the row left out)."""
+    import logging
+
+    missing = unscored_rows(examples)
+    if missing:
+        logging.getLogger("bertstudio").warning(
+            "%s: %d of %d evaluation rows have no gold %s and are left out of the score",
+            examples.source or "the evaluation data", missing, len(examples), examples.gold_column)
 
 
 def read_train_set(config: TrainConfig, spec: Any = None) -> Any:

@@ -1,0 +1,101 @@
+"""GLUE on the command line, on tiny GLUE-layout folders: test splits (no labels), MNLI
+matched and mismatched, tasks left out, rows without a gold label."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from bertstudio.cli import EXIT_USAGE, main
+from test_cli import run
+
+TINY = ["--max-length", "32", "--epochs", "1", "--batch-size", "4"]
+_NLI = ("entailment", "neutral", "contradiction")
+_PAIRS = [("the film was good", "it was fun"), ("a bad film", "it was great"), ("we love it", "the best"),
+          ("boring and bad", "the worst"), ("fun for all", "we hate it"), ("great fun", "a good film")]
+
+
+def _tsv(path: Path, header: list[str], rows: list[list[str]]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join("\t".join(r) for r in [header, *rows]) + "\n", encoding="utf-8")
+
+
+def write_rte(folder: Path, n: int = 8) -> None:
+    """RTE's layout: index, sentence1, sentence2, label; test.tsv without the label column."""
+    head = ["index", "sentence1", "sentence2", "label"]
+    lab = [[str(i), *_PAIRS[i % 6], ("entailment", "not_entailment")[i % 2]] for i in range(n)]
+    _tsv(folder / "train.tsv", head, lab)
+    _tsv(folder / "dev.tsv", head, lab)
+    _tsv(folder / "test.tsv", head[:3], [r[:3] for r in lab])
+
+
+def write_mnli(folder: Path, n: int = 9) -> None:
+    """MNLI's layout: 12 columns in train, 16 in the dev files, 10 in the test files."""
+    head = ["index", "promptID", "pairID", "genre", "s1bp", "s2bp", "s1p", "s2p", "sentence1", "sentence2"]
+    def row(i: int) -> list[str]:
+        return [str(i), "0", f"{i}e", "fiction", "", "", "", "", *_PAIRS[i % 6]]
+    _tsv(folder / "train.tsv", head + ["label1", "gold_label"], [row(i) + [_NLI[i % 3]] * 2 for i in range(n)])
+    for name in ("dev_matched.tsv", "dev_mismatched.tsv"):
+        _tsv(folder / name, head + ["label1", "label2", "label3", "label4", "label5", "gold_label"],
+             [row(i) + [_NLI[(i + len(name)) % 3]] * 6 for i in range(n)])
+    for name in ("test_matched.tsv", "test_mismatched.tsv"):
+        _tsv(folder / name, head, [row(i) for i in range(n)])
+
+
+@pytest.fixture(scope="module")
+def glue_dir(tmp_path_factory) -> Path:
+    data = tmp_path_factory.mktemp("glue")
+    write_rte(data / "RTE")
+    write_mnli(data / "MNLI")
+    return data
+
+
+@pytest.fixture(scope="module")
+def rte_run(glue_dir, tiny, tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("rte-run") / "run"
+    code = main(["--quiet", "train", "--glue-task", "RTE", "--data-dir", str(glue_dir / "RTE"), "--model", tiny,
+                 *TINY, "--out", str(out)], out=io.StringIO())
+    assert code == 0
+    return out
+
+
+@pytest.mark.parametrize("task,file", [("RTE", "RTE/test.tsv"), ("MNLI", "MNLI/test_matched.tsv"),
+                                       ("MNLI", "MNLI/test_mismatched.tsv")])
+def test_evaluate_says_a_test_split_has_no_labels(rte_run, glue_dir, task, file, capsys) -> None:
+    """RTE's test.tsv said "found 3 columns (expected 4 columns)", MNLI's "found 10 columns (expected
+    16 columns)": valid files, read with the dev split's layout."""
+    path = glue_dir / file
+    code, out, err = run(["evaluate", "--model", str(rte_run / "model"), "--glue-task", task, "--eval", str(path)], capsys)
+    lines = err.strip().splitlines()
+    assert code == EXIT_USAGE and out == "" and len(lines) == 1, err
+    assert lines[0].startswith(f"bertstudio: error: {path}, --eval: no labels in column label")
+    assert "test split" in lines[0] and "cannot be scored" in lines[0] and "columns" not in lines[0]
+
+
+def test_train_refuses_a_test_split_as_evaluation_data_before_it_trains(glue_dir, tiny, tmp_path, capsys) -> None:
+    """It trained in full, evaluated every unlabelled row, then failed with "none of the metrics
+    ['accuracy'] was computed", leaving a run folder with no model."""
+    out = tmp_path / "run"
+    code, stdout, err = run(["--quiet", "train", "--glue-task", "RTE", "--train", str(glue_dir / "RTE" / "train.tsv"),
+                             "--eval", str(glue_dir / "RTE" / "test.tsv"), "--model", tiny, *TINY, "--out", str(out)],
+                            capsys)
+    lines = err.strip().splitlines()
+    assert code == EXIT_USAGE and stdout == "" and len(lines) == 1, err
+    assert str(glue_dir / "RTE" / "test.tsv") in lines[0] and "no labels in column label" in lines[0]
+    assert not out.exists()  # refused before the run folder was made
+
+
+def test_rows_without_a_gold_label_are_said_not_scored(glue_dir, tiny, tmp_path, capsys) -> None:
+    """RTE accuracy 32/63 beside 64 predictions, with no word of the row left out."""
+    data = tmp_path / "RTE"
+    write_rte(data)
+    lines = (data / "dev.tsv").read_text(encoding="utf-8").splitlines()
+    cells = lines[4].split("\t")
+    lines[4] = "\t".join(cells[:3] + [""])
+    (data / "dev.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, _, err = run(["--quiet", "train", "--glue-task", "RTE", "--data-dir", str(data), "--model", tiny, *TINY,
+                        "--out", str(tmp_path / "run")], capsys)
+    assert code == 0, err
+    assert f"{data / 'dev.tsv'}: 1 of 8 evaluation rows have no gold label and are left out of the score" in err
