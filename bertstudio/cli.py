@@ -603,12 +603,13 @@ def cmd_glue(args: argparse.Namespace, out: TextIO) -> int:
     data_dir = Path(args.data_dir)
     root = check_folder_path(args.output_dir, where="--out")  # a file, a dangling link...: before any task trains
     settings = {k: v for k, v in given_settings(args).items() if k not in ("data_dir", "output_dir")}
-    presets = [get_preset(t.strip()) for t in args.tasks.split(",") if t.strip()]
-    if not presets:  # --tasks "" ran nothing, then blamed the data folder
+    asked = [get_preset(t.strip()) for t in args.tasks.split(",") if t.strip()]
+    if not asked:  # --tasks "" ran nothing, then blamed the data folder
         raise ConfigError("no task named", where="--tasks", expected="comma-separated GLUE task names, e.g. SST-2,RTE")
-    configs = [TrainConfig(task=preset.kind, glue_task=preset.name, data_dir=str(data_dir / preset.name),
+    presets = _trained_tasks(asked)
+    configs = [TrainConfig(task=preset.kind, glue_task=preset.name, data_dir=str(_task_folder(data_dir, preset)),
                            output_dir=str(root / preset.name), **settings) for preset in presets]  # every setting checked first
-    _check_glue_places(data_dir, root, presets, overwrite=bool(settings.get("overwrite")))
+    _check_glue_places(data_dir, root, asked, overwrite=bool(settings.get("overwrite")))
     made = not root.exists()
     root.mkdir(parents=True, exist_ok=True)
     # a second glue into this --out would mix its tasks in and replace the scoreboard; refused, it
@@ -622,8 +623,71 @@ def cmd_glue(args: argparse.Namespace, out: TextIO) -> int:
         unlock_folder(lock)
 
 
+# A GLUE task scored with another task's model, on that task's folder: MNLI-mm is MNLI's model on
+# dev_mismatched.tsv (the GLUE and BERT-paper MNLI entries need both sets, from one training).
+_ALSO_SCORED = {"MNLI": "MNLI-mm"}
+
+
+def _task_folder(data_dir: Path, preset: Any) -> Path:
+    """A task's folder in the GLUE layout (MNLI-mm's files are in MNLI/, AX's in diagnostic/)."""
+    return data_dir / (preset.folder or preset.name)
+
+
+def _trained_tasks(asked: list) -> list:
+    """The tasks to train for the tasks asked for: MNLI-mm is MNLI's training, scored on the
+    mismatched set too, so it trains MNLI (once) in its place."""
+    from bertstudio.data.glue import get_preset
+
+    owner = {also: task for task, also in _ALSO_SCORED.items()}
+    out: list = []
+    for preset in asked:
+        if preset.name in owner:
+            preset = get_preset(owner[preset.name])
+        if preset.name not in [p.name for p in out]:
+            out.append(preset)
+    return out
+
+
+def _also_scored_set(data_dir: Path, preset: Any, config: Any) -> Any:
+    """The evaluation set of the task ``preset``'s model is also scored on (None: no such task, or
+    its dev file is not there), capped and checked as the run's own evaluation set is."""
+    from bertstudio.data.glue import get_preset, load_glue
+    from bertstudio.train.sources import check_scorable, pick_rows, warn_unscored
+
+    if preset.name not in _ALSO_SCORED:
+        return None
+    other = get_preset(_ALSO_SCORED[preset.name])
+    if not (_task_folder(data_dir, other) / other.files["dev"]).is_file():
+        return None
+    examples = load_glue(other, _task_folder(data_dir, other), split="dev")
+    if config.max_eval_examples is not None:
+        examples = pick_rows(examples, range(min(config.max_eval_examples, len(examples))))
+    check_scorable(examples, where="--data-dir")
+    warn_unscored(examples)
+    return examples
+
+
+def _score_also(args: argparse.Namespace, preset: Any, run: Any, examples: Any, results: dict) -> None:
+    """Score a finished run's model on the other task's set (MNLI-mm), into the run's folder."""
+    from bertstudio.train.engine import EVAL_BATCH_SIZE, evaluate
+    from bertstudio.train.rundir import write_mismatched
+
+    other = _ALSO_SCORED[preset.name]
+    if not args.quiet:
+        sys.stderr.write(f"== {other} ({preset.name}'s model on {examples.source})\n")
+    printer = ProgressPrinter(quiet=args.quiet)
+    phases = [lambda event, _control=None: printer(event, None) if isinstance(event, PhaseChanged) else None]
+    metrics, predictions = evaluate(run.model_dir or Path(run.output_dir) / "model", examples, batch_size=EVAL_BATCH_SIZE,
+                                    glue_task=other, callbacks=phases)
+    write_mismatched(run.output_dir, metrics, predictions)
+    results[other] = metrics
+    if not args.quiet:
+        printer._line(f"{other}: " + format_metrics(metrics, digits=2))
+
+
 def _glue_tasks(args: argparse.Namespace, out: TextIO, root: Path, data_dir: Path, presets: list, configs: list) -> int:
     from bertstudio.data.atomic import atomic_write_text
+    from bertstudio.data.glue import get_preset
     from bertstudio.metrics.scoreboard import glue_score
     from bertstudio.train.engine import train
     from bertstudio.train.rundir import check_output_dir
@@ -631,21 +695,27 @@ def _glue_tasks(args: argparse.Namespace, out: TextIO, root: Path, data_dir: Pat
 
     results: dict[str, dict[str, float]] = {}
     notes, failed, code = [], [], EXIT_OK
-    sets = {}
-    ready = [(p, c) for p, c in zip(presets, configs) if (data_dir / p.name / "train.tsv").is_file()]
+    sets, also = {}, {}
+    ready = [(p, c) for p, c in zip(presets, configs) if (_task_folder(data_dir, p) / "train.tsv").is_file()]
     for _, config in ready:  # every task's run folder before the first task trains
         check_output_dir(config)
     for preset, config in ready:  # and its data: a bad dev.tsv of the third task was found after two had trained
         sets[preset.name] = load_sets(config)
+        also[preset.name] = _also_scored_set(data_dir, preset, config)
     for preset, config in zip(presets, configs):
         if preset.name not in sets:
-            notes.append(f"{preset.name}: no train.tsv in {data_dir / preset.name}; left out")
+            notes.append(f"{preset.name}: no train.tsv in {_task_folder(data_dir, preset)}; left out")
             continue
+        if preset.name in _ALSO_SCORED and also[preset.name] is None:
+            other = get_preset(_ALSO_SCORED[preset.name])
+            notes.append(f"{other.name}: no {other.files['dev']} in {_task_folder(data_dir, other)}; left out")
         if not args.quiet:
             sys.stderr.write(f"== {preset.name}\n")
         result = train(config, *sets.pop(preset.name), callbacks=[ProgressPrinter(quiet=args.quiet)])
         if result.status == "finished":
             results[preset.name] = result.metrics
+            if also[preset.name] is not None:
+                _score_also(args, preset, result, also.pop(preset.name), results)
             continue
         notes.append(f"{preset.name}: run {result.status}: {result.message}")
         failed.append(f"{preset.name}: run {result.status}: {result.message}")
@@ -674,9 +744,9 @@ def _check_glue_places(data_dir: Path, root: Path, presets: list, *, overwrite: 
     if out == data or out.is_relative_to(data) or any(data.is_relative_to(out / n) for n in names):
         raise ConfigError("the run folders would be written into the data folder", path=root, where="--out",
                           expected=f"a folder outside {data_dir}")
-    if not any((data_dir / p.name / "train.tsv").is_file() for p in presets):
-        there = next((data_dir / p.name / "train.tsv" for p in presets if os.path.lexists(data_dir / p.name / "train.tsv")),
-                     None)
+    if not any((_task_folder(data_dir, p) / "train.tsv").is_file() for p in presets):
+        there = next((_task_folder(data_dir, p) / "train.tsv" for p in presets
+                      if os.path.lexists(_task_folder(data_dir, p) / "train.tsv")), None)
         if there is not None:  # a FIFO, a folder or a link that leads nowhere: not "no train.tsv"
             raise ConfigError("is not a regular file", path=there, where="--data-dir",
                               expected="the task's training data as a file")

@@ -5,7 +5,9 @@ the CLI and a re-run.
 another process can follow the run live), ``metrics.json``, ``predictions.jsonl``
 (one row per evaluated example: ``index``, ``gold``, the prediction, and ``split`` /
 ``row`` when the examples came from a project, so a prediction maps back to the row
-it was made for), ``model/`` and ``checkpoints/{best,last}``. Whole-file writes are
+it was made for), ``model/`` and ``checkpoints/{best,last}``; an MNLI run that ``bertstudio glue`` also scored on
+the mismatched dev set holds that evaluation's ``metrics.json`` and ``predictions.jsonl`` in
+``mismatched/`` (:func:`write_mismatched`; the scoreboard's MNLI-mm). Whole-file writes are
 atomic (:mod:`bertstudio.data.atomic`). Runs written before predictions carried
 their rows kept the mapping in ``eval_rows.json``, which :func:`read_predictions`
 still reads.
@@ -61,7 +63,10 @@ CONFIG, HISTORY, METRICS, PREDICTIONS, MODEL, CHECKPOINTS = (
     "config.toml", "history.jsonl", "metrics.json", "predictions.jsonl", "model", "checkpoints")
 STATE = "state.json"  # a checkpoint is complete once its state is written (train/checkpoint.py)
 EVAL_ROWS = "eval_rows.json"  # older runs: which project split and rows were evaluated
-OWN_NAMES = frozenset({CONFIG, HISTORY, METRICS, PREDICTIONS, MODEL, CHECKPOINTS, EVAL_ROWS, "cartography.jsonl"})
+MISMATCHED = "mismatched"  # the run's model scored on MNLI's dev_mismatched.tsv (see the module docstring)
+OWN_NAMES = frozenset({CONFIG, HISTORY, METRICS, PREDICTIONS, MODEL, CHECKPOINTS, EVAL_ROWS, "cartography.jsonl",
+                       MISMATCHED})
+_FOLDERS = frozenset({MODEL, CHECKPOINTS, MISMATCHED})  # the own names that are folders
 # Where an overwritten run's files wait until the new run has ended (see the module docstring).
 REPLACED = ".overwritten-run"
 # What a run writes inside model/ (transformers' model and tokenizer files, the embedding
@@ -310,7 +315,8 @@ def not_written_by_a_run(root: Path) -> Path | None:
                 return found
         return None
 
-    found = foreign(root / MODEL, _MODEL_FILES, 0) or foreign(root / CHECKPOINTS, _CHECKPOINT_FILES, 1)
+    found = (foreign(root / MODEL, _MODEL_FILES, 0) or foreign(root / CHECKPOINTS, _CHECKPOINT_FILES, 1)
+             or foreign(root / MISMATCHED, (METRICS, PREDICTIONS), 0))
     if found is not None:
         return found
     return _folder_under_a_file_name(root)
@@ -318,7 +324,7 @@ def not_written_by_a_run(root: Path) -> Path | None:
 
 def _folder_under_a_file_name(root: Path) -> Path | None:
     """A folder (not a link) under one of the names a run writes a file to: it is the user's."""
-    for name in sorted(OWN_NAMES - {MODEL, CHECKPOINTS}):
+    for name in sorted(OWN_NAMES - _FOLDERS):
         entry = root / name
         if entry.is_dir() and not entry.is_symlink():
             return entry
@@ -584,6 +590,11 @@ def prediction_rows(examples: Any, predictions: list[dict[str, Any]]) -> list[di
     return [{"index": i, **where(i), "gold": gold[i], **p} for i, p in enumerate(predictions)]
 
 
+def write_mismatched(run: str | Path, metrics: dict[str, float], predictions: list[dict[str, Any]]) -> None:
+    """An MNLI run's model scored on dev_mismatched.tsv: its files in the run's ``mismatched/``."""
+    write_results(Path(run) / MISMATCHED, metrics, predictions)
+
+
 def write_results(folder: str | Path, metrics: dict[str, float], predictions: list[dict[str, Any]]) -> None:
     """metrics.json and predictions.jsonl of an evaluation (``bertstudio evaluate --out``),
     never into a run folder a training is writing (it would replace them at its end)."""
@@ -713,6 +724,7 @@ class RunInfo:
     steps: int = 0  # training steps taken, when the run has ended
     best_step: int | None = None  # the metrics and model are the best evaluation's, from this earlier step
     eval_examples: int = 0  # how many examples its evaluation scored (0: not said)
+    mismatched: dict[str, float] = field(default_factory=dict)  # an MNLI run's model on dev_mismatched (MNLI-mm)
 
     @property
     def name(self) -> str:
@@ -751,10 +763,11 @@ def read_run(folder: str | os.PathLike[str]) -> RunInfo:
             break
         except OSError:
             continue
-    try:
-        info.metrics = {k: float(v) for k, v in (read_json(folder / METRICS) or {}).items() if _is_number(v)}
-    except DataError as exc:
-        problems.append(exc)
+    for name, path in (("metrics", folder / METRICS), ("mismatched", folder / MISMATCHED / METRICS)):
+        try:
+            setattr(info, name, {k: float(v) for k, v in (read_json(path) or {}).items() if _is_number(v)})
+        except DataError as exc:
+            problems.append(exc)
     writing = writer_active(folder)  # asked before the history is read: a run that ends meanwhile shows its end
     history = read_history(folder, kinds=(RunStarted.kind, RunFinished.kind))  # a status needs no step line
     starts = [n for n, e in enumerate(history) if isinstance(e, RunStarted)]
@@ -802,7 +815,8 @@ class RunInfoCache:
     def _signature(folder: Path) -> tuple[Any, ...]:
         out: list[Any] = []
         root = os.fspath(folder)
-        for path in (os.path.join(root, CONFIG), os.path.join(root, METRICS), os.path.join(root, HISTORY)):
+        for path in (os.path.join(root, CONFIG), os.path.join(root, METRICS), os.path.join(root, HISTORY),
+                     os.path.join(root, MISMATCHED, METRICS)):
             try:
                 st = os.stat(path)
             except (OSError, ValueError):

@@ -4,6 +4,7 @@ matched and mismatched, tasks left out, rows without a gold label."""
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 
 import pytest
@@ -99,3 +100,29 @@ def test_rows_without_a_gold_label_are_said_not_scored(glue_dir, tiny, tmp_path,
                         "--out", str(tmp_path / "run")], capsys)
     assert code == 0, err
     assert f"{data / 'dev.tsv'}: 1 of 8 evaluation rows have no gold label and are left out of the score" in err
+
+
+def test_glue_scores_the_mnli_model_on_matched_and_mismatched(glue_dir, tiny, tmp_path, capsys) -> None:
+    """MNLI-mm looked for DATA/MNLI-mm/train.tsv and was "left out", so the MNLI entry and the
+    average were always partial; one MNLI training is now scored on both dev files."""
+    from bertstudio.train.rundir import read_run
+
+    out = tmp_path / "out"
+    code, stdout, err = run(["--quiet", "glue", "--tasks", "MNLI,MNLI-mm", "--data-dir", str(glue_dir), "--model", tiny,
+                             *TINY, "--out", str(out)], capsys)
+    assert code == 0, err
+    assert "; left out" not in stdout and "(partial)" not in stdout and "partial average" in stdout  # 7 entries missing
+    mnli = next(line for line in stdout.splitlines() if line.startswith("MNLI "))
+    assert "MNLI-m accuracy" in mnli and "MNLI-mm accuracy" in mnli
+    results = json.loads((out / "scoreboard.json").read_text())
+    assert set(results) == {"MNLI", "MNLI-mm"}
+    assert sorted(p.name for p in out.iterdir()) == ["MNLI", "scoreboard.json"]  # one training, not two
+    info = read_run(out / "MNLI")
+    assert info.mismatched == results["MNLI-mm"] and info.metrics == results["MNLI"]
+    predictions = (out / "MNLI" / "mismatched" / "predictions.jsonl").read_text().splitlines()
+    golds = [line.split("\t")[-1] for line in (glue_dir / "MNLI" / "dev_mismatched.tsv").read_text().splitlines()[1:]]
+    assert [json.loads(p)["gold"] for p in predictions] == golds  # the mismatched file's rows, not matched's
+    # asked for alone, MNLI-mm trains MNLI (it was "no train.tsv for any of the tasks asked for (MNLI-mm)")
+    code, stdout, err = run(["--quiet", "glue", "--tasks", "MNLI-mm", "--data-dir", str(glue_dir), "--model", tiny,
+                             *TINY, "--out", str(tmp_path / "mm")], capsys)
+    assert code == 0 and set(json.loads((tmp_path / "mm" / "scoreboard.json").read_text())) == {"MNLI", "MNLI-mm"}, err

@@ -147,3 +147,26 @@ def test_an_average_with_part_of_an_entry_missing_says_it_is_partial(qtbot, tmp_
         assert "missing:" not in rows["Average"][1]  # no entry is missing, only a part of one
     finally:
         project.close(compact=False)
+
+
+def test_an_mnli_run_scored_on_mismatched_fills_the_mnli_entry(qtbot, tmp_path):
+    """`bertstudio glue` scores its MNLI model on dev_mismatched.tsv too (the run's mismatched/):
+    the entry is one model's m and mm, and the BERT paper's MNLI-mm names that run."""
+    from bertstudio.train.rundir import write_mismatched
+
+    project = Project.create(tmp_path / "proj", name="g", kind="pair", labels=["0", "1"])
+    mnli = project.new_run_dir("mnli-a")
+    _run(mnli, "MNLI", "pair", {"accuracy": 0.80})
+    write_mismatched(mnli, {"accuracy": 0.70}, [])
+    _run(project.new_run_dir("mm-only"), "MNLI-mm", "pair", {"accuracy": 0.90})  # another model's mismatched score
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    page = ScoreboardPage(session)
+    qtbot.addWidget(page)
+    try:
+        rows = _rows(page)
+        assert rows["MNLI"][0] == "75.0" and "(partial)" not in rows["MNLI"][1] and rows["MNLI"][2] == "mnli-a"
+        page.convention_combo.setCurrentIndex(page.convention_combo.findData("bert_paper"))
+        rows = _rows(page)
+        assert rows["MNLI-m"][0] == "80.0" and rows["MNLI-mm"][0] == "70.0" and rows["MNLI-mm"][2] == "mnli-a"
+    finally:
+        project.close(compact=False)
