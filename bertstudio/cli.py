@@ -2,7 +2,8 @@
 (and export-onnx, push-to-hub from :mod:`bertstudio.cli_export`).
 
 Exit codes: 0 success; 2 bad arguments or bad data (one line on stderr, no
-traceback); 1 a run that failed while training (``glue``: any task that did);
+traceback; ``glue``: also a task asked for whose data is not there, said after the
+scoreboard of the others); 1 a run that failed while training (``glue``: any task that did);
 130 interrupted (Ctrl-C stops the run cooperatively after the current optimizer
 step and keeps the model). Tracebacks go to the log file only (logsetup.py;
 ``--debug`` also prints them); the one-line message names that file.
@@ -616,7 +617,7 @@ def cmd_glue(args: argparse.Namespace, out: TextIO) -> int:
     # leaves the folder alone (the glue holding it may have made it a moment ago)
     lock = hold_run_folder(root, where="--out", what="folder")
     try:
-        return _glue_tasks(args, out, root, data_dir, presets, configs)
+        return _glue_tasks(args, out, root, data_dir, presets, configs, asked=[p.name for p in asked])
     finally:
         if made and not any(root.iterdir()):  # refused before any task ran: no empty folder left (lock held)
             root.rmdir()
@@ -685,7 +686,8 @@ def _score_also(args: argparse.Namespace, preset: Any, run: Any, examples: Any, 
         printer._line(f"{other}: " + format_metrics(metrics, digits=2))
 
 
-def _glue_tasks(args: argparse.Namespace, out: TextIO, root: Path, data_dir: Path, presets: list, configs: list) -> int:
+def _glue_tasks(args: argparse.Namespace, out: TextIO, root: Path, data_dir: Path, presets: list, configs: list, *,
+                asked: list[str]) -> int:
     from bertstudio.data.atomic import atomic_write_text
     from bertstudio.data.glue import get_preset
     from bertstudio.metrics.scoreboard import glue_score
@@ -694,7 +696,7 @@ def _glue_tasks(args: argparse.Namespace, out: TextIO, root: Path, data_dir: Pat
     from bertstudio.train.sources import load_sets
 
     results: dict[str, dict[str, float]] = {}
-    notes, failed, code = [], [], EXIT_OK
+    notes, failed, left_out, code = [], [], [], EXIT_OK
     sets, also = {}, {}
     ready = [(p, c) for p, c in zip(presets, configs) if (_task_folder(data_dir, p) / "train.tsv").is_file()]
     for _, config in ready:  # every task's run folder before the first task trains
@@ -705,10 +707,13 @@ def _glue_tasks(args: argparse.Namespace, out: TextIO, root: Path, data_dir: Pat
     for preset, config in zip(presets, configs):
         if preset.name not in sets:
             notes.append(f"{preset.name}: no train.tsv in {_task_folder(data_dir, preset)}; left out")
+            left_out.extend(n for n in asked if _trained_tasks([get_preset(n)])[0].name == preset.name)
             continue
         if preset.name in _ALSO_SCORED and also[preset.name] is None:
             other = get_preset(_ALSO_SCORED[preset.name])
             notes.append(f"{other.name}: no {other.files['dev']} in {_task_folder(data_dir, other)}; left out")
+            if other.name in asked:  # (MNLI alone asked: its mismatched half is said, and the row is partial)
+                left_out.append(other.name)
         if not args.quiet:
             sys.stderr.write(f"== {preset.name}\n")
         result = train(config, *sets.pop(preset.name), callbacks=[ProgressPrinter(quiet=args.quiet)])
@@ -725,6 +730,12 @@ def _glue_tasks(args: argparse.Namespace, out: TextIO, root: Path, data_dir: Pat
         atomic_write_text(root / "scoreboard.json", json.dumps(results, indent=2, sort_keys=True))
     for line in failed:  # the reason on stderr too, one line per task (it was only under the scoreboard)
         sys.stderr.write(f"bertstudio: {_printable(line)}{_details()}\n")
+    if left_out:  # exit 0 told a script the benchmark ran whole; the scoreboard above stays as it is
+        sys.stderr.write(f"bertstudio: error: {_printable(str(data_dir))}, --tasks: {len(left_out)} of the tasks asked "
+                         f"for left out for lack of data ({', '.join(left_out)}; see the lines under the scoreboard), so "
+                         "the average is partial (expected each task's files in the GLUE layout, or --tasks naming "
+                         "only the tasks there)\n")
+        code = max(code, EXIT_USAGE)
     return code
 
 

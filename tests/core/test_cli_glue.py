@@ -126,3 +126,21 @@ def test_glue_scores_the_mnli_model_on_matched_and_mismatched(glue_dir, tiny, tm
     code, stdout, err = run(["--quiet", "glue", "--tasks", "MNLI-mm", "--data-dir", str(glue_dir), "--model", tiny,
                              *TINY, "--out", str(tmp_path / "mm")], capsys)
     assert code == 0 and set(json.loads((tmp_path / "mm" / "scoreboard.json").read_text())) == {"MNLI", "MNLI-mm"}, err
+
+
+def test_glue_exits_2_naming_the_tasks_it_left_out(glue_dir, tiny, tmp_path, capsys) -> None:
+    """QNLI (no train.tsv) and AX (a test-only set) were "left out" under the table with exit 0:
+    a script could not tell the average was partial. The scoreboard of the rest is still written."""
+    out = tmp_path / "out"
+    code, stdout, err = run(["--quiet", "glue", "--tasks", "RTE,QNLI,AX", "--data-dir", str(glue_dir), "--model", tiny,
+                             *TINY, "--out", str(out)], capsys)
+    lines = err.strip().splitlines()
+    assert code == EXIT_USAGE and len(lines) == 1, err
+    assert lines[0].startswith(f"bertstudio: error: {glue_dir}, --tasks: 2 of the tasks asked for left out")
+    assert "(QNLI, AX;" in lines[0] and "partial" in lines[0]
+    assert stdout.startswith("GLUE score") and "QNLI: no train.tsv" in stdout and "AX: no train.tsv" in stdout
+    assert set(json.loads((out / "scoreboard.json").read_text())) == {"RTE"}
+    # only what is there: exit 0
+    code, _, err = run(["--quiet", "glue", "--tasks", "RTE", "--data-dir", str(glue_dir), "--model", tiny, *TINY,
+                        "--out", str(tmp_path / "rte")], capsys)
+    assert code == 0 and err == "", err
