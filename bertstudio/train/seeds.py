@@ -67,18 +67,24 @@ def seed_folders(config: TrainConfig) -> Callable[[int], str | None]:
 
 
 def job_runs(folder: str | Path) -> list[Path]:
-    """The runs of a seeds job folder (``seed-N`` folders that hold a run's config.toml), by seed;
-    [] for any other folder (a run's own, or one of the user's)."""
+    """The runs of a job folder: a seeds job's (``seed-N`` folders that hold a run's config.toml),
+    by seed, or a ``bertstudio glue`` folder's (one run folder per task, named as the task: RTE,
+    SST-2, ...), by name; [] for any other folder (a run's own, or one of the user's)."""
+    from bertstudio.presets import find_preset
+
     root = Path(folder)
     if (root / "config.toml").exists() or not root.is_dir():
         return []
-    found = []
+    seeds, tasks = [], []
     for entry in root.iterdir():
+        if not entry.is_dir() or entry.is_symlink() or not (entry / "config.toml").is_file():
+            continue
         number = entry.name.removeprefix("seed-")
-        if entry.name.startswith("seed-") and number.isdigit() and entry.is_dir() and not entry.is_symlink() \
-                and (entry / "config.toml").is_file():
-            found.append((int(number), entry))
-    return [entry for _n, entry in sorted(found)]
+        if entry.name.startswith("seed-") and number.isdigit():
+            seeds.append((int(number), entry))
+        elif (preset := find_preset(entry.name)) is not None and preset.name == entry.name:
+            tasks.append((entry.name, entry))
+    return [entry for _n, entry in sorted(seeds)] or [entry for _n, entry in sorted(tasks)]
 
 
 def check_seeds_folder(config: TrainConfig) -> None:

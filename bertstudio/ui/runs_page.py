@@ -332,10 +332,12 @@ class RunsPage(QWidget):
 
     def open_run(self, folder: str | Path) -> None:
         """Add a run folder started elsewhere and follow it live; a seeds job's folder (``--seeds N``:
-        seed-N runs and seeds.json) adds each of its runs, and follows the last."""
+        seed-N runs and seeds.json) or a ``bertstudio glue`` folder (a run per task, scoreboard.json)
+        adds each of its runs, and follows the last."""
         from bertstudio.train.seeds import job_runs
 
-        runs = job_runs(folder) or [Path(folder)]  # it showed as one 'unknown' row, its runs unlisted
+        # it showed as one 'unknown' row, its runs unlisted (a glue folder: an empty Scoreboard)
+        runs = job_runs(folder) or [Path(folder)]
         for run in runs:
             add_external_run(self.session, run)
         self.refresh()

@@ -238,3 +238,31 @@ def test_a_local_run_whose_process_died_ends_as_interrupted_instead_of_being_fol
     assert page._renamable(m.runs[0])
     assert "interrupted" in page.monitor.progress.format()
     page.stop_following()
+
+
+def test_a_glue_folder_opens_as_its_task_runs_and_fills_the_scoreboard(qtbot, session, tmp_path):
+    """The Scoreboard's hint says to open a `bertstudio glue` folder on the Runs page; doing so added
+    one 'unknown' run (the folder itself) and every Scoreboard row read "missing"."""
+    from bertstudio.ui.scoreboard_page import ScoreboardPage
+
+    glue = tmp_path / "server" / "glue"
+    for task, kind, metrics in (("RTE", "pair", {"accuracy": 0.6}), ("SST-2", "sentence", {"accuracy": 0.9})):
+        run = glue / task
+        run.mkdir(parents=True)
+        TrainConfig(task=kind, glue_task=task, output_dir=str(run)).save(run / "config.toml")
+        (run / "metrics.json").write_text(json.dumps(metrics))
+        (run / "history.jsonl").write_text(_line(RunFinished("finished", 10, metrics)))
+    (glue / "scoreboard.json").write_text(json.dumps({"RTE": {"accuracy": 0.6}, "SST-2": {"accuracy": 0.9}}))
+    (glue / "notes").mkdir()  # a folder of the user's beside them is no run
+    page = RunsPage(session)
+    qtbot.addWidget(page)
+    board = ScoreboardPage(session)
+    qtbot.addWidget(board)
+    page.open_run(glue)
+    m = page.model
+    assert {m.index(r, 0).data(): m.index(r, 1).data() for r in range(m.rowCount())} == {
+        "RTE": "finished", "SST-2": "finished"}
+    qtbot.waitUntil(lambda: board.table.item(7, 1).text() == "60.0")  # RTE, read off the GUI thread
+    rows = {board.table.item(r, 0).text(): board.table.item(r, 1).text() for r in range(board.table.rowCount())}
+    assert rows["SST-2"] == "90.0" and rows["Average"] == "75.0"
+    page.stop_following()
