@@ -85,6 +85,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tasks", default="CoLA,SST-2,MRPC,STS-B,QNLI,RTE,WNLI", help="comma-separated task names")
     p.add_argument("--data-dir", required=True, help="folder holding one sub-folder per task (GLUE layout)")
     p.add_argument("--convention", choices=("glue", "bert_paper"), default="glue")
+    p.add_argument("--resume", action="store_true",
+                   help="go on with an earlier glue run in --out: keep the tasks whose run finished, resume a "
+                        "stopped one from its checkpoint, train the rest")
     add_arguments(p, [n for n in settings if n not in _NOT_FOR_GLUE], required=("output_dir",),
                   help={"output_dir": "one run folder per task is written under DIR"})
 
@@ -610,7 +613,10 @@ def cmd_glue(args: argparse.Namespace, out: TextIO) -> int:
     presets = _trained_tasks(asked)
     configs = [TrainConfig(task=preset.kind, glue_task=preset.name, data_dir=str(_task_folder(data_dir, preset)),
                            output_dir=str(root / preset.name), **settings) for preset in presets]  # every setting checked first
-    _check_glue_places(data_dir, root, asked, overwrite=bool(settings.get("overwrite")))
+    if args.resume and settings.get("overwrite"):
+        raise ConfigError("--resume keeps the finished tasks' runs and --overwrite replaces them", where="--resume",
+                          expected="one of them")
+    _check_glue_places(data_dir, root, asked, overwrite=bool(settings.get("overwrite")), resume=args.resume)
     made = not root.exists()
     root.mkdir(parents=True, exist_ok=True)
     # a second glue into this --out would mix its tasks in and replace the scoreboard; refused, it
@@ -668,22 +674,39 @@ def _also_scored_set(data_dir: Path, preset: Any, config: Any) -> Any:
     return examples
 
 
-def _score_also(args: argparse.Namespace, preset: Any, run: Any, examples: Any, results: dict) -> None:
+def _score_also(args: argparse.Namespace, preset: Any, run_dir: Path, examples: Any, results: dict) -> None:
     """Score a finished run's model on the other task's set (MNLI-mm), into the run's folder."""
     from bertstudio.train.engine import EVAL_BATCH_SIZE, evaluate
-    from bertstudio.train.rundir import write_mismatched
+    from bertstudio.train.rundir import MODEL, write_mismatched
 
     other = _ALSO_SCORED[preset.name]
     if not args.quiet:
         sys.stderr.write(f"== {other} ({preset.name}'s model on {examples.source})\n")
     printer = ProgressPrinter(quiet=args.quiet)
     phases = [lambda event, _control=None: printer(event, None) if isinstance(event, PhaseChanged) else None]
-    metrics, predictions = evaluate(run.model_dir or Path(run.output_dir) / "model", examples, batch_size=EVAL_BATCH_SIZE,
-                                    glue_task=other, callbacks=phases)
-    write_mismatched(run.output_dir, metrics, predictions)
+    metrics, predictions = evaluate(run_dir / MODEL, examples, batch_size=EVAL_BATCH_SIZE, glue_task=other,
+                                    callbacks=phases)
+    write_mismatched(run_dir, metrics, predictions)
     results[other] = metrics
     if not args.quiet:
         printer._line(f"{other}: " + format_metrics(metrics, digits=2))
+
+
+def _finished_earlier(root: Path, presets: list) -> dict[str, Any]:
+    """``glue --resume``: the tasks whose run folder under ``root`` holds a finished run (RunInfo)."""
+    from bertstudio.train.rundir import read_run, run_finished
+
+    return {p.name: read_run(root / p.name) for p in presets if (root / p.name).is_dir() and run_finished(root / p.name)}
+
+
+def _resumed(config: Any) -> Any:
+    """``glue --resume``: a task whose run was stopped goes on from its checkpoints/last."""
+    from dataclasses import replace
+
+    from bertstudio.train.rundir import CHECKPOINTS, find_checkpoint
+
+    last = Path(config.output_dir) / CHECKPOINTS / "last"
+    return replace(config, resume_from=str(last)) if find_checkpoint(last) is not None else config
 
 
 def _glue_tasks(args: argparse.Namespace, out: TextIO, root: Path, data_dir: Path, presets: list, configs: list, *,
@@ -691,40 +714,59 @@ def _glue_tasks(args: argparse.Namespace, out: TextIO, root: Path, data_dir: Pat
     from bertstudio.data.atomic import atomic_write_text
     from bertstudio.data.glue import get_preset
     from bertstudio.metrics.scoreboard import glue_score
-    from bertstudio.train.engine import train
     from bertstudio.train.rundir import check_output_dir
     from bertstudio.train.sources import load_sets
 
     results: dict[str, dict[str, float]] = {}
     notes, failed, left_out, code = [], [], [], EXIT_OK
+    earlier = _finished_earlier(root, presets) if args.resume else {}
+    configs = [_resumed(c) if args.resume else c for c in configs]
     sets, also = {}, {}
-    ready = [(p, c) for p, c in zip(presets, configs) if (_task_folder(data_dir, p) / "train.tsv").is_file()]
+    ready = [(p, c) for p, c in zip(presets, configs)
+             if (_task_folder(data_dir, p) / "train.tsv").is_file() and p.name not in earlier]
     for _, config in ready:  # every task's run folder before the first task trains
         check_output_dir(config)
-    for preset, config in ready:  # and its data: a bad dev.tsv of the third task was found after two had trained
-        sets[preset.name] = load_sets(config)
-        also[preset.name] = _also_scored_set(data_dir, preset, config)
-    for preset, config in zip(presets, configs):
-        if preset.name not in sets:
-            notes.append(f"{preset.name}: no train.tsv in {_task_folder(data_dir, preset)}; left out")
-            left_out.extend(n for n in asked if _trained_tasks([get_preset(n)])[0].name == preset.name)
-            continue
-        if preset.name in _ALSO_SCORED and also[preset.name] is None:
-            other = get_preset(_ALSO_SCORED[preset.name])
-            notes.append(f"{other.name}: no {other.files['dev']} in {_task_folder(data_dir, other)}; left out")
-            if other.name in asked:  # (MNLI alone asked: its mismatched half is said, and the row is partial)
-                left_out.append(other.name)
-        if not args.quiet:
-            sys.stderr.write(f"== {preset.name}\n")
-        result = train(config, *sets.pop(preset.name), callbacks=[ProgressPrinter(quiet=args.quiet)])
-        if result.status == "finished":
-            results[preset.name] = result.metrics
-            if also[preset.name] is not None:
-                _score_also(args, preset, result, also.pop(preset.name), results)
-            continue
-        notes.append(f"{preset.name}: run {result.status}: {result.message}")
-        failed.append(f"{preset.name}: run {result.status}: {result.message}")
-        code = max(code, _exit_code(result))  # 130 (interrupted) > 2 (bad input) > 1 (failed)
+    for preset, config in zip(presets, configs):  # and its data: a bad dev.tsv of the third task was found after two had trained
+        if any(p is preset for p, _ in ready):
+            sets[preset.name] = load_sets(config)
+        if preset.name in sets or (preset.name in earlier and not earlier[preset.name].mismatched):
+            also[preset.name] = _also_scored_set(data_dir, preset, config)
+    cancel = threading.Event()
+    previous = _with_interrupt(cancel)  # Ctrl-C stops the task's run after its step; what finished is still scored
+    try:
+        for preset, config in zip(presets, configs):
+            if preset.name in earlier:
+                info = earlier[preset.name]
+                results[preset.name] = info.metrics
+                if info.mismatched:
+                    results[_ALSO_SCORED[preset.name]] = info.mismatched
+                elif also.get(preset.name) is not None:
+                    _score_also(args, preset, info.folder, also.pop(preset.name), results)
+                notes.append(f"{preset.name}: finished in an earlier run in {info.folder}; kept (--resume)")
+                continue
+            if preset.name not in sets:
+                notes.append(f"{preset.name}: no train.tsv in {_task_folder(data_dir, preset)}; left out")
+                left_out.extend(n for n in asked if _trained_tasks([get_preset(n)])[0].name == preset.name)
+                continue
+            if cancel.is_set():
+                notes.append(f"{preset.name}: not started (interrupted)")
+                continue
+            if preset.name in _ALSO_SCORED and also[preset.name] is None:
+                other = get_preset(_ALSO_SCORED[preset.name])
+                notes.append(f"{other.name}: no {other.files['dev']} in {_task_folder(data_dir, other)}; left out")
+                if other.name in asked:  # (MNLI alone asked: its mismatched half is said, and the row is partial)
+                    left_out.append(other.name)
+            code = max(code, _train_glue_task(args, preset, config, sets.pop(preset.name), also, results, notes,
+                                              failed, cancel))
+    except KeyboardInterrupt:  # a second Ctrl-C: the run stops at once; the tasks that finished are still shown
+        notes.append("interrupted")
+        code = EXIT_INTERRUPTED
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+    if code == EXIT_INTERRUPTED:
+        notes.append("go on with the same command and --resume: finished tasks are kept, a stopped one resumes "
+                     "from its checkpoint")
     out.write(glue_score(results, convention=args.convention).format_table() + "\n" + "".join(n + "\n" for n in notes))
     if results:  # an empty scoreboard would only block the next try (see _check_glue_places)
         atomic_write_text(root / "scoreboard.json", json.dumps(results, indent=2, sort_keys=True))
@@ -739,7 +781,25 @@ def _glue_tasks(args: argparse.Namespace, out: TextIO, root: Path, data_dir: Pat
     return code
 
 
-def _check_glue_places(data_dir: Path, root: Path, presets: list, *, overwrite: bool) -> None:
+def _train_glue_task(args: argparse.Namespace, preset: Any, config: Any, data: tuple, also: dict, results: dict,
+                     notes: list, failed: list, cancel: threading.Event) -> int:
+    """Train one task of ``glue`` (and score its model on the other set it stands for); its exit code."""
+    from bertstudio.train.engine import train
+
+    if not args.quiet:
+        sys.stderr.write(f"== {preset.name}" + (" (resumed)" if config.resume_from else "") + "\n")
+    result = train(config, *data, callbacks=[ProgressPrinter(quiet=args.quiet)], cancel=cancel)
+    if result.status == "finished":
+        results[preset.name] = result.metrics
+        if also.get(preset.name) is not None:
+            _score_also(args, preset, Path(result.output_dir or config.output_dir), also.pop(preset.name), results)
+        return EXIT_OK
+    notes.append(f"{preset.name}: run {result.status}: {result.message}")
+    failed.append(f"{preset.name}: run {result.status}: {result.message}")
+    return _exit_code(result)  # 130 (interrupted) > 2 (bad input) > 1 (failed)
+
+
+def _check_glue_places(data_dir: Path, root: Path, presets: list, *, overwrite: bool, resume: bool = False) -> None:
     """Before any task trains: the data folder holds at least one of the tasks, and an earlier
     scoreboard.json in --out is replaced only with --overwrite (as each task's run folder is)."""
     layout = "a folder holding one sub-folder per task (GLUE layout: RTE/train.tsv, ...)"
@@ -764,9 +824,10 @@ def _check_glue_places(data_dir: Path, root: Path, presets: list, *, overwrite: 
         names = ", ".join(p.name for p in presets)
         raise ConfigError(f"no train.tsv for any of the tasks asked for ({names})", path=data_dir, where="--data-dir",
                           expected=layout)
-    if (root / "scoreboard.json").exists() and not overwrite:
+    if (root / "scoreboard.json").exists() and not overwrite and not resume:
         raise ConfigError("a scoreboard of an earlier glue run is here", path=root / "scoreboard.json", where="--out",
-                          expected="another --out, or --overwrite to replace it and the tasks' earlier runs")
+                          expected="another --out, --resume to go on with that run, or --overwrite to replace it and "
+                                   "the tasks' earlier runs")
 
 
 def cmd_export_run(args: argparse.Namespace, out: TextIO) -> int:

@@ -144,3 +144,41 @@ def test_glue_exits_2_naming_the_tasks_it_left_out(glue_dir, tiny, tmp_path, cap
     code, _, err = run(["--quiet", "glue", "--tasks", "RTE", "--data-dir", str(glue_dir), "--model", tiny, *TINY,
                         "--out", str(tmp_path / "rte")], capsys)
     assert code == 0 and err == "", err
+
+
+def test_an_interrupted_glue_keeps_what_finished_and_resumes(glue_dir, tiny, tmp_path, capsys, monkeypatch) -> None:
+    """Ctrl-C during the second task printed nothing and wrote no scoreboard.json; the same command
+    again was refused ("the run folder is not empty") and only --overwrite, retraining all, went on."""
+    from bertstudio.train import engine
+    from bertstudio.train.events import StepLogged
+
+    real = engine.train
+
+    def ctrl_c_in_mnli(config, *a, callbacks=(), cancel=None, **k):  # as the SIGINT handler does: the flag
+        def press(event, control):
+            if isinstance(event, StepLogged):
+                cancel.set()
+        extra = [press] if config.glue_task == "MNLI" else []
+        return real(config, *a, callbacks=[*callbacks, *extra], cancel=cancel, **k)
+
+    monkeypatch.setattr(engine, "train", ctrl_c_in_mnli)
+    out = tmp_path / "out"
+    argv = ["--quiet", "glue", "--tasks", "RTE,MNLI", "--data-dir", str(glue_dir), "--model", tiny, *TINY,
+            "--logging-steps", "1", "--out", str(out)]
+    code, stdout, err = run(argv, capsys)
+    assert code == 130, err
+    assert "RTE accuracy" in stdout and "MNLI: run cancelled" in stdout and "--resume" in stdout
+    assert set(json.loads((out / "scoreboard.json").read_text())) == {"RTE"}
+    assert (out / "MNLI" / "checkpoints" / "last").is_dir()
+    rte_model = (out / "RTE" / "model" / "model.safetensors").stat().st_mtime_ns
+
+    monkeypatch.setattr(engine, "train", real)
+    code, _, err = run(argv, capsys)  # the same command is refused, and says how to go on
+    assert code == EXIT_USAGE and "--resume" in err and len(err.strip().splitlines()) == 1, err
+    code, stdout, err = run([*argv, "--resume"], capsys)
+    assert code == 0, err
+    assert f"RTE: finished in an earlier run in {out / 'RTE'}; kept (--resume)" in stdout
+    assert (out / "RTE" / "model" / "model.safetensors").stat().st_mtime_ns == rte_model  # not retrained
+    assert set(json.loads((out / "scoreboard.json").read_text())) == {"RTE", "MNLI", "MNLI-mm"}
+    history = [json.loads(line) for line in (out / "MNLI" / "history.jsonl").read_text().splitlines()]
+    assert [e["status"] for e in history if e["kind"] == "finished"] == ["cancelled", "finished"]  # resumed, not restarted
