@@ -110,12 +110,16 @@ def word_tags(labels: Sequence[str], probs: np.ndarray) -> np.ndarray:
 
 @lru_cache(maxsize=16)
 def _bio_transitions(labels: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
-    """(may start a sentence, may follow: [previous, next]) per tag: an I-X only after B-X or I-X."""
+    """(may start a sentence, may follow: [previous, next]) per tag: an I-X only after B-X or I-X,
+    where the set has a B-X. A type with I-X alone (IOB1 tags kept as imported: "I-PER", no
+    "B-PER") is never constrained: its spans start with I-X, and a constraint left it unsuggestable."""
     span = [t[2:] if t[:2] in ("B-", "I-") else None for t in labels]
-    start = np.array([not t.startswith("I-") for t in labels])
+    begun = {t[2:] for t in labels if t.startswith("B-")}
+    inside = [t.startswith("I-") and t[2:] in begun for t in labels]
+    start = np.array([not i for i in inside])
     allowed = np.ones((len(labels), len(labels)), dtype=bool)
     for j, tag in enumerate(labels):
-        if tag.startswith("I-"):
+        if inside[j]:
             allowed[:, j] = [s == tag[2:] for s in span]
     return start, allowed
 

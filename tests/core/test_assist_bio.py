@@ -41,6 +41,16 @@ def test_word_tags_is_the_most_probable_valid_bio_sequence():
             assert np.prod(p[np.arange(n), got]) == pytest.approx(best, rel=1e-9)
 
 
+def test_a_type_with_i_tags_only_can_still_be_suggested():
+    """IOB1 tags kept as imported ("I-PER" and no "B-PER"): its spans start with I-PER, so the
+    decode must not forbid them (it turned a sure PER pair into O O)."""
+    labels = ["O", "I-PER", "B-LOC", "I-LOC"]
+    p = probs_for(["I-PER", "I-PER", "O", "B-LOC", "I-LOC"], labels, sure=0.9)
+    assert [labels[i] for i in word_tags(labels, p)] == ["I-PER", "I-PER", "O", "B-LOC", "I-LOC"]
+    p = probs_for(["O", "I-LOC", "O"], labels, sure=0.5)  # LOC has its B-: still constrained
+    assert labels[word_tags(labels, p)[1]] != "I-LOC"
+
+
 def test_word_tags_keeps_a_valid_argmax_and_plain_tags():
     valid = probs_for(["B-ENT", "I-ENT", "O", "B-NUM"], BIO)
     assert [BIO[i] for i in word_tags(BIO, valid)] == ["B-ENT", "I-ENT", "O", "B-NUM"]
