@@ -674,8 +674,11 @@ def _also_scored_set(data_dir: Path, preset: Any, config: Any) -> Any:
     return examples
 
 
-def _score_also(args: argparse.Namespace, preset: Any, run_dir: Path, examples: Any, results: dict) -> None:
-    """Score a finished run's model on the other task's set (MNLI-mm), into the run's folder."""
+def _score_also(args: argparse.Namespace, preset: Any, run_dir: Path, examples: Any, results: dict,
+                notes: list, failed: list) -> int:
+    """Score a finished run's model on the other task's set (MNLI-mm), into the run's folder; its
+    exit code. A failure there (memory, a full disk) is that entry's: the tasks after it still train
+    and the scoreboard is still written (it ended the whole glue run)."""
     from bertstudio.train.engine import EVAL_BATCH_SIZE, evaluate
     from bertstudio.train.rundir import MODEL, write_mismatched
 
@@ -684,29 +687,62 @@ def _score_also(args: argparse.Namespace, preset: Any, run_dir: Path, examples: 
         sys.stderr.write(f"== {other} ({preset.name}'s model on {examples.source})\n")
     printer = ProgressPrinter(quiet=args.quiet)
     phases = [lambda event, _control=None: printer(event, None) if isinstance(event, PhaseChanged) else None]
-    metrics, predictions = evaluate(run_dir / MODEL, examples, batch_size=EVAL_BATCH_SIZE, glue_task=other,
-                                    callbacks=phases)
-    write_mismatched(run_dir, metrics, predictions)
+    try:
+        metrics, predictions = evaluate(run_dir / MODEL, examples, batch_size=EVAL_BATCH_SIZE, glue_task=other,
+                                        callbacks=phases)
+        write_mismatched(run_dir, metrics, predictions)
+    except (BertStudioError, OSError, RuntimeError, ValueError, MemoryError) as exc:
+        line = f"{other}: not scored with {preset.name}'s model: {getattr(exc, 'message', None) or exc}"
+        notes.append(line)
+        failed.append(line)
+        return EXIT_USAGE if isinstance(exc, (DataError, ConfigError)) else EXIT_FAILED
     results[other] = metrics
     if not args.quiet:
         printer._line(f"{other}: " + format_metrics(metrics, digits=2))
+    return EXIT_OK
 
 
-def _finished_earlier(root: Path, presets: list) -> dict[str, Any]:
-    """``glue --resume``: the tasks whose run folder under ``root`` holds a finished run (RunInfo)."""
-    from bertstudio.train.rundir import read_run, run_finished
+def _finished_earlier(root: Path, presets: list, configs: list) -> dict[str, Any]:
+    """``glue --resume``: the tasks whose run folder under ``root`` holds a finished run (RunInfo),
+    each trained with the settings asked for now (a finished run of another --model or --epochs
+    was kept, and the average mixed two models' scores)."""
+    from bertstudio.train.rundir import differences, read_run, run_finished
 
-    return {p.name: read_run(root / p.name) for p in presets if (root / p.name).is_dir() and run_finished(root / p.name)}
+    kept = {}
+    for preset, config in zip(presets, configs):
+        folder = Path(config.output_dir)
+        if not (folder.is_dir() and run_finished(folder)):
+            continue
+        info = read_run(folder)
+        changed = differences(info.config, config) if info.config is not None else ["config.toml unreadable"]
+        if changed:
+            raise ConfigError(f"--resume would keep {preset.name}'s finished run, which has other settings "
+                              f"({', '.join(changed)})", path=folder, where="--resume",
+                              expected="the settings that run was trained with, or --overwrite to train every task again")
+        kept[preset.name] = info
+    return kept
 
 
-def _resumed(config: Any) -> Any:
-    """``glue --resume``: a task whose run was stopped goes on from its checkpoints/last."""
+def _resumed(config: Any, notes: list, name: str) -> Any:
+    """``glue --resume``: a task whose run was stopped goes on from its checkpoints/last; one that
+    stopped before its first checkpoint (a second Ctrl-C, a failure) trains again from the start,
+    replacing only the run's own files (it refused the whole command: "the run folder is not empty")."""
     from dataclasses import replace
 
-    from bertstudio.train.rundir import CHECKPOINTS, find_checkpoint
+    from bertstudio.train.rundir import CHECKPOINTS, find_checkpoint, read_config, run_finished
 
-    last = Path(config.output_dir) / CHECKPOINTS / "last"
-    return replace(config, resume_from=str(last)) if find_checkpoint(last) is not None else config
+    folder = Path(config.output_dir)
+    last = folder / CHECKPOINTS / "last"
+    if find_checkpoint(last) is not None:
+        return replace(config, resume_from=str(last))
+    try:
+        started = folder.is_dir() and any(folder.iterdir()) and not run_finished(folder) and read_config(folder) is not None
+    except (OSError, BertStudioError):
+        started = False
+    if started:
+        notes.append(f"{name}: stopped before its first checkpoint in {folder}; trained again from the start (--resume)")
+        return replace(config, overwrite=True)
+    return config
 
 
 def _glue_tasks(args: argparse.Namespace, out: TextIO, root: Path, data_dir: Path, presets: list, configs: list, *,
@@ -719,8 +755,9 @@ def _glue_tasks(args: argparse.Namespace, out: TextIO, root: Path, data_dir: Pat
 
     results: dict[str, dict[str, float]] = {}
     notes, failed, left_out, code = [], [], [], EXIT_OK
-    earlier = _finished_earlier(root, presets) if args.resume else {}
-    configs = [_resumed(c) if args.resume else c for c in configs]
+    earlier = _finished_earlier(root, presets, configs) if args.resume else {}
+    configs = [_resumed(c, notes, p.name) if args.resume and p.name not in earlier else c
+               for p, c in zip(presets, configs)]
     sets, also = {}, {}
     ready = [(p, c) for p, c in zip(presets, configs)
              if (_task_folder(data_dir, p) / "train.tsv").is_file() and p.name not in earlier]
@@ -741,7 +778,7 @@ def _glue_tasks(args: argparse.Namespace, out: TextIO, root: Path, data_dir: Pat
                 if info.mismatched:
                     results[_ALSO_SCORED[preset.name]] = info.mismatched
                 elif also.get(preset.name) is not None:
-                    _score_also(args, preset, info.folder, also.pop(preset.name), results)
+                    code = max(code, _score_also(args, preset, info.folder, also.pop(preset.name), results, notes, failed))
                 notes.append(f"{preset.name}: finished in an earlier run in {info.folder}; kept (--resume)")
                 continue
             if preset.name not in sets:
@@ -766,7 +803,7 @@ def _glue_tasks(args: argparse.Namespace, out: TextIO, root: Path, data_dir: Pat
             signal.signal(signum, handler)
     if code == EXIT_INTERRUPTED:
         notes.append("go on with the same command and --resume: finished tasks are kept, a stopped one resumes "
-                     "from its checkpoint")
+                     "from its checkpoint (or, stopped before its first one, trains again)")
     out.write(glue_score(results, convention=args.convention).format_table() + "\n" + "".join(n + "\n" for n in notes))
     if results:  # an empty scoreboard would only block the next try (see _check_glue_places)
         atomic_write_text(root / "scoreboard.json", json.dumps(results, indent=2, sort_keys=True))
@@ -792,7 +829,8 @@ def _train_glue_task(args: argparse.Namespace, preset: Any, config: Any, data: t
     if result.status == "finished":
         results[preset.name] = result.metrics
         if also.get(preset.name) is not None:
-            _score_also(args, preset, Path(result.output_dir or config.output_dir), also.pop(preset.name), results)
+            return _score_also(args, preset, Path(result.output_dir or config.output_dir), also.pop(preset.name),
+                               results, notes, failed)
         return EXIT_OK
     notes.append(f"{preset.name}: run {result.status}: {result.message}")
     failed.append(f"{preset.name}: run {result.status}: {result.message}")

@@ -182,3 +182,74 @@ def test_an_interrupted_glue_keeps_what_finished_and_resumes(glue_dir, tiny, tmp
     assert set(json.loads((out / "scoreboard.json").read_text())) == {"RTE", "MNLI", "MNLI-mm"}
     history = [json.loads(line) for line in (out / "MNLI" / "history.jsonl").read_text().splitlines()]
     assert [e["status"] for e in history if e["kind"] == "finished"] == ["cancelled", "finished"]  # resumed, not restarted
+
+
+def test_resume_keeps_a_finished_run_only_with_its_settings(glue_dir, tiny, tmp_path, capsys) -> None:
+    """--resume kept a finished task trained with other settings (another --epochs, --model), and the
+    average mixed two models' scores; now refused up front, naming the setting."""
+    out = tmp_path / "out"
+    argv = ["--quiet", "glue", "--tasks", "RTE", "--data-dir", str(glue_dir), "--model", tiny, *TINY, "--out", str(out)]
+    code, _, err = run(argv, capsys)
+    assert code == 0, err
+    trained = (out / "RTE" / "model" / "model.safetensors").stat().st_mtime_ns
+    code, _, err = run([*argv, "--lr", "3e-4", "--resume"], capsys)
+    assert code == EXIT_USAGE and len(err.strip().splitlines()) == 1, err
+    assert "RTE's finished run, which has other settings (lr)" in err and "--resume" in err
+    assert (out / "RTE" / "model" / "model.safetensors").stat().st_mtime_ns == trained
+    code, stdout, err = run([*argv, "--resume"], capsys)  # the same settings: kept
+    assert code == 0 and "kept (--resume)" in stdout, err
+
+
+def test_resume_trains_again_a_task_stopped_before_its_first_checkpoint(glue_dir, tiny, tmp_path, capsys,
+                                                                         monkeypatch) -> None:
+    """A task stopped before any checkpoint (a second Ctrl-C, a failure) made --resume refuse the whole
+    command ("the run folder is not empty"); only --overwrite went on, retraining every finished task."""
+    import shutil
+
+    from bertstudio.train import engine
+    from bertstudio.train.events import StepLogged
+
+    real = engine.train
+
+    def ctrl_c_in_mnli(config, *a, callbacks=(), cancel=None, **k):
+        def press(event, control):
+            if isinstance(event, StepLogged):
+                cancel.set()
+        extra = [press] if config.glue_task == "MNLI" else []
+        return real(config, *a, callbacks=[*callbacks, *extra], cancel=cancel, **k)
+
+    monkeypatch.setattr(engine, "train", ctrl_c_in_mnli)
+    out = tmp_path / "out"
+    argv = ["--quiet", "glue", "--tasks", "RTE,MNLI", "--data-dir", str(glue_dir), "--model", tiny, *TINY,
+            "--logging-steps", "1", "--out", str(out)]
+    code, _, err = run(argv, capsys)
+    assert code == 130, err
+    shutil.rmtree(out / "MNLI" / "checkpoints")  # as a kill before the first checkpoint leaves it
+    monkeypatch.setattr(engine, "train", real)
+    rte_model = (out / "RTE" / "model" / "model.safetensors").stat().st_mtime_ns
+    code, stdout, err = run([*argv, "--resume"], capsys)
+    assert code == 0, err
+    assert "MNLI: stopped before its first checkpoint" in stdout and "trained again from the start" in stdout
+    assert (out / "RTE" / "model" / "model.safetensors").stat().st_mtime_ns == rte_model
+    assert set(json.loads((out / "scoreboard.json").read_text())) == {"RTE", "MNLI", "MNLI-mm"}
+
+
+def test_a_failed_mismatched_scoring_is_that_entrys_failure_only(glue_dir, tiny, tmp_path, capsys, monkeypatch) -> None:
+    """An error while MNLI's model scored dev_mismatched (memory, a full disk) ended the whole glue run:
+    the tasks after it never trained and no scoreboard.json was written."""
+    from bertstudio.train import engine
+
+    real = engine.evaluate
+
+    def fails_on_mismatched(model, examples, *a, glue_task=None, **k):
+        if glue_task == "MNLI-mm":
+            raise RuntimeError("CUDA out of memory")
+        return real(model, examples, *a, glue_task=glue_task, **k)
+
+    monkeypatch.setattr(engine, "evaluate", fails_on_mismatched)
+    out = tmp_path / "out"
+    code, stdout, err = run(["--quiet", "glue", "--tasks", "MNLI,RTE", "--data-dir", str(glue_dir), "--model", tiny,
+                             *TINY, "--out", str(out)], capsys)
+    assert code == 1, err
+    assert "MNLI-mm: not scored with MNLI's model: CUDA out of memory" in stdout and "MNLI-mm" in err
+    assert set(json.loads((out / "scoreboard.json").read_text())) == {"MNLI", "RTE"}  # RTE still trained
