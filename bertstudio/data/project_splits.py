@@ -352,7 +352,8 @@ class SplitOps:
             home_id = os.stat(self.folder)
         except OSError:
             home_id = None  # the folder is gone: nothing of it to write over
-        if home_id is not None:
+        if home_id is not None and home_id.st_ino:  # (0 on some network shares and FUSE mounts: every folder
+            # would look like the project's, so each export was refused; there the realpath check above stands)
             for folder in (target, *target.parents):
                 try:
                     st = os.stat(folder)

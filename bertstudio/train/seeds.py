@@ -76,13 +76,16 @@ def job_runs(folder: str | Path) -> list[Path]:
     if (root / "config.toml").exists() or not root.is_dir():
         return []
     seeds, tasks = [], []
-    for entry in root.iterdir():
-        if not entry.is_dir() or entry.is_symlink() or not (entry / "config.toml").is_file():
-            continue
+    for entry in root.iterdir():  # the name first: three file checks per entry of a large folder opened by
+        # mistake stalled the GUI thread
         number = entry.name.removeprefix("seed-")
-        if entry.name.startswith("seed-") and number.isdigit():
+        seed = entry.name.startswith("seed-") and number.isdigit()
+        task = not seed and (preset := find_preset(entry.name)) is not None and preset.name == entry.name
+        if not (seed or task) or not entry.is_dir() or entry.is_symlink() or not (entry / "config.toml").is_file():
+            continue
+        if seed:
             seeds.append((int(number), entry))
-        elif (preset := find_preset(entry.name)) is not None and preset.name == entry.name:
+        else:
             tasks.append((entry.name, entry))
     return [entry for _n, entry in sorted(seeds)] or [entry for _n, entry in sorted(tasks)]
 

@@ -10,13 +10,14 @@ fixed dark red read at 1.9:1 on a dark window), and :func:`follow` re-applies wh
 widget set from the palette when the palette changes (a style sheet's ``palette(role)`` is
 resolved once, when the sheet is set: after View > Theme > Dark the Train page's help text
 kept the light theme's grey, 1.3:1 on the dark window). Text on a coloured background
-takes ``editors.legend.text_colour`` of that background, whatever the theme.
+takes :func:`text_colour` of that background, whatever the theme.
 """
 
 from __future__ import annotations
 
 from typing import Any, Callable
 
+import shiboken6
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 from PySide6.QtGui import QActionGroup, QColor, QPalette
 from PySide6.QtWidgets import QApplication, QMenu, QWidget
@@ -95,8 +96,8 @@ def follow(widget: QWidget, apply: Callable[[], None]) -> None:
     app = QApplication.instance()
     if not isinstance(app, QApplication):
         return
-    if _notifier is None:
-        _notifier = _Notifier(app)
+    if _notifier is None or not shiboken6.isValid(_notifier) or _notifier.parent() is not app:
+        _notifier = _Notifier(app)  # one per application (a second QApplication in a process got a deleted one)
         app.paletteChanged.connect(_notifier.changed)
     _notifier.changed.connect(_Follower(widget, apply).run)
 

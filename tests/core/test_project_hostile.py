@@ -666,3 +666,22 @@ def test_an_export_never_writes_into_the_project_by_another_name(bind_mount: tup
     p.export("train", alias / "beside.csv", "csv")  # the same disk, outside the project: fine
     assert (source / "beside.csv").is_file()
     p.close(compact=False)
+
+
+def test_an_export_goes_through_where_the_file_system_reports_no_inodes(tmp_path, monkeypatch) -> None:
+    """Some network shares and FUSE mounts report inode 0 for every folder: the identity check
+    then took every folder for the project's and refused each export."""
+    real = os.stat
+
+    def no_inodes(path, *a, **k):
+        st = real(path, *a, **k)
+        return os.stat_result((st.st_mode, 0, *tuple(st)[2:]))
+
+    p = _project(tmp_path / "proj")
+    monkeypatch.setattr(os, "stat", no_inodes)
+    p.export("train", tmp_path / "out" / "rows.csv", "csv")
+    assert (tmp_path / "out" / "rows.csv").is_file()
+    with pytest.raises(DataError, match="inside the project's folder"):  # the path check still stands
+        p.export("train", tmp_path / "proj" / "rows.csv", "csv")
+    monkeypatch.undo()
+    p.close(compact=False)
