@@ -33,7 +33,7 @@ import numpy as np
 
 from bertstudio.assist.encoder import Cancelled
 from bertstudio.assist.heads import LinearHead, fit_logistic, fit_ridge, fit_with_prior, top2_margin
-from bertstudio.train.probe import fit_cosine_ridge
+from bertstudio.train.probe import FitStopped, fit_cosine_ridge
 
 SELF_TRAIN_FRACTION = 0.4
 # at most this many pseudo-labelled rows: 40% of a 1.2M-row pool was a logistic regression on
@@ -155,7 +155,10 @@ def token_scores(words: list[np.ndarray], rows: Sequence[int], tags: Sequence[Se
     5,000-sentence pool, and closing the project waited for it)."""
     X = np.concatenate([words[r] for r in rows]) if rows else np.zeros((0, 1))
     y = np.concatenate([np.asarray(t, dtype=np.int64) for t in tags]) if rows else np.zeros(0, np.int64)
-    head = fit_logistic(X, y, num_tags, C=TOKEN_C, max_iter=300, stop=stop)
+    try:
+        head = fit_logistic(X, y, num_tags, C=TOKEN_C, max_iter=300, stop=stop)
+    except FitStopped:
+        raise Cancelled() from None
     if stop is not None and stop():
         raise Cancelled()
     if head is None:

@@ -54,8 +54,8 @@ def fit_logistic(X: np.ndarray, y: np.ndarray, num_classes: int, *, C: float = 1
 
     ``stop``: asked between chunks of :data:`STOPPABLE_CHUNK` iterations (the fit is warm-started
     from one chunk to the next, ``max_iter`` in all); when it returns True the fit is abandoned
-    and None returned. A labelling assistant's refit took seconds that nothing could cut short,
-    and closing the project waited for them."""
+    with :class:`FitStopped` (None keeps its one meaning: too few classes). A labelling
+    assistant's refit took seconds that nothing could cut short, and closing the project waited."""
     from sklearn.linear_model import LogisticRegression
 
     present = np.unique(y)
@@ -66,8 +66,6 @@ def fit_logistic(X: np.ndarray, y: np.ndarray, num_classes: int, *, C: float = 1
     else:
         lr = _fit_stoppable(LogisticRegression(C=C, max_iter=min(STOPPABLE_CHUNK, max_iter), warm_start=True),
                             X, y, max_iter, stop)
-        if lr is None:
-            return None
     W = np.zeros((num_classes, X.shape[1]), dtype=np.float32)
     b = np.full(num_classes, -1e4, dtype=np.float32)
     if len(present) == 2:  # sklearn keeps one row for two classes: logit of the second
@@ -81,9 +79,13 @@ def fit_logistic(X: np.ndarray, y: np.ndarray, num_classes: int, *, C: float = 1
 STOPPABLE_CHUNK = 20  # L-BFGS iterations between two stop checks (tens of ms on a labelling pool's words)
 
 
+class FitStopped(Exception):
+    """A stoppable fit was asked to stop (:func:`fit_logistic`'s ``stop``)."""
+
+
 def _fit_stoppable(lr: Any, X: np.ndarray, y: np.ndarray, max_iter: int, stop: Callable[[], bool]) -> Any:
     """``lr.fit`` (warm_start=True) repeated until it converges within a chunk or ``max_iter``
-    iterations are spent; None once ``stop()`` says so. Each chunk's ConvergenceWarning is
+    iterations are spent; :class:`FitStopped` once ``stop()`` says so. Each chunk's ConvergenceWarning is
     expected (the next chunk goes on from its solution) and silenced."""
     import warnings
 
@@ -92,7 +94,7 @@ def _fit_stoppable(lr: Any, X: np.ndarray, y: np.ndarray, max_iter: int, stop: C
     spent = 0
     while spent < max_iter:
         if stop():
-            return None
+            raise FitStopped()
         lr.max_iter = min(lr.max_iter, max_iter - spent)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
@@ -101,7 +103,9 @@ def _fit_stoppable(lr: Any, X: np.ndarray, y: np.ndarray, max_iter: int, stop: C
         spent += ran
         if ran < lr.max_iter:  # converged before the chunk's end
             break
-    return None if stop() else lr
+    if stop():
+        raise FitStopped()
+    return lr
 
 
 def fit_ridge(X: np.ndarray, y: np.ndarray, *, alpha: float = 1.0) -> LinearHead | None:

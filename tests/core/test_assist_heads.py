@@ -9,6 +9,7 @@ from scipy.special import softmax
 from bertstudio.assist.audit import audit_stats, random_order_curve, strong_is_worse, wilson_interval
 from bertstudio.assist.fast import self_train
 from bertstudio.assist.heads import LinearHead, fit_logistic, fit_with_prior
+from bertstudio.train.probe import FitStopped
 from bertstudio.assist.zeroshot import ZeroShot, build_zero_shot, label_prompts
 from bertstudio.tasks.embedding import pair_features
 
@@ -128,7 +129,8 @@ def test_fit_logistic_with_a_stop_check_fits_in_chunks_and_stops_when_asked():
     np.testing.assert_allclose(ours.predict_proba(X), theirs.predict_proba(X), atol=1e-2)
     after_two = iter([False, False, True])
     asked.clear()
-    assert fit_logistic(X, y, 4, C=1.0, max_iter=2000, stop=lambda: asked.append(1) or next(after_two)) is None
+    with pytest.raises(FitStopped):  # not None: that says "fewer than two classes"
+        fit_logistic(X, y, 4, C=1.0, max_iter=2000, stop=lambda: asked.append(1) or next(after_two))
     assert len(asked) == 3  # two chunks fitted, then it stopped
 
 
