@@ -768,6 +768,10 @@ def _glue_tasks(args: argparse.Namespace, out: TextIO, root: Path, data_dir: Pat
             sets[preset.name] = load_sets(config)
         if preset.name in sets or (preset.name in earlier and not earlier[preset.name].mismatched):
             also[preset.name] = _also_scored_set(data_dir, preset, config)
+    missing = [p.name for p in presets if p.name not in sets and p.name not in earlier]
+    if missing and not args.quiet:  # said at the start too: the exit-2 line came only after hours of training
+        sys.stderr.write(f"bertstudio: warning: no train.tsv for {', '.join(missing)} in {_printable(str(data_dir))}: "
+                         "left out, so the average will be partial\n")
     cancel = threading.Event()
     previous = _with_interrupt(cancel)  # Ctrl-C stops the task's run after its step; what finished is still scored
     try:

@@ -253,3 +253,12 @@ def test_a_failed_mismatched_scoring_is_that_entrys_failure_only(glue_dir, tiny,
     assert code == 1, err
     assert "MNLI-mm: not scored with MNLI's model: CUDA out of memory" in stdout and "MNLI-mm" in err
     assert set(json.loads((out / "scoreboard.json").read_text())) == {"MNLI", "RTE"}  # RTE still trained
+
+
+def test_glue_says_at_the_start_which_tasks_it_will_leave_out(glue_dir, tiny, tmp_path, capsys) -> None:
+    """The exit-2 line about tasks without data came only after every other task had trained."""
+    code, _, err = run(["glue", "--tasks", "RTE,QNLI", "--data-dir", str(glue_dir), "--model", tiny, *TINY,
+                        "--out", str(tmp_path / "out")], capsys)
+    assert code == EXIT_USAGE
+    warning = err.index("bertstudio: warning: no train.tsv for QNLI")
+    assert warning < err.index("== RTE") and "partial" in err[warning:err.index("== RTE")]
