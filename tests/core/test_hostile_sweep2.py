@@ -119,6 +119,28 @@ def test_the_assistant_state_as_a_fifo_or_with_wrong_insides_starts_afresh(tmp_p
         assistant = got[0]
         assert any("starting afresh" in m for m in assistant.messages), (case, assistant.messages)
         assistant.close()
+        assert state_path.is_file() and not state_path.is_symlink(), case  # written again: the state is kept
+    p.close()
+
+
+def test_the_assistant_never_writes_its_state_through_a_link(tmp_path: Path) -> None:
+    """A tampered project whose cache/assist-train.json links to a file of the user's: the state
+    replaces the link, the file it named is untouched."""
+    from bertstudio.assist.assistant import LabellingAssistant
+    from bertstudio.data.examples import from_records
+    from bertstudio.data.project import Project
+
+    p = Project.create(tmp_path / "p", name="x", kind="sentence", labels=["neg", "pos"])
+    p.import_examples(from_records("sentence", [{"text": t, "label": None} for t in ("a b", "c d")]), "train")
+    theirs = tmp_path / "bashrc"
+    theirs.write_text("export PATH=$PATH\n")
+    state_path = tmp_path / "p" / "cache" / "assist-train.json"
+    state_path.parent.mkdir(exist_ok=True)
+    state_path.symlink_to(theirs)
+    assistant = LabellingAssistant(p, start=False)
+    assistant.close()
+    assert theirs.read_text() == "export PATH=$PATH\n"
+    assert state_path.is_file() and not state_path.is_symlink()
     p.close()
 
 
