@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Sequence, TextIO
 
 from bertstudio import cli_check, cli_export
+from bertstudio.data.glue import ALSO_PREDICTED, PRESETS
 from bertstudio.data.shell import shell_quote
 from bertstudio.errors import BertStudioError, ConfigError, DataError, disk_full_error
 from bertstudio.metrics.display import format_metrics
@@ -632,7 +633,7 @@ def cmd_glue(args: argparse.Namespace, out: TextIO) -> int:
 
 # A GLUE task scored with another task's model, on that task's folder: MNLI-mm is MNLI's model on
 # dev_mismatched.tsv (the GLUE and BERT-paper MNLI entries need both sets, from one training).
-_ALSO_SCORED = {"MNLI": "MNLI-mm"}
+_ALSO_SCORED = {task: also for task, others in ALSO_PREDICTED.items() for also in others if "dev" in PRESETS[also].files}
 
 
 def _task_folder(data_dir: Path, preset: Any) -> Path:

@@ -11,7 +11,7 @@ exception: it uses standard quoting.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -247,6 +247,48 @@ def resolve_file(task: GlueTask, data_dir_or_file: str | os.PathLike[str], split
     raise DataError(f"no {split} file for {task.name}", path=p, expected=f"{task.files[split]} in this folder")
 
 
+# The GLUE sets a task's model predicts besides its own: MNLI's model reads MNLI's mismatched half
+# and the diagnostic set AX (labelled with MNLI's classes, and with no training data of its own).
+ALSO_PREDICTED: dict[str, tuple[str, ...]] = {"MNLI": ("MNLI-mm", "AX")}
+
+
+def submission_file(task: GlueTask) -> str:
+    """The name gluebenchmark.com expects the task's test predictions under (MNLI-m.tsv for the matched half)."""
+    return "MNLI-m.tsv" if task.name == "MNLI" else f"{task.name}.tsv"
+
+
+def submission_value(task: GlueTask, prediction: Mapping[str, Any]) -> str:
+    """A prediction row's cell in a GLUE submission file: the label as the files hold it (the ids
+    0/1 for the tasks whose files hold ids, the names for the NLI tasks), a score clipped to the
+    task's scale (STS-B: the server takes 0 to 5)."""
+    if "score" in prediction:
+        score = float(prediction["score"])
+        if task.score_range is not None:
+            score = min(max(score, task.score_range[0]), task.score_range[1])
+        return repr(score)
+    as_ids = {name: value for value, name in (task.label_map or {}).items()}
+    return as_ids.get(prediction["label"], prediction["label"])
+
+
+def submission_index(task: GlueTask, data_dir_or_file: str | os.PathLike[str]) -> list[str]:
+    """The ``index`` of each row of the task's test file, in the order ``load_glue(task, ...,
+    split="test")`` reads them: the first column, which every GLUE test file starts with (QQP
+    calls it id), read by the same reader as the texts so the rows line up; the row number
+    where that column is not all whole numbers (a file of another layout)."""
+    path = resolve_file(task, data_dir_or_file, "test")
+    opts = replace(_options(task, "test"), columns={"text": 0}, label_map=None, score_range=None)
+    first = read_table(path, "sentence", opts).dataset["text"]
+    return [v.strip() for v in first] if all(v.strip().isdigit() for v in first) else [str(i) for i in range(len(first))]
+
+
+def _options(t: GlueTask, split: str) -> TableOptions:
+    layout = t.layouts.get(split) or t.layouts["train"]
+    return TableOptions(
+        delimiter=t.delimiter, quoting=t.quoting, header=layout.header, columns=layout.columns, ncols=layout.ncols,
+        label_map=t.label_map, score_range=t.score_range, meta={"glue_task": t.name, "split": split},
+    )
+
+
 def load_glue(
     task: str | GlueTask,
     data_dir_or_file: str | os.PathLike[str],
@@ -259,11 +301,7 @@ def load_glue(
     split = {"validation": "dev", "val": "dev"}.get(split or "", split)
     path = resolve_file(t, data_dir_or_file, split or "train")
     split = split or split_of(path, t)
-    layout = t.layouts.get(split) or t.layouts["train"]
-    opts = TableOptions(
-        delimiter=t.delimiter, quoting=t.quoting, header=layout.header, columns=layout.columns, ncols=layout.ncols,
-        label_map=t.label_map, score_range=t.score_range, meta={"glue_task": t.name, "split": split},
-    )
+    opts = _options(t, split)
     return read_table(path, t.kind, opts, labels=list(t.labels) if t.labels else None, require_labels=require_labels)
 
 
