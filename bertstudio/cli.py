@@ -1,5 +1,5 @@
 """The headless command line over the core: train, evaluate, predict, glue, export-run
-(and export-onnx, push-to-hub from :mod:`bertstudio.cli_export`).
+(and export-onnx, push-to-hub from :mod:`bertstudio.cli_export`, glue-submission from :mod:`bertstudio.cli_submit`).
 
 Exit codes: 0 success; 2 bad arguments or bad data (one line on stderr, no
 traceback; ``glue``: also a task asked for whose data is not there, said after the
@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 from typing import Any, Sequence, TextIO
 
-from bertstudio import cli_check, cli_export
+from bertstudio import cli_check, cli_export, cli_submit
 from bertstudio.data.glue import ALSO_PREDICTED, PRESETS
 from bertstudio.data.shell import shell_quote
 from bertstudio.errors import BertStudioError, ConfigError, DataError, disk_full_error
@@ -98,6 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", required=True, metavar="DIR", dest="export_dir", help="the folder to write")
     cli_export.add_commands(sub)  # export-onnx, push-to-hub
     cli_check.add_commands(sub)  # label-errors
+    cli_submit.add_commands(sub)  # glue-submission
     return parser
 
 
@@ -902,7 +903,8 @@ def _quiet_libraries() -> None:
 
 
 COMMANDS = {"train": cmd_train, "evaluate": cmd_evaluate, "predict": cmd_predict, "glue": cmd_glue, "export-run": cmd_export_run,
-            **cli_export.COMMANDS, **cli_check.COMMANDS}
+            **cli_export.COMMANDS, **cli_check.COMMANDS,
+            **cli_submit.COMMANDS}
 
 
 def _utf8(word: str) -> bool:
