@@ -131,6 +131,15 @@ def text_points(points: int) -> int:
     return max(points, size + points - DEFAULT_POINTS) if size > 0 else points
 
 
+def font_scale() -> float:
+    """How much larger than a 10-pt font the application font is (1.0 for 10 pt or less): sizes in
+    pixels chosen against a 10-pt font grow by it (at 18 pt the learning-rate plot's ticks overlapped
+    and the Keyboard panel broke "Backspace" mid-word)."""
+    app = QApplication.instance()
+    size = app.font().pointSizeF() if isinstance(app, QApplication) else -1.0
+    return max(1.0, size / DEFAULT_POINTS) if size > 0 else 1.0
+
+
 def _t(text: str) -> str:
     return QCoreApplication.translate("", text)  # where lupdate files _t("...") calls (no context)
 

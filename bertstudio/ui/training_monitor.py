@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 from bertstudio.metrics.display import format_metrics
 from bertstudio.train.events import Evaluated, PhaseChanged, RunFinished, RunStarted, StepLogged
 from bertstudio.ui.plots import LossPlot, LrPlot, MetricPlot, SeriesPlot
+from bertstudio.ui.theme import font_scale
 
 
 def format_eta(seconds: float) -> str:
@@ -42,6 +43,9 @@ class PlotGrid(QWidget):
 
     def __init__(self, loss: QWidget, metric: QWidget, lr: QWidget, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        scale = font_scale()  # a larger application font needs taller plots for the same ticks
+        self.PLOT_WIDTH, self.PLOT_HEIGHT, self.LR_HEIGHT = (round(v * scale) for v in
+                                                             (self.PLOT_WIDTH, self.PLOT_HEIGHT, self.LR_HEIGHT))
         self._plots = (loss, metric, lr)
         loss.setMinimumSize(self.PLOT_WIDTH, self.PLOT_HEIGHT)
         metric.setMinimumSize(self.PLOT_WIDTH, self.PLOT_HEIGHT)

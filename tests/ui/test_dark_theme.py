@@ -155,6 +155,13 @@ def test_reading_text_stays_larger_than_a_large_application_font(qtbot, qapp, se
         editor = page.editor()
         assert "font-size: 24pt" in editor.gold_label.styleSheet()
         assert editor.text_view.font().pointSize() > 18
+        assert theme.font_scale() == pytest.approx(1.8)
+        assert page.help.minimumWidth() == 360  # the Keyboard panel kept ~235 px and broke "Backspace"
+        from bertstudio.ui.training_monitor import TrainingMonitor
+
+        monitor = TrainingMonitor()
+        qtbot.addWidget(monitor)
+        assert monitor.lr_plot.minimumHeight() == 216  # 120 px of a 10-pt font: the ticks overlapped
     finally:
         qapp.setFont(old)
     assert theme.text_points(16) == max(16, old.pointSize() + 6)

@@ -44,6 +44,7 @@ from bertstudio.ui.editors.qa import QAEditor
 from bertstudio.ui.editors.tagging import TaggingEditor
 from bertstudio.ui.help_panel import HelpPanel
 from bertstudio.ui.session import SPLITS, ProjectSession, split_name
+from bertstudio.ui.theme import font_scale
 
 EDITORS: dict[str, type[KindEditor]] = {
     "sentence": SentenceEditor,
@@ -108,7 +109,10 @@ class LabelPage(QWidget):
         side.setObjectName("labelSidePanel")
         side.addWidget(self.help)
         side.addWidget(self.chart)
-        side.setMaximumWidth(420)
+        # sized for a 10-pt font and grown with a larger one (at 18 pt the panel kept ~235 px and broke
+        # "Backspace" mid-word)
+        side.setMaximumWidth(round(420 * font_scale()))
+        self.help.setMinimumWidth(round(200 * font_scale()))
         side.setSizes([340, 280])  # the shortcuts whole on a laptop screen, the chart below
         splitter = QSplitter()
         splitter.addWidget(self.stack)
