@@ -157,7 +157,7 @@ class _Store:
             data = save(tensors, metadata=meta)
             self._dirty = False
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_bytes(self.path, data)
+        atomic_write_bytes(self.path, data, own=True)  # a FIFO at its name (tampered) made close() raise
 
     def __len__(self) -> int:
         return len(self._index)

@@ -10,7 +10,6 @@ See assistant.py for the contract.
 from __future__ import annotations
 
 import json
-import os
 import logging
 import threading
 import time
@@ -166,8 +165,9 @@ class AssistantState(TrainerJobs, ShownModel):
                     "history": self._history, "strong_due": self._strong_due}
         try:
             self.cache_dir.mkdir(parents=True, exist_ok=True)
-            _clear_odd_entry(self.state_path)
-            atomic_write_bytes(self.state_path, json.dumps(data).encode("utf-8"))
+            # the assistant's own name: a FIFO or link there (a tampered project) is replaced, as before
+            # writers refused to replace one
+            atomic_write_bytes(self.state_path, json.dumps(data).encode("utf-8"), own=True)
         except (OSError, DataError) as exc:  # (a folder at its name): the state is not kept, the labels are
             log.warning("assistant state not saved: %s", exc)
 
@@ -503,18 +503,3 @@ class AssistantState(TrainerJobs, ShownModel):
         source = "fast" if rows else "zero-shot"
         return F.classification_scores(source, head.predict_proba(pool.features), rows, version, head=head,
                                        labels=tuple(labels))
-
-
-def _clear_odd_entry(path: Path) -> None:
-    """The assistant's own state file in the project's cache: a FIFO, a device node or a link found
-    at its name (a tampered project; reading it was already refused, "starting afresh") is removed,
-    so the state is written again. Writers refuse to replace such an entry where a user named the
-    file (an export over /dev/null); here the name is the assistant's own. A folder is left alone."""
-    import stat
-
-    try:
-        st = os.lstat(path)
-    except FileNotFoundError:
-        return
-    if stat.S_ISLNK(st.st_mode) or not (stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode)):
-        os.unlink(path)

@@ -142,11 +142,17 @@ def check_replaceable(path: str | os.PathLike[str]) -> None:
         raise DataError(problem + ", so it is not replaced", path=path, expected="a plain file, or a new name")
 
 
-def atomic_write_with(path: str | os.PathLike[str], write: Callable[[BinaryIO], None], *, parents: bool = False) -> None:
+def atomic_write_with(path: str | os.PathLike[str], write: Callable[[BinaryIO], None], *, parents: bool = False,
+                      own: bool = False) -> None:
     """Write ``path`` atomically, ``write`` filling the open binary file; ``parents``: create
     missing folders above it first (an export into a new folder). An existing ``path`` that
-    is not a regular file is refused (:func:`check_replaceable`)."""
+    is not a regular file is refused (:func:`check_replaceable`), unless ``own``: the name is
+    the program's own in its own folder (the assistant's state and caches in a project's
+    cache/), where a FIFO, device node or link found at it (a tampered project) is removed
+    and the file written again; a link's target is never touched, a folder still refused."""
     path = Path(path)
+    if own:
+        _clear_own_name(path)
     check_replaceable(path)
     if parents:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -164,9 +170,18 @@ def atomic_write_with(path: str | os.PathLike[str], write: Callable[[BinaryIO], 
     fsync_dir(path.parent)
 
 
-def atomic_write_bytes(path: str | os.PathLike[str], data: bytes, *, parents: bool = False) -> None:
-    """Replace ``path`` with ``data`` atomically and durably."""
-    atomic_write_with(path, lambda f: f.write(data), parents=parents)
+def atomic_write_bytes(path: str | os.PathLike[str], data: bytes, *, parents: bool = False, own: bool = False) -> None:
+    """Replace ``path`` with ``data`` atomically and durably (``own``: see :func:`atomic_write_with`)."""
+    atomic_write_with(path, lambda f: f.write(data), parents=parents, own=own)
+
+
+def _clear_own_name(path: Path) -> None:
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return
+    if stat.S_ISLNK(st.st_mode) or not (stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode)):
+        os.unlink(path)
 
 
 def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:

@@ -167,3 +167,20 @@ def test_a_long_legal_name_is_written_and_its_temporary_names_fit(tmp_path, stem
     assert atomic.TEMP_NAME.match(atomic.sibling_name(stem, f".{os.getpid()}.tmp"))  # the clean-up still finds it
     assert atomic.sibling_name(stem, ".1.tmp") != atomic.sibling_name(stem[:-1] + "x", ".1.tmp")
     assert atomic.sibling_name("labels.journal", ".7.tmp") == ".labels.journal.7.tmp"  # short names as before
+
+
+def test_a_write_to_the_programs_own_name_replaces_a_fifo_or_link_found_there(tmp_path):
+    """``own=True`` (the assistant's state and caches in a project's cache/): a FIFO or a link at the
+    name is removed and the file written (closing the assistant raised over a FIFO there); the
+    link's target is untouched, and a folder is still refused."""
+    os.mkfifo(tmp_path / "state.json")
+    atomic.atomic_write_bytes(tmp_path / "state.json", b"{}", own=True)
+    assert (tmp_path / "state.json").read_bytes() == b"{}"
+    theirs = tmp_path / "theirs.txt"
+    theirs.write_text("keep")
+    (tmp_path / "cache.bin").symlink_to(theirs)
+    atomic.atomic_write_bytes(tmp_path / "cache.bin", b"new", own=True)
+    assert theirs.read_text() == "keep" and not (tmp_path / "cache.bin").is_symlink()
+    (tmp_path / "folder").mkdir()
+    with pytest.raises(DataError, match="folder"):
+        atomic.atomic_write_bytes(tmp_path / "folder", b"x", own=True)
