@@ -146,15 +146,15 @@ def test_glue_exits_2_naming_the_tasks_it_left_out(glue_dir, tiny, tmp_path, cap
     assert code == 0 and err == "", err
 
 
-def test_an_interrupted_glue_keeps_what_finished_and_resumes(glue_dir, tiny, tmp_path, capsys, monkeypatch) -> None:
-    """Ctrl-C during the second task printed nothing and wrote no scoreboard.json; the same command
-    again was refused ("the run folder is not empty") and only --overwrite, retraining all, went on."""
+def _interrupted_in_mnli(monkeypatch, glue_dir, tiny, out, capsys) -> list[str]:
+    """``glue`` on RTE then MNLI, Ctrl-C pressed at MNLI's first logged step (as the SIGINT handler
+    does: the cancel flag); the command's argv, for running it again."""
     from bertstudio.train import engine
     from bertstudio.train.events import StepLogged
 
     real = engine.train
 
-    def ctrl_c_in_mnli(config, *a, callbacks=(), cancel=None, **k):  # as the SIGINT handler does: the flag
+    def ctrl_c_in_mnli(config, *a, callbacks=(), cancel=None, **k):
         def press(event, control):
             if isinstance(event, StepLogged):
                 cancel.set()
@@ -162,17 +162,26 @@ def test_an_interrupted_glue_keeps_what_finished_and_resumes(glue_dir, tiny, tmp
         return real(config, *a, callbacks=[*callbacks, *extra], cancel=cancel, **k)
 
     monkeypatch.setattr(engine, "train", ctrl_c_in_mnli)
-    out = tmp_path / "out"
     argv = ["--quiet", "glue", "--tasks", "RTE,MNLI", "--data-dir", str(glue_dir), "--model", tiny, *TINY,
             "--logging-steps", "1", "--out", str(out)]
-    code, stdout, err = run(argv, capsys)
+    try:
+        code, stdout, err = run(argv, capsys)
+    finally:
+        monkeypatch.setattr(engine, "train", real)
     assert code == 130, err
     assert "RTE accuracy" in stdout and "MNLI: run cancelled" in stdout and "--resume" in stdout
+    return argv
+
+
+def test_an_interrupted_glue_keeps_what_finished_and_resumes(glue_dir, tiny, tmp_path, capsys, monkeypatch) -> None:
+    """Ctrl-C during the second task printed nothing and wrote no scoreboard.json; the same command
+    again was refused ("the run folder is not empty") and only --overwrite, retraining all, went on."""
+    out = tmp_path / "out"
+    argv = _interrupted_in_mnli(monkeypatch, glue_dir, tiny, out, capsys)
     assert set(json.loads((out / "scoreboard.json").read_text())) == {"RTE"}
     assert (out / "MNLI" / "checkpoints" / "last").is_dir()
     rte_model = (out / "RTE" / "model" / "model.safetensors").stat().st_mtime_ns
 
-    monkeypatch.setattr(engine, "train", real)
     code, _, err = run(argv, capsys)  # the same command is refused, and says how to go on
     assert code == EXIT_USAGE and "--resume" in err and len(err.strip().splitlines()) == 1, err
     code, stdout, err = run([*argv, "--resume"], capsys)
@@ -206,26 +215,9 @@ def test_resume_trains_again_a_task_stopped_before_its_first_checkpoint(glue_dir
     command ("the run folder is not empty"); only --overwrite went on, retraining every finished task."""
     import shutil
 
-    from bertstudio.train import engine
-    from bertstudio.train.events import StepLogged
-
-    real = engine.train
-
-    def ctrl_c_in_mnli(config, *a, callbacks=(), cancel=None, **k):
-        def press(event, control):
-            if isinstance(event, StepLogged):
-                cancel.set()
-        extra = [press] if config.glue_task == "MNLI" else []
-        return real(config, *a, callbacks=[*callbacks, *extra], cancel=cancel, **k)
-
-    monkeypatch.setattr(engine, "train", ctrl_c_in_mnli)
     out = tmp_path / "out"
-    argv = ["--quiet", "glue", "--tasks", "RTE,MNLI", "--data-dir", str(glue_dir), "--model", tiny, *TINY,
-            "--logging-steps", "1", "--out", str(out)]
-    code, _, err = run(argv, capsys)
-    assert code == 130, err
+    argv = _interrupted_in_mnli(monkeypatch, glue_dir, tiny, out, capsys)
     shutil.rmtree(out / "MNLI" / "checkpoints")  # as a kill before the first checkpoint leaves it
-    monkeypatch.setattr(engine, "train", real)
     rte_model = (out / "RTE" / "model" / "model.safetensors").stat().st_mtime_ns
     code, stdout, err = run([*argv, "--resume"], capsys)
     assert code == 0, err
