@@ -41,8 +41,10 @@ def fsync_dir(folder: str | os.PathLike[str]) -> None:
 
 
 def fsync_file(path: str | os.PathLike[str]) -> None:
-    """Flush a file that another library (pyarrow) wrote and closed to the disk."""
-    fd = os.open(os.fspath(path), os.O_RDONLY)
+    """Flush a file that another library (pyarrow) wrote and closed to the disk. Opened for
+    writing (nothing is written): Windows' fsync is ``FlushFileBuffers``, which needs write
+    access, and on a read-only handle every import and compact failed with EBADF there."""
+    fd = os.open(os.fspath(path), os.O_RDWR | getattr(os, "O_BINARY", 0))
     try:
         os.fsync(fd)
     finally:

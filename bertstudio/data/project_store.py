@@ -12,6 +12,7 @@ them costs no space until the old file would have been deleted).
 
 from __future__ import annotations
 
+import errno
 import hashlib
 
 import json
@@ -42,12 +43,21 @@ CACHE_DIR = "cache"  # the assistant's embeddings and models (assist/cache.py)
 
 
 def disk_error(exc: OSError, path: Path, what: str) -> "DataError":
-    """A failed write (full disk, read-only folder) as the one error type the GUI and CLI show."""
+    """A failed write as the one error type the GUI and CLI show: the system's reason in it, and
+    a remedy only where the reason names one (a full disk, a folder without write access); any
+    other cause was blamed on the disk and the permissions, which sent users the wrong way."""
     from bertstudio.errors import DataError
 
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        expected: str | None = "free disk space"
+    elif getattr(exc, "winerror", None) in (32, 33):  # a sharing violation, which Windows reports as EACCES
+        expected = "no other program (a sync client, a virus scan) holding the project's files open"
+    elif exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        expected = "write access to the project folder"
+    else:
+        expected = None
     return DataError(f"{what} ({exc.strerror or exc}); every acknowledged edit is still in labels.journal "
-                     "and is applied when the project is opened again", path=path,
-                     expected="free disk space and write access to the project folder")
+                     "and is applied when the project is opened again", path=path, expected=expected)
 
 
 def split_file(folder: Path, meta: dict[str, Any], split: str) -> Path:

@@ -120,3 +120,33 @@ def test_compact_and_close_on_a_full_disk(small_disk: Path) -> None:
         assert [again.gold("train", r) for r in range(60)] == values
     with Project.open(p.folder) as folded:  # the close above folded them: they are in the data file now
         assert folded.pending_edits == 0 and [folded.gold("train", r) for r in range(60)] == values
+
+
+def test_import_and_compact_under_windows_fsync_rules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Windows' fsync (FlushFileBuffers) needs a writable handle: the new Arrow file was opened
+    read-only to be flushed, and every import and compact failed with "Bad file descriptor"."""
+    from windows_rules import windows_fsync
+
+    windows_fsync(monkeypatch)
+    p = _project(tmp_path / "p", rows=20)
+    values = _edit(p, 5)
+    p.compact()
+    p.close()
+    again = Project.open(tmp_path / "p")
+    assert again.num_rows("train") == 20 and [again.gold("train", r) for r in range(5)] == values
+    again.close()
+
+
+def test_a_failed_write_that_is_not_the_disk_does_not_blame_the_disk() -> None:
+    from bertstudio.data.project_store import disk_error
+
+    other = disk_error(OSError(errno.EBADF, "Bad file descriptor"), Path("/p"), "the rows could not be stored")
+    assert "Bad file descriptor" in other.message and "disk space" not in other.message
+    assert "write access" not in other.message
+    full = disk_error(OSError(errno.ENOSPC, "No space left on device"), Path("/p"), "x")
+    assert "free disk space" in full.message
+    denied = disk_error(OSError(errno.EROFS, "Read-only file system"), Path("/p"), "x")
+    assert "write access" in denied.message and "disk space" not in denied.message
+    busy = OSError(errno.EACCES, "The process cannot access the file")
+    busy.winerror = 32  # type: ignore[attr-defined]
+    assert "write access" not in disk_error(busy, Path("/p"), "x").message
