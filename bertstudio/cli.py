@@ -924,10 +924,29 @@ def _printable(text: str) -> str:
     return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
+def _utf8_stdout() -> None:
+    """Write a stdout that is not a console in UTF-8: Windows gives a redirected one (``> flags.jsonl``,
+    a pipe) the ANSI code page, and the JSON of label-errors and predict, which keeps texts and labels
+    as they are, ended in "internal error: UnicodeEncodeError" after the whole run (or came out in GBK
+    on Chinese Windows). A console is left alone: Python writes to it in UTF-16 already."""
+    stream = sys.stdout
+    encoding = (getattr(stream, "encoding", None) or "").lower().replace("_", "-")
+    if encoding in ("utf-8", "utf8") or not hasattr(stream, "reconfigure"):
+        return
+    try:
+        if stream.isatty():
+            return
+        stream.reconfigure(encoding="utf-8")
+    except (OSError, ValueError):  # a closed or detached stdout: left as it is
+        pass
+
+
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     global _tracebacks_before
     from bertstudio.logsetup import setup_logging, tracebacks_logged
 
+    if out is None:
+        _utf8_stdout()
     out = out or sys.stdout
     words = list(sys.argv[1:] if argv is None else argv)
     bad = next((w for w in words if not _utf8(w)), None)

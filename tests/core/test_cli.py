@@ -629,3 +629,23 @@ def test_a_model_that_is_a_dangling_link_or_a_loop_is_a_local_error_not_a_hub_id
         last = err.strip().splitlines()[-1]
         assert code == 2 and last.startswith("bertstudio: error: ") and says in last and "huggingface" not in last, last
         assert argv[2] in last
+
+
+def test_predict_to_a_redirected_code_page_stdout_writes_utf8(tiny, tmp_path):
+    """Windows gives a redirected stdout the ANSI code page (cp1252, cp936), and the JSON the CLI
+    writes keeps labels and texts as they are: a label in Chinese or with an emoji ended the
+    command with "internal error: UnicodeEncodeError". PYTHONIOENCODING stands in for that stdout."""
+    import subprocess
+    import sys
+
+    from bertstudio.tasks.model import build_model, save_model
+
+    labels = ["负面", "正面 😀"]
+    model, tok = build_model("sentence", tiny, labels=labels)
+    save_model(model, tok, tmp_path / "zh")
+    env = {**os.environ, "PYTHONIOENCODING": "cp1252", "PYTHONPATH": os.pathsep.join(
+        [str(Path(__file__).resolve().parents[2]), os.environ.get("PYTHONPATH", "")])}
+    proc = subprocess.run([sys.executable, "-m", "bertstudio", "predict", "--model", str(tmp_path / "zh"),
+                           "--text", "the movie"], env=env, capture_output=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr.decode("utf-8", "replace")
+    assert json.loads(proc.stdout.decode("utf-8"))["label"] in labels
