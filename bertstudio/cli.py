@@ -12,6 +12,7 @@ step and keeps the model). Tracebacks go to the log file only (logsetup.py;
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import json
 import logging
@@ -601,7 +602,7 @@ def cmd_glue(args: argparse.Namespace, out: TextIO) -> int:
     _one_process("glue")  # each process took the folder lock (the second failed) and wrote scoreboard.json
     from bertstudio.data.atomic import check_folder_path
     from bertstudio.data.glue import get_preset
-    from bertstudio.data.project_lock import unlock_folder
+    from bertstudio.data.project_lock import RUN_LOCK_FILE, unlock_folder
     from bertstudio.train.config import TrainConfig
     from bertstudio.train.config_flags import given_settings
     from bertstudio.train.rundir import hold_run_folder
@@ -627,9 +628,15 @@ def cmd_glue(args: argparse.Namespace, out: TextIO) -> int:
     try:
         return _glue_tasks(args, out, root, data_dir, presets, configs, asked=[p.name for p in asked])
     finally:
-        if made and not any(root.iterdir()):  # refused before any task ran: no empty folder left (lock held)
+        # refused before any task ran: no empty folder left, removed under the lock (on Windows the
+        # lock is a file in it, removed when let go, so the folder is removed after)
+        empty = made and all(entry.name == RUN_LOCK_FILE for entry in root.iterdir())
+        if empty and not (root / RUN_LOCK_FILE).exists():
             root.rmdir()
         unlock_folder(lock)
+        if empty and root.exists():
+            with contextlib.suppress(OSError):
+                root.rmdir()
 
 
 # A GLUE task scored with another task's model, on that task's folder: MNLI-mm is MNLI's model on

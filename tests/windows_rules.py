@@ -69,3 +69,20 @@ def windows_renames(monkeypatch: pytest.MonkeyPatch, busy: "list[Path] | None" =
 
     monkeypatch.setattr(os, "replace", replace)
     monkeypatch.setattr(os, "rename", rename)
+
+
+def windows_locks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The project's locks as on Windows: no folder can be locked (``lock_folder`` is None there),
+    and a lock on a file is exclusive per open handle (``msvcrt.locking``), which flock copies."""
+    from bertstudio.data import project_lock
+    from bertstudio.train import rundir
+
+    def lock(fd: int) -> None:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+    monkeypatch.setattr(project_lock, "lock_folder", lambda folder, *, shared=False: None)
+    monkeypatch.setattr(rundir, "lock_folder", lambda folder, *, shared=False: None, raising=False)  # (older code)
+    monkeypatch.setattr(project_lock, "_WINDOWS", True, raising=False)
+    monkeypatch.setattr(rundir, "_WINDOWS", True, raising=False)
+    monkeypatch.setattr(project_lock, "_lock_fd", lock, raising=False)
+    monkeypatch.setattr(project_lock, "_unlock_fd", lambda fd: fcntl.flock(fd, fcntl.LOCK_UN), raising=False)

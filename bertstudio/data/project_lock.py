@@ -20,7 +20,8 @@ cannot flock a folder (some network shares) falls back to ``project.lock`` alone
 The locks are the operating system's, so they disappear with the process: a
 crash or SIGKILL never leaves a stale lock behind. A training holds the same
 folder lock on its run folder (:mod:`bertstudio.train.rundir`), which is how a
-reader tells a run still training from one whose process is gone.
+reader tells a run still training from one whose process is gone; on Windows that
+lock is a byte-range lock on the run folder's ``.writer.lock`` (:func:`lock_run_folder`).
 """
 
 from __future__ import annotations
@@ -104,12 +105,112 @@ class ProjectLock:
 
 
 def unlock_folder(fd: int | None) -> None:
-    """Drop a lock :func:`lock_folder` took (None or -1: nothing to drop)."""
+    """Drop a lock :func:`lock_folder` or :func:`lock_run_folder` took (None or -1: nothing to drop)."""
     if fd is not None and fd >= 0:
+        path = _RUN_LOCKS.pop(fd, None)  # (Windows) a run folder's lock file
+        if path is not None:
+            try:
+                _unlock_fd(fd)
+            except OSError:
+                pass
         os.close(fd)  # the last descriptor of the folder closed: its flock is gone
+        if path is not None:
+            try:
+                os.unlink(path)
+            except OSError:  # another process has it open (its own lock, or a probe): it stays
+                pass
 
 
-if os.name == "nt":  # pragma: no cover - exercised on Windows only
+# A run folder's lock file on Windows (see lock_run_folder); a name no run writes otherwise.
+RUN_LOCK_FILE = ".writer.lock"
+
+
+def lock_run_folder(folder: Path, *, shared: bool = False) -> int | None:
+    """The writer lock of a run folder, as :func:`lock_folder` returns it (a descriptor to give
+    :func:`unlock_folder`, -1 while another holds it, None where it cannot be had). On POSIX the
+    folder's flock; on Windows, where a folder cannot be opened, a byte-range lock on the folder's
+    ``.writer.lock``, held open for the whole run: Windows refuses to delete a file another
+    process holds open, so the lock cannot be bypassed (the argument for project.lock), and it
+    dies with the process, so a killed run reads as interrupted there too. ``shared`` is
+    exclusive on Windows (msvcrt has no shared locks): a reader's probe retries instead."""
+    if not _WINDOWS:
+        return lock_folder(folder, shared=shared)
+    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOINHERIT", 0)
+    fd = os.open(folder / RUN_LOCK_FILE, flags, 0o666)  # OSError: the folder cannot be written (or is gone)
+    try:
+        _lock_fd(fd)
+    except OSError:
+        os.close(fd)
+        return -1
+    _RUN_LOCKS[fd] = folder / RUN_LOCK_FILE
+    return fd
+
+
+# Windows: the lock files of the run folders this process holds, removed when let go (Windows
+# refuses to remove one another process has open, so a lock taken meanwhile is never lost), so a
+# run folder holds no file of the lock once its run has ended.
+_RUN_LOCKS: dict[int, Path] = {}
+
+
+def run_folder_locked(folder: Path) -> bool | None:
+    """Whether a process holds ``folder``'s run writer lock now: True, False, or None where it
+    cannot be told (no folder locks here, or the folder cannot be opened). The POSIX probe takes a
+    shared lock for a moment, so two readers never see each other as writers; Windows has only
+    exclusive locks, so its probe tries a few times, and never creates the lock file (none: no
+    writer ever held it)."""
+    if not _WINDOWS:
+        try:
+            fd = lock_folder(folder, shared=True)
+        except OSError:
+            return None
+        if fd is None:
+            return None
+        unlock_folder(fd)
+        return fd == -1
+    import time
+
+    try:
+        fd = os.open(folder / RUN_LOCK_FILE, os.O_RDWR | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOINHERIT", 0))
+    except FileNotFoundError:
+        return False if folder.is_dir() else None
+    except OSError:
+        return None
+    try:
+        for _ in range(_PROBE_TRIES):
+            try:
+                _lock_fd(fd)
+            except OSError:
+                time.sleep(0.01)  # another reader's probe, or the writer
+                continue
+            _unlock_fd(fd)
+            return False
+        return True
+    finally:
+        os.close(fd)
+
+
+_PROBE_TRIES = 5
+
+
+def _lock_fd(fd: int) -> None:
+    import msvcrt  # type: ignore[import-not-found,unused-ignore]
+
+    os.lseek(fd, 0, os.SEEK_SET)
+    msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined,unused-ignore]
+
+
+def _unlock_fd(fd: int) -> None:
+    """Let go of :func:`_lock_fd`'s lock before the descriptor closes: Windows frees a lock left
+    on a closed handle only "when resources allow", and the next writer was refused meanwhile."""
+    import msvcrt  # type: ignore[import-not-found,unused-ignore]
+
+    os.lseek(fd, 0, os.SEEK_SET)
+    msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)  # type: ignore[attr-defined,unused-ignore]
+
+
+_WINDOWS = os.name == "nt"
+
+if _WINDOWS:  # pragma: no cover - exercised on Windows only
     import msvcrt
 
     def lock_folder(folder: Path, *, shared: bool = False) -> int | None:

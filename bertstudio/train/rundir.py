@@ -25,7 +25,8 @@ the new run fails: the earlier run's files wait in ``.overwritten-run/`` until t
 run ends, and come back if it failed (:meth:`RunFolder.settle`).
 
 The process writing a run holds an OS lock on the run folder (the project lock's,
-:func:`bertstudio.data.project_lock.lock_folder`) until the run has ended. A second
+:func:`bertstudio.data.project_lock.lock_run_folder`: a folder flock, on Windows a lock
+on ``.writer.lock`` inside it) until the run has ended. A second
 training into the same folder is refused while it is held, and a reader tells a run
 still being written from one whose process was killed or crashed (its history has
 no end, and nobody holds the lock): "interrupted", which :func:`read_run` says with
@@ -49,7 +50,7 @@ from typing import Any, Collection, Iterable, Mapping
 
 from bertstudio.data.atomic import atomic_write_text, check_folder_path, remove_leftovers, replace_folder
 from bertstudio.data.project_store import unportable_name
-from bertstudio.data.project_lock import lock_folder, unlock_folder
+from bertstudio.data.project_lock import RUN_LOCK_FILE, lock_run_folder, run_folder_locked, unlock_folder
 from bertstudio.data.regular_file import read_regular_file
 from bertstudio.data.shell import shell_quote
 from bertstudio.errors import ConfigError, DataError
@@ -101,20 +102,40 @@ def rename_run(folder: str | Path, name: str) -> Path:
     if unportable is not None:  # run folders are copied between machines
         raise ConfigError(unportable, path=folder, where="run name", expected="a name that works on every system")
     target = folder.with_name(name)
-    if target == folder:
+    if folder.name == name:  # the names, not the paths: Windows paths are equal whatever the case
         return folder
     try:  # a training writing the run would go on writing under the old name (see hold_run_folder)
-        lock = lock_folder(folder)
+        lock = lock_run_folder(folder)
     except OSError as exc:
         raise ConfigError(f"the run folder cannot be opened ({exc.strerror or exc})", path=folder, where="run name") from None
     if lock == -1:
         raise ConfigError("a training is writing this run now", path=folder, where="run name",
                           expected="the run renamed once it has ended")
+    exists = ConfigError("a run of that name exists", path=target, where="run name", expected="another name")
+    if _WINDOWS or _same_folder(folder, target):
+        # Windows never renames onto a folder (MoveFileEx: "Access is denied"), but its rename
+        # refuses any existing name at once, which is the claim. It also refuses a folder holding
+        # a file that is open, so the lock file is let go first: a training that takes it
+        # meanwhile holds it open, and the rename is refused. A change of case only (Run1 to
+        # run1) on a case-insensitive disk is a rename of the folder onto itself.
+        unlock_folder(lock)
+        lock = None
+        try:
+            os.rename(folder, target)
+        except FileExistsError:
+            raise exists from None
+        except OSError as exc:
+            if getattr(exc, "winerror", None) in (32, 33):  # a sharing violation
+                raise ConfigError("a file in this run is open (a training writing it, or another program such as a "
+                                  "console, an editor or a viewer of its files)", path=folder, where="run name",
+                                  expected="the file closed, then the run renamed again") from None
+            raise
+        return target
     try:
         try:
             target.mkdir()  # claims the name: a folder made meanwhile is never replaced
         except FileExistsError:
-            raise ConfigError("a run of that name exists", path=target, where="run name", expected="another name") from None
+            raise exists from None
         try:
             os.replace(folder, target)  # onto the empty folder just made: one rename, nothing copied
         except OSError:
@@ -123,6 +144,17 @@ def rename_run(folder: str | Path, name: str) -> Path:
     finally:
         unlock_folder(lock)
     return target
+
+
+_WINDOWS = os.name == "nt"
+
+
+def _same_folder(folder: Path, target: Path) -> bool:
+    """Whether ``target`` names ``folder`` itself: a change of case on a case-insensitive file system."""
+    try:
+        return os.path.samefile(folder, target)
+    except OSError:
+        return False
 
 
 def jsonl(rows: Iterable[dict[str, Any]]) -> str:
@@ -141,7 +173,7 @@ def check_output_dir(config: TrainConfig) -> None:
     if not root.is_dir():
         return
     try:
-        names = {p.name for p in root.iterdir()}
+        names = {p.name for p in root.iterdir()} - {RUN_LOCK_FILE}  # (Windows) a writer's lock, not a file of a run
     except OSError as exc:
         raise ConfigError(f"cannot read the run folder: {exc.strerror or exc}", path=root, where="output_dir") from None
     if not names:
@@ -409,7 +441,7 @@ def hold_run_folder(root: Path, *, where: str = "output_dir", what: str = "run f
 
     for _ in range(_LOCK_TRIES):
         try:
-            fd = lock_folder(root)
+            fd = lock_run_folder(root)
         except OSError as exc:
             raise ConfigError(f"the {what} cannot be opened ({exc.strerror or exc})", path=root, where=where) from None
         if fd != -1:
@@ -425,16 +457,8 @@ def _being_written(root: Path, *, where: str = "output_dir", what: str = "run fo
 
 def writer_active(root: Path) -> bool | None:
     """Whether a process holds ``root``'s writer lock now: True, False, or None where it
-    cannot be told (no folder locks here, or the folder cannot be opened). The probe takes a
-    shared lock for a moment, so two readers never see each other as writers."""
-    try:
-        fd = lock_folder(root, shared=True)
-    except OSError:
-        return None
-    if fd is None:
-        return None
-    unlock_folder(fd)
-    return fd == -1
+    cannot be told (see :func:`bertstudio.data.project_lock.run_folder_locked`)."""
+    return run_folder_locked(root)
 
 
 class RunFolder:

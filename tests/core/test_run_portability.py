@@ -1,0 +1,103 @@
+"""Run folders on Windows and on a laptop whose host name follows the network.
+
+No Windows here: tests/windows_rules.py copies its rules onto the functions the code calls
+(folders are renamed with MoveFileEx, a folder holding an open file cannot be renamed, and
+only files can be locked, exclusively per handle)."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+from pathlib import Path
+
+import pytest
+from windows_rules import windows_locks, windows_renames
+
+from bertstudio.data import project_lock
+from bertstudio.errors import ConfigError
+from bertstudio.train import rundir
+from bertstudio.train.events import RunStarted, event_to_dict
+from bertstudio.train.rundir import RunFolder, check_output_dir, read_run, rename_run, writer_active
+from bertstudio.train.config import TrainConfig
+
+
+def _history(run: Path, **where: object) -> None:
+    run.mkdir(parents=True, exist_ok=True)
+    started = RunStarted(40, 16, 0, 10, 8, 100, 100, "cpu", "fp32", **where)  # type: ignore[arg-type]
+    (run / "history.jsonl").write_text(json.dumps(event_to_dict(started)) + "\n", encoding="utf-8")
+
+
+def _here() -> dict[str, object]:
+    return {"host": socket.gethostname(), **({"machine": rundir.machine_id()} if hasattr(rundir, "machine_id") else {})}
+
+
+# --- F3: renaming a run on Windows ------------------------------------------------------------
+
+def test_windows_renames_a_run_and_refuses_a_taken_name(tmp_path, monkeypatch):
+    """Windows never renames onto a folder, so claiming the name with an empty folder first made
+    every rename fail with "[WinError 5] Access is denied"."""
+    windows_locks(monkeypatch)
+    windows_renames(monkeypatch)
+    run = tmp_path / "runs" / "run1"
+    _history(run, **_here())
+    (tmp_path / "runs" / "taken").mkdir()
+    with pytest.raises(ConfigError, match="a run of that name exists"):
+        rename_run(run, "taken")
+    assert run.is_dir() and list((tmp_path / "runs" / "taken").iterdir()) == []
+    assert rename_run(run, "baseline") == tmp_path / "runs" / "baseline"
+    assert not run.exists() and sorted(os.listdir(tmp_path / "runs" / "baseline")) == ["history.jsonl"]
+
+
+def test_windows_names_the_open_file_that_keeps_a_run_from_being_renamed(tmp_path, monkeypatch):
+    windows_locks(monkeypatch)
+    run = tmp_path / "runs" / "run1"
+    _history(run, **_here())
+    windows_renames(monkeypatch, busy=[run / "history.jsonl"])
+    with pytest.raises(ConfigError, match="a file in this run is open") as caught:
+        rename_run(run, "baseline")
+    assert caught.value.path == str(run) and run.is_dir() and not (tmp_path / "runs" / "baseline").exists()
+
+
+def test_windows_does_not_rename_a_run_a_training_is_writing(tmp_path, monkeypatch):
+    windows_locks(monkeypatch)
+    windows_renames(monkeypatch)
+    run = tmp_path / "runs" / "run1"
+    _history(run, **_here())
+    held = project_lock.lock_run_folder(run)  # another handle conflicts like another process
+    try:
+        with pytest.raises(ConfigError, match="a training is writing this run now"):
+            rename_run(run, "baseline")
+    finally:
+        project_lock.unlock_folder(held)
+    assert rename_run(run, "baseline").is_dir()
+
+
+# --- F4: a killed run on Windows --------------------------------------------------------------
+
+def test_windows_a_run_whose_process_is_gone_reads_as_interrupted(tmp_path, monkeypatch):
+    """Windows had no run folder lock at all: a killed training read as "running" for ever."""
+    windows_locks(monkeypatch)
+    run = tmp_path / "run"
+    _history(run, **_here())
+    assert writer_active(run) is False and read_run(run).status == "interrupted"
+    assert not (run / ".writer.lock").exists()  # a reader's probe creates nothing
+
+
+def test_windows_a_live_run_is_running_and_refuses_a_second_writer(tiny, tmp_path, monkeypatch):
+    windows_locks(monkeypatch)
+    monkeypatch.setattr(rundir, "_LOCK_TRIES", 2)
+    run = tmp_path / "run"
+    _history(run, **_here())
+    folder = RunFolder(run, append=True)
+    try:
+        assert writer_active(run) is True and read_run(run).status == "running"
+        with pytest.raises(ConfigError, match="another training is writing"):
+            RunFolder(run, append=True)
+        with pytest.raises(ConfigError, match="another training is writing this run folder now"):
+            check_output_dir(TrainConfig(model=tiny, output_dir=str(run), overwrite=True))
+    finally:
+        folder.close()
+        folder.settle(failed=False)
+    assert writer_active(run) is False and read_run(run).status == "interrupted"
+    assert sorted(os.listdir(run)) == ["history.jsonl"]  # the lock file goes with the lock
