@@ -60,7 +60,7 @@ from bertstudio.train.notify import Notifier
 from bertstudio.train.paths import PlainPath, choose_path
 from bertstudio.train.preflight import check_before_start
 from bertstudio.train.progress import Progress
-from bertstudio.train.rundir import RunFolder, jsonl, launch_command, prediction_rows
+from bertstudio.train.rundir import RunFolder, jsonl, launch_command, machine_id, prediction_rows
 from bertstudio.train.setfit_phase import setfit_encoder
 from bertstudio.train.schedule import linear_schedule, steps_per_epoch, total_steps, warmup_steps
 from bertstudio.train.sources import load_sets
@@ -208,7 +208,7 @@ def fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any = No
             total_steps=n_steps, num_train_examples=len(train_enc), num_eval_examples=len(eval_set) if eval_set is not None else 0,
             epochs=math.ceil(n_steps / epoch_steps), effective_batch_size=config.batch_size * config.grad_accum * acc.num_processes,
             trainable_params=trainable, total_params=total_params, device=path.device, precision=path.precision,
-            output_dir=config.output_dir, host=socket.gethostname(),
+            output_dir=config.output_dir, host=socket.gethostname(), machine=machine_id(),
         ), control)
 
         # ---- the loop ----------------------------------------------------------------

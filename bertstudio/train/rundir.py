@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import datetime as dt
 import fnmatch
+import functools
 import json
 import logging
 import os
@@ -770,6 +771,56 @@ class RunInfo:
         return self.config.glue_task if self.config else None
 
 
+def started_here(started: RunStarted) -> bool:
+    """Whether the run that wrote ``started`` trained on this machine, so that its folder's lock
+    tells whether its process lives: by the machine's id, which stays when the host name changes
+    (macOS names the machine after the network it is on, and a run killed at home read as
+    "running" for ever at the office); by the host name for runs written before ids were kept."""
+    here = machine_id()
+    if started.machine and here:
+        return started.machine == here
+    return started.host == socket.gethostname()
+
+
+@functools.lru_cache(maxsize=1)
+def machine_id() -> str:
+    """A stable id of this computer ("" when none can be read), hashed: the run folder may be
+    shared, the system's own id is not its business. Linux's /etc/machine-id, Windows' MachineGuid,
+    macOS's IOPlatformUUID; else the network card's address, unless Python had to make one up."""
+    import hashlib
+    import subprocess
+    import sys
+    import uuid
+
+    raw = ""
+    try:
+        if sys.platform == "win32":
+            import winreg  # type: ignore[import-not-found,unused-ignore]
+
+            with winreg.OpenKey(winreg.HKEY_LOCAL_MACHINE, r"SOFTWARE\Microsoft\Cryptography",  # type: ignore[attr-defined,unused-ignore]
+                                0, winreg.KEY_READ | winreg.KEY_WOW64_64KEY) as key:  # type: ignore[attr-defined,unused-ignore]
+                raw = str(winreg.QueryValueEx(key, "MachineGuid")[0])  # type: ignore[attr-defined,unused-ignore]
+        elif sys.platform == "darwin":
+            shown = subprocess.run(["ioreg", "-rd1", "-c", "IOPlatformExpertDevice"], capture_output=True, text=True,
+                                   timeout=5).stdout
+            found = re.search(r'"IOPlatformUUID"\s*=\s*"([^"]+)"', shown)
+            raw = found.group(1) if found else ""
+        else:
+            for path in ("/etc/machine-id", "/var/lib/dbus/machine-id"):
+                try:
+                    raw = Path(path).read_text(encoding="ascii", errors="replace").strip()
+                except OSError:
+                    continue
+                if raw:
+                    break
+    except (OSError, subprocess.SubprocessError, ValueError):
+        raw = ""
+    if not raw:
+        node = uuid.getnode()
+        raw = "" if node & (1 << 40) else f"{node:012x}"  # the multicast bit: a random number, new each process
+    return hashlib.sha256(f"bertstudio:{raw}".encode()).hexdigest()[:16] if raw else ""
+
+
 def read_run(folder: str | os.PathLike[str]) -> RunInfo:
     """One run as a list of runs shows it. Never raises for what is in the folder: a damaged
     config.toml or metrics.json makes the run "damaged" with the problem as its message, so one
@@ -805,8 +856,7 @@ def read_run(folder: str | os.PathLike[str]) -> RunInfo:
         info.metrics = info.metrics or {k: float(v) for k, v in ended[-1].metrics.items() if _is_number(v)}
     elif history:
         # asked again after the read: a resume that took the lock and wrote its start meanwhile is running
-        if writing is False and starts and history[starts[-1]].host == socket.gethostname() \
-                and writer_active(folder) is False:
+        if writing is False and starts and started_here(history[starts[-1]]) and writer_active(folder) is False:
             info.status, info.message = "interrupted", interrupted_message(folder)
         else:  # still training, or trained elsewhere (a synced folder): nobody here can tell
             info.status = "running"

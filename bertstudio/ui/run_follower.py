@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import logging
 import os
-import socket
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 
 from bertstudio.train.events import Evaluated, RunFinished, RunStarted, StepLogged
-from bertstudio.train.rundir import HISTORY, MAX_RUN_FILE_BYTES, interrupted_message, parse_history, writer_active
+from bertstudio.train.rundir import (HISTORY, MAX_RUN_FILE_BYTES, interrupted_message, parse_history, started_here,
+                                     writer_active)
 
 log = logging.getLogger(__name__)
 
@@ -137,7 +137,7 @@ class RunFollower(QObject):
                 self._step = ev.step
                 continue
             if isinstance(ev, RunStarted):
-                self._local, self._open = ev.host == socket.gethostname(), True
+                self._local, self._open = started_here(ev), True
             elif isinstance(ev, RunFinished):
                 self._open = False
             if steps:  # keep the order: steps before the eval that follows them

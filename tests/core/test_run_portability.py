@@ -101,3 +101,27 @@ def test_windows_a_live_run_is_running_and_refuses_a_second_writer(tiny, tmp_pat
         folder.settle(failed=False)
     assert writer_active(run) is False and read_run(run).status == "interrupted"
     assert sorted(os.listdir(run)) == ["history.jsonl"]  # the lock file goes with the lock
+
+
+# --- F6: a host name that changed -------------------------------------------------------------
+
+def test_a_run_killed_here_is_interrupted_after_the_host_name_changed(tmp_path, monkeypatch):
+    """macOS names the machine after the network it is on (Johns-MacBook-Pro.local at home,
+    johns-mbp.office at work): a run killed at home read as "running" for ever at work."""
+    run = tmp_path / "run"
+    _history(run, **_here())
+    monkeypatch.setattr(socket, "gethostname", lambda: "johns-mbp.office")
+    assert read_run(run).status == "interrupted"
+
+
+def test_a_run_of_another_machine_with_this_host_name_is_not_called_interrupted(tmp_path):
+    """Two machines may share a host name (localhost, a cloned image): the machine decides."""
+    run = tmp_path / "run"
+    _history(run, host=socket.gethostname(), machine="0" * 16)
+    assert read_run(run).status == "running"
+
+
+def test_a_run_written_before_machines_were_recorded_still_goes_by_its_host_name(tmp_path):
+    run = tmp_path / "run"
+    _history(run, host=socket.gethostname())
+    assert read_run(run).status == "interrupted"
