@@ -322,7 +322,19 @@ def load_strong(folder: str | Path) -> StrongModel:
         model, tokenizer, _, _ = load_model(folder)
     else:
         model, tokenizer, _ = load_embedding_classifier(folder)
+    _own_memory(model)
     out = StrongModel(str(meta.get("method", "finetune")), str(meta.get("reason", "")), model.eval(), tokenizer,
                       rows, labels, kind, steps)
     out.saved_meta = meta
     return out
+
+
+def _own_memory(model: Any) -> None:
+    """Copy every CPU weight and buffer out of the file transformers mapped them from
+    (model.safetensors stays mapped while any tensor uses it): the next save replaces this very
+    folder, and Windows refuses to rename a folder holding a mapped file, so the assistant's next
+    model was never saved there. A copy of a small model, once per session."""
+    with torch.no_grad():
+        for tensor in [*model.parameters(), *model.buffers()]:
+            if tensor.device.type == "cpu":
+                tensor.data = tensor.data.clone()

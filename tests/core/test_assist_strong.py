@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import pickle
 import threading
 
@@ -174,3 +175,30 @@ def test_the_strong_models_pairs_keep_half_of_their_fine_tuning_as_the_train_pag
     assert finetune_config(40, 0, "pair", head="siamese").keep_tuning == SMALL_KEEP == 0.5
     assert finetune_config(40, 0, "regression", head="siamese").keep_tuning == SMALL_KEEP
     assert finetune_config(40, 0, "sentence").keep_tuning == 1.0  # measured: single sentences keep it all
+
+
+def _mapped_from(folder) -> list[str]:
+    with open("/proc/self/maps", encoding="ascii", errors="replace") as f:
+        return sorted({line.split(None, 5)[5].strip() for line in f
+                       if len(line.split(None, 5)) == 6 and line.split(None, 5)[5].startswith(str(folder))})
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/maps"), reason="reads the mappings from /proc")
+@pytest.mark.parametrize("kind", ["sentence", "tagging"])
+def test_a_restored_model_keeps_no_file_of_its_folder_mapped(tiny, tmp_path, one_thread, kind):
+    """transformers maps model.safetensors into memory and the restored model kept it mapped;
+    Windows refuses to rename a folder holding a mapped file, so the next model the assistant
+    trained was never saved there (only a warning in the log), and every session retrained."""
+    from bertstudio.assist.strong import StrongModel
+    from bertstudio.tasks.model import build_model
+
+    if kind == "sentence":
+        model = train_strong(request(tiny), counts={"neg": 8, "pos": 8})
+    else:
+        net, tok = build_model("tagging", tiny, labels=["O", "B-LOC"])
+        model = StrongModel("finetune", "", net.eval(), tok, [0, 1], ["O", "B-LOC"], "tagging", 0)
+    folder = save_strong(model, tmp_path / "assist-model")
+    restored = load_strong(folder)
+    assert _mapped_from(folder) == []
+    save_strong(restored, folder, {"data": "x"})  # the next session's save replaces the folder
+    assert load_strong(folder).saved_meta["data"] == "x"
