@@ -240,12 +240,12 @@ def _fits_in_memory(model: torch.nn.Module) -> bool:
 
 
 def _available_memory() -> int | None:
-    """Bytes the kernel could hand out without swapping (Linux's MemAvailable), None if unknown."""
+    """Bytes the system could hand out without swapping (Linux's MemAvailable), None if unknown.
+    psutil's (accelerate depends on it) reads it on macOS and Windows too, where /proc/meminfo,
+    read here alone before, does not exist and the check let every copy through."""
     try:
-        with open("/proc/meminfo", encoding="ascii") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError):
-        pass
-    return None
+        import psutil
+
+        return int(psutil.virtual_memory().available)
+    except Exception:  # noqa: BLE001 - no psutil, or a platform it cannot read: no memory check
+        return None

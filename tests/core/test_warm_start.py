@@ -138,3 +138,26 @@ def test_rows_fingerprint_follows_content_not_identity():
     assert rows_fingerprint(a) != rows_fingerprint(sentiment(10, seed=2))
     assert rows_fingerprint(a.select(range(5))) != rows_fingerprint(a.select(range(1, 6)))
     assert rows_fingerprint(a.select(range(5))) == rows_fingerprint(b.select(range(5)))
+
+
+def test_the_memory_check_reads_the_memory_where_there_is_no_proc_meminfo(monkeypatch):
+    """macOS and Windows have no /proc/meminfo: the check let every second copy of the weights through."""
+    import builtins
+    import collections
+
+    import psutil
+
+    real_open = builtins.open
+
+    def no_proc(file, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if str(file).startswith("/proc/"):
+            raise FileNotFoundError(2, "No such file or directory", str(file))
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", no_proc)
+    memory = collections.namedtuple("memory", "total available")
+    monkeypatch.setattr(psutil, "virtual_memory", lambda: memory(16 << 30, 3 << 30))
+    assert warm_module._available_memory() == 3 << 30
+    model = torch.nn.Linear(1000, 1000)  # 4 MB of weights
+    monkeypatch.setattr(psutil, "virtual_memory", lambda: memory(16 << 30, 8 << 20))
+    assert not warm_module._fits_in_memory(model)
