@@ -416,10 +416,13 @@ def inspect_model_folder(path: str | Path) -> dict[str, Any] | None:
         raise ConfigError(reason, path=folder, expected="a model folder or Hub id")
     if not folder.exists():
         # a path, not a Hub id such as bert-base-uncased or org/name (one slash at most); "runs/model"
-        # whose "runs" is a folder here is a path too (it was "couldn't connect to huggingface.co")
-        parent = str(path).split("/")[0]
-        if folder.is_absolute() or str(path).startswith((".", "~")) or str(path).strip("/").count("/") > 1 \
-                or ("/" in str(path) and parent and Path(parent).is_dir()):
+        # whose "runs" is a folder here is a path too (it was "couldn't connect to huggingface.co").
+        # A backslash is a path too: Windows' separator, and never in a Hub id (models\my-bert went
+        # to the Hub on Windows)
+        text = str(path).replace(os.sep, "/")
+        parent = text.split("/")[0]
+        if folder.is_absolute() or text.startswith((".", "~")) or "\\" in text or text.strip("/").count("/") > 1 \
+                or ("/" in text and parent and Path(parent).is_dir()):
             raise ConfigError("no such model folder", path=folder, expected="a model folder or Hub id")
         return _cached_hub_config(str(path))
     if not folder.is_dir():

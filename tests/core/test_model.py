@@ -210,3 +210,13 @@ def test_counting_parameters_draws_nothing_from_the_global_generator(tiny, kind,
     trainable, total = parameter_counts(kind, tiny, labels=["a", "b"], **options)
     assert 0 < trainable <= total
     assert torch.equal(torch.rand(4), expected)
+
+
+def test_a_backslash_path_is_a_missing_folder_not_a_hub_id(tmp_path, monkeypatch):
+    """models\\my-bert (Windows' separator) went to the Hub: a connection error, not "no such folder"."""
+    from bertstudio.tasks.model import inspect_model_folder
+
+    monkeypatch.chdir(tmp_path)
+    for name in ("models\\my-bert", "my-bert\\"):
+        with pytest.raises(ConfigError, match="no such model folder"):
+            inspect_model_folder(name)
