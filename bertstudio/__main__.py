@@ -24,6 +24,22 @@ def main(argv: list[str] | None = None) -> int:
     return code
 
 
+def gui_main() -> int:
+    """The app with no console window: Windows' ``bertstudio-gui.exe`` (a [project.gui-scripts]
+    entry). Started from Explorer or a shortcut, the console script opens a console, and closing
+    it ended the app and its training. Such a process has no standard streams (None), and a
+    library that writes a warning or a progress bar to one raised; they go to the null device
+    (the log file has what matters)."""
+    import os
+
+    for name in ("stdout", "stderr"):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))
+    from bertstudio.app import main as app_main
+
+    return app_main(sys.argv[1:])
+
+
 def exit_now(code: int) -> None:
     """End the process without the interpreter's teardown, which with torch, transformers and
     datasets loaded took 1.8 s after a run had written everything (freeing every module and

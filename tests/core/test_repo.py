@@ -27,3 +27,24 @@ def test_ci_runs_exactly_the_readme_test_command() -> None:
 def test_console_script_points_at_main() -> None:
     text = (REPO / "pyproject.toml").read_text(encoding="utf-8")
     assert 'bertstudio = "bertstudio.__main__:main"' in text
+
+
+def test_the_app_has_a_launcher_without_a_console_window(monkeypatch) -> None:
+    """Windows opened a console for the console script: closing it ended the app and its training."""
+    import sys
+
+    import bertstudio.__main__ as entry
+    import bertstudio.app
+
+    text = (REPO / "pyproject.toml").read_text(encoding="utf-8")
+    assert '[project.gui-scripts]\nbertstudio-gui = "bertstudio.__main__:gui_main"' in text
+    seen = []
+    monkeypatch.setattr(bertstudio.app, "main", lambda argv=None: seen.append((argv, sys.stdout, sys.stderr)) or 0)
+    monkeypatch.setattr(sys, "argv", ["bertstudio-gui", "--project", "p"])
+    monkeypatch.setattr(sys, "stdout", None)  # pythonw: no standard streams
+    monkeypatch.setattr(sys, "stderr", None)
+    assert entry.gui_main() == 0
+    (argv, out, err), = seen
+    assert argv == ["--project", "p"] and out is not None and err is not None
+    out.write("a library's progress bar\n")
+    out.close(), err.close()
