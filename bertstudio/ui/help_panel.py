@@ -5,9 +5,17 @@ from __future__ import annotations
 from typing import Sequence
 
 from PySide6.QtCore import QCoreApplication
+from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout, QWidget
 
 from bertstudio.data.kinds import get_spec, is_bio_tag_set
+
+
+def _keys(*portable: str) -> str:
+    """Key combinations as this system names them, from Qt's portable names: ⌘Z and ⌥M on macOS,
+    where Qt's Ctrl is the Command key (a literal "Ctrl+T" sent people to the Control key, which
+    does nothing there), Ctrl+Z elsewhere. The shortcuts themselves are made from the same names."""
+    return " / ".join(QKeySequence(k).toString(QKeySequence.SequenceFormat.NativeText) for k in portable)
 
 
 def _picker(what: str) -> tuple[str, str]:
@@ -39,13 +47,18 @@ def shortcuts(kind: str, labels: list[str] | None = None, assistant: bool = Fals
 def _assistant_keys() -> list[tuple[str, str]]:
     return [(QCoreApplication.translate("HelpPanel", "Tab"),
              QCoreApplication.translate("HelpPanel", "reach the Next order and Train now; after a change the keys are the editor's again")),
-            (QCoreApplication.translate("HelpPanel", "Ctrl+T"),
+            (_keys("Ctrl+T"),
              QCoreApplication.translate("HelpPanel", "train the assistant's stronger model now"))]
 
 
-def _advance() -> tuple[str, str]:
-    return (QCoreApplication.translate("HelpPanel", "Alt+M"),
-            QCoreApplication.translate("HelpPanel", "turn moving to the next example after labelling on or off"))
+def _advance() -> list[tuple[str, str]]:
+    """The key of the editor's "Move to the next example" box: its mnemonic, read from the box's
+    own (translated) text, none on macOS, where Qt turns mnemonics off (Alt+M did nothing there)."""
+    key = QKeySequence.mnemonic(QCoreApplication.translate("SentenceEditor", "&Move to the next example after labelling"))
+    if key.isEmpty():
+        return []
+    return [(key.toString(QKeySequence.SequenceFormat.NativeText),
+             QCoreApplication.translate("HelpPanel", "turn moving to the next example after labelling on or off"))]
 
 
 def _scroll() -> tuple[str, str]:
@@ -61,16 +74,16 @@ def _kind_shortcuts(kind: str, gold: str, labels: list[str] | None, assistant: b
         (QCoreApplication.translate("HelpPanel", "← / → or ↑ / ↓"), QCoreApplication.translate("HelpPanel", "previous / next example")),
         (QCoreApplication.translate("HelpPanel", "S or Space"), skip),
         _scroll(),
-        (QCoreApplication.translate("HelpPanel", "Ctrl+Z / Ctrl+Shift+Z"), QCoreApplication.translate("HelpPanel", "undo / redo the last edit")),
+        (_keys("Ctrl+Z", "Ctrl+Shift+Z"), QCoreApplication.translate("HelpPanel", "undo / redo the last edit")),
     ]
     if gold == "label":
         return [(QCoreApplication.translate("HelpPanel", "1 … 9"), QCoreApplication.translate("HelpPanel", "apply the label with that number (see the legend)")),
                 _picker(QCoreApplication.translate("HelpPanel", "pick any label by typing part of its name; Enter applies it (the legend shows each label's key)")),
-                (QCoreApplication.translate("HelpPanel", "0, Backspace or Delete"), QCoreApplication.translate("HelpPanel", "clear the label"))] + move + [_advance()]
+                (QCoreApplication.translate("HelpPanel", "0, Backspace or Delete"), QCoreApplication.translate("HelpPanel", "clear the label"))] + move + _advance()
     if gold == "score":
         return [(QCoreApplication.translate("HelpPanel", "0 … 5"), QCoreApplication.translate("HelpPanel", "set a whole score")), (QCoreApplication.translate("HelpPanel", "slider / box"), QCoreApplication.translate("HelpPanel", "set a score in tenths")),
                 (QCoreApplication.translate("HelpPanel", "Enter or an arrow in the box"), QCoreApplication.translate("HelpPanel", "store the typed score (an arrow then moves on)")),
-                (QCoreApplication.translate("HelpPanel", "Backspace"), QCoreApplication.translate("HelpPanel", "clear the score"))] + move + [_advance()]
+                (QCoreApplication.translate("HelpPanel", "Backspace"), QCoreApplication.translate("HelpPanel", "clear the score"))] + move + _advance()
     if gold == "tags":
         if is_bio_tag_set(list(labels or [])):
             apply = [(QCoreApplication.translate("HelpPanel", "1 … 9"), QCoreApplication.translate("HelpPanel", "mark the selected words as that entity type (B- on the first, I- on the rest)")),
@@ -89,7 +102,7 @@ def _kind_shortcuts(kind: str, gold: str, labels: list[str] | None, assistant: b
             (QCoreApplication.translate("HelpPanel", "↑ / ↓, Page Up / Page Down"), QCoreApplication.translate("HelpPanel", "previous / next sentence")),
             (QCoreApplication.translate("HelpPanel", "S or Space"), skip if assistant else QCoreApplication.translate("HelpPanel", "skip to the next unlabelled sentence")),
             _scroll(),
-            (QCoreApplication.translate("HelpPanel", "Ctrl+Z / Ctrl+Shift+Z"), QCoreApplication.translate("HelpPanel", "undo / redo")),
+            (_keys("Ctrl+Z", "Ctrl+Shift+Z"), QCoreApplication.translate("HelpPanel", "undo / redo")),
         ]
     return [
         (QCoreApplication.translate("HelpPanel", "select with the mouse"), QCoreApplication.translate("HelpPanel", "the selection becomes the answer")),
@@ -99,7 +112,7 @@ def _kind_shortcuts(kind: str, gold: str, labels: list[str] | None, assistant: b
         (QCoreApplication.translate("HelpPanel", "↑ / ↓, Page Up / Page Down"), QCoreApplication.translate("HelpPanel", "previous / next question")),
         (QCoreApplication.translate("HelpPanel", "S or Space"), skip if assistant else QCoreApplication.translate("HelpPanel", "skip to the next unanswered question")),
         _scroll(),
-        (QCoreApplication.translate("HelpPanel", "Ctrl+Z / Ctrl+Shift+Z"), QCoreApplication.translate("HelpPanel", "undo / redo")),
+        (_keys("Ctrl+Z", "Ctrl+Shift+Z"), QCoreApplication.translate("HelpPanel", "undo / redo")),
     ]
 
 

@@ -317,22 +317,22 @@
         <translation>核查准确率 %1(%2-%3)，1 个核查标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/theme.py" line="175"/>
+        <location filename="../../bertstudio/ui/theme.py" line="185"/>
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/theme.py" line="181"/>
+        <location filename="../../bertstudio/ui/theme.py" line="191"/>
         <source>&amp;System</source>
         <translation>跟随系统(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/theme.py" line="181"/>
+        <location filename="../../bertstudio/ui/theme.py" line="191"/>
         <source>&amp;Light</source>
         <translation>浅色(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/theme.py" line="181"/>
+        <location filename="../../bertstudio/ui/theme.py" line="191"/>
         <source>&amp;Dark</source>
         <translation>深色(&amp;D)</translation>
     </message>
@@ -1103,330 +1103,313 @@
 <context>
     <name>HelpPanel</name>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="15"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="23"/>
         <source>a letter (not S), or /</source>
         <translation>字母键(S 除外)或 /</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="61"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="74"/>
         <source>← / → or ↑ / ↓</source>
         <translation>← / → 或 ↑ / ↓</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="61"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="74"/>
         <source>previous / next example</source>
         <translation>上一个 / 下一个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="62"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="90"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="100"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="75"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="103"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="113"/>
         <source>S or Space</source>
         <translation>S 或 Space</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="59"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="72"/>
         <source>skip to the next unlabelled example</source>
         <translation>跳到下一个未标注的样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="21"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="29"/>
         <source>accept the suggested label (grey, under the text); any label key overrides it</source>
         <translation>接受建议标签(灰色，显示在文本下方)；按任一标签键即可改为该标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="22"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="30"/>
         <source>accept the suggested score (grey, under the text)</source>
         <translation>接受建议分数(灰色，显示在文本下方)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="23"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="31"/>
         <source>store the suggested tags (grey, under the words)</source>
         <translation>保存建议标记(灰色，显示在词语下方)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="40"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="48"/>
         <source>Tab</source>
         <translation>Tab</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="41"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="49"/>
         <source>reach the Next order and Train now; after a change the keys are the editor&apos;s again</source>
         <translation>切换到“下一个”顺序和“立即训练”；更改后按键回到编辑区</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="42"/>
-        <source>Ctrl+T</source>
-        <translation>Ctrl+T</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="43"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="51"/>
         <source>train the assistant&apos;s stronger model now</source>
         <translation>立即训练助手的更强模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="57"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="70"/>
         <source>skip: the next example in the Next order (this one comes back last)</source>
         <translation>跳过:按“下一个”顺序显示下一个样例(此样例最后再出现)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="64"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="92"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="102"/>
-        <source>Ctrl+Z / Ctrl+Shift+Z</source>
-        <translation>Ctrl+Z / Ctrl+Shift+Z</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="64"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="77"/>
         <source>undo / redo the last edit</source>
         <translation>撤销 / 重做上一次编辑</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="67"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="76"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="82"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="80"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="89"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="95"/>
         <source>1 … 9</source>
         <translation>1 … 9</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="67"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="80"/>
         <source>apply the label with that number (see the legend)</source>
         <translation>应用对应编号的标签(见图例)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="68"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="81"/>
         <source>pick any label by typing part of its name; Enter applies it (the legend shows each label&apos;s key)</source>
         <translation>输入标签名的一部分即可选择任意标签；按 Enter 应用(图例中列出了每个标签的按键)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="78"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="84"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="91"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="97"/>
         <source>0 or Backspace</source>
         <translation>0 或 Backspace</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="69"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="82"/>
         <source>clear the label</source>
         <translation>清除标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="47"/>
-        <source>Alt+M</source>
-        <translation>Alt+M</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="48"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="61"/>
         <source>turn moving to the next example after labelling on or off</source>
         <translation>打开或关闭“标注后转到下一个样例”</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="52"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="65"/>
         <source>Shift+Page Up / Shift+Page Down</source>
         <translation>Shift+Page Up / Shift+Page Down</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="53"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="66"/>
         <source>scroll a long text</source>
         <translation>滚动较长的文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="69"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="82"/>
         <source>0, Backspace or Delete</source>
         <translation>0、Backspace 或 Delete</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="71"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="84"/>
         <source>0 … 5</source>
         <translation>0 … 5</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="71"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="84"/>
         <source>set a whole score</source>
         <translation>设置整数分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="71"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="84"/>
         <source>slider / box</source>
         <translation>滑块 / 输入框</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="71"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="84"/>
         <source>set a score in tenths</source>
         <translation>设置精确到十分位的分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="72"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="85"/>
         <source>Enter or an arrow in the box</source>
         <translation>在输入框中按 Enter 或方向键</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="72"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="85"/>
         <source>store the typed score (an arrow then moves on)</source>
         <translation>保存输入的分数(方向键随后转到相邻样例)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="73"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="98"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="86"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="111"/>
         <source>Backspace</source>
         <translation>Backspace</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="73"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="86"/>
         <source>clear the score</source>
         <translation>清除分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="76"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="89"/>
         <source>mark the selected words as that entity type (B- on the first, I- on the rest)</source>
         <translation>将选中的词标为该实体类型(第一个词为 B-，其余为 I-)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="77"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="90"/>
         <source>pick any entity type by typing part of its name; Enter applies it (the legend shows each type&apos;s key)</source>
         <translation>输入实体类型名的一部分即可选择任意实体类型；按 Enter 应用(图例中列出了每个类型的按键)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="79"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="92"/>
         <source>Shift+Enter</source>
         <translation>Shift+Enter</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="80"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="93"/>
         <source>store the sentence as marked and go on (with no entity marked, every word is O)</source>
         <translation>按当前标注保存该句并继续（未标出实体时，每个词都是 O）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="82"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="95"/>
         <source>give each selected word the tag with that number; a sentence is stored once every word has a tag</source>
         <translation>为每个选中的词设置该编号的标记；句子中每个词都有标记后才会保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="83"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="96"/>
         <source>pick any tag by typing part of its name; Enter applies it (the legend shows each tag&apos;s key)</source>
         <translation>输入标记名的一部分即可选择任意标记；按 Enter 应用(图例中列出了每个标记的按键)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="84"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="97"/>
         <source>clear the tag of the selected words</source>
         <translation>清除选中词的标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="86"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="99"/>
         <source>← / →</source>
         <translation>← / →</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="86"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="99"/>
         <source>move the word cursor</source>
         <translation>移动词光标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="87"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="100"/>
         <source>Shift+← / Shift+→, or drag</source>
         <translation>Shift+← / Shift+→ 或拖动</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="87"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="100"/>
         <source>select several words</source>
         <translation>选择多个词</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="108"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="121"/>
         <source>Keyboard</source>
         <translation>键盘</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="117"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="130"/>
         <source>Tab / Shift+Tab</source>
         <translation>Tab / Shift+Tab</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="118"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="131"/>
         <source>move between a page&apos;s controls; tables and text boxes let Tab go on</source>
         <translation>在页面控件之间移动；表格和文本框不会拦住 Tab</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="120"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="133"/>
         <source>in the Data and Runs tables: open the row or run</source>
         <translation>在数据表和运行表中：打开该行或该运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="125"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="138"/>
         <source>Window</source>
         <translation>窗口</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="78"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="91"/>
         <source>clear the entity under the cursor</source>
         <translation>清除光标处的实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="89"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="99"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="102"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="112"/>
         <source>↑ / ↓, Page Up / Page Down</source>
         <translation>↑ / ↓、Page Up / Page Down</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="89"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="102"/>
         <source>previous / next sentence</source>
         <translation>上一句 / 下一句</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="90"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="103"/>
         <source>skip to the next unlabelled sentence</source>
         <translation>跳到下一个未标注的句子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="92"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="102"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="105"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="115"/>
         <source>undo / redo</source>
         <translation>撤销 / 重做</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="95"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="108"/>
         <source>select with the mouse</source>
         <translation>用鼠标选择</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="95"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="108"/>
         <source>the selection becomes the answer</source>
         <translation>选中的文本即成为答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="25"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="79"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="96"/>
-        <location filename="../../bertstudio/ui/help_panel.py" line="119"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="33"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="92"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="109"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="132"/>
         <source>Enter</source>
         <translation>Enter</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="96"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="109"/>
         <source>use the current selection as the answer</source>
         <translation>将当前选中的文本作为答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="97"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="110"/>
         <source>N</source>
         <translation>N</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="97"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="110"/>
         <source>toggle &apos;no answer&apos;</source>
         <translation>切换“无答案”</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="98"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="111"/>
         <source>clear the answer</source>
         <translation>清除答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="99"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="112"/>
         <source>previous / next question</source>
         <translation>上一个 / 下一个问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="100"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="113"/>
         <source>skip to the next unanswered question</source>
         <translation>跳到下一个未回答的问题</translation>
     </message>
@@ -1763,47 +1746,47 @@
 <context>
     <name>LabelPage</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="74"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="75"/>
         <source>%v / %m labelled</source>
         <translation>已标注 %v / %m</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="76"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="77"/>
         <source>Label set…</source>
         <translation>标签集…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="81"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="82"/>
         <source>Split:</source>
         <translation>数据划分:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="86"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="87"/>
         <source>Review suspected errors…</source>
         <translation>复查疑似错误…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="160"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="164"/>
         <source>The finder looks for labels from a label set that a model disagrees with; this project&apos;s gold values (scores or answers) have no label set</source>
         <translation>查找器寻找模型不认同的、来自标签集的标签；本项目的标准答案（评分或答案）没有标签集</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="188"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="192"/>
         <source>Every example of this split is labelled.</source>
         <translation>此数据划分中的样例已全部标注。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="221"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="225"/>
         <source>The labelling assistant works on the train split.</source>
         <translation>标注助手作用于训练集划分。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="251"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="255"/>
         <source>example %1 of %2</source>
         <translation>第 %1 个样例，共 %2 个</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="252"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="256"/>
         <source>no examples</source>
         <translation>没有样例</translation>
     </message>
@@ -3457,7 +3440,7 @@
         <translation>打开运行文件夹(含 history.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="360"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="362"/>
         <source>Following {folder}</source>
         <translation>正在跟踪 {folder}</translation>
     </message>
@@ -3480,134 +3463,134 @@
         <translation>每个任务的主要指标，MNLI 只计 matched，不计 WNLI</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="56"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="61"/>
         <source>GLUE leaderboard</source>
         <translation>GLUE 排行榜</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="56"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="61"/>
         <source>BERT paper (Table 1)</source>
         <translation>BERT 论文(表 1)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="57"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="62"/>
         <source>One metric per task</source>
         <translation>每个任务一个指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="64"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="69"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="64"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="69"/>
         <source>Score</source>
         <translation>分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="64"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="69"/>
         <source>Metrics</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="64"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="69"/>
         <source>Best run</source>
         <translation>最佳运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="72"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="77"/>
         <source>Convention</source>
         <translation>计分规则</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="99"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="104"/>
         <source>missing</source>
         <translation>缺失</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="99"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="104"/>
         <source>no run yet</source>
         <translation>尚无运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="104"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="109"/>
         <source>(not in the average)</source>
         <translation>(不计入平均)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="106"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="111"/>
         <source>(partial)</source>
         <translation>(部分)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="119"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="124"/>
         <source>over {n} of {m} entries</source>
         <translation>基于 {m} 项中的 {n} 项</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="121"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="126"/>
         <source>no task has a finished run yet</source>
         <translation>还没有任务有已完成的运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="123"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="128"/>
         <source>({k} missing: {names}; partial average, not comparable with a full score)</source>
         <translation>(缺少 {k} 项:{names}；部分平均值，不能与完整分数相比)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="126"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="131"/>
         <source>(some parts missing; partial average, not comparable with a full score)</source>
         <translation>(部分内容缺失；部分平均值，不能与完整分数相比)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="128"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="133"/>
         <source>Average</source>
         <translation>平均</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="141"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="146"/>
         <source>Reading %n run(s)…</source>
         <translation>
             <numerusform>正在读取 %n 个运行…</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="153"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="158"/>
         <source>(on {n} training examples held out, not the task&apos;s dev set)</source>
         <translation>（基于留出的 {n} 个训练样例，而非该任务的开发集）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="155"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="160"/>
         <source>(on {n} examples)</source>
         <translation>（基于 {n} 个样例）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="157"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="162"/>
         <source>too few to compare runs</source>
         <translation>样例太少，无法比较运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="163"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="168"/>
         <source>Each GLUE preset makes its own project: train the missing tasks in theirs, then open their run folders on the Runs page to score them here, or run `bertstudio glue` for all of them and open its folder.</source>
         <translation>每个 GLUE 预设都会创建自己的项目：请在各自的项目中训练缺失的任务，然后在“运行”页打开它们的运行文件夹以在此计分；或运行 `bertstudio glue` 一次训练全部任务并打开其文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="172"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="177"/>
         <source>No finished {task} run yet: train one on the Train page and its score appears here.</source>
         <translation>还没有已完成的 {task} 运行：在“训练”页训练一个，其分数会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="174"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="179"/>
         <source>Runs count here when their project was made from a GLUE preset (New project &gt; From a GLUE preset), or when you open a run folder written by `bertstudio glue` on the Runs page.</source>
         <translation>由 GLUE 预设创建的项目（新建项目 &gt; 使用 GLUE 预设）中的运行，或在“运行记录”页打开的由 `bertstudio glue` 写出的运行文件夹，会计入这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="177"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="182"/>
         <source>No project open.</source>
         <translation>没有打开的项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="178"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="183"/>
         <source>This project is not a GLUE task, so its runs are not scored here.</source>
         <translation>此项目不是 GLUE 任务，因此其运行不在这里计分。</translation>
     </message>
@@ -3616,6 +3599,7 @@
     <name>SentenceEditor</name>
     <message>
         <location filename="../../bertstudio/ui/editors/classify.py" line="76"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="57"/>
         <source>&amp;Move to the next example after labelling</source>
         <translation>标注后转到下一个样例(&amp;M)</translation>
     </message>
@@ -3693,7 +3677,7 @@
 <context>
     <name>ShortcutsDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="147"/>
+        <location filename="../../bertstudio/ui/help_panel.py" line="160"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
@@ -4298,97 +4282,97 @@
 <context>
     <name>TrainingMonitor</name>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="134"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="138"/>
         <source>idle</source>
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="152"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="156"/>
         <source>training step %v / %m</source>
         <translation>训练步 %v / %m</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="172"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="176"/>
         <source>training step %v / %m  ·  ETA {eta}  ·  {rate:.1f} examples/s  ·  loss {loss:.4f}</source>
         <translation>训练步 %v / %m  ·  预计剩余 {eta}  ·  {rate:.1f} 样例/秒  ·  损失 {loss:.4f}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="178"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="182"/>
         <source>starting…</source>
         <translation>正在启动…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="178"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="182"/>
         <source>loading model…</source>
         <translation>正在加载模型…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="179"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="183"/>
         <source>tokenising {n} examples…</source>
         <translation>正在对 {n} 个样例分词…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="179"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="183"/>
         <source>reusing the model loaded earlier…</source>
         <translation>正在复用之前加载的模型…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="180"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="184"/>
         <source>evaluating %v / %m batches…</source>
         <translation>正在评估 %v / %m 批…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="180"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="184"/>
         <source>saving…</source>
         <translation>正在保存…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="181"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="185"/>
         <source>SetFit: contrastive step %v / %m…</source>
         <translation>SetFit：对比学习第 %v / %m 步…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="182"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="186"/>
         <source>fitting the head on the frozen encoder: batch %v / %m…</source>
         <translation>在冻结的编码器上拟合分类头：第 %v / %m 批…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="218"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="222"/>
         <source>interrupted</source>
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="224"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="228"/>
         <source>step %v / %m</source>
         <translation>第 %v / %m 步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="154"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="158"/>
         <source>Started: {n} training / {m} evaluation examples, {s} steps, batch {b}, {t:,} of {p:,} parameters trainable, on {d} ({prec}).</source>
         <translation>已开始:{n} 个训练样例 / {m} 个评估样例，{s} 步，批大小 {b}，{p:,} 个参数中有 {t:,} 个可训练，设备 {d}({prec})。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="200"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="204"/>
         <source>Evaluation at step {step} (epoch {epoch:.2f}): {m}</source>
         <translation>第 {step} 步(第 {epoch:.2f} 轮)的评估:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="217"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="221"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="217"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="221"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="217"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="221"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="225"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="229"/>
         <source>Run {status}.</source>
         <translation>运行{status}。</translation>
     </message>
