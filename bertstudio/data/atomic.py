@@ -21,6 +21,7 @@ import os
 import re
 import shutil
 import stat
+import sys
 import uuid
 from pathlib import Path
 from typing import BinaryIO, Callable
@@ -224,6 +225,33 @@ def replace_folder(folder: str | os.PathLike[str], fill: Callable[[Path], None])
 
 
 PATH_MAX = 4096  # Linux; longer paths fail as ENAMETOOLONG only when a file is written
+_WINDOWS = os.name == "nt"
+
+
+def _path_limit() -> tuple[int, str, Callable[[str], int], str]:
+    """(the longest path this system takes, its unit, the length of a path as it counts it, a note).
+    Windows counts UTF-16 characters and takes 259 (MAX_PATH, 260 with the final NUL) unless long
+    paths are turned on in the registry; python.org's python.exe declares itself long-path aware,
+    which is the other half, but a program embedding Python may not, which cannot be seen from
+    here. macOS takes 1,024 bytes, Linux 4,096."""
+    if _WINDOWS:
+        utf16 = lambda text: len(text.encode("utf-16-le")) // 2  # noqa: E731
+        if _windows_long_paths():
+            return 32_767, "characters", utf16, ""
+        return 259, "characters", utf16, " unless long paths are turned on in Windows"
+    return 1024 if sys.platform == "darwin" else PATH_MAX, "bytes", lambda text: len(os.fsencode(text)), ""
+
+
+def _windows_long_paths() -> bool:
+    """Whether Windows' LongPathsEnabled is set (False where it cannot be read)."""
+    try:
+        import winreg  # type: ignore[import-not-found,unused-ignore]
+
+        with winreg.OpenKey(winreg.HKEY_LOCAL_MACHINE,  # type: ignore[attr-defined,unused-ignore]
+                            r"SYSTEM\CurrentControlSet\Control\FileSystem") as key:
+            return winreg.QueryValueEx(key, "LongPathsEnabled")[0] == 1  # type: ignore[attr-defined,unused-ignore]
+    except (ImportError, OSError):
+        return False
 
 
 def _can_write_in(folder: Path) -> bool:
@@ -256,9 +284,10 @@ def check_folder_path(folder: str | os.PathLike[str], *, where: str) -> Path:
             raise ConfigError(f"a name of {len(os.fsencode(part))} bytes is longer than file systems take (255)",
                               path=out, where=where, expected="names of at most 255 bytes")
     # the files a command writes inside add up to ~60 bytes (checkpoints/.last.<pid>.tmp/optimizer.pt)
-    if len(os.fsencode(str(out.absolute()))) > PATH_MAX - 100:
-        raise ConfigError(f"a path of {len(os.fsencode(str(out.absolute()))):,} bytes leaves no room for the files "
-                          f"written inside it (the system takes {PATH_MAX:,})", path=str(out)[:120] + "...", where=where,
+    limit, unit, length, note = _path_limit()
+    if length(str(out.absolute())) > limit - 100:
+        raise ConfigError(f"a path of {length(str(out.absolute())):,} {unit} leaves no room for the files written "
+                          f"inside it (the system takes {limit:,}{note})", path=str(out)[:120] + "...", where=where,
                           expected="a shorter path")
     exists, isdir = os.path.exists, os.path.isdir  # False (not OSError) on a path that cannot be looked at
     if os.path.islink(out):

@@ -256,3 +256,19 @@ def test_fewer_seeds_over_an_earlier_seeds_job_are_refused_not_mixed_in(model_an
     assert code == EXIT_USAGE and "seed-44" in err and len(err.strip().splitlines()) == 1, err
     assert sorted(p.name for p in job.iterdir()) == before
     assert run([*base, "--seeds", "3", "--overwrite", "--lr", "1e-4"], capsys)[0] == 0  # the same seeds: replaced
+
+
+def test_windows_paths_longer_than_max_path_are_refused_before_any_work(tmp_path: Path, monkeypatch) -> None:
+    """Windows takes 260 characters unless long paths are on: the check knew Linux's 4,096 only,
+    and a run failed when its first checkpoint was written (checkpoints/.last.<pid>.tmp/...)."""
+    from bertstudio.data import atomic
+
+    monkeypatch.setattr(atomic, "_WINDOWS", True, raising=False)
+    monkeypatch.setattr(atomic, "_windows_long_paths", lambda: False, raising=False)
+    out = tmp_path / ("r" * 80) / ("运行" * 40)  # characters, not bytes, count there
+    with pytest.raises(ConfigError, match="leaves no room") as caught:
+        check_folder_path(out, where="--out")
+    assert "long paths" in caught.value.message
+    check_folder_path(tmp_path / "run", where="--out")  # a usual path is fine
+    monkeypatch.setattr(atomic, "_windows_long_paths", lambda: True, raising=False)
+    assert check_folder_path(out, where="--out") == out
