@@ -456,10 +456,28 @@ def push_to_hub(folder: str | Path, repo_id: str, *, token: str | None = None, p
                               repo_type="model")
     except ConfigError:
         raise
-    except _network_errors() as exc:  # no network, a bad token, no rights
-        raise ConfigError(f"the upload failed: {exc}", where=repo_id, expected="a working connection and a write token") from None
+    except (*_network_errors(), RuntimeError) as exc:  # no network, a bad token, no rights; RuntimeError:
+        # huggingface_hub's _commit_api (and hf_xet) wrap a file whose upload broke off, the reason in __cause__
+        raise ConfigError(f"the upload failed: {_failure(exc, repo_id)}", where=repo_id,
+                          expected="a working connection and a write token") from None
     report(1.0, "done")
     return str(url)
+
+
+def _failure(exc: BaseException, repo_id: str) -> str:
+    """What went wrong, in one line: the error, its cause when it wraps one (a RuntimeError from
+    _commit_api says only which file), and what a 401 or 403 means for the user."""
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    cause = exc.__cause__
+    if cause is not None and str(cause).strip() and str(cause).strip() not in text:
+        text += f": {' '.join(str(cause).split())}"
+    status = next((getattr(getattr(e, "response", None), "status_code", None) for e in (exc, cause)
+                   if getattr(e, "response", None) is not None), None)
+    if status == 401:
+        text += " (the token is wrong or has expired: make a new one, or run `hf auth login` again)"
+    elif status == 403:
+        text += f" (the token may not write to {repo_id}: it needs write rights there)"
+    return text
 
 
 def _network_errors() -> tuple[type[BaseException], ...]:
