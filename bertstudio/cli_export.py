@@ -32,11 +32,7 @@ def add_commands(sub: Any) -> None:
 def cmd_export_onnx(args: argparse.Namespace, out: TextIO) -> int:
     from bertstudio.train.onnx_export import export_onnx
 
-    def progress(fraction: float, message: str) -> None:
-        if not args.quiet:
-            sys.stderr.write(f"[{fraction * 100:3.0f}%] {message}\n")
-
-    result = export_onnx(args.model, args.out, quantize=args.int8, progress=progress)
+    result = export_onnx(args.model, args.out, quantize=args.int8, progress=_progress(args))
     sizes = ", ".join(f"{name} {size / 1e6:.1f} MB" for name, size in result.sizes.items())
     from bertstudio.train.onnx_export import read_meta
 
@@ -52,9 +48,20 @@ def cmd_export_onnx(args: argparse.Namespace, out: TextIO) -> int:
 def cmd_push_to_hub(args: argparse.Namespace, out: TextIO) -> int:
     from bertstudio.train.hub import push_to_hub
 
-    url = push_to_hub(args.model, args.repo_id, token=args.token, private=not args.public, commit_message=args.message)
-    out.write(f"uploaded to {url} ({'public' if args.public else 'private'})\n")
+    result = push_to_hub(args.model, args.repo_id, token=args.token, private=not args.public,
+                         commit_message=args.message, progress=_progress(args))
+    out.write("".join(line + "\n" for line in result.lines()))
     return 0
+
+
+def _progress(args: argparse.Namespace) -> Any:
+    """The ``[ 5%] message`` lines on stderr that a long job prints (none with --quiet)."""
+
+    def progress(fraction: float, message: str) -> None:
+        if not args.quiet:
+            sys.stderr.write(f"[{fraction * 100:3.0f}%] {message}\n")
+
+    return progress
 
 
 def predictor_for(model: str) -> Any:

@@ -390,7 +390,7 @@ def check_vocabulary(tokenizer: Any, config: Any, path: str | Path) -> None:
 # XLM-V's 0.9M-token tokenizer.json is about 60 MB.
 MAX_TOKENIZER_BYTES = 512 * 2**20
 WEIGHT_FILES = ("model.safetensors", "pytorch_model.bin", "model.safetensors.index.json", "pytorch_model.bin.index.json")
-_TOKENIZER_JSON = ("tokenizer_config.json", "special_tokens_map.json", "added_tokens.json")  # small; tokenizer.json is not
+TOKENIZER_JSON = ("tokenizer_config.json", "special_tokens_map.json", "added_tokens.json")  # small; tokenizer.json is not
 
 
 def inspect_model_folder(path: str | Path) -> dict[str, Any] | None:
@@ -563,7 +563,7 @@ def load_tokenizer(path: str | Path) -> Any:
         if (folder / "additional_chat_templates").is_dir():
             check_folder_files(folder / "additional_chat_templates")
         refuse_own_code(folder)
-        for name in _TOKENIZER_JSON:  # json's message alone does not say which file it is about
+        for name in TOKENIZER_JSON:  # json's message alone does not say which file it is about
             data = _read_json(folder / name, required=False)
             if name == "tokenizer_config.json" and data is not None:
                 _check_tokenizer_config(data, folder / name)

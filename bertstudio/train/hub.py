@@ -1,7 +1,8 @@
 """Push a model to the Hugging Face Hub with a model card written from its run.
 
-What is uploaded: a run's ``model/`` folder (plain transformers files), or an ONNX
-export folder, plus a generated ``README.md`` (the card: task kind, labels, the data
+What is uploaded: the model files of a run's ``model/`` folder (plain transformers files), or
+of an ONNX export folder (see :func:`pushed_files`: anything else there is left out and named),
+plus the folder's own ``README.md`` or, when it has none, a generated one (the card: task kind, labels, the data
 the run trained and evaluated on, its settings and its metrics, and how to use it).
 The card is written into a staging folder of links beside the files, never into the
 user's folders, and everything goes up in one ``upload_folder`` commit.
@@ -20,11 +21,13 @@ because uploading there would publish the model.
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import logging
 import math
 import numbers
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -114,8 +117,47 @@ def _skipped(rel: Path) -> bool:
     return any(part.startswith(".") or part in _SKIP_DIRS for part in rel.parts) or rel.name.endswith(".tmp")
 
 
-def pushed_files(source: PushSource) -> list[Path]:
-    """The files that go up, relative to ``source.files`` (README.md excepted: the card takes its place).
+@dataclass
+class FilePlan:
+    """What a push uploads from the folder, and what it leaves there."""
+
+    files: list[Path]  # relative to the folder, README.md among them when the folder has its own card
+    left_out: list[Path]  # files that are not a model's: named to the user, never uploaded
+    own_card: bool = False  # the folder's README.md goes up unchanged in place of the generated card
+
+    def size(self, root: Path) -> int:
+        return sum((root / rel).lstat().st_size for rel in self.files)
+
+
+# The files of a model folder as transformers, sentence-transformers, bertstudio's embedding head and
+# export-onnx write them, beyond the names imported in _model_file: anything else in the folder (the
+# user's data, a token, logs, optimizer state) is no model file and stays home, named.
+_MODEL_NAMES = ("config.json", "generation_config.json", "model.safetensors", "model.safetensors.index.json",
+                "merges.txt", "chat_template.jinja", "modules.json", "config_sentence_transformers.json",
+                "sentence_bert_config.json")
+_MODEL_PATTERNS = ("model-*-of-*.safetensors", "*.model", "*.onnx", "*.onnx.data", "*.onnx_data")
+_MODULE_FOLDER = re.compile(r"\d+_\w+")  # sentence-transformers' numbered modules: 1_Pooling/, 2_Normalize/
+
+
+def _model_file(rel: Path) -> bool:
+    from bertstudio.tasks.embedding import HEAD_FILE, SETTINGS_FILE
+    from bertstudio.tasks.limits import TOKENIZER_FILES
+    from bertstudio.tasks.model import TOKENIZER_JSON
+    from bertstudio.train.onnx_export import META_FILE, SCRIPT_FILE
+
+    if len(rel.parts) == 2 and _MODULE_FOLDER.fullmatch(rel.parts[0]):
+        rel = Path(rel.name)
+    if len(rel.parts) != 1:
+        return False
+    names = (*_MODEL_NAMES, *TOKENIZER_FILES, *TOKENIZER_JSON, SETTINGS_FILE, HEAD_FILE, META_FILE, SCRIPT_FILE)
+    return rel.name in names or any(fnmatch.fnmatchcase(rel.name, pattern) for pattern in _MODEL_PATTERNS)
+
+
+def pushed_files(source: PushSource) -> FilePlan:
+    """The files that go up, relative to ``source.files``: the model's own files only (see
+    :func:`_model_file`); the rest is left out and named. A README.md in the folder is the user's
+    card and goes up unchanged (bertstudio writes none into a model folder); without one the
+    generated card takes its place.
 
     A symbolic link anywhere in what would go up is refused, naming the link, whether it points
     inside the folder or out of it. Following it would publish whatever it names (a link
@@ -125,6 +167,7 @@ def pushed_files(source: PushSource) -> list[Path]:
     so refusing them all costs nothing and leaves no case to get wrong."""
     root = source.files
     files: list[Path] = []
+    left_out: list[Path] = []
     for top, dirs, names in os.walk(root, followlinks=False):
         here = Path(top)
         for name in sorted(dirs + names):
@@ -139,10 +182,15 @@ def pushed_files(source: PushSource) -> list[Path]:
                 # beside it, but torch.load or joblib.load of this file by whoever downloads it runs its code
                 raise ConfigError("a pickle file is not pushed: loading it can run code", path=path,
                                   expected="the weights as model.safetensors only (move this file out of the folder)")
-            if name in names and rel.as_posix() != "README.md":
-                files.append(rel)
+            if name in names:
+                (files if rel.as_posix() == "README.md" or _model_file(rel) else left_out).append(rel)
         dirs[:] = sorted(d for d in dirs if not _skipped((here / d).relative_to(root)))
-    return sorted(files)
+    return FilePlan(sorted(files), sorted(left_out), own_card=Path("README.md") in files)
+
+
+def _names(paths: list[Path], most: int = 12) -> str:
+    shown = ", ".join(p.as_posix() for p in paths[:most])
+    return shown + (f" and {len(paths) - most} more" if len(paths) > most else "")
 
 
 def check_pushable(source: PushSource, report: Callable[[str], None] | None = None) -> None:
@@ -405,10 +453,10 @@ def resolve_token(token: str | None) -> str:
     return found
 
 
-def _stage(source: PushSource, files: list[Path], card: str, into: Path) -> None:
-    """Links to ``files`` (see :func:`pushed_files`) plus the card, so the user's folder is never
-    written. Each link names the file in the folder, never what a link there resolves to, and a
-    file that became a link since it was checked is refused."""
+def _stage(source: PushSource, files: list[Path], card: str | None, into: Path) -> None:
+    """Links to ``files`` (see :func:`pushed_files`) plus the card (unless the folder has its own),
+    so the user's folder is never written. Each link names the file in the folder, never what a
+    link there resolves to, and a file that became a link since it was checked is refused."""
     for rel in files:
         path = source.files / rel
         if path.is_symlink():
@@ -420,13 +468,40 @@ def _stage(source: PushSource, files: list[Path], card: str, into: Path) -> None
             os.symlink(os.path.abspath(path), target)
         except OSError:  # no symlinks here (Windows without the right): copy
             shutil.copyfile(path, target, follow_symlinks=False)
-    (into / "README.md").write_text(card, encoding="utf-8")
+    if card is not None:
+        (into / "README.md").write_text(card, encoding="utf-8")
+
+
+@dataclass
+class PushResult:
+    """What a push did, for the CLI's lines and the dialog."""
+
+    url: str
+    files: int  # how many files went up, the card included
+    size: int  # their bytes
+    left_out: list[Path]  # the folder's files that are not model files
+    own_card: bool  # the folder's README.md went up in place of the generated card
+    private: bool | None = None  # the repository's visibility after the push (None: not known)
+
+    def lines(self) -> list[str]:
+        """What the CLI prints and the dialog shows (plain text)."""
+        seen = {True: "private", False: "public", None: "visibility unknown"}[self.private]
+        out = [f"uploaded {self.files} files ({_megabytes(self.size)}) to {self.url} ({seen})"]
+        if self.own_card:
+            out.append("the folder's README.md went up unchanged as the model card (no card was generated)")
+        if self.left_out:
+            out.append(f"left out: {_names(self.left_out)} (not model files)")
+        return out
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / 1e6:.1f} MB"
 
 
 def push_to_hub(folder: str | Path, repo_id: str, *, token: str | None = None, private: bool = True,
                 commit_message: str = "Upload model from bertstudio", api: Any = None,
-                progress: Callable[[float, str], None] | None = None) -> str:
-    """Upload ``folder`` (see :func:`resolve_source`) to ``repo_id``; returns the repository's URL."""
+                progress: Callable[[float, str], None] | None = None) -> PushResult:
+    """Upload ``folder`` (see :func:`resolve_source`) to ``repo_id``."""
     from huggingface_hub import HfApi
     from huggingface_hub.utils import HFValidationError, validate_repo_id
 
@@ -436,12 +511,14 @@ def push_to_hub(folder: str | Path, repo_id: str, *, token: str | None = None, p
     except HFValidationError as exc:
         raise ConfigError(str(exc), where="repository id", expected="user/name or org/name") from None
     source = resolve_source(folder)
-    report(0.01, "checking which files go up (no links, no hidden files)")
-    files = pushed_files(source)
+    report(0.01, "checking which files go up (the model's own files; no links, no hidden files)")
+    plan = pushed_files(source)
     check_pushable(source, lambda message: report(0.02, message))
     token = resolve_token(token)
-    report(0.05, "writing the model card")
-    card = model_card(source, repo_id)
+    report(0.05, "keeping the folder's README.md as the model card" if plan.own_card else "writing the model card")
+    card = None if plan.own_card else model_card(source, repo_id)
+    size = plan.size(source.files) + (len(card.encode("utf-8")) if card is not None else 0)
+    count = len(plan.files) + (card is not None)
     api = api if api is not None else HfApi()
     try:
         report(0.1, "creating the repository")
@@ -450,8 +527,9 @@ def push_to_hub(folder: str | Path, repo_id: str, *, token: str | None = None, p
             raise ConfigError("the repository already exists and is public", where=repo_id,
                               expected="another repository, or ask for a public push")
         with tempfile.TemporaryDirectory(prefix="bertstudio-push-") as stage:
-            _stage(source, files, card, Path(stage))
-            report(0.2, "uploading")
+            _stage(source, plan.files, card, Path(stage))
+            left = f"; left out: {_names(plan.left_out)} (not model files)" if plan.left_out else ""
+            report(0.2, f"uploading {count} files ({_megabytes(size)}){left}")
             api.upload_folder(repo_id=repo_id, folder_path=stage, commit_message=commit_message, token=token,
                               repo_type="model")
     except ConfigError:
@@ -461,7 +539,7 @@ def push_to_hub(folder: str | Path, repo_id: str, *, token: str | None = None, p
         raise ConfigError(f"the upload failed: {_failure(exc, repo_id)}", where=repo_id,
                           expected="a working connection and a write token") from None
     report(1.0, "done")
-    return str(url)
+    return PushResult(str(url), count, size, plan.left_out, plan.own_card, private)
 
 
 def _failure(exc: BaseException, repo_id: str) -> str:
@@ -470,7 +548,7 @@ def _failure(exc: BaseException, repo_id: str) -> str:
     text = " ".join(str(exc).split()) or type(exc).__name__
     cause = exc.__cause__
     if cause is not None and str(cause).strip() and str(cause).strip() not in text:
-        text += f": {' '.join(str(cause).split())}"
+        text = f"{text.rstrip('.')}: {' '.join(str(cause).split())}"
     status = next((getattr(getattr(e, "response", None), "status_code", None) for e in (exc, cause)
                    if getattr(e, "response", None) is not None), None)
     if status == 401:

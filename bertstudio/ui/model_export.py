@@ -186,11 +186,22 @@ class PushToHubDialog(QDialog):
         self.progress.setValue(int(1000 * fraction))
         self.status.setText(message)
 
-    def _on_pushed(self, url: str) -> None:
+    def _on_pushed(self, result: Any) -> None:
+        from html import escape
+
         self.push_button.setEnabled(True)
         self.progress.setValue(self.progress.maximum())
-        self.status.setText(self.tr("Uploaded to <a href=\"{u}\">{u}</a>.").format(u=url))
-        self.pushed.emit(url)
+        url = escape(result.url)
+        lines = [self.tr("Uploaded {n} files ({mb} MB) to <a href=\"{u}\">{u}</a>.").format(
+            n=result.files, mb=f"{result.size / 1e6:.1f}", u=url)]
+        if result.own_card:
+            lines.append(self.tr("The folder's README.md went up unchanged as the model card."))
+        if result.left_out:
+            names = ", ".join(p.as_posix() for p in result.left_out[:12]) + ("…" if len(result.left_out) > 12 else "")
+            lines.append(self.tr("Left out: {names} (not model files).").format(names=escape(names)))
+        self.status.setText("<br>".join(lines))
+        self.adjustSize()
+        self.pushed.emit(result.url)
 
     def _on_failed(self, message: str) -> None:
         self.push_button.setEnabled(True)

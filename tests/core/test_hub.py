@@ -65,8 +65,8 @@ def token(monkeypatch):
 
 def test_push_uploads_the_model_and_a_card_privately(run_dir, token):
     api = RecordingApi()
-    url = push_to_hub(run_dir, "me/sentiment", token=token, api=api)
-    assert url == "https://huggingface.co/me/sentiment"
+    result = push_to_hub(run_dir, "me/sentiment", token=token, api=api)
+    assert result.url == "https://huggingface.co/me/sentiment"
     names = [n for n, _ in api.calls]
     assert names == ["create_repo", "repo_info", "upload_folder"]
     create = api.calls[0][1]
@@ -215,7 +215,7 @@ def test_no_connection_is_one_line_not_a_traceback(run_dir, monkeypatch, capsys)
     monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)  # the tests' offline switch would stop it first
     monkeypatch.setattr("huggingface_hub.HfApi", lambda: HfApi(endpoint="http://127.0.0.1:9"))
     monkeypatch.setattr("huggingface_hub.get_token", lambda: "hf_cached")
-    code = main(["push-to-hub", "--model", str(run_dir), "--repo-id", "me/offline"], out=io.StringIO())
+    code = main(["--quiet", "push-to-hub", "--model", str(run_dir), "--repo-id", "me/offline"], out=io.StringIO())
     err = capsys.readouterr().err
     assert code == 2 and "the upload failed" in err and "me/offline" in err, err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err

@@ -235,7 +235,7 @@ def test_a_config_the_card_cannot_read_is_one_line(run_dir, tmp_path, token, mon
     monkeypatch.setattr("huggingface_hub.HfApi", lambda: api)
     monkeypatch.setattr("huggingface_hub.get_token", lambda: "hf_cached")
     capsys.readouterr()
-    assert main(["push-to-hub", "--model", str(folder), "--repo-id", "me/x"], out=io.StringIO()) == 2
+    assert main(["--quiet", "push-to-hub", "--model", str(folder), "--repo-id", "me/x"], out=io.StringIO()) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "config.json" in err[0] and field in err[0], err
     assert api.calls == []

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import io
 import shutil
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -37,9 +36,9 @@ def test_an_upload_failing_half_way_is_one_line_with_its_cause(run_dir, monkeypa
     monkeypatch.setattr("huggingface_hub.HfApi", lambda: api)
     monkeypatch.setattr("huggingface_hub.get_token", lambda: "hf_cached")
     code = main(["push-to-hub", "--model", str(run_dir), "--repo-id", "me/t"], out=io.StringIO())
-    err = capsys.readouterr().err.strip()
+    err = "\n".join(line for line in capsys.readouterr().err.splitlines() if not line.startswith("["))  # no progress
     assert code == 2, err
-    assert "internal error" not in err and len(err.splitlines()) == 1
+    assert "internal error" not in err and len(err.strip().splitlines()) == 1
     assert "me/t" in err and "Error while uploading 'model.safetensors'" in err and "Connection reset by peer" in err
 
 
@@ -62,3 +61,71 @@ def test_a_refused_token_says_what_the_status_means(run_dir, token, code, hint):
     with pytest.raises(ConfigError, match=hint) as caught:
         push_to_hub(run_dir, "me/t", token=token, api=Refusing())
     assert token not in str(caught.value)
+
+
+def _model_copy(run_dir: Path, tmp_path: Path, name: str) -> Path:
+    return Path(shutil.copytree(run_dir / "model", tmp_path / name))
+
+
+def test_only_the_models_own_files_go_up_and_the_rest_is_named(run_dir, tmp_path, monkeypatch, capsys):
+    """Every non-hidden file went up: the user's data, a token file, logs, optimizer state."""
+    folder = _model_copy(run_dir, tmp_path, "m2")
+    model_files = {p.name for p in folder.iterdir()}
+    extra = {"token": b"hf_FILESECRET", "train.jsonl": b'{"text": "private row"}\n', "sub/predictions.jsonl": b"{}\n",
+             "wandb/run.log": b"log\n", "optimizer.safetensors": b"\0" * 1000}
+    for name, content in extra.items():
+        (folder / name).parent.mkdir(exist_ok=True)
+        (folder / name).write_bytes(content)
+    api = RecordingApi()
+    monkeypatch.setattr("huggingface_hub.HfApi", lambda: api)
+    monkeypatch.setattr("huggingface_hub.get_token", lambda: "hf_cached")
+    out = io.StringIO()
+    assert main(["push-to-hub", "--model", str(folder), "--repo-id", "me/m2"], out=out) == 0
+    assert set(api.uploaded) == model_files | {"README.md"}
+    assert all(b"FILESECRET" not in content and b"private row" not in content for content in api.uploaded.values())
+    text, err = out.getvalue(), capsys.readouterr().err
+    size = sum(len(c) for c in api.uploaded.values())
+    assert f"uploading {len(api.uploaded)} files ({size / 1e6:.1f} MB)" in err  # the progress says it before
+    assert f"uploaded {len(api.uploaded)} files" in text
+    left = next(line for line in text.splitlines() if line.startswith("left out: "))
+    assert all(name in left for name in extra) and left.endswith("(not model files)")
+
+
+def test_the_folders_own_readme_is_the_card(run_dir, tmp_path, token):
+    """A README.md in the folder was silently replaced by the generated card."""
+    folder = _model_copy(run_dir, tmp_path, "carded")
+    (folder / "README.md").write_text("# My model\n\nwritten by hand\n", encoding="utf-8")
+    api = RecordingApi()
+    result = push_to_hub(folder, "me/carded", token=token, api=api)
+    assert api.uploaded["README.md"] == (folder / "README.md").read_bytes()
+    assert result.own_card and any("README.md went up unchanged" in line for line in result.lines())
+    assert (folder / "README.md").read_text(encoding="utf-8") == "# My model\n\nwritten by hand\n"
+    plain = push_to_hub(run_dir, "me/plain", token=token, api=RecordingApi())
+    assert not plain.own_card and not any("README" in line for line in plain.lines())
+
+
+def test_an_embedding_head_folder_and_an_export_leave_nothing_out(tiny, tmp_path):
+    """The allow-list knows every file bertstudio writes: the embedding head's, sentence-transformers'
+    modules (1_Pooling/, 2_Normalize/), and an ONNX export's (fp32, int8, labels.json, predict.py)."""
+    from bertstudio.data.examples import from_records
+    from bertstudio.train.config import TrainConfig
+    from bertstudio.train.engine import train
+    from bertstudio.train.hub import pushed_files, resolve_source
+
+    rows = [{"text": f"the film was {w}", "label": "pos" if i % 2 else "neg"}
+            for i, w in enumerate(["good", "bad", "fun", "dull"])]
+    out = tmp_path / "run"
+    config = TrainConfig(task="sentence", model=tiny, head="embedding", epochs=1, lr=1e-3, batch_size=4,
+                         max_length=24, output_dir=str(out), labels=["neg", "pos"])
+    assert train(config, from_records("sentence", rows, labels=config.labels)).status == "finished"
+    plan = pushed_files(resolve_source(out))
+    written = sorted(p.relative_to(out / "model") for p in (out / "model").rglob("*") if p.is_file())
+    assert plan.left_out == [] and plan.files == written
+    assert any(p.parts[0] == "1_Pooling" for p in plan.files) and Path("head.safetensors") in plan.files
+    pytest.importorskip("onnxscript", reason="the export extra is not installed")
+    from bertstudio.train.onnx_export import export_onnx
+
+    export = export_onnx(out / "model", out / "onnx", quantize=True)
+    plan = pushed_files(resolve_source(export.folder))
+    assert plan.left_out == [] and {"model.onnx", "model.int8.onnx", "predict.py", "labels.json"} <= {
+        p.name for p in plan.files}
