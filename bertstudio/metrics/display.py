@@ -10,12 +10,19 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from bertstudio.metrics.glue import LOWER_IS_BETTER
+from bertstudio.metrics.glue import CORRELATIONS, LOWER_IS_BETTER
 
 
 def is_score(key: str) -> bool:
     """True for a metric read as a percentage (x100); False for an error such as mse or a loss."""
     return key not in LOWER_IS_BETTER and not key.endswith("loss")
+
+
+def is_fraction(key: str) -> bool:
+    """True for a score that is a share (accuracy, F1, precision, recall, exact match; MCC, which
+    papers print the same way), written as a percentage with "%" where the reader sees no column
+    header saying x100 (the model card); correlations and errors are not percentages."""
+    return is_score(key) and key not in CORRELATIONS
 
 
 def format_metric(key: str, value: float, digits: int = 1) -> str:

@@ -22,13 +22,13 @@ from bertstudio.presets import PRESET_INFO, find_preset
 GLUE_METRICS: dict[str, tuple[str, ...]] = {p.board: p.metrics for p in PRESET_INFO.values()}
 
 # A preset scored by correlations predicts a score, not a class.
-_CORRELATIONS = frozenset({"pearson", "spearman"})
+CORRELATIONS = frozenset({"pearson", "spearman"})
 
 # Metrics where lower is better (the engine's best-checkpoint choice needs to know).
-LOWER_IS_BETTER = frozenset({"mse", "loss"})
+LOWER_IS_BETTER = frozenset({"mse", "mae", "rmse", "loss"})
 
 # Metrics that range from -1 (every other one of the main metrics starts at 0).
-SIGNED_METRICS = frozenset({"mcc", *_CORRELATIONS})
+SIGNED_METRICS = frozenset({"mcc", *CORRELATIONS})
 
 
 def canonical_task(task: str) -> str:
@@ -75,7 +75,7 @@ def glue_task_metrics(
     """The official metrics of one GLUE task, keyed as in :data:`GLUE_METRICS`."""
     name = canonical_task(task)
     names = GLUE_METRICS[name]
-    if set(names) <= _CORRELATIONS:
+    if set(names) <= CORRELATIONS:
         values = regression_metrics(golds, preds)
         return {k: values[k] for k in names}
     return classification_metrics(golds, preds, names=names, labels=labels)

@@ -293,6 +293,7 @@ def model_card(source: PushSource, repo_id: str) -> str:
     """README.md for the Hub: YAML metadata (huggingface_hub's ModelCardData) and a readable body."""
     from huggingface_hub import ModelCardData
 
+    from bertstudio.metrics.display import is_fraction
     from bertstudio.tasks import get_task
 
     settings, metrics, started = _run_files(source.run)
@@ -323,7 +324,7 @@ def model_card(source: PushSource, repo_id: str) -> str:
     lines += _data_section(settings, started)
     if metrics:
         lines += ["## Evaluation", "", "| metric | value |", "|---|---|"]
-        lines += [f"| {_cell(k)} | {v * 100:.2f} |" if abs(v) <= 1 else f"| {_cell(k)} | {v:.4g} |"
+        lines += [f"| {_cell(k)} | {v * 100:.2f}% |" if is_fraction(k) else f"| {_cell(k)} | {v:.4g} |"
                   for k, v in metrics.items()]
         lines += [""]
     shown = [(k, settings[k]) for k in _SETTINGS if k in settings and k != "model"

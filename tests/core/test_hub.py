@@ -88,7 +88,7 @@ def test_the_card_is_written_from_the_run(run_dir):
     assert card.data.pipeline_tag == "text-classification" and card.data.library_name == "transformers"
     assert "bertstudio" in card.data.tags and "sentence" in card.data.tags
     metrics = json.loads((run_dir / "metrics.json").read_text())
-    assert f"| accuracy | {metrics['accuracy'] * 100:.2f} |" in text
+    assert f"| accuracy | {metrics['accuracy'] * 100:.2f}% |" in text
     assert "| lr | 0.001 |" in text and "| batch_size | 8 |" in text
     assert "32 training examples, 16 evaluation examples" in text
     assert "`neg`, `pos`" in text
@@ -115,7 +115,7 @@ def test_the_card_keeps_hostile_names_inside_their_lines_and_cells(run_dir, tmp_
     card = ModelCard(text)
     assert card.data.to_dict().get("license") is None and "bertstudio" in card.data.tags
     assert "`neg --- license: evil`, `p\\|o's`" in text
-    assert "| odd\\|name | 50.00 |" in text and "| flag |" not in text
+    assert "| odd\\|name | 50.00% |" in text and "| flag |" not in text
     body = text.split("---", 2)[2]
     assert all(line.count("|") - line.count("\\|") in (0, 3) for line in body.splitlines())
 

@@ -129,3 +129,18 @@ def test_an_embedding_head_folder_and_an_export_leave_nothing_out(tiny, tmp_path
     plan = pushed_files(resolve_source(export.folder))
     assert plan.left_out == [] and {"model.onnx", "model.int8.onnx", "predict.py", "labels.json"} <= {
         p.name for p in plan.files}
+
+
+def test_the_card_shows_fractions_as_percentages_and_errors_as_they_are(run_dir, tmp_path):
+    """An MSE of 0.3767 read "37.67" (every metric with |v| <= 1 was x100), correlations had no unit."""
+    import json
+
+    from bertstudio.train.hub import model_card, resolve_source
+
+    run = Path(shutil.copytree(run_dir, tmp_path / "run"))
+    (run / "metrics.json").write_text(json.dumps({"accuracy": 0.5, "macro_f1": 0.25, "mcc": -0.125, "mse": 0.3767,
+                                                  "mae": 0.25, "loss": 0.5, "pearson": 0.1646, "spearman": -0.0788}))
+    text = model_card(resolve_source(run), "me/x")
+    for row in ("| accuracy | 50.00% |", "| macro_f1 | 25.00% |", "| mcc | -12.50% |", "| mse | 0.3767 |",
+                "| mae | 0.25 |", "| loss | 0.5 |", "| pearson | 0.1646 |", "| spearman | -0.0788 |"):
+        assert row in text, row
