@@ -280,13 +280,25 @@ def _run_files(run: Path | None) -> tuple[dict[str, Any], dict[str, float], dict
 
 
 def _base_model(settings: dict[str, Any]) -> str | None:
-    """The Hub id the model was fine-tuned from; None for a local folder (its path stays private)."""
+    """The Hub id the model was fine-tuned from, as the run's settings say it; None when no settings
+    were read (a model folder pushed without its run: the base is unknown) or for a local folder
+    (its path stays private). A name without a namespace (bert-base-uncased) is a Hub id unless a
+    folder of that name is here, as the loader reads it."""
+    from huggingface_hub.utils import HFValidationError, validate_repo_id
+
+    if not settings:
+        return None
     name = settings.get("model")
     if not name or name in ("default", "bundled"):
         return BUNDLED_HUB_ID
-    if Path(str(name)).exists() or str(name).startswith(("/", ".", "~")) or str(name).count("/") != 1:
+    name = str(name)
+    if Path(name).expanduser().exists() or name.startswith(("/", ".", "~")) or "\\" in name or name.count("/") > 1:
         return None
-    return str(name)
+    try:
+        validate_repo_id(name)
+    except HFValidationError:
+        return None
+    return name
 
 
 def model_card(source: PushSource, repo_id: str) -> str:
@@ -317,7 +329,8 @@ def model_card(source: PushSource, repo_id: str) -> str:
     )
     lines = ["---", data.to_yaml(), "---", "", f"# {repo_id.split('/')[-1]}", "",
              f"A {kind} model fine-tuned with bertstudio from "
-             + (f"[{base}](https://huggingface.co/{base})" if base else "a local model") + "."
+             + (f"[{base}](https://huggingface.co/{base})" if base else "a local model" if settings
+                else "a base model that is not recorded with this folder (its run's settings were not found)") + "."
              + (f" Task: {_cell(glue_task)}." if glue_task else ""), ""]
     if labels:
         lines += ["## Labels", "", ", ".join(_code(name) for name in labels), ""]

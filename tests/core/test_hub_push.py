@@ -144,3 +144,25 @@ def test_the_card_shows_fractions_as_percentages_and_errors_as_they_are(run_dir,
     for row in ("| accuracy | 50.00% |", "| macro_f1 | 25.00% |", "| mcc | -12.50% |", "| mse | 0.3767 |",
                 "| mae | 0.25 |", "| loss | 0.5 |", "| pearson | 0.1646 |", "| spearman | -0.0788 |"):
         assert row in text, row
+
+
+def test_the_card_names_a_base_model_only_when_the_run_says_it(run_dir, tmp_path, monkeypatch):
+    """A model folder pushed without its run was filed under MiniLM; "bert-base-uncased" (a Hub id
+    without a namespace) was called a local model."""
+    from huggingface_hub import ModelCard
+
+    from bertstudio.train.hub import BUNDLED_HUB_ID, _base_model, model_card, resolve_source
+
+    alone = _model_copy(run_dir, tmp_path, "alone")  # no config.toml beside it
+    text = model_card(resolve_source(alone), "me/x")
+    assert ModelCard(text).data.base_model is None and "MiniLM" not in text
+    assert "not recorded with this folder" in text
+    assert _base_model({"task": "sentence", "model": "bert-base-uncased"}) == "bert-base-uncased"
+    assert _base_model({"task": "sentence", "model": "google-bert/bert-base-uncased"}) == "google-bert/bert-base-uncased"
+    assert _base_model({"task": "sentence"}) == BUNDLED_HUB_ID  # the run's settings: the bundled default
+    assert _base_model({"task": "sentence", "model": "bundled"}) == BUNDLED_HUB_ID
+    assert _base_model({}) is None  # no settings read: unknown
+    assert _base_model({"task": "sentence", "model": str(alone)}) is None  # a local folder stays private
+    (tmp_path / "roberta-base").mkdir()
+    monkeypatch.chdir(tmp_path)  # a local folder of that name wins, as the loader's would
+    assert _base_model({"task": "sentence", "model": "roberta-base"}) is None
