@@ -446,10 +446,13 @@ def _data_section(settings: dict[str, Any], started: dict[str, Any]) -> list[str
 
 
 def _usage_section(source: PushSource, repo_id: str, pipeline_tag: str | None) -> list[str]:
+    from bertstudio.train.onnx_export import INT8_FILE
+
     if source.onnx:
         return ["## Use", "", "```bash", "pip install onnxruntime tokenizers numpy huggingface_hub",
-                f"hf download {repo_id} --local-dir model && python model/predict.py --help", "```", "",
-                "`model.int8.onnx` is the int8 quantized copy (`predict.py --model model/model.int8.onnx`).", ""]
+                f"hf download {repo_id} --local-dir model && python model/predict.py --help", "```", ""] + (
+                    ["`model.int8.onnx` is the int8 quantized copy (`predict.py --model model/model.int8.onnx`).", ""]
+                    if (source.files / INT8_FILE).is_file() else [])  # export-onnx --no-int8 writes none
     return ["## Use", "", "```python", "from transformers import pipeline", "",
             f'predict = pipeline("{pipeline_tag}", model="{repo_id}")', "```", ""]
 

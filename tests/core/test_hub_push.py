@@ -166,3 +166,18 @@ def test_the_card_names_a_base_model_only_when_the_run_says_it(run_dir, tmp_path
     (tmp_path / "roberta-base").mkdir()
     monkeypatch.chdir(tmp_path)  # a local folder of that name wins, as the loader's would
     assert _base_model({"task": "sentence", "model": "roberta-base"}) is None
+
+
+def test_the_int8_line_only_with_the_int8_file(run_dir, tmp_path):
+    """An export made with --no-int8 told users to run model.int8.onnx, which is not there."""
+    import json
+
+    from bertstudio.train.hub import model_card, resolve_source
+
+    export = tmp_path / "export"
+    shutil.copytree(run_dir / "model", export)
+    (export / "labels.json").write_text(json.dumps({"kind": "sentence", "labels": ["neg", "pos"]}), encoding="utf-8")
+    (export / "model.onnx").write_bytes(b"onnx")
+    assert "model.int8.onnx" not in model_card(resolve_source(export), "me/x")
+    (export / "model.int8.onnx").write_bytes(b"onnx")
+    assert "`model.int8.onnx` is the int8 quantized copy" in model_card(resolve_source(export), "me/x")
