@@ -527,6 +527,8 @@ def push_to_hub(folder: str | Path, repo_id: str, *, token: str | None = None, p
         validate_repo_id(repo_id)
     except HFValidationError as exc:
         raise ConfigError(str(exc), where="repository id", expected="user/name or org/name") from None
+    if "/" not in repo_id:  # valid for validate_repo_id (a legacy top-level id), but not one a user can create
+        raise ConfigError(f"{repo_id!r} names no owner", where="repository id", expected="user/name or org/name")
     source = resolve_source(folder)
     report(0.01, "checking which files go up (the model's own files; no links, no hidden files)")
     plan = pushed_files(source)
@@ -539,6 +541,7 @@ def push_to_hub(folder: str | Path, repo_id: str, *, token: str | None = None, p
     api = api if api is not None else HfApi()
     try:
         report(0.1, "creating the repository")
+        _check_owner(api.whoami(token=token), repo_id)
         url = api.create_repo(repo_id, token=token, private=private, exist_ok=True, repo_type="model")
         if private and not getattr(api.repo_info(repo_id, token=token, repo_type="model"), "private", True):
             raise ConfigError("the repository already exists and is public", where=repo_id,
@@ -555,8 +558,26 @@ def push_to_hub(folder: str | Path, repo_id: str, *, token: str | None = None, p
         # huggingface_hub's _commit_api (and hf_xet) wrap a file whose upload broke off, the reason in __cause__
         raise ConfigError(f"the upload failed: {_failure(exc, repo_id)}", where=repo_id,
                           expected="a working connection and a write token") from None
+    try:  # create_repo(exist_ok=True) leaves an existing repository's visibility as it was: say what it is
+        visible = getattr(api.repo_info(repo_id, token=token, repo_type="model"), "private", None)
+    except (*_network_errors(), RuntimeError):  # the model is up; only its visibility is not known
+        log.info("push to %s: its visibility could not be read", repo_id, exc_info=True)
+        visible = None
     report(1.0, "done")
-    return PushResult(str(url), count, size, plan.left_out, plan.own_card, private)
+    return PushResult(str(url), count, size, plan.left_out, plan.own_card, visible if isinstance(visible, bool) else None)
+
+
+def _check_owner(user: Any, repo_id: str) -> None:
+    """ConfigError unless ``repo_id``'s namespace is the token's user or one of its organisations:
+    create_repo(exist_ok=True) swallows the 403 for someone else's repository that it can read, and
+    the push then failed at upload time (or was told to ask for a public push)."""
+    if not isinstance(user, dict):
+        return
+    mine = {str(user.get("name"))} | {str(org.get("name")) for org in user.get("orgs") or [] if isinstance(org, dict)}
+    owner = repo_id.split("/")[0]
+    if owner not in mine:
+        raise ConfigError(f"{repo_id} belongs to another user or organisation you cannot write to", where=repo_id,
+                          expected=f"a repository under {', '.join(sorted(mine))}")
 
 
 def _failure(exc: BaseException, repo_id: str) -> str:

@@ -27,6 +27,10 @@ class RecordingApi:
         self.uploaded: dict[str, bytes] = {}
         self.existing_public = existing_public
 
+    def whoami(self, token: str | None = None) -> dict[str, Any]:
+        self.calls.append(("whoami", {"token": token}))
+        return {"name": "me", "orgs": [{"name": "my-org"}]}
+
     def create_repo(self, repo_id: str, **kw: Any) -> str:
         self.calls.append(("create_repo", {"repo_id": repo_id, **kw}))
         return f"https://huggingface.co/{repo_id}"
@@ -68,10 +72,12 @@ def test_push_uploads_the_model_and_a_card_privately(run_dir, token):
     result = push_to_hub(run_dir, "me/sentiment", token=token, api=api)
     assert result.url == "https://huggingface.co/me/sentiment"
     names = [n for n, _ in api.calls]
-    assert names == ["create_repo", "repo_info", "upload_folder"]
-    create = api.calls[0][1]
+    # whose repository it is, create it, refuse a public one, upload, and its visibility after
+    assert names == ["whoami", "create_repo", "repo_info", "upload_folder", "repo_info"]
+    create = dict(api.calls)["create_repo"]
     assert create["private"] is True and create["token"] == token
-    assert api.calls[2][1]["token"] == token and api.calls[2][1]["repo_id"] == "me/sentiment"
+    upload = dict(api.calls)["upload_folder"]
+    assert upload["token"] == token and upload["repo_id"] == "me/sentiment"
     model_files = {p.name for p in (run_dir / "model").iterdir()}
     assert set(api.uploaded) == model_files | {"README.md"}
     assert api.uploaded["config.json"] == (run_dir / "model" / "config.json").read_bytes()
@@ -130,7 +136,7 @@ def test_no_token_no_push(run_dir, token):
 def test_public_only_when_asked(run_dir, token):
     api = RecordingApi()
     push_to_hub(run_dir / "model", "me/sentiment", token=token, private=False, api=api)
-    assert api.calls[0][1]["private"] is False
+    assert dict(api.calls)["create_repo"]["private"] is False
     # an existing public repository would publish a "private" push: refused before any upload
     api = RecordingApi(existing_public=True)
     with pytest.raises(ConfigError, match="public"):
@@ -183,7 +189,8 @@ def test_cli_push_uses_the_cached_login(run_dir, monkeypatch, capsys):
     monkeypatch.setattr("huggingface_hub.get_token", lambda: "hf_cached")
     out = io.StringIO()
     assert main(["push-to-hub", "--model", str(run_dir), "--repo-id", "me/cli"], out=out) == 0
-    assert api.calls[0][1]["token"] == "hf_cached" and api.calls[0][1]["private"] is True
+    create = dict(api.calls)["create_repo"]
+    assert create["token"] == "hf_cached" and create["private"] is True
     assert "private" in out.getvalue()
     monkeypatch.setattr("huggingface_hub.get_token", lambda: None)
     monkeypatch.delenv("HF_TOKEN", raising=False)

@@ -181,3 +181,39 @@ def test_the_int8_line_only_with_the_int8_file(run_dir, tmp_path):
     assert "model.int8.onnx" not in model_card(resolve_source(export), "me/x")
     (export / "model.int8.onnx").write_bytes(b"onnx")
     assert "`model.int8.onnx` is the int8 quantized copy" in model_card(resolve_source(export), "me/x")
+
+
+def test_the_repositorys_real_visibility_is_said_after_the_push(run_dir, token, monkeypatch):
+    """--public into an existing private repository said "(public)": create_repo(exist_ok=True)
+    leaves an existing repository's visibility as it is."""
+    class StaysPrivate(RecordingApi):
+        def repo_info(self, repo_id: str, **kw: Any) -> Any:
+            self.calls.append(("repo_info", {"repo_id": repo_id, **kw}))
+            return type("Info", (), {"private": True})()
+
+    monkeypatch.setattr("huggingface_hub.HfApi", StaysPrivate)
+    monkeypatch.setattr("huggingface_hub.get_token", lambda: token)
+    out = io.StringIO()
+    assert main(["--quiet", "push-to-hub", "--model", str(run_dir), "--repo-id", "me/t", "--public"], out=out) == 0
+    assert "(private)" in out.getvalue() and "(public)" not in out.getvalue()
+
+
+def test_someone_elses_repository_is_said_to_be_theirs(run_dir, token):
+    """Into google-bert/bert-base-uncased it said "already exists and is public (... ask for a public
+    push)": a public push only meets a 403 at upload time, the repository is not the user's."""
+    api = RecordingApi(existing_public=True)
+    with pytest.raises(ConfigError, match="belongs to another user or organisation") as caught:
+        push_to_hub(run_dir, "google-bert/bert-base-uncased", token=token, api=api)
+    assert "public push" not in str(caught.value)
+    assert [name for name, _ in api.calls] == ["whoami"]  # nothing created, nothing uploaded
+    api = RecordingApi()
+    push_to_hub(run_dir, "my-org/x", token=token, api=api)  # an organisation of the user's is the user's
+    assert "upload_folder" in [name for name, _ in api.calls]
+
+
+def test_a_repository_id_needs_its_owner(run_dir, token):
+    """validate_repo_id accepts "x", although its message says "expected user/name or org/name"."""
+    api = RecordingApi()
+    with pytest.raises(ConfigError, match="user/name or org/name"):
+        push_to_hub(run_dir, "x", token=token, api=api)
+    assert api.calls == []

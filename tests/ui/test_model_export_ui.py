@@ -48,6 +48,9 @@ class RecordingApi:
     def __init__(self) -> None:
         self.calls: list[tuple[str, dict[str, Any]]] = []
 
+    def whoami(self, token: str | None = None) -> dict[str, Any]:
+        return {"name": "me", "orgs": []}
+
     def create_repo(self, repo_id: str, **kw: Any) -> str:
         self.calls.append(("create_repo", {"repo_id": repo_id, **kw}))
         return f"https://huggingface.co/{repo_id}"
