@@ -2,7 +2,8 @@
 
 The job is a plain function ``fn(progress, cancel) -> result``: ``progress(fraction,
 message)`` may be called from the job's thread as often as it likes (emissions are
-throttled to one every ``throttle_s``, the last one always goes out), and ``cancel`` is
+throttled to one every ``throttle_s``; a message held back goes out when the throttle
+allows or the job ends, unless a newer one took its place, so the latest is never lost), and ``cancel`` is
 the ``threading.Event`` the job checks. The thread is the app's one runner,
 :class:`~bertstudio.ui.worker.ThreadJob` (it keeps a job alive until its thread has ended,
 so a dialog closed mid-job cannot destroy a running QThread); this class adds the
@@ -49,6 +50,9 @@ class JobWorker(QObject):
         self._running = threading.Event()
         self._stopped = False  # the cancel flag as the job returned or raised
         self._last = 0.0
+        self._lock = threading.RLock()  # a direct-connected slot may report progress again
+        self._pending: tuple[float, str] | None = None  # the latest message the throttle held back
+        self._flush_timer: threading.Timer | None = None  # sends it once the throttle allows
         self._job: ThreadJob | None = None
 
     def start(self) -> ThreadJob:
@@ -70,15 +74,39 @@ class JobWorker(QObject):
         return self._job is None or self._job.wait(timeout_ms)
 
     def _progress(self, fraction: float, message: str) -> None:
-        now = time.monotonic()
-        if now - self._last >= self.throttle_s or fraction >= 1.0:
-            self._last = now
-            self.progressed.emit(float(fraction), str(message))
+        with self._lock:
+            now = time.monotonic()
+            if now - self._last >= self.throttle_s or fraction >= 1.0:
+                self._pending = None  # superseded
+                self._emit(float(fraction), str(message))
+                return
+            # kept, not dropped: a job that then waits (an upload) showed a stale step for minutes
+            self._pending = (float(fraction), str(message))
+            if self._flush_timer is None:
+                self._flush_timer = threading.Timer(self.throttle_s - (now - self._last), self._flush)
+                self._flush_timer.daemon = True
+                self._flush_timer.start()
+
+    def _emit(self, fraction: float, message: str) -> None:  # with the lock held
+        self._last = time.monotonic()
+        if self._flush_timer is not None:
+            self._flush_timer.cancel()
+            self._flush_timer = None
+        self.progressed.emit(fraction, message)
+
+    def _flush(self) -> None:
+        """Send the last message the throttle held back (on the timer's thread, or as the job ends)."""
+        with self._lock:
+            self._flush_timer = None
+            pending, self._pending = self._pending, None
+            if pending is not None:
+                self._emit(*pending)
 
     def _call(self) -> Any:  # on the job's thread
         try:
             return self._fn(self._progress, self.cancel_event)
         finally:
+            self._flush()  # before the outcome, which is queued after it; no timer outlives the job
             self._stopped = self.cancel_event.is_set()
             self._running.clear()
 

@@ -292,3 +292,37 @@ def test_once_the_heavy_imports_are_in_the_app_freezes_them_and_gives_them_back_
     assert calls == ["freeze", "unfreeze"] and not collector.frozen and not collector.freeze_wanted
     collector.check()
     assert calls == ["freeze", "unfreeze"]  # never frozen again unless asked
+
+
+def test_the_latest_dropped_progress_goes_out_while_the_job_waits(qtbot):
+    """A push said "writing the model card" for its whole upload: "creating the repository" and
+    "uploading" came within the throttle and were dropped for good while upload_folder ran."""
+    release = threading.Event()
+
+    def job(progress, cancel):
+        progress(0.05, "writing the model card")
+        progress(0.1, "creating the repository")
+        progress(0.2, "uploading")
+        release.wait(30)  # the upload
+        return "url"
+
+    worker = JobWorker(job, name="test-job", throttle_s=0.05)
+    seen = _outcomes(worker)
+    worker.start()
+    try:
+        qtbot.waitUntil(lambda: ("progressed", 0.2, "uploading", True) in seen, timeout=5_000)
+        assert ("progressed", 0.1, "creating the repository", True) not in seen  # still throttled: superseded
+    finally:
+        release.set()
+    qtbot.waitUntil(lambda: ("finished", "url") in seen, timeout=10_000)
+    assert seen.index(("progressed", 0.2, "uploading", True)) < seen.index(("finished", "url"))
+
+
+def test_a_dropped_last_progress_goes_out_before_the_outcome(qtbot):
+    def job(progress, cancel):
+        progress(0.1, "step 1")
+        progress(0.5, "step 2")  # within the throttle (60 s): dropped until the job ends
+        return 1
+
+    seen = _run(qtbot, job)
+    assert seen == [("progressed", 0.1, "step 1", True), ("progressed", 0.5, "step 2", True), ("finished", 1)]
