@@ -31,6 +31,7 @@ import re
 import shutil
 import sys
 import tempfile
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -53,6 +54,8 @@ _SAMPLE = {"text": "a short example", "text_pair": "another example", "tokens": 
            "question": "what is this?", "context": "this is a short example."}
 _SETTINGS = ("model", "head", "mode", "lora_rank", "epochs", "lr", "batch_size", "grad_accum", "warmup_ratio",
              "weight_decay", "keep_tuning", "max_length", "seed", "precision", "max_train_examples")
+
+UPLOAD_STARTED = 0.2  # the progress fraction reported as upload_folder begins: from then on a push cannot be stopped
 
 log = logging.getLogger(__name__)
 
@@ -517,8 +520,10 @@ def _megabytes(size: int) -> str:
 
 def push_to_hub(folder: str | Path, repo_id: str, *, token: str | None = None, private: bool = True,
                 commit_message: str = "Upload model from bertstudio", api: Any = None,
-                progress: Callable[[float, str], None] | None = None) -> PushResult:
-    """Upload ``folder`` (see :func:`resolve_source`) to ``repo_id``."""
+                progress: Callable[[float, str], None] | None = None, cancel: threading.Event | None = None) -> PushResult:
+    """Upload ``folder`` (see :func:`resolve_source`) to ``repo_id``. ``cancel`` is looked at up to the
+    moment the upload begins (reported at :data:`UPLOAD_STARTED`); once upload_folder runs, it cannot
+    be stopped."""
     from huggingface_hub import HfApi
     from huggingface_hub.utils import HFValidationError, validate_repo_id
 
@@ -540,6 +545,7 @@ def push_to_hub(folder: str | Path, repo_id: str, *, token: str | None = None, p
     count = len(plan.files) + (card is not None)
     api = api if api is not None else HfApi()
     try:
+        _stop_if_asked(cancel, repo_id)
         report(0.1, "creating the repository")
         _check_owner(api.whoami(token=token), repo_id)
         url = api.create_repo(repo_id, token=token, private=private, exist_ok=True, repo_type="model")
@@ -549,7 +555,8 @@ def push_to_hub(folder: str | Path, repo_id: str, *, token: str | None = None, p
         with tempfile.TemporaryDirectory(prefix="bertstudio-push-") as stage:
             _stage(source, plan.files, card, Path(stage))
             left = f"; left out: {_names(plan.left_out)} (not model files)" if plan.left_out else ""
-            report(0.2, f"uploading {count} files ({_megabytes(size)}){left}")
+            _stop_if_asked(cancel, repo_id)
+            report(UPLOAD_STARTED, f"uploading {count} files ({_megabytes(size)}){left}")
             api.upload_folder(repo_id=repo_id, folder_path=stage, commit_message=commit_message, token=token,
                               repo_type="model")
     except ConfigError:
@@ -565,6 +572,11 @@ def push_to_hub(folder: str | Path, repo_id: str, *, token: str | None = None, p
         visible = None
     report(1.0, "done")
     return PushResult(str(url), count, size, plan.left_out, plan.own_card, visible if isinstance(visible, bool) else None)
+
+
+def _stop_if_asked(cancel: threading.Event | None, repo_id: str) -> None:
+    if cancel is not None and cancel.is_set():
+        raise ConfigError("the push was cancelled before anything was uploaded", where=repo_id)
 
 
 def _check_owner(user: Any, repo_id: str) -> None:

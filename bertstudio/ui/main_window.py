@@ -101,6 +101,7 @@ class MainWindow(QMainWindow):
         # Fold long journals into the data files while the user is idle (cheap check, rare work).
         self._closing_after_run: QTimer | None = None  # closed mid-training: waiting for the run to end
         self._closing_after_export = False  # closed mid-export: waiting for the folder to be written
+        self._quit_with_jobs_confirmed = False  # asked once while a push or an ONNX export ran
         self._compact_timer = QTimer(self)
         self._compact_timer.setInterval(60_000)
         self._compact_timer.timeout.connect(self._compact_if_large)
@@ -483,7 +484,36 @@ class MainWindow(QMainWindow):
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
         return answer == QMessageBox.StandardButton.Yes
 
+    def confirm_quit_during_jobs(self, pushing: bool, exporting: bool) -> bool:
+        """Ask whether to quit while a push to the Hub or an ONNX export runs (tests replace this)."""
+        lines = []
+        if pushing:
+            lines.append(self.tr("A push to the Hugging Face Hub is in progress: quitting cancels it if its upload "
+                                 "has not begun, and may cut the upload off if it has."))
+        if exporting:
+            lines.append(self.tr("An ONNX export is in progress: quitting stops it."))
+        answer = QMessageBox.question(self, self.tr("Quit now?"), "\n\n".join(lines + [self.tr("Quit anyway?")]),
+                                      QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                                      QMessageBox.StandardButton.No)
+        return answer == QMessageBox.StandardButton.Yes
+
+    def _jobs_allow_quitting(self) -> bool:
+        """False when a push or an ONNX export runs and the user chose to stay; asked once per close."""
+        push, export = (getattr(self, name, None) for name in ("push_worker", "export_worker"))
+        running = [w for w in (push, export) if w is not None and w.is_running()]
+        if not running or self._quit_with_jobs_confirmed:
+            return True
+        if not self.confirm_quit_during_jobs(push in running, export in running):
+            return False
+        self._quit_with_jobs_confirmed = True
+        for worker in running:
+            worker.cancel()  # an export stops; a push stops unless its upload has begun
+        return True
+
     def closeEvent(self, event: QCloseEvent) -> None:
+        if not self._jobs_allow_quitting():
+            event.ignore()
+            return
         training = self.pages.get("train")
         exporting = getattr(training, "is_exporting", None)
         if callable(exporting) and exporting():

@@ -171,11 +171,17 @@ class PushToHubDialog(QDialog):
             return None
         repo, token, private, api = self.repo.text().strip(), self.token.text().strip() or None, self.private.isChecked(), self.api
         run = self.run
-        worker = JobWorker(lambda report, _cancel: push_to_hub(run, repo, token=token, private=private, api=api,
-                                                                progress=report), name="bertstudio-hub-push")
+        worker = JobWorker(lambda report, cancel: push_to_hub(run, repo, token=token, private=private, api=api,
+                                                               progress=report, cancel=cancel), name="bertstudio-hub-push")
         worker.progressed.connect(self._on_progress)  # bound methods: queued to the GUI thread
         worker.finished.connect(self._on_pushed)
         worker.failed.connect(self._on_failed)
+        worker.cancelled.connect(self._on_cancelled)
+        window = self.parentWidget()
+        if window is not None and hasattr(window, "statusBar"):  # the outcome outlives a dialog closed mid-push
+            _report_outcome(window, worker, repo)
+            window.push_worker = worker  # the main window asks before quitting while it runs
+        self.repo_id, self._uploading = repo, False
         self.worker = worker
         self.push_button.setEnabled(False)
         self.progress.setVisible(True)
@@ -183,8 +189,40 @@ class PushToHubDialog(QDialog):
         return worker
 
     def _on_progress(self, fraction: float, message: str) -> None:
+        from bertstudio.train.hub import UPLOAD_STARTED
+
+        self._uploading = self._uploading or fraction >= UPLOAD_STARTED
         self.progress.setValue(int(1000 * fraction))
         self.status.setText(message)
+
+    def reject(self) -> None:
+        """Close, Esc or the title bar's close while a push runs: asks first. Before the upload has
+        begun, closing cancels the push; once it has begun it cannot be stopped and goes on in the
+        background (its outcome reaches the main window's status bar)."""
+        if self.worker is not None and self.worker.is_running():
+            if not self.confirm_close_while_pushing(self._uploading):
+                return
+            if not self._uploading:
+                self.worker.cancel()  # push_to_hub stops before create_repo or upload_folder
+        super().reject()
+
+    def confirm_close_while_pushing(self, uploading: bool) -> bool:
+        """Whether to close the dialog during a push (tests replace this to answer for the user)."""
+        if uploading:
+            text = self.tr("The upload to {repo} has begun and cannot be stopped. Close this window and let it "
+                           "finish in the background? Its outcome will show in the status bar.")
+        else:
+            text = self.tr("A push to {repo} is in progress. Cancel it and close this window? Nothing has been "
+                           "uploaded yet.")
+        answer = QMessageBox.question(self, self.tr("Push in progress"), text.format(repo=self.repo_id),
+                                      QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                                      QMessageBox.StandardButton.No)
+        return answer == QMessageBox.StandardButton.Yes
+
+    def _on_cancelled(self) -> None:
+        self.push_button.setEnabled(True)
+        self.progress.setVisible(False)
+        self.status.setText(self.tr("Push cancelled: nothing was uploaded."))
 
     def _on_pushed(self, result: Any) -> None:
         from html import escape
@@ -208,6 +246,15 @@ class PushToHubDialog(QDialog):
         self.progress.setVisible(False)
         self.status.setText(self.tr("Not pushed: {m}").format(m=message))
         self.failed.emit(message)
+
+
+def _report_outcome(window: Any, worker: JobWorker, repo: str) -> None:
+    """The push's outcome in the main window's status bar, connected to the window's bar rather than
+    to the dialog, which may have been closed (and deleted) mid-push."""
+    bar = window.statusBar()
+    worker.finished.connect(lambda result: bar.showMessage(_t("Pushed to {url}").format(url=result.url), 15_000))
+    worker.failed.connect(lambda message: bar.showMessage(_t("Not pushed: {m}").format(m=message), 15_000))
+    worker.cancelled.connect(lambda: bar.showMessage(_t("Push to {repo} cancelled").format(repo=repo), 15_000))
 
 
 def push_to_hub_action(window: Any, *, api: Any = None) -> PushToHubDialog | None:

@@ -3,6 +3,7 @@ chosen on the Runs page (the Hub's network calls are recorded, not sent: there i
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +11,7 @@ import pytest
 from helpers import sentiment_records
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QDialogButtonBox
 
 pytest.importorskip("onnxscript", reason="the export extra is not installed")
 
@@ -117,3 +119,77 @@ def test_learning_curve_opens_over_the_train_page_settings(qtbot, window):
     config = dialog.panel.config_factory()
     assert config.task == "sentence"
     dialog.close()
+
+
+class GatedApi(RecordingApi):
+    """Holds the push in whoami (before anything is created) or in upload_folder until released."""
+
+    def __init__(self, hold: str) -> None:
+        super().__init__()
+        self.hold, self.entered, self.release = hold, threading.Event(), threading.Event()
+
+    def _gate(self, name: str) -> None:
+        if name == self.hold:
+            self.entered.set()
+            self.release.wait(30)
+
+    def whoami(self, token: str | None = None) -> dict[str, Any]:
+        self._gate("whoami")
+        return super().whoami(token)
+
+    def upload_folder(self, **kw: Any) -> str:
+        self._gate("upload_folder")
+        return super().upload_folder(**kw)
+
+
+def _pushing(qtbot, window, api: GatedApi, monkeypatch) -> Any:
+    monkeypatch.setattr("huggingface_hub.get_token", lambda: "hf_cached")
+    dialog = push_to_hub_action(window, api=api)
+    qtbot.keyClicks(dialog.repo, "me/reviews")
+    dialog.push()
+    qtbot.waitUntil(api.entered.is_set, timeout=60_000)
+    return dialog
+
+
+def test_closing_the_dialog_before_the_upload_cancels_the_push(qtbot, window, monkeypatch):
+    """Close during a push closed the dialog while the push went on, and its outcome was never shown."""
+    api = GatedApi("whoami")
+    dialog = _pushing(qtbot, window, api, monkeypatch)
+    asked: list[bool] = []
+    dialog.confirm_close_while_pushing = lambda uploading: asked.append(uploading) or False
+    dialog.reject()  # "No": the dialog stays and the push goes on
+    assert dialog.isVisible() and not dialog.worker.cancel_event.is_set()
+    dialog.confirm_close_while_pushing = lambda uploading: asked.append(uploading) or True
+    worker = dialog.worker
+    qtbot.keyClick(dialog, Qt.Key.Key_Escape)
+    assert asked == [False, False] and worker.cancel_event.is_set()
+    api.release.set()
+    qtbot.waitUntil(lambda: "cancelled" in window.statusBar().currentMessage(), timeout=30_000)
+    assert "upload_folder" not in [name for name, _ in api.calls]
+
+
+def test_a_push_closed_during_its_upload_says_its_outcome_in_the_status_bar(qtbot, window, monkeypatch):
+    api = GatedApi("upload_folder")
+    dialog = _pushing(qtbot, window, api, monkeypatch)
+    qtbot.waitUntil(lambda: dialog._uploading, timeout=10_000)
+    asked: list[bool] = []
+    dialog.confirm_close_while_pushing = lambda uploading: asked.append(uploading) or True
+    worker = dialog.worker
+    dialog.buttons.button(QDialogButtonBox.StandardButton.Close).click()
+    assert asked == [True] and not worker.cancel_event.is_set()  # an upload that has begun cannot be stopped
+    api.release.set()
+    qtbot.waitUntil(lambda: "huggingface.co/me/reviews" in window.statusBar().currentMessage(), timeout=30_000)
+
+
+def test_quitting_during_a_push_asks_first(qtbot, window, monkeypatch):
+    """MainWindow.close() returned True at once mid-push; the app then waited on the upload unseen."""
+    api = GatedApi("upload_folder")
+    dialog = _pushing(qtbot, window, api, monkeypatch)
+    asked: list[tuple[bool, bool]] = []
+    window.confirm_quit_during_jobs = lambda pushing, exporting: asked.append((pushing, exporting)) or False
+    try:
+        assert not window.close() and window.isVisible()
+        assert asked == [(True, False)]
+    finally:
+        api.release.set()
+    qtbot.waitUntil(lambda: not dialog.worker.is_running(), timeout=30_000)
