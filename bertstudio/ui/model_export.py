@@ -140,7 +140,7 @@ class PushToHubDialog(QDialog):
         self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
         self.status.setOpenExternalLinks(True)
         form = QFormLayout()
-        form.addRow(self.tr("Run"), QLabel(self.run.name))
+        form.addRow(self.tr("Run"), self._run_label(self.run.name))
         form.addRow(self.tr("Repository"), self.repo)
         form.addRow("", self.private)
         form.addRow(self.tr("Token"), self.token)
@@ -156,6 +156,17 @@ class PushToHubDialog(QDialog):
         layout.addWidget(self.progress)
         layout.addWidget(self.status)
         layout.addWidget(self.buttons)
+
+    def _run_label(self, name: str) -> QLabel:
+        """The run's name as text, never markup (a folder named "<h1>…" copied into runs/), cut in the
+        middle to a width that keeps the dialog on a small screen (a 77-character CJK name made it
+        1016 px wide); the tooltip has it whole."""
+        from html import escape
+
+        label = QLabel(objectName="hubRunName", textFormat=Qt.TextFormat.PlainText)
+        label.setText(label.fontMetrics().elidedText(name, Qt.TextElideMode.ElideMiddle, 360))
+        label.setToolTip(f"<qt>{escape(name)}</qt>")  # escaped inside rich text: shown as typed
+        return label
 
     def _cached_login_text(self) -> str:
         from huggingface_hub import get_token
@@ -193,7 +204,7 @@ class PushToHubDialog(QDialog):
 
         self._uploading = self._uploading or fraction >= UPLOAD_STARTED
         self.progress.setValue(int(1000 * fraction))
-        self.status.setText(message)
+        self.status.setText(_plain(message))  # the label is rich text (for the link): names and paths are not
 
     def reject(self) -> None:
         """Close, Esc or the title bar's close while a push runs: asks first. Before the upload has
@@ -244,8 +255,15 @@ class PushToHubDialog(QDialog):
     def _on_failed(self, message: str) -> None:
         self.push_button.setEnabled(True)
         self.progress.setVisible(False)
-        self.status.setText(self.tr("Not pushed: {m}").format(m=message))
+        self.status.setText(self.tr("Not pushed: {m}").format(m=_plain(message)))
+        self.adjustSize()  # the wrapped label grows the dialog: the cause is at the end of the message
         self.failed.emit(message)
+
+
+def _plain(text: str) -> str:
+    from html import escape
+
+    return escape(text)
 
 
 def _report_outcome(window: Any, worker: JobWorker, repo: str) -> None:

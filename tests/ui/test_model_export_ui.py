@@ -193,3 +193,20 @@ def test_quitting_during_a_push_asks_first(qtbot, window, monkeypatch):
     finally:
         api.release.set()
     qtbot.waitUntil(lambda: not dialog.worker.is_running(), timeout=30_000)
+
+
+def test_the_run_name_and_the_error_are_shown_as_text(qtbot, window, tmp_path):
+    """A run folder named <h1 style=...> was shown as big red text, a long name widened the dialog
+    past the screen, and an error's markup-like text was read as markup."""
+    from bertstudio.ui.model_export import PushToHubDialog
+
+    odd = tmp_path / '<h1 style="color:red">BIG <u>run'  # copied into runs/ by hand, or made by the CLI
+    dialog = PushToHubDialog(odd, window, api=RecordingApi())
+    qtbot.addWidget(dialog)
+    label = dialog.findChild(type(dialog.status), "hubRunName")
+    assert label.textFormat() == Qt.TextFormat.PlainText and label.text().startswith("<h1")
+    long = PushToHubDialog(tmp_path / ("长" * 77), window, api=RecordingApi())
+    qtbot.addWidget(long)
+    assert long.sizeHint().width() < 800
+    dialog._on_failed("me/x: the upload failed: <b>401</b> Unauthorized")
+    assert "&lt;b&gt;401" in dialog.status.text()
