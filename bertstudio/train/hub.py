@@ -401,11 +401,22 @@ def _cell(value: Any) -> str:
     """``value`` as text that stays inside its line and its table cell: a label, file name or
     setting read from the run may hold newlines (a "---" line would end the card's metadata)
     or "|" (a new column)."""
-    return " ".join(str(value).split())[:200].replace("|", "\\|")
+    return _one_line(value).replace("|", "\\|")
+
+
+def _one_line(value: Any, most: int = 200) -> str:
+    text = " ".join(str(value).split())
+    return text if len(text) <= most else text[:most] + "…"
 
 
 def _code(value: Any) -> str:
-    return "`" + _cell(value).replace("`", "'") + "`"
+    """``value`` as a code span outside a table (a label, a file name), as it is: the fence is one
+    backtick longer than the longest run of backticks in it (CommonMark), and no "|" is escaped,
+    since a backslash inside a code span is shown."""
+    text = _one_line(value)
+    fence = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""  # CommonMark strips one space each side
+    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 def _card_fields(source: PushSource) -> tuple[dict[str, Any], dict[int, Any]]:

@@ -217,3 +217,15 @@ def test_a_repository_id_needs_its_owner(run_dir, token):
     with pytest.raises(ConfigError, match="user/name or org/name"):
         push_to_hub(run_dir, "x", token=token, api=api)
     assert api.calls == []
+
+
+def test_label_code_spans_keep_the_name_and_say_when_it_is_cut():
+    """`code` | pipe came out as 'code' \\| pipe (backticks turned to quotes, a backslash shown inside
+    a code span), and a 300-character name was cut to 200 without a sign."""
+    from bertstudio.train.hub import _code
+
+    assert _code("`code` | pipe") == "`` `code` | pipe ``"  # one backtick more than the name's longest run
+    assert _code("a``b") == "```a``b```"
+    assert _code("line\nbreak --- x") == "`line break --- x`"
+    long = _code("x" * 300)
+    assert long.endswith("…`") and len(long) < 300
