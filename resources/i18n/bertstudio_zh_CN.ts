@@ -267,6 +267,21 @@
         <translation>正在将 {run} 导出为 ONNX…</translation>
     </message>
     <message>
+        <location filename="../../bertstudio/ui/model_export.py" line="273"/>
+        <source>Pushed to {url}</source>
+        <translation>已推送到 {url}</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/model_export.py" line="274"/>
+        <source>Not pushed: {m}</source>
+        <translation>未推送:{m}</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/model_export.py" line="275"/>
+        <source>Push to {repo} cancelled</source>
+        <translation>已取消推送到 {repo}</translation>
+    </message>
+    <message>
         <location filename="../../bertstudio/ui/assist_chart.py" line="42"/>
         <source>Labelling assistant off</source>
         <translation>标注助手已关闭</translation>
@@ -1973,98 +1988,118 @@
         <translation>GLUE 计分板</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="233"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="234"/>
         <source>Open project</source>
         <translation>打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="244"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="245"/>
         <source>Cannot open the project</source>
         <translation>无法打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="254"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="255"/>
         <source>Project repaired on open: %1</source>
         <translation>打开时已修复项目:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="255"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="256"/>
         <source>Project recovered</source>
         <translation>项目已恢复</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="256"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="257"/>
         <source>Opening the project repaired it:</source>
         <translation>打开项目时已修复:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="272"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="273"/>
         <source>Saved</source>
         <translation>已保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="299"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="300"/>
         <source>Imported %1 rows into %2</source>
         <translation>已导入 %1 行到 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="328"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="329"/>
         <source>Could not save</source>
         <translation>无法保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="136"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="491"/>
+        <source>A push to the Hugging Face Hub is in progress: quitting cancels it if its upload has not begun, and may cut the upload off if it has.</source>
+        <translation>正在推送到 Hugging Face Hub:如果上传尚未开始,退出会取消推送;如果已经开始,退出可能会中断上传。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/main_window.py" line="494"/>
+        <source>An ONNX export is in progress: quitting stops it.</source>
+        <translation>正在导出 ONNX:退出会停止导出。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/main_window.py" line="495"/>
+        <source>Quit now?</source>
+        <translation>现在退出?</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/main_window.py" line="495"/>
+        <source>Quit anyway?</source>
+        <translation>仍要退出吗?</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/main_window.py" line="137"/>
         <source>Run exported to %1</source>
         <translation>运行已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="368"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="369"/>
         <source>No project</source>
         <translation>没有项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="368"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="369"/>
         <source>Create or open a project first.</source>
         <translation>请先新建或打开一个项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="411"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="412"/>
         <source>No project open</source>
         <translation>未打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="419"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="420"/>
         <source>Project: %1 (%2)</source>
         <translation>项目:%1(%2)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="421"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="422"/>
         <source>Split: %1</source>
         <translation>数据划分:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="422"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="423"/>
         <source>%1 labelled / %2</source>
         <translation>已标注 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="471"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="472"/>
         <source>A training run is in progress on this project. Stop it and close the project?</source>
         <translation>此项目正在进行训练。要停止训练并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="472"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="473"/>
         <source>A learning curve is being computed on this project. Stop it and close the project?</source>
         <translation>此项目正在计算学习曲线。要停止计算并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="473"/>
-        <location filename="../../bertstudio/ui/main_window.py" line="481"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="474"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="482"/>
         <source>Training is running</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="482"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="483"/>
         <source>A training run is in progress. Stop it and quit?</source>
         <translation>训练正在进行。停止训练并退出吗？</translation>
     </message>
@@ -2582,22 +2617,52 @@
         <translation>上传此运行的模型及模型卡片(包括其数据、设置和指标)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="164"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="175"/>
         <source>empty: use the cached Hugging Face login</source>
         <translation>留空:使用已缓存的 Hugging Face 登录信息</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="165"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="176"/>
         <source>a write token (no cached login found: `hf auth login`)</source>
         <translation>具有写权限的令牌(未找到已缓存的登录信息:`hf auth login`)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="192"/>
-        <source>Uploaded to &lt;a href=&quot;{u}&quot;&gt;{u}&lt;/a&gt;.</source>
-        <translation>已上传到 &lt;a href=&quot;{u}&quot;&gt;{u}&lt;/a&gt;。</translation>
+        <location filename="../../bertstudio/ui/model_export.py" line="223"/>
+        <source>The upload to {repo} has begun and cannot be stopped. Close this window and let it finish in the background? Its outcome will show in the status bar.</source>
+        <translation>上传到 {repo} 已经开始,无法停止。关闭此窗口并让它在后台完成吗?结果会显示在状态栏中。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="198"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="226"/>
+        <source>A push to {repo} is in progress. Cancel it and close this window? Nothing has been uploaded yet.</source>
+        <translation>正在推送到 {repo}。取消推送并关闭此窗口吗?目前还没有上传任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/model_export.py" line="228"/>
+        <source>Push in progress</source>
+        <translation>正在推送</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/model_export.py" line="236"/>
+        <source>Push cancelled: nothing was uploaded.</source>
+        <translation>推送已取消:没有上传任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/model_export.py" line="244"/>
+        <source>Uploaded {n} files ({mb} MB) to &lt;a href=&quot;{u}&quot;&gt;{u}&lt;/a&gt;.</source>
+        <translation>已上传 {n} 个文件({mb} MB)到 &lt;a href=&quot;{u}&quot;&gt;{u}&lt;/a&gt;。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/model_export.py" line="247"/>
+        <source>The folder&apos;s README.md went up unchanged as the model card.</source>
+        <translation>文件夹中的 README.md 已原样上传,作为模型卡片。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/model_export.py" line="250"/>
+        <source>Left out: {names} (not model files).</source>
+        <translation>未上传:{names}(不是模型文件)。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/model_export.py" line="258"/>
         <source>Not pushed: {m}</source>
         <translation>未推送:{m}</translation>
     </message>
