@@ -608,7 +608,8 @@ def _failure(exc: BaseException, repo_id: str) -> str:
     _commit_api says only which file), and what a 401 or 403 means for the user."""
     text = " ".join(str(exc).split()) or type(exc).__name__
     cause = exc.__cause__
-    if cause is not None and str(cause).strip() and str(cause).strip() not in text:
+    if isinstance(exc, RuntimeError) and cause is not None and str(cause).strip():  # only a wrapper's cause:
+        # an HTTP error's cause (httpx's status error) repeats what its own message says
         text = f"{text.rstrip('.')}: {' '.join(str(cause).split())}"
     status = next((getattr(getattr(e, "response", None), "status_code", None) for e in (exc, cause)
                    if getattr(e, "response", None) is not None), None)
