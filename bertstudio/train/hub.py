@@ -14,9 +14,10 @@ must load and predict the way ``bertstudio predict`` would before the Hub is cal
 (:func:`check_pushable`).
 
 Safety: no token, no push (the token given, else the cached ``hf auth login`` or
-``HF_TOKEN``); a new repository is private unless ``private=False`` is asked for, and a
-push into an existing *public* repository is refused unless public was asked for,
-because uploading there would publish the model.
+``HF_TOKEN``); the repository must be under the token's user or one of its organisations;
+a new repository is private unless ``private=False`` is asked for, and a push into an
+existing *public* repository is refused unless public was asked for, because uploading
+there would publish the model. What is said afterwards is the repository's real visibility.
 """
 
 from __future__ import annotations
