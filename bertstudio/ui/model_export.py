@@ -263,7 +263,7 @@ class PushToHubDialog(QDialog):
 def _plain(text: str) -> str:
     from html import escape
 
-    return escape(text)
+    return escape(text, quote=False)  # a rich-text label needs only < > & escaped
 
 
 def _report_outcome(window: Any, worker: JobWorker, repo: str) -> None:
