@@ -52,6 +52,10 @@ _DEVICE_RE = re.compile(r"^(auto|cpu|mps|cuda(:\d+)?)$")
 # rows worth splitting (fewer leave too little to train on and a meaningless score).
 HOLD_OUT = 0.1
 HOLD_OUT_MIN_ROWS = 10
+# How the held-out rows are drawn: "stratified" (per label, every class keeps a training row), or
+# "shuffled", one permutation of all the rows, the draw of runs started before the split was
+# stratified (their config.toml names no split: resumed, they go on with the rows they began with).
+HOLD_OUT_SPLITS = ("stratified", "shuffled")
 
 
 def heads_for(kind: str) -> tuple[str, ...]:
@@ -204,7 +208,11 @@ class TrainConfig:
     labels: list[str] | None = _f(None, "Label names in id order (default: as found in the training data)", _DATA,
                                   metavar="A,B,..")
     hold_out: float | None = _f(None, "Without evaluation data: evaluate on this fraction of the labelled training rows, "
-                                      f"drawn with the seed (at least {HOLD_OUT_MIN_ROWS} rows; the app uses 0.1)", _DATA)
+                                      "drawn with the seed per label, every class keeping a training row (at least "
+                                      f"{HOLD_OUT_MIN_ROWS} rows; the app uses 0.1)", _DATA)
+    hold_out_split: str | None = _f(None, "How hold_out drew its rows: stratified (per label, every class keeping a "
+                                          "training row) | shuffled (one permutation of all the rows, the draw of "
+                                          "older runs); a record, not an input", _DATA, record=True)
     # Model
     model: str | None = _f(None, "Local model folder or Hub id (default: the bundled all-MiniLM-L6-v2)", _MODEL)
     head: str = _f("linear", QT_TRANSLATE_NOOP(
@@ -292,6 +300,14 @@ class TrainConfig:
         _one_of(self.method, METHODS, "method", "method")
         _one_of(self.precision, PRECISIONS, "precision", "precision")
         _one_of(self.data_format, ("auto",) + FORMATS, "format", "data_format")
+        if self.hold_out and self.hold_out_split is None:
+            # a config.toml of a run from before the split was stratified names none: resumed, that run
+            # must go on evaluating the rows it began with (a new split would train on its held-out rows)
+            self.hold_out_split = "shuffled" if self.resume_from else "stratified"
+        if not self.hold_out:
+            self.hold_out_split = None  # nothing held out: no split to record
+        else:
+            _one_of(self.hold_out_split, HOLD_OUT_SPLITS, "hold-out split", "hold_out_split")
         if self.labels == []:  # an older config.toml's empty list: as found in the data
             self.labels = None
         if self.labels is not None and (any(not str(x).strip() for x in self.labels)

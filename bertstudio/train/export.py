@@ -80,7 +80,8 @@ def export_run(
     if train_key is None:
         raise ConfigError("no training split to export", where="examples_by_split", expected=f"a 'train' split among {sorted(splits)}")
     if config.hold_out and not any(k in splits for k in _EVAL_SPLITS):
-        splits[train_key], splits["dev"] = hold_out(splits[train_key], config.hold_out, config.seed)
+        splits[train_key], splits["dev"] = hold_out(splits[train_key], config.hold_out, config.seed,
+                                                            config.hold_out_split or "stratified")
     train = splits[train_key]
     if train.kind != config.task:
         raise ConfigError(

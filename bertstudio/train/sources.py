@@ -7,7 +7,7 @@ outside its ``snli/`` folder still means entailment/neutral/contradiction, and a
 the training data lacks is an error naming both files instead of a new class.
 
 Without evaluation data, ``hold_out`` evaluates on a fraction of the labelled training
-rows drawn with the seed (:func:`hold_out`): the app's rule for a project without a dev
+rows drawn per label with the seed (:func:`hold_out`): the app's rule for a project without a dev
 split, here so that a run.toml and ``export-run`` reproduce it. Examples taken from a
 project carry their project rows (:func:`pick_rows`), so predictions map back to them.
 """
@@ -46,10 +46,12 @@ def load_sets(config: TrainConfig, train_set: Any = None, eval_set: Any = None) 
     check_kind(train_set, config)
     check_enough_labels(train_set, config)
     check_label_values(train_set, config)
-    if eval_set is None and config.hold_out:
-        train_set, eval_set = hold_out(train_set, config.hold_out, config.seed)
+    held = eval_set is None and bool(config.hold_out)
+    if held:
+        train_set, eval_set = hold_out(train_set, config.hold_out, config.seed, config.hold_out_split or "stratified")
     if config.max_train_examples is not None and config.max_train_examples < len(train_set):
         train_set = _without_rows(train_set).head(config.max_train_examples, seed=config.seed)
+    warn_untrained_classes(train_set, config.labels, eval_set if held else None)
     if eval_set is not None and config.max_eval_examples is not None:
         eval_set = pick_rows(eval_set, range(min(config.max_eval_examples, len(eval_set))))
     if read_eval and eval_set is not None and not config.hold_out:
@@ -57,6 +59,32 @@ def load_sets(config: TrainConfig, train_set: Any = None, eval_set: Any = None) 
         check_scorable(eval_set, where="eval_file" if config.eval_file else "data_dir")
         warn_unscored(eval_set)
     return train_set, eval_set
+
+
+def warn_untrained_classes(train_set: Any, labels: Sequence[str] | None, held: Any = None) -> None:
+    """Say, by name, a class the model is built for that no training row shows (listed with
+    ``labels`` but absent from the data, or dropped by ``max_train_examples``): it can never be
+    predicted; and with rows ``held`` out of the training data, a class none of them evaluates
+    (a class of one row stays in training, see :func:`hold_out`). A 4-class run trained on 44
+    rows without its one Business row finished with no word of it."""
+    import logging
+
+    if not train_set.spec.gold.classes or train_set.spec.gold.per_token:
+        return
+    from bertstudio.train.small_data import label_counts
+
+    trained = label_counts(train_set)
+    log = logging.getLogger("bertstudio")
+    missing = [name for name in (labels or train_set.labels) if not trained.get(str(name))]
+    if missing:
+        log.warning("%s: no training row of class %s: the model can never predict %s",
+                    train_set.source or "the training data", _few(missing), "it" if len(missing) == 1 else "them")
+    if held is not None:
+        evaluated = label_counts(held)
+        unseen = [name for name in trained if not evaluated.get(name)]
+        if unseen:  # a class of one row stays in training (and a few held-out rows cannot cover many classes)
+            log.warning("%s: no held-out row of class %s: trained on, not evaluated",
+                        train_set.source or "the training data", _few(unseen))
 
 
 def unscored_rows(examples: Any) -> int:
@@ -201,14 +229,56 @@ def held_out_count(n_rows: int, fraction: float) -> int:
     return n_eval
 
 
-def hold_out(train_set: Any, fraction: float, seed: int) -> tuple[Any, Any]:
+def hold_out(train_set: Any, fraction: float, seed: int, split: str = "stratified") -> tuple[Any, Any]:
     """(the rows to train on, the rows to evaluate on): ``fraction`` of the labelled rows
-    (at least one) drawn with ``seed``, each part in its original order."""
+    (:func:`held_out_count`) drawn with ``seed``, each part in its original order.
+
+    ``split`` "stratified" (a kind with classes): drawn per label, as scikit-learn's
+    ``train_test_split(stratify=...)`` does, except that a class of one row is not refused but
+    stays in training and no class gives up its last training row; each class of two or more
+    rows is evaluated while the count allows, the rest in proportion to the classes' sizes. A
+    plain draw lost the only Business row of 16/16/16/1 to the evaluation rows for 11 of 100
+    seeds, a model that could never predict a class the user labelled. Scores, tags and answers
+    (no class per row) are drawn at random. "shuffled": one permutation of all the labelled
+    rows, the draw of runs started before the split was stratified (TrainConfig.hold_out_split)."""
     gold = train_set.dataset.with_format("arrow")[train_set.gold_column]
     labelled = np.flatnonzero(pc.is_valid(gold).to_numpy(zero_copy_only=False))
-    order = np.random.default_rng(seed).permutation(labelled)
     n_eval = held_out_count(len(labelled), fraction)
-    return pick_rows(train_set, np.sort(order[n_eval:])), pick_rows(train_set, np.sort(order[:n_eval]))
+    rng = np.random.default_rng(seed)
+    spec = train_set.spec
+    if split == "shuffled" or not spec.gold.classes or spec.gold.per_token:
+        order = rng.permutation(labelled)
+        return pick_rows(train_set, np.sort(order[n_eval:])), pick_rows(train_set, np.sort(order[:n_eval]))
+    names, codes = np.unique(np.asarray(gold.take(labelled).to_pylist(), dtype=object).astype(str), return_inverse=True)
+    sizes = np.bincount(codes, minlength=len(names))
+    if sizes.max() < 2:
+        raise ConfigError(f"every class has one labelled row ({len(names)} classes): none can be held out and still "
+                          "be trained on", where="hold_out",
+                          expected="at least two labelled rows of some class, or evaluation data")
+    held = []
+    for members, n in zip((labelled[codes == c] for c in range(len(names))), _per_class(sizes, n_eval, rng)):
+        held.extend(rng.permutation(members)[:n])
+    held_rows = np.sort(np.asarray(held, dtype=np.int64))
+    return pick_rows(train_set, np.setdiff1d(labelled, held_rows)), pick_rows(train_set, held_rows)
+
+
+def _per_class(sizes: np.ndarray, n_eval: int, rng: np.random.Generator) -> np.ndarray:
+    """How many rows of each class (``sizes`` rows each) to evaluate on, ``n_eval`` in all (fewer
+    when the classes cannot spare that many): never a class's last row; first one row of every
+    class that can spare one, largest classes first, then one at a time to the class furthest
+    below its share ``n_eval * size / total`` (ties broken by ``rng``: the same for a seed)."""
+    spare = sizes - 1
+    n_eval = int(min(n_eval, spare.sum()))
+    share = n_eval * sizes / sizes.sum()
+    tie = rng.permutation(len(sizes))
+    taken = np.zeros(len(sizes), dtype=np.int64)
+    for _ in range(n_eval):
+        open_ = taken < spare
+        unseen = open_ & (taken == 0)
+        pool = np.flatnonzero(unseen if unseen.any() else open_)
+        best = np.lexsort((tie[pool], -(share[pool] - taken[pool])))[0]  # largest shortfall, then the seed's order
+        taken[pool[best]] += 1
+    return taken
 
 
 def project_rows(split_set: Any, rows: Sequence[int] | Any) -> Any:

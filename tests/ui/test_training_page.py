@@ -13,7 +13,6 @@ pytest.importorskip("pytestqt")
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QLabel, QScrollArea
 
-import numpy as np
 
 from bertstudio.data.examples import from_records
 from bertstudio.data.project import Project
@@ -219,12 +218,16 @@ def test_no_dev_split_holds_out_ten_percent_and_says_so(qtbot, tmp_path, tiny_mo
     assert ended.args[1] == "finished", page.error_label.text()
     assert "holding out 3 of 30" in page.monitor.log_view.toPlainText()
     preds = [json.loads(l) for l in (Path(ended.args[0]) / "predictions.jsonl").read_text().splitlines()]
-    # the core's rule (numpy's generator with the run's seed) picked these training rows
-    order = np.random.default_rng(page.config.seed).permutation(30)
-    assert [(p["split"], p["row"]) for p in preds] == [("train", int(r)) for r in sorted(order[:3])]
+    # the core's rule (drawn per label with the run's seed) picked these training rows
+    from bertstudio.train.sources import hold_out, project_rows, rows_of
+
+    held = hold_out(project_rows(session.examples("train"), range(30)), 0.1, page.config.seed)[1]
+    assert [(p["split"], p["row"]) for p in preds] == [("train", r) for r in rows_of(held)[1]]
     assert [p["gold"] for p in preds] == [session.gold("train", p["row"]) for p in preds]
+    assert len({p["gold"] for p in preds}) == 2  # stratified: both labels are evaluated
     config = TrainConfig.load(Path(ended.args[0]) / "config.toml")
     assert config.hold_out == 0.1 and config.eval_file is None  # the rule is in the run's own config
+    assert config.hold_out_split == "stratified"
     project.close(compact=False)
 
 
