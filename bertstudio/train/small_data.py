@@ -94,6 +94,7 @@ REASONS = {
                                             "{epochs} short epochs"),
     "length": QT_TRANSLATE_NOOP("SmallData", "95% of the texts fit in {tokens} tokens: max length {length} (the "
                                              "model reads at most {limit})"),
+    "limit": QT_TRANSLATE_NOOP("SmallData", "the model reads at most {limit} tokens: max length {limit}"),
     "lora": QT_TRANSLATE_NOOP("SmallData", "LoRA: learning rate {lr} (about 10x full fine-tuning's, as peft's "
                                            "examples use)"),
     "frozen_pairs": QT_TRANSLATE_NOOP("SmallData", "frozen encoder on pairs: the siamese head, each side encoded alone "
@@ -196,10 +197,16 @@ def adapt_explained(config: TrainConfig, counts: Counter | dict[str, int], *, gi
         else:
             reasons.append(("steps", said))
 
+    if model_limit and "max_length" not in given and config.max_length > model_limit:
+        # the default 128 on a model that reads 64 tokens: the run was refused ("max_length 128 is more
+        # than this model takes") though the user had set nothing
+        chosen["max_length"] = int(model_limit)
+        reasons.append(("limit", {"limit": str(model_limit)}))
     if small and lengths is not None and len(lengths) and "max_length" not in given and spec.gold.name != "answers":
         # Reviews cut at 128 tokens: SetFit on 32 ChnSentiCorp labels scored 0.561 at 128 and 0.633
         # at 256, where the frozen encoder's logistic regression (which reads 256) scores 0.618.
-        fitted = fitted_max_length(side_lengths(lengths, chosen.get("head", config.head)), config.max_length, model_limit)
+        fitted = fitted_max_length(side_lengths(lengths, chosen.get("head", config.head)),
+                                   chosen.get("max_length", config.max_length), model_limit)
         if fitted is not None:
             chosen["max_length"], tokens = fitted
             reasons.append(("length", {"tokens": str(tokens), "length": str(chosen["max_length"]),
@@ -279,8 +286,9 @@ def side_lengths(lengths: Any, head: str) -> Any:
 
 
 def model_max_length(model: str | None) -> int | None:
-    """The most tokens the model reads, from its small JSON files (no tokenizer, no torch): a
-    sentence-transformer's max_seq_length, else config.json's max_position_embeddings (at most
+    """The most tokens the model reads, from its small JSON files (no tokenizer, no torch): the
+    least of a sentence-transformer's max_seq_length, the tokenizer's model_max_length (where
+    sentence-transformers 5 saves it) and config.json's max_position_embeddings (at most
     :data:`LIMIT_CAP`); None when the folder does not say (a Hub id). Light on purpose: the
     Train page asks on the GUI thread, where tasks/model.max_input_length (torch, the folder's
     safety checks) does not belong; that one still guards the run when it starts."""
@@ -292,13 +300,14 @@ def model_max_length(model: str | None) -> int | None:
 
     folder = Path(resolve_model(model))
     found: list[int] = []
-    for name, key in (("sentence_bert_config.json", "max_seq_length"), ("config.json", "max_position_embeddings")):
+    for name, key in (("sentence_bert_config.json", "max_seq_length"), ("tokenizer_config.json", "model_max_length"),
+                      ("config.json", "max_position_embeddings")):
         try:
             text = read_regular_text(folder / name, missing_ok=True, max_bytes=1 << 20) if folder.is_dir() else None
             value = json.loads(text).get(key) if text else None
         except (OSError, ValueError, AttributeError, DataError, RecursionError):
             value = None
-        if isinstance(value, int) and not isinstance(value, bool) and value >= 8:
+        if isinstance(value, int) and not isinstance(value, bool) and 8 <= value < 10**7:  # 1e30: "no limit"
             found.append(value)
     return min(min(found), LIMIT_CAP) if found else None
 

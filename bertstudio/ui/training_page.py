@@ -229,7 +229,7 @@ class TrainingPage(QWidget):
         chosen, reasons = adapt_explained(base, counts, given=given,
                                           units=training_units(examples, base) if examples is not None else None,
                                           lengths=text_lengths(examples) if small else None,
-                                          model_limit=model_max_length(base.model) if small else None)
+                                          model_limit=model_max_length(base.model))
         self._adapting = True
         try:
             said = (say(reasons, partial(QCoreApplication.translate, "SmallData")) if sum(counts.values()) else

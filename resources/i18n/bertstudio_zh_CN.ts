@@ -3801,11 +3801,16 @@
     </message>
     <message>
         <location filename="../../bertstudio/train/small_data.py" line="97"/>
+        <source>the model reads at most {limit} tokens: max length {limit}</source>
+        <translation>模型最多读取 {limit} 个词元：最大长度 {limit}</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/train/small_data.py" line="98"/>
         <source>LoRA: learning rate {lr} (about 10x full fine-tuning&apos;s, as peft&apos;s examples use)</source>
         <translation>LoRA：学习率 {lr}（约为全量微调的 10 倍，与 peft 示例相同）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="99"/>
+        <location filename="../../bertstudio/train/small_data.py" line="100"/>
         <source>frozen encoder on pairs: the siamese head, each side encoded alone (a frozen sentence-transformer&apos;s [CLS] of the joined pair carries almost no pair signal)</source>
         <translation>冻结编码器处理句对：使用孪生头，两句分别编码（冻结的句向量模型对拼接句对的 [CLS] 几乎不含句对信息）</translation>
     </message>
@@ -4045,67 +4050,67 @@
 <context>
     <name>TrainConfig</name>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="210"/>
+        <location filename="../../bertstudio/train/config.py" line="218"/>
         <source>Head: linear (BERT paper, on [CLS]) | mlp (hidden layer + output, as d2l) | embedding (linear on the mean-pooled sentence vector, as sentence-transformers read it) | siamese (pairs: each side encoded alone, (u, v, |u-v|, u*v), as SBERT)</source>
         <translation>输出头：linear（BERT 论文，作用于 [CLS]）| mlp（隐藏层 + 输出层，同 d2l）| embedding（作用于平均池化句向量的线性层，同 sentence-transformers 的读法）| siamese（句对：两侧分别编码，(u, v, |u-v|, u*v)，同 SBERT）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="215"/>
+        <location filename="../../bertstudio/train/config.py" line="223"/>
         <source>How the encoder learns before and with the head: finetune (the loop alone) | setfit (SetFit&apos;s contrastive fine-tuning of a sentence-transformer first; sentence kind, embedding head)</source>
         <translation>编码器在输出头之前及与之一起如何学习：finetune（仅训练循环）| setfit（先对 sentence-transformer 做 SetFit 对比微调；限句子任务、embedding 输出头）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="220"/>
+        <location filename="../../bertstudio/train/config.py" line="228"/>
         <source>What learns: full | frozen (feature extraction) | top-N (top N layers + head) | lora</source>
         <translation>哪些部分学习：full | frozen（特征提取）| top-N（顶部 N 层 + 输出头）| lora</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="223"/>
+        <location filename="../../bertstudio/train/config.py" line="231"/>
         <source>LoRA rank r</source>
         <translation>LoRA 秩 r</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="228"/>
+        <location filename="../../bertstudio/train/config.py" line="236"/>
         <source>Passes over the training data</source>
         <translation>遍历训练数据的轮数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="229"/>
+        <location filename="../../bertstudio/train/config.py" line="237"/>
         <source>Peak learning rate</source>
         <translation>峰值学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="232"/>
+        <location filename="../../bertstudio/train/config.py" line="240"/>
         <source>Examples per optimizer step (before accumulation)</source>
         <translation>每个优化步的样本数（梯度累积前）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="235"/>
+        <location filename="../../bertstudio/train/config.py" line="243"/>
         <source>Fraction of steps with linear warm-up</source>
         <translation>线性预热所占步数比例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="243"/>
+        <location filename="../../bertstudio/train/config.py" line="251"/>
         <source>Maximum tokens per input (kept with the model: evaluate and predict cut inputs the same)</source>
         <translation>每个输入的最大词元数（随模型保存：评估和预测以相同方式截断输入）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="248"/>
+        <location filename="../../bertstudio/train/config.py" line="256"/>
         <source>Random seed (CPU runs repeat exactly)</source>
         <translation>随机种子（CPU 运行可精确复现）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="249"/>
+        <location filename="../../bertstudio/train/config.py" line="257"/>
         <source>Train with seeds seed, seed+1, ... as one job (one run folder each, seed-N under output_dir) and report the main metric&apos;s mean and spread: how much a few-label score moves</source>
         <translation>以种子 seed、seed+1、… 作为一个任务训练（每个种子一个运行文件夹，位于 output_dir 下的 seed-N），并报告主指标的均值和离散程度：少量标签时分数会波动多少</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="257"/>
+        <location filename="../../bertstudio/train/config.py" line="265"/>
         <source>auto (CUDA &gt; MPS &gt; CPU) | cpu | cuda | cuda:N | mps</source>
         <translation>auto（CUDA &gt; MPS &gt; CPU）| cpu | cuda | cuda:N | mps</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="259"/>
+        <location filename="../../bertstudio/train/config.py" line="267"/>
         <source>auto (bf16 where the hardware runs it fast) | fp32 | bf16 | fp16</source>
         <translation>auto（硬件能快速运行时用 bf16）| fp32 | bf16 | fp16</translation>
     </message>

@@ -450,6 +450,37 @@ def test_a_small_set_of_long_texts_gets_a_max_length_that_reads_them():
     assert joined_head.max_length == 224
 
 
+def test_automatic_never_chooses_a_max_length_above_the_models_limit(tiny, tmp_path, one_thread):
+    """A sentence-transformer that reads 64 tokens: ``bertstudio train`` with no --max-length (and
+    the app's Automatic) kept the default 128 and the run was refused ("max_length 128 is more than
+    this model takes (64 tokens)"), though the user had set nothing. The limit can be the
+    tokenizer's alone (sentence-transformers 5 saves max_seq_length there)."""
+    import shutil
+
+    counts = Counter(a=8, b=8)
+    chosen = small_data.adapt(TrainConfig(), counts, sentence_transformer=True, lengths=np.full(16, 10.0), model_limit=64)
+    assert chosen.max_length == 64 and "the model reads at most 64 tokens: max length 64" in chosen.auto_reason
+    big = small_data.adapt(TrainConfig(), Counter(a=5000, b=5000), sentence_transformer=True, model_limit=64)
+    assert big.max_length == 64 and "max length 64" in big.auto_reason  # not a small set: clamped all the same
+    long_texts = small_data.adapt(TrainConfig(), counts, sentence_transformer=True, lengths=np.full(16, 300.0),
+                                  model_limit=64)
+    assert long_texts.max_length == 64
+    typed = small_data.adapt(TrainConfig(max_length=128), counts, sentence_transformer=True, model_limit=64,
+                             given={"max_length"})
+    assert typed.max_length == 128  # the user's own: the run says it is too long
+    st = tmp_path / "st"
+    shutil.copytree(tiny, st)
+    config = json.loads((st / "tokenizer_config.json").read_text())
+    (st / "tokenizer_config.json").write_text(json.dumps({**config, "model_max_length": 64}))
+    assert small_data.model_max_length(str(st)) == 64
+    data = tmp_path / "train.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in sentiment_records(24)))
+    rc = main(["--quiet", "train", "--task", "sentence", "--train", str(data), "--hold-out", "0.25", "--model", str(st),
+               "--out", str(tmp_path / "run"), "--epochs", "1", "--mode", "frozen", "--device", "cpu"])
+    assert rc == 0
+    assert saved_config(tmp_path / "run").max_length == 64
+
+
 def test_the_length_said_is_one_the_texts_have():
     """19 short texts and one of 234,000 tokens: the interpolated percentile said "95% of the texts
     fit in 11707 tokens" when 19 of the 20 fit in 6."""

@@ -479,6 +479,23 @@ def test_the_automatic_preset_follows_the_labels_and_a_typed_setting_wins(qtbot,
     assert page.settings()["automatic"] is False
 
 
+def test_automatic_keeps_max_length_within_the_models_limit(qtbot, session, tiny_model_dir, tmp_path):
+    """A model that reads 64 tokens: Automatic kept 128 and Start failed after the model loaded
+    ("max_length 128 is more than this model takes (64 tokens)"); the form now shows 64 and says why."""
+    import shutil
+
+    model = tmp_path / "short"
+    shutil.copytree(tiny_model_dir, model)
+    tok = json.loads((model / "tokenizer_config.json").read_text())
+    (model / "tokenizer_config.json").write_text(json.dumps({**tok, "model_max_length": 64}))
+    page = TrainingPage(session)
+    qtbot.addWidget(page)
+    assert page.form.is_auto()
+    page.set_model_source(str(model))
+    assert page.form.is_auto() and page.config.max_length == 64 and page.max_len_spin.value() == 64
+    assert "at most 64 tokens" in page.form.auto_label.text()
+
+
 @pytest.mark.parametrize("dev", [False, True])
 def test_automatic_counts_the_rows_the_run_trains_on(qtbot, tmp_path, dev):
     """Without a dev split the run holds out 10% of the labelled rows: Automatic said "200
