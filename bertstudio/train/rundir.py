@@ -83,12 +83,16 @@ _PATH_SETTINGS = ("train_file", "eval_file", "data_dir", "resume_from")
 
 
 def run_name(project: str, config: TrainConfig, when: dt.datetime | None = None) -> str:
-    """A name that says what the run is: project, mode, the key setting and when it started,
-    e.g. ``sst2-full-lr2e-5-1201-0412`` (month-day, hour-minute). Folders are never reused:
-    the project adds ``-2``, ``-3`` to a name that is taken."""
+    """A name that says what the run is: project, mode (or SetFit, whose encoder is frozen
+    after its contrastive phase: "frozen" named it as a plain linear probe), the key setting
+    and when it started, e.g. ``sst2-full-lr2e-5-1201-0412``, ``proj-setfit-lr2e-5-1205-2248``
+    (month-day, hour-minute). Folders are never reused: the project adds ``-2``, ``-3`` to a
+    name that is taken."""
     slug = re.sub(r"[^0-9a-z]+", "", project.lower())[:24] or "run"
     lr = f"{config.lr:g}".replace("e-0", "e-")
     mode = config.mode + (f"-r{config.lora_rank}" if config.mode == "lora" else "")
+    if config.method == "setfit":
+        mode = "setfit"
     return f"{slug}-{mode}-lr{lr}-{(when or dt.datetime.now()).strftime('%m%d-%H%M')}"
 
 

@@ -68,10 +68,11 @@ def _callback(progress: StepProgress | None, cancel: threading.Event | None) -> 
 
 
 def contrastive_body(model_path: str, texts: Sequence[str], label_ids: Sequence[int], *, seed: int,
-                     max_length: int | None = None, progress: StepProgress | None = None,
+                     max_length: int | None = None, lr: float | None = None, progress: StepProgress | None = None,
                      cancel: threading.Event | None = None) -> Any:
     """The sentence-transformer at ``model_path`` after SetFit's contrastive phase on
-    ``texts`` / ``label_ids`` (a ``SentenceTransformer``; its ``[0].auto_model`` is the encoder)."""
+    ``texts`` / ``label_ids`` (a ``SentenceTransformer``; its ``[0].auto_model`` is the encoder),
+    trained at peak learning rate ``lr`` (None: setfit's own default, 2e-5 in setfit 1.2.0)."""
     import torch  # here: the Train page imports this module (setfit_available) on the GUI thread
     from datasets import Dataset
     from sentence_transformers import SentenceTransformer
@@ -93,7 +94,8 @@ def contrastive_body(model_path: str, texts: Sequence[str], label_ids: Sequence[
             args = TrainingArguments(output_dir=tmp, batch_size=SETFIT_BATCH, num_epochs=1,
                                      num_iterations=SETFIT_ITERATIONS, max_steps=steps, seed=seed,
                                      report_to="none", save_strategy="no", logging_strategy="no",
-                                     logging_first_step=False, show_progress_bar=False)
+                                     logging_first_step=False, show_progress_bar=False,
+                                     **({} if lr is None else {"body_learning_rate": float(lr)}))
             trainer = Trainer(model=setfit_model, args=args,
                               train_dataset=Dataset.from_dict({"text": list(texts), "label": list(label_ids)}),
                               callbacks=[_callback(progress, cancel)])
@@ -114,7 +116,9 @@ def setfit_encoder(parts: Any, train_set: Any, config: Any, *, notify: Callable[
                    cancel: threading.Event | None = None) -> None:
     """Run SetFit's contrastive phase on the run's labelled training sentences and put the
     result into ``parts.model``'s encoder (an EmbeddingClassifier built from the same
-    model). Progress as ``PhaseChanged("setfit", step, steps)``."""
+    model), at the run's ``lr``: with the encoder frozen in the loop after it, this phase is
+    the only one the encoder's rate moves (it ran at setfit's default whatever the run said).
+    Progress as ``PhaseChanged("setfit", step, steps)``."""
     from bertstudio.bundled import resolve_model
     from bertstudio.train.events import PhaseChanged
 
@@ -128,7 +132,7 @@ def setfit_encoder(parts: Any, train_set: Any, config: Any, *, notify: Callable[
 
     progress(0, setfit_steps(len(ids)))
     body = contrastive_body(resolve_model(config.model), texts, ids, seed=config.seed, max_length=config.max_length,
-                            progress=progress, cancel=cancel)
+                            lr=config.lr, progress=progress, cancel=cancel)
     parts.model.encoder.load_state_dict(body[0].auto_model.state_dict())
 
 

@@ -120,6 +120,7 @@ def main_score(info: RunInfo) -> tuple[str, float] | None:
 
 class RunsModel(QAbstractTableModel):
     COLUMNS = ("run", "status", "task", "model", "mode", "epochs", "lr", "batch", "score", "started")
+    _CHOSEN = ("mode", "epochs", "lr", "batch")  # the settings Automatic may have chosen: its reason as their tooltip
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -147,7 +148,12 @@ class RunsModel(QAbstractTableModel):
             return None
         info, key = self.runs[index.row()], self.COLUMNS[index.column()]
         if role == Qt.ItemDataRole.ToolTipRole:
-            return str(info.folder) if key == "run" else (info.message or None)
+            if key == "run":
+                return str(info.folder)
+            if key in self._CHOSEN and info.config is not None and info.config.auto_reason:
+                # why bertstudio chose these settings (train/small_data), kept in the run's config.toml
+                return self.tr("Chosen for the data: %1").replace("%1", info.config.auto_reason)
+            return info.message or None
         if role != Qt.ItemDataRole.DisplayRole:
             return None
         c = info.config
@@ -167,8 +173,8 @@ class RunsModel(QAbstractTableModel):
             from bertstudio.bundled import model_title
 
             return model_title(c.model)
-        if key == "mode":
-            return self._mode_text(c.mode)
+        if key == "mode":  # a SetFit run's encoder is frozen after its contrastive phase: "frozen" read as a probe
+            return self.tr("SetFit") if c.method == "setfit" else self._mode_text(c.mode)
         if key == "epochs":  # 13.0 from the app's spin box, 13 from the CLI: one spelling
             return f"{c.epochs:g}"
         if key == "lr":  # the head's own rate where it differs (frozen, top-N): the run name says lr only

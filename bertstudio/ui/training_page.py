@@ -285,7 +285,11 @@ class TrainingPage(QWidget):
         config = self.config
         differs = self.settings_error is None and config.head_learning_rate != config.lr
         self.head_lr_note.setVisible(differs)
-        if differs:
+        if differs and config.method == "setfit":  # the rate above is SetFit's phase's (train/setfit_phase.py)
+            self.head_lr_note.setText(self.tr(
+                "SetFit fine-tunes the encoder contrastively at the learning rate above; then, with the encoder "
+                "frozen, the new head learns at {h}, its own rate.").format(h=f"{config.head_learning_rate:g}"))
+        elif differs:
             self.head_lr_note.setText(self.tr(
                 "The new head learns at {h}, its own rate (the learning rate above is the encoder's): with the "
                 "encoder frozen or only its top layers learning, a head trains as a linear probe does.").format(

@@ -3314,117 +3314,127 @@
 <context>
     <name>RunsModel</name>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="142"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="143"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="142"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="143"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="142"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="143"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="142"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="143"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="142"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="143"/>
         <source>Mode</source>
         <translation>模式</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="142"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="143"/>
         <source>Epochs</source>
         <translation>轮数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="143"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="144"/>
         <source>LR</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="143"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="144"/>
         <source>Batch</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="143"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="144"/>
         <source>Main score</source>
         <translation>主要分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="143"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="144"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="157"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="155"/>
+        <source>Chosen for the data: %1</source>
+        <translation>根据数据选择：%1</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/runs_page.py" line="163"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="157"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="163"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="157"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="163"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="158"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="164"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="158"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="164"/>
         <source>interrupted</source>
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="159"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="165"/>
         <source>damaged</source>
         <translation>已损坏</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="160"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="166"/>
         <source>reading…</source>
         <translation>读取中…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="161"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="167"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="176"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="177"/>
+        <source>SetFit</source>
+        <translation>SetFit</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/runs_page.py" line="182"/>
         <source>%1 (head %2)</source>
         <translation>%1（头部 %2）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="188"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="194"/>
         <source>top %1 layers</source>
         <translation>顶部 %1 层</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="189"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="195"/>
         <source>full</source>
         <translation>全部微调</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="189"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="195"/>
         <source>frozen</source>
         <translation>冻结编码器</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="189"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="195"/>
         <source>LoRA</source>
         <translation>LoRA</translation>
     </message>
@@ -3432,80 +3442,80 @@
 <context>
     <name>RunsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="213"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="219"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="215"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="221"/>
         <source>Open run folder…</source>
         <translation>打开运行文件夹…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="217"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="223"/>
         <source>Follow selected run live</source>
         <translation>实时跟踪所选运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="219"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="225"/>
         <source>Compare</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="220"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="226"/>
         <source>Select two runs to compare their curves, settings and predictions</source>
         <translation>选择两次运行，比较它们的曲线、设置和预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="222"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="228"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="223"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="229"/>
         <source>Give the selected run of this project a name of your own</source>
         <translation>为本项目中选中的运行起一个自己的名字</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/runs_page.py" line="275"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="281"/>
         <source>Reading %n run(s)…</source>
         <translation>
             <numerusform>正在读取 %n 个运行…</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="277"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="283"/>
         <source>Select a run to see its curves; double-click it to open its results.</source>
         <translation>选择一个运行以查看其曲线；双击可打开其结果。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="279"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="285"/>
         <source>No runs yet: start one on the Train page, and it appears here as it trains.</source>
         <translation>还没有运行：在“训练”页开始一个，训练时它会出现在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="280"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="286"/>
         <source>No project open: open or create one to see its runs, or open a run folder.</source>
         <translation>没有打开的项目：打开或新建一个项目以查看其运行，或打开一个运行文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="302"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="307"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="308"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="313"/>
         <source>Rename run</source>
         <translation>重命名运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="302"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="308"/>
         <source>New name:</source>
         <translation>新名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="329"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="335"/>
         <source>Open a run folder (with history.jsonl)</source>
         <translation>打开运行文件夹(含 history.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="362"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="368"/>
         <source>Following {folder}</source>
         <translation>正在跟踪 {folder}</translation>
     </message>
@@ -3750,67 +3760,72 @@
 <context>
     <name>SmallData</name>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="72"/>
+        <location filename="../../bertstudio/train/small_data.py" line="76"/>
         <source>{rows} labelled rows (at most {most} per class): SetFit, which learns most from few labels per class (contrastive fine-tuning of the sentence-transformer, then its linear head)</source>
         <translation>{rows} 行已标注（每类最多 {most} 行）：SetFit，在每类标注很少时学得最多（先对句向量模型做对比微调，再训练其线性头）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="75"/>
+        <location filename="../../bertstudio/train/small_data.py" line="79"/>
         <source>{rows} labelled rows: a linear head on the sentence embedding, started from a logistic regression on the frozen encoder, then trained for at least {steps} steps</source>
         <translation>{rows} 行已标注：句向量上的线性头，先以冻结编码器上的逻辑回归初始化，再训练至少 {steps} 步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="78"/>
+        <location filename="../../bertstudio/train/small_data.py" line="82"/>
         <source>{rows} labelled rows: a linear head on the siamese (u, v, |u-v|, u*v) features, started from a logistic regression on the frozen encoder, then trained for at least {steps} steps</source>
         <translation>{rows} 行已标注：孪生 (u, v, |u-v|, u*v) 特征上的线性头，先以冻结编码器上的逻辑回归初始化，再训练至少 {steps} 步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="81"/>
+        <location filename="../../bertstudio/train/small_data.py" line="85"/>
         <source>{rows} scored pairs: a linear head on the siamese (u, v, |u-v|, u*v) features, started from a ridge regression on the frozen encoder, then trained for at least {steps} steps</source>
         <translation>{rows} 个已评分的句对：孪生 (u, v, |u-v|, u*v) 特征上的线性头，先用冻结编码器上的岭回归初始化，再训练至少 {steps} 步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="84"/>
+        <location filename="../../bertstudio/train/small_data.py" line="88"/>
         <source>after the last step the weights keep {percent}% of what that training changed (WiSE-FT: part of the way back to where they started, steadier on small sets)</source>
         <translation>最后一步之后，权重保留该训练所做改变的 {percent}%（WiSE-FT：向训练起点退回一部分，在小数据集上更稳定）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="87"/>
+        <location filename="../../bertstudio/train/small_data.py" line="91"/>
         <source>an earlier evaluation that scores higher keeps its weights instead</source>
         <translation>若更早的某次评估得分更高，则改为保留那次评估的权重</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="88"/>
+        <location filename="../../bertstudio/train/small_data.py" line="92"/>
         <source>{rows} labelled rows: batch {batch} and {epochs} epochs, for at least {steps} optimizer steps</source>
         <translation>{rows} 行已标注：批大小 {batch}，{epochs} 轮，至少 {steps} 个优化步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="90"/>
+        <location filename="../../bertstudio/train/small_data.py" line="94"/>
         <source>{rows} labelled questions, about {windows} windows of {length} tokens: batch {batch} and {epochs} epochs, for at least {steps} optimizer steps</source>
         <translation>{rows} 个已标注问题，约 {windows} 个 {length} 词元的窗口：批大小 {batch}，{epochs} 轮，至少 {steps} 个优化步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="93"/>
+        <location filename="../../bertstudio/train/small_data.py" line="97"/>
         <source>evaluated every {every} steps ({evals} times), not after each of {epochs} short epochs</source>
         <translation>每 {every} 步评估一次（共 {evals} 次），而不是在 {epochs} 个短轮次的每一轮之后</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="95"/>
+        <location filename="../../bertstudio/train/small_data.py" line="99"/>
         <source>95% of the texts fit in {tokens} tokens: max length {length} (the model reads at most {limit})</source>
         <translation>95% 的文本不超过 {tokens} 个词元：最大长度 {length}（模型最多读取 {limit} 个）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="97"/>
+        <location filename="../../bertstudio/train/small_data.py" line="101"/>
         <source>the model reads at most {limit} tokens: max length {limit}</source>
         <translation>模型最多读取 {limit} 个词元：最大长度 {limit}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="98"/>
+        <location filename="../../bertstudio/train/small_data.py" line="102"/>
+        <source>SetFit&apos;s contrastive phase at learning rate {lr} (setfit&apos;s own default)</source>
+        <translation>SetFit 的对比学习阶段使用学习率 {lr}（setfit 自身的默认值）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/train/small_data.py" line="104"/>
         <source>LoRA: learning rate {lr} (about 10x full fine-tuning&apos;s, as peft&apos;s examples use)</source>
         <translation>LoRA：学习率 {lr}（约为全量微调的 10 倍，与 peft 示例相同）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="100"/>
+        <location filename="../../bertstudio/train/small_data.py" line="106"/>
         <source>frozen encoder on pairs: the siamese head, each side encoded alone (a frozen sentence-transformer&apos;s [CLS] of the joined pair carries almost no pair signal)</source>
         <translation>冻结编码器处理句对：使用孪生头，两句分别编码（冻结的句向量模型对拼接句对的 [CLS] 几乎不含句对信息）</translation>
     </message>
@@ -4470,27 +4485,27 @@
         <translation>将这些设置和已标注的数据写入一个文件夹，可在任何地方无界面训练:bertstudio train --config run.toml(多 GPU 上可用 accelerate launch 启动)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="379"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="383"/>
         <source>counted when the model loads</source>
         <translation>加载模型时统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="423"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="427"/>
         <source>the training split has no labelled examples</source>
         <translation>训练数据划分中没有已标注的样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="423"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="427"/>
         <source>train split</source>
         <translation>train 数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="424"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="428"/>
         <source>at least a few labelled rows</source>
         <translation>至少几行已标注的数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="361"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="365"/>
         <source>counting…</source>
         <translation>正在计数…</translation>
     </message>
@@ -4500,137 +4515,142 @@
         <translation>还没有已标注的训练行：有了之后，“自动”会选择设置。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="370"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="374"/>
         <source>{t:,} of {n:,} parameters ({p:.1f}%)</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="373"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="377"/>
         <source>after SetFit&apos;s phase, which first tunes the whole encoder</source>
         <translation>（在 SetFit 阶段之后；该阶段先微调整个编码器）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="404"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="408"/>
         <source>Fix the setting first: {m}</source>
         <translation>请先修正设置:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="406"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="410"/>
         <source>Train a model on the labelled training rows</source>
         <translation>用已标注的训练行训练模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="433"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="437"/>
         <source>No dev split: holding out {n} of {m} labelled training examples ({p:.0%}, seed {s}) for evaluation.</source>
         <translation>没有验证集:从 {m} 个已标注训练样例中留出 {n} 个({p:.0%}，种子 {s})用于评估。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="467"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="471"/>
         <source>Run folder: {d}</source>
         <translation>运行文件夹:{d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="477"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="481"/>
         <source>{n} seeds ({a} to {b}), one run each, one after another.</source>
         <translation>{n} 个种子（{a} 到 {b}），每个一次运行，依次进行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="494"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="498"/>
         <source>Training… the window stays usable; Cancel stops after the current step.</source>
         <translation>训练中……窗口仍可使用；“取消”会在当前步结束后停止。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="533"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="537"/>
         <source>Export run to folder</source>
         <translation>导出运行到文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="553"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="557"/>
         <source>Exporting the run to {d}…</source>
         <translation>正在导出运行到 {d}…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="568"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="572"/>
         <source>Export failed: {m}</source>
         <translation>导出失败:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="560"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="564"/>
         <source>Run exported to {d}. Start it there with: bertstudio train --config run.toml</source>
         <translation>运行已导出到 {d}。在那里用以下命令启动:bertstudio train --config run.toml</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/training_page.py" line="290"/>
+        <source>SetFit fine-tunes the encoder contrastively at the learning rate above; then, with the encoder frozen, the new head learns at {h}, its own rate.</source>
+        <translation>SetFit 以上面的学习率对编码器做对比微调；之后编码器冻结，新的头部以自己的学习率 {h} 学习。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="294"/>
         <source>The new head learns at {h}, its own rate (the learning rate above is the encoder&apos;s): with the encoder frozen or only its top layers learning, a head trains as a linear probe does.</source>
         <translation>新的头部以自己的学习率 {h} 学习（上面的学习率是编码器的）：编码器冻结或只训练顶层时，头部像线性探针一样训练。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="550"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="554"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="593"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="597"/>
         <source>Cancelling after the current step…</source>
         <translation>将在当前步结束后取消…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="598"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="602"/>
         <source>Stop the SetFit phase?</source>
         <translation>停止 SetFit 阶段？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="599"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="603"/>
         <source>SetFit has run {done} of {total} contrastive steps. Stopping now keeps nothing of them: the run saves a model only once its head has trained.</source>
         <translation>SetFit 已完成 {total} 个对比学习步骤中的 {done} 个。现在停止将不会保留其中任何结果：只有在分类头训练之后，本次运行才会保存模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="602"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="606"/>
         <source>Stop and discard</source>
         <translation>停止并丢弃</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="603"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="607"/>
         <source>Keep training</source>
         <translation>继续训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="612"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="616"/>
         <source>Warm start: reusing the model loaded by an earlier run in this session</source>
         <translation>热启动：复用本次会话中先前运行已加载的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="618"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="622"/>
         <source>{t:,} of {n:,} parameters ({p:.1f}%), as built</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)，按构建后的模型统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="627"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="631"/>
         <source>Training failed.</source>
         <translation>训练失败。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="630"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="634"/>
         <source>Run cancelled before its first step: nothing was trained or saved.</source>
         <translation>运行在第一步之前已取消：没有训练，也没有保存任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="632"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="636"/>
         <source>Run finished.</source>
         <translation>运行完成。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="633"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="637"/>
         <source>Run cancelled; the model saved so far is usable.</source>
         <translation>运行已取消；已保存的模型可以使用。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="660"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="664"/>
         <source>Removed the empty run folder {d}</source>
         <translation>已删除空的运行文件夹 {d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="664"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="668"/>
         <source>Training could not run: {m}</source>
         <translation>无法训练:{m}</translation>
     </message>

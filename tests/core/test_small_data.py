@@ -518,3 +518,51 @@ def test_setfit_refuses_a_modules_json_that_names_the_folders_own_code(tiny, tmp
     err = capsys.readouterr().err.strip().splitlines()
     assert rc == 2 and len(err) == 1 and "module 0: names a module of its own (evilmod.Evil)" in err[0], err
     assert str(st / "modules.json") in err[0] and not marker.exists()
+
+
+def test_a_setfit_runs_learning_rate_drives_its_contrastive_phase(tiny, one_thread, monkeypatch):
+    """The lr a SetFit run showed (5e-5 on the form, in its name and config.toml) did nothing: the
+    contrastive phase ran at setfit's own default and two runs at 5e-5 and 1e-2 saved the same
+    encoder. Now the phase runs at the run's lr, and Automatic chooses setfit's own default, so a
+    run without a typed rate trains as before."""
+    import setfit
+
+    from bertstudio.train import setfit_phase
+
+    used = []
+    real = setfit.TrainingArguments
+
+    def recorded(*args, **kw):
+        made = real(*args, **kw)
+        used.append(made.body_embedding_learning_rate)
+        return made
+
+    monkeypatch.setattr(setfit, "TrainingArguments", recorded)
+    monkeypatch.setattr(setfit_phase, "SETFIT_MAX_STEPS", 2)
+    records = sentiment_records(8)
+    texts, ids = [r["text"] for r in records], [int(r["label"] == "pos") for r in records]
+    slow = setfit_phase.contrastive_body(tiny, texts, ids, seed=0, lr=5e-5).state_dict()
+    fast = setfit_phase.contrastive_body(tiny, texts, ids, seed=0, lr=1e-2).state_dict()
+    assert used == [5e-5, 1e-2]
+    assert any(not torch.equal(slow[k], fast[k]) for k in slow if slow[k].is_floating_point())
+    default = real(output_dir="x").body_embedding_learning_rate  # what setfit 1.2.0 trained at until now
+    auto = small_data.adapt(TrainConfig(), Counter(a=16, b=16), sentence_transformer=True)
+    assert auto.method == "setfit" and auto.lr == default == small_data.SETFIT_LR
+    assert auto.head_learning_rate == PROBE_HEAD_LR  # the head's rate is unchanged
+    chosen = small_data.adapt(TrainConfig(method="setfit", head="embedding", mode="frozen"), Counter(a=16, b=16),
+                              sentence_transformer=True, given={"method", "head", "mode"})
+    assert chosen.lr == default and "learning rate 2e-05" in chosen.auto_reason  # --method setfit alone: as before
+    typed = small_data.adapt(TrainConfig(method="setfit", head="embedding", mode="frozen", lr=1e-4), Counter(a=16, b=16),
+                             sentence_transformer=True, given={"method", "head", "mode", "lr"})
+    assert typed.lr == 1e-4
+
+
+def test_a_setfit_runs_name_says_setfit():
+    import datetime as dt
+
+    from bertstudio.train.rundir import run_name
+
+    when = dt.datetime(2026, 12, 5, 22, 48)
+    setfit_run = TrainConfig(method="setfit", head="embedding", mode="frozen", lr=2e-5)
+    assert run_name("Proj", setfit_run, when) == "proj-setfit-lr2e-5-1205-2248"
+    assert run_name("Proj", TrainConfig(mode="frozen"), when) == "proj-frozen-lr5e-5-1205-2248"

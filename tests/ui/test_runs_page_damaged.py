@@ -74,3 +74,24 @@ def test_the_mode_column_says_what_learned_in_words(qtbot, session_factory):
     model = page.model
     shown = {model.data(model.index(r, 0)): model.data(model.index(r, 4)) for r in range(model.rowCount())}
     assert shown == {"a": "full", "b": "top 3 layers", "c": "LoRA", "d": "frozen"}
+
+
+def test_a_setfit_run_says_so_and_why_it_was_chosen(qtbot, session_factory):
+    """A SetFit run read "frozen · 5e-05 (head 0.001)", exactly as a plain linear probe, and the
+    Runs page never said why bertstudio chose it."""
+    session = session_factory("sentence", ["neg", "pos"])
+    why = "32 labelled rows (at most 16 per class): SetFit, which learns most from few labels per class"
+    for name, method in (("probe", "finetune"), ("setfit", "setfit")):
+        folder = _run(session.project.new_run_dir(name))
+        TrainConfig(task="sentence", labels=["neg", "pos"], method=method, head="embedding", mode="frozen",
+                    auto_reason=why if method == "setfit" else None, output_dir=str(folder)).save(folder / "config.toml")
+    page = RunsPage(session)
+    qtbot.addWidget(page)
+    model = page.model
+    mode = model.COLUMNS.index("mode")
+    rows = {model.data(model.index(r, 0)): r for r in range(model.rowCount())}
+    assert model.data(model.index(rows["probe"], mode)) == "frozen"
+    assert model.data(model.index(rows["setfit"], mode)) == "SetFit"
+    tip = Qt.ItemDataRole.ToolTipRole
+    assert why in model.data(model.index(rows["setfit"], mode), tip)
+    assert not model.data(model.index(rows["probe"], mode), tip)

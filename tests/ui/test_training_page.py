@@ -496,6 +496,18 @@ def test_automatic_keeps_max_length_within_the_models_limit(qtbot, session, tiny
     assert "at most 64 tokens" in page.form.auto_label.text()
 
 
+def test_a_setfit_run_says_what_its_learning_rate_drives(qtbot, session):
+    """SetFit's form showed lr 5e-5 with "the learning rate above is the encoder's", and SetFit's
+    phase ignored it; it now drives that phase, at setfit's own default unless typed."""
+    from bertstudio.train.small_data import SETFIT_LR
+
+    page = TrainingPage(session)
+    qtbot.addWidget(page)
+    assert page.form.is_auto() and page.config.method == "setfit" and page.config.lr == SETFIT_LR
+    assert float(page.lr_combo.currentText()) == SETFIT_LR
+    assert page.head_lr_note.isVisibleTo(page) and "SetFit fine-tunes the encoder" in page.head_lr_note.text()
+
+
 @pytest.mark.parametrize("dev", [False, True])
 def test_automatic_counts_the_rows_the_run_trains_on(qtbot, tmp_path, dev):
     """Without a dev split the run holds out 10% of the labelled rows: Automatic said "200
