@@ -222,15 +222,22 @@ class ProgressPrinter:
         # its output is the metrics, and a bad input stays one line)
         self.transient = transient
         self.quiet = quiet or (transient and not self.tty)
-        self.chosen = chosen  # what train/small_data chose and why: said once the run has started
+        self.chosen = chosen  # what train/small_data chose and why: said once the model has loaded
+
+    def _say_chosen(self) -> None:
+        if self.chosen:
+            self._line(f"settings chosen for this data: {self.chosen}")
+            self.chosen = ""
 
     def __call__(self, event: Any, control: Any) -> None:
         if self.quiet:
             return
+        if isinstance(event, PhaseChanged) and event.phase not in ("loading_model", "reusing_model"):
+            # not before the model loaded (a model or data the run refuses is then the only line), and
+            # not only at the start of the steps: SetFit's phase before them lasts minutes on a CPU
+            self._say_chosen()
         if isinstance(event, RunStarted):
-            if self.chosen:  # not before: a model or data the run refuses is then the only line
-                self._line(f"settings chosen for this data: {self.chosen}")
-                self.chosen = ""
+            self._say_chosen()
             self._line(
                 f"training {event.num_train_examples} examples for {event.epochs} epoch(s), {event.total_steps} steps, "
                 f"batch {event.effective_batch_size}, on {event.device} ({event.precision}); "

@@ -73,3 +73,29 @@ def test_a_long_phase_in_a_log_file_gets_a_line_every_half_minute(monkeypatch):
         printer(PhaseChanged("evaluating", done, 100), None)
     lines = log.getvalue().splitlines()
     assert lines == ["evaluating 100 batches…", "evaluating: 30/100", "evaluating: 60/100", "evaluating: 90/100"]
+
+
+def test_the_automatic_choice_is_said_before_setfits_phase_not_after_it():
+    """"settings chosen for this data: ... SetFit ..." came at 187 s, after SetFit's whole
+    contrastive phase (many minutes on 2 cores), on RunStarted: a user who stopped it in that
+    phase never learned why SetFit ran. It is said once the model has loaded (data and model
+    accepted), before the phase that follows, and only once."""
+    from bertstudio.train.events import RunStarted
+
+    log = io.StringIO()
+    printer = ProgressPrinter(log, chosen="32 labelled rows: SetFit")
+    printer(PhaseChanged("loading_model", 0, 0), None)
+    printer(PhaseChanged("setfit", 0, 80), None)
+    printer(PhaseChanged("probing", 0, 0), None)
+    printer(RunStarted(total_steps=4, num_train_examples=32, num_eval_examples=0, epochs=1, effective_batch_size=16,
+                       trainable_params=1, total_params=2, device="cpu", precision="fp32"), None)
+    lines = log.getvalue().splitlines()
+    assert lines[:3] == ["loading the model…", "settings chosen for this data: 32 labelled rows: SetFit",
+                         "SetFit: contrastive fine-tuning, 80 steps…"]
+    assert sum("settings chosen" in line for line in lines) == 1
+    plain = io.StringIO()  # a run with no phase between the model and its start says it at the start, as before
+    printer = ProgressPrinter(plain, chosen="why")
+    printer(PhaseChanged("loading_model", 0, 0), None)
+    printer(RunStarted(total_steps=4, num_train_examples=32, num_eval_examples=0, epochs=1, effective_batch_size=16,
+                       trainable_params=1, total_params=2, device="cpu", precision="fp32"), None)
+    assert plain.getvalue().splitlines()[1] == "settings chosen for this data: why"
