@@ -181,8 +181,8 @@ def adapt_explained(config: TrainConfig, counts: Counter | dict[str, int], *, gi
     if free and small and sentence_transformer and setfit_fits(config.task) and most <= SETFIT_MAX_PER_CLASS \
             and setfit_available() and len(counts) >= 2 and (mode_free or mode == "frozen") and processes <= 1:
         chosen.update(method="setfit", head="embedding", mode="frozen", batch_size=SMALL_BATCH, warmup_ratio=0.1,
-                      epochs=epochs_for(rows, per_step, HEAD_STEPS))
-        reasons.append(("setfit", {"rows": str(rows), "most": str(most)}))
+                      epochs=epochs_for(rows, per_step, HEAD_STEPS), lr=SETFIT_LR)
+        reasons += [("setfit", {"rows": str(rows), "most": str(most)}), ("setfit_lr", {"lr": f"{SETFIT_LR:g}"})]
     elif free and small and reads_embeddings and mode != "lora":
         head = spec.sentence_head
         chosen.update(head=head, method="finetune", lr=SMALL_LR, batch_size=SMALL_BATCH, warmup_ratio=0.1,
@@ -229,7 +229,7 @@ def adapt_explained(config: TrainConfig, counts: Counter | dict[str, int], *, gi
                                   "epochs": str(epochs)}))
     mode = chosen.get("mode", mode)
     head = chosen.get("head", config.head)
-    if chosen.get("method", config.method) == "setfit" and "lr" not in given:
+    if chosen.get("method", config.method) == "setfit" and "lr" not in given and "lr" not in chosen:
         chosen["lr"] = SETFIT_LR
         reasons.append(("setfit_lr", {"lr": f"{SETFIT_LR:g}"}))
     if mode == "lora" and "lr" not in given and "lr" not in chosen:
