@@ -88,3 +88,26 @@ def test_a_class_with_no_training_row_is_named(tmp_path, caplog) -> None:
     said = caplog.text
     assert "'d'" in said and "no training row" in said  # a listed class the data never shows
     assert "'c'" in said and "not evaluated" in said  # one row: trained on, never scored
+
+
+def test_bertstudio_train_resume_reads_an_older_runs_config_with_its_own_split(tmp_path) -> None:
+    """``bertstudio train --resume RUN/checkpoints/last`` reads the run's own config.toml: one written
+    before the split was stratified names none, and the resumed run must evaluate the rows it
+    began with (a new split would train on rows it had evaluated)."""
+    from bertstudio.cli import build_parser, config_from_args
+
+    rows = _rows({"sci": 16, "sports": 16, "world": 16, "business": 1})
+    data = tmp_path / "train.tsv"
+    data.write_text("text\tlabel\n" + "".join(f"{r['text']}\t{r['label']}\n" for r in rows), encoding="utf-8")
+    run = tmp_path / "run"
+    (run / "checkpoints" / "last").mkdir(parents=True)
+    written = TrainConfig(task="sentence", train_file=str(data), hold_out=0.1, seed=4, output_dir=".").to_toml()
+    (run / "config.toml").write_text(written.replace('hold_out_split = "stratified"\n', ""), encoding="utf-8")
+    config = config_from_args(build_parser().parse_args(["train", "--resume", str(run / "checkpoints" / "last")]))
+    assert config.hold_out_split == "shuffled"
+    _train, held = load_sets(config)
+    permuted = np.random.default_rng(4).permutation(len(rows))
+    assert held.dataset["text"] == [rows[i]["text"] for i in sorted(permuted[:5])]
+    fresh = config_from_args(build_parser().parse_args(["train", "--config", str(run / "config.toml"),
+                                                        "--out", str(tmp_path / "again")]))
+    assert fresh.hold_out_split == "stratified"  # a new run from that config: the stratified split
