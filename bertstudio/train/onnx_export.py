@@ -394,6 +394,11 @@ class OnnxModel:
         self.input_names = [i.name for i in self.session.get_inputs()]
         self.output_names = [o.name for o in self.session.get_outputs()]
         self.config = _Config(self.meta)
+        # an int8 graph reads each row alone and unpadded, as predict.py runs it: its answers then
+        # depend neither on the padding nor on the rows batched with it (standalone.rows_alone)
+        from bertstudio.train import standalone_predict as standalone
+
+        self.rows_alone = standalone.rows_alone(self.session)
         self.siamese = bool(self.meta.get("siamese"))  # tasks.model.task_for: each side of a pair encoded alone
 
     def to(self, device: Any) -> "OnnxModel":
@@ -413,7 +418,8 @@ class OnnxModel:
         zeros = torch.zeros_like(ids)  # token types of a tokenizer that makes none
         feed = {n: (batch[n] if n in batch else zeros).detach().cpu().numpy() for n in self.input_names}
         try:
-            values = dict(zip(self.output_names, self.session.run(self.output_names, feed)))
+            values = dict(zip(self.output_names, standalone.run_graph(self.session, self.output_names, feed,
+                                                                         self.rows_alone)))
         except Exception as exc:  # noqa: BLE001 - onnxruntime's errors (Fail, InvalidArgument, ...) share no base but Exception
             text = str(exc).strip().splitlines()
             raise ConfigError(f"the model failed on this input: {text[0][:300] if text else type(exc).__name__}",

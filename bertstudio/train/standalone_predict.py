@@ -313,6 +313,42 @@ def check_outputs(values: dict[str, Any], meta: dict[str, Any], rows: int, lengt
                                         f"of shape {shape} (expected float of shape {want})", "outputs")
 
 
+def rows_alone(session: Any) -> bool:
+    """Whether the graph must read each input alone, unpadded: a graph ONNX Runtime's quantizer wrote
+    (model.int8.onnx). Its dynamic quantization scales each MatMul's activations over the whole
+    input tensor, padded positions and the other rows of the batch included, so a batched or padded
+    row would be answered differently from the same row alone (quantize_dynamic has no per-row
+    option). The quantizer names itself in the file, so a renamed int8 file is still recognised."""
+    try:
+        return session.get_modelmeta().producer_name == "onnx.quantize"
+    except Exception:  # noqa: BLE001 - a session without metadata: an fp32 graph as far as anyone can tell
+        return False
+
+
+def run_graph(session: Any, outputs: list[str], feed: dict[str, np.ndarray], alone: bool) -> list[np.ndarray]:
+    """``session.run(outputs, feed)``; with ``alone`` (:func:`rows_alone`) each row is run on its
+    own, cut after its last real token (the attention mask; a siamese row's longer side), and the
+    per-token outputs padded back to the feed's width with zeros, where no decoder reads."""
+    if not alone:
+        return session.run(outputs, feed)
+    mask = np.asarray(feed["attention_mask"])
+    width = mask.shape[-1]
+    declared = {o.name: list(o.shape or []) for o in session.get_outputs()}
+    rows: list[list[np.ndarray]] = []
+    for i in range(mask.shape[0]):
+        real = np.flatnonzero(mask[i].reshape(-1, width).any(axis=0))
+        end = int(real[-1]) + 1 if len(real) else 1
+        rows.append(session.run(outputs, {k: v[i:i + 1, ..., :end] for k, v in feed.items()}))
+    result = []
+    for j, name in enumerate(outputs):
+        per_token = len(declared.get(name, [])) >= 2 and not isinstance(declared[name][1], int)
+        parts = [row[j] for row in rows]
+        if per_token:
+            parts = [np.pad(p, [(0, 0), (0, width - p.shape[1])] + [(0, 0)] * (p.ndim - 2)) for p in parts]
+        result.append(np.concatenate(parts, axis=0))
+    return result
+
+
 class Predictor:
     def __init__(self, folder: str | Path, model: str | Path | None = None, threads: int = 0) -> None:
         if isinstance(threads, bool) or not isinstance(threads, int) or not 0 <= threads <= MAX_THREADS:
@@ -354,6 +390,7 @@ class Predictor:
         check_session(self.session, self.meta, self.path, meta_path)
         self.inputs = [i.name for i in self.session.get_inputs()]
         self.outputs = [o.name for o in self.session.get_outputs()]
+        self.alone = rows_alone(self.session)  # int8: each input (and window) read alone, unpadded
 
     # --- running the model -------------------------------------------------------------
     def _run(self, encodings: list[Any], sides: int = 1) -> dict[str, np.ndarray]:
@@ -372,7 +409,7 @@ class Predictor:
             feed[name] = rows.reshape(len(encodings) // sides, sides, width) if sides > 1 else rows
         encodings = encodings[::sides]  # one per input from here on
         try:
-            out = dict(zip(self.outputs, self.session.run(self.outputs, feed)))
+            out = dict(zip(self.outputs, run_graph(self.session, self.outputs, feed, self.alone)))
         except Exception as exc:  # noqa: BLE001 - onnxruntime raises its own kinds
             text = str(exc).strip().splitlines()
             raise BadExport(self.path, f"the model failed on this input ({text[0][:200] if text else type(exc).__name__})") \
