@@ -255,6 +255,23 @@ def test_a_cancelled_export_leaves_nothing(make_export, tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_cancel_after_the_export_is_in_place_reports_it_done(make_export, tmp_path):
+    """Cancel clicked while the finished export was moved into place raised Cancelled ("nothing was
+    left behind") over a complete export folder: past the move the export is done, and says so."""
+    _, model_dir, _ = make_export("sentence")
+    cancel = threading.Event()
+    seen: list[float] = []
+
+    def progress(fraction: float, message: str) -> None:
+        seen.append(fraction)
+        if fraction >= 0.98:  # the last step before the folder is renamed into place
+            cancel.set()
+
+    result = export_onnx(model_dir, tmp_path / "out", quantize=False, progress=progress, cancel=cancel)
+    assert result.folder == tmp_path / "out" and (tmp_path / "out" / "model.onnx").is_file()
+    assert seen[-1] == 1.0
+
+
 def test_int8_predictions_run_through_the_task_code(make_export, real):
     kind, _, out = make_export("sentence")
     metrics, preds = evaluate_onnx(out / "model.int8.onnx", real[kind])
