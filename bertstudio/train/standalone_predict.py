@@ -32,9 +32,17 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-import onnxruntime as ort
-from tokenizers import Tokenizer
+try:
+    import numpy as np
+    import onnxruntime as ort
+    from tokenizers import Tokenizer
+except ImportError as _missing:
+    if __name__ != "__main__":  # imported by bertstudio: its own error handling
+        raise
+    # the first thing a user who copied the export to another machine sees: one line, not a traceback
+    _name = (_missing.name or "a package").split(".")[0]
+    print(f"predict.py: error: {_name} is not installed (pip install onnxruntime tokenizers numpy)", file=sys.stderr)
+    sys.exit(2)
 
 _PREFIXED = re.compile(r"^([BIES])-(.+)$")
 

@@ -215,6 +215,27 @@ def test_standalone_predict_matches_bertstudio_without_importing_it(exported, re
         _same(kind, got, torch_predictor.predict(**given))
 
 
+@pytest.mark.parametrize("package", ["numpy", "onnxruntime", "tokenizers"])
+def test_standalone_predict_without_a_package_names_it_and_the_pip_command(package, make_export, tmp_path):
+    """On a machine without numpy, onnxruntime or tokenizers, predict.py ended in a traceback (exit 1):
+    the first thing a user who copied the export saw."""
+    _, _, out = make_export("sentence")
+    hide = (f"import importlib.abc, sys\n"
+            f"class Hide(importlib.abc.MetaPathFinder):\n"
+            f"    def find_spec(self, name, path=None, target=None):\n"
+            f"        if name.split('.')[0] == {package!r}:\n"
+            f"            raise ModuleNotFoundError(f'No module named {{name!r}}', name=name)\n"
+            f"sys.meta_path.insert(0, Hide())\n")
+    code = hide + _BLOCKER.replace("PREDICT", repr(str(out / "predict.py")))
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    done = subprocess.run([sys.executable, "-c", code, "--text", "a fine film"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=300)
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and len(lines) == 1, done.stderr
+    assert lines[0].startswith("predict.py: error: ") and f"{package} is not installed" in lines[0]
+    assert "pip install onnxruntime tokenizers numpy" in lines[0]
+
+
 def test_cli_predicts_with_an_onnx_file(make_export, real, capsys):
     kind, _, out = make_export("pair")
     given = _inputs(kind, real[kind], 1)[0]
