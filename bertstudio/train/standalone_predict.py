@@ -443,7 +443,7 @@ class Predictor:
                 problem = _not_text(part)
                 if problem:
                     raise BadInput(f"'{name}' is {problem}")
-        missing = [f for f in self.meta["inputs"] if not given[f]]
+        missing = [f for f in self.meta["inputs"] if not given[f] or (isinstance(given[f], str) and not given[f].strip())]
         if self.meta.get("siamese"):  # each side is read alone: a score beside an empty second text means nothing
             missing = [f for f in ("text", "text_pair") if not (given[f] or "").strip()]
         if missing:
@@ -462,16 +462,35 @@ class Predictor:
         self._truncate("longest_first")
         pair = text_pair if text_pair and "text_pair" in self.meta["inputs"] + self.meta["optional_inputs"] else None
         if self.meta.get("siamese"):  # each side encoded on its own (a missing second side is empty)
-            sides = [self.tokenizer.encode(str(text)), self.tokenizer.encode(pair or "")]
-            logits = self._run(sides, sides=2)["logits"][0].astype(np.float64)
+            encodings = [self.tokenizer.encode(str(text)), self.tokenizer.encode(pair or "")]
+            logits = self._run(encodings, sides=2)["logits"][0].astype(np.float64)
         else:
-            logits = self._run([self.tokenizer.encode(str(text), pair)])["logits"][0].astype(np.float64)
+            encodings = [self.tokenizer.encode(str(text), pair)]
+            logits = self._run(encodings)["logits"][0].astype(np.float64)
         if self.decode == "score":
-            return {"score": float(logits[0])}
-        probs = _softmax(logits)
-        best = int(np.argmax(probs))
-        return {"label": self.labels[best], "probs": {n: float(p) for n, p in zip(self.labels, probs)},
-                "confidence": float(probs[best])}
+            result: dict[str, Any] = {"score": float(logits[0])}
+        else:
+            probs = _softmax(logits)
+            best = int(np.argmax(probs))
+            result = {"label": self.labels[best], "probs": {n: float(p) for n, p in zip(self.labels, probs)},
+                      "confidence": float(probs[best])}
+        cut = self._tokens_cut(encodings, str(text), pair)
+        if cut is not None:  # as bertstudio predict says it: a long review answered from its first tokens
+            result["truncated"] = cut
+        return result
+
+    def _tokens_cut(self, encodings: list[Any], text: str, pair: str | None) -> dict[str, int] | None:
+        """``{"read": max_length, "of": tokens}`` when a text (or pair) was cut to max_length
+        (restates bertstudio.train.predict.Predictor._tokens_cut); the input is tokenised whole
+        again only when its encoding filled the max length."""
+        if max(len(e.ids) for e in encodings) < self.max_length:
+            return None
+        self.tokenizer.no_truncation()
+        if self.meta.get("siamese"):  # each side read on its own
+            longest = max(len(self.tokenizer.encode(t).ids) for t in (text, pair) if t)
+        else:
+            longest = len(self.tokenizer.encode(text, pair).ids)
+        return {"read": self.max_length, "of": longest} if longest > self.max_length else None
 
     def _tags(self, words: list[str]) -> dict[str, Any]:
         """A tag per word; a sentence past max_length is read in windows overlapping by half a

@@ -236,6 +236,41 @@ def test_standalone_predict_without_a_package_names_it_and_the_pip_command(packa
     assert "pip install onnxruntime tokenizers numpy" in lines[0]
 
 
+@pytest.mark.parametrize("name, args, field", [
+    ("sentence", ["--text", "   "], "text"),
+    ("pair", ["--text", "the cat", "--text-pair", " \t "], "text_pair"),
+    ("qa", ["--question", "   ", "--context", "The city of Paris is in France."], "question"),
+])
+def test_a_blank_input_is_refused_by_both_predictors(name, args, field, make_export, tmp_path, capsys):
+    """Whitespace alone is no text: bertstudio predict refused it, predict.py predicted from it."""
+    _, _, out = make_export(name)
+    done = run_standalone(out, args, tmp_path)
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and len(lines) == 1 and f"needs {field}" in lines[0], done.stderr
+    assert main(["predict", "--model", str(out / "model.onnx"), *args], out=io.StringIO()) == 2
+    assert f"needs {field}" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["sentence", "pair", "regression", "regression-siamese"])
+def test_standalone_predict_says_when_it_cut_a_long_input_as_bertstudio_does(name, make_export, tmp_path):
+    """bertstudio predict adds "truncated": {"read", "of"} when a text was cut to max_length;
+    predict.py answered from the first tokens without a word."""
+    kind, _, out = make_export(name)
+    long = " ".join(["the movie was good and then it was not"] * 40)
+    inputs = [{"text": long}, {"text": "a fine film"}]
+    if kind == "pair" or name.endswith("-siamese"):
+        inputs = [{"text": "a fine film", "text_pair": long}, {"text": "a fine film", "text_pair": "a good movie"}]
+    (tmp_path / "in.jsonl").write_text("".join(json.dumps(x) + "\n" for x in inputs), encoding="utf-8")
+    done = run_standalone(out, ["--jsonl", str(tmp_path / "in.jsonl")], tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    standalone = [json.loads(line) for line in done.stdout.splitlines()]
+    predictor = onnx_predictor(out / "model.onnx")
+    want = [predictor.predict(**x).get("truncated") for x in inputs]
+    limit = read_meta(out)["max_length"]
+    assert want[0] is not None and want[0]["read"] == limit and want[0]["of"] > 3 * limit and want[1] is None
+    assert [r.get("truncated") for r in standalone] == want
+
+
 def test_cli_predicts_with_an_onnx_file(make_export, real, capsys):
     kind, _, out = make_export("pair")
     given = _inputs(kind, real[kind], 1)[0]
