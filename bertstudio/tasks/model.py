@@ -448,10 +448,11 @@ def _refuse_run_or_export_folder(folder: Path) -> None:
     if not (folder / "config.json").is_file() and (folder / "model" / "config.json").is_file():
         raise ConfigError("a run folder, not a model folder", path=folder,
                           expected=f"the run's model folder: {folder / 'model'}")
-    onnx = sorted(folder.glob("*.onnx"))
-    if onnx and (folder / "labels.json").is_file():
+    onnx = sorted(folder.glob("*.onnx"), key=lambda p: (p.name != "model.onnx", p.name))  # fp32 first: int8 is approximate
+    if onnx and (folder / "labels.json").is_file():  # said for predict and evaluate, and for export-onnx and train
         raise ConfigError("an ONNX export, not a model folder", path=folder,
-                          expected=f"its model file, {folder / onnx[0].name}, for predict and evaluate")
+                          expected=f"its model file {folder / onnx[0].name} to predict or evaluate with, or the "
+                                   "model folder it was exported from (a run's model/)")
 
 
 def _cached_hub_config(repo_id: str) -> dict[str, Any] | None:
