@@ -13,6 +13,7 @@ import sys
 from typing import Any, TextIO
 
 from bertstudio.data.shell import shell_quote
+from bertstudio.errors import ConfigError
 
 
 def add_commands(sub: Any) -> None:
@@ -32,6 +33,8 @@ def add_commands(sub: Any) -> None:
 def cmd_export_onnx(args: argparse.Namespace, out: TextIO) -> int:
     from bertstudio.train.onnx_export import export_onnx
 
+    if not args.out:  # "" was read as the current folder: "., export: the export folder is not empty"
+        raise ConfigError("an empty path", where="--out", expected="a new or empty folder for the export")
     result = export_onnx(args.model, args.out, quantize=args.int8, progress=_progress(args))
     sizes = ", ".join(f"{name} {size / 1e6:.1f} MB" for name, size in result.sizes.items())
     from bertstudio.train.onnx_export import read_meta
