@@ -40,12 +40,31 @@ def cmd_export_onnx(args: argparse.Namespace, out: TextIO) -> int:
     from bertstudio.train.onnx_export import read_meta
 
     meta = read_meta(result.folder)  # what a prediction needs: the kind's inputs (both texts for a siamese model)
-    needed = ["text", "text_pair"] if meta.get("siamese") else meta["inputs"]
+    needed = list(meta["inputs"])
+    if meta.get("siamese") or _trained_on_pairs(meta, args.model):  # a score of one text means nothing then
+        needed += [name for name in meta["optional_inputs"] if name == "text_pair" and name not in needed]
     flags = " ".join(f"--{name.replace('_', '-')} ..." for name in needed)
     out.write(f"exported to {result.folder} ({sizes}; largest difference from PyTorch {result.max_abs_diff:.2g})\n"
               f"predict with: bertstudio predict --model {shell_quote(result.fp32)} {flags}\n"
               f"or without bertstudio: python {shell_quote(result.folder / 'predict.py')} {flags}\n")
     return 0
+
+
+def _trained_on_pairs(meta: dict[str, Any], model_dir: str) -> bool:
+    """Whether a model whose kind reads a second text optionally (regression) was trained on pairs:
+    its GLUE task's files hold them (STS-B), or its run mapped a text_pair column."""
+    from pathlib import Path
+
+    from bertstudio.data.glue import get_preset
+    from bertstudio.train.rundir import saved_config
+
+    if meta.get("glue_task"):
+        try:
+            return any("text_pair" in layout.columns for layout in get_preset(meta["glue_task"]).layouts.values())
+        except ConfigError:  # a task this version does not know: say nothing more than the kind
+            return False
+    run = saved_config(Path(model_dir).expanduser().parent)  # None: not a run's model/ folder
+    return run is not None and "text_pair" in (run.columns or {})
 
 
 def cmd_push_to_hub(args: argparse.Namespace, out: TextIO) -> int:

@@ -531,3 +531,42 @@ def test_export_onnx_says_which_inputs_a_prediction_takes(make_export, tmp_path,
     assert main(["--quiet", "export-onnx", "--model", str(model_dir), "--out", str(tmp_path / "e"), "--no-int8"],
                 out=buffer) == 0
     assert "--text ... --text-pair ..." in buffer.getvalue()
+
+
+def test_export_onnx_hint_gives_the_pair_to_a_score_model_trained_on_pairs(tiny, real, tmp_path):
+    """An STS-B model (regression, the pair optional in the kind) was told to predict with --text
+    alone, which answers a number that means nothing for a model trained on sentence pairs."""
+    from bertstudio.tasks.model import build_model, save_model
+
+    torch.manual_seed(0)
+    model, tokenizer = build_model("regression", tiny, labels=real["regression"].labels, glue_task="STS-B")
+    model_dir = save_model(model, tokenizer, tmp_path / "model")
+    buffer = io.StringIO()
+    assert main(["--quiet", "export-onnx", "--model", str(model_dir), "--out", str(tmp_path / "e"), "--no-int8"],
+                out=buffer) == 0
+    hints = [line for line in buffer.getvalue().splitlines() if "predict" in line and "--text" in line]
+    assert len(hints) == 2 and all("--text ... --text-pair ..." in line for line in hints), buffer.getvalue()
+
+
+def test_an_export_folder_given_as_a_model_names_its_fp32_file(make_export, tmp_path, capsys):
+    """The hint named model.int8.onnx (it sorts first), the approximate one, and read "for predict
+    and evaluate" when export-onnx was given the folder."""
+    _, _, out = make_export("sentence")
+    assert (out / "model.int8.onnx").is_file()
+    assert main(["predict", "--model", str(out), "--text", "hi"], out=io.StringIO()) == 2
+    err = capsys.readouterr().err
+    assert "an ONNX export, not a model folder" in err and str(out / "model.onnx") in err and "int8" not in err
+    assert main(["export-onnx", "--model", str(out), "--out", str(tmp_path / "again")], out=io.StringIO()) == 2
+    err = capsys.readouterr().err
+    assert "an ONNX export, not a model folder" in err and "exported from" in err, err
+    assert not (tmp_path / "again").exists()
+
+
+def test_export_onnx_refuses_an_empty_out_as_an_empty_path(make_export, capsys):
+    """--out "" was read as the current folder: "., export: the export folder is not empty"."""
+    _, model_dir, _ = make_export("sentence")
+    before = sorted(os.listdir("."))
+    assert main(["export-onnx", "--model", str(model_dir), "--out", ""], out=io.StringIO()) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and "--out" in lines[0] and "an empty path" in lines[0], lines
+    assert sorted(os.listdir(".")) == before
