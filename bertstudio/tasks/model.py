@@ -418,10 +418,12 @@ def inspect_model_folder(path: str | Path) -> dict[str, Any] | None:
         # a path, not a Hub id such as bert-base-uncased or org/name (one slash at most); "runs/model"
         # whose "runs" is a folder here is a path too (it was "couldn't connect to huggingface.co").
         # A backslash is a path too: Windows' separator, and never in a Hub id (models\my-bert went
-        # to the Hub on Windows)
+        # to the Hub on Windows). Looked for in the name as typed: on Windows os.sep is the backslash,
+        # and the replace below turns it into "/"
+        backslash = "\\" in str(path)
         text = str(path).replace(os.sep, "/")
         parent = text.split("/")[0]
-        if folder.is_absolute() or text.startswith((".", "~")) or "\\" in text or text.strip("/").count("/") > 1 \
+        if folder.is_absolute() or text.startswith((".", "~")) or backslash or text.strip("/").count("/") > 1 \
                 or ("/" in text and parent and Path(parent).is_dir()):
             raise ConfigError("no such model folder", path=folder, expected="a model folder or Hub id")
         return _cached_hub_config(str(path))

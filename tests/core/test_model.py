@@ -220,3 +220,19 @@ def test_a_backslash_path_is_a_missing_folder_not_a_hub_id(tmp_path, monkeypatch
     for name in ("models\\my-bert", "my-bert\\"):
         with pytest.raises(ConfigError, match="no such model folder"):
             inspect_model_folder(name)
+
+
+@pytest.mark.parametrize("name", ["models\\my-bert", "my-bert\\"])
+def test_a_backslash_path_is_a_missing_folder_on_windows_too(tmp_path, monkeypatch, name):
+    """On Windows os.sep is the backslash: it was turned into "/" before the backslash was looked
+    for, so models\\my-bert still went to the Hub there (the test above passes on Linux alone)."""
+    from bertstudio.tasks import model
+
+    def hub(name):  # noqa: ANN001
+        raise AssertionError(f"{name!r} was sent to the Hub lookup")
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(model, "_cached_hub_config", hub)
+    monkeypatch.setattr(model.os, "sep", "\\")
+    with pytest.raises(ConfigError, match="no such model folder"):
+        model.inspect_model_folder(name)
