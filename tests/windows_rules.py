@@ -7,8 +7,10 @@ code calls (the same rules as the portability sweep's simulator):
   ``FlushFileBuffers``, which needs write access to the handle;
 - ``os.replace`` onto an existing folder fails with WinError 5 (``MoveFileEx`` never replaces
   a folder), and ``os.rename`` onto anything that exists fails with WinError 183;
-- a file named in ``busy`` (held open by this or another process) cannot be renamed, nor can
-  a folder that holds one (WinError 32, a sharing violation).
+- a file named in ``busy`` (held open by this or another process) cannot be renamed (WinError 32,
+  a sharing violation), and a folder that holds one cannot be renamed either, which Windows
+  says as WinError 5, "Access is denied" (beeware/briefcase#1780); a folder itself in ``busy``
+  (a console's current folder) gives 32.
 """
 
 from __future__ import annotations
@@ -50,10 +52,15 @@ def windows_renames(monkeypatch: pytest.MonkeyPatch, busy: "list[Path] | None" =
         source = Path(src).absolute()
         for path in held:
             path = Path(path).absolute()
-            if path == source or source in path.parents:
+            if path == source:
                 exc = PermissionError(errno.EACCES, "[WinError 32] The process cannot access the file because it "
                                       "is being used by another process", os.fspath(src), None, os.fspath(dst))
                 exc.winerror = 32  # type: ignore[attr-defined]  # set by Windows' OSError itself
+                raise exc
+            if source in path.parents:  # a folder holding an open file
+                exc = PermissionError(errno.EACCES, "[WinError 5] Access is denied", os.fspath(src), None,
+                                      os.fspath(dst))
+                exc.winerror = 5  # type: ignore[attr-defined]
                 raise exc
 
     def replace(src, dst, *args, **kwargs):  # type: ignore[no-untyped-def]
@@ -74,7 +81,7 @@ def windows_renames(monkeypatch: pytest.MonkeyPatch, busy: "list[Path] | None" =
 def windows_locks(monkeypatch: pytest.MonkeyPatch) -> None:
     """The project's locks as on Windows: no folder can be locked (``lock_folder`` is None there),
     and a lock on a file is exclusive per open handle (``msvcrt.locking``), which flock copies."""
-    from bertstudio.data import project_lock
+    from bertstudio.data import atomic, project_lock
     from bertstudio.train import rundir
 
     def lock(fd: int) -> None:
@@ -82,7 +89,6 @@ def windows_locks(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(project_lock, "lock_folder", lambda folder, *, shared=False: None)
     monkeypatch.setattr(rundir, "lock_folder", lambda folder, *, shared=False: None, raising=False)  # (older code)
-    monkeypatch.setattr(project_lock, "_WINDOWS", True, raising=False)
-    monkeypatch.setattr(rundir, "_WINDOWS", True, raising=False)
+    monkeypatch.setattr(atomic, "WINDOWS", True)  # the one flag the lock kind and the rename read
     monkeypatch.setattr(project_lock, "_lock_fd", lock, raising=False)
     monkeypatch.setattr(project_lock, "_unlock_fd", lambda fd: fcntl.flock(fd, fcntl.LOCK_UN), raising=False)

@@ -225,7 +225,18 @@ def replace_folder(folder: str | os.PathLike[str], fill: Callable[[Path], None])
 
 
 PATH_MAX = 4096  # Linux; longer paths fail as ENAMETOOLONG only when a file is written
-_WINDOWS = os.name == "nt"
+# The one place that says the system is Windows (read as atomic.WINDOWS, so a test patches it
+# once): the path limit here, the kind of run lock (project_lock) and how a run folder is renamed
+# (train/rundir) follow it, and the last two must agree.
+WINDOWS = os.name == "nt"
+
+
+def file_in_use(exc: OSError, *, folder: bool = False) -> bool:
+    """Whether a failed write or rename says that another program holds a file open: on Windows a
+    sharing violation (WinError 32, 33), which Python reports as EACCES. Renaming a ``folder`` that
+    holds an open file fails with access denied (WinError 5) instead, so for a folder 5 counts too."""
+    code = getattr(exc, "winerror", None)
+    return code in (32, 33) or (folder and code == 5)
 
 
 def _path_limit() -> tuple[int, str, Callable[[str], int], str]:
@@ -234,7 +245,7 @@ def _path_limit() -> tuple[int, str, Callable[[str], int], str]:
     paths are turned on in the registry; python.org's python.exe declares itself long-path aware,
     which is the other half, but a program embedding Python may not, which cannot be seen from
     here. macOS takes 1,024 bytes, Linux 4,096."""
-    if _WINDOWS:
+    if WINDOWS:
         utf16 = lambda text: len(text.encode("utf-16-le")) // 2  # noqa: E731
         if _windows_long_paths():
             return 32_767, "characters", utf16, ""

@@ -31,6 +31,7 @@ import os
 from pathlib import Path
 from typing import IO
 
+from bertstudio.data import atomic
 from bertstudio.data.regular_file import read_regular_file
 from bertstudio.errors import DataError
 
@@ -133,7 +134,7 @@ def lock_run_folder(folder: Path, *, shared: bool = False) -> int | None:
     process holds open, so the lock cannot be bypassed (the argument for project.lock), and it
     dies with the process, so a killed run reads as interrupted there too. ``shared`` is
     exclusive on Windows (msvcrt has no shared locks): a reader's probe retries instead."""
-    if not _WINDOWS:
+    if not atomic.WINDOWS:
         return lock_folder(folder, shared=shared)
     flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOINHERIT", 0)
     fd = os.open(folder / RUN_LOCK_FILE, flags, 0o666)  # OSError: the folder cannot be written (or is gone)
@@ -158,7 +159,7 @@ def run_folder_locked(folder: Path) -> bool | None:
     shared lock for a moment, so two readers never see each other as writers; Windows has only
     exclusive locks, so its probe tries a few times, and never creates the lock file (none: no
     writer ever held it)."""
-    if not _WINDOWS:
+    if not atomic.WINDOWS:
         try:
             fd = lock_folder(folder, shared=True)
         except OSError:
@@ -208,17 +209,12 @@ def _unlock_fd(fd: int) -> None:
     msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)  # type: ignore[attr-defined,unused-ignore]
 
 
-_WINDOWS = os.name == "nt"
-
-if _WINDOWS:  # pragma: no cover - exercised on Windows only
-    import msvcrt
-
+if atomic.WINDOWS:  # pragma: no cover - exercised on Windows only
     def lock_folder(folder: Path, *, shared: bool = False) -> int | None:
         return None  # folders cannot be opened as files; project.lock cannot be deleted while open
 
     def _lock(handle: IO[bytes]) -> None:
-        handle.seek(0)
-        msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)
+        _lock_fd(handle.fileno())  # the one msvcrt lock call (byte 0, non-blocking)
 
 else:
     import fcntl

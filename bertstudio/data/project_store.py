@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 import pyarrow as pa
 
-from bertstudio.data.atomic import (TEMP_NAME, atomic_write_with, fsync_dir, fsync_file, remove_leftovers,
-                                    temp_path)
+from bertstudio.data.atomic import (TEMP_NAME, atomic_write_with, file_in_use, fsync_dir, fsync_file,
+                                    remove_leftovers, temp_path)
 from bertstudio.data.project_meta import BACKUP_FILE, DATA_DIR, SPLIT_BACKUP_DIR
 from bertstudio.data.regular_file import check_regular_file, read_regular_file
 
@@ -50,7 +50,7 @@ def disk_error(exc: OSError, path: Path, what: str) -> "DataError":
 
     if exc.errno in (errno.ENOSPC, errno.EDQUOT):
         expected: str | None = "free disk space"
-    elif getattr(exc, "winerror", None) in (32, 33):  # a sharing violation, which Windows reports as EACCES
+    elif file_in_use(exc):  # checked before EACCES: Windows reports a sharing violation as EACCES
         expected = "no other program (a sync client, a virus scan) holding the project's files open"
     elif exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
         expected = "write access to the project folder"

@@ -49,7 +49,9 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Collection, Iterable, Mapping
 
-from bertstudio.data.atomic import atomic_write_text, check_folder_path, remove_leftovers, replace_folder
+from bertstudio.data import atomic
+from bertstudio.data.atomic import (atomic_write_text, check_folder_path, file_in_use, remove_leftovers,
+                                    replace_folder)
 from bertstudio.data.project_store import unportable_name
 from bertstudio.data.project_lock import RUN_LOCK_FILE, lock_run_folder, run_folder_locked, unlock_folder
 from bertstudio.data.regular_file import read_regular_file
@@ -117,7 +119,7 @@ def rename_run(folder: str | Path, name: str) -> Path:
         raise ConfigError("a training is writing this run now", path=folder, where="run name",
                           expected="the run renamed once it has ended")
     exists = ConfigError("a run of that name exists", path=target, where="run name", expected="another name")
-    if _WINDOWS or _same_folder(folder, target):
+    if atomic.WINDOWS or _same_folder(folder, target):
         # Windows never renames onto a folder (MoveFileEx: "Access is denied"), but its rename
         # refuses any existing name at once, which is the claim. It also refuses a folder holding
         # a file that is open, so the lock file is let go first: a training that takes it
@@ -130,10 +132,11 @@ def rename_run(folder: str | Path, name: str) -> Path:
         except FileExistsError:
             raise exists from None
         except OSError as exc:
-            if getattr(exc, "winerror", None) in (32, 33):  # a sharing violation
-                raise ConfigError("a file in this run is open (a training writing it, or another program such as a "
-                                  "console, an editor or a viewer of its files)", path=folder, where="run name",
-                                  expected="the file closed, then the run renamed again") from None
+            if file_in_use(exc, folder=True):  # Windows: 32 for the folder itself, 5 for a file open in it
+                raise ConfigError("a file in this run is open, or another program is using the folder (a training "
+                                  "writing it, a console in it, an editor or a viewer of its files)", path=folder,
+                                  where="run name", expected="the file or the program closed, then the run renamed "
+                                  "again") from None
             raise
         return target
     try:
@@ -149,9 +152,6 @@ def rename_run(folder: str | Path, name: str) -> Path:
     finally:
         unlock_folder(lock)
     return target
-
-
-_WINDOWS = os.name == "nt"
 
 
 def _same_folder(folder: Path, target: Path) -> bool:

@@ -263,7 +263,7 @@ def test_windows_paths_longer_than_max_path_are_refused_before_any_work(tmp_path
     and a run failed when its first checkpoint was written (checkpoints/.last.<pid>.tmp/...)."""
     from bertstudio.data import atomic
 
-    monkeypatch.setattr(atomic, "_WINDOWS", True, raising=False)
+    monkeypatch.setattr(atomic, "WINDOWS", True)
     monkeypatch.setattr(atomic, "_windows_long_paths", lambda: False, raising=False)
     out = tmp_path / ("r" * 80) / ("运行" * 40)  # characters, not bytes, count there
     with pytest.raises(ConfigError, match="leaves no room") as caught:

@@ -49,12 +49,17 @@ def test_windows_renames_a_run_and_refuses_a_taken_name(tmp_path, monkeypatch):
     assert not run.exists() and sorted(os.listdir(tmp_path / "runs" / "baseline")) == ["history.jsonl"]
 
 
-def test_windows_names_the_open_file_that_keeps_a_run_from_being_renamed(tmp_path, monkeypatch):
+@pytest.mark.parametrize("open_in_it", ["history.jsonl", "."])
+def test_windows_names_the_open_file_that_keeps_a_run_from_being_renamed(tmp_path, monkeypatch, open_in_it):
+    """An open file inside the folder (an editor holding metrics.json) makes Windows refuse the
+    folder's rename with WinError 5, "Access is denied", which was shown raw; a console in the
+    folder itself gives 32."""
     windows_locks(monkeypatch)
     run = tmp_path / "runs" / "run1"
     _history(run, **_here())
-    windows_renames(monkeypatch, busy=[run / "history.jsonl"])
-    with pytest.raises(ConfigError, match="a file in this run is open") as caught:
+    windows_renames(monkeypatch, busy=[run / open_in_it])
+    with pytest.raises(ConfigError, match="a file in this run is open, or another program is using the folder") \
+            as caught:
         rename_run(run, "baseline")
     assert caught.value.path == str(run) and run.is_dir() and not (tmp_path / "runs" / "baseline").exists()
 
