@@ -155,7 +155,11 @@ def rename_run(folder: str | Path, name: str) -> Path:
 
 
 def _same_folder(folder: Path, target: Path) -> bool:
-    """Whether ``target`` names ``folder`` itself: a change of case on a case-insensitive file system."""
+    """Whether ``target`` names ``folder`` itself: a change of case on a case-insensitive file system.
+    Only names that differ in case alone are asked (samefile follows links: a link named like the
+    target, runs/best -> run1, is another name that is taken)."""
+    if folder.name == target.name or folder.name.casefold() != target.name.casefold():
+        return False
     try:
         return os.path.samefile(folder, target)
     except OSError:

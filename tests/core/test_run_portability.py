@@ -130,3 +130,14 @@ def test_a_run_written_before_machines_were_recorded_still_goes_by_its_host_name
     run = tmp_path / "run"
     _history(run, host=socket.gethostname())
     assert read_run(run).status == "interrupted"
+
+
+def test_a_name_taken_by_a_link_to_the_run_itself_is_a_taken_name(tmp_path):
+    """runs/best -> run1: samefile follows the link, so renaming run1 to best took the case-only
+    branch and ended in a raw NotADirectoryError; only a change of case is a rename onto itself."""
+    run = tmp_path / "runs" / "run1"
+    _history(run, **_here())
+    (tmp_path / "runs" / "best").symlink_to(run, target_is_directory=True)
+    with pytest.raises(ConfigError, match="a run of that name exists"):
+        rename_run(run, "best")
+    assert run.is_dir() and (tmp_path / "runs" / "best").is_symlink()
