@@ -208,7 +208,7 @@ def fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any = No
             total_steps=n_steps, num_train_examples=len(train_enc), num_eval_examples=len(eval_set) if eval_set is not None else 0,
             epochs=math.ceil(n_steps / epoch_steps), effective_batch_size=config.batch_size * config.grad_accum * acc.num_processes,
             trainable_params=trainable, total_params=total_params, device=path.device, precision=path.precision,
-            output_dir=config.output_dir, host=socket.gethostname(), machine=machine_id(),
+            output_dir=config.output_dir, host=socket.gethostname(), machine=machine_id() or None,
         ), control)
 
         # ---- the loop ----------------------------------------------------------------

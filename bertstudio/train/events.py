@@ -30,9 +30,9 @@ class RunStarted:
     precision: str
     output_dir: str | None = None
     kind: str = "started"
-    # the machine training (socket.gethostname(), and train/rundir.machine_id(): a host name
-    # follows the network on macOS): a reader there may ask the run folder's lock whether the
-    # run's process still lives (train/rundir.py); elsewhere it cannot tell
+    # the machine training (socket.gethostname(), and on macOS, where a host name follows the
+    # network, train/rundir.machine_id()): a reader there may ask the run folder's lock whether
+    # the run's process still lives (train/rundir.py); elsewhere it cannot tell
     host: str | None = None
     machine: str | None = None
 

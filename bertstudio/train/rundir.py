@@ -44,6 +44,7 @@ import os
 import re
 import shutil
 import socket
+import sys
 import threading
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -781,52 +782,40 @@ class RunInfo:
 
 def started_here(started: RunStarted) -> bool:
     """Whether the run that wrote ``started`` trained on this machine, so that its folder's lock
-    tells whether its process lives: by the machine's id, which stays when the host name changes
-    (macOS names the machine after the network it is on, and a run killed at home read as
-    "running" for ever at the office); by the host name for runs written before ids were kept."""
-    here = machine_id()
-    if started.machine and here:
-        return started.machine == here
+    tells whether its process lives: by the host name, and on macOS by the machine's id, which
+    stays when the host name changes (macOS names the machine after the network it is on, and a
+    run killed at home read as "running" for ever at the office). Elsewhere ids are not asked:
+    Linux's machine-id is baked into images, so containers of one image on two hosts would call
+    each other's runs their own (a run on a share read as "interrupted" while it trained)."""
+    if _HOST_NAME_DRIFTS and started.machine:
+        here = machine_id()
+        if here:
+            return started.machine == here
     return started.host == socket.gethostname()
+
+
+# The systems whose host name follows the network, where a run's machine is told by its id.
+_HOST_NAME_DRIFTS = sys.platform == "darwin"
 
 
 @functools.lru_cache(maxsize=1)
 def machine_id() -> str:
-    """A stable id of this computer ("" when none can be read), hashed: the run folder may be
-    shared, the system's own id is not its business. Linux's /etc/machine-id, Windows' MachineGuid,
-    macOS's IOPlatformUUID; else the network card's address, unless Python had to make one up."""
+    """A stable id of this Mac, hashed (the run folder may be shared, the system's own id is not its
+    business): its IOPlatformUUID, which a cloned macOS keeps per machine. "" elsewhere, and where
+    it cannot be read: the host name decides then (never the network card's address, which Docker
+    makes the same on every host)."""
+    if not _HOST_NAME_DRIFTS:
+        return ""
     import hashlib
     import subprocess
-    import sys
-    import uuid
 
-    raw = ""
     try:
-        if sys.platform == "win32":
-            import winreg  # type: ignore[import-not-found,unused-ignore]
-
-            with winreg.OpenKey(winreg.HKEY_LOCAL_MACHINE, r"SOFTWARE\Microsoft\Cryptography",  # type: ignore[attr-defined,unused-ignore]
-                                0, winreg.KEY_READ | winreg.KEY_WOW64_64KEY) as key:  # type: ignore[attr-defined,unused-ignore]
-                raw = str(winreg.QueryValueEx(key, "MachineGuid")[0])  # type: ignore[attr-defined,unused-ignore]
-        elif sys.platform == "darwin":
-            shown = subprocess.run(["ioreg", "-rd1", "-c", "IOPlatformExpertDevice"], capture_output=True, text=True,
-                                   timeout=5).stdout
-            found = re.search(r'"IOPlatformUUID"\s*=\s*"([^"]+)"', shown)
-            raw = found.group(1) if found else ""
-        else:
-            for path in ("/etc/machine-id", "/var/lib/dbus/machine-id"):
-                try:
-                    raw = Path(path).read_text(encoding="ascii", errors="replace").strip()
-                except OSError:
-                    continue
-                if raw:
-                    break
+        shown = subprocess.run(["ioreg", "-rd1", "-c", "IOPlatformExpertDevice"], capture_output=True, text=True,
+                               timeout=5).stdout
     except (OSError, subprocess.SubprocessError, ValueError):
-        raw = ""
-    if not raw:
-        node = uuid.getnode()
-        raw = "" if node & (1 << 40) else f"{node:012x}"  # the multicast bit: a random number, new each process
-    return hashlib.sha256(f"bertstudio:{raw}".encode()).hexdigest()[:16] if raw else ""
+        return ""
+    found = re.search(r'"IOPlatformUUID"\s*=\s*"([^"]+)"', shown or "")
+    return hashlib.sha256(f"bertstudio:{found.group(1)}".encode()).hexdigest()[:16] if found else ""
 
 
 def read_run(folder: str | os.PathLike[str]) -> RunInfo:

@@ -29,7 +29,7 @@ def _history(run: Path, **where: object) -> None:
 
 
 def _here() -> dict[str, object]:
-    return {"host": socket.gethostname(), **({"machine": rundir.machine_id()} if hasattr(rundir, "machine_id") else {})}
+    return {"host": socket.gethostname(), "machine": rundir.machine_id() or None}
 
 
 # --- F3: renaming a run on Windows ------------------------------------------------------------
@@ -110,26 +110,75 @@ def test_windows_a_live_run_is_running_and_refuses_a_second_writer(tiny, tmp_pat
 
 # --- F6: a host name that changed -------------------------------------------------------------
 
+MAC = "a1b2c3d4e5f60718"  # this Mac's (hashed) IOPlatformUUID, in the tests below
+
+
+def _mac(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reading as on macOS, the one system whose host name drifts, with this machine's id."""
+    monkeypatch.setattr(rundir, "_HOST_NAME_DRIFTS", True)
+    monkeypatch.setattr(rundir, "machine_id", lambda: MAC)
+
+
+def _linux(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(rundir, "_HOST_NAME_DRIFTS", False)
+
+
 def test_a_run_killed_here_is_interrupted_after_the_host_name_changed(tmp_path, monkeypatch):
     """macOS names the machine after the network it is on (Johns-MacBook-Pro.local at home,
     johns-mbp.office at work): a run killed at home read as "running" for ever at work."""
+    _mac(monkeypatch)
     run = tmp_path / "run"
-    _history(run, **_here())
+    _history(run, host=socket.gethostname(), machine=MAC)
     monkeypatch.setattr(socket, "gethostname", lambda: "johns-mbp.office")
     assert read_run(run).status == "interrupted"
 
 
-def test_a_run_of_another_machine_with_this_host_name_is_not_called_interrupted(tmp_path):
-    """Two machines may share a host name (localhost, a cloned image): the machine decides."""
+def test_a_run_of_another_machine_with_this_host_name_is_not_called_interrupted(tmp_path, monkeypatch):
+    """Two Macs may share a host name (a cloned image): there the machine decides."""
+    _mac(monkeypatch)
     run = tmp_path / "run"
     _history(run, host=socket.gethostname(), machine="0" * 16)
     assert read_run(run).status == "running"
 
 
-def test_a_run_written_before_machines_were_recorded_still_goes_by_its_host_name(tmp_path):
+@pytest.mark.parametrize("reading", [_mac, _linux])
+def test_a_run_written_before_machines_were_recorded_still_goes_by_its_host_name(tmp_path, monkeypatch, reading):
+    reading(monkeypatch)
     run = tmp_path / "run"
     _history(run, host=socket.gethostname())
     assert read_run(run).status == "interrupted"
+    monkeypatch.setattr(socket, "gethostname", lambda: "another-host")
+    assert read_run(run).status == "running"
+
+
+def test_off_macos_the_host_name_decides_as_before(tmp_path, monkeypatch):
+    """Linux's /etc/machine-id is baked into images and Docker's MAC is the same on every host:
+    a run training in a container on host A, its folder on a share, read as "interrupted" (with
+    a resume command) in a container of the same image on host B. Off macOS ids are not asked."""
+    _linux(monkeypatch)
+    monkeypatch.setattr(rundir, "machine_id", lambda: MAC)  # even were one read
+    run = tmp_path / "run"
+    _history(run, host="container-on-host-a", machine=MAC)
+    assert read_run(run).status == "running"
+    other = tmp_path / "other"
+    _history(other, host=socket.gethostname(), machine="0" * 16)  # a run of this host, id aside
+    assert read_run(other).status == "interrupted"
+
+
+def test_the_machine_id_is_read_on_macos_alone_and_never_made_from_the_network_card(monkeypatch):
+    import subprocess
+    import uuid
+
+    monkeypatch.setattr(uuid, "getnode", lambda: 0x0242AC110002)  # Docker's first container: the same everywhere
+    _linux(monkeypatch)
+    assert rundir.machine_id.__wrapped__() == ""
+    monkeypatch.setattr(rundir, "_HOST_NAME_DRIFTS", True)
+    shown = '| |   "IOPlatformUUID" = "12345678-ABCD-4EF0-9876-0123456789AB"\n'
+    monkeypatch.setattr(subprocess, "run", lambda *a, **k: subprocess.CompletedProcess(a, 0, shown, ""))
+    mac = rundir.machine_id.__wrapped__()
+    assert len(mac) == 16
+    monkeypatch.setattr(subprocess, "run", lambda *a, **k: subprocess.CompletedProcess(a, 0, "", ""))
+    assert rundir.machine_id.__wrapped__() == ""  # no ioreg answer: the host name decides
 
 
 def test_a_name_taken_by_a_link_to_the_run_itself_is_a_taken_name(tmp_path):
