@@ -942,7 +942,11 @@ def _utf8_stdout() -> None:
     """Write a stdout that is not a console in UTF-8: Windows gives a redirected one (``> flags.jsonl``,
     a pipe) the ANSI code page, and the JSON of label-errors and predict, which keeps texts and labels
     as they are, ended in "internal error: UnicodeEncodeError" after the whole run (or came out in GBK
-    on Chinese Windows). A console is left alone: Python writes to it in UTF-16 already."""
+    on Chinese Windows). A console is left alone: Python writes to it in UTF-16 already. Windows
+    only, and not where PYTHONIOENCODING chose the encoding: elsewhere the locale's is the user's
+    choice; the stream's errors mode is kept."""
+    if sys.platform != "win32" or os.environ.get("PYTHONIOENCODING"):
+        return
     stream = sys.stdout
     encoding = (getattr(stream, "encoding", None) or "").lower().replace("_", "-")
     if encoding in ("utf-8", "utf8") or not hasattr(stream, "reconfigure"):
@@ -950,7 +954,7 @@ def _utf8_stdout() -> None:
     try:
         if stream.isatty():
             return
-        stream.reconfigure(encoding="utf-8")
+        stream.reconfigure(encoding="utf-8", errors=getattr(stream, "errors", None) or "strict")
     except (OSError, ValueError):  # a closed or detached stdout: left as it is
         pass
 

@@ -6,6 +6,7 @@ import io
 import json
 import os
 import random
+import sys
 from pathlib import Path
 
 import pytest
@@ -631,21 +632,50 @@ def test_a_model_that_is_a_dangling_link_or_a_loop_is_a_local_error_not_a_hub_id
         assert argv[2] in last
 
 
-def test_predict_to_a_redirected_code_page_stdout_writes_utf8(tiny, tmp_path):
+def _code_page_stdout(monkeypatch, errors="strict"):
+    stream = io.TextIOWrapper(io.BytesIO(), encoding="cp1252", errors=errors)
+    monkeypatch.setattr(sys, "stdout", stream)
+    return stream
+
+
+def test_predict_to_a_redirected_code_page_stdout_writes_utf8_on_windows(tiny, tmp_path, monkeypatch):
     """Windows gives a redirected stdout the ANSI code page (cp1252, cp936), and the JSON the CLI
     writes keeps labels and texts as they are: a label in Chinese or with an emoji ended the
-    command with "internal error: UnicodeEncodeError". PYTHONIOENCODING stands in for that stdout."""
-    import subprocess
-    import sys
-
+    command with "internal error: UnicodeEncodeError"."""
     from bertstudio.tasks.model import build_model, save_model
 
     labels = ["负面", "正面 😀"]
     model, tok = build_model("sentence", tiny, labels=labels)
     save_model(model, tok, tmp_path / "zh")
-    env = {**os.environ, "PYTHONIOENCODING": "cp1252", "PYTHONPATH": os.pathsep.join(
-        [str(Path(__file__).resolve().parents[2]), os.environ.get("PYTHONPATH", "")])}
-    proc = subprocess.run([sys.executable, "-m", "bertstudio", "predict", "--model", str(tmp_path / "zh"),
-                           "--text", "the movie"], env=env, capture_output=True, timeout=300)
-    assert proc.returncode == 0, proc.stderr.decode("utf-8", "replace")
-    assert json.loads(proc.stdout.decode("utf-8"))["label"] in labels
+    monkeypatch.setattr(sys, "platform", "win32")
+    monkeypatch.delenv("PYTHONIOENCODING", raising=False)
+    stream = _code_page_stdout(monkeypatch)
+    assert main(["predict", "--model", str(tmp_path / "zh"), "--text", "the movie"]) == 0
+    stream.flush()
+    assert json.loads(stream.buffer.getvalue().decode("utf-8"))["label"] in labels
+
+
+@pytest.mark.parametrize("platform, chosen", [("linux", None), ("darwin", None), ("win32", "cp1252")])
+def test_stdout_keeps_its_encoding_off_windows_and_where_the_user_chose_one(monkeypatch, platform, chosen):
+    """The switch to UTF-8 ran on every system: a Linux user's locale, or PYTHONIOENCODING set on
+    purpose, was overridden, and the errors= they chose dropped."""
+    from bertstudio.cli import _utf8_stdout
+
+    monkeypatch.setattr(sys, "platform", platform)
+    if chosen:
+        monkeypatch.setenv("PYTHONIOENCODING", chosen)
+    else:
+        monkeypatch.delenv("PYTHONIOENCODING", raising=False)
+    stream = _code_page_stdout(monkeypatch, errors="backslashreplace")
+    _utf8_stdout()
+    assert (stream.encoding, stream.errors) == ("cp1252", "backslashreplace")
+
+
+def test_windows_stdout_becomes_utf8_with_its_errors_mode(monkeypatch):
+    from bertstudio.cli import _utf8_stdout
+
+    monkeypatch.setattr(sys, "platform", "win32")
+    monkeypatch.delenv("PYTHONIOENCODING", raising=False)
+    stream = _code_page_stdout(monkeypatch, errors="backslashreplace")
+    _utf8_stdout()
+    assert (stream.encoding, stream.errors) == ("utf-8", "backslashreplace")
