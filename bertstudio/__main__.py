@@ -28,13 +28,12 @@ def gui_main() -> int:
     """The app with no console window: Windows' ``bertstudio-gui.exe`` (a [project.gui-scripts]
     entry). Started from Explorer or a shortcut, the console script opens a console, and closing
     it ended the app and its training. Such a process has no standard streams (None), and a
-    library that writes a warning or a progress bar to one raised; they go to the null device
-    (the log file has what matters)."""
-    import os
+    library that writes a warning or a progress bar to one raised; they go to the null device,
+    and what nobody caught, which was printed there, goes to the log file (logsetup.py)."""
+    from bertstudio.logsetup import guard_streams, log_uncaught
 
-    for name in ("stdout", "stderr"):
-        if getattr(sys, name) is None:
-            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))
+    guard_streams()
+    log_uncaught()
     from bertstudio.app import main as app_main
 
     return app_main(sys.argv[1:])

@@ -118,3 +118,40 @@ def tracebacks_logged() -> int:
 def where_to_look() -> str:
     """' (details in <log file>)' for a one-line message, or '' when there is no log file."""
     return f" (details in {_current})" if _current is not None else ""
+
+
+def guard_streams() -> None:
+    """Give a process without standard streams the null device for each missing one: Windows'
+    pythonw (``bertstudio-gui.exe``, and the processes it spawns, such as the ONNX export's) has
+    None there, and a library that writes a warning or a progress bar to one raised. What
+    matters goes to the log file."""
+    for name in ("stdout", "stderr"):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))
+
+
+def log_uncaught() -> None:
+    """Send exceptions nobody caught to the log file with their traceback: PySide6 hands one raised
+    in a slot to ``sys.excepthook``, a thread's goes to ``threading.excepthook``, and both printed
+    it to stderr, which is the null device under ``bertstudio-gui.exe`` (lost, on screen and in
+    the log). Where there is no log file, the hooks before print it as they did."""
+    import threading
+
+    before, before_thread = sys.excepthook, threading.excepthook
+    log = logging.getLogger("bertstudio")
+
+    def hook(kind: type[BaseException], value: BaseException, traceback: Any) -> None:
+        if _current is None or issubclass(kind, KeyboardInterrupt):
+            before(kind, value, traceback)
+            return
+        log.error("an uncaught exception", exc_info=(kind, value, traceback))
+
+    def thread_hook(args: Any) -> None:
+        if _current is None or args.exc_type is SystemExit:  # threading ignores SystemExit
+            before_thread(args)
+            return
+        name = getattr(args.thread, "name", "?")
+        log.error("an uncaught exception in thread %s", name, exc_info=(args.exc_type, args.exc_value,
+                                                                         args.exc_traceback))
+
+    sys.excepthook, threading.excepthook = hook, thread_hook

@@ -190,6 +190,9 @@ def _outcome(message: tuple) -> OnnxExport:
 
 def _export_child(model_dir: str, out_dir: str, quantize: bool, messages: Any, stop: Any) -> None:
     """The child process of :func:`export_onnx_apart` (a spawned interpreter)."""
+    from bertstudio.logsetup import guard_streams
+
+    guard_streams()  # spawned by bertstudio-gui's pythonw: no standard streams
     try:
         result = export_onnx(model_dir, out_dir, quantize=quantize, cancel=stop,
                              progress=lambda fraction, message: messages.put(("progress", fraction, message)))
