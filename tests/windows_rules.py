@@ -80,7 +80,8 @@ def windows_renames(monkeypatch: pytest.MonkeyPatch, busy: "list[Path] | None" =
 
 def windows_locks(monkeypatch: pytest.MonkeyPatch) -> None:
     """The project's locks as on Windows: no folder can be locked (``lock_folder`` is None there),
-    and a lock on a file is exclusive per open handle (``msvcrt.locking``), which flock copies."""
+    a writer's lock on a file is exclusive per open handle (``msvcrt.locking``), and a reader's
+    probe a shared one (``LockFileEx``), which flock copies."""
     from bertstudio.data import atomic, project_lock
     from bertstudio.train import rundir
 
@@ -92,3 +93,13 @@ def windows_locks(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(atomic, "WINDOWS", True)  # the one flag the lock kind and the rename read
     monkeypatch.setattr(project_lock, "_lock_fd", lock, raising=False)
     monkeypatch.setattr(project_lock, "_unlock_fd", lambda fd: fcntl.flock(fd, fcntl.LOCK_UN), raising=False)
+
+    def probe(fd: int) -> bool:  # LockFileEx's shared lock, tried once
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return False
+
+    monkeypatch.setattr(project_lock, "_held_by_another", probe, raising=False)

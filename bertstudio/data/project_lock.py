@@ -133,7 +133,7 @@ def lock_run_folder(folder: Path, *, shared: bool = False) -> int | None:
     ``.writer.lock``, held open for the whole run: Windows refuses to delete a file another
     process holds open, so the lock cannot be bypassed (the argument for project.lock), and it
     dies with the process, so a killed run reads as interrupted there too. ``shared`` is
-    exclusive on Windows (msvcrt has no shared locks): a reader's probe retries instead."""
+    exclusive on Windows (msvcrt has no shared locks): a reader asks :func:`run_folder_locked`."""
     if not atomic.WINDOWS:
         return lock_folder(folder, shared=shared)
     flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOINHERIT", 0)
@@ -155,10 +155,10 @@ _RUN_LOCKS: dict[int, Path] = {}
 
 def run_folder_locked(folder: Path) -> bool | None:
     """Whether a process holds ``folder``'s run writer lock now: True, False, or None where it
-    cannot be told (no folder locks here, or the folder cannot be opened). The POSIX probe takes a
-    shared lock for a moment, so two readers never see each other as writers; Windows has only
-    exclusive locks, so its probe tries a few times, and never creates the lock file (none: no
-    writer ever held it)."""
+    cannot be told (no folder locks here, or the folder cannot be opened). The probe takes a
+    shared lock for a moment, so two readers never see each other as writers, and tries once:
+    it runs on the GUI thread, and never waits. On Windows it never creates the lock file (none:
+    no writer ever held it)."""
     if not atomic.WINDOWS:
         try:
             fd = lock_folder(folder, shared=True)
@@ -168,8 +168,6 @@ def run_folder_locked(folder: Path) -> bool | None:
             return None
         unlock_folder(fd)
         return fd == -1
-    import time
-
     try:
         fd = os.open(folder / RUN_LOCK_FILE, os.O_RDWR | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOINHERIT", 0))
     except FileNotFoundError:
@@ -177,20 +175,36 @@ def run_folder_locked(folder: Path) -> bool | None:
     except OSError:
         return None
     try:
-        for _ in range(_PROBE_TRIES):
-            try:
-                _lock_fd(fd)
-            except OSError:
-                time.sleep(0.01)  # another reader's probe, or the writer
-                continue
-            _unlock_fd(fd)
-            return False
-        return True
+        return _held_by_another(fd)
     finally:
         os.close(fd)
 
 
-_PROBE_TRIES = 5
+def _held_by_another(fd: int) -> bool | None:
+    """Windows: whether another handle holds the exclusive lock :func:`_lock_fd` takes, by one try
+    at a shared lock on the same byte, let go at once (msvcrt has only exclusive locks, which made
+    two readers' probes refuse each other: LockFileEx without LOCKFILE_EXCLUSIVE_LOCK). None
+    where it cannot be told."""
+    try:
+        import ctypes
+        import msvcrt  # type: ignore[import-not-found,unused-ignore]
+        from ctypes import wintypes
+
+        class Overlapped(ctypes.Structure):  # OVERLAPPED: the offset of the range, byte 0
+            _fields_ = [("Internal", ctypes.c_size_t), ("InternalHigh", ctypes.c_size_t),
+                        ("Offset", wintypes.DWORD), ("OffsetHigh", wintypes.DWORD), ("hEvent", wintypes.HANDLE)]
+
+        kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)  # type: ignore[attr-defined,unused-ignore]
+        handle = wintypes.HANDLE(msvcrt.get_osfhandle(fd))  # type: ignore[attr-defined,unused-ignore]
+        where = Overlapped()
+        fail_immediately = 0x1  # LOCKFILE_FAIL_IMMEDIATELY, and no LOCKFILE_EXCLUSIVE_LOCK: shared
+        if not kernel32.LockFileEx(handle, fail_immediately, 0, 1, 0, ctypes.byref(where)):
+            lock_violation = 33  # ERROR_LOCK_VIOLATION: an exclusive lock is held
+            return True if ctypes.get_last_error() == lock_violation else None  # type: ignore[attr-defined,unused-ignore]
+        kernel32.UnlockFileEx(handle, 0, 1, 0, ctypes.byref(where))
+        return False
+    except (ImportError, AttributeError, OSError, ValueError):
+        return None
 
 
 def _lock_fd(fd: int) -> None:

@@ -108,6 +108,32 @@ def test_windows_a_live_run_is_running_and_refuses_a_second_writer(tiny, tmp_pat
     assert sorted(os.listdir(run)) == ["history.jsonl"]  # the lock file goes with the lock
 
 
+def test_windows_probes_never_sleep_and_never_take_each_other_for_a_writer(tmp_path, monkeypatch):
+    """The Windows probe took an exclusive lock and slept 10 ms between up to five tries, on the
+    GUI thread (RunFollower.poll each second, read_run for each live run), and a reader's probe
+    held at that moment read as a writer. It is one try at a shared lock now."""
+    import fcntl
+    import time
+
+    windows_locks(monkeypatch)
+    run = tmp_path / "run"
+    _history(run, **_here())
+    folder = RunFolder(run, append=True)
+    monkeypatch.setattr(time, "sleep", lambda seconds: pytest.fail("a probe waited"))
+    try:
+        assert writer_active(run) is True and read_run(run).status == "running"
+    finally:
+        folder.close()
+        folder.settle(failed=False)
+    (run / ".writer.lock").touch()  # left by a crash; another reader's probe holds it now
+    reader = os.open(run / ".writer.lock", os.O_RDWR)
+    try:
+        fcntl.flock(reader, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        assert writer_active(run) is False and read_run(run).status == "interrupted"
+    finally:
+        os.close(reader)
+
+
 # --- F6: a host name that changed -------------------------------------------------------------
 
 MAC = "a1b2c3d4e5f60718"  # this Mac's (hashed) IOPlatformUUID, in the tests below
