@@ -577,7 +577,7 @@ def test_messages_say_what_to_give_instead(trained: Path, sentiment_files, tmp_p
     cases = (
         (["predict", "--model", str(trained), "--text", "hi"], f"expected the run's model folder: {trained / 'model'}"),
         (["train", "--model", str(trained), "--train", str(train), "--out", str(tmp_path / "r")], "a run folder"),
-        (["predict", "--model", str(export), "--text", "hi"], f"its model file, {export / 'model.onnx'}"),
+        (["predict", "--model", str(export), "--text", "hi"], f"its model file {export / 'model.onnx'}"),
         (["evaluate", "--model", str(trained / "model"), "--eval", str(train), "--precision", "fp16"],
          "fp16 needs a CUDA GPU"),
         (["glue", "--tasks", " , ", "--data-dir", str(tmp_path / "glue"), "--out", str(tmp_path / "g")],
