@@ -33,8 +33,6 @@ def add_commands(sub: Any) -> None:
 def cmd_export_onnx(args: argparse.Namespace, out: TextIO) -> int:
     from bertstudio.train.onnx_export import export_onnx
 
-    if not args.out:  # "" was read as the current folder: "., export: the export folder is not empty"
-        raise ConfigError("an empty path", where="--out", expected="a new or empty folder for the export")
     result = export_onnx(args.model, args.out, quantize=args.int8, progress=_progress(args))
     sizes = ", ".join(f"{name} {size / 1e6:.1f} MB" for name, size in result.sizes.items())
     from bertstudio.train.onnx_export import read_meta
@@ -63,7 +61,7 @@ def _trained_on_pairs(meta: dict[str, Any], model_dir: str) -> bool:
             return any("text_pair" in layout.columns for layout in get_preset(meta["glue_task"]).layouts.values())
         except ConfigError:  # a task this version does not know: say nothing more than the kind
             return False
-    run = saved_config(Path(model_dir).expanduser().parent)  # None: not a run's model/ folder
+    run = saved_config(Path(model_dir).expanduser().resolve().parent)  # None: not a run's model/ folder
     return run is not None and "text_pair" in (run.columns or {})
 
 

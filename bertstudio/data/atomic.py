@@ -289,6 +289,8 @@ def check_folder_path(folder: str | os.PathLike[str], *, where: str) -> Path:
     from bertstudio.errors import ConfigError
 
     expected = "a new folder, or an existing folder"
+    if not os.fspath(folder).strip():  # Path("") is "." - the current folder, which nobody typed
+        raise ConfigError("an empty path", where=where, expected=expected)
     out = Path(folder).expanduser()
     for part in out.parts:  # first: stat() itself fails on such a name
         if len(os.fsencode(part)) > 255:

@@ -453,8 +453,8 @@ def _refuse_run_or_export_folder(folder: Path) -> None:
     onnx = sorted(folder.glob("*.onnx"), key=lambda p: (p.name != "model.onnx", p.name))  # fp32 first: int8 is approximate
     if onnx and (folder / "labels.json").is_file():  # said for predict and evaluate, and for export-onnx and train
         raise ConfigError("an ONNX export, not a model folder", path=folder,
-                          expected=f"its model file {folder / onnx[0].name} to predict or evaluate with, or the "
-                                   "model folder it was exported from (a run's model/)")
+                          expected=f"the model folder it was exported from, a run's model/ folder; or, to "
+                                   f"predict or evaluate, its model file {folder / onnx[0].name}")
 
 
 def _cached_hub_config(repo_id: str) -> dict[str, Any] | None:

@@ -46,8 +46,12 @@ except ImportError as _missing:
     if __name__ != "__main__":  # imported by bertstudio: its own error handling
         raise
     # the first thing a user who copied the export to another machine sees: one line, not a traceback
-    _name = (_missing.name or "a package").split(".")[0]
-    print(f"predict.py: error: {_name} is not installed (pip install onnxruntime tokenizers numpy)", file=sys.stderr)
+    if _missing.name in ("numpy", "onnxruntime", "tokenizers"):
+        print(f"predict.py: error: {_missing.name} is not installed (pip install onnxruntime tokenizers numpy)",
+              file=sys.stderr)
+    else:  # installed but broken (a DLL that does not load, a numpy its build does not match): its own words
+        print(f"predict.py: error: a package could not be loaded: {_missing} (pip install --force-reinstall "
+              "onnxruntime tokenizers numpy)", file=sys.stderr)
     sys.exit(2)
 
 _PREFIXED = re.compile(r"^([BIES])-(.+)$")

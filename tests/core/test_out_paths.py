@@ -29,6 +29,16 @@ def bad_targets(tmp_path: Path) -> dict[str, Path]:
     return targets
 
 
+@pytest.mark.parametrize("empty", ["", "   "])
+def test_check_folder_path_refuses_an_empty_path_not_the_current_folder(empty: str, tmp_path: Path, monkeypatch) -> None:
+    """Path("") is ".": evaluate --out "", an app or API caller with an empty field wrote into the
+    current folder (export-onnx alone refused it, beside the check)."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ConfigError) as info:
+        check_folder_path(empty, where="--out")
+    assert "an empty path" in str(info.value) and "--out" in str(info.value)
+
+
 @links
 def test_check_folder_path_refuses_each_kind_of_bad_target(tmp_path: Path) -> None:
     for what, target in bad_targets(tmp_path).items():
