@@ -50,6 +50,36 @@ MAX_WINDOWS_PER_EXAMPLE = 1_000
 WINDOWS_WARN_RATIO = 4
 
 
+def token_limit(config: dict[str, Any] | None, tokenizer_config: dict[str, Any] | None) -> int | None:
+    """The most tokens a model takes, the rule a run enforces (train/preflight.py): its position
+    embeddings (config.json's max_position_embeddings), or the tokenizer's own smaller limit
+    (tokenizer_config.json's model_max_length); None when neither says. A sentence-transformer's
+    max_seq_length is not a limit: the encoder reads its position embeddings' worth."""
+    values = [(config or {}).get("max_position_embeddings"), (tokenizer_config or {}).get("model_max_length")]
+    found = [v for v in values if isinstance(v, int) and not isinstance(v, bool) and 0 < v < 10**7]  # 1e30: "no limit"
+    return min(found) if found else None
+
+
+def read_token_limit(folder: str | os.PathLike[str], config: dict[str, Any] | None = None) -> int | None:
+    """:func:`token_limit` of a model folder, read from its small JSON files without torch (the
+    Train page asks on the GUI thread); ``config``: its config.json when already read (a Hub id's
+    cached one). A file that is missing, too big or not a JSON object says nothing (None)."""
+    import json
+
+    from bertstudio.data.regular_file import read_regular_text
+
+    def read(name: str) -> dict[str, Any] | None:
+        try:
+            text = read_regular_text(Path(folder) / name, missing_ok=True, max_bytes=1 << 20) \
+                if Path(folder).is_dir() else None
+            data = json.loads(text) if text else None
+        except (OSError, ValueError, DataError, RecursionError):
+            return None
+        return data if isinstance(data, dict) else None
+
+    return token_limit(config if config is not None else read("config.json"), read("tokenizer_config.json"))
+
+
 def check_model_config(raw: dict[str, Any], path: str | os.PathLike[str]) -> None:
     """Refuse a config.json whose sizes no real model has, before transformers reads it."""
     for key, limit in _CONFIG_LIMITS.items():

@@ -42,6 +42,7 @@ from bertstudio.tasks.limits import (
     check_label_count,
     check_model_config,
     check_weights_match,
+    read_token_limit,
 )
 
 log = logging.getLogger(__name__)
@@ -513,16 +514,13 @@ def saved_model_info(path: str | Path) -> tuple[str, list[str], str | None]:
 
 
 def max_input_length(path: str | Path) -> int | None:
-    """The most tokens the model at ``path`` takes (its position embeddings, or the
-    tokenizer's own smaller limit); None when the folder does not say (or is a Hub id)."""
+    """The most tokens the model at ``path`` takes (tasks/limits.token_limit: its position
+    embeddings, or the tokenizer's own smaller limit), after :func:`inspect_model_folder`'s checks;
+    None when the folder does not say (or is a Hub id)."""
     raw = inspect_model_folder(path)
     if raw is None:
         return None
-    limits = [raw.get("max_position_embeddings")]
-    tok = _read_json(Path(path).expanduser() / "tokenizer_config.json", required=False) or {}
-    limits.append(tok.get("model_max_length"))
-    found = [v for v in limits if isinstance(v, int) and not isinstance(v, bool) and 0 < v < 10**7]  # 1e30 = "no limit"
-    return min(found) if found else None
+    return read_token_limit(Path(path).expanduser(), raw)
 
 
 def _read_json(path: Path, *, required: bool) -> dict[str, Any] | None:

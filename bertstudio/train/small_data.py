@@ -142,7 +142,8 @@ def epochs_for(rows: int, batch_size: int, steps: int = MIN_STEPS) -> int:
 
 def adapt(config: TrainConfig, counts: Counter | dict[str, int], *, given: Iterable[str] = (),
           sentence_transformer: bool | None = None, units: int | None = None, lengths: Any = None,
-          model_limit: int | None = None, evaluates: bool = True, processes: int = 1) -> TrainConfig:
+          model_limit: int | None = None, run_limit: int | None = None, evaluates: bool = True,
+          processes: int = 1) -> TrainConfig:
     """``config`` with the settings that fit ``counts`` (labelled training rows per label; for
     tagging, QA and regression one entry of the row count) and the mode; ``given``: the
     settings the user gave (none of :data:`RECIPE`: the small-data choice, within a given
@@ -151,17 +152,19 @@ def adapt(config: TrainConfig, counts: Counter | dict[str, int], *, given: Itera
     examples are drawn from when that is not the rows (QA's windows: :func:`training_units`).
     ``lengths``: the labelled rows' token counts (:func:`text_lengths`); a small set whose texts
     are longer than ``config.max_length`` gets a max length that fits them, up to ``model_limit``
-    (:func:`model_max_length`), unless the user gave one. ``evaluates``: the run has evaluation
+    (:func:`model_max_length`), unless the user gave one; a ``config.max_length`` longer than
+    ``run_limit`` (:func:`run_max_length`, the limit the run enforces) is cut to it. ``evaluates``: the run has evaluation
     rows (none: no evaluation schedule is chosen or said). ``processes``: how many data-parallel
     processes train (``accelerate launch``): a step reads ``processes`` batches, and SetFit, which
     trains in one process, is not chosen."""
     return adapt_explained(config, counts, given=given, sentence_transformer=sentence_transformer, units=units,
-                           lengths=lengths, model_limit=model_limit, evaluates=evaluates, processes=processes)[0]
+                           lengths=lengths, model_limit=model_limit, run_limit=run_limit, evaluates=evaluates,
+                           processes=processes)[0]
 
 
 def adapt_explained(config: TrainConfig, counts: Counter | dict[str, int], *, given: Iterable[str] = (),
                     sentence_transformer: bool | None = None, units: int | None = None, lengths: Any = None,
-                    model_limit: int | None = None, evaluates: bool = True,
+                    model_limit: int | None = None, run_limit: int | None = None, evaluates: bool = True,
                     processes: int = 1) -> tuple[TrainConfig, list[Reason]]:
     """:func:`adapt`, and its reasons as data (keys of :data:`REASONS` with their values)."""
     given = set(given)
@@ -203,11 +206,12 @@ def adapt_explained(config: TrainConfig, counts: Counter | dict[str, int], *, gi
         else:
             reasons.append(("steps", said))
 
-    if model_limit and "max_length" not in given and config.max_length > model_limit:
+    if run_limit and "max_length" not in given and config.max_length > run_limit:
         # the default 128 on a model that reads 64 tokens: the run was refused ("max_length 128 is more
-        # than this model takes") though the user had set nothing
-        chosen["max_length"] = int(model_limit)
-        reasons.append(("limit", {"limit": str(model_limit)}))
+        # than this model takes") though the user had set nothing. Only the run's own limit: a
+        # sentence-transformer's max_seq_length of 75 cut a 100,000-row fine-tuning at 75 tokens
+        chosen["max_length"] = int(run_limit)
+        reasons.append(("limit", {"limit": str(run_limit)}))
     if small and lengths is not None and len(lengths) and "max_length" not in given and spec.gold.name != "answers":
         # Reviews cut at 128 tokens: SetFit on 32 ChnSentiCorp labels scored 0.561 at 128 and 0.633
         # at 256, where the frozen encoder's logistic regression (which reads 256) scores 0.618.
@@ -295,12 +299,10 @@ def side_lengths(lengths: Any, head: str) -> Any:
 
 
 def model_max_length(model: str | None) -> int | None:
-    """The most tokens the model reads, from its small JSON files (no tokenizer, no torch): the
-    least of a sentence-transformer's max_seq_length, the tokenizer's model_max_length (where
-    sentence-transformers 5 saves it) and config.json's max_position_embeddings (at most
-    :data:`LIMIT_CAP`); None when the folder does not say (a Hub id). Light on purpose: the
-    Train page asks on the GUI thread, where tasks/model.max_input_length (torch, the folder's
-    safety checks) does not belong; that one still guards the run when it starts."""
+    """The longest max length to grow a run's to (:func:`fitted_max_length`): the model's
+    :func:`run_max_length`, and for a sentence-transformer at most its max_seq_length (what its
+    embeddings were trained on), at most :data:`LIMIT_CAP`; None when the folder does not say
+    (a Hub id). Light on purpose: the Train page asks on the GUI thread."""
     import json
 
     from bertstudio.bundled import resolve_model
@@ -308,17 +310,25 @@ def model_max_length(model: str | None) -> int | None:
     from bertstudio.errors import DataError
 
     folder = Path(resolve_model(model))
-    found: list[int] = []
-    for name, key in (("sentence_bert_config.json", "max_seq_length"), ("tokenizer_config.json", "model_max_length"),
-                      ("config.json", "max_position_embeddings")):
-        try:
-            text = read_regular_text(folder / name, missing_ok=True, max_bytes=1 << 20) if folder.is_dir() else None
-            value = json.loads(text).get(key) if text else None
-        except (OSError, ValueError, AttributeError, DataError, RecursionError):
-            value = None
-        if isinstance(value, int) and not isinstance(value, bool) and 8 <= value < 10**7:  # 1e30: "no limit"
-            found.append(value)
+    found = [limit] if (limit := run_max_length(model)) else []
+    try:
+        text = read_regular_text(folder / "sentence_bert_config.json", missing_ok=True, max_bytes=1 << 20) \
+            if folder.is_dir() else None
+        value = json.loads(text).get("max_seq_length") if text else None
+    except (OSError, ValueError, AttributeError, DataError, RecursionError):
+        value = None
+    if isinstance(value, int) and not isinstance(value, bool) and 8 <= value < 10**7:
+        found.append(value)
     return min(min(found), LIMIT_CAP) if found else None
+
+
+def run_max_length(model: str | None) -> int | None:
+    """The most tokens a run on ``model`` takes (tasks/limits.read_token_limit, the limit the run
+    itself enforces when it starts), read without torch; None when the folder does not say."""
+    from bertstudio.bundled import resolve_model
+    from bertstudio.tasks.limits import read_token_limit
+
+    return read_token_limit(resolve_model(model))
 
 
 def training_units(examples: Any, config: TrainConfig) -> int:

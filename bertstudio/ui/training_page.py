@@ -210,7 +210,7 @@ class TrainingPage(QWidget):
         """The Automatic preset: the recipe that fits the labelled training rows
         (train/small_data.adapt, the same choice ``bertstudio train`` makes without flags)."""
         from bertstudio.train.small_data import (RECIPE, SMALL_ROWS, adapt_explained, label_counts, model_max_length,
-                                                 say, text_lengths, training_units)
+                                                 run_max_length, say, text_lengths, training_units)
 
         if not self.form.is_auto() or self._adapting:
             return
@@ -229,7 +229,8 @@ class TrainingPage(QWidget):
         chosen, reasons = adapt_explained(base, counts, given=given,
                                           units=training_units(examples, base) if examples is not None else None,
                                           lengths=text_lengths(examples) if small else None,
-                                          model_limit=model_max_length(base.model))
+                                          model_limit=model_max_length(base.model),
+                                          run_limit=run_max_length(base.model))
         self._adapting = True
         try:
             said = (say(reasons, partial(QCoreApplication.translate, "SmallData")) if sum(counts.values()) else

@@ -458,21 +458,22 @@ def test_automatic_never_chooses_a_max_length_above_the_models_limit(tiny, tmp_p
     import shutil
 
     counts = Counter(a=8, b=8)
-    chosen = small_data.adapt(TrainConfig(), counts, sentence_transformer=True, lengths=np.full(16, 10.0), model_limit=64)
+    chosen = small_data.adapt(TrainConfig(), counts, sentence_transformer=True, lengths=np.full(16, 10.0),
+                              model_limit=64, run_limit=64)
     assert chosen.max_length == 64 and "the model reads at most 64 tokens: max length 64" in chosen.auto_reason
-    big = small_data.adapt(TrainConfig(), Counter(a=5000, b=5000), sentence_transformer=True, model_limit=64)
+    big = small_data.adapt(TrainConfig(), Counter(a=5000, b=5000), sentence_transformer=True, run_limit=64)
     assert big.max_length == 64 and "max length 64" in big.auto_reason  # not a small set: clamped all the same
     long_texts = small_data.adapt(TrainConfig(), counts, sentence_transformer=True, lengths=np.full(16, 300.0),
-                                  model_limit=64)
+                                  model_limit=64, run_limit=64)
     assert long_texts.max_length == 64
-    typed = small_data.adapt(TrainConfig(max_length=128), counts, sentence_transformer=True, model_limit=64,
+    typed = small_data.adapt(TrainConfig(max_length=128), counts, sentence_transformer=True, run_limit=64,
                              given={"max_length"})
     assert typed.max_length == 128  # the user's own: the run says it is too long
     st = tmp_path / "st"
     shutil.copytree(tiny, st)
     config = json.loads((st / "tokenizer_config.json").read_text())
     (st / "tokenizer_config.json").write_text(json.dumps({**config, "model_max_length": 64}))
-    assert small_data.model_max_length(str(st)) == 64
+    assert small_data.model_max_length(str(st)) == small_data.run_max_length(str(st)) == 64
     data = tmp_path / "train.jsonl"
     data.write_text("".join(json.dumps(r) + "\n" for r in sentiment_records(24)))
     rc = main(["--quiet", "train", "--task", "sentence", "--train", str(data), "--hold-out", "0.25", "--model", str(st),
@@ -491,8 +492,10 @@ def test_the_length_said_is_one_the_texts_have():
 
 def test_the_model_limit_is_read_from_its_small_files(tmp_path):
     assert small_data.model_max_length(None) == 256  # the bundled MiniLM: sentence_bert_config.json
+    assert small_data.run_max_length(None) == 512  # what the run enforces: the tokenizer's limit
     (tmp_path / "config.json").write_text('{"max_position_embeddings": 1024}')
     assert small_data.model_max_length(str(tmp_path)) == 512
+    assert small_data.run_max_length(str(tmp_path)) == 1024
     (tmp_path / "config.json").write_text('{"max_position_embeddings": "many"}')
     assert small_data.model_max_length(str(tmp_path)) is None
     assert small_data.model_max_length("someone/hub-model") is None
@@ -566,3 +569,29 @@ def test_a_setfit_runs_name_says_setfit():
     setfit_run = TrainConfig(method="setfit", head="embedding", mode="frozen", lr=2e-5)
     assert run_name("Proj", setfit_run, when) == "proj-setfit-lr2e-5-1205-2248"
     assert run_name("Proj", TrainConfig(mode="frozen"), when) == "proj-frozen-lr5e-5-1205-2248"
+
+
+def test_a_sentence_transformers_max_seq_length_does_not_cut_a_default_run(tmp_path):
+    """A sentence-transformer whose sentence_bert_config.json says max_seq_length 75 (as
+    tomaarsen/mpnet-base-nli ships) and whose tokenizer reads 512: a 100,000-row run without
+    --max-length was cut to 75 tokens, "the model reads at most 75 tokens", though the run's own
+    check (tasks/model.max_input_length) takes 512. The clamp reads the run's limit; 75 stays the
+    cap when a small set's length grows."""
+    import shutil
+
+    from bertstudio.bundled import default_model_path
+    from bertstudio.tasks.model import max_input_length
+
+    model = tmp_path / "st"
+    shutil.copytree(default_model_path(), model)
+    st_config = json.loads((model / "sentence_bert_config.json").read_text())
+    (model / "sentence_bert_config.json").write_text(json.dumps({**st_config, "max_seq_length": 75}))
+    assert small_data.run_max_length(str(model)) == max_input_length(model) == 512
+    assert small_data.model_max_length(str(model)) == 75
+    big = small_data.adapt(TrainConfig(model=str(model)), Counter(a=50_000, b=50_000), sentence_transformer=True,
+                           model_limit=small_data.model_max_length(str(model)),
+                           run_limit=small_data.run_max_length(str(model)))
+    assert big.max_length == 128 and "reads at most" not in (big.auto_reason or "")
+    small = small_data.adapt(TrainConfig(model=str(model), max_length=64), Counter(a=8, b=8), sentence_transformer=True,
+                             lengths=np.full(16, 300.0), model_limit=75, run_limit=512)
+    assert small.max_length == 75  # grown to the embeddings' length, no further
