@@ -34,6 +34,7 @@ def load_sets(config: TrainConfig, train_set: Any = None, eval_set: Any = None) 
     from bertstudio.data.io import load_alongside
 
     spec = run_spec(config, train_set)
+    made = train_set is None  # this call makes the training rows (reads, splits or caps them): it says what they lack
     read_eval = eval_set is None  # a set read here from a file is checked for gold values below
     if train_set is None:
         train_set = read_train_set(config, spec)
@@ -51,7 +52,9 @@ def load_sets(config: TrainConfig, train_set: Any = None, eval_set: Any = None) 
         train_set, eval_set = hold_out(train_set, config.hold_out, config.seed, config.hold_out_split or "stratified")
     if config.max_train_examples is not None and config.max_train_examples < len(train_set):
         train_set = _without_rows(train_set).head(config.max_train_examples, seed=config.seed)
-    warn_untrained_classes(train_set, config.labels, eval_set if held else None)
+        made = True
+    if made or held:  # not again for sets an earlier call made (cmd_train's, passed to each seed's run)
+        warn_untrained_classes(train_set, config.labels, eval_set if held else None)
     if eval_set is not None and config.max_eval_examples is not None:
         eval_set = pick_rows(eval_set, range(min(config.max_eval_examples, len(eval_set))))
     if read_eval and eval_set is not None and not config.hold_out:

@@ -90,6 +90,21 @@ def test_a_class_with_no_training_row_is_named(tmp_path, caplog) -> None:
     assert "'c'" in said and "not evaluated" in said  # one row: trained on, never scored
 
 
+def test_a_class_with_no_training_row_is_named_once(tmp_path, tiny, capsys) -> None:
+    """``bertstudio train`` read the sets (load_sets) and its engine took them again (load_sets with
+    both sets given): "no training row of class 'd'" was said twice, and once more per seed."""
+    from bertstudio.cli import main
+
+    path = tmp_path / "train.tsv"
+    rows = _rows({"a": 10, "b": 10, "c": 1})
+    path.write_text("text\tlabel\n" + "".join(f"{r['text']}\t{r['label']}\n" for r in rows), encoding="utf-8")
+    rc = main(["train", "--task", "sentence", "--train", str(path), "--labels", "a,b,c,d", "--hold-out", "0.1",
+               "--model", tiny, "--out", str(tmp_path / "run"), "--epochs", "1", "--device", "cpu", "--seeds", "2"])
+    assert rc == 0
+    said = capsys.readouterr().err
+    assert said.count("no training row of class 'd'") == 1
+
+
 def test_bertstudio_train_resume_reads_an_older_runs_config_with_its_own_split(tmp_path) -> None:
     """``bertstudio train --resume RUN/checkpoints/last`` reads the run's own config.toml: one written
     before the split was stratified names none, and the resumed run must evaluate the rows it
@@ -111,3 +126,4 @@ def test_bertstudio_train_resume_reads_an_older_runs_config_with_its_own_split(t
     fresh = config_from_args(build_parser().parse_args(["train", "--config", str(run / "config.toml"),
                                                         "--out", str(tmp_path / "again")]))
     assert fresh.hold_out_split == "stratified"  # a new run from that config: the stratified split
+
