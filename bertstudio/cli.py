@@ -121,6 +121,8 @@ def config_from_args(args: argparse.Namespace) -> "Any":
                           expected="the config.toml the run wrote, or the settings given with --config")
     base = {**from_file, **given}
     resume = base.get("resume_from")
+    if not resume:  # a new run draws its hold-out by today's rule and records it; the file's is its old run's
+        base.pop("hold_out_split", None)
     if resume and getattr(args, "config", None):
         # What --config and the flags leave open is the run's own (config.toml): the recipe bertstudio
         # chose for the first start, so the same command plus --resume is not refused as a change.

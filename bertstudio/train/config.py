@@ -56,6 +56,7 @@ HOLD_OUT_MIN_ROWS = 10
 # "shuffled", one permutation of all the rows, the draw of runs started before the split was
 # stratified (their config.toml names no split: resumed, they go on with the rows they began with).
 HOLD_OUT_SPLITS = ("stratified", "shuffled")
+HOLD_OUT_SPLIT = HOLD_OUT_SPLITS[0]  # the split a new run draws; "shuffled": runs from before it (read_settings)
 
 
 def heads_for(kind: str) -> tuple[str, ...]:
@@ -300,10 +301,8 @@ class TrainConfig:
         _one_of(self.method, METHODS, "method", "method")
         _one_of(self.precision, PRECISIONS, "precision", "precision")
         _one_of(self.data_format, ("auto",) + FORMATS, "format", "data_format")
-        if self.hold_out and self.hold_out_split is None:
-            # a config.toml of a run from before the split was stratified names none: resumed, that run
-            # must go on evaluating the rows it began with (a new split would train on its held-out rows)
-            self.hold_out_split = "shuffled" if self.resume_from else "stratified"
+        if self.hold_out and self.hold_out_split is None:  # a new run (read_settings says an older run's)
+            self.hold_out_split = HOLD_OUT_SPLIT
         if not self.hold_out:
             self.hold_out_split = None  # nothing held out: no split to record
         else:
@@ -433,6 +432,10 @@ def read_settings(path: str | Path, *, given: Iterable[str] = ()) -> dict[str, A
     unknown = sorted(set(data) - known)
     if unknown:
         raise ConfigError(f"unknown setting(s) {', '.join(unknown)}", path=path, expected="one of " + ", ".join(sorted(known)))
+    if data.get("hold_out") and "hold_out_split" not in data:
+        # a run from before the split was stratified names none: read back (resumed, compared, its rows
+        # exported) it is the draw that run made, or a resumed run would train on rows it had evaluated
+        data["hold_out_split"] = "shuffled"
     given = set(given)
     data = {k: v for k, v in data.items() if k not in given}
     for name, value in data.items():

@@ -81,7 +81,7 @@ def export_run(
         raise ConfigError("no training split to export", where="examples_by_split", expected=f"a 'train' split among {sorted(splits)}")
     if config.hold_out and not any(k in splits for k in _EVAL_SPLITS):
         splits[train_key], splits["dev"] = hold_out(splits[train_key], config.hold_out, config.seed,
-                                                            config.hold_out_split or "stratified")
+                                                    config.hold_out_split)
     train = splits[train_key]
     if train.kind != config.task:
         raise ConfigError(

@@ -23,7 +23,7 @@ import pyarrow.compute as pc
 
 from bertstudio.data.labelmap import DECIMAL, WHOLE_NUMBER, spelling
 from bertstudio.errors import ConfigError, DataError
-from bertstudio.train.config import HOLD_OUT_MIN_ROWS, TrainConfig
+from bertstudio.train.config import HOLD_OUT_MIN_ROWS, HOLD_OUT_SPLIT, TrainConfig
 
 _ROWS = "rows"  # ExampleSet.meta key: the project row of each example, in order (with meta["split"])
 
@@ -50,7 +50,7 @@ def load_sets(config: TrainConfig, train_set: Any = None, eval_set: Any = None) 
     check_label_values(train_set, config)
     held = eval_set is None and bool(config.hold_out)
     if held:
-        train_set, eval_set = hold_out(train_set, config.hold_out, config.seed, config.hold_out_split or "stratified")
+        train_set, eval_set = hold_out(train_set, config.hold_out, config.seed, config.hold_out_split)
     if config.max_train_examples is not None and config.max_train_examples < len(train_set):
         train_set = _without_rows(train_set).head(config.max_train_examples, seed=config.seed)
         made = True
@@ -233,7 +233,7 @@ def held_out_count(n_rows: int, fraction: float) -> int:
     return n_eval
 
 
-def hold_out(train_set: Any, fraction: float, seed: int, split: str = "stratified") -> tuple[Any, Any]:
+def hold_out(train_set: Any, fraction: float, seed: int, split: str = HOLD_OUT_SPLIT) -> tuple[Any, Any]:
     """(the rows to train on, the rows to evaluate on): ``fraction`` of the labelled rows
     (:func:`held_out_count`) drawn with ``seed``, each part in its original order.
 

@@ -5,6 +5,7 @@ stratified resumes with the rows it began with (TrainConfig.hold_out_split)."""
 
 from __future__ import annotations
 
+import json
 import logging
 from collections import Counter
 
@@ -65,18 +66,42 @@ def test_scores_are_held_out_at_random() -> None:
     assert len(held) == 5 and len(train) == 15
 
 
-def test_a_new_run_records_the_stratified_split_and_an_older_run_resumes_with_its_own() -> None:
+def test_a_new_run_records_the_stratified_split_and_an_older_run_reads_back_with_its_own(tmp_path) -> None:
+    """A run folder's config.toml from before the split was stratified names none: read back (to
+    resume it, to compare it, to export its rows) it says the draw that run made, "shuffled"; it
+    said "stratified" wherever the run was not resumed, so Compare showed no split difference and
+    export-run wrote as dev rows that run had trained on."""
+    from bertstudio.train.rundir import saved_config
+
     config = TrainConfig(task="sentence", train_file="t.tsv", hold_out=0.1)
     assert config.hold_out_split == "stratified" and 'hold_out_split = "stratified"' in config.to_toml()
     assert TrainConfig(task="sentence", train_file="t.tsv").hold_out_split is None  # no hold-out: nothing recorded
-    # an older run's config.toml (no hold_out_split), read to resume it: the rows it began with
-    older = TrainConfig.from_dict({"task": "sentence", "train_file": "t.tsv", "hold_out": 0.1, "seed": 4,
-                                   "resume_from": "run/checkpoints/last"})
-    assert older.hold_out_split == "shuffled"
+    run = tmp_path / "run"
+    run.mkdir()
+    written = TrainConfig(task="sentence", train_file="t.tsv", hold_out=0.1, seed=4).to_toml()
+    (run / "config.toml").write_text(written.replace('hold_out_split = "stratified"\n', ""), encoding="utf-8")
+    older = saved_config(run)
+    assert older.hold_out_split == "shuffled" and TrainConfig.load(run / "config.toml").hold_out_split == "shuffled"
     examples = from_records("sentence", _rows({"sci": 16, "sports": 16, "world": 16, "business": 1}))
     permuted = np.random.default_rng(4).permutation(len(examples))  # the draw those runs made
     _train, held = hold_out(examples, 0.1, 4, older.hold_out_split)
     assert held.dataset["text"] == [examples.dataset["text"][i] for i in sorted(permuted[:5])]
+    (run / "config.toml").write_text(written, encoding="utf-8")
+    assert saved_config(run).hold_out_split == "stratified"  # a newer run's own record
+
+
+def test_export_run_of_an_older_runs_config_writes_the_rows_it_evaluated(tmp_path) -> None:
+    from bertstudio.cli import main
+
+    rows = _rows({"sci": 16, "sports": 16, "world": 16, "business": 1})
+    data = tmp_path / "train.tsv"
+    data.write_text("text\tlabel\n" + "".join(f"{r['text']}\t{r['label']}\n" for r in rows), encoding="utf-8")
+    written = TrainConfig(task="sentence", train_file="train.tsv", hold_out=0.1, seed=4).to_toml()
+    (tmp_path / "config.toml").write_text(written.replace('hold_out_split = "stratified"\n', ""), encoding="utf-8")
+    assert main(["export-run", "--config", str(tmp_path / "config.toml"), "--out", str(tmp_path / "export")]) == 0
+    dev = (tmp_path / "export" / "data" / "dev.jsonl").read_text(encoding="utf-8").splitlines()
+    permuted = np.random.default_rng(4).permutation(len(rows))
+    assert sorted(json.loads(line)["text"] for line in dev) == sorted(rows[i]["text"] for i in permuted[:5])
 
 
 def test_a_class_with_no_training_row_is_named(tmp_path, caplog) -> None:

@@ -31,7 +31,7 @@ def test_every_setting_has_a_train_flag_and_reaches_the_config() -> None:
     """A value for each field, typed on the command line, arrives in the TrainConfig unchanged."""
     values = {"task": "pair", "glue_task": "RTE", "train_file": "/d/t.tsv", "eval_file": "/d/e.tsv", "data_dir": "/d",
               "data_format": "tsv", "columns": {"text": "s1", "text_pair": "s2"}, "labels": ["a", "b"], "hold_out": 0.2,
-              "hold_out_split": "shuffled",  # a record; a resumed config that names none: the draw of older runs
+              "hold_out_split": "stratified",  # a record, never typed (an older run's file says "shuffled")
               "model": "/m", "head": "mlp", "method": "finetune", "mode": "top-2", "lora_rank": 4, "lora_alpha": 8, "lora_dropout": 0.05,
               "lora_targets": ["query", "key"], "epochs": 2.5, "lr": 3e-5, "head_lr": 1e-3, "batch_size": 16, "grad_accum": 2,
               "warmup_ratio": 0.2, "weight_decay": 0.1, "max_grad_norm": 0.5, "keep_tuning": 0.25, "max_length": 96, "doc_stride": 32,
