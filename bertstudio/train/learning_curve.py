@@ -26,7 +26,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from bertstudio.errors import ConfigError, TrainingError
-from bertstudio.train.config import TrainConfig
+from bertstudio.train.config import HOLD_OUT, TrainConfig
 
 FRACTIONS = (0.125, 0.25, 0.5, 1.0)
 SEEDS = (0, 1, 2)
@@ -219,8 +219,9 @@ def learning_curve(config: TrainConfig, train_set: Any, eval_set: Any, *, fracti
 
 def curve_sets(train_all: Any, dev_all: Any = None, *, seed: int = 0) -> tuple[Any, Any, str]:
     """(training rows, evaluation rows, a note) for a project: the labelled dev rows when there
-    are any, else 10% of the labelled training rows held out with ``seed`` (the Train page's
-    rule), so no evaluated row is ever trained on."""
+    are any, else :data:`HOLD_OUT` of the labelled training rows held out with ``seed`` by a run's
+    rule (sources.hold_out: per label, every class keeping a training row), so no evaluated row
+    is ever trained on."""
     train = train_all.labelled() if train_all is not None else None
     if train is None or len(train) == 0:
         raise ConfigError("the training split has no labelled rows", where="learning curve",
@@ -231,7 +232,8 @@ def curve_sets(train_all: Any, dev_all: Any = None, *, seed: int = 0) -> tuple[A
     if len(train) < 20:
         raise ConfigError(f"too few labelled rows to hold some out for evaluation ({len(train)})", where="learning curve",
                           expected="a dev split, or at least 20 labelled training rows")
-    order = np.random.default_rng(seed).permutation(len(train))
-    n_eval = max(1, round(0.1 * len(train)))
-    note = f"no dev split: {n_eval} of {len(train)} labelled training rows held out for evaluation"
-    return train.select(np.sort(order[n_eval:])), train.select(np.sort(order[:n_eval])), note
+    from bertstudio.train.sources import hold_out
+
+    kept, held = hold_out(train, HOLD_OUT, seed)
+    note = f"no dev split: {len(held)} of {len(train)} labelled training rows held out for evaluation"
+    return kept, held, note

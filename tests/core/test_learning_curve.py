@@ -111,3 +111,22 @@ def test_subsets_with_classes_hold_every_class_from_the_smallest_share():
             assert set(small) <= set(big)
     plain = [nested_subsets(len(classes), sizes, seed)[0] for seed in range(50)]
     assert any({classes[i] for i in s} == {"a"} for s in plain)  # what the classes argument prevents
+
+
+def test_curve_sets_hold_out_by_the_runs_rule() -> None:
+    """Without a dev split the curve evaluates on the rows a run would hold out (sources.hold_out):
+    its own plain 10% draw lost the only Business row of 16/16/16/1 to the evaluation rows for
+    some seeds, a curve of models that could never predict a class the user labelled."""
+    from bertstudio.data.examples import from_records
+    from bertstudio.train.config import HOLD_OUT
+    from bertstudio.train.learning_curve import curve_sets
+    from bertstudio.train.sources import hold_out
+
+    rows = [{"text": f"{name} text {i}", "label": name}
+            for name, n in (("sci", 16), ("sports", 16), ("world", 16), ("business", 1)) for i in range(n)]
+    examples = from_records("sentence", rows)
+    for seed in range(30):
+        train, held, note = curve_sets(examples, None, seed=seed)
+        assert "business" in train.dataset["label"]
+        assert held.dataset["text"] == hold_out(examples, HOLD_OUT, seed)[1].dataset["text"]
+        assert f"{len(held)} of {len(examples)} labelled training rows held out" in note
