@@ -12,6 +12,7 @@ import datetime as dt
 import hashlib
 import logging
 import os
+from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -150,10 +151,14 @@ class RunsModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             if key == "run":
                 return str(info.folder)
+            said = [info.message] if info.message else []  # how it ended: a failed Automatic run says why
             if key in self._CHOSEN and info.config is not None and info.config.auto_reason:
                 # why bertstudio chose these settings (train/small_data), kept in the run's config.toml
-                return self.tr("Chosen for the data: %1").replace("%1", info.config.auto_reason)
-            return info.message or None
+                said.insert(0, self.tr("Chosen for the data: %1").replace("%1", info.config.auto_reason))
+            # from the run's files (a received project can hold anything there): escaped inside rich
+            # text, shown as written; a bare '<img src=...>' would be read as markup
+            shown = "<br>".join(escape(line, quote=False).replace("\n", "<br>") for line in said)
+            return f"<qt>{shown}</qt>" if said else None
         if role != Qt.ItemDataRole.DisplayRole:
             return None
         c = info.config

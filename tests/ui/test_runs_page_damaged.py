@@ -49,7 +49,7 @@ def test_a_damaged_run_is_listed_as_damaged_and_cannot_hide_the_others(qtbot, qt
     status = {name: model.data(model.index(r, 1)) for name, r in rows.items()}
     assert status == {"good-a": "finished", "bad": "damaged", "good-b": "finished"}
     tip = model.data(model.index(rows["bad"], 1), Qt.ItemDataRole.ToolTipRole)
-    assert tip.startswith(str(bad / "metrics.json")) and "\n" not in tip
+    assert tip.startswith("<qt>" + str(bad / "metrics.json")) and "\n" not in tip
     assert model.data(model.index(rows["good-a"], 8)) == "accuracy 75.0"  # the good runs keep their score
 
     _click_row(qtbot, page.table, rows["good-a"])
@@ -95,3 +95,24 @@ def test_a_setfit_run_says_so_and_why_it_was_chosen(qtbot, session_factory):
     tip = Qt.ItemDataRole.ToolTipRole
     assert why in model.data(model.index(rows["setfit"], mode), tip)
     assert not model.data(model.index(rows["probe"], mode), tip)
+
+
+def test_a_chosen_runs_tooltip_is_text_and_keeps_why_it_failed(qtbot, session_factory):
+    """auto_reason comes from a run's config.toml (a received project can hold anything there):
+    shown unescaped, Qt read '<img src=...>' in it as markup. On the mode/epochs/lr/batch cells it
+    also replaced the run's own message, so a failed Automatic run no longer said why it failed."""
+    session = session_factory("sentence", ["neg", "pos"])
+    folder = _run(session.project.new_run_dir("auto"))
+    why = '<img src="file:///dev/zero" width=99999> 16 rows'
+    TrainConfig(task="sentence", labels=["neg", "pos"], auto_reason=why, output_dir=str(folder)).save(folder / "config.toml")
+    ended = RunFinished(status="failed", step=1, metrics={}, message="out of memory <b>on cpu</b>")
+    (folder / "history.jsonl").write_text(json.dumps(event_to_dict(ended)) + "\n", encoding="utf-8")
+    page = RunsPage(session)
+    qtbot.addWidget(page)
+    model = page.model
+    tip = model.data(model.index(0, model.COLUMNS.index("mode")), Qt.ItemDataRole.ToolTipRole)
+    assert tip.startswith("<qt>") and tip.endswith("</qt>")
+    assert '&lt;img src="file:///dev/zero" width=99999&gt; 16 rows' in tip and "<img" not in tip
+    assert "out of memory &lt;b&gt;on cpu&lt;/b&gt;" in tip
+    status_tip = model.data(model.index(0, model.COLUMNS.index("status")), Qt.ItemDataRole.ToolTipRole)
+    assert "out of memory &lt;b&gt;on cpu&lt;/b&gt;" in status_tip and "<b>" not in status_tip
