@@ -41,7 +41,7 @@ from typing import Any, Iterable
 from bertstudio.data.kinds import get_spec
 from bertstudio.i18n import QT_TRANSLATE_NOOP
 from bertstudio.train.config import TrainConfig, setfit_fits
-from bertstudio.train.setfit_phase import setfit_available
+from bertstudio.train.setfit_phase import SETFIT_LR, setfit_available  # SetFit's lr unless given
 
 SMALL_ROWS = 2000  # up to this many labelled training rows the small-data defaults apply
 SETFIT_MAX_PER_CLASS = 64  # SetFit wins with few labels per class (beyond, fine-tuning overtakes it)
@@ -56,10 +56,6 @@ SMALL_LR = 3e-5  # the embedding head's end-to-end fine-tuning after the probe
 # 200-400 labels) they lost 0.1-0.8 (benchmarks/README.md, "Pairs, scores and tags").
 SMALL_KEEP = 0.5
 LORA_LR = 5e-4
-# SetFit's contrastive phase learns at the run's lr; unless given, at setfit 1.2.0's own default
-# (TrainingArguments.body_learning_rate = (2e-5, 1e-5), the first for this phase), the rate every
-# SetFit run trained at before the lr reached it, so the benchmarks' figures still hold
-SETFIT_LR = 2e-5
 HEAD_STEPS = 50  # SetFit's second phase: the probe-started head alone
 MAX_EVALS = 10  # a chosen run of many short epochs evaluates this often, not after every epoch
 LONG_SHARE = 95  # a small set's max length covers this percentile of its texts (within the model's limit)

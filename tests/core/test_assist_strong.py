@@ -202,3 +202,27 @@ def test_a_restored_model_keeps_no_file_of_its_folder_mapped(tiny, tmp_path, one
     assert _mapped_from(folder) == []
     save_strong(restored, folder, {"data": "x"})  # the next session's save replaces the folder
     assert load_strong(folder).saved_meta["data"] == "x"
+
+
+def test_setfit_learns_at_one_default_rate(tiny, monkeypatch):
+    """The assistant's SetFit (contrastive_body without an lr) trained at setfit's own default while
+    a run trains at SETFIT_LR: two homes for one rate, which would part at the next setfit release."""
+    import setfit
+
+    from bertstudio.train import setfit_phase
+
+    said = {}
+
+    class Stop(Exception):
+        pass
+
+    def arguments(**kwargs):
+        said.update(kwargs)
+        raise Stop
+
+    monkeypatch.setattr(setfit, "TrainingArguments", arguments)
+    monkeypatch.setattr(setfit_phase, "SETFIT_LR", 3e-5)  # the module's rate, whatever it is
+    req = request(tiny)
+    with pytest.raises(Stop):
+        setfit_phase.contrastive_body(tiny, req.texts, [req.labels.index(v) for v in req.values], seed=0)
+    assert said["body_learning_rate"] == 3e-5
