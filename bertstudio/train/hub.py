@@ -532,10 +532,12 @@ def _megabytes(size: int) -> str:
 
 def push_to_hub(folder: str | Path, repo_id: str, *, token: str | None = None, private: bool = True,
                 commit_message: str = "Upload model from bertstudio", api: Any = None,
-                progress: Callable[[float, str], None] | None = None, cancel: threading.Event | None = None) -> PushResult:
-    """Upload ``folder`` (see :func:`resolve_source`) to ``repo_id``. ``cancel`` is looked at up to the
-    moment the upload begins (reported at :data:`UPLOAD_STARTED`); once upload_folder runs, it cannot
-    be stopped."""
+                progress: Callable[[float, str], None] | None = None,
+                cancel: threading.Event | UploadGate | None = None) -> PushResult:
+    """Upload ``folder`` (see :func:`resolve_source`) to ``repo_id``. ``cancel`` is looked at before
+    the repository is looked up, before it is created, and as the upload begins (reported at
+    :data:`UPLOAD_STARTED`); once upload_folder runs, it cannot be stopped. Pass an
+    :class:`UploadGate` to cancel and learn in one step whether the upload had already begun."""
     from huggingface_hub import HfApi
     from huggingface_hub.utils import HFValidationError, validate_repo_id
 
@@ -556,18 +558,22 @@ def push_to_hub(folder: str | Path, repo_id: str, *, token: str | None = None, p
     size = plan.size(source.files) + (len(card.encode("utf-8")) if card is not None else 0)
     count = len(plan.files) + (card is not None)
     api = api if api is not None else HfApi()
+    gate = cancel if isinstance(cancel, UploadGate) else UploadGate(cancel or threading.Event())
     try:
-        _stop_if_asked(cancel, repo_id)
+        _stop_if_asked(gate, repo_id)
         report(0.1, "creating the repository")
         _check_owner(api.whoami(token=token), repo_id)
+        _stop_if_asked(gate, repo_id)  # whoami may take long: no repository is created after a cancel
         url = api.create_repo(repo_id, token=token, private=private, exist_ok=True, repo_type="model")
+        gate.created = True
         if private and not getattr(api.repo_info(repo_id, token=token, repo_type="model"), "private", True):
             raise ConfigError("the repository already exists and is public", where=repo_id,
                               expected="another repository, or ask for a public push")
         with tempfile.TemporaryDirectory(prefix="bertstudio-push-") as stage:
             _stage(source, plan.files, card, Path(stage))
             left = f"; left out: {_names(plan.left_out)} (not model files)" if plan.left_out else ""
-            _stop_if_asked(cancel, repo_id)
+            if not gate.begin():
+                _stop_if_asked(gate, repo_id)
             report(UPLOAD_STARTED, f"uploading {count} files ({_megabytes(size)}){left}")
             api.upload_folder(repo_id=repo_id, folder_path=stage, commit_message=commit_message, token=token,
                               repo_type="model")
@@ -586,9 +592,36 @@ def push_to_hub(folder: str | Path, repo_id: str, *, token: str | None = None, p
     return PushResult(str(url), count, size, plan.left_out, plan.own_card, visible if isinstance(visible, bool) else None)
 
 
-def _stop_if_asked(cancel: threading.Event | None, repo_id: str) -> None:
-    if cancel is not None and cancel.is_set():
-        raise ConfigError("the push was cancelled before anything was uploaded", where=repo_id)
+class UploadGate:
+    """A push's cancel flag and the moment its upload begins, decided one at a time: a cancel asked
+    while a question is on screen may meet an upload that began meanwhile, and must then say so
+    rather than be ignored by a push that no longer looks at the flag."""
+
+    def __init__(self, cancel: threading.Event | None = None) -> None:
+        self.cancel_event = cancel if cancel is not None else threading.Event()
+        self._lock = threading.Lock()
+        self.began = False  # upload_folder runs or has run: the push can no longer be stopped
+        self.created = False  # create_repo has run: the repository exists (perhaps empty)
+
+    def try_cancel(self) -> bool:
+        """Cancel unless the upload has begun; False (nothing changed) when it has."""
+        with self._lock:
+            if not self.began:
+                self.cancel_event.set()
+            return not self.began
+
+    def begin(self) -> bool:
+        """Mark the upload as begun unless the push was cancelled; False when it was."""
+        with self._lock:
+            if not self.cancel_event.is_set():
+                self.began = True
+            return self.began
+
+
+def _stop_if_asked(gate: UploadGate, repo_id: str) -> None:
+    if gate.cancel_event.is_set():
+        made = f"; the repository {repo_id} was created and is empty" if gate.created else ""
+        raise ConfigError(f"the push was cancelled before anything was uploaded{made}", where=repo_id)
 
 
 def _check_owner(user: Any, repo_id: str) -> None:

@@ -176,23 +176,25 @@ class PushToHubDialog(QDialog):
         return self.tr("a write token (no cached login found: `hf auth login`)")
 
     def push(self) -> JobWorker | None:
-        from bertstudio.train.hub import push_to_hub
+        from bertstudio.train.hub import UploadGate, push_to_hub
 
         if self.worker is not None and self.worker.is_running():
             return None
         repo, token, private, api = self.repo.text().strip(), self.token.text().strip() or None, self.private.isChecked(), self.api
         run = self.run
+        gate = UploadGate()  # a cancel and the upload's start, decided one at a time (see reject)
         worker = JobWorker(lambda report, cancel: push_to_hub(run, repo, token=token, private=private, api=api,
-                                                               progress=report, cancel=cancel), name="bertstudio-hub-push")
+                                                               progress=report, cancel=gate), name="bertstudio-hub-push")
+        gate.cancel_event = worker.cancel_event  # the worker's flag: its outcome is "cancelled" when set
         worker.progressed.connect(self._on_progress)  # bound methods: queued to the GUI thread
         worker.finished.connect(self._on_pushed)
         worker.failed.connect(self._on_failed)
         worker.cancelled.connect(self._on_cancelled)
         window = self.parentWidget()
         if window is not None and hasattr(window, "statusBar"):  # the outcome outlives a dialog closed mid-push
-            _report_outcome(window, worker, repo)
+            _report_outcome(window, worker, repo, gate)
             window.push_worker = worker  # the main window asks before quitting while it runs
-        self.repo_id, self._uploading = repo, False
+        self.repo_id, self.gate = repo, gate
         self.worker = worker
         self.push_button.setEnabled(False)
         self.progress.setVisible(True)
@@ -200,21 +202,22 @@ class PushToHubDialog(QDialog):
         return worker
 
     def _on_progress(self, fraction: float, message: str) -> None:
-        from bertstudio.train.hub import UPLOAD_STARTED
-
-        self._uploading = self._uploading or fraction >= UPLOAD_STARTED
         self.progress.setValue(int(1000 * fraction))
         self.status.setText(_plain(message))  # the label is rich text (for the link): names and paths are not
 
     def reject(self) -> None:
         """Close, Esc or the title bar's close while a push runs: asks first. Before the upload has
         begun, closing cancels the push; once it has begun it cannot be stopped and goes on in the
-        background (its outcome reaches the main window's status bar)."""
+        background (its outcome reaches the main window's status bar). What is done follows the state
+        after the answer: the question is modal, and the upload may begin while it is on screen; then
+        the question is asked again in the words that are now true."""
         if self.worker is not None and self.worker.is_running():
-            if not self.confirm_close_while_pushing(self._uploading):
+            began = self.gate.began
+            if not self.confirm_close_while_pushing(began):
                 return
-            if not self._uploading:
-                self.worker.cancel()  # push_to_hub stops before create_repo or upload_folder
+            if not began and self.worker.is_running() and not self.gate.try_cancel():  # it began meanwhile
+                if not self.confirm_close_while_pushing(True):
+                    return
         super().reject()
 
     def confirm_close_while_pushing(self, uploading: bool) -> bool:
@@ -233,7 +236,11 @@ class PushToHubDialog(QDialog):
     def _on_cancelled(self) -> None:
         self.push_button.setEnabled(True)
         self.progress.setVisible(False)
-        self.status.setText(self.tr("Push cancelled: nothing was uploaded."))
+        if self.gate.created:
+            self.status.setText(self.tr("Push cancelled: nothing was uploaded, but the repository {repo} was created "
+                                        "and is empty.").format(repo=_plain(self.repo_id)))
+        else:
+            self.status.setText(self.tr("Push cancelled: nothing was uploaded."))
 
     def _on_pushed(self, result: Any) -> None:
         from html import escape
@@ -266,13 +273,19 @@ def _plain(text: str) -> str:
     return escape(text, quote=False)  # a rich-text label needs only < > & escaped
 
 
-def _report_outcome(window: Any, worker: JobWorker, repo: str) -> None:
+def _report_outcome(window: Any, worker: JobWorker, repo: str, gate: Any) -> None:
     """The push's outcome in the main window's status bar, connected to the window's bar rather than
     to the dialog, which may have been closed (and deleted) mid-push."""
     bar = window.statusBar()
+
+    def cancelled() -> None:
+        text = (_t("Push to {repo} cancelled: the repository was created and is empty") if gate.created
+                else _t("Push to {repo} cancelled"))
+        bar.showMessage(text.format(repo=repo), 15_000)
+
     worker.finished.connect(lambda result: bar.showMessage(_t("Pushed to {url}").format(url=result.url), 15_000))
     worker.failed.connect(lambda message: bar.showMessage(_t("Not pushed: {m}").format(m=message), 15_000))
-    worker.cancelled.connect(lambda: bar.showMessage(_t("Push to {repo} cancelled").format(repo=repo), 15_000))
+    worker.cancelled.connect(cancelled)
 
 
 def push_to_hub_action(window: Any, *, api: Any = None) -> PushToHubDialog | None:

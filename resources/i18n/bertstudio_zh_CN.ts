@@ -267,17 +267,22 @@
         <translation>正在将 {run} 导出为 ONNX…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="273"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="282"/>
+        <source>Push to {repo} cancelled: the repository was created and is empty</source>
+        <translation>推送到 {repo} 已取消：仓库已创建，但为空</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/model_export.py" line="286"/>
         <source>Pushed to {url}</source>
         <translation>已推送到 {url}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="274"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="287"/>
         <source>Not pushed: {m}</source>
         <translation>未推送:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="275"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="283"/>
         <source>Push to {repo} cancelled</source>
         <translation>已取消推送到 {repo}</translation>
     </message>
@@ -2627,42 +2632,47 @@
         <translation>具有写权限的令牌(未找到已缓存的登录信息:`hf auth login`)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="223"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="226"/>
         <source>The upload to {repo} has begun and cannot be stopped. Close this window and let it finish in the background? Its outcome will show in the status bar.</source>
         <translation>上传到 {repo} 已经开始,无法停止。关闭此窗口并让它在后台完成吗?结果会显示在状态栏中。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="226"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="229"/>
         <source>A push to {repo} is in progress. Cancel it and close this window? Nothing has been uploaded yet.</source>
         <translation>正在推送到 {repo}。取消推送并关闭此窗口吗?目前还没有上传任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="228"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="231"/>
         <source>Push in progress</source>
         <translation>正在推送</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="236"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="240"/>
+        <source>Push cancelled: nothing was uploaded, but the repository {repo} was created and is empty.</source>
+        <translation>推送已取消：没有上传任何内容，但仓库 {repo} 已创建且为空。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/model_export.py" line="243"/>
         <source>Push cancelled: nothing was uploaded.</source>
         <translation>推送已取消:没有上传任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="244"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="251"/>
         <source>Uploaded {n} files ({mb} MB) to &lt;a href=&quot;{u}&quot;&gt;{u}&lt;/a&gt;.</source>
         <translation>已上传 {n} 个文件({mb} MB)到 &lt;a href=&quot;{u}&quot;&gt;{u}&lt;/a&gt;。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="247"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="254"/>
         <source>The folder&apos;s README.md went up unchanged as the model card.</source>
         <translation>文件夹中的 README.md 已原样上传,作为模型卡片。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="250"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="257"/>
         <source>Left out: {names} (not model files).</source>
         <translation>未上传:{names}(不是模型文件)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="258"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="265"/>
         <source>Not pushed: {m}</source>
         <translation>未推送:{m}</translation>
     </message>

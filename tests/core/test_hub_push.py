@@ -229,3 +229,38 @@ def test_label_code_spans_keep_the_name_and_say_when_it_is_cut():
     assert _code("line\nbreak --- x") == "`line break --- x`"
     long = _code("x" * 300)
     assert long.endswith("…`") and len(long) < 300
+
+
+def test_a_cancel_after_the_repository_was_created_says_so_and_uploads_nothing(run_dir, token):
+    """The cancel was looked at only before whoami and before the upload: a cancel meanwhile still
+    created the repository, and the message said nothing had happened."""
+    from bertstudio.train.hub import UploadGate
+
+    gate = UploadGate()
+
+    class CancelledMeanwhile(RecordingApi):
+        def create_repo(self, repo_id: str, **kw: Any) -> str:
+            url = super().create_repo(repo_id, **kw)
+            assert gate.try_cancel()  # the upload has not begun: the cancel holds
+            return url
+
+    api = CancelledMeanwhile()
+    with pytest.raises(ConfigError, match="cancelled before anything was uploaded; the repository me/t was created"):
+        push_to_hub(run_dir, "me/t", token=token, api=api, cancel=gate)
+    assert "upload_folder" not in [name for name, _ in api.calls]
+    assert not gate.began
+
+
+def test_once_the_upload_has_begun_a_cancel_is_refused_and_said_to_be(run_dir, token):
+    from bertstudio.train.hub import UploadGate
+
+    gate = UploadGate()
+    answers = []
+
+    class Uploading(RecordingApi):
+        def upload_folder(self, **kw: Any) -> str:
+            answers.append(gate.try_cancel())
+            return super().upload_folder(**kw)
+
+    push_to_hub(run_dir, "me/t", token=token, api=Uploading(), cancel=gate)
+    assert answers == [False] and not gate.cancel_event.is_set()

@@ -171,7 +171,7 @@ def test_closing_the_dialog_before_the_upload_cancels_the_push(qtbot, window, mo
 def test_a_push_closed_during_its_upload_says_its_outcome_in_the_status_bar(qtbot, window, monkeypatch):
     api = GatedApi("upload_folder")
     dialog = _pushing(qtbot, window, api, monkeypatch)
-    qtbot.waitUntil(lambda: dialog._uploading, timeout=10_000)
+    qtbot.waitUntil(lambda: dialog.gate.began, timeout=10_000)
     asked: list[bool] = []
     dialog.confirm_close_while_pushing = lambda uploading: asked.append(uploading) or True
     worker = dialog.worker
@@ -179,6 +179,63 @@ def test_a_push_closed_during_its_upload_says_its_outcome_in_the_status_bar(qtbo
     assert asked == [True] and not worker.cancel_event.is_set()  # an upload that has begun cannot be stopped
     api.release.set()
     qtbot.waitUntil(lambda: "huggingface.co/me/reviews" in window.statusBar().currentMessage(), timeout=30_000)
+
+
+class TwoGates(RecordingApi):
+    """Holds the push in whoami and again in upload_folder, each until released."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.in_whoami, self.go_whoami = threading.Event(), threading.Event()
+        self.in_upload, self.go_upload = threading.Event(), threading.Event()
+        self.entered = self.in_whoami
+
+    def whoami(self, token: str | None = None) -> dict[str, Any]:
+        self.in_whoami.set()
+        self.go_whoami.wait(30)
+        return super().whoami(token)
+
+    def upload_folder(self, **kw: Any) -> str:
+        self.in_upload.set()
+        self.go_upload.wait(30)
+        return super().upload_folder(**kw)
+
+
+def test_an_upload_that_began_while_the_close_question_was_open_is_not_said_to_be_cancelled(qtbot, window, monkeypatch):
+    """Yes to "Cancel it? Nothing has been uploaded yet", answered after the upload had begun behind
+    the modal question: the cancel was silently ignored (or, with the progress held back, set too late)
+    and the model went up although the user had agreed to cancel."""
+    api = TwoGates()
+    dialog = _pushing(qtbot, window, api, monkeypatch)
+    worker, asked = dialog.worker, []
+
+    def user_thinks(uploading: bool) -> bool:
+        asked.append(uploading)
+        if len(asked) == 1:
+            api.go_whoami.set()  # the network answers while the question is on screen
+            qtbot.waitUntil(api.in_upload.is_set, timeout=30_000)
+        return True
+
+    dialog.confirm_close_while_pushing = user_thinks
+    dialog.reject()
+    assert asked == [False, True]  # asked again, in the words that are now true
+    assert not worker.cancel_event.is_set() and not dialog.isVisible()
+    api.go_upload.set()
+    qtbot.waitUntil(lambda: "huggingface.co/me/reviews" in window.statusBar().currentMessage(), timeout=30_000)
+
+
+def test_a_cancel_during_whoami_creates_no_repository(qtbot, window, monkeypatch):
+    """Cancelled while whoami waited: create_repo still ran, leaving an empty repository behind
+    a "nothing was uploaded"."""
+    api = TwoGates()
+    dialog = _pushing(qtbot, window, api, monkeypatch)
+    dialog.confirm_close_while_pushing = lambda uploading: True
+    dialog.reject()
+    api.go_whoami.set()
+    api.go_upload.set()
+    qtbot.waitUntil(lambda: "cancelled" in window.statusBar().currentMessage(), timeout=30_000)
+    assert [name for name, _ in api.calls] == []
+    assert "created" not in window.statusBar().currentMessage()
 
 
 def test_quitting_during_a_push_asks_first(qtbot, window, monkeypatch):
