@@ -562,7 +562,7 @@ def push_to_hub(folder: str | Path, repo_id: str, *, token: str | None = None, p
     try:
         _stop_if_asked(gate, repo_id)
         report(0.1, "creating the repository")
-        _check_owner(api.whoami(token=token), repo_id)
+        _check_owner(_whoami(api, token, repo_id), repo_id)
         _stop_if_asked(gate, repo_id)  # whoami may take long: no repository is created after a cancel
         url = api.create_repo(repo_id, token=token, private=private, exist_ok=True, repo_type="model")
         gate.created = True
@@ -575,17 +575,24 @@ def push_to_hub(folder: str | Path, repo_id: str, *, token: str | None = None, p
             if not gate.begin():
                 _stop_if_asked(gate, repo_id)
             report(UPLOAD_STARTED, f"uploading {count} files ({_megabytes(size)}){left}")
-            api.upload_folder(repo_id=repo_id, folder_path=stage, commit_message=commit_message, token=token,
-                              repo_type="model")
+            try:
+                api.upload_folder(repo_id=repo_id, folder_path=stage, commit_message=commit_message, token=token,
+                                  repo_type="model")
+            except RuntimeError as exc:
+                if not _wraps_a_transfer_failure(exc):
+                    raise  # a programming error: its traceback, as an internal error
+                log.warning("push to %s: the upload failed", repo_id, exc_info=True)
+                raise ConfigError(f"the upload failed: {_failure(exc, repo_id)}", where=repo_id,
+                                  expected="a working connection and a write token") from None
     except ConfigError:
         raise
-    except (*_network_errors(), RuntimeError) as exc:  # no network, a bad token, no rights; RuntimeError:
-        # huggingface_hub's _commit_api (and hf_xet) wrap a file whose upload broke off, the reason in __cause__
+    except _network_errors() as exc:  # no network, a bad token, no rights
+        log.warning("push to %s: the Hub call failed", repo_id, exc_info=True)
         raise ConfigError(f"the upload failed: {_failure(exc, repo_id)}", where=repo_id,
                           expected="a working connection and a write token") from None
     try:  # create_repo(exist_ok=True) leaves an existing repository's visibility as it was: say what it is
         visible = getattr(api.repo_info(repo_id, token=token, repo_type="model"), "private", None)
-    except (*_network_errors(), RuntimeError):  # the model is up; only its visibility is not known
+    except _network_errors():  # the model is up; only its visibility is not known
         log.info("push to %s: its visibility could not be read", repo_id, exc_info=True)
         visible = None
     report(1.0, "done")
@@ -624,12 +631,42 @@ def _stop_if_asked(gate: UploadGate, repo_id: str) -> None:
         raise ConfigError(f"the push was cancelled before anything was uploaded{made}", where=repo_id)
 
 
+def _wraps_a_transfer_failure(exc: RuntimeError) -> bool:
+    """Whether ``exc`` is how huggingface_hub reports a file whose transfer broke off: _commit_api
+    raises a plain RuntimeError ``from`` the cause, hf_xet's Rust code raises a plain RuntimeError
+    from inside huggingface_hub's call. A subclass (RecursionError, NotImplementedError) or a
+    RuntimeError raised elsewhere is a programming error, not a failed upload."""
+    if type(exc) is not RuntimeError:
+        return False
+    if exc.__cause__ is not None:
+        return True
+    tb, last = exc.__traceback__, None
+    while tb is not None:
+        last, tb = tb, tb.tb_next
+    where = Path(last.tb_frame.f_code.co_filename).parts if last is not None else ()
+    return "huggingface_hub" in where or "hf_xet" in where
+
+
+def _whoami(api: Any, token: str, repo_id: str) -> Any:
+    """The token's user and organisations for the owner check, or None when the Hub does not say:
+    whoami is heavily rate-limited (429), and a network hiccup or a token without the read scope
+    must not block a push that create_repo and upload_folder can judge for themselves (their 403
+    says the repository may be someone else's). A 401 is the token itself: that stops the push."""
+    try:
+        return api.whoami(token=token, cache=True)
+    except _network_errors() as exc:
+        if getattr(getattr(exc, "response", None), "status_code", None) == 401:
+            raise
+        log.warning("push to %s: whoami failed, the owner is not checked", repo_id, exc_info=True)
+        return None
+
+
 def _check_owner(user: Any, repo_id: str) -> None:
     """ConfigError unless ``repo_id``'s namespace is the token's user or one of its organisations:
     create_repo(exist_ok=True) swallows the 403 for someone else's repository that it can read, and
     the push then failed at upload time (or was told to ask for a public push)."""
-    if not isinstance(user, dict):
-        return
+    if not isinstance(user, dict) or not isinstance(user.get("name"), str) or not user["name"]:
+        return  # the Hub did not say whose token this is: create_repo and the upload will
     mine = {str(user.get("name"))} | {str(org.get("name")) for org in user.get("orgs") or [] if isinstance(org, dict)}
     owner = repo_id.split("/")[0]
     if owner not in mine:
@@ -650,7 +687,8 @@ def _failure(exc: BaseException, repo_id: str) -> str:
     if status == 401:
         text += " (the token is wrong or has expired: make a new one, or run `hf auth login` again)"
     elif status == 403:
-        text += f" (the token may not write to {repo_id}: it needs write rights there)"
+        text += (f" (the token may not write to {repo_id}: it needs write rights there, and the repository "
+                 "may belong to someone else)")
     return text
 
 

@@ -27,7 +27,7 @@ class RecordingApi:
         self.uploaded: dict[str, bytes] = {}
         self.existing_public = existing_public
 
-    def whoami(self, token: str | None = None) -> dict[str, Any]:
+    def whoami(self, token: str | None = None, **kw: Any) -> dict[str, Any]:
         self.calls.append(("whoami", {"token": token}))
         return {"name": "me", "orgs": [{"name": "my-org"}]}
 

@@ -51,7 +51,7 @@ def _http_error(code: int, token: str) -> None:
     hf_raise_for_status(httpx2.Response(code, request=request, json={"error": f"status {code}"}))
 
 
-@pytest.mark.parametrize("code, hint", [(401, "wrong or has expired"), (403, "may not write to me/t")])
+@pytest.mark.parametrize("code, hint", [(401, "wrong or has expired"), (403, "may not write to me/t: it needs write rights there, and the repository may belong to someone else")])
 def test_a_refused_token_says_what_the_status_means(run_dir, token, code, hint):
     class Refusing(RecordingApi):
         def upload_folder(self, **kw: Any) -> str:
@@ -264,3 +264,41 @@ def test_once_the_upload_has_begun_a_cancel_is_refused_and_said_to_be(run_dir, t
 
     push_to_hub(run_dir, "me/t", token=token, api=Uploading(), cancel=gate)
     assert answers == [False] and not gate.cancel_event.is_set()
+
+
+@pytest.mark.parametrize("error", [RecursionError("maximum recursion depth exceeded"), NotImplementedError("todo"),
+                                   RuntimeError("dictionary changed size during iteration")])
+def test_a_programming_error_in_the_push_keeps_its_traceback(run_dir, token, error):
+    """Every RuntimeError (and subclass) from the Hub block became "the upload failed ... expected a
+    working connection", its traceback dropped: only huggingface_hub's wrapped transfer failure is that."""
+    class Buggy(RecordingApi):
+        def create_repo(self, repo_id: str, **kw: Any) -> str:
+            raise error
+
+    with pytest.raises(type(error)):
+        push_to_hub(run_dir, "me/t", token=token, api=Buggy())
+
+
+def test_a_rate_limited_whoami_does_not_block_the_push(run_dir, token):
+    """whoami is heavily rate-limited: a 429 there refused a valid push into the user's own repository."""
+    class RateLimited(RecordingApi):
+        def whoami(self, token: str | None = None, **kw: Any) -> dict[str, Any]:
+            self.calls.append(("whoami", kw))
+            _http_error(429, token or "")
+            return {}
+
+    api = RateLimited()
+    push_to_hub(run_dir, "me/t", token=token, api=api)
+    assert ("whoami", {"cache": True}) in api.calls and "upload_folder" in [name for name, _ in api.calls]
+
+
+def test_a_refused_whoami_token_stops_the_push(run_dir, token):
+    class Expired(RecordingApi):
+        def whoami(self, token: str | None = None, **kw: Any) -> dict[str, Any]:
+            _http_error(401, token or "")
+            return {}
+
+    api = Expired()
+    with pytest.raises(ConfigError, match="wrong or has expired"):
+        push_to_hub(run_dir, "me/t", token=token, api=api)
+    assert [name for name, _ in api.calls] == []

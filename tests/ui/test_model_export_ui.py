@@ -50,7 +50,7 @@ class RecordingApi:
     def __init__(self) -> None:
         self.calls: list[tuple[str, dict[str, Any]]] = []
 
-    def whoami(self, token: str | None = None) -> dict[str, Any]:
+    def whoami(self, token: str | None = None, **kw: Any) -> dict[str, Any]:
         return {"name": "me", "orgs": []}
 
     def create_repo(self, repo_id: str, **kw: Any) -> str:
@@ -133,7 +133,7 @@ class GatedApi(RecordingApi):
             self.entered.set()
             self.release.wait(30)
 
-    def whoami(self, token: str | None = None) -> dict[str, Any]:
+    def whoami(self, token: str | None = None, **kw: Any) -> dict[str, Any]:
         self._gate("whoami")
         return super().whoami(token)
 
@@ -190,7 +190,7 @@ class TwoGates(RecordingApi):
         self.in_upload, self.go_upload = threading.Event(), threading.Event()
         self.entered = self.in_whoami
 
-    def whoami(self, token: str | None = None) -> dict[str, Any]:
+    def whoami(self, token: str | None = None, **kw: Any) -> dict[str, Any]:
         self.in_whoami.set()
         self.go_whoami.wait(30)
         return super().whoami(token)
