@@ -8,8 +8,9 @@ The card is written into a staging folder of links beside the files, never into 
 user's folders, and everything goes up in one ``upload_folder`` commit.
 
 Only the folder's own files go up: a symbolic link anywhere in it is refused, never
-followed (see :func:`pushed_files`), so is a pickle file (``*.bin``, ``*.pt``, ...: whoever
-loads one runs its code), hidden files and folders stay home, and the folder
+followed (see :func:`pushed_files`), so is a pickle file that would go up (``*.bin``, ``*.pt``, ...:
+whoever loads one runs its code; one the allow-list leaves out is left out and named), hidden files
+and folders stay home, and the folder
 must load and predict the way ``bertstudio predict`` would before the Hub is called
 (:func:`check_pushable`).
 
@@ -182,8 +183,9 @@ def pushed_files(source: PushSource) -> FilePlan:
             if path.is_symlink():
                 raise ConfigError("a symbolic link is not pushed: it would upload what it points to", path=path,
                                   expected="the model's own files (copy the file into the folder in place of the link)")
-            if name in names and path.suffix.lower() in PICKLE_SUFFIXES:  # transformers prefers the safetensors
-                # beside it, but torch.load or joblib.load of this file by whoever downloads it runs its code
+            if name in names and path.suffix.lower() in PICKLE_SUFFIXES and _model_file(rel):  # would go up:
+                # torch.load or joblib.load of it by whoever downloads it runs its code (one the allow-list
+                # leaves out, such as Trainer's training_args.bin, is left out and named like any other)
                 raise ConfigError("a pickle file is not pushed: loading it can run code", path=path,
                                   expected="the weights as model.safetensors only (move this file out of the folder)")
             if name in names:

@@ -111,18 +111,22 @@ def test_hidden_files_and_folders_stay_home(run_dir, tmp_path, token):
     assert set(api.uploaded) == {p.name for p in (run_dir / "model").iterdir()} | {"README.md"}
 
 
-@pytest.mark.parametrize("name", ["pytorch_model.bin", "sub/optimizer.pt", "head.pkl", "scaler.joblib"])
+@pytest.mark.parametrize("name", ["pytorch_model.bin", "training_args.bin", "sub/optimizer.pt", "head.pkl", "scaler.joblib"])
 def test_a_pickle_beside_the_safetensors_is_never_uploaded(run_dir, tmp_path, token, name):
     """model.safetensors plus a code-running pytorch_model.bin passed every check and went up: transformers
-    prefers the safetensors, but whoever torch.loads the .bin runs its code (a hostile-input sweep)."""
+    prefers the safetensors, but whoever torch.loads the .bin runs its code (a hostile-input sweep).
+    It is left out and named like any other file that is not the model's: refusing the whole push for
+    it blocked every folder saved by Trainer.save_model (training_args.bin)."""
     import pickle
 
     folder = _model(run_dir, tmp_path, "m_pickle")
     target = folder / name
     target.parent.mkdir(exist_ok=True)
     target.write_bytes(pickle.dumps({"weights": [1.0]}))
-    error = _refused(folder, token, "pickle file is not pushed")
-    assert error.path == str(target)
+    api = RecordingApi()
+    result = push_to_hub(folder, "me/x", token=token, api=api)
+    assert Path(name) in result.left_out
+    assert Path(name).name not in api.uploaded and name not in api.uploaded
 
 
 def test_a_folder_that_is_not_there_is_said_so(tmp_path, token):
