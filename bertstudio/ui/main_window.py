@@ -101,7 +101,8 @@ class MainWindow(QMainWindow):
         # Fold long journals into the data files while the user is idle (cheap check, rare work).
         self._closing_after_run: QTimer | None = None  # closed mid-training: waiting for the run to end
         self._closing_after_export = False  # closed mid-export: waiting for the folder to be written
-        self._quit_with_jobs_confirmed = False  # asked once while a push or an ONNX export ran
+        self._quit_with_jobs_confirmed = False  # this close attempt: the push/export question answered yes
+        self._jobs: list[tuple[str, Any]] = []  # ("push" | "export", JobWorker): see track_job
         self._compact_timer = QTimer(self)
         self._compact_timer.setInterval(60_000)
         self._compact_timer.timeout.connect(self._compact_if_large)
@@ -489,7 +490,8 @@ class MainWindow(QMainWindow):
         lines = []
         if pushing:
             lines.append(self.tr("A push to the Hugging Face Hub is in progress: quitting cancels it if its upload "
-                                 "has not begun, and may cut the upload off if it has."))
+                                 "has not begun; an upload already under way goes on, and the app waits for it before "
+                                 "it quits (about 90 seconds at most: an upload still running then is cut off)."))
         if exporting:
             lines.append(self.tr("An ONNX export is in progress: quitting stops it."))
         answer = QMessageBox.question(self, self.tr("Quit now?"), "\n\n".join(lines + [self.tr("Quit anyway?")]),
@@ -497,22 +499,40 @@ class MainWindow(QMainWindow):
                                       QMessageBox.StandardButton.No)
         return answer == QMessageBox.StandardButton.Yes
 
+    def track_job(self, kind: str, worker: Any) -> None:
+        """A push ("push") or an ONNX export ("export") that quitting asks about while it runs; every
+        one is kept (a second push does not hide the first, which may still be uploading)."""
+        self._jobs = [(k, w) for k, w in self._jobs if w.is_running()] + [(kind, worker)]
+
+    def _running_jobs(self) -> list[tuple[str, Any]]:
+        return [(kind, worker) for kind, worker in self._jobs if worker.is_running()]
+
     def _jobs_allow_quitting(self) -> bool:
-        """False when a push or an ONNX export runs and the user chose to stay; asked once per close."""
-        push, export = (getattr(self, name, None) for name in ("push_worker", "export_worker"))
-        running = [w for w in (push, export) if w is not None and w.is_running()]
+        """False when a push or an ONNX export runs and the user chose to stay. Nothing is cancelled
+        here: the close may still be refused by a later question (see _cancel_jobs_for_quitting)."""
+        running = self._running_jobs()
         if not running or self._quit_with_jobs_confirmed:
             return True
-        if not self.confirm_quit_during_jobs(push in running, export in running):
+        kinds = {kind for kind, _ in running}
+        if not self.confirm_quit_during_jobs("push" in kinds, "export" in kinds):
             return False
         self._quit_with_jobs_confirmed = True
-        for worker in running:
-            worker.cancel()  # an export stops; a push stops unless its upload has begun
         return True
+
+    def _cancel_jobs_for_quitting(self) -> None:
+        """Once every question was answered yes: an export stops; a push stops unless its upload has
+        begun, which then finishes while the app waits for it (ThreadJob.wait_all)."""
+        for _kind, worker in self._running_jobs():
+            worker.cancel()
+
+    def _stay(self, event: QCloseEvent) -> None:
+        """The close is refused (a No): the next attempt asks every question again."""
+        self._quit_with_jobs_confirmed = False
+        event.ignore()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self._jobs_allow_quitting():
-            event.ignore()
+            self._stay(event)
             return
         training = self.pages.get("train")
         exporting = getattr(training, "is_exporting", None)
@@ -521,6 +541,7 @@ class MainWindow(QMainWindow):
             # hidden half folder beside the user's. The window goes now; the close finishes when it is written.
             if not self._closing_after_export:
                 self._closing_after_export = True
+                self._cancel_jobs_for_quitting()
                 training.export_ended.connect(lambda: QTimer.singleShot(0, self.close))  # type: ignore[union-attr]
                 self.hide()
             event.ignore()
@@ -529,8 +550,9 @@ class MainWindow(QMainWindow):
         if callable(running) and running():
             if self._closing_after_run is None:
                 if not self.confirm_stop_training():
-                    event.ignore()
+                    self._stay(event)
                     return
+                self._cancel_jobs_for_quitting()
                 # The engine stops after the current step and saves: seconds on a laptop, which the
                 # close handler used to wait out with the window frozen (1.3 s measured). The window
                 # goes now; the close finishes when the run has ended (at the latest after
@@ -546,6 +568,7 @@ class MainWindow(QMainWindow):
             training.cancel_and_wait(30_000)  # type: ignore[union-attr]  # the run did not end in time
         if self._closing_after_run is not None:
             self._closing_after_run.stop()
+        self._cancel_jobs_for_quitting()
         self.settings.setValue("mainWindow/geometry", self.saveGeometry())
         self.settings.setValue("mainWindow/state", self.saveState())
         with contextlib.suppress(BertStudioError):  # a disk problem is reported once, by the close below

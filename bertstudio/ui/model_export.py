@@ -92,7 +92,7 @@ def export_onnx_action(window: Any, target: str | Path | None = None) -> JobWork
     progress.canceled.connect(worker.cancel_event.set)
     worker.start()
     progress.show()
-    window.export_worker = worker
+    window.track_job("export", worker)
     return worker
 
 
@@ -193,7 +193,7 @@ class PushToHubDialog(QDialog):
         window = self.parentWidget()
         if window is not None and hasattr(window, "statusBar"):  # the outcome outlives a dialog closed mid-push
             _report_outcome(window, worker, repo, gate)
-            window.push_worker = worker  # the main window asks before quitting while it runs
+            window.track_job("push", worker)  # the main window asks before quitting while it runs
         self.repo_id, self.gate = repo, gate
         self.worker = worker
         self.push_button.setEnabled(False)

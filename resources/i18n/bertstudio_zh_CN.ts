@@ -1993,118 +1993,118 @@
         <translation>GLUE 计分板</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="234"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="235"/>
         <source>Open project</source>
         <translation>打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="245"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="246"/>
         <source>Cannot open the project</source>
         <translation>无法打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="255"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="256"/>
         <source>Project repaired on open: %1</source>
         <translation>打开时已修复项目:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="256"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="257"/>
         <source>Project recovered</source>
         <translation>项目已恢复</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="257"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="258"/>
         <source>Opening the project repaired it:</source>
         <translation>打开项目时已修复:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="273"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="274"/>
         <source>Saved</source>
         <translation>已保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="300"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="301"/>
         <source>Imported %1 rows into %2</source>
         <translation>已导入 %1 行到 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="329"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="330"/>
         <source>Could not save</source>
         <translation>无法保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="491"/>
-        <source>A push to the Hugging Face Hub is in progress: quitting cancels it if its upload has not begun, and may cut the upload off if it has.</source>
-        <translation>正在推送到 Hugging Face Hub:如果上传尚未开始,退出会取消推送;如果已经开始,退出可能会中断上传。</translation>
+        <location filename="../../bertstudio/ui/main_window.py" line="492"/>
+        <source>A push to the Hugging Face Hub is in progress: quitting cancels it if its upload has not begun; an upload already under way goes on, and the app waits for it before it quits (about 90 seconds at most: an upload still running then is cut off).</source>
+        <translation>正在推送到 Hugging Face Hub：如果上传尚未开始，退出会取消推送；已经开始的上传会继续，应用会等它完成后再退出（最多约 90 秒：到时仍在进行的上传会被中断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="494"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="496"/>
         <source>An ONNX export is in progress: quitting stops it.</source>
         <translation>正在导出 ONNX:退出会停止导出。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="495"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="497"/>
         <source>Quit now?</source>
         <translation>现在退出?</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="495"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="497"/>
         <source>Quit anyway?</source>
         <translation>仍要退出吗?</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="137"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="138"/>
         <source>Run exported to %1</source>
         <translation>运行已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="369"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="370"/>
         <source>No project</source>
         <translation>没有项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="369"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="370"/>
         <source>Create or open a project first.</source>
         <translation>请先新建或打开一个项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="412"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="413"/>
         <source>No project open</source>
         <translation>未打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="420"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="421"/>
         <source>Project: %1 (%2)</source>
         <translation>项目:%1(%2)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="422"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="423"/>
         <source>Split: %1</source>
         <translation>数据划分:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="423"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="424"/>
         <source>%1 labelled / %2</source>
         <translation>已标注 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="472"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="473"/>
         <source>A training run is in progress on this project. Stop it and close the project?</source>
         <translation>此项目正在进行训练。要停止训练并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="473"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="474"/>
         <source>A learning curve is being computed on this project. Stop it and close the project?</source>
         <translation>此项目正在计算学习曲线。要停止计算并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="474"/>
-        <location filename="../../bertstudio/ui/main_window.py" line="482"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="475"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="483"/>
         <source>Training is running</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="483"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="484"/>
         <source>A training run is in progress. Stop it and quit?</source>
         <translation>训练正在进行。停止训练并退出吗？</translation>
     </message>

@@ -267,3 +267,45 @@ def test_the_run_name_and_the_error_are_shown_as_text(qtbot, window, tmp_path):
     assert long.sizeHint().width() < 800
     dialog._on_failed("me/x: the upload failed: <b>401</b> Unauthorized")
     assert "&lt;b&gt;401" in dialog.status.text()
+
+
+def test_quitting_cancels_a_push_only_once_every_question_was_answered_yes(qtbot, window, monkeypatch):
+    """Yes to the push question, then No to "stop training and quit?": the app stayed with its push
+    already cancelled, and the "asked" flag stuck, so a later quit closed with no question at all."""
+    api = TwoGates()
+    dialog = _pushing(qtbot, window, api, monkeypatch)
+    worker, train = dialog.worker, window.pages["train"]
+    monkeypatch.setattr(train, "is_running", lambda: True, raising=False)
+    asked: list[tuple[bool, bool]] = []
+    window.confirm_quit_during_jobs = lambda pushing, exporting: asked.append((pushing, exporting)) or True
+    window.confirm_stop_training = lambda: False  # "No: keep training": the app stays open
+    try:
+        assert not window.close()
+        assert not worker.cancel_event.is_set()
+        monkeypatch.setattr(train, "is_running", lambda: False, raising=False)
+        window.confirm_quit_during_jobs = lambda pushing, exporting: asked.append((pushing, exporting)) or False
+        assert not window.close()  # asked again, and No keeps the app and the push
+        assert asked == [(True, False), (True, False)] and not worker.cancel_event.is_set()
+    finally:
+        api.go_whoami.set()
+        api.go_upload.set()
+    qtbot.waitUntil(lambda: not worker.is_running(), timeout=30_000)
+
+
+def test_a_second_push_does_not_hide_the_first_from_the_quit_question(qtbot, window, monkeypatch):
+    """window.push_worker named only the latest push: a first one still uploading in the background
+    was not asked about once a second push had ended."""
+    first = TwoGates()
+    dialog = _pushing(qtbot, window, first, monkeypatch)
+    second = push_to_hub_action(window, api=RecordingApi())
+    qtbot.keyClicks(second.repo, "not a repo id")
+    later = second.push()
+    qtbot.waitUntil(lambda: not later.is_running(), timeout=30_000)
+    asked: list[tuple[bool, bool]] = []
+    window.confirm_quit_during_jobs = lambda pushing, exporting: asked.append((pushing, exporting)) or False
+    try:
+        assert not window.close() and asked == [(True, False)]
+    finally:
+        first.go_whoami.set()
+        first.go_upload.set()
+    qtbot.waitUntil(lambda: not dialog.worker.is_running(), timeout=30_000)
