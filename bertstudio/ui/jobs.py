@@ -21,7 +21,7 @@ import threading
 import time
 from typing import Any, Callable
 
-from PySide6.QtCore import QObject, Signal, Slot
+from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from bertstudio.errors import BertStudioError
 from bertstudio.ui.worker import ThreadJob
@@ -39,6 +39,7 @@ class JobWorker(QObject):
     finished = Signal(object)  # the job's result
     failed = Signal(str)
     cancelled = Signal()
+    _held = Signal()  # the throttle held a message back: queued to the GUI thread, which arms the flush timer
 
     def __init__(self, fn: Job, *, name: str = "bertstudio-job", throttle_s: float = 0.1, heavy: bool = False) -> None:
         super().__init__()
@@ -52,7 +53,11 @@ class JobWorker(QObject):
         self._last = 0.0
         self._lock = threading.RLock()  # a direct-connected slot may report progress again
         self._pending: tuple[float, str] | None = None  # the latest message the throttle held back
-        self._flush_timer: threading.Timer | None = None  # sends it once the throttle allows
+        self._armed = False  # _held was emitted and the flush has not run yet
+        # sends the held message once the throttle allows: a QTimer of this object, so on the GUI thread
+        self._flush_timer = QTimer(self, singleShot=True)
+        self._flush_timer.timeout.connect(self._flush)
+        self._held.connect(self._arm)
         self._job: ThreadJob | None = None
 
     def start(self) -> ThreadJob:
@@ -82,22 +87,27 @@ class JobWorker(QObject):
                 return
             # kept, not dropped: a job that then waits (an upload) showed a stale step for minutes
             self._pending = (float(fraction), str(message))
-            if self._flush_timer is None:
-                self._flush_timer = threading.Timer(self.throttle_s - (now - self._last), self._flush)
-                self._flush_timer.daemon = True
-                self._flush_timer.start()
+            if not self._armed:
+                self._armed = True
+                self._held.emit()  # from the job's thread: queued to _arm on the GUI thread
 
     def _emit(self, fraction: float, message: str) -> None:  # with the lock held
         self._last = time.monotonic()
-        if self._flush_timer is not None:
-            self._flush_timer.cancel()
-            self._flush_timer = None
         self.progressed.emit(fraction, message)
 
-    def _flush(self) -> None:
-        """Send the last message the throttle held back (on the timer's thread, or as the job ends)."""
+    @Slot()
+    def _arm(self) -> None:  # on the GUI thread
         with self._lock:
-            self._flush_timer = None
+            wait = max(0.0, self.throttle_s - (time.monotonic() - self._last))
+        if self._running.is_set():  # the job's end flushes on its own
+            self._flush_timer.start(int(wait * 1000))
+
+    @Slot()
+    def _flush(self) -> None:
+        """Send the last message the throttle held back (on the GUI thread from the timer, or on the
+        job's thread as the job ends)."""
+        with self._lock:
+            self._armed = False
             pending, self._pending = self._pending, None
             if pending is not None:
                 self._emit(*pending)
@@ -106,12 +116,13 @@ class JobWorker(QObject):
         try:
             return self._fn(self._progress, self.cancel_event)
         finally:
-            self._flush()  # before the outcome, which is queued after it; no timer outlives the job
+            self._flush()  # before the outcome, which is queued after it (the timer stops at the outcome)
             self._stopped = self.cancel_event.is_set()
             self._running.clear()
 
     @Slot(object)
     def _on_returned(self, result: Any) -> None:
+        self._flush_timer.stop()
         if self._stopped and result is None:
             self.cancelled.emit()
         else:
@@ -119,6 +130,7 @@ class JobWorker(QObject):
 
     @Slot(object)
     def _on_raised(self, exc: BaseException) -> None:
+        self._flush_timer.stop()
         if not isinstance(exc, BertStudioError):  # ThreadJob has logged its traceback
             self.failed.emit(f"{type(exc).__name__}: {exc}")
         elif self._stopped:

@@ -326,3 +326,31 @@ def test_a_dropped_last_progress_goes_out_before_the_outcome(qtbot):
 
     seen = _run(qtbot, job)
     assert seen == [("progressed", 0.1, "step 1", True), ("progressed", 0.5, "step 2", True), ("finished", 1)]
+
+
+def test_a_held_message_is_sent_by_a_gui_thread_timer_not_a_new_thread(qtbot):
+    """The throttle's flush ran on a new threading.Timer per window (an OS thread Qt never saw,
+    emitting a Qt signal), one of them outliving the job."""
+    from PySide6.QtCore import Qt
+
+    release = threading.Event()
+    emitters: list[threading.Thread] = []
+
+    def job(progress, cancel):
+        progress(0.05, "first")
+        progress(0.2, "held")
+        release.wait(30)
+        return "done"
+
+    worker = JobWorker(job, name="test-job", throttle_s=0.05)
+    worker.progressed.connect(lambda f, m: emitters.append(threading.current_thread()), Qt.ConnectionType.DirectConnection)
+    seen = _outcomes(worker)
+    worker.start()
+    try:
+        qtbot.waitUntil(lambda: ("progressed", 0.2, "held", True) in seen, timeout=5_000)
+        assert emitters[-1] is threading.main_thread()
+        assert not any(isinstance(t, threading.Timer) for t in emitters)
+    finally:
+        release.set()
+    qtbot.waitUntil(lambda: ("finished", "done") in seen, timeout=10_000)
+    assert not worker._flush_timer.isActive()
