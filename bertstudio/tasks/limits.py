@@ -20,7 +20,7 @@ from bertstudio.errors import ConfigError, DataError
 # A model folder's tokenizer is one of these (the loader refuses a folder with none; the
 # vocabulary check, which must not import torch, reads the same list)
 TOKENIZER_FILES = ("tokenizer.json", "vocab.txt", "vocab.json", "spiece.model", "sentencepiece.bpe.model",
-                   "tokenizer.model", "sentencepiece.model")
+                   "tokenizer.model", "sentencepiece.model", "spm.model")
 
 log = logging.getLogger(__name__)
 

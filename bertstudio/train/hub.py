@@ -126,9 +126,8 @@ def _skipped(rel: Path) -> bool:
 class FilePlan:
     """What a push uploads from the folder, and what it leaves there."""
 
-    files: list[Path]  # relative to the folder, README.md among them when the folder has its own card
-    left_out: list[Path]  # files that are not a model's: named to the user, never uploaded
-    own_card: bool = False  # the folder's README.md goes up unchanged in place of the generated card
+    files: list[Path]  # relative to the folder
+    left_out: list[Path]  # files that are not a model's (the folder's own README.md among them): named, never uploaded
 
     def size(self, root: Path) -> int:
         return sum((root / rel).lstat().st_size for rel in self.files)
@@ -140,29 +139,51 @@ class FilePlan:
 _MODEL_NAMES = ("config.json", "generation_config.json", "model.safetensors", "model.safetensors.index.json",
                 "merges.txt", "chat_template.jinja", "modules.json", "config_sentence_transformers.json",
                 "sentence_bert_config.json")
-_MODEL_PATTERNS = ("model-*-of-*.safetensors", "*.model", "*.onnx", "*.onnx.data", "*.onnx_data")
-_MODULE_FOLDER = re.compile(r"\d+_\w+")  # sentence-transformers' numbered modules: 1_Pooling/, 2_Normalize/
+_MODEL_PATTERNS = ("model-*-of-*.safetensors", "*.onnx", "*.onnx.data", "*.onnx_data")
+README = Path("README.md")  # the folder's own, maybe private notes: left out, the generated card goes up instead
 
 
-def _model_file(rel: Path) -> bool:
+def _module_folders(root: Path) -> set[str]:
+    """The module folders sentence-transformers' modules.json names (1_Pooling, 2_Normalize): only
+    those are model files, not any folder whose name starts with a number (2024_backup/)."""
+    try:
+        modules = json.loads(_read_text(root / "modules.json") or "[]")
+    except ValueError:
+        return set()
+    if not isinstance(modules, list):
+        return set()
+    return {m["path"] for m in modules if isinstance(m, dict) and isinstance(m.get("path"), str) and m["path"]}
+
+
+def _model_file(rel: Path, *, onnx: bool, modules: set[str]) -> bool:
     from bertstudio.tasks.embedding import HEAD_FILE, SETTINGS_FILE
     from bertstudio.tasks.limits import TOKENIZER_FILES
     from bertstudio.tasks.model import TOKENIZER_JSON
     from bertstudio.train.onnx_export import META_FILE, SCRIPT_FILE
 
-    if len(rel.parts) == 2 and _MODULE_FOLDER.fullmatch(rel.parts[0]):
+    if len(rel.parts) == 2 and rel.parts[0] in modules:
         rel = Path(rel.name)
     if len(rel.parts) != 1:
         return False
-    names = (*_MODEL_NAMES, *TOKENIZER_FILES, *TOKENIZER_JSON, SETTINGS_FILE, HEAD_FILE, META_FILE, SCRIPT_FILE)
+    names = (*_MODEL_NAMES, *TOKENIZER_FILES, *TOKENIZER_JSON, SETTINGS_FILE, HEAD_FILE,
+             *((META_FILE, SCRIPT_FILE) if onnx else ()))  # predict.py and labels.json are an export's only
     return rel.name in names or any(fnmatch.fnmatchcase(rel.name, pattern) for pattern in _MODEL_PATTERNS)
+
+
+def left_out_text(paths: list[Path]) -> str:
+    """The left-out files as the CLI and the progress say them: the folder's README.md with its own reason."""
+    parts = ["README.md (a generated model card goes up in its place)"] if README in paths else []
+    others = [p for p in paths if p != README]
+    if others:
+        parts.append(f"{_names(others)} (not model files)")
+    return "; ".join(parts)
 
 
 def pushed_files(source: PushSource) -> FilePlan:
     """The files that go up, relative to ``source.files``: the model's own files only (see
-    :func:`_model_file`); the rest is left out and named. A README.md in the folder is the user's
-    card and goes up unchanged (bertstudio writes none into a model folder); without one the
-    generated card takes its place.
+    :func:`_model_file`); the rest is left out and named. A README.md in the folder is left out
+    too (bertstudio writes none into a model folder, so it is the user's, maybe private notes) and
+    the generated card goes up in its place.
 
     A symbolic link anywhere in what would go up is refused, naming the link, whether it points
     inside the folder or out of it. Following it would publish whatever it names (a link
@@ -173,6 +194,11 @@ def pushed_files(source: PushSource) -> FilePlan:
     root = source.files
     files: list[Path] = []
     left_out: list[Path] = []
+    modules = _module_folders(root)
+
+    def model_file(rel: Path) -> bool:
+        return _model_file(rel, onnx=source.onnx, modules=modules)
+
     for top, dirs, names in os.walk(root, followlinks=False):
         here = Path(top)
         for name in sorted(dirs + names):
@@ -183,15 +209,15 @@ def pushed_files(source: PushSource) -> FilePlan:
             if path.is_symlink():
                 raise ConfigError("a symbolic link is not pushed: it would upload what it points to", path=path,
                                   expected="the model's own files (copy the file into the folder in place of the link)")
-            if name in names and path.suffix.lower() in PICKLE_SUFFIXES and _model_file(rel):  # would go up:
+            if name in names and path.suffix.lower() in PICKLE_SUFFIXES and model_file(rel):  # would go up:
                 # torch.load or joblib.load of it by whoever downloads it runs its code (one the allow-list
                 # leaves out, such as Trainer's training_args.bin, is left out and named like any other)
                 raise ConfigError("a pickle file is not pushed: loading it can run code", path=path,
                                   expected="the weights as model.safetensors only (move this file out of the folder)")
             if name in names:
-                (files if rel.as_posix() == "README.md" or _model_file(rel) else left_out).append(rel)
+                (files if model_file(rel) else left_out).append(rel)
         dirs[:] = sorted(d for d in dirs if not _skipped((here / d).relative_to(root)))
-    return FilePlan(sorted(files), sorted(left_out), own_card=Path("README.md") in files)
+    return FilePlan(sorted(files), sorted(left_out))
 
 
 def _names(paths: list[Path], most: int = 12) -> str:
@@ -487,8 +513,8 @@ def resolve_token(token: str | None) -> str:
     return found
 
 
-def _stage(source: PushSource, files: list[Path], card: str | None, into: Path) -> None:
-    """Links to ``files`` (see :func:`pushed_files`) plus the card (unless the folder has its own),
+def _stage(source: PushSource, files: list[Path], card: str, into: Path) -> None:
+    """Links to ``files`` (see :func:`pushed_files`) plus the generated card,
     so the user's folder is never written. Each link names the file in the folder, never what a
     link there resolves to, and a file that became a link since it was checked is refused."""
     for rel in files:
@@ -502,8 +528,7 @@ def _stage(source: PushSource, files: list[Path], card: str | None, into: Path) 
             os.symlink(os.path.abspath(path), target)
         except OSError:  # no symlinks here (Windows without the right): copy
             shutil.copyfile(path, target, follow_symlinks=False)
-    if card is not None:
-        (into / "README.md").write_text(card, encoding="utf-8")
+    (into / "README.md").write_text(card, encoding="utf-8")
 
 
 @dataclass
@@ -513,18 +538,15 @@ class PushResult:
     url: str
     files: int  # how many files went up, the card included
     size: int  # their bytes
-    left_out: list[Path]  # the folder's files that are not model files
-    own_card: bool  # the folder's README.md went up in place of the generated card
+    left_out: list[Path]  # the folder's files that are not model files (its own README.md among them)
     private: bool | None = None  # the repository's visibility after the push (None: not known)
 
     def lines(self) -> list[str]:
         """What the CLI prints and the dialog shows (plain text)."""
         seen = {True: "private", False: "public", None: "visibility unknown"}[self.private]
         out = [f"uploaded {self.files} files ({_megabytes(self.size)}) to {self.url} ({seen})"]
-        if self.own_card:
-            out.append("the folder's README.md went up unchanged as the model card (no card was generated)")
         if self.left_out:
-            out.append(f"left out: {_names(self.left_out)} (not model files)")
+            out.append(f"left out: {left_out_text(self.left_out)}")
         return out
 
 
@@ -555,10 +577,10 @@ def push_to_hub(folder: str | Path, repo_id: str, *, token: str | None = None, p
     plan = pushed_files(source)
     check_pushable(source, lambda message: report(0.02, message))
     token = resolve_token(token)
-    report(0.05, "keeping the folder's README.md as the model card" if plan.own_card else "writing the model card")
-    card = None if plan.own_card else model_card(source, repo_id)
-    size = plan.size(source.files) + (len(card.encode("utf-8")) if card is not None else 0)
-    count = len(plan.files) + (card is not None)
+    report(0.05, "writing the model card")
+    card = model_card(source, repo_id)
+    size = plan.size(source.files) + len(card.encode("utf-8"))
+    count = len(plan.files) + 1
     api = api if api is not None else HfApi()
     gate = cancel if isinstance(cancel, UploadGate) else UploadGate(cancel or threading.Event())
     try:
@@ -573,7 +595,7 @@ def push_to_hub(folder: str | Path, repo_id: str, *, token: str | None = None, p
                               expected="another repository, or ask for a public push")
         with tempfile.TemporaryDirectory(prefix="bertstudio-push-") as stage:
             _stage(source, plan.files, card, Path(stage))
-            left = f"; left out: {_names(plan.left_out)} (not model files)" if plan.left_out else ""
+            left = f"; left out: {left_out_text(plan.left_out)}" if plan.left_out else ""
             if not gate.begin():
                 _stop_if_asked(gate, repo_id)
             report(UPLOAD_STARTED, f"uploading {count} files ({_megabytes(size)}){left}")
@@ -598,7 +620,7 @@ def push_to_hub(folder: str | Path, repo_id: str, *, token: str | None = None, p
         log.info("push to %s: its visibility could not be read", repo_id, exc_info=True)
         visible = None
     report(1.0, "done")
-    return PushResult(str(url), count, size, plan.left_out, plan.own_card, visible if isinstance(visible, bool) else None)
+    return PushResult(str(url), count, size, plan.left_out, visible if isinstance(visible, bool) else None)
 
 
 class UploadGate:

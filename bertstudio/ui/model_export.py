@@ -245,15 +245,18 @@ class PushToHubDialog(QDialog):
     def _on_pushed(self, result: Any) -> None:
         from html import escape
 
+        from bertstudio.train.hub import README
+
         self.push_button.setEnabled(True)
         self.progress.setValue(self.progress.maximum())
         url = escape(result.url)
         lines = [self.tr("Uploaded {n} files ({mb} MB) to <a href=\"{u}\">{u}</a>.").format(
             n=result.files, mb=f"{result.size / 1e6:.1f}", u=url)]
-        if result.own_card:
-            lines.append(self.tr("The folder's README.md went up unchanged as the model card."))
-        if result.left_out:
-            names = ", ".join(p.as_posix() for p in result.left_out[:12]) + ("…" if len(result.left_out) > 12 else "")
+        others = [p for p in result.left_out if p != README]
+        if README in result.left_out:
+            lines.append(self.tr("Left out: the folder's README.md (a generated model card went up in its place)."))
+        if others:
+            names = ", ".join(p.as_posix() for p in others[:12]) + ("…" if len(others) > 12 else "")
             lines.append(self.tr("Left out: {names} (not model files).").format(names=escape(names)))
         self.status.setText("<br>".join(lines))
         self.adjustSize()

@@ -267,22 +267,22 @@
         <translation>正在将 {run} 导出为 ONNX…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="282"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="285"/>
         <source>Push to {repo} cancelled: the repository was created and is empty</source>
         <translation>推送到 {repo} 已取消：仓库已创建，但为空</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="286"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="289"/>
         <source>Pushed to {url}</source>
         <translation>已推送到 {url}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="287"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="290"/>
         <source>Not pushed: {m}</source>
         <translation>未推送:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="283"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="286"/>
         <source>Push to {repo} cancelled</source>
         <translation>已取消推送到 {repo}</translation>
     </message>
@@ -2657,22 +2657,22 @@
         <translation>推送已取消:没有上传任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="251"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="253"/>
         <source>Uploaded {n} files ({mb} MB) to &lt;a href=&quot;{u}&quot;&gt;{u}&lt;/a&gt;.</source>
         <translation>已上传 {n} 个文件({mb} MB)到 &lt;a href=&quot;{u}&quot;&gt;{u}&lt;/a&gt;。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="254"/>
-        <source>The folder&apos;s README.md went up unchanged as the model card.</source>
-        <translation>文件夹中的 README.md 已原样上传,作为模型卡片。</translation>
+        <location filename="../../bertstudio/ui/model_export.py" line="257"/>
+        <source>Left out: the folder&apos;s README.md (a generated model card went up in its place).</source>
+        <translation>未上传：文件夹自己的 README.md（已改为上传生成的模型卡片）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="257"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="260"/>
         <source>Left out: {names} (not model files).</source>
         <translation>未上传:{names}(不是模型文件)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="265"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="268"/>
         <source>Not pushed: {m}</source>
         <translation>未推送:{m}</translation>
     </message>
@@ -3324,127 +3324,127 @@
 <context>
     <name>RunsModel</name>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="143"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="144"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="143"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="144"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="143"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="144"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="143"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="144"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="143"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="144"/>
         <source>Mode</source>
         <translation>模式</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="143"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="144"/>
         <source>Epochs</source>
         <translation>轮数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="144"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="145"/>
         <source>LR</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="144"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="145"/>
         <source>Batch</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="144"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="145"/>
         <source>Main score</source>
         <translation>主要分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="144"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="145"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="155"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="157"/>
         <source>Chosen for the data: %1</source>
         <translation>根据数据选择：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="163"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="168"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="163"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="168"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="163"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="168"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="164"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="169"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="164"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="169"/>
         <source>interrupted</source>
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="165"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="170"/>
         <source>damaged</source>
         <translation>已损坏</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="166"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="171"/>
         <source>reading…</source>
         <translation>读取中…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="167"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="172"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="177"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="182"/>
         <source>SetFit</source>
         <translation>SetFit</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="182"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="187"/>
         <source>%1 (head %2)</source>
         <translation>%1（头部 %2）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="194"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="199"/>
         <source>top %1 layers</source>
         <translation>顶部 %1 层</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="195"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="200"/>
         <source>full</source>
         <translation>全部微调</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="195"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="200"/>
         <source>frozen</source>
         <translation>冻结编码器</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="195"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="200"/>
         <source>LoRA</source>
         <translation>LoRA</translation>
     </message>
@@ -3452,80 +3452,80 @@
 <context>
     <name>RunsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="219"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="224"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="221"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="226"/>
         <source>Open run folder…</source>
         <translation>打开运行文件夹…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="223"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="228"/>
         <source>Follow selected run live</source>
         <translation>实时跟踪所选运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="225"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="230"/>
         <source>Compare</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="226"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="231"/>
         <source>Select two runs to compare their curves, settings and predictions</source>
         <translation>选择两次运行，比较它们的曲线、设置和预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="228"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="233"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="229"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="234"/>
         <source>Give the selected run of this project a name of your own</source>
         <translation>为本项目中选中的运行起一个自己的名字</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/runs_page.py" line="281"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="286"/>
         <source>Reading %n run(s)…</source>
         <translation>
             <numerusform>正在读取 %n 个运行…</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="283"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="288"/>
         <source>Select a run to see its curves; double-click it to open its results.</source>
         <translation>选择一个运行以查看其曲线；双击可打开其结果。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="285"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="290"/>
         <source>No runs yet: start one on the Train page, and it appears here as it trains.</source>
         <translation>还没有运行：在“训练”页开始一个，训练时它会出现在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="286"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="291"/>
         <source>No project open: open or create one to see its runs, or open a run folder.</source>
         <translation>没有打开的项目：打开或新建一个项目以查看其运行，或打开一个运行文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="308"/>
         <location filename="../../bertstudio/ui/runs_page.py" line="313"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="318"/>
         <source>Rename run</source>
         <translation>重命名运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="308"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="313"/>
         <source>New name:</source>
         <translation>新名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="335"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="340"/>
         <source>Open a run folder (with history.jsonl)</source>
         <translation>打开运行文件夹(含 history.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="368"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="373"/>
         <source>Following {folder}</source>
         <translation>正在跟踪 {folder}</translation>
     </message>
@@ -3770,72 +3770,72 @@
 <context>
     <name>SmallData</name>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="76"/>
+        <location filename="../../bertstudio/train/small_data.py" line="72"/>
         <source>{rows} labelled rows (at most {most} per class): SetFit, which learns most from few labels per class (contrastive fine-tuning of the sentence-transformer, then its linear head)</source>
         <translation>{rows} 行已标注（每类最多 {most} 行）：SetFit，在每类标注很少时学得最多（先对句向量模型做对比微调，再训练其线性头）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="79"/>
+        <location filename="../../bertstudio/train/small_data.py" line="75"/>
         <source>{rows} labelled rows: a linear head on the sentence embedding, started from a logistic regression on the frozen encoder, then trained for at least {steps} steps</source>
         <translation>{rows} 行已标注：句向量上的线性头，先以冻结编码器上的逻辑回归初始化，再训练至少 {steps} 步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="82"/>
+        <location filename="../../bertstudio/train/small_data.py" line="78"/>
         <source>{rows} labelled rows: a linear head on the siamese (u, v, |u-v|, u*v) features, started from a logistic regression on the frozen encoder, then trained for at least {steps} steps</source>
         <translation>{rows} 行已标注：孪生 (u, v, |u-v|, u*v) 特征上的线性头，先以冻结编码器上的逻辑回归初始化，再训练至少 {steps} 步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="85"/>
+        <location filename="../../bertstudio/train/small_data.py" line="81"/>
         <source>{rows} scored pairs: a linear head on the siamese (u, v, |u-v|, u*v) features, started from a ridge regression on the frozen encoder, then trained for at least {steps} steps</source>
         <translation>{rows} 个已评分的句对：孪生 (u, v, |u-v|, u*v) 特征上的线性头，先用冻结编码器上的岭回归初始化，再训练至少 {steps} 步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="88"/>
+        <location filename="../../bertstudio/train/small_data.py" line="84"/>
         <source>after the last step the weights keep {percent}% of what that training changed (WiSE-FT: part of the way back to where they started, steadier on small sets)</source>
         <translation>最后一步之后，权重保留该训练所做改变的 {percent}%（WiSE-FT：向训练起点退回一部分，在小数据集上更稳定）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="91"/>
+        <location filename="../../bertstudio/train/small_data.py" line="87"/>
         <source>an earlier evaluation that scores higher keeps its weights instead</source>
         <translation>若更早的某次评估得分更高，则改为保留那次评估的权重</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="92"/>
+        <location filename="../../bertstudio/train/small_data.py" line="88"/>
         <source>{rows} labelled rows: batch {batch} and {epochs} epochs, for at least {steps} optimizer steps</source>
         <translation>{rows} 行已标注：批大小 {batch}，{epochs} 轮，至少 {steps} 个优化步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="94"/>
+        <location filename="../../bertstudio/train/small_data.py" line="90"/>
         <source>{rows} labelled questions, about {windows} windows of {length} tokens: batch {batch} and {epochs} epochs, for at least {steps} optimizer steps</source>
         <translation>{rows} 个已标注问题，约 {windows} 个 {length} 词元的窗口：批大小 {batch}，{epochs} 轮，至少 {steps} 个优化步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="97"/>
+        <location filename="../../bertstudio/train/small_data.py" line="93"/>
         <source>evaluated every {every} steps ({evals} times), not after each of {epochs} short epochs</source>
         <translation>每 {every} 步评估一次（共 {evals} 次），而不是在 {epochs} 个短轮次的每一轮之后</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="99"/>
+        <location filename="../../bertstudio/train/small_data.py" line="95"/>
         <source>95% of the texts fit in {tokens} tokens: max length {length} (the model reads at most {limit})</source>
         <translation>95% 的文本不超过 {tokens} 个词元：最大长度 {length}（模型最多读取 {limit} 个）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="101"/>
+        <location filename="../../bertstudio/train/small_data.py" line="97"/>
         <source>the model reads at most {limit} tokens: max length {limit}</source>
         <translation>模型最多读取 {limit} 个词元：最大长度 {limit}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="102"/>
+        <location filename="../../bertstudio/train/small_data.py" line="98"/>
         <source>SetFit&apos;s contrastive phase at learning rate {lr} (setfit&apos;s own default)</source>
         <translation>SetFit 的对比学习阶段使用学习率 {lr}（setfit 自身的默认值）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="104"/>
+        <location filename="../../bertstudio/train/small_data.py" line="100"/>
         <source>LoRA: learning rate {lr} (about 10x full fine-tuning&apos;s, as peft&apos;s examples use)</source>
         <translation>LoRA：学习率 {lr}（约为全量微调的 10 倍，与 peft 示例相同）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="106"/>
+        <location filename="../../bertstudio/train/small_data.py" line="102"/>
         <source>frozen encoder on pairs: the siamese head, each side encoded alone (a frozen sentence-transformer&apos;s [CLS] of the joined pair carries almost no pair signal)</source>
         <translation>冻结编码器处理句对：使用孪生头，两句分别编码（冻结的句向量模型对拼接句对的 [CLS] 几乎不含句对信息）</translation>
     </message>
@@ -4075,67 +4075,67 @@
 <context>
     <name>TrainConfig</name>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="218"/>
+        <location filename="../../bertstudio/train/config.py" line="219"/>
         <source>Head: linear (BERT paper, on [CLS]) | mlp (hidden layer + output, as d2l) | embedding (linear on the mean-pooled sentence vector, as sentence-transformers read it) | siamese (pairs: each side encoded alone, (u, v, |u-v|, u*v), as SBERT)</source>
         <translation>输出头：linear（BERT 论文，作用于 [CLS]）| mlp（隐藏层 + 输出层，同 d2l）| embedding（作用于平均池化句向量的线性层，同 sentence-transformers 的读法）| siamese（句对：两侧分别编码，(u, v, |u-v|, u*v)，同 SBERT）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="223"/>
+        <location filename="../../bertstudio/train/config.py" line="224"/>
         <source>How the encoder learns before and with the head: finetune (the loop alone) | setfit (SetFit&apos;s contrastive fine-tuning of a sentence-transformer first; sentence kind, embedding head)</source>
         <translation>编码器在输出头之前及与之一起如何学习：finetune（仅训练循环）| setfit（先对 sentence-transformer 做 SetFit 对比微调；限句子任务、embedding 输出头）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="228"/>
+        <location filename="../../bertstudio/train/config.py" line="229"/>
         <source>What learns: full | frozen (feature extraction) | top-N (top N layers + head) | lora</source>
         <translation>哪些部分学习：full | frozen（特征提取）| top-N（顶部 N 层 + 输出头）| lora</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="231"/>
+        <location filename="../../bertstudio/train/config.py" line="232"/>
         <source>LoRA rank r</source>
         <translation>LoRA 秩 r</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="236"/>
+        <location filename="../../bertstudio/train/config.py" line="237"/>
         <source>Passes over the training data</source>
         <translation>遍历训练数据的轮数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="237"/>
+        <location filename="../../bertstudio/train/config.py" line="238"/>
         <source>Peak learning rate</source>
         <translation>峰值学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="240"/>
+        <location filename="../../bertstudio/train/config.py" line="241"/>
         <source>Examples per optimizer step (before accumulation)</source>
         <translation>每个优化步的样本数（梯度累积前）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="243"/>
+        <location filename="../../bertstudio/train/config.py" line="244"/>
         <source>Fraction of steps with linear warm-up</source>
         <translation>线性预热所占步数比例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="251"/>
+        <location filename="../../bertstudio/train/config.py" line="252"/>
         <source>Maximum tokens per input (kept with the model: evaluate and predict cut inputs the same)</source>
         <translation>每个输入的最大词元数（随模型保存：评估和预测以相同方式截断输入）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="256"/>
+        <location filename="../../bertstudio/train/config.py" line="257"/>
         <source>Random seed (CPU runs repeat exactly)</source>
         <translation>随机种子（CPU 运行可精确复现）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="257"/>
+        <location filename="../../bertstudio/train/config.py" line="258"/>
         <source>Train with seeds seed, seed+1, ... as one job (one run folder each, seed-N under output_dir) and report the main metric&apos;s mean and spread: how much a few-label score moves</source>
         <translation>以种子 seed、seed+1、… 作为一个任务训练（每个种子一个运行文件夹，位于 output_dir 下的 seed-N），并报告主指标的均值和离散程度：少量标签时分数会波动多少</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="265"/>
+        <location filename="../../bertstudio/train/config.py" line="266"/>
         <source>auto (CUDA &gt; MPS &gt; CPU) | cpu | cuda | cuda:N | mps</source>
         <translation>auto（CUDA &gt; MPS &gt; CPU）| cpu | cuda | cuda:N | mps</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="267"/>
+        <location filename="../../bertstudio/train/config.py" line="268"/>
         <source>auto (bf16 where the hardware runs it fast) | fp32 | bf16 | fp16</source>
         <translation>auto（硬件能快速运行时用 bf16）| fp32 | bf16 | fp16</translation>
     </message>
@@ -4495,172 +4495,172 @@
         <translation>将这些设置和已标注的数据写入一个文件夹，可在任何地方无界面训练:bertstudio train --config run.toml(多 GPU 上可用 accelerate launch 启动)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="383"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="384"/>
         <source>counted when the model loads</source>
         <translation>加载模型时统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="427"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="428"/>
         <source>the training split has no labelled examples</source>
         <translation>训练数据划分中没有已标注的样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="427"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="428"/>
         <source>train split</source>
         <translation>train 数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="428"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="429"/>
         <source>at least a few labelled rows</source>
         <translation>至少几行已标注的数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="365"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="366"/>
         <source>counting…</source>
         <translation>正在计数…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="236"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="237"/>
         <source>No labelled training rows yet: Automatic chooses the settings once there are some.</source>
         <translation>还没有已标注的训练行：有了之后，“自动”会选择设置。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="374"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="375"/>
         <source>{t:,} of {n:,} parameters ({p:.1f}%)</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="377"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="378"/>
         <source>after SetFit&apos;s phase, which first tunes the whole encoder</source>
         <translation>（在 SetFit 阶段之后；该阶段先微调整个编码器）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="408"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="409"/>
         <source>Fix the setting first: {m}</source>
         <translation>请先修正设置:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="410"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="411"/>
         <source>Train a model on the labelled training rows</source>
         <translation>用已标注的训练行训练模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="437"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="438"/>
         <source>No dev split: holding out {n} of {m} labelled training examples ({p:.0%}, seed {s}) for evaluation.</source>
         <translation>没有验证集:从 {m} 个已标注训练样例中留出 {n} 个({p:.0%}，种子 {s})用于评估。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="471"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="472"/>
         <source>Run folder: {d}</source>
         <translation>运行文件夹:{d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="481"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="482"/>
         <source>{n} seeds ({a} to {b}), one run each, one after another.</source>
         <translation>{n} 个种子（{a} 到 {b}），每个一次运行，依次进行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="498"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="499"/>
         <source>Training… the window stays usable; Cancel stops after the current step.</source>
         <translation>训练中……窗口仍可使用；“取消”会在当前步结束后停止。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="537"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="538"/>
         <source>Export run to folder</source>
         <translation>导出运行到文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="557"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="558"/>
         <source>Exporting the run to {d}…</source>
         <translation>正在导出运行到 {d}…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="572"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="573"/>
         <source>Export failed: {m}</source>
         <translation>导出失败:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="564"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="565"/>
         <source>Run exported to {d}. Start it there with: bertstudio train --config run.toml</source>
         <translation>运行已导出到 {d}。在那里用以下命令启动:bertstudio train --config run.toml</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="290"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="291"/>
         <source>SetFit fine-tunes the encoder contrastively at the learning rate above; then, with the encoder frozen, the new head learns at {h}, its own rate.</source>
         <translation>SetFit 以上面的学习率对编码器做对比微调；之后编码器冻结，新的头部以自己的学习率 {h} 学习。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="294"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="295"/>
         <source>The new head learns at {h}, its own rate (the learning rate above is the encoder&apos;s): with the encoder frozen or only its top layers learning, a head trains as a linear probe does.</source>
         <translation>新的头部以自己的学习率 {h} 学习（上面的学习率是编码器的）：编码器冻结或只训练顶层时，头部像线性探针一样训练。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="554"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="555"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="597"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="598"/>
         <source>Cancelling after the current step…</source>
         <translation>将在当前步结束后取消…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="602"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="603"/>
         <source>Stop the SetFit phase?</source>
         <translation>停止 SetFit 阶段？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="603"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="604"/>
         <source>SetFit has run {done} of {total} contrastive steps. Stopping now keeps nothing of them: the run saves a model only once its head has trained.</source>
         <translation>SetFit 已完成 {total} 个对比学习步骤中的 {done} 个。现在停止将不会保留其中任何结果：只有在分类头训练之后，本次运行才会保存模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="606"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="607"/>
         <source>Stop and discard</source>
         <translation>停止并丢弃</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="607"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="608"/>
         <source>Keep training</source>
         <translation>继续训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="616"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="617"/>
         <source>Warm start: reusing the model loaded by an earlier run in this session</source>
         <translation>热启动：复用本次会话中先前运行已加载的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="622"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="623"/>
         <source>{t:,} of {n:,} parameters ({p:.1f}%), as built</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)，按构建后的模型统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="631"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="632"/>
         <source>Training failed.</source>
         <translation>训练失败。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="634"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="635"/>
         <source>Run cancelled before its first step: nothing was trained or saved.</source>
         <translation>运行在第一步之前已取消：没有训练，也没有保存任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="636"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="637"/>
         <source>Run finished.</source>
         <translation>运行完成。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="637"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="638"/>
         <source>Run cancelled; the model saved so far is usable.</source>
         <translation>运行已取消；已保存的模型可以使用。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="664"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="665"/>
         <source>Removed the empty run folder {d}</source>
         <translation>已删除空的运行文件夹 {d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="668"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="669"/>
         <source>Training could not run: {m}</source>
         <translation>无法训练:{m}</translation>
     </message>

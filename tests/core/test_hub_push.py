@@ -91,17 +91,34 @@ def test_only_the_models_own_files_go_up_and_the_rest_is_named(run_dir, tmp_path
     assert all(name in left for name in extra) and left.endswith("(not model files)")
 
 
-def test_the_folders_own_readme_is_the_card(run_dir, tmp_path, token):
-    """A README.md in the folder was silently replaced by the generated card."""
+def test_the_folders_own_readme_stays_home_and_is_named(run_dir, tmp_path, token):
+    """A README.md in the folder was silently replaced by the generated card; then it went up in the
+    card's place, though it may be private notes (and the card's metadata was lost)."""
     folder = _model_copy(run_dir, tmp_path, "carded")
-    (folder / "README.md").write_text("# My model\n\nwritten by hand\n", encoding="utf-8")
+    (folder / "README.md").write_text("# My notes\n\nprivate: the client's name\n", encoding="utf-8")
     api = RecordingApi()
     result = push_to_hub(folder, "me/carded", token=token, api=api)
-    assert api.uploaded["README.md"] == (folder / "README.md").read_bytes()
-    assert result.own_card and any("README.md went up unchanged" in line for line in result.lines())
-    assert (folder / "README.md").read_text(encoding="utf-8") == "# My model\n\nwritten by hand\n"
+    assert b"client's name" not in api.uploaded["README.md"] and api.uploaded["README.md"].startswith(b"---\n")
+    assert Path("README.md") in result.left_out
+    assert any("README.md (a generated model card goes up in its place)" in line for line in result.lines())
+    assert (folder / "README.md").read_text(encoding="utf-8") == "# My notes\n\nprivate: the client's name\n"
     plain = push_to_hub(run_dir, "me/plain", token=token, api=RecordingApi())
-    assert not plain.own_card and not any("README" in line for line in plain.lines())
+    assert not any("README" in line for line in plain.lines())
+
+
+def test_names_that_only_look_like_model_files_stay_home(run_dir, tmp_path, token):
+    """The allow-list let through any *.model (a pickled gensim w2v.model), predict.py and labels.json
+    outside an ONNX export, and any folder named like a sentence-transformers module (2024_backup/)."""
+    folder = _model_copy(run_dir, tmp_path, "lookalike")
+    extra = {"w2v.model": b"\x80\x04private", "predict.py": b"print('mine')\n", "labels.json": b"[]",
+             "2024_backup/model.safetensors": b"\0" * 10, "2024_backup/config.json": b"{}"}
+    for name, content in extra.items():
+        (folder / name).parent.mkdir(exist_ok=True)
+        (folder / name).write_bytes(content)
+    api = RecordingApi()
+    result = push_to_hub(folder, "me/lookalike", token=token, api=api)
+    assert not set(extra) & set(api.uploaded), sorted(api.uploaded)
+    assert {p.as_posix() for p in result.left_out} == set(extra)
 
 
 def test_an_embedding_head_folder_and_an_export_leave_nothing_out(tiny, tmp_path):
