@@ -161,11 +161,9 @@ class PushToHubDialog(QDialog):
         """The run's name as text, never markup (a folder named "<h1>…" copied into runs/), cut in the
         middle to a width that keeps the dialog on a small screen (a 77-character CJK name made it
         1016 px wide); the tooltip has it whole."""
-        from html import escape
-
         label = QLabel(objectName="hubRunName", textFormat=Qt.TextFormat.PlainText)
         label.setText(label.fontMetrics().elidedText(name, Qt.TextElideMode.ElideMiddle, 360))
-        label.setToolTip(f"<qt>{escape(name)}</qt>")  # escaped inside rich text: shown as typed
+        label.setToolTip("<qt>" + _plain(name) + "</qt>")  # escaped inside rich text: shown as typed
         return label
 
     def _cached_login_text(self) -> str:
