@@ -215,23 +215,30 @@ def test_standalone_predict_matches_bertstudio_without_importing_it(exported, re
         _same(kind, got, torch_predictor.predict(**given))
 
 
+def _predict_with_imports_failing(out: Path, tmp_path: Path, raise_line: str, package: str) -> tuple[int, list[str]]:
+    """Run the export's predict.py on one sentence in a fresh interpreter where importing ``package``
+    (or a module under it) executes ``raise_line``: its exit code and stderr lines."""
+    finder = (f"import importlib.abc, sys\n"
+              f"class Fail(importlib.abc.MetaPathFinder):\n"
+              f"    def find_spec(self, name, path=None, target=None):\n"
+              f"        if name.split('.')[0] == {package!r}:\n"
+              f"            {raise_line}\n"
+              f"sys.meta_path.insert(0, Fail())\n")
+    code = finder + _BLOCKER.replace("PREDICT", repr(str(out / "predict.py")))
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    done = subprocess.run([sys.executable, "-c", code, "--text", "a fine film"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=300)
+    return done.returncode, done.stderr.strip().splitlines()
+
+
 @pytest.mark.parametrize("package", ["numpy", "onnxruntime", "tokenizers"])
 def test_standalone_predict_without_a_package_names_it_and_the_pip_command(package, make_export, tmp_path):
     """On a machine without numpy, onnxruntime or tokenizers, predict.py ended in a traceback (exit 1):
     the first thing a user who copied the export saw."""
     _, _, out = make_export("sentence")
-    hide = (f"import importlib.abc, sys\n"
-            f"class Hide(importlib.abc.MetaPathFinder):\n"
-            f"    def find_spec(self, name, path=None, target=None):\n"
-            f"        if name.split('.')[0] == {package!r}:\n"
-            f"            raise ModuleNotFoundError(f'No module named {{name!r}}', name=name)\n"
-            f"sys.meta_path.insert(0, Hide())\n")
-    code = hide + _BLOCKER.replace("PREDICT", repr(str(out / "predict.py")))
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    done = subprocess.run([sys.executable, "-c", code, "--text", "a fine film"], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, timeout=300)
-    lines = done.stderr.strip().splitlines()
-    assert done.returncode == 2 and len(lines) == 1, done.stderr
+    code, lines = _predict_with_imports_failing(
+        out, tmp_path, "raise ModuleNotFoundError(f'No module named {name!r}', name=name)", package)
+    assert code == 2 and len(lines) == 1, lines
     assert lines[0].startswith("predict.py: error: ") and f"{package} is not installed" in lines[0]
     assert "pip install onnxruntime tokenizers numpy" in lines[0]
 
@@ -240,19 +247,10 @@ def test_standalone_predict_with_a_broken_package_keeps_its_own_words(make_expor
     """An installed onnxruntime whose library does not load ("DLL load failed" on Windows) was called
     "onnxruntime_pybind11_state is not installed", a module the user never heard of."""
     _, _, out = make_export("sentence")
-    hide = ("import importlib.abc, sys\n"
-            "class Broken(importlib.abc.MetaPathFinder):\n"
-            "    def find_spec(self, name, path=None, target=None):\n"
-            "        if name.split('.')[0] == 'onnxruntime':\n"
-            "            raise ImportError('DLL load failed while importing onnxruntime_pybind11_state',\n"
-            "                              name='onnxruntime.capi.onnxruntime_pybind11_state')\n"
-            "sys.meta_path.insert(0, Broken())\n")
-    code = hide + _BLOCKER.replace("PREDICT", repr(str(out / "predict.py")))
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    done = subprocess.run([sys.executable, "-c", code, "--text", "a fine film"], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, timeout=300)
-    lines = done.stderr.strip().splitlines()
-    assert done.returncode == 2 and len(lines) == 1, done.stderr
+    code, lines = _predict_with_imports_failing(
+        out, tmp_path, "raise ImportError('DLL load failed while importing onnxruntime_pybind11_state', "
+                       "name='onnxruntime.capi.onnxruntime_pybind11_state')", "onnxruntime")
+    assert code == 2 and len(lines) == 1, lines
     assert "DLL load failed" in lines[0] and "not installed" not in lines[0], lines[0]
 
 
