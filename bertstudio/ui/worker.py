@@ -161,6 +161,11 @@ class ThreadJob(QObject):
         if self._thread is not None:
             self._thread.wait()  # returns at once: the thread is at its very end
         self._thread = None
+        # let go of the function (and with it the object whose method it is, which holds this
+        # job): the pair is freed here, on the GUI thread, as soon as its owner drops it, not by
+        # a later full collection of whatever else is garbage then (a UI test that forced one
+        # to see its workers go was where CI segfaulted)
+        self._fn = self._body = None
         ThreadJob._running.discard(self)
         self.ended.emit()
 
