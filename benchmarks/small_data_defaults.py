@@ -10,8 +10,11 @@ Data: ../shared/data/agnews (4 topics; pool for labels, test for scoring), SST-2
 (train for labels, dev for scoring), and two sets the defaults were not tuned on: ``ewt``,
 the genre of a UD English EWT sentence (5 classes: answers, email, newsgroup, reviews,
 weblog; the source named in each ``sent_id``; train for labels, dev for scoring) and
-``chnsenticorp`` (Chinese review sentiment). Each seed draws ``per-class`` labels per class;
-every method sees the same rows. Only accuracy is compared (times are noise here).
+``chnsenticorp`` (Chinese review sentiment); and one sentence-pair set, ``snli`` (3 classes;
+SNLI's validation file only: its first ``--test-rows`` pairs are scored, labels come from the
+rest), whose baseline is the logistic regression on the pair features (u, v, |u-v|, u*v).
+Each seed draws ``per-class`` labels per class; every method sees the same rows. Only accuracy
+is compared (times are noise here).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"
@@ -44,7 +48,19 @@ def datasets() -> dict[str, tuple[list, list]]:
     chn = (read_tsv(zh / "train.tsv", "text_a", "label"), read_tsv(zh / "dev.tsv", "text_a", "label"))
     ewt = DATA / "pos" / "ud_english_ewt"
     genre = (read_conllu_genres(ewt / "en_ewt-ud-train.conllu"), read_conllu_genres(ewt / "en_ewt-ud-dev.conllu"))
-    return {"agnews": ag, "sst2": sst, "ewt": genre, "chnsenticorp": chn}
+    return {"agnews": ag, "sst2": sst, "ewt": genre, "chnsenticorp": chn, "snli": snli_split()}
+
+
+SNLI_LABELS = {"0": "entailment", "1": "neutral", "2": "contradiction"}
+TEST_HELD = 2000  # snli: the first rows of the file, never drawn as labels
+
+
+def snli_split() -> tuple[list, list]:
+    """((premise, hypothesis), label) rows of SNLI validation: labels from past the first
+    TEST_HELD rows, scoring on the first rows (``--test-rows`` of them)."""
+    with open(DATA / "snli" / "validation.tsv", encoding="utf-8", newline="") as f:
+        rows = [((r["premise"], r["hypothesis"]), SNLI_LABELS[r["label"]]) for r in csv.DictReader(f, delimiter="\t")]
+    return rows[TEST_HELD:], rows[:TEST_HELD]
 
 
 def read_conllu_genres(path: Path) -> list[tuple[str, str]]:
@@ -73,11 +89,14 @@ def draw(rows: list, per_class: int, seed: int) -> list:
 
 
 def write_jsonl(path: Path, rows: list) -> None:
-    path.write_text("".join(json.dumps({"text": t, "label": y}) + "\n" for t, y in rows), encoding="utf-8")
+    def record(t: Any, y: str) -> dict:
+        return {"text": t[0], "text_pair": t[1], "label": y} if isinstance(t, tuple) else {"text": t, "label": y}
+
+    path.write_text("".join(json.dumps(record(t, y)) + "\n" for t, y in rows), encoding="utf-8")
 
 
-def run_cli(train: Path, test: Path, out: Path, seed: int, extra: list[str]) -> dict:
-    cmd = [sys.executable, "-m", "bertstudio", "--quiet", "train", "--task", "sentence", "--train", str(train),
+def run_cli(train: Path, test: Path, out: Path, seed: int, extra: list[str], task: str = "sentence") -> dict:
+    cmd = [sys.executable, "-m", "bertstudio", "--quiet", "train", "--task", task, "--train", str(train),
            "--eval", str(test), "--out", str(out), "--seed", str(seed), *extra]
     proc = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "HF_HUB_OFFLINE": "1"})
     if proc.returncode != 0:
@@ -89,14 +108,22 @@ def run_cli(train: Path, test: Path, out: Path, seed: int, extra: list[str]) -> 
 
 
 def probe_baseline(train: list, test: list) -> float:
+    import numpy as np
     from sentence_transformers import SentenceTransformer
     from sklearn.linear_model import LogisticRegression
 
     from bertstudio.bundled import default_model_path
 
     st = SentenceTransformer(default_model_path(), device="cpu")
-    X = st.encode([t for t, _ in train], normalize_embeddings=True)
-    Z = st.encode([t for t, _ in test], normalize_embeddings=True)
+
+    def features(rows: list) -> Any:
+        if not isinstance(rows[0][0], tuple):
+            return st.encode([t for t, _ in rows], normalize_embeddings=True)
+        u = st.encode([t[0] for t, _ in rows], normalize_embeddings=True)
+        v = st.encode([t[1] for t, _ in rows], normalize_embeddings=True)
+        return np.concatenate([u, v, np.abs(u - v), u * v], axis=1)
+
+    X, Z = features(train), features(test)
     clf = LogisticRegression(max_iter=1000).fit(X, [y for _, y in train])
     return float((clf.predict(Z) == [y for _, y in test]).mean())
 
@@ -106,7 +133,7 @@ def main() -> None:
     p.add_argument("--per-class", type=int, default=16)
     p.add_argument("--seeds", type=int, default=3)
     p.add_argument("--test-rows", type=int, default=800, help="scored rows per data set (first N)")
-    p.add_argument("--sets", default="agnews,sst2")
+    p.add_argument("--sets", default="agnews,sst2", help="comma-separated: agnews, sst2, ewt, chnsenticorp, snli")
     p.add_argument("--no-recipe", action="store_true", help="skip the BERT-paper recipe (the slowest column)")
     p.add_argument("--json")
     ns = p.parse_args()
@@ -115,16 +142,17 @@ def main() -> None:
     for name in ns.sets.split(","):
         pool, test = sets[name]
         test = test[:ns.test_rows]
+        task = "pair" if isinstance(test[0][0], tuple) else "sentence"
         for seed in range(ns.seeds):
             rows = draw(pool, ns.per_class, seed)
             with tempfile.TemporaryDirectory() as tmp:
                 tmp = Path(tmp)
                 write_jsonl(tmp / "train.jsonl", rows)
                 write_jsonl(tmp / "test.jsonl", test)
-                auto = run_cli(tmp / "train.jsonl", tmp / "test.jsonl", tmp / "auto", seed, [])
+                auto = run_cli(tmp / "train.jsonl", tmp / "test.jsonl", tmp / "auto", seed, [], task)
                 recipe = {"accuracy": float("nan")} if ns.no_recipe else run_cli(
                     tmp / "train.jsonl", tmp / "test.jsonl", tmp / "recipe", seed,
-                    ["--epochs", "3", "--lr", "5e-5", "--batch-size", "32"])
+                    ["--epochs", "3", "--lr", "5e-5", "--batch-size", "32"], task)
             base = probe_baseline(rows, test)
             row = {"set": name, "seed": seed, "labels": len(rows), "auto": auto["accuracy"], "recipe": recipe["accuracy"],
                    "frozen_lr": base, "auto_reason": auto["reason"]}
