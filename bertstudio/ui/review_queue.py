@@ -14,11 +14,14 @@ model's cross-validated accuracy, so the user knows how far to trust it.
 
 Nothing changes by itself. **K** keeps the given label (undoable, Ctrl+Z): the flag is marked reviewed and
 remembered in ``<project>/label-review-<split>.json`` (keyed by the row's text and the
-kept label, so a later run does not ask again unless the row or its label changed).
+kept label, so a later run does not ask again unless the row or its label changed; a label
+renamed is not a label changed: the keeps follow the rename).
 **R** relabels to the suggestion through the session's undo stack (journaled like every
 edit; Ctrl+Z here or in the main window undoes it). A flag whose row was given another label
 after the check (on the Label page, say) is closed, shown with the label it has now: R on it
-would have overwritten the newer label with the check's suggestion.
+would have overwritten the newer label with the check's suggestion. A label renamed while the
+queue is open is shown, compared and given by its new name; a flag whose suggested label was
+removed since the check is closed (Check again).
 """
 
 from __future__ import annotations
@@ -49,38 +52,59 @@ from bertstudio.ui.session import ProjectSession
 log = logging.getLogger(__name__)
 
 _FLAG_ROLE = Qt.ItemDataRole.UserRole
+_CLOSED = ("changed", "replaced", "labels")  # a flag in these states has no K or R
 REVIEW_FILE = "label-review-{split}.json"
 
 
-def _identity(flag: Any) -> str:
-    """What a "keep" is about: this text with this label (a re-import or an edit asks again)."""
-    return text_key(f"{flag.text}\x1f{flag.given}\x1f{flag.word}").hex()
+def _row_key(flag: Any) -> str:
+    """Which example (and word) a flag is about: its text, so a re-import or an edit asks again."""
+    return text_key(f"{flag.text}\x1f{flag.word}").hex()
+
+
+def _legacy_identity(flag: Any, label: str) -> str:
+    """How version 1 of the file named a keep: text and label hashed together (it cannot follow a rename)."""
+    return text_key(f"{flag.text}\x1f{label}\x1f{flag.word}").hex()
 
 
 class ReviewStore:
-    """The kept flags of one split, in the project folder (atomic writes; unreadable = empty)."""
+    """The kept flags of one split, in the project folder (atomic writes; unreadable = empty).
+
+    A keep is the row's text (hashed) with the label kept, that label by name in clear so that
+    a rename of the label is followed (:meth:`rename`): a kept ``positive`` is still kept as
+    ``pos``. Entries of version 1 of the file (text and label hashed together) are still read."""
 
     def __init__(self, folder: str | Path, split: str) -> None:
         self.path = Path(folder) / REVIEW_FILE.format(split=split)
-        self.kept, self.problem = self._read()  # problem: why the kept flags could not be read (they start afresh)
+        self.reload()
 
-    def _read(self) -> tuple[set[str], str | None]:
+    def reload(self) -> None:
+        # problem: why the kept flags could not be read (they start afresh)
+        self.kept, self.legacy, self.problem = self._read()
+
+    def _read(self) -> tuple[set[tuple[str, str]], set[str], str | None]:
         try:
             text = read_regular_text(self.path, missing_ok=True, max_bytes=64 << 20)  # never opens a FIFO
             data = json.loads(text) if text is not None else {}
-            kept = data.get("kept", []) if isinstance(data, dict) else []
-            return ({str(k) for k in kept} if isinstance(kept, list) else set()), None
+            entries = data.get("kept", []) if isinstance(data, dict) else []
+            entries = entries if isinstance(entries, list) else []
+            kept = {(str(e[0]), str(e[1])) for e in entries if isinstance(e, list) and len(e) == 2}
+            return kept, {e for e in entries if isinstance(e, str)}, None
         except (DataError, ValueError, TypeError, RecursionError) as exc:
             log.warning("%s unreadable, starting afresh: %s", self.path, exc)
-            return set(), str(exc) if isinstance(exc, DataError) else f"{self.path}: {type(exc).__name__}"
+            return set(), set(), str(exc) if isinstance(exc, DataError) else f"{self.path}: {type(exc).__name__}"
 
-    def keep(self, flag: Any, kept_now: bool = True) -> None:
-        """Remember ``flag`` as kept (``kept_now=False``: forget it, Undo of a keep); OSError or
+    def keep(self, flag: Any, kept_now: bool = True, label: str | None = None) -> None:
+        """Remember ``flag`` as kept with ``label`` (its given label's name now; default
+        ``flag.given``), or with ``kept_now=False`` forget it (Undo of a keep); OSError or
         DataError when the file cannot be written (then nothing changes). The file is read again
         first: another Review window (or an undo from a closed one) may have written it since."""
-        on_disk, problem = self._read()
-        base = self.kept if problem else on_disk
-        kept = base | {_identity(flag)} if kept_now else base - {_identity(flag)}
+        label = flag.given if label is None else label
+        on_disk, legacy, problem = self._read()
+        base, legacy = (self.kept, self.legacy) if problem else (on_disk, legacy)
+        entry = (_row_key(flag), label)
+        kept = base | {entry} if kept_now else base - {entry}
+        if not kept_now:
+            legacy = legacy - {_legacy_identity(flag, label)}
         if problem and self.path.is_file() and not self.path.is_symlink():
             # the unreadable file is kept aside, not written over: it may be mendable by hand (an
             # earlier copy kept aside too: a second damaged file gets a name of its own)
@@ -90,11 +114,43 @@ class ReviewStore:
                 n += 1
                 aside = self.path.with_name(f"{self.path.name}.damaged-{n}")
             os.replace(self.path, aside)
-        atomic_write_bytes(self.path, json.dumps({"version": 1, "kept": sorted(kept)}).encode("utf-8"))
-        self.kept, self.problem = kept, None
+        self._write(kept, legacy)
 
-    def is_kept(self, flag: Any) -> bool:
-        return _identity(flag) in self.kept
+    def rename(self, old: str, new: str) -> None:
+        """The label ``old`` is called ``new`` now: its keeps follow (the file is read again first,
+        and left as it is when unreadable or when no keep names ``old``); OSError or DataError
+        when it cannot be written."""
+        def renamed(kept: set[tuple[str, str]]) -> set[tuple[str, str]]:
+            return {(key, new if label == old else label) for key, label in kept}
+
+        kept, legacy, problem = self._read()
+        if problem:  # the damaged file stays as it is (kept aside at the next Keep); what this store holds follows
+            self.kept, self.problem = renamed(self.kept), problem
+        elif any(label == old for _, label in kept):
+            self._write(renamed(kept), legacy)
+        else:
+            self.kept, self.legacy, self.problem = kept, legacy, None
+
+    def _write(self, kept: set[tuple[str, str]], legacy: set[str]) -> None:
+        entries: list[Any] = sorted(legacy) + [list(e) for e in sorted(kept)]
+        atomic_write_bytes(self.path, json.dumps({"version": 2, "kept": entries}).encode("utf-8"))
+        self.kept, self.legacy, self.problem = kept, legacy, None
+
+    def is_kept(self, flag: Any, label: str | None = None) -> bool:
+        """Whether ``flag`` was kept with ``label`` (the given label's name now; default ``flag.given``)."""
+        label = flag.given if label is None else label
+        return (_row_key(flag), label) in self.kept or _legacy_identity(flag, label) in self.legacy
+
+
+def follow_label_rename(folder: str | Path, splits: Any, old: str, new: str) -> None:
+    """A label was renamed: the keeps of each split follow it (a file that cannot be written is
+    logged: its keeps of ``old`` are asked about again at the next check, nothing is lost)."""
+    for split in splits:
+        store = ReviewStore(folder, split)
+        try:
+            store.rename(old, new)
+        except (OSError, BertStudioError) as exc:
+            log.warning("%s: the kept flags could not follow the rename of %r to %r: %s", store.path, old, new, exc)
 
 
 class KeepFlagCommand(QUndoCommand):
@@ -102,9 +158,12 @@ class KeepFlagCommand(QUndoCommand):
     it, redo remembers it again, and the queue, while open, repaints the flag and goes to it.
     A write that fails leaves the stack, and the window says why."""
 
-    def __init__(self, queue: "ReviewQueue", flag: Any, text: str) -> None:
+    def __init__(self, queue: "ReviewQueue", flag: Any, label: str, text: str) -> None:
         super().__init__(text)
         self._queue, self._store, self._session, self._flag = queue, queue.store, queue.session, flag
+        # the kept label's name: a rename that is not an undo clears the stack, one that is was
+        # undone before this command's undo runs, so the name is the label's then too
+        self._label = label
         self._pushed = True
 
     def redo(self) -> None:
@@ -118,7 +177,7 @@ class KeepFlagCommand(QUndoCommand):
 
     def _apply(self, kept: bool) -> None:
         try:
-            self._store.keep(self._flag, kept)
+            self._store.keep(self._flag, kept, self._label)
         except (OSError, BertStudioError) as exc:
             self.setObsolete(True)
             self._session.report_failure(_keep_failure(self._store, exc))
@@ -145,6 +204,10 @@ class ReviewQueue(QWidget):
         self._worker: JobWorker | None = None
         self._checking: str | None = None  # the split's lineage (which rows these are) when the check started
         self.lineage: str | None = None  # ...and when the shown flags' check started
+        # each label as the shown flags' check named it -> its name now (None: removed since), and
+        # the same for the check that runs: a rename is followed, not read as a changed row
+        self.names: dict[str, str | None] = {}
+        self._checking_names: dict[str, str | None] = {}
         self.store = ReviewStore(session.project.folder, self.split)
         # its rows are this project's: left open over the next one, K and R relabelled that one's rows
         session.project_closing.connect(self._on_project_closing)
@@ -219,6 +282,8 @@ class ReviewQueue(QWidget):
         self.addAction(self.undo_action)
         session.gold_changed.connect(self._on_gold_changed)
         session.data_imported.connect(self._on_rows_changed)
+        session.label_renamed.connect(self._on_label_renamed)
+        session.labels_changed.connect(self._on_labels_changed)
         self._set_busy(False)
         self._enable_buttons()
 
@@ -249,6 +314,7 @@ class ReviewQueue(QWidget):
             return
         project, split, model = self.session.project, self.split, self.model
         self._checking = self._lineage()
+        self._checking_names = {name: name for name in project.labels}
         choice = self.method_combo.currentData()
         method, run_dir = (choice, None) if choice in ("fast", "finetune") else ("fast", choice)
         self.summary.setText(self.tr("Fine-tuning the encoder on each fold: this takes minutes…")
@@ -312,6 +378,10 @@ class ReviewQueue(QWidget):
             return
         self.report = report
         self.lineage = self._checking
+        self.names = self._checking_names
+        labels = set(self.session.project.labels)
+        for name in {n for flag in report.flags for n in (flag.given, flag.suggested)} - self.names.keys():
+            self.names[name] = name if name in labels else None  # the finder read the labels after a change
         self.flags.clear()
         self.hidden_kept = 0
         for flag in report.flags:
@@ -385,33 +455,49 @@ class ReviewQueue(QWidget):
         """Whether the split's rows are no longer those the shown flags were found in."""
         return self.report is not None and self.lineage is not None and self._lineage() != self.lineage
 
+    def named(self, name: str) -> str | None:
+        """A label the check named, by its name now (renamed since, say); None: removed since."""
+        return self.names.get(name, name)
+
+    def shown(self, name: str) -> str:
+        """A label the check named, as the queue shows it: its name now (a removed one, as it was)."""
+        return self.named(name) or name
+
     def state(self, flag: Any) -> str:
         """``"kept"``, ``"relabelled"`` (the gold is now the suggestion), ``"changed"`` (the person
         gave it another value since the check: the flag is theirs, not the check's), ``"replaced"``
         (the split's rows were replaced since the check: its row number names another example,
-        which R would have relabelled) or ``"open"``."""
+        which R would have relabelled), ``"labels"`` (the suggested label was removed since the
+        check: R has nothing to give) or ``"open"``. Labels renamed since the check are compared
+        by their names now."""
         if self.rows_replaced():
             return "replaced"
-        if self.store.is_kept(flag):
+        given, suggested = self.named(flag.given), self.named(flag.suggested)
+        if given is not None and self.store.is_kept(flag, given):
             return "kept"
         value = self.now(flag)
-        if value == flag.suggested:
+        if suggested is not None and value == suggested:
             return "relabelled"
-        return "open" if value == flag.given else "changed"
+        if value != given:  # (a given label removed since: the row was relabelled first)
+            return "changed"
+        return "open" if suggested is not None else "labels"
 
     def _paint(self, item: QListWidgetItem) -> None:
         flag = item.data(_FLAG_ROLE)
         state = self.state(flag)
         if state == "replaced":
             text = self.tr("× row %1: the rows were replaced since the check").replace("%1", str(flag.row + 1))
+        elif state == "labels":
+            text = self.tr("× row %1: the label set changed since the check").replace("%1", str(flag.row + 1))
         elif state == "changed":  # relabelled on the Label page after the check: R would overwrite it
             now = self.now(flag)
             text = self.tr("≠ row %1: %2 at the check, now %3").replace("%1", str(flag.row + 1)) \
-                .replace("%2", flag.given).replace("%3", self.tr("unlabelled") if now is None else str(now))
+                .replace("%2", self.shown(flag.given)).replace("%3", self.tr("unlabelled") if now is None else str(now))
         else:
             mark = {"kept": "✓ ", "relabelled": "→ ", "open": ""}[state]
             text = self.tr("%1row %2: %3 → %4 (%5%)").replace("%1", mark).replace("%2", str(flag.row + 1)) \
-                .replace("%3", flag.given).replace("%4", flag.suggested).replace("%5", f"{100 * flag.suggested_prob:.0f}")
+                .replace("%3", self.shown(flag.given)).replace("%4", self.shown(flag.suggested)) \
+                .replace("%5", f"{100 * flag.suggested_prob:.0f}")
         item.setText(text)
         # an open flag in the palette's own text colour (black read at 1.3:1 on a dark theme), a handled one muted
         item.setData(Qt.ItemDataRole.ForegroundRole, None if state == "open" else QBrush(QColor(theme.tone("muted"))))
@@ -427,19 +513,25 @@ class ReviewQueue(QWidget):
                 "%2", html.escape(words[flag.word] if flag.word < len(words) else ""))
         parts = [f"<p>{html.escape(flag.text)}</p>",
                  "<p>" + word + self.tr("Given: <b>%1</b>. Suggested: <b>%2</b> (probability %3%).")
-                 .replace("%1", html.escape(flag.given)).replace("%2", html.escape(flag.suggested))
+                 .replace("%1", html.escape(self.shown(flag.given))).replace("%2", html.escape(self.shown(flag.suggested)))
                  .replace("%3", f"{100 * flag.suggested_prob:.0f}") + "</p>"]
-        if self.state(flag) == "replaced":
+        state = self.state(flag)
+        if state == "replaced":
             parts.append("<p>" + self.tr("The rows of this split were replaced since the check, so row %1 is another "
                                          "example now. Press Check again to review the rows as they are.")
                          .replace("%1", str(flag.row + 1)) + "</p>")
-        elif self.state(flag) == "changed":
+        elif state == "labels":
+            parts.append("<p>" + self.tr("The label set changed since the check: %1 is no longer a label, so this "
+                                         "flag is closed. Press Check again to review the rows with the labels as "
+                                         "they are.").replace("%1", "<b>" + html.escape(flag.suggested) + "</b>") + "</p>")
+        elif state == "changed":
             now = self.now(flag)
             parts.append("<p>" + self.tr("Changed since the check: now <b>%1</b>. Your label stands; this flag "
                                          "is closed.").replace("%1", html.escape(
                                              self.tr("unlabelled") if now is None else str(now))) + "</p>")
         parts += [
-                 "<p>" + self.tr("Most similar examples labelled <b>%1</b>:").replace("%1", html.escape(flag.suggested))
+                 "<p>" + self.tr("Most similar examples labelled <b>%1</b>:").replace("%1", html.escape(
+                     self.shown(flag.suggested)))
                  + "</p><ol>"]
         row = self.tr("row")  # outside the f-string, where lupdate sees it
         for n in flag.neighbours:
@@ -450,24 +542,25 @@ class ReviewQueue(QWidget):
 
     def _enable_buttons(self) -> None:
         flag = self.current_flag()
-        decidable = flag is not None and self.state(flag) not in ("changed", "replaced")
+        decidable = flag is not None and self.state(flag) not in _CLOSED
         self.keep_button.setEnabled(decidable)
         self.relabel_button.setEnabled(decidable)
         if flag is not None:
-            self.relabel_button.setText(self.tr("Relabel as %1 (R)").replace("%1", flag.suggested))
+            self.relabel_button.setText(self.tr("Relabel as %1 (R)").replace("%1", self.shown(flag.suggested)))
 
     def keep_current(self) -> None:
         item = self.flags.currentItem()
-        if item is None or self.state(item.data(_FLAG_ROLE)) in ("changed", "replaced"):
+        if item is None or self.state(item.data(_FLAG_ROLE)) in _CLOSED:
             return
         flag = item.data(_FLAG_ROLE)
+        label = self.shown(flag.given)  # an open flag's given label is a label now
         try:
-            self.store.keep(flag)
+            self.store.keep(flag, label=label)
         except (OSError, BertStudioError) as exc:  # not saved: the flag stays open, and the window says why
             self.session.report_failure(_keep_failure(self.store, exc))
             return
-        text = self.tr("Keep the label of row %1 (%2)").replace("%1", str(flag.row + 1)).replace("%2", flag.given)
-        self.session.undo_stack.push(KeepFlagCommand(self, flag, text))  # Ctrl+Z opens the flag again
+        text = self.tr("Keep the label of row %1 (%2)").replace("%1", str(flag.row + 1)).replace("%2", label)
+        self.session.undo_stack.push(KeepFlagCommand(self, flag, label, text))  # Ctrl+Z opens the flag again
         self._paint(item)
         self._next()
 
@@ -475,7 +568,7 @@ class ReviewQueue(QWidget):
         """Repaint ``flag``'s item (a keep undone or redone) and make it the current one."""
         for i in range(self.flags.count()):
             shown = self.flags.item(i).data(_FLAG_ROLE)
-            if shown.row == flag.row and _identity(shown) == _identity(flag):
+            if shown.row == flag.row and _row_key(shown) == _row_key(flag):
                 self._paint(self.flags.item(i))
                 self.flags.setCurrentRow(i)
                 self._show_flag(i)
@@ -483,14 +576,15 @@ class ReviewQueue(QWidget):
 
     def relabel_current(self) -> None:
         item = self.flags.currentItem()
-        if item is None or self.state(item.data(_FLAG_ROLE)) in ("changed", "replaced"):
+        if item is None or self.state(item.data(_FLAG_ROLE)) in _CLOSED:
             return  # the person relabelled the row after the check (theirs stands), or it is another row now
         flag = item.data(_FLAG_ROLE)
-        value: Any = flag.suggested
+        suggested = self.shown(flag.suggested)  # an open flag's suggestion is a label now
+        value: Any = suggested
         if flag.word is not None:  # tagging: the one word, the other tags as they are now
             value = list(self.session.gold(self.split, flag.row))
-            value[flag.word] = flag.suggested
-        text = self.tr("Relabel row %1 as %2").replace("%1", str(flag.row + 1)).replace("%2", flag.suggested)
+            value[flag.word] = suggested
+        text = self.tr("Relabel row %1 as %2").replace("%1", str(flag.row + 1)).replace("%2", suggested)
         try:
             self.session.apply_gold(self.split, flag.row, value, text)
         except BertStudioError as exc:  # not saved: the flag stays open, and the window says why
@@ -518,9 +612,35 @@ class ReviewQueue(QWidget):
                 if item is self.flags.currentItem():
                     self._show_flag(i)
 
+    def _on_label_renamed(self, old: str, new: str) -> None:
+        """A label renamed (or a rename undone): the flags name it by its new name, the keeps follow."""
+        for names in (self.names, self._checking_names):
+            for name, now in names.items():
+                if now == old:
+                    names[name] = new
+        try:
+            self.store.rename(old, new)
+        except (OSError, BertStudioError) as exc:  # its keeps are asked about again at the next check
+            log.warning("%s: the kept flags could not follow the rename of %r to %r: %s", self.store.path, old, new, exc)
+
+    def _on_labels_changed(self) -> None:
+        """A label added, removed or renamed: a label removed since the check stays gone for its
+        flags (a later label of that name is another one), and every flag is repainted."""
+        labels = set(self.session.project.labels) if self.session.has_project() else set()
+        for names in (self.names, self._checking_names):
+            for name, now in names.items():
+                if now not in labels:
+                    names[name] = None
+        self._refresh()
+
     def _on_rows_changed(self, split: str) -> None:
         """An import into the split: replaced rows close every flag (undoing the replace opens them again)."""
-        if split != self.split or self.report is None:
+        if split == self.split:
+            self._refresh()
+
+    def _refresh(self) -> None:
+        """Every flag's state may have changed: repaint the list, the summary and the current flag."""
+        if self.report is None:
             return
         for i in range(self.flags.count()):
             self._paint(self.flags.item(i))

@@ -267,22 +267,22 @@
         <translation>正在将 {run} 导出为 ONNX…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="285"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="283"/>
         <source>Push to {repo} cancelled: the repository was created and is empty</source>
         <translation>推送到 {repo} 已取消：仓库已创建，但为空</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="289"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="287"/>
         <source>Pushed to {url}</source>
         <translation>已推送到 {url}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="290"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="288"/>
         <source>Not pushed: {m}</source>
         <translation>未推送:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="286"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="284"/>
         <source>Push to {repo} cancelled</source>
         <translation>已取消推送到 {repo}</translation>
     </message>
@@ -1786,27 +1786,27 @@
         <translation>复查疑似错误…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="164"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="165"/>
         <source>The finder looks for labels from a label set that a model disagrees with; this project&apos;s gold values (scores or answers) have no label set</source>
         <translation>查找器寻找模型不认同的、来自标签集的标签；本项目的标准答案（评分或答案）没有标签集</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="192"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="193"/>
         <source>Every example of this split is labelled.</source>
         <translation>此数据划分中的样例已全部标注。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="225"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="226"/>
         <source>The labelling assistant works on the train split.</source>
         <translation>标注助手作用于训练集划分。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="255"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="256"/>
         <source>example %1 of %2</source>
         <translation>第 %1 个样例，共 %2 个</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="256"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="257"/>
         <source>no examples</source>
         <translation>没有样例</translation>
     </message>
@@ -2622,57 +2622,57 @@
         <translation>上传此运行的模型及模型卡片(包括其数据、设置和指标)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="175"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="173"/>
         <source>empty: use the cached Hugging Face login</source>
         <translation>留空:使用已缓存的 Hugging Face 登录信息</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="176"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="174"/>
         <source>a write token (no cached login found: `hf auth login`)</source>
         <translation>具有写权限的令牌(未找到已缓存的登录信息:`hf auth login`)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="226"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="224"/>
         <source>The upload to {repo} has begun and cannot be stopped. Close this window and let it finish in the background? Its outcome will show in the status bar.</source>
         <translation>上传到 {repo} 已经开始,无法停止。关闭此窗口并让它在后台完成吗?结果会显示在状态栏中。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="229"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="227"/>
         <source>A push to {repo} is in progress. Cancel it and close this window? Nothing has been uploaded yet.</source>
         <translation>正在推送到 {repo}。取消推送并关闭此窗口吗?目前还没有上传任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="231"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="229"/>
         <source>Push in progress</source>
         <translation>正在推送</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="240"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="238"/>
         <source>Push cancelled: nothing was uploaded, but the repository {repo} was created and is empty.</source>
         <translation>推送已取消：没有上传任何内容，但仓库 {repo} 已创建且为空。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="243"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="241"/>
         <source>Push cancelled: nothing was uploaded.</source>
         <translation>推送已取消:没有上传任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="253"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="251"/>
         <source>Uploaded {n} files ({mb} MB) to &lt;a href=&quot;{u}&quot;&gt;{u}&lt;/a&gt;.</source>
         <translation>已上传 {n} 个文件({mb} MB)到 &lt;a href=&quot;{u}&quot;&gt;{u}&lt;/a&gt;。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="257"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="255"/>
         <source>Left out: the folder&apos;s README.md (a generated model card went up in its place).</source>
         <translation>未上传：文件夹自己的 README.md（已改为上传生成的模型卡片）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="260"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="258"/>
         <source>Left out: {names} (not model files).</source>
         <translation>未上传:{names}(不是模型文件)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="268"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="266"/>
         <source>Not pushed: {m}</source>
         <translation>未推送:{m}</translation>
     </message>
@@ -2963,209 +2963,219 @@
 <context>
     <name>ReviewQueue</name>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="139"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="198"/>
         <source>Review suspected errors</source>
         <translation>复查疑似错误</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="152"/>
-        <location filename="../../bertstudio/ui/review_queue.py" line="255"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="215"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="321"/>
         <source>Looking for labels the model disagrees with…</source>
         <translation>正在查找模型不认同的标签…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="157"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="220"/>
         <source>Quick: the frozen encoder (seconds)</source>
         <translation>快速：冻结的编码器（数秒）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="158"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="221"/>
         <source>Thorough: fine-tune the encoder on each of 5 folds (minutes)</source>
         <translation>全面：在 5 折中分别微调编码器（数分钟）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="165"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="228"/>
         <source>Check again</source>
         <translation>重新检查</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="170"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="233"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="179"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="242"/>
         <source>Keep the label (K)</source>
         <translation>保留标签(K)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="180"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="243"/>
         <source>Relabel (R)</source>
         <translation>重新标注(R)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="185"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="248"/>
         <source>Check with:</source>
         <translation>检查方式：</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="216"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="279"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="254"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="320"/>
         <source>Fine-tuning the encoder on each fold: this takes minutes…</source>
         <translation>正在每一折上微调编码器：这需要几分钟…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="292"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="358"/>
         <source>The check could not run: %1</source>
         <translation>检查无法运行:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="298"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="364"/>
         <source>Cancelled. Nothing was changed.</source>
         <translation>已取消。没有任何更改。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="304"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="370"/>
         <source>The flags below are from the last check.</source>
         <translation>下面的标记来自上一次检查。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="360"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="430"/>
         <source>Earlier Keep choices could not be read (%1), so every flag is shown again; the file is kept aside as %2 at the next Keep.</source>
         <translation>无法读取之前的“保留”选择（%1），因此所有标记都会重新显示；下次“保留”时该文件会另存为 %2。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="239"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="304"/>
         <source>Run %1: its predictions (the rows it evaluated)</source>
         <translation>运行 %1：它的预测（仅限它评估过的行）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="160"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="223"/>
         <source>Each labelled row is judged by a model that never saw it. The thorough check fine-tunes the whole encoder five times, so it makes fewer mistakes of its own and more of its flags are real errors; its list puts first the rows the other four models also kept contradicting while they learnt from them. A run&apos;s predictions judge only the rows that run evaluated and never trained on.</source>
         <translation>每个已标注的行都由从未见过它的模型来判断。全面检查会把整个编码器微调五次，因此模型自身的错误更少，标记出的问题中真正的标注错误更多；列表会把另外四个模型在用这些行训练时也一再否定的行排在前面。训练运行的预测只判断该运行评估过、且从未用于训练的行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="329"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="399"/>
         <source>No suspected errors to review.</source>
         <translation>没有需要复查的疑似错误。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="336"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="406"/>
         <source>%1-fold cross-validation of the fast model</source>
         <translation>快速模型的 %1 折交叉验证</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="337"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="407"/>
         <source>%1-fold cross-validation of the fine-tuned encoder</source>
         <translation>微调编码器的 %1 折交叉验证</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="338"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="408"/>
         <source>a training run&apos;s predictions</source>
         <translation>一次训练运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="339"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="409"/>
         <source>The model agrees with %1% of the given labels (%2 rows checked, %3). Treat its flags as questions, not answers: %4 suspected errors.</source>
         <translation>模型与 %1% 的现有标签一致(检查了 %2 行，%3)。请把它的标记当作疑问而非答案:共 %4 个疑似错误。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="344"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="414"/>
         <source>The model agrees with %1% of the given labels (%2 rows checked, %3), no more than always answering the commonest label (%4%): it has not learnt enough to question a label, so none is listed. Label more rows, or choose the thorough check.</source>
         <translation>模型与 %1% 的现有标签一致(检查了 %2 行,%3),并不比总是回答最常见的标签(%4%)更好:它学到的还不足以质疑标签，因此不列出任何标记。请再标注更多行，或选择彻底检查。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="350"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="420"/>
         <source>For fewer false alarms, choose the thorough check and press Check again.</source>
         <translation>若想减少误报，请选择全面检查并点击“重新检查”。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="352"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="422"/>
         <source>%1 kept earlier are not shown.</source>
         <translation>之前保留的 %1 个不再显示。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="354"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="424"/>
         <source>%1 labelled rows could not be checked (a label with a single example).</source>
         <translation>%1 个已标注的行无法检查(该标签只有一个样例)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="357"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="427"/>
         <source>The rows of this split were replaced since this check, so its flags name other examples now and are closed. Press Check again.</source>
         <translation>自这次检查以来，这个划分的行已被替换，标记所指的行号现在是别的样本，因此这些标记已关闭。请按“重新检查”。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="406"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="489"/>
         <source>× row %1: the rows were replaced since the check</source>
         <translation>× 第 %1 行：检查之后这些行已被替换</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="409"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="491"/>
+        <source>× row %1: the label set changed since the check</source>
+        <translation>× 第 %1 行：检查之后标签集已改变</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/review_queue.py" line="494"/>
         <source>≠ row %1: %2 at the check, now %3</source>
         <translation>≠ 第 %1 行：检查时为 %2，现在为 %3</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="410"/>
-        <location filename="../../bertstudio/ui/review_queue.py" line="440"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="495"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="531"/>
         <source>unlabelled</source>
         <translation>未标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="413"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="498"/>
         <source>%1row %2: %3 → %4 (%5%)</source>
         <translation>%1第 %2 行:%3 → %4(%5%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="426"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="512"/>
         <source>Word %1: &lt;b&gt;%2&lt;/b&gt;. </source>
         <translation>第 %1 个词:&lt;b&gt;%2&lt;/b&gt;。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="429"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="515"/>
         <source>Given: &lt;b&gt;%1&lt;/b&gt;. Suggested: &lt;b&gt;%2&lt;/b&gt; (probability %3%).</source>
         <translation>现有标签:&lt;b&gt;%1&lt;/b&gt;。建议:&lt;b&gt;%2&lt;/b&gt;(概率 %3%)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="433"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="520"/>
         <source>The rows of this split were replaced since the check, so row %1 is another example now. Press Check again to review the rows as they are.</source>
         <translation>检查之后这个划分的行已被替换，第 %1 行现在是另一个样本。请按“重新检查”来审查现在的行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="438"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="524"/>
+        <source>The label set changed since the check: %1 is no longer a label, so this flag is closed. Press Check again to review the rows with the labels as they are.</source>
+        <translation>检查之后标签集已改变：%1 已不再是标签，因此此标记已关闭。请按“重新检查”，按现在的标签审查这些行。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/review_queue.py" line="529"/>
         <source>Changed since the check: now &lt;b&gt;%1&lt;/b&gt;. Your label stands; this flag is closed.</source>
         <translation>检查之后已修改：现在为 &lt;b&gt;%1&lt;/b&gt;。保留你的标签；此标记已关闭。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="442"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="533"/>
         <source>Most similar examples labelled &lt;b&gt;%1&lt;/b&gt;:</source>
         <translation>标注为 &lt;b&gt;%1&lt;/b&gt; 的最相似样例:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="444"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="536"/>
         <source>row</source>
         <translation>行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="457"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="549"/>
         <source>Relabel as %1 (R)</source>
         <translation>重新标注为 %1(R)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="469"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="562"/>
         <source>Keep the label of row %1 (%2)</source>
         <translation>保留第 %1 行的标签（%2）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="543"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="663"/>
         <source>Could not remember the kept label: %1</source>
         <translation>无法记住保留的标签：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="493"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="587"/>
         <source>Relabel row %1 as %2</source>
         <translation>将第 %1 行重新标注为 %2</translation>
     </message>

@@ -330,3 +330,120 @@ def test_two_stores_of_one_split_never_write_back_what_the_other_undid(tmp_path)
     store.keep(flag("a"), False)  # the undo: the file is good now, the copy aside stays as it was
     assert damaged.with_name(damaged.name + ".damaged").read_text(encoding="utf-8") == "{my notes"
     assert store.problem is None and ReviewStore(tmp_path, "dev").kept == set()
+
+
+def _items(queue) -> list[tuple[Any, str]]:
+    return [(queue.flags.item(i).data(Qt.ItemDataRole.UserRole), queue.flags.item(i).text())
+            for i in range(queue.flags.count())]
+
+
+def test_a_label_renamed_with_the_queue_open_is_followed_not_read_as_a_changed_row(
+        qtbot, session_factory, tiny, monkeypatch):
+    """A sweep renamed positive -> pos with the queue open: every flag given positive read "Changed
+    since the check: now pos ... this flag is closed" while its list item still read "positive →
+    negative", open flags suggested the old name and R failed ("'positive' is not a label of this
+    project"), and the kept flags, keyed by the old name, came back at the next check."""
+    import shiboken6
+
+    from bertstudio.ui import review_queue
+    from bertstudio.ui.editors.page import LabelPage
+
+    session = session_factory("sentence", ["neg", "pos"], {"train": _rows()})
+    page = LabelPage(session)  # the real page: its button opens the queue, and it follows renames for the keeps
+    qtbot.addWidget(page)
+    opened: list[ReviewQueue] = []
+
+    class WithTiny(review_queue.ReviewQueue):
+        def __init__(self, *a: Any, **kw: Any) -> None:
+            super().__init__(*a, model=tiny, **kw)
+            opened.append(self)
+
+    monkeypatch.setattr(review_queue, "ReviewQueue", WithTiny)
+    qtbot.mouseClick(page.review_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: opened and opened[-1].report is not None, timeout=120_000)
+    queue = opened[-1]
+    flags = [f for f, _ in _items(queue)]
+    assert {f.given for f in flags} == {"neg", "pos"}  # both directions are flagged
+    kept = queue.current_flag()
+    qtbot.keyClick(queue.flags, Qt.Key.Key_K)
+    assert queue.state(kept) == "kept"
+
+    session.rename_label("pos", "positive")
+    for flag, text in _items(queue):
+        name = {"neg": "neg", "pos": "positive"}
+        assert queue.state(flag) == ("kept" if flag is kept else "open")
+        # the list item is repainted with the new name, as the detail shows it
+        assert f"{name[flag.given]} → {name[flag.suggested]}" in text and "pos " not in text + " "
+    to_positive = next(i for i, (f, _) in enumerate(_items(queue)) if f.suggested == "pos")
+    from_positive = next(i for i, (f, _) in enumerate(_items(queue)) if f.given == "pos" and f is not kept)
+    queue.flags.setCurrentRow(from_positive)
+    detail = queue.detail.toPlainText()
+    assert "Given: positive" in detail and "Changed since" not in detail and queue.relabel_button.isEnabled()
+    queue.flags.setCurrentRow(to_positive)
+    assert queue.relabel_button.text() == "Relabel as positive (R)"
+    flag = queue.current_flag()
+    qtbot.keyClick(queue.flags, Qt.Key.Key_R)
+    assert session.gold("train", flag.row) == "positive" and queue.state(flag) == "relabelled"
+    assert queue.flags.item(to_positive).text().startswith("→ ")
+    session.undo_stack.undo()  # the relabel
+    assert queue.state(flag) == "open"
+
+    # the keep follows the rename: the next check (and one after a rename with no queue open) hides it
+    queue.close()
+    qtbot.mouseClick(page.review_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: opened[-1] is not queue and opened[-1].report is not None, timeout=120_000)
+    assert opened[-1].hidden_kept == 1 and kept.row not in [f.row for f, _ in _items(opened[-1])]
+    opened[-1].close()  # and gone (WA_DeleteOnClose): no queue is there to follow the next renames
+    qtbot.waitUntil(lambda: not any(shiboken6.isValid(q) for q in opened), timeout=5_000)
+    session.rename_label("neg", "negative")
+    session.rename_label("positive", "yes")
+    qtbot.mouseClick(page.review_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: len(opened) == 3 and opened[-1].report is not None, timeout=120_000)
+    queue = opened[-1]
+    assert queue.hidden_kept == 1 and kept.row not in [f.row for f, _ in _items(queue)]
+
+    # a label merged into the other and removed: the flags it suggests close and say why
+    merged = [r for r in range(40) if session.gold("train", r) == "yes"]
+    for r in merged:
+        session.apply_gold("train", r, "negative", "merge")
+    session.remove_label("yes")
+    for flag, text in _items(queue):
+        if flag.suggested == "yes":
+            assert queue.state(flag) == "labels" and "label set changed" in text
+        else:  # given yes, now negative: the suggestion
+            assert queue.state(flag) == "relabelled"
+    queue.flags.setCurrentRow(next(i for i, (f, _) in enumerate(_items(queue)) if f.suggested == "yes"))
+    assert "The label set changed since the check" in queue.detail.toPlainText()
+    assert "Check again" in queue.detail.toPlainText()
+    assert not queue.relabel_button.isEnabled() and not queue.keep_button.isEnabled()
+    before = [session.gold("train", r) for r in range(40)]
+    qtbot.keyClick(queue.flags, Qt.Key.Key_R)
+    assert [session.gold("train", r) for r in range(40)] == before
+    queue.close()
+
+
+def test_a_keep_follows_a_rename_and_the_first_files_keeps_are_still_read(tmp_path):
+    """Keeps were one hash of the text and the label's name, so a renamed label's keeps were lost."""
+    from types import SimpleNamespace
+
+    from bertstudio.assist.cache import text_key
+    from bertstudio.ui.review_queue import ReviewStore, follow_label_rename
+
+    def flag(text: str, given: str = "pos"):
+        return SimpleNamespace(text=text, given=given, word=None)
+
+    store = ReviewStore(tmp_path, "train")
+    store.keep(flag("a"))
+    store.keep(flag("b", "neg"))
+    follow_label_rename(tmp_path, ["train", "dev"], "pos", "positive")
+    assert not (tmp_path / "label-review-dev.json").exists()  # no keeps there: nothing written
+    now = ReviewStore(tmp_path, "train")
+    assert now.is_kept(flag("a"), "positive") and not now.is_kept(flag("a"), "pos")
+    assert now.is_kept(flag("b", "neg"))
+    # version 1 of the file hashed text, label and word together: still read (under the name it has)
+    old = text_key("c\x1fneg\x1fNone").hex()
+    (tmp_path / "label-review-dev.json").write_text(json.dumps({"version": 1, "kept": [old]}), encoding="utf-8")
+    dev = ReviewStore(tmp_path, "dev")
+    assert dev.is_kept(flag("c", "neg")) and not dev.is_kept(flag("c"))
+    dev.keep(flag("c", "neg"), False)
+    assert ReviewStore(tmp_path, "dev").kept == set() and ReviewStore(tmp_path, "dev").legacy == set()

@@ -89,6 +89,7 @@ class LabelPage(QWidget):
         self.review_button.setFocusPolicy(Qt.FocusPolicy.TabFocus)  # (it was mouse-only)
         self.review_button.clicked.connect(self.review_suspected_errors)
         top.addWidget(self.review_button)
+        session.label_renamed.connect(self._on_label_renamed)  # the Review queue's keeps, open or not
 
         self.stack = QStackedWidget()
         self.stack.setObjectName("labelEditor")
@@ -268,6 +269,13 @@ class LabelPage(QWidget):
         from bertstudio.ui import review_queue
 
         review_queue.open_review_queue(self.session, self)
+
+    def _on_label_renamed(self, old: str, new: str) -> None:
+        """The Review queue's kept flags follow the rename (each split's, whether a queue is open or not)."""
+        from bertstudio.ui import review_queue
+
+        if self.session.has_project():
+            review_queue.follow_label_rename(self.session.project.folder, self.session.project.split_names, old, new)
 
     def focusNextPrevChild(self, next: bool) -> bool:  # noqa: A002 - Qt's name
         """Tab out of the editor goes through the page's controls in the order they are shown (the
