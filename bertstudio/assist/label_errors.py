@@ -52,6 +52,7 @@ from bertstudio.assist.encoder import Cancelled, check_cancel
 from bertstudio.assist.heads import fit_logistic
 from bertstudio.assist.kinds import AssistSpec, spec_for
 from bertstudio.assist.pool import PoolData
+from bertstudio.data.kinds import one_line
 from bertstudio.errors import ConfigError
 
 Progress = Callable[[float, str], None]
@@ -402,8 +403,7 @@ def nearest(query: np.ndarray, candidates: np.ndarray, k: int = NEIGHBOURS) -> l
 def _display(pool: PoolData, row: int) -> str:
     if pool.tokens is not None:
         return " ".join(pool.tokens[row])
-    text = (pool.texts or [""])[row]
-    return f"{text} ‖ {pool.pairs[row]}" if pool.pairs is not None else text
+    return one_line([(pool.texts or [""])[row], pool.pairs[row] if pool.pairs is not None else ""])
 
 
 def find_in_pool(spec: AssistSpec, labels: Sequence[str], pool: PoolData, rows: Sequence[int],

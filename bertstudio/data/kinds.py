@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import functools
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Iterator
 
@@ -117,9 +117,14 @@ class KindSpec:
             value = row.get(c)
             if isinstance(value, list):
                 value = " ".join(str(v) for v in value)
-            if value:
-                parts.append(str(value))
-        return "  ‖  ".join(parts)
+            parts.append(value)
+        return one_line(parts)
+
+
+def one_line(parts: Iterable[Any]) -> str:
+    """An example's texts (a pair's two sides) as the one line every list and tooltip shows:
+    the non-empty ones, joined by a mark no sentence uses."""
+    return "  ‖  ".join(str(p) for p in parts if p)
 
 
 _STR = datasets.Value("string")

@@ -5,7 +5,8 @@ When ``TrainConfig.cartography`` is on, the engine calls :func:`record_epoch` at
 every epoch: the training rows are scored once more (eval mode, no gradients: an extra
 pass, hence off by default) and one line is appended to ``cartography.jsonl`` in the run
 folder with each row's probability of its gold label and its predicted label. The first
-line holds the rows' texts and gold labels, so the file is read without the data.
+line holds the rows' texts (a pair's two sides on one line, as the Results page shows them)
+and gold labels, so the file is read without the data.
 
 :func:`read_cartography` turns the file into per-example *confidence* (mean gold
 probability over epochs), *variability* (its standard deviation) and *correctness*
@@ -61,8 +62,10 @@ def record_epoch(folder: str | Path, epoch: int, step: int, path: Any, parts: An
     gold = list(train_set.dataset[train_set.gold_column])
     file = Path(folder) / FILE
     lines = []
-    if not file.exists():
-        texts = [str(t)[:_TEXT_CHARS] for t in list(train_set.dataset["text"])]
+    if not file.exists():  # each text as the Results page shows it (a pair: both sides), each side cut
+        spec = train_set.spec
+        columns = [list(train_set.dataset[c]) for c in spec.headline]
+        texts = [spec.example_text({c: _cut(v) for c, v in zip(spec.headline, values)}) for values in zip(*columns)]
         lines.append({"kind": "header", "labels": list(parts.labels), "gold": gold, "text": texts})
     lines.append({"kind": "epoch", "epoch": int(epoch), "step": int(step),
                   "gold_prob": [float(p["probs"].get(g, 0.0)) if g is not None else None for p, g in zip(preds, gold)],
@@ -71,6 +74,10 @@ def record_epoch(folder: str | Path, epoch: int, step: int, path: Any, parts: An
     with os.fdopen(os.open(file, flags, 0o666), "a", encoding="utf-8") as f:
         f.write("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines))
     return True
+
+
+def _cut(value: Any) -> Any:
+    return value[:_TEXT_CHARS] if isinstance(value, str) else value
 
 
 @dataclass(frozen=True)

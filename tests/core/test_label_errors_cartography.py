@@ -150,3 +150,21 @@ def test_training_passes_record_only_class_probabilities_of_numbered_rows():
     np.testing.assert_allclose(mean[4], [0.5, 0.5])
     np.testing.assert_allclose(mean[1], [0.5, 0.5])  # (0.881, 0.119) and (0.119, 0.881) averaged
     assert np.isnan(mean[[0, 2, 3]]).all()
+
+
+def test_a_pair_runs_map_keeps_both_sides_of_each_example(tiny, tmp_path):
+    """A sweep's RTE data map showed only the premise when a point was clicked ("Edward VIII became
+    King..."), with no hypothesis: the header kept the ``text`` column alone."""
+    from bertstudio.data.examples import from_records
+    from bertstudio.data.kinds import get_spec
+
+    records = [{"text": f"premise {'long ' * 80}number {i}", "text_pair": f"hypothesis {i}",
+                "label": ["entailment", "not_entailment"][i % 2]} for i in range(16)]
+    data = from_records("pair", records, labels=["entailment", "not_entailment"])
+    out = tmp_path / "run"
+    result = train(config(tiny, task="pair", epochs=1, cartography=True, output_dir=str(out)), data)
+    assert result.status == "finished", result.message
+    texts = read_cartography(out).text
+    for i, text in enumerate(texts):  # the premise (cut, it is long) and the whole hypothesis, as the Results page joins them
+        assert text.startswith("premise long") and text.endswith(f"  ‖  hypothesis {i}")
+    assert get_spec("pair").example_text({"text": "a", "text_pair": "b"}) == "a  ‖  b"
