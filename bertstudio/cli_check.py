@@ -88,6 +88,7 @@ def flag_record(flag: Any) -> dict[str, Any]:
 
 
 def cmd_label_errors(args: argparse.Namespace, out: TextIO) -> int:
+    from bertstudio.assist.kinds import spec_for
     from bertstudio.assist.label_errors import FOLDS, METHODS, find_in_examples
     from bertstudio.cli import config_from_args
 
@@ -106,22 +107,39 @@ def cmd_label_errors(args: argparse.Namespace, out: TextIO) -> int:
     for flag in report.flags:
         out.write(json.dumps(flag_record(flag), ensure_ascii=False) + "\n")
     out.flush()
+    if report.source != "run" and report.folds < folds:  # the finder ran fewer folds than asked
+        by_sentence = spec_for(examples.kind).head == "token"  # tagging: folds split sentences
+        sys.stderr.write(fold_cap_note(report, folds, asked=args.folds is not None, by_sentence=by_sentence) + "\n")
     sys.stderr.write(summary_line(report) + "\n")
     return 0
+
+
+def fold_cap_note(report: Any, folds: int, *, asked: bool, by_sentence: bool) -> str:
+    """Why the check ran fewer folds than ``folds``: the finder caps them where a fold would
+    hold out no row of some label (stratified folds), or, tagging, no sentence."""
+    what = f"--folds {folds} is" if asked else f"the default {folds} folds are"
+    why = (f"there are only {_count(report.folds, 'tagged sentence')} to split" if by_sentence else
+           f"each fold holds out at least one row of every label, and the rarest label has {report.folds} rows")
+    return f"note: {what} more than this data allows: {report.folds} folds run ({why})"
+
+
+def _count(n: int, thing: str) -> str:
+    """``1 row``, ``2 rows``: the English plural of the regular nouns these lines use."""
+    return f"{n} {thing}" if n == 1 else f"{n} {thing}s"
 
 
 def summary_line(report: Any) -> str:
     """The stderr line after the flags: what was checked, how, and how far to trust it."""
     how = "fine-tuned encoder" if report.source == "finetune" else "logistic regression on the frozen encoder"
-    summary = (f"{report.checked} labelled rows checked ({report.folds}-fold cross-validation, {how}); the model "
-               f"agrees with {100 * (report.accuracy or 0):.1f}% of the given labels; {len(report.flags)} suspected "
-               f"errors")
+    summary = (f"{_count(report.checked, 'labelled row')} checked ({report.folds}-fold cross-validation, {how}); the "
+               f"model agrees with {100 * (report.accuracy or 0):.1f}% of the given labels; "
+               f"{_count(len(report.flags), 'suspected error')}")
     if report.no_signal:
         summary += (f": no better than always answering the commonest label ({100 * (report.chance or 0):.1f}%), so "
-                    f"its {report.withheld} disagreements would be noise and none is listed ("
+                    f"its {_count(report.withheld, 'disagreement')} would be noise and none is listed ("
                     + ("label more rows)" if report.source == "finetune" else "label more rows, or try --method finetune)"))
     if report.skipped:
-        summary += f"; {report.skipped} rows not checked (a label with a single example)"
+        summary += f"; {_count(report.skipped, 'row')} not checked (a label with a single example)"
     return summary
 
 

@@ -139,3 +139,35 @@ def test_a_check_that_learnt_nothing_advises_only_what_is_left_to_try():
     assert "no better than always answering the commonest label (50.0%)" in fast and "7 disagreements" in fast
     assert "try --method finetune" in fast
     assert "fine-tuned encoder" in finetune and "--method" not in finetune and "label more rows" in finetune
+
+
+def test_counts_of_one_are_singular():
+    """The summary said "; 1 rows not checked (a label with a single example)"."""
+    import numpy as np
+
+    from bertstudio.assist.label_errors import Flag, LabelErrorReport
+    from bertstudio.cli_check import summary_line
+
+    flag = Flag(row=3, given="neg", suggested="pos", suggested_prob=0.9, quality=0.1)
+    one = summary_line(LabelErrorReport(split="train", flags=(flag,), rows=np.arange(40), quality=np.zeros(40),
+                                        accuracy=0.9, folds=5, source="fast", skipped=1))
+    assert "1 rows" not in one and "1 suspected errors" not in one
+    assert one.endswith("1 suspected error; 1 row not checked (a label with a single example)")
+    two = summary_line(LabelErrorReport(split="train", flags=(flag, flag), rows=np.arange(40), quality=np.zeros(40),
+                                        accuracy=0.9, folds=5, source="fast", skipped=2))
+    assert "2 suspected errors; 2 rows not checked" in two
+    quiet = summary_line(LabelErrorReport(split="train", flags=(), rows=np.arange(40), quality=np.zeros(40),
+                                          accuracy=0.45, folds=5, source="fast", chance=0.5, withheld=1))
+    assert "its 1 disagreement would be noise" in quiet
+
+
+def test_folds_more_than_the_data_allows_are_capped_and_said(slipped_csv, tiny, capsys):
+    """`--folds 1000` on 200 rows ran 96-fold cross-validation without a word but the summary's."""
+    code, _, err = run(["label-errors", "--train", str(slipped_csv), "--model", tiny, "--folds", "1000"], capsys)
+    labels = [line.rsplit(",", 1)[1] for line in slipped_csv.read_text().splitlines()[1:]]
+    rarest = min(labels.count(name) for name in set(labels))
+    assert code == 0 and f"({rarest}-fold cross-validation" in err
+    assert (f"note: --folds 1000 is more than this data allows: {rarest} folds run (each fold holds out at least "
+            f"one row of every label, and the rarest label has {rarest} rows)") in err
+    code, _, err = run(["label-errors", "--train", str(slipped_csv), "--model", tiny, "--folds", "3"], capsys)
+    assert code == 0 and "(3-fold cross-validation" in err and "note:" not in err
