@@ -1025,7 +1025,8 @@ class SavedPrediction:
 def read_prediction_rows(folder: str | os.PathLike[str], *,
                          skipped: list[DataError] | None = None) -> list[tuple[int, dict[str, Any]]]:
     """(line number, row) per line of predictions.jsonl ([] without one): each a JSON object whose
-    ``index``, when present, is a row position (an int >= 0). DataError naming the file and
+    ``index``, when present, is a row position (an int >= 0), and whose index (and project row)
+    no other line names. DataError naming the file and
     line, or, given a ``skipped`` list, the line is left out and added to it (an unreadable
     file: [])."""
     path = Path(folder) / PREDICTIONS
@@ -1034,15 +1035,32 @@ def read_prediction_rows(folder: str | os.PathLike[str], *,
     except DataError as exc:
         _left_out(exc, skipped, "unreadable predictions")
         return []
-    out = []
+    out: list[tuple[int, dict[str, Any]]] = []
+    seen: dict[Any, int] = {}  # index, and (split, row), -> the line that named it
     for n, row in json_lines(text or "", path, skipped=skipped):
-        problem = _prediction_problem(row)
+        problem = _prediction_problem(row) or _repeat_problem(row, len(out), n, seen)
         if problem is not None:
             _left_out(DataError(problem[0], path=path, where=f"line {n}", expected=problem[1]), skipped,
                       "skipping a line")
             continue
         out.append((n, row))
     return out
+
+
+def _repeat_problem(row: dict[str, Any], position: int, n: int, seen: dict[Any, int]) -> tuple[str, str] | None:
+    """A second prediction for one evaluated row (a hand-merged or tampered file): paired by that
+    row, every later one stood for it and a comparison counted made-up fixes and breaks. The
+    index defaults to the line's position among the rows read, as every reader takes it."""
+    index, split, at = row.get("index", position), row.get("split"), row.get("row")
+    names = [(("index", index), f"index {index}")]
+    if isinstance(split, str) and isinstance(at, int):
+        names.append((("row", split, at), f"{split} row {at}"))
+    for key, name in names:
+        if key in seen:
+            return f"{name} repeats line {seen[key]}", "one prediction per evaluated row"
+    for key, _name in names:
+        seen[key] = n
+    return None
 
 
 # The numbers a prediction carries (tasks/base.py: confidence, loss; a score for regression and QA):
@@ -1109,9 +1127,13 @@ def read_eval_rows(folder: str | os.PathLike[str]) -> tuple[str, list[int]] | No
                         expected=" or ".join(SPLITS))
     if not isinstance(rows, list):
         raise DataError(f"rows {rows!r:.40} is not a list", path=path, where="key 'rows'", expected="a list of row numbers")
+    first: dict[int, int] = {}
     for i, r in enumerate(rows):
         if isinstance(r, bool) or not isinstance(r, int) or r < 0:
             raise DataError(f"{r!r:.40} is not a row number", path=path, where=f"rows[{i}]", expected="an integer >= 0")
+        if first.setdefault(r, i) != i:  # two predictions mapped to one project row would pair with one
+            raise DataError(f"row {r} repeats rows[{first[r]}]", path=path, where=f"rows[{i}]",
+                            expected="each evaluated row once")
     return split, rows
 
 

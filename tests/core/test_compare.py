@@ -201,3 +201,25 @@ def test_settings_diff_and_curves(tmp_path):
     c = curves(read_run_record(a))
     assert c.steps == [10, 20] and c.examples == [160, 320] and c.loss == [0.9, 0.5]
     assert c.eval_steps == [20] and c.eval_metrics == {"accuracy": [0.7]}
+
+
+# --- a damaged predictions file ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("second, message", [
+    ({"index": 0}, "line 2: index 0 repeats line 1"),
+    ({"index": 1, "split": "dev", "row": 7}, "line 2: dev row 7 repeats line 1"),
+])
+def test_a_repeated_prediction_is_refused(tmp_path, second, message):
+    first = {**label_pred(0, "pos", "pos"), "split": "dev", "row": 7}
+    a = write_run(tmp_path / "a", preds=[first, {**label_pred(1, "neg", "neg"), **second}, label_pred(2, "neg", "neg")])
+    b = write_run(tmp_path / "b", preds=[label_pred(i, "neg", "neg") for i in range(3)])
+    with pytest.raises(DataError, match=message) as caught:
+        compare_runs(a, b)
+    assert "predictions.jsonl" in str(caught.value)
+
+
+def test_a_repeated_row_in_eval_rows_is_refused(tmp_path):
+    a = write_run(tmp_path / "a", preds=[label_pred(i, "pos", "pos") for i in range(3)], eval_rows=("dev", [4, 9, 4]))
+    with pytest.raises(DataError, match=r"rows\[2\]: row 4 repeats rows\[0\]"):
+        read_run_record(a)
