@@ -11,14 +11,21 @@ statistics (counts, McNemar's exact test, the paired bootstrap) are
 
 Pairing. Runs the app started record which project rows they evaluated
 (each prediction's ``split`` and ``row``; older runs: ``eval_rows.json``), so two runs pair by project row even when
-their held-out sets differ. Otherwise (CLI runs, runs from a server) predictions pair
-by their position in the evaluation set. Either way a row pairs only when both runs
-scored it against the same gold value: a row relabelled between the runs is left out
-and counted (``relabelled``), so a fixed row is never just a changed gold.
+their held-out sets differ. Otherwise (CLI runs, runs from a server) predictions pair by the
+fingerprint of the example's inputs each row carries (``rundir.FINGERPRINT``), whichever file,
+order or filter each run evaluated; two rows of one project row whose fingerprints differ were
+edited between the runs and are left out (``edited``). A row the two runs scored against
+different gold values is left out and counted (``relabelled``), so a fixed row is never just a
+changed gold. Files written before rows carried a fingerprint pair by their position in the
+evaluation set, and only when nothing says the rows differ: the two runs' evaluation data
+settings are the same (``sources.eval_data_settings``) and their golds agree by position far
+more often than unrelated rows' would; a row whose gold differs there is left out
+(``gold_differs``), not called relabelled, since nothing says it is the same example.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -132,14 +139,19 @@ def curves(record: RunRecord) -> Curves:
 def settings_diff(a: RunRecord, b: RunRecord) -> list[tuple[str, Any, Any]]:
     """(setting, A's value, B's value) for every setting that differs; an unset setting reads as
     its TrainConfig default, and the training-set size (from the run's start) is one more row."""
-    defaults = {k: v for k, v in TrainConfig().to_dict().items() if k not in _NOT_SETTINGS}
-    sa, sb = {**defaults, **a.config}, {**defaults, **b.config}
+    sa, sb = _settings(a), _settings(b)
     out = [(k, sa.get(k), sb.get(k)) for k in sorted(set(sa) | set(sb))
            if k not in _NOT_SETTINGS and sa.get(k) != sb.get(k)]
     na, nb = _trained_on(a), _trained_on(b)
     if na != nb:
         out.append(("training examples", na, nb))
     return out
+
+
+def _settings(record: RunRecord) -> dict[str, Any]:
+    """The run's settings, an unset one as its TrainConfig default."""
+    defaults = {k: v for k, v in TrainConfig().to_dict().items() if k not in _NOT_SETTINGS}
+    return {**defaults, **record.config}
 
 
 def _trained_on(record: RunRecord) -> int | None:
@@ -154,10 +166,22 @@ def _trained_on(record: RunRecord) -> int | None:
 
 @dataclass
 class SharedRow:
-    key: tuple[str, int]  # (split, project row) or ("#", position in the evaluation set)
+    key: tuple[str, int]  # B's (split, project row) or ("#", position in B's evaluation set)
     gold: Any
     pred_a: dict[str, Any]
     pred_b: dict[str, Any]
+
+
+@dataclass
+class Pairing:
+    """Which rows of two runs are one example (see the module docstring), and what was left out."""
+
+    paired_by: str  # "project row" | "inputs" | "position"
+    rows: list[SharedRow] = field(default_factory=list)  # in B's order
+    relabelled: int = 0  # the same example, scored against another gold
+    edited: int = 0  # the same project row, other inputs: edited between the runs
+    gold_differs: int = 0  # paired by position only, another gold: not known to be one example
+    refused: str = ""  # why no row is paired at all, when the rows are known to be others
 
 
 @dataclass
@@ -167,16 +191,18 @@ class RunComparison:
     rows: list[SharedRow]  # the shared rows, in B's order
     outcomes: C.PairedOutcomes  # positions into ``rows``
     change: C.MetricChange | None  # None when the main metric has no per-row form
-    paired_by: str  # "project row" | "position"
+    paired_by: str  # "project row" | "inputs" | "position"
     relabelled: int  # rows both runs scored, left out because their gold differs
     settings: list[tuple[str, Any, Any]]
     curves_a: Curves
     curves_b: Curves
     note: str = ""
+    edited: int = 0  # project rows whose inputs were edited between the runs, left out
+    gold_differs: int = 0  # rows paired by position whose gold differs, left out
 
     def summary(self) -> dict[str, Any]:
         return {"shared_rows": len(self.rows), "paired_by": self.paired_by, "relabelled": self.relabelled,
-                **C.summary(self.outcomes, self.change)}
+                "edited": self.edited, "gold_differs": self.gold_differs, **C.summary(self.outcomes, self.change)}
 
 
 def compare_runs(folder_a: str | Path, folder_b: str | Path, *, resamples: int = C.RESAMPLES, seed: int = 0) -> RunComparison:
@@ -200,24 +226,11 @@ def compare_records(a: RunRecord, b: RunRecord, *, resamples: int = C.RESAMPLES,
         return _curves_only(a, b, f"the {' and '.join(replaced)} rows were replaced between the two runs: no "
                                   "examples to compare, only the curves and the settings")
     task = get_task(b.kind)
-    keys_a, keys_b = a.keys(), b.keys()
-    paired_by = "project row" if keys_a[0][0] != "#" and keys_b[0][0] != "#" else "position"
-    if paired_by == "position":
-        keys_a = [("#", int(p.get("index", i))) for i, p in enumerate(a.predictions)]
-        keys_b = [("#", int(p.get("index", i))) for i, p in enumerate(b.predictions)]
-    by_key = dict(zip(keys_a, a.predictions))
-    rows, relabelled = [], 0
-    for key, pb in zip(keys_b, b.predictions):
-        pa = by_key.get(key)
-        if pa is None or pb.get("gold") is None:
-            continue
-        if pa.get("gold") != pb.get("gold"):
-            relabelled += 1
-            continue
-        rows.append(SharedRow(key, pb["gold"], pa, pb))
+    pairing = pair_rows(a, b)
+    rows = pairing.rows
     if not rows:
-        return _curves_only(a, b, "the two runs share no evaluated rows (evaluated on different data): only the "
-                                  "curves and the settings compare", relabelled=relabelled)
+        return _curves_only(a, b, pairing.refused or "the two runs share no evaluated rows (evaluated on different "
+                                                      "data): only the curves and the settings compare", pairing)
     right_a, right_b = _right(task, a, rows, "a"), _right(task, b, rows, "b")
     outcomes = C.paired_outcomes(right_a, right_b)
     change, note = None, ""
@@ -228,13 +241,120 @@ def compare_records(a: RunRecord, b: RunRecord, *, resamples: int = C.RESAMPLES,
             change = C.paired_bootstrap(key, metric_a, metric_b, resamples=resamples, seed=seed)
         else:
             note = f"no interval: {key} has no per-row form for {b.kind} runs"
-    return RunComparison(a, b, rows, outcomes, change, paired_by, relabelled, settings_diff(a, b), curves(a), curves(b), note)
+    return RunComparison(a, b, rows, outcomes, change, pairing.paired_by, pairing.relabelled, settings_diff(a, b),
+                         curves(a), curves(b), note, pairing.edited, pairing.gold_differs)
 
 
-def _curves_only(a: RunRecord, b: RunRecord, note: str, *, relabelled: int = 0) -> RunComparison:
+def _curves_only(a: RunRecord, b: RunRecord, note: str, pairing: Pairing | None = None) -> RunComparison:
     """A comparison without examples (``rows`` empty, ``note`` says why)."""
-    return RunComparison(a, b, [], C.paired_outcomes([], []), None, "position", relabelled, settings_diff(a, b),
-                         curves(a), curves(b), note)
+    pairing = pairing or Pairing("position")
+    return RunComparison(a, b, [], C.paired_outcomes([], []), None, pairing.paired_by, pairing.relabelled,
+                         settings_diff(a, b), curves(a), curves(b), note, pairing.edited, pairing.gold_differs)
+
+
+# --- which rows are one example ----------------------------------------------------------------
+
+
+def pair_rows(a: RunRecord, b: RunRecord) -> Pairing:
+    """The rows of A and B that are one example, by project row, else by the fingerprint of
+    its inputs, else (files from before fingerprints) by position when nothing says otherwise."""
+    keys_a, keys_b = a.keys(), b.keys()
+    if keys_a[0][0] != "#" and keys_b[0][0] != "#":
+        return _by_project_row(a, b, keys_a, keys_b)
+    if all(isinstance(p.get(rundir.FINGERPRINT), str) for p in (*a.predictions, *b.predictions)):
+        return _by_inputs(a, b, keys_b)
+    return _by_position(a, b)
+
+
+def _by_project_row(a: RunRecord, b: RunRecord, keys_a: list[tuple[str, int]],
+                    keys_b: list[tuple[str, int]]) -> Pairing:
+    out, by_key = Pairing("project row"), dict(zip(keys_a, a.predictions))
+    for key, pb in zip(keys_b, b.predictions):
+        pa = by_key.get(key)
+        if pa is None or pb.get("gold") is None:
+            continue
+        print_a, print_b = pa.get(rundir.FINGERPRINT), pb.get(rundir.FINGERPRINT)
+        if isinstance(print_a, str) and isinstance(print_b, str) and print_a != print_b:
+            out.edited += 1  # the row's text changed: another example under the same number
+        elif pa.get("gold") != pb.get("gold"):
+            out.relabelled += 1
+        else:
+            out.rows.append(SharedRow(key, pb["gold"], pa, pb))
+    return out
+
+
+def _by_inputs(a: RunRecord, b: RunRecord, keys_b: list[tuple[str, int]]) -> Pairing:
+    """Pairs by fingerprint. A file may hold one text twice: each of B's rows takes an unpaired
+    row of A with its fingerprint, one with its gold first (so a duplicate is not miscounted as
+    relabelled)."""
+    out, waiting = Pairing("inputs"), {}
+    for pa in a.predictions:
+        waiting.setdefault(pa[rundir.FINGERPRINT], []).append(pa)
+    for key, pb in zip(keys_b, b.predictions):
+        same = waiting.get(pb[rundir.FINGERPRINT])
+        if not same or pb.get("gold") is None:
+            continue
+        pa = same.pop(next((i for i, p in enumerate(same) if p.get("gold") == pb["gold"]), 0))
+        if pa.get("gold") != pb["gold"]:
+            out.relabelled += 1
+        else:
+            out.rows.append(SharedRow(key, pb["gold"], pa, pb))
+    return out
+
+
+_ONLY = ": no examples to compare, only the curves and the settings"
+
+
+def _by_position(a: RunRecord, b: RunRecord) -> Pairing:
+    """Files from before fingerprints: row i of A and row i of B are one example only when both
+    runs evaluated the same data. Refused when their evaluation settings differ, or when their
+    golds agree by position no more often than halfway from what unrelated rows give (chance,
+    from each run's gold counts) to what the same rows give (all): a reordered or filtered file
+    under the same name."""
+    from bertstudio.train.sources import eval_data_settings
+
+    out = Pairing("position")
+    data_a, data_b = eval_data_settings(_settings(a)), eval_data_settings(_settings(b))
+    differ = [f"{k} {_shown(data_a.get(k))} → {_shown(data_b.get(k))}" for k in sorted(set(data_a) | set(data_b))
+              if data_a.get(k) != data_b.get(k)]
+    if differ:
+        out.refused = (f"the runs were evaluated on different data ({'; '.join(differ)}) and their predictions "
+                       f"predate example fingerprints{_ONLY}")
+        return out
+    by_index = {int(p.get("index", i)): p for i, p in enumerate(a.predictions)}
+    pairs = []
+    for i, pb in enumerate(b.predictions):
+        pa = by_index.get(int(pb.get("index", i)))
+        if pa is not None and pb.get("gold") is not None:
+            pairs.append((("#", int(pb.get("index", i))), pa, pb))
+    agree = sum(pa.get("gold") == pb["gold"] for _k, pa, pb in pairs)
+    if pairs and agree < len(pairs) * (1 + _chance_agreement([pa.get("gold") for _k, pa, pb in pairs],
+                                                             [pb["gold"] for _k, pa, pb in pairs])) / 2:
+        out.refused = (f"only {agree} of {len(pairs)} rows paired by position have the same gold, near what unrelated "
+                       f"rows give: the runs were evaluated on different or reordered data, and their predictions "
+                       f"predate example fingerprints{_ONLY}")
+        return out
+    for key, pa, pb in pairs:
+        if pa.get("gold") != pb["gold"]:
+            out.gold_differs += 1
+        else:
+            out.rows.append(SharedRow(key, pb["gold"], pa, pb))
+    return out
+
+
+def _chance_agreement(golds_a: list[Any], golds_b: list[Any]) -> float:
+    """How often the golds of unrelated rows agree: the sum over values of their shares in A and in B."""
+    from collections import Counter
+
+    def shares(golds: list[Any]) -> Counter:
+        return Counter(json.dumps(g, sort_keys=True, default=str) for g in golds)  # tags and answers are lists, dicts
+
+    count_a, count_b, n = shares(golds_a), shares(golds_b), len(golds_a)
+    return sum(count_a[v] * count_b[v] for v in count_a) / (n * n)
+
+
+def _shown(value: Any) -> str:
+    return "unset" if value is None else str(value)
 
 
 # A prediction field of the wrong type (a label that is a list, a score "x", probs that are no

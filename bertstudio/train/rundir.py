@@ -3,9 +3,9 @@ the CLI and a re-run.
 
 ``config.toml``, ``history.jsonl`` (one event per line, flushed as written so
 another process can follow the run live), ``metrics.json``, ``predictions.jsonl``
-(one row per evaluated example: ``index``, ``gold``, the prediction, and ``split`` /
-``row`` when the examples came from a project, so a prediction maps back to the row
-it was made for), ``model/`` and ``checkpoints/{best,last}``; an MNLI run that ``bertstudio glue`` also scored on
+(one row per evaluated example: ``index``, ``gold``, the prediction, a ``fingerprint`` of the
+example's inputs so two runs' rows pair by example, and ``split`` / ``row`` when the examples came
+from a project, so a prediction maps back to the row it was made for), ``model/`` and ``checkpoints/{best,last}``; an MNLI run that ``bertstudio glue`` also scored on
 the mismatched dev set holds that evaluation's ``metrics.json`` and ``predictions.jsonl`` in
 ``mismatched/`` (:func:`write_mismatched`; the scoreboard's MNLI-mm). Whole-file writes are
 atomic (:mod:`bertstudio.data.atomic`). Runs written before predictions carried
@@ -38,6 +38,7 @@ from __future__ import annotations
 import datetime as dt
 import fnmatch
 import functools
+import hashlib
 import json
 import logging
 import os
@@ -612,16 +613,35 @@ class RunFolder:
 
 
 def prediction_rows(examples: Any, predictions: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """predictions.jsonl rows: ``index`` and the example's ``gold``, ``split`` and ``row``
-    when the examples carry their project rows (see train/sources.rows_of), then the prediction."""
+    """predictions.jsonl rows: ``index``, ``split`` and ``row`` when the examples carry their
+    project rows (see train/sources.rows_of), the example's :data:`FINGERPRINT` and ``gold``,
+    then the prediction."""
     from bertstudio.train.sources import rows_of
 
     gold = examples.dataset[examples.gold_column]
+    prints = fingerprints(examples)
     split, rows = rows_of(examples)
     lineage = examples.meta.get("lineage")
     at = {"lineage": lineage} if isinstance(lineage, str) else {}  # which rows: a later replace makes them others
     where = (lambda i: {"split": split, "row": rows[i], **at}) if rows is not None else (lambda i: {})
-    return [{"index": i, **where(i), "gold": gold[i], **p} for i, p in enumerate(predictions)]
+    return [{"index": i, **where(i), FINGERPRINT: prints[i], "gold": gold[i], **p} for i, p in enumerate(predictions)]
+
+
+# A prediction's example, by what the model read: two runs' rows are the same example when their
+# fingerprints agree, whichever file, order or filter each run evaluated (runs written before
+# predictions carried one are paired by position, with guards: see train/compare_runs).
+FINGERPRINT = "fingerprint"
+
+
+def fingerprints(examples: Any) -> list[str]:
+    """Per example, a short stable hash of its inputs (the kind's inputs and optional inputs, an
+    absent one as empty): 16 hex digits of BLAKE2b over their JSON, so the same text hashes the
+    same in any run, process or Python."""
+    spec = examples.spec
+    table = examples.dataset.with_format("arrow")
+    columns = [table[c].to_pylist() for c in (*spec.inputs, *spec.optional_inputs)]
+    return [hashlib.blake2b(json.dumps([("" if v is None else v) for v in values], ensure_ascii=False).encode(),
+                            digest_size=8).hexdigest() for values in zip(*columns)]
 
 
 def write_mismatched(run: str | Path, metrics: dict[str, float], predictions: list[dict[str, Any]]) -> None:
@@ -1080,6 +1100,9 @@ def _prediction_problem(row: dict[str, Any]) -> tuple[str, str] | None:
         return f"split {split!r:.40} is no split of a project", " or ".join(SPLITS)
     if at is not None and (isinstance(at, bool) or not isinstance(at, int) or at < 0):
         return f"row {at!r:.40} is not a row number", "an integer >= 0"
+    mark = row.get(FINGERPRINT)
+    if mark is not None and not (isinstance(mark, str) and 0 < len(mark) <= 64):
+        return f"{FINGERPRINT} {mark!r:.40} is not an example's fingerprint", "a short text of hex digits"
     for key in _PREDICTION_NUMBERS:
         value = row.get(key)
         if value is not None and not is_number(value):
@@ -1159,6 +1182,7 @@ def read_predictions(folder: str | os.PathLike[str], *, skipped: list[DataError]
         index = rec.pop("index", len(out))
         split, row = rec.pop("split", None), rec.pop("row", None)
         gold, lineage = rec.pop("gold", None), rec.pop("lineage", None)
+        rec.pop(FINGERPRINT, None)  # which example it was: the comparison's, not part of the prediction
         if isinstance(split, str) and isinstance(row, int) and not isinstance(row, bool):
             now = ((splits or {}).get(split) or {}).get("lineage")
             if isinstance(lineage, str) and isinstance(now, str) and lineage != now:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 import pyarrow.compute as pc
@@ -63,6 +63,21 @@ def load_sets(config: TrainConfig, train_set: Any = None, eval_set: Any = None) 
         check_scorable(eval_set, where="eval_file" if config.eval_file else "data_dir")
         warn_unscored(eval_set)
     return train_set, eval_set
+
+
+def eval_data_settings(config: Mapping[str, Any]) -> dict[str, Any]:
+    """The saved settings (TrainConfig's fields, as a dict) that chose a run's evaluation rows, as
+    :func:`load_sets` reads them: two runs whose values differ here evaluated other rows, unless
+    their predictions say otherwise. ``max_eval_examples`` is not among them: it keeps the first
+    rows, so the rows two caps share are the same."""
+    if config.get("eval_file"):
+        keys: tuple[str, ...] = ("task", "glue_task", "eval_file", "data_format", "columns")
+    elif config.get("glue_task") and config.get("data_dir"):
+        keys = ("task", "glue_task", "data_dir")
+    else:  # held out from the training rows (drawn with the seed), or given by the app
+        keys = ("task", "glue_task", "train_file", "data_dir", "data_format", "columns", "hold_out",
+                "hold_out_split", "seed")
+    return {k: config.get(k) for k in keys}
 
 
 def warn_untrained_classes(train_set: Any, labels: Sequence[str] | None, held: Any = None) -> None:

@@ -3226,7 +3226,7 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/run_compare.py" line="74"/>
-        <location filename="../../bertstudio/ui/run_compare.py" line="184"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="190"/>
         <source>metric</source>
         <translation>指标</translation>
     </message>
@@ -3287,46 +3287,61 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/run_compare.py" line="150"/>
+        <source>the examples&apos; text</source>
+        <translation>样例的文本</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_compare.py" line="152"/>
         <source>A = {a}, B = {b}. {n} shared evaluation rows (paired by {how}).</source>
         <translation>A = {a}，B = {b}。共有 {n} 个共同的评估行(按{how}配对)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="152"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="150"/>
         <source>project row</source>
         <translation>项目行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="152"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="151"/>
         <source>position in the evaluation set</source>
         <translation>在评估集中的位置</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="154"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="155"/>
         <source>{n} rows relabelled between the runs are left out.</source>
         <translation>两次运行之间重新标注过的 {n} 行未计入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="155"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="157"/>
+        <source>{n} rows edited between the runs are left out.</source>
+        <translation>两次运行之间文本被编辑过的 {n} 行未计入。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_compare.py" line="159"/>
+        <source>{n} rows whose gold differs at the same position are left out.</source>
+        <translation>同一位置上标准答案不同的 {n} 行未计入。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_compare.py" line="161"/>
         <source>Fixed {f} · broken {b} · both wrong {w} · both right {r}; McNemar&apos;s exact p = {p}.</source>
         <translation>修正 {f} · 退化 {b} · 都错 {w} · 都对 {r}；McNemar 精确检验 p = {p}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="159"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="165"/>
         <source>{m}: {a} → {b} ({d:+.1f} points; 95% paired bootstrap interval {lo:+.1f} to {hi:+.1f}, {k:,} resamples).</source>
         <translation>{m}:{a} → {b}({d:+.1f} 个百分点；95% 配对自助法区间 {lo:+.1f} 到 {hi:+.1f}，重采样 {k:,} 次)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="184"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="190"/>
         <source>{m} (x100)</source>
         <translation>{m}（x100）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="203"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="209"/>
         <source>eval row {n}</source>
         <translation>评估行 {n}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="222"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="228"/>
         <source>Gold</source>
         <translation>标准答案</translation>
     </message>

@@ -223,3 +223,131 @@ def test_a_repeated_row_in_eval_rows_is_refused(tmp_path):
     a = write_run(tmp_path / "a", preds=[label_pred(i, "pos", "pos") for i in range(3)], eval_rows=("dev", [4, 9, 4]))
     with pytest.raises(DataError, match=r"rows\[2\]: row 4 repeats rows\[0\]"):
         read_run_record(a)
+
+
+# --- which rows are the same example -------------------------------------------------------------
+
+
+def written_run(folder: Path, texts: list[str], golds: list[str], labels: list[str],
+                config: dict | None = None) -> Path:
+    """A run folder whose predictions.jsonl is written as a run writes it (rundir.prediction_rows)."""
+    from bertstudio.data.examples import from_records
+    from bertstudio.train.rundir import jsonl, prediction_rows
+
+    examples = from_records("sentence", [{"text": t, "label": g} for t, g in zip(texts, golds)], labels=["neg", "pos"])
+    preds = [{k: v for k, v in label_pred(0, g, label).items() if k not in ("index", "gold")}
+             for g, label in zip(golds, labels)]
+    write_run(folder, preds=[], config=config)
+    (folder / "predictions.jsonl").write_text(jsonl(prediction_rows(examples, preds)), encoding="utf-8")
+    return folder
+
+
+def dev(tmp_path: Path, name: str = "dev.tsv") -> str:
+    return str(tmp_path / name)  # a run saves its data paths absolute
+
+
+def test_a_reordered_eval_file_pairs_each_example_with_itself(tmp_path):
+    texts = [f"sentence number {i}" for i in range(20)]
+    golds = ["pos" if i % 3 else "neg" for i in range(20)]
+    flip = {"pos": "neg", "neg": "pos"}
+    right_a = [i < 12 for i in range(20)]  # A right on 0-11
+    right_b = [i >= 4 for i in range(20)]  # B right on 4-19: broke 0-3, fixed 12-19
+    a = written_run(tmp_path / "a", texts, golds, [g if r else flip[g] for g, r in zip(golds, right_a)],
+                    config={"eval_file": dev(tmp_path)})
+    order = list(reversed(range(20)))  # B read the same examples in another order (a shuffled dev file)
+    b = written_run(tmp_path / "b", [texts[i] for i in order], [golds[i] for i in order],
+                    [golds[i] if right_b[i] else flip[golds[i]] for i in order],
+                    config={"eval_file": dev(tmp_path, "shuffled.tsv")})
+    result = compare_runs(a, b)
+    assert result.paired_by == "inputs" and len(result.rows) == 20 and result.relabelled == 0
+    assert len(result.outcomes.broken) == 4 and len(result.outcomes.fixed) == 8
+    assert result.outcomes.both_right == 8 and result.outcomes.both_wrong == []
+    for r in result.rows:  # each pair is one sentence: A's row i, B's row 19 - i
+        assert r.pred_a["fingerprint"] == r.pred_b["fingerprint"] and order[r.key[1]] == int(r.pred_a["index"])
+
+
+def test_a_filtered_eval_file_pairs_the_rows_it_kept(tmp_path):
+    texts = [f"sentence number {i}" for i in range(10)]
+    golds = ["pos" if i % 2 else "neg" for i in range(10)]
+    a = written_run(tmp_path / "a", texts, golds, golds)
+    kept = [1, 4, 5, 8]  # B's file dropped the other rows
+    b = written_run(tmp_path / "b", [texts[i] for i in kept], [golds[i] for i in kept], ["pos"] * 4)
+    result = compare_runs(a, b)
+    assert [int(r.pred_a["index"]) for r in result.rows] == kept
+    assert sorted(result.rows[i].pred_a["index"] for i in result.outcomes.broken) == [4, 8]  # gold neg, B said pos
+
+
+def test_runs_on_different_eval_files_share_no_rows(tmp_path):
+    """SST-2 dev rows 1-100 against rows 101-200: paired by position they were "43 shared rows,
+    57 relabelled", with a McNemar p over unrelated sentences."""
+    golds = ["pos" if i % 2 else "neg" for i in range(20)]
+    a = written_run(tmp_path / "a", [f"first file {i}" for i in range(20)], golds, golds,
+                    config={"eval_file": dev(tmp_path)})
+    b = written_run(tmp_path / "b", [f"second file {i}" for i in range(20)], golds, golds[::-1],
+                    config={"eval_file": dev(tmp_path, "dev2.tsv")})
+    result = compare_runs(a, b)
+    assert result.rows == [] and result.relabelled == 0 and result.change is None
+    assert "share no evaluated rows" in result.note
+
+
+def test_a_relabelled_example_is_known_by_its_inputs(tmp_path):
+    texts = [f"sentence number {i}" for i in range(6)]
+    golds = ["pos", "neg", "pos", "neg", "pos", "neg"]
+    a = written_run(tmp_path / "a", texts, golds, golds)
+    relabelled = ["neg"] + golds[1:]  # row 0 relabelled in the file B evaluated on
+    b = written_run(tmp_path / "b", list(reversed(texts)), list(reversed(relabelled)), list(reversed(relabelled)))
+    result = compare_runs(a, b)
+    assert result.relabelled == 1 and len(result.rows) == 5
+
+
+def test_a_project_row_edited_between_the_runs_is_left_out(tmp_path):
+    """Dev row 2 of the project had its text edited: one row number, another example."""
+    def project_run(folder: Path, texts: list[str]) -> Path:
+        written_run(folder, texts, ["pos"] * 4, ["pos"] * 4)
+        rows = [{**json.loads(line), "split": "dev", "row": i}
+                for i, line in enumerate((folder / "predictions.jsonl").read_text().splitlines())]
+        (folder / "predictions.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+        return folder
+
+    texts = [f"sentence number {i}" for i in range(4)]
+    a = project_run(tmp_path / "a", texts)
+    b = project_run(tmp_path / "b", texts[:2] + ["an edited sentence"] + texts[3:])
+    result = compare_runs(a, b)
+    assert result.paired_by == "project row" and [r.key for r in result.rows] == [("dev", 0), ("dev", 1), ("dev", 3)]
+    assert result.edited == 1 and result.relabelled == 0
+
+
+def old_run(folder: Path, golds: list[str], eval_file: str) -> Path:
+    """A run folder from before predictions carried their example's fingerprint."""
+    return write_run(folder, preds=[label_pred(i, g, g) for i, g in enumerate(golds)], config={"eval_file": eval_file})
+
+
+def test_old_files_on_different_eval_settings_are_not_paired_by_position(tmp_path):
+    """Position is all such files have, and position means nothing across two evaluation files."""
+    golds = ["pos" if i % 2 else "neg" for i in range(20)]
+    result = compare_runs(old_run(tmp_path / "a", golds, dev(tmp_path)),
+                          old_run(tmp_path / "b", golds, dev(tmp_path, "dev2.tsv")))
+    assert result.rows == [] and result.relabelled == 0 and result.change is None
+    assert "eval_file" in result.note and "dev2.tsv" in result.note
+
+
+def test_old_files_whose_golds_disagree_by_position_are_not_paired(tmp_path):
+    """The same settings, but the file changed under them (its first row deleted): about half the
+    golds agree by position, what unrelated rows give, not what the same rows give (all)."""
+    golds = ["pos" if c == "P" else "neg" for c in "PNNPPNPNNNPPNPPPNNPNP"]
+    golds_a, golds_b = golds[:20], golds[1:]
+    same = sum(x == y for x, y in zip(golds_a, golds_b))
+    assert 8 <= same <= 12
+    result = compare_runs(old_run(tmp_path / "a", golds_a, dev(tmp_path)),
+                          old_run(tmp_path / "b", golds_b, dev(tmp_path)))
+    assert result.rows == [] and result.relabelled == 0
+    assert f"{same} of 20" in result.note
+
+
+def test_old_files_with_one_gold_changed_still_pair_by_position(tmp_path):
+    golds = ["pos" if i % 2 else "neg" for i in range(20)]
+    changed = ["pos"] + golds[1:]
+    result = compare_runs(old_run(tmp_path / "a", golds, dev(tmp_path)),
+                          old_run(tmp_path / "b", changed, dev(tmp_path)))
+    assert result.paired_by == "position" and len(result.rows) == 19
+    assert result.relabelled == 0 and result.gold_differs == 1  # not known to be the same example: not "relabelled"

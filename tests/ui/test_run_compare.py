@@ -140,3 +140,55 @@ def test_a_run_that_never_evaluated_compares_by_its_curves(qtbot, two_runs, one_
     assert len(dialog.loss_by_step.listDataItems()) == 2 and dialog.counts() == {"fixed": 0, "broken": 0, "both_wrong": 0}
     assert ("lr", 1e-05, 0.003) in dialog.result.settings
     dialog.close()
+
+
+def _cli_run(folder: Path, train_file: Path, eval_file: Path, tiny: str) -> Path:
+    """A run as ``bertstudio train --train T --eval E`` leaves it: no project rows."""
+    from bertstudio.train.config import TrainConfig
+    from bertstudio.train.engine import train
+
+    config = TrainConfig(task="sentence", model=tiny, train_file=str(train_file), eval_file=str(eval_file), epochs=1,
+                         lr=1e-3, batch_size=8, max_length=16, logging_steps=1, seed=3, output_dir=str(folder))
+    assert train(config).status == "finished"
+    return folder
+
+
+def _tsv(path: Path, rows: list[dict]) -> Path:
+    path.write_text("sentence\tlabel\n" + "".join(f"{r['text']}\t{r['label']}\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def test_runs_evaluated_on_different_files_compare_by_their_curves(qtbot, session_factory, tiny, tmp_path, one_thread):
+    """Two CLI runs on the same training file, evaluated on two dev files that share no sentence:
+    paired by position they read "43 shared evaluation rows ... 57 rows relabelled", with fixed and
+    broken lists of unrelated sentences and a McNemar p."""
+    train_file = _tsv(tmp_path / "train.tsv", _records(32, 0))
+    first, second = _records(24, 1), [{**r, "text": "really " + r["text"]} for r in _records(24, 2)]
+    assert not {r["text"] for r in first} & {r["text"] for r in second}
+    dev_a, dev_b = _tsv(tmp_path / "dev.tsv", first), _tsv(tmp_path / "dev2.tsv", second)
+    run_a = _cli_run(tmp_path / "run-a", train_file, dev_a, tiny)
+    run_b = _cli_run(tmp_path / "run-b", train_file, dev_b, tiny)
+    page = RunsPage(session_factory("sentence", ["neg", "pos"], {}))
+    qtbot.addWidget(page)
+    page.show()
+    page.open_run(run_a)
+    page.open_run(run_b)
+    names = [r.name for r in page.model.runs]
+    _click_row(qtbot, page.table, names.index("run-a"))
+    _click_row(qtbot, page.table, names.index("run-b"), Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(page.compare_button.isEnabled)
+    qtbot.mouseClick(page.compare_button, Qt.MouseButton.LeftButton)
+    dialog = page.findChild(RunCompareDialog)
+    qtbot.waitUntil(lambda: dialog.result is not None, timeout=60_000)
+
+    summary = dialog.summary.text()
+    assert "share no evaluated rows" in summary
+    assert "McNemar" not in summary and "relabelled" not in summary and "shared evaluation rows" not in summary
+    assert dialog.counts() == {"fixed": 0, "broken": 0, "both_wrong": 0}
+    assert dialog.result.rows == [] and dialog.result.change is None
+    assert len(dialog.loss_by_step.listDataItems()) == 2  # the curves still compare
+    settings = {dialog.settings_table.item(i, 0).text(): (dialog.settings_table.item(i, 1).text(),
+                                                         dialog.settings_table.item(i, 2).text())
+                for i in range(dialog.settings_table.rowCount())}
+    assert settings["eval_file"] == (str(dev_a), str(dev_b))
+    dialog.close()
