@@ -39,6 +39,7 @@ from bertstudio.train.events import Event, Evaluated, RunStarted, StepLogged
 
 log = logging.getLogger(__name__)
 _NOT_SETTINGS = ("output_dir", "resume_from")
+_ONLY = ": no examples to compare, only the curves and the settings"
 
 
 # --- reading a run folder ---------------------------------------------------------------
@@ -86,6 +87,8 @@ def read_run_record(folder: str | Path) -> RunRecord:
     eval_rows.json is a ConfigError/DataError naming the file and place (a comparison must not
     guess); a damaged history line is skipped there, as for every reader of the history."""
     folder = Path(folder)
+    if not folder.is_dir():  # every file below would read as absent: "never evaluated"
+        raise DataError("no run folder here", path=folder, expected="a run folder")
     config = rundir.read_config(folder)
     settings = {k: v for k, v in config.to_dict().items() if k not in _NOT_SETTINGS} if config is not None else {}
     metrics = rundir.read_json(folder / rundir.METRICS) or {}
@@ -216,10 +219,9 @@ def compare_records(a: RunRecord, b: RunRecord, *, resamples: int = C.RESAMPLES,
     if a.kind != b.kind:
         raise DataError(f"run {a.name} is a {a.kind} run but {b.name} is a {b.kind} run", path=b.folder,
                         where="run comparison", expected="two runs of the same task kind")
-    silent = [record.name for record in (a, b) if not record.predictions]
+    silent = [_why_no_predictions(record) for record in (a, b) if not record.predictions]
     if silent:  # a cancelled run: its curves and settings still compare, its examples cannot
-        return _curves_only(a, b, f"{' and '.join(silent)} never evaluated: no examples to compare, "
-                                  "only the curves and the settings")
+        return _curves_only(a, b, f"{'; '.join(silent)}{_ONLY}")
     lines_b = b.lineages()
     replaced = sorted(s for s, line in a.lineages().items() if lines_b.get(s, line) != line)
     if replaced:  # the same row numbers, other examples: pairing them would compare unrelated rows
@@ -243,6 +245,15 @@ def compare_records(a: RunRecord, b: RunRecord, *, resamples: int = C.RESAMPLES,
             note = f"no interval: {key} has no per-row form for {b.kind} runs"
     return RunComparison(a, b, rows, outcomes, change, pairing.paired_by, pairing.relabelled, settings_diff(a, b),
                          curves(a), curves(b), note, pairing.edited, pairing.gold_differs)
+
+
+def _why_no_predictions(record: RunRecord) -> str:
+    """Why a run has no prediction to pair: a run whose metrics.json holds scores did evaluate."""
+    if not record.metrics:
+        return f"{record.name} never evaluated"
+    if (record.folder / rundir.PREDICTIONS).exists():
+        return f"{record.name}'s {rundir.PREDICTIONS} holds no prediction"
+    return f"{record.name} has no {rundir.PREDICTIONS} (its {rundir.METRICS} holds scores)"
 
 
 def _curves_only(a: RunRecord, b: RunRecord, note: str, pairing: Pairing | None = None) -> RunComparison:
@@ -300,9 +311,6 @@ def _by_inputs(a: RunRecord, b: RunRecord, keys_b: list[tuple[str, int]]) -> Pai
         else:
             out.rows.append(SharedRow(key, pb["gold"], pa, pb))
     return out
-
-
-_ONLY = ": no examples to compare, only the curves and the settings"
 
 
 def _by_position(a: RunRecord, b: RunRecord) -> Pairing:

@@ -190,8 +190,12 @@ class RunCompareDialog(QDialog):
         self.metric_plot.setLabel("left", self.tr("{m} (x100)").format(m=key) if key else self.tr("metric"))
 
     def _fill_settings(self, r: Any) -> None:
+        from bertstudio.bundled import model_title
+
         self.settings_table.setRowCount(len(r.settings))
         for i, (name, a, b) in enumerate(r.settings):
+            if name == "model":  # unset is the bundled model, named as the Runs page names it
+                a, b = model_title(a), model_title(b)
             for j, value in enumerate((name, a, b)):
                 self.settings_table.setItem(i, j, QTableWidgetItem("—" if value is None else str(value)))
         self.settings_table.resizeColumnsToContents()

@@ -351,3 +351,15 @@ def test_old_files_with_one_gold_changed_still_pair_by_position(tmp_path):
                           old_run(tmp_path / "b", changed, dev(tmp_path)))
     assert result.paired_by == "position" and len(result.rows) == 19
     assert result.relabelled == 0 and result.gold_differs == 1  # not known to be the same example: not "relabelled"
+
+
+def test_a_run_with_scores_but_no_predictions_file_is_not_said_to_have_never_evaluated(tmp_path):
+    a = write_run(tmp_path / "a", preds=[label_pred(0, "pos", "pos")])
+    b = write_run(tmp_path / "b", preds=[label_pred(0, "pos", "pos")], metrics={"accuracy": 0.48})
+    (b / "predictions.jsonl").unlink()
+    result = compare_runs(a, b)
+    assert result.rows == [] and "b has no predictions.jsonl" in result.note and "never evaluated" not in result.note
+    c = write_run(tmp_path / "c", preds=[])  # cancelled before its first evaluation: no scores either
+    assert "c never evaluated" in compare_runs(a, c).note
+    with pytest.raises(DataError, match="no run folder"):
+        compare_runs(a, tmp_path / "nosuch")

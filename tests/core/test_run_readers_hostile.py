@@ -325,7 +325,8 @@ def test_a_run_that_never_evaluated_still_compares_by_its_curves_and_settings(go
     """A cancelled run (no predictions) against a finished one: the comparison stopped with
     "the run has no predictions", and the Runs page showed empty curves beside it."""
     cancelled = write_run(tmp_path / "cancelled")
-    (cancelled / rundir.PREDICTIONS).unlink()
+    (cancelled / rundir.PREDICTIONS).unlink()  # cancelled before its first evaluation: no scores either
+    (cancelled / rundir.METRICS).unlink()
     for a, b in ((good, cancelled), (cancelled, good)):
         result = compare_runs(a, b, resamples=10)
         assert result.rows == [] and result.change is None and "cancelled never evaluated" in result.note

@@ -136,7 +136,9 @@ def test_a_run_that_never_evaluated_compares_by_its_curves(qtbot, two_runs, one_
     qtbot.mouseClick(page.compare_button, Qt.MouseButton.LeftButton)
     dialog = page.findChild(RunCompareDialog)
     qtbot.waitUntil(lambda: dialog.result is not None, timeout=60_000)
-    assert "barely-trained never evaluated" in dialog.summary.text() and "Cannot compare" not in dialog.summary.text()
+    # it did evaluate (metrics.json holds its accuracy): the file is what is missing
+    assert "barely-trained has no predictions.jsonl" in dialog.summary.text()
+    assert "never evaluated" not in dialog.summary.text() and "Cannot compare" not in dialog.summary.text()
     assert len(dialog.loss_by_step.listDataItems()) == 2 and dialog.counts() == {"fixed": 0, "broken": 0, "both_wrong": 0}
     assert ("lr", 1e-05, 0.003) in dialog.result.settings
     dialog.close()
@@ -192,3 +194,22 @@ def test_runs_evaluated_on_different_files_compare_by_their_curves(qtbot, sessio
                 for i in range(dialog.settings_table.rowCount())}
     assert settings["eval_file"] == (str(dev_a), str(dev_b))
     dialog.close()
+
+
+def test_the_settings_name_the_bundled_model(qtbot, tmp_path, tiny):
+    """A run on the default model (no model in its config.toml) showed "model: —" in the settings
+    diff, as if it had none."""
+    import tomli_w
+
+    from bertstudio.bundled import BUNDLED_TITLE
+
+    for name, config in (("a", {"task": "sentence"}), ("b", {"task": "sentence", "model": tiny})):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "config.toml").write_text(tomli_w.dumps(config), encoding="utf-8")
+    dialog = RunCompareDialog(None, tmp_path / "a", tmp_path / "b")
+    qtbot.addWidget(dialog)
+    with qtbot.waitSignal(dialog.compared, timeout=20_000):
+        dialog.start()
+    table = dialog.settings_table
+    row = next(i for i in range(table.rowCount()) if table.item(i, 0).text() == "model")
+    assert (table.item(row, 1).text(), table.item(row, 2).text()) == (BUNDLED_TITLE, Path(tiny).name)
