@@ -34,10 +34,11 @@ from transformers.modeling_outputs import SequenceClassifierOutput
 
 from bertstudio.hf import hf
 from bertstudio.data.examples import ExampleSet
+from bertstudio.data.kinds import get_spec
 from bertstudio.errors import ConfigError
 from bertstudio.tasks.classification import SequenceClassificationTask
 from bertstudio.tasks.collate import PAD_MULTIPLE, padded_length
-from bertstudio.tasks.common import encoding_rows, label_ids, map_batched
+from bertstudio.tasks.common import check_labels, encoding_rows, label_ids, map_batched
 
 SETTINGS_FILE = "embedding_classifier.json"
 HEAD_FILE = "head.safetensors"
@@ -261,12 +262,14 @@ def build_embedding_model(kind: str, path: str, *, labels: Sequence[str], head: 
     if head not in HEAD_NAMES:
         raise ConfigError(f"unknown head {head!r}", where="head", expected=" | ".join(HEAD_NAMES))
     embedding_task(kind, head)  # refuses a head that does not fit the kind
+    regression = kind == "regression"
+    if not regression:  # as the linear and MLP heads do (SequenceClassificationTask.config_kwargs)
+        labels = check_labels(labels, kind, get_spec(kind).min_labels)
     m = _MODE.match(mode)
     if m is None or m.group(1) == "lora":
         raise ConfigError(f"the {head} head trains with mode full, frozen or top-N, not {mode!r}", where="mode",
                           expected="full | frozen | top-N")
     settings = pooling_settings(path)
-    regression = kind == "regression"
     try:
         config = AutoConfig.from_pretrained(path, trust_remote_code=False)
         tokenizer = load_tokenizer(path) if weights else None

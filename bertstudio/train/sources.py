@@ -170,13 +170,18 @@ def check_enough_labels(examples: Any, config: TrainConfig) -> None:
     """A DataError naming the training file when the labels a run would take from it are fewer
     than its kind learns from (KindSpec.min_labels, the rule the task checks again when it builds
     the head), before any model is loaded: a one-class pair file said "labels: pair needs at least
-    2 labels" without the file, after "loading the model…"."""
-    if config.labels or not examples.spec.has_label_set:
+    2 labels" without the file, after "loading the model…". Labels listed in the config
+    (``--labels``; the app lists its project's) are the ones counted: a project of one label
+    trained a one-class "classifier" to 100% accuracy."""
+    if not examples.spec.has_label_set:
         return
-    labels = list(examples.labels)
+    labels = [str(x) for x in (config.labels or examples.labels)]
     minimum = examples.spec.min_labels
     if len(labels) < minimum:
         found = ", ".join(map(repr, labels)) if labels else "none"
+        if config.labels:
+            raise ConfigError(f"{len(labels)} label{'s' if len(labels) != 1 else ''} listed ({found})", where="labels",
+                              expected=f"at least {minimum} labels: a classifier needs at least two classes")
         raise DataError(f"the training data has {len(labels)} label{'s' if len(labels) != 1 else ''} ({found})",
                         path=examples.source, where="labels",
                         expected=f"at least {minimum} labels among the labelled rows" if minimum > 1 else "labelled rows")

@@ -136,3 +136,20 @@ def test_every_trainable_weight_of_the_embedding_heads_gets_a_gradient(tiny, kin
     idle = [name for name, p in model.named_parameters() if p.requires_grad and p.grad is None]
     assert idle == []
     assert any(p.requires_grad for p in model.encoder.parameters())  # the encoder itself still learns
+
+
+@pytest.mark.parametrize("kind, head", [("sentence", "embedding"), ("pair", "siamese")])
+def test_the_embedding_heads_refuse_a_single_label_as_the_linear_head_does(tiny, kind, head):
+    """The app trained a one-class embedding classifier (its project's label set ['pos']) and reported
+    100% accuracy; ``--head linear`` refused the same labels (tasks/classification's check_labels)."""
+    from bertstudio.errors import ConfigError
+    from bertstudio.tasks.model import build_model
+
+    with pytest.raises(ConfigError, match="needs at least 2 labels"):
+        build_embedding_classifier(kind, tiny, labels=["pos"], head=head)
+    with pytest.raises(ConfigError, match="needs at least 2 labels"):
+        build_model(kind, tiny, labels=["pos"], head=head)
+    with pytest.raises(ConfigError, match="label names repeat"):
+        build_embedding_classifier(kind, tiny, labels=["pos", "pos"], head=head)
+    model, _, _ = build_embedding_classifier("regression", tiny, labels=["score"])  # a score has no classes
+    assert model.regression

@@ -481,6 +481,13 @@ def test_a_training_file_of_one_class_is_refused_before_the_model_loads(tmp_path
     assert err.strip().splitlines()[-1] == (f"bertstudio: error: {path}, labels: the training data has 1 label "
                                            "('not_entailment') (expected at least 2 labels among the labelled rows)")
 
+    # listed, one label is no classifier either: refused the same way, before the model loads
+    code, _, err = run(["train", "--task", "pair", "--train", str(path), "--labels", "not_entailment",
+                        "--model", "/nonexistent/model", "--out", str(tmp_path / "run2")], capsys)
+    assert code == 2 and "loading the model" not in err
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("bertstudio: error: labels: 1 label listed ('not_entailment')") and "at least 2" in last
+
 
 def test_hostile_run_configs_are_one_line_naming_the_file(tmp_path: Path, capsys) -> None:
     """A hostile-file sweep: a path with a NUL or a symlink loop in run.toml stopped `train` with

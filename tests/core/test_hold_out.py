@@ -167,3 +167,21 @@ def test_a_long_tail_of_small_classes_is_allotted_in_bulk(monkeypatch) -> None:
     taken = sources._per_class(sizes, 11_000, np.random.default_rng(0))
     assert len(sorts) <= 3
     assert taken.sum() == 11_000 and (taken[1:] == 1).all() and taken[0] == 11_000 - 2_000
+
+
+def test_a_single_listed_label_is_refused_before_the_model_loads(tmp_path) -> None:
+    """The app lists its project's labels (config.labels) for every run, and check_enough_labels
+    returned at once when labels were listed: a project of one label trained a one-class
+    "classifier" to 100% accuracy; ``--labels pos`` did the same in the CLI."""
+    from bertstudio.errors import BertStudioError
+
+    path = tmp_path / "one.tsv"
+    path.write_text("text\tlabel\n" + "".join(f"text {i}\tpos\n" for i in range(10)), encoding="utf-8")
+    with pytest.raises(BertStudioError, match=r"1 label listed \('pos'\).*at least 2 labels"):
+        load_sets(TrainConfig(task="sentence", train_file=str(path), labels=["pos"]))
+    examples = from_records("sentence", _rows({"pos": 10}), labels=["pos"])
+    with pytest.raises(BertStudioError, match=r"1 label listed \('pos'\)"):
+        load_sets(TrainConfig(task="sentence", labels=["pos"]), examples)
+    # two listed labels with rows of one: trained, and the missing class is named (warn_untrained_classes)
+    train, _ = load_sets(TrainConfig(task="sentence", labels=["pos", "neg"]), examples)
+    assert len(train) == 10
