@@ -231,7 +231,7 @@ class LabellingAssistant(S.AssistantState):
         return {"phase": self._phase, "progress": dict(self._progress), "ready": self._ready.is_set(),
                 "shown": scores.source if scores is not None else None, "training": dict(self._training),
                 "counts": self.counts(), "audit": self._audit_shown.to_dict(),
-                "waiting": None if scores is not None else self.spec.waiting, "messages": list(self.messages)}
+                "waiting": None if scores is not None else self.waiting(), "messages": list(self.messages)}
 
     def predict(self, examples: Any, *, progress: Callable[[int, int], None] | None = None) -> list[Suggestion]:
         """The shown model's suggestions for another ExampleSet of this kind (the benchmark's dev

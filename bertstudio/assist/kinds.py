@@ -54,6 +54,9 @@ _WAIT_SENTENCE = QT_TRANSLATE_NOOP("AssistKinds", "suggestions appear once the t
 _WAIT_PAIR = QT_TRANSLATE_NOOP("AssistKinds", "pairs: suggestions start once two labels have an example each (label names say nothing a bi-encoder can compare a pair with)")  # noqa: E501
 _WAIT_REGRESSION = QT_TRANSLATE_NOOP("AssistKinds", "regression: suggestions start after two labelled rows")
 _WAIT_TAGGING = QT_TRANSLATE_NOOP("AssistKinds", "tagging: suggestions start once a labelled sentence holds two different tags")
+# A label set smaller than a classifier learns from (the project's min_labels): no kind's own words hold
+# then, "from the label names" least of all.
+WAIT_MORE_LABELS = QT_TRANSLATE_NOOP("AssistKinds", "add a second label: a classifier needs at least two classes, so no suggestion can come before")  # noqa: E501
 _WAIT_QA = QT_TRANSLATE_NOOP("AssistKinds", "question answering: no suggestions (the labelling assistant has no model for answers)")  # noqa: E501
 
 SPECS: dict[str, AssistSpec] = {

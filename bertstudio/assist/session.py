@@ -24,11 +24,13 @@ from bertstudio.assist.cache import EmbeddingCache, WordEmbeddingCache
 from bertstudio.data.project_store import CACHE_DIR
 from bertstudio.assist.encoder import Cancelled, SentenceEncoder
 from bertstudio.assist.fast import Scores
+from bertstudio.assist.kinds import WAIT_MORE_LABELS
 from bertstudio.assist.pool import PoolData, embed_pool, read_pool, sentence_vectors
 from bertstudio.assist.shown import ShownModel
 from bertstudio.assist.strategies import Queue, kmeans_spread
 from bertstudio.assist.trainer import TrainerJobs
 from bertstudio.data.atomic import atomic_write_bytes
+from bertstudio.data.kinds import get_spec
 from bertstudio.data.regular_file import read_regular_text
 from bertstudio.errors import DataError
 
@@ -387,7 +389,7 @@ class AssistantState(TrainerJobs, ShownModel):
         if self.spec.features is None or self._n == 0:
             self._phase = "ready"
             self._ready.set()
-            self._emit("ready", suggestions=False, reason=self.spec.waiting)
+            self._emit("ready", suggestions=False, reason=self.waiting())
             return
         if self._encoder is None:
             self._encoder = SentenceEncoder.from_path(resolve_model(self.settings.model))
@@ -435,7 +437,16 @@ class AssistantState(TrainerJobs, ShownModel):
         with self._cond:
             self._cond.notify_all()  # the trainer may be waiting for the pool
         self._job_refit()
-        self._emit("ready", suggestions=self._shown_scores() is not None, reason=self.spec.waiting)
+        self._emit("ready", suggestions=self._shown_scores() is not None, reason=self.waiting())
+
+    def waiting(self) -> str:
+        """What the user is told while there is nothing to suggest: the kind's words, or, for a label
+        set smaller than the kind's models learn from, to add a label (a project of labels ['pos'] was
+        promised suggestions "from the label names" that one class cannot give)."""
+        kind = get_spec(self.kind)
+        if kind.has_label_set and len(self._labels) < kind.min_labels:
+            return WAIT_MORE_LABELS
+        return self.spec.waiting
 
     def _refresh_prior(self) -> None:
         """Self-train the prior from the current head, with the training labels (layer 2 of fast.py)."""

@@ -34,7 +34,9 @@ def labelled_rows(examples: Any) -> np.ndarray:
 
 def missing_for_training(session: Any) -> str | None:
     """Why no run can start yet (translated), or None: a project, and labelled training rows,
-    at least MIN_PER_CLASS of each label for a kind with classes (else at least that many rows)."""
+    at least MIN_PER_CLASS of each label for a kind with classes (else at least that many rows),
+    and as many labels as the kind learns from (KindSpec.min_labels, which the core checks again:
+    a project of one label trained a one-class "classifier" to 100% accuracy)."""
     if not session.has_project():
         return _t("Open or create a project to train.")
     examples = session.examples("train") if session.split_size("train") else None
@@ -46,8 +48,12 @@ def missing_for_training(session: Any) -> str | None:
         if n < MIN_PER_CLASS:
             return _t("Label at least {k} training examples first ({n} labelled so far).").format(k=MIN_PER_CLASS, n=n)
         return _missing_for_hold_out(session, n)
+    labels = session.labels()
+    if len(labels) < examples.spec.min_labels:
+        return _t("Add a second label: a classifier needs at least {k} classes (this project has {n}).").format(
+            k=examples.spec.min_labels, n=len(labels))
     counts = {str(v["values"]): int(v["counts"]) for v in pc.value_counts(gold).to_pylist() if v["values"] is not None}
-    short = [(name, counts.get(name, 0)) for name in session.labels() if counts.get(name, 0) < MIN_PER_CLASS]
+    short = [(name, counts.get(name, 0)) for name in labels if counts.get(name, 0) < MIN_PER_CLASS]
     if not short:
         return _missing_for_hold_out(session, n)
     return _t("Label at least {k} training examples of each label first; too few so far: {which}.").format(

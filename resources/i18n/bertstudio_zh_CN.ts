@@ -357,27 +357,32 @@
         <translation>深色(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_checks.py" line="39"/>
+        <location filename="../../bertstudio/ui/train_checks.py" line="41"/>
         <source>Open or create a project to train.</source>
         <translation>请打开或新建项目以开始训练。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_checks.py" line="42"/>
+        <location filename="../../bertstudio/ui/train_checks.py" line="44"/>
         <source>Import or label training examples first.</source>
         <translation>请先导入或标注训练样例。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_checks.py" line="47"/>
+        <location filename="../../bertstudio/ui/train_checks.py" line="49"/>
         <source>Label at least {k} training examples first ({n} labelled so far).</source>
         <translation>请先标注至少 {k} 个训练样例(目前已标注 {n} 个)。</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/train_checks.py" line="53"/>
+        <source>Add a second label: a classifier needs at least {k} classes (this project has {n}).</source>
+        <translation>请再添加一个标签：分类器至少需要 {k} 个类别（此项目有 {n} 个）。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_checks.py" line="59"/>
         <source>Label at least {k} training examples of each label first; too few so far: {which}.</source>
         <translation>请先为每个标签标注至少 {k} 个训练样例；目前不足的标签:{which}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_checks.py" line="65"/>
+        <location filename="../../bertstudio/ui/train_checks.py" line="71"/>
         <source>Label at least {k} training examples, or some dev examples, first: with no dev split a run evaluates on training examples it holds out ({n} labelled so far).</source>
         <translation>请先标注至少 {k} 个训练样本，或添加一些开发集样本：没有开发集时，训练会留出部分训练样本用于评估（目前已标注 {n} 个）。</translation>
     </message>
@@ -589,7 +594,12 @@
         <translation>序列标注：当已标注的句子包含两种不同的标签后开始给出建议</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/assist/kinds.py" line="57"/>
+        <location filename="../../bertstudio/assist/kinds.py" line="59"/>
+        <source>add a second label: a classifier needs at least two classes, so no suggestion can come before</source>
+        <translation>请再添加一个标签：分类器至少需要两个类别，在此之前不会有建议</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/assist/kinds.py" line="60"/>
         <source>question answering: no suggestions (the labelling assistant has no model for answers)</source>
         <translation>问答：没有建议（标注助手没有给出答案的模型）</translation>
     </message>
@@ -3336,12 +3346,12 @@
         <translation>{m}（x100）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="209"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="213"/>
         <source>eval row {n}</source>
         <translation>评估行 {n}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="228"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="232"/>
         <source>Gold</source>
         <translation>标准答案</translation>
     </message>

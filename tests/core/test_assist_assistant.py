@@ -273,6 +273,26 @@ def test_pairs_wait_for_labels_then_use_siamese_features(tiny, tmp_path):
         project.close()
 
 
+def test_a_one_label_set_is_told_to_add_a_second_label_not_promised_suggestions(tiny, tmp_path):
+    """A project of labels ['pos'] kept saying "suggestions appear once the texts are embedded, from
+    the label names" after embedding: no suggestion can come from one class."""
+    rows = sentiment_rows(12)
+    project, _ = make_project(tmp_path / "p", "sentence", [{**r, "label": "pos"} for r in rows], ["pos"])
+    a = LabellingAssistant(project, settings=settings(tiny, strong_every=0))
+    try:
+        assert a.wait_idle(300)
+        project.set_gold("train", 0, "pos")
+        assert a.wait_idle(300) and a.suggestion("train", 1) is None
+        waiting = a.status()["waiting"]
+        assert "second label" in waiting and "label names" not in waiting
+        project.add_label("neg")
+        assert a.wait_idle(300)
+        assert a.status()["waiting"] is None and a.suggestion("train", 1) is not None  # from the label names
+    finally:
+        a.close()
+        project.close()
+
+
 def test_tagging_gets_a_per_word_head_after_labels(tiny, tmp_path):
     rows = [{"tokens": ["the", "dog", "was", "in", "paris"], "tags": ["O", "O", "O", "O", "B-LOC"]},
             {"tokens": ["london", "is", "a", "city"], "tags": ["B-LOC", "O", "O", "O"]},

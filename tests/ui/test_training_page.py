@@ -863,3 +863,24 @@ def test_the_settings_scroll_gives_wrapped_texts_their_lines(qtbot, main_window)
     assert form.auto_label in labels and page.params_label in labels
     qtbot.waitUntil(lambda: scroll.verticalScrollBar().maximum() > 0)  # the bar came: the form is narrower
     qtbot.waitUntil(lambda: all(w.height() >= w.heightForWidth(w.width()) for w in labels))
+
+
+def test_a_one_label_project_cannot_start_and_is_told_to_add_a_second_label(qtbot, tmp_path: Path):
+    """An imported file of one label made a project of labels ['pos']: Start was enabled, the run
+    trained a one-class "classifier" and reported 100% accuracy (the CLI refuses the same file)."""
+    project = Project.create(tmp_path / "one", name="one", kind="sentence", labels=["pos"])
+    rows = [{"text": t, "label": "pos"} for t in _POS + _NEG]
+    project.import_examples(from_records("sentence", rows, labels=["pos"]), "train")
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    page = TrainingPage(session)
+    qtbot.addWidget(page)
+    page._refresh_state()
+    assert not page.start_button.isEnabled()
+    assert "Add a second label: a classifier needs at least 2 classes" in page.status_label.text()
+    project.add_label("neg")
+    for row in range(len(_POS), len(rows)):
+        project.set_gold("train", row, "neg")
+    session.data_imported.emit("train")
+    page._refresh_state()
+    assert page.start_button.isEnabled(), page.status_label.text()
+    project.close(compact=False)
