@@ -130,8 +130,9 @@ def mean_metric(per_row: Sequence[float]) -> SummedMetric:
 
 
 def confusion_metric(key: str, gold: Sequence[int], pred: Sequence[int], n_classes: int) -> SummedMetric:
-    """accuracy | f1 (binary, positive id 1) | macro_f1 (over all ``n_classes``) | mcc, from the
-    confusion counts, as :func:`bertstudio.metrics.classification_metrics` defines them."""
+    """accuracy | f1 (binary, positive id 1) | macro_f1 (over the classes of ``n_classes`` present in
+    the gold or predicted rows) | mcc, from the confusion counts, as
+    :func:`bertstudio.metrics.classification_metrics` defines them."""
     g, p, k = np.asarray(gold, dtype=np.int64), np.asarray(pred, dtype=np.int64), int(n_classes)
     if key == "f1" and k != 2:
         raise DataError(f"binary F1 asked for {k} classes", where="run comparison", expected="two classes (macro_f1 for more)")
@@ -147,7 +148,8 @@ def confusion_metric(key: str, gold: Sequence[int], pred: Sequence[int], n_class
         if key == "f1":
             return _safe_div(2 * diag[:, 1], true[:, 1] + predicted[:, 1])
         if key == "macro_f1":
-            return _safe_div(2 * diag, true + predicted).mean(axis=1)
+            present = (true + predicted) > 0  # per resample: a class with no row in it is not scored
+            return _safe_div(_safe_div(2 * diag, true + predicted).sum(axis=1), present.sum(axis=1))
         if key == "mcc":  # Gorodkin's multi-class MCC, 0 where undefined (as scikit-learn)
             correct = diag.sum(axis=1)
             num = correct * total - (true * predicted).sum(axis=1)

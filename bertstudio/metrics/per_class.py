@@ -55,7 +55,8 @@ def report_from_dict(report: Mapping[str, Any], names: Sequence[str], unit: str)
 
 def classification_report_of(golds: Sequence[Any], preds: Sequence[Any], labels: Sequence[str],
                              unit: str = "examples") -> PerClassReport:
-    """sklearn's report over ``labels`` (every class gets a row, also one never seen: support 0).
+    """sklearn's report over ``labels`` (every class gets a row, also one never seen: support 0);
+    its averages over the classes present in the gold or predicted rows, as the run's macro_f1.
 
     A predicted value outside ``labels`` (a label renamed since the run) counts as wrong for
     its gold class and gets no row of its own.
@@ -65,6 +66,10 @@ def classification_report_of(golds: Sequence[Any], preds: Sequence[Any], labels:
     from sklearn.metrics import classification_report  # here: scikit-learn takes ~1.7 s to import
 
     report = classification_report(golds, preds, labels=names, output_dict=True, zero_division=0)
+    present = [n for n in names if n in set(golds) | set(preds)]
+    if present and len(present) < len(names):  # the averages over the classes scored, as the run's macro_f1
+        averages = classification_report(golds, preds, labels=present, output_dict=True, zero_division=0)
+        report.update({a: averages[a] for a in AVERAGES if a in averages})
     return report_from_dict(report, names, unit)
 
 

@@ -133,6 +133,19 @@ def test_confusion_metrics_equal_classification_metrics(key):
     assert C.value(C.confusion_metric(key, gold, pred, k)) == pytest.approx(expected)
 
 
+def test_macro_f1_resamples_leave_out_classes_with_no_row():
+    """The comparison's macro_f1 is the run's: a class with no gold and no predicted row (here
+    classes 3-19 of a 20-class set) is not scored, in the value and in every resample."""
+    gold = np.array([0, 1, 2, 0, 1, 2])
+    metric = C.confusion_metric("macro_f1", gold, gold, 20)
+    assert C.value(metric) == pytest.approx(1.0)
+    pred = gold.copy()
+    pred[0] = 7  # class 0: F1 2/3; class 7: predicted, no gold, F1 0
+    expected = classification_metrics(gold.tolist(), pred.tolist(), names=("macro_f1",), labels=list(range(20)))
+    assert C.value(C.confusion_metric("macro_f1", gold, pred, 20)) == pytest.approx(expected["macro_f1"])
+    assert expected["macro_f1"] == pytest.approx((2 / 3 + 1 + 1 + 0) / 4)
+
+
 @pytest.mark.parametrize("key", ["pearson", "spearman", "mse"])
 def test_regression_forms_equal_regression_metrics(key):
     rng = np.random.default_rng(2)
