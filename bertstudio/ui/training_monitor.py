@@ -147,6 +147,10 @@ class TrainingMonitor(QWidget):
     def log(self, text: str) -> None:
         self.log_view.appendPlainText(text)
 
+    def on_warned(self, text: str) -> None:
+        """A warning of the core's about the run (TrainingWorker.warned), in the core's words."""
+        self.log(self.tr("Warning: {m}").format(m=text))
+
     def on_started(self, ev: RunStarted) -> None:
         for plot in self.plots():
             plot.reset()  # a job's next run (several seeds) draws its own curves

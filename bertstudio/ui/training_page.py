@@ -488,6 +488,7 @@ class TrainingPage(QWidget):
         worker.started.connect(self.monitor.on_started)
         worker.step_logged.connect(self.monitor.on_steps)
         worker.evaluated.connect(self.monitor.on_evaluated)
+        worker.warned.connect(self.monitor.on_warned)
         worker.phase_changed.connect(self.monitor.on_phase)
         worker.phase_changed.connect(self._on_phase)
         worker.started.connect(self._on_started)

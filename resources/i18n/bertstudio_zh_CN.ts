@@ -4417,92 +4417,97 @@
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="156"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="152"/>
+        <source>Warning: {m}</source>
+        <translation>警告：{m}</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="160"/>
         <source>training step %v / %m</source>
         <translation>训练步 %v / %m</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="176"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="180"/>
         <source>training step %v / %m  ·  ETA {eta}  ·  {rate:.1f} examples/s  ·  loss {loss:.4f}</source>
         <translation>训练步 %v / %m  ·  预计剩余 {eta}  ·  {rate:.1f} 样例/秒  ·  损失 {loss:.4f}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="182"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="186"/>
         <source>starting…</source>
         <translation>正在启动…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="182"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="186"/>
         <source>loading model…</source>
         <translation>正在加载模型…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="183"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="187"/>
         <source>tokenising {n} examples…</source>
         <translation>正在对 {n} 个样例分词…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="183"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="187"/>
         <source>reusing the model loaded earlier…</source>
         <translation>正在复用之前加载的模型…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="184"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="188"/>
         <source>evaluating %v / %m batches…</source>
         <translation>正在评估 %v / %m 批…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="184"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="188"/>
         <source>saving…</source>
         <translation>正在保存…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="185"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="189"/>
         <source>SetFit: contrastive step %v / %m…</source>
         <translation>SetFit：对比学习第 %v / %m 步…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="186"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="190"/>
         <source>fitting the head on the frozen encoder: batch %v / %m…</source>
         <translation>在冻结的编码器上拟合分类头：第 %v / %m 批…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="222"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="226"/>
         <source>interrupted</source>
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="228"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="232"/>
         <source>step %v / %m</source>
         <translation>第 %v / %m 步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="158"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="162"/>
         <source>Started: {n} training / {m} evaluation examples, {s} steps, batch {b}, {t:,} of {p:,} parameters trainable, on {d} ({prec}).</source>
         <translation>已开始:{n} 个训练样例 / {m} 个评估样例，{s} 步，批大小 {b}，{p:,} 个参数中有 {t:,} 个可训练，设备 {d}({prec})。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="204"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="208"/>
         <source>Evaluation at step {step} (epoch {epoch:.2f}): {m}</source>
         <translation>第 {step} 步(第 {epoch:.2f} 轮)的评估:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="221"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="225"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="221"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="225"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="221"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="225"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="229"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="233"/>
         <source>Run {status}.</source>
         <translation>运行{status}。</translation>
     </message>
@@ -4595,27 +4600,27 @@
         <translation>{n} 个种子（{a} 到 {b}），每个一次运行，依次进行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="499"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="500"/>
         <source>Training… the window stays usable; Cancel stops after the current step.</source>
         <translation>训练中……窗口仍可使用；“取消”会在当前步结束后停止。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="538"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="539"/>
         <source>Export run to folder</source>
         <translation>导出运行到文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="558"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="559"/>
         <source>Exporting the run to {d}…</source>
         <translation>正在导出运行到 {d}…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="573"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="574"/>
         <source>Export failed: {m}</source>
         <translation>导出失败:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="565"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="566"/>
         <source>Run exported to {d}. Start it there with: bertstudio train --config run.toml</source>
         <translation>运行已导出到 {d}。在那里用以下命令启动:bertstudio train --config run.toml</translation>
     </message>
@@ -4630,72 +4635,72 @@
         <translation>新的头部以自己的学习率 {h} 学习（上面的学习率是编码器的）：编码器冻结或只训练顶层时，头部像线性探针一样训练。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="555"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="556"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="598"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="599"/>
         <source>Cancelling after the current step…</source>
         <translation>将在当前步结束后取消…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="603"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="604"/>
         <source>Stop the SetFit phase?</source>
         <translation>停止 SetFit 阶段？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="604"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="605"/>
         <source>SetFit has run {done} of {total} contrastive steps. Stopping now keeps nothing of them: the run saves a model only once its head has trained.</source>
         <translation>SetFit 已完成 {total} 个对比学习步骤中的 {done} 个。现在停止将不会保留其中任何结果：只有在分类头训练之后，本次运行才会保存模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="607"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="608"/>
         <source>Stop and discard</source>
         <translation>停止并丢弃</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="608"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="609"/>
         <source>Keep training</source>
         <translation>继续训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="617"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="618"/>
         <source>Warm start: reusing the model loaded by an earlier run in this session</source>
         <translation>热启动：复用本次会话中先前运行已加载的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="623"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="624"/>
         <source>{t:,} of {n:,} parameters ({p:.1f}%), as built</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)，按构建后的模型统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="632"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="633"/>
         <source>Training failed.</source>
         <translation>训练失败。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="635"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="636"/>
         <source>Run cancelled before its first step: nothing was trained or saved.</source>
         <translation>运行在第一步之前已取消：没有训练，也没有保存任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="637"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="638"/>
         <source>Run finished.</source>
         <translation>运行完成。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="638"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="639"/>
         <source>Run cancelled; the model saved so far is usable.</source>
         <translation>运行已取消；已保存的模型可以使用。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="665"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="666"/>
         <source>Removed the empty run folder {d}</source>
         <translation>已删除空的运行文件夹 {d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="669"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="670"/>
         <source>Training could not run: {m}</source>
         <translation>无法训练:{m}</translation>
     </message>

@@ -884,3 +884,25 @@ def test_a_one_label_project_cannot_start_and_is_told_to_add_a_second_label(qtbo
     page._refresh_state()
     assert page.start_button.isEnabled(), page.status_label.text()
     project.close(compact=False)
+
+
+def test_the_classes_the_hold_out_leaves_unevaluated_are_named_on_the_runs_log(qtbot, tmp_path, tiny_model_dir):
+    """20 intents x 2 examples and no dev split: 4 rows held out, 16 classes never evaluated. The
+    CLI said so on stderr; the app's log said only "holding out 4 of 40", and its macro_f1 was low
+    with no hint why. The core's own warning (train/sources.warn_untrained_classes) reaches the log."""
+    labels = [f"intent{i}" for i in range(20)]
+    project = Project.create(tmp_path / "twenty", name="twenty", kind="sentence", labels=labels)
+    rows = [{"text": f"{word} {name}", "label": name} for name in labels for word in ("please", "now")]
+    project.import_examples(from_records("sentence", rows, labels=labels), "train")
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    page = TrainingPage(session)
+    qtbot.addWidget(page)
+    _tiny_settings(page, tiny_model_dir, epochs=1)
+    with qtbot.waitSignal(page.run_ended, timeout=120_000) as ended:
+        page.start_training()
+    assert ended.args[1] == "finished", page.error_label.text()
+    text = page.monitor.log_view.toPlainText()
+    assert "holding out 4 of 40" in text
+    said = [line for line in text.splitlines() if "no held-out row of class" in line]
+    assert len(said) == 1 and "and 12 more: trained on, not evaluated" in said[0], text
+    project.close(compact=False)

@@ -224,3 +224,29 @@ def test_a_loss_curve_of_one_point_is_drawn_as_a_dot(qtbot):
     plot.add_steps([_step(16, 0.6)])
     plot.flush()
     assert all(item.opts["symbol"] is None for item in items)  # a line again
+
+
+def test_the_cores_warnings_for_the_run_reach_the_log_and_no_other_threads(qtbot):
+    """The run's own warnings (a class its hold-out leaves unevaluated) went to the log file only;
+    the worker forwards them, but not another thread's warnings, errors or tracebacks."""
+    import logging
+
+    core = logging.getLogger("bertstudio.train.sources")
+
+    def train(config, train_set, eval_set, *, callbacks, cancel):
+        core.warning("%s: no held-out row of class %s: trained on, not evaluated", "the training data", "'a'")
+        core.error("an error for the log file")
+        other = threading.Thread(target=lambda: core.warning("the labelling assistant's own warning"))
+        other.start()
+        other.join()
+        return _Result("finished")
+
+    warned: list[str] = []
+    worker = TrainingWorker(TrainConfig(), train_fn=train)
+    worker.warned.connect(warned.append)
+    with qtbot.waitSignal(worker.ended, timeout=60_000):  # a heavy job imports torch first
+        worker.start()
+    assert warned == ["the training data: no held-out row of class 'a': trained on, not evaluated"]
+    core.warning("after the run")
+    assert len(warned) == 1  # the handler went with the run
+    assert all(type(h).__name__ != "_RunWarnings" for h in logging.getLogger("bertstudio").handlers)
