@@ -77,6 +77,12 @@ def contrastive_body(model_path: str, texts: Sequence[str], label_ids: Sequence[
     """The sentence-transformer at ``model_path`` after SetFit's contrastive phase on
     ``texts`` / ``label_ids`` (a ``SentenceTransformer``; its ``[0].auto_model`` is the encoder),
     trained at peak learning rate ``lr`` (None: :data:`SETFIT_LR`)."""
+    if len(set(label_ids)) < 2:
+        # setfit's sampler pairs each sentence with one of another class, and on one class failed
+        # with "IndexError: list index out of range" (a learning curve's 1-row share, a one-class file)
+        raise ConfigError(f"SetFit needs labelled sentences of at least 2 classes (it pairs sentences of different "
+                          f"classes); the {len(label_ids)} training rows hold {len(set(label_ids))}", where="method setfit",
+                          expected="training rows of two or more labels, or --method finetune")
     import torch  # here: the Train page imports this module (setfit_available) on the GUI thread
     from datasets import Dataset
     from sentence_transformers import SentenceTransformer

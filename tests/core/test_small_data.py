@@ -595,3 +595,20 @@ def test_a_sentence_transformers_max_seq_length_does_not_cut_a_default_run(tmp_p
     small = small_data.adapt(TrainConfig(model=str(model), max_length=64), Counter(a=8, b=8), sentence_transformer=True,
                              lengths=np.full(16, 300.0), model_limit=75, run_limit=512)
     assert small.max_length == 75  # grown to the embeddings' length, no further
+
+
+def test_setfits_phase_refuses_one_class_in_one_line(tiny, tmp_path):
+    """SetFit pairs each sentence with one of another class: on one class setfit's sampler failed
+    with "IndexError: list index out of range" (a learning curve's 1-row share, or
+    ``bertstudio train --method setfit`` on a one-class file), shown as the run's error."""
+    from bertstudio.train.setfit_phase import contrastive_body
+
+    with pytest.raises(ConfigError, match="2 classes") as caught:
+        contrastive_body(tiny, ["a lovely film", "a great film"], [1, 1], seed=0)
+    assert "\n" not in str(caught.value)
+    records = [r for r in sentiment_records(16) if r["label"] == "pos"]
+    config = small_config(tiny, tmp_path, head="embedding", method="setfit", mode="frozen", labels=["neg", "pos"])
+    result = train(config, from_records("sentence", records, labels=["neg", "pos"]),
+                   from_records("sentence", sentiment_records(8)))
+    assert result.status == "failed" and isinstance(result.error, ConfigError), result.message
+    assert "IndexError" not in str(result.error)
