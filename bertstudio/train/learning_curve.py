@@ -12,7 +12,10 @@ Subsets are nested per seed: the seed's permutation of the rows is cut at each s
 added (and the training seed). Runs go from the smallest share up, so the first points
 come fast; the progress reported is over all runs, weighted by their size. Runs write
 no folders (``output_dir=None``). Cancelling (the same ``threading.Event`` the engine
-checks after every optimizer step) stops the running run and returns the points so far.
+checks after every optimizer step) stops the running run and returns the points so far;
+a cancelled curve forecasts nothing (its largest size may hold one seed, and is not the
+user's data). A share with fewer rows than the classes labelled cannot hold every class
+(SetFit then has no negative pairs): it is left out, and the curve says so (``skipped``).
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ class CurvePoint:
     seed: int
     value: float  # the main metric
     metrics: dict[str, float] = field(default_factory=dict)
+    metric: str = ""  # the main metric's name (what ``value`` is)
 
 
 @dataclass(frozen=True)
@@ -72,9 +76,16 @@ class LearningCurve:
     points: list[CurvePoint]
     fit: PowerLaw | None = None
     cancelled: bool = False
+    rows: int = 0  # the labelled training rows the shares were cut from
+    skipped: list[tuple[float, int]] = field(default_factory=list)  # (fraction, rows) left out: fewer than the classes
+    classes: int = 0  # classes labelled (0: a kind without a label set)
 
     def sizes(self) -> list[int]:
         return sorted({p.labels for p in self.points})
+
+    def runs_at(self, n: int) -> int:
+        """How many runs (seeds) ended at size ``n``: after a cancel the last size may hold fewer."""
+        return sum(1 for p in self.points if p.labels == n)
 
     def summary(self) -> list[tuple[int, float, float, float, float]]:
         """(labels, mean, std, min, max) of the metric per size, smallest first."""
@@ -85,8 +96,9 @@ class LearningCurve:
         return out
 
     def doubling(self) -> tuple[int, float, float, float, float] | None:
-        """(largest size, its mean, the fit's prediction at twice that, range low, range high)."""
-        if self.fit is None or not self.points:
+        """(largest size, its mean, the fit's prediction at twice that, range low, range high); None
+        without a fit or after a cancel (the largest size reached is not the user's data)."""
+        if self.fit is None or not self.points or self.cancelled:
             return None
         n, mean = self.summary()[-1][:2]
         low, high = self.fit.predict_range(2 * n)
@@ -97,7 +109,8 @@ class LearningCurve:
         return n, mean, max(self.fit.predict(2 * n), floor), max(low, floor), max(high, floor)
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"metric": self.metric, "cancelled": self.cancelled,
+        out: dict[str, Any] = {"metric": self.metric, "cancelled": self.cancelled, "rows": self.rows,
+                               "skipped": [list(s) for s in self.skipped],
                                "points": [{"labels": p.labels, "seed": p.seed, "value": p.value, "metrics": p.metrics}
                                           for p in self.points]}
         if self.fit is not None:
@@ -151,6 +164,32 @@ def curve_sizes(rows: int, fractions: Sequence[float] = FRACTIONS) -> list[int]:
     return sizes
 
 
+def share_sizes(rows: int, classes: int | None, fractions: Sequence[float] = FRACTIONS) -> tuple[list[int], list[tuple[float, int]]]:
+    """(sizes, left out): :func:`curve_sizes` of ``rows`` without the shares smaller than
+    ``classes`` (the classes labelled; None: a kind without a label set), which cannot hold
+    one row per class (:func:`nested_subsets`), and those shares as (fraction, rows). A
+    ConfigError when the labelled rows hold fewer than two classes: no share can train a classifier."""
+    if classes is not None and classes < 2:
+        raise ConfigError(f"the labelled training rows hold {classes} class", where="learning curve",
+                          expected="labelled rows of at least 2 classes")
+    sizes = curve_sizes(rows, fractions)
+    least = classes or 1
+    skipped = sorted({(f, max(1, math.ceil(f * rows))) for f in fractions
+                      if 0 < f <= 1 and max(1, math.ceil(f * rows)) < least})
+    kept = [n for n in sizes if n >= least]
+    if not kept:  # only when rows < classes, which counted classes never allow
+        raise ConfigError(f"every share of {rows} rows is smaller than the {classes} classes", where="learning curve",
+                          expected=f"at least {classes} labelled rows")
+    return kept, skipped
+
+
+def labelled_classes(labelled: Any) -> int | None:
+    """How many classes ``labelled``'s rows hold (None: a kind without one class per row)."""
+    if not labelled.spec.gold.classes:
+        return None
+    return len({v for v in labelled.dataset[labelled.gold_column] if v is not None})
+
+
 def learning_curve(config: TrainConfig, train_set: Any, eval_set: Any, *, fractions: Sequence[float] = FRACTIONS,
                    sizes: Sequence[int] | None = None, seeds: Sequence[int] = SEEDS, progress: Progress | None = None,
                    on_point: Callable[[CurvePoint], None] | None = None, cancel: threading.Event | None = None,
@@ -166,7 +205,12 @@ def learning_curve(config: TrainConfig, train_set: Any, eval_set: Any, *, fracti
         raise ConfigError("a learning curve needs evaluation rows", where="learning curve", expected="a dev split")
     labelled = train_set.labelled()
     total = len(labelled)
-    sizes = sorted({int(s) for s in sizes}) if sizes else curve_sizes(total, fractions)
+    n_classes = labelled_classes(labelled)
+    skipped: list[tuple[float, int]] = []
+    if sizes:
+        sizes = sorted({int(s) for s in sizes})
+    else:
+        sizes, skipped = share_sizes(total, n_classes, fractions)
     if sizes[-1] > total:
         raise ConfigError(f"{sizes[-1]} training rows asked for, {total} labelled", where="learning curve",
                           expected=f"sizes up to {total}")
@@ -176,7 +220,7 @@ def learning_curve(config: TrainConfig, train_set: Any, eval_set: Any, *, fracti
     done = 0.0
     classes = labelled.dataset[labelled.gold_column] if labelled.spec.gold.classes else None
     subsets = {seed: dict(zip(sizes, nested_subsets(total, sizes, seed, classes))) for seed in seeds}
-    curve = LearningCurve(metric="", points=[])
+    curve = LearningCurve(metric="", points=[], rows=total, skipped=skipped, classes=n_classes or 0)
     for i, (size, seed) in enumerate(plan):
         if cancel.is_set():
             curve.cancelled = True
@@ -203,7 +247,7 @@ def learning_curve(config: TrainConfig, train_set: Any, eval_set: Any, *, fracti
             from bertstudio.tasks import official_metrics  # a kind's name is no preset name
 
             curve.metric = main_metric(official_metrics(config.task, config.glue_task), result.metrics)
-        point = CurvePoint(size, seed, float(result.metrics[curve.metric]), dict(result.metrics))
+        point = CurvePoint(size, seed, float(result.metrics[curve.metric]), dict(result.metrics), curve.metric)
         curve.points.append(point)
         done += weights[i]
         if on_point:

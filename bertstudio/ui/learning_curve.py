@@ -20,6 +20,7 @@ from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
 from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
 from bertstudio.errors import BertStudioError
+from bertstudio.metrics.display import format_metric, is_score
 from bertstudio.train.learning_curve import FRACTIONS, SEEDS
 from bertstudio.ui.jobs import JobWorker
 from bertstudio.ui.plots import follow_palette
@@ -63,6 +64,7 @@ class LearningCurvePanel(QWidget):
         self.plot.setLogMode(x=True, y=False)
         self.plot.showGrid(x=True, y=True, alpha=0.2)
         self.plot.setLabel("bottom", self.tr("labelled training rows"))
+        self.plot.getAxis("left").enableAutoSIPrefix(False)  # an accuracy of 0.5 read "500 (x0.001)"
         self.plot.addLegend(offset=(-10, -10))
         follow_palette(self.plot)
         self.scatter = pg.ScatterPlotItem(size=7, brush=pg.mkBrush("#1f77b4"), pen=None, name=self.tr("one run"))
@@ -86,7 +88,7 @@ class LearningCurvePanel(QWidget):
         return self.worker is not None and self.worker.is_running()
 
     def start(self) -> JobWorker | None:
-        from bertstudio.train.learning_curve import curve_sets, learning_curve
+        from bertstudio.train.learning_curve import curve_sets, labelled_classes, learning_curve, share_sizes
 
         if self.is_running():
             return None
@@ -95,11 +97,13 @@ class LearningCurvePanel(QWidget):
             train, dev, note = curve_sets(self.session.examples("train"),
                                           self.session.examples("dev") if self.session.split_size("dev") else None,
                                           seed=config.seed)
+            classes = labelled_classes(train)
+            sizes, skipped = share_sizes(len(train), classes, self.fractions)  # refuses one class up front
         except BertStudioError as exc:
             self.status.setText(str(exc))
             return None
         self._reset()
-        self.status.setText(note)
+        self.status.setText(" ".join(filter(None, [note, self._skipped_text(skipped, classes or 0, sizes[0])])))
         self.plot.setLabel("left", self.tr("metric"))
         fractions, seeds, bridge = self.fractions, self.seeds, self._bridge
 
@@ -150,7 +154,8 @@ class LearningCurvePanel(QWidget):
     def _on_point(self, point: Any) -> None:
         self._points.append(point)
         # an item added by hand does not follow the plot's log x axis: placed at log10 itself (10^3 for 3 labels before)
-        self.scatter.setData(np.log10([max(p.labels, 1) for p in self._points]), [p.value for p in self._points])
+        self.scatter.setData(np.log10([max(p.labels, 1) for p in self._points]),
+                             [self._shown(p.metric, p.value) for p in self._points])
 
     def _on_failed(self, message: str) -> None:
         self._end()
@@ -160,7 +165,7 @@ class LearningCurvePanel(QWidget):
     def _on_finished(self, curve: Any) -> None:
         self._end()
         self.curve = curve
-        self.plot.setLabel("left", curve.metric)
+        self.plot.setLabel("left", self.tr("{m} (x100)").format(m=curve.metric) if is_score(curve.metric) else curve.metric)
         self._draw(curve)
         if curve.cancelled:
             self.status.setText(self.tr("Cancelled after {n} runs.").format(n=len(curve.points)))
@@ -175,36 +180,68 @@ class LearningCurvePanel(QWidget):
         self.cancel_button.setEnabled(False)
 
     # --- drawing and words -------------------------------------------------------------------
+    @staticmethod
+    def _shown(metric: str, value: Any) -> Any:
+        """The metric as plotted and said: x100 for a score (metrics/display, as the Train page's plot)."""
+        return 100 * np.asarray(value) if is_score(metric) else np.asarray(value)
+
     def _draw(self, curve: Any) -> None:
         rows = curve.summary()
         if not rows:
             return
         n = np.array([r[0] for r in rows], dtype=float)
-        mean, low, high = (np.array([r[i] for r in rows]) for i in (1, 3, 4))
+        mean, low, high = (self._shown(curve.metric, [r[i] for r in rows]) for i in (1, 3, 4))
         self.plot.plot(n, mean, pen=pg.mkPen("#1f77b4", width=2), name=self.tr("mean over seeds"))
         lo = self.plot.plot(n, low, pen=None)
         hi = self.plot.plot(n, high, pen=None)
         self.plot.addItem(pg.FillBetweenItem(lo, hi, brush=pg.mkBrush(31, 119, 180, 50)))
-        if curve.fit is not None:
+        doubling = curve.doubling()
+        if doubling is not None:  # none after a cancel: no fit drawn towards a forecast not made
             xs = np.geomspace(n.min(), 2 * n.max(), 60)
-            self.plot.plot(xs, [curve.fit.predict(x) for x in xs], pen=pg.mkPen("#d62728", width=2, style=Qt.PenStyle.DashLine),
-                           name=self.tr("power-law fit"))
-            _, _, predicted, p_low, p_high = curve.doubling()
+            self.plot.plot(xs, self._shown(curve.metric, [curve.fit.predict(x) for x in xs]),
+                           pen=pg.mkPen("#d62728", width=2, style=Qt.PenStyle.DashLine), name=self.tr("power-law fit"))
+            predicted, p_low, p_high = self._shown(curve.metric, doubling[2:])
             self.plot.addItem(pg.ErrorBarItem(x=np.log10([2 * n.max()]), y=np.array([predicted]),
                                               top=np.array([p_high - predicted]), bottom=np.array([predicted - p_low]),
                                               beam=0.05, pen=pg.mkPen("#d62728")))
 
+    def _skipped_text(self, skipped: Sequence[tuple[float, int]], classes: int, first: int) -> str:
+        if not skipped:
+            return ""
+        return self.tr("Shares with fewer rows than the {k} classes are left out: {shares}. The curve starts at "
+                       "{n:,} rows.").format(k=classes, shares=", ".join(f"{100 * f:g}% = {n}" for f, n in skipped),
+                                             n=first)
+
     def describe(self, curve: Any) -> str:
         """One or two sentences a person can act on."""
+        rows = curve.summary()
+        said = [self._skipped_text(curve.skipped, curve.classes, rows[0][0])] if curve.skipped and rows else []
+        metric = curve.metric
+
+        def shown(value: float) -> str:
+            return format_metric(metric, value)
+
         doubling = curve.doubling()
-        if doubling is None:
-            return self.tr("Too few points for a fit: runs at two or more sizes are needed.")
-        n, mean, predicted, low, high = doubling
-        pct = (lambda v: f"{100 * v:.1f}") if abs(predicted) <= 1 else (lambda v: f"{v:.3g}")
-        return self.tr("With {n:,} labelled rows the {m} is {now} (mean of {k} seeds). Doubling to {n2:,} rows is "
-                       "expected to give {pred} ({d:+.1f} points; 95% range {lo} to {hi}).").format(
-            n=n, m=curve.metric, now=pct(mean), k=len(self.seeds), n2=2 * n, pred=pct(predicted),
-            d=100 * (predicted - mean), lo=pct(low), hi=pct(high))
+        if curve.cancelled and rows:
+            # the largest size reached is not the user's data and may hold one seed: no forecast from it
+            n, mean = rows[-1][:2]
+            said.append(self.tr("Cancelled: the curve stopped at {n:,} of {total:,} labelled rows, where the {m} is "
+                                "{now} ({k} of {s} seeds run). No forecast from an unfinished curve.").format(
+                n=n, total=curve.rows, m=metric, now=shown(mean), k=curve.runs_at(n), s=len(self.seeds)))
+        elif curve.cancelled:
+            said.append(self.tr("Cancelled before the first run ended."))
+        elif doubling is None:
+            said.append(self.tr("Too few points for a fit: runs at two or more sizes are needed."))
+        else:
+            n, mean, predicted, low, high = doubling
+            # + 0.0: a change that rounds to nothing said "-0.0 points"
+            change = f"{round(100 * (predicted - mean), 1) + 0.0:+.1f}" if is_score(metric) else \
+                f"{round(predicted - mean, 4) + 0.0:+.4f}"
+            said.append(self.tr("With {n:,} labelled rows the {m} is {now} (mean of {k} seeds). Doubling to {n2:,} "
+                                "rows is expected to give {pred} ({d} points; 95% range {lo} to {hi}).").format(
+                n=n, m=metric, now=shown(mean), k=curve.runs_at(n), n2=2 * n, pred=shown(predicted), d=change,
+                lo=shown(low), hi=shown(high)))
+        return " ".join(said)
 
 
 def open_learning_curve(session: Any, config_factory: ConfigFactory, parent: QWidget | None = None,

@@ -130,3 +130,36 @@ def test_curve_sets_hold_out_by_the_runs_rule() -> None:
         assert "business" in train.dataset["label"]
         assert held.dataset["text"] == hold_out(examples, HOLD_OUT, seed)[1].dataset["text"]
         assert f"{len(held)} of {len(examples)} labelled training rows held out" in note
+
+
+def test_shares_smaller_than_the_classes_are_left_out_and_said():
+    """12.5% of 8 labels is 1 row, one class: SetFit's sampler failed on it ("IndexError: list index
+    out of range") and the whole curve stopped; a classifier's point there says nothing either."""
+    from bertstudio.train.learning_curve import share_sizes
+
+    assert share_sizes(8, 2) == ([2, 4, 8], [(0.125, 1)])
+    assert share_sizes(10, 4) == ([5, 10], [(0.125, 2), (0.25, 3)])
+    assert share_sizes(1000, 4) == ([125, 250, 500, 1000], [])
+    with pytest.raises(ConfigError, match="1 class"):
+        share_sizes(8, 1)
+
+
+def test_a_setfit_curve_on_eight_labels_starts_at_the_first_share_with_every_class(config, one_thread):
+    setfit = TrainConfig(**{**config.to_dict(), "method": "setfit", "head": "embedding", "mode": "frozen"})
+    curve = learning_curve(setfit, sentiment(8), sentiment(8, seed=1), seeds=(0,))
+    assert curve.sizes() == [2, 4, 8] and curve.skipped == [(0.125, 1)] and not curve.cancelled
+    one_class = sentiment(8).select([0, 2, 4, 6])  # pos only
+    with pytest.raises(ConfigError, match="1 class"):
+        learning_curve(config, one_class, sentiment(8, seed=1), seeds=(0,))
+
+
+def test_a_cancelled_curve_forecasts_nothing_and_counts_the_seeds_it_ran():
+    from bertstudio.train.learning_curve import CurvePoint, LearningCurve
+
+    points = [CurvePoint(8, s, 0.5) for s in (0, 1, 2)] + [CurvePoint(16, 0, 0.5)]
+    curve = LearningCurve("accuracy", points, fit=fit_power_law([p.labels for p in points], [0.5, 0.6, 0.55, 0.7]),
+                          cancelled=True, rows=64)
+    assert curve.doubling() is None
+    assert curve.runs_at(16) == 1 and curve.runs_at(8) == 3
+    curve.cancelled = False
+    assert curve.doubling()[0] == 16

@@ -49,12 +49,17 @@ def test_start_runs_every_share_and_seed_with_one_progress_bar(qtbot, session, c
     assert seen == sorted(seen) and len(set(seen)) > 6  # one bar, moving forward through all runs
     xs, ys = panel.scatter.getData()
     # on the log x axis, where the mean line puts the same sizes (not at 10^12 as before)
-    assert np.allclose(xs, np.log10([12, 12, 24, 24, 48, 48])) and list(ys) == [p.value for p in curve.points]
+    assert np.allclose(xs, np.log10([12, 12, 24, 24, 48, 48]))
+    # x100, as the result sentence and the Train page say it; the axis read "accuracy (x0.001)" over 500
+    assert np.allclose(ys, [100 * p.value for p in curve.points])
+    axis = panel.plot.getAxis("left")
+    assert not axis.autoSIPrefix and axis.labelText == "accuracy (x100)"
     mean_line = next(item for item in panel.plot.listDataItems() if item.name() == "mean over seeds")
     line_xs, _ = mean_line.getData()
     assert np.allclose(sorted(set(np.round(xs, 6))), np.round(line_xs, 6))
     assert curve.fit is not None
     assert "Doubling to 96 rows" in panel.result.text() and curve.metric in panel.result.text()
+    assert "(mean of 2 seeds)" in panel.result.text() and "-0.0" not in panel.result.text()
     assert panel.start_button.isEnabled() and not panel.cancel_button.isEnabled()
 
 
@@ -69,6 +74,12 @@ def test_cancel_stops_the_job_and_keeps_the_points(qtbot, session, config_factor
     curve = done.args[0]
     assert curve.cancelled and 1 <= len(curve.points) < 6
     assert "Cancelled" in panel.status.text()
+    # the largest size reached is not the project's 48 rows, and may hold fewer seeds than asked for:
+    # "With 24 labelled rows … (mean of 3 seeds). Doubling to 48 rows is expected to give …" before
+    n = curve.sizes()[-1]
+    text = panel.result.text()
+    assert f"stopped at {n} of 48 labelled rows" in text, text
+    assert f"({curve.runs_at(n)} of 3 seeds run)" in text and "Doubling" not in text
     assert panel.start_button.isEnabled()
 
 
@@ -78,3 +89,26 @@ def test_a_project_without_labels_says_so(qtbot, session_factory, config_factory
     qtbot.addWidget(panel)
     qtbot.mouseClick(panel.start_button, Qt.MouseButton.LeftButton)
     assert panel.worker is None and "no labelled rows" in panel.status.text()
+
+
+def test_shares_with_fewer_rows_than_classes_are_left_out_and_said(qtbot, session_factory, config_factory, one_thread):
+    """8 labels: 12.5% is 1 row of one class. Under SetFit the curve stopped with "preparing the run
+    failed: IndexError: list index out of range" and no points."""
+    eight = session_factory("sentence", ["neg", "pos"], {"train": sentiment_records(8, 0), "dev": sentiment_records(8, 1)})
+    panel = LearningCurvePanel(eight, config_factory, seeds=(0,))
+    qtbot.addWidget(panel)
+    with qtbot.waitSignal(panel.finished, timeout=180_000) as done:
+        qtbot.mouseClick(panel.start_button, Qt.MouseButton.LeftButton)
+        assert "fewer rows than the 2 classes" in panel.status.text()
+    assert done.args[0].sizes() == [2, 4, 8]
+    assert "fewer rows than the 2 classes are left out: 12.5% = 1" in panel.result.text()
+    assert "The curve starts at 2 rows." in panel.result.text()
+
+
+def test_a_project_of_one_class_is_refused_before_any_run(qtbot, session_factory, config_factory):
+    one = session_factory("sentence", ["neg", "pos"], {"train": [r for r in sentiment_records(16) if r["label"] == "pos"],
+                                                       "dev": sentiment_records(8, 1)})
+    panel = LearningCurvePanel(one, config_factory)
+    qtbot.addWidget(panel)
+    qtbot.mouseClick(panel.start_button, Qt.MouseButton.LeftButton)
+    assert panel.worker is None and "hold 1 class" in panel.status.text()
