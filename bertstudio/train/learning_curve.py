@@ -16,6 +16,12 @@ checks after every optimizer step) stops the running run and returns the points 
 a cancelled curve forecasts nothing (its largest size may hold one seed, and is not the
 user's data). A share with fewer rows than the classes labelled cannot hold every class
 (SetFit then has no negative pairs): it is left out, and the curve says so (``skipped``).
+
+Settings chosen by Automatic (small_data.adapt) for the full labelled set would undertrain
+the small shares (400 labels: batch 16 x 6 epochs, 150 steps; its 50-row share got 18
+steps where Automatic gives 50 labels 38 epochs, about 150), so with ``automatic`` each
+share gets Automatic's choice for its own rows, recorded per point (``settings``); settings
+the user gave stay as given for every share.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ import math
 import threading
 import warnings
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Collection, Sequence
 
 import numpy as np
 
@@ -33,6 +39,7 @@ from bertstudio.train.config import HOLD_OUT, TrainConfig
 
 FRACTIONS = (0.125, 0.25, 0.5, 1.0)
 SEEDS = (0, 1, 2)
+SHOWN = ("method", "head", "mode", "epochs", "batch_size", "lr", "max_length", "auto_reason")  # a point's recorded settings
 Progress = Callable[[float, str], None]
 
 
@@ -43,6 +50,7 @@ class CurvePoint:
     value: float  # the main metric
     metrics: dict[str, float] = field(default_factory=dict)
     metric: str = ""  # the main metric's name (what ``value`` is)
+    settings: dict[str, Any] = field(default_factory=dict)  # Automatic's choice for this share (empty: the config's)
 
 
 @dataclass(frozen=True)
@@ -111,7 +119,8 @@ class LearningCurve:
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"metric": self.metric, "cancelled": self.cancelled, "rows": self.rows,
                                "skipped": [list(s) for s in self.skipped],
-                               "points": [{"labels": p.labels, "seed": p.seed, "value": p.value, "metrics": p.metrics}
+                               "points": [{"labels": p.labels, "seed": p.seed, "value": p.value, "metrics": p.metrics,
+                                           "settings": p.settings}
                                           for p in self.points]}
         if self.fit is not None:
             out["fit"] = {"a": self.fit.a, "b": self.fit.b, "ceiling": self.fit.ceiling,
@@ -193,10 +202,13 @@ def labelled_classes(labelled: Any) -> int | None:
 def learning_curve(config: TrainConfig, train_set: Any, eval_set: Any, *, fractions: Sequence[float] = FRACTIONS,
                    sizes: Sequence[int] | None = None, seeds: Sequence[int] = SEEDS, progress: Progress | None = None,
                    on_point: Callable[[CurvePoint], None] | None = None, cancel: threading.Event | None = None,
-                   train_fn: Callable[..., Any] | None = None) -> LearningCurve:
+                   train_fn: Callable[..., Any] | None = None, automatic: Collection[str] | None = None) -> LearningCurve:
     """Train ``config`` on nested shares of ``train_set``'s labelled rows (or on ``sizes`` rows)
     for each seed, score on ``eval_set``, and fit the curve. Raises the run's error when a
-    run fails; returns the points so far with ``cancelled`` set when cancelled."""
+    run fails; returns the points so far with ``cancelled`` set when cancelled. ``automatic``:
+    ``config`` is the Automatic choice and these are the settings the user gave within it
+    (small_data.adapt's ``given``): each share gets the choice for its own rows; None: ``config``
+    as it is for every share."""
     from bertstudio.metrics import LOWER_IS_BETTER, main_metric
     from bertstudio.train.engine import train as engine_train
 
@@ -221,12 +233,15 @@ def learning_curve(config: TrainConfig, train_set: Any, eval_set: Any, *, fracti
     classes = labelled.dataset[labelled.gold_column] if labelled.spec.gold.classes else None
     subsets = {seed: dict(zip(sizes, nested_subsets(total, sizes, seed, classes))) for seed in seeds}
     curve = LearningCurve(metric="", points=[], rows=total, skipped=skipped, classes=n_classes or 0)
+    choose = _share_chooser(config, automatic)
     for i, (size, seed) in enumerate(plan):
         if cancel.is_set():
             curve.cancelled = True
             break
-        run_config = replace(config, seed=seed, max_train_examples=None, output_dir=None, resume_from=None,
+        share = labelled.select(subsets[seed][size])
+        run_config = replace(choose(share), seed=seed, max_train_examples=None, output_dir=None, resume_from=None,
                              labels=config.labels or list(labelled.labels) or None)
+        settings = {k: getattr(run_config, k) for k in SHOWN} if automatic is not None else {}
         message = f"run {i + 1} of {len(plan)}: {size} labels, seed {seed}"
         if progress:
             progress(done / weights.sum(), message)
@@ -236,7 +251,7 @@ def learning_curve(config: TrainConfig, train_set: Any, eval_set: Any, *, fracti
                 share = event.step / max(event.total_steps, 1)
                 progress((done + weight * share) / weights.sum(), message)
 
-        result = train_fn(run_config, labelled.select(subsets[seed][size]), eval_set, callbacks=[on_event], cancel=cancel)
+        result = train_fn(run_config, share, eval_set, callbacks=[on_event], cancel=cancel)
         if result.status == "cancelled":
             curve.cancelled = True
             break
@@ -247,7 +262,7 @@ def learning_curve(config: TrainConfig, train_set: Any, eval_set: Any, *, fracti
             from bertstudio.tasks import official_metrics  # a kind's name is no preset name
 
             curve.metric = main_metric(official_metrics(config.task, config.glue_task), result.metrics)
-        point = CurvePoint(size, seed, float(result.metrics[curve.metric]), dict(result.metrics), curve.metric)
+        point = CurvePoint(size, seed, float(result.metrics[curve.metric]), dict(result.metrics), curve.metric, settings)
         curve.points.append(point)
         done += weights[i]
         if on_point:
@@ -259,6 +274,19 @@ def learning_curve(config: TrainConfig, train_set: Any, eval_set: Any, *, fracti
     if progress and not curve.cancelled:
         progress(1.0, "done")
     return curve
+
+
+def _share_chooser(config: TrainConfig, automatic: Collection[str] | None) -> Callable[[Any], TrainConfig]:
+    """share -> its config: ``config`` itself, or with ``automatic`` (the settings the user gave)
+    Automatic's choice for the share's rows (small_data.adapt_to_rows; the model is read once)."""
+    if automatic is None:
+        return lambda _share: config
+    from bertstudio.train.small_data import adapt_to_rows, is_sentence_transformer, model_max_length, run_max_length
+
+    given = frozenset(automatic)
+    known = dict(sentence_transformer=is_sentence_transformer(config.model), model_limit=model_max_length(config.model),
+                 run_limit=run_max_length(config.model))
+    return lambda share: adapt_to_rows(config, share, given=given, **known)
 
 
 def curve_sets(train_all: Any, dev_all: Any = None, *, seed: int = 0) -> tuple[Any, Any, str]:

@@ -65,6 +65,8 @@ LIMIT_CAP = 512  # the longest max length chosen, also for a model whose files n
 # recipe, so adapt() chooses none of them; the mode given keeps the choice within that mode.
 RECIPE = ("epochs", "lr", "batch_size", "warmup_ratio", "head", "method", "head_lr")
 HYPERPARAMETERS = RECIPE + ("mode",)
+# Every setting adapt() may choose: what :func:`unadapted` puts back before choosing again
+ADAPTED = HYPERPARAMETERS + ("max_length", "eval_steps", "keep_tuning")
 
 # Why adapt() chose what it chose, by key ({name}: a value of the reason's own); the run's
 # config keeps the English, the app says them in the user's language (context "SmallData").
@@ -242,6 +244,26 @@ def adapt_explained(config: TrainConfig, counts: Counter | dict[str, int], *, gi
     if not chosen:
         return config, []
     return replace(config, **chosen, auto_reason=say(reasons)), reasons
+
+
+def unadapted(config: TrainConfig, given: Iterable[str] = ()) -> TrainConfig:
+    """``config`` with every setting :func:`adapt` may have chosen (:data:`ADAPTED`) back at
+    TrainConfig's defaults, but for those in ``given`` (the user's), and no ``auto_reason``:
+    what to choose again from for other rows (a learning curve's shares)."""
+    defaults = TrainConfig()
+    return replace(config, auto_reason=None, **{k: getattr(defaults, k) for k in ADAPTED if k not in set(given)})
+
+
+def adapt_to_rows(config: TrainConfig, examples: Any, *, given: Iterable[str] = (), evaluates: bool = True,
+                  sentence_transformer: bool | None = None, model_limit: int | None = None,
+                  run_limit: int | None = None) -> TrainConfig:
+    """:func:`adapt` of :func:`unadapted` ``config`` for the labelled rows of ``examples`` (an
+    ExampleSet): its label counts, training units and text lengths, as ``bertstudio train``
+    and the Train page's Automatic count them."""
+    base = unadapted(config, given)
+    return adapt(base, label_counts(examples), given=given, sentence_transformer=sentence_transformer,
+                 units=training_units(examples, base), lengths=text_lengths(examples), model_limit=model_limit,
+                 run_limit=run_limit, evaluates=evaluates)
 
 
 def fitted_max_length(lengths: Any, current: int, model_limit: int | None) -> tuple[int, int] | None:

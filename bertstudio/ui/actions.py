@@ -183,7 +183,10 @@ def learning_curve(window: Any) -> Any:
     if not window.session.has_project():
         QMessageBox.information(window, _t("No project"), _t("Create or open a project first."))
         return None
-    dialog = open_learning_curve(window.session, lambda: current_config(window), window)
+    page = window.pages.get("train")
+    automatic = getattr(page, "automatic_given", None)
+    dialog = open_learning_curve(window.session, lambda: current_config(window), window,
+                                 automatic_factory=automatic if callable(automatic) else None)
     app = QCoreApplication.instance()
     if app is not None:  # quitting while it runs: stop the job and let its thread end first
         app.aboutToQuit.connect(dialog.panel.cancel_and_wait)

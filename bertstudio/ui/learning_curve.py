@@ -12,7 +12,7 @@ Tools > Learning curve…).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Collection, Sequence
 
 import numpy as np
 import pyqtgraph as pg
@@ -26,6 +26,9 @@ from bertstudio.ui.jobs import JobWorker
 from bertstudio.ui.plots import follow_palette
 
 ConfigFactory = Callable[[], Any]  # -> TrainConfig of the current settings
+# -> None (the settings as they are, for every share) or, when they are the Automatic choice, the
+# settings the person gave within it: each share then gets Automatic's choice for its own rows
+AutomaticFactory = Callable[[], Collection[str] | None]
 
 
 class _PointBridge(QObject):
@@ -39,11 +42,13 @@ class LearningCurvePanel(QWidget):
     failed = Signal(str)
 
     def __init__(self, session: Any, config_factory: ConfigFactory, parent: QWidget | None = None, *,
-                 fractions: Sequence[float] = FRACTIONS, seeds: Sequence[int] = SEEDS) -> None:
+                 fractions: Sequence[float] = FRACTIONS, seeds: Sequence[int] = SEEDS,
+                 automatic_factory: AutomaticFactory | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("learningCurvePanel")
         self.session = session
         self.config_factory = config_factory
+        self.automatic_factory = automatic_factory
         self.fractions, self.seeds = tuple(fractions), tuple(seeds)
         self.worker: JobWorker | None = None
         self.curve: Any = None
@@ -94,6 +99,7 @@ class LearningCurvePanel(QWidget):
             return None
         try:
             config = self.config_factory()
+            automatic = self.automatic_factory() if self.automatic_factory is not None else None
             train, dev, note = curve_sets(self.session.examples("train"),
                                           self.session.examples("dev") if self.session.split_size("dev") else None,
                                           seed=config.seed)
@@ -109,7 +115,7 @@ class LearningCurvePanel(QWidget):
 
         def job(progress: Callable[[float, str], None], cancel: Any) -> Any:
             return learning_curve(config, train, dev, fractions=fractions, seeds=seeds, progress=progress,
-                                  on_point=bridge.point.emit, cancel=cancel)
+                                  on_point=bridge.point.emit, cancel=cancel, automatic=automatic)
 
         worker = JobWorker(job, name="bertstudio-learning-curve", heavy=True)
         worker.progressed.connect(self._on_progress)
@@ -241,7 +247,17 @@ class LearningCurvePanel(QWidget):
                                 "rows is expected to give {pred} ({d} points; 95% range {lo} to {hi}).").format(
                 n=n, m=metric, now=shown(mean), k=curve.runs_at(n), n2=2 * n, pred=shown(predicted), d=change,
                 lo=shown(low), hi=shown(high)))
-        return " ".join(said)
+        chosen = self._chosen_text(curve)
+        return " ".join(said + ([chosen] if chosen else []))
+
+    def _chosen_text(self, curve: Any) -> str:
+        """What Automatic chose for each share's rows, when it chose (one entry per size)."""
+        per_size = {p.labels: p.settings for p in curve.points if p.settings}
+        if not per_size:
+            return ""
+        shares = "; ".join(self.tr("{n:,} rows: {method}, batch {batch} x {epochs:g} epochs").format(
+            n=n, method=s["method"], batch=s["batch_size"], epochs=s["epochs"]) for n, s in sorted(per_size.items()))
+        return self.tr("Automatic chose the settings for each share's own rows ({shares}).").format(shares=shares)
 
 
 def open_learning_curve(session: Any, config_factory: ConfigFactory, parent: QWidget | None = None,

@@ -206,6 +206,15 @@ class TrainingPage(QWidget):
             return TrainConfig(**values)
         return TrainConfig(task=project.kind, glue_task=project.glue_task, labels=list(project.labels) or None, **values)
 
+    def automatic_given(self) -> frozenset[str] | None:
+        """None when the settings are the person's own; under Automatic, the settings the person
+        chose within it (mode, max length: small_data.adapt's ``given``), for whoever chooses again
+        for other rows (the learning curve's shares)."""
+        if not self.form.is_auto():
+            return None
+        return frozenset(name for name, chosen in (("mode", self.form.mode_chosen),
+                                                   ("max_length", self.form.length_chosen)) if chosen)
+
     def _adapt_to_data(self) -> None:
         """The Automatic preset: the recipe that fits the labelled training rows
         (train/small_data.adapt, the same choice ``bertstudio train`` makes without flags)."""

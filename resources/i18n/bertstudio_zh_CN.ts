@@ -195,28 +195,28 @@
         <translation>请先新建或打开一个项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="200"/>
+        <location filename="../../bertstudio/ui/actions.py" line="203"/>
         <source>No run shown</source>
         <translation>未显示任何运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="200"/>
+        <location filename="../../bertstudio/ui/actions.py" line="203"/>
         <source>Show a run on the Results page first.</source>
         <translation>请先在“结果”页面显示一个运行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="205"/>
         <location filename="../../bertstudio/ui/actions.py" line="208"/>
+        <location filename="../../bertstudio/ui/actions.py" line="211"/>
         <source>No data map</source>
         <translation>没有数据地图</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="205"/>
+        <location filename="../../bertstudio/ui/actions.py" line="208"/>
         <source>The run&apos;s data map cannot be read: %1</source>
         <translation>无法读取此运行的数据地图：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="208"/>
+        <location filename="../../bertstudio/ui/actions.py" line="211"/>
         <source>This run recorded no data map. Train with the cartography setting on (--cartography) to get one.</source>
         <translation>此运行没有记录数据地图。请打开数据地图设置(--cartography)后再训练。</translation>
     </message>
@@ -1890,77 +1890,107 @@
 <context>
     <name>LearningCurvePanel</name>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="53"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="59"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="55"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="61"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="65"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="71"/>
         <source>labelled training rows</source>
         <translation>已标注的训练行数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="68"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="75"/>
         <source>one run</source>
         <translation>单次运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="70"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="77"/>
         <source>Trains the current settings on {f} of the labelled rows, {n} seeds each, and fits a power law to say what more labels would give.</source>
         <translation>用当前设置在已标注行的 {f} 上训练，每种比例跑 {n} 个随机种子，并拟合幂律曲线，估计更多标注能带来多少提升。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="103"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="113"/>
         <source>metric</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="123"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="133"/>
         <source>Stopping after the current step…</source>
         <translation>将在当前步结束后停止…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="157"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="168"/>
         <source>The learning curve stopped: {m}</source>
         <translation>学习曲线已停止:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="166"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="174"/>
+        <source>{m} (x100)</source>
+        <translation>{m}（x100）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="177"/>
         <source>Cancelled after {n} runs.</source>
         <translation>已在 {n} 次运行后取消。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="169"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="180"/>
         <source>{n} runs done.</source>
         <translation>已完成 {n} 次运行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="184"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="200"/>
         <source>mean over seeds</source>
         <translation>各随机种子的平均值</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="191"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="208"/>
         <source>power-law fit</source>
         <translation>幂律拟合</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="201"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="217"/>
+        <source>Shares with fewer rows than the {k} classes are left out: {shares}. The curve starts at {n:,} rows.</source>
+        <translation>行数少于 {k} 个类别的比例已略去：{shares}。曲线从 {n:,} 行开始。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="234"/>
+        <source>Cancelled: the curve stopped at {n:,} of {total:,} labelled rows, where the {m} is {now} ({k} of {s} seeds run). No forecast from an unfinished curve.</source>
+        <translation>已取消：曲线停在 {total:,} 行已标注数据中的 {n:,} 行，此时 {m} 为 {now}（已运行 {s} 个随机种子中的 {k} 个）。未完成的曲线不做预测。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="238"/>
+        <source>Cancelled before the first run ended.</source>
+        <translation>在第一次运行结束前已取消。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="240"/>
         <source>Too few points for a fit: runs at two or more sizes are needed.</source>
         <translation>数据点太少，无法拟合:需要在两种或更多数据量下的运行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="204"/>
-        <source>With {n:,} labelled rows the {m} is {now} (mean of {k} seeds). Doubling to {n2:,} rows is expected to give {pred} ({d:+.1f} points; 95% range {lo} to {hi}).</source>
-        <translation>使用 {n:,} 行已标注数据时，{m} 为 {now}({k} 个随机种子的平均值)。翻倍到 {n2:,} 行预计可达到 {pred}({d:+.1f} 个百分点；95% 区间为 {lo} 到 {hi})。</translation>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="246"/>
+        <source>With {n:,} labelled rows the {m} is {now} (mean of {k} seeds). Doubling to {n2:,} rows is expected to give {pred} ({d} points; 95% range {lo} to {hi}).</source>
+        <translation>使用 {n:,} 行已标注数据时，{m} 为 {now}（{k} 个随机种子的平均值）。翻倍到 {n2:,} 行预计可达到 {pred}（{d} 个百分点；95% 区间为 {lo} 到 {hi}）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="215"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="258"/>
+        <source>{n:,} rows: {method}, batch {batch} x {epochs:g} epochs</source>
+        <translation>{n:,} 行：{method}，批大小 {batch} x {epochs:g} 轮</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="260"/>
+        <source>Automatic chose the settings for each share&apos;s own rows ({shares}).</source>
+        <translation>“自动”按每个比例自身的行数选择了设置（{shares}）。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="268"/>
         <source>Learning curve</source>
         <translation>学习曲线</translation>
     </message>
@@ -3805,72 +3835,72 @@
 <context>
     <name>SmallData</name>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="72"/>
+        <location filename="../../bertstudio/train/small_data.py" line="74"/>
         <source>{rows} labelled rows (at most {most} per class): SetFit, which learns most from few labels per class (contrastive fine-tuning of the sentence-transformer, then its linear head)</source>
         <translation>{rows} 行已标注（每类最多 {most} 行）：SetFit，在每类标注很少时学得最多（先对句向量模型做对比微调，再训练其线性头）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="75"/>
+        <location filename="../../bertstudio/train/small_data.py" line="77"/>
         <source>{rows} labelled rows: a linear head on the sentence embedding, started from a logistic regression on the frozen encoder, then trained for at least {steps} steps</source>
         <translation>{rows} 行已标注：句向量上的线性头，先以冻结编码器上的逻辑回归初始化，再训练至少 {steps} 步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="78"/>
+        <location filename="../../bertstudio/train/small_data.py" line="80"/>
         <source>{rows} labelled rows: a linear head on the siamese (u, v, |u-v|, u*v) features, started from a logistic regression on the frozen encoder, then trained for at least {steps} steps</source>
         <translation>{rows} 行已标注：孪生 (u, v, |u-v|, u*v) 特征上的线性头，先以冻结编码器上的逻辑回归初始化，再训练至少 {steps} 步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="81"/>
+        <location filename="../../bertstudio/train/small_data.py" line="83"/>
         <source>{rows} scored pairs: a linear head on the siamese (u, v, |u-v|, u*v) features, started from a ridge regression on the frozen encoder, then trained for at least {steps} steps</source>
         <translation>{rows} 个已评分的句对：孪生 (u, v, |u-v|, u*v) 特征上的线性头，先用冻结编码器上的岭回归初始化，再训练至少 {steps} 步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="84"/>
+        <location filename="../../bertstudio/train/small_data.py" line="86"/>
         <source>after the last step the weights keep {percent}% of what that training changed (WiSE-FT: part of the way back to where they started, steadier on small sets)</source>
         <translation>最后一步之后，权重保留该训练所做改变的 {percent}%（WiSE-FT：向训练起点退回一部分，在小数据集上更稳定）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="87"/>
+        <location filename="../../bertstudio/train/small_data.py" line="89"/>
         <source>an earlier evaluation that scores higher keeps its weights instead</source>
         <translation>若更早的某次评估得分更高，则改为保留那次评估的权重</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="88"/>
+        <location filename="../../bertstudio/train/small_data.py" line="90"/>
         <source>{rows} labelled rows: batch {batch} and {epochs} epochs, for at least {steps} optimizer steps</source>
         <translation>{rows} 行已标注：批大小 {batch}，{epochs} 轮，至少 {steps} 个优化步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="90"/>
+        <location filename="../../bertstudio/train/small_data.py" line="92"/>
         <source>{rows} labelled questions, about {windows} windows of {length} tokens: batch {batch} and {epochs} epochs, for at least {steps} optimizer steps</source>
         <translation>{rows} 个已标注问题，约 {windows} 个 {length} 词元的窗口：批大小 {batch}，{epochs} 轮，至少 {steps} 个优化步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="93"/>
+        <location filename="../../bertstudio/train/small_data.py" line="95"/>
         <source>evaluated every {every} steps ({evals} times), not after each of {epochs} short epochs</source>
         <translation>每 {every} 步评估一次（共 {evals} 次），而不是在 {epochs} 个短轮次的每一轮之后</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="95"/>
+        <location filename="../../bertstudio/train/small_data.py" line="97"/>
         <source>95% of the texts fit in {tokens} tokens: max length {length} (the model reads at most {limit})</source>
         <translation>95% 的文本不超过 {tokens} 个词元：最大长度 {length}（模型最多读取 {limit} 个）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="97"/>
+        <location filename="../../bertstudio/train/small_data.py" line="99"/>
         <source>the model reads at most {limit} tokens: max length {limit}</source>
         <translation>模型最多读取 {limit} 个词元：最大长度 {limit}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="98"/>
+        <location filename="../../bertstudio/train/small_data.py" line="100"/>
         <source>SetFit&apos;s contrastive phase at learning rate {lr} (setfit&apos;s own default)</source>
         <translation>SetFit 的对比学习阶段使用学习率 {lr}（setfit 自身的默认值）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="100"/>
+        <location filename="../../bertstudio/train/small_data.py" line="102"/>
         <source>LoRA: learning rate {lr} (about 10x full fine-tuning&apos;s, as peft&apos;s examples use)</source>
         <translation>LoRA：学习率 {lr}（约为全量微调的 10 倍，与 peft 示例相同）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="102"/>
+        <location filename="../../bertstudio/train/small_data.py" line="104"/>
         <source>frozen encoder on pairs: the siamese head, each side encoded alone (a frozen sentence-transformer&apos;s [CLS] of the joined pair carries almost no pair signal)</source>
         <translation>冻结编码器处理句对：使用孪生头，两句分别编码（冻结的句向量模型对拼接句对的 [CLS] 几乎不含句对信息）</translation>
     </message>
@@ -4535,172 +4565,172 @@
         <translation>将这些设置和已标注的数据写入一个文件夹，可在任何地方无界面训练:bertstudio train --config run.toml(多 GPU 上可用 accelerate launch 启动)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="384"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="393"/>
         <source>counted when the model loads</source>
         <translation>加载模型时统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="428"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="437"/>
         <source>the training split has no labelled examples</source>
         <translation>训练数据划分中没有已标注的样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="428"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="437"/>
         <source>train split</source>
         <translation>train 数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="429"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="438"/>
         <source>at least a few labelled rows</source>
         <translation>至少几行已标注的数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="366"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="375"/>
         <source>counting…</source>
         <translation>正在计数…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="237"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="246"/>
         <source>No labelled training rows yet: Automatic chooses the settings once there are some.</source>
         <translation>还没有已标注的训练行：有了之后，“自动”会选择设置。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="375"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="384"/>
         <source>{t:,} of {n:,} parameters ({p:.1f}%)</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="378"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="387"/>
         <source>after SetFit&apos;s phase, which first tunes the whole encoder</source>
         <translation>（在 SetFit 阶段之后；该阶段先微调整个编码器）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="409"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="418"/>
         <source>Fix the setting first: {m}</source>
         <translation>请先修正设置:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="411"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="420"/>
         <source>Train a model on the labelled training rows</source>
         <translation>用已标注的训练行训练模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="438"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="447"/>
         <source>No dev split: holding out {n} of {m} labelled training examples ({p:.0%}, seed {s}) for evaluation.</source>
         <translation>没有验证集:从 {m} 个已标注训练样例中留出 {n} 个({p:.0%}，种子 {s})用于评估。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="472"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="481"/>
         <source>Run folder: {d}</source>
         <translation>运行文件夹:{d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="482"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="491"/>
         <source>{n} seeds ({a} to {b}), one run each, one after another.</source>
         <translation>{n} 个种子（{a} 到 {b}），每个一次运行，依次进行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="500"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="509"/>
         <source>Training… the window stays usable; Cancel stops after the current step.</source>
         <translation>训练中……窗口仍可使用；“取消”会在当前步结束后停止。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="539"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="548"/>
         <source>Export run to folder</source>
         <translation>导出运行到文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="559"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="568"/>
         <source>Exporting the run to {d}…</source>
         <translation>正在导出运行到 {d}…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="574"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="583"/>
         <source>Export failed: {m}</source>
         <translation>导出失败:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="566"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="575"/>
         <source>Run exported to {d}. Start it there with: bertstudio train --config run.toml</source>
         <translation>运行已导出到 {d}。在那里用以下命令启动:bertstudio train --config run.toml</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="291"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="300"/>
         <source>SetFit fine-tunes the encoder contrastively at the learning rate above; then, with the encoder frozen, the new head learns at {h}, its own rate.</source>
         <translation>SetFit 以上面的学习率对编码器做对比微调；之后编码器冻结，新的头部以自己的学习率 {h} 学习。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="295"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="304"/>
         <source>The new head learns at {h}, its own rate (the learning rate above is the encoder&apos;s): with the encoder frozen or only its top layers learning, a head trains as a linear probe does.</source>
         <translation>新的头部以自己的学习率 {h} 学习（上面的学习率是编码器的）：编码器冻结或只训练顶层时，头部像线性探针一样训练。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="556"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="565"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="599"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="608"/>
         <source>Cancelling after the current step…</source>
         <translation>将在当前步结束后取消…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="604"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="613"/>
         <source>Stop the SetFit phase?</source>
         <translation>停止 SetFit 阶段？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="605"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="614"/>
         <source>SetFit has run {done} of {total} contrastive steps. Stopping now keeps nothing of them: the run saves a model only once its head has trained.</source>
         <translation>SetFit 已完成 {total} 个对比学习步骤中的 {done} 个。现在停止将不会保留其中任何结果：只有在分类头训练之后，本次运行才会保存模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="608"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="617"/>
         <source>Stop and discard</source>
         <translation>停止并丢弃</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="609"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="618"/>
         <source>Keep training</source>
         <translation>继续训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="618"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="627"/>
         <source>Warm start: reusing the model loaded by an earlier run in this session</source>
         <translation>热启动：复用本次会话中先前运行已加载的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="624"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="633"/>
         <source>{t:,} of {n:,} parameters ({p:.1f}%), as built</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)，按构建后的模型统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="633"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="642"/>
         <source>Training failed.</source>
         <translation>训练失败。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="636"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="645"/>
         <source>Run cancelled before its first step: nothing was trained or saved.</source>
         <translation>运行在第一步之前已取消：没有训练，也没有保存任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="638"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="647"/>
         <source>Run finished.</source>
         <translation>运行完成。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="639"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="648"/>
         <source>Run cancelled; the model saved so far is usable.</source>
         <translation>运行已取消；已保存的模型可以使用。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="666"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="675"/>
         <source>Removed the empty run folder {d}</source>
         <translation>已删除空的运行文件夹 {d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="670"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="679"/>
         <source>Training could not run: {m}</source>
         <translation>无法训练:{m}</translation>
     </message>

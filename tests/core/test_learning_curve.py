@@ -163,3 +163,33 @@ def test_a_cancelled_curve_forecasts_nothing_and_counts_the_seeds_it_ran():
     assert curve.runs_at(16) == 1 and curve.runs_at(8) == 3
     curve.cancelled = False
     assert curve.doubling()[0] == 16
+
+
+def test_under_automatic_each_share_gets_the_choice_for_its_own_rows(tiny):
+    """Automatic's settings for all 64 labels gave the 8-row share 1/8 of their steps (400 labels: the
+    12.5% share trained ~18 steps where Automatic gives 50 labels ~150); explicit settings stay."""
+    from types import SimpleNamespace
+
+    from bertstudio.train import small_data
+
+    seen: list[TrainConfig] = []
+
+    def fake_train(run_config, share, eval_set, **_kw):
+        seen.append(run_config)
+        return SimpleNamespace(status="finished", metrics={"accuracy": 0.5 + len(share) / 256}, error=None, message="")
+
+    train = sentiment(64)
+    base = TrainConfig(task="sentence", model=tiny, labels=["neg", "pos"], max_length=32)
+    chosen = small_data.adapt(base, small_data.label_counts(train), given={"max_length"})
+    # the tiny model is no sentence-transformer: batch 16 and enough epochs for MIN_STEPS (150) steps
+    assert chosen.batch_size == 16 and chosen.epochs == 38 and chosen.eval_steps is not None
+    curve = learning_curve(chosen, train, sentiment(8, seed=1), seeds=(0,), train_fn=fake_train, automatic={"max_length"})
+    # 150 steps of batch 16 on each share's own rows: 8 and 16 rows make 1 step an epoch, 32 two, 64 four
+    assert [c.epochs for c in seen] == [150, 150, 75, 38]
+    assert [c.eval_steps for c in seen] == [15, 15, 15, 16]  # 10 evaluations each
+    assert all(c.batch_size == 16 and c.max_length == 32 for c in seen)
+    assert [p.settings["epochs"] for p in curve.points] == [150, 150, 75, 38]
+    assert "8 labelled rows" in curve.points[0].settings["auto_reason"]
+    seen.clear()
+    curve = learning_curve(chosen, train, sentiment(8, seed=1), seeds=(0,), train_fn=fake_train)
+    assert [c.epochs for c in seen] == [38] * 4 and curve.points[0].settings == {}

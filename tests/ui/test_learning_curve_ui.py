@@ -112,3 +112,27 @@ def test_a_project_of_one_class_is_refused_before_any_run(qtbot, session_factory
     qtbot.addWidget(panel)
     qtbot.mouseClick(panel.start_button, Qt.MouseButton.LeftButton)
     assert panel.worker is None and "hold 1 class" in panel.status.text()
+
+
+def test_under_automatic_the_result_says_what_was_chosen_per_share(qtbot, session, config_factory, monkeypatch):
+    """The panel passes Automatic on (the core then chooses per share, tests/core/test_learning_curve.py)
+    and says each size's choice; the runs are stand-ins here, only their settings matter."""
+    from types import SimpleNamespace
+
+    from bertstudio.train import learning_curve as core
+
+    seen = []
+
+    def fake_train(run_config, share, _eval, **_kw):
+        seen.append(run_config)
+        return SimpleNamespace(status="finished", metrics={"accuracy": 0.5}, error=None, message="")
+
+    monkeypatch.setattr(core, "learning_curve", functools.partial(core.learning_curve, train_fn=fake_train))
+    panel = LearningCurvePanel(session, config_factory, fractions=(0.5, 1.0), seeds=(0,),
+                               automatic_factory=lambda: frozenset({"max_length"}))
+    qtbot.addWidget(panel)
+    with qtbot.waitSignal(panel.finished, timeout=60_000):
+        qtbot.mouseClick(panel.start_button, Qt.MouseButton.LeftButton)
+    # 24 and 48 rows at batch 16: 2 and 3 steps an epoch, enough epochs for 150 steps
+    assert [c.epochs for c in seen] == [75, 50]
+    assert "24 rows: finetune, batch 16 x 75 epochs; 48 rows: finetune, batch 16 x 50 epochs" in panel.result.text()

@@ -118,6 +118,11 @@ def test_learning_curve_opens_over_the_train_page_settings(qtbot, window):
     assert dialog.isVisible() and dialog.panel.start_button.isEnabled()
     config = dialog.panel.config_factory()
     assert config.task == "sentence"
+    # under Automatic (the default preset) each share is given Automatic's choice for its own rows
+    form = window.pages["train"].form
+    assert form.is_auto() and dialog.panel.automatic_factory() == frozenset()
+    form.set_auto(False)
+    assert dialog.panel.automatic_factory() is None  # the person's settings, as they are, for every share
     dialog.close()
 
 
