@@ -42,6 +42,9 @@ from bertstudio.presets import PRESET_INFO, find_preset
 HEADS = ("linear", "mlp", "embedding", "siamese")
 EMBEDDING_HEADS = ("embedding", "siamese")
 METHODS = ("finetune", "setfit")
+# How the classes' rows weigh in the training loss and the embedding heads' probe: "balanced" is
+# scikit-learn's inverse frequency, n / (classes * rows of the class) (train/class_weights.py)
+CLASS_WEIGHTS = ("none", "balanced")
 # With the encoder frozen (or only its top layers learning) the new head learns at this rate
 # unless head_lr says otherwise: a linear probe needs a far larger step than the encoder.
 PROBE_HEAD_LR = 1e-3
@@ -67,6 +70,13 @@ def heads_for(kind: str) -> tuple[str, ...]:
     if reads is None:
         return ("linear",)
     return tuple(h for h in HEADS if h != "siamese" or reads == "siamese")
+
+
+def weighs_classes(kind: str) -> bool:
+    """Whether ``class_weight`` applies to ``kind``: one class per example (sentence, pair), not
+    a score (regression), a tag per token or an answer span."""
+    gold = get_spec(kind).gold
+    return bool(gold.classes) and not gold.per_token
 
 
 def setfit_fits(kind: str) -> bool:
@@ -249,6 +259,12 @@ class TrainConfig:
                                  "ended with (WiSE-FT, steadier on small sets). The last evaluation scores the result; "
                                  "with save_best the best evaluation's weights are still the ones kept", _OPTIM,
                             metavar="SHARE")
+    class_weight: str = _f("none", "Classification (sentence, pair): none | balanced: each training row's loss, and the "
+                                   "logistic regression that starts an embedding head, weighted by n / (classes x the "
+                                   "rows of its class), scikit-learn's 'balanced', so a class with few rows counts as "
+                                   "much as a large one. Refused for regression, tagging and QA (Automatic: balanced "
+                                   "on a small set whose largest class has 3 or more times the rows of its smallest)",
+                           _OPTIM, choices=CLASS_WEIGHTS)
     max_length: int = _f(128, QT_TRANSLATE_NOOP(
         "TrainConfig", "Maximum tokens per input (kept with the model: evaluate and predict cut inputs the same)"),
         _OPTIM)
@@ -299,6 +315,10 @@ class TrainConfig:
         _one_of(self.task, kind_names(), "task kind", "task")
         _one_of(self.head, HEADS, "head", "head")
         _one_of(self.method, METHODS, "method", "method")
+        _one_of(self.class_weight, CLASS_WEIGHTS, "class weighting", "class_weight")
+        if self.class_weight != "none" and not weighs_classes(self.task):
+            raise ConfigError(f"a {self.task} task has no classes to weigh", where="class_weight",
+                              expected="none (class weighting is for sentence and pair classification)")
         _one_of(self.precision, PRECISIONS, "precision", "precision")
         _one_of(self.data_format, ("auto",) + FORMATS, "format", "data_format")
         if self.hold_out and self.hold_out_split is None:  # a new run (read_settings says an older run's)

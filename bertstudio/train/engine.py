@@ -49,6 +49,7 @@ from bertstudio.tasks.collate import PAD_MULTIPLE
 from bertstudio.tasks.model import count_parameters
 from bertstudio.train import cartography
 from bertstudio.train import checkpoint as ckpt
+from bertstudio.train.class_weights import training_weights, weighted_cross_entropy
 from bertstudio.train.config import EMBEDDING_HEADS, TrainConfig
 from bertstudio.train.distributed import any_process, loader_options
 from bertstudio.train.evaluation import eval_loader, for_inference, predict_batches, record_precision
@@ -177,6 +178,8 @@ def fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any = No
         notify(PhaseChanged("tokenising", 0, len(train_set) + (len(eval_set) if eval_set is not None else 0)))
         train_enc, eval_set, eval_enc = parts.warm.encoded(config, parts, train_set, eval_set, _encode)[0]
         train_loader, ev_loader = path.loaders(parts, train_enc, eval_enc)
+        # class_weight: the loss weighted from the logits, for every classification head (train/class_weights.py)
+        class_weights = training_weights(config, train_enc, len(parts.labels), acc.device)
         trainable, total_params = count_parameters(parts.model)
         progress, found = _resume_point(config.resume_from)
         if found is not None and progress.processes is None:
@@ -229,7 +232,8 @@ def fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any = No
                 # forward, backward
                 with path.autocast():
                     outputs = path.module(**model_inputs(batch))
-                    loss = outputs.loss
+                    loss = outputs.loss if class_weights is None else \
+                        weighted_cross_entropy(outputs.logits, batch["labels"], class_weights)
                 if passes is not None:  # what the model said of each row as it learnt from it
                     passes.add(batch, getattr(outputs, "logits", None))
                 step_loss += loss.detach() / config.grad_accum

@@ -47,10 +47,11 @@ class LinearHead:
 
 
 def fit_logistic(X: np.ndarray, y: np.ndarray, num_classes: int, *, C: float = 1.0,
-                 max_iter: int = 500, stop: Callable[[], bool] | None = None) -> LinearHead | None:
+                 max_iter: int = 500, stop: Callable[[], bool] | None = None,
+                 class_weight: str | None = None) -> LinearHead | None:
     """scikit-learn's L2 logistic regression over ``num_classes`` (classes without labels
     get a very negative bias: never predicted until labelled); None with fewer than 2
-    labelled classes.
+    labelled classes. ``class_weight``: scikit-learn's ("balanced": inverse class frequency).
 
     ``stop``: asked between chunks of :data:`STOPPABLE_CHUNK` iterations (the fit is warm-started
     from one chunk to the next, ``max_iter`` in all); when it returns True the fit is abandoned
@@ -62,10 +63,10 @@ def fit_logistic(X: np.ndarray, y: np.ndarray, num_classes: int, *, C: float = 1
     if len(present) < 2:
         return None
     if stop is None:
-        lr = LogisticRegression(C=C, max_iter=max_iter).fit(X, y)
+        lr = LogisticRegression(C=C, max_iter=max_iter, class_weight=class_weight).fit(X, y)
     else:
-        lr = _fit_stoppable(LogisticRegression(C=C, max_iter=min(STOPPABLE_CHUNK, max_iter), warm_start=True),
-                            X, y, max_iter, stop)
+        lr = _fit_stoppable(LogisticRegression(C=C, max_iter=min(STOPPABLE_CHUNK, max_iter), warm_start=True,
+                                               class_weight=class_weight), X, y, max_iter, stop)
     W = np.zeros((num_classes, X.shape[1]), dtype=np.float32)
     b = np.full(num_classes, -1e4, dtype=np.float32)
     if len(present) == 2:  # sklearn keeps one row for two classes: logit of the second
@@ -196,7 +197,9 @@ def probe_head(parts: Any, train_set: Any, config: Any, *, notify: Callable[[Any
     elif model.regression:
         head = fit_ridge(X, y)
     else:
-        head = fit_logistic(X, y.astype(np.int64), len(parts.labels))
+        # class_weight "balanced": the probe weighs classes as the training loss then does (train/class_weights.py)
+        head = fit_logistic(X, y.astype(np.int64), len(parts.labels),
+                            class_weight="balanced" if config.class_weight == "balanced" else None)
     if head is None:
         return False
     bias = np.asarray(head.b, dtype=np.float32)

@@ -140,7 +140,7 @@ class WarmCache:
             entry = self._entry
         if entry is None or config.method == "setfit" or entry.key != self._key_of(config, parts):
             return probe_head(parts, train_set, config, **kw)  # after SetFit the encoder is not the kept one
-        key = (config.max_length, config.doc_stride, config.seed, self._rows(train_set))
+        key = (config.max_length, config.doc_stride, config.seed, config.class_weight, self._rows(train_set))
         if entry.probed is not None and entry.probed[0] == key:
             if entry.probed[1] is None:
                 return False

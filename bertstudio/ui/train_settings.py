@@ -32,7 +32,7 @@ FORM_FIELDS = ("model", "head", "method", "mode", "lora_rank", "batch_size", "lr
                "seed", "seeds", "device", "precision")
 # What the "Automatic" preset sets (train/small_data.adapt); editing one of these makes the preset Custom.
 AUTO_FIELDS = ("head", "method", "batch_size", "lr", "epochs", "warmup_ratio")
-AUTO_UNSEEN = ("eval_steps", "keep_tuning")  # also chosen by it, without a field on the form (said in its reason)
+AUTO_UNSEEN = ("eval_steps", "keep_tuning", "class_weight")  # also chosen by it, without a field on the form (said in its reason)
 AUTO = "auto"
 # BERT paper, appendix A.3: batch {16, 32}, lr {5e-5, 4e-5, 3e-5, 2e-5}, epochs {2, 3, 4}, warmup 10%.
 PAPER_BATCHES = (16, 32)
