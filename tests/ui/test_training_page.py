@@ -645,6 +645,29 @@ def test_automatic_on_a_few_pairs_trains_the_steps_it_promises(qtbot, tmp_path):
         project.close(compact=False)
 
 
+def test_automatic_weighs_the_classes_of_an_imbalanced_project_and_says_so(qtbot, tmp_path):
+    """40 rows of one label and 4 of the other: Automatic trains with the balanced class weights (no
+    field on the form: said in its reason); the paper's recipe, a Custom choice, does not."""
+    from helpers import make_project as make_kind_project
+
+    rows = ([{"text": f"the match ended {i} to nil", "label": "sports"} for i in range(40)]
+            + [{"text": f"the summit met in city {i}", "label": "world"} for i in range(4)])
+    project = make_kind_project(tmp_path / "p", "sentence", ["sports", "world"], {"train": rows, "dev": rows[:2] + rows[-2:]})
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    page = TrainingPage(session)
+    qtbot.addWidget(page)
+    try:
+        assert page.form.is_auto()
+        assert page.config.class_weight == "balanced"
+        assert "classes 40:4 (largest to smallest)" in page.form.auto_label.text()
+        idx = page.preset_combo.findData("32|5e-5|3")
+        page.preset_combo.setCurrentIndex(idx)
+        page.preset_combo.activated.emit(idx)
+        assert not page.form.is_auto() and page.config.class_weight == "none"
+    finally:
+        project.close(compact=False)
+
+
 def test_cancel_in_the_setfit_phase_asks_first_since_it_keeps_nothing(qtbot, session):
     """A reviewer's 7 minutes of SetFit (43 of 100 contrastive steps) went on Cancel, under a line
     saying Cancel stops after the current step: now the page asks, and Keep training is the default."""
