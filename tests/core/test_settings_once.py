@@ -34,7 +34,8 @@ def test_every_setting_has_a_train_flag_and_reaches_the_config() -> None:
               "hold_out_split": "stratified",  # a record, never typed (an older run's file says "shuffled")
               "model": "/m", "head": "mlp", "method": "finetune", "mode": "top-2", "lora_rank": 4, "lora_alpha": 8, "lora_dropout": 0.05,
               "lora_targets": ["query", "key"], "epochs": 2.5, "lr": 3e-5, "head_lr": 1e-3, "batch_size": 16, "grad_accum": 2,
-              "warmup_ratio": 0.2, "weight_decay": 0.1, "max_grad_norm": 0.5, "keep_tuning": 0.25, "max_length": 96, "doc_stride": 32,
+              "warmup_ratio": 0.2, "weight_decay": 0.1, "max_grad_norm": 0.5, "keep_tuning": 0.25, "class_weight": "balanced",
+              "max_length": 96, "doc_stride": 32,
               "max_answer_length": 20, "seed": 7, "seeds": 1, "max_train_examples": 100, "max_eval_examples": 50, "device": "cpu",
               "precision": "fp32", "group_by_length": False, "sparse_embeddings": False, "bf16_weights": False,
               "eval_steps": 5, "logging_steps": 2, "early_stopping_patience": 3, "save_best": False, "cartography": True,
