@@ -39,7 +39,7 @@ from bertstudio.train.config import HOLD_OUT, TrainConfig
 
 FRACTIONS = (0.125, 0.25, 0.5, 1.0)
 SEEDS = (0, 1, 2)
-SHOWN = ("method", "head", "mode", "epochs", "batch_size", "lr", "max_length", "auto_reason")  # a point's recorded settings
+SHOWN = ("method", "head", "mode", "epochs", "batch_size", "lr", "max_length", "class_weight", "auto_reason")  # a point's recorded settings
 Progress = Callable[[float, str], None]
 
 

@@ -77,7 +77,7 @@ LIMIT_CAP = 512  # the longest max length chosen, also for a model whose files n
 RECIPE = ("epochs", "lr", "batch_size", "warmup_ratio", "head", "method", "head_lr")
 HYPERPARAMETERS = RECIPE + ("mode",)
 # Every setting adapt() may choose: what :func:`unadapted` puts back before choosing again
-ADAPTED = HYPERPARAMETERS + ("max_length", "eval_steps", "keep_tuning")
+ADAPTED = HYPERPARAMETERS + ("max_length", "eval_steps", "keep_tuning", "class_weight")
 
 # Why adapt() chose what it chose, by key ({name}: a value of the reason's own); the run's
 # config keeps the English, the app says them in the user's language (context "SmallData").

@@ -122,6 +122,24 @@ def test_automatic_weighs_a_clearly_imbalanced_small_set_and_says_so():
     assert small_data.adapt(big, Counter(a=40_000, b=4_000), sentence_transformer=True).class_weight == "none"
 
 
+def test_every_setting_automatic_chooses_is_one_a_learning_curve_share_chooses_again():
+    """small_data.ADAPTED is what unadapted() puts back before a share is chosen for: a setting
+    adapt() sets that is missing there (class_weight was) would carry the full set's choice into
+    every share (40:4 weighted, a 10:8 share weighted too)."""
+    cases = [(TrainConfig(), Counter(a=40, b=4), True), (TrainConfig(task="pair"), Counter(a=30, b=3), True),
+             (TrainConfig(task="regression"), Counter(rows=30), True), (TrainConfig(), Counter(a=300, b=30), False),
+             (TrainConfig(mode="lora"), Counter(a=40, b=4), False), (TrainConfig(mode="frozen", task="pair"),
+                                                                    Counter(a=20, b=20), True)]
+    defaults = TrainConfig()
+    for config, counts, st in cases:
+        chosen = small_data.adapt(config, counts, sentence_transformer=st, lengths=np.array([300] * 5),
+                                  model_limit=512, evaluates=True)
+        changed = {k for k in vars(defaults) if getattr(chosen, k) != getattr(config, k)} - {"auto_reason"}
+        assert changed <= set(small_data.ADAPTED), (config, counts, changed - set(small_data.ADAPTED))
+    share = small_data.unadapted(small_data.adapt(TrainConfig(), Counter(a=40, b=4), sentence_transformer=True))
+    assert share.class_weight == "none"
+
+
 @pytest.mark.parametrize("task", ["regression", "tagging", "qa"])
 def test_class_weighting_is_refused_where_there_are_no_classes(task):
     with pytest.raises(ConfigError, match="no classes to weigh") as info:
