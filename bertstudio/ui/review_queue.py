@@ -421,8 +421,8 @@ class ReviewQueue(QWidget):
         if self.hidden_kept:
             text += " " + self.tr("%1 kept earlier are not shown.").replace("%1", str(self.hidden_kept))
         if r.skipped:
-            text += " " + self.tr("%1 labelled rows could not be checked (a label with a single example)."
-                                  ).replace("%1", str(r.skipped))
+            text += " " + self.tr("%n labelled row(s) could not be checked (a label with a single example).", "",
+                                  r.skipped)
         if self.rows_replaced():
             text = self.tr("The rows of this split were replaced since this check, so its flags name other "
                            "examples now and are closed. Press Check again.")

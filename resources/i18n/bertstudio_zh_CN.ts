@@ -3073,6 +3073,13 @@
         <source>The flags below are from the last check.</source>
         <translation>下面的标记来自上一次检查。</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../bertstudio/ui/review_queue.py" line="424"/>
+        <source>%n labelled row(s) could not be checked (a label with a single example).</source>
+        <translation>
+            <numerusform>%n 个已标注的行无法检查(该标签只有一个样例)。</numerusform>
+        </translation>
+    </message>
     <message>
         <location filename="../../bertstudio/ui/review_queue.py" line="430"/>
         <source>Earlier Keep choices could not be read (%1), so every flag is shown again; the file is kept aside as %2 at the next Keep.</source>
@@ -3127,11 +3134,6 @@
         <location filename="../../bertstudio/ui/review_queue.py" line="422"/>
         <source>%1 kept earlier are not shown.</source>
         <translation>之前保留的 %1 个不再显示。</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="424"/>
-        <source>%1 labelled rows could not be checked (a label with a single example).</source>
-        <translation>%1 个已标注的行无法检查(该标签只有一个样例)。</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/review_queue.py" line="427"/>

@@ -447,3 +447,14 @@ def test_a_keep_follows_a_rename_and_the_first_files_keeps_are_still_read(tmp_pa
     assert dev.is_kept(flag("c", "neg")) and not dev.is_kept(flag("c"))
     dev.keep(flag("c", "neg"), False)
     assert ReviewStore(tmp_path, "dev").kept == set() and ReviewStore(tmp_path, "dev").legacy == set()
+
+
+def test_a_single_unchecked_row_is_counted_in_the_singular(qtbot, session_factory, tiny):
+    """A label with one example cannot be checked by cross-validation: the summary counts it
+    with Qt's plural form, not as "1 labelled rows"."""
+    rows = _rows() + [{"text": "an odd one out", "label": "odd"}]
+    session = session_factory("sentence", ["neg", "pos", "odd"], {"train": rows})
+    queue = _run(qtbot, session, tiny)
+    assert queue.report.skipped == 1
+    text = queue.summary.text()
+    assert "1 labelled row(s) could not be checked" in text and "rows could not" not in text
