@@ -478,7 +478,7 @@ class ReviewQueue(QWidget):
         value = self.now(flag)
         if suggested is not None and value == suggested:
             return "relabelled"
-        if value != given:  # (a given label removed since: the row was relabelled first)
+        if given is None or value != given:  # a given label removed since: the row was relabelled or cleared first
             return "changed"
         return "open" if suggested is not None else "labels"
 

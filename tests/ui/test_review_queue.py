@@ -458,3 +458,24 @@ def test_a_single_unchecked_row_is_counted_in_the_singular(qtbot, session_factor
     assert queue.report.skipped == 1
     text = queue.summary.text()
     assert "1 labelled row(s) could not be checked" in text and "rows could not" not in text
+
+
+def test_a_flag_whose_row_was_cleared_stays_closed_when_its_label_is_removed(qtbot, session_factory, tiny):
+    """The person cleared a flagged row (the flag closed: "now unlabelled"), then removed the
+    label it had been given, no longer used: the flag read "open" again, K kept it under the
+    removed name and R relabelled the row the person had left empty."""
+    session = session_factory("sentence", ["neg", "pos"], {"train": _rows()})
+    queue = _run(qtbot, session, tiny)
+    flag = queue.current_flag()
+    session.apply_gold("train", flag.row, None, "cleared")
+    other = next(name for name in ("neg", "pos") if name != flag.given)
+    for r in range(40):
+        if session.gold("train", r) == flag.given:
+            session.apply_gold("train", r, other, "merged")
+    session.remove_label(flag.given)
+    assert queue.state(flag) == "changed"
+    queue.flags.setCurrentRow(0)
+    assert not queue.relabel_button.isEnabled() and not queue.keep_button.isEnabled()
+    qtbot.keyClick(queue.flags, Qt.Key.Key_R)
+    qtbot.keyClick(queue.flags, Qt.Key.Key_K)
+    assert session.gold("train", flag.row) is None and not queue.store.kept
