@@ -218,8 +218,9 @@ def adapt_explained(config: TrainConfig, counts: Counter | dict[str, int], *, gi
         else:
             reasons.append(("steps", said))
 
-    least = min(counts.values()) if counts else 0
-    if small and "class_weight" not in given and weighs_classes(config.task) and len(counts) >= 2 \
+    present = [n for n in counts.values() if n > 0]  # a label with no training row has no weight to get
+    least = min(present) if present else 0
+    if small and "class_weight" not in given and weighs_classes(config.task) and len(present) >= 2 \
             and most >= IMBALANCE_RATIO * least:
         chosen["class_weight"] = "balanced"
         reasons.append(("balanced", {"most": str(most), "least": str(least)}))

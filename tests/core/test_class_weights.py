@@ -111,6 +111,8 @@ def test_automatic_weighs_a_clearly_imbalanced_small_set_and_says_so():
     assert chosen.class_weight == "balanced"
     assert "classes 40:4 (largest to smallest): each class weighted by inverse frequency" in chosen.auto_reason
     assert small_data.adapt(TrainConfig(), Counter(a=20, b=18), sentence_transformer=True).class_weight == "none"
+    # a label of the project with no training row yet is no class of 0 rows: 20:18 stays unweighted
+    assert small_data.adapt(TrainConfig(), {"a": 20, "b": 18, "c": 0}, sentence_transformer=True).class_weight == "none"
     # a recipe the user gave keeps its settings; the weighting is about the data, chosen still
     recipe = small_data.adapt(TrainConfig(epochs=2), Counter(a=40, b=4), given={"epochs"}, sentence_transformer=False)
     assert recipe.epochs == 2 and recipe.class_weight == "balanced"
