@@ -66,7 +66,8 @@ def classification_report_of(golds: Sequence[Any], preds: Sequence[Any], labels:
     from sklearn.metrics import classification_report  # here: scikit-learn takes ~1.7 s to import
 
     report = classification_report(golds, preds, labels=names, output_dict=True, zero_division=0)
-    present = [n for n in names if n in set(golds) | set(preds)]
+    seen = set(golds) | set(preds)
+    present = [n for n in names if n in seen]
     if present and len(present) < len(names):  # the averages over the classes scored, as the run's macro_f1
         averages = classification_report(golds, preds, labels=present, output_dict=True, zero_division=0)
         report.update({a: averages[a] for a in AVERAGES if a in averages})

@@ -269,6 +269,8 @@ def _curves_only(a: RunRecord, b: RunRecord, note: str, pairing: Pairing | None 
 def pair_rows(a: RunRecord, b: RunRecord) -> Pairing:
     """The rows of A and B that are one example, by project row, else by the fingerprint of
     its inputs, else (files from before fingerprints) by position when nothing says otherwise."""
+    if not a.predictions or not b.predictions:  # nothing to pair (compare_records says why)
+        return Pairing("position")
     keys_a, keys_b = a.keys(), b.keys()
     if keys_a[0][0] != "#" and keys_b[0][0] != "#":
         return _by_project_row(a, b, keys_a, keys_b)

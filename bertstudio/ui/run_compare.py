@@ -152,12 +152,12 @@ class RunCompareDialog(QDialog):
         text = self.tr("A = {a}, B = {b}. {n} shared evaluation rows (paired by {how}).").format(
             a=r.a.name, b=r.b.name, n=len(r.rows), how=how)
         if r.relabelled:
-            text += " " + self.tr("{n} rows relabelled between the runs are left out.").format(n=r.relabelled)
+            text += " " + self.tr("%n row(s) relabelled between the runs are left out.", "", r.relabelled)
         if r.edited:
-            text += " " + self.tr("{n} rows edited between the runs are left out.").format(n=r.edited)
+            text += " " + self.tr("%n row(s) edited between the runs are left out.", "", r.edited)
         if r.gold_differs:
-            text += " " + self.tr("{n} rows whose gold differs at the same position are left out.").format(
-                n=r.gold_differs)
+            text += " " + self.tr("%n row(s) whose gold differs at the same position are left out.", "",
+                                  r.gold_differs)
         text += "<br>" + self.tr("Fixed {f} · broken {b} · both wrong {w} · both right {r}; McNemar's exact p = {p}.").format(
             f=len(o.fixed), b=len(o.broken), w=len(o.both_wrong), r=o.both_right, p=f"{o.p_value:.3g}")
         c = r.change

@@ -3337,6 +3337,27 @@
         <source>A = {a}, B = {b}. {n} shared evaluation rows (paired by {how}).</source>
         <translation>A = {a}，B = {b}。共有 {n} 个共同的评估行(按{how}配对)。</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../bertstudio/ui/run_compare.py" line="155"/>
+        <source>%n row(s) relabelled between the runs are left out.</source>
+        <translation>
+            <numerusform>两次运行之间重新标注过的 %n 行未计入。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../bertstudio/ui/run_compare.py" line="157"/>
+        <source>%n row(s) edited between the runs are left out.</source>
+        <translation>
+            <numerusform>两次运行之间文本被编辑过的 %n 行未计入。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../bertstudio/ui/run_compare.py" line="159"/>
+        <source>%n row(s) whose gold differs at the same position are left out.</source>
+        <translation>
+            <numerusform>同一位置上标准答案不同的 %n 行未计入。</numerusform>
+        </translation>
+    </message>
     <message>
         <location filename="../../bertstudio/ui/run_compare.py" line="150"/>
         <source>project row</source>
@@ -3346,21 +3367,6 @@
         <location filename="../../bertstudio/ui/run_compare.py" line="151"/>
         <source>position in the evaluation set</source>
         <translation>在评估集中的位置</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="155"/>
-        <source>{n} rows relabelled between the runs are left out.</source>
-        <translation>两次运行之间重新标注过的 {n} 行未计入。</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="157"/>
-        <source>{n} rows edited between the runs are left out.</source>
-        <translation>两次运行之间文本被编辑过的 {n} 行未计入。</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="159"/>
-        <source>{n} rows whose gold differs at the same position are left out.</source>
-        <translation>同一位置上标准答案不同的 {n} 行未计入。</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/run_compare.py" line="161"/>

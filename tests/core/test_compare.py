@@ -376,3 +376,14 @@ def test_a_run_with_scores_but_no_predictions_file_is_not_said_to_have_never_eva
     assert "c never evaluated" in compare_runs(a, c).note
     with pytest.raises(DataError, match="no run folder"):
         compare_runs(a, tmp_path / "nosuch")
+
+
+def test_pairing_a_run_without_predictions_pairs_nothing(tmp_path):
+    """pair_rows is public: a run with no prediction rows (cancelled before evaluating) pairs
+    nothing instead of raising IndexError on its first key."""
+    from bertstudio.train.compare_runs import pair_rows
+
+    a = read_run_record(write_run(tmp_path / "a", preds=[]))
+    b = read_run_record(write_run(tmp_path / "b", preds=[label_pred(0, "pos", "pos")]))
+    for x, y in ((a, b), (b, a), (a, a)):
+        assert pair_rows(x, y).rows == []

@@ -449,9 +449,9 @@ def test_a_keep_follows_a_rename_and_the_first_files_keeps_are_still_read(tmp_pa
     assert ReviewStore(tmp_path, "dev").kept == set() and ReviewStore(tmp_path, "dev").legacy == set()
 
 
-def test_a_single_unchecked_row_is_counted_in_the_singular(qtbot, session_factory, tiny):
+def test_a_single_unchecked_row_is_counted_with_the_plural_form(qtbot, session_factory, tiny):
     """A label with one example cannot be checked by cross-validation: the summary counts it
-    with Qt's plural form, not as "1 labelled rows"."""
+    with Qt's plural form ("1 labelled row(s)"), not as "1 labelled rows"."""
     rows = _rows() + [{"text": "an odd one out", "label": "odd"}]
     session = session_factory("sentence", ["neg", "pos", "odd"], {"train": rows})
     queue = _run(qtbot, session, tiny)

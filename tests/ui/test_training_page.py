@@ -929,3 +929,13 @@ def test_the_classes_the_hold_out_leaves_unevaluated_are_named_on_the_runs_log(q
     said = [line for line in text.splitlines() if "no held-out row of class" in line]
     assert len(said) == 1 and "and 12 more: trained on, not evaluated" in said[0], text
     project.close(compact=False)
+
+
+def test_the_page_resets_every_setting_automatic_may_choose():
+    """The page puts back RECIPE + AUTO_UNSEEN (and keeps the mode and max length chosen within
+    Automatic) before choosing again; a setting adapt() may choose (small_data.ADAPTED) that is
+    missing there would stick on the page from the previous data's choice."""
+    from bertstudio.train.small_data import ADAPTED, RECIPE
+    from bertstudio.ui.train_settings import AUTO_UNSEEN
+
+    assert set(RECIPE) | {"mode", "max_length"} | set(AUTO_UNSEEN) == set(ADAPTED)
