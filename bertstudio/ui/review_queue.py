@@ -144,7 +144,9 @@ class ReviewStore:
 
 def follow_label_rename(folder: str | Path, splits: Any, old: str, new: str) -> None:
     """A label was renamed: the keeps of each split follow it (a file that cannot be written is
-    logged: its keeps of ``old`` are asked about again at the next check, nothing is lost)."""
+    logged: its keeps of ``old`` are asked about again at the next check, no label is changed).
+    Keeps of the file's first version (text and label hashed together) cannot follow a rename:
+    those flags are asked about again too."""
     for split in splits:
         store = ReviewStore(folder, split)
         try:
