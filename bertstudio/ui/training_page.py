@@ -34,7 +34,7 @@ from bertstudio.train.rundir import run_name
 from bertstudio.ui import theme
 from bertstudio.ui.train_checks import VocabularyWarning, labelled_rows, missing_for_training
 from bertstudio.ui.train_estimate import TimeEstimateLabel
-from bertstudio.ui.train_settings import AUTO_UNSEEN, FORM_FIELDS, TrainSettingsForm, legacy_settings
+from bertstudio.ui.train_settings import FORM_FIELDS, TrainSettingsForm, legacy_settings
 from bertstudio.ui.training_monitor import TrainingMonitor
 from bertstudio.ui.worker import ThreadJob, TrainingWorker
 
@@ -218,23 +218,18 @@ class TrainingPage(QWidget):
     def _adapt_to_data(self) -> None:
         """The Automatic preset: the recipe that fits the labelled training rows
         (train/small_data.adapt, the same choice ``bertstudio train`` makes without flags)."""
-        from bertstudio.train.small_data import (RECIPE, SMALL_ROWS, adapt_explained, label_counts, model_max_length,
-                                                 run_max_length, say, text_lengths, training_units)
+        from bertstudio.train.small_data import (ADAPTED, SMALL_ROWS, adapt_explained, label_counts,
+                                                 model_max_length, run_max_length, say, text_lengths, training_units)
 
-        if not self.form.is_auto() or self._adapting:
+        given = self.automatic_given()
+        if given is None or self._adapting:
             return
-        defaults = TrainConfig()
-        fresh = {k: getattr(defaults, k) for k in (*RECIPE, *AUTO_UNSEEN)} | {"auto_reason": None}
-        if not self.form.mode_chosen:
-            fresh["mode"] = defaults.mode
-        if not self.form.length_chosen:
-            fresh["max_length"] = defaults.max_length
+        defaults = TrainConfig()  # what adapt() may choose starts again from the defaults (small_data.unadapted)
+        fresh = {k: getattr(defaults, k) for k in ADAPTED if k not in given} | {"auto_reason": None}
         base = self.page_config(**fresh)
         examples = self._rows_trained_on(base.seed)
         counts = label_counts(examples) if examples is not None else {}
         small = examples is not None and 0 < sum(counts.values()) <= SMALL_ROWS  # a length guess reads every text
-        given = {name for name, chosen in (("mode", self.form.mode_chosen), ("max_length", self.form.length_chosen))
-                 if chosen}
         chosen, reasons = adapt_explained(base, counts, given=given,
                                           units=training_units(examples, base) if examples is not None else None,
                                           lengths=text_lengths(examples) if small else None,
@@ -244,7 +239,7 @@ class TrainingPage(QWidget):
         try:
             said = (say(reasons, partial(QCoreApplication.translate, "SmallData")) if sum(counts.values()) else
                     self.tr("No labelled training rows yet: Automatic chooses the settings once there are some."))
-            self.form.show_auto({k: getattr(chosen, k) for k in (*RECIPE, "mode", "max_length", *AUTO_UNSEEN)},
+            self.form.show_auto({k: getattr(chosen, k) for k in ADAPTED},
                                 chosen.auto_reason, said)
         finally:
             self._adapting = False
