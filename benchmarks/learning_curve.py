@@ -10,6 +10,11 @@ the prediction is compared with the mean measured accuracy. The check: within 2 
 
     python benchmarks/learning_curve.py --json benchmarks/results/learning_curve.json   # full (15 runs)
     python benchmarks/learning_curve.py --quick      # 64 / 128 / 256 -> 512, 1 seed, 1 epoch, 200 dev rows
+    python benchmarks/learning_curve.py --automatic  # the app's default: Automatic's choice for each size's rows
+
+With ``--automatic`` no hyperparameter is given: every size gets the settings the Train page's
+Automatic preset (``small_data.adapt_to_rows``) chooses for its own rows, as the app's learning
+curve does when Automatic is the preset, and each point's settings are printed.
 """
 
 from __future__ import annotations
@@ -35,6 +40,8 @@ def main() -> None:
     p.add_argument("--lr", type=float, default=1e-4)
     p.add_argument("--dev-examples", type=int, default=None, help="score on the first N dev sentences (default: all 872)")
     p.add_argument("--quick", action="store_true", help="64/128/256 -> 512, one seed, one epoch, 200 dev sentences")
+    p.add_argument("--automatic", action="store_true",
+                   help="Automatic's choice for each size's rows (the app's default) instead of the settings above")
     p.add_argument("--json", help="write the results here")
     ns = p.parse_args()
     if ns.quick:
@@ -48,8 +55,12 @@ def main() -> None:
     seeds = [int(s) for s in ns.seeds.split(",")]
     train = load_glue("SST-2", DATA, split="train")
     dev = load_glue("SST-2", DATA, split="dev").head(ns.dev_examples)
-    config = TrainConfig(task="sentence", glue_task="SST-2", epochs=ns.epochs, batch_size=ns.batch_size, lr=ns.lr,
-                         max_length=128, logging_steps=50)
+    if ns.automatic:  # nothing given: each size gets Automatic's choice for its rows (see the docstring)
+        config, automatic = TrainConfig(task="sentence", glue_task="SST-2", logging_steps=50), ()
+    else:
+        config = TrainConfig(task="sentence", glue_task="SST-2", epochs=ns.epochs, batch_size=ns.batch_size, lr=ns.lr,
+                             max_length=128, logging_steps=50)
+        automatic = None
     last = [0.0]
 
     def progress(fraction: float, message: str) -> None:
@@ -58,8 +69,12 @@ def main() -> None:
             print(f"  [{100 * fraction:5.1f}%] {message}", flush=True)
 
     t0 = time.perf_counter()
-    fitted = learning_curve(config, train, dev, sizes=sizes, seeds=seeds, progress=progress,
-                            on_point=lambda pt: print(f"{pt.labels:>6} labels, seed {pt.seed}: {pt.value:.4f}", flush=True))
+    def on_point(pt) -> None:
+        chosen = ", ".join(f"{k} {v}" for k, v in pt.settings.items() if k != "auto_reason")
+        print(f"{pt.labels:>6} labels, seed {pt.seed}: {pt.value:.4f}" + (f" ({chosen})" if chosen else ""), flush=True)
+
+    fitted = learning_curve(config, train, dev, sizes=sizes, seeds=seeds, progress=progress, on_point=on_point,
+                            automatic=automatic)
     t_fit = time.perf_counter() - t0
     fit = fitted.fit
     predicted = fit.predict(ns.target)
@@ -67,8 +82,8 @@ def main() -> None:
     print(f"fit on {sizes}: gap = {fit.a:.3f} * n^-{fit.b:.3f}; predicted {fitted.metric} at {ns.target}: "
           f"{100 * predicted:.2f} (95% range {100 * low:.2f}-{100 * high:.2f})", flush=True)
     t1 = time.perf_counter()
-    actual = learning_curve(config, train, dev, sizes=[ns.target], seeds=seeds, progress=progress,
-                            on_point=lambda pt: print(f"{pt.labels:>6} labels, seed {pt.seed}: {pt.value:.4f}", flush=True))
+    actual = learning_curve(config, train, dev, sizes=[ns.target], seeds=seeds, progress=progress, on_point=on_point,
+                            automatic=automatic)
     t_target = time.perf_counter() - t1
     measured = actual.summary()[0][1]
     error = predicted - measured
@@ -85,8 +100,9 @@ def main() -> None:
     print(f"time: fitted sizes {t_fit:.0f} s, target size {t_target:.0f} s")
     if ns.json:
         Path(ns.json).write_text(json.dumps({
-            "sizes": sizes, "target": ns.target, "seeds": seeds, "epochs": ns.epochs, "batch_size": ns.batch_size,
-            "lr": ns.lr, "dev_examples": len(dev), "curve": fitted.to_dict(), "target_runs": actual.to_dict(),
+            "sizes": sizes, "target": ns.target, "seeds": seeds, "automatic": ns.automatic,
+            "epochs": None if ns.automatic else ns.epochs, "batch_size": None if ns.automatic else ns.batch_size,
+            "lr": None if ns.automatic else ns.lr, "dev_examples": len(dev), "curve": fitted.to_dict(), "target_runs": actual.to_dict(),
             "predicted": predicted, "predicted_range": [low, high], "measured": measured, "error": error,
             "seconds": {"fitted_sizes": t_fit, "target": t_target},
         }, indent=2), encoding="utf-8")
