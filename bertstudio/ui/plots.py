@@ -317,6 +317,16 @@ class LossPlot(SeriesPlot):
         self._curve(self.raw_name, width=1.0, alpha=90)
         self._curve(self.smooth_name, width=2.5)
 
+    def set_class_weighted(self, weighted: bool) -> None:
+        """Say whether the loss drawn is class-weighted (TrainConfig.class_weight): each row's loss then
+        counts by its class while the evaluation's loss does not, and the two are not comparable."""
+        self._title = (QCoreApplication.translate("plots", "Training loss (class-weighted)") if weighted
+                       else QCoreApplication.translate("plots", "Training loss"))
+        self.setToolTip(QCoreApplication.translate(
+            "plots", "Each training row's loss is weighted by its class (class weighting: balanced); the evaluation "
+                     "loss is not weighted, so the two are not comparable.") if weighted else "")
+        paint_plot(self, self.palette(), self._title)
+
     def add_steps(self, steps: Iterable[StepLogged]) -> None:
         raw, smooth = [], []
         for s in steps:

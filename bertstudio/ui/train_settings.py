@@ -21,24 +21,27 @@ from PySide6.QtWidgets import (
 )
 
 from bertstudio.errors import ConfigError
-from bertstudio.train.config import HEADS, METHODS, PRECISIONS, TrainConfig, check_setting, heads_for, setfit_fits
+from bertstudio.train.config import (
+    CLASS_WEIGHTS, HEADS, METHODS, PRECISIONS, TrainConfig, check_setting, heads_for, setfit_fits, weighs_classes,
+)
 from bertstudio.ui import theme
 
 log = logging.getLogger(__name__)
 
 DEFAULT_MODEL = "default"
 # The TrainConfig fields the form shows (the rest come from the project or keep their defaults).
-FORM_FIELDS = ("model", "head", "method", "mode", "lora_rank", "batch_size", "lr", "epochs", "warmup_ratio", "max_length",
-               "seed", "seeds", "device", "precision")
+FORM_FIELDS = ("model", "head", "method", "mode", "lora_rank", "batch_size", "lr", "epochs", "warmup_ratio",
+               "class_weight", "max_length", "seed", "seeds", "device", "precision")
 # What the "Automatic" preset sets (train/small_data.adapt); editing one of these makes the preset Custom.
-AUTO_FIELDS = ("head", "method", "batch_size", "lr", "epochs", "warmup_ratio")
-AUTO_UNSEEN = ("eval_steps", "keep_tuning", "class_weight")  # also chosen by it, without a field on the form (said in its reason)
+AUTO_FIELDS = ("head", "method", "batch_size", "lr", "epochs", "warmup_ratio", "class_weight")
+AUTO_UNSEEN = ("eval_steps", "keep_tuning")  # also chosen by it, without a field on the form (said in its reason)
 AUTO = "auto"
 # BERT paper, appendix A.3: batch {16, 32}, lr {5e-5, 4e-5, 3e-5, 2e-5}, epochs {2, 3, 4}, warmup 10%.
 PAPER_BATCHES = (16, 32)
 PAPER_LRS = ("5e-5", "4e-5", "3e-5", "2e-5")
 PAPER_EPOCHS = (2, 3, 4)
 PAPER_WARMUP = 0.1
+PAPER_CLASS_WEIGHT = "none"  # the paper's loss is plain cross-entropy: every row counts once
 
 
 class TrainSettingsForm(QGroupBox):
@@ -105,6 +108,9 @@ class TrainSettingsForm(QGroupBox):
         self.epochs_spin = QDoubleSpinBox(objectName="epochsSpin", minimum=0.01, maximum=10_000, decimals=2)
         self.warmup_spin = QDoubleSpinBox(objectName="warmupSpin", minimum=0, maximum=0.99, singleStep=0.05, decimals=2)
         self.max_len_spin = QSpinBox(objectName="maxLengthSpin", minimum=8, maximum=4096)
+        self.class_weight_combo = QComboBox(objectName="classWeightCombo")
+        for text, key in zip((self.tr("None"), self.tr("Balanced (inverse class frequency)")), CLASS_WEIGHTS):
+            self.class_weight_combo.addItem(text, key)
         self.seed_spin = QSpinBox(objectName="seedSpin", minimum=0, maximum=2**31 - 1)
         self.seeds_spin = QSpinBox(objectName="seedsSpin", minimum=1, maximum=20)
         self.seeds_spin.setSuffix(self.tr(" run(s)"))
@@ -126,7 +132,8 @@ class TrainSettingsForm(QGroupBox):
         self.length_chosen = False  # the person set the max length: Automatic no longer fits it to the texts
 
         for combo in (self.model_picker, self.head_combo, self.method_combo, self.mode_combo, self.preset_combo,
-                      self.batch_combo, self.lr_combo, self.device_combo, self.precision_combo):
+                      self.batch_combo, self.lr_combo, self.class_weight_combo, self.device_combo,
+                      self.precision_combo):
             # Long item texts (model paths, preset names) must not widen the form past the curves' room.
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
             combo.setMinimumContentsLength(8)
@@ -136,12 +143,17 @@ class TrainSettingsForm(QGroupBox):
                              (self.tr("Method"), self.method_combo), (self.tr("What learns"), mode_row),
                              (self.tr("Batch size"), self.batch_combo), (self.tr("Learning rate"), self.lr_combo),
                              (self.tr("Epochs"), self.epochs_spin), (self.tr("Warm-up ratio"), self.warmup_spin),
+                             (self.tr("Class weighting"), self.class_weight_combo),
                              (self.tr("Max length"), self.max_len_spin), (self.tr("Seed"), seed_row),
                              (self.tr("Device"), self.device_combo), (self.tr("Precision"), self.precision_combo),
                              (self.tr("Trainable"), self.params_label)):
             form.addRow(text, widget)
         self.setToolTip(self.tr("BERT paper grid: batch 16/32, lr 5e-5…2e-5, 2–4 epochs"))
         self.preset_combo.setToolTip(self.toolTip())
+        self._weighting_help = self.tr(
+            "Balanced: each training row's loss is weighted by the inverse of its class's share of the rows, so a "
+            "rare class counts as much as a common one.")
+        self.class_weight_combo.setToolTip(self._weighting_help)
         self._help_texts()
         self.show_settings({name: getattr(TrainConfig(), name) for name in FORM_FIELDS})  # the one set of defaults
         self.model_picker.lineEdit().setCursorPosition(0)  # show the start of a long name, not its end
@@ -152,7 +164,8 @@ class TrainSettingsForm(QGroupBox):
         self.top_spin.valueChanged.connect(self._mode_picked)
         for combo in (self.model_picker, self.batch_combo, self.lr_combo, self.device_combo):
             combo.editTextChanged.connect(self.edited)
-        for combo in (self.head_combo, self.method_combo, self.mode_combo, self.precision_combo):
+        for combo in (self.head_combo, self.method_combo, self.mode_combo, self.class_weight_combo,
+                      self.precision_combo):
             combo.currentIndexChanged.connect(self.edited)
 
         for spin in (self.top_spin, self.lora_spin, self.epochs_spin, self.warmup_spin, self.max_len_spin, self.seed_spin,
@@ -279,6 +292,7 @@ class TrainSettingsForm(QGroupBox):
                 self.lr_combo.setCurrentText(lr)
                 self.epochs_spin.setValue(float(epochs))
                 self.warmup_spin.setValue(PAPER_WARMUP)
+                self._set_class_weight(PAPER_CLASS_WEIGHT)
                 # the paper's recipe fine-tunes the whole encoder under a head on [CLS]: not the small-data
                 # choice's SetFit and frozen encoder (an MLP head, or a mode the person picked, stays)
                 self.method_combo.setCurrentIndex(self.method_combo.findData("finetune"))
@@ -310,7 +324,8 @@ class TrainSettingsForm(QGroupBox):
         batch, lr, epochs = str(preset).split("|")
         try:
             return (int(self.batch_combo.currentText()) == int(batch) and float(self.lr_combo.currentText()) == float(lr)
-                    and self.epochs_spin.value() == float(epochs) and self.warmup_spin.value() == PAPER_WARMUP)
+                    and self.epochs_spin.value() == float(epochs) and self.warmup_spin.value() == PAPER_WARMUP
+                    and self.class_weight_combo.currentData() == PAPER_CLASS_WEIGHT)
         except ValueError:  # text that is no number departs from any preset
             return False
 
@@ -325,6 +340,7 @@ class TrainSettingsForm(QGroupBox):
             "batch_size": _number(self.batch_combo.currentText(), int, "batch_size", self.tr("batch size")),
             "lr": _number(self.lr_combo.currentText(), float, "lr", self.tr("learning rate")),
             "epochs": self.epochs_spin.value(), "warmup_ratio": self.warmup_spin.value(),
+            "class_weight": self.class_weight_combo.currentData(),
             "max_length": self.max_len_spin.value(), "seed": self.seed_spin.value(), "seeds": self.seeds_spin.value(),
             "device": self.device_combo.currentText().strip() or "auto", "precision": self.precision_combo.currentText(),
             "auto_reason": self._auto_reason if self.is_auto() else None,
@@ -355,6 +371,15 @@ class TrainSettingsForm(QGroupBox):
                                                    "classification"))
         if not setfit and self.method_combo.currentData() == "setfit":
             self.method_combo.setCurrentIndex(self.method_combo.findData("finetune"))
+        weighs = kind is None or weighs_classes(kind)
+        for i, key in enumerate(CLASS_WEIGHTS):
+            self.class_weight_combo.model().item(i).setEnabled(weighs or key == "none")
+        if not weighs:  # TrainConfig refuses weighting for them: "none", the one setting they run with
+            self._set_class_weight("none")
+        self.class_weight_combo.setEnabled(weighs)
+        self.class_weight_combo.setToolTip(self._weighting_help if weighs else self.tr(
+            "Regression, tagging and QA have no classes to weigh: class weighting is for sentence and pair "
+            "classification"))
 
     def show_settings(self, values: dict[str, Any]) -> None:
         """Put TrainConfig field values into the widgets; a value TrainConfig would refuse (a
@@ -392,6 +417,12 @@ class TrainSettingsForm(QGroupBox):
                 combo.setCurrentText(_text(ok[name]))
         if ok.get("precision") in PRECISIONS:
             self.precision_combo.setCurrentText(ok["precision"])
+        if ok.get("class_weight") in CLASS_WEIGHTS and self.class_weight_combo.model().item(
+                self.class_weight_combo.findData(ok["class_weight"])).isEnabled():
+            self._set_class_weight(ok["class_weight"])
+
+    def _set_class_weight(self, key: str) -> None:
+        self.class_weight_combo.setCurrentIndex(self.class_weight_combo.findData(key))
 
 
 def _text(value: Any) -> str:
@@ -408,13 +439,17 @@ def _number(text: str, convert: type, name: str, what: str) -> Any:
 
 def legacy_settings(values: dict[str, Any]) -> dict[str, Any]:
     """Train settings a project kept before the page kept TrainConfig values: mode "top" plus
-    ``top_layers``, the bundled model as "default", batch size and learning rate as typed text."""
+    ``top_layers``, the bundled model as "default", batch size and learning rate as typed text, no
+    class weighting."""
     out = dict(values)
     if out.get("mode") == "top":
         out["mode"] = f"top-{out.pop('top_layers', 2)}"
     out.pop("top_layers", None)
     if out.get("model") == DEFAULT_MODEL:
         out["model"] = None
+    # the page kept no class weighting before it showed it: those settings trained unweighted (a project
+    # reopened after another's "balanced" would otherwise take that one's)
+    out.setdefault("class_weight", TrainConfig().class_weight)
     for name, convert in (("batch_size", int), ("lr", float)):
         if isinstance(out.get(name), str):
             try:

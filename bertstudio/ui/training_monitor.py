@@ -140,9 +140,15 @@ class TrainingMonitor(QWidget):
     def reset(self) -> None:
         for plot in self.plots():
             plot.reset()
+        self.set_class_weighted(False)
         self._idle()
         self.log_view.clear()
         self.last_step, self.last_metrics = None, {}
+
+    def set_class_weighted(self, weighted: bool) -> None:
+        """The run's training loss is class-weighted (its config's class_weight): the loss curve says so.
+        Kept until the next :meth:`reset` (a job's seeds share their config)."""
+        self.loss_plot.set_class_weighted(weighted)
 
     def log(self, text: str) -> None:
         self.log_view.appendPlainText(text)

@@ -137,7 +137,8 @@ class TrainingPage(QWidget):
         self.form = TrainSettingsForm()
         self.form.edited.connect(self._on_edited)
         for name in ("model_picker", "head_combo", "mode_combo", "top_spin", "lora_spin", "preset_combo", "batch_combo",
-                     "lr_combo", "epochs_spin", "warmup_spin", "max_len_spin", "seed_spin", "device_combo",
+                     "lr_combo", "epochs_spin", "warmup_spin", "class_weight_combo",
+                     "max_len_spin", "seed_spin", "device_combo",
                      "precision_combo", "params_label"):
             setattr(self, name, getattr(self.form, name))  # the widgets tests and the window reach
         self.start_button = QPushButton(self.tr("Start training"), objectName="startTrainingButton")
@@ -466,6 +467,8 @@ class TrainingPage(QWidget):
         except BertStudioError as exc:
             self._show_error(str(exc))
             return
+        # a weighted training loss beside the evaluation's unweighted one: the curve says which it is
+        self.monitor.set_class_weighted(config.class_weight != "none")
         self.remember_settings()
         try:
             self.session.project.save_ui_state()  # a crash mid-run still keeps what was chosen

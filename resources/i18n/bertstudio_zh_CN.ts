@@ -3003,221 +3003,221 @@
 <context>
     <name>ReviewQueue</name>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="198"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="200"/>
         <source>Review suspected errors</source>
         <translation>复查疑似错误</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="215"/>
-        <location filename="../../bertstudio/ui/review_queue.py" line="321"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="217"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="323"/>
         <source>Looking for labels the model disagrees with…</source>
         <translation>正在查找模型不认同的标签…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="220"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="222"/>
         <source>Quick: the frozen encoder (seconds)</source>
         <translation>快速：冻结的编码器（数秒）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="221"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="223"/>
         <source>Thorough: fine-tune the encoder on each of 5 folds (minutes)</source>
         <translation>全面：在 5 折中分别微调编码器（数分钟）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="228"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="230"/>
         <source>Check again</source>
         <translation>重新检查</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="233"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="235"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="242"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="244"/>
         <source>Keep the label (K)</source>
         <translation>保留标签(K)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="243"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="245"/>
         <source>Relabel (R)</source>
         <translation>重新标注(R)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="248"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="250"/>
         <source>Check with:</source>
         <translation>检查方式：</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="279"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="281"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="320"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="322"/>
         <source>Fine-tuning the encoder on each fold: this takes minutes…</source>
         <translation>正在每一折上微调编码器：这需要几分钟…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="358"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="360"/>
         <source>The check could not run: %1</source>
         <translation>检查无法运行:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="364"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="366"/>
         <source>Cancelled. Nothing was changed.</source>
         <translation>已取消。没有任何更改。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="370"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="372"/>
         <source>The flags below are from the last check.</source>
         <translation>下面的标记来自上一次检查。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/review_queue.py" line="424"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="426"/>
         <source>%n labelled row(s) could not be checked (a label with a single example).</source>
         <translation>
             <numerusform>%n 个已标注的行无法检查(该标签只有一个样例)。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="430"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="432"/>
         <source>Earlier Keep choices could not be read (%1), so every flag is shown again; the file is kept aside as %2 at the next Keep.</source>
         <translation>无法读取之前的“保留”选择（%1），因此所有标记都会重新显示；下次“保留”时该文件会另存为 %2。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="304"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="306"/>
         <source>Run %1: its predictions (the rows it evaluated)</source>
         <translation>运行 %1：它的预测（仅限它评估过的行）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="223"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="225"/>
         <source>Each labelled row is judged by a model that never saw it. The thorough check fine-tunes the whole encoder five times, so it makes fewer mistakes of its own and more of its flags are real errors; its list puts first the rows the other four models also kept contradicting while they learnt from them. A run&apos;s predictions judge only the rows that run evaluated and never trained on.</source>
         <translation>每个已标注的行都由从未见过它的模型来判断。全面检查会把整个编码器微调五次，因此模型自身的错误更少，标记出的问题中真正的标注错误更多；列表会把另外四个模型在用这些行训练时也一再否定的行排在前面。训练运行的预测只判断该运行评估过、且从未用于训练的行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="399"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="401"/>
         <source>No suspected errors to review.</source>
         <translation>没有需要复查的疑似错误。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="406"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="408"/>
         <source>%1-fold cross-validation of the fast model</source>
         <translation>快速模型的 %1 折交叉验证</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="407"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="409"/>
         <source>%1-fold cross-validation of the fine-tuned encoder</source>
         <translation>微调编码器的 %1 折交叉验证</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="408"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="410"/>
         <source>a training run&apos;s predictions</source>
         <translation>一次训练运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="409"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="411"/>
         <source>The model agrees with %1% of the given labels (%2 rows checked, %3). Treat its flags as questions, not answers: %4 suspected errors.</source>
         <translation>模型与 %1% 的现有标签一致(检查了 %2 行，%3)。请把它的标记当作疑问而非答案:共 %4 个疑似错误。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="414"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="416"/>
         <source>The model agrees with %1% of the given labels (%2 rows checked, %3), no more than always answering the commonest label (%4%): it has not learnt enough to question a label, so none is listed. Label more rows, or choose the thorough check.</source>
         <translation>模型与 %1% 的现有标签一致(检查了 %2 行,%3),并不比总是回答最常见的标签(%4%)更好:它学到的还不足以质疑标签，因此不列出任何标记。请再标注更多行，或选择彻底检查。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="420"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="422"/>
         <source>For fewer false alarms, choose the thorough check and press Check again.</source>
         <translation>若想减少误报，请选择全面检查并点击“重新检查”。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="422"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="424"/>
         <source>%1 kept earlier are not shown.</source>
         <translation>之前保留的 %1 个不再显示。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="427"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="429"/>
         <source>The rows of this split were replaced since this check, so its flags name other examples now and are closed. Press Check again.</source>
         <translation>自这次检查以来，这个划分的行已被替换，标记所指的行号现在是别的样本，因此这些标记已关闭。请按“重新检查”。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="489"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="491"/>
         <source>× row %1: the rows were replaced since the check</source>
         <translation>× 第 %1 行：检查之后这些行已被替换</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="491"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="493"/>
         <source>× row %1: the label set changed since the check</source>
         <translation>× 第 %1 行：检查之后标签集已改变</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="494"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="496"/>
         <source>≠ row %1: %2 at the check, now %3</source>
         <translation>≠ 第 %1 行：检查时为 %2，现在为 %3</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="495"/>
-        <location filename="../../bertstudio/ui/review_queue.py" line="531"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="497"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="533"/>
         <source>unlabelled</source>
         <translation>未标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="498"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="500"/>
         <source>%1row %2: %3 → %4 (%5%)</source>
         <translation>%1第 %2 行:%3 → %4(%5%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="512"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="514"/>
         <source>Word %1: &lt;b&gt;%2&lt;/b&gt;. </source>
         <translation>第 %1 个词:&lt;b&gt;%2&lt;/b&gt;。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="515"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="517"/>
         <source>Given: &lt;b&gt;%1&lt;/b&gt;. Suggested: &lt;b&gt;%2&lt;/b&gt; (probability %3%).</source>
         <translation>现有标签:&lt;b&gt;%1&lt;/b&gt;。建议:&lt;b&gt;%2&lt;/b&gt;(概率 %3%)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="520"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="522"/>
         <source>The rows of this split were replaced since the check, so row %1 is another example now. Press Check again to review the rows as they are.</source>
         <translation>检查之后这个划分的行已被替换，第 %1 行现在是另一个样本。请按“重新检查”来审查现在的行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="524"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="526"/>
         <source>The label set changed since the check: %1 is no longer a label, so this flag is closed. Press Check again to review the rows with the labels as they are.</source>
         <translation>检查之后标签集已改变：%1 已不再是标签，因此此标记已关闭。请按“重新检查”，按现在的标签审查这些行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="529"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="531"/>
         <source>Changed since the check: now &lt;b&gt;%1&lt;/b&gt;. Your label stands; this flag is closed.</source>
         <translation>检查之后已修改：现在为 &lt;b&gt;%1&lt;/b&gt;。保留你的标签；此标记已关闭。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="533"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="535"/>
         <source>Most similar examples labelled &lt;b&gt;%1&lt;/b&gt;:</source>
         <translation>标注为 &lt;b&gt;%1&lt;/b&gt; 的最相似样例:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="536"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="538"/>
         <source>row</source>
         <translation>行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="549"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="551"/>
         <source>Relabel as %1 (R)</source>
         <translation>重新标注为 %1(R)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="562"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="564"/>
         <source>Keep the label of row %1 (%2)</source>
         <translation>保留第 %1 行的标签（%2）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="663"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="665"/>
         <source>Could not remember the kept label: %1</source>
         <translation>无法记住保留的标签：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="587"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="589"/>
         <source>Relabel row %1 as %2</source>
         <translation>将第 %1 行重新标注为 %2</translation>
     </message>
@@ -4221,233 +4221,258 @@
 <context>
     <name>TrainSettingsForm</name>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="48"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="51"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="51"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="54"/>
         <source>The bundled model, a local model folder, or a Hugging Face Hub id typed in</source>
         <translation>内置模型、本地模型文件夹，或输入 Hugging Face Hub id</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="52"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="55"/>
         <source>folder or Hub id, e.g. bert-base-uncased</source>
         <translation>文件夹或 Hub id，例如 bert-base-uncased</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="54"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="57"/>
         <source>A Hugging Face Hub id (downloaded once, then read from the local cache) or a model folder on this computer. To work offline, pick a folder, or a Hub id already downloaded.</source>
         <translation>Hugging Face Hub id(下载一次后从本地缓存读取)或本机上的模型文件夹。离线使用时，请选择一个文件夹或已下载过的 Hub id。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="58"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="61"/>
         <source>Folder…</source>
         <translation>文件夹…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="65"/>
-        <location filename="../../bertstudio/ui/train_settings.py" line="342"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="68"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="358"/>
         <source>Linear on [CLS] (BERT paper)</source>
         <translation>[CLS] 上的线性层(BERT 论文)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="65"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="68"/>
         <source>MLP (hidden layer + output)</source>
         <translation>MLP(隐藏层 + 输出层)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="70"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="73"/>
         <source>Fine-tune</source>
         <translation>微调</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="70"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="73"/>
         <source>SetFit first, then the head</source>
         <translation>先 SetFit，再训练分类头</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="73"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="76"/>
         <source>Full fine-tuning</source>
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="74"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="77"/>
         <source>Top N layers</source>
         <translation>顶部 N 层</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="74"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="77"/>
         <source>LoRA</source>
         <translation>LoRA</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="86"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="89"/>
         <source>N</source>
         <translation>N</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="88"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="91"/>
         <source>rank</source>
         <translation>秩</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="92"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="95"/>
         <source>Automatic: fits the labelled data</source>
         <translation>自动：按已标注数据选择</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="93"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="96"/>
         <source>Custom</source>
         <translation>自定义</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="97"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="100"/>
         <source>BERT paper: batch {b}, lr {lr}, {e} epochs</source>
         <translation>BERT 论文:批大小 {b}，学习率 {lr}，{e} 轮</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="110"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="112"/>
+        <source>None</source>
+        <translation>不加权</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="112"/>
+        <source>Balanced (inverse class frequency)</source>
+        <translation>均衡（按类别频率的倒数）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="116"/>
         <source> run(s)</source>
         <translation> 次运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="113"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="119"/>
         <source>seeds</source>
         <translation>种子数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="134"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="141"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="135"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="142"/>
         <source>Head</source>
         <translation>输出头</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="136"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="143"/>
         <source>What learns</source>
         <translation>训练哪些部分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="341"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="146"/>
+        <source>Class weighting</source>
+        <translation>类别加权</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="154"/>
+        <source>Balanced: each training row&apos;s loss is weighted by the inverse of its class&apos;s share of the rows, so a rare class counts as much as a common one.</source>
+        <translation>均衡：每个训练行的损失按其类别所占行数比例的倒数加权，使稀少的类别与常见的类别同等重要。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="357"/>
         <source>Linear on each token (BERT paper)</source>
         <translation>每个词元上的线性层（BERT 论文）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="343"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="359"/>
         <source>Tagging and QA predict per token: their head is a linear layer on every token</source>
         <translation>序列标注和问答按词元预测：它们的输出头是每个词元上的线性层</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="344"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="360"/>
         <source>Reads text pairs: for sentence-pair and score projects</source>
         <translation>读取文本对：用于句对和评分项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="354"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="370"/>
         <source>SetFit learns from single labelled sentences: for sentence classification</source>
         <translation>SetFit 从单个已标注句子学习：用于句子分类</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="134"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="381"/>
+        <source>Regression, tagging and QA have no classes to weigh: class weighting is for sentence and pair classification</source>
+        <translation>回归、序列标注和问答没有可加权的类别：类别加权用于句子分类和句对分类</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="141"/>
         <source>Preset</source>
         <translation>预设</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="50"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="53"/>
         <source>all-MiniLM-L6-v2 (bundled)</source>
         <translation>all-MiniLM-L6-v2（内置）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="66"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="69"/>
         <source>Sentence embedding (mean-pooled)</source>
         <translation>句向量（平均池化）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="67"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="70"/>
         <source>Siamese: (u, v, |u−v|, u·v)</source>
         <translation>孪生：(u, v, |u−v|, u·v)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="73"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="76"/>
         <source>Frozen encoder</source>
         <translation>冻结编码器</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="136"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="143"/>
         <source>Method</source>
         <translation>方法</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="137"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="144"/>
         <source>Batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="137"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="144"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="138"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="145"/>
         <source>Epochs</source>
         <translation>轮数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="138"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="145"/>
         <source>Warm-up ratio</source>
         <translation>预热比例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="139"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="147"/>
         <source>Max length</source>
         <translation>最大长度</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="139"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="147"/>
         <source>Seed</source>
         <translation>随机种子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="140"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="148"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="140"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="148"/>
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="141"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="149"/>
         <source>Trainable</source>
         <translation>可训练参数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="143"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="151"/>
         <source>BERT paper grid: batch 16/32, lr 5e-5…2e-5, 2–4 epochs</source>
         <translation>BERT 论文网格:批大小 16/32，学习率 5e-5…2e-5，2–4 轮</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="195"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="208"/>
         <source>Choose a model folder</source>
         <translation>选择模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="247"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="260"/>
         <source>The BERT paper&apos;s recipe: the labelled set is large enough for it.</source>
         <translation>BERT 论文的配方：已标注的数据足够多。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="325"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="340"/>
         <source>batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="326"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="341"/>
         <source>learning rate</source>
         <translation>学习率</translation>
     </message>
@@ -4460,97 +4485,97 @@
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="152"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="158"/>
         <source>Warning: {m}</source>
         <translation>警告：{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="160"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="166"/>
         <source>training step %v / %m</source>
         <translation>训练步 %v / %m</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="180"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="186"/>
         <source>training step %v / %m  ·  ETA {eta}  ·  {rate:.1f} examples/s  ·  loss {loss:.4f}</source>
         <translation>训练步 %v / %m  ·  预计剩余 {eta}  ·  {rate:.1f} 样例/秒  ·  损失 {loss:.4f}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="186"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="192"/>
         <source>starting…</source>
         <translation>正在启动…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="186"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="192"/>
         <source>loading model…</source>
         <translation>正在加载模型…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="187"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="193"/>
         <source>tokenising {n} examples…</source>
         <translation>正在对 {n} 个样例分词…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="187"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="193"/>
         <source>reusing the model loaded earlier…</source>
         <translation>正在复用之前加载的模型…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="188"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="194"/>
         <source>evaluating %v / %m batches…</source>
         <translation>正在评估 %v / %m 批…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="188"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="194"/>
         <source>saving…</source>
         <translation>正在保存…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="189"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="195"/>
         <source>SetFit: contrastive step %v / %m…</source>
         <translation>SetFit：对比学习第 %v / %m 步…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="190"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="196"/>
         <source>fitting the head on the frozen encoder: batch %v / %m…</source>
         <translation>在冻结的编码器上拟合分类头：第 %v / %m 批…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="226"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="232"/>
         <source>interrupted</source>
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="232"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="238"/>
         <source>step %v / %m</source>
         <translation>第 %v / %m 步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="162"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="168"/>
         <source>Started: {n} training / {m} evaluation examples, {s} steps, batch {b}, {t:,} of {p:,} parameters trainable, on {d} ({prec}).</source>
         <translation>已开始:{n} 个训练样例 / {m} 个评估样例，{s} 步，批大小 {b}，{p:,} 个参数中有 {t:,} 个可训练，设备 {d}({prec})。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="208"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="214"/>
         <source>Evaluation at step {step} (epoch {epoch:.2f}): {m}</source>
         <translation>第 {step} 步(第 {epoch:.2f} 轮)的评估:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="225"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="231"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="225"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="231"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="225"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="231"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="233"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="239"/>
         <source>Run {status}.</source>
         <translation>运行{status}。</translation>
     </message>
@@ -4558,192 +4583,192 @@
 <context>
     <name>TrainingPage</name>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="143"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="144"/>
         <source>Start training</source>
         <translation>开始训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="144"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="145"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="145"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="146"/>
         <source>Export run…</source>
         <translation>导出运行…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="147"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="148"/>
         <source>Write these settings and the labelled data to a folder that trains headless anywhere: bertstudio train --config run.toml (or under accelerate launch on several GPUs)</source>
         <translation>将这些设置和已标注的数据写入一个文件夹，可在任何地方无界面训练:bertstudio train --config run.toml(多 GPU 上可用 accelerate launch 启动)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="393"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="389"/>
         <source>counted when the model loads</source>
         <translation>加载模型时统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="437"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="433"/>
         <source>the training split has no labelled examples</source>
         <translation>训练数据划分中没有已标注的样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="437"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="433"/>
         <source>train split</source>
         <translation>train 数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="438"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="434"/>
         <source>at least a few labelled rows</source>
         <translation>至少几行已标注的数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="375"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="371"/>
         <source>counting…</source>
         <translation>正在计数…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="246"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="242"/>
         <source>No labelled training rows yet: Automatic chooses the settings once there are some.</source>
         <translation>还没有已标注的训练行：有了之后，“自动”会选择设置。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="384"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="380"/>
         <source>{t:,} of {n:,} parameters ({p:.1f}%)</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="387"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="383"/>
         <source>after SetFit&apos;s phase, which first tunes the whole encoder</source>
         <translation>（在 SetFit 阶段之后；该阶段先微调整个编码器）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="418"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="414"/>
         <source>Fix the setting first: {m}</source>
         <translation>请先修正设置:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="420"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="416"/>
         <source>Train a model on the labelled training rows</source>
         <translation>用已标注的训练行训练模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="447"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="443"/>
         <source>No dev split: holding out {n} of {m} labelled training examples ({p:.0%}, seed {s}) for evaluation.</source>
         <translation>没有验证集:从 {m} 个已标注训练样例中留出 {n} 个({p:.0%}，种子 {s})用于评估。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="481"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="479"/>
         <source>Run folder: {d}</source>
         <translation>运行文件夹:{d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="491"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="489"/>
         <source>{n} seeds ({a} to {b}), one run each, one after another.</source>
         <translation>{n} 个种子（{a} 到 {b}），每个一次运行，依次进行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="509"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="507"/>
         <source>Training… the window stays usable; Cancel stops after the current step.</source>
         <translation>训练中……窗口仍可使用；“取消”会在当前步结束后停止。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="548"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="546"/>
         <source>Export run to folder</source>
         <translation>导出运行到文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="568"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="566"/>
         <source>Exporting the run to {d}…</source>
         <translation>正在导出运行到 {d}…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="583"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="581"/>
         <source>Export failed: {m}</source>
         <translation>导出失败:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="575"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="573"/>
         <source>Run exported to {d}. Start it there with: bertstudio train --config run.toml</source>
         <translation>运行已导出到 {d}。在那里用以下命令启动:bertstudio train --config run.toml</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="300"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="296"/>
         <source>SetFit fine-tunes the encoder contrastively at the learning rate above; then, with the encoder frozen, the new head learns at {h}, its own rate.</source>
         <translation>SetFit 以上面的学习率对编码器做对比微调；之后编码器冻结，新的头部以自己的学习率 {h} 学习。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="304"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="300"/>
         <source>The new head learns at {h}, its own rate (the learning rate above is the encoder&apos;s): with the encoder frozen or only its top layers learning, a head trains as a linear probe does.</source>
         <translation>新的头部以自己的学习率 {h} 学习（上面的学习率是编码器的）：编码器冻结或只训练顶层时，头部像线性探针一样训练。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="565"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="563"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="608"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="606"/>
         <source>Cancelling after the current step…</source>
         <translation>将在当前步结束后取消…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="613"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="611"/>
         <source>Stop the SetFit phase?</source>
         <translation>停止 SetFit 阶段？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="614"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="612"/>
         <source>SetFit has run {done} of {total} contrastive steps. Stopping now keeps nothing of them: the run saves a model only once its head has trained.</source>
         <translation>SetFit 已完成 {total} 个对比学习步骤中的 {done} 个。现在停止将不会保留其中任何结果：只有在分类头训练之后，本次运行才会保存模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="617"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="615"/>
         <source>Stop and discard</source>
         <translation>停止并丢弃</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="618"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="616"/>
         <source>Keep training</source>
         <translation>继续训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="627"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="625"/>
         <source>Warm start: reusing the model loaded by an earlier run in this session</source>
         <translation>热启动：复用本次会话中先前运行已加载的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="633"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="631"/>
         <source>{t:,} of {n:,} parameters ({p:.1f}%), as built</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)，按构建后的模型统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="642"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="640"/>
         <source>Training failed.</source>
         <translation>训练失败。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="645"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="643"/>
         <source>Run cancelled before its first step: nothing was trained or saved.</source>
         <translation>运行在第一步之前已取消：没有训练，也没有保存任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="647"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="645"/>
         <source>Run finished.</source>
         <translation>运行完成。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="648"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="646"/>
         <source>Run cancelled; the model saved so far is usable.</source>
         <translation>运行已取消；已保存的模型可以使用。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="675"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="673"/>
         <source>Removed the empty run folder {d}</source>
         <translation>已删除空的运行文件夹 {d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="679"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="677"/>
         <source>Training could not run: {m}</source>
         <translation>无法训练:{m}</translation>
     </message>
@@ -4823,6 +4848,7 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/plots.py" line="313"/>
+        <location filename="../../bertstudio/ui/plots.py" line="324"/>
         <source>Training loss</source>
         <translation>训练损失</translation>
     </message>
@@ -4838,27 +4864,37 @@
         <translation>损失(平滑)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="338"/>
+        <location filename="../../bertstudio/ui/plots.py" line="323"/>
+        <source>Training loss (class-weighted)</source>
+        <translation>训练损失（按类别加权）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/plots.py" line="325"/>
+        <source>Each training row&apos;s loss is weighted by its class (class weighting: balanced); the evaluation loss is not weighted, so the two are not comparable.</source>
+        <translation>每个训练行的损失按其类别加权（类别加权：均衡）；评估损失不加权，因此两者不可直接比较。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/plots.py" line="348"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="338"/>
+        <location filename="../../bertstudio/ui/plots.py" line="348"/>
         <source>lr</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="340"/>
+        <location filename="../../bertstudio/ui/plots.py" line="350"/>
         <source>learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="358"/>
+        <location filename="../../bertstudio/ui/plots.py" line="368"/>
         <source>Evaluation</source>
         <translation>评估</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="358"/>
+        <location filename="../../bertstudio/ui/plots.py" line="368"/>
         <source>score (x100)</source>
         <translation>分数(×100)</translation>
     </message>

@@ -646,8 +646,8 @@ def test_automatic_on_a_few_pairs_trains_the_steps_it_promises(qtbot, tmp_path):
 
 
 def test_automatic_weighs_the_classes_of_an_imbalanced_project_and_says_so(qtbot, tmp_path):
-    """40 rows of one label and 4 of the other: Automatic trains with the balanced class weights (no
-    field on the form: said in its reason); the paper's recipe, a Custom choice, does not."""
+    """40 rows of one label and 4 of the other: Automatic trains with the balanced class weights, shown
+    in the Class weighting box and said in its reason; the paper's recipe, a Custom choice, does not."""
     from helpers import make_project as make_kind_project
 
     rows = ([{"text": f"the match ended {i} to nil", "label": "sports"} for i in range(40)]
@@ -660,9 +660,20 @@ def test_automatic_weighs_the_classes_of_an_imbalanced_project_and_says_so(qtbot
         assert page.form.is_auto()
         assert page.config.class_weight == "balanced"
         assert "classes 40:4 (largest to smallest)" in page.form.auto_label.text()
+        combo = page.form.class_weight_combo
+        assert combo.currentData() == "balanced" and combo.currentText() == "Balanced (inverse class frequency)"
+        assert combo.isEnabled()
         idx = page.preset_combo.findData("32|5e-5|3")
         page.preset_combo.setCurrentIndex(idx)
         page.preset_combo.activated.emit(idx)
+        assert not page.form.is_auto() and page.config.class_weight == "none"
+        assert combo.currentData() == "none" and page.preset_combo.currentData() == "32|5e-5|3"
+        combo.setCurrentIndex(combo.findData("balanced"))  # the paper trained unweighted: no longer its recipe
+        assert page.config.class_weight == "balanced" and page.preset_combo.currentData() is None
+        page.form.set_auto(True)
+        page._on_edited()
+        assert page.form.is_auto() and combo.currentData() == "balanced"
+        combo.setCurrentIndex(combo.findData("none"))  # by hand, against Automatic's choice: Custom
         assert not page.form.is_auto() and page.config.class_weight == "none"
     finally:
         project.close(compact=False)
@@ -936,6 +947,71 @@ def test_the_page_resets_every_setting_automatic_may_choose():
     Automatic) before choosing again; a setting adapt() may choose (small_data.ADAPTED) that is
     missing there would stick on the page from the previous data's choice."""
     from bertstudio.train.small_data import ADAPTED, RECIPE
-    from bertstudio.ui.train_settings import AUTO_UNSEEN
+    from bertstudio.ui.train_settings import AUTO_FIELDS, AUTO_UNSEEN, FORM_FIELDS
 
-    assert set(RECIPE) | {"mode", "max_length"} | set(AUTO_UNSEEN) == set(ADAPTED)
+    assert set(RECIPE) | {"mode", "max_length", "class_weight"} | set(AUTO_UNSEEN) == set(ADAPTED)
+    # what Automatic chooses is shown on the form (and a change by hand departs from it), or carried unseen
+    assert set(AUTO_FIELDS) <= set(FORM_FIELDS) and not set(AUTO_FIELDS) & set(AUTO_UNSEEN)
+    assert "class_weight" in AUTO_FIELDS
+
+
+def test_the_class_weighting_box_round_trips_the_setting(qtbot, session):
+    """Class weighting had no field: a person who saw a rare class could not turn it on or off."""
+    page = TrainingPage(session)
+    qtbot.addWidget(page)
+    combo = page.form.class_weight_combo
+    assert page.form.is_auto() and combo.isEnabled() and combo.currentData() == "none"  # 16:16, nothing to weigh
+    assert [combo.itemText(i) for i in range(combo.count())] == ["None", "Balanced (inverse class frequency)"]
+    assert "inverse" in combo.toolTip()
+    combo.setCurrentIndex(combo.findData("balanced"))
+    assert page.config.class_weight == "balanced"
+    assert not page.form.is_auto()  # a change by hand departs from Automatic's choice: Custom
+    kept = page.settings()
+    assert kept["class_weight"] == "balanced"
+    again = TrainingPage(session)
+    qtbot.addWidget(again)
+    again.apply_settings(kept)
+    assert again.form.class_weight_combo.currentData() == "balanced" and again.config.class_weight == "balanced"
+    assert again.form.settings()["class_weight"] == "balanced"
+    # settings a project kept before the page showed the box trained unweighted: they come back so
+    again.apply_settings({k: v for k, v in kept.items() if k != "class_weight"})
+    assert again.form.class_weight_combo.currentData() == "none" and again.config.class_weight == "none"
+
+
+def test_class_weighting_is_off_and_greyed_for_a_tagging_project(qtbot, session_factory):
+    """Tagging has no one class per row to weigh: the box is greyed, says why, and a saved
+    "balanced" (a hand-edited project.json) is not restored (TrainConfig would refuse the run)."""
+    rows = [{"tokens": ["Ada", "lived", "in", "London"], "tags": ["B-PER", "O", "O", "B-LOC"]}] * 6
+    session = session_factory("tagging", ["O", "B-PER", "B-LOC"], {"train": rows})
+    session.project.recent_settings["train"] = {"class_weight": "balanced", "automatic": False}
+    page = TrainingPage(session)
+    qtbot.addWidget(page)
+    combo = page.form.class_weight_combo
+    assert not combo.isEnabled() and combo.currentData() == "none"
+    assert "no classes to weigh" in combo.toolTip()
+    assert page.settings_error is None and page.config.class_weight == "none"
+
+
+def test_a_balanced_run_records_its_weighting_and_its_curve_says_so(qtbot, session, tiny_model_dir):
+    """The training loss of a class-weighted run is weighted, the evaluation's is not: the curve says
+    which it is. The run's config.toml keeps the choice."""
+    import tomllib
+
+    page = TrainingPage(session)
+    qtbot.addWidget(page)
+    _tiny_settings(page, tiny_model_dir, epochs=1)
+    assert page.monitor.loss_plot.getPlotItem().titleLabel.text == "Training loss"
+    combo = page.form.class_weight_combo
+    combo.setCurrentIndex(combo.findData("balanced"))
+    page.show()
+    with qtbot.waitSignal(page.run_ended, timeout=120_000) as ended:
+        page.start_training()
+    run_dir, status = ended.args
+    assert status == "finished", page.error_label.text()
+    config = tomllib.loads((Path(run_dir) / "config.toml").read_text())
+    assert config["class_weight"] == "balanced"
+    assert page.monitor.loss_plot.getPlotItem().titleLabel.text == "Training loss (class-weighted)"
+    assert "evaluation loss" in page.monitor.loss_plot.toolTip()
+    combo.setCurrentIndex(combo.findData("none"))
+    page.monitor.reset()
+    assert page.monitor.loss_plot.getPlotItem().titleLabel.text == "Training loss"
