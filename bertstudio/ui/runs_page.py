@@ -278,6 +278,16 @@ class RunsPage(QWidget):
             self.stop_following()  # its project closed, or it is gone: no curves of a run not listed
         if self.follower is None:
             self.follow_label.setText(self._hint())
+        self._say_loss_weighting()
+
+    def _say_loss_weighting(self) -> None:
+        """The followed run's loss curve says whether it is class-weighted, from its config as listed
+        (read off the GUI thread: a row still being read says so once the list refreshes)."""
+        if self.follower is None:
+            return
+        info = next((r for r in self.model.runs if r.folder == self.follower.folder), None)
+        config = info.config if info is not None else None
+        self.monitor.set_class_weighted(config is not None and config.class_weight != "none")
 
     def _hint(self) -> str:
         """What the empty curves below the table are waiting for."""
@@ -371,6 +381,7 @@ class RunsPage(QWidget):
         follower.ended.connect(self._on_run_ended)
         self.follower = follower
         self.follow_label.setText(self.tr("Following {folder}").format(folder=folder))
+        self._say_loss_weighting()
         follower.start()
         return follower
 

@@ -3560,45 +3560,45 @@
         <translation>为本项目中选中的运行起一个自己的名字</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/runs_page.py" line="286"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="296"/>
         <source>Reading %n run(s)…</source>
         <translation>
             <numerusform>正在读取 %n 个运行…</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="288"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="298"/>
         <source>Select a run to see its curves; double-click it to open its results.</source>
         <translation>选择一个运行以查看其曲线；双击可打开其结果。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="290"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="300"/>
         <source>No runs yet: start one on the Train page, and it appears here as it trains.</source>
         <translation>还没有运行：在“训练”页开始一个，训练时它会出现在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="291"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="301"/>
         <source>No project open: open or create one to see its runs, or open a run folder.</source>
         <translation>没有打开的项目：打开或新建一个项目以查看其运行，或打开一个运行文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="313"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="318"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="323"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="328"/>
         <source>Rename run</source>
         <translation>重命名运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="313"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="323"/>
         <source>New name:</source>
         <translation>新名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="340"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="350"/>
         <source>Open a run folder (with history.jsonl)</source>
         <translation>打开运行文件夹(含 history.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="373"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="383"/>
         <source>Following {folder}</source>
         <translation>正在跟踪 {folder}</translation>
     </message>

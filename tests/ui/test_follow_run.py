@@ -213,6 +213,26 @@ def test_picking_a_run_shows_its_curves_and_the_empty_page_says_what_to_do(qtbot
     assert "No project open" in page.follow_label.text()
 
 
+def test_a_class_weighted_runs_loss_curve_says_so_on_the_runs_page(qtbot, session):
+    """Its training loss is weighted, the evaluation's is not: picked on the Runs page, the curve says which."""
+    page = RunsPage(session)
+    qtbot.addWidget(page)
+    runs = []
+    for name, weighting in (("weighted", "balanced"), ("plain", "none")):
+        run = session.project.new_run_dir(name)
+        TrainConfig(task="sentence", labels=["neg", "pos"], class_weight=weighting).save(run / "config.toml")
+        (run / "history.jsonl").write_text(_line(RunStarted(20, 64, 16, 2, 32, 100, 1000, "cpu", "fp32"))
+                                           + _line(_step(1, 0.7)) + _line(RunFinished("finished", 1, {})))
+        runs.append(run)
+    page.refresh()
+    title = page.monitor.loss_plot.getPlotItem().titleLabel
+    page.table.selectRow([r.folder for r in page.model.runs].index(runs[0]))
+    qtbot.waitUntil(lambda: title.text == "Training loss (class-weighted)", timeout=5000)  # once its row is read
+    page.table.selectRow([r.folder for r in page.model.runs].index(runs[1]))
+    qtbot.waitUntil(lambda: page.follower.folder == runs[1], timeout=5000)
+    assert title.text == "Training loss"
+
+
 def test_a_local_run_whose_process_died_ends_as_interrupted_instead_of_being_followed_for_ever(qtbot, session):
     """A run killed mid-training stayed "running" on the Runs page, its curves followed without end
     and the run could not be renamed. While its writer holds the folder's lock it is running."""
