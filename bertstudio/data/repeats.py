@@ -52,6 +52,33 @@ def _keys(examples: ExampleSet, table: pa.Table) -> pa.Array:
     return key.combine_chunks() if isinstance(key, pa.ChunkedArray) else key
 
 
+def input_keys(examples: ExampleSet) -> pa.Array:
+    """One string per row of ``examples``: its inputs joined as :func:`find_repeats` compares them
+    (equal strings, the same example), null where every input is missing or empty: a row with no
+    text repeats nothing. A run's checks for evaluation rows seen in training and for one input
+    labelled two ways (``train/sources.warn_repeats``) use these."""
+    table = examples.dataset.with_format("arrow")[:]
+    blank = None
+    for column in (*examples.spec.inputs, *examples.spec.optional_inputs):
+        if column not in table.column_names:
+            continue
+        arr = table.column(column)
+        size = pc.list_value_length(arr) if pa.types.is_list(arr.type) else pc.utf8_length(arr)
+        empty = pc.fill_null(pc.equal(size, 0), True)
+        blank = empty if blank is None else pc.and_(blank, empty)
+    key = _keys(examples, table)
+    if blank is None:
+        return key
+    blank = blank.combine_chunks() if isinstance(blank, pa.ChunkedArray) else blank
+    return pc.if_else(blank, pa.scalar(None, key.type), key)
+
+
+def gold_values(examples: ExampleSet) -> pa.Array:
+    """One value per row of ``examples`` that equals another row's when their gold values are the
+    same (labels, scores, tag lists joined, QA answers as JSON), as :func:`find_repeats` compares them."""
+    return _comparable(examples.dataset.with_format("arrow")[examples.spec.gold_column], None)
+
+
 def find_repeats(existing: ExampleSet, incoming: ExampleSet, label_map: Mapping[str, str | None] | None = None
                  ) -> Repeats:
     """The rows of ``incoming`` whose example ``existing`` (a split as the project holds it now)

@@ -19,6 +19,7 @@ from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
 import numpy as np
+import pyarrow as pa
 import pyarrow.compute as pc
 
 from bertstudio.data.labelmap import DECIMAL, WHOLE_NUMBER, spelling
@@ -26,6 +27,7 @@ from bertstudio.errors import ConfigError, DataError
 from bertstudio.train.config import HOLD_OUT_MIN_ROWS, HOLD_OUT_SPLIT, TrainConfig
 
 _ROWS = "rows"  # ExampleSet.meta key: the project row of each example, in order (with meta["split"])
+_CHECKED = "repeats_checked"  # ExampleSet.meta key: warn_repeats has looked at this run's sets
 
 
 def load_sets(config: TrainConfig, train_set: Any = None, eval_set: Any = None) -> tuple[Any, Any]:
@@ -35,6 +37,7 @@ def load_sets(config: TrainConfig, train_set: Any = None, eval_set: Any = None) 
     from bertstudio.data.io import load_alongside
 
     spec = run_spec(config, train_set)
+    checked = _checked(train_set) and (eval_set is None or _checked(eval_set))  # cmd_train's, passed to each seed's run
     made = train_set is None  # this call makes the training rows (reads, splits or caps them): it says what they lack
     read_eval = eval_set is None  # a set read here from a file is checked for gold values below
     if train_set is None:
@@ -49,8 +52,14 @@ def load_sets(config: TrainConfig, train_set: Any = None, eval_set: Any = None) 
     check_enough_labels(train_set, config)
     check_label_values(train_set, config)
     held = eval_set is None and bool(config.hold_out)
+    numbers = None  # the rows warn_repeats names, when the sets' own positions are not them
     if held:
-        train_set, eval_set = hold_out(train_set, config.hold_out, config.seed, config.hold_out_split)
+        whole = train_set
+        kept, held_rows = held_out_positions(whole, config.hold_out, config.seed, config.hold_out_split)
+        train_set, eval_set = pick_rows(whole, kept), pick_rows(whole, held_rows)
+        if rows_of(whole)[1] is None:  # a file's: name its rows, not the parts' positions
+            numbers = (kept, held_rows)
+    read = train_set  # a repeat is the data's, whether or not max_train_examples draws its row
     if config.max_train_examples is not None and config.max_train_examples < len(train_set):
         train_set = _without_rows(train_set).head(config.max_train_examples, seed=config.seed)
         made = True
@@ -62,7 +71,19 @@ def load_sets(config: TrainConfig, train_set: Any = None, eval_set: Any = None) 
         # before the model loads: a test split trained in full, then said "none of the metrics was computed"
         check_scorable(eval_set, where="eval_file" if config.eval_file else "data_dir")
         warn_unscored(eval_set)
+    if not checked:
+        warn_repeats(read, eval_set, held=held, numbers=numbers)
+        train_set = _mark_checked(train_set)
+        eval_set = _mark_checked(eval_set) if eval_set is not None else None
     return train_set, eval_set
+
+
+def _checked(examples: Any) -> bool:
+    return examples is not None and bool(examples.meta.get(_CHECKED))
+
+
+def _mark_checked(examples: Any) -> Any:
+    return replace(examples, meta={**examples.meta, _CHECKED: True})
 
 
 def eval_data_settings(config: Mapping[str, Any]) -> dict[str, Any]:
@@ -104,6 +125,110 @@ def warn_untrained_classes(train_set: Any, labels: Sequence[str] | None, held: A
         if unseen:  # a class of one row stays in training (and a few held-out rows cannot cover many classes)
             log.warning("%s: no held-out row of class %s: trained on, not evaluated",
                         train_set.source or "the training data", _few(unseen))
+
+
+def warn_repeats(train_set: Any, eval_set: Any = None, *, held: bool = False,
+                 numbers: tuple[Sequence[int], Sequence[int]] | None = None) -> None:
+    """Say, before the run, that evaluation rows repeat training rows (every input equal as stored,
+    data/repeats.input_keys): their scores overstate how the model does on rows it has not seen (a
+    dev file cut from the spreadsheet that also fed train); and that one input is labelled two ways
+    among the training rows ('pos' and 'neg'), which caps accuracy and teaches nothing. ``held``:
+    the evaluation rows were held out of the training file; ``numbers``: the (training, evaluation)
+    rows of that file each position is, to name them (a project's sets name their own rows).
+
+    Gold values that differ are looked for in classes, scores and tags (UD EWT's training file
+    tags 5 repeated sentences two ways), not in QA answers: the same question over the same
+    context with another answer is one more accepted answer (SQuAD keeps several)."""
+    import logging
+
+    from bertstudio.data.repeats import input_keys
+
+    log = logging.getLogger("bertstudio")
+    if not len(train_set):
+        return
+    train_keys = input_keys(train_set)
+    spec = train_set.spec
+    if spec.gold.classes or spec.gold.numeric or spec.gold.per_token:
+        conflict = _conflicting(train_set, train_keys)
+        if conflict is not None:
+            count, first, second = conflict
+            what = "scores" if spec.gold.numeric else "tags" if spec.gold.per_token else "labels"
+            split, rows = _row_namer(train_set, numbers[0] if numbers else None)
+            log.warning("%s: %s input%s appear%s more than once with different %s (first: %srows %s and %s, %s)",
+                        train_set.source or "the training data", f"{count:,}", "s" if count != 1 else "",
+                        "" if count != 1 else "s", what, split, rows(first), rows(second),
+                        _difference(train_set, first, second))
+    if eval_set is None or not len(eval_set):
+        return
+    eval_keys = input_keys(eval_set)
+    if eval_keys.type != train_keys.type:
+        eval_keys = eval_keys.cast(train_keys.type)
+    found = pc.index_in(eval_keys, value_set=train_keys, skip_nulls=True)
+    hits = np.flatnonzero(pc.is_valid(found).to_numpy(zero_copy_only=False))
+    if not len(hits):
+        return
+    seen_in = found[int(hits[0])].as_py()
+    columns = [c for c in (*spec.inputs, *spec.optional_inputs) if c in train_set.dataset.column_names]
+    eval_split, eval_row = _row_namer(eval_set, numbers[1] if numbers else None, "held-out" if held else "eval")
+    train_split, train_row = _row_namer(train_set, numbers[0] if numbers else None)
+    log.warning("%s: %s of %s %s rows repeat a training row (same %s): their scores overstate how the model does on "
+                "rows it has not seen (first: %srow %s = %srow %s)",
+                (train_set if held else eval_set).source or "the evaluation data", f"{len(hits):,}",
+                f"{len(eval_set):,}", "held-out" if held else "evaluation",
+                " and ".join(columns), eval_split, eval_row(int(hits[0])), train_split, train_row(int(seen_in)))
+
+
+def _conflicting(examples: Any, keys: Any) -> tuple[int, int, int] | None:
+    """(how many inputs carry two gold values or more, the first such input's first row, its first
+    row with another value), among the labelled rows; None when there are none."""
+    from bertstudio.data.repeats import gold_values
+
+    gold = gold_values(examples)
+    usable = pc.and_(pc.is_valid(keys), pc.is_valid(gold)).to_numpy(zero_copy_only=False)
+    at = np.flatnonzero(usable)
+    if len(at) < 2:
+        return None
+    take = pa.array(at)
+    key_codes = pc.dictionary_encode(pc.take(keys, take)).indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    values = pc.dictionary_encode(pc.take(gold, take))
+    value_codes = values.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    width = len(values.dictionary)
+    pairs = np.unique(key_codes * width + value_codes)
+    per_key = np.bincount(pairs // width, minlength=int(key_codes.max()) + 1)
+    bad = per_key > 1
+    if not bad.any():
+        return None
+    first = int(np.flatnonzero(bad[key_codes])[0])
+    same = np.flatnonzero((key_codes == key_codes[first]) & (value_codes != value_codes[first]))
+    second = int(same[0])
+    return int(bad.sum()), int(at[first]), int(at[second])
+
+
+def _difference(examples: Any, first: int, second: int) -> str:
+    """How rows ``first`` and ``second`` differ in gold: "'pos' and 'neg'", "2 and 4.5", or for
+    tags the first token where they part ("'NOUN' and 'VERB' at token 3")."""
+    one, other = (examples.dataset[p][examples.gold_column] for p in (first, second))
+    if not isinstance(one, list):
+        return f"{_value(one)} and {_value(other)}"
+    at = next((i for i, (a, b) in enumerate(zip(one, other)) if a != b), min(len(one), len(other)))
+    one, other = (tags[at] if at < len(tags) else None for tags in (one, other))
+    return f"{_value(one)} and {_value(other)} at token {at + 1:,}"
+
+
+def _row_namer(examples: Any, numbers: Sequence[int] | None, default: str = "train") -> tuple[str, Any]:
+    """(the words before "row", position -> the 1-based row a person finds it at): a project's
+    split and row ("dev row 5"), else ``numbers``, the rows of the file the set was drawn from
+    ("row 5"), else the position in the set ("eval row 5")."""
+    split, rows = rows_of(examples)
+    if rows is not None:
+        return f"{split or default} ", lambda p: f"{rows[p] + 1:,}"
+    if numbers is not None:
+        return "", lambda p: f"{int(numbers[p]) + 1:,}"
+    return f"{default} ", lambda p: f"{p + 1:,}"
+
+
+def _value(value: Any) -> str:
+    return f"{value:g}" if isinstance(value, float) else repr(value)
 
 
 def unscored_rows(examples: Any) -> int:
@@ -265,6 +390,13 @@ def hold_out(train_set: Any, fraction: float, seed: int, split: str = HOLD_OUT_S
     seeds, a model that could never predict a class the user labelled. Scores, tags and answers
     (no class per row) are drawn at random. "shuffled": one permutation of all the labelled
     rows, the draw of runs started before the split was stratified (TrainConfig.hold_out_split)."""
+    kept, held = held_out_positions(train_set, fraction, seed, split)
+    return pick_rows(train_set, kept), pick_rows(train_set, held)
+
+
+def held_out_positions(train_set: Any, fraction: float, seed: int, split: str = HOLD_OUT_SPLIT
+                       ) -> tuple[np.ndarray, np.ndarray]:
+    """(positions to train on, positions to evaluate on) in ``train_set``, sorted: :func:`hold_out`'s draw."""
     gold = train_set.dataset.with_format("arrow")[train_set.gold_column]
     labelled = np.flatnonzero(pc.is_valid(gold).to_numpy(zero_copy_only=False))
     n_eval = held_out_count(len(labelled), fraction)
@@ -272,7 +404,7 @@ def hold_out(train_set: Any, fraction: float, seed: int, split: str = HOLD_OUT_S
     spec = train_set.spec
     if split == "shuffled" or not spec.gold.classes or spec.gold.per_token:
         order = rng.permutation(labelled)
-        return pick_rows(train_set, np.sort(order[n_eval:])), pick_rows(train_set, np.sort(order[:n_eval]))
+        return np.sort(order[n_eval:]), np.sort(order[:n_eval])
     names, codes = np.unique(np.asarray(gold.take(labelled).to_pylist(), dtype=object).astype(str), return_inverse=True)
     sizes = np.bincount(codes, minlength=len(names))
     if sizes.max() < 2:
@@ -283,7 +415,7 @@ def hold_out(train_set: Any, fraction: float, seed: int, split: str = HOLD_OUT_S
     for members, n in zip((labelled[codes == c] for c in range(len(names))), _per_class(sizes, n_eval, rng)):
         held.extend(rng.permutation(members)[:n])
     held_rows = np.sort(np.asarray(held, dtype=np.int64))
-    return pick_rows(train_set, np.setdiff1d(labelled, held_rows)), pick_rows(train_set, held_rows)
+    return np.setdiff1d(labelled, held_rows), held_rows
 
 
 def _per_class(sizes: np.ndarray, n_eval: int, rng: np.random.Generator) -> np.ndarray:

@@ -315,9 +315,10 @@ def test_glue_checks_every_tasks_run_folder_before_the_first_task_trains(tiny_mo
 def _two_pair_tasks(data: Path) -> None:
     for task, (yes, no) in (("RTE", ("entailment", "not_entailment")), ("WNLI", ("1", "0"))):
         (data / task).mkdir(parents=True)
-        rows = f"index\tsentence1\tsentence2\tlabel\n0\ta\tb\t{yes}\n1\tc\td\t{no}\n"
-        (data / task / "train.tsv").write_text(rows, encoding="utf-8")
-        (data / task / "dev.tsv").write_text(rows, encoding="utf-8")
+        rows = "index\tsentence1\tsentence2\tlabel\n0\t{}\tb\t{yes}\n1\t{}\td\t{no}\n"
+        (data / task / "train.tsv").write_text(rows.format("a", "c", yes=yes, no=no), encoding="utf-8")
+        # other rows than train's: a dev copy of train is warned about (train/sources.warn_repeats)
+        (data / task / "dev.tsv").write_text(rows.format("e", "g", yes=yes, no=no), encoding="utf-8")
 
 
 def test_glue_reads_every_tasks_data_before_the_first_task_trains(tiny_model_dir, tmp_path, capsys) -> None:
