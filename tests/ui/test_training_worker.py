@@ -250,3 +250,28 @@ def test_the_cores_warnings_for_the_run_reach_the_log_and_no_other_threads(qtbot
     core.warning("after the run")
     assert len(warned) == 1  # the handler went with the run
     assert all(type(h).__name__ != "_RunWarnings" for h in logging.getLogger("bertstudio").handlers)
+
+
+def test_a_run_the_app_hands_its_sets_warns_of_dev_rows_that_repeat_train_rows(qtbot, tmp_path, tiny_model_dir):
+    """The app gives the engine its project's train and dev rows (Train page run_inputs); the core's
+    check (train/sources.warn_repeats) reaches the run's log, naming the project rows."""
+    from bertstudio.data.examples import from_records
+    from bertstudio.train.sources import project_rows
+
+    def split(name, texts):
+        rows = [{"text": t, "label": "pos" if i % 2 else "neg"} for i, t in enumerate(texts)]
+        examples = from_records("sentence", rows, labels=["neg", "pos"], meta={"split": name})
+        return project_rows(examples, range(len(rows)))
+
+    train = split("train", [f"training sentence {i}" for i in range(8)])
+    dev = split("dev", ["a new sentence", "training sentence 2"])
+    config = TrainConfig(task="sentence", model=str(tiny_model_dir), epochs=1, batch_size=4, max_length=16,
+                         device="cpu", precision="fp32", output_dir=str(tmp_path / "run"))
+    warned: list[str] = []
+    worker = TrainingWorker(config, train, dev)
+    worker.warned.connect(warned.append)
+    with qtbot.waitSignal(worker.ended, timeout=120_000) as ended:
+        worker.start()
+    assert ended.args[0].status == "finished", ended.args[0].message
+    said = [w for w in warned if "repeat a training row" in w]
+    assert len(said) == 1 and "1 of 2 evaluation rows" in said[0] and "(first: dev row 2 = train row 3)" in said[0]
