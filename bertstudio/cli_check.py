@@ -49,13 +49,14 @@ def add_commands(sub: Any) -> None:
 
 def _read(config: Any) -> Any:
     """The labelled rows to check, read as `bertstudio train` reads its training data."""
-    from bertstudio.train.sources import check_kind, check_label_values, read_train_set
+    from bertstudio.train.sources import check_kind, check_label_values, read_train_set, warn_repeats
 
     if not config.train_file and not (config.glue_task and config.data_dir):
         raise ConfigError("no data to check", where="arguments", expected="--train FILE, or --glue-task with --data-dir")
     examples = read_train_set(config)
     check_kind(examples, config)
     check_label_values(examples, config)  # "0" beside "entailment": every "0" row would look mislabelled
+    warn_repeats(examples)  # one input labelled two ways: one of them is wrong, whatever the model says
     return examples
 
 

@@ -171,3 +171,17 @@ def test_folds_more_than_the_data_allows_are_capped_and_said(slipped_csv, tiny, 
             f"one row of every label, and the rarest label has {rarest} rows)") in err
     code, _, err = run(["label-errors", "--train", str(slipped_csv), "--model", tiny, "--folds", "3"], capsys)
     assert code == 0 and "(3-fold cross-validation" in err and "note:" not in err
+
+
+def test_an_input_labelled_two_ways_is_said_before_the_flags(slipped_csv, tiny, capsys):
+    """The same review given both labels: one of the two is wrong whatever the model thinks, and
+    the check says so on stderr (the run's warning, train/sources.warn_repeats) before its flags."""
+    lines = slipped_csv.read_text(encoding="utf-8").splitlines()
+    text, label = lines[3].rsplit(",", 1)
+    lines.append(f"{text},{'neg' if label == 'pos' else 'pos'}")
+    slipped_csv.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, out, err = run(["label-errors", "--train", str(slipped_csv), "--model", tiny, "--seed", "0"], capsys)
+    assert code == 0 and out
+    line = next(line for line in err.splitlines() if "more than once with different labels" in line)
+    assert "1 input appears more than once with different labels" in line
+    assert "rows 3 and 41" in line and str(slipped_csv) in line
