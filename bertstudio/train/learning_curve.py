@@ -5,7 +5,9 @@ One job trains ``config`` on 12.5 / 25 / 50 / 100 % of the labelled training row
 law to the main metric's gap to perfect (``gap(n) = a * n ** -b``, the shape learning
 curves follow over a range of data sizes; Hestness et al. 2017) with
 ``scipy.optimize.curve_fit``. The fit says what doubling the labelled rows is expected
-to give, with a 95% range from the fit's covariance.
+to give, with a 95% range from the fit's covariance. A score is counted over the
+evaluation rows, so a perfect score says "gap below one row", not "gap 0": the gap is
+floored at half a row (:func:`gap_floor`) before its log is taken.
 
 Subsets are nested per seed: the seed's permutation of the rows is cut at each size, so
 12.5% is inside 25% is inside 50%, and a point differs from the next only by the rows
@@ -62,6 +64,7 @@ class PowerLaw:
     higher_is_better: bool
     ceiling: float
     cov: np.ndarray  # covariance of (log a, b)
+    floor: float = 1e-6  # the smallest gap fitted (:func:`gap_floor`)
 
     def gap(self, n: float) -> float:
         return self.a * n ** -self.b
@@ -87,6 +90,7 @@ class LearningCurve:
     rows: int = 0  # the labelled training rows the shares were cut from
     skipped: list[tuple[float, int]] = field(default_factory=list)  # (fraction, rows) left out: fewer than the classes
     classes: int = 0  # classes labelled (0: a kind without a label set)
+    eval_rows: int = 0  # evaluation rows with a gold value, the scores' resolution (0: not recorded)
 
     def sizes(self) -> list[int]:
         return sorted({p.labels for p in self.points})
@@ -116,22 +120,60 @@ class LearningCurve:
         floor = -1.0 if self.metric in SIGNED_METRICS else 0.0
         return n, mean, max(self.fit.predict(2 * n), floor), max(low, floor), max(high, floor)
 
+    def refit(self) -> None:
+        """Fit the power law to the points (none at fewer than two sizes), the gap floored at
+        the evaluation set's resolution for a score (:func:`gap_floor`)."""
+        from bertstudio.metrics import LOWER_IS_BETTER
+
+        self.fit = None
+        if len({p.labels for p in self.points}) >= 2:
+            higher = self.metric not in LOWER_IS_BETTER
+            self.fit = fit_power_law([p.labels for p in self.points], [p.value for p in self.points],
+                                     higher_is_better=higher, ceiling=1.0 if higher else 0.0,
+                                     floor=gap_floor(self.eval_rows if higher else 0))
+
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"metric": self.metric, "cancelled": self.cancelled, "rows": self.rows,
+                               "eval_rows": self.eval_rows, "classes": self.classes,
                                "skipped": [list(s) for s in self.skipped],
                                "points": [{"labels": p.labels, "seed": p.seed, "value": p.value, "metrics": p.metrics,
                                            "settings": p.settings}
                                           for p in self.points]}
         if self.fit is not None:
             out["fit"] = {"a": self.fit.a, "b": self.fit.b, "ceiling": self.fit.ceiling,
-                          "higher_is_better": self.fit.higher_is_better}
+                          "higher_is_better": self.fit.higher_is_better, "floor": self.fit.floor}
         return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "LearningCurve":
+        """A curve :meth:`to_dict` wrote, its fit made again from the points (the covariance the
+        range needs is not saved). A curve saved before ``eval_rows`` was recorded reads as one
+        of unknown resolution, its gap floored as it was then (1e-6)."""
+        points = [CurvePoint(int(p["labels"]), int(p["seed"]), float(p["value"]), dict(p.get("metrics", {})),
+                             str(data.get("metric", "")), dict(p.get("settings", {}))) for p in data.get("points", [])]
+        curve = cls(str(data.get("metric", "")), points, cancelled=bool(data.get("cancelled", False)),
+                    rows=int(data.get("rows", 0)), skipped=[(float(f), int(n)) for f, n in data.get("skipped", [])],
+                    classes=int(data.get("classes", 0)), eval_rows=int(data.get("eval_rows", 0)))
+        if "fit" in data:
+            curve.refit()
+        return curve
+
+
+def gap_floor(eval_rows: int) -> float:
+    """The smallest gap to perfect a fit takes: half a row of ``eval_rows`` scored rows (a
+    perfect 20/20 says the gap is below 1/20, not 0; 1e-6 let one lucky run hold log gap
+    -13.8 against the others' -3, forecasting a 20-point drop from doubling the labels), or
+    1e-6 when the rows are not known (a curve saved before they were recorded; errors such as
+    mse, which are no count of rows)."""
+    return 0.5 / eval_rows if eval_rows > 0 else 1e-6
 
 
 def fit_power_law(sizes: Sequence[float], values: Sequence[float], *, higher_is_better: bool = True,
-                  ceiling: float = 1.0) -> PowerLaw:
+                  ceiling: float = 1.0, floor: float = 1e-6) -> PowerLaw:
     """Least squares of ``log gap = log a - b log n`` over every point (each seed counts), with
-    ``scipy.optimize.curve_fit``; fitting in logs weighs relative errors alike at every size."""
+    ``scipy.optimize.curve_fit``; fitting in logs weighs relative errors alike at every size.
+    ``floor``: the smallest gap taken (:func:`gap_floor`): a perfect score has no gap left in
+    logs, and how far below the others it sits is the floor's choice, so it must be the data's."""
     from scipy.optimize import OptimizeWarning, curve_fit
 
     n = np.asarray(sizes, dtype=np.float64)
@@ -140,7 +182,7 @@ def fit_power_law(sizes: Sequence[float], values: Sequence[float], *, higher_is_
         raise ConfigError("a power law needs points at two or more sizes", where="learning curve",
                           expected="runs on at least two shares of the data")
     gap = (ceiling - v) if higher_is_better else v
-    gap = np.clip(gap, 1e-6, None)  # a perfect score has no gap left to shrink: keep it finite in logs
+    gap = np.clip(gap, floor, None)
     x, y = np.log(n), np.log(gap)
     slope, intercept = np.polyfit(x, y, 1)
     with warnings.catch_warnings():
@@ -148,7 +190,7 @@ def fit_power_law(sizes: Sequence[float], values: Sequence[float], *, higher_is_
         params, cov = curve_fit(lambda t, log_a, b: log_a - b * t, x, y, p0=(intercept, -slope))
     if not np.all(np.isfinite(cov)):
         cov = np.zeros((2, 2))  # exactly on a line (two sizes, one seed; every score perfect): no spread
-    return PowerLaw(float(math.exp(params[0])), float(params[1]), higher_is_better, ceiling, np.asarray(cov))
+    return PowerLaw(float(math.exp(params[0])), float(params[1]), higher_is_better, ceiling, np.asarray(cov), floor)
 
 
 def nested_subsets(rows: int, sizes: Sequence[int], seed: int, classes: Sequence[Any] | None = None) -> list[np.ndarray]:
@@ -209,7 +251,7 @@ def learning_curve(config: TrainConfig, train_set: Any, eval_set: Any, *, fracti
     ``config`` is the Automatic choice and these are the settings the user gave within it
     (small_data.adapt's ``given``): each share gets the choice for its own rows; None: ``config``
     as it is for every share."""
-    from bertstudio.metrics import LOWER_IS_BETTER, main_metric
+    from bertstudio.metrics import main_metric
     from bertstudio.train.engine import train as engine_train
 
     train_fn = train_fn or engine_train
@@ -232,7 +274,8 @@ def learning_curve(config: TrainConfig, train_set: Any, eval_set: Any, *, fracti
     done = 0.0
     classes = labelled.dataset[labelled.gold_column] if labelled.spec.gold.classes else None
     subsets = {seed: dict(zip(sizes, nested_subsets(total, sizes, seed, classes))) for seed in seeds}
-    curve = LearningCurve(metric="", points=[], rows=total, skipped=skipped, classes=n_classes or 0)
+    curve = LearningCurve(metric="", points=[], rows=total, skipped=skipped, classes=n_classes or 0,
+                          eval_rows=len(eval_set.labelled_rows()))
     choose = _share_chooser(config, automatic)
     for i, (size, seed) in enumerate(plan):
         if cancel.is_set():
@@ -267,10 +310,7 @@ def learning_curve(config: TrainConfig, train_set: Any, eval_set: Any, *, fracti
         done += weights[i]
         if on_point:
             on_point(point)
-    if len({p.labels for p in curve.points}) >= 2:
-        higher = curve.metric not in LOWER_IS_BETTER
-        curve.fit = fit_power_law([p.labels for p in curve.points], [p.value for p in curve.points],
-                                  higher_is_better=higher, ceiling=1.0 if higher else 0.0)
+    curve.refit()
     if progress and not curve.cancelled:
         progress(1.0, "done")
     return curve
