@@ -212,6 +212,7 @@ def fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any = No
             epochs=math.ceil(n_steps / epoch_steps), effective_batch_size=config.batch_size * config.grad_accum * acc.num_processes,
             trainable_params=trainable, total_params=total_params, device=path.device, precision=path.precision,
             output_dir=config.output_dir, host=socket.gethostname(), machine=machine_id() or None,
+            num_scored_examples=len(eval_set.labelled_rows()) if eval_set is not None else 0,
         ), control)
 
         # ---- the loop ----------------------------------------------------------------

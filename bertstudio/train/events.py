@@ -35,6 +35,15 @@ class RunStarted:
     # the run's process still lives (train/rundir.py); elsewhere it cannot tell
     host: str | None = None
     machine: str | None = None
+    # the evaluation rows with a gold value, which the scores rest on (num_eval_examples counts
+    # every row evaluated: rows without gold get a prediction but no score); None: a history
+    # written before this was recorded, where num_eval_examples is all that is known
+    num_scored_examples: int | None = None
+
+    @property
+    def scored_examples(self) -> int:
+        """How many evaluation rows the scores rest on, as well as the history tells."""
+        return self.num_eval_examples if self.num_scored_examples is None else self.num_scored_examples
 
 
 @dataclass(frozen=True)

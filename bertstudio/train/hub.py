@@ -483,8 +483,14 @@ def _data_section(settings: dict[str, Any], started: dict[str, Any]) -> list[str
         if settings.get(key):
             out.append(f"- {what}: {_code(Path(str(settings[key])).name)}")  # the name only: local paths stay private
     if started:
-        out.append(f"- {_cell(started.get('num_train_examples', '?'))} training examples, "
-                   f"{_cell(started.get('num_eval_examples', '?'))} evaluation examples")
+        evaluated = started.get("num_eval_examples", "?")
+        scored = started.get("num_scored_examples")  # absent from a history written before it was recorded
+        scored = evaluated if scored is None else scored
+        line = (f"- {_cell(started.get('num_train_examples', '?'))} training examples, "
+                f"{_cell(scored)} evaluation examples")
+        if scored != evaluated:  # rows without gold were predicted, not scored
+            line += f" ({_cell(evaluated)} evaluated, the rest without a gold value)"
+        out.append(line)
     return (["## Data", ""] + out + [""]) if out else []
 
 

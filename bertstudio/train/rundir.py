@@ -777,7 +777,7 @@ class RunInfo:
     started_at: float = 0.0
     steps: int = 0  # training steps taken, when the run has ended
     best_step: int | None = None  # the metrics and model are the best evaluation's, from this earlier step
-    eval_examples: int = 0  # how many examples its evaluation scored (0: not said)
+    eval_examples: int = 0  # how many examples its evaluation scored, those with a gold value (0: not said)
     mismatched: dict[str, float] = field(default_factory=dict)  # an MNLI run's model on dev_mismatched (MNLI-mm)
 
     @property
@@ -864,8 +864,8 @@ def read_run(folder: str | os.PathLike[str]) -> RunInfo:
     history = read_history(folder, kinds=(RunStarted.kind, RunFinished.kind))  # a status needs no step line
     starts = [n for n, e in enumerate(history) if isinstance(e, RunStarted)]
     latest = history[starts[-1]:] if starts else history  # a resumed run's history holds the cancelled start's end too
-    if starts and isinstance(history[starts[-1]].num_eval_examples, int):
-        info.eval_examples = max(0, history[starts[-1]].num_eval_examples)
+    if starts and isinstance(history[starts[-1]].scored_examples, int):
+        info.eval_examples = max(0, history[starts[-1]].scored_examples)
     ended = [e for e in latest if isinstance(e, RunFinished)]
     if ended:
         info.status, info.message = ended[-1].status, ended[-1].message

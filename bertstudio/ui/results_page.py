@@ -373,7 +373,8 @@ class ResultsPage(QWidget):
         self.kind, self.labels = loaded.kind, loaded.labels
         gold = get_spec(self.kind).gold
         self._show_damage(skipped)
-        counted, unit = (len(preds) if preds else None), "examples"
+        # the scores rest on the rows with a gold value: rows without one are predicted, not scored
+        counted, unit = (sum(p.gold is not None for p in preds) or None), "examples"
         if gold.per_token:  # tagging scores count entities (BIO) or words (POS), not sentences
             counted = sum(c.support for c in report.classes) if report is not None else None
             unit = report.unit if report is not None else unit

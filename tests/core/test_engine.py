@@ -289,3 +289,27 @@ def test_history_is_readable_while_the_run_goes(tiny, tmp_path):
     result = train(config(tiny, epochs=1, logging_steps=1, output_dir=str(out)), sentiment(16), callbacks=[follower])
     assert result.status == "finished"
     assert [n for n, _ in seen] == list(range(1, len(seen) + 1)) and all(same for _, same in seen)
+
+
+def test_the_scores_rest_on_the_evaluation_rows_with_a_gold_value(tiny, tmp_path):
+    """60 evaluation rows of which 20 have gold: the metrics are the 20's, and the run said 60 to
+    the Scoreboard's "(on N examples)" and the model card. Both counts are recorded; a history
+    written before the scored count was (no num_scored_examples) reads its one count as before."""
+    from helpers import sentiment_records
+
+    from bertstudio.train.events import event_to_dict
+    from bertstudio.train.hub import model_card, resolve_source
+    from bertstudio.train.rundir import read_run
+
+    rows = [{**row, "label": row["label"] if i < 20 else None} for i, row in enumerate(sentiment_records(60, seed=1))]
+    events, cb = collect()
+    out = tmp_path / "run"
+    result = train(config(tiny, epochs=1, output_dir=str(out)), sentiment(16),
+                   from_records("sentence", rows, labels=["neg", "pos"]), callbacks=[cb])
+    assert result.status == "finished", result.message
+    started = events[0]
+    assert (started.num_eval_examples, started.num_scored_examples, started.scored_examples) == (60, 20, 20)
+    assert read_run(out).eval_examples == 20
+    assert "16 training examples, 20 evaluation examples (60 evaluated" in model_card(resolve_source(out), "me/x")
+    old = {k: v for k, v in event_to_dict(started).items() if k != "num_scored_examples"}
+    assert event_from_dict(old).scored_examples == 60

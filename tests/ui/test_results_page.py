@@ -495,3 +495,27 @@ def test_a_filter_that_hides_the_current_prediction_moves_to_the_one_in_its_plac
     qtbot.mouseClick(page.accept_button, Qt.MouseButton.LeftButton)  # no longer an error: hidden
     now = page.current_prediction()
     assert page.proxy.rowCount() == errors - 1 and now is not None and now.index != before.index
+
+
+def test_the_size_note_counts_the_rows_with_a_gold_value_only(qtbot, tmp_path):
+    """An evaluation file of 60 rows, 20 with gold: the metrics rest on the 20 (10 right), but the
+    note said "only 60 examples ... 1.7 points ... interval: 38 to 62" (Wilson of 30/60). Wilson's
+    95% interval for 10 of 20 is 29.9 to 70.1 (hand-computed: 0.5 +- 1.96 * sqrt(0.25 / 20 + 0.96 / 400) / 1.192)."""
+    from bertstudio.train.config import TrainConfig
+
+    rows = [{"text": f"row {i}", "label": LABELS[i % 2] if i < 20 else None} for i in range(60)]
+    project = Project.create(tmp_path / "partial", name="p", kind="sentence", labels=LABELS)
+    project.import_examples(from_records("sentence", rows, labels=LABELS), "dev")
+    run = project.new_run_dir("partial-run")
+    TrainConfig(task="sentence", labels=LABELS, output_dir=str(run)).save(run / "config.toml")
+    (run / "metrics.json").write_text(json.dumps({"accuracy": 0.5, "macro_f1": 0.5}))
+    preds = [{"index": i, "split": "dev", "row": i, "gold": r["label"], "label": "pos", "loss": 0.5}
+             for i, r in enumerate(rows)]
+    (run / "predictions.jsonl").write_text("".join(json.dumps(p) + "\n" for p in preds))
+    page = _shown_page(qtbot, project, tmp_path)
+    try:
+        qtbot.waitUntil(lambda: page.run_dir == run and not page.is_loading())
+        note = page.metrics_panel.size_note.text()
+        assert "only 20 examples" in note and "about 5 points" in note and "interval: 30 to 70" in note
+    finally:
+        project.close(compact=False)
