@@ -77,8 +77,17 @@ def sentence_audit_stats(right_by_row: list[np.ndarray], *, source: str = "", la
     interval is Wilson's at the effective sample size of the cluster-robust variance of the
     ratio estimate, between the number of sentences and the number of words, and at the number
     of sentences while there are too few (:data:`MIN_SENTENCES`) to estimate how the sentences
-    differ, or they do not differ at all: "25% (7%-59%), 8 audit labels" was one sentence of
-    eight words. A sentence without words is no check."""
+    differ: "25% (7%-59%), 8 audit labels" was one sentence of eight words. A sentence without
+    words is no check.
+
+    Sentences that do not differ at all (every word right, every word wrong, or each sentence
+    right in the same share) count as many checks as words: that is where the effective size
+    goes as the difference between sentences vanishes (``p(1-p) / variance`` grows without
+    bound and is capped at the words), and zero observed variation is no evidence of clustering.
+    Falling back to the sentences there made the interval jump: 60 words all right in 6
+    sentences read "61%-100%", and one word wrong "91%-99.7%", a worse model with a higher
+    lower bound. (Shrinking ``p`` towards 1/2 for the design effect would also close the gap,
+    but adds a constant of its own to a rule the limit already fixes.)"""
     rows = [np.asarray(r, dtype=bool) for r in right_by_row if len(r)]
     sizes = np.array([len(r) for r in rows], dtype=np.float64)
     hits = np.array([float(r.sum()) for r in rows], dtype=np.float64)
@@ -87,10 +96,9 @@ def sentence_audit_stats(right_by_row: list[np.ndarray], *, source: str = "", la
         return AuditStats(n, 0, None, None, None, source, labels, 0)
     p = k / words
     effective = float(n)
-    if n >= MIN_SENTENCES and 0 < p < 1:
+    if n >= MIN_SENTENCES:
         variance = n / (n - 1) * float(np.sum((hits - p * sizes) ** 2)) / words ** 2
-        if variance > 0:
-            effective = min(float(words), max(float(n), p * (1 - p) / variance))
+        effective = float(words) if variance <= 0 else min(float(words), max(float(n), p * (1 - p) / variance))
     low, high = _wilson(p, effective)
     return AuditStats(n, k, p, low, high, source, labels, words)
 

@@ -249,3 +249,26 @@ def test_the_fast_score_head_of_unit_vector_pairs_starts_from_their_cosine():
     assert np.all((first.probs > -1.0) & (first.probs < 6.0))
     scaled = F.regression_scores(X * 2, y[rows], rows, pairs=True)  # not unit vectors: the ridge
     assert np.allclose(scaled.probs, F.regression_scores(X * 2, y[rows], rows).probs)
+
+
+def test_a_perfect_tagging_audit_is_never_less_sure_than_one_with_an_error():
+    """60 words in 6 sentences all right read "61%-100%" (the sentences as the checks), one word wrong
+    "91%-99.7%": the first error raised the lower bound. No variation between sentences is the limit
+    of vanishing variation, where the effective size is the words."""
+    from bertstudio.assist.audit import sentence_audit_stats
+
+    for sentences in (6, 30):
+        right = [np.ones(10, bool) for _ in range(sentences)]
+        one_wrong = [r.copy() for r in right]
+        one_wrong[0][3] = False
+        perfect, worse = sentence_audit_stats(right), sentence_audit_stats(one_wrong)
+        assert perfect.accuracy == 1.0 > worse.accuracy
+        assert perfect.low >= worse.low and perfect.high >= worse.high
+        words = 10 * sentences
+        assert (perfect.low, perfect.high) == pytest.approx(wilson_interval(words, words), abs=1e-9)
+        # all wrong mirrors it: one word right cannot lower the upper bound
+        wrong, one_right = sentence_audit_stats([~r for r in right]), sentence_audit_stats([~r for r in one_wrong])
+        assert wrong.high <= one_right.high and wrong.low <= one_right.low
+    # sentences right in exactly the same share differ no more than perfect ones: words too
+    even = sentence_audit_stats([np.array([1] * 8 + [0] * 2, bool) for _ in range(6)])
+    assert (even.low, even.high) == pytest.approx(wilson_interval(48, 60), abs=1e-9)
