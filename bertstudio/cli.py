@@ -411,9 +411,9 @@ def _train_seeds(config: Any, train_set: Any, eval_set: Any, args: argparse.Name
     result = train_seeds(config, train_set, eval_set, callbacks=[_printer(config, args)], cancel=cancel)
     if launched_rank() != 0:  # the main process says the runs' results (the others hold the last evaluation's)
         out = io.StringIO()
-    for seed, value in result.values.items():
-        print(f"seed {seed}: {result.metric} {value:.4f}  {result.folders.get(seed, '')}", file=out)
-    print(result.summary(), file=out)
+    for seed in result.values:  # x100 as the evaluation lines above them (digits=2), not fractions
+        print(result.seed_line(seed, digits=2), file=out)
+    print(result.summary(digits=2), file=out)
     if result.status == "failed":
         print(f"error: {result.message}", file=sys.stderr)
     return _exit_code(result.results[-1])

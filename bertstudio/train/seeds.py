@@ -45,14 +45,28 @@ class SeedsResult:
         """Sample standard deviation (n - 1); None with fewer than two runs."""
         return statistics.stdev(self.values.values()) if len(self.values) > 1 else None
 
-    def summary(self) -> str:
-        """``3 seeds: accuracy 0.812 ± 0.013 (0.799 to 0.827)``."""
+    def summary(self, digits: int = 1) -> str:
+        """``3 seeds: accuracy 81.2 ± 1.3 (79.9 to 82.7)``: shown by the product's one rule
+        (metrics/display.format_metric: a score x100 with ``digits`` decimals, an error as it is),
+        as the evaluation lines beside it are (the CLI's ``digits=2``)."""
+        from bertstudio.metrics.display import format_metric
+
         if not self.values or self.metric is None:
             return f"{len(self.results)} seed(s), no {self.metric or 'metric'} to sum up" + (
                 f": {self.message}" if self.message else "")
+        metric = self.metric
         lo, hi = min(self.values.values()), max(self.values.values())
-        spread = f" ± {self.sd:.4f}" if self.sd is not None else ""
-        return f"{len(self.values)} seeds: {self.metric} {self.mean:.4f}{spread} ({lo:.4f} to {hi:.4f})"
+        spread = f" ± {format_metric(metric, self.sd, digits)}" if self.sd is not None else ""
+        runs = len(self.values)
+        return (f"{runs} seed{'s' if runs != 1 else ''}: {metric} {format_metric(metric, self.mean, digits)}{spread} "
+                f"({format_metric(metric, lo, digits)} to {format_metric(metric, hi, digits)})")
+
+    def seed_line(self, seed: int, digits: int = 1) -> str:
+        """``seed 42: accuracy 81.2  runs/seed-42``: one finished seed's score, as :meth:`summary` shows it."""
+        from bertstudio.metrics.display import format_metric
+
+        return f"seed {seed}: {self.metric} {format_metric(str(self.metric), self.values[seed], digits)}  " \
+               f"{self.folders.get(seed, '')}".rstrip()
 
     def to_dict(self) -> dict[str, Any]:
         data = {k: v for k, v in asdict(self).items() if k != "results"}

@@ -338,6 +338,10 @@ def test_several_seeds_run_as_one_job_with_mean_and_spread(tiny, tmp_path, one_t
     assert summary["mean"] == pytest.approx(np.mean(values)) and summary["sd"] == pytest.approx(np.std(values, ddof=1))
     printed = capsys.readouterr().out
     assert "3 seeds: accuracy" in printed and "±" in printed
+    # x100, as the "eval at step" lines above (they said "accuracy 50.00", the seed lines "accuracy 0.5000")
+    for seed, value in zip((5, 6, 7), values):
+        assert f"seed {seed}: accuracy {100 * value:.2f}  {out / f'seed-{seed}'}" in printed
+    assert f"3 seeds: accuracy {100 * np.mean(values):.2f} ± {100 * np.std(values, ddof=1):.2f}" in printed
     # a folder holding the user's files is refused before anything trains; a second job needs --overwrite
     rc = main(["--quiet", "train", "--task", "sentence", "--train", str(data), "--hold-out", "0.25", "--model", tiny,
                "--out", str(out), "--epochs", "1", "--seeds", "2", "--device", "cpu"])
@@ -612,3 +616,16 @@ def test_setfits_phase_refuses_one_class_in_one_line(tiny, tmp_path):
                    from_records("sentence", sentiment_records(8)))
     assert result.status == "failed" and isinstance(result.error, ConfigError), result.message
     assert "IndexError" not in str(result.error)
+
+
+def test_a_seeds_summary_shows_scores_x100_and_errors_as_they_are():
+    """The summary printed fractions ("accuracy 0.5000 ± 0.0000") beside the x100 evaluation lines."""
+    from bertstudio.train.seeds import SeedsResult
+
+    scores = SeedsResult("finished", "accuracy", values={42: 0.5, 43: 0.52}, folders={42: "runs/seed-42"})
+    assert scores.summary() == "2 seeds: accuracy 51.0 ± 1.4 (50.0 to 52.0)"  # sd of 0.50, 0.52: 0.01414
+    assert scores.summary(digits=2) == "2 seeds: accuracy 51.00 ± 1.41 (50.00 to 52.00)"
+    assert scores.seed_line(42) == "seed 42: accuracy 50.0  runs/seed-42" and scores.seed_line(43) == "seed 43: accuracy 52.0"
+    errors = SeedsResult("finished", "mse", values={0: 0.5, 1: 0.7})
+    assert errors.summary() == "2 seeds: mse 0.6000 ± 0.1414 (0.5000 to 0.7000)"
+    assert SeedsResult("finished", "accuracy", values={0: 0.8}).summary() == "1 seed: accuracy 80.0 (80.0 to 80.0)"
