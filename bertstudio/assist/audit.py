@@ -44,9 +44,11 @@ class AuditStats:
 
     def text(self) -> str:
         """One line for the status bar, e.g. ``audit 81% (68-90%, n=42)``."""
+        from bertstudio.metrics.display import format_share  # 249 of 250 is not "100%"
+
         if self.accuracy is None:
             return "audit: no audit labels yet"
-        return f"audit {self.accuracy:.0%} ({self.low:.0%}-{self.high:.0%}, n={self.n})"
+        return f"audit {format_share(self.accuracy)} ({format_share(self.low)}-{format_share(self.high)}, n={self.n})"
 
 
 def wilson_interval(correct: int, n: int, confidence: float = 0.95) -> tuple[float, float]:

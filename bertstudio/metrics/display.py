@@ -4,13 +4,20 @@ Runs and Results pages use.
 Scores (accuracy, F1, MCC, correlations, exact match) are fractions and read as papers
 print them, x100; errors (MSE, losses) are not percentages and print as they are. Two
 copies of this rule had drifted: the CLI printed an MSE of 0.5 as "50.00".
+
+A value short of its range's end is never shown as that end: accuracy 5462/5463 read
+"100.0" (one error on QNLI's dev set) and 249 of 250 audit labels "100%", so where rounding
+would reach the end a decimal is added ("99.98"; at most three, then the last digit stops
+one step short: "99.9"). A negative value that rounds to zero shows as "0.0", not "-0.0".
 """
 
 from __future__ import annotations
 
 from typing import Any, Mapping
 
-from bertstudio.metrics.glue import CORRELATIONS, LOWER_IS_BETTER
+from bertstudio.metrics.glue import CORRELATIONS, LOWER_IS_BETTER, SIGNED_METRICS
+
+_MORE_DIGITS = 3  # decimals added at most to keep a value off its range's end
 
 
 def is_score(key: str) -> bool:
@@ -26,8 +33,35 @@ def is_fraction(key: str) -> bool:
 
 
 def format_metric(key: str, value: float, digits: int = 1) -> str:
-    """``value`` of metric ``key``: x100 with ``digits`` decimals for a score, 4 decimals for an error."""
-    return f"{100 * float(value):.{digits}f}" if is_score(key) else f"{float(value):.4f}"
+    """``value`` of metric ``key``: x100 with ``digits`` decimals for a score (never at an end of
+    its range it does not reach: 0 and 100, -100 for MCC and correlations), 4 decimals for an error."""
+    if not is_score(key):
+        return _fixed(float(value), 4)
+    return _off_the_ends(100 * float(value), digits, (-100.0, 100.0) if key in SIGNED_METRICS else (0.0, 100.0))
+
+
+def format_share(value: float, digits: int = 0) -> str:
+    """A share (0 to 1) as a percentage, ``"81%"``, never 0% or 100% unless it is: 249 of 250
+    read "100%" (now "99.6%")."""
+    return _off_the_ends(100 * float(value), digits, (0.0, 100.0)) + "%"
+
+
+def _fixed(value: float, digits: int) -> str:
+    text = f"{value:.{digits}f}"
+    return text.removeprefix("-") if float(text) == 0 else text  # -0.0004 read "-0.0"
+
+
+def _off_the_ends(value: float, digits: int, ends: tuple[float, float]) -> str:
+    """``value`` with ``digits`` decimals, or more (up to _MORE_DIGITS) where rounding would show
+    an end of ``ends`` the value does not reach; past those, the last digit one step inside."""
+    if value in ends or not ends[0] < value < ends[1]:
+        return _fixed(value, digits)
+    for places in range(digits, digits + _MORE_DIGITS + 1):
+        text = _fixed(value, places)
+        if float(text) not in ends:
+            return text
+    step = 10.0 ** -digits
+    return _fixed(ends[1] - step if value > (ends[0] + ends[1]) / 2 else ends[0] + step, digits)
 
 
 def format_metrics(metrics: Mapping[str, Any], digits: int = 1) -> str:

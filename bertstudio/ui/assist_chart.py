@@ -22,6 +22,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
+from bertstudio.metrics.display import format_share
 from bertstudio.ui import theme
 from bertstudio.ui.assist_controller import AssistController
 from bertstudio.ui.plots import follow_palette
@@ -52,7 +53,8 @@ def audit_line(controller: AssistController) -> str:
                 else tr("Audit accuracy %1 (%2-%3) on %5 words, %4 audit sentences"))
     else:
         line = tr("Audit accuracy %1 (%2-%3), 1 audit label") if one else tr("Audit accuracy %1 (%2-%3), %4 audit labels")
-    return (line.replace("%1", f"{stats.accuracy:.0%}").replace("%2", f"{stats.low:.0%}").replace("%3", f"{stats.high:.0%}")
+    shown = format_share  # 249 of 250 right is not "100%"
+    return (line.replace("%1", shown(stats.accuracy)).replace("%2", shown(stats.low)).replace("%3", shown(stats.high))
             .replace("%4", str(stats.n)).replace("%5", str(stats.words)))
 
 

@@ -160,6 +160,7 @@ class MetricsPanel(QWidget):
                 font.setItalic(True)
                 name.setFont(font)
             table.setItem(i, 0, name)
-            for j, value in enumerate((scores.precision, scores.recall, scores.f1), start=1):
-                table.setItem(i, j, _number(f"{100 * value:.1f}"))
+            for j, (key, value) in enumerate((("precision", scores.precision), ("recall", scores.recall),
+                                              ("f1", scores.f1)), start=1):
+                table.setItem(i, j, _number(format_metric(key, value)))
             table.setItem(i, 4, _number(f"{scores.support:,}"))

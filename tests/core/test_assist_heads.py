@@ -156,6 +156,8 @@ def test_wilson_interval_hand_computed():
     assert (stats.n, stats.correct, stats.accuracy) == (4, 3, 0.75)
     assert stats.text() == f"audit 75% ({stats.low:.0%}-{stats.high:.0%}, n=4)"
     assert audit_stats(np.zeros(0)).text() == "audit: no audit labels yet"
+    # 249 of 250 right read "audit 100% (98%-100%, n=250)": Wilson's 97.8% to 99.9%
+    assert audit_stats(np.array([1] * 249 + [0])).text() == "audit 99.6% (98%-99.9%, n=250)"
 
 
 def test_a_tagging_audit_counts_sentences_not_words_as_its_checks():

@@ -184,6 +184,7 @@ def test_one_audit_label_is_said_in_the_singular():
         return audit_line(SimpleNamespace(audit=lambda: stats, is_on=lambda: True, model_in_loop=lambda: True))
 
     assert line(1, 1.0) == "Audit accuracy 100% (20%-100%), 1 audit label"
+    assert line(250, 249 / 250) == "Audit accuracy 99.6% (20%-100%), 250 audit labels"  # not "100%"
     assert line(2, 0.5) == "Audit accuracy 50% (20%-100%), 2 audit labels"
     assert line(1, None) == "1 audit label" and line(3, None) == "3 audit labels"
     # tagging: the checks are sentences ("8 audit labels" was one sentence of eight words)

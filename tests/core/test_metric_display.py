@@ -1,0 +1,37 @@
+"""How a metric reads: x100 for scores, as it is for errors, never at an end of the range it does not reach."""
+
+from __future__ import annotations
+
+
+from bertstudio.metrics.display import format_metric, format_metrics, format_share
+
+
+def test_a_score_short_of_perfect_never_reads_100():
+    # QNLI dev (5463 pairs) with one error is 99.98% right, not "100.0"
+    assert format_metric("accuracy", 5462 / 5463) == "99.98"
+    assert format_metric("accuracy", 5462 / 5463, digits=2) == "99.98"
+    assert format_metric("f1", 0.9996) == "99.96" and format_metric("accuracy", 0.99951) == "99.95"
+    assert format_metric("accuracy", 1 - 1e-9) == "99.9"  # past three more decimals: one step short
+    assert format_metric("accuracy", 1.0) == "100.0" and format_metric("accuracy", 0.0) == "0.0"
+    assert format_metric("accuracy", 0.0004) == "0.04"  # nor a score above 0 as 0
+    assert format_metric("mcc", -0.99999) == "-99.999"
+    assert format_metric("accuracy", 0.875) == "87.5" and format_metric("accuracy", 0.99949) == "99.9"
+
+
+def test_a_value_that_rounds_to_zero_reads_without_a_sign():
+    assert format_metric("mcc", -0.0004) == "0.0" and format_metric("mcc", 0.0004) == "0.0"  # 0 is no end for MCC
+    assert format_metric("pearson", -0.0004, digits=2) == "-0.04"  # shown to the digit: the sign stays
+    assert format_metric("loss", -0.00001) == "0.0000"
+    assert format_metric("mse", 11.3727) == "11.3727"
+    assert format_metrics({"accuracy": 5462 / 5463, "mcc": -0.0004}) == "accuracy 99.98, mcc 0.0"
+
+
+def test_a_share_reads_as_a_percentage_never_100_unless_it_is():
+    assert format_share(249 / 250) == "99.6%" and format_share(399 / 400) == "99.8%"
+    assert format_share(1.0) == "100%" and format_share(0.0) == "0%" and format_share(0.81) == "81%"
+    assert format_share(1 / 301) == "0.3%"
+    for n in range(1, 400):  # every audit of n labels: only all-right reads 100%, only all-wrong 0%
+        for k in (0, 1, n - 1, n):
+            text = format_share(k / n)
+            assert (text == "100%") == (k == n) and (text == "0%") == (k == 0)
+            assert abs(float(text[:-1]) - 100 * k / n) <= 0.5
