@@ -502,7 +502,7 @@ def cmd_evaluate(args: argparse.Namespace, out: TextIO) -> int:
     if folder is not None:
         write_results(folder, metrics, predictions)
     if not args.quiet:  # what the numbers are over (a row without a gold value was left out without a word)
-        sys.stderr.write(_scored_line(examples) + "\n")
+        sys.stderr.write(_scored_line(examples, predictions) + "\n")
     out.write(json.dumps(metrics, indent=2, sort_keys=True) + "\n")
     return EXIT_OK
 
@@ -512,14 +512,25 @@ def _is_onnx(model: str | Path) -> bool:
     return Path(model).suffix.lower() == ".onnx"
 
 
-def _scored_line(examples: Any) -> str:
+def _scored_line(examples: Any, predictions: list[dict[str, Any]] | None = None) -> str:
+    """What the numbers are over, and why a correlation reads 0 where it is undefined."""
     gold = examples.dataset.with_format("arrow")[examples.gold_column]
     scored = len(gold) - gold.null_count
     line = f"scored {scored} row{'s' if scored != 1 else ''} with a gold value"
     if scored < len(gold):
         line += f"; {len(gold) - scored} without one left out"
-    if examples.spec.gold.name == "score" and scored < 2:
-        line += "; a correlation needs at least 2 rows, so Pearson and Spearman read 0"
+    if examples.spec.gold.name == "score":
+        from bertstudio.metrics.regression import undefined_correlation
+
+        why = "too_few" if scored < 2 else None
+        if why is None and predictions is not None:  # a prediction row per example, in their order
+            pairs = [(g, p["score"]) for g, p in zip(gold.to_pylist(), predictions) if g is not None]
+            why = undefined_correlation([g for g, _ in pairs], [s for _, s in pairs])
+        line += {"too_few": "; a correlation needs at least 2 rows, so Pearson and Spearman read 0",
+                 "one_prediction": "; the model predicts one value for every example, so correlations are "
+                                   "undefined (Pearson and Spearman shown as 0)",
+                 "one_gold": "; every gold score is the same, so correlations are undefined (Pearson and "
+                             "Spearman shown as 0)"}.get(why or "", "")
     return line
 
 

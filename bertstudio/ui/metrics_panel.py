@@ -11,7 +11,7 @@ from PySide6.QtWidgets import (
 )
 
 from bertstudio.errors import BertStudioError
-from bertstudio.metrics.display import format_metric  # the one formatter (the Results page imports it from here)
+from bertstudio.metrics.display import format_metric, is_score  # the one formatter (the Results page imports it from here)
 from bertstudio.metrics.per_class import PerClassReport
 
 
@@ -74,27 +74,42 @@ class MetricsPanel(QWidget):
         self.show_report(None)
 
     def show_metrics(self, metrics: dict[str, float], official: tuple[str, ...], examples: int | None = None,
-                     unit: str = "examples", best_step: int | None = None, steps: int = 0) -> None:
+                     unit: str = "examples", best_step: int | None = None, steps: int = 0,
+                     undefined: str | None = None) -> None:
         """``examples``: how many evaluation examples the scores rest on, counted in ``unit``
         ("examples", or for tagging what its scores count: "entities" or "tokens"); below
         SMALL_EVAL the panel says how far one moves them (a 20-label project holds out 2 rows).
         ``best_step``: the scores (and the saved model) are the best evaluation's, from that step
-        of the run's ``steps``, not the last step's (the CLI says the same when the run ends)."""
-        self._show_size_note(metrics, examples, unit)
+        of the run's ``steps``, not the last step's (the CLI says the same when the run ends).
+        ``undefined``: why the correlations are undefined (metrics.regression.undefined_correlation),
+        said in place of an interval around their 0."""
+        self._show_size_note(metrics, examples, unit, undefined)
         self.best_note.setVisible(bool(metrics) and best_step is not None)
         if best_step is not None:
             self.best_note.setText(self.tr("From the best evaluation, at step {b} of {n}: the run kept those weights, "
                                            "as no later evaluation scored higher.").format(b=f"{best_step:,}", n=f"{steps:,}"))
         keys = [k for k in official if k in metrics] + [k for k in metrics if k not in official]
         table = self.metrics_table
+        # x100 in the header only when every row is a score: an mse row is shown as it is
+        mixed = not all(is_score(k) for k in keys)
+        table.horizontalHeaderItem(1).setText(self.tr("Value") if mixed else self.tr("Score (x100)"))
         table.setRowCount(len(keys))
         for i, k in enumerate(keys):
-            name = QTableWidgetItem(k + (" *" if k in official else ""))
+            label = k + (" *" if k in official else "")
+            name = QTableWidgetItem(self.tr("%1 (x100)").replace("%1", label) if mixed and is_score(k) else label)
             name.setToolTip(self.tr("official metric of this task") if k in official else "")
             table.setItem(i, 0, name)
             table.setItem(i, 1, _number(format_metric(k, metrics[k])))
 
-    def _show_size_note(self, metrics: dict[str, float], examples: int | None, unit: str) -> None:
+    def _show_size_note(self, metrics: dict[str, float], examples: int | None, unit: str,
+                        undefined: str | None = None) -> None:
+        said = {"one_prediction": self.tr("The model predicts one value for every example: correlations are undefined "
+                                          "(shown as 0)."),
+                "one_gold": self.tr("Every example has the same gold score: correlations are undefined (shown as 0).")}
+        if metrics and undefined in said:  # whatever the size: a 0 that is no measured correlation has no interval
+            self.size_note.setText(said[undefined])
+            self.size_note.setVisible(True)
+            return
         if not metrics or examples is None or not 0 < examples < SMALL_EVAL:
             self.size_note.setVisible(False)
             return

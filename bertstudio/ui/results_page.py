@@ -76,6 +76,19 @@ class LoadedRun:
     rows: list[PredictionRow]  # the predictions joined with the project rows they were made for
 
 
+def _undefined_correlation(metrics: dict[str, float], preds: list[Any]) -> str | None:
+    """Why the run's correlations are undefined (metrics.regression.undefined_correlation), from
+    its scored predictions; None for a run without them or whose predictions do not all read."""
+    if "pearson" not in metrics:
+        return None
+    from bertstudio.metrics.regression import undefined_correlation
+
+    pairs = [(p.gold, p.pred.get("score")) for p in preds if p.gold is not None]
+    if not pairs or not all(isinstance(v, (int, float)) and isinstance(g, (int, float)) for g, v in pairs):
+        return None
+    return undefined_correlation([g for g, _ in pairs], [v for _, v in pairs])
+
+
 def join_rows(preds: list[Any], datasets: dict[str, Any], *, same_kind: bool, foreign: bool,
               gold_column: str) -> list[PredictionRow]:
     """The run's predictions with the project rows they were made for (``datasets``: each
@@ -379,7 +392,8 @@ class ResultsPage(QWidget):
             counted = sum(c.support for c in report.classes) if report is not None else None
             unit = report.unit if report is not None else unit
         self.metrics_panel.show_metrics(info.metrics, official_metric_order(self.kind, info.glue_task),
-                                        examples=counted, unit=unit, best_step=info.best_step, steps=info.steps)
+                                        examples=counted, unit=unit, best_step=info.best_step, steps=info.steps,
+                                        undefined=_undefined_correlation(info.metrics, preds))
         self.metrics_panel.show_report(report)
         old, self.model = self.model, PredictionsModel(self.kind, self)
         self.model.set_rows(loaded.rows)

@@ -287,52 +287,52 @@
         <translation>已取消推送到 {repo}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="42"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="43"/>
         <source>Labelling assistant off</source>
         <translation>标注助手已关闭</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="42"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="43"/>
         <source>Labelling assistant starting…</source>
         <translation>标注助手正在启动…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="45"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="46"/>
         <source>No audit: the labelling assistant has no model for this kind of project</source>
         <translation>无核查：标注助手没有适用于这类项目的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="46"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="47"/>
         <source>No audit labels yet: every 10th example is a random check</source>
         <translation>尚无核查标签:每 10 个样例中有一个是随机核查</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="49"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="50"/>
         <source>%1 audit labels</source>
         <translation>%1 个核查标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="49"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="50"/>
         <source>1 audit label</source>
         <translation>1 个核查标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="51"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="52"/>
         <source>Audit accuracy %1 (%2-%3) on %5 words, 1 audit sentence</source>
         <translation>核查准确率 %1(%2-%3)，共 %5 个词，1 个核查句子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="52"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="53"/>
         <source>Audit accuracy %1 (%2-%3) on %5 words, %4 audit sentences</source>
         <translation>核查准确率 %1(%2-%3)，共 %5 个词，%4 个核查句子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="54"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="55"/>
         <source>Audit accuracy %1 (%2-%3), %4 audit labels</source>
         <translation>核查准确率 %1(%2-%3)，%4 个核查标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="54"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="55"/>
         <source>Audit accuracy %1 (%2-%3), 1 audit label</source>
         <translation>核查准确率 %1(%2-%3)，1 个核查标签</translation>
     </message>
@@ -703,32 +703,32 @@
 <context>
     <name>AuditChart</name>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="70"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="72"/>
         <source>audit accuracy (%)</source>
         <translation>核查准确率(%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="71"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="73"/>
         <source>labels so far</source>
         <translation>已有标签数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="85"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="87"/>
         <source>this loop</source>
         <translation>当前标注流程</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="86"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="88"/>
         <source>random order (estimate)</source>
         <translation>随机顺序(估计)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="148"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="150"/>
         <source>Random order is estimated from the audit labels alone; its curve starts once there are enough of them.</source>
         <translation>随机顺序的估计只用核查标签；核查标签足够后才会出现这条曲线。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_chart.py" line="153"/>
+        <location filename="../../bertstudio/ui/assist_chart.py" line="155"/>
         <source>Random order is estimated from the %1 audit labels alone, so it reaches %2 labels now and grows as audit labels come in.</source>
         <translation>随机顺序的估计只用 %1 个核查标签，所以现在只到 %2 个标签，随着核查标签增加而延长。</translation>
     </message>
@@ -2158,13 +2158,14 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/metrics_panel.py" line="49"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="95"/>
         <source>Score (x100)</source>
         <translation>分数(×100)</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/metrics_panel.py" line="55"/>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="145"/>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="148"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="160"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="163"/>
         <source>Class</source>
         <translation>类别</translation>
     </message>
@@ -2194,82 +2195,102 @@
         <translation>scikit-learn 的分类报告，×100；支持数统计的是标准答案中的样例、词元或实体数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="86"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="89"/>
         <source>From the best evaluation, at step {b} of {n}: the run kept those weights, as no later evaluation scored higher.</source>
         <translation>来自最佳的一次评估，在第 {b} 步（共 {n} 步）：运行保留了那时的权重，因为之后的评估都没有更高。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="93"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="95"/>
+        <source>Value</source>
+        <translation>数值</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="99"/>
+        <source>%1 (x100)</source>
+        <translation>%1(×100)</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="100"/>
         <source>official metric of this task</source>
         <translation>此任务的官方指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="102"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="106"/>
+        <source>The model predicts one value for every example: correlations are undefined (shown as 0).</source>
+        <translation>模型对每个样例都预测同一个值：相关系数无定义（显示为 0）。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="108"/>
+        <source>Every example has the same gold score: correlations are undefined (shown as 0).</source>
+        <translation>每个样例的标准答案分数都相同：相关系数无定义（显示为 0）。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="117"/>
         <source>Scored on only {n} gold entities: one entity more or less found moves a score by about {p:.1f} points, so small differences between runs are noise.</source>
         <translation>仅在 {n} 个标准实体上评分：多找到或少找到一个实体，分数就会变化约 {p:.1f} 分，因此运行之间的小差异只是噪声。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="106"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="121"/>
         <source>Scored on only {n} words: one word more or less right moves a score by about {p:.1f} points, so small differences between runs are noise.</source>
         <translation>仅在 {n} 个词上评分：多对或少对一个词，分数就会变化约 {p:.1f} 分，因此运行之间的小差异只是噪声。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="112"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="127"/>
         <source>Scored on one example only: the score can only be all or nothing, and says little.</source>
         <translation>仅在一个样本上评分：分数只能是全对或全错，说明不了什么。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="115"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="130"/>
         <source>Scored on only {n} examples: one example more or less right moves a score by about {p} points, so small differences between runs are noise.</source>
         <translation>仅在 {n} 个样本上评分：多对或少对一个样本，分数就会变化约 {p} 分，因此运行之间的小差异只是噪声。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="123"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="138"/>
         <source>Accuracy&apos;s 95% interval: {a:.0f} to {b:.0f}.</source>
         <translation>准确率的 95% 区间：{a:.0f} 到 {b:.0f}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="131"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="146"/>
         <source>Scored on only {n} examples: too few for a correlation to say anything.</source>
         <translation>仅在 {n} 个样例上评分：样例太少，相关系数说明不了什么。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="134"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="149"/>
         <source>Scored on only {n} examples: a correlation from so few is uncertain (Pearson&apos;s 95% interval: {a:.0f} to {b:.0f}), so small differences between runs are noise.</source>
         <translation>仅在 {n} 个样例上评分：这么少的样例算出的相关系数并不确定（Pearson 的 95% 区间：{a:.0f} 到 {b:.0f}），因此运行之间的小差异只是噪声。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="145"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="160"/>
         <source>Per class (support: examples)</source>
         <translation>按类别(支持数:样例)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="146"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="161"/>
         <source>Per tag (support: tokens)</source>
         <translation>按标记(支持数:词元)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="146"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="161"/>
         <source>Tag</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="147"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="162"/>
         <source>Per entity type (support: entities)</source>
         <translation>按实体类型(支持数:实体)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="147"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="162"/>
         <source>Entity type</source>
         <translation>实体类型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="151"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="166"/>
         <source>macro avg</source>
         <translation>宏平均</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="151"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="166"/>
         <source>weighted avg</source>
         <translation>加权平均</translation>
     </message>
@@ -2883,119 +2904,119 @@
 <context>
     <name>ResultsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="188"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="201"/>
         <source>Errors only</source>
         <translation>只看错误</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="216"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="229"/>
         <source>Set as gold</source>
         <translation>设为标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="218"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="231"/>
         <source>Use prediction as gold</source>
         <translation>采用预测作为标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="222"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="235"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="294"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="307"/>
         <source>{name} (not in this project)</source>
         <translation>{name}(不属于此项目)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="338"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="351"/>
         <source>Reading the predictions of %1…</source>
         <translation>正在读取 %1 的预测…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="360"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="373"/>
         <source>Could not read this run&apos;s predictions: %1</source>
         <translation>无法读取此运行的预测：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="425"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="440"/>
         <source>%1 damaged line(s) of this run&apos;s predictions are not shown: %2</source>
         <translation>本次运行的预测中有 %1 行已损坏，未显示：%2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="441"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="456"/>
         <source>No project is open. Open or create one (File menu), train a run on the Train page, and its scores, predictions and errors appear here.</source>
         <translation>尚未打开项目。请（通过“文件”菜单）打开或新建一个项目，并在训练页训练一次，其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="444"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="459"/>
         <source>This project has no run yet. Train one on the Train page (or open a run folder from the Runs page), and its scores, predictions and errors appear here.</source>
         <translation>此项目还没有运行。请在训练页训练一次（或从运行页打开一个运行文件夹），其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="453"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="468"/>
         <source>This run is not one of this project&apos;s runs ({folder}); it is shown for viewing only.</source>
         <translation>此运行不属于此项目({folder})；仅供查看。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="456"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="471"/>
         <source>It is a {run} run and this project holds {project} examples, so its rows are not matched to the project&apos;s.</source>
         <translation>这是一次 {run} 运行，而此项目包含 {project} 样例，因此其中的行不会与项目的行对应。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="460"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="475"/>
         <source>{joined} of {total} of its rows match this project&apos;s examples (same gold value).</source>
         <translation>它的 {total} 行中有 {joined} 行与此项目的样例对应(标准答案相同)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="542"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="557"/>
         <source>{shown} of {total} examples</source>
         <translation>{shown} / {total} 个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="544"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="559"/>
         <source>gold {g}, predicted {p}</source>
         <translation>标准答案 {g}，预测 {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/results_page.py" line="600"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="615"/>
         <source>%n word(s) got no prediction from this run: tag them on the Label page</source>
         <translation>
             <numerusform>%n 个词在这次运行中没有预测:请在“标注”页标注它们</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="602"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="617"/>
         <source>The run predicted a label this project no longer has (renamed or removed since the run)</source>
         <translation>该运行预测的标签已不在本项目中（运行之后被重命名或删除）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="637"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="652"/>
         <source>{split} row {row}</source>
         <translation>{split} 第 {row} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="642"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="657"/>
         <source>{where}: {n} of {m} tags are now the run&apos;s predictions</source>
         <translation>{where}:{m} 个标签中有 {n} 个已改为这次运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="645"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="660"/>
         <source>{where}: the gold value is now the run&apos;s prediction</source>
         <translation>{where}:标注值已改为这次运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="647"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="662"/>
         <source>; this run&apos;s scores were computed with the earlier gold</source>
         <translation>;这次运行的分数是按原来的标注计算的</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="648"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="663"/>
         <source> (Edit &gt; Undo restores it)</source>
         <translation>(编辑 &gt; 撤销 可恢复)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="654"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="669"/>
         <source>Relabel {split} row {row}</source>
         <translation>重新标注 {split} 的第 {row} 行</translation>
     </message>

@@ -687,3 +687,21 @@ def test_windows_stdout_becomes_utf8_with_its_errors_mode(monkeypatch):
     stream = _code_page_stdout(monkeypatch, errors="backslashreplace")
     _utf8_stdout()
     assert (stream.encoding, stream.errors) == ("utf-8", "backslashreplace")
+
+
+def test_the_scored_line_says_a_correlation_of_one_predicted_value_is_undefined() -> None:
+    """A collapsed regressor printed "pearson 0.0" without a word: the 0 is no measured correlation."""
+    from bertstudio.cli import _scored_line
+    from bertstudio.data.examples import from_records
+
+    rows = [{"text": f"a{i}", "text_pair": f"b{i}", "label": float(i % 5)} for i in range(6)] + [{"text": "x", "text_pair": "y"}]
+    examples = from_records("regression", rows)
+    flat = [{"score": 2.61}] * 7
+    assert _scored_line(examples, flat) == ("scored 6 rows with a gold value; 1 without one left out; the model predicts "
+                                            "one value for every example, so correlations are undefined (Pearson and "
+                                            "Spearman shown as 0)")
+    varied = [{"score": float(i)} for i in range(7)]
+    assert _scored_line(examples, varied) == "scored 6 rows with a gold value; 1 without one left out"
+    same_gold = from_records("regression", [{"text": f"a{i}", "text_pair": "b", "label": 1.0} for i in range(3)])
+    assert _scored_line(same_gold, varied[:3]).endswith("; every gold score is the same, so correlations are undefined "
+                                                        "(Pearson and Spearman shown as 0)")

@@ -519,3 +519,54 @@ def test_the_size_note_counts_the_rows_with_a_gold_value_only(qtbot, tmp_path):
         assert "only 20 examples" in note and "about 5 points" in note and "interval: 30 to 70" in note
     finally:
         project.close(compact=False)
+
+
+def _regression_run(project: Project, name: str, preds: list[dict], metrics: dict) -> Path:
+    from bertstudio.train.config import TrainConfig
+
+    run = project.new_run_dir(name)
+    TrainConfig(task="regression", output_dir=str(run)).save(run / "config.toml")
+    (run / "metrics.json").write_text(json.dumps(metrics))
+    (run / "predictions.jsonl").write_text("".join(json.dumps(p) + "\n" for p in preds))
+    return run
+
+
+def test_the_metrics_header_says_x100_only_over_scores(qtbot, tmp_path):
+    """"Score (x100)" stood over an mse of 11.3727, which is not x100."""
+    rows = [{"text": f"a{i}", "text_pair": f"b{i}", "label": float(i % 5)} for i in range(40)]
+    project = Project.create(tmp_path / "reg", name="reg", kind="regression")
+    project.import_examples(from_records("regression", rows), "dev")
+    preds = [{"index": i, "split": "dev", "row": i, "gold": r["label"], "score": r["label"] + 0.1 * (i % 3), "loss": 0.01}
+             for i, r in enumerate(rows)]
+    _regression_run(project, "reg-run", preds, {"pearson": 0.285, "spearman": 0.427, "mse": 11.3727})
+    page = _shown_page(qtbot, project, tmp_path)
+    try:
+        qtbot.waitUntil(lambda: page.run_dir is not None and not page.is_loading())
+        table = page.metrics_panel.metrics_table
+        shown = [(table.item(i, 0).text(), table.item(i, 1).text()) for i in range(table.rowCount())]
+        assert table.horizontalHeaderItem(1).text() == "Value"
+        assert shown == [("pearson * (x100)", "28.5"), ("spearman * (x100)", "42.7"), ("mse", "11.3727")]
+        page.metrics_panel.show_metrics({"accuracy": 0.9}, ("accuracy",))  # every row a score: the header says so
+        assert table.horizontalHeaderItem(1).text() == "Score (x100)" and table.item(0, 0).text() == "accuracy *"
+    finally:
+        project.close(compact=False)
+
+
+def test_a_regressor_that_predicts_one_value_gets_no_interval_around_its_zero(qtbot, tmp_path):
+    """A collapsed regressor's Pearson and Spearman are undefined (scipy: NaN) and read 0.0 by design;
+    the note printed "Pearson's 95% interval: -31 to 31" around that 0 as if it were measured."""
+    rows = [{"text": f"a{i}", "text_pair": f"b{i}", "label": float(i % 5)} for i in range(40)]
+    project = Project.create(tmp_path / "reg", name="reg", kind="regression")
+    project.import_examples(from_records("regression", rows), "dev")
+    preds = [{"index": i, "split": "dev", "row": i, "gold": r["label"], "score": 2.61, "loss": 0.01}
+             for i, r in enumerate(rows)]
+    _regression_run(project, "flat-run", preds, {"pearson": 0.0, "spearman": 0.0, "mse": 2.1})
+    page = _shown_page(qtbot, project, tmp_path)
+    try:
+        qtbot.waitUntil(lambda: page.run_dir is not None and not page.is_loading())
+        note = page.metrics_panel.size_note.text()
+        assert not page.metrics_panel.size_note.isHidden()
+        assert note == "The model predicts one value for every example: correlations are undefined (shown as 0)."
+        assert "interval" not in note
+    finally:
+        project.close(compact=False)
