@@ -109,7 +109,11 @@ def _wilson(p: float, n: float, z: float = 1.959963984540054) -> tuple[float, fl
     """The 95% Wilson score interval of a proportion ``p`` over ``n`` (not necessarily whole) trials."""
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, float(centre - half)), min(1.0, float(centre + half))
+    # exact at the ends (p 1 gives high 1 in exact arithmetic, 0.99999999999 in floats, which
+    # read as a bound short of 100%)
+    low = 0.0 if p == 0 else max(0.0, float(centre - half))
+    high = 1.0 if p == 1 else min(1.0, float(centre + half))
+    return low, high
 
 
 def strong_is_worse(fast_right: np.ndarray, strong_right: np.ndarray, alpha: float = 0.05) -> bool:

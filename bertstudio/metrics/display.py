@@ -7,8 +7,8 @@ copies of this rule had drifted: the CLI printed an MSE of 0.5 as "50.00".
 
 A value short of its range's end is never shown as that end: accuracy 5462/5463 read
 "100.0" (one error on QNLI's dev set) and 249 of 250 audit labels "100%", so where rounding
-would reach the end a decimal is added ("99.98"; at most three, then the last digit stops
-one step short: "99.9"). A negative value that rounds to zero shows as "0.0", not "-0.0".
+would reach the end a decimal is added ("99.98"; at most three, and past those the last digit
+stops one step short: "99.9999"). A negative value that rounds to zero shows as "0.0", not "-0.0".
 """
 
 from __future__ import annotations
@@ -60,8 +60,9 @@ def _off_the_ends(value: float, digits: int, ends: tuple[float, float]) -> str:
         text = _fixed(value, places)
         if float(text) not in ends:
             return text
-    step = 10.0 ** -digits
-    return _fixed(ends[1] - step if value > (ends[0] + ends[1]) / 2 else ends[0] + step, digits)
+    places = digits + _MORE_DIGITS
+    step = 10.0 ** -places
+    return _fixed(ends[1] - step if value > (ends[0] + ends[1]) / 2 else ends[0] + step, places)
 
 
 def format_metrics(metrics: Mapping[str, Any], digits: int = 1) -> str:

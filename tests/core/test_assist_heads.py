@@ -274,3 +274,12 @@ def test_a_perfect_tagging_audit_is_never_less_sure_than_one_with_an_error():
     # sentences right in exactly the same share differ no more than perfect ones: words too
     even = sentence_audit_stats([np.array([1] * 8 + [0] * 2, bool) for _ in range(6)])
     assert (even.low, even.high) == pytest.approx(wilson_interval(48, 60), abs=1e-9)
+
+
+def test_a_perfect_tagging_audit_reaches_100_percent_at_its_top():
+    """Wilson's upper bound at p = 1 is 1 exactly; in floats it came out 0.99999999999, shown "99%"."""
+    from bertstudio.assist.audit import sentence_audit_stats
+
+    perfect = sentence_audit_stats([np.ones(10, bool)] * 6)
+    assert perfect.high == 1.0 and perfect.text().endswith("-100%, n=6)")
+    assert sentence_audit_stats([np.zeros(10, bool)] * 6).low == 0.0

@@ -11,7 +11,7 @@ def test_a_score_short_of_perfect_never_reads_100():
     assert format_metric("accuracy", 5462 / 5463) == "99.98"
     assert format_metric("accuracy", 5462 / 5463, digits=2) == "99.98"
     assert format_metric("f1", 0.9996) == "99.96" and format_metric("accuracy", 0.99951) == "99.95"
-    assert format_metric("accuracy", 1 - 1e-9) == "99.9"  # past three more decimals: one step short
+    assert format_metric("accuracy", 1 - 1e-9) == "99.9999"  # past three more decimals: one step short
     assert format_metric("accuracy", 1.0) == "100.0" and format_metric("accuracy", 0.0) == "0.0"
     assert format_metric("accuracy", 0.0004) == "0.04"  # nor a score above 0 as 0
     assert format_metric("mcc", -0.99999) == "-99.999"
