@@ -267,7 +267,9 @@ class TrainingPage(QWidget):
             return examples
 
     def _on_data_changed(self, *_: object) -> None:
-        """New labels or rows: the Automatic preset chooses again (nothing else depends on them)."""
+        """New labels or rows: the Automatic preset chooses again (nothing else depends on them).
+        Not while a run trains (the form shows that run's recipe): the run's end and Start choose
+        again for the labels made meanwhile."""
         if self.form.is_auto() and not self.is_running():
             self._on_edited()
 
@@ -460,6 +462,10 @@ class TrainingPage(QWidget):
             return
         self.error_label.hide()
         self.monitor.reset()
+        # Automatic chooses for the rows this run trains on: labels of the last moments (the choice
+        # waits for a pause in the key presses) or made during the last run were not seen yet
+        self._state_timer.stop()
+        self._on_data_changed()
         try:
             config, train, dev, note = self.run_inputs(None)  # validate before a run folder exists
             self.run_dir = self._new_run_dir()
@@ -634,6 +640,7 @@ class TrainingPage(QWidget):
         self.monitor.on_ended(ev)
         self.worker = None
         self.estimate_label.hold(False)
+        self._on_data_changed()  # the labels made while it trained: the form shows what the next Start uses
         self._refresh_state()
         if ev.status == "failed":
             self._drop_unused_run_folders()  # refused before writing (a model refused, no such device): none kept

@@ -1015,3 +1015,63 @@ def test_a_balanced_run_records_its_weighting_and_its_curve_says_so(qtbot, sessi
     combo.setCurrentIndex(combo.findData("none"))
     page.monitor.reset()
     assert page.monitor.loss_plot.getPlotItem().titleLabel.text == "Training loss"
+
+
+def _relabel_to_imbalance(session: ProjectSession) -> None:
+    """12 of the 16 ``pos`` training rows become ``neg``: 28:4, which Automatic weighs (balanced)."""
+    pos = [row for row in range(session.split_size("train")) if session.project.gold("train", row) == "pos"]
+    for row in pos[4:]:
+        session.write_gold("train", row, "neg")
+
+
+def _config_toml(run_dir: Path) -> dict:
+    import tomllib
+
+    return tomllib.loads((run_dir / "config.toml").read_text(encoding="utf-8"))
+
+
+def _cancel_once_written(qtbot, page: TrainingPage) -> Path:
+    """The page's run, cancelled once its config.toml is written."""
+    run_dir = Path(page.run_dir)
+    qtbot.waitUntil(lambda: (run_dir / "config.toml").is_file(), timeout=60_000)
+    with qtbot.waitSignal(page.run_ended, timeout=60_000):
+        page.cancel_training()
+    return run_dir
+
+
+def test_automatic_chooses_again_for_the_labels_made_while_a_run_trained(qtbot, session, tiny_model_dir,
+                                                                           monkeypatch):
+    """Labels made during a run were not seen by Automatic (it waits while a run trains) and nothing
+    chose again when the run ended: the form kept saying the old counts, and the next Start trained
+    unweighted on a 28:4 set with an auto_reason describing rows it did not train on."""
+    page, _run_dir, go = _started_and_held(qtbot, session, tiny_model_dir, monkeypatch)
+    page.form.set_auto(True)
+    page._on_edited()
+    before = page.form.auto_label.text()
+    assert page.config.class_weight == "none" and "28:4" not in before
+    _relabel_to_imbalance(session)
+    qtbot.waitUntil(lambda: not page._state_timer.isActive(), timeout=3000)  # the labels arrived while it ran
+    with qtbot.waitSignal(page.run_ended, timeout=60_000):
+        page.cancel_training()
+        go.set()
+    assert "28:4" in page.form.auto_label.text()  # the form says the rows the next run trains on
+    assert page.config.class_weight == "balanced"
+    page.start_training()
+    config = _config_toml(_cancel_once_written(qtbot, page))
+    assert config["class_weight"] == "balanced" and "28:4" in config["auto_reason"]
+
+
+def test_start_trains_with_the_automatic_choice_for_the_labels_just_made(qtbot, session, tiny_model_dir):
+    """Start pressed before the page had chosen again for the last labels (they arrive a key press at
+    a time and the choice waits for a pause) trained with the recipe of the labels before them."""
+    page = TrainingPage(session)
+    qtbot.addWidget(page)
+    _tiny_settings(page, tiny_model_dir)
+    page.form.set_auto(True)
+    page._on_edited()
+    assert page.config.class_weight == "none"
+    _relabel_to_imbalance(session)
+    page.start_training()  # at once, before the pause
+    config = _config_toml(_cancel_once_written(qtbot, page))
+    assert config["class_weight"] == "balanced" and "28:4" in config["auto_reason"]
+    assert page.form.auto_label.text() == config["auto_reason"]
