@@ -387,7 +387,8 @@ class ReviewQueue(QWidget):
         self.flags.clear()
         self.hidden_kept = 0
         for flag in report.flags:
-            if self.store.is_kept(flag):
+            given = self.named(flag.given)  # the keeps follow renames made while the check ran (as state() reads them)
+            if given is not None and self.store.is_kept(flag, given):
                 self.hidden_kept += 1
                 continue
             item = QListWidgetItem()

@@ -479,3 +479,34 @@ def test_a_flag_whose_row_was_cleared_stays_closed_when_its_label_is_removed(qtb
     qtbot.keyClick(queue.flags, Qt.Key.Key_R)
     qtbot.keyClick(queue.flags, Qt.Key.Key_K)
     assert session.gold("train", flag.row) is None and not queue.store.kept
+
+
+def test_a_check_that_spans_a_rename_still_hides_the_flags_kept(qtbot, session_factory, tiny, monkeypatch):
+    """A label renamed while a check ran (a thorough one takes minutes): the check's flags name the
+    old label, the keeps the new one, and the kept flags were listed again as if never reviewed."""
+    import threading
+
+    from bertstudio.assist import label_errors
+
+    session = session_factory("sentence", ["neg", "pos"], {"train": _rows()})
+    queue = _run(qtbot, session, tiny)
+    kept = queue.current_flag()
+    qtbot.keyClick(queue.flags, Qt.Key.Key_K)
+    assert queue.state(kept) == "kept"
+    old = kept.given
+    found, gate, real = threading.Event(), threading.Event(), label_errors.find_label_errors
+
+    def held(*args: Any, **kwargs: Any) -> Any:
+        report = real(*args, **kwargs)
+        found.set()
+        gate.wait(60)
+        return report
+
+    monkeypatch.setattr(label_errors, "find_label_errors", held)
+    queue.start()
+    qtbot.waitUntil(found.is_set, timeout=120_000)  # the labels were read before the rename
+    session.rename_label(old, old + "X")
+    with qtbot.waitSignal(queue.finished, timeout=120_000):
+        gate.set()
+    assert any(f.given == old for f in queue.report.flags)  # the check named the label as it was
+    assert queue.hidden_kept == 1 and kept.row not in [f.row for f, _ in _items(queue)]
