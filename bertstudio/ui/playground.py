@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import html
 import logging
+import os
 import threading
 from pathlib import Path
 from typing import Any
@@ -50,6 +51,15 @@ def predict_with(model_dir: str, inputs: dict[str, Any]) -> dict[str, Any]:
 _LONG_INPUTS = frozenset({"context"})
 
 
+def _folder_id(folder: str) -> tuple[int, int] | None:
+    """A folder's identity on its disk (device, inode), which a rename keeps; None if unreadable."""
+    try:
+        st = os.stat(folder)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
 def _bar_html(name: str, p: float, best: bool) -> str:
     width = max(1, round(200 * p))
     color = "#1f77b4" if best else "#9ecae1"
@@ -71,6 +81,8 @@ class PlaygroundPage(QWidget):
         self._scale: tuple[float, float] | None = None  # the chosen run's benchmark score scale (STS-B: 0-5)
         self._job: ThreadJob | None = None
         self.last_result: dict[str, Any] | None = None
+        self._default_index = -1  # the run chosen by default ("(latest)"), which follows newer runs
+        self._picked_id: tuple[int, int] | None = None  # the shown run folder's identity, kept through a rename
         self._build()
         session.runs_changed.connect(self.refresh_runs)
         session.project_opened.connect(self.refresh_runs)
@@ -136,7 +148,11 @@ class PlaygroundPage(QWidget):
     def refresh_runs(self, *_: object) -> None:
         """The project's runs with a model, newest first, then run folders opened from elsewhere
         (marked so: a sentiment model from another project is not this pair project's latest);
-        by default the project's newest finished run, as Results shows."""
+        by default the project's newest finished run, as Results shows. A run the person picked
+        stays picked while it is listed (renamed too): the text typed would otherwise get another
+        model's answer with nothing said; only the default entry moves on to a newer run."""
+        previous = self.run_combo.currentData()
+        following = previous is None or self.run_combo.currentIndex() == self._default_index
         runs = [r for r in all_runs(self.session) if (r / "model" / "config.json").is_file()]
         foreign = {r for r in runs if not in_project(self.session, r)}
         runs = [r for r in runs if r not in foreign][::-1] + [r for r in runs if r in foreign][::-1]
@@ -152,9 +168,21 @@ class PlaygroundPage(QWidget):
                     self.tr("{name} (latest)") if i == chosen and finished[i] else
                     self.tr("{name} (not finished)") if not finished[i] else "{name}").format(name=r.name)
             self.run_combo.addItem(name, str(r))
-        self.run_combo.setCurrentIndex(chosen if runs else -1)
+        self._default_index = chosen if runs else -1
+        kept = -1 if following else self._find_picked(previous)
+        self.run_combo.setCurrentIndex(kept if kept >= 0 else self._default_index)
         self.run_combo.blockSignals(False)
-        self._on_run_changed(self.run_combo.currentIndex())
+        if previous is None or self.run_combo.currentData() != previous:
+            self._on_run_changed(self.run_combo.currentIndex())
+
+    def _find_picked(self, previous: str) -> int:
+        """The combo's index of the run picked before the list changed: by its folder, else by the
+        folder's identity (a rename on the Runs page keeps it); -1 when it is gone."""
+        found = self.run_combo.findData(previous)
+        if found >= 0 or self._picked_id is None:
+            return found
+        return next((i for i in range(self.run_combo.count())
+                     if _folder_id(self.run_combo.itemData(i)) == self._picked_id), -1)
 
     def model_dir(self) -> str | None:
         data = self.run_combo.currentData()
@@ -165,6 +193,7 @@ class PlaygroundPage(QWidget):
 
     def _on_run_changed(self, _idx: int) -> None:
         data = self.run_combo.currentData()
+        self._picked_id = _folder_id(data) if data else None
         run = self.session.run_reader.infos([Path(data)], background=False)[0] if data else None
         self._set_kind((run.kind if run else None) or self.session.kind,
                        siamese=bool(run and run.config and run.config.head == "siamese"))

@@ -286,3 +286,57 @@ def test_choosing_another_run_drops_the_answer_on_its_way_and_predicts_again(qtb
         assert page.last_result["probs"] == expected["probs"]
     finally:
         project.close(compact=False)
+
+
+def test_the_run_picked_stays_picked_when_runs_are_added_or_renamed(qtbot, tmp_path, trained_run):
+    """The Playground went to the newest run whenever the runs changed (a run ended, another was
+    renamed): the sentence typed got another model's answer with nothing said. The pick stays
+    (also through its own rename); only "(latest)" moves on to a newer run."""
+    import os
+
+    from bertstudio.train.rundir import rename_run
+
+    project = Project.create(tmp_path / "proj", name="p", kind="sentence", labels=LABELS)
+    stamp = os.path.getmtime(trained_run)
+
+    def add_run(name: str, age: int) -> Path:
+        folder = project.runs_dir / name
+        shutil.copytree(trained_run, folder)
+        os.utime(folder, (stamp + age,) * 2)
+        return folder
+
+    add_run("a", 10)
+    add_run("b", 20)
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    page = PlaygroundPage(session)
+    qtbot.addWidget(page)
+
+    def pick(name: str) -> None:
+        page.run_combo.setCurrentIndex(next(i for i in range(page.run_combo.count())
+                                            if Path(page.run_combo.itemData(i)).name == name))
+
+    def picked() -> str:
+        return Path(page.run_combo.currentData()).name
+
+    try:
+        assert picked() == "b" and "latest" in page.run_combo.currentText()
+        pick("a")
+        with qtbot.waitSignal(page.prediction_shown, timeout=60_000):
+            page.input.setPlainText("good movie")
+        answer = page.last_result
+        add_run("c", 30)  # a run ended
+        session.notify_runs_changed()
+        assert picked() == "a" and page.last_result == answer and page.output.toPlainText()
+        rename_run(project.runs_dir / "b", "b-renamed")  # another run renamed on the Runs page
+        session.notify_runs_changed()
+        assert picked() == "a"
+        rename_run(project.runs_dir / "a", "a-renamed")  # the one picked: followed
+        session.notify_runs_changed()
+        assert picked() == "a-renamed"
+        pick("c")  # "(latest)": follows the newest
+        assert "latest" in page.run_combo.currentText()
+        add_run("d", 40)
+        session.notify_runs_changed()
+        assert picked() == "d" and "latest" in page.run_combo.currentText()
+    finally:
+        project.close(compact=False)
