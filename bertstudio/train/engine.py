@@ -18,7 +18,8 @@ That covers bad settings or data, a model whose forward raises, a NaN/inf
 loss (stopped before that step's update), out of memory and a full disk. The
 best checkpoint on disk is never touched by a failing save.
 
-A cancelled run (``cancel`` set, checked after every optimizer step) saves
+A cancelled run (``cancel`` set, checked after every optimizer step and between
+evaluation batches: an interrupted evaluation is not scored, and a resumed run does it first) saves
 ``checkpoints/last`` (resumable) and exports ``model/`` with the best weights so
 far when an evaluation has happened, else with the last weights; it ends with
 ``RunFinished(status="cancelled")``. A finished run exports the best weights too, and
@@ -52,7 +53,7 @@ from bertstudio.train import checkpoint as ckpt
 from bertstudio.train.class_weights import training_weights, weighted_cross_entropy
 from bertstudio.train.config import EMBEDDING_HEADS, TrainConfig
 from bertstudio.train.distributed import any_process, loader_options
-from bertstudio.train.evaluation import eval_loader, for_inference, predict_batches, record_precision
+from bertstudio.train.evaluation import EvaluationCancelled, eval_loader, for_inference, predict_batches, record_precision
 from bertstudio.train.events import (
     CheckpointSaved, Control, CountedBatches, Evaluated, PhaseChanged, RunFinished, RunStarted, StepMeter,
 )
@@ -206,7 +207,7 @@ def fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any = No
             folder = RunFolder.start(config)
             notify.folder = folder
         run = _Run(config, parts, path, notify, control, progress, folder, eval_set, eval_enc, ev_loader, epoch_steps,
-                   start=_tuning_start(config, acc.unwrap_model(model), found))
+                   start=_tuning_start(config, acc.unwrap_model(model), found), cancel=cancel)
         notify(RunStarted(
             total_steps=n_steps, num_train_examples=len(train_enc), num_eval_examples=len(eval_set) if eval_set is not None else 0,
             epochs=math.ceil(n_steps / epoch_steps), effective_batch_size=config.batch_size * config.grad_accum * acc.num_processes,
@@ -275,7 +276,7 @@ def fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any = No
             due_eval = ev_loader is not None and (step % eval_every == 0 or step == n_steps or asked_eval)
             if due_eval and not cancelled:
                 with meter.paused():  # evaluation time is not training speed
-                    run.evaluate(step)
+                    cancelled = run.evaluate(step) is None  # None: cancelled between its batches
                 if config.early_stopping_patience and progress.bad_evals >= config.early_stopping_patience:
                     message, stop = f"early stopping: no improvement in {progress.bad_evals} evaluations", True
             if (due_eval or asked_save) and not cancelled and step < n_steps and not stop:
@@ -410,6 +411,7 @@ class _Run:
     ev_loader: Any
     epoch_steps: int
     start: dict[str, torch.Tensor] | None = None  # the trained parameters as the run started (keep_tuning < 1)
+    cancel: threading.Event | None = None  # read between evaluation batches too
 
     def keep_share(self) -> None:
         """WiSE-FT (Wortsman et al., 2022): each trained weight becomes ``(1 - k) * start + k *
@@ -424,13 +426,18 @@ class _Run:
                     p.copy_(torch.lerp(self.start[name].to(p.device), p.detach().float(), share))
         self.path.weights_changed()
 
-    def evaluate(self, step: int) -> dict[str, float]:
+    def evaluate(self, step: int) -> dict[str, float] | None:
+        """The evaluation's metrics; None when cancelled before its last batch (nothing recorded)."""
         config, task = self.config, self.parts.task
         with self.path.autocast():
             batches = CountedBatches(self.ev_loader, "evaluating", lambda ev: self.notify(ev, self.control))
             accumulator = task.accumulator(self.eval_set, self.eval_enc, self.parts.labels,
                                            max_answer_length=config.max_answer_length, glue_task=config.glue_task)
-            preds = predict_batches(self.path.module, batches, accumulator, accelerator=self.path.accelerator)
+            try:
+                preds = predict_batches(self.path.module, batches, accumulator, accelerator=self.path.accelerator,
+                                        cancel=self.cancel)
+            except EvaluationCancelled:
+                return None
         metrics = task.metrics(self.eval_set, preds, glue_task=config.glue_task)
         self.progress.record_eval(metrics, preds, _metric_key(_main_metric(config, self.eval_set), metrics))
         self.notify(Evaluated(step=step, epoch=step / self.epoch_steps, metrics=metrics), self.control)

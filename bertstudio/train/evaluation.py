@@ -4,6 +4,7 @@ in the precision the machine trains in (:func:`for_inference`)."""
 
 from __future__ import annotations
 
+import threading
 from functools import partial
 from typing import Any, Mapping
 
@@ -94,6 +95,11 @@ def check_finite(outputs: Any) -> None:
                               expected="a model whose weights and settings give finite numbers")
 
 
+class EvaluationCancelled(Exception):
+    """The run's cancel was set between two evaluation batches: the predictions are partial, so
+    nothing is scored from them."""
+
+
 def predict_batches(
     model: torch.nn.Module,
     loader: DataLoader,
@@ -101,14 +107,21 @@ def predict_batches(
     *,
     accelerator: Any = None,
     device: torch.device | str | None = None,
+    cancel: threading.Event | None = None,
 ) -> list[dict[str, Any]]:
-    """Run ``model`` over ``loader`` feeding ``accumulator``; returns its per-example predictions."""
+    """Run ``model`` over ``loader`` feeding ``accumulator``; returns its per-example predictions.
+    ``cancel`` set: raises EvaluationCancelled before the next batch (a large dev set takes minutes
+    on a CPU). Read in one process only: the processes of a multi-process run gather each batch
+    together, and one leaving alone would hang the others (their loop agrees on a cancel per step)."""
     was_training = model.training
     model.train(False)  # = eval(); the one mode switch an OnnxModel stand-in also offers
     multi = accelerator is not None and accelerator.num_processes > 1
+    cancel = None if multi else cancel
     try:
         with torch.inference_mode():
             for batch in loader:
+                if cancel is not None and cancel.is_set():
+                    raise EvaluationCancelled
                 if device is not None:
                     batch = {k: v.to(device, non_blocking=True) for k, v in batch.items()}
                 inputs = {k: v for k, v in model_inputs(batch).items() if k not in _TARGETS}

@@ -313,3 +313,35 @@ def test_the_scores_rest_on_the_evaluation_rows_with_a_gold_value(tiny, tmp_path
     assert "16 training examples, 20 evaluation examples (60 evaluated" in model_card(resolve_source(out), "me/x")
     old = {k: v for k, v in event_to_dict(started).items() if k != "num_scored_examples"}
     assert event_from_dict(old).scored_examples == 60
+
+
+def test_cancel_during_an_evaluation_stops_it_between_batches_and_keeps_the_last_complete_one(tiny, tmp_path):
+    """Cancel was read only after an optimizer step: an evaluation under way (minutes on a large dev
+    set) ran to its end first, and a window leaving its project waited on it. Now the evaluation
+    stops after the batch it is on; its partial predictions are not scored, so the run keeps the
+    last complete evaluation, and a resumed run evaluates first (as when cancel skips a due one)."""
+    cancel = threading.Event()
+    events, phases = [], []
+
+    def cb(event, control):
+        if event.kind == "phase":
+            if event.phase == "evaluating":
+                phases.append((max([e.step for e in events if e.kind == "step"] or [0]), event.done, event.total))
+                if len([p for p in phases if p[1] == 1]) == 2:  # the second evaluation's first batch is done
+                    cancel.set()
+            return
+        events.append(event)
+
+    out = tmp_path / "run"
+    result = train(config(tiny, logging_steps=1, output_dir=str(out)), sentiment(32), sentiment(64), callbacks=[cb],
+                   cancel=cancel)
+    assert result.status == "cancelled" and result.step == 8
+    assert [e.step for e in events if e.kind == "eval"] == [4]  # the interrupted one is not reported as done
+    second = [(done, total) for step, done, total in phases if step == 8]
+    assert second[-1][0] < second[-1][1] == 4  # it stopped after its first batches, not at its end
+    assert max(e.step for e in events if e.kind == "step") == 8  # and no step trained after the cancel
+    assert events[-1].kind == "finished" and events[-1].best_step == 4
+    first = next(e.metrics for e in events if e.kind == "eval")
+    assert json.loads((out / "metrics.json").read_text()) == pytest.approx(first)
+    state = json.loads((out / "checkpoints" / "last" / "state.json").read_text())
+    assert state["step"] == 8 and state["eval_pending"] is True
