@@ -11,12 +11,11 @@ import contextlib
 import importlib
 import logging
 import os
-from typing import Any
+from typing import Any, Callable
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QByteArray, QCoreApplication, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
-    QApplication,
     QFileDialog,
     QHBoxLayout,
     QLabel,
@@ -103,6 +102,10 @@ class MainWindow(QMainWindow):
         self._closing_after_export = False  # closed mid-export: waiting for the folder to be written
         self._quit_with_jobs_confirmed = False  # this close attempt: the push/export question answered yes
         self._jobs: list[tuple[str, Any]] = []  # ("push" | "export", JobWorker): see track_job
+        self._leave_after: Callable[[], Any] | None = None  # leaving the project, again once its jobs ended
+        training = self.pages.get("train")
+        if training is not None:
+            training.run_ended.connect(self._on_project_job_ended)
         self._compact_timer = QTimer(self)
         self._compact_timer.setInterval(60_000)
         self._compact_timer.timeout.connect(self._compact_if_large)
@@ -217,7 +220,7 @@ class MainWindow(QMainWindow):
         starts from the file's name, folder and format. True when a project was made and opened."""
         from bertstudio.ui.new_project_dialog import NewProjectDialog
 
-        if not self.may_leave_project():
+        if not self.may_leave_project(lambda: self.new_project(for_file)):
             return False
         dialog = NewProjectDialog(self)
         try:
@@ -238,7 +241,7 @@ class MainWindow(QMainWindow):
         current = self.session.project
         if current is not None and _same_folder(folder, current.folder):
             return True  # already open here (a second open would hit the project's own lock)
-        if not self.may_leave_project():
+        if not self.may_leave_project(lambda: self.open_project(folder)):
             return False
         try:
             project = self.session.open_folder(folder)
@@ -439,34 +442,56 @@ class MainWindow(QMainWindow):
         """File > Close project: asks first while a run trains on it; True when it closed."""
         if not self.session.has_project():
             return True
-        if not self.may_leave_project():
+        if not self.may_leave_project(self.close_project):
             return False
         self.session.close()  # the place is kept on the way (_on_project_closing)
         return True
 
-    def may_leave_project(self) -> bool:
-        """Before the open project closes (Close, Open, New): a training run or learning curve on it
-        is stopped only if the person says so, and ends while its project is still open (it went on
-        writing into the closed project, its curves and Cancel shown over the next one)."""
-        if not self.session.has_project():
-            return True
+    def _project_jobs(self) -> list[Any]:
+        """The training run and learning curve running on the open project."""
         training = self.pages.get("train")
         curve = getattr(getattr(self, "learning_curve_dialog", None), "panel", None)
-        busy = [job for job in (training, curve) if job is not None and job.is_running()]
+        return [job for job in (training, curve) if job is not None and job.is_running()]
+
+    def may_leave_project(self, then: Callable[[], Any]) -> bool:
+        """Before the open project closes (Close, Open, New): True when nothing runs on it. A training
+        run or learning curve on it is stopped only if the person says so, and ends while its project
+        is still open (it went on writing into the closed project, its curves and Cancel shown over
+        the next one). The window never waits for it: a run stops after its current step or
+        evaluation batch, which on a large model takes a while (waiting froze the window for 30 s,
+        then left anyway). So False, and ``then``, the leaving asked for, is done once the jobs
+        have ended, as closing the window finishes when the run has ended."""
+        if not self.session.has_project():
+            return True
+        busy = self._project_jobs()
         if not busy:
             return True
-        if not self.confirm_leave_project(training in busy):
-            return False
-        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)  # the run stops after its current step
-        try:
+        training = self.pages.get("train")
+        if self._leave_after is None:  # asked once: a second Open while it stops changes only where to
+            if not self.confirm_leave_project(training in busy):
+                return False
             for job in busy:
-                job.cancel_and_wait(30_000)
-            # the run's end (queued by its thread) is delivered now, while its project is still open
-            QCoreApplication.sendPostedEvents()
-            QCoreApplication.sendPostedEvents()
-        finally:
-            QApplication.restoreOverrideCursor()
-        return True
+                job.cancel()
+                worker = getattr(job, "worker", None)
+                if job is not training and worker is not None:  # the learning curve's JobWorker
+                    for signal in (worker.finished, worker.failed, worker.cancelled):
+                        signal.connect(self._on_project_job_ended)
+        self._leave_after = then
+        self.statusBar().showMessage(
+            self.tr("Stopping the training run: the project closes (and the next one opens) once it has stopped.")
+            if training in busy else
+            self.tr("Stopping the learning curve: the project closes (and the next one opens) once it has stopped."))
+        return False
+
+    def _on_project_job_ended(self, *_: object) -> None:
+        """A run or learning curve ended: the project is left as asked once none runs (not when the
+        window is closing meanwhile: its close finishes the project)."""
+        if self._leave_after is None or self._project_jobs():
+            return
+        then, self._leave_after = self._leave_after, None
+        self.statusBar().clearMessage()
+        if self._closing_after_run is None and self.isVisible():
+            QTimer.singleShot(0, then)  # after the run's end has reached every page
 
     def confirm_leave_project(self, training: bool) -> bool:
         """Ask whether to stop the run (or learning curve) to leave the project (tests replace this)."""

@@ -607,6 +607,12 @@ class TrainingPage(QWidget):
             setfit = self._setfit_phase
             if setfit is not None and setfit[0] > 0 and not self._confirm_stop_setfit(*setfit):
                 return  # the person chose to let the contrastive phase finish
+            self.cancel()
+
+    def cancel(self) -> None:
+        """Stop the run without asking (the main window asked, to leave the project); it ends later
+        (``run_ended``), after the current step or evaluation batch."""
+        if self.worker is not None:
             self.worker.cancel()
             self.cancel_button.setEnabled(False)
             self.status_label.setText(self.tr("Cancelling after the current step…"))

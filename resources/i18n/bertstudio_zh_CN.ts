@@ -1998,153 +1998,163 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="50"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="49"/>
         <source>Data</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="51"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="50"/>
         <source>Label</source>
         <translation>标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="52"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="51"/>
         <source>Train</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="53"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="52"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="54"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="53"/>
         <source>Playground</source>
         <translation>试用</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="55"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="54"/>
         <source>Runs</source>
         <translation>运行记录</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="56"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="55"/>
         <source>GLUE scoreboard</source>
         <translation>GLUE 计分板</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="235"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="238"/>
         <source>Open project</source>
         <translation>打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="246"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="249"/>
         <source>Cannot open the project</source>
         <translation>无法打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="256"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="259"/>
         <source>Project repaired on open: %1</source>
         <translation>打开时已修复项目:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="257"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="260"/>
         <source>Project recovered</source>
         <translation>项目已恢复</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="258"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="261"/>
         <source>Opening the project repaired it:</source>
         <translation>打开项目时已修复:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="274"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="277"/>
         <source>Saved</source>
         <translation>已保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="301"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="304"/>
         <source>Imported %1 rows into %2</source>
         <translation>已导入 %1 行到 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="330"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="333"/>
         <source>Could not save</source>
         <translation>无法保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="492"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="481"/>
+        <source>Stopping the training run: the project closes (and the next one opens) once it has stopped.</source>
+        <translation>正在停止训练运行：运行停止后，项目将关闭（并打开下一个项目）。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/main_window.py" line="483"/>
+        <source>Stopping the learning curve: the project closes (and the next one opens) once it has stopped.</source>
+        <translation>正在停止学习曲线：学习曲线停止后，项目将关闭（并打开下一个项目）。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/main_window.py" line="517"/>
         <source>A push to the Hugging Face Hub is in progress: quitting cancels it if its upload has not begun; an upload already under way goes on, and the app waits for it before it quits (about 90 seconds at most: an upload still running then is cut off).</source>
         <translation>正在推送到 Hugging Face Hub：如果上传尚未开始，退出会取消推送；已经开始的上传会继续，应用会等它完成后再退出（最多约 90 秒：到时仍在进行的上传会被中断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="496"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="521"/>
         <source>An ONNX export is in progress: quitting stops it.</source>
         <translation>正在导出 ONNX:退出会停止导出。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="497"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="522"/>
         <source>Quit now?</source>
         <translation>现在退出?</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="497"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="522"/>
         <source>Quit anyway?</source>
         <translation>仍要退出吗?</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="138"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="141"/>
         <source>Run exported to %1</source>
         <translation>运行已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="370"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="373"/>
         <source>No project</source>
         <translation>没有项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="370"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="373"/>
         <source>Create or open a project first.</source>
         <translation>请先新建或打开一个项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="413"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="416"/>
         <source>No project open</source>
         <translation>未打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="421"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="424"/>
         <source>Project: %1 (%2)</source>
         <translation>项目:%1(%2)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="423"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="426"/>
         <source>Split: %1</source>
         <translation>数据划分:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="424"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="427"/>
         <source>%1 labelled / %2</source>
         <translation>已标注 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="473"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="498"/>
         <source>A training run is in progress on this project. Stop it and close the project?</source>
         <translation>此项目正在进行训练。要停止训练并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="474"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="499"/>
         <source>A learning curve is being computed on this project. Stop it and close the project?</source>
         <translation>此项目正在计算学习曲线。要停止计算并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="475"/>
-        <location filename="../../bertstudio/ui/main_window.py" line="483"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="500"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="508"/>
         <source>Training is running</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="484"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="509"/>
         <source>A training run is in progress. Stop it and quit?</source>
         <translation>训练正在进行。停止训练并退出吗？</translation>
     </message>
@@ -2449,117 +2459,117 @@
 <context>
     <name>PlaygroundPage</name>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="92"/>
+        <location filename="../../bertstudio/ui/playground.py" line="104"/>
         <source>Predict</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="100"/>
+        <location filename="../../bertstudio/ui/playground.py" line="112"/>
         <source>Model of run</source>
         <translation>所用运行的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="112"/>
+        <location filename="../../bertstudio/ui/playground.py" line="124"/>
         <source>Sentence</source>
         <translation>句子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="112"/>
+        <location filename="../../bertstudio/ui/playground.py" line="124"/>
         <source>First sentence</source>
         <translation>第一句</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="113"/>
+        <location filename="../../bertstudio/ui/playground.py" line="125"/>
         <source>Second sentence</source>
         <translation>第二句</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="114"/>
+        <location filename="../../bertstudio/ui/playground.py" line="126"/>
         <source>Tokens (separated by spaces)</source>
         <translation>词元(以空格分隔)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="115"/>
+        <location filename="../../bertstudio/ui/playground.py" line="127"/>
         <source>Question</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="116"/>
+        <location filename="../../bertstudio/ui/playground.py" line="128"/>
         <source>Context</source>
         <translation>上下文</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="151"/>
+        <location filename="../../bertstudio/ui/playground.py" line="167"/>
         <source>{name} (not in this project)</source>
         <translation>{name}(不属于此项目)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="152"/>
+        <location filename="../../bertstudio/ui/playground.py" line="168"/>
         <source>{name} (latest)</source>
         <translation>{name}(最新)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="153"/>
+        <location filename="../../bertstudio/ui/playground.py" line="169"/>
         <source>{name} (not finished)</source>
         <translation>{name}（未完成）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="174"/>
+        <location filename="../../bertstudio/ui/playground.py" line="203"/>
         <source>Train a model first: the Playground uses a finished or cancelled run&apos;s model.</source>
         <translation>请先训练模型:“试用”页使用已完成或已取消的运行所保存的模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="205"/>
+        <location filename="../../bertstudio/ui/playground.py" line="234"/>
         <source>Type the {boxes} to predict.</source>
         <translation>请先输入{boxes}再预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="208"/>
+        <location filename="../../bertstudio/ui/playground.py" line="237"/>
         <source>Predicting…</source>
         <translation>预测中…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="225"/>
+        <location filename="../../bertstudio/ui/playground.py" line="254"/>
         <source>Only the first {read} of {total} tokens were read: the model was trained on inputs of at most {read} tokens, and the rest does not count in this prediction.</source>
         <translation>只读取了 {total} 个词元中的前 {read} 个：模型训练时的输入最多 {read} 个词元，其余部分不计入本次预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="229"/>
+        <location filename="../../bertstudio/ui/playground.py" line="258"/>
         <source>Scored the first sentence alone: a model trained on sentence pairs needs the second sentence too.</source>
         <translation>只对第一个句子评分：在句子对上训练的模型还需要第二个句子。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="243"/>
+        <location filename="../../bertstudio/ui/playground.py" line="272"/>
         <source>this run&apos;s model folder is gone ({path})</source>
         <translation>此运行的模型文件夹已不存在（{path}）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="246"/>
+        <location filename="../../bertstudio/ui/playground.py" line="275"/>
         <source>Could not predict: {m}</source>
         <translation>无法预测:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="262"/>
+        <location filename="../../bertstudio/ui/playground.py" line="291"/>
         <source>Score</source>
         <translation>分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="267"/>
+        <location filename="../../bertstudio/ui/playground.py" line="296"/>
         <source>Past the top of the {lo:g}-{hi:g} scale the model learned from: read it as {hi:g} (shown unclipped, as evaluation uses it).</source>
         <translation>超出模型所学的 {lo:g}-{hi:g} 分制的上限：可视为 {hi:g}（按评估时的原值显示，未截断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="270"/>
+        <location filename="../../bertstudio/ui/playground.py" line="299"/>
         <source>Past the bottom of the {lo:g}-{hi:g} scale the model learned from: read it as {lo:g} (shown unclipped, as evaluation uses it).</source>
         <translation>低于模型所学的 {lo:g}-{hi:g} 分制的下限：可视为 {lo:g}（按评估时的原值显示，未截断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="290"/>
+        <location filename="../../bertstudio/ui/playground.py" line="319"/>
         <source>No answer in the context.</source>
         <translation>上下文中没有答案。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="295"/>
+        <location filename="../../bertstudio/ui/playground.py" line="324"/>
         <source>score</source>
         <translation>得分</translation>
     </message>
@@ -3095,14 +3105,14 @@
         <translation>下面的标记来自上一次检查。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/review_queue.py" line="426"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="427"/>
         <source>%n labelled row(s) could not be checked (a label with a single example).</source>
         <translation>
             <numerusform>%n 个已标注的行无法检查(该标签只有一个样例)。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="432"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="433"/>
         <source>Earlier Keep choices could not be read (%1), so every flag is shown again; the file is kept aside as %2 at the next Keep.</source>
         <translation>无法读取之前的“保留”选择（%1），因此所有标记都会重新显示；下次“保留”时该文件会另存为 %2。</translation>
     </message>
@@ -3117,128 +3127,128 @@
         <translation>每个已标注的行都由从未见过它的模型来判断。全面检查会把整个编码器微调五次，因此模型自身的错误更少，标记出的问题中真正的标注错误更多；列表会把另外四个模型在用这些行训练时也一再否定的行排在前面。训练运行的预测只判断该运行评估过、且从未用于训练的行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="401"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="402"/>
         <source>No suspected errors to review.</source>
         <translation>没有需要复查的疑似错误。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="408"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="409"/>
         <source>%1-fold cross-validation of the fast model</source>
         <translation>快速模型的 %1 折交叉验证</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="409"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="410"/>
         <source>%1-fold cross-validation of the fine-tuned encoder</source>
         <translation>微调编码器的 %1 折交叉验证</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="410"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="411"/>
         <source>a training run&apos;s predictions</source>
         <translation>一次训练运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="411"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="412"/>
         <source>The model agrees with %1% of the given labels (%2 rows checked, %3). Treat its flags as questions, not answers: %4 suspected errors.</source>
         <translation>模型与 %1% 的现有标签一致(检查了 %2 行，%3)。请把它的标记当作疑问而非答案:共 %4 个疑似错误。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="416"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="417"/>
         <source>The model agrees with %1% of the given labels (%2 rows checked, %3), no more than always answering the commonest label (%4%): it has not learnt enough to question a label, so none is listed. Label more rows, or choose the thorough check.</source>
         <translation>模型与 %1% 的现有标签一致(检查了 %2 行,%3),并不比总是回答最常见的标签(%4%)更好:它学到的还不足以质疑标签，因此不列出任何标记。请再标注更多行，或选择彻底检查。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="422"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="423"/>
         <source>For fewer false alarms, choose the thorough check and press Check again.</source>
         <translation>若想减少误报，请选择全面检查并点击“重新检查”。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="424"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="425"/>
         <source>%1 kept earlier are not shown.</source>
         <translation>之前保留的 %1 个不再显示。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="429"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="430"/>
         <source>The rows of this split were replaced since this check, so its flags name other examples now and are closed. Press Check again.</source>
         <translation>自这次检查以来，这个划分的行已被替换，标记所指的行号现在是别的样本，因此这些标记已关闭。请按“重新检查”。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="491"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="492"/>
         <source>× row %1: the rows were replaced since the check</source>
         <translation>× 第 %1 行：检查之后这些行已被替换</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="493"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="494"/>
         <source>× row %1: the label set changed since the check</source>
         <translation>× 第 %1 行：检查之后标签集已改变</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="496"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="497"/>
         <source>≠ row %1: %2 at the check, now %3</source>
         <translation>≠ 第 %1 行：检查时为 %2，现在为 %3</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="497"/>
-        <location filename="../../bertstudio/ui/review_queue.py" line="533"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="498"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="534"/>
         <source>unlabelled</source>
         <translation>未标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="500"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="501"/>
         <source>%1row %2: %3 → %4 (%5%)</source>
         <translation>%1第 %2 行:%3 → %4(%5%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="514"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="515"/>
         <source>Word %1: &lt;b&gt;%2&lt;/b&gt;. </source>
         <translation>第 %1 个词:&lt;b&gt;%2&lt;/b&gt;。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="517"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="518"/>
         <source>Given: &lt;b&gt;%1&lt;/b&gt;. Suggested: &lt;b&gt;%2&lt;/b&gt; (probability %3%).</source>
         <translation>现有标签:&lt;b&gt;%1&lt;/b&gt;。建议:&lt;b&gt;%2&lt;/b&gt;(概率 %3%)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="522"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="523"/>
         <source>The rows of this split were replaced since the check, so row %1 is another example now. Press Check again to review the rows as they are.</source>
         <translation>检查之后这个划分的行已被替换，第 %1 行现在是另一个样本。请按“重新检查”来审查现在的行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="526"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="527"/>
         <source>The label set changed since the check: %1 is no longer a label, so this flag is closed. Press Check again to review the rows with the labels as they are.</source>
         <translation>检查之后标签集已改变：%1 已不再是标签，因此此标记已关闭。请按“重新检查”，按现在的标签审查这些行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="531"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="532"/>
         <source>Changed since the check: now &lt;b&gt;%1&lt;/b&gt;. Your label stands; this flag is closed.</source>
         <translation>检查之后已修改：现在为 &lt;b&gt;%1&lt;/b&gt;。保留你的标签；此标记已关闭。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="535"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="536"/>
         <source>Most similar examples labelled &lt;b&gt;%1&lt;/b&gt;:</source>
         <translation>标注为 &lt;b&gt;%1&lt;/b&gt; 的最相似样例:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="538"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="539"/>
         <source>row</source>
         <translation>行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="551"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="552"/>
         <source>Relabel as %1 (R)</source>
         <translation>重新标注为 %1(R)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="564"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="565"/>
         <source>Keep the label of row %1 (%2)</source>
         <translation>保留第 %1 行的标签（%2）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="665"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="666"/>
         <source>Could not remember the kept label: %1</source>
         <translation>无法记住保留的标签：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="589"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="590"/>
         <source>Relabel row %1 as %2</source>
         <translation>将第 %1 行重新标注为 %2</translation>
     </message>
@@ -4624,27 +4634,27 @@
         <translation>将这些设置和已标注的数据写入一个文件夹，可在任何地方无界面训练:bertstudio train --config run.toml(多 GPU 上可用 accelerate launch 启动)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="389"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="391"/>
         <source>counted when the model loads</source>
         <translation>加载模型时统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="433"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="435"/>
         <source>the training split has no labelled examples</source>
         <translation>训练数据划分中没有已标注的样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="433"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="435"/>
         <source>train split</source>
         <translation>train 数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="434"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="436"/>
         <source>at least a few labelled rows</source>
         <translation>至少几行已标注的数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="371"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="373"/>
         <source>counting…</source>
         <translation>正在计数…</translation>
     </message>
@@ -4654,142 +4664,142 @@
         <translation>还没有已标注的训练行：有了之后，“自动”会选择设置。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="380"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="382"/>
         <source>{t:,} of {n:,} parameters ({p:.1f}%)</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="383"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="385"/>
         <source>after SetFit&apos;s phase, which first tunes the whole encoder</source>
         <translation>（在 SetFit 阶段之后；该阶段先微调整个编码器）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="414"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="416"/>
         <source>Fix the setting first: {m}</source>
         <translation>请先修正设置:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="416"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="418"/>
         <source>Train a model on the labelled training rows</source>
         <translation>用已标注的训练行训练模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="443"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="445"/>
         <source>No dev split: holding out {n} of {m} labelled training examples ({p:.0%}, seed {s}) for evaluation.</source>
         <translation>没有验证集:从 {m} 个已标注训练样例中留出 {n} 个({p:.0%}，种子 {s})用于评估。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="479"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="485"/>
         <source>Run folder: {d}</source>
         <translation>运行文件夹:{d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="489"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="495"/>
         <source>{n} seeds ({a} to {b}), one run each, one after another.</source>
         <translation>{n} 个种子（{a} 到 {b}），每个一次运行，依次进行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="507"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="513"/>
         <source>Training… the window stays usable; Cancel stops after the current step.</source>
         <translation>训练中……窗口仍可使用；“取消”会在当前步结束后停止。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="546"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="552"/>
         <source>Export run to folder</source>
         <translation>导出运行到文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="566"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="572"/>
         <source>Exporting the run to {d}…</source>
         <translation>正在导出运行到 {d}…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="581"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="587"/>
         <source>Export failed: {m}</source>
         <translation>导出失败:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="573"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="579"/>
         <source>Run exported to {d}. Start it there with: bertstudio train --config run.toml</source>
         <translation>运行已导出到 {d}。在那里用以下命令启动:bertstudio train --config run.toml</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="296"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="298"/>
         <source>SetFit fine-tunes the encoder contrastively at the learning rate above; then, with the encoder frozen, the new head learns at {h}, its own rate.</source>
         <translation>SetFit 以上面的学习率对编码器做对比微调；之后编码器冻结，新的头部以自己的学习率 {h} 学习。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="300"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="302"/>
         <source>The new head learns at {h}, its own rate (the learning rate above is the encoder&apos;s): with the encoder frozen or only its top layers learning, a head trains as a linear probe does.</source>
         <translation>新的头部以自己的学习率 {h} 学习（上面的学习率是编码器的）：编码器冻结或只训练顶层时，头部像线性探针一样训练。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="563"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="569"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="606"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="618"/>
         <source>Cancelling after the current step…</source>
         <translation>将在当前步结束后取消…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="611"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="623"/>
         <source>Stop the SetFit phase?</source>
         <translation>停止 SetFit 阶段？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="612"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="624"/>
         <source>SetFit has run {done} of {total} contrastive steps. Stopping now keeps nothing of them: the run saves a model only once its head has trained.</source>
         <translation>SetFit 已完成 {total} 个对比学习步骤中的 {done} 个。现在停止将不会保留其中任何结果：只有在分类头训练之后，本次运行才会保存模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="615"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="627"/>
         <source>Stop and discard</source>
         <translation>停止并丢弃</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="616"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="628"/>
         <source>Keep training</source>
         <translation>继续训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="625"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="637"/>
         <source>Warm start: reusing the model loaded by an earlier run in this session</source>
         <translation>热启动：复用本次会话中先前运行已加载的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="631"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="643"/>
         <source>{t:,} of {n:,} parameters ({p:.1f}%), as built</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)，按构建后的模型统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="640"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="653"/>
         <source>Training failed.</source>
         <translation>训练失败。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="643"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="656"/>
         <source>Run cancelled before its first step: nothing was trained or saved.</source>
         <translation>运行在第一步之前已取消：没有训练，也没有保存任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="645"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="658"/>
         <source>Run finished.</source>
         <translation>运行完成。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="646"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="659"/>
         <source>Run cancelled; the model saved so far is usable.</source>
         <translation>运行已取消；已保存的模型可以使用。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="673"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="686"/>
         <source>Removed the empty run folder {d}</source>
         <translation>已删除空的运行文件夹 {d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="677"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="690"/>
         <source>Training could not run: {m}</source>
         <translation>无法训练:{m}</translation>
     </message>

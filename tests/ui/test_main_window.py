@@ -262,8 +262,9 @@ def test_closing_the_project_mid_run_asks_stops_the_run_and_leaves_nothing_behin
 
     window.confirm_leave_project = lambda training: asked.append(("yes", training)) or True
     with qtbot.waitSignal(page.run_ended, timeout=60_000) as ended:
-        window.close_action.trigger()
-    assert ended.args[1] == "cancelled" and not page.is_running() and not session.has_project()
+        window.close_action.trigger()  # the window does not wait: the project closes once the run has ended
+    assert ended.args[1] == "cancelled" and not page.is_running()
+    qtbot.waitUntil(lambda: not session.has_project(), timeout=5_000)
     assert not review.isVisible() and not curve.isVisible()
     history = (run_dir / "history.jsonl").read_text(encoding="utf-8").splitlines()
     assert '"status": "cancelled"' in history[-1]  # ended (and said so) before its project closed
@@ -695,3 +696,50 @@ def test_import_and_new_project_dialogs_go_when_closed(main_window, monkeypatch)
         QCoreApplication.sendPostedEvents(dialog, QEvent.Type.DeferredDelete)
     dialog = None  # no reference kept here
     assert main_window.findChildren(ImportDialog) == [] and main_window.findChildren(NewProjectDialog) == []
+
+
+def test_leaving_the_project_while_the_run_cannot_stop_yet_never_waits_and_leaves_once_it_ends(
+        qtbot, tmp_path, tiny_model_dir, monkeypatch):
+    """Open another project while the run was in a phase that reads Cancel only at its end (a long
+    evaluation): the window froze up to 30 s, then opened the next project with the old run still
+    shown training over it. Now the run is asked to stop, the window stays usable and says so, and
+    the next project opens once the run has ended."""
+    import threading
+
+    import bertstudio.train.engine as engine
+
+    gate, began = threading.Event(), threading.Event()
+
+    def slow_train(config, train_set, eval_set, *, callbacks, cancel, **_):
+        began.set()
+        gate.wait(60)  # deaf to cancel until released, as an evaluation under way was
+        return engine.RunResult("cancelled", output_dir=config.output_dir, message="cancelled before step 1")
+
+    monkeypatch.setattr(engine, "train", slow_train)
+    session = ProjectSession(_train_project(tmp_path),
+                             settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    window = MainWindow(session)
+    qtbot.addWidget(window)
+    window.show()
+    window.confirm_stop_training = lambda: True
+    first = session.project.folder
+    other = Project.create(tmp_path / "other", name="other", kind="sentence", labels=["x", "y"])
+    other.close()
+    page = window.pages["train"]
+    page.set_model_source(str(tiny_model_dir))
+    page.device_combo.setCurrentText("cpu")
+    page.start_training()
+    qtbot.waitUntil(began.is_set, timeout=30_000)
+    window.confirm_leave_project = lambda training: True
+    try:
+        assert not window.open_project(str(tmp_path / "other"))  # not yet: returns at once, no wait
+        assert session.project.folder == first and page.is_running()
+        assert "once it has stopped" in window.statusBar().currentMessage()
+        assert not page.cancel_button.isEnabled() and "Cancelling" in page.status_label.text()
+    finally:
+        gate.set()
+    qtbot.waitUntil(lambda: session.project is not None and session.project.name == "other", timeout=30_000)
+    assert not page.is_running() and page.start_button.isEnabled() is not None
+    assert not page.cancel_button.isEnabled() and "Training" not in page.status_label.text()
+    assert "Run folder" not in page.monitor.log_view.toPlainText()  # nothing of the last project's run
+    assert window.statusBar().currentMessage() == ""
