@@ -743,3 +743,41 @@ def test_leaving_the_project_while_the_run_cannot_stop_yet_never_waits_and_leave
     assert not page.cancel_button.isEnabled() and "Training" not in page.status_label.text()
     assert "Run folder" not in page.monitor.log_view.toPlainText()  # nothing of the last project's run
     assert window.statusBar().currentMessage() == ""
+
+
+def test_closing_the_project_while_a_learning_curve_runs_waits_for_its_end_not_on_it(
+        qtbot, tmp_path, tiny_model_dir, monkeypatch):
+    """The learning curve is stopped as a run is: the window asks, does not wait, and the project
+    closes once the curve's job has returned."""
+    import threading
+
+    import bertstudio.train.learning_curve as core
+    from bertstudio.ui.actions import learning_curve
+
+    gate, began = threading.Event(), threading.Event()
+
+    def held_curve(*_args, cancel, **_kwargs):
+        began.set()
+        gate.wait(60)
+        return None
+
+    monkeypatch.setattr(core, "learning_curve", held_curve)
+    session = ProjectSession(_train_project(tmp_path),
+                             settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    window = MainWindow(session)
+    qtbot.addWidget(window)
+    window.show()
+    window.pages["train"].set_model_source(str(tiny_model_dir))
+    panel = learning_curve(window).panel
+    assert panel.start() is not None
+    qtbot.waitUntil(began.is_set, timeout=30_000)
+    asked = []
+    window.confirm_leave_project = lambda training: asked.append(training) or True
+    try:
+        assert not window.close_project() and session.has_project() and asked == [False]
+        assert "learning curve" in window.statusBar().currentMessage()
+        assert not window.close_project() and asked == [False]  # asked once: it is stopping already
+    finally:
+        gate.set()
+    qtbot.waitUntil(lambda: not session.has_project(), timeout=30_000)
+    assert not panel.is_running() and window.statusBar().currentMessage() == ""
