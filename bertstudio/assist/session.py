@@ -84,6 +84,11 @@ class AssistantState(TrainerJobs, ShownModel):
         self._cache: EmbeddingCache | None = None
         self._words: WordEmbeddingCache | None = None
         self._label_version = 0
+        # the label set's history this session, for a model trained across a change (trainer.py):
+        # one more each time a label is added or removed (a model's classes are then not the
+        # project's), and every rename in order (the same classes under new names)
+        self._label_epoch = 0
+        self._renames: list[tuple[str, str]] = []
         self._refreshed_at = 0  # training labels when the prior was last refreshed
         self._scored_version = -1
 
@@ -346,7 +351,13 @@ class AssistantState(TrainerJobs, ShownModel):
             with self._lock:  # (one column read: a call per row took 10 s on the GUI thread for 1.2M labels)
                 self._labels = list(self.project.labels)
                 self._gold = {r: gold[r] if r < len(gold) else None for r in self._gold}
-                self._strong = self._strong_model = None  # it predicts the old label names
+                if event.get("op") == "rename_label":  # the same classes: the shown model predicts the new name
+                    self._renames.append((str(event["old"]), str(event["new"])))
+                    if self._strong_model is not None:
+                        self._strong = self._renamed(self._strong, self._strong_model, self._labels)
+                elif event.get("op") != "set_color":  # a class more or less: the model's columns are not the labels
+                    self._label_epoch += 1
+                    self._strong = self._strong_model = None
             self._request("prepare")
         elif what == "split_imported" and event.get("split") == self.split:
             with self._lock:

@@ -5,6 +5,7 @@ score the pool with it, save it, and restore the last session's model."""
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -31,6 +32,7 @@ class TrainerJobs:
         from bertstudio.bundled import resolve_model
 
         rows_version, pool, rows, values = self._rows_snapshot()
+        labels, labels_seen = self._labels_snapshot()
         counts = self._counts_of(values)
         if pool is None or len(rows) < 2 or (self.spec.head == "logistic" and sum(1 for c in counts.values() if c) < 2):
             self._strong_built()  # nothing to learn from: not due until asked again
@@ -43,7 +45,7 @@ class TrainerJobs:
                           "step": 0, "total": 0}
         self._emit("training", method=method, reason=reason, labels=len(rows))
         request = StrongRequest(
-            kind=self.kind, labels=list(self._labels), rows=rows, values=values,
+            kind=self.kind, labels=labels, rows=rows, values=values,
             texts=[pool.texts[r] for r in rows] if pool.texts is not None else [],
             pairs=[pool.pairs[r] for r in rows] if pool.pairs is not None else None,
             tokens=[pool.tokens[r] for r in rows] if pool.tokens is not None else None,
@@ -59,9 +61,13 @@ class TrainerJobs:
 
         model = self.strong_runner(request, counts=counts, progress=progress, cancel=self._cancel)
         self._training.update(status="scoring")
-        if not self._publish_strong(model, pool, rows_version):
+        if not self._publish_strong(model, pool, rows_version, labels_seen):
             self._training = {"status": "cancelled"}
             self._emit("trained", status="cancelled")
+            if self._names_now(labels, labels_seen) is None:
+                with self._cond:  # asked for and not built: trained again with the labels of now
+                    self._want_strong = self._strong_due = True
+                    self._cond.notify_all()
             return
         self._strong_built()
         self._training = {"status": "finished", "method": model.method, "reason": model.reason, "labels": len(rows)}
@@ -81,18 +87,55 @@ class TrainerJobs:
         """Where the latest strong model is kept (replaced by each new one)."""
         return self.cache_dir / f"assist-model-{self.split}"
 
-    def _publish_strong(self, model: Any, pool: PoolData, rows_version: int) -> bool:
+    def _publish_strong(self, model: Any, pool: PoolData, rows_version: int, labels_seen: tuple[int, int]) -> bool:
         """Score the pool with ``model`` and show it; False (nothing shown) when the split's rows were
         replaced since ``pool`` was read: its scores would cover the old rows (a model trained through
         an import was shown, and a suggestion for an imported row raised IndexError on the GUI thread).
-        The next strong training learns from the new rows."""
+        The next strong training learns from the new rows. Likewise when a label was added or removed
+        since ``labels_seen`` (:meth:`_labels_snapshot`): its classes are not the project's. A label
+        renamed since is the same class: the model is shown under the new names (shown under the old
+        ones, it suggested a label the project no longer had, and audit accuracy fell to 0%)."""
+        if self._names_now(model.labels, labels_seen) is None:
+            return False  # not worth scoring
         scores = self._score_strong(model, pool)
         with self._lock:
-            if rows_version != self._rows_version:
+            names = self._names_now(model.labels, labels_seen)
+            if rows_version != self._rows_version or names is None:
                 return False
-            self._strong, self._strong_model = scores, model
+            self._strong, self._strong_model = self._renamed(scores, model, names), model
         self._update_audit()
         return True
+
+    def _labels_snapshot(self) -> tuple[list[str], tuple[int, int]]:
+        """The labels of now and where the label set's history stands (for :meth:`_names_now`)."""
+        with self._lock:
+            return list(self._labels), (self._label_epoch, len(self._renames))
+
+    def _names_now(self, labels: list[str], seen: tuple[int, int]) -> list[str] | None:
+        """``labels`` (a model's, named as at ``seen``) under today's names: the renames made since
+        applied in order; None when a label was added or removed since (the classes differ)."""
+        if self.spec.head == "ridge":  # a score has no label set
+            return list(labels)
+        with self._lock:
+            epoch, renamed = seen
+            if epoch != self._label_epoch:
+                return None
+            names = list(labels)
+            for old, new in self._renames[renamed:]:
+                names = [new if n == old else n for n in names]
+            return names if names == self._labels else None
+
+    @staticmethod
+    def _renamed(scores: Scores, model: Any, names: list[str]) -> Scores:
+        """``scores`` and ``model`` (its :class:`StrongModel`) predicting ``names`` for the same classes."""
+        if list(model.labels) == names:
+            return scores
+        model.labels = list(names)  # saved with it: a restore compares them with the project's
+        if hasattr(model.model, "labels"):  # an EmbeddingClassifier's own copy
+            model.model.labels = list(names)
+        if "labels" not in scores.meta:  # tagging: read with the assistant's labels of now
+            return scores
+        return replace(scores, meta={**scores.meta, "labels": tuple(names)})
 
     def _restore_strong(self) -> None:
         """The model saved by the last session, if it predicts this project's labels."""
@@ -100,6 +143,7 @@ class TrainerJobs:
         from bertstudio.errors import BertStudioError
 
         rows_version, pool, _rows, _values = self._rows_snapshot()
+        labels, labels_seen = self._labels_snapshot()
         if self._strong is not None or not (self.model_dir / "assist.json").is_file() or pool is None:
             return
         try:
@@ -107,7 +151,7 @@ class TrainerJobs:
         except (BertStudioError, OSError) as exc:
             self.messages.append(f"{self.model_dir.name}: not restored ({exc})")
             return
-        if model.kind != self.kind or (model.labels != self._labels and self.spec.head != "ridge") \
+        if model.kind != self.kind or (model.labels != labels and self.spec.head != "ridge") \
                 or not self._same_rows(model.saved_meta.get("data")):
             return
         with self._lock:  # a row that has become an audit row since must not count as trained on
@@ -115,7 +159,7 @@ class TrainerJobs:
         if audit & set(model.rows):
             return
         self._training = {"status": "scoring", "method": model.method, "restored": True}
-        if not self._publish_strong(model, pool, rows_version):
+        if not self._publish_strong(model, pool, rows_version, labels_seen):
             self._training = {}
             return
         self._training = {"status": "finished", "method": model.method, "reason": model.reason,

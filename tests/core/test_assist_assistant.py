@@ -701,3 +701,91 @@ def test_the_tagging_models_are_compared_sentence_by_sentence(tiny, tmp_path):
     finally:
         a.close()
         project.close()
+
+
+class _HeldTraining(LabellingAssistant):
+    """Each strong training waits at its start until ``gate`` is set (``inside`` says it got there);
+    ``requests`` records what each was asked to train on."""
+
+    gate = inside = None
+    requests: list = []
+
+    @classmethod
+    def strong_runner(cls, request, **kwargs):
+        from bertstudio.assist.strong import train_strong
+
+        cls.requests.append(request)
+        cls.inside.set()
+        cls.gate.wait(120)
+        return train_strong(request, **kwargs)
+
+
+def _held(labels_op, tiny, tmp_path, labels):
+    """Train a strong model, run ``labels_op(project)`` while it is held, release it; returns
+    (assistant, project, recorder, requests) with the assistant idle (the caller closes both)."""
+    held = type("Held", (_HeldTraining,), {"gate": threading.Event(), "inside": threading.Event(), "requests": []})
+    project, gold = make_project(tmp_path / "p", "sentence", sentiment_rows(40), labels)
+    recorder = Recorder()
+    a = held(project, settings=settings(tiny, strong_every=0, strong_method="setfit"), on_event=recorder)
+    try:
+        assert a.wait_idle(300)
+        annotate(a, project, gold, 12)
+        a.train_now()
+        assert held.inside.wait(120)
+        labels_op(project)
+        assert a.wait_idle(300, training=False)
+    finally:
+        held.gate.set()
+    assert a.wait_idle(600)
+    assert "error" not in recorder.kinds(), [e for e in recorder.events if e["kind"] == "error"]
+    return a, project, recorder, held.requests
+
+
+def test_a_strong_model_trained_through_a_label_rename_predicts_the_new_names(tiny, tmp_path):
+    """A label renamed while the strong model trained: the finished model was shown with the old
+    name, so the Label page suggested a label the project no longer had (Enter accepted nothing)
+    and every audit row of the renamed label counted as wrong. A rename keeps the classes: the
+    model is shown, predicting the new names."""
+    a, project, _, requests = _held(lambda p: p.rename_label("pos", "positive"), tiny, tmp_path, ["neg", "pos"])
+    try:
+        assert [r.labels for r in requests] == [["neg", "pos"]]  # trained once, on the names of its start
+        assert a._strong is not None and a._strong.meta["labels"] == ("neg", "positive")
+        assert a._strong_model.labels == ["neg", "positive"]
+        shown = {a.suggestion("train", r).value for r in range(40) if a.suggestion("train", r) is not None}
+        assert shown and shown <= {"neg", "positive"}
+        assert a.status()["shown"] == a._strong.source
+    finally:
+        a.close()
+        project.close()
+
+
+def test_a_strong_model_trained_through_a_label_removal_is_not_shown_and_trains_again(tiny, tmp_path):
+    """A label removed while the strong model trained: its classes are not the project's any more.
+    It is not shown, and the model asked for is trained again with the labels of now."""
+    a, project, _, requests = _held(lambda p: p.remove_label("meh"), tiny, tmp_path, ["neg", "pos", "meh"])
+    try:
+        assert [r.labels for r in requests] == [["neg", "pos", "meh"], ["neg", "pos"]]
+        assert a._strong is not None and a._strong.meta["labels"] == ("neg", "pos")
+        assert all(s.value in ("neg", "pos") and set(s.probs) <= {"neg", "pos"}
+                   for s in (a.suggestion("train", r) for r in range(40)) if s is not None)
+    finally:
+        a.close()
+        project.close()
+
+
+def test_a_label_rename_keeps_the_shown_strong_model_under_the_new_names(tiny, tmp_path):
+    """Renaming a label changes no class: the strong model shown keeps being shown, predicting
+    the new name (it was thrown away until 50 more labels trained another)."""
+    a, project, _, _ = _held(lambda p: None, tiny, tmp_path, ["neg", "pos"])
+    try:
+        assert a._strong is not None
+        project.rename_label("neg", "negative")
+        assert a.wait_idle(300)
+        assert a._strong is not None and a._strong.meta["labels"] == ("negative", "pos")
+        project.set_label_color("pos", "#123456")
+        assert a._strong is not None  # a colour is no class either
+        project.add_label("meh")
+        assert a._strong is None  # another class: the model's columns are not the project's
+    finally:
+        a.close()
+        project.close()
