@@ -87,6 +87,9 @@ def _main(argv: list[str] | None) -> int:
     from bertstudio.ui.gui_gc import collect_on_gui_thread
 
     collect_on_gui_thread(freeze=True)  # cycles collected on the GUI thread only: see bertstudio/ui/gui_gc.py
+    from bertstudio.train.training_lock import never_wait_here
+
+    never_wait_here()  # a training started here would raise, not freeze the window (train/training_lock.py)
     try:
         if ICON.is_file():
             from PySide6.QtGui import QIcon

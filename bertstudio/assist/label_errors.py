@@ -227,6 +227,7 @@ def out_of_fold_finetuned(kind: str, labels: Sequence[str], pool: PoolData, rows
     from bertstudio.assist.pool import head_outputs, strong_features, token_model_probs
     from bertstudio.assist.strong import StrongRequest, train_strong
     from bertstudio.train.cartography import TrainingPasses
+    from bertstudio.train.training_lock import LABEL_CHECK, training_job
 
     labels = list(labels)
     per_word = spec_for(kind).per_word
@@ -263,7 +264,12 @@ def out_of_fold_finetuned(kind: str, labels: Sequence[str], pool: PoolData, rows
 
         # method "finetune" is asked for: the label counts only matter to the automatic choice
         passes = None if per_word else TrainingPasses(len(train))  # the request's rows are ``train``, in order
-        model = train_strong(request, counts={}, progress=step, cancel=cancel, passes=passes)
+        def waiting(job: str, i: int = i) -> None:  # another training of the app has the turn (train/training_lock.py)
+            if progress is not None and job:
+                progress(i / k, f"fold {i + 1} of {k}: waiting for {job} to finish")
+
+        with training_job(LABEL_CHECK):  # what a training waiting for this fold is told
+            model = train_strong(request, counts={}, progress=step, cancel=cancel, passes=passes, waiting=waiting)
         check_cancel(cancel)
         if passes is not None:
             mean = passes.mean()

@@ -45,6 +45,7 @@ from bertstudio.assist.kinds import spec_for
 from bertstudio.train import small_data
 from bertstudio.train.setfit_phase import contrastive_body, setfit_available, setfit_steps
 from bertstudio.train.small_data import epochs_for
+from bertstudio.train.training_lock import ASSISTANT, training_turn
 
 log = logging.getLogger(__name__)
 
@@ -251,13 +252,19 @@ def _set_head(model: Any, head: LinearHead) -> None:
 
 
 def train_strong(request: StrongRequest, *, counts: dict[str, int], progress: StepProgress | None = None,
-                 cancel: threading.Event | None = None, passes: Any = None) -> StrongModel:
+                 cancel: threading.Event | None = None, passes: Any = None,
+                 waiting: Callable[[str], None] | None = None) -> StrongModel:
     """Choose the method for ``request`` and train it (see :func:`choose_method`); ``passes``
-    records fine-tuning's training passes (:func:`train_finetune`; SetFit records none)."""
+    records fine-tuning's training passes (:func:`train_finetune`; SetFit records none).
+    It waits for its turn while another training of this process runs (train/training_lock.py:
+    both seed and draw from torch's global generators); ``waiting(job)`` says which."""
     method, reason = choose_method(request.kind, counts, request.method, pseudo=len(request.pseudo_rows))
     if method == "none":
         raise ValueError(reason)
-    with torch.random.fork_rng():  # the session's global RNG is not the training's business
+    # fork_rng: the global generators are left as they were found (another job's seeding is its own)
+    with training_turn(ASSISTANT, cancel=cancel, waiting=waiting) as turn, torch.random.fork_rng():
+        if not turn:
+            raise Cancelled()
         torch.manual_seed(request.seed)
         if method == "setfit":
             model = train_setfit(request, progress=progress, cancel=cancel)

@@ -59,7 +59,11 @@ class TrainerJobs:
             self._training.update(step=step, total=total)
             self._emit("training_progress", step=step, total=total)
 
-        model = self.strong_runner(request, counts=counts, progress=progress, cancel=self._cancel)
+        def waiting(job: str) -> None:  # another training of this process has the turn (train/training_lock.py)
+            self._training.update(waiting_for=job)
+            self._emit("training_progress", step=0, total=0, waiting_for=job)
+
+        model = self.strong_runner(request, counts=counts, progress=progress, cancel=self._cancel, waiting=waiting)
         self._training.update(status="scoring")
         if not self._publish_strong(model, pool, rows_version, labels_seen):
             self._training = {"status": "cancelled"}

@@ -38,6 +38,7 @@ import logging
 import math
 import socket
 import threading
+from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
@@ -66,6 +67,7 @@ from bertstudio.train.rundir import RunFolder, jsonl, launch_command, machine_id
 from bertstudio.train.setfit_phase import setfit_encoder
 from bertstudio.train.schedule import linear_schedule, steps_per_epoch, total_steps, warmup_steps
 from bertstudio.train.sources import load_sets
+from bertstudio.train.training_lock import training_turn
 from bertstudio.train.warm import WarmCache
 
 log = logging.getLogger(__name__)
@@ -131,38 +133,59 @@ def train(
     from accelerate.utils import set_seed
 
     notify = Notifier(callbacks)
-    try:
-        check_before_start(config)  # the run folder, a resume checkpoint, the model folder: before anything is built
-        train_set, eval_set = load_sets(config, train_set, eval_set)
-        labels = list(config.labels or train_set.labels)
-        set_seed(config.seed)  # before the model: the new head's initial weights come from it
-        warm = warm or WarmCache(enabled=False)  # off: every run builds its model and rows itself
-        notify(PhaseChanged("reusing_model" if warm.would_reuse(config, labels) else "loading_model"))
-        parts = warm.parts(config, labels, build_parts)[0]
-        parts.probed = False
-        if not config.resume_from:  # a resumed run loads its trained weights instead
-            if config.method == "setfit":  # SetFit's contrastive phase, then its head (train/setfit_phase.py)
-                setfit_encoder(parts, train_set, config, notify=notify, cancel=cancel)
-            if config.head in EMBEDDING_HEADS:  # linear probe, then fine-tune (train/probe.py)
-                parts.probed = warm.probe(parts, train_set, config, notify=notify, cancel=cancel)
-        if cancel is not None and cancel.is_set():  # during SetFit or the probe: nothing trained yet
-            notify(RunFinished(status="cancelled", step=0, output_dir=config.output_dir, message="cancelled before step 1"))
-            return RunResult("cancelled", output_dir=config.output_dir, message="cancelled before step 1")
-    except Exception as exc:  # noqa: BLE001 - every setup failure becomes a failed run
-        error = describe_failure(exc, step=0, phase="preparing the run")
-        notify(RunFinished(status="failed", step=0, output_dir=config.output_dir, message=str(error)))
-        return RunResult("failed", output_dir=config.output_dir, message=str(error), error=error)
-    return fit(config, parts, train_set, eval_set, notify=notify, cancel=cancel)
+    with ExitStack() as turn:  # one training at a time in this process, from the seeding to fit's end
+        try:
+            check_before_start(config)  # the run folder, a resume checkpoint, the model folder: before anything is built
+            train_set, eval_set = load_sets(config, train_set, eval_set)
+            labels = list(config.labels or train_set.labels)
+            if not turn.enter_context(training_turn(cancel=cancel, waiting=_say_waiting(notify))):
+                return _cancelled_before_step_1(notify, config)  # while another training had the turn
+            set_seed(config.seed)  # before the model: the new head's initial weights come from it
+            warm = warm or WarmCache(enabled=False)  # off: every run builds its model and rows itself
+            notify(PhaseChanged("reusing_model" if warm.would_reuse(config, labels) else "loading_model"))
+            parts = warm.parts(config, labels, build_parts)[0]
+            parts.probed = False
+            if not config.resume_from:  # a resumed run loads its trained weights instead
+                if config.method == "setfit":  # SetFit's contrastive phase, then its head (train/setfit_phase.py)
+                    setfit_encoder(parts, train_set, config, notify=notify, cancel=cancel)
+                if config.head in EMBEDDING_HEADS:  # linear probe, then fine-tune (train/probe.py)
+                    parts.probed = warm.probe(parts, train_set, config, notify=notify, cancel=cancel)
+            if cancel is not None and cancel.is_set():  # during SetFit or the probe: nothing trained yet
+                return _cancelled_before_step_1(notify, config)
+        except Exception as exc:  # noqa: BLE001 - every setup failure becomes a failed run
+            error = describe_failure(exc, step=0, phase="preparing the run")
+            notify(RunFinished(status="failed", step=0, output_dir=config.output_dir, message=str(error)))
+            return RunResult("failed", output_dir=config.output_dir, message=str(error), error=error)
+        return fit(config, parts, train_set, eval_set, notify=notify, cancel=cancel)
+
+
+def _say_waiting(notify: Notifier) -> Callable[[str], None]:
+    """Tell the run's listeners why nothing moves: another training has the turn (train/training_lock.py)."""
+    return lambda job: notify(PhaseChanged("waiting", detail=job)) if job else None  # its turn: the next phase says so
+
+
+def _cancelled_before_step_1(notify: Notifier, config: TrainConfig) -> RunResult:
+    notify(RunFinished(status="cancelled", step=0, output_dir=config.output_dir, message="cancelled before step 1"))
+    return RunResult("cancelled", output_dir=config.output_dir, message="cancelled before step 1")
 
 
 def fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any = None, *, callbacks: Iterable[Callable] = (),
         notify: Notifier | None = None, cancel: threading.Event | None = None,
         passes: cartography.TrainingPasses | None = None) -> RunResult:
     """The loop itself, for an already built model (tests pass a hand-made one). ``passes``
-    keeps each training row's probabilities from the training forwards (train/cartography.py)."""
+    keeps each training row's probabilities from the training forwards (train/cartography.py).
+    Holds the process's training lock from its seeding to its end (train/training_lock.py)."""
+    notify = notify or Notifier(callbacks)
+    with training_turn(cancel=cancel, waiting=_say_waiting(notify)) as turn:
+        if not turn:
+            return _cancelled_before_step_1(notify, config)
+        return _fit(config, parts, train_set, eval_set, notify=notify, cancel=cancel, passes=passes)
+
+
+def _fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any, *, notify: Notifier,
+         cancel: threading.Event | None, passes: cartography.TrainingPasses | None) -> RunResult:
     from accelerate.utils import set_seed
 
-    notify = notify or Notifier(callbacks)
     cancel = cancel or threading.Event()
     control = Control()
     folder: RunFolder | None = None

@@ -78,14 +78,17 @@ class CheckpointSaved:
 @dataclass(frozen=True)
 class PhaseChanged:
     """A stage of the run outside the training steps, so a person never watches a frozen bar:
-    ``phase`` is "loading_model" | "setfit" | "probing" | "tokenising" | "evaluating" | "saving"; ``done`` of
-    ``total`` where the stage can count (examples to tokenise, evaluation batches; total 0:
-    no count). Not written to history.jsonl: it says what is happening now, not what happened."""
+    ``phase`` is "loading_model" | "setfit" | "probing" | "tokenising" | "evaluating" | "saving", or
+    "waiting" for another training of this process to finish (``detail``: which one, a name from
+    train/training_lock.py); ``done`` of ``total`` where the stage can count (examples to tokenise,
+    evaluation batches; total 0: no count). Not written to history.jsonl: it says what is happening
+    now, not what happened."""
 
     phase: str
     done: int = 0
     total: int = 0
     kind: str = "phase"
+    detail: str = ""
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,7 @@ import numpy as np
 
 from bertstudio.errors import ConfigError, TrainingError
 from bertstudio.train.config import HOLD_OUT, TrainConfig
+from bertstudio.train.training_lock import LEARNING_CURVE, training_job
 
 FRACTIONS = (0.125, 0.25, 0.5, 1.0)
 SEEDS = (0, 1, 2)
@@ -293,8 +294,11 @@ def learning_curve(config: TrainConfig, train_set: Any, eval_set: Any, *, fracti
             if progress and getattr(event, "kind", "") == "step":
                 share = event.step / max(event.total_steps, 1)
                 progress((done + weight * share) / weights.sum(), message)
+            elif progress and getattr(event, "phase", "") == "waiting":  # train/training_lock.py
+                progress(done / weights.sum(), f"{message}: waiting for {event.detail} to finish")
 
-        result = train_fn(run_config, share, eval_set, callbacks=[on_event], cancel=cancel)
+        with training_job(LEARNING_CURVE):  # what a training waiting for this run is told
+            result = train_fn(run_config, share, eval_set, callbacks=[on_event], cancel=cancel)
         if result.status == "cancelled":
             curve.cancelled = True
             break

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QHBoxLayout, QProgressBar, QWidget
 from bertstudio.ui.assist_chart import audit_line
 from bertstudio.ui.assist_controller import AssistController, source_text
 from bertstudio.ui.elided import ElidedLabel
+from bertstudio.ui.jobs import training_job_text
 
 
 class AssistStatus(QWidget):
@@ -71,6 +72,9 @@ class AssistStatus(QWidget):
                 parts.append(self.tr("scoring with the new %1").replace("%1", method)
                              + (f" {done:,}/{total:,}" if scored else ""))
                 bar = (done, total) if scored else (0, 0)
+            elif training.get("waiting_for"):  # another training of the app has the turn (train/training_lock.py)
+                parts.append(self.tr("waiting for %1 to finish").replace("%1", training_job_text(training["waiting_for"])))
+                bar = (0, 0)
             else:
                 parts.append(self.tr("training a %1 on %2 labels").replace("%1", method)
                              .replace("%2", str(training.get("labels", "?"))))

@@ -21,14 +21,24 @@ import threading
 import time
 from typing import Any, Callable
 
-from PySide6.QtCore import QObject, QTimer, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal, Slot
 
 from bertstudio.errors import BertStudioError
+from bertstudio.train import training_lock
 from bertstudio.ui.worker import ThreadJob
 
 log = logging.getLogger(__name__)
 
 Job = Callable[[Callable[[float, str], None], threading.Event], Any]
+
+
+def training_job_text(name: str) -> str:
+    """A training's name from train/training_lock.py ("waiting for <it> to finish"), translated."""
+    texts = {training_lock.RUN: QCoreApplication.translate("TrainingJobs", "a training run"),
+             training_lock.ASSISTANT: QCoreApplication.translate("TrainingJobs", "the assistant's model"),
+             training_lock.LABEL_CHECK: QCoreApplication.translate("TrainingJobs", "the label-error check"),
+             training_lock.LEARNING_CURVE: QCoreApplication.translate("TrainingJobs", "the learning curve")}
+    return texts.get(name, name)
 
 
 class JobWorker(QObject):

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 
 from bertstudio.metrics.display import format_metrics
 from bertstudio.train.events import Evaluated, PhaseChanged, RunFinished, RunStarted, StepLogged
+from bertstudio.ui.jobs import training_job_text
 from bertstudio.ui.plots import LossPlot, LrPlot, MetricPlot, SeriesPlot
 from bertstudio.ui.theme import font_scale
 
@@ -193,8 +194,9 @@ class TrainingMonitor(QWidget):
                  "reusing_model": self.tr("reusing the model loaded earlier…"), "tokenising": self.tr("tokenising {n} examples…"),
                  "evaluating": self.tr("evaluating %v / %m batches…"), "saving": self.tr("saving…"),
                  "setfit": self.tr("SetFit: contrastive step %v / %m…"),
-                 "probing": self.tr("fitting the head on the frozen encoder: batch %v / %m…")}
-        text = texts.get(ev.phase, ev.phase).format(n=f"{ev.total:,}")
+                 "probing": self.tr("fitting the head on the frozen encoder: batch %v / %m…"),
+                 "waiting": self.tr("waiting for {job} to finish…")}  # another training has the turn
+        text = texts.get(ev.phase, ev.phase).format(n=f"{ev.total:,}", job=training_job_text(ev.detail))
         counted = ev.phase in ("evaluating", "setfit", "probing")
         if counted and ev.total:
             self.progress.setRange(0, ev.total)

@@ -607,42 +607,47 @@
 <context>
     <name>AssistStatus</name>
     <message>
-        <location filename="../../bertstudio/ui/assist_status.py" line="51"/>
+        <location filename="../../bertstudio/ui/assist_status.py" line="52"/>
         <source>stopped: %1</source>
         <translation>已停止:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_status.py" line="55"/>
+        <location filename="../../bertstudio/ui/assist_status.py" line="56"/>
         <source>reading the texts %1/%2</source>
         <translation>正在读取文本 %1/%2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_status.py" line="58"/>
+        <location filename="../../bertstudio/ui/assist_status.py" line="59"/>
         <source>starting</source>
         <translation>正在启动</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_status.py" line="64"/>
+        <location filename="../../bertstudio/ui/assist_status.py" line="65"/>
         <source>no suggestions yet</source>
         <translation>暂无建议</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_status.py" line="64"/>
+        <location filename="../../bertstudio/ui/assist_status.py" line="65"/>
         <source>no suggestions</source>
         <translation>没有建议</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_status.py" line="71"/>
+        <location filename="../../bertstudio/ui/assist_status.py" line="72"/>
         <source>scoring with the new %1</source>
         <translation>正在用新的%1打分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_status.py" line="75"/>
+        <location filename="../../bertstudio/ui/assist_status.py" line="76"/>
+        <source>waiting for %1 to finish</source>
+        <translation>正在等待%1结束</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/assist_status.py" line="79"/>
         <source>training a %1 on %2 labels</source>
         <translation>正在用 %2 个标签训练%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_status.py" line="78"/>
+        <location filename="../../bertstudio/ui/assist_status.py" line="82"/>
         <source>Assistant: %1</source>
         <translation>助手:%1</translation>
     </message>
@@ -4509,104 +4514,132 @@
     </message>
 </context>
 <context>
+    <name>TrainingJobs</name>
+    <message>
+        <location filename="../../bertstudio/ui/jobs.py" line="37"/>
+        <source>a training run</source>
+        <translation>一次训练运行</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/jobs.py" line="38"/>
+        <source>the assistant&apos;s model</source>
+        <translation>助手的模型训练</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/jobs.py" line="39"/>
+        <source>the label-error check</source>
+        <translation>标注错误检查</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/jobs.py" line="40"/>
+        <source>the learning curve</source>
+        <translation>学习曲线</translation>
+    </message>
+</context>
+<context>
     <name>TrainingMonitor</name>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="138"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="139"/>
         <source>idle</source>
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="158"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="159"/>
         <source>Warning: {m}</source>
         <translation>警告：{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="166"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="167"/>
         <source>training step %v / %m</source>
         <translation>训练步 %v / %m</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="186"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="187"/>
         <source>training step %v / %m  ·  ETA {eta}  ·  {rate:.1f} examples/s  ·  loss {loss:.4f}</source>
         <translation>训练步 %v / %m  ·  预计剩余 {eta}  ·  {rate:.1f} 样例/秒  ·  损失 {loss:.4f}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="192"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="193"/>
         <source>starting…</source>
         <translation>正在启动…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="192"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="193"/>
         <source>loading model…</source>
         <translation>正在加载模型…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="193"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="194"/>
         <source>tokenising {n} examples…</source>
         <translation>正在对 {n} 个样例分词…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="193"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="194"/>
         <source>reusing the model loaded earlier…</source>
         <translation>正在复用之前加载的模型…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="194"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="195"/>
         <source>evaluating %v / %m batches…</source>
         <translation>正在评估 %v / %m 批…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="194"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="195"/>
         <source>saving…</source>
         <translation>正在保存…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="195"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="196"/>
         <source>SetFit: contrastive step %v / %m…</source>
         <translation>SetFit：对比学习第 %v / %m 步…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="196"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="197"/>
         <source>fitting the head on the frozen encoder: batch %v / %m…</source>
         <translation>在冻结的编码器上拟合分类头：第 %v / %m 批…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="232"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="198"/>
+        <source>waiting for {job} to finish…</source>
+        <translation>正在等待{job}结束…</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="234"/>
         <source>interrupted</source>
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="238"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="240"/>
         <source>step %v / %m</source>
         <translation>第 %v / %m 步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="168"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="169"/>
         <source>Started: {n} training / {m} evaluation examples, {s} steps, batch {b}, {t:,} of {p:,} parameters trainable, on {d} ({prec}).</source>
         <translation>已开始:{n} 个训练样例 / {m} 个评估样例，{s} 步，批大小 {b}，{p:,} 个参数中有 {t:,} 个可训练，设备 {d}({prec})。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="214"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="216"/>
         <source>Evaluation at step {step} (epoch {epoch:.2f}): {m}</source>
         <translation>第 {step} 步(第 {epoch:.2f} 轮)的评估:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="231"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="233"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="231"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="233"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="231"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="233"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="239"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="241"/>
         <source>Run {status}.</source>
         <translation>运行{status}。</translation>
     </message>

@@ -1,0 +1,112 @@
+"""One torch training at a time in this process, so that a seed reproduces a run.
+
+Every training draws from torch's *global* random generators: the new head's initial weights,
+dropout, SetFit's pairs; the engine seeds them with accelerate's ``set_seed``, the assistant's
+strong training with ``torch.manual_seed``. Two trainings on two threads of one process (the app's
+Train page run, the assistant's strong model, each fold of the thorough label-error check, each
+learning-curve run) drew from and reseeded the same generators, so a run with a fixed seed trained
+differently whenever another job ran beside it (its losses differed from step 1), and its seed in
+config.toml did not reproduce it. Each of them holds this lock from its seeding to its end
+(:func:`training_turn`), so they run one after another; on a CPU two trainings side by side only
+shared the cores anyway. The lock is re-entrant: ``engine.train`` holds it and calls ``fit``,
+which takes it again; the assistant's ``train_strong`` holds it around the engine's ``fit``.
+
+Not under it, because they draw nothing from the global generators and must not wait minutes
+behind a training: the assistant's fast refits, self-training and k-means (scikit-learn and numpy,
+seeded with their own generators), embeddings, evaluation and predictions (models in eval mode:
+no dropout, no sampling). A data loader's shuffling has its own seeded ``torch.Generator``.
+
+Waiting is in slices of :data:`WAIT_SLICE_S`, so a cancel while waiting ends the job within one
+slice, and the job is told what it waits for (``waiting(job)``, again when that changes, and
+``waiting("")`` when its turn comes) so that its progress can say why nothing moves. The GUI thread never waits for a training: the app calls
+:func:`never_wait_here` on it, and a turn asked for there raises.
+"""
+
+from __future__ import annotations
+
+import threading
+from contextlib import contextmanager
+from typing import Callable, Iterator
+
+WAIT_SLICE_S = 0.1  # how soon a cancel ends a job that waits for its turn
+
+# what a job is called in "waiting for <job> to finish" (the UI translates these names)
+RUN = "a training run"
+ASSISTANT = "the assistant's model"
+LABEL_CHECK = "the label-error check"
+LEARNING_CURVE = "the learning curve"
+
+_lock = threading.RLock()
+_state = threading.Lock()  # guards the fields below
+_holder: str | None = None  # the job holding the lock (its outermost turn)
+_depth = 0  # the holder's nested turns
+_local = threading.local()  # .job: what trainings started on this thread are part of; .no_wait: the GUI thread
+
+
+def never_wait_here() -> None:
+    """Declare the calling thread one that must never wait for a training (the GUI thread)."""
+    _local.no_wait = True
+
+
+@contextmanager
+def training_job(name: str) -> Iterator[None]:
+    """Trainings started on this thread inside the block are part of the job ``name``: what
+    another job waiting for them is told (the learning curve's runs, the label-error check's folds)."""
+    outer = getattr(_local, "job", None)
+    _local.job = outer or name
+    try:
+        yield
+    finally:
+        _local.job = outer
+
+
+def holder() -> str | None:
+    """The job now training, or None."""
+    with _state:
+        return _holder
+
+
+@contextmanager
+def training_turn(job: str = RUN, *, cancel: threading.Event | None = None,
+                  waiting: Callable[[str], None] | None = None) -> Iterator[bool]:
+    """Hold the process's training lock for the block: True once it is this thread's turn, False
+    (the lock not taken) when ``cancel`` was set while waiting; the caller then ends as cancelled.
+    ``job``: this training's name unless :func:`training_job` named the thread's job."""
+    got = _acquire(getattr(_local, "job", None) or job, cancel, waiting)
+    try:
+        yield got
+    finally:
+        if got:
+            _release()
+
+
+def _acquire(job: str, cancel: threading.Event | None, waiting: Callable[[str], None] | None) -> bool:
+    global _holder, _depth
+    if getattr(_local, "no_wait", False):
+        raise RuntimeError("a training was started on the GUI thread: it must run on a worker thread")
+    told: str | None = None
+    got = _lock.acquire(blocking=False)
+    while not got:
+        if cancel is not None and cancel.is_set():
+            return False
+        other = holder()
+        if waiting is not None and other is not None and other != told:
+            told = other
+            waiting(other)
+        got = _lock.acquire(timeout=WAIT_SLICE_S)
+    if told is not None and waiting is not None:
+        waiting("")  # its turn came
+    with _state:
+        if _depth == 0:
+            _holder = job
+        _depth += 1
+    return True
+
+
+def _release() -> None:
+    global _holder, _depth
+    with _state:
+        _depth -= 1
+        if _depth == 0:
+            _holder = None
+    _lock.release()

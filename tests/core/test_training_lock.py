@@ -1,0 +1,198 @@
+"""One torch training at a time in a process (train/training_lock.py): a seeded run trains the
+same whatever else the app trains beside it, a cancel while waiting ends the job, and the job
+says what it waits for. No sleeps: the tests hold a job inside its training with an Event."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from bertstudio.train import training_lock
+from bertstudio.train.config import TrainConfig
+from bertstudio.train.engine import train
+from bertstudio.train.events import PhaseChanged
+
+from helpers import sentiment
+
+pytestmark = pytest.mark.usefixtures("one_thread")
+
+WAIT_S = 120  # a bound for a stuck test, never reached when all is well
+
+
+def config(tiny: str, **kw) -> TrainConfig:
+    base = dict(model=tiny, epochs=2, batch_size=8, lr=3e-3, logging_steps=1, seed=0, max_length=32, device="cpu",
+                precision="fp32")
+    base.update(kw)
+    return TrainConfig(**base)
+
+
+def losses_of(events: list) -> list[float]:
+    return [e.loss for e in events if getattr(e, "kind", "") == "step"]
+
+
+class Job:
+    """``train(config)`` on a thread of its own, recording its events; ``hold`` keeps it inside its
+    first step until set, and ``moved`` is set at its first step or once it says it is waiting."""
+
+    def __init__(self, config: TrainConfig, *, hold: threading.Event | None = None,
+                 cancel: threading.Event | None = None, name: str | None = None) -> None:
+        self.events: list = []
+        self.moved, self.inside = threading.Event(), threading.Event()
+        self.hold, self.result = hold, None
+
+        def on_event(event, control=None) -> None:
+            self.events.append(event)
+            if getattr(event, "kind", "") == "step" or getattr(event, "phase", "") == "waiting":
+                self.moved.set()
+            if getattr(event, "kind", "") == "step" and self.hold is not None:
+                self.inside.set()
+                self.hold.wait(WAIT_S)
+
+        def run() -> None:
+            if name is None:
+                self.result = train(config, sentiment(32), callbacks=[on_event], cancel=cancel)
+                return
+            with training_lock.training_job(name):
+                self.result = train(config, sentiment(32), callbacks=[on_event], cancel=cancel)
+
+        self.thread = threading.Thread(target=run, daemon=True)
+        self.thread.start()
+
+    def join(self) -> None:
+        self.thread.join(WAIT_S)
+        assert not self.thread.is_alive()
+
+
+def test_a_seeded_run_trains_the_same_beside_another_training(tiny):
+    """A run beside another seeded training on a thread of the same process (the app's assistant,
+    label-error check, learning curve) lost its reproducibility: both reseeded and drew from torch's
+    global generators, and its losses differed from step 1 on. They now take turns."""
+    alone = Job(config(tiny))
+    alone.join()
+    assert alone.result.status == "finished"
+
+    release = threading.Event()
+    other = Job(config(tiny, seed=1, epochs=3), hold=release, name=training_lock.LEARNING_CURVE)
+    assert other.inside.wait(WAIT_S)  # the other training is at its first step
+    beside = Job(config(tiny))
+    assert beside.moved.wait(WAIT_S)  # waiting for its turn (before: already training beside it)
+    release.set()
+    other.join()
+    beside.join()
+    assert beside.result.status == "finished" and other.result.status == "finished"
+    assert losses_of(beside.events) == losses_of(alone.events)
+    # it said why nothing moved, naming the job it waited for
+    waits = [e for e in beside.events if isinstance(e, PhaseChanged) and e.phase == "waiting"]
+    assert [e.detail for e in waits] == [training_lock.LEARNING_CURVE]
+    assert beside.events.index(waits[0]) < next(i for i, e in enumerate(beside.events) if e.kind == "phase"
+                                                 and e.phase in ("loading_model", "reusing_model"))
+
+
+def test_a_cancel_while_waiting_for_the_turn_ends_the_run_before_step_1(tiny):
+    release = threading.Event()
+    try:
+        other = Job(config(tiny), hold=release)
+        assert other.inside.wait(WAIT_S)
+        cancel = threading.Event()
+        waiting = Job(config(tiny), cancel=cancel)
+        assert waiting.moved.wait(WAIT_S)
+        cancel.set()
+        waiting.join()  # while the other training is still held: it did not wait for its end
+        assert other.thread.is_alive()
+        assert waiting.result.status == "cancelled" and waiting.result.message == "cancelled before step 1"
+        assert losses_of(waiting.events) == [] and waiting.events[-1].kind == "finished"
+        assert [e.detail for e in waiting.events if getattr(e, "phase", "") == "waiting"] == [training_lock.RUN]
+    finally:
+        release.set()
+    other.join()
+    assert other.result.status == "finished"
+
+
+def test_the_turn_is_re_entrant_names_its_holder_and_never_waits_on_the_gui_thread():
+    assert training_lock.holder() is None
+    with training_lock.training_turn(training_lock.ASSISTANT) as outer:
+        with training_lock.training_turn() as inner:  # engine.fit inside train_strong
+            assert outer and inner and training_lock.holder() == training_lock.ASSISTANT
+        assert training_lock.holder() == training_lock.ASSISTANT
+    assert training_lock.holder() is None
+
+    refused: list[BaseException] = []
+
+    def gui() -> None:
+        training_lock.never_wait_here()
+        try:
+            with training_lock.training_turn():
+                pass
+        except RuntimeError as exc:
+            refused.append(exc)
+
+    thread = threading.Thread(target=gui)
+    thread.start()
+    thread.join(WAIT_S)
+    assert refused and "GUI thread" in str(refused[0])
+    assert training_lock.holder() is None
+
+
+def test_a_cancel_while_waiting_is_seen_within_a_slice_and_the_waiter_is_told_whom_it_waits_for():
+    held, release, told = threading.Event(), threading.Event(), []
+    cancel = threading.Event()
+
+    def holder() -> None:
+        with training_lock.training_job(training_lock.LABEL_CHECK), training_lock.training_turn():
+            held.set()
+            release.wait(WAIT_S)
+
+    thread = threading.Thread(target=holder)
+    thread.start()
+    try:
+        assert held.wait(WAIT_S)
+
+        def waiting(job: str) -> None:
+            told.append(job)
+            cancel.set()  # the person presses Cancel on seeing it
+
+        with training_lock.training_turn(cancel=cancel, waiting=waiting) as mine:
+            assert mine is False
+        assert told == [training_lock.LABEL_CHECK]
+        assert training_lock.holder() == training_lock.LABEL_CHECK  # the other job's turn untouched
+    finally:
+        release.set()
+        thread.join(WAIT_S)
+    assert training_lock.holder() is None
+
+
+def test_the_assistants_model_waits_for_a_run_and_says_so(tiny, tmp_path):
+    """The assistant's strong training (every 50 labels, on its own thread) reseeded torch's global
+    generators under the Train page's run; now it waits for the run, and its status says why."""
+    from bertstudio.assist import LabellingAssistant
+    from test_assist_assistant import annotate, make_project, sentiment_rows, settings
+
+    told = threading.Event()
+    seen: list[dict] = []
+
+    def on_event(event: dict) -> None:
+        if event.get("waiting_for"):
+            seen.append(dict(a.status()["training"]))
+            told.set()
+
+    release = threading.Event()
+    run = Job(config(tiny), hold=release)
+    project, gold = make_project(tmp_path / "p", "sentence", sentiment_rows(40), ["neg", "pos"])
+    a = LabellingAssistant(project, settings=settings(tiny, strong_every=0, strong_method="setfit"), on_event=on_event)
+    try:
+        assert run.inside.wait(WAIT_S)
+        assert a.wait_idle(300, training=False)  # embeddings and fast refits do not wait for a training
+        annotate(a, project, gold, 12)
+        a.train_now()
+        assert told.wait(WAIT_S)
+        assert seen[0]["status"] == "training" and seen[0]["waiting_for"] == training_lock.RUN
+        assert a._strong is None
+        release.set()
+        run.join()
+        assert a.wait_idle(600)
+        assert a._strong is not None and not a.status()["training"].get("waiting_for")
+    finally:
+        release.set()
+        a.close()
+        project.close()
