@@ -123,9 +123,12 @@ def test_the_cli_says_one_true_line(tiny, small_disk, tmp_path):
     disk = small_disk(96)  # the config and history fit; the first checkpoint (~150 kB of weights) does not
     data = tmp_path / "train.tsv"
     data.write_text("sentence\tlabel\n" + "".join(f"good fun {i}\t1\nbad boring {i}\t0\n" for i in range(8)), encoding="utf-8")
+    dev = tmp_path / "dev.tsv"  # rows of its own: a dev file repeating train would add the run's warning line
+    dev.write_text("sentence\tlabel\n" + "".join(f"good fun {i}\t1\nbad boring {i}\t0\n" for i in range(8, 12)),
+                   encoding="utf-8")
     out = disk / "run"
     proc = subprocess.run(
-        [sys.executable, "-m", "bertstudio", "--quiet", "train", "--train", str(data), "--eval", str(data), "--model", tiny,
+        [sys.executable, "-m", "bertstudio", "--quiet", "train", "--train", str(data), "--eval", str(dev), "--model", tiny,
          "--epochs", "1", "--batch-size", "8", "--max-length", "16", "--device", "cpu", "--out", str(out)],
         capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=300,
         env={**os.environ, "PYTHONPATH": str(REPO), "BERTSTUDIO_LOG": str(tmp_path / "log")})
