@@ -46,6 +46,19 @@ def format_share(value: float, digits: int = 0) -> str:
     return _off_the_ends(100 * float(value), digits, (0.0, 100.0)) + "%"
 
 
+def format_fraction(value: float, digits: int = 2) -> str:
+    """A probability or other 0-to-1 value written as a decimal (the cartography's axes, the Results
+    table's confidence): a mean probability of 0.9996 reads "0.9996", not "1.00" (certain)."""
+    return _off_the_ends(float(value), digits, (0.0, 1.0))
+
+
+def format_change(key: str, delta: float, digits: int = 1) -> str:
+    """A signed difference of metric ``key`` ("+1.3", points x100 for a score; 4 decimals for an
+    error); a change that rounds to nothing reads "+0.0", never "-0.0"."""
+    text = _fixed(100 * float(delta), digits) if is_score(key) else _fixed(float(delta), 4)  # a change has no ends
+    return text if text.startswith("-") else "+" + text
+
+
 def _fixed(value: float, digits: int) -> str:
     text = f"{value:.{digits}f}"
     return text.removeprefix("-") if float(text) == 0 else text  # -0.0004 read "-0.0"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 
-from bertstudio.metrics.display import format_metric, format_metrics, format_share
+from bertstudio.metrics.display import format_change, format_fraction, format_metric, format_metrics, format_share
 
 
 def test_a_score_short_of_perfect_never_reads_100():
@@ -35,3 +35,18 @@ def test_a_share_reads_as_a_percentage_never_100_unless_it_is():
             text = format_share(k / n)
             assert (text == "100%") == (k == n) and (text == "0%") == (k == 0)
             assert abs(float(text[:-1]) - 100 * k / n) <= 0.5
+
+
+def test_a_probability_short_of_certain_never_reads_1():
+    # a mean probability of 0.9996 is not certainty: "1.00" read as if it were
+    assert format_fraction(0.9996) == "0.9996" and format_fraction(0.99951) == "0.9995"
+    assert format_fraction(0.0004) == "0.0004" and format_fraction(0.87) == "0.87"
+    assert format_fraction(1.0) == "1.00" and format_fraction(0.0) == "0.00"
+    assert format_fraction(0.99996, digits=4) == "0.99996"
+
+
+def test_a_change_is_signed_and_never_minus_zero():
+    assert format_change("accuracy", 0.013) == "+1.3" and format_change("accuracy", -0.013) == "-1.3"
+    assert format_change("accuracy", -0.0004) == "+0.0" and format_change("accuracy", 0.0004) == "+0.0"
+    assert format_change("mcc", 0.99996) == "+100.0"  # a change has no end to stay off: -1 to 1 moves 200 points
+    assert format_change("mse", -0.00001) == "+0.0000" and format_change("mse", 0.25) == "+0.2500"
