@@ -41,6 +41,7 @@ from PySide6.QtGui import QGuiApplication
 
 from bertstudio.data.kinds import get_spec
 from bertstudio.errors import BertStudioError
+from bertstudio.metrics.display import format_share
 from bertstudio.ui.gui_gc import collect_on_gui_thread
 
 log = logging.getLogger(__name__)
@@ -333,11 +334,12 @@ def source_text(source: str | None) -> str:
 
 
 def suggestion_text(suggestion: Any) -> str:
-    """A suggestion as one short line: ``pos 87%``, ``3.2`` (regression) or the tags (tagging)."""
+    """A suggestion as one short line: ``pos 87%``, ``3.2`` (regression) or the tags (tagging). A
+    confidence of 0.9996 reads "99.96%": "100%" read as certain."""
     value = suggestion.value
     if isinstance(value, list):
         return " ".join(str(v) for v in value)
     if isinstance(value, float):
         return f"{value:.1f}"
     confidence = suggestion.confidence
-    return f"{value} {confidence:.0%}" if confidence == confidence else str(value)  # nan: no confidence
+    return f"{value} {format_share(confidence)}" if confidence == confidence else str(value)  # nan: no confidence

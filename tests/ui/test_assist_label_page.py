@@ -15,6 +15,7 @@ from PySide6.QtCore import Qt
 from assist_helpers import WAIT_MS, assisted, sentiment_rows  # noqa: F401 - the fixture
 from bertstudio.assist import AssistSettings, LabellingAssistant
 from bertstudio.data.project import Project
+from bertstudio.metrics.display import format_share
 
 
 def test_suggestions_appear_apart_from_gold_and_enter_accepts_one(qtbot, assisted):
@@ -28,7 +29,7 @@ def test_suggestions_appear_apart_from_gold_and_enter_accepts_one(qtbot, assiste
     qtbot.waitUntil(lambda: editor.suggestion_label.text().startswith("Suggested"), timeout=WAIT_MS)
     first = a.assist.suggestion("train", editor.row)
     assert first is not None and first.source == "zero-shot" and first.value in ("neg", "pos")
-    assert f"{first.value} {first.confidence:.0%}" in editor.suggestion_label.text()
+    assert f"{first.value} {format_share(first.confidence)}" in editor.suggestion_label.text()
     assert editor.legend.suggested() == first.value  # the label's button is framed: pre-selected
     assert editor.current_choice() == first.value  # the picker opens on it
     assert editor.gold_label.text() == "(not labelled)"  # a suggestion is not a label

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import QAbstractScrollArea, QLabel, QTextBrowser, QTextEd
 
 from bertstudio.data.kinds import entity_types, is_bio_tag_set
 from bertstudio.errors import BertStudioError
+from bertstudio.metrics.display import format_share
 from bertstudio.ui.editors.base import NUMBER_KEYS, KindEditor
 from bertstudio.ui.editors.legend import LabelLegend
 from bertstudio.ui.editors.tag_edits import (
@@ -303,7 +304,7 @@ class TaggingEditor(KindEditor):
         done = (self.tr("Enter stores these tags; Shift+Enter stores the sentence as marked") if self.bio
                 else self.tr("Enter stores these tags"))
         text = self.tr("Suggested (%1, %2 sure): %3 · %4").replace("%4", done).replace(
-            "%1", source_text(suggestion.source)).replace("%2", f"{suggestion.confidence:.0%}").replace(
+            "%1", source_text(suggestion.source)).replace("%2", format_share(suggestion.confidence)).replace(
             "%3", shown)
         self.suggestion_label.setText(text)
         self.suggestion_label.setVisible(True)

@@ -1,0 +1,31 @@
+"""A probability short of 1 never reads "100%" where a person labels or reviews: a suggestion at
+0.9996 read as certain. Each place that shows one goes through the one display rule
+(bertstudio.metrics.display); these check each page with a value just below 1."""
+
+from __future__ import annotations
+
+from bertstudio.assist.assistant import Suggestion
+from bertstudio.ui.assist_controller import suggestion_text
+from bertstudio.ui.editors import LabelPage
+
+SURE = 0.9996  # "100%" by a plain :.0%
+
+
+def test_a_suggestion_just_below_certain_does_not_read_100():
+    # the Label page's classify editor and the Data table's Suggested column both show this line
+    assert suggestion_text(Suggestion("pos", SURE, "fast")) == "pos 99.96%"
+    assert suggestion_text(Suggestion("pos", 1.0, "fast")) == "pos 100%"
+    assert suggestion_text(Suggestion("pos", 0.81, "fast")) == "pos 81%"
+
+
+def test_the_tagging_editor_does_not_show_a_suggestion_just_below_certain_as_100(qtbot, session_factory):
+    session = session_factory("tagging", ["O", "B-PER", "I-PER"],
+                              {"train": [{"tokens": ["Ada", "wrote"], "tags": None}]})
+    page = LabelPage(session)
+    qtbot.addWidget(page)
+    page.show()
+    editor = page.editor()
+    editor.suggestion = lambda: Suggestion(["B-PER", "O"], SURE, "fast")
+    editor.show_suggestion()
+    text = editor.suggestion_label.text()
+    assert "99.96% sure" in text and "100%" not in text
