@@ -43,7 +43,13 @@ def format_metric(key: str, value: float, digits: int = 1) -> str:
 def format_share(value: float, digits: int = 0) -> str:
     """A share (0 to 1) as a percentage, ``"81%"``, never 0% or 100% unless it is: 249 of 250
     read "100%" (now "99.6%")."""
-    return _off_the_ends(100 * float(value), digits, (0.0, 100.0)) + "%"
+    return format_percent(value, digits) + "%"
+
+
+def format_percent(value: float, digits: int = 0) -> str:
+    """:func:`format_share`'s number without the sign, for a translated sentence that writes "%"
+    itself ("agrees with %1% of the labels"): each language keeps the sign where it puts it."""
+    return _off_the_ends(100 * float(value), digits, (0.0, 100.0))
 
 
 def format_fraction(value: float, digits: int = 2) -> str:

@@ -45,6 +45,7 @@ from bertstudio.assist.cache import text_key
 from bertstudio.data.atomic import atomic_write_bytes
 from bertstudio.data.regular_file import read_regular_text
 from bertstudio.errors import BertStudioError, DataError
+from bertstudio.metrics.display import format_percent
 from bertstudio.ui import theme
 from bertstudio.ui.jobs import JobWorker
 from bertstudio.ui.session import ProjectSession
@@ -411,14 +412,14 @@ class ReviewQueue(QWidget):
             r.source, self.tr("a training run's predictions")).replace("%1", str(r.folds))
         text = self.tr("The model agrees with %1% of the given labels (%2 rows checked, %3). "
                        "Treat its flags as questions, not answers: %4 suspected errors.")
-        text = text.replace("%1", f"{100 * (r.accuracy or 0):.0f}").replace("%2", str(r.checked)) \
+        text = text.replace("%1", format_percent(r.accuracy or 0)).replace("%2", str(r.checked)) \
             .replace("%3", how).replace("%4", str(len(r.flags)))
         if r.no_signal:  # a model no better than the commonest label: its disagreements are noise
             text = self.tr("The model agrees with %1% of the given labels (%2 rows checked, %3), no more than always "
                            "answering the commonest label (%4%): it has not learnt enough to question a label, so "
                            "none is listed. Label more rows, or choose the thorough check.")
-            text = text.replace("%1", f"{100 * (r.accuracy or 0):.0f}").replace("%2", str(r.checked)) \
-                .replace("%3", how).replace("%4", f"{100 * (r.chance or 0):.0f}")
+            text = text.replace("%1", format_percent(r.accuracy or 0)).replace("%2", str(r.checked)) \
+                .replace("%3", how).replace("%4", format_percent(r.chance or 0))
         elif r.source == "fast":
             text += " " + self.tr("For fewer false alarms, choose the thorough check and press Check again.")
         if self.hidden_kept:
@@ -500,7 +501,7 @@ class ReviewQueue(QWidget):
             mark = {"kept": "✓ ", "relabelled": "→ ", "open": ""}[state]
             text = self.tr("%1row %2: %3 → %4 (%5%)").replace("%1", mark).replace("%2", str(flag.row + 1)) \
                 .replace("%3", self.shown(flag.given)).replace("%4", self.shown(flag.suggested)) \
-                .replace("%5", f"{100 * flag.suggested_prob:.0f}")
+                .replace("%5", format_percent(flag.suggested_prob))
         item.setText(text)
         # an open flag in the palette's own text colour (black read at 1.3:1 on a dark theme), a handled one muted
         item.setData(Qt.ItemDataRole.ForegroundRole, None if state == "open" else QBrush(QColor(theme.tone("muted"))))
@@ -517,7 +518,7 @@ class ReviewQueue(QWidget):
         parts = [f"<p>{html.escape(flag.text)}</p>",
                  "<p>" + word + self.tr("Given: <b>%1</b>. Suggested: <b>%2</b> (probability %3%).")
                  .replace("%1", html.escape(self.shown(flag.given))).replace("%2", html.escape(self.shown(flag.suggested)))
-                 .replace("%3", f"{100 * flag.suggested_prob:.0f}") + "</p>"]
+                 .replace("%3", format_percent(flag.suggested_prob)) + "</p>"]
         state = self.state(flag)
         if state == "replaced":
             parts.append("<p>" + self.tr("The rows of this split were replaced since the check, so row %1 is another "

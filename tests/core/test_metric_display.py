@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 
-from bertstudio.metrics.display import format_change, format_fraction, format_metric, format_metrics, format_share
+from bertstudio.metrics.display import format_change, format_fraction, format_metric, format_metrics, format_percent, format_share
 
 
 def test_a_score_short_of_perfect_never_reads_100():
@@ -30,6 +30,7 @@ def test_a_share_reads_as_a_percentage_never_100_unless_it_is():
     assert format_share(249 / 250) == "99.6%" and format_share(399 / 400) == "99.8%"
     assert format_share(1.0) == "100%" and format_share(0.0) == "0%" and format_share(0.81) == "81%"
     assert format_share(1 / 301) == "0.3%"
+    assert format_percent(249 / 250) == "99.6" and format_percent(0.0004, digits=1) == "0.04"
     for n in range(1, 400):  # every audit of n labels: only all-right reads 100%, only all-wrong 0%
         for k in (0, 1, n - 1, n):
             text = format_share(k / n)

@@ -9,6 +9,7 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 
+from bertstudio.metrics.display import format_percent
 from bertstudio.ui.review_queue import ReviewQueue
 from helpers import sentiment
 
@@ -41,11 +42,11 @@ def test_flags_are_shown_with_the_accuracy_and_nothing_changes_by_itself(qtbot, 
     queue = _run(qtbot, session, tiny)
     report = queue.report
     assert report is not None and queue.flags.count() == len(report.flags) >= 2
-    assert f"{100 * report.accuracy:.0f}%" in queue.summary.text()
+    assert f"{format_percent(report.accuracy)}%" in queue.summary.text()
     assert {queue.flags.item(i).data(Qt.ItemDataRole.UserRole).row for i in range(2)} == set(SLIPS)
     flag = queue.current_flag()
     detail = queue.detail.toPlainText()
-    assert flag.text in detail and flag.suggested in detail and f"{100 * flag.suggested_prob:.0f}%" in detail
+    assert flag.text in detail and flag.suggested in detail and f"{format_percent(flag.suggested_prob)}%" in detail
     for n in flag.neighbours:
         assert n.text in detail
     assert _golds(session) == before and session.undo_stack.count() == 0
@@ -232,6 +233,18 @@ def test_a_model_no_better_than_the_commonest_label_lists_no_flags_and_says_why(
     text = queue.summary.text()
     assert queue.flags.count() == 0 and "no more than always answering the commonest label (51%)" in text
     assert "none is listed" in text and "suspected errors" not in text
+
+
+def test_an_accuracy_or_probability_just_below_1_does_not_read_100(qtbot, session_factory, tiny):
+    from dataclasses import replace
+
+    session = session_factory("sentence", ["neg", "pos"], {"train": _rows()})
+    queue = _run(qtbot, session, tiny)
+    sure = replace(queue.report.flags[0], suggested_prob=0.9996)
+    queue._on_finished(replace(queue.report, flags=(sure,), accuracy=0.9996, chance=0.5))
+    assert "agrees with 99.96% of the given labels" in queue.summary.text()
+    assert "(99.96%)" in queue.flags.item(0).text() and "100%" not in queue.flags.item(0).text()
+    assert "probability 99.96%" in queue.detail.toPlainText()
 
 
 def test_a_flag_relabelled_elsewhere_after_the_check_is_closed_not_overwritten(qtbot, session_factory, tiny):
