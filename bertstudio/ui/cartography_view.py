@@ -23,6 +23,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
+from bertstudio.metrics.display import format_fraction, format_percent
 from bertstudio.train.cartography import Cartography, read_cartography
 from bertstudio.ui.plots import follow_palette
 
@@ -84,7 +85,7 @@ class CartographyView(QWidget):
             .replace("%1", str(len(index))).replace("%2", str(c.epochs)).replace("%3", str(hard)))
 
     def _tip(self, x: float, y: float, data: Any) -> str:
-        return self.tr("confidence {c:.2f}, variability {v:.2f}").format(c=y, v=x)
+        return self.tr("confidence {c}, variability {v:.2f}").format(c=format_fraction(y), v=x)
 
     def widget_pos(self, index: int) -> QPointF:
         """Where example ``index`` is drawn, in the plot widget's coordinates (tests, tooltips)."""
@@ -97,8 +98,8 @@ class CartographyView(QWidget):
         self.detail.setText(
             "<p>" + html.escape(c.text[index]) + "</p><p>"
             + self.tr("Gold: <b>%1</b>. Confidence %2, variability %3, right in %4% of epochs.")
-            .replace("%1", html.escape(str(c.gold[index]))).replace("%2", f"{c.confidence[index]:.2f}")
-            .replace("%3", f"{c.variability[index]:.2f}").replace("%4", f"{100 * c.correctness[index]:.0f}") + "</p>")
+            .replace("%1", html.escape(str(c.gold[index]))).replace("%2", format_fraction(c.confidence[index]))
+            .replace("%3", f"{c.variability[index]:.2f}").replace("%4", format_percent(c.correctness[index])) + "</p>")
 
     def _on_clicked(self, _item: object, points: Sequence[Any], _event: object) -> None:
         if len(points):

@@ -551,22 +551,22 @@
 <context>
     <name>AssistController</name>
     <message>
-        <location filename="../../bertstudio/ui/assist_controller.py" line="323"/>
+        <location filename="../../bertstudio/ui/assist_controller.py" line="324"/>
         <source>from the label names</source>
         <translation>来自标签名称</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_controller.py" line="324"/>
+        <location filename="../../bertstudio/ui/assist_controller.py" line="325"/>
         <source>fast model</source>
         <translation>快速模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_controller.py" line="325"/>
+        <location filename="../../bertstudio/ui/assist_controller.py" line="326"/>
         <source>SetFit model</source>
         <translation>SetFit 模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_controller.py" line="326"/>
+        <location filename="../../bertstudio/ui/assist_controller.py" line="327"/>
         <source>fine-tuned model</source>
         <translation>微调模型</translation>
     </message>
@@ -741,37 +741,37 @@
 <context>
     <name>CartographyView</name>
     <message>
-        <location filename="../../bertstudio/ui/cartography_view.py" line="45"/>
+        <location filename="../../bertstudio/ui/cartography_view.py" line="46"/>
         <source>Data map</source>
         <translation>数据地图</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/cartography_view.py" line="49"/>
+        <location filename="../../bertstudio/ui/cartography_view.py" line="50"/>
         <source>variability (std of the gold label&apos;s probability over epochs)</source>
         <translation>变异度(各轮中标准答案概率的标准差)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/cartography_view.py" line="50"/>
+        <location filename="../../bertstudio/ui/cartography_view.py" line="51"/>
         <source>confidence (mean probability of the gold label)</source>
         <translation>置信度(标准答案的平均概率)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/cartography_view.py" line="62"/>
+        <location filename="../../bertstudio/ui/cartography_view.py" line="63"/>
         <source>Click a point to see its example.</source>
         <translation>点击一个点查看对应样例。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/cartography_view.py" line="82"/>
+        <location filename="../../bertstudio/ui/cartography_view.py" line="83"/>
         <source>%1 training examples over %2 epochs. Colour: how often the model was right (red never, blue always). The bottom-left corner (%3 examples) is hard to learn: check these labels first.</source>
         <translation>%1 个训练样例，共 %2 轮。颜色表示模型预测正确的频率(红色从未正确，蓝色始终正确)。左下角(%3 个样例)难以学习:请优先检查这些标签。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/cartography_view.py" line="87"/>
-        <source>confidence {c:.2f}, variability {v:.2f}</source>
-        <translation>置信度 {c:.2f}，变异度 {v:.2f}</translation>
+        <location filename="../../bertstudio/ui/cartography_view.py" line="88"/>
+        <source>confidence {c}, variability {v:.2f}</source>
+        <translation>置信度 {c}，变异度 {v:.2f}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/cartography_view.py" line="99"/>
+        <location filename="../../bertstudio/ui/cartography_view.py" line="100"/>
         <source>Gold: &lt;b&gt;%1&lt;/b&gt;. Confidence %2, variability %3, right in %4% of epochs.</source>
         <translation>标准答案:&lt;b&gt;%1&lt;/b&gt;。置信度 %2，变异度 %3，%4% 的轮次预测正确。</translation>
     </message>
@@ -3039,221 +3039,221 @@
 <context>
     <name>ReviewQueue</name>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="200"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="201"/>
         <source>Review suspected errors</source>
         <translation>复查疑似错误</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="217"/>
-        <location filename="../../bertstudio/ui/review_queue.py" line="323"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="218"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="324"/>
         <source>Looking for labels the model disagrees with…</source>
         <translation>正在查找模型不认同的标签…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="222"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="223"/>
         <source>Quick: the frozen encoder (seconds)</source>
         <translation>快速：冻结的编码器（数秒）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="223"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="224"/>
         <source>Thorough: fine-tune the encoder on each of 5 folds (minutes)</source>
         <translation>全面：在 5 折中分别微调编码器（数分钟）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="230"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="231"/>
         <source>Check again</source>
         <translation>重新检查</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="235"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="236"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="244"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="245"/>
         <source>Keep the label (K)</source>
         <translation>保留标签(K)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="245"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="246"/>
         <source>Relabel (R)</source>
         <translation>重新标注(R)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="250"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="251"/>
         <source>Check with:</source>
         <translation>检查方式：</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="281"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="282"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="322"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="323"/>
         <source>Fine-tuning the encoder on each fold: this takes minutes…</source>
         <translation>正在每一折上微调编码器：这需要几分钟…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="360"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="361"/>
         <source>The check could not run: %1</source>
         <translation>检查无法运行:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="366"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="367"/>
         <source>Cancelled. Nothing was changed.</source>
         <translation>已取消。没有任何更改。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="372"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="373"/>
         <source>The flags below are from the last check.</source>
         <translation>下面的标记来自上一次检查。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/review_queue.py" line="427"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="428"/>
         <source>%n labelled row(s) could not be checked (a label with a single example).</source>
         <translation>
             <numerusform>%n 个已标注的行无法检查(该标签只有一个样例)。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="433"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="434"/>
         <source>Earlier Keep choices could not be read (%1), so every flag is shown again; the file is kept aside as %2 at the next Keep.</source>
         <translation>无法读取之前的“保留”选择（%1），因此所有标记都会重新显示；下次“保留”时该文件会另存为 %2。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="306"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="307"/>
         <source>Run %1: its predictions (the rows it evaluated)</source>
         <translation>运行 %1：它的预测（仅限它评估过的行）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="225"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="226"/>
         <source>Each labelled row is judged by a model that never saw it. The thorough check fine-tunes the whole encoder five times, so it makes fewer mistakes of its own and more of its flags are real errors; its list puts first the rows the other four models also kept contradicting while they learnt from them. A run&apos;s predictions judge only the rows that run evaluated and never trained on.</source>
         <translation>每个已标注的行都由从未见过它的模型来判断。全面检查会把整个编码器微调五次，因此模型自身的错误更少，标记出的问题中真正的标注错误更多；列表会把另外四个模型在用这些行训练时也一再否定的行排在前面。训练运行的预测只判断该运行评估过、且从未用于训练的行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="402"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="403"/>
         <source>No suspected errors to review.</source>
         <translation>没有需要复查的疑似错误。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="409"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="410"/>
         <source>%1-fold cross-validation of the fast model</source>
         <translation>快速模型的 %1 折交叉验证</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="410"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="411"/>
         <source>%1-fold cross-validation of the fine-tuned encoder</source>
         <translation>微调编码器的 %1 折交叉验证</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="411"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="412"/>
         <source>a training run&apos;s predictions</source>
         <translation>一次训练运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="412"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="413"/>
         <source>The model agrees with %1% of the given labels (%2 rows checked, %3). Treat its flags as questions, not answers: %4 suspected errors.</source>
         <translation>模型与 %1% 的现有标签一致(检查了 %2 行，%3)。请把它的标记当作疑问而非答案:共 %4 个疑似错误。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="417"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="418"/>
         <source>The model agrees with %1% of the given labels (%2 rows checked, %3), no more than always answering the commonest label (%4%): it has not learnt enough to question a label, so none is listed. Label more rows, or choose the thorough check.</source>
         <translation>模型与 %1% 的现有标签一致(检查了 %2 行,%3),并不比总是回答最常见的标签(%4%)更好:它学到的还不足以质疑标签，因此不列出任何标记。请再标注更多行，或选择彻底检查。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="423"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="424"/>
         <source>For fewer false alarms, choose the thorough check and press Check again.</source>
         <translation>若想减少误报，请选择全面检查并点击“重新检查”。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="425"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="426"/>
         <source>%1 kept earlier are not shown.</source>
         <translation>之前保留的 %1 个不再显示。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="430"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="431"/>
         <source>The rows of this split were replaced since this check, so its flags name other examples now and are closed. Press Check again.</source>
         <translation>自这次检查以来，这个划分的行已被替换，标记所指的行号现在是别的样本，因此这些标记已关闭。请按“重新检查”。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="492"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="493"/>
         <source>× row %1: the rows were replaced since the check</source>
         <translation>× 第 %1 行：检查之后这些行已被替换</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="494"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="495"/>
         <source>× row %1: the label set changed since the check</source>
         <translation>× 第 %1 行：检查之后标签集已改变</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="497"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="498"/>
         <source>≠ row %1: %2 at the check, now %3</source>
         <translation>≠ 第 %1 行：检查时为 %2，现在为 %3</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="498"/>
-        <location filename="../../bertstudio/ui/review_queue.py" line="534"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="499"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="535"/>
         <source>unlabelled</source>
         <translation>未标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="501"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="502"/>
         <source>%1row %2: %3 → %4 (%5%)</source>
         <translation>%1第 %2 行:%3 → %4(%5%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="515"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="516"/>
         <source>Word %1: &lt;b&gt;%2&lt;/b&gt;. </source>
         <translation>第 %1 个词:&lt;b&gt;%2&lt;/b&gt;。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="518"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="519"/>
         <source>Given: &lt;b&gt;%1&lt;/b&gt;. Suggested: &lt;b&gt;%2&lt;/b&gt; (probability %3%).</source>
         <translation>现有标签:&lt;b&gt;%1&lt;/b&gt;。建议:&lt;b&gt;%2&lt;/b&gt;(概率 %3%)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="523"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="524"/>
         <source>The rows of this split were replaced since the check, so row %1 is another example now. Press Check again to review the rows as they are.</source>
         <translation>检查之后这个划分的行已被替换，第 %1 行现在是另一个样本。请按“重新检查”来审查现在的行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="527"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="528"/>
         <source>The label set changed since the check: %1 is no longer a label, so this flag is closed. Press Check again to review the rows with the labels as they are.</source>
         <translation>检查之后标签集已改变：%1 已不再是标签，因此此标记已关闭。请按“重新检查”，按现在的标签审查这些行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="532"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="533"/>
         <source>Changed since the check: now &lt;b&gt;%1&lt;/b&gt;. Your label stands; this flag is closed.</source>
         <translation>检查之后已修改：现在为 &lt;b&gt;%1&lt;/b&gt;。保留你的标签；此标记已关闭。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="536"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="537"/>
         <source>Most similar examples labelled &lt;b&gt;%1&lt;/b&gt;:</source>
         <translation>标注为 &lt;b&gt;%1&lt;/b&gt; 的最相似样例:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="539"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="540"/>
         <source>row</source>
         <translation>行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="552"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="553"/>
         <source>Relabel as %1 (R)</source>
         <translation>重新标注为 %1(R)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="565"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="566"/>
         <source>Keep the label of row %1 (%2)</source>
         <translation>保留第 %1 行的标签（%2）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="666"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="667"/>
         <source>Could not remember the kept label: %1</source>
         <translation>无法记住保留的标签：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/review_queue.py" line="590"/>
+        <location filename="../../bertstudio/ui/review_queue.py" line="591"/>
         <source>Relabel row %1 as %2</source>
         <translation>将第 %1 行重新标注为 %2</translation>
     </message>
@@ -4018,92 +4018,92 @@
 <context>
     <name>TaggingEditor</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="261"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="262"/>
         <source>Entity types (select words, then press a key):</source>
         <translation>实体类型(先选择词，再按键):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="262"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="263"/>
         <source>Press %1 or click to mark the selected words as a %2 entity</source>
         <translation>按 %1 或单击，将选中的词标为 %2 实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="264"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="265"/>
         <source>Tags (select words, then press a key):</source>
         <translation>标记(先选择词，再按键):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="265"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="266"/>
         <source>Press %1 or click to tag the selected words %2</source>
         <translation>按 %1 或单击，将选中的词标记为 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="300"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="301"/>
         <source>no entity</source>
         <translation>无实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="303"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="304"/>
         <source>Enter stores these tags; Shift+Enter stores the sentence as marked</source>
         <translation>按 Enter 保存这些标签；按 Shift+Enter 按当前标注保存该句</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="304"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="305"/>
         <source>Enter stores these tags</source>
         <translation>按 Enter 保存这些标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="305"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="306"/>
         <source>Suggested (%1, %2 sure): %3 · %4</source>
         <translation>建议（%1，把握 %2）：%3 · %4</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="327"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="328"/>
         <source>(not labelled yet: every word starts outside any entity, O; Enter stores the sentence as marked, with no entity if none is marked)</source>
         <translation>（尚未标注：每个词起初都不属于任何实体，即 O；按 Enter 按当前标注保存该句，未标出实体则保存为无实体）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="394"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="395"/>
         <source>&apos;%1&apos; cuts through an entity already marked: select the whole entity, or clear it first (Backspace).</source>
         <translation>“%1”切断了一个已标出的实体：请选中整个实体，或先清除它（Backspace）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="440"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="441"/>
         <source>Row %1 has no entity</source>
         <translation>第 %1 行没有实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="441"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="442"/>
         <source>Store the entities of row %1</source>
         <translation>保存第 %1 行的实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="447"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="448"/>
         <source>Words with no tag yet: %1. A sentence is stored once every word has one.</source>
         <translation>尚无标签的词：%1 个。每个词都有标签后，该句才会保存。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="319"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="320"/>
         <source>Accept the suggested tags of row %1</source>
         <translation>接受第 %1 行的建议标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="330"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="331"/>
         <source>(not tagged yet: %1 of %2 words have a tag; the sentence is stored once every word has one)</source>
         <translation>(尚未标注完:%2 个词中有 %1 个已有标记；每个词都有标记后才会保存此句)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="410"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="411"/>
         <source>Tag &apos;%1&apos; as %2</source>
         <translation>将“%1”标记为 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="422"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="423"/>
         <source>Clear the entity at word %1</source>
         <translation>清除第 %1 个词处的实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="428"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="429"/>
         <source>Clear the tag of &apos;%1&apos;</source>
         <translation>清除“%1”的标记</translation>
     </message>

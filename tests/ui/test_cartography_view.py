@@ -76,3 +76,18 @@ def test_the_tools_action_opens_the_shown_runs_map_and_a_click_shows_the_example
         assert clicked == [target]
     assert data.dataset[clicked[0]]["text"] in view.detail.text()
     assert view.detail.text().count("Gold") == 1
+
+
+def test_an_example_almost_always_right_and_sure_does_not_read_as_always_and_certain(qtbot, tmp_path):
+    from bertstudio.train.cartography import read_cartography
+
+    epochs = [{"kind": "epoch", "epoch": e, "step": 2 * e, "gold_prob": [0.9996, 0.5],
+               "pred": ["neg" if e == 1 else "pos", "neg"]} for e in range(1, 251)]  # wrong once in 250
+    (tmp_path / FILE).write_text("\n".join(json.dumps(line) for line in [
+        {"kind": "header", "labels": ["neg", "pos"], "gold": ["pos", "neg"], "text": ["nearly sure", "unsure"]},
+        *epochs]) + "\n")
+    view = CartographyView(read_cartography(tmp_path))
+    qtbot.addWidget(view)
+    view.show_example(0)
+    assert "Confidence 0.9996" in view.detail.text() and "right in 99.6% of epochs" in view.detail.text()
+    assert view._tip(0.0, 0.9996, 0) == "confidence 0.9996, variability 0.00"
