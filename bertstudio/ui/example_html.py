@@ -20,6 +20,7 @@ from typing import Any, Sequence
 from PySide6.QtCore import QCoreApplication
 
 from bertstudio.data.kinds import get_spec, is_bio_tag_set
+from bertstudio.metrics.display import format_share
 from bertstudio.tasks.tagging import entity_spans
 from bertstudio.ui.theme import tone
 
@@ -132,6 +133,6 @@ def values_html(kind: str, example: dict[str, Any], gold: Any, predicted: Any, p
                  f"<b>{_esc(_tr('Predicted:'))}</b> {_isolated(spec.gold.short_text(predicted))}</p>")
     probs = pred.get("probs") or {}
     if probs:
-        parts.append("<br>".join(f"{_isolated(str(k))}: {100 * float(v):.1f}%"
+        parts.append("<br>".join(f"{_isolated(str(k))}: {format_share(v, 1)}"
                                  for k, v in sorted(probs.items(), key=lambda kv: -kv[1])))
     return "".join(parts)

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from bertstudio.data.glue import score_scale
 from bertstudio.data.kinds import get_spec
 from bertstudio.errors import BertStudioError
+from bertstudio.metrics.display import format_share
 from bertstudio.ui.example_html import PRED_BG, shaded
 from bertstudio.ui.runs_page import all_runs, in_project
 from bertstudio.ui.worker import ThreadJob
@@ -65,7 +66,7 @@ def _bar_html(name: str, p: float, best: bool) -> str:
     color = "#1f77b4" if best else "#9ecae1"
     return (f"<tr><td>{html.escape(name)}&nbsp;</td>"
             f"<td><table cellspacing=0 cellpadding=0><tr><td width={width} height=14 bgcolor='{color}'></td></tr></table></td>"
-            f"<td>&nbsp;{100 * p:.1f}%</td></tr>")
+            f"<td>&nbsp;{format_share(p, 1)}</td></tr>")
 
 
 WORDS_PER_ROW = 10  # the tagged words of a long sentence wrap, as text does

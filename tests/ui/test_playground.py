@@ -11,6 +11,7 @@ from PySide6.QtCore import QSettings, Qt
 
 from bertstudio.data.examples import from_records
 from bertstudio.data.project import Project
+from bertstudio.metrics.display import format_share
 from bertstudio.ui.playground import PlaygroundPage
 from bertstudio.ui.session import ProjectSession
 
@@ -59,7 +60,7 @@ def test_typed_sentence_is_predicted_with_probabilities(qtbot, page, trained_run
     assert result["label"] == evaluated["label"]
     assert result["probs"]["pos"] == pytest.approx(evaluated["probs"]["pos"], abs=1e-4)
     text = page.output.toPlainText()
-    assert result["label"] in text and f"{100 * result['probs']['pos']:.1f}%" in text
+    assert result["label"] in text and f"{format_share(result['probs']['pos'], 1)}" in text
 
 
 def test_stale_answers_never_overwrite_newer_input(qtbot, page):
@@ -80,6 +81,16 @@ def test_without_a_trained_run_the_page_says_so(qtbot, tmp_path):
     qtbot.addWidget(page)
     assert page.run_combo.count() == 0 and not page.predict_button.isEnabled()
     assert "Train a model first" in page.status.text()
+    project.close(compact=False)
+
+
+def test_a_probability_just_below_1_does_not_read_100(qtbot, tmp_path):
+    project = Project.create(tmp_path / "sure", name="s", kind="sentence", labels=LABELS)
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    page = PlaygroundPage(session)
+    qtbot.addWidget(page)
+    shown = page.result_html({"label": "pos", "probs": {"pos": 0.9996, "neg": 0.0004}})
+    assert "99.96%" in shown and "0.04%" in shown and "100.0%" not in shown and "0.0%" not in shown
     project.close(compact=False)
 
 

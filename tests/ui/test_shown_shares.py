@@ -7,6 +7,7 @@ from __future__ import annotations
 from bertstudio.assist.assistant import Suggestion
 from bertstudio.ui.assist_controller import suggestion_text
 from bertstudio.ui.editors import LabelPage
+from bertstudio.ui.example_html import values_html
 
 SURE = 0.9996  # "100%" by a plain :.0%
 
@@ -29,3 +30,8 @@ def test_the_tagging_editor_does_not_show_a_suggestion_just_below_certain_as_100
     editor.show_suggestion()
     text = editor.suggestion_label.text()
     assert "99.96% sure" in text and "100%" not in text
+
+
+def test_the_results_examples_class_probabilities_do_not_read_100_just_below_1():
+    shown = values_html("sentence", {"text": "fine"}, "pos", "pos", {"probs": {"pos": 0.9996, "neg": 0.0004}})
+    assert "pos\u2069: 99.96%" in shown and "neg\u2069: 0.04%" in shown and "100.0%" not in shown
