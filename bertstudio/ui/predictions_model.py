@@ -13,6 +13,7 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 
+from bertstudio.metrics.display import format_fraction
 from bertstudio.tasks import get_task
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -118,7 +119,11 @@ class PredictionsModel(QAbstractTableModel):
         if key == "predicted":
             return self.task.spec.gold.short_text(self.predicted_value(r))
         value = self._sort_value(r, key)
-        return "" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.4f}"
+        if value is None or (isinstance(value, float) and math.isnan(value)):
+            return ""
+        if key == "confidence" and self.task.kind != "qa":  # a probability: 0.99999 read "1.0000", certain
+            return format_fraction(value, 4)
+        return f"{value:.4f}"
 
     def _sort_value(self, r: PredictionRow, key: str) -> Any:
         if key == "confidence":

@@ -103,3 +103,12 @@ def test_a_new_source_keeps_the_order_asked_for(qtbot):
     assert len(losses) == 80 and [v for v in losses if not math.isnan(v)] == sorted((v for v in losses if not math.isnan(v)), reverse=True)
     other.set_rows(_rows(10))  # the source's own reset
     assert proxy.rowCount() == 10
+
+
+def test_a_confidence_just_below_1_does_not_read_1(qtbot):
+    model = PredictionsModel("sentence")
+    model.set_rows([PredictionRow(0, "dev", 0, {"text": "sure"}, "pos",
+                                  {"label": "pos", "probs": {"neg": 0.00001, "pos": 0.99999}, "confidence": 0.99999,
+                                   "loss": 0.00001})])
+    shown = model.data(model.index(0, model.column_of("confidence")))
+    assert shown == "0.99999" and model.data(model.index(0, model.column_of("loss"))) == "0.0000"
