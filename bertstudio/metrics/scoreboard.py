@@ -24,17 +24,18 @@ The average is over present entries; ``missing`` names the absent ones and
 ``partial`` says the average is not comparable with a full one.
 
 All values are fractions, like every metric here; :meth:`Scoreboard.format_table`
-prints percentages.
+prints them x100 by the one display rule (bertstudio.metrics.display): never 100.0 short of 1.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from numbers import Real
-from typing import Mapping
+from typing import Iterable, Mapping
 
 from bertstudio.errors import ConfigError
-from bertstudio.metrics.glue import GLUE_METRICS, canonical_task, main_metric
+from bertstudio.metrics.display import format_metric
+from bertstudio.metrics.glue import GLUE_METRICS, SIGNED_METRICS, canonical_task, main_metric
 
 Part = tuple[str, str]  # (task, metric)
 
@@ -91,6 +92,26 @@ class ScoreRow:
         """Present, but some of its parts were not reported."""
         return self.score is not None and any(v is None for v in self.parts.values())
 
+    def score_text(self, digits: int = 1) -> str:
+        """The entry's score as the CLI and the Scoreboard page show it (x100, never 100.0 short of it)."""
+        return shown(_range_metric(self.parts), self.score, digits)
+
+    def parts_text(self, digits: int = 1) -> str:
+        """``"MRPC f1 88.2, MRPC accuracy 84.1"``; a part not reported reads "—"."""
+        return ", ".join(f"{k} {shown(_range_metric([k]), v, digits)}" for k, v in self.parts.items())
+
+
+def shown(metric: str, value: float | None, digits: int = 1) -> str:
+    """``value`` of ``metric`` by the one display rule, or "—" when there is none."""
+    return "—" if value is None else format_metric(metric, value, digits)
+
+
+def _range_metric(parts: Iterable[str]) -> str:
+    """The metric whose range a mean of ``parts`` ("CoLA mcc", ...) is read in: a signed one (MCC,
+    a correlation) when any part can be negative, since the mean then can too."""
+    metrics = [key.rsplit(" ", 1)[-1] for key in parts]
+    return next((m for m in metrics if m in SIGNED_METRICS), metrics[0] if metrics else "accuracy")
+
 
 @dataclass(frozen=True)
 class Scoreboard:
@@ -125,29 +146,30 @@ class Scoreboard:
         scores = [r.score for r in self.present]
         return sum(scores) / len(scores) if scores else None  # type: ignore[arg-type]
 
-    def format_table(self, digits: int = 1) -> str:
-        def pct(v: float | None) -> str:
-            return "—" if v is None else f"{100 * v:.{digits}f}"
+    def average_text(self, digits: int = 1) -> str:
+        """The average as :meth:`ScoreRow.score_text` shows an entry's score."""
+        return shown(_range_metric(k for r in self.present for k in r.parts), self.average, digits)
 
+    def format_table(self, digits: int = 1) -> str:
         width = max(len(r.name) for r in self.rows()) if self.rows() else 5
         width = max(width, len("Average"))
         lines = [f"GLUE score, convention {self.convention}: {CONVENTIONS[self.convention]}"]
         lines.append(f"{'Task':<{width}}  {'Score':>6}  Metrics")
         for r in self.rows():
-            detail = ", ".join(f"{k} {pct(v)}" for k, v in r.parts.items())
+            detail = r.parts_text(digits)
             if r.missing:
                 detail = "missing"
             elif not r.counted:
                 detail += "  (not in the average)"
             elif r.partial:
                 detail += "  (partial)"
-            lines.append(f"{r.name:<{width}}  {pct(r.score):>6}  {detail}")
+            lines.append(f"{r.name:<{width}}  {r.score_text(digits):>6}  {detail}")
         n = len(self.entries)
         summary = f"over {len(self.present)} of {n} entries"
         if self.partial:
             what = f"{self.n_missing} missing: {', '.join(self.missing)}" if self.missing else "some parts missing"
             summary += f" ({what}; partial average, not comparable with a full score)"
-        lines.append(f"{'Average':<{width}}  {pct(self.average):>6}  {summary}")
+        lines.append(f"{'Average':<{width}}  {self.average_text(digits):>6}  {summary}")
         return "\n".join(lines)
 
 

@@ -103,8 +103,7 @@ class ScoreboardPage(QWidget):
             if row.missing:
                 score, detail = self.tr("missing"), self.tr("no run yet")
             else:
-                score = f"{100 * row.score:.1f}"  # type: ignore[operator]
-                detail = ", ".join(f"{k} {'—' if v is None else f'{100 * v:.1f}'}" for k, v in row.parts.items())
+                score, detail = row.score_text(), row.parts_text()  # as the CLI prints them
                 if not row.counted:
                     detail += "  " + self.tr("(not in the average)")
                 elif row.partial:
@@ -120,7 +119,6 @@ class ScoreboardPage(QWidget):
                 if col == 1:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(i, col, item)
-        avg = board.average
         summary = self.tr("over {n} of {m} entries").format(n=len(board.present), m=len(board.entries))
         if not board.present:
             summary = self.tr("no task has a finished run yet")
@@ -130,7 +128,7 @@ class ScoreboardPage(QWidget):
         elif board.partial:  # every entry there, one of them in part (MNLI without mismatched), as the CLI says
             summary += "  " + self.tr("(some parts missing; partial average, not comparable with a full score)")
         last = len(rows)
-        for col, text in enumerate((self.tr("Average"), "—" if avg is None else f"{100 * avg:.1f}", summary, "")):
+        for col, text in enumerate((self.tr("Average"), board.average_text(), summary, "")):
             item = QTableWidgetItem(text)
             font = item.font()
             font.setBold(True)

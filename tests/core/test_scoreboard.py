@@ -126,3 +126,17 @@ def test_empty_and_unknown() -> None:
         glue_score(FULL, "superglue")
     with pytest.raises(ConfigError, match="unknown GLUE task"):
         glue_score({"BoolQ": 0.8}, "glue")
+
+
+def test_a_score_just_below_1_never_prints_100() -> None:
+    # QNLI dev with one error in 5,463 is 99.98, not "100.0"; the average over entries likewise
+    board = glue_score({"QNLI": {"accuracy": 5462 / 5463}, "SST-2": {"accuracy": 0.9996},
+                        "CoLA": {"mcc": -0.0004}}, "glue")
+    table = board.format_table()
+    assert "99.98" in table and "99.96" in table and "100.0" not in table and "-0.0" not in table
+    qnli = next(r for r in board.rows() if r.name == "QNLI")
+    assert qnli.score_text() == "99.98" and qnli.parts_text() == "QNLI accuracy 99.98"
+    cola = next(r for r in board.rows() if r.name == "CoLA")
+    assert cola.score_text() == "0.0"  # MCC can be negative: 0 is no end of its range, so no extra digit
+    solo = glue_score({"QNLI": {"accuracy": 0.99999}}, "glue")
+    assert solo.average_text() == "99.999" and glue_score({}, "glue").average_text() == "—"

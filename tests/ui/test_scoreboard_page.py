@@ -170,3 +170,14 @@ def test_an_mnli_run_scored_on_mismatched_fills_the_mnli_entry(qtbot, tmp_path):
         assert rows["MNLI-m"][0] == "80.0" and rows["MNLI-mm"][0] == "70.0" and rows["MNLI-mm"][2] == "mnli-a"
     finally:
         project.close(compact=False)
+
+
+def test_a_score_just_below_1_does_not_show_as_100(qtbot, tmp_path):
+    project = Project.create(tmp_path / "near", name="n", kind="pair", labels=["0", "1"])
+    _run(project.new_run_dir("qnli"), "QNLI", "pair", {"accuracy": 5462 / 5463})  # one error on QNLI dev
+    page = ScoreboardPage(ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)))
+    qtbot.addWidget(page)
+    rows = _rows(page)
+    assert rows["QNLI"][0] == "99.98" and "QNLI accuracy 99.98" in rows["QNLI"][1]
+    assert rows["Average"][0] == "99.98"
+    project.close(compact=False)
