@@ -20,7 +20,7 @@ from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
 from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
 from bertstudio.errors import BertStudioError
-from bertstudio.metrics.display import format_metric, is_score
+from bertstudio.metrics.display import format_change, format_metric, is_score
 from bertstudio.train.learning_curve import FRACTIONS, SEEDS
 from bertstudio.ui.jobs import JobWorker
 from bertstudio.ui.plots import follow_palette
@@ -240,9 +240,7 @@ class LearningCurvePanel(QWidget):
             said.append(self.tr("Too few points for a fit: runs at two or more sizes are needed."))
         else:
             n, mean, predicted, low, high = doubling
-            # + 0.0: a change that rounds to nothing said "-0.0 points"
-            change = f"{round(100 * (predicted - mean), 1) + 0.0:+.1f}" if is_score(metric) else \
-                f"{round(predicted - mean, 4) + 0.0:+.4f}"
+            change = format_change(metric, predicted - mean)  # never "-0.0 points"
             said.append(self.tr("With {n:,} labelled rows the {m} is {now} (mean of {k} seeds). Doubling to {n2:,} "
                                 "rows is expected to give {pred} ({d} points; 95% range {lo} to {hi}).").format(
                 n=n, m=metric, now=shown(mean), k=curve.runs_at(n), n2=2 * n, pred=shown(predicted), d=change,

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QTextBrowser, QVBoxLayout, QWidget,
 )
 
+from bertstudio.metrics.display import format_change, format_metric
 from bertstudio.ui.jobs import JobWorker
 from bertstudio.ui.plots import follow_palette
 
@@ -162,10 +163,12 @@ class RunCompareDialog(QDialog):
             f=len(o.fixed), b=len(o.broken), w=len(o.both_wrong), r=o.both_right, p=f"{o.p_value:.3g}")
         c = r.change
         if c is not None:
-            text += "<br>" + self.tr("{m}: {a} → {b} ({d:+.1f} points; 95% paired bootstrap interval {lo:+.1f} to "
-                                     "{hi:+.1f}, {k:,} resamples).").format(
-                m=html.escape(c.metric), a=f"{100 * c.a:.1f}", b=f"{100 * c.b:.1f}", d=100 * c.delta, lo=100 * c.low,
-                hi=100 * c.high, k=c.resamples)
+            # the one display rule: 0.99982 is 99.98 (not 100.0), a change that rounds to nothing +0.0 (not -0.0)
+            text += "<br>" + self.tr("{m}: {a} → {b} ({d} points; 95% paired bootstrap interval {lo} to "
+                                     "{hi}, {k:,} resamples).").format(
+                m=html.escape(c.metric), a=format_metric(c.metric, c.a), b=format_metric(c.metric, c.b),
+                d=format_change(c.metric, c.delta), lo=format_change(c.metric, c.low),
+                hi=format_change(c.metric, c.high), k=c.resamples)
         elif r.note:
             text += "<br>" + html.escape(r.note)
         self.summary.setText(text)

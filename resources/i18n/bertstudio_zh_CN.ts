@@ -221,28 +221,28 @@
         <translation>此运行没有记录数据地图。请打开数据地图设置(--cartography)后再训练。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/example_html.py" line="106"/>
+        <location filename="../../bertstudio/ui/example_html.py" line="107"/>
         <source>each word with its tag; red = predicted wrong, shown as predicted / gold</source>
         <translation>每个词及其标记；红色 = 预测错误，显示为 预测 / 标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/example_html.py" line="107"/>
+        <location filename="../../bertstudio/ui/example_html.py" line="108"/>
         <source>Gold:</source>
         <translation>标准答案:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/example_html.py" line="107"/>
+        <location filename="../../bertstudio/ui/example_html.py" line="108"/>
         <source>Predicted:</source>
         <translation>预测:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/example_html.py" line="109"/>
-        <location filename="../../bertstudio/ui/example_html.py" line="120"/>
+        <location filename="../../bertstudio/ui/example_html.py" line="110"/>
+        <location filename="../../bertstudio/ui/example_html.py" line="121"/>
         <source>green = gold, orange = predicted</source>
         <translation>绿色 = 标准答案，橙色 = 预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/example_html.py" line="118"/>
+        <location filename="../../bertstudio/ui/example_html.py" line="119"/>
         <source>Question:</source>
         <translation>问题:</translation>
     </message>
@@ -1980,22 +1980,22 @@
         <translation>数据点太少，无法拟合:需要在两种或更多数据量下的运行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="246"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="244"/>
         <source>With {n:,} labelled rows the {m} is {now} (mean of {k} seeds). Doubling to {n2:,} rows is expected to give {pred} ({d} points; 95% range {lo} to {hi}).</source>
         <translation>使用 {n:,} 行已标注数据时，{m} 为 {now}（{k} 个随机种子的平均值）。翻倍到 {n2:,} 行预计可达到 {pred}（{d} 个百分点；95% 区间为 {lo} 到 {hi}）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="258"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="256"/>
         <source>{n:,} rows: {method}, batch {batch} x {epochs:g} epochs</source>
         <translation>{n:,} 行：{method}，批大小 {batch} x {epochs:g} 轮</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="260"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="258"/>
         <source>Automatic chose the settings for each share&apos;s own rows ({shares}).</source>
         <translation>“自动”按每个比例自身的行数选择了设置（{shares}）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="268"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="266"/>
         <source>Learning curve</source>
         <translation>学习曲线</translation>
     </message>
@@ -2464,117 +2464,117 @@
 <context>
     <name>PlaygroundPage</name>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="104"/>
+        <location filename="../../bertstudio/ui/playground.py" line="105"/>
         <source>Predict</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="112"/>
+        <location filename="../../bertstudio/ui/playground.py" line="113"/>
         <source>Model of run</source>
         <translation>所用运行的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="124"/>
+        <location filename="../../bertstudio/ui/playground.py" line="125"/>
         <source>Sentence</source>
         <translation>句子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="124"/>
+        <location filename="../../bertstudio/ui/playground.py" line="125"/>
         <source>First sentence</source>
         <translation>第一句</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="125"/>
+        <location filename="../../bertstudio/ui/playground.py" line="126"/>
         <source>Second sentence</source>
         <translation>第二句</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="126"/>
+        <location filename="../../bertstudio/ui/playground.py" line="127"/>
         <source>Tokens (separated by spaces)</source>
         <translation>词元(以空格分隔)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="127"/>
+        <location filename="../../bertstudio/ui/playground.py" line="128"/>
         <source>Question</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="128"/>
+        <location filename="../../bertstudio/ui/playground.py" line="129"/>
         <source>Context</source>
         <translation>上下文</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="167"/>
+        <location filename="../../bertstudio/ui/playground.py" line="168"/>
         <source>{name} (not in this project)</source>
         <translation>{name}(不属于此项目)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="168"/>
+        <location filename="../../bertstudio/ui/playground.py" line="169"/>
         <source>{name} (latest)</source>
         <translation>{name}(最新)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="169"/>
+        <location filename="../../bertstudio/ui/playground.py" line="170"/>
         <source>{name} (not finished)</source>
         <translation>{name}（未完成）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="203"/>
+        <location filename="../../bertstudio/ui/playground.py" line="204"/>
         <source>Train a model first: the Playground uses a finished or cancelled run&apos;s model.</source>
         <translation>请先训练模型:“试用”页使用已完成或已取消的运行所保存的模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="234"/>
+        <location filename="../../bertstudio/ui/playground.py" line="235"/>
         <source>Type the {boxes} to predict.</source>
         <translation>请先输入{boxes}再预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="237"/>
+        <location filename="../../bertstudio/ui/playground.py" line="238"/>
         <source>Predicting…</source>
         <translation>预测中…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="254"/>
+        <location filename="../../bertstudio/ui/playground.py" line="255"/>
         <source>Only the first {read} of {total} tokens were read: the model was trained on inputs of at most {read} tokens, and the rest does not count in this prediction.</source>
         <translation>只读取了 {total} 个词元中的前 {read} 个：模型训练时的输入最多 {read} 个词元，其余部分不计入本次预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="258"/>
+        <location filename="../../bertstudio/ui/playground.py" line="259"/>
         <source>Scored the first sentence alone: a model trained on sentence pairs needs the second sentence too.</source>
         <translation>只对第一个句子评分：在句子对上训练的模型还需要第二个句子。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="272"/>
+        <location filename="../../bertstudio/ui/playground.py" line="273"/>
         <source>this run&apos;s model folder is gone ({path})</source>
         <translation>此运行的模型文件夹已不存在（{path}）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="275"/>
+        <location filename="../../bertstudio/ui/playground.py" line="276"/>
         <source>Could not predict: {m}</source>
         <translation>无法预测:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="291"/>
+        <location filename="../../bertstudio/ui/playground.py" line="292"/>
         <source>Score</source>
         <translation>分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="296"/>
+        <location filename="../../bertstudio/ui/playground.py" line="297"/>
         <source>Past the top of the {lo:g}-{hi:g} scale the model learned from: read it as {hi:g} (shown unclipped, as evaluation uses it).</source>
         <translation>超出模型所学的 {lo:g}-{hi:g} 分制的上限：可视为 {hi:g}（按评估时的原值显示，未截断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="299"/>
+        <location filename="../../bertstudio/ui/playground.py" line="300"/>
         <source>Past the bottom of the {lo:g}-{hi:g} scale the model learned from: read it as {lo:g} (shown unclipped, as evaluation uses it).</source>
         <translation>低于模型所学的 {lo:g}-{hi:g} 分制的下限：可视为 {lo:g}（按评估时的原值显示，未截断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="319"/>
+        <location filename="../../bertstudio/ui/playground.py" line="320"/>
         <source>No answer in the context.</source>
         <translation>上下文中没有答案。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="324"/>
+        <location filename="../../bertstudio/ui/playground.py" line="325"/>
         <source>score</source>
         <translation>得分</translation>
     </message>
@@ -2582,42 +2582,42 @@
 <context>
     <name>PredictionsModel</name>
     <message>
-        <location filename="../../bertstudio/ui/predictions_model.py" line="51"/>
+        <location filename="../../bertstudio/ui/predictions_model.py" line="52"/>
         <source>Span score</source>
         <translation>片段得分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/predictions_model.py" line="52"/>
+        <location filename="../../bertstudio/ui/predictions_model.py" line="53"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/predictions_model.py" line="52"/>
+        <location filename="../../bertstudio/ui/predictions_model.py" line="53"/>
         <source>Gold</source>
         <translation>标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/predictions_model.py" line="52"/>
+        <location filename="../../bertstudio/ui/predictions_model.py" line="53"/>
         <source>Predicted</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/predictions_model.py" line="53"/>
+        <location filename="../../bertstudio/ui/predictions_model.py" line="54"/>
         <source>Confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/predictions_model.py" line="53"/>
+        <location filename="../../bertstudio/ui/predictions_model.py" line="54"/>
         <source>Loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/predictions_model.py" line="79"/>
+        <location filename="../../bertstudio/ui/predictions_model.py" line="80"/>
         <source>The answer span&apos;s start + end logit: higher is surer, but it is not a probability</source>
         <translation>答案片段的起点 + 终点 logit：越高越有把握，但它不是概率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/predictions_model.py" line="110"/>
+        <location filename="../../bertstudio/ui/predictions_model.py" line="111"/>
         <source>(example {n} not in the project)</source>
         <translation>(样例 {n} 不在此项目中)</translation>
     </message>
@@ -3261,171 +3261,171 @@
 <context>
     <name>RunCompareDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="55"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="56"/>
         <source>Compare runs: {a} → {b}</source>
         <translation>比较运行:{a} → {b}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="57"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="58"/>
         <source>Comparing…</source>
         <translation>正在比较…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="72"/>
-        <location filename="../../bertstudio/ui/run_compare.py" line="74"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="73"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="75"/>
         <source>step</source>
         <translation>步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="72"/>
         <location filename="../../bertstudio/ui/run_compare.py" line="73"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="74"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="72"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="73"/>
         <source>Training loss by step</source>
         <translation>训练损失（按步数）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="73"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="74"/>
         <source>examples seen</source>
         <translation>已见样例数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="73"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="74"/>
         <source>Training loss by examples seen</source>
         <translation>训练损失（按已见样本数）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="74"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="75"/>
         <source>Evaluation</source>
         <translation>评估</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="74"/>
-        <location filename="../../bertstudio/ui/run_compare.py" line="190"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="75"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="193"/>
         <source>metric</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="77"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="78"/>
         <source>Curves</source>
         <translation>曲线</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="82"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="83"/>
         <source>Setting</source>
         <translation>设置项</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="82"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="83"/>
         <source>Run A</source>
         <translation>运行 A</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="82"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="83"/>
         <source>Run B</source>
         <translation>运行 B</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="85"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="86"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="101"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="102"/>
         <source>Examples</source>
         <translation>样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="104"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="105"/>
         <source>Fixed (wrong → right): {n}</source>
         <translation>修正(错 → 对):{n}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="104"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="105"/>
         <source>Broken (right → wrong): {n}</source>
         <translation>退化(对 → 错):{n}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="105"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="106"/>
         <source>Both wrong: {n}</source>
         <translation>都错:{n}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="122"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="123"/>
         <source>Cannot compare these runs: {m}</source>
         <translation>无法比较这些运行:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="146"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="147"/>
         <source>A = {a}, B = {b}.</source>
         <translation>A = {a},B = {b}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="150"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="151"/>
         <source>the examples&apos; text</source>
         <translation>样例的文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="152"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="153"/>
         <source>A = {a}, B = {b}. {n} shared evaluation rows (paired by {how}).</source>
         <translation>A = {a}，B = {b}。共有 {n} 个共同的评估行(按{how}配对)。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_compare.py" line="155"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="156"/>
         <source>%n row(s) relabelled between the runs are left out.</source>
         <translation>
             <numerusform>两次运行之间重新标注过的 %n 行未计入。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_compare.py" line="157"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="158"/>
         <source>%n row(s) edited between the runs are left out.</source>
         <translation>
             <numerusform>两次运行之间文本被编辑过的 %n 行未计入。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_compare.py" line="159"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="160"/>
         <source>%n row(s) whose gold differs at the same position are left out.</source>
         <translation>
             <numerusform>同一位置上标准答案不同的 %n 行未计入。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="150"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="167"/>
+        <source>{m}: {a} → {b} ({d} points; 95% paired bootstrap interval {lo} to {hi}, {k:,} resamples).</source>
+        <translation>{m}:{a} → {b}({d} 个百分点；95% 配对自助法区间 {lo} 到 {hi}，重采样 {k:,} 次)。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_compare.py" line="151"/>
         <source>project row</source>
         <translation>项目行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="151"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="152"/>
         <source>position in the evaluation set</source>
         <translation>在评估集中的位置</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="161"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="162"/>
         <source>Fixed {f} · broken {b} · both wrong {w} · both right {r}; McNemar&apos;s exact p = {p}.</source>
         <translation>修正 {f} · 退化 {b} · 都错 {w} · 都对 {r}；McNemar 精确检验 p = {p}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="165"/>
-        <source>{m}: {a} → {b} ({d:+.1f} points; 95% paired bootstrap interval {lo:+.1f} to {hi:+.1f}, {k:,} resamples).</source>
-        <translation>{m}:{a} → {b}({d:+.1f} 个百分点；95% 配对自助法区间 {lo:+.1f} 到 {hi:+.1f}，重采样 {k:,} 次)。</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="190"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="193"/>
         <source>{m} (x100)</source>
         <translation>{m}（x100）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="213"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="216"/>
         <source>eval row {n}</source>
         <translation>评估行 {n}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="232"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="235"/>
         <source>Gold</source>
         <translation>标准答案</translation>
     </message>
@@ -3707,84 +3707,84 @@
         <translation>尚无运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="109"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="108"/>
         <source>(not in the average)</source>
         <translation>(不计入平均)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="111"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="110"/>
         <source>(partial)</source>
         <translation>(部分)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="124"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="122"/>
         <source>over {n} of {m} entries</source>
         <translation>基于 {m} 项中的 {n} 项</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="126"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="124"/>
         <source>no task has a finished run yet</source>
         <translation>还没有任务有已完成的运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="128"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="126"/>
         <source>({k} missing: {names}; partial average, not comparable with a full score)</source>
         <translation>(缺少 {k} 项:{names}；部分平均值，不能与完整分数相比)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="131"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="129"/>
         <source>(some parts missing; partial average, not comparable with a full score)</source>
         <translation>(部分内容缺失；部分平均值，不能与完整分数相比)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="133"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="131"/>
         <source>Average</source>
         <translation>平均</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="146"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="144"/>
         <source>Reading %n run(s)…</source>
         <translation>
             <numerusform>正在读取 %n 个运行…</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="158"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="156"/>
         <source>(on {n} training examples held out, not the task&apos;s dev set)</source>
         <translation>（基于留出的 {n} 个训练样例，而非该任务的开发集）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="160"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="158"/>
         <source>(on {n} examples)</source>
         <translation>（基于 {n} 个样例）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="162"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="160"/>
         <source>too few to compare runs</source>
         <translation>样例太少，无法比较运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="168"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="166"/>
         <source>Each GLUE preset makes its own project: train the missing tasks in theirs, then open their run folders on the Runs page to score them here, or run `bertstudio glue` for all of them and open its folder.</source>
         <translation>每个 GLUE 预设都会创建自己的项目：请在各自的项目中训练缺失的任务，然后在“运行”页打开它们的运行文件夹以在此计分；或运行 `bertstudio glue` 一次训练全部任务并打开其文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="177"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="175"/>
         <source>No finished {task} run yet: train one on the Train page and its score appears here.</source>
         <translation>还没有已完成的 {task} 运行：在“训练”页训练一个，其分数会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="179"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="177"/>
         <source>Runs count here when their project was made from a GLUE preset (New project &gt; From a GLUE preset), or when you open a run folder written by `bertstudio glue` on the Runs page.</source>
         <translation>由 GLUE 预设创建的项目（新建项目 &gt; 使用 GLUE 预设）中的运行，或在“运行记录”页打开的由 `bertstudio glue` 写出的运行文件夹，会计入这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="182"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="180"/>
         <source>No project open.</source>
         <translation>没有打开的项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/scoreboard_page.py" line="183"/>
+        <location filename="../../bertstudio/ui/scoreboard_page.py" line="181"/>
         <source>This project is not a GLUE task, so its runs are not scored here.</source>
         <translation>此项目不是 GLUE 任务，因此其运行不在这里计分。</translation>
     </message>

@@ -213,3 +213,20 @@ def test_the_settings_name_the_bundled_model(qtbot, tmp_path, tiny):
     table = dialog.settings_table
     row = next(i for i in range(table.rowCount()) if table.item(i, 0).text() == "model")
     assert (table.item(row, 1).text(), table.item(row, 2).text()) == (BUNDLED_TITLE, Path(tiny).name)
+
+
+def test_a_score_just_below_1_and_a_change_of_nothing_read_as_they_are(qtbot, two_runs, one_thread):
+    """0.9996 read "100.0" and a bootstrap bound of -0.0004 "-0.0 points"."""
+    from dataclasses import replace
+
+    from bertstudio.metrics.compare import MetricChange
+
+    session, barely, trained = two_runs
+    dialog = RunCompareDialog(session, barely, trained)
+    qtbot.addWidget(dialog)
+    with qtbot.waitSignal(dialog.compared, timeout=60_000):
+        dialog.start()
+    dialog.show_result(replace(dialog.result, change=MetricChange("accuracy", 0.9996, 0.99982, -0.0004, 0.001)))
+    text = dialog.summary.text()
+    assert "accuracy: 99.96 → 99.98 (+0.0 points; 95% paired bootstrap interval +0.0 to +0.1" in text
+    assert "100.0" not in text and "-0.0" not in text
