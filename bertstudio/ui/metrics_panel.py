@@ -135,7 +135,9 @@ class MetricsPanel(QWidget):
             from bertstudio.assist.audit import wilson_interval
 
             low, high = wilson_interval(round(accuracy * examples), examples)
-            text += " " + self.tr("Accuracy's 95% interval: {a:.0f} to {b:.0f}.").format(a=100 * low, b=100 * high)
+            # whole points, a decimal where one is needed: 98 of 99 right tops out at 99.8, not "100"
+            text += " " + self.tr("Accuracy's 95% interval: {a} to {b}.").format(
+                a=format_metric("accuracy", low, digits=0), b=format_metric("accuracy", high, digits=0))
         self.size_note.setText(text)
         self.size_note.setVisible(True)
 
@@ -147,8 +149,8 @@ class MetricsPanel(QWidget):
         half = 1.96 / math.sqrt(examples - 3)
         low, high = math.tanh(math.atanh(pearson) - half), math.tanh(math.atanh(pearson) + half)
         return self.tr("Scored on only {n} examples: a correlation from so few is uncertain (Pearson's 95% interval: "
-                       "{a:.0f} to {b:.0f}), so small differences between runs are noise.").format(
-            n=examples, a=100 * low, b=100 * high)
+                       "{a} to {b}), so small differences between runs are noise.").format(
+            n=examples, a=format_metric("pearson", low, digits=0), b=format_metric("pearson", high, digits=0))
 
     def show_report(self, report: PerClassReport | None) -> None:
         """One row per class, then the averages; hidden when the run has none (regression, QA)."""

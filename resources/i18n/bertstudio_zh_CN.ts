@@ -2179,8 +2179,8 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/metrics_panel.py" line="55"/>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="160"/>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="163"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="162"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="165"/>
         <source>Class</source>
         <translation>类别</translation>
     </message>
@@ -2260,52 +2260,52 @@
         <translation>仅在 {n} 个样本上评分：多对或少对一个样本，分数就会变化约 {p} 分，因此运行之间的小差异只是噪声。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="138"/>
-        <source>Accuracy&apos;s 95% interval: {a:.0f} to {b:.0f}.</source>
-        <translation>准确率的 95% 区间：{a:.0f} 到 {b:.0f}。</translation>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="139"/>
+        <source>Accuracy&apos;s 95% interval: {a} to {b}.</source>
+        <translation>准确率的 95% 区间：{a} 到 {b}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="146"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="151"/>
+        <source>Scored on only {n} examples: a correlation from so few is uncertain (Pearson&apos;s 95% interval: {a} to {b}), so small differences between runs are noise.</source>
+        <translation>仅在 {n} 个样例上评分：这么少的样例算出的相关系数并不确定（Pearson 的 95% 区间：{a} 到 {b}），因此运行之间的小差异只是噪声。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="148"/>
         <source>Scored on only {n} examples: too few for a correlation to say anything.</source>
         <translation>仅在 {n} 个样例上评分：样例太少，相关系数说明不了什么。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="149"/>
-        <source>Scored on only {n} examples: a correlation from so few is uncertain (Pearson&apos;s 95% interval: {a:.0f} to {b:.0f}), so small differences between runs are noise.</source>
-        <translation>仅在 {n} 个样例上评分：这么少的样例算出的相关系数并不确定（Pearson 的 95% 区间：{a:.0f} 到 {b:.0f}），因此运行之间的小差异只是噪声。</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="160"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="162"/>
         <source>Per class (support: examples)</source>
         <translation>按类别(支持数:样例)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="161"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="163"/>
         <source>Per tag (support: tokens)</source>
         <translation>按标记(支持数:词元)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="161"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="163"/>
         <source>Tag</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="162"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="164"/>
         <source>Per entity type (support: entities)</source>
         <translation>按实体类型(支持数:实体)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="162"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="164"/>
         <source>Entity type</source>
         <translation>实体类型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="166"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="168"/>
         <source>macro avg</source>
         <translation>宏平均</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="166"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="168"/>
         <source>weighted avg</source>
         <translation>加权平均</translation>
     </message>

@@ -37,5 +37,7 @@ def test_a_small_scored_evaluation_gives_the_correlations_interval_not_examples_
     panel._show_size_note({"pearson": 0.8, "spearman": 0.7}, 30, "examples")
     text = panel.size_note.text()
     assert "right" not in text and "Pearson's 95% interval: 62 to 90" in text
+    panel._show_size_note({"pearson": 0.9999}, 30, "examples")  # Fisher's z: 99.979 to 99.9953
+    assert "interval: 99.98 to 99.995)" in panel.size_note.text()  # short of 1: not "100 to 100"
     panel._show_size_note({"pearson": 0.5}, 3, "examples")
     assert "too few for a correlation" in panel.size_note.text()

@@ -276,6 +276,8 @@ def test_a_score_on_few_examples_says_how_little_it_rests_on(qtbot):
     text = panel.size_note.text()
     assert "only 20 examples" in text and "about 5 points" in text
     assert "95% interval: 70 to 97" in text  # Wilson, 18 of 20
+    panel.show_metrics({"accuracy": 98 / 99}, ("accuracy",), examples=99)  # Wilson: 94.5 to 99.82
+    assert "95% interval: 94 to 99.8." in panel.size_note.text()  # short of 1: not "100"
     panel.show_metrics({"accuracy": 0.9}, ("accuracy",), examples=872)  # SST-2 dev: no note
     assert panel.size_note.isHidden()
     panel.show_metrics({"accuracy": 1.0}, ("accuracy",), examples=1)
