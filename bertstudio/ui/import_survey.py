@@ -29,6 +29,7 @@ from PySide6.QtCore import QCoreApplication, QObject, Signal
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QSpinBox, QVBoxLayout, QWidget
 
 from bertstudio.errors import BertStudioError
+from bertstudio.metrics.display import format_percent, format_share
 from bertstudio.ui.session import count_name
 from bertstudio.ui.worker import ThreadJob
 
@@ -72,7 +73,7 @@ def vocabulary_warning(check: Any) -> str:
         "{share}% of the word pieces of {n} sampled examples are [UNK] for the model {model}: those words are "
         "lost to it, and training on such text learns less. Use a model made for this language, e.g. "
         "{models}, on the Train page (a Hub id, or a local model folder to work offline)."
-    ).format(share=f"{100 * check.share:.0f}", n=f"{check.texts:,}", model=model_title(check.model),
+    ).format(share=format_percent(check.share), n=f"{check.texts:,}", model=model_title(check.model),
              models=", ".join(check.suggestions))
 
 
@@ -279,7 +280,7 @@ class FileSurveyBox(QWidget):
         if not summary.counts or not summary.uses:
             return ""
         fixed = bool(self._result is not None and self._result.spec.gold.fixed_keys)
-        items = [f"{count_name(k) if fixed else k}: {n:,} ({100 * n / summary.uses:.1f}%)"
+        items = [f"{count_name(k) if fixed else k}: {n:,} ({format_share(n / summary.uses, 1)})"
                  for k, n in summary.counts[:SHOWN_LABELS]]
         if len(summary.counts) > SHOWN_LABELS:
             items.append(self.tr("and {n} more").format(n=len(summary.counts) - SHOWN_LABELS))

@@ -11,6 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialogButtonBox
 
 from bertstudio.data.io import load_examples
+from bertstudio.metrics.display import format_share
 from bertstudio.ui.import_dialog import ImportDialog
 from bertstudio.ui.worker import ThreadJob
 
@@ -80,7 +81,7 @@ def test_first_rows_of_a_tagging_file_and_the_tag_spread(qtbot, session_factory,
     tags = [t for seq in ewt.dataset["tags"] for t in seq]
     noun = sum(t == "NOUN" for t in tags)
     assert text.startswith("2,001 rows, 2,001 labelled\nTags (" + f"{len(tags):,} tokens): ")
-    assert f"NOUN: {noun:,} ({100 * noun / len(tags):.1f}%)" in text and "and 5 more" in text  # 17 UPOS tags
+    assert f"NOUN: {noun:,} ({format_share(noun / len(tags), 1)})" in text and "and 5 more" in text  # 17 UPOS tags
     qtbot.mouseClick(dialog.survey.sample_check, Qt.MouseButton.LeftButton)
     dialog.survey.sample_size.setValue(25)  # "first rows" is the default
     with qtbot.waitSignal(dialog.imported, timeout=30_000):
@@ -133,3 +134,14 @@ def test_hand_edited_train_settings_do_not_stop_the_count(qtbot, session_factory
     monkeypatch.setattr(type(session.project), "recent_settings", property(lambda self: recent))  # as loaded
     dialog = _open(qtbot, session, shared_data / "glue" / "SST-2" / "dev.tsv", split="dev")
     _counted(qtbot, dialog, "872 rows")
+
+
+def test_a_label_on_all_rows_but_one_is_not_100_percent_nor_the_other_0(qtbot, session_factory, tmp_path):
+    path = tmp_path / "skewed.csv"
+    with path.open("w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f)
+        writer.writerow(["text", "label"])
+        writer.writerows([[f"row {i}", "common"] for i in range(2000)] + [["the one", "rare"]])
+    dialog = _open(qtbot, session_factory("sentence", ["common", "rare"]), path)
+    text = _counted(qtbot, dialog, "2,001 rows")
+    assert "common: 2,000 (99.95%)" in text and "rare: 1 (0.05%)" in text  # not 100.0% and 0.0%
