@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from bertstudio.errors import BertStudioError, ConfigError
+from bertstudio.metrics.display import format_percent
 from bertstudio.train.config import HOLD_OUT, TrainConfig
 from bertstudio.train.events import PhaseChanged, RunFinished, RunStarted
 from bertstudio.train.rundir import run_name
@@ -379,7 +380,7 @@ class TrainingPage(QWidget):
     def _on_counted(self, counts: tuple[int, int]) -> None:
         self._count_job = None
         t, n = counts
-        text = self.tr("{t:,} of {n:,} parameters ({p:.1f}%)").format(t=t, n=n, p=100.0 * t / max(n, 1))
+        text = self.tr("{t:,} of {n:,} parameters ({p}%)").format(t=t, n=n, p=format_percent(t / max(n, 1), 1))
         if self._counted is not None and self._counted.method == "setfit":  # "Frozen encoder, 770 of 22.7M" beside
             # "contrastive fine-tuning of the sentence-transformer" read as a contradiction
             text += " " + self.tr("after SetFit's phase, which first tunes the whole encoder")
@@ -640,7 +641,8 @@ class TrainingPage(QWidget):
         self._setfit_phase = None  # the engine's steps: Cancel stops after one, keeping a resumable checkpoint
         t, n = ev.trainable_params, ev.total_params
         if n:
-            self.params_label.setText(self.tr("{t:,} of {n:,} parameters ({p:.1f}%), as built").format(t=t, n=n, p=100.0 * t / n))
+            self.params_label.setText(self.tr("{t:,} of {n:,} parameters ({p}%), as built").format(
+                t=t, n=n, p=format_percent(t / n, 1)))  # a head alone on a frozen encoder: 0.003%, not 0.0%
 
     def _on_ended(self, ev: RunFinished) -> None:
         self.monitor.on_ended(ev)

@@ -1057,67 +1057,67 @@
 <context>
     <name>FileSurveyBox</name>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="71"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="72"/>
         <source>{share}% of the word pieces of {n} sampled examples are [UNK] for the model {model}: those words are lost to it, and training on such text learns less. Use a model made for this language, e.g. {models}, on the Train page (a Hub id, or a local model folder to work offline).</source>
         <translation>抽样的 {n} 个样本中，有 {share}% 的词片段对模型 {model} 来说是 [UNK]：这些词对它而言已丢失，在这样的文本上训练学到的更少。请在“训练”页使用为该语言构建的模型，例如 {models}（Hub id，或离线使用的本地模型文件夹）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="143"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="144"/>
         <source>Import only</source>
         <translation>只导入</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="147"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="148"/>
         <source>first rows</source>
         <translation>前若干行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="148"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="149"/>
         <source>random rows, seed</source>
         <translation>随机行，种子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="150"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="151"/>
         <source>Keep a big file&apos;s sample small: the first N rows, or N rows drawn at random with a seed (the same seed draws the same rows)</source>
         <translation>让大文件的样本保持小巧:取前 N 行，或用随机种子随机抽取 N 行(相同的种子抽到相同的行)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="193"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="194"/>
         <source>Counting the rows of the whole file…</source>
         <translation>正在统计整个文件的行数…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="263"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="264"/>
         <source>{rows} rows, {labelled} labelled</source>
         <translation>{rows} 行，已标注 {labelled} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="267"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="268"/>
         <source>importing {n} of them</source>
         <translation>导入其中 {n} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="271"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="272"/>
         <source>The tags are IOB1 (I- opens an entity): they are read as BIO, with B- on each entity&apos;s first word.</source>
         <translation>这些标签是 IOB1（I- 开始一个实体）：将按 BIO 读取，每个实体的第一个词标为 B-。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="277"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="278"/>
         <source>Scores from {lo} to {hi}, mean {mean}</source>
         <translation>分数从 {lo} 到 {hi}，平均 {mean}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="285"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="286"/>
         <source>and {n} more</source>
         <translation>以及另外 {n} 个</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="287"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="288"/>
         <source>Tags ({n} tokens):</source>
         <translation>标记({n} 个词元):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_survey.py" line="288"/>
+        <location filename="../../bertstudio/ui/import_survey.py" line="289"/>
         <source>Labels:</source>
         <translation>标签:</translation>
     </message>
@@ -4647,192 +4647,192 @@
 <context>
     <name>TrainingPage</name>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="144"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="145"/>
         <source>Start training</source>
         <translation>开始训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="145"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="146"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="146"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="147"/>
         <source>Export run…</source>
         <translation>导出运行…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="148"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="149"/>
         <source>Write these settings and the labelled data to a folder that trains headless anywhere: bertstudio train --config run.toml (or under accelerate launch on several GPUs)</source>
         <translation>将这些设置和已标注的数据写入一个文件夹，可在任何地方无界面训练:bertstudio train --config run.toml(多 GPU 上可用 accelerate launch 启动)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="391"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="392"/>
         <source>counted when the model loads</source>
         <translation>加载模型时统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="435"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="436"/>
         <source>the training split has no labelled examples</source>
         <translation>训练数据划分中没有已标注的样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="435"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="436"/>
         <source>train split</source>
         <translation>train 数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="436"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="437"/>
         <source>at least a few labelled rows</source>
         <translation>至少几行已标注的数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="373"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="374"/>
         <source>counting…</source>
         <translation>正在计数…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="242"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="243"/>
         <source>No labelled training rows yet: Automatic chooses the settings once there are some.</source>
         <translation>还没有已标注的训练行：有了之后，“自动”会选择设置。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="382"/>
-        <source>{t:,} of {n:,} parameters ({p:.1f}%)</source>
-        <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="385"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="386"/>
         <source>after SetFit&apos;s phase, which first tunes the whole encoder</source>
         <translation>（在 SetFit 阶段之后；该阶段先微调整个编码器）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="416"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="417"/>
         <source>Fix the setting first: {m}</source>
         <translation>请先修正设置:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="418"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="419"/>
         <source>Train a model on the labelled training rows</source>
         <translation>用已标注的训练行训练模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="445"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="446"/>
         <source>No dev split: holding out {n} of {m} labelled training examples ({p:.0%}, seed {s}) for evaluation.</source>
         <translation>没有验证集:从 {m} 个已标注训练样例中留出 {n} 个({p:.0%}，种子 {s})用于评估。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="485"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="486"/>
         <source>Run folder: {d}</source>
         <translation>运行文件夹:{d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="495"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="496"/>
         <source>{n} seeds ({a} to {b}), one run each, one after another.</source>
         <translation>{n} 个种子（{a} 到 {b}），每个一次运行，依次进行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="513"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="514"/>
         <source>Training… the window stays usable; Cancel stops after the current step.</source>
         <translation>训练中……窗口仍可使用；“取消”会在当前步结束后停止。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="552"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="553"/>
         <source>Export run to folder</source>
         <translation>导出运行到文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="572"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="573"/>
         <source>Exporting the run to {d}…</source>
         <translation>正在导出运行到 {d}…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="587"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="588"/>
         <source>Export failed: {m}</source>
         <translation>导出失败:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="579"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="580"/>
         <source>Run exported to {d}. Start it there with: bertstudio train --config run.toml</source>
         <translation>运行已导出到 {d}。在那里用以下命令启动:bertstudio train --config run.toml</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="298"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="299"/>
         <source>SetFit fine-tunes the encoder contrastively at the learning rate above; then, with the encoder frozen, the new head learns at {h}, its own rate.</source>
         <translation>SetFit 以上面的学习率对编码器做对比微调；之后编码器冻结，新的头部以自己的学习率 {h} 学习。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="302"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="303"/>
         <source>The new head learns at {h}, its own rate (the learning rate above is the encoder&apos;s): with the encoder frozen or only its top layers learning, a head trains as a linear probe does.</source>
         <translation>新的头部以自己的学习率 {h} 学习（上面的学习率是编码器的）：编码器冻结或只训练顶层时，头部像线性探针一样训练。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="569"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="383"/>
+        <source>{t:,} of {n:,} parameters ({p}%)</source>
+        <translation>{n:,} 个参数中的 {t:,} 个({p}%)</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="570"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="618"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="619"/>
         <source>Cancelling after the current step…</source>
         <translation>将在当前步结束后取消…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="623"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="624"/>
         <source>Stop the SetFit phase?</source>
         <translation>停止 SetFit 阶段？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="624"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="625"/>
         <source>SetFit has run {done} of {total} contrastive steps. Stopping now keeps nothing of them: the run saves a model only once its head has trained.</source>
         <translation>SetFit 已完成 {total} 个对比学习步骤中的 {done} 个。现在停止将不会保留其中任何结果：只有在分类头训练之后，本次运行才会保存模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="627"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="628"/>
         <source>Stop and discard</source>
         <translation>停止并丢弃</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="628"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="629"/>
         <source>Keep training</source>
         <translation>继续训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="637"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="638"/>
         <source>Warm start: reusing the model loaded by an earlier run in this session</source>
         <translation>热启动：复用本次会话中先前运行已加载的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="643"/>
-        <source>{t:,} of {n:,} parameters ({p:.1f}%), as built</source>
-        <translation>{n:,} 个参数中的 {t:,} 个({p:.1f}%)，按构建后的模型统计</translation>
+        <location filename="../../bertstudio/ui/training_page.py" line="644"/>
+        <source>{t:,} of {n:,} parameters ({p}%), as built</source>
+        <translation>{n:,} 个参数中的 {t:,} 个({p}%)，按构建后的模型统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="653"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="655"/>
         <source>Training failed.</source>
         <translation>训练失败。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="656"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="658"/>
         <source>Run cancelled before its first step: nothing was trained or saved.</source>
         <translation>运行在第一步之前已取消：没有训练，也没有保存任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="658"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="660"/>
         <source>Run finished.</source>
         <translation>运行完成。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="659"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="661"/>
         <source>Run cancelled; the model saved so far is usable.</source>
         <translation>运行已取消；已保存的模型可以使用。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="686"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="688"/>
         <source>Removed the empty run folder {d}</source>
         <translation>已删除空的运行文件夹 {d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="690"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="692"/>
         <source>Training could not run: {m}</source>
         <translation>无法训练:{m}</translation>
     </message>

@@ -800,11 +800,14 @@ def test_a_setfit_runs_trainable_count_says_the_encoder_is_tuned_first(qtbot, se
     qtbot.addWidget(page)
     page._counted = replace(page.config, method="setfit", head="embedding", mode="frozen")
     page._on_counted((770, 22_713_986))
-    assert page.params_label.text() == ("770 of 22,713,986 parameters (0.0%) after SetFit's phase, which first "
+    # 770 of 22.7 million is 0.003%: "0.0%" read as if nothing learnt
+    assert page.params_label.text() == ("770 of 22,713,986 parameters (0.003%) after SetFit's phase, which first "
                                         "tunes the whole encoder")
     page._counted = replace(page.config, method="finetune", head="linear", mode="full")
     page._on_counted((22_713_986, 22_713_986))
-    assert "SetFit" not in page.params_label.text()
+    assert "SetFit" not in page.params_label.text() and "(100.0%)" in page.params_label.text()
+    page._on_counted((22_713_985, 22_713_986))  # one frozen: not all of them
+    assert "(99.9999%)" in page.params_label.text()
 
 
 def test_automatic_fits_the_max_length_to_long_texts_until_the_person_sets_one(qtbot, tmp_path):
