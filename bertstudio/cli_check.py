@@ -26,6 +26,7 @@ import tempfile
 from typing import Any, TextIO
 
 from bertstudio.errors import ConfigError
+from bertstudio.metrics.display import format_share
 
 _DATA_FLAGS = ("train_file", "task", "glue_task", "data_dir", "data_format", "columns", "labels", "model", "seed")
 
@@ -133,10 +134,10 @@ def summary_line(report: Any) -> str:
     """The stderr line after the flags: what was checked, how, and how far to trust it."""
     how = "fine-tuned encoder" if report.source == "finetune" else "logistic regression on the frozen encoder"
     summary = (f"{_count(report.checked, 'labelled row')} checked ({report.folds}-fold cross-validation, {how}); the "
-               f"model agrees with {100 * (report.accuracy or 0):.1f}% of the given labels; "
+               f"model agrees with {format_share(report.accuracy or 0, 1)} of the given labels; "
                f"{_count(len(report.flags), 'suspected error')}")
     if report.no_signal:
-        summary += (f": no better than always answering the commonest label ({100 * (report.chance or 0):.1f}%), so "
+        summary += (f": no better than always answering the commonest label ({format_share(report.chance or 0, 1)}), so "
                     f"its {_count(report.withheld, 'disagreement')} would be noise and none is listed ("
                     + ("label more rows)" if report.source == "finetune" else "label more rows, or try --method finetune)"))
     if report.skipped:

@@ -161,6 +161,18 @@ def test_counts_of_one_are_singular():
     assert "its 1 disagreement would be noise" in quiet
 
 
+def test_an_agreement_just_below_all_does_not_print_100():
+    """2,999 of 3,000 labels agreed read 'agrees with 100.0% of the given labels'."""
+    import numpy as np
+
+    from bertstudio.assist.label_errors import LabelErrorReport
+    from bertstudio.cli_check import summary_line
+
+    line = summary_line(LabelErrorReport(split="train", flags=(), rows=np.arange(3000), quality=np.zeros(3000),
+                                         accuracy=2999 / 3000, folds=5, source="fast", chance=0.5))
+    assert "agrees with 99.97% of the given labels" in line and "100.0%" not in line
+
+
 def test_folds_more_than_the_data_allows_are_capped_and_said(slipped_csv, tiny, capsys):
     """`--folds 1000` on 200 rows ran 96-fold cross-validation without a word but the summary's."""
     code, _, err = run(["label-errors", "--train", str(slipped_csv), "--model", tiny, "--folds", "1000"], capsys)
