@@ -229,3 +229,12 @@ def test_tag_cells_show_entities_not_a_tag_per_word(qtbot, session_factory):
     page = DataPage(pos)
     qtbot.addWidget(page)
     assert page.model.data(page.model.index(0, 1)) == "DET NOUN"
+
+
+def test_the_suggested_column_does_not_show_a_confidence_just_below_1_as_100(qtbot):
+    from bertstudio.assist.assistant import Suggestion
+
+    model = ExampleTableModel("sentence", arrow_table(_sentences(4)))
+    model.set_suggestions(lambda row: Suggestion("pos", 0.9996, "fast"))
+    cell = model.index(0, model.columnCount() - 1)
+    assert model.data(cell) == "pos 99.96%"  # ":.0%" read "pos 100%", as if certain
