@@ -17,15 +17,14 @@ from typing import Any, Mapping, Sequence
 from bertstudio.data.examples import ExampleSet
 from bertstudio.data.formats.common import decode, parse_json, read_bytes
 from bertstudio.data.formats.conll import read_conll, write_conll
-from bertstudio.data.formats.jsonl import _suggest as _suggest_jsonl
-from bertstudio.data.formats.jsonl import key_counts
-from bertstudio.data.formats.jsonl import read_jsonl, write_jsonl
+from bertstudio.data.formats.jsonl import read_jsonl, suggest_jsonl, write_jsonl
 from bertstudio.data.formats.squad import read_squad, write_squad
 from bertstudio.data.formats.cells import unescape_cell, written_escaped
 from bertstudio.data.formats.table import (
     ALIASES,
     TableOptions,
     check_header_names,
+    SCORE_NAME,
     scored_kind,
     read_table,
     scan_records,
@@ -270,8 +269,9 @@ def columns_lost(examples: ExampleSet, path: str | os.PathLike[str], *, fmt: str
     Nothing lost when there is no such file or it cannot be read (the writer then says what is
     wrong)."""
     fmt = save_format(examples, path) if (fmt or "auto").lower() == "auto" else fmt.lower()
+    names = _file_columns(examples, columns) if fmt in ("csv", "tsv", "jsonl") else columns
     written = {"conll": ["token", "tag"], "conllu": list(_CONLLU_KEPT.values())}.get(
-        fmt, [str((columns or {}).get(c, c)) for c in examples.spec.columns])
+        fmt, [str((names or {}).get(c, c)) for c in examples.spec.columns])
     target = Path(path)
     if not target.is_file():
         return LostColumns(written)
@@ -310,6 +310,8 @@ def save_examples(
     fmt = (fmt or "auto").lower()
     if fmt == "auto":
         fmt = save_format(examples, path)
+    if fmt in ("csv", "tsv", "jsonl"):
+        columns = _file_columns(examples, columns)
     if fmt == "glue":
         save_glue(examples, path, glue_task)
     elif fmt in ("csv", "tsv"):
@@ -323,6 +325,16 @@ def save_examples(
         write_squad(examples, path)
     else:
         raise ConfigError(f"unknown format {fmt!r}", expected=" | ".join(FORMATS))
+
+
+def _file_columns(examples: ExampleSet, columns: Mapping[str, str] | None) -> dict[str, str] | None:
+    """The names a table or JSON Lines export gives its columns: a set of scores heads its gold
+    column "score", which every reader takes for scores (a "label" of whole numbers, 0.0 to 5.0,
+    read back as six classes). A name the caller gives wins."""
+    spec = examples.spec
+    if not spec.gold.numeric or (columns and spec.gold_column in columns):
+        return dict(columns) if columns else None
+    return {**(columns or {}), spec.gold_column: SCORE_NAME}
 
 
 @dataclass
@@ -411,9 +423,8 @@ def preview(path: str | os.PathLike[str], *, fmt: str = "auto", n: int = 50, hea
         if objs:
             problem = None
         names = list(dict.fromkeys(k for o in objs for k in o))
-        kind, mapping = _suggest_jsonl(key_counts(objs)) if names else (None, {})
+        kind, mapping = suggest_jsonl(objs) if names else (None, {})
         rows = [[_cell(o.get(k)) for k in names] for o in objs]
-        kind = scored_kind(kind, names, rows, mapping.get("label"))
         return Preview(str(path), fmt, names, rows, True, kind, dict(mapping), problem=problem)
     if fmt in ("conll", "conllu"):
         es = load_examples(path, fmt=fmt)

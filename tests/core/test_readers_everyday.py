@@ -224,9 +224,12 @@ def test_booleans_read_as_class_names_and_float_scores_say_regression(tmp_path: 
     scores = from_records("regression", [{"text": "a", "text_pair": "b", "label": 4.0},
                                          {"text": "c", "text_pair": "d", "label": 1.0}])
     save_examples(scores, tmp_path / "r.jsonl")
-    with pytest.raises(DataError, match="regression data"):
-        load_examples(tmp_path / "r.jsonl")
+    back = load_examples(tmp_path / "r.jsonl")  # read back as the scores it holds, not refused
+    assert back.kind == "regression" and _rows(back) == _rows(scores)
     assert _rows(load_examples(tmp_path / "r.jsonl", kind="regression")) == _rows(scores)
+    # one text and a float: not a pair set guessed, so the sentence reader says what it is
+    with pytest.raises(DataError, match="regression data"):
+        load_examples(_write(tmp_path / "s.jsonl", '{"text": "a", "label": 4.0}\n{"text": "b", "label": 1.0}\n'))
 
 
 def test_numeric_tags_are_refused_in_words(tmp_path: Path) -> None:

@@ -286,3 +286,35 @@ def test_any_tokens_round_trip_through_tagging_formats(sents: list[list[tuple[st
         path = Path(tmp) / f"x.{fmt}"
         save_examples(es, path, fmt=fmt)
         assert load_examples(path, fmt=fmt, kind="tagging").dataset.to_list() == es.dataset.to_list()
+
+
+@pytest.mark.parametrize("ext", ["csv", "tsv", "jsonl"])
+@pytest.mark.parametrize("pair", [True, False])
+def test_a_regression_export_of_whole_number_scores_reads_back_as_regression(tmp_path: Path, ext: str, pair: bool) -> None:
+    """A 0-5 rating scale in whole steps, exported under "label", read back (no kind given) as six
+    pair classes '0.0'..'5.0', or was refused ("empty text_pair", "label 0.0 is not a string").
+    The writers head the gold column "score" now, and JSON floats are scores."""
+    from bertstudio.data.io import preview
+    from bertstudio.ui.new_project_dialog import _kind_of_file
+
+    recs = [{"text": f"a man plays {i}", "text_pair": f"someone plays {i}" if pair else "", "label": float(i % 6)}
+            for i in range(12)]
+    es = from_records("regression", recs)
+    path = tmp_path / f"whole.{ext}"
+    save_examples(es, path)
+    back = load_examples(path)
+    assert back.kind == "regression" and _rows(back) == _rows(es)
+    assert preview(path).suggested_kind == "regression" and _kind_of_file(str(path)) == "regression"
+
+
+def test_an_older_regression_export_under_label_reads_as_before(tmp_path: Path) -> None:
+    """Files written before the gold column was headed "score": a JSONL of floats is scores (JSON
+    says so); a table of whole numbers under "label" stays classes unless the kind is given."""
+    jsonl = tmp_path / "old.jsonl"
+    jsonl.write_text('{"text": "a", "text_pair": "b", "label": 1.0}\n{"text": "c", "text_pair": "d", "label": 3.0}\n',
+                     encoding="utf-8")
+    assert load_examples(jsonl).kind == "regression"
+    table = tmp_path / "old.csv"
+    table.write_text("text,text_pair,label\na,b,1.0\nc,d,3.0\n", encoding="utf-8")
+    assert load_examples(table).kind == "pair"
+    assert load_examples(table, kind="regression").dataset["label"] == [1.0, 3.0]

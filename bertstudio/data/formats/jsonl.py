@@ -18,7 +18,7 @@ import pyarrow as pa
 from bertstudio.data.atomic import atomic_write_bytes
 from bertstudio.data.examples import ExampleSet
 from bertstudio.data.formats.common import check_labels, check_length, decode, parse_json, read_bytes, to_example_set
-from bertstudio.data.formats.table import ALIASES, scored_kind
+from bertstudio.data.formats.table import ALIASES, SCORE_NAME, scored_kind
 from bertstudio.data.kinds import KIND_SPECS, KindSpec, get_spec, str_list
 from bertstudio.errors import ConfigError, DataError
 
@@ -69,6 +69,20 @@ def _label_cells(records: Sequence[dict[str, Any]], key: str | None) -> list[lis
     """The records' ``key`` values as the preview shows them (numbers as JSON), one cell a row."""
     return [[v if isinstance(v, str) else json.dumps(v)] for r in records
             if key and (v := r.get(key)) is not None and not isinstance(v, bool)]
+
+
+def suggest_jsonl(records: Sequence[dict[str, Any]]) -> tuple[str, dict[str, str]]:
+    """(kind, column -> key) the first ``records`` read as: the one guess the reader and Import's
+    preview share. Two texts and a gold key named "score", holding a JSON float (``0.0``: JSON
+    tells a number with a point from a class id) or decimal scores are a regression set; a
+    "label" of 0.0 ... 5.0, written by a regression export, read as six classes and was refused."""
+    kind, mapping = _suggest(key_counts(records))
+    key = mapping.get("label")
+    if kind == "pair" and key is not None:
+        floats = any(isinstance(r.get(key), float) for r in records)
+        if floats or key.strip().lower() == SCORE_NAME:
+            return "regression", mapping
+    return scored_kind(kind, ["label"], _label_cells(records, key), "label"), mapping
 
 
 def _first_records(text: str) -> list[dict[str, Any]]:
@@ -124,8 +138,7 @@ def read_jsonl(
             raise DataError(f"a JSON {type(rec).__name__}, not an object", path=path, where=where, expected="one {...} per line")
         if mapping is None:  # from the keys of the first records, not the first alone (it may have no label yet)
             first = _first_records(text) or [rec]  # a line that is not an object ends the look; reading reports it
-            guessed, mapping = _suggest(key_counts(first))
-            guessed = scored_kind(guessed, ["label"], _label_cells(first, mapping.get("label")), "label")
+            guessed, mapping = suggest_jsonl(first)
             kind = kind or guessed
             if not mapping:
                 raise DataError("cannot tell which keys hold the text", path=path, where=where,

@@ -50,6 +50,10 @@ ALIASES: dict[str, tuple[str, ...]] = {
               "sentiment", "category", "intent", "topic", "polarity", "emotion"),
 }
 _KNOWN = {a for names in ALIASES.values() for a in names} | {"index", "id", "idx", "qid"}
+# The gold column's name that says "scores, not classes" (STS-B's word): what the writers head a
+# regression set's gold column with, so that the guess reads it back as regression even when every
+# score is a whole number (a 0-5 rating scale read back as six classes under "label").
+SCORE_NAME = "score"
 
 
 @dataclass
@@ -331,7 +335,7 @@ def _kind_of(mapping: Mapping[str, str | int], names: Sequence[str] | None) -> s
     """The table kind a mapping reads: a second text makes a pair; a second text with a header
     naming its gold column "score" (STS-B's word) makes it a regression set."""
     has_pair = "text_pair" in mapping
-    scored = names is not None and str(mapping.get("label", "")).lower() == "score"
+    scored = names is not None and str(mapping.get("label", "")).strip().lower() == SCORE_NAME
     return "regression" if has_pair and scored else "pair" if has_pair else "sentence"
 
 
