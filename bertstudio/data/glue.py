@@ -312,8 +312,18 @@ def save_glue(examples: ExampleSet, path: str | os.PathLike[str], task: str | No
     if not name:
         raise ConfigError("no GLUE task given for a GLUE-format file", path=path, expected="glue_task=...")
     t = get_preset(name)
-    labelled = examples.dataset.with_format("arrow")["label"].null_count < len(examples)
+    n_labelled = len(examples) - examples.dataset.with_format("arrow")["label"].null_count
+    labelled = n_labelled > 0
     split = examples.meta.get("split") if examples.meta.get("glue_task") == t.name else None
+    test = t.layouts.get("test")
+    if labelled and "test" in (split, split_of(path, t)) and test is not None and "label" not in test.columns:
+        # refused, not written: the train layout under a test name reads back as the test layout (MRPC
+        # took the label column for its index, every label lost without a word), and the test layout
+        # would drop the labels the person made
+        raise DataError(
+            f"a GLUE {t.name} test file holds no labels, and {n_labelled:,} rows of this split are labelled",
+            path=path,
+            expected="export as TSV, CSV or JSONL, which keep the labels, or to a train/dev file name")
     if split not in t.layouts or ("label" in t.layouts[split].columns) != labelled:
         split = "train" if labelled else "test"
     layout = t.layouts.get(split) or t.layouts["train"]

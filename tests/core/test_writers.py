@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from bertstudio.data.examples import ExampleSet, from_records
 from bertstudio.data.formats.table import QUOTED_FIELD
-from bertstudio.data.glue import PRESETS, load_glue
+from bertstudio.data.glue import PRESETS, load_glue, save_glue
 from bertstudio.data.io import load_examples, save_examples
 from bertstudio.errors import DataError
 
@@ -318,3 +318,22 @@ def test_an_older_regression_export_under_label_reads_as_before(tmp_path: Path) 
     table.write_text("text,text_pair,label\na,b,1.0\nc,d,3.0\n", encoding="utf-8")
     assert load_examples(table).kind == "pair"
     assert load_examples(table, kind="regression").dataset["label"] == [1.0, 3.0]
+
+
+@pytest.mark.parametrize("task", ["MRPC", "SST-2", "STS-B", "RTE"])
+def test_a_labelled_test_split_is_refused_in_the_glue_test_layout(shared_data: Path, tmp_path: Path, task: str) -> None:
+    """A test split with labelled rows was written in the train layout into test.tsv, then read as
+    the test layout: MRPC took the label column for its index (labels lost without a word), the
+    others refused the file. A GLUE test file holds no labels: refused, naming formats that keep them."""
+    es = load_glue(task, shared_data / "glue" / task, "test").head(3)
+    gold = from_records(es.kind, [{**r, "label": (1.5 if es.spec.gold.numeric else es.labels[0]) if i == 0 else None}
+                                  for i, r in enumerate(es.dataset.to_list())], labels=es.labels or None)
+    gold.meta.update(glue_task=task, split="test")
+    with pytest.raises(DataError, match="test file holds no labels") as info:
+        save_glue(gold, tmp_path / "test.tsv")
+    assert "TSV, CSV or JSONL" in info.value.expected and not (tmp_path / "test.tsv").exists()
+    gold.meta.update(split="train")  # labelled rows written under the test file's name: read as test, refused too
+    with pytest.raises(DataError, match="test file holds no labels"):
+        save_glue(gold, tmp_path / "test.tsv")
+    back = _round_trip(es, tmp_path / "test.tsv", fmt="glue", glue_task=task)  # unlabelled: the test layout
+    assert back.dataset["label"] == [None] * 3
