@@ -38,21 +38,23 @@ if TYPE_CHECKING:
 LABEL_OPS = ("add_label", "rename_label", "set_color", "remove_label")
 
 
-def check_label_names(names: list[str], folder: Path) -> None:
+def check_label_names(names: list[str], folder: Path, *, new: Collection[str] | None = None) -> None:
     """Names for a new label set, label or rename: each a real name, none twice, and none a
     look-alike of another ('Pos' beside 'pos', 'pos\u200b', a decomposed 'café', '01' beside
     '1'): two classes a person cannot tell apart in any list. Projects that hold such names
-    already still open (project.json is checked by project_meta)."""
+    already still open (project.json is checked by project_meta). ``new``: the names being made
+    (default: all), held to :func:`label_name_problem`'s rule for new names."""
     seen: set[str] = set()
     looks: dict[str, str] = {}
     if len(names) > MAX_PROJECT_LABELS:
         raise DataError(f"{len(names):,} labels", path=folder / PROJECT_FILE, where="labels",
                         expected=f"at most {MAX_PROJECT_LABELS:,} labels in a project")
     for name in names:
-        problem = label_name_problem(name)
+        problem = label_name_problem(name, new=new is None or name in new)
         if problem:
             raise DataError(problem, path=folder / PROJECT_FILE, where="labels",
-                            expected=f"a non-empty name of at most {MAX_LABEL_CHARS} characters")
+                            expected=f"a non-empty name of at most {MAX_LABEL_CHARS} characters, "
+                                     "without spaces at its start or end")
         if name in seen:
             raise DataError(f"label {name!r} appears twice", path=folder / PROJECT_FILE, where="labels",
                             expected="unique label names")
@@ -168,7 +170,7 @@ class LabelSetOps:
         the label back where it was: its number key and model id); ``color`` is ``#rrggbb``
         (default: the palette)."""
         self._label_kind_check("add a label")
-        check_label_names(self.labels + [name], self.folder)
+        check_label_names(self.labels + [name], self.folder, new=[name])
         color = check_color(color or default_color(len(self.labels)), self.folder)
         op: dict[str, Any] = {"op": "add_label", "name": name, "color": color}
         if index is not None and 0 <= index < len(self.labels):
@@ -185,7 +187,7 @@ class LabelSetOps:
             raise DataError(f"a label named {new!r} already exists: a rename cannot merge two labels",
                             path=self.folder / PROJECT_FILE, where="labels",
                             expected=f"a new name; to merge, give the rows of {old!r} the label {new!r}, then remove {old!r}")
-        check_label_names([n for n in self.labels if n != old] + [new], self.folder)
+        check_label_names([n for n in self.labels if n != old] + [new], self.folder, new=[new])
         self._label_op({"op": "rename_label", "old": old, "new": new})
 
     def set_label_color(self, name: str, color: str) -> None:

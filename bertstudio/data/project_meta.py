@@ -170,11 +170,16 @@ MAX_PROJECT_LABELS = 1_000  # a legend of buttons and a picker; a journal of 60,
 _HIDDEN = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")  # control and text-direction characters
 
 
-def label_name_problem(name: Any) -> str | None:
+def label_name_problem(name: Any, *, new: bool = False) -> str | None:
     """Why ``name`` cannot be a label name (the one rule for project.json, the journal, add,
-    rename and import), or None."""
+    rename and import), or None. A ``new`` name (made now: a new project, add, rename, import)
+    may not start or end with whitespace either: CSV and TSV trim the space after a comma
+    ("good movie, pos"), so ' pos ' came back from the project's own export as 'pos'. Names
+    already in a project (project.json, the journal) still open."""
     if not isinstance(name, str) or not name.strip():
         return f"label name {name!r} is empty" if isinstance(name, str) else f"{name!r} is not a label name"
+    if new and name != name.strip():
+        return f"label name {name[:40]!r} starts or ends with a space (did you mean {name.strip()[:40]!r}?)"
     if len(name) > MAX_LABEL_CHARS:
         return f"label name {name[:40]!r}... is {len(name):,} characters long (at most {MAX_LABEL_CHARS})"
     if _HIDDEN.search(name):

@@ -119,7 +119,8 @@ class SplitOps:
             self._check_score_range(table, examples.source)
             if new_labels:  # the file's label names, held to the rules of the project's
                 try:
-                    check_label_names(self.labels + new_labels, self.folder)  # type: ignore[attr-defined]
+                    check_label_names(self.labels + new_labels, self.folder,  # type: ignore[attr-defined]
+                                      new=new_labels)
                 except DataError as exc:
                     raise DataError(exc.problem, path=examples.source or self.folder, where="labels",
                                     expected=exc.expected) from None

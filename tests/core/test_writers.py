@@ -337,3 +337,15 @@ def test_a_labelled_test_split_is_refused_in_the_glue_test_layout(shared_data: P
         save_glue(gold, tmp_path / "test.tsv")
     back = _round_trip(es, tmp_path / "test.tsv", fmt="glue", glue_task=task)  # unlabelled: the test layout
     assert back.dataset["label"] == [None] * 3
+
+
+@pytest.mark.parametrize("ext", ["csv", "tsv"])
+def test_a_label_with_surrounding_spaces_is_refused_by_the_table_writers(tmp_path: Path, ext: str) -> None:
+    """' padded ' came back from CSV/TSV as 'padded' (the reader trims the space after a comma):
+    the writers refuse it with a line naming JSON Lines, which keeps it."""
+    es = from_records("sentence", [{"text": "a", "label": " padded "}, {"text": "b", "label": "ok"}])
+    with pytest.raises(DataError, match="starts or ends with a space") as info:
+        save_examples(es, tmp_path / f"x.{ext}")
+    assert info.value.where == "row 1" and "JSONL" in info.value.expected
+    assert not (tmp_path / f"x.{ext}").exists()
+    _round_trip(es, tmp_path / "x.jsonl")

@@ -54,6 +54,10 @@ def write_table(
                         v = format_score(v)
                     elif inverse is not None:
                         v = inverse[v]
+                    elif v != v.strip(" "):  # the reader trims them ("good movie, pos"): ' pos ' read 'pos'
+                        raise DataError(f"label {v[:40]!r} starts or ends with a space, which a table's reader "
+                                        "trims", path=path, where=f"row {row_no}",
+                                        expected="save as JSONL, which keeps it, or rename the label")
                 cells.append(esc(v))
             if escape_formulas and not quoting:
                 _refuse_quoted_look(cells, path, f"row {row_no}")
