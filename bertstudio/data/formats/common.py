@@ -350,13 +350,41 @@ def to_example_set(
     return ExampleSet(kind, ds, labels, source, dict(meta or {}))
 
 
-def check_writable_field(value: str, what: str, where: str, path: Any, forbidden: str = "\t\n\r") -> None:
-    """Unquoted formats cannot hold tabs or newlines inside a value: refuse rather than corrupt."""
+def check_writable_field(value: str, what: str, where: str, path: Any, forbidden: str = "\t\n\r", *,
+                         formats: str = "CSV or JSONL") -> None:
+    """Unquoted formats cannot hold tabs or newlines inside a value: refuse rather than corrupt.
+    ``formats``: the ones that hold such a value for this kind (tagging cannot use CSV). A NUL
+    is refused in every format: no reader takes one in (:func:`refuse_nul`)."""
+    check_no_nul(value, what, where, path)
     for ch in forbidden:
         if ch in value:
             raise DataError(
                 f"{what} contains {ch!r}, which this format cannot hold without quoting",
                 path=path,
                 where=where,
-                expected="text without tabs/newlines, or save as CSV or JSONL",
+                expected=f"text without tabs/newlines, or save as {formats}",
             )
+
+
+def check_no_nul(value: str, what: str, where: str, path: Any, *, json_text: bool = False) -> None:
+    """A writer's refusal of a NUL character: the decoder refuses a NUL byte and the JSON readers
+    its escape, so a file holding one would not read back (made by the Python API, or a project
+    imported before the readers refused it). ``json_text``: ``value`` is JSON, NUL escaped."""
+    if (_NUL_ESCAPE.search(value) is not None) if json_text else "\x00" in value:
+        raise DataError(f"{what} contains a NUL character (U+0000), which bertstudio reads in no format",
+                        path=path, where=where, expected="text without NUL characters: remove it in the project")
+
+
+# \u0000 in JSON text, not preceded by an escaped backslash (\\u0000 is the text "\u0000")
+_NUL_ESCAPE = re.compile(r"(?<!\\)(?:\\\\)*\\u0000")
+
+
+def refuse_nul(text: str, path: Any, line: int | None = None) -> None:
+    """Refuse JSON text holding a NUL character (``\\u0000``): the table, CoNLL and CoNLL-U
+    readers refuse a NUL byte as a binary file, so a NUL taken in from JSON Lines or SQuAD was
+    exported to files bertstudio then refused. ``line``: a JSON Lines record's line number."""
+    found = _NUL_ESCAPE.search(text)
+    if found is not None:
+        at = line if line is not None else text.count("\n", 0, found.start()) + 1
+        raise DataError("a text holds a NUL character (\\u0000)", path=path, where=f"line {at}",
+                        expected="text without NUL characters (remove the \\u0000)")

@@ -17,7 +17,16 @@ import pyarrow as pa
 
 from bertstudio.data.atomic import atomic_write_bytes
 from bertstudio.data.examples import ExampleSet
-from bertstudio.data.formats.common import check_labels, check_length, decode, parse_json, read_bytes, to_example_set
+from bertstudio.data.formats.common import (
+    check_labels,
+    check_length,
+    check_no_nul,
+    decode,
+    parse_json,
+    read_bytes,
+    refuse_nul,
+    to_example_set,
+)
 from bertstudio.data.formats.table import ALIASES, SCORE_NAME, scored_kind
 from bertstudio.data.kinds import KIND_SPECS, KindSpec, get_spec, str_list
 from bertstudio.errors import ConfigError, DataError
@@ -134,6 +143,7 @@ def read_jsonl(
         if not line.strip():
             continue
         where = f"line {n}"
+        refuse_nul(line, path, line=n)
         rec = parse_json(line, path, line=n)
         if not isinstance(rec, dict):
             raise DataError(f"a JSON {type(rec).__name__}, not an object", path=path, where=where, expected="one {...} per line")
@@ -213,5 +223,7 @@ def write_jsonl(examples: ExampleSet, path: str | os.PathLike[str], *, columns: 
     out: list[str] = []
     for batch in examples.dataset.with_format("arrow").iter(batch_size=_CHUNK):
         for row in batch.to_pylist():
-            out.append(json.dumps({names[c]: row[c] for c in names}, ensure_ascii=False))
+            line = json.dumps({names[c]: row[c] for c in names}, ensure_ascii=False)
+            check_no_nul(line, "a text", f"row {len(out) + 1}", path, json_text=True)  # json.dumps writes it as \u0000
+            out.append(line)
     atomic_write_bytes(path, ("\n".join(out) + "\n").encode("utf-8"), parents=True)

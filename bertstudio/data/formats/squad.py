@@ -17,7 +17,7 @@ from typing import Any
 
 from bertstudio.data.examples import ExampleSet
 from bertstudio.data.atomic import atomic_write_bytes
-from bertstudio.data.formats.common import check_length, decode, parse_json, read_bytes, to_example_set
+from bertstudio.data.formats.common import check_length, check_no_nul, decode, parse_json, read_bytes, refuse_nul, to_example_set
 from bertstudio.errors import ConfigError, DataError
 
 
@@ -59,7 +59,9 @@ def check_answers(answers: Any, context: str, path: Any, where: str) -> tuple[li
 
 
 def read_squad(path: str | os.PathLike[str], *, require_labels: bool = False) -> ExampleSet:
-    doc = parse_json(decode(read_bytes(path), path), path)
+    text = decode(read_bytes(path), path)
+    refuse_nul(text, path)
+    doc = parse_json(text, path)
     if isinstance(doc, list):  # [{"text": ..., "label": ...}, ...]: examples, but in no format bertstudio reads
         raise DataError("a JSON list, not a SQuAD file", path=path, where="top level",
                         expected="SQuAD's {\"data\": [articles]}; for a list of examples, JSON Lines: one object per "
@@ -151,4 +153,6 @@ def squad_document(examples: ExampleSet) -> dict[str, Any]:
 def write_squad(examples: ExampleSet, path: str | os.PathLike[str]) -> None:
     if examples.spec.save_format != "squad":  # the SQuAD layout holds the qa columns only
         raise ConfigError(f"cannot write {examples.kind} examples as SQuAD JSON", path=path, expected="a qa set")
-    atomic_write_bytes(path, json.dumps(squad_document(examples), ensure_ascii=False).encode("utf-8"), parents=True)
+    text = json.dumps(squad_document(examples), ensure_ascii=False)
+    check_no_nul(text, "a text", "a question, context, title or answer", path, json_text=True)  # written as \u0000, read by none
+    atomic_write_bytes(path, text.encode("utf-8"), parents=True)

@@ -9,7 +9,7 @@ from typing import Any, Mapping
 from bertstudio.data.examples import ExampleSet
 from bertstudio.data.formats.cells import escape_cell, format_score
 from bertstudio.data.atomic import atomic_write_bytes
-from bertstudio.data.formats.common import BOM, check_writable_field
+from bertstudio.data.formats.common import BOM, check_no_nul, check_writable_field
 from bertstudio.data.formats.table import QUOTED_FIELD
 from bertstudio.errors import ConfigError, DataError
 
@@ -77,6 +77,8 @@ def _refuse_quoted_look(cells: list[str], path: Any, where: str) -> None:
 
 def _write_row(buf: io.StringIO, cells: list[str], quoting: bool, delimiter: str, path: Any, where: str) -> None:
     if quoting:
+        for cell in cells:
+            check_no_nul(cell, "a value", where, path)
         # By hand: csv.writer leaves a lone "\r" unquoted when the line ending is "\n",
         # and every CSV parser reads that "\r" as a line break.
         special = delimiter + '"\r\n'
