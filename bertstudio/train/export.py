@@ -48,9 +48,16 @@ def _data_format(examples: Any) -> tuple[str, str]:
 
 
 def _fits_conll(examples: Any) -> bool:
-    """CoNLL columns cannot hold a token with whitespace, an empty token or an unlabelled sentence."""
+    """CoNLL columns cannot hold a token with whitespace, an empty token, a ``-DOCSTART-`` token
+    (read as a document break), a first token starting with U+FEFF (read as a byte-order mark)
+    or an unlabelled sentence: the ones :func:`write_conll` refuses, and more."""
+    from bertstudio.data.formats.conll import DOCSTART
+
     rows, tags = examples.dataset[examples.spec.inputs[0]], examples.dataset[examples.gold_column]
-    return all(t is not None for t in tags) and not any(any(ch.isspace() for ch in tok) or not tok for toks in rows for tok in toks)
+    if rows and rows[0] and rows[0][0].startswith("\ufeff"):
+        return False
+    return all(t is not None for t in tags) and not any(
+        any(ch.isspace() for ch in tok) or not tok or tok == DOCSTART for toks in rows for tok in toks)
 
 
 def _labels_as_read(labels: list[str], splits: Iterable[Any]) -> list[str]:

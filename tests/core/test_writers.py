@@ -349,3 +349,82 @@ def test_a_label_with_surrounding_spaces_is_refused_by_the_table_writers(tmp_pat
     assert info.value.where == "row 1" and "JSONL" in info.value.expected
     assert not (tmp_path / f"x.{ext}").exists()
     _round_trip(es, tmp_path / "x.jsonl")
+
+
+def test_a_docstart_token_is_refused_by_the_conll_writer_and_kept_by_the_others(tmp_path: Path) -> None:
+    """A sentence starting with the token -DOCSTART- lost it through CoNLL (read as a document
+    break), and Export run trained on the shortened sentence."""
+    from bertstudio.train.export import _data_format
+
+    es = from_records("tagging", [{"tokens": ["-DOCSTART-", "x"], "tags": ["O", "O"]},
+                                  {"tokens": ["y", "-DOCSTART-"], "tags": ["O", "O"]}])
+    with pytest.raises(DataError, match="is '-DOCSTART-', which a CoNLL file reads as a document break") as info:
+        save_examples(es, tmp_path / "x.conll")
+    assert "CoNLL-U or JSONL" in info.value.expected and info.value.where == "sentence 1"
+    for fmt in ("conllu", "jsonl"):
+        _round_trip(es, tmp_path / f"x.{fmt}", fmt=fmt)
+    assert _data_format(es) == ("jsonl", ".jsonl")  # Export run picks a format that keeps it
+    plain = from_records("tagging", [{"tokens": ["a", "DOCSTART"], "tags": ["O", "O"]}])
+    assert _data_format(plain) == ("conll", ".conll")
+
+
+def test_a_first_conll_token_starting_with_a_byte_order_mark_is_refused(tmp_path: Path) -> None:
+    """'\ufeffHello' as the first token came back as 'Hello': the decoder took its U+FEFF for the
+    file's byte-order mark (and a mark written before it would not help: a doubled mark reads as
+    one). The CoNLL writer refuses it; CoNLL-U and JSONL keep it; Export run picks JSONL."""
+    from bertstudio.train.export import _data_format
+
+    es = from_records("tagging", [{"tokens": ["\ufeffHello", "x"], "tags": ["O", "O"]}])
+    with pytest.raises(DataError, match="byte-order mark") as info:
+        save_examples(es, tmp_path / "x.conll")
+    assert "CoNLL-U or JSONL" in info.value.expected
+    for fmt in ("conllu", "jsonl"):
+        _round_trip(es, tmp_path / f"x.{fmt}", fmt=fmt)
+    assert _data_format(es)[0] == "jsonl"
+    later = from_records("tagging", [{"tokens": ["a"], "tags": ["O"]}, {"tokens": ["\ufeffb"], "tags": ["O"]}])
+    _round_trip(later, tmp_path / "later.conll", fmt="conll")  # only the file's first character is at stake
+
+
+def test_the_conll_refusal_names_formats_tagging_can_use(tmp_path: Path) -> None:
+    es = from_records("tagging", [{"tokens": ["Ulysses"], "tags": ["B-WORK OF ART"]}])
+    with pytest.raises(DataError, match="tag 1 contains ' '") as info:
+        save_examples(es, tmp_path / "x.conll")
+    assert "CoNLL-U or JSONL" in info.value.expected and "CSV" not in info.value.expected
+    tabbed = from_records("tagging", [{"tokens": ["a\tb"], "tags": ["O"]}])
+    with pytest.raises(DataError, match="token 1 contains") as info:
+        save_examples(tabbed, tmp_path / "x.conllu")
+    assert "JSONL" in info.value.expected and "CSV" not in info.value.expected
+
+
+def test_a_nul_is_refused_by_the_json_readers_and_by_every_writer(tmp_path: Path) -> None:
+    """A JSON Lines "nul\\u0000inside" imported, then its CSV/TSV/CoNLL export was refused as a
+    binary file: NUL is refused where it comes in, with file and line, and by every writer."""
+    import json
+
+    lines = tmp_path / "n.jsonl"
+    lines.write_text('{"text": "fine", "label": "a"}\n' + json.dumps({"text": "nul\x00inside", "label": "b"}) + "\n",
+                     encoding="utf-8")
+    with pytest.raises(DataError, match="NUL character") as info:
+        load_examples(lines)
+    assert info.value.where == "line 2" and str(info.value).startswith(str(lines))
+    escaped = tmp_path / "ok.jsonl"  # the text "\u0000" (an escaped backslash) is no NUL
+    escaped.write_text(json.dumps({"text": "a \\u0000 b", "label": "a"}) + "\n", encoding="utf-8")
+    assert load_examples(escaped).dataset[0]["text"] == "a \\u0000 b"
+    squad = tmp_path / "q.json"
+    squad.write_text('{"data": [{"title": "t", "paragraphs": [\n{"context": "c\\u0000", "qas": []}]}]}', encoding="utf-8")
+    with pytest.raises(DataError, match="NUL character") as info:
+        load_examples(squad, fmt="squad")
+    assert info.value.where == "line 2"
+    sets = {
+        "csv": from_records("sentence", [{"text": "nul\x00inside", "label": "a"}]),
+        "tsv": from_records("sentence", [{"text": "nul\x00inside", "label": "a"}]),
+        "jsonl": from_records("sentence", [{"text": "nul\x00inside", "label": "a"}]),
+        "conll": from_records("tagging", [{"tokens": ["n\x00"], "tags": ["O"]}]),
+        "conllu": from_records("tagging", [{"tokens": ["n\x00"], "tags": ["O"]}]),
+        "json": from_records("qa", [{"id": "1", "title": "t", "context": "c\x00 here", "question": "q?",
+                                     "answers": {"text": ["here"], "answer_start": [3]}}]),
+    }
+    for ext, es in sets.items():
+        with pytest.raises(DataError, match="NUL character"):
+            save_examples(es, tmp_path / f"out.{ext}")
+        assert not (tmp_path / f"out.{ext}").exists(), ext

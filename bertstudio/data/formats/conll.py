@@ -39,6 +39,7 @@ from bertstudio.data.formats.common import (
 from bertstudio.errors import ConfigError, DataError
 
 TAG_SCHEMES = ("auto", "bio", "iob2", "iob1", "none")
+DOCSTART = "-DOCSTART-"  # a CoNLL-2003 line that ends a document (and a sentence), never a token
 _CHUNK = 50_000
 
 
@@ -66,7 +67,7 @@ def _comment_test(text: str, tag_col: int | None) -> Any:
     def token_lines() -> Iterator[list[str]]:
         for _n, line in _lines(text):
             fields = _fields(line)
-            if fields and fields[0] != "#" and fields[0] != "-DOCSTART-":
+            if fields and fields[0] != "#" and fields[0] != DOCSTART:
                 yield fields
 
     first = next(token_lines(), None)
@@ -109,7 +110,7 @@ def _sentences_conll(text: str, path: Any, token_col: int, tag_col: int | None) 
     is_comment = _comment_test(text, tag_col)
     for n, line in _lines(text):
         fields = _fields(line)
-        if not fields or fields[0] == "-DOCSTART-":
+        if not fields or fields[0] == DOCSTART:
             if tokens:
                 yield start, tokens, (tags if here and here > 1 else None)
             tokens, tags, here = [], [], None
@@ -251,9 +252,15 @@ def write_conll(examples: ExampleSet, path: str | os.PathLike[str], *, conllu: b
             for i, tok in enumerate(toks):
                 tag = tags[i] if tags is not None else None
                 forbidden = "\t\n\r" if conllu else " \t\n\r"
-                check_writable_field(tok, f"token {i + 1}", f"sentence {row}", path, forbidden)
+                formats = "JSONL" if conllu else "CoNLL-U or JSONL"  # the formats tagging can use
+                check_writable_field(tok, f"token {i + 1}", f"sentence {row}", path, forbidden, formats=formats)
                 if tag is not None:
-                    check_writable_field(tag, f"tag {i + 1}", f"sentence {row}", path, forbidden)
+                    check_writable_field(tag, f"tag {i + 1}", f"sentence {row}", path, forbidden, formats=formats)
+                if not conllu and (tok == DOCSTART or (row == 1 and i == 0 and tok.startswith("\ufeff"))):
+                    raise DataError(f"token {i + 1} is {tok[:40]!r}, which a CoNLL file reads as "
+                                    + ("a document break" if tok == DOCSTART else "a byte-order mark and a token"),
+                                    path=path, where=f"sentence {row}",
+                                    expected="save as CoNLL-U or JSONL, which keep it as a token")
                 if conllu:
                     out.append(f"{i + 1}\t{tok}\t_\t{tag if tag is not None else '_'}\t_\t_\t_\t_\t_\t_")
                 else:
