@@ -8,6 +8,7 @@ import shutil
 import string
 import tempfile
 from pathlib import Path
+from typing import Any
 
 os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ["TRANSFORMERS_OFFLINE"] = "1"
@@ -40,6 +41,17 @@ def _tiny_vocab() -> list[str]:
     chars = list(string.ascii_lowercase + string.digits + string.punctuation)
     pieces = ["##" + c for c in string.ascii_lowercase + string.digits]
     return list(dict.fromkeys(specials + chars + pieces + _WORDS))  # "a" and "i" are chars and words
+
+
+@pytest.fixture(autouse=True)
+def _trainings_may_run_here_again() -> Any:
+    """A test that starts the app (bertstudio/app.py) marks the main thread as the GUI thread, where
+    a training is refused (train/training_lock.never_wait_here); the mark is the thread's, so it
+    would outlive that test and fail every later test that trains on the main thread."""
+    yield
+    from bertstudio.train import training_lock
+
+    training_lock._local.__dict__.pop("no_wait", None)
 
 
 @pytest.fixture(scope="session")
