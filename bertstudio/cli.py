@@ -343,6 +343,7 @@ def cmd_train(args: argparse.Namespace, out: TextIO) -> int:
     from bertstudio.train.config_flags import given_settings
     from bertstudio.train.distributed import launched_world_size
     from bertstudio.train.engine import train
+    from bertstudio.train.rundir import check_output_dir
     from bertstudio.train.small_data import (adapt, label_counts, model_max_length, run_max_length, text_lengths,
                                              training_units)
     from bertstudio.train.sources import load_sets
@@ -355,6 +356,8 @@ def cmd_train(args: argparse.Namespace, out: TextIO) -> int:
     train_set = eval_set = None
     if not config.resume_from:  # a resumed run keeps its own settings
         # Settings that fit the data (train/small_data.py), for what the flags and --config leave open
+        if config.output_dir:  # a refused folder is the one line said: no warnings about the data before it
+            check_output_dir(config)
         train_set, eval_set = load_sets(config)
         if not config.output_dir:  # it trained, said "saving..." and kept nothing, exit status 0
             raise ConfigError("no run folder to keep the trained model in", where="output_dir",
