@@ -114,6 +114,23 @@ MODEL_INPUT_NAMES: tuple[str, ...] = (
 )
 
 
+# The per-token model inputs a task's encode keeps from the tokenizer's output. ``token_type_ids``
+# are there only where the tokenizer makes them: its ``model_input_names``, which
+# :func:`bertstudio.tasks.model.load_tokenizer` matches to the model's ``type_vocab_size`` (XLM-R's
+# tokenizer gives overflow windows type id 1, out of range for its one type embedding).
+TOKEN_INPUTS: tuple[str, ...] = ("input_ids", "token_type_ids", "attention_mask")
+
+
+def takes_token_types(tokenizer: Any) -> bool:
+    """Whether ``token_type_ids`` are encoded and fed to the model with this tokenizer."""
+    return "token_type_ids" in tokenizer.model_input_names
+
+
+def token_inputs(tokenizer: Any, enc: Mapping[str, Any]) -> dict[str, Any]:
+    """The model-input columns of a tokenizer's output (see :data:`TOKEN_INPUTS`)."""
+    return {k: enc[k] for k in TOKEN_INPUTS if k != "token_type_ids" or takes_token_types(tokenizer)}
+
+
 def model_inputs(batch: Mapping[str, torch.Tensor]) -> dict[str, torch.Tensor]:
     """The part of a collated batch to pass as ``model(**model_inputs(batch))``."""
     return {k: v for k, v in batch.items() if k in MODEL_INPUT_NAMES}

@@ -15,6 +15,7 @@ import numpy as np
 
 from bertstudio.data.examples import ExampleSet
 from bertstudio.data.kinds import get_spec
+from bertstudio.tasks.base import takes_token_types
 from bertstudio.tasks.collate import pad_batch
 from bertstudio.tasks.common import check_labels, column, encoding_rows, label_ids, map_batched
 from bertstudio.hf import hf
@@ -26,7 +27,8 @@ if TYPE_CHECKING:  # torch is imported where tensors are made: the GUI reads pre
 def encode_texts(tokenizer: Any, texts: list[str], pairs: list[str] | None, max_length: int) -> dict[str, list]:
     """Tokenise a batch; rows whose second text is empty are encoded as single sentences
     (a regression file may mix both), so ``[CLS] A [SEP] [SEP]`` never appears."""
-    kw = dict(truncation="longest_first", max_length=max_length, return_token_type_ids=True, return_attention_mask=True)
+    kw = dict(truncation="longest_first", max_length=max_length, return_token_type_ids=takes_token_types(tokenizer),
+              return_attention_mask=True)
     if pairs is None or not any(pairs):
         return dict(tokenizer(texts, **kw))
     if all(pairs):

@@ -592,7 +592,24 @@ def load_tokenizer(path: str | Path) -> Any:
     if len(tokenizer) <= len(set(tokenizer.all_special_tokens)):
         raise ConfigError(f"the model's tokenizer knows only its {len(tokenizer)} special tokens: every word would be [UNK]",
                           path=path, expected="the tokenizer files the model was trained with")
+    _match_token_types(tokenizer, folder)
     return tokenizer
+
+
+def _match_token_types(tokenizer: Any, folder: Path) -> None:
+    """Make the tokenizer list ``token_type_ids`` exactly when its model takes them: a model with
+    ``type_vocab_size`` 2 or more does (ALBERT's tokenizer leaves them out), one with 1 or 0 does not
+    (XLM-R's and CamemBERT's template post-processors give overflow windows type id 1: an
+    IndexError in the embedding). Every encode and the ONNX export read this one list
+    (tasks/base.py takes_token_types); without a config (a Hub id) the tokenizer's list stands."""
+    config = _read_json(folder / "config.json", required=False) if folder.is_dir() else None
+    types = config.get("type_vocab_size") if config else None
+    if not isinstance(types, int) or isinstance(types, bool):
+        return
+    names = [n for n in tokenizer.model_input_names if n != "token_type_ids"]
+    if types >= 2:
+        names.append("token_type_ids")
+    tokenizer.model_input_names = names
 
 
 _SPECIAL_TOKENS = ("pad_token", "unk_token", "cls_token", "sep_token", "mask_token", "bos_token", "eos_token")

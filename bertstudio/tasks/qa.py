@@ -19,6 +19,7 @@ from bertstudio.hf import hf
 from bertstudio.data.examples import ExampleSet
 from bertstudio.data.kinds import get_spec
 from bertstudio.errors import ConfigError, DataError
+from bertstudio.tasks.base import takes_token_types, token_inputs
 from bertstudio.tasks.collate import pad_batch
 from bertstudio.tasks.common import column, encoding_rows, map_batched
 from bertstudio.tasks.limits import check_qa_windows, note_windows, qa_window_layout
@@ -84,11 +85,11 @@ class QuestionAnsweringTask:
                 stride=stride,
                 return_overflowing_tokens=True,
                 return_offsets_mapping=True,
-                return_token_type_ids=True,
+                return_token_type_ids=takes_token_types(tokenizer),
                 return_attention_mask=True,
             )
             sample = enc["overflow_to_sample_mapping"]
-            out: dict[str, list] = {k: enc[k] for k in ("input_ids", "token_type_ids", "attention_mask")}
+            out: dict[str, list] = token_inputs(tokenizer, enc)
             out["length"] = [len(x) for x in enc["input_ids"]]
             out["example_index"] = [batch["example_index"][s] for s in sample]
             offsets_out, starts, ends = [], [], []

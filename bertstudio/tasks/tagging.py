@@ -18,6 +18,7 @@ from bertstudio.hf import hf
 from bertstudio.data.examples import ExampleSet
 from bertstudio.data.kinds import get_spec
 from bertstudio.errors import DataError
+from bertstudio.tasks.base import takes_token_types, token_inputs
 from bertstudio.tasks.collate import pad_batch
 from bertstudio.tasks.common import check_labels, column, encoding_rows, label_id, map_batched
 from bertstudio.tasks.word_windows import word_windows
@@ -98,9 +99,9 @@ class TokenTaggingTask:
 
         def tokenize(batch: dict[str, list]) -> dict[str, list]:
             windows = word_windows(tokenizer, batch["tokens"], max_length=max_length,
-                                   return_token_type_ids=True, return_attention_mask=True)
+                                   return_token_type_ids=takes_token_types(tokenizer), return_attention_mask=True)
             enc = windows.encoding
-            out = {k: enc[k] for k in ("input_ids", "token_type_ids", "attention_mask")}
+            out = token_inputs(tokenizer, enc)
             out["length"] = [len(x) for x in enc["input_ids"]]
             out["example_index"] = [batch["example_index"][i] for i in windows.sentence]
             out["word_index"] = windows.words

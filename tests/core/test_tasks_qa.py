@@ -175,3 +175,42 @@ def test_the_windows_note_is_said_of_training_not_of_a_prediction(tok, caplog):
         labelled = {**long, "answers": {"text": [ANSWER], "answer_start": [CONTEXT.index(ANSWER)]}}
         get_task("qa").encode(from_records("qa", [labelled]), tok, max_length=32, label2id={})
     assert "each window trains as one example" in caplog.text
+
+
+@pytest.fixture(scope="module")
+def xlmr(tmp_path_factory):
+    from helpers import tiny_family
+
+    return tiny_family(tmp_path_factory.mktemp("xlmr"), "xlm-roberta")
+
+
+def test_overflow_windows_feed_no_type_ids_to_a_model_with_one_type(xlmr):
+    """XLM-R's template post-processor gives the context of every overflow window type id 1; its
+    model has type_vocab_size 1 (IndexError at step 1). Type ids go only to models that take them."""
+    from bertstudio.tasks.base import model_inputs
+    from bertstudio.tasks.model import build_model
+
+    task = get_task("qa")
+    model, tokenizer = build_model("qa", str(xlmr), labels=[])
+    context = "the story comes from the news agency in new york . " * 6
+    examples = from_records("qa", [{"id": "q", "context": context, "question": "where ?",
+                                    "answers": {"text": ["new york"], "answer_start": [context.index("new york")]}}])
+    enc = task.encode(examples, tokenizer, max_length=32, label2id={}, doc_stride=8)
+    assert len(enc) > 1 and "token_type_ids" not in enc.column_names
+    batch = task.collate([enc[i] for i in range(len(enc))], tokenizer.pad_token_id)
+    model(**model_inputs(batch))  # raised IndexError: index out of range in self
+
+
+def test_type_ids_follow_the_model_config(xlmr, tiny, tmp_path):
+    """A tokenizer that lists token_type_ids for a one-type model loses them; a BERT keeps them."""
+    import json
+
+    from bertstudio.tasks.model import load_tokenizer
+
+    assert "token_type_ids" in load_tokenizer(tiny).model_input_names
+    folder = tmp_path / "m"
+    shutil.copytree(xlmr, folder)
+    config = json.loads((folder / "tokenizer_config.json").read_text())
+    (folder / "tokenizer_config.json").write_text(json.dumps(
+        {**config, "model_input_names": ["input_ids", "token_type_ids", "attention_mask"]}))
+    assert "token_type_ids" not in load_tokenizer(folder).model_input_names
