@@ -8,11 +8,13 @@ through :func:`word_windows` instead: the sentence is cut into windows of ``max_
 tokens overlapping by ``stride`` tokens (the tokenizer's own overflow, as question answering
 reads long contexts), and each word is read in the one window where it sits most centrally,
 so that it has context on both sides, and only there: a word is predicted, and trained, once.
-A sentence that fits is one window, read exactly as before.
+A sentence that fits is one window, read exactly as before. Each word after the first is read
+as in running text, with the space before it (a byte-level BPE marks it, Ġ).
 """
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Sequence
@@ -50,12 +52,31 @@ class WordWindows:
                     target[w] = row[t]
 
 
+def _needs_spaces(tokenizer: Any) -> bool:
+    """Whether pre-split words must carry their space to read as in running text: a byte-level BPE
+    (RoBERTa, GPT-2, ModernBERT) sees each word of ``is_split_into_words`` input alone, and without
+    ``add_prefix_space`` reads "story" as the glued pieces st, ory rather than Ġstory. WordPiece
+    splits on the space anyway; Metaspace (SentencePiece) prepends its marker to every word itself."""
+    backend = getattr(tokenizer, "backend_tokenizer", None)
+    pre = getattr(backend, "pre_tokenizer", None)
+    if pre is None:
+        return False
+    try:
+        state = json.loads(pre.__getstate__())
+    except (TypeError, ValueError):
+        return False
+    parts = state.get("pretokenizers", [state]) if isinstance(state, dict) else []
+    return any(isinstance(p, dict) and p.get("type") == "ByteLevel" and not p.get("add_prefix_space") for p in parts)
+
+
 def word_windows(tokenizer: Any, sentences: Sequence[Sequence[str]], *, max_length: int, stride: int | None = None,
                  **kwargs: Any) -> WordWindows:
     """Tokenise pre-split ``sentences`` (a fast tokenizer: it reports word ids) into windows;
     ``kwargs`` go to the tokenizer (padding, return_tensors, ...)."""
     stride = window_stride(max_length) if stride is None else stride
-    enc = tokenizer([list(s) for s in sentences], is_split_into_words=True, truncation=True, max_length=max_length,
+    spaced = _needs_spaces(tokenizer)
+    enc = tokenizer([[w if i == 0 or not spaced else " " + w for i, w in enumerate(s)] for s in sentences],
+                    is_split_into_words=True, truncation=True, max_length=max_length,
                     stride=stride, return_overflowing_tokens=True, **kwargs)
     mapping = enc.pop("overflow_to_sample_mapping")
     sentence = [int(s) for s in (mapping.tolist() if hasattr(mapping, "tolist") else mapping)]

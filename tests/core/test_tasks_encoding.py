@@ -195,3 +195,33 @@ def test_collate_keeps_every_row_and_pads_to_8(rows):
     for i, r in enumerate(rows):
         assert b["input_ids"][i, : len(r)].tolist() == r and not b["input_ids"][i, len(r) :].any()
         assert (b["labels"][i, len(r) :] == -100).all() and int(b["attention_mask"][i].sum()) == len(r)
+
+
+@pytest.mark.parametrize("family", ["roberta", "modernbert"])
+def test_byte_level_words_read_as_in_running_text(family, tmp_path):
+    """A byte-level BPE (RoBERTa, ModernBERT) read pre-split words without their space marker
+    ("story" -> st, ory instead of Ġstory): each word after the first reads as in running text."""
+    from helpers import tiny_family
+
+    from bertstudio.tasks.model import load_tokenizer
+    from bertstudio.tasks.word_windows import word_windows
+
+    tokenizer = load_tokenizer(tiny_family(tmp_path / family, family))
+    words = "the story comes from the news agency".split()
+    windows = word_windows(tokenizer, [words], max_length=64)
+    ids, word_of = windows.encoding["input_ids"][0], windows.encoding.word_ids(0)
+    for w, word in enumerate(words):
+        pieces = [ids[t] for t, i in enumerate(word_of) if i == w]
+        running = tokenizer(" ".join(words[: w + 1]), add_special_tokens=False)["input_ids"]
+        before = tokenizer(" ".join(words[:w]), add_special_tokens=False)["input_ids"] if w else []
+        assert pieces == running[len(before):], word
+    first_of_story = tokenizer.convert_ids_to_tokens(ids)[word_of.index(1)]
+    assert first_of_story.startswith("\u0120")  # the space marker
+
+
+def test_word_pieces_unchanged_for_wordpiece(tok):
+    from bertstudio.tasks.word_windows import word_windows
+
+    words = ["the", "londonx", "river"]
+    windows = word_windows(tok, [words], max_length=64)
+    assert tok.convert_ids_to_tokens(windows.encoding["input_ids"][0]) == ["[CLS]", "the", "london", "##x", "river", "[SEP]"]
