@@ -82,7 +82,7 @@ def _build_model(
     lora_rank: int = 8,
     lora_alpha: int = 16,
     lora_dropout: float = 0.1,
-    lora_targets: Sequence[str] = ("query", "value"),
+    lora_targets: Sequence[str] | None = None,
     glue_task: str | None = None,
     lora: tuple[int, int, float, Sequence[str]] | None = None,
     lengths: dict[str, int] | None = None,
@@ -213,12 +213,13 @@ def _with_lora(model: nn.Module, task: Any, head: str, rank: int, alpha: int, dr
     if isinstance(width, int) and int(rank) > width:  # rank 100,000 on MiniLM took 17 GB before it failed
         raise ConfigError(f"LoRA rank {int(rank):,} is more than the model's hidden size ({width})", path=path,
                           where="lora_rank", expected=f"1 .. {width} (LoRA's rank is small: 4-64)")
+    targets = list(targets or ()) or lora_targets_for(model)
     config = LoraConfig(
         task_type=task.peft_task_type,
         r=int(rank),
         lora_alpha=alpha,
         lora_dropout=float(dropout),
-        target_modules=list(targets),
+        target_modules=targets,
         modules_to_save=to_save,
     )
     try:
@@ -226,7 +227,42 @@ def _with_lora(model: nn.Module, task: Any, head: str, rank: int, alpha: int, dr
             warnings.filterwarnings("ignore", message=".*is_gradient_checkpointing.*", category=FutureWarning)
             return get_peft_model(model, config)
     except ValueError as exc:
-        raise ConfigError(f"LoRA cannot adapt this model: {exc}", path=path, where="lora_targets", expected="module names such as query, value") from None
+        if "target" not in str(exc):
+            raise ConfigError(f"LoRA cannot adapt this model: {_first_line(exc)}", path=path, where="lora_targets") from None
+        names = _linear_names(model, skip=to_save)
+        raise ConfigError(f"LoRA finds no layer named {', '.join(targets)} in this model", path=path, where="lora_targets",
+                          expected="names of the model's own linear layers: " + (", ".join(names) or "none found")
+                          + " (usually its attention query and value)") from None
+
+
+# LoRA's default targets where peft's table (TRANSFORMERS_MODELS_TO_LORA_TARGET_MODULES_MAPPING)
+# has no entry for the model type: each family's attention query and value projections.
+_LORA_TARGETS: dict[str, tuple[str, ...]] = {
+    "distilbert": ("q_lin", "v_lin"),
+    "mpnet": ("q", "v"),
+    "modernbert": ("Wqkv",),  # query, key and value in one projection
+}
+
+
+def lora_targets_for(model: nn.Module) -> list[str]:
+    """The modules LoRA adapts when the run names none: the model family's attention query and
+    value layers (peft's own table, then :data:`_LORA_TARGETS`, else BERT's names)."""
+    from peft.utils.constants import TRANSFORMERS_MODELS_TO_LORA_TARGET_MODULES_MAPPING as PEFT_TARGETS
+
+    model_type = getattr(model.config, "model_type", None)
+    targets = _LORA_TARGETS.get(model_type) or PEFT_TARGETS.get(model_type) or ("query", "value")
+    log.info("LoRA adapts %s (%s's attention)", ", ".join(targets), model_type or "the model")
+    return list(targets)
+
+
+def _linear_names(model: nn.Module, skip: Sequence[str] = ()) -> list[str]:
+    """The distinct last names of the model's linear layers (its head's left out), in order."""
+    names: dict[str, None] = {}
+    for full, module in model.named_modules():
+        parts = full.split(".")
+        if isinstance(module, nn.Linear) and not any(p in skip for p in parts):
+            names[parts[-1]] = None
+    return list(names)
 
 
 def count_parameters(model: nn.Module) -> tuple[int, int]:

@@ -242,7 +242,9 @@ class TrainConfig:
     lora_rank: int = _f(8, QT_TRANSLATE_NOOP("TrainConfig", "LoRA rank r"), _MODEL, metavar="R")
     lora_alpha: int = _f(16, "LoRA alpha", _MODEL, metavar="A")
     lora_dropout: float = _f(0.1, "LoRA dropout", _MODEL)
-    lora_targets: list[str] = _f(None, "Module names LoRA adapts (default: query, value)", _MODEL, metavar="A,B,..")
+    lora_targets: list[str] = _f(None, "Module names LoRA adapts (default, or empty: the model family's attention "
+                                       "query and value layers, e.g. query,value for BERT, q_lin,v_lin for DistilBERT)",
+                                 _MODEL, metavar="A,B,..")
     # Optimisation (BERT paper grid: batch 16/32, lr 5e-5..2e-5, 2-4 epochs, warmup 0.1)
     epochs: float = _f(3, QT_TRANSLATE_NOOP("TrainConfig", "Passes over the training data"), _OPTIM)
     lr: float = _f(5e-5, QT_TRANSLATE_NOOP("TrainConfig", "Peak learning rate"), _OPTIM)
@@ -308,8 +310,8 @@ class TrainConfig:
     def __post_init__(self) -> None:
         if self.columns is None:
             self.columns = {}
-        if self.lora_targets is None:
-            self.lora_targets = ["query", "value"]
+        if self.lora_targets is None:  # the family's own (tasks/model.py lora_targets_for)
+            self.lora_targets = []
         for f in fields(self):
             setattr(self, f.name, check_setting(f.name, getattr(self, f.name)))
         _one_of(self.task, kind_names(), "task kind", "task")

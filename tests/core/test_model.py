@@ -236,3 +236,36 @@ def test_a_backslash_path_is_a_missing_folder_on_windows_too(tmp_path, monkeypat
     monkeypatch.setattr(model.os, "sep", "\\")
     with pytest.raises(ConfigError, match="no such model folder"):
         model.inspect_model_folder(name)
+
+
+@pytest.fixture(scope="module")
+def families(tmp_path_factory):
+    from helpers import tiny_family
+
+    root = tmp_path_factory.mktemp("families")
+    return {f: str(tiny_family(root / f, f)) for f in ("distilbert", "deberta-v2", "modernbert", "mpnet", "albert")}
+
+
+@pytest.mark.parametrize("family, adapted", [("distilbert", "q_lin"), ("deberta-v2", "query_proj"),
+                                             ("modernbert", "Wqkv"), ("mpnet", ".q."), ("albert", "query")])
+def test_lora_adapts_each_familys_attention_by_default(families, family, adapted):
+    """The default targets were query, value: nothing in DistilBERT, DeBERTa-v3, ModernBERT or MPNet."""
+    model, _ = build_model("sentence", families[family], labels=LABELS, mode="lora", lora_rank=2)
+    adapters = [n for n, p in model.named_parameters() if "lora_A" in n]
+    assert adapters and any(adapted in n for n in adapters)
+
+
+def test_explicit_lora_targets_win_and_a_miss_names_the_models_layers(families):
+    model, _ = build_model("sentence", families["distilbert"], labels=LABELS, mode="lora", lora_rank=2,
+                           lora_targets=["k_lin"])
+    assert all("k_lin" in n for n, p in model.named_parameters() if "lora_A" in n)
+    with pytest.raises(ConfigError, match="q_lin, k_lin, v_lin, out_lin") as caught:
+        build_model("sentence", families["distilbert"], labels=LABELS, mode="lora", lora_targets=["query", "value"])
+    assert "lora_targets" in str(caught.value)
+
+
+def test_train_config_leaves_lora_targets_to_the_family():
+    from bertstudio.train.config import TrainConfig
+
+    assert TrainConfig().lora_targets == []
+    assert TrainConfig(lora_targets=["query", "value"]).lora_targets == ["query", "value"]
