@@ -39,6 +39,7 @@ from bertstudio.errors import ConfigError
 from bertstudio.tasks.classification import SequenceClassificationTask
 from bertstudio.tasks.collate import PAD_MULTIPLE, padded_length
 from bertstudio.tasks.common import check_labels, encoding_rows, label_ids, map_batched
+from bertstudio.tasks.limits import token_limit
 
 SETTINGS_FILE = "embedding_classifier.json"
 HEAD_FILE = "head.safetensors"
@@ -323,14 +324,17 @@ def save_embedding_classifier(model: EmbeddingClassifier, tokenizer: Any, out: s
         tokenizer.save_pretrained(out)
     head = {k: v.detach().float().cpu().contiguous() for k, v in model.classifier.state_dict().items()}
     save_file(head, str(out / HEAD_FILE))
-    max_length = int(getattr(model.config, "max_position_embeddings", 512) or 512)
+    # what sentence-transformers cuts texts to: the run's max_length, within the positions the model has
+    run_length = (getattr(model.config, "bertstudio", None) or {}).get("max_length")
+    limit = token_limit(model.config.to_dict(), {"model_max_length": getattr(tokenizer, "model_max_length", None)})
+    max_length = min(v for v in (run_length, limit, 512) if isinstance(v, int) and not isinstance(v, bool) and v > 0)
     if kind is None:
         kind = "regression" if model.regression else ("pair" if model.siamese else "sentence")
     settings = {"format": FORMAT, "kind": kind, "head": "siamese" if model.siamese else "embedding",
                 "labels": list(model.labels), "pooling": model.pooling, "normalize": model.normalize,
                 "regression": model.regression, **dict(extra or {})}
     (out / SETTINGS_FILE).write_text(json.dumps(settings, indent=2), encoding="utf-8")
-    _sentence_transformers_files(out, model, min(max_length, 512))
+    _sentence_transformers_files(out, model, max_length)
     return out
 
 

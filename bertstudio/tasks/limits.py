@@ -50,12 +50,29 @@ MAX_WINDOWS_PER_EXAMPLE = 1_000
 WINDOWS_WARN_RATIO = 4
 
 
+# Model types whose position ids start after the padding id (RoBERTa's create_position_ids_from_input_ids):
+# max_position_embeddings - (pad_token_id + 1) positions are left for tokens (514 -> 512).
+OFFSET_POSITIONS = frozenset({
+    "roberta", "xlm-roberta", "xlm-roberta-xl", "camembert", "mpnet", "data2vec-text", "longformer",
+    "roberta-prelayernorm", "xmod", "luke", "ibert",
+})
+
+
+def _usable_positions(config: dict[str, Any]) -> Any:
+    positions = config.get("max_position_embeddings")
+    if config.get("model_type") not in OFFSET_POSITIONS or not isinstance(positions, int) or isinstance(positions, bool):
+        return positions
+    pad = config.get("pad_token_id", 1)
+    return positions - (pad + 1) if isinstance(pad, int) and not isinstance(pad, bool) and pad >= 0 else positions
+
+
 def token_limit(config: dict[str, Any] | None, tokenizer_config: dict[str, Any] | None) -> int | None:
     """The most tokens a model takes, the rule a run enforces (train/preflight.py): its position
-    embeddings (config.json's max_position_embeddings), or the tokenizer's own smaller limit
+    embeddings (config.json's max_position_embeddings, less the pad_token_id + 1 that
+    :data:`OFFSET_POSITIONS` models skip), or the tokenizer's own smaller limit
     (tokenizer_config.json's model_max_length); None when neither says. A sentence-transformer's
     max_seq_length is not a limit: the encoder reads its position embeddings' worth."""
-    values = [(config or {}).get("max_position_embeddings"), (tokenizer_config or {}).get("model_max_length")]
+    values = [_usable_positions(config or {}), (tokenizer_config or {}).get("model_max_length")]
     found = [v for v in values if isinstance(v, int) and not isinstance(v, bool) and 0 < v < 10**7]  # 1e30: "no limit"
     return min(found) if found else None
 

@@ -635,3 +635,16 @@ def test_a_missing_model_under_a_folder_here_is_no_such_folder_not_a_hub_id(tmp_
     (tmp_path / "runs").mkdir()
     with pytest.raises(ConfigError, match="no such model folder"):
         load_model("runs/model")
+
+
+def test_offset_positions_leave_pad_id_plus_one_fewer_tokens():
+    """RoBERTa-style models number positions from pad_token_id + 1: 514 positions hold 512 tokens
+    (a 1e30 "no limit" tokenizer let --max-length 514 through to an IndexError at step 1)."""
+    from bertstudio.tasks.limits import token_limit
+
+    no_limit = {"model_max_length": int(1e30)}
+    for model_type in ("roberta", "xlm-roberta", "camembert", "mpnet"):
+        config = {"model_type": model_type, "max_position_embeddings": 514, "pad_token_id": 1}
+        assert token_limit(config, no_limit) == 512
+        assert token_limit(config, {"model_max_length": 256}) == 256
+    assert token_limit({"model_type": "bert", "max_position_embeddings": 512, "pad_token_id": 0}, no_limit) == 512

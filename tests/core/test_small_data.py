@@ -629,3 +629,21 @@ def test_a_seeds_summary_shows_scores_x100_and_errors_as_they_are():
     errors = SeedsResult("finished", "mse", values={0: 0.5, 1: 0.7})
     assert errors.summary() == "2 seeds: mse 0.6000 ± 0.1414 (0.5000 to 0.7000)"
     assert SeedsResult("finished", "accuracy", values={0: 0.8}).summary() == "1 seed: accuracy 80.0 (80.0 to 80.0)"
+
+
+@pytest.mark.parametrize("lengths, expected", [({"max_length": 24}, 24), (None, 64)])
+def test_a_saved_embedding_model_reads_at_most_the_runs_length(tmp_path, lengths, expected):
+    """sentence_bert_config.json said max_position_embeddings (130 for the tiny RoBERTa, whose
+    positions start after the pad id): plain sentence-transformers then crashed on a long text."""
+    import json
+
+    from helpers import tiny_family
+
+    from bertstudio.tasks.embedding import save_embedding_classifier
+    from bertstudio.tasks.model import build_model
+
+    folder = tiny_family(tmp_path / "roberta", "roberta")  # 66 positions, pad id 1: 64 tokens
+    model, tokenizer = build_model("sentence", str(folder), labels=["a", "b"], head="embedding", lengths=lengths)
+    save_embedding_classifier(model, tokenizer, tmp_path / "out")
+    saved = json.loads((tmp_path / "out" / "sentence_bert_config.json").read_text())
+    assert saved["max_seq_length"] == expected
