@@ -155,16 +155,38 @@ def _build_model(
 
 
 def _hidden_layer(model: nn.Module) -> nn.Linear | None:
-    """The dense layer between [CLS] and the output: BERT's pooler. Models without a pooler
-    (DistilBERT's ``pre_classifier``, RoBERTa/ELECTRA's ``classifier.dense``) already put a
-    fresh hidden layer in their stock head, so "mlp" re-initialises that one, and "linear"
-    there means the stock head (not strictly the BERT paper's single layer)."""
-    base = getattr(model, model.base_model_prefix, None)
-    for owner, name in ((getattr(base, "pooler", None), "dense"), (model, "pre_classifier"), (getattr(model, "classifier", None), "dense")):
-        layer = getattr(owner, name, None) if owner is not None else None
+    """The dense layer between [CLS] and the output: BERT's pooler (ALBERT's pooler is that
+    Linear itself). Models without a pooler in the base model (DeBERTa's ``pooler.dense`` and
+    ModernBERT's ``head.dense`` beside it, DistilBERT's ``pre_classifier``, RoBERTa/ELECTRA's
+    ``classifier.dense``) already put a hidden layer in their stock head, so "mlp"
+    re-initialises that one, and "linear" there means the stock head (not strictly the BERT
+    paper's single layer)."""
+    name = _hidden_layer_name(model)
+    return model.get_submodule(name) if name is not None else None
+
+
+def _hidden_layer_name(model: nn.Module) -> str | None:
+    """The qualified name of :func:`_hidden_layer`'s layer in ``model``."""
+    prefix = model.base_model_prefix
+    for name in (f"{prefix}.pooler.dense", f"{prefix}.pooler", "pooler.dense", "pre_classifier", "classifier.dense",
+                 "head.dense"):
+        try:
+            layer = model.get_submodule(name)
+        except AttributeError:
+            continue
         if isinstance(layer, nn.Linear):
-            return layer
+            return name
     return None
+
+
+def _head_modules_beside_the_base(model: nn.Module) -> list[str]:
+    """The top-level module holding the hidden head layer when it sits outside the base model
+    (DeBERTa's ``pooler``, new at load; ModernBERT's ``head``; DistilBERT's ``pre_classifier``):
+    part of the head, so it trains, and is saved whole, under LoRA."""
+    name = _hidden_layer_name(model)
+    if name is None or name.split(".")[0] == model.base_model_prefix:
+        return []
+    return [name.split(".")[0]]
 
 
 def _fresh_hidden_layer(model: nn.Module, path: str) -> None:
@@ -208,7 +230,9 @@ def _with_lora(model: nn.Module, task: Any, head: str, rank: int, alpha: int, dr
 
     # The head is new, so it trains in full and is saved whole (modules_to_save); with
     # the mlp head the re-initialised pooler is part of the head.
-    to_save = list(task.head_modules) + (["pooler"] if head == "mlp" else [])
+    # Head layers beside the base model (DeBERTa's pooler) are part of the head too.
+    to_save = list(dict.fromkeys([*task.head_modules, *(["pooler"] if head == "mlp" else []),
+                                  *_head_modules_beside_the_base(model)]))
     width = getattr(model.config, "hidden_size", None)
     if isinstance(width, int) and int(rank) > width:  # rank 100,000 on MiniLM took 17 GB before it failed
         raise ConfigError(f"LoRA rank {int(rank):,} is more than the model's hidden size ({width})", path=path,

@@ -269,3 +269,21 @@ def test_train_config_leaves_lora_targets_to_the_family():
 
     assert TrainConfig().lora_targets == []
     assert TrainConfig(lora_targets=["query", "value"]).lora_targets == ["query", "value"]
+
+
+@pytest.mark.parametrize("family, layer", [("deberta-v2", "pooler.dense"), ("modernbert", "head.dense"),
+                                           ("albert", "albert.pooler")])
+def test_mlp_head_finds_each_familys_hidden_layer(families, family, layer):
+    """DeBERTa's pooler and ModernBERT's head sit outside the base model, ALBERT's pooler is a
+    Linear itself: "no pooler or hidden head layer" was refused for all three."""
+    from bertstudio.tasks.model import _hidden_layer
+
+    model, _ = build_model("sentence", families[family], labels=LABELS, head="mlp")
+    assert _hidden_layer(model) is model.get_submodule(layer)
+
+
+def test_lora_trains_head_layers_outside_the_base_model(families):
+    """DeBERTa's pooler is new at load and outside the base model: under LoRA it stayed random and frozen."""
+    model, _ = build_model("sentence", families["deberta-v2"], labels=LABELS, mode="lora", lora_rank=2)
+    trainable = {n for n, p in model.named_parameters() if p.requires_grad}
+    assert any("pooler" in n and "dense" in n for n in trainable) and any("classifier" in n for n in trainable)
