@@ -264,9 +264,14 @@ def _in_word(ch: str) -> bool:
 
 
 def whole_words(context: str, start: int, end: int) -> tuple[int, int]:
-    """[start, end) widened to whole words where it cuts one: the best span is found over
+    """[start, end) trimmed of whitespace at its ends (DeBERTa-v3's Metaspace pieces start at the
+    space before the word), and widened to whole words where it cuts one: the best span is found over
     word pieces, so a model could answer "Fran" of "France"; BERT's reference SQuAD code maps
     its pieces back to whole words of the context the same way."""
+    while start < end and context[start].isspace():  # a Metaspace piece's offsets hold the space before it
+        start += 1
+    while end > start and context[end - 1].isspace():
+        end -= 1
     if start >= end:
         return start, end
     while 0 < start < len(context) and _in_word(context[start - 1]) and _in_word(context[start]):

@@ -581,7 +581,12 @@ def _in_word(ch: str) -> bool:
 
 
 def _whole_words(context: str, start: int, end: int) -> tuple[int, int]:
-    """A span that cuts a word widened to the whole word (restates bertstudio.tasks.qa.whole_words)."""
+    """A span trimmed of whitespace at its ends, and where it cuts a word widened to the whole word
+    (restates bertstudio.tasks.qa.whole_words)."""
+    while start < end and context[start].isspace():  # a Metaspace piece's offsets hold the space before it
+        start += 1
+    while end > start and context[end - 1].isspace():
+        end -= 1
     if start >= end:
         return start, end
     while 0 < start < len(context) and _in_word(context[start - 1]) and _in_word(context[start]):

@@ -214,3 +214,16 @@ def test_type_ids_follow_the_model_config(xlmr, tiny, tmp_path):
     (folder / "tokenizer_config.json").write_text(json.dumps(
         {**config, "model_input_names": ["input_ids", "token_type_ids", "attention_mask"]}))
     assert "token_type_ids" not in load_tokenizer(folder).model_input_names
+
+
+def test_a_span_starting_or_ending_on_whitespace_is_trimmed():
+    """Metaspace tokenizers (DeBERTa-v3) give ▁story the offsets of " story": the answer began
+    with a space and its start pointed at the space, in predict and in an export's predict.py."""
+    from bertstudio.train.standalone_predict import _whole_words
+
+    text = "The story comes from the AP news agency."
+    start = text.index(" story")
+    for decode in (whole_words, _whole_words):
+        assert decode(text, start, start + len(" story comes")) == (start + 1, start + len(" story comes"))
+        assert text[slice(*decode(text, start, start + len(" story ")))] == "story"
+        assert text[slice(*decode(text, 3, 4))] == ""
