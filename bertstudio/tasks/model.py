@@ -200,12 +200,18 @@ def _fresh_hidden_layer(model: nn.Module, path: str) -> None:
             layer.bias.zero_()
 
 
-def _encoder_layers(base: nn.Module, num_layers: int) -> nn.ModuleList:
+def _encoder_layers(base: nn.Module, num_layers: int, path: str | None = None) -> nn.ModuleList:
     """The stack of transformer blocks (``encoder.layer`` in BERT, ``transformer.layer`` in DistilBERT)."""
     for module in base.modules():
         if isinstance(module, nn.ModuleList) and len(module) == num_layers:
             return module
-    raise ConfigError("cannot find the encoder's layers to freeze", expected="a BERT-style encoder")
+    groups = getattr(base.config, "num_hidden_groups", None)
+    if isinstance(groups, int) and groups < num_layers:  # ALBERT: one group's weights, run num_layers times
+        raise ConfigError(f"this model shares its weights across its {num_layers} layers ({groups} group"
+                          f"{'s' if groups != 1 else ''}, as ALBERT does), so no top layers can train alone",
+                          path=path, where="mode", expected="mode full, frozen or lora")
+    raise ConfigError("cannot find the encoder's layers to freeze", path=path, where="mode",
+                      expected="a BERT-style encoder, or mode full, frozen or lora")
 
 
 def _freeze(model: nn.Module, *, top_layers: int, train_pooler: bool, path: str | None = None) -> None:
@@ -218,7 +224,7 @@ def _freeze(model: nn.Module, *, top_layers: int, train_pooler: bool, path: str 
     for p in base.parameters():
         p.requires_grad_(False)
     if top_layers:
-        for block in _encoder_layers(base, n)[n - top_layers :]:
+        for block in _encoder_layers(base, n, path)[n - top_layers :]:
             block.requires_grad_(True)
     pooler = getattr(base, "pooler", None)
     if train_pooler and pooler is not None:

@@ -287,3 +287,9 @@ def test_lora_trains_head_layers_outside_the_base_model(families):
     model, _ = build_model("sentence", families["deberta-v2"], labels=LABELS, mode="lora", lora_rank=2)
     trainable = {n for n, p in model.named_parameters() if p.requires_grad}
     assert any("pooler" in n and "dense" in n for n in trainable) and any("classifier" in n for n in trainable)
+
+
+def test_top_n_on_albert_says_its_layers_are_shared(families):
+    with pytest.raises(ConfigError, match="shares") as caught:
+        build_model("sentence", families["albert"], labels=LABELS, mode="top-1")
+    assert caught.value.where == "mode" and "full, frozen or lora" in str(caught.value)
