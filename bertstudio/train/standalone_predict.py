@@ -507,7 +507,9 @@ class Predictor:
         window, each word at its first sub-token in the window where it sits most centrally
         (bertstudio/tasks/word_windows.py)."""
         self._truncate("longest_first", max(0, (self.max_length - 2) // 2))
-        enc = self.tokenizer.encode(words, is_pretokenized=True)
+        spaced = _needs_spaces(self.tokenizer)  # as bertstudio read the words in training
+        enc = self.tokenizer.encode([w if i == 0 or not spaced else " " + w for i, w in enumerate(words)],
+                                    is_pretokenized=True)
         windows = [enc] + list(enc.overflowing)
         logits = self._run(windows)["logits"].astype(np.float64)
         best_at: dict[int, tuple[int, int, int]] = {}  # word -> (centrality, window, position)
@@ -578,6 +580,20 @@ class Predictor:
 def _in_word(ch: str) -> bool:
     return ch.isalnum() and not ("\u3040" <= ch <= "\u30ff" or "\u3400" <= ch <= "\u9fff"
                                  or "\uf900" <= ch <= "\ufaff" or "\u0e00" <= ch <= "\u0e7f")
+
+
+def _needs_spaces(tokenizer: Any) -> bool:
+    """Whether each pre-split word after the first carries its space, as in running text: a byte-level
+    BPE without add_prefix_space (RoBERTa, ModernBERT) (restates bertstudio.tasks.word_windows._needs_spaces)."""
+    pre = getattr(tokenizer, "pre_tokenizer", None)
+    if pre is None:
+        return False
+    try:
+        state = json.loads(pre.__getstate__())
+    except (TypeError, ValueError):
+        return False
+    parts = state.get("pretokenizers", [state]) if isinstance(state, dict) else []
+    return any(isinstance(p, dict) and p.get("type") == "ByteLevel" and not p.get("add_prefix_space") for p in parts)
 
 
 def _whole_words(context: str, start: int, end: int) -> tuple[int, int]:

@@ -225,3 +225,31 @@ def test_word_pieces_unchanged_for_wordpiece(tok):
     words = ["the", "londonx", "river"]
     windows = word_windows(tok, [words], max_length=64)
     assert tok.convert_ids_to_tokens(windows.encoding["input_ids"][0]) == ["[CLS]", "the", "london", "##x", "river", "[SEP]"]
+
+
+@pytest.mark.parametrize("family", ["roberta", "bert"])
+def test_the_exported_predict_py_reads_words_as_training_did(family, tmp_path, tiny):
+    """The ONNX export's standalone predict.py tokenises a tagging input with the tokenizers library
+    alone: it must give each word the same pieces bertstudio trained on (a byte-level BPE's words
+    after the first with their space), or a RoBERTa tagger served from ONNX reads other tokens."""
+    from pathlib import Path
+
+    from tokenizers import Tokenizer
+
+    from bertstudio.tasks.model import load_tokenizer
+    from bertstudio.tasks.word_windows import word_windows
+    from bertstudio.train import standalone_predict
+
+    if family == "roberta":
+        from helpers import tiny_family
+
+        folder = tiny_family(tmp_path / family, family)
+    else:
+        folder = Path(tiny)
+    words = "the story comes from the news agency".split()
+    trained = word_windows(load_tokenizer(folder), [words], max_length=64).encoding["input_ids"][0]
+    raw = Tokenizer.from_file(str(folder / "tokenizer.json"))
+    spaced = standalone_predict._needs_spaces(raw)
+    assert spaced == (family == "roberta")
+    served = raw.encode([w if i == 0 or not spaced else " " + w for i, w in enumerate(words)], is_pretokenized=True)
+    assert list(served.ids) == list(trained)
