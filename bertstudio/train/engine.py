@@ -19,7 +19,8 @@ loss (stopped before that step's update), out of memory and a full disk. The
 best checkpoint on disk is never touched by a failing save.
 
 A cancelled run (``cancel`` set, checked after every optimizer step and between
-evaluation batches: an interrupted evaluation is not scored, and a resumed run does it first) saves
+evaluation batches but the last evaluation's and one owed from before the first step: an
+interrupted evaluation is not scored, and a resumed run does it first) saves
 ``checkpoints/last`` (resumable) and exports ``model/`` with the best weights so
 far when an evaluation has happened, else with the last weights; it ends with
 ``RunFinished(status="cancelled")``. A finished run exports the best weights too, and
@@ -243,11 +244,11 @@ def _fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any, *,
         status, message, stop = "finished", "", False
         if progress.eval_pending and ev_loader is not None:
             progress.eval_pending = False  # the interrupted run was cancelled just when this evaluation was due
-            run.evaluate(step)
+            run.evaluate(step, cancellable=False)  # the one it owes: a cancel stops after the next step, as before
         elif parts.probed and step == 0 and ev_loader is not None:
             # The probe is a model already: kept as the best if fine-tuning never beats it on the
             # evaluation rows (on a few RTE / MRPC pairs the tuned encoder drifted below it).
-            run.evaluate(step)
+            run.evaluate(step, cancellable=False)
         model.train()
         path.module.train()
         meter = StepMeter(step, n_steps, epoch_steps)
@@ -299,7 +300,9 @@ def _fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any, *,
             due_eval = ev_loader is not None and (step % eval_every == 0 or step == n_steps or asked_eval)
             if due_eval and not cancelled:
                 with meter.paused():  # evaluation time is not training speed
-                    cancelled = run.evaluate(step) is None  # None: cancelled between its batches
+                    # None: cancelled between its batches. Not the last one: the training is done, and a
+                    # run cancelled there would keep no score and a checkpoint no resume accepts (its last step)
+                    cancelled = run.evaluate(step, cancellable=step < n_steps) is None
                 if config.early_stopping_patience and progress.bad_evals >= config.early_stopping_patience:
                     message, stop = f"early stopping: no improvement in {progress.bad_evals} evaluations", True
             if (due_eval or asked_save) and not cancelled and step < n_steps and not stop:
@@ -449,8 +452,9 @@ class _Run:
                     p.copy_(torch.lerp(self.start[name].to(p.device), p.detach().float(), share))
         self.path.weights_changed()
 
-    def evaluate(self, step: int) -> dict[str, float] | None:
-        """The evaluation's metrics; None when cancelled before its last batch (nothing recorded)."""
+    def evaluate(self, step: int, *, cancellable: bool = True) -> dict[str, float] | None:
+        """The evaluation's metrics; None when cancelled before its last batch (nothing recorded).
+        ``cancellable`` False: the run's cancel is not read between batches (it ends after)."""
         config, task = self.config, self.parts.task
         with self.path.autocast():
             batches = CountedBatches(self.ev_loader, "evaluating", lambda ev: self.notify(ev, self.control))
@@ -458,7 +462,7 @@ class _Run:
                                            max_answer_length=config.max_answer_length, glue_task=config.glue_task)
             try:
                 preds = predict_batches(self.path.module, batches, accumulator, accelerator=self.path.accelerator,
-                                        cancel=self.cancel)
+                                        cancel=self.cancel if cancellable else None)
             except EvaluationCancelled:
                 return None
         metrics = task.metrics(self.eval_set, preds, glue_task=config.glue_task)

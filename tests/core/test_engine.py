@@ -345,3 +345,25 @@ def test_cancel_during_an_evaluation_stops_it_between_batches_and_keeps_the_last
     assert json.loads((out / "metrics.json").read_text()) == pytest.approx(first)
     state = json.loads((out / "checkpoints" / "last" / "state.json").read_text())
     assert state["step"] == 8 and state["eval_pending"] is True
+
+
+def test_a_cancel_during_the_last_evaluation_lets_it_finish(tiny, tmp_path):
+    """Cancelled between the batches of the last evaluation, a run kept no score when it evaluated
+    only there, and its checkpoint at the last step was one no resume accepts. The training is done
+    by then: the last evaluation runs to its end and the run finishes scored."""
+    cancel = threading.Event()
+    events = []
+
+    def cb(event, control):
+        if event.kind == "phase":
+            if event.phase == "evaluating" and event.done == 1:
+                cancel.set()
+            return
+        events.append(event)
+
+    out = tmp_path / "run"
+    result = train(config(tiny, epochs=1, output_dir=str(out)), sentiment(32), sentiment(64), callbacks=[cb],
+                   cancel=cancel)
+    assert cancel.is_set() and result.status == "finished", result.message
+    assert [e.step for e in events if e.kind == "eval"] == [4]
+    assert (out / "metrics.json").is_file()
