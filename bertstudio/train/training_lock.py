@@ -94,12 +94,16 @@ def _acquire(job: str, cancel: threading.Event | None, waiting: Callable[[str], 
             told = other
             waiting(other)
         got = _lock.acquire(timeout=WAIT_SLICE_S)
-    if told is not None and waiting is not None:
-        waiting("")  # its turn came
     with _state:
         if _depth == 0:
             _holder = job
         _depth += 1
+    if told is not None and waiting is not None:
+        try:
+            waiting("")  # its turn came
+        except BaseException:  # the turn is the caller's only once this returns: never kept by a raising callback
+            _release()
+            raise
     return True
 
 

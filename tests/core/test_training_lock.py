@@ -196,3 +196,41 @@ def test_the_assistants_model_waits_for_a_run_and_says_so(tiny, tmp_path):
         release.set()
         a.close()
         project.close()
+
+
+def test_a_waiting_callback_that_raises_at_its_turn_does_not_keep_the_turn():
+    """The turn came, then the job's "waiting" callback raised: the lock stayed held by that
+    thread for good and every later training waited forever."""
+    release, held = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with training_lock.training_turn(training_lock.RUN):
+            held.set()
+            release.wait(WAIT_S)
+
+    def raising(job: str) -> None:
+        if not job:
+            raise RuntimeError("the progress callback failed")
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    assert held.wait(WAIT_S)
+    raised: list[BaseException] = []
+
+    def second() -> None:
+        try:
+            with training_lock.training_turn(training_lock.ASSISTANT, waiting=raising):
+                pass
+        except RuntimeError as exc:
+            raised.append(exc)
+
+    waiter = threading.Thread(target=second)
+    waiter.start()
+    release.set()
+    holder.join(WAIT_S)
+    waiter.join(WAIT_S)
+    assert raised and training_lock.holder() is None
+    cancel = threading.Event()
+    threading.Timer(5, cancel.set).start()  # a turn kept would make the next job wait: fail, not hang
+    with training_lock.training_turn(cancel=cancel) as turn:  # free for the next job
+        assert turn
