@@ -163,7 +163,11 @@ def warn_repeats(train_set: Any, eval_set: Any = None, *, held: bool = False,
     eval_keys = input_keys(eval_set)
     if eval_keys.type != train_keys.type:
         eval_keys = eval_keys.cast(train_keys.type)
-    found = pc.index_in(eval_keys, value_set=train_keys, skip_nulls=True)
+    from bertstudio.data.repeats import gold_values
+
+    trained = pc.if_else(pc.is_valid(gold_values(train_set)), train_keys, pa.scalar(None, train_keys.type))
+    trained = trained.combine_chunks() if isinstance(trained, pa.ChunkedArray) else trained
+    found = pc.index_in(eval_keys, value_set=trained, skip_nulls=True)  # a row without gold is not trained on
     hits = np.flatnonzero(pc.is_valid(found).to_numpy(zero_copy_only=False))
     if not len(hits):
         return

@@ -165,3 +165,12 @@ def test_bertstudio_train_prints_the_warning_once_on_stderr(tmp_path, tiny, caps
     lines = [line for line in capsys.readouterr().err.splitlines() if "repeat a training row" in line]
     assert lines == [f"bertstudio: warning: {dev}: 1 of 3 evaluation rows repeat a training row (same text): their "
                      "scores overstate how the model does on rows it has not seen (first: eval row 1 = train row 4)"]
+
+
+def test_an_unlabelled_training_row_is_not_a_training_row_the_evaluation_repeats(caplog) -> None:
+    """A training file's unlabelled rows are never trained on: an evaluation row repeating one of
+    them overstates nothing (it was said: "1 of 1 evaluation rows repeat a training row")."""
+    train = _sentences(["a first", "b second", "c third", "d fourth"], ["neg", None, "pos", "neg"])
+    assert _said(caplog, TrainConfig(task="sentence"), train, _sentences(["b second"], ["pos"])) == []
+    said = _said(caplog, TrainConfig(task="sentence"), train, _sentences(["c third"], ["pos"]))
+    assert len(said) == 1 and "(first: eval row 1 = train row 3)" in said[0]
