@@ -316,7 +316,9 @@ def save_glue(examples: ExampleSet, path: str | os.PathLike[str], task: str | No
     labelled = n_labelled > 0
     split = examples.meta.get("split") if examples.meta.get("glue_task") == t.name else None
     test = t.layouts.get("test")
-    if labelled and "test" in (split, split_of(path, t)) and test is not None and "label" not in test.columns:
+    named = split_of(path, t)  # the file name's split wins: a labelled test split saved as mydev.tsv reads back as dev
+    if labelled and (named == "test" or (named is None and split == "test")) and test is not None \
+            and "label" not in test.columns:
         # refused, not written: the train layout under a test name reads back as the test layout (MRPC
         # took the label column for its index, every label lost without a word), and the test layout
         # would drop the labels the person made

@@ -65,6 +65,12 @@ def format_change(key: str, delta: float, digits: int = 1) -> str:
     return text if text.startswith("-") else "+" + text
 
 
+def format_spread(key: str, spread: float, digits: int = 1) -> str:
+    """A spread of metric ``key`` (a standard deviation over seeds): points x100 for a score, 4
+    decimals for an error, with no range ends to stay off (a sd of 1e-5 reads "0.0", not "0.0010")."""
+    return _fixed(100 * float(spread), digits) if is_score(key) else _fixed(float(spread), 4)
+
+
 def _fixed(value: float, digits: int) -> str:
     text = f"{value:.{digits}f}"
     return text.removeprefix("-") if float(text) == 0 else text  # -0.0004 read "-0.0"

@@ -49,14 +49,14 @@ class SeedsResult:
         """``3 seeds: accuracy 81.2 ± 1.3 (79.9 to 82.7)``: shown by the product's one rule
         (metrics/display.format_metric: a score x100 with ``digits`` decimals, an error as it is),
         as the evaluation lines beside it are (the CLI's ``digits=2``)."""
-        from bertstudio.metrics.display import format_metric
+        from bertstudio.metrics.display import format_metric, format_spread
 
         if not self.values or self.metric is None:
             return f"{len(self.results)} seed(s), no {self.metric or 'metric'} to sum up" + (
                 f": {self.message}" if self.message else "")
         metric = self.metric
         lo, hi = min(self.values.values()), max(self.values.values())
-        spread = f" ± {format_metric(metric, self.sd, digits)}" if self.sd is not None else ""
+        spread = f" ± {format_spread(metric, self.sd, digits)}" if self.sd is not None else ""
         runs = len(self.values)
         return (f"{runs} seed{'s' if runs != 1 else ''}: {metric} {format_metric(metric, self.mean, digits)}{spread} "
                 f"({format_metric(metric, lo, digits)} to {format_metric(metric, hi, digits)})")

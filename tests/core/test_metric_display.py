@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 
-from bertstudio.metrics.display import format_change, format_fraction, format_metric, format_metrics, format_percent, format_share
+from bertstudio.metrics.display import format_change, format_fraction, format_spread, format_metric, format_metrics, format_percent, format_share
 
 
 def test_a_score_short_of_perfect_never_reads_100():
@@ -51,3 +51,10 @@ def test_a_change_is_signed_and_never_minus_zero():
     assert format_change("accuracy", -0.0004) == "+0.0" and format_change("accuracy", 0.0004) == "+0.0"
     assert format_change("mcc", 0.99996) == "+100.0"  # a change has no end to stay off: -1 to 1 moves 200 points
     assert format_change("mse", -0.00001) == "+0.0000" and format_change("mse", 0.25) == "+0.2500"
+
+
+def test_a_spread_has_no_range_ends_to_stay_off():
+    """A sd over seeds went through the score rule: 1e-5 read "0.0010" (kept off an end a spread does
+    not have); now points x100 as they round, and 4 decimals for an error."""
+    assert format_spread("accuracy", 1e-5) == "0.0" and format_spread("accuracy", 0.0123, 2) == "1.23"
+    assert format_spread("mse", 0.01234) == "0.0123"

@@ -337,6 +337,10 @@ def test_a_labelled_test_split_is_refused_in_the_glue_test_layout(shared_data: P
         save_glue(gold, tmp_path / "test.tsv")
     back = _round_trip(es, tmp_path / "test.tsv", fmt="glue", glue_task=task)  # unlabelled: the test layout
     assert back.dataset["label"] == [None] * 3
+    gold.meta.update(split="test")  # a labelled test split saved under a dev name reads back as dev: written
+    save_glue(gold, tmp_path / "dev.tsv")
+    back = load_glue(task, tmp_path, "dev")
+    assert back.dataset["label"][0] is not None and back.dataset["label"][1:] == [None, None]
 
 
 @pytest.mark.parametrize("ext", ["csv", "tsv"])
