@@ -55,11 +55,6 @@ class GoldType:
         """The label set a file's values make, in a stable order ([] without a label set)."""
         return []
 
-    def as_read(self, value: Any) -> Any:
-        """``value`` (stored form) as any reader takes it in again: what an export of it reads
-        back as (unchanged but for tags, see :meth:`TagsGold.as_read`)."""
-        return value
-
     def rename(self, value: Any, mapping: Mapping[str, str]) -> Any:
         """``value`` with label names replaced by ``mapping`` (unchanged where there are none)."""
         return value
@@ -223,18 +218,8 @@ class TagsGold(GoldType):
         from bertstudio.data.formats.common import check_tagging
 
         tags = None if value is None else str_list(value, "tags", where, path)
-        tags = tags if strict_bio else self.as_read(tags)  # BIO asked for (tag_scheme bio): checked, not converted
         check_tagging(row["tokens"], tags, path, where, strict_bio=strict_bio)
         return tags
-
-    def as_read(self, value: Any) -> Any:
-        """IOB1 (an I- opening an entity, CoNLL-2003's own files) as BIO, B- on each entity's first
-        word: the one rule of every import (the CoNLL reader's "auto" scheme, JSON Lines), so a
-        project's CoNLL and JSON Lines exports read back as the same tags. BIO and plain tags
-        (POS) are unchanged."""
-        from bertstudio.data.formats.common import iob1_to_bio
-
-        return None if value is None else iob1_to_bio(value)
 
     def order_labels(self, found: list[str]) -> list[str]:
         """First appearance, the outside tag "O" first."""

@@ -60,21 +60,6 @@ def _fits_conll(examples: Any) -> bool:
         any(ch.isspace() for ch in tok) or not tok or tok == DOCSTART for toks in rows for tok in toks)
 
 
-def _labels_as_read(labels: list[str], splits: Iterable[Any]) -> list[str]:
-    """``labels`` and, after them, any label the written files read back as that they lack: a
-    project's IOB1 tags (I-PER opening a name) read as BIO (B-PER) by every reader, and a
-    run.toml naming only the project's tags refused its own train file ("unknown label 'B-PER'")."""
-    out = dict.fromkeys(labels)
-    for examples in splits:
-        gold = examples.spec.gold
-        if not gold.per_token:
-            continue
-        for value in examples.dataset[examples.gold_column]:
-            for name in gold.count_keys(gold.as_read(value)):
-                out.setdefault(name)
-    return list(out)
-
-
 def _check_out_dir(out: Path, overwrite: bool) -> None:
     """``out`` came through check_folder_path: absent, or a folder."""
     if out.is_dir() and any(out.iterdir()) and not overwrite:
@@ -152,7 +137,7 @@ def export_run(
             data_format=written[train_key][1],
             columns={},  # the files use bertstudio's own column names
             hold_out=None if eval_key else config.hold_out,  # the held-out rows are the dev file now
-            labels=_labels_as_read(list(config.labels or train.labels), splits.values()) or None,
+            labels=list(config.labels or train.labels) or None,
             model=named,
             output_dir=RUN_OUTPUT,
             resume_from=None,  # a checkpoint elsewhere is not part of the export

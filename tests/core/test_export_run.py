@@ -287,17 +287,3 @@ def test_export_runs_suggested_flag_is_shell_quoted(tmp_path: Path, capsys: pyte
     suggested = re.search(r"\((--train .*)\)\)$", line)
     assert suggested is not None, line
     assert shlex.split(suggested.group(1)) == ["--train", str(outside)]
-
-
-def test_an_iob1_tagged_project_exports_a_run_whose_labels_its_files_read_as(tmp_path: Path) -> None:
-    """IOB1 tags (I-PER opening a name) read back from the exported train.conll as BIO (B-PER),
-    and run.toml named only the project's tags: `train --config run.toml` refused its own file."""
-    rows = [{"tokens": ["John", "Smith", "left"], "tags": ["I-PER", "I-PER", "O"]},
-            {"tokens": ["Paris", "Berlin"], "tags": ["I-LOC", "B-LOC"]}]
-    labels = ["O", "I-PER", "I-LOC", "B-LOC"]
-    train = from_records("tagging", rows, labels=labels)
-    out = export_run(TrainConfig(task="tagging", labels=labels), {"train": train, "dev": train}, tmp_path / "exp")
-    loaded = TrainConfig.load(out / "run.toml")
-    assert loaded.labels == labels + ["B-PER"]  # the project's order kept, the tags read added after
-    train_back, dev_back = load_sets(loaded)
-    assert [r["tags"] for r in train_back.dataset] == [["B-PER", "I-PER", "O"], ["B-LOC", "B-LOC"]]

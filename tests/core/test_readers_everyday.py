@@ -320,18 +320,3 @@ def test_line_ends_of_old_macs_read_in_every_format(tmp_path: Path) -> None:
     assert [r["tokens"] for r in _rows(load_examples(conll))] == [["EU", "rejects"], ["German"]]
     jsonl = _write(tmp_path / "j.jsonl", b'{"text": "a", "label": "x"}\r{"text": "b", "label": "y"}\r')
     assert [r["label"] for r in _rows(load_examples(jsonl))] == ["x", "y"] and len(preview(jsonl).rows) == 2
-
-
-def test_iob1_tags_read_as_bio_from_conll_and_json_lines_alike(tmp_path: Path) -> None:
-    """The CoNLL reader read IOB1 (I- opening an entity) as BIO, JSON Lines kept it: a project's
-    CoNLL export then read back other tags and another tag set. One rule at every import."""
-    jsonl = _write(tmp_path / "t.jsonl", '{"tokens": ["John", "Smith", "left"], "tags": ["I-PER", "I-PER", "O"]}\n'
-                                         '{"tokens": ["Paris", "Berlin"], "tags": ["I-LOC", "B-LOC"]}\n')
-    conll = _write(tmp_path / "t.conll", "John I-PER\nSmith I-PER\nleft O\n\nParis I-LOC\nBerlin B-LOC\n")
-    want = [["B-PER", "I-PER", "O"], ["B-LOC", "B-LOC"]]
-    for path in (jsonl, conll):
-        es = load_examples(path)
-        assert [r["tags"] for r in es.dataset] == want and es.meta.get("converted_from") == "iob1", path
-        assert es.labels == ["O", "B-PER", "I-PER", "B-LOC"]
-    bio = load_examples(_write(tmp_path / "b.jsonl", '{"tokens": ["Ada", "L"], "tags": ["B-PER", "I-PER"]}\n'))
-    assert bio.dataset[0]["tags"] == ["B-PER", "I-PER"] and "converted_from" not in bio.meta

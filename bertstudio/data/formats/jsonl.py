@@ -137,7 +137,6 @@ def read_jsonl(
     schema = None
     found_labels: dict[str, str] = {}  # label -> the line it first appears on
     keys: set[str] = set()  # the key column's values seen (unique ids)
-    converted = False  # tags changed on the way in (IOB1 read as BIO)
     n_rows = 0
     for n, line in enumerate(text.split("\n"), 1):
         if not line.strip():
@@ -160,7 +159,7 @@ def read_jsonl(
             schema = spec.arrow_schema
             rows = {c: [] for c in spec.columns}
         get = {c: rec.get(mapping.get(c, c)) for c in spec.columns}
-        converted = _row(spec, get, rows, path, where, require_labels, strict_bio, found_labels, keys) or converted
+        _row(spec, get, rows, path, where, require_labels, strict_bio, found_labels, keys)
         n_rows += 1
         if len(rows[spec.columns[0]]) >= _CHUNK:
             chunks.append(pa.Table.from_pydict(rows, schema=schema))
@@ -170,21 +169,17 @@ def read_jsonl(
     chunks.append(pa.Table.from_pydict(rows, schema=schema))
     table = pa.concat_tables(chunks)
     spec = get_spec(kind)
-    meta = {"format": "jsonl"}
-    if converted:  # IOB1 tags read as BIO (TagsGold.parse), as the CoNLL reader says too
-        meta["converted_from"] = "iob1"
     if labels is not None and spec.has_label_set:
         check_labels(list(found_labels), list(labels), path, found_labels.__getitem__)
         out_labels = list(labels)
     else:
         out_labels = spec.gold.order_labels(list(found_labels))
-    return to_example_set(kind, {c: table.column(c) for c in spec.columns}, out_labels, str(path), meta)
+    return to_example_set(kind, {c: table.column(c) for c in spec.columns}, out_labels, str(path), {"format": "jsonl"})
 
 
 def _row(spec: KindSpec, get: dict[str, Any], rows: dict[str, list[Any]], path: Any, where: str,
-         require_labels: bool, strict_bio: bool, found: dict[str, str], keys: set[str]) -> bool:
-    """Check one record by what its spec says each column is, and append it to ``rows``; True when
-    its gold value was read as another (IOB1 tags as BIO)."""
+         require_labels: bool, strict_bio: bool, found: dict[str, str], keys: set[str]) -> None:
+    """Check one record by what its spec says each column is, and append it to ``rows``."""
     gold_col = spec.gold_column
     if require_labels and get[gold_col] is None:
         raise DataError(f"row has no {gold_col}", path=path, where=where, expected=f"a {gold_col} on every row")
@@ -213,7 +208,6 @@ def _row(spec: KindSpec, get: dict[str, Any], rows: dict[str, list[Any]], path: 
     values[gold_col] = gold
     for col in spec.columns:
         rows[col].append(values[col])
-    return gold is not None and spec.gold.per_token and gold != get[gold_col]
 
 
 def write_jsonl(examples: ExampleSet, path: str | os.PathLike[str], *, columns: Mapping[str, str] | None = None) -> None:
