@@ -50,11 +50,16 @@ def _data_format(examples: Any) -> tuple[str, str]:
 def _fits_conll(examples: Any) -> bool:
     """CoNLL columns cannot hold a token with whitespace, an empty token, a ``-DOCSTART-`` token
     (read as a document break), a first token starting with U+FEFF (read as a byte-order mark)
-    or an unlabelled sentence: the ones :func:`write_conll` refuses, and more."""
+    or an unlabelled sentence: the ones :func:`write_conll` refuses, and more. Nor IOB1 tags (an
+    I- opening an entity, kept by a JSON Lines import): the CoNLL reader reads them as BIO, and the
+    run.toml beside the file, naming the project's tags, then refused its own train file."""
+    from bertstudio.data.formats.common import first_bio_error
     from bertstudio.data.formats.conll import DOCSTART
 
     rows, tags = examples.dataset[examples.spec.inputs[0]], examples.dataset[examples.gold_column]
     if rows and rows[0] and rows[0][0].startswith("\ufeff"):
+        return False
+    if any(t is not None and first_bio_error(t) is not None for t in tags):
         return False
     return all(t is not None for t in tags) and not any(
         any(ch.isspace() for ch in tok) or not tok or tok == DOCSTART for toks in rows for tok in toks)

@@ -287,3 +287,20 @@ def test_export_runs_suggested_flag_is_shell_quoted(tmp_path: Path, capsys: pyte
     suggested = re.search(r"\((--train .*)\)\)$", line)
     assert suggested is not None, line
     assert shlex.split(suggested.group(1)) == ["--train", str(outside)]
+
+
+def test_iob1_tags_are_exported_to_json_lines_which_keeps_them(tmp_path: Path) -> None:
+    """A project's IOB1 tags (I-PER opening a name, kept by a JSON Lines import) went to train.conll,
+    which the CoNLL reader reads as BIO (B-PER): the run.toml naming the project's tags then refused
+    its own train file. Export run writes such a split as JSON Lines, which reads the tags back as they are."""
+    from bertstudio.data.io import load_examples, save_examples
+    from bertstudio.train.export import _data_format
+
+    iob1 = from_records("tagging", [{"tokens": ["Ann", "Lee", "ran"], "tags": ["I-PER", "I-PER", "O"]},
+                                    {"tokens": ["in", "Rome"], "tags": ["O", "I-LOC"]}], labels=["O", "I-PER", "I-LOC"])
+    assert _data_format(iob1) == ("jsonl", ".jsonl")
+    save_examples(iob1, tmp_path / "train.jsonl")
+    back = load_examples(tmp_path / "train.jsonl", kind="tagging", labels=["O", "I-PER", "I-LOC"])
+    assert back.dataset["tags"] == iob1.dataset["tags"]
+    bio = from_records("tagging", [{"tokens": ["Ann", "Lee"], "tags": ["B-PER", "I-PER"]}], labels=["O", "B-PER", "I-PER"])
+    assert _data_format(bio) == ("conll", ".conll")
