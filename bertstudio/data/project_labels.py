@@ -165,20 +165,22 @@ class LabelSetOps:
     def label_colors(self) -> dict[str, str]:
         return {item["name"]: item["color"] for item in self._meta["labels"]}
 
-    def add_label(self, name: str, color: str | None = None, *, index: int | None = None) -> None:
+    def add_label(self, name: str, color: str | None = None, *, index: int | None = None, restoring: bool = False) -> None:
         """Append a label (its id is the next one), or put it at ``index`` (undoing a removal puts
         the label back where it was: its number key and model id); ``color`` is ``#rrggbb``
-        (default: the palette)."""
+        (default: the palette). ``restoring``: an undo puts back a name the project held, under
+        the rules names were made by then (a label with surrounding spaces from before they were refused)."""
         self._label_kind_check("add a label")
-        check_label_names(self.labels + [name], self.folder, new=[name])
+        check_label_names(self.labels + [name], self.folder, new=[] if restoring else [name])
         color = check_color(color or default_color(len(self.labels)), self.folder)
         op: dict[str, Any] = {"op": "add_label", "name": name, "color": color}
         if index is not None and 0 <= index < len(self.labels):
             op["index"] = int(index)
         self._label_op(op)
 
-    def rename_label(self, old: str, new: str) -> None:
-        """Rename a label everywhere: the label set and every gold value that uses it (journaled)."""
+    def rename_label(self, old: str, new: str, *, restoring: bool = False) -> None:
+        """Rename a label everywhere: the label set and every gold value that uses it (journaled).
+        ``restoring``: an undo gives back a name the project held (see :meth:`add_label`)."""
         self._label_kind_check("rename a label")
         self._require_label(old)
         if new == old:
@@ -187,7 +189,7 @@ class LabelSetOps:
             raise DataError(f"a label named {new!r} already exists: a rename cannot merge two labels",
                             path=self.folder / PROJECT_FILE, where="labels",
                             expected=f"a new name; to merge, give the rows of {old!r} the label {new!r}, then remove {old!r}")
-        check_label_names([n for n in self.labels if n != old] + [new], self.folder, new=[new])
+        check_label_names([n for n in self.labels if n != old] + [new], self.folder, new=[] if restoring else [new])
         self._label_op({"op": "rename_label", "old": old, "new": new})
 
     def set_label_color(self, name: str, color: str) -> None:
@@ -221,7 +223,7 @@ class LabelSetOps:
                     used.setdefault(name, []).append(f"{n:,} in {split}")
         for name, where in used.items():
             try:
-                self.add_label(name)
+                self.add_label(name, restoring=True)  # a name the rows already hold
             except (ConfigError, DataError) as exc:
                 messages.append(f"gold label {str(name)[:40]!r} ({', '.join(where)}) is not in the label set and "
                                 f"cannot be added ({exc.problem}); relabel those rows")

@@ -207,7 +207,7 @@ class ProjectSession(QObject):
         """Rename a label, undoably (Edit > Undo renames it back); raises the project's refusal."""
         self._change_labels(self.tr("Rename label {a} to {b}").format(a=old, b=new),
                             lambda project: project.rename_label(old, new),
-                            lambda project: project.rename_label(new, old))
+                            lambda project: project.rename_label(new, old, restoring=True))
 
     def remove_label(self, name: str) -> None:
         """Remove a label no row uses, undoably (Edit > Undo adds it back); raises the project's refusal,
@@ -216,7 +216,7 @@ class ProjectSession(QObject):
         index = self.project.labels.index(name) if name in self.project.labels else len(self.project.labels)
         self._change_labels(self.tr("Remove label {a}").format(a=name),
                             lambda project: self._remove_unused_label(project, name),
-                            lambda project: project.add_label(name, color, index=index))
+                            lambda project: project.add_label(name, color, index=index, restoring=True))
 
     def _change_labels(self, text: str, forward: Any, backward: Any) -> None:
         """Make a label-set change now (a refusal raises before anything reaches the stack), then

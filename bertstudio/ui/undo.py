@@ -125,7 +125,7 @@ class ReplaceSplitCommand(QUndoCommand):
             if name not in project.labels:  # appended them at the end in a default colour: keys moved)
                 try:
                     with self._session.labels_by_undo():
-                        project.add_label(name, color or None, index=min(index, len(project.labels)))
+                        project.add_label(name, color or None, index=min(index, len(project.labels)), restoring=True)
                 except BertStudioError as exc:
                     self._session.report_failure(exc.message)
         self._removed = []

@@ -495,3 +495,21 @@ def test_new_label_names_with_surrounding_spaces_are_refused_and_old_ones_still_
 
     # made before the rule: project.json and the journal (checked without new=True) still open
     assert label_name_problem(" ok ") is None and "space" in label_name_problem(" ok ", new=True)
+
+
+def test_an_undo_gives_back_a_name_made_before_surrounding_spaces_were_refused(tmp_path):
+    """A project from before the rule holds ' pos'; renamed to 'pos', Edit > Undo renames it back,
+    and a removal's undo adds it back (the session passes restoring=True): both were refused."""
+    p = Project.create(tmp_path / "p", name="p", kind="sentence", labels=["neg"])
+    try:
+        p.add_label(" pos", restoring=True)  # as an older project.json holds it
+        p.rename_label(" pos", "pos")
+        with pytest.raises(DataError, match="starts or ends with a space"):
+            p.rename_label("pos", " pos")  # typed by a person: refused
+        p.rename_label("pos", " pos", restoring=True)  # the undo
+        assert p.labels == ["neg", " pos"]
+        p.remove_label(" pos")
+        p.add_label(" pos", index=1, restoring=True)
+        assert p.labels == ["neg", " pos"]
+    finally:
+        p.close()
