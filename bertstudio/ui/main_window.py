@@ -106,6 +106,7 @@ class MainWindow(QMainWindow):
         training = self.pages.get("train")
         if training is not None:
             training.run_ended.connect(self._on_project_job_ended)
+            training.run_started.connect(self._call_off_leaving)
         self._compact_timer = QTimer(self)
         self._compact_timer.setInterval(60_000)
         self._compact_timer.timeout.connect(self._compact_if_large)
@@ -492,6 +493,16 @@ class MainWindow(QMainWindow):
         self.statusBar().clearMessage()
         if self._closing_after_run is None and self.isVisible():
             QTimer.singleShot(0, then)  # after the run's end has reached every page
+
+    def _call_off_leaving(self, *_: object) -> None:
+        """A run started while the project waited to be left (the person started new work after
+        agreeing to stop the old): the leaving is called off, not done when that run ends, maybe
+        hours later, with an Open or New dialog nobody asked for then."""
+        if self._leave_after is None:
+            return
+        self._leave_after = None
+        self.statusBar().showMessage(self.tr("A new run started: the project stays open (close it again to leave)."),
+                                     10_000)
 
     def confirm_leave_project(self, training: bool) -> bool:
         """Ask whether to stop the run (or learning curve) to leave the project (tests replace this)."""

@@ -781,3 +781,16 @@ def test_closing_the_project_while_a_learning_curve_runs_waits_for_its_end_not_o
         gate.set()
     qtbot.waitUntil(lambda: not session.has_project(), timeout=30_000)
     assert not panel.is_running() and window.statusBar().currentMessage() == ""
+
+
+def test_a_run_started_while_the_project_waits_to_be_left_calls_the_leaving_off(main_window):
+    """Leaving waited for *any* job: a run started after the person agreed to stop the old one
+    kept the leave pending, and the project closed (or an Open dialog came up) when that run ended,
+    maybe hours later. A new run calls the leaving off and says so."""
+    left: list[bool] = []
+    main_window._leave_after = lambda: left.append(True)
+    main_window.pages["train"].run_started.emit("/somewhere/run")
+    assert main_window._leave_after is None and not left
+    assert "stays open" in main_window.statusBar().currentMessage()
+    main_window._on_project_job_ended()
+    assert not left
