@@ -103,14 +103,14 @@ def test_the_train_command_warns_when_the_model_cannot_read_the_text(tiny, tmp_p
 
     from bertstudio.cli import main
 
-    busy = tmp_path / "busy"
-    busy.mkdir()
-    (busy / "mine.txt").write_text("x", encoding="utf-8")  # the run stops at its folder check, after the warning
+    out = tmp_path / "run"
     for name, rows, warned in (("zh.tsv", ["选择珠江花园的原因就是方便\t1", "服务态度很差\t0"] * 4, True),
                                ("en.tsv", ["a good film\t1", "a bad film\t0"] * 4, False)):
         data = tmp_path / name
         data.write_text("text\tlabel\n" + "\n".join(rows) + "\n", encoding="utf-8")
-        code = main(["--quiet", "train", "--train", str(data), "--model", tiny, "--out", str(busy)], out=io.StringIO())
+        # the run stops at its device check (no such GPU), after the warning and before any model loads
+        code = main(["--quiet", "train", "--train", str(data), "--model", tiny, "--out", str(out), "--device", "cuda:9"],
+                    out=io.StringIO())
         err = capsys.readouterr().err
         assert code == 2 and ("are [UNK]" in err) == warned, err
         if warned:
