@@ -254,11 +254,12 @@ def learning_curve(config: TrainConfig, train_set: Any, eval_set: Any, *, fracti
     as it is for every share."""
     from bertstudio.metrics import main_metric
     from bertstudio.train.engine import train as engine_train
+    from bertstudio.train.sources import checked_once
 
     train_fn = train_fn or engine_train
     if eval_set is None or len(eval_set) == 0:
         raise ConfigError("a learning curve needs evaluation rows", where="learning curve", expected="a dev split")
-    labelled = train_set.labelled()
+    labelled, eval_set = checked_once(train_set.labelled(), eval_set)  # said once, not by each run
     total = len(labelled)
     n_classes = labelled_classes(labelled)
     skipped: list[tuple[float, int]] = []

@@ -78,6 +78,16 @@ def load_sets(config: TrainConfig, train_set: Any = None, eval_set: Any = None) 
     return train_set, eval_set
 
 
+def checked_once(train_set: Any, eval_set: Any = None) -> tuple[Any, Any]:
+    """``(train_set, eval_set)`` after :func:`warn_repeats` has looked at them, marked so that
+    :func:`load_sets` does not look again: for a job that trains many runs on parts of the same
+    rows (a learning curve's ~12), which said the same warning once per run."""
+    if _checked(train_set) and (eval_set is None or _checked(eval_set)):
+        return train_set, eval_set
+    warn_repeats(train_set, eval_set)
+    return _mark_checked(train_set), _mark_checked(eval_set) if eval_set is not None else None
+
+
 def _checked(examples: Any) -> bool:
     return examples is not None and bool(examples.meta.get(_CHECKED))
 

@@ -23,6 +23,7 @@ from bertstudio.errors import BertStudioError
 from bertstudio.metrics.display import format_change, format_metric, is_score
 from bertstudio.train.learning_curve import FRACTIONS, SEEDS
 from bertstudio.ui.jobs import JobWorker
+from bertstudio.ui.worker import CoreWarnings
 from bertstudio.ui.plots import follow_palette
 
 ConfigFactory = Callable[[], Any]  # -> TrainConfig of the current settings
@@ -32,9 +33,10 @@ AutomaticFactory = Callable[[], Collection[str] | None]
 
 
 class _PointBridge(QObject):
-    """Carries points from the job's thread to the GUI thread (a queued signal)."""
+    """Carries points and the core's warnings from the job's thread to the GUI thread (queued signals)."""
 
     point = Signal(object)
+    warned = Signal(str)
 
 
 class LearningCurvePanel(QWidget):
@@ -56,6 +58,7 @@ class LearningCurvePanel(QWidget):
         self._bridge = _PointBridge(self)
         session.project_closing.connect(self._on_project_closing)  # its rows and curve are that project's
         self._bridge.point.connect(self._on_point)
+        self._bridge.warned.connect(self._on_warned)
         self.start_button = QPushButton(self.tr("Start"), objectName="learningCurveStart")
         self.start_button.clicked.connect(self.start)
         self.cancel_button = QPushButton(self.tr("Cancel"), objectName="learningCurveCancel", enabled=False)
@@ -63,6 +66,10 @@ class LearningCurvePanel(QWidget):
         self.progress = QProgressBar(objectName="learningCurveProgress")
         self.progress.setRange(0, 1000)
         self.status = QLabel(objectName="learningCurveStatus", wordWrap=True)
+        # what the core said about the rows (repeats between the sets, a class no share trains on), as a run's log says it
+        self.warnings = QLabel(objectName="learningCurveWarnings", wordWrap=True, visible=False)
+        self.warnings.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self._warned: list[str] = []
         self.result = QLabel(objectName="learningCurveResult", wordWrap=True)
         self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.plot = pg.PlotWidget()
@@ -85,6 +92,7 @@ class LearningCurvePanel(QWidget):
         layout.addWidget(intro)
         layout.addLayout(bar)
         layout.addWidget(self.status)
+        layout.addWidget(self.warnings)
         layout.addWidget(self.plot, 1)
         layout.addWidget(self.result)
 
@@ -114,8 +122,9 @@ class LearningCurvePanel(QWidget):
         fractions, seeds, bridge = self.fractions, self.seeds, self._bridge
 
         def job(progress: Callable[[float, str], None], cancel: Any) -> Any:
-            return learning_curve(config, train, dev, fractions=fractions, seeds=seeds, progress=progress,
-                                  on_point=bridge.point.emit, cancel=cancel, automatic=automatic)
+            with CoreWarnings(bridge.warned.emit):
+                return learning_curve(config, train, dev, fractions=fractions, seeds=seeds, progress=progress,
+                                      on_point=bridge.point.emit, cancel=cancel, automatic=automatic)
 
         worker = JobWorker(job, name="bertstudio-learning-curve", heavy=True)
         worker.progressed.connect(self._on_progress)
@@ -152,6 +161,9 @@ class LearningCurvePanel(QWidget):
         self.scatter.setData([], [])
         self.progress.setValue(0)
         self.result.clear()
+        self._warned = []
+        self.warnings.clear()
+        self.warnings.setVisible(False)
 
     def _on_progress(self, fraction: float, message: str) -> None:
         self.progress.setValue(int(round(1000 * fraction)))
@@ -162,6 +174,13 @@ class LearningCurvePanel(QWidget):
         # an item added by hand does not follow the plot's log x axis: placed at log10 itself (10^3 for 3 labels before)
         self.scatter.setData(np.log10([max(p.labels, 1) for p in self._points]),
                              [self._shown(p.metric, p.value) for p in self._points])
+
+    def _on_warned(self, message: str) -> None:
+        if message in self._warned:  # each run of the curve may say the same of its share
+            return
+        self._warned.append(message)
+        self.warnings.setText("\n".join(self.tr("Warning: {m}").format(m=m) for m in self._warned))
+        self.warnings.setVisible(True)
 
     def _on_failed(self, message: str) -> None:
         self._end()

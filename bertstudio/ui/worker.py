@@ -175,13 +175,14 @@ class ThreadJob(QObject):
 atexit.register(ThreadJob.wait_all, 60_000)
 
 
-class _RunWarnings(logging.Handler):
+class CoreWarnings(logging.Handler):
     """The core's warnings while a run reads its rows and trains, for the run's log: the classes
     its hold-out leaves unevaluated, a class with no training row, evaluation rows without gold
     (train/sources). The CLI prints them on stderr; the app said them only in its log file, and a
     20-class run's low macro_f1 came with no word that 16 classes were never evaluated. Only the
     records of the thread that made this handler (the run's; the labelling assistant logs from its
-    own), and plain warnings: errors and tracebacks stay in the log file."""
+    own), and plain warnings: errors and tracebacks stay in the log file. ``with CoreWarnings(send):``
+    listens for the block's length (a learning curve's job says them too)."""
 
     def __init__(self, send: Callable[[str], None]) -> None:
         super().__init__(logging.WARNING)
@@ -196,6 +197,13 @@ class _RunWarnings(logging.Handler):
         except Exception:  # noqa: BLE001 - logging must never break the run
             self.handleError(record)
 
+    def __enter__(self) -> "CoreWarnings":
+        logging.getLogger("bertstudio").addHandler(self)
+        return self
+
+    def __exit__(self, *_exc: Any) -> None:
+        logging.getLogger("bertstudio").removeHandler(self)
+
 
 class TrainingWorker(QObject):
     started = Signal(object)  # RunStarted
@@ -203,7 +211,7 @@ class TrainingWorker(QObject):
     evaluated = Signal(object)  # Evaluated
     phase_changed = Signal(object)  # PhaseChanged: loading the model, tokenising, evaluating i/n, saving
     ended = Signal(object)  # RunFinished: status finished | cancelled | failed, metrics, message, output_dir
-    warned = Signal(str)  # a warning of the core's about this run, in its words (see _RunWarnings)
+    warned = Signal(str)  # a warning of the core's about this run, in its words (see CoreWarnings)
 
     def __init__(
         self,
@@ -254,14 +262,9 @@ class TrainingWorker(QObject):
             # open before they are needed.
             from bertstudio.train.engine import train
         extra = {"warm": self._warm} if self._train_fn is None and self._warm is not None else {}
-        said = _RunWarnings(self.warned.emit)
-        core = logging.getLogger("bertstudio")
-        core.addHandler(said)
-        try:
+        with CoreWarnings(self.warned.emit):
             result = (self._train_fn or train)(self.config, self._train_set, self._eval_set,
                                                callbacks=[self._on_event], cancel=self._cancel, **extra)
-        finally:
-            core.removeHandler(said)
         self._flush()
         return result
 

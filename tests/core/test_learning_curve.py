@@ -261,3 +261,27 @@ def test_a_saved_curve_reads_back_and_one_saved_without_its_evaluation_rows_too(
     read = LearningCurve.from_dict(old)
     assert read.eval_rows == 0 and read.fit.floor == 1e-6 and read.points == curve.points
     assert read.doubling()[2] == pytest.approx(0.747, abs=5e-4)  # as it was forecast then
+
+
+def test_the_rows_are_checked_for_repeats_once_not_by_each_run(caplog):
+    """A learning curve's ~12 runs each read their share through load_sets, which said the same
+    "evaluation rows repeat a training row" warning once per run; the curve says it once."""
+    import logging
+    from types import SimpleNamespace
+
+    from bertstudio.data.examples import from_records
+    from bertstudio.train.sources import load_sets
+
+    train = sentiment(32)
+    dev = from_records("sentence", [{"text": train.dataset[i]["text"], "label": "pos" if i % 2 == 0 else "neg"}
+                                    for i in range(4)], labels=["neg", "pos"])
+    base = TrainConfig(task="sentence", labels=["neg", "pos"])
+
+    def fake_train(run_config, share, eval_set, **_kw):
+        load_sets(run_config, share, eval_set)  # as engine.train reads its sets
+        return SimpleNamespace(status="finished", metrics={"accuracy": 0.5 + len(share) / 256}, error=None, message="")
+
+    with caplog.at_level(logging.WARNING, logger="bertstudio"):
+        learning_curve(base, train, dev, fractions=(0.5, 1.0), seeds=(0, 1), train_fn=fake_train)
+    said = [r.getMessage() for r in caplog.records if "repeat a training row" in r.getMessage()]
+    assert len(said) == 1 and "4 of 4" in said[0]

@@ -136,3 +136,31 @@ def test_under_automatic_the_result_says_what_was_chosen_per_share(qtbot, sessio
     # 24 and 48 rows at batch 16: 2 and 3 steps an epoch, enough epochs for 150 steps
     assert [c.epochs for c in seen] == [75, 50]
     assert "24 rows: finetune, batch 16 x 75 epochs; 48 rows: finetune, batch 16 x 50 epochs" in panel.result.text()
+
+
+def test_what_the_core_says_about_the_rows_is_shown_once(qtbot, session_factory, config_factory, monkeypatch):
+    """The curve's runs read their rows on the job's thread: the core's warnings (here: dev rows that
+    repeat training rows) reached only the log file; now the panel says them, each once."""
+    from types import SimpleNamespace
+
+    from bertstudio.train import learning_curve as core
+    from bertstudio.train.sources import load_sets
+
+    train = sentiment_records(24, 0)
+    session = session_factory("sentence", ["neg", "pos"], {"train": train, "dev": train[:4]})
+
+    def fake_train(run_config, share, eval_set, **_kw):
+        load_sets(run_config, share, eval_set)  # as engine.train reads its sets
+        return SimpleNamespace(status="finished", metrics={"accuracy": 0.5}, error=None, message="")
+
+    monkeypatch.setattr(core, "learning_curve", functools.partial(core.learning_curve, train_fn=fake_train))
+    panel = LearningCurvePanel(session, config_factory, fractions=(0.5, 1.0), seeds=(0, 1))
+    qtbot.addWidget(panel)
+    assert not panel.warnings.isVisibleTo(panel)
+    with qtbot.waitSignal(panel.finished, timeout=60_000):
+        qtbot.mouseClick(panel.start_button, Qt.MouseButton.LeftButton)
+    text = panel.warnings.text()
+    assert panel.warnings.isVisibleTo(panel) and text.count("repeat a training row") == 1
+    assert "4 of 4 evaluation rows" in text
+    panel._reset()  # a new start begins with no warnings of the last one
+    assert panel.warnings.text() == "" and not panel.warnings.isVisibleTo(panel)

@@ -249,7 +249,7 @@ def test_the_cores_warnings_for_the_run_reach_the_log_and_no_other_threads(qtbot
     assert warned == ["the training data: no held-out row of class 'a': trained on, not evaluated"]
     core.warning("after the run")
     assert len(warned) == 1  # the handler went with the run
-    assert all(type(h).__name__ != "_RunWarnings" for h in logging.getLogger("bertstudio").handlers)
+    assert all(type(h).__name__ != "CoreWarnings" for h in logging.getLogger("bertstudio").handlers)
 
 
 def test_a_run_the_app_hands_its_sets_warns_of_dev_rows_that_repeat_train_rows(qtbot, tmp_path, tiny_model_dir):
