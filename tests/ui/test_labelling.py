@@ -767,3 +767,36 @@ def test_partly_tagged_sentences_survive_appends_follow_renames_and_come_back_wi
     session.undo_stack.undo()  # the rows come back, and their draft with them
     assert session.split_size("train") == 3 and editor.drafts == {("train", 1): ["N", None]}
     session.close()
+
+
+@pytest.mark.parametrize("tokens", [
+    ["I", "love", "👩\u200d👩\u200d👧\u200d👦", "😀", "in", "Paris", "and", "Rome", "too"],
+    ["𝕳𝖊𝖑𝖑𝖔", "from", "🇫🇷", "Paris", "and", "Rome", "too"],
+    ["line\r\nbreak", "in", "a", "token", "Rome", "too"],
+])
+def test_a_click_after_emoji_or_a_crlf_tags_the_word_under_the_mouse_and_marks_it(qtbot, session_factory, tokens):
+    """Qt positions count UTF-16 units (an emoji takes two) and make a CRLF one break; the word
+    starts were counted in code points, so after an emoji a click on "Rome" tagged "too"."""
+    labels = ["O", "B-LOC", "I-LOC"]
+    session = session_factory("tagging", labels, {"train": [{"tokens": tokens, "tags": None}]})
+    page = _page(qtbot, session)
+    editor = page.editor()
+    view = editor.view
+    shown = view.document().toRawText()  # a CRLF is one U+2029 here, as in the document
+    target = tokens.index("Rome")
+    # find "Rome" on screen from the document's own text (its UTF-16 units), not from the editor's offsets
+    cursor = QTextCursor(view.document())
+    cursor.setPosition(len(shown[: shown.index(" Rome ") + 2].encode("utf-16-le")) // 2)
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=view.cursorRect(cursor).center())
+    assert editor.cursor_word == target
+    marked = [m.cursor.selectedText() for m in view.extraSelections() if m.cursor.hasSelection()]
+    assert marked == ["Rome"]  # the word cursor is drawn on the word it is on
+    qtbot.keyClick(editor, Qt.Key.Key_1)
+    assert session.project.gold("train", 0)[target] == "B-LOC"
+    assert [m.cursor.selectedText() for m in view.extraSelections()][0] == "Rome"  # the LOC highlight
+    qtbot.keyClick(editor, Qt.Key.Key_Right)  # keys move the mark word by word, without drift
+    assert [m.cursor.selectedText() for m in view.extraSelections()][-1] == "too"
+    qtbot.keyClick(editor, Qt.Key.Key_Home)
+    qtbot.keyClick(editor, Qt.Key.Key_End, Qt.KeyboardModifier.ShiftModifier)
+    whole = [m.cursor.selectedText() for m in view.extraSelections()][-1]
+    assert whole == view.document().toPlainText().replace("\n", "\u2029")  # the whole sentence, to its last letter

@@ -30,6 +30,7 @@ from bertstudio.errors import BertStudioError
 from bertstudio.metrics.display import format_share
 from bertstudio.ui.editors.base import NUMBER_KEYS, KindEditor
 from bertstudio.ui.editors.legend import LabelLegend
+from bertstudio.ui.editors.text_positions import document_length
 from bertstudio.ui.editors.tag_edits import (
     Drafts, TagEditCommand, Tags, apply_entity, clear_entity_at, entities, entity_phrases, entity_target, set_plain,
     split_draft,
@@ -64,7 +65,8 @@ class TaggingEditor(KindEditor):
         self.tokens: list[str] = []
         self.tags: Tags = []
         self.drafts: Drafts = {}  # plain-tag sentences not fully tagged yet, by (split, row)
-        self._starts: list[int] = []
+        self._starts: list[int] = []  # document position of each token's first character
+        self._ends: list[int] = []  # and the one after its last
         self.cursor_word = 0
         self.anchor_word = 0
         self.view = QTextBrowser()
@@ -280,10 +282,13 @@ class TaggingEditor(KindEditor):
             self.tags = ["O"] * len(self.tokens)
         else:
             self.tags = list(self.drafts.get((self.split, self.row)) or [None] * len(self.tokens))
-        self._starts, pos = [], 0
+        # document positions, not string indices: an emoji takes two, a CRLF inside a token one
+        self._starts, self._ends, pos = [], [], 0
         for token in self.tokens:
             self._starts.append(pos)
-            pos += len(token) + 1
+            pos += document_length(token)
+            self._ends.append(pos)
+            pos += 1
         self.view.setPlainText(" ".join(self.tokens))
         self.note.setText(self._status_note(gold is not None))
         self._paint()
@@ -335,7 +340,7 @@ class TaggingEditor(KindEditor):
     def _span(self, start: int, stop: int) -> QTextCursor:
         cursor = QTextCursor(self.view.document())
         cursor.setPosition(self._starts[start])
-        cursor.setPosition(self._starts[stop - 1] + len(self.tokens[stop - 1]), QTextCursor.MoveMode.KeepAnchor)
+        cursor.setPosition(self._ends[stop - 1], QTextCursor.MoveMode.KeepAnchor)
         return cursor
 
     def _paint(self) -> None:
@@ -492,8 +497,9 @@ class TaggingEditor(KindEditor):
     def text_views(self) -> list[QAbstractScrollArea]:
         return [self.view]
 
-    def word_at(self, char_pos: int) -> int:
-        return max(0, bisect.bisect_right(self._starts, char_pos) - 1)
+    def word_at(self, position: int) -> int:
+        """The word at a document position (Qt's, as ``cursorForPosition`` gives)."""
+        return max(0, bisect.bisect_right(self._starts, position) - 1)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.view.viewport() and self.tokens and isinstance(event, QMouseEvent):
