@@ -800,3 +800,36 @@ def test_a_click_after_emoji_or_a_crlf_tags_the_word_under_the_mouse_and_marks_i
     qtbot.keyClick(editor, Qt.Key.Key_End, Qt.KeyboardModifier.ShiftModifier)
     whole = [m.cursor.selectedText() for m in view.extraSelections()][-1]
     assert whole == view.document().toPlainText().replace("\n", "\u2029")  # the whole sentence, to its last letter
+
+
+@pytest.mark.parametrize("context", [
+    "Line one.\r\nLine two.\r\nThe capital is Paris.\r\nEnd.",
+    "Line one.\rLine 😀 two.\u2028The capital is Paris.\u2029End.",
+    "Crème 👩\u200d👩\u200d👧\u200d👦 brûlée.\r\n\r\nThe capital is Paris.\nEnd.",
+])
+def test_a_qa_answer_after_crlf_or_emoji_is_stored_and_highlighted_where_it_is(qtbot, session_factory, context):
+    """setPlainText makes a CRLF one block break: the answer dragged over "Paris" was stored as
+    "s Par", and the imported gold "Paris" was shaded two characters late."""
+    start = context.index("Paris")
+    rows = [{"id": "q1", "title": "", "context": context, "question": "Capital?",
+             "answers": {"text": ["Paris"], "answer_start": [start]}},
+            {"id": "q2", "title": "", "context": context, "question": "Which city?", "answers": None}]
+    session = session_factory("qa", None, {"train": rows})
+    page = _page(qtbot, session)
+    editor = page.editor()
+    view = editor.context_view
+    editor.go_to(0)
+    assert [m.cursor.selectedText() for m in view.extraSelections()] == ["Paris"]
+    # where "Paris" is on screen, found from the document's own text (UTF-16 units, one break per line end)
+    shown = view.document().toRawText()
+    at = len(shown[: shown.index("Paris")].encode("utf-16-le")) // 2
+    editor.go_to(1)
+    _select(view, at, at + len("Paris"), qtbot)
+    assert view.textCursor().selectedText() == "Paris"
+    assert session.project.gold("train", 1) == {"text": ["Paris"], "answer_start": [start]}
+    # a selection over a line end keeps the whole CRLF
+    editor.go_to(1)
+    end = len(shown[: shown.index("End")].encode("utf-16-le")) // 2
+    _select(view, at, end, qtbot)
+    gold = session.project.gold("train", 1)
+    assert gold["answer_start"] == [start] and gold["text"] == [context[start: context.index("End")]]

@@ -3,8 +3,8 @@
 The context is a read-only text view; releasing the mouse over a selection
 (or pressing Enter) records ``{"text": [selected], "answer_start": [start]}``
 with the start as a Python string index into the context, so
-``context[start:start + len(text)] == text`` exactly (Qt counts UTF-16 units;
-the conversion is below). The questions that share the context are listed and
+``context[start:start + len(text)] == text`` exactly (Qt counts UTF-16 units and
+makes a CRLF one break; ``text_positions`` converts). The questions that share the context are listed and
 new ones can be added; "no answer" stores empty lists (SQuAD v2). A selection
 belongs to the question it was made for: moving to another question (or adding
 one) clears it, and Enter in the new-question box only adds the question.
@@ -34,17 +34,9 @@ from PySide6.QtWidgets import (
 )
 
 from bertstudio.ui.editors.base import KindEditor
+from bertstudio.ui.editors.text_positions import document_positions, text_index
 from bertstudio.ui.session import ProjectSession
 from bertstudio.ui.theme import text_colour, text_points
-
-
-def utf16_to_index(text: str, pos: int) -> int:
-    """A Qt (UTF-16) position in ``text`` as a Python string index."""
-    return len(text.encode("utf-16-le")[: 2 * pos].decode("utf-16-le", errors="ignore"))
-
-
-def index_to_utf16(text: str, index: int) -> int:
-    return len(text[:index].encode("utf-16-le")) // 2
 
 
 class ContextView(QPlainTextEdit):
@@ -65,6 +57,7 @@ class QAEditor(KindEditor):
         super().__init__(session, parent)
         self.setObjectName("qaEditor")
         self.context = ""
+        self._positions = [0]  # the document position of each string index of the context
         self._shown: tuple[str, int] | None = None  # the (split, row) the context selection was made on
         self.question_list = QListWidget()
         self.question_list.setObjectName("questionList")
@@ -128,6 +121,7 @@ class QAEditor(KindEditor):
         context = values.get("context") or ""
         if context != self.context:
             self.context = context
+            self._positions = document_positions(context)
             self.context_view.setPlainText(context)
         if self._shown != (self.split, self.row):
             self._shown = (self.split, self.row)
@@ -152,8 +146,10 @@ class QAEditor(KindEditor):
         marks = []
         for text, start in zip((answers or {}).get("text") or [], (answers or {}).get("answer_start") or []):
             cursor = QTextCursor(self.context_view.document())
-            cursor.setPosition(index_to_utf16(self.context, start))
-            cursor.setPosition(index_to_utf16(self.context, start + len(text)), QTextCursor.MoveMode.KeepAnchor)
+            if not 0 <= start <= start + len(text) < len(self._positions):
+                continue  # an answer past the context's end (checked on import; nothing to draw)
+            cursor.setPosition(self._positions[start])
+            cursor.setPosition(self._positions[start + len(text)], QTextCursor.MoveMode.KeepAnchor)
             mark = QTextEdit.ExtraSelection()
             mark.cursor = cursor
             fmt = QTextCharFormat()
@@ -202,8 +198,8 @@ class QAEditor(KindEditor):
         cursor = self.context_view.textCursor()
         if not cursor.hasSelection():
             return False
-        start = utf16_to_index(self.context, cursor.selectionStart())
-        end = utf16_to_index(self.context, cursor.selectionEnd())
+        start = text_index(self._positions, cursor.selectionStart())
+        end = text_index(self._positions, cursor.selectionEnd())
         self.set_answer(start, end)
         return True
 
