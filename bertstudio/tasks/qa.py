@@ -10,6 +10,7 @@ null score, so memory never holds more than one batch of logits.
 
 from __future__ import annotations
 
+import unicodedata
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 import datasets
@@ -256,11 +257,23 @@ class QAAccumulator:
         return out
 
 
+def _attached(ch: str) -> bool:
+    """A combining mark (an NFD accent, a Hindi vowel sign) or a zero-width (non-)joiner: part of the
+    character before it. Uncased tokenizers strip marks, so a piece's offsets can end just before one."""
+    return unicodedata.category(ch)[0] == "M" or ch in "\u200c\u200d"
+
+
 def _in_word(ch: str) -> bool:
-    """A letter or digit of a space-separated word (CJK, kana and Thai characters stand alone,
-    as BERT's basic tokenizer splits them)."""
-    return ch.isalnum() and not ("\u3040" <= ch <= "\u30ff" or "\u3400" <= ch <= "\u9fff"
-                                 or "\uf900" <= ch <= "\ufaff" or "\u0e00" <= ch <= "\u0e7f")
+    """A letter, digit or attached mark of a space-separated word (CJK, kana and Thai characters
+    stand alone, as BERT's basic tokenizer splits them)."""
+    return _attached(ch) or ch.isalnum() and not ("\u3040" <= ch <= "\u30ff" or "\u3400" <= ch <= "\u9fff"
+                                                  or "\uf900" <= ch <= "\ufaff" or "\u0e00" <= ch <= "\u0e7f")
+
+
+def _joined(before: str, after: str) -> bool:
+    """Whether a span may not end or start between these two: inside one word, or between a
+    character and a mark or joiner attached to it (a Thai vowel sign stays with its letter)."""
+    return _attached(after) or before in "\u200c\u200d" or _in_word(before) and _in_word(after)
 
 
 def whole_words(context: str, start: int, end: int) -> tuple[int, int]:
@@ -274,8 +287,8 @@ def whole_words(context: str, start: int, end: int) -> tuple[int, int]:
         end -= 1
     if start >= end:
         return start, end
-    while 0 < start < len(context) and _in_word(context[start - 1]) and _in_word(context[start]):
+    while 0 < start < len(context) and _joined(context[start - 1], context[start]):
         start -= 1
-    while 0 < end < len(context) and _in_word(context[end - 1]) and _in_word(context[end]):
+    while 0 < end < len(context) and _joined(context[end - 1], context[end]):
         end += 1
     return start, end

@@ -35,6 +35,7 @@ import os
 import re
 import stat
 import sys
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -577,9 +578,17 @@ class Predictor:
         return {"answer": context[s:e], "start": s, "score": best_score}
 
 
+def _attached(ch: str) -> bool:
+    return unicodedata.category(ch)[0] == "M" or ch in "\u200c\u200d"
+
+
 def _in_word(ch: str) -> bool:
-    return ch.isalnum() and not ("\u3040" <= ch <= "\u30ff" or "\u3400" <= ch <= "\u9fff"
-                                 or "\uf900" <= ch <= "\ufaff" or "\u0e00" <= ch <= "\u0e7f")
+    return _attached(ch) or ch.isalnum() and not ("\u3040" <= ch <= "\u30ff" or "\u3400" <= ch <= "\u9fff"
+                                                  or "\uf900" <= ch <= "\ufaff" or "\u0e00" <= ch <= "\u0e7f")
+
+
+def _joined(before: str, after: str) -> bool:
+    return _attached(after) or before in "\u200c\u200d" or _in_word(before) and _in_word(after)
 
 
 def _needs_spaces(tokenizer: Any) -> bool:
@@ -605,9 +614,9 @@ def _whole_words(context: str, start: int, end: int) -> tuple[int, int]:
         end -= 1
     if start >= end:
         return start, end
-    while 0 < start < len(context) and _in_word(context[start - 1]) and _in_word(context[start]):
+    while 0 < start < len(context) and _joined(context[start - 1], context[start]):
         start -= 1
-    while 0 < end < len(context) and _in_word(context[end - 1]) and _in_word(context[end]):
+    while 0 < end < len(context) and _joined(context[end - 1], context[end]):
         end += 1
     return start, end
 

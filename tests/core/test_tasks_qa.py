@@ -227,3 +227,28 @@ def test_a_span_starting_or_ending_on_whitespace_is_trimmed():
         assert decode(text, start, start + len(" story comes")) == (start + 1, start + len(" story comes"))
         assert text[slice(*decode(text, start, start + len(" story ")))] == "story"
         assert text[slice(*decode(text, 3, 4))] == ""
+
+
+@pytest.mark.parametrize("text, answer, piece", [
+    ("मैं ठीक हूँ आज", "हूँ", "ह"),  # an uncased tokenizer strips the vowel signs: the piece ends before them
+    ("वे बहुत खुश हैं आज", "बहुत", "त"),  # a vowel sign inside the word
+    ("Un Cafe\u0301 noir", "Cafe\u0301", "Cafe"),  # NFD: the accent is a combining mark after the e
+    ("می\u200cخواهم بروم", "می\u200cخواهم", "می"),  # Persian ZWNJ inside a word
+])
+def test_a_span_never_ends_before_a_combining_mark_or_inside_a_joined_word(text, answer, piece):
+    """isalnum() is False for combining marks, so an answer ending in one (Hindi है, NFD é) was cut
+    before it: EM 0 for a model that found the gold tokens. predict.py restates the rule."""
+    from bertstudio.train.standalone_predict import _whole_words
+
+    start = text.index(answer) + answer.index(piece)
+    for decode in (whole_words, _whole_words):
+        assert text[slice(*decode(text, start, start + len(piece)))] == answer
+
+
+def test_a_mark_stays_with_a_thai_or_cjk_letter_that_stands_alone():
+    from bertstudio.train.standalone_predict import _whole_words
+
+    thai = "กี่ที"  # ก + U+0E35 (a vowel sign), then ที: Thai letters stand alone, their marks do not
+    for decode in (whole_words, _whole_words):
+        assert thai[slice(*decode(thai, 0, 1))] == "กี่"
+        assert decode(thai, 0, 3) == (0, 3)
