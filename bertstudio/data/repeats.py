@@ -6,8 +6,11 @@ already there, 5 labelled the other way): both were counted, trained on and expo
 nothing said so. The import asks first (``ui/import_dialog``); this finds them.
 
 Two examples are the same when every input column is equal (the text; both texts of a
-pair; the words of a sentence to tag; question and context of a QA row), exactly as
-stored: no case folding or trimming, so only true repeats are offered for skipping.
+pair; the words of a sentence to tag; question and context of a QA row) as text: no case
+folding or trimming, so only true repeats are offered for skipping, but canonically equivalent
+forms are one text (NFC 'Café' and its NFD copy from macOS or a scraper look the same, and
+an uncased or NFKC-normalising tokenizer gives them the same ids: an evaluation copy in the
+other form overstates the score just as much).
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ class Repeats:
 
 def _keys(examples: ExampleSet, table: pa.Table) -> pa.Array:
     """One string per row of ``table`` (``examples``' rows): its input columns joined (a list
-    column's items joined first)."""
+    column's items joined first), in NFC."""
     spec = examples.spec
     parts = []
     for column in (*spec.inputs, *spec.optional_inputs):
@@ -49,7 +52,10 @@ def _keys(examples: ExampleSet, table: pa.Table) -> pa.Array:
             arr = pc.binary_join(arr, _SEP)
         parts.append(pc.fill_null(arr, ""))
     key = parts[0] if len(parts) == 1 else pc.binary_join_element_wise(*parts, _SEP * 2)
-    return key.combine_chunks() if isinstance(key, pa.ChunkedArray) else key
+    key = key.combine_chunks() if isinstance(key, pa.ChunkedArray) else key
+    if not pc.all(pc.string_is_ascii(key)).as_py():  # ASCII is its own NFC: English data skips the cost
+        key = pc.utf8_normalize(key, "NFC")
+    return key
 
 
 def input_keys(examples: ExampleSet) -> pa.Array:

@@ -139,7 +139,7 @@ def warn_untrained_classes(train_set: Any, labels: Sequence[str] | None, held: A
 
 def warn_repeats(train_set: Any, eval_set: Any = None, *, held: bool = False,
                  numbers: tuple[Sequence[int], Sequence[int]] | None = None) -> None:
-    """Say, before the run, that evaluation rows repeat training rows (every input equal as stored,
+    """Say, before the run, that evaluation rows repeat training rows (every input equal as text,
     data/repeats.input_keys): their scores overstate how the model does on rows it has not seen (a
     dev file cut from the spreadsheet that also fed train); and that one input is labelled two ways
     among the training rows ('pos' and 'neg'), which caps accuracy and teaches nothing. ``held``:

@@ -62,3 +62,14 @@ def test_without_keeps_order_and_the_rest() -> None:
     kept = without(incoming, find_repeats(from_records("sentence", [{"text": "t1", "label": None},
                                                                     {"text": "t4", "label": None}]), incoming).rows)
     assert [r["text"] for r in kept.dataset] == ["t0", "t2", "t3", "t5"]
+
+
+def test_canonically_equivalent_forms_repeat_and_other_lookalikes_do_not() -> None:
+    import unicodedata
+
+    nfc = "Café crème"
+    held = from_records("tagging", [{"tokens": nfc.split(), "tags": ["O", "O"]}])
+    incoming = from_records("tagging", [{"tokens": unicodedata.normalize("NFD", nfc).split(), "tags": ["O", "O"]},
+                                        {"tokens": ["Cafe", "crème"], "tags": ["O", "O"]},  # no accent: other text
+                                        {"tokens": ["Ｃafé", "crème"], "tags": ["O", "O"]}])  # fullwidth C: only NFKC-equal
+    assert find_repeats(held, incoming).rows.tolist() == [0]

@@ -174,3 +174,20 @@ def test_an_unlabelled_training_row_is_not_a_training_row_the_evaluation_repeats
     assert _said(caplog, TrainConfig(task="sentence"), train, _sentences(["b second"], ["pos"])) == []
     said = _said(caplog, TrainConfig(task="sentence"), train, _sentences(["c third"], ["pos"]))
     assert len(said) == 1 and "(first: eval row 1 = train row 3)" in said[0]
+
+
+def test_an_evaluation_copy_in_the_other_unicode_form_is_a_repeat_and_so_is_a_conflict(caplog) -> None:
+    """NFD 'Café crème' (macOS, scrapers) is the NFC text to a reader and, to an uncased tokenizer,
+    the same input ids: an evaluation file of NFD copies overstated the score and nothing said so."""
+    import unicodedata
+
+    texts = [f"Café crème {i}" for i in range(6)] + ["Ça va", "naïve résumé"]
+    train = _sentences([unicodedata.normalize("NFC", t) for t in texts])
+    evaluation = _sentences([unicodedata.normalize("NFD", t) for t in texts])
+    assert evaluation.dataset[0]["text"] != train.dataset[0]["text"]
+    said = _said(caplog, TrainConfig(task="sentence"), train, evaluation)
+    assert len(said) == 1 and "8 of 8 evaluation rows repeat a training row (same text)" in said[0], said
+    conflict = _sentences(["Ça va", "something", unicodedata.normalize("NFD", "Ça va")], ["pos", "neg", "neg"])
+    assert _said(caplog, TrainConfig(task="sentence"), conflict) == [
+        "the training data: 1 input appears more than once with different labels (first: train rows 1 and 3, "
+        "'pos' and 'neg')"]
