@@ -238,3 +238,21 @@ def test_the_suggested_column_does_not_show_a_confidence_just_below_1_as_100(qtb
     model.set_suggestions(lambda row: Suggestion("pos", 0.9996, "fast"))
     cell = model.index(0, model.columnCount() - 1)
     assert model.data(cell) == "pos 99.96%"  # ":.0%" read "pos 100%", as if certain
+
+
+def test_search_finds_text_stored_in_either_unicode_form(qtbot, session_factory):
+    """'café' typed (NFC) missed the NFD 'Café crème' a Mac or a scraper stored, which looks the same."""
+    import unicodedata
+
+    texts = ["Café au lait", unicodedata.normalize("NFD", "Café crème brûlée"), "Cafe sans accent", "thé"]
+    session = session_factory("sentence", ["neg", "pos"], {"train": [{"text": t, "label": None} for t in texts]})
+    page = DataPage(session)
+    qtbot.addWidget(page)
+    page.show_split("train")
+    for typed in ("café", unicodedata.normalize("NFD", "café")):
+        page.search_edit.setText(typed)
+        page.apply_filters()
+        assert page.shown_rows() == [0, 1], typed
+    page.search_edit.setText("BRÛLÉE")
+    page.apply_filters()
+    assert page.shown_rows() == [1]

@@ -35,3 +35,13 @@ def test_a_thousand_labels_get_their_codes() -> None:
     names = [f"customer_request_category_{i}" for i in range(1000)]
     keys = key_texts(names, frozenset("s"))
     assert len(keys) == 1000 and keys[999] == "customer_request_category_999" + ENTER
+
+
+def test_a_label_stored_in_nfd_is_found_by_the_nfc_a_keyboard_types_and_its_code_is_nfc() -> None:
+    import unicodedata
+
+    names = ["other", unicodedata.normalize("NFD", "Économie"), "Écologie"]
+    assert rank(names, "économie") == [names[1]]
+    assert rank(names, "éc") == [names[1], names[2]]
+    assert typed_code(names, names[1], frozenset()) == "é"  # NFC, as typed: one key, not two
+    assert typed_code(names, names[2], frozenset()) == "écol"

@@ -18,6 +18,8 @@ what the picker does cannot drift apart.
 
 from __future__ import annotations
 
+import unicodedata
+
 from PySide6.QtCore import QEvent, QObject, QPoint, Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QFrame, QLabel, QLineEdit, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
@@ -29,13 +31,19 @@ ENTER = "↵"
 DIGITS = 9  # keys 1-9
 
 
+def _fold(text: str) -> str:
+    """``text`` as the picker compares it: case-folded, in NFC (a label name stored in NFD is
+    found by the NFC a keyboard types)."""
+    return unicodedata.normalize("NFC", text.casefold())
+
+
 def rank(names: list[str], typed: str) -> list[str]:
     """Labels matching ``typed`` (case-insensitive), best first: the exact name, then names
     starting with it, then names containing it; label-set order within each group."""
-    needle = typed.casefold()
+    needle = _fold(typed)
     if not needle:
         return list(names)
-    folded = [n.casefold() for n in names]
+    folded = [_fold(n) for n in names]
     exact = [n for n, f in zip(names, folded) if f == needle]
     prefix = [n for n, f in zip(names, folded) if f != needle and f.startswith(needle)]
     inner = [n for n, f in zip(names, folded) if needle in f and not f.startswith(needle)]
@@ -57,7 +65,7 @@ class _Tops:
         self.exact: dict[str, str] = {}
         self.prefix: dict[str, str] = {}
         for name in names:
-            folded = name.casefold()
+            folded = _fold(name)
             self.exact.setdefault(folded, name)
             for end in range(1, len(folded) + 1):
                 self.prefix.setdefault(folded[:end], name)
@@ -70,7 +78,7 @@ class _Tops:
 def typed_code(names: list[str], name: str, command_letters: frozenset[str], tops: _Tops | None = None) -> str:
     """The keys that apply ``name`` through the picker (Enter not included)."""
     tops = tops or _Tops(names)
-    folded = name.casefold()
+    folded = _fold(name)
     code = folded
     for end in range(1, len(folded) + 1):
         if tops.top(folded[:end]) == name:
