@@ -12,10 +12,11 @@ imported rows. The rows go through the project's own import path
 
 from __future__ import annotations
 
+import re
 import uuid
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QMimeData, Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QLabel, QLineEdit, QPlainTextEdit, QPushButton,
@@ -72,6 +73,43 @@ def add_examples(project: Any, split: str, records: list[dict[str, Any]]) -> int
     return start
 
 
+_BREAKS = ("\n", "\u2029", "\r", "\r\n")  # what a block's user state says started it (-1: typed, "\n")
+_BREAK = re.compile("(\r\n|[\n\r\u2029])")
+
+
+class ExactTextEdit(QPlainTextEdit):
+    """A text box whose :meth:`exact_text` is what was typed or pasted: ``toPlainText`` turns
+    no-break spaces into spaces and line/paragraph separators into LF (as Qt documents), so a
+    pasted French 'Prix\xa0: 10\u202f€' was stored otherwise than the same row imported from a
+    file. Blocks keep their text as is; the break that started each pasted block is kept in its
+    user state, since the document makes every kind of line end one block break."""
+
+    def insertFromMimeData(self, source: QMimeData) -> None:
+        if not source.hasText():
+            super().insertFromMimeData(source)
+            return
+        cursor = self.textCursor()
+        cursor.beginEditBlock()
+        for part in _BREAK.split(source.text()):
+            if part in _BREAKS:
+                cursor.insertBlock()
+                cursor.block().setUserState(_BREAKS.index(part))
+            elif part:
+                cursor.insertText(part)
+        cursor.endEditBlock()
+        self.setTextCursor(cursor)
+        self.ensureCursorVisible()
+
+    def exact_text(self) -> str:
+        block, parts = self.document().begin(), []
+        while block.isValid():
+            if parts:
+                parts.append(_BREAKS[block.userState()] if 0 <= block.userState() < len(_BREAKS) else "\n")
+            parts.append(block.text())
+            block = block.next()
+        return "".join(parts)
+
+
 class AddExampleDialog(QDialog):
     """Add examples one after another; :attr:`added` (split, row) fires for each."""
 
@@ -100,9 +138,9 @@ class AddExampleDialog(QDialog):
         self.split_combo.setCurrentIndex(max(0, self.split_combo.findData(split)))
         form = QFormLayout()
         form.addRow(self.tr("Into split"), self.split_combo)
-        self.editors: dict[str, QPlainTextEdit | QLineEdit] = {}
+        self.editors: dict[str, ExactTextEdit | QLineEdit] = {}
         for key, multi in fields:
-            editor: QPlainTextEdit | QLineEdit = QPlainTextEdit() if multi else QLineEdit()
+            editor: ExactTextEdit | QLineEdit = ExactTextEdit() if multi else QLineEdit()
             editor.setObjectName(f"add_{key}Edit")
             if isinstance(editor, QPlainTextEdit):
                 editor.setTabChangesFocus(True)
@@ -164,7 +202,7 @@ class AddExampleDialog(QDialog):
         return None
 
     def values(self) -> dict[str, str]:
-        return {key: (e.toPlainText() if isinstance(e, QPlainTextEdit) else e.text()) for key, e in self.editors.items()}
+        return {key: (e.exact_text() if isinstance(e, ExactTextEdit) else e.text()) for key, e in self.editors.items()}
 
     def add(self) -> bool:
         """Store the typed example; on a problem say what is missing and keep the text."""

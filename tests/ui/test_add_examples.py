@@ -162,3 +162,28 @@ def test_score_box_for_regression(qtbot, tmp_path):
         assert [r["label"] for r in project.examples("train").dataset] == [4.2, None]
     finally:
         project.close(compact=False)
+
+
+def test_pasted_text_is_stored_exactly_with_its_no_break_spaces_and_separators(main_window, qtbot):
+    """toPlainText() turns U+00A0 into a space and U+2028/U+2029 into LF (Qt's documented
+    behaviour): French typography pasted in was stored otherwise than the same row from a file."""
+    main_window.pages["data"].add_examples()
+    dialog = main_window.findChild(AddExampleDialog, "addExampleDialog")
+    editor = dialog.editors["text"]
+    pasted = "Prix\xa0: 10\u202f€ «\xa0super\xa0»\u2028next line\u2009end\u2029para\r\nwindows\rmac\nunix"
+    QApplication.clipboard().setText(pasted)
+    editor.setFocus()
+    qtbot.keyClick(editor, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
+    assert editor.document().blockCount() == 5  # the document did receive the paste
+    assert dialog.add() is True
+    assert main_window.session.project.examples("train").dataset[0]["text"] == pasted
+    # typed breaks are LF; a paste in the middle of typed text keeps both
+    qtbot.keyClicks(editor, "ab")
+    qtbot.keyClick(editor, Qt.Key.Key_Left)
+    QApplication.clipboard().setText("\xa0x\u2029y")
+    qtbot.keyClick(editor, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClick(editor, Qt.Key.Key_End)
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    qtbot.keyClicks(editor, "c")
+    assert dialog.values()["text"] == "a\xa0x\u2029yb\nc"
+    dialog.close()
