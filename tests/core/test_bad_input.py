@@ -383,3 +383,28 @@ def test_a_score_too_large_to_learn_is_refused_by_every_reader(tmp_path: Path, v
     ok = tmp_path / "prices.tsv"
     ok.write_text("sentence1\tsentence2\tscore\na\tb\t1250000\nc\td\t-3.5\n", encoding="utf-8")
     assert load_examples(ok, kind="regression").dataset["label"] == [1250000.0, -3.5]
+
+
+@pytest.mark.parametrize(("raw", "said"), [
+    ("good\rfilm", "a raw carriage return (U+000D) inside a string; JSON writes it as \\r"),
+    ("good\tfilm", "a raw tab (U+0009) inside a string; JSON writes it as \\t"),
+    ("good\x1ffilm", "a raw control character (U+001F) inside a string; JSON writes it as \\u001f"),
+])
+def test_a_raw_control_character_in_a_json_string_is_named_with_its_place(raw: str, said: str, tmp_path: Path) -> None:
+    """The decoder's "Invalid control character at" ended the line in a dangling "at" and did not
+    say which character: a raw CR or tab is what some tools write."""
+    path = tmp_path / "x.jsonl"
+    path.write_bytes(b'{"text": "fine", "label": "pos"}\n' + ('{"text":"%s","label":"pos"}\n' % raw).encode())
+    with pytest.raises(DataError) as info:
+        load_examples(path)
+    assert info.value.where == "line 2, column 14"
+    assert f"invalid JSON: {said}" in str(info.value) and " at " not in str(info.value)
+
+
+def test_an_unclosed_string_says_where_it_starts_without_a_dangling_at(tmp_path: Path) -> None:
+    path = tmp_path / "x.jsonl"
+    path.write_text('{"text": "fine", "label": "pos"}\n{"text": "never closed\n')
+    with pytest.raises(DataError) as info:
+        load_examples(path)
+    assert "invalid JSON: Unterminated string starting here" in str(info.value)
+    assert info.value.where == "line 2, column 10"

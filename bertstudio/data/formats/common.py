@@ -208,6 +208,22 @@ def _repeated_key_line(text: str) -> int | None:
     return text.count("\n", 0, start[0]) + 1 if start else None
 
 
+_CONTROL_NAMES = {"\t": "tab", "\n": "line feed", "\r": "carriage return", "\x00": "NUL"}
+
+
+def _json_problem(exc: json.JSONDecodeError) -> str:
+    """``exc.msg`` as a whole sentence: the decoder's messages end in a dangling "at" (the place is
+    given as line and column), and a raw control character in a string is named, with how JSON
+    writes it (some tools write a raw CR or tab there)."""
+    if exc.msg.startswith("Invalid control character") and exc.pos < len(exc.doc):
+        ch = exc.doc[exc.pos]
+        name = _CONTROL_NAMES.get(ch, "control character")
+        return f"a raw {name} (U+{ord(ch):04X}) inside a string; JSON writes it as {json.dumps(ch)[1:-1]}"
+    if exc.msg.endswith(" starting at"):  # "Unterminated string starting at": the column is its start
+        return exc.msg.removesuffix(" at") + " here"
+    return exc.msg.removesuffix(" at")
+
+
 def parse_json(text: str, path: Any, line: int | None = None) -> Any:
     """``json.loads`` that raises only DataError: bad syntax, nesting deeper than Python's
     recursion limit, integers past the 4,300-digit conversion limit, and lone UTF-16
@@ -227,7 +243,7 @@ def parse_json(text: str, path: Any, line: int | None = None) -> Any:
         raise DataError(problem, path=path, where=where(at) if at is not None else None,
                         expected="each key once per object") from None
     except json.JSONDecodeError as exc:
-        raise DataError(f"invalid JSON: {exc.msg}", path=path, where=where(exc.lineno, exc.colno),
+        raise DataError(f"invalid JSON: {_json_problem(exc)}", path=path, where=where(exc.lineno, exc.colno),
                         expected="one complete JSON object per line" if line is not None else "complete, valid JSON") from None
     except RecursionError:
         raise DataError("JSON nested too deeply", path=path, where=where(1) if line is not None else None,
