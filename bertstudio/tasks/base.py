@@ -12,7 +12,7 @@ the questions every view asks of a prediction (:meth:`Task.predicted_value`,
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
 
 import datasets
 
@@ -101,6 +101,16 @@ class Task(Protocol):
 
 
 # --- additive helpers shared by the task modules and the engine -----------------------
+
+def error_rule(task: Task, golds: Sequence[Any], glue_task: str | None = None) -> Callable[[Mapping[str, Any], Any], bool]:
+    """What calls a prediction wrong among rows with these gold values (the Results page's errors,
+    the Data page's Disagree filter, Compare's fixed/broken). A Task whose rule depends on the rows
+    (a score's tolerance follows their scale) has an ``error_rule(golds, glue_task)``; the rule
+    then carries a ``tolerance``. Others judge each row alone with :meth:`Task.is_error`."""
+    own = getattr(task, "error_rule", None)
+    return task.is_error if own is None else own(golds, glue_task)
+
+
 
 # What a model's forward() accepts; every other collated key (``example_index``,
 # ``offset_mapping``, ``word_index``) is bookkeeping for the accumulators.

@@ -8,7 +8,8 @@ format BERT was pre-trained on; pairs are cut longest side first.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+import math
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 import datasets
 import numpy as np
@@ -45,14 +46,52 @@ def encode_texts(tokenizer: Any, texts: list[str], pairs: list[str] | None, max_
     return out
 
 
+def gold_scale(golds: Iterable[Any], glue_task: str | None = None) -> tuple[float, float]:
+    """The scale scores are given on: a benchmark's own (STS-B: 0 to 5), otherwise the smallest of
+    the usual rating scales 0-1, 0-5, 0-10, 0-100, 0-1000, ... that holds every gold score (mirrored
+    below 0 when a score is negative: -5 to 5 for -2 .. 3). Rounding out to such a scale, rather than
+    taking the scores' own min and max, keeps 1-10 ratings that happen to use only 6-10 on 0-10, and
+    lets STS-B scores without the preset land on 0-5. No scores: 0 to 5 (STS-B's, the kind's origin)."""
+    from bertstudio.data.glue import score_scale
+
+    preset = score_scale(glue_task)
+    if preset is not None:
+        return float(preset[0]), float(preset[1])
+    values = [float(g) for g in golds if g is not None]
+    values = [v for v in values if math.isfinite(v)]
+    if not values:
+        return 0.0, 5.0
+    lo, hi = min(values), max(values)
+    reach = max(abs(lo), abs(hi))
+    bound = next(b for b in (1.0, 5.0) if reach <= b) if reach <= 5.0 else 10.0 ** math.ceil(math.log10(reach))
+    return (-bound if lo < 0 else 0.0), (bound if hi > 0 or lo >= 0 else 0.0)
+
+
+def score_tolerance(golds: Iterable[Any], glue_task: str | None = None) -> float:
+    """How far a predicted score may be from its gold and still read as right: a tenth of the
+    scale (:func:`gold_scale`), so STS-B's 0-5 keeps its 0.5, a 0-100 scale takes 10 and 0-1 takes 0.1.
+    A fixed 0.5 made every prediction an error on 0-100 and none on 0-1."""
+    lo, hi = gold_scale(golds, glue_task)
+    return (hi - lo) / 10.0
+
+
+class ScoreErrorRule:
+    """A predicted score is wrong when it is ``tolerance`` or more away from its gold."""
+
+    def __init__(self, tolerance: float) -> None:
+        self.tolerance = tolerance
+
+    def __call__(self, prediction: Mapping[str, Any], gold: Any) -> bool:
+        if gold is None:
+            return False
+        return abs(float(prediction.get("score", 0.0)) - float(gold)) >= self.tolerance
+
+
 class SequenceClassificationTask:
     """sentence | pair | regression: one prediction per example from the [CLS] position."""
 
     peft_task_type = "SEQ_CLS"
     head_modules: tuple[str, ...] = ("classifier",)
-
-    # A predicted score this far from the gold reads as wrong to a person (STS-B's scale is 0-5).
-    SCORE_TOLERANCE = 0.5
 
     def __init__(self, kind: str) -> None:
         self.kind = kind
@@ -151,11 +190,18 @@ class SequenceClassificationTask:
         return prediction.get("score") if self.regression else prediction.get("label")
 
     def is_error(self, prediction: Mapping[str, Any], gold: Any) -> bool:
+        """A label other than the gold; a score off by a tenth of its scale or more (with no other
+        gold known here, the scale this gold alone falls on: :meth:`error_rule` judges a set of rows)."""
         if gold is None:
             return False
         if self.regression:
-            return abs(float(prediction.get("score", 0.0)) - float(gold)) >= self.SCORE_TOLERANCE
+            return ScoreErrorRule(score_tolerance([gold]))(prediction, gold)
         return prediction.get("label") != gold
+
+    def error_rule(self, golds: Iterable[Any], glue_task: str | None = None) -> Any:
+        """The rule that judges rows with these gold values: a score's tolerance is a tenth of their
+        scale (:func:`score_tolerance`), the same for every row; a label is wrong when it differs."""
+        return ScoreErrorRule(score_tolerance(golds, glue_task)) if self.regression else self.is_error
 
     def confidence(self, prediction: Mapping[str, Any]) -> float | None:
         value = None if self.regression else prediction.get("confidence")

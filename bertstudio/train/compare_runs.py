@@ -202,10 +202,13 @@ class RunComparison:
     note: str = ""
     edited: int = 0  # project rows whose inputs were edited between the runs, left out
     gold_differs: int = 0  # rows paired by position whose gold differs, left out
+    tolerance: float | None = None  # scores: how far off a prediction is wrong (a tenth of the golds' scale)
 
     def summary(self) -> dict[str, Any]:
         return {"shared_rows": len(self.rows), "paired_by": self.paired_by, "relabelled": self.relabelled,
-                "edited": self.edited, "gold_differs": self.gold_differs, **C.summary(self.outcomes, self.change)}
+                "edited": self.edited, "gold_differs": self.gold_differs,
+                **({} if self.tolerance is None else {"score_tolerance": self.tolerance}),
+                **C.summary(self.outcomes, self.change)}
 
 
 def compare_runs(folder_a: str | Path, folder_b: str | Path, *, resamples: int = C.RESAMPLES, seed: int = 0) -> RunComparison:
@@ -215,6 +218,7 @@ def compare_runs(folder_a: str | Path, folder_b: str | Path, *, resamples: int =
 
 def compare_records(a: RunRecord, b: RunRecord, *, resamples: int = C.RESAMPLES, seed: int = 0) -> RunComparison:
     from bertstudio.tasks import get_task
+    from bertstudio.tasks.base import error_rule
 
     if a.kind != b.kind:
         raise DataError(f"run {a.name} is a {a.kind} run but {b.name} is a {b.kind} run", path=b.folder,
@@ -233,7 +237,10 @@ def compare_records(a: RunRecord, b: RunRecord, *, resamples: int = C.RESAMPLES,
     if not rows:
         return _curves_only(a, b, pairing.refused or "the two runs share no evaluated rows (evaluated on different "
                                                       "data): only the curves and the settings compare", pairing)
-    right_a, right_b = _right(task, a, rows, "a"), _right(task, b, rows, "b")
+    # one rule for both runs, from the shared golds' scale: a fixed ±0.5 counted every score wrong on
+    # 0-100 and none on 0-1
+    is_error = error_rule(task, [r.gold for r in rows], b.config.get("glue_task") or a.config.get("glue_task"))
+    right_a, right_b = _right(is_error, a, rows, "a"), _right(is_error, b, rows, "b")
     outcomes = C.paired_outcomes(right_a, right_b)
     change, note = None, ""
     key = main_metric_key(b)
@@ -244,7 +251,8 @@ def compare_records(a: RunRecord, b: RunRecord, *, resamples: int = C.RESAMPLES,
         else:
             note = f"no interval: {key} has no per-row form for {b.kind} runs"
     return RunComparison(a, b, rows, outcomes, change, pairing.paired_by, pairing.relabelled, settings_diff(a, b),
-                         curves(a), curves(b), note, pairing.edited, pairing.gold_differs)
+                         curves(a), curves(b), note, pairing.edited, pairing.gold_differs,
+                         getattr(is_error, "tolerance", None))
 
 
 def _why_no_predictions(record: RunRecord) -> str:
@@ -372,11 +380,11 @@ def _shown(value: Any) -> str:
 _MISFIT = (TypeError, ValueError, AttributeError, KeyError)
 
 
-def _right(task: Any, record: RunRecord, rows: list[SharedRow], side: str) -> list[bool]:
+def _right(is_error: Any, record: RunRecord, rows: list[SharedRow], side: str) -> list[bool]:
     out = []
     for r in rows:
         try:
-            out.append(not task.is_error(r.pred_a if side == "a" else r.pred_b, r.gold))
+            out.append(not is_error(r.pred_a if side == "a" else r.pred_b, r.gold))
         except _MISFIT as exc:
             raise _misfit(record, r.key, exc) from None
     return out

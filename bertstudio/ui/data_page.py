@@ -388,10 +388,13 @@ class DataPage(QWidget):
         if split != self.split or not preds:
             return np.array([], dtype=np.int64)
         from bertstudio.tasks import get_task
+        from bertstudio.tasks.base import error_rule
 
-        task = get_task(self.session.kind)  # the same rule as the Results page's "errors only"
         n = self.session.split_size(self.split)
-        rows = [r for r, p in preds.items() if r < n and task.is_error(p, self.session.gold(self.split, r))]
+        golds = {r: self.session.gold(self.split, r) for r in preds if r < n}
+        # the same rule as the Results page's "errors only" (a score's tolerance from these golds' scale)
+        is_error = error_rule(get_task(self.session.kind), list(golds.values()), self.session.project.glue_task)
+        rows = [r for r, gold in golds.items() if is_error(preds[r], gold)]
         return np.array(sorted(rows), dtype=np.int64)
 
     def apply_filters(self) -> None:

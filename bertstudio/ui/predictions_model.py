@@ -15,6 +15,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 
 from bertstudio.metrics.display import format_fraction
 from bertstudio.tasks import get_task
+from bertstudio.tasks.base import error_rule
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 _Index = QModelIndex | QPersistentModelIndex
@@ -39,10 +40,21 @@ class PredictionsModel(QAbstractTableModel):
         self.kind = kind
         self.task = get_task(kind)
         self.rows: list[PredictionRow] = []
+        self.glue_task: str | None = None
         self._columns = ["text", "gold", "predicted", *self.task.prediction_columns]
+        self._rule = self.task.is_error
 
     def is_error(self, r: "PredictionRow") -> bool:
-        return self.task.is_error(r.pred, r.gold)
+        return self._rule(r.pred, r.gold)
+
+    @property
+    def tolerance(self) -> float | None:
+        """How far off a predicted score is an error (a tenth of the golds' scale); None for labels."""
+        return getattr(self._rule, "tolerance", None)
+
+    def _judge_rows(self) -> None:
+        # one rule for the shown rows, from their golds' scale (a score 0.4 off on 0-100 is no error)
+        self._rule = error_rule(self.task, [r.gold for r in self.rows], self.glue_task)
 
     def predicted_value(self, r: "PredictionRow") -> Any:
         return self.task.predicted_value(r.pred)
@@ -56,15 +68,18 @@ class PredictionsModel(QAbstractTableModel):
     def column_of(self, key: str) -> int:
         return self._columns.index(key)
 
-    def set_rows(self, rows: list[PredictionRow]) -> None:
+    def set_rows(self, rows: list[PredictionRow], glue_task: str | None = None) -> None:
         self.beginResetModel()
         self.rows = rows
+        self.glue_task = glue_task
+        self._judge_rows()
         self.endResetModel()
 
     def update_gold(self, split: str, row: int, gold: Any) -> None:
         for i, r in enumerate(self.rows):
             if r.split == split and r.row == row:
                 r.gold = gold
+                self._judge_rows()
                 self.dataChanged.emit(self.index(i, 0), self.index(i, len(self._columns) - 1))
 
     # --- Qt model -------------------------------------------------------------------

@@ -396,7 +396,8 @@ class ResultsPage(QWidget):
                                         undefined=_undefined_correlation(info.metrics, preds))
         self.metrics_panel.show_report(report)
         old, self.model = self.model, PredictionsModel(self.kind, self)
-        self.model.set_rows(loaded.rows)
+        self.model.set_rows(loaded.rows, info.glue_task)
+        self._say_what_an_error_is()
         self.proxy.setSourceModel(self.model)
         old.deleteLater()
         self._show_foreign_note()
@@ -533,6 +534,17 @@ class ResultsPage(QWidget):
     def _on_cell_clicked(self, cell: tuple[str, str] | None) -> None:
         self._filter(lambda: self.proxy.set_cell(cell))
         self._update_filter_label()
+
+    def _say_what_an_error_is(self) -> None:
+        """For scores, "error" is a distance: the check box says which (a tenth of the golds' scale)."""
+        tolerance = self.model.tolerance
+        if tolerance is None:
+            self.errors_only.setText(self.tr("Errors only"))
+            self.errors_only.setToolTip("")
+            return
+        self.errors_only.setText(self.tr("Errors only (off by ≥ %1)").replace("%1", f"{tolerance:g}"))
+        self.errors_only.setToolTip(self.tr("A predicted score counts as an error when it is %1 or more from its "
+                                            "gold: a tenth of the gold scores' scale").replace("%1", f"{tolerance:g}"))
 
     def _on_errors_only(self, on: bool) -> None:
         self._filter(lambda: self.proxy.set_errors_only(on))

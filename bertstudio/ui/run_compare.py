@@ -161,6 +161,9 @@ class RunCompareDialog(QDialog):
                                   r.gold_differs)
         text += "<br>" + self.tr("Fixed {f} · broken {b} · both wrong {w} · both right {r}; McNemar's exact p = {p}.").format(
             f=len(o.fixed), b=len(o.broken), w=len(o.both_wrong), r=o.both_right, p=f"{o.p_value:.3g}")
+        if r.tolerance is not None:  # for scores, right and wrong is a distance: say which
+            text += " " + self.tr("A score counts as right within ±{t} of its gold (a tenth of the gold scores' "
+                                  "scale).").format(t=f"{r.tolerance:g}")
         c = r.change
         if c is not None:
             # the one display rule: 0.99982 is 99.98 (not 100.0), a change that rounds to nothing +0.0 (not -0.0)

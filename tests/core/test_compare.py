@@ -387,3 +387,20 @@ def test_pairing_a_run_without_predictions_pairs_nothing(tmp_path):
     b = read_run_record(write_run(tmp_path / "b", preds=[label_pred(0, "pos", "pos")]))
     for x, y in ((a, b), (b, a), (a, a)):
         assert pair_rows(x, y).rows == []
+
+
+def test_score_runs_count_fixed_and_broken_within_a_tenth_of_the_scale(tmp_path):
+    # gold on 0-1: A is 0.3 off everywhere (wrong), B 0.02 off (right); a fixed ±0.5 called both right
+    golds = [0.1 * i for i in range(10)]
+    a = [{"index": i, "gold": g, "score": g + 0.3, "loss": 0.09} for i, g in enumerate(golds)]
+    b = [{"index": i, "gold": g, "score": g + 0.02, "loss": 0.0004} for i, g in enumerate(golds)]
+    result = compare_runs(write_run(tmp_path / "a", kind="regression", preds=a),
+                          write_run(tmp_path / "b", kind="regression", preds=b))
+    assert result.tolerance == pytest.approx(0.1)
+    assert len(result.outcomes.fixed) == 10 and not result.outcomes.broken and not result.outcomes.both_wrong
+    # on 0-100 the same two runs are both right (0.3 is well within ±10): nothing fixed
+    a100 = [dict(p, gold=p["gold"] * 100, score=p["gold"] * 100 + 0.3) for p in a]
+    b100 = [dict(p, gold=p["gold"] * 100, score=p["gold"] * 100 + 0.02) for p in b]
+    result = compare_runs(write_run(tmp_path / "a100", kind="regression", preds=a100),
+                          write_run(tmp_path / "b100", kind="regression", preds=b100))
+    assert result.tolerance == 10.0 and result.outcomes.both_right == 10 and not result.outcomes.fixed

@@ -115,3 +115,35 @@ def test_an_answer_several_annotators_gave_is_shown_once():
     assert gold.short_text({"text": ["France", "France", "in France", "France"], "answer_start": [0, 0, 3, 0]}) \
         == "France | in France"
     assert gold.short_text({"text": [], "answer_start": []}) == "∅" and gold.short_text(None) == "—"
+
+
+@pytest.mark.parametrize("golds, glue_task, scale", [
+    ([0.2, 4.8], None, (0.0, 5.0)),  # STS-B-like scores, no preset: still 0-5
+    ([6, 7, 10], None, (0.0, 10.0)),  # 1-10 ratings that happen to use only 6-10
+    ([12.0, 97.5], None, (0.0, 100.0)),
+    ([0.05, 0.9], None, (0.0, 1.0)),
+    ([-2.0, 3.0], None, (-5.0, 5.0)),
+    ([-500000.0, 1e6], None, (-1e6, 1e6)),
+    ([7.5], "STS-B", (0.0, 5.0)),  # a benchmark's own scale wins over the scores
+    ([], None, (0.0, 5.0)),
+])
+def test_gold_scale_is_the_smallest_usual_scale_holding_the_scores(golds, glue_task, scale):
+    from bertstudio.tasks.classification import gold_scale
+
+    assert gold_scale(golds, glue_task) == scale
+
+
+def test_a_score_error_is_a_tenth_of_the_golds_scale():
+    from bertstudio.tasks.base import error_rule
+
+    task = get_task("regression")
+    # 0-100: 0.4 off is no error (a fixed ±0.5 called every prediction wrong), 12 off is
+    on_100 = error_rule(task, [3.0, 55.0, 98.0])
+    assert on_100.tolerance == 10.0
+    assert not on_100({"score": 55.4}, 55.0) and on_100({"score": 67.0}, 55.0)
+    # 0-1: 0.24 off is an error (a fixed ±0.5 never called one)
+    on_1 = error_rule(task, [0.1, 0.5, 0.9])
+    assert on_1.tolerance == pytest.approx(0.1)
+    assert on_1({"score": 0.74}, 0.5) and not on_1({"score": 0.55}, 0.5)
+    assert error_rule(task, [0.1, 0.9], "STS-B").tolerance == 0.5  # STS-B's half point, as before
+    assert error_rule(get_task("sentence"), ["pos"])({"label": "neg"}, "pos") is True
