@@ -81,7 +81,7 @@ def _kind_shortcuts(kind: str, gold: str, labels: list[str] | None, assistant: b
                 _picker(QCoreApplication.translate("HelpPanel", "pick any label by typing part of its name; Enter applies it (the legend shows each label's key)")),
                 (QCoreApplication.translate("HelpPanel", "0, Backspace or Delete"), QCoreApplication.translate("HelpPanel", "clear the label"))] + move + _advance()
     if gold == "score":
-        return [(QCoreApplication.translate("HelpPanel", "0 … 5"), QCoreApplication.translate("HelpPanel", "set a whole score")), (QCoreApplication.translate("HelpPanel", "slider / box"), QCoreApplication.translate("HelpPanel", "set a score in tenths")),
+        return [(QCoreApplication.translate("HelpPanel", "0 … 9"), QCoreApplication.translate("HelpPanel", "set that whole score, where it is on the project's scale")), (QCoreApplication.translate("HelpPanel", "slider / box"), QCoreApplication.translate("HelpPanel", "set a finer score")),
                 (QCoreApplication.translate("HelpPanel", "Enter or an arrow in the box"), QCoreApplication.translate("HelpPanel", "store the typed score (an arrow then moves on)")),
                 (QCoreApplication.translate("HelpPanel", "Backspace"), QCoreApplication.translate("HelpPanel", "clear the score"))] + move + _advance()
     if gold == "tags":

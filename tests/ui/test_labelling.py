@@ -625,9 +625,11 @@ def test_a_score_with_hundredths_is_never_rewritten_by_passing_through_the_box_o
 
 def test_a_typed_score_is_stored_as_typed_or_refused_never_changed(qtbot, session_factory):
     """A helper typed 7.5 in the score box and Enter stored 0.5 (the box's validator dropped the
-    7, the box read ".5"); 10 stored 1.0; 2.615 would have stored 2.6. Nothing was said."""
+    7, the box read ".5"); 10 stored 1.0; 2.615 would have stored 2.6. Nothing was said. On a
+    benchmark's scale (STS-B 0-5) a score outside it is refused, with the scale named."""
     scored = [{"text": f"s{i}", "text_pair": f"t{i}", "label": None} for i in range(2)]
     session = session_factory("regression", None, {"train": scored})
+    session.project._meta["glue_task"] = "STS-B"
     page = _page(qtbot, session)
     editor = page.editor()
     spin = editor.spin
@@ -639,7 +641,7 @@ def test_a_typed_score_is_stored_as_typed_or_refused_never_changed(qtbot, sessio
         qtbot.keyClicks(spin, typed)
         qtbot.keyClick(spin, Qt.Key.Key_Return)
         assert session.project.gold("train", 0) is None and session.undo_stack.count() == 0, typed
-        assert said and said[-1] == f"{shown} is outside the scale 0-5: not stored"
+        assert said and said[-1] == f"{shown} is outside the STS-B scale 0-5: not stored"
         assert spin.text() == "none"  # back to what is stored
     spin.setFocus()
     spin.lineEdit().selectAll()
@@ -660,6 +662,57 @@ def test_a_typed_score_is_stored_as_typed_or_refused_never_changed(qtbot, sessio
     assert spin.value() == 0.0
     spin.stepBy(70)
     assert spin.value() == 5.0
+
+
+def test_the_score_editor_takes_the_projects_own_scale(qtbot, session_factory):
+    """Sweep #2: the editor was fixed to STS-B's 0-5, so a project of 1-10 ratings (scores 6-10
+    imported) showed 6 with the slider pinned at its end, refused a typed 7 and key 8."""
+    scored = [{"text": f"s{i}", "text_pair": f"t{i}", "label": 6.0 + i % 5} for i in range(5)]
+    scored += [{"text": f"u{i}", "text_pair": f"v{i}", "label": None} for i in range(3)]
+    session = session_factory("regression", None, {"train": scored})
+    editor = _page(qtbot, session).editor()
+    editor.advance_box.setChecked(False)
+    said: list[str] = []
+    editor.message_shown.connect(said.append)
+    assert (editor.LOW, editor.HIGH) == (0.0, 10.0) and editor.high_label.text() == "10"
+    editor.go_to(0)
+    assert editor.slider.value() / editor.SCALE == 6.0 < editor.slider.maximum() / editor.SCALE
+    editor.go_to(5)
+    qtbot.keyClick(editor, Qt.Key.Key_8)
+    assert session.project.gold("train", 5) == 8.0
+    spin = editor.spin
+    spin.setFocus()
+    spin.lineEdit().selectAll()
+    qtbot.keyClicks(spin, "9.5")
+    qtbot.keyClick(spin, Qt.Key.Key_Return)
+    assert session.project.gold("train", 5) == 9.5
+    # beyond the scale of a plain project: stored as typed, the scale widens, and it is said
+    spin.setFocus()
+    spin.lineEdit().selectAll()
+    qtbot.keyClicks(spin, "42")
+    qtbot.keyClick(spin, Qt.Key.Key_Return)
+    assert session.project.gold("train", 5) == 42.0
+    assert said[-1] == "42.0 is outside the scale 0-10 of this project's scores: stored, and the scale is now 0-100"
+    assert editor.HIGH == 100.0 and editor.slider.value() / editor.SCALE == 42.0
+
+
+def test_a_decimal_comma_is_read_as_a_decimal_point_never_as_a_group(qtbot, session_factory):
+    """Sweep #4: in an English or C locale the box read "0,5" as 05 and stored 5.0."""
+    scored = [{"text": f"s{i}", "text_pair": f"t{i}", "label": None} for i in range(2)]
+    session = session_factory("regression", None, {"train": scored})
+    editor = _page(qtbot, session).editor()
+    editor.advance_box.setChecked(False)
+    spin = editor.spin
+    for typed, stored in (("0,5", 0.5), ("3,5", 3.5)):
+        spin.setFocus()
+        spin.lineEdit().selectAll()
+        qtbot.keyClicks(spin, typed)
+        qtbot.keyClick(spin, Qt.Key.Key_Return)
+        assert session.project.gold("train", 0) == stored, typed
+    spin.setFocus()
+    spin.lineEdit().selectAll()
+    qtbot.keyClicks(spin, "1,2,3")  # no score reads that way: the second comma is not taken
+    assert spin.lineEdit().text() == "1,23"
 
 
 def test_keys_that_set_nothing_say_why(qtbot, session_factory):
@@ -684,7 +737,7 @@ def test_keys_that_set_nothing_say_why(qtbot, session_factory):
     reg.message_shown.connect(said.append)
     qtbot.keyClick(reg, Qt.Key.Key_7)
     assert session2.project.gold("train", 0) is None
-    assert said[-1] == "Key 7 sets nothing: keys 0-5 set whole scores; type other scores in the box"
+    assert said[-1] == "Key 7 sets nothing: keys 0-5 set whole scores on the scale 0-5; type other scores in the box"
     qtbot.keyClick(reg, Qt.Key.Key_Return)
     assert "suggestion" in said[-1] and said[-1].endswith("set the score with keys 0-5 or type it in the box")
 

@@ -6,17 +6,20 @@ clears, arrows move, S/Space jumps to the next unlabelled example. After a
 label is applied the editor moves on (the usual rhythm of labelling tools);
 the "advance" box turns that off. While the labelling assistant has a suggestion for an
 unlabelled example it is shown under the text (grey, italic: a suggestion, never a
-label), its legend button is framed and the picker opens on it; Enter accepts it. Regression: a 0-5 slider in steps of 0.1,
-keys 0-5 set whole scores, and the score box takes a typed score: Enter or an
-arrow key stores it and gives the keys back to the editor (the arrows move on).
+label), its legend button is framed and the picker opens on it; Enter accepts it. Regression: a slider
+over the project's score scale (a benchmark's own, STS-B 0-5; otherwise the usual scale 0-1, 0-5,
+0-10, 0-100, ... that holds its scores: :func:`bertstudio.tasks.classification.gold_scale`), number
+keys set whole scores on it, and the score box takes a typed score: Enter or an arrow key stores it
+and gives the keys back to the editor (the arrows move on).
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from PySide6.QtCore import QEvent, QLocale, QObject, Qt, QTimer
-from PySide6.QtGui import QFont, QKeyEvent
+from PySide6.QtGui import QFont, QKeyEvent, QValidator
 from PySide6.QtWidgets import (
     QAbstractScrollArea,
     QCheckBox,
@@ -29,6 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from bertstudio.tasks.classification import gold_scale
 from bertstudio.ui.editors.base import NUMBER_KEYS, KindEditor
 from bertstudio.ui.editors.legend import LabelLegend
 from bertstudio.ui.theme import text_colour, text_points
@@ -239,6 +243,25 @@ class _ScoreBox(QDoubleSpinBox):
             flags |= QDoubleSpinBox.StepEnabledFlag.StepDownEnabled
         return flags
 
+    def decimal_text(self, text: str) -> str:
+        """``text`` with a lone decimal comma read as the decimal point (or a lone point, where the
+        locale writes a comma): the box took "," as a group separator, so "0,5" stored 5.0 without a
+        word. A score never holds a group separator, so one such mark can only be a decimal one."""
+        point = self.locale().decimalPoint()
+        other = "," if point != "," else "."
+        if text.count(other) == 1 and point not in text:
+            return text.replace(other, point)
+        return text
+
+    def validate(self, text: str, pos: int) -> object:  # noqa: D102 - Qt override
+        if self.locale().groupSeparator() in self.decimal_text(text):
+            return QValidator.State.Invalid, text, pos  # "1,2,3": no score reads that way
+        state = super().validate(self.decimal_text(text), pos)
+        return (state[0] if isinstance(state, tuple) else state), text, pos
+
+    def valueFromText(self, text: str) -> float:  # noqa: N802 - Qt override
+        return super().valueFromText(self.decimal_text(text))
+
     def textFromValue(self, value: float) -> str:  # noqa: N802 - Qt override
         locale = self.locale()  # the box reads typed text in its locale: write it the same way
         locale.setNumberOptions(QLocale.NumberOption.OmitGroupSeparator)
@@ -248,16 +271,22 @@ class _ScoreBox(QDoubleSpinBox):
 
 
 class RegressionEditor(SentenceEditor):
-    """A score in [0, 5]: slider (0.1 steps), spin box, or keys 0-5 for whole scores."""
+    """A score on the project's scale: slider, spin box, or number keys for whole scores.
+
+    The scale is a benchmark preset's (STS-B: 0-5, where a score outside it is refused), otherwise
+    the usual scale holding the project's scores (:func:`gold_scale`: 1-10 ratings read 0-10); a
+    score typed or suggested beyond that is stored as it is and the scale widens, with a word.
+    A fixed 0-5 kept 1-10 and 0-100 projects from being labelled and stored an accepted
+    suggestion of 8.0 as 5.0."""
 
     kind = "regression"
     has_pair = True
-    SCALE = 10  # slider units per score point
-    LOW, HIGH = 0.0, 5.0  # the scores this editor stores (STS-B's scale)
+    SCALE = 10  # slider units per score point (tenths on 0-5; the scale sets it, see _set_scale)
+    LOW, HIGH = 0.0, 5.0  # the scale until a project gives its own
     # The box's "no score" value (shown as its special text, never stored). The box takes far more
-    # than LOW..HIGH so that its validator never drops a typed digit: with a range of -0.1..5,
+    # than the scale so that its validator never drops a typed digit: with a range of -0.1..5,
     # typing 7.5 kept ".5" and stored 0.5 without a word. Out-of-scale scores are refused on Enter.
-    UNSCORED = -9999.0
+    UNSCORED = -1e12
     TYPED_DECIMALS = 3  # as precise as STS-B's own scores (2.615)
     _MOVE_KEYS = (Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_PageUp,
                   Qt.Key.Key_PageDown)
@@ -269,17 +298,13 @@ class RegressionEditor(SentenceEditor):
         row = QHBoxLayout()
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setObjectName("scoreSlider")
-        self.slider.setRange(0, 5 * self.SCALE)
         self.slider.setSingleStep(1)
-        self.slider.setPageStep(self.SCALE)
-        self.slider.setTickInterval(self.SCALE)
         self.slider.setTickPosition(QSlider.TickPosition.TicksBelow)
         self.slider.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.spin = _ScoreBox(self.LOW, self.HIGH)
         self.spin.setObjectName("scoreSpin")
         self.spin.setRange(self.UNSCORED, -self.UNSCORED)
         self.spin.setSpecialValueText(self.tr("none"))
-        self.spin.setSingleStep(0.1)
         self.spin.setDecimals(self.TYPED_DECIMALS)  # 2.615 typed is 2.615 stored, not 2.6
         self.spin.setToolTip(self.tr("Type a score such as 3.7: Enter stores it, an arrow key stores it and "
                                      "moves to the previous or next example"))
@@ -293,27 +318,84 @@ class RegressionEditor(SentenceEditor):
         self.slider.valueChanged.connect(lambda _v: self.slider.isSliderDown() or self._slid.start())
         self.spin.editingFinished.connect(self._on_spin_finished)
         self.session.project_closing.connect(lambda _p: self._store_typed())  # typed, then the window closed
-        row.addWidget(QLabel("0"))
+        # the scale is read again from the project's scores when they may have changed wholesale
+        self._scale_stale = True
+        self.session.project_opened.connect(self._on_scores_replaced)
+        self.session.data_imported.connect(self._on_scores_replaced)
+        self.low_label, self.high_label = QLabel(), QLabel()
+        row.addWidget(self.low_label)
         row.addWidget(self.slider, 1)
-        row.addWidget(QLabel("5"))
+        row.addWidget(self.high_label)
         row.addWidget(self.spin)
         layout.addLayout(row)
-        hint = QLabel(self.tr("Keys 0-5 set a whole score; for tenths drag the slider or type the score in the "
-                              "box (Enter or an arrow key stores it)."))
-        hint.setWordWrap(True)
-        hint.setEnabled(False)
-        layout.addWidget(hint)
+        self.hint = QLabel()
+        self.hint.setWordWrap(True)
+        self.hint.setEnabled(False)
+        layout.addWidget(self.hint)
         self.legend.hide()
+        self.preset: str | None = None  # a benchmark whose scale is fixed (STS-B): outside it is refused
+        self._set_scale(self.LOW, self.HIGH)
+
+    # -- the scale ---------------------------------------------------------------------------
+    def _on_scores_replaced(self, *_args: Any) -> None:
+        self._scale_stale = True
+
+    def _read_scale(self) -> None:
+        """The project's scale: its preset's, or the usual scale holding its gold scores."""
+        from bertstudio.data.glue import score_scale
+
+        self._scale_stale = False
+        project = self.session.project
+        if project is None:
+            return
+        golds: list[Any] = []
+        for split in project.split_names:
+            golds += self.session.examples(split).gold_values()
+        self.preset = project.glue_task if score_scale(project.glue_task) is not None else None
+        self._set_scale(*gold_scale(golds, project.glue_task))
+
+    def _set_scale(self, low: float, high: float) -> None:
+        """Slider, keys, box arrows and words over ``low``..``high``: about 50 slider steps, on a
+        power of ten (tenths on 0-5, hundredths on 0-1, whole points on 0-100)."""
+        self.LOW, self.HIGH = low, high
+        step = 10.0 ** math.floor(math.log10((high - low) / 50.0))
+        self.SCALE = round(1.0 / step) if step < 1 else 1.0 / step  # slider units per score point
+        self.slider_decimals = max(0, -math.floor(math.log10(step)))
+        self.slider.blockSignals(True)
+        self.slider.setRange(round(low * self.SCALE), round(high * self.SCALE))
+        self.slider.setPageStep(max(1, round((high - low) * self.SCALE / 10)))
+        self.slider.setTickInterval(max(1, round((high - low) * self.SCALE / 10)))
+        self.slider.blockSignals(False)
+        self.spin.scale = (low, high)
+        self.spin.setSingleStep(step)
+        self.low_label.setText(f"{low:g}")
+        self.high_label.setText(f"{high:g}")
+        # number keys: the whole scores 0-9 that lie on the scale
+        self.key_scores = [k for k in range(10) if low <= k <= high]
+        keys = self._keys_text()
+        self.hint.setText(self.tr("Keys %1 set a whole score; for finer scores drag the slider or type the score "
+                                  "in the box (Enter or an arrow key stores it). Scale: %2 to %3.")
+                          .replace("%1", keys).replace("%2", f"{low:g}").replace("%3", f"{high:g}"))
+
+    def _keys_text(self) -> str:
+        keys = self.key_scores
+        return f"{keys[0]}-{keys[-1]}" if len(keys) > 1 else (str(keys[0]) if keys else "-")
+
+    def scale_text(self) -> str:
+        return f"{self.LOW:g}-{self.HIGH:g}" if self.LOW >= 0 else f"{self.LOW:g} to {self.HIGH:g}"
 
     def refresh(self) -> None:
+        if self._scale_stale and self.isActive():
+            self._read_scale()
         KindEditor.refresh(self)
 
     def accept_suggestion(self) -> bool:
         suggestion = self.unlabelled_suggestion()
         if suggestion is None:
             return False
-        self.apply_score(float(suggestion.value))
-        if self.advance_box.isChecked():
+        # as the grey line shows it (suggestion_text: tenths), never moved onto the scale
+        stored = self.apply_score(round(float(suggestion.value), 1))
+        if stored and self.advance_box.isChecked():
             self.advance()
         return True
 
@@ -328,7 +410,8 @@ class RegressionEditor(SentenceEditor):
         # an unscored example shows "none" in the box, so leaving the box never stores a stale score
         score = self.UNSCORED if gold is None else float(gold)
         self._slid.stop()
-        for w, v in ((self.slider, round(max(score, 0.0) * self.SCALE)), (self.spin, score)):
+        on_slider = round(min(max(score, self.LOW), self.HIGH) * self.SCALE)
+        for w, v in ((self.slider, on_slider), (self.spin, score)):
             w.blockSignals(True)
             w.setValue(v)
             w.blockSignals(False)
@@ -338,19 +421,15 @@ class RegressionEditor(SentenceEditor):
         value = self.spin.value()
         if value == self.UNSCORED or value == self._shown[1]:
             return  # only a score the person changed
-        if not self.LOW <= value <= self.HIGH:
-            self.message_shown.emit(self.tr("%1 is outside the scale %2-%3: not stored").replace("%1", self.spin.textFromValue(value))
-                                    .replace("%2", f"{self.LOW:g}").replace("%3", f"{self.HIGH:g}"))
+        if not self.apply_score(value, decimals=self.TYPED_DECIMALS):
             self.spin.blockSignals(True)
             self.spin.setValue(self._shown[1])  # the stored score again
             self.spin.blockSignals(False)
-            return
-        self.apply_score(value, decimals=self.TYPED_DECIMALS)
 
     def _on_slider_moved(self) -> None:
         self._slid.stop()
         if self.slider.value() != self._shown[0]:
-            self.apply_score(self.slider.value() / self.SCALE)
+            self.apply_score(self.slider.value() / self.SCALE, decimals=self.slider_decimals)
 
     def _store_typed(self) -> None:
         """The project is closing: a score typed in the box without Enter is stored first."""
@@ -374,28 +453,41 @@ class RegressionEditor(SentenceEditor):
         return super().eventFilter(watched, event)
 
     def _how_to_label(self) -> str:
-        return self.tr("set the score with keys 0-5 or type it in the box")
+        return self.tr("set the score with keys %1 or type it in the box").replace("%1", self._keys_text())
 
-    def apply_score(self, score: float, decimals: int = 1) -> None:
-        """Store ``score`` (a key's whole score, the slider's tenths, a suggestion rounded to tenths,
-        a typed score to :data:`TYPED_DECIMALS`), within the scale."""
+    def apply_score(self, score: float, decimals: int = 1) -> bool:
+        """Store ``score`` (a key's whole score, the slider's step, a suggestion as shown, a typed
+        score to :data:`TYPED_DECIMALS`) as it is: never moved onto the scale. Outside a preset's
+        scale it is refused; outside the scale of the project's scores it is stored and the scale
+        widens, and both are said. True when stored (or already the gold)."""
         if self.row < 0 or not self.session.has_project():
-            return
-        score = round(min(self.HIGH, max(self.LOW, float(score))), decimals)
+            return False
+        score = round(float(score), decimals)
+        shown = _score_text(score)
+        if not self.LOW <= score <= self.HIGH:
+            if self.preset is not None:
+                self.message_shown.emit(self.tr("%1 is outside the %2 scale %3: not stored").replace("%1", shown)
+                                        .replace("%2", self.preset).replace("%3", self.scale_text()))
+                return False
+            old = self.scale_text()
+            self._set_scale(*gold_scale([self.LOW, self.HIGH, score]))
+            self.message_shown.emit(self.tr("%1 is outside the scale %2 of this project's scores: stored, and the "
+                                            "scale is now %3").replace("%1", shown).replace("%2", old)
+                                    .replace("%3", self.scale_text()))
         if self.session.gold(self.split, self.row) == score:
-            return
-        text = self.tr("Score row %1 as %2").replace("%1", str(self.row + 1)).replace("%2", _score_text(score))
-        self.set_gold(score, text)
+            return True
+        text = self.tr("Score row %1 as %2").replace("%1", str(self.row + 1)).replace("%2", shown)
+        return self.set_gold(score, text)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         number = NUMBER_KEYS.get(event.key())
-        if number is not None and number <= 5:
-            self.apply_score(float(number))
-            if self.advance_box.isChecked():
+        if number is not None and number in self.key_scores:
+            if self.apply_score(float(number)) and self.advance_box.isChecked():
                 self.advance()
         elif number is not None:
-            self.message_shown.emit(self.tr("Key %1 sets nothing: keys 0-5 set whole scores; type other scores "
-                                            "in the box").replace("%1", str(number)))
+            self.message_shown.emit(self.tr("Key %1 sets nothing: keys %2 set whole scores on the scale %3; type "
+                                            "other scores in the box").replace("%1", str(number))
+                                    .replace("%2", self._keys_text()).replace("%3", self.scale_text()))
         elif event.key() in (Qt.Key.Key_Backspace, Qt.Key.Key_Delete):
             self.clear_label()
         elif event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not event.modifiers():
