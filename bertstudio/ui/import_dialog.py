@@ -71,7 +71,16 @@ MAPPED: dict[str, tuple[str, ...]] = {
     "tagging": ("tokens", "tags"),
     "qa": ("context", "question", "answers", "id", "title"),
 }
-OPTIONAL = {"label", "tags", "answers", "id", "title"}  # may be absent: rows come in unlabelled
+
+
+def optional_columns(kind: str) -> set[str]:
+    """The mapped columns a file may lack: all but the kind's required inputs (its spec says which:
+    the gold comes in unlabelled, regression's second text and QA's id and title are filled). A
+    global set listed regression's optional second text as required, so a one-sentence score file
+    could not be imported."""
+    from bertstudio.data.kinds import get_spec
+
+    return set(MAPPED[kind]) - set(get_spec(kind).inputs)
 FIXED_LAYOUT = {"glue", "conll", "conllu", "squad"}
 _NONE = "—"
 
@@ -154,11 +163,12 @@ class ImportDialog(QDialog):
             "text": self.tr("Text"), "text_pair": self.tr("Second text"), "label": self.tr("Label / score"),
             "tokens": self.tr("Tokens"), "tags": self.tr("Tags"), "context": self.tr("Context"),
             "question": self.tr("Question"), "answers": self.tr("Answers"), "id": self.tr("Id"), "title": self.tr("Title")}
+        self.optional = optional_columns(self.kind)
         for column in MAPPED[self.kind]:
             combo = QComboBox()
             combo.setObjectName(f"map_{column}")
             combo.activated.connect(lambda _i: (self._forget_loaded(), self._show_unread()))
-            mapping.addRow(names[column] + ("" if column in OPTIONAL else " *"), combo)
+            mapping.addRow(names[column] + ("" if column in self.optional else " *"), combo)
             self.mapping[column] = combo
         self.survey = FileSurveyBox(self.session)
         self.survey.surveyed.connect(self._on_surveyed)
@@ -300,10 +310,10 @@ class ImportDialog(QDialog):
             self.preview_table.setColumnWidth(column, min(self.preview_table.columnWidth(column), 520))
         for column, combo in self.mapping.items():
             combo.clear()
-            if column in OPTIONAL:
+            if column in self.optional:
                 combo.addItem(_NONE, None)
             wanted = info.suggested_columns.get(column)
-            if wanted is None and column not in OPTIONAL:
+            if wanted is None and column not in self.optional:
                 # The reader could not tell which column this is: ask, never guess the first one.
                 combo.addItem(self.tr("— choose —"), None)
             for i, (name, title) in enumerate(zip(info.columns, titles)):
@@ -413,7 +423,7 @@ class ImportDialog(QDialog):
         return ", ".join(self._titles.get(c, c) for c in columns)
 
     def _missing_columns(self, options: dict[str, Any]) -> list[str]:
-        return [c for c in MAPPED[self.kind] if c not in OPTIONAL and "columns" in options
+        return [c for c in MAPPED[self.kind] if c not in self.optional and "columns" in options
                 and c not in options["columns"]]
 
     def _start_survey(self) -> None:

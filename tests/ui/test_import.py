@@ -439,3 +439,20 @@ def test_import_clicked_while_the_file_is_counted_waits_for_that_read(qtbot, mai
         gate.set()
     assert main_window.session.project.num_rows("train") == 9000 and on_gui == []
     qtbot.waitUntil(lambda: not ThreadJob._running, timeout=60_000)
+
+
+def test_a_one_sentence_score_file_imports_into_a_regression_project(qtbot, session_factory, tmp_path):
+    """Sweep #5: the Second text column was required, though a regression row may have none (the
+    CLI trains on such a file and Add examples adds such rows): Import said "Choose the file column
+    for: Second text"."""
+    session = session_factory("regression", None, None)
+    source = tmp_path / "scores.csv"
+    source.write_text("text,score\na good fun film,87\na dull film,12.5\nfine,50\n")
+    dialog = ImportDialog(session, None, str(source))
+    qtbot.addWidget(dialog)
+    assert dialog.mapping["text_pair"].currentData() is None and dialog.mapping["text_pair"].currentText() == "—"
+    with qtbot.waitSignal(dialog.imported) as imported:
+        dialog.start_import()
+    assert imported.args == ["train", 3] and not dialog.error_label.text()
+    assert session.project.row("train", 1) == {"text": "a dull film", "text_pair": "", "label": 12.5}
+    assert import_dialog.optional_columns("pair") == {"label"}  # a pair's second text stays required
