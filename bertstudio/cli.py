@@ -198,6 +198,12 @@ def _config_from(base: dict[str, Any]) -> "Any":
 
         found = preview(base["train_file"], fmt=base.get("data_format", "auto"))
         base["task"] = _kind_of_mapping(base.get("columns"), found) or found.suggested_kind or "sentence"
+        if not found.preset:  # a guess between scores and classes is said, with the flag that decides it
+            from bertstudio.data.formats.table import gold_reading
+
+            reading = gold_reading(base["task"], found.columns, found.rows, base.get("columns") or found.suggested_columns)
+            if reading:
+                log.warning("%s: %s", Path(base["train_file"]).name, reading)
         if found.preset and not base.get("glue_task"):
             base["glue_task"] = found.preset
     return TrainConfig.from_dict(base)

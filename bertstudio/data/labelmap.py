@@ -78,6 +78,17 @@ DECIMAL = re.compile(r"[+-]?(\d+\.\d*|\.\d+)([eE][+-]?\d+)?")
 _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"))  # zero-width characters
 
 
+def decimal_labels(values: list[str]) -> list[str]:
+    """The values that are numbers with decimals (0.07, 3.5), when every value is a number and some
+    have decimals: scores to predict, which as labels would make one class per value ([] otherwise).
+    1.0 and 0.0 are whole numbers (a 0/1 column with gaps, written by pandas): classes, not scores.
+    The one rule for training (train/sources.py) and for a project's import of new labels."""
+    whole = [v for v in values if WHOLE_NUMBER.fullmatch(v.strip())
+             or (DECIMAL.fullmatch(v.strip()) and float(v).is_integer())]
+    decimals = [v for v in values if DECIMAL.fullmatch(v.strip()) and v not in whole]
+    return decimals if decimals and len(whole) + len(decimals) == len(values) else []
+
+
 def spelling(value: str) -> str:
     """What a label reads as, so that look-alikes meet: NFKC form, case folded, spaces collapsed,
     invisible characters dropped; a number as its value ("#1.0" for "1", "01", "1.0" and "+1")."""

@@ -29,7 +29,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from bertstudio.data import project_store as store
-from bertstudio.data.labelmap import map_table, mapped_label_order, values_in
+from bertstudio.data.labelmap import decimal_labels, map_table, mapped_label_order, values_in
 from bertstudio.data.project_labels import check_label_names
 from bertstudio.data.project_meta import PROJECT_FILE, default_color
 from bertstudio.data.kinds import get_spec, require_kind
@@ -177,9 +177,16 @@ class SplitOps:
             return []
         used = list(values_in(self.kind, table))
         current = self.labels  # type: ignore[attr-defined]
+        unknown = [v for v in used if v not in current]
+        scores = [] if get_spec(self.kind).gold.per_token else decimal_labels(used)
+        if scores and set(scores) & set(unknown):  # 40 decimal scores became 40 classes without a word
+            shown = ", ".join(map(repr, scores[:4])) + (f" and {len(scores) - 4} more" if len(scores) > 4 else "")
+            raise DataError(f"the labels are numbers with decimals ({shown}), which would become {len(used)} "
+                            f"separate classes of this {self.kind} project", path=source or self.folder,
+                            where="labels", expected="a regression (scores) project to predict a score, or class "
+                            "names (numbers listed in the project's label set first are taken as classes)")
         if not current:  # a project without labels yet takes the file's, in the file's order
             return list(dict.fromkeys(declared + used))
-        unknown = [v for v in used if v not in current]
         if unknown and not add_labels:
             shown = ", ".join(map(repr, unknown[:10])) + (f" and {len(unknown) - 10} more" if len(unknown) > 10 else "")
             raise DataError(f"the file uses labels the project does not have: {shown}",

@@ -456,13 +456,19 @@ def test_labels_that_are_not_one_clean_set_of_classes_are_refused_before_the_mod
                            capsys)
         last = err.strip().splitlines()[-1]
         assert code == 2 and words in last and "2 separate classes" in last and str(twice) in last, last
-    # scores in a one-text file read as classes: one class per value
+    # scores in a one-text file taken as classes (--task sentence): one class per value
     scores = tmp_path / "scores.tsv"
     scores.write_text("sentence\tscore\na b\t0.006\nc d\t0.07\ne f\t3\n", encoding="utf-8")
-    code, _, err = run(["train", "--train", str(scores), "--model", "/nonexistent/model", "--out", str(tmp_path / "r5")],
-                       capsys)
+    code, _, err = run(["train", "--task", "sentence", "--train", str(scores), "--model", "/nonexistent/model",
+                        "--out", str(tmp_path / "r5")], capsys)
     assert code == 2 and "the labels are numbers with decimals ('0.006', '0.07')" in err.strip().splitlines()[-1]
     assert "--task regression" in err.strip().splitlines()[-1]
+    # without --task the same file reads as scores (its header and its decimals say so), and that is said
+    code, _, err = run(["train", "--train", str(scores), "--model", "/nonexistent/model", "--out", str(tmp_path / "r7")],
+                       capsys)
+    assert code == 2 and "no such model folder" in err.strip().splitlines()[-1]
+    assert "scores.tsv: reading 'score' as scores to predict (task regression): its header says so; --task " \
+           "sentence reads it as classes" in err
 
     # listed, the four classes are the person's choice: the run gets as far as the model
     code, _, err = run(["train", "--task", "pair", "--train", str(pair), "--labels", "entailment,not_entailment,0,1",

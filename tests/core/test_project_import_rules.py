@@ -184,3 +184,22 @@ def test_the_backup_is_a_copy_where_the_file_system_has_no_hard_links(labelled: 
     labelled.restore_split_backup(backup["id"])
     assert labelled.num_rows("train") == 300 and labelled.progress("train") == (300, 300)
     labelled.close()
+
+
+def test_decimal_scores_are_refused_as_new_classes(tmp_path: Path) -> None:
+    """Sweep #8: the app imported 40 decimal scores into a sentence project as 40 classes without a
+    word (training refuses the same file); the project refuses, and says a scores project takes them.
+    Whole numbers (1.0 and 0.0 included) and numbers the label set lists already stay classes."""
+    p = Project.create(tmp_path / "s", name="s", kind="sentence")
+    scores = from_records("sentence", _sentences(6, ["0.21", "1.91", "3", "0.66"]), source="sent_dec.csv")
+    with pytest.raises(DataError) as caught:
+        p.import_examples(scores, "train", add_labels=True)
+    assert "numbers with decimals ('0.21', '1.91', '0.66')" in str(caught.value) and "sent_dec.csv" in str(caught.value)
+    assert "regression" in str(caught.value) and p.labels == [] and "train" not in p.split_names
+    p.import_examples(from_records("sentence", _sentences(4, ["1.0", "0.0", "2"])), "train")
+    assert sorted(p.labels) == ["0.0", "1.0", "2"]
+    listed = Project.create(tmp_path / "l", name="l", kind="sentence", labels=["0.5", "1.5"])
+    listed.import_examples(from_records("sentence", _sentences(4, ["0.5", "1.5"])), "train")  # the person's own set
+    assert listed.labels == ["0.5", "1.5"]
+    p.close()
+    listed.close()

@@ -320,3 +320,30 @@ def test_line_ends_of_old_macs_read_in_every_format(tmp_path: Path) -> None:
     assert [r["tokens"] for r in _rows(load_examples(conll))] == [["EU", "rejects"], ["German"]]
     jsonl = _write(tmp_path / "j.jsonl", b'{"text": "a", "label": "x"}\r{"text": "b", "label": "y"}\r')
     assert [r["label"] for r in _rows(load_examples(jsonl))] == ["x", "y"] and len(preview(jsonl).rows) == 2
+
+
+def test_a_one_text_score_file_reads_as_scores_and_whole_number_classes_are_said(tmp_path):
+    """Sweep #8/#9: `text,score` with 1-10 ratings read as 10 classes without a word, and a one-text
+    file of decimal scores as one class per value (a pair file read both as scores)."""
+    from bertstudio.data.formats.table import gold_reading
+    from bertstudio.data.io import load_examples, preview
+
+    rated = tmp_path / "rated.csv"
+    rated.write_text("text,score\n" + "".join(f"film {i},{1 + i % 10}\n" for i in range(20)), encoding="utf-8")
+    assert load_examples(rated).kind == "regression" and preview(rated).suggested_kind == "regression"
+    decimals = tmp_path / "dec.csv"
+    decimals.write_text("text,label\ngood,0.21\nbad,1.91\nok,3\n", encoding="utf-8")
+    found = preview(decimals)
+    assert found.suggested_kind == "regression" and load_examples(decimals).kind == "regression"
+    assert gold_reading("regression", found.columns, found.rows, found.suggested_columns) == (
+        "reading 'label' as scores to predict (task regression): it holds numbers with decimals; --task sentence "
+        "reads it as classes")
+    sim = tmp_path / "sim.csv"
+    sim.write_text("sentence1,sentence2,similarity\n" + "".join(f"a {i},b {i},{i % 6}\n" for i in range(12)),
+                   encoding="utf-8")
+    found = preview(sim)
+    assert found.suggested_kind == "pair"  # whole numbers under another name: classes, a fair guess, said
+    assert gold_reading("pair", found.columns, found.rows, found.suggested_columns) == (
+        "reading 'similarity' as 6 classes (task pair): its values are whole numbers; --task regression predicts "
+        "them as a score")
+    assert gold_reading("sentence", ["text", "label"], [["a", "0"], ["b", "1"]], {"text": "text", "label": "label"}) is None

@@ -47,13 +47,17 @@ ALIASES: dict[str, tuple[str, ...]] = {
              "review", "content", "body", "tweet", "comment", "utterance", "document", "message"),
     "text_pair": ("text_pair", "sentence2", "text_b", "hypothesis", "question2", "s2", "#2 string"),
     "label": ("label", "labels", "gold_label", "score", "similarity", "relatedness", "quality", "is_duplicate", "class", "target",
-              "sentiment", "category", "intent", "topic", "polarity", "emotion"),
+              "sentiment", "category", "intent", "topic", "polarity", "emotion", "rating"),
 }
 _KNOWN = {a for names in ALIASES.values() for a in names} | {"index", "id", "idx", "qid"}
 # The gold column's name that says "scores, not classes" (STS-B's word): what the writers head a
 # regression set's gold column with, so that the guess reads it back as regression even when every
 # score is a whole number (a 0-5 rating scale read back as six classes under "label").
 SCORE_NAME = "score"
+# Gold headers that say "scores" for one-text tables as well as pairs: 1-10 ratings under "score"
+# or "rating" were read as 10 classes, class-weighted, without a word ("label" stays classes).
+SCORE_NAMES = (SCORE_NAME, "rating")
+WHOLE = re.compile(r"[+-]?\d+")
 
 
 @dataclass
@@ -326,17 +330,44 @@ def decimal_scores(names: Sequence[str], rows: Sequence[Sequence[str]], column: 
 
 def scored_kind(kind: str | None, names: Sequence[str], rows: Sequence[Sequence[str]],
                 label: str | int | None) -> str | None:
-    """``kind`` as a reader guessed it, or "regression" for a pair set whose gold column holds
-    decimal scores (:func:`decimal_scores`): the one rule the preview and the readers share."""
-    return "regression" if kind == "pair" and decimal_scores(names, rows, label) else kind
+    """``kind`` as a reader guessed it, or "regression" for a sentence or pair set whose gold column
+    holds decimal scores (:func:`decimal_scores`): the one rule the preview and the readers share.
+    A one-text file of decimal scores read as one class per value (its second text is optional)."""
+    return "regression" if kind in ("sentence", "pair") and decimal_scores(names, rows, label) else kind
 
 
 def _kind_of(mapping: Mapping[str, str | int], names: Sequence[str] | None) -> str:
-    """The table kind a mapping reads: a second text makes a pair; a second text with a header
-    naming its gold column "score" (STS-B's word) makes it a regression set."""
+    """The table kind a mapping reads: a gold column headed "score" or "rating" (STS-B's word, a
+    rating scale's) makes a regression set, with one text or two; else a second text makes a pair."""
     has_pair = "text_pair" in mapping
-    scored = names is not None and str(mapping.get("label", "")).strip().lower() == SCORE_NAME
-    return "regression" if has_pair and scored else "pair" if has_pair else "sentence"
+    scored = names is not None and str(mapping.get("label", "")).strip().lower() in SCORE_NAMES
+    return "regression" if scored else "pair" if has_pair else "sentence"
+
+
+def gold_reading(kind: str | None, names: Sequence[str], rows: Sequence[Sequence[str]],
+                 mapping: Mapping[str, str | int]) -> str | None:
+    """One line saying how a guessed ``kind`` reads a table's gold column, where a person could
+    mean the other reading (said by the CLI when no --task was given): scores from a "score" or
+    "rating" header or from decimals, or classes from three or more whole numbers (a rating scale?).
+    None when there is nothing to say (names as labels, 0/1)."""
+    label = mapping.get("label")
+    if label is None or kind not in ("sentence", "pair", "regression"):
+        return None
+    try:
+        at = int(label) if str(label).lstrip("-").isdigit() else list(names).index(str(label))
+        values = {row[at].strip() for row in rows if len(row) > abs(at) and row[at].strip()}
+    except (ValueError, IndexError):
+        return None
+    column = repr(names[at]) if -len(names) <= at < len(names) else f"column {at + 1}"
+    if kind == "regression":
+        why = "its header says so" if str(names[at] if -len(names) <= at < len(names) else "").strip().lower() \
+            in SCORE_NAMES else "it holds numbers with decimals"
+        classes = "pair" if "text_pair" in mapping else "sentence"
+        return f"reading {column} as scores to predict (task regression): {why}; --task {classes} reads it as classes"
+    if len(values) > 2 and all(WHOLE.fullmatch(v) for v in values):
+        return (f"reading {column} as {len(values)} classes (task {kind}): its values are whole numbers; "
+                "--task regression predicts them as a score")
+    return None
 
 
 def _table_kinds() -> list[str]:
@@ -425,7 +456,7 @@ def read_table(
                 expected="a header naming a text column (text, sentence, ...) or a column mapping "
                          "(columns text=0,label=1 by 0-based position)",
             )
-        if kind is None and guessed_kind == "pair":  # two texts and numbers with fractions: scores, as preview says
+        if kind is None and guessed_kind in ("sentence", "pair"):  # numbers with fractions: scores, as preview says
             rows = [f for _l, f in _take_records(text, opts, SNIFF_ROWS + 1)][1 if names else 0:]
             guessed_kind = scored_kind(guessed_kind, names or [str(i) for i in range(len(first))], rows,
                                        mapping.get("label"))
