@@ -869,7 +869,7 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/data_page.py" line="177"/>
-        <location filename="../../bertstudio/ui/data_page.py" line="423"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="426"/>
         <source>&lt;b&gt;Label distribution&lt;/b&gt;</source>
         <translation>&lt;b&gt;标签分布&lt;/b&gt;</translation>
     </message>
@@ -894,22 +894,22 @@
         <translation>与最近一次运行的预测不一致</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="403"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="406"/>
         <source>%1 of %2 rows</source>
         <translation>%1 / %2 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="408"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="411"/>
         <source>no run with predictions yet</source>
         <translation>还没有带预测的运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="410"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="413"/>
         <source>the latest run evaluated the %1 split</source>
         <translation>最近一次运行评估的是 %1 数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="422"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="425"/>
         <source>&lt;b&gt;Entities per type&lt;/b&gt;</source>
         <translation>&lt;b&gt;各类型实体数&lt;/b&gt;</translation>
     </message>
@@ -1222,6 +1222,21 @@
         <translation>输入标签名的一部分即可选择任意标签；按 Enter 应用(图例中列出了每个标签的按键)</translation>
     </message>
     <message>
+        <location filename="../../bertstudio/ui/help_panel.py" line="84"/>
+        <source>0 … 9</source>
+        <translation>0 … 9</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/help_panel.py" line="84"/>
+        <source>set that whole score, where it is on the project&apos;s scale</source>
+        <translation>设为该整数分数（须在项目的分数范围内）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/help_panel.py" line="84"/>
+        <source>set a finer score</source>
+        <translation>设置更精细的分数</translation>
+    </message>
+    <message>
         <location filename="../../bertstudio/ui/help_panel.py" line="91"/>
         <location filename="../../bertstudio/ui/help_panel.py" line="97"/>
         <source>0 or Backspace</source>
@@ -1254,23 +1269,8 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/help_panel.py" line="84"/>
-        <source>0 … 5</source>
-        <translation>0 … 5</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="84"/>
-        <source>set a whole score</source>
-        <translation>设置整数分数</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="84"/>
         <source>slider / box</source>
         <translation>滑块 / 输入框</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/help_panel.py" line="84"/>
-        <source>set a score in tenths</source>
-        <translation>设置精确到十分位的分数</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/help_panel.py" line="85"/>
@@ -1452,229 +1452,229 @@
 <context>
     <name>ImportDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="85"/>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="244"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="94"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="254"/>
         <source>Import data</source>
         <translation>导入数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="106"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="115"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="115"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="124"/>
         <source>detect</source>
         <translation>自动识别</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="121"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="130"/>
         <source>First row holds the column names</source>
         <translation>第一行是列名</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="127"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="136"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="138"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="147"/>
         <source>File:</source>
         <translation>文件:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="139"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="148"/>
         <source>Format:</source>
         <translation>格式:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="141"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="150"/>
         <source>GLUE preset:</source>
         <translation>GLUE 预设:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="142"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="151"/>
         <source>Into split:</source>
         <translation>加入数据划分:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="149"/>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="380"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="158"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="390"/>
         <source>Columns (what each column of the file holds)</source>
         <translation>列(文件每一列的内容)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="154"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="163"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="154"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="163"/>
         <source>Second text</source>
         <translation>第二段文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="154"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="163"/>
         <source>Label / score</source>
         <translation>标签 / 分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="155"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="164"/>
         <source>Tokens</source>
         <translation>词元</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="155"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="164"/>
         <source>Tags</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="155"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="164"/>
         <source>Context</source>
         <translation>上下文</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="156"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="165"/>
         <source>Question</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="156"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="165"/>
         <source>Answers</source>
         <translation>答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="156"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="165"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="156"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="165"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="191"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="201"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="198"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="208"/>
         <source>First rows:</source>
         <translation>前几行:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="245"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="255"/>
         <source>Data files (*.tsv *.csv *.txt *.jsonl *.json *.conll *.conllu *.iob *.bio);;All files (*)</source>
         <translation>数据文件 (*.tsv *.csv *.txt *.jsonl *.json *.conll *.conllu *.iob *.bio);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="308"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="318"/>
         <source>— choose —</source>
         <translation>— 请选择 —</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="328"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="338"/>
         <source>Format: %1 · this file looks like %2 data</source>
         <translation>格式:%1 · 此文件看起来是“%2”数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="332"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="342"/>
         <source>choose the file column for: %1</source>
         <translation>请为以下内容选择文件列：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="338"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="348"/>
         <source>This file holds %1 examples but the project is a %2 project.</source>
         <translation>此文件包含“%1”样例，但项目是“%2”项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="361"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="371"/>
         <source>column %1</source>
         <translation>第 %1 列</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="365"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="375"/>
         <source>Not imported: %1. The project keeps only the columns above; exporting over this file later writes only those.</source>
         <translation>不导入：%1。项目只保留上面这些列；以后导出覆盖此文件时也只写这些列。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="379"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="389"/>
         <source>Columns (set by the format or preset)</source>
         <translation>列(由格式或预设决定)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="386"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="396"/>
         <source>The file cannot be read: %1</source>
         <translation>无法读取此文件：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="388"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="398"/>
         <source>Save it as UTF-8 (in Excel: Save As, CSV UTF-8; in Notepad: Save As, Encoding UTF-8) and import it again.</source>
         <translation>请将其另存为 UTF-8 编码（Excel：另存为“CSV UTF-8”；记事本：另存为时编码选 UTF-8），然后重新导入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="439"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="449"/>
         <source>Choose the file column for: %1</source>
         <translation>请选择对应的文件列:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="464"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="474"/>
         <source>Reading the file…</source>
         <translation>正在读取文件…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="500"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="510"/>
         <source>The file&apos;s labels differ from the project&apos;s: choose what each becomes, then Import.</source>
         <translation>文件中的标签与项目的不同:请为每个标签选择对应的项目标签，然后点击“导入”。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="523"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="533"/>
         <source>The file&apos;s labels differ from the project&apos;s: choose what %1 become(s), then Import.</source>
         <translation>文件的标签与项目的不同：请选择 %1 对应什么，然后导入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="525"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="535"/>
         <source>Every label of the file has a place: Import when ready.</source>
         <translation>文件的每个标签都已有对应：准备好后即可导入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="541"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="551"/>
         <source>Choose what these labels become: %1</source>
         <translation>请为这些标签选择对应的项目标签:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="558"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="568"/>
         <source>Every row of the file is already in %1: nothing to import.</source>
         <translation>文件的每一行都已在 %1 中：没有可导入的内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="578"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="588"/>
         <source>Rows already in the project</source>
         <translation>项目中已有的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="579"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="589"/>
         <source>%1 of the file&apos;s %2 rows repeat examples already in %3.</source>
         <translation>文件的 %2 行中有 %1 行与 %3 中已有的样本重复。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="583"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="593"/>
         <source>Skipping them keeps the project&apos;s rows and labels as they are; importing all adds the copies as new rows.</source>
         <translation>跳过它们会保持项目的行和标签不变；全部导入会把这些副本作为新行加入。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="586"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="596"/>
         <source>%1 of them carry another label than the project&apos;s copy. </source>
         <translation>其中 %1 行的标签与项目中的副本不同。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="589"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="599"/>
         <source>Skip the repeats</source>
         <translation>跳过重复行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/import_dialog.py" line="591"/>
+        <location filename="../../bertstudio/ui/import_dialog.py" line="601"/>
         <source>Import all</source>
         <translation>全部导入</translation>
     </message>
@@ -2592,42 +2592,42 @@
 <context>
     <name>PredictionsModel</name>
     <message>
-        <location filename="../../bertstudio/ui/predictions_model.py" line="52"/>
+        <location filename="../../bertstudio/ui/predictions_model.py" line="64"/>
         <source>Span score</source>
         <translation>片段得分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/predictions_model.py" line="53"/>
+        <location filename="../../bertstudio/ui/predictions_model.py" line="65"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/predictions_model.py" line="53"/>
+        <location filename="../../bertstudio/ui/predictions_model.py" line="65"/>
         <source>Gold</source>
         <translation>标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/predictions_model.py" line="53"/>
+        <location filename="../../bertstudio/ui/predictions_model.py" line="65"/>
         <source>Predicted</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/predictions_model.py" line="54"/>
+        <location filename="../../bertstudio/ui/predictions_model.py" line="66"/>
         <source>Confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/predictions_model.py" line="54"/>
+        <location filename="../../bertstudio/ui/predictions_model.py" line="66"/>
         <source>Loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/predictions_model.py" line="80"/>
+        <location filename="../../bertstudio/ui/predictions_model.py" line="95"/>
         <source>The answer span&apos;s start + end logit: higher is surer, but it is not a probability</source>
         <translation>答案片段的起点 + 终点 logit：越高越有把握，但它不是概率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/predictions_model.py" line="111"/>
+        <location filename="../../bertstudio/ui/predictions_model.py" line="126"/>
         <source>(example {n} not in the project)</source>
         <translation>(样例 {n} 不在此项目中)</translation>
     </message>
@@ -2825,49 +2825,54 @@
 <context>
     <name>RegressionEditor</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="281"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="307"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="284"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="309"/>
         <source>Type a score such as 3.7: Enter stores it, an arrow key stores it and moves to the previous or next example</source>
         <translation>输入分数，例如 3.7:按 Enter 保存，按方向键保存并转到上一个或下一个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="301"/>
-        <source>Keys 0-5 set a whole score; for tenths drag the slider or type the score in the box (Enter or an arrow key stores it).</source>
-        <translation>按键 0-5 设置整数分数；如需十分位，请拖动滑块或在输入框中输入分数(按 Enter 或方向键保存)。</translation>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="376"/>
+        <source>Keys %1 set a whole score; for finer scores drag the slider or type the score in the box (Enter or an arrow key stores it). Scale: %2 to %3.</source>
+        <translation>按键 %1 设置整数分数；更精细的分数请拖动滑块或在框中输入（按 Enter 或方向键保存）。分数范围：%2 到 %3。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="322"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="456"/>
+        <source>set the score with keys %1 or type it in the box</source>
+        <translation>用按键 %1 设置分数，或在框中输入</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="469"/>
+        <source>%1 is outside the %2 scale %3: not stored</source>
+        <translation>%1 超出 %2 的分数范围 %3：未保存</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="474"/>
+        <source>%1 is outside the scale %2 of this project&apos;s scores: stored, and the scale is now %3</source>
+        <translation>%1 超出本项目分数的范围 %2：已保存，分数范围现为 %3</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="488"/>
+        <source>Key %1 sets nothing: keys %2 set whole scores on the scale %3; type other scores in the box</source>
+        <translation>按键 %1 不设置任何内容：按键 %2 在范围 %3 内设置整数分数；其他分数请在框中输入</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="404"/>
         <source>(not scored)</source>
         <translation>(未打分)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="322"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="404"/>
         <source>(no example)</source>
         <translation>(无样例)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="342"/>
-        <source>%1 is outside the scale %2-%3: not stored</source>
-        <translation>%1 超出了 %2-%3 的评分范围：未保存</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="377"/>
-        <source>set the score with keys 0-5 or type it in the box</source>
-        <translation>请用按键 0-5 设置分数，或在输入框中输入分数</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="387"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="479"/>
         <source>Score row %1 as %2</source>
         <translation>将第 %1 行打分为 %2</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="397"/>
-        <source>Key %1 sets nothing: keys 0-5 set whole scores; type other scores in the box</source>
-        <translation>按键 %1 没有作用：按键 0-5 设置整数分数；其他分数请在输入框中输入</translation>
     </message>
 </context>
 <context>
@@ -2930,6 +2935,7 @@
     <name>ResultsPage</name>
     <message>
         <location filename="../../bertstudio/ui/results_page.py" line="201"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="542"/>
         <source>Errors only</source>
         <translation>只看错误</translation>
     </message>
@@ -2964,84 +2970,94 @@
         <translation>无法读取此运行的预测：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="440"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="441"/>
         <source>%1 damaged line(s) of this run&apos;s predictions are not shown: %2</source>
         <translation>本次运行的预测中有 %1 行已损坏，未显示：%2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="456"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="457"/>
         <source>No project is open. Open or create one (File menu), train a run on the Train page, and its scores, predictions and errors appear here.</source>
         <translation>尚未打开项目。请（通过“文件”菜单）打开或新建一个项目，并在训练页训练一次，其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="459"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="460"/>
         <source>This project has no run yet. Train one on the Train page (or open a run folder from the Runs page), and its scores, predictions and errors appear here.</source>
         <translation>此项目还没有运行。请在训练页训练一次（或从运行页打开一个运行文件夹），其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="468"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="469"/>
         <source>This run is not one of this project&apos;s runs ({folder}); it is shown for viewing only.</source>
         <translation>此运行不属于此项目({folder})；仅供查看。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="471"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="472"/>
         <source>It is a {run} run and this project holds {project} examples, so its rows are not matched to the project&apos;s.</source>
         <translation>这是一次 {run} 运行，而此项目包含 {project} 样例，因此其中的行不会与项目的行对应。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="475"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="476"/>
         <source>{joined} of {total} of its rows match this project&apos;s examples (same gold value).</source>
         <translation>它的 {total} 行中有 {joined} 行与此项目的样例对应(标准答案相同)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="557"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="545"/>
+        <source>Errors only (off by ≥ %1)</source>
+        <translation>仅显示错误（偏差 ≥ %1）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/results_page.py" line="546"/>
+        <source>A predicted score counts as an error when it is %1 or more from its gold: a tenth of the gold scores&apos; scale</source>
+        <translation>预测分数与标准答案相差 %1 或以上即算作错误：即标准答案分数范围的十分之一</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/results_page.py" line="569"/>
         <source>{shown} of {total} examples</source>
         <translation>{shown} / {total} 个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="559"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="571"/>
         <source>gold {g}, predicted {p}</source>
         <translation>标准答案 {g}，预测 {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/results_page.py" line="615"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="627"/>
         <source>%n word(s) got no prediction from this run: tag them on the Label page</source>
         <translation>
             <numerusform>%n 个词在这次运行中没有预测:请在“标注”页标注它们</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="617"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="629"/>
         <source>The run predicted a label this project no longer has (renamed or removed since the run)</source>
         <translation>该运行预测的标签已不在本项目中（运行之后被重命名或删除）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="652"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="664"/>
         <source>{split} row {row}</source>
         <translation>{split} 第 {row} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="657"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="669"/>
         <source>{where}: {n} of {m} tags are now the run&apos;s predictions</source>
         <translation>{where}:{m} 个标签中有 {n} 个已改为这次运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="660"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="672"/>
         <source>{where}: the gold value is now the run&apos;s prediction</source>
         <translation>{where}:标注值已改为这次运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="662"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="674"/>
         <source>; this run&apos;s scores were computed with the earlier gold</source>
         <translation>;这次运行的分数是按原来的标注计算的</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="663"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="675"/>
         <source> (Edit &gt; Undo restores it)</source>
         <translation>(编辑 &gt; 撤销 可恢复)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="669"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="681"/>
         <source>Relabel {split} row {row}</source>
         <translation>重新标注 {split} 的第 {row} 行</translation>
     </message>
@@ -3314,7 +3330,7 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/run_compare.py" line="75"/>
-        <location filename="../../bertstudio/ui/run_compare.py" line="193"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="196"/>
         <source>metric</source>
         <translation>指标</translation>
     </message>
@@ -3405,7 +3421,12 @@
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="167"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="165"/>
+        <source>A score counts as right within ±{t} of its gold (a tenth of the gold scores&apos; scale).</source>
+        <translation>分数与标准答案相差在 ±{t} 以内即算正确（标准答案分数范围的十分之一）。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/run_compare.py" line="170"/>
         <source>{m}: {a} → {b} ({d} points; 95% paired bootstrap interval {lo} to {hi}, {k:,} resamples).</source>
         <translation>{m}:{a} → {b}({d} 个百分点；95% 配对自助法区间 {lo} 到 {hi}，重采样 {k:,} 次)。</translation>
     </message>
@@ -3425,17 +3446,17 @@
         <translation>修正 {f} · 退化 {b} · 都错 {w} · 都对 {r}；McNemar 精确检验 p = {p}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="193"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="196"/>
         <source>{m} (x100)</source>
         <translation>{m}（x100）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="216"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="219"/>
         <source>eval row {n}</source>
         <translation>评估行 {n}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="235"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="238"/>
         <source>Gold</source>
         <translation>标准答案</translation>
     </message>
@@ -3802,78 +3823,78 @@
 <context>
     <name>SentenceEditor</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="76"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="80"/>
         <location filename="../../bertstudio/ui/help_panel.py" line="57"/>
         <source>&amp;Move to the next example after labelling</source>
         <translation>标注后转到下一个样例(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="82"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="86"/>
         <source>Premise / first text</source>
         <translation>前提 / 第一段文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="83"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="87"/>
         <source>Hypothesis / second text</source>
         <translation>假设 / 第二段文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="100"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="104"/>
         <source>Press %1 or click to label this example &apos;%2&apos;</source>
         <translation>按 %1 或单击，将此样例标为“%2”</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="135"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="139"/>
         <source>Suggested: %1 (%2)</source>
         <translation>建议:%1(%2)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="138"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="142"/>
         <source>Enter accepts it, any label key overrides it</source>
         <translation>按 Enter 接受，按任一标签键可改为该标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="140"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="144"/>
         <source>Audit example: drawn at random to check the model, so its suggestion is hidden</source>
         <translation>核查样例:为检验模型而随机抽取，因此不显示建议</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="158"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="162"/>
         <source>(not labelled)</source>
         <translation>(未标注)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="158"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="162"/>
         <source>(no example)</source>
         <translation>(无样例)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="170"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="174"/>
         <source>Label row %1 as &apos;%2&apos;</source>
         <translation>将第 %1 行标为“%2”</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="176"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="180"/>
         <source>Clear the label of row %1</source>
         <translation>清除第 %1 行的标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="197"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="201"/>
         <source>Audit example: Enter has no suggestion to accept here (hidden on purpose); %1</source>
         <translation>审核样本：这里没有可用 Enter 接受的建议（有意隐藏）；%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="199"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="203"/>
         <source>No suggestions while the labelling assistant is off (Tools &gt; Labelling assistant): %1</source>
         <translation>标注助手关闭时没有建议（工具 &gt; 标注助手）：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="201"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="205"/>
         <source>No suggestion to accept yet: %1</source>
         <translation>暂时没有可接受的建议：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="205"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="209"/>
         <source>pick the label with a number key</source>
         <translation>请用数字键选择标签</translation>
     </message>
