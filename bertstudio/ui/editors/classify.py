@@ -285,8 +285,8 @@ class RegressionEditor(SentenceEditor):
     LOW, HIGH = 0.0, 5.0  # the scale until a project gives its own
     # The box's "no score" value (shown as its special text, never stored). The box takes far more
     # than the scale so that its validator never drops a typed digit: with a range of -0.1..5,
-    # typing 7.5 kept ".5" and stored 0.5 without a word. Out-of-scale scores are refused on Enter.
-    UNSCORED = -1e12
+    # typing 7.5 kept ".5" and stored 0.5 without a word. It grows with a large scale (_set_scale).
+    UNSCORED = -9999.0
     TYPED_DECIMALS = 3  # as precise as STS-B's own scores (2.615)
     _MOVE_KEYS = (Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_PageUp,
                   Qt.Key.Key_PageDown)
@@ -303,7 +303,6 @@ class RegressionEditor(SentenceEditor):
         self.slider.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.spin = _ScoreBox(self.LOW, self.HIGH)
         self.spin.setObjectName("scoreSpin")
-        self.spin.setRange(self.UNSCORED, -self.UNSCORED)
         self.spin.setSpecialValueText(self.tr("none"))
         self.spin.setDecimals(self.TYPED_DECIMALS)  # 2.615 typed is 2.615 stored, not 2.6
         self.spin.setToolTip(self.tr("Type a score such as 3.7: Enter stores it, an arrow key stores it and "
@@ -367,6 +366,9 @@ class RegressionEditor(SentenceEditor):
         self.slider.setTickInterval(max(1, round((high - low) * self.SCALE / 10)))
         self.slider.blockSignals(False)
         self.spin.scale = (low, high)
+        # the box takes ten times the scale, so a typed digit is never dropped (its width follows)
+        self.UNSCORED = -max(9999.0, 10.0 * max(abs(low), abs(high)))
+        self.spin.setRange(self.UNSCORED, -self.UNSCORED)
         self.spin.setSingleStep(step)
         self.low_label.setText(f"{low:g}")
         self.high_label.setText(f"{high:g}")
