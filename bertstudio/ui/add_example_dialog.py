@@ -12,6 +12,7 @@ imported rows. The rows go through the project's own import path
 
 from __future__ import annotations
 
+import math
 import re
 import uuid
 from typing import Any
@@ -19,7 +20,7 @@ from typing import Any
 from PySide6.QtCore import QMimeData, Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QLabel, QLineEdit, QPlainTextEdit, QPushButton,
+    QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QPlainTextEdit, QPushButton,
     QVBoxLayout, QWidget,
 )
 
@@ -28,6 +29,7 @@ from bertstudio.data.formats.common import check_length
 from bertstudio.data.kinds import get_spec
 from bertstudio.errors import BertStudioError, DataError
 from bertstudio.ui import theme
+from bertstudio.ui.editors.classify import RegressionEditor, ScoreBox
 from bertstudio.ui.editors.label_set import swatch
 from bertstudio.ui.session import split_name
 
@@ -148,18 +150,12 @@ class AddExampleDialog(QDialog):
             self.editors[key] = editor
             form.addRow(titles.get(key, key), editor)
         self.label_combo: QComboBox | None = None
-        self.score_spin: QDoubleSpinBox | None = None
+        self.score_spin: ScoreBox | None = None
         gold = get_spec(self.kind).gold
         if gold.classes and self.session.labels():
             self._add_label_box(form)
         elif gold.numeric:
-            self.score_spin = QDoubleSpinBox(objectName="addScoreSpin")
-            self.score_spin.setRange(-0.1, 5.0)  # -0.1 is "no score" (its special text)
-            self.score_spin.setSingleStep(0.1)
-            self.score_spin.setDecimals(1)
-            self.score_spin.setSpecialValueText(self.tr("none (score it later)"))
-            self.score_spin.setValue(-0.1)
-            form.addRow(self.tr("Score"), self.score_spin)
+            self._add_score_box(form)
         self.status = QLabel(objectName="addExampleStatus", wordWrap=True)
         self.add_button = QPushButton(self.tr("Add"), objectName="addExampleButton")
         self.add_button.setDefault(True)
@@ -193,13 +189,43 @@ class AddExampleDialog(QDialog):
                                  context=Qt.ShortcutContext.WindowShortcut)
             shortcut.activated.connect(lambda n=number: n < combo.count() and combo.setCurrentIndex(n))
 
+    def _add_score_box(self, form: QFormLayout) -> None:
+        """The Label page's score box (ui/editors/classify.ScoreBox): three decimals, a decimal comma
+        read as one, any score the project's scale may take. A box of -0.1..5 at one decimal kept '.5'
+        of a typed 7.5, '1' of 10 and '-' of -1, and stored 0.5, 1.0 and no score without a word."""
+        from bertstudio.data.glue import score_scale
+        from bertstudio.tasks.classification import gold_scale
+
+        project = self.session.project
+        golds = [g for split in project.split_names for g in self.session.examples(split).gold_values()]
+        low, high = gold_scale(golds, project.glue_task)
+        self._preset = project.glue_task if score_scale(project.glue_task) is not None else None
+        box = self.score_spin = ScoreBox(low, high)
+        box.setObjectName("addScoreSpin")
+        self._unscored = -max(9999.0, 10.0 * max(abs(low), abs(high)))  # "none": far below any score typed
+        box.setRange(self._unscored, -self._unscored)
+        box.setDecimals(RegressionEditor.TYPED_DECIMALS)
+        box.setSingleStep(10.0 ** math.floor(math.log10((high - low) / 50.0)))
+        box.setSpecialValueText(self.tr("none (score it later)"))
+        box.setValue(self._unscored)
+        box.setToolTip(self.tr("The score, on this project's scale {low:g} to {high:g}").format(low=low, high=high))
+        form.addRow(self.tr("Score"), box)
+
     def gold(self) -> Any:
-        """The label or score chosen in the form (None: unlabelled)."""
+        """The label or score chosen in the form (None: unlabelled). A score outside a benchmark's
+        scale (STS-B's 0-5) is refused, as the Label page refuses it."""
         if self.label_combo is not None:
             return self.label_combo.currentData()
-        if self.score_spin is not None and self.score_spin.value() >= 0:
-            return round(self.score_spin.value(), 1)
-        return None
+        if self.score_spin is None:
+            return None
+        self.score_spin.interpretText()  # typed without leaving the box
+        value = self.score_spin.value()
+        if value == self.score_spin.minimum():
+            return None
+        low, high = self.score_spin.scale
+        if self._preset is not None and not low <= value <= high:
+            raise DataError(f"{value:g} is outside the {self._preset} scale {low:g} to {high:g}", where="score")
+        return round(value, RegressionEditor.TYPED_DECIMALS)
 
     def values(self) -> dict[str, str]:
         return {key: (e.exact_text() if isinstance(e, ExactTextEdit) else e.text()) for key, e in self.editors.items()}

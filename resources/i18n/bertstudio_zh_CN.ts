@@ -390,92 +390,97 @@
 <context>
     <name>AddExampleDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="84"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="124"/>
         <source>Add examples</source>
         <translation>添加样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="91"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="131"/>
         <source>Sentence</source>
         <translation>句子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="91"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="131"/>
         <source>Text A (premise)</source>
         <translation>文本 A(前提)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="92"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="132"/>
         <source>Text B (hypothesis)</source>
         <translation>文本 B(假设)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="93"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="133"/>
         <source>Sentence (words are split at spaces)</source>
         <translation>句子(按空格切分为词)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="94"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="134"/>
         <source>Context</source>
         <translation>上下文</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="95"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="135"/>
         <source>Question</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="102"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="142"/>
         <source>Into split</source>
         <translation>加入数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="122"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="209"/>
         <source>none (score it later)</source>
         <translation>无(稍后打分)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="124"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="211"/>
+        <source>The score, on this project&apos;s scale {low:g} to {high:g}</source>
+        <translation>分数，按本项目的刻度 {low:g} 到 {high:g}</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="212"/>
         <source>Score</source>
         <translation>分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="126"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="160"/>
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="128"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="162"/>
         <source>Store this example (with the label chosen, if any) and clear the form for the next one</source>
         <translation>保存此样例(如已选择标签则一并保存)并清空表单以输入下一个</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="142"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="176"/>
         <source>none (label it later)</source>
         <translation>无(稍后标注)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="147"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="181"/>
         <source>Label</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="148"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="182"/>
         <source>While typing, Alt+1 … Alt+9 set the label (Alt+0: none); any label can be chosen in the box, where typing its first letters finds it.</source>
         <translation>输入时，Alt+1 … Alt+9 设置标签(Alt+0:无)；也可以在下拉框中选择任意标签，输入标签名的开头几个字母即可找到。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="184"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="248"/>
         <source>Added to {s} as row {r} ({n} this time), labelled {g}.</source>
         <translation>已添加到 {s}，第 {r} 行(本次共 {n} 个)，标签为 {g}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="177"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="241"/>
         <source>Not added: {m}</source>
         <translation>未添加:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="182"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="246"/>
         <source>Added to {s} as row {r} ({n} this time). Label it on the Label page.</source>
         <translation>已添加到 {s},第 {r} 行(本次共 {n} 个)。请在“标注”页标注。</translation>
     </message>
@@ -917,67 +922,67 @@
 <context>
     <name>ExampleTableModel</name>
     <message>
-        <location filename="../../bertstudio/ui/data_model.py" line="43"/>
+        <location filename="../../bertstudio/ui/data_model.py" line="44"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_model.py" line="44"/>
+        <location filename="../../bertstudio/ui/data_model.py" line="45"/>
         <source>Second text</source>
         <translation>第二段文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_model.py" line="45"/>
+        <location filename="../../bertstudio/ui/data_model.py" line="46"/>
         <source>Tokens</source>
         <translation>词元</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_model.py" line="46"/>
+        <location filename="../../bertstudio/ui/data_model.py" line="47"/>
         <source>Question</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_model.py" line="47"/>
+        <location filename="../../bertstudio/ui/data_model.py" line="48"/>
         <source>Context</source>
         <translation>上下文</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_model.py" line="48"/>
+        <location filename="../../bertstudio/ui/data_model.py" line="49"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_model.py" line="49"/>
+        <location filename="../../bertstudio/ui/data_model.py" line="50"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_model.py" line="52"/>
+        <location filename="../../bertstudio/ui/data_model.py" line="53"/>
         <source>Label</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_model.py" line="53"/>
+        <location filename="../../bertstudio/ui/data_model.py" line="54"/>
         <source>Score</source>
         <translation>分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_model.py" line="54"/>
+        <location filename="../../bertstudio/ui/data_model.py" line="55"/>
         <source>Tags</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_model.py" line="55"/>
+        <location filename="../../bertstudio/ui/data_model.py" line="56"/>
         <source>Answers</source>
         <translation>答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_model.py" line="139"/>
+        <location filename="../../bertstudio/ui/data_model.py" line="147"/>
         <source>no entity</source>
         <translation>无实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_model.py" line="311"/>
+        <location filename="../../bertstudio/ui/data_model.py" line="319"/>
         <source>Suggested</source>
         <translation>建议</translation>
     </message>
@@ -1829,12 +1834,12 @@
 <context>
     <name>LabelPicker</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_picker.py" line="106"/>
+        <location filename="../../bertstudio/ui/editors/label_picker.py" line="114"/>
         <source>Type part of a label&apos;s name</source>
         <translation>输入标签名的一部分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_picker.py" line="112"/>
+        <location filename="../../bertstudio/ui/editors/label_picker.py" line="120"/>
         <source>↑ ↓ choose · Enter applies · Esc closes</source>
         <translation>↑ ↓ 选择 · Enter 应用 · Esc 关闭</translation>
     </message>
@@ -2766,58 +2771,58 @@
 <context>
     <name>QAEditor</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="76"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="69"/>
         <source>Type a new question about this context</source>
         <translation>输入关于此上下文的新问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="77"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="70"/>
         <source>Add question</source>
         <translation>添加问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="102"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="95"/>
         <source>No answer in this context (SQuAD v2)</source>
         <translation>此上下文中没有答案(SQuAD v2)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="105"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="98"/>
         <source>Use selection as answer (Enter)</source>
         <translation>将选中文本作为答案(回车)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="118"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="111"/>
         <source>Questions about this context</source>
         <translation>关于此上下文的问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="142"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="136"/>
         <source>(no answer chosen yet: select it in the context)</source>
         <translation>(尚未选择答案:请在上下文中选中它)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="144"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="138"/>
         <source>Answer: none</source>
         <translation>答案:无</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="146"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="140"/>
         <source>Answer: %1 (character %2)</source>
         <translation>答案:%1(第 %2 个字符)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="199"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="195"/>
         <source>Answer row %1 with &apos;%2&apos;</source>
         <translation>将第 %1 行的答案设为“%2”</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="218"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="214"/>
         <source>Mark row %1 unanswerable</source>
         <translation>将第 %1 行标为无法回答</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="221"/>
-        <location filename="../../bertstudio/ui/editors/qa.py" line="255"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="217"/>
+        <location filename="../../bertstudio/ui/editors/qa.py" line="251"/>
         <source>Clear the answer of row %1</source>
         <translation>清除第 %1 行的答案</translation>
     </message>
@@ -2825,52 +2830,52 @@
 <context>
     <name>RegressionEditor</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="307"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="306"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="309"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="308"/>
         <source>Type a score such as 3.7: Enter stores it, an arrow key stores it and moves to the previous or next example</source>
         <translation>输入分数，例如 3.7:按 Enter 保存，按方向键保存并转到上一个或下一个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="376"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="378"/>
         <source>Keys %1 set a whole score; for finer scores drag the slider or type the score in the box (Enter or an arrow key stores it). Scale: %2 to %3.</source>
         <translation>按键 %1 设置整数分数；更精细的分数请拖动滑块或在框中输入（按 Enter 或方向键保存）。分数范围：%2 到 %3。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="456"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="458"/>
         <source>set the score with keys %1 or type it in the box</source>
         <translation>用按键 %1 设置分数，或在框中输入</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="469"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="471"/>
         <source>%1 is outside the %2 scale %3: not stored</source>
         <translation>%1 超出 %2 的分数范围 %3：未保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="474"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="476"/>
         <source>%1 is outside the scale %2 of this project&apos;s scores: stored, and the scale is now %3</source>
         <translation>%1 超出本项目分数的范围 %2：已保存，分数范围现为 %3</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="488"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="490"/>
         <source>Key %1 sets nothing: keys %2 set whole scores on the scale %3; type other scores in the box</source>
         <translation>按键 %1 不设置任何内容：按键 %2 在范围 %3 内设置整数分数；其他分数请在框中输入</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="404"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="406"/>
         <source>(not scored)</source>
         <translation>(未打分)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="404"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="406"/>
         <source>(no example)</source>
         <translation>(无样例)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="479"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="481"/>
         <source>Score row %1 as %2</source>
         <translation>将第 %1 行打分为 %2</translation>
     </message>
@@ -4049,92 +4054,92 @@
 <context>
     <name>TaggingEditor</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="262"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="264"/>
         <source>Entity types (select words, then press a key):</source>
         <translation>实体类型(先选择词，再按键):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="263"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="265"/>
         <source>Press %1 or click to mark the selected words as a %2 entity</source>
         <translation>按 %1 或单击，将选中的词标为 %2 实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="265"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="267"/>
         <source>Tags (select words, then press a key):</source>
         <translation>标记(先选择词，再按键):</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="266"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="268"/>
         <source>Press %1 or click to tag the selected words %2</source>
         <translation>按 %1 或单击，将选中的词标记为 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="301"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="306"/>
         <source>no entity</source>
         <translation>无实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="304"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="309"/>
         <source>Enter stores these tags; Shift+Enter stores the sentence as marked</source>
         <translation>按 Enter 保存这些标签；按 Shift+Enter 按当前标注保存该句</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="305"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="310"/>
         <source>Enter stores these tags</source>
         <translation>按 Enter 保存这些标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="306"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="311"/>
         <source>Suggested (%1, %2 sure): %3 · %4</source>
         <translation>建议（%1，把握 %2）：%3 · %4</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="328"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="333"/>
         <source>(not labelled yet: every word starts outside any entity, O; Enter stores the sentence as marked, with no entity if none is marked)</source>
         <translation>（尚未标注：每个词起初都不属于任何实体，即 O；按 Enter 按当前标注保存该句，未标出实体则保存为无实体）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="395"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="400"/>
         <source>&apos;%1&apos; cuts through an entity already marked: select the whole entity, or clear it first (Backspace).</source>
         <translation>“%1”切断了一个已标出的实体：请选中整个实体，或先清除它（Backspace）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="441"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="446"/>
         <source>Row %1 has no entity</source>
         <translation>第 %1 行没有实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="442"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="447"/>
         <source>Store the entities of row %1</source>
         <translation>保存第 %1 行的实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="448"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="453"/>
         <source>Words with no tag yet: %1. A sentence is stored once every word has one.</source>
         <translation>尚无标签的词：%1 个。每个词都有标签后，该句才会保存。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="320"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="325"/>
         <source>Accept the suggested tags of row %1</source>
         <translation>接受第 %1 行的建议标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="331"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="336"/>
         <source>(not tagged yet: %1 of %2 words have a tag; the sentence is stored once every word has one)</source>
         <translation>(尚未标注完:%2 个词中有 %1 个已有标记；每个词都有标记后才会保存此句)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="411"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="416"/>
         <source>Tag &apos;%1&apos; as %2</source>
         <translation>将“%1”标记为 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="423"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="428"/>
         <source>Clear the entity at word %1</source>
         <translation>清除第 %1 个词处的实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/tagging.py" line="429"/>
+        <location filename="../../bertstudio/ui/editors/tagging.py" line="434"/>
         <source>Clear the tag of &apos;%1&apos;</source>
         <translation>清除“%1”的标记</translation>
     </message>

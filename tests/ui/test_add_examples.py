@@ -164,6 +164,39 @@ def test_score_box_for_regression(qtbot, tmp_path):
         project.close(compact=False)
 
 
+@pytest.mark.parametrize("typed, stored", [("7.5", 7.5), ("10", 10.0), ("2.65", 2.65), ("-1", -1.0), ("0,5", 0.5)])
+def test_a_typed_score_is_stored_as_typed(qtbot, tmp_path, typed, stored):
+    """The box was -0.1..5 at one decimal: typing 7.5 kept '.5' and stored 0.5, 10 stored 1.0, 2.65
+    stored 2.6 and -1 no score, without a word; a decimal comma read as a group separator."""
+    project = Project.create(tmp_path / "ratings", name="ratings", kind="regression", labels=[])
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    try:
+        dialog = AddExampleDialog(session)
+        qtbot.addWidget(dialog)
+        _type(dialog, text="Great food.", text_pair="")
+        dialog.score_spin.lineEdit().selectAll()
+        qtbot.keyClicks(dialog.score_spin, typed)
+        assert dialog.add(), dialog.status.text()
+        assert project.examples("train").dataset[0]["label"] == stored
+        assert f"labelled {stored}" in dialog.status.text()
+    finally:
+        project.close(compact=False)
+
+
+def test_a_score_outside_a_benchmarks_scale_is_refused(qtbot, tmp_path):
+    project = Project.create(tmp_path / "sts", name="sts", kind="regression", labels=[], glue_task="STS-B")
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    try:
+        dialog = AddExampleDialog(session)
+        qtbot.addWidget(dialog)
+        _type(dialog, text="A man sleeps.", text_pair="A person rests.")
+        dialog.score_spin.setValue(7.0)
+        assert not dialog.add()
+        assert "outside the STS-B scale 0 to 5" in dialog.status.text() and session.split_size("train") == 0
+    finally:
+        project.close(compact=False)
+
+
 def test_pasted_text_is_stored_exactly_with_its_no_break_spaces_and_separators(main_window, qtbot):
     """toPlainText() turns U+00A0 into a space and U+2028/U+2029 into LF (Qt's documented
     behaviour): French typography pasted in was stored otherwise than the same row from a file."""

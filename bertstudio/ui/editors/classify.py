@@ -219,7 +219,7 @@ def _score_text(score: float) -> str:
     return f"{score:.3f}".rstrip("0").rstrip(".") if score % 1 else f"{score:.1f}"
 
 
-class _ScoreBox(QDoubleSpinBox):
+class ScoreBox(QDoubleSpinBox):
     """The score box: three decimals taken, no trailing zeros shown (3.7, not 3.700); its arrows
     and the wheel step within the editor's scale ``low``..``high``, from "none" to ``low``."""
 
@@ -301,7 +301,7 @@ class RegressionEditor(SentenceEditor):
         self.slider.setSingleStep(1)
         self.slider.setTickPosition(QSlider.TickPosition.TicksBelow)
         self.slider.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.spin = _ScoreBox(self.LOW, self.HIGH)
+        self.spin = ScoreBox(self.LOW, self.HIGH)
         self.spin.setObjectName("scoreSpin")
         self.spin.setSpecialValueText(self.tr("none"))
         self.spin.setDecimals(self.TYPED_DECIMALS)  # 2.615 typed is 2.615 stored, not 2.6
