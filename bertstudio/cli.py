@@ -350,8 +350,8 @@ def cmd_train(args: argparse.Namespace, out: TextIO) -> int:
     from bertstudio.train.distributed import launched_world_size
     from bertstudio.train.engine import train
     from bertstudio.train.rundir import check_output_dir
-    from bertstudio.train.small_data import (adapt, label_counts, model_max_length, run_max_length, text_lengths,
-                                             training_units)
+    from bertstudio.train.small_data import (adapt, has_pairs, label_counts, model_max_length, run_max_length,
+                                             text_lengths, training_units)
     from bertstudio.train.sources import load_sets
 
     config = config_from_args(args)
@@ -371,7 +371,7 @@ def cmd_train(args: argparse.Namespace, out: TextIO) -> int:
         config = adapt(config, label_counts(train_set), given=_settings_given(args),
                        units=training_units(train_set, config), lengths=text_lengths(train_set),
                        model_limit=model_max_length(config.model), run_limit=run_max_length(config.model),
-                       evaluates=eval_set is not None,
+                       evaluates=eval_set is not None, pairs=has_pairs(train_set),
                        processes=launched_world_size())
         _warn_unreadable_text(config, train_set)
     if config.method == "setfit" and launched_world_size() > 1:

@@ -91,6 +91,9 @@ REASONS = {
     "siamese": QT_TRANSLATE_NOOP("SmallData", "{rows} labelled rows: a linear head on the siamese (u, v, |u-v|, u*v) "
                                               "features, started from a logistic regression on the frozen encoder, "
                                               "then trained for at least {steps} steps"),
+    "embedding_scores": QT_TRANSLATE_NOOP("SmallData", "{rows} scored sentences: a linear head on the sentence "
+                                                       "embedding, started from a ridge regression on the frozen "
+                                                       "encoder, then trained for at least {steps} steps"),
     "siamese_scores": QT_TRANSLATE_NOOP("SmallData", "{rows} scored pairs: a linear head on the siamese (u, v, |u-v|, "
                                                      "u*v) features, started from a ridge regression on the frozen "
                                                      "encoder, then trained for at least {steps} steps"),
@@ -155,7 +158,7 @@ def epochs_for(rows: int, batch_size: int, steps: int = MIN_STEPS) -> int:
 def adapt(config: TrainConfig, counts: Counter | dict[str, int], *, given: Iterable[str] = (),
           sentence_transformer: bool | None = None, units: int | None = None, lengths: Any = None,
           model_limit: int | None = None, run_limit: int | None = None, evaluates: bool = True,
-          processes: int = 1) -> TrainConfig:
+          processes: int = 1, pairs: bool | None = None) -> TrainConfig:
     """``config`` with the settings that fit ``counts`` (labelled training rows per label; for
     tagging, QA and regression one entry of the row count) and the mode; ``given``: the
     settings the user gave (none of :data:`RECIPE`: the small-data choice, within a given
@@ -168,16 +171,18 @@ def adapt(config: TrainConfig, counts: Counter | dict[str, int], *, given: Itera
     ``run_limit`` (:func:`run_max_length`, the limit the run enforces) is cut to it. ``evaluates``: the run has evaluation
     rows (none: no evaluation schedule is chosen or said). ``processes``: how many data-parallel
     processes train (``accelerate launch``): a step reads ``processes`` batches, and SetFit, which
-    trains in one process, is not chosen."""
+    trains in one process, is not chosen. ``pairs``: whether a labelled row has a second text
+    (:func:`has_pairs`; None: the kind's inputs say): scores of single sentences are read by the
+    one-text embedding head, not the siamese one (its model would ask every prediction for a pair)."""
     return adapt_explained(config, counts, given=given, sentence_transformer=sentence_transformer, units=units,
                            lengths=lengths, model_limit=model_limit, run_limit=run_limit, evaluates=evaluates,
-                           processes=processes)[0]
+                           processes=processes, pairs=pairs)[0]
 
 
 def adapt_explained(config: TrainConfig, counts: Counter | dict[str, int], *, given: Iterable[str] = (),
                     sentence_transformer: bool | None = None, units: int | None = None, lengths: Any = None,
                     model_limit: int | None = None, run_limit: int | None = None, evaluates: bool = True,
-                    processes: int = 1) -> tuple[TrainConfig, list[Reason]]:
+                    processes: int = 1, pairs: bool | None = None) -> tuple[TrainConfig, list[Reason]]:
     """:func:`adapt`, and its reasons as data (keys of :data:`REASONS` with their values)."""
     given = set(given)
     per_step = SMALL_BATCH * max(1, processes)  # rows one optimizer step reads (150 steps were 84 under 2)
@@ -188,7 +193,8 @@ def adapt_explained(config: TrainConfig, counts: Counter | dict[str, int], *, gi
     chosen: dict[str, Any] = {}
     reasons: list[Reason] = []
     spec = get_spec(config.task)
-    reads_embeddings = sentence_transformer and spec.sentence_head is not None  # the embedding/siamese heads fit
+    reads = sentence_head(config.task, pairs)
+    reads_embeddings = sentence_transformer and reads is not None  # the embedding/siamese heads fit
     mode = config.mode  # the user's when given, else what the choice below sets
     free = not (given & set(RECIPE))  # any recipe setting given: the user's recipe, not ours
     small = 0 < rows <= SMALL_ROWS
@@ -199,10 +205,10 @@ def adapt_explained(config: TrainConfig, counts: Counter | dict[str, int], *, gi
                       epochs=epochs_for(rows, per_step, HEAD_STEPS), lr=SETFIT_LR)
         reasons += [("setfit", {"rows": str(rows), "most": str(most)}), ("setfit_lr", {"lr": f"{SETFIT_LR:g}"})]
     elif free and small and reads_embeddings and mode != "lora":
-        head = spec.sentence_head
+        head = reads
         chosen.update(head=head, method="finetune", lr=SMALL_LR, batch_size=SMALL_BATCH, warmup_ratio=0.1,
                       epochs=epochs_for(rows, per_step), **({"mode": "full"} if mode_free else {}))
-        key = "embedding" if head == "embedding" else "siamese" if spec.gold.has_label_set else "siamese_scores"
+        key = ("embedding" if head == "embedding" else "siamese") + ("" if spec.gold.has_label_set else "_scores")
         reasons.append((key, {"rows": str(rows), "steps": str(MIN_STEPS)}))
         if head == "siamese" and "keep_tuning" not in given and chosen.get("mode", mode) != "frozen":
             chosen["keep_tuning"] = SMALL_KEEP
@@ -257,13 +263,35 @@ def adapt_explained(config: TrainConfig, counts: Counter | dict[str, int], *, gi
     if mode == "lora" and "lr" not in given and "lr" not in chosen:
         chosen["lr"] = LORA_LR
         reasons.append(("lora", {"lr": f"{LORA_LR:g}"}))
-    if (mode == "frozen" and reads_embeddings and spec.sentence_head == "siamese" and head in ("linear", "mlp")
+    if (mode == "frozen" and reads_embeddings and reads == "siamese" and head in ("linear", "mlp")
             and "head" not in given):
         chosen["head"] = "siamese"
         reasons.append(("frozen_pairs", {}))
     if not chosen:
         return config, []
     return replace(config, **chosen, auto_reason=say(reasons)), reasons
+
+
+def sentence_head(kind: str, pairs: bool | None = None) -> str | None:
+    """The embedding head that reads ``kind``'s rows (its spec's ``sentence_head``), but the one-text
+    "embedding" head where the kind takes an optional second text and ``pairs`` is False (no row
+    has one: a regression file of scored sentences)."""
+    spec = get_spec(kind)
+    if spec.sentence_head == "siamese" and pairs is False and "text_pair" in spec.optional_inputs:
+        return "embedding"
+    return spec.sentence_head
+
+
+def has_pairs(examples: Any) -> bool:
+    """Whether a labelled row of an ExampleSet has a non-empty second text (``text_pair``)."""
+    import pyarrow.compute as pc
+
+    table = examples.dataset.with_format("arrow")
+    if "text_pair" not in table.column_names:
+        return False
+    labelled = pc.is_valid(table[examples.gold_column])
+    second = pc.filter(table["text_pair"], labelled)
+    return bool(pc.any(pc.greater(pc.utf8_length(pc.utf8_trim_whitespace(pc.fill_null(second, ""))), 0)).as_py())
 
 
 def unadapted(config: TrainConfig, given: Iterable[str] = ()) -> TrainConfig:
@@ -283,7 +311,7 @@ def adapt_to_rows(config: TrainConfig, examples: Any, *, given: Iterable[str] = 
     base = unadapted(config, given)
     return adapt(base, label_counts(examples), given=given, sentence_transformer=sentence_transformer,
                  units=training_units(examples, base), lengths=text_lengths(examples), model_limit=model_limit,
-                 run_limit=run_limit, evaluates=evaluates)
+                 run_limit=run_limit, evaluates=evaluates, pairs=has_pairs(examples))
 
 
 def fitted_max_length(lengths: Any, current: int, model_limit: int | None) -> tuple[int, int] | None:

@@ -220,7 +220,7 @@ class TrainingPage(QWidget):
     def _adapt_to_data(self) -> None:
         """The Automatic preset: the recipe that fits the labelled training rows
         (train/small_data.adapt, the same choice ``bertstudio train`` makes without flags)."""
-        from bertstudio.train.small_data import (ADAPTED, SMALL_ROWS, adapt_explained, label_counts,
+        from bertstudio.train.small_data import (ADAPTED, SMALL_ROWS, adapt_explained, has_pairs, label_counts,
                                                  model_max_length, run_max_length, say, text_lengths, training_units)
 
         given = self.automatic_given()
@@ -235,6 +235,7 @@ class TrainingPage(QWidget):
         chosen, reasons = adapt_explained(base, counts, given=given,
                                           units=training_units(examples, base) if examples is not None else None,
                                           lengths=text_lengths(examples) if small else None,
+                                          pairs=has_pairs(examples) if examples is not None else None,
                                           model_limit=model_max_length(base.model),
                                           run_limit=run_max_length(base.model))
         self._adapting = True

@@ -3931,61 +3931,66 @@
     </message>
     <message>
         <location filename="../../bertstudio/train/small_data.py" line="94"/>
+        <source>{rows} scored sentences: a linear head on the sentence embedding, started from a ridge regression on the frozen encoder, then trained for at least {steps} steps</source>
+        <translation>{rows} 个已评分的句子：句向量上的线性头，先用冻结编码器上的岭回归初始化，再训练至少 {steps} 步</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/train/small_data.py" line="97"/>
         <source>{rows} scored pairs: a linear head on the siamese (u, v, |u-v|, u*v) features, started from a ridge regression on the frozen encoder, then trained for at least {steps} steps</source>
         <translation>{rows} 个已评分的句对：孪生 (u, v, |u-v|, u*v) 特征上的线性头，先用冻结编码器上的岭回归初始化，再训练至少 {steps} 步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="97"/>
+        <location filename="../../bertstudio/train/small_data.py" line="100"/>
         <source>classes {most}:{least} (largest to smallest): each class weighted by inverse frequency in the loss and the logistic regression, so the small one is not outvoted</source>
         <translation>各类行数 {most}:{least}（最多对最少）：损失和逻辑回归中每类按频率的倒数加权，少数类不被多数类淹没</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="100"/>
+        <location filename="../../bertstudio/train/small_data.py" line="103"/>
         <source>after the last step the weights keep {percent}% of what that training changed (WiSE-FT: part of the way back to where they started, steadier on small sets)</source>
         <translation>最后一步之后，权重保留该训练所做改变的 {percent}%（WiSE-FT：向训练起点退回一部分，在小数据集上更稳定）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="103"/>
+        <location filename="../../bertstudio/train/small_data.py" line="106"/>
         <source>an earlier evaluation that scores higher keeps its weights instead</source>
         <translation>若更早的某次评估得分更高，则改为保留那次评估的权重</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="104"/>
+        <location filename="../../bertstudio/train/small_data.py" line="107"/>
         <source>{rows} labelled rows: batch {batch} and {epochs} epochs, for at least {steps} optimizer steps</source>
         <translation>{rows} 行已标注：批大小 {batch}，{epochs} 轮，至少 {steps} 个优化步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="106"/>
+        <location filename="../../bertstudio/train/small_data.py" line="109"/>
         <source>{rows} labelled questions, about {windows} windows of {length} tokens: batch {batch} and {epochs} epochs, for at least {steps} optimizer steps</source>
         <translation>{rows} 个已标注问题，约 {windows} 个 {length} 词元的窗口：批大小 {batch}，{epochs} 轮，至少 {steps} 个优化步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="109"/>
+        <location filename="../../bertstudio/train/small_data.py" line="112"/>
         <source>evaluated every {every} steps ({evals} times), not after each of {epochs} short epochs</source>
         <translation>每 {every} 步评估一次（共 {evals} 次），而不是在 {epochs} 个短轮次的每一轮之后</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="111"/>
+        <location filename="../../bertstudio/train/small_data.py" line="114"/>
         <source>95% of the texts fit in {tokens} tokens: max length {length} (the model reads at most {limit})</source>
         <translation>95% 的文本不超过 {tokens} 个词元：最大长度 {length}（模型最多读取 {limit} 个）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="113"/>
+        <location filename="../../bertstudio/train/small_data.py" line="116"/>
         <source>the model reads at most {limit} tokens: max length {limit}</source>
         <translation>模型最多读取 {limit} 个词元：最大长度 {limit}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="114"/>
+        <location filename="../../bertstudio/train/small_data.py" line="117"/>
         <source>SetFit&apos;s contrastive phase at learning rate {lr} (setfit&apos;s own default)</source>
         <translation>SetFit 的对比学习阶段使用学习率 {lr}（setfit 自身的默认值）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="116"/>
+        <location filename="../../bertstudio/train/small_data.py" line="119"/>
         <source>LoRA: learning rate {lr} (about 10x full fine-tuning&apos;s, as peft&apos;s examples use)</source>
         <translation>LoRA：学习率 {lr}（约为全量微调的 10 倍，与 peft 示例相同）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/small_data.py" line="118"/>
+        <location filename="../../bertstudio/train/small_data.py" line="121"/>
         <source>frozen encoder on pairs: the siamese head, each side encoded alone (a frozen sentence-transformer&apos;s [CLS] of the joined pair carries almost no pair signal)</source>
         <translation>冻结编码器处理句对：使用孪生头，两句分别编码（冻结的句向量模型对拼接句对的 [CLS] 几乎不含句对信息）</translation>
     </message>
@@ -4703,172 +4708,172 @@
         <translation>将这些设置和已标注的数据写入一个文件夹，可在任何地方无界面训练:bertstudio train --config run.toml(多 GPU 上可用 accelerate launch 启动)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="392"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="393"/>
         <source>counted when the model loads</source>
         <translation>加载模型时统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="436"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="437"/>
         <source>the training split has no labelled examples</source>
         <translation>训练数据划分中没有已标注的样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="436"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="437"/>
         <source>train split</source>
         <translation>train 数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="437"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="438"/>
         <source>at least a few labelled rows</source>
         <translation>至少几行已标注的数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="374"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="375"/>
         <source>counting…</source>
         <translation>正在计数…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="243"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="244"/>
         <source>No labelled training rows yet: Automatic chooses the settings once there are some.</source>
         <translation>还没有已标注的训练行：有了之后，“自动”会选择设置。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="386"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="387"/>
         <source>after SetFit&apos;s phase, which first tunes the whole encoder</source>
         <translation>（在 SetFit 阶段之后；该阶段先微调整个编码器）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="417"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="418"/>
         <source>Fix the setting first: {m}</source>
         <translation>请先修正设置:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="419"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="420"/>
         <source>Train a model on the labelled training rows</source>
         <translation>用已标注的训练行训练模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="446"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="447"/>
         <source>No dev split: holding out {n} of {m} labelled training examples ({p:.0%}, seed {s}) for evaluation.</source>
         <translation>没有验证集:从 {m} 个已标注训练样例中留出 {n} 个({p:.0%}，种子 {s})用于评估。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="486"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="487"/>
         <source>Run folder: {d}</source>
         <translation>运行文件夹:{d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="496"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="497"/>
         <source>{n} seeds ({a} to {b}), one run each, one after another.</source>
         <translation>{n} 个种子（{a} 到 {b}），每个一次运行，依次进行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="514"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="515"/>
         <source>Training… the window stays usable; Cancel stops after the current step.</source>
         <translation>训练中……窗口仍可使用；“取消”会在当前步结束后停止。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="553"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="554"/>
         <source>Export run to folder</source>
         <translation>导出运行到文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="573"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="574"/>
         <source>Exporting the run to {d}…</source>
         <translation>正在导出运行到 {d}…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="588"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="589"/>
         <source>Export failed: {m}</source>
         <translation>导出失败:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="580"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="581"/>
         <source>Run exported to {d}. Start it there with: bertstudio train --config run.toml</source>
         <translation>运行已导出到 {d}。在那里用以下命令启动:bertstudio train --config run.toml</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="299"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="300"/>
         <source>SetFit fine-tunes the encoder contrastively at the learning rate above; then, with the encoder frozen, the new head learns at {h}, its own rate.</source>
         <translation>SetFit 以上面的学习率对编码器做对比微调；之后编码器冻结，新的头部以自己的学习率 {h} 学习。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="303"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="304"/>
         <source>The new head learns at {h}, its own rate (the learning rate above is the encoder&apos;s): with the encoder frozen or only its top layers learning, a head trains as a linear probe does.</source>
         <translation>新的头部以自己的学习率 {h} 学习（上面的学习率是编码器的）：编码器冻结或只训练顶层时，头部像线性探针一样训练。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="383"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="384"/>
         <source>{t:,} of {n:,} parameters ({p}%)</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p}%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="570"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="571"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="619"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="620"/>
         <source>Cancelling after the current step…</source>
         <translation>将在当前步结束后取消…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="624"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="625"/>
         <source>Stop the SetFit phase?</source>
         <translation>停止 SetFit 阶段？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="625"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="626"/>
         <source>SetFit has run {done} of {total} contrastive steps. Stopping now keeps nothing of them: the run saves a model only once its head has trained.</source>
         <translation>SetFit 已完成 {total} 个对比学习步骤中的 {done} 个。现在停止将不会保留其中任何结果：只有在分类头训练之后，本次运行才会保存模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="628"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="629"/>
         <source>Stop and discard</source>
         <translation>停止并丢弃</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="629"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="630"/>
         <source>Keep training</source>
         <translation>继续训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="638"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="639"/>
         <source>Warm start: reusing the model loaded by an earlier run in this session</source>
         <translation>热启动：复用本次会话中先前运行已加载的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="644"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="645"/>
         <source>{t:,} of {n:,} parameters ({p}%), as built</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p}%)，按构建后的模型统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="655"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="656"/>
         <source>Training failed.</source>
         <translation>训练失败。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="658"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="659"/>
         <source>Run cancelled before its first step: nothing was trained or saved.</source>
         <translation>运行在第一步之前已取消：没有训练，也没有保存任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="660"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="661"/>
         <source>Run finished.</source>
         <translation>运行完成。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="661"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="662"/>
         <source>Run cancelled; the model saved so far is usable.</source>
         <translation>运行已取消；已保存的模型可以使用。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="688"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="689"/>
         <source>Removed the empty run folder {d}</source>
         <translation>已删除空的运行文件夹 {d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="692"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="693"/>
         <source>Training could not run: {m}</source>
         <translation>无法训练:{m}</translation>
     </message>

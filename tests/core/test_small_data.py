@@ -211,6 +211,27 @@ def test_small_sentence_sets_get_setfit_and_say_why():
     assert config.auto_reason.startswith("96 labelled rows (at most 48 per class): SetFit")
 
 
+def test_scored_single_sentences_get_the_one_text_embedding_head():
+    """Automatic read 30 scored sentences (no second text) with the siamese head, and the trained
+    model then refused every prediction without a text_pair: the head follows the rows."""
+    sentences = from_records("regression", [{"text": f"film {i}", "label": float(i)} for i in range(20)])
+    pairs = from_records("regression", [{"text": f"film {i}", "text_pair": "a film" if i == 3 else "",
+                                         "label": float(i)} for i in range(20)])
+    assert not small_data.has_pairs(sentences) and small_data.has_pairs(pairs)
+    chosen = small_data.adapt_to_rows(TrainConfig(task="regression"), sentences, sentence_transformer=True)
+    assert chosen.head == "embedding" and chosen.keep_tuning == 1
+    assert chosen.auto_reason.startswith("20 scored sentences: a linear head on the sentence embedding")
+    assert "ridge regression" in chosen.auto_reason and "pairs" not in chosen.auto_reason
+    assert small_data.adapt_to_rows(TrainConfig(task="regression"), pairs, sentence_transformer=True).head == "siamese"
+    # a frozen encoder on scored sentences keeps its one-text head (the siamese one is for pairs)
+    frozen = dict(given={"mode"}, sentence_transformer=True)
+    config = TrainConfig(task="regression", mode="frozen")
+    assert small_data.adapt(config, Counter(rows=5000), pairs=True, **frozen).head == "siamese"
+    assert small_data.adapt(config, Counter(rows=5000), pairs=False, **frozen).head == "linear"
+    # a pair classification kind always has its second text: unchanged
+    assert small_data.sentence_head("pair", False) == "siamese"
+
+
 def test_beyond_setfit_and_for_pairs_the_probe_started_embedding_head():
     sentence = small_data.adapt(TrainConfig(), Counter(a=300, b=100), sentence_transformer=True)
     assert (sentence.head, sentence.method, sentence.lr, sentence.batch_size) == ("embedding", "finetune", 3e-5, 16)
