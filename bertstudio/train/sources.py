@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 import numpy as np
@@ -311,7 +312,12 @@ def check_enough_labels(examples: Any, config: TrainConfig) -> None:
     the head), before any model is loaded: a one-class pair file said "labels: pair needs at least
     2 labels" without the file, after "loading the model…". Labels listed in the config
     (``--labels``; the app lists its project's) are the ones counted: a project of one label
-    trained a one-class "classifier" to 100% accuracy."""
+    trained a one-class "classifier" to 100% accuracy. No labelled row at all (a gold column
+    the reader did not recognise, ``rating``): the file's columns are named."""
+    if len(examples) and unscored_rows(examples) == len(examples):
+        # text,rating was read as text alone: the regression run loaded the model, then failed
+        # with exit 1 naming neither the unread column nor --columns
+        raise _no_gold(examples, config)
     if not examples.spec.has_label_set:
         return
     labels = [str(x) for x in (config.labels or examples.labels)]
@@ -324,6 +330,36 @@ def check_enough_labels(examples: Any, config: TrainConfig) -> None:
         raise DataError(f"the training data has {len(labels)} label{'s' if len(labels) != 1 else ''} ({found})",
                         path=examples.source, where="labels",
                         expected=f"at least {minimum} labels among the labelled rows" if minimum > 1 else "labelled rows")
+
+
+def _no_gold(examples: Any, config: TrainConfig) -> DataError:
+    """The error for training rows none of which has a gold value: the file's columns, those the
+    reader left unread, and the --columns mapping that would read one of them as the gold."""
+    gold, path = examples.gold_column, examples.source
+    columns = _file_columns(path, config)
+    read = {str(v) for v in (config.columns or {}).values()} | set(examples.dataset.column_names)
+    unread = [c for c in columns if c not in read]
+    found = f"; the file's columns: {', '.join(columns)}" if columns else ""
+    if unread:
+        found += f" ({', '.join(unread)} not read)"
+    name = unread[0] if unread else "NAME"
+    return DataError(f"no training row has a {gold}: the {gold} column is missing, empty or under a name not "
+                     f"recognised{found}", path=path, where=gold,
+                     expected=f"a {gold} column, or --columns naming it, e.g. --columns {gold}={name}")
+
+
+def _file_columns(path: str | None, config: TrainConfig) -> list[str]:
+    """The header of the table file at ``path`` (empty when it is not one, or cannot be read)."""
+    from bertstudio.data.io import preview
+    from bertstudio.errors import BertStudioError
+
+    if not path or not Path(path).is_file():
+        return []
+    try:
+        found = preview(path, fmt=config.data_format, n=1)
+    except (BertStudioError, OSError, ValueError):
+        return []
+    return [str(c) for c in found.columns] if found.has_header else []
 
 
 def _few(values: list[str]) -> str:

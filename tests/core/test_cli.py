@@ -711,3 +711,17 @@ def test_the_scored_line_says_a_correlation_of_one_predicted_value_is_undefined(
     same_gold = from_records("regression", [{"text": f"a{i}", "text_pair": "b", "label": 1.0} for i in range(3)])
     assert _scored_line(same_gold, varied[:3]).endswith("; every gold score is the same, so correlations are undefined "
                                                         "(Pearson and Spearman shown as 0)")
+
+
+@pytest.mark.parametrize("task", [[], ["--task", "regression"]])
+def test_train_names_a_gold_column_it_did_not_read_before_the_model_loads(task, tiny, tmp_path: Path, capsys) -> None:
+    """text,rating: the rating column was dropped silently; with --task regression the run loaded
+    the model, then failed with exit 1 naming neither the column nor --columns (a regression sweep)."""
+    data = tmp_path / "ratings.csv"
+    data.write_text("text,rating\n" + "".join(f"a film {i},{i % 10 + 1}\n" for i in range(12)), encoding="utf-8")
+    code, out, err = run(["train", *task, "--train", str(data), "--model", tiny, "--epochs", "1",
+                          "--out", str(tmp_path / "run")], capsys)
+    lines = err.strip().splitlines()
+    assert code == EXIT_USAGE and len(lines) == 1, err
+    assert lines[0].startswith(f"bertstudio: error: {data}") and "text, rating (rating not read)" in lines[0]
+    assert "--columns label=rating" in lines[0] and "loading" not in err and not (tmp_path / "run").exists()
