@@ -79,6 +79,13 @@ def weighs_classes(kind: str) -> bool:
     return bool(gold.classes) and not gold.per_token
 
 
+def maps_examples(kind: str) -> bool:
+    """Whether ``cartography`` (the data map, train/cartography.py) applies to ``kind``: a gold
+    class per example (sentence, pair), whose probability the map plots; not a score, a tag per
+    token or an answer span."""
+    return weighs_classes(kind)
+
+
 def setfit_fits(kind: str) -> bool:
     """SetFit classifies one text: a kind read by the one-text embedding head, with a label set."""
     spec = get_spec(kind)
@@ -297,7 +304,8 @@ class TrainConfig:
                                              flags=("--early-stopping",), metavar="PATIENCE")
     save_best: bool = _f(True, "Keep the best checkpoint by the task's main metric", _EVAL)
     cartography: bool = _f(False, "After each epoch, score the training rows again (an extra pass) and write "
-                                  "cartography.jsonl: per-example gold-label probabilities for the data map", _EVAL)
+                                  "cartography.jsonl: per-example gold-label probabilities for the data map (sentence and pair "
+                                  "classification)", _EVAL)
     resume_from: str | None = _f(None, "Checkpoint folder to resume from (a run's checkpoints/last; the run continues "
                                        "in its own folder)", _EVAL, flags=("--resume",), metavar="CHECKPOINT")
     output_dir: str | None = _f(None, "Run folder (new or empty): config.toml, history.jsonl, metrics.json, "
@@ -321,6 +329,11 @@ class TrainConfig:
         if self.class_weight != "none" and not weighs_classes(self.task):
             raise ConfigError(f"a {self.task} task has no classes to weigh", where="class_weight",
                               expected="none (class weighting is for sentence and pair classification)")
+        if self.cartography and not maps_examples(self.task):
+            # accepted and recorded, and the run wrote no data map without a word
+            raise ConfigError(f"a {self.task} task has no gold class per example to map (the data map plots each "
+                              "row's probability of its gold label)", where="cartography",
+                              expected="cartography off (the data map is for sentence and pair classification)")
         _one_of(self.precision, PRECISIONS, "precision", "precision")
         _one_of(self.data_format, ("auto",) + FORMATS, "format", "data_format")
         if self.hold_out and self.hold_out_split is None:  # a new run (read_settings says an older run's)

@@ -59,7 +59,8 @@ from bertstudio.data.project_lock import RUN_LOCK_FILE, lock_run_folder, run_fol
 from bertstudio.data.regular_file import read_regular_file
 from bertstudio.data.shell import shell_quote
 from bertstudio.errors import ConfigError, DataError
-from bertstudio.train.config import TrainConfig, read_settings
+from bertstudio.data.kinds import kind_names
+from bertstudio.train.config import TrainConfig, maps_examples, read_settings
 from bertstudio.train.events import (Event, PhaseChanged, RunFinished, RunStarted, event_from_dict, event_to_dict,
                                      is_number)
 
@@ -284,7 +285,13 @@ def read_config(root: str | os.PathLike[str]) -> TrainConfig | None:
         return None
     if not path.is_file():  # a folder, or a FIFO that would block the read
         raise ConfigError("not a regular file", path=path, expected="the run's settings as TOML")
-    return TrainConfig.from_dict(read_settings(path, given=_LAUNCH_SETTINGS), source=str(path))
+    settings = read_settings(path, given=_LAUNCH_SETTINGS)
+    if settings.get("cartography") is True and settings.get("task") in kind_names() \
+            and not maps_examples(settings["task"]):
+        # a score run of before TrainConfig refused it recorded the setting and wrote no map: the run
+        # is still read (as what it did), not refused as a damaged folder
+        settings["cartography"] = False
+    return TrainConfig.from_dict(settings, source=str(path))
 
 
 def is_run_folder(root: Path, saved: TrainConfig | None = None) -> bool:

@@ -194,6 +194,15 @@ def learning_curve(window: Any) -> Any:
     return dialog
 
 
+def _maps_examples(run_dir: Any) -> bool:
+    """Whether the run's task has a data map (TrainConfig's rule; True when its settings cannot be read)."""
+    from bertstudio.train.config import maps_examples
+    from bertstudio.train.rundir import saved_config
+
+    saved = saved_config(run_dir)
+    return saved is None or maps_examples(saved.task)
+
+
 def data_map(window: Any) -> Any:
     """Tools > Data map of the shown run…: dataset cartography of the Results page's run."""
     from bertstudio.ui.cartography_view import open_cartography
@@ -207,6 +216,10 @@ def data_map(window: Any) -> Any:
     if view is None and problems:  # a damaged file is said as such, not as "recorded no data map"
         QMessageBox.warning(window, _t("No data map"), _t("The run's data map cannot be read: %1").replace(
             "%1", str(problems[0])))
+    elif view is None and not _maps_examples(run_dir):  # --cartography would be refused for it: never suggest it
+        QMessageBox.information(window, _t("No data map"), _t("A data map plots each row's probability of its gold "
+                                                              "class: it is drawn for sentence and pair "
+                                                              "classification runs, and this run predicts no class."))
     elif view is None:
         QMessageBox.information(window, _t("No data map"), _t("This run recorded no data map. Train with the "
                                                               "cartography setting on (--cartography) to get one."))

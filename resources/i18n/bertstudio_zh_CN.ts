@@ -195,28 +195,34 @@
         <translation>请先新建或打开一个项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="203"/>
+        <location filename="../../bertstudio/ui/actions.py" line="212"/>
         <source>No run shown</source>
         <translation>未显示任何运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="203"/>
+        <location filename="../../bertstudio/ui/actions.py" line="212"/>
         <source>Show a run on the Results page first.</source>
         <translation>请先在“结果”页面显示一个运行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="208"/>
-        <location filename="../../bertstudio/ui/actions.py" line="211"/>
+        <location filename="../../bertstudio/ui/actions.py" line="217"/>
+        <location filename="../../bertstudio/ui/actions.py" line="220"/>
+        <location filename="../../bertstudio/ui/actions.py" line="224"/>
         <source>No data map</source>
         <translation>没有数据地图</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="208"/>
+        <location filename="../../bertstudio/ui/actions.py" line="217"/>
         <source>The run&apos;s data map cannot be read: %1</source>
         <translation>无法读取此运行的数据地图：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/actions.py" line="211"/>
+        <location filename="../../bertstudio/ui/actions.py" line="220"/>
+        <source>A data map plots each row&apos;s probability of its gold class: it is drawn for sentence and pair classification runs, and this run predicts no class.</source>
+        <translation>数据地图画出每一行对其标准答案类别的概率：只有句子分类和句对分类的运行才有，这个运行不预测类别。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/actions.py" line="224"/>
         <source>This run recorded no data map. Train with the cartography setting on (--cartography) to get one.</source>
         <translation>此运行没有记录数据地图。请打开数据地图设置(--cartography)后再训练。</translation>
     </message>
@@ -4230,67 +4236,67 @@
 <context>
     <name>TrainConfig</name>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="229"/>
+        <location filename="../../bertstudio/train/config.py" line="236"/>
         <source>Head: linear (BERT paper, on [CLS]) | mlp (hidden layer + output, as d2l) | embedding (linear on the mean-pooled sentence vector, as sentence-transformers read it) | siamese (pairs: each side encoded alone, (u, v, |u-v|, u*v), as SBERT)</source>
         <translation>输出头：linear（BERT 论文，作用于 [CLS]）| mlp（隐藏层 + 输出层，同 d2l）| embedding（作用于平均池化句向量的线性层，同 sentence-transformers 的读法）| siamese（句对：两侧分别编码，(u, v, |u-v|, u*v)，同 SBERT）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="234"/>
+        <location filename="../../bertstudio/train/config.py" line="241"/>
         <source>How the encoder learns before and with the head: finetune (the loop alone) | setfit (SetFit&apos;s contrastive fine-tuning of a sentence-transformer first; sentence kind, embedding head)</source>
         <translation>编码器在输出头之前及与之一起如何学习：finetune（仅训练循环）| setfit（先对 sentence-transformer 做 SetFit 对比微调；限句子任务、embedding 输出头）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="239"/>
+        <location filename="../../bertstudio/train/config.py" line="246"/>
         <source>What learns: full | frozen (feature extraction) | top-N (top N layers + head) | lora</source>
         <translation>哪些部分学习：full | frozen（特征提取）| top-N（顶部 N 层 + 输出头）| lora</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="242"/>
+        <location filename="../../bertstudio/train/config.py" line="249"/>
         <source>LoRA rank r</source>
         <translation>LoRA 秩 r</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="249"/>
+        <location filename="../../bertstudio/train/config.py" line="256"/>
         <source>Passes over the training data</source>
         <translation>遍历训练数据的轮数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="250"/>
+        <location filename="../../bertstudio/train/config.py" line="257"/>
         <source>Peak learning rate</source>
         <translation>峰值学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="253"/>
+        <location filename="../../bertstudio/train/config.py" line="260"/>
         <source>Examples per optimizer step (before accumulation)</source>
         <translation>每个优化步的样本数（梯度累积前）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="256"/>
+        <location filename="../../bertstudio/train/config.py" line="263"/>
         <source>Fraction of steps with linear warm-up</source>
         <translation>线性预热所占步数比例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="270"/>
+        <location filename="../../bertstudio/train/config.py" line="277"/>
         <source>Maximum tokens per input (kept with the model: evaluate and predict cut inputs the same)</source>
         <translation>每个输入的最大词元数（随模型保存：评估和预测以相同方式截断输入）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="275"/>
+        <location filename="../../bertstudio/train/config.py" line="282"/>
         <source>Random seed (CPU runs repeat exactly)</source>
         <translation>随机种子（CPU 运行可精确复现）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="276"/>
+        <location filename="../../bertstudio/train/config.py" line="283"/>
         <source>Train with seeds seed, seed+1, ... as one job (one run folder each, seed-N under output_dir) and report the main metric&apos;s mean and spread: how much a few-label score moves</source>
         <translation>以种子 seed、seed+1、… 作为一个任务训练（每个种子一个运行文件夹，位于 output_dir 下的 seed-N），并报告主指标的均值和离散程度：少量标签时分数会波动多少</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="284"/>
+        <location filename="../../bertstudio/train/config.py" line="291"/>
         <source>auto (CUDA &gt; MPS &gt; CPU) | cpu | cuda | cuda:N | mps</source>
         <translation>auto（CUDA &gt; MPS &gt; CPU）| cpu | cuda | cuda:N | mps</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="286"/>
+        <location filename="../../bertstudio/train/config.py" line="293"/>
         <source>auto (bf16 where the hardware runs it fast) | fp32 | bf16 | fp16</source>
         <translation>auto（硬件能快速运行时用 bf16）| fp32 | bf16 | fp16</translation>
     </message>

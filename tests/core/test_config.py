@@ -106,3 +106,19 @@ def test_a_bad_value_in_a_run_toml_names_the_file(tmp_path) -> None:
         TrainConfig.load(tmp_path / "run.toml")
     assert info.value.where == "epochs" and info.value.path == str(tmp_path / "run.toml")
 
+
+
+def test_cartography_is_refused_for_kinds_it_cannot_map(tmp_path) -> None:
+    """--cartography on a regression run was accepted and recorded, and no data map was written,
+    without a word; the kinds with a gold class per example keep it."""
+    from bertstudio.train.rundir import read_config
+
+    for kind in ("regression", "tagging", "qa"):
+        with pytest.raises(ConfigError, match="no gold class per example") as exc:
+            TrainConfig(task=kind, cartography=True)
+        assert exc.value.where == "cartography" and "sentence and pair classification" in exc.value.expected
+    for kind in ("sentence", "pair"):
+        assert TrainConfig(task=kind, cartography=True).cartography
+    # a score run recorded before the refusal is still read, as what it did (no map)
+    (tmp_path / "config.toml").write_text('task = "regression"\ncartography = true\n', encoding="utf-8")
+    assert read_config(tmp_path).cartography is False

@@ -91,3 +91,27 @@ def test_an_example_almost_always_right_and_sure_does_not_read_as_always_and_cer
     view.show_example(0)
     assert "Confidence 0.9996" in view.detail.text() and "right in 99.6% of epochs" in view.detail.text()
     assert view._tip(0.0, 0.9996, 0) == "confidence 0.9996, variability 0.00"
+
+
+def test_a_score_runs_data_map_is_never_asked_for_with_a_setting_that_cannot_work(qtbot, main_window, tiny,
+                                                                                    monkeypatch):
+    """Tools > Data map on a regression run said "Train with ... (--cartography) to get one", and
+    --cartography cannot map scores (it is refused for them)."""
+    from PySide6.QtWidgets import QMessageBox
+
+    from bertstudio.data.examples import from_records
+    from bertstudio.train.config import TrainConfig
+    from bertstudio.train.engine import train
+
+    said: list[str] = []
+    monkeypatch.setattr(QMessageBox, "information", lambda _parent, _title, text: said.append(text))
+    window = main_window
+    rows = [{"text": f"the film was {w}", "label": float(i % 5)} for i, w in enumerate(["good", "bad", "fun"] * 4)]
+    run_dir = window.session.project.new_run_dir("scores")
+    config = TrainConfig(task="regression", model=tiny, epochs=1, batch_size=8, max_length=16, seed=1,
+                         output_dir=str(run_dir), device="cpu", precision="fp32")
+    assert train(config, from_records("regression", rows), from_records("regression", rows[:4])).status == "finished"
+    window.pages["results"].show_run(run_dir)
+    window.data_map_action.trigger()
+    assert window.data_map_view is None and len(said) == 1
+    assert "--cartography" not in said[0] and "sentence and pair classification" in said[0]
