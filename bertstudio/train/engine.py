@@ -49,7 +49,7 @@ import torch
 from bertstudio.errors import BertStudioError, ConfigError, TrainingError
 from bertstudio.tasks.base import model_inputs
 from bertstudio.tasks.collate import PAD_MULTIPLE
-from bertstudio.tasks.model import count_parameters
+from bertstudio.tasks.model import count_parameters, start_at_scores
 from bertstudio.train import cartography
 from bertstudio.train import checkpoint as ckpt
 from bertstudio.train.class_weights import training_weights, weighted_cross_entropy
@@ -151,6 +151,8 @@ def train(
                     setfit_encoder(parts, train_set, config, notify=notify, cancel=cancel)
                 if config.head in EMBEDDING_HEADS:  # linear probe, then fine-tune (train/probe.py)
                     parts.probed = warm.probe(parts, train_set, config, notify=notify, cancel=cancel)
+                if train_set.spec.gold.numeric and not parts.probed:  # scores: a fresh head starts on their scale
+                    start_at_scores(parts.model, train_set.dataset.with_format("arrow")[train_set.gold_column].to_pylist())
             if cancel is not None and cancel.is_set():  # during SetFit or the probe: nothing trained yet
                 return _cancelled_before_step_1(notify, config)
         except Exception as exc:  # noqa: BLE001 - every setup failure becomes a failed run

@@ -120,3 +120,47 @@ def test_a_cut_input_is_said_and_a_short_one_is_not(kind, head, tiny):
     cut = predictor.predict(text=long, **extra)["truncated"]
     assert cut["read"] == 16 and cut["of"] == len(tokenizer(long)["input_ids"])
     assert "truncated" not in predictor.predict(text="short", **extra)
+
+
+def percent_rows(n: int, seed: int = 0):
+    """Ratings on a 0-100 scale: 'great' rows about 80, 'awful' rows about 30."""
+    rng = random.Random(seed)
+    rows = []
+    for _ in range(n):
+        good = rng.random() < 0.5
+        words = rng.sample(["the", "film", "was", "plot", "acting"], 3) + ["great" if good else "awful"]
+        rows.append({"text": " ".join(words), "label": (80.0 if good else 30.0) + rng.uniform(-5, 5)})
+    return from_records("regression", rows)
+
+
+@pytest.mark.parametrize("head", ["linear", "mlp"])
+def test_scores_far_from_0_are_predicted_on_their_own_scale(head, tiny, tmp_path):
+    """0-100 ratings: the linear and MLP heads started near 0 and, after the BERT recipe's few steps,
+    predicted 0.02-0.05 for every row (mse 4259). The head starts on the training scores' scale,
+    as plain weights, so evaluation, the saved model and its predictions agree on it."""
+    train_rows, dev = percent_rows(32), percent_rows(16, seed=1)
+    cfg = TrainConfig(task="regression", model=tiny, head=head, epochs=1, batch_size=16, lr=1e-5, seed=0,
+                      max_length=16, device="cpu", output_dir=str(tmp_path / "run"))
+    result = train(cfg, train_rows, dev)
+    assert result.status == "finished", result.message
+    gold = dev.dataset["label"]
+    variance = sum((g - sum(gold) / len(gold)) ** 2 for g in gold) / len(gold)
+    assert result.metrics["mse"] < 1.5 * variance  # about the mean at least (near 0: mse 3500, variance 600)
+    p = Predictor.load(tmp_path / "run" / "model", device="cpu")
+    scores = [p.predict(text=t)["score"] for t in dev.dataset["text"]]
+    assert 40 < sum(scores) / len(scores) < 70
+    _, predictions = evaluate(tmp_path / "run" / "model", dev)
+    assert [r["score"] for r in predictions] == pytest.approx(scores, rel=1e-4)
+
+
+def test_a_fresh_score_head_starts_at_the_scores_mean_and_spread(tiny):
+    import torch
+
+    from bertstudio.tasks.model import start_at_scores
+
+    model, _ = build_model("regression", tiny, labels=[], head="mlp")
+    before = model.classifier.weight.detach().clone()
+    assert start_at_scores(model, [10.0, 50.0, 90.0, None])  # an unscored row is not counted
+    spread = torch.tensor([10.0, 50.0, 90.0]).std(correction=0)
+    assert torch.allclose(model.classifier.weight, before * spread) and float(model.classifier.bias) == 50.0
+    assert not start_at_scores(model, [])
