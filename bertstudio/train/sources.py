@@ -383,7 +383,7 @@ def check_label_values(examples: Any, config: TrainConfig) -> None:
     ``--labels``, or ``labels`` in a run's TOML); a preset names its labels."""
     if config.labels or not examples.spec.has_label_set:
         return
-    from bertstudio.data.labelmap import file_label_values
+    from bertstudio.data.labelmap import decimal_labels, file_label_values
 
     used = [str(v) for v in file_label_values(examples)]
     what, each = ("tags", "tags") if examples.spec.gold.per_token else ("labels", "classes")
@@ -402,13 +402,13 @@ def check_label_values(examples: Any, config: TrainConfig) -> None:
     if twice:
         refuse(f"{_few(twice)} differ only by case, spaces, Unicode form or invisible characters, which would train "
                f"as {len(twice)} separate {each}", f"one spelling of each name, or {listed}")
-    # 1.0 and 0.0 are whole numbers (a 0/1 column with gaps, written by pandas): classes, not scores
-    whole = [v for v in used if WHOLE_NUMBER.fullmatch(v.strip())
-             or (DECIMAL.fullmatch(v.strip()) and float(v).is_integer())]
-    decimals = [v for v in used if DECIMAL.fullmatch(v.strip()) and v not in whole]
-    if decimals and len(whole) + len(decimals) == len(used) and not examples.spec.gold.per_token:
+    decimals = decimal_labels(used)  # the one rule, shared with a project's import
+    if decimals and not examples.spec.gold.per_token:
         refuse(f"the labels are numbers with decimals ({_few(decimals)}), which would train as {len(used)} separate "
                "classes", f"--task regression to predict a score, or class names, or {listed}")
+    # 1.0 and 0.0 are whole numbers (a 0/1 column with gaps, written by pandas)
+    whole = [v for v in used if WHOLE_NUMBER.fullmatch(v.strip())
+             or (DECIMAL.fullmatch(v.strip()) and float(v).is_integer())]
     names = [v for v in used if v not in whole]
     if whole and names:
         refuse(f"the {what} mix names ({_few(names)}) and numbers ({_few(whole)}), which would train as {len(used)} "
