@@ -283,6 +283,10 @@ class TrainSettingsForm(QGroupBox):
         self.auto_label.setVisible(preset == AUTO)
         if preset == AUTO:
             self.mode_chosen = False  # a max length the person set stays theirs (Automatic before it never set one)
+            # the last choice is stale (made before the person left Automatic): _sync_preset compared the form
+            # with it, found the paper's or the typed values, and turned the preset back to Custom before the
+            # page could choose again
+            self._auto_values, self._auto_unseen, self._auto_reason = {}, {}, None
             self.edited.emit()  # the page fills it in
         elif preset:  # "batch|lr|epochs" (a string survives QVariant round trips; a tuple may not)
             batch, lr, epochs = str(preset).split("|")

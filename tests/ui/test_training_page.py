@@ -288,6 +288,32 @@ def test_a_paper_preset_after_automatic_fine_tunes_the_whole_encoder(qtbot, sess
     assert page.config.mode == "lora" and page.config.batch_size == 16
 
 
+def _pick_preset(page: TrainingPage, data: str) -> None:
+    """As a person picks a preset in the combo's popup: the index changes, then ``activated``."""
+    idx = page.preset_combo.findData(data)
+    page.preset_combo.setCurrentIndex(idx)
+    page.preset_combo.activated.emit(idx)
+
+
+def test_automatic_chosen_again_after_a_paper_preset_or_a_custom_edit_chooses_again(qtbot, session):
+    """Automatic -> BERT paper -> Automatic fell back to Custom with the paper's values: the form
+    compared itself with the previous Automatic choice before the page chose again."""
+    page = TrainingPage(session)
+    qtbot.addWidget(page)
+    assert page.form.is_auto()
+    chosen = {k: getattr(page.config, k) for k in ("batch_size", "lr", "epochs", "method", "eval_steps")}
+    reason = page.config.auto_reason
+    _pick_preset(page, "16|2e-5|4")
+    assert not page.form.is_auto() and (page.config.lr, page.config.epochs) == (2e-5, 4)
+    _pick_preset(page, "auto")
+    assert page.form.is_auto() and page.form.auto_label.isVisibleTo(page)
+    assert {k: getattr(page.config, k) for k in chosen} == chosen and page.config.auto_reason == reason
+    page.epochs_spin.setValue(7)  # a typed field: Custom
+    assert not page.form.is_auto() and page.config.epochs == 7
+    _pick_preset(page, "auto")
+    assert page.form.is_auto() and {k: getattr(page.config, k) for k in chosen} == chosen
+
+
 def test_bad_settings_are_refused_before_any_run_folder_exists(qtbot, session):
     page = TrainingPage(session)
     qtbot.addWidget(page)
