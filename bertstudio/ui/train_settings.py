@@ -385,23 +385,28 @@ class TrainSettingsForm(QGroupBox):
             "Regression, tagging and QA have no classes to weigh: class weighting is for sentence and pair "
             "classification"))
 
-    def show_settings(self, values: dict[str, Any]) -> None:
+    def show_settings(self, values: dict[str, Any]) -> list[str]:
         """Put TrainConfig field values into the widgets; a value TrainConfig would refuse (a
-        hand-edited project.json) leaves its widget as it is."""
-        ok = {}
+        hand-edited project.json), or one the form cannot show, leaves its widget as it is and is
+        returned, said in the user's language (the caller says so: the widget holds what it held)."""
+        ok, refused = {}, []
         for name in FORM_FIELDS:
             if name in values:
                 try:
                     ok[name] = check_setting(name, values[name])
                 except ConfigError as exc:
-                    log.warning("training setting not restored: %s", exc)
+                    refused.append(str(exc))
+        unfit = self.tr("{name} {value} does not fit this project")
         if "model" in ok:
             self.set_model_source(ok["model"] or DEFAULT_MODEL)
-        if ok.get("head") in HEADS and self.head_combo.model().item(self.head_combo.findData(ok["head"])).isEnabled():
-            self.head_combo.setCurrentIndex(self.head_combo.findData(ok["head"]))
-        if ok.get("method") in METHODS and self.method_combo.model().item(
-                self.method_combo.findData(ok["method"])).isEnabled():
-            self.method_combo.setCurrentIndex(self.method_combo.findData(ok["method"]))
+        for combo, name, keys in ((self.head_combo, "head", HEADS), (self.method_combo, "method", METHODS),
+                                  (self.class_weight_combo, "class_weight", CLASS_WEIGHTS)):
+            if name not in ok:
+                continue
+            if ok[name] in keys and combo.model().item(combo.findData(ok[name])).isEnabled():
+                combo.setCurrentIndex(combo.findData(ok[name]))
+            else:  # an MLP head on a tagging project, SetFit on a pair project
+                refused.append(unfit.format(name=name, value=repr(ok[name])))
         if isinstance(ok.get("mode"), str):
             mode, _, n = ok["mode"].partition("-")
             fits = not n or (n.isdigit() and self.top_spin.minimum() <= int(n) <= self.top_spin.maximum())
@@ -409,21 +414,25 @@ class TrainSettingsForm(QGroupBox):
                 self.mode_combo.setCurrentIndex(self.mode_combo.findData(mode))
                 if n:
                     self.top_spin.setValue(int(n))
+            else:
+                refused.append(self.tr("mode {m} is outside what the form takes (top-{lo} to top-{hi})").format(
+                    m=repr(ok["mode"]), lo=self.top_spin.minimum(), hi=self.top_spin.maximum()))
         for spin, name in ((self.lora_spin, "lora_rank"), (self.max_len_spin, "max_length"), (self.seed_spin, "seed"),
                            (self.seeds_spin, "seeds"),
                            (self.epochs_spin, "epochs"), (self.warmup_spin, "warmup_ratio")):
             if name in ok and spin.minimum() <= ok[name] <= spin.maximum():  # a value the widget cannot show: left
                 spin.setValue(ok[name])
             elif name in ok:
-                log.warning("training setting not restored: %s = %r is outside what the form takes", name, ok[name])
+                refused.append(self.tr("{name} {value} is outside what the form takes ({lo} to {hi})").format(
+                    name=name, value=_text(ok[name]), lo=_text(spin.minimum()), hi=_text(spin.maximum())))
         for combo, name in ((self.batch_combo, "batch_size"), (self.lr_combo, "lr"), (self.device_combo, "device")):
             if name in ok:
                 combo.setCurrentText(_text(ok[name]))
         if ok.get("precision") in PRECISIONS:
             self.precision_combo.setCurrentText(ok["precision"])
-        if ok.get("class_weight") in CLASS_WEIGHTS and self.class_weight_combo.model().item(
-                self.class_weight_combo.findData(ok["class_weight"])).isEnabled():
-            self._set_class_weight(ok["class_weight"])
+        for text in refused:
+            log.warning("training setting not restored: %s", text)
+        return refused
 
     def _set_class_weight(self, key: str) -> None:
         self.class_weight_combo.setCurrentIndex(self.class_weight_combo.findData(key))

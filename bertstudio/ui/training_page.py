@@ -329,7 +329,11 @@ class TrainingPage(QWidget):
         self._adapting = True
         try:
             with self.form.applying():
-                self.form.show_settings(legacy_settings(values))
+                # the defaults first: a field the saved settings lack (kept before it existed) or hold a
+                # refused value for kept the last project's (its Seeds 3, its SetFit) in this one
+                defaults = TrainConfig()
+                self.form.show_settings({name: getattr(defaults, name) for name in FORM_FIELDS})
+                refused = self.form.show_settings(legacy_settings(values))
         finally:
             self._adapting = False
         # Automatic's own fitted length comes back as its choice, not as the person's (older
@@ -338,6 +342,11 @@ class TrainingPage(QWidget):
         self.form.mode_chosen = values.get("mode_chosen") is True
         self.form.show_matching_preset()
         self._on_edited()
+        if refused:
+            note = self.tr("Saved training settings not restored, the defaults shown instead: {m}").format(
+                m="; ".join(refused))
+            self.monitor.log(note)
+            self.status_message.emit(note)
 
     def _restore_settings(self, *_: object) -> None:
         self.form.set_kind(self.session.kind)

@@ -617,6 +617,42 @@ def test_automatic_stays_on_when_labels_changed_while_the_project_was_closed(qtb
         again.close(compact=False)
 
 
+def test_a_project_reopened_after_another_shows_the_defaults_where_its_settings_say_nothing(qtbot, tmp_path):
+    """Settings saved before Seeds and Method existed, or holding a value the form refuses, kept the
+    last project's Seeds 3 and SetFit: the next Start trained three runs, or could not start."""
+    first = make_project(tmp_path / "a")
+    second = make_project(tmp_path / "b")
+    second.recent_settings["train"] = {  # an older app's shape: no seeds, no method, two values refused
+        "model": None, "head": "linear", "mode": "full", "lora_rank": 8, "batch_size": 0, "lr": 5e-05,
+        "epochs": 3.0, "warmup_ratio": 0.995, "max_length": 128, "seed": 42, "device": "auto",
+        "precision": "auto", "automatic": False}
+    second.save_ui_state()
+    folder = second.folder
+    second.close(compact=False)
+    session = ProjectSession(first, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    page = TrainingPage(session)
+    qtbot.addWidget(page)
+    page.form.set_auto(False)
+    page.form.method_combo.setCurrentIndex(page.form.method_combo.findData("setfit"))
+    page.form.seeds_spin.setValue(3)
+    page.warmup_spin.setValue(0.3)
+    page.batch_combo.setCurrentText("8")
+    assert (page.config.seeds, page.config.method, page.config.batch_size) == (3, "setfit", 8)
+    with qtbot.waitSignal(page.status_message) as said:
+        session.set_project(Project.open(folder))
+    try:
+        defaults = TrainConfig()
+        assert (page.config.seeds, page.config.method) == (1, "finetune")
+        assert (page.config.batch_size, page.config.warmup_ratio) == (defaults.batch_size, defaults.warmup_ratio)
+        assert page.settings_error is None and page.start_button.isEnabled()
+        told = page.monitor.log_view.toPlainText()
+        assert told == said.args[0]
+        assert "batch_size" in told and "warmup_ratio" in told and "0.995" in told, told
+        assert "seeds" not in told  # a field the settings lack is no refusal: the default is what it always was
+    finally:
+        session.project.close(compact=False)
+
+
 def test_several_seeds_train_as_one_job_and_say_how_much_the_score_moved(qtbot, tmp_path, tiny_model_dir):
     """#13 item 5: Seeds = 3 trains three runs one after another (each its own folder on the
     Runs page, seeds 42, 43, 44) and the page ends with the main metric's mean and spread."""
