@@ -29,6 +29,12 @@ def check_before_start(config: TrainConfig) -> None:
 
         mps = bool(getattr(torch.backends, "mps", None)) and torch.backends.mps.is_available()
         pick_device(config.device, cuda=torch.cuda.is_available(), mps=mps)
+    check_max_length(config)
+
+
+def check_max_length(config: TrainConfig) -> None:
+    """The model folder is safe to read and takes ``config.max_length`` tokens (also asked by the
+    Train page while it counts the parameters, so Start is refused before a run folder exists)."""
     source = resolve_model(config.model)
     limit = max_input_length(source)  # also refuses an unsafe or broken model folder
     if limit is not None and config.max_length > limit:

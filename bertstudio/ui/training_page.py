@@ -16,7 +16,7 @@ import logging
 import math
 import re
 import threading
-from dataclasses import replace
+from dataclasses import fields, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -42,12 +42,20 @@ from bertstudio.ui.worker import ThreadJob, TrainingWorker
 log = logging.getLogger(__name__)
 
 
+_SETTINGS = frozenset(f.name for f in fields(TrainConfig))
+
+
 def _count_parameters(config: TrainConfig) -> tuple[int, int]:
-    """(trainable, total) of the model ``config`` would train; on a worker thread (imports torch)."""
+    """(trainable, total) of the model ``config`` would train; on a worker thread (imports torch).
+    Raises the ConfigError a run would for settings this model cannot take (top-N past its layers,
+    a LoRA rank past its width, a max length past its positions)."""
     from bertstudio.data.kinds import get_spec
     from bertstudio.bundled import resolve_model
     from bertstudio.tasks.model import parameter_counts
 
+    from bertstudio.train.preflight import check_max_length
+
+    check_max_length(config)  # the model's own limit, which Start checks: refused now, before a run folder
     labels = config.labels or [str(i) for i in range(get_spec(config.task).gold.min_labels)]
     return parameter_counts(config.task, resolve_model(config.model), labels=labels, head=config.head, mode=config.mode,
                             lora=(config.lora_rank, config.lora_alpha, config.lora_dropout, list(config.lora_targets)),
@@ -114,6 +122,8 @@ class TrainingPage(QWidget):
         self._seeds_result: Any = None  # the last several-seeds job's summary (train/seeds.SeedsResult)
         self._count_job: ThreadJob | None = None
         self._counted: TrainConfig | None = None
+        # settings the model refused while counting (top-N past its layers): Start is refused for them
+        self._refused: tuple[TrainConfig, ConfigError] | None = None
         self._count_timer = QTimer(self, singleShot=True, interval=250)  # count once typing pauses
         self._count_timer.timeout.connect(self._count_parameters)
         self._state_timer = QTimer(self, singleShot=True, interval=150)  # labels arrive a key press at a time
@@ -282,6 +292,8 @@ class TrainingPage(QWidget):
             self._adapt_to_data()
             self.config = self.page_config()
             self.settings_error = None
+            if self._refused is not None and self._refused[0] == self.config:  # counted before: the model said no
+                self.settings_error = self._refused[1]
         except ConfigError as exc:
             self.settings_error = exc
         self._say_head_lr()
@@ -399,8 +411,17 @@ class TrainingPage(QWidget):
 
     def _on_count_failed(self, exc: BaseException) -> None:
         self._count_job = None
-        self.params_label.setText(self.tr("counted when the model loads"))
-        log.info("parameters not counted: %s", exc)
+        if isinstance(exc, ConfigError) and exc.where in _SETTINGS:  # a setting this model cannot take: the
+            # run would refuse it after Start (and a run folder) with these words; they are said now
+            self._refused = (self._counted, exc)
+            self.params_label.setText(self.tr("not counted: these settings do not fit the model"))
+            if self._counted == self.config:
+                self.settings_error = exc
+                self._say_head_lr()
+                self._refresh_state()
+        else:  # a Hub id not downloaded yet, a folder being typed: the run says what it finds
+            self.params_label.setText(self.tr("counted when the model loads"))
+            log.info("parameters not counted: %s", exc)
         self._schedule_count()
 
     # --- running --------------------------------------------------------------------
@@ -478,6 +499,8 @@ class TrainingPage(QWidget):
         self._state_timer.stop()
         self._on_data_changed()
         try:
+            if self.settings_error is not None:  # also what the model refused while counting (top-N past its layers)
+                raise self.settings_error
             config, train, dev, note = self.run_inputs(None)  # validate before a run folder exists
             self.run_dir = self._new_run_dir()
             config = replace(config, output_dir=self.run_dir)

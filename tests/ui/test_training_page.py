@@ -522,6 +522,45 @@ def test_automatic_keeps_max_length_within_the_models_limit(qtbot, session, tiny
     assert "at most 64 tokens" in page.form.auto_label.text()
 
 
+def test_settings_the_model_cannot_take_are_refused_before_start(qtbot, session, tiny_model_dir, tmp_path):
+    """Top 5 layers of a 2-layer model, LoRA rank 200 on a 32-wide one, max length 100 on a model
+    of 64 positions: the count knew it and said "counted when the model loads", Start stayed on,
+    and the run refused it after a run folder was made. Start is now refused with the reason."""
+    import shutil
+
+    short = tmp_path / "short"
+    shutil.copytree(tiny_model_dir, short)
+    tok = json.loads((short / "tokenizer_config.json").read_text())
+    (short / "tokenizer_config.json").write_text(json.dumps({**tok, "model_max_length": 64}))
+    page = TrainingPage(session)
+    qtbot.addWidget(page)
+    page.show()
+    _tiny_settings(page, short)
+    qtbot.waitUntil(lambda: "100.0%" in page.params_label.text(), timeout=60_000)
+    assert page.start_button.isEnabled()
+    refused = lambda: not page.start_button.isEnabled() and page.status_label.text().startswith(  # noqa: E731
+        "Fix the setting first")
+    page.mode_combo.setCurrentIndex(page.mode_combo.findData("top"))
+    page.top_spin.setValue(5)
+    qtbot.waitUntil(refused, timeout=60_000)
+    assert "more layers than the model has (2)" in page.status_label.text()
+    page.lr_combo.setCurrentText("1e-4")
+    page.lr_combo.setCurrentText("1e-3")  # the same refused settings again: refused at once, not counted again
+    assert refused()
+    page.top_spin.setValue(2)
+    qtbot.waitUntil(lambda: page.start_button.isEnabled() and "%" in page.params_label.text(), timeout=60_000)
+    page.mode_combo.setCurrentIndex(page.mode_combo.findData("lora"))
+    page.form.lora_spin.setValue(200)
+    qtbot.waitUntil(refused, timeout=60_000)
+    assert "lora_rank" in page.status_label.text()
+    page.mode_combo.setCurrentIndex(page.mode_combo.findData("full"))
+    page.max_len_spin.setValue(100)
+    qtbot.waitUntil(refused, timeout=60_000)
+    assert "max_length 100 is more than this model takes (64 tokens)" in page.status_label.text()
+    page.start_training()
+    assert not page.is_running() and session.project.list_runs() == []
+
+
 def test_a_setfit_run_says_what_its_learning_rate_drives(qtbot, session):
     """SetFit's form showed lr 5e-5 with "the learning rate above is the encoder's", and SetFit's
     phase ignored it; it now drives that phase, at setfit's own default unless typed."""
