@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import functools
 import json
+import logging
 import math
 import re
 import sys
 import types
 import typing
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -35,6 +36,9 @@ from bertstudio.data.io import FORMATS
 from bertstudio.errors import ConfigError
 from bertstudio.i18n import QT_TRANSLATE_NOOP  # the Train page shows these helps, translated
 from bertstudio.presets import PRESET_INFO, find_preset
+from bertstudio.tasks.limits import qa_window_layout
+
+log = logging.getLogger(__name__)
 
 # linear / mlp: on [CLS] (BERT paper / d2l); embedding: a linear layer on the mean-pooled sentence
 # vector, as a sentence-transformer is trained to be read; siamese: pairs as (u, v, |u-v|, u*v) of
@@ -277,7 +281,10 @@ class TrainConfig:
     max_length: int = _f(128, QT_TRANSLATE_NOOP(
         "TrainConfig", "Maximum tokens per input (kept with the model: evaluate and predict cut inputs the same)"),
         _OPTIM)
-    doc_stride: int = _f(128, "QA: overlap between windows of a long context", _OPTIM)
+    doc_stride: int | None = _f(None, "QA: overlap in tokens between the windows a long context is cut into; at most "
+                                      "half of a window's room for context, which the default uses (31 at max length "
+                                      "128, 158 at 384); a larger value is cut to it, said, and recorded as used",
+                                _OPTIM, metavar="TOKENS")
     max_answer_length: int = _f(30, "QA: longest answer in tokens", _OPTIM)
     seed: int = _f(42, QT_TRANSLATE_NOOP("TrainConfig", "Random seed (CPU runs repeat exactly)"), _OPTIM)
     seeds: int = _f(1, QT_TRANSLATE_NOOP(
@@ -434,6 +441,25 @@ class TrainConfig:
 
 
 MAX_CONFIG_BYTES = 1_000_000  # a run's config.toml is a few kB
+
+
+def cuts_windows(kind: str) -> bool:
+    """Whether a run of ``kind`` cuts long inputs into overlapping windows (QA's contexts): the
+    kinds doc_stride is for."""
+    return get_spec(kind).gold.name == "answers"
+
+
+def fit_doc_stride(config: TrainConfig, *, say: bool = True) -> TrainConfig:
+    """``config`` with the overlap its QA windows use (tasks/limits.qa_window_layout), so the run
+    records what it used: the default (None) is the most that fits, and a doc_stride above it is cut
+    to it, said here once (``say``). Kinds that cut no windows keep theirs as it is."""
+    if not cuts_windows(config.task):
+        return config
+    _max_query, room, used = qa_window_layout(config.max_length, config.doc_stride)
+    if say and config.doc_stride is not None and used != config.doc_stride:
+        log.warning("doc_stride %d is more than half of the %d context tokens a %d-token window holds: %d used "
+                    "(and recorded)", config.doc_stride, room, config.max_length, used)
+    return config if used == config.doc_stride else replace(config, doc_stride=used)
 
 
 def read_settings(path: str | Path, *, given: Iterable[str] = ()) -> dict[str, Any]:

@@ -49,11 +49,12 @@ import torch
 from bertstudio.errors import BertStudioError, ConfigError, TrainingError
 from bertstudio.tasks.base import model_inputs
 from bertstudio.tasks.collate import PAD_MULTIPLE
+from bertstudio.tasks.limits import qa_window_layout
 from bertstudio.tasks.model import count_parameters, start_at_scores
 from bertstudio.train import cartography
 from bertstudio.train import checkpoint as ckpt
 from bertstudio.train.class_weights import training_weights, weighted_cross_entropy
-from bertstudio.train.config import EMBEDDING_HEADS, TrainConfig
+from bertstudio.train.config import EMBEDDING_HEADS, TrainConfig, fit_doc_stride
 from bertstudio.train.distributed import any_process, loader_options
 from bertstudio.train.evaluation import EvaluationCancelled, eval_loader, for_inference, predict_batches, record_precision
 from bertstudio.train.events import (
@@ -114,7 +115,8 @@ def build_parts(config: TrainConfig, labels: list[str]) -> RunParts:
         mode=config.mode,
         lora=(config.lora_rank, config.lora_alpha, config.lora_dropout, list(config.lora_targets)),
         glue_task=config.glue_task,
-        lengths={"max_length": config.max_length, "doc_stride": config.doc_stride,
+        lengths={"max_length": config.max_length,  # the overlap used (a number for every kind, as predict reads it)
+                 "doc_stride": qa_window_layout(config.max_length, config.doc_stride)[2],
                  "max_answer_length": config.max_answer_length},  # evaluate and predict cut inputs the same
     )
     save = save_embedding_classifier if config.head in EMBEDDING_HEADS else write_model
@@ -136,6 +138,7 @@ def train(
     notify = Notifier(callbacks)
     with ExitStack() as turn:  # one training at a time in this process, from the seeding to fit's end
         try:
+            config = fit_doc_stride(config)  # the QA windows' overlap used, which the run records (and says, if cut)
             check_before_start(config)  # the run folder, a resume checkpoint, the model folder: before anything is built
             train_set, eval_set = load_sets(config, train_set, eval_set)
             labels = list(config.labels or train_set.labels)

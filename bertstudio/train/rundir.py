@@ -60,7 +60,7 @@ from bertstudio.data.regular_file import read_regular_file
 from bertstudio.data.shell import shell_quote
 from bertstudio.errors import ConfigError, DataError
 from bertstudio.data.kinds import kind_names
-from bertstudio.train.config import TrainConfig, maps_examples, read_settings
+from bertstudio.train.config import TrainConfig, fit_doc_stride, maps_examples, read_settings
 from bertstudio.train.events import (Event, PhaseChanged, RunFinished, RunStarted, event_from_dict, event_to_dict,
                                      is_number)
 
@@ -326,7 +326,8 @@ def differences(saved: TrainConfig, config: TrainConfig) -> list[str]:
 
 
 def _comparable(config: TrainConfig) -> dict[str, Any]:
-    return _absolute(config).to_dict()
+    # the QA overlap used: a run recorded before it was (doc_stride 128 at max length 128) used the same 31
+    return _absolute(fit_doc_stride(config, say=False)).to_dict()
 
 
 def _absolute(config: TrainConfig) -> TrainConfig:

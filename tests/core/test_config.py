@@ -122,3 +122,49 @@ def test_cartography_is_refused_for_kinds_it_cannot_map(tmp_path) -> None:
     # a score run recorded before the refusal is still read, as what it did (no map)
     (tmp_path / "config.toml").write_text('task = "regression"\ncartography = true\n', encoding="utf-8")
     assert read_config(tmp_path).cartography is False
+
+
+# --- QA windows: the overlap used is the one recorded -------------------------------------------
+
+
+def test_the_default_doc_stride_is_the_most_a_window_takes_and_a_larger_one_is_cut_and_said(caplog) -> None:
+    """doc_stride 128 at max length 128 (the defaults) trained with an overlap of 31 while the run
+    recorded 128, without a word: the overlap is at most half a window's room for context."""
+    import logging
+
+    from bertstudio.tasks.limits import qa_window_layout
+    from bertstudio.train.config import fit_doc_stride
+
+    assert qa_window_layout(128, None) == (62, 63, 31) and qa_window_layout(384, None)[2] == 158
+    with caplog.at_level(logging.WARNING, logger="bertstudio"):
+        assert fit_doc_stride(TrainConfig(task="qa")).doc_stride == 31
+        assert fit_doc_stride(TrainConfig(task="qa", max_length=384, doc_stride=100)).doc_stride == 100
+        assert not caplog.records  # nothing asked for was cut
+        fitted = fit_doc_stride(TrainConfig(task="qa", max_length=64, doc_stride=128))
+    assert fitted.doc_stride == 15
+    assert [r.getMessage() for r in caplog.records] == [
+        "doc_stride 128 is more than half of the 31 context tokens a 64-token window holds: 15 used (and recorded)"]
+    caplog.clear()
+    assert fit_doc_stride(fitted).doc_stride == 15 and not caplog.records  # the record re-runs without a word
+    assert fit_doc_stride(TrainConfig(task="sentence", doc_stride=128)).doc_stride == 128  # no windows to cut
+
+
+def test_a_qa_run_records_the_overlap_it_used(tiny, tmp_path) -> None:
+    import json
+
+    from bertstudio.data.examples import from_records
+    from bertstudio.train.engine import train
+    from bertstudio.train.rundir import saved_config
+
+    rows = [{"id": f"q{i}", "title": "", "context": "paris is the city of light and the capital of france",
+             "question": "where?", "answers": {"text": ["paris"], "answer_start": [0]}} for i in range(6)]
+    config = TrainConfig(task="qa", model=tiny, epochs=1, batch_size=4, max_length=48, doc_stride=128,
+                         output_dir=str(tmp_path / "run"), save_best=False, device="cpu", precision="fp32")
+    result = train(config, from_records("qa", rows), from_records("qa", rows[:2]))
+    assert result.status == "finished", result.message
+    meta = json.loads((tmp_path / "run" / "model" / "config.json").read_text())["bertstudio"]
+    assert saved_config(tmp_path / "run").doc_stride == meta["doc_stride"] == 11  # (48 - 22 - 3) // 2
+    # re-run from its record, or resumed with the settings it was given: the same settings
+    from bertstudio.train.rundir import differences
+
+    assert differences(saved_config(tmp_path / "run"), config) == []

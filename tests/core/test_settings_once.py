@@ -133,7 +133,8 @@ def long_run(tiny, tmp_path_factory) -> tuple[Path, str]:
 
 def test_the_model_folder_keeps_the_runs_input_lengths(long_run) -> None:
     meta = json.loads((long_run[0] / "model" / "config.json").read_text())["bertstudio"]
-    assert (meta["max_length"], meta["doc_stride"], meta["max_answer_length"]) == (64, 128, 30)
+    # doc_stride: the overlap QA windows of 64 tokens would use, half their 31 tokens of context (unused here)
+    assert (meta["max_length"], meta["doc_stride"], meta["max_answer_length"]) == (64, 15, 30)
 
 
 def test_a_long_input_is_predicted_as_the_run_evaluated_it(long_run, capsys) -> None:
