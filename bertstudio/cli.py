@@ -132,6 +132,7 @@ def config_from_args(args: argparse.Namespace) -> "Any":
     try:
         config = _config_from(base)
         _refuse_unread_data(config)
+        _refuse_unused_flags(config, given)
         return config
     except ConfigError as exc:  # a bad choice in the file ("device = 'tpu'") names the file, as a bad type does
         if exc.path is None and source and exc.where in from_file:
@@ -157,6 +158,24 @@ def _refuse_unread_data(config: "Any") -> None:
         given = "--eval's file" if config.eval_file else f"{config.glue_task}'s dev.tsv"
         raise ConfigError(f"--hold-out would not be used: the run evaluates on {given}", where="hold_out",
                           expected="--hold-out or evaluation data, not both")
+
+
+def _refuse_unused_flags(config: "Any", given: dict[str, Any]) -> None:
+    """Flags the run would not read, as ``_refuse_unread_data`` refuses data it would not read:
+    ``--lora-rank`` without ``--mode lora`` trained no adapter and was recorded as if it had (a
+    file's such values are kept as they are: they change nothing, and Compare leaves them out)."""
+    from bertstudio.train.config import LORA_SETTINGS, unused_settings
+
+    if config.resume_from:
+        return
+    unused = [name for name in given if name in unused_settings(config.mode, config.task)]
+    if not unused:
+        return
+    lora = unused[0] in LORA_SETTINGS
+    flags = ", ".join("--" + name.replace("_", "-") for name in unused if (name in LORA_SETTINGS) == lora)
+    why = f"--mode {config.mode} trains no LoRA adapters" if lora else f"a {config.task} run cuts no windows"
+    raise ConfigError(f"{flags} would not be used: {why}", where=unused[0],
+                      expected="--mode lora with them, or none of them" if lora else "--task qa with it, or without it")
 
 
 def _kind_of_mapping(columns: dict[str, Any] | None, found: Any) -> str | None:
@@ -647,6 +666,8 @@ def cmd_glue(args: argparse.Namespace, out: TextIO) -> int:
     presets = _trained_tasks(asked)
     configs = [TrainConfig(task=preset.kind, glue_task=preset.name, data_dir=str(_task_folder(data_dir, preset)),
                            output_dir=str(root / preset.name), **settings) for preset in presets]  # every setting checked first
+    for config in configs:
+        _refuse_unused_flags(config, settings)
     if args.resume and settings.get("overwrite"):
         raise ConfigError("--resume keeps the finished tasks' runs and --overwrite replaces them", where="--resume",
                           expected="one of them")

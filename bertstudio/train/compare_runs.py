@@ -34,7 +34,7 @@ from typing import Any
 from bertstudio.errors import DataError
 from bertstudio.metrics import compare as C
 from bertstudio.train import rundir
-from bertstudio.train.config import TrainConfig
+from bertstudio.train.config import TrainConfig, unused_settings
 from bertstudio.train.events import Event, Evaluated, RunStarted, StepLogged
 
 log = logging.getLogger(__name__)
@@ -141,10 +141,12 @@ def curves(record: RunRecord) -> Curves:
 
 def settings_diff(a: RunRecord, b: RunRecord) -> list[tuple[str, Any, Any]]:
     """(setting, A's value, B's value) for every setting that differs; an unset setting reads as
-    its TrainConfig default, and the training-set size (from the run's start) is one more row."""
+    its TrainConfig default, one that neither run reads (a LoRA rank beside two full fine-tunes)
+    is left out, and the training-set size (from the run's start) is one more row."""
     sa, sb = _settings(a), _settings(b)
+    unused = unused_settings(sa.get("mode"), sa.get("task")) & unused_settings(sb.get("mode"), sb.get("task"))
     out = [(k, sa.get(k), sb.get(k)) for k in sorted(set(sa) | set(sb))
-           if k not in _NOT_SETTINGS and sa.get(k) != sb.get(k)]
+           if k not in _NOT_SETTINGS and k not in unused and sa.get(k) != sb.get(k)]
     na, nb = _trained_on(a), _trained_on(b)
     if na != nb:
         out.append(("training examples", na, nb))

@@ -449,6 +449,22 @@ def cuts_windows(kind: str) -> bool:
     return get_spec(kind).gold.name == "answers"
 
 
+LORA_SETTINGS = ("lora_rank", "lora_alpha", "lora_dropout", "lora_targets")
+WINDOW_SETTINGS = ("doc_stride", "max_answer_length")  # QA's windows and answers
+
+
+def unused_settings(mode: Any, task: Any) -> frozenset[str]:
+    """The settings a run of ``task`` in ``mode`` never reads: LoRA's without mode lora, QA's
+    windows and answer length for kinds without them. A run records them all, but they change
+    nothing: Compare and a resume do not count them, and the CLI refuses them as flags."""
+    unused = set() if mode == "lora" else set(LORA_SETTINGS)
+    try:
+        windows = cuts_windows(str(task))
+    except ConfigError:  # an unknown kind in an old record: nothing is known unused
+        windows = True
+    return frozenset(unused if windows else unused | set(WINDOW_SETTINGS))
+
+
 def fit_doc_stride(config: TrainConfig, *, say: bool = True) -> TrainConfig:
     """``config`` with the overlap its QA windows use (tasks/limits.qa_window_layout), so the run
     records what it used: the default (None) is the most that fits, and a doc_stride above it is cut

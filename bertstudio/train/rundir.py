@@ -60,7 +60,7 @@ from bertstudio.data.regular_file import read_regular_file
 from bertstudio.data.shell import shell_quote
 from bertstudio.errors import ConfigError, DataError
 from bertstudio.data.kinds import kind_names
-from bertstudio.train.config import TrainConfig, fit_doc_stride, maps_examples, read_settings
+from bertstudio.train.config import TrainConfig, fit_doc_stride, maps_examples, read_settings, unused_settings
 from bertstudio.train.events import (Event, PhaseChanged, RunFinished, RunStarted, event_from_dict, event_to_dict,
                                      is_number)
 
@@ -318,11 +318,13 @@ def run_finished(root: Path) -> bool:
 
 
 def differences(saved: TrainConfig, config: TrainConfig) -> list[str]:
-    """The settings (other than how to start, and records such as auto_reason) in which
-    ``config`` differs from ``saved``."""
+    """The settings (other than how to start, records such as auto_reason, and those neither run
+    reads, compare_runs.settings_diff's rule) in which ``config`` differs from ``saved``."""
     a, b = _comparable(saved), _comparable(config)
+    unused = unused_settings(saved.mode, saved.task) & unused_settings(config.mode, config.task)
     return [f.name for f in fields(TrainConfig)
-            if f.name not in _LAUNCH_SETTINGS and not f.metadata["record"] and a[f.name] != b[f.name]]
+            if f.name not in _LAUNCH_SETTINGS and f.name not in unused and not f.metadata["record"]
+            and a[f.name] != b[f.name]]
 
 
 def _comparable(config: TrainConfig) -> dict[str, Any]:

@@ -340,7 +340,9 @@ class TrainSettingsForm(QGroupBox):
         return {
             "model": None if self.model_source() == DEFAULT_MODEL else self.model_source(),
             "head": self.head_combo.currentData(), "method": self.method_combo.currentData(), "mode": self.mode(),
-            "lora_rank": self.lora_spin.value(),
+            # the greyed rank of another mode trains nothing: not sent, so the run records the default and two
+            # otherwise equal full fine-tunes do not differ in Compare
+            **({"lora_rank": self.lora_spin.value()} if self.mode_combo.currentData() == "lora" else {}),
             "batch_size": _number(self.batch_combo.currentText(), int, "batch_size", self.tr("batch size")),
             "lr": _number(self.lr_combo.currentText(), float, "lr", self.tr("learning rate")),
             "epochs": self.epochs_spin.value(), "warmup_ratio": self.warmup_spin.value(),

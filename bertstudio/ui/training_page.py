@@ -329,6 +329,7 @@ class TrainingPage(QWidget):
         """The form's choices as TrainConfig values (what the project keeps between sessions),
         plus whether the Automatic preset was on."""
         return {**{name: getattr(self.config, name) for name in FORM_FIELDS}, "automatic": self.form.is_auto(),
+                "lora_rank": self.form.lora_spin.value(),  # kept while another mode greys it (not in the config then)
                 "max_length_chosen": self.form.length_chosen, "mode_chosen": self.form.mode_chosen}
 
     def apply_settings(self, values: dict[str, Any]) -> None:

@@ -725,3 +725,22 @@ def test_train_names_a_gold_column_it_did_not_read_before_the_model_loads(task, 
     assert code == EXIT_USAGE and len(lines) == 1, err
     assert lines[0].startswith(f"bertstudio: error: {data}") and "text, rating (rating not read)" in lines[0]
     assert "--columns label=rating" in lines[0] and "loading" not in err and not (tmp_path / "run").exists()
+
+
+# --- settings said and refused as they apply ----------------------------------------------------
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["--mode", "full", "--lora-rank", "1000"], "--lora-rank would not be used: --mode full trains no LoRA adapters"),
+    (["--lora-alpha", "4", "--lora-dropout", "0.2"], "--lora-alpha, --lora-dropout would not be used"),
+    (["--mode", "frozen", "--lora-targets", "query"], "--lora-targets would not be used: --mode frozen"),
+    (["--doc-stride", "64"], "--doc-stride would not be used: a sentence run cuts no windows"),
+])
+def test_a_flag_the_run_would_not_read_is_refused(argv, fragment, sentiment_files, tmp_path, capsys) -> None:
+    """--lora-rank 1000 beside a full fine-tune ran with exit 0 and was recorded as if it had trained
+    an adapter, as --hold-out beside --eval would have been (refused: "would not be used")."""
+    train, _dev = sentiment_files
+    code, _, err = run(["train", "--train", str(train), "--out", str(tmp_path / "run"), *argv], capsys)
+    assert code == 2 and fragment in err.strip().splitlines()[-1]
+    assert not (tmp_path / "run").exists()
+

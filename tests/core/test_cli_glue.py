@@ -255,3 +255,10 @@ def test_glue_says_at_the_start_which_tasks_it_will_leave_out(glue_dir, tiny, tm
     assert code == EXIT_USAGE
     warning = err.index("bertstudio: warning: no train.tsv for QNLI")
     assert warning < err.index("== RTE") and "partial" in err[warning:err.index("== RTE")]
+
+
+def test_glue_refuses_lora_flags_without_lora_as_train_does(glue_dir, tiny, tmp_path, capsys) -> None:
+    code, _, err = run(["glue", "--tasks", "RTE", "--data-dir", str(glue_dir), "--model", tiny, *TINY,
+                        "--lora-rank", "4", "--out", str(tmp_path / "out")], capsys)
+    assert code == EXIT_USAGE and "--lora-rank would not be used: --mode full" in err.strip().splitlines()[-1]
+    assert not (tmp_path / "out").exists()

@@ -216,6 +216,22 @@ def test_settings_diff_and_curves(tmp_path):
     assert c.eval_steps == [20] and c.eval_metrics == {"accuracy": [0.7]}
 
 
+def test_settings_a_run_does_not_read_are_no_difference(tmp_path):
+    """Two full fine-tunes, one given --lora-rank 1000: Compare listed lora_rank 1000 vs 8 for runs
+    that trained no adapter. A setting one of the two runs reads is still a difference; so are QA's
+    windows between QA runs, and not between sentence runs (one recorded before doc_stride had no default)."""
+    full = write_run(tmp_path / "a", preds=[label_pred(0, "pos", "pos")], config={"mode": "full", "lora_rank": 1000,
+                                                                                 "doc_stride": 128})
+    other = write_run(tmp_path / "b", preds=[label_pred(0, "pos", "pos")], config={"mode": "full", "lora_alpha": 4})
+    lora = write_run(tmp_path / "c", preds=[label_pred(0, "pos", "pos")], config={"mode": "lora", "lora_rank": 4})
+    assert settings_diff(read_run_record(full), read_run_record(other)) == []
+    assert settings_diff(read_run_record(full), read_run_record(lora)) == [("lora_rank", 1000, 4), ("mode", "full", "lora")]
+    qa = {"task": "qa", "mode": "full"}
+    a = write_run(tmp_path / "d", preds=[], config={**qa, "doc_stride": 31})
+    b = write_run(tmp_path / "e", preds=[], config={**qa, "doc_stride": 15, "lora_rank": 2})
+    assert settings_diff(read_run_record(a), read_run_record(b)) == [("doc_stride", 31, 15)]
+
+
 # --- a damaged predictions file ----------------------------------------------------------------
 
 

@@ -314,6 +314,20 @@ def test_automatic_chosen_again_after_a_paper_preset_or_a_custom_edit_chooses_ag
     assert page.form.is_auto() and {k: getattr(page.config, k) for k in chosen} == chosen
 
 
+def test_the_greyed_lora_rank_of_another_mode_is_not_in_the_runs_settings(qtbot, session):
+    """The rank box of a full fine-tune, touched while greyed, went into the run's config: two otherwise
+    equal full runs differed in Compare by a LoRA rank neither used. The project still keeps the box's value."""
+    page = TrainingPage(session)
+    qtbot.addWidget(page)
+    page.mode_combo.setCurrentIndex(page.mode_combo.findData("lora"))
+    page.form.lora_spin.setValue(32)
+    assert page.config.lora_rank == 32
+    page.mode_combo.setCurrentIndex(page.mode_combo.findData("full"))
+    assert page.config.lora_rank == TrainConfig().lora_rank and page.settings()["lora_rank"] == 32
+    page.form.lora_spin.setValue(64)  # greyed, set anyway (a restored project)
+    assert page.config.lora_rank == TrainConfig().lora_rank
+
+
 def test_bad_settings_are_refused_before_any_run_folder_exists(qtbot, session):
     page = TrainingPage(session)
     qtbot.addWidget(page)
