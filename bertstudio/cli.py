@@ -668,6 +668,7 @@ def cmd_glue(args: argparse.Namespace, out: TextIO) -> int:
                            output_dir=str(root / preset.name), **settings) for preset in presets]  # every setting checked first
     for config in configs:
         _refuse_unused_flags(config, settings)
+    configs = _fit_to_the_model(configs, given=set(settings))
     if args.resume and settings.get("overwrite"):
         raise ConfigError("--resume keeps the finished tasks' runs and --overwrite replaces them", where="--resume",
                           expected="one of them")
@@ -689,6 +690,22 @@ def cmd_glue(args: argparse.Namespace, out: TextIO) -> int:
         if empty and root.exists():
             with contextlib.suppress(OSError):
                 root.rmdir()
+
+
+def _fit_to_the_model(configs: list, *, given: set[str]) -> list:
+    """The rule ``train`` applies to a max length the user did not give (small_data.adapt's
+    "limit"): one past what the model reads is cut to it, and the run says why. Only that rule:
+    the rest of a GLUE run's recipe is its convention's, not the small-data choice."""
+    from dataclasses import fields
+
+    from bertstudio.train.config import TrainConfig
+    from bertstudio.train.small_data import adapt, run_max_length
+
+    if "max_length" in given or not configs:
+        return configs
+    limit = run_max_length(configs[0].model)  # one model for every task
+    fixed = {f.name for f in fields(TrainConfig)} - {"max_length"}
+    return [adapt(config, {}, given=fixed, run_limit=limit) for config in configs]
 
 
 # A GLUE task scored with another task's model, on that task's folder: MNLI-mm is MNLI's model on
@@ -890,7 +907,7 @@ def _train_glue_task(args: argparse.Namespace, preset: Any, config: Any, data: t
 
     if not args.quiet:
         sys.stderr.write(f"== {preset.name}" + (" (resumed)" if config.resume_from else "") + "\n")
-    result = train(config, *data, callbacks=[ProgressPrinter(quiet=args.quiet)], cancel=cancel)
+    result = train(config, *data, callbacks=[_printer(config, args)], cancel=cancel)
     if result.status == "finished":
         results[preset.name] = result.metrics
         if also.get(preset.name) is not None:

@@ -257,6 +257,27 @@ def test_glue_says_at_the_start_which_tasks_it_will_leave_out(glue_dir, tiny, tm
     assert warning < err.index("== RTE") and "partial" in err[warning:err.index("== RTE")]
 
 
+def test_glue_fits_the_default_max_length_to_a_short_model_as_train_does(glue_dir, tiny, tmp_path, capsys) -> None:
+    """A model of 32 positions: `train --glue-task RTE` trained at max length 32 ("the model reads at most
+    32 tokens"), `glue --tasks RTE` failed the task with "max_length 128 is more than this model takes"."""
+    import shutil
+
+    from bertstudio.train.rundir import saved_config
+
+    short = tmp_path / "short"
+    shutil.copytree(tiny, short)
+    tok = json.loads((short / "tokenizer_config.json").read_text())
+    (short / "tokenizer_config.json").write_text(json.dumps({**tok, "model_max_length": 32}))
+    out = tmp_path / "out"
+    code, _, err = run(["glue", "--tasks", "RTE", "--data-dir", str(glue_dir), "--model", str(short), "--epochs", "1",
+                        "--batch-size", "4", "--out", str(out)], capsys)
+    assert code == 0, err
+    assert saved_config(out / "RTE").max_length == 32 and "at most 32 tokens" in err
+    code, _, err = run(["--quiet", "glue", "--tasks", "RTE", "--data-dir", str(glue_dir), "--model", str(short),
+                        "--epochs", "1", "--max-length", "48", "--out", str(tmp_path / "given")], capsys)
+    assert code != 0 and "max_length 48 is more than this model takes (32 tokens)" in err  # given: the user's
+
+
 def test_glue_refuses_lora_flags_without_lora_as_train_does(glue_dir, tiny, tmp_path, capsys) -> None:
     code, _, err = run(["glue", "--tasks", "RTE", "--data-dir", str(glue_dir), "--model", tiny, *TINY,
                         "--lora-rank", "4", "--out", str(tmp_path / "out")], capsys)
