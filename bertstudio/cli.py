@@ -357,6 +357,28 @@ def _settings_given(args: argparse.Namespace) -> set[str]:
     return given
 
 
+def _refuse_a_project_run_without_its_rows(config: "Any", args: argparse.Namespace) -> None:
+    """A run the app started trained on its project's rows, which its config.toml does not name:
+    re-run with --config (or resumed), it said only "no training data". The way out is said."""
+    from bertstudio.data.project_meta import PROJECT_FILE
+    from bertstudio.data.project_store import RUNS_DIR
+
+    if config.train_file or (config.glue_task and config.data_dir):
+        return
+    source = getattr(args, "config", None)
+    if source:
+        run = Path(source).expanduser().resolve().parent
+    elif config.resume_from:
+        run = Path(config.resume_from).expanduser().resolve().parent.parent
+    else:
+        return
+    if run.parent.name == RUNS_DIR and (run.parent.parent / PROJECT_FILE).is_file():
+        raise ConfigError("this run trained on its project's rows, which its config.toml does not name",
+                          path=source or run / "config.toml", where="train_file",
+                          expected="Export run… on the app's Train page, which writes the rows beside a run.toml "
+                                   "that trains here, or --train FILE (and --eval FILE)")
+
+
 # Flags that leave a --config file's auto_reason true: where and how the run goes, not what it learns from or how.
 _KEEPS_REASON = frozenset({"output_dir", "overwrite", "resume_from", "device", "precision", "seed", "seeds",
                            "logging_steps", "sparse_embeddings", "group_by_length"})
@@ -378,6 +400,7 @@ def cmd_train(args: argparse.Namespace, out: TextIO) -> int:
         # the file's record of an earlier choice (an app's Export run…) does not describe a run
         # whose data or settings the flags changed; adapt() below writes this run's own, if any
         config = replace(config, auto_reason=None)
+    _refuse_a_project_run_without_its_rows(config, args)
     train_set = eval_set = None
     if not config.resume_from:  # a resumed run keeps its own settings
         # Settings that fit the data (train/small_data.py), for what the flags and --config leave open

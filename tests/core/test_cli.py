@@ -744,3 +744,19 @@ def test_a_flag_the_run_would_not_read_is_refused(argv, fragment, sentiment_file
     assert code == 2 and fragment in err.strip().splitlines()[-1]
     assert not (tmp_path / "run").exists()
 
+
+def test_an_app_runs_config_says_where_its_rows_are(tmp_path, capsys) -> None:
+    """An app run's config.toml names no data (its rows are the project's): re-run with --config it
+    said only "no training data"."""
+    from bertstudio.data.project import Project
+    from bertstudio.train.config import TrainConfig
+
+    project = Project.create(tmp_path / "proj", name="p", kind="sentence", labels=["neg", "pos"])
+    run_dir = project.runs_dir / "run-1"
+    run_dir.mkdir(parents=True)
+    project.close(compact=False)
+    TrainConfig(output_dir=".").save(run_dir / "config.toml")
+    code, _, err = run(["train", "--config", str(run_dir / "config.toml"), "--out", str(tmp_path / "again")], capsys)
+    last = err.strip().splitlines()[-1]
+    assert code == 2 and "this run trained on its project's rows" in last and "Export run…" in last, last
+    assert "--train FILE" in last
