@@ -242,7 +242,7 @@ class ProgressPrinter:
     """Prints engine events: a one-line bar on a terminal, a line per log event otherwise."""
 
     def __init__(self, stream: TextIO | None = None, quiet: bool = False, chosen: str = "",
-                 transient: bool = False) -> None:
+                 transient: bool = False, epochs: float | None = None) -> None:
         self.stream = stream if stream is not None else sys.stderr  # the one of now (a test's, a redirect's)
         self.tty = self.stream.isatty()
         # transient: phases on one line of a terminal that the command clears, nothing in a log (evaluate:
@@ -250,6 +250,7 @@ class ProgressPrinter:
         self.transient = transient
         self.quiet = quiet or (transient and not self.tty)
         self.chosen = chosen  # what train/small_data chose and why: said once the model has loaded
+        self.epochs = epochs  # as set (2.5): the run's start counts the epochs begun (3)
 
     def _say_chosen(self) -> None:
         if self.chosen:
@@ -266,7 +267,8 @@ class ProgressPrinter:
         if isinstance(event, RunStarted):
             self._say_chosen()
             self._line(
-                f"training {event.num_train_examples} examples for {event.epochs} epoch(s), {event.total_steps} steps, "
+                f"training {event.num_train_examples} examples for "
+                f"{event.epochs if self.epochs is None else format(self.epochs, 'g')} epoch(s), {event.total_steps} steps, "
                 f"batch {event.effective_batch_size}, on {event.device} ({event.precision}); "
                 f"trainable parameters {event.trainable_params:,} / {event.total_params:,}"
             )
@@ -450,7 +452,8 @@ def _printer(config: Any, args: argparse.Namespace) -> ProgressPrinter:
     from bertstudio.train.distributed import launched_rank
 
     # one process of a data-parallel run says it: each of N printed every phase line
-    return ProgressPrinter(quiet=args.quiet or launched_rank() != 0, chosen=config.auto_reason or "")
+    return ProgressPrinter(quiet=args.quiet or launched_rank() != 0, chosen=config.auto_reason or "",
+                           epochs=config.epochs)
 
 
 def _train_seeds(config: Any, train_set: Any, eval_set: Any, args: argparse.Namespace, cancel: threading.Event,

@@ -745,6 +745,22 @@ def test_a_flag_the_run_would_not_read_is_refused(argv, fragment, sentiment_file
     assert not (tmp_path / "run").exists()
 
 
+def test_the_start_line_says_the_epochs_as_set() -> None:
+    """--epochs 2.5 was announced as "3 epoch(s)" (the epochs begun), for 13 steps = ceil(5 x 2.5)."""
+    import argparse
+
+    from bertstudio.cli import _printer
+    from bertstudio.train.config import TrainConfig
+    from bertstudio.train.events import RunStarted
+
+    stream = io.StringIO()
+    printer = _printer(TrainConfig(epochs=2.5), argparse.Namespace(quiet=False))
+    printer.stream, printer.tty = stream, False
+    printer(RunStarted(total_steps=13, num_train_examples=40, num_eval_examples=0, epochs=3, effective_batch_size=8,
+                       trainable_params=1, total_params=1, device="cpu", precision="fp32"), None)
+    assert "training 40 examples for 2.5 epoch(s), 13 steps, batch 8" in stream.getvalue()
+
+
 def test_an_app_runs_config_says_where_its_rows_are(tmp_path, capsys) -> None:
     """An app run's config.toml names no data (its rows are the project's): re-run with --config it
     said only "no training data"."""
