@@ -232,6 +232,10 @@ class TrainSettingsForm(QGroupBox):
         the preset's name: the preset came back as Custom). Nothing in the form changes."""
         if self.is_auto() or self.method_combo.currentData() != "finetune":
             return
+        # the preset fine-tunes the whole encoder under a head on [CLS] (choosing it sets those): top-1,
+        # LoRA or an embedding head with the paper's numbers are Custom, not it
+        if self.mode() != "full" or self.head_combo.currentData() not in ("linear", "mlp"):
+            return
         for index in range(self.preset_combo.count()):
             preset = self.preset_combo.itemData(index)
             if not preset or preset == AUTO:

@@ -328,6 +328,20 @@ def test_the_greyed_lora_rank_of_another_mode_is_not_in_the_runs_settings(qtbot,
     assert page.config.lora_rank == TrainConfig().lora_rank
 
 
+@pytest.mark.parametrize("mode, head, shown", [("top-1", "linear", None), ("lora", "linear", None),
+                                               ("full", "embedding", None), ("full", "mlp", "16|4e-5|4"),
+                                               ("full", "linear", "16|4e-5|4")])
+def test_restored_settings_are_called_a_paper_preset_only_when_they_are_its_recipe(qtbot, session, mode, head, shown):
+    """Custom settings with the paper's numbers but top-1 (or LoRA, or an embedding head) reopened as
+    "BERT paper: batch 16, lr 4e-5, 4 epochs", a preset that fine-tunes the whole encoder under [CLS]."""
+    page = TrainingPage(session)
+    qtbot.addWidget(page)
+    page.apply_settings({"model": None, "head": head, "method": "finetune", "mode": mode, "batch_size": 16,
+                         "lr": 4e-5, "epochs": 4.0, "warmup_ratio": 0.1, "class_weight": "none", "automatic": False})
+    assert page.preset_combo.currentData() == shown, page.preset_combo.currentText()
+    assert (page.config.mode, page.config.head, page.config.lr) == (mode, head, 4e-5)  # the values as they were
+
+
 def test_bad_settings_are_refused_before_any_run_folder_exists(qtbot, session):
     page = TrainingPage(session)
     qtbot.addWidget(page)
