@@ -4236,67 +4236,67 @@
 <context>
     <name>TrainConfig</name>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="236"/>
+        <location filename="../../bertstudio/train/config.py" line="240"/>
         <source>Head: linear (BERT paper, on [CLS]) | mlp (hidden layer + output, as d2l) | embedding (linear on the mean-pooled sentence vector, as sentence-transformers read it) | siamese (pairs: each side encoded alone, (u, v, |u-v|, u*v), as SBERT)</source>
         <translation>输出头：linear（BERT 论文，作用于 [CLS]）| mlp（隐藏层 + 输出层，同 d2l）| embedding（作用于平均池化句向量的线性层，同 sentence-transformers 的读法）| siamese（句对：两侧分别编码，(u, v, |u-v|, u*v)，同 SBERT）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="241"/>
+        <location filename="../../bertstudio/train/config.py" line="245"/>
         <source>How the encoder learns before and with the head: finetune (the loop alone) | setfit (SetFit&apos;s contrastive fine-tuning of a sentence-transformer first; sentence kind, embedding head)</source>
         <translation>编码器在输出头之前及与之一起如何学习：finetune（仅训练循环）| setfit（先对 sentence-transformer 做 SetFit 对比微调；限句子任务、embedding 输出头）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="246"/>
+        <location filename="../../bertstudio/train/config.py" line="250"/>
         <source>What learns: full | frozen (feature extraction) | top-N (top N layers + head) | lora</source>
         <translation>哪些部分学习：full | frozen（特征提取）| top-N（顶部 N 层 + 输出头）| lora</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="249"/>
+        <location filename="../../bertstudio/train/config.py" line="253"/>
         <source>LoRA rank r</source>
         <translation>LoRA 秩 r</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="256"/>
+        <location filename="../../bertstudio/train/config.py" line="260"/>
         <source>Passes over the training data</source>
         <translation>遍历训练数据的轮数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="257"/>
+        <location filename="../../bertstudio/train/config.py" line="261"/>
         <source>Peak learning rate</source>
         <translation>峰值学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="260"/>
+        <location filename="../../bertstudio/train/config.py" line="264"/>
         <source>Examples per optimizer step (before accumulation)</source>
         <translation>每个优化步的样本数（梯度累积前）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="263"/>
+        <location filename="../../bertstudio/train/config.py" line="267"/>
         <source>Fraction of steps with linear warm-up</source>
         <translation>线性预热所占步数比例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="277"/>
+        <location filename="../../bertstudio/train/config.py" line="281"/>
         <source>Maximum tokens per input (kept with the model: evaluate and predict cut inputs the same)</source>
         <translation>每个输入的最大词元数（随模型保存：评估和预测以相同方式截断输入）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="282"/>
+        <location filename="../../bertstudio/train/config.py" line="289"/>
         <source>Random seed (CPU runs repeat exactly)</source>
         <translation>随机种子（CPU 运行可精确复现）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="283"/>
+        <location filename="../../bertstudio/train/config.py" line="290"/>
         <source>Train with seeds seed, seed+1, ... as one job (one run folder each, seed-N under output_dir) and report the main metric&apos;s mean and spread: how much a few-label score moves</source>
         <translation>以种子 seed、seed+1、… 作为一个任务训练（每个种子一个运行文件夹，位于 output_dir 下的 seed-N），并报告主指标的均值和离散程度：少量标签时分数会波动多少</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="291"/>
+        <location filename="../../bertstudio/train/config.py" line="298"/>
         <source>auto (CUDA &gt; MPS &gt; CPU) | cpu | cuda | cuda:N | mps</source>
         <translation>auto（CUDA &gt; MPS &gt; CPU）| cpu | cuda | cuda:N | mps</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/train/config.py" line="293"/>
+        <location filename="../../bertstudio/train/config.py" line="300"/>
         <source>auto (bf16 where the hardware runs it fast) | fp32 | bf16 | fp16</source>
         <translation>auto（硬件能快速运行时用 bf16）| fp32 | bf16 | fp16</translation>
     </message>
@@ -4330,7 +4330,7 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/train_settings.py" line="68"/>
-        <location filename="../../bertstudio/ui/train_settings.py" line="358"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="368"/>
         <source>Linear on [CLS] (BERT paper)</source>
         <translation>[CLS] 上的线性层(BERT 论文)</translation>
     </message>
@@ -4435,29 +4435,44 @@
         <translation>均衡：每个训练行的损失按其类别所占行数比例的倒数加权，使稀少的类别与常见的类别同等重要。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="357"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="367"/>
         <source>Linear on each token (BERT paper)</source>
         <translation>每个词元上的线性层（BERT 论文）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="359"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="369"/>
         <source>Tagging and QA predict per token: their head is a linear layer on every token</source>
         <translation>序列标注和问答按词元预测：它们的输出头是每个词元上的线性层</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="360"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="370"/>
         <source>Reads text pairs: for sentence-pair and score projects</source>
         <translation>读取文本对：用于句对和评分项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="370"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="380"/>
         <source>SetFit learns from single labelled sentences: for sentence classification</source>
         <translation>SetFit 从单个已标注句子学习：用于句子分类</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="381"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="391"/>
         <source>Regression, tagging and QA have no classes to weigh: class weighting is for sentence and pair classification</source>
         <translation>回归、序列标注和问答没有可加权的类别：类别加权用于句子分类和句对分类</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="405"/>
+        <source>{name} {value} does not fit this project</source>
+        <translation>{name} {value} 不适用于此项目</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="424"/>
+        <source>mode {m} is outside what the form takes (top-{lo} to top-{hi})</source>
+        <translation>模式 {m} 超出了表单可接受的范围（top-{lo} 到 top-{hi}）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/train_settings.py" line="432"/>
+        <source>{name} {value} is outside what the form takes ({lo} to {hi})</source>
+        <translation>{name} {value} 超出了表单可接受的范围（{lo} 到 {hi}）</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/train_settings.py" line="141"/>
@@ -4545,17 +4560,17 @@
         <translation>选择模型文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="260"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="264"/>
         <source>The BERT paper&apos;s recipe: the labelled set is large enough for it.</source>
         <translation>BERT 论文的配方：已标注的数据足够多。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="340"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="350"/>
         <source>batch size</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/train_settings.py" line="341"/>
+        <location filename="../../bertstudio/ui/train_settings.py" line="351"/>
         <source>learning rate</source>
         <translation>学习率</translation>
     </message>
@@ -4694,192 +4709,202 @@
 <context>
     <name>TrainingPage</name>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="145"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="155"/>
         <source>Start training</source>
         <translation>开始训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="146"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="156"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="147"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="157"/>
         <source>Export run…</source>
         <translation>导出运行…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="149"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="159"/>
         <source>Write these settings and the labelled data to a folder that trains headless anywhere: bertstudio train --config run.toml (or under accelerate launch on several GPUs)</source>
         <translation>将这些设置和已标注的数据写入一个文件夹，可在任何地方无界面训练:bertstudio train --config run.toml(多 GPU 上可用 accelerate launch 启动)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="393"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="424"/>
         <source>counted when the model loads</source>
         <translation>加载模型时统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="437"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="468"/>
         <source>the training split has no labelled examples</source>
         <translation>训练数据划分中没有已标注的样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="437"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="468"/>
         <source>train split</source>
         <translation>train 数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="438"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="469"/>
         <source>at least a few labelled rows</source>
         <translation>至少几行已标注的数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="375"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="397"/>
         <source>counting…</source>
         <translation>正在计数…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="244"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="254"/>
         <source>No labelled training rows yet: Automatic chooses the settings once there are some.</source>
         <translation>还没有已标注的训练行：有了之后，“自动”会选择设置。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="387"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="409"/>
         <source>after SetFit&apos;s phase, which first tunes the whole encoder</source>
         <translation>（在 SetFit 阶段之后；该阶段先微调整个编码器）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="418"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="449"/>
         <source>Fix the setting first: {m}</source>
         <translation>请先修正设置:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="420"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="451"/>
         <source>Train a model on the labelled training rows</source>
         <translation>用已标注的训练行训练模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="447"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="478"/>
         <source>No dev split: holding out {n} of {m} labelled training examples ({p:.0%}, seed {s}) for evaluation.</source>
         <translation>没有验证集:从 {m} 个已标注训练样例中留出 {n} 个({p:.0%}，种子 {s})用于评估。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="487"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="520"/>
         <source>Run folder: {d}</source>
         <translation>运行文件夹:{d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="497"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="530"/>
         <source>{n} seeds ({a} to {b}), one run each, one after another.</source>
         <translation>{n} 个种子（{a} 到 {b}），每个一次运行，依次进行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="515"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="548"/>
         <source>Training… the window stays usable; Cancel stops after the current step.</source>
         <translation>训练中……窗口仍可使用；“取消”会在当前步结束后停止。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="554"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="587"/>
         <source>Export run to folder</source>
         <translation>导出运行到文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="574"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="607"/>
         <source>Exporting the run to {d}…</source>
         <translation>正在导出运行到 {d}…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="589"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="622"/>
         <source>Export failed: {m}</source>
         <translation>导出失败:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="581"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="614"/>
         <source>Run exported to {d}. Start it there with: bertstudio train --config run.toml</source>
         <translation>运行已导出到 {d}。在那里用以下命令启动:bertstudio train --config run.toml</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="300"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="312"/>
         <source>SetFit fine-tunes the encoder contrastively at the learning rate above; then, with the encoder frozen, the new head learns at {h}, its own rate.</source>
         <translation>SetFit 以上面的学习率对编码器做对比微调；之后编码器冻结，新的头部以自己的学习率 {h} 学习。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="304"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="316"/>
         <source>The new head learns at {h}, its own rate (the learning rate above is the encoder&apos;s): with the encoder frozen or only its top layers learning, a head trains as a linear probe does.</source>
         <translation>新的头部以自己的学习率 {h} 学习（上面的学习率是编码器的）：编码器冻结或只训练顶层时，头部像线性探针一样训练。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="384"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="359"/>
+        <source>Saved training settings not restored, the defaults shown instead: {m}</source>
+        <translation>保存的训练设置未能恢复，已改为显示默认值：{m}</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="406"/>
         <source>{t:,} of {n:,} parameters ({p}%)</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p}%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="571"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="418"/>
+        <source>not counted: these settings do not fit the model</source>
+        <translation>未统计：这些设置不适用于该模型</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="604"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="620"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="653"/>
         <source>Cancelling after the current step…</source>
         <translation>将在当前步结束后取消…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="625"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="658"/>
         <source>Stop the SetFit phase?</source>
         <translation>停止 SetFit 阶段？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="626"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="659"/>
         <source>SetFit has run {done} of {total} contrastive steps. Stopping now keeps nothing of them: the run saves a model only once its head has trained.</source>
         <translation>SetFit 已完成 {total} 个对比学习步骤中的 {done} 个。现在停止将不会保留其中任何结果：只有在分类头训练之后，本次运行才会保存模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="629"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="662"/>
         <source>Stop and discard</source>
         <translation>停止并丢弃</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="630"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="663"/>
         <source>Keep training</source>
         <translation>继续训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="639"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="672"/>
         <source>Warm start: reusing the model loaded by an earlier run in this session</source>
         <translation>热启动：复用本次会话中先前运行已加载的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="645"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="678"/>
         <source>{t:,} of {n:,} parameters ({p}%), as built</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p}%)，按构建后的模型统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="656"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="689"/>
         <source>Training failed.</source>
         <translation>训练失败。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="659"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="692"/>
         <source>Run cancelled before its first step: nothing was trained or saved.</source>
         <translation>运行在第一步之前已取消：没有训练，也没有保存任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="661"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="694"/>
         <source>Run finished.</source>
         <translation>运行完成。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="662"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="695"/>
         <source>Run cancelled; the model saved so far is usable.</source>
         <translation>运行已取消；已保存的模型可以使用。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="689"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="722"/>
         <source>Removed the empty run folder {d}</source>
         <translation>已删除空的运行文件夹 {d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="693"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="726"/>
         <source>Training could not run: {m}</source>
         <translation>无法训练:{m}</translation>
     </message>
