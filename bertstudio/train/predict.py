@@ -54,6 +54,10 @@ def run_lengths(model: torch.nn.Module, model_dir: str | Path | None = None, *, 
         found["max_length"] = max_length
     if isinstance(limit, int) and limit > 0:
         found["max_length"] = min(found["max_length"], limit)
+    if found.get("doc_stride") is None:  # TrainConfig's default: the most QA windows of max_length take
+        from bertstudio.tasks.limits import qa_window_layout
+
+        found["doc_stride"] = qa_window_layout(found["max_length"], None)[2]
     return found
 
 
