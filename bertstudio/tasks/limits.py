@@ -326,18 +326,19 @@ def check_label_count(n: int, source: str | os.PathLike[str] | None = None) -> N
 
 
 MAX_QUERY_TOKENS = 64  # BERT's max_query_length
+DOC_STRIDE = 128  # BERT's and Hugging Face's run_qa overlap, where a window has room for it
 
 
 def qa_window_layout(max_length: int, doc_stride: int | None) -> tuple[int, int, int]:
     """How QA windows of ``max_length`` tokens are cut: (most question tokens kept, context
     tokens every window has room for, overlap between windows). The overlap is at most half
     the context room, so each window brings something new (otherwise the tokenizer refuses);
-    ``doc_stride`` None asks for that most. A larger one is cut to it here: a run says so and
-    records the overlap used (train/config.fit_doc_stride)."""
+    ``doc_stride`` None is the default, :data:`DOC_STRIDE` or that most where it is less. A larger
+    one is cut to it here: a run says so and records the overlap used (train/config.fit_doc_stride)."""
     max_query = min(MAX_QUERY_TOKENS, max(1, (max_length - 3) // 2))
     room = max_length - max_query - 3
     most = room // 2
-    return max_query, room, max(0, most if doc_stride is None else min(doc_stride, most))
+    return max_query, room, max(0, min(DOC_STRIDE if doc_stride is None else doc_stride, most))
 
 
 def window_count(context_tokens: Any, room: Any, stride: int) -> Any:

@@ -281,9 +281,10 @@ class TrainConfig:
     max_length: int = _f(128, QT_TRANSLATE_NOOP(
         "TrainConfig", "Maximum tokens per input (kept with the model: evaluate and predict cut inputs the same)"),
         _OPTIM)
-    doc_stride: int | None = _f(None, "QA: overlap in tokens between the windows a long context is cut into; at most "
-                                      "half of a window's room for context, which the default uses (31 at max length "
-                                      "128, 158 at 384); a larger value is cut to it, said, and recorded as used",
+    doc_stride: int | None = _f(None, "QA: overlap in tokens between the windows a long context is cut into, at most "
+                                      "half of a window's room for context (31 at max length 128); default 128, or "
+                                      "that half where it is less; a larger value is cut to it, said, and recorded "
+                                      "as used",
                                 _OPTIM, metavar="TOKENS")
     max_answer_length: int = _f(30, "QA: longest answer in tokens", _OPTIM)
     seed: int = _f(42, QT_TRANSLATE_NOOP("TrainConfig", "Random seed (CPU runs repeat exactly)"), _OPTIM)
