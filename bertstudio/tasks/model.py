@@ -206,11 +206,14 @@ def start_at_scores(model: nn.Module, scores: Sequence[float]) -> bool:
     their standard deviation, so the first predictions sit around the mean with a spread in
     proportion to the scores'. A head started near 0 (N(0, 0.02)) on 0-100 ratings still
     predicted 0.02-0.05 for every row after the BERT recipe's steps (mse 4259): AdamW moves each
-    weight about ``lr`` a step whatever the scale. False when there is no score to start from.
+    weight about ``lr`` a step whatever the scale. Only a layer made at load (:func:`_is_new`): a
+    trained score head the base model holds keeps its weights. False when there is no score to
+    start from or no new score layer.
     The layer stays a plain Linear: the saved model, ONNX and the Hub read the scale as weights."""
     values = torch.tensor([float(v) for v in scores if v is not None], dtype=torch.float64)
     values = values[torch.isfinite(values)]
-    layers = [m for m in model.modules() if isinstance(m, nn.Linear) and m.out_features == 1]
+    layers = [m for name, m in model.named_modules() if isinstance(m, nn.Linear) and m.out_features == 1
+              and _is_new(model, name)]
     if not len(values) or not layers:
         return False
     mean, spread = float(values.mean()), float(values.std(correction=0))
@@ -221,6 +224,19 @@ def start_at_scores(model: nn.Module, scores: Sequence[float]) -> bool:
             if layer.bias is not None:
                 layer.bias.fill_(mean)
     return True
+
+
+def _is_new(model: nn.Module, name: str) -> bool:
+    """Whether the layer ``name`` of ``model`` was made at load (its weight was not in the file:
+    :func:`load_weights` keeps the names). A score head the file holds (an STS-B cross-encoder from
+    the Hub, a run's own model folder used as the base) is the user's trained head, never reset; a
+    model loaded without that record (built here, or by a path that keeps none) counts as new."""
+    base = model.get_base_model() if hasattr(model, "get_base_model") else model  # under LoRA: the wrapped model
+    new = getattr(base, "bertstudio_new_weights", None)
+    if new is None:
+        return True
+    plain = name.removeprefix("base_model.model.").replace(".modules_to_save.default", "").replace(".original_module", "")
+    return f"{plain}.weight" in new
 
 
 def _encoder_layers(base: nn.Module, num_layers: int, path: str | None = None) -> nn.ModuleList:
@@ -763,6 +779,8 @@ def load_weights(auto_class: Any, path: str, config: Any = None, *, complete: bo
             path, dtype=torch.float32, trust_remote_code=False, output_loading_info=True,
             ignore_mismatched_sizes=complete is True, **kwargs), path)
     log.debug("loaded %s: new weights %s", path, sorted(str(n) for n in info.get("missing_keys") or ()))
+    # which weights the file did not hold (a new head): start_at_scores starts only those on the scores' scale
+    model.bertstudio_new_weights = frozenset(str(n) for n in info.get("missing_keys") or ())
     checks = (("missing_keys", "lacks"), ("unexpected_keys", "holds weights this architecture does not have:"),
               ("mismatched_keys", "holds weights of the wrong shape:"))
     for key, problem in checks if complete is True else checks[:1]:

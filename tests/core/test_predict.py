@@ -164,3 +164,26 @@ def test_a_fresh_score_head_starts_at_the_scores_mean_and_spread(tiny):
     spread = torch.tensor([10.0, 50.0, 90.0]).std(correction=0)
     assert torch.allclose(model.classifier.weight, before * spread) and float(model.classifier.bias) == 50.0
     assert not start_at_scores(model, [])
+
+
+@pytest.mark.parametrize("mode", ["full", "lora"])
+def test_a_score_head_the_base_model_holds_is_never_reset(mode, tiny, tmp_path):
+    """A base model with a trained score head (an STS-B cross-encoder, a run's own model folder)
+    lost that head before step 1: it was started on the new scores' scale like a fresh one."""
+    import torch
+
+    from bertstudio.tasks.model import start_at_scores
+
+    model, tokenizer = build_model("regression", tiny, labels=[])
+    with torch.no_grad():
+        model.classifier.weight.fill_(0.7)
+        model.classifier.bias.fill_(3.3)
+    model.save_pretrained(tmp_path / "sts")
+    tokenizer.save_pretrained(tmp_path / "sts")
+    again, _ = build_model("regression", str(tmp_path / "sts"), labels=[], mode=mode)
+    assert not start_at_scores(again, [10.0, 50.0, 90.0])
+    head = again.get_base_model().classifier if mode == "lora" else again.classifier
+    layer = head.modules_to_save["default"] if hasattr(head, "modules_to_save") else head
+    assert float(layer.bias) == pytest.approx(3.3) and torch.allclose(layer.weight, torch.full_like(layer.weight, 0.7))
+    fresh, _ = build_model("regression", tiny, labels=[], mode=mode)  # the tiny encoder holds no head: started
+    assert start_at_scores(fresh, [10.0, 50.0, 90.0])
