@@ -396,7 +396,8 @@ def preview(path: str | os.PathLike[str], *, fmt: str = "auto", n: int = 50, hea
         if has_header and not mapping and len(recs) > 1:  # only names it does not know: guess from a row
             kind, by_position = suggest_columns(None, recs[1])
             mapping = {column: recs[0][i] for column, i in by_position.items()}
-        kind = scored_kind(kind, names, recs[1:] if has_header else recs, mapping.get("label"))
+        kind = scored_kind(kind, names, recs[1:] if has_header else recs, mapping.get("label"),
+                           has_pair="text_pair" in mapping)
         problem = None
         try:  # the reader's own refusal, said under the preview rather than after Import
             if has_header:

@@ -347,3 +347,17 @@ def test_a_one_text_score_file_reads_as_scores_and_whole_number_classes_are_said
         "reading 'similarity' as 6 classes (task pair): its values are whole numbers; --task regression predicts "
         "them as a score")
     assert gold_reading("sentence", ["text", "label"], [["a", "0"], ["b", "1"]], {"text": "text", "label": "label"}) is None
+
+
+@pytest.mark.parametrize("header", ["text,score", "sentence1,sentence2,rating"])
+def test_a_score_header_over_words_reads_as_classes(tmp_path, header):
+    """The header alone made `text,score` with positive/negative a scores set (review of sweep #9):
+    `bertstudio train` without --task stopped at "score 'positive' is not a number" and the app
+    suggested a scores project; the values decide when they are words."""
+    pair = header.count(",") == 2
+    rows = "".join(f"film {i},{'other, ' if pair else ''}{'positive' if i % 2 else 'negative'}\n" for i in range(8))
+    path = tmp_path / "words.csv"
+    path.write_text(header + "\n" + rows.replace("other, ", "other,"), encoding="utf-8")
+    kind = "pair" if pair else "sentence"
+    assert load_examples(path).kind == kind and preview(path).suggested_kind == kind
+    assert load_examples(path).labels == ["negative", "positive"]

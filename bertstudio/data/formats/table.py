@@ -329,11 +329,36 @@ def decimal_scores(names: Sequence[str], rows: Sequence[Sequence[str]], column: 
 
 
 def scored_kind(kind: str | None, names: Sequence[str], rows: Sequence[Sequence[str]],
-                label: str | int | None) -> str | None:
+                label: str | int | None, *, has_pair: bool = False) -> str | None:
     """``kind`` as a reader guessed it, or "regression" for a sentence or pair set whose gold column
     holds decimal scores (:func:`decimal_scores`): the one rule the preview and the readers share.
-    A one-text file of decimal scores read as one class per value (its second text is optional)."""
-    return "regression" if kind in ("sentence", "pair") and decimal_scores(names, rows, label) else kind
+    A one-text file of decimal scores read as one class per value (its second text is optional).
+    And back: a set guessed "regression" from its header ("score", "rating") whose gold column holds
+    words (positive/negative) is classes, a pair set with ``has_pair``: the header alone made a
+    sentiment file a scores project, refused at its first word ("score 'positive' is not a number")."""
+    if kind in ("sentence", "pair") and decimal_scores(names, rows, label):
+        return "regression"
+    if kind == "regression" and _holds_words(names, rows, label):
+        return "pair" if has_pair else "sentence"
+    return kind
+
+
+def _holds_words(names: Sequence[str], rows: Sequence[Sequence[str]], column: str | int | None) -> bool:
+    """Whether ``column`` of a preview's ``rows`` holds a value that is no number (empty cells aside)."""
+    if column is None:
+        return False
+    try:
+        at = int(column) if str(column).lstrip("-").isdigit() else list(names).index(str(column))
+    except ValueError:
+        return False
+    for row in rows:
+        value = row[at].strip() if len(row) > abs(at) else ""
+        if value:
+            try:
+                float(value)
+            except ValueError:
+                return True
+    return False
 
 
 def _kind_of(mapping: Mapping[str, str | int], names: Sequence[str] | None) -> str:
@@ -456,10 +481,10 @@ def read_table(
                 expected="a header naming a text column (text, sentence, ...) or a column mapping "
                          "(columns text=0,label=1 by 0-based position)",
             )
-        if kind is None and guessed_kind in ("sentence", "pair"):  # numbers with fractions: scores, as preview says
+        if kind is None and guessed_kind in ("sentence", "pair", "regression"):  # scores by their values, as preview says
             rows = [f for _l, f in _take_records(text, opts, SNIFF_ROWS + 1)][1 if names else 0:]
             guessed_kind = scored_kind(guessed_kind, names or [str(i) for i in range(len(first))], rows,
-                                       mapping.get("label"))
+                                       mapping.get("label"), has_pair="text_pair" in mapping)
         kind = kind or guessed_kind
     spec = get_spec(kind or _kind_of(mapping, names))
     kind = spec.name
