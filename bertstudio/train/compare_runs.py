@@ -31,10 +31,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bertstudio.errors import DataError
+from bertstudio.errors import BertStudioError, DataError
 from bertstudio.metrics import compare as C
 from bertstudio.train import rundir
-from bertstudio.train.config import TrainConfig, unused_settings
+from bertstudio.tasks.limits import qa_window_layout
+from bertstudio.train.config import TrainConfig, cuts_windows, unused_settings
 from bertstudio.train.events import Event, Evaluated, RunStarted, StepLogged
 
 log = logging.getLogger(__name__)
@@ -154,9 +155,17 @@ def settings_diff(a: RunRecord, b: RunRecord) -> list[tuple[str, Any, Any]]:
 
 
 def _settings(record: RunRecord) -> dict[str, Any]:
-    """The run's settings, an unset one as its TrainConfig default."""
+    """The run's settings, an unset one as its TrainConfig default; a QA run's overlap as its windows
+    used it (config.fit_doc_stride): runs recorded before that recorded the one asked for (128 where
+    31 was used), and Compare listed "doc_stride 128 -> 31" between two runs that cut the same windows."""
     defaults = {k: v for k, v in TrainConfig().to_dict().items() if k not in _NOT_SETTINGS}
-    return {**defaults, **record.config}
+    settings = {**defaults, **record.config}
+    try:
+        if cuts_windows(str(settings.get("task"))):
+            settings["doc_stride"] = qa_window_layout(int(settings["max_length"]), settings.get("doc_stride"))[2]
+    except (BertStudioError, KeyError, TypeError, ValueError):  # a hand-edited record: compared as it reads
+        pass
+    return settings
 
 
 def _trained_on(record: RunRecord) -> int | None:

@@ -230,6 +230,10 @@ def test_settings_a_run_does_not_read_are_no_difference(tmp_path):
     a = write_run(tmp_path / "d", preds=[], config={**qa, "doc_stride": 31})
     b = write_run(tmp_path / "e", preds=[], config={**qa, "doc_stride": 15, "lora_rank": 2})
     assert settings_diff(read_run_record(a), read_run_record(b)) == [("doc_stride", 31, 15)]
+    # a QA run recorded before runs recorded the overlap used: 128 asked, 31 used at max length 128
+    older = write_run(tmp_path / "f", preds=[], config={**qa, "doc_stride": 128, "max_length": 128})
+    assert settings_diff(read_run_record(older), read_run_record(a)) == []
+    assert settings_diff(read_run_record(older), read_run_record(b)) == [("doc_stride", 31, 15)]
 
 
 # --- a damaged predictions file ----------------------------------------------------------------
