@@ -138,7 +138,9 @@ def train(
     notify = Notifier(callbacks)
     with ExitStack() as turn:  # one training at a time in this process, from the seeding to fit's end
         try:
-            config = fit_doc_stride(config)  # the QA windows' overlap used, which the run records (and says, if cut)
+            # the QA windows' overlap used, which the run records (and says, if cut: not again on a resume, whose
+            # record may be from before runs recorded the overlap used)
+            config = fit_doc_stride(config, say=not config.resume_from)
             check_before_start(config)  # the run folder, a resume checkpoint, the model folder: before anything is built
             train_set, eval_set = load_sets(config, train_set, eval_set)
             labels = list(config.labels or train_set.labels)
