@@ -294,6 +294,9 @@ class TrainingPage(QWidget):
             self.settings_error = None
             if self._refused is not None and self._refused[0] == self.config:  # counted before: the model said no
                 self.settings_error = self._refused[1]
+                self._counted = None  # and asked again: the model folder may have changed since (_on_counted)
+                if self.isVisible():
+                    self._count_timer.start()
         except ConfigError as exc:
             self.settings_error = exc
         self._say_head_lr()
@@ -408,6 +411,13 @@ class TrainingPage(QWidget):
             # "contrastive fine-tuning of the sentence-transformer" read as a contradiction
             text += " " + self.tr("after SetFit's phase, which first tunes the whole encoder")
         self.params_label.setText(text)
+        refused = self._refused
+        if refused is not None and refused[0] == self._counted:  # the model takes them now (a folder fixed in place)
+            self._refused = None
+            if self.settings_error is refused[1]:
+                self.settings_error = None
+                self._say_head_lr()
+                self._refresh_state()
         self._schedule_count()
 
     def _on_count_failed(self, exc: BaseException) -> None:

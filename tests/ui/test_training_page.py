@@ -1207,3 +1207,30 @@ def test_start_trains_with_the_automatic_choice_for_the_labels_just_made(qtbot, 
     config = _config_toml(_cancel_once_written(qtbot, page))
     assert config["class_weight"] == "balanced" and "28:4" in config["auto_reason"]
     assert page.form.auto_label.text() == config["auto_reason"]
+
+
+def test_a_refusal_is_asked_again_when_the_same_settings_come_back(qtbot, session, tiny_model_dir, tmp_path):
+    """The page kept the model's refusal by the settings alone: after the model folder was fixed in
+    place, coming back to the same settings disabled Start again with the old reason, never recounted."""
+    import json
+    import shutil
+
+    short = tmp_path / "short"
+    shutil.copytree(tiny_model_dir, short)
+    page = TrainingPage(session)
+    qtbot.addWidget(page)
+    page.show()
+    _tiny_settings(page, short)
+    qtbot.waitUntil(lambda: "%" in page.params_label.text(), timeout=60_000)
+    page.max_len_spin.setValue(600)  # past the model's positions: refused before Start
+    qtbot.waitUntil(lambda: not page.start_button.isEnabled(), timeout=60_000)
+    config = json.loads((short / "config.json").read_text())
+    config["max_position_embeddings"] = 1024
+    (short / "config.json").write_text(json.dumps(config))
+    tokenizer = json.loads((short / "tokenizer_config.json").read_text())
+    tokenizer["model_max_length"] = 1024
+    (short / "tokenizer_config.json").write_text(json.dumps(tokenizer))
+    page.lr_combo.setCurrentText("1e-4")  # other settings: counted afresh, taken
+    qtbot.waitUntil(lambda: page.start_button.isEnabled(), timeout=60_000)
+    page.lr_combo.setCurrentText("1e-3")  # the refused settings again: asked again, taken now
+    qtbot.waitUntil(lambda: page.start_button.isEnabled() and page.settings_error is None, timeout=60_000)
