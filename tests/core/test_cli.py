@@ -715,16 +715,16 @@ def test_the_scored_line_says_a_correlation_of_one_predicted_value_is_undefined(
 
 @pytest.mark.parametrize("task", [[], ["--task", "regression"]])
 def test_train_names_a_gold_column_it_did_not_read_before_the_model_loads(task, tiny, tmp_path: Path, capsys) -> None:
-    """text,rating: the rating column was dropped silently; with --task regression the run loaded
+    """text,stars: the stars column was dropped silently; with --task regression the run loaded
     the model, then failed with exit 1 naming neither the column nor --columns (a regression sweep)."""
-    data = tmp_path / "ratings.csv"
-    data.write_text("text,rating\n" + "".join(f"a film {i},{i % 10 + 1}\n" for i in range(12)), encoding="utf-8")
+    data = tmp_path / "stars.csv"  # (a column named rating reads as the gold scores: test_readers_everyday)
+    data.write_text("text,stars\n" + "".join(f"a film {i},{i % 10 + 1}\n" for i in range(12)), encoding="utf-8")
     code, out, err = run(["train", *task, "--train", str(data), "--model", tiny, "--epochs", "1",
                           "--out", str(tmp_path / "run")], capsys)
     lines = err.strip().splitlines()
     assert code == EXIT_USAGE and len(lines) == 1, err
-    assert lines[0].startswith(f"bertstudio: error: {data}") and "text, rating (rating not read)" in lines[0]
-    assert "--columns label=rating" in lines[0] and "loading" not in err and not (tmp_path / "run").exists()
+    assert lines[0].startswith(f"bertstudio: error: {data}") and "text, stars (stars not read)" in lines[0]
+    assert "--columns label=stars" in lines[0] and "loading" not in err and not (tmp_path / "run").exists()
 
 
 # --- settings said and refused as they apply ----------------------------------------------------
