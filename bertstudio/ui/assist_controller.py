@@ -32,6 +32,7 @@ last one cached in the project folder.
 from __future__ import annotations
 
 import logging
+import math
 import os
 import threading
 from typing import Any, Callable
@@ -333,13 +334,29 @@ def source_text(source: str | None) -> str:
     return QCoreApplication.translate("AssistController", _SOURCES[source]) if source in _SOURCES else str(source or "")
 
 
+def shown_score(value: float) -> tuple[float, str]:
+    """A suggested score as it is shown and, accepted, stored: three significant digits, never in
+    exponent form (3.21, 57.3, 0.234, 1230). Tenths on every scale turned a 0-1 project's 0.234
+    into 0.2 when accepted; the line and the stored score are one rounding, so they cannot differ."""
+    value = float(value)
+    if not math.isfinite(value) or value == 0:
+        return value, f"{value:g}"
+    decimals = 2 - math.floor(math.log10(abs(value)))
+    rounded = round(value, decimals) + 0.0  # + 0.0: no -0
+    text = f"{rounded:.{max(decimals, 0)}f}"
+    if "." in text:  # 8.0, not 8.00; 0.0004, not 0.000400
+        text = text.rstrip("0")
+        text += "0" if text.endswith(".") else ""
+    return rounded, text
+
+
 def suggestion_text(suggestion: Any) -> str:
-    """A suggestion as one short line: ``pos 87%``, ``3.2`` (regression) or the tags (tagging). A
-    confidence of 0.9996 reads "99.96%": "100%" read as certain."""
+    """A suggestion as one short line: ``pos 87%``, ``3.21`` (regression, :func:`shown_score`) or the
+    tags (tagging). A confidence of 0.9996 reads "99.96%": "100%" read as certain."""
     value = suggestion.value
     if isinstance(value, list):
         return " ".join(str(v) for v in value)
     if isinstance(value, float):
-        return f"{value:.1f}"
+        return shown_score(value)[1]
     confidence = suggestion.confidence
     return f"{value} {format_share(confidence)}" if confidence == confidence else str(value)  # nan: no confidence

@@ -37,6 +37,8 @@ def test_pair_suggestions_start_after_one_label_per_class_and_enter_accepts(qtbo
 
 
 def test_regression_suggests_a_score_and_enter_accepts_it(qtbot, assisted):
+    from bertstudio.ui.assist_controller import shown_score
+
     a = assisted(pairs(30), kind="regression", labels=[], strong_every=0)
     editor, project = a.editor, a.project
     qtbot.waitUntil(lambda: a.assist.status().get("ready"), timeout=WAIT_MS)
@@ -45,10 +47,11 @@ def test_regression_suggests_a_score_and_enter_accepts_it(qtbot, assisted):
     qtbot.waitUntil(lambda: editor.suggestion() is not None, timeout=WAIT_MS)
     qtbot.waitUntil(lambda: editor.suggestion_label.text().startswith("Suggested"), timeout=WAIT_MS)
     row, score = editor.row, editor.suggestion().value
-    assert isinstance(score, float) and f"{score:.1f}" in editor.suggestion_label.text()
+    shown, text = shown_score(score)
+    assert isinstance(score, float) and f"Suggested: {text} " in editor.suggestion_label.text()
     qtbot.keyClick(editor, Qt.Key.Key_Return)
-    # stored as the grey line shows it (tenths), never moved onto a scale (8.0 was stored as 5.0)
-    assert project.gold("train", row) == round(score, 1) and editor.row != row
+    # stored as the grey line shows it, never moved onto a scale (8.0 was stored as 5.0)
+    assert project.gold("train", row) == shown and editor.row != row
 
 
 def test_tagging_suggests_tags_per_word_and_enter_stores_them(qtbot, assisted):

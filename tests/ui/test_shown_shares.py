@@ -35,3 +35,16 @@ def test_the_tagging_editor_does_not_show_a_suggestion_just_below_certain_as_100
 def test_the_results_examples_class_probabilities_do_not_read_100_just_below_1():
     shown = values_html("sentence", {"text": "fine"}, "pos", "pos", {"probs": {"pos": 0.9996, "neg": 0.0004}})
     assert "pos\u2069: 99.96%" in shown and "neg\u2069: 0.04%" in shown and "100.0%" not in shown
+
+
+def test_a_suggested_score_is_shown_and_stored_to_three_significant_digits():
+    """Tenths on every scale: a 0-1 project's suggestion 0.234 read and was stored as 0.2 (review of
+    the score editor's scale)."""
+    from bertstudio.ui.assist_controller import shown_score
+
+    assert shown_score(0.23449) == (0.234, "0.234")
+    assert shown_score(8.0123) == (8.01, "8.01")
+    assert shown_score(57.31) == (57.3, "57.3")
+    assert shown_score(1234.5) == (1230.0, "1230")
+    assert shown_score(-0.0004) == (-0.0004, "-0.0004") and shown_score(8.0) == (8.0, "8.0")
+    assert shown_score(0.0) == (0.0, "0")

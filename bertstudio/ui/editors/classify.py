@@ -395,8 +395,10 @@ class RegressionEditor(SentenceEditor):
         suggestion = self.unlabelled_suggestion()
         if suggestion is None:
             return False
-        # as the grey line shows it (suggestion_text: tenths), never moved onto the scale
-        stored = self.apply_score(round(float(suggestion.value), 1))
+        from bertstudio.ui.assist_controller import shown_score
+
+        # as the grey line shows it (assist_controller.shown_score), never moved onto the scale
+        stored = self.apply_score(shown_score(suggestion.value)[0], decimals=self.TYPED_DECIMALS + 3)
         if stored and self.advance_box.isChecked():
             self.advance()
         return True
