@@ -175,7 +175,9 @@ def _refuse_unused_flags(config: "Any", given: dict[str, Any]) -> None:
     flags = ", ".join("--" + name.replace("_", "-") for name in unused if (name in LORA_SETTINGS) == lora)
     why = f"--mode {config.mode} trains no LoRA adapters" if lora else f"a {config.task} run cuts no windows"
     raise ConfigError(f"{flags} would not be used: {why}", where=unused[0],
-                      expected="--mode lora with them, or none of them" if lora else "--task qa with it, or without it")
+                      expected="--mode lora with them, or none of them" if lora
+                      else "the flag left out (no GLUE task cuts windows)" if config.glue_task
+                      else "--task qa with it, or without it")
 
 
 def _kind_of_mapping(columns: dict[str, Any] | None, found: Any) -> str | None:

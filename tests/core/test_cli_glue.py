@@ -283,3 +283,7 @@ def test_glue_refuses_lora_flags_without_lora_as_train_does(glue_dir, tiny, tmp_
                         "--lora-rank", "4", "--out", str(tmp_path / "out")], capsys)
     assert code == EXIT_USAGE and "--lora-rank would not be used: --mode full" in err.strip().splitlines()[-1]
     assert not (tmp_path / "out").exists()
+    code, _, err = run(["glue", "--tasks", "RTE", "--data-dir", str(glue_dir), "--model", tiny, *TINY,
+                        "--doc-stride", "64", "--out", str(tmp_path / "out")], capsys)
+    line = err.strip().splitlines()[-1]  # glue has no --task: its message must not ask for one
+    assert code == EXIT_USAGE and "--doc-stride would not be used" in line and "--task" not in line, line
