@@ -339,18 +339,20 @@ def curve_sets(train_all: Any, dev_all: Any = None, *, seed: int = 0) -> tuple[A
     are any, else :data:`HOLD_OUT` of the labelled training rows held out with ``seed`` by a run's
     rule (sources.hold_out: per label, every class keeping a training row), so no evaluated row
     is ever trained on."""
-    train = train_all.labelled() if train_all is not None else None
+    from bertstudio.train.sources import hold_out, project_rows
+
+    # with the project rows they are, so what the core says of them names rows the user finds ("dev row 5",
+    # not the position among the labelled rows)
+    train = project_rows(train_all, train_all.labelled_rows()) if train_all is not None else None
     if train is None or len(train) == 0:
         raise ConfigError("the training split has no labelled rows", where="learning curve",
                           expected="labelled training examples")
-    dev = dev_all.labelled() if dev_all is not None and len(dev_all) else None
+    dev = project_rows(dev_all, dev_all.labelled_rows()) if dev_all is not None and len(dev_all) else None
     if dev is not None and len(dev):
         return train, dev, ""
     if len(train) < 20:
         raise ConfigError(f"too few labelled rows to hold some out for evaluation ({len(train)})", where="learning curve",
                           expected="a dev split, or at least 20 labelled training rows")
-    from bertstudio.train.sources import hold_out
-
     kept, held = hold_out(train, HOLD_OUT, seed)
     note = f"no dev split: {len(held)} of {len(train)} labelled training rows held out for evaluation"
     return kept, held, note

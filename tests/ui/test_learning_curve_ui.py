@@ -147,7 +147,8 @@ def test_what_the_core_says_about_the_rows_is_shown_once(qtbot, session_factory,
     from bertstudio.train.sources import load_sets
 
     train = sentiment_records(24, 0)
-    session = session_factory("sentence", ["neg", "pos"], {"train": train, "dev": train[:4]})
+    unlabelled = [{"text": f"not labelled yet {i}", "label": None} for i in range(3)]
+    session = session_factory("sentence", ["neg", "pos"], {"train": unlabelled + train, "dev": train[:4]})
 
     def fake_train(run_config, share, eval_set, **_kw):
         load_sets(run_config, share, eval_set)  # as engine.train reads its sets
@@ -161,6 +162,7 @@ def test_what_the_core_says_about_the_rows_is_shown_once(qtbot, session_factory,
         qtbot.mouseClick(panel.start_button, Qt.MouseButton.LeftButton)
     text = panel.warnings.text()
     assert panel.warnings.isVisibleTo(panel) and text.count("repeat a training row") == 1
-    assert "4 of 4 evaluation rows" in text
+    # the rows the user finds them at: train row 4 is the first labelled one, after 3 unlabelled rows
+    assert "4 of 4 evaluation rows" in text and "first: dev row 1 = train row 4" in text
     panel._reset()  # a new start begins with no warnings of the last one
     assert panel.warnings.text() == "" and not panel.warnings.isVisibleTo(panel)
