@@ -254,7 +254,7 @@ def learning_curve(config: TrainConfig, train_set: Any, eval_set: Any, *, fracti
     as it is for every share."""
     from bertstudio.metrics import main_metric
     from bertstudio.train.engine import train as engine_train
-    from bertstudio.train.sources import checked_once
+    from bertstudio.train.sources import checked_once, pick_rows
 
     train_fn = train_fn or engine_train
     if eval_set is None or len(eval_set) == 0:
@@ -283,7 +283,7 @@ def learning_curve(config: TrainConfig, train_set: Any, eval_set: Any, *, fracti
         if cancel.is_set():
             curve.cancelled = True
             break
-        share = labelled.select(subsets[seed][size])
+        share = pick_rows(labelled, subsets[seed][size])  # the project rows stay with their examples
         run_config = replace(choose(share), seed=seed, max_train_examples=None, output_dir=None, resume_from=None,
                              labels=config.labels or list(labelled.labels) or None)
         settings = {k: getattr(run_config, k) for k in SHOWN} if automatic is not None else {}
