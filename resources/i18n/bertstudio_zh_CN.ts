@@ -562,22 +562,22 @@
 <context>
     <name>AssistController</name>
     <message>
-        <location filename="../../bertstudio/ui/assist_controller.py" line="324"/>
+        <location filename="../../bertstudio/ui/assist_controller.py" line="325"/>
         <source>from the label names</source>
         <translation>来自标签名称</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_controller.py" line="325"/>
+        <location filename="../../bertstudio/ui/assist_controller.py" line="326"/>
         <source>fast model</source>
         <translation>快速模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_controller.py" line="326"/>
+        <location filename="../../bertstudio/ui/assist_controller.py" line="327"/>
         <source>SetFit model</source>
         <translation>SetFit 模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_controller.py" line="327"/>
+        <location filename="../../bertstudio/ui/assist_controller.py" line="328"/>
         <source>fine-tuned model</source>
         <translation>微调模型</translation>
     </message>
@@ -2851,37 +2851,37 @@
         <translation>按键 %1 设置整数分数；更精细的分数请拖动滑块或在框中输入（按 Enter 或方向键保存）。分数范围：%2 到 %3。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="458"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="460"/>
         <source>set the score with keys %1 or type it in the box</source>
         <translation>用按键 %1 设置分数，或在框中输入</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="471"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="473"/>
         <source>%1 is outside the %2 scale %3: not stored</source>
         <translation>%1 超出 %2 的分数范围 %3：未保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="476"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="478"/>
         <source>%1 is outside the scale %2 of this project&apos;s scores: stored, and the scale is now %3</source>
         <translation>%1 超出本项目分数的范围 %2：已保存，分数范围现为 %3</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="490"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="492"/>
         <source>Key %1 sets nothing: keys %2 set whole scores on the scale %3; type other scores in the box</source>
         <translation>按键 %1 不设置任何内容：按键 %2 在范围 %3 内设置整数分数；其他分数请在框中输入</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="406"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="408"/>
         <source>(not scored)</source>
         <translation>(未打分)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="406"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="408"/>
         <source>(no example)</source>
         <translation>(无样例)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="481"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="483"/>
         <source>Score row %1 as %2</source>
         <translation>将第 %1 行打分为 %2</translation>
     </message>
@@ -4729,27 +4729,27 @@
         <translation>将这些设置和已标注的数据写入一个文件夹，可在任何地方无界面训练:bertstudio train --config run.toml(多 GPU 上可用 accelerate launch 启动)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="424"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="434"/>
         <source>counted when the model loads</source>
         <translation>加载模型时统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="468"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="478"/>
         <source>the training split has no labelled examples</source>
         <translation>训练数据划分中没有已标注的样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="468"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="478"/>
         <source>train split</source>
         <translation>train 数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="469"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="479"/>
         <source>at least a few labelled rows</source>
         <translation>至少几行已标注的数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="397"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="400"/>
         <source>counting…</source>
         <translation>正在计数…</translation>
     </message>
@@ -4759,152 +4759,152 @@
         <translation>还没有已标注的训练行：有了之后，“自动”会选择设置。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="409"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="412"/>
         <source>after SetFit&apos;s phase, which first tunes the whole encoder</source>
         <translation>（在 SetFit 阶段之后；该阶段先微调整个编码器）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="449"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="459"/>
         <source>Fix the setting first: {m}</source>
         <translation>请先修正设置:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="451"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="461"/>
         <source>Train a model on the labelled training rows</source>
         <translation>用已标注的训练行训练模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="478"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="488"/>
         <source>No dev split: holding out {n} of {m} labelled training examples ({p:.0%}, seed {s}) for evaluation.</source>
         <translation>没有验证集:从 {m} 个已标注训练样例中留出 {n} 个({p:.0%}，种子 {s})用于评估。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="520"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="530"/>
         <source>Run folder: {d}</source>
         <translation>运行文件夹:{d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="530"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="540"/>
         <source>{n} seeds ({a} to {b}), one run each, one after another.</source>
         <translation>{n} 个种子（{a} 到 {b}），每个一次运行，依次进行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="548"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="558"/>
         <source>Training… the window stays usable; Cancel stops after the current step.</source>
         <translation>训练中……窗口仍可使用；“取消”会在当前步结束后停止。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="587"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="597"/>
         <source>Export run to folder</source>
         <translation>导出运行到文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="607"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="617"/>
         <source>Exporting the run to {d}…</source>
         <translation>正在导出运行到 {d}…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="622"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="632"/>
         <source>Export failed: {m}</source>
         <translation>导出失败:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="614"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="624"/>
         <source>Run exported to {d}. Start it there with: bertstudio train --config run.toml</source>
         <translation>运行已导出到 {d}。在那里用以下命令启动:bertstudio train --config run.toml</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="312"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="315"/>
         <source>SetFit fine-tunes the encoder contrastively at the learning rate above; then, with the encoder frozen, the new head learns at {h}, its own rate.</source>
         <translation>SetFit 以上面的学习率对编码器做对比微调；之后编码器冻结，新的头部以自己的学习率 {h} 学习。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="316"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="319"/>
         <source>The new head learns at {h}, its own rate (the learning rate above is the encoder&apos;s): with the encoder frozen or only its top layers learning, a head trains as a linear probe does.</source>
         <translation>新的头部以自己的学习率 {h} 学习（上面的学习率是编码器的）：编码器冻结或只训练顶层时，头部像线性探针一样训练。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="359"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="362"/>
         <source>Saved training settings not restored, the defaults shown instead: {m}</source>
         <translation>保存的训练设置未能恢复，已改为显示默认值：{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="406"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="409"/>
         <source>{t:,} of {n:,} parameters ({p}%)</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p}%)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="418"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="428"/>
         <source>not counted: these settings do not fit the model</source>
         <translation>未统计：这些设置不适用于该模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="604"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="614"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="653"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="663"/>
         <source>Cancelling after the current step…</source>
         <translation>将在当前步结束后取消…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="658"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="668"/>
         <source>Stop the SetFit phase?</source>
         <translation>停止 SetFit 阶段？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="659"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="669"/>
         <source>SetFit has run {done} of {total} contrastive steps. Stopping now keeps nothing of them: the run saves a model only once its head has trained.</source>
         <translation>SetFit 已完成 {total} 个对比学习步骤中的 {done} 个。现在停止将不会保留其中任何结果：只有在分类头训练之后，本次运行才会保存模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="662"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="672"/>
         <source>Stop and discard</source>
         <translation>停止并丢弃</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="663"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="673"/>
         <source>Keep training</source>
         <translation>继续训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="672"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="682"/>
         <source>Warm start: reusing the model loaded by an earlier run in this session</source>
         <translation>热启动：复用本次会话中先前运行已加载的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="678"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="688"/>
         <source>{t:,} of {n:,} parameters ({p}%), as built</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p}%)，按构建后的模型统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="689"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="699"/>
         <source>Training failed.</source>
         <translation>训练失败。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="692"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="702"/>
         <source>Run cancelled before its first step: nothing was trained or saved.</source>
         <translation>运行在第一步之前已取消：没有训练，也没有保存任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="694"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="704"/>
         <source>Run finished.</source>
         <translation>运行完成。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="695"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="705"/>
         <source>Run cancelled; the model saved so far is usable.</source>
         <translation>运行已取消；已保存的模型可以使用。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="722"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="732"/>
         <source>Removed the empty run folder {d}</source>
         <translation>已删除空的运行文件夹 {d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="726"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="736"/>
         <source>Training could not run: {m}</source>
         <translation>无法训练:{m}</translation>
     </message>
