@@ -317,13 +317,10 @@ def decimal_scores(names: Sequence[str], rows: Sequence[Sequence[str]], column: 
     """Whether ``column`` (a header name or a position) of a preview's ``rows`` holds finite numbers,
     some with a fraction (3.8, 0.5): scores to predict, as STS-B's, not a class per value. A pair
     file's gold column named anything but "score" read as classes, and training refused them."""
-    if column is None:
-        return False
+    values = _cells(names, rows, column)
     try:
-        at = int(column) if str(column).lstrip("-").isdigit() else list(names).index(str(column))
-        values = [row[at].strip() for row in rows if len(row) > abs(at) and row[at].strip()]
-        numbers = [float(v) for v in values]
-    except (ValueError, IndexError):
+        numbers = [float(v) for v in values or ()]
+    except ValueError:
         return False
     return bool(numbers) and all(math.isfinite(n) for n in numbers) and any(not n.is_integer() for n in numbers)
 
@@ -345,20 +342,24 @@ def scored_kind(kind: str | None, names: Sequence[str], rows: Sequence[Sequence[
 
 def _holds_words(names: Sequence[str], rows: Sequence[Sequence[str]], column: str | int | None) -> bool:
     """Whether ``column`` of a preview's ``rows`` holds a value that is no number (empty cells aside)."""
+    for value in _cells(names, rows, column) or ():
+        try:
+            float(value)
+        except ValueError:
+            return True
+    return False
+
+
+def _cells(names: Sequence[str], rows: Sequence[Sequence[str]], column: str | int | None) -> list[str] | None:
+    """The non-empty, stripped cells of ``column`` (a header name or a position) in a preview's
+    ``rows``; None when there is no such column."""
     if column is None:
-        return False
+        return None
     try:
         at = int(column) if str(column).lstrip("-").isdigit() else list(names).index(str(column))
     except ValueError:
-        return False
-    for row in rows:
-        value = row[at].strip() if len(row) > abs(at) else ""
-        if value:
-            try:
-                float(value)
-            except ValueError:
-                return True
-    return False
+        return None
+    return [row[at].strip() for row in rows if len(row) > abs(at) and row[at].strip()]
 
 
 def _kind_of(mapping: Mapping[str, str | int], names: Sequence[str] | None) -> str:
