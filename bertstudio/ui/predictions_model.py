@@ -79,8 +79,12 @@ class PredictionsModel(QAbstractTableModel):
         for i, r in enumerate(self.rows):
             if r.split == split and r.row == row:
                 r.gold = gold
+                before = self.tolerance
                 self._judge_rows()
-                self.dataChanged.emit(self.index(i, 0), self.index(i, len(self._columns) - 1))
+                # a score gold that widens or narrows the scale changes what counts as an error on every row
+                first = 0 if self.tolerance != before else i
+                last = len(self.rows) - 1 if self.tolerance != before else i
+                self.dataChanged.emit(self.index(first, 0), self.index(last, len(self._columns) - 1))
 
     # --- Qt model -------------------------------------------------------------------
     def rowCount(self, parent: _Index = QModelIndex()) -> int:

@@ -698,6 +698,7 @@ class ResultsPage(QWidget):
         if not any(r.split == split and r.row == row for r in self.model.rows):
             return
         self.model.update_gold(split, row, self.session.gold(split, row))
+        self._say_what_an_error_is()  # the edited gold may have changed the scores' scale
         self._refresh_plots()
         self._filter(self.proxy.refilter)
         r = self.current_prediction()

@@ -427,3 +427,21 @@ def test_a_sentence_cut_by_max_length_says_why_its_prediction_cannot_be_taken(qt
     assert not page.accept_button.isEnabled()
     assert page.accept_button.toolTip() == "1 word(s) got no prediction from this run: tag them on the Label page"
     session.close()
+
+
+def test_a_gold_edit_that_changes_the_scores_scale_says_the_new_error_distance(qtbot, tmp_path, stsb, stsb_run):
+    """The Errors-only box says how far off a score is an error (a tenth of the golds' scale). A typo
+    gold of 50 on a 0-5 project widened the scale to 0-100 and the rule to 10, but the box still said "off by ≥ 0.5"
+    and the other rows' error colours stayed as they were until the run was shown again."""
+    session = _session_with(tmp_path, "regression", [], stsb.select(range(48)), stsb.select(range(48, 72)), stsb_run)
+    page = ResultsPage(session)
+    qtbot.addWidget(page)
+    assert page.errors_only.text() == "Errors only (off by ≥ 0.5)"
+    changed = []
+    page.model.dataChanged.connect(lambda top, bottom: changed.append((top.row(), bottom.row())))
+    session.project.set_gold("dev", 0, 50.0)
+    assert page.errors_only.text() == "Errors only (off by ≥ 10)" and "10 or more" in page.errors_only.toolTip()
+    assert changed and changed[-1] == (0, len(page.model.rows) - 1)
+    session.project.set_gold("dev", 0, 2.0)  # the typo mended: back to the 0-5 rule
+    assert page.errors_only.text() == "Errors only (off by ≥ 0.5)"
+    session.close()
