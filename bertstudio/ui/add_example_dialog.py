@@ -12,7 +12,6 @@ imported rows. The rows go through the project's own import path
 
 from __future__ import annotations
 
-import math
 import re
 import uuid
 from typing import Any
@@ -29,7 +28,7 @@ from bertstudio.data.formats.common import check_length
 from bertstudio.data.kinds import get_spec
 from bertstudio.errors import BertStudioError, DataError
 from bertstudio.ui import theme
-from bertstudio.ui.editors.classify import RegressionEditor, ScoreBox
+from bertstudio.ui.editors.classify import RegressionEditor, ScoreBox, project_score_scale
 from bertstudio.ui.editors.label_set import swatch
 from bertstudio.ui.session import split_name
 
@@ -193,21 +192,12 @@ class AddExampleDialog(QDialog):
         """The Label page's score box (ui/editors/classify.ScoreBox): three decimals, a decimal comma
         read as one, any score the project's scale may take. A box of -0.1..5 at one decimal kept '.5'
         of a typed 7.5, '1' of 10 and '-' of -1, and stored 0.5, 1.0 and no score without a word."""
-        from bertstudio.data.glue import score_scale
-        from bertstudio.tasks.classification import gold_scale
-
-        project = self.session.project
-        golds = [g for split in project.split_names for g in self.session.examples(split).gold_values()]
-        low, high = gold_scale(golds, project.glue_task)
-        self._preset = project.glue_task if score_scale(project.glue_task) is not None else None
+        low, high, self._preset = project_score_scale(self.session)
         box = self.score_spin = ScoreBox(low, high)
         box.setObjectName("addScoreSpin")
-        self._unscored = -max(9999.0, 10.0 * max(abs(low), abs(high)))  # "none": far below any score typed
-        box.setRange(self._unscored, -self._unscored)
         box.setDecimals(RegressionEditor.TYPED_DECIMALS)
-        box.setSingleStep(10.0 ** math.floor(math.log10((high - low) / 50.0)))
         box.setSpecialValueText(self.tr("none (score it later)"))
-        box.setValue(self._unscored)
+        box.setValue(box.minimum())
         box.setToolTip(self.tr("The score, on this project's scale {low:g} to {high:g}").format(low=low, high=high))
         form.addRow(self.tr("Score"), box)
 

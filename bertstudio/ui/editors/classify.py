@@ -219,13 +219,37 @@ def _score_text(score: float) -> str:
     return f"{score:.3f}".rstrip("0").rstrip(".") if score % 1 else f"{score:.1f}"
 
 
+def project_score_scale(session: Any) -> tuple[float, float, str | None]:
+    """The open project's score scale (low, high) and the benchmark preset that fixes it (STS-B's
+    0-5, where a score outside is refused) or None: the preset's scale, otherwise the usual scale
+    holding the project's gold scores (:func:`gold_scale`). The Label page and Add examples read it here."""
+    from bertstudio.data.glue import score_scale
+
+    project = session.project
+    golds: list[Any] = []
+    for split in project.split_names:
+        golds += session.examples(split).gold_values()
+    low, high = gold_scale(golds, project.glue_task)
+    return low, high, (project.glue_task if score_scale(project.glue_task) is not None else None)
+
+
 class ScoreBox(QDoubleSpinBox):
     """The score box: three decimals taken, no trailing zeros shown (3.7, not 3.700); its arrows
     and the wheel step within the editor's scale ``low``..``high``, from "none" to ``low``."""
 
     def __init__(self, low: float, high: float) -> None:
         super().__init__()
+        self.set_scale(low, high)
+
+    def set_scale(self, low: float, high: float) -> None:
+        """Arrows over ``low``..``high`` in about 50 steps on a power of ten (tenths on 0-5,
+        hundredths on 0-1, whole points on 0-100). The box itself takes ten times the scale, so its
+        validator never drops a typed digit (a range of -0.1..5 kept ".5" of a typed 7.5 and
+        stored 0.5); its minimum is the "none" value, far below any score typed."""
         self.scale = (low, high)
+        unscored = -max(9999.0, 10.0 * max(abs(low), abs(high)))
+        self.setRange(unscored, -unscored)
+        self.setSingleStep(10.0 ** math.floor(math.log10((high - low) / 50.0)))
 
     def stepBy(self, steps: int) -> None:  # noqa: N802 - Qt override
         low, high = self.scale
@@ -341,23 +365,19 @@ class RegressionEditor(SentenceEditor):
 
     def _read_scale(self) -> None:
         """The project's scale: its preset's, or the usual scale holding its gold scores."""
-        from bertstudio.data.glue import score_scale
-
         self._scale_stale = False
-        project = self.session.project
-        if project is None:
+        if self.session.project is None:
             return
-        golds: list[Any] = []
-        for split in project.split_names:
-            golds += self.session.examples(split).gold_values()
-        self.preset = project.glue_task if score_scale(project.glue_task) is not None else None
-        self._set_scale(*gold_scale(golds, project.glue_task))
+        low, high, self.preset = project_score_scale(self.session)
+        self._set_scale(low, high)
 
     def _set_scale(self, low: float, high: float) -> None:
         """Slider, keys, box arrows and words over ``low``..``high``: about 50 slider steps, on a
         power of ten (tenths on 0-5, hundredths on 0-1, whole points on 0-100)."""
         self.LOW, self.HIGH = low, high
-        step = 10.0 ** math.floor(math.log10((high - low) / 50.0))
+        self.spin.set_scale(low, high)
+        self.UNSCORED = self.spin.minimum()
+        step = self.spin.singleStep()
         self.SCALE = round(1.0 / step) if step < 1 else 1.0 / step  # slider units per score point
         self.slider_decimals = max(0, -math.floor(math.log10(step)))
         self.slider.blockSignals(True)
@@ -365,11 +385,6 @@ class RegressionEditor(SentenceEditor):
         self.slider.setPageStep(max(1, round((high - low) * self.SCALE / 10)))
         self.slider.setTickInterval(max(1, round((high - low) * self.SCALE / 10)))
         self.slider.blockSignals(False)
-        self.spin.scale = (low, high)
-        # the box takes ten times the scale, so a typed digit is never dropped (its width follows)
-        self.UNSCORED = -max(9999.0, 10.0 * max(abs(low), abs(high)))
-        self.spin.setRange(self.UNSCORED, -self.UNSCORED)
-        self.spin.setSingleStep(step)
         self.low_label.setText(f"{low:g}")
         self.high_label.setText(f"{high:g}")
         # number keys: the whole scores 0-9 that lie on the scale
