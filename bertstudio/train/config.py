@@ -535,7 +535,9 @@ def _resolve_paths(data: dict[str, Any], base: Path, *, source: Path) -> dict[st
 
     ``output_dir`` must stay inside the config's folder: a run writes (and with
     ``overwrite`` replaces) files there, and a shared run.toml must not be able to point
-    that at ``../..`` or ``/home/someone``. A folder elsewhere is given on the command line."""
+    that at ``../..`` or ``/home/someone``. A folder elsewhere is given on the command line.
+    ``resume_from`` too (a resumed run writes into its checkpoint's run folder), but in the
+    run's own config.toml."""
     out = dict(data)
     base = base.resolve()
 
@@ -560,6 +562,17 @@ def _resolve_paths(data: dict[str, Any], base: Path, *, source: Path) -> dict[st
     if isinstance(target, str) and target and not resolved("output_dir", Path(target).expanduser()).is_relative_to(base):
         raise ConfigError(f"output_dir {data['output_dir']!r} is outside the config's folder {base}", path=source,
                           where="output_dir", expected="a folder inside the config's folder (give another one with --out)")
+    resume = out.get("resume_from")
+    if isinstance(resume, str) and resume:
+        # a resumed run writes into the checkpoint's run folder: a shared run.toml's "../victim/checkpoints/last"
+        # went on with (and replaced the model of) a run outside the folder it was started in. The run's own
+        # config.toml names its own checkpoint; a checkpoint elsewhere is given on the command line.
+        checkpoint = resolved("resume_from", Path(resume).expanduser())
+        own = checkpoint.parent.parent / "config.toml" == resolved("resume_from", source.expanduser())
+        if not own and not checkpoint.is_relative_to(base):
+            raise ConfigError(f"resume_from {data['resume_from']!r} is outside the config's folder {base}", path=source,
+                              where="resume_from", expected="a checkpoint inside the config's folder (resume a run "
+                                                            "elsewhere with --resume)")
     model = out.get("model")
     if isinstance(model, str) and model and not Path(model).is_absolute() and (base / model).is_dir():
         out["model"] = str(resolved("model", base / model))

@@ -169,3 +169,24 @@ def test_a_qa_run_records_the_overlap_it_used(tiny, tmp_path) -> None:
     from bertstudio.train.rundir import differences
 
     assert differences(saved_config(tmp_path / "run"), config) == []
+
+
+def test_a_files_resume_from_stays_inside_its_folder_but_a_typed_one_goes_anywhere(tmp_path) -> None:
+    """A shared run.toml's resume_from = "../victim/checkpoints/last" went on with (and rewrote) the
+    victim run, which an output_dir there is refused for: the run writes into the checkpoint's folder."""
+    from bertstudio.train.config import read_settings
+
+    shared, victim = tmp_path / "shared", tmp_path / "victim"
+    (victim / "checkpoints" / "last").mkdir(parents=True)
+    shared.mkdir()
+    for target in ("../victim/checkpoints/last", str(victim / "checkpoints" / "last")):
+        (shared / "run.toml").write_text(f'task = "sentence"\nresume_from = "{target}"\n', encoding="utf-8")
+        with pytest.raises(ConfigError, match=r"resume_from .* is outside the config's folder .*--resume") as info:
+            read_settings(shared / "run.toml")
+        assert info.value.where == "resume_from" and str(shared / "run.toml") in str(info.value)
+        assert "resume_from" not in read_settings(shared / "run.toml", given={"resume_from"})  # --resume typed
+    # inside the config's folder, and a run's own config.toml naming its own checkpoint
+    (shared / "run.toml").write_text('resume_from = "run/checkpoints/last"\n', encoding="utf-8")
+    assert read_settings(shared / "run.toml")["resume_from"] == str(shared / "run" / "checkpoints" / "last")
+    (victim / "config.toml").write_text(f'resume_from = "{victim / "checkpoints" / "last"}"\n', encoding="utf-8")
+    assert read_settings(victim / "config.toml")["resume_from"] == str(victim / "checkpoints" / "last")
