@@ -386,6 +386,10 @@ def _refuse_a_project_run_without_its_rows(config: "Any", args: argparse.Namespa
 # Flags that leave a --config file's auto_reason true: where and how the run goes, not what it learns from or how.
 _KEEPS_REASON = frozenset({"output_dir", "overwrite", "resume_from", "device", "precision", "seed", "seeds",
                            "logging_steps", "sparse_embeddings", "group_by_length"})
+# Flags that change the rows Automatic chose a --config file's recipe for (how many, which, how read,
+# or the model that reads them)
+_CHANGES_DATA = frozenset({"train_file", "eval_file", "data_dir", "glue_task", "task", "data_format", "columns",
+                           "labels", "max_train_examples", "hold_out", "model"})
 
 
 def cmd_train(args: argparse.Namespace, out: TextIO) -> int:
@@ -395,14 +399,20 @@ def cmd_train(args: argparse.Namespace, out: TextIO) -> int:
     from bertstudio.train.distributed import launched_world_size
     from bertstudio.train.engine import train
     from bertstudio.train.rundir import check_output_dir
-    from bertstudio.train.small_data import (adapt, has_pairs, label_counts, model_max_length, run_max_length,
-                                             text_lengths, training_units)
+    from bertstudio.train.small_data import (adapt, chosen_settings, has_pairs, label_counts, model_max_length,
+                                             run_max_length, text_lengths, training_units, unadapted)
     from bertstudio.train.sources import load_sets
 
     config = config_from_args(args)
-    if config.auto_reason and set(given_settings(args)) - _KEEPS_REASON:
+    given, typed = _settings_given(args), set(given_settings(args))
+    if config.auto_reason and typed - _KEEPS_REASON:
         # the file's record of an earlier choice (an app's Export run…) does not describe a run
         # whose data or settings the flags changed; adapt() below writes this run's own, if any
+        if typed & _CHANGES_DATA and not config.resume_from:
+            # and what it chose fitted the file's data: 50 epochs for 40 rows ran 1250 steps on 400,
+            # evaluated 83 times, as if typed. Chosen again for this data (the new reason is said).
+            given -= chosen_settings(config) - typed
+            config = unadapted(config, given)
         config = replace(config, auto_reason=None)
     _refuse_a_project_run_without_its_rows(config, args)
     train_set = eval_set = None
@@ -414,7 +424,7 @@ def cmd_train(args: argparse.Namespace, out: TextIO) -> int:
         if not config.output_dir:  # it trained, said "saving..." and kept nothing, exit status 0
             raise ConfigError("no run folder to keep the trained model in", where="output_dir",
                               expected="--out DIR (or output_dir in --config's file)")
-        config = adapt(config, label_counts(train_set), given=_settings_given(args),
+        config = adapt(config, label_counts(train_set), given=given,
                        units=training_units(train_set, config), lengths=text_lengths(train_set),
                        model_limit=model_max_length(config.model), run_limit=run_max_length(config.model),
                        evaluates=eval_set is not None, pairs=has_pairs(train_set),

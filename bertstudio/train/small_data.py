@@ -302,6 +302,41 @@ def unadapted(config: TrainConfig, given: Iterable[str] = ()) -> TrainConfig:
     return replace(config, auto_reason=None, **{k: getattr(defaults, k) for k in ADAPTED if k not in set(given)})
 
 
+# The settings each reason says adapt() chose (see :func:`chosen_settings`)
+_CHOSE: dict[str, tuple[str, ...]] = {
+    "setfit": ("method", "head", "mode", "batch_size", "warmup_ratio", "epochs", "lr"),
+    **dict.fromkeys(("embedding", "siamese", "embedding_scores", "siamese_scores"),
+                    ("method", "head", "batch_size", "warmup_ratio", "epochs", "lr")),
+    "balanced": ("class_weight",), "keep": ("keep_tuning",), "best": (),
+    "steps": ("batch_size", "epochs"), "steps_windows": ("batch_size", "epochs"), "evals": ("eval_steps",),
+    "length": ("max_length",), "limit": ("max_length",), "setfit_lr": ("lr",), "lora": ("lr",),
+    "frozen_pairs": ("head",),
+}
+_RECIPES = frozenset({"setfit", "embedding", "siamese", "embedding_scores", "siamese_scores", "steps", "steps_windows"})
+
+
+def chosen_settings(config: TrainConfig) -> frozenset[str]:
+    """The settings ``config.auto_reason`` (the English of :func:`say`) says :func:`adapt` chose:
+    what to choose again when the run's data changes (a run's config.toml fed other rows kept the
+    epochs chosen for 40 rows on 400). A recipe is chosen only where none of :data:`RECIPE` was
+    given, so beside one every recipe setting a run's config.toml holds is a default, none the
+    user's. The embedding heads' recipe set the mode ("full") only where none was given: a file's
+    "frozen" beside it was the user's."""
+    import re
+
+    reason = config.auto_reason or ""
+    found: set[str] = set()
+    for key, template in REASONS.items():
+        pattern = re.sub(r"\\\{\w+\\\}", ".+?", re.escape(template))
+        if re.search(f"(?:^|; ){pattern}(?=; |$)", reason):
+            found.update(_CHOSE[key])
+            if key in _RECIPES:
+                found.update(RECIPE)
+            if key in ("embedding", "siamese", "embedding_scores", "siamese_scores") and config.mode == "full":
+                found.add("mode")
+    return frozenset(found)
+
+
 def adapt_to_rows(config: TrainConfig, examples: Any, *, given: Iterable[str] = (), evaluates: bool = True,
                   sentence_transformer: bool | None = None, model_limit: int | None = None,
                   run_limit: int | None = None) -> TrainConfig:

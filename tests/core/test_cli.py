@@ -776,3 +776,46 @@ def test_an_app_runs_config_says_where_its_rows_are(tmp_path, capsys) -> None:
     last = err.strip().splitlines()[-1]
     assert code == 2 and "this run trained on its project's rows" in last and "Export run…" in last, last
     assert "--train FILE" in last
+
+
+def _started_config(argv: list[str], monkeypatch, capsys) -> "object":
+    """The TrainConfig ``bertstudio train`` would start (the engine is not run)."""
+    import bertstudio.train.engine as engine
+
+    started = []
+
+    def fake_train(config, *args, **kwargs):
+        started.append(config)
+        raise KeyboardInterrupt  # stop here: exit 130
+
+    monkeypatch.setattr(engine, "train", fake_train)
+    code, _, err = run(["--quiet", "train", *argv], capsys)
+    assert code == 130 and started, err
+    return started[0]
+
+
+def test_a_run_configs_automatic_choices_are_chosen_again_for_other_data(tiny, tmp_path, monkeypatch, capsys) -> None:
+    """Run A's config.toml fed 400 rows kept the 50 epochs and evaluation every 15 steps Automatic chose
+    for 40 rows (1250 steps, 83 evaluations), as if typed, and said nothing."""
+    from dataclasses import replace
+
+    from bertstudio.train.small_data import SMALL_BATCH, epochs_for
+
+    rng = random.Random(0)
+    for name, n in (("train.tsv", 40), ("train400.tsv", 400), ("dev.tsv", 10)):
+        rows = [f"the film was {rng.choice(POS if i % 2 else NEG)} {i}\t{i % 2}" for i in range(n)]
+        (tmp_path / name).write_text("sentence\tlabel\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    first = _started_config(["--model", tiny, "--train", str(tmp_path / "train.tsv"), "--eval", str(tmp_path / "dev.tsv"),
+                             "--max-length", "32", "--out", str(tmp_path / "A")], monkeypatch, capsys)
+    assert (first.epochs, first.batch_size) == (epochs_for(40, SMALL_BATCH), SMALL_BATCH) and first.eval_steps
+    (tmp_path / "A").mkdir()
+    replace(first, output_dir=".").save(tmp_path / "A" / "config.toml")  # as the run folder records it
+    again = _started_config(["--config", str(tmp_path / "A" / "config.toml"), "--train", str(tmp_path / "train400.tsv"),
+                             "--out", str(tmp_path / "B")], monkeypatch, capsys)
+    assert (again.epochs, again.batch_size) == (epochs_for(400, SMALL_BATCH), SMALL_BATCH)
+    assert again.eval_steps != first.eval_steps and "400 labelled rows" in again.auto_reason
+    assert again.max_length == 32  # the user's, kept
+    # the same data (another folder, seed): the file's recipe as it was, its reason kept
+    same = _started_config(["--config", str(tmp_path / "A" / "config.toml"), "--seed", "7", "--out", str(tmp_path / "C")],
+                           monkeypatch, capsys)
+    assert (same.epochs, same.eval_steps, same.auto_reason) == (first.epochs, first.eval_steps, first.auto_reason)
