@@ -121,6 +121,13 @@ def config_from_args(args: argparse.Namespace) -> "Any":
                           expected="the config.toml the run wrote, or the settings given with --config")
     base = {**from_file, **given}
     resume = base.get("resume_from")
+    if resume and base.get("output_dir"):
+        # check_output_dir was given the new folder: "sm/W/checkpoints/best: the run's best checkpoint is missing"
+        run = Path(str(resume)).expanduser().resolve().parent.parent
+        if Path(str(base["output_dir"])).expanduser().resolve() != run:
+            raise ConfigError(f"a resumed run continues in its own folder ({run}), not in {base['output_dir']}",
+                              where="output_dir", path=source if "output_dir" not in given else None,
+                              expected="--resume without --out (its run folder is the checkpoint's)")
     if not resume:  # a new run draws its hold-out by today's rule and records it; the file's is its old run's
         base.pop("hold_out_split", None)
     if resume and getattr(args, "config", None):

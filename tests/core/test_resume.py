@@ -183,3 +183,26 @@ def test_a_checkpoint_resumes_with_as_many_processes_as_wrote_it(tiny, tmp_path)
     state.write_text(json.dumps({k: v for k, v in saved.items() if k != "processes"}))  # a checkpoint from before
     third, _ = run(tiny, out, grad_accum=1, resume=True)
     assert third.status == "finished" and read_run(out).status == "finished"
+
+
+def test_resume_with_another_out_is_refused_up_front_naming_the_runs_folder(tmp_path, capsys):
+    """``--resume R/checkpoints/last --out W`` said "W/checkpoints/best: the run's best checkpoint is
+    missing", naming the new folder; a resumed run continues in its own (--help says so)."""
+    import io
+
+    from bertstudio.cli import main
+
+    run = tmp_path / "R"
+    (run / "checkpoints" / "last").mkdir(parents=True)
+    (run / "config.toml").write_text('task = "sentence"\noutput_dir = "."\n', encoding="utf-8")
+    code = main(["train", "--resume", str(run / "checkpoints" / "last"), "--out", str(tmp_path / "W")], out=io.StringIO())
+    err = capsys.readouterr().err
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert f"a resumed run continues in its own folder ({run})" in err and "without --out" in err
+    assert not (tmp_path / "W").exists()
+    with pytest.raises(ConfigError, match="a resumed run continues in its own folder"):  # --config's folder too
+        from bertstudio.cli import build_parser, config_from_args
+
+        (tmp_path / "other.toml").write_text('task = "sentence"\noutput_dir = "elsewhere"\n', encoding="utf-8")
+        config_from_args(build_parser().parse_args(["train", "--config", str(tmp_path / "other.toml"),
+                                                    "--resume", str(run / "checkpoints" / "last")]))
