@@ -115,7 +115,8 @@ def config_from_args(args: argparse.Namespace) -> "Any":
         own = Path(given["resume_from"]).expanduser().resolve().parent.parent / "config.toml"
         # a folder, a FIFO or an empty file there is said as such: it read "no training data"
         source = str(own) if os.path.lexists(own) else None
-    from_file: dict[str, Any] = read_settings(source, given=given) if source else {}
+    typed_file = bool(getattr(args, "config", None))  # an empty --config file is said as such, naming it
+    from_file: dict[str, Any] = read_settings(source, given=given, refuse_empty=typed_file) if source else {}
     if source and not getattr(args, "config", None) and not from_file:
         raise ConfigError("the run's config.toml holds no settings", path=source,
                           expected="the config.toml the run wrote, or the settings given with --config")

@@ -479,15 +479,36 @@ def fit_doc_stride(config: TrainConfig, *, say: bool = True) -> TrainConfig:
     return config if used == config.doc_stride else replace(config, doc_stride=used)
 
 
-def read_settings(path: str | Path, *, given: Iterable[str] = ()) -> dict[str, Any]:
+class _KeyTwice(ValueError):
+    pass
+
+
+def _refuse_twice(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are each given once (json.loads kept the last of two "epochs"
+    without a word, where a TOML file's second one is refused)."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _KeyTwice(f"the key {key!r} is given twice")
+        out[key] = value
+    return out
+
+
+def read_settings(path: str | Path, *, given: Iterable[str] = (), refuse_empty: bool = False) -> dict[str, Any]:
     """The settings a run config file holds, each checked (a bad one is a ConfigError naming
     the file) and paths resolved against the file's folder (see :func:`_resolve_paths`).
     ``given``: settings the caller overrides (CLI flags); the file's values for them are
-    ignored, so a file's output_dir outside its folder is fine when ``--out`` replaces it."""
+    ignored, so a file's output_dir outside its folder is fine when ``--out`` replaces it.
+    ``refuse_empty``: a file with no setting at all is a ConfigError naming it (``--config``:
+    an empty file read "train_file: no training data")."""
     from bertstudio.data.regular_file import read_regular_file
     from bertstudio.errors import DataError
 
     path = Path(path)
+    fmt = {".toml": "TOML", ".json": "JSON"}.get(path.suffix.lower())
+    if fmt is None:  # a TOML file named run.cfg was "not valid JSON: Expecting value"
+        raise ConfigError("run config must be a .toml or .json file", path=path,
+                          expected="the settings as TOML in a .toml file (or as JSON in a .json one)")
     try:
         # a FIFO or /dev/zero is refused, not read for ever; a 2 GB (sparse) config.toml in a run of a project
         # someone sent was read whole by three pages, the window frozen for 30 s at 6.7 GB
@@ -498,14 +519,16 @@ def read_settings(path: str | Path, *, given: Iterable[str] = ()) -> dict[str, A
     except UnicodeDecodeError:
         raise ConfigError("run config is not UTF-8 text", path=path) from None
     try:
-        data = tomllib.loads(text) if path.suffix == ".toml" else json.loads(text)
+        data = tomllib.loads(text) if fmt == "TOML" else json.loads(text, object_pairs_hook=_refuse_twice)
     except (ValueError, RecursionError) as exc:  # the decode errors, too deep, a number past 4300 digits
         problem = ("nested too deeply" if isinstance(exc, RecursionError)
                    else "a number too long to read" if type(exc) is ValueError else exc)
-        fmt = "TOML" if path.suffix == ".toml" else "JSON"
         raise ConfigError(f"run config is not valid {fmt}: {problem}", path=path) from None
     if not isinstance(data, dict):
         raise ConfigError("run config must be a table of settings", path=path)
+    if refuse_empty and not data:
+        raise ConfigError("the run config holds no settings", path=path,
+                          expected="settings such as train_file = \"train.csv\", as a run's config.toml holds")
     known = {f.name for f in fields(TrainConfig)}
     unknown = sorted(set(data) - known)
     if unknown:

@@ -819,3 +819,13 @@ def test_a_run_configs_automatic_choices_are_chosen_again_for_other_data(tiny, t
     same = _started_config(["--config", str(tmp_path / "A" / "config.toml"), "--seed", "7", "--out", str(tmp_path / "C")],
                            monkeypatch, capsys)
     assert (same.epochs, same.eval_steps, same.auto_reason) == (first.epochs, first.eval_steps, first.auto_reason)
+
+
+def test_an_empty_config_file_is_one_line_naming_it(tmp_path, capsys) -> None:
+    """It said "train_file: no training data", naming no file (the README promises one line naming it)."""
+    for name, text in (("empty.toml", ""), ("empty.json", "{}"), ("comments.toml", "# nothing yet\n")):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        code, _, err = run(["train", "--config", str(tmp_path / name), "--out", str(tmp_path / "X")], capsys)
+        assert code == 2 and len(err.strip().splitlines()) == 1, err
+        assert f"{tmp_path / name}: the run config holds no settings" in err
+    assert not (tmp_path / "X").exists()

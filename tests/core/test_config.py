@@ -190,3 +190,22 @@ def test_a_files_resume_from_stays_inside_its_folder_but_a_typed_one_goes_anywhe
     assert read_settings(shared / "run.toml")["resume_from"] == str(shared / "run" / "checkpoints" / "last")
     (victim / "config.toml").write_text(f'resume_from = "{victim / "checkpoints" / "last"}"\n', encoding="utf-8")
     assert read_settings(victim / "config.toml")["resume_from"] == str(victim / "checkpoints" / "last")
+
+
+def test_a_json_key_given_twice_and_a_config_of_another_name_are_refused(tmp_path) -> None:
+    """{"epochs": 1, "epochs": 2} ran with 2 epochs without a word (TOML's second key is refused), and
+    a TOML file named run.cfg was "not valid JSON: Expecting value"."""
+    from bertstudio.train.config import read_settings
+
+    (tmp_path / "run.json").write_text('{"epochs": 1, "epochs": 2}', encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"run\.json: run config is not valid JSON: the key 'epochs' is given twice"):
+        read_settings(tmp_path / "run.json")
+    (tmp_path / "run.json").write_text('{"epochs": 2, "columns": {"text": "a", "label": "b"}}', encoding="utf-8")
+    assert read_settings(tmp_path / "run.json")["columns"] == {"text": "a", "label": "b"}
+    for name in ("run.cfg", "run", "run.yaml"):
+        (tmp_path / name).write_text("epochs = 2\n", encoding="utf-8")
+        with pytest.raises(ConfigError, match=r"run config must be a \.toml or \.json file") as info:
+            read_settings(tmp_path / name)
+        assert str(tmp_path / name) in str(info.value)
+    (tmp_path / "RUN.TOML").write_text("epochs = 2\n", encoding="utf-8")
+    assert read_settings(tmp_path / "RUN.TOML") == {"epochs": 2}
