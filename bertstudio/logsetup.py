@@ -26,7 +26,9 @@ _FORMAT = "%(asctime)s %(process)d %(levelname)s %(name)s: %(message)s"
 def log_path() -> Path:
     if os.environ.get(ENV):
         return Path(os.environ[ENV]).expanduser()
-    state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    state = os.environ.get("XDG_STATE_HOME") or ""
+    if not os.path.isabs(state):  # the XDG spec: a relative path is invalid and ignored (it wrote ./state/...)
+        state = str(Path.home() / ".local" / "state")
     return Path(state) / "bertstudio" / "bertstudio.log"
 
 

@@ -44,10 +44,17 @@ _ACCELERATE_PRECISION = {"fp32": "no", "bf16": "bf16", "fp16": "fp16"}
 
 
 def launched_world_size() -> int:
-    """How many processes the launcher started (torchrun/accelerate set WORLD_SIZE); 1 otherwise."""
+    """How many processes the launcher started (torchrun/accelerate set WORLD_SIZE); 1 otherwise.
+    A value that is no whole number is a ConfigError naming the variable: it was passed over here,
+    and accelerate then failed the run at step 1 ("invalid literal for int()", exit 1)."""
+    from bertstudio.errors import ConfigError
+
     for var in ("WORLD_SIZE", "PMI_SIZE", "OMPI_COMM_WORLD_SIZE"):
-        value = os.environ.get(var)
-        if value and value.isdigit():
+        value = (os.environ.get(var) or "").strip()
+        if value and not value.isdigit():
+            raise ConfigError(f"{var}={value!r} in the environment is not a number of processes", where=var,
+                              expected="the whole number accelerate launch or torchrun sets, or the variable unset")
+        if value:
             return int(value)
     return 1
 
@@ -55,7 +62,10 @@ def launched_world_size() -> int:
 def launched_rank() -> int:
     """This process's rank among those the launcher started (RANK); 0 otherwise. Only rank 0
     writes files and prints what a run ends with (the others said the last evaluation's
-    metrics, not the best one's, and wrote seeds.json with them)."""
+    metrics, not the best one's, and wrote seeds.json with them). A RANK without a world of
+    more than one process is no launcher's: a stray RANK=1 trained and printed nothing at all."""
+    if launched_world_size() <= 1:
+        return 0
     for var in ("RANK", "PMI_RANK", "OMPI_COMM_WORLD_RANK"):
         value = os.environ.get(var)
         if value and value.isdigit():

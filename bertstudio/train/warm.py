@@ -19,7 +19,7 @@ buffers) and the encoding settings.
 
 Memory: one entry (a new key replaces the old); a model larger than a quarter of the
 memory available is not kept; :meth:`clear` drops it (the app calls it when the
-project closes), and ``BERTSTUDIO_WARM=0`` turns the cache off.
+project closes), and ``BERTSTUDIO_WARM=0`` (or off, no, false) turns the cache off.
 """
 
 from __future__ import annotations
@@ -44,6 +44,14 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 ENV = "BERTSTUDIO_WARM"
+OFF = ("0", "off", "no", "false")  # what turns an on/off environment variable off (BERTSTUDIO_ASSIST reads the same)
+
+
+def env_switch(name: str) -> bool:
+    """Whether the on/off environment variable ``name`` leaves its feature on (unset: on): only "0"
+    turned the warm cache off, so BERTSTUDIO_WARM=false, as BERTSTUDIO_ASSIST=false does, left it on."""
+    return os.environ.get(name, "1").strip().lower() not in OFF
+
 
 
 @dataclass
@@ -60,7 +68,7 @@ class WarmCache:
     Thread-safe: runs build on workers while the GUI thread may :meth:`clear`."""
 
     def __init__(self, enabled: bool | None = None) -> None:
-        self.enabled = os.environ.get(ENV, "1") != "0" if enabled is None else enabled
+        self.enabled = env_switch(ENV) if enabled is None else enabled
         self._lock = threading.Lock()
         self._entry: _Entry | None = None
         self._generation = 0  # bumped by clear(): a run that began before it stores nothing

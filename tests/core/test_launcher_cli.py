@@ -43,6 +43,7 @@ def test_an_explicit_setfit_run_under_a_launcher_is_refused_in_one_line(tiny, tm
 
 def test_only_rank_0_prints_what_a_run_ends_with(monkeypatch, capsys):
     result = RunResult("finished", metrics={"accuracy": 0.5}, output_dir=None)
+    monkeypatch.setenv("WORLD_SIZE", "2")  # a launcher's: a RANK alone is no launcher's (see the test below)
     monkeypatch.setenv("RANK", "1")
     out = io.StringIO()
     assert cli._report_result(result, out) == 0 and out.getvalue() == ""
@@ -61,6 +62,7 @@ def test_seeds_json_is_written_by_rank_0_only(monkeypatch, tmp_path):
     monkeypatch.setattr(engine, "train", lambda run, *a, **k: RunResult("finished", metrics={"accuracy": next(scores)},
                                                                         output_dir=run.output_dir))
     config = TrainConfig(labels=["a", "b"], seeds=2, output_dir=str(tmp_path / "job"))
+    monkeypatch.setenv("WORLD_SIZE", "2")  # a launcher's: a RANK alone is no launcher's
     monkeypatch.setenv("RANK", "1")
     seeds.train_seeds(config)
     assert not (tmp_path / "job" / seeds.SUMMARY).exists()
@@ -97,3 +99,30 @@ def test_evaluate_and_predict_under_a_launcher_say_they_run_in_one_process(monke
         assert cli.main(argv) == 2
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and f"bertstudio {argv[0]} runs in one process, and 3 were launched" in err[0]
+
+
+def test_a_stray_rank_without_a_launchers_world_is_rank_0(monkeypatch):
+    """RANK=1 with no launcher (no WORLD_SIZE above 1): the run trained and printed nothing, exit 0."""
+    from bertstudio.train.distributed import launched_rank
+
+    result = RunResult("finished", metrics={"accuracy": 0.5}, output_dir=None)
+    monkeypatch.delenv("WORLD_SIZE", raising=False)
+    monkeypatch.setenv("RANK", "1")
+    out = io.StringIO()
+    assert launched_rank() == 0 and cli._report_result(result, out) == 0
+    assert json.loads(out.getvalue()) == {"accuracy": 0.5}
+    monkeypatch.setenv("WORLD_SIZE", "1")
+    assert launched_rank() == 0
+    monkeypatch.setenv("WORLD_SIZE", "2")
+    assert launched_rank() == 1
+
+
+def test_a_world_size_that_is_no_number_is_one_line_naming_it(tmp_path, capsys, monkeypatch):
+    """WORLD_SIZE=abc was passed over here and failed the run at step 1 inside accelerate (exit 1)."""
+    monkeypatch.setenv("WORLD_SIZE", "abc")
+    train = tmp_path / "t.csv"
+    train.write_text("text,label\n" + "".join(f"row {i},{'ab'[i % 2]}\n" for i in range(8)), encoding="utf-8")
+    code = cli.main(["--quiet", "train", "--train", str(train), "--out", str(tmp_path / "run")])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1 and "WORLD_SIZE='abc' in the environment is not a number of processes" in err[0]
+    assert not (tmp_path / "run").exists()

@@ -132,3 +132,15 @@ def test_glue_exits_non_zero_when_a_task_failed(shared_data, tiny, log_file, tmp
     lines = err.strip().splitlines()  # the reason itself, where it used to say only "1 GLUE task(s) did not finish"
     assert len(lines) == 1 and lines[0].startswith("bertstudio: RTE: run failed") and "Traceback" not in err, err
     assert "details in" in lines[0]  # the traceback is in the log file
+
+
+def test_a_relative_xdg_state_home_is_ignored(monkeypatch, tmp_path):
+    """The XDG spec: a relative path is invalid and ignored (XDG_STATE_HOME=state wrote ./state/bertstudio/...)."""
+    from pathlib import Path
+
+    from bertstudio.logsetup import log_path
+
+    monkeypatch.delenv("BERTSTUDIO_LOG", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_STATE_HOME", "state")
+    assert log_path() == Path(tmp_path) / ".local" / "state" / "bertstudio" / "bertstudio.log"

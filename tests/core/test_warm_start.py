@@ -161,3 +161,13 @@ def test_the_memory_check_reads_the_memory_where_there_is_no_proc_meminfo(monkey
     model = torch.nn.Linear(1000, 1000)  # 4 MB of weights
     monkeypatch.setattr(psutil, "virtual_memory", lambda: memory(16 << 30, 8 << 20))
     assert not warm_module._fits_in_memory(model)
+
+
+def test_the_switch_reads_off_as_bertstudio_assist_does(monkeypatch):
+    """BERTSTUDIO_WARM=false (or off, no) left the cache on: only "0" turned it off."""
+    for value in ("0", "false", "off", "no", " FALSE "):
+        monkeypatch.setenv(warm_module.ENV, value)
+        assert not WarmCache().enabled, value
+    for value in ("1", "true", "on", ""):
+        monkeypatch.setenv(warm_module.ENV, value)
+        assert WarmCache().enabled, value
