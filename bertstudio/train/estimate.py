@@ -188,7 +188,9 @@ def calibrate(model: str | None, *, device: str = "auto", batch_size: int = 8, s
     from bertstudio.train.events import StepLogged
 
     words = CALIBRATION_TEXT.split()
-    texts = [" ".join(words[: 8 + i % (len(words) - 8)]) for i in range(batch_size * steps)]
+    # each text once (numbered): the 7 lengths repeated with labels a, b, a... and the run's check for an
+    # input labelled two ways warned about "the training data" of a project that had no such rows
+    texts = [" ".join(words[: 8 + i % (len(words) - 8)]) + f" {i}" for i in range(batch_size * steps)]
     labels = ["a", "b"]
     rates: list[float] = []
     config = TrainConfig(task="sentence", model=model, labels=labels, batch_size=batch_size, epochs=1,

@@ -126,3 +126,14 @@ def test_a_calibration_reads_the_fastest_step_after_the_first():
     assert machine_rate([5.0, 150.0, 2.0, 180.0, 3.0]) == 180.0
     assert machine_rate([900.0, 10.0]) == 10.0
     assert machine_rate([42.0]) == 42.0  # one step: all there is
+
+
+def test_a_calibration_warns_about_no_training_data(tiny, tmp_path, monkeypatch, caplog):
+    """Its made-up sentences repeated with labels a and b, and the run's check said "the training data:
+    7 inputs appear more than once with different labels" on stderr and in the log of a project without them."""
+    import logging
+
+    monkeypatch.chdir(tmp_path)
+    with caplog.at_level(logging.WARNING):
+        calibrate(tiny, batch_size=8, steps=2)
+    assert not [r for r in caplog.records if "more than once" in r.getMessage()]
