@@ -39,7 +39,7 @@ def test_every_setting_has_a_train_flag_and_reaches_the_config() -> None:
               "max_answer_length": 20, "seed": 7, "seeds": 1, "max_train_examples": 100, "max_eval_examples": 50, "device": "cpu",
               "precision": "fp32", "group_by_length": False, "sparse_embeddings": False, "bf16_weights": False,
               "eval_steps": 5, "logging_steps": 2, "early_stopping_patience": 3, "save_best": False, "cartography": True,
-              "resume_from": "/r/checkpoints/last", "output_dir": "/o", "auto_reason": "why", "overwrite": True}
+              "resume_from": "/r/checkpoints/last", "output_dir": "/r", "auto_reason": "why", "overwrite": True}
     assert set(values) == {f.name for f in fields(TrainConfig)}  # a new setting must be added here too
     argv = ["train"]
     records = {f.name for f in fields(TrainConfig) if f.metadata["record"]}
@@ -64,10 +64,10 @@ def test_every_setting_has_a_train_flag_and_reaches_the_config() -> None:
 
 def test_the_readme_spellings_still_work() -> None:
     args = build_parser().parse_args(["train", "--train", "t.tsv", "--eval", "e.tsv", "--format", "tsv", "--out", "o",
-                                      "--early-stopping", "2", "--resume", "r", "--task", "sentence", "--overwrite"])
+                                      "--early-stopping", "2", "--resume", "o/checkpoints/last", "--task", "sentence", "--overwrite"])
     config = config_from_args(args)
     assert (config.train_file, config.eval_file, config.data_format, config.output_dir) == ("t.tsv", "e.tsv", "tsv", "o")
-    assert (config.early_stopping_patience, config.resume_from, config.overwrite) == (2, "r", True)
+    assert (config.early_stopping_patience, config.resume_from, config.overwrite) == (2, "o/checkpoints/last", True)
 
 
 def test_flags_override_a_config_file_only_where_typed(tmp_path: Path) -> None:
