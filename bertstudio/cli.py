@@ -141,6 +141,8 @@ def config_from_args(args: argparse.Namespace) -> "Any":
         config = _config_from(base)
         _refuse_unread_data(config)
         _refuse_unused_flags(config, given)
+        if typed_file:
+            _warn_unused_in_file(config, from_file, source)
         return config
     except ConfigError as exc:  # a bad choice in the file ("device = 'tpu'") names the file, as a bad type does
         if exc.path is None and source and exc.where in from_file:
@@ -181,11 +183,32 @@ def _refuse_unused_flags(config: "Any", given: dict[str, Any]) -> None:
         return
     lora = unused[0] in LORA_SETTINGS
     flags = ", ".join("--" + name.replace("_", "-") for name in unused if (name in LORA_SETTINGS) == lora)
-    why = f"--mode {config.mode} trains no LoRA adapters" if lora else f"a {config.task} run cuts no windows"
+    why = _unused_why(config, lora)
     raise ConfigError(f"{flags} would not be used: {why}", where=unused[0],
                       expected="--mode lora with them, or none of them" if lora
                       else "the flag left out (no GLUE task cuts windows)" if config.glue_task
                       else "--task qa with it, or without it")
+
+
+def _unused_why(config: "Any", lora: bool) -> str:
+    return f"--mode {config.mode} trains no LoRA adapters" if lora else f"a {config.task} run cuts no windows"
+
+
+def _warn_unused_in_file(config: "Any", from_file: dict[str, Any], source: str) -> None:
+    """A --config file's value the run will not read, said once (the same flag is refused): a file's
+    doc_stride = 64 on a sentence task was recorded and silently unused. A run's own config.toml
+    records every setting, LoRA's defaults included: a value at TrainConfig's default is not said."""
+    from bertstudio.train.config import LORA_SETTINGS, TrainConfig, unused_settings
+
+    if config.resume_from:
+        return
+    defaults = TrainConfig()
+    unused = [name for name in sorted(unused_settings(config.mode, config.task) & set(from_file))
+              if from_file[name] != getattr(defaults, name)]
+    if unused:
+        why = "; ".join(dict.fromkeys(_unused_why(config, name in LORA_SETTINGS) for name in unused))
+        log.warning("%s: %s would not be used (%s)", source,
+                    ", ".join(f"{name} = {from_file[name]!r}" for name in unused), why)
 
 
 def _kind_of_mapping(columns: dict[str, Any] | None, found: Any) -> str | None:

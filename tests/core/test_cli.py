@@ -829,3 +829,26 @@ def test_an_empty_config_file_is_one_line_naming_it(tmp_path, capsys) -> None:
         assert code == 2 and len(err.strip().splitlines()) == 1, err
         assert f"{tmp_path / name}: the run config holds no settings" in err
     assert not (tmp_path / "X").exists()
+
+
+def test_a_config_files_setting_the_run_will_not_use_is_said(tmp_path, caplog) -> None:
+    """doc_stride = 64 and lora_rank = 4 in a sentence task's file (mode full) were recorded and silently
+    unused, where the same flags are refused; a run's own config.toml, which holds LoRA's defaults, is silent."""
+    import logging
+
+    from bertstudio.cli import build_parser, config_from_args
+    from bertstudio.train.config import TrainConfig
+
+    def warnings(path: Path) -> list[str]:
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="bertstudio"):
+            config_from_args(build_parser().parse_args(["train", "--config", str(path), "--out", str(tmp_path / "o")]))
+        return [r.getMessage() for r in caplog.records if "would not be used" in r.getMessage()]
+
+    (tmp_path / "run.toml").write_text('task = "sentence"\ndoc_stride = 64\nlora_rank = 4\nlora_alpha = 16\n', encoding="utf-8")
+    said = warnings(tmp_path / "run.toml")
+    assert len(said) == 1 and said[0].startswith(str(tmp_path / "run.toml"))
+    assert "doc_stride = 64" in said[0] and "lora_rank = 4" in said[0] and "lora_alpha" not in said[0]
+    assert "--mode full trains no LoRA adapters" in said[0] and "a sentence run cuts no windows" in said[0]
+    TrainConfig(task="sentence", train_file="t.csv", output_dir=".").save(tmp_path / "config.toml")
+    assert warnings(tmp_path / "config.toml") == []
