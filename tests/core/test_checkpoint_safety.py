@@ -110,7 +110,7 @@ def test_a_hostile_rng_file_through_the_cli(writer, tiny, run_copy, tmp_path):
     repo = Path(__file__).resolve().parents[2]
     proc = subprocess.run(
         [sys.executable, "-m", "bertstudio", "--quiet", "train", "--train", str(data), "--model", tiny,
-         "--resume", str(run_copy / "checkpoints" / "last"), "--out", str(tmp_path / "elsewhere")],
+         "--resume", str(run_copy / "checkpoints" / "last")],
         capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=300,
         env={**os.environ, "PYTHONPATH": str(repo), "BERTSTUDIO_LOG": str(tmp_path / "log")})
     assert proc.returncode == 2, proc.stderr
@@ -129,8 +129,14 @@ def test_a_truncated_checkpoint_is_one_line_and_exit_2(tiny, run_copy, tmp_path,
     weights.write_bytes(weights.read_bytes()[:1000])
     data = tmp_path / "train.tsv"
     data.write_text("sentence\tlabel\n" + "".join(f"good fun {i}\t1\nbad boring {i}\t0\n" for i in range(8)), encoding="utf-8")
+    # a resumed run continues in its own folder, with its own settings: its data named as --train names it
+    import tomli_w
+    import tomllib
+
+    recorded = tomllib.loads((run_copy / "config.toml").read_text(encoding="utf-8"))
+    (run_copy / "config.toml").write_text(tomli_w.dumps({**recorded, "train_file": str(data)}), encoding="utf-8")
     code, err = _cli(["--quiet", "train", "--train", str(data), "--model", tiny, "--resume", str(run_copy / "checkpoints" / "last"),
-                      "--out", str(tmp_path / "elsewhere"), "--max-length", "16"], capsys)
+                      "--max-length", "16"], capsys)
     assert code == 2
     lines = err.strip().splitlines()
     assert len(lines) == 1 and "weights.pt" in lines[0] and "Traceback" not in err
