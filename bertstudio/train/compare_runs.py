@@ -123,20 +123,45 @@ class Curves:
     eval_metrics: dict[str, list[float]] = field(default_factory=dict)  # key -> value per evaluation
 
 
+def resume_cut(first: StepLogged | Evaluated) -> tuple[int, int]:
+    """Which earlier points a resumed run repeats, from its first step or evaluation: (the step
+    from which logged steps are repeated, the step from which evaluations are). The run goes on
+    from its checkpoint, so a first step ``s`` repeats every step and evaluation at ``s`` and
+    after (after a SIGKILL, those logged since the checkpoint); a first evaluation at ``e`` (one
+    the stop left pending) repeats the evaluations from ``e``, not the step ``e`` it scores.
+    The one rule for Compare's curves and the Runs page's (TrainingMonitor.on_resumed): a
+    resume used to reset the Runs page's plots to its own part and to be drawn twice here."""
+    if isinstance(first, Evaluated):
+        return int(first.step) + 1, int(first.step)
+    return int(first.step), int(first.step)
+
+
 def curves(record: RunRecord) -> Curves:
-    out, batch = Curves(), 0
+    """The run's points; a resumed run's (a later RunStarted in its history) joined at its
+    checkpoint (:func:`resume_cut`), each step drawn once."""
+    steps: list[tuple[int, int, float]] = []  # step, examples seen, loss
+    evals: list[tuple[int, dict[str, Any]]] = []
+    batch, started, pending = 0, False, False
     for ev in record.history:
         if isinstance(ev, RunStarted):
             batch = int(ev.effective_batch_size or 0)
-        elif isinstance(ev, StepLogged) and isinstance(ev.loss, (int, float)):
-            out.steps.append(int(ev.step))
-            out.examples.append(int(ev.step) * batch)  # optimizer steps x effective batch
-            out.loss.append(float(ev.loss))
+            pending, started = started, True  # a later start is a resume of this run folder's run
+            continue
+        if pending and isinstance(ev, (StepLogged, Evaluated)):
+            step_cut, eval_cut = resume_cut(ev)
+            steps = [p for p in steps if p[0] < step_cut]
+            evals = [e for e in evals if e[0] < eval_cut]
+            pending = isinstance(ev, Evaluated)  # its first step may still cut the steps after the evaluation
+        if isinstance(ev, StepLogged) and isinstance(ev.loss, (int, float)):
+            steps.append((int(ev.step), int(ev.step) * batch, float(ev.loss)))  # optimizer steps x effective batch
         elif isinstance(ev, Evaluated):
-            out.eval_steps.append(int(ev.step))
-            for key, v in (ev.metrics or {}).items():
-                if isinstance(v, (int, float)):
-                    out.eval_metrics.setdefault(key, []).append(float(v))
+            evals.append((int(ev.step), ev.metrics or {}))
+    out = Curves([s for s, _e, _l in steps], [e for _s, e, _l in steps], [loss for _s, _e, loss in steps])
+    for step, metrics in evals:
+        out.eval_steps.append(step)
+        for key, v in metrics.items():
+            if isinstance(v, (int, float)):
+                out.eval_metrics.setdefault(key, []).append(float(v))
     return out
 
 

@@ -84,6 +84,13 @@ class SeriesBuffer:
         self._n = 0
         self.y_bounds = None
 
+    def cut(self, keep: np.ndarray) -> None:
+        """Keep only the points where ``keep`` (a mask over ``view()``) is true."""
+        x, y = self._x[: self._n][keep].copy(), self._y[: self._n][keep].copy()
+        self.clear()
+        for a, b in zip(x, y):
+            self.append(float(a), float(b))
+
 
 class EmaSmoother:
     """Exponential moving average with start-up bias correction (as TensorBoard smooths),
@@ -297,6 +304,18 @@ class SeriesPlot(pg.PlotWidget):
         names = [name] if name else list(self._series)
         return sum(len(self._series[n][0]) for n in names if n in self._series)
 
+    def cut_from(self, step: float) -> None:
+        """Drop the points at ``step`` and after: a resumed run draws them again
+        (TrainingMonitor.on_resumed)."""
+        for name, (buf, _item) in self._series.items():
+            xs, _ys = buf.view()
+            keep = xs < step
+            if not keep.all():
+                buf.cut(keep)
+                self._dirty.add(name)
+        if self._dirty and not self._redraw.isActive():
+            self._redraw.start()
+
     def clear_series(self) -> None:
         for buf, item in self._series.values():
             buf.clear()
@@ -341,6 +360,12 @@ class LossPlot(SeriesPlot):
     def reset(self) -> None:
         self.clear_series()
         self._ema.reset()
+
+    def cut_from(self, step: float) -> None:
+        super().cut_from(step)
+        self._ema.reset()  # the smoother goes on from the last point kept
+        for y in self._series[self.raw_name][0].view()[1]:
+            self._ema.update(float(y))
 
 
 class LrPlot(SeriesPlot):

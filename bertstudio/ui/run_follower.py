@@ -34,6 +34,7 @@ class RunFollower(QObject):
     """Emits a run's history events as history.jsonl grows (the training worker's signals)."""
 
     started = Signal(object)  # RunStarted
+    resumed = Signal(object)  # RunStarted: a later start in the same history (the run was resumed)
     step_logged = Signal(list)  # StepLogged events
     evaluated = Signal(object)  # Evaluated
     ended = Signal(object)  # RunFinished
@@ -49,6 +50,7 @@ class RunFollower(QObject):
         self._local = False  # the run trains on this machine, so its lock tells whether it still lives
         self._open = False  # started and not ended
         self._step = 0
+        self._starts = 0  # RunStarted events read: a second one resumes the run
         self._watcher = QFileSystemWatcher(self)
         self._watcher.fileChanged.connect(self._on_changed)
         self._watcher.directoryChanged.connect(self._on_changed)
@@ -138,12 +140,14 @@ class RunFollower(QObject):
                 continue
             if isinstance(ev, RunStarted):
                 self._local, self._open = started_here(ev), True
+                self._starts += 1
             elif isinstance(ev, RunFinished):
                 self._open = False
             if steps:  # keep the order: steps before the eval that follows them
                 self.step_logged.emit(steps)
                 steps = []
-            signal = {RunStarted: self.started, Evaluated: self.evaluated, RunFinished: self.ended}.get(type(ev))
+            signal = {RunStarted: self.started if self._starts == 1 else self.resumed, Evaluated: self.evaluated,
+                      RunFinished: self.ended}.get(type(ev))
             if signal is not None:
                 signal.emit(ev)
         if steps:

@@ -376,6 +376,7 @@ class RunsPage(QWidget):
         self.monitor.reset()
         follower = RunFollower(folder, parent=self)
         follower.started.connect(self.monitor.on_started)
+        follower.resumed.connect(self.monitor.on_resumed)
         follower.step_logged.connect(self.monitor.on_steps)
         follower.evaluated.connect(self.monitor.on_evaluated)
         follower.ended.connect(self._on_run_ended)

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from bertstudio.metrics.display import format_metrics
+from bertstudio.train.compare_runs import resume_cut
 from bertstudio.train.events import Evaluated, PhaseChanged, RunFinished, RunStarted, StepLogged
 from bertstudio.ui.jobs import training_job_text
 from bertstudio.ui.plots import LossPlot, LrPlot, MetricPlot, SeriesPlot
@@ -131,6 +132,7 @@ class TrainingMonitor(QWidget):
         lay.addWidget(split, 1)
         self.last_step: StepLogged | None = None
         self.last_metrics: dict[str, float] = {}
+        self._resuming = False  # a resume started: its first step or evaluation says which points it repeats
         self._idle()
 
     def _idle(self) -> None:
@@ -145,6 +147,7 @@ class TrainingMonitor(QWidget):
         self._idle()
         self.log_view.clear()
         self.last_step, self.last_metrics = None, {}
+        self._resuming = False
 
     def set_class_weighted(self, weighted: bool) -> None:
         """The run's training loss is class-weighted (its config's class_weight): the loss curve says so.
@@ -159,8 +162,27 @@ class TrainingMonitor(QWidget):
         self.log(self.tr("Warning: {m}").format(m=text))
 
     def on_started(self, ev: RunStarted) -> None:
+        self._resuming = False
         for plot in self.plots():
             plot.reset()  # a job's next run (several seeds) draws its own curves
+        self._start(ev)
+
+    def on_resumed(self, ev: RunStarted) -> None:
+        """The same run goes on from its checkpoint (a later start in its history): its curves are
+        kept up to that checkpoint and joined there, not reset to the resumed part (which hid the
+        steps and the best evaluation before the stop), and the steps it repeats are not drawn twice."""
+        self._resuming = True
+        self._start(ev)
+
+    def _cut_for_resume(self, first: StepLogged | Evaluated) -> None:
+        step_cut, eval_cut = resume_cut(first)
+        self.loss_plot.cut_from(step_cut)
+        self.lr_plot.cut_from(step_cut)
+        self.metric_plot.cut_from(eval_cut)
+        self._resuming = isinstance(first, Evaluated)  # its first step may still cut the steps after it
+
+    def _start(self, ev: RunStarted) -> None:
+        for plot in self.plots():
             plot.set_step_range(ev.total_steps)
         self.progress.setRange(0, max(ev.total_steps, 1))
         self.progress.setValue(0)
@@ -174,6 +196,8 @@ class TrainingMonitor(QWidget):
     def on_steps(self, steps: list[StepLogged]) -> None:
         if not steps:
             return
+        if self._resuming:
+            self._cut_for_resume(steps[0])
         self.loss_plot.add_steps(steps)
         self.lr_plot.add_steps(steps)
         last = self.last_step = steps[-1]
@@ -211,6 +235,8 @@ class TrainingMonitor(QWidget):
         self.phase_shown.emit(shown)
 
     def on_evaluated(self, ev: Evaluated) -> None:
+        if self._resuming:
+            self._cut_for_resume(ev)
         self.metric_plot.add_eval(ev)
         self.last_metrics = dict(ev.metrics)
         self.log(self.tr("Evaluation at step {step} (epoch {epoch:.2f}): {m}").format(

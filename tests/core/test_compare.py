@@ -424,3 +424,38 @@ def test_score_runs_count_fixed_and_broken_within_a_tenth_of_the_scale(tmp_path)
     result = compare_runs(write_run(tmp_path / "a100", kind="regression", preds=a100),
                           write_run(tmp_path / "b100", kind="regression", preds=b100))
     assert result.tolerance == 10.0 and result.outcomes.both_right == 10 and not result.outcomes.fixed
+
+
+def resumed_history():
+    """A run of 12 steps (evaluated every 4) killed at step 6 and resumed from its step-4 checkpoint,
+    then cancelled at step 8 with its evaluation pending, and resumed again (that evaluation first):
+    the steps 5 and 6 are logged twice, with other losses the second time (a GPU run's would differ)."""
+    from bertstudio.train.events import Evaluated, RunFinished, RunStarted, StepLogged
+
+    def start():
+        return RunStarted(total_steps=12, num_train_examples=48, num_eval_examples=8, epochs=3, effective_batch_size=4,
+                          trainable_params=1, total_params=1, device="cpu", precision="fp32")
+
+    def step(i, loss):
+        return StepLogged(step=i, total_steps=12, epoch=i / 4, loss=loss, lr=1e-3, examples_per_s=1.0, eta_s=1.0)
+
+    return [start(), *(step(i, 1.0 + i) for i in range(1, 7)), Evaluated(4, 1.0, {"accuracy": 0.5}),
+            start(), *(step(i, 2.0 + i) for i in range(5, 9)), RunFinished("cancelled", 8),
+            start(), Evaluated(8, 2.0, {"accuracy": 0.75}), *(step(i, 3.0 + i) for i in range(9, 13)),
+            Evaluated(12, 3.0, {"accuracy": 0.875}), RunFinished("finished", 12, {"accuracy": 0.875})]
+
+
+RESUMED_LOSSES = [2.0, 3.0, 4.0, 5.0, 7.0, 8.0, 9.0, 10.0, 12.0, 13.0, 14.0, 15.0]  # steps 1-12, each once
+
+
+def test_a_resumed_runs_curves_join_at_its_checkpoint_each_step_once(tmp_path):
+    """A SIGKILLed run logs the steps after its checkpoint again when resumed: Compare drew them twice
+    (the x values went back from 60 to 49). A later start cuts the earlier points at and after its
+    first step; an evaluation the stop left pending, scored first, keeps the step it scores."""
+    from bertstudio.train.events import event_to_dict
+
+    run = write_run(tmp_path / "r", preds=[label_pred(0, "pos", "pos")],
+                    history=[event_to_dict(e) for e in resumed_history()])
+    c = curves(read_run_record(run))
+    assert c.steps == list(range(1, 13)) and c.loss == RESUMED_LOSSES and c.examples == [4 * i for i in range(1, 13)]
+    assert c.eval_steps == [4, 8, 12] and c.eval_metrics == {"accuracy": [0.5, 0.75, 0.875]}

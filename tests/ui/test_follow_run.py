@@ -286,3 +286,40 @@ def test_a_glue_folder_opens_as_its_task_runs_and_fills_the_scoreboard(qtbot, se
     rows = {board.table.item(r, 0).text(): board.table.item(r, 1).text() for r in range(board.table.rowCount())}
     assert rows["SST-2"] == "90.0" and rows["Average"] == "75.0"
     page.stop_following()
+
+
+def test_a_resumed_run_draws_one_joined_curve_as_compare_does(qtbot, session, tmp_path):
+    """The Runs page reset its plots at the resume's RunStarted: a run stopped at step 101 and resumed
+    showed its loss from step 102 and lost the evaluations before the stop (the best one among them).
+    It keeps the points up to the checkpoint, drops the repeated ones, and agrees with Compare's curves,
+    read at once or followed live as the resume is written."""
+    from tests.core.test_compare import RESUMED_LOSSES, resumed_history
+
+    from bertstudio.train.compare_runs import curves, read_run_record
+
+    events = resumed_history()
+    run = tmp_path / "resumed"
+    run.mkdir()
+    history = run / "history.jsonl"
+    history.write_text("".join(_line(e) for e in events[:9]))  # the first run, killed at step 6
+    page = RunsPage(session)
+    qtbot.addWidget(page)
+    page.show()
+    page.open_run(run)
+    loss, metric = page.monitor.loss_plot, page.monitor.metric_plot
+    qtbot.waitUntil(lambda: loss.point_count(loss.raw_name) == 6, timeout=5000)
+    with history.open("a") as fh:  # resumed, live
+        fh.write("".join(_line(e) for e in events[9:]))
+    qtbot.waitUntil(lambda: metric.point_count() == 3, timeout=5000)
+    qtbot.waitUntil(lambda: loss.point_count(loss.raw_name) == 12, timeout=5000)
+    xs, ys = loss.series_data(loss.raw_name)
+    joined = curves(read_run_record(run))
+    assert list(xs) == joined.steps == list(range(1, 13)) and list(ys) == joined.loss == RESUMED_LOSSES
+    assert list(page.monitor.lr_plot.series_data(page.monitor.lr_plot.name)[0]) == list(range(1, 13))
+    assert list(metric.series_data("accuracy")[0]) == joined.eval_steps == [4, 8, 12]
+    smooth = loss.series_data(loss.smooth_name)
+    assert list(smooth[0]) == list(range(1, 13)) and smooth[1][-1] < ys[-1]  # smoothed along the joined curve
+    page.follow(run)  # read whole, at once
+    qtbot.waitUntil(lambda: metric.point_count() == 3 and loss.point_count(loss.raw_name) == 12, timeout=5000)
+    assert list(loss.series_data(loss.raw_name)[1]) == RESUMED_LOSSES
+    page.stop_following()
