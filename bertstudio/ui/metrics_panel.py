@@ -75,17 +75,22 @@ class MetricsPanel(QWidget):
 
     def show_metrics(self, metrics: dict[str, float], official: tuple[str, ...], examples: int | None = None,
                      unit: str = "examples", best_step: int | None = None, steps: int = 0,
-                     undefined: str | None = None) -> None:
+                     undefined: str | None = None, status: str = "finished") -> None:
         """``examples``: how many evaluation examples the scores rest on, counted in ``unit``
         ("examples", or for tagging what its scores count: "entities" or "tokens"); below
         SMALL_EVAL the panel says how far one moves them (a 20-label project holds out 2 rows).
         ``best_step``: the scores (and the saved model) are the best evaluation's, from that step
         of the run's ``steps``, not the last step's (the CLI says the same when the run ends).
         ``undefined``: why the correlations are undefined (metrics.regression.undefined_correlation),
-        said in place of an interval around their 0."""
+        said in place of an interval around their 0. ``status``: how the run ended ("cancelled":
+        ``steps`` is where it was stopped, and the note says so)."""
         self._show_size_note(metrics, examples, unit, undefined)
         self.best_note.setVisible(bool(metrics) and best_step is not None)
-        if best_step is not None:
+        if best_step is not None and status == "cancelled":  # "of 145" read as the run's length: 600 steps
+            self.best_note.setText(self.tr("From the best evaluation, at step {b}: the run was cancelled at step {n} "
+                                           "and kept those weights, as no later evaluation scored higher.").format(
+                b=f"{best_step:,}", n=f"{steps:,}"))
+        elif best_step is not None:
             self.best_note.setText(self.tr("From the best evaluation, at step {b} of {n}: the run kept those weights, "
                                            "as no later evaluation scored higher.").format(b=f"{best_step:,}", n=f"{steps:,}"))
         keys = [k for k in official if k in metrics] + [k for k in metrics if k not in official]
@@ -102,7 +107,7 @@ class MetricsPanel(QWidget):
             table.setItem(i, 1, _number(format_metric(k, metrics[k])))
 
     def _show_size_note(self, metrics: dict[str, float], examples: int | None, unit: str,
-                        undefined: str | None = None) -> None:
+                        undefined: str | None = None, status: str = "finished") -> None:
         said = {"one_prediction": self.tr("The model predicts one value for every example: correlations are undefined "
                                           "(shown as 0)."),
                 "one_gold": self.tr("Every example has the same gold score: correlations are undefined (shown as 0).")}

@@ -31,8 +31,9 @@ from bertstudio.data.formats.common import iob1_to_bio
 from bertstudio.data.kinds import get_spec, is_bio_tag_set
 from bertstudio.errors import BertStudioError, DataError
 from bertstudio.metrics.per_class import per_class_from_predictions
-from bertstudio.train.events import is_number
-from bertstudio.train.rundir import PREDICTIONS, read_predictions, read_run
+from bertstudio.train.events import Evaluated, StepLogged, is_number
+from bertstudio.train.rundir import (CHECKPOINTS, PREDICTIONS, find_checkpoint, read_history, read_predictions,
+                                     read_run)
 from bertstudio.ui import example_html
 from bertstudio.ui import theme
 from bertstudio.ui.confusion_view import ConfusionPanel
@@ -74,6 +75,52 @@ class LoadedRun:
     skipped: list[DataError]
     report: Any  # metrics.per_class report, or None
     rows: list[PredictionRow]  # the predictions joined with the project rows they were made for
+    unsaved: "UnsavedRun | None" = None  # a run that has not saved its model and predictions (yet)
+
+
+@dataclass
+class UnsavedRun:
+    """A run without its own predictions yet, still training or stopped without finishing (its
+    process killed: "interrupted"): how far it got, and the best checkpoint's evaluation when
+    one is on disk, whose predictions and scores the page shows in the run's place, saying so."""
+
+    status: str  # "running" | "interrupted" | "failed"
+    step: int  # the last training step logged
+    evaluations: int  # how many evaluations its history holds
+    best_step: int | None = None  # the best checkpoint's step, when its predictions are shown
+    best_metrics: dict[str, float] | None = None  # that evaluation's scores, from the history
+
+
+_UNSAVED = ("running", "interrupted", "failed")  # statuses whose run may not have saved its results
+
+
+def _unsaved_run(folder: Path, info: Any, skipped: list[DataError],
+                 splits: dict[str, Any] | None) -> tuple[UnsavedRun | None, list[Any]]:
+    """For a run that wrote no predictions.jsonl and ended without saving them (or has not ended):
+    what it got to, and the best checkpoint's predictions when it has some. An interrupted app run
+    showed as an empty, all-zero run without a word, though it had evaluated a dozen times."""
+    from bertstudio.train import checkpoint as ckpt
+
+    if info.status not in _UNSAVED or (folder / PREDICTIONS).exists():
+        return None, []
+    history = read_history(folder, kinds=(StepLogged.kind, Evaluated.kind))
+    steps = [e.step for e in history if isinstance(e, StepLogged)]
+    evals = [e for e in history if isinstance(e, Evaluated)]
+    unsaved = UnsavedRun(info.status, max(steps, default=0), len(evals))
+    best = find_checkpoint(folder / CHECKPOINTS / "best")
+    if best is None or not (best / ckpt.BEST_PREDICTIONS).is_file():
+        return unsaved, []
+    try:
+        step = ckpt.read_state(best).get("step")
+    except BertStudioError as exc:  # a damaged state.json: the run is shown without the checkpoint
+        log.warning("not showing %s: %s", best, exc)
+        return unsaved, []
+    scored = [e for e in evals if e.step == step]
+    if not isinstance(step, int) or not scored:
+        return unsaved, []
+    unsaved.best_step = step
+    unsaved.best_metrics = {k: float(v) for k, v in scored[-1].metrics.items() if is_number(v)}
+    return unsaved, read_predictions(best, skipped=skipped, splits=splits)
 
 
 def _undefined_correlation(metrics: dict[str, float], preds: list[Any]) -> str | None:
@@ -126,7 +173,9 @@ def load_run_view(folder: Path, project_kind: str | None, project_labels: list[s
     gold = get_spec(kind).gold
     labels = list((info.config.labels if info.config else None) or project_labels)
     skipped: list[DataError] = []
-    preds = read_predictions(folder, skipped=skipped, splits=splits)
+    unsaved, preds = _unsaved_run(folder, info, skipped, splits)
+    if not preds:
+        preds = read_predictions(folder, skipped=skipped, splits=splits)
     if gold.classes:  # a label that is a list or an object reached the confusion matrix: TypeError in a slot
         fits = []
         for p in preds:
@@ -154,7 +203,7 @@ def load_run_view(folder: Path, project_kind: str | None, project_labels: list[s
             log.warning("no per-class report for %s: %s", folder, exc)
     rows = join_rows(preds, datasets or {}, same_kind=project_kind is not None and kind == project_kind, foreign=foreign,
                      gold_column=get_spec(kind).gold_column)
-    return LoadedRun(folder, info, kind, labels, preds, skipped, report, rows)
+    return LoadedRun(folder, info, kind, labels, preds, skipped, report, rows, unsaved)
 
 
 class ResultsPage(QWidget):
@@ -191,6 +240,10 @@ class ResultsPage(QWidget):
         self.damage_label = QLabel(objectName="damagedPredictionsLabel", wordWrap=True)  # lines left out, and why
         self.damage_label.setStyleSheet("background: #f8d7da; color: #58151c; padding: 4px;")
         self.damage_label.hide()
+        # a run without its own results yet: how far it got, and whose predictions are shown instead
+        self.state_label = QLabel(objectName="runStateLabel", wordWrap=True)
+        self.state_label.setStyleSheet("background: #fff3cd; color: #5c4400; padding: 4px;")
+        self.state_label.hide()
         self.metrics_panel = MetricsPanel()
         self.metrics_table = self.metrics_panel.metrics_table
         self.confusion_panel = ConfusionPanel()
@@ -266,6 +319,7 @@ class ResultsPage(QWidget):
         lay.addWidget(self.foreign_label)
         lay.addWidget(self.empty_label)
         lay.addWidget(self.damage_label)
+        lay.addWidget(self.state_label)
         lay.addWidget(split, 1)
         self._update_edit_buttons()
 
@@ -386,14 +440,17 @@ class ResultsPage(QWidget):
         self.kind, self.labels = loaded.kind, loaded.labels
         gold = get_spec(self.kind).gold
         self._show_damage(skipped)
+        self._show_state(loaded.unsaved)
+        unsaved = loaded.unsaved
+        metrics = unsaved.best_metrics if unsaved is not None and unsaved.best_metrics is not None else info.metrics
         # the scores rest on the rows with a gold value: rows without one are predicted, not scored
         counted, unit = (sum(p.gold is not None for p in preds) or None), "examples"
         if gold.per_token:  # tagging scores count entities (BIO) or words (POS), not sentences
             counted = sum(c.support for c in report.classes) if report is not None else None
             unit = report.unit if report is not None else unit
-        self.metrics_panel.show_metrics(info.metrics, official_metric_order(self.kind, info.glue_task),
+        self.metrics_panel.show_metrics(metrics, official_metric_order(self.kind, info.glue_task),
                                         examples=counted, unit=unit, best_step=info.best_step, steps=info.steps,
-                                        undefined=_undefined_correlation(info.metrics, preds))
+                                        undefined=_undefined_correlation(metrics, preds), status=info.status)
         self.metrics_panel.show_report(report)
         old, self.model = self.model, PredictionsModel(self.kind, self)
         self.model.set_rows(loaded.rows, info.glue_task)
@@ -441,9 +498,33 @@ class ResultsPage(QWidget):
             self.damage_label.setText(self.tr("%1 damaged line(s) of this run's predictions are not shown: %2")
                                       .replace("%1", str(len(skipped))).replace("%2", str(skipped[0])))
 
+    def _show_state(self, unsaved: UnsavedRun | None) -> None:
+        """Say that the run shown has no results of its own yet, and what is shown in their place."""
+        self.state_label.setVisible(unsaved is not None)
+        if unsaved is None:
+            return
+        if unsaved.status == "running":
+            text = self.tr("This run is still training (step {n}): its model and predictions are saved when it ends.")
+        elif unsaved.status == "failed":
+            text = self.tr("This run failed at step {n} before it saved its model and predictions.")
+        else:
+            text = self.tr("This run was interrupted at step {n} before it saved its model (its process was closed "
+                           "or crashed).")
+        text = text.format(n=f"{unsaved.step:,}")
+        if unsaved.best_step is not None:
+            text += " " + self.tr("Shown: the predictions of its best checkpoint (checkpoints/best), from the "
+                                  "evaluation at step {b}.").format(b=f"{unsaved.best_step:,}")
+        elif unsaved.evaluations:
+            text += " " + self.tr("It evaluated {e} time(s) (see its curves on the Runs page), but no checkpoint with "
+                                  "predictions is on disk.").format(e=unsaved.evaluations)
+        else:
+            text += " " + self.tr("It had not evaluated yet: nothing to show.")
+        self.state_label.setText(text)
+
     def _show_nothing(self) -> None:
         self._natural_widths = {}
         self._show_damage([])
+        self._show_state(None)
         self.metrics_panel.show_metrics({}, ())
         self.metrics_panel.show_report(None)
         self.model.set_rows([])

@@ -396,97 +396,97 @@
 <context>
     <name>AddExampleDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="124"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="123"/>
         <source>Add examples</source>
         <translation>添加样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="131"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="130"/>
         <source>Sentence</source>
         <translation>句子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="131"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="130"/>
         <source>Text A (premise)</source>
         <translation>文本 A(前提)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="132"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="131"/>
         <source>Text B (hypothesis)</source>
         <translation>文本 B(假设)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="133"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="132"/>
         <source>Sentence (words are split at spaces)</source>
         <translation>句子(按空格切分为词)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="134"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="133"/>
         <source>Context</source>
         <translation>上下文</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="135"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="134"/>
         <source>Question</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="142"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="141"/>
         <source>Into split</source>
         <translation>加入数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="209"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="199"/>
         <source>none (score it later)</source>
         <translation>无(稍后打分)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="211"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="201"/>
         <source>The score, on this project&apos;s scale {low:g} to {high:g}</source>
         <translation>分数，按本项目的刻度 {low:g} 到 {high:g}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="212"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="202"/>
         <source>Score</source>
         <translation>分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="160"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="159"/>
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="162"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="161"/>
         <source>Store this example (with the label chosen, if any) and clear the form for the next one</source>
         <translation>保存此样例(如已选择标签则一并保存)并清空表单以输入下一个</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="176"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="175"/>
         <source>none (label it later)</source>
         <translation>无(稍后标注)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="181"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="180"/>
         <source>Label</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="182"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="181"/>
         <source>While typing, Alt+1 … Alt+9 set the label (Alt+0: none); any label can be chosen in the box, where typing its first letters finds it.</source>
         <translation>输入时，Alt+1 … Alt+9 设置标签(Alt+0:无)；也可以在下拉框中选择任意标签，输入标签名的开头几个字母即可找到。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="248"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="238"/>
         <source>Added to {s} as row {r} ({n} this time), labelled {g}.</source>
         <translation>已添加到 {s}，第 {r} 行(本次共 {n} 个)，标签为 {g}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="241"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="231"/>
         <source>Not added: {m}</source>
         <translation>未添加:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/add_example_dialog.py" line="246"/>
+        <location filename="../../bertstudio/ui/add_example_dialog.py" line="236"/>
         <source>Added to {s} as row {r} ({n} this time). Label it on the Label page.</source>
         <translation>已添加到 {s},第 {r} 行(本次共 {n} 个)。请在“标注”页标注。</translation>
     </message>
@@ -2194,14 +2194,14 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/metrics_panel.py" line="49"/>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="95"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="100"/>
         <source>Score (x100)</source>
         <translation>分数(×100)</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/metrics_panel.py" line="55"/>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="162"/>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="165"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="167"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="170"/>
         <source>Class</source>
         <translation>类别</translation>
     </message>
@@ -2231,102 +2231,107 @@
         <translation>scikit-learn 的分类报告，×100；支持数统计的是标准答案中的样例、词元或实体数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="89"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="90"/>
+        <source>From the best evaluation, at step {b}: the run was cancelled at step {n} and kept those weights, as no later evaluation scored higher.</source>
+        <translation>来自最佳评估（第 {b} 步）：运行在第 {n} 步被取消，并保留了那时的权重，因为之后的评估没有更高的得分。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="94"/>
         <source>From the best evaluation, at step {b} of {n}: the run kept those weights, as no later evaluation scored higher.</source>
         <translation>来自最佳的一次评估，在第 {b} 步（共 {n} 步）：运行保留了那时的权重，因为之后的评估都没有更高。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="95"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="100"/>
         <source>Value</source>
         <translation>数值</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="99"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="104"/>
         <source>%1 (x100)</source>
         <translation>%1(×100)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="100"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="105"/>
         <source>official metric of this task</source>
         <translation>此任务的官方指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="106"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="111"/>
         <source>The model predicts one value for every example: correlations are undefined (shown as 0).</source>
         <translation>模型对每个样例都预测同一个值：相关系数无定义（显示为 0）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="108"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="113"/>
         <source>Every example has the same gold score: correlations are undefined (shown as 0).</source>
         <translation>每个样例的标准答案分数都相同：相关系数无定义（显示为 0）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="117"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="122"/>
         <source>Scored on only {n} gold entities: one entity more or less found moves a score by about {p:.1f} points, so small differences between runs are noise.</source>
         <translation>仅在 {n} 个标准实体上评分：多找到或少找到一个实体，分数就会变化约 {p:.1f} 分，因此运行之间的小差异只是噪声。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="121"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="126"/>
         <source>Scored on only {n} words: one word more or less right moves a score by about {p:.1f} points, so small differences between runs are noise.</source>
         <translation>仅在 {n} 个词上评分：多对或少对一个词，分数就会变化约 {p:.1f} 分，因此运行之间的小差异只是噪声。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="127"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="132"/>
         <source>Scored on one example only: the score can only be all or nothing, and says little.</source>
         <translation>仅在一个样本上评分：分数只能是全对或全错，说明不了什么。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="130"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="135"/>
         <source>Scored on only {n} examples: one example more or less right moves a score by about {p} points, so small differences between runs are noise.</source>
         <translation>仅在 {n} 个样本上评分：多对或少对一个样本，分数就会变化约 {p} 分，因此运行之间的小差异只是噪声。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="139"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="144"/>
         <source>Accuracy&apos;s 95% interval: {a} to {b}.</source>
         <translation>准确率的 95% 区间：{a} 到 {b}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="151"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="156"/>
         <source>Scored on only {n} examples: a correlation from so few is uncertain (Pearson&apos;s 95% interval: {a} to {b}), so small differences between runs are noise.</source>
         <translation>仅在 {n} 个样例上评分：这么少的样例算出的相关系数并不确定（Pearson 的 95% 区间：{a} 到 {b}），因此运行之间的小差异只是噪声。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="148"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="153"/>
         <source>Scored on only {n} examples: too few for a correlation to say anything.</source>
         <translation>仅在 {n} 个样例上评分：样例太少，相关系数说明不了什么。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="162"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="167"/>
         <source>Per class (support: examples)</source>
         <translation>按类别(支持数:样例)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="163"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="168"/>
         <source>Per tag (support: tokens)</source>
         <translation>按标记(支持数:词元)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="163"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="168"/>
         <source>Tag</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="164"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="169"/>
         <source>Per entity type (support: entities)</source>
         <translation>按实体类型(支持数:实体)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="164"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="169"/>
         <source>Entity type</source>
         <translation>实体类型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="168"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="173"/>
         <source>macro avg</source>
         <translation>宏平均</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/metrics_panel.py" line="168"/>
+        <location filename="../../bertstudio/ui/metrics_panel.py" line="173"/>
         <source>weighted avg</source>
         <translation>加权平均</translation>
     </message>
@@ -2633,12 +2638,12 @@
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/predictions_model.py" line="95"/>
+        <location filename="../../bertstudio/ui/predictions_model.py" line="99"/>
         <source>The answer span&apos;s start + end logit: higher is surer, but it is not a probability</source>
         <translation>答案片段的起点 + 终点 logit：越高越有把握，但它不是概率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/predictions_model.py" line="126"/>
+        <location filename="../../bertstudio/ui/predictions_model.py" line="130"/>
         <source>(example {n} not in the project)</source>
         <translation>(样例 {n} 不在此项目中)</translation>
     </message>
@@ -2836,52 +2841,52 @@
 <context>
     <name>RegressionEditor</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="306"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="330"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="308"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="332"/>
         <source>Type a score such as 3.7: Enter stores it, an arrow key stores it and moves to the previous or next example</source>
         <translation>输入分数，例如 3.7:按 Enter 保存，按方向键保存并转到上一个或下一个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="378"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="393"/>
         <source>Keys %1 set a whole score; for finer scores drag the slider or type the score in the box (Enter or an arrow key stores it). Scale: %2 to %3.</source>
         <translation>按键 %1 设置整数分数；更精细的分数请拖动滑块或在框中输入（按 Enter 或方向键保存）。分数范围：%2 到 %3。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="460"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="475"/>
         <source>set the score with keys %1 or type it in the box</source>
         <translation>用按键 %1 设置分数，或在框中输入</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="473"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="488"/>
         <source>%1 is outside the %2 scale %3: not stored</source>
         <translation>%1 超出 %2 的分数范围 %3：未保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="478"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="493"/>
         <source>%1 is outside the scale %2 of this project&apos;s scores: stored, and the scale is now %3</source>
         <translation>%1 超出本项目分数的范围 %2：已保存，分数范围现为 %3</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="492"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="507"/>
         <source>Key %1 sets nothing: keys %2 set whole scores on the scale %3; type other scores in the box</source>
         <translation>按键 %1 不设置任何内容：按键 %2 在范围 %3 内设置整数分数；其他分数请在框中输入</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="408"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="423"/>
         <source>(not scored)</source>
         <translation>(未打分)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="408"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="423"/>
         <source>(no example)</source>
         <translation>(无样例)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="483"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="498"/>
         <source>Score row %1 as %2</source>
         <translation>将第 %1 行打分为 %2</translation>
     </message>
@@ -2945,130 +2950,160 @@
 <context>
     <name>ResultsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="201"/>
-        <location filename="../../bertstudio/ui/results_page.py" line="542"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="254"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="623"/>
         <source>Errors only</source>
         <translation>只看错误</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="229"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="282"/>
         <source>Set as gold</source>
         <translation>设为标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="231"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="284"/>
         <source>Use prediction as gold</source>
         <translation>采用预测作为标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="235"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="288"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="307"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="361"/>
         <source>{name} (not in this project)</source>
         <translation>{name}(不属于此项目)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="351"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="405"/>
         <source>Reading the predictions of %1…</source>
         <translation>正在读取 %1 的预测…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="373"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="427"/>
         <source>Could not read this run&apos;s predictions: %1</source>
         <translation>无法读取此运行的预测：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="441"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="498"/>
         <source>%1 damaged line(s) of this run&apos;s predictions are not shown: %2</source>
         <translation>本次运行的预测中有 %1 行已损坏，未显示：%2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="457"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="507"/>
+        <source>This run is still training (step {n}): its model and predictions are saved when it ends.</source>
+        <translation>此运行仍在训练（第 {n} 步）：结束时才会保存其模型和预测。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/results_page.py" line="509"/>
+        <source>This run failed at step {n} before it saved its model and predictions.</source>
+        <translation>此运行在第 {n} 步失败，尚未保存其模型和预测。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/results_page.py" line="511"/>
+        <source>This run was interrupted at step {n} before it saved its model (its process was closed or crashed).</source>
+        <translation>此运行在第 {n} 步被中断，尚未保存其模型（其进程被关闭或崩溃）。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/results_page.py" line="515"/>
+        <source>Shown: the predictions of its best checkpoint (checkpoints/best), from the evaluation at step {b}.</source>
+        <translation>此处显示：其最佳检查点（checkpoints/best）的预测，来自第 {b} 步的评估。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/results_page.py" line="518"/>
+        <source>It evaluated {e} time(s) (see its curves on the Runs page), but no checkpoint with predictions is on disk.</source>
+        <translation>它评估过 {e} 次（曲线见“运行”页面），但磁盘上没有带预测的检查点。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/results_page.py" line="521"/>
+        <source>It had not evaluated yet: nothing to show.</source>
+        <translation>它尚未评估：没有可显示的内容。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/results_page.py" line="538"/>
         <source>No project is open. Open or create one (File menu), train a run on the Train page, and its scores, predictions and errors appear here.</source>
         <translation>尚未打开项目。请（通过“文件”菜单）打开或新建一个项目，并在训练页训练一次，其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="460"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="541"/>
         <source>This project has no run yet. Train one on the Train page (or open a run folder from the Runs page), and its scores, predictions and errors appear here.</source>
         <translation>此项目还没有运行。请在训练页训练一次（或从运行页打开一个运行文件夹），其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="469"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="550"/>
         <source>This run is not one of this project&apos;s runs ({folder}); it is shown for viewing only.</source>
         <translation>此运行不属于此项目({folder})；仅供查看。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="472"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="553"/>
         <source>It is a {run} run and this project holds {project} examples, so its rows are not matched to the project&apos;s.</source>
         <translation>这是一次 {run} 运行，而此项目包含 {project} 样例，因此其中的行不会与项目的行对应。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="476"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="557"/>
         <source>{joined} of {total} of its rows match this project&apos;s examples (same gold value).</source>
         <translation>它的 {total} 行中有 {joined} 行与此项目的样例对应(标准答案相同)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="545"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="626"/>
         <source>Errors only (off by ≥ %1)</source>
         <translation>仅显示错误（偏差 ≥ %1）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="546"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="627"/>
         <source>A predicted score counts as an error when it is %1 or more from its gold: a tenth of the gold scores&apos; scale</source>
         <translation>预测分数与标准答案相差 %1 或以上即算作错误：即标准答案分数范围的十分之一</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="569"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="650"/>
         <source>{shown} of {total} examples</source>
         <translation>{shown} / {total} 个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="571"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="652"/>
         <source>gold {g}, predicted {p}</source>
         <translation>标准答案 {g}，预测 {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/results_page.py" line="627"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="708"/>
         <source>%n word(s) got no prediction from this run: tag them on the Label page</source>
         <translation>
             <numerusform>%n 个词在这次运行中没有预测:请在“标注”页标注它们</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="629"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="710"/>
         <source>The run predicted a label this project no longer has (renamed or removed since the run)</source>
         <translation>该运行预测的标签已不在本项目中（运行之后被重命名或删除）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="664"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="745"/>
         <source>{split} row {row}</source>
         <translation>{split} 第 {row} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="669"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="750"/>
         <source>{where}: {n} of {m} tags are now the run&apos;s predictions</source>
         <translation>{where}:{m} 个标签中有 {n} 个已改为这次运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="672"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="753"/>
         <source>{where}: the gold value is now the run&apos;s prediction</source>
         <translation>{where}:标注值已改为这次运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="674"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="755"/>
         <source>; this run&apos;s scores were computed with the earlier gold</source>
         <translation>;这次运行的分数是按原来的标注计算的</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="675"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="756"/>
         <source> (Edit &gt; Undo restores it)</source>
         <translation>(编辑 &gt; 撤销 可恢复)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="681"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="762"/>
         <source>Relabel {split} row {row}</source>
         <translation>重新标注 {split} 的第 {row} 行</translation>
     </message>
@@ -3676,7 +3711,7 @@
         <translation>打开运行文件夹(含 history.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="383"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="384"/>
         <source>Following {folder}</source>
         <translation>正在跟踪 {folder}</translation>
     </message>
@@ -4601,107 +4636,107 @@
 <context>
     <name>TrainingMonitor</name>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="139"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="141"/>
         <source>idle</source>
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="159"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="162"/>
         <source>Warning: {m}</source>
         <translation>警告：{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="167"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="189"/>
         <source>training step %v / %m</source>
         <translation>训练步 %v / %m</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="187"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="211"/>
         <source>training step %v / %m  ·  ETA {eta}  ·  {rate:.1f} examples/s  ·  loss {loss:.4f}</source>
         <translation>训练步 %v / %m  ·  预计剩余 {eta}  ·  {rate:.1f} 样例/秒  ·  损失 {loss:.4f}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="193"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="217"/>
         <source>starting…</source>
         <translation>正在启动…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="193"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="217"/>
         <source>loading model…</source>
         <translation>正在加载模型…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="194"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="218"/>
         <source>tokenising {n} examples…</source>
         <translation>正在对 {n} 个样例分词…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="194"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="218"/>
         <source>reusing the model loaded earlier…</source>
         <translation>正在复用之前加载的模型…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="195"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="219"/>
         <source>evaluating %v / %m batches…</source>
         <translation>正在评估 %v / %m 批…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="195"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="219"/>
         <source>saving…</source>
         <translation>正在保存…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="196"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="220"/>
         <source>SetFit: contrastive step %v / %m…</source>
         <translation>SetFit：对比学习第 %v / %m 步…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="197"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="221"/>
         <source>fitting the head on the frozen encoder: batch %v / %m…</source>
         <translation>在冻结的编码器上拟合分类头：第 %v / %m 批…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="198"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="222"/>
         <source>waiting for {job} to finish…</source>
         <translation>正在等待{job}结束…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="234"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="260"/>
         <source>interrupted</source>
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="240"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="266"/>
         <source>step %v / %m</source>
         <translation>第 %v / %m 步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="169"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="191"/>
         <source>Started: {n} training / {m} evaluation examples, {s} steps, batch {b}, {t:,} of {p:,} parameters trainable, on {d} ({prec}).</source>
         <translation>已开始:{n} 个训练样例 / {m} 个评估样例，{s} 步，批大小 {b}，{p:,} 个参数中有 {t:,} 个可训练，设备 {d}({prec})。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="216"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="242"/>
         <source>Evaluation at step {step} (epoch {epoch:.2f}): {m}</source>
         <translation>第 {step} 步(第 {epoch:.2f} 轮)的评估:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="233"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="259"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="233"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="259"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="233"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="259"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_monitor.py" line="241"/>
+        <location filename="../../bertstudio/ui/training_monitor.py" line="267"/>
         <source>Run {status}.</source>
         <translation>运行{status}。</translation>
     </message>
@@ -4978,59 +5013,59 @@
 <context>
     <name>plots</name>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="140"/>
+        <location filename="../../bertstudio/ui/plots.py" line="147"/>
         <source>step</source>
         <translation>步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="313"/>
-        <location filename="../../bertstudio/ui/plots.py" line="324"/>
+        <location filename="../../bertstudio/ui/plots.py" line="332"/>
+        <location filename="../../bertstudio/ui/plots.py" line="343"/>
         <source>Training loss</source>
         <translation>训练损失</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="313"/>
-        <location filename="../../bertstudio/ui/plots.py" line="315"/>
+        <location filename="../../bertstudio/ui/plots.py" line="332"/>
+        <location filename="../../bertstudio/ui/plots.py" line="334"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="315"/>
+        <location filename="../../bertstudio/ui/plots.py" line="334"/>
         <source>loss (smoothed)</source>
         <translation>损失(平滑)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="323"/>
+        <location filename="../../bertstudio/ui/plots.py" line="342"/>
         <source>Training loss (class-weighted)</source>
         <translation>训练损失（按类别加权）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="325"/>
+        <location filename="../../bertstudio/ui/plots.py" line="344"/>
         <source>Each training row&apos;s loss is weighted by its class (class weighting: balanced); the evaluation loss is not weighted, so the two are not comparable.</source>
         <translation>每个训练行的损失按其类别加权（类别加权：均衡）；评估损失不加权，因此两者不可直接比较。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="348"/>
+        <location filename="../../bertstudio/ui/plots.py" line="373"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="348"/>
+        <location filename="../../bertstudio/ui/plots.py" line="373"/>
         <source>lr</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="350"/>
+        <location filename="../../bertstudio/ui/plots.py" line="375"/>
         <source>learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="368"/>
+        <location filename="../../bertstudio/ui/plots.py" line="393"/>
         <source>Evaluation</source>
         <translation>评估</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="368"/>
+        <location filename="../../bertstudio/ui/plots.py" line="393"/>
         <source>score (x100)</source>
         <translation>分数(×100)</translation>
     </message>

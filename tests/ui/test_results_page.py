@@ -572,3 +572,67 @@ def test_a_regressor_that_predicts_one_value_gets_no_interval_around_its_zero(qt
         assert "interval" not in note
     finally:
         project.close(compact=False)
+
+
+def _interrupted_copy(trained_run: Path, run: Path, *, best: bool) -> None:
+    """The module's run as a killed app run leaves it: no model, metrics.json or predictions.jsonl,
+    no end in its history; with ``best`` its best checkpoint (the step-6 evaluation's predictions)."""
+    shutil.copytree(trained_run, run)
+    shutil.rmtree(run / "model", ignore_errors=True)
+    (run / "metrics.json").unlink()
+    lines = (run / "history.jsonl").read_text().splitlines()
+    assert json.loads(lines[-1])["kind"] == "finished"
+    (run / "history.jsonl").write_text("\n".join(lines[:-1]) + "\n")
+    shutil.rmtree(run / "checkpoints", ignore_errors=True)
+    if best:
+        (run / "checkpoints" / "best").mkdir(parents=True)
+        (run / "predictions.jsonl").rename(run / "checkpoints" / "best" / "predictions.jsonl")
+        (run / "checkpoints" / "best" / "state.json").write_text(json.dumps({"step": 6}))
+    else:
+        (run / "predictions.jsonl").unlink()
+
+
+def test_an_interrupted_run_says_so_and_shows_its_best_checkpoint(qtbot, tmp_path, trained_run):
+    """An app run killed mid-training showed as an empty, all-zero run ("0 of 0 examples") without a
+    word, though it had evaluated and its checkpoints/best held predictions. The page says where it
+    stopped and shows that checkpoint's predictions and scores, labelled as such."""
+    project = make_project(tmp_path / "proj")
+    evals = [json.loads(l) for l in (trained_run / "history.jsonl").read_text().splitlines()]
+    at_6 = [e["metrics"] for e in evals if e["kind"] == "eval" and e["step"] == 6]
+    assert at_6, "the module's run evaluates at step 6"
+    _interrupted_copy(trained_run, project.runs_dir / "a-killed", best=True)
+    _interrupted_copy(trained_run, project.runs_dir / "b-killed-bare", best=False)
+    page = _shown_page(qtbot, project, tmp_path)
+    try:
+        page.show_run(project.runs_dir / "a-killed")
+        qtbot.waitUntil(lambda: not page.is_loading(), timeout=5000)
+        note = page.state_label
+        assert not note.isHidden()
+        assert note.text() == ("This run was interrupted at step 12 before it saved its model (its process was closed "
+                               "or crashed). Shown: the predictions of its best checkpoint (checkpoints/best), from "
+                               "the evaluation at step 6.")
+        assert page.model.rowCount() == 8  # the checkpoint's predictions, joined to the project rows
+        table = page.metrics_panel.metrics_table
+        shown = {table.item(i, 0).text().rstrip(" *"): table.item(i, 1).text() for i in range(table.rowCount())}
+        assert "accuracy" in shown and float(shown["accuracy"]) == pytest.approx(100 * at_6[0]["accuracy"], abs=0.05)
+        page.show_run(project.runs_dir / "b-killed-bare")
+        qtbot.waitUntil(lambda: not page.is_loading(), timeout=5000)
+        assert note.text().startswith("This run was interrupted at step 12 before it saved its model")
+        assert "evaluated 2 time(s)" in note.text() and page.model.rowCount() == 0
+        page.show_run(trained_run)
+        qtbot.waitUntil(lambda: not page.is_loading(), timeout=5000)
+        assert note.isHidden()
+    finally:
+        project.close(compact=False)
+
+
+def test_a_cancelled_runs_best_note_says_it_was_cancelled(qtbot):
+    """"From the best evaluation, at step 36 of 145" read as a 145-step run; 145 was where a 600-step
+    run was cancelled."""
+    from bertstudio.ui.metrics_panel import MetricsPanel
+
+    panel = MetricsPanel()
+    qtbot.addWidget(panel)
+    panel.show_metrics({"accuracy": 0.9}, ("accuracy",), best_step=36, steps=145, status="cancelled")
+    assert panel.best_note.text() == ("From the best evaluation, at step 36: the run was cancelled at step 145 and "
+                                      "kept those weights, as no later evaluation scored higher.")
