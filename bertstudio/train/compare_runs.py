@@ -291,9 +291,23 @@ def compare_records(a: RunRecord, b: RunRecord, *, resamples: int = C.RESAMPLES,
                          getattr(is_error, "tolerance", None))
 
 
+_NOT_SAVED_YET = {"running": "still training", "interrupted": "interrupted before it saved them",
+                  "failed": "failed before it saved them", "cancelled": "cancelled before it saved them"}
+
+
 def _why_no_predictions(record: RunRecord) -> str:
-    """Why a run has no prediction to pair: a run whose metrics.json holds scores did evaluate."""
+    """Why a run has no prediction to pair: a run whose metrics.json holds scores did evaluate; one
+    whose history holds evaluations did too, and has not saved them (yet), as its status says (it
+    was called "never evaluated" beside the dialog's own plot of its evaluations)."""
     if not record.metrics:
+        evaluated = any(isinstance(ev, Evaluated) for ev in record.history)
+        status = rundir.read_run(record.folder).status
+        if evaluated:
+            why = _NOT_SAVED_YET.get(status)
+            return (f"{record.name} has no predictions yet ({why})" if why else
+                    f"{record.name} evaluated but saved no {rundir.PREDICTIONS}")
+        if status == "running":
+            return f"{record.name} has not evaluated yet (still training)"
         return f"{record.name} never evaluated"
     if (record.folder / rundir.PREDICTIONS).exists():
         return f"{record.name}'s {rundir.PREDICTIONS} holds no prediction"

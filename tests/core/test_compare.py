@@ -459,3 +459,31 @@ def test_a_resumed_runs_curves_join_at_its_checkpoint_each_step_once(tmp_path):
     c = curves(read_run_record(run))
     assert c.steps == list(range(1, 13)) and c.loss == RESUMED_LOSSES and c.examples == [4 * i for i in range(1, 13)]
     assert c.eval_steps == [4, 8, 12] and c.eval_metrics == {"accuracy": [0.5, 0.75, 0.875]}
+
+
+def test_a_run_still_training_or_interrupted_is_not_said_to_have_never_evaluated(tmp_path, monkeypatch):
+    """Compare said "never evaluated" for a run still training and one interrupted, beside its own plot
+    of their 12 and 4 evaluations: each says it has no predictions yet, and why (its status)."""
+    import socket
+
+    from bertstudio.train import rundir
+    from bertstudio.train.events import RunFinished, event_to_dict
+
+    a = write_run(tmp_path / "a", preds=[label_pred(0, "pos", "pos")])
+    history = [event_to_dict(e) for e in resumed_history()[:8]]  # started, 6 steps, an evaluation at 4: no end
+    history[0]["host"] = socket.gethostname()  # trained on this machine: its lock says whether it lives
+    live = write_run(tmp_path / "live", preds=[], history=history)
+    (live / "predictions.jsonl").unlink()
+    killed = write_run(tmp_path / "killed", preds=[], history=history)
+    (killed / "predictions.jsonl").unlink()
+    failed = write_run(tmp_path / "failed", preds=[], history=[*history, event_to_dict(RunFinished("failed", 6))])
+    (failed / "predictions.jsonl").unlink()
+    early = write_run(tmp_path / "early", preds=[], history=history[:3])  # training, no evaluation yet
+    (early / "predictions.jsonl").unlink()
+    # the lock is held for the runs training now
+    monkeypatch.setattr(rundir, "writer_active", lambda folder: Path(folder).name in ("live", "early"))
+    assert "live has no predictions yet (still training)" in compare_runs(a, live).note
+    note = compare_runs(killed, a).note
+    assert "killed has no predictions yet (interrupted before it saved them)" in note and "never" not in note
+    assert "failed has no predictions yet (failed before it saved them)" in compare_runs(a, failed).note
+    assert "early has not evaluated yet (still training)" in compare_runs(a, early).note

@@ -327,6 +327,11 @@ def test_a_run_that_never_evaluated_still_compares_by_its_curves_and_settings(go
     cancelled = write_run(tmp_path / "cancelled")
     (cancelled / rundir.PREDICTIONS).unlink()  # cancelled before its first evaluation: no scores either
     (cancelled / rundir.METRICS).unlink()
+    # and its history as such a run writes it: no evaluation, a cancelled end (it read "finished, evaluated")
+    (cancelled / rundir.HISTORY).write_text(rundir.jsonl(
+        event_to_dict(e) for e in rundir.read_history(cancelled)
+        if not isinstance(e, Evaluated) and not isinstance(e, RunFinished)) + rundir.jsonl(
+        [event_to_dict(RunFinished(status="cancelled", step=2))]), encoding="utf-8")
     for a, b in ((good, cancelled), (cancelled, good)):
         result = compare_runs(a, b, resamples=10)
         assert result.rows == [] and result.change is None and "cancelled never evaluated" in result.note
