@@ -962,10 +962,35 @@ def _is_number(value: Any) -> bool:
 
 
 def interrupted_message(folder: Path) -> str:
-    """What a reader says of a run whose process ended without finishing it."""
+    """What a reader says of a run whose process ended without finishing it: how to continue it,
+    or, when its checkpoint cannot be resumed, why (a command that always fails was offered)."""
     resume = resume_command(folder)
-    return "the training stopped without finishing (its process was closed or crashed)" + (
-        f"; continue it with: {resume}" if resume else "")
+    said = f"; continue it with: {resume}" if resume else ""
+    if not resume and find_checkpoint(folder / CHECKPOINTS / "last") is not None:
+        why = not_resumable(folder)
+        said = f"; {why}" if why else ""
+    return "the training stopped without finishing (its process was closed or crashed)" + said
+
+
+def not_resumable(root: Path) -> str | None:
+    """Why ``bertstudio train --config RUN/config.toml --resume`` cannot continue the run in
+    ``root`` whatever the user types, said with what can be done instead; None when it can. A
+    run the app started trained on its project's rows, which its config.toml does not name: the
+    command offered for it failed, and the --train FILE its error suggested was refused as a
+    changed setting. A run whose data files are gone fails with "file not found"."""
+    try:
+        config = read_config(root)
+    except ConfigError as exc:
+        return f"it cannot be resumed: {exc}"
+    if config is None:
+        return f"it cannot be resumed: its {CONFIG} is missing"
+    if not (config.train_file or (config.glue_task and config.data_dir)):
+        return ("it trained on its project's rows, which its config.toml does not name, so it cannot be resumed: "
+                "train it again on the app's Train page")
+    for name, value in (("training", config.train_file), ("evaluation", config.eval_file)):
+        if value and not Path(value).exists():
+            return f"it cannot be resumed while its {name} file {value} is missing: put it back there to continue"
+    return None
 
 
 def launch_command(processes: int | None) -> str:
@@ -977,10 +1002,11 @@ def launch_command(processes: int | None) -> str:
 
 
 def resume_command(root: Path) -> str | None:
-    """The command that continues the run in ``root`` from checkpoints/last, when there is one."""
+    """The command that continues the run in ``root`` from checkpoints/last, when there is one
+    and the command can work (:func:`not_resumable` says why not)."""
     last = root / CHECKPOINTS / "last"
     found = find_checkpoint(last)
-    if found is None:
+    if found is None or not_resumable(root) is not None:
         return None
     try:  # a data-parallel run resumes with as many processes (its state.json says how many)
         processes = json.loads(read_regular_file(found / STATE, max_bytes=1 << 20)).get("processes")

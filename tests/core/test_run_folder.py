@@ -257,3 +257,45 @@ def test_a_hold_out_that_leaves_nothing_to_train_on_is_one_line_before_the_model
     # the model folder does not exist either: the hold-out is refused first, with the numbers
     assert code == 2 and "leaves none to train on" in one_error_line(err) and "16 labelled rows" in err
     assert not out.exists()
+
+
+def test_a_run_whose_config_names_no_data_is_never_offered_a_resume_that_cannot_work(tiny, tmp_path):
+    """An app run trains on its project's rows, which its config.toml does not name: the Runs page
+    offered `bertstudio train --config … --resume …` for it, which always failed, and the --train FILE
+    its error suggested was refused as a changed setting. The message says what can be done instead;
+    a run whose data file is gone says that file, and gets the command back once the file is."""
+    import socket
+
+    from bertstudio.train.events import RunStarted, event_to_dict
+    from bertstudio.train.rundir import read_run, resume_command
+
+    def killed_resume(run: Path) -> None:  # a resume of it started here and was killed: "interrupted"
+        with (run / "history.jsonl").open("a", encoding="utf-8") as fh:
+            fh.write(json.dumps(event_to_dict(RunStarted(4, 32, 0, 1, 8, 1, 1, "cpu", "fp32",
+                                                         host=socket.gethostname()))) + "\n")
+
+    app_run = tmp_path / "app-run"
+    assert _cut_run(tiny, app_run)[0].status == "cancelled"  # trained on rows given in memory, as the app does
+    killed_resume(app_run)
+    info = read_run(app_run)
+    assert info.status == "interrupted" and resume_command(app_run) is None
+    assert "--resume" not in info.message and "continue it with" not in info.message
+    assert info.message.endswith("it trained on its project's rows, which its config.toml does not name, so it "
+                                 "cannot be resumed: train it again on the app's Train page")
+    with pytest.raises(ConfigError) as refused:  # a new run into the folder: no command offered either
+        check_output_dir(TrainConfig(model=tiny, output_dir=str(app_run)))
+    assert "--resume" not in str(refused.value)
+
+    data = tmp_path / "train.tsv"
+    data.write_text("text\tlabel\n" + "".join(f"{r['text']}\t{r['label']}\n" for r in sentiment(32).dataset.to_list()),
+                    encoding="utf-8")
+    cli_run = tmp_path / "cli-run"
+    assert _cut_run(tiny, cli_run, train_file=str(data))[0].status == "cancelled"
+    killed_resume(cli_run)
+    data.rename(tmp_path / "moved.tsv")
+    info = read_run(cli_run)
+    assert resume_command(cli_run) is None and "continue it with" not in info.message
+    assert info.message.endswith(f"it cannot be resumed while its training file {data} is missing: put it back there "
+                                 "to continue")
+    (tmp_path / "moved.tsv").rename(data)
+    assert "continue it with: bertstudio train --config" in read_run(cli_run).message

@@ -116,3 +116,25 @@ def test_a_chosen_runs_tooltip_is_text_and_keeps_why_it_failed(qtbot, session_fa
     assert "out of memory &lt;b&gt;on cpu&lt;/b&gt;" in tip
     status_tip = model.data(model.index(0, model.COLUMNS.index("status")), Qt.ItemDataRole.ToolTipRole)
     assert "out of memory &lt;b&gt;on cpu&lt;/b&gt;" in status_tip and "<b>" not in status_tip
+
+
+def test_an_interrupted_project_run_offers_no_resume_command_that_fails(qtbot, session_factory):
+    """The row of a killed app run said "continue it with: bertstudio train --config … --resume …",
+    a command that always fails for a run trained on its project's rows; it says what can be done."""
+    import socket
+
+    from bertstudio.train.events import RunStarted
+
+    session = session_factory("sentence", ["neg", "pos"])
+    run = session.project.new_run_dir("killed")
+    TrainConfig(task="sentence", labels=["neg", "pos"], output_dir=str(run)).save(run / "config.toml")  # no data file
+    started = RunStarted(40, 16, 4, 10, 8, 100, 100, "cpu", "fp32", host=socket.gethostname())
+    (run / "history.jsonl").write_text(json.dumps(event_to_dict(started)) + "\n", encoding="utf-8")
+    (run / "checkpoints" / "last").mkdir(parents=True)
+    (run / "checkpoints" / "last" / "state.json").write_text('{"step": 12}', encoding="utf-8")
+    page = RunsPage(session)
+    qtbot.addWidget(page)
+    model = page.model
+    qtbot.waitUntil(lambda: model.rowCount() == 1 and model.data(model.index(0, 1)) == "interrupted", timeout=5000)
+    tip = model.data(model.index(0, 1), Qt.ItemDataRole.ToolTipRole)
+    assert "--resume" not in tip and "train it again on the app's Train page" in tip
