@@ -407,6 +407,12 @@ def _refuse_a_project_run_without_its_rows(config: "Any", args: argparse.Namespa
         run = Path(config.resume_from).expanduser().resolve().parent.parent
     else:
         return
+    if run.parent.name == RUNS_DIR and (run.parent.parent / PROJECT_FILE).is_file() and config.resume_from:
+        # --train FILE would be refused as a changed setting (train_file): no way to resume it is offered
+        raise ConfigError("this run trained on its project's rows, which its config.toml does not name, so it "
+                          "cannot be resumed", path=source or run / "config.toml", where="train_file",
+                          expected="a new run: train it again on the app's Train page, or Export run… there and "
+                                   "train the exported run.toml with bertstudio train --config")
     if run.parent.name == RUNS_DIR and (run.parent.parent / PROJECT_FILE).is_file():
         raise ConfigError("this run trained on its project's rows, which its config.toml does not name",
                           path=source or run / "config.toml", where="train_file",

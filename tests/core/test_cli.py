@@ -776,6 +776,12 @@ def test_an_app_runs_config_says_where_its_rows_are(tmp_path, capsys) -> None:
     last = err.strip().splitlines()[-1]
     assert code == 2 and "this run trained on its project's rows" in last and "Export run…" in last, last
     assert "--train FILE" in last
+    # resumed, --train FILE would be refused as a changed setting: no flag is suggested, a new run is
+    (run_dir / "checkpoints" / "last").mkdir(parents=True)
+    code, _, err = run(["train", "--resume", str(run_dir / "checkpoints" / "last")], capsys)
+    last = err.strip().splitlines()[-1]
+    assert code == 2 and "so it cannot be resumed" in last and "train it again on the app's Train page" in last, last
+    assert "--train" not in last
 
 
 def _started_config(argv: list[str], monkeypatch, capsys) -> "object":
