@@ -33,7 +33,7 @@ import torch
 from bertstudio.data.atomic import replace_folder
 from bertstudio.data.kinds import require_kind
 from bertstudio.data.regular_file import regular_file_exists
-from bertstudio.errors import ConfigError
+from bertstudio.errors import ConfigError, DataError
 from bertstudio.train.rundir import STATE, find_checkpoint  # torch-free, for the GUI's list of runs
 
 WEIGHTS = "weights.pt"
@@ -317,6 +317,26 @@ def check_resumable(path: str | Path, *, task: str | None = None, needs_start: b
     if state.get("best_saved"):
         _check_best(Path(best) if best is not None else found.parent / "best")
     return found
+
+
+def resumed_labels(path: str | Path, labels: list[str], *, source: str | None = None) -> list[str]:
+    """The label list (in id order) a resumed run trains with: the one its checkpoint recorded,
+    which its weights' head rows mean, whatever order the data now lists them in (a training file
+    sorted in a spreadsheet swapped a CLI run's label ids: it reported 100%, its model scored 0%).
+    ``labels``: the data's (or the config's) now; a checkpoint from before runs recorded them
+    keeps these. DataError naming ``source`` (the training file) when the two sets differ."""
+    found = find_checkpoint(path)
+    saved = read_state(found).get("labels") if found is not None else None
+    if saved is None:
+        return labels
+    if not isinstance(saved, list) or not all(isinstance(x, str) for x in saved) or len(set(saved)) != len(saved):
+        raise ConfigError("labels is not a list of distinct names", path=Path(found) / STATE, where="labels",
+                          expected="the state.json the run wrote")
+    if set(saved) != {str(x) for x in labels}:
+        raise DataError(f"the training data's labels are now {', '.join(map(str, labels)) or 'none'}; "
+                        f"the run's are {', '.join(saved) or 'none'}", path=source, where="labels",
+                        expected="the training data the run stopped on, or a new run (another --out, or --overwrite)")
+    return list(saved)
 
 
 BEST_PREDICTIONS = "predictions.jsonl"  # the best evaluation's rows, beside its weights

@@ -29,7 +29,11 @@ keeps no resumable checkpoint (it cannot be resumed).
 Resume: ``resume_from = "<run>/checkpoints/last"`` with the same settings and
 ``output_dir``. Weights, AdamW moments, every RNG, the step and the position
 inside the epoch are restored (the learning rate is a function of the step), so
-on CPU the resumed run ends with the weights and metrics of an uninterrupted one.
+on CPU the resumed run ends with the weights and metrics of an uninterrupted one. Each
+checkpoint's state.json records the label list (the head's ids), a fingerprint of the training
+rows and the precision resolved: a resume keeps the first and the last, and refuses training
+rows that changed (the same rows in another order go on, with a warning). A cancel read after
+the last step does not stop the run: the training is done, and it evaluates and finishes.
 
 A callback that raises is logged with its traceback and the run goes on."""
 
@@ -46,7 +50,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 import torch
 
-from bertstudio.errors import BertStudioError, ConfigError, TrainingError
+from bertstudio.errors import BertStudioError, ConfigError, DataError, TrainingError
 from bertstudio.tasks.base import model_inputs
 from bertstudio.tasks.collate import PAD_MULTIPLE
 from bertstudio.tasks.limits import qa_window_layout
@@ -68,7 +72,7 @@ from bertstudio.train.progress import Progress
 from bertstudio.train.rundir import RunFolder, jsonl, launch_command, machine_id, prediction_rows
 from bertstudio.train.setfit_phase import setfit_encoder
 from bertstudio.train.schedule import linear_schedule, steps_per_epoch, total_steps, warmup_steps
-from bertstudio.train.sources import load_sets
+from bertstudio.train.sources import data_change, data_fingerprint, load_sets
 from bertstudio.train.training_lock import training_turn
 from bertstudio.train.warm import WarmCache
 
@@ -144,6 +148,8 @@ def train(
             check_before_start(config)  # the run folder, a resume checkpoint, the model folder: before anything is built
             train_set, eval_set = load_sets(config, train_set, eval_set)
             labels = list(config.labels or train_set.labels)
+            if config.resume_from:  # the ids its weights were trained with, whatever order the data lists them in now
+                labels = ckpt.resumed_labels(config.resume_from, labels, source=train_set.source)
             if not turn.enter_context(training_turn(cancel=cancel, waiting=_say_waiting(notify))):
                 return _cancelled_before_step_1(notify, config)  # while another training had the turn
             set_seed(config.seed)  # before the model: the new head's initial weights come from it
@@ -199,10 +205,14 @@ def _fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any, *,
     folder: RunFolder | None = None
     path: PlainPath | None = None
     step, failed = 0, True  # until the run ends as finished or cancelled
+    stepping = True  # a failure now is in step + 1; False after a step: in its evaluation or checkpoint
     phase = "training"
     try:
-        # ---- setup: the path for this machine, data, model, where to start --------------
-        path = choose_path(config)  # CpuFastPath for one CPU process, else Accelerate's PlainPath
+        # ---- setup: where to start, the path for this machine, data, model --------------
+        progress, found, saved = _resume_point(config.resume_from)
+        data = _same_data(saved, train_set, found)  # before anything is built: the rows it stopped on
+        # CpuFastPath for one CPU process, else Accelerate's PlainPath; a resumed run in its own precision
+        path = choose_path(_resumed_precision(config, saved))
         record_precision(parts.model, path.precision)  # evaluate() and Predictor read it
         acc = path.accelerator
         notify.main = acc.is_main_process
@@ -213,7 +223,6 @@ def _fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any, *,
         # class_weight: the loss weighted from the logits, for every classification head (train/class_weights.py)
         class_weights = training_weights(config, train_enc, len(parts.labels), acc.device)
         trainable, total_params = count_parameters(parts.model)
-        progress, found = _resume_point(config.resume_from)
         if found is not None and progress.processes is None:
             # a checkpoint from before the short batch stayed last: the run goes on in the order it began in
             path.sampler.short_last = False
@@ -238,7 +247,7 @@ def _fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any, *,
             folder = RunFolder.start(config)
             notify.folder = folder
         run = _Run(config, parts, path, notify, control, progress, folder, eval_set, eval_enc, ev_loader, epoch_steps,
-                   start=_tuning_start(config, acc.unwrap_model(model), found), cancel=cancel)
+                   start=_tuning_start(config, acc.unwrap_model(model), found), cancel=cancel, data=data)
         notify(RunStarted(
             total_steps=n_steps, num_train_examples=len(train_enc), num_eval_examples=len(eval_set) if eval_set is not None else 0,
             epochs=math.ceil(n_steps / epoch_steps), effective_batch_size=config.batch_size * config.grad_accum * acc.num_processes,
@@ -250,6 +259,7 @@ def _fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any, *,
         # ---- the loop ----------------------------------------------------------------
         status, message, stop = "finished", "", False
         if progress.eval_pending and ev_loader is not None:
+            stepping = False
             progress.eval_pending = False  # the interrupted run was cancelled just when this evaluation was due
             run.evaluate(step, cancellable=False)  # the one it owes: a cancel stops after the next step, as before
         elif parts.probed and step == 0 and ev_loader is not None:
@@ -261,6 +271,7 @@ def _fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any, *,
         meter = StepMeter(step, n_steps, epoch_steps)
         step_loss = torch.zeros((), device=acc.device)
         for batch in _batches(train_loader, path.sampler, progress, epochs=math.ceil(n_steps / epoch_steps)):
+            stepping = True
             with acc.accumulate(model):
                 # forward, backward
                 with path.autocast():
@@ -285,6 +296,7 @@ def _fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any, *,
             if not acc.sync_gradients:
                 continue
             step += 1
+            stepping = False
             progress.advance(step, epoch_steps, config.grad_accum)
             meter.add_step(step_loss.item())
             step_loss.zero_()
@@ -303,6 +315,10 @@ def _fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any, *,
             # evaluate, checkpoint, stop
             flags = any_process(acc, [cancel.is_set(), control.should_stop, control.should_evaluate, control.should_save])
             cancelled, asked_stop, asked_eval, asked_save = flags
+            # read after the last step: the training is done, and its last evaluation is not cancellable. A run
+            # cancelled here kept no score and a checkpoint of its last step that no resume took (glue --resume
+            # failed on every retry): it finishes
+            cancelled = cancelled and step < n_steps
             control.should_evaluate = control.should_save = False
             due_eval = ev_loader is not None and (step % eval_every == 0 or step == n_steps or asked_eval)
             if due_eval and not cancelled:
@@ -326,9 +342,12 @@ def _fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any, *,
         failed = result.status == "failed"
         return result
     except Exception as exc:  # noqa: BLE001 - a failed run ends cleanly, see the module docstring
-        error = describe_failure(exc, step=step + 1, phase=phase, folder=folder)
+        # the step being trained, or the one whose evaluation or checkpoint failed ("the disk is full at step
+        # 13" was said of the checkpoint after step 12)
+        at = step + 1 if stepping else step
+        error = describe_failure(exc, step=at, phase=phase, folder=folder)
         if not isinstance(exc, BertStudioError):
-            log.error("run failed at step %d", step + 1, exc_info=exc)
+            log.error("run failed at step %d", at, exc_info=exc)
         notify(RunFinished(status="failed", step=step, output_dir=config.output_dir, message=str(error)))
         return RunResult("failed", {}, config.output_dir, None, str(error), step, error=error)
     finally:
@@ -389,11 +408,11 @@ def _check_finite(step_loss: torch.Tensor, step: int) -> None:
                             expected="a finite loss (try a lower learning rate, or fp32)")
 
 
-def _resume_point(resume_from: str | None) -> tuple[Progress, Path | None]:
-    """Where the run starts: (progress, the checkpoint folder to load) for a resumed run,
-    (a fresh Progress, None) otherwise."""
+def _resume_point(resume_from: str | None) -> tuple[Progress, Path | None, dict[str, Any]]:
+    """Where the run starts: (progress, the checkpoint folder to load, its state.json) for a
+    resumed run, (a fresh Progress, None, {}) otherwise."""
     if not resume_from:
-        return Progress(), None
+        return Progress(), None, {}
     from bertstudio.data.regular_file import check_folder_files
 
     found = ckpt.find_checkpoint(resume_from)
@@ -401,7 +420,45 @@ def _resume_point(resume_from: str | None) -> tuple[Progress, Path | None]:
         check_folder_files(found)  # a FIFO in place of weights.pt blocked the resume for ever
     if found is None or not (Path(found) / ckpt.OPTIMIZER).is_file():
         raise TrainingError("no resumable checkpoint here", path=resume_from, expected="a run's checkpoints/last folder")
-    return Progress.from_state(ckpt.read_state(found), source=str(found / "state.json")), found
+    state = ckpt.read_state(found)
+    return Progress.from_state(state, source=str(found / "state.json")), found, state
+
+
+def _same_data(saved: dict[str, Any], train_set: Any, found: Path | None) -> dict[str, Any]:
+    """The training rows' fingerprint (train/sources.py), which every checkpoint keeps; for a
+    resumed run, DataError when the rows are not those its checkpoint was trained on (40 rows
+    relabelled went on silently, as one run; two rows added were refused as "no point of this run",
+    blaming state.json). The same rows in another order go on, with a warning: the rest of the
+    epoch draws other batches than the uninterrupted run would have."""
+    now = data_fingerprint(train_set)
+    if found is None:
+        return now
+    change = data_change(saved.get("data"), now, train_set)
+    if change is not None:
+        raise DataError(f"the training data changed since the run stopped: {change}", path=train_set.source,
+                        where="train_file", expected="the rows the run trained on, or a new run (another --out, "
+                                                     "or --overwrite to train again)")
+    then = saved.get("data")
+    if isinstance(then, dict) and then.get("order") not in (None, now["order"]):
+        log.warning("%s: the training rows are the same, in another order than when the run stopped: the resumed run "
+                    "goes on, but will not end exactly as an uninterrupted one", train_set.source or "the training data")
+    return now
+
+
+def _resumed_precision(config: TrainConfig, saved: dict[str, Any]) -> TrainConfig:
+    """``precision = "auto"`` resolved again on a resume (from an 80 ms timing probe on a CPU) could
+    pick another precision than the run trained in, and the resumed run then ended elsewhere than an
+    uninterrupted one: it keeps the precision its checkpoint recorded, when this machine runs it."""
+    before = saved.get("precision")
+    if config.precision != "auto" or before not in ("fp32", "bf16", "fp16"):
+        return config
+    if before == "fp16":
+        import torch
+
+        if not torch.cuda.is_available():
+            log.warning("the run trained in fp16, which needs a CUDA GPU: it goes on in this machine's precision")
+            return config
+    return replace(config, precision=before)
 
 
 def _check_processes(saved: int | None, now: int, found: Path) -> None:
@@ -420,7 +477,10 @@ def _check_resume_point(progress: Progress, n_steps: int, epoch_steps: int, grad
     hand-edited state.json with step 10**9 finished at once with no metrics (and asked the
     progress line for a 2 GB bar), an epoch of 10**9 deleted the checkpoint it came from."""
     epoch, in_epoch = divmod(progress.step, epoch_steps)
-    fits = (0 <= progress.step < n_steps and progress.epoch == epoch and progress.batches_done == in_epoch * grad_accum)
+    # the last step with its evaluation owed: a run stopped there by an earlier version of this loop evaluates and finishes
+    last = progress.step == n_steps and progress.eval_pending
+    fits = ((0 <= progress.step < n_steps or last) and progress.epoch == epoch
+            and progress.batches_done == in_epoch * grad_accum)
     if not fits:
         raise ConfigError(f"the checkpoint says step {progress.step}, epoch {progress.epoch}, batch {progress.batches_done}, "
                           f"which is no point of this run ({n_steps} steps, {epoch_steps} per epoch)",
@@ -445,6 +505,7 @@ class _Run:
     epoch_steps: int
     start: dict[str, torch.Tensor] | None = None  # the trained parameters as the run started (keep_tuning < 1)
     cancel: threading.Event | None = None  # read between evaluation batches too
+    data: dict[str, Any] | None = None  # the training rows' fingerprint, which a resume compares (_same_data)
 
     def keep_share(self) -> None:
         """WiSE-FT (Wortsman et al., 2022): each trained weight becomes ``(1 - k) * start + k *
@@ -482,7 +543,9 @@ class _Run:
     def save(self, step: int, best: bool) -> None:
         """best: weights + metrics + predictions; last: everything a resume needs."""
         acc, progress, folder = self.path.accelerator, self.progress, self.folder
-        state = progress.to_state()
+        # and what a resume must find the same: the label ids, the training rows, the precision it trained in
+        state = {**progress.to_state(), "labels": [str(x) for x in self.parts.labels], "data": self.data,
+                 "precision": self.path.precision}
         unwrapped = acc.unwrap_model(self.path.model)
         if best and not self.config.output_dir:
             progress.keep_best_in_memory(unwrapped)

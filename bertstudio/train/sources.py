@@ -560,3 +560,43 @@ def run_spec(config: TrainConfig, train_set: Any = None) -> Any:
     path = config.train_file if train_set is None and not config.data_dir else None
     return resolve_spec(path, kind=config.task, fmt=config.data_format, columns=config.columns or None,
                         labels=config.labels, glue_task=glue_task)
+
+
+def data_fingerprint(examples: Any) -> dict[str, Any]:
+    """What a checkpoint keeps of the rows its run trains on, so a resume can tell that they
+    changed (state.json; see :func:`data_change`): the row count and BLAKE2b hashes of the
+    rows (inputs and gold), of the inputs alone, and of the rows in their order. The first two
+    ignore the order: the same rows in a file sorted in a spreadsheet are the same data."""
+    import hashlib
+    import json
+
+    spec = examples.spec
+    table = examples.dataset.with_format("arrow")
+    inputs = [table[c].to_pylist() for c in (*spec.inputs, *spec.optional_inputs)]
+    gold = table[spec.gold_column].to_pylist()
+
+    def digest(values: Any) -> str:
+        text = json.dumps(values, ensure_ascii=False, sort_keys=True, default=str)
+        return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
+    texts = [digest([("" if v is None else v) for v in row]) for row in zip(*inputs)] if inputs else []
+    rows = [digest([t, g]) for t, g in zip(texts, gold)]
+    return {"rows": len(rows), "content": digest(sorted(rows)), "inputs": digest(sorted(texts)), "order": digest(rows)}
+
+
+def data_change(then: Any, now: dict[str, Any], examples: Any) -> str | None:
+    """How the training rows ``now`` (:func:`data_fingerprint`) differ from those a checkpoint
+    recorded (``then``; None or not a fingerprint: a checkpoint from before runs kept one, which
+    nothing is said of): None when they are the same rows, in any order."""
+    if not isinstance(then, dict) or not all(isinstance(then.get(k), t) for k, t in
+                                             (("rows", int), ("content", str), ("inputs", str))):
+        return None
+    if then["rows"] != now["rows"]:
+        return f"{then['rows']} rows then, {now['rows']} now"
+    if then["content"] == now["content"]:
+        return None
+    gold = examples.spec.gold
+    what = "scores" if gold.numeric else "tags" if gold.per_token else "labels"
+    if then["inputs"] == now["inputs"]:
+        return f"the same {now['rows']} rows, with other {what}"
+    return f"{now['rows']} rows then and now, but other ones"

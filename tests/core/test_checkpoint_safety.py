@@ -23,7 +23,7 @@ from bertstudio.train import checkpoint as ckpt
 from bertstudio.train.config import TrainConfig
 from bertstudio.train.engine import train
 
-from helpers import sentiment
+from helpers import sentiment, sentiment_records
 
 pytestmark = pytest.mark.usefixtures("one_thread")
 
@@ -127,8 +127,9 @@ def _cli(argv, capsys) -> tuple[int, str]:
 def test_a_truncated_checkpoint_is_one_line_and_exit_2(tiny, run_copy, tmp_path, capsys):
     weights = run_copy / "checkpoints" / "last" / ckpt.WEIGHTS
     weights.write_bytes(weights.read_bytes()[:1000])
-    data = tmp_path / "train.tsv"
-    data.write_text("sentence\tlabel\n" + "".join(f"good fun {i}\t1\nbad boring {i}\t0\n" for i in range(8)), encoding="utf-8")
+    data = tmp_path / "train.tsv"  # the rows the run trained on: other rows (or labels) are refused before the weights load
+    data.write_text("sentence\tlabel\n" + "".join(f"{r['text']}\t{r['label']}\n" for r in sentiment_records(32)),
+                    encoding="utf-8")
     # a resumed run continues in its own folder, with its own settings: its data named as --train names it
     import tomli_w
     import tomllib

@@ -98,7 +98,8 @@ def test_full_after_a_checkpoint_names_what_is_intact(tiny, small_disk):
     disk = small_disk(8192)
     out = disk / "run"
     result, _ = run_filling_at(tiny, out, disk, fill_at=5)
-    assert result.status == "failed" and "the disk is full at step" in result.message
+    # the checkpoint after step 8 failed (evaluated there): not "at step 9", a step never trained
+    assert result.status == "failed" and "the disk is full at step 8;" in result.message, result.message
     best, last = out / "checkpoints" / "best", out / "checkpoints" / "last"
     assert f"({best}, step 4) is intact" in result.message and f"resume from {last}" in result.message
     # and it is true: both are whole checkpoints of step 4, the best one loads

@@ -1,0 +1,179 @@
+"""A resumed run whose training rows, labels or last step are not what a plain resume expects:
+the label ids stay the checkpoint's, changed rows are refused with a line about the data, and a
+stop read during the last step finishes the run (or, from an older checkpoint, resumes into its
+last evaluation)."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import threading
+
+import pytest
+
+from bertstudio.data.examples import from_records
+from bertstudio.errors import ConfigError, DataError
+from bertstudio.train.config import TrainConfig
+from bertstudio.train.engine import train
+from bertstudio.train.events import RunStarted
+from bertstudio.train.rundir import read_run
+
+from helpers import NEG, POS
+
+pytestmark = pytest.mark.usefixtures("one_thread")  # shared fixtures (one_thread, tiny): tests/conftest.py
+
+
+def rows(n: int, seed: int) -> list[dict]:
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        pos = rng.random() < 0.5
+        words = rng.sample(POS if pos else NEG, 2) + rng.sample(["the", "a", "movie", "film", "story", "was"], 3)
+        out.append({"text": " ".join(words), "label": "pos" if pos else "neg"})
+    return out
+
+
+TRAIN = sorted(rows(38, 1), key=lambda r: r["label"] != "pos")  # first row pos: labels as found are pos, neg
+DEV = rows(12, 2)
+
+
+def run(tiny, out, train_rows, *, cancel_at=None, resume=False, eval_steps=None):
+    cfg = TrainConfig(model=tiny, epochs=2, batch_size=4, lr=2e-3, logging_steps=1, seed=7, max_length=32,
+                      device="cpu", precision="fp32", output_dir=str(out), eval_steps=eval_steps,
+                      resume_from=str(out / "checkpoints" / "last") if resume else None)
+    cancel = threading.Event()
+    events = []
+
+    def cb(event, control):
+        events.append(event)
+        if event.kind == "step" and event.step == (event.total_steps if cancel_at == "last" else cancel_at):
+            cancel.set()  # the Stop button pressed while this step trained: the loop reads it after the step
+
+    # labels as found in the data (the CLI's default), not listed
+    result = train(cfg, from_records("sentence", train_rows, source="train.csv"), from_records("sentence", DEV,
+                   labels=["pos", "neg"]), callbacks=[cb], cancel=cancel)
+    return result, events
+
+
+@pytest.fixture(scope="module")
+def cut(tiny, tmp_path_factory):
+    out = tmp_path_factory.mktemp("cut") / "run"
+    first, _ = run(tiny, out, TRAIN, cancel_at=4)
+    assert first.status == "cancelled"
+    return out
+
+
+def copy(cut, tmp_path):
+    out = tmp_path / "run"
+    shutil.copytree(cut, out)
+    return out
+
+
+def test_rows_sorted_otherwise_keep_the_label_ids_the_weights_were_trained_with(cut, tiny, tmp_path, caplog):
+    """The file sorted in a spreadsheet, its first row now neg: the resume took the labels in the
+    new order, so the model's config said 0 = neg for weights trained with 0 = pos (the run said
+    accuracy 1.0, its model scored 0.0)."""
+    out = copy(cut, tmp_path)
+    flipped = sorted(TRAIN, key=lambda r: r["label"] != "neg")
+    result, _ = run(tiny, out, flipped, resume=True)
+    assert result.status == "finished", result.message
+    assert result.model.config.id2label == {0: "pos", 1: "neg"}
+    assert json.loads((out / "model" / "config.json").read_text())["id2label"] == {"0": "pos", "1": "neg"}
+    assert "in another order" in caplog.text  # the same rows: it goes on, and says it will not end exactly the same
+
+
+def test_a_label_the_run_never_had_is_refused_with_the_labels(cut, tiny, tmp_path):
+    out = copy(cut, tmp_path)
+    changed = [dict(r, label="meh") if i % 5 == 0 else r for i, r in enumerate(TRAIN)]
+    result, _ = run(tiny, out, changed, resume=True)
+    assert result.status == "failed" and isinstance(result.error, DataError), result.message
+    assert "the training data's labels are now meh, pos, neg; the run's are pos, neg" in result.message
+    assert result.message.startswith("train.csv") and "\n" not in result.message
+    assert (out / "checkpoints" / "last" / "weights.pt").is_file()
+
+
+@pytest.mark.parametrize("change, said", [
+    (lambda r: r[:-1], "38 rows then, 37 now"),  # one row less: the same batches, went on silently before
+    (lambda r: r + rows(6, 9), "38 rows then, 44 now"),  # another batch count: refused as "no point of this run"
+    # 10 rows relabelled: went on silently, the loss jumping, recorded as one run
+    (lambda r: [dict(x, label={"pos": "neg", "neg": "pos"}[x["label"]]) if i % 4 == 1 else x for i, x in enumerate(r)],
+     "the same 38 rows, with other labels"),
+    (lambda r: [dict(x, text=x["text"] + " !") if i == 3 else x for i, x in enumerate(r)],
+     "38 rows then and now, but other ones"),
+])
+def test_training_rows_changed_since_the_stop_are_refused_with_a_line_about_the_data(change, said, cut, tiny, tmp_path):
+    out = copy(cut, tmp_path)
+    result, _ = run(tiny, out, change(TRAIN), resume=True)
+    assert result.status == "failed" and isinstance(result.error, DataError), result.message
+    assert f"the training data changed since the run stopped: {said}" in result.message
+    assert "state.json" not in result.message and "\n" not in result.message
+    assert (out / "checkpoints" / "last" / "weights.pt").is_file()
+
+
+def test_a_stop_read_after_the_last_step_finishes_the_run(tiny, tmp_path):
+    """Stop during the last step: the run ended 'cancelled at step N' of N without its last
+    evaluation, keeping a checkpoint no resume took (glue --resume failed on every retry)."""
+    result, events = run(tiny, tmp_path / "run", TRAIN, cancel_at="last")
+    total = next(e for e in events if isinstance(e, RunStarted)).total_steps
+    assert result.status == "finished" and result.step == total, result.message
+    assert [e.step for e in events if e.kind == "eval"][-1] == total  # the last evaluation was done
+    assert read_run(tmp_path / "run").status == "finished"
+    assert not (tmp_path / "run" / "checkpoints" / "last").exists()
+
+
+def test_a_checkpoint_of_the_last_step_with_its_evaluation_owed_resumes_into_it(tiny, tmp_path):
+    """What earlier versions kept after a stop read during the last step (step N of N,
+    eval_pending): its resume was refused as 'no point of this run'; it evaluates and finishes."""
+    out = tmp_path / "run"
+    first, events = run(tiny, out, TRAIN, cancel_at=10, eval_steps=10)  # a stop when an evaluation is due
+    total = next(e for e in events if isinstance(e, RunStarted)).total_steps
+    assert first.status == "cancelled"
+    state = out / "checkpoints" / "last" / "state.json"
+    saved = json.loads(state.read_text())
+    assert saved["eval_pending"] is True
+    state.write_text(json.dumps({**saved, "step": total, "epoch": 2, "batches_done": 0}))
+    second, resumed = run(tiny, out, TRAIN, resume=True, eval_steps=10)
+    assert second.status == "finished" and second.step == total, second.message
+    assert [e.kind for e in resumed if e.kind in ("step", "eval")] == ["eval"]
+    assert [e.step for e in resumed if e.kind == "eval"] == [total]
+    assert read_run(out).status == "finished" and (out / "model").is_dir()
+
+
+def test_an_owed_evaluation_is_no_licence_for_a_step_past_the_end(tiny, tmp_path, cut):
+    out = copy(cut, tmp_path)
+    state = out / "checkpoints" / "last" / "state.json"
+    saved = json.loads(state.read_text())
+    state.write_text(json.dumps({**saved, "step": 1000, "epoch": 100, "batches_done": 0, "eval_pending": True}))
+    result, _ = run(tiny, out, TRAIN, resume=True)
+    assert result.status == "failed" and isinstance(result.error, ConfigError)
+    assert "no point of this run" in result.message
+
+
+def test_precision_auto_keeps_the_precision_the_run_trained_in(tiny, tmp_path, monkeypatch):
+    """precision = "auto" was resolved again on resume, from a CPU timing probe: a bf16 run went
+    on in fp32 (or back), and no longer ended as an uninterrupted run."""
+    import bertstudio.train.hardware as hw
+
+    def machine(bf16: bool):
+        monkeypatch.setattr(hw, "detect", lambda: (False, False, False, bf16))
+
+    def auto_run(out, **kw):
+        cfg = TrainConfig(model=tiny, epochs=2, batch_size=4, lr=2e-3, logging_steps=1, seed=7, max_length=32,
+                          device="cpu", precision="auto", output_dir=str(out), **kw)
+        cancel, events = threading.Event(), []
+
+        def cb(event, control):
+            events.append(event)
+            if event.kind == "step" and event.step == 3 and not kw:
+                cancel.set()
+
+        return train(cfg, from_records("sentence", TRAIN), callbacks=[cb], cancel=cancel), events
+
+    machine(True)  # the probe said bf16 pays off here
+    first, events = auto_run(tmp_path / "run")
+    assert first.status == "cancelled" and next(e for e in events if isinstance(e, RunStarted)).precision == "bf16"
+    machine(False)  # a busier moment: it says fp32 now
+    second, events = auto_run(tmp_path / "run", resume_from=str(tmp_path / "run" / "checkpoints" / "last"))
+    assert second.status == "finished", second.message
+    assert next(e for e in events if isinstance(e, RunStarted)).precision == "bf16"
