@@ -354,25 +354,39 @@ class ProgressPrinter:
 
 def _with_interrupt(cancel: threading.Event) -> dict[int, Any]:
     """Ctrl-C sets the cancel flag (the loop stops after the current step, keeping the model).
-    Under a launcher (``accelerate launch``, torchrun) SIGTERM does too: the launcher passes a
-    Ctrl-C on as SIGINT and, milliseconds later, SIGTERM, which killed the processes mid-step
-    (no model/, no record of the end). Returns the handlers replaced, to put back."""
+    SIGTERM and SIGHUP do too: ``kill``, ``timeout``, ``docker stop``, a cluster scheduler and a
+    closed terminal end a job with them, which killed a one-process run mid-step (no model/, the
+    work since the last evaluation lost, nothing resumable without evaluation data). Under a
+    launcher (``accelerate launch``, torchrun) a Ctrl-C is passed on as SIGINT and, milliseconds
+    later, SIGTERM: that is one request, not a second one. Returns the handlers replaced, to put back."""
     from bertstudio.train.distributed import launched_rank, launched_world_size
+
+    def say(text: str) -> None:
+        try:
+            sys.stderr.write(text)
+        except (OSError, ValueError):  # SIGHUP: the terminal is gone
+            pass
 
     def handler(signum: int, frame: Any) -> None:
         if cancel.is_set():  # second Ctrl-C: give up at once
             raise KeyboardInterrupt
         if launched_rank() == 0:
-            sys.stderr.write("\nstopping after this step (Ctrl-C again to abort)\n")
+            say("\nstopping after this step (Ctrl-C again to abort)\n")
         cancel.set()
 
     def terminated(signum: int, frame: Any) -> None:
+        launched = launched_world_size() > 1
+        if cancel.is_set() and not launched:  # asked twice in one process: give up at once, as a second Ctrl-C does
+            raise KeyboardInterrupt
         if not cancel.is_set() and launched_rank() == 0:
-            sys.stderr.write("\nstopping after this step (the launcher asked the processes to end)\n")
-        cancel.set()  # the launcher kills what is still running after its grace period
+            why = "the launcher asked the processes to end" if launched else f"{signal.Signals(signum).name} received"
+            say(f"\nstopping after this step ({why})\n")
+        cancel.set()  # a launcher (or timeout -k) kills what is still running after its grace period
 
     previous: dict[int, Any] = {}
-    wanted = [(signal.SIGINT, handler)] + ([(signal.SIGTERM, terminated)] if launched_world_size() > 1 else [])
+    wanted = [(signal.SIGINT, handler), (signal.SIGTERM, terminated)]
+    if hasattr(signal, "SIGHUP"):  # not on Windows
+        wanted.append((signal.SIGHUP, terminated))
     for signum, slot in wanted:
         try:
             previous[signum] = signal.signal(signum, slot)

@@ -858,3 +858,98 @@ def test_a_config_files_setting_the_run_will_not_use_is_said(tmp_path, caplog) -
     assert "--mode full trains no LoRA adapters" in said[0] and "a sentence run cuts no windows" in said[0]
     TrainConfig(task="sentence", train_file="t.csv", output_dir=".").save(tmp_path / "config.toml")
     assert warnings(tmp_path / "config.toml") == []
+
+
+def _signal_at(monkeypatch, signum: int, at) -> None:
+    """The CLI's printer sends ``signum`` to this process when step ``at`` is logged ("last":
+    the run's last step), as ``kill``, ``timeout`` or a closed terminal would during that step."""
+    from bertstudio import cli
+    from bertstudio.train.events import StepLogged
+
+    real, sent = cli._printer, []
+
+    def printer(config, args):
+        inner = real(config, args)
+
+        def call(event, control):
+            inner(event, control)
+            if isinstance(event, StepLogged) and event.step == (event.total_steps if at == "last" else at) and not sent:
+                sent.append(signum)
+                os.kill(os.getpid(), signum)
+        return call
+
+    monkeypatch.setattr(cli, "_printer", printer)
+
+
+@pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP"])
+def test_sigterm_and_sighup_stop_a_one_process_run_after_its_step_as_ctrl_c_does(name, sentiment_files, tiny,
+                                                                                  tmp_path, capsys, monkeypatch):
+    """kill, timeout, docker stop or a closed terminal killed a one-process run mid-step: no
+    model/, and a run without evaluation data kept nothing resumable. A launcher's processes
+    already stopped after their step; one process now does too, and resumes."""
+    import signal as signals
+
+    signum = getattr(signals, name, None)
+    if signum is None:
+        pytest.skip(f"no {name} here")
+    def stand_in(*_):  # what the signal reaches if the CLI does not catch it (not the test process's end)
+        pass
+
+    before = signals.signal(signum, stand_in)
+    try:
+        _signal_at(monkeypatch, signum, 3)
+        out = tmp_path / "run"
+        train, _ = sentiment_files  # no evaluation data: it kept no checkpoint at all before
+        argv = ["--quiet", "train", "--train", str(train), "--model", tiny, "--epochs", "2", "--batch-size", "8",
+                "--max-length", "16", "--logging-steps", "1", "--out", str(out)]
+        code, _, err = run(argv, capsys)
+        assert signals.getsignal(signum) is stand_in  # the CLI's handler is put back
+    finally:
+        signals.signal(signum, before)
+    assert code == 130, err
+    assert f"stopping after this step ({name} received)" in err
+    assert (out / "model" / "config.json").is_file() and (out / "checkpoints" / "last" / "state.json").is_file()
+    assert json.loads((out / "checkpoints" / "last" / "state.json").read_text())["step"] == 3
+    code, _, err = run(["--quiet", "train", "--resume", str(out / "checkpoints" / "last")], capsys)
+    assert code == 0, err
+    history = [json.loads(line) for line in (out / "history.jsonl").read_text().splitlines()]
+    assert [e["status"] for e in history if e["kind"] == "finished"] == ["cancelled", "finished"]
+
+
+def test_ctrl_c_during_the_last_step_finishes_the_run(sentiment_files, tiny, tmp_path, capsys, monkeypatch):
+    """Ctrl-C read after the last step ended 'cancelled at step 12' of 12 without the last
+    evaluation, and `train --resume` refused the checkpoint it kept ('no point of this run')."""
+    import signal as signals
+
+    _signal_at(monkeypatch, signals.SIGINT, "last")
+    out = tmp_path / "run"
+    train, dev = sentiment_files
+    code, _, err = run(["--quiet", "train", "--train", str(train), "--eval", str(dev), "--model", tiny, "--epochs", "2",
+                        "--batch-size", "8", "--max-length", "16", "--logging-steps", "1", "--out", str(out)], capsys)
+    assert code == 0, err
+    history = [json.loads(line) for line in (out / "history.jsonl").read_text().splitlines()]
+    assert [e["status"] for e in history if e["kind"] == "finished"] == ["finished"]
+    assert [e["step"] for e in history if e["kind"] == "eval"][-1] == 12  # the last evaluation was done
+    assert (out / "metrics.json").is_file() and not (out / "checkpoints" / "last").exists()
+
+
+def test_train_resume_finishes_a_run_an_earlier_version_left_at_its_last_step(sentiment_files, tiny, tmp_path, capsys,
+                                                                               monkeypatch):
+    """Such a run kept checkpoints/last at step N of N with its evaluation owed: resumed, it evaluates and finishes."""
+    import signal as signals
+
+    _signal_at(monkeypatch, signals.SIGINT, 6)  # a stop where an evaluation is due (the end of epoch 1)
+    out = tmp_path / "run"
+    train, dev = sentiment_files
+    code, _, err = run(["--quiet", "train", "--train", str(train), "--eval", str(dev), "--model", tiny, "--epochs", "2",
+                        "--batch-size", "8", "--max-length", "16", "--logging-steps", "1", "--out", str(out)], capsys)
+    assert code == 130, err
+    state = out / "checkpoints" / "last" / "state.json"
+    saved = json.loads(state.read_text())
+    assert saved["eval_pending"] is True
+    state.write_text(json.dumps({**saved, "step": 12, "epoch": 2, "batches_done": 0}))  # as the last step left it
+    code, _, err = run(["--quiet", "train", "--resume", str(out / "checkpoints" / "last")], capsys)
+    assert code == 0, err
+    history = [json.loads(line) for line in (out / "history.jsonl").read_text().splitlines()]
+    assert [e["status"] for e in history if e["kind"] == "finished"] == ["cancelled", "finished"]
+    assert [e["step"] for e in history if e["kind"] == "eval"][-1] == 12 and (out / "metrics.json").is_file()
