@@ -956,8 +956,9 @@ def _glue_tasks(args: argparse.Namespace, out: TextIO, root: Path, data_dir: Pat
                 notes.append(f"{preset.name}: no train.tsv in {_task_folder(data_dir, preset)}; left out")
                 left_out.extend(n for n in asked if _trained_tasks([get_preset(n)])[0].name == preset.name)
                 continue
-            if cancel.is_set():
+            if cancel.is_set():  # (a stop read after a task's last step finishes that task: this one says it)
                 notes.append(f"{preset.name}: not started (interrupted)")
+                code = max(code, EXIT_INTERRUPTED)
                 continue
             if preset.name in _ALSO_SCORED and also[preset.name] is None:
                 other = get_preset(_ALSO_SCORED[preset.name])

@@ -287,3 +287,38 @@ def test_glue_refuses_lora_flags_without_lora_as_train_does(glue_dir, tiny, tmp_
                         "--doc-stride", "64", "--out", str(tmp_path / "out")], capsys)
     line = err.strip().splitlines()[-1]  # glue has no --task: its message must not ask for one
     assert code == EXIT_USAGE and "--doc-stride would not be used" in line and "--task" not in line, line
+
+
+def test_ctrl_c_during_a_tasks_last_step_finishes_it_and_resume_goes_on(glue_dir, tiny, tmp_path, capsys,
+                                                                        monkeypatch) -> None:
+    """Ctrl-C read after RTE's last step left RTE 'cancelled at step N' of N with a checkpoint no
+    resume took: the advised `glue ... --resume` failed on RTE on every retry ('no point of this
+    run'). RTE finishes now; the tasks after it are not started, and --resume trains them."""
+    from bertstudio.train import engine
+    from bertstudio.train.events import StepLogged
+
+    real = engine.train
+
+    def ctrl_c_in_rtes_last_step(config, *a, callbacks=(), cancel=None, **k):
+        def press(event, control):
+            if isinstance(event, StepLogged) and event.step == event.total_steps:
+                cancel.set()  # as the SIGINT handler does
+        extra = [press] if config.glue_task == "RTE" else []
+        return real(config, *a, callbacks=[*callbacks, *extra], cancel=cancel, **k)
+
+    out = tmp_path / "out"
+    argv = ["--quiet", "glue", "--tasks", "RTE,MNLI", "--data-dir", str(glue_dir), "--model", tiny, *TINY,
+            "--logging-steps", "1", "--out", str(out)]
+    monkeypatch.setattr(engine, "train", ctrl_c_in_rtes_last_step)
+    try:
+        code, stdout, err = run(argv, capsys)
+    finally:
+        monkeypatch.setattr(engine, "train", real)
+    assert code == 130, err  # interrupted: MNLI never trained
+    assert "RTE accuracy" in stdout and "MNLI: not started (interrupted)" in stdout and "--resume" in stdout
+    history = [json.loads(line) for line in (out / "RTE" / "history.jsonl").read_text().splitlines()]
+    assert [e["status"] for e in history if e["kind"] == "finished"] == ["finished"]
+    code, stdout, err = run([*argv, "--resume"], capsys)
+    assert code == 0, err
+    assert "RTE: finished in an earlier run" in stdout
+    assert set(json.loads((out / "scoreboard.json").read_text())) == {"RTE", "MNLI", "MNLI-mm"}
