@@ -434,6 +434,18 @@ def _refuse_a_project_run_without_its_rows(config: "Any", args: argparse.Namespa
                                    "that trains here, or --train FILE (and --eval FILE)")
 
 
+def _refuse_a_resume_without_its_config(config: "Any", args: argparse.Namespace) -> None:
+    """``--resume RUN/checkpoints/last`` alone goes on with the run's own settings, from its
+    config.toml: with that file gone it said "train_file: no training data"."""
+    if not config.resume_from or getattr(args, "config", None) or config.output_dir:
+        return  # settings given, or a run folder named (check_output_dir says what it lacks)
+    own = Path(config.resume_from).expanduser().resolve().parent.parent / "config.toml"
+    if not os.path.lexists(own):
+        raise ConfigError("the run's config.toml is missing", path=own, where="resume_from",
+                          expected="the config.toml the run wrote (a resumed run goes on with its own settings), "
+                                   "or those settings with --config FILE")
+
+
 # Flags that leave a --config file's auto_reason true: where and how the run goes, not what it learns from or how.
 _KEEPS_REASON = frozenset({"output_dir", "overwrite", "resume_from", "device", "precision", "seed", "seeds",
                            "logging_steps", "sparse_embeddings", "group_by_length"})
@@ -466,6 +478,7 @@ def cmd_train(args: argparse.Namespace, out: TextIO) -> int:
             config = unadapted(config, given)
         config = replace(config, auto_reason=None)
     _refuse_a_project_run_without_its_rows(config, args)
+    _refuse_a_resume_without_its_config(config, args)
     train_set = eval_set = None
     if not config.resume_from:  # a resumed run keeps its own settings
         # Settings that fit the data (train/small_data.py), for what the flags and --config leave open

@@ -306,8 +306,13 @@ def check_resumable(path: str | Path, *, task: str | None = None, needs_start: b
     code, and of the same task kind when ``task`` is given. ``best``: the best checkpoint the
     resumed run will export (its run folder's; default: beside ``path``)."""
     found = find_checkpoint(path)
-    if found is None or not regular_file_exists(found / OPTIMIZER) or not regular_file_exists(found / RNG):
+    if found is None:
         raise ConfigError("no resumable checkpoint here", path=path, expected="a run's checkpoints/last folder")
+    # the file that is missing is named: a checkpoint without rng.pt said only "no resumable checkpoint here"
+    missing = [name for name in (OPTIMIZER, RNG) if not regular_file_exists(found / name)]
+    if missing:
+        raise ConfigError(f"no resumable checkpoint here: {' and '.join(missing)} {'is' if len(missing) == 1 else 'are'} "
+                          "missing", path=found, expected="a run's checkpoints/last folder, as the run wrote it")
     if needs_start and not regular_file_exists(found / START):
         raise _no_start(found)
     state = read_state(found)

@@ -953,3 +953,22 @@ def test_train_resume_finishes_a_run_an_earlier_version_left_at_its_last_step(se
     history = [json.loads(line) for line in (out / "history.jsonl").read_text().splitlines()]
     assert [e["status"] for e in history if e["kind"] == "finished"] == ["cancelled", "finished"]
     assert [e["step"] for e in history if e["kind"] == "eval"][-1] == 12 and (out / "metrics.json").is_file()
+
+
+def test_resume_of_a_run_whose_config_toml_is_gone_says_so(sentiment_files, tiny, tmp_path, capsys, monkeypatch):
+    """`train --resume RUN/checkpoints/last` reads the run's settings from its config.toml; with the
+    file deleted it said "train_file: no training data"."""
+    import signal as signals
+
+    _signal_at(monkeypatch, signals.SIGINT, 2)
+    out = tmp_path / "run"
+    train, _ = sentiment_files
+    code, _, err = run(["--quiet", "train", "--train", str(train), "--model", tiny, "--epochs", "1", "--batch-size", "8",
+                        "--max-length", "16", "--logging-steps", "1", "--out", str(out)], capsys)
+    assert code == 130, err
+    (out / "config.toml").unlink()
+    code, _, err = run(["--quiet", "train", "--resume", str(out / "checkpoints" / "last")], capsys)
+    assert code == EXIT_USAGE
+    assert err.strip() == (f"bertstudio: error: {out / 'config.toml'}, resume_from: the run's config.toml is missing "
+                           "(expected the config.toml the run wrote (a resumed run goes on with its own settings), or "
+                           "those settings with --config FILE)"), err

@@ -177,3 +177,14 @@ def test_precision_auto_keeps_the_precision_the_run_trained_in(tiny, tmp_path, m
     second, events = auto_run(tmp_path / "run", resume_from=str(tmp_path / "run" / "checkpoints" / "last"))
     assert second.status == "finished", second.message
     assert next(e for e in events if isinstance(e, RunStarted)).precision == "bf16"
+
+
+@pytest.mark.parametrize("gone, said", [("rng.pt", "rng.pt is missing"),
+                                        ("optimizer.pt", "optimizer.pt is missing")])
+def test_a_checkpoint_missing_a_file_names_it(gone, said, cut, tiny, tmp_path):
+    """A checkpoint without rng.pt said only "no resumable checkpoint here"."""
+    out = copy(cut, tmp_path)
+    (out / "checkpoints" / "last" / gone).unlink()
+    result, _ = run(tiny, out, TRAIN, resume=True)
+    assert result.status == "failed" and isinstance(result.error, ConfigError)
+    assert f"no resumable checkpoint here: {said}" in result.message and "\n" not in result.message
