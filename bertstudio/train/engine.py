@@ -30,9 +30,10 @@ Resume: ``resume_from = "<run>/checkpoints/last"`` with the same settings and
 ``output_dir``. Weights, AdamW moments, every RNG, the step and the position
 inside the epoch are restored (the learning rate is a function of the step), so
 on CPU the resumed run ends with the weights and metrics of an uninterrupted one. Each
-checkpoint's state.json records the label list (the head's ids), a fingerprint of the training
-rows and the precision resolved: a resume keeps the first and the last, and refuses training
-rows that changed (the same rows in another order go on, with a warning). A cancel read after
+checkpoint's state.json records the label list (the head's ids), fingerprints of the training
+and evaluation rows and the precision resolved: a resume keeps the labels and the precision, and
+refuses rows that changed (the same rows in another order go on, with a warning; the same rows
+in a file that moved resume, see rundir.differences). A cancel read after
 the last step does not stop the run: the training is done, and it evaluates and finishes.
 
 A callback that raises is logged with its traceback and the run goes on."""
@@ -150,6 +151,9 @@ def train(
             labels = list(config.labels or train_set.labels)
             if config.resume_from:  # the ids its weights were trained with, whatever order the data lists them in now
                 labels = ckpt.resumed_labels(config.resume_from, labels, source=train_set.source)
+                # and the rows it stopped on, before the model is built (fit checks them again, for its own callers)
+                _, found, saved = _resume_point(config.resume_from)
+                _same_data(saved, train_set, eval_set, found)
             if not turn.enter_context(training_turn(cancel=cancel, waiting=_say_waiting(notify))):
                 return _cancelled_before_step_1(notify, config)  # while another training had the turn
             set_seed(config.seed)  # before the model: the new head's initial weights come from it
@@ -210,7 +214,7 @@ def _fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any, *,
     try:
         # ---- setup: where to start, the path for this machine, data, model --------------
         progress, found, saved = _resume_point(config.resume_from)
-        data = _same_data(saved, train_set, found)  # before anything is built: the rows it stopped on
+        data = _same_data(saved, train_set, eval_set, found)  # before anything is built: the rows it stopped on
         # CpuFastPath for one CPU process, else Accelerate's PlainPath; a resumed run in its own precision
         path = choose_path(_resumed_precision(config, saved))
         record_precision(parts.model, path.precision)  # evaluate() and Predictor read it
@@ -424,22 +428,34 @@ def _resume_point(resume_from: str | None) -> tuple[Progress, Path | None, dict[
     return Progress.from_state(state, source=str(found / "state.json")), found, state
 
 
-def _same_data(saved: dict[str, Any], train_set: Any, found: Path | None) -> dict[str, Any]:
-    """The training rows' fingerprint (train/sources.py), which every checkpoint keeps; for a
-    resumed run, DataError when the rows are not those its checkpoint was trained on (40 rows
-    relabelled went on silently, as one run; two rows added were refused as "no point of this run",
-    blaming state.json). The same rows in another order go on, with a warning: the rest of the
-    epoch draws other batches than the uninterrupted run would have."""
-    now = data_fingerprint(train_set)
+def _same_data(saved: dict[str, Any], train_set: Any, eval_set: Any, found: Path | None) -> dict[str, Any]:
+    """The fingerprints (train/sources.py) of the training and evaluation rows, which every
+    checkpoint keeps (``{"data": ..., "eval_data": ...}``); for a resumed run, DataError when the
+    rows are not those its checkpoint was trained and scored on (40 rows relabelled went on
+    silently, as one run; two rows added were refused as "no point of this run", blaming
+    state.json). The same rows in another order go on, with a warning: the rest of the epoch
+    draws other batches than the uninterrupted run would have. Checked on the rows, not the
+    paths: a data file that moved resumes (rundir.differences)."""
+    now = {"data": data_fingerprint(train_set), "eval_data": data_fingerprint(eval_set) if eval_set is not None else None}
     if found is None:
         return now
-    change = data_change(saved.get("data"), now, train_set)
+    expected = "the rows the run trained on, or a new run (another --out, or --overwrite to train again)"
+    change = data_change(saved.get("data"), now["data"], train_set)
     if change is not None:
         raise DataError(f"the training data changed since the run stopped: {change}", path=train_set.source,
-                        where="train_file", expected="the rows the run trained on, or a new run (another --out, "
-                                                     "or --overwrite to train again)")
+                        where="train_file", expected=expected)
+    if "eval_data" in saved:  # (a checkpoint from before runs kept it: nothing said)
+        then, after = saved["eval_data"], now["eval_data"]
+        if then is None or after is None:
+            change = None if then is after else "rows then, none now" if after is None else f"none then, {after['rows']} rows now"
+        else:
+            change = data_change(then, after, eval_set)
+        if change is not None:
+            raise DataError(f"the evaluation data changed since the run stopped: {change}",
+                            path=eval_set.source if eval_set is not None else None, where="eval_file",
+                            expected=expected.replace("trained on", "was scored on"))
     then = saved.get("data")
-    if isinstance(then, dict) and then.get("order") not in (None, now["order"]):
+    if isinstance(then, dict) and then.get("order") not in (None, now["data"]["order"]):
         log.warning("%s: the training rows are the same, in another order than when the run stopped: the resumed run "
                     "goes on, but will not end exactly as an uninterrupted one", train_set.source or "the training data")
     return now
@@ -505,7 +521,7 @@ class _Run:
     epoch_steps: int
     start: dict[str, torch.Tensor] | None = None  # the trained parameters as the run started (keep_tuning < 1)
     cancel: threading.Event | None = None  # read between evaluation batches too
-    data: dict[str, Any] | None = None  # the training rows' fingerprint, which a resume compares (_same_data)
+    data: dict[str, Any] | None = None  # the training and evaluation rows' fingerprints, which a resume compares
 
     def keep_share(self) -> None:
         """WiSE-FT (Wortsman et al., 2022): each trained weight becomes ``(1 - k) * start + k *
@@ -544,7 +560,7 @@ class _Run:
         """best: weights + metrics + predictions; last: everything a resume needs."""
         acc, progress, folder = self.path.accelerator, self.progress, self.folder
         # and what a resume must find the same: the label ids, the training rows, the precision it trained in
-        state = {**progress.to_state(), "labels": [str(x) for x in self.parts.labels], "data": self.data,
+        state = {**progress.to_state(), "labels": [str(x) for x in self.parts.labels], **(self.data or {}),
                  "precision": self.path.precision}
         unwrapped = acc.unwrap_model(self.path.model)
         if best and not self.config.output_dir:

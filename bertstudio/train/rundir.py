@@ -319,9 +319,19 @@ def run_finished(root: Path) -> bool:
 
 def differences(saved: TrainConfig, config: TrainConfig) -> list[str]:
     """The settings (other than how to start, records such as auto_reason, and those neither run
-    reads, compare_runs.settings_diff's rule) in which ``config`` differs from ``saved``."""
+    reads, compare_runs.settings_diff's rule) in which ``config`` differs from ``saved``. Where the
+    data files are is no setting of a resume whose checkpoint keeps fingerprints of its training
+    and evaluation rows: the engine compares the rows (engine._same_data), and a run folder copied
+    with its data, resumed with ``--train NEWPATH``, was refused as "other settings (train_file)"."""
     a, b = _comparable(saved), _comparable(config)
     unused = unused_settings(saved.mode, saved.task) & unused_settings(config.mode, config.task)
+    found = find_checkpoint(config.resume_from) if config.resume_from else None
+    try:
+        state = json.loads((found / STATE).read_text(encoding="utf-8")) if found is not None else None
+    except (OSError, ValueError, RecursionError):
+        state = None  # the resume's own checks say what is wrong with it
+    if isinstance(state, dict) and isinstance(state.get("data"), dict) and "eval_data" in state:
+        unused = unused | {"train_file", "eval_file", "data_dir"}
     return [f.name for f in fields(TrainConfig)
             if f.name not in _LAUNCH_SETTINGS and f.name not in unused and not f.metadata["record"]
             and a[f.name] != b[f.name]]

@@ -972,3 +972,35 @@ def test_resume_of_a_run_whose_config_toml_is_gone_says_so(sentiment_files, tiny
     assert err.strip() == (f"bertstudio: error: {out / 'config.toml'}, resume_from: the run's config.toml is missing "
                            "(expected the config.toml the run wrote (a resumed run goes on with its own settings), or "
                            "those settings with --config FILE)"), err
+
+
+def test_a_run_whose_data_files_moved_resumes_with_their_new_paths(sentiment_files, tiny, tmp_path, capsys,
+                                                                   monkeypatch):
+    """A run folder copied with its data (or a project moved): the old paths gave "file not found" and
+    `--train NEWPATH --eval NEWPATH` was refused as "other settings (train_file, eval_file)". The
+    checkpoint knows the rows, so the same rows anywhere resume; other rows there are refused."""
+    import shutil
+    import signal as signals
+    import tomllib
+
+    _signal_at(monkeypatch, signals.SIGINT, 2)
+    out = tmp_path / "run"
+    train, dev = sentiment_files
+    code, _, err = run(["--quiet", "train", "--train", str(train), "--eval", str(dev), "--model", tiny, "--epochs", "1",
+                        "--batch-size", "8", "--max-length", "16", "--logging-steps", "1", "--out", str(out)], capsys)
+    assert code == 130, err
+    moved = tmp_path / "moved"
+    moved.mkdir()
+    shutil.copy(train, moved / "train.tsv")
+    (moved / "dev.tsv").write_text(dev.read_text(encoding="utf-8").replace("\t1\n", "\t0\n", 1), encoding="utf-8")
+    resume = ["--quiet", "train", "--resume", str(out / "checkpoints" / "last"), "--train", str(moved / "train.tsv"),
+              "--eval", str(moved / "dev.tsv")]
+    code, _, err = run(resume, capsys)  # one gold changed in the evaluation rows
+    errors = [line for line in err.splitlines() if line.startswith("bertstudio: error:")]
+    assert code == EXIT_USAGE and len(errors) == 1, err
+    assert "the evaluation data changed since the run stopped: the same 16 rows, with other labels" in errors[0]
+    shutil.copy(dev, moved / "dev.tsv")
+    code, _, err = run(resume, capsys)
+    assert code == 0, err
+    saved = tomllib.loads((out / "config.toml").read_text(encoding="utf-8"))
+    assert saved["train_file"] == str((moved / "train.tsv").resolve())  # the run's record names where its data is now

@@ -104,9 +104,10 @@ def test_a_label_the_run_never_had_is_refused_with_the_labels(cut, tiny, tmp_pat
 ])
 def test_training_rows_changed_since_the_stop_are_refused_with_a_line_about_the_data(change, said, cut, tiny, tmp_path):
     out = copy(cut, tmp_path)
-    result, _ = run(tiny, out, change(TRAIN), resume=True)
+    result, events = run(tiny, out, change(TRAIN), resume=True)
     assert result.status == "failed" and isinstance(result.error, DataError), result.message
     assert f"the training data changed since the run stopped: {said}" in result.message
+    assert not [e for e in events if getattr(e, "phase", None) in ("loading_model", "reusing_model")]  # said first
     assert "state.json" not in result.message and "\n" not in result.message
     assert (out / "checkpoints" / "last" / "weights.pt").is_file()
 
