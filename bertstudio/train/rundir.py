@@ -999,7 +999,9 @@ def not_resumable(root: Path) -> str | None:
                 "train it again on the app's Train page")
     for name, value in (("training", config.train_file), ("evaluation", config.eval_file)):
         if value and not Path(value).exists():
-            return f"it cannot be resumed while its {name} file {value} is missing: put it back there to continue"
+            flag = "--train" if name == "training" else "--eval"  # the checkpoint's fingerprint knows its rows
+            return (f"it cannot be resumed while its {name} file {value} is missing: put it back there, or resume "
+                    f"with {flag} naming where it lies now")
     return None
 
 

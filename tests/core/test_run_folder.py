@@ -295,7 +295,7 @@ def test_a_run_whose_config_names_no_data_is_never_offered_a_resume_that_cannot_
     data.rename(tmp_path / "moved.tsv")
     info = read_run(cli_run)
     assert resume_command(cli_run) is None and "continue it with" not in info.message
-    assert info.message.endswith(f"it cannot be resumed while its training file {data} is missing: put it back there "
-                                 "to continue")
+    assert info.message.endswith(f"it cannot be resumed while its training file {data} is missing: put it back there, "
+                                 "or resume with --train naming where it lies now")
     (tmp_path / "moved.tsv").rename(data)
     assert "continue it with: bertstudio train --config" in read_run(cli_run).message
