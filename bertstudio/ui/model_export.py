@@ -1,7 +1,7 @@
 """File > Export model as ONNX… and File > Push to Hugging Face Hub…, for one run.
 
-The run is the one chosen on the Runs page (the first selected) or shown on the Results
-page, else the project's newest run with a model. Both jobs run on a
+The run is the one chosen on the Runs page (the first selected), picked on the Playground
+(while it is the current page) or shown on the Results page, else the project's newest run with a model. Both jobs run on a
 :class:`~bertstudio.ui.jobs.JobWorker` with a progress bar; the core does the work
 (:mod:`bertstudio.train.onnx_export`, :mod:`bertstudio.train.hub`). The export never
 writes into a folder that holds files: a chosen non-empty folder gets a new
@@ -29,11 +29,17 @@ def _t(text: str) -> str:
 
 
 def chosen_run(window: Any) -> Path | None:
-    """The run the user is looking at: selected on Runs, shown on Results, else the newest with a model."""
+    """The run the user is looking at: selected on Runs, tried on the Playground, shown on Results,
+    else the newest with a model."""
     runs_page, results = window.pages.get("runs"), window.pages.get("results")
     selected = getattr(runs_page, "selected_runs", lambda: [])()
-    if window.current_page_key() == "runs" and selected:
+    current = window.current_page_key()
+    if current == "runs" and selected:
         return Path(selected[0].folder)
+    # the model tried on the Playground is the one to ship, not the Results page's or the newest
+    tried = getattr(getattr(window.pages.get("playground"), "run_combo", None), "currentData", lambda: None)()
+    if current == "playground" and tried:
+        return Path(tried)
     shown = getattr(results, "run_dir", None)
     if shown is not None and (Path(shown) / "model" / "config.json").is_file():
         return Path(shown)

@@ -314,3 +314,25 @@ def test_a_second_push_does_not_hide_the_first_from_the_quit_question(qtbot, win
         first.go_whoami.set()
         first.go_upload.set()
     qtbot.waitUntil(lambda: not dialog.worker.is_running(), timeout=30_000)
+
+
+def test_on_the_playground_the_run_tried_there_is_exported(window):
+    """The Playground picked an older run: File > Export and Push to Hub exported the newest one instead."""
+    import os
+    import shutil
+    import time
+
+    first = chosen_run(window)
+    newer = first.parent / "tiny-newer"
+    shutil.copytree(first, newer)
+    later = time.time() + 5
+    os.utime(newer, (later, later))
+    page = window.pages["playground"]
+    page.refresh_runs()
+    window.show_page("playground")
+    older = page.run_combo.findData(str(first))
+    assert older >= 0 and page.run_combo.findData(str(newer)) >= 0
+    page.run_combo.setCurrentIndex(older)
+    assert chosen_run(window) == first
+    page.run_combo.setCurrentIndex(page.run_combo.findData(str(newer)))
+    assert chosen_run(window) == newer
