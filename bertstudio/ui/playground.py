@@ -81,6 +81,9 @@ class PlaygroundPage(QWidget):
         self._lock = threading.Lock()  # one inference at a time: loads and forwards share the cache and CPU
         self._scale: tuple[float, float] | None = None  # the chosen run's benchmark score scale (STS-B: 0-5)
         self._job: ThreadJob | None = None
+        # bumped for every new input: a queued job whose input is no longer the latest skips its
+        # forward (five edits during a 2 s forward ran five forwards, and the newest answer waited 8 s)
+        self._generation = 0
         self.last_result: dict[str, Any] | None = None
         self._default_index = -1  # the run chosen by default ("(latest)"), which follows newer runs
         self._picked_id: tuple[int, int] | None = None  # the shown run folder's identity, kept through a rename
@@ -202,9 +205,9 @@ class PlaygroundPage(QWidget):
         has = data is not None
         self.predict_button.setEnabled(has)
         self.status.setText("" if has else self.tr("Train a model first: the Playground uses a finished or cancelled run's model."))
-        self.output.clear()
+        self._show_output(None)
         self.last_result = None
-        self._job = None  # the other run's answer, still on its way, is not shown under this one
+        self._drop_job()  # the other run's answer, still on its way, is not shown under this one
         if has and self.inputs() is not None:
             self._debounce.start()  # what is typed, predicted again by the run now chosen
 
@@ -220,7 +223,25 @@ class PlaygroundPage(QWidget):
         return out
 
     def _schedule(self) -> None:
+        self._mark_pending()
         self._debounce.start()
+
+    def _drop_job(self) -> None:
+        """No answer on its way is shown, and a job still queued for the lock skips its forward."""
+        self._job = None
+        self._generation += 1
+
+    def _mark_pending(self) -> None:
+        """The answer shown is for the text before the edit: greyed out until the new one arrives
+        (it stayed, looking current, under the edited text)."""
+        self.output.setEnabled(False)
+
+    def _show_output(self, html_text: str | None) -> None:
+        self.output.setEnabled(True)
+        if html_text is None:
+            self.output.clear()
+        else:
+            self.output.setHtml(html_text)
 
     def predict(self) -> None:
         self._debounce.stop()
@@ -228,17 +249,22 @@ class PlaygroundPage(QWidget):
         if model_dir is None:
             return
         if inputs is None:  # a box emptied: the last answer no longer fits what is typed (it stayed, silently)
-            self._job = None  # an answer still on its way is not shown either
-            self.output.clear()
+            self._drop_job()  # an answer still on its way is not shown either
+            self._show_output(None)
             empty = [self._input_title(c, len(self.fields) == 1) for c, box in zip(self.fields, (self.input, self.input2))
                      if c in self.required and not box.toPlainText().strip()]
             self.status.setText(self.tr("Type the {boxes} to predict.").format(boxes=" + ".join(empty).lower()))
             return
         lock = self._lock
         self.status.setText(self.tr("Predicting…"))
+        self._mark_pending()
+        self._drop_job()
+        generation = self._generation
 
         def job() -> dict[str, Any]:
             with lock:
+                if generation != self._generation:  # a newer input came while this one waited: not computed
+                    return {"inputs": inputs, "skipped": True}
                 return {"inputs": inputs, **predict_with(model_dir, inputs)}
 
         self._job = ThreadJob(job, name="bertstudio-predict", heavy=True)
@@ -247,7 +273,7 @@ class PlaygroundPage(QWidget):
         self._job.start()
 
     def _on_job_succeeded(self, result: dict[str, Any]) -> None:
-        if self.sender() is not self._job:
+        if self.sender() is not self._job or result.get("skipped"):
             return  # an answer to an input the user has since changed
         self.last_result = result
         cut = result.get("truncated")
@@ -259,13 +285,13 @@ class PlaygroundPage(QWidget):
             notes.append(self.tr("Scored the first sentence alone: a model trained on sentence pairs needs the "
                                  "second sentence too."))
         self.status.setText(" ".join(notes))
-        self.output.setHtml(self.result_html(result))
+        self._show_output(self.result_html(result))
         self.prediction_shown.emit(result)
 
     def _on_job_failed(self, exc: BaseException) -> None:
         if self.sender() is not self._job:
             return
-        self.output.clear()  # the last answer was for other text: under the new input it read as its answer
+        self._show_output(None)  # the last answer was for other text: under the new input it read as its answer
         self.last_result = None
         model_dir = self.model_dir()
         if model_dir is not None and not Path(model_dir).is_dir():  # deleted or moved since the list was made

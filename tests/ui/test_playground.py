@@ -351,3 +351,43 @@ def test_the_run_picked_stays_picked_when_runs_are_added_or_renamed(qtbot, tmp_p
         assert picked() == "d" and "latest" in page.run_combo.currentText()
     finally:
         project.close(compact=False)
+
+
+def test_edits_made_during_a_forward_skip_the_stale_inputs_and_grey_the_old_answer(qtbot, page, monkeypatch):
+    """Five edits during a slow forward ran five forwards one after another: the newest answer
+    waited for all of them, under the old answer that looked current."""
+    import threading
+
+    from bertstudio.ui import playground
+    from bertstudio.ui.worker import ThreadJob
+
+    calls: list[str] = []
+    entered, release = threading.Event(), threading.Event()
+    release.set()
+
+    def slow_predict(model_dir: str, inputs: dict) -> dict:
+        calls.append(inputs["text"])
+        entered.set()
+        assert release.wait(timeout=30)
+        return {"label": "pos", "probs": {"pos": 0.75, "neg": 0.25}}
+
+    monkeypatch.setattr(playground, "predict_with", slow_predict)
+    with qtbot.waitSignal(page.prediction_shown, timeout=30_000):
+        page.input.setPlainText("warm up")
+        page.predict()
+    assert page.output.isEnabled()
+    release.clear()
+    entered.clear()
+    page.input.setPlainText("edit 0")
+    page.predict()
+    assert entered.wait(timeout=30)  # the forward of "edit 0" holds the lock
+    assert not page.output.isEnabled()  # the answer to "warm up" is greyed while "edit 0" is pending
+    for n in range(1, 5):
+        page.input.setPlainText(f"edit {n}")
+        page.predict()
+    with qtbot.waitSignal(page.prediction_shown, timeout=30_000) as shown:
+        release.set()
+    ThreadJob.wait_all()
+    assert shown.args[0]["inputs"] == {"text": "edit 4"}
+    assert calls == ["warm up", "edit 0", "edit 4"]  # edits 1-3 were no longer the latest when their turn came
+    assert page.output.isEnabled()
