@@ -50,12 +50,15 @@ def cmd_export_onnx(args: argparse.Namespace, out: TextIO) -> int:
 
 def _trained_on_pairs(meta: dict[str, Any], model_dir: str) -> bool:
     """Whether a model whose kind reads a second text optionally (regression) was trained on pairs:
-    its GLUE task's files hold them (STS-B), or its run mapped a text_pair column."""
+    as the model recorded it (tasks/model.record_pairs); for an older model, its GLUE task's files
+    hold them (STS-B), or its run mapped a text_pair column."""
     from pathlib import Path
 
     from bertstudio.data.glue import get_preset
     from bertstudio.train.rundir import saved_config
 
+    if isinstance(meta.get("pairs"), bool):
+        return bool(meta["pairs"])
     if meta.get("glue_task"):
         try:
             return any("text_pair" in layout.columns for layout in get_preset(meta["glue_task"]).layouts.values())

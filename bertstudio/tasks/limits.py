@@ -384,3 +384,41 @@ def note_windows(windows: int, examples: int, *, max_length: int, source: Any = 
         where = f" of {Path(str(source)).name}" if source else ""
         log.warning("%s QA examples%s become %s windows of %d tokens (%.1f per example); each window trains as one example",
                     f"{examples:,}", where, f"{windows:,}", max_length, windows / examples)
+
+
+# --- one text or two (tasks/model.record_pairs writes it) --------------------------------------
+
+
+def saved_pairs(config: Any) -> bool | None:
+    """Whether the training rows had a second text, from a model's config (or its config.json as
+    a dict; tasks/model.record_pairs keeps it); None for a model saved before bertstudio kept it."""
+    meta = config.get("bertstudio") if isinstance(config, dict) else getattr(config, "bertstudio", None)
+    pairs = meta.get("pairs") if isinstance(meta, dict) else None
+    return pairs if isinstance(pairs, bool) else None
+
+
+def model_pairs(model_dir: str | Path) -> bool | None:
+    """:func:`saved_pairs` of the model folder ``model_dir``, read without torch (the Playground
+    sets its boxes from it); None when its config.json is missing or unreadable."""
+    import json
+
+    path = Path(model_dir) / "config.json"
+    try:
+        if path.stat().st_size > MAX_CONFIG_BYTES:
+            return None
+        return saved_pairs(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        return None
+
+
+def input_fields(spec: Any, *, siamese: bool = False, pairs: bool | None = None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(the inputs a model reads, those it needs) for a model of ``spec``'s kind: a kind whose
+    second text is optional (regression) reads it only where the training rows had one
+    (``pairs``: :func:`saved_pairs`; None, a model saved before it was kept: as the kind says),
+    and needs it where they did, as a siamese model does: a one-text rating model scored a pair
+    it never saw, and a pair model one sentence, each without a word."""
+    reads = (*spec.inputs, *spec.optional_inputs)
+    optional_pair = "text_pair" in spec.optional_inputs
+    if optional_pair and pairs is False and not siamese:
+        reads = tuple(f for f in reads if f != "text_pair")
+    return reads, tuple(spec.required_inputs(siamese=siamese or (optional_pair and pairs is True)))

@@ -406,6 +406,16 @@ def saved_lengths(config: Any) -> dict[str, Any]:
     return {k: meta[k] for k in ("max_length", "doc_stride", "max_answer_length") if k in meta}
 
 
+def record_pairs(model: Any, pairs: bool) -> None:
+    """Keep whether the training rows had a second text (train/small_data.has_pairs) with the
+    model's settings (config.json's ``bertstudio`` block; an ONNX export copies it into labels.json):
+    a kind whose second text is optional (regression) then reads one text or two as it was trained
+    (a one-text rating model was given a second box, and scored a pair it never saw, unsaid)."""
+    settings = getattr(model, "config", None)
+    if settings is not None:
+        settings.bertstudio = {**(getattr(settings, "bertstudio", None) or {}), "pairs": bool(pairs)}
+
+
 _ARCH_KIND = (("ForQuestionAnswering", "qa"), ("ForTokenClassification", "tagging"), ("ForSequenceClassification", "sentence"))
 
 

@@ -55,7 +55,7 @@ from bertstudio.errors import BertStudioError, ConfigError, DataError, TrainingE
 from bertstudio.tasks.base import model_inputs
 from bertstudio.tasks.collate import PAD_MULTIPLE
 from bertstudio.tasks.limits import qa_window_layout
-from bertstudio.tasks.model import count_parameters, start_at_scores
+from bertstudio.tasks.model import count_parameters, record_pairs, start_at_scores
 from bertstudio.train import cartography
 from bertstudio.train import checkpoint as ckpt
 from bertstudio.train.class_weights import training_weights, weighted_cross_entropy
@@ -73,6 +73,7 @@ from bertstudio.train.progress import Progress
 from bertstudio.train.rundir import RunFolder, jsonl, launch_command, machine_id, prediction_rows
 from bertstudio.train.setfit_phase import setfit_encoder
 from bertstudio.train.schedule import linear_schedule, steps_per_epoch, total_steps, warmup_steps
+from bertstudio.train.small_data import has_pairs
 from bertstudio.train.sources import data_change, data_fingerprint, load_sets
 from bertstudio.train.training_lock import training_turn
 from bertstudio.train.warm import WarmCache
@@ -218,6 +219,7 @@ def _fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any, *,
         # CpuFastPath for one CPU process, else Accelerate's PlainPath; a resumed run in its own precision
         path = choose_path(_resumed_precision(config, saved))
         record_precision(parts.model, path.precision)  # evaluate() and Predictor read it
+        record_pairs(parts.model, has_pairs(train_set))  # one text or two: Predictor and the Playground read it
         acc = path.accelerator
         notify.main = acc.is_main_process
         set_seed(config.seed)

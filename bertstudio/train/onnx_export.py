@@ -111,6 +111,8 @@ def export_onnx(model_dir: str | Path, out_dir: str | Path, *, quantize: bool = 
         report(0.9, "writing the tokenizer, labels and predict.py")
         tokenizer.save_pretrained(tmp)
         model.config.to_json_file(tmp / "config.json")
+        from bertstudio.tasks.limits import saved_pairs
+
         limit = getattr(model.config, "max_position_embeddings", 512) or 512
         from bertstudio.train.predict import run_lengths
 
@@ -122,6 +124,7 @@ def export_onnx(model_dir: str | Path, out_dir: str | Path, *, quantize: bool = 
             "doc_stride": lengths["doc_stride"], "n_best": 20, "max_answer_length": lengths["max_answer_length"],
             "pad_token_id": int(tokenizer.pad_token_id or 0), "max_position_embeddings": int(limit),
             "glue_task": (getattr(model.config, "bertstudio", None) or {}).get("glue_task"), "siamese": siamese,
+            "pairs": saved_pairs(model.config),  # one text or two, as the training rows had (null: not kept)
         }
         (tmp / META_FILE).write_text(json.dumps(meta, indent=2, ensure_ascii=False), encoding="utf-8")
         shutil.copyfile(Path(__file__).with_name("standalone_predict.py"), tmp / SCRIPT_FILE)
@@ -376,7 +379,7 @@ class _Config:
 
     def __init__(self, meta: dict[str, Any]) -> None:
         self.max_position_embeddings = meta["max_position_embeddings"]
-        self.bertstudio = {"task": meta["kind"], "glue_task": meta.get("glue_task"),
+        self.bertstudio = {"task": meta["kind"], "glue_task": meta.get("glue_task"), "pairs": meta.get("pairs"),
                            **{k: meta[k] for k in ("max_length", "doc_stride", "max_answer_length")}}
 
 

@@ -17,6 +17,7 @@ import torch
 from bertstudio.data.examples import from_records
 from bertstudio.errors import ConfigError
 from bertstudio.tasks.base import model_inputs
+from bertstudio.tasks.limits import input_fields, saved_pairs
 from bertstudio.train.evaluation import check_finite
 
 _LENGTHS = ("max_length", "doc_stride", "max_answer_length")
@@ -74,6 +75,7 @@ class Predictor:
         self.spec = self.task.spec
         self.device = device
         self.lengths = lengths or run_lengths(model)
+        self.pairs = saved_pairs(getattr(model, "config", None))  # whether training read one text or two
 
     @classmethod
     def load(cls, model_dir: str | Path, *, device: str = "auto", precision: str = "auto") -> "Predictor":
@@ -93,11 +95,11 @@ class Predictor:
         (label/probs/confidence, score, tags/entities, answer/start/score); a per-token
         kind (tagging) adds ``probs``: one {tag: probability} per word."""
         given = {"text": text, "text_pair": text_pair, "tokens": tokens, "question": question, "context": context}
-        needed = self.spec.required_inputs(siamese=getattr(self.model, "siamese", False))
-        reads = (*self.spec.inputs, *self.spec.optional_inputs)
+        reads, needed = input_fields(self.spec, siamese=getattr(self.model, "siamese", False), pairs=self.pairs)
         unread = [f for f, v in given.items() if v is not None and f not in reads]
         if unread:  # predicted from the text alone, as if the pair or context had been read
-            raise ConfigError(f"a {self.kind} model does not read {' or '.join(unread)}", where="input",
+            alone = " trained on single texts" if "text_pair" in unread and "text_pair" in self.spec.optional_inputs else ""
+            raise ConfigError(f"a {self.kind} model{alone} does not read {' or '.join(unread)}", where="input",
                               expected="only " + ", ".join(reads))
         missing = [f for f in needed if not given.get(f) or (isinstance(given[f], str) and not given[f].strip())]
         if missing:

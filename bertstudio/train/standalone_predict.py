@@ -245,6 +245,9 @@ def check_fields(meta: Any, path: str | Path) -> dict[str, Any]:
     if siamese and (decode not in ("classes", "score") or "text_pair" not in meta["inputs"] + meta["optional_inputs"]):
         raise BadExport(path, "a siamese model reads text pairs, one side at a time, and this export's kind has none",
                         "siamese")
+    pairs = meta.get("pairs")  # exports before bertstudio kept it have no key
+    if pairs is not None and not isinstance(pairs, bool):
+        raise BadExport(path, f"{pairs!r} is not true, false or null", "pairs")
     return meta
 
 
@@ -455,16 +458,22 @@ class Predictor:
                 if problem:
                     raise BadInput(f"'{name}' is {problem}")
         missing = [f for f in self.meta["inputs"] if not given[f] or (isinstance(given[f], str) and not given[f].strip())]
-        if self.meta.get("siamese"):  # each side is read alone: a score beside an empty second text means nothing
+        # a second text the kind reads optionally (regression) is read, and needed, as training had
+        # one (labels.json's "pairs"; bertstudio.train.predict.input_fields, restated)
+        optional_pair = "text_pair" in self.meta["optional_inputs"]
+        both = self.meta.get("siamese") or (optional_pair and self.meta.get("pairs") is True)
+        if both:  # a score beside an empty second text means nothing
             missing = [f for f in ("text", "text_pair") if not (given[f] or "").strip()]
         if missing:
-            pairs = " that reads sentence pairs" if self.meta.get("siamese") and self.meta["kind"] != "pair" else ""
+            pairs = " that reads sentence pairs" if both and self.meta["kind"] != "pair" else ""
             raise BadInput(f"a {self.meta['kind']} model{pairs} needs {' and '.join(missing)} "
                            f"(give --{' and --'.join(m.replace('_', '-') for m in missing)})")
-        reads = self.meta["inputs"] + self.meta["optional_inputs"]
+        alone = optional_pair and self.meta.get("pairs") is False and not self.meta.get("siamese")
+        reads = [f for f in self.meta["inputs"] + self.meta["optional_inputs"] if not (alone and f == "text_pair")]
         unread = [f for f in INPUT_FIELDS if given[f] and f not in reads]
         if unread:
-            raise BadInput(f"a {self.meta['kind']} model does not read {' or '.join(unread)} "
+            trained = " trained on single texts" if alone and "text_pair" in unread else ""
+            raise BadInput(f"a {self.meta['kind']} model{trained} does not read {' or '.join(unread)} "
                            f"(it reads {', '.join(reads)})")
         if self.decode == "span":
             return self._answer(str(question), str(context))

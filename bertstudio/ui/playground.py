@@ -27,6 +27,7 @@ from bertstudio.data.glue import score_scale
 from bertstudio.data.kinds import get_spec
 from bertstudio.errors import BertStudioError
 from bertstudio.metrics.display import format_share
+from bertstudio.tasks.limits import input_fields, model_pairs
 from bertstudio.ui.example_html import PRED_BG, shaded
 from bertstudio.ui.runs_page import all_runs, in_project
 from bertstudio.ui.worker import ThreadJob
@@ -79,6 +80,7 @@ class PlaygroundPage(QWidget):
         self.session = session
         self.kind = session.kind
         self._lock = threading.Lock()  # one inference at a time: loads and forwards share the cache and CPU
+        self.pairs: bool | None = None  # whether the chosen run's training rows had a second text
         self._scale: tuple[float, float] | None = None  # the chosen run's benchmark score scale (STS-B: 0-5)
         self._job: ThreadJob | None = None
         # bumped for every new input: a queued job whose input is no longer the latest skips its
@@ -133,13 +135,16 @@ class PlaygroundPage(QWidget):
         }
         return titles.get(column, column)
 
-    def _set_kind(self, kind: str, *, siamese: bool = False) -> None:
+    def _set_kind(self, kind: str, *, siamese: bool = False, pairs: bool | None = None) -> None:
         """Input boxes for what the kind's model reads (its spec's inputs, then optional ones);
-        ``siamese``: the model needs both texts of a pair, also where the kind's second is optional."""
+        ``siamese``: the model needs both texts of a pair, also where the kind's second is optional;
+        ``pairs``: whether its training rows had a second text (None: not recorded, the kind says)."""
         self.kind = kind
         self.spec = get_spec(kind)
-        self.required = self.spec.required_inputs(siamese=siamese)
-        self.fields = list(self.spec.inputs + self.spec.optional_inputs)[:2]
+        self.pairs = pairs
+        reads, required = input_fields(self.spec, siamese=siamese, pairs=pairs)
+        self.required = required
+        self.fields = list(reads)[:2]
         self.input_label.setText(self._input_title(self.fields[0], len(self.fields) == 1))
         second = self.fields[1] if len(self.fields) > 1 else None
         self.input2_label.setText(self._input_title(second, False) if second else "")
@@ -200,7 +205,8 @@ class PlaygroundPage(QWidget):
         self._picked_id = _folder_id(data) if data else None
         run = self.session.run_reader.infos([Path(data)], background=False)[0] if data else None
         self._set_kind((run.kind if run else None) or self.session.kind,
-                       siamese=bool(run and run.config and run.config.head == "siamese"))
+                       siamese=bool(run and run.config and run.config.head == "siamese"),
+                       pairs=model_pairs(Path(data) / "model") if data else None)
         self._scale = score_scale(run.config.glue_task if run and run.config else None)
         has = data is not None
         self.predict_button.setEnabled(has)
@@ -280,8 +286,9 @@ class PlaygroundPage(QWidget):
         notes = [] if not cut else [self.tr(
             "Only the first {read} of {total} tokens were read: the model was trained on inputs of at most "
             "{read} tokens, and the rest does not count in this prediction.").format(read=cut["read"], total=cut["of"])]
-        if "text_pair" in self.fields and "text_pair" not in result.get("inputs", {}):
-            # a score model (STS-B) scored one sentence with the second box empty, without a word
+        if self.pairs is None and "text_pair" in self.fields and "text_pair" not in result.get("inputs", {}):
+            # a score model (STS-B) scored one sentence with the second box empty, without a word (a model
+            # that recorded its training rows' pairs needs the second box, or has none)
             notes.append(self.tr("Scored the first sentence alone: a model trained on sentence pairs needs the "
                                  "second sentence too."))
         self.status.setText(" ".join(notes))

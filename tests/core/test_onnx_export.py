@@ -589,3 +589,39 @@ def test_export_onnx_refuses_an_empty_out_as_an_empty_path(make_export, capsys):
     lines = capsys.readouterr().err.strip().splitlines()
     assert len(lines) == 1 and "an empty path" in lines[0], lines
     assert sorted(os.listdir(".")) == before
+
+
+def test_an_export_reads_one_text_or_two_as_the_training_rows_had_in_both_predictors(tiny, real, tmp_path, capsys):
+    """A one-text rating model scored a pair it never saw, and a pair-trained (linear) score model one
+    sentence, in `bertstudio predict` and predict.py without a word. The model keeps whether its
+    training rows had a second text (config.json's bertstudio block, the export's labels.json)."""
+    import json
+    import shutil
+
+    from bertstudio.tasks.model import build_model, record_pairs, save_model
+
+    torch.manual_seed(0)
+    model, tokenizer = build_model("regression", tiny, labels=[])
+    record_pairs(model, False)  # as training does, from its rows
+    model_dir = save_model(model, tokenizer, tmp_path / "model")
+    buffer = io.StringIO()
+    assert main(["--quiet", "export-onnx", "--model", str(model_dir), "--out", str(tmp_path / "single"), "--no-int8"],
+                out=buffer) == 0
+    assert "--text-pair" not in buffer.getvalue()  # the hint gives the one text the model reads
+    single = tmp_path / "single"
+    assert json.loads((single / "labels.json").read_text())["pairs"] is False
+    paired = tmp_path / "paired"
+    shutil.copytree(single, paired)
+    meta = json.loads((paired / "labels.json").read_text())
+    (paired / "labels.json").write_text(json.dumps({**meta, "pairs": True}))
+    capsys.readouterr()
+    for out, args, fragment in ((single, ["--text", "a", "--text-pair", "b"], "trained on single texts does not read text_pair"),
+                                (paired, ["--text", "a"], "that reads sentence pairs needs text_pair")):
+        done = run_standalone(out, args, tmp_path)
+        lines = done.stderr.strip().splitlines()
+        assert done.returncode == 2 and len(lines) == 1 and fragment in lines[0], done.stderr
+        code = main(["predict", "--model", str(out / "model.onnx"), *args], out=io.StringIO())
+        assert code == 2 and fragment in capsys.readouterr().err
+    for out, args in ((single, ["--text", "a"]), (paired, ["--text", "a", "--text-pair", "b"])):
+        done = run_standalone(out, args, tmp_path)
+        assert done.returncode == 0 and "score" in json.loads(done.stdout), done.stderr

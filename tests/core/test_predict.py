@@ -187,3 +187,40 @@ def test_a_score_head_the_base_model_holds_is_never_reset(mode, tiny, tmp_path):
     assert float(layer.bias) == pytest.approx(3.3) and torch.allclose(layer.weight, torch.full_like(layer.weight, 0.7))
     fresh, _ = build_model("regression", tiny, labels=[], mode=mode)  # the tiny encoder holds no head: started
     assert start_at_scores(fresh, [10.0, 50.0, 90.0])
+
+
+def _train_scores(tiny, out, pairs: bool):
+    rows = [{"text": f"the film was {w}", **({"text_pair": f"a {w} movie"} if pairs else {}), "label": float(i % 5)}
+            for i, w in enumerate(["good", "bad", "great", "dull", "fun", "long", "short", "odd"])]
+    cfg = TrainConfig(task="regression", model=tiny, epochs=1, batch_size=8, max_length=16, device="cpu",
+                      precision="fp32", output_dir=str(out))
+    assert train(cfg, from_records("regression", rows), None).status == "finished"
+    return out / "model"
+
+
+def test_a_score_model_reads_one_text_or_two_as_its_training_rows_had(tiny, tmp_path):
+    """A one-text rating model scored a pair it never saw, and a pair-trained (linear) STS model one
+    sentence, each without a word: the model keeps whether its rows had a second text, and reads so."""
+    import json
+
+    single = _train_scores(tiny, tmp_path / "single", pairs=False)
+    assert json.loads((single / "config.json").read_text())["bertstudio"]["pairs"] is False
+    p = Predictor.load(single, device="cpu")
+    assert isinstance(p.predict(text="the film was good")["score"], float)
+    with pytest.raises(ConfigError, match="trained on single texts does not read text_pair") as info:
+        p.predict(text="the film was good", text_pair="a good movie")
+    assert info.value.where == "input"
+
+    paired = _train_scores(tiny, tmp_path / "paired", pairs=True)
+    assert json.loads((paired / "config.json").read_text())["bertstudio"]["pairs"] is True
+    p = Predictor.load(paired, device="cpu")
+    assert isinstance(p.predict(text="the film was good", text_pair="a good movie")["score"], float)
+    with pytest.raises(ConfigError, match="a regression model that reads sentence pairs needs text_pair"):
+        p.predict(text="the film was good")
+
+    # a model saved before the fact was kept reads both ways, as before
+    config = json.loads((single / "config.json").read_text())
+    del config["bertstudio"]["pairs"]
+    (single / "config.json").write_text(json.dumps(config))
+    p = Predictor.load(single, device="cpu")
+    assert {"score"} <= set(p.predict(text="a", text_pair="b")) and {"score"} <= set(p.predict(text="a"))

@@ -236,11 +236,11 @@ def test_a_score_outside_the_benchmarks_scale_is_shown_as_the_model_gives_it_and
         page._scale = None  # a run of no benchmark: no scale to be outside of
         assert "scale" not in page.result_html({**inside, "score": 7.0})
         assert "alone" not in page.status.text()
-        # the second box emptied: the score of one sentence, said so (it was shown without a word)
-        with qtbot.waitSignal(page.prediction_shown, timeout=60_000):
-            page.input2.clear()
-            page.predict()
-        assert "Scored the first sentence alone" in page.status.text()
+        # the second box emptied: a model trained on pairs is not scored on one sentence (it was, first
+        # without a word, then with a note only here while `bertstudio predict` and predict.py said nothing)
+        page.input2.clear()
+        page.predict()
+        assert page.output.toPlainText() == "" and page.status.text() == "Type the second sentence to predict."
     finally:
         project.close(compact=False)
 
@@ -391,3 +391,27 @@ def test_edits_made_during_a_forward_skip_the_stale_inputs_and_grey_the_old_answ
     assert shown.args[0]["inputs"] == {"text": "edit 4"}
     assert calls == ["warm up", "edit 0", "edit 4"]  # edits 1-3 were no longer the latest when their turn came
     assert page.output.isEnabled()
+
+
+def test_a_score_model_trained_on_single_texts_gets_one_box_and_no_pair_note(qtbot, tmp_path, tiny_model_dir):
+    """A one-text 0-100 rating model got a "Second sentence" box and, on every prediction, "Scored
+    the first sentence alone: a model trained on sentence pairs needs the second sentence too"."""
+    from bertstudio.train.config import TrainConfig
+    from bertstudio.train.engine import train
+
+    rows = [{"text": f"the film was {w}", "label": float(10 * i)} for i, w in enumerate(["good", "bad", "dull", "fun"] * 2)]
+    project = Project.create(tmp_path / "proj", name="r", kind="regression")
+    config = TrainConfig(task="regression", model=str(tiny_model_dir), epochs=1, batch_size=4, max_length=16,
+                         device="cpu", precision="fp32", output_dir=str(project.runs_dir / "ratings"))
+    assert train(config, from_records("regression", rows), None).status == "finished"
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    page = PlaygroundPage(session)
+    qtbot.addWidget(page)
+    try:
+        assert not page.input2.isVisibleTo(page) and page.input_label.text() == "Sentence"
+        with qtbot.waitSignal(page.prediction_shown, timeout=60_000) as shown:
+            qtbot.keyClicks(page.input, "the film was fun")
+        assert shown.args[0]["inputs"] == {"text": "the film was fun"} and "Score" in page.output.toPlainText()
+        assert "alone" not in page.status.text() and "second" not in page.status.text()
+    finally:
+        project.close(compact=False)
