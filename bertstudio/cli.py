@@ -76,7 +76,10 @@ def build_parser() -> argparse.ArgumentParser:
                                      "fp32 (exact) | bf16 | fp16"})
 
     p = sub.add_parser("predict", help="predict for typed text, a pair, tokens, or a question + context")
-    add_arguments(p, ("model",), required=("model",), help={"model": _MODEL_FOLDER + ", or an export's model.onnx"})
+    add_arguments(p, ("model", "precision"), required=("model",),
+                  help={"model": _MODEL_FOLDER + ", or an export's model.onnx",
+                        "precision": "fp32 (default: exact, and one input costs little) | auto (as training runs on "
+                                     "this machine: bf16 where the hardware is fast at it) | bf16 | fp16"})
     p.add_argument("--text")
     p.add_argument("--text-pair")
     p.add_argument("--tokens", help="space-separated words (tagging)")
@@ -745,7 +748,7 @@ def cmd_predict(args: argparse.Namespace, out: TextIO) -> int:
         given["tokens"] = args.tokens.split()
     if not given:
         raise ConfigError("nothing to predict", where="arguments", expected="--text [--text-pair], --tokens, or --question with --context")
-    prediction = cli_export.predictor_for(args.model).predict(**given)
+    prediction = cli_export.predictor_for(args.model, precision=args.precision).predict(**given)
     out.write(json.dumps(prediction, ensure_ascii=False, indent=2) + "\n")
     return EXIT_OK
 

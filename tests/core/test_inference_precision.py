@@ -54,9 +54,45 @@ def test_auto_picks_the_training_precision_and_fp32_stays_exact():
 
 
 def test_the_predictor_predicts_in_that_precision(sst2_model):
-    auto = Predictor.load(sst2_model, device="cpu")
+    auto = Predictor.load(sst2_model, device="cpu", precision="auto")
     exact = Predictor.load(sst2_model, device="cpu", precision="fp32")
     assert exact.model.classifier.weight.dtype == torch.float32
     assert auto.model.classifier.weight.dtype == (torch.bfloat16 if detect()[3] else torch.float32)
     text = "a gripping , funny and moving film"
     assert auto.predict(text=text)["label"] == exact.predict(text=text)["label"] == "positive"
+
+
+@pytest.fixture
+def rating_model(tiny, tmp_path):
+    """A 0-100 rating model whose scores sit near 96.655, where bf16 steps by 0.5."""
+    from bertstudio.tasks.model import build_model, save_model
+
+    torch.manual_seed(0)
+    model, tokenizer = build_model("regression", tiny, labels=[])
+    with torch.no_grad():
+        model.classifier.bias.fill_(96.655)
+    return save_model(model, tokenizer, tmp_path / "model")
+
+
+def test_one_prediction_is_exact_on_a_bf16_cpu_too(rating_model, capsys):
+    """On a bf16 CPU the Playground and `bertstudio predict` said 96.5 (bf16 weights) where fp32 and
+    the export's predict.py give 96.655: one input costs little, so it is predicted in fp32;
+    `bertstudio predict --precision auto` keeps training's precision when asked."""
+    import json
+
+    from bertstudio.cli import main
+
+    text = "the film was great"
+    exact = Predictor.load(rating_model, device="cpu", precision="fp32").predict(text=text)["score"]
+    default = Predictor.load(rating_model, device="cpu")
+    assert default.model.classifier.weight.dtype == torch.float32
+    assert default.predict(text=text)["score"] == pytest.approx(exact, abs=1e-3)
+    capsys.readouterr()
+    assert main(["predict", "--model", str(rating_model), "--text", text]) == 0
+    assert json.loads(capsys.readouterr().out)["score"] == pytest.approx(exact, abs=1e-3)
+    assert main(["predict", "--model", str(rating_model), "--text", text, "--precision", "auto"]) == 0
+    auto = json.loads(capsys.readouterr().out)["score"]
+    if detect()[3]:  # training's bf16: the score in bf16's steps of 0.5 here
+        assert auto * 2 == round(auto * 2)
+    else:
+        assert auto == pytest.approx(exact, abs=1e-3)

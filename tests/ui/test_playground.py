@@ -415,3 +415,24 @@ def test_a_score_model_trained_on_single_texts_gets_one_box_and_no_pair_note(qtb
         assert "alone" not in page.status.text() and "second" not in page.status.text()
     finally:
         project.close(compact=False)
+
+
+def test_the_playground_predicts_a_score_exactly(tmp_path, tiny_model_dir):
+    """On a bf16 CPU the Playground showed "Score: 96.500" (bf16 weights) where fp32 and the export's
+    predict.py give 96.655."""
+    import torch
+
+    from bertstudio.tasks.model import build_model, save_model
+    from bertstudio.train.predict import Predictor
+    from bertstudio.ui.playground import load_predictor, predict_with
+
+    torch.manual_seed(0)
+    model, tokenizer = build_model("regression", str(tiny_model_dir), labels=[])
+    with torch.no_grad():
+        model.classifier.bias.fill_(96.655)  # where bf16 steps by 0.5
+    folder = save_model(model, tokenizer, tmp_path / "model")
+    exact = Predictor.load(folder, device="cpu", precision="fp32").predict(text="a film")["score"]
+    try:
+        assert predict_with(str(folder), {"text": "a film"})["score"] == pytest.approx(exact, abs=1e-3)
+    finally:
+        load_predictor.cache_clear()
