@@ -149,7 +149,7 @@ def test_scores_far_from_0_are_predicted_on_their_own_scale(head, tiny, tmp_path
     p = Predictor.load(tmp_path / "run" / "model", device="cpu")
     scores = [p.predict(text=t)["score"] for t in dev.dataset["text"]]
     assert 40 < sum(scores) / len(scores) < 70
-    _, predictions = evaluate(tmp_path / "run" / "model", dev)
+    _, predictions = evaluate(tmp_path / "run" / "model", dev, precision="fp32")  # the Predictor's exact path
     assert [r["score"] for r in predictions] == pytest.approx(scores, rel=1e-4)
 
 
@@ -224,3 +224,4 @@ def test_a_score_model_reads_one_text_or_two_as_its_training_rows_had(tiny, tmp_
     (single / "config.json").write_text(json.dumps(config))
     p = Predictor.load(single, device="cpu")
     assert {"score"} <= set(p.predict(text="a", text_pair="b")) and {"score"} <= set(p.predict(text="a"))
+
