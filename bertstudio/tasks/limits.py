@@ -10,10 +10,12 @@ QA context that becomes 240,000 training windows.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import logging
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from bertstudio.errors import ConfigError, DataError
 
@@ -350,10 +352,26 @@ def window_count(context_tokens: Any, room: Any, stride: int) -> Any:
     return 1 + extra.astype(np.int64)
 
 
+_ONE_INPUT = contextvars.ContextVar("bertstudio_one_input", default=False)
+
+
+@contextlib.contextmanager
+def one_input() -> Iterator[None]:
+    """While one typed input is encoded (train/predict.Predictor, which runs its windows in
+    chunks): the training sets' window limit does not apply. A pasted 60,000-character context
+    was refused by the Playground and ``bertstudio predict`` with "example 1 ... a larger
+    max_length", advice neither can follow, while the export's predict.py answered it."""
+    token = _ONE_INPUT.set(True)
+    try:
+        yield
+    finally:
+        _ONE_INPUT.reset(token)
+
+
 def check_qa_windows(rows: Any, tokenizer: Any, *, max_length: int, room: int, stride: int,
                      source: str | os.PathLike[str] | None = None) -> None:
     """Refuse an example whose context would become more than MAX_WINDOWS_PER_EXAMPLE windows,
-    before the windows exist. ``rows``: the dataset about to be encoded (``context`` and
+    before the windows exist (not inside :func:`one_input`). ``rows``: the dataset about to be encoded (``context`` and
     ``example_index`` columns); ``room``: context tokens per window, ``stride``: their overlap.
 
     Only contexts long enough to possibly exceed the limit are tokenised: a token covers at
@@ -361,6 +379,8 @@ def check_qa_windows(rows: Any, tokenizer: Any, *, max_length: int, room: int, s
     character), so shorter ones cannot reach it and the check costs nothing on normal data."""
     import pyarrow.compute as pc
 
+    if _ONE_INPUT.get():
+        return
     step = max(1, room - stride)
     min_chars = (room + (MAX_WINDOWS_PER_EXAMPLE - 1) * step) // 4
     table = rows.with_format("arrow")

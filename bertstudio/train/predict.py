@@ -17,10 +17,13 @@ import torch
 from bertstudio.data.examples import from_records
 from bertstudio.errors import ConfigError
 from bertstudio.tasks.base import model_inputs
-from bertstudio.tasks.limits import input_fields, saved_pairs
+from bertstudio.tasks.limits import input_fields, one_input, saved_pairs
 from bertstudio.train.evaluation import check_finite
 
 _LENGTHS = ("max_length", "doc_stride", "max_answer_length")
+# Windows of one input per forward: a long QA context or tagged text is read a chunk at a time,
+# so its length costs time, not memory (a 60,000-character context is 1,500 windows of 32 tokens).
+CHUNK_ROWS = 64
 
 
 def run_lengths(model: torch.nn.Module, model_dir: str | Path | None = None, *, max_length: int | None = None) -> dict[str, int]:
@@ -113,19 +116,25 @@ class Predictor:
             if column not in record and column != self.spec.gold_column and getattr(feature, "dtype", None) == "string":
                 record[column] = ""
         examples = from_records(self.kind, [record], labels=self.labels)
-        enc = self.task.encode(examples, self.tokenizer, max_length=self.lengths["max_length"], label2id={},
-                               doc_stride=self.lengths["doc_stride"], training=False)
+        with one_input():  # its windows are run in chunks below, however many
+            enc = self.task.encode(examples, self.tokenizer, max_length=self.lengths["max_length"], label2id={},
+                                   doc_stride=self.lengths["doc_stride"], training=False)
         acc = self.task.accumulator(examples, enc, self.labels, max_answer_length=self.lengths["max_answer_length"])
-        batch = self.task.collate([enc[i] for i in range(len(enc))], self.tokenizer.pad_token_id or 0)
-        batch = {k: v.to(self.device) for k, v in batch.items()}
-        with torch.inference_mode():
-            outputs = self.model(**model_inputs(batch))
-        check_finite(outputs)
-        acc.add(batch, outputs)
+        rows = [enc[i] for i in range(len(enc))]
+        word_probs: list[dict[str, float]] = [{} for _ in tokens or []]
+        for first in range(0, len(rows), CHUNK_ROWS):
+            batch = self.task.collate(rows[first:first + CHUNK_ROWS], self.tokenizer.pad_token_id or 0)
+            batch = {k: v.to(self.device) for k, v in batch.items()}
+            with torch.inference_mode():
+                outputs = self.model(**model_inputs(batch))
+            check_finite(outputs)
+            acc.add(batch, outputs)
+            if self.spec.gold.per_token:
+                _add_word_probs(word_probs, outputs.logits, batch["word_index"], self.labels)
         result = acc.finish()[0]
         result.pop("loss", None)
         if self.spec.gold.per_token:
-            result["probs"] = _word_probs(outputs.logits, batch["word_index"], self.labels, len(tokens or []))
+            result["probs"] = word_probs
         cut = self._tokens_cut(record, enc)
         if cut is not None:  # a pasted review of 2,000 words was answered from its first 128 tokens, unsaid
             result["truncated"] = cut
@@ -150,13 +159,12 @@ class Predictor:
         return {"read": limit, "of": longest} if longest > limit else None
 
 
-def _word_probs(logits: torch.Tensor, word_index: torch.Tensor, labels: list[str], n_words: int) -> list[dict[str, float]]:
-    """Tag probabilities at the token that speaks for each word, over the windows (rows) of
-    one sentence ({} for a word that tokenises to nothing)."""
+def _add_word_probs(out: list[dict[str, float]], logits: torch.Tensor, word_index: torch.Tensor,
+                    labels: list[str]) -> None:
+    """Into ``out`` (one dict per word): tag probabilities at the token that speaks for each word,
+    over these windows (rows) of one sentence ({} stays for a word that tokenises to nothing)."""
     probs = torch.softmax(logits.float(), dim=-1).cpu()
-    out: list[dict[str, float]] = [{} for _ in range(n_words)]
     for row, words in enumerate(word_index.tolist()):
         for pos, w in enumerate(words):
-            if 0 <= w < n_words:
+            if 0 <= w < len(out):
                 out[w] = {name: float(p) for name, p in zip(labels, probs[row, pos])}
-    return out

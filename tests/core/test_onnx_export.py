@@ -625,3 +625,23 @@ def test_an_export_reads_one_text_or_two_as_the_training_rows_had_in_both_predic
     for out, args in ((single, ["--text", "a"]), (paired, ["--text", "a", "--text-pair", "b"])):
         done = run_standalone(out, args, tmp_path)
         assert done.returncode == 0 and "score" in json.loads(done.stdout), done.stderr
+
+
+def test_a_context_past_the_training_window_limit_is_answered_by_both_predictors(make_export, tmp_path, capsys):
+    """predict.py answered a 100,000-character context; `bertstudio predict` on the same export refused
+    it with "example 1: ... more than 1,000 windows (... or a larger max_length)". Both answer alike."""
+    import shutil
+
+    _, _, out = make_export("qa")
+    short = tmp_path / "short-windows"
+    shutil.copytree(out, short)
+    meta = json.loads((short / "labels.json").read_text())
+    (short / "labels.json").write_text(json.dumps({**meta, "max_length": 32, "doc_stride": 8}))
+    args = ["--question", "where is paris", "--context", "paris is in france . " * 5000]
+    done = run_standalone(short, args, tmp_path)
+    assert done.returncode == 0, done.stderr
+    capsys.readouterr()
+    assert main(["predict", "--model", str(short / "model.onnx"), *args]) == 0
+    ours, theirs = json.loads(capsys.readouterr().out), json.loads(done.stdout)
+    assert (ours["answer"], ours["start"]) == (theirs["answer"], theirs["start"])
+    assert ours["score"] == pytest.approx(theirs["score"], abs=1e-3)

@@ -225,3 +225,30 @@ def test_a_score_model_reads_one_text_or_two_as_its_training_rows_had(tiny, tmp_
     p = Predictor.load(single, device="cpu")
     assert {"score"} <= set(p.predict(text="a", text_pair="b")) and {"score"} <= set(p.predict(text="a"))
 
+
+def test_a_context_past_the_training_window_limit_is_answered_one_chunk_at_a_time(tiny, tmp_path, monkeypatch):
+    """A pasted 60,000-character context was refused by the Playground and `bertstudio predict` with
+    "example 1: ... more than 1,000 windows (... or a larger max_length)", which neither can change,
+    while predict.py answered. One input's windows run in chunks; a training set keeps its limit."""
+    import torch
+
+    from bertstudio.errors import DataError
+    from bertstudio.tasks.model import task_for
+    from bertstudio.train import predict as predict_module
+
+    torch.manual_seed(0)
+    model, tok = build_model("qa", tiny, labels=[], lengths={"max_length": 32, "doc_stride": 8, "max_answer_length": 10})
+    save_model(model, tok, tmp_path / "qa")
+    p = Predictor.load(tmp_path / "qa", device="cpu")
+    context = "paris is in france . " * 5000  # 100,000 characters: about 1,300 windows of 32 tokens
+    forwards = []
+    real_collate = p.task.collate
+    monkeypatch.setattr(p.task, "collate", lambda rows, pad: forwards.append(len(rows)) or real_collate(rows, pad))
+    out = p.predict(question="where is paris", context=context)
+    assert sum(forwards) > 1_000 and max(forwards) <= predict_module.CHUNK_ROWS
+    assert out["start"] == -1 or context[out["start"]:out["start"] + len(out["answer"])] == out["answer"]
+    # the same context as a training set's example is still refused, as before
+    examples = from_records("qa", [{"id": "1", "question": "where is paris", "context": context,
+                                    "answers": {"text": ["france"], "answer_start": [12]}}])
+    with pytest.raises(DataError, match="more than 1,000"):
+        task_for(model, "qa").encode(examples, tok, max_length=32, label2id={}, doc_stride=8)
