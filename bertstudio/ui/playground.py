@@ -71,6 +71,7 @@ def _bar_html(name: str, p: float, best: bool) -> str:
 
 
 WORDS_PER_ROW = 10  # the tagged words of a long sentence wrap, as text does
+NOT_READ = "—"  # under a word that tokenises to nothing (a zero-width space): no tag was predicted
 
 class PlaygroundPage(QWidget):
     prediction_shown = Signal(dict)
@@ -291,6 +292,10 @@ class PlaygroundPage(QWidget):
             # that recorded its training rows' pairs needs the second box, or has none)
             notes.append(self.tr("Scored the first sentence alone: a model trained on sentence pairs needs the "
                                  "second sentence too."))
+        unread = int(result.get("unpredicted_words") or 0)
+        if unread:  # as `bertstudio predict` warns; the table drew them tagged "O", as if predicted
+            notes.append(self.tr("{n} word(s) tokenise to nothing and were not read (marked {mark}): the model "
+                                 "gives them no tag.").format(n=unread, mark=NOT_READ))
         self.status.setText(" ".join(notes))
         self._show_output(self.result_html(result))
         self.prediction_shown.emit(result)
@@ -339,7 +344,12 @@ class PlaygroundPage(QWidget):
         esc = html.escape
         tokens = result["inputs"]["tokens"]
         tags = list(result.get("tags") or [])
-        cells = [f"<td align=center>{esc(t)}<br><small><b>{esc(tag)}</b></small></td>" for t, tag in zip(tokens, tags)]
+        probs = list(result.get("probs") or [])
+        # a word that tokenises to nothing has no probabilities: the "O" under it is no prediction
+        unread = ({i for i, p in enumerate(probs) if not p} if result.get("unpredicted_words") and len(probs) == len(tags)
+                  else set())
+        cells = [f"<td align=center>{esc(t)}<br><small>{NOT_READ if i in unread else f'<b>{esc(tag)}</b>'}</small></td>"
+                 for i, (t, tag) in enumerate(zip(tokens, tags))]
         # a few words per table row: one row of 340 words squeezed each column to a letter
         rows = "".join("<tr>" + "".join(cells[i:i + WORDS_PER_ROW]) + "</tr>" for i in range(0, len(cells), WORDS_PER_ROW))
         spans = "; ".join(f"{esc(' '.join(tokens[s:e]))} ({esc(typ)})" for typ, s, e in result.get("entities") or [])

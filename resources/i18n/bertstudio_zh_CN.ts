@@ -253,42 +253,42 @@
         <translation>问题:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="51"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="57"/>
         <source>No model</source>
         <translation>没有模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="52"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="58"/>
         <source>Choose a finished run on the Runs or Results page first.</source>
         <translation>请先在“运行记录”或“结果”页选择一个已完成的运行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="75"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="81"/>
         <source>Export the model of run {run} as ONNX into folder</source>
         <translation>把运行 {run} 的模型导出为 ONNX,存入文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="81"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="87"/>
         <source>Exporting {run} to ONNX…</source>
         <translation>正在将 {run} 导出为 ONNX…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="283"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="289"/>
         <source>Push to {repo} cancelled: the repository was created and is empty</source>
         <translation>推送到 {repo} 已取消：仓库已创建，但为空</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="287"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="293"/>
         <source>Pushed to {url}</source>
         <translation>已推送到 {url}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="288"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="294"/>
         <source>Not pushed: {m}</source>
         <translation>未推送:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="284"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="290"/>
         <source>Push to {repo} cancelled</source>
         <translation>已取消推送到 {repo}</translation>
     </message>
@@ -2490,117 +2490,122 @@
 <context>
     <name>PlaygroundPage</name>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="105"/>
+        <location filename="../../bertstudio/ui/playground.py" line="111"/>
         <source>Predict</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="113"/>
+        <location filename="../../bertstudio/ui/playground.py" line="119"/>
         <source>Model of run</source>
         <translation>所用运行的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="125"/>
+        <location filename="../../bertstudio/ui/playground.py" line="131"/>
         <source>Sentence</source>
         <translation>句子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="125"/>
+        <location filename="../../bertstudio/ui/playground.py" line="131"/>
         <source>First sentence</source>
         <translation>第一句</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="126"/>
+        <location filename="../../bertstudio/ui/playground.py" line="132"/>
         <source>Second sentence</source>
         <translation>第二句</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="127"/>
+        <location filename="../../bertstudio/ui/playground.py" line="133"/>
         <source>Tokens (separated by spaces)</source>
         <translation>词元(以空格分隔)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="128"/>
+        <location filename="../../bertstudio/ui/playground.py" line="134"/>
         <source>Question</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="129"/>
+        <location filename="../../bertstudio/ui/playground.py" line="135"/>
         <source>Context</source>
         <translation>上下文</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="168"/>
+        <location filename="../../bertstudio/ui/playground.py" line="177"/>
         <source>{name} (not in this project)</source>
         <translation>{name}(不属于此项目)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="169"/>
+        <location filename="../../bertstudio/ui/playground.py" line="178"/>
         <source>{name} (latest)</source>
         <translation>{name}(最新)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="170"/>
+        <location filename="../../bertstudio/ui/playground.py" line="179"/>
         <source>{name} (not finished)</source>
         <translation>{name}（未完成）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="204"/>
+        <location filename="../../bertstudio/ui/playground.py" line="214"/>
         <source>Train a model first: the Playground uses a finished or cancelled run&apos;s model.</source>
         <translation>请先训练模型:“试用”页使用已完成或已取消的运行所保存的模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="235"/>
+        <location filename="../../bertstudio/ui/playground.py" line="263"/>
         <source>Type the {boxes} to predict.</source>
         <translation>请先输入{boxes}再预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="238"/>
+        <location filename="../../bertstudio/ui/playground.py" line="266"/>
         <source>Predicting…</source>
         <translation>预测中…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="255"/>
+        <location filename="../../bertstudio/ui/playground.py" line="288"/>
         <source>Only the first {read} of {total} tokens were read: the model was trained on inputs of at most {read} tokens, and the rest does not count in this prediction.</source>
         <translation>只读取了 {total} 个词元中的前 {read} 个：模型训练时的输入最多 {read} 个词元，其余部分不计入本次预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="259"/>
+        <location filename="../../bertstudio/ui/playground.py" line="293"/>
         <source>Scored the first sentence alone: a model trained on sentence pairs needs the second sentence too.</source>
         <translation>只对第一个句子评分：在句子对上训练的模型还需要第二个句子。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="273"/>
+        <location filename="../../bertstudio/ui/playground.py" line="297"/>
+        <source>{n} word(s) tokenise to nothing and were not read (marked {mark}): the model gives them no tag.</source>
+        <translation>{n} 个词切分后没有任何词元，未被读取（标为 {mark}）：模型没有给它们标签。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/playground.py" line="311"/>
         <source>this run&apos;s model folder is gone ({path})</source>
         <translation>此运行的模型文件夹已不存在（{path}）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="276"/>
+        <location filename="../../bertstudio/ui/playground.py" line="314"/>
         <source>Could not predict: {m}</source>
         <translation>无法预测:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="292"/>
+        <location filename="../../bertstudio/ui/playground.py" line="330"/>
         <source>Score</source>
         <translation>分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="297"/>
+        <location filename="../../bertstudio/ui/playground.py" line="335"/>
         <source>Past the top of the {lo:g}-{hi:g} scale the model learned from: read it as {hi:g} (shown unclipped, as evaluation uses it).</source>
         <translation>超出模型所学的 {lo:g}-{hi:g} 分制的上限：可视为 {hi:g}（按评估时的原值显示，未截断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="300"/>
+        <location filename="../../bertstudio/ui/playground.py" line="338"/>
         <source>Past the bottom of the {lo:g}-{hi:g} scale the model learned from: read it as {lo:g} (shown unclipped, as evaluation uses it).</source>
         <translation>低于模型所学的 {lo:g}-{hi:g} 分制的下限：可视为 {lo:g}（按评估时的原值显示，未截断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="320"/>
+        <location filename="../../bertstudio/ui/playground.py" line="363"/>
         <source>No answer in the context.</source>
         <translation>上下文中没有答案。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="325"/>
+        <location filename="../../bertstudio/ui/playground.py" line="368"/>
         <source>score</source>
         <translation>得分</translation>
     </message>
@@ -2684,97 +2689,97 @@
 <context>
     <name>PushToHubDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="128"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="134"/>
         <source>Push to Hugging Face Hub</source>
         <translation>推送到 Hugging Face Hub</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="131"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="137"/>
         <source>user/model-name</source>
         <translation>用户名/模型名</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="132"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="138"/>
         <source>Private repository</source>
         <translation>私有仓库</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="143"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="149"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="144"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="150"/>
         <source>Repository</source>
         <translation>仓库</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="146"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="152"/>
         <source>Token</source>
         <translation>令牌</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="148"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="154"/>
         <source>Push</source>
         <translation>推送</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="153"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="159"/>
         <source>Uploads the run&apos;s model with a model card (its data, settings and metrics).</source>
         <translation>上传此运行的模型及模型卡片(包括其数据、设置和指标)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="173"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="179"/>
         <source>empty: use the cached Hugging Face login</source>
         <translation>留空:使用已缓存的 Hugging Face 登录信息</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="174"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="180"/>
         <source>a write token (no cached login found: `hf auth login`)</source>
         <translation>具有写权限的令牌(未找到已缓存的登录信息:`hf auth login`)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="224"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="230"/>
         <source>The upload to {repo} has begun and cannot be stopped. Close this window and let it finish in the background? Its outcome will show in the status bar.</source>
         <translation>上传到 {repo} 已经开始,无法停止。关闭此窗口并让它在后台完成吗?结果会显示在状态栏中。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="227"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="233"/>
         <source>A push to {repo} is in progress. Cancel it and close this window? Nothing has been uploaded yet.</source>
         <translation>正在推送到 {repo}。取消推送并关闭此窗口吗?目前还没有上传任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="229"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="235"/>
         <source>Push in progress</source>
         <translation>正在推送</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="238"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="244"/>
         <source>Push cancelled: nothing was uploaded, but the repository {repo} was created and is empty.</source>
         <translation>推送已取消：没有上传任何内容，但仓库 {repo} 已创建且为空。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="241"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="247"/>
         <source>Push cancelled: nothing was uploaded.</source>
         <translation>推送已取消:没有上传任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="251"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="257"/>
         <source>Uploaded {n} files ({mb} MB) to &lt;a href=&quot;{u}&quot;&gt;{u}&lt;/a&gt;.</source>
         <translation>已上传 {n} 个文件({mb} MB)到 &lt;a href=&quot;{u}&quot;&gt;{u}&lt;/a&gt;。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="255"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="261"/>
         <source>Left out: the folder&apos;s README.md (a generated model card went up in its place).</source>
         <translation>未上传：文件夹自己的 README.md（已改为上传生成的模型卡片）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="258"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="264"/>
         <source>Left out: {names} (not model files).</source>
         <translation>未上传:{names}(不是模型文件)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="266"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="272"/>
         <source>Not pushed: {m}</source>
         <translation>未推送:{m}</translation>
     </message>
@@ -4995,17 +5000,17 @@
 <context>
     <name>_ExportProgress</name>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="101"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="107"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="113"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="119"/>
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/model_export.py" line="118"/>
+        <location filename="../../bertstudio/ui/model_export.py" line="124"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>

@@ -436,3 +436,33 @@ def test_the_playground_predicts_a_score_exactly(tmp_path, tiny_model_dir):
         assert predict_with(str(folder), {"text": "a film"})["score"] == pytest.approx(exact, abs=1e-3)
     finally:
         load_predictor.cache_clear()
+
+
+def test_a_word_that_tokenises_to_nothing_is_marked_not_read(qtbot, tmp_path, tiny_model_dir):
+    """A zero-width space typed as a word was drawn tagged "O" (no tag of a POS set), as if predicted;
+    `bertstudio predict` warns that such words were not read."""
+    from bertstudio.train.config import TrainConfig
+    from bertstudio.train.engine import train
+
+    labels = ["O", "B-LOC"]
+    rows = [{"tokens": ["the", "dog", "in", city], "tags": ["O", "O", "O", "B-LOC"]} for city in ("paris", "london")] * 4
+    project = Project.create(tmp_path / "proj", name="t", kind="tagging", labels=labels)
+    config = TrainConfig(task="tagging", labels=labels, model=str(tiny_model_dir), epochs=1, batch_size=4, max_length=16,
+                         device="cpu", precision="fp32", output_dir=str(project.runs_dir / "tags"))
+    examples = from_records("tagging", rows, labels=labels)
+    assert train(config, examples, examples.select(range(2))).status == "finished"
+    session = ProjectSession(project, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    page = PlaygroundPage(session)
+    qtbot.addWidget(page)
+    try:
+        with qtbot.waitSignal(page.prediction_shown, timeout=60_000) as shown:
+            page.input.setPlainText("paris \u200b dog")
+            page.predict()
+        result = shown.args[0]
+        assert result["unpredicted_words"] == 1 and result["tags"][1] == "O"
+        cells = [line.split() for line in page.output.toPlainText().splitlines() if line.strip()]
+        words = [w for line in cells for w in line]
+        assert "\u2014" in words and words.count("O") + words.count("B-LOC") == 2  # the two words read, and a mark
+        assert "1 word(s) tokenise to nothing and were not read" in page.status.text()
+    finally:
+        project.close(compact=False)
