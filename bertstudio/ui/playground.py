@@ -82,7 +82,7 @@ class PlaygroundPage(QWidget):
         self.kind = session.kind
         self._lock = threading.Lock()  # one inference at a time: loads and forwards share the cache and CPU
         self.pairs: bool | None = None  # whether the chosen run's training rows had a second text
-        self._scale: tuple[float, float] | None = None  # the chosen run's benchmark score scale (STS-B: 0-5)
+        self._scale: tuple[float, float] | None = None  # the chosen run's score scale (STS-B: 0-5; a project's own)
         self._job: ThreadJob | None = None
         # bumped for every new input: a queued job whose input is no longer the latest skips its
         # forward (five edits during a 2 s forward ran five forwards, and the newest answer waited 8 s)
@@ -208,7 +208,7 @@ class PlaygroundPage(QWidget):
         self._set_kind((run.kind if run else None) or self.session.kind,
                        siamese=bool(run and run.config and run.config.head == "siamese"),
                        pairs=model_pairs(Path(data) / "model") if data else None)
-        self._scale = score_scale(run.config.glue_task if run and run.config else None)
+        self._scale = self._score_scale(Path(data) if data else None, run.config.glue_task if run and run.config else None)
         has = data is not None
         self.predict_button.setEnabled(has)
         self.status.setText("" if has else self.tr("Train a model first: the Playground uses a finished or cancelled run's model."))
@@ -217,6 +217,19 @@ class PlaygroundPage(QWidget):
         self._drop_job()  # the other run's answer, still on its way, is not shown under this one
         if has and self.inputs() is not None:
             self._debounce.start()  # what is typed, predicted again by the run now chosen
+
+    def _score_scale(self, run_dir: Path | None, glue_task: str | None) -> tuple[float, float] | None:
+        """The scale the run's scores were given on, for the out-of-scale note: its benchmark's
+        (STS-B: 0-5), else, for this project's own run of a score kind, the project's
+        (editors.classify.project_score_scale: a 0-100 rating model's 112 was shown plainly);
+        None for another project's run, whose golds are not these."""
+        preset = score_scale(glue_task)
+        if preset is not None or run_dir is None or not self.spec.gold.numeric or not in_project(self.session, run_dir):
+            return preset
+        from bertstudio.ui.editors.classify import project_score_scale
+
+        low, high, _preset = project_score_scale(self.session)
+        return low, high
 
     # --- predicting -----------------------------------------------------------------
     def inputs(self) -> dict[str, Any] | None:

@@ -393,14 +393,16 @@ def test_edits_made_during_a_forward_skip_the_stale_inputs_and_grey_the_old_answ
     assert page.output.isEnabled()
 
 
-def test_a_score_model_trained_on_single_texts_gets_one_box_and_no_pair_note(qtbot, tmp_path, tiny_model_dir):
+def test_a_one_text_score_model_gets_one_box_no_pair_note_and_its_projects_scale(qtbot, tmp_path, tiny_model_dir):
     """A one-text 0-100 rating model got a "Second sentence" box and, on every prediction, "Scored
     the first sentence alone: a model trained on sentence pairs needs the second sentence too"."""
     from bertstudio.train.config import TrainConfig
     from bertstudio.train.engine import train
 
+    from helpers import make_project
+
     rows = [{"text": f"the film was {w}", "label": float(10 * i)} for i, w in enumerate(["good", "bad", "dull", "fun"] * 2)]
-    project = Project.create(tmp_path / "proj", name="r", kind="regression")
+    project = make_project(tmp_path / "proj", "regression", splits={"train": rows})  # ratings 0-70: a 0-100 scale
     config = TrainConfig(task="regression", model=str(tiny_model_dir), epochs=1, batch_size=4, max_length=16,
                          device="cpu", precision="fp32", output_dir=str(project.runs_dir / "ratings"))
     assert train(config, from_records("regression", rows), None).status == "finished"
@@ -413,6 +415,11 @@ def test_a_score_model_trained_on_single_texts_gets_one_box_and_no_pair_note(qtb
             qtbot.keyClicks(page.input, "the film was fun")
         assert shown.args[0]["inputs"] == {"text": "the film was fun"} and "Score" in page.output.toPlainText()
         assert "alone" not in page.status.text() and "second" not in page.status.text()
+        # a project of no benchmark: its own 0-100 scale says when a score is past it (112 was shown plainly)
+        assert "0-100 scale" not in page.output.toPlainText()  # the tiny model's guess sits inside it
+        above = page.result_html({**shown.args[0], "score": 112.0})
+        assert "Past the top of the 0-100 scale the model learned from: read it as 100" in above
+        assert "Past the bottom of the 0-100 scale" in page.result_html({**shown.args[0], "score": -4.0})
     finally:
         project.close(compact=False)
 
