@@ -406,6 +406,7 @@ def test_a_hostile_or_damaged_export_is_one_line_and_exit_2(make_export, tmp_pat
         (broken[name] / "model.onnx").write_bytes(content)
     cases = {"auto_map": (code_export, "own Python code"), "no tokenizer": (no_tokenizer, "tokenizer"),
              **{name: (folder, "not a valid ONNX model") for name, folder in broken.items()}}
+    capsys.readouterr()  # building the export (first in this module when run alone) printed load progress
     for case, (folder, words) in cases.items():
         with pytest.raises(ConfigError, match=words):
             onnx_predictor(folder / "model.onnx")
