@@ -361,30 +361,43 @@ def _with_interrupt(cancel: threading.Event) -> dict[int, Any]:
     closed terminal end a job with them, which killed a one-process run mid-step (no model/, the
     work since the last evaluation lost, nothing resumable without evaluation data). Under a
     launcher (``accelerate launch``, torchrun) a Ctrl-C is passed on as SIGINT and, milliseconds
-    later, SIGTERM: that is one request, not a second one. Returns the handlers replaced, to put back."""
+    later, SIGTERM: that is one request, not a second one. A signal the caller ignores stays
+    ignored: ``nohup`` (or ``trap '' HUP``) ignores SIGHUP so that a run outlives its terminal, and
+    a background job ignores SIGINT; replacing SIG_IGN ended a nohup'd run at the first logout.
+    Returns the handlers replaced, to put back."""
     from bertstudio.train.distributed import launched_rank, launched_world_size
 
     def say(text: str) -> None:
         try:
             sys.stderr.write(text)
-        except (OSError, ValueError):  # SIGHUP: the terminal is gone
+            sys.stderr.flush()
+        except (OSError, ValueError):  # the terminal is gone
             pass
 
+    ctrl_c = threading.Event()
+
     def handler(signum: int, frame: Any) -> None:
-        if cancel.is_set():  # second Ctrl-C: give up at once
+        if ctrl_c.is_set():  # second Ctrl-C: give up at once
             raise KeyboardInterrupt
+        ctrl_c.set()
         if launched_rank() == 0:
             say("\nstopping after this step (Ctrl-C again to abort)\n")
         cancel.set()
 
+    terminals = [fd for fd in (1, 2) if _is_terminal(fd)]  # asked now: a hung-up terminal answers no tty
+
     def terminated(signum: int, frame: Any) -> None:
-        launched = launched_world_size() > 1
-        if cancel.is_set() and not launched:  # asked twice in one process: give up at once, as a second Ctrl-C does
-            raise KeyboardInterrupt
+        # Never escalated: bash passes its SIGHUP on to its jobs and the kernel sends one to the
+        # foreground group, and supervisors send SIGTERM with SIGHUP, so one closed terminal is
+        # several signals; raising on the second stopped the run mid-step without saving it.
+        # Whoever wants it gone at once sends SIGKILL (a launcher, timeout -k, a scheduler).
+        if hasattr(signal, "SIGHUP") and signum == signal.SIGHUP:
+            _detach_from(terminals)
         if not cancel.is_set() and launched_rank() == 0:
+            launched = launched_world_size() > 1
             why = "the launcher asked the processes to end" if launched else f"{signal.Signals(signum).name} received"
             say(f"\nstopping after this step ({why})\n")
-        cancel.set()  # a launcher (or timeout -k) kills what is still running after its grace period
+        cancel.set()
 
     previous: dict[int, Any] = {}
     wanted = [(signal.SIGINT, handler), (signal.SIGTERM, terminated)]
@@ -392,10 +405,37 @@ def _with_interrupt(cancel: threading.Event) -> dict[int, Any]:
         wanted.append((signal.SIGHUP, terminated))
     for signum, slot in wanted:
         try:
+            if signal.getsignal(signum) is signal.SIG_IGN:
+                continue
             previous[signum] = signal.signal(signum, slot)
         except ValueError:  # not the main thread (e.g. called from a test thread)
             break
     return previous
+
+
+def _is_terminal(fd: int) -> bool:
+    try:
+        return os.isatty(fd)
+    except OSError:
+        return False
+
+
+def _detach_from(terminals: list[int]) -> None:
+    """After a hang-up, what was written to the terminal goes to os.devnull (as nohup does): the
+    end-of-run report to a terminal that no longer exists raised EIO, and a saved run exited 1
+    with an "unexpected error". A stdout redirected to a file keeps it."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+    except OSError:
+        return
+    try:
+        for fd in terminals:
+            try:
+                os.dup2(null, fd)
+            except OSError:
+                pass
+    finally:
+        os.close(null)
 
 
 def _settings_given(args: argparse.Namespace) -> set[str]:

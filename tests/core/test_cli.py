@@ -895,6 +895,9 @@ def test_sigterm_and_sighup_stop_a_one_process_run_after_its_step_as_ctrl_c_does
     def stand_in(*_):  # what the signal reaches if the CLI does not catch it (not the test process's end)
         pass
 
+    from bertstudio import cli
+
+    monkeypatch.setattr(cli, "_is_terminal", lambda fd: False)  # this pytest's own terminal (-s) is not hung up
     before = signals.signal(signum, stand_in)
     try:
         _signal_at(monkeypatch, signum, 3)
@@ -914,6 +917,37 @@ def test_sigterm_and_sighup_stop_a_one_process_run_after_its_step_as_ctrl_c_does
     assert code == 0, err
     history = [json.loads(line) for line in (out / "history.jsonl").read_text().splitlines()]
     assert [e["status"] for e in history if e["kind"] == "finished"] == ["cancelled", "finished"]
+
+
+def test_glue_leaves_a_nohup_sighup_ignored(tiny_model_dir, tmp_path, capsys, monkeypatch):
+    """`nohup bertstudio glue ...`: the CLI put its handler over nohup's SIG_IGN, and a logout
+    stopped the benchmark at the task it was training."""
+    import signal as signals
+
+    from bertstudio import cli
+
+    if not hasattr(signals, "SIGHUP"):
+        pytest.skip("no SIGHUP here")
+    seen = []
+
+    def task(*args, **kwargs):
+        seen.append(signals.getsignal(signals.SIGHUP))
+        return cli.EXIT_OK
+
+    monkeypatch.setattr(cli, "_train_glue_task", task)
+    data = tmp_path / "G"
+    (data / "RTE").mkdir(parents=True)
+    for name in ("train.tsv", "dev.tsv"):
+        (data / "RTE" / name).write_text("index\tsentence1\tsentence2\tlabel\n0\ta\tb\tentailment\n",
+                                         encoding="utf-8")
+    before = signals.signal(signals.SIGHUP, signals.SIG_IGN)
+    try:
+        run(["--quiet", "glue", "--tasks", "RTE", "--data-dir", str(data), "--model", str(tiny_model_dir),
+             "--epochs", "1", "--out", str(tmp_path / "out")], capsys)
+        assert signals.getsignal(signals.SIGHUP) is signals.SIG_IGN
+    finally:
+        signals.signal(signals.SIGHUP, before)
+    assert seen == [signals.SIG_IGN]
 
 
 def test_ctrl_c_during_the_last_step_finishes_the_run(sentiment_files, tiny, tmp_path, capsys, monkeypatch):

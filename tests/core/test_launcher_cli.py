@@ -11,8 +11,13 @@ import json
 import math
 import os
 import signal
+import subprocess
+import sys
 import threading
 from collections import Counter
+from pathlib import Path
+
+import pytest
 
 from bertstudio import cli
 from bertstudio.train import small_data
@@ -71,7 +76,21 @@ def test_seeds_json_is_written_by_rank_0_only(monkeypatch, tmp_path):
     assert json.loads((tmp_path / "job" / seeds.SUMMARY).read_text())["values"] == {"42": 0.6, "43": 0.7}
 
 
-def test_the_launchers_sigterm_stops_the_run_after_its_step(monkeypatch):
+@pytest.fixture
+def answered():
+    """SIGINT and SIGHUP as a terminal's foreground job has them, whatever this pytest was started
+    under (nohup, a background job): _with_interrupt leaves an ignored signal alone."""
+    names = [n for n in ("SIGINT", "SIGHUP") if hasattr(signal, n)]
+    before = {getattr(signal, n): signal.getsignal(getattr(signal, n)) for n in names}
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    yield
+    for signum, handler in before.items():
+        signal.signal(signum, handler)
+
+
+def test_the_launchers_sigterm_stops_the_run_after_its_step(monkeypatch, answered):
     cancel = threading.Event()
     monkeypatch.setenv("WORLD_SIZE", "2")
     before = signal.getsignal(signal.SIGTERM)
@@ -90,6 +109,78 @@ def test_the_launchers_sigterm_stops_the_run_after_its_step(monkeypatch):
         signal.signal(signum, handler)
     # one process too (kill, timeout, a scheduler, a closed terminal): it ended mid-step, keeping nothing
     assert set(previous) == {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGHUP"), reason="no SIGHUP here")
+@pytest.mark.parametrize("name", ["SIGHUP", "SIGINT"])
+def test_a_signal_the_caller_ignores_stays_ignored(name, monkeypatch):
+    """`nohup bertstudio train ...` ignores SIGHUP so the run outlives the terminal; the CLI put its
+    own handler over that, and the first logout stopped an overnight run. A background job's SIGINT too."""
+    monkeypatch.setenv("WORLD_SIZE", "1")
+    signum = getattr(signal, name)
+    before = signal.signal(signum, signal.SIG_IGN)
+    try:
+        previous = cli._with_interrupt(threading.Event())
+        for other, handler in previous.items():
+            signal.signal(other, handler)
+        assert signal.getsignal(signum) is signal.SIG_IGN
+        assert signum not in previous and signal.SIGTERM in previous  # the others are still caught
+    finally:
+        signal.signal(signum, before)
+
+
+def test_sigterm_again_is_the_same_request_and_only_a_second_ctrl_c_aborts(monkeypatch, answered):
+    """A second SIGTERM (or SIGHUP: a closed terminal sends several) raised KeyboardInterrupt in the
+    step: the run stopped mid-step and saved nothing. Only a second Ctrl-C gives up at once."""
+    monkeypatch.setenv("WORLD_SIZE", "1")
+    cancel = threading.Event()
+    previous = cli._with_interrupt(cancel)
+    try:
+        os.kill(os.getpid(), signal.SIGTERM)
+        os.kill(os.getpid(), signal.SIGTERM)  # no KeyboardInterrupt
+        assert cancel.is_set()
+        os.kill(os.getpid(), signal.SIGINT)  # the first Ctrl-C, after a kill: still the same stop
+        with pytest.raises(KeyboardInterrupt):
+            os.kill(os.getpid(), signal.SIGINT)
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+_HUNG_UP = """
+import os, signal, sys, threading
+signal.signal(signal.SIGHUP, signal.SIG_DFL)
+from bertstudio import cli
+cancel = threading.Event()
+cli._with_interrupt(cancel)
+sys.stdout.write("ready\\n"); sys.stdout.flush()
+sys.stdin.readline()  # the terminal is closed now
+for signum in (signal.SIGHUP, signal.SIGHUP, signal.SIGTERM):  # one hang-up comes as several signals
+    os.kill(os.getpid(), signum)
+sys.stdout.write("the run's report\\n" * 100); sys.stdout.flush()
+sys.stderr.write("a warning\\n"); sys.stderr.flush()
+sys.exit(0 if cancel.is_set() else 3)
+"""
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGHUP") or not hasattr(os, "openpty"), reason="no terminals here")
+def test_after_a_hang_up_the_end_of_the_run_is_written_nowhere_not_failed(tmp_path):
+    """After SIGHUP the end-of-run report went to a terminal that no longer exists: EIO, an
+    "unexpected error", and exit 1 for a run that was saved. Output to the terminal now goes to
+    os.devnull, as nohup's does, and a second hang-up does not abort the step."""
+    master, slave = os.openpty()
+    env = {k: v for k, v in os.environ.items() if k not in ("WORLD_SIZE", "RANK", "LOCAL_RANK")}
+    env["PYTHONPATH"] = os.pathsep.join([str(Path(cli.__file__).parent.parent), env.get("PYTHONPATH", "")])
+    child = subprocess.Popen([sys.executable, "-c", _HUNG_UP], stdin=subprocess.PIPE, stdout=slave, stderr=slave,
+                             env=env, cwd=tmp_path)
+    os.close(slave)
+    try:
+        assert os.read(master, 100).startswith(b"ready")
+    finally:
+        os.close(master)  # the terminal hangs up: a write to it is EIO from now on
+    child.stdin.write(b"go\n")
+    child.stdin.close()
+    assert child.wait(timeout=60) == 0
 
 
 def test_evaluate_and_predict_under_a_launcher_say_they_run_in_one_process(monkeypatch, capsys, tmp_path):
