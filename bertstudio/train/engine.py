@@ -276,7 +276,11 @@ def _fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any, *,
         path.module.train()
         meter = StepMeter(step, n_steps, epoch_steps)
         step_loss = torch.zeros((), device=acc.device)
-        for batch in _batches(train_loader, path.sampler, progress, epochs=math.ceil(n_steps / epoch_steps)):
+        # A checkpoint at the last step (its evaluation owed, as earlier versions kept one) has no step left: with
+        # fractional epochs its epoch still had batches, and the loop trained a step N+1 of N before it stopped
+        batches = _batches(train_loader, path.sampler, progress, epochs=math.ceil(n_steps / epoch_steps)) \
+            if step < n_steps else iter(())
+        for batch in batches:
             stepping = True
             with acc.accumulate(model):
                 # forward, backward

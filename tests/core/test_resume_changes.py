@@ -38,8 +38,8 @@ TRAIN = sorted(rows(38, 1), key=lambda r: r["label"] != "pos")  # first row pos:
 DEV = rows(12, 2)
 
 
-def run(tiny, out, train_rows, *, cancel_at=None, resume=False, eval_steps=None):
-    cfg = TrainConfig(model=tiny, epochs=2, batch_size=4, lr=2e-3, logging_steps=1, seed=7, max_length=32,
+def run(tiny, out, train_rows, *, cancel_at=None, resume=False, eval_steps=None, epochs=2.0):
+    cfg = TrainConfig(model=tiny, epochs=epochs, batch_size=4, lr=2e-3, logging_steps=1, seed=7, max_length=32,
                       device="cpu", precision="fp32", output_dir=str(out), eval_steps=eval_steps,
                       resume_from=str(out / "checkpoints" / "last") if resume else None)
     cancel = threading.Event()
@@ -123,18 +123,23 @@ def test_a_stop_read_after_the_last_step_finishes_the_run(tiny, tmp_path):
     assert not (tmp_path / "run" / "checkpoints" / "last").exists()
 
 
-def test_a_checkpoint_of_the_last_step_with_its_evaluation_owed_resumes_into_it(tiny, tmp_path):
+@pytest.mark.parametrize("epochs", [2.0, 1.5])
+def test_a_checkpoint_of_the_last_step_with_its_evaluation_owed_resumes_into_it(epochs, tiny, tmp_path):
     """What earlier versions kept after a stop read during the last step (step N of N,
-    eval_pending): its resume was refused as 'no point of this run'; it evaluates and finishes."""
+    eval_pending): its resume was refused as 'no point of this run'; it evaluates and finishes.
+    With fractional epochs its last epoch still had batches, and it trained a step N+1 of N."""
     out = tmp_path / "run"
-    first, events = run(tiny, out, TRAIN, cancel_at=10, eval_steps=10)  # a stop when an evaluation is due
+    first, events = run(tiny, out, TRAIN, cancel_at=10, eval_steps=10, epochs=epochs)  # a stop when an evaluation is due
     total = next(e for e in events if isinstance(e, RunStarted)).total_steps
     assert first.status == "cancelled"
     state = out / "checkpoints" / "last" / "state.json"
     saved = json.loads(state.read_text())
     assert saved["eval_pending"] is True
-    state.write_text(json.dumps({**saved, "step": total, "epoch": 2, "batches_done": 0}))
-    second, resumed = run(tiny, out, TRAIN, resume=True, eval_steps=10)
+    per_epoch = 10  # 38 rows in batches of 4
+    assert total == int(per_epoch * epochs)
+    # as the last step left it: epoch and batches done within it
+    state.write_text(json.dumps({**saved, "step": total, "epoch": total // per_epoch, "batches_done": total % per_epoch}))
+    second, resumed = run(tiny, out, TRAIN, resume=True, eval_steps=10, epochs=epochs)
     assert second.status == "finished" and second.step == total, second.message
     assert [e.kind for e in resumed if e.kind in ("step", "eval")] == ["eval"]
     assert [e.step for e in resumed if e.kind == "eval"] == [total]
