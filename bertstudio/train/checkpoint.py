@@ -34,7 +34,7 @@ from bertstudio.data.atomic import replace_folder
 from bertstudio.data.kinds import require_kind
 from bertstudio.data.regular_file import regular_file_exists
 from bertstudio.errors import ConfigError, DataError
-from bertstudio.train.rundir import STATE, find_checkpoint  # torch-free, for the GUI's list of runs
+from bertstudio.train.rundir import STATE, find_checkpoint, read_state  # torch-free, for the GUI's list of runs
 
 WEIGHTS = "weights.pt"
 OPTIMIZER = "optimizer.pt"
@@ -144,19 +144,6 @@ def save_checkpoint(
         write_file(tmp / STATE, json.dumps(state, indent=1).encode("utf-8"))
 
     return replace_folder(folder, fill)
-
-
-def read_state(folder: str | Path) -> dict[str, Any]:
-    path = Path(folder) / STATE
-    try:
-        state = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ConfigError(f"cannot read the checkpoint: {exc.strerror or exc}", path=path) from None
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        raise ConfigError("the checkpoint's state is not valid JSON", path=path, expected="a checkpoint written by bertstudio") from None
-    if not isinstance(state, dict):
-        raise ConfigError("the checkpoint's state is not a JSON object", path=path, expected="a checkpoint written by bertstudio")
-    return state
 
 
 def _load(path: Path) -> Any:

@@ -325,16 +325,40 @@ def differences(saved: TrainConfig, config: TrainConfig) -> list[str]:
     with its data, resumed with ``--train NEWPATH``, was refused as "other settings (train_file)"."""
     a, b = _comparable(saved), _comparable(config)
     unused = unused_settings(saved.mode, saved.task) & unused_settings(config.mode, config.task)
-    found = find_checkpoint(config.resume_from) if config.resume_from else None
-    try:
-        state = json.loads((found / STATE).read_text(encoding="utf-8")) if found is not None else None
-    except (OSError, ValueError, RecursionError):
-        state = None  # the resume's own checks say what is wrong with it
-    if isinstance(state, dict) and isinstance(state.get("data"), dict) and "eval_data" in state:
+    if config.resume_from and keeps_fingerprints(config.resume_from):
         unused = unused | {"train_file", "eval_file", "data_dir"}
     return [f.name for f in fields(TrainConfig)
             if f.name not in _LAUNCH_SETTINGS and f.name not in unused and not f.metadata["record"]
             and a[f.name] != b[f.name]]
+
+
+def keeps_fingerprints(checkpoint: str | Path) -> bool:
+    """Whether the checkpoint at ``checkpoint`` keeps fingerprints of its training and evaluation
+    rows, which make where the data files are no setting of its resume (the engine compares the
+    rows, engine._same_data). Checkpoints written before they were kept resume only with their
+    files where they were. The one home of this rule: :func:`differences` and
+    :func:`not_resumable` (the advice it gives) read it here."""
+    found = find_checkpoint(checkpoint)
+    try:
+        state = read_state(found) if found is not None else None
+    except ConfigError:
+        return False  # the resume's own checks say what is wrong with it
+    return state is not None and isinstance(state.get("data"), dict) and "eval_data" in state
+
+
+def read_state(folder: str | Path) -> dict[str, Any]:
+    """A checkpoint's state.json, the one reader of it (checkpoint.read_state: here, torch-free,
+    for the list of runs): a FIFO or a device there is refused before it is opened."""
+    path = Path(folder) / STATE
+    try:
+        state = json.loads(read_regular_file(path).decode("utf-8"))
+    except DataError as exc:
+        raise ConfigError(f"cannot read the checkpoint: {exc.problem}", path=path) from None
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise ConfigError("the checkpoint's state is not valid JSON", path=path, expected="a checkpoint written by bertstudio") from None
+    if not isinstance(state, dict):
+        raise ConfigError("the checkpoint's state is not a JSON object", path=path, expected="a checkpoint written by bertstudio")
+    return state
 
 
 def _comparable(config: TrainConfig) -> dict[str, Any]:
@@ -997,12 +1021,18 @@ def not_resumable(root: Path) -> str | None:
     if not (config.train_file or (config.glue_task and config.data_dir)):
         return ("it trained on its project's rows, which its config.toml does not name, so it cannot be resumed: "
                 "train it again on the app's Train page")
-    for name, value in (("training", config.train_file), ("evaluation", config.eval_file)):
-        if value and not Path(value).exists():
-            flag = "--train" if name == "training" else "--eval"  # the checkpoint's fingerprint knows its rows
-            return (f"it cannot be resumed while its {name} file {value} is missing: put it back there, or resume "
-                    f"with {flag} naming where it lies now")
-    return None
+    missing = [(name, flag, value) for name, flag, value in (("training", "--train", config.train_file),
+                                                             ("evaluation", "--eval", config.eval_file))
+               if value and not Path(value).exists()]
+    if not missing:
+        return None
+    files = " and ".join(f"{name} file {value}" for name, _, value in missing)
+    said = f"it cannot be resumed while its {files} {'are' if len(missing) > 1 else 'is'} missing: put "
+    said += "them back there" if len(missing) > 1 else "it back there"
+    if keeps_fingerprints(root / CHECKPOINTS / "last"):  # its rows are known by their fingerprints, not by path
+        flags = " and ".join(flag for _, flag, _ in missing)
+        said += f", or resume with {flags} naming where {'they lie' if len(missing) > 1 else 'it lies'} now"
+    return said
 
 
 def launch_command(processes: int | None) -> str:

@@ -299,3 +299,32 @@ def test_a_run_whose_config_names_no_data_is_never_offered_a_resume_that_cannot_
                                  "or resume with --train naming where it lies now")
     (tmp_path / "moved.tsv").rename(data)
     assert "continue it with: bertstudio train --config" in read_run(cli_run).message
+
+
+def test_the_advice_for_moved_data_offers_new_paths_only_to_a_checkpoint_that_knows_its_rows(tiny, tmp_path):
+    """A checkpoint from before fingerprints were kept was offered "resume with --train naming where
+    it lies now", a command then refused as "other settings (train_file)"; with both files gone only
+    --train was named. differences and not_resumable now read one rule (rundir.keeps_fingerprints)."""
+    from dataclasses import replace
+
+    from bertstudio.train.rundir import differences, not_resumable, saved_config
+
+    rows = "text\tlabel\n" + "".join(f"{r['text']}\t{r['label']}\n" for r in sentiment(32).dataset.to_list())
+    data, dev = tmp_path / "train.tsv", tmp_path / "dev.tsv"
+    data.write_text(rows, encoding="utf-8")
+    dev.write_text(rows, encoding="utf-8")
+    run = tmp_path / "run"
+    assert _cut_run(tiny, run, train_file=str(data), eval_file=str(dev))[0].status == "cancelled"
+    data.rename(tmp_path / "moved.tsv")
+    dev.rename(tmp_path / "moved-dev.tsv")
+    assert not_resumable(run).endswith(f"while its training file {data} and evaluation file {dev} are missing: put "
+                                       "them back there, or resume with --train and --eval naming where they lie now")
+    last = run / "checkpoints" / "last"
+    moved = replace(saved_config(run), train_file=str(tmp_path / "moved.tsv"), eval_file=str(tmp_path / "moved-dev.tsv"),
+                    resume_from=str(last))
+    assert differences(saved_config(run), moved) == []
+    state = json.loads((last / "state.json").read_text())
+    del state["data"], state["eval_data"]  # as a checkpoint of an earlier version
+    (last / "state.json").write_text(json.dumps(state))
+    assert differences(saved_config(run), moved) == ["train_file", "eval_file"]
+    assert not_resumable(run).endswith("are missing: put them back there")
