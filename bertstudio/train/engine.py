@@ -470,16 +470,21 @@ def _same_data(saved: dict[str, Any], train_set: Any, eval_set: Any, found: Path
 def _resumed_precision(config: TrainConfig, saved: dict[str, Any]) -> TrainConfig:
     """``precision = "auto"`` resolved again on a resume (from an 80 ms timing probe on a CPU) could
     pick another precision than the run trained in, and the resumed run then ended elsewhere than an
-    uninterrupted one: it keeps the precision its checkpoint recorded, when this machine runs it."""
+    uninterrupted one: it keeps the precision its checkpoint recorded, when this machine runs it (bf16
+    kept on a T4 or V100 was refused by accelerate, where auto picks fp16; on a CPU without native
+    bf16 it ran emulated, many times slower)."""
+    from bertstudio.train import hardware
+
     before = saved.get("precision")
     if config.precision != "auto" or before not in ("fp32", "bf16", "fp16"):
         return config
-    if before == "fp16":
-        import torch
-
-        if not torch.cuda.is_available():
-            log.warning("the run trained in fp16, which needs a CUDA GPU: it goes on in this machine's precision")
-            return config
+    if before == "fp16" and not torch.cuda.is_available():
+        log.warning("the run trained in fp16, which needs a CUDA GPU: it goes on in this machine's precision")
+        return config
+    if before == "bf16" and not hardware.runs_bf16(config.device):
+        log.warning("the run trained in bf16, which this machine does not run natively (it needs an Ampere or newer "
+                    "GPU, or a CPU with avx512_bf16 or AMX): it goes on in this machine's precision")
+        return config
     return replace(config, precision=before)
 
 

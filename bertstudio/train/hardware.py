@@ -122,6 +122,25 @@ def detect() -> tuple[bool, bool, bool, bool]:
     return cuda, mps, cuda_bf16, fast
 
 
+def runs_bf16(device: str) -> bool:
+    """Whether the device ``device`` resolves to on this machine runs bf16 natively: what ``auto``
+    asks before it would pick bf16 (a CUDA GPU that supports it, Ampere and newer; a CPU with
+    avx512_bf16 or AMX), without the timing probe that may say no at a busier moment. MPS: auto
+    never picks bf16 there."""
+    import torch
+
+    try:
+        dev = pick_device(device, cuda=torch.cuda.is_available(),
+                          mps=bool(getattr(torch.backends, "mps", None)) and torch.backends.mps.is_available())
+    except ConfigError:
+        return False  # the run's own start says what is wrong with the device
+    if dev.startswith("cuda"):
+        return bool(torch.cuda.is_bf16_supported())
+    if dev == "cpu":
+        return cpu_has_fast_bf16(cpu_flags(), torch.backends.cpu.get_cpu_capability())
+    return False
+
+
 def resolve(device: str, precision: str) -> tuple[str, str]:
     """The device and precision a run will use on this machine."""
     cuda, mps, cuda_bf16, fast = detect()

@@ -163,6 +163,7 @@ def test_precision_auto_keeps_the_precision_the_run_trained_in(tiny, tmp_path, m
 
     def machine(bf16: bool):
         monkeypatch.setattr(hw, "detect", lambda: (False, False, False, bf16))
+        monkeypatch.setattr(hw, "cpu_flags", lambda: {"avx512_bf16"})  # native bf16 here, whatever the probe says
 
     def auto_run(out, **kw):
         cfg = TrainConfig(model=tiny, epochs=2, batch_size=4, lr=2e-3, logging_steps=1, seed=7, max_length=32,
@@ -183,6 +184,22 @@ def test_precision_auto_keeps_the_precision_the_run_trained_in(tiny, tmp_path, m
     second, events = auto_run(tmp_path / "run", resume_from=str(tmp_path / "run" / "checkpoints" / "last"))
     assert second.status == "finished", second.message
     assert next(e for e in events if isinstance(e, RunStarted)).precision == "bf16"
+
+
+@pytest.mark.parametrize("flags, kept", [({"avx2", "avx512f"}, "auto"), ({"avx2", "amx_bf16"}, "bf16")])
+def test_a_bf16_run_resumed_where_bf16_is_not_native_goes_on_in_this_machines_precision(flags, kept, monkeypatch,
+                                                                                        caplog):
+    """A run trained in bf16 (auto, on an Ampere GPU or an AMX CPU) resumed on a T4 or an AVX2-only
+    CPU kept bf16: accelerate refused it on the GPU, and the CPU ran it emulated, many times slower."""
+    import bertstudio.train.hardware as hw
+    from bertstudio.train.engine import _resumed_precision
+
+    monkeypatch.setattr(hw, "cpu_flags", lambda: flags)
+    config = TrainConfig(model="m", device="cpu", precision="auto")
+    with caplog.at_level("WARNING", logger="bertstudio.train.engine"):
+        assert _resumed_precision(config, {"precision": "bf16"}).precision == kept
+    assert ("the run trained in bf16, which this machine does not run natively" in caplog.text) == (kept == "auto")
+    assert _resumed_precision(config, {"precision": "fp32"}).precision == "fp32"
 
 
 @pytest.mark.parametrize("gone, said", [("rng.pt", "rng.pt is missing"),
