@@ -129,9 +129,11 @@ def config_from_args(args: argparse.Namespace) -> "Any":
         # check_output_dir was given the new folder: "sm/W/checkpoints/best: the run's best checkpoint is missing"
         run = Path(str(resume)).expanduser().resolve().parent.parent
         if Path(str(base["output_dir"])).expanduser().resolve() != run:
+            typed = "output_dir" in given  # from the file, "--resume without --out" named a flag never typed
             raise ConfigError(f"a resumed run continues in its own folder ({run}), not in {base['output_dir']}",
-                              where="output_dir", path=source if "output_dir" not in given else None,
-                              expected="--resume without --out (its run folder is the checkpoint's)")
+                              where="output_dir", path=None if typed else source,
+                              expected="--resume without --out (its run folder is the checkpoint's)" if typed else
+                              f"output_dir removed from that file (its run folder is the checkpoint's), or --out {run}")
     if not resume:  # a new run draws its hold-out by today's rule and records it; the file's is its old run's
         base.pop("hold_out_split", None)
     if resume and getattr(args, "config", None):

@@ -200,9 +200,12 @@ def test_resume_with_another_out_is_refused_up_front_naming_the_runs_folder(tmp_
     assert code == 2 and len(err.strip().splitlines()) == 1, err
     assert f"a resumed run continues in its own folder ({run})" in err and "without --out" in err
     assert not (tmp_path / "W").exists()
-    with pytest.raises(ConfigError, match="a resumed run continues in its own folder"):  # --config's folder too
+    with pytest.raises(ConfigError, match="a resumed run continues in its own folder") as refused:  # --config's too
         from bertstudio.cli import build_parser, config_from_args
 
         (tmp_path / "other.toml").write_text('task = "sentence"\noutput_dir = "elsewhere"\n', encoding="utf-8")
         config_from_args(build_parser().parse_args(["train", "--config", str(tmp_path / "other.toml"),
                                                     "--resume", str(run / "checkpoints" / "last")]))
+    # the file's key is named, not an --out the user never typed
+    said = str(refused.value)
+    assert "other.toml" in said and "output_dir removed from that file" in said and "without --out" not in said
