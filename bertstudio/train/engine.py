@@ -150,11 +150,13 @@ def train(
             check_before_start(config)  # the run folder, a resume checkpoint, the model folder: before anything is built
             train_set, eval_set = load_sets(config, train_set, eval_set)
             labels = list(config.labels or train_set.labels)
+            saved, found = {}, None
             if config.resume_from:  # the ids its weights were trained with, whatever order the data lists them in now
                 labels = ckpt.resumed_labels(config.resume_from, labels, source=train_set.source)
-                # and the rows it stopped on, before the model is built (fit checks them again, for its own callers)
                 _, found, saved = _resume_point(config.resume_from)
-                _same_data(saved, train_set, eval_set, found)
+            # the rows' fingerprints, once (every row hashed: seconds for 400k rows), and for a resume checked against
+            # the rows it stopped on before the model is built; fit takes them as they are
+            fingerprints = _same_data(saved, train_set, eval_set, found)
             if not turn.enter_context(training_turn(cancel=cancel, waiting=_say_waiting(notify))):
                 return _cancelled_before_step_1(notify, config)  # while another training had the turn
             set_seed(config.seed)  # before the model: the new head's initial weights come from it
@@ -175,7 +177,7 @@ def train(
             error = describe_failure(exc, step=0, phase="preparing the run")
             notify(RunFinished(status="failed", step=0, output_dir=config.output_dir, message=str(error)))
             return RunResult("failed", output_dir=config.output_dir, message=str(error), error=error)
-        return fit(config, parts, train_set, eval_set, notify=notify, cancel=cancel)
+        return fit(config, parts, train_set, eval_set, notify=notify, cancel=cancel, fingerprints=fingerprints)
 
 
 def _say_waiting(notify: Notifier) -> Callable[[str], None]:
@@ -190,19 +192,23 @@ def _cancelled_before_step_1(notify: Notifier, config: TrainConfig) -> RunResult
 
 def fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any = None, *, callbacks: Iterable[Callable] = (),
         notify: Notifier | None = None, cancel: threading.Event | None = None,
-        passes: cartography.TrainingPasses | None = None) -> RunResult:
+        passes: cartography.TrainingPasses | None = None, fingerprints: dict[str, Any] | None = None) -> RunResult:
     """The loop itself, for an already built model (tests pass a hand-made one). ``passes``
     keeps each training row's probabilities from the training forwards (train/cartography.py).
-    Holds the process's training lock from its seeding to its end (train/training_lock.py)."""
+    ``fingerprints``: :func:`_same_data`'s, already checked against the resumed checkpoint (else
+    computed and checked here). Holds the process's training lock from its seeding to its end
+    (train/training_lock.py)."""
     notify = notify or Notifier(callbacks)
     with training_turn(cancel=cancel, waiting=_say_waiting(notify)) as turn:
         if not turn:
             return _cancelled_before_step_1(notify, config)
-        return _fit(config, parts, train_set, eval_set, notify=notify, cancel=cancel, passes=passes)
+        return _fit(config, parts, train_set, eval_set, notify=notify, cancel=cancel, passes=passes,
+                    fingerprints=fingerprints)
 
 
 def _fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any, *, notify: Notifier,
-         cancel: threading.Event | None, passes: cartography.TrainingPasses | None) -> RunResult:
+         cancel: threading.Event | None, passes: cartography.TrainingPasses | None,
+         fingerprints: dict[str, Any] | None = None) -> RunResult:
     from accelerate.utils import set_seed
 
     cancel = cancel or threading.Event()
@@ -215,7 +221,8 @@ def _fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any, *,
     try:
         # ---- setup: where to start, the path for this machine, data, model --------------
         progress, found, saved = _resume_point(config.resume_from)
-        data = _same_data(saved, train_set, eval_set, found)  # before anything is built: the rows it stopped on
+        # before anything is built: the rows it stopped on
+        data = fingerprints if fingerprints is not None else _same_data(saved, train_set, eval_set, found)
         # CpuFastPath for one CPU process, else Accelerate's PlainPath; a resumed run in its own precision
         path = choose_path(_resumed_precision(config, saved))
         record_precision(parts.model, path.precision)  # evaluate() and Predictor read it

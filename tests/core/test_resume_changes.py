@@ -186,6 +186,18 @@ def test_precision_auto_keeps_the_precision_the_run_trained_in(tiny, tmp_path, m
     assert next(e for e in events if isinstance(e, RunStarted)).precision == "bf16"
 
 
+def test_a_resume_fingerprints_its_rows_once(tiny, tmp_path, cut, monkeypatch):
+    """Every row is hashed (seconds for 400k rows), and a resume did it twice per set: train()
+    checked the rows before building the model, then fit checked them again."""
+    from bertstudio.train import engine
+
+    real, hashed = engine.data_fingerprint, []
+    monkeypatch.setattr(engine, "data_fingerprint", lambda examples: hashed.append(len(examples)) or real(examples))
+    result, _ = run(tiny, copy(cut, tmp_path), TRAIN, resume=True)
+    assert result.status == "finished", result.message
+    assert hashed == [len(TRAIN), len(DEV)]
+
+
 @pytest.mark.parametrize("flags, kept", [({"avx2", "avx512f"}, "auto"), ({"avx2", "amx_bf16"}, "bf16")])
 def test_a_bf16_run_resumed_where_bf16_is_not_native_goes_on_in_this_machines_precision(flags, kept, monkeypatch,
                                                                                         caplog):
