@@ -34,10 +34,10 @@ def sentiment(n: int, seed: int):
     return from_records("sentence", rows, labels=["neg", "pos"])
 
 
-def run(tiny, out, *, grad_accum, cancel_at=None, resume=False, precision="fp32", keep_tuning=1.0):
+def run(tiny, out, *, grad_accum, cancel_at=None, resume=False, precision="fp32", keep_tuning=1.0, train_file=None):
     cfg = TrainConfig(model=tiny, epochs=3, batch_size=4, grad_accum=grad_accum, lr=2e-3, logging_steps=1, seed=7,
                       max_length=32, device="cpu", precision=precision, output_dir=str(out), keep_tuning=keep_tuning,
-                      resume_from=str(out / "checkpoints" / "last") if resume else None)
+                      resume_from=str(out / "checkpoints" / "last") if resume else None, train_file=train_file)
     cancel = threading.Event()
     events = []
 
@@ -167,7 +167,12 @@ def test_a_checkpoint_resumes_with_as_many_processes_as_wrote_it(tiny, tmp_path)
     from bertstudio.train.rundir import read_run, resume_command
 
     out = tmp_path / "cut"
-    first, _ = run(tiny, out, grad_accum=1, cancel_at=3)
+    # a command is offered only for a run whose config names its data (one trained on a project's rows
+    # in memory has none: rundir.not_resumable), so the run names a file holding its rows
+    data = tmp_path / "train.tsv"
+    rows = sentiment(38, seed=1).dataset.to_list()
+    data.write_text("text\tlabel\n" + "".join(f"{r['text']}\t{r['label']}\n" for r in rows), encoding="utf-8")
+    first, _ = run(tiny, out, grad_accum=1, cancel_at=3, train_file=str(data))
     assert first.status == "cancelled"
     state = out / "checkpoints" / "last" / "state.json"
     saved = json.loads(state.read_text())
@@ -176,12 +181,12 @@ def test_a_checkpoint_resumes_with_as_many_processes_as_wrote_it(tiny, tmp_path)
     state.write_text(json.dumps({**saved, "processes": 2}))  # as a 2-process run writes it
     # --multi_gpu: without it a CPU (gloo) or one-GPU machine starts one process
     assert resume_command(out).startswith("accelerate launch --multi_gpu --num_processes 2 -m bertstudio train --config ")
-    second, _ = run(tiny, out, grad_accum=1, resume=True)
+    second, _ = run(tiny, out, grad_accum=1, resume=True, train_file=str(data))
     assert second.status == "failed" and isinstance(second.error, ConfigError)
     assert "written by a run of 2 process(es), and this one has 1" in second.message
     assert "accelerate launch --multi_gpu --num_processes 2" in second.message
     state.write_text(json.dumps({k: v for k, v in saved.items() if k != "processes"}))  # a checkpoint from before
-    third, _ = run(tiny, out, grad_accum=1, resume=True)
+    third, _ = run(tiny, out, grad_accum=1, resume=True, train_file=str(data))
     assert third.status == "finished" and read_run(out).status == "finished"
 
 
