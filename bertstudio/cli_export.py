@@ -38,9 +38,7 @@ def cmd_export_onnx(args: argparse.Namespace, out: TextIO) -> int:
     from bertstudio.train.onnx_export import read_meta
 
     meta = read_meta(result.folder)  # what a prediction needs: the kind's inputs (both texts for a siamese model)
-    needed = list(meta["inputs"])
-    if meta.get("siamese") or _trained_on_pairs(meta, args.model):  # a score of one text means nothing then
-        needed += [name for name in meta["optional_inputs"] if name == "text_pair" and name not in needed]
+    needed = _needed_inputs(meta, args.model)
     flags = " ".join(f"--{name.replace('_', '-')} ..." for name in needed)
     out.write(f"exported to {result.folder} ({sizes}; largest difference from PyTorch {result.max_abs_diff:.2g})\n"
               f"predict with: bertstudio predict --model {shell_quote(result.fp32)} {flags}\n"
@@ -48,24 +46,29 @@ def cmd_export_onnx(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def _trained_on_pairs(meta: dict[str, Any], model_dir: str) -> bool:
-    """Whether a model whose kind reads a second text optionally (regression) was trained on pairs:
-    as the model recorded it (tasks/model.record_pairs); for an older model, its GLUE task's files
-    hold them (STS-B), or its run mapped a text_pair column."""
+def _needed_inputs(meta: dict[str, Any], model_dir: str) -> tuple[str, ...]:
+    """The inputs a prediction of the export needs (tasks/limits.input_fields): a second text the
+    kind reads optionally (regression) where the model recorded that every training row had one
+    (tasks/limits.saved_pairs); for an older model, where its GLUE task's files hold pairs
+    (STS-B), or its run mapped a text_pair column."""
     from pathlib import Path
 
     from bertstudio.data.glue import get_preset
+    from bertstudio.data.kinds import get_spec
+    from bertstudio.tasks.limits import input_fields, saved_pairs
     from bertstudio.train.rundir import saved_config
 
-    if isinstance(meta.get("pairs"), bool):
-        return bool(meta["pairs"])
-    if meta.get("glue_task"):
+    pairs = saved_pairs({"bertstudio": meta})
+    if pairs is None and meta.get("glue_task"):
         try:
-            return any("text_pair" in layout.columns for layout in get_preset(meta["glue_task"]).layouts.values())
+            layouts = get_preset(meta["glue_task"]).layouts.values()
+            pairs = "all" if any("text_pair" in layout.columns for layout in layouts) else None
         except ConfigError:  # a task this version does not know: say nothing more than the kind
-            return False
-    run = saved_config(Path(model_dir).expanduser().resolve().parent)  # None: not a run's model/ folder
-    return run is not None and "text_pair" in (run.columns or {})
+            pass
+    elif pairs is None:
+        run = saved_config(Path(model_dir).expanduser().resolve().parent)  # None: not a run's model/ folder
+        pairs = "all" if run is not None and "text_pair" in (run.columns or {}) else None
+    return input_fields(get_spec(meta["kind"]), siamese=bool(meta.get("siamese")), pairs=pairs)[1]
 
 
 def cmd_push_to_hub(args: argparse.Namespace, out: TextIO) -> int:

@@ -409,15 +409,28 @@ def note_windows(windows: int, examples: int, *, max_length: int, source: Any = 
 # --- one text or two (tasks/model.record_pairs writes it) --------------------------------------
 
 
-def saved_pairs(config: Any) -> bool | None:
-    """Whether the training rows had a second text, from a model's config (or its config.json as
-    a dict; tasks/model.record_pairs keeps it); None for a model saved before bertstudio kept it."""
+# How many of the training rows had a second text: none, some (a score project of mostly single
+# sentences with a few pairs), or all. Only "all" needs the second text; only "none" refuses it.
+PAIR_SHARES = ("none", "some", "all")
+
+
+def pairs_share(value: Any) -> str | None:
+    """A recorded pairs value as one of :data:`PAIR_SHARES`: the models saved before "some" existed
+    recorded a bool (True: all rows had a pair, False: none); None (or anything else): not recorded."""
+    if isinstance(value, bool):
+        return "all" if value else "none"
+    return value if value in PAIR_SHARES else None
+
+
+def saved_pairs(config: Any) -> str | None:
+    """How many training rows had a second text (:data:`PAIR_SHARES`), from a model's config (or
+    its config.json as a dict; tasks/model.record_pairs keeps it); None for a model saved before
+    bertstudio kept it."""
     meta = config.get("bertstudio") if isinstance(config, dict) else getattr(config, "bertstudio", None)
-    pairs = meta.get("pairs") if isinstance(meta, dict) else None
-    return pairs if isinstance(pairs, bool) else None
+    return pairs_share(meta.get("pairs") if isinstance(meta, dict) else None)
 
 
-def model_pairs(model_dir: str | Path) -> bool | None:
+def model_pairs(model_dir: str | Path) -> str | None:
     """:func:`saved_pairs` of the model folder ``model_dir``, read without torch (the Playground
     sets its boxes from it); None when its config.json is missing or unreadable."""
     import json
@@ -431,14 +444,14 @@ def model_pairs(model_dir: str | Path) -> bool | None:
         return None
 
 
-def input_fields(spec: Any, *, siamese: bool = False, pairs: bool | None = None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def input_fields(spec: Any, *, siamese: bool = False, pairs: str | None = None) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(the inputs a model reads, those it needs) for a model of ``spec``'s kind: a kind whose
-    second text is optional (regression) reads it only where the training rows had one
-    (``pairs``: :func:`saved_pairs`; None, a model saved before it was kept: as the kind says),
-    and needs it where they did, as a siamese model does: a one-text rating model scored a pair
-    it never saw, and a pair model one sentence, each without a word."""
+    second text is optional (regression) reads it unless no training row had one (``pairs``:
+    :func:`saved_pairs`), and needs it only where every row had one, as a siamese model does: a
+    one-text rating model scored a pair it never saw, and a pair model one sentence, each without
+    a word. "some" (a few rows had a pair) and None (a model saved before it was kept): either."""
     reads = (*spec.inputs, *spec.optional_inputs)
     optional_pair = "text_pair" in spec.optional_inputs
-    if optional_pair and pairs is False and not siamese:
+    if optional_pair and pairs == "none" and not siamese:
         reads = tuple(f for f in reads if f != "text_pair")
-    return reads, tuple(spec.required_inputs(siamese=siamese or (optional_pair and pairs is True)))
+    return reads, tuple(spec.required_inputs(siamese=siamese or (optional_pair and pairs == "all")))

@@ -42,6 +42,7 @@ from bertstudio.tasks.limits import (
     check_label_count,
     check_model_config,
     check_weights_match,
+    pairs_share,
     read_token_limit,
 )
 
@@ -406,14 +407,15 @@ def saved_lengths(config: Any) -> dict[str, Any]:
     return {k: meta[k] for k in ("max_length", "doc_stride", "max_answer_length") if k in meta}
 
 
-def record_pairs(model: Any, pairs: bool) -> None:
-    """Keep whether the training rows had a second text (train/small_data.has_pairs) with the
-    model's settings (config.json's ``bertstudio`` block; an ONNX export copies it into labels.json):
-    a kind whose second text is optional (regression) then reads one text or two as it was trained
-    (a one-text rating model was given a second box, and scored a pair it never saw, unsaid)."""
+def record_pairs(model: Any, pairs: str) -> None:
+    """Keep how many training rows had a second text ("none", "some" or "all":
+    train/small_data.has_pairs(share=True)) with the model's settings (config.json's ``bertstudio``
+    block; an ONNX export copies it into labels.json): a kind whose second text is optional
+    (regression) then reads one text or two as it was trained (a one-text rating model was given a
+    second box, and scored a pair it never saw, unsaid), needing the second only where all rows had one."""
     settings = getattr(model, "config", None)
     if settings is not None:
-        settings.bertstudio = {**(getattr(settings, "bertstudio", None) or {}), "pairs": bool(pairs)}
+        settings.bertstudio = {**(getattr(settings, "bertstudio", None) or {}), "pairs": pairs_share(pairs)}
 
 
 _ARCH_KIND = (("ForQuestionAnswering", "qa"), ("ForTokenClassification", "tagging"), ("ForSequenceClassification", "sentence"))

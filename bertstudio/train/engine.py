@@ -226,7 +226,7 @@ def _fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any, *,
         # CpuFastPath for one CPU process, else Accelerate's PlainPath; a resumed run in its own precision
         path = choose_path(_resumed_precision(config, saved))
         record_precision(parts.model, path.precision)  # evaluate() and Predictor read it
-        record_pairs(parts.model, has_pairs(train_set))  # one text or two: Predictor and the Playground read it
+        record_pairs(parts.model, has_pairs(train_set, share=True))  # one text or two: Predictor and the Playground read it
         acc = path.accelerator
         notify.main = acc.is_main_process
         set_seed(config.seed)

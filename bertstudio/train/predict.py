@@ -78,7 +78,7 @@ class Predictor:
         self.spec = self.task.spec
         self.device = device
         self.lengths = lengths or run_lengths(model)
-        self.pairs = saved_pairs(getattr(model, "config", None))  # whether training read one text or two
+        self.pairs = saved_pairs(getattr(model, "config", None))  # training rows with a second text: none/some/all
 
     @classmethod
     def load(cls, model_dir: str | Path, *, device: str = "auto", precision: str = "fp32") -> "Predictor":

@@ -282,16 +282,24 @@ def sentence_head(kind: str, pairs: bool | None = None) -> str | None:
     return spec.sentence_head
 
 
-def has_pairs(examples: Any) -> bool:
-    """Whether a labelled row of an ExampleSet has a non-empty second text (``text_pair``)."""
+def has_pairs(examples: Any, *, share: bool = False) -> Any:
+    """Whether a labelled row of an ExampleSet has a non-empty second text (``text_pair``); with
+    ``share``, how many do: "none", "some" or "all" (tasks/limits.PAIR_SHARES), which the model
+    records (tasks/model.record_pairs): a score project of mostly single sentences with a few
+    pairs must go on reading single sentences, and only one trained on pairs alone needs a pair."""
     import pyarrow.compute as pc
 
     table = examples.dataset.with_format("arrow")
-    if "text_pair" not in table.column_names:
-        return False
     labelled = pc.is_valid(table[examples.gold_column])
-    second = pc.filter(table["text_pair"], labelled)
-    return bool(pc.any(pc.greater(pc.utf8_length(pc.utf8_trim_whitespace(pc.fill_null(second, ""))), 0)).as_py())
+    if "text_pair" in table.column_names:
+        second = pc.filter(table["text_pair"], labelled)
+        filled = pc.greater(pc.utf8_length(pc.utf8_trim_whitespace(pc.fill_null(second, ""))), 0)
+        some, every = bool(pc.any(filled).as_py()), bool(pc.all(filled).as_py())
+    else:
+        some = every = False
+    if not share:
+        return some
+    return "all" if every and some else "some" if some else "none"
 
 
 def unadapted(config: TrainConfig, given: Iterable[str] = ()) -> TrainConfig:

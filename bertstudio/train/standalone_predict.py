@@ -245,9 +245,11 @@ def check_fields(meta: Any, path: str | Path) -> dict[str, Any]:
     if siamese and (decode not in ("classes", "score") or "text_pair" not in meta["inputs"] + meta["optional_inputs"]):
         raise BadExport(path, "a siamese model reads text pairs, one side at a time, and this export's kind has none",
                         "siamese")
-    pairs = meta.get("pairs")  # exports before bertstudio kept it have no key
-    if pairs is not None and not isinstance(pairs, bool):
-        raise BadExport(path, f"{pairs!r} is not true, false or null", "pairs")
+    pairs = meta.get("pairs")  # exports before bertstudio kept it have no key; before "some", a bool
+    if pairs is not None and not isinstance(pairs, bool) and pairs not in ("none", "some", "all"):
+        raise BadExport(path, f"{pairs!r} is not \"none\", \"some\", \"all\", true, false or null", "pairs")
+    if isinstance(pairs, bool):  # true: every training row had a second text; false: none did
+        meta["pairs"] = "all" if pairs else "none"
     return meta
 
 
@@ -458,17 +460,18 @@ class Predictor:
                 if problem:
                     raise BadInput(f"'{name}' is {problem}")
         missing = [f for f in self.meta["inputs"] if not given[f] or (isinstance(given[f], str) and not given[f].strip())]
-        # a second text the kind reads optionally (regression) is read, and needed, as training had
-        # one (labels.json's "pairs"; bertstudio.train.predict.input_fields, restated)
+        # a second text the kind reads optionally (regression) is needed where every training row had
+        # one, not read where none had, either where some had (labels.json's "pairs": "all", "none",
+        # "some"; bertstudio.tasks.limits.input_fields, restated)
         optional_pair = "text_pair" in self.meta["optional_inputs"]
-        both = self.meta.get("siamese") or (optional_pair and self.meta.get("pairs") is True)
+        both = self.meta.get("siamese") or (optional_pair and self.meta.get("pairs") == "all")
         if both:  # a score beside an empty second text means nothing
             missing = [f for f in ("text", "text_pair") if not (given[f] or "").strip()]
         if missing:
             pairs = " that reads sentence pairs" if both and self.meta["kind"] != "pair" else ""
             raise BadInput(f"a {self.meta['kind']} model{pairs} needs {' and '.join(missing)} "
                            f"(give --{' and --'.join(m.replace('_', '-') for m in missing)})")
-        alone = optional_pair and self.meta.get("pairs") is False and not self.meta.get("siamese")
+        alone = optional_pair and self.meta.get("pairs") == "none" and not self.meta.get("siamese")
         reads = [f for f in self.meta["inputs"] + self.meta["optional_inputs"] if not (alone and f == "text_pair")]
         unread = [f for f in INPUT_FIELDS if given[f] and f not in reads]
         if unread:

@@ -81,7 +81,7 @@ class PlaygroundPage(QWidget):
         self.session = session
         self.kind = session.kind
         self._lock = threading.Lock()  # one inference at a time: loads and forwards share the cache and CPU
-        self.pairs: bool | None = None  # whether the chosen run's training rows had a second text
+        self.pairs: str | None = None  # how many of the chosen run's training rows had a second text
         self._scale: tuple[float, float] | None = None  # the chosen run's score scale (STS-B: 0-5; a project's own)
         self._job: ThreadJob | None = None
         # bumped for every new input: a queued job whose input is no longer the latest skips its
@@ -136,10 +136,11 @@ class PlaygroundPage(QWidget):
         }
         return titles.get(column, column)
 
-    def _set_kind(self, kind: str, *, siamese: bool = False, pairs: bool | None = None) -> None:
+    def _set_kind(self, kind: str, *, siamese: bool = False, pairs: str | None = None) -> None:
         """Input boxes for what the kind's model reads (its spec's inputs, then optional ones);
         ``siamese``: the model needs both texts of a pair, also where the kind's second is optional;
-        ``pairs``: whether its training rows had a second text (None: not recorded, the kind says)."""
+        ``pairs``: how many of its training rows had a second text ("none", "some", "all"; None: not
+        recorded, the kind says)."""
         self.kind = kind
         self.spec = get_spec(kind)
         self.pairs = pairs

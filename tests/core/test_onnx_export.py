@@ -603,18 +603,18 @@ def test_an_export_reads_one_text_or_two_as_the_training_rows_had_in_both_predic
 
     torch.manual_seed(0)
     model, tokenizer = build_model("regression", tiny, labels=[])
-    record_pairs(model, False)  # as training does, from its rows
+    record_pairs(model, "none")  # as training does, from its rows
     model_dir = save_model(model, tokenizer, tmp_path / "model")
     buffer = io.StringIO()
     assert main(["--quiet", "export-onnx", "--model", str(model_dir), "--out", str(tmp_path / "single"), "--no-int8"],
                 out=buffer) == 0
     assert "--text-pair" not in buffer.getvalue()  # the hint gives the one text the model reads
     single = tmp_path / "single"
-    assert json.loads((single / "labels.json").read_text())["pairs"] is False
+    assert json.loads((single / "labels.json").read_text())["pairs"] == "none"
     paired = tmp_path / "paired"
     shutil.copytree(single, paired)
     meta = json.loads((paired / "labels.json").read_text())
-    (paired / "labels.json").write_text(json.dumps({**meta, "pairs": True}))
+    (paired / "labels.json").write_text(json.dumps({**meta, "pairs": True}))  # an export made before "some": all rows
     capsys.readouterr()
     for out, args, fragment in ((single, ["--text", "a", "--text-pair", "b"], "trained on single texts does not read text_pair"),
                                 (paired, ["--text", "a"], "that reads sentence pairs needs text_pair")):
@@ -626,6 +626,31 @@ def test_an_export_reads_one_text_or_two_as_the_training_rows_had_in_both_predic
     for out, args in ((single, ["--text", "a"]), (paired, ["--text", "a", "--text-pair", "b"])):
         done = run_standalone(out, args, tmp_path)
         assert done.returncode == 0 and "score" in json.loads(done.stdout), done.stderr
+
+
+def test_an_export_of_a_score_model_trained_on_some_pairs_reads_one_text_or_two(tiny, real, tmp_path, capsys):
+    """A score project of mostly single sentences with a few pairs: its model refused every single
+    text in `bertstudio predict` and predict.py, and export-onnx's hint asked for --text-pair."""
+    import json
+
+    from bertstudio.tasks.model import build_model, record_pairs, save_model
+
+    torch.manual_seed(0)
+    model, tokenizer = build_model("regression", tiny, labels=[])
+    record_pairs(model, "some")
+    model_dir = save_model(model, tokenizer, tmp_path / "model")
+    buffer = io.StringIO()
+    assert main(["--quiet", "export-onnx", "--model", str(model_dir), "--out", str(tmp_path / "some"), "--no-int8"],
+                out=buffer) == 0
+    assert "--text ..." in buffer.getvalue() and "--text-pair" not in buffer.getvalue()
+    out = tmp_path / "some"
+    assert json.loads((out / "labels.json").read_text())["pairs"] == "some"
+    capsys.readouterr()
+    for args in (["--text", "a"], ["--text", "a", "--text-pair", "b"]):
+        done = run_standalone(out, args, tmp_path)
+        assert done.returncode == 0 and "score" in json.loads(done.stdout), done.stderr
+        assert main(["predict", "--model", str(out / "model.onnx"), *args]) == 0
+        assert "score" in json.loads(capsys.readouterr().out)
 
 
 def test_a_context_past_the_training_window_limit_is_answered_by_both_predictors(make_export, tmp_path, capsys):

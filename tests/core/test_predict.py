@@ -189,8 +189,10 @@ def test_a_score_head_the_base_model_holds_is_never_reset(mode, tiny, tmp_path):
     assert start_at_scores(fresh, [10.0, 50.0, 90.0])
 
 
-def _train_scores(tiny, out, pairs: bool):
-    rows = [{"text": f"the film was {w}", **({"text_pair": f"a {w} movie"} if pairs else {}), "label": float(i % 5)}
+def _train_scores(tiny, out, pairs: bool | str):
+    """``pairs``: every row has a second text (True), none (False), or two of the eight ("some")."""
+    rows = [{"text": f"the film was {w}", **({"text_pair": f"a {w} movie"} if pairs is True or (pairs == "some" and i < 2)
+                                              else {}), "label": float(i % 5)}
             for i, w in enumerate(["good", "bad", "great", "dull", "fun", "long", "short", "odd"])]
     cfg = TrainConfig(task="regression", model=tiny, epochs=1, batch_size=8, max_length=16, device="cpu",
                       precision="fp32", output_dir=str(out))
@@ -204,7 +206,7 @@ def test_a_score_model_reads_one_text_or_two_as_its_training_rows_had(tiny, tmp_
     import json
 
     single = _train_scores(tiny, tmp_path / "single", pairs=False)
-    assert json.loads((single / "config.json").read_text())["bertstudio"]["pairs"] is False
+    assert json.loads((single / "config.json").read_text())["bertstudio"]["pairs"] == "none"
     p = Predictor.load(single, device="cpu")
     assert isinstance(p.predict(text="the film was good")["score"], float)
     with pytest.raises(ConfigError, match="trained on single texts does not read text_pair") as info:
@@ -212,7 +214,7 @@ def test_a_score_model_reads_one_text_or_two_as_its_training_rows_had(tiny, tmp_
     assert info.value.where == "input"
 
     paired = _train_scores(tiny, tmp_path / "paired", pairs=True)
-    assert json.loads((paired / "config.json").read_text())["bertstudio"]["pairs"] is True
+    assert json.loads((paired / "config.json").read_text())["bertstudio"]["pairs"] == "all"
     p = Predictor.load(paired, device="cpu")
     assert isinstance(p.predict(text="the film was good", text_pair="a good movie")["score"], float)
     with pytest.raises(ConfigError, match="a regression model that reads sentence pairs needs text_pair"):
@@ -224,6 +226,26 @@ def test_a_score_model_reads_one_text_or_two_as_its_training_rows_had(tiny, tmp_
     (single / "config.json").write_text(json.dumps(config))
     p = Predictor.load(single, device="cpu")
     assert {"score"} <= set(p.predict(text="a", text_pair="b")) and {"score"} <= set(p.predict(text="a"))
+
+
+def test_a_score_model_trained_on_some_pairs_reads_one_text_or_two(tiny, tmp_path):
+    """A score project of mostly single sentences with a few pairs gave a model that refused every
+    single text ("needs text_pair"): the model keeps that only some rows had a second text, and
+    reads either. Models that recorded a bool keep reading: true = all rows, false = none."""
+    import json
+
+    some = _train_scores(tiny, tmp_path / "some", pairs="some")
+    assert json.loads((some / "config.json").read_text())["bertstudio"]["pairs"] == "some"
+    p = Predictor.load(some, device="cpu")
+    assert isinstance(p.predict(text="the film was good")["score"], float)
+    assert isinstance(p.predict(text="the film was good", text_pair="a good movie")["score"], float)
+
+    config = json.loads((some / "config.json").read_text())
+    for recorded, refused, fragment in ((True, {"text": "a"}, "needs text_pair"),
+                                        (False, {"text": "a", "text_pair": "b"}, "does not read text_pair")):
+        (some / "config.json").write_text(json.dumps({**config, "bertstudio": {**config["bertstudio"], "pairs": recorded}}))
+        with pytest.raises(ConfigError, match=fragment):
+            Predictor.load(some, device="cpu").predict(**refused)
 
 
 def test_a_context_past_the_training_window_limit_is_answered_one_chunk_at_a_time(tiny, tmp_path, monkeypatch):

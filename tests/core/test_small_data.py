@@ -211,6 +211,19 @@ def test_small_sentence_sets_get_setfit_and_say_why():
     assert config.auto_reason.startswith("96 labelled rows (at most 48 per class): SetFit")
 
 
+def test_the_share_of_rows_with_a_second_text_is_none_some_or_all():
+    """A model recorded "had pairs" when any row had one, and then refused every single text: the
+    share says none, some or all of the labelled rows (an unlabelled row's pair does not count)."""
+    def rows(pair_of):
+        return from_records("regression", [{"text": f"film {i}", "text_pair": pair_of(i),
+                                             "label": float(i) if i < 4 else None} for i in range(6)])
+
+    assert small_data.has_pairs(rows(lambda i: " " if i == 1 else ""), share=True) == "none"
+    assert small_data.has_pairs(rows(lambda i: "a film" if i == 2 else ""), share=True) == "some"
+    assert small_data.has_pairs(rows(lambda i: "a film" if i < 4 else ""), share=True) == "all"
+    assert small_data.has_pairs(from_records("regression", [{"text": "a", "label": 1.0}]), share=True) == "none"
+
+
 def test_scored_single_sentences_get_the_one_text_embedding_head():
     """Automatic read 30 scored sentences (no second text) with the siamese head, and the trained
     model then refused every prediction without a text_pair: the head follows the rows."""
