@@ -48,6 +48,12 @@ MAX_CONFIG_BYTES = 32 * 2**20
 # Wikipedia article (~100,000 words) about 600. More means a book or a data dump in one
 # context, which trains as thousands of copies of its question.
 MAX_WINDOWS_PER_EXAMPLE = 1_000
+# Windows of one typed input (a Playground or `bertstudio predict` context, run in chunks): higher,
+# as one input is not trained on, but kept: 20,000 windows of 384 tokens is ~1-2 MB of text, and a
+# pasted 5 MB dump became hundreds of thousands of windows, encoded in memory first (several GB) and
+# run for minutes on a job that cannot be cancelled. The export's predict.py restates it.
+MAX_WINDOWS_ONE_INPUT = 20_000
+ONE_INPUT_TOO_LONG = "the context is too long to read at once: paste a shorter passage"
 # Above this many windows per example on average, a warning says the set trains as more rows than it has.
 WINDOWS_WARN_RATIO = 4
 
@@ -358,9 +364,10 @@ _ONE_INPUT = contextvars.ContextVar("bertstudio_one_input", default=False)
 @contextlib.contextmanager
 def one_input() -> Iterator[None]:
     """While one typed input is encoded (train/predict.Predictor, which runs its windows in
-    chunks): the training sets' window limit does not apply. A pasted 60,000-character context
-    was refused by the Playground and ``bertstudio predict`` with "example 1 ... a larger
-    max_length", advice neither can follow, while the export's predict.py answered it."""
+    chunks): the training sets' window limit gives way to :data:`MAX_WINDOWS_ONE_INPUT`. A pasted
+    60,000-character context was refused by the Playground and ``bertstudio predict`` with
+    "example 1 ... a larger max_length", advice neither can follow, while the export's predict.py
+    answered it."""
     token = _ONE_INPUT.set(True)
     try:
         yield
@@ -370,19 +377,20 @@ def one_input() -> Iterator[None]:
 
 def check_qa_windows(rows: Any, tokenizer: Any, *, max_length: int, room: int, stride: int,
                      source: str | os.PathLike[str] | None = None) -> None:
-    """Refuse an example whose context would become more than MAX_WINDOWS_PER_EXAMPLE windows,
-    before the windows exist (not inside :func:`one_input`). ``rows``: the dataset about to be encoded (``context`` and
-    ``example_index`` columns); ``room``: context tokens per window, ``stride``: their overlap.
+    """Refuse an example whose context would become more than MAX_WINDOWS_PER_EXAMPLE windows
+    (:data:`MAX_WINDOWS_ONE_INPUT` inside :func:`one_input`), before the windows exist. ``rows``:
+    the dataset about to be encoded (``context`` and ``example_index`` columns); ``room``: context
+    tokens per window, ``stride``: their overlap.
 
     Only contexts long enough to possibly exceed the limit are tokenised: a token covers at
     least one character, or a quarter of one for byte-level BPE (UTF-8 has at most 4 bytes a
     character), so shorter ones cannot reach it and the check costs nothing on normal data."""
     import pyarrow.compute as pc
 
-    if _ONE_INPUT.get():
-        return
+    one = _ONE_INPUT.get()
+    limit = MAX_WINDOWS_ONE_INPUT if one else MAX_WINDOWS_PER_EXAMPLE
     step = max(1, room - stride)
-    min_chars = (room + (MAX_WINDOWS_PER_EXAMPLE - 1) * step) // 4
+    min_chars = (room + (limit - 1) * step) // 4
     table = rows.with_format("arrow")
     column = table["context"]
     lengths = pc.fill_null(pc.utf8_length(column), 0)
@@ -391,10 +399,13 @@ def check_qa_windows(rows: Any, tokenizer: Any, *, max_length: int, room: int, s
         row = table["example_index"][i].as_py()
         tokens = len(tokenizer(text, add_special_tokens=False, truncation=False)["input_ids"])
         windows = int(window_count(tokens, room, stride))
-        if windows > MAX_WINDOWS_PER_EXAMPLE:
+        if windows > limit:
+            if one:  # typed or pasted: no passages to split the file into, no max_length to choose
+                raise DataError(f"{ONE_INPUT_TOO_LONG} ({len(text):,} characters would become about {windows:,} "
+                                f"windows of {max_length} tokens; at most {limit:,} are read)")
             raise DataError(
                 f"a context of {len(text):,} characters ({tokens:,} tokens) would become about {windows:,} windows of "
-                f"{max_length} tokens, more than {MAX_WINDOWS_PER_EXAMPLE:,}", path=source, where=f"example {row + 1}",
+                f"{max_length} tokens, more than {limit:,}", path=source, where=f"example {row + 1}",
                 expected="contexts split into passages (or a larger max_length)")
 
 

@@ -116,7 +116,7 @@ class Predictor:
             if column not in record and column != self.spec.gold_column and getattr(feature, "dtype", None) == "string":
                 record[column] = ""
         examples = from_records(self.kind, [record], labels=self.labels)
-        with one_input():  # its windows are run in chunks below, however many
+        with one_input():  # its windows are run in chunks below, up to limits.MAX_WINDOWS_ONE_INPUT
             enc = self.task.encode(examples, self.tokenizer, max_length=self.lengths["max_length"], label2id={},
                                    doc_stride=self.lengths["doc_stride"], training=False)
         acc = self.task.accumulator(examples, enc, self.labels, max_answer_length=self.lengths["max_answer_length"])

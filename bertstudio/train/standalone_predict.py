@@ -99,6 +99,8 @@ class BadInput(Exception):
 
 
 INPUT_FIELDS = ("text", "text_pair", "tokens", "question", "context")
+# Windows of one QA context, as bertstudio reads one typed input (bertstudio.tasks.limits.MAX_WINDOWS_ONE_INPUT)
+MAX_WINDOWS_ONE_INPUT = 20_000
 MODEL_INPUTS = ("input_ids", "token_type_ids", "attention_mask")
 REQUIRED_MODEL_INPUTS = ("input_ids", "attention_mask")
 DECODES = ("classes", "score", "tags", "span")
@@ -557,6 +559,15 @@ class Predictor:
         offsets = self.tokenizer.encode(question, add_special_tokens=False).offsets
         if len(offsets) > max_query:
             question = question[: offsets[max_query - 1][1]]
+        room = self.max_length - max_query - 3  # counted as bertstudio counts them (tasks/limits.qa_window_layout)
+        step = max(1, room - stride)
+        if len(context) > (room + (MAX_WINDOWS_ONE_INPUT - 1) * step) // 4:  # shorter cannot reach the limit
+            tokens = len(self.tokenizer.encode(context, add_special_tokens=False).ids)
+            windows = 1 + -(-max(0, tokens - room) // step)
+            if windows > MAX_WINDOWS_ONE_INPUT:  # restates bertstudio.tasks.limits.check_qa_windows for one input
+                raise BadInput(f"the context is too long to read at once: paste a shorter passage ({len(context):,} "
+                               f"characters would become about {windows:,} windows of {self.max_length} tokens; "
+                               f"at most {MAX_WINDOWS_ONE_INPUT:,} are read)")
         self._truncate("only_second", stride)
         enc = self.tokenizer.encode(question, context)
         return [enc] + list(enc.overflowing)

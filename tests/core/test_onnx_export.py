@@ -671,3 +671,27 @@ def test_a_context_past_the_training_window_limit_is_answered_by_both_predictors
     ours, theirs = json.loads(capsys.readouterr().out), json.loads(done.stdout)
     assert (ours["answer"], ours["start"]) == (theirs["answer"], theirs["start"])
     assert ours["score"] == pytest.approx(theirs["score"], abs=1e-3)
+
+
+def test_a_context_past_the_one_input_window_limit_is_refused_alike_by_both_predictors(make_export, tmp_path, capsys):
+    """With the training sets' limit lifted for one input, a pasted 5 MB context had no limit at all
+    (hundreds of thousands of windows, minutes, GBs). Both predictors refuse past 20,000 windows, in
+    one line the user can act on, before any window is made."""
+    import shutil
+
+    _, _, out = make_export("qa")
+    short = tmp_path / "short-windows"
+    shutil.copytree(out, short)
+    meta = json.loads((short / "labels.json").read_text())
+    (short / "labels.json").write_text(json.dumps({**meta, "max_length": 32, "doc_stride": 8}))
+    context = "paris is in france . " * 40_000  # 840,000 characters: about 28,000 windows of 32 tokens
+    lines = tmp_path / "long.jsonl"  # past the 128 kB one command-line argument may hold
+    lines.write_text(json.dumps({"question": "where is paris", "context": context}) + "\n")
+    done = run_standalone(short, ["--jsonl", str(lines)], tmp_path)
+    advice = "the context is too long to read at once: paste a shorter passage"
+    assert done.returncode == 2 and advice in done.stderr and "at most 20,000" in done.stderr, done.stderr
+    capsys.readouterr()
+    assert main(["predict", "--model", str(short / "model.onnx"), "--question", "where is paris",
+                 "--context", context]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and advice in err[0] and "at most 20,000" in err[0], err

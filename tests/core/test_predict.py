@@ -274,3 +274,19 @@ def test_a_context_past_the_training_window_limit_is_answered_one_chunk_at_a_tim
                                     "answers": {"text": ["france"], "answer_start": [12]}}])
     with pytest.raises(DataError, match="more than 1,000"):
         task_for(model, "qa").encode(examples, tok, max_length=32, label2id={}, doc_stride=8)
+
+
+def test_one_context_past_the_one_input_window_limit_is_refused_with_advice(tiny, tmp_path):
+    """Lifting the 1,000-window limit for one typed input left none: a pasted 5 MB context became
+    hundreds of thousands of windows, encoded in memory first and run for minutes. One input keeps a
+    higher limit of its own, refused before any window exists, with advice the user can follow."""
+    from bertstudio.errors import DataError
+    from bertstudio.tasks.limits import MAX_WINDOWS_ONE_INPUT
+
+    model, tok = build_model("qa", tiny, labels=[], lengths={"max_length": 32, "doc_stride": 8, "max_answer_length": 10})
+    save_model(model, tok, tmp_path / "qa")
+    p = Predictor.load(tmp_path / "qa", device="cpu")
+    context = "paris is in france . " * 40_000  # 840,000 characters: about 28,000 windows of 32 tokens
+    with pytest.raises(DataError, match="the context is too long to read at once: paste a shorter passage") as info:
+        p.predict(question="where is paris", context=context)
+    assert f"at most {MAX_WINDOWS_ONE_INPUT:,}" in str(info.value) and "max_length" not in str(info.value)
