@@ -103,7 +103,7 @@ def predictor_for(model: str, *, precision: str | None = None) -> Any:
         return onnx_predictor(model)
     from bertstudio.train.predict import Predictor
 
-    return Predictor.load(model, precision=precision or "fp32")
+    return Predictor.load(model) if precision is None else Predictor.load(model, precision=precision)
 
 
 COMMANDS = {"export-onnx": cmd_export_onnx, "push-to-hub": cmd_push_to_hub}

@@ -252,7 +252,7 @@ def check_pushable(source: PushSource, report: Callable[[str], None] | None = No
     from bertstudio.train.predict import Predictor
 
     say("loading the model as `bertstudio predict` would (config, tokenizer, weights) and predicting one example")
-    _predicts(source.files, lambda: Predictor.load(source.files, device="cpu", precision="fp32"))
+    _predicts(source.files, lambda: Predictor.load(source.files, device="cpu"))
 
 
 def _predicts(path: Path, load: Callable[[], Any]) -> None:
