@@ -308,8 +308,8 @@ class PlaygroundPage(QWidget):
                                  "second sentence too."))
         unread = int(result.get("unpredicted_words") or 0)
         if unread:  # as `bertstudio predict` warns; the table drew them tagged "O", as if predicted
-            notes.append(self.tr("{n} word(s) tokenise to nothing and were not read (marked {mark}): the model "
-                                 "gives them no tag.").format(n=unread, mark=NOT_READ))
+            notes.append(self.tr("%n word(s) tokenise to nothing and were not read (marked {mark}): the model "
+                                 "gives them no tag.", "", unread).format(mark=NOT_READ))
         self.status.setText(" ".join(notes))
         self._show_output(self.result_html(result))
         self.prediction_shown.emit(result)

@@ -562,22 +562,22 @@
 <context>
     <name>AssistController</name>
     <message>
-        <location filename="../../bertstudio/ui/assist_controller.py" line="325"/>
+        <location filename="../../bertstudio/ui/assist_controller.py" line="326"/>
         <source>from the label names</source>
         <translation>来自标签名称</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_controller.py" line="326"/>
+        <location filename="../../bertstudio/ui/assist_controller.py" line="327"/>
         <source>fast model</source>
         <translation>快速模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_controller.py" line="327"/>
+        <location filename="../../bertstudio/ui/assist_controller.py" line="328"/>
         <source>SetFit model</source>
         <translation>SetFit 模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_controller.py" line="328"/>
+        <location filename="../../bertstudio/ui/assist_controller.py" line="329"/>
         <source>fine-tuned model</source>
         <translation>微调模型</translation>
     </message>
@@ -2530,82 +2530,84 @@
         <translation>上下文</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="177"/>
+        <location filename="../../bertstudio/ui/playground.py" line="178"/>
         <source>{name} (not in this project)</source>
         <translation>{name}(不属于此项目)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="178"/>
+        <location filename="../../bertstudio/ui/playground.py" line="179"/>
         <source>{name} (latest)</source>
         <translation>{name}(最新)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="179"/>
+        <location filename="../../bertstudio/ui/playground.py" line="180"/>
         <source>{name} (not finished)</source>
         <translation>{name}（未完成）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="214"/>
+        <location filename="../../bertstudio/ui/playground.py" line="215"/>
         <source>Train a model first: the Playground uses a finished or cancelled run&apos;s model.</source>
         <translation>请先训练模型:“试用”页使用已完成或已取消的运行所保存的模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="276"/>
+        <location filename="../../bertstudio/ui/playground.py" line="277"/>
         <source>Type the {boxes} to predict.</source>
         <translation>请先输入{boxes}再预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="279"/>
+        <location filename="../../bertstudio/ui/playground.py" line="280"/>
         <source>Predicting…</source>
         <translation>预测中…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="301"/>
+        <location filename="../../bertstudio/ui/playground.py" line="302"/>
         <source>Only the first {read} of {total} tokens were read: the model was trained on inputs of at most {read} tokens, and the rest does not count in this prediction.</source>
         <translation>只读取了 {total} 个词元中的前 {read} 个：模型训练时的输入最多 {read} 个词元，其余部分不计入本次预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="306"/>
+        <location filename="../../bertstudio/ui/playground.py" line="307"/>
         <source>Scored the first sentence alone: a model trained on sentence pairs needs the second sentence too.</source>
         <translation>只对第一个句子评分：在句子对上训练的模型还需要第二个句子。</translation>
     </message>
-    <message>
-        <location filename="../../bertstudio/ui/playground.py" line="310"/>
-        <source>{n} word(s) tokenise to nothing and were not read (marked {mark}): the model gives them no tag.</source>
-        <translation>{n} 个词切分后没有任何词元，未被读取（标为 {mark}）：模型没有给它们标签。</translation>
+    <message numerus="yes">
+        <location filename="../../bertstudio/ui/playground.py" line="311"/>
+        <source>%n word(s) tokenise to nothing and were not read (marked {mark}): the model gives them no tag.</source>
+        <translation>
+            <numerusform>%n 个词切分后没有任何词元，未被读取（标为 {mark}）：模型没有给它们标签。</numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="324"/>
+        <location filename="../../bertstudio/ui/playground.py" line="325"/>
         <source>this run&apos;s model folder is gone ({path})</source>
         <translation>此运行的模型文件夹已不存在（{path}）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="327"/>
+        <location filename="../../bertstudio/ui/playground.py" line="328"/>
         <source>Could not predict: {m}</source>
         <translation>无法预测:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="343"/>
+        <location filename="../../bertstudio/ui/playground.py" line="344"/>
         <source>Score</source>
         <translation>分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="348"/>
+        <location filename="../../bertstudio/ui/playground.py" line="349"/>
         <source>Past the top of the {lo:g}-{hi:g} scale the model learned from: read it as {hi:g} (shown unclipped, as evaluation uses it).</source>
         <translation>超出模型所学的 {lo:g}-{hi:g} 分制的上限：可视为 {hi:g}（按评估时的原值显示，未截断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="351"/>
+        <location filename="../../bertstudio/ui/playground.py" line="352"/>
         <source>Past the bottom of the {lo:g}-{hi:g} scale the model learned from: read it as {lo:g} (shown unclipped, as evaluation uses it).</source>
         <translation>低于模型所学的 {lo:g}-{hi:g} 分制的下限：可视为 {lo:g}（按评估时的原值显示，未截断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="376"/>
+        <location filename="../../bertstudio/ui/playground.py" line="377"/>
         <source>No answer in the context.</source>
         <translation>上下文中没有答案。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="381"/>
+        <location filename="../../bertstudio/ui/playground.py" line="382"/>
         <source>score</source>
         <translation>得分</translation>
     </message>

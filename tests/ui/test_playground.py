@@ -473,3 +473,20 @@ def test_a_word_that_tokenises_to_nothing_is_marked_not_read(qtbot, tmp_path, ti
         assert "1 word(s) tokenise to nothing and were not read" in page.status.text()
     finally:
         project.close(compact=False)
+
+
+def test_the_not_read_words_note_uses_qts_plural_form(qapp):
+    """The note was "{n} word(s) ...", a hand-made plural Qt's translation cannot inflect: it is
+    the %n numerus form, which the zh_CN table fills with the count."""
+    from PySide6.QtCore import QCoreApplication
+
+    from bertstudio import app as app_module
+
+    source = "%n word(s) tokenise to nothing and were not read (marked {mark}): the model gives them no tag."
+    installed = app_module.install_translators(qapp, "zh_CN")
+    try:
+        said = QCoreApplication.translate("PlaygroundPage", source, "", 3)
+    finally:
+        for translator in installed:
+            qapp.removeTranslator(translator)
+    assert said.startswith("3 个词") and "{mark}" in said, said
