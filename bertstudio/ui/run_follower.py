@@ -109,8 +109,9 @@ class RunFollower(QObject):
                 self._too_big = True
                 log.warning("%s is %s bytes, more than a run writes: not followed", self.path, f"{size:,}")
             return False
-        if size < self._offset:  # truncated or replaced: start over
+        if size < self._offset:  # truncated or replaced (an --overwrite re-run): start over, a new run
             self._offset, self._partial = 0, b""
+            self._starts, self._step, self._open = 0, 0, False  # its first start is no resume of the old one
         if size == self._offset:
             return False
         try:

@@ -56,6 +56,27 @@ def test_follower_reads_only_complete_new_lines(qtbot, tmp_path):
     follower.stop()
 
 
+def test_a_history_replaced_by_an_overwrite_rerun_starts_a_new_run_not_a_resume(qtbot, tmp_path):
+    """A followed run folder re-run with --overwrite: its new history's start was emitted as
+    "resumed", so the monitor kept the old run's log and metrics and skipped a new run's resets."""
+    run = tmp_path / "run"
+    run.mkdir()
+    history = run / "history.jsonl"
+    first = RunStarted(20, 64, 16, 2, 32, 100, 1000, "cpu", "fp32")
+    history.write_text(_line(first) + "".join(_line(_step(i, 1.0 / i)) for i in range(1, 8))
+                       + _line(RunFinished("finished", 7, {"accuracy": 0.5})))
+    follower = RunFollower(run, poll_ms=60_000)
+    seen: list[tuple[str, object]] = []
+    follower.started.connect(lambda ev: seen.append(("started", ev)))
+    follower.resumed.connect(lambda ev: seen.append(("resumed", ev)))
+    follower.poll()
+    assert [name for name, _ in seen] == ["started"]
+    again = RunStarted(10, 64, 16, 2, 32, 100, 1000, "cpu", "fp32")
+    history.write_text(_line(again))  # --overwrite: a new, shorter history in its place
+    follower.poll()
+    assert seen[1:] == [("started", again)]
+
+
 def test_a_long_history_is_read_a_chunk_at_a_time_and_one_past_the_cap_not_at_all(qtbot, tmp_path, monkeypatch):
     """Following a run read its whole history.jsonl in one read on the GUI thread, past rundir's
     512 MB cap: a 1.5 GB (sparse) file held the window 11.5 s and took 5 GB."""
