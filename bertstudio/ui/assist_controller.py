@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import logging
 import math
-import os
 import threading
 from typing import Any, Callable
 
@@ -55,7 +54,9 @@ AssistantFactory = Callable[[Any, Callable[[dict], None]], Any]
 
 
 def enabled_by_default() -> bool:
-    return os.environ.get(ENV, "1").strip().lower() not in ("0", "off", "no", "false")
+    from bertstudio.train.warm import env_switch  # one list of the words that turn a switch off
+
+    return env_switch(ENV)
 
 
 def wanted_by(project: Any) -> bool:

@@ -107,7 +107,7 @@ class MetricsPanel(QWidget):
             table.setItem(i, 1, _number(format_metric(k, metrics[k])))
 
     def _show_size_note(self, metrics: dict[str, float], examples: int | None, unit: str,
-                        undefined: str | None = None, status: str = "finished") -> None:
+                        undefined: str | None = None) -> None:
         said = {"one_prediction": self.tr("The model predicts one value for every example: correlations are undefined "
                                           "(shown as 0)."),
                 "one_gold": self.tr("Every example has the same gold score: correlations are undefined (shown as 0).")}
