@@ -190,6 +190,7 @@ class DataPage(QWidget):
         self._counts_timer.setSingleShot(True)
         self._counts_timer.setInterval(150)
         self._counts_timer.timeout.connect(self._update_counts)
+        self._filter_follows: str | None = None  # the filter's key after a rename of its label
         self._filter_stale = False  # a filter on gold values, and gold changed since it ran
         self._refilter_timer = QTimer(self)  # labels given in a burst (undo of many) filter once
         self._refilter_timer.setSingleShot(True)
@@ -199,6 +200,7 @@ class DataPage(QWidget):
         session.project_closed.connect(self._on_project_closed)
         session.data_imported.connect(self._on_data_imported)
         session.gold_changed.connect(self._on_gold_changed)
+        session.label_renamed.connect(self._on_label_renamed)
         session.labels_changed.connect(self._on_labels_changed)
         session.current_example_changed.connect(self._on_current_example_changed)
         self.suggestion_delegate = SuggestionDelegate(self.table)
@@ -247,8 +249,9 @@ class DataPage(QWidget):
             self.split_combo.addItem(f"{split_name(split)} ({n})", split)
         self.split_combo.setCurrentIndex(max(0, self.split_combo.findData(self.split)))
 
-    def _fill_filters(self) -> None:
-        current = self.filter_combo.currentData()
+    def _fill_filters(self, current: str | None = None) -> None:
+        """Offer today's filters, keeping ``current`` (default: the combo's key) where it is still offered."""
+        current = self.filter_combo.currentData() if current is None else current
         self.filter_combo.clear()
         self.filter_combo.addItem(self.tr("All rows"), _key(FILTER_ALL))
         self.filter_combo.addItem(self.tr("Unlabelled"), _key(FILTER_UNLABELLED))
@@ -341,10 +344,26 @@ class DataPage(QWidget):
             if self.session.current_split == self.split:  # the row looked at stays selected, if still listed
                 self._on_current_example_changed(self.split, self.session.current_row)
 
+    def _on_label_renamed(self, old: str, new: str) -> None:
+        """A "Label = old" filter becomes "Label = new" (labels_changed follows at once and refills the combo).
+        For a BIO tag set the filter names the entity type: B-PER -> B-PERSON moves "PER" to "PERSON"."""
+        mode, label = self.current_filter()
+        filter_labels = get_spec(self.session.kind).gold.filter_labels
+        olds, news = filter_labels([old]), filter_labels([new])
+        if (mode == FILTER_LABEL and label is not None and olds == [label] and len(news) == 1
+                and label not in filter_labels(self.session.labels())):  # (half a BIO pair: PER is still offered)
+            self._filter_follows = _key(FILTER_LABEL, news[0])
+
     def _on_labels_changed(self) -> None:
         self.model.set_colours(self.session.label_colours())
         self.model.invalidate()  # renamed labels: drop the cached blocks
-        self._fill_filters()
+        before = self.filter_combo.currentData()
+        follows, self._filter_follows = self._filter_follows, None
+        self._fill_filters(follows)
+        if self.filter_combo.currentData() != before and self._full is not None:
+            # the filter's label was renamed (followed) or removed (All rows): the table shows what the
+            # combo says, not the rows of a filter no longer offered
+            self.apply_filters()
         self._update_counts()
 
     # -- filters and search (vectorised; run on demand) ---------------------------------

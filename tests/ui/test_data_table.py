@@ -12,7 +12,7 @@ from PySide6.QtCore import QSettings, Qt
 from bertstudio.data.examples import FEATURES, ExampleSet
 from bertstudio.data.project import Project
 from bertstudio.ui.data_model import ExampleTableModel, arrow_table
-from bertstudio.ui.data_page import FILTER_DISAGREE, FILTER_LABEL, FILTER_UNLABELLED, DataPage
+from bertstudio.ui.data_page import FILTER_ALL, FILTER_DISAGREE, FILTER_LABEL, FILTER_UNLABELLED, DataPage
 from bertstudio.ui.session import ProjectSession
 
 WORDS = ["good", "bad", "fine", "awful", "great"]
@@ -256,3 +256,25 @@ def test_search_finds_text_stored_in_either_unicode_form(qtbot, session_factory)
     page.search_edit.setText("BRÛLÉE")
     page.apply_filters()
     assert page.shown_rows() == [1]
+
+
+def test_a_label_filter_follows_its_label_renamed_or_removed(qtbot, session_factory):
+    """With "Label = pos" on, renaming pos made the combo say "All rows" while the table still listed
+    the pos rows; removing a filtered label left "0 of 9 rows" under "All rows"."""
+    rows = [{"text": f"row {i}", "label": ["neg", "pos", None][i % 3]} for i in range(9)]
+    session = session_factory("sentence", ["neg", "pos", "meh"], {"train": rows})
+    page = DataPage(session)
+    qtbot.addWidget(page)
+    page.show_split("train")
+    page.set_filter(FILTER_LABEL, "pos")
+    assert page.shown_rows() == [1, 4, 7]
+    session.rename_label("pos", "positive")
+    assert page.current_filter() == (FILTER_LABEL, "positive")
+    assert page.filter_combo.currentText() == "Label = positive" and page.shown_rows() == [1, 4, 7]
+    session.undo_stack.undo()  # an undone rename is followed too
+    assert page.current_filter() == (FILTER_LABEL, "pos") and page.shown_rows() == [1, 4, 7]
+    page.set_filter(FILTER_LABEL, "meh")
+    assert page.shown_rows() == []
+    session.remove_label("meh")
+    assert page.current_filter() == (FILTER_ALL, None)
+    assert page.shown_rows() == list(range(9)) and page.count_label.text() == "9 of 9 rows"
