@@ -26,7 +26,7 @@ the benchmark reports (benchmarks/README.md).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -70,6 +70,14 @@ class Scores:
     @property
     def n_labels(self) -> int:
         return len(self.trained_rows)
+
+
+def with_label_names(scores: Scores, names: Sequence[str]) -> Scores:
+    """``scores`` predicting the same classes under ``names`` (a label renamed). Scores without their
+    own names (tagging) are read with the assistant's labels of now and stay as they are."""
+    if "labels" not in scores.meta or tuple(scores.meta["labels"]) == tuple(names):
+        return scores
+    return replace(scores, meta={**scores.meta, "labels": tuple(names)})
 
 
 def classification_scores(source: str, probs: np.ndarray, rows: Sequence[int], version: int = 0,

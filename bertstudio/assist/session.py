@@ -351,13 +351,14 @@ class AssistantState(TrainerJobs, ShownModel):
             with self._lock:  # (one column read: a call per row took 10 s on the GUI thread for 1.2M labels)
                 self._labels = list(self.project.labels)
                 self._gold = {r: gold[r] if r < len(gold) else None for r in self._gold}
-                if event.get("op") == "rename_label":  # the same classes: the shown model predicts the new name
-                    self._renames.append((str(event["old"]), str(event["new"])))
-                    if self._strong_model is not None:
-                        self._strong = self._renamed(self._strong, self._strong_model, self._labels)
-                elif event.get("op") != "set_color":  # a class more or less: the model's columns are not the labels
+                if event.get("op") == "rename_label":  # the same classes: the models shown predict the new name
+                    self._follow_rename(str(event["old"]), str(event["new"]))
+                elif event.get("op") != "set_color":  # a class more or less: the models' columns are not the labels
                     self._label_epoch += 1
                     self._strong = self._strong_model = None
+                    # the fast scores too (they suggested a removed class until the refit): the refit
+                    # after prepare fits a head of today's classes, from no head of the old ones
+                    self._fast = self._fast_head = self._fast_prior = None
             self._request("prepare")
         elif what == "split_imported" and event.get("split") == self.split:
             with self._lock:
@@ -379,6 +380,15 @@ class AssistantState(TrainerJobs, ShownModel):
                 self._rows_version += 1  # a job still at work on the old rows keeps nothing it built
             self._emit("reset", reason="rows were added to the split" if appended else "the split was imported again")
             self._request("prepare")
+
+    def _follow_rename(self, old: str, new: str) -> None:
+        """Both models' scores name ``new`` for the class called ``old`` at once, not from the next
+        refit on (the fast model suggested the old name meanwhile). Called with the lock held."""
+        self._renames.append((old, new))
+        if self._strong_model is not None:
+            self._strong = self._renamed(self._strong, self._strong_model, self._labels)
+        if self._fast is not None and "labels" in self._fast.meta:
+            self._fast = F.with_label_names(self._fast, [new if n == old else n for n in self._fast.meta["labels"]])
 
     # ------------------------------------------------------------------ jobs
     def _progress_cb(self, task: str):
@@ -483,15 +493,20 @@ class AssistantState(TrainerJobs, ShownModel):
         self._job_refit()
 
     def _job_refit(self) -> None:
-        rows_version, pool, rows, values = self._rows_snapshot()
+        with self._lock:  # the labels the rows' values are named with
+            rows_version, pool, rows, values = self._rows_snapshot()
+            labels, labels_seen = self._labels_snapshot()
         if pool is None:
             return
         version = self._label_version
-        scores = self._fit_fast(pool, rows, values, version)
+        scores = self._fit_fast(pool, rows, values, version, labels)
         with self._lock:
             if rows_version != self._rows_version:  # scores of the rows before an import: not the queue's
                 return
-            self._fast = scores
+            names = self._names_now(labels, labels_seen)
+            if names is None:  # a class added or removed while fitting: the refit the change asked for follows
+                return
+            self._fast = F.with_label_names(scores, names) if scores is not None else None
         self._update_audit()
         self._emit("scores", source=scores.source if scores else None, labels=len(rows), version=version)
         if time.monotonic() - self._saved_at > STATE_SAVE_EVERY_S:  # fsyncs cost tens of ms: not every label
@@ -499,8 +514,9 @@ class AssistantState(TrainerJobs, ShownModel):
         if self.settings.self_train and self._zero_shot is not None and len(rows) - self._refreshed_at >= F.REFRESH_EVERY:
             self._request("refresh")
 
-    def _fit_fast(self, pool: PoolData, rows: list[int], values: list[Any], version: int) -> Scores | None:
-        spec, labels = self.spec, self._labels
+    def _fit_fast(self, pool: PoolData, rows: list[int], values: list[Any], version: int,
+                  labels: list[str]) -> Scores | None:
+        spec = self.spec
         if spec.head == "ridge":
             return F.regression_scores(pool.features, [float(v) for v in values], rows, version,
                                        pairs=pool.pairs is not None) if rows else None

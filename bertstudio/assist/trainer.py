@@ -5,7 +5,6 @@ score the pool with it, save it, and restore the last session's model."""
 from __future__ import annotations
 
 import logging
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -137,9 +136,7 @@ class TrainerJobs:
         model.labels = list(names)  # saved with it: a restore compares them with the project's
         if hasattr(model.model, "labels"):  # an EmbeddingClassifier's own copy
             model.model.labels = list(names)
-        if "labels" not in scores.meta:  # tagging: read with the assistant's labels of now
-            return scores
-        return replace(scores, meta={**scores.meta, "labels": tuple(names)})
+        return F.with_label_names(scores, names)
 
     def _restore_strong(self) -> None:
         """The model saved by the last session, if it predicts this project's labels."""

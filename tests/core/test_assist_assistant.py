@@ -253,6 +253,28 @@ def test_next_in_uncertain_mode_takes_the_smallest_gap_of_the_shown_model(tiny, 
     project.close()
 
 
+def test_a_rename_or_removal_reaches_the_fast_models_suggestions_at_once(tiny, tmp_path):
+    """Right after cooking -> food the fast model still suggested 'cooking' (and Next "by label: food"
+    said "no suggestions yet") until its refit; after a removal it went on suggesting the removed class."""
+    project, _ = make_project(tmp_path / "p", "sentence", sentiment_rows(6), ["neg", "pos", "meh"])
+    a = LabellingAssistant(project, settings=settings(tiny, strong_every=0), start=False)
+    try:
+        probs = np.array([[0.7, 0.2, 0.1], [0.2, 0.7, 0.1], [0.1, 0.3, 0.6], [0.5, 0.4, 0.1],
+                          [0.2, 0.5, 0.3], [0.1, 0.8, 0.1]], np.float32)
+        a._fast = Scores("fast", probs, top2_margin(probs), (), meta={"labels": ("neg", "pos", "meh")})
+        project.rename_label("pos", "positive")
+        assert [a.suggestion("train", r).value for r in range(6)] == ["neg", "positive", "meh", "neg", "positive",
+                                                                     "positive"]
+        assert set(a.suggestion("train", 1).probs) == {"neg", "positive", "meh"}
+        item = a.next_row("by_label", label="positive")
+        assert (item.row, item.why, item.detail) == (5, "likeliest", "positive")
+        project.remove_label("meh")  # no row uses it
+        assert all(s is None or s.value in ("neg", "positive") for s in (a.suggestion("train", r) for r in range(6)))
+    finally:
+        a.close()
+        project.close()
+
+
 def test_pairs_wait_for_labels_then_use_siamese_features(tiny, tmp_path):
     rows = [{"text": f"the movie {i} was good", "text_pair": f"the film {i} was {'great' if i % 2 else 'bad'}",
              "label": "same" if i % 2 else "different"} for i in range(20)]
