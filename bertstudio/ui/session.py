@@ -204,10 +204,51 @@ class ProjectSession(QObject):
         project.remove_label(name)
 
     def rename_label(self, old: str, new: str) -> None:
-        """Rename a label, undoably (Edit > Undo renames it back); raises the project's refusal."""
-        self._change_labels(self.tr("Rename label {a} to {b}").format(a=old, b=new),
-                            lambda project: project.rename_label(old, new),
-                            lambda project: project.rename_label(new, old, restoring=True))
+        """Rename a label, undoably (Edit > Undo renames it back); raises the project's refusal.
+        In a BIO tag set B-X and I-X are one entity type: both are renamed, as one undo step."""
+        renames = self._entity_renames(old, new)
+        if len(renames) == 1:
+            text = self.tr("Rename label {a} to {b}").format(a=old, b=new)
+        else:
+            text = self.tr("Rename entity type {a} to {b}").format(a=old[2:], b=new[2:])
+
+        def backward(project: Any, done: list[tuple[str, str]] = renames) -> None:
+            for a, b in reversed(done):
+                project.rename_label(b, a, restoring=True)
+
+        def forward(project: Any) -> None:
+            done: list[tuple[str, str]] = []
+            try:
+                for a, b in renames:
+                    project.rename_label(a, b)
+                    done.append((a, b))
+            except BertStudioError:
+                backward(project, done)  # (I-PERSON taken: B-PER is not left renamed alone)
+                raise
+
+        self._change_labels(text, forward, backward)
+
+    def _entity_renames(self, old: str, new: str) -> list[tuple[str, str]]:
+        """The renames ``old`` -> ``new`` stands for: in a BIO tag set, renaming B-PER to B-PERSON renames
+        I-PER to I-PERSON too (renamed alone, every PER entity split in two: PERSON, then one opened by
+        I-PER). A new name without the tag's own prefix is refused."""
+        from bertstudio.data.gold import is_bio_tag_set
+        from bertstudio.data.kinds import get_spec
+
+        labels = self.labels()
+        prefix = old[:2]
+        if not (get_spec(self.kind).gold.per_token and is_bio_tag_set(labels) and prefix in ("B-", "I-")):
+            return [(old, new)]
+        other = "I-" if prefix == "B-" else "B-"
+        partner = other + old[2:]
+        if partner not in labels or new == old:
+            return [(old, new)]
+        if new[:2] != prefix or not new[2:]:
+            raise DataError(self.tr("{a} and {b} are one entity type, {t}: they are renamed together")
+                            .format(a=old, b=partner, t=old[2:]),
+                            expected=self.tr("a new name starting with {p}; {b} takes the same entity type")
+                            .format(p=prefix, b=partner))
+        return [(old, new), (partner, other + new[2:])]
 
     def remove_label(self, name: str) -> None:
         """Remove a label no row uses, undoably (Edit > Undo adds it back); raises the project's refusal,

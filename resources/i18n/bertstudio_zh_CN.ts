@@ -880,47 +880,47 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/data_page.py" line="177"/>
-        <location filename="../../bertstudio/ui/data_page.py" line="426"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="445"/>
         <source>&lt;b&gt;Label distribution&lt;/b&gt;</source>
         <translation>&lt;b&gt;标签分布&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="253"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="256"/>
         <source>All rows</source>
         <translation>全部行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="254"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="257"/>
         <source>Unlabelled</source>
         <translation>未标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="256"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="259"/>
         <source>Label = %1</source>
         <translation>标签 = %1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="257"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="260"/>
         <source>Disagrees with the latest run</source>
         <translation>与最近一次运行的预测不一致</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="406"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="425"/>
         <source>%1 of %2 rows</source>
         <translation>%1 / %2 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="411"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="430"/>
         <source>no run with predictions yet</source>
         <translation>还没有带预测的运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="413"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="432"/>
         <source>the latest run evaluated the %1 split</source>
         <translation>最近一次运行评估的是 %1 数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_page.py" line="425"/>
+        <location filename="../../bertstudio/ui/data_page.py" line="444"/>
         <source>&lt;b&gt;Entities per type&lt;/b&gt;</source>
         <translation>&lt;b&gt;各类型实体数&lt;/b&gt;</translation>
     </message>
@@ -1853,52 +1853,62 @@
 <context>
     <name>LabelSetDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="46"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="49"/>
         <source>Label set</source>
         <translation>标签集</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="59"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="62"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="60"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="63"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="61"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="64"/>
         <source>Colour…</source>
         <translation>颜色…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="62"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="65"/>
         <source>Remove</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="71"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="74"/>
         <source>Order = key order (1-9) and label ids of the model.</source>
         <translation>顺序 = 按键顺序(1-9)，也是模型中的标签编号。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="115"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="118"/>
         <source>Add label</source>
         <translation>添加标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="115"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="118"/>
         <source>Name of the new label:</source>
         <translation>新标签的名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="123"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="129"/>
+        <source>Rename entity type</source>
+        <translation>重命名实体类型</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="130"/>
+        <source>New name of the entity type %1 (%2 and %3 are renamed together):</source>
+        <translation>实体类型 %1 的新名称(%2 和 %3 一起重命名)：</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="135"/>
         <source>Rename label</source>
         <translation>重命名标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="123"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="135"/>
         <source>New name:</source>
         <translation>新名称:</translation>
     </message>
@@ -2668,22 +2678,37 @@
         <translation>更改标签 {a} 的颜色</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="208"/>
+        <location filename="../../bertstudio/ui/session.py" line="211"/>
         <source>Rename label {a} to {b}</source>
         <translation>将标签 {a} 重命名为 {b}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="217"/>
+        <location filename="../../bertstudio/ui/session.py" line="213"/>
+        <source>Rename entity type {a} to {b}</source>
+        <translation>将实体类型 {a} 重命名为 {b}</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/session.py" line="247"/>
+        <source>{a} and {b} are one entity type, {t}: they are renamed together</source>
+        <translation>{a} 和 {b} 属于同一个实体类型 {t}：二者一起重命名</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/session.py" line="249"/>
+        <source>a new name starting with {p}; {b} takes the same entity type</source>
+        <translation>以 {p} 开头的新名称；{b} 随之改为同一实体类型</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/session.py" line="258"/>
         <source>Remove label {a}</source>
         <translation>删除标签 {a}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="341"/>
+        <location filename="../../bertstudio/ui/session.py" line="382"/>
         <source>Replace the rows of %1</source>
         <translation>替换 %1 的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="357"/>
+        <location filename="../../bertstudio/ui/session.py" line="398"/>
         <source>Restore the rows of %1</source>
         <translation>恢复 %1 的行</translation>
     </message>

@@ -886,3 +886,46 @@ def test_a_qa_answer_after_crlf_or_emoji_is_stored_and_highlighted_where_it_is(q
     _select(view, at, end, qtbot)
     gold = session.project.gold("train", 1)
     assert gold["answer_start"] == [start] and gold["text"] == [context[start: context.index("End")]]
+
+
+def test_renaming_a_bio_tag_renames_its_entity_type_as_one_undo_step(qtbot, session_factory, monkeypatch):
+    """Renaming B-PER to B-PERSON in the Label set dialog left I-PER alone: 'john smith', one PER
+    entity, became a PERSON entity and a PER entity opened by I-PER, counted nowhere."""
+    from bertstudio.ui.editors.label_set import LabelSetDialog
+    from bertstudio.ui.editors.tag_edits import entities
+
+    labels = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC"]
+    rows = [{"tokens": ["john", "smith", "went", "home"], "tags": ["B-PER", "I-PER", "O", "O"]},
+            {"tokens": ["mary", "lives", "in", "paris"], "tags": ["B-PER", "O", "O", "B-LOC"]}]
+    session = session_factory("tagging", labels, {"train": rows})
+    dialog = LabelSetDialog(session)
+    qtbot.addWidget(dialog)
+    count = session.undo_stack.count()
+    assert dialog.rename_label("B-PER", "B-PERSON")
+    assert session.labels() == ["O", "B-PERSON", "I-PERSON", "B-LOC", "I-LOC"]
+    assert entities(session.project.gold("train", 0)) == [("PERSON", 0, 2)]
+    assert session.undo_stack.count() == count + 1 and session.undo_stack.undoText() == "Rename entity type PER to PERSON"
+    session.undo_stack.undo()  # one step back: both tags
+    assert session.labels() == labels and entities(session.project.gold("train", 0)) == [("PER", 0, 2)]
+    session.undo_stack.redo()
+    assert session.labels() == ["O", "B-PERSON", "I-PERSON", "B-LOC", "I-LOC"]
+    assert dialog.rename_label("I-LOC", "I-PLACE")  # from either half
+    assert session.labels() == ["O", "B-PERSON", "I-PERSON", "B-PLACE", "I-PLACE"]
+    assert entities(session.project.gold("train", 1)) == [("PERSON", 0, 1), ("PLACE", 3, 4)]
+    # a name that is not a B- tag any more is refused, and nothing changes
+    count = session.undo_stack.count()
+    assert not dialog.rename_label("B-PERSON", "PERSON") and "renamed together" in dialog.error.text()
+    assert session.labels() == ["O", "B-PERSON", "I-PERSON", "B-PLACE", "I-PLACE"]
+    # the partner's new name taken: the first half is not left renamed alone
+    session.add_label("I-CITY")
+    assert not dialog.rename_label("B-PLACE", "B-CITY")
+    assert session.labels() == ["O", "B-PERSON", "I-PERSON", "B-PLACE", "I-PLACE", "I-CITY"]
+    assert session.undo_stack.count() == count + 1  # the add only
+    # Rename… on I-PERSON asks for the entity type's new name
+    asked = []
+    monkeypatch.setattr("bertstudio.ui.editors.label_set.QInputDialog.getText",
+                        lambda _parent, title, prompt, text="": asked.append((title, prompt, text)) or ("HUMAN", True))
+    dialog.list.setCurrentRow(2)
+    dialog._on_rename()
+    assert asked[0][0] == "Rename entity type" and asked[0][2] == "PERSON" and "I-PERSON" in asked[0][1]
+    assert session.labels()[:3] == ["O", "B-HUMAN", "I-HUMAN"]

@@ -1,4 +1,5 @@
 """A small dialog to edit the label set: add, rename, recolour (and remove an unused label).
+In a BIO tag set, Rename… on B-X or I-X renames the entity type X (both tags, one undo step).
 
 Each change goes straight to the project (journaled there) and the project
 tells every view through ``labels_changed``; errors from the core (a duplicate
@@ -23,6 +24,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from bertstudio.data.gold import is_bio_tag_set
+from bertstudio.data.kinds import get_spec
 from bertstudio.errors import BertStudioError
 from bertstudio.ui import theme
 from bertstudio.ui.session import ProjectSession
@@ -120,9 +123,26 @@ class LabelSetDialog(QDialog):
         old = self._selected()
         if old is None:
             return
+        partner = self._bio_partner(old)
+        if partner is not None:  # B-PER and I-PER: the person renames the entity type PER (session.rename_label)
+            new, ok = QInputDialog.getText(
+                self, self.tr("Rename entity type"),
+                self.tr("New name of the entity type %1 (%2 and %3 are renamed together):")
+                .replace("%1", old[2:]).replace("%2", old).replace("%3", partner), text=old[2:])
+            if ok and new.strip() and new.strip() != old[2:]:
+                self.rename_label(old, old[:2] + new.strip())
+            return
         new, ok = QInputDialog.getText(self, self.tr("Rename label"), self.tr("New name:"), text=old)
         if ok and new.strip() and new.strip() != old:
             self.rename_label(old, new.strip())
+
+    def _bio_partner(self, name: str) -> str | None:
+        """I-PER for B-PER (and back) in a tag set of entity spans, None for any other label."""
+        labels = self.session.labels()
+        if not (get_spec(self.session.kind).gold.per_token and is_bio_tag_set(labels)) or name[:2] not in ("B-", "I-"):
+            return None
+        partner = ("I-" if name[:2] == "B-" else "B-") + name[2:]
+        return partner if partner in labels else None
 
     def _on_colour(self) -> None:
         name = self._selected()
