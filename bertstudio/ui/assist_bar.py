@@ -111,6 +111,14 @@ class AssistBar(QWidget):
         if not suggests_labels and self.strategy() == "by_label":
             self.set_strategy("in_order")
 
+    def follow_rename(self, old: str, new: str) -> None:
+        """The by-label order's label renamed (session.label_renamed): the order goes on with its new name
+        (it fell back to "the rarest label" without a word, the old name not being offered any more)."""
+        index = self.label_combo.findData(old)
+        if index > 0:  # (0: the rarest label)
+            self.label_combo.setItemData(index, new)
+            self.label_combo.setItemText(index, new)
+
     def _on_order_changed(self, _index: int) -> None:
         self.label_combo.setVisible(self.strategy() == "by_label")
         self.order_changed.emit(self.strategy())

@@ -929,3 +929,18 @@ def test_renaming_a_bio_tag_renames_its_entity_type_as_one_undo_step(qtbot, sess
     dialog._on_rename()
     assert asked[0][0] == "Rename entity type" and asked[0][2] == "PERSON" and "I-PERSON" in asked[0][1]
     assert session.labels()[:3] == ["O", "B-HUMAN", "I-HUMAN"]
+
+
+def test_the_next_orders_label_follows_a_rename(qtbot, session_factory):
+    """Next "by label: pos" fell back to "the rarest label" without a word once pos was renamed."""
+    session = session_factory("sentence", ["neg", "pos", "meh"], {"train": SENTENCES})
+    bar = _page(qtbot, session).assist_bar
+    bar.label_combo.setCurrentIndex(bar.label_combo.findData("pos"))
+    assert bar.label() == "pos"
+    session.rename_label("pos", "positive")
+    assert bar.label() == "positive" and bar.label_combo.currentText() == "positive"
+    assert [bar.label_combo.itemData(i) for i in range(bar.label_combo.count())] == ["", "neg", "positive", "meh"]
+    session.undo_stack.undo()
+    assert bar.label() == "pos"
+    session.remove_label("meh")  # another label removed: the order keeps its own
+    assert bar.label() == "pos"

@@ -271,9 +271,11 @@ class LabelPage(QWidget):
         review_queue.open_review_queue(self.session, self)
 
     def _on_label_renamed(self, old: str, new: str) -> None:
-        """The Review queue's kept flags follow the rename (each split's, whether a queue is open or not)."""
+        """The Review queue's kept flags follow the rename (each split's, whether a queue is open or not),
+        and so does the Next order's label."""
         from bertstudio.ui import review_queue
 
+        self.assist_bar.follow_rename(old, new)
         if self.session.has_project():
             review_queue.follow_label_rename(self.session.project.folder, self.session.project.split_names, old, new)
 
