@@ -278,3 +278,17 @@ def test_a_label_filter_follows_its_label_renamed_or_removed(qtbot, session_fact
     session.remove_label("meh")
     assert page.current_filter() == (FILTER_ALL, None)
     assert page.shown_rows() == list(range(9)) and page.count_label.text() == "9 of 9 rows"
+
+
+def test_an_entity_type_filter_follows_its_entity_type_renamed(qtbot, session_factory):
+    """"Label = PER" on a tag set: renaming the entity type (B-PER and I-PER together) keeps the filter on it."""
+    rows = [{"tokens": ["john", "smith"], "tags": ["B-PER", "I-PER"]}, {"tokens": ["paris"], "tags": ["B-LOC"]},
+            {"tokens": ["mary"], "tags": ["B-PER"]}]
+    session = session_factory("tagging", ["O", "B-PER", "I-PER", "B-LOC", "I-LOC"], {"train": rows})
+    page = DataPage(session)
+    qtbot.addWidget(page)
+    page.show_split("train")
+    page.set_filter(FILTER_LABEL, "PER")
+    assert page.shown_rows() == [0, 2]
+    session.rename_label("I-PER", "I-PERSON")
+    assert page.current_filter() == (FILTER_LABEL, "PERSON") and page.shown_rows() == [0, 2]
