@@ -141,8 +141,9 @@ class Project(MetaState, LabelSetOps, SplitOps, JournalReplay):
         (folder / store.RUNS_DIR).mkdir(exist_ok=True)
         meta = {
             "schema_version": SCHEMA_VERSION, "name": name, "kind": kind,
-            "labels": [{"name": n, "color": check_color(colors.get(n) or default_color(i), folder)}
+            "labels": [{"name": n, "color": check_color(colors.get(n) or default_color(i), folder), "id": i}
                        for i, n in enumerate(labels)],
+            "label_id_next": len(labels),
             "glue_task": glue_task, "splits": {}, "backups": [], "ui_state": {}, "recent_settings": {},
             "seq": 0, "labels_seq": 0, "data_seq": 0,
         }

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Collection
 
 from bertstudio.data.project_meta import (
     COLOR,
+    assign_label_ids,
     MAX_LABEL_CHARS,
     MAX_PROJECT_LABELS,
     PROJECT_FILE,
@@ -84,6 +85,10 @@ def label_op_problem(op: dict[str, Any]) -> str | None:
             return problem
     if op["op"] in ("add_label", "set_color") and not (isinstance(op.get("color"), str) and COLOR.match(op["color"])):
         return f"colour {op.get('color')!r} is not #rrggbb"
+    label_id = op.get("id")
+    if op["op"] == "add_label" and label_id is not None and (isinstance(label_id, bool) or not isinstance(label_id, int)
+                                                             or label_id < 0):
+        return f"id {label_id!r} is not a label id"
     index = op.get("index")
     if op["op"] == "add_label" and index is not None and (isinstance(index, bool) or not isinstance(index, int)
                                                           or not 0 <= index <= MAX_PROJECT_LABELS):
@@ -126,6 +131,44 @@ def compose_rename(mapping: dict[str, str], old: str, new: str, raw: Collection[
     return out
 
 
+def names_now(run_labels: list[str], run_label_ids: list[int] | None, labels: list[str],
+              label_ids: list[int]) -> dict[str, str | None]:
+    """See :meth:`LabelSetOps.names_now`; ``labels``/``label_ids``: the project's today."""
+    if run_label_ids is None or len(run_label_ids) != len(run_labels):
+        return {name: (name if name in labels else None) for name in run_labels}
+    today = dict(zip(label_ids, labels))
+    return {name: today.get(i) for name, i in zip(run_labels, run_label_ids)}
+
+
+def value_now(value: Any, names: dict[str, str | None] | None, labels: list[str]) -> Any:
+    """A run's class name (or list of tags) under the project's name of today (``names``, from
+    :func:`names_now`); a class removed since the run keeps its name, marked when a label of
+    today bears it (so it never reads as that other class)."""
+    if names is None:
+        return value
+    if isinstance(value, list):
+        return [value_now(v, names, labels) for v in value]
+    if not isinstance(value, str) or value not in names:
+        return value
+    now = names[value]
+    if now is not None:
+        return now
+    return f"{value} (removed)" if value in labels else value
+
+
+def pred_now(pred: dict[str, Any], names: dict[str, str | None] | None, labels: list[str]) -> dict[str, Any]:
+    """A prediction's label, tags and probabilities under today's names (see :func:`value_now`)."""
+    if names is None:
+        return pred
+    out = dict(pred)
+    for key in ("label", "tags"):
+        if key in out:
+            out[key] = value_now(out[key], names, labels)
+    if isinstance(out.get("probs"), dict):
+        out["probs"] = {value_now(k, names, labels): v for k, v in out["probs"].items()}
+    return out
+
+
 def apply_label_op(meta: dict[str, Any], op: dict[str, Any]) -> None:
     """Apply one label-set entry to project.json's ``meta``: its ``labels`` (the list of
     ``{"name", "color"}``) and, for a rename, the ``renames`` of each kept backup of replaced rows."""
@@ -134,10 +177,14 @@ def apply_label_op(meta: dict[str, Any], op: dict[str, Any]) -> None:
     what = op["op"]
     if what == "add_label" and op["name"] not in names:
         at = op.get("index")
-        labels.insert(at if isinstance(at, int) and 0 <= at <= len(labels) else len(labels),
-                      {"name": op["name"], "color": op["color"]})
+        item = {"name": op["name"], "color": op["color"]}
+        if isinstance(op.get("id"), int) and op["id"] >= meta.get("label_id_next", 0) \
+                and op["id"] not in {i.get("id") for i in labels}:
+            item["id"] = op["id"]  # the id the edit was made with (a replay gives the same one)
+        labels.insert(at if isinstance(at, int) and 0 <= at <= len(labels) else len(labels), item)
+        assign_label_ids(meta)
     elif what == "rename_label" and op["old"] in names and op["new"] not in names:
-        labels[names.index(op["old"])]["name"] = op["new"]
+        labels[names.index(op["old"])]["name"] = op["new"]  # its id stays: the same class, a new name
         for backup in meta.get("backups", []):
             renames = compose_rename(backup.get("renames", {}), op["old"], op["new"], backup.get("labels", []))
             if renames:
@@ -162,6 +209,17 @@ class LabelSetOps:
         return [item["name"] for item in self._meta["labels"]]
 
     @property
+    def label_ids(self) -> list[int]:
+        """Each label's stable id, in :attr:`labels` order: a rename keeps it, no other label gets it."""
+        return [item["id"] for item in self._meta["labels"]]
+
+    def names_now(self, run_labels: list[str], run_label_ids: list[int] | None) -> dict[str, str | None]:
+        """A run's label names -> today's names of the same classes (None: removed since the run).
+        ``run_label_ids``: the ids the run recorded beside its labels; without them (a run from
+        before ids, or made outside the app) a name means today's label of that name."""
+        return names_now(run_labels, run_label_ids, self.labels, self.label_ids)
+
+    @property
     def label_colors(self) -> dict[str, str]:
         return {item["name"]: item["color"] for item in self._meta["labels"]}
 
@@ -173,7 +231,8 @@ class LabelSetOps:
         self._label_kind_check("add a label")
         check_label_names(self.labels + [name], self.folder, new=[] if restoring else [name])
         color = check_color(color or default_color(len(self.labels)), self.folder)
-        op: dict[str, Any] = {"op": "add_label", "name": name, "color": color}
+        op: dict[str, Any] = {"op": "add_label", "name": name, "color": color,
+                              "id": self._meta.get("label_id_next", 0)}
         if index is not None and 0 <= index < len(self.labels):
             op["index"] = int(index)
         self._label_op(op)

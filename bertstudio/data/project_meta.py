@@ -15,6 +15,10 @@ Schema versions:
   ``data_seq`` mark which journal entries the file and the data files already
   contain; ``recent_settings`` holds the last training settings; ``backups``
   lists the split data kept when an import replaced a split's rows.
+  Each label also has an ``id`` that a rename keeps and nobody reuses (``label_id_next``
+  is the next free one), so a run that recorded its labels' ids is read under today's
+  names after renames and swaps; a file without ids gets them in its labels' order
+  (:func:`assign_label_ids`), as they were the day it is opened.
 
 Every field is checked on load (types, ranges, data file names that stay inside
 ``data/``); NaN and Infinity are not JSON and are refused. A file that fails a
@@ -280,6 +284,23 @@ def upgrade_v1(meta: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _is_label_id(value: Any) -> bool:
+    return _is_count(value) and value <= MAX_SEQ
+
+
+def assign_label_ids(meta: dict[str, Any]) -> None:
+    """Give each label of ``meta`` without an id the next free one (in place), and keep
+    ``label_id_next`` past every id used: a removed label's id is never given to another label,
+    so an old run's removed class never reads as a class made later."""
+    used = [item["id"] for item in meta["labels"] if _is_label_id(item.get("id"))]
+    after = meta.get("label_id_next")
+    after = max([after if _is_label_id(after) else 0] + [i + 1 for i in used])
+    for item in meta["labels"]:
+        if not _is_label_id(item.get("id")):
+            item["id"], after = after, after + 1
+    meta["label_id_next"] = after
+
+
 def _complete(meta: dict[str, Any]) -> dict[str, Any]:
     meta.setdefault("backups", [])
     meta.setdefault("glue_task", None)
@@ -291,6 +312,14 @@ def _complete(meta: dict[str, Any]) -> dict[str, Any]:
         if not isinstance(item, dict) or not isinstance(item.get("name"), str):
             raise _Damaged(f"label {i} is {item!r}, not {{'name': ..., 'color': ...}}")
         item.setdefault("color", default_color(i))
+        if "id" in item and not _is_label_id(item["id"]):
+            raise _Damaged(f"label {i} has the id {str(item['id'])[:40]!r}, not a whole number from 0 to {MAX_SEQ:,}")
+    if "label_id_next" in meta and not _is_label_id(meta["label_id_next"]):
+        raise _Damaged(f"label_id_next is {str(meta['label_id_next'])[:40]!r}, not a whole number from 0 to {MAX_SEQ:,}")
+    ids = [item["id"] for item in meta["labels"] if "id" in item]
+    if len(set(ids)) != len(ids):
+        raise _Damaged("two labels have the same id")
+    assign_label_ids(meta)  # a project from before ids: in its labels' order, as they are today
     return meta
 
 
@@ -394,6 +423,7 @@ class MetaState:
         kept in memory and written with the next successful write.
         """
         meta["seq"] = self._seq
+        assign_label_ids(meta)  # a label an import added (or any made without one) gets its id here
         try:
             self._meta_bytes = write_meta(self.folder, meta, self._meta_bytes)
         except OSError as exc:

@@ -69,6 +69,9 @@ log = logging.getLogger(__name__)
 CONFIG, HISTORY, METRICS, PREDICTIONS, MODEL, CHECKPOINTS = (
     "config.toml", "history.jsonl", "metrics.json", "predictions.jsonl", "model", "checkpoints")
 STATE = "state.json"  # a checkpoint is complete once its state is written (train/checkpoint.py)
+# A project run's label ids (the project's stable ids of config.labels, see data/project_meta.py),
+# written by the app into the new folder before the run starts; not a setting, so not in config.toml.
+LABEL_IDS = "label_ids.json"
 EVAL_ROWS = "eval_rows.json"  # older runs: which project split and rows were evaluated
 MISMATCHED = "mismatched"  # the run's model scored on MNLI's dev_mismatched.tsv (see the module docstring)
 OWN_NAMES = frozenset({CONFIG, HISTORY, METRICS, PREDICTIONS, MODEL, CHECKPOINTS, EVAL_ROWS, "cartography.jsonl",
@@ -185,7 +188,8 @@ def check_output_dir(config: TrainConfig) -> None:
     if not root.is_dir():
         return
     try:
-        names = {p.name for p in root.iterdir()} - {RUN_LOCK_FILE}  # (Windows) a writer's lock, not a file of a run
+        # (Windows) a writer's lock, not a file of a run; the label ids the app records before the run starts
+        names = {p.name for p in root.iterdir()} - {RUN_LOCK_FILE, LABEL_IDS}
     except OSError as exc:
         raise ConfigError(f"cannot read the run folder: {exc.strerror or exc}", path=root, where="output_dir") from None
     if not names:
@@ -654,6 +658,31 @@ class RunFolder:
         self._close_history()
         if self.history_error is not None:
             log.info("history.jsonl in %s is incomplete: %s", self.root, self.history_error)
+
+
+def record_label_ids(folder: str | Path, labels: list[str], ids: list[int]) -> None:
+    """Record with a project run the ids of its labels (``labels`` as config.toml will hold them),
+    so that its predictions are read under the project's names of today after renames."""
+    atomic_write_text(Path(folder) / LABEL_IDS, json.dumps({"labels": list(labels), "ids": [int(i) for i in ids]}))
+
+
+def read_label_ids(folder: str | Path, labels: list[str] | None) -> list[int] | None:
+    """The label ids recorded for the run in ``folder``, when they are for ``labels`` (the run's
+    config.labels); None when none were recorded, the file is damaged, or it was recorded for other
+    labels (a later run overwrote the folder from the command line): names are then matched as they are."""
+    if not labels:
+        return None
+    try:
+        data = read_json(Path(folder) / LABEL_IDS)
+    except (ConfigError, DataError, OSError):
+        return None
+    if not isinstance(data, dict) or data.get("labels") != list(labels):
+        return None
+    ids = data.get("ids")
+    if not isinstance(ids, list) or len(ids) != len(labels) or len(set(map(repr, ids))) != len(ids) \
+            or not all(isinstance(i, int) and not isinstance(i, bool) and i >= 0 for i in ids):
+        return None
+    return ids
 
 
 def prediction_rows(examples: Any, predictions: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -31,7 +31,7 @@ from bertstudio.errors import BertStudioError, ConfigError
 from bertstudio.metrics.display import format_percent
 from bertstudio.train.config import HOLD_OUT, TrainConfig
 from bertstudio.train.events import PhaseChanged, RunFinished, RunStarted
-from bertstudio.train.rundir import run_name
+from bertstudio.train.rundir import record_label_ids, run_name
 from bertstudio.ui import theme
 from bertstudio.ui.train_checks import VocabularyWarning, labelled_rows, missing_for_training
 from bertstudio.ui.train_estimate import TimeEstimateLabel
@@ -500,6 +500,16 @@ class TrainingPage(QWidget):
         # the project folder is named after the project; a GLUE project by its task (sst2-full-lr2e-5-…)
         return str(project.new_run_dir(run_name(project.glue_task or project.folder.name, self.config)))
 
+    def _record_label_ids(self, folder: str, config: TrainConfig) -> None:
+        """The project's ids of the run's labels, kept with the run: Results, Review, the Data page's
+        Disagrees filter and Compare read its predictions under today's names after renames."""
+        project = self.session.project
+        if config.labels and list(config.labels) == project.labels:
+            try:
+                record_label_ids(folder, project.labels, project.label_ids)
+            except OSError as exc:  # the run still trains; its names are then matched as they are
+                log.warning("label ids not recorded in %s: %s", folder, exc)
+
     def start_training(self) -> None:
         if self.is_running() or not self.session.has_project():
             return
@@ -515,6 +525,7 @@ class TrainingPage(QWidget):
             config, train, dev, note = self.run_inputs(None)  # validate before a run folder exists
             self.run_dir = self._new_run_dir()
             config = replace(config, output_dir=self.run_dir)
+            self._record_label_ids(self.run_dir, config)
         except BertStudioError as exc:
             self._show_error(str(exc))
             return
@@ -536,6 +547,8 @@ class TrainingPage(QWidget):
             folders = {seed: str(self.session.project.new_run_dir(f"{Path(self.run_dir).name}-seed{seed}"))
                        for seed in range(config.seed + 1, config.seed + config.seeds)}
             self._seed_folders = list(folders.values())
+            for folder in self._seed_folders:
+                self._record_label_ids(folder, config)
             folders[config.seed] = self.run_dir
             self.monitor.log(self.tr("{n} seeds ({a} to {b}), one run each, one after another.").format(
                 n=config.seeds, a=config.seed, b=config.seed + config.seeds - 1))

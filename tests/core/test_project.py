@@ -45,7 +45,7 @@ def test_create_open_and_basic_facts(project: Project) -> None:
     assert again.row("train", 1) == {"text": "bad film", "label": "neg"}
     meta = json.loads((project.folder / "project.json").read_text())
     assert meta["schema_version"] == SCHEMA_VERSION
-    assert meta["labels"] == [{"name": "neg", "color": PALETTE[0]}, {"name": "pos", "color": PALETTE[1]}]
+    assert meta["labels"] == [{"name": "neg", "color": PALETTE[0], "id": 0}, {"name": "pos", "color": PALETTE[1], "id": 1}]
 
 
 def test_create_refuses_existing_project_and_bad_labels(tmp_path: Path, project: Project) -> None:

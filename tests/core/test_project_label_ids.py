@@ -1,0 +1,127 @@
+"""Stable label ids: a rename keeps a label's id, no id is given twice, and the ids survive the
+journal's replay, compaction and reopening; a project from before ids gets them in its labels' order.
+A run records the ids of its labels (train/rundir.record_label_ids), so that its names are read
+under today's names after renames and swaps (Project.names_now)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+from bertstudio.data.project import Project
+from bertstudio.data.project_meta import encode_meta, write_meta
+from helpers import make_project, sentiment_records
+
+
+def _ids(project: Project) -> dict[str, int]:
+    return dict(zip(project.labels, project.label_ids))
+
+
+def _swap(project: Project) -> None:
+    project.rename_label("pos", "tmp")
+    project.rename_label("neg", "pos")
+    project.rename_label("tmp", "neg")
+
+
+def test_a_rename_keeps_the_id_and_a_removed_labels_id_is_never_given_again(tmp_path):
+    project = make_project(tmp_path / "p", "sentence", ["neg", "pos"], {"train": sentiment_records(6)})
+    assert _ids(project) == {"neg": 0, "pos": 1}
+    project.rename_label("pos", "positive")
+    project.add_label("meh")
+    project.remove_label("meh")
+    project.add_label("meh")  # a new class under an old name: a new id
+    assert _ids(project) == {"neg": 0, "positive": 1, "meh": 3}
+    project.close()
+    again = Project.open(tmp_path / "p")
+    assert _ids(again) == {"neg": 0, "positive": 1, "meh": 3} and again.recovery_messages == []
+    again.add_label("other")
+    assert again.label_ids[-1] == 4
+    again.close()
+
+
+def test_names_now_follows_a_swap_a_rename_and_a_removal(tmp_path):
+    project = make_project(tmp_path / "p", "sentence", ["neg", "pos", "meh"], {"train": sentiment_records(6)})
+    run_labels, run_ids = list(project.labels), list(project.label_ids)
+    _swap(project)
+    project.remove_label("meh")
+    project.rename_label("neg", "negative")  # the run's pos
+    assert project.names_now(run_labels, run_ids) == {"neg": "pos", "pos": "negative", "meh": None}
+    # a run without recorded ids: its names mean today's labels of that name
+    assert project.names_now(run_labels, None) == {"neg": None, "pos": "pos", "meh": None}
+    project.close()
+
+
+def test_ids_are_replayed_from_the_journal_and_kept_by_compaction(tmp_path):
+    """A crash before project.json took the edits: the journal's replay gives each label the same
+    id as before (the add carries its id), and so does the project after compaction."""
+    project = make_project(tmp_path / "p", "sentence", ["neg", "pos"], {"train": sentiment_records(6)})
+    project.close()
+    stale = (tmp_path / "p" / "project.json").read_bytes()
+    project = Project.open(tmp_path / "p")
+    _swap(project)
+    project.add_label("meh")
+    project.remove_label("meh")
+    project.add_label("new")
+    want = _ids(project)
+    assert want == {"neg": 1, "pos": 0, "new": 3}
+    project.close(compact=False)
+    (tmp_path / "p" / "project.json").write_bytes(stale)  # as if project.json was never written since
+    replayed = Project.open(tmp_path / "p")
+    assert _ids(replayed) == want and replayed.recovery_messages == []
+    assert replayed.gold("train", 0) == {"neg": "pos", "pos": "neg"}[sentiment_records(6)[0]["label"]]
+    replayed.close()  # compacts
+    assert json.loads((tmp_path / "p" / "project.json").read_text())["label_id_next"] == 4
+    assert _ids(Project.open(tmp_path / "p")) == want
+
+
+def test_an_old_project_without_ids_opens_and_gets_them_in_its_labels_order(tmp_path):
+    project = make_project(tmp_path / "p", "sentence", ["neg", "pos", "meh"], {"train": sentiment_records(6)})
+    project.rename_label("meh", "so-so")  # in the journal only at the next open
+    project.close(compact=False)
+    path = tmp_path / "p" / "project.json"
+    meta = json.loads(path.read_text())
+    meta.pop("checksum")
+    meta.pop("label_id_next")
+    for item in meta["labels"]:
+        item.pop("id")
+    (tmp_path / "p" / "project.json.bak").unlink(missing_ok=True)
+    write_meta(tmp_path / "p", meta, None)
+    old = Project.open(tmp_path / "p")
+    assert old.recovery_messages == []
+    assert _ids(old) == {"neg": 0, "pos": 1, "so-so": 2}
+    old.add_label("new")
+    assert _ids(old)["new"] == 3
+    old.close()
+    assert _ids(Project.open(tmp_path / "p")) == {"neg": 0, "pos": 1, "so-so": 2, "new": 3}
+
+
+def test_a_damaged_id_falls_back_to_the_backup(tmp_path):
+    project = make_project(tmp_path / "p", "sentence", ["neg", "pos"], {"train": sentiment_records(6)})
+    project.add_label("meh")  # project.json.bak now holds the good state before it
+    project.close()
+    shutil.copy(tmp_path / "p" / "project.json", tmp_path / "p" / "project.json.bak")
+    meta = json.loads((tmp_path / "p" / "project.json").read_text())
+    meta.pop("checksum")
+    meta["labels"][1]["id"] = 0  # two labels with one id: which class an old run meant is unknown
+    (tmp_path / "p" / "project.json").write_bytes(encode_meta(meta))
+    again = Project.open(tmp_path / "p")
+    assert any("same id" in m for m in again.recovery_messages)
+    assert _ids(again) == {"neg": 0, "pos": 1, "meh": 2}
+    again.close()
+
+
+def test_a_run_folder_keeps_the_ids_recorded_before_the_run_starts(tmp_path):
+    """The app records the ids in the new, empty run folder before the engine starts there: the
+    folder still takes the run, and ids recorded for other labels (a later CLI run overwrote
+    the folder with another label set) are not used."""
+    from bertstudio.train.config import TrainConfig
+    from bertstudio.train.rundir import check_output_dir, read_label_ids, record_label_ids
+
+    run = tmp_path / "run"
+    run.mkdir()
+    record_label_ids(run, ["neg", "pos"], [1, 0])
+    check_output_dir(TrainConfig(task="sentence", labels=["neg", "pos"], output_dir=str(run)))  # no refusal
+    assert read_label_ids(run, ["neg", "pos"]) == [1, 0]
+    assert read_label_ids(run, ["neg", "positive"]) is None
+    (run / "label_ids.json").write_text("{not json")
+    assert read_label_ids(run, ["neg", "pos"]) is None
