@@ -29,11 +29,12 @@ from PySide6.QtWidgets import (
 
 from bertstudio.data.formats.common import iob1_to_bio
 from bertstudio.data.kinds import get_spec, is_bio_tag_set
+from bertstudio.data.project_labels import names_now as label_names_now, pred_now, value_now
 from bertstudio.errors import BertStudioError, DataError
 from bertstudio.metrics.per_class import per_class_from_predictions
 from bertstudio.train.events import Evaluated, StepLogged, is_number
-from bertstudio.train.rundir import (CHECKPOINTS, PREDICTIONS, find_checkpoint, read_history, read_predictions,
-                                     read_run)
+from bertstudio.train.rundir import (CHECKPOINTS, PREDICTIONS, find_checkpoint, read_history, read_label_ids,
+                                     read_predictions, read_run)
 from bertstudio.ui import example_html
 from bertstudio.ui import theme
 from bertstudio.ui.confusion_view import ConfusionPanel
@@ -76,6 +77,7 @@ class LoadedRun:
     report: Any  # metrics.per_class report, or None
     rows: list[PredictionRow]  # the predictions joined with the project rows they were made for
     unsaved: "UnsavedRun | None" = None  # a run that has not saved its model and predictions (yet)
+    labels_now: list[str] | None = None  # the run's labels under today's names (the rows' names)
 
 
 @dataclass
@@ -137,11 +139,14 @@ def _undefined_correlation(metrics: dict[str, float], preds: list[Any]) -> str |
 
 
 def join_rows(preds: list[Any], datasets: dict[str, Any], *, same_kind: bool, foreign: bool,
-              gold_column: str) -> list[PredictionRow]:
+              gold_column: str, names: dict[str, str | None] | None = None,
+              labels: list[str] | None = None) -> list[PredictionRow]:
     """The run's predictions with the project rows they were made for (``datasets``: each
     split's rows, edits applied; train/rundir.read_predictions says which row). A guessed row,
     or any row of a run from outside the project, is joined only where the gold agrees (same
-    data); the project's own runs keep their rows even after a relabel."""
+    data); the project's own runs keep their rows even after a relabel. ``names``: the run's
+    class names -> today's (Project.names_now), so that today's gold is compared with the run's
+    prediction of the same class after renames and swaps; ``labels``: today's label set."""
     wanted: dict[str, list[int]] = {}
     for p in preds if same_kind else []:  # a run of another kind matches no project row
         if p.split in datasets and 0 <= p.row < len(datasets[p.split]):
@@ -153,21 +158,26 @@ def join_rows(preds: list[Any], datasets: dict[str, Any], *, same_kind: bool, fo
             chunk = good[start:start + JOIN_CHUNK]
             fetched.update(((split, r), ex) for r, ex in zip(chunk, datasets[split].select(chunk).to_list()))
     out = []
+    labels = labels or []
     for p in preds:
         ex = fetched.get((p.split, p.row), {}) if p.split is not None else {}
-        if ex and (foreign or not p.exact) and ex.get(gold_column) != p.gold:
+        run_gold = value_now(p.gold, names, labels)
+        if ex and (foreign or not p.exact) and ex.get(gold_column) != run_gold:
             ex = {}
-        gold = ex.get(gold_column) if ex else p.gold
-        out.append(PredictionRow(p.index, p.split if ex else None, p.row if ex else -1, ex, gold, p.pred))
+        gold = ex.get(gold_column) if ex else run_gold
+        out.append(PredictionRow(p.index, p.split if ex else None, p.row if ex else -1, ex, gold,
+                                 pred_now(p.pred, names, labels)))
     return out
 
 
 def load_run_view(folder: Path, project_kind: str | None, project_labels: list[str],
                   splits: dict[str, Any] | None, datasets: dict[str, Any] | None = None,
-                  foreign: bool = False) -> LoadedRun:
+                  foreign: bool = False, project_label_ids: list[int] | None = None) -> LoadedRun:
     """Read a run's status, predictions and per-class report, and join the predictions with
     ``datasets`` (each split's rows; ``project_kind`` None: no project); a prediction whose gold
-    or label no table or plot of its kind can take is left out and said (``skipped``)."""
+    or label no table or plot of its kind can take is left out and said (``skipped``). The
+    joined rows read the run's classes under today's names (``project_label_ids``: the
+    project's label ids, in ``project_labels`` order); the per-class report keeps the run's."""
     info = read_run(folder)
     kind = info.kind or project_kind or "sentence"
     gold = get_spec(kind).gold
@@ -201,9 +211,18 @@ def load_run_view(folder: Path, project_kind: str | None, project_labels: list[s
                                                 per_token=gold.per_token)
         except Exception as exc:  # noqa: BLE001 - a damaged predictions file must not break the page
             log.warning("no per-class report for %s: %s", folder, exc)
-    rows = join_rows(preds, datasets or {}, same_kind=project_kind is not None and kind == project_kind, foreign=foreign,
-                     gold_column=get_spec(kind).gold_column)
-    return LoadedRun(folder, info, kind, labels, preds, skipped, report, rows, unsaved)
+    same_kind = project_kind is not None and kind == project_kind
+    names = None
+    if same_kind and not foreign and get_spec(kind).has_label_set and info.config and info.config.labels:
+        run_labels = list(info.config.labels)
+        ids = read_label_ids(folder, run_labels)
+        names = label_names_now(run_labels, ids, project_labels, project_label_ids or []) \
+            if ids is not None and project_label_ids is not None and len(project_label_ids) == len(project_labels) \
+            else None
+    rows = join_rows(preds, datasets or {}, same_kind=same_kind, foreign=foreign,
+                     gold_column=get_spec(kind).gold_column, names=names, labels=project_labels)
+    labels_now = [value_now(n, names, project_labels) for n in labels] if names is not None else None
+    return LoadedRun(folder, info, kind, labels, preds, skipped, report, rows, unsaved, labels_now)
 
 
 class ResultsPage(QWidget):
@@ -216,6 +235,7 @@ class ResultsPage(QWidget):
         self.run_dir: Path | None = None
         self.kind = "sentence"
         self.labels: list[str] = []
+        self._labels_now: list[str] = []
         self.foreign = False  # the run shown is not one of the project's runs
         self._known: set[str] = set()
         self._build()
@@ -391,7 +411,8 @@ class ResultsPage(QWidget):
         datasets = {split: self.session.examples(split).dataset for split in getattr(project, "split_names", SPLITS)
                     if project is not None and self.session.split_size(split)}
         request = (self.run_dir, self.session.kind if project is not None else None, list(self.session.labels()),
-                   dict(project.split_info) if project is not None else None, datasets, self.foreign)
+                   dict(project.split_info) if project is not None else None, datasets, self.foreign,
+                   list(getattr(project, "label_ids", [])) if project is not None else None)
         if _predictions_size(self.run_dir) > BIG_PREDICTIONS:
             # read off the GUI thread (50,000 predictions held it 1.4 s, their per-class report 0.2 s more)
             self._read_in_background(request)
@@ -438,6 +459,7 @@ class ResultsPage(QWidget):
         """Put a run read by :func:`load_run_view` on the page."""
         info, preds, skipped, report = loaded.info, loaded.preds, loaded.skipped, loaded.report
         self.kind, self.labels = loaded.kind, loaded.labels
+        self._labels_now = loaded.labels_now or loaded.labels  # the names the rows' gold and predictions use
         gold = get_spec(self.kind).gold
         self._show_damage(skipped)
         self._show_state(loaded.unsaved)
@@ -604,7 +626,7 @@ class ResultsPage(QWidget):
             rows = [r for r in self.model.rows if r.gold is not None]
             golds, preds = [r.gold for r in rows], [r.pred.get("label") for r in rows]
             # A label renamed after the run: the new gold name gets its own row instead of vanishing.
-            labels = list(dict.fromkeys([*self.labels, *(str(v) for v in golds + preds if v is not None)]))
+            labels = list(dict.fromkeys([*self._labels_now, *(str(v) for v in golds + preds if v is not None)]))
             self.confusion_view.confusion_model.set_data(golds, preds, labels)
         if gold.numeric:
             points = [(float(r.gold), float(v), i) for i, r in enumerate(self.model.rows)
@@ -688,7 +710,7 @@ class ResultsPage(QWidget):
         """The example with gold and prediction, drawn the way its gold type reads best."""
         gold = get_spec(self.kind).gold
         if gold.per_token:
-            return example_html.tags_html(list(r.example.get("tokens") or []), r.gold, r.pred.get("tags"), self.labels)
+            return example_html.tags_html(list(r.example.get("tokens") or []), r.gold, r.pred.get("tags"), self._labels_now)
         if gold.name == "answers":
             return example_html.answers_html(r.example, r.gold, r.pred)
         return example_html.values_html(self.kind, r.example, r.gold, self.model.predicted_value(r), r.pred)

@@ -84,3 +84,43 @@ def test_disagree_filter_and_errors_only_list_the_same_rows(kind, qtbot, session
 
     assert disagreeing == errors
     assert 0 < len(errors) < len(pairs)  # the case is mixed: some right, some wrong
+
+
+@pytest.mark.parametrize("change", ["rename", "swap"])
+def test_a_run_made_before_a_rename_or_swap_disagrees_on_no_right_row(change, qtbot, session_factory):
+    """After pos -> positive, 'Disagrees with the latest run' listed every right 'pos' row (the
+    run's name beside today's); after a swap, every row. The run recorded its labels' ids."""
+    import tomli_w
+
+    from bertstudio.train.rundir import record_label_ids
+
+    golds = ["pos", "neg", "pos", "neg", "neg"]
+    session = session_factory("sentence", ["neg", "pos"], {"dev": [{"text": t, "label": g} for t, g in zip("abcde", golds)]})
+    project = session.project
+    run = project.runs_dir / "before"
+    run.mkdir(parents=True)
+    lineage = project.split_info["dev"].get("lineage")
+    wrong = 4  # one row the run got wrong: the filter still finds it
+    (run / "predictions.jsonl").write_text("".join(json.dumps(
+        {"index": i, "split": "dev", "row": i, "lineage": lineage, "gold": g,
+         "label": ({"pos": "neg", "neg": "pos"}[g] if i == wrong else g)}) + "\n" for i, g in enumerate(golds)))
+    (run / "config.toml").write_text(tomli_w.dumps({"task": "sentence", "labels": ["neg", "pos"]}), encoding="utf-8")
+    record_label_ids(run, project.labels, project.label_ids)
+    if change == "rename":
+        project.rename_label("pos", "positive")
+    else:
+        project.rename_label("pos", "tmp")
+        project.rename_label("neg", "pos")
+        project.rename_label("tmp", "neg")
+
+    data_page = DataPage(session)
+    qtbot.addWidget(data_page)
+    data_page.show_split("dev")
+    data_page.set_filter(FILTER_DISAGREE)
+    assert data_page.shown_rows() == [wrong]
+    results = ResultsPage(session)
+    qtbot.addWidget(results)
+    results.show_run(run)
+    results.errors_only.setChecked(True)
+    proxy = results.proxy
+    assert [results.model.rows[proxy.mapToSource(proxy.index(i, 0)).row()].row for i in range(proxy.rowCount())] == [wrong]

@@ -636,3 +636,79 @@ def test_a_cancelled_runs_best_note_says_it_was_cancelled(qtbot):
     panel.show_metrics({"accuracy": 0.9}, ("accuracy",), best_step=36, steps=145, status="cancelled")
     assert panel.best_note.text() == ("From the best evaluation, at step 36: the run was cancelled at step 145 and "
                                       "kept those weights, as no later evaluation scored higher.")
+
+
+def _right_run(project: Project, name: str, *, ids: bool = True) -> Path:
+    """A run of ``project`` on its labelled dev rows, right and sure on each under the labels of
+    now, with its labels' ids recorded as the app records them when it starts a run."""
+    import tomli_w
+
+    from bertstudio.train.rundir import record_label_ids
+
+    run = project.new_run_dir(name)
+    labels = list(project.labels)
+    (run / "config.toml").write_text(tomli_w.dumps({"task": "sentence", "labels": labels}), encoding="utf-8")
+    lineage = project.split_info["dev"].get("lineage")
+    rows = [r for r in range(project.split_info["dev"]["rows"]) if project.gold("dev", r) is not None]
+    (run / "predictions.jsonl").write_text("".join(json.dumps(
+        {"index": i, "split": "dev", "row": r, "lineage": lineage, "gold": project.gold("dev", r),
+         "label": project.gold("dev", r), "probs": {n: 0.9 if n == project.gold("dev", r) else 0.1 for n in labels},
+         "confidence": 0.9}) + "\n" for i, r in enumerate(rows)), encoding="utf-8")
+    if ids:
+        record_label_ids(run, labels, project.label_ids)
+    return run
+
+
+def _select_dev_row(page: ResultsPage, row: int) -> None:
+    i = next(i for i, r in enumerate(page.model.rows) if r.split == "dev" and r.row == row)
+    page.table.selectRow(page.proxy.mapFromSource(page.model.index(i, 0)).row())
+
+
+def test_after_a_swap_a_right_run_shows_no_error_and_its_prediction_writes_the_same_class(qtbot, tmp_path):
+    """neg and pos swapped names after the run (the run's pos is today's neg): every row showed as
+    an error, and 'Use prediction as gold' wrote the run's old name, today the OTHER class."""
+    project = make_project(tmp_path / "proj")
+    run = _right_run(project, "before-swap")
+    before = [project.gold("dev", r) for r in range(len(DEV))]
+    project.rename_label("pos", "tmp")
+    project.rename_label("neg", "pos")
+    project.rename_label("tmp", "neg")
+    page = _shown_page(qtbot, project, tmp_path)
+    page.show_run(run)
+    page.errors_only.setChecked(True)
+    assert page.proxy.rowCount() == 0
+    page.errors_only.setChecked(False)
+    _select_dev_row(page, 0)
+    r = page.current_prediction()
+    assert (r.gold, page.model.predicted_value(r)) == ("neg", "neg")  # dev row 0 was 'pos': today's 'neg'
+    page.accept_button.click()
+    assert [project.gold("dev", r) for r in range(len(DEV))] == [{"pos": "neg", "neg": "pos"}.get(g, g) for g in before]
+    project.close(compact=False)
+
+
+def test_after_a_rename_a_right_run_shows_no_error_and_a_removed_class_is_not_written(qtbot, tmp_path):
+    """pos renamed positive after the run: Errors only listed every right 'pos' row (4 of 8)."""
+    project = make_project(tmp_path / "proj")
+    run = _right_run(project, "before-rename")
+    project.rename_label("pos", "positive")
+    page = _shown_page(qtbot, project, tmp_path)
+    page.show_run(run)
+    page.errors_only.setChecked(True)
+    assert page.proxy.rowCount() == 0
+    page.errors_only.setChecked(False)
+    _select_dev_row(page, 0)
+    assert page.model.predicted_value(page.current_prediction()) == "positive" and page.accept_button.isEnabled()
+    # a class removed since the run: refused, even where a later label took its old name
+    project.add_label("meh")
+    run = _right_run(project, "with-meh")
+    run_preds = _preds(run)
+    for p in run_preds:
+        p["label"] = "meh"
+    (run / "predictions.jsonl").write_text("".join(json.dumps(p) + "\n" for p in run_preds), encoding="utf-8")
+    project.remove_label("meh")
+    project.add_label("meh")  # another class under the removed one's name
+    page.show_run(run)
+    _select_dev_row(page, 1)
+    assert page.model.predicted_value(page.current_prediction()) == "meh (removed)"
+    assert not page.accept_button.isEnabled()
+    project.close(compact=False)
