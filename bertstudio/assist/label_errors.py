@@ -550,32 +550,66 @@ def _find_tokens(labels: list[str], index: dict[str, int], pool: PoolData, rows:
 
 
 def run_probs(run_dir: str | Path, split: str, labels: Sequence[str],
-              splits: Any = None) -> dict[int, np.ndarray] | None:
+              splits: Any = None, names: dict[str, str | None] | None = None) -> dict[int, np.ndarray] | None:
     """Out-of-sample probabilities per project row of ``split`` from a run the app started,
     read through the run folder's own reader (:func:`bertstudio.train.rundir.read_predictions`:
     each prediction carries its project row; older runs map rows through eval_rows.json).
     Only predictions whose row the run recorded count. None when the run evaluated another
     split, has no predictions, or predicted other labels (tagging runs store no probabilities).
-    ``splits``: the project's split_info, so predictions on rows replaced since do not count."""
+    ``splits``: the project's split_info, so predictions on rows replaced since do not count;
+    ``names``: the run's label names -> today's (Project.names_now), so that a run made before a
+    rename or a swap is read under today's names (None: the names are today's)."""
+    return _run_probs(run_dir, split, labels, splits, names)[0]
+
+
+def _run_probs(run_dir: str | Path, split: str, labels: Sequence[str], splits: Any,
+               names: dict[str, str | None] | None) -> tuple[dict[int, np.ndarray] | None, str]:
+    """:func:`run_probs`, and why there are none (the problem of the refusal)."""
     from bertstudio.train.rundir import read_predictions
 
+    source = {name: name for name in labels}  # today's name -> the run's name of that class
+    if names is not None:
+        source = {now: old for old, now in names.items() if now is not None}
+        missing = [name for name in labels if name not in source]
+        if missing:
+            return None, (f"the run predicts {', '.join(names)}; the project's labels are now {', '.join(labels)} "
+                          f"({', '.join(missing)} renamed or added since the run)")
     out: dict[int, np.ndarray] = {}
     skipped: list = []
     saved_rows = read_predictions(run_dir, splits=splits, skipped=skipped)
     if skipped:  # a damaged line is said, not left out of the check without a word (a review)
         raise skipped[0]
+    no_probs = "the run holds no probabilities for this split"
     for saved in saved_rows:
         if not saved.exact or saved.split != split:
             continue
         try:
             probs = saved.pred["probs"]
-            vec = np.array([float(probs[name]) for name in labels])
-        except (KeyError, TypeError, ValueError):
-            return None
+            vec = np.array([float(probs[source[name]]) for name in labels])
+        except KeyError:
+            kept = sorted(saved.pred["probs"]) if isinstance(saved.pred.get("probs"), dict) else []
+            return None, (f"the run's probabilities are for {', '.join(map(str, kept))}; the project's labels are "
+                          f"now {', '.join(labels)}" if kept else no_probs)
+        except (TypeError, ValueError):
+            return None, no_probs
         if not np.isfinite(vec).all():
-            return None
+            return None, no_probs
         out[saved.row] = vec
-    return out or None
+    return (out, "") if out else (None, no_probs)
+
+
+def _names_now(project: Any, run_dir: str | Path) -> dict[str, str | None] | None:
+    """The run's label names -> the project's names of today (None: the run's labels are not known)."""
+    from bertstudio.train.rundir import read_config, read_label_ids
+
+    try:
+        config = read_config(run_dir)
+    except ConfigError:
+        return None
+    run_labels = list(config.labels or []) if config is not None else []
+    if not run_labels or not hasattr(project, "names_now"):
+        return None
+    return project.names_now(run_labels, read_label_ids(run_dir, run_labels))
 
 
 def find_label_errors(project: Any, split: str = "train", *, model: str | None = None, folds: int = FOLDS,
@@ -588,9 +622,9 @@ def find_label_errors(project: Any, split: str = "train", *, model: str | None =
 
     probs = None
     if run_dir is not None:
-        probs = run_probs(run_dir, split, list(project.labels), project.split_info)
+        probs, why = _run_probs(run_dir, split, list(project.labels), project.split_info, _names_now(project, run_dir))
         if probs is None:
-            raise ConfigError("the run holds no probabilities for this split", path=run_dir,
+            raise ConfigError(why, path=run_dir,
                               expected="a classification run the app started, evaluated on this split")
     return find_in_examples(project.examples(split), list(project.labels), Path(project.folder) / CACHE_DIR,
                             split=split, model=model, folds=folds, seed=seed, method=method, probs=probs,

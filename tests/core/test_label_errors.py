@@ -440,3 +440,62 @@ def test_the_thorough_check_orders_by_the_training_passes_too_but_flags_and_stat
     flag = report.flags[2]
     assert flag.suggested == LABELS[(given[10] + 1) % 3] and flag.suggested_prob == pytest.approx(0.95)
     assert flag.quality == pytest.approx(0.49)
+
+
+def _run_before_relabelling(project, golds: list[str], *, ids: bool = True):
+    """A project run on dev, right and confident on every row under the label names of now,
+    with its labels' ids recorded as the app records them (train/rundir.record_label_ids)."""
+    import tomli_w
+
+    from bertstudio.train.rundir import record_label_ids
+
+    run = project.new_run_dir("before")
+    labels = list(project.labels)
+    (run / "config.toml").write_text(tomli_w.dumps({"task": "sentence", "labels": labels}), encoding="utf-8")
+    lineage = project.split_info["dev"].get("lineage")
+    (run / "predictions.jsonl").write_text("".join(json.dumps(
+        {"index": i, "split": "dev", "row": i, "lineage": lineage, "gold": g, "label": g,
+         "probs": {n: 0.95 if n == g else 0.05 for n in labels}}) + "\n" for i, g in enumerate(golds)))
+    if ids:
+        record_label_ids(run, labels, project.label_ids)
+    return run
+
+
+def test_a_run_made_before_a_swap_reads_its_probabilities_under_todays_names(tmp_path):
+    """neg and pos swapped names after the run: its probabilities were read by today's names, so
+    a 100%-right run was reported 0% right (no signal) and every row looked mislabelled."""
+    from helpers import sentiment_records
+
+    project = make_project(tmp_path / "p", "sentence", ["neg", "pos"],
+                           {"train": sentiment_records(8), "dev": sentiment_records(8, seed=1)})
+    golds = [project.gold("dev", i) for i in range(8)]
+    run = _run_before_relabelling(project, golds)
+    project.rename_label("pos", "tmp")
+    project.rename_label("neg", "pos")
+    project.rename_label("tmp", "neg")
+    from bertstudio.assist.label_errors import find_label_errors
+
+    report = find_label_errors(project, "dev", run_dir=run)
+    assert report.accuracy == pytest.approx(1.0) and not report.no_signal and not report.flags
+    project.close()
+
+
+def test_a_run_made_before_a_rename_is_read_or_refused_saying_why(tmp_path):
+    """pos renamed positive after the run: Review refused 'the run holds no probabilities for this
+    split' though it holds them, under the old name."""
+    from helpers import sentiment_records
+
+    from bertstudio.assist.label_errors import find_label_errors
+
+    project = make_project(tmp_path / "p", "sentence", ["neg", "pos"],
+                           {"train": sentiment_records(8), "dev": sentiment_records(8, seed=1)})
+    golds = [project.gold("dev", i) for i in range(8)]
+    run = _run_before_relabelling(project, golds)
+    old = _run_before_relabelling(project, golds, ids=False)  # a run from before runs recorded ids
+    project.rename_label("pos", "positive")
+    report = find_label_errors(project, "dev", run_dir=run)
+    assert report.accuracy == pytest.approx(1.0) and not report.flags
+    with pytest.raises(ConfigError) as caught:
+        find_label_errors(project, "dev", run_dir=old)
+    assert "the run predicts neg, pos; the project's labels are now neg, positive" in str(caught.value)
+    project.close()
