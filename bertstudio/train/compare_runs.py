@@ -27,10 +27,11 @@ from __future__ import annotations
 
 import json
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from bertstudio.data.project_labels import names_now, pred_now, value_now
 from bertstudio.errors import BertStudioError, DataError
 from bertstudio.metrics import compare as C
 from bertstudio.train import rundir
@@ -267,6 +268,7 @@ def compare_records(a: RunRecord, b: RunRecord, *, resamples: int = C.RESAMPLES,
     if replaced:  # the same row numbers, other examples: pairing them would compare unrelated rows
         return _curves_only(a, b, f"the {' and '.join(replaced)} rows were replaced between the two runs: no "
                                   "examples to compare, only the curves and the settings")
+    a = in_names_of(a, b)
     task = get_task(b.kind)
     pairing = pair_rows(a, b)
     rows = pairing.rows
@@ -289,6 +291,29 @@ def compare_records(a: RunRecord, b: RunRecord, *, resamples: int = C.RESAMPLES,
     return RunComparison(a, b, rows, outcomes, change, pairing.paired_by, pairing.relabelled, settings_diff(a, b),
                          curves(a), curves(b), note, pairing.edited, pairing.gold_differs,
                          getattr(is_error, "tolerance", None))
+
+
+def in_names_of(a: RunRecord, b: RunRecord) -> RunRecord:
+    """A with its predictions' class names (gold, label, tags, probabilities) read as B names the
+    same classes, when both runs of one project recorded their labels' ids (the project keeps a
+    label's id through renames: rundir.record_label_ids). Otherwise A as it is: names compare as
+    they are. A run made before ``pos`` was renamed ``positive`` had every ``pos`` row left out
+    as "relabelled", and after a swap each run's right answers read as the other's errors."""
+    labels_a, labels_b = list(a.config.get("labels") or []), list(b.config.get("labels") or [])
+    if not labels_a or not labels_b or a.kind != b.kind:
+        return a
+    ids_a, ids_b = rundir.read_label_ids(a.folder, labels_a), rundir.read_label_ids(b.folder, labels_b)
+    if ids_a is None or ids_b is None or (labels_a, ids_a) == (labels_b, ids_b):
+        return a
+    try:  # ids are one project's: runs of two projects (two runs/ folders) compare by name
+        if a.folder.resolve().parent != b.folder.resolve().parent:
+            return a
+    except OSError:
+        return a
+    names = names_now(labels_a, ids_a, labels_b, ids_b)
+    predictions = [dict(pred_now(p, names, labels_b), **({"gold": value_now(p["gold"], names, labels_b)}
+                                                       if "gold" in p else {})) for p in a.predictions]
+    return replace(a, predictions=predictions)
 
 
 _NOT_SAVED_YET = {"running": "still training", "interrupted": "interrupted before it saved them",

@@ -487,3 +487,46 @@ def test_a_run_still_training_or_interrupted_is_not_said_to_have_never_evaluated
     assert "killed has no predictions yet (interrupted before it saved them)" in note and "never" not in note
     assert "failed has no predictions yet (failed before it saved them)" in compare_runs(a, failed).note
     assert "early has not evaluated yet (still training)" in compare_runs(a, early).note
+
+
+def _project_run(folder: Path, labels: list[str], ids: list[int], golds: list[str]) -> Path:
+    """A project run that recorded its labels' ids (as the app does), right on every row."""
+    from bertstudio.train.rundir import record_label_ids
+
+    preds = [{"index": i, "split": "dev", "row": i, "gold": g, "label": g,
+              "probs": {n: 0.9 if n == g else 0.1 for n in labels}} for i, g in enumerate(golds)]
+    write_run(folder, preds=preds, config={"labels": labels})
+    record_label_ids(folder, labels, ids)
+    return folder
+
+
+def test_runs_before_and_after_a_rename_pair_every_row(tmp_path):
+    """pos renamed positive between the runs: its rows were left out as 'relabelled' (4 of 8)."""
+    golds = ["neg", "pos"] * 4
+    a = _project_run(tmp_path / "runs" / "a", ["neg", "pos"], [0, 1], golds)
+    b = _project_run(tmp_path / "runs" / "b", ["neg", "positive"], [0, 1],
+                     [{"pos": "positive"}.get(g, g) for g in golds])
+    result = compare_runs(a, b)
+    assert (len(result.rows), result.relabelled) == (8, 0)
+    assert result.outcomes.both_right == 8
+
+
+def test_runs_before_and_after_a_swap_pair_every_row_as_right(tmp_path):
+    """neg and pos swapped names between the runs (class 0 is 'pos' for B): each row's gold reads
+    as the other name, so every row was left out as relabelled."""
+    golds = ["neg", "neg", "pos", "neg", "pos", "pos"]
+    a = _project_run(tmp_path / "runs" / "a", ["neg", "pos"], [0, 1], golds)
+    b = _project_run(tmp_path / "runs" / "b", ["neg", "pos"], [1, 0], [{"neg": "pos", "pos": "neg"}[g] for g in golds])
+    result = compare_runs(a, b)
+    assert (len(result.rows), result.relabelled) == (6, 0)
+    assert result.outcomes.both_right == 6
+    assert not result.outcomes.fixed and not result.outcomes.broken
+
+
+def test_runs_of_two_projects_compare_their_names_as_they_are(tmp_path):
+    """Ids are one project's: runs in two projects' runs/ folders are not read through them."""
+    golds = ["neg", "pos"] * 3
+    a = _project_run(tmp_path / "p1" / "runs" / "a", ["neg", "pos"], [0, 1], golds)
+    b = _project_run(tmp_path / "p2" / "runs" / "b", ["neg", "pos"], [1, 0], golds)
+    result = compare_runs(a, b)
+    assert (len(result.rows), result.relabelled, result.outcomes.both_right) == (6, 0, 6)
