@@ -666,6 +666,16 @@ def record_label_ids(folder: str | Path, labels: list[str], ids: list[int]) -> N
     atomic_write_text(Path(folder) / LABEL_IDS, json.dumps({"labels": list(labels), "ids": [int(i) for i in ids]}))
 
 
+def unstarted_label_ids(folder: str | Path) -> None:
+    """Remove the label ids recorded in ``folder`` when they are all it holds (a run refused or
+    cancelled before it wrote anything), so that the empty folder can go."""
+    try:
+        if [p.name for p in Path(folder).iterdir()] == [LABEL_IDS]:
+            (Path(folder) / LABEL_IDS).unlink()
+    except OSError:
+        pass
+
+
 def read_label_ids(folder: str | Path, labels: list[str] | None) -> list[int] | None:
     """The label ids recorded for the run in ``folder``, when they are for ``labels`` (the run's
     config.labels); None when none were recorded, the file is damaged, or it was recorded for other

@@ -31,7 +31,7 @@ from bertstudio.errors import BertStudioError, ConfigError
 from bertstudio.metrics.display import format_percent
 from bertstudio.train.config import HOLD_OUT, TrainConfig
 from bertstudio.train.events import PhaseChanged, RunFinished, RunStarted
-from bertstudio.train.rundir import record_label_ids, run_name
+from bertstudio.train.rundir import record_label_ids, run_name, unstarted_label_ids
 from bertstudio.ui import theme
 from bertstudio.ui.train_checks import VocabularyWarning, labelled_rows, missing_for_training
 from bertstudio.ui.train_estimate import TimeEstimateLabel
@@ -738,6 +738,7 @@ class TrainingPage(QWidget):
         outcome); never one with files."""
         for folder in [self.run_dir, *self._seed_folders]:
             if folder:
+                unstarted_label_ids(folder)  # what this page wrote there itself
                 try:
                     Path(folder).rmdir()  # fails on a folder holding anything: left as it is
                 except OSError:

@@ -1234,3 +1234,19 @@ def test_a_refusal_is_asked_again_when_the_same_settings_come_back(qtbot, sessio
     qtbot.waitUntil(lambda: page.start_button.isEnabled(), timeout=60_000)
     page.lr_combo.setCurrentText("1e-3")  # the refused settings again: asked again, taken now
     qtbot.waitUntil(lambda: page.start_button.isEnabled() and page.settings_error is None, timeout=60_000)
+
+
+def test_a_run_started_here_records_its_labels_ids(qtbot, session, tiny_model_dir):
+    """The run's labels' ids (which a rename keeps) are kept with it, so that Results, Review, the
+    Data page and Compare read its predictions under the project's names after a rename or swap."""
+    from bertstudio.train.rundir import read_label_ids
+
+    page = TrainingPage(session)
+    qtbot.addWidget(page)
+    _tiny_settings(page, tiny_model_dir)
+    session.project.rename_label(session.project.labels[0], "renamed-before")
+    page.start_training()
+    run_dir = _cancel_once_written(qtbot, page)
+    labels = _config_toml(run_dir)["labels"]
+    assert labels == session.project.labels
+    assert read_label_ids(run_dir, labels) == session.project.label_ids
