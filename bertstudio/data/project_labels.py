@@ -178,7 +178,7 @@ def apply_label_op(meta: dict[str, Any], op: dict[str, Any]) -> None:
     if what == "add_label" and op["name"] not in names:
         at = op.get("index")
         item = {"name": op["name"], "color": op["color"]}
-        if isinstance(op.get("id"), int) and op["id"] >= meta.get("label_id_next", 0) \
+        if isinstance(op.get("id"), int) and (op["id"] >= meta.get("label_id_next", 0) or op.get("restore") is True) \
                 and op["id"] not in {i.get("id") for i in labels}:
             item["id"] = op["id"]  # the id the edit was made with (a replay gives the same one)
         labels.insert(at if isinstance(at, int) and 0 <= at <= len(labels) else len(labels), item)
@@ -223,16 +223,22 @@ class LabelSetOps:
     def label_colors(self) -> dict[str, str]:
         return {item["name"]: item["color"] for item in self._meta["labels"]}
 
-    def add_label(self, name: str, color: str | None = None, *, index: int | None = None, restoring: bool = False) -> None:
+    def add_label(self, name: str, color: str | None = None, *, index: int | None = None, restoring: bool = False,
+                  label_id: int | None = None) -> None:
         """Append a label (its id is the next one), or put it at ``index`` (undoing a removal puts
         the label back where it was: its number key and model id); ``color`` is ``#rrggbb``
         (default: the palette). ``restoring``: an undo puts back a name the project held, under
-        the rules names were made by then (a label with surrounding spaces from before they were refused)."""
+        the rules names were made by then (a label with surrounding spaces from before they were refused);
+        with ``label_id``, the id it had (an undone removal is the same class: runs that recorded the id
+        read it as that class again), when no label holds it now."""
         self._label_kind_check("add a label")
         check_label_names(self.labels + [name], self.folder, new=[] if restoring else [name])
         color = check_color(color or default_color(len(self.labels)), self.folder)
         op: dict[str, Any] = {"op": "add_label", "name": name, "color": color,
                               "id": self._meta.get("label_id_next", 0)}
+        if restoring and label_id is not None and label_id not in self.label_ids \
+                and 0 <= label_id < self._meta.get("label_id_next", 0):
+            op.update(id=int(label_id), restore=True)
         if index is not None and 0 <= index < len(self.labels):
             op["index"] = int(index)
         self._label_op(op)

@@ -255,9 +255,12 @@ class ProjectSession(QObject):
         or DataError when a partly tagged sentence holds it (the project counts stored labels only)."""
         color = self.project.label_colors.get(name, "")
         index = self.project.labels.index(name) if name in self.project.labels else len(self.project.labels)
+        # undone, it is the same class again: its id comes back, so runs that recorded it still read it
+        label_id = self.project.label_ids[index] if name in self.project.labels else None
         self._change_labels(self.tr("Remove label {a}").format(a=name),
                             lambda project: self._remove_unused_label(project, name),
-                            lambda project: project.add_label(name, color, index=index, restoring=True))
+                            lambda project: project.add_label(name, color, index=index, restoring=True,
+                                                              label_id=label_id))
 
     def _change_labels(self, text: str, forward: Any, backward: Any) -> None:
         """Make a label-set change now (a refusal raises before anything reaches the stack), then

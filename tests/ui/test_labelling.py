@@ -265,9 +265,13 @@ def test_undoing_a_label_removal_puts_it_back_in_its_place_and_key(qtbot, sessio
     """A review: undo appended the label, so after a mistaken removal key 2 meant another class."""
     session = session_factory("sentence", ["neg", "neu", "pos"], {"train": SENTENCES})
     colour = session.label_colours()["neu"]
+    ids = list(session.project.label_ids)
     session.remove_label("neu")
     session.undo_stack.undo()
     assert session.labels() == ["neg", "neu", "pos"] and session.label_colours()["neu"] == colour
+    # the same class again: its id comes back, so a run that recorded it reads "neu" as "neu", not "(removed)"
+    assert session.project.label_ids == ids
+    assert session.project.names_now(["neg", "neu", "pos"], ids) == {"neg": "neg", "neu": "neu", "pos": "pos"}
     page = _page(qtbot, session)
     editor = page.editor()
     editor.go_to(0)
@@ -277,8 +281,8 @@ def test_undoing_a_label_removal_puts_it_back_in_its_place_and_key(qtbot, sessio
     session.close()
     from bertstudio.data.project import Project
 
-    reopened = Project.open(folder)  # the journaled place survives a reopen
-    assert reopened.labels == ["neg", "neu", "pos"]
+    reopened = Project.open(folder)  # the journaled place (and id) survives a reopen
+    assert reopened.labels == ["neg", "neu", "pos"] and reopened.label_ids == ids
     reopened.close()
 
 
