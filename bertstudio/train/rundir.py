@@ -75,7 +75,7 @@ LABEL_IDS = "label_ids.json"
 EVAL_ROWS = "eval_rows.json"  # older runs: which project split and rows were evaluated
 MISMATCHED = "mismatched"  # the run's model scored on MNLI's dev_mismatched.tsv (see the module docstring)
 OWN_NAMES = frozenset({CONFIG, HISTORY, METRICS, PREDICTIONS, MODEL, CHECKPOINTS, EVAL_ROWS, "cartography.jsonl",
-                       MISMATCHED})
+                       MISMATCHED, LABEL_IDS})
 _FOLDERS = frozenset({MODEL, CHECKPOINTS, MISMATCHED})  # the own names that are folders
 # Where an overwritten run's files wait until the new run has ended (see the module docstring).
 REPLACED = ".overwritten-run"

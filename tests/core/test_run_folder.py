@@ -102,6 +102,7 @@ def test_an_earlier_run_is_refused_then_overwrite_replaces_only_its_files(data, 
     out = tmp_path / "run"
     assert cli(train_argv(data, tiny_model_dir, out), capsys)[0] == 0
     (out / "notes.txt").write_text("my notes on this run", encoding="utf-8")
+    (out / "label_ids.json").write_text('{"labels": ["0", "1"], "ids": [1, 0]}', encoding="utf-8")  # an app run's
     first_model = (out / "model" / "model.safetensors").read_bytes()
     code, stdout, err = cli(train_argv(data, tiny_model_dir, out, "--seed", "3"), capsys)
     assert code == 2 and "not empty" in one_error_line(err)
@@ -110,6 +111,7 @@ def test_an_earlier_run_is_refused_then_overwrite_replaces_only_its_files(data, 
     code, _, err = cli(train_argv(data, tiny_model_dir, out, "--seed", "3", "--overwrite"), capsys)
     assert code == 0, err
     assert (out / "notes.txt").read_text(encoding="utf-8") == "my notes on this run"  # not bertstudio's: kept
+    assert not (out / "label_ids.json").exists()  # the earlier run's label ids went with it: never read for this one
     assert (out / "model" / "model.safetensors").read_bytes() != first_model  # the new run's weights
     history = [json.loads(line) for line in (out / "history.jsonl").read_text().splitlines()]
     assert [e["kind"] for e in history].count("started") == 1  # the old history went with the old run
