@@ -609,7 +609,7 @@ def _names_now(project: Any, run_dir: str | Path) -> dict[str, str | None] | Non
     run_labels = list(config.labels or []) if config is not None else []
     if not run_labels or not hasattr(project, "names_now"):
         return None
-    return project.names_now(run_labels, read_label_ids(run_dir, run_labels))
+    return project.names_now(run_labels, read_label_ids(run_dir, run_labels, getattr(project, "uid", None)))
 
 
 def find_label_errors(project: Any, split: str = "train", *, model: str | None = None, folds: int = FOLDS,

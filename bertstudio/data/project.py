@@ -56,6 +56,7 @@ import logging
 import operator
 import os
 import threading
+import uuid
 from pathlib import Path
 from typing import Any, Callable
 
@@ -143,7 +144,7 @@ class Project(MetaState, LabelSetOps, SplitOps, JournalReplay):
             "schema_version": SCHEMA_VERSION, "name": name, "kind": kind,
             "labels": [{"name": n, "color": check_color(colors.get(n) or default_color(i), folder), "id": i}
                        for i, n in enumerate(labels)],
-            "label_id_next": len(labels),
+            "label_id_next": len(labels), "uid": uuid.uuid4().hex,
             "glue_task": glue_task, "splits": {}, "backups": [], "ui_state": {}, "recent_settings": {},
             "seq": 0, "labels_seq": 0, "data_seq": 0,
         }

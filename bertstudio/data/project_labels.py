@@ -213,6 +213,11 @@ class LabelSetOps:
         """Each label's stable id, in :attr:`labels` order: a rename keeps it, no other label gets it."""
         return [item["id"] for item in self._meta["labels"]]
 
+    @property
+    def uid(self) -> str:
+        """The project's own id, recorded beside a run's label ids: only this project's ids are read as its."""
+        return str(self._meta["uid"])
+
     def names_now(self, run_labels: list[str], run_label_ids: list[int] | None) -> dict[str, str | None]:
         """A run's label names -> today's names of the same classes (None: removed since the run).
         ``run_label_ids``: the ids the run recorded beside its labels; without them (a run from

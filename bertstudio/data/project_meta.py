@@ -35,6 +35,7 @@ import json
 import logging
 import os
 import re
+import uuid
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -320,6 +321,10 @@ def _complete(meta: dict[str, Any]) -> dict[str, Any]:
     if len(set(ids)) != len(ids):
         raise _Damaged("two labels have the same id")
     assign_label_ids(meta)  # a project from before ids: in its labels' order, as they are today
+    if not (isinstance(meta.get("uid"), str) and 0 < len(meta["uid"]) <= 64):
+        # whose label ids a run recorded: two projects number their labels alike (project.json keeps it
+        # from its next write; until then a run recorded under another uid compares names as they are)
+        meta["uid"] = uuid.uuid4().hex
     return meta
 
 

@@ -302,7 +302,8 @@ def in_names_of(a: RunRecord, b: RunRecord) -> RunRecord:
     labels_a, labels_b = list(a.config.get("labels") or []), list(b.config.get("labels") or [])
     if not labels_a or not labels_b or a.kind != b.kind:
         return a
-    ids_a, ids_b = rundir.read_label_ids(a.folder, labels_a), rundir.read_label_ids(b.folder, labels_b)
+    project = rundir.label_ids_project(a.folder)  # ids are one project's: both runs recorded that project's
+    ids_a, ids_b = rundir.read_label_ids(a.folder, labels_a, project), rundir.read_label_ids(b.folder, labels_b, project)
     if ids_a is None or ids_b is None or (labels_a, ids_a) == (labels_b, ids_b):
         return a
     try:  # ids are one project's: runs of two projects (two runs/ folders) compare by name

@@ -660,10 +660,12 @@ class RunFolder:
             log.info("history.jsonl in %s is incomplete: %s", self.root, self.history_error)
 
 
-def record_label_ids(folder: str | Path, labels: list[str], ids: list[int]) -> None:
-    """Record with a project run the ids of its labels (``labels`` as config.toml will hold them),
-    so that its predictions are read under the project's names of today after renames."""
-    atomic_write_text(Path(folder) / LABEL_IDS, json.dumps({"labels": list(labels), "ids": [int(i) for i in ids]}))
+def record_label_ids(folder: str | Path, labels: list[str], ids: list[int], project: str | None = None) -> None:
+    """Record with a project run the ids of its labels (``labels`` as config.toml will hold them)
+    and whose they are (``project``: the project's uid), so that its predictions are read under the
+    project's names of today after renames."""
+    atomic_write_text(Path(folder) / LABEL_IDS, json.dumps({"labels": list(labels), "ids": [int(i) for i in ids],
+                                                            "project": project}))
 
 
 def unstarted_label_ids(folder: str | Path) -> None:
@@ -676,17 +678,29 @@ def unstarted_label_ids(folder: str | Path) -> None:
         pass
 
 
-def read_label_ids(folder: str | Path, labels: list[str] | None) -> list[int] | None:
-    """The label ids recorded for the run in ``folder``, when they are for ``labels`` (the run's
-    config.labels); None when none were recorded, the file is damaged, or it was recorded for other
-    labels (a later run overwrote the folder from the command line): names are then matched as they are."""
-    if not labels:
+def label_ids_project(folder: str | Path) -> str | None:
+    """The uid of the project whose label ids the run in ``folder`` recorded (None: none recorded)."""
+    try:
+        data = read_json(Path(folder) / LABEL_IDS)
+    except (ConfigError, DataError, OSError):
+        return None
+    project = data.get("project") if isinstance(data, dict) else None
+    return project if isinstance(project, str) and project else None
+
+
+def read_label_ids(folder: str | Path, labels: list[str] | None, project: str | None) -> list[int] | None:
+    """The label ids recorded for the run in ``folder``, when they are ``project``'s (its uid: every
+    project numbers its labels from 0, so a run folder copied from another project would read its
+    classes through this one's ids) and for ``labels`` (the run's config.labels); None when none were
+    recorded, the file is damaged, or it was recorded for other labels (a later run overwrote the
+    folder from the command line) or another project: names are then matched as they are."""
+    if not labels or not project:
         return None
     try:
         data = read_json(Path(folder) / LABEL_IDS)
     except (ConfigError, DataError, OSError):
         return None
-    if not isinstance(data, dict) or data.get("labels") != list(labels):
+    if not isinstance(data, dict) or data.get("labels") != list(labels) or data.get("project") != project:
         return None
     ids = data.get("ids")
     if not isinstance(ids, list) or len(ids) != len(labels) or len(set(map(repr, ids))) != len(ids) \

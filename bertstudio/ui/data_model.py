@@ -136,7 +136,7 @@ def run_names_now(project: Any, folder: Path) -> dict[str, str | None] | None:
     if config is None or not config.labels or config.task != getattr(project, "kind", None) \
             or not hasattr(project, "names_now"):
         return None
-    ids = read_label_ids(folder, list(config.labels))
+    ids = read_label_ids(folder, list(config.labels), getattr(project, "uid", None))
     return project.names_now(list(config.labels), ids) if ids is not None else None
 
 

@@ -172,7 +172,8 @@ def join_rows(preds: list[Any], datasets: dict[str, Any], *, same_kind: bool, fo
 
 def load_run_view(folder: Path, project_kind: str | None, project_labels: list[str],
                   splits: dict[str, Any] | None, datasets: dict[str, Any] | None = None,
-                  foreign: bool = False, project_label_ids: list[int] | None = None) -> LoadedRun:
+                  foreign: bool = False, project_label_ids: list[int] | None = None,
+                  project_uid: str | None = None) -> LoadedRun:
     """Read a run's status, predictions and per-class report, and join the predictions with
     ``datasets`` (each split's rows; ``project_kind`` None: no project); a prediction whose gold
     or label no table or plot of its kind can take is left out and said (``skipped``). The
@@ -215,7 +216,7 @@ def load_run_view(folder: Path, project_kind: str | None, project_labels: list[s
     names = None
     if same_kind and not foreign and get_spec(kind).has_label_set and info.config and info.config.labels:
         run_labels = list(info.config.labels)
-        ids = read_label_ids(folder, run_labels)
+        ids = read_label_ids(folder, run_labels, project_uid)
         names = label_names_now(run_labels, ids, project_labels, project_label_ids or []) \
             if ids is not None and project_label_ids is not None and len(project_label_ids) == len(project_labels) \
             else None
@@ -412,7 +413,8 @@ class ResultsPage(QWidget):
                     if project is not None and self.session.split_size(split)}
         request = (self.run_dir, self.session.kind if project is not None else None, list(self.session.labels()),
                    dict(project.split_info) if project is not None else None, datasets, self.foreign,
-                   list(getattr(project, "label_ids", [])) if project is not None else None)
+                   list(getattr(project, "label_ids", [])) if project is not None else None,
+                   getattr(project, "uid", None))
         if _predictions_size(self.run_dir) > BIG_PREDICTIONS:
             # read off the GUI thread (50,000 predictions held it 1.4 s, their per-class report 0.2 s more)
             self._read_in_background(request)

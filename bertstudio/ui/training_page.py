@@ -506,7 +506,7 @@ class TrainingPage(QWidget):
         project = self.session.project
         if config.labels and list(config.labels) == project.labels:
             try:
-                record_label_ids(folder, project.labels, project.label_ids)
+                record_label_ids(folder, project.labels, project.label_ids, project.uid)
             except OSError as exc:  # the run still trains; its names are then matched as they are
                 log.warning("label ids not recorded in %s: %s", folder, exc)
 

@@ -489,14 +489,14 @@ def test_a_run_still_training_or_interrupted_is_not_said_to_have_never_evaluated
     assert "early has not evaluated yet (still training)" in compare_runs(a, early).note
 
 
-def _project_run(folder: Path, labels: list[str], ids: list[int], golds: list[str]) -> Path:
+def _project_run(folder: Path, labels: list[str], ids: list[int], golds: list[str], project: str = "p1") -> Path:
     """A project run that recorded its labels' ids (as the app does), right on every row."""
     from bertstudio.train.rundir import record_label_ids
 
     preds = [{"index": i, "split": "dev", "row": i, "gold": g, "label": g,
               "probs": {n: 0.9 if n == g else 0.1 for n in labels}} for i, g in enumerate(golds)]
     write_run(folder, preds=preds, config={"labels": labels})
-    record_label_ids(folder, labels, ids)
+    record_label_ids(folder, labels, ids, project)
     return folder
 
 
@@ -527,6 +527,10 @@ def test_runs_of_two_projects_compare_their_names_as_they_are(tmp_path):
     """Ids are one project's: runs in two projects' runs/ folders are not read through them."""
     golds = ["neg", "pos"] * 3
     a = _project_run(tmp_path / "p1" / "runs" / "a", ["neg", "pos"], [0, 1], golds)
-    b = _project_run(tmp_path / "p2" / "runs" / "b", ["neg", "pos"], [1, 0], golds)
+    b = _project_run(tmp_path / "p2" / "runs" / "b", ["neg", "pos"], [1, 0], golds, project="p2")
     result = compare_runs(a, b)
+    assert (len(result.rows), result.relabelled, result.outcomes.both_right) == (6, 0, 6)
+    # a run folder copied from the other project into this one's runs/: its ids are that project's
+    c = _project_run(tmp_path / "p1" / "runs" / "c", ["neg", "pos"], [1, 0], golds, project="p2")
+    result = compare_runs(a, c)
     assert (len(result.rows), result.relabelled, result.outcomes.both_right) == (6, 0, 6)

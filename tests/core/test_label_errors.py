@@ -457,7 +457,7 @@ def _run_before_relabelling(project, golds: list[str], *, ids: bool = True):
         {"index": i, "split": "dev", "row": i, "lineage": lineage, "gold": g, "label": g,
          "probs": {n: 0.95 if n == g else 0.05 for n in labels}}) + "\n" for i, g in enumerate(golds)))
     if ids:
-        record_label_ids(run, labels, project.label_ids)
+        record_label_ids(run, labels, project.label_ids, project.uid)
     return run
 
 

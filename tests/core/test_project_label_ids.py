@@ -119,9 +119,37 @@ def test_a_run_folder_keeps_the_ids_recorded_before_the_run_starts(tmp_path):
 
     run = tmp_path / "run"
     run.mkdir()
-    record_label_ids(run, ["neg", "pos"], [1, 0])
+    record_label_ids(run, ["neg", "pos"], [1, 0], "p1")
     check_output_dir(TrainConfig(task="sentence", labels=["neg", "pos"], output_dir=str(run)))  # no refusal
-    assert read_label_ids(run, ["neg", "pos"]) == [1, 0]
-    assert read_label_ids(run, ["neg", "positive"]) is None
+    assert read_label_ids(run, ["neg", "pos"], "p1") == [1, 0]
+    assert read_label_ids(run, ["neg", "positive"], "p1") is None
+    # every project numbers its labels from 0: a run folder copied from another project is read by name
+    assert read_label_ids(run, ["neg", "pos"], "p2") is None and read_label_ids(run, ["neg", "pos"], None) is None
     (run / "label_ids.json").write_text("{not json")
-    assert read_label_ids(run, ["neg", "pos"]) is None
+    assert read_label_ids(run, ["neg", "pos"], "p1") is None
+
+
+def test_a_project_keeps_its_uid_and_an_old_project_gets_one(tmp_path):
+    """The uid tells a run's recorded label ids from another project's (each numbers from 0)."""
+    first = make_project(tmp_path / "a", "sentence", ["neg", "pos"], {"train": sentiment_records(4)})
+    second = make_project(tmp_path / "b", "sentence", ["neg", "pos"], {"train": sentiment_records(4)})
+    uid = first.uid
+    assert uid and uid != second.uid
+    first.close()
+    second.close()
+    again = Project.open(tmp_path / "a")
+    assert again.uid == uid and again.recovery_messages == []
+    again.close()
+    meta = json.loads((tmp_path / "b" / "project.json").read_text(encoding="utf-8"))
+    meta.pop("checksum")
+    del meta["uid"]  # a project from before uids opens and gets one, kept from its next write
+    (tmp_path / "b" / "project.json.bak").unlink(missing_ok=True)
+    write_meta(tmp_path / "b", meta, None)
+    old = Project.open(tmp_path / "b")
+    assert old.uid and old.recovery_messages == []
+    old.rename_label("pos", "positive")
+    given = old.uid
+    old.close()
+    reopened = Project.open(tmp_path / "b")
+    assert reopened.uid == given
+    reopened.close()

@@ -105,7 +105,7 @@ def test_a_run_made_before_a_rename_or_swap_disagrees_on_no_right_row(change, qt
         {"index": i, "split": "dev", "row": i, "lineage": lineage, "gold": g,
          "label": ({"pos": "neg", "neg": "pos"}[g] if i == wrong else g)}) + "\n" for i, g in enumerate(golds)))
     (run / "config.toml").write_text(tomli_w.dumps({"task": "sentence", "labels": ["neg", "pos"]}), encoding="utf-8")
-    record_label_ids(run, project.labels, project.label_ids)
+    record_label_ids(run, project.labels, project.label_ids, project.uid)
     if change == "rename":
         project.rename_label("pos", "positive")
     else:

@@ -655,7 +655,7 @@ def _right_run(project: Project, name: str, *, ids: bool = True) -> Path:
          "label": project.gold("dev", r), "probs": {n: 0.9 if n == project.gold("dev", r) else 0.1 for n in labels},
          "confidence": 0.9}) + "\n" for i, r in enumerate(rows)), encoding="utf-8")
     if ids:
-        record_label_ids(run, labels, project.label_ids)
+        record_label_ids(run, labels, project.label_ids, project.uid)
     return run
 
 

@@ -1249,4 +1249,5 @@ def test_a_run_started_here_records_its_labels_ids(qtbot, session, tiny_model_di
     run_dir = _cancel_once_written(qtbot, page)
     labels = _config_toml(run_dir)["labels"]
     assert labels == session.project.labels
-    assert read_label_ids(run_dir, labels) == session.project.label_ids
+    assert read_label_ids(run_dir, labels, session.project.uid) == session.project.label_ids
+    assert read_label_ids(run_dir, labels, "another-project") is None
