@@ -44,6 +44,7 @@ import logging
 import math
 import socket
 import threading
+import time
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -267,6 +268,7 @@ def _fit(config: TrainConfig, parts: RunParts, train_set: Any, eval_set: Any, *,
             trainable_params=trainable, total_params=total_params, device=path.device, precision=path.precision,
             output_dir=config.output_dir, host=socket.gethostname(), machine=machine_id() or None,
             num_scored_examples=len(eval_set.labelled_rows()) if eval_set is not None else 0,
+            started_at=time.time(),
         ), control)
 
         # ---- the loop ----------------------------------------------------------------

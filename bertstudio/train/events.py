@@ -39,6 +39,9 @@ class RunStarted:
     # every row evaluated: rows without gold get a prediction but no score); None: a history
     # written before this was recorded, where num_eval_examples is all that is known
     num_scored_examples: int | None = None
+    # when the run (or its resume) started, as time.time(): the Runs page's Started column; a copied
+    # folder's files all carry the copy's time. None: a history written before this was recorded
+    started_at: float | None = None
 
     @property
     def scored_examples(self) -> int:

@@ -41,6 +41,7 @@ import functools
 import hashlib
 import json
 import logging
+import math
 import os
 import re
 import shutil
@@ -960,6 +961,9 @@ def read_run(folder: str | os.PathLike[str]) -> RunInfo:
     writing = writer_active(folder)  # asked before the history is read: a run that ends meanwhile shows its end
     history = read_history(folder, kinds=(RunStarted.kind, RunFinished.kind))  # a status needs no step line
     starts = [n for n, e in enumerate(history) if isinstance(e, RunStarted)]
+    first = history[starts[0]].started_at if starts else None
+    if first is not None and math.isfinite(first) and first > 0:  # as recorded: a copied folder's mtimes are the copy's
+        info.started_at = float(first)
     latest = history[starts[-1]:] if starts else history  # a resumed run's history holds the cancelled start's end too
     if starts and isinstance(history[starts[-1]].scored_examples, int):
         info.eval_examples = max(0, history[starts[-1]].scored_examples)

@@ -330,3 +330,25 @@ def test_the_advice_for_moved_data_offers_new_paths_only_to_a_checkpoint_that_kn
     (last / "state.json").write_text(json.dumps(state))
     assert differences(saved_config(run), moved) == ["train_file", "eval_file"]
     assert not_resumable(run).endswith("are missing: put them back there")
+
+
+def test_a_copied_run_keeps_the_time_it_started(data, tiny_model_dir, tmp_path, capsys):
+    """The Runs page's Started column read config.toml's mtime: after `cp -r` of a project every run
+    showed the copy's time, and Compare's "older one as A" followed it. The run's start is recorded."""
+    import os
+    import shutil
+    import time
+
+    from bertstudio.train.rundir import read_run
+
+    out = tmp_path / "run"
+    before = time.time()
+    assert cli(train_argv(data, tiny_model_dir, out), capsys)[0] == 0
+    started = read_run(out).started_at
+    assert before <= started <= time.time()
+    copy = tmp_path / "copy"
+    shutil.copytree(out, copy)
+    later = started + 86_400  # the copy made a day later: every file carries its time
+    for path in [copy, *copy.rglob("*")]:
+        os.utime(path, (later, later))
+    assert read_run(copy).started_at == started
