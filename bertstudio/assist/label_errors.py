@@ -598,20 +598,6 @@ def _run_probs(run_dir: str | Path, split: str, labels: Sequence[str], splits: A
     return (out, "") if out else (None, no_probs)
 
 
-def _names_now(project: Any, run_dir: str | Path) -> dict[str, str | None] | None:
-    """The run's label names -> the project's names of today (None: the run's labels are not known)."""
-    from bertstudio.train.rundir import read_config, read_label_ids
-
-    try:
-        config = read_config(run_dir)
-    except ConfigError:
-        return None
-    run_labels = list(config.labels or []) if config is not None else []
-    if not run_labels or not hasattr(project, "names_now"):
-        return None
-    return project.names_now(run_labels, read_label_ids(run_dir, run_labels, getattr(project, "uid", None)))
-
-
 def find_label_errors(project: Any, split: str = "train", *, model: str | None = None, folds: int = FOLDS,
                       seed: int = 0, method: str = "fast", run_dir: str | Path | None = None,
                       progress: Progress | None = None, cancel: threading.Event | None = None) -> LabelErrorReport:
@@ -619,10 +605,12 @@ def find_label_errors(project: Any, split: str = "train", *, model: str | None =
     its embedding cache (so the labelling assistant's vectors are reused). ``run_dir``: use that
     run's probabilities for the rows it evaluated (see :func:`run_probs`)."""
     from bertstudio.data.project_store import CACHE_DIR
+    from bertstudio.train.rundir import run_names_now
 
     probs = None
     if run_dir is not None:
-        probs, why = _run_probs(run_dir, split, list(project.labels), project.split_info, _names_now(project, run_dir))
+        probs, why = _run_probs(run_dir, split, list(project.labels), project.split_info,
+                                run_names_now(run_dir, project))
         if probs is None:
             raise ConfigError(why, path=run_dir,
                               expected="a classification run the app started, evaluated on this split")

@@ -710,6 +710,21 @@ def read_label_ids(folder: str | Path, labels: list[str] | None, project: str | 
     return ids
 
 
+
+def run_names_now(folder: str | Path, project: Any, *, kind: str | None = None) -> dict[str, str | None] | None:
+    """The run in ``folder``'s label names -> ``project``'s names of today for the same classes
+    (``project.names_now`` over the ids the run recorded, :func:`read_label_ids`; without them a name
+    means today's label of that name). None: the run's config or labels cannot be read, or (``kind``
+    given) the run is of another task."""
+    try:
+        config = read_config(folder)
+    except ConfigError:
+        return None
+    labels = list(config.labels or []) if config is not None else []
+    if not labels or not hasattr(project, "names_now") or (kind is not None and config.task != kind):
+        return None
+    return project.names_now(labels, read_label_ids(folder, labels, getattr(project, "uid", None)))
+
 def prediction_rows(examples: Any, predictions: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """predictions.jsonl rows: ``index``, ``split`` and ``row`` when the examples carry their
     project rows (see train/sources.rows_of), the example's :data:`FINGERPRINT` and ``gold``,

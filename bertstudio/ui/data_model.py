@@ -31,7 +31,6 @@ from PySide6.QtGui import QColor
 
 from bertstudio.data.kinds import get_spec
 from bertstudio.data.project_labels import pred_now, value_now
-from bertstudio.errors import BertStudioError
 from bertstudio.ui.theme import text_colour
 
 BLOCK = 256
@@ -113,31 +112,16 @@ def latest_predictions(project: Any) -> tuple[str | None, dict[int, dict[str, An
     files = sorted(Path(runs_dir).glob("*/predictions.jsonl"), key=lambda p: p.stat().st_mtime)
     if not files:
         return None, {}
-    from bertstudio.train.rundir import read_predictions
+    from bertstudio.train.rundir import read_predictions, run_names_now
 
     found = [p for p in read_predictions(files[-1].parent, splits=project.split_info)
              if p.split is not None and p.row >= 0]
     split = found[0].split if found else "dev"
-    names, labels = run_names_now(project, files[-1].parent), list(getattr(project, "labels", []))
+    names = run_names_now(files[-1].parent, project, kind=getattr(project, "kind", None))
+    labels = list(getattr(project, "labels", []))
     # under today's label names: a run made before a rename predicts the old name of the same class
     return split, {p.row: {"index": p.index, "gold": value_now(p.gold, names, labels), **pred_now(p.pred, names, labels)}
                    for p in found if p.split == split}
-
-
-def run_names_now(project: Any, folder: Path) -> dict[str, str | None] | None:
-    """A project run's label names -> the project's names of today, when the run recorded its
-    labels' ids (train/rundir.record_label_ids); None: its names are compared as they are."""
-    from bertstudio.train.rundir import read_config, read_label_ids
-
-    try:
-        config = read_config(folder)
-    except BertStudioError:
-        return None
-    if config is None or not config.labels or config.task != getattr(project, "kind", None) \
-            or not hasattr(project, "names_now"):
-        return None
-    ids = read_label_ids(folder, list(config.labels), getattr(project, "uid", None))
-    return project.names_now(list(config.labels), ids) if ids is not None else None
 
 
 def format_value(kind: str, column: str, value: Any) -> str:

@@ -227,6 +227,10 @@ class SeriesPlot(pg.PlotWidget):
         buf, _item = self._curve(name, **style)
         for x, y in points:
             buf.append(x, y)
+        self._mark_dirty(name)
+
+    def _mark_dirty(self, name: str) -> None:
+        """``name``'s curve takes its buffer at the next redraw (throttled)."""
         self._dirty.add(name)
         if not self._redraw.isActive():
             self._redraw.start()
@@ -312,9 +316,7 @@ class SeriesPlot(pg.PlotWidget):
             keep = xs < step
             if not keep.all():
                 buf.cut(keep)
-                self._dirty.add(name)
-        if self._dirty and not self._redraw.isActive():
-            self._redraw.start()
+                self._mark_dirty(name)
 
     def clear_series(self) -> None:
         for buf, item in self._series.values():

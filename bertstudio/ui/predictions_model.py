@@ -82,8 +82,7 @@ class PredictionsModel(QAbstractTableModel):
                 before = self.tolerance
                 self._judge_rows()
                 # a score gold that widens or narrows the scale changes what counts as an error on every row
-                first = 0 if self.tolerance != before else i
-                last = len(self.rows) - 1 if self.tolerance != before else i
+                first, last = (0, len(self.rows) - 1) if self.tolerance != before else (i, i)
                 self.dataChanged.emit(self.index(first, 0), self.index(last, len(self._columns) - 1))
 
     # --- Qt model -------------------------------------------------------------------

@@ -181,7 +181,8 @@ def load_run_view(folder: Path, project_kind: str | None, project_labels: list[s
     project's label ids, in ``project_labels`` order); the per-class report keeps the run's."""
     info = read_run(folder)
     kind = info.kind or project_kind or "sentence"
-    gold = get_spec(kind).gold
+    spec = get_spec(kind)
+    gold = spec.gold
     labels = list((info.config.labels if info.config else None) or project_labels)
     skipped: list[DataError] = []
     unsaved, preds = _unsaved_run(folder, info, skipped, splits)
@@ -214,14 +215,14 @@ def load_run_view(folder: Path, project_kind: str | None, project_labels: list[s
             log.warning("no per-class report for %s: %s", folder, exc)
     same_kind = project_kind is not None and kind == project_kind
     names = None
-    if same_kind and not foreign and get_spec(kind).has_label_set and info.config and info.config.labels:
+    if (same_kind and not foreign and spec.has_label_set and info.config and info.config.labels
+            and project_label_ids is not None and len(project_label_ids) == len(project_labels)):
         run_labels = list(info.config.labels)
         ids = read_label_ids(folder, run_labels, project_uid)
-        names = label_names_now(run_labels, ids, project_labels, project_label_ids or []) \
-            if ids is not None and project_label_ids is not None and len(project_label_ids) == len(project_labels) \
-            else None
+        if ids is not None:
+            names = label_names_now(run_labels, ids, project_labels, project_label_ids)
     rows = join_rows(preds, datasets or {}, same_kind=same_kind, foreign=foreign,
-                     gold_column=get_spec(kind).gold_column, names=names, labels=project_labels)
+                     gold_column=spec.gold_column, names=names, labels=project_labels)
     labels_now = [value_now(n, names, project_labels) for n in labels] if names is not None else None
     return LoadedRun(folder, info, kind, labels, preds, skipped, report, rows, unsaved, labels_now)
 

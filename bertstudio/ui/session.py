@@ -228,21 +228,25 @@ class ProjectSession(QObject):
 
         self._change_labels(text, forward, backward)
 
-    def _entity_renames(self, old: str, new: str) -> list[tuple[str, str]]:
-        """The renames ``old`` -> ``new`` stands for: in a BIO tag set, renaming B-PER to B-PERSON renames
-        I-PER to I-PERSON too (renamed alone, every PER entity split in two: PERSON, then one opened by
-        I-PER). A new name without the tag's own prefix is refused."""
+    def entity_partner(self, name: str) -> str | None:
+        """I-PER for B-PER (and back) in a BIO tag set of entity spans, None for any other label."""
         from bertstudio.data.gold import is_bio_tag_set
         from bertstudio.data.kinds import get_spec
 
         labels = self.labels()
-        prefix = old[:2]
-        if not (get_spec(self.kind).gold.per_token and is_bio_tag_set(labels) and prefix in ("B-", "I-")):
+        if not (get_spec(self.kind).gold.per_token and is_bio_tag_set(labels)) or name[:2] not in ("B-", "I-"):
+            return None
+        partner = ("I-" if name[:2] == "B-" else "B-") + name[2:]
+        return partner if partner in labels else None
+
+    def _entity_renames(self, old: str, new: str) -> list[tuple[str, str]]:
+        """The renames ``old`` -> ``new`` stands for: in a BIO tag set, renaming B-PER to B-PERSON renames
+        I-PER to I-PERSON too (renamed alone, every PER entity split in two: PERSON, then one opened by
+        I-PER). A new name without the tag's own prefix is refused."""
+        partner = self.entity_partner(old)
+        if partner is None or new == old:
             return [(old, new)]
-        other = "I-" if prefix == "B-" else "B-"
-        partner = other + old[2:]
-        if partner not in labels or new == old:
-            return [(old, new)]
+        prefix, other = old[:2], partner[:2]
         if new[:2] != prefix or not new[2:]:
             raise DataError(self.tr("{a} and {b} are one entity type, {t}: they are renamed together")
                             .format(a=old, b=partner, t=old[2:]),
@@ -256,7 +260,7 @@ class ProjectSession(QObject):
         color = self.project.label_colors.get(name, "")
         index = self.project.labels.index(name) if name in self.project.labels else len(self.project.labels)
         # undone, it is the same class again: its id comes back, so runs that recorded it still read it
-        label_id = self.project.label_ids[index] if name in self.project.labels else None
+        label_id = self.project.label_ids[index] if index < len(self.project.labels) else None
         self._change_labels(self.tr("Remove label {a}").format(a=name),
                             lambda project: self._remove_unused_label(project, name),
                             lambda project: project.add_label(name, color, index=index, restoring=True,

@@ -24,8 +24,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from bertstudio.data.gold import is_bio_tag_set
-from bertstudio.data.kinds import get_spec
 from bertstudio.errors import BertStudioError
 from bertstudio.ui import theme
 from bertstudio.ui.session import ProjectSession
@@ -123,7 +121,7 @@ class LabelSetDialog(QDialog):
         old = self._selected()
         if old is None:
             return
-        partner = self._bio_partner(old)
+        partner = self.session.entity_partner(old)
         if partner is not None:  # B-PER and I-PER: the person renames the entity type PER (session.rename_label)
             new, ok = QInputDialog.getText(
                 self, self.tr("Rename entity type"),
@@ -135,14 +133,6 @@ class LabelSetDialog(QDialog):
         new, ok = QInputDialog.getText(self, self.tr("Rename label"), self.tr("New name:"), text=old)
         if ok and new.strip() and new.strip() != old:
             self.rename_label(old, new.strip())
-
-    def _bio_partner(self, name: str) -> str | None:
-        """I-PER for B-PER (and back) in a tag set of entity spans, None for any other label."""
-        labels = self.session.labels()
-        if not (get_spec(self.session.kind).gold.per_token and is_bio_tag_set(labels)) or name[:2] not in ("B-", "I-"):
-            return None
-        partner = ("I-" if name[:2] == "B-" else "B-") + name[2:]
-        return partner if partner in labels else None
 
     def _on_colour(self) -> None:
         name = self._selected()
