@@ -183,7 +183,8 @@ def _refuse_unused_flags(config: "Any", given: dict[str, Any]) -> None:
 
     if config.resume_from:
         return
-    unused = [name for name in given if name in unused_settings(config.mode, config.task)]
+    unusable = unused_settings(config.mode, config.task)
+    unused = [name for name in given if name in unusable]
     if not unused:
         return
     lora = unused[0] in LORA_SETTINGS
@@ -466,17 +467,18 @@ def _refuse_a_project_run_without_its_rows(config: "Any", args: argparse.Namespa
         run = Path(config.resume_from).expanduser().resolve().parent.parent
     else:
         return
-    if run.parent.name == RUNS_DIR and (run.parent.parent / PROJECT_FILE).is_file() and config.resume_from:
+    if run.parent.name != RUNS_DIR or not (run.parent.parent / PROJECT_FILE).is_file():
+        return
+    if config.resume_from:
         # --train FILE would be refused as a changed setting (train_file): no way to resume it is offered
         raise ConfigError("this run trained on its project's rows, which its config.toml does not name, so it "
                           "cannot be resumed", path=source or run / "config.toml", where="train_file",
                           expected="a new run: train it again on the app's Train page, or Export run… there and "
                                    "train the exported run.toml with bertstudio train --config")
-    if run.parent.name == RUNS_DIR and (run.parent.parent / PROJECT_FILE).is_file():
-        raise ConfigError("this run trained on its project's rows, which its config.toml does not name",
-                          path=source or run / "config.toml", where="train_file",
-                          expected="Export run… on the app's Train page, which writes the rows beside a run.toml "
-                                   "that trains here, or --train FILE (and --eval FILE)")
+    raise ConfigError("this run trained on its project's rows, which its config.toml does not name",
+                      path=source or run / "config.toml", where="train_file",
+                      expected="Export run… on the app's Train page, which writes the rows beside a run.toml "
+                               "that trains here, or --train FILE (and --eval FILE)")
 
 
 def _refuse_a_resume_without_its_config(config: "Any", args: argparse.Namespace) -> None:

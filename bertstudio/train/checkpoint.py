@@ -311,14 +311,14 @@ def check_resumable(path: str | Path, *, task: str | None = None, needs_start: b
     return found
 
 
-def resumed_labels(path: str | Path, labels: list[str], *, source: str | None = None) -> list[str]:
+def resumed_labels(state: dict[str, Any], found: Path, labels: list[str], *, source: str | None = None) -> list[str]:
     """The label list (in id order) a resumed run trains with: the one its checkpoint recorded,
     which its weights' head rows mean, whatever order the data now lists them in (a training file
     sorted in a spreadsheet swapped a CLI run's label ids: it reported 100%, its model scored 0%).
     ``labels``: the data's (or the config's) now; a checkpoint from before runs recorded them
-    keeps these. DataError naming ``source`` (the training file) when the two sets differ."""
-    found = find_checkpoint(path)
-    saved = read_state(found).get("labels") if found is not None else None
+    keeps these. ``state``: the checkpoint ``found``'s state.json, as read. DataError naming
+    ``source`` (the training file) when the two sets differ."""
+    saved = state.get("labels")
     if saved is None:
         return labels
     if not isinstance(saved, list) or not all(isinstance(x, str) for x in saved) or len(set(saved)) != len(saved):

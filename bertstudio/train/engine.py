@@ -153,8 +153,8 @@ def train(
             labels = list(config.labels or train_set.labels)
             saved, found = {}, None
             if config.resume_from:  # the ids its weights were trained with, whatever order the data lists them in now
-                labels = ckpt.resumed_labels(config.resume_from, labels, source=train_set.source)
                 _, found, saved = _resume_point(config.resume_from)
+                labels = ckpt.resumed_labels(saved, found, labels, source=train_set.source)
             # the rows' fingerprints, once (every row hashed: seconds for 400k rows), and for a resume checked against
             # the rows it stopped on before the model is built; fit takes them as they are
             fingerprints = _same_data(saved, train_set, eval_set, found)
@@ -171,7 +171,7 @@ def train(
                 if config.head in EMBEDDING_HEADS:  # linear probe, then fine-tune (train/probe.py)
                     parts.probed = warm.probe(parts, train_set, config, notify=notify, cancel=cancel)
                 if train_set.spec.gold.numeric and not parts.probed:  # scores: a fresh head starts on their scale
-                    start_at_scores(parts.model, train_set.dataset.with_format("arrow")[train_set.gold_column].to_pylist())
+                    start_at_scores(parts.model, train_set.gold_values())
             if cancel is not None and cancel.is_set():  # during SetFit or the probe: nothing trained yet
                 return _cancelled_before_step_1(notify, config)
         except Exception as exc:  # noqa: BLE001 - every setup failure becomes a failed run

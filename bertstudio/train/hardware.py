@@ -109,13 +109,20 @@ def pick_precision(preference: str, device: str, *, cuda_bf16: bool = False, cpu
     return "fp32"
 
 
+def mps_available() -> bool:
+    """Apple's MPS backend is there (a torch without it has no torch.backends.mps)."""
+    import torch
+
+    return bool(getattr(torch.backends, "mps", None)) and torch.backends.mps.is_available()
+
+
 def detect() -> tuple[bool, bool, bool, bool]:
     """(cuda, mps, cuda_bf16, cpu_fast_bf16) for this machine; cpu_fast_bf16: native bf16
     instructions that also measure faster than fp32 (:func:`cpu_bf16_pays_off`)."""
     import torch
 
     cuda = torch.cuda.is_available()
-    mps = bool(getattr(torch.backends, "mps", None)) and torch.backends.mps.is_available()
+    mps = mps_available()
     cuda_bf16 = cuda and torch.cuda.is_bf16_supported()
     # the flags first (no probe where bf16 is emulated), then a measurement (native is not always faster)
     fast = cpu_has_fast_bf16(cpu_flags(), torch.backends.cpu.get_cpu_capability()) and cpu_bf16_pays_off()
@@ -130,8 +137,7 @@ def runs_bf16(device: str) -> bool:
     import torch
 
     try:
-        dev = pick_device(device, cuda=torch.cuda.is_available(),
-                          mps=bool(getattr(torch.backends, "mps", None)) and torch.backends.mps.is_available())
+        dev = pick_device(device, cuda=torch.cuda.is_available(), mps=mps_available())
     except ConfigError:
         return False  # the run's own start says what is wrong with the device
     if dev.startswith("cuda"):

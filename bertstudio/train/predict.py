@@ -17,7 +17,7 @@ import torch
 from bertstudio.data.examples import from_records
 from bertstudio.errors import ConfigError
 from bertstudio.tasks.base import model_inputs
-from bertstudio.tasks.limits import input_fields, one_input, saved_pairs
+from bertstudio.tasks.limits import input_fields, one_input, qa_window_layout, saved_pairs
 from bertstudio.train.evaluation import check_finite
 
 _LENGTHS = ("max_length", "doc_stride", "max_answer_length")
@@ -59,7 +59,6 @@ def run_lengths(model: torch.nn.Module, model_dir: str | Path | None = None, *, 
     if isinstance(limit, int) and limit > 0:
         found["max_length"] = min(found["max_length"], limit)
     if found.get("doc_stride") is None:  # TrainConfig's default: the most QA windows of max_length take
-        from bertstudio.tasks.limits import qa_window_layout
 
         found["doc_stride"] = qa_window_layout(found["max_length"], None)[2]
     return found

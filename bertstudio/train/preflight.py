@@ -25,10 +25,9 @@ def check_before_start(config: TrainConfig) -> None:
     if config.device != "auto":  # cuda:99 on a machine without CUDA: refused before SetFit or a model load
         import torch
 
-        from bertstudio.train.hardware import pick_device
+        from bertstudio.train.hardware import mps_available, pick_device
 
-        mps = bool(getattr(torch.backends, "mps", None)) and torch.backends.mps.is_available()
-        pick_device(config.device, cuda=torch.cuda.is_available(), mps=mps)
+        pick_device(config.device, cuda=torch.cuda.is_available(), mps=mps_available())
     check_max_length(config)
 
 

@@ -635,13 +635,11 @@ class RunFolder:
 
     def best_on_disk(self) -> tuple[Path, int] | None:
         """(checkpoints/best, its step) when a complete best checkpoint is on disk."""
-        from bertstudio.train import checkpoint as ckpt
-
         found = find_checkpoint(self.best)
         if found is None:
             return None
         try:
-            step = ckpt.read_state(found).get("step")
+            step = read_state(found).get("step")
         except ConfigError:
             return None
         return found, step if isinstance(step, int) else -1
@@ -1070,11 +1068,10 @@ def _is_number(value: Any) -> bool:
 def interrupted_message(folder: Path) -> str:
     """What a reader says of a run whose process ended without finishing it: how to continue it,
     or, when its checkpoint cannot be resumed, why (a command that always fails was offered)."""
-    resume = resume_command(folder)
-    said = f"; continue it with: {resume}" if resume else ""
-    if not resume and find_checkpoint(folder / CHECKPOINTS / "last") is not None:
+    found, said = find_checkpoint(folder / CHECKPOINTS / "last"), ""
+    if found is not None:  # asked once (it reads config.toml and state.json) for every interrupted run listed
         why = not_resumable(folder)
-        said = f"; {why}" if why else ""
+        said = f"; {why}" if why else f"; continue it with: {_resume_line(folder, found)}"
     return "the training stopped without finishing (its process was closed or crashed)" + said
 
 
@@ -1118,17 +1115,21 @@ def launch_command(processes: int | None) -> str:
 def resume_command(root: Path) -> str | None:
     """The command that continues the run in ``root`` from checkpoints/last, when there is one
     and the command can work (:func:`not_resumable` says why not)."""
-    last = root / CHECKPOINTS / "last"
-    found = find_checkpoint(last)
+    found = find_checkpoint(root / CHECKPOINTS / "last")
     if found is None or not_resumable(root) is not None:
         return None
+    return _resume_line(root, found)
+
+
+def _resume_line(root: Path, found: Path) -> str:
+    """The resume command for the run in ``root`` whose checkpoints/last is ``found``."""
     try:  # a data-parallel run resumes with as many processes (its state.json says how many)
         processes = json.loads(read_regular_file(found / STATE, max_bytes=1 << 20)).get("processes")
     except (OSError, ValueError, AttributeError, DataError):
         processes = None
     if not (isinstance(processes, int) and not isinstance(processes, bool) and 1 < processes <= 4096):
         processes = None
-    return f"{launch_command(processes)} --config {shell_quote(root / CONFIG)} --resume {shell_quote(last)}"
+    return f"{launch_command(processes)} --config {shell_quote(root / CONFIG)} --resume {shell_quote(root / CHECKPOINTS / 'last')}"
 
 
 def find_checkpoint(folder: str | Path) -> Path | None:

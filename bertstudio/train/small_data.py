@@ -310,17 +310,18 @@ def unadapted(config: TrainConfig, given: Iterable[str] = ()) -> TrainConfig:
     return replace(config, auto_reason=None, **{k: getattr(defaults, k) for k in ADAPTED if k not in set(given)})
 
 
-# The settings each reason says adapt() chose (see :func:`chosen_settings`)
+# The reasons of the embedding heads' recipes, and the settings each reason says adapt() chose
+# (see :func:`chosen_settings`)
+_EMBEDDING_KEYS = ("embedding", "siamese", "embedding_scores", "siamese_scores")
 _CHOSE: dict[str, tuple[str, ...]] = {
     "setfit": ("method", "head", "mode", "batch_size", "warmup_ratio", "epochs", "lr"),
-    **dict.fromkeys(("embedding", "siamese", "embedding_scores", "siamese_scores"),
-                    ("method", "head", "batch_size", "warmup_ratio", "epochs", "lr")),
+    **dict.fromkeys(_EMBEDDING_KEYS, ("method", "head", "batch_size", "warmup_ratio", "epochs", "lr")),
     "balanced": ("class_weight",), "keep": ("keep_tuning",), "best": (),
     "steps": ("batch_size", "epochs"), "steps_windows": ("batch_size", "epochs"), "evals": ("eval_steps",),
     "length": ("max_length",), "limit": ("max_length",), "setfit_lr": ("lr",), "lora": ("lr",),
     "frozen_pairs": ("head",),
 }
-_RECIPES = frozenset({"setfit", "embedding", "siamese", "embedding_scores", "siamese_scores", "steps", "steps_windows"})
+_RECIPES = frozenset({"setfit", *_EMBEDDING_KEYS, "steps", "steps_windows"})
 
 
 def chosen_settings(config: TrainConfig) -> frozenset[str]:
@@ -340,7 +341,7 @@ def chosen_settings(config: TrainConfig) -> frozenset[str]:
             found.update(_CHOSE[key])
             if key in _RECIPES:
                 found.update(RECIPE)
-            if key in ("embedding", "siamese", "embedding_scores", "siamese_scores") and config.mode == "full":
+            if key in _EMBEDDING_KEYS and config.mode == "full":
                 found.add("mode")
     return frozenset(found)
 

@@ -573,7 +573,7 @@ def data_fingerprint(examples: Any) -> dict[str, Any]:
     spec = examples.spec
     table = examples.dataset.with_format("arrow")
     inputs = [table[c].to_pylist() for c in (*spec.inputs, *spec.optional_inputs)]
-    gold = table[spec.gold_column].to_pylist()
+    gold = examples.gold_values()
 
     def digest(values: Any) -> str:
         text = json.dumps(values, ensure_ascii=False, sort_keys=True, default=str)
