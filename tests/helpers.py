@@ -30,6 +30,30 @@ PRESET_SAMPLES = [
 ]
 
 
+def random_sentiment_records(n: int, seed: int) -> list[dict[str, Any]]:
+    """Toy sentiment rows with labels drawn at random (about half each): two positive or two
+    negative words among three filler words, in a random order."""
+    import random
+
+    rng = random.Random(seed)
+    rows = []
+    for _ in range(n):
+        pos = rng.random() < 0.5
+        words = rng.sample(POS if pos else NEG, 2) + rng.sample(["the", "a", "movie", "film", "story", "was"], 3)
+        rows.append({"text": " ".join(words), "label": "pos" if pos else "neg"})
+    return rows
+
+
+def capped_model(src: Any, out: Path, tokens: int) -> Path:
+    """A copy of the model folder ``src`` whose tokenizer reads at most ``tokens`` tokens."""
+    import json
+    import shutil
+
+    shutil.copytree(src, out)
+    path = out / "tokenizer_config.json"
+    path.write_text(json.dumps({**json.loads(path.read_text()), "model_max_length": tokens}))
+    return out
+
 def sentiment_records(n: int, seed: int = 0) -> list[dict[str, Any]]:
     """Separable toy sentiment rows for the tiny model: two positive or two negative words
     per sentence, alternating labels (pos first)."""

@@ -260,14 +260,11 @@ def test_glue_says_at_the_start_which_tasks_it_will_leave_out(glue_dir, tiny, tm
 def test_glue_fits_the_default_max_length_to_a_short_model_as_train_does(glue_dir, tiny, tmp_path, capsys) -> None:
     """A model of 32 positions: `train --glue-task RTE` trained at max length 32 ("the model reads at most
     32 tokens"), `glue --tasks RTE` failed the task with "max_length 128 is more than this model takes"."""
-    import shutil
+    from helpers import capped_model
 
     from bertstudio.train.rundir import saved_config
 
-    short = tmp_path / "short"
-    shutil.copytree(tiny, short)
-    tok = json.loads((short / "tokenizer_config.json").read_text())
-    (short / "tokenizer_config.json").write_text(json.dumps({**tok, "model_max_length": 32}))
+    short = capped_model(tiny, tmp_path / "short", 32)
     out = tmp_path / "out"
     code, _, err = run(["glue", "--tasks", "RTE", "--data-dir", str(glue_dir), "--model", str(short), "--epochs", "1",
                         "--batch-size", "4", "--out", str(out)], capsys)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
 
 import pytest
 import torch
@@ -12,19 +11,13 @@ from bertstudio.data.examples import from_records
 from bertstudio.train.config import TrainConfig
 from bertstudio.train.engine import evaluate, train
 
-from helpers import NEG, POS
+from helpers import random_sentiment_records
 
 pytestmark = pytest.mark.usefixtures("one_thread")  # shared fixtures (one_thread, tiny): tests/conftest.py
 
 
 def sentiment(n: int, seed: int):
-    rng = random.Random(seed)
-    rows = []
-    for _ in range(n):
-        pos = rng.random() < 0.5
-        words = rng.sample(POS if pos else NEG, 2) + rng.sample(["the", "a", "movie", "film", "story", "was"], 3)
-        rows.append({"text": " ".join(words), "label": "pos" if pos else "neg"})
-    return from_records("sentence", rows, labels=["neg", "pos"])
+    return from_records("sentence", random_sentiment_records(n, seed), labels=["neg", "pos"])
 
 
 def run(tiny, out, keep, precision="fp32", head="linear"):

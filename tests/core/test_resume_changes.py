@@ -6,7 +6,6 @@ last evaluation)."""
 from __future__ import annotations
 
 import json
-import random
 import shutil
 import threading
 
@@ -19,19 +18,12 @@ from bertstudio.train.engine import train
 from bertstudio.train.events import RunStarted
 from bertstudio.train.rundir import read_run
 
-from helpers import NEG, POS
+from helpers import random_sentiment_records
 
 pytestmark = pytest.mark.usefixtures("one_thread")  # shared fixtures (one_thread, tiny): tests/conftest.py
 
 
-def rows(n: int, seed: int) -> list[dict]:
-    rng = random.Random(seed)
-    out = []
-    for _ in range(n):
-        pos = rng.random() < 0.5
-        words = rng.sample(POS if pos else NEG, 2) + rng.sample(["the", "a", "movie", "film", "story", "was"], 3)
-        out.append({"text": " ".join(words), "label": "pos" if pos else "neg"})
-    return out
+rows = random_sentiment_records
 
 
 TRAIN = sorted(rows(38, 1), key=lambda r: r["label"] != "pos")  # first row pos: labels as found are pos, neg

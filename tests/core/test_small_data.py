@@ -493,7 +493,7 @@ def test_automatic_never_chooses_a_max_length_above_the_models_limit(tiny, tmp_p
     the app's Automatic) kept the default 128 and the run was refused ("max_length 128 is more than
     this model takes (64 tokens)"), though the user had set nothing. The limit can be the
     tokenizer's alone (sentence-transformers 5 saves max_seq_length there)."""
-    import shutil
+    from helpers import capped_model
 
     counts = Counter(a=8, b=8)
     chosen = small_data.adapt(TrainConfig(), counts, sentence_transformer=True, lengths=np.full(16, 10.0),
@@ -507,10 +507,7 @@ def test_automatic_never_chooses_a_max_length_above_the_models_limit(tiny, tmp_p
     typed = small_data.adapt(TrainConfig(max_length=128), counts, sentence_transformer=True, run_limit=64,
                              given={"max_length"})
     assert typed.max_length == 128  # the user's own: the run says it is too long
-    st = tmp_path / "st"
-    shutil.copytree(tiny, st)
-    config = json.loads((st / "tokenizer_config.json").read_text())
-    (st / "tokenizer_config.json").write_text(json.dumps({**config, "model_max_length": 64}))
+    st = capped_model(tiny, tmp_path / "st", 64)
     assert small_data.model_max_length(str(st)) == small_data.run_max_length(str(st)) == 64
     data = tmp_path / "train.jsonl"
     data.write_text("".join(json.dumps(r) + "\n" for r in sentiment_records(24)))

@@ -638,7 +638,7 @@ def test_a_cancelled_runs_best_note_says_it_was_cancelled(qtbot):
                                       "kept those weights, as no later evaluation scored higher.")
 
 
-def _right_run(project: Project, name: str, *, ids: bool = True) -> Path:
+def _right_run(project: Project, name: str) -> Path:
     """A run of ``project`` on its labelled dev rows, right and sure on each under the labels of
     now, with its labels' ids recorded as the app records them when it starts a run."""
     import tomli_w
@@ -654,14 +654,24 @@ def _right_run(project: Project, name: str, *, ids: bool = True) -> Path:
         {"index": i, "split": "dev", "row": r, "lineage": lineage, "gold": project.gold("dev", r),
          "label": project.gold("dev", r), "probs": {n: 0.9 if n == project.gold("dev", r) else 0.1 for n in labels},
          "confidence": 0.9}) + "\n" for i, r in enumerate(rows)), encoding="utf-8")
-    if ids:
-        record_label_ids(run, labels, project.label_ids, project.uid)
+    record_label_ids(run, labels, project.label_ids, project.uid)
     return run
 
 
 def _select_dev_row(page: ResultsPage, row: int) -> None:
     i = next(i for i, r in enumerate(page.model.rows) if r.split == "dev" and r.row == row)
     page.table.selectRow(page.proxy.mapFromSource(page.model.index(i, 0)).row())
+
+
+def _page_with_no_errors(qtbot, project: Project, tmp_path: Path, run: Path) -> ResultsPage:
+    """The page showing ``run``, whose Errors only lists none of its rows; dev row 0 selected."""
+    page = _shown_page(qtbot, project, tmp_path)
+    page.show_run(run)
+    page.errors_only.setChecked(True)
+    assert page.proxy.rowCount() == 0
+    page.errors_only.setChecked(False)
+    _select_dev_row(page, 0)
+    return page
 
 
 def test_after_a_swap_a_right_run_shows_no_error_and_its_prediction_writes_the_same_class(qtbot, tmp_path):
@@ -673,12 +683,7 @@ def test_after_a_swap_a_right_run_shows_no_error_and_its_prediction_writes_the_s
     project.rename_label("pos", "tmp")
     project.rename_label("neg", "pos")
     project.rename_label("tmp", "neg")
-    page = _shown_page(qtbot, project, tmp_path)
-    page.show_run(run)
-    page.errors_only.setChecked(True)
-    assert page.proxy.rowCount() == 0
-    page.errors_only.setChecked(False)
-    _select_dev_row(page, 0)
+    page = _page_with_no_errors(qtbot, project, tmp_path, run)
     r = page.current_prediction()
     assert (r.gold, page.model.predicted_value(r)) == ("neg", "neg")  # dev row 0 was 'pos': today's 'neg'
     page.accept_button.click()
@@ -691,12 +696,7 @@ def test_after_a_rename_a_right_run_shows_no_error_and_a_removed_class_is_not_wr
     project = make_project(tmp_path / "proj")
     run = _right_run(project, "before-rename")
     project.rename_label("pos", "positive")
-    page = _shown_page(qtbot, project, tmp_path)
-    page.show_run(run)
-    page.errors_only.setChecked(True)
-    assert page.proxy.rowCount() == 0
-    page.errors_only.setChecked(False)
-    _select_dev_row(page, 0)
+    page = _page_with_no_errors(qtbot, project, tmp_path, run)
     assert page.model.predicted_value(page.current_prediction()) == "positive" and page.accept_button.isEnabled()
     # a class removed since the run: refused, even where a later label took its old name
     project.add_label("meh")

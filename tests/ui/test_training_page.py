@@ -536,12 +536,9 @@ def test_the_automatic_preset_follows_the_labels_and_a_typed_setting_wins(qtbot,
 def test_automatic_keeps_max_length_within_the_models_limit(qtbot, session, tiny_model_dir, tmp_path):
     """A model that reads 64 tokens: Automatic kept 128 and Start failed after the model loaded
     ("max_length 128 is more than this model takes (64 tokens)"); the form now shows 64 and says why."""
-    import shutil
+    from helpers import capped_model
 
-    model = tmp_path / "short"
-    shutil.copytree(tiny_model_dir, model)
-    tok = json.loads((model / "tokenizer_config.json").read_text())
-    (model / "tokenizer_config.json").write_text(json.dumps({**tok, "model_max_length": 64}))
+    model = capped_model(tiny_model_dir, tmp_path / "short", 64)
     page = TrainingPage(session)
     qtbot.addWidget(page)
     assert page.form.is_auto()
@@ -554,12 +551,9 @@ def test_settings_the_model_cannot_take_are_refused_before_start(qtbot, session,
     """Top 5 layers of a 2-layer model, LoRA rank 200 on a 32-wide one, max length 100 on a model
     of 64 positions: the count knew it and said "counted when the model loads", Start stayed on,
     and the run refused it after a run folder was made. Start is now refused with the reason."""
-    import shutil
+    from helpers import capped_model
 
-    short = tmp_path / "short"
-    shutil.copytree(tiny_model_dir, short)
-    tok = json.loads((short / "tokenizer_config.json").read_text())
-    (short / "tokenizer_config.json").write_text(json.dumps({**tok, "model_max_length": 64}))
+    short = capped_model(tiny_model_dir, tmp_path / "short", 64)
     page = TrainingPage(session)
     qtbot.addWidget(page)
     page.show()
@@ -1212,7 +1206,6 @@ def test_start_trains_with_the_automatic_choice_for_the_labels_just_made(qtbot, 
 def test_a_refusal_is_asked_again_when_the_same_settings_come_back(qtbot, session, tiny_model_dir, tmp_path):
     """The page kept the model's refusal by the settings alone: after the model folder was fixed in
     place, coming back to the same settings disabled Start again with the old reason, never recounted."""
-    import json
     import shutil
 
     short = tmp_path / "short"
