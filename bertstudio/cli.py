@@ -472,9 +472,9 @@ def _refuse_a_project_run_without_its_rows(config: "Any", args: argparse.Namespa
     if config.resume_from:
         # --train FILE would be refused as a changed setting (train_file): no way to resume it is offered
         raise ConfigError("this run trained on its project's rows, which its config.toml does not name, so it "
-                          "cannot be resumed", path=source or run / "config.toml", where="train_file",
-                          expected="a new run: train it again on the app's Train page, or Export run… there and "
-                                   "train the exported run.toml with bertstudio train --config")
+                          "cannot be resumed from the command line", path=source or run / "config.toml", where="train_file",
+                          expected="resume it in the app (Runs page, select it, Resume), or a new run: Export run… "
+                                   "on the app's Train page and train the exported run.toml with bertstudio train --config")
     raise ConfigError("this run trained on its project's rows, which its config.toml does not name",
                       path=source or run / "config.toml", where="train_file",
                       expected="Export run… on the app's Train page, which writes the rows beside a run.toml "

@@ -1088,8 +1088,8 @@ def not_resumable(root: Path) -> str | None:
     if config is None:
         return f"it cannot be resumed: its {CONFIG} is missing"
     if not (config.train_file or (config.glue_task and config.data_dir)):
-        return ("it trained on its project's rows, which its config.toml does not name, so it cannot be resumed: "
-                "train it again on the app's Train page")
+        return ("it trained on its project's rows, which its config.toml does not name, so the command line cannot "
+                "resume it: resume it in the app (Runs page, select it, Resume)")
     missing = [(name, flag, value) for name, flag, value in (("training", "--train", config.train_file),
                                                              ("evaluation", "--eval", config.eval_file))
                if value and not Path(value).exists()]
@@ -1102,6 +1102,33 @@ def not_resumable(root: Path) -> str | None:
         flags = " and ".join(flag for _, flag, _ in missing)
         said += f", or resume with {flags} naming where {'they lie' if len(missing) > 1 else 'it lies'} now"
     return said
+
+
+def project_resume_problem(root: Path, project_uid: str | None) -> str | None:
+    """Why the app cannot continue the run in ``root`` on its project's rows, said with what can
+    be done instead; None when it can (whether the rows and labels are still those it trained on is
+    the engine's check, from the checkpoint's fingerprints). ``project_uid``: the open project's."""
+    if writer_active(root):
+        return "it is still training"
+    if run_finished(root):
+        return "it has finished; there is nothing to resume"
+    found = find_checkpoint(root / CHECKPOINTS / "last")
+    if found is None:
+        return "it kept no checkpoint to go on from (it stopped before its first step)"
+    try:
+        config = read_config(root)
+    except ConfigError as exc:
+        return f"it cannot be resumed: {exc}"
+    if config is None:
+        return f"it cannot be resumed: its {CONFIG} is missing"
+    if config.train_file or config.glue_task:
+        why = not_resumable(root)
+        return ("it trained on data files, not on the project's rows; "
+                + (why if why else f"continue it with: {_resume_line(root, found)}"))
+    owner = label_ids_project(root)
+    if owner is not None and project_uid is not None and owner != project_uid:
+        return "it was trained in another project (its label ids say so); resume it there"
+    return None
 
 
 def launch_command(processes: int | None) -> str:

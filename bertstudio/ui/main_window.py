@@ -143,6 +143,9 @@ class MainWindow(QMainWindow):
         activated = getattr(self.pages["runs"], "run_activated", None)
         if activated is not None:  # double-clicking a run opens its results
             activated.connect(self._on_run_activated)
+        resume = getattr(self.pages["runs"], "resume_requested", None)
+        if resume is not None:  # Resume on the Runs page: the run goes on on the Train page
+            resume.connect(self.resume_run)
         # as wide as its longest title in the font in use ("GLUE scoreboard" was cut at 16 pt), 150 px at least
         titles = [self.page_list.item(i).text() for i in range(self.page_list.count())]
         widest = max((self.page_list.fontMetrics().horizontalAdvance(t) for t in titles), default=0)
@@ -192,6 +195,18 @@ class MainWindow(QMainWindow):
 
     def current_page_key(self) -> str:
         return PAGES[max(0, self.page_list.currentRow())][0]
+
+    def resume_run(self, folder: str) -> bool:
+        """Continue a stopped run of the project on the Train page (shown); why not, in a message box."""
+        resume = getattr(self.pages["train"], "resume_run", None)
+        if not callable(resume):
+            return False
+        why = resume(folder)
+        if why:
+            QMessageBox.warning(self, self.tr("Resume run"), why)
+            return False
+        self.show_page("train")
+        return True
 
     def _on_run_activated(self, folder: str) -> None:
         results = self.pages["results"]

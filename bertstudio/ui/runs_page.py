@@ -206,6 +206,7 @@ class RunsModel(QAbstractTableModel):
 
 class RunsPage(QWidget):
     run_activated = Signal(str)  # "show this run's results"
+    resume_requested = Signal(str)  # "continue this stopped run" (the Train page does, MainWindow.resume_run)
 
     def __init__(self, session: Any, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -213,7 +214,7 @@ class RunsPage(QWidget):
         self.follower: RunFollower | None = None
         self.model = RunsModel(self)
         self.table = QTableView(objectName="runsTable")
-        self.table.setTabKeyNavigation(False)  # Tab reaches Follow, Compare and Rename after it
+        self.table.setTabKeyNavigation(False)  # Tab reaches Follow, Compare, Rename and Resume after it
         self.table.setModel(self.model)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)  # two runs: Compare
@@ -233,11 +234,14 @@ class RunsPage(QWidget):
         self.rename_button = QPushButton(self.tr("Rename…"), objectName="renameRunButton", enabled=False)
         self.rename_button.setToolTip(self.tr("Give the selected run of this project a name of your own"))
         self.rename_button.clicked.connect(self._ask_rename)
+        self.resume_button = QPushButton(self.tr("Resume"), objectName="resumeRunButton", enabled=False)
+        self.resume_button.setToolTip(self.tr("Continue the selected stopped run from its last checkpoint"))
+        self.resume_button.clicked.connect(self._resume_selected)
         self.table.selectionModel().selectionChanged.connect(self._on_selection_changed)
         self.follow_label = QLabel(objectName="followLabel", wordWrap=True)
         self.monitor = TrainingMonitor(names=False)
         bar = QHBoxLayout()
-        for w in (refresh, open_button, self.follow_button, self.compare_button, self.rename_button):
+        for w in (refresh, open_button, self.follow_button, self.compare_button, self.rename_button, self.resume_button):
             bar.addWidget(w)
         bar.addStretch(1)
         top = QWidget()
@@ -308,6 +312,9 @@ class RunsPage(QWidget):
         self.compare_button.setEnabled(len(runs) == 2 and all(r.status != READING for r in runs))  # read first
         self.follow_button.setEnabled(len(runs) == 1)  # it did nothing, silently, with none selected
         self.rename_button.setEnabled(len(runs) == 1 and self._renamable(runs[0]))
+        # a stopped run of this project (whether its checkpoint and rows allow it, the Train page says)
+        self.resume_button.setEnabled(len(runs) == 1 and self._renamable(runs[0])
+                                      and runs[0].status in ("cancelled", "interrupted"))
         if len(runs) == 1 and (self.follower is None or self.follower.folder != runs[0].folder):
             self.follow(runs[0].folder)  # one run picked: its curves (a run still training keeps drawing)
 
@@ -326,6 +333,11 @@ class RunsPage(QWidget):
                 self.rename(runs[0].folder, name)
             except (BertStudioError, OSError) as exc:
                 QMessageBox.warning(self, self.tr("Rename run"), str(exc))
+
+    def _resume_selected(self) -> None:
+        runs = self.selected_runs()
+        if len(runs) == 1:
+            self.resume_requested.emit(str(runs[0].folder))
 
     def rename(self, folder: Path, name: str) -> Path:
         """Rename one of the project's runs; the pages showing runs refresh."""

@@ -555,14 +555,57 @@ class TrainingPage(QWidget):
             worker = TrainingWorker(config, train, dev, train_fn=self._seeds_job(folders))
         else:
             worker = TrainingWorker(config, train, dev, warm=getattr(self.session, "warm", None))  # kept between runs
+        self._launch(worker)
+
+    def resume_run(self, folder: str | Path) -> str | None:
+        """Continue one of the project's stopped runs (cancelled, or interrupted by a closed window or
+        a crash) from its last checkpoint, with its own settings, on the project's labelled rows: the
+        reason it cannot (None: it goes on here, its curves joined to what it drew before). Rows or
+        labels changed since it stopped are the engine's to refuse (the checkpoint's fingerprints),
+        shown as any failed run is."""
+        from bertstudio.train.rundir import CHECKPOINTS, project_resume_problem, read_config
+        from bertstudio.train.sources import project_rows
+
+        if not self.session.has_project():
+            return self.tr("No project is open.")
+        if self.is_running():
+            return self.tr("A run is training now: wait for it to end, or cancel it, then resume.")
+        folder = Path(folder)
+        try:
+            why = project_resume_problem(folder, self.session.project.uid)
+            config = read_config(folder) if why is None else None
+        except (BertStudioError, OSError) as exc:
+            why = str(exc)
+        if why is not None or config is None:
+            return self.tr("{run} cannot be resumed here: {why}").format(run=folder.name, why=why or "")
+        train_all = self.session.examples("train")
+        train, dev = project_rows(train_all, labelled_rows(train_all)), None
+        if config.hold_out is None and self.session.split_size("dev"):  # it evaluated on the dev split
+            dev_all = self.session.examples("dev")
+            dev = project_rows(dev_all, labelled_rows(dev_all))
+        # its own settings as it recorded them: a resume with others is another run (the CLI refuses it too)
+        config = replace(config, output_dir=str(folder), resume_from=str(folder / CHECKPOINTS / "last"), overwrite=False)
+        self.error_label.hide()
+        self.monitor.reset()
+        self.monitor.set_class_weighted(config.class_weight != "none")
+        self.run_dir, self._seed_folders, self._seeds_result = str(folder), [], None
+        self.monitor.log(self.tr("Resuming {run} from its last checkpoint, with its own settings.").format(run=folder.name))
+        self.monitor.on_phase(PhaseChanged("starting"))
+        self._launch(TrainingWorker(config, train, dev, replay=folder))  # its history drawn first, then the rest
+        return None
+
+    def _launch(self, worker: TrainingWorker) -> None:
+        """Connect a run's worker to the page and start it (a new run, or a resumed one)."""
         # Bound methods, not lambdas: Qt drops these connections if the page is deleted first.
         worker.started.connect(self.monitor.on_started)
+        worker.resumed.connect(self.monitor.on_resumed)
         worker.step_logged.connect(self.monitor.on_steps)
         worker.evaluated.connect(self.monitor.on_evaluated)
         worker.warned.connect(self.monitor.on_warned)
         worker.phase_changed.connect(self.monitor.on_phase)
         worker.phase_changed.connect(self._on_phase)
         worker.started.connect(self._on_started)
+        worker.resumed.connect(self._on_started)
         worker.ended.connect(self._on_ended)
         self.worker = worker
         self._setfit_phase = None

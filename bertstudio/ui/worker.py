@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import atexit
 import logging
+import os
 import threading
 import time
 import traceback
@@ -212,6 +213,7 @@ class TrainingWorker(QObject):
     phase_changed = Signal(object)  # PhaseChanged: loading the model, tokenising, evaluating i/n, saving
     ended = Signal(object)  # RunFinished: status finished | cancelled | failed, metrics, message, output_dir
     warned = Signal(str)  # a warning of the core's about this run, in its words (see CoreWarnings)
+    resumed = Signal(object)  # RunStarted: a resumed run goes on (its history was replayed first, see ``replay``)
 
     def __init__(
         self,
@@ -222,9 +224,15 @@ class TrainingWorker(QObject):
         throttle_s: float = 0.1,
         train_fn: TrainFn | None = None,
         warm: Any = None,
+        replay: str | os.PathLike[str] | None = None,
     ) -> None:
+        """``replay``: the folder of the run this job resumes; its history so far (starts, steps,
+        evaluations) is read and emitted on the worker thread before the run goes on, and the
+        run's own start then comes as ``resumed``, so the monitor draws one joined curve."""
         super().__init__()
         self.config = config
+        self._replay = replay
+        self._starts = 0
         self._warm = warm  # a train/warm.WarmCache for the engine's train() (a given train_fn gets none)
         self._train_set, self._eval_set = train_set, eval_set
         self._train_fn = train_fn
@@ -262,6 +270,12 @@ class TrainingWorker(QObject):
             # open before they are needed.
             from bertstudio.train.engine import train
         extra = {"warm": self._warm} if self._train_fn is None and self._warm is not None else {}
+        if self._replay is not None:
+            from bertstudio.train.rundir import read_history
+
+            for event in read_history(self._replay, kinds=("started", "step", "eval")):
+                self._on_event(event, None)
+            self._flush()
         with CoreWarnings(self.warned.emit):
             result = (self._train_fn or train)(self.config, self._train_set, self._eval_set,
                                                callbacks=[self._on_event], cancel=self._cancel, **extra)
@@ -278,7 +292,8 @@ class TrainingWorker(QObject):
             self._flush()
             self.evaluated.emit(event)
         elif isinstance(event, RunStarted):
-            self.started.emit(event)
+            self._starts += 1  # a resumed run's later starts join its curves (TrainingMonitor.on_resumed)
+            (self.resumed if self._replay is not None and self._starts > 1 else self.started).emit(event)
         elif isinstance(event, PhaseChanged):
             now = time.monotonic()  # a phase's start and end always; its counts at most every throttle_s
             if event.done in (0, event.total) or now - self._last_phase >= self.throttle_s:

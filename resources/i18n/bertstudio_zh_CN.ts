@@ -514,17 +514,17 @@
         <translation>按建议标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="129"/>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="137"/>
         <source>%1 labelled · %3 skipped · %4 to go</source>
         <translation>已标注 %1 个 · 已跳过 %3 个 · 剩余 %4 个</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="143"/>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="151"/>
         <source>Which example comes next after a label or a skip (S / Space). Every 10th is a random audit example in every order.</source>
         <translation>标注或跳过(S / 空格)之后接下来显示哪个样例。无论哪种顺序，每 10 个中有一个是随机核查样例。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="145"/>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="153"/>
         <source>Which example comes next after a label or a skip (S / Space).</source>
         <translation>标注或跳过(S / 空格)之后接下来显示哪个样例。</translation>
     </message>
@@ -554,7 +554,7 @@
         <translation>最少的标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="128"/>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="136"/>
         <source>%1 labelled (%2 for the audit) · %3 skipped · %4 to go</source>
         <translation>已标注 %1 个(其中 %2 个用于核查)· 已跳过 %3 个 · 剩余 %4 个</translation>
     </message>
@@ -928,67 +928,67 @@
 <context>
     <name>ExampleTableModel</name>
     <message>
-        <location filename="../../bertstudio/ui/data_model.py" line="44"/>
+        <location filename="../../bertstudio/ui/data_model.py" line="45"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_model.py" line="45"/>
+        <location filename="../../bertstudio/ui/data_model.py" line="46"/>
         <source>Second text</source>
         <translation>第二段文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_model.py" line="46"/>
+        <location filename="../../bertstudio/ui/data_model.py" line="47"/>
         <source>Tokens</source>
         <translation>词元</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_model.py" line="47"/>
+        <location filename="../../bertstudio/ui/data_model.py" line="48"/>
         <source>Question</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_model.py" line="48"/>
+        <location filename="../../bertstudio/ui/data_model.py" line="49"/>
         <source>Context</source>
         <translation>上下文</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_model.py" line="49"/>
+        <location filename="../../bertstudio/ui/data_model.py" line="50"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_model.py" line="50"/>
+        <location filename="../../bertstudio/ui/data_model.py" line="51"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_model.py" line="53"/>
+        <location filename="../../bertstudio/ui/data_model.py" line="54"/>
         <source>Label</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_model.py" line="54"/>
+        <location filename="../../bertstudio/ui/data_model.py" line="55"/>
         <source>Score</source>
         <translation>分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_model.py" line="55"/>
+        <location filename="../../bertstudio/ui/data_model.py" line="56"/>
         <source>Tags</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_model.py" line="56"/>
+        <location filename="../../bertstudio/ui/data_model.py" line="57"/>
         <source>Answers</source>
         <translation>答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_model.py" line="147"/>
+        <location filename="../../bertstudio/ui/data_model.py" line="152"/>
         <source>no entity</source>
         <translation>无实体</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/data_model.py" line="319"/>
+        <location filename="../../bertstudio/ui/data_model.py" line="324"/>
         <source>Suggested</source>
         <translation>建议</translation>
     </message>
@@ -1853,62 +1853,62 @@
 <context>
     <name>LabelSetDialog</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="49"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="47"/>
         <source>Label set</source>
         <translation>标签集</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="62"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="60"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="63"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="61"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="64"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="62"/>
         <source>Colour…</source>
         <translation>颜色…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="65"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="63"/>
         <source>Remove</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="74"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="72"/>
         <source>Order = key order (1-9) and label ids of the model.</source>
         <translation>顺序 = 按键顺序(1-9)，也是模型中的标签编号。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="118"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="116"/>
         <source>Add label</source>
         <translation>添加标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="118"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="116"/>
         <source>Name of the new label:</source>
         <translation>新标签的名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="129"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="127"/>
         <source>Rename entity type</source>
         <translation>重命名实体类型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="130"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="128"/>
         <source>New name of the entity type %1 (%2 and %3 are renamed together):</source>
         <translation>实体类型 %1 的新名称(%2 和 %3 一起重命名)：</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="135"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="133"/>
         <source>Rename label</source>
         <translation>重命名标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="135"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="133"/>
         <source>New name:</source>
         <translation>新名称:</translation>
     </message>
@@ -2064,77 +2064,82 @@
         <translation>GLUE 计分板</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="239"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="206"/>
+        <source>Resume run</source>
+        <translation>继续运行</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/main_window.py" line="254"/>
         <source>Open project</source>
         <translation>打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="250"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="265"/>
         <source>Cannot open the project</source>
         <translation>无法打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="260"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="275"/>
         <source>Project repaired on open: %1</source>
         <translation>打开时已修复项目:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="261"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="276"/>
         <source>Project recovered</source>
         <translation>项目已恢复</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="262"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="277"/>
         <source>Opening the project repaired it:</source>
         <translation>打开项目时已修复:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="278"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="293"/>
         <source>Saved</source>
         <translation>已保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="305"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="320"/>
         <source>Imported %1 rows into %2</source>
         <translation>已导入 %1 行到 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="334"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="349"/>
         <source>Could not save</source>
         <translation>无法保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="482"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="497"/>
         <source>Stopping the training run: the project closes (and the next one opens) once it has stopped.</source>
         <translation>正在停止训练运行：运行停止后，项目将关闭（并打开下一个项目）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="484"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="499"/>
         <source>Stopping the learning curve: the project closes (and the next one opens) once it has stopped.</source>
         <translation>正在停止学习曲线：学习曲线停止后，项目将关闭（并打开下一个项目）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="504"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="519"/>
         <source>A new run started: the project stays open (close it again to leave).</source>
         <translation>新的运行已开始：项目保持打开（要离开，请再次关闭它）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="528"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="543"/>
         <source>A push to the Hugging Face Hub is in progress: quitting cancels it if its upload has not begun; an upload already under way goes on, and the app waits for it before it quits (about 90 seconds at most: an upload still running then is cut off).</source>
         <translation>正在推送到 Hugging Face Hub：如果上传尚未开始，退出会取消推送；已经开始的上传会继续，应用会等它完成后再退出（最多约 90 秒：到时仍在进行的上传会被中断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="532"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="547"/>
         <source>An ONNX export is in progress: quitting stops it.</source>
         <translation>正在导出 ONNX:退出会停止导出。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="533"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="548"/>
         <source>Quit now?</source>
         <translation>现在退出?</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="533"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="548"/>
         <source>Quit anyway?</source>
         <translation>仍要退出吗?</translation>
     </message>
@@ -2144,53 +2149,53 @@
         <translation>运行已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="374"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="389"/>
         <source>No project</source>
         <translation>没有项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="374"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="389"/>
         <source>Create or open a project first.</source>
         <translation>请先新建或打开一个项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="417"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="432"/>
         <source>No project open</source>
         <translation>未打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="425"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="440"/>
         <source>Project: %1 (%2)</source>
         <translation>项目:%1(%2)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="427"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="442"/>
         <source>Split: %1</source>
         <translation>数据划分:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="428"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="443"/>
         <source>%1 labelled / %2</source>
         <translation>已标注 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="509"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="524"/>
         <source>A training run is in progress on this project. Stop it and close the project?</source>
         <translation>此项目正在进行训练。要停止训练并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="510"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="525"/>
         <source>A learning curve is being computed on this project. Stop it and close the project?</source>
         <translation>此项目正在计算学习曲线。要停止计算并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="511"/>
-        <location filename="../../bertstudio/ui/main_window.py" line="519"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="526"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="534"/>
         <source>Training is running</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="520"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="535"/>
         <source>A training run is in progress. Stop it and quit?</source>
         <translation>训练正在进行。停止训练并退出吗？</translation>
     </message>
@@ -2655,12 +2660,12 @@
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/predictions_model.py" line="99"/>
+        <location filename="../../bertstudio/ui/predictions_model.py" line="98"/>
         <source>The answer span&apos;s start + end logit: higher is surer, but it is not a probability</source>
         <translation>答案片段的起点 + 终点 logit：越高越有把握，但它不是概率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/predictions_model.py" line="130"/>
+        <location filename="../../bertstudio/ui/predictions_model.py" line="129"/>
         <source>(example {n} not in the project)</source>
         <translation>(样例 {n} 不在此项目中)</translation>
     </message>
@@ -2688,27 +2693,27 @@
         <translation>将实体类型 {a} 重命名为 {b}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="247"/>
+        <location filename="../../bertstudio/ui/session.py" line="251"/>
         <source>{a} and {b} are one entity type, {t}: they are renamed together</source>
         <translation>{a} 和 {b} 属于同一个实体类型 {t}：二者一起重命名</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="249"/>
+        <location filename="../../bertstudio/ui/session.py" line="253"/>
         <source>a new name starting with {p}; {b} takes the same entity type</source>
         <translation>以 {p} 开头的新名称；{b} 随之改为同一实体类型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="258"/>
+        <location filename="../../bertstudio/ui/session.py" line="264"/>
         <source>Remove label {a}</source>
         <translation>删除标签 {a}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="382"/>
+        <location filename="../../bertstudio/ui/session.py" line="389"/>
         <source>Replace the rows of %1</source>
         <translation>替换 %1 的行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/session.py" line="398"/>
+        <location filename="../../bertstudio/ui/session.py" line="405"/>
         <source>Restore the rows of %1</source>
         <translation>恢复 %1 的行</translation>
     </message>
@@ -2982,160 +2987,160 @@
 <context>
     <name>ResultsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="254"/>
-        <location filename="../../bertstudio/ui/results_page.py" line="623"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="276"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="648"/>
         <source>Errors only</source>
         <translation>只看错误</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="282"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="304"/>
         <source>Set as gold</source>
         <translation>设为标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="284"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="306"/>
         <source>Use prediction as gold</source>
         <translation>采用预测作为标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="288"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="310"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="361"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="383"/>
         <source>{name} (not in this project)</source>
         <translation>{name}(不属于此项目)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="405"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="429"/>
         <source>Reading the predictions of %1…</source>
         <translation>正在读取 %1 的预测…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="427"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="451"/>
         <source>Could not read this run&apos;s predictions: %1</source>
         <translation>无法读取此运行的预测：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="498"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="523"/>
         <source>%1 damaged line(s) of this run&apos;s predictions are not shown: %2</source>
         <translation>本次运行的预测中有 %1 行已损坏，未显示：%2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="507"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="532"/>
         <source>This run is still training (step {n}): its model and predictions are saved when it ends.</source>
         <translation>此运行仍在训练（第 {n} 步）：结束时才会保存其模型和预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="509"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="534"/>
         <source>This run failed at step {n} before it saved its model and predictions.</source>
         <translation>此运行在第 {n} 步失败，尚未保存其模型和预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="511"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="536"/>
         <source>This run was interrupted at step {n} before it saved its model (its process was closed or crashed).</source>
         <translation>此运行在第 {n} 步被中断，尚未保存其模型（其进程被关闭或崩溃）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="515"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="540"/>
         <source>Shown: the predictions of its best checkpoint (checkpoints/best), from the evaluation at step {b}.</source>
         <translation>此处显示：其最佳检查点（checkpoints/best）的预测，来自第 {b} 步的评估。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="518"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="543"/>
         <source>It evaluated {e} time(s) (see its curves on the Runs page), but no checkpoint with predictions is on disk.</source>
         <translation>它评估过 {e} 次（曲线见“运行”页面），但磁盘上没有带预测的检查点。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="521"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="546"/>
         <source>It had not evaluated yet: nothing to show.</source>
         <translation>它尚未评估：没有可显示的内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="538"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="563"/>
         <source>No project is open. Open or create one (File menu), train a run on the Train page, and its scores, predictions and errors appear here.</source>
         <translation>尚未打开项目。请（通过“文件”菜单）打开或新建一个项目，并在训练页训练一次，其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="541"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="566"/>
         <source>This project has no run yet. Train one on the Train page (or open a run folder from the Runs page), and its scores, predictions and errors appear here.</source>
         <translation>此项目还没有运行。请在训练页训练一次（或从运行页打开一个运行文件夹），其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="550"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="575"/>
         <source>This run is not one of this project&apos;s runs ({folder}); it is shown for viewing only.</source>
         <translation>此运行不属于此项目({folder})；仅供查看。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="553"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="578"/>
         <source>It is a {run} run and this project holds {project} examples, so its rows are not matched to the project&apos;s.</source>
         <translation>这是一次 {run} 运行，而此项目包含 {project} 样例，因此其中的行不会与项目的行对应。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="557"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="582"/>
         <source>{joined} of {total} of its rows match this project&apos;s examples (same gold value).</source>
         <translation>它的 {total} 行中有 {joined} 行与此项目的样例对应(标准答案相同)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="626"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="651"/>
         <source>Errors only (off by ≥ %1)</source>
         <translation>仅显示错误（偏差 ≥ %1）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="627"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="652"/>
         <source>A predicted score counts as an error when it is %1 or more from its gold: a tenth of the gold scores&apos; scale</source>
         <translation>预测分数与标准答案相差 %1 或以上即算作错误：即标准答案分数范围的十分之一</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="650"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="675"/>
         <source>{shown} of {total} examples</source>
         <translation>{shown} / {total} 个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="652"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="677"/>
         <source>gold {g}, predicted {p}</source>
         <translation>标准答案 {g}，预测 {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/results_page.py" line="708"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="733"/>
         <source>%n word(s) got no prediction from this run: tag them on the Label page</source>
         <translation>
             <numerusform>%n 个词在这次运行中没有预测:请在“标注”页标注它们</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="710"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="735"/>
         <source>The run predicted a label this project no longer has (renamed or removed since the run)</source>
         <translation>该运行预测的标签已不在本项目中（运行之后被重命名或删除）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="745"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="770"/>
         <source>{split} row {row}</source>
         <translation>{split} 第 {row} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="750"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="775"/>
         <source>{where}: {n} of {m} tags are now the run&apos;s predictions</source>
         <translation>{where}:{m} 个标签中有 {n} 个已改为这次运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="753"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="778"/>
         <source>{where}: the gold value is now the run&apos;s prediction</source>
         <translation>{where}:标注值已改为这次运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="755"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="780"/>
         <source>; this run&apos;s scores were computed with the earlier gold</source>
         <translation>;这次运行的分数是按原来的标注计算的</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="756"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="781"/>
         <source> (Edit &gt; Undo restores it)</source>
         <translation>(编辑 &gt; 撤销 可恢复)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="762"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="787"/>
         <source>Relabel {split} row {row}</source>
         <translation>重新标注 {split} 的第 {row} 行</translation>
     </message>
@@ -3670,80 +3675,90 @@
 <context>
     <name>RunsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="224"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="225"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="226"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="227"/>
         <source>Open run folder…</source>
         <translation>打开运行文件夹…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="228"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="229"/>
         <source>Follow selected run live</source>
         <translation>实时跟踪所选运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="230"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="231"/>
         <source>Compare</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="231"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="232"/>
         <source>Select two runs to compare their curves, settings and predictions</source>
         <translation>选择两次运行，比较它们的曲线、设置和预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="233"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="234"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="234"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="235"/>
         <source>Give the selected run of this project a name of your own</source>
         <translation>为本项目中选中的运行起一个自己的名字</translation>
     </message>
+    <message>
+        <location filename="../../bertstudio/ui/runs_page.py" line="237"/>
+        <source>Resume</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/runs_page.py" line="238"/>
+        <source>Continue the selected stopped run from its last checkpoint</source>
+        <translation>从最后一个检查点继续所选的已停止运行</translation>
+    </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/runs_page.py" line="296"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="300"/>
         <source>Reading %n run(s)…</source>
         <translation>
             <numerusform>正在读取 %n 个运行…</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="298"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="302"/>
         <source>Select a run to see its curves; double-click it to open its results.</source>
         <translation>选择一个运行以查看其曲线；双击可打开其结果。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="300"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="304"/>
         <source>No runs yet: start one on the Train page, and it appears here as it trains.</source>
         <translation>还没有运行：在“训练”页开始一个，训练时它会出现在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="301"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="305"/>
         <source>No project open: open or create one to see its runs, or open a run folder.</source>
         <translation>没有打开的项目：打开或新建一个项目以查看其运行，或打开一个运行文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="323"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="328"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="330"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="335"/>
         <source>Rename run</source>
         <translation>重命名运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="323"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="330"/>
         <source>New name:</source>
         <translation>新名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="350"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="362"/>
         <source>Open a run folder (with history.jsonl)</source>
         <translation>打开运行文件夹(含 history.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="384"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="396"/>
         <source>Following {folder}</source>
         <translation>正在跟踪 {folder}</translation>
     </message>
@@ -4846,37 +4861,37 @@
         <translation>没有验证集:从 {m} 个已标注训练样例中留出 {n} 个({p:.0%}，种子 {s})用于评估。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="530"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="541"/>
         <source>Run folder: {d}</source>
         <translation>运行文件夹:{d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="540"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="553"/>
         <source>{n} seeds ({a} to {b}), one run each, one after another.</source>
         <translation>{n} 个种子（{a} 到 {b}），每个一次运行，依次进行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="558"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="614"/>
         <source>Training… the window stays usable; Cancel stops after the current step.</source>
         <translation>训练中……窗口仍可使用；“取消”会在当前步结束后停止。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="597"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="653"/>
         <source>Export run to folder</source>
         <translation>导出运行到文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="617"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="673"/>
         <source>Exporting the run to {d}…</source>
         <translation>正在导出运行到 {d}…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="632"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="688"/>
         <source>Export failed: {m}</source>
         <translation>导出失败:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="624"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="680"/>
         <source>Run exported to {d}. Start it there with: bertstudio train --config run.toml</source>
         <translation>运行已导出到 {d}。在那里用以下命令启动:bertstudio train --config run.toml</translation>
     </message>
@@ -4906,72 +4921,92 @@
         <translation>未统计：这些设置不适用于该模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="614"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="570"/>
+        <source>No project is open.</source>
+        <translation>没有打开的项目。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="572"/>
+        <source>A run is training now: wait for it to end, or cancel it, then resume.</source>
+        <translation>正在训练一个运行：请等它结束或取消它，然后再继续。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="580"/>
+        <source>{run} cannot be resumed here: {why}</source>
+        <translation>{run} 无法在此继续：{why}</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="592"/>
+        <source>Resuming {run} from its last checkpoint, with its own settings.</source>
+        <translation>正在从最后一个检查点继续 {run}，使用它自己的设置。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="670"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="663"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="719"/>
         <source>Cancelling after the current step…</source>
         <translation>将在当前步结束后取消…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="668"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="724"/>
         <source>Stop the SetFit phase?</source>
         <translation>停止 SetFit 阶段？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="669"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="725"/>
         <source>SetFit has run {done} of {total} contrastive steps. Stopping now keeps nothing of them: the run saves a model only once its head has trained.</source>
         <translation>SetFit 已完成 {total} 个对比学习步骤中的 {done} 个。现在停止将不会保留其中任何结果：只有在分类头训练之后，本次运行才会保存模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="672"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="728"/>
         <source>Stop and discard</source>
         <translation>停止并丢弃</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="673"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="729"/>
         <source>Keep training</source>
         <translation>继续训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="682"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="738"/>
         <source>Warm start: reusing the model loaded by an earlier run in this session</source>
         <translation>热启动：复用本次会话中先前运行已加载的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="688"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="744"/>
         <source>{t:,} of {n:,} parameters ({p}%), as built</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p}%)，按构建后的模型统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="699"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="755"/>
         <source>Training failed.</source>
         <translation>训练失败。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="702"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="758"/>
         <source>Run cancelled before its first step: nothing was trained or saved.</source>
         <translation>运行在第一步之前已取消：没有训练，也没有保存任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="704"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="760"/>
         <source>Run finished.</source>
         <translation>运行完成。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="705"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="761"/>
         <source>Run cancelled; the model saved so far is usable.</source>
         <translation>运行已取消；已保存的模型可以使用。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="732"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="789"/>
         <source>Removed the empty run folder {d}</source>
         <translation>已删除空的运行文件夹 {d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="736"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="793"/>
         <source>Training could not run: {m}</source>
         <translation>无法训练:{m}</translation>
     </message>
@@ -5050,54 +5085,54 @@
         <translation>步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="332"/>
-        <location filename="../../bertstudio/ui/plots.py" line="343"/>
+        <location filename="../../bertstudio/ui/plots.py" line="334"/>
+        <location filename="../../bertstudio/ui/plots.py" line="345"/>
         <source>Training loss</source>
         <translation>训练损失</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="332"/>
         <location filename="../../bertstudio/ui/plots.py" line="334"/>
+        <location filename="../../bertstudio/ui/plots.py" line="336"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="334"/>
+        <location filename="../../bertstudio/ui/plots.py" line="336"/>
         <source>loss (smoothed)</source>
         <translation>损失(平滑)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="342"/>
+        <location filename="../../bertstudio/ui/plots.py" line="344"/>
         <source>Training loss (class-weighted)</source>
         <translation>训练损失（按类别加权）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="344"/>
+        <location filename="../../bertstudio/ui/plots.py" line="346"/>
         <source>Each training row&apos;s loss is weighted by its class (class weighting: balanced); the evaluation loss is not weighted, so the two are not comparable.</source>
         <translation>每个训练行的损失按其类别加权（类别加权：均衡）；评估损失不加权，因此两者不可直接比较。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="373"/>
+        <location filename="../../bertstudio/ui/plots.py" line="375"/>
         <source>Learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="373"/>
+        <location filename="../../bertstudio/ui/plots.py" line="375"/>
         <source>lr</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="375"/>
+        <location filename="../../bertstudio/ui/plots.py" line="377"/>
         <source>learning rate</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="393"/>
+        <location filename="../../bertstudio/ui/plots.py" line="395"/>
         <source>Evaluation</source>
         <translation>评估</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/plots.py" line="393"/>
+        <location filename="../../bertstudio/ui/plots.py" line="395"/>
         <source>score (x100)</source>
         <translation>分数(×100)</translation>
     </message>

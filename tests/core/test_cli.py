@@ -780,7 +780,7 @@ def test_an_app_runs_config_says_where_its_rows_are(tmp_path, capsys) -> None:
     (run_dir / "checkpoints" / "last").mkdir(parents=True)
     code, _, err = run(["train", "--resume", str(run_dir / "checkpoints" / "last")], capsys)
     last = err.strip().splitlines()[-1]
-    assert code == 2 and "so it cannot be resumed" in last and "train it again on the app's Train page" in last, last
+    assert code == 2 and "cannot be resumed from the command line" in last and "Resume" in last, last
     assert "--train" not in last
 
 

@@ -282,8 +282,8 @@ def test_a_run_whose_config_names_no_data_is_never_offered_a_resume_that_cannot_
     info = read_run(app_run)
     assert info.status == "interrupted" and resume_command(app_run) is None
     assert "--resume" not in info.message and "continue it with" not in info.message
-    assert info.message.endswith("it trained on its project's rows, which its config.toml does not name, so it "
-                                 "cannot be resumed: train it again on the app's Train page")
+    assert info.message.endswith("it trained on its project's rows, which its config.toml does not name, so "
+                                 "the command line cannot resume it: resume it in the app (Runs page, select it, Resume)")
     with pytest.raises(ConfigError) as refused:  # a new run into the folder: no command offered either
         check_output_dir(TrainConfig(model=tiny, output_dir=str(app_run)))
     assert "--resume" not in str(refused.value)
@@ -352,3 +352,41 @@ def test_a_copied_run_keeps_the_time_it_started(data, tiny_model_dir, tmp_path, 
     for path in [copy, *copy.rglob("*")]:
         os.utime(path, (later, later))
     assert read_run(copy).started_at == started
+
+
+def test_the_app_is_told_which_stopped_runs_it_can_resume_and_why_not(tmp_path):
+    """The app's Resume (Runs page) continues a run on the project's rows: a run that trained on
+    data files is the command line's (its command is said), a finished one or one without a
+    checkpoint has nothing to go on from, and one of another project is that project's."""
+    import socket
+
+    from bertstudio.train.events import RunFinished, RunStarted, event_to_dict
+    from bertstudio.train.rundir import project_resume_problem, record_label_ids
+
+    def stopped_run(name: str, **settings) -> Path:
+        run = tmp_path / name
+        (run / "checkpoints" / "last").mkdir(parents=True)
+        (run / "checkpoints" / "last" / "state.json").write_text('{"step": 3}', encoding="utf-8")
+        TrainConfig(task="sentence", labels=["neg", "pos"], output_dir=str(run), **settings).save(run / "config.toml")
+        started = RunStarted(40, 16, 4, 10, 8, 100, 100, "cpu", "fp32", host=socket.gethostname())
+        (run / "history.jsonl").write_text(json.dumps(event_to_dict(started)) + "\n", encoding="utf-8")
+        return run
+
+    app_run = stopped_run("app")
+    assert project_resume_problem(app_run, "uid-1") is None
+    record_label_ids(app_run, ["neg", "pos"], [0, 1], "uid-2")
+    assert "another project" in project_resume_problem(app_run, "uid-1")
+    assert project_resume_problem(app_run, "uid-2") is None
+    data = tmp_path / "train.csv"
+    data.write_text("text,label\ngood,pos\n", encoding="utf-8")
+    cli_run = stopped_run("cli", train_file=str(data))
+    said = project_resume_problem(cli_run, None)
+    assert said.startswith("it trained on data files") and "continue it with: bertstudio train --config" in said
+    data.unlink()
+    assert "while its training file" in project_resume_problem(cli_run, None)
+    with open(app_run / "history.jsonl", "a", encoding="utf-8") as fh:
+        fh.write(json.dumps(event_to_dict(RunFinished("finished", 8))) + "\n")
+    assert "has finished" in project_resume_problem(app_run, "uid-2")
+    bare = stopped_run("bare")
+    __import__("shutil").rmtree(bare / "checkpoints")
+    assert "no checkpoint" in project_resume_problem(bare, None)

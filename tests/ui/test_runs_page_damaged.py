@@ -137,4 +137,4 @@ def test_an_interrupted_project_run_offers_no_resume_command_that_fails(qtbot, s
     model = page.model
     qtbot.waitUntil(lambda: model.rowCount() == 1 and model.data(model.index(0, 1)) == "interrupted", timeout=5000)
     tip = model.data(model.index(0, 1), Qt.ItemDataRole.ToolTipRole)
-    assert "--resume" not in tip and "train it again on the app's Train page" in tip
+    assert "--resume" not in tip and "resume it in the app (Runs page, select it, Resume)" in tip

@@ -1244,3 +1244,91 @@ def test_a_run_started_here_records_its_labels_ids(qtbot, session, tiny_model_di
     assert labels == session.project.labels
     assert read_label_ids(run_dir, labels, session.project.uid) == session.project.label_ids
     assert read_label_ids(run_dir, labels, "another-project") is None
+
+
+def _select_run(runs_page, folder: Path) -> None:
+    from PySide6.QtCore import QItemSelectionModel
+
+    row = [r.folder for r in runs_page.model.runs].index(folder)
+    runs_page.table.selectionModel().select(runs_page.model.index(row, 0), QItemSelectionModel.SelectionFlag.ClearAndSelect
+                                            | QItemSelectionModel.SelectionFlag.Rows)
+
+
+def test_a_cancelled_run_resumes_from_the_runs_page_and_ends_as_if_never_stopped(qtbot, session, tiny_model_dir):
+    """An app run stopped midway (Cancel, or the window closed) kept a resumable checkpoint that only the
+    command line was told of, and the command line cannot resume a run on a project's rows: the work
+    was lost. Resume on the Runs page continues it on the Train page, its curve joined at the stop."""
+    from bertstudio.ui.main_window import MainWindow
+
+    window = MainWindow(session)
+    qtbot.addWidget(window)
+    window.confirm_stop_training = lambda: True
+    page, runs = window.pages["train"], window.pages["runs"]
+    _tiny_settings(page, tiny_model_dir, epochs=10)  # 8 steps an epoch: 80, stopped early on
+    with qtbot.waitSignal(page.run_ended, timeout=120_000) as ended:
+        page.start_training()
+    whole = Path(ended.args[0])
+    loss = page.monitor.loss_plot
+    whole_losses = list(loss.series_data(loss.raw_name)[1])
+    assert ended.args[1] == "finished" and len(whole_losses) == 80
+
+    page.start_training()
+    qtbot.waitUntil(lambda: page.monitor.progress.value() >= 3, timeout=60_000)
+    with qtbot.waitSignal(page.run_ended, timeout=60_000) as ended:
+        page.cancel_training()
+    stopped = Path(ended.args[0])
+    assert ended.args[1] == "cancelled" and (stopped / "checkpoints" / "last" / "state.json").is_file()
+    assert page.monitor.progress.value() < 80
+    runs.refresh()
+    qtbot.waitUntil(lambda: {r.folder: r.status for r in runs.model.runs} == {whole: "finished", stopped: "cancelled"},
+                    timeout=10_000)
+    _select_run(runs, whole)
+    assert not runs.resume_button.isEnabled()  # a finished run has nothing to go on with
+    _select_run(runs, stopped)
+    assert runs.resume_button.isEnabled()
+
+    with qtbot.waitSignal(page.run_ended, timeout=120_000) as ended:
+        runs.resume_button.click()
+        assert window.current_page_key() == "train" and page.is_running()
+    assert list(ended.args) == [str(stopped), "finished"], page.error_label.text()
+    x, y = loss.series_data(loss.raw_name)
+    assert list(x) == list(range(1, 81))  # one curve: the steps before the stop once, then the rest
+    assert list(y) == pytest.approx(whole_losses, abs=1e-6)  # the same run as one never stopped
+    metrics = [json.loads((folder / "metrics.json").read_text()) for folder in (whole, stopped)]
+    numbers = [{k: v for k, v in m.items() if isinstance(v, float)} for m in metrics]
+    assert "accuracy" in numbers[0] and numbers[1] == pytest.approx(numbers[0], abs=1e-6)
+
+
+def test_resume_refuses_what_it_cannot_continue_in_one_line_and_changes_nothing(qtbot, session, tiny_model_dir,
+                                                                                 monkeypatch):
+    from PySide6.QtWidgets import QMessageBox
+
+    from bertstudio.ui.main_window import MainWindow
+
+    window = MainWindow(session)
+    qtbot.addWidget(window)
+    window.confirm_stop_training = lambda: True
+    page = window.pages["train"]
+    _tiny_settings(page, tiny_model_dir, epochs=50)
+    page.start_training()
+    qtbot.waitUntil(lambda: page.monitor.progress.value() >= 1, timeout=60_000)
+    with qtbot.waitSignal(page.run_ended, timeout=60_000) as ended:
+        page.cancel_training()
+    stopped = Path(ended.args[0])
+    said: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda _parent, _title, text: said.append(text))
+    # a run of another project (a folder copied in): its label ids name that project
+    other = stopped.parent / "copied"
+    __import__("shutil").copytree(stopped, other)
+    ids = json.loads((other / "label_ids.json").read_text())
+    (other / "label_ids.json").write_text(json.dumps({**ids, "project": "someone-else"}))
+    assert not window.resume_run(str(other)) and "another project" in said[-1] and "copied" in said[-1]
+    assert window.current_page_key() != "train"
+    # the rows it trained on changed since it stopped: the engine refuses, the checkpoint stays
+    state = (stopped / "checkpoints" / "last" / "state.json").read_bytes()
+    session.write_gold("train", 0, "pos" if session.gold("train", 0) == "neg" else "neg")
+    with qtbot.waitSignal(page.run_ended, timeout=60_000) as ended:
+        assert window.resume_run(str(stopped))
+    assert ended.args[1] == "failed" and "changed" in page.error_label.text(), page.error_label.text()
+    assert (stopped / "checkpoints" / "last" / "state.json").read_bytes() == state
+    assert page.start_button.isEnabled() and not page.is_running()
