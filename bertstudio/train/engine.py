@@ -455,10 +455,14 @@ def _same_data(saved: dict[str, Any], train_set: Any, eval_set: Any, found: Path
     if found is None:
         return now
     expected = "the rows the run trained on, or a new run (another --out, or --overwrite to train again)"
+    where = ("train_file", "eval_file")
+    if train_set.source is None:  # the app's project rows: no file, no flags (Resume on the Runs page)
+        expected = "the rows the run trained on (undo the edits made since it stopped), or a new run"
+        where = ("the project's labelled training rows", "the project's evaluation rows")
     change = data_change(saved.get("data"), now["data"], train_set)
     if change is not None:
         raise DataError(f"the training data changed since the run stopped: {change}", path=train_set.source,
-                        where="train_file", expected=expected)
+                        where=where[0], expected=expected)
     if "eval_data" in saved:  # (a checkpoint from before runs kept it: nothing said)
         then, after = saved["eval_data"], now["eval_data"]
         if then is None or after is None:
@@ -467,7 +471,7 @@ def _same_data(saved: dict[str, Any], train_set: Any, eval_set: Any, found: Path
             change = data_change(then, after, eval_set)
         if change is not None:
             raise DataError(f"the evaluation data changed since the run stopped: {change}",
-                            path=eval_set.source if eval_set is not None else None, where="eval_file",
+                            path=eval_set.source if eval_set is not None else None, where=where[1],
                             expected=expected.replace("trained on", "was scored on"))
     then = saved.get("data")
     if isinstance(then, dict) and then.get("order") not in (None, now["data"]["order"]):

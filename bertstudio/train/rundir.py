@@ -1114,7 +1114,8 @@ def project_resume_problem(root: Path, project_uid: str | None) -> str | None:
         return "it has finished; there is nothing to resume"
     found = find_checkpoint(root / CHECKPOINTS / "last")
     if found is None:
-        return "it kept no checkpoint to go on from (it stopped before its first step)"
+        return ("it kept no checkpoint to go on from: only a run stopped by Cancel, Ctrl-C or a closed window keeps "
+                "one (not a crashed or killed run, nor one stopped before its first step)")
     try:
         config = read_config(root)
     except ConfigError as exc:

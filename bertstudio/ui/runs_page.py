@@ -312,9 +312,7 @@ class RunsPage(QWidget):
         self.compare_button.setEnabled(len(runs) == 2 and all(r.status != READING for r in runs))  # read first
         self.follow_button.setEnabled(len(runs) == 1)  # it did nothing, silently, with none selected
         self.rename_button.setEnabled(len(runs) == 1 and self._renamable(runs[0]))
-        # a stopped run of this project (whether its checkpoint and rows allow it, the Train page says)
-        self.resume_button.setEnabled(len(runs) == 1 and self._renamable(runs[0])
-                                      and runs[0].status in ("cancelled", "interrupted"))
+        self._offer_resume(runs[0] if len(runs) == 1 else None)
         if len(runs) == 1 and (self.follower is None or self.follower.folder != runs[0].folder):
             self.follow(runs[0].folder)  # one run picked: its curves (a run still training keeps drawing)
 
@@ -333,6 +331,19 @@ class RunsPage(QWidget):
                 self.rename(runs[0].folder, name)
             except (BertStudioError, OSError) as exc:
                 QMessageBox.warning(self, self.tr("Rename run"), str(exc))
+
+    def _offer_resume(self, info: RunInfo | None) -> None:
+        """Resume for a stopped run of this project that kept a checkpoint (whether its rows and labels
+        still allow it, the Train page says); a crashed or killed run keeps none, and the tooltip says so."""
+        from bertstudio.train.rundir import CHECKPOINTS, find_checkpoint
+
+        stopped = info is not None and self._renamable(info) and info.status in ("cancelled", "interrupted")
+        kept = stopped and find_checkpoint(info.folder / CHECKPOINTS / "last") is not None
+        self.resume_button.setEnabled(kept)
+        self.resume_button.setToolTip(
+            self.tr("Continue the selected stopped run from its last checkpoint") if kept or not stopped
+            else self.tr("This run kept no checkpoint to resume from: only a run stopped by Cancel or by closing the "
+                         "window keeps one, not a crashed or killed run."))
 
     def _resume_selected(self) -> None:
         runs = self.selected_runs()

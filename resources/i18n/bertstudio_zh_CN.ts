@@ -3716,6 +3716,7 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/runs_page.py" line="238"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="344"/>
         <source>Continue the selected stopped run from its last checkpoint</source>
         <translation>从最后一个检查点继续所选的已停止运行</translation>
     </message>
@@ -3742,23 +3743,28 @@
         <translation>没有打开的项目：打开或新建一个项目以查看其运行，或打开一个运行文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="330"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="335"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="328"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="333"/>
         <source>Rename run</source>
         <translation>重命名运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="330"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="328"/>
         <source>New name:</source>
         <translation>新名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="362"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="345"/>
+        <source>This run kept no checkpoint to resume from: only a run stopped by Cancel or by closing the window keeps one, not a crashed or killed run.</source>
+        <translation>此运行没有保留可继续的检查点：只有用“取消”或关闭窗口停止的运行才会保留，崩溃或被强制结束的运行不会。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/runs_page.py" line="373"/>
         <source>Open a run folder (with history.jsonl)</source>
         <translation>打开运行文件夹(含 history.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="396"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="407"/>
         <source>Following {folder}</source>
         <translation>正在跟踪 {folder}</translation>
     </message>

@@ -138,3 +138,26 @@ def test_an_interrupted_project_run_offers_no_resume_command_that_fails(qtbot, s
     qtbot.waitUntil(lambda: model.rowCount() == 1 and model.data(model.index(0, 1)) == "interrupted", timeout=5000)
     tip = model.data(model.index(0, 1), Qt.ItemDataRole.ToolTipRole)
     assert "--resume" not in tip and "resume it in the app (Runs page, select it, Resume)" in tip
+    page.table.selectRow(0)
+    assert page.resume_button.isEnabled()  # it kept a checkpoint: Resume goes on from it
+
+
+def test_a_crashed_run_without_a_checkpoint_is_not_offered_resume_and_says_why(qtbot, session_factory):
+    """Only a cancelled run keeps checkpoints/last; a crashed or killed one (interrupted, no checkpoint)
+    had Resume enabled, which then refused it as one that "stopped before its first step"."""
+    import socket
+
+    from bertstudio.train.events import RunStarted
+
+    session = session_factory("sentence", ["neg", "pos"])
+    run = session.project.new_run_dir("crashed")
+    TrainConfig(task="sentence", labels=["neg", "pos"], output_dir=str(run)).save(run / "config.toml")
+    started = RunStarted(40, 16, 4, 10, 8, 100, 100, "cpu", "fp32", host=socket.gethostname())
+    (run / "history.jsonl").write_text(json.dumps(event_to_dict(started)) + "\n", encoding="utf-8")
+    page = RunsPage(session)
+    qtbot.addWidget(page)
+    model = page.model
+    qtbot.waitUntil(lambda: model.rowCount() == 1 and model.data(model.index(0, 1)) == "interrupted", timeout=5000)
+    page.table.selectRow(0)
+    assert not page.resume_button.isEnabled()
+    assert "kept no checkpoint" in page.resume_button.toolTip() and "crashed or killed" in page.resume_button.toolTip()

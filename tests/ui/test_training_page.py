@@ -1329,6 +1329,10 @@ def test_resume_refuses_what_it_cannot_continue_in_one_line_and_changes_nothing(
     session.write_gold("train", 0, "pos" if session.gold("train", 0) == "neg" else "neg")
     with qtbot.waitSignal(page.run_ended, timeout=60_000) as ended:
         assert window.resume_run(str(stopped))
-    assert ended.args[1] == "failed" and "changed" in page.error_label.text(), page.error_label.text()
+    error = page.error_label.text()
+    assert ended.args[1] == "failed" and "the training data changed since the run stopped" in error, error
+    # the project's rows, not a file: no train_file, no command-line flags
+    assert "project's labelled training rows" in error and "undo the edits" in error
+    assert "train_file" not in error and "--out" not in error and "--overwrite" not in error
     assert (stopped / "checkpoints" / "last" / "state.json").read_bytes() == state
     assert page.start_button.isEnabled() and not page.is_running()
