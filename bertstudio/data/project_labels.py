@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING, Any, Collection
 from bertstudio.data.project_meta import (
     COLOR,
     assign_label_ids,
+    given_label_id,
+    new_label_id,
     MAX_LABEL_CHARS,
     MAX_PROJECT_LABELS,
     PROJECT_FILE,
@@ -230,7 +232,7 @@ class LabelSetOps:
 
     def add_label(self, name: str, color: str | None = None, *, index: int | None = None, restoring: bool = False,
                   label_id: int | None = None) -> None:
-        """Append a label (its id is the next one), or put it at ``index`` (undoing a removal puts
+        """Append a label (with a new id, drawn at random: project_meta.new_label_id), or put it at ``index`` (undoing a removal puts
         the label back where it was: its number key and model id); ``color`` is ``#rrggbb``
         (default: the palette). ``restoring``: an undo puts back a name the project held, under
         the rules names were made by then (a label with surrounding spaces from before they were refused);
@@ -239,10 +241,9 @@ class LabelSetOps:
         self._label_kind_check("add a label")
         check_label_names(self.labels + [name], self.folder, new=[] if restoring else [name])
         color = check_color(color or default_color(len(self.labels)), self.folder)
-        op: dict[str, Any] = {"op": "add_label", "name": name, "color": color,
-                              "id": self._meta.get("label_id_next", 0)}
+        op: dict[str, Any] = {"op": "add_label", "name": name, "color": color, "id": new_label_id(self._meta)}
         if restoring and label_id is not None and label_id not in self.label_ids \
-                and 0 <= label_id < self._meta.get("label_id_next", 0):
+                and given_label_id(self._meta, label_id):
             op.update(id=int(label_id), restore=True)
         if index is not None and 0 <= index < len(self.labels):
             op["index"] = int(index)

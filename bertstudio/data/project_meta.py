@@ -15,10 +15,12 @@ Schema versions:
   ``data_seq`` mark which journal entries the file and the data files already
   contain; ``recent_settings`` holds the last training settings; ``backups``
   lists the split data kept when an import replaced a split's rows.
-  Each label also has an ``id`` that a rename keeps and nobody reuses (``label_id_next``
-  is the next free one), so a run that recorded its labels' ids is read under today's
-  names after renames and swaps; a file without ids gets them in its labels' order
-  (:func:`assign_label_ids`), as they were the day it is opened.
+  Each label also has an ``id`` that a rename keeps and nobody reuses, so a run that
+  recorded its labels' ids is read under today's names after renames and swaps. A file
+  without ids gets them in its labels' order (:func:`assign_label_ids`), as they were the
+  day it is opened, and ``label_id_next`` is past every such numbered id; a label made
+  since gets an id drawn at random (:func:`new_label_id`), so that two copies of one
+  project folder never give their own new labels the same id.
 
 Every field is checked on load (types, ranges, data file names that stay inside
 ``data/``); NaN and Infinity are not JSON and are refused. A file that fails a
@@ -35,6 +37,7 @@ import json
 import logging
 import os
 import re
+import secrets
 import uuid
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -289,16 +292,45 @@ def _is_label_id(value: Any) -> bool:
     return _is_count(value) and value <= MAX_SEQ
 
 
+# Ids below this were numbered in order (0, 1, 2...: a project's labels before the copies of a
+# folder could diverge, and those of a project from before ids); ids from it up are drawn at random.
+RANDOM_LABEL_IDS = 2 ** 32
+
+
+def new_label_id(meta: dict[str, Any]) -> int:
+    """An id for a label made now: drawn at random, never one a label of ``meta`` holds. Numbered
+    ids were given alike by two copies of one project folder (``cp -r``: the same uid), so a run
+    of one copy read its new class 'x' as the other copy's new 'y'; two draws from 2**53 - 2**32
+    ids coincide about once in 10**15."""
+    held = {item.get("id") for item in meta["labels"]}
+    while True:
+        label_id = RANDOM_LABEL_IDS + secrets.randbelow(MAX_SEQ - RANDOM_LABEL_IDS + 1)
+        if label_id not in held:
+            return label_id
+
+
+def given_label_id(meta: dict[str, Any], label_id: Any) -> bool:
+    """True when ``label_id`` may have been given to a label of ``meta`` (a numbered id below
+    ``label_id_next``, or a drawn one): undoing a removal may give it back."""
+    return _is_label_id(label_id) and (label_id < meta.get("label_id_next", 0) or label_id >= RANDOM_LABEL_IDS)
+
+
 def assign_label_ids(meta: dict[str, Any]) -> None:
-    """Give each label of ``meta`` without an id the next free one (in place), and keep
-    ``label_id_next`` past every id used: a removed label's id is never given to another label,
-    so an old run's removed class never reads as a class made later."""
-    used = [item["id"] for item in meta["labels"] if _is_label_id(item.get("id"))]
+    """Give each label of ``meta`` without an id one (in place), and keep ``label_id_next`` past
+    every numbered id used: a removed label's id is never given to another label, so an old run's
+    removed class never reads as a class made later. A project from before ids (no
+    ``label_id_next``) numbers its labels in their order, the same at every open until it is
+    written; a label made since (an import's) gets a drawn id (:func:`new_label_id`)."""
+    numbered = "label_id_next" not in meta
+    used = [item["id"] for item in meta["labels"] if _is_label_id(item.get("id")) and item["id"] < RANDOM_LABEL_IDS]
     after = meta.get("label_id_next")
     after = max([after if _is_label_id(after) else 0] + [i + 1 for i in used])
     for item in meta["labels"]:
         if not _is_label_id(item.get("id")):
-            item["id"], after = after, after + 1
+            if numbered:
+                item["id"], after = after, after + 1
+            else:
+                item["id"] = new_label_id(meta)
     meta["label_id_next"] = after
 
 

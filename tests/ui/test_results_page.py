@@ -712,3 +712,26 @@ def test_after_a_rename_a_right_run_shows_no_error_and_a_removed_class_is_not_wr
     assert page.model.predicted_value(page.current_prediction()) == "meh (removed)"
     assert not page.accept_button.isEnabled()
     project.close(compact=False)
+
+
+def test_a_run_of_a_copied_project_folder_never_writes_its_new_class_as_this_ones(qtbot, tmp_path):
+    """Two copies of one project folder (cp -r: the same uid) each made a label of their own, and
+    both got the next id: a run of copy A in B's runs/ showed A's 'x' as B's 'y', and 'Use
+    prediction as gold' wrote 'y' on B's row, a class A's run never predicted."""
+    make_project(tmp_path / "a").close()
+    shutil.copytree(tmp_path / "a", tmp_path / "b")
+    a, b = Project.open(tmp_path / "a"), Project.open(tmp_path / "b")
+    a.add_label("x")
+    b.add_label("y")
+    a.set_gold("dev", 0, "x")
+    run = _right_run(a, "a-run")
+    a.close(compact=False)
+    copied = shutil.copytree(run, b.runs_dir / "a-run")
+    page = _shown_page(qtbot, b, tmp_path)
+    page.show_run(copied)
+    _select_dev_row(page, 0)
+    assert page.model.predicted_value(page.current_prediction()) == "x"
+    assert not page.accept_button.isEnabled()
+    _select_dev_row(page, 1)  # a class the copies shared before the split is still this project's
+    assert page.model.predicted_value(page.current_prediction()) == "neg" and page.accept_button.isEnabled()
+    b.close(compact=False)
