@@ -8,6 +8,9 @@ the last complete line it saw, and emits the same event objects and signals the
 training worker does, so the same monitor shows it. A run trained on this machine
 whose process is gone (killed, crashed: its history has no end and nobody holds
 the run folder's lock) ends as "interrupted" instead of being followed for ever.
+A history replaced by another file (an ``--overwrite`` re-run, an rsync or ``cp -r`` of
+another run into the folder: another inode, or other first bytes) is read again from
+its start as a new run.
 Reading the run folder itself is :mod:`bertstudio.train.rundir`'s.
 """
 
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +32,7 @@ log = logging.getLogger(__name__)
 
 
 CHUNK_BYTES = 1 << 20  # history read per turn of the event loop: about 5,000 lines, tens of milliseconds
+HEAD_BYTES = 4096  # the start of the history kept to tell the same file from another: its RunStarted line
 
 
 class RunFollower(QObject):
@@ -45,6 +50,8 @@ class RunFollower(QObject):
         self.path = self.folder / HISTORY
         self._offset = 0
         self._partial = b""
+        self._identity: tuple[int, int] | None = None  # (st_dev, st_ino) of the history being read
+        self._head = b""  # its first bytes read (up to HEAD_BYTES): an append never changes them
         self._too_big = False
         self.events_read = 0
         self._local = False  # the run trains on this machine, so its lock tells whether it still lives
@@ -60,8 +67,6 @@ class RunFollower(QObject):
         self._timer.timeout.connect(self.poll)
 
     def start(self) -> None:
-        if self.folder.is_dir():
-            self._watcher.addPath(str(self.folder))
         self._watch_file()
         self._timer.start()
         self.poll()
@@ -76,6 +81,8 @@ class RunFollower(QObject):
         return self._timer.isActive()
 
     def _watch_file(self) -> None:
+        if self.folder.is_dir() and str(self.folder) not in self._watcher.directories():
+            self._watcher.addPath(str(self.folder))  # a folder replaced (rm -r and cp -r) drops its watch
         if self.path.is_file() and str(self.path) not in self._watcher.files():
             self._watcher.addPath(str(self.path))
 
@@ -101,26 +108,34 @@ class RunFollower(QObject):
     def _read(self) -> bool:
         """Read and emit at most CHUNK_BYTES of new lines; whether more is waiting."""
         try:
-            size = self.path.stat().st_size
+            first = self.path.stat()
         except OSError:
+            return False
+        size = first.st_size
+        if not stat.S_ISREG(first.st_mode):  # a FIFO would hold the GUI thread in open()
             return False
         if size > MAX_RUN_FILE_BYTES:  # as rundir's readers: a 1.5 GB (sparse) history took 5 GB and 11 s here
             if not self._too_big:
                 self._too_big = True
                 log.warning("%s is %s bytes, more than a run writes: not followed", self.path, f"{size:,}")
             return False
-        if size < self._offset:  # truncated or replaced (an --overwrite re-run): start over, a new run
-            self._offset, self._partial = 0, b""
-            self._starts, self._step, self._open = 0, 0, False  # its first start is no resume of the old one
-        if size == self._offset:
-            return False
         try:
             with open(self.path, "rb") as fh:
+                st = os.fstat(fh.fileno())  # the file opened, whatever was renamed into place since the stat
+                size = st.st_size
+                if self._offset and ((st.st_dev, st.st_ino) != self._identity or size < self._offset
+                                     or fh.read(len(self._head)) != self._head):
+                    self._restart()  # another file: read from byte 0, not from the old one's offset mid-line
+                self._identity = (st.st_dev, st.st_ino)
+                if size == self._offset:
+                    return False
                 fh.seek(self._offset)
                 chunk = fh.read(min(size - self._offset, CHUNK_BYTES))
         except OSError as exc:
             log.warning("cannot read %s: %s", self.path, exc)
             return False
+        if self._offset < HEAD_BYTES:
+            self._head += chunk[: HEAD_BYTES - self._offset]
         self._offset += len(chunk)
         data = self._partial + chunk
         cut = data.rfind(b"\n")
@@ -130,6 +145,13 @@ class RunFollower(QObject):
         self._partial = data[cut + 1 :]
         self._emit(parse_history(data[:cut].decode("utf-8", errors="replace").split("\n")))
         return self._offset < size
+
+    def _restart(self) -> None:
+        """The history was truncated or replaced (an --overwrite re-run, another run copied or synced
+        into the folder): a new run, read from its start; its first RunStarted is emitted as ``started``
+        (the monitor resets its curves), not as a resume of the old one."""
+        self._offset, self._partial, self._head = 0, b"", b""
+        self._starts, self._step, self._open = 0, 0, False
 
     def _emit(self, events: list[Any]) -> None:
         steps: list[StepLogged] = []

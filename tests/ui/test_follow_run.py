@@ -344,3 +344,46 @@ def test_a_resumed_run_draws_one_joined_curve_as_compare_does(qtbot, session, tm
     qtbot.waitUntil(lambda: metric.point_count() == 3 and loss.point_count(loss.raw_name) == 12, timeout=5000)
     assert list(loss.series_data(loss.raw_name)[1]) == RESUMED_LOSSES
     page.stop_following()
+
+
+def _history(run, total: int, losses: list[float], accuracy: float) -> str:
+    return (_line(RunStarted(total, 64, 16, 2, 32, 100, 1000, "cpu", "fp32"))
+            + "".join(_line(_step(2 * (i + 1), loss)) for i, loss in enumerate(losses))
+            + _line(Evaluated(2 * len(losses), 2.0, {"accuracy": accuracy}))
+            + _line(RunFinished("finished", 2 * len(losses), {"accuracy": accuracy})))
+
+
+@pytest.mark.parametrize("how", ["renamed into place", "rewritten in place"])
+def test_a_history_replaced_by_a_longer_run_is_read_from_its_start(qtbot, session, tmp_path, how):
+    """A followed run replaced by a longer one (rm -r and cp -r of another run, an rsync of a re-run):
+    the follower read the new file from the old one's offset, mid-line, and drew the old run's first
+    steps and evaluation spliced onto the new run's tail ("skipping a history line that is not an event")."""
+    import os
+
+    run = session.project.new_run_dir("replaced")
+    history = run / "history.jsonl"
+    history.write_text(_history(run, 4, [0.9, 0.8], 0.375))
+    page = RunsPage(session)
+    qtbot.addWidget(page)
+    follower = page.follow(run)
+    loss, metric = page.monitor.loss_plot, page.monitor.metric_plot
+    qtbot.waitUntil(lambda: metric.point_count() == 1, timeout=5000)
+    assert list(loss.series_data(loss.raw_name)[0]) == [2, 4]
+    resumed: list = []
+    follower.resumed.connect(resumed.append)
+    new_losses = [0.5 - 0.01 * i for i in range(40)]
+    longer = _history(run, 80, new_losses, 0.6875)
+    if how == "renamed into place":  # another inode: what rsync and cp -r leave
+        (run / "history.new").write_text(longer)
+        os.replace(run / "history.new", history)
+    else:  # the same inode, other first bytes
+        with history.open("r+") as fh:
+            fh.write(longer)
+    follower.poll()
+    qtbot.waitUntil(lambda: metric.point_count() == 1 and loss.point_count(loss.raw_name) == 40, timeout=5000)
+    xs, ys = loss.series_data(loss.raw_name)
+    assert list(xs) == list(range(2, 82, 2)) and list(ys) == pytest.approx(new_losses)
+    assert list(metric.series_data("accuracy")[1]) == [pytest.approx(68.75)] and resumed == []
+    assert "not an event" not in page.monitor.log_view.toPlainText()
+    page.stop_following()
+
