@@ -10,7 +10,7 @@ whose process is gone (killed, crashed: its history has no end and nobody holds
 the run folder's lock) ends as "interrupted" instead of being followed for ever.
 A history replaced by another file (an ``--overwrite`` re-run, an rsync or ``cp -r`` of
 another run into the folder: another inode, or other first bytes) is read again from
-its start as a new run.
+its start as a new run; a folder removed or renamed away ends the following with ``gone``.
 Reading the run folder itself is :mod:`bertstudio.train.rundir`'s.
 """
 
@@ -43,6 +43,7 @@ class RunFollower(QObject):
     step_logged = Signal(list)  # StepLogged events
     evaluated = Signal(object)  # Evaluated
     ended = Signal(object)  # RunFinished
+    gone = Signal()  # the run folder is no longer there (removed, or renamed outside bertstudio): following ended
 
     def __init__(self, folder: str | os.PathLike[str], *, poll_ms: int = 1000, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -53,6 +54,7 @@ class RunFollower(QObject):
         self._identity: tuple[int, int] | None = None  # (st_dev, st_ino) of the history being read
         self._head = b""  # its first bytes read (up to HEAD_BYTES): an append never changes them
         self._too_big = False
+        self._stopped = False  # stop() or gone: a read queued before it emits nothing
         self.events_read = 0
         self._local = False  # the run trains on this machine, so its lock tells whether it still lives
         self._open = False  # started and not ended
@@ -67,11 +69,13 @@ class RunFollower(QObject):
         self._timer.timeout.connect(self.poll)
 
     def start(self) -> None:
+        self._stopped = False
         self._watch_file()
         self._timer.start()
         self.poll()
 
     def stop(self) -> None:
+        self._stopped = True
         self._timer.stop()
         paths = self._watcher.files() + self._watcher.directories()
         if paths:
@@ -94,6 +98,11 @@ class RunFollower(QObject):
         """Read the complete lines appended since the last call and emit their events (a long
         history a chunk at a time, the rest right after: the GUI thread is never held for the
         whole file); end a local run whose process is gone."""
+        if self._stopped:  # a read queued before stop(): its page may follow another run now
+            return
+        if not self.folder.is_dir():
+            self._on_gone()
+            return
         if self._read():
             QTimer.singleShot(0, self, self.poll)
             return
@@ -104,6 +113,12 @@ class RunFollower(QObject):
             if self._open and writer_active(self.folder) is False:  # (a resume may have started meanwhile)
                 self._open = False
                 self.ended.emit(RunFinished("interrupted", self._step, message=interrupted_message(self.folder)))
+
+    def _on_gone(self) -> None:
+        """The folder went away (an --overwrite re-run keeps it, and its history comes back)."""
+        self._open = False
+        self.stop()
+        self.gone.emit()
 
     def _read(self) -> bool:
         """Read and emit at most CHUNK_BYTES of new lines; whether more is waiting."""

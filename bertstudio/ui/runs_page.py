@@ -212,6 +212,7 @@ class RunsPage(QWidget):
         super().__init__(parent)
         self.session = session
         self.follower: RunFollower | None = None
+        self._lost: str | None = None  # why the run followed last is no longer followed
         self.model = RunsModel(self)
         self.table = QTableView(objectName="runsTable")
         self.table.setTabKeyNavigation(False)  # Tab reaches Follow, Compare, Rename and Resume after it
@@ -279,9 +280,12 @@ class RunsPage(QWidget):
         self.table.selectionModel().select(selection, QItemSelectionModel.SelectionFlag.ClearAndSelect)
         self._on_selection_changed()
         if self.follower is not None and self.follower.folder not in {r.folder for r in self.model.runs}:
-            self.stop_following()  # its project closed, or it is gone: no curves of a run not listed
+            if Path(self.follower.folder).is_dir():
+                self.stop_following()  # its project closed: no curves of a run not listed
+            else:
+                self._say_run_gone()  # removed or renamed elsewhere: said, not dropped without a word
         if self.follower is None:
-            self.follow_label.setText(self._hint())
+            self.follow_label.setText(self._lost or self._hint())
         self._say_loss_weighting()
 
     def _say_loss_weighting(self) -> None:
@@ -403,6 +407,7 @@ class RunsPage(QWidget):
         follower.step_logged.connect(self.monitor.on_steps)
         follower.evaluated.connect(self.monitor.on_evaluated)
         follower.ended.connect(self._on_run_ended)
+        follower.gone.connect(self._on_run_gone)
         self.follower = follower
         self.follow_label.setText(self.tr("Following {folder}").format(folder=folder))
         self._say_loss_weighting()
@@ -410,11 +415,28 @@ class RunsPage(QWidget):
         return follower
 
     def stop_following(self) -> None:
+        self._lost = None
         if self.follower is not None:
             self.follower.stop()
             self.follower.deleteLater()
             self.follower = None
             self.follow_label.setText(self._hint())
+
+    def _on_run_gone(self) -> None:
+        """The followed run's folder went away while followed (rm -r, a rename in another terminal):
+        the page kept saying "Following …" over a frozen progress bar. Said, and the list refreshed."""
+        self._say_run_gone()
+        self.refresh()
+
+    def _say_run_gone(self) -> None:
+        folder = self.follower.folder if self.follower is not None else None
+        self.stop_following()
+        if folder is None:
+            return
+        self._lost = self.tr("{run} was removed or renamed outside bertstudio; its curves are no longer followed"
+                             ).format(run=folder)
+        self.follow_label.setText(self._lost)
+        self.monitor.log(self._lost)
 
     def _on_run_ended(self, ev: RunFinished) -> None:
         self.monitor.on_ended(ev)

@@ -3675,98 +3675,103 @@
 <context>
     <name>RunsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="225"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="226"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="227"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="228"/>
         <source>Open run folder…</source>
         <translation>打开运行文件夹…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="229"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="230"/>
         <source>Follow selected run live</source>
         <translation>实时跟踪所选运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="231"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="232"/>
         <source>Compare</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="232"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="233"/>
         <source>Select two runs to compare their curves, settings and predictions</source>
         <translation>选择两次运行，比较它们的曲线、设置和预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="234"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="235"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="235"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="236"/>
         <source>Give the selected run of this project a name of your own</source>
         <translation>为本项目中选中的运行起一个自己的名字</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="237"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="238"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="238"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="344"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="239"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="348"/>
         <source>Continue the selected stopped run from its last checkpoint</source>
         <translation>从最后一个检查点继续所选的已停止运行</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/runs_page.py" line="300"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="304"/>
         <source>Reading %n run(s)…</source>
         <translation>
             <numerusform>正在读取 %n 个运行…</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="302"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="306"/>
         <source>Select a run to see its curves; double-click it to open its results.</source>
         <translation>选择一个运行以查看其曲线；双击可打开其结果。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="304"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="308"/>
         <source>No runs yet: start one on the Train page, and it appears here as it trains.</source>
         <translation>还没有运行：在“训练”页开始一个，训练时它会出现在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="305"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="309"/>
         <source>No project open: open or create one to see its runs, or open a run folder.</source>
         <translation>没有打开的项目：打开或新建一个项目以查看其运行，或打开一个运行文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="328"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="333"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="332"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="337"/>
         <source>Rename run</source>
         <translation>重命名运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="328"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="332"/>
         <source>New name:</source>
         <translation>新名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="345"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="349"/>
         <source>This run kept no checkpoint to resume from: only a run stopped by Cancel or by closing the window keeps one, not a crashed or killed run.</source>
         <translation>此运行没有保留可继续的检查点：只有用“取消”或关闭窗口停止的运行才会保留，崩溃或被强制结束的运行不会。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="373"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="377"/>
         <source>Open a run folder (with history.jsonl)</source>
         <translation>打开运行文件夹(含 history.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="407"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="412"/>
         <source>Following {folder}</source>
         <translation>正在跟踪 {folder}</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/runs_page.py" line="436"/>
+        <source>{run} was removed or renamed outside bertstudio; its curves are no longer followed</source>
+        <translation>{run} 已在 bertstudio 之外被删除或重命名；不再跟踪它的曲线</translation>
     </message>
 </context>
 <context>

@@ -387,3 +387,51 @@ def test_a_history_replaced_by_a_longer_run_is_read_from_its_start(qtbot, sessio
     assert "not an event" not in page.monitor.log_view.toPlainText()
     page.stop_following()
 
+
+def test_a_followed_run_removed_or_renamed_elsewhere_is_said_once(qtbot, session, tmp_path):
+    """A followed run deleted (rm -rf) or renamed from another terminal: the page kept saying
+    "Following …" over a frozen progress bar, and a refresh dropped its curves without a word."""
+    import shutil
+
+    runs = []
+    for name in ("doomed", "moved"):
+        run = session.project.new_run_dir(name)
+        (run / "history.jsonl").write_text(_line(RunStarted(20, 64, 16, 2, 32, 100, 1000, "cpu", "fp32"))
+                                           + _line(_step(3, 0.6)))
+        runs.append(run)
+    page = RunsPage(session)
+    qtbot.addWidget(page)
+    follower = page.follow(runs[0])
+    qtbot.waitUntil(lambda: follower.events_read == 2, timeout=5000)
+    said = f"{runs[0]} was removed or renamed outside bertstudio; its curves are no longer followed"
+    with qtbot.waitSignal(follower.gone, timeout=5000):
+        shutil.rmtree(runs[0])  # the folder's watcher (or the poll) sees it go
+    assert page.follower is None and not follower.is_following()
+    assert page.follow_label.text() == said
+    assert page.monitor.log_view.toPlainText().count(said) == 1
+    assert [r.folder for r in page.model.runs] == [runs[1]]  # its row went with it
+    page.refresh()
+    assert page.follow_label.text() == said  # not the generic hint
+
+    follower = page.follow(runs[1])
+    assert "Following" in page.follow_label.text()
+    runs[1].rename(runs[1].with_name("kept"))  # found by a refresh before the follower notices
+    page.refresh()
+    assert page.follower is None and not follower.is_following()
+    assert page.follow_label.text() == f"{runs[1]} was removed or renamed outside bertstudio; its curves are no longer followed"
+    assert "its curves are no longer followed" in page.monitor.log_view.toPlainText()
+    page.follow(runs[1].with_name("kept"))
+    assert "Following" in page.follow_label.text()
+    page.stop_following()
+
+
+def test_a_closed_project_stops_following_without_calling_its_runs_gone(qtbot, session):
+    run = session.project.new_run_dir("kept")
+    (run / "history.jsonl").write_text(_line(RunStarted(20, 64, 16, 2, 32, 100, 1000, "cpu", "fp32")))
+    page = RunsPage(session)
+    qtbot.addWidget(page)
+    page.follow(run)
+    session.close()
+    page.refresh()
+    assert page.follower is None and "No project open" in page.follow_label.text()
+    assert "removed" not in page.monitor.log_view.toPlainText()
