@@ -56,6 +56,9 @@ class RunCompareDialog(QDialog):
         self.setWindowTitle(self.tr("Compare runs: {a} → {b}").format(a=self.folders[0].name, b=self.folders[1].name))
         self.resize(1100, 760)
         self.summary = QLabel(self.tr("Comparing…"), objectName="compareSummary", wordWrap=True)
+        # rich text, said so: Qt's guess read a run named "lr<1e-3" as plain and showed the <br> tags;
+        # every name, path and message put in it is escaped
+        self.summary.setTextFormat(Qt.TextFormat.RichText)
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.tabs = QTabWidget(objectName="compareTabs")
         self._build_curves()
@@ -120,7 +123,7 @@ class RunCompareDialog(QDialog):
         return worker
 
     def _on_failed(self, message: str) -> None:
-        self.summary.setText(self.tr("Cannot compare these runs: {m}").format(m=message))
+        self.summary.setText(self.tr("Cannot compare these runs: {m}").format(m=html.escape(message)))
         self.failed.emit(message)
 
     def counts(self) -> dict[str, int]:
@@ -144,14 +147,15 @@ class RunCompareDialog(QDialog):
 
     def _fill_summary(self, r: Any) -> None:
         if not r.rows:  # a run that never evaluated, or evaluated on other data: curves and settings only
-            self.summary.setText(self.tr("A = {a}, B = {b}.").format(a=r.a.name, b=r.b.name) + "<br>"
+            self.summary.setText(self.tr("A = {a}, B = {b}.").format(a=html.escape(r.a.name), b=html.escape(r.b.name))
+                                 + "<br>"
                                  + html.escape(r.note))
             return
         o = r.outcomes
         how = {"project row": self.tr("project row"), "inputs": self.tr("the examples' text")}.get(
             r.paired_by, self.tr("position in the evaluation set"))
         text = self.tr("A = {a}, B = {b}. {n} shared evaluation rows (paired by {how}).").format(
-            a=r.a.name, b=r.b.name, n=len(r.rows), how=how)
+            a=html.escape(r.a.name), b=html.escape(r.b.name), n=len(r.rows), how=how)
         if r.relabelled:
             text += " " + self.tr("%n row(s) relabelled between the runs are left out.", "", r.relabelled)
         if r.edited:
@@ -184,7 +188,7 @@ class RunCompareDialog(QDialog):
             plot.clear()
         for name, curves in (("A", r.curves_a), ("B", r.curves_b)):
             pen = pg.mkPen(_COLOURS[name], width=2)
-            label = f"{name}: {(r.a if name == 'A' else r.b).name}"
+            label = f"{name}: {html.escape((r.a if name == 'A' else r.b).name)}"  # the legend is HTML
             # a lone point (a run shorter than its logging interval) is a dot: a line of one point draws nothing
             dot = dict(symbol="o", symbolSize=6, symbolBrush=_COLOURS[name]) if len(curves.loss) == 1 else {}
             self.loss_by_step.plot(curves.steps, curves.loss, pen=pen, name=label, **dot)
@@ -193,7 +197,7 @@ class RunCompareDialog(QDialog):
             if values:  # x100, as the Train page's evaluation plot and the scores print them
                 self.metric_plot.plot(curves.eval_steps[: len(values)], [100 * v for v in values], pen=pen, symbol="o",
                                       symbolSize=6, symbolBrush=_COLOURS[name], name=label)
-        self.metric_plot.setLabel("left", self.tr("{m} (x100)").format(m=key) if key else self.tr("metric"))
+        self.metric_plot.setLabel("left", self.tr("{m} (x100)").format(m=html.escape(key)) if key else self.tr("metric"))
 
     def _fill_settings(self, r: Any) -> None:
         from bertstudio.bundled import model_title

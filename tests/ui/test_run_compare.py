@@ -230,3 +230,44 @@ def test_a_score_just_below_1_and_a_change_of_nothing_read_as_they_are(qtbot, tw
     text = dialog.summary.text()
     assert "accuracy: 99.96 → 99.98 (+0.0 points; 95% paired bootstrap interval +0.0 to +0.1" in text
     assert "100.0" not in text and "-0.0" not in text
+
+
+def test_run_names_with_markup_characters_read_as_they_are(qtbot, tmp_path):
+    """A run named "lr<1e-3 then 2e-3" (``--out 'runs/lr<1e-3 then 2e-3'``): Qt's rich-text guess took
+    the summary for plain text and showed its <br> tags on one line; a name holding a tag was drawn
+    as markup instead of its own characters, in the summary and in the curves' legends."""
+    from dataclasses import replace
+
+    from PySide6.QtGui import QTextDocument
+
+    from bertstudio.metrics.compare import MetricChange, PairedOutcomes
+    from bertstudio.train.compare_runs import SharedRow
+
+    names = ("lr<1e-3 then 2e-3", "<b>bold & co")
+    for name in names:
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "config.toml").write_text('task = "sentence"\n', encoding="utf-8")
+    dialog = RunCompareDialog(None, tmp_path / names[0], tmp_path / names[1])
+    qtbot.addWidget(dialog)
+    with qtbot.waitSignal(dialog.compared, timeout=20_000):
+        dialog.start()
+
+    def shown(text: str) -> str:
+        doc = QTextDocument()
+        doc.setHtml(text)
+        return doc.toPlainText()
+
+    assert dialog.summary.textFormat() == Qt.TextFormat.RichText
+    summary = shown(dialog.summary.text())
+    assert summary.split("\n")[0] == f"A = {names[0]}, B = {names[1]}." and "<br>" not in summary
+    legend = [label.item.toPlainText() for _sample, label in dialog.loss_by_step.getPlotItem().legend.items]
+    assert legend == [f"A: {names[0]}", f"B: {names[1]}"]
+
+    rows = [SharedRow(("#", i), "pos", {"label": "pos"}, {"label": "pos"}) for i in range(2)]
+    dialog.show_result(replace(dialog.result, rows=rows, outcomes=PairedOutcomes([], [], [], 2),
+                               change=MetricChange("accuracy", 1.0, 1.0, 0.0, 0.0)))
+    summary = shown(dialog.summary.text())
+    assert summary.startswith(f"A = {names[0]}, B = {names[1]}. 2 shared evaluation rows")
+    assert "<br>" not in summary and "\naccuracy: 100.0 → 100.0" in summary  # on lines of their own
+    dialog._on_failed("cannot read /runs/a<b/history.jsonl")
+    assert shown(dialog.summary.text()) == "Cannot compare these runs: cannot read /runs/a<b/history.jsonl"
