@@ -43,6 +43,7 @@ class RunFollower(QObject):
     step_logged = Signal(list)  # StepLogged events
     evaluated = Signal(object)  # Evaluated
     ended = Signal(object)  # RunFinished
+    replaced = Signal()  # the history is another run's now (re-run, copied or synced over): read from its start
     gone = Signal()  # the run folder is no longer there (removed, or renamed outside bertstudio): following ended
 
     def __init__(self, folder: str | os.PathLike[str], *, poll_ms: int = 1000, parent: QObject | None = None) -> None:
@@ -167,6 +168,7 @@ class RunFollower(QObject):
         (the monitor resets its curves), not as a resume of the old one."""
         self._offset, self._partial, self._head = 0, b"", b""
         self._starts, self._step, self._open = 0, 0, False
+        self.replaced.emit()
 
     def _emit(self, events: list[Any]) -> None:
         steps: list[StepLogged] = []

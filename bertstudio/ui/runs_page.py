@@ -408,6 +408,8 @@ class RunsPage(QWidget):
         follower.evaluated.connect(self.monitor.on_evaluated)
         follower.ended.connect(self._on_run_ended)
         follower.gone.connect(self._on_run_gone)
+        # its row shows the run now there (settings, score), after the read that found it replaced
+        follower.replaced.connect(self.refresh, Qt.ConnectionType.QueuedConnection)
         self.follower = follower
         self.follow_label.setText(self.tr("Following {folder}").format(folder=folder))
         self._say_loss_weighting()

@@ -362,9 +362,13 @@ def test_a_history_replaced_by_a_longer_run_is_read_from_its_start(qtbot, sessio
 
     run = session.project.new_run_dir("replaced")
     history = run / "history.jsonl"
+    TrainConfig(task="sentence", epochs=2, output_dir=str(run)).save(run / "config.toml")
     history.write_text(_history(run, 4, [0.9, 0.8], 0.375))
     page = RunsPage(session)
     qtbot.addWidget(page)
+    m = page.model
+    epochs = m.COLUMNS.index("epochs")
+    assert m.index(0, epochs).data() == "2"
     follower = page.follow(run)
     loss, metric = page.monitor.loss_plot, page.monitor.metric_plot
     qtbot.waitUntil(lambda: metric.point_count() == 1, timeout=5000)
@@ -373,6 +377,7 @@ def test_a_history_replaced_by_a_longer_run_is_read_from_its_start(qtbot, sessio
     follower.resumed.connect(resumed.append)
     new_losses = [0.5 - 0.01 * i for i in range(40)]
     longer = _history(run, 80, new_losses, 0.6875)
+    TrainConfig(task="sentence", epochs=10, output_dir=str(run)).save(run / "config.toml")
     if how == "renamed into place":  # another inode: what rsync and cp -r leave
         (run / "history.new").write_text(longer)
         os.replace(run / "history.new", history)
@@ -385,6 +390,7 @@ def test_a_history_replaced_by_a_longer_run_is_read_from_its_start(qtbot, sessio
     assert list(xs) == list(range(2, 82, 2)) and list(ys) == pytest.approx(new_losses)
     assert list(metric.series_data("accuracy")[1]) == [pytest.approx(68.75)] and resumed == []
     assert "not an event" not in page.monitor.log_view.toPlainText()
+    qtbot.waitUntil(lambda: m.index(0, epochs).data() == "10", timeout=5000)  # its row: the run there now
     page.stop_following()
 
 
