@@ -297,7 +297,7 @@ def save_strong(model: StrongModel, folder: str | Path, extra: dict | None = Non
             save_embedding_classifier(model.model, model.tokenizer, tmp, kind=model.kind)
         (tmp / "assist.json").write_text(json.dumps(meta), encoding="utf-8")
 
-    return replace_folder(folder, fill)
+    return replace_folder(folder, fill, parents=True)
 
 
 def load_strong(folder: str | Path) -> StrongModel:

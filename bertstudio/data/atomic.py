@@ -200,16 +200,19 @@ def swap_names(folder: Path) -> tuple[Path, Path]:
             folder.with_name(sibling_name(folder.name, f".{pid}.old")))
 
 
-def replace_folder(folder: str | os.PathLike[str], fill: Callable[[Path], None]) -> Path:
+def replace_folder(folder: str | os.PathLike[str], fill: Callable[[Path], None], *, parents: bool = False) -> Path:
     """Replace ``folder`` with a new one that ``fill(tmp)`` writes into an empty temporary
     folder beside it. On any error in ``fill`` the old folder is untouched and the
     temporary one removed; otherwise the old folder is renamed away, the new one renamed
-    in, and the old one deleted."""
+    in, and the old one deleted. ``parents``: create missing folders above it first (a
+    model saved to a new path); without it a missing parent is a FileNotFoundError, as a
+    run's folder removed while the run wrote it must be: it came back as a "finished" run
+    holding a model and no record of how it was made."""
     folder = Path(folder)
     tmp, old = swap_names(folder)
     shutil.rmtree(tmp, ignore_errors=True)  # left over by a crash of a process with this pid
     try:
-        tmp.mkdir(parents=True)
+        tmp.mkdir(parents=parents)
         fill(tmp)
     except BaseException as exc:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -331,18 +334,18 @@ def check_folder_path(folder: str | os.PathLike[str], *, where: str) -> Path:
     return out
 
 
-def create_folder(folder: str | os.PathLike[str], fill: Callable[[Path], None]) -> Path:
+def create_folder(folder: str | os.PathLike[str], fill: Callable[[Path], None], *, parents: bool = False) -> Path:
     """Create ``folder`` (absent, or an empty folder) whole: ``fill(tmp)`` writes into a new
     temporary folder beside it, which is then renamed into place. Nothing is ever replaced:
     an empty ``folder`` is removed just before the rename, and a file that appeared in it
     since makes that fail (OSError) instead of vanishing. On any error the temporary folder
-    is removed and ``folder`` is as it was."""
+    is removed and ``folder`` is as it was. ``parents``: as for :func:`replace_folder`."""
     folder = Path(folder)
     # a fresh name per call (not the pid's, as in replace_folder): nothing to clean up first, and
     # two writers in one process never share it
     # ("n": never all digits, so never a killed write's .NAME.<pid>.tmp that a run folder's writer clears)
     tmp = folder.parent / sibling_name(folder.name, f".n{uuid.uuid4().hex[:8]}.tmp")
-    tmp.mkdir(parents=True)
+    tmp.mkdir(parents=parents)
     try:
         fill(tmp)
         try:

@@ -395,7 +395,7 @@ def write_model(model: nn.Module, tokenizer: Any, out_dir: str | Path) -> Path:
 def save_model(model: nn.Module, tokenizer: Any, out_dir: str | Path) -> Path:
     """:func:`write_model`, swapped in whole at the end (data/atomic.replace_folder), so a
     crash or a full disk never leaves half a model and keeps the one that was there."""
-    return replace_folder(out_dir, lambda tmp: write_model(model, tokenizer, tmp))
+    return replace_folder(out_dir, lambda tmp: write_model(model, tokenizer, tmp), parents=True)
 
 
 def saved_lengths(config: Any) -> dict[str, Any]:

@@ -143,6 +143,9 @@ def save_checkpoint(
         # state.json last: its presence marks a complete checkpoint
         write_file(tmp / STATE, json.dumps(state, indent=1).encode("utf-8"))
 
+    # checkpoints/ made on the first save, one level only: a run folder removed (or moved) while the run
+    # wrote it came back, holding checkpoints and a model but no config.toml or history
+    Path(folder).parent.mkdir(exist_ok=True)
     return replace_folder(folder, fill)
 
 

@@ -162,7 +162,7 @@ def export_run(
                     remove_entry(entry)
             raise
     else:  # written whole beside its place, then renamed in
-        create_folder(out, fill)
+        create_folder(out, fill, parents=True)  # a new folder in new folders, as check_folder_path allows
     return out
 
 

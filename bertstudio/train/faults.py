@@ -20,6 +20,9 @@ def describe_failure(exc: BaseException, *, step: int, phase: str, folder: Any =
     ``folder`` is the run's RunFolder when one was created."""
     if isinstance(exc, BertStudioError):
         return exc
+    gone = _gone(folder)
+    if gone is not None:  # whatever the write that failed said ("No such file or directory"), this is why
+        return gone
     at = f" at step {step}" if phase == "training" else ""
     if isinstance(exc, (torch.OutOfMemoryError, MemoryError)):
         return TrainingError(
@@ -37,6 +40,14 @@ def describe_failure(exc: BaseException, *, step: int, phase: str, folder: Any =
                              expected=resume or None)
     back = "; the run it was replacing is put back" if getattr(folder, "replaced", None) is not None else ""
     return TrainingError(f"{phase} failed{at}: {type(exc).__name__}: {exc}{back}")
+
+
+def _gone(folder: Any) -> BertStudioError | None:
+    """The run folder's own error when it (or its history) was removed or moved meanwhile."""
+    try:
+        return folder.gone() if folder is not None else None
+    except Exception:  # noqa: BLE001 - never raises, see the module docstring
+        return None
 
 
 def _on_disk(folder: Any) -> tuple[str, str]:

@@ -132,7 +132,7 @@ def export_onnx(model_dir: str | Path, out_dir: str | Path, *, quantize: bool = 
 
     # written beside the target, moved in whole; an empty target is replaced, a file that
     # appeared in it since makes the move fail rather than vanish (data/atomic.create_folder)
-    create_folder(out, fill)
+    create_folder(out, fill, parents=True)
     if progress is not None:  # not report(): past the move the export is complete, and a late cancel
         progress(1.0, "done")  # would call a finished folder "cancelled, nothing left behind"
     return OnnxExport(out, out / FP32_FILE, out / INT8_FILE if int8 is not None else None, diff)

@@ -59,7 +59,7 @@ from bertstudio.data.project_store import unportable_name
 from bertstudio.data.project_lock import RUN_LOCK_FILE, lock_run_folder, run_folder_locked, unlock_folder
 from bertstudio.data.regular_file import read_regular_file
 from bertstudio.data.shell import shell_quote
-from bertstudio.errors import ConfigError, DataError
+from bertstudio.errors import ConfigError, DataError, TrainingError
 from bertstudio.data.kinds import kind_names
 from bertstudio.train.config import TrainConfig, fit_doc_stride, maps_examples, read_settings, unused_settings
 from bertstudio.train.events import (Event, PhaseChanged, RunFinished, RunStarted, event_from_dict, event_to_dict,
@@ -546,6 +546,8 @@ class RunFolder:
                 raise ConfigError("is a link, which no run writes", path=history,
                                   expected="the run's history as JSON lines") from None
             raise
+        # what the folder and its history are, so that one removed or moved meanwhile is noticed (see gone())
+        self._identity = (_identity(os.stat(self.root)), _identity(os.fstat(self._history.fileno())))
 
     @classmethod
     def start(cls, config: TrainConfig) -> "RunFolder":
@@ -602,6 +604,12 @@ class RunFolder:
         itself) only reach the callbacks. A failed write of the final event is only logged."""
         if self._history is None or isinstance(event, PhaseChanged):  # what happens now, not a record
             return
+        gone = self.gone()
+        if gone is not None:  # written on, the run "finished" into a deleted file and re-created the folder
+            self._close_history()
+            if event.kind != "finished":  # the end of a run is being reported anyway
+                raise gone
+            return
         try:
             self._history.write(json.dumps(event_to_dict(event), ensure_ascii=False) + "\n")
             self._history.flush()
@@ -610,6 +618,27 @@ class RunFolder:
             self._close_history()
             if event.kind != "finished":  # the end of a run is being reported anyway
                 raise
+
+    def gone(self) -> TrainingError | None:
+        """The error to stop the run with when its folder, or its history file, is no longer where the
+        run made it (removed, moved, or replaced by another); None while both are. Writes by path would
+        fail there or land in another folder, and the history's own writes went into a deleted file:
+        a run folder removed mid-run came back as a "finished" run with no config.toml and no history."""
+        def now(path: Path) -> tuple[int, int] | None:
+            try:
+                return _identity(os.stat(path))
+            except OSError:
+                return None
+
+        root, history = self._identity
+        history_gone = now(self.root / HISTORY) != history
+        # (an rm -rf under way may have taken the history and config.toml but not yet the folder)
+        if now(self.root) != root or (history_gone and not os.path.lexists(self.root / CONFIG)):
+            return TrainingError("the run folder was removed or moved while the run was writing it", path=self.root)
+        if history_gone:
+            return TrainingError("the run's history was removed or moved while the run was writing it",
+                                 path=self.root / HISTORY)
+        return None
 
     def write_metrics(self, metrics: dict[str, float]) -> None:
         atomic_write_text(self.root / METRICS, json.dumps(metrics, indent=2))
@@ -657,6 +686,10 @@ class RunFolder:
         self._close_history()
         if self.history_error is not None:
             log.info("history.jsonl in %s is incomplete: %s", self.root, self.history_error)
+
+
+def _identity(st: os.stat_result) -> tuple[int, int]:
+    return st.st_dev, st.st_ino
 
 
 def record_label_ids(folder: str | Path, labels: list[str], ids: list[int], project: str | None = None) -> None:

@@ -31,7 +31,10 @@ def test_create_folder_moves_a_filled_folder_into_an_empty_one(tmp_path):
     assert atomic.create_folder(target, fill) == target
     assert seen[0].parent == tmp_path and seen[0] != target
     assert [p.name for p in target.iterdir()] == ["model.onnx"] and _leftovers(tmp_path, "out") == []
-    made = atomic.create_folder(tmp_path / "new" / "deep", lambda tmp: (tmp / "a").write_text("a"))
+    with pytest.raises(FileNotFoundError):  # not unless asked: a run folder removed mid-run came back this way
+        atomic.create_folder(tmp_path / "new" / "deep", lambda tmp: (tmp / "a").write_text("a"))
+    assert not (tmp_path / "new").exists()
+    made = atomic.create_folder(tmp_path / "new" / "deep", lambda tmp: (tmp / "a").write_text("a"), parents=True)
     assert (made / "a").read_text() == "a"  # missing parents are created
 
 

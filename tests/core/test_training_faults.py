@@ -4,7 +4,9 @@ and leaves checkpoints/best loadable."""
 from __future__ import annotations
 
 import errno
+import functools
 import json
+import shutil
 
 import pytest
 import torch
@@ -122,3 +124,91 @@ def test_a_model_that_cannot_be_loaded_fails_before_starting(tmp_path):
     assert result.status == "failed" and isinstance(result.error, ConfigError)
     assert "no-such-model" in result.message
     assert [e.kind for e in events] == ["finished"] and events[0].status == "failed"
+
+
+def _run_with_callback(tiny, out, callback, **kw):
+    """Train 3 epochs (12 steps, evaluated each epoch) with ``callback(event)`` as the run's own listener."""
+    torch.manual_seed(0)
+    model, tok = build_model("sentence", tiny, labels=["neg", "pos"])
+    events = []
+
+    def listen(event, control):
+        events.append(event)
+        callback(event)
+
+    cfg = TrainConfig(model=tiny, epochs=3, batch_size=8, lr=3e-3, logging_steps=1, seed=1, max_length=32,
+                      device="cpu", output_dir=str(out), **kw)
+    result = fit(cfg, RunParts(model, tok, get_task("sentence"), ["neg", "pos"]), sentiment(32), sentiment(8, 3),
+                 callbacks=[listen])
+    return result, events
+
+
+def _at_step(n, act):
+    return lambda event: act() if event.kind == "step" and event.step == n else None
+
+
+GONE = "the run folder was removed or moved while the run was writing it"
+
+
+def _saving(act):
+    return lambda event: act() if event.kind == "phase" and event.phase == "saving" else None
+
+
+# mid-run (noticed at the next event it records), and as the run saves its model (no event recorded
+# before the export: the failed write is explained by the folder's absence)
+@pytest.mark.parametrize("when", [functools.partial(_at_step, 5), _saving], ids=["step 5", "saving"])
+def test_a_run_folder_removed_mid_run_stops_the_run_and_is_not_made_again(tiny, tmp_path, when):
+    """It came back as a "finished" run (model/, checkpoints/, metrics.json, no config.toml or history)."""
+    out = tmp_path / "run"
+    result, events = _run_with_callback(tiny, out, when(lambda: shutil.rmtree(out)))
+    assert result.status == "failed" and isinstance(result.error, TrainingError)
+    assert result.message == f"{out}: {GONE}"
+    assert events[-1].kind == "finished" and events[-1].status == "failed" and events[-1].message == result.message
+    assert not out.exists()
+
+
+def test_a_run_folder_moved_mid_run_stops_the_run_and_nothing_is_written_in_its_old_place(tiny, tmp_path):
+    out, moved = tmp_path / "run", tmp_path / "elsewhere"
+    result, events = _run_with_callback(tiny, out, _at_step(5, lambda: out.rename(moved)))
+    assert result.status == "failed" and result.message == f"{out}: {GONE}"
+    assert max(e.step for e in events if e.kind == "step") == 5  # stopped at the next event
+    assert not out.exists()
+    assert (moved / "config.toml").is_file() and (moved / "history.jsonl").is_file()  # the moved run, as it was
+
+
+def test_a_run_folder_replaced_mid_run_by_another_is_left_alone(tiny, tmp_path):
+    out, other = tmp_path / "run", tmp_path / "other"
+    other.mkdir()
+    (other / "notes.txt").write_text("mine")
+
+    def swap():
+        out.rename(tmp_path / "old-run")
+        other.rename(out)
+
+    result, _ = _run_with_callback(tiny, out, _at_step(5, swap))
+    assert result.status == "failed" and result.message == f"{out}: {GONE}"
+    assert sorted(p.name for p in out.iterdir()) == ["notes.txt"]
+
+
+def test_a_history_removed_mid_run_stops_the_run_and_is_not_made_again(tiny, tmp_path):
+    out = tmp_path / "run"
+    result, events = _run_with_callback(tiny, out, _at_step(5, lambda: (out / "history.jsonl").unlink()))
+    assert result.status == "failed" and isinstance(result.error, TrainingError)
+    assert result.message == f"{out / 'history.jsonl'}: the run's history was removed or moved while the run was writing it"
+    assert not [e for e in events if e.kind == "step" and e.step > 5]
+    assert not (out / "history.jsonl").exists() and (out / "config.toml").is_file()
+    assert not (out / "model").exists() and not (out / "metrics.json").exists()  # no "finished" run
+
+
+def test_a_run_folder_being_removed_is_named_as_the_folder_not_its_history(tiny, tmp_path):
+    """rm -rf takes the folder's files one by one: seen between two of its unlinks (history and
+    config.toml gone, the folder not yet) the run said its history alone had been removed."""
+    out = tmp_path / "run"
+
+    def half_removed():
+        (out / "history.jsonl").unlink()
+        (out / "config.toml").unlink()
+
+    result, _ = _run_with_callback(tiny, out, _at_step(5, half_removed))
+    assert result.status == "failed" and result.message == f"{out}: {GONE}"
+    assert not (out / "history.jsonl").exists() and not (out / "config.toml").exists()
