@@ -275,3 +275,33 @@ def test_a_run_the_app_hands_its_sets_warns_of_dev_rows_that_repeat_train_rows(q
     assert ended.args[0].status == "finished", ended.args[0].message
     said = [w for w in warned if "repeat a training row" in w]
     assert len(said) == 1 and "1 of 2 evaluation rows" in said[0] and "(first: dev row 2 = train row 3)" in said[0]
+
+
+def test_a_run_folder_removed_while_the_app_trains_ends_as_a_failed_run_that_says_so(qtbot, tmp_path, tiny_model_dir):
+    """The app's run (the real engine through the worker) whose folder is deleted from outside at step 2:
+    a failed run with the core's line, as the Train page shows failures, and no folder made again
+    (it came back as a "finished" run with no settings)."""
+    import shutil
+
+    from bertstudio.train.engine import train as engine_train
+
+    from helpers import sentiment
+
+    out = tmp_path / "run"
+
+    def remove_at_step_2(event, control):
+        if isinstance(event, StepLogged) and event.step == 2:
+            shutil.rmtree(out)
+
+    def train(config, train_set, eval_set, *, callbacks, cancel):
+        return engine_train(config, train_set, eval_set, callbacks=[remove_at_step_2, *callbacks], cancel=cancel)
+
+    config = TrainConfig(task="sentence", model=str(tiny_model_dir), epochs=2, batch_size=4, max_length=16,
+                         logging_steps=1, device="cpu", precision="fp32", output_dir=str(out))
+    worker = TrainingWorker(config, sentiment(16), sentiment(4, 1), train_fn=train)
+    with qtbot.waitSignal(worker.ended, timeout=120_000) as ended:
+        worker.start()
+    assert ended.args[0].status == "failed"
+    assert ended.args[0].message == f"{out}: the run folder was removed or moved while the run was writing it"
+    assert not out.exists()
+    qtbot.waitUntil(lambda: not worker.is_running())
