@@ -12,6 +12,7 @@ job; the runs before it stay as they are and are summed up.
 from __future__ import annotations
 
 import json
+import logging
 import statistics
 import threading
 from dataclasses import asdict, dataclass, field, replace
@@ -21,6 +22,8 @@ from typing import Any, Callable, Iterable
 from bertstudio.data.atomic import atomic_write_text
 from bertstudio.errors import ConfigError
 from bertstudio.train.config import TrainConfig
+
+log = logging.getLogger(__name__)
 
 SUMMARY = "seeds.json"
 
@@ -150,6 +153,8 @@ def train_seeds(config: TrainConfig, train_set: Any = None, eval_set: Any = None
         folder_for = seed_folders(config)
     callbacks = list(callbacks)
     out = SeedsResult("finished", None)
+    if summary and launched_rank() == 0:  # the job's folder, made now: one removed while the job runs stays gone
+        Path(config.output_dir).mkdir(parents=True, exist_ok=True)
     for seed in range(config.seed, config.seed + config.seeds):
         run = replace(config, seed=seed, seeds=1, output_dir=folder_for(seed))
         result = train(run, train_set, eval_set, callbacks=callbacks, cancel=cancel)
@@ -166,6 +171,9 @@ def train_seeds(config: TrainConfig, train_set: Any = None, eval_set: Any = None
             out.status, out.message = result.status, f"seed {seed}: {result.message or result.status}"
             break
     if summary and launched_rank() == 0:  # every process of a data-parallel run wrote it, the last with its own values
-        Path(config.output_dir).mkdir(parents=True, exist_ok=True)
-        atomic_write_text(Path(config.output_dir) / SUMMARY, json.dumps(out.to_dict(), indent=2))
+        root = Path(config.output_dir)
+        if root.is_dir():
+            atomic_write_text(root / SUMMARY, json.dumps(out.to_dict(), indent=2))
+        else:  # removed or moved while the job ran: not made again to hold a summary
+            log.warning("%s is gone: the seeds' summary (%s) is not written", root, SUMMARY)
     return out

@@ -212,3 +212,23 @@ def test_a_run_folder_being_removed_is_named_as_the_folder_not_its_history(tiny,
     result, _ = _run_with_callback(tiny, out, _at_step(5, half_removed))
     assert result.status == "failed" and result.message == f"{out}: {GONE}"
     assert not (out / "history.jsonl").exists() and not (out / "config.toml").exists()
+
+
+def test_a_seeds_job_folder_removed_mid_job_is_not_made_again_for_its_summary(tiny, tmp_path):
+    """The job's seeds.json was written with mkdir(parents=True) after the failed seed: the folder the
+    user deleted came back holding only that summary."""
+    from bertstudio.train.seeds import train_seeds
+
+    job = tmp_path / "job"
+    removed = []
+
+    def listen(event, control):
+        if event.kind == "step" and event.step == 2 and not removed:
+            removed.append(True)
+            shutil.rmtree(job)
+
+    cfg = TrainConfig(model=tiny, task="sentence", labels=["neg", "pos"], epochs=1, batch_size=8, lr=3e-3, seed=1,
+                      logging_steps=1, seeds=2, max_length=32, device="cpu", output_dir=str(job))
+    result = train_seeds(cfg, sentiment(32), sentiment(8, 3), callbacks=[listen])
+    assert result.status == "failed" and GONE in result.message
+    assert not job.exists()
