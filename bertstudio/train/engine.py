@@ -454,6 +454,9 @@ def _same_data(saved: dict[str, Any], train_set: Any, eval_set: Any, found: Path
     now = {"data": data_fingerprint(train_set), "eval_data": data_fingerprint(eval_set) if eval_set is not None else None}
     if found is None:
         return now
+    if not isinstance(saved.get("data"), dict):  # (the app refuses such a resume: rundir.project_resume_problem)
+        log.warning("%s: this checkpoint was written by an older bertstudio, which did not record the rows it trained "
+                    "on: the resume cannot check that they are still the same", found)
     expected = "the rows the run trained on, or a new run (another --out, or --overwrite to train again)"
     where = ("train_file", "eval_file")
     if train_set.source is None:  # the app's project rows: no file, no flags (Resume on the Runs page)

@@ -1137,10 +1137,11 @@ def not_resumable(root: Path) -> str | None:
     return said
 
 
-def project_resume_problem(root: Path, project_uid: str | None) -> str | None:
-    """Why the app cannot continue the run in ``root`` on its project's rows, said with what can
-    be done instead; None when it can (whether the rows and labels are still those it trained on is
-    the engine's check, from the checkpoint's fingerprints). ``project_uid``: the open project's."""
+def project_resume_problem(root: Path, project: Any) -> str | None:
+    """Why the app cannot continue the run in ``root`` on the rows of ``project`` (the open one),
+    said with what can be done instead; None when it can (whether the rows are still those it
+    trained on is the engine's check, from the checkpoint's fingerprints: a checkpoint written
+    before it kept them is refused here, since nothing could check them)."""
     if writer_active(root):
         return "it is still training"
     if run_finished(root):
@@ -1149,6 +1150,9 @@ def project_resume_problem(root: Path, project_uid: str | None) -> str | None:
     if found is None:
         return ("it kept no checkpoint to go on from: only a run stopped by Cancel, Ctrl-C or a closed window keeps "
                 "one (not a crashed or killed run, nor one stopped before its first step)")
+    if not keeps_fingerprints(found):
+        return ("it was stopped by an older bertstudio, which did not record the rows it trained on, so nothing "
+                "could check they are still the same: train it again")
     try:
         config = read_config(root)
     except ConfigError as exc:
@@ -1159,9 +1163,14 @@ def project_resume_problem(root: Path, project_uid: str | None) -> str | None:
         why = not_resumable(root)
         return ("it trained on data files, not on the project's rows; "
                 + (why if why else f"continue it with: {_resume_line(root, found)}"))
-    owner = label_ids_project(root)
-    if owner is not None and project_uid is not None and owner != project_uid:
+    owner, uid = label_ids_project(root), getattr(project, "uid", None)
+    if owner is not None and uid is not None and owner != uid:
         return "it was trained in another project (its label ids say so); resume it there"
+    names = run_names_now(root, project) or {}
+    changed = [f"{old} -> {new or '(removed)'}" for old, new in names.items() if new != old]
+    if changed:  # the checkpoint's head answers with its names: the project's rows now carry others
+        return (f"its labels were renamed or removed since it stopped ({', '.join(changed)}): a resume goes on "
+                "with the labels it trained with; rename them back to resume it, or train it again")
     return None
 
 

@@ -572,7 +572,7 @@ class TrainingPage(QWidget):
             return self.tr("A run is training now: wait for it to end, or cancel it, then resume.")
         folder = Path(folder)
         try:
-            why = project_resume_problem(folder, self.session.project.uid)
+            why = project_resume_problem(folder, self.session.project)
             config = read_config(folder) if why is None else None
         except (BertStudioError, OSError) as exc:
             why = str(exc)

@@ -215,3 +215,15 @@ def test_a_checkpoint_missing_a_file_names_it(gone, said, cut, tiny, tmp_path):
     result, _ = run(tiny, out, TRAIN, resume=True)
     assert result.status == "failed" and isinstance(result.error, ConfigError)
     assert f"no resumable checkpoint here: {said}" in result.message and "\n" not in result.message
+
+
+def test_a_checkpoint_without_fingerprints_resumes_and_says_its_rows_cannot_be_checked(cut, tiny, tmp_path, caplog):
+    """A checkpoint of before fingerprints went on over rows relabelled since without a word (and the
+    run ended as one "finished" run trained on two label sets)."""
+    out = copy(cut, tmp_path)
+    state_file = out / "checkpoints" / "last" / "state.json"
+    state = json.loads(state_file.read_text())
+    state_file.write_text(json.dumps({k: v for k, v in state.items() if k not in ("data", "eval_data")}))
+    result, _ = run(tiny, out, TRAIN, resume=True)
+    assert result.status == "finished", result.message
+    assert "written by an older bertstudio, which did not record the rows it trained on" in caplog.text

@@ -357,36 +357,57 @@ def test_a_copied_run_keeps_the_time_it_started(data, tiny_model_dir, tmp_path, 
 def test_the_app_is_told_which_stopped_runs_it_can_resume_and_why_not(tmp_path):
     """The app's Resume (Runs page) continues a run on the project's rows: a run that trained on
     data files is the command line's (its command is said), a finished one or one without a
-    checkpoint has nothing to go on from, and one of another project is that project's."""
+    checkpoint has nothing to go on from, one of another project is that project's, one whose
+    labels were renamed since would meet rows under other names, and one stopped by a version
+    that kept no fingerprints of its rows could not be checked."""
     import socket
+    from types import SimpleNamespace
 
+    from bertstudio.data.project import Project
     from bertstudio.train.events import RunFinished, RunStarted, event_to_dict
     from bertstudio.train.rundir import project_resume_problem, record_label_ids
 
-    def stopped_run(name: str, **settings) -> Path:
-        run = tmp_path / name
+    prints = {"data": {"rows": 4, "content": "c", "inputs": "i", "order": "o"}, "eval_data": None}
+
+    def stopped_run(run: Path, state=None, **settings) -> Path:
         (run / "checkpoints" / "last").mkdir(parents=True)
-        (run / "checkpoints" / "last" / "state.json").write_text('{"step": 3}', encoding="utf-8")
+        (run / "checkpoints" / "last" / "state.json").write_text(json.dumps({"step": 3, **(prints if state is None else state)}),
+                                                                 encoding="utf-8")
         TrainConfig(task="sentence", labels=["neg", "pos"], output_dir=str(run), **settings).save(run / "config.toml")
         started = RunStarted(40, 16, 4, 10, 8, 100, 100, "cpu", "fp32", host=socket.gethostname())
         (run / "history.jsonl").write_text(json.dumps(event_to_dict(started)) + "\n", encoding="utf-8")
         return run
 
-    app_run = stopped_run("app")
-    assert project_resume_problem(app_run, "uid-1") is None
+    app_run = stopped_run(tmp_path / "app")
+    assert project_resume_problem(app_run, SimpleNamespace(uid="uid-1")) is None
     record_label_ids(app_run, ["neg", "pos"], [0, 1], "uid-2")
-    assert "another project" in project_resume_problem(app_run, "uid-1")
-    assert project_resume_problem(app_run, "uid-2") is None
+    assert "another project" in project_resume_problem(app_run, SimpleNamespace(uid="uid-1"))
+    assert project_resume_problem(app_run, SimpleNamespace(uid="uid-2")) is None
+    old = stopped_run(tmp_path / "old", state={})  # a checkpoint of before fingerprints
+    assert "older bertstudio" in project_resume_problem(old, SimpleNamespace(uid=None))
     data = tmp_path / "train.csv"
     data.write_text("text,label\ngood,pos\n", encoding="utf-8")
-    cli_run = stopped_run("cli", train_file=str(data))
+    cli_run = stopped_run(tmp_path / "cli", train_file=str(data))
     said = project_resume_problem(cli_run, None)
     assert said.startswith("it trained on data files") and "continue it with: bertstudio train --config" in said
     data.unlink()
     assert "while its training file" in project_resume_problem(cli_run, None)
     with open(app_run / "history.jsonl", "a", encoding="utf-8") as fh:
         fh.write(json.dumps(event_to_dict(RunFinished("finished", 8))) + "\n")
-    assert "has finished" in project_resume_problem(app_run, "uid-2")
-    bare = stopped_run("bare")
+    assert "has finished" in project_resume_problem(app_run, SimpleNamespace(uid="uid-2"))
+    bare = stopped_run(tmp_path / "bare")
     __import__("shutil").rmtree(bare / "checkpoints")
     assert "no checkpoint" in project_resume_problem(bare, None)
+    # a label renamed since the run stopped: the rows now carry a name its head never learned
+    project = Project.create(tmp_path / "proj", name="p", kind="sentence", labels=["neg", "pos"])
+    try:
+        run = stopped_run(project.new_run_dir("mine"))
+        record_label_ids(run, project.labels, project.label_ids, project.uid)
+        assert project_resume_problem(run, project) is None
+        project.rename_label("neg", "negative")
+        said = project_resume_problem(run, project)
+        assert "renamed or removed since it stopped (neg -> negative)" in said and "rename them back" in said
+        project.rename_label("negative", "neg")
+        assert project_resume_problem(run, project) is None
+    finally:
+        project.close(compact=False)
