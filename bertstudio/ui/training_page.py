@@ -739,6 +739,7 @@ class TrainingPage(QWidget):
 
     def _on_started(self, ev: RunStarted) -> None:
         self._setfit_phase = None  # the engine's steps: Cancel stops after one, keeping a resumable checkpoint
+        self.session.notify_runs_changed()  # its folder holds config.toml and a start now: listed "running"
         t, n = ev.trainable_params, ev.total_params
         if n:
             self.params_label.setText(self.tr("{t:,} of {n:,} parameters ({p}%), as built").format(

@@ -109,6 +109,26 @@ def test_cancel_stops_within_a_step_and_keeps_a_usable_model(qtbot, session, tin
     assert model.config.id2label == {0: "neg", 1: "pos"}
 
 
+def test_the_runs_page_lists_the_apps_run_as_running_from_its_start(qtbot, session, tiny_model_dir):
+    """The Runs page said a run "appears here as it trains", yet listed the app's own run only once it
+    ended: the pages heard of it at its end alone."""
+    from bertstudio.train.rundir import read_run
+    from bertstudio.ui.runs_page import RunsPage
+
+    runs = RunsPage(session)
+    qtbot.addWidget(runs)
+    page = TrainingPage(session)
+    qtbot.addWidget(page)
+    _tiny_settings(page, tiny_model_dir, epochs=50)  # 400 steps: far more than the test waits for
+    heard: list[str] = []
+    session.runs_changed.connect(lambda: heard.append(read_run(page.run_dir).status))
+    page.start_training()
+    qtbot.waitUntil(lambda: "running" in heard, timeout=60_000)  # told at its start, not at its end
+    assert [(r.folder, r.status) for r in runs.model.runs] == [(Path(page.run_dir), "running")]
+    with qtbot.waitSignal(page.run_ended, timeout=60_000):
+        page.cancel_training()
+
+
 def _started_and_held(qtbot, session, tiny_model_dir, monkeypatch):
     """A page whose run has made its folder and waits in the engine's pre-start check until
     the returned event is set: a stop before the first step, without a race."""
