@@ -1,0 +1,133 @@
+"""What the Runs page lists, and in what order: a seeds or GLUE job written into runs/ as its runs,
+runs another process adds listed without Refresh, rows by the recorded start and sortable by
+value, runs of the same name told apart by their job folder, a renamed run kept picked."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+
+from bertstudio.train.config import TrainConfig
+from bertstudio.train.events import RunFinished, RunStarted, event_to_dict
+from bertstudio.ui.runs_page import RunsPage, in_project
+
+
+def _run(folder: Path, *, acc: float = 0.5, epochs: float = 3, lr: float = 2e-5, started: float | None = None,
+         seed: int = 42) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    TrainConfig(task="sentence", labels=["neg", "pos"], epochs=epochs, lr=lr, seed=seed,
+                output_dir=str(folder)).save(folder / "config.toml")
+    events = [RunStarted(20, 64, 16, 2, 32, 100, 1000, "cpu", "fp32", started_at=started)] if started else []
+    events.append(RunFinished("finished", 10, {"accuracy": acc}))
+    (folder / "history.jsonl").write_text("".join(json.dumps(event_to_dict(e)) + "\n" for e in events), encoding="utf-8")
+    (folder / "metrics.json").write_text(json.dumps({"accuracy": acc}), encoding="utf-8")
+    return folder
+
+
+def _seeds_job(job: Path, seeds=(42, 43), acc: float = 0.5) -> Path:
+    for seed in seeds:
+        _run(job / f"seed-{seed}", acc=acc, seed=seed)
+    (job / "seeds.json").write_text(json.dumps({"seeds": list(seeds)}), encoding="utf-8")
+    return job
+
+
+@pytest.fixture
+def session(session_factory):
+    return session_factory("sentence", ["neg", "pos"])
+
+
+def _page(qtbot, session) -> RunsPage:
+    page = RunsPage(session)
+    qtbot.addWidget(page)
+    return page
+
+
+def _names(page: RunsPage) -> list[str]:
+    return [page.model.index(r, 0).data() for r in range(page.model.rowCount())]
+
+
+def test_a_seeds_job_written_into_runs_lists_as_its_runs(qtbot, session):
+    """`bertstudio train --seeds 3 --out runs/seedjob` was one 'unknown' row, its runs hidden."""
+    runs_dir = session.project.runs_dir
+    _run(runs_dir / "plain")
+    _seeds_job(runs_dir / "seedjob", acc=0.75)
+    page = _page(qtbot, session)
+    assert sorted(_names(page)) == ["plain", "seed-42", "seed-43"]
+    statuses = {page.model.index(r, 0).data(): page.model.index(r, 1).data() for r in range(page.model.rowCount())}
+    assert statuses["seed-42"] == "finished"
+    assert page.model.index(_names(page).index("seed-42"), 8).data() == "accuracy 75.0"
+    assert in_project(session, runs_dir / "seedjob" / "seed-42")  # the Results page does not call it foreign
+    page.table.selectRow(_names(page).index("seed-43"))
+    assert not page.rename_button.isEnabled()  # a job's run keeps its seed-N name: the job reads it
+    page.stop_following()
+
+
+def test_a_run_another_process_adds_to_runs_lists_without_refresh(qtbot, session):
+    runs_dir = session.project.runs_dir
+    _run(runs_dir / "first")
+    page = _page(qtbot, session)
+    assert _names(page) == ["first"]
+    _run(runs_dir / "from-the-cli")  # as `bertstudio train --out runs/from-the-cli` does
+    qtbot.waitUntil(lambda: "from-the-cli" in _names(page), timeout=5000)
+    _seeds_job(runs_dir / "job", seeds=(1,))
+    qtbot.waitUntil(lambda: "seed-1" in _names(page), timeout=5000)
+    _run(runs_dir / "job" / "seed-2", seed=2)  # the job's next seed: inside the job folder, not runs/
+    qtbot.waitUntil(lambda: "seed-2" in _names(page), timeout=5000)
+
+
+def test_rows_are_in_recorded_start_order_and_headers_sort_by_value(qtbot, session, qtmodeltester):
+    """The list was in folder-mtime order (a copied project, a resumed run moved it) and did not
+    sort; epochs 10 sorted before 9 as text."""
+    runs_dir = session.project.runs_dir
+    t = 1_700_000_000.0
+    for name, started, epochs, lr in (("b", t + 60, 10, 4e-3), ("a", t, 9, 1e-4), ("c", t + 120, 2, 2e-5)):
+        _run(runs_dir / name, started=started, epochs=epochs, lr=lr)
+    for n, name in enumerate(("c", "a", "b")):  # the folders' mtimes in another order (a cp -r)
+        os.utime(runs_dir / name, (t + 1000 + n, t + 1000 + n))
+    page = _page(qtbot, session)
+    assert _names(page) == ["a", "b", "c"]
+    page.table.selectRow(_names(page).index("b"))
+    columns = page.model.COLUMNS
+    page.table.sortByColumn(columns.index("epochs"), Qt.SortOrder.AscendingOrder)
+    assert _names(page) == ["c", "a", "b"]  # 2, 9, 10
+    page.table.sortByColumn(columns.index("lr"), Qt.SortOrder.AscendingOrder)
+    assert _names(page) == ["c", "a", "b"]  # 2e-05, 0.0001, 0.004
+    page.table.sortByColumn(columns.index("started"), Qt.SortOrder.DescendingOrder)
+    assert _names(page) == ["c", "b", "a"]
+    assert [r.name for r in page.selected_runs()] == ["b"] and page.follower.folder == runs_dir / "b"
+    page.refresh()  # still sorted, still picked
+    assert _names(page) == ["c", "b", "a"] and [r.name for r in page.selected_runs()] == ["b"]
+    qtmodeltester.check(page.model)
+    with qtbot.waitSignal(page.run_activated) as opened:
+        page.table.doubleClicked.emit(page.model.index(0, 0))
+    assert opened.args == [str(runs_dir / "c")]  # the row shown, not the row listed
+    page.stop_following()
+
+
+def test_runs_of_the_same_name_show_their_job_folder(qtbot, session, tmp_path):
+    for job, acc in (("seeds5", 0.625), ("seeds4", 0.375)):
+        _seeds_job(tmp_path / "out" / job, seeds=(42, 43), acc=acc)
+    _run(session.project.runs_dir / "alone")
+    page = _page(qtbot, session)
+    page.open_run(tmp_path / "out" / "seeds5")
+    page.open_run(tmp_path / "out" / "seeds4")
+    assert sorted(_names(page)) == ["alone", "seeds4/seed-42", "seeds4/seed-43", "seeds5/seed-42", "seeds5/seed-43"]
+    page.stop_following()
+
+
+def test_a_renamed_run_stays_picked_and_followed(qtbot, session):
+    runs_dir = session.project.runs_dir
+    _run(runs_dir / "other")
+    _run(runs_dir / "old-name")
+    page = _page(qtbot, session)
+    page.table.selectRow(_names(page).index("old-name"))
+    assert page.follower.folder == runs_dir / "old-name"
+    target = page.rename(runs_dir / "old-name", "new-name")
+    assert [r.folder for r in page.selected_runs()] == [target] == [runs_dir / "new-name"]
+    assert page.follower is not None and Path(page.follower.folder) == target
+    assert page.rename_button.isEnabled()
+    page.stop_following()
