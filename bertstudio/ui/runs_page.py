@@ -470,6 +470,8 @@ class RunsPage(QWidget):
 
     def rename(self, folder: Path, name: str) -> Path:
         """Rename one of the project's runs; the pages showing runs refresh."""
+        if str(folder) in self._watcher.directories():  # Windows holds a watched folder: it could not be renamed
+            self._watcher.removePath(str(folder))
         target = rename_run(folder, name)  # refused (a training writing it, a name taken): the curves stay
         if self.follower is not None and Path(self.follower.folder) == Path(folder):
             self.stop_following()

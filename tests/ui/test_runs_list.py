@@ -131,3 +131,20 @@ def test_a_renamed_run_stays_picked_and_followed(qtbot, session):
     assert page.follower is not None and Path(page.follower.folder) == target
     assert page.rename_button.isEnabled()
     page.stop_following()
+
+
+def test_a_watched_run_folder_is_let_go_before_it_is_renamed(qtbot, session, monkeypatch):
+    """A run folder not yet readable is watched for its first files; Windows keeps a watched
+    folder from being renamed, so Rename… lets it go first."""
+    import bertstudio.ui.runs_page as runs_page
+
+    folder = session.project.runs_dir / "half-written"
+    folder.mkdir()
+    page = _page(qtbot, session)
+    assert str(folder) in page._watcher.directories()
+    watched_then = []
+    real = runs_page.rename_run
+    monkeypatch.setattr(runs_page, "rename_run", lambda f, n: (watched_then.append(page._watcher.directories()), real(f, n))[1])
+    target = page.rename(folder, "named")
+    assert watched_then and str(folder) not in watched_then[0] and target.is_dir()
+    page.stop_following()
