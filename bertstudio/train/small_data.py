@@ -282,17 +282,19 @@ def sentence_head(kind: str, pairs: bool | None = None) -> str | None:
     return spec.sentence_head
 
 
-def has_pairs(examples: Any, *, share: bool = False) -> Any:
+def has_pairs(examples: Any, *, share: bool = False, labelled: bool = True) -> Any:
     """Whether a labelled row of an ExampleSet has a non-empty second text (``text_pair``); with
     ``share``, how many do: "none", "some" or "all" (tasks/limits.PAIR_SHARES), which the model
     records (tasks/model.record_pairs): a score project of mostly single sentences with a few
-    pairs must go on reading single sentences, and only one trained on pairs alone needs a pair."""
+    pairs must go on reading single sentences, and only one trained on pairs alone needs a pair.
+    ``labelled=False`` asks of every row, labelled or not (the Label page's second text box)."""
     import pyarrow.compute as pc
 
     table = examples.dataset.with_format("arrow")
-    labelled = pc.is_valid(table[examples.gold_column])
     if "text_pair" in table.column_names:
-        second = pc.filter(table["text_pair"], labelled)
+        second = table["text_pair"]
+        if labelled:
+            second = pc.filter(second, pc.is_valid(table[examples.gold_column]))
         filled = pc.greater(pc.utf8_length(pc.utf8_trim_whitespace(pc.fill_null(second, ""))), 0)
         some, every = bool(pc.any(filled).as_py()), bool(pc.all(filled).as_py())
     else:

@@ -42,7 +42,7 @@ log = logging.getLogger(__name__)
 KIND_NAMES = {
     "sentence": QT_TRANSLATE_NOOP("NewProjectDialog", "Single sentence classification"),
     "pair": QT_TRANSLATE_NOOP("NewProjectDialog", "Sentence pair classification"),
-    "regression": QT_TRANSLATE_NOOP("NewProjectDialog", "Sentence pair regression (score)"),
+    "regression": QT_TRANSLATE_NOOP("NewProjectDialog", "Score (regression): one text or a pair"),
     "tagging": QT_TRANSLATE_NOOP("NewProjectDialog", "Token tagging (entities, POS)"),
     "qa": QT_TRANSLATE_NOOP("NewProjectDialog", "Extractive question answering"),
 }

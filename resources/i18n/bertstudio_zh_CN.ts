@@ -2365,8 +2365,8 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/new_project_dialog.py" line="45"/>
-        <source>Sentence pair regression (score)</source>
-        <translation>句对回归(打分)</translation>
+        <source>Score (regression): one text or a pair</source>
+        <translation>打分（回归）：单句或句对</translation>
     </message>
     <message>
         <location filename="../../bertstudio/ui/new_project_dialog.py" line="46"/>
@@ -2878,52 +2878,52 @@
 <context>
     <name>RegressionEditor</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="330"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="334"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="332"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="336"/>
         <source>Type a score such as 3.7: Enter stores it, an arrow key stores it and moves to the previous or next example</source>
         <translation>输入分数，例如 3.7:按 Enter 保存，按方向键保存并转到上一个或下一个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="393"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="407"/>
         <source>Keys %1 set a whole score; for finer scores drag the slider or type the score in the box (Enter or an arrow key stores it). Scale: %2 to %3.</source>
         <translation>按键 %1 设置整数分数；更精细的分数请拖动滑块或在框中输入（按 Enter 或方向键保存）。分数范围：%2 到 %3。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="475"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="489"/>
         <source>set the score with keys %1 or type it in the box</source>
         <translation>用按键 %1 设置分数，或在框中输入</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="488"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="502"/>
         <source>%1 is outside the %2 scale %3: not stored</source>
         <translation>%1 超出 %2 的分数范围 %3：未保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="493"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="507"/>
         <source>%1 is outside the scale %2 of this project&apos;s scores: stored, and the scale is now %3</source>
         <translation>%1 超出本项目分数的范围 %2：已保存，分数范围现为 %3</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="507"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="521"/>
         <source>Key %1 sets nothing: keys %2 set whole scores on the scale %3; type other scores in the box</source>
         <translation>按键 %1 不设置任何内容：按键 %2 在范围 %3 内设置整数分数；其他分数请在框中输入</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="423"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="437"/>
         <source>(not scored)</source>
         <translation>(未打分)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="423"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="437"/>
         <source>(no example)</source>
         <translation>(无样例)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="498"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="512"/>
         <source>Score row %1 as %2</source>
         <translation>将第 %1 行打分为 %2</translation>
     </message>
@@ -3380,166 +3380,166 @@
         <translation>正在比较…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="73"/>
-        <location filename="../../bertstudio/ui/run_compare.py" line="75"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="76"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="78"/>
         <source>step</source>
         <translation>步</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="73"/>
-        <location filename="../../bertstudio/ui/run_compare.py" line="74"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="76"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="77"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="73"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="76"/>
         <source>Training loss by step</source>
         <translation>训练损失（按步数）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="74"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="77"/>
         <source>examples seen</source>
         <translation>已见样例数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="74"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="77"/>
         <source>Training loss by examples seen</source>
         <translation>训练损失（按已见样本数）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="75"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="78"/>
         <source>Evaluation</source>
         <translation>评估</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="75"/>
-        <location filename="../../bertstudio/ui/run_compare.py" line="196"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="78"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="200"/>
         <source>metric</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="78"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="81"/>
         <source>Curves</source>
         <translation>曲线</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="83"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="86"/>
         <source>Setting</source>
         <translation>设置项</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="83"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="86"/>
         <source>Run A</source>
         <translation>运行 A</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="83"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="86"/>
         <source>Run B</source>
         <translation>运行 B</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="86"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="89"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="102"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="105"/>
         <source>Examples</source>
         <translation>样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="105"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="108"/>
         <source>Fixed (wrong → right): {n}</source>
         <translation>修正(错 → 对):{n}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="105"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="108"/>
         <source>Broken (right → wrong): {n}</source>
         <translation>退化(对 → 错):{n}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="106"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="109"/>
         <source>Both wrong: {n}</source>
         <translation>都错:{n}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="123"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="126"/>
         <source>Cannot compare these runs: {m}</source>
         <translation>无法比较这些运行:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="147"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="150"/>
         <source>A = {a}, B = {b}.</source>
         <translation>A = {a},B = {b}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="151"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="155"/>
         <source>the examples&apos; text</source>
         <translation>样例的文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="153"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="157"/>
         <source>A = {a}, B = {b}. {n} shared evaluation rows (paired by {how}).</source>
         <translation>A = {a}，B = {b}。共有 {n} 个共同的评估行(按{how}配对)。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_compare.py" line="156"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="160"/>
         <source>%n row(s) relabelled between the runs are left out.</source>
         <translation>
             <numerusform>两次运行之间重新标注过的 %n 行未计入。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_compare.py" line="158"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="162"/>
         <source>%n row(s) edited between the runs are left out.</source>
         <translation>
             <numerusform>两次运行之间文本被编辑过的 %n 行未计入。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/run_compare.py" line="160"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="164"/>
         <source>%n row(s) whose gold differs at the same position are left out.</source>
         <translation>
             <numerusform>同一位置上标准答案不同的 %n 行未计入。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="165"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="169"/>
         <source>A score counts as right within ±{t} of its gold (a tenth of the gold scores&apos; scale).</source>
         <translation>分数与标准答案相差在 ±{t} 以内即算正确（标准答案分数范围的十分之一）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="170"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="174"/>
         <source>{m}: {a} → {b} ({d} points; 95% paired bootstrap interval {lo} to {hi}, {k:,} resamples).</source>
         <translation>{m}:{a} → {b}({d} 个百分点；95% 配对自助法区间 {lo} 到 {hi}，重采样 {k:,} 次)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="151"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="155"/>
         <source>project row</source>
         <translation>项目行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="152"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="156"/>
         <source>position in the evaluation set</source>
         <translation>在评估集中的位置</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="162"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="166"/>
         <source>Fixed {f} · broken {b} · both wrong {w} · both right {r}; McNemar&apos;s exact p = {p}.</source>
         <translation>修正 {f} · 退化 {b} · 都错 {w} · 都对 {r}；McNemar 精确检验 p = {p}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="196"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="200"/>
         <source>{m} (x100)</source>
         <translation>{m}（x100）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="219"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="223"/>
         <source>eval row {n}</source>
         <translation>评估行 {n}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/run_compare.py" line="238"/>
+        <location filename="../../bertstudio/ui/run_compare.py" line="242"/>
         <source>Gold</source>
         <translation>标准答案</translation>
     </message>
@@ -3547,127 +3547,127 @@
 <context>
     <name>RunsModel</name>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="144"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="203"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="144"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="203"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="144"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="203"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="144"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="203"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="144"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="203"/>
         <source>Mode</source>
         <translation>模式</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="144"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="203"/>
         <source>Epochs</source>
         <translation>轮数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="145"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="204"/>
         <source>LR</source>
         <translation>学习率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="145"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="204"/>
         <source>Batch</source>
         <translation>批大小</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="145"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="204"/>
         <source>Main score</source>
         <translation>主要分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="145"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="204"/>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="157"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="216"/>
         <source>Chosen for the data: %1</source>
         <translation>根据数据选择：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="168"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="229"/>
         <source>finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="168"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="229"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="168"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="229"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="169"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="230"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="169"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="230"/>
         <source>interrupted</source>
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="170"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="231"/>
         <source>damaged</source>
         <translation>已损坏</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="171"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="232"/>
         <source>reading…</source>
         <translation>读取中…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="172"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="233"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="182"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="243"/>
         <source>SetFit</source>
         <translation>SetFit</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="187"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="248"/>
         <source>%1 (head %2)</source>
         <translation>%1（头部 %2）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="199"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="260"/>
         <source>top %1 layers</source>
         <translation>顶部 %1 层</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="200"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="261"/>
         <source>full</source>
         <translation>全部微调</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="200"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="261"/>
         <source>frozen</source>
         <translation>冻结编码器</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="200"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="261"/>
         <source>LoRA</source>
         <translation>LoRA</translation>
     </message>
@@ -3675,101 +3675,101 @@
 <context>
     <name>RunsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="226"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="304"/>
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="228"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="306"/>
         <source>Open run folder…</source>
         <translation>打开运行文件夹…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="230"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="308"/>
         <source>Follow selected run live</source>
         <translation>实时跟踪所选运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="232"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="310"/>
         <source>Compare</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="233"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="311"/>
         <source>Select two runs to compare their curves, settings and predictions</source>
         <translation>选择两次运行，比较它们的曲线、设置和预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="235"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="313"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="236"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="314"/>
         <source>Give the selected run of this project a name of your own</source>
         <translation>为本项目中选中的运行起一个自己的名字</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="238"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="316"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="239"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="348"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="317"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="462"/>
         <source>Continue the selected stopped run from its last checkpoint</source>
         <translation>从最后一个检查点继续所选的已停止运行</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/runs_page.py" line="304"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="418"/>
         <source>Reading %n run(s)…</source>
         <translation>
             <numerusform>正在读取 %n 个运行…</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="306"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="420"/>
         <source>Select a run to see its curves; double-click it to open its results.</source>
         <translation>选择一个运行以查看其曲线；双击可打开其结果。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="308"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="422"/>
         <source>No runs yet: start one on the Train page, and it appears here as it trains.</source>
         <translation>还没有运行：在“训练”页开始一个，训练时它会出现在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="309"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="423"/>
         <source>No project open: open or create one to see its runs, or open a run folder.</source>
         <translation>没有打开的项目：打开或新建一个项目以查看其运行，或打开一个运行文件夹。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="332"/>
-        <location filename="../../bertstudio/ui/runs_page.py" line="337"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="446"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="451"/>
         <source>Rename run</source>
         <translation>重命名运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="332"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="446"/>
         <source>New name:</source>
         <translation>新名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="349"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="463"/>
         <source>This run kept no checkpoint to resume from: only a run stopped by Cancel or by closing the window keeps one, not a crashed or killed run.</source>
         <translation>此运行没有保留可继续的检查点：只有用“取消”或关闭窗口停止的运行才会保留，崩溃或被强制结束的运行不会。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="377"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="494"/>
         <source>Open a run folder (with history.jsonl)</source>
         <translation>打开运行文件夹(含 history.jsonl)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="412"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="531"/>
         <source>Following {folder}</source>
         <translation>正在跟踪 {folder}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/runs_page.py" line="436"/>
+        <location filename="../../bertstudio/ui/runs_page.py" line="555"/>
         <source>{run} was removed or renamed outside bertstudio; its curves are no longer followed</source>
         <translation>{run} 已在 bertstudio 之外被删除或重命名；不再跟踪它的曲线</translation>
     </message>
@@ -3927,78 +3927,78 @@
 <context>
     <name>SentenceEditor</name>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="80"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="79"/>
         <location filename="../../bertstudio/ui/help_panel.py" line="57"/>
         <source>&amp;Move to the next example after labelling</source>
         <translation>标注后转到下一个样例(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="86"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="85"/>
         <source>Premise / first text</source>
         <translation>前提 / 第一段文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="87"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="86"/>
         <source>Hypothesis / second text</source>
         <translation>假设 / 第二段文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="104"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="108"/>
         <source>Press %1 or click to label this example &apos;%2&apos;</source>
         <translation>按 %1 或单击，将此样例标为“%2”</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="139"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="143"/>
         <source>Suggested: %1 (%2)</source>
         <translation>建议:%1(%2)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="142"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="146"/>
         <source>Enter accepts it, any label key overrides it</source>
         <translation>按 Enter 接受，按任一标签键可改为该标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="144"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="148"/>
         <source>Audit example: drawn at random to check the model, so its suggestion is hidden</source>
         <translation>核查样例:为检验模型而随机抽取，因此不显示建议</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="162"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="166"/>
         <source>(not labelled)</source>
         <translation>(未标注)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="162"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="166"/>
         <source>(no example)</source>
         <translation>(无样例)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="174"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="178"/>
         <source>Label row %1 as &apos;%2&apos;</source>
         <translation>将第 %1 行标为“%2”</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="180"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="184"/>
         <source>Clear the label of row %1</source>
         <translation>清除第 %1 行的标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="201"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="205"/>
         <source>Audit example: Enter has no suggestion to accept here (hidden on purpose); %1</source>
         <translation>审核样本：这里没有可用 Enter 接受的建议（有意隐藏）；%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="203"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="207"/>
         <source>No suggestions while the labelling assistant is off (Tools &gt; Labelling assistant): %1</source>
         <translation>标注助手关闭时没有建议（工具 &gt; 标注助手）：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="205"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="209"/>
         <source>No suggestion to accept yet: %1</source>
         <translation>暂时没有可接受的建议：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/classify.py" line="209"/>
+        <location filename="../../bertstudio/ui/editors/classify.py" line="213"/>
         <source>pick the label with a number key</source>
         <translation>请用数字键选择标签</translation>
     </message>
@@ -4987,37 +4987,37 @@
         <translation>热启动：复用本次会话中先前运行已加载的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="744"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="745"/>
         <source>{t:,} of {n:,} parameters ({p}%), as built</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p}%)，按构建后的模型统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="755"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="756"/>
         <source>Training failed.</source>
         <translation>训练失败。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="758"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="759"/>
         <source>Run cancelled before its first step: nothing was trained or saved.</source>
         <translation>运行在第一步之前已取消：没有训练，也没有保存任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="760"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="761"/>
         <source>Run finished.</source>
         <translation>运行完成。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="761"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="762"/>
         <source>Run cancelled; the model saved so far is usable.</source>
         <translation>运行已取消；已保存的模型可以使用。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="789"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="790"/>
         <source>Removed the empty run folder {d}</source>
         <translation>已删除空的运行文件夹 {d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="793"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="794"/>
         <source>Training could not run: {m}</source>
         <translation>无法训练:{m}</translation>
     </message>

@@ -106,6 +106,24 @@ def test_pair_side_by_side_and_regression_keys_and_slider(qtbot, session_factory
     assert session2.project.gold("train", 0) == 4.0
 
 
+
+def test_score_project_of_single_texts_shows_one_text_box(qtbot, session_factory):
+    """A one-text score project showed an empty "Hypothesis / second text" box to fill, and its kind
+    was named "Sentence pair regression"; a row with a second text (even unlabelled) brings it back."""
+    from bertstudio.ui.new_project_dialog import kind_name
+
+    single = [{"text": "good film", "text_pair": None, "label": 3.0}, {"text": "bad", "text_pair": "", "label": None}]
+    page = _page(qtbot, session_factory("regression", None, {"train": single}))
+    editor = page.editor()
+    assert editor.text_view.isVisible() and editor.text_view.toPlainText() == "bad"  # the first unlabelled
+    assert not editor.pair_view.isVisible() and not editor._second_header.isVisible()
+    assert "pair" not in kind_name("regression").split(":")[0].lower()
+
+    mixed = single + [{"text": "a", "text_pair": "b", "label": None}]
+    page2 = _page(qtbot, session_factory("regression", None, {"dev": single, "test": mixed}))
+    assert page2.editor().pair_view.isVisible() and page2.editor()._second_header.isVisible()
+
+
 TOKENS = "John Smith flew from New York to Paris".split()
 
 

@@ -36,7 +36,7 @@ from bertstudio.tasks.classification import gold_scale
 from bertstudio.ui.editors.base import NUMBER_KEYS, KindEditor
 from bertstudio.ui.editors.legend import LabelLegend
 from bertstudio.ui.theme import text_colour, text_points
-from bertstudio.ui.session import ProjectSession
+from bertstudio.ui.session import SPLITS, ProjectSession
 
 
 def _text_view(name: str, point_size: int) -> QTextBrowser:
@@ -62,7 +62,6 @@ class SentenceEditor(KindEditor):
         texts = QHBoxLayout()
         texts.addWidget(self.text_view)
         texts.addWidget(self.pair_view)
-        self.pair_view.setVisible(self.has_pair)
         self.gold_label = QLabel()
         self.gold_label.setObjectName("goldLabel")
         self.gold_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -86,14 +85,19 @@ class SentenceEditor(KindEditor):
         self._first_header = QLabel(self.tr("Premise / first text"))
         self._second_header = QLabel(self.tr("Hypothesis / second text"))
         for w in (self._first_header, self._second_header):
-            w.setVisible(self.has_pair)
             self.headers.addWidget(w)
+        self._show_pair(self.has_pair)
         layout.addLayout(self.headers)
         layout.addLayout(texts, 1)
         layout.addWidget(self.gold_label)
         layout.addWidget(self.suggestion_label)
         self._add_controls(layout)
         layout.addWidget(self.advance_box)
+
+    def _show_pair(self, shown: bool) -> None:
+        """The second text box and both titles, for a project whose rows have a second text."""
+        for w in (self.pair_view, self._first_header, self._second_header):
+            w.setVisible(shown)
 
     def _add_controls(self, layout: QVBoxLayout) -> None:
         layout.addWidget(self.legend)
@@ -304,7 +308,7 @@ class RegressionEditor(SentenceEditor):
     suggestion of 8.0 as 5.0."""
 
     kind = "regression"
-    has_pair = True
+    has_pair = False  # the second text is optional: shown only when a row has one (refresh)
     SCALE = 10  # slider units per score point (tenths on 0-5; the scale sets it, see _set_scale)
     LOW, HIGH = 0.0, 5.0  # the scale until a project gives its own
     # The box's "no score" value (shown as its special text, never stored). The box takes far more
@@ -341,7 +345,8 @@ class RegressionEditor(SentenceEditor):
         self.slider.valueChanged.connect(lambda _v: self.slider.isSliderDown() or self._slid.start())
         self.spin.editingFinished.connect(self._on_spin_finished)
         self.session.project_closing.connect(lambda _p: self._store_typed())  # typed, then the window closed
-        # the scale is read again from the project's scores when they may have changed wholesale
+        # the scale (and whether a row has a second text) is read again from the project's rows
+        # when they may have changed wholesale
         self._scale_stale = True
         self.session.project_opened.connect(self._on_scores_replaced)
         self.session.data_imported.connect(self._on_scores_replaced)
@@ -370,6 +375,15 @@ class RegressionEditor(SentenceEditor):
             return
         low, high, self.preset = project_score_scale(self.session)
         self._set_scale(low, high)
+        self._show_pair(self._rows_have_pairs())
+
+    def _rows_have_pairs(self) -> bool:
+        """Whether a row of any split has a second text (train/small_data.has_pairs, every row): a
+        project of scored sentences showed an empty "Hypothesis / second text" box to fill."""
+        from bertstudio.train.small_data import has_pairs
+
+        return any(has_pairs(self.session.examples(split), labelled=False)
+                   for split in SPLITS if self.session.split_size(split))
 
     def _set_scale(self, low: float, high: float) -> None:
         """Slider, keys, box arrows and words over ``low``..``high``: about 50 slider steps, on a
