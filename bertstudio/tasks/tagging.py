@@ -174,9 +174,12 @@ class TaggingAccumulator:
         for ids in self.preds:
             missing = int((ids < 0).sum())
             cut += missing
-            # Words that tokenise to nothing (a zero-width character alone) get "O": no evidence of an entity.
+            # Words that tokenise to nothing (a zero-width character alone) are not read: scored as "O" (no
+            # evidence of an entity) so that a sentence's tags stay whole; one prediction (train/predict)
+            # gives them no tag
             tags = [self.labels[i] if i >= 0 else "O" for i in ids]
             out.append({"tags": tags, "entities": entity_spans(tags), "unpredicted_words": missing})
-        if cut:
-            log.warning("%d word(s) tokenise to nothing and were tagged 'O'", cut)
+        if cut:  # "were tagged 'O'" where the Playground says not read: the model gives them no tag
+            log.warning("%d word(s) tokenise to nothing and were not read: the model gives them no tag "
+                        "(scores count them as 'O')", cut)
         return out

@@ -97,7 +97,8 @@ class Predictor:
                 question: str | None = None, context: str | None = None) -> dict[str, Any]:
         """The prediction for one input, as a dict shaped like the task accumulator's
         (label/probs/confidence, score, tags/entities, answer/start/score); a per-token
-        kind (tagging) adds ``probs``: one {tag: probability} per word."""
+        kind (tagging) adds ``probs``: one {tag: probability} per word, and a word that tokenises
+        to nothing has the tag None and no probabilities (``unpredicted_words`` counts them)."""
         given = {"text": text, "text_pair": text_pair, "tokens": tokens, "question": question, "context": context}
         reads, needed = input_fields(self.spec, siamese=getattr(self.model, "siamese", False), pairs=self.pairs)
         unread = [f for f, v in given.items() if v is not None and f not in reads]
@@ -134,6 +135,9 @@ class Predictor:
         result.pop("loss", None)
         if self.spec.gold.per_token:
             result["probs"] = word_probs
+            # a word that tokenises to nothing was not read: no tag (null), as the Playground marks it,
+            # where the scorer's "O" read as the model's answer
+            result["tags"] = [tag if probs else None for tag, probs in zip(result["tags"], word_probs)]
         cut = self._tokens_cut(record, enc)
         if cut is not None:  # a pasted review of 2,000 words was answered from its first 128 tokens, unsaid
             result["truncated"] = cut

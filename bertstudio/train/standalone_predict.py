@@ -545,9 +545,10 @@ class Predictor:
             probs = _softmax(logits[j, pos])
             ids[w] = int(np.argmax(logits[j, pos]))
             word_probs[w] = {n: float(p) for n, p in zip(self.labels, probs)}
-        tags = [self.labels[i] if i >= 0 else "O" for i in ids]  # a word that tokenises to nothing: "O"
-        return {"tags": tags, "entities": entity_spans(tags), "unpredicted_words": int((ids < 0).sum()),
-                "probs": word_probs}
+        tags = [self.labels[i] if i >= 0 else "O" for i in ids]  # entities: a word not read is none
+        # a word that tokenises to nothing was not read: no tag (null), as `bertstudio predict` says
+        return {"tags": [t if i >= 0 else None for t, i in zip(tags, ids)], "entities": entity_spans(tags),
+                "unpredicted_words": int((ids < 0).sum()), "probs": word_probs}
 
     def _windows(self, question: str, context: str) -> list[Any]:
         """The question (cut to its token budget at a character boundary) with the context

@@ -307,7 +307,7 @@ class PlaygroundPage(QWidget):
             notes.append(self.tr("Scored the first sentence alone: a model trained on sentence pairs needs the "
                                  "second sentence too."))
         unread = int(result.get("unpredicted_words") or 0)
-        if unread:  # as `bertstudio predict` warns; the table drew them tagged "O", as if predicted
+        if unread:  # as `bertstudio predict` warns (and gives them no tag); the table drew them "O", as if predicted
             notes.append(self.tr("%n word(s) tokenise to nothing and were not read (marked {mark}): the model "
                                  "gives them no tag.", "", unread).format(mark=NOT_READ))
         self.status.setText(" ".join(notes))
@@ -359,7 +359,7 @@ class PlaygroundPage(QWidget):
         tokens = result["inputs"]["tokens"]
         tags = list(result.get("tags") or [])
         probs = list(result.get("probs") or [])
-        # a word that tokenises to nothing has no probabilities: the "O" under it is no prediction
+        # a word that tokenises to nothing has no probabilities and no tag (None): it was not read
         unread = ({i for i, p in enumerate(probs) if not p} if result.get("unpredicted_words") and len(probs) == len(tags)
                   else set())
         cells = [f"<td align=center>{esc(t)}<br><small>{NOT_READ if i in unread else f'<b>{esc(tag)}</b>'}</small></td>"

@@ -80,6 +80,21 @@ def test_predict_and_evaluate(trained: Path, sentiment_files, capsys) -> None:
     assert code == 0 and err.strip().splitlines()[-1] == "scored 15 rows with a gold value; 1 without one left out"
 
 
+def test_predict_gives_a_word_that_tokenises_to_nothing_no_tag(tiny_model_dir, tmp_path, capsys) -> None:
+    """`predict --tokens` warned "tagged 'O'" and wrote "O" (with {} as its probabilities) for a
+    zero-width space, a tag the model never gave, where the Playground says the word was not read."""
+    from bertstudio.tasks.model import build_model, save_model
+
+    model, tokenizer = build_model("tagging", str(tiny_model_dir), labels=["O", "B-LOC", "I-LOC"])
+    folder = save_model(model, tokenizer, tmp_path / "model")
+    code, out, err = run(["predict", "--model", str(folder), "--tokens", "he \u200b is"], capsys)
+    result = json.loads(out)
+    assert code == 0 and result["unpredicted_words"] == 1
+    assert result["tags"][1] is None and result["probs"][1] == {}
+    assert all(tag in ("O", "B-LOC", "I-LOC") for tag in (result["tags"][0], result["tags"][2]))
+    assert "1 word(s) tokenise to nothing and were not read" in err and "tagged 'O'" not in err
+
+
 def test_evaluate_refuses_a_file_with_no_gold_value(trained: Path, tmp_path: Path, capsys) -> None:
     """A label column under another name was silently unread: "{}" and exit 0 (a hostile-input sweep)."""
     wrong = tmp_path / "wrongcols.csv"
