@@ -230,6 +230,7 @@ def load_run_view(folder: Path, project_kind: str | None, project_labels: list[s
 class ResultsPage(QWidget):
     status_message = Signal(str)  # for the window's status bar: what "Use prediction as gold" changed
     loaded = Signal(str)  # a run read off the GUI thread is on the page now (its folder)
+    TEXT_KEPT = 96  # px the text column keeps before the value columns are elided (_fit_value_columns)
 
     def __init__(self, session: Any, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -290,6 +291,7 @@ class ResultsPage(QWidget):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self._natural_widths: dict[int, int] = {}  # the value columns' widths as they read (show_run)
+        self._cell_widths: dict[int, int] = {}  # their cells' alone, without the header
         self._loading: Any = None  # the worker reading a large run's predictions
         self._reselect: tuple[Path, int] | None = None  # (run, eval index) of the prediction to select once shown
         self.table.viewport().installEventFilter(self)  # refit them when the table's width is known or changes
@@ -485,14 +487,7 @@ class ResultsPage(QWidget):
         self._show_foreign_note()
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        # values as wide as they read, header included (240 px at most), the text the rest
-        self._natural_widths, self._fitting = {}, True
-        try:
-            for column in range(1, self.model.columnCount()):
-                self.table.resizeColumnToContents(column)
-                self._natural_widths[column] = min(max(self.table.columnWidth(column), header.sectionSizeHint(column)), 240)
-        finally:
-            self._fitting = False
+        self._measure_value_columns()
         self._widths_dragged = False
         self._fit_value_columns()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
@@ -587,16 +582,35 @@ class ResultsPage(QWidget):
         # no branch on a kind: a run's rows match the project's only when both hold the same kind
         return self.session.has_project() and self.kind == self.session.kind
 
+    def _measure_value_columns(self) -> None:
+        """The value columns' natural widths (their cells or their header, whichever is wider; 240 px
+        at most) and their cells' own widths, below which a value is elided (``_fit_value_columns``)."""
+        header = self.table.horizontalHeader()
+        self._natural_widths, self._cell_widths = {}, {}
+        for column in range(1, self.model.columnCount()):
+            cells = min(self.table.sizeHintForColumn(column), 240)
+            self._cell_widths[column] = cells
+            self._natural_widths[column] = max(cells, min(header.sectionSizeHint(column), 240))
+
     def _fit_value_columns(self) -> None:
-        """The value columns at their natural widths; in a narrow table they share at most 60% of it
-        (at 900 px the text column was left 20 px: "is …"). Called again whenever the table's width
-        changes: fitted once, to the width at the moment a run was shown, they stayed squeezed
+        """The value columns at their natural widths; in a narrow table they share 60% of it (at 900 px
+        the text column was left 20 px: "is …"), but their values are not elided while the text column
+        keeps TEXT_KEPT px: the text gives up its room first (scaled alike, a gold of 5000 read "500…"
+        beside a text column of 114 px); the headers may be elided. Called again whenever the table's
+        width changes: fitted once, to the width at the moment a run was shown, they stayed squeezed
         ("Predictec", "not_…") after the window grew."""
         widths = dict(self._natural_widths)
-        room = int(0.6 * self.table.viewport().width())
+        width = self.table.viewport().width()
+        room = int(0.6 * width)
         if widths and sum(widths.values()) > room:
-            scale = room / sum(widths.values())
-            widths = {c: max(44, int(w * scale)) for c, w in widths.items()}
+            floors = {c: min(self._cell_widths.get(c, 44), w) for c, w in widths.items()}
+            room = max(room, min(sum(floors.values()), width - self.TEXT_KEPT))
+            if sum(floors.values()) <= room:  # each value whole, the headers share what is left
+                spare, want = room - sum(floors.values()), sum(widths[c] - floors[c] for c in widths)
+                widths = {c: floors[c] + (int((widths[c] - floors[c]) * spare / want) if want else 0) for c in widths}
+            else:  # too narrow even for the values: they are elided alike
+                scale = room / sum(floors.values())
+                widths = {c: max(44, int(w * scale)) for c, w in floors.items()}
         self._fitting = True
         try:
             for column, width in widths.items():
@@ -804,6 +818,9 @@ class ResultsPage(QWidget):
         if not any(r.split == split and r.row == row for r in self.model.rows):
             return
         self.model.update_gold(split, row, self.session.gold(split, row))
+        if not self._widths_dragged:  # a gold of 5000 typed for 50 is wider than the column fitted to 50
+            self._measure_value_columns()
+            self._fit_value_columns()
         self._say_what_an_error_is()  # the edited gold may have changed the scores' scale
         self._refresh_plots()
         self._filter(self.proxy.refilter)

@@ -554,6 +554,36 @@ def test_the_metrics_header_says_x100_only_over_scores(qtbot, tmp_path):
         project.close(compact=False)
 
 
+def test_in_a_narrow_table_numbers_are_not_elided_while_the_text_has_room(qtbot, tmp_path):
+    """At 865 px a 0-100 run's gold read "95.…" and, after a typo gold of 5000, "500…": every value
+    column was scaled down alike (to 44 px) beside a text column of 114 px that had room to give (the
+    headers may be cut: the numbers are what is read)."""
+    rows = [{"text": f"a rather long review number {i} of a film", "label": 95.25 - i} for i in range(8)]
+    project = Project.create(tmp_path / "reg", name="reg", kind="regression")
+    project.import_examples(from_records("regression", rows), "dev")
+    preds = [{"index": i, "split": "dev", "row": i, "gold": r["label"], "score": 51.307, "loss": 1234.5678}
+             for i, r in enumerate(rows)]
+    _regression_run(project, "reg-run", preds, {"pearson": 0.5, "spearman": 0.5, "mse": 10.0})
+    page = _shown_page(qtbot, project, tmp_path)
+    try:
+        page.resize(740, 600)  # the page's share of a 900 px window: a table of about 320 px
+        qtbot.waitUntil(lambda: page.run_dir is not None and not page.is_loading())
+        page.show_run(page.run_dir)
+        table, header = page.table, page.table.horizontalHeader()
+
+        def whole() -> list[tuple[int, int]]:  # (shown, needed) for each value column that cuts its cells
+            return [(header.sectionSize(c), table.sizeHintForColumn(c)) for c in range(1, page.model.columnCount())
+                    if header.sectionSize(c) < table.sizeHintForColumn(c)]
+
+        assert table.viewport().width() < 400 and header.sectionSize(0) >= 96
+        assert whole() == []
+        project.set_gold("dev", 0, 5000.0)  # a typo: the gold column needs more room now
+        page.session.gold_changed.emit("dev", 0)
+        assert whole() == [] and header.sectionSize(0) >= 96
+    finally:
+        project.close(compact=False)
+
+
 def test_a_regressor_that_predicts_one_value_gets_no_interval_around_its_zero(qtbot, tmp_path):
     """A collapsed regressor's Pearson and Spearman are undefined (scipy: NaN) and read 0.0 by design;
     the note printed "Pearson's 95% interval: -31 to 31" around that 0 as if it were measured."""
