@@ -65,6 +65,7 @@ class LearningCurvePanel(QWidget):
         self.cancel_button.clicked.connect(self.cancel)
         self.progress = QProgressBar(objectName="learningCurveProgress")
         self.progress.setRange(0, 1000)
+        self.progress.setAccessibleName(self.tr("Learning curve progress"))  # a screen reader said ""
         self.status = QLabel(objectName="learningCurveStatus", wordWrap=True)
         # what the core said about the rows (repeats between the sets, a class no share trains on), as a run's log says it
         self.warnings = QLabel(objectName="learningCurveWarnings", wordWrap=True, visible=False)
@@ -73,6 +74,9 @@ class LearningCurvePanel(QWidget):
         self.result = QLabel(objectName="learningCurveResult", wordWrap=True)
         self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.plot = pg.PlotWidget()
+        self.plot.setAccessibleName(self.tr("Learning curve plot"))
+        self.plot.setAccessibleDescription(self.tr("Each run's score against its labelled training rows, and the "
+                                                   "fitted curve: the text below says what it forecasts"))
         self.plot.setLogMode(x=True, y=False)
         self.plot.showGrid(x=True, y=True, alpha=0.2)
         self.plot.setLabel("bottom", self.tr("labelled training rows"))

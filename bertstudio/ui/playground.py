@@ -112,11 +112,19 @@ class PlaygroundPage(QWidget):
         self.predict_button.clicked.connect(self.predict)
         self.output = QTextBrowser(objectName="playgroundOutput")
         self.status = QLabel(objectName="playgroundStatus", wordWrap=True)
+        # what a screen reader says of each (it read "" for both boxes, the output and the note): a
+        # title over a box is its buddy, the others are named
+        self.input_label.setBuddy(self.input)
+        self.input2_label.setBuddy(self.input2)
+        self.output.setAccessibleName(self.tr("Prediction"))
+        self.status.setAccessibleDescription(self.tr("Notes on the prediction"))  # its name is its text
         # Predict as the user types, once they pause (a forward per key would queue up).
         self._debounce = QTimer(self, singleShot=True, interval=400)
         self._debounce.timeout.connect(self.predict)
         top = QHBoxLayout()
-        top.addWidget(QLabel(self.tr("Model of run")))
+        run_label = QLabel(self.tr("Model of run"))
+        run_label.setBuddy(self.run_combo)
+        top.addWidget(run_label)
         top.addWidget(self.run_combo, 1)
         lay = QVBoxLayout(self)
         lay.addLayout(top)

@@ -282,6 +282,7 @@ class ResultsPage(QWidget):
         self.proxy = ResultsFilter(self)
         self.proxy.setSourceModel(self.model)
         self.table = QTableView(objectName="predictionsTable")
+        self.table.setAccessibleName(self.tr("Predictions"))  # a screen reader said ""
         self.table.setTabKeyNavigation(False)  # Tab leaves the table (arrows move in it)
         self.table.setModel(self.proxy)
         self.table.setSortingEnabled(True)

@@ -1858,57 +1858,62 @@
         <translation>标签集</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="60"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="53"/>
+        <source>Labels</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="61"/>
         <source>Add…</source>
         <translation>添加…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="61"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="62"/>
         <source>Rename…</source>
         <translation>重命名…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="62"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="63"/>
         <source>Colour…</source>
         <translation>颜色…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="63"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="64"/>
         <source>Remove</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="72"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="73"/>
         <source>Order = key order (1-9) and label ids of the model.</source>
         <translation>顺序 = 按键顺序(1-9)，也是模型中的标签编号。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="116"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="119"/>
         <source>Add label</source>
         <translation>添加标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="116"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="119"/>
         <source>Name of the new label:</source>
         <translation>新标签的名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="127"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="130"/>
         <source>Rename entity type</source>
         <translation>重命名实体类型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="128"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="131"/>
         <source>New name of the entity type %1 (%2 and %3 are renamed together):</source>
         <translation>实体类型 %1 的新名称(%2 和 %3 一起重命名)：</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="133"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="136"/>
         <source>Rename label</source>
         <translation>重命名标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="133"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="136"/>
         <source>New name:</source>
         <translation>新名称:</translation>
     </message>
@@ -1926,102 +1931,117 @@
         <translation>取消</translation>
     </message>
     <message>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="68"/>
+        <source>Learning curve progress</source>
+        <translation>学习曲线进度</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="77"/>
+        <source>Learning curve plot</source>
+        <translation>学习曲线图</translation>
+    </message>
+    <message>
         <location filename="../../bertstudio/ui/learning_curve.py" line="78"/>
+        <source>Each run&apos;s score against its labelled training rows, and the fitted curve: the text below says what it forecasts</source>
+        <translation>每次运行的得分与其已标注训练行数的关系，以及拟合的曲线：下方文字说明它的预测</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="82"/>
         <source>labelled training rows</source>
         <translation>已标注的训练行数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="82"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="86"/>
         <source>one run</source>
         <translation>单次运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="84"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="88"/>
         <source>Trains the current settings on {f} of the labelled rows, {n} seeds each, and fits a power law to say what more labels would give.</source>
         <translation>用当前设置在已标注行的 {f} 上训练，每种比例跑 {n} 个随机种子，并拟合幂律曲线，估计更多标注能带来多少提升。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="121"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="125"/>
         <source>metric</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="142"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="146"/>
         <source>Stopping after the current step…</source>
         <translation>将在当前步结束后停止…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="182"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="186"/>
         <source>Warning: {m}</source>
         <translation>警告：{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="187"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="191"/>
         <source>The learning curve stopped: {m}</source>
         <translation>学习曲线已停止:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="193"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="197"/>
         <source>{m} (x100)</source>
         <translation>{m}（x100）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="196"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="200"/>
         <source>Cancelled after {n} runs.</source>
         <translation>已在 {n} 次运行后取消。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="199"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="203"/>
         <source>{n} runs done.</source>
         <translation>已完成 {n} 次运行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="219"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="223"/>
         <source>mean over seeds</source>
         <translation>各随机种子的平均值</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="227"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="231"/>
         <source>power-law fit</source>
         <translation>幂律拟合</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="236"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="240"/>
         <source>Shares with fewer rows than the {k} classes are left out: {shares}. The curve starts at {n:,} rows.</source>
         <translation>行数少于 {k} 个类别的比例已略去：{shares}。曲线从 {n:,} 行开始。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="253"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="257"/>
         <source>Cancelled: the curve stopped at {n:,} of {total:,} labelled rows, where the {m} is {now} ({k} of {s} seeds run). No forecast from an unfinished curve.</source>
         <translation>已取消：曲线停在 {total:,} 行已标注数据中的 {n:,} 行，此时 {m} 为 {now}（已运行 {s} 个随机种子中的 {k} 个）。未完成的曲线不做预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="257"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="261"/>
         <source>Cancelled before the first run ended.</source>
         <translation>在第一次运行结束前已取消。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="259"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="263"/>
         <source>Too few points for a fit: runs at two or more sizes are needed.</source>
         <translation>数据点太少，无法拟合:需要在两种或更多数据量下的运行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="263"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="267"/>
         <source>With {n:,} labelled rows the {m} is {now} (mean of {k} seeds). Doubling to {n2:,} rows is expected to give {pred} ({d} points; 95% range {lo} to {hi}).</source>
         <translation>使用 {n:,} 行已标注数据时，{m} 为 {now}（{k} 个随机种子的平均值）。翻倍到 {n2:,} 行预计可达到 {pred}（{d} 个百分点；95% 区间为 {lo} 到 {hi}）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="275"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="279"/>
         <source>{n:,} rows: {method}, batch {batch} x {epochs:g} epochs</source>
         <translation>{n:,} 行：{method}，批大小 {batch} x {epochs:g} 轮</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="277"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="281"/>
         <source>Automatic chose the settings for each share&apos;s own rows ({shares}).</source>
         <translation>“自动”按每个比例自身的行数选择了设置（{shares}）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="285"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="289"/>
         <source>Learning curve</source>
         <translation>学习曲线</translation>
     </message>
@@ -2511,118 +2531,128 @@
     </message>
     <message>
         <location filename="../../bertstudio/ui/playground.py" line="119"/>
+        <source>Prediction</source>
+        <translation>预测结果</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/playground.py" line="120"/>
+        <source>Notes on the prediction</source>
+        <translation>关于预测结果的说明</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/playground.py" line="125"/>
         <source>Model of run</source>
         <translation>所用运行的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="131"/>
+        <location filename="../../bertstudio/ui/playground.py" line="139"/>
         <source>Sentence</source>
         <translation>句子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="131"/>
+        <location filename="../../bertstudio/ui/playground.py" line="139"/>
         <source>First sentence</source>
         <translation>第一句</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="132"/>
+        <location filename="../../bertstudio/ui/playground.py" line="140"/>
         <source>Second sentence</source>
         <translation>第二句</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="133"/>
+        <location filename="../../bertstudio/ui/playground.py" line="141"/>
         <source>Tokens (separated by spaces)</source>
         <translation>词元(以空格分隔)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="134"/>
+        <location filename="../../bertstudio/ui/playground.py" line="142"/>
         <source>Question</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="135"/>
+        <location filename="../../bertstudio/ui/playground.py" line="143"/>
         <source>Context</source>
         <translation>上下文</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="178"/>
+        <location filename="../../bertstudio/ui/playground.py" line="186"/>
         <source>{name} (not in this project)</source>
         <translation>{name}(不属于此项目)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="179"/>
+        <location filename="../../bertstudio/ui/playground.py" line="187"/>
         <source>{name} (latest)</source>
         <translation>{name}(最新)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="180"/>
+        <location filename="../../bertstudio/ui/playground.py" line="188"/>
         <source>{name} (not finished)</source>
         <translation>{name}（未完成）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="215"/>
+        <location filename="../../bertstudio/ui/playground.py" line="223"/>
         <source>Train a model first: the Playground uses a finished or cancelled run&apos;s model.</source>
         <translation>请先训练模型:“试用”页使用已完成或已取消的运行所保存的模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="277"/>
+        <location filename="../../bertstudio/ui/playground.py" line="285"/>
         <source>Type the {boxes} to predict.</source>
         <translation>请先输入{boxes}再预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="280"/>
+        <location filename="../../bertstudio/ui/playground.py" line="288"/>
         <source>Predicting…</source>
         <translation>预测中…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="302"/>
+        <location filename="../../bertstudio/ui/playground.py" line="310"/>
         <source>Only the first {read} of {total} tokens were read: the model was trained on inputs of at most {read} tokens, and the rest does not count in this prediction.</source>
         <translation>只读取了 {total} 个词元中的前 {read} 个：模型训练时的输入最多 {read} 个词元，其余部分不计入本次预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="307"/>
+        <location filename="../../bertstudio/ui/playground.py" line="315"/>
         <source>Scored the first sentence alone: a model trained on sentence pairs needs the second sentence too.</source>
         <translation>只对第一个句子评分：在句子对上训练的模型还需要第二个句子。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/playground.py" line="311"/>
+        <location filename="../../bertstudio/ui/playground.py" line="319"/>
         <source>%n word(s) tokenise to nothing and were not read (marked {mark}): the model gives them no tag.</source>
         <translation>
             <numerusform>%n 个词切分后没有任何词元，未被读取（标为 {mark}）：模型没有给它们标签。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="325"/>
+        <location filename="../../bertstudio/ui/playground.py" line="333"/>
         <source>this run&apos;s model folder is gone ({path})</source>
         <translation>此运行的模型文件夹已不存在（{path}）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="328"/>
+        <location filename="../../bertstudio/ui/playground.py" line="336"/>
         <source>Could not predict: {m}</source>
         <translation>无法预测:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="344"/>
+        <location filename="../../bertstudio/ui/playground.py" line="352"/>
         <source>Score</source>
         <translation>分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="349"/>
+        <location filename="../../bertstudio/ui/playground.py" line="357"/>
         <source>Past the top of the {lo:g}-{hi:g} scale the model learned from: read it as {hi:g} (shown unclipped, as evaluation uses it).</source>
         <translation>超出模型所学的 {lo:g}-{hi:g} 分制的上限：可视为 {hi:g}（按评估时的原值显示，未截断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="352"/>
+        <location filename="../../bertstudio/ui/playground.py" line="360"/>
         <source>Past the bottom of the {lo:g}-{hi:g} scale the model learned from: read it as {lo:g} (shown unclipped, as evaluation uses it).</source>
         <translation>低于模型所学的 {lo:g}-{hi:g} 分制的下限：可视为 {lo:g}（按评估时的原值显示，未截断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="377"/>
+        <location filename="../../bertstudio/ui/playground.py" line="385"/>
         <source>No answer in the context.</source>
         <translation>上下文中没有答案。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="382"/>
+        <location filename="../../bertstudio/ui/playground.py" line="390"/>
         <source>score</source>
         <translation>得分</translation>
     </message>
@@ -2630,42 +2660,52 @@
 <context>
     <name>PredictionsModel</name>
     <message>
-        <location filename="../../bertstudio/ui/predictions_model.py" line="64"/>
+        <location filename="../../bertstudio/ui/predictions_model.py" line="65"/>
         <source>Span score</source>
         <translation>片段得分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/predictions_model.py" line="65"/>
+        <location filename="../../bertstudio/ui/predictions_model.py" line="66"/>
         <source>Text</source>
         <translation>文本</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/predictions_model.py" line="65"/>
+        <location filename="../../bertstudio/ui/predictions_model.py" line="66"/>
         <source>Gold</source>
         <translation>标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/predictions_model.py" line="65"/>
+        <location filename="../../bertstudio/ui/predictions_model.py" line="66"/>
         <source>Predicted</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/predictions_model.py" line="66"/>
+        <location filename="../../bertstudio/ui/predictions_model.py" line="67"/>
         <source>Confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/predictions_model.py" line="66"/>
+        <location filename="../../bertstudio/ui/predictions_model.py" line="67"/>
         <source>Loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/predictions_model.py" line="98"/>
+        <location filename="../../bertstudio/ui/predictions_model.py" line="99"/>
         <source>The answer span&apos;s start + end logit: higher is surer, but it is not a probability</source>
         <translation>答案片段的起点 + 终点 logit：越高越有把握，但它不是概率</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/predictions_model.py" line="129"/>
+        <location filename="../../bertstudio/ui/predictions_model.py" line="138"/>
+        <source>Error: the prediction is not the gold</source>
+        <translation>错误：预测与标准答案不同</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/predictions_model.py" line="139"/>
+        <source>Error: off by %1 or more from the gold</source>
+        <translation>错误：与标准答案相差 %1 或更多</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/predictions_model.py" line="143"/>
         <source>(example {n} not in the project)</source>
         <translation>(样例 {n} 不在此项目中)</translation>
     </message>
@@ -2987,160 +3027,165 @@
 <context>
     <name>ResultsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="276"/>
-        <location filename="../../bertstudio/ui/results_page.py" line="648"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="277"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="663"/>
         <source>Errors only</source>
         <translation>只看错误</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="304"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="285"/>
+        <source>Predictions</source>
+        <translation>预测结果列表</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/results_page.py" line="307"/>
         <source>Set as gold</source>
         <translation>设为标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="306"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="309"/>
         <source>Use prediction as gold</source>
         <translation>采用预测作为标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="310"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="313"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="383"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="386"/>
         <source>{name} (not in this project)</source>
         <translation>{name}(不属于此项目)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="429"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="432"/>
         <source>Reading the predictions of %1…</source>
         <translation>正在读取 %1 的预测…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="451"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="454"/>
         <source>Could not read this run&apos;s predictions: %1</source>
         <translation>无法读取此运行的预测：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="523"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="519"/>
         <source>%1 damaged line(s) of this run&apos;s predictions are not shown: %2</source>
         <translation>本次运行的预测中有 %1 行已损坏，未显示：%2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="532"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="528"/>
         <source>This run is still training (step {n}): its model and predictions are saved when it ends.</source>
         <translation>此运行仍在训练（第 {n} 步）：结束时才会保存其模型和预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="534"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="530"/>
         <source>This run failed at step {n} before it saved its model and predictions.</source>
         <translation>此运行在第 {n} 步失败，尚未保存其模型和预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="536"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="532"/>
         <source>This run was interrupted at step {n} before it saved its model (its process was closed or crashed).</source>
         <translation>此运行在第 {n} 步被中断，尚未保存其模型（其进程被关闭或崩溃）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="540"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="536"/>
         <source>Shown: the predictions of its best checkpoint (checkpoints/best), from the evaluation at step {b}.</source>
         <translation>此处显示：其最佳检查点（checkpoints/best）的预测，来自第 {b} 步的评估。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="543"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="539"/>
         <source>It evaluated {e} time(s) (see its curves on the Runs page), but no checkpoint with predictions is on disk.</source>
         <translation>它评估过 {e} 次（曲线见“运行”页面），但磁盘上没有带预测的检查点。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="546"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="542"/>
         <source>It had not evaluated yet: nothing to show.</source>
         <translation>它尚未评估：没有可显示的内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="563"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="559"/>
         <source>No project is open. Open or create one (File menu), train a run on the Train page, and its scores, predictions and errors appear here.</source>
         <translation>尚未打开项目。请（通过“文件”菜单）打开或新建一个项目，并在训练页训练一次，其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="566"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="562"/>
         <source>This project has no run yet. Train one on the Train page (or open a run folder from the Runs page), and its scores, predictions and errors appear here.</source>
         <translation>此项目还没有运行。请在训练页训练一次（或从运行页打开一个运行文件夹），其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="575"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="571"/>
         <source>This run is not one of this project&apos;s runs ({folder}); it is shown for viewing only.</source>
         <translation>此运行不属于此项目({folder})；仅供查看。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="578"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="574"/>
         <source>It is a {run} run and this project holds {project} examples, so its rows are not matched to the project&apos;s.</source>
         <translation>这是一次 {run} 运行，而此项目包含 {project} 样例，因此其中的行不会与项目的行对应。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="582"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="578"/>
         <source>{joined} of {total} of its rows match this project&apos;s examples (same gold value).</source>
         <translation>它的 {total} 行中有 {joined} 行与此项目的样例对应(标准答案相同)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="651"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="666"/>
         <source>Errors only (off by ≥ %1)</source>
         <translation>仅显示错误（偏差 ≥ %1）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="652"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="667"/>
         <source>A predicted score counts as an error when it is %1 or more from its gold: a tenth of the gold scores&apos; scale</source>
         <translation>预测分数与标准答案相差 %1 或以上即算作错误：即标准答案分数范围的十分之一</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="675"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="690"/>
         <source>{shown} of {total} examples</source>
         <translation>{shown} / {total} 个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="677"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="692"/>
         <source>gold {g}, predicted {p}</source>
         <translation>标准答案 {g}，预测 {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/results_page.py" line="733"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="748"/>
         <source>%n word(s) got no prediction from this run: tag them on the Label page</source>
         <translation>
             <numerusform>%n 个词在这次运行中没有预测:请在“标注”页标注它们</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="735"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="750"/>
         <source>The run predicted a label this project no longer has (renamed or removed since the run)</source>
         <translation>该运行预测的标签已不在本项目中（运行之后被重命名或删除）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="770"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="785"/>
         <source>{split} row {row}</source>
         <translation>{split} 第 {row} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="775"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="790"/>
         <source>{where}: {n} of {m} tags are now the run&apos;s predictions</source>
         <translation>{where}:{m} 个标签中有 {n} 个已改为这次运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="778"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="793"/>
         <source>{where}: the gold value is now the run&apos;s prediction</source>
         <translation>{where}:标注值已改为这次运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="780"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="795"/>
         <source>; this run&apos;s scores were computed with the earlier gold</source>
         <translation>;这次运行的分数是按原来的标注计算的</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="781"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="796"/>
         <source> (Edit &gt; Undo restores it)</source>
         <translation>(编辑 &gt; 撤销 可恢复)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="787"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="802"/>
         <source>Relabel {split} row {row}</source>
         <translation>重新标注 {split} 的第 {row} 行</translation>
     </message>

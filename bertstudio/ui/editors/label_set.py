@@ -50,6 +50,7 @@ class LabelSetDialog(QDialog):
         session.project_closing.connect(self.reject)
         self.list = QListWidget()
         self.list.setObjectName("labelList")
+        self.list.setAccessibleName(self.tr("Labels"))  # a screen reader said "" for the list
         self.error = QLabel()
         self.error.setObjectName("labelSetError")
         self.error.setWordWrap(True)
@@ -69,7 +70,9 @@ class LabelSetDialog(QDialog):
         close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         close.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
-        layout.addWidget(QLabel(self.tr("Order = key order (1-9) and label ids of the model.")))
+        order = QLabel(self.tr("Order = key order (1-9) and label ids of the model."))
+        self.list.setAccessibleDescription(order.text())
+        layout.addWidget(order)
         layout.addWidget(self.list)
         layout.addLayout(buttons)
         layout.addWidget(self.error)
