@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QStackedWidget,
+    QStyle,
     QWidget,
 )
 
@@ -229,6 +230,40 @@ class MainWindow(QMainWindow):
 
         self.assist_status = AssistStatus(self.session.assist)  # the labelling assistant: model, audit, training
         self.statusBar().addPermanentWidget(self.assist_status)
+        self.statusBar().messageChanged.connect(self._fit_status_message)
+
+    def _fit_status_message(self, *_args: Any) -> None:
+        """A transient message takes the room it needs from the permanent notes: the project's name
+        yields first (elided, whole in its tooltip), then the split and progress notes hide until the
+        message goes; a message longer than the bar still is whole in the bar's tooltip. At 865 px
+        "…: stored, and the scale is now 0-1000" was cut off by the project note."""
+        bar = self.statusBar()
+        text = bar.currentMessage()
+        bar.setToolTip(text)
+        self.project_label.setMaximumWidth(16777215)  # QWIDGETSIZE_MAX
+        yielding = (self.split_label, self.progress_label)
+        for w in yielding:
+            w.setVisible(True)
+        if not text:
+            return
+        spacing = 2 * bar.style().pixelMetric(QStyle.PixelMetric.PM_LayoutHorizontalSpacing) + 12
+        need = bar.fontMetrics().horizontalAdvance(text) + 2 * spacing
+        others = [w for w in (*yielding, self.assist_status) if w.isVisibleTo(bar)]
+        room = bar.width() - need - sum(w.sizeHint().width() + spacing for w in others)
+        if room >= self.project_label.sizeHint().width():
+            return
+        least = self.project_label.minimumSizeHint().width()
+        for w in yielding:  # still short: the split and the count give way too
+            if room >= least:
+                break
+            room += w.sizeHint().width() + spacing
+            w.setVisible(False)
+        self.project_label.setMaximumWidth(max(room, least))
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        if self.statusBar().currentMessage():  # a message shown in a wider or narrower window
+            self._fit_status_message()
 
     # -- project -----------------------------------------------------------------------------
     def new_project(self, for_file: str | None = None) -> bool:

@@ -29,6 +29,27 @@ def test_actions_pages_and_status(main_window):
     assert main_window.windowTitle().startswith("reviews")
 
 
+def test_a_status_message_is_not_cut_by_the_project_note(qtbot, main_window):
+    """At 865 px "150.0 is outside the scale 0-100 of this project's scores: stored, and the scale is now
+    0-1000" ended at "stored,": the permanent project note kept its room and the message was clipped."""
+    bar, window = main_window.statusBar(), main_window
+    window.resize(865, 600)
+    qtbot.waitUntil(lambda: window.width() == 865)
+    note = window.project_label.text()
+    message = "150.0 is outside the scale 0-100 of this project's scores: stored, and the scale is now 0-1000"
+
+    def message_room() -> int:  # the bar draws the message left of its first permanent note
+        shown = [w for w in bar.findChildren(QLabel) if w.isVisible() and w.width() > 0 and w.parent() is bar]
+        return min((w.x() for w in shown), default=bar.width())
+
+    assert message_room() < bar.fontMetrics().horizontalAdvance(message)  # as it was: the note took the room
+    bar.showMessage(message)
+    qtbot.waitUntil(lambda: message_room() >= bar.fontMetrics().horizontalAdvance(message) + 6)
+    assert window.project_label.toolTip() == note and bar.toolTip() == message  # each whole in its tooltip
+    bar.clearMessage()
+    qtbot.waitUntil(lambda: window.split_label.isVisible() and window.project_label.shown_text() == note)
+
+
 def test_every_page_is_the_real_one(main_window):
     """The training-side pages load by module/class name, each built as Page(session)."""
     import importlib
