@@ -12,6 +12,7 @@ import errno
 import os
 import re
 from os import PathLike
+from typing import Any, Mapping
 
 
 class BertStudioError(Exception):
@@ -20,6 +21,9 @@ class BertStudioError(Exception):
     ``path`` is the file concerned (if any), ``where`` the place in it
     ("line 12", "record 3", "column 'label'", "article 2, question 'abc'"),
     ``problem`` what is wrong and ``expected`` what would have been right.
+    ``facts``: the numbers and names of a common refusal, for an interface that says it in its
+    own language (the Train page said "max_length 300 is more than this model takes" in English
+    inside its Chinese window); the message stays the English one-liner.
     """
 
     def __init__(
@@ -29,7 +33,9 @@ class BertStudioError(Exception):
         path: str | PathLike[str] | None = None,
         where: str | None = None,
         expected: str | None = None,
+        facts: Mapping[str, Any] | None = None,
     ) -> None:
+        self.facts: dict[str, Any] = dict(facts or {})
         self.path = str(path) if path is not None else None
         self.where = where
         self.problem = problem

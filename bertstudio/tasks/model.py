@@ -260,7 +260,8 @@ def _freeze(model: nn.Module, *, top_layers: int, train_pooler: bool, path: str 
     base = getattr(model, model.base_model_prefix)
     n = model.config.num_hidden_layers
     if top_layers > n:
-        raise ConfigError(f"mode top-{top_layers} asks for more layers than the model has ({n})", path=path, where="mode", expected=f"top-0 .. top-{n}")
+        raise ConfigError(f"mode top-{top_layers} asks for more layers than the model has ({n})", path=path, where="mode", expected=f"top-0 .. top-{n}",
+                          facts={"value": top_layers, "limit": n})
     for p in base.parameters():
         p.requires_grad_(False)
     if top_layers:
@@ -282,7 +283,8 @@ def _with_lora(model: nn.Module, task: Any, head: str, rank: int, alpha: int, dr
     width = getattr(model.config, "hidden_size", None)
     if isinstance(width, int) and int(rank) > width:  # rank 100,000 on MiniLM took 17 GB before it failed
         raise ConfigError(f"LoRA rank {int(rank):,} is more than the model's hidden size ({width})", path=path,
-                          where="lora_rank", expected=f"1 .. {width} (LoRA's rank is small: 4-64)")
+                          where="lora_rank", expected=f"1 .. {width} (LoRA's rank is small: 4-64)",
+                          facts={"value": int(rank), "limit": width})
     targets = list(targets or ()) or lora_targets_for(model)
     config = LoraConfig(
         task_type=task.peft_task_type,

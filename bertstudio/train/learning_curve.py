@@ -43,7 +43,28 @@ from bertstudio.train.training_lock import LEARNING_CURVE, training_job
 FRACTIONS = (0.125, 0.25, 0.5, 1.0)
 SEEDS = (0, 1, 2)
 SHOWN = ("method", "head", "mode", "epochs", "batch_size", "lr", "max_length", "class_weight", "auto_reason")  # a point's recorded settings
-Progress = Callable[[float, str], None]
+
+
+@dataclass(frozen=True)
+class CurveProgress:
+    """Where a learning curve is, as facts a UI phrases in its own words (the app said "run 2 of
+    8: 2 labels, seed 1" in English inside its Chinese dialog); ``str()`` is the English line."""
+
+    run: int  # 1-based, of ``runs``
+    runs: int
+    size: int  # the share's labelled rows
+    seed: int
+    waiting_for: str = ""  # the job whose training this run waits for (train/training_lock's names)
+    done: bool = False  # every run ended
+
+    def __str__(self) -> str:
+        if self.done:
+            return "done"
+        line = f"run {self.run} of {self.runs}: {self.size} labels, seed {self.seed}"
+        return f"{line}: waiting for {self.waiting_for} to finish" if self.waiting_for else line
+
+
+Progress = Callable[[float, CurveProgress], None]
 
 
 @dataclass(frozen=True)
@@ -287,16 +308,16 @@ def learning_curve(config: TrainConfig, train_set: Any, eval_set: Any, *, fracti
         run_config = replace(choose(share), seed=seed, max_train_examples=None, output_dir=None, resume_from=None,
                              labels=config.labels or list(labelled.labels) or None)
         settings = {k: getattr(run_config, k) for k in SHOWN} if automatic is not None else {}
-        message = f"run {i + 1} of {len(plan)}: {size} labels, seed {seed}"
+        where = CurveProgress(i + 1, len(plan), size, seed)
         if progress:
-            progress(done / weights.sum(), message)
+            progress(done / weights.sum(), where)
 
-        def on_event(event: Any, control: Any, weight: float = weights[i], message: str = message) -> None:
+        def on_event(event: Any, control: Any, weight: float = weights[i], where: CurveProgress = where) -> None:
             if progress and getattr(event, "kind", "") == "step":
                 share = event.step / max(event.total_steps, 1)
-                progress((done + weight * share) / weights.sum(), message)
+                progress((done + weight * share) / weights.sum(), where)
             elif progress and getattr(event, "phase", "") == "waiting":  # train/training_lock.py
-                progress(done / weights.sum(), f"{message}: waiting for {event.detail} to finish")
+                progress(done / weights.sum(), replace(where, waiting_for=event.detail))
 
         with training_job(LEARNING_CURVE):  # what a training waiting for this run is told
             result = train_fn(run_config, share, eval_set, callbacks=[on_event], cancel=cancel)
@@ -305,7 +326,7 @@ def learning_curve(config: TrainConfig, train_set: Any, eval_set: Any, *, fracti
             break
         if result.status != "finished":
             raise result.error or TrainingError(result.message or "a run of the learning curve failed",
-                                                where=f"learning curve, {message}")
+                                                where=f"learning curve, {where}")
         if not curve.metric:
             from bertstudio.tasks import official_metrics  # a kind's name is no preset name
 
@@ -317,7 +338,7 @@ def learning_curve(config: TrainConfig, train_set: Any, eval_set: Any, *, fracti
             on_point(point)
     curve.refit()
     if progress and not curve.cancelled:
-        progress(1.0, "done")
+        progress(1.0, CurveProgress(len(plan), len(plan), sizes[-1], seeds[-1], done=True))
     return curve
 
 

@@ -38,4 +38,5 @@ def check_max_length(config: TrainConfig) -> None:
     limit = max_input_length(source)  # also refuses an unsafe or broken model folder
     if limit is not None and config.max_length > limit:
         raise ConfigError(f"max_length {config.max_length} is more than this model takes ({limit} tokens)", path=source,
-                          where="max_length", expected=f"at most {limit}")
+                          where="max_length", expected=f"at most {limit}",
+                          facts={"value": config.max_length, "limit": limit})

@@ -22,9 +22,10 @@ from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QProgressBar, QPushB
 from bertstudio.errors import BertStudioError
 from bertstudio.metrics.display import format_change, format_metric, is_score
 from bertstudio.train.learning_curve import FRACTIONS, SEEDS
-from bertstudio.ui.jobs import JobWorker
+from bertstudio.ui.jobs import JobWorker, training_job_text
 from bertstudio.ui.worker import CoreWarnings
 from bertstudio.ui.plots import follow_palette
+from bertstudio.ui.sentences import join_sentences
 
 ConfigFactory = Callable[[], Any]  # -> TrainConfig of the current settings
 # -> None (the settings as they are, for every share) or, when they are the Automatic choice, the
@@ -121,13 +122,16 @@ class LearningCurvePanel(QWidget):
             self.status.setText(str(exc))
             return None
         self._reset()
-        self.status.setText(" ".join(filter(None, [note, self._skipped_text(skipped, classes or 0, sizes[0])])))
+        self.status.setText(join_sentences([note, self._skipped_text(skipped, classes or 0, sizes[0])]))
         self.plot.setLabel("left", self.tr("metric"))
         fractions, seeds, bridge = self.fractions, self.seeds, self._bridge
 
         def job(progress: Callable[[float, str], None], cancel: Any) -> Any:
+            def said(fraction: float, where: Any) -> None:  # QCoreApplication.translate is thread-safe
+                progress(fraction, progress_text(where))
+
             with CoreWarnings(bridge.warned.emit):
-                return learning_curve(config, train, dev, fractions=fractions, seeds=seeds, progress=progress,
+                return learning_curve(config, train, dev, fractions=fractions, seeds=seeds, progress=said,
                                       on_point=bridge.point.emit, cancel=cancel, automatic=automatic)
 
         worker = JobWorker(job, name="bertstudio-learning-curve", heavy=True)
@@ -197,10 +201,10 @@ class LearningCurvePanel(QWidget):
         self.plot.setLabel("left", self.tr("{m} (x100)").format(m=curve.metric) if is_score(curve.metric) else curve.metric)
         self._draw(curve)
         if curve.cancelled:
-            self.status.setText(self.tr("Cancelled after {n} runs.").format(n=len(curve.points)))
+            self.status.setText(self.tr("Cancelled after %n run(s).", "", len(curve.points)))
         else:
             self.progress.setValue(self.progress.maximum())
-            self.status.setText(self.tr("{n} runs done.").format(n=len(curve.points)))
+            self.status.setText(self.tr("%n run(s) done.", "", len(curve.points)))
         self.result.setText(self.describe(curve))
         self.finished.emit(curve)
 
@@ -269,7 +273,7 @@ class LearningCurvePanel(QWidget):
                 n=n, m=metric, now=shown(mean), k=curve.runs_at(n), n2=2 * n, pred=shown(predicted), d=change,
                 lo=shown(low), hi=shown(high)))
         chosen = self._chosen_text(curve)
-        return " ".join(said + ([chosen] if chosen else []))
+        return join_sentences(said + [chosen])
 
     def _chosen_text(self, curve: Any) -> str:
         """What Automatic chose for each share's rows, when it chose (one entry per size)."""
@@ -279,6 +283,18 @@ class LearningCurvePanel(QWidget):
         shares = "; ".join(self.tr("{n:,} rows: {method}, batch {batch} x {epochs:g} epochs").format(
             n=n, method=s["method"], batch=s["batch_size"], epochs=s["epochs"]) for n, s in sorted(per_size.items()))
         return self.tr("Automatic chose the settings for each share's own rows ({shares}).").format(shares=shares)
+
+
+def progress_text(where: Any) -> str:
+    """A learning curve's progress (train/learning_curve.CurveProgress) in the UI's language."""
+    if where.done:
+        return QCoreApplication.translate("LearningCurvePanel", "Done.")
+    line = QCoreApplication.translate("LearningCurvePanel", "Run {i} of {n}: {size:,} labelled rows, seed {seed}").format(
+        i=where.run, n=where.runs, size=where.size, seed=where.seed)
+    if where.waiting_for:
+        return QCoreApplication.translate("LearningCurvePanel", "{line}: waiting for {job} to finish").format(
+            line=line, job=training_job_text(where.waiting_for))
+    return line
 
 
 def open_learning_curve(session: Any, config_factory: ConfigFactory, parent: QWidget | None = None,

@@ -30,6 +30,7 @@ from bertstudio.metrics.display import format_share
 from bertstudio.tasks.limits import input_fields, model_pairs
 from bertstudio.ui.example_html import PRED_BG, shaded
 from bertstudio.ui.runs_page import all_runs, in_project
+from bertstudio.ui.sentences import join_sentences
 from bertstudio.ui.worker import ThreadJob
 
 log = logging.getLogger(__name__)
@@ -318,7 +319,7 @@ class PlaygroundPage(QWidget):
         if unread:  # as `bertstudio predict` warns (and gives them no tag); the table drew them "O", as if predicted
             notes.append(self.tr("%n word(s) tokenise to nothing and were not read (marked {mark}): the model "
                                  "gives them no tag.", "", unread).format(mark=NOT_READ))
-        self.status.setText(" ".join(notes))
+        self.status.setText(join_sentences(notes))
         self._show_output(self.result_html(result))
         self.prediction_shown.emit(result)
 

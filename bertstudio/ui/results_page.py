@@ -44,6 +44,7 @@ from bertstudio.ui.regression_scatter import RegressionScatter
 from bertstudio.ui.results_filter import ResultsFilter
 from bertstudio.ui.runs_page import all_runs, in_project
 from bertstudio.ui.session import SPLITS, split_name
+from bertstudio.ui.sentences import join_sentences
 
 log = logging.getLogger(__name__)
 
@@ -531,16 +532,16 @@ class ResultsPage(QWidget):
         else:
             text = self.tr("This run was interrupted at step {n} before it saved its model (its process was closed "
                            "or crashed).")
-        text = text.format(n=f"{unsaved.step:,}")
+        said = [text.format(n=f"{unsaved.step:,}")]
         if unsaved.best_step is not None:
-            text += " " + self.tr("Shown: the predictions of its best checkpoint (checkpoints/best), from the "
-                                  "evaluation at step {b}.").format(b=f"{unsaved.best_step:,}")
+            said.append(self.tr("Shown: the predictions of its best checkpoint (checkpoints/best), from the "
+                                "evaluation at step {b}.").format(b=f"{unsaved.best_step:,}"))
         elif unsaved.evaluations:
-            text += " " + self.tr("It evaluated {e} time(s) (see its curves on the Runs page), but no checkpoint with "
-                                  "predictions is on disk.").format(e=unsaved.evaluations)
+            said.append(self.tr("It evaluated %n time(s) (see its curves on the Runs page), but no checkpoint with "
+                                "predictions is on disk.", "", unsaved.evaluations))
         else:
-            text += " " + self.tr("It had not evaluated yet: nothing to show.")
-        self.state_label.setText(text)
+            said.append(self.tr("It had not evaluated yet: nothing to show."))
+        self.state_label.setText(join_sentences(said))
 
     def _show_nothing(self) -> None:
         self._natural_widths = {}

@@ -456,7 +456,7 @@ class TrainingPage(QWidget):
         running = self.is_running()
         missing = missing_for_training(self.session)
         if missing is None and self.settings_error is not None:
-            missing = self.tr("Fix the setting first: {m}").format(m=self.settings_error)
+            missing = self.tr("Fix the setting first: {m}").format(m=self.setting_refusal(self.settings_error))
         self.start_button.setEnabled(missing is None and not running)
         self.start_button.setToolTip(missing or self.tr("Train a model on the labelled training rows"))
         has_train = self.session.has_project() and self.session.split_size("train") > 0
@@ -465,6 +465,23 @@ class TrainingPage(QWidget):
         if not running:
             self.status_label.setText(missing or "")
             self.estimate_label.show_for(self.config if self.settings_error is None else None)
+
+    def setting_refusal(self, exc: BertStudioError) -> str:
+        """A setting the model cannot take, in the interface's words where the core gave its facts
+        (train/preflight, tasks/model); any other refusal as the core says it."""
+        facts = exc.facts
+        if "value" not in facts or "limit" not in facts:
+            return str(exc)
+        if exc.where == "max_length":
+            return self.tr("a maximum length of {value:,} tokens is more than this model takes ({limit:,} tokens): "
+                           "choose {limit:,} or less").format(**facts)
+        if exc.where == "mode":
+            return self.tr("training the top {value} layers asks for more layers than this model has ({limit}): "
+                           "choose {limit} or fewer").format(**facts)
+        if exc.where == "lora_rank":
+            return self.tr("a LoRA rank of {value:,} is more than this model's hidden size ({limit:,}): choose a "
+                           "small rank (4-64)").format(**facts)
+        return str(exc)
 
     def run_inputs(self, output_dir: str | None) -> tuple[TrainConfig, Any, Any, str | None]:
         """(config, labelled train rows, labelled dev rows or None, a note for the log). Without
@@ -527,7 +544,7 @@ class TrainingPage(QWidget):
             config = replace(config, output_dir=self.run_dir)
             self._record_label_ids(self.run_dir, config)
         except BertStudioError as exc:
-            self._show_error(str(exc))
+            self._show_error(self.setting_refusal(exc))
             return
         # a weighted training loss beside the evaluation's unweighted one: the curve says which it is
         self.monitor.set_class_weighted(config.class_weight != "none")

@@ -1888,32 +1888,64 @@
         <translation>顺序 = 按键顺序(1-9)，也是模型中的标签编号。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="119"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="106"/>
+        <source>A label needs a name: this one is empty.</source>
+        <translation>标签需要名称：此名称为空。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="112"/>
+        <source>A label named {new} already exists: give the new label another name.</source>
+        <translation>已存在名为 {new} 的标签：请给新标签另取一个名称。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="113"/>
+        <source>A label named {new} already exists: a rename cannot merge two labels. To merge them, give the rows of {old} the label {new}, then remove {old}.</source>
+        <translation>已存在名为 {new} 的标签：重命名不能合并两个标签。若要合并，请先把 {old} 的行标为 {new}，再删除 {old}。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="133"/>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="133"/>
+        <source>%n in {split}</source>
+        <translation>
+            <numerusform>{split}中 %n 行</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="134"/>
+        <source>Label {name} is still used ({where}): relabel or clear those rows first, or rename the label.</source>
+        <translation>标签 {name} 仍在使用（{where}）：请先重新标注或清除这些行，或者重命名该标签。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="162"/>
         <source>Add label</source>
         <translation>添加标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="119"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="162"/>
         <source>Name of the new label:</source>
         <translation>新标签的名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="130"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="173"/>
         <source>Rename entity type</source>
         <translation>重命名实体类型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="131"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="174"/>
         <source>New name of the entity type %1 (%2 and %3 are renamed together):</source>
         <translation>实体类型 %1 的新名称(%2 和 %3 一起重命名)：</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="136"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="179"/>
         <source>Rename label</source>
         <translation>重命名标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="136"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="179"/>
         <source>New name:</source>
         <translation>新名称:</translation>
     </message>
@@ -1921,127 +1953,146 @@
 <context>
     <name>LearningCurvePanel</name>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="62"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="63"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="64"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="65"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="68"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="69"/>
         <source>Learning curve progress</source>
         <translation>学习曲线进度</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="77"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="78"/>
         <source>Learning curve plot</source>
         <translation>学习曲线图</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="78"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="79"/>
         <source>Each run&apos;s score against its labelled training rows, and the fitted curve: the text below says what it forecasts</source>
         <translation>每次运行的得分与其已标注训练行数的关系，以及拟合的曲线：下方文字说明它的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="82"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="83"/>
         <source>labelled training rows</source>
         <translation>已标注的训练行数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="86"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="87"/>
         <source>one run</source>
         <translation>单次运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="88"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="89"/>
         <source>Trains the current settings on {f} of the labelled rows, {n} seeds each, and fits a power law to say what more labels would give.</source>
         <translation>用当前设置在已标注行的 {f} 上训练，每种比例跑 {n} 个随机种子，并拟合幂律曲线，估计更多标注能带来多少提升。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="125"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="126"/>
         <source>metric</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="146"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="150"/>
         <source>Stopping after the current step…</source>
         <translation>将在当前步结束后停止…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="186"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="190"/>
         <source>Warning: {m}</source>
         <translation>警告：{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="191"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="195"/>
         <source>The learning curve stopped: {m}</source>
         <translation>学习曲线已停止:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="197"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="201"/>
         <source>{m} (x100)</source>
         <translation>{m}（x100）</translation>
     </message>
-    <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="200"/>
-        <source>Cancelled after {n} runs.</source>
-        <translation>已在 {n} 次运行后取消。</translation>
+    <message numerus="yes">
+        <location filename="../../bertstudio/ui/learning_curve.py" line="204"/>
+        <source>Cancelled after %n run(s).</source>
+        <translation>
+            <numerusform>已在 %n 次运行后取消。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../bertstudio/ui/learning_curve.py" line="207"/>
+        <source>%n run(s) done.</source>
+        <translation>
+            <numerusform>已完成 %n 次运行。</numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="203"/>
-        <source>{n} runs done.</source>
-        <translation>已完成 {n} 次运行。</translation>
-    </message>
-    <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="223"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="227"/>
         <source>mean over seeds</source>
         <translation>各随机种子的平均值</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="231"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="235"/>
         <source>power-law fit</source>
         <translation>幂律拟合</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="240"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="244"/>
         <source>Shares with fewer rows than the {k} classes are left out: {shares}. The curve starts at {n:,} rows.</source>
         <translation>行数少于 {k} 个类别的比例已略去：{shares}。曲线从 {n:,} 行开始。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="257"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="261"/>
         <source>Cancelled: the curve stopped at {n:,} of {total:,} labelled rows, where the {m} is {now} ({k} of {s} seeds run). No forecast from an unfinished curve.</source>
         <translation>已取消：曲线停在 {total:,} 行已标注数据中的 {n:,} 行，此时 {m} 为 {now}（已运行 {s} 个随机种子中的 {k} 个）。未完成的曲线不做预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="261"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="265"/>
         <source>Cancelled before the first run ended.</source>
         <translation>在第一次运行结束前已取消。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="263"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="267"/>
         <source>Too few points for a fit: runs at two or more sizes are needed.</source>
         <translation>数据点太少，无法拟合:需要在两种或更多数据量下的运行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="267"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="271"/>
         <source>With {n:,} labelled rows the {m} is {now} (mean of {k} seeds). Doubling to {n2:,} rows is expected to give {pred} ({d} points; 95% range {lo} to {hi}).</source>
         <translation>使用 {n:,} 行已标注数据时，{m} 为 {now}（{k} 个随机种子的平均值）。翻倍到 {n2:,} 行预计可达到 {pred}（{d} 个百分点；95% 区间为 {lo} 到 {hi}）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="279"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="283"/>
         <source>{n:,} rows: {method}, batch {batch} x {epochs:g} epochs</source>
         <translation>{n:,} 行：{method}，批大小 {batch} x {epochs:g} 轮</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="281"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="285"/>
         <source>Automatic chose the settings for each share&apos;s own rows ({shares}).</source>
         <translation>“自动”按每个比例自身的行数选择了设置（{shares}）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="289"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="291"/>
+        <source>Done.</source>
+        <translation>完成。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="292"/>
+        <source>Run {i} of {n}: {size:,} labelled rows, seed {seed}</source>
+        <translation>第 {i} 次运行（共 {n} 次）：{size:,} 行已标注数据，随机种子 {seed}</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="295"/>
+        <source>{line}: waiting for {job} to finish</source>
+        <translation>{line}：等待{job}结束</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="305"/>
         <source>Learning curve</source>
         <translation>学习曲线</translation>
     </message>
@@ -2049,173 +2100,173 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="49"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="50"/>
         <source>Data</source>
         <translation>数据</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="50"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="51"/>
         <source>Label</source>
         <translation>标注</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="51"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="52"/>
         <source>Train</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="52"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="53"/>
         <source>Results</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="53"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="54"/>
         <source>Playground</source>
         <translation>试用</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="54"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="55"/>
         <source>Runs</source>
         <translation>运行记录</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="55"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="56"/>
         <source>GLUE scoreboard</source>
         <translation>GLUE 计分板</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="206"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="207"/>
         <source>Resume run</source>
         <translation>继续运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="254"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="289"/>
         <source>Open project</source>
         <translation>打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="265"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="300"/>
         <source>Cannot open the project</source>
         <translation>无法打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="275"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="310"/>
         <source>Project repaired on open: %1</source>
         <translation>打开时已修复项目:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="276"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="311"/>
         <source>Project recovered</source>
         <translation>项目已恢复</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="277"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="312"/>
         <source>Opening the project repaired it:</source>
         <translation>打开项目时已修复:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="293"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="328"/>
         <source>Saved</source>
         <translation>已保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="320"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="355"/>
         <source>Imported %1 rows into %2</source>
         <translation>已导入 %1 行到 %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="349"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="384"/>
         <source>Could not save</source>
         <translation>无法保存</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="497"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="532"/>
         <source>Stopping the training run: the project closes (and the next one opens) once it has stopped.</source>
         <translation>正在停止训练运行：运行停止后，项目将关闭（并打开下一个项目）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="499"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="534"/>
         <source>Stopping the learning curve: the project closes (and the next one opens) once it has stopped.</source>
         <translation>正在停止学习曲线：学习曲线停止后，项目将关闭（并打开下一个项目）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="519"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="554"/>
         <source>A new run started: the project stays open (close it again to leave).</source>
         <translation>新的运行已开始：项目保持打开（要离开，请再次关闭它）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="543"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="578"/>
         <source>A push to the Hugging Face Hub is in progress: quitting cancels it if its upload has not begun; an upload already under way goes on, and the app waits for it before it quits (about 90 seconds at most: an upload still running then is cut off).</source>
         <translation>正在推送到 Hugging Face Hub：如果上传尚未开始，退出会取消推送；已经开始的上传会继续，应用会等它完成后再退出（最多约 90 秒：到时仍在进行的上传会被中断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="547"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="582"/>
         <source>An ONNX export is in progress: quitting stops it.</source>
         <translation>正在导出 ONNX:退出会停止导出。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="548"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="583"/>
         <source>Quit now?</source>
         <translation>现在退出?</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="548"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="583"/>
         <source>Quit anyway?</source>
         <translation>仍要退出吗?</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="142"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="143"/>
         <source>Run exported to %1</source>
         <translation>运行已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="389"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="424"/>
         <source>No project</source>
         <translation>没有项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="389"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="424"/>
         <source>Create or open a project first.</source>
         <translation>请先新建或打开一个项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="432"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="467"/>
         <source>No project open</source>
         <translation>未打开项目</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="440"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="475"/>
         <source>Project: %1 (%2)</source>
         <translation>项目:%1(%2)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="442"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="477"/>
         <source>Split: %1</source>
         <translation>数据划分:%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="443"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="478"/>
         <source>%1 labelled / %2</source>
         <translation>已标注 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="524"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="559"/>
         <source>A training run is in progress on this project. Stop it and close the project?</source>
         <translation>此项目正在进行训练。要停止训练并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="525"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="560"/>
         <source>A learning curve is being computed on this project. Stop it and close the project?</source>
         <translation>此项目正在计算学习曲线。要停止计算并关闭项目吗？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="526"/>
-        <location filename="../../bertstudio/ui/main_window.py" line="534"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="561"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="569"/>
         <source>Training is running</source>
         <translation>正在训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/main_window.py" line="535"/>
+        <location filename="../../bertstudio/ui/main_window.py" line="570"/>
         <source>A training run is in progress. Stop it and quit?</source>
         <translation>训练正在进行。停止训练并退出吗？</translation>
     </message>
@@ -2525,134 +2576,134 @@
 <context>
     <name>PlaygroundPage</name>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="111"/>
+        <location filename="../../bertstudio/ui/playground.py" line="112"/>
         <source>Predict</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="119"/>
+        <location filename="../../bertstudio/ui/playground.py" line="120"/>
         <source>Prediction</source>
         <translation>预测结果</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="120"/>
+        <location filename="../../bertstudio/ui/playground.py" line="121"/>
         <source>Notes on the prediction</source>
         <translation>关于预测结果的说明</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="125"/>
+        <location filename="../../bertstudio/ui/playground.py" line="126"/>
         <source>Model of run</source>
         <translation>所用运行的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="139"/>
+        <location filename="../../bertstudio/ui/playground.py" line="140"/>
         <source>Sentence</source>
         <translation>句子</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="139"/>
+        <location filename="../../bertstudio/ui/playground.py" line="140"/>
         <source>First sentence</source>
         <translation>第一句</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="140"/>
+        <location filename="../../bertstudio/ui/playground.py" line="141"/>
         <source>Second sentence</source>
         <translation>第二句</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="141"/>
+        <location filename="../../bertstudio/ui/playground.py" line="142"/>
         <source>Tokens (separated by spaces)</source>
         <translation>词元(以空格分隔)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="142"/>
+        <location filename="../../bertstudio/ui/playground.py" line="143"/>
         <source>Question</source>
         <translation>问题</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="143"/>
+        <location filename="../../bertstudio/ui/playground.py" line="144"/>
         <source>Context</source>
         <translation>上下文</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="186"/>
+        <location filename="../../bertstudio/ui/playground.py" line="187"/>
         <source>{name} (not in this project)</source>
         <translation>{name}(不属于此项目)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="187"/>
+        <location filename="../../bertstudio/ui/playground.py" line="188"/>
         <source>{name} (latest)</source>
         <translation>{name}(最新)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="188"/>
+        <location filename="../../bertstudio/ui/playground.py" line="189"/>
         <source>{name} (not finished)</source>
         <translation>{name}（未完成）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="223"/>
+        <location filename="../../bertstudio/ui/playground.py" line="224"/>
         <source>Train a model first: the Playground uses a finished or cancelled run&apos;s model.</source>
         <translation>请先训练模型:“试用”页使用已完成或已取消的运行所保存的模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="285"/>
+        <location filename="../../bertstudio/ui/playground.py" line="286"/>
         <source>Type the {boxes} to predict.</source>
         <translation>请先输入{boxes}再预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="288"/>
+        <location filename="../../bertstudio/ui/playground.py" line="289"/>
         <source>Predicting…</source>
         <translation>预测中…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="310"/>
+        <location filename="../../bertstudio/ui/playground.py" line="311"/>
         <source>Only the first {read} of {total} tokens were read: the model was trained on inputs of at most {read} tokens, and the rest does not count in this prediction.</source>
         <translation>只读取了 {total} 个词元中的前 {read} 个：模型训练时的输入最多 {read} 个词元，其余部分不计入本次预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="315"/>
+        <location filename="../../bertstudio/ui/playground.py" line="316"/>
         <source>Scored the first sentence alone: a model trained on sentence pairs needs the second sentence too.</source>
         <translation>只对第一个句子评分：在句子对上训练的模型还需要第二个句子。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/playground.py" line="319"/>
+        <location filename="../../bertstudio/ui/playground.py" line="320"/>
         <source>%n word(s) tokenise to nothing and were not read (marked {mark}): the model gives them no tag.</source>
         <translation>
             <numerusform>%n 个词切分后没有任何词元，未被读取（标为 {mark}）：模型没有给它们标签。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="333"/>
+        <location filename="../../bertstudio/ui/playground.py" line="334"/>
         <source>this run&apos;s model folder is gone ({path})</source>
         <translation>此运行的模型文件夹已不存在（{path}）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="336"/>
+        <location filename="../../bertstudio/ui/playground.py" line="337"/>
         <source>Could not predict: {m}</source>
         <translation>无法预测:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="352"/>
+        <location filename="../../bertstudio/ui/playground.py" line="353"/>
         <source>Score</source>
         <translation>分数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="357"/>
+        <location filename="../../bertstudio/ui/playground.py" line="358"/>
         <source>Past the top of the {lo:g}-{hi:g} scale the model learned from: read it as {hi:g} (shown unclipped, as evaluation uses it).</source>
         <translation>超出模型所学的 {lo:g}-{hi:g} 分制的上限：可视为 {hi:g}（按评估时的原值显示，未截断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="360"/>
+        <location filename="../../bertstudio/ui/playground.py" line="361"/>
         <source>Past the bottom of the {lo:g}-{hi:g} scale the model learned from: read it as {lo:g} (shown unclipped, as evaluation uses it).</source>
         <translation>低于模型所学的 {lo:g}-{hi:g} 分制的下限：可视为 {lo:g}（按评估时的原值显示，未截断）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="385"/>
+        <location filename="../../bertstudio/ui/playground.py" line="386"/>
         <source>No answer in the context.</source>
         <translation>上下文中没有答案。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/playground.py" line="390"/>
+        <location filename="../../bertstudio/ui/playground.py" line="391"/>
         <source>score</source>
         <translation>得分</translation>
     </message>
@@ -3027,165 +3078,167 @@
 <context>
     <name>ResultsPage</name>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="277"/>
-        <location filename="../../bertstudio/ui/results_page.py" line="663"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="278"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="664"/>
         <source>Errors only</source>
         <translation>只看错误</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="285"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="286"/>
         <source>Predictions</source>
         <translation>预测结果列表</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="307"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="308"/>
         <source>Set as gold</source>
         <translation>设为标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="309"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="310"/>
         <source>Use prediction as gold</source>
         <translation>采用预测作为标准答案</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="313"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="314"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="386"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="387"/>
         <source>{name} (not in this project)</source>
         <translation>{name}(不属于此项目)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="432"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="433"/>
         <source>Reading the predictions of %1…</source>
         <translation>正在读取 %1 的预测…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="454"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="455"/>
         <source>Could not read this run&apos;s predictions: %1</source>
         <translation>无法读取此运行的预测：%1</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="519"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="520"/>
         <source>%1 damaged line(s) of this run&apos;s predictions are not shown: %2</source>
         <translation>本次运行的预测中有 %1 行已损坏，未显示：%2</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="528"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="529"/>
         <source>This run is still training (step {n}): its model and predictions are saved when it ends.</source>
         <translation>此运行仍在训练（第 {n} 步）：结束时才会保存其模型和预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="530"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="531"/>
         <source>This run failed at step {n} before it saved its model and predictions.</source>
         <translation>此运行在第 {n} 步失败，尚未保存其模型和预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="532"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="533"/>
         <source>This run was interrupted at step {n} before it saved its model (its process was closed or crashed).</source>
         <translation>此运行在第 {n} 步被中断，尚未保存其模型（其进程被关闭或崩溃）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="536"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="537"/>
         <source>Shown: the predictions of its best checkpoint (checkpoints/best), from the evaluation at step {b}.</source>
         <translation>此处显示：其最佳检查点（checkpoints/best）的预测，来自第 {b} 步的评估。</translation>
     </message>
-    <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="539"/>
-        <source>It evaluated {e} time(s) (see its curves on the Runs page), but no checkpoint with predictions is on disk.</source>
-        <translation>它评估过 {e} 次（曲线见“运行”页面），但磁盘上没有带预测的检查点。</translation>
+    <message numerus="yes">
+        <location filename="../../bertstudio/ui/results_page.py" line="540"/>
+        <source>It evaluated %n time(s) (see its curves on the Runs page), but no checkpoint with predictions is on disk.</source>
+        <translation>
+            <numerusform>它评估过 %n 次（曲线见“运行”页面），但磁盘上没有带预测的检查点。</numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="542"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="543"/>
         <source>It had not evaluated yet: nothing to show.</source>
         <translation>它尚未评估：没有可显示的内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="559"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="560"/>
         <source>No project is open. Open or create one (File menu), train a run on the Train page, and its scores, predictions and errors appear here.</source>
         <translation>尚未打开项目。请（通过“文件”菜单）打开或新建一个项目，并在训练页训练一次，其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="562"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="563"/>
         <source>This project has no run yet. Train one on the Train page (or open a run folder from the Runs page), and its scores, predictions and errors appear here.</source>
         <translation>此项目还没有运行。请在训练页训练一次（或从运行页打开一个运行文件夹），其得分、预测和错误会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="571"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="572"/>
         <source>This run is not one of this project&apos;s runs ({folder}); it is shown for viewing only.</source>
         <translation>此运行不属于此项目({folder})；仅供查看。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="574"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="575"/>
         <source>It is a {run} run and this project holds {project} examples, so its rows are not matched to the project&apos;s.</source>
         <translation>这是一次 {run} 运行，而此项目包含 {project} 样例，因此其中的行不会与项目的行对应。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="578"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="579"/>
         <source>{joined} of {total} of its rows match this project&apos;s examples (same gold value).</source>
         <translation>它的 {total} 行中有 {joined} 行与此项目的样例对应(标准答案相同)。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="666"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="667"/>
         <source>Errors only (off by ≥ %1)</source>
         <translation>仅显示错误（偏差 ≥ %1）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="667"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="668"/>
         <source>A predicted score counts as an error when it is %1 or more from its gold: a tenth of the gold scores&apos; scale</source>
         <translation>预测分数与标准答案相差 %1 或以上即算作错误：即标准答案分数范围的十分之一</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="690"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="691"/>
         <source>{shown} of {total} examples</source>
         <translation>{shown} / {total} 个样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="692"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="693"/>
         <source>gold {g}, predicted {p}</source>
         <translation>标准答案 {g}，预测 {p}</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/results_page.py" line="748"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="749"/>
         <source>%n word(s) got no prediction from this run: tag them on the Label page</source>
         <translation>
             <numerusform>%n 个词在这次运行中没有预测:请在“标注”页标注它们</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="750"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="751"/>
         <source>The run predicted a label this project no longer has (renamed or removed since the run)</source>
         <translation>该运行预测的标签已不在本项目中（运行之后被重命名或删除）</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="785"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="786"/>
         <source>{split} row {row}</source>
         <translation>{split} 第 {row} 行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="790"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="791"/>
         <source>{where}: {n} of {m} tags are now the run&apos;s predictions</source>
         <translation>{where}:{m} 个标签中有 {n} 个已改为这次运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="793"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="794"/>
         <source>{where}: the gold value is now the run&apos;s prediction</source>
         <translation>{where}:标注值已改为这次运行的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="795"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="796"/>
         <source>; this run&apos;s scores were computed with the earlier gold</source>
         <translation>;这次运行的分数是按原来的标注计算的</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="796"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="797"/>
         <source> (Edit &gt; Undo restores it)</source>
         <translation>(编辑 &gt; 撤销 可恢复)</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/results_page.py" line="802"/>
+        <location filename="../../bertstudio/ui/results_page.py" line="803"/>
         <source>Relabel {split} row {row}</source>
         <translation>重新标注 {split} 的第 {row} 行</translation>
     </message>
@@ -4872,17 +4925,17 @@
         <translation>加载模型时统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="478"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="495"/>
         <source>the training split has no labelled examples</source>
         <translation>训练数据划分中没有已标注的样例</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="478"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="495"/>
         <source>train split</source>
         <translation>train 数据划分</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="479"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="496"/>
         <source>at least a few labelled rows</source>
         <translation>至少几行已标注的数据</translation>
     </message>
@@ -4912,42 +4965,42 @@
         <translation>用已标注的训练行训练模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="488"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="505"/>
         <source>No dev split: holding out {n} of {m} labelled training examples ({p:.0%}, seed {s}) for evaluation.</source>
         <translation>没有验证集:从 {m} 个已标注训练样例中留出 {n} 个({p:.0%}，种子 {s})用于评估。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="541"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="558"/>
         <source>Run folder: {d}</source>
         <translation>运行文件夹:{d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="553"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="570"/>
         <source>{n} seeds ({a} to {b}), one run each, one after another.</source>
         <translation>{n} 个种子（{a} 到 {b}），每个一次运行，依次进行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="614"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="631"/>
         <source>Training… the window stays usable; Cancel stops after the current step.</source>
         <translation>训练中……窗口仍可使用；“取消”会在当前步结束后停止。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="653"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="670"/>
         <source>Export run to folder</source>
         <translation>导出运行到文件夹</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="673"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="690"/>
         <source>Exporting the run to {d}…</source>
         <translation>正在导出运行到 {d}…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="688"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="705"/>
         <source>Export failed: {m}</source>
         <translation>导出失败:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="680"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="697"/>
         <source>Run exported to {d}. Start it there with: bertstudio train --config run.toml</source>
         <translation>运行已导出到 {d}。在那里用以下命令启动:bertstudio train --config run.toml</translation>
     </message>
@@ -4977,92 +5030,107 @@
         <translation>未统计：这些设置不适用于该模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="570"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="476"/>
+        <source>a maximum length of {value:,} tokens is more than this model takes ({limit:,} tokens): choose {limit:,} or less</source>
+        <translation>最大长度 {value:,} 个词元超过了此模型能接受的长度（{limit:,} 个词元）：请选择 {limit:,} 或更小的值</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="479"/>
+        <source>training the top {value} layers asks for more layers than this model has ({limit}): choose {limit} or fewer</source>
+        <translation>训练顶部 {value} 层超过了此模型的层数（{limit} 层）：请选择 {limit} 层或更少</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="482"/>
+        <source>a LoRA rank of {value:,} is more than this model&apos;s hidden size ({limit:,}): choose a small rank (4-64)</source>
+        <translation>LoRA 秩 {value:,} 超过了此模型的隐藏层大小（{limit:,}）：请选择较小的秩（4-64）</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/training_page.py" line="587"/>
         <source>No project is open.</source>
         <translation>没有打开的项目。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="572"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="589"/>
         <source>A run is training now: wait for it to end, or cancel it, then resume.</source>
         <translation>正在训练一个运行：请等它结束或取消它，然后再继续。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="580"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="597"/>
         <source>{run} cannot be resumed here: {why}</source>
         <translation>{run} 无法在此继续：{why}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="592"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="609"/>
         <source>Resuming {run} from its last checkpoint, with its own settings.</source>
         <translation>正在从最后一个检查点继续 {run}，使用它自己的设置。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="670"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="687"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="719"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="736"/>
         <source>Cancelling after the current step…</source>
         <translation>将在当前步结束后取消…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="724"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="741"/>
         <source>Stop the SetFit phase?</source>
         <translation>停止 SetFit 阶段？</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="725"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="742"/>
         <source>SetFit has run {done} of {total} contrastive steps. Stopping now keeps nothing of them: the run saves a model only once its head has trained.</source>
         <translation>SetFit 已完成 {total} 个对比学习步骤中的 {done} 个。现在停止将不会保留其中任何结果：只有在分类头训练之后，本次运行才会保存模型。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="728"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="745"/>
         <source>Stop and discard</source>
         <translation>停止并丢弃</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="729"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="746"/>
         <source>Keep training</source>
         <translation>继续训练</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="738"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="755"/>
         <source>Warm start: reusing the model loaded by an earlier run in this session</source>
         <translation>热启动：复用本次会话中先前运行已加载的模型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="745"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="762"/>
         <source>{t:,} of {n:,} parameters ({p}%), as built</source>
         <translation>{n:,} 个参数中的 {t:,} 个({p}%)，按构建后的模型统计</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="756"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="773"/>
         <source>Training failed.</source>
         <translation>训练失败。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="759"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="776"/>
         <source>Run cancelled before its first step: nothing was trained or saved.</source>
         <translation>运行在第一步之前已取消：没有训练，也没有保存任何内容。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="761"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="778"/>
         <source>Run finished.</source>
         <translation>运行完成。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="762"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="779"/>
         <source>Run cancelled; the model saved so far is usable.</source>
         <translation>运行已取消；已保存的模型可以使用。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="790"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="807"/>
         <source>Removed the empty run folder {d}</source>
         <translation>已删除空的运行文件夹 {d}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/training_page.py" line="794"/>
+        <location filename="../../bertstudio/ui/training_page.py" line="811"/>
         <source>Training could not run: {m}</source>
         <translation>无法训练:{m}</translation>
     </message>

@@ -585,7 +585,7 @@ def test_settings_the_model_cannot_take_are_refused_before_start(qtbot, session,
     page.mode_combo.setCurrentIndex(page.mode_combo.findData("top"))
     page.top_spin.setValue(5)
     qtbot.waitUntil(refused, timeout=60_000)
-    assert "more layers than the model has (2)" in page.status_label.text()
+    assert "more layers than this model has (2)" in page.status_label.text()
     page.lr_combo.setCurrentText("1e-4")
     page.lr_combo.setCurrentText("1e-3")  # the same refused settings again: refused at once, not counted again
     assert refused()
@@ -594,11 +594,11 @@ def test_settings_the_model_cannot_take_are_refused_before_start(qtbot, session,
     page.mode_combo.setCurrentIndex(page.mode_combo.findData("lora"))
     page.form.lora_spin.setValue(200)
     qtbot.waitUntil(refused, timeout=60_000)
-    assert "lora_rank" in page.status_label.text()
+    assert "LoRA rank of 200 is more than this model's hidden size" in page.status_label.text()
     page.mode_combo.setCurrentIndex(page.mode_combo.findData("full"))
     page.max_len_spin.setValue(100)
     qtbot.waitUntil(refused, timeout=60_000)
-    assert "max_length 100 is more than this model takes (64 tokens)" in page.status_label.text()
+    assert "a maximum length of 100 tokens is more than this model takes (64 tokens)" in page.status_label.text()
     page.start_training()
     assert not page.is_running() and session.project.list_runs() == []
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QCoreApplication, QSettings
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QComboBox
+from PySide6.QtWidgets import QComboBox, QPushButton
 
 ROOT = Path(__file__).resolve().parents[2]
 UI = ROOT / "bertstudio" / "ui"
@@ -380,3 +380,131 @@ def test_a_file_the_reader_refuses_is_said_in_the_users_language_with_what_to_do
     qtbot.addWidget(dialog)
     shown = dialog.error_label.text()
     assert shown.startswith("无法读取此文件：") and str(path) in shown and "UTF-8" in shown and "另存为" in shown, shown
+
+
+@pytest.fixture
+def chinese(qapp):
+    """The zh_CN translation installed until the test ends."""
+    from bertstudio import app as app_module
+
+    installed = app_module.install_translators(qapp, "zh_CN")
+    assert installed
+    yield
+    for translator in installed:
+        qapp.removeTranslator(translator)
+
+
+def test_sentences_join_without_a_space_after_a_chinese_one():
+    """Notes joined with " " read "…崩溃）。 它评估过…" in Chinese."""
+    from bertstudio.ui.sentences import join_sentences
+
+    assert join_sentences(["它崩溃了（进程被关闭）。", "", "它评估过 2 次。"]) == "它崩溃了（进程被关闭）。它评估过 2 次。"
+    assert join_sentences(["It crashed.", "It evaluated twice.", ""]) == "It crashed. It evaluated twice."
+    assert join_sentences(["", ""]) == ""
+
+
+def test_an_interrupted_runs_note_on_results_joins_its_chinese_sentences(qtbot, chinese, session_factory):
+    from bertstudio.ui.results_page import ResultsPage, UnsavedRun
+
+    page = ResultsPage(session_factory("sentence", ["neg", "pos"]))
+    qtbot.addWidget(page)
+    page._show_state(UnsavedRun("interrupted", 12, 2))
+    text = page.state_label.text()
+    assert "12" in text and "它评估过 2 次" in text and "。 " not in text, text
+
+
+def test_the_learning_curves_progress_and_end_are_said_in_chinese(qtbot, chinese, session_factory, monkeypatch):
+    """The dialog said "run 2 of 8: 2 labels, seed 1" (the core's English line) and "1 runs done."."""
+    import functools
+    from types import SimpleNamespace
+
+    from helpers import sentiment_records
+
+    from bertstudio.train import engine
+    from bertstudio.train.config import TrainConfig
+    from bertstudio.ui import learning_curve as panel_module
+
+    def fake_train(config, share, eval_set, *, callbacks, cancel):  # the engine's steps, without a model
+        for step in (1, 2):
+            for callback in callbacks:
+                callback(SimpleNamespace(kind="step", step=step, total_steps=2), None)
+        return engine.RunResult("finished", metrics={"accuracy": 0.5 + len(share) / 100})
+
+    monkeypatch.setattr(engine, "train", fake_train)
+    monkeypatch.setattr(panel_module, "JobWorker", functools.partial(panel_module.JobWorker, throttle_s=0.0))
+    session = session_factory("sentence", ["neg", "pos"], {"train": sentiment_records(16, 0), "dev": sentiment_records(8, 1)})
+    panel = panel_module.LearningCurvePanel(session, lambda: TrainConfig(task="sentence", labels=["neg", "pos"]),
+                                            fractions=(0.5, 1.0), seeds=(0,))
+    qtbot.addWidget(panel)
+    said: list[str] = []
+    shown = panel._on_progress
+    panel._on_progress = lambda fraction, message: (said.append(message), shown(fraction, message))
+    with qtbot.waitSignal(panel.finished, timeout=30_000):
+        assert panel.start() is not None
+    assert "第 1 次运行（共 2 次）：8 行已标注数据，随机种子 0" in said, said
+    assert not any("run " in s or "labels" in s for s in said), said
+    assert panel.status.text() == "已完成 2 次运行。"
+    assert "。 " not in panel.result.text()
+
+
+def _bio_session(session_factory):
+    rows = [{"tokens": ["john", "smith", "went", "home"], "tags": ["B-PER", "I-PER", "O", "O"]},
+            {"tokens": ["mary", "lives", "in", "paris"], "tags": ["B-PER", "O", "O", "B-LOC"]}]
+    return session_factory("tagging", ["O", "B-PER", "I-PER", "B-LOC", "I-LOC"], {"train": rows})
+
+
+def test_the_label_set_dialogs_refusals_are_said_in_chinese(qtbot, chinese, session_factory):
+    """The dialog said "a label named 'B-LOC' already exists: a rename cannot merge…", "label name ''
+    is empty", "label 'O' appears twice", "label 'B-PER' is still used (2 in train)" in English."""
+    from bertstudio.errors import DataError
+    from bertstudio.ui.editors.label_set import LabelSetDialog
+    from bertstudio.ui.session import split_name
+
+    session = _bio_session(session_factory)
+    dialog = LabelSetDialog(session)
+    qtbot.addWidget(dialog)
+    labels = session.labels()
+    said = []
+
+    def remove_b_per() -> bool:
+        dialog.list.setCurrentRow(labels.index("B-PER"))
+        dialog.findChild(QPushButton, "removeLabelButton").click()
+        return session.labels() != labels
+    for refused in (lambda: dialog.add_label(""), lambda: dialog.add_label("O"),
+                    lambda: dialog.rename_label("B-PER", "B-LOC"), lambda: dialog.rename_label("I-PER", "I-LOC"),
+                    remove_b_per):
+        assert not refused()
+        said.append(dialog.error.text())
+    assert said[0] == "标签需要名称：此名称为空。"
+    assert said[1].startswith("已存在名为 O 的标签")
+    assert said[2].startswith("已存在名为 B-LOC 的标签：重命名不能合并两个标签") and "B-PER" in said[2]
+    assert said[3].startswith("已存在名为 I-LOC 的标签")
+    assert said[4].startswith("标签 B-PER 仍在使用") and f"{split_name('train')}中 2 行" in said[4], said[4]
+    assert not any("label" in s for s in said), said
+    assert session.labels() == labels
+    with pytest.raises(DataError):  # the project's own checks stay the safety net
+        session.project.rename_label("B-PER", "B-LOC")
+
+
+def test_a_setting_the_model_cannot_take_is_said_in_chinese(qtbot, chinese, session_factory, tiny_model_dir, tmp_path):
+    """Start's refusal read "请先修正设置:/tmp/nu/tiny, max_length: max_length 300 is more than this model takes…"."""
+    from helpers import capped_model, sentiment_records
+
+    from bertstudio.errors import ConfigError
+    from bertstudio.train.config import TrainConfig
+    from bertstudio.train.preflight import check_max_length
+    from bertstudio.ui.training_page import TrainingPage
+
+    short = capped_model(tiny_model_dir, tmp_path / "short", 64)
+    with pytest.raises(ConfigError) as refused:
+        check_max_length(TrainConfig(task="sentence", model=str(short), max_length=100))
+    page = TrainingPage(session_factory("sentence", ["neg", "pos"], {"train": sentiment_records(16, 0)}))
+    qtbot.addWidget(page)
+    page.settings_error = refused.value  # what the page keeps when the count or Start met the refusal
+    page._refresh_state()
+    text = page.status_label.text()
+    assert not page.start_button.isEnabled() and page.start_button.toolTip() == text
+    assert text.startswith("请先修正设置:最大长度 100 个词元") and "64" in text and "max_length" not in text, text
+    page.settings_error = ConfigError("something else", where="lr")  # no facts: the core's words, as before
+    page._refresh_state()
+    assert page.status_label.text().endswith("lr: something else")
