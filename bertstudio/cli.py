@@ -281,7 +281,7 @@ class ProgressPrinter:
     """Prints engine events: a one-line bar on a terminal, a line per log event otherwise."""
 
     def __init__(self, stream: TextIO | None = None, quiet: bool = False, chosen: str = "",
-                 transient: bool = False, epochs: float | None = None) -> None:
+                 transient: bool = False, epochs: float | None = None, resumed_at: int | None = None) -> None:
         self.stream = stream if stream is not None else sys.stderr  # the one of now (a test's, a redirect's)
         self.tty = self.stream.isatty()
         # transient: phases on one line of a terminal that the command clears, nothing in a log (evaluate:
@@ -290,6 +290,7 @@ class ProgressPrinter:
         self.quiet = quiet or (transient and not self.tty)
         self.chosen = chosen  # what train/small_data chose and why: said once the model has loaded
         self.epochs = epochs  # as set (2.5): the run's start counts the epochs begun (3)
+        self.resumed_at = resumed_at  # the step a resumed run goes on from (its checkpoint's)
 
     def _say_chosen(self) -> None:
         if self.chosen:
@@ -311,6 +312,8 @@ class ProgressPrinter:
                 f"batch {event.effective_batch_size}, on {event.device} ({event.precision}); "
                 f"trainable parameters {event.trainable_params:,} / {event.total_params:,}"
             )
+            if self.resumed_at is not None:  # the line above counts the whole run: "16000 steps" read as a restart
+                self._line(f"resumed from step {self.resumed_at:,} of {event.total_steps:,}")
         elif isinstance(event, StepLogged):
             bar = _bar(event.step / max(event.total_steps, 1))
             eta = time.strftime("%H:%M:%S", time.gmtime(max(event.eta_s, 0)))
@@ -330,7 +333,9 @@ class ProgressPrinter:
             elif event.total:  # how far: a bar on a terminal, a line every half minute in a log
                 self._phase_progress(event)
         elif isinstance(event, RunFinished) and event.status != "failed":  # a failure: the command's one error line
-            self._line(f"run {event.status} at step {event.step}" + (f": {event.message}" if event.message else ""))
+            said = f"run {event.status} at step {event.step}"
+            # the engine's message for a cancel is "cancelled at step N": "run cancelled at step 289: cancelled at step 289"
+            self._line(said + (f": {event.message}" if event.message and event.message not in said else ""))
             if event.best_step is not None:  # the metrics printed next are not the last eval line's
                 when = ("step 0: the head fitted on the frozen encoder, which no fine-tuning step beat"
                         if event.best_step == 0 else f"step {event.best_step}")
@@ -575,8 +580,16 @@ def _printer(config: Any, args: argparse.Namespace) -> ProgressPrinter:
     from bertstudio.train.distributed import launched_rank
 
     # one process of a data-parallel run says it: each of N printed every phase line
+    resumed_at = None
+    if config.resume_from:
+        from bertstudio.train.rundir import read_state
+
+        try:
+            resumed_at = int(read_state(config.resume_from).get("step", 0))
+        except (ConfigError, TypeError, ValueError):  # the engine refuses such a checkpoint in its own words
+            resumed_at = None
     return ProgressPrinter(quiet=args.quiet or launched_rank() != 0, chosen=config.auto_reason or "",
-                           epochs=config.epochs)
+                           epochs=config.epochs, resumed_at=resumed_at)
 
 
 def _train_seeds(config: Any, train_set: Any, eval_set: Any, args: argparse.Namespace, cancel: threading.Event,

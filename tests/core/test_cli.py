@@ -1053,3 +1053,29 @@ def test_a_run_whose_data_files_moved_resumes_with_their_new_paths(sentiment_fil
     assert code == 0, err
     saved = tomllib.loads((out / "config.toml").read_text(encoding="utf-8"))
     assert saved["train_file"] == str((moved / "train.tsv").resolve())  # the run's record names where its data is now
+
+
+def test_a_cancelled_run_says_its_step_once_and_its_resume_says_where_it_goes_on(sentiment_files, tiny, tmp_path,
+                                                                                capsys, monkeypatch):
+    """A cancel printed "run cancelled at step 3: cancelled at step 3"; the resumed run printed
+    "training 48 examples for 2 epoch(s), 12 steps…" with no word of the 3 steps it already had."""
+    import signal as signals
+
+    from bertstudio import cli
+
+    monkeypatch.setattr(cli, "_is_terminal", lambda fd: False)
+    printer = cli._printer
+    _signal_at(monkeypatch, signals.SIGINT, 3)
+    out = tmp_path / "run"
+    train, _ = sentiment_files
+    code, _, err = run(["train", "--train", str(train), "--model", tiny, "--epochs", "2", "--batch-size", "8",
+                        "--max-length", "16", "--logging-steps", "1", "--out", str(out)], capsys)
+    assert code == 130, err
+    ended = [line for line in err.splitlines() if line.startswith("run cancelled")]
+    assert ended == ["run cancelled at step 3"], err
+    monkeypatch.setattr(cli, "_printer", printer)
+    code, _, err = run(["train", "--resume", str(out / "checkpoints" / "last")], capsys)
+    assert code == 0, err
+    lines = err.splitlines()
+    started = next(i for i, line in enumerate(lines) if line.startswith("training 48 examples"))
+    assert lines[started + 1] == "resumed from step 3 of 12", err
