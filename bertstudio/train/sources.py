@@ -129,13 +129,15 @@ def warn_untrained_classes(train_set: Any, labels: Sequence[str] | None, held: A
     missing = [name for name in (labels or train_set.labels) if not trained.get(str(name))]
     if missing:
         log.warning("%s: no training row of class %s: the model can never predict %s",
-                    train_set.source or "the training data", _few(missing), "it" if len(missing) == 1 else "them")
+                    train_set.source or "the training data", _few(missing), "it" if len(missing) == 1 else "them",
+                    extra=_facts("untrained_classes", train_set, classes=[str(n) for n in missing]))
     if held is not None:
         evaluated = label_counts(held)
         unseen = [name for name in trained if not evaluated.get(name)]
         if unseen:  # a class of one row stays in training (and a few held-out rows cannot cover many classes)
             log.warning("%s: no held-out row of class %s: trained on, not evaluated",
-                        train_set.source or "the training data", _few(unseen))
+                        train_set.source or "the training data", _few(unseen),
+                        extra=_facts("unevaluated_classes", train_set, classes=[str(n) for n in unseen]))
 
 
 def warn_repeats(train_set: Any, eval_set: Any = None, *, held: bool = False,
@@ -165,10 +167,12 @@ def warn_repeats(train_set: Any, eval_set: Any = None, *, held: bool = False,
             count, first, second = conflict
             what = "scores" if spec.gold.numeric else "tags" if spec.gold.per_token else "labels"
             split, rows = _row_namer(train_set, numbers[0] if numbers else None)
+            values = _difference(train_set, first, second)
             log.warning("%s: %s input%s appear%s more than once with different %s (first: %srows %s and %s, %s)",
                         train_set.source or "the training data", f"{count:,}", "s" if count != 1 else "",
-                        "" if count != 1 else "s", what, split, rows(first), rows(second),
-                        _difference(train_set, first, second))
+                        "" if count != 1 else "s", what, _words(split), rows(first), rows(second), _said(values),
+                        extra=_facts("conflicting_gold", train_set, count=count, what=what, split=split,
+                                     rows=(rows(first), rows(second)), values=values))
     if eval_set is None or not len(eval_set):
         return
     eval_keys = input_keys(eval_set)
@@ -190,7 +194,11 @@ def warn_repeats(train_set: Any, eval_set: Any = None, *, held: bool = False,
                 "rows it has not seen (first: %srow %s = %srow %s)",
                 (train_set if held else eval_set).source or "the evaluation data", f"{len(hits):,}",
                 f"{len(eval_set):,}", "held-out" if held else "evaluation",
-                " and ".join(columns), eval_split, eval_row(int(hits[0])), train_split, train_row(int(seen_in)))
+                " and ".join(columns), _words(eval_split), eval_row(int(hits[0])), _words(train_split),
+                train_row(int(seen_in)),
+                extra=_facts("repeated_eval_rows", train_set if held else eval_set, count=len(hits), total=len(eval_set),
+                             held=held, columns=columns, first=(eval_split, eval_row(int(hits[0]))),
+                             seen=(train_split, train_row(int(seen_in)))))
 
 
 def _conflicting(examples: Any, keys: Any) -> tuple[int, int, int] | None:
@@ -219,27 +227,45 @@ def _conflicting(examples: Any, keys: Any) -> tuple[int, int, int] | None:
     return int(bad.sum()), int(at[first]), int(at[second])
 
 
-def _difference(examples: Any, first: int, second: int) -> str:
-    """How rows ``first`` and ``second`` differ in gold: "'pos' and 'neg'", "2 and 4.5", or for
-    tags the first token where they part ("'NOUN' and 'VERB' at token 3")."""
+def _facts(kind: str, examples: Any, **facts: Any) -> dict[str, Any]:
+    """A warning's facts for ``logging``'s ``extra``: the record's ``facts``, which an interface
+    phrases in its own language (the learning-curve dialog said these in English inside its
+    Chinese window); ``source``: the file, None for rows given without one (a project's)."""
+    return {"facts": {"kind": kind, "source": examples.source, **facts}}
+
+
+def _difference(examples: Any, first: int, second: int) -> tuple[str, str, int | None]:
+    """How rows ``first`` and ``second`` differ in gold: ("'pos'", "'neg'", None), ("2", "4.5",
+    None), or for tags the first token where they part ("'NOUN'", "'VERB'", 3)."""
     one, other = (examples.dataset[p][examples.gold_column] for p in (first, second))
     if not isinstance(one, list):
-        return f"{_value(one)} and {_value(other)}"
+        return _value(one), _value(other), None
     at = next((i for i, (a, b) in enumerate(zip(one, other)) if a != b), min(len(one), len(other)))
     one, other = (tags[at] if at < len(tags) else None for tags in (one, other))
-    return f"{_value(one)} and {_value(other)} at token {at + 1:,}"
+    return _value(one), _value(other), at + 1
 
 
-def _row_namer(examples: Any, numbers: Sequence[int] | None, default: str = "train") -> tuple[str, Any]:
-    """(the words before "row", position -> the 1-based row a person finds it at): a project's
-    split and row ("dev row 5"), else ``numbers``, the rows of the file the set was drawn from
-    ("row 5"), else the position in the set ("eval row 5")."""
+def _said(values: tuple[str, str, int | None]) -> str:
+    one, other, token = values
+    return f"{one} and {other}" + (f" at token {token:,}" if token is not None else "")
+
+
+def _row_namer(examples: Any, numbers: Sequence[int] | None, default: str = "train") -> tuple[str | None, Any]:
+    """(the set the rows are named in: a project's split, ``default``, or None for rows of a file;
+    position -> the 1-based row a person finds it at): a project's split and row ("dev row 5"),
+    else ``numbers``, the rows of the file the set was drawn from ("row 5"), else the position in
+    the set ("eval row 5")."""
     split, rows = rows_of(examples)
     if rows is not None:
-        return f"{split or default} ", lambda p: f"{rows[p] + 1:,}"
+        return split or default, lambda p: f"{rows[p] + 1:,}"
     if numbers is not None:
-        return "", lambda p: f"{int(numbers[p]) + 1:,}"
-    return f"{default} ", lambda p: f"{p + 1:,}"
+        return None, lambda p: f"{int(numbers[p]) + 1:,}"
+    return default, lambda p: f"{p + 1:,}"
+
+
+def _words(split: str | None) -> str:
+    """The words before "row" in a warning: "dev " or nothing."""
+    return f"{split} " if split else ""
 
 
 def _value(value: Any) -> str:
@@ -279,7 +305,8 @@ def warn_unscored(examples: Any) -> None:
     if missing:
         logging.getLogger("bertstudio").warning(
             "%s: %d of %d evaluation rows have no gold %s and are left out of the score",
-            examples.source or "the evaluation data", missing, len(examples), examples.gold_column)
+            examples.source or "the evaluation data", missing, len(examples), examples.gold_column,
+            extra=_facts("unscored_rows", examples, count=missing, total=len(examples)))
 
 
 def read_train_set(config: TrainConfig, spec: Any = None) -> Any:

@@ -194,9 +194,13 @@ class CoreWarnings(logging.Handler):
         if record.thread != self._thread or record.levelno >= logging.ERROR or record.exc_info:
             return
         try:
-            self._send(record.getMessage())
+            self._send(self.said(record))
         except Exception:  # noqa: BLE001 - logging must never break the run
             self.handleError(record)
+
+    def said(self, record: logging.LogRecord) -> str:
+        """The warning as sent: the core's English line (a subclass phrases the record's facts)."""
+        return record.getMessage()
 
     def __enter__(self) -> "CoreWarnings":
         logging.getLogger("bertstudio").addHandler(self)

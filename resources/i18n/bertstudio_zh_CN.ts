@@ -392,6 +392,115 @@
         <source>Label at least {k} training examples, or some dev examples, first: with no dev split a run evaluates on training examples it holds out ({n} labelled so far).</source>
         <translation>请先标注至少 {k} 个训练样本，或添加一些开发集样本：没有开发集时，训练会留出部分训练样本用于评估（目前已标注 {n} 个）。</translation>
     </message>
+    <message>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="305"/>
+        <source>row {n}</source>
+        <translation>第 {n} 行</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="306"/>
+        <source>evaluation</source>
+        <translation>评估集</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="306"/>
+        <source>held-out</source>
+        <translation>留出集</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="307"/>
+        <source>{split} row {n}</source>
+        <translation>{split}第 {n} 行</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="315"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="337"/>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../bertstudio/ui/learning_curve.py" line="315"/>
+        <source> and %n more</source>
+        <translation>
+            <numerusform>等另外 %n 个</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../bertstudio/ui/learning_curve.py" line="317"/>
+        <source>%n class(es) have no training row, so the model can never predict them: {classes}.</source>
+        <translation>
+            <numerusform>%n 个类别没有训练行，模型永远无法预测它们：{classes}。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../bertstudio/ui/learning_curve.py" line="320"/>
+        <source>%n class(es) have no held-out row: trained on, not evaluated: {classes}.</source>
+        <translation>
+            <numerusform>%n 个类别没有留出行：参与了训练，但未被评估：{classes}。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="323"/>
+        <source>labels</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="323"/>
+        <source>scores</source>
+        <translation>分数</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="323"/>
+        <source>tags</source>
+        <translation>标记</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="325"/>
+        <source>{split} rows {a} and {b}</source>
+        <translation>{split}第 {a} 行和第 {b} 行</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="326"/>
+        <source>rows {a} and {b}</source>
+        <translation>第 {a} 行和第 {b} 行</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="328"/>
+        <source>{a} and {b} at token {t}</source>
+        <translation>第 {t} 个词元处为 {a} 与 {b}</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="329"/>
+        <source>{a} and {b}</source>
+        <translation>{a} 与 {b}</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../bertstudio/ui/learning_curve.py" line="330"/>
+        <source>%n input(s) appear more than once with different {what} (first: {rows}, {values}).</source>
+        <translation>
+            <numerusform>%n 个输入多次出现且{what}不同（首例：{rows}，{values}）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="333"/>
+        <source>{count:,} of {total:,} held-out rows repeat a training row (same {columns}): their scores overstate how the model does on rows it has not seen (first: {first} = {seen}).</source>
+        <translation>{total:,} 个留出行中有 {count:,} 个与某个训练行重复（{columns} 相同）：它们的分数会高估模型在未见过的行上的表现（首例：{first} = {seen}）。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="335"/>
+        <source>{count:,} of {total:,} evaluation rows repeat a training row (same {columns}): their scores overstate how the model does on rows it has not seen (first: {first} = {seen}).</source>
+        <translation>{total:,} 个评估行中有 {count:,} 个与某个训练行重复（{columns} 相同）：它们的分数会高估模型在未见过的行上的表现（首例：{first} = {seen}）。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="340"/>
+        <source>{count:,} of {total:,} evaluation rows have no gold value and are left out of the score.</source>
+        <translation>{total:,} 个评估行中有 {count:,} 个没有标准答案，不计入分数。</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="344"/>
+        <source>{source}: {text}</source>
+        <translation>{source}：{text}</translation>
+    </message>
 </context>
 <context>
     <name>AddExampleDialog</name>
@@ -1953,146 +2062,146 @@
 <context>
     <name>LearningCurvePanel</name>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="63"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="65"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="65"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="67"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="69"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="71"/>
         <source>Learning curve progress</source>
         <translation>学习曲线进度</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="78"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="80"/>
         <source>Learning curve plot</source>
         <translation>学习曲线图</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="79"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="81"/>
         <source>Each run&apos;s score against its labelled training rows, and the fitted curve: the text below says what it forecasts</source>
         <translation>每次运行的得分与其已标注训练行数的关系，以及拟合的曲线：下方文字说明它的预测</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="83"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="85"/>
         <source>labelled training rows</source>
         <translation>已标注的训练行数</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="87"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="89"/>
         <source>one run</source>
         <translation>单次运行</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="89"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="91"/>
         <source>Trains the current settings on {f} of the labelled rows, {n} seeds each, and fits a power law to say what more labels would give.</source>
         <translation>用当前设置在已标注行的 {f} 上训练，每种比例跑 {n} 个随机种子，并拟合幂律曲线，估计更多标注能带来多少提升。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="126"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="128"/>
         <source>metric</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="150"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="152"/>
         <source>Stopping after the current step…</source>
         <translation>将在当前步结束后停止…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="190"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="192"/>
         <source>Warning: {m}</source>
         <translation>警告：{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="195"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="197"/>
         <source>The learning curve stopped: {m}</source>
         <translation>学习曲线已停止:{m}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="201"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="203"/>
         <source>{m} (x100)</source>
         <translation>{m}（x100）</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/learning_curve.py" line="204"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="206"/>
         <source>Cancelled after %n run(s).</source>
         <translation>
             <numerusform>已在 %n 次运行后取消。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/learning_curve.py" line="207"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="209"/>
         <source>%n run(s) done.</source>
         <translation>
             <numerusform>已完成 %n 次运行。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="227"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="229"/>
         <source>mean over seeds</source>
         <translation>各随机种子的平均值</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="235"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="237"/>
         <source>power-law fit</source>
         <translation>幂律拟合</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="244"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="246"/>
         <source>Shares with fewer rows than the {k} classes are left out: {shares}. The curve starts at {n:,} rows.</source>
         <translation>行数少于 {k} 个类别的比例已略去：{shares}。曲线从 {n:,} 行开始。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="261"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="263"/>
         <source>Cancelled: the curve stopped at {n:,} of {total:,} labelled rows, where the {m} is {now} ({k} of {s} seeds run). No forecast from an unfinished curve.</source>
         <translation>已取消：曲线停在 {total:,} 行已标注数据中的 {n:,} 行，此时 {m} 为 {now}（已运行 {s} 个随机种子中的 {k} 个）。未完成的曲线不做预测。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="265"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="267"/>
         <source>Cancelled before the first run ended.</source>
         <translation>在第一次运行结束前已取消。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="267"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="269"/>
         <source>Too few points for a fit: runs at two or more sizes are needed.</source>
         <translation>数据点太少，无法拟合:需要在两种或更多数据量下的运行。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="271"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="273"/>
         <source>With {n:,} labelled rows the {m} is {now} (mean of {k} seeds). Doubling to {n2:,} rows is expected to give {pred} ({d} points; 95% range {lo} to {hi}).</source>
         <translation>使用 {n:,} 行已标注数据时，{m} 为 {now}（{k} 个随机种子的平均值）。翻倍到 {n2:,} 行预计可达到 {pred}（{d} 个百分点；95% 区间为 {lo} 到 {hi}）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="283"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="285"/>
         <source>{n:,} rows: {method}, batch {batch} x {epochs:g} epochs</source>
         <translation>{n:,} 行：{method}，批大小 {batch} x {epochs:g} 轮</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="285"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="287"/>
         <source>Automatic chose the settings for each share&apos;s own rows ({shares}).</source>
         <translation>“自动”按每个比例自身的行数选择了设置（{shares}）。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="291"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="350"/>
         <source>Done.</source>
         <translation>完成。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="292"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="351"/>
         <source>Run {i} of {n}: {size:,} labelled rows, seed {seed}</source>
         <translation>第 {i} 次运行（共 {n} 次）：{size:,} 行已标注数据，随机种子 {seed}</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="295"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="354"/>
         <source>{line}: waiting for {job} to finish</source>
         <translation>{line}：等待{job}结束</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/learning_curve.py" line="305"/>
+        <location filename="../../bertstudio/ui/learning_curve.py" line="364"/>
         <source>Learning curve</source>
         <translation>学习曲线</translation>
     </message>

@@ -414,7 +414,8 @@ def test_an_interrupted_runs_note_on_results_joins_its_chinese_sentences(qtbot, 
 
 
 def test_the_learning_curves_progress_and_end_are_said_in_chinese(qtbot, chinese, session_factory, monkeypatch):
-    """The dialog said "run 2 of 8: 2 labels, seed 1" (the core's English line) and "1 runs done."."""
+    """The dialog said "run 2 of 8: 2 labels, seed 1" (the core's English line), "1 runs done." and
+    its warnings about the rows as "警告：the training data: 1 input appears more than once…"."""
     import functools
     from types import SimpleNamespace
 
@@ -432,7 +433,9 @@ def test_the_learning_curves_progress_and_end_are_said_in_chinese(qtbot, chinese
 
     monkeypatch.setattr(engine, "train", fake_train)
     monkeypatch.setattr(panel_module, "JobWorker", functools.partial(panel_module.JobWorker, throttle_s=0.0))
-    session = session_factory("sentence", ["neg", "pos"], {"train": sentiment_records(16, 0), "dev": sentiment_records(8, 1)})
+    train = sentiment_records(16, 0) + [{"text": "said twice", "label": "pos"}, {"text": "said twice", "label": "neg"}]
+    dev = sentiment_records(8, 1) + [dict(train[1])]  # a dev row that repeats a training row
+    session = session_factory("sentence", ["neg", "pos"], {"train": train, "dev": dev})
     panel = panel_module.LearningCurvePanel(session, lambda: TrainConfig(task="sentence", labels=["neg", "pos"]),
                                             fractions=(0.5, 1.0), seeds=(0,))
     qtbot.addWidget(panel)
@@ -441,10 +444,15 @@ def test_the_learning_curves_progress_and_end_are_said_in_chinese(qtbot, chinese
     panel._on_progress = lambda fraction, message: (said.append(message), shown(fraction, message))
     with qtbot.waitSignal(panel.finished, timeout=30_000):
         assert panel.start() is not None
-    assert "第 1 次运行（共 2 次）：8 行已标注数据，随机种子 0" in said, said
+    assert "第 1 次运行（共 2 次）：9 行已标注数据，随机种子 0" in said, said
     assert not any("run " in s or "labels" in s for s in said), said
     assert panel.status.text() == "已完成 2 次运行。"
     assert "。 " not in panel.result.text()
+    warned = panel.warnings.text().splitlines()
+    assert any(w.startswith("警告：1 个输入多次出现且标签不同（首例：训练集第 ") for w in warned), warned
+    assert any(w.startswith("警告：9 个评估行中有 ") and "与某个训练行重复（text 相同）" in w and "验证集第 " in w
+               for w in warned), warned
+    assert not any(english in w for w in warned for english in ("the training data", " rows", "input")), warned
 
 
 def _bio_session(session_factory):
