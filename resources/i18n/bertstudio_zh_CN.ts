@@ -2012,49 +2012,49 @@
         <translation>已存在名为 {new} 的标签：重命名不能合并两个标签。若要合并，请先把 {old} 的行标为 {new}，再删除 {old}。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="133"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="134"/>
         <source>, </source>
         <translation>，</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="133"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="134"/>
         <source>%n in {split}</source>
         <translation>
-            <numerusform>{split}中 %n 行</numerusform>
+            <numerusform>{split}中 %n 处</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="134"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="135"/>
         <source>Label {name} is still used ({where}): relabel or clear those rows first, or rename the label.</source>
         <translation>标签 {name} 仍在使用（{where}）：请先重新标注或清除这些行，或者重命名该标签。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="162"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="163"/>
         <source>Add label</source>
         <translation>添加标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="162"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="163"/>
         <source>Name of the new label:</source>
         <translation>新标签的名称:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="173"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="174"/>
         <source>Rename entity type</source>
         <translation>重命名实体类型</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="174"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="175"/>
         <source>New name of the entity type %1 (%2 and %3 are renamed together):</source>
         <translation>实体类型 %1 的新名称(%2 和 %3 一起重命名)：</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="179"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="180"/>
         <source>Rename label</source>
         <translation>重命名标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/label_set.py" line="179"/>
+        <location filename="../../bertstudio/ui/editors/label_set.py" line="180"/>
         <source>New name:</source>
         <translation>新名称:</translation>
     </message>

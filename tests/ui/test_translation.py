@@ -487,7 +487,7 @@ def test_the_label_set_dialogs_refusals_are_said_in_chinese(qtbot, chinese, sess
     assert said[1].startswith("已存在名为 O 的标签")
     assert said[2].startswith("已存在名为 B-LOC 的标签：重命名不能合并两个标签") and "B-PER" in said[2]
     assert said[3].startswith("已存在名为 I-LOC 的标签")
-    assert said[4].startswith("标签 B-PER 仍在使用") and f"{split_name('train')}中 2 行" in said[4], said[4]
+    assert said[4].startswith("标签 B-PER 仍在使用") and f"{split_name('train')}中 2 处" in said[4], said[4]
     assert not any("label" in s for s in said), said
     assert session.labels() == labels
     with pytest.raises(DataError):  # the project's own checks stay the safety net

@@ -125,7 +125,8 @@ class LabelSetDialog(QDialog):
         return [new, partner[:2] + new[2:]]
 
     def _use_refusal(self, name: str) -> str:
-        """Why ``name`` cannot be removed yet: the rows that use it, per split ("" when none do)."""
+        """Why ``name`` cannot be removed yet: how often each split uses it (rows, or a tag set's
+        tokens, as the project counts them); "" when none does."""
         project = self.session.project
         used = [(split_name(s), n) for s in project.split_names if (n := project.label_counts(s).get(name, 0))]
         if not used:
