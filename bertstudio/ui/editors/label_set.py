@@ -104,8 +104,8 @@ class LabelSetDialog(QDialog):
         Chinese dialog); "" when the project is to decide (its checks stay the safety net)."""
         if not new.strip():
             return self.tr("A label needs a name: this one is empty.")
-        taken = [n for n in self._renamed_names(old, new) if n in self.session.labels()] if old is not None \
-            else [new] if new in self.session.labels() else []
+        made = [new] if old is None else self._renamed_names(old, new)
+        taken = [n for n in made if n in self.session.labels()]
         if not taken:
             return ""
         if old is None:
