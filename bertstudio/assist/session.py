@@ -107,6 +107,7 @@ class AssistantState(TrainerJobs, ShownModel):
         examples = self.project.examples(self.split) if self.split in self.project.split_names else None
         self._n = len(examples) if examples is not None else 0
         self._labels = list(self.project.labels)
+        self._label_ids = list(self.project.label_ids)  # each label's stable id (a saved model's are compared)
         gold = examples.gold_values() if self._n else []
         self._gold: dict[int, Any] = {i: v for i, v in enumerate(gold) if v is not None}
         self._queue = Queue(self._n, seed=self.settings.seed, audit=self.spec.model_in_loop)
@@ -350,6 +351,7 @@ class AssistantState(TrainerJobs, ShownModel):
             gold = examples.gold_values() if examples is not None else []
             with self._lock:  # (one column read: a call per row took 10 s on the GUI thread for 1.2M labels)
                 self._labels = list(self.project.labels)
+                self._label_ids = list(self.project.label_ids)
                 self._gold = {r: gold[r] if r < len(gold) else None for r in self._gold}
                 if event.get("op") == "rename_label":  # the same classes: the models shown predict the new name
                     self._follow_rename(str(event["old"]), str(event["new"]))

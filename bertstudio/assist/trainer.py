@@ -76,9 +76,29 @@ class TrainerJobs:
         self._training = {"status": "finished", "method": model.method, "reason": model.reason, "labels": len(rows)}
         self._emit("trained", status="finished", method=model.method, reason=model.reason, labels=len(rows))
         try:
-            save_strong(model, self.model_dir, {"data": self._data_id})
+            save_strong(model, self.model_dir, {"data": self._data_id, **self._saved_labels(model)})
         except OSError as exc:  # a full disk must not lose the model in memory
             log.warning("assistant model not saved: %s", exc)
+
+    def _saved_labels(self, model: Any) -> dict:
+        """``model``'s label names and the project's ids of them, read together: a restore maps the
+        ids to the names of its day (a rename since is the same class; saved by name only, a model
+        saved before a rename was refused at the next open). No ids when its names are not the
+        project's (a label added or removed since it was shown): a restore refuses it by name."""
+        with self._lock:
+            names = list(model.labels)
+            if names != self._labels or len(self._label_ids) != len(names):
+                return {"labels": names}
+            return {"labels": names, "label_ids": list(self._label_ids)}
+
+    def _strong_due_again(self) -> None:
+        """The last session's model cannot be shown for the labels of now: a new one is trained
+        (dropped silently, the fast model was shown until the next N labels)."""
+        if self.settings.strong_method == "off" or self.spec.head is None:
+            return
+        with self._cond:
+            self._want_strong = self._strong_due = True
+            self._cond.notify_all()
 
     def _strong_built(self) -> None:
         """The asked-for model is built (or cannot be): due again only if asked for meanwhile."""
@@ -133,10 +153,26 @@ class TrainerJobs:
         """``scores`` and ``model`` (its :class:`StrongModel`) predicting ``names`` for the same classes."""
         if list(model.labels) == names:
             return scores
+        TrainerJobs._rename_model(model, names)
+        return F.with_label_names(scores, names)
+
+    @staticmethod
+    def _rename_model(model: Any, names: list[str]) -> None:
         model.labels = list(names)  # saved with it: a restore compares them with the project's
         if hasattr(model.model, "labels"):  # an EmbeddingClassifier's own copy
             model.model.labels = list(names)
-        return F.with_label_names(scores, names)
+
+    def _saved_names_now(self, model: Any, labels: list[str], label_ids: list[int]) -> list[str | None] | None:
+        """A restored ``model``'s labels under today's names (``labels``, of ids ``label_ids``), through
+        the ids saved beside them; None when it saved no ids (a model from before they were saved)."""
+        from bertstudio.data.project_labels import names_now
+
+        ids = model.saved_meta.get("label_ids")
+        if not isinstance(ids, list) or len(ids) != len(model.labels) \
+                or not all(isinstance(i, int) and not isinstance(i, bool) for i in ids):
+            return None
+        today = names_now(list(model.labels), ids, labels, label_ids)
+        return [today.get(n) for n in model.labels]
 
     def _restore_strong(self) -> None:
         """The model saved by the last session, if it predicts this project's labels."""
@@ -144,7 +180,9 @@ class TrainerJobs:
         from bertstudio.errors import BertStudioError
 
         rows_version, pool, _rows, _values = self._rows_snapshot()
-        labels, labels_seen = self._labels_snapshot()
+        with self._lock:
+            labels, labels_seen = self._labels_snapshot()
+            label_ids = list(self._label_ids)
         if self._strong is not None or not (self.model_dir / "assist.json").is_file() or pool is None:
             return
         try:
@@ -152,9 +190,14 @@ class TrainerJobs:
         except (BertStudioError, OSError) as exc:
             self.messages.append(f"{self.model_dir.name}: not restored ({exc})")
             return
-        if model.kind != self.kind or (model.labels != labels and self.spec.head != "ridge") \
-                or not self._same_rows(model.saved_meta.get("data")):
+        if model.kind != self.kind or not self._same_rows(model.saved_meta.get("data")):
             return
+        if model.labels != labels and self.spec.head != "ridge":
+            if self._saved_names_now(model, labels, label_ids) != labels:  # a class added or removed since
+                log.info("%s: trained for the labels %s, not today's: trained again", self.model_dir.name, model.labels)
+                self._strong_due_again()
+                return
+            self._rename_model(model, labels)  # renamed since it was saved: the same classes
         with self._lock:  # a row that has become an audit row since must not count as trained on
             audit = set(self._queue.audit_rows)
         if audit & set(model.rows):
@@ -162,6 +205,8 @@ class TrainerJobs:
         self._training = {"status": "scoring", "method": model.method, "restored": True}
         if not self._publish_strong(model, pool, rows_version, labels_seen):
             self._training = {}
+            if self._names_now(labels, labels_seen) is None:  # a class added or removed meanwhile
+                self._strong_due_again()
             return
         self._training = {"status": "finished", "method": model.method, "reason": model.reason,
                           "labels": len(model.rows), "restored": True}

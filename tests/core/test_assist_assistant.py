@@ -811,3 +811,54 @@ def test_a_label_rename_keeps_the_shown_strong_model_under_the_new_names(tiny, t
     finally:
         a.close()
         project.close()
+
+
+def _reopened(project, tiny):
+    """``project`` closed and opened again, with a new assistant on it (RecordingAssistant, its
+    requests emptied), idle; the caller closes both."""
+    folder = project.folder
+    project.close()
+    project = Project.open(folder)
+    RecordingAssistant.requests = []
+    b = RecordingAssistant(project, settings=settings(tiny, strong_every=0, strong_method="setfit"))
+    assert b.wait_idle(600)
+    return b, project
+
+
+def test_a_strong_model_saved_before_a_label_rename_is_restored_under_the_new_name(tiny, tmp_path):
+    """The model on disk was saved as ('neg', 'pos'); after renaming pos -> positive, the next open
+    refused it by name and showed the fast model until 50 more labels. Its saved label ids say
+    it predicts the same classes: it comes back under today's names, not trained again."""
+    a, project, _, _ = _held(lambda p: None, tiny, tmp_path, ["neg", "pos"])
+    try:
+        project.rename_label("pos", "positive")
+        assert a.wait_idle(300)
+    finally:
+        a.close()
+    b, project = _reopened(project, tiny)
+    try:
+        assert b._training.get("restored") is True and RecordingAssistant.requests == []
+        assert b._strong is not None and b._strong.meta["labels"] == ("neg", "positive")
+        assert b._strong_model.labels == ["neg", "positive"]
+    finally:
+        b.close()
+        project.close()
+
+
+def test_a_saved_strong_model_of_another_label_set_is_trained_again_at_the_next_open(tiny, tmp_path):
+    """A label added since the model was saved: it cannot be shown (its classes are not the
+    project's). It was dropped without a word; the model is trained again for today's labels."""
+    a, project, _, _ = _held(lambda p: None, tiny, tmp_path, ["neg", "pos"])
+    try:
+        project.add_label("meh")
+        assert a.wait_idle(300)
+    finally:
+        a.close()
+    b, project = _reopened(project, tiny)
+    try:
+        assert [r.labels for r in RecordingAssistant.requests] == [["neg", "pos", "meh"]]
+        assert not b._training.get("restored") and b._training.get("status") == "finished"
+        assert b._strong is not None and b._strong.meta["labels"] == ("neg", "pos", "meh")
+    finally:
+        b.close()
+        project.close()
