@@ -349,6 +349,7 @@ class AssistantState(TrainerJobs, ShownModel):
         elif what == "labels_changed":
             examples = self.project.examples(self.split) if self.split in self.project.split_names else None
             gold = examples.gold_values() if examples is not None else []
+            dropped = False
             with self._lock:  # (one column read: a call per row took 10 s on the GUI thread for 1.2M labels)
                 self._labels = list(self.project.labels)
                 self._label_ids = list(self.project.label_ids)
@@ -361,6 +362,12 @@ class AssistantState(TrainerJobs, ShownModel):
                     # the fast scores too (they suggested a removed class until the refit): the refit
                     # after prepare fits a head of today's classes, from no head of the old ones
                     self._fast = self._fast_head = self._fast_prior = None
+                    # and the dropped models' audit figures: the status said "n=1, 0 %" of a model
+                    # that no longer existed until the refit
+                    self._audit_shown, self._audit_all = audit_stats(np.zeros(0)), {}
+                    dropped = True
+            if dropped:
+                self._emit("audit", **self._audit_shown.to_dict())
             self._request("prepare")
         elif what == "split_imported" and event.get("split") == self.split:
             with self._lock:

@@ -44,6 +44,8 @@ def audit_line(controller: AssistController) -> str:
     if stats.n == 0:
         if not controller.model_in_loop():  # no model to check: no audit draws either
             return tr("No audit: the labelling assistant has no model for this kind of project")
+        if controller.counts().get("audit"):  # audit labels, no model to check (a label set change dropped it)
+            return tr("Audit: no model yet")
         return tr("No audit labels yet: every 10th example is a random check")
     one = stats.n == 1  # "1 audit labels" read wrong
     if stats.accuracy is None:  # regression: no accuracy, only the count

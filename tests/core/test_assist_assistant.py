@@ -862,3 +862,31 @@ def test_a_saved_strong_model_of_another_label_set_is_trained_again_at_the_next_
     finally:
         b.close()
         project.close()
+
+
+def test_a_label_removal_drops_the_audit_figures_of_the_models_it_drops(tiny, tmp_path):
+    """Right after a merge or a removal the models were dropped (no suggestion, no scores), yet the
+    status still said "audit 0% (0-79%), n=1" of the model that no longer existed, until the
+    refit. Its figures go with it (and listeners are told); a rename keeps the model and them."""
+    project, _ = make_project(tmp_path / "p", "sentence", sentiment_rows(6), ["neg", "pos", "meh"])
+    recorder = Recorder()
+    a = LabellingAssistant(project, settings=settings(tiny, strong_every=0), on_event=recorder, start=False)
+    try:
+        probs = np.array([[0.7, 0.2, 0.1], [0.2, 0.7, 0.1], [0.1, 0.3, 0.6], [0.5, 0.4, 0.1],
+                          [0.2, 0.5, 0.3], [0.1, 0.8, 0.1]], np.float32)
+        project.set_gold("train", 0, "pos")  # the model says neg: wrong on the one audit row
+        with a._lock:
+            a._queue.audit_rows = {0}
+        a._fast = Scores("fast", probs, top2_margin(probs), (), meta={"labels": ("neg", "pos", "meh")})
+        a._update_audit()
+        assert (a.audit().n, a.audit().correct) == (1, 0) and set(a.audit_by_model()) == {"fast"}
+        project.rename_label("neg", "negative")  # the same classes: the model and its audit stay
+        assert (a.audit().n, a.audit().correct) == (1, 0) and set(a.audit_by_model()) == {"fast"}
+        del recorder.events[:]
+        project.remove_label("meh")
+        assert a.shown_scores is None
+        assert a.audit().n == 0 and a.audit().accuracy is None and a.audit_by_model() == {}
+        assert [e["n"] for e in recorder.events if e["kind"] == "audit"] == [0]
+    finally:
+        a.close()
+        project.close()

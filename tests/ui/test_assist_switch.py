@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import threading
 
+import numpy as np
 from PySide6.QtCore import QSettings, Qt
 
 from assist_helpers import WAIT_MS, assisted, sentiment_rows  # noqa: F401 - the fixture
@@ -190,3 +191,19 @@ def test_one_audit_label_is_said_in_the_singular():
     # tagging: the checks are sentences ("8 audit labels" was one sentence of eight words)
     assert line(1, 0.25, words=8) == "Audit accuracy 25% (20%-100%) on 8 words, 1 audit sentence"
     assert line(3, 0.5, words=30) == "Audit accuracy 50% (20%-100%) on 30 words, 3 audit sentences"
+
+
+def test_audit_labels_with_no_model_to_check_say_no_model_yet():
+    """Right after a label removal the models (and their audit figures) are dropped until the refit:
+    with audit labels made, "No audit labels yet" was wrong too."""
+    from types import SimpleNamespace
+
+    from bertstudio.assist.audit import audit_stats
+    from bertstudio.ui.assist_chart import audit_line
+
+    def line(audit_labels):
+        return audit_line(SimpleNamespace(audit=lambda: audit_stats(np.zeros(0)), is_on=lambda: True,
+                                          model_in_loop=lambda: True, counts=lambda: {"audit": audit_labels}))
+
+    assert line(2) == "Audit: no model yet"
+    assert line(0) == "No audit labels yet: every 10th example is a random check"
