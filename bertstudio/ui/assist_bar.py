@@ -94,8 +94,14 @@ class AssistBar(QWidget):
         data = self.label_combo.currentData()
         return str(data) if data else None
 
-    def set_labels(self, labels: list[str], suggests_labels: bool) -> None:
-        """The project's labels for the by-label order (offered only where suggestions are labels)."""
+    def set_label(self, name: str) -> None:
+        """Fill ``name`` in the by-label order (the rarest label when it is not offered)."""
+        self.label_combo.setCurrentIndex(max(0, self.label_combo.findData(name)))
+
+    def set_labels(self, labels: list[str], suggests_labels: bool) -> str | None:
+        """The project's labels for the by-label order (offered only where suggestions are labels).
+        Returns the order's label when it is not among them any more (the order then fills the
+        rarest label: the caller says so), else None."""
         current = self.label()
         self.label_combo.blockSignals(True)
         self.label_combo.clear()
@@ -110,6 +116,7 @@ class AssistBar(QWidget):
             item.setEnabled(suggests_labels)
         if not suggests_labels and self.strategy() == "by_label":
             self.set_strategy("in_order")
+        return current if current and current not in labels else None
 
     def follow_rename(self, old: str, new: str) -> None:
         """The by-label order's label renamed (session.label_renamed): the order goes on with its new name

@@ -628,17 +628,17 @@
         <translation>按建议标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="137"/>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="144"/>
         <source>%1 labelled · %3 skipped · %4 to go</source>
         <translation>已标注 %1 个 · 已跳过 %3 个 · 剩余 %4 个</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="151"/>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="158"/>
         <source>Which example comes next after a label or a skip (S / Space). Every 10th is a random audit example in every order.</source>
         <translation>标注或跳过(S / 空格)之后接下来显示哪个样例。无论哪种顺序，每 10 个中有一个是随机核查样例。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="153"/>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="160"/>
         <source>Which example comes next after a label or a skip (S / Space).</source>
         <translation>标注或跳过(S / 空格)之后接下来显示哪个样例。</translation>
     </message>
@@ -663,12 +663,12 @@
         <translation>下一个:</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="102"/>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="108"/>
         <source>the rarest label</source>
         <translation>最少的标签</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/assist_bar.py" line="136"/>
+        <location filename="../../bertstudio/ui/assist_bar.py" line="143"/>
         <source>%1 labelled (%2 for the audit) · %3 skipped · %4 to go</source>
         <translation>已标注 %1 个(其中 %2 个用于核查)· 已跳过 %3 个 · 剩余 %4 个</translation>
     </message>
@@ -1926,27 +1926,32 @@
         <translation>复查疑似错误…</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="165"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="170"/>
         <source>The finder looks for labels from a label set that a model disagrees with; this project&apos;s gold values (scores or answers) have no label set</source>
         <translation>查找器寻找模型不认同的、来自标签集的标签；本项目的标准答案（评分或答案）没有标签集</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="193"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="217"/>
         <source>Every example of this split is labelled.</source>
         <translation>此数据划分中的样例已全部标注。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="226"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="257"/>
         <source>The labelling assistant works on the train split.</source>
         <translation>标注助手作用于训练集划分。</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="256"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="261"/>
+        <source>%1 was removed: Next now fills the rarest label</source>
+        <translation>%1 已被删除:“下一个”现在补充最少的标签</translation>
+    </message>
+    <message>
+        <location filename="../../bertstudio/ui/editors/page.py" line="290"/>
         <source>example %1 of %2</source>
         <translation>第 %1 个样例，共 %2 个</translation>
     </message>
     <message>
-        <location filename="../../bertstudio/ui/editors/page.py" line="257"/>
+        <location filename="../../bertstudio/ui/editors/page.py" line="291"/>
         <source>no examples</source>
         <translation>没有样例</translation>
     </message>

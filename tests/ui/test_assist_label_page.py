@@ -385,3 +385,33 @@ def test_the_next_order_and_train_now_are_reached_from_the_keyboard(qtbot, assis
     qtbot.keyClick(a.editor, Qt.Key.Key_Backtab)
     assert not page.isAncestorOf(QApplication.focusWidget()) and QApplication.focusWidget() is not None
     assert a.window.train_assistant_action.shortcut().toString() == "Ctrl+T"
+
+
+def test_removing_the_by_label_orders_label_is_said_and_a_new_example_picked(qtbot, assisted, tiny):
+    """Next "by label: meh", then meh removed: the order fell back to the rarest label without a word,
+    the note still said "likeliest for meh", and an undo did not bring the choice back."""
+    from bertstudio.assist.fast import classification_scores
+
+    rows, _ = sentiment_rows(12)
+
+    def factory(project, forward):
+        return LabellingAssistant(project, "train", settings=AssistSettings(model=tiny), on_event=forward, start=False)
+
+    a = assisted(rows, factory=factory, labels=["neg", "pos", "meh"])
+    assistant, bar = a.assist.assistant, a.page.assist_bar
+    probs = np.tile([0.2, 0.3, 0.5], (12, 1))
+    probs[7] = [0.1, 0.1, 0.8]
+    assistant._fast = classification_scores("fast", probs, [], labels=("neg", "pos", "meh"))
+    a.assist._forward({"kind": "scores"})
+    bar.set_strategy("by_label")
+    bar.label_combo.setCurrentIndex(bar.label_combo.findData("meh"))
+    assert a.editor.row == 7 and bar.note.text() == "likeliest for meh"
+    a.session.remove_label("meh")
+    assert bar.label() is None and "meh was removed: Next now fills the rarest label" in bar.note.text()
+    assert "likeliest for meh" not in bar.note.text()
+    # a new pick, asked once the assistant has dropped the model of three classes
+    qtbot.waitUntil(lambda: assistant.pending() is not None and assistant.pending().why == "no_suggestions")
+    assert bar.note.text().startswith("meh was removed: Next now fills the rarest label")
+    a.session.undo_stack.undo()
+    assert bar.label() == "meh"  # chosen again
+    assert "was removed" not in bar.note.text()

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -126,6 +126,10 @@ class LabelPage(QWidget):
         self.chart.plot.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # a plot has nothing to do with keys
         self._pick_reason, self._pick_row = "", -1  # why the assistant picked the example shown
         self._pick_item: Any = None  # the NextItem behind it
+        # the by-label order's label, removed from the label set: said in the note until the order
+        # changes, and chosen again if an undo brings it back
+        self._lost_order_label: str | None = None
+        self._lost_note_row = -1
         for editor in self.editors.values():
             editor.next_hook = self._next_item
         session.assist.scores_changed.connect(self._on_scores_changed)
@@ -137,7 +141,7 @@ class LabelPage(QWidget):
         session.gold_changed.connect(self._update_progress)
         session.data_imported.connect(self._on_data_imported)
         session.labels_changed.connect(self._update_progress)
-        session.labels_changed.connect(self._update_help)
+        session.labels_changed.connect(self._on_labels_changed)
         session.current_example_changed.connect(self._on_current_example_changed)
         if session.has_project():
             self._on_project_opened(session.project)
@@ -155,6 +159,7 @@ class LabelPage(QWidget):
 
     def _on_project_opened(self, _project: object) -> None:
         self.setEnabled(True)
+        self._lost_order_label = None  # another project's label set
         kind = self.session.kind
         self.stack.setCurrentWidget(self.editors[kind])
         self.setFocusProxy(self.editors[kind])
@@ -169,11 +174,30 @@ class LabelPage(QWidget):
         if self.isVisible():  # reopened onto this page: no show event comes, the keys must still work
             self.editor().setFocus()
 
-    def _update_help(self) -> None:
+    def _update_help(self) -> str | None:
+        """The help and the bar follow the labels; returns the by-label order's label when it was removed."""
+        lost = None
         if self.session.has_project():
             self.help.set_kind(self.session.kind, self.session.labels(), assistant=self.session.assist.is_on())
-            self.assist_bar.set_labels(self.session.labels(), self.session.assist.suggests_labels(self.session.kind))
+            lost = self.assist_bar.set_labels(self.session.labels(),
+                                              self.session.assist.suggests_labels(self.session.kind))
         self._show_assist()
+        return lost
+
+    def _on_labels_changed(self) -> None:
+        """The project's label set changed. The by-label order's label removed: the order fell back to the
+        rarest label without a word, and the note still said "likeliest for" the removed one until the next
+        pick. Now the note says so and a new example is picked; an undo of the removal chooses it again."""
+        lost, bar = self._update_help(), self.assist_bar
+        if lost is not None and bar.strategy() == "by_label":
+            self._lost_order_label, self._lost_note_row = lost, self.editor().row  # said while it is shown
+            self._pick_reason = ""  # "likeliest for" the removed label
+            self._update_assist_note()
+            # a new pick once the assistant has followed the removal too (it hears of it after this
+            # page: picked now, the rarest label was still the removed one)
+            QTimer.singleShot(0, self, self._pick_after_label_removal)
+        elif self._lost_order_label in self.session.labels() and bar.strategy() == "by_label" and bar.label() is None:
+            bar.set_label(self._lost_order_label)  # its order_changed asks for a new pick
 
     # -- the labelling assistant -------------------------------------------------------------
     def _show_assist(self) -> None:
@@ -202,9 +226,16 @@ class LabelPage(QWidget):
             self.assist_bar.update_counts()
         return True
 
+    def _pick_after_label_removal(self) -> None:
+        if self.session.has_project() and self._lost_order_label is not None:
+            self._next_item(False)  # the example shown was picked for the removed label
+            self._lost_note_row = self.editor().row
+            self._update_assist_note()
+
     def _on_order_changed(self, _strategy: str) -> None:
         """A new order: its first example is shown at once (unless the one shown is labelled and the order
         has nothing left)."""
+        self._lost_order_label = None
         if self.session.has_project() and self.session.assist.is_active(self.editor().split):
             self._next_item(False)
         self.editor().setFocus()
@@ -226,6 +257,9 @@ class LabelPage(QWidget):
             self.assist_bar.set_note(self.tr("The labelling assistant works on the train split."))
             return
         parts = [self._pick_reason] if self._pick_row == editor.row else []
+        if self._lost_order_label is not None and self._lost_note_row == editor.row:
+            parts.insert(0, self.tr("%1 was removed: Next now fills the rarest label").replace(
+                "%1", self._lost_order_label))
         waiting = assist.waiting_text() if assist.scores() is None else ""
         self.assist_bar.set_note(" · ".join(p for p in parts + [waiting] if p))
 
