@@ -415,3 +415,22 @@ def test_removing_the_by_label_orders_label_is_said_and_a_new_example_picked(qtb
     a.session.undo_stack.undo()
     assert bar.label() == "meh"  # chosen again
     assert "was removed" not in bar.note.text()
+
+
+def test_the_suggestion_shown_follows_a_label_rename_at_once(qtbot, assisted, tiny):
+    """Right after pos -> positive the Label page still read "Suggested: pos" until the next refit
+    (Enter stored the new name): the page redrew before the assistant had followed the rename."""
+    from bertstudio.assist.fast import classification_scores
+
+    rows, _ = sentiment_rows(6)
+
+    def factory(project, forward):  # not started: no refit comes to redraw it
+        return LabellingAssistant(project, "train", settings=AssistSettings(model=tiny), on_event=forward, start=False)
+
+    a = assisted(rows, factory=factory)
+    a.assist.assistant._fast = classification_scores("fast", np.tile([0.2, 0.8], (6, 1)), [], labels=("neg", "pos"))
+    a.assist._forward({"kind": "scores"})
+    label = a.editor.suggestion_label
+    qtbot.waitUntil(lambda: label.text().startswith("Suggested: pos "))
+    a.session.rename_label("pos", "positive")
+    qtbot.waitUntil(lambda: label.text().startswith("Suggested: positive "), timeout=2000)

@@ -312,6 +312,9 @@ class LabelPage(QWidget):
         self.assist_bar.follow_rename(old, new)
         if self.session.has_project():
             review_queue.follow_label_rename(self.session.project.folder, self.session.project.split_names, old, new)
+            # the suggestion under its new name, once the assistant has followed the rename too (it hears of it
+            # after this page): "Suggested: pos" was shown until the next refit
+            QTimer.singleShot(0, self, self._on_scores_changed)
 
     def focusNextPrevChild(self, next: bool) -> bool:  # noqa: A002 - Qt's name
         """Tab out of the editor goes through the page's controls in the order they are shown (the
