@@ -20,7 +20,10 @@ Schema versions:
   without ids gets them in its labels' order (:func:`assign_label_ids`), as they were the
   day it is opened, and ``label_id_next`` is past every such numbered id; a label made
   since gets an id drawn at random (:func:`new_label_id`), so that two copies of one
-  project folder never give their own new labels the same id.
+  project folder never give their own new labels the same id. Such a file also keeps
+  ``label_ids_first`` (``{"ids": {name: id}, "at": ISO time}``): the names the ids were first
+  given from, and when, so that a run made before then (no ``label_ids.json``) is read through
+  them after renames (train/rundir.read_label_ids).
 
 Every field is checked on load (types, ranges, data file names that stay inside
 ``data/``); NaN and Infinity are not JSON and are refused. A file that fails a
@@ -40,6 +43,7 @@ import re
 import secrets
 import uuid
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -246,6 +250,11 @@ def check_fields(meta: dict[str, Any]) -> None:
         if split not in SPLITS:
             raise _Damaged(f"unknown split {split!r} (expected {' | '.join(SPLITS)})")
         _check_file_entry(f"split {split!r}", info, DATA_DIR)
+    first = meta.get("label_ids_first")
+    if first is not None and not (isinstance(first, dict) and isinstance(first.get("at"), str)
+                                  and isinstance(first.get("ids"), dict)
+                                  and all(isinstance(k, str) and _is_label_id(v) for k, v in first["ids"].items())):
+        raise _Damaged("label_ids_first is not {'ids': {name: id}, 'at': time}")
     if not isinstance(meta.get("backups", []), list):
         raise _Damaged("the field 'backups' is not a list")
     for i, info in enumerate(meta.get("backups", [])):
@@ -352,7 +361,13 @@ def _complete(meta: dict[str, Any]) -> dict[str, Any]:
     ids = [item["id"] for item in meta["labels"] if "id" in item]
     if len(set(ids)) != len(ids):
         raise _Damaged("two labels have the same id")
+    before_ids = "label_id_next" not in meta
     assign_label_ids(meta)  # a project from before ids: in its labels' order, as they are today
+    if before_ids and meta["labels"] and "label_ids_first" not in meta:
+        # the runs already in runs/ recorded no ids: they were made under these names, so after a
+        # rename they are read through this map, not split in two ("neg" and "negative")
+        meta["label_ids_first"] = {"ids": {item["name"]: item["id"] for item in meta["labels"]},
+                                   "at": datetime.now(timezone.utc).isoformat()}
     if not (isinstance(meta.get("uid"), str) and 0 < len(meta["uid"]) <= 64):
         # whose label ids a run recorded: two projects number their labels alike (project.json keeps it
         # from its next write; until then a run recorded under another uid compares names as they are)

@@ -302,7 +302,9 @@ def in_names_of(a: RunRecord, b: RunRecord) -> RunRecord:
     labels_a, labels_b = list(a.config.get("labels") or []), list(b.config.get("labels") or [])
     if not labels_a or not labels_b or a.kind != b.kind:
         return a
-    project = rundir.label_ids_project(a.folder)  # ids are one project's: both runs recorded that project's
+    # ids are one project's: both runs recorded that project's (a run from before ids, in its runs/,
+    # reads them from the names its labels first got ids from: rundir.read_label_ids)
+    project = rundir.label_ids_project(a.folder) or rundir.label_ids_project(b.folder)
     ids_a, ids_b = rundir.read_label_ids(a.folder, labels_a, project), rundir.read_label_ids(b.folder, labels_b, project)
     if ids_a is None or ids_b is None or (labels_a, ids_a) == (labels_b, ids_b):
         return a

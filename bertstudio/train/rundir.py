@@ -55,7 +55,8 @@ from typing import Any, Collection, Iterable, Mapping
 from bertstudio.data import atomic
 from bertstudio.data.atomic import (atomic_write_text, check_folder_path, file_in_use, remove_leftovers,
                                     replace_folder)
-from bertstudio.data.project_store import unportable_name
+from bertstudio.data.project_meta import load_meta
+from bertstudio.data.project_store import RUNS_DIR, unportable_name
 from bertstudio.data.project_lock import RUN_LOCK_FILE, lock_run_folder, run_folder_locked, unlock_folder
 from bertstudio.data.regular_file import read_regular_file
 from bertstudio.data.shell import shell_quote
@@ -728,6 +729,8 @@ def read_label_ids(folder: str | Path, labels: list[str] | None, project: str | 
     folder from the command line) or another project: names are then matched as they are."""
     if not labels or not project:
         return None
+    if not (Path(folder) / LABEL_IDS).exists():
+        return _ids_first_given(Path(folder), labels, project)
     try:
         data = read_json(Path(folder) / LABEL_IDS)
     except (ConfigError, DataError, OSError):
@@ -740,6 +743,50 @@ def read_label_ids(folder: str | Path, labels: list[str] | None, project: str | 
         return None
     return ids
 
+
+def _ids_first_given(folder: Path, labels: list[str], project: str) -> list[int] | None:
+    """The ids of ``labels`` for a run that recorded none, from the names its project's labels had
+    when they first got ids (project.json's ``label_ids_first``): only for a run in the runs/
+    folder of the project ``project`` (its uid), started before that day, whose labels are all in
+    that map. A run made then, under those names, follows later renames like today's runs; any
+    other is read by name (None)."""
+    if folder.parent.name != RUNS_DIR:
+        return None
+    try:
+        meta = load_meta(folder.parent.parent).meta
+    except (DataError, OSError):
+        return None
+    first = meta.get("label_ids_first")
+    if meta.get("uid") != project or not isinstance(first, dict) or not all(n in first["ids"] for n in labels):
+        return None
+    started, at = run_started_at(folder), _timestamp(first["at"])
+    if started is None or at is None or started >= at:  # made since: by a bertstudio that kept no ids
+        return None
+    ids = [first["ids"][n] for n in labels]
+    return ids if len(set(ids)) == len(ids) else None
+
+
+def run_started_at(folder: str | Path) -> float | None:
+    """When the run in ``folder`` started: its first RunStarted's time, else config.toml's mtime
+    (written once, when the run starts); None when neither can be read."""
+    for event in read_history(folder, kinds=(RunStarted.kind,)):
+        when = event.started_at if isinstance(event, RunStarted) else None
+        if isinstance(when, (int, float)) and not isinstance(when, bool) and math.isfinite(when) and when > 0:
+            return float(when)
+    try:
+        return (Path(folder) / CONFIG).stat().st_mtime
+    except OSError:
+        return None
+
+
+def _timestamp(text: Any) -> float | None:
+    """An ISO time as project.json writes them (``imported``, ``label_ids_first``), in seconds
+    since the epoch; None when it is no such time."""
+    try:
+        when = dt.datetime.fromisoformat(str(text))
+    except ValueError:
+        return None
+    return (when if when.tzinfo else when.replace(tzinfo=dt.timezone.utc)).timestamp()
 
 
 def run_names_now(folder: str | Path, project: Any, *, kind: str | None = None) -> dict[str, str | None] | None:

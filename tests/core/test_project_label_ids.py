@@ -201,3 +201,64 @@ def test_two_copies_of_a_project_folder_never_give_their_new_labels_one_id(tmp_p
     result = compare_runs(copied, b_run)
     assert result.outcomes.both_right == 2 and result.relabelled == 2  # the neg and pos rows; x is not y
     b.close()
+
+
+def _strip_ids(folder) -> None:
+    """Make ``folder``'s project.json one from before label ids (and uids)."""
+    meta = json.loads((folder / "project.json").read_text(encoding="utf-8"))
+    meta.pop("checksum")
+    meta.pop("label_id_next")
+    meta.pop("uid")
+    for item in meta["labels"]:
+        item.pop("id")
+    (folder / "project.json.bak").unlink(missing_ok=True)
+    write_meta(folder, meta, None)
+
+
+def test_an_old_projects_runs_follow_a_rename_made_after_the_upgrade(tmp_path):
+    """A project from before ids, with a run in its runs/ (no label_ids.json): after the upgrade
+    renamed neg -> negative, the old run's Results showed a 4x4 matrix (neg and negative) and
+    Compare left every neg row out as "relabelled". project.json keeps the names the ids were
+    first given from, and such a run is read through them; a run made after that day without
+    ids (an older bertstudio, the CLI) is still read by name."""
+    import os
+
+    from bertstudio.train.compare_runs import compare_runs
+    from bertstudio.train.rundir import LABEL_IDS, read_label_ids, run_names_now
+
+    golds = ["neg", "pos", "neu", "neg"]
+    project = make_project(tmp_path / "p", "sentence", ["pos", "neg", "neu"], {"train": sentiment_records(6)})
+    old_run = _run_of(project, "old-run", golds)
+    later = _run_of(project, "made-later", golds)
+    project.close()
+    for run in (old_run, later):
+        (run / LABEL_IDS).unlink()
+    hour_ago = os.stat(old_run / "config.toml").st_mtime - 3600
+    os.utime(old_run / "config.toml", (hour_ago, hour_ago))
+    _strip_ids(tmp_path / "p")
+    upgraded = Project.open(tmp_path / "p")
+    upgraded.rename_label("neg", "negative")
+    os.utime(later / "config.toml")  # started after the upgrade gave ids, yet recorded none
+    assert run_names_now(old_run, upgraded) == {"pos": "pos", "neg": "negative", "neu": "neu"}
+    assert run_names_now(later, upgraded) == {"pos": "pos", "neg": None, "neu": "neu"}
+    new_run = _run_of(upgraded, "new-run", [{"neg": "negative"}.get(g, g) for g in golds])
+    result = compare_runs(old_run, new_run)
+    assert result.relabelled == 0 and result.outcomes.both_right == 4
+    assert compare_runs(new_run, old_run).outcomes.both_right == 4
+    # the map is the project's: another uid, or the same run outside this runs/ folder, is read by name
+    assert read_label_ids(old_run, ["pos", "neg", "neu"], "another-project") is None
+    moved = shutil.copytree(old_run, tmp_path / "elsewhere" / "old-run")
+    assert read_label_ids(moved, ["pos", "neg", "neu"], upgraded.uid) is None
+    upgraded.close()
+    reopened = Project.open(tmp_path / "p")
+    assert run_names_now(old_run, reopened)["neg"] == "negative"
+    reopened.close()
+
+
+def test_a_project_with_ids_keeps_no_first_names(tmp_path):
+    """Only a project from before ids gets the map: one made today (and one upgraded earlier,
+    without the key) reads runs without ids by name, as before."""
+    project = make_project(tmp_path / "p", "sentence", ["pos", "neg"], {"train": sentiment_records(4)})
+    project.rename_label("neg", "negative")
+    project.close()
+    assert "label_ids_first" not in json.loads((tmp_path / "p" / "project.json").read_text(encoding="utf-8"))
