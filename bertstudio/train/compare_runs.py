@@ -263,8 +263,8 @@ def compare_records(a: RunRecord, b: RunRecord, *, resamples: int = C.RESAMPLES,
     silent = [_why_no_predictions(record) for record in (a, b) if not record.predictions]
     if silent:  # a cancelled run: its curves and settings still compare, its examples cannot
         return _curves_only(a, b, f"{'; '.join(silent)}{_ONLY}")
-    lines_b = b.lineages()
-    replaced = sorted(s for s, line in a.lineages().items() if lines_b.get(s, line) != line)
+    lines_a, lines_b = _lineages(a, b), _lineages(b, a)
+    replaced = sorted(s for s, line in lines_a.items() if lines_b.get(s, line) != line)
     if replaced:  # the same row numbers, other examples: pairing them would compare unrelated rows
         return _curves_only(a, b, f"the {' and '.join(replaced)} rows were replaced between the two runs: no "
                                   "examples to compare, only the curves and the settings")
@@ -291,6 +291,34 @@ def compare_records(a: RunRecord, b: RunRecord, *, resamples: int = C.RESAMPLES,
     return RunComparison(a, b, rows, outcomes, change, pairing.paired_by, pairing.relabelled, settings_diff(a, b),
                          curves(a), curves(b), note, pairing.edited, pairing.gold_differs,
                          getattr(is_error, "tolerance", None))
+
+
+def _lineages(record: RunRecord, other: RunRecord) -> dict[str, str]:
+    """``record.lineages()``, and for a split whose predictions recorded none (a run from before
+    lineages), which rows it evaluated as told by the project's split now and the run's start
+    (rundir.rows_then): once the split was re-imported after that run, its rows are other examples
+    under the same numbers. Only for two runs of one project's runs/ folder (the split's entry is
+    that project's); otherwise such a run has no lineage, as before."""
+    lines = record.lineages()
+    missing = {p["split"] for p in record.predictions if isinstance(p.get("split"), str)} - set(lines)
+    if record.eval_rows is not None and not record.lineages():
+        missing.add(record.eval_rows[0])
+    if not missing:
+        return lines
+    try:
+        if record.folder.resolve().parent != other.folder.resolve().parent:
+            return lines
+    except OSError:
+        return lines
+    meta = rundir.project_meta_of(record.folder)
+    if meta is None:
+        return lines
+    started = rundir.run_started_at(record.folder)
+    for split in sorted(missing):
+        then = rundir.rows_then(started, meta["splits"].get(split))
+        if then is not None:
+            lines[split] = then
+    return lines
 
 
 def in_names_of(a: RunRecord, b: RunRecord) -> RunRecord:

@@ -750,20 +750,39 @@ def _ids_first_given(folder: Path, labels: list[str], project: str) -> list[int]
     folder of the project ``project`` (its uid), started before that day, whose labels are all in
     that map. A run made then, under those names, follows later renames like today's runs; any
     other is read by name (None)."""
-    if folder.parent.name != RUNS_DIR:
-        return None
-    try:
-        meta = load_meta(folder.parent.parent).meta
-    except (DataError, OSError):
-        return None
-    first = meta.get("label_ids_first")
-    if meta.get("uid") != project or not isinstance(first, dict) or not all(n in first["ids"] for n in labels):
+    meta = project_meta_of(folder)
+    first = meta.get("label_ids_first") if meta is not None else None
+    if meta is None or meta.get("uid") != project or not isinstance(first, dict) or not all(n in first["ids"] for n in labels):
         return None
     started, at = run_started_at(folder), _timestamp(first["at"])
     if started is None or at is None or started >= at:  # made since: by a bertstudio that kept no ids
         return None
     ids = [first["ids"][n] for n in labels]
     return ids if len(set(ids)) == len(ids) else None
+
+
+def project_meta_of(folder: str | Path) -> dict[str, Any] | None:
+    """project.json of the project whose runs/ folder holds the run folder ``folder`` (None: it
+    lies in no project's runs/, or that project.json cannot be read). Read only, never written."""
+    folder = Path(folder)
+    if folder.parent.name != RUNS_DIR:
+        return None
+    try:
+        return load_meta(folder.parent.parent).meta
+    except (DataError, OSError):
+        return None
+
+
+def rows_then(started: float | None, info: Mapping[str, Any] | None) -> str | None:
+    """For a run that recorded no lineage with its predictions (before runs kept it), which rows of a
+    split it evaluated, told from the split's entry in project.json now (``info``) and when the run
+    started: the split's lineage of today ("" for none) when its rows were imported before the run,
+    else a mark that they were replaced since. None when either time is unknown: paired as before."""
+    imported = _timestamp((info or {}).get("imported"))
+    if started is None or imported is None:
+        return None
+    now = str((info or {}).get("lineage") or "")
+    return now if imported <= started else f"replaced since: {now}"
 
 
 def run_started_at(folder: str | Path) -> float | None:
@@ -1436,7 +1455,8 @@ def read_predictions(folder: str | os.PathLike[str], *, skipped: list[DataError]
     never raised, and appended to ``skipped`` so the page can say so (a comparison, which
     must not guess, reads with :func:`read_prediction_rows`). ``splits``: the project's
     ``split_info`` now; a prediction recorded on a split's rows that were replaced since (its
-    ``lineage`` differs) belongs to no project row: that row number names another example now."""
+    ``lineage`` differs, or a run from before lineages started before the split's rows were
+    imported: :func:`rows_then`) belongs to no project row: that row number names another example now."""
     folder = Path(folder)
     skipped = [] if skipped is None else skipped  # never raised here: left out, and said by the page
     try:
@@ -1444,6 +1464,18 @@ def read_predictions(folder: str | os.PathLike[str], *, skipped: list[DataError]
     except DataError as exc:
         _left_out(exc, skipped, "ignoring damaged eval rows")
         legacy = None
+    started: list[float | None] = []
+
+    def replaced_since_run(split: str) -> bool:
+        """A run from before lineages: the split's rows were imported (replaced) after it started."""
+        info = (splits or {}).get(split)
+        if not info:
+            return False
+        if not started:
+            started.append(run_started_at(folder))
+        then = rows_then(started[0], info)
+        return then is not None and then != str(info.get("lineage") or "")
+
     out = []
     for _n, rec in read_prediction_rows(folder, skipped=skipped):
         rec = dict(rec)
@@ -1453,14 +1485,17 @@ def read_predictions(folder: str | os.PathLike[str], *, skipped: list[DataError]
         rec.pop(FINGERPRINT, None)  # which example it was: the comparison's, not part of the prediction
         if isinstance(split, str) and isinstance(row, int) and not isinstance(row, bool):
             now = ((splits or {}).get(split) or {}).get("lineage")
-            if isinstance(lineage, str) and isinstance(now, str) and lineage != now:
+            if (isinstance(lineage, str) and isinstance(now, str) and lineage != now) \
+                    or (not isinstance(lineage, str) and replaced_since_run(split)):
                 out.append(SavedPrediction(index, None, -1, False, gold, rec))  # made on rows since replaced
             else:
                 out.append(SavedPrediction(index, split, row, True, gold, rec))
         elif legacy is not None:
             rows = legacy[1]
-            found = rows[index] if index < len(rows) else -1
+            found = rows[index] if index < len(rows) and not replaced_since_run(legacy[0]) else -1
             out.append(SavedPrediction(index, legacy[0] if found >= 0 else None, found, True, gold, rec))
+        elif replaced_since_run("dev"):
+            out.append(SavedPrediction(index, None, -1, False, gold, rec))
         else:
             out.append(SavedPrediction(index, "dev", index, False, gold, rec))
     return out

@@ -534,3 +534,51 @@ def test_runs_of_two_projects_compare_their_names_as_they_are(tmp_path):
     c = _project_run(tmp_path / "p1" / "runs" / "c", ["neg", "pos"], [1, 0], golds, project="p2")
     result = compare_runs(a, c)
     assert (len(result.rows), result.relabelled, result.outcomes.both_right) == (6, 0, 6)
+
+
+def test_a_run_from_before_lineages_is_not_paired_with_rows_imported_after_it(tmp_path):
+    """A run from 12-02 recorded no lineage with its predictions; after dev was replaced by other
+    rows, Results showed its predictions beside the new texts and Compare paired them with a new
+    run's ("12 shared evaluation rows"). Such a run evaluated the split's rows of today only when
+    they were imported before it started (config.toml's mtime here: no RunStarted)."""
+    import os
+    from datetime import datetime, timedelta
+
+    from bertstudio.data.examples import from_records
+    from bertstudio.data.project import Project
+    from bertstudio.data.project_meta import write_meta
+    from bertstudio.train.rundir import read_predictions
+    from helpers import make_project, sentiment_records
+
+    make_project(tmp_path / "p", "sentence", ["pos", "neg"], {"dev": sentiment_records(4)}).close()
+    meta = json.loads((tmp_path / "p" / "project.json").read_text(encoding="utf-8"))
+    meta.pop("checksum")
+    imported = datetime.fromisoformat(meta["splits"]["dev"]["imported"])
+    meta["splits"]["dev"]["imported"] = (imported - timedelta(hours=2)).isoformat()  # imported long ago
+    write_meta(tmp_path / "p", meta, None)
+    project = Project.open(tmp_path / "p")
+    golds = [project.gold("dev", i) for i in range(4)]
+
+    def run(name: str, lineage: str | None = None) -> Path:
+        at = {"lineage": lineage} if lineage else {}
+        return write_run(project.runs_dir / name, preds=[{**label_pred(i, g, g), "split": "dev", "row": i, **at}
+                                                         for i, g in enumerate(golds)])
+
+    old_a, old_b = run("old-a"), run("old-b")
+    hour_ago = os.stat(old_a / "config.toml").st_mtime - 3600
+    for folder in (old_a, old_b):
+        os.utime(folder / "config.toml", (hour_ago, hour_ago))
+    assert all(p.split == "dev" for p in read_predictions(old_a, splits=project.split_info))
+    project.import_examples(from_records("sentence", [{"text": f"completely different {i}", "label": "pos"}
+                                                      for i in range(4)], labels=["pos", "neg"]), "dev", replace=True)
+    lineage = project.split_info["dev"]["lineage"]
+    new = run("new", lineage)
+    assert [p.split for p in read_predictions(old_a, splits=project.split_info)] == [None] * 4
+    for a, b in ((old_a, new), (new, old_a)):
+        result = compare_runs(a, b)
+        assert result.rows == [] and "dev rows were replaced" in result.note
+    assert len(compare_runs(old_a, old_b).rows) == 4  # both evaluated the rows from before the import
+    after = run("old-after")  # from before lineages too, but started after the import: today's rows
+    assert all(p.split == "dev" for p in read_predictions(after, splits=project.split_info))
+    assert len(compare_runs(after, new).rows) == 4
+    project.close()
