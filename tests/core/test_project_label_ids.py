@@ -262,3 +262,21 @@ def test_a_project_with_ids_keeps_no_first_names(tmp_path):
     project.rename_label("neg", "negative")
     project.close()
     assert "label_ids_first" not in json.loads((tmp_path / "p" / "project.json").read_text(encoding="utf-8"))
+
+
+def test_a_damaged_first_names_map_is_a_damaged_project_file(tmp_path):
+    """label_ids_first decides which class an old run's name means: a hostile one (an id that is no
+    id) is refused like any damaged field, and the backup is used."""
+    make_project(tmp_path / "p", "sentence", ["pos", "neg"], {"train": sentiment_records(4)}).close()
+    _strip_ids(tmp_path / "p")
+    upgraded = Project.open(tmp_path / "p")
+    upgraded.rename_label("neg", "negative")  # written with the map; the backup holds the map too
+    upgraded.close()
+    meta = json.loads((tmp_path / "p" / "project.json").read_text(encoding="utf-8"))
+    assert meta["label_ids_first"]["ids"] == {"pos": 0, "neg": 1}
+    meta.pop("checksum")
+    meta["label_ids_first"]["ids"]["neg"] = "one"
+    (tmp_path / "p" / "project.json").write_bytes(encode_meta(meta))
+    again = Project.open(tmp_path / "p")
+    assert any("label_ids_first" in m for m in again.recovery_messages)
+    again.close()
